@@ -1,0 +1,26 @@
+"""mlci: honest evaluation of machine-learning systems.
+
+Confidence intervals and significance tests for any metric, on any test set.
+"""
+
+from __future__ import annotations
+
+from .exceptions import DegenerateIntervalWarning, InvalidReplicatesWarning, MlciWarning
+from .results import BootstrapResult, ConfidenceInterval, IntervalResult, TestResult
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BootstrapResult",
+    "ConfidenceInterval",
+    "DegenerateIntervalWarning",
+    "IntervalResult",
+    "InvalidReplicatesWarning",
+    "MlciWarning",
+    "TestResult",
+]
+
+# --- core bootstrap (issue: mlci core) -------------------------------------------------
+# --- classical toolbox (issue: classical toolbox) -------------------------------------
+# --- comparing systems and methods ------------------------------------------------------
+# --- binary score analysis --------------------------------------------------------------

@@ -1,0 +1,30 @@
+"""Warnings raised by mlci (errors are plain ``ValueError``/``TypeError`` with clear messages)."""
+
+from __future__ import annotations
+
+__all__ = [
+    "DegenerateIntervalWarning",
+    "InvalidReplicatesWarning",
+    "MlciWarning",
+]
+
+
+class MlciWarning(UserWarning):
+    """Base class of every warning mlci emits."""
+
+
+class InvalidReplicatesWarning(MlciWarning):
+    """The metric was undefined on more than a threshold fraction of the bootstrap replicates.
+
+    Such replicates (e.g. a resample with a single class for ``roc_auc``) are counted in
+    ``n_invalid`` and excluded; excluding many of them biases the interval.
+    """
+
+
+class DegenerateIntervalWarning(MlciWarning):
+    """The bootstrap distribution has (almost) no spread, so the interval collapses.
+
+    This happens e.g. for an accuracy of exactly 1.0: every resample has accuracy 1.0.
+    An exact binomial interval (``mlci.proportion_ci(..., method="clopper_pearson")``)
+    is the right tool there.
+    """

@@ -1,0 +1,404 @@
+"""Resampling plans: bootstrap replicates as weights, never as copies of the data.
+
+A replicate is a vector of counts: how many times each sample (or each condition) is
+drawn.  Metrics only ever see those counts, aggregated over *atoms*: groups of samples
+that are interchangeable for the metric (e.g. every sample whose (label, prediction)
+pair is (1, 0) is the same atom for a confusion-matrix metric).  Drawing the atoms'
+counts is exactly the same bootstrap as drawing the samples, at a cost that grows
+with the number of atoms instead of the number of samples:
+
+* iid: the counts of ``m`` atoms holding ``c_1..c_m`` samples follow
+  ``Multinomial(n, c / n)``, the law of the counts when ``n`` samples are drawn with
+  replacement;
+* conditions (speakers, sessions, documents): conditions are drawn with replacement
+  and a drawn condition brings all its samples, so the atom counts are
+  ``U @ T`` with ``U`` the condition counts and ``T`` the per-condition atom table;
+* two-stage conditions: inside each drawn copy of a condition its samples are drawn
+  again with replacement;
+* strata: the above inside each stratum, keeping every stratum's size;
+* Poisson(1) weights (``weights="poisson"``): every sample (or condition) gets an
+  independent Poisson(1) count; atom counts are then Poisson(c_k).
+
+Reproducibility: replicates are generated in fixed *blocks*; block ``j`` has its own
+random generator seeded by ``(seed, stream, j)``.  The block size depends only on the
+data, so a seed gives the same replicates whatever the chunk size or number of threads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import sparse
+
+from ._validation import as_1d, check_choice, check_positive_int, check_rng_seed
+
+__all__ = ["ResamplingPlan", "make_plan"]
+
+# Streams of the seed: replicates and the random grouping of the jackknife never share numbers.
+STREAM_REPLICATES = 0
+STREAM_JACKKNIFE = 1
+
+#: elements drawn per RNG block; sets the block size from the per-replicate cost
+_BLOCK_ELEMENTS = 1 << 17
+_MAX_BLOCK = 512
+
+
+@dataclass(frozen=True, eq=False)
+class ResamplingPlan:
+    """What is resampled and how; generates replicate weights over atoms, block by block.
+
+    Build one with :func:`make_plan`.  ``weights_for(keys, m)`` binds the plan to an atom
+    assignment (``keys[i]`` is the atom of sample ``i``) and returns an
+    :class:`AtomSampler` that yields ``(b, m)`` count matrices.
+
+    Attributes
+    ----------
+    n_samples : int
+    n_resamples : int
+    scheme : str
+        ``"iid"``, ``"strata"``, ``"conditions"``, ``"conditions-within-strata"``, with
+        ``"-two-stage"`` and ``"+poisson"`` marking the options.
+    unit_of_sample : ndarray of int or None
+        Index of each sample's resampled unit (condition, or (stratum, condition) pair).
+    n_units : int or None
+        Number of units (conditions) when conditions are given.
+    stratum_of_sample : ndarray of int or None
+    n_strata : int or None
+    n_conditions : int or None
+        Number of distinct condition labels.
+    two_stage : bool
+    poisson : bool
+    seed : numpy.random.SeedSequence
+    """
+
+    n_samples: int
+    n_resamples: int
+    scheme: str
+    unit_of_sample: np.ndarray | None
+    n_units: int | None
+    stratum_of_unit: np.ndarray | None
+    stratum_of_sample: np.ndarray | None
+    n_strata: int | None
+    n_conditions: int | None
+    two_stage: bool
+    poisson: bool
+    seed: np.random.SeedSequence
+
+    def generator(self, stream: int, block: int) -> np.random.Generator:
+        """The random generator of one block of one stream (a pure function of the seed)."""
+        ss = np.random.SeedSequence(
+            entropy=self.seed.entropy, spawn_key=(*self.seed.spawn_key, stream, block)
+        )
+        return np.random.Generator(np.random.PCG64(ss))
+
+    def weights_for(self, keys: np.ndarray | None = None, m: int | None = None) -> AtomSampler:
+        """Bind the plan to atoms: ``keys[i]`` in ``[0, m)`` is the atom of sample ``i``.
+
+        ``keys=None`` means every sample is its own atom (per-sample weights).
+        """
+        if keys is None:
+            keys = np.arange(self.n_samples)
+            m = self.n_samples
+        keys = np.asarray(keys, dtype=np.intp)
+        if m is None:
+            m = int(keys.max()) + 1
+        return AtomSampler(self, keys, int(m))
+
+
+class AtomSampler:
+    """Replicate counts over ``m`` atoms for one plan (see :meth:`ResamplingPlan.weights_for`).
+
+    Attributes
+    ----------
+    counts : ndarray, shape (m,)
+        Number of samples in each atom (the weights of the original data).
+    block_size : int
+        Replicates per RNG block.
+    """
+
+    def __init__(self, plan: ResamplingPlan, keys: np.ndarray, m: int) -> None:
+        self.plan = plan
+        self.keys = keys
+        self.m = m
+        n = plan.n_samples
+        self.counts = np.bincount(keys, minlength=m).astype(float)
+        self._table: Any = None
+        if plan.unit_of_sample is not None:
+            # per-unit atom table T (n_units, m): dense when small, sparse otherwise
+            n_units = plan.n_units
+            assert n_units is not None
+            if n_units * m <= 4_000_000:
+                t = np.zeros((n_units, m))
+                np.add.at(t, (plan.unit_of_sample, keys), 1.0)
+                self._table = t
+            else:
+                self._table = sparse.csr_matrix(
+                    (np.ones(n), (plan.unit_of_sample, keys)), shape=(n_units, m)
+                )
+            order = np.argsort(plan.unit_of_sample, kind="stable")
+            self._unit_order_keys = keys[order]
+            sizes = np.bincount(plan.unit_of_sample, minlength=n_units)
+            self._unit_sizes = sizes
+            self._unit_starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+            cost = n_units + (n if plan.two_stage else min(n_units * m, n + m))
+            self._mode = "units"
+        else:
+            if plan.stratum_of_sample is not None:
+                s = plan.stratum_of_sample
+                self._strata = [np.flatnonzero(s == j) for j in range(plan.n_strata or 0)]
+            else:
+                self._strata = [None]
+            # multinomial over atoms is cheaper than drawing n indices when atoms are few
+            self._use_multinomial = plan.poisson or 16 * m <= n
+            self._stratum_counts = [
+                np.bincount(keys if idx is None else keys[idx], minlength=m).astype(float)
+                for idx in self._strata
+            ]
+            cost = m * len(self._strata) if self._use_multinomial else n
+            self._mode = "samples"
+        self.block_size = int(np.clip(_BLOCK_ELEMENTS // max(cost, 1), 1, _MAX_BLOCK))
+
+    # ------------------------------------------------------------------ drawing
+    def block(self, j: int, stream: int = STREAM_REPLICATES) -> np.ndarray:
+        """Counts of replicates ``[j*block_size, (j+1)*block_size)``, shape (b, m), float."""
+        plan = self.plan
+        b = min(self.block_size, plan.n_resamples - j * self.block_size)
+        if b <= 0:
+            raise IndexError(f"block {j} is past the last replicate")
+        rng = plan.generator(stream, j)
+        if self._mode == "samples":
+            return self._draw_samples(rng, b)
+        return self._draw_units(rng, b)
+
+    def _draw_samples(self, rng: np.random.Generator, b: int) -> np.ndarray:
+        m = self.m
+        if self.plan.poisson:
+            # a sum of c independent Poisson(1) counts is Poisson(c)
+            return rng.poisson(self.counts, size=(b, m)).astype(float)
+        out = np.zeros((b, m))
+        for idx, cnt in zip(self._strata, self._stratum_counts, strict=True):
+            n_s = len(self.keys) if idx is None else len(idx)
+            if self._use_multinomial:
+                out += rng.multinomial(n_s, cnt / n_s, size=b)
+            else:
+                draws = rng.integers(0, n_s, size=(b, n_s))
+                keys = self.keys if idx is None else self.keys[idx]
+                flat = keys[draws] + (np.arange(b) * m)[:, None]
+                out += np.bincount(flat.ravel(), minlength=b * m).reshape(b, m)
+        return out
+
+    def unit_counts(self, rng: np.random.Generator, b: int) -> np.ndarray:
+        """Counts of the units (conditions) in ``b`` replicates, shape (b, n_units)."""
+        plan = self.plan
+        n_units = plan.n_units
+        assert n_units is not None
+        if plan.poisson:
+            return rng.poisson(1.0, size=(b, n_units)).astype(float)
+        u = np.zeros((b, n_units))
+        groups = (
+            [np.arange(n_units)]
+            if plan.stratum_of_unit is None
+            else [np.flatnonzero(plan.stratum_of_unit == s) for s in range(plan.n_strata or 0)]
+        )
+        rows = np.arange(b)[:, None]
+        for members in groups:
+            k = len(members)
+            draws = rng.integers(0, k, size=(b, k))
+            cnt = np.bincount((draws + rows * k).ravel(), minlength=b * k).reshape(b, k)
+            u[:, members] = cnt
+        return u
+
+    def _draw_units(self, rng: np.random.Generator, b: int) -> np.ndarray:
+        u = self.unit_counts(rng, b)
+        if not self.plan.two_stage:
+            return np.asarray(self._table.T @ u.T).T if sparse.issparse(self._table) else u @ self._table
+        # two-stage: each drawn copy of a unit resamples that unit's samples with replacement
+        out = np.empty((b, self.m))
+        sizes, starts = self._unit_sizes, self._unit_starts
+        for r in range(b):
+            reps = u[r].astype(np.intp) * sizes
+            unit_rep = np.repeat(np.arange(len(sizes)), reps)
+            pos = starts[unit_rep] + rng.integers(0, sizes[unit_rep])
+            out[r] = np.bincount(self._unit_order_keys[pos], minlength=self.m)
+        return out
+
+    # ---------------------------------------------------------------- iteration
+    @property
+    def n_blocks(self) -> int:
+        return -(-self.plan.n_resamples // self.block_size)
+
+    def iter_chunks(
+        self, rows_per_chunk: int, stream: int = STREAM_REPLICATES
+    ) -> Iterator[tuple[int, Callable[[], np.ndarray]]]:
+        """Yield ``(start_replicate, make_weights)`` for chunks of whole blocks.
+
+        ``make_weights()`` draws the chunk's counts when called (so threads can draw in
+        parallel); the chunk holds ``rows_per_chunk`` replicates rounded up to whole blocks.
+        """
+        per = max(1, rows_per_chunk // self.block_size)
+        for first in range(0, self.n_blocks, per):
+            blocks = range(first, min(first + per, self.n_blocks))
+
+            def make(blocks: range = blocks) -> np.ndarray:
+                return np.concatenate([self.block(j, stream) for j in blocks], axis=0)
+
+            yield first * self.block_size, make
+
+    # ---------------------------------------------------------------- jackknife
+    def jackknife_weights(self, max_groups: int) -> tuple[np.ndarray, np.ndarray]:
+        """Delete-one (or delete-one-group) jackknife weights over atoms.
+
+        Returns ``(W, mult)``: ``W`` (g, m) counts with one unit (or group) removed and
+        ``mult`` (g,) how many jackknife replicates each row stands for (atoms with the
+        same content give identical delete-one replicates, so they are evaluated once).
+
+        With conditions, units are conditions; otherwise samples.  When there are more
+        units than ``max_groups``, units are split at random into ``max_groups`` groups
+        of (nearly) equal size and one group is deleted at a time (grouped jackknife),
+        so that BCa never costs O(n^2).
+        """
+        plan = self.plan
+        if self._mode == "units":
+            n_units = plan.n_units
+            assert n_units is not None
+            table = self._table
+            dense = table.toarray() if sparse.issparse(table) else table
+            if n_units <= max_groups:
+                return self.counts[None, :] - dense, np.ones(n_units)
+            group = _random_groups(plan, n_units, max_groups)
+            removed = np.zeros((max_groups, self.m))
+            np.add.at(removed, group, dense)
+            return self.counts[None, :] - removed, np.ones(max_groups)
+        if self.m <= max_groups:
+            present = np.flatnonzero(self.counts > 0)
+            w = np.repeat(self.counts[None, :], len(present), axis=0)
+            w[np.arange(len(present)), present] -= 1.0
+            return w, self.counts[present]
+        group = _random_groups(plan, plan.n_samples, max_groups)
+        removed = np.zeros((max_groups, self.m))
+        np.add.at(removed, (group, self.keys), 1.0)
+        return self.counts[None, :] - removed, np.ones(max_groups)
+
+
+def _random_groups(plan: ResamplingPlan, n: int, g: int) -> np.ndarray:
+    rng = plan.generator(STREAM_JACKKNIFE, 0)
+    return rng.permutation(np.arange(n) % g)
+
+
+def make_plan(
+    n_samples: int,
+    *,
+    conditions: Any = None,
+    strata: Any = None,
+    two_stage: bool = False,
+    weights: str = "multinomial",
+    n_resamples: int = 1000,
+    rng: Any = None,
+) -> ResamplingPlan:
+    """Validate the resampling options and build a :class:`ResamplingPlan`.
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of samples.
+    conditions : array-like, shape (n_samples,), optional
+        Condition of every sample (speaker, session, document...).  Samples that share a
+        condition are drawn together.
+    strata : array-like, shape (n_samples,), optional
+        Stratum of every sample (e.g. the class).  Resampling happens inside each
+        stratum and keeps its size (its number of samples, or of conditions).  With
+        conditions, a condition that spans several strata is split into one unit per
+        stratum.
+    two_stage : bool, default False
+        With conditions: also resample the samples inside every drawn copy of a condition.
+    weights : {"multinomial", "poisson"}
+        ``"poisson"`` gives every unit an independent Poisson(1) count instead.
+    n_resamples : int
+        Number of replicates.
+    rng : None, int, SeedSequence or numpy.random.Generator
+
+    Returns
+    -------
+    ResamplingPlan
+
+    Examples
+    --------
+    >>> plan = make_plan(6, conditions=[0, 0, 1, 1, 2, 2], n_resamples=4, rng=0)
+    >>> plan.scheme, plan.n_units
+    ('conditions', 3)
+    >>> w = plan.weights_for().block(0)   # per-sample counts of the first replicates
+    >>> w.shape, bool((w.sum(axis=1) == 6).all())
+    ((4, 6), True)
+    """
+    n_resamples = check_positive_int("n_resamples", n_resamples)
+    check_choice("weights", weights, ("multinomial", "poisson"))
+    seed = check_rng_seed(rng)
+    unit_of_sample = stratum_of_unit = stratum_of_sample = None
+    n_units = n_strata = n_conditions = None
+    if strata is not None:
+        s = as_1d("strata", strata)
+        if len(s) != n_samples:
+            raise ValueError(
+                f"`strata` must have one entry per sample: {n_samples} expected, got {len(s)}."
+            )
+        _check_no_missing("strata", s)
+        _, stratum_of_sample = np.unique(s, return_inverse=True)
+        n_strata = int(stratum_of_sample.max()) + 1
+    if conditions is not None:
+        c = as_1d("conditions", conditions)
+        if len(c) != n_samples:
+            raise ValueError(
+                f"`conditions` must have one entry per sample: {n_samples} expected, "
+                f"got {len(c)}."
+            )
+        _check_no_missing("conditions", c)
+        _, cond = np.unique(c, return_inverse=True)
+        n_conditions = int(cond.max()) + 1
+        if stratum_of_sample is not None:
+            pair = stratum_of_sample.astype(np.int64) * n_conditions + cond
+            uniq, unit_of_sample = np.unique(pair, return_inverse=True)
+            stratum_of_unit = uniq // n_conditions
+        else:
+            unit_of_sample = cond
+        n_units = int(unit_of_sample.max()) + 1
+        if n_units < 2:
+            raise ValueError(
+                "`conditions` has a single distinct value: resampling conditions needs at "
+                "least two (ideally dozens). Drop `conditions` for an iid bootstrap."
+            )
+    elif two_stage:
+        raise ValueError("`two_stage=True` needs `conditions`; got conditions=None.")
+    if conditions is not None:
+        scheme = "conditions-within-strata" if strata is not None else "conditions"
+        if two_stage:
+            scheme += "-two-stage"
+    else:
+        scheme = "strata" if strata is not None else "iid"
+    if weights == "poisson":
+        scheme += "+poisson"
+    return ResamplingPlan(
+        n_samples=int(n_samples),
+        n_resamples=n_resamples,
+        scheme=scheme,
+        unit_of_sample=None if unit_of_sample is None else unit_of_sample.astype(np.intp),
+        n_units=n_units,
+        stratum_of_unit=stratum_of_unit,
+        stratum_of_sample=stratum_of_sample,
+        n_strata=n_strata,
+        n_conditions=n_conditions,
+        two_stage=bool(two_stage),
+        poisson=weights == "poisson",
+        seed=seed,
+    )
+
+
+def _check_no_missing(name: str, arr: np.ndarray) -> None:
+    if arr.dtype.kind == "f" and np.isnan(arr).any():
+        raise ValueError(
+            f"`{name}` contains {int(np.isnan(arr).sum())} NaN value(s); every sample needs one."
+        )
+    if arr.dtype == object and any(v is None for v in arr):
+        raise ValueError(f"`{name}` contains None; every sample needs a value.")
