@@ -22,5 +22,8 @@ __all__ = [
 
 # --- core bootstrap (issue: mlci core) -------------------------------------------------
 # --- classical toolbox (issue: classical toolbox) -------------------------------------
+from .corrections import adjust_pvalues, reject_hypotheses
+
+__all__ += ["adjust_pvalues", "reject_hypotheses"]
 # --- comparing systems and methods ------------------------------------------------------
 # --- binary score analysis --------------------------------------------------------------
