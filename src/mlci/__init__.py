@@ -21,6 +21,10 @@ __all__ = [
 ]
 
 # --- core bootstrap (issue: mlci core) -------------------------------------------------
+from .bootstrap import bootstrap_ci  # noqa: E402
+from .metrics import list_metrics  # noqa: E402
+
+__all__ += ["bootstrap_ci", "list_metrics"]
 # --- classical toolbox (issue: classical toolbox) -------------------------------------
 from .corrections import adjust_pvalues, reject_hypotheses
 

@@ -214,7 +214,11 @@ class AtomSampler:
     def _draw_units(self, rng: np.random.Generator, b: int) -> np.ndarray:
         u = self.unit_counts(rng, b)
         if not self.plan.two_stage:
-            return np.asarray(self._table.T @ u.T).T if sparse.issparse(self._table) else u @ self._table
+            return (
+                np.asarray(self._table.T @ u.T).T
+                if sparse.issparse(self._table)
+                else u @ self._table
+            )
         # two-stage: each drawn copy of a unit resamples that unit's samples with replacement
         out = np.empty((b, self.m))
         sizes, starts = self._unit_sizes, self._unit_starts
@@ -351,8 +355,7 @@ def make_plan(
         c = as_1d("conditions", conditions)
         if len(c) != n_samples:
             raise ValueError(
-                f"`conditions` must have one entry per sample: {n_samples} expected, "
-                f"got {len(c)}."
+                f"`conditions` must have one entry per sample: {n_samples} expected, got {len(c)}."
             )
         _check_no_missing("conditions", c)
         _, cond = np.unique(c, return_inverse=True)

@@ -1,0 +1,302 @@
+"""The registry of built-in metrics, and kernels for user-supplied metric functions.
+
+``get_kernel(metric, data, params)`` binds a metric (a registered name or a callable)
+to the data and returns a kernel that evaluates it on chunks of replicate weights.
+"""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from ._base import AdditiveKernel, ConfusionKernel, Kernel, safe_div
+from .additive import (
+    brier_kernel,
+    log_loss_kernel,
+    mae_kernel,
+    mean_kernel,
+    mse_kernel,
+    r2_kernel,
+    weighted_mean_kernel,
+)
+from .classification import CONFUSION_METRICS, prepare_confusion
+from .ranking import AveragePrecisionKernel, RocAucKernel
+
+__all__ = [
+    "METRICS",
+    "AdditiveKernel",
+    "ConfusionKernel",
+    "FunctionKernel",
+    "Kernel",
+    "MetricInfo",
+    "get_kernel",
+    "list_metrics",
+    "safe_div",
+]
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    """A registered metric: its inputs, its options and how to bind it to data."""
+
+    name: str
+    inputs: tuple[str, ...]
+    options: tuple[str, ...]
+    prepare: Callable[..., Kernel]
+    description: str
+
+
+def _conf(name: str) -> Callable[..., Kernel]:
+    return partial(prepare_confusion, name)
+
+
+_CONF_OPTIONS = {
+    "accuracy": (),
+    "error_rate": (),
+    "balanced_accuracy": (),
+    "mcc": (),
+    "cohen_kappa": ("weights",),
+    "f1": ("pos_label", "average"),
+    "fbeta": ("pos_label", "average", "beta"),
+}
+_CONF_DESCRIPTIONS = {
+    "accuracy": "share of correct decisions",
+    "error_rate": "share of wrong decisions (1 - accuracy)",
+    "balanced_accuracy": "mean recall over the classes",
+    "mcc": "Matthews correlation coefficient (multiclass form)",
+    "cohen_kappa": "Cohen's kappa (weights: None, 'linear', 'quadratic')",
+    "precision": "TP / (TP + FP)",
+    "recall": "TP / (TP + FN), a.k.a. tpr, sensitivity",
+    "tpr": "alias of recall",
+    "sensitivity": "alias of recall",
+    "specificity": "TN / (TN + FP), a.k.a. tnr",
+    "tnr": "alias of specificity",
+    "fpr": "FP / (FP + TN)",
+    "fnr": "FN / (FN + TP)",
+    "npv": "TN / (TN + FN)",
+    "fdr": "FP / (FP + TP)",
+    "f1": "harmonic mean of precision and recall",
+    "fbeta": "F-beta score (option beta)",
+}
+
+METRICS: dict[str, MetricInfo] = {}
+for _name in CONFUSION_METRICS:
+    METRICS[_name] = MetricInfo(
+        _name,
+        ("y_true", "y_pred"),
+        _CONF_OPTIONS.get(_name, ("pos_label", "average")),
+        _conf(_name),
+        _CONF_DESCRIPTIONS[_name],
+    )
+METRICS.update(
+    {
+        "roc_auc": MetricInfo(
+            "roc_auc",
+            ("y_true", "y_score"),
+            ("pos_label",),
+            RocAucKernel,
+            "area under the ROC curve (ties count one half)",
+        ),
+        "average_precision": MetricInfo(
+            "average_precision",
+            ("y_true", "y_score"),
+            ("pos_label",),
+            AveragePrecisionKernel,
+            "area under the precision-recall curve, step-wise (scikit-learn's definition)",
+        ),
+        "log_loss": MetricInfo(
+            "log_loss",
+            ("y_true", "y_score"),
+            ("pos_label",),
+            log_loss_kernel,
+            "mean negative log-likelihood of the true class (probabilities)",
+        ),
+        "brier": MetricInfo(
+            "brier",
+            ("y_true", "y_score"),
+            ("pos_label",),
+            brier_kernel,
+            "mean squared error of the predicted probabilities",
+        ),
+        "mean": MetricInfo(
+            "mean",
+            ("values",),
+            (),
+            mean_kernel,
+            "mean of per-sample values (loss, WER, 0/1 correctness)",
+        ),
+        "weighted_mean": MetricInfo(
+            "weighted_mean",
+            ("weights", "values"),
+            (),
+            weighted_mean_kernel,
+            "sum(weight*value)/sum(weight), e.g. WER weighted by word counts",
+        ),
+        "mae": MetricInfo("mae", ("y_true", "y_pred"), (), mae_kernel, "mean absolute error"),
+        "mse": MetricInfo("mse", ("y_true", "y_pred"), (), mse_kernel, "mean squared error"),
+        "rmse": MetricInfo(
+            "rmse",
+            ("y_true", "y_pred"),
+            (),
+            partial(mse_kernel, root=True),
+            "root mean squared error",
+        ),
+        "r2": MetricInfo("r2", ("y_true", "y_pred"), (), r2_kernel, "coefficient of determination"),
+    }
+)
+
+
+def list_metrics() -> list[str]:
+    """Names of the built-in metrics.
+
+    Examples
+    --------
+    >>> "roc_auc" in list_metrics()
+    True
+    """
+    return sorted(METRICS)
+
+
+def _resolve(name: str) -> MetricInfo:
+    key = name.lower().replace("-", "_")
+    if key not in METRICS:
+        import difflib
+
+        close = difflib.get_close_matches(key, METRICS, n=3)
+        hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        raise ValueError(
+            f"Unknown metric {name!r}.{hint} Built-in metrics: {', '.join(sorted(METRICS))}; "
+            "or pass a callable `metric(y_true, y_pred, ...)`."
+        )
+    return METRICS[key]
+
+
+def get_kernel(
+    metric: str | Callable[..., Any], data: Sequence[Any], params: dict[str, Any]
+) -> Kernel:
+    """Bind a metric (a registered name or a callable) to the data arrays.
+
+    Parameters
+    ----------
+    metric : str or callable
+    data : sequence of array-likes
+        The per-sample arrays, in the order the metric takes them.
+    params : dict
+        Metric options (``pos_label``, ``average``, ``beta``, ... for built-ins; passed as
+        keyword arguments to a callable).
+    """
+    if callable(metric):
+        return FunctionKernel(metric, data, params)
+    if not isinstance(metric, str):
+        raise TypeError(
+            f"`metric` must be a metric name (str) or a callable; got {type(metric).__name__}."
+        )
+    info = _resolve(metric)
+    if len(data) != len(info.inputs):
+        raise ValueError(
+            f"Metric {info.name!r} takes {len(info.inputs)} per-sample array(s) "
+            f"({', '.join(info.inputs)}); got {len(data)}."
+        )
+    given = {k: v for k, v in params.items() if v is not None}
+    unknown = set(given) - set(info.options)
+    if unknown:
+        opts = ", ".join(info.options) if info.options else "none"
+        raise ValueError(
+            f"Option(s) {', '.join(sorted(unknown))} do not apply to metric {info.name!r} "
+            f"(its options: {opts})."
+        )
+    return info.prepare(*data, **given)
+
+
+def _accepts_sample_weight(fn: Callable[..., Any]) -> bool:
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return False
+    return "sample_weight" in sig.parameters
+
+
+class FunctionKernel(Kernel):
+    """Any user function ``metric(*data)``, called as the seed toolkit calls it.
+
+    When the function accepts ``sample_weight`` (as scikit-learn's metrics do), each
+    replicate is one call on the drawn samples with their counts as weights; otherwise
+    the drawn samples are repeated by index.  Replicates on which the function raises a
+    ``ValueError``/``ZeroDivisionError`` or returns NaN are counted as invalid.
+    """
+
+    work_factor = 2.0
+
+    def __init__(self, fn: Callable[..., Any], data: Sequence[Any], params: dict[str, Any]) -> None:
+        from .._validation import as_1d, check_same_length
+
+        arrays = []
+        for i, a in enumerate(data):
+            arr = np.asarray(a)
+            if arr.ndim == 0:
+                raise ValueError(f"data array {i} must have one entry per sample; got a scalar.")
+            if len(arr) == 0:
+                raise ValueError(f"data array {i} is empty; at least one sample is needed.")
+            arrays.append(arr)
+        if not arrays:
+            raise ValueError("At least one per-sample array is needed.")
+        check_same_length(**{f"data[{i}]": a for i, a in enumerate(arrays)})
+        del as_1d
+        self.fn = fn
+        self.params = {k: v for k, v in params.items() if v is not None}
+        self.arrays = arrays
+        self.n = len(arrays[0])
+        self.keys = np.arange(self.n, dtype=np.intp)
+        self.m = self.n
+        self.name = getattr(fn, "__name__", type(fn).__name__)
+        self.weighted = _accepts_sample_weight(fn)
+        self.errors: list[str] = []
+        value = self._call(np.ones(self.n), strict=True)
+        self.shape = value.shape
+
+    def _call(self, w: np.ndarray, strict: bool = False) -> np.ndarray:
+        if self.weighted:
+            nz = np.flatnonzero(w)
+            args = [a[nz] for a in self.arrays]
+            kwargs = {**self.params, "sample_weight": w[nz]}
+        else:
+            idx = np.repeat(np.arange(self.n), np.asarray(np.rint(w), dtype=np.intp))
+            args = [a[idx] for a in self.arrays]
+            kwargs = self.params
+        if strict:
+            out = self.fn(*args, **kwargs)
+        else:
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    out = self.fn(*args, **kwargs)
+            except (ValueError, ZeroDivisionError, FloatingPointError) as exc:
+                if len(self.errors) < 3:
+                    self.errors.append(f"{type(exc).__name__}: {exc}")
+                return np.full(getattr(self, "shape", ()), np.nan)
+        try:
+            return np.asarray(out, dtype=float)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"The metric function {self.name!r} must return a number or an array of "
+                f"numbers; it returned {type(out).__name__}."
+            ) from None
+
+    def evaluate(self, w: np.ndarray) -> np.ndarray:
+        out = np.empty((w.shape[0], *self.shape))
+        for r in range(w.shape[0]):
+            val = self._call(w[r])
+            if val.shape != self.shape:
+                raise ValueError(
+                    f"The metric function {self.name!r} returned shape {val.shape} on a "
+                    f"replicate but {self.shape} on the data; its output shape must not depend "
+                    "on the resample."
+                )
+            out[r] = val
+        return out

@@ -1,0 +1,143 @@
+"""Metrics that are functions of weighted sums: mean losses, probabilistic scores, regression.
+
+Each is ``g(sum_i w_i * phi_i)`` for a small per-sample vector ``phi_i``; see
+:class:`~mlci.metrics._base.AdditiveKernel`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._validation import _show, as_1d, as_float, binary_labels, check_same_length
+from ._base import AdditiveKernel, safe_div
+
+_EPS = np.finfo(float).eps
+
+
+def _ratio(s: np.ndarray) -> np.ndarray:
+    return safe_div(s[:, 0], s[:, 1])
+
+
+def _sqrt_ratio(s: np.ndarray) -> np.ndarray:
+    return np.sqrt(_ratio(s))
+
+
+def mean_kernel(values: Any) -> AdditiveKernel:
+    """Mean of per-sample values (a loss, a WER, a 0/1 correctness)."""
+    v = as_float("values", values)
+    return AdditiveKernel(np.column_stack([v, np.ones_like(v)]), _ratio, (), "mean")
+
+
+def weighted_mean_kernel(weights: Any, values: Any) -> AdditiveKernel:
+    """``sum(weight * value) / sum(weight)``, e.g. WER weighted by each utterance's word count.
+
+    The weights come first, in the labels position, as in the seed toolkit's table.
+    """
+    w = as_float("weights", weights)
+    v = as_float("values", values)
+    check_same_length(weights=w, values=v)
+    if (w < 0).any():
+        raise ValueError("`weights` (the first array of 'weighted_mean') must be non-negative.")
+    if w.sum() == 0:
+        raise ValueError("`weights` (the first array of 'weighted_mean') sum to zero.")
+    return AdditiveKernel(np.column_stack([w * v, w]), _ratio, (), "weighted_mean")
+
+
+def _regression_inputs(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
+    t = as_float("y_true", y_true)
+    p = as_float("y_pred", y_pred)
+    check_same_length(y_true=t, y_pred=p)
+    return t, p
+
+
+def mae_kernel(y_true: Any, y_pred: Any) -> AdditiveKernel:
+    t, p = _regression_inputs(y_true, y_pred)
+    e = np.abs(t - p)
+    return AdditiveKernel(np.column_stack([e, np.ones_like(e)]), _ratio, (), "mae")
+
+
+def mse_kernel(y_true: Any, y_pred: Any, *, root: bool = False) -> AdditiveKernel:
+    t, p = _regression_inputs(y_true, y_pred)
+    e = (t - p) ** 2
+    g = _sqrt_ratio if root else _ratio
+    return AdditiveKernel(np.column_stack([e, np.ones_like(e)]), g, (), "rmse" if root else "mse")
+
+
+def _r2(s: np.ndarray) -> np.ndarray:
+    sy, syy, see, sw = s[:, 0], s[:, 1], s[:, 2], s[:, 3]
+    sst = syy - safe_div(sy * sy, sw)
+    # a replicate with (numerically) constant targets has no R^2
+    sst = np.where(sst > 1e-12 * np.maximum(syy, 1e-300), sst, 0.0)
+    return 1.0 - safe_div(see, sst)
+
+
+def r2_kernel(y_true: Any, y_pred: Any) -> AdditiveKernel:
+    t, p = _regression_inputs(y_true, y_pred)
+    c = t - t.mean()  # centring keeps the sums of squares well conditioned
+    if not np.any(c != 0):
+        raise ValueError("'r2' is undefined when `y_true` is constant (zero total variance).")
+    phi = np.column_stack([c, c * c, (t - p) ** 2, np.ones_like(t)])
+    return AdditiveKernel(phi, _r2, (), "r2")
+
+
+def _probabilities(y_true: Any, y_prob: Any, pos_label: Any, name: str) -> np.ndarray:
+    """Probability each sample gave to its true class, with sklearn's label conventions."""
+    y = as_1d("y_true", y_true)
+    p = as_float("y_score", y_prob, ndim=(1, 2))
+    check_same_length(y_true=y, y_score=p)
+    if (p < 0).any() or (p > 1).any():
+        raise ValueError(
+            f"{name!r} needs probabilities in [0, 1] in `y_score`; found values from "
+            f"{p.min():.4g} to {p.max():.4g}. Pass probabilities (e.g. predict_proba), not "
+            "decision scores or logits."
+        )
+    if p.ndim == 1 or p.shape[1] == 1:
+        p = p.reshape(-1)
+        pos = binary_labels("y_true", y, pos_label)
+        return np.where(pos, p, 1.0 - p)
+    classes, idx = np.unique(y, return_inverse=True)
+    if len(classes) > p.shape[1]:
+        raise ValueError(
+            f"`y_true` has {len(classes)} classes {_show(classes)} but `y_score` has only "
+            f"{p.shape[1]} columns; columns must follow the sorted class labels."
+        )
+    if len(classes) < p.shape[1]:
+        raise ValueError(
+            f"`y_score` has {p.shape[1]} columns but `y_true` shows only {len(classes)} "
+            f"classes {_show(classes)}; the column of each label would be ambiguous."
+        )
+    rows = p.sum(axis=1)
+    if not np.allclose(rows, 1.0, atol=1e-6):
+        raise ValueError(
+            f"The rows of `y_score` must sum to 1 (class probabilities); they range from "
+            f"{rows.min():.6g} to {rows.max():.6g}."
+        )
+    return p[np.arange(len(y)), idx.reshape(-1)]
+
+
+def log_loss_kernel(y_true: Any, y_score: Any, *, pos_label: Any = None) -> AdditiveKernel:
+    """Mean negative log-likelihood of the true class (natural log, probabilities clipped to
+    ``[eps, 1 - eps]`` with the float64 machine epsilon, as scikit-learn)."""
+    q = _probabilities(y_true, y_score, pos_label, "log_loss")
+    ll = -np.log(np.clip(q, _EPS, 1 - _EPS))
+    return AdditiveKernel(np.column_stack([ll, np.ones_like(ll)]), _ratio, (), "log_loss")
+
+
+def brier_kernel(y_true: Any, y_score: Any, *, pos_label: Any = None) -> AdditiveKernel:
+    """Brier score: mean squared difference between the predicted probability and the outcome.
+
+    Binary: ``(p - y)^2`` with ``p`` the probability of the positive class.  Multiclass
+    ``(n, K)`` probabilities: ``sum_k (p_k - 1[y = k])^2`` (scikit-learn >= 1.7 convention).
+    """
+    y = as_1d("y_true", y_true)
+    p = as_float("y_score", y_score, ndim=(1, 2))
+    if p.ndim == 1 or p.shape[1] == 1:
+        q = _probabilities(y_true, y_score, pos_label, "brier")
+        e = (1.0 - q) ** 2
+    else:
+        q = _probabilities(y_true, y_score, pos_label, "brier")
+        e = (p**2).sum(axis=1) - 2 * q + 1.0
+    del y
+    return AdditiveKernel(np.column_stack([e, np.ones_like(e)]), _ratio, (), "brier")

@@ -1,0 +1,261 @@
+"""Metrics from decisions: vectorised over a stack of confusion matrices ``(b, K, K)``.
+
+Rows are true classes, columns predicted classes.  Every function returns NaN where
+the metric is undefined (a zero denominator), so that the engine can count such
+replicates instead of silently inventing a value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from .._validation import _show, as_1d, check_choice, check_same_length
+from ._base import ConfusionKernel, safe_div
+
+AVERAGES = ("binary", "macro", "micro", "weighted", None)
+
+
+def _ovr(cm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One-vs-rest counts per class: tp, fp, fn, tn, each (b, K)."""
+    tp = np.diagonal(cm, axis1=1, axis2=2)
+    support = cm.sum(axis=2)
+    predicted = cm.sum(axis=1)
+    total = cm.sum(axis=(1, 2))[:, None]
+    fn = support - tp
+    fp = predicted - tp
+    tn = total - tp - fn - fp
+    return tp, fp, fn, tn
+
+
+# numerator and denominator of each rate from the one-vs-rest counts
+_RATES: dict[str, Callable[..., tuple[np.ndarray, np.ndarray]]] = {
+    "recall": lambda tp, fp, fn, tn: (tp, tp + fn),
+    "precision": lambda tp, fp, fn, tn: (tp, tp + fp),
+    "specificity": lambda tp, fp, fn, tn: (tn, tn + fp),
+    "fpr": lambda tp, fp, fn, tn: (fp, fp + tn),
+    "fnr": lambda tp, fp, fn, tn: (fn, fn + tp),
+    "npv": lambda tp, fp, fn, tn: (tn, tn + fn),
+    "fdr": lambda tp, fp, fn, tn: (fp, fp + tp),
+}
+
+
+def _fbeta_parts(beta: float) -> Callable[..., tuple[np.ndarray, np.ndarray]]:
+    b2 = beta * beta
+
+    def parts(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray) -> Any:
+        return (1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp
+
+    return parts
+
+
+def _averaged(
+    cm: np.ndarray, parts: Callable[..., tuple[np.ndarray, np.ndarray]], average: Any, pos: int
+) -> np.ndarray:
+    tp, fp, fn, tn = _ovr(cm)
+    if average == "micro":
+        num, den = parts(tp.sum(1), fp.sum(1), fn.sum(1), tn.sum(1))
+        return safe_div(num, den)
+    num, den = parts(tp, fp, fn, tn)
+    per_class = safe_div(num, den)
+    if average == "binary":
+        return per_class[:, pos]
+    if average is None:
+        return per_class
+    if average == "macro":
+        return per_class.mean(axis=1)  # NaN if any class is undefined
+    # weighted by support (number of true samples per class), as scikit-learn
+    support = tp + fn
+    total = support.sum(axis=1)
+    wsum = np.where(support > 0, per_class * support, 0.0).sum(axis=1)
+    bad = np.any(np.isnan(per_class) & (support > 0), axis=1)
+    return np.where(bad, np.nan, safe_div(wsum, total))
+
+
+def accuracy(cm: np.ndarray) -> np.ndarray:
+    return safe_div(np.trace(cm, axis1=1, axis2=2), cm.sum(axis=(1, 2)))
+
+
+def error_rate(cm: np.ndarray) -> np.ndarray:
+    return 1.0 - accuracy(cm)
+
+
+def balanced_accuracy(cm: np.ndarray) -> np.ndarray:
+    """Mean recall over the classes present in the true labels (scikit-learn's definition)."""
+    tp = np.diagonal(cm, axis1=1, axis2=2)
+    support = cm.sum(axis=2)
+    present = support > 0
+    rec = np.where(present, tp / np.where(present, support, 1.0), 0.0)
+    return safe_div(rec.sum(axis=1), present.sum(axis=1))
+
+
+def mcc(cm: np.ndarray) -> np.ndarray:
+    """Matthews correlation, multiclass form (Gorodkin 2004); NaN when undefined."""
+    t = cm.sum(axis=2)
+    p = cm.sum(axis=1)
+    c = np.trace(cm, axis1=1, axis2=2)
+    s = cm.sum(axis=(1, 2))
+    cov_tp = c * s - np.sum(t * p, axis=1)
+    cov_pp = s * s - np.sum(p * p, axis=1)
+    cov_tt = s * s - np.sum(t * t, axis=1)
+    return safe_div(cov_tp, np.sqrt(cov_tt * cov_pp))
+
+
+def cohen_kappa(cm: np.ndarray, weights: str | None = None) -> np.ndarray:
+    """Cohen's kappa, unweighted or with linear/quadratic disagreement weights."""
+    k = cm.shape[-1]
+    s = cm.sum(axis=(1, 2))
+    expected = (
+        np.einsum("bi,bj->bij", cm.sum(axis=2), cm.sum(axis=1))
+        / np.where(s > 0, s, 1.0)[:, None, None]
+    )
+    i, j = np.indices((k, k))
+    if weights is None:
+        wm = (i != j).astype(float)
+    elif weights == "linear":
+        wm = np.abs(i - j).astype(float)
+    else:
+        wm = ((i - j) ** 2).astype(float)
+    obs = np.sum(wm * cm, axis=(1, 2))
+    exp = np.sum(wm * expected, axis=(1, 2))
+    return 1.0 - safe_div(obs, exp)
+
+
+# --------------------------------------------------------------------------- preparation
+#: name -> (needs an average?, default average)
+RATE_METRICS = {
+    "precision": "precision",
+    "recall": "recall",
+    "tpr": "recall",
+    "sensitivity": "recall",
+    "specificity": "specificity",
+    "tnr": "specificity",
+    "fpr": "fpr",
+    "fnr": "fnr",
+    "npv": "npv",
+    "fdr": "fdr",
+}
+F_METRICS = ("f1", "fbeta")
+WHOLE_MATRIX = {
+    "accuracy": accuracy,
+    "error_rate": error_rate,
+    "balanced_accuracy": balanced_accuracy,
+    "mcc": mcc,
+    "cohen_kappa": cohen_kappa,
+}
+CONFUSION_METRICS = tuple(WHOLE_MATRIX) + tuple(RATE_METRICS) + F_METRICS
+
+
+def _encode(y_true: np.ndarray, y_pred: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Class indices of labels and predictions over the sorted union of their values."""
+    try:
+        classes, inv = np.unique(np.concatenate([y_true, y_pred]), return_inverse=True)
+    except TypeError:
+        raise TypeError(
+            "`y_true` and `y_pred` must hold comparable class labels of one type (e.g. all "
+            "ints or all strings)."
+        ) from None
+    n = len(y_true)
+    return classes, inv[:n], inv[n:]
+
+
+def _check_labels(name: str, y: np.ndarray) -> None:
+    if y.dtype.kind == "f":
+        if np.isnan(y).any():
+            raise ValueError(
+                f"`{name}` contains {int(np.isnan(y).sum())} NaN value(s); class labels "
+                "must all be present."
+            )
+        if not np.all(np.isfinite(y)):
+            raise ValueError(f"`{name}` contains infinite values; class labels must be finite.")
+
+
+def prepare_confusion(
+    name: str,
+    y_true: Any,
+    y_pred: Any,
+    *,
+    pos_label: Any = None,
+    average: Any = "default",
+    beta: float = 1.0,
+    weights: str | None = None,
+) -> ConfusionKernel:
+    """Bind a confusion-matrix metric to labels and decisions."""
+    y_true = as_1d("y_true", y_true)
+    y_pred = as_1d("y_pred", y_pred)
+    check_same_length(y_true=y_true, y_pred=y_pred)
+    _check_labels("y_true", y_true)
+    _check_labels("y_pred", y_pred)
+    classes, t, p = _encode(y_true, y_pred)
+    k = len(classes)
+    if name in WHOLE_MATRIX:
+        if average != "default" and average is not None:
+            raise ValueError(f"`average` does not apply to {name!r}; leave it unset.")
+        if name == "cohen_kappa":
+            check_choice(
+                "weights",
+                weights if weights is not None else "none",
+                ("none", "linear", "quadratic"),
+            )
+            fn = partial(cohen_kappa, weights=weights)
+        else:
+            fn = WHOLE_MATRIX[name]
+        if name in ("mcc", "cohen_kappa", "balanced_accuracy") and k < 2:
+            raise ValueError(
+                f"{name!r} needs at least two classes among `y_true` and `y_pred`; found only "
+                f"{_show(classes)}."
+            )
+        if k == 1:  # accuracy with a single class: a 1x1 matrix is fine
+            pass
+        return ConfusionKernel(t, p, max(k, 1), fn, (), name)
+
+    parts = _fbeta_parts(float(beta)) if name in F_METRICS else _RATES[RATE_METRICS[name]]
+    if average == "default":
+        average = "binary"
+    if average not in AVERAGES:
+        raise ValueError(
+            "`average` must be one of 'binary', 'macro', 'micro', 'weighted' or None; "
+            f"got {average!r}."
+        )
+    if average == "binary":
+        # binarise: positive class index 1, everything else 0 (error if more than 2 values)
+        values = classes
+        if len(values) > 2:
+            raise ValueError(
+                f"{name!r} with `average='binary'` needs binary labels; `y_true`/`y_pred` take "
+                f"{len(values)} values {_show(values)}. Pass `average='macro'` (or 'micro', "
+                "'weighted', None for per-class values) for multiclass data."
+            )
+        pos = _positive_label(values, pos_label)
+        tb = (y_true == pos).astype(np.intp)
+        pb = (y_pred == pos).astype(np.intp)
+        return ConfusionKernel(
+            tb, pb, 2, partial(_averaged, parts=parts, average="binary", pos=1), (), name
+        )
+    if pos_label is not None:
+        raise ValueError(
+            f"`pos_label` only applies with `average='binary'`; got average={average!r}."
+        )
+    shape = (k,) if average is None else ()
+    return ConfusionKernel(
+        t, p, k, partial(_averaged, parts=parts, average=average, pos=0), shape, name
+    )
+
+
+def _positive_label(values: np.ndarray, pos_label: Any) -> Any:
+    vs = set(values.tolist())
+    if pos_label is not None:
+        if pos_label not in vs and len(vs) == 2:
+            raise ValueError(
+                f"`pos_label`={pos_label!r} is not among the label values {_show(values)}."
+            )
+        return pos_label
+    if vs <= {0, 1} or vs <= {-1, 1} or vs <= {False, True}:
+        return 1
+    raise ValueError(
+        f"The labels take values {_show(values)} and `pos_label` is not specified: either make "
+        "them take values in {0, 1} or {-1, 1}, or pass `pos_label` explicitly."
+    )

@@ -1,0 +1,129 @@
+"""Metrics from scores: ROC AUC and average precision, from weights over sorted atoms.
+
+The scores are sorted once.  Atoms are the distinct (class, score) pairs: negatives
+first (by increasing score), then positives (by increasing score), so a replicate's
+negative and positive counts are two contiguous slices of its weight row and each
+replicate costs one O(m) pass (a cumulative sum and a gather), with no sorting.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._validation import as_1d, as_float, binary_labels, check_same_length
+from ._base import Kernel, safe_div
+
+
+class _SortedScores(Kernel):
+    """Atoms of a binary score data set (shared by the ranking kernels)."""
+
+    def __init__(self, y_true: Any, y_score: Any, pos_label: Any, name: str) -> None:
+        y_true = as_1d("y_true", y_true)
+        y_score = as_float("y_score", y_score)
+        check_same_length(y_true=y_true, y_score=y_score)
+        pos = binary_labels("y_true", y_true, pos_label)
+        n_pos = int(pos.sum())
+        if n_pos == 0 or n_pos == len(pos):
+            only = "positive" if n_pos else "negative"
+            raise ValueError(
+                f"{name!r} needs both classes in `y_true`, but every sample is {only}. "
+                "It is undefined on a single class."
+            )
+        self.u_neg, inv_neg = np.unique(y_score[~pos], return_inverse=True)
+        self.u_pos, inv_pos = np.unique(y_score[pos], return_inverse=True)
+        self.m_neg = len(self.u_neg)
+        keys = np.empty(len(pos), dtype=np.intp)
+        keys[~pos] = inv_neg.reshape(-1)
+        keys[pos] = self.m_neg + inv_pos.reshape(-1)
+        self.keys = keys
+        self.m = self.m_neg + len(self.u_pos)
+        self.name = name
+        self.shape = ()
+
+
+class RocAucKernel(_SortedScores):
+    """ROC AUC = P(score of a random positive > that of a random negative) + 0.5 P(tie).
+
+    With weights: ``sum_p w_p (W_neg below p + 0.5 W_neg tied with p) / (W_pos W_neg)``,
+    the Mann-Whitney form, which equals the trapezoidal area under the ROC curve.
+    """
+
+    work_factor = 8.0
+
+    def __init__(self, y_true: Any, y_score: Any, pos_label: Any = None) -> None:
+        super().__init__(y_true, y_score, pos_label, "roc_auc")
+        # for each positive atom: number of negative atoms strictly below, and a tied one
+        self.below = np.searchsorted(self.u_neg, self.u_pos, side="left")
+        tie_idx = np.minimum(self.below, self.m_neg - 1)
+        self.tie = self.u_neg[tie_idx] == self.u_pos
+        self.tie_idx = tie_idx
+        self.has_ties = bool(self.tie.any())
+
+    def _num(self, wn: np.ndarray, wp: np.ndarray) -> np.ndarray:
+        cum = np.zeros((wn.shape[0], self.m_neg + 1))
+        np.cumsum(wn, axis=1, out=cum[:, 1:])
+        lower = cum[:, self.below]
+        if self.has_ties:
+            lower += 0.5 * np.where(self.tie, wn[:, self.tie_idx], 0.0)
+        return np.einsum("ij,ij->i", wp, lower)
+
+    def evaluate(self, w: np.ndarray) -> np.ndarray:
+        w = np.asarray(w, dtype=float)
+        wn, wp = w[:, : self.m_neg], w[:, self.m_neg :]
+        return safe_div(self._num(wn, wp), wn.sum(axis=1) * wp.sum(axis=1))
+
+    def delete_one(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        # placement values (DeLong et al. 1988): removing one positive at atom a removes
+        # its count of negatives below (+ half the tied ones) from the numerator, and
+        # removing one negative removes the positives above it (+ half the tied ones).
+        cn, cp = counts[: self.m_neg], counts[self.m_neg :]
+        n_neg, n_pos = cn.sum(), cp.sum()
+        cum_n = np.concatenate(([0.0], np.cumsum(cn)))
+        v_pos = cum_n[self.below] + 0.5 * np.where(self.tie, cn[self.tie_idx], 0.0)
+        num = float(cp @ v_pos)
+        # positives strictly above each negative atom, and tied ones
+        cum_p = np.concatenate(([0.0], np.cumsum(cp)))
+        le = np.searchsorted(self.u_pos, self.u_neg, side="right")
+        lt = np.searchsorted(self.u_pos, self.u_neg, side="left")
+        above = n_pos - cum_p[le]
+        tied = cum_p[le] - cum_p[lt]
+        v_neg = above + 0.5 * tied
+        vals_neg = safe_div(num - v_neg, n_pos * (n_neg - 1))
+        vals_pos = safe_div(num - v_pos, (n_pos - 1) * n_neg)
+        vals = np.concatenate([vals_neg, vals_pos])
+        mult = counts
+        present = mult > 0
+        return vals[present], mult[present]
+
+
+class AveragePrecisionKernel(_SortedScores):
+    """Average precision as scikit-learn defines it: ``sum_k (R_k - R_{k-1}) P_k``.
+
+    The sum runs over distinct score thresholds from the highest down (no interpolation).
+    """
+
+    work_factor = 10.0
+
+    def __init__(self, y_true: Any, y_score: Any, pos_label: Any = None) -> None:
+        super().__init__(y_true, y_score, pos_label, "average_precision")
+        grid, inv = np.unique(np.concatenate([self.u_neg, self.u_pos]), return_inverse=True)
+        g = len(grid)
+        # descending threshold order: group index counted from the highest score
+        self.g = g
+        self.gn = (g - 1 - inv[: self.m_neg]).astype(np.intp)
+        self.gp = (g - 1 - inv[self.m_neg :]).astype(np.intp)
+
+    def evaluate(self, w: np.ndarray) -> np.ndarray:
+        w = np.asarray(w, dtype=float)
+        b = w.shape[0]
+        tp = np.zeros((b, self.g))
+        fp = np.zeros((b, self.g))
+        tp[:, self.gp] = w[:, self.m_neg :]
+        fp[:, self.gn] = w[:, : self.m_neg]
+        ctp = np.cumsum(tp, axis=1)
+        cfp = np.cumsum(fp, axis=1)
+        seen = ctp + cfp
+        prec = np.where(seen > 0, ctp / np.where(seen > 0, seen, 1.0), 0.0)
+        return safe_div(np.einsum("ij,ij->i", tp, prec), ctp[:, -1])
