@@ -26,8 +26,21 @@ from .metrics import list_metrics  # noqa: E402
 
 __all__ += ["bootstrap_ci", "list_metrics"]
 # --- classical toolbox (issue: classical toolbox) -------------------------------------
-from .corrections import adjust_pvalues, reject_hypotheses
+from .corrections import adjust_pvalues, reject_hypotheses  # noqa: E402
+from .proportions import (  # noqa: E402
+    paired_proportion_diff_ci,
+    paired_table,
+    proportion_ci,
+    proportion_diff_ci,
+)
 
-__all__ += ["adjust_pvalues", "reject_hypotheses"]
+__all__ += [
+    "adjust_pvalues",
+    "paired_proportion_diff_ci",
+    "paired_table",
+    "proportion_ci",
+    "proportion_diff_ci",
+    "reject_hypotheses",
+]
 # --- comparing systems and methods ------------------------------------------------------
 # --- binary score analysis --------------------------------------------------------------
