@@ -203,7 +203,7 @@ def get_kernel(
             f"Metric {info.name!r} takes {len(info.inputs)} per-sample array(s) "
             f"({', '.join(info.inputs)}); got {len(data)}."
         )
-    given = {k: v for k, v in params.items() if v is not None}
+    given = dict(params)
     unknown = set(given) - set(info.options)
     if unknown:
         opts = ", ".join(info.options) if info.options else "none"

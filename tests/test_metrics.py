@@ -1,0 +1,277 @@
+"""Built-in metric kernels against scikit-learn, and the weights-equal-repetition property.
+
+Reference: scikit-learn's metrics (the independent implementation each kernel must match).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sklearn.metrics as skm
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mlci.metrics import METRICS, get_kernel, list_metrics
+
+RNG = np.random.default_rng(12345)
+N = 400
+
+
+def _binary_data(n: int = N, rng: np.random.Generator = RNG, ties: bool = True):
+    y = rng.integers(0, 2, n)
+    score = y * 0.8 + rng.normal(size=n)
+    if ties:
+        score = np.round(score, 1)  # many tied scores
+    pred = (score > 0.4).astype(int)
+    prob = 1 / (1 + np.exp(-2 * score))
+    return y, pred, score, prob
+
+
+def _multiclass_data(n: int = N, k: int = 4, rng: np.random.Generator = RNG):
+    y = rng.integers(0, k, n)
+    pred = np.where(rng.random(n) < 0.6, y, rng.integers(0, k, n))
+    logits = rng.normal(size=(n, k)) + 1.5 * np.eye(k)[y]
+    prob = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    return y, pred, prob
+
+
+def value(metric, *data, **params):
+    kernel = get_kernel(metric, data, params)
+    counts = np.bincount(kernel.keys, minlength=kernel.m).astype(float)
+    return kernel.evaluate(counts[None, :])[0]
+
+
+# name -> (sklearn function, sklearn kwargs, mlci params)
+BINARY_DECISION = {
+    "accuracy": (skm.accuracy_score, {}, {}),
+    "balanced_accuracy": (skm.balanced_accuracy_score, {}, {}),
+    "precision": (skm.precision_score, {}, {}),
+    "recall": (skm.recall_score, {}, {}),
+    "f1": (skm.f1_score, {}, {}),
+    "fbeta": (skm.fbeta_score, {"beta": 2.0}, {"beta": 2.0}),
+    "mcc": (skm.matthews_corrcoef, {}, {}),
+    "cohen_kappa": (skm.cohen_kappa_score, {}, {}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BINARY_DECISION))
+def test_binary_decision_metrics_match_sklearn(name):
+    y, pred, _, _ = _binary_data()
+    fn, skw, params = BINARY_DECISION[name]
+    assert value(name, y, pred, **params) == pytest.approx(fn(y, pred, **skw), abs=1e-12)
+
+
+def test_rates_match_confusion_matrix_definitions():
+    y, pred, _, _ = _binary_data()
+    tn, fp, fn, tp = skm.confusion_matrix(y, pred).ravel()
+    expected = {
+        "specificity": tn / (tn + fp),
+        "tnr": tn / (tn + fp),
+        "fpr": fp / (fp + tn),
+        "fnr": fn / (fn + tp),
+        "npv": tn / (tn + fn),
+        "fdr": fp / (fp + tp),
+        "tpr": tp / (tp + fn),
+        "sensitivity": tp / (tp + fn),
+        "error_rate": (fp + fn) / len(y),
+    }
+    for name, ref in expected.items():
+        assert value(name, y, pred) == pytest.approx(ref, abs=1e-12), name
+
+
+def test_pos_label_with_string_labels():
+    y, pred, _, _ = _binary_data()
+    ys = np.where(y == 1, "spam", "ham")
+    ps = np.where(pred == 1, "spam", "ham")
+    ref = skm.precision_score(ys, ps, pos_label="spam")
+    assert value("precision", ys, ps, pos_label="spam") == pytest.approx(ref)
+    # the other class as positive
+    ref = skm.recall_score(ys, ps, pos_label="ham")
+    assert value("recall", ys, ps, pos_label="ham") == pytest.approx(ref)
+
+
+@pytest.mark.parametrize("average", ["macro", "micro", "weighted", None])
+@pytest.mark.parametrize(
+    "name,fn,kw",
+    [
+        ("precision", skm.precision_score, {}),
+        ("recall", skm.recall_score, {}),
+        ("f1", skm.f1_score, {}),
+        ("fbeta", skm.fbeta_score, {"beta": 0.5}),
+    ],
+)
+def test_multiclass_averages_match_sklearn(name, fn, kw, average):
+    y, pred, _ = _multiclass_data()
+    got = value(name, y, pred, average=average, **kw)
+    np.testing.assert_allclose(got, fn(y, pred, average=average, **kw), atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "name,fn,kw",
+    [
+        ("accuracy", skm.accuracy_score, {}),
+        ("balanced_accuracy", skm.balanced_accuracy_score, {}),
+        ("mcc", skm.matthews_corrcoef, {}),
+        ("cohen_kappa", skm.cohen_kappa_score, {}),
+        ("cohen_kappa", skm.cohen_kappa_score, {"weights": "linear"}),
+        ("cohen_kappa", skm.cohen_kappa_score, {"weights": "quadratic"}),
+    ],
+)
+def test_multiclass_whole_matrix_metrics_match_sklearn(name, fn, kw):
+    y, pred, _ = _multiclass_data()
+    assert value(name, y, pred, **kw) == pytest.approx(fn(y, pred, **kw), abs=1e-12)
+
+
+def test_multiclass_specificity_is_one_vs_rest():
+    y, pred, _ = _multiclass_data()
+    mcm = skm.multilabel_confusion_matrix(y, pred)  # (K, 2, 2): [[tn, fp], [fn, tp]]
+    tn, fp = mcm[:, 0, 0], mcm[:, 0, 1]
+    np.testing.assert_allclose(value("specificity", y, pred, average=None), tn / (tn + fp))
+    assert value("specificity", y, pred, average="macro") == pytest.approx(np.mean(tn / (tn + fp)))
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_ranking_metrics_match_sklearn(ties):
+    y, _, score, _ = _binary_data(ties=ties)
+    assert value("roc_auc", y, score) == pytest.approx(skm.roc_auc_score(y, score), abs=1e-12)
+    assert value("average_precision", y, score) == pytest.approx(
+        skm.average_precision_score(y, score), abs=1e-12
+    )
+
+
+def test_probabilistic_metrics_match_sklearn():
+    y, _, _, prob = _binary_data()
+    assert value("log_loss", y, prob) == pytest.approx(skm.log_loss(y, prob), rel=1e-12)
+    assert value("brier", y, prob) == pytest.approx(skm.brier_score_loss(y, prob), rel=1e-12)
+    ym, _, pm = _multiclass_data()
+    assert value("log_loss", ym, pm) == pytest.approx(skm.log_loss(ym, pm), rel=1e-10)
+    assert value("brier", ym, pm) == pytest.approx(skm.brier_score_loss(ym, pm), rel=1e-10)
+
+
+def test_regression_metrics_match_sklearn():
+    t = RNG.normal(10, 3, N)
+    p = t + RNG.normal(0, 1, N)
+    assert value("mae", t, p) == pytest.approx(skm.mean_absolute_error(t, p))
+    assert value("mse", t, p) == pytest.approx(skm.mean_squared_error(t, p))
+    assert value("rmse", t, p) == pytest.approx(np.sqrt(skm.mean_squared_error(t, p)))
+    assert value("r2", t, p) == pytest.approx(skm.r2_score(t, p), abs=1e-12)
+
+
+def test_mean_and_weighted_mean():
+    wer = RNG.uniform(0, 0.5, N)
+    words = RNG.integers(1, 30, N)
+    assert value("mean", wer) == pytest.approx(wer.mean())
+    # weights come first, in the labels position (seed toolkit's table)
+    assert value("weighted_mean", words, wer) == pytest.approx(np.sum(words * wer) / words.sum())
+
+
+# ------------------------------------------------------------------ weights == repetition
+def _data_for(name: str, rng: np.random.Generator, n: int):
+    y = rng.integers(0, 2, n)
+    score = np.round(y * 0.5 + rng.normal(size=n), 1)
+    info = METRICS[name]
+    if info.inputs == ("values",):
+        return (np.round(rng.random(n), 2),)
+    if info.inputs == ("weights", "values"):
+        return (rng.integers(1, 5, n), np.round(rng.random(n), 2))
+    if name in ("log_loss", "brier"):
+        return (y, np.clip(np.round(1 / (1 + np.exp(-score)), 2), 0.01, 0.99))
+    if info.inputs[1] == "y_score":
+        return (y, score)
+    if name in ("mae", "mse", "rmse", "r2"):
+        t = np.round(rng.normal(size=n), 1)
+        return (t, np.round(t + rng.normal(size=n), 1))
+    return (y, (score > 0.2).astype(int))
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    name=st.sampled_from(list_metrics()),
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(8, 60),
+)
+def test_integer_weights_equal_repeated_samples(name, seed, n):
+    """A replicate's counts give exactly the metric on the explicitly repeated samples."""
+    rng = np.random.default_rng(seed)
+    data = _data_for(name, rng, n)
+    kernel = get_kernel(name, data, {})
+    reps = rng.integers(0, 4, n)
+    if reps.sum() == 0:
+        reps[0] = 1
+    idx = np.repeat(np.arange(n), reps)
+    w = np.bincount(kernel.keys, weights=reps, minlength=kernel.m)
+    got = kernel.evaluate(w[None, :])[0]
+    try:
+        rep_kernel = get_kernel(name, [d[idx] for d in data], {})
+    except ValueError:
+        # the repeated data set itself is degenerate (e.g. a single class): the weighted
+        # evaluation must then say "undefined" too
+        assert np.all(np.isnan(got)) or name in ("accuracy", "error_rate", "mean")
+        return
+    rc = np.bincount(rep_kernel.keys, minlength=rep_kernel.m).astype(float)
+    ref = rep_kernel.evaluate(rc[None, :])[0]
+    np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-12, equal_nan=True)
+
+
+def test_every_metric_is_exercised_by_sklearn_parity():
+    covered = (
+        set(BINARY_DECISION)
+        | {"specificity", "tnr", "fpr", "fnr", "npv", "fdr", "tpr", "sensitivity", "error_rate"}
+        | {"roc_auc", "average_precision", "log_loss", "brier", "mae", "mse", "rmse", "r2"}
+        | {"mean", "weighted_mean"}
+    )
+    assert covered == set(list_metrics())
+
+
+# -------------------------------------------------------------------------- bad input
+def test_unknown_metric_lists_valid_names():
+    with pytest.raises(ValueError, match=r"Unknown metric 'acuracy'.*Did you mean 'accuracy'"):
+        get_kernel("acuracy", ([0, 1], [0, 1]), {})
+
+
+def test_multiclass_labels_for_binary_metric_say_how_to_fix():
+    y, pred, _ = _multiclass_data()
+    with pytest.raises(ValueError, match=r"needs binary labels.*4 values.*average='macro'"):
+        value("precision", y, pred)
+
+
+def test_string_labels_need_pos_label():
+    with pytest.raises(ValueError, match=r"pos_label` is not specified"):
+        value("recall", ["a", "b", "a"], ["a", "a", "b"])
+
+
+def test_single_class_for_roc_auc_is_an_error():
+    with pytest.raises(ValueError, match=r"needs both classes.*every sample is positive"):
+        value("roc_auc", [1, 1, 1], [0.2, 0.5, 0.9])
+
+
+def test_nan_scores_are_refused():
+    with pytest.raises(ValueError, match=r"`y_score` contains 1 NaN"):
+        value("roc_auc", [0, 1, 1], [0.2, np.nan, 0.9])
+
+
+def test_nan_labels_are_refused():
+    with pytest.raises(ValueError, match=r"`y_true` contains 1 NaN"):
+        value("accuracy", [0.0, np.nan, 1.0], [0, 1, 1])
+
+
+def test_mismatched_lengths_name_both_arrays():
+    with pytest.raises(ValueError, match=r"`y_true` has 3.*`y_pred` has 2"):
+        value("accuracy", [0, 1, 1], [0, 1])
+
+
+def test_wrong_number_of_arrays():
+    with pytest.raises(
+        ValueError, match=r"takes 2 per-sample array\(s\) \(y_true, y_score\); got 1"
+    ):
+        get_kernel("roc_auc", ([0, 1],), {})
+
+
+def test_option_that_does_not_apply():
+    with pytest.raises(ValueError, match=r"beta do not apply to metric 'accuracy'"):
+        get_kernel("accuracy", ([0, 1], [0, 1]), {"beta": 2})
+
+
+def test_probabilities_out_of_range():
+    with pytest.raises(ValueError, match=r"probabilities in \[0, 1\]"):
+        value("log_loss", [0, 1], [-0.5, 2.0])
