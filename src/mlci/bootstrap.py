@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -364,7 +364,3 @@ def bootstrap_ci(
         jackknife_groups=jackknife_groups,
         metric_name=metric if isinstance(metric, str) else None,
     )
-
-
-def _as_sequence(x: Any) -> Sequence[Any]:
-    return x if isinstance(x, list | tuple) else [x]

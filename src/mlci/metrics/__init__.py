@@ -234,7 +234,7 @@ class FunctionKernel(Kernel):
     work_factor = 2.0
 
     def __init__(self, fn: Callable[..., Any], data: Sequence[Any], params: dict[str, Any]) -> None:
-        from .._validation import as_1d, check_same_length
+        from .._validation import check_same_length
 
         arrays = []
         for i, a in enumerate(data):
@@ -247,7 +247,6 @@ class FunctionKernel(Kernel):
         if not arrays:
             raise ValueError("At least one per-sample array is needed.")
         check_same_length(**{f"data[{i}]": a for i, a in enumerate(arrays)})
-        del as_1d
         self.fn = fn
         self.params = {k: v for k, v in params.items() if v is not None}
         self.arrays = arrays
