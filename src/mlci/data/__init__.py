@@ -1,0 +1,80 @@
+"""The bundled example data: a simulated emotion-classification test set.
+
+1501 utterances by 40 speakers (8 to 142 utterances each, 84 recording sessions), four
+emotions, a classifier's decision and per-class scores, a binary ``is_angry`` /
+``score_angry`` pair for ranking metrics and ``num_words`` / ``wer`` for a word-weighted
+WER.  Speakers differ in class mix, in how well the classifier does on them and in WER,
+so samples of one speaker are correlated.  It was made by
+``scripts/make_example_data.py`` (see ``docs/example_data.md``).
+
+Examples
+--------
+>>> import mlci
+>>> from mlci.data import load_example
+>>> d = load_example(as_frame=False)
+>>> len(d["label"]), len(set(d["speaker"]))
+(1501, 40)
+>>> res = mlci.bootstrap_ci(d["label"], d["pred"], metric="accuracy",
+...                         conditions=d["speaker"], rng=0)
+>>> round(res.estimate, 3)
+0.667
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ._table import read_table
+
+__all__ = ["EXAMPLE_FILE", "example_path", "load_example", "read_table"]
+
+#: file name of the bundled example inside this package
+EXAMPLE_FILE = "emotion_example.csv"
+
+
+def example_path() -> Path:
+    """Path of the bundled example CSV file.
+
+    Examples
+    --------
+    >>> example_path().name
+    'emotion_example.csv'
+    """
+    return Path(str(resources.files(__name__).joinpath(EXAMPLE_FILE)))
+
+
+def load_example(as_frame: bool | None = None) -> Any:
+    """Load the bundled example test set.
+
+    Parameters
+    ----------
+    as_frame : bool or None, default None
+        True: a pandas DataFrame (pandas required); False: a dict of numpy arrays;
+        None: a DataFrame if pandas is installed, else the dict.
+
+    Returns
+    -------
+    pandas.DataFrame or dict of str -> ndarray
+        Columns ``utterance, speaker, session, label, pred, score_neutral, score_happy,
+        score_sad, score_angry, is_angry, num_words, wer``.
+
+    Examples
+    --------
+    >>> d = load_example(as_frame=False)
+    >>> sorted(set(d["label"].tolist()))
+    ['angry', 'happy', 'neutral', 'sad']
+    """
+    cols = read_table(example_path())
+    if as_frame is False:
+        return cols
+    try:
+        import pandas as pd
+    except ImportError:
+        if as_frame:
+            raise ImportError(
+                "`as_frame=True` needs pandas: pip install pandas (or use as_frame=False)."
+            ) from None
+        return cols
+    return pd.DataFrame(cols)
