@@ -33,9 +33,27 @@ from .proportions import (  # noqa: E402
     proportion_ci,
     proportion_diff_ci,
 )
+from .significance import (  # noqa: E402
+    compare_estimators,
+    corrected_resampled_ttest,
+    cv_5x2_ftest,
+    cv_5x2_ttest,
+    kfold_cv_ttest,
+    mcnemar_test,
+    paired_cv_scores,
+    paired_ttest_chunks,
+)
 
 __all__ += [
     "adjust_pvalues",
+    "compare_estimators",
+    "corrected_resampled_ttest",
+    "cv_5x2_ftest",
+    "cv_5x2_ttest",
+    "kfold_cv_ttest",
+    "mcnemar_test",
+    "paired_cv_scores",
+    "paired_ttest_chunks",
     "paired_proportion_diff_ci",
     "paired_table",
     "proportion_ci",
