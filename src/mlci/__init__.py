@@ -26,6 +26,13 @@ from .metrics import list_metrics  # noqa: E402
 
 __all__ += ["bootstrap_ci", "list_metrics"]
 # --- classical toolbox (issue: classical toolbox) -------------------------------------
+from .auc_analytic import (  # noqa: E402
+    delong_ci,
+    delong_test,
+    delong_test_independent,
+    hanley_mcneil_ci,
+    hanley_mcneil_se,
+)
 from .corrections import adjust_pvalues, reject_hypotheses  # noqa: E402
 from .proportions import (  # noqa: E402
     paired_proportion_diff_ci,
@@ -50,6 +57,11 @@ __all__ += [
     "corrected_resampled_ttest",
     "cv_5x2_ftest",
     "cv_5x2_ttest",
+    "delong_ci",
+    "delong_test",
+    "delong_test_independent",
+    "hanley_mcneil_ci",
+    "hanley_mcneil_se",
     "kfold_cv_ttest",
     "mcnemar_test",
     "paired_cv_scores",
