@@ -73,4 +73,7 @@ __all__ += [
     "reject_hypotheses",
 ]
 # --- comparing systems and methods ------------------------------------------------------
+from .compare import ComparisonResult, compare, permutation_test  # noqa: E402
+
+__all__ += ["ComparisonResult", "compare", "permutation_test"]
 # --- binary score analysis --------------------------------------------------------------
