@@ -498,7 +498,7 @@ def compare(
     >>> res = mlci.compare(y, {"A": a, "B": b}, metric="accuracy", rng=0)
     >>> d = res.difference("A", "B")
     >>> round(d.estimate, 3), bool(d.confidence_interval.low > 0), d.pvalue < 0.01
-    (0.115, True, True)
+    (0.117, True, True)
     """
     names, outputs = _check_systems(y_true, systems)
     if reference is not None and str(reference) not in names:
