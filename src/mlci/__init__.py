@@ -21,10 +21,13 @@ __all__ = [
 ]
 
 # --- core bootstrap (issue: mlci core) -------------------------------------------------
-from .bootstrap import bootstrap_ci  # noqa: E402
-from .metrics import list_metrics  # noqa: E402
+from .bootstrap import bootstrap_ci
+from .metrics import list_metrics
 
 __all__ += ["bootstrap_ci", "list_metrics"]
+from .compat import evaluate_with_conf_int  # noqa: E402
+
+__all__ += ["evaluate_with_conf_int"]
 # --- classical toolbox (issue: classical toolbox) -------------------------------------
 from .auc_analytic import (  # noqa: E402
     delong_ci,
