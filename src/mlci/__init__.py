@@ -37,6 +37,17 @@ from .auc_analytic import (  # noqa: E402
     hanley_mcneil_se,
 )
 from .corrections import adjust_pvalues, reject_hypotheses  # noqa: E402
+from .multiple_datasets import (  # noqa: E402
+    CriticalDifference,
+    PostHocResult,
+    bonferroni_dunn_test,
+    critical_difference,
+    friedman_test,
+    holm_test,
+    nemenyi_test,
+    sign_test,
+    wilcoxon_test,
+)
 from .proportions import (  # noqa: E402
     paired_proportion_diff_ci,
     paired_table,
@@ -55,18 +66,25 @@ from .significance import (  # noqa: E402
 )
 
 __all__ += [
+    "CriticalDifference",
+    "PostHocResult",
     "adjust_pvalues",
+    "bonferroni_dunn_test",
     "compare_estimators",
     "corrected_resampled_ttest",
+    "critical_difference",
     "cv_5x2_ftest",
     "cv_5x2_ttest",
     "delong_ci",
     "delong_test",
     "delong_test_independent",
+    "friedman_test",
     "hanley_mcneil_ci",
     "hanley_mcneil_se",
+    "holm_test",
     "kfold_cv_ttest",
     "mcnemar_test",
+    "nemenyi_test",
     "paired_cv_scores",
     "paired_proportion_diff_ci",
     "paired_table",
@@ -74,9 +92,15 @@ __all__ += [
     "proportion_ci",
     "proportion_diff_ci",
     "reject_hypotheses",
+    "sign_test",
+    "wilcoxon_test",
 ]
 # --- comparing systems and methods ------------------------------------------------------
 from .compare import ComparisonResult, compare, permutation_test  # noqa: E402
 
 __all__ += ["ComparisonResult", "compare", "permutation_test"]
 # --- binary score analysis --------------------------------------------------------------
+from .confusion import ConfusionMatrix  # noqa: E402
+from .scores import EqualErrorRate, Scores  # noqa: E402
+
+__all__ += ["ConfusionMatrix", "EqualErrorRate", "Scores"]
