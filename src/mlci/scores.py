@@ -372,6 +372,9 @@ def _tau_at_rate(lay: _Layout, v: _View, rate: str, r: np.ndarray, method: str) 
     shift = 0.0 if lay.side == "left" else 1.0
     target = r[None, :] - shift / np.where(n > 0, n, 1.0)
     pos = target * n
+    # snap float noise (0.95 * 40 = 37.99999...) so attainable rates k/n are hit exactly
+    near = np.round(pos)
+    pos = np.where(np.abs(pos - near) < 1e-9 * np.maximum(n, 1.0), near, pos)
     lo = np.floor(pos)
     hi = np.ceil(pos)
     la = hi - pos
@@ -386,7 +389,10 @@ def _tau_at_rate(lay: _Layout, v: _View, rate: str, r: np.ndarray, method: str) 
         tau = v_lo
     else:
         tau = v_hi
-    low_edge, high_edge = target <= 0.0, target >= 1.0
+    # below the smallest score; with the ">" rule the rate 1/n is attained at the smallest
+    # score itself (score-analysis returns the float just below it there)
+    low_edge = target <= 0.0 if lay.side == "left" else target < -1e-12
+    high_edge = target >= 1.0
     if low_edge.any():
         first = _value_at(lay, v, cls, np.zeros((v.b, 1), np.intp))
         tau = np.where(low_edge, np.nextafter(np.broadcast_to(first, tau.shape), -np.inf), tau)
