@@ -542,6 +542,7 @@ class CoverageRow:
     n_samples : int
         Samples per experiment (of the first experiment, if sizes vary).
     n_conditions : int or None
+        Conditions in the data (whatever the scheme), for clustered scenarios.
     true_value : float
         Population value of the metric (of the first experiment).
     n_experiments : int
@@ -561,7 +562,8 @@ class CoverageRow:
     n_warned : int
         Experiments where mlci warned (degenerate distribution, invalid replicates).
     n_below, n_above : int
-        Misses with the truth below the interval's low end / above its high end.
+        Misses with the truth below the interval's low end / above its high end (the
+        interval was too high / too low).
     """
 
     scenario: str
@@ -631,8 +633,9 @@ class CoverageStudy:
         """The rows as a markdown table."""
         head = (
             "| scenario | n | conditions | truth | method | scheme | experiments | coverage "
-            "| 95% CI of coverage | binomial p | mean width | warned | failed |\n"
-            "|---|---:|---:|---:|---|---|---:|---:|---|---:|---:|---:|---:|"
+            "| 95% CI of coverage | binomial p | mean width | misses low / high "
+            "| warned | failed |\n"
+            "|---|---:|---:|---:|---|---|---:|---:|---|---:|---:|---:|---:|---:|"
         )
         lines = [head]
         for r in self.rows:
@@ -640,7 +643,8 @@ class CoverageStudy:
                 f"| {r.scenario} | {r.n_samples} | {r.n_conditions or ''} | "
                 f"{r.true_value:.4f} | {r.method} | {r.scheme} | {r.n_experiments} | "
                 f"{r.coverage:.3f} | [{r.coverage_ci[0]:.3f}, {r.coverage_ci[1]:.3f}] | "
-                f"{r.pvalue:.2g} | {r.mean_width:.4f} | {r.n_warned} | {r.n_failed} |"
+                f"{r.pvalue:.2g} | {r.mean_width:.4f} | {r.n_below} / {r.n_above} | "
+                f"{r.n_warned} | {r.n_failed} |"
             )
         return "\n".join(lines)
 
@@ -782,7 +786,7 @@ def coverage_study(
                     method=m,
                     scheme=s,
                     n_samples=first.n_samples,
-                    n_conditions=first.n_conditions if s != "iid" else None,
+                    n_conditions=first.n_conditions,
                     true_value=float(first.true_value),
                     n_experiments=n_ok,
                     n_covered=k,
