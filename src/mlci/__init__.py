@@ -48,6 +48,13 @@ from .multiple_datasets import (  # noqa: E402
     sign_test,
     wilcoxon_test,
 )
+from .planning import (  # noqa: E402
+    PlanResult,
+    power_mcnemar,
+    sample_size_auc,
+    sample_size_mcnemar,
+    sample_size_proportion,
+)
 from .proportions import (  # noqa: E402
     paired_proportion_diff_ci,
     paired_table,
@@ -67,6 +74,7 @@ from .significance import (  # noqa: E402
 
 __all__ += [
     "CriticalDifference",
+    "PlanResult",
     "PostHocResult",
     "adjust_pvalues",
     "bonferroni_dunn_test",
@@ -89,9 +97,13 @@ __all__ += [
     "paired_proportion_diff_ci",
     "paired_table",
     "paired_ttest_chunks",
+    "power_mcnemar",
     "proportion_ci",
     "proportion_diff_ci",
     "reject_hypotheses",
+    "sample_size_auc",
+    "sample_size_mcnemar",
+    "sample_size_proportion",
     "sign_test",
     "wilcoxon_test",
 ]
