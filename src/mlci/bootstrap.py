@@ -100,17 +100,33 @@ def run_replicates(
 
 
 def _jackknife(
-    kernel: Kernel, sampler: AtomSampler, max_groups: int
+    kernel: Kernel,
+    sampler: AtomSampler,
+    max_groups: int,
+    *,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    n_jobs: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     if sampler.plan.unit_of_sample is None and sampler.m > max_groups:
         exact = kernel.delete_one(sampler.counts)
         if exact is not None:
             return exact
-    w, mult = sampler.jackknife_weights(max_groups)
-    vals = np.concatenate(
-        [kernel.evaluate(w[i : i + 256]) for i in range(0, w.shape[0], 256)], axis=0
-    )
-    return vals, mult
+    g, mult, rows = sampler.jackknife_rows(max_groups)
+    # jackknife rows are made and evaluated chunk by chunk, within the memory bound
+    jobs = _n_jobs(n_jobs) if not isinstance(kernel, FunctionKernel) else 1
+    per_row = 8.0 * sampler.m * (kernel.work_factor + 1.0)
+    step = int(np.clip(max_memory / max(jobs, 1) / per_row, 1, 256))
+    starts = range(0, g, step)
+
+    def part(a: int) -> np.ndarray:
+        return kernel.evaluate(rows(a, min(a + step, g)))
+
+    if jobs > 1 and len(starts) > 1:
+        with ThreadPoolExecutor(max_workers=jobs) as ex:
+            vals = list(ex.map(part, starts))
+    else:
+        vals = [part(a) for a in starts]
+    return np.concatenate(vals, axis=0), mult
 
 
 def _default_groups(kernel: Kernel) -> int:
@@ -182,7 +198,7 @@ def run_bootstrap(
     if method == "bca":
         groups = jackknife_groups if jackknife_groups is not None else _default_groups(kernel)
         groups = check_positive_int("jackknife_groups", groups, minimum=2)
-        jack, mult = _jackknife(kernel, sampler, groups)
+        jack, mult = _jackknife(kernel, sampler, groups, max_memory=max_memory, n_jobs=n_jobs)
         accel = acceleration(jack, mult)
         details["jackknife_size"] = len(mult)
     low, high, info = bootstrap_interval(

@@ -126,18 +126,26 @@ class AtomSampler:
         n = plan.n_samples
         self.counts = np.bincount(keys, minlength=m).astype(float)
         self._table: Any = None
+        # atoms that each lie inside a single unit: replicate counts are then a gather
+        self._atom_unit: np.ndarray | None = None
         if plan.unit_of_sample is not None:
             # per-unit atom table T (n_units, m): dense when small, sparse otherwise
             n_units = plan.n_units
             assert n_units is not None
             if n_units * m <= 4_000_000:
-                t = np.zeros((n_units, m))
-                np.add.at(t, (plan.unit_of_sample, keys), 1.0)
-                self._table = t
+                t = np.bincount(plan.unit_of_sample * m + keys, minlength=n_units * m).astype(float)
+                self._table = t.reshape(n_units, m)
             else:
                 self._table = sparse.csr_matrix(
                     (np.ones(n), (plan.unit_of_sample, keys)), shape=(n_units, m)
                 )
+                self._table.sum_duplicates()
+                # an atom whose samples all share one unit: w[:, a] = u[:, unit(a)] * c_a
+                atom_unit = np.full(m, -1, dtype=np.intp)
+                atom_unit[keys] = plan.unit_of_sample
+                if (atom_unit[keys] == plan.unit_of_sample).all():
+                    self._atom_unit = atom_unit
+                    self._atom_single = bool((self.counts == 1).all())
             order = np.argsort(plan.unit_of_sample, kind="stable")
             self._unit_order_keys = keys[order]
             sizes = np.bincount(plan.unit_of_sample, minlength=n_units)
@@ -157,38 +165,61 @@ class AtomSampler:
                 np.bincount(keys if idx is None else keys[idx], minlength=m).astype(float)
                 for idx in self._strata
             ]
+            # atom of each sample of each stratum; None where it is the sample itself
+            identity = m == n and bool((keys == np.arange(n)).all())
+            self._stratum_keys = [
+                (None if identity else keys) if idx is None else keys[idx] for idx in self._strata
+            ]
             cost = m * len(self._strata) if self._use_multinomial else n
             self._mode = "samples"
         self.block_size = int(np.clip(_BLOCK_ELEMENTS // max(cost, 1), 1, _MAX_BLOCK))
 
     # ------------------------------------------------------------------ drawing
-    def block(self, j: int, stream: int = STREAM_REPLICATES) -> np.ndarray:
-        """Counts of replicates ``[j*block_size, (j+1)*block_size)``, shape (b, m), float."""
+    def block(
+        self, j: int, stream: int = STREAM_REPLICATES, out: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Counts of replicates ``[j*block_size, (j+1)*block_size)``, shape (b, m), float.
+
+        ``out``, if given, is a float array of shape (b, m) that receives the counts.
+        """
         plan = self.plan
         b = min(self.block_size, plan.n_resamples - j * self.block_size)
         if b <= 0:
             raise IndexError(f"block {j} is past the last replicate")
+        if out is None:
+            out = np.empty((b, self.m))
         rng = plan.generator(stream, j)
         if self._mode == "samples":
-            return self._draw_samples(rng, b)
-        return self._draw_units(rng, b)
+            self._draw_samples(rng, b, out)
+        else:
+            self._draw_units(rng, b, out)
+        return out
 
-    def _draw_samples(self, rng: np.random.Generator, b: int) -> np.ndarray:
+    def _draw_samples(self, rng: np.random.Generator, b: int, out: np.ndarray) -> None:
         m = self.m
         if self.plan.poisson:
             # a sum of c independent Poisson(1) counts is Poisson(c)
-            return rng.poisson(self.counts, size=(b, m)).astype(float)
-        out = np.zeros((b, m))
-        for idx, cnt in zip(self._strata, self._stratum_counts, strict=True):
-            n_s = len(self.keys) if idx is None else len(idx)
+            out[...] = rng.poisson(self.counts, size=(b, m))
+            return
+        total: np.ndarray | None = None
+        for keys, cnt in zip(self._stratum_keys, self._stratum_counts, strict=True):
+            n_s = self.plan.n_samples if keys is None else len(keys)
             if self._use_multinomial:
-                out += rng.multinomial(n_s, cnt / n_s, size=b)
+                part = rng.multinomial(n_s, cnt / n_s, size=b)
             else:
-                draws = rng.integers(0, n_s, size=(b, n_s))
-                keys = self.keys if idx is None else self.keys[idx]
-                flat = keys[draws] + (np.arange(b) * m)[:, None]
-                out += np.bincount(flat.ravel(), minlength=b * m).reshape(b, m)
-        return out
+                # n_s sample indices per replicate, mapped to atoms and counted in one
+                # bincount (intp draws: no cast before the gather and the bincount)
+                flat = rng.integers(0, n_s, size=(b, n_s), dtype=np.intp)
+                if keys is not None:
+                    flat = keys[flat]
+                if b > 1:
+                    flat += (np.arange(b, dtype=np.intp) * m)[:, None]
+                part = np.bincount(flat.ravel(), minlength=b * m).reshape(b, m)
+            if total is None:
+                total = part
+            else:
+                total += part
+        out[...] = total
 
     def unit_counts(self, rng: np.random.Generator, b: int) -> np.ndarray:
         """Counts of the units (conditions) in ``b`` replicates, shape (b, n_units)."""
@@ -211,23 +242,30 @@ class AtomSampler:
             u[:, members] = cnt
         return u
 
-    def _draw_units(self, rng: np.random.Generator, b: int) -> np.ndarray:
+    def _draw_units(self, rng: np.random.Generator, b: int, out: np.ndarray) -> None:
         u = self.unit_counts(rng, b)
+        m = self.m
         if not self.plan.two_stage:
-            return (
-                np.asarray(self._table.T @ u.T).T
-                if sparse.issparse(self._table)
-                else u @ self._table
-            )
-        # two-stage: each drawn copy of a unit resamples that unit's samples with replacement
-        out = np.empty((b, self.m))
+            if not sparse.issparse(self._table):
+                np.matmul(u, self._table, out=out)
+            elif self._atom_unit is not None:
+                # every atom inside one unit: a gather instead of a sparse product
+                np.take(u, self._atom_unit, axis=1, out=out)
+                if not self._atom_single:
+                    out *= self.counts
+            else:
+                out[...] = (self._table.T @ u.T).T
+            return
+        # two-stage: each drawn copy of a unit resamples that unit's samples with
+        # replacement; all the block's replicates are drawn in one vectorised pass
         sizes, starts = self._unit_sizes, self._unit_starts
-        for r in range(b):
-            reps = u[r].astype(np.intp) * sizes
-            unit_rep = np.repeat(np.arange(len(sizes)), reps)
-            pos = starts[unit_rep] + rng.integers(0, sizes[unit_rep])
-            out[r] = np.bincount(self._unit_order_keys[pos], minlength=self.m)
-        return out
+        copies = u.astype(np.intp)
+        reps = (copies * sizes).ravel()
+        unit_rep = np.repeat(np.tile(np.arange(len(sizes)), b), reps)
+        row = np.repeat(np.arange(b, dtype=np.intp), reps.reshape(b, -1).sum(axis=1))
+        pos = starts[unit_rep] + rng.integers(0, sizes[unit_rep])
+        flat = self._unit_order_keys[pos] + row * m
+        out[...] = np.bincount(flat, minlength=b * m).reshape(b, m)
 
     # ---------------------------------------------------------------- iteration
     @property
@@ -247,7 +285,14 @@ class AtomSampler:
             blocks = range(first, min(first + per, self.n_blocks))
 
             def make(blocks: range = blocks) -> np.ndarray:
-                return np.concatenate([self.block(j, stream) for j in blocks], axis=0)
+                if len(blocks) == 1:
+                    return self.block(blocks[0], stream)
+                last = min(blocks[-1] * self.block_size + self.block_size, self.plan.n_resamples)
+                out = np.empty((last - blocks[0] * self.block_size, self.m))
+                for j in blocks:
+                    a = (j - blocks[0]) * self.block_size
+                    self.block(j, stream, out=out[a : a + self.block_size])
+                return out
 
             yield first * self.block_size, make
 
@@ -262,29 +307,61 @@ class AtomSampler:
         With conditions, units are conditions; otherwise samples.  When there are more
         units than ``max_groups``, units are split at random into ``max_groups`` groups
         of (nearly) equal size and one group is deleted at a time (grouped jackknife),
-        so that BCa never costs O(n^2).
+        so that BCa never costs O(n^2).  :meth:`jackknife_rows` gives the same rows
+        chunk by chunk, without holding the (g, m) matrix.
+        """
+        n_rows, mult, rows = self.jackknife_rows(max_groups)
+        return rows(0, n_rows), mult
+
+    def jackknife_rows(
+        self, max_groups: int
+    ) -> tuple[int, np.ndarray, Callable[[int, int], np.ndarray]]:
+        """The rows of :meth:`jackknife_weights`, made on demand.
+
+        Returns ``(g, mult, rows)`` where ``rows(a, b)`` is the dense ``(b - a, m)``
+        block of jackknife weights; the removed counts are held sparse, so memory is
+        O(n + (b - a) * m) whatever the number of rows.
         """
         plan = self.plan
+        counts = self.counts
+        removed: Any
         if self._mode == "units":
             n_units = plan.n_units
             assert n_units is not None
-            table = self._table
-            dense = table.toarray() if sparse.issparse(table) else table
             if n_units <= max_groups:
-                return self.counts[None, :] - dense, np.ones(n_units)
-            group = _random_groups(plan, n_units, max_groups)
-            removed = np.zeros((max_groups, self.m))
-            np.add.at(removed, group, dense)
-            return self.counts[None, :] - removed, np.ones(max_groups)
-        if self.m <= max_groups:
-            present = np.flatnonzero(self.counts > 0)
-            w = np.repeat(self.counts[None, :], len(present), axis=0)
-            w[np.arange(len(present)), present] -= 1.0
-            return w, self.counts[present]
-        group = _random_groups(plan, plan.n_samples, max_groups)
-        removed = np.zeros((max_groups, self.m))
-        np.add.at(removed, (group, self.keys), 1.0)
-        return self.counts[None, :] - removed, np.ones(max_groups)
+                removed = self._table
+            else:
+                group = _random_groups(plan, n_units, max_groups)
+                ind = sparse.csr_matrix(
+                    (np.ones(n_units), (group, np.arange(n_units))), shape=(max_groups, n_units)
+                )
+                removed = ind @ self._table
+            g = removed.shape[0]
+            mult = np.ones(g)
+        elif self.m <= max_groups:
+            present = np.flatnonzero(counts > 0)
+            g = len(present)
+
+            def rows_present(a: int, b: int) -> np.ndarray:
+                w = np.repeat(counts[None, :], b - a, axis=0)
+                w[np.arange(b - a), present[a:b]] -= 1.0
+                return w
+
+            return g, counts[present], rows_present
+        else:
+            group = _random_groups(plan, plan.n_samples, max_groups)
+            removed = sparse.csr_matrix(
+                (np.ones(plan.n_samples), (group, self.keys)), shape=(max_groups, self.m)
+            )
+            g = max_groups
+            mult = np.ones(g)
+
+        def rows(a: int, b: int) -> np.ndarray:
+            part = removed[a:b]
+            part = part.toarray() if sparse.issparse(part) else np.asarray(part)
+            return counts[None, :] - part
+
+        return g, mult, rows
 
 
 def _random_groups(plan: ResamplingPlan, n: int, g: int) -> np.ndarray:

@@ -60,19 +60,33 @@ class RocAucKernel(_SortedScores):
         self.tie = self.u_neg[tie_idx] == self.u_pos
         self.tie_idx = tie_idx
         self.has_ties = bool(self.tie.any())
+        # positive atoms tied with a negative atom, and that negative atom
+        self._tie_pos = np.flatnonzero(self.tie)
+        self._tie_neg = tie_idx[self._tie_pos]
 
-    def _num(self, wn: np.ndarray, wp: np.ndarray) -> np.ndarray:
-        cum = np.zeros((wn.shape[0], self.m_neg + 1))
+    def _num(self, wn: np.ndarray, wp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Mann-Whitney numerator and total negative weight of each row."""
+        b = wn.shape[0]
+        # cum[:, k] = weight of the negative atoms below atom k (one pass, no zeros pass)
+        cum = np.empty((b, self.m_neg + 1))
+        cum[:, 0] = 0.0
         np.cumsum(wn, axis=1, out=cum[:, 1:])
-        lower = cum[:, self.below]
+        lower = np.take(cum, self.below, axis=1)
+        num = np.einsum("ij,ij->i", wp, lower)
         if self.has_ties:
-            lower += 0.5 * np.where(self.tie, wn[:, self.tie_idx], 0.0)
-        return np.einsum("ij,ij->i", wp, lower)
+            # a tie counts one half: only the tied positive atoms need a correction
+            num += 0.5 * np.einsum(
+                "ij,ij->i",
+                np.take(wp, self._tie_pos, axis=1),
+                np.take(wn, self._tie_neg, axis=1),
+            )
+        return num, cum[:, -1]
 
     def evaluate(self, w: np.ndarray) -> np.ndarray:
         w = np.asarray(w, dtype=float)
         wn, wp = w[:, : self.m_neg], w[:, self.m_neg :]
-        return safe_div(self._num(wn, wp), wn.sum(axis=1) * wp.sum(axis=1))
+        num, n_neg = self._num(wn, wp)
+        return safe_div(num, n_neg * wp.sum(axis=1))
 
     def delete_one(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # placement values (DeLong et al. 1988): removing one positive at atom a removes
