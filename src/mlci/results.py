@@ -26,7 +26,9 @@ __all__ = [
 class ConfidenceInterval(NamedTuple):
     """Lower and upper bound of a confidence interval (scalars or arrays of the metric's shape).
 
-    A one-sided interval has ``-inf`` or ``+inf`` as one of its bounds.
+    A one-sided interval has the edge of the quantity's range as its open bound: ``-inf``
+    or ``+inf`` for bootstrap intervals and t-based intervals, 0 or 1 for analytic
+    intervals of a proportion or an AUC (as ``scipy.stats.binomtest`` does).
 
     Examples
     --------
@@ -77,7 +79,8 @@ class IntervalResult:
     estimate : float or ndarray
         The metric (or difference, or parameter) on the data as given.
     confidence_interval : ConfidenceInterval
-        ``(low, high)``; one bound is infinite for a one-sided interval.
+        ``(low, high)``; for a one-sided interval one bound is the edge of the range
+        (``±inf``, or 0/1 for a proportion).
     confidence_level : float
         E.g. 0.95.
     method : str
