@@ -396,3 +396,39 @@ def test_module_entry_point_no_traceback():
         [sys.executable, "-m", "mlci.cli", "--version"], capture_output=True, text=True, check=False
     )
     assert proc.returncode == 0 and proc.stdout.strip() == f"mlci {mlci.__version__}"
+
+
+def test_metric_options_beta_and_kappa_weights(capsys):
+    code, out, err = run(
+        capsys,
+        [
+            "ci",
+            "--example",
+            "--metric",
+            "fbeta,cohen_kappa",
+            "--beta",
+            "2",
+            "--average",
+            "macro",
+            "--kappa-weights",
+            "quadratic",
+            "-B",
+            "100",
+            "--seed",
+            "0",
+            "--json",
+        ],
+    )
+    assert code == 0, err
+    fb, kappa = json.loads(out)
+    assert fb["options"] == {"average": "macro", "beta": 2.0}
+    assert kappa["options"] == {"weights": "quadratic"}
+    from sklearn.metrics import cohen_kappa_score, fbeta_score
+
+    d = load_example(as_frame=False)
+    assert fb["estimate"] == pytest.approx(
+        fbeta_score(d["label"], d["pred"], beta=2, average="macro")
+    )
+    assert kappa["estimate"] == pytest.approx(
+        cohen_kappa_score(d["label"], d["pred"], weights="quadratic")
+    )

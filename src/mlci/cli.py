@@ -182,6 +182,12 @@ def _add_ci(sub: Any) -> None:
         choices=("binary", "macro", "micro", "weighted"),
         help="multiclass averaging of precision, recall, f1, ... (as scikit-learn)",
     )
+    m.add_argument("--beta", type=float, metavar="B", help="beta of fbeta")
+    m.add_argument(
+        "--kappa-weights",
+        choices=("linear", "quadratic"),
+        help="disagreement weights of cohen_kappa (default: unweighted)",
+    )
     o = p.add_argument_group("output")
     o.add_argument("--json", action="store_true", help="print a JSON list of results")
     o.add_argument("--digits", type=int, default=4, help="decimals in the table (default 4)")
@@ -237,6 +243,10 @@ def _run_ci(args: argparse.Namespace) -> int:
             options["pos_label"] = parse_like(args.pos_label, label_col)
         if args.average is not None and "average" in info.options:
             options["average"] = args.average
+        if args.beta is not None and "beta" in info.options:
+            options["beta"] = args.beta
+        if args.kappa_weights is not None and "weights" in info.options:
+            options["weights"] = args.kappa_weights
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             res = _call_with_hints(
@@ -251,7 +261,9 @@ def _run_ci(args: argparse.Namespace) -> int:
                 alternative=args.alternative,
                 rng=seed,
                 two_stage=args.two_stage,
-                **options,
+                pos_label=options.get("pos_label"),
+                average=options.get("average", "default"),
+                metric_kwargs={k: options[k] for k in ("beta", "weights") if k in options},
             )
         seen = set()
         for w in caught:
@@ -284,8 +296,14 @@ def _call_with_hints(fn: Callable[..., Any], *a: Any, **kw: Any) -> Any:
         msg = _one_line(exc)
         hints = [
             flag
-            for key, flag in (("average", "--average macro"), ("pos_label", "--pos-label X"))
-            if key in msg and key not in kw
+            for key, flag in (
+                ("average", "--average macro"),
+                ("pos_label", "--pos-label X"),
+                ("beta", "--beta B"),
+            )
+            if key in msg
+            and kw.get(key) in (None, "default")
+            and not kw.get("metric_kwargs", {}).get(key)
         ]
         if hints:
             msg += f" (on the command line: {' or '.join(hints)})"
@@ -323,11 +341,11 @@ def _print_table(
     header = ["metric", "estimate", "low", "high", "method", "n", "conditions"]
     rows = []
     for name, options, res in results:
-        label = name
-        if "average" in options:
-            label += f" ({options['average']})"
-        if "pos_label" in options:
-            label += f" (pos={options['pos_label']})"
+        parts = [
+            f"{k}={v:g}" if k == "beta" else f"pos={v}" if k == "pos_label" else str(v)
+            for k, v in options.items()
+        ]
+        label = f"{name} ({', '.join(parts)})" if parts else name
         low, high = res.confidence_interval
         rows.append(
             [
