@@ -1,0 +1,123 @@
+"""Plots of curves and intervals: thin shells over the API (no statistics here).
+
+matplotlib is imported when a function is called; install it with ``pip install mlci[plot]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = ["plot_det", "plot_intervals", "plot_pr", "plot_roc"]
+
+
+def _plt() -> Any:
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ImportError("Plotting needs matplotlib: `pip install mlci[plot]`.") from None
+    return plt
+
+
+def _axes(ax: Any) -> Any:
+    return _plt().gca() if ax is None else ax
+
+
+def plot_roc(
+    curve: Any, band: Any = None, *, ax: Any = None, label: str | None = None, **kwargs: Any
+) -> Any:
+    """Plot a ROC :class:`~mlci.curves.Curve` and, optionally, a :class:`~mlci.curves.CurveBand`.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> from mlci import Scores
+    >>> from mlci.curves import roc_curve
+    >>> ax = plot_roc(roc_curve(Scores([1, 2, 3], [0.5, 1.5])))
+    """
+    ax = _axes(ax)
+    (line,) = ax.plot(curve.x, curve.y, label=label, **kwargs)
+    if band is not None:
+        ax.fill_between(band.x, band.low, band.high, alpha=0.25, color=line.get_color(), lw=0)
+    ax.set_xlabel("False positive rate")
+    ax.set_ylabel("True positive rate")
+    return ax
+
+
+def plot_det(
+    curve: Any, band: Any = None, *, ax: Any = None, label: str | None = None, **kwargs: Any
+) -> Any:
+    """Plot a DET curve (``det_curve(..., probit=True)``) on normal-deviate axes."""
+    from scipy.special import ndtri
+
+    ax = _axes(ax)
+    ok = np.isfinite(curve.x) & np.isfinite(curve.y)
+    (line,) = ax.plot(curve.x[ok], curve.y[ok], label=label, **kwargs)
+    if band is not None:  # a vertical band of TPR at FPR: FNR = 1 - TPR on probit axes
+        with np.errstate(divide="ignore"):
+            x, lo, hi = ndtri(band.x), ndtri(1 - band.high), ndtri(1 - band.low)
+        keep = np.isfinite(x)
+        ax.fill_between(
+            x[keep],
+            np.clip(lo[keep], -8, 8),
+            np.clip(hi[keep], -8, 8),
+            alpha=0.25,
+            color=line.get_color(),
+            lw=0,
+        )
+    ticks = np.array([0.001, 0.01, 0.05, 0.2, 0.5])
+    ax.set_xticks(ndtri(ticks), [f"{t:g}" for t in ticks])
+    ax.set_yticks(ndtri(ticks), [f"{t:g}" for t in ticks])
+    ax.set_xlabel("False positive rate")
+    ax.set_ylabel("False negative rate")
+    return ax
+
+
+def plot_pr(
+    curve: Any, band: Any = None, *, ax: Any = None, label: str | None = None, **kwargs: Any
+) -> Any:
+    """Plot a precision-recall curve (``pr_curve``), with an optional band."""
+    ax = _axes(ax)
+    (line,) = ax.plot(curve.x, curve.y, label=label, **kwargs)
+    if band is not None:
+        ax.fill_between(band.x, band.low, band.high, alpha=0.25, color=line.get_color(), lw=0)
+    ax.set_xlabel("Recall")
+    ax.set_ylabel("Precision")
+    return ax
+
+
+def plot_intervals(
+    results: Sequence[Any],
+    labels: Sequence[str] | None = None,
+    *,
+    ax: Any = None,
+    kind: str = "bar",
+    **kwargs: Any,
+) -> Any:
+    """Bars (or points) with error bars for several interval results (scalar estimates).
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> from mlci.results import ConfidenceInterval, IntervalResult
+    >>> r = [IntervalResult(estimate=0.8, confidence_interval=ConfidenceInterval(0.7, 0.9),
+    ...                     confidence_level=0.95, method="wilson")] * 2
+    >>> ax = plot_intervals(r, ["a", "b"])
+    """
+    from ._validation import check_choice
+
+    check_choice("kind", kind, ("bar", "point"))
+    ax = _axes(ax)
+    est = np.array([float(r.estimate) for r in results])
+    low = np.array([float(r.confidence_interval.low) for r in results])
+    high = np.array([float(r.confidence_interval.high) for r in results])
+    x = np.arange(len(results))
+    err = np.vstack([est - low, high - est])
+    if kind == "bar":
+        ax.bar(x, est, yerr=err, capsize=4, **kwargs)
+    else:
+        ax.errorbar(x, est, yerr=err, fmt="o", capsize=4, **kwargs)
+    ax.set_xticks(x, list(labels) if labels is not None else [str(i) for i in x])
+    return ax
