@@ -34,8 +34,8 @@ class ConfidenceInterval(NamedTuple):
     --------
     >>> ci = ConfidenceInterval(0.81, 0.9)
     >>> low, high = ci
-    >>> high - low
-    0.09000000000000008
+    >>> round(high - low, 2)
+    0.09
     """
 
     low: Any
