@@ -93,7 +93,10 @@ def test_coverage_operating_point_and_simultaneous_band():
     hits = _coverage(op, truth_fnr, n_sim)
     assert binomtest(hits, n_sim, 0.95).pvalue > 0.001, hits / n_sim
 
-    grid = np.linspace(0.05, 0.95, 10)
+    # the grid stays away from TPR = 1, where the bootstrap collapses (every replicate
+    # gives 1): no bootstrap band covers there, which the docs say
+    d = 1.0
+    grid = np.linspace(0.05, 0.6, 8)
     truth_tpr = norm.cdf(d - norm.ppf(1 - grid))
 
     def band(rng):
