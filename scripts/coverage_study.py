@@ -34,12 +34,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=20240, help="seed of the whole study")
     p.add_argument("--stress", action="store_true", help="add the stress scenarios")
     p.add_argument("--only-stress", action="store_true", help="run the stress scenarios only")
+    p.add_argument("--scenario", help="run only the scenarios whose name contains this text")
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     args = p.parse_args(argv)
 
     scenarios = [] if args.only_stress else simulate.standard_scenarios()
     if args.stress or args.only_stress:
         scenarios += simulate.stress_scenarios()
+    if args.scenario:
+        scenarios = [s for s in scenarios if args.scenario in s.name]
+        if not scenarios:
+            p.error(f"no scenario name contains {args.scenario!r}")
     study = simulate.coverage_study(
         scenarios,
         n_experiments=args.experiments,

@@ -484,12 +484,13 @@ def stress_scenarios() -> list[Scenario]:
 
     Small n; accuracy near 1 (resamples without an error are common); roc_auc with
     heavy ties; roc_auc with few positives (resamples without a positive are undefined);
-    few conditions; a logit-normal random effect.
+    few conditions; a weak intra-condition correlation (where two-stage resampling is
+    most conservative); a logit-normal random effect.
 
     Examples
     --------
     >>> len(stress_scenarios())
-    7
+    8
     """
     return [
         Scenario(
@@ -522,6 +523,12 @@ def stress_scenarios() -> list[Scenario]:
             lambda g: clustered_classification(10, 20, 0.8, 0.2, rng=g),
             schemes=SCHEMES,
             description="few conditions: 10 x 20, ICC 0.2",
+        ),
+        Scenario(
+            "clustered ICC=0.02 C=50",
+            lambda g: clustered_classification(50, 20, 0.8, 0.02, rng=g),
+            schemes=SCHEMES,
+            description="50 x 20, weak correlation ICC 0.02 (beta)",
         ),
         Scenario(
             "clustered logit-normal C=50",
