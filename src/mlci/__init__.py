@@ -115,4 +115,6 @@ __all__ += ["ComparisonResult", "compare", "permutation_test"]
 from .confusion import ConfusionMatrix  # noqa: E402
 from .scores import EqualErrorRate, Scores  # noqa: E402
 
-__all__ += ["ConfusionMatrix", "EqualErrorRate", "Scores"]
+from .verification import cllr_ci, dcf_ci, eer_ci  # noqa: E402
+
+__all__ += ["ConfusionMatrix", "EqualErrorRate", "Scores", "cllr_ci", "dcf_ci", "eer_ci"]
