@@ -463,6 +463,7 @@ class _Spec:
     shape: tuple[int, ...]
     search: bool
     full: bool = False  # needs every atom's weight (no lazy path)
+    fixed: bool = False  # only counts at fixed thresholds (cheap in the lazy sampler)
 
 
 class _ScoresKernel(Kernel):
@@ -871,23 +872,12 @@ class Scores:
         n_resamples = check_positive_int("n_resamples", n_resamples, minimum=2)
         check_choice("algorithm", algorithm, ("auto", "lazy", "weights"))
         check_choice("weights", weights, ("multinomial", "poisson"))
-        keys, labels = self._keys()
-        n = len(keys)
-        cond = None
-        if conditions is not None:
-            c = as_1d("conditions", conditions)
-            if len(c) != n:
-                raise ValueError(
-                    f"`conditions` must have one entry per sample: {n} expected, got {len(c)}."
-                )
-            cond = c[self._internal_perm()]
-        plan = make_plan(
-            n,
-            conditions=cond,
-            strata=labels if stratify else None,
-            weights=weights,
+        plan, keys = self._plan(
             n_resamples=n_resamples,
             rng=rng,
+            stratify=stratify,
+            conditions=conditions,
+            weights=weights,
         )
         if callable(metric):
             kernel: Kernel = _IndexKernel(self, keys, metric, metric_kwargs)
@@ -903,8 +893,67 @@ class Scores:
                 n_jobs=1,
             )
         spec = _resolve(self, metric, metric_kwargs)
+        return self._bootstrap_spec(
+            spec,
+            plan,
+            keys,
+            stratify=stratify,
+            algorithm=algorithm,
+            method=method,
+            confidence_level=confidence_level,
+            alternative=alternative,
+            batch=batch,
+            n_jobs=n_jobs,
+        )
+
+    def _plan(
+        self,
+        *,
+        n_resamples: int,
+        rng: Any,
+        stratify: bool = True,
+        conditions: Any = None,
+        weights: str = "multinomial",
+    ) -> tuple[Any, np.ndarray]:
+        keys, labels = self._keys()
+        cond = None
+        if conditions is not None:
+            c = as_1d("conditions", conditions)
+            if len(c) != len(keys):
+                raise ValueError(
+                    f"`conditions` must have one entry per sample: {len(keys)} expected, "
+                    f"got {len(c)}."
+                )
+            cond = c[self._internal_perm()]
+        plan = make_plan(
+            len(keys),
+            conditions=cond,
+            strata=labels if stratify else None,
+            weights=weights,
+            n_resamples=n_resamples,
+            rng=rng,
+        )
+        return plan, keys
+
+    def _bootstrap_spec(
+        self,
+        spec: _Spec,
+        plan: Any,
+        keys: np.ndarray,
+        *,
+        stratify: bool,
+        algorithm: str,
+        method: str,
+        confidence_level: float,
+        alternative: str,
+        batch: int | None = None,
+        n_jobs: int | None = None,
+    ) -> BootstrapResult:
         lazy = plan.unit_of_sample is None and not spec.full
-        if algorithm == "weights" or (algorithm == "auto" and not spec.search):
+        size = int(np.prod(spec.shape)) if spec.shape else 1
+        # searches cost O(b * known points) per query in the lazy sampler: keep them few
+        lazy_auto = spec.search and (spec.fixed or size <= 16)
+        if algorithm == "weights" or (algorithm == "auto" and not lazy_auto):
             lazy = False
         if algorithm == "lazy" and not lazy:
             raise ValueError(
@@ -1029,7 +1078,7 @@ def _resolve(sc: Scores, metric: Any, kw: dict[str, Any]) -> _Spec:
             cm = _counts_at(lay, v, sign * t.reshape(-1))
             return binary_cm_metric(cm, name, beta).reshape((v.b, *t.shape))
 
-        return _Spec(name, fn_cm, t.shape, search=True)
+        return _Spec(name, fn_cm, t.shape, search=True, fixed=True)
     known = [
         "eer",
         "eer_threshold",
