@@ -111,6 +111,18 @@ __all__ += [
 from .compare import ComparisonResult, compare, permutation_test  # noqa: E402
 
 __all__ += ["ComparisonResult", "compare", "permutation_test"]
+from .methods import PooledResult, compare_methods, evaluate_method, pooled_ci  # noqa: E402
+from .nested import make_nested_plan  # noqa: E402
+from .verification_trials import trial_bootstrap_ci  # noqa: E402
+
+__all__ += [
+    "PooledResult",
+    "compare_methods",
+    "evaluate_method",
+    "make_nested_plan",
+    "pooled_ci",
+    "trial_bootstrap_ci",
+]
 # --- binary score analysis --------------------------------------------------------------
 from .confusion import ConfusionMatrix  # noqa: E402
 from .scores import EqualErrorRate, Scores  # noqa: E402
