@@ -329,7 +329,8 @@ def test_pvalues_uniform_under_null():
     for level in (0.05, 0.2):
         k = int(np.sum(ps <= level))
         assert stats.binomtest(k, n_sim, level, alternative="greater").pvalue > 0.001
-    assert stats.kstest(ps, "uniform").statistic < 0.15
+    # KS distance: 0.15, or the 1% critical value when the run is scaled down
+    assert stats.kstest(ps, "uniform").statistic < max(0.15, 1.63 / np.sqrt(n_sim))
 
 
 @pytest.mark.slow
