@@ -318,3 +318,58 @@ def test_weighted_roc_auc_equals_repeated_samples_with_ties(seed):
             continue
         # reference: scikit-learn's roc_auc_score on the explicitly repeated samples
         assert vals[r] == pytest.approx(roc_auc_score(y[idx], x[idx]), abs=1e-12)
+
+
+@pytest.mark.parametrize("two_stage", [False, True])
+def test_samplers_with_different_keys_share_condition_draws(two_stage):
+    # paired comparisons with conditions: the block size depends on the plan only, so any
+    # two kernels bound to one plan see the same condition draws
+    rng = np.random.default_rng(25)
+    n = 600
+    cond = rng.integers(0, 40, n)
+    plan = make_plan(n, conditions=cond, two_stage=two_stage, n_resamples=70, rng=26)
+    w_samples = all_counts(plan.weights_for())
+    for keys, m in [(rng.integers(0, 4, n), 4), (rng.permutation(n), n), (np.arange(n) % 7, 7)]:
+        s = plan.weights_for(keys, m)
+        expected = np.stack([np.bincount(keys, weights=r, minlength=m) for r in w_samples])
+        np.testing.assert_array_equal(all_counts(s), expected)
+
+
+@pytest.mark.parametrize("opts", [{}, {"conditions": True}, {"conditions": True, "two": True}])
+def test_block_row_ranges_equal_slices_of_the_block(opts):
+    rng = np.random.default_rng(27)
+    n = 300
+    cond = rng.integers(0, 50, n) if opts.get("conditions") else None
+    plan = make_plan(n, conditions=cond, two_stage=bool(opts.get("two")), n_resamples=900, rng=28)
+    s = plan.weights_for(rng.integers(0, 5, n), 5)
+    full = s.block(1)
+    b = full.shape[0]
+    for r0, r1 in [(0, 1), (3, b), (b // 2, b // 2 + 2)]:
+        np.testing.assert_array_equal(s.block(1, rows=(r0, r1)), full[r0:r1])
+    # chunks smaller than a block give the same replicates
+    ref = np.concatenate([mk() for _, mk in s.iter_chunks(10**6)])
+    small = sorted(s.iter_chunks(3), key=lambda t: t[0])
+    got = np.concatenate([mk() for _, mk in small])
+    np.testing.assert_array_equal(got, ref)
+    assert [st for st, _ in small] == sorted({st for st, _ in small})
+
+
+def test_fast_unique_equals_numpy_unique():
+    from mlci.resampling import fast_unique
+
+    rng = np.random.default_rng(29)
+    cases = [
+        rng.integers(0, 2, 1000),
+        rng.integers(-5, 3, 500).astype(np.int8),
+        rng.integers(0, 10**9, 100),  # wide range: the sort path
+        np.array([True, False, True]),
+        np.array([3.5, 1.0, 3.5]),
+        np.array(["b", "a", "b"]),
+        np.array([2**40, 2**40 + 3, 2**40]),
+    ]
+    for a in cases:
+        u, inv = fast_unique(a)
+        u_ref, inv_ref = np.unique(a, return_inverse=True)  # reference: numpy
+        np.testing.assert_array_equal(u, u_ref)
+        assert u.dtype == u_ref.dtype
+        np.testing.assert_array_equal(inv, inv_ref.reshape(-1))
