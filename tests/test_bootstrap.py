@@ -260,3 +260,23 @@ def test_options_for_callables_go_in_metric_kwargs():
         method="percentile",
     )
     assert res.estimate == pytest.approx(skm.fbeta_score(Y, PRED, beta=2.0))
+
+
+# ---------------------------------------------------------------- nested conditions
+def test_nested_conditions_dispatch():
+    speaker = np.repeat(np.arange(30), 10)
+    session = np.tile(np.repeat([0, 1], 5), 30)
+    loss = RNG.normal(1.0, 0.3, 300) + 0.4 * RNG.normal(size=30)[speaker]
+    flat = bootstrap_ci(loss, metric="mean", conditions=speaker, n_resamples=300, rng=0)
+    nested = bootstrap_ci(
+        loss, metric="mean", conditions=[speaker, session], n_resamples=300, rng=0
+    )
+    assert nested.scheme.startswith("nested")
+    # top level only: the same kind of spread as resampling speakers
+    assert nested.standard_error == pytest.approx(flat.standard_error, rel=0.25)
+    deeper = bootstrap_ci(
+        loss, metric="mean", conditions=[speaker, session], two_stage=True, n_resamples=300, rng=0
+    )
+    assert deeper.standard_error > nested.standard_error * 0.9
+    with pytest.raises(ValueError, match=r"Nested `conditions`.*support neither `strata`"):
+        bootstrap_ci(loss, metric="mean", conditions=[speaker, session], strata=speaker % 2)

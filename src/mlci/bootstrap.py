@@ -67,7 +67,10 @@ def run_replicates(
         Replicates per chunk; by default as many as fit in ``max_memory / n_jobs``.
         Rounded to whole RNG blocks, so it never changes the result.
     n_jobs : int, optional
-        Threads (numpy releases the GIL in the heavy loops); default: all cores up to 8.
+        Threads (numpy releases the GIL in the heavy loops); default: all cores up to 8,
+        fewer when ``max_memory`` cannot hold one replicate per thread.
+    max_memory : int
+        Bound on the working memory (bytes) used to size the chunks.
     threads : bool
         False for kernels that run Python code per replicate (user functions).
 
@@ -77,6 +80,9 @@ def run_replicates(
     """
     jobs = _n_jobs(n_jobs) if threads else 1
     if batch is None:
+        if n_jobs is None:
+            # every thread holds at least one replicate: fewer threads when rows are huge
+            jobs = min(jobs, max(1, int(max_memory // max(bytes_per_row, 1.0))))
         rows = int(max_memory / max(jobs, 1) / max(bytes_per_row, 1.0))
         rows = max(rows, 1)
     else:
@@ -236,6 +242,15 @@ def run_bootstrap(
     )
 
 
+def _is_nested(conditions: Any) -> bool:
+    """A list or tuple of per-sample arrays (levels), as opposed to one array of labels."""
+    return (
+        isinstance(conditions, list | tuple)
+        and len(conditions) > 0
+        and all(np.ndim(level) == 1 for level in conditions)
+    )
+
+
 def _errors_hint(kernel: Kernel) -> str:
     errs = getattr(kernel, "errors", None)
     return f"First errors raised by the metric: {'; '.join(errs)}." if errs else ""
@@ -279,7 +294,10 @@ def bootstrap_ci(
     conditions : array-like, shape (n_samples,), optional
         Condition of every sample (speaker, session, document): samples that share a
         condition are resampled together.  Use it whenever samples are not independent;
-        an iid bootstrap on such data gives intervals that are too narrow.
+        an iid bootstrap on such data gives intervals that are too narrow.  Nested
+        conditions are a list of such arrays, top level first (``[speaker, session]``):
+        the top level is resampled and, with ``two_stage=True``, every level below it
+        inside each drawn copy (see :func:`mlci.nested.make_nested_plan`).
     strata : array-like, shape (n_samples,), optional
         Resample within each stratum, keeping its size (e.g. ``strata=y_true`` keeps the
         class counts fixed).
@@ -293,7 +311,8 @@ def bootstrap_ci(
     rng : None, int, numpy.random.Generator or SeedSequence
         A seed gives the same result on every machine, chunk size and number of threads.
     two_stage : bool, default False
-        With conditions, also resample the samples inside every drawn condition.
+        With conditions, also resample the samples inside every drawn condition (with
+        nested conditions: every level below the top).
     weights : {"multinomial", "poisson"}
         Classical bootstrap counts, or independent Poisson(1) counts per unit.
     pos_label, average : optional
@@ -359,15 +378,33 @@ def bootstrap_ci(
         )
     kernel = get_kernel(metric, data, params)
     n = len(kernel.keys)
-    plan = make_plan(
-        n,
-        conditions=conditions,
-        strata=strata,
-        two_stage=two_stage,
-        weights=weights,
-        n_resamples=n_resamples,
-        rng=rng,
-    )
+    plan: Any
+    if _is_nested(conditions):
+        if strata is not None or weights != "multinomial":
+            raise ValueError(
+                "Nested `conditions` (a list of per-sample arrays, top level first) support "
+                "neither `strata` nor `weights='poisson'`; drop those options or pass a single "
+                "level of conditions."
+            )
+        from .nested import make_nested_plan
+
+        plan = make_nested_plan(
+            n,
+            list(conditions),
+            resample_levels="all" if two_stage else ("top",),
+            n_resamples=n_resamples,
+            rng=rng,
+        )
+    else:
+        plan = make_plan(
+            n,
+            conditions=conditions,
+            strata=strata,
+            two_stage=two_stage,
+            weights=weights,
+            n_resamples=n_resamples,
+            rng=rng,
+        )
     return run_bootstrap(
         kernel,
         plan,
