@@ -255,9 +255,11 @@ def test_default_matches_legacy_large_b(readme_data):
     legacy = np.array([kernel.evaluate(draw(i)[None, :])[0] for i in range(b)])
     ours = compat._TwoStageSampler(kernel.keys, kernel.m, conditions, b, 5).distribution(kernel)
     # the toolkit's shared RandomState(i) streams make its distribution differ slightly
-    # (see docs/compat.md); the quantiles still agree to a fraction of the spread
+    # (about 0.1 sd, see docs/compat.md); on top of that, each 2.5% quantile has a Monte
+    # Carlo standard error of about 2.7 sd / sqrt(b), so the difference about 3.8 sd / sqrt(b)
+    sd = np.std(legacy)
     q = np.percentile(legacy, [2.5, 50, 97.5]) - np.percentile(ours, [2.5, 50, 97.5])
-    assert np.all(np.abs(q) < 0.25 * np.std(legacy))
+    assert np.all(np.abs(q) < sd * (0.15 + 4 * 3.8 / np.sqrt(b)))
 
 
 # ------------------------------------------------------------------ argument handling
