@@ -126,7 +126,32 @@ __all__ += [
 # --- binary score analysis --------------------------------------------------------------
 from .confusion import ConfusionMatrix  # noqa: E402
 from .scores import EqualErrorRate, Scores  # noqa: E402
-
 from .verification import cllr_ci, dcf_ci, eer_ci  # noqa: E402
 
 __all__ += ["ConfusionMatrix", "EqualErrorRate", "Scores", "cllr_ci", "dcf_ci", "eer_ci"]
+from .curves import (  # noqa: E402
+    auc_ci,
+    det_curve,
+    operating_point_ci,
+    partial_auc,
+    pr_curve,
+    roc_band,
+    roc_curve,
+)
+from .groups import metric_by_group  # noqa: E402
+from .verification import cllr, detection_cost, min_cllr, min_detection_cost  # noqa: E402
+
+__all__ += [
+    "auc_ci",
+    "cllr",
+    "det_curve",
+    "detection_cost",
+    "metric_by_group",
+    "min_cllr",
+    "min_detection_cost",
+    "operating_point_ci",
+    "partial_auc",
+    "pr_curve",
+    "roc_band",
+    "roc_curve",
+]
