@@ -274,3 +274,16 @@ def test_degenerate_interval_warns():
     s = Scores([3.0, 4.0, 5.0], [0.0, 1.0, 2.0])
     with pytest.warns(DegenerateIntervalWarning):
         s.bootstrap_ci("eer", rng=0, n_resamples=50, method="percentile")
+
+
+def test_threshold_at_rate_with_infinite_scores():
+    # LLR scores may be +-inf; linear interpolation that lands exactly on an order
+    # statistic must return it (it used to compute 0 * inf = NaN, with a RuntimeWarning).
+    s = Scores([1.0, 2.0, np.inf], [-np.inf, 0.0, 1.0])
+    r = np.arange(7) / 6
+    for m in ("tpr", "fnr", "tnr", "fpr"):
+        t = getattr(s, "threshold_at_" + m)(r)
+        assert not np.isnan(t).any(), m
+    np.testing.assert_allclose(s.threshold_at_tpr([1 / 3, 2 / 3, 1.0]), [np.inf, 2.0, 1.0])
+    np.testing.assert_array_equal(s.threshold_at_fnr([2 / 3, 5 / 6]), [np.inf, np.inf])
+    assert s.tpr(s.threshold_at_tpr(1 / 3)) == pytest.approx(1 / 3)

@@ -384,7 +384,10 @@ def _tau_at_rate(lay: _Layout, v: _View, rate: str, r: np.ndarray, method: str) 
     v_lo = _value_at(lay, v, cls, lo)
     v_hi = _value_at(lay, v, cls, hi)
     if method == "linear":
-        tau = la * v_lo + (1 - la) * v_hi
+        # exact ends first: an infinite score (an LLR of +-inf) must not give 0 * inf = NaN
+        with np.errstate(invalid="ignore"):
+            mix = la * v_lo + (1 - la) * v_hi
+        tau = np.where(la <= 0, v_hi, np.where(la >= 1, v_lo, mix))
     elif method == "lower":
         tau = v_lo
     else:
