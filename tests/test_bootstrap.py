@@ -280,3 +280,22 @@ def test_nested_conditions_dispatch():
     assert deeper.standard_error > nested.standard_error * 0.9
     with pytest.raises(ValueError, match=r"Nested `conditions`.*support neither `strata`"):
         bootstrap_ci(loss, metric="mean", conditions=[speaker, session], strata=speaker % 2)
+
+
+def test_to_frame():
+    res = bootstrap_ci(Y, PRED, metric="accuracy", n_resamples=50, rng=0, method="percentile")
+    frame = res.to_frame()
+    assert list(frame.columns[:4]) == ["metric", "estimate", "low", "high"]
+    assert frame.loc[0, "estimate"] == res.estimate
+    y = RNG.integers(0, 3, N)
+    vec = bootstrap_ci(
+        y, y[::-1], metric="recall", average=None, n_resamples=50, rng=0, method="percentile"
+    )
+    assert len(vec.to_frame()) == 3 and "element" in vec.to_frame().columns
+
+
+def test_pos_label_among_several_classes_is_one_vs_rest():
+    y = RNG.integers(0, 3, N)
+    s = (y == 2) + RNG.normal(size=N)
+    res = bootstrap_ci(y, s, metric="roc_auc", pos_label=2, n_resamples=50, rng=0)
+    assert res.estimate == pytest.approx(skm.roc_auc_score(y == 2, s))

@@ -137,15 +137,12 @@ def binary_labels(name: str, y: np.ndarray, pos_label: Any = None) -> np.ndarray
     """Boolean positives from binary labels, with sklearn's conventions for ``pos_label``.
 
     Labels in {0, 1}, {-1, 1} or {False, True} take 1 (True) as the positive label; any
-    other pair of values needs ``pos_label``.
+    other pair of values needs ``pos_label``.  With more than two label values, an
+    explicit ``pos_label`` means one-vs-rest (that class against all others).
     """
     values = np.unique(y)
     if pos_label is not None:
-        if len(values) > 2:
-            raise ValueError(
-                f"`{name}` must be binary for this metric; found {len(values)} values "
-                f"{_show(values)}. Use a multiclass metric or `average=...`."
-            )
+        # an explicit positive label among several classes means "that class vs the rest"
         if pos_label not in set(values.tolist()):
             raise ValueError(
                 f"`pos_label`={pos_label!r} is not among the values of `{name}`: {_show(values)}."

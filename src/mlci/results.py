@@ -137,6 +137,44 @@ class IntervalResult:
         """All fields as plain Python values (lists for arrays), ready for JSON."""
         return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
+    def to_frame(self) -> Any:
+        """A pandas DataFrame with one row per element of the estimate.
+
+        Columns: ``metric``, ``estimate``, ``low``, ``high``, ``standard_error``,
+        ``method``, ``confidence_level`` (plus ``element`` for vector-valued metrics).
+        Requires pandas (``pip install "mlci[pandas]"``).
+        """
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover - depends on the environment
+            raise ImportError(
+                "`to_frame()` needs pandas: pip install pandas (or mlci[pandas])."
+            ) from None
+        est = np.atleast_1d(np.asarray(self.estimate, dtype=float))
+        n = est.size
+        se = self.standard_error
+        cols: dict[str, Any] = {
+            "metric": [self.metric] * n,
+            "estimate": est.ravel(),
+            "low": np.broadcast_to(
+                np.asarray(self.confidence_interval.low, float), est.shape
+            ).ravel(),
+            "high": np.broadcast_to(
+                np.asarray(self.confidence_interval.high, float), est.shape
+            ).ravel(),
+            "standard_error": (
+                np.full(n, np.nan)
+                if se is None
+                else np.broadcast_to(np.asarray(se, float), est.shape).ravel()
+            ),
+            "method": [self.method] * n,
+            "confidence_level": [self.confidence_level] * n,
+        }
+        frame = pd.DataFrame(cols)
+        if np.ndim(self.estimate) > 0:
+            frame.insert(1, "element", np.arange(n))
+        return frame
+
 
 @dataclass(frozen=True, kw_only=True, repr=False)
 class BootstrapResult(IntervalResult):
