@@ -287,3 +287,20 @@ def test_threshold_at_rate_with_infinite_scores():
     np.testing.assert_allclose(s.threshold_at_tpr([1 / 3, 2 / 3, 1.0]), [np.inf, 2.0, 1.0])
     np.testing.assert_array_equal(s.threshold_at_fnr([2 / 3, 5 / 6]), [np.inf, np.inf])
     assert s.tpr(s.threshold_at_tpr(1 / 3)) == pytest.approx(1 / 3)
+
+
+def test_eer_and_auc_with_infinite_scores():
+    # +-inf LLRs are valid scores: the EER threshold and the AUC (an order statistic)
+    # are defined; they used to give NaN / a RuntimeWarning / a ValueError.
+    # Reference AUCs: Mann-Whitney by hand (pairs won + ties / 2).
+    cases = [
+        ([np.inf, 1.0], [-np.inf, 2.0], 0.75, 0.5, 2.0),
+        ([np.inf, np.inf], [np.inf, 0.0], 0.75, 1 / 3, np.inf),
+        ([np.inf], [1.0], 1.0, 0.0, np.inf),
+    ]
+    for pos, neg, auc, eer, thr in cases:
+        s = Scores(pos, neg)
+        assert s.auc() == pytest.approx(auc)
+        e = s.eer()
+        assert e.eer == pytest.approx(eer)
+        assert e.threshold == pytest.approx(thr)

@@ -450,7 +450,10 @@ def _eer(lay: _Layout, v: _View) -> np.ndarray:
     d_hi, f_hi = d(hi)
     lam = -d_lo / np.where(d_hi > d_lo, d_hi - d_lo, 1.0)
     eer = f_lo + lam * (f_hi - f_lo)
-    thr = lay.theta[lo] + lam * (lay.theta[hi] - lay.theta[lo])
+    t_lo, t_hi = lay.theta[lo], lay.theta[hi]
+    with np.errstate(invalid="ignore"):  # infinite scores: pick the end, no 0 * inf
+        mix = t_lo + lam * (t_hi - t_lo)
+    thr = np.where((lam <= 0) | (t_lo == t_hi), t_lo, np.where(lam >= 1, t_hi, mix))
     out = np.stack([eer, thr], axis=1)
     out[~ok] = np.nan
     return out
@@ -1040,7 +1043,8 @@ def _resolve(sc: Scores, metric: Any, kw: dict[str, Any]) -> _Spec:
 
         y = np.concatenate([np.zeros(sc.n_neg), np.ones(sc.n_pos)])
         z = sign * np.concatenate([sc.neg, sc.pos])
-        kern = RocAucKernel(y, z)
+        # the AUC depends on the order only: dense ranks keep infinite scores (LLRs) valid
+        kern = RocAucKernel(y, np.unique(z, return_inverse=True)[1].astype(float))
 
         def fn_auc(v: _View) -> np.ndarray:
             return kern.evaluate(np.concatenate(v.w, axis=1))  # type: ignore[attr-defined]
