@@ -71,6 +71,11 @@ def test_intervals_run_and_refuse_bad_input():
         min_detection_cost(s, 1.5)
     with pytest.raises(ValueError, match="log-likelihood"):
         cllr(Scores([1.0], [0.0], score_class="neg"))
+    # a threshold with the minimum DCF was silently ignored
+    with pytest.raises(ValueError, match="`threshold` applies to the actual DCF"):
+        dcf_ci(s, 0.05, kind="min", threshold=0.0, n_resamples=50)
+    with pytest.raises(ValueError, match="`kind`"):
+        dcf_ci(s, 0.05, kind="average", n_resamples=50)
 
 
 @pytest.mark.slow

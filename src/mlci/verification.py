@@ -78,6 +78,25 @@ def eer_ci(
     Without ``conditions`` the replicates are drawn by the exact lazy multinomial
     sampler (O(log n) per replicate, see :mod:`mlci.scores`).
 
+    Parameters
+    ----------
+    scores : Scores
+    n_resamples, confidence_level, method, rng
+        Bootstrap options as in :meth:`mlci.Scores.bootstrap_ci` (every interval method).
+    stratify : bool, default True
+        Resample positives (targets) and negatives (non-targets) separately.
+    conditions : array-like, optional
+        Condition (speaker, session...) of every sample, resampled as a unit; without it
+        trials are assumed independent and intervals are too narrow when they are not.
+    algorithm : {"auto", "lazy", "weights"}
+        As in :meth:`mlci.Scores.bootstrap_ci`.
+
+    Returns
+    -------
+    EERResult
+        ``eer`` and ``threshold``, each a :class:`mlci.BootstrapResult` from the same
+        replicates.
+
     Examples
     --------
     >>> rng = np.random.default_rng(0)
@@ -147,6 +166,26 @@ def detection_cost(
 ) -> float:
     """Actual detection cost at ``threshold`` (default: the Bayes threshold for LLRs).
 
+    ``DCF = c_miss * p_target * P_miss(t) + c_fa * (1 - p_target) * P_fa(t)`` (NIST SRE).
+
+    Parameters
+    ----------
+    scores : Scores
+    p_target : float in (0, 1)
+        Prior probability of a target (positive) trial.
+    c_miss, c_fa : float > 0, default 1
+        Costs of a miss (false negative) and of a false alarm (false positive).
+    threshold : float, optional
+        Decision threshold; default ``log(c_fa (1 - p_target) / (c_miss p_target))``, the
+        Bayes decision for natural-log likelihood ratios (``score_class="pos"`` only).
+    normalize : bool, default True
+        Divide by ``min(c_miss * p_target, c_fa * (1 - p_target))``, the cost of the best
+        trivial system (always accept or always reject), as NIST SRE does.
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> s = Scores(pos=[1.0, 2.0, 3.0, -0.5], neg=[-2.0, -1.0, 0.5, -3.0])
@@ -169,6 +208,21 @@ def min_detection_cost(
     normalize: bool = True,
 ) -> float:
     """Minimum detection cost over every threshold (NIST SRE minDCF).
+
+    Parameters
+    ----------
+    scores : Scores
+    p_target : float in (0, 1)
+        Prior probability of a target (positive) trial.
+    c_miss, c_fa : float > 0, default 1
+        Costs of a miss (false negative) and of a false alarm (false positive).
+    normalize : bool, default True
+        Divide by ``min(c_miss * p_target, c_fa * (1 - p_target))``, the cost of the best
+        trivial system (always accept or always reject), as NIST SRE does.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -199,6 +253,33 @@ def dcf_ci(
 ) -> BootstrapResult:
     """Bootstrap interval of the minimum (``kind="min"``) or actual DCF.
 
+    Parameters
+    ----------
+    scores : Scores
+    p_target : float in (0, 1)
+        Prior probability of a target (positive) trial.
+    c_miss, c_fa : float > 0, default 1
+        Costs of a miss (false negative) and of a false alarm (false positive).
+    kind : {"min", "actual"}, default "min"
+        Minimum over thresholds (re-optimised in every replicate) or the cost at a fixed
+        threshold (see :func:`detection_cost`).
+    threshold : float, optional
+        For ``kind="actual"``; default the Bayes threshold for LLR scores.
+    normalize : bool, default True
+        Divide by ``min(c_miss * p_target, c_fa * (1 - p_target))``, the cost of the best
+        trivial system (always accept or always reject), as NIST SRE does.
+    n_resamples, confidence_level, method, rng
+        Bootstrap options as in :meth:`mlci.Scores.bootstrap_ci` (every interval method).
+    stratify : bool, default True
+        Resample positives (targets) and negatives (non-targets) separately.
+    conditions : array-like, optional
+        Condition (speaker, session...) of every sample, resampled as a unit; without it
+        trials are assumed independent and intervals are too narrow when they are not.
+
+    Returns
+    -------
+    BootstrapResult
+
     Examples
     --------
     >>> rng = np.random.default_rng(0)
@@ -211,6 +292,11 @@ def dcf_ci(
 
     sc = _check_scores_obj(scores)
     check_choice("kind", kind, ("min", "actual"))
+    if kind == "min" and threshold is not None:
+        raise ValueError(
+            "`threshold` applies to the actual DCF only; pass `kind`='actual' (the minimum "
+            "DCF optimises the threshold in every replicate)."
+        )
     p, cm, cf = _check_costs(p_target, c_miss, c_fa)
     lay = sc._lay
     if kind == "min":
@@ -333,6 +419,18 @@ def _min_cllr_rows(lay: _Layout, v: Any) -> np.ndarray:
 def cllr(scores: Scores) -> float:
     """Log-likelihood-ratio cost of natural-log LLR scores (0 is perfect, 1 is uninformative).
 
+    ``Cllr = ½ [mean_pos log2(1 + e^-s) + mean_neg log2(1 + e^s)]`` (Brümmer & du Preez
+    2006).
+
+    Parameters
+    ----------
+    scores : Scores
+        Finite natural-log likelihood ratios, ``score_class="pos"``.
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> round(cllr(Scores(pos=[0.0], neg=[0.0])), 6)
@@ -345,6 +443,15 @@ def cllr(scores: Scores) -> float:
 
 def min_cllr(scores: Scores) -> float:
     """Cllr after the optimal monotone recalibration (PAV / ROC convex hull).
+
+    Parameters
+    ----------
+    scores : Scores
+        Finite scores with ``score_class="pos"`` (only their order matters).
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -372,6 +479,24 @@ def cllr_ci(
 
     The minimum Cllr runs PAV on every replicate at once: a loop over the distinct
     scores vectorised over replicates, O(number of distinct scores) numpy steps.
+
+    Parameters
+    ----------
+    scores : Scores
+        Finite natural-log likelihood ratios, ``score_class="pos"``.
+    minimum : bool, default False
+        Interval of the minimum Cllr (PAV re-run in every replicate) instead of Cllr.
+    n_resamples, confidence_level, method, rng
+        Bootstrap options as in :meth:`mlci.Scores.bootstrap_ci` (every interval method).
+    stratify : bool, default True
+        Resample positives (targets) and negatives (non-targets) separately.
+    conditions : array-like, optional
+        Condition (speaker, session...) of every sample, resampled as a unit; without it
+        trials are assumed independent and intervals are too narrow when they are not.
+
+    Returns
+    -------
+    BootstrapResult
 
     Examples
     --------
