@@ -153,6 +153,15 @@ def _points(sc: Scores) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def roc_curve(scores: Scores) -> Curve:
     """ROC curve: TPR against FPR at every operating point, by increasing FPR.
 
+    Parameters
+    ----------
+    scores : Scores
+
+    Returns
+    -------
+    Curve
+        ``x``, ``y`` and the ``threshold`` of every point.
+
     Examples
     --------
     >>> s = Scores(pos=[1, 2, 3, 4], neg=[0.5, 1.5, 2.5, 3.5])
@@ -170,6 +179,17 @@ def det_curve(scores: Scores, *, probit: bool = True) -> Curve:
     """DET curve: FNR against FPR; with ``probit=True`` both on normal-deviate axes.
 
     The probit of 0 and 1 is -inf/+inf; plot libraries drop those points.
+
+    Parameters
+    ----------
+    scores : Scores
+    probit : bool, default True
+        Map both rates through the standard normal quantile (DET axes).
+
+    Returns
+    -------
+    Curve
+        ``x``, ``y`` and the ``threshold`` of every point.
 
     Examples
     --------
@@ -190,6 +210,15 @@ def pr_curve(scores: Scores) -> Curve:
 
     Where nothing is decided positive precision is undefined; as scikit-learn, the
     curve starts at (recall 0, precision 1).
+
+    Parameters
+    ----------
+    scores : Scores
+
+    Returns
+    -------
+    Curve
+        ``x``, ``y`` and the ``threshold`` of every point.
 
     Examples
     --------
@@ -354,6 +383,24 @@ def operating_point_ci(
 
     Both come from the same replicates (the threshold is re-set on each replicate).
 
+    Parameters
+    ----------
+    scores : Scores
+    rate : {"fnr", "tpr", "fpr", "tnr"} (or "frr", "tar", "far", "trr"), default "fnr"
+        The rate read off at the operating point.
+    at : float or array-like in [0, 1], default 0.01
+        Value(s) of ``x`` defining the operating point(s); the output keeps its shape.
+    x : {"fpr", "fnr", "tpr", "tnr"}, default "fpr"
+        The rate that fixes the operating point.
+    n_resamples, confidence_level, method, rng
+        Bootstrap options as in :meth:`mlci.Scores.bootstrap_ci` (every interval method).
+    stratify : bool, default True
+        Resample positives and negatives separately (class sizes fixed).
+    conditions : array-like, optional
+        Condition (speaker, session...) of every sample, resampled as a unit.
+    interpolation : {"linear", "lower", "higher"}
+        How the threshold at ``x = at`` is found between scores.
+
     Returns
     -------
     (rate_result, threshold_result) : tuple of BootstrapResult
@@ -470,6 +517,18 @@ def partial_auc(scores: Scores, max_fpr: float = 1.0, *, mcclish: bool = False) 
     ``mcclish=True`` standardises it as McClish (1989) so that 0.5 is chance and 1 is
     perfect, as ``sklearn.metrics.roc_auc_score(max_fpr=...)``.
 
+    Parameters
+    ----------
+    scores : Scores
+    max_fpr : float in (0, 1], default 1.0
+        Upper end of the FPR range (the ROC polyline is cut there by interpolation).
+    mcclish : bool, default False
+        McClish's standardisation.
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> s = Scores(pos=[1, 2, 3, 4], neg=[0.5, 1.5, 2.5, 3.5])
@@ -507,6 +566,24 @@ def auc_ci(
 
     The AUC is the probability that a random positive outscores a random negative
     (ties count one half).
+
+    Parameters
+    ----------
+    scores : Scores
+    max_fpr : float in (0, 1], optional
+        Partial AUC over FPR in [0, ``max_fpr``] (see :func:`partial_auc`).
+    mcclish : bool, default False
+        Standardise the partial AUC (McClish 1989; 0.5 chance, 1 perfect).
+    n_resamples, confidence_level, method, rng
+        Bootstrap options as in :meth:`mlci.Scores.bootstrap_ci` (every interval method).
+    stratify : bool, default True
+        Resample positives and negatives separately (class sizes fixed).
+    conditions : array-like, optional
+        Condition (speaker, session...) of every sample, resampled as a unit.
+
+    Returns
+    -------
+    BootstrapResult
 
     Examples
     --------
