@@ -202,3 +202,72 @@ def test_bad_inputs():
         trial_bootstrap_ci(e, t, sc, lab, speaker_of=[1, 2])
     with pytest.raises(ValueError, match="single speaker"):
         trial_bootstrap_ci(e, t, sc, lab, speaker_of={k: 0 for k in spk_of})
+
+
+def _eer_on_weights(lab, sc, w):
+    k = EerKernel(lab, sc)
+    return np.array([k.evaluate(np.bincount(k.keys, weights=r, minlength=k.m)[None])[0] for r in w])
+
+
+@pytest.mark.parametrize("rule", ["once", "product"])
+@pytest.mark.parametrize("n_spk", [6, 40])
+def test_speaker_count_path_equals_trial_weights(rule, n_spk):
+    # the fast EER path (speaker counts, windows, quadratic forms) must give exactly the
+    # EER of the trial weights that trial_weights draws from the same seed; with 6
+    # speakers most replicates leave the narrow windows and use the fallbacks
+    e, t, sc, lab, spk_of, _ = _trials(n_spk=n_spk, per=4, seed=11)
+    sc = np.round(sc, 1)  # ties
+    res = trial_bootstrap_ci(
+        e, t, sc, lab, speaker_of=spk_of, same_speaker=rule, n_resamples=300, rng=4, batch=7
+    )
+    w = trial_weights(e, t, speaker_of=spk_of, same_speaker=rule, n_resamples=300, rng=4)
+    ref = _eer_on_weights(lab, sc, w)
+    np.testing.assert_array_equal(np.isnan(res.bootstrap_distribution), np.isnan(ref))
+    ok = ~np.isnan(ref)
+    np.testing.assert_allclose(res.bootstrap_distribution[ok], ref[ok], rtol=0, atol=1e-13)
+    # and each value is the crossing of scikit-learn's ROC polyline
+    for r in range(0, 300, 60):
+        if ok[r]:
+            assert res.bootstrap_distribution[r] == pytest.approx(
+                eer_reference(lab, sc, w[r]), abs=1e-12
+            )
+
+
+def test_speaker_count_path_jackknife_equals_trial_path():
+    from mlci.verification_trials import SpeakerEer, _jackknife, _prepare, _trial_evaluator
+
+    e, t, sc, lab, spk_of, _ = _trials(n_spk=25, per=3, seed=12)
+    seed = np.random.SeedSequence(0)
+    tr1, _ = _prepare(e, t, spk_of, None, ("speaker",), "once")
+    fast = SpeakerEer(tr1, lab, sc)
+    j1 = _jackknife(tr1, fast.evaluate, 10, seed, speaker_counts=True)
+    tr2, _ = _prepare(e, t, spk_of, None, ("speaker",), "once")
+    slow, _ = _trial_evaluator(tr2, "eer", lab, sc, None)
+    j2 = _jackknife(tr2, slow, 10, seed)
+    np.testing.assert_allclose(j1, j2, atol=1e-13)
+    assert len(j1) == 10
+
+
+def test_many_speakers_sparse_pair_form():
+    # more speakers than a dense pair-count matrix allows: the sparse product must agree
+    from mlci.verification_trials import _PairForm
+
+    rng = np.random.default_rng(13)
+    n_cols = 3000
+    a, b = rng.integers(0, n_cols, 5000), rng.integers(0, n_cols, 5000)
+    form = _PairForm(a, b, n_cols)
+    assert not isinstance(form.mat, np.ndarray)
+    k = rng.integers(0, 4, (5, n_cols)).astype(float)
+    np.testing.assert_array_equal(form(k), (k[:, a] * k[:, b]).sum(axis=1))
+
+
+def test_string_ids_factorised_like_numpy_unique():
+    from mlci.verification_trials import _factorize
+
+    vals = np.array(["b", "a", "c", "a", "b10", "b"], dtype=object)
+    ids, inv = _factorize(vals)
+    ref_ids, ref_inv = np.unique(vals, return_inverse=True)
+    np.testing.assert_array_equal(ids, ref_ids)
+    np.testing.assert_array_equal(inv, ref_inv)
+    with pytest.raises(TypeError, match="ids of one type"):
+        _factorize(np.array(["a", 1, "b"], dtype=object))

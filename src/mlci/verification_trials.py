@@ -36,6 +36,7 @@ bootstrap, with no sampling model that produces them.  Different-speaker trials 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -63,6 +64,32 @@ LEVELS = ("speaker", "session", "id")
 
 
 # --------------------------------------------------------------------------- EER kernel
+def _eer_crossing(
+    p_miss: np.ndarray, p_fa: np.ndarray, at_first_cut: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Crossing of ``P_miss = P_fa`` along consecutive cuts, row by row.
+
+    ``d = P_miss - P_fa`` is non-decreasing along the cuts.  Returns the EER (linear
+    interpolation between the two cuts that bracket the crossing), the index of the first
+    cut with ``d >= 0`` and whether the crossing is inside the given cuts (the first
+    cut must have ``d < 0`` unless it is the first cut of all, ``at_first_cut``; the
+    last must have ``d >= 0``).
+    """
+    d = p_miss - p_fa
+    pos = d >= 0
+    i = np.argmax(pos, axis=1)
+    inside = pos[:, -1] & (~pos[:, 0] | at_first_cut)
+    i = np.where(pos[:, 0], 0, i)
+    rows = np.arange(d.shape[0])
+    i0 = np.maximum(i - 1, 0)
+    d0, d1 = d[rows, i0], d[rows, i]
+    m0, m1 = p_miss[rows, i0], p_miss[rows, i]
+    step = d1 - d0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lam = np.where(step > 0, -d0 / np.where(step > 0, step, 1.0), 0.0)
+    return m0 + lam * (m1 - m0), i, inside
+
+
 class EerKernel(Kernel):
     """Weighted equal error rate, vectorised over replicates.
 
@@ -133,18 +160,7 @@ class EerKernel(Kernel):
         with np.errstate(invalid="ignore", divide="ignore"):
             p_miss = cp[:, self.i_pos[cuts] - a_p] / p_tot[:, None]
             p_fa = 1.0 - cn[:, self.i_neg[cuts] - a_n] / n_tot[:, None]
-        d = p_miss - p_fa  # non-decreasing in the cut; -1 at cut 0 and +1 at the last
-        pos = d >= 0
-        i = np.argmax(pos, axis=1)
-        inside = pos[:, -1] & (~pos[:, 0] | (lo == 0))
-        i = np.where(pos[:, 0], 0, i)
-        rows = np.arange(b)
-        i0 = np.maximum(i - 1, 0)
-        d0, d1 = d[rows, i0], d[rows, i]
-        m0, m1 = p_miss[rows, i0], p_miss[rows, i]
-        step = d1 - d0
-        lam = np.where(step > 0, -d0 / np.where(step > 0, step, 1.0), 0.0)
-        eer = m0 + lam * (m1 - m0)
+        eer, i, inside = _eer_crossing(p_miss, p_fa, lo == 0)
         bad = (p_tot <= 0) | (n_tot <= 0)
         return np.where(bad, np.nan, eer), lo + i, inside | bad
 
@@ -156,6 +172,157 @@ class EerKernel(Kernel):
             redo = np.flatnonzero(~inside)
             eer[redo] = self._crossing(w[redo], 0, self.n_cuts - 1)[0]
         return eer
+
+
+class _PairForm:
+    """``sum_i K[a_i] K[b_i]`` over a fixed set of trials, for many rows ``K`` at once.
+
+    Trials only matter through their (enrollment speaker, test speaker) pair, so the sum
+    is the quadratic form ``K N K'`` with ``N`` the pair counts: one matrix product per
+    block of replicates (BLAS), whatever the number of trials.  Only the columns of
+    ``N`` that hold trials are kept (same-speaker trials under "once" all sit in the
+    column of ones); ``N`` is sparse when the speakers are too many for a dense matrix.
+    """
+
+    def __init__(self, a: np.ndarray, b: np.ndarray, n_cols: int) -> None:
+        self.empty = len(a) == 0
+        if self.empty:
+            return
+        cols, b_local = np.unique(b, return_inverse=True)
+        self.cols = cols
+        flat = a.astype(np.int64) * len(cols) + b_local.reshape(-1)
+        counts = np.bincount(flat, minlength=n_cols * len(cols)).astype(float)
+        if n_cols * len(cols) <= 1 << 22:  # dense up to 32 MiB
+            self.mat: Any = counts.reshape(n_cols, len(cols))
+        else:
+            from scipy import sparse
+
+            nz = np.flatnonzero(counts)
+            self.mat = sparse.csr_matrix(
+                (counts[nz], (nz // len(cols), nz % len(cols))), shape=(n_cols, len(cols))
+            ).T.tocsr()  # (cols, n_cols): product with K' below
+
+    def __call__(self, k: np.ndarray) -> np.ndarray:
+        if self.empty:
+            return np.zeros(k.shape[0])
+        if isinstance(self.mat, np.ndarray):
+            kn = k @ self.mat
+        else:
+            kn = (self.mat @ k.T).T
+        return np.einsum("ij,ij->i", kn, k[:, self.cols])
+
+
+class _WindowLevel:
+    """Cuts ``lo..hi`` of the EER search: the trials inside are summed one by one, those
+    below and above through :class:`_PairForm`."""
+
+    def __init__(
+        self,
+        side: dict[str, np.ndarray],
+        i_pos: np.ndarray,
+        i_neg: np.ndarray,
+        lo: int,
+        hi: int,
+        n_cols: int,
+    ) -> None:
+        self.lo, self.hi = lo, hi
+        self.first = lo == 0
+        a_p, b_p, a_n, b_n = i_pos[lo], i_pos[hi], i_neg[lo], i_neg[hi]
+        te, tt, ne, nt = side["te"], side["tt"], side["ne"], side["nt"]
+        self.win_t = (te[a_p:b_p], tt[a_p:b_p])
+        self.win_n = (ne[a_n:b_n], nt[a_n:b_n])
+        self.below_t = _PairForm(te[:a_p], tt[:a_p], n_cols)
+        self.above_t = _PairForm(te[b_p:], tt[b_p:], n_cols)
+        self.below_n = _PairForm(ne[:a_n], nt[:a_n], n_cols)
+        self.above_n = _PairForm(ne[b_n:], nt[b_n:], n_cols)
+        self.cut_p = i_pos[lo : hi + 1] - a_p
+        self.cut_n = i_neg[lo : hi + 1] - a_n
+        self.size = (b_p - a_p) + (b_n - a_n)
+
+    @staticmethod
+    def _cum(k: np.ndarray, win: tuple[np.ndarray, np.ndarray], below: np.ndarray) -> np.ndarray:
+        w = np.take(k, win[0], axis=1)
+        w *= np.take(k, win[1], axis=1)
+        out = np.empty((k.shape[0], w.shape[1] + 1))
+        out[:, 0] = below
+        np.cumsum(w, axis=1, out=out[:, 1:])
+        out[:, 1:] += below[:, None]
+        return out
+
+    def crossing(self, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        cp = self._cum(k, self.win_t, self.below_t(k))
+        cn = self._cum(k, self.win_n, self.below_n(k))
+        p_tot = cp[:, -1] + self.above_t(k)
+        n_tot = cn[:, -1] + self.above_n(k)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p_miss = cp[:, self.cut_p] / p_tot[:, None]
+            p_fa = 1.0 - cn[:, self.cut_n] / n_tot[:, None]
+        eer, _, inside = _eer_crossing(p_miss, p_fa, self.first)
+        bad = (p_tot <= 0) | (n_tot <= 0)
+        return np.where(bad, np.nan, eer), inside | bad
+
+
+class SpeakerEer:
+    """Weighted EER of joint-bootstrap replicates given by their speaker counts.
+
+    With speakers the only resampled level, a trial's weight is ``K[a] K[b]`` (``a``, ``b``
+    its sides' speakers; ``b`` is a column of ones for same-speaker trials under "once"),
+    so a replicate is fully described by its ``n_speakers + 1`` counts.  The trials are
+    sorted by score once.  The EER crossing of a replicate lies near that of the data, so
+    only the trials in a window of cuts around it are gathered and summed; the weight
+    below and above the window is a quadratic form in the counts (:class:`_PairForm`,
+    one matrix product per block).  Rows whose crossing leaves the window are redone on
+    wider windows, the last being every cut.  All sums are of integers (exact in float64),
+    so the result does not depend on the window, chunk size or thread count, and equals
+    :class:`EerKernel` on the trial weights.
+    """
+
+    def __init__(self, trials: _Trials, y_true: Any, y_score: Any, pos_label: Any = None) -> None:
+        y = as_1d("labels", y_true)
+        s = as_float("scores", y_score)
+        tar = binary_labels("labels", y, pos_label)
+        if tar.all() or not tar.any():
+            raise ValueError("'eer' needs both target and non-target trials.")
+        order = np.argsort(s, kind="stable")
+        t_idx, n_idx = order[tar[order]], order[~tar[order]]
+        s_t, s_n = s[t_idx], s[n_idx]
+        side = {
+            "te": trials.spk_e[t_idx],
+            "tt": trials.spk_t[t_idx],
+            "ne": trials.spk_e[n_idx],
+            "nt": trials.spk_t[n_idx],
+        }
+        grid = np.unique(s)
+        # trials below each cut (cut c rejects scores < grid[c]; the last cut rejects all)
+        i_pos = np.r_[np.searchsorted(s_t, grid, side="left"), len(s_t)]
+        i_neg = np.r_[np.searchsorted(s_n, grid, side="left"), len(s_n)]
+        n_cuts = len(grid) + 1
+        self.n_cols = trials.n_spk + 1
+        p_miss = i_pos / len(s_t)
+        p_fa = 1.0 - i_neg / len(s_n)
+        d = p_miss - p_fa  # on the data as given, non-decreasing from -1 to 1
+        self.levels: list[_WindowLevel] = []
+        for delta in (0.02, 0.08, 0.3):
+            lo = max(int(np.searchsorted(d, -delta, side="left")) - 1, 0)
+            hi = min(int(np.searchsorted(d, delta, side="right")), n_cuts - 1)
+            if hi - lo > n_cuts // 2:
+                break
+            self.levels.append(_WindowLevel(side, i_pos, i_neg, lo, hi, self.n_cols))
+        self.levels.append(_WindowLevel(side, i_pos, i_neg, 0, n_cuts - 1, self.n_cols))
+        self.window_trials = self.levels[0].size
+
+    def evaluate(self, k: np.ndarray) -> np.ndarray:
+        """EER of each row of speaker counts ``k`` (b, n_speakers + 1), last column ones."""
+        k = np.asarray(k, dtype=float)
+        out = np.empty(k.shape[0])
+        rows = np.arange(k.shape[0])
+        for level in self.levels:
+            eer, inside = level.crossing(k if len(rows) == k.shape[0] else k[rows])
+            out[rows[inside]] = eer[inside]
+            rows = rows[~inside]
+            if not len(rows):
+                break
+        return out
 
 
 # --------------------------------------------------------------------------- the trials
@@ -178,6 +345,26 @@ def _lookup(name: str, mapping: Any, ids: np.ndarray) -> np.ndarray:
     return np.asarray([mapping[i] for i in ids.tolist()])
 
 
+def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct ids and each value's index among them (as ``np.unique`` with
+    ``return_inverse``); Python objects (strings) go through a dictionary first, which
+    is much faster than sorting millions of objects."""
+    try:
+        if values.dtype != object:
+            ids, inv = np.unique(values, return_inverse=True)
+            return ids, inv.reshape(-1)
+        as_list = values.tolist()
+        distinct = list(dict.fromkeys(as_list))  # first-appearance order, hashing in C
+        code = {v: i for i, v in enumerate(distinct)}
+        first = np.fromiter(map(code.__getitem__, as_list), dtype=np.intp, count=len(as_list))
+        uniq = np.empty(len(distinct), dtype=object)
+        uniq[:] = distinct
+        ids, rank = np.unique(uniq, return_inverse=True)
+        return ids, rank.reshape(-1)[first]
+    except TypeError:
+        raise TypeError("`enroll_ids` and `test_ids` must hold ids of one type.") from None
+
+
 class _Trials:
     """Integer structure of the trials: ids, speakers, sessions, and each trial's sides."""
 
@@ -197,11 +384,7 @@ class _Trials:
                 f"`enroll_ids` and `test_ids` must have one entry per trial; got {len(e)} and "
                 f"{len(t)}."
             )
-        try:
-            ids, inv = np.unique(np.concatenate([e, t]), return_inverse=True)
-        except TypeError:
-            raise TypeError("`enroll_ids` and `test_ids` must hold ids of one type.") from None
-        inv = inv.reshape(-1)
+        ids, inv = _factorize(np.concatenate([e, t]))
         n = len(e)
         self.n_trials = n
         self.e, self.t = inv[:n].astype(np.intp), inv[n:].astype(np.intp)
@@ -268,8 +451,15 @@ def _draw_within(rng: np.random.Generator, b: int, grouping: Any) -> np.ndarray:
 class _TrialSampler:
     """Block-seeded trial weights; the interface ``run_replicates`` needs."""
 
-    def __init__(self, trials: _Trials, n_resamples: int, seed: np.random.SeedSequence) -> None:
+    def __init__(
+        self,
+        trials: _Trials,
+        n_resamples: int,
+        seed: np.random.SeedSequence,
+        speaker_counts: bool = False,
+    ) -> None:
         self.trials = trials
+        self.speaker_counts = speaker_counts  # blocks of speaker counts, not trial weights
         self.seed = seed
         self.n_resamples = n_resamples
         self.plan = self  # run_replicates reads sampler.plan.n_resamples
@@ -288,6 +478,8 @@ class _TrialSampler:
 
     def block(self, j: int) -> np.ndarray:
         b = min(self.block_size, self.n_resamples - j * self.block_size)
+        if self.speaker_counts:  # the same draws as the trial weights' first step
+            return _speaker_counts(self.generator(j), b, self.trials.n_spk)
         return trial_weights_block(self.trials, self.generator(j), b)
 
     def iter_chunks(self, rows: int) -> Iterator[tuple[int, Callable[[], np.ndarray]]]:
@@ -303,14 +495,21 @@ class _TrialSampler:
             yield first * self.block_size, make
 
 
-def trial_weights_block(trials: _Trials, rng: np.random.Generator, b: int) -> np.ndarray:
-    """Weights (b, n_trials) of ``b`` joint-bootstrap replicates."""
-    n_spk = trials.n_spk
+def _speaker_counts(rng: np.random.Generator, b: int, n_spk: int) -> np.ndarray:
+    """Multiplicities (b, n_spk + 1) of ``n_spk`` speakers drawn with replacement; the
+    last column is ones (the test side of a same-speaker trial under "once")."""
     draws = rng.integers(0, n_spk, size=(b, n_spk))
     k = np.bincount((draws + np.arange(b)[:, None] * n_spk).ravel(), minlength=b * n_spk)
     k_ext = np.ones((b, n_spk + 1))
     k_ext[:, :n_spk] = k.reshape(b, n_spk)
-    w = k_ext[:, trials.spk_e] * k_ext[:, trials.spk_t]
+    return k_ext
+
+
+def trial_weights_block(trials: _Trials, rng: np.random.Generator, b: int) -> np.ndarray:
+    """Weights (b, n_trials) of ``b`` joint-bootstrap replicates."""
+    k_ext = _speaker_counts(rng, b, trials.n_spk)
+    w = np.take(k_ext, trials.spk_e, axis=1)
+    w *= np.take(k_ext, trials.spk_t, axis=1)
     if trials.groups:
         f = np.ones((b, trials.n_ids))
         level = 0
@@ -320,7 +519,8 @@ def trial_weights_block(trials: _Trials, rng: np.random.Generator, b: int) -> np
             level = 1
         if "id" in trials.resample:
             f *= _draw_within(rng, b, trials.groups[level])
-        w *= f[:, trials.e] * f[:, trials.t]
+        w *= np.take(f, trials.e, axis=1)
+        w *= np.take(f, trials.t, axis=1)
     return w
 
 
@@ -377,6 +577,22 @@ def _prepare(
     check_choice("same_speaker", same_speaker, ("once", "product"))
     trials = _Trials(enroll_ids, test_ids, speaker_of, session_of, resample, same_speaker)
     return trials, resample
+
+
+def _single_threaded_blas(active: bool) -> Any:
+    """One BLAS thread inside the engine's own threads (the speaker-count path's matrix
+    products are small; a multi-threaded BLAS inside each of our threads oversubscribes
+    the cores and, on a busy machine, runs many times slower).  Uses ``threadpoolctl``
+    when installed (it comes with scikit-learn); otherwise changes nothing.  The limit is
+    process-wide while it lasts."""
+    if active:
+        try:
+            from threadpoolctl import threadpool_limits
+        except ImportError:  # pragma: no cover - optional
+            pass
+        else:
+            return threadpool_limits(limits=1, user_api="blas")
+    return contextlib.nullcontext()
 
 
 # --------------------------------------------------------------------------- public API
@@ -464,53 +680,38 @@ def trial_bootstrap_ci(
             f"`scores` ({len(s)}) and `labels` ({len(lab)}) must have one entry per trial "
             f"({trials.n_trials})."
         )
-    kernel: Kernel
-    if isinstance(metric, str) and metric.lower() == "eer":
-        kernel = EerKernel(lab, s, pos_label)
-    else:
-        params = {} if pos_label is None or callable(metric) else {"pos_label": pos_label}
-        kernel = get_kernel(metric, (lab, s), params)
-    if kernel.shape != ():
-        raise ValueError("`trial_bootstrap_ci` needs a scalar metric.")
-    # put the trials in atom order, so a replicate's atom counts are contiguous sums
-    order = np.argsort(kernel.keys, kind="stable")
-    trials.reorder(order)
-    sorted_keys = kernel.keys[order]
-    starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
-    if isinstance(kernel, FunctionKernel):
-        inv = np.empty_like(order)
-        inv[order] = np.arange(len(order))
-
-        def to_atoms(w: np.ndarray) -> np.ndarray:
-            return w[:, inv]  # back to the user's trial order
-    elif len(starts) == len(sorted_keys):
-
-        def to_atoms(w: np.ndarray) -> np.ndarray:
-            return w
-    else:
-
-        def to_atoms(w: np.ndarray) -> np.ndarray:
-            return np.add.reduceat(w, starts, axis=1)
-
-    def evaluate(w: np.ndarray) -> np.ndarray:
-        return kernel.evaluate(to_atoms(w))
-
     seed = check_rng_seed(rng)
-    sampler = _TrialSampler(trials, n_resamples, seed)
-    ones = np.ones((1, trials.n_trials))
+    is_eer = isinstance(metric, str) and metric.lower() == "eer"
+    fast = is_eer and resample == ("speaker",)
+    if fast:
+        speaker_eer = SpeakerEer(trials, lab, s, pos_label)
+        evaluate = speaker_eer.evaluate
+        sampler = _TrialSampler(trials, n_resamples, seed, speaker_counts=True)
+        ones = np.ones((1, trials.n_spk + 1))
+        n_win = max(speaker_eer.window_trials, 1)
+        bytes_per_row = 8.0 * (8 * n_win + 4 * trials.n_spk)
+        if batch is None:  # chunks of a few MiB stay in cache and feed every thread
+            batch = int(np.clip((4 << 20) // (8 * n_win), 16, 256))
+        threads = True
+    else:
+        evaluate, threads = _trial_evaluator(trials, metric, lab, s, pos_label)
+        sampler = _TrialSampler(trials, n_resamples, seed)
+        ones = np.ones((1, trials.n_trials))
+        bytes_per_row = 8.0 * trials.n_trials * 7
     estimate = float(evaluate(ones)[0])
     if np.isnan(estimate):
         raise ValueError("The metric is undefined (NaN) on the trials as given.")
-    dist = run_replicates(
-        evaluate,
-        sampler,  # type: ignore[arg-type]
-        (),
-        bytes_per_row=8.0 * trials.n_trials * (3 + kernel.work_factor),
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
-        threads=not isinstance(kernel, FunctionKernel),
-    )
+    with _single_threaded_blas(fast):
+        dist = run_replicates(
+            evaluate,
+            sampler,  # type: ignore[arg-type]
+            (),
+            bytes_per_row=bytes_per_row,
+            batch=batch,
+            n_jobs=n_jobs,
+            max_memory=max_memory,
+            threads=threads,
+        )
     invalid = np.isnan(dist)
     n_invalid = int(invalid.sum())
     if n_invalid == n_resamples:
@@ -532,12 +733,14 @@ def trial_bootstrap_ci(
         "same_speaker": same_speaker,
     }
     if method == "bca":
-        jack = _jackknife(
-            trials,
-            evaluate,
-            max_groups=100 if isinstance(kernel, FunctionKernel) else 200,
-            seed=seed,
-        )
+        with _single_threaded_blas(fast):
+            jack = _jackknife(
+                trials,
+                evaluate,
+                max_groups=100 if not threads else 200,
+                seed=seed,
+                speaker_counts=fast,
+            )
         accel = acceleration(jack)
         details["jackknife_size"] = len(jack)
     low, high, info = bootstrap_interval(
@@ -569,11 +772,51 @@ def trial_bootstrap_ci(
     )
 
 
+def _trial_evaluator(
+    trials: _Trials, metric: Any, lab: np.ndarray, s: np.ndarray, pos_label: Any
+) -> tuple[Callable[[np.ndarray], np.ndarray], bool]:
+    """The metric on trial weights (b, n_trials): ``evaluate`` and whether it may run in
+    threads.  Reorders ``trials`` into the kernel's atom order."""
+    kernel: Kernel
+    if isinstance(metric, str) and metric.lower() == "eer":
+        kernel = EerKernel(lab, s, pos_label)
+    else:
+        params = {} if pos_label is None or callable(metric) else {"pos_label": pos_label}
+        kernel = get_kernel(metric, (lab, s), params)
+    if kernel.shape != ():
+        raise ValueError("`trial_bootstrap_ci` needs a scalar metric.")
+    # put the trials in atom order, so a replicate's atom counts are contiguous sums
+    order = np.argsort(kernel.keys, kind="stable")
+    trials.reorder(order)
+    sorted_keys = kernel.keys[order]
+    starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
+    if isinstance(kernel, FunctionKernel):
+        inv = np.empty_like(order)
+        inv[order] = np.arange(len(order))
+
+        def to_atoms(w: np.ndarray) -> np.ndarray:
+            return w[:, inv]  # back to the user's trial order
+    elif len(starts) == len(sorted_keys):
+
+        def to_atoms(w: np.ndarray) -> np.ndarray:
+            return w
+    else:
+
+        def to_atoms(w: np.ndarray) -> np.ndarray:
+            return np.add.reduceat(w, starts, axis=1)
+
+    def evaluate(w: np.ndarray) -> np.ndarray:
+        return kernel.evaluate(to_atoms(w))
+
+    return evaluate, not isinstance(kernel, FunctionKernel)
+
+
 def _jackknife(
     trials: _Trials,
     evaluate: Callable[[np.ndarray], np.ndarray],
     max_groups: int,
     seed: np.random.SeedSequence,
+    speaker_counts: bool = False,
 ) -> np.ndarray:
     """Delete-one-speaker (or group of speakers) jackknife: a trial is removed with
     either side's speaker."""
@@ -585,6 +828,10 @@ def _jackknife(
         ss = np.random.SeedSequence(entropy=seed.entropy, spawn_key=(*seed.spawn_key, 1, 0))
         group = np.random.default_rng(ss).permutation(np.arange(n_spk) % max_groups)
         g = max_groups
+    if speaker_counts:  # rows of speaker counts: the deleted group's speakers are 0
+        k = np.ones((g, n_spk + 1))
+        k[group, np.arange(n_spk)] = 0.0
+        return evaluate(k)
     ge = group[trials.spk[trials.e]]
     gt = group[trials.spk[trials.t]]
     out = np.empty(g)
