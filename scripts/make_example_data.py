@@ -33,6 +33,7 @@ COLUMNS = (
     "session",
     "label",
     "pred",
+    "pred_baseline",
     *(f"score_{e}" for e in EMOTIONS),
     "is_angry",
     "num_words",
@@ -49,6 +50,9 @@ def _softmax(z: np.ndarray) -> np.ndarray:
 def simulate(seed: int = DEFAULT_SEED) -> list[dict[str, object]]:
     """Rows of the example test set (a pure function of ``seed``)."""
     rng = np.random.default_rng(seed)
+    # a second, weaker system ("pred_baseline") for `mlci compare`; its own stream keeps
+    # every other column identical to what the main stream alone gives
+    rng_base = np.random.default_rng([seed, 1])
     k = len(EMOTIONS)
     # utterances per speaker: log-normal sizes (a few talkative speakers, many quiet ones)
     raw = np.exp(0.7 * rng.standard_normal(N_SPEAKERS))
@@ -77,6 +81,10 @@ def simulate(seed: int = DEFAULT_SEED) -> list[dict[str, object]]:
         logits[:, 0] += 0.35 * (labels == 2)
         probs = _softmax(logits)
         preds = probs.argmax(axis=1)
+        # the baseline sees the same utterances (correlated errors) with less signal
+        logits_base = logits + 0.6 * rng_base.standard_normal((n, k))
+        logits_base[np.arange(n), labels] -= 0.12 * signal
+        preds_base = logits_base.argmax(axis=1)
         # transcripts: word counts and word error rates with a speaker effect
         words = 3 + np.floor(np.exp(2.2 + 0.6 * rng.standard_normal(n))).astype(int)
         words = np.minimum(words, 60)
@@ -91,6 +99,7 @@ def simulate(seed: int = DEFAULT_SEED) -> list[dict[str, object]]:
                     "session": f"{spk}_s{session_idx[i] + 1}",
                     "label": EMOTIONS[labels[i]],
                     "pred": EMOTIONS[preds[i]],
+                    "pred_baseline": EMOTIONS[preds_base[i]],
                     **{f"score_{e}": f"{p[j]:.4f}" for j, e in enumerate(EMOTIONS)},
                     "is_angry": int(labels[i] == EMOTIONS.index("angry")),
                     "num_words": int(words[i]),

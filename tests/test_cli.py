@@ -124,6 +124,10 @@ def test_example_commands_run(capsys, cmd):
     argv = [*shlex.split(cmd)[1:], "-B", "100"]
     code, out, err = run(capsys, argv)
     assert code == 0, err
+    if argv[0] == "compare":
+        n_systems = len(argv[argv.index("--systems") + 1].split(","))
+        assert sum(" - " in ln for ln in out.splitlines()) == n_systems * (n_systems - 1) // 2
+        return
     assert len(_rows(out)[1]) == len(argv[argv.index("--metric") + 1].split(","))
 
 
@@ -379,7 +383,7 @@ def test_example_command(capsys):
 
 def test_parser_has_one_function_per_command():
     sub = next(a for a in build_parser()._actions if a.dest == "command")
-    assert set(sub.choices) == {"ci", "metrics", "example"}
+    assert set(sub.choices) == {"ci", "compare", "metrics", "example"}
     assert len(COMMANDS) == len(sub.choices)
 
 
@@ -432,3 +436,79 @@ def test_metric_options_beta_and_kappa_weights(capsys):
     assert kappa["estimate"] == pytest.approx(
         cohen_kappa_score(d["label"], d["pred"], weights="quadratic")
     )
+
+
+# ------------------------------------------------------------------------ mlci compare
+def test_compare_matches_api(capsys):
+    code, out, err = run(
+        capsys,
+        [
+            "compare",
+            "--example",
+            "--systems",
+            "pred,pred_baseline",
+            "--metric",
+            "accuracy",
+            "--condition",
+            "speaker",
+            "-B",
+            "200",
+            "--seed",
+            "3",
+        ],
+    )
+    assert code == 0, err
+    d = load_example(as_frame=False)
+    ref = mlci.compare(
+        d["label"],
+        {"pred": d["pred"], "pred_baseline": d["pred_baseline"]},
+        metric="accuracy",
+        conditions=d["speaker"],
+        n_resamples=200,
+        rng=3,
+    )
+    diff = ref.difference("pred", "pred_baseline")
+    line = next(ln for ln in out.splitlines() if ln.startswith("pred - pred_baseline"))
+    parts = line.split()
+    assert float(parts[3]) == pytest.approx(diff.estimate, abs=1e-4)
+    assert float(parts[4]) == pytest.approx(diff.confidence_interval.low, abs=1e-4)
+    assert float(parts[5]) == pytest.approx(diff.confidence_interval.high, abs=1e-4)
+    assert "# p-values:" in out
+
+
+def test_compare_json(capsys):
+    code, out, _ = run(
+        capsys,
+        [
+            "compare",
+            "--example",
+            "--systems",
+            "pred,pred_baseline",
+            "--metric",
+            "f1",
+            "--average",
+            "macro",
+            "-B",
+            "50",
+            "--seed",
+            "1",
+            "--json",
+        ],
+    )
+    d = json.loads(out)
+    assert code == 0 and set(d["systems"]) == {"pred", "pred_baseline"}
+    assert d["seed"] == 1 and len(d["differences"]) == 1
+
+
+@pytest.mark.parametrize(
+    "argv,pattern",
+    [
+        (["--systems", "pred"], r"at least two"),
+        (["--systems", "pred,pred_baseline", "--reference", "other"], r"--reference 'other'"),
+        (["--systems", "pred,nope"], r"nope"),
+    ],
+)
+def test_compare_bad_input(capsys, argv, pattern):
+    code, _, err = run(capsys, ["compare", "--example", "--metric", "accuracy", *argv])
+    assert code == 2
+    assert pytest.importorskip("re").search(pattern, err)

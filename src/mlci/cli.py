@@ -371,6 +371,151 @@ def _print_table(
         print(f"# {name}: {k} replicate(s) undefined and left out")
 
 
+# -------------------------------------------------------------------- mlci compare
+def _add_compare(sub: Any) -> None:
+    from .intervals import INTERVAL_METHODS
+
+    p = sub.add_parser(
+        "compare",
+        help="compare systems on the same test set (paired bootstrap, adjusted p-values)",
+        description="Compare two or more systems scored on the same samples: every system is "
+        "evaluated on the same bootstrap replicates, so each difference's interval reflects "
+        "their correlation. One row per system, then one row per pair.",
+        epilog="example: mlci compare preds.csv --label y --systems sys_a,sys_b,sys_c "
+        "--metric accuracy --condition speaker --seed 0",
+    )
+    add_input_arguments(p)
+    g = p.add_argument_group("columns")
+    g.add_argument("--label", metavar="COL", required=False, help="true labels (y_true)")
+    g.add_argument(
+        "--systems",
+        metavar="COL,COL[,...]",
+        required=True,
+        help="one column per system: its decisions, or its scores for score metrics",
+    )
+    g.add_argument("--condition", metavar="COL", help="condition of each sample (speaker...)")
+    g.add_argument("--strata", metavar="COL", help="resample within each stratum")
+    m = p.add_argument_group("metric, interval and test")
+    m.add_argument("--metric", required=True, metavar="NAME", help="one built-in metric name")
+    m.add_argument("--reference", metavar="COL", help="compare every system to this one only")
+    m.add_argument(
+        "--correction",
+        default="holm",
+        choices=("holm", "bonferroni", "hochberg", "bh", "by", "maxt", "none"),
+        help="multiple-comparison adjustment of the p-values (default holm)",
+    )
+    m.add_argument("--method", default="bca", choices=INTERVAL_METHODS, help="default: bca")
+    m.add_argument("-B", "--n-resamples", type=int, default=1000, metavar="N")
+    m.add_argument("--seed", type=int, metavar="S", help="random seed (default: drawn, printed)")
+    m.add_argument("--confidence-level", type=float, default=0.95, metavar="L")
+    m.add_argument("--pos-label", metavar="X", help="positive class of binary metrics")
+    m.add_argument("--average", choices=("binary", "macro", "micro", "weighted"))
+    o = p.add_argument_group("output")
+    o.add_argument("--json", action="store_true", help="print the result as JSON")
+    o.add_argument("--digits", type=int, default=4, help="decimals in the table (default 4)")
+    p.set_defaults(handler=_run_compare)
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    from .compare import compare
+    from .metrics import _resolve
+
+    cols, source = load_input(args)
+    if args.example:
+        args.label = args.label or "label"
+    info = _resolve(args.metric)
+    names = _split_list(args.systems)
+    if len(names) < 2:
+        raise CLIError("--systems: give at least two comma-separated columns to compare.")
+    if args.reference is not None and args.reference not in names:
+        raise CLIError(
+            f"--reference {args.reference!r} is not among --systems ({', '.join(names)})."
+        )
+    if len(info.inputs) == 2 and args.label is None:
+        raise CLIError(f"metric {info.name!r} needs the true labels: --label COL.")
+    systems = {name: get_column(cols, name, "--systems") for name in names}
+    y_true = get_column(cols, args.label, "--label") if len(info.inputs) == 2 else None
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    options: dict[str, Any] = {}
+    if args.pos_label is not None:
+        options["pos_label"] = parse_like(args.pos_label, y_true)
+    if args.average is not None:
+        options["average"] = args.average
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = _call_with_hints(
+            compare,
+            y_true,
+            systems,
+            metric=info.name,
+            conditions=get_column(cols, args.condition, "--condition") if args.condition else None,
+            strata=get_column(cols, args.strata, "--strata") if args.strata else None,
+            reference=args.reference,
+            n_resamples=args.n_resamples,
+            confidence_level=args.confidence_level,
+            method=args.method,
+            correction=args.correction,
+            rng=seed,
+            pos_label=options.get("pos_label"),
+            average=options.get("average", "default"),
+        )
+    for msg in dict.fromkeys(_one_line(w.message) for w in caught):  # type: ignore[arg-type]
+        print(f"mlci: warning: {msg}", file=sys.stderr)
+    if args.json:
+        d = res.to_dict()
+        d.update(seed=seed, source=source)
+        print(json.dumps(d, indent=2, default=_json_default))
+        return 0
+    dg = args.digits
+    level = f"{res.confidence_level * 100:.10g}%"
+    print(
+        f"# {source}: {res.n_samples} samples; {info.name}; {level} intervals from "
+        f"{res.n_resamples} paired resamples ({res.scheme}); seed {seed}"
+    )
+    ranks = {r.system: r.rank for r in res.ranking} if res.ranking else {}
+    rows = [["system", "estimate", "low", "high", "rank"]]
+    for name, r in res.systems.items():
+        low, high = r.confidence_interval
+        rows.append(
+            [
+                name,
+                _fmt_num(r.estimate, dg),
+                _fmt_num(low, dg),
+                _fmt_num(high, dg),
+                str(ranks.get(name, "-")),
+            ]
+        )
+    _print_rows(rows, left={0})
+    print()
+    rows = [["difference", "estimate", "low", "high", "p", f"p ({res.correction})", ""]]
+    for d in res.differences:
+        low, high = d.confidence_interval
+        rows.append(
+            [
+                f"{d.a} - {d.b}",
+                _fmt_num(d.estimate, dg),
+                _fmt_num(low, dg),
+                _fmt_num(high, dg),
+                f"{d.pvalue:.4g}",
+                f"{d.pvalue_adjusted:.4g}",
+                "*" if d.significant else "",
+            ]
+        )
+    _print_rows(rows, left={0, 6})
+    print(f"# p-values: {res.pvalue_method}; * = significant at {1 - res.confidence_level:g}")
+    return 0
+
+
+def _print_rows(rows: list[list[str]], left: set[int]) -> None:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        cells = [
+            c.ljust(w) if i in left else c.rjust(w)
+            for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        ]
+        print("  ".join(cells).rstrip())
+
+
 # -------------------------------------------------------------------- mlci metrics
 def _add_metrics(sub: Any) -> None:
     p = sub.add_parser(
@@ -443,12 +588,14 @@ EXAMPLE_COMMANDS = (
     "--condition speaker --seed 0",
     "mlci ci --example --weight num_words --value wer --metric weighted_mean,mean "
     "--condition speaker --seed 0",
+    "mlci compare --example --systems pred,pred_baseline --metric accuracy --condition speaker "
+    "--seed 0",
 )
 
 
 # ----------------------------------------------------------------------- the parser
 #: one function per subcommand; each adds its parser and sets ``handler``
-COMMANDS: list[Callable[[Any], None]] = [_add_ci, _add_metrics, _add_example]
+COMMANDS: list[Callable[[Any], None]] = [_add_ci, _add_compare, _add_metrics, _add_example]
 
 
 def build_parser() -> argparse.ArgumentParser:
