@@ -186,6 +186,66 @@ def test_maxt_simultaneous_intervals_wider_and_pvalues():
         assert d.pvalue_adjusted == pytest.approx(min(1.0, 10 * d.pvalue))
 
 
+def test_maxt_one_sided_uses_signed_max_t():
+    # Defect fixed: correction="maxt" used the two-sided max-|t| whatever `alternative`,
+    # so a one-sided "adjusted" p could be below the unadjusted one.  With a single pair
+    # the single-step max-t adjustment is no adjustment: p_adj == p for every alternative
+    # (the studentised shift test and the shifted-bootstrap test count the same replicates).
+    y, sy = _systems(n=200, accs=(0.8, 0.7), seed=0)
+    for alt in ("two-sided", "greater", "less"):
+        res = compare(
+            y, sy, metric="accuracy", rng=0, n_resamples=999, correction="maxt", alternative=alt
+        )
+        d = res.difference("A", "B")
+        assert d.pvalue_adjusted == pytest.approx(d.pvalue), alt
+    # several pairs: adjusted >= unadjusted; the one-sided bound is a one-sided max-t
+    # quantile (Westfall & Young 1993): computed here by hand from the distribution
+    y, sy = _systems(n=400, accs=(0.8, 0.78, 0.76, 0.74), seed=8)
+    res = compare(
+        y, sy, metric="accuracy", rng=0, n_resamples=1000, correction="maxt", alternative="greater"
+    )
+    dist = np.column_stack([res.systems[k].bootstrap_distribution for k in sy])
+    pairs = list(itertools.combinations(range(4), 2))
+    dd = np.column_stack([dist[:, i] - dist[:, j] for i, j in pairs])
+    dh = np.array([d.estimate for d in res.differences])
+    se = dd.std(axis=0, ddof=1)
+    c = np.quantile(((dd - dh) / se).max(axis=1), 0.95)
+    assert res.simultaneous_critical_value == pytest.approx(c, rel=0.02)
+    for d in res.differences:
+        assert d.pvalue_adjusted >= d.pvalue - 1e-12
+        assert d.simultaneous_interval.high == np.inf
+        assert d.simultaneous_interval.low == pytest.approx(
+            d.estimate - c * d.standard_error, abs=1e-3
+        )
+
+
+def test_bca_of_difference_uses_jackknife_of_the_difference():
+    # Independent check of BCa for a paired difference: delete-one-condition jackknife of
+    # acc(A) - acc(B) computed by hand (Efron & Tibshirani 1993, eq. 14.15), fed to the
+    # interval formula with compare's own bootstrap distribution, gives compare's interval.
+    from mlci.intervals import bootstrap_interval
+
+    y, sy = _systems(n=240, accs=(0.8, 0.72), seed=9, corr=0.3)
+    spk = np.repeat(np.arange(40), 6)
+    res = compare(y, sy, metric="accuracy", conditions=spk, rng=2, n_resamples=500)
+    d = res.difference("A", "B")
+    jack = np.array(
+        [
+            accuracy_score(y[spk != s], sy["A"][spk != s])
+            - accuracy_score(y[spk != s], sy["B"][spk != s])
+            for s in range(40)
+        ]
+    )
+    u = jack.mean() - jack
+    a = np.sum(u**3) / (6 * np.sum(u**2) ** 1.5)
+    dd = res.systems["A"].bootstrap_distribution - res.systems["B"].bootstrap_distribution
+    low, high, _ = bootstrap_interval(d.estimate, dd, method="bca", confidence_level=0.95, accel=a)
+    assert d.confidence_interval.low == pytest.approx(float(low), abs=1e-12)
+    assert d.confidence_interval.high == pytest.approx(float(high), abs=1e-12)
+    # and it is not the systems' own acceleration
+    assert res.systems["A"].details["acceleration"] != pytest.approx(a)
+
+
 def test_reproducible_and_independent_of_batch():
     y, sy = _systems(n=300)
     r1 = compare(y, sy, metric="accuracy", rng=11, n_resamples=300, batch=7, n_jobs=2)

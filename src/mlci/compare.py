@@ -199,7 +199,8 @@ class ComparisonResult:
     pvalue_method : str
         How the unadjusted p-values were computed.
     simultaneous_critical_value : float
-        ``c`` of the max-|t| intervals ``d +- c * se``.
+        ``c`` of the max-|t| intervals ``d +- c * se`` (for a one-sided ``alternative``,
+        the quantile of the signed max-t in the direction of H1, and one-sided bounds).
     ranking : tuple of RankEntry or None
         Only when all pairs are compared.
     higher_is_better : bool
@@ -628,23 +629,24 @@ def compare(
 
     pvals = _shifted_pvalues(d_hat, d_dist, alternative)
 
-    # simultaneous max-|t| intervals (and single-step maxT p-values)
+    # simultaneous max-|t| intervals (and single-step maxT p-values); one-sided
+    # alternatives use the signed max-t in the direction of H1 (a one-sided bound each)
     ok = d_se > 0
     valid_rows = ~np.isnan(d_dist).any(axis=1)
+    sign = {"two-sided": 0.0, "greater": 1.0, "less": -1.0}[alternative]
     with np.errstate(invalid="ignore", divide="ignore"):
-        t_star = np.abs(d_dist[valid_rows][:, ok] - d_hat[ok]) / d_se[ok]
+        centred = (d_dist[valid_rows][:, ok] - d_hat[ok]) / d_se[ok]
+        t_star = np.abs(centred) if sign == 0.0 else sign * centred
+        t_obs = np.abs(d_hat[ok]) / d_se[ok] if sign == 0.0 else sign * d_hat[ok] / d_se[ok]
+    p_maxt = pvals.copy()  # pairs with no spread keep their own p-value
     if t_star.size and ok.any():
         t_max = t_star.max(axis=1)
-        q = confidence_level
-        crit = float(quantiles(t_max[:, None], np.array([q]))[0])
-        t_obs = np.abs(d_hat[ok]) / d_se[ok]
-        p_maxt = np.ones(len(d_hat))
+        crit = float(quantiles(t_max[:, None], np.array([confidence_level]))[0])
         p_maxt[ok] = (1.0 + (t_max[:, None] >= t_obs[None, :] - 1e-12).sum(axis=0)) / (
             1.0 + len(t_max)
         )
     else:
         crit = 0.0
-        p_maxt = np.where(d_hat == 0, 1.0, 1.0 / (1.0 + valid_rows.sum()))
     sim_low = d_hat - crit * d_se
     sim_high = d_hat + crit * d_se
     if alternative == "less":
