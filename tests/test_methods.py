@@ -128,6 +128,29 @@ def test_evaluate_method_function_and_estimator_reproducible(capsys):
     assert r3.n_runs == 1 and 0.5 < r3.estimate <= 1.0
 
 
+def test_evaluate_method_same_seed_sequence_twice_and_numpy_counts():
+    # Defect fixed: the driver called rng.spawn() on the caller's SeedSequence, which
+    # advances its counter, so passing the same SeedSequence twice gave different runs.
+    # Counts given as numpy integers were also refused.
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 120)
+
+    def tp(idx, seed):
+        r = np.random.default_rng(seed + int(idx.sum()))
+        return np.where(r.random(120) < 0.8, y, 1 - y)
+
+    kw = {"metric": "accuracy", "n_resamples": 60}
+    ss = np.random.SeedSequence(7)
+    a = evaluate_method(tp, 50, y, n_train_resamples=2, seeds=np.int64(2), rng=ss, **kw)
+    b = evaluate_method(tp, 50, y, n_train_resamples=np.int64(2), seeds=2, rng=ss, **kw)
+    np.testing.assert_array_equal(a.pooled_distribution, b.pooled_distribution)
+    assert a.details["seeds"] == b.details["seeds"] and a.n_runs == 4
+    # a Generator is consumed, but two generators from one seed give the same result
+    g1 = evaluate_method(tp, 50, y, rng=np.random.default_rng(3), **kw)
+    g2 = evaluate_method(tp, 50, y, rng=np.random.default_rng(3), **kw)
+    np.testing.assert_array_equal(g1.pooled_distribution, g2.pooled_distribution)
+
+
 def test_bad_inputs():
     y, runs = _runs()
     with pytest.raises(ValueError, match="'runs1' has 299"):

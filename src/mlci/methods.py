@@ -21,6 +21,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from numbers import Integral
 from typing import Any
 
 import numpy as np
@@ -466,12 +467,21 @@ def evaluate_method(
     6
     """
     n_train = check_positive_int("n_train", n_train)
-    if not isinstance(n_train_resamples, int) or n_train_resamples < 0:
+    if (
+        not isinstance(n_train_resamples, Integral)
+        or isinstance(n_train_resamples, bool)
+        or n_train_resamples < 0
+    ):
         raise ValueError(f"`n_train_resamples` must be an integer >= 0; got {n_train_resamples!r}.")
+    n_train_resamples = int(n_train_resamples)
     ss = check_rng_seed(rng)
-    s_train, s_seeds, s_test = ss.spawn(3)
-    if isinstance(seeds, int) and not isinstance(seeds, bool):
-        check_positive_int("seeds", seeds)
+    # children derived from the seed's identity, not ss.spawn() (which advances a counter
+    # on the caller's SeedSequence: passing the same one twice would change the result)
+    s_train, s_seeds, s_test = (
+        np.random.SeedSequence(entropy=ss.entropy, spawn_key=(*ss.spawn_key, k)) for k in range(3)
+    )
+    if isinstance(seeds, Integral) and not isinstance(seeds, bool):
+        seeds = check_positive_int("seeds", int(seeds))
         seed_list = np.random.default_rng(s_seeds).integers(0, 2**31 - 1, seeds).tolist()
     else:
         seed_list = [int(s) for s in seeds]
