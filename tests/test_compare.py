@@ -162,6 +162,33 @@ def test_conditions_strata_and_per_sample_losses():
     assert res2.systems["A"].estimate == pytest.approx(f1_score(y, sy["A"]))
 
 
+def test_nested_conditions_like_bootstrap_ci():
+    # Defect fixed: compare refused nested conditions (a list of levels, issue 3 sec. 3)
+    # that bootstrap_ci accepts; both must see the same top-level draws
+    y, sy = _systems(n=240, seed=10)
+    spk = np.repeat(np.arange(20), 12)
+    ses = np.tile(np.repeat(np.arange(3), 4), 20)
+    res = compare(
+        y, sy, metric="accuracy", conditions=[spk, ses], rng=0, n_resamples=300, method="percentile"
+    )
+    ref = mlci.bootstrap_ci(
+        y,
+        sy["A"],
+        metric="accuracy",
+        conditions=[spk, ses],
+        rng=0,
+        n_resamples=300,
+        method="percentile",
+    )
+    assert res.scheme == ref.scheme == "nested(2 levels; resampled: 1)"
+    assert res.n_conditions == 20
+    np.testing.assert_allclose(
+        res.systems["A"].bootstrap_distribution, ref.bootstrap_distribution, atol=1e-12
+    )
+    with pytest.raises(ValueError, match="Nested `conditions`"):
+        compare(y, sy, metric="accuracy", conditions=[spk, ses], strata=y)
+
+
 def test_ranking_groups_systems():
     y, sy = _systems(n=2000, accs=(0.95, 0.7, 0.7, 0.5), seed=7)
     sy["C"] = sy["B"].copy()  # identical to B

@@ -411,6 +411,49 @@ def _shifted_pvalues(d: np.ndarray, dist: np.ndarray, alternative: str) -> np.nd
     return np.minimum(1.0, (1.0 + count) / (1.0 + valid.sum(axis=0)))
 
 
+def _make_plan(
+    n: int,
+    conditions: Any,
+    strata: Any,
+    two_stage: bool,
+    weights: str,
+    n_resamples: int,
+    rng: Any,
+) -> Any:
+    """The resampling plan, as in :func:`mlci.bootstrap_ci`: nested ``conditions`` (a list
+    of per-sample arrays, top level first) give a :class:`mlci.nested.NestedPlan` that
+    resamples the top level (every level with ``two_stage=True``)."""
+    if (
+        isinstance(conditions, list | tuple)
+        and len(conditions) > 0
+        and all(np.ndim(level) == 1 for level in conditions)
+    ):
+        if strata is not None or weights != "multinomial":
+            raise ValueError(
+                "Nested `conditions` (a list of per-sample arrays, top level first) support "
+                "neither `strata` nor `weights='poisson'`; drop those options or pass a single "
+                "level of conditions."
+            )
+        from .nested import make_nested_plan
+
+        return make_nested_plan(
+            n,
+            list(conditions),
+            resample_levels="all" if two_stage else ("top",),
+            n_resamples=n_resamples,
+            rng=rng,
+        )
+    return make_plan(
+        n,
+        conditions=conditions,
+        strata=strata,
+        two_stage=two_stage,
+        weights=weights,
+        n_resamples=n_resamples,
+        rng=rng,
+    )
+
+
 # --------------------------------------------------------------------------- compare
 def compare(
     y_true: Any,
@@ -453,7 +496,8 @@ def compare(
         Any built-in metric (:func:`mlci.list_metrics`) or a function
         ``metric(y_true, y_pred)`` (with ``sample_weight`` if it accepts it).
     conditions, strata, two_stage, weights
-        Resampling options, as in :func:`mlci.bootstrap_ci`.
+        Resampling options, as in :func:`mlci.bootstrap_ci`; ``conditions`` may be a list
+        of nested levels (top first, e.g. ``[speaker, session]``).
     reference : str, optional
         Compare every system with this one only (``system - reference``); by default
         every pair ``(a, b)``, ``a - b``, with ``a`` before ``b`` in ``systems``.
@@ -520,15 +564,7 @@ def compare(
             "(e.g. average=None). Compare one class at a time, or average."
         )
     n = len(kernels[0].keys)
-    plan = make_plan(
-        n,
-        conditions=conditions,
-        strata=strata,
-        two_stage=two_stage,
-        weights=weights,
-        n_resamples=n_resamples,
-        rng=rng,
-    )
+    plan = _make_plan(n, conditions, strata, two_stage, weights, n_resamples, rng)
     joint = _JointAtoms(kernels)
     sampler = plan.weights_for(joint.keys, joint.m)
     evaluate = _evaluator(kernels, joint)
