@@ -20,6 +20,15 @@ Here the same weights are computed for all replicates of a block at once:
   factors ``F`` (b, n_ids) drawn once per unit (weights multiply down the tree);
 * trial weight = ``K[spk(e)] F[e] * K[spk(t)] F[t]`` gathered for all trials at once.
 
+With speakers the only resampled level and the EER (the common case), a replicate is
+fully described by its speaker counts ``K`` and no (b, n_trials) weight matrix is made
+(:class:`SpeakerEer`): the trials are sorted by score once, only those in a window of
+cuts around the data's EER crossing are gathered and summed per replicate, and the
+weight below and above the window is a quadratic form ``K N K'`` in the speaker-pair
+counts ``N`` (one small matrix product per block of replicates).  Rows whose crossing
+leaves the window are redone on wider windows; sums are of integers, so the result is
+exact and identical to the weight-matrix path.
+
 A trial whose two sides share a speaker (every target trial, and same-speaker
 non-target trials in some protocols): with ``same_speaker="once"`` (default) it gets
 the speaker's multiplicity once, ``K[s] F[e] F[t]``; with ``"product"`` it gets ``K[s]^2
@@ -551,7 +560,12 @@ def trial_weights(
     trials, _ = _prepare(enroll_ids, test_ids, speaker_of, session_of, resample, same_speaker)
     n_resamples = check_positive_int("n_resamples", n_resamples)
     sampler = _TrialSampler(trials, n_resamples, check_rng_seed(rng))
-    return np.concatenate([sampler.block(j) for j in range(sampler.n_blocks)], axis=0)
+    out = np.empty((n_resamples, trials.n_trials))  # filled block by block (no second copy)
+    for j in range(sampler.n_blocks):
+        start = j * sampler.block_size
+        block = sampler.block(j)
+        out[start : start + block.shape[0]] = block
+    return out
 
 
 def _prepare(
