@@ -50,8 +50,11 @@ from .multiple_datasets import (  # noqa: E402
 )
 from .planning import (  # noqa: E402
     PlanResult,
+    power_auc,
+    power_auc_difference,
     power_mcnemar,
     sample_size_auc,
+    sample_size_auc_difference,
     sample_size_mcnemar,
     sample_size_proportion,
 )
@@ -107,6 +110,7 @@ __all__ += [
     "sign_test",
     "wilcoxon_test",
 ]
+__all__ += ["power_auc", "power_auc_difference", "sample_size_auc_difference"]
 # --- comparing systems and methods ------------------------------------------------------
 from .compare import ComparisonResult, compare, permutation_test  # noqa: E402
 
