@@ -40,6 +40,7 @@ from .intervals import INTERVAL_METHODS, acceleration, bootstrap_interval, quant
 from .metrics import FunctionKernel, Kernel, get_kernel
 from .resampling import make_plan
 from .results import BootstrapResult, ConfidenceInterval, TestResult, _fmt, _plain
+from .verification_trials import _single_threaded_blas
 
 __all__ = [
     "ComparisonResult",
@@ -579,16 +580,19 @@ def compare(
     bytes_per_row = 8.0 * (
         2 * joint.m + sum(k.m * k.work_factor for k in kernels)
     ) + 8.0 * 5 * n * (not sampler._use_multinomial if sampler._mode == "samples" else two_stage)
-    dist = run_replicates(
-        evaluate,
-        sampler,
-        (len(kernels),),
-        bytes_per_row=bytes_per_row,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
-        threads=not is_fn,
-    )
+    # the joint-atom aggregation is a small matrix product per chunk: one BLAS thread
+    # inside the engine's threads (a multi-threaded BLAS there oversubscribes the cores)
+    with _single_threaded_blas(not is_fn):
+        dist = run_replicates(
+            evaluate,
+            sampler,
+            (len(kernels),),
+            bytes_per_row=bytes_per_row,
+            batch=batch,
+            n_jobs=n_jobs,
+            max_memory=max_memory,
+            threads=not is_fn,
+        )
     invalid = np.isnan(dist).any(axis=1)
     n_invalid = int(invalid.sum())
     if n_invalid == n_resamples:
@@ -624,9 +628,10 @@ def compare(
             groups = 100 if is_fn else int(np.clip(2e8 // max(joint.m, 1), 50, 1000))
         groups = check_positive_int("jackknife_groups", groups, minimum=2)
         wj, mult = sampler.jackknife_weights(groups)
-        jack = np.concatenate(
-            [evaluate(wj[i : i + 256]) for i in range(0, wj.shape[0], 256)], axis=0
-        )
+        with _single_threaded_blas(not is_fn):
+            jack = np.concatenate(
+                [evaluate(wj[i : i + 256]) for i in range(0, wj.shape[0], 256)], axis=0
+            )
         accel_sys = acceleration(jack, mult)
         accel_diff = acceleration(jack[:, ia] - jack[:, ib], mult)
         details["jackknife_size"] = len(mult)
