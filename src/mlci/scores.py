@@ -34,6 +34,8 @@ Internally scores are *oriented* (``z = score`` or ``-score``) so that the rule 
 
 from __future__ import annotations
 
+import inspect
+import textwrap
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -69,6 +71,55 @@ class EqualErrorRate(NamedTuple):
 
     eer: float
     threshold: float
+
+
+# ============================================================================ docstrings
+# Shared numpydoc sections of the one-line rate and threshold methods of Scores.
+_RATE_SECTIONS = """
+    Parameters
+    ----------
+    threshold : float or array_like of float, any shape X
+        Decision threshold(s).  A sample is decided positive when its score is above the
+        threshold (below it with ``score_class="neg"``); a score equal to the threshold
+        goes to ``equal_class``.
+
+    Returns
+    -------
+    float or ndarray of shape X
+        A float for a scalar threshold; NaN where the rate is undefined (a zero
+        denominator).
+"""
+
+_THRESHOLD_SECTIONS = """
+    Parameters
+    ----------
+    {rate} : float or array_like of float in [0, 1], any shape X
+        Target value(s) of the rate.
+    method : {{"linear", "lower", "higher"}}, default "linear"
+        ``"linear"``: interpolate linearly between the two scores around the target;
+        ``"lower"``/``"higher"``: the nearest score where the rate is below/above it.
+
+    Returns
+    -------
+    float or ndarray of shape X
+        Threshold(s) on the score scale; a float for a scalar target.
+"""
+
+
+def _doc(sections: str, **fields: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Insert shared numpydoc sections into a docstring, before its Examples if any.
+
+    Documentation only: the function itself is returned unchanged.
+    """
+
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        doc = inspect.cleandoc(fn.__doc__ or "")
+        head, sep, examples = doc.partition("\nExamples\n")
+        added = textwrap.dedent(sections.format(**fields)).strip("\n")
+        fn.__doc__ = f"{head.rstrip()}\n\n{added}\n" + (f"\nExamples\n{examples}\n" if sep else "")
+        return fn
+
+    return deco
 
 
 # ============================================================================ validation
@@ -678,7 +729,29 @@ class Scores:
     confusion_matrix = cm
 
     def metric(self, name: str, threshold: Any, **kwargs: Any) -> Any:
-        """Any confusion-matrix metric (``tpr``, ``ppv``, ``mcc``, ...) at thresholds."""
+        """Any confusion-matrix metric (``tpr``, ``ppv``, ``mcc``, ...) at thresholds.
+
+        Parameters
+        ----------
+        name : str
+            A name of :data:`mlci.confusion.CM_METRICS` (rates, counts, ``f1``,
+            ``fbeta``, ``mcc``, ...) or ``tar``/``frr``/``trr``/``far``.
+        threshold : float or array_like of float, any shape X
+            Decision threshold(s) (see :meth:`tpr`).
+        **kwargs
+            Passed to :func:`mlci.confusion.binary_cm_metric` (``beta`` for ``fbeta``).
+
+        Returns
+        -------
+        float or ndarray of shape X
+            NaN where the metric is undefined.
+
+        Examples
+        --------
+        >>> s = Scores(pos=[1, 2, 3], neg=[0.5, 1.5])
+        >>> round(s.metric("f1", 1.2), 4), s.metric("tp", [0, 2.5])
+        (0.6667, array([3., 1.]))
+        """
         name = _RATE_ALIASES.get(name, name)
         if name not in CM_METRICS:
             raise ValueError(f"Unknown metric {name!r}; known: {', '.join(CM_METRICS)}.")
@@ -686,40 +759,49 @@ class Scores:
         cm = _counts_at(self._lay, self._full_view(), self._sign * t.reshape(-1))[0]
         return _out(binary_cm_metric(cm, name, **kwargs).reshape(t.shape))
 
+    @_doc(_RATE_SECTIONS)
     def tpr(self, threshold: Any) -> Any:
         """True positive rate (recall, TAR) at ``threshold``."""
         return self.metric("tpr", threshold)
 
+    @_doc(_RATE_SECTIONS)
     def fnr(self, threshold: Any) -> Any:
         """False negative rate (FRR) at ``threshold``."""
         return self.metric("fnr", threshold)
 
+    @_doc(_RATE_SECTIONS)
     def tnr(self, threshold: Any) -> Any:
         """True negative rate (specificity, TRR) at ``threshold``."""
         return self.metric("tnr", threshold)
 
+    @_doc(_RATE_SECTIONS)
     def fpr(self, threshold: Any) -> Any:
         """False positive rate (FAR) at ``threshold``."""
         return self.metric("fpr", threshold)
 
+    @_doc(_RATE_SECTIONS)
     def topr(self, threshold: Any) -> Any:
         """Test outcome positive rate (acceptance rate) at ``threshold``."""
         return self.metric("topr", threshold)
 
+    @_doc(_RATE_SECTIONS)
     def tonr(self, threshold: Any) -> Any:
         """Test outcome negative rate (rejection rate) at ``threshold``."""
         return self.metric("tonr", threshold)
 
+    @_doc(_RATE_SECTIONS)
     def precision(self, threshold: Any) -> Any:
         """Precision (PPV) at ``threshold``; NaN where nothing is decided positive."""
         return self.metric("ppv", threshold)
 
     ppv = precision
 
+    @_doc(_RATE_SECTIONS)
     def npv(self, threshold: Any) -> Any:
         """Negative predictive value at ``threshold``."""
         return self.metric("npv", threshold)
 
+    @_doc(_RATE_SECTIONS)
     def accuracy(self, threshold: Any) -> Any:
         """Accuracy at ``threshold`` (with the data's class proportions)."""
         return self.metric("accuracy", threshold)
@@ -733,22 +815,22 @@ class Scores:
         tau = _tau_at_rate(self._lay, self._full_view(), rate, r.reshape(-1), method)[0]
         return _out((self._sign * tau).reshape(r.shape))
 
+    @_doc(_THRESHOLD_SECTIONS, rate="tpr")
     def threshold_at_tpr(self, tpr: Any, *, method: str = "linear") -> Any:
-        """Threshold where TPR = ``tpr`` (any shape), interpolating between scores.
-
-        ``method="lower"``/``"higher"``: the nearest score where the rate is below/above
-        the target instead of the linear interpolation.
-        """
+        """Threshold where TPR = ``tpr`` (any shape), interpolating between scores."""
         return self._threshold_at("tpr", tpr, method)
 
+    @_doc(_THRESHOLD_SECTIONS, rate="fnr")
     def threshold_at_fnr(self, fnr: Any, *, method: str = "linear") -> Any:
         """Threshold where FNR = ``fnr`` (see :meth:`threshold_at_tpr`)."""
         return self._threshold_at("fnr", fnr, method)
 
+    @_doc(_THRESHOLD_SECTIONS, rate="tnr")
     def threshold_at_tnr(self, tnr: Any, *, method: str = "linear") -> Any:
         """Threshold where TNR = ``tnr`` (see :meth:`threshold_at_tpr`)."""
         return self._threshold_at("tnr", tnr, method)
 
+    @_doc(_THRESHOLD_SECTIONS, rate="fpr")
     def threshold_at_fpr(self, fpr: Any, *, method: str = "linear") -> Any:
         """Threshold where FPR = ``fpr`` (see :meth:`threshold_at_tpr`).
 
