@@ -81,8 +81,32 @@ def _flat_apply(fn: Callable[[np.ndarray], np.ndarray], cm: np.ndarray) -> np.nd
 def binary_cm_metric(cm: np.ndarray, name: str, beta: float = 1.0) -> np.ndarray:
     """Metric ``name`` of binary confusion matrices ``cm`` (X..., 2, 2) ordered [pos, neg].
 
-    Returns an array of shape ``X`` (NaN where undefined).  Used by :class:`ConfusionMatrix`
-    and by :class:`mlci.Scores` on counts from bootstrap replicates.
+    Used by :class:`ConfusionMatrix` and by :class:`mlci.Scores` on counts from bootstrap
+    replicates.
+
+    Parameters
+    ----------
+    cm : ndarray, shape (X..., 2, 2)
+        Counts ``[[TP, FN], [FP, TN]]`` (rows: true class, columns: decision), integer or
+        float (bootstrap weights).
+    name : str
+        A name of :data:`CM_METRICS` (counts, rates and their aliases, ``accuracy``,
+        ``error_rate``, ``f1``, ``fbeta``, ``mcc``, ``balanced_accuracy``,
+        ``cohen_kappa``).
+    beta : float, default 1.0
+        The ``beta`` of ``fbeta``.
+
+    Returns
+    -------
+    ndarray, shape X
+        Float array; NaN where the metric is undefined (a zero denominator).
+
+    Examples
+    --------
+    >>> binary_cm_metric(np.array([[8, 2], [1, 9]]), "tpr")
+    array(0.8)
+    >>> binary_cm_metric(np.array([[[8, 2], [1, 9]], [[0, 0], [3, 7]]]), "ppv")
+    array([0.88888889, 0.        ])
     """
     name = _ALIASES.get(name, name)
     tp, fn, fp, tn = (np.asarray(x, dtype=float) for x in _split(cm))
@@ -115,6 +139,24 @@ def binary_cm_metric(cm: np.ndarray, name: str, beta: float = 1.0) -> np.ndarray
     if name == "cohen_kappa":
         return _flat_apply(_cohen_kappa, cm)
     raise ValueError(f"Unknown confusion-matrix metric {name!r}; known: {', '.join(CM_METRICS)}.")
+
+
+# docstring of the metric methods made by ConfusionMatrix.__getattr__ (tp(), tpr(), ...)
+_METHOD_DOC = """The {key!r} metric (see :meth:`ConfusionMatrix.metric`).
+
+Parameters
+----------
+average : {{None, "macro", "micro"}}, default None
+    Multiclass class metrics only: one value per class, their mean, or the metric of
+    the summed one-vs-all matrices.
+beta : float, default 1.0
+    Only used by ``fbeta``.
+
+Returns
+-------
+float or ndarray
+    Shape ``X`` (binary) or ``(X..., N)`` (per class); NaN where undefined.
+"""
 
 
 def _scalar(x: np.ndarray) -> Any:
@@ -245,7 +287,12 @@ class ConfusionMatrix:
     # ------------------------------------------------------------------ structure
     @property
     def shape(self) -> tuple[int, ...]:
-        """The vectorisation shape ``X`` (``()`` for a single matrix)."""
+        """The vectorisation shape ``X`` (``()`` for a single matrix).
+
+        Returns
+        -------
+        tuple of int
+        """
         return self.matrix.shape[:-2]
 
     @property
@@ -257,7 +304,19 @@ class ConfusionMatrix:
         return f"ConfusionMatrix({kind}shape={self.shape}, classes={self.classes})"
 
     def one_vs_all(self) -> ConfusionMatrix:
-        """Binary matrices, one per class: shape ``(X..., N, 2, 2)``, each ordered [class, rest]."""
+        """Binary matrices, one per class: shape ``(X..., N, 2, 2)``, each ordered [class, rest].
+
+        Returns
+        -------
+        ConfusionMatrix
+            Binary (``binary=True``); a binary matrix is returned as it is.
+
+        Examples
+        --------
+        >>> ConfusionMatrix(matrix=[[5, 1, 0], [2, 3, 1], [0, 0, 4]]).one_vs_all().matrix[0]
+        array([[5, 1],
+               [2, 8]])
+        """
         if self.binary:
             return self
         m = self.matrix.astype(float) if self.matrix.dtype.kind == "f" else self.matrix
@@ -275,8 +334,32 @@ class ConfusionMatrix:
     def metric(self, name: str, *, average: str | None = None, beta: float = 1.0) -> Any:
         """Any metric by name (see :data:`CM_METRICS`); class metrics accept ``average``.
 
-        ``average`` (multiclass only): None (one value per class), ``"macro"`` (mean over
-        classes) or ``"micro"`` (the metric of the summed one-vs-all matrices).
+        Parameters
+        ----------
+        name : str
+            A name of :data:`CM_METRICS`.  Class metrics (counts, rates, ``f1``, ...) of
+            an ``N``-class matrix are one-vs-all, one per class; ``accuracy``,
+            ``error_rate``, ``mcc``, ``balanced_accuracy`` and ``cohen_kappa`` are whole-
+            matrix metrics.
+        average : {None, "macro", "micro"}, default None
+            Multiclass class metrics only: None (one value per class), ``"macro"`` (mean
+            over classes) or ``"micro"`` (the metric of the summed one-vs-all matrices).
+        beta : float, default 1.0
+            The ``beta`` of ``fbeta``.
+
+        Returns
+        -------
+        float or ndarray
+            Shape ``X`` (binary, averaged or whole-matrix metric) or ``(X..., N)`` (class
+            metric); a float for a single value.  NaN where undefined.
+
+        Examples
+        --------
+        >>> cm = ConfusionMatrix(matrix=[[5, 1, 0], [2, 3, 1], [0, 0, 4]])
+        >>> cm.metric("tpr")
+        array([0.83333333, 0.5       , 1.        ])
+        >>> round(cm.metric("tpr", average="macro"), 4), cm.metric("accuracy")
+        (0.7778, 0.75)
         """
         if not isinstance(name, str) or (name not in CM_METRICS and name != "fbeta"):
             raise ValueError(f"Unknown metric {name!r}; known metrics: {', '.join(CM_METRICS)}.")
@@ -315,25 +398,60 @@ class ConfusionMatrix:
                 return self.metric(key, average=average, beta=beta)
 
             method.__name__ = name
-            method.__doc__ = f"The {key!r} metric (see :meth:`metric`)."
+            method.__doc__ = _METHOD_DOC.format(key=key)
             return method
         raise AttributeError(f"'ConfusionMatrix' object has no attribute {name!r}")
 
     def fbeta(self, beta: float = 1.0, *, average: str | None = None) -> Any:
-        """F-beta score ``(1+b^2) TP / ((1+b^2) TP + b^2 FN + FP)``."""
+        """F-beta score ``(1+b^2) TP / ((1+b^2) TP + b^2 FN + FP)``.
+
+        Parameters
+        ----------
+        beta : float, default 1.0
+            Weight of recall relative to precision (``beta=1``: F1).
+        average : {None, "macro", "micro"}, default None
+            As in :meth:`metric`.
+
+        Returns
+        -------
+        float or ndarray
+            NaN where undefined (no true positive, false negative or false positive).
+
+        Examples
+        --------
+        >>> cm = ConfusionMatrix(matrix=[[8, 2], [4, 6]], binary=True)
+        >>> round(cm.fbeta(), 4), round(cm.fbeta(2.0), 4)
+        (0.7273, 0.7692)
+        """
         return self.metric("fbeta", beta=beta, average=average)
 
     def priors(self) -> np.ndarray:
-        """Observed class priors p(y) (row sums over the total), shape (X..., N)."""
+        """Observed class priors p(y) (row sums over the total), shape (X..., N).
+
+        Returns
+        -------
+        ndarray, shape (X..., N)
+            NaN for an empty matrix.
+        """
         rows = self.matrix.sum(axis=-1).astype(float)
         return safe_div(rows, rows.sum(axis=-1, keepdims=True))
 
     def trivial_accuracy(self) -> Any:
-        """Accuracy of the trivial classifier that always predicts the majority class: max p(y)."""
+        """Accuracy of the trivial classifier that always predicts the majority class: max p(y).
+
+        Returns
+        -------
+        float or ndarray of shape X
+        """
         return _scalar(self.priors().max(axis=-1))
 
     def random_accuracy(self) -> Any:
-        """Accuracy of a random classifier drawing classes from the priors: sum p(y)^2."""
+        """Accuracy of a random classifier drawing classes from the priors: sum p(y)^2.
+
+        Returns
+        -------
+        float or ndarray of shape X
+        """
         return _scalar(np.sum(self.priors() ** 2, axis=-1))
 
     # ------------------------------------------------------------------ intervals
@@ -352,7 +470,30 @@ class ConfusionMatrix:
     ) -> Any:
         """Bootstrap interval of a metric of one confusion matrix (resampling its samples).
 
-        ``stratify=True`` keeps the number of samples of every true class fixed.
+        Parameters
+        ----------
+        metric : str
+            A name of :data:`CM_METRICS` (see :meth:`metric`).
+        n_resamples : int, default 1000
+        confidence_level : float, default 0.95
+        method : str, default "bca"
+            Interval method (``"percentile"``, ``"basic"``, ``"normal"``, ``"bc"``,
+            ``"bca"``).
+        alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        rng : int or numpy.random.Generator, optional
+            Seed for reproducible replicates.
+        stratify : bool, default False
+            Keep the number of samples of every true class fixed (resample within rows).
+        average : {None, "macro", "micro"}, optional
+            As in :meth:`metric`.
+        beta : float, default 1.0
+            The ``beta`` of ``fbeta``.
+
+        Returns
+        -------
+        BootstrapResult
+            Estimate, interval and bootstrap distribution of the metric (shape as
+            :meth:`metric` returns it).
 
         Examples
         --------
