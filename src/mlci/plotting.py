@@ -49,7 +49,41 @@ def plot_roc(
 def plot_det(
     curve: Any, band: Any = None, *, ax: Any = None, label: str | None = None, **kwargs: Any
 ) -> Any:
-    """Plot a DET curve (``det_curve(..., probit=True)``) on normal-deviate axes."""
+    """Plot a DET curve (``det_curve(..., probit=True)``) on normal-deviate axes.
+
+    Parameters
+    ----------
+    curve : Curve
+        From :func:`mlci.curves.det_curve` with ``probit=True`` (FPR and FNR as normal
+        deviates).
+    band : CurveBand, optional
+        A vertical ROC band (:func:`mlci.curves.roc_band`, TPR at fixed FPR), drawn as
+        FNR = 1 - TPR on the same axes.
+    ax : matplotlib Axes, optional
+        Default: the current axes.
+    label : str, optional
+        Legend label of the curve.
+    **kwargs
+        Passed to ``ax.plot``.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")  # no window
+    >>> import numpy as np
+    >>> from mlci import Scores
+    >>> from mlci.curves import det_curve, roc_band
+    >>> rng = np.random.default_rng(0)
+    >>> s = Scores(rng.normal(2, 1, 300), rng.normal(0, 1, 300))
+    >>> band = roc_band(s, n_resamples=200, rng=0)
+    >>> ax = plot_det(det_curve(s), band, label="system")
+    >>> ax.get_ylabel()
+    'False negative rate'
+    """
     from scipy.special import ndtri
 
     ax = _axes(ax)
@@ -78,7 +112,38 @@ def plot_det(
 def plot_pr(
     curve: Any, band: Any = None, *, ax: Any = None, label: str | None = None, **kwargs: Any
 ) -> Any:
-    """Plot a precision-recall curve (``pr_curve``), with an optional band."""
+    """Plot a precision-recall curve (``pr_curve``), with an optional band.
+
+    Parameters
+    ----------
+    curve : Curve
+        From :func:`mlci.curves.pr_curve` (precision against recall).
+    band : CurveBand, optional
+        Any band with ``x``, ``low`` and ``high`` on the recall axis.
+    ax : matplotlib Axes, optional
+        Default: the current axes.
+    label : str, optional
+        Legend label of the curve.
+    **kwargs
+        Passed to ``ax.plot``.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")  # no window
+    >>> import numpy as np
+    >>> from mlci import Scores
+    >>> from mlci.curves import pr_curve
+    >>> rng = np.random.default_rng(0)
+    >>> s = Scores(rng.normal(1, 1, 100), rng.normal(0, 1, 400))
+    >>> ax = plot_pr(pr_curve(s), label="system")
+    >>> ax.get_xlabel(), ax.get_ylabel()
+    ('Recall', 'Precision')
+    """
     ax = _axes(ax)
     (line,) = ax.plot(curve.x, curve.y, label=label, **kwargs)
     if band is not None:
