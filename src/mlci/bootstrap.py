@@ -23,7 +23,7 @@ from ._validation import (
 from .exceptions import InvalidReplicatesWarning
 from .intervals import INTERVAL_METHODS, acceleration, bootstrap_interval
 from .metrics import FunctionKernel, Kernel, get_kernel
-from .resampling import AtomSampler, ResamplingPlan, make_plan
+from .resampling import AtomSampler, ResamplingPlan
 from .results import BootstrapResult, ConfidenceInterval
 
 __all__ = ["bootstrap_ci", "run_bootstrap", "run_replicates"]
@@ -242,15 +242,6 @@ def run_bootstrap(
     )
 
 
-def _is_nested(conditions: Any) -> bool:
-    """A list or tuple of per-sample arrays (levels), as opposed to one array of labels."""
-    return (
-        isinstance(conditions, list | tuple)
-        and len(conditions) > 0
-        and all(np.ndim(level) == 1 for level in conditions)
-    )
-
-
 def _errors_hint(kernel: Kernel) -> str:
     errs = getattr(kernel, "errors", None)
     return f"First errors raised by the metric: {'; '.join(errs)}." if errs else ""
@@ -378,33 +369,17 @@ def bootstrap_ci(
         )
     kernel = get_kernel(metric, data, params)
     n = len(kernel.keys)
-    plan: Any
-    if _is_nested(conditions):
-        if strata is not None or weights != "multinomial":
-            raise ValueError(
-                "Nested `conditions` (a list of per-sample arrays, top level first) support "
-                "neither `strata` nor `weights='poisson'`; drop those options or pass a single "
-                "level of conditions."
-            )
-        from .nested import make_nested_plan
+    from .nested import plan_for_conditions
 
-        plan = make_nested_plan(
-            n,
-            list(conditions),
-            resample_levels="all" if two_stage else ("top",),
-            n_resamples=n_resamples,
-            rng=rng,
-        )
-    else:
-        plan = make_plan(
-            n,
-            conditions=conditions,
-            strata=strata,
-            two_stage=two_stage,
-            weights=weights,
-            n_resamples=n_resamples,
-            rng=rng,
-        )
+    plan = plan_for_conditions(
+        n,
+        conditions=conditions,
+        strata=strata,
+        two_stage=two_stage,
+        weights=weights,
+        n_resamples=n_resamples,
+        rng=rng,
+    )
     return run_bootstrap(
         kernel,
         plan,

@@ -421,30 +421,10 @@ def _make_plan(
     n_resamples: int,
     rng: Any,
 ) -> Any:
-    """The resampling plan, as in :func:`mlci.bootstrap_ci`: nested ``conditions`` (a list
-    of per-sample arrays, top level first) give a :class:`mlci.nested.NestedPlan` that
-    resamples the top level (every level with ``two_stage=True``)."""
-    if (
-        isinstance(conditions, list | tuple)
-        and len(conditions) > 0
-        and all(np.ndim(level) == 1 for level in conditions)
-    ):
-        if strata is not None or weights != "multinomial":
-            raise ValueError(
-                "Nested `conditions` (a list of per-sample arrays, top level first) support "
-                "neither `strata` nor `weights='poisson'`; drop those options or pass a single "
-                "level of conditions."
-            )
-        from .nested import make_nested_plan
+    """The resampling plan, as in :func:`mlci.bootstrap_ci` (nested conditions included)."""
+    from .nested import plan_for_conditions
 
-        return make_nested_plan(
-            n,
-            list(conditions),
-            resample_levels="all" if two_stage else ("top",),
-            n_resamples=n_resamples,
-            rng=rng,
-        )
-    return make_plan(
+    return plan_for_conditions(
         n,
         conditions=conditions,
         strata=strata,

@@ -37,7 +37,7 @@ from scipy import sparse
 from ._validation import as_1d, check_positive_int, check_rng_seed
 from .resampling import STREAM_JACKKNIFE
 
-__all__ = ["NestedPlan", "make_nested_plan"]
+__all__ = ["NestedPlan", "is_nested", "make_nested_plan", "plan_for_conditions"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -354,4 +354,59 @@ def make_nested_plan(
         unit_of_sample=units[-1],
         n_units=counts[-1],
         n_conditions=counts[0],
+    )
+
+
+def is_nested(conditions: Any) -> bool:
+    """True for nested conditions: a list or tuple of per-sample arrays (levels, top first).
+
+    A plain list of labels (one per sample) is a single level and gives False.
+    """
+    return (
+        isinstance(conditions, list | tuple)
+        and len(conditions) > 0
+        and all(np.ndim(level) == 1 for level in conditions)
+    )
+
+
+def plan_for_conditions(
+    n_samples: int,
+    *,
+    conditions: Any = None,
+    strata: Any = None,
+    two_stage: bool = False,
+    weights: str = "multinomial",
+    n_resamples: int = 1000,
+    rng: Any = None,
+) -> Any:
+    """The resampling plan for the public APIs' options, nested conditions included.
+
+    Nested ``conditions`` give a :class:`NestedPlan` resampling the top level (every
+    level with ``two_stage=True``); anything else goes to
+    :func:`mlci.resampling.make_plan`.
+    """
+    from .resampling import make_plan
+
+    if not is_nested(conditions):
+        return make_plan(
+            n_samples,
+            conditions=conditions,
+            strata=strata,
+            two_stage=two_stage,
+            weights=weights,
+            n_resamples=n_resamples,
+            rng=rng,
+        )
+    if strata is not None or weights != "multinomial":
+        raise ValueError(
+            "Nested `conditions` (a list of per-sample arrays, top level first) support "
+            "neither `strata` nor `weights='poisson'`; drop those options or pass a single "
+            "level of conditions."
+        )
+    return make_nested_plan(
+        n_samples,
+        list(conditions),
+        resample_levels="all" if two_stage else ("top",),
+        n_resamples=n_resamples,
+        rng=rng,
     )
