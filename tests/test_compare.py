@@ -16,7 +16,7 @@ import mlci
 from mlci.compare import _JointAtoms, compare, permutation_test
 from mlci.metrics import get_kernel
 
-SCALE = float(os.environ.get("MLCI_SLOW_SCALE", "1.0"))
+SCALE = float(os.environ["MLCI_SLOW_SCALE"])
 
 
 def _systems(n=400, accs=(0.85, 0.75), seed=0, corr=0.0):

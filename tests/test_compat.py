@@ -22,7 +22,7 @@ from mlci.metrics import get_kernel
 ci_seed = pytest.importorskip("confidence_intervals")
 seed_utils = pytest.importorskip("confidence_intervals.utils")
 
-SLOW_SCALE = float(os.environ.get("MLCI_SLOW_SCALE", "1.0"))
+SLOW_SCALE = float(os.environ["MLCI_SLOW_SCALE"])
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,9 @@ binormal roc_auc 0.8 at n = 300, and clustered accuracy 0.8 with 50 conditions o
 samples and an intra-condition correlation of 0.2, resampled iid, by condition and
 two-stage.  Methods: percentile and BCa.
 
-Scale: ``MLCI_SLOW_SCALE`` (default 1.0) multiplies the number of experiments
-(``N_FULL`` = 10000 at 1.0, at least 200) and of replicates (1000 at 1.0, at least 400).
+Scale: ``MLCI_SLOW_SCALE`` (0.1 unless set, see conftest.py) multiplies the number of
+experiments (``N_FULL`` = 10000 at 1.0, at least 200) and of replicates (1000 at 1.0, at
+least 400).
 CI runs 0.1 (1000 experiments, B = 400).  Every experiment has its own seed, so the
 test is deterministic at each scale.  Run with ``-s`` to print the table; the numbers
 in ``docs/validation.md`` come from ``MLCI_SLOW_SCALE=1 pytest tests/test_coverage.py
@@ -30,7 +31,7 @@ from scipy import stats
 
 from mlci import simulate
 
-SCALE = float(os.environ.get("MLCI_SLOW_SCALE", "1.0"))
+SCALE = float(os.environ["MLCI_SLOW_SCALE"])
 N_FULL = 10_000
 N_EXPERIMENTS = max(200, round(N_FULL * SCALE))
 N_RESAMPLES = max(400, round(1000 * SCALE))

@@ -18,7 +18,7 @@ from mlci.curves import (
     roc_curve,
 )
 
-SCALE = float(os.environ.get("MLCI_SLOW_SCALE", "1.0"))
+SCALE = float(os.environ["MLCI_SLOW_SCALE"])
 
 
 def data(rng):

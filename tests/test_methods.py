@@ -13,7 +13,7 @@ from sklearn.metrics import accuracy_score
 import mlci
 from mlci.methods import compare_methods, evaluate_method, pooled_ci
 
-SCALE = float(os.environ.get("MLCI_SLOW_SCALE", "1.0"))
+SCALE = float(os.environ["MLCI_SLOW_SCALE"])
 
 
 def _runs(n=300, accs=(0.8, 0.82, 0.78, 0.85), seed=0):

@@ -13,7 +13,7 @@ from mlci.bootstrap import run_bootstrap
 from mlci.metrics import get_kernel
 from mlci.nested import make_nested_plan
 
-SCALE = float(os.environ.get("MLCI_SLOW_SCALE", "1.0"))
+SCALE = float(os.environ["MLCI_SLOW_SCALE"])
 
 
 def _data(seed=0, n_spk=20, n_ses=3, per=4, sd_spk=0.5, sd_ses=0.3, sd_e=1.0):

@@ -22,7 +22,7 @@ from mlci.planning import (
 )
 from mlci.proportions import proportion_ci
 
-SCALE = float(os.environ.get("MLCI_SLOW_SCALE", "1.0"))
+SCALE = float(os.environ["MLCI_SLOW_SCALE"])
 
 sm_prop = pytest.importorskip("statsmodels.stats.proportion")
 

@@ -19,7 +19,7 @@ from mlci.verification import (
     min_detection_cost,
 )
 
-SCALE = float(os.environ.get("MLCI_SLOW_SCALE", "1.0"))
+SCALE = float(os.environ["MLCI_SLOW_SCALE"])
 
 
 def test_min_dcf_matches_brute_force():

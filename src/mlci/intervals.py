@@ -159,17 +159,19 @@ def bootstrap_interval(
         with np.errstate(invalid="ignore", divide="ignore"):
             q_lo = ndtr(z0 + (z0 + za) / (1 - a * (z0 + za)))
             q_hi = ndtr(z0 + (z0 + zb) / (1 - a * (z0 + zb)))
-        bad = ~(np.isfinite(q_lo) & np.isfinite(q_hi)) | degenerate
-        if np.any(bad & (n_valid > 0)):
+        undefined = ~(np.isfinite(q_lo) & np.isfinite(q_hi))
+        bad = undefined | degenerate
+        # a degenerate element was warned about above; warn here only for the others
+        n_bad = int(np.sum(undefined & ~degenerate & (n_valid > 0)))
+        if n_bad:
             info["fallback"] = (
-                f"{method} undefined for {int(np.sum(bad & (n_valid > 0)))} element(s) "
+                f"{method} undefined for {n_bad} element(s) "
                 "(the estimate lies outside the bootstrap distribution); percentile used there"
             )
             warnings.warn(
-                f"The {method.upper()} interval is undefined for "
-                f"{int(np.sum(bad & (n_valid > 0)))} element(s) because the estimate lies "
-                "outside (or at the edge of) every bootstrap replicate; the percentile "
-                "interval was used there.",
+                f"The {method.upper()} interval is undefined for {n_bad} element(s) because "
+                "the estimate lies outside (or at the edge of) every bootstrap replicate; the "
+                "percentile interval was used there.",
                 DegenerateIntervalWarning,
                 stacklevel=3,
             )
