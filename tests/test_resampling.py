@@ -373,3 +373,14 @@ def test_fast_unique_equals_numpy_unique():
         np.testing.assert_array_equal(u, u_ref)
         assert u.dtype == u_ref.dtype
         np.testing.assert_array_equal(inv, inv_ref.reshape(-1))
+
+
+def test_roc_auc_kernel_fractional_weights_take_the_float_path():
+    # reference: scikit-learn's roc_auc_score with sample_weight
+    rng = np.random.default_rng(30)
+    y = rng.integers(0, 2, 300)
+    x = np.round(y + rng.normal(size=300), 1)
+    kernel = get_kernel("roc_auc", (y, x), {})
+    sw = rng.random(300)
+    w = np.bincount(kernel.keys, weights=sw, minlength=kernel.m)[None, :]
+    assert kernel.evaluate(w)[0] == pytest.approx(roc_auc_score(y, x, sample_weight=sw), rel=1e-12)

@@ -67,11 +67,20 @@ class RocAucKernel(_SortedScores):
     def _num(self, wn: np.ndarray, wp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Mann-Whitney numerator and total negative weight of each row."""
         b = wn.shape[0]
-        # cum[:, k] = weight of the negative atoms below atom k (one pass, no zeros pass)
-        cum = np.empty((b, self.m_neg + 1))
-        cum[:, 0] = 0.0
-        np.cumsum(wn, axis=1, out=cum[:, 1:])
-        lower = np.take(cum, self.below, axis=1)
+        # cum[:, k] = weight of the negative atoms below atom k.  Bootstrap weights are
+        # counts: an integer cumulative sum is exact and several times faster than a
+        # floating-point one (no add latency chain); fractional weights take the float path.
+        cum = np.empty((b, self.m_neg + 1), dtype=np.int64)
+        cum[:, 0] = 0
+        np.cumsum(wn.astype(np.int64), axis=1, out=cum[:, 1:])
+        n_neg = wn.sum(axis=1)
+        if np.array_equal(cum[:, -1], n_neg):  # exact for non-negative weights
+            lower = np.take(cum, self.below, axis=1).astype(float)
+        else:
+            cumf = np.empty((b, self.m_neg + 1))
+            cumf[:, 0] = 0.0
+            np.cumsum(wn, axis=1, out=cumf[:, 1:])
+            lower = np.take(cumf, self.below, axis=1)
         num = np.einsum("ij,ij->i", wp, lower)
         if self.has_ties:
             # a tie counts one half: only the tied positive atoms need a correction
@@ -80,7 +89,7 @@ class RocAucKernel(_SortedScores):
                 np.take(wp, self._tie_pos, axis=1),
                 np.take(wn, self._tie_neg, axis=1),
             )
-        return num, cum[:, -1]
+        return num, n_neg
 
     def evaluate(self, w: np.ndarray) -> np.ndarray:
         w = np.asarray(w, dtype=float)
