@@ -145,8 +145,20 @@ class AveragePrecisionKernel(_SortedScores):
         fp = np.zeros((b, self.g))
         tp[:, self.gp] = w[:, self.m_neg :]
         fp[:, self.gn] = w[:, : self.m_neg]
-        ctp = np.cumsum(tp, axis=1)
-        cfp = np.cumsum(fp, axis=1)
+        ctp = _cumsum_counts(tp)
+        cfp = _cumsum_counts(fp)
         seen = ctp + cfp
         prec = np.where(seen > 0, ctp / np.where(seen > 0, seen, 1.0), 0.0)
         return safe_div(np.einsum("ij,ij->i", tp, prec), ctp[:, -1])
+
+
+def _cumsum_counts(a: np.ndarray) -> np.ndarray:
+    """Row-wise cumulative sum, in integers when the (non-negative) weights are counts.
+
+    An integer cumulative sum is exact and several times faster than a floating-point
+    one; rows with fractional weights make the whole block take the float path.
+    """
+    c = np.cumsum(a.astype(np.int64), axis=1)
+    if np.array_equal(c[:, -1], a.sum(axis=1)):
+        return c
+    return np.cumsum(a, axis=1)
