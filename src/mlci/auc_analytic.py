@@ -144,6 +144,37 @@ def _z_pvalue(z, alternative):
     return float(stats.norm.cdf(z))
 
 
+def _auc_result(est, se, method, pos, neg, confidence_level, alternative) -> IntervalResult:
+    """``est ± z·se`` clipped to [0, 1], as the result of an AUC interval."""
+    low, high = _interval(est, se, confidence_level, alternative, 0.0, 1.0)
+    return IntervalResult(
+        estimate=est,
+        confidence_interval=ConfidenceInterval(float(low), float(high)),
+        confidence_level=confidence_level,
+        method=method,
+        alternative=alternative,
+        standard_error=se,
+        metric="roc_auc",
+        details={"n_positive": pos.shape[1], "n_negative": neg.shape[1]},
+    )
+
+
+def _difference_test(diff, se, method, details, confidence_level, alternative) -> TestResult:
+    """z test of an AUC difference with its normal interval clipped to [-1, 1]."""
+    z = diff / se if se > 0 else (0.0 if diff == 0 else float(np.sign(diff) * np.inf))
+    low, high = _interval(diff, se, confidence_level, alternative, -1.0, 1.0)
+    return TestResult(
+        statistic=float(z),
+        pvalue=_z_pvalue(z, alternative),
+        method=method,
+        alternative=alternative,
+        estimate=diff,
+        confidence_interval=ConfidenceInterval(float(low), float(high)),
+        confidence_level=confidence_level,
+        details=details,
+    )
+
+
 # ----------------------------------------------------------------------------------------
 # public functions
 # ----------------------------------------------------------------------------------------
@@ -192,17 +223,7 @@ def delong_ci(
     pos, neg = _prepare(y_true, {"y_score": y_score}, pos_label)
     auc, cov = _delong(pos, neg)
     est, se = float(auc[0]), float(np.sqrt(max(cov[0, 0], 0.0)))
-    low, high = _interval(est, se, confidence_level, alternative, 0.0, 1.0)
-    return IntervalResult(
-        estimate=est,
-        confidence_interval=ConfidenceInterval(float(low), float(high)),
-        confidence_level=confidence_level,
-        method="delong",
-        alternative=alternative,
-        standard_error=se,
-        metric="roc_auc",
-        details={"n_positive": pos.shape[1], "n_negative": neg.shape[1]},
-    )
+    return _auc_result(est, se, "delong", pos, neg, confidence_level, alternative)
 
 
 def hanley_mcneil_ci(
@@ -240,18 +261,8 @@ def hanley_mcneil_ci(
     pos, neg = _prepare(y_true, {"y_score": y_score}, pos_label)
     auc, _ = _delong(pos, neg)
     est = float(auc[0])
-    se = hanley_mcneil_se(est, pos.shape[1], neg.shape[1])
-    low, high = _interval(est, se, confidence_level, alternative, 0.0, 1.0)
-    return IntervalResult(
-        estimate=est,
-        confidence_interval=ConfidenceInterval(float(low), float(high)),
-        confidence_level=confidence_level,
-        method="hanley-mcneil",
-        alternative=alternative,
-        standard_error=float(se),
-        metric="roc_auc",
-        details={"n_positive": pos.shape[1], "n_negative": neg.shape[1]},
-    )
+    se = float(hanley_mcneil_se(est, pos.shape[1], neg.shape[1]))
+    return _auc_result(est, se, "hanley-mcneil", pos, neg, confidence_level, alternative)
 
 
 def delong_test(
@@ -302,29 +313,19 @@ def delong_test(
     diff = float(auc[0] - auc[1])
     var = cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
     se = float(np.sqrt(max(var, 0.0)))
-    z = diff / se if se > 0 else (0.0 if diff == 0 else float(np.sign(diff) * np.inf))
-    low, high = _interval(diff, se, confidence_level, alternative, -1.0, 1.0)
     sa, sb = np.sqrt(max(cov[0, 0], 0.0)), np.sqrt(max(cov[1, 1], 0.0))
     corr = float(cov[0, 1] / (sa * sb)) if sa > 0 and sb > 0 else float("nan")
-    return TestResult(
-        statistic=float(z),
-        pvalue=_z_pvalue(z, alternative),
-        method="delong-paired",
-        alternative=alternative,
-        estimate=diff,
-        confidence_interval=ConfidenceInterval(float(low), float(high)),
-        confidence_level=confidence_level,
-        details={
-            "auc_a": float(auc[0]),
-            "auc_b": float(auc[1]),
-            "se_a": float(sa),
-            "se_b": float(sb),
-            "correlation": corr,
-            "se_difference": se,
-            "n_positive": pos.shape[1],
-            "n_negative": neg.shape[1],
-        },
-    )
+    details = {
+        "auc_a": float(auc[0]),
+        "auc_b": float(auc[1]),
+        "se_a": float(sa),
+        "se_b": float(sb),
+        "correlation": corr,
+        "se_difference": se,
+        "n_positive": pos.shape[1],
+        "n_negative": neg.shape[1],
+    }
+    return _difference_test(diff, se, "delong-paired", details, confidence_level, alternative)
 
 
 def delong_test_independent(
@@ -372,21 +373,11 @@ def delong_test_independent(
     diff = float(auc_a[0] - auc_b[0])
     se_a, se_b = np.sqrt(max(cov_a[0, 0], 0.0)), np.sqrt(max(cov_b[0, 0], 0.0))
     se = float(np.hypot(se_a, se_b))
-    z = diff / se if se > 0 else (0.0 if diff == 0 else float(np.sign(diff) * np.inf))
-    low, high = _interval(diff, se, confidence_level, alternative, -1.0, 1.0)
-    return TestResult(
-        statistic=float(z),
-        pvalue=_z_pvalue(z, alternative),
-        method="delong-unpaired",
-        alternative=alternative,
-        estimate=diff,
-        confidence_interval=ConfidenceInterval(float(low), float(high)),
-        confidence_level=confidence_level,
-        details={
-            "auc_a": float(auc_a[0]),
-            "auc_b": float(auc_b[0]),
-            "se_a": float(se_a),
-            "se_b": float(se_b),
-            "se_difference": se,
-        },
-    )
+    details = {
+        "auc_a": float(auc_a[0]),
+        "auc_b": float(auc_b[0]),
+        "se_a": float(se_a),
+        "se_b": float(se_b),
+        "se_difference": se,
+    }
+    return _difference_test(diff, se, "delong-unpaired", details, confidence_level, alternative)
