@@ -25,6 +25,19 @@ def _axes(ax: Any) -> Any:
     return _plt().gca() if ax is None else ax
 
 
+def _plot_curve(
+    curve: Any, band: Any, ax: Any, label: str | None, kwargs: dict, xlabel: str, ylabel: str
+) -> Any:
+    """A curve on linear axes, with its band (``x``, ``low``, ``high``) in the line's colour."""
+    ax = _axes(ax)
+    (line,) = ax.plot(curve.x, curve.y, label=label, **kwargs)
+    if band is not None:
+        ax.fill_between(band.x, band.low, band.high, alpha=0.25, color=line.get_color(), lw=0)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    return ax
+
+
 def plot_roc(
     curve: Any, band: Any = None, *, ax: Any = None, label: str | None = None, **kwargs: Any
 ) -> Any:
@@ -37,13 +50,7 @@ def plot_roc(
     >>> from mlci.curves import roc_curve
     >>> ax = plot_roc(roc_curve(Scores([1, 2, 3], [0.5, 1.5])))
     """
-    ax = _axes(ax)
-    (line,) = ax.plot(curve.x, curve.y, label=label, **kwargs)
-    if band is not None:
-        ax.fill_between(band.x, band.low, band.high, alpha=0.25, color=line.get_color(), lw=0)
-    ax.set_xlabel("False positive rate")
-    ax.set_ylabel("True positive rate")
-    return ax
+    return _plot_curve(curve, band, ax, label, kwargs, "False positive rate", "True positive rate")
 
 
 def plot_det(
@@ -144,13 +151,7 @@ def plot_pr(
     >>> ax.get_xlabel(), ax.get_ylabel()
     ('Recall', 'Precision')
     """
-    ax = _axes(ax)
-    (line,) = ax.plot(curve.x, curve.y, label=label, **kwargs)
-    if band is not None:
-        ax.fill_between(band.x, band.low, band.high, alpha=0.25, color=line.get_color(), lw=0)
-    ax.set_xlabel("Recall")
-    ax.set_ylabel("Precision")
-    return ax
+    return _plot_curve(curve, band, ax, label, kwargs, "Recall", "Precision")
 
 
 def plot_intervals(
