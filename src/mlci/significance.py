@@ -376,14 +376,17 @@ def kfold_cv_ttest(
     )
 
 
-def _check_5x2(scores_a, scores_b):
+def _5x2_differences(scores_a, scores_b):
+    """Differences A - B (r, 2) and each repetition's ``s_i² = Σ_j (d_ij - d̄_i)²``."""
     a, b = _pair(scores_a, scores_b, (2,), 2)
     if a.shape[1] != 2:
         raise ValueError(
             f"`scores_a` and `scores_b` must have shape (n_repetitions, 2): one row per "
             f"repetition of 2-fold cross-validation (5 rows for 5x2cv); got {a.shape}."
         )
-    return a, b
+    d = a - b
+    s2 = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
+    return d, s2
 
 
 def cv_5x2_ttest(
@@ -421,10 +424,8 @@ def cv_5x2_ttest(
     (1.557, 5)
     """
     alternative = check_alternative(alternative)
-    a, b = _check_5x2(scores_a, scores_b)
-    d = a - b
+    d, s2 = _5x2_differences(scores_a, scores_b)
     r = d.shape[0]
-    s2 = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
     denom = np.sqrt(s2.mean())
     t = d[0, 0] / denom if denom > 0 else (0.0 if d[0, 0] == 0 else np.sign(d[0, 0]) * np.inf)
     if alternative == "two-sided":
@@ -469,10 +470,8 @@ def cv_5x2_ftest(scores_a: Any, scores_b: Any) -> TestResult:
     >>> round(r.statistic, 3), r.df
     (1.697, (10, 5))
     """
-    a, b = _check_5x2(scores_a, scores_b)
-    d = a - b
+    d, s2 = _5x2_differences(scores_a, scores_b)
     r = d.shape[0]
-    s2 = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
     num = (d**2).sum()
     den = 2 * s2.sum()
     if den > 0:
