@@ -506,7 +506,7 @@ def _run_compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_rows(rows: list[list[str]], left: set[int]) -> None:
+def _print_rows(rows: Sequence[Sequence[str]], left: set[int]) -> None:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
         cells = [
@@ -540,9 +540,7 @@ def _run_metrics(args: argparse.Namespace) -> int:
         print(json.dumps([dict(zip(keys, r, strict=True)) for r in rows], indent=2))
         return 0
     header = ("metric", "columns", "options", "description")
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(3)]
-    for r in [header, *rows]:
-        print("  ".join(c.ljust(w) for c, w in zip(r[:3], widths, strict=False)) + "  " + r[3])
+    _print_rows([header, *rows], left={0, 1, 2, 3})
     return 0
 
 
