@@ -490,11 +490,18 @@ def _take(res: BootstrapResult, i: int, name: str) -> BootstrapResult:
 
 
 # ----------------------------------------------------------------------------- AUC
-def _partial_auc_rows(lay: _Layout, v: _View, max_fpr: float, mcclish: bool) -> np.ndarray:
-    """Area under the ROC polyline for FPR in [0, max_fpr], per row, vectorised."""
+def _point_rates_rows(lay: _Layout, v: _View) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """TNR and FNR (b, G) at every operating point of every row, and the rows (b,) that
+    hold both classes (elsewhere the rates are 0 and the caller returns NaN)."""
     n_neg, n_pos = v.total(0)[:, None], v.total(1)[:, None]
     tnr = v.cum_fixed(0, lay.bq[0]) / np.where(n_neg > 0, n_neg, 1)
     fnr = v.cum_fixed(1, lay.bq[1]) / np.where(n_pos > 0, n_pos, 1)
+    return tnr, fnr, (n_neg[:, 0] > 0) & (n_pos[:, 0] > 0)
+
+
+def _partial_auc_rows(lay: _Layout, v: _View, max_fpr: float, mcclish: bool) -> np.ndarray:
+    """Area under the ROC polyline for FPR in [0, max_fpr], per row, vectorised."""
+    tnr, fnr, ok = _point_rates_rows(lay, v)
     x = (1 - tnr)[:, ::-1]
     y = (1 - fnr)[:, ::-1]
     x0, x1, y0, y1 = x[:, :-1], x[:, 1:], y[:, :-1], y[:, 1:]
@@ -507,8 +514,7 @@ def _partial_auc_rows(lay: _Layout, v: _View, max_fpr: float, mcclish: bool) -> 
     if mcclish:
         lo, hi = a * a / 2, a
         area = 0.5 * (1 + (area - lo) / (hi - lo))
-    bad = (n_neg[:, 0] == 0) | (n_pos[:, 0] == 0)
-    return np.where(bad, np.nan, area)
+    return np.where(ok, area, np.nan)
 
 
 def partial_auc(scores: Scores, max_fpr: float = 1.0, *, mcclish: bool = False) -> float:

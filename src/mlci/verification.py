@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from scipy.special import xlogy
 
-from .curves import _check_scores_obj, _run, _take
+from .curves import _check_scores_obj, _point_rates_rows, _run, _take
 from .results import BootstrapResult
 from .scores import Scores, _Layout, _Spec, _View
 
@@ -146,13 +146,12 @@ def _bayes_threshold(sc: Scores, p: float, cm: float, cf: float) -> float:
 
 
 def _dcf_rows(lay: _Layout, v: _View, p: float, cm: float, cf: float, norm: bool) -> np.ndarray:
-    n_neg, n_pos = v.total(0)[:, None], v.total(1)[:, None]
-    p_miss = v.cum_fixed(1, lay.bq[1]) / np.where(n_pos > 0, n_pos, 1)
-    p_fa = 1 - v.cum_fixed(0, lay.bq[0]) / np.where(n_neg > 0, n_neg, 1)
+    tnr, p_miss, ok = _point_rates_rows(lay, v)
+    p_fa = 1 - tnr
     cost = (cm * p * p_miss + cf * (1 - p) * p_fa).min(axis=1)
     if norm:
         cost = cost / min(cm * p, cf * (1 - p))
-    return np.where((n_neg[:, 0] > 0) & (n_pos[:, 0] > 0), cost, np.nan)
+    return np.where(ok, cost, np.nan)
 
 
 def detection_cost(
