@@ -306,45 +306,25 @@ def _roc_band(
     stratify: bool,
     conditions: Any,
 ) -> CurveBand:
+    boot: dict[str, Any] = {
+        "n_resamples": n_resamples,
+        "confidence_level": level,
+        "method": method,
+        "rng": rng,
+        "stratify": stratify,
+        "conditions": conditions,
+    }
     if kind == "vertical":
         grid = np.linspace(0, 1, 101) if grid is None else np.asarray(grid, dtype=float)
-        res = sc.bootstrap_ci(
-            "tpr_at_fpr",
-            at=grid,
-            n_resamples=n_resamples,
-            confidence_level=level,
-            method=method,
-            rng=rng,
-            stratify=stratify,
-            conditions=conditions,
-            algorithm="weights",
-        )
+        res = sc.bootstrap_ci("tpr_at_fpr", at=grid, algorithm="weights", **boot)
         extra: dict[str, Any] = {}
         x_name = "fpr"
     else:
         if grid is None:
             grid = np.quantile(np.concatenate([sc.pos, sc.neg]), np.linspace(0, 1, 101))
         grid = np.asarray(grid, dtype=float)
-        res = sc.bootstrap_ci(
-            "tpr",
-            threshold=grid,
-            n_resamples=n_resamples,
-            confidence_level=level,
-            method=method,
-            rng=rng,
-            stratify=stratify,
-            conditions=conditions,
-        )
-        fres = sc.bootstrap_ci(
-            "fpr",
-            threshold=grid,
-            n_resamples=n_resamples,
-            confidence_level=level,
-            method=method,
-            rng=rng,
-            stratify=stratify,
-            conditions=conditions,
-        )
+        res = sc.bootstrap_ci("tpr", threshold=grid, **boot)
+        fres = sc.bootstrap_ci("fpr", threshold=grid, **boot)
         extra = {
             "fpr": fres.estimate,
             "fpr_low": fres.confidence_interval.low,
