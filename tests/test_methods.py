@@ -86,31 +86,13 @@ def test_evaluate_method_function_and_estimator_reproducible(capsys):
         m = LogisticRegression(C=0.1 + (seed % 7) / 10).fit(xtr[idx], ytr[idx])
         return m.predict(xte)
 
-    r1 = evaluate_method(
-        tp,
-        200,
-        yte,
-        metric="accuracy",
-        n_train_resamples=2,
-        seeds=[1, 2],
-        n_resamples=100,
-        rng=5,
-        progress=True,
-    )
+    # the two calls differ only in progress reporting and threads: same runs, same result
+    same = {"n_train_resamples": 2, "seeds": [1, 2], "n_resamples": 100, "rng": 5}
+    r1 = evaluate_method(tp, 200, yte, metric="accuracy", progress=True, **same)
     assert len(calls) == 4 and all(c[0] == 200 for c in calls)
     assert r1.details["runs"] == [(0, 1), (0, 2), (1, 1), (1, 2)]
     assert "run 4/4" in capsys.readouterr().err or True  # tqdm or plain lines
-    r2 = evaluate_method(
-        tp,
-        200,
-        yte,
-        metric="accuracy",
-        n_train_resamples=2,
-        seeds=[1, 2],
-        n_resamples=100,
-        rng=5,
-        n_jobs=2,
-    )
+    r2 = evaluate_method(tp, 200, yte, metric="accuracy", n_jobs=2, **same)
     np.testing.assert_array_equal(r1.pooled_distribution, r2.pooled_distribution)
     r3 = evaluate_method(
         LogisticRegression(),
