@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from ._pvalues import normal_pvalue
 from ._validation import (
     as_1d,
     binary_labels,
@@ -136,14 +137,6 @@ def _interval(est, se, confidence_level, alternative, lo, hi):
     return lo, min(est + z * se, hi)
 
 
-def _z_pvalue(z, alternative):
-    if alternative == "two-sided":
-        return float(2 * stats.norm.sf(abs(z)))
-    if alternative == "greater":
-        return float(stats.norm.sf(z))
-    return float(stats.norm.cdf(z))
-
-
 def _auc_result(est, se, method, pos, neg, confidence_level, alternative) -> IntervalResult:
     """``est ± z·se`` clipped to [0, 1], as the result of an AUC interval."""
     low, high = _interval(est, se, confidence_level, alternative, 0.0, 1.0)
@@ -165,7 +158,7 @@ def _difference_test(diff, se, method, details, confidence_level, alternative) -
     low, high = _interval(diff, se, confidence_level, alternative, -1.0, 1.0)
     return TestResult(
         statistic=float(z),
-        pvalue=_z_pvalue(z, alternative),
+        pvalue=normal_pvalue(z, alternative),
         method=method,
         alternative=alternative,
         estimate=diff,

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from ._pvalues import normal_pvalue
 from ._validation import as_float, check_alternative, check_choice, check_same_length
 from .corrections import adjust_pvalues
 from .results import TestResult, _fmt, _plain
@@ -281,12 +282,7 @@ def wilcoxon_test(
         _, t = np.unique(abs_d, return_counts=True)
         var = (var - (t**3 - t).sum() / 2) / 24
         z = (r_plus - mean) / np.sqrt(var) if var > 0 else 0.0
-        if alternative == "greater":
-            p = float(stats.norm.sf(z))
-        elif alternative == "less":
-            p = float(stats.norm.cdf(z))
-        else:
-            p = float(2 * stats.norm.sf(abs(z)))
+        p = normal_pvalue(z, alternative)
         details["method"] = "approx"
         details["z"] = float(z)
     stat = min(r_plus, r_minus) if alternative == "two-sided" else r_plus

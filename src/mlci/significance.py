@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from ._pvalues import t_pvalue
 from ._validation import (
     as_1d,
     check_alternative,
@@ -221,16 +222,14 @@ def _t_result(mean, se, df, alternative, confidence_level, method, details):
         t = mean / se
     else:  # all differences equal
         t = 0.0 if mean == 0 else float(np.sign(mean) * np.inf)
+    p = t_pvalue(t, df, alternative)
     if alternative == "two-sided":
-        p = 2 * stats.t.sf(abs(t), df)
         q = stats.t.ppf(1 - (1 - confidence_level) / 2, df)
         ci = ConfidenceInterval(mean - q * se, mean + q * se)
     elif alternative == "greater":
-        p = stats.t.sf(t, df)
         q = stats.t.ppf(confidence_level, df)
         ci = ConfidenceInterval(mean - q * se, np.inf)
     else:
-        p = stats.t.cdf(t, df)
         q = stats.t.ppf(confidence_level, df)
         ci = ConfidenceInterval(-np.inf, mean + q * se)
     return TestResult(
@@ -428,12 +427,7 @@ def cv_5x2_ttest(
     r = d.shape[0]
     denom = np.sqrt(s2.mean())
     t = d[0, 0] / denom if denom > 0 else (0.0 if d[0, 0] == 0 else np.sign(d[0, 0]) * np.inf)
-    if alternative == "two-sided":
-        p = 2 * stats.t.sf(abs(t), r)
-    elif alternative == "greater":
-        p = stats.t.sf(t, r)
-    else:
-        p = stats.t.cdf(t, r)
+    p = t_pvalue(t, r, alternative)
     return TestResult(
         statistic=float(t),
         pvalue=float(min(p, 1.0)),
