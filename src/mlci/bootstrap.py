@@ -30,6 +30,8 @@ __all__ = ["bootstrap_ci", "run_bootstrap", "run_replicates"]
 
 #: default bound on the engine's working memory (bytes), shared by all threads
 DEFAULT_MAX_MEMORY = 512 * 2**20
+#: target number of weights (replicates x atoms) in one chunk when ``batch`` is not given
+_CHUNK_WEIGHTS = 1 << 20
 #: warn when more than this share of replicates had an undefined metric
 INVALID_WARN_FRACTION = 0.01
 
@@ -84,7 +86,9 @@ def run_replicates(
             # every thread holds at least one replicate: fewer threads when rows are huge
             jobs = min(jobs, max(1, int(max_memory // max(bytes_per_row, 1.0))))
         rows = int(max_memory / max(jobs, 1) / max(bytes_per_row, 1.0))
-        rows = max(rows, 1)
+        # no larger than needed: chunks of about a million weights are already fully
+        # vectorised, and smaller chunks reuse memory instead of faulting in fresh pages
+        rows = max(min(rows, _CHUNK_WEIGHTS // max(sampler.m, 1)), 1)
     else:
         rows = check_positive_int("batch", batch)
     n_resamples = sampler.plan.n_resamples

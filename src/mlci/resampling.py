@@ -231,7 +231,10 @@ class AtomSampler:
                 if keys is not None:
                     # np.take is faster than keys[flat]; into a per-thread scratch buffer, as
                     # fresh multi-megabyte arrays cost page faults on every replicate
-                    flat = np.take(keys, flat, out=self._scratch(b * n_s).reshape(b, n_s))
+                    # (mode="wrap": the indices are in range, and "raise" copies into `out`)
+                    flat = np.take(
+                        keys, flat, out=self._scratch(b * n_s).reshape(b, n_s), mode="wrap"
+                    )
                 if b > 1:
                     flat += (np.arange(b, dtype=np.intp) * m)[:, None]
                 part = np.bincount(flat.ravel(), minlength=b * m).reshape(b, m)
