@@ -157,7 +157,8 @@ class AtomSampler:
             self._unit_starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
             # the block size depends on the plan only (not on the atoms), so that samplers
             # of one plan with different keys see the same condition draws
-            cost = n_units + (n if plan.two_stage else 0)
+            # (x8: a block may be cut into row ranges, each drawing the block's units again)
+            cost = 8 * n_units + (n if plan.two_stage else 0)
             self._mode = "units"
         else:
             if plan.stratum_of_sample is not None:
