@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .._encoding import fast_unique
 from .._validation import _show, as_1d, check_choice, check_same_length
 from ._base import ConfusionKernel, safe_div
 
@@ -152,7 +153,7 @@ CONFUSION_METRICS = tuple(WHOLE_MATRIX) + tuple(RATE_METRICS) + F_METRICS
 def _encode(y_true: np.ndarray, y_pred: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Class indices of labels and predictions over the sorted union of their values."""
     try:
-        classes, inv = np.unique(np.concatenate([y_true, y_pred]), return_inverse=True)
+        classes, inv = fast_unique(np.concatenate([y_true, y_pred]))
     except TypeError:
         raise TypeError(
             "`y_true` and `y_pred` must hold comparable class labels of one type (e.g. all "
