@@ -6,6 +6,7 @@ kernel evaluated on chunks of replicates -> interval method -> immutable result.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import warnings
 from collections.abc import Callable
@@ -34,6 +35,25 @@ DEFAULT_MAX_MEMORY = 512 * 2**20
 _CHUNK_WEIGHTS = 1 << 17
 #: warn when more than this share of replicates had an undefined metric
 INVALID_WARN_FRACTION = 0.01
+
+
+def single_threaded_blas(active: bool = True) -> Any:
+    """One BLAS thread while the engine runs its own threads.
+
+    The engine's matrix products are small and run inside its own worker threads; a
+    multi-threaded BLAS inside each of them oversubscribes the cores and, on a busy
+    machine, runs many times slower.  Uses ``threadpoolctl`` when it is installed (it comes
+    with scikit-learn; ``pip install threadpoolctl``), otherwise changes nothing.  The
+    limit is process-wide while it lasts.
+    """
+    if active:
+        try:
+            from threadpoolctl import threadpool_limits
+        except ImportError:  # pragma: no cover - optional
+            pass
+        else:
+            return threadpool_limits(limits=1, user_api="blas")
+    return contextlib.nullcontext()
 
 
 def _n_jobs(n_jobs: int | None) -> int:
@@ -102,7 +122,7 @@ def run_replicates(
         out[start : start + w.shape[0]] = evaluate(w)
 
     if jobs > 1 and len(chunks) > 1:
-        with ThreadPoolExecutor(max_workers=jobs) as ex:
+        with single_threaded_blas(), ThreadPoolExecutor(max_workers=jobs) as ex:
             list(ex.map(work, chunks))
     else:
         for item in chunks:
@@ -135,7 +155,7 @@ def _jackknife(
         return kernel.evaluate(rows(a, min(a + step, g)))
 
     if jobs > 1 and len(starts) > 1:
-        with ThreadPoolExecutor(max_workers=jobs) as ex:
+        with single_threaded_blas(), ThreadPoolExecutor(max_workers=jobs) as ex:
             vals = list(ex.map(part, starts))
     else:
         vals = [part(a) for a in starts]

@@ -33,14 +33,18 @@ from ._validation import (
     check_confidence_level,
     check_positive_int,
 )
-from .bootstrap import DEFAULT_MAX_MEMORY, INVALID_WARN_FRACTION, run_replicates
+from .bootstrap import (
+    DEFAULT_MAX_MEMORY,
+    INVALID_WARN_FRACTION,
+    run_replicates,
+    single_threaded_blas,
+)
 from .corrections import CORRECTION_METHODS, adjust_pvalues
 from .exceptions import DegenerateIntervalWarning, InvalidReplicatesWarning
 from .intervals import INTERVAL_METHODS, acceleration, bootstrap_interval, quantiles
 from .metrics import FunctionKernel, Kernel, get_kernel
 from .resampling import make_plan
 from .results import BootstrapResult, ConfidenceInterval, TestResult, _fmt, _plain
-from .verification_trials import _single_threaded_blas
 
 __all__ = [
     "ComparisonResult",
@@ -562,7 +566,7 @@ def compare(
     ) + 8.0 * 5 * n * (not sampler._use_multinomial if sampler._mode == "samples" else two_stage)
     # the joint-atom aggregation is a small matrix product per chunk: one BLAS thread
     # inside the engine's threads (a multi-threaded BLAS there oversubscribes the cores)
-    with _single_threaded_blas(not is_fn):
+    with single_threaded_blas(not is_fn):
         dist = run_replicates(
             evaluate,
             sampler,
@@ -608,7 +612,7 @@ def compare(
             groups = 100 if is_fn else int(np.clip(2e8 // max(joint.m, 1), 50, 1000))
         groups = check_positive_int("jackknife_groups", groups, minimum=2)
         wj, mult = sampler.jackknife_weights(groups)
-        with _single_threaded_blas(not is_fn):
+        with single_threaded_blas(not is_fn):
             jack = np.concatenate(
                 [evaluate(wj[i : i + 256]) for i in range(0, wj.shape[0], 256)], axis=0
             )

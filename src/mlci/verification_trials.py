@@ -45,7 +45,6 @@ bootstrap, with no sampling model that produces them.  Different-speaker trials 
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -61,7 +60,12 @@ from ._validation import (
     check_positive_int,
     check_rng_seed,
 )
-from .bootstrap import DEFAULT_MAX_MEMORY, INVALID_WARN_FRACTION, run_replicates
+from .bootstrap import (
+    DEFAULT_MAX_MEMORY,
+    INVALID_WARN_FRACTION,
+    run_replicates,
+    single_threaded_blas,
+)
 from .exceptions import InvalidReplicatesWarning
 from .intervals import INTERVAL_METHODS, acceleration, bootstrap_interval
 from .metrics import FunctionKernel, Kernel, get_kernel
@@ -593,22 +597,6 @@ def _prepare(
     return trials, resample
 
 
-def _single_threaded_blas(active: bool) -> Any:
-    """One BLAS thread inside the engine's own threads (the speaker-count path's matrix
-    products are small; a multi-threaded BLAS inside each of our threads oversubscribes
-    the cores and, on a busy machine, runs many times slower).  Uses ``threadpoolctl``
-    when installed (it comes with scikit-learn); otherwise changes nothing.  The limit is
-    process-wide while it lasts."""
-    if active:
-        try:
-            from threadpoolctl import threadpool_limits
-        except ImportError:  # pragma: no cover - optional
-            pass
-        else:
-            return threadpool_limits(limits=1, user_api="blas")
-    return contextlib.nullcontext()
-
-
 # --------------------------------------------------------------------------- public API
 def trial_bootstrap_ci(
     enroll_ids: Any,
@@ -715,7 +703,7 @@ def trial_bootstrap_ci(
     estimate = float(evaluate(ones)[0])
     if np.isnan(estimate):
         raise ValueError("The metric is undefined (NaN) on the trials as given.")
-    with _single_threaded_blas(fast):
+    with single_threaded_blas(fast):
         dist = run_replicates(
             evaluate,
             sampler,  # type: ignore[arg-type]
@@ -747,7 +735,7 @@ def trial_bootstrap_ci(
         "same_speaker": same_speaker,
     }
     if method == "bca":
-        with _single_threaded_blas(fast):
+        with single_threaded_blas(fast):
             jack = _jackknife(
                 trials,
                 evaluate,
