@@ -27,7 +27,7 @@ from .metrics import FunctionKernel, Kernel, get_kernel
 from .resampling import AtomSampler, ResamplingPlan
 from .results import BootstrapResult, ConfidenceInterval
 
-__all__ = ["bootstrap_ci", "run_bootstrap", "run_replicates"]
+__all__ = ["bootstrap_ci", "finish_bootstrap", "run_bootstrap", "run_replicates"]
 
 #: default bound on the engine's working memory (bytes), shared by all threads
 DEFAULT_MAX_MEMORY = 512 * 2**20
@@ -189,12 +189,7 @@ def run_bootstrap(
     """
     sampler = plan.weights_for(kernel.keys, kernel.m)
     estimate = kernel.evaluate(sampler.counts[None, :])[0]
-    if np.any(np.isnan(estimate)):
-        raise ValueError(
-            f"The metric {kernel.name!r} is undefined (NaN) on the data as given, e.g. a zero "
-            "denominator (no predicted positives for precision, a single class for roc_auc) "
-            "or a constant target; no interval can be computed."
-        )
+    _check_estimate(estimate, metric_name or kernel.name)  # fail before any replicate
     bytes_per_row = 8.0 * kernel.m * kernel.work_factor + 8.0 * 5 * plan.n_samples * (
         not sampler._use_multinomial if sampler._mode == "samples" else plan.two_stage
     )
@@ -208,33 +203,100 @@ def run_bootstrap(
         max_memory=max_memory,
         threads=not isinstance(kernel, FunctionKernel),
     )
-    flat = dist.reshape(dist.shape[0], -1)
-    invalid_rows = np.isnan(flat).any(axis=1)
-    n_invalid = int(invalid_rows.sum())
-    if n_invalid == dist.shape[0]:
-        raise ValueError(
-            f"The metric {kernel.name!r} was undefined on every one of the {n_invalid} "
-            "replicates (e.g. resamples with a single class); no interval can be computed. "
-            + _errors_hint(kernel)
-        )
-    if n_invalid > INVALID_WARN_FRACTION * dist.shape[0]:
-        warnings.warn(
-            f"The metric {kernel.name!r} was undefined on {n_invalid} of {dist.shape[0]} "
-            "replicates (e.g. a resample with a single class); they are excluded, which biases "
-            "the interval. Consider stratified resampling (`strata=y_true`) or more data. "
-            + _errors_hint(kernel),
-            InvalidReplicatesWarning,
-            stacklevel=3,
-        )
-    accel = None
-    details: dict[str, Any] = {}
+    jackknife = None
     if method == "bca":
         groups = jackknife_groups if jackknife_groups is not None else _default_groups(kernel)
         groups = check_positive_int("jackknife_groups", groups, minimum=2)
-        jack, mult = _jackknife(kernel, sampler, groups, max_memory=max_memory, n_jobs=n_jobs)
+
+        def jackknife() -> tuple[np.ndarray, np.ndarray]:
+            return _jackknife(kernel, sampler, groups, max_memory=max_memory, n_jobs=n_jobs)
+
+    return finish_bootstrap(
+        estimate,
+        dist,
+        plan=plan,
+        name=metric_name or kernel.name,
+        method=method,
+        confidence_level=confidence_level,
+        alternative=alternative,
+        jackknife=jackknife,
+        hint=_errors_hint(kernel),
+    )
+
+
+def finish_bootstrap(
+    estimate: Any,
+    dist: np.ndarray,
+    *,
+    plan: Any,
+    name: str,
+    method: str,
+    confidence_level: float,
+    alternative: str,
+    jackknife: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None,
+    details: dict[str, Any] | None = None,
+    scheme: str | None = None,
+    hint: str = "",
+) -> BootstrapResult:
+    """The interval and the result object from an estimate and its bootstrap distribution.
+
+    Shared by every bootstrap in mlci: counts the replicates on which the metric was
+    undefined (NaN), refuses a distribution with no valid replicate, warns above
+    :data:`INVALID_WARN_FRACTION`, runs ``jackknife()`` (values and multiplicities) for
+    BCa's acceleration, and builds the :class:`~mlci.BootstrapResult`.
+
+    Parameters
+    ----------
+    estimate : float or ndarray, shape S
+    dist : ndarray, shape (B, *S)
+    plan : object
+        Anything with ``n_resamples``, ``scheme``, ``n_samples``, ``n_conditions`` and
+        ``n_strata`` (a :class:`~mlci.resampling.ResamplingPlan` or a nested plan).
+    name : str
+        The metric's name (used in messages and in the result).
+    method, confidence_level, alternative
+        As in :func:`bootstrap_ci` (validated by the caller).
+    jackknife : callable, optional
+        Required for ``method="bca"``.
+    details : dict, optional
+        Extras for the result's ``details``.
+    scheme : str, optional
+        Overrides ``plan.scheme`` in the result.
+    hint : str
+        Appended to the messages about undefined replicates.
+
+    Returns
+    -------
+    BootstrapResult
+    """
+    estimate = np.asarray(estimate, dtype=float)
+    _check_estimate(estimate, name)
+    if method == "bca" and jackknife is None:
+        raise ValueError("BCa needs a jackknife; pass `jackknife=` or another method.")
+    n_resamples = dist.shape[0]
+    invalid_rows = np.isnan(dist.reshape(n_resamples, -1)).any(axis=1)
+    n_invalid = int(invalid_rows.sum())
+    if n_invalid == n_resamples:
+        raise ValueError(
+            f"The metric {name!r} was undefined on every one of the {n_invalid} replicates "
+            f"(e.g. resamples with a single class); no interval can be computed. {hint}".rstrip()
+        )
+    if n_invalid > INVALID_WARN_FRACTION * n_resamples:
+        warnings.warn(
+            f"The metric {name!r} was undefined on {n_invalid} of {n_resamples} replicates "
+            "(e.g. a resample with a single class); they are excluded, which biases the "
+            "interval. Consider stratified resampling (`strata=y_true`) or more data. "
+            f"{hint}".rstrip(),
+            InvalidReplicatesWarning,
+            stacklevel=3,
+        )
+    info: dict[str, Any] = dict(details or {})
+    accel = None
+    if method == "bca" and jackknife is not None:
+        jack, mult = jackknife()
         accel = acceleration(jack, mult)
-        details["jackknife_size"] = len(mult)
-    low, high, info = bootstrap_interval(
+        info["jackknife_size"] = len(mult)
+    low, high, extra = bootstrap_interval(
         estimate,
         dist,
         method=method,
@@ -242,13 +304,12 @@ def run_bootstrap(
         alternative=alternative,
         accel=accel,
     )
-    details.update(info)
+    info.update(extra)
+    valid = dist[~invalid_rows]
     with np.errstate(invalid="ignore"):
-        valid = dist[~invalid_rows]
-        se = np.std(valid, axis=0, ddof=1) if valid.shape[0] > 1 else np.zeros(kernel.shape)
+        se = np.std(valid, axis=0, ddof=1) if valid.shape[0] > 1 else np.zeros(estimate.shape)
         bias = np.mean(valid, axis=0) - estimate
-    scalar = kernel.shape == ()
-    conv = float if scalar else np.asarray
+    conv = float if estimate.ndim == 0 else np.asarray
     return BootstrapResult(
         estimate=conv(estimate),
         confidence_interval=ConfidenceInterval(conv(low), conv(high)),
@@ -256,17 +317,26 @@ def run_bootstrap(
         method=method,
         alternative=alternative,
         standard_error=conv(se),
-        metric=metric_name or kernel.name,
-        details=details,
+        metric=name,
+        details=info,
         bias=conv(bias),
         bootstrap_distribution=dist,
         n_resamples=plan.n_resamples,
         n_invalid=n_invalid,
-        scheme=plan.scheme,
+        scheme=plan.scheme if scheme is None else scheme,
         n_samples=plan.n_samples,
         n_conditions=plan.n_conditions,
         n_strata=plan.n_strata,
     )
+
+
+def _check_estimate(estimate: np.ndarray, name: str) -> None:
+    if np.any(np.isnan(estimate)):
+        raise ValueError(
+            f"The metric {name!r} is undefined (NaN) on the data as given, e.g. a zero "
+            "denominator (no predicted positives for precision, a single class for roc_auc) "
+            "or a constant target; no interval can be computed."
+        )
 
 
 def _errors_hint(kernel: Kernel) -> str:

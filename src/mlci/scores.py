@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import inspect
 import textwrap
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -50,12 +49,12 @@ from ._validation import (
     check_confidence_level,
     check_positive_int,
 )
+from .bootstrap import finish_bootstrap
 from .confusion import CM_METRICS, ConfusionMatrix, binary_cm_metric
-from .exceptions import InvalidReplicatesWarning
-from .intervals import INTERVAL_METHODS, acceleration, bootstrap_interval
+from .intervals import INTERVAL_METHODS
 from .metrics._base import Kernel
 from .resampling import STREAM_REPLICATES, make_plan
-from .results import BootstrapResult, ConfidenceInterval
+from .results import BootstrapResult
 
 __all__ = ["EqualErrorRate", "Scores"]
 
@@ -1217,72 +1216,5 @@ def _lazy_bootstrap(
         confidence_level=confidence_level,
         alternative=alternative,
         jackknife=(lambda: _delete_one(lay, spec)) if method == "bca" else None,
-    )
-
-
-def finish_bootstrap(
-    estimate: np.ndarray,
-    dist: np.ndarray,
-    *,
-    plan: Any,
-    name: str,
-    method: str,
-    confidence_level: float,
-    alternative: str,
-    jackknife: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None,
-    details: dict[str, Any] | None = None,
-) -> BootstrapResult:
-    """Interval and result object from an estimate and a bootstrap distribution."""
-    estimate = np.asarray(estimate, dtype=float)
-    if np.any(np.isnan(estimate)):
-        raise ValueError(f"The metric {name!r} is undefined (NaN) on the data as given.")
-    flat = dist.reshape(dist.shape[0], -1)
-    invalid = np.isnan(flat).any(axis=1)
-    n_invalid = int(invalid.sum())
-    if n_invalid == dist.shape[0]:
-        raise ValueError(f"The metric {name!r} was undefined on every replicate.")
-    if n_invalid > 0.01 * dist.shape[0]:
-        warnings.warn(
-            f"The metric {name!r} was undefined on {n_invalid} of {dist.shape[0]} replicates; "
-            "they are excluded, which biases the interval. Stratify by class or use more data.",
-            InvalidReplicatesWarning,
-            stacklevel=3,
-        )
-    info: dict[str, Any] = dict(details or {})
-    accel = None
-    if method == "bca" and jackknife is not None:
-        jack, mult = jackknife()
-        accel = acceleration(jack, mult)
-        info["jackknife_size"] = len(mult)
-    low, high, extra = bootstrap_interval(
-        estimate,
-        dist,
-        method=method,
-        confidence_level=confidence_level,
-        alternative=alternative,
-        accel=accel if accel is not None else (0.0 if method == "bca" else None),
-    )
-    info.update(extra)
-    valid = dist[~invalid]
-    with np.errstate(invalid="ignore"):
-        se = np.std(valid, axis=0, ddof=1) if valid.shape[0] > 1 else np.zeros(estimate.shape)
-        bias = np.mean(valid, axis=0) - estimate
-    conv = float if estimate.ndim == 0 else np.asarray
-    return BootstrapResult(
-        estimate=conv(estimate),
-        confidence_interval=ConfidenceInterval(conv(low), conv(high)),
-        confidence_level=confidence_level,
-        method=method,
-        alternative=alternative,
-        standard_error=conv(se),
-        metric=name,
-        details=info,
-        bias=conv(bias),
-        bootstrap_distribution=dist,
-        n_resamples=plan.n_resamples,
-        n_invalid=n_invalid,
         scheme=plan.scheme + ("+lazy" if "lazy" not in plan.scheme else ""),
-        n_samples=plan.n_samples,
-        n_conditions=plan.n_conditions,
-        n_strata=plan.n_strata,
     )

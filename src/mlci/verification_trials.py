@@ -46,6 +46,7 @@ bootstrap, with no sampling model that produces them.  Different-speaker trials 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -62,14 +63,13 @@ from ._validation import (
 )
 from .bootstrap import (
     DEFAULT_MAX_MEMORY,
-    INVALID_WARN_FRACTION,
+    finish_bootstrap,
     run_replicates,
     single_threaded_blas,
 )
-from .exceptions import InvalidReplicatesWarning
-from .intervals import INTERVAL_METHODS, acceleration, bootstrap_interval
+from .intervals import INTERVAL_METHODS
 from .metrics import FunctionKernel, Kernel, get_kernel
-from .results import BootstrapResult, ConfidenceInterval
+from .results import BootstrapResult
 
 __all__ = ["EerKernel", "trial_bootstrap_ci", "trial_weights"]
 
@@ -714,27 +714,14 @@ def trial_bootstrap_ci(
             max_memory=max_memory,
             threads=threads,
         )
-    invalid = np.isnan(dist)
-    n_invalid = int(invalid.sum())
-    if n_invalid == n_resamples:
-        raise ValueError("The metric was undefined on every replicate.")
-    if n_invalid > INVALID_WARN_FRACTION * n_resamples:
-        import warnings
-
-        warnings.warn(
-            f"The metric was undefined on {n_invalid} of {n_resamples} replicates (no target "
-            "or no non-target trial drawn); they are excluded.",
-            InvalidReplicatesWarning,
-            stacklevel=2,
-        )
-    accel = None
     details: dict[str, Any] = {
         "n_trials": trials.n_trials,
         "n_ids": trials.n_ids,
         "same_speaker_trials": trials.n_same,
         "same_speaker": same_speaker,
     }
-    if method == "bca":
+
+    def jackknife() -> tuple[np.ndarray, np.ndarray]:
         with single_threaded_blas(fast):
             jack = _jackknife(
                 trials,
@@ -743,34 +730,26 @@ def trial_bootstrap_ci(
                 seed=seed,
                 speaker_counts=fast,
             )
-        accel = acceleration(jack)
-        details["jackknife_size"] = len(jack)
-    low, high, info = bootstrap_interval(
-        estimate,
-        dist,
-        method=method,
-        confidence_level=confidence_level,
-        alternative=alternative,
-        accel=accel,
-    )
-    details.update(info)
-    valid = dist[~invalid]
-    return BootstrapResult(
-        estimate=estimate,
-        confidence_interval=ConfidenceInterval(float(low), float(high)),
-        confidence_level=confidence_level,
-        method=method,
-        alternative=alternative,
-        standard_error=float(np.std(valid, ddof=1)) if len(valid) > 1 else 0.0,
-        metric=metric if isinstance(metric, str) else getattr(metric, "__name__", "metric"),
-        details=details,
-        bias=float(np.mean(valid) - estimate),
-        bootstrap_distribution=dist,
+        return jack, np.ones(len(jack))
+
+    plan = SimpleNamespace(
         n_resamples=n_resamples,
-        n_invalid=n_invalid,
         scheme=f"joint({', '.join(resample)})",
         n_samples=trials.n_trials,
         n_conditions=trials.n_spk,
+        n_strata=None,
+    )
+    return finish_bootstrap(
+        estimate,
+        dist,
+        plan=plan,
+        name=metric if isinstance(metric, str) else getattr(metric, "__name__", "metric"),
+        method=method,
+        confidence_level=confidence_level,
+        alternative=alternative,
+        jackknife=jackknife if method == "bca" else None,
+        details=details,
+        hint="(No target or no non-target trial drawn.)",
     )
 
 
