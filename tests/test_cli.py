@@ -512,3 +512,16 @@ def test_compare_bad_input(capsys, argv, pattern):
     code, _, err = run(capsys, ["compare", "--example", "--metric", "accuracy", *argv])
     assert code == 2
     assert pytest.importorskip("re").search(pattern, err)
+
+
+def test_readme_example_output_is_current(capsys):
+    """The README shows what its first command prints; keep the two in step."""
+    import pathlib
+    import re
+
+    readme = (pathlib.Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    command = re.search(r"^pip install \. && (mlci ci .*)$", readme, re.M).group(1)
+    shown = re.search(r"```text\n(# example.*?)```", readme, re.S).group(1)
+    code, out, _ = run(capsys, shlex.split(command)[1:])
+    assert code == 0
+    assert out.strip() == shown.strip()
