@@ -275,3 +275,21 @@ def test_option_that_does_not_apply():
 def test_probabilities_out_of_range():
     with pytest.raises(ValueError, match=r"probabilities in \[0, 1\]"):
         value("log_loss", [0, 1], [-0.5, 2.0])
+
+
+def test_scores_passed_as_decisions_are_refused():
+    y, _, score, _ = _binary_data()
+    with pytest.raises(ValueError, match=r"`y_pred` holds non-integer numbers.*Threshold your"):
+        value("accuracy", y, score + 0.01)
+
+
+def test_too_many_classes_are_refused():
+    ids = np.arange(5000)
+    with pytest.raises(ValueError, match=r"5000 distinct values.*at most 2048 classes"):
+        value("accuracy", ids, ids[::-1])
+
+
+def test_two_column_probabilities_for_roc_auc_say_which_column():
+    y, _, _, prob = _binary_data()
+    with pytest.raises(ValueError, match=r"y_score\[:, 1\]"):
+        value("roc_auc", y, np.c_[1 - prob, prob])

@@ -163,6 +163,10 @@ def _encode(y_true: np.ndarray, y_pred: np.ndarray) -> tuple[np.ndarray, np.ndar
     return classes, inv[:n], inv[n:]
 
 
+#: largest number of distinct classes of a confusion-matrix metric (K^2 atoms per replicate)
+MAX_CLASSES = 2048
+
+
 def _check_labels(name: str, y: np.ndarray) -> None:
     if y.dtype.kind == "f":
         if np.isnan(y).any():
@@ -172,6 +176,14 @@ def _check_labels(name: str, y: np.ndarray) -> None:
             )
         if not np.all(np.isfinite(y)):
             raise ValueError(f"`{name}` contains infinite values; class labels must be finite.")
+        frac = y[y != np.round(y)]
+        if frac.size:
+            raise ValueError(
+                f"`{name}` holds non-integer numbers (e.g. {frac[0]:.4g}): decision metrics "
+                "need class labels and class decisions. Threshold your scores first "
+                "(y_pred = y_score >= t) or use a score metric (roc_auc, average_precision, "
+                "log_loss, brier)."
+            )
 
 
 def prepare_confusion(
@@ -192,6 +204,12 @@ def prepare_confusion(
     _check_labels("y_pred", y_pred)
     classes, t, p = _encode(y_true, y_pred)
     k = len(classes)
+    if k > MAX_CLASSES:
+        raise ValueError(
+            f"`y_true` and `y_pred` take {k} distinct values together; a confusion-matrix metric "
+            f"supports at most {MAX_CLASSES} classes. Are these scores or ids rather than class "
+            "labels and decisions?"
+        )
     if name in WHOLE_MATRIX:
         if average != "default" and average is not None:
             raise ValueError(f"`average` does not apply to {name!r}; leave it unset.")

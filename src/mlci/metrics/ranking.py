@@ -21,6 +21,12 @@ class _SortedScores(Kernel):
 
     def __init__(self, y_true: Any, y_score: Any, pos_label: Any, name: str) -> None:
         y_true = as_1d("y_true", y_true)
+        if np.ndim(y_score) == 2:
+            raise ValueError(
+                f"{name!r} takes one score per sample (1-d `y_score`); got shape "
+                f"{np.shape(y_score)}. For class probabilities, pass the positive class's "
+                "column, e.g. y_score[:, 1]."
+            )
         y_score = as_float("y_score", y_score)
         check_same_length(y_true=y_true, y_score=y_score)
         pos = binary_labels("y_true", y_true, pos_label)
