@@ -43,6 +43,7 @@ from .corrections import CORRECTION_METHODS, adjust_pvalues
 from .exceptions import DegenerateIntervalWarning, InvalidReplicatesWarning
 from .intervals import INTERVAL_METHODS, acceleration, bootstrap_interval, quantiles
 from .metrics import FunctionKernel, Kernel, get_kernel
+from .nested import plan_for_conditions
 from .resampling import make_plan
 from .results import BootstrapResult, ConfidenceInterval, TestResult, _fmt, _plain
 
@@ -416,29 +417,6 @@ def _shifted_pvalues(d: np.ndarray, dist: np.ndarray, alternative: str) -> np.nd
     return np.minimum(1.0, (1.0 + count) / (1.0 + valid.sum(axis=0)))
 
 
-def _make_plan(
-    n: int,
-    conditions: Any,
-    strata: Any,
-    two_stage: bool,
-    weights: str,
-    n_resamples: int,
-    rng: Any,
-) -> Any:
-    """The resampling plan, as in :func:`mlci.bootstrap_ci` (nested conditions included)."""
-    from .nested import plan_for_conditions
-
-    return plan_for_conditions(
-        n,
-        conditions=conditions,
-        strata=strata,
-        two_stage=two_stage,
-        weights=weights,
-        n_resamples=n_resamples,
-        rng=rng,
-    )
-
-
 # --------------------------------------------------------------------------- compare
 def compare(
     y_true: Any,
@@ -549,7 +527,15 @@ def compare(
             "(e.g. average=None). Compare one class at a time, or average."
         )
     n = len(kernels[0].keys)
-    plan = _make_plan(n, conditions, strata, two_stage, weights, n_resamples, rng)
+    plan = plan_for_conditions(
+        n,
+        conditions=conditions,
+        strata=strata,
+        two_stage=two_stage,
+        weights=weights,
+        n_resamples=n_resamples,
+        rng=rng,
+    )
     joint = _JointAtoms(kernels)
     sampler = plan.weights_for(joint.keys, joint.m)
     evaluate = _evaluator(kernels, joint)

@@ -35,7 +35,7 @@ import numpy as np
 from scipy import sparse
 
 from ._validation import as_1d, check_positive_int, check_rng_seed
-from .resampling import STREAM_JACKKNIFE
+from .resampling import STREAM_JACKKNIFE, bind_atoms, block_generator
 
 __all__ = ["NestedPlan", "is_nested", "make_nested_plan", "plan_for_conditions"]
 
@@ -90,20 +90,11 @@ class NestedPlan:
 
     def generator(self, stream: int, block: int) -> np.random.Generator:
         """The random generator of one block of one stream (a pure function of the seed)."""
-        ss = np.random.SeedSequence(
-            entropy=self.seed.entropy, spawn_key=(*self.seed.spawn_key, stream, block)
-        )
-        return np.random.Generator(np.random.PCG64(ss))
+        return block_generator(self.seed, stream, block)
 
     def weights_for(self, keys: np.ndarray | None = None, m: int | None = None) -> NestedSampler:
         """Bind the plan to atoms (``keys[i]`` the atom of sample ``i``; None: one per sample)."""
-        if keys is None:
-            keys = np.arange(self.n_samples)
-            m = self.n_samples
-        keys = np.asarray(keys, dtype=np.intp)
-        if m is None:
-            m = int(keys.max()) + 1
-        return NestedSampler(self, keys, int(m))
+        return NestedSampler(self, *bind_atoms(self.n_samples, keys, m))
 
 
 class NestedSampler:

@@ -91,23 +91,28 @@ class ResamplingPlan:
 
     def generator(self, stream: int, block: int) -> np.random.Generator:
         """The random generator of one block of one stream (a pure function of the seed)."""
-        ss = np.random.SeedSequence(
-            entropy=self.seed.entropy, spawn_key=(*self.seed.spawn_key, stream, block)
-        )
-        return np.random.Generator(np.random.PCG64(ss))
+        return block_generator(self.seed, stream, block)
 
     def weights_for(self, keys: np.ndarray | None = None, m: int | None = None) -> AtomSampler:
         """Bind the plan to atoms: ``keys[i]`` in ``[0, m)`` is the atom of sample ``i``.
 
         ``keys=None`` means every sample is its own atom (per-sample weights).
         """
-        if keys is None:
-            keys = np.arange(self.n_samples)
-            m = self.n_samples
-        keys = np.asarray(keys, dtype=np.intp)
-        if m is None:
-            m = int(keys.max()) + 1
-        return AtomSampler(self, keys, int(m))
+        return AtomSampler(self, *bind_atoms(self.n_samples, keys, m))
+
+
+def block_generator(seed: np.random.SeedSequence, stream: int, block: int) -> np.random.Generator:
+    """The generator of one block of one stream: a pure function of ``(seed, stream, block)``."""
+    ss = np.random.SeedSequence(entropy=seed.entropy, spawn_key=(*seed.spawn_key, stream, block))
+    return np.random.Generator(np.random.PCG64(ss))
+
+
+def bind_atoms(n_samples: int, keys: Any, m: int | None) -> tuple[np.ndarray, int]:
+    """Validated atom keys and their count (``keys=None``: one atom per sample)."""
+    if keys is None:
+        return np.arange(n_samples, dtype=np.intp), n_samples
+    keys = np.asarray(keys, dtype=np.intp)
+    return keys, int(keys.max()) + 1 if m is None else int(m)
 
 
 class AtomSampler:
