@@ -3,7 +3,7 @@
 Run: ``python benchmarks/bench_compare.py [--quick]``.  Figures are recorded in
 docs/compare.md.
 
-1. Joint bootstrap (mlci.verification_trials.trial_bootstrap_ci, EER, B = 1000, timed
+1. Joint bootstrap (mlci.scores.trials.trial_bootstrap_ci, EER, B = 1000, timed
    end to end including setup) against three per-replicate loops, each timed on a few
    replicates and extrapolated:
 
@@ -34,7 +34,7 @@ import numpy as np
 from sklearn.metrics import roc_curve
 
 import mlci
-from mlci.verification_trials import trial_bootstrap_ci
+from mlci.scores.trials import trial_bootstrap_ci
 
 
 def make_trials(n_trials, n_spk, n_ids, seed=0):

@@ -1,6 +1,6 @@
 """EER confidence interval at n = 10^5 scores, B = 1000 replicates: mlci vs peers.
 
-* mlci: ``mlci.verification.eer_ci`` (stratified, BCa with exact jackknife, lazy sampler)
+* mlci: ``mlci.scores.verification.eer_ci`` (stratified, BCa with exact jackknife, lazy sampler)
   and the same through the engine's full weights (``algorithm="weights"``);
 * score-analysis: ``Scores.bootstrap_ci("eer")`` (its defaults: single-pass Poisson
   sampling, BCa);
@@ -47,7 +47,7 @@ def main() -> None:
     import score_analysis as sa
 
     from mlci import Scores
-    from mlci.verification import eer_ci
+    from mlci.scores.verification import eer_ci
 
     rng = np.random.default_rng(0)
     n = args.n

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from mlci.data import example_path, load_example, read_table
-from mlci.data._table import convert_column
+from mlci.io import convert_column
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "make_example_data.py"

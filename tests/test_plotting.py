@@ -8,8 +8,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from mlci import Scores
-from mlci.curves import det_curve, pr_curve, roc_band, roc_curve
 from mlci.plotting import plot_det, plot_intervals, plot_pr, plot_roc
+from mlci.scores.curves import det_curve, pr_curve, roc_band, roc_curve
 
 
 def test_plots_draw():

@@ -16,7 +16,7 @@ from sklearn.metrics import roc_auc_score
 
 import mlci
 from mlci import simulate
-from mlci.intervals import bootstrap_interval
+from mlci.engine.intervals import bootstrap_interval
 
 
 def anova_icc(correct: np.ndarray, conditions: np.ndarray) -> float:

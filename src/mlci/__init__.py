@@ -21,7 +21,7 @@ __all__ = [
 ]
 
 # --- core bootstrap (issue: mlci core) -------------------------------------------------
-from .bootstrap import bootstrap_ci
+from .engine.bootstrap import bootstrap_ci
 from .metrics import list_metrics
 
 __all__ += ["bootstrap_ci", "list_metrics"]
@@ -29,15 +29,15 @@ from .compat import evaluate_with_conf_int  # noqa: E402
 
 __all__ += ["evaluate_with_conf_int"]
 # --- classical toolbox (issue: classical toolbox) -------------------------------------
-from .auc_analytic import (  # noqa: E402
+from .classical.auc import (  # noqa: E402
     delong_ci,
     delong_test,
     delong_test_independent,
     hanley_mcneil_ci,
     hanley_mcneil_se,
 )
-from .corrections import adjust_pvalues, reject_hypotheses  # noqa: E402
-from .multiple_datasets import (  # noqa: E402
+from .classical.corrections import adjust_pvalues, reject_hypotheses  # noqa: E402
+from .classical.multiple_datasets import (  # noqa: E402
     CriticalDifference,
     PostHocResult,
     bonferroni_dunn_test,
@@ -48,7 +48,7 @@ from .multiple_datasets import (  # noqa: E402
     sign_test,
     wilcoxon_test,
 )
-from .planning import (  # noqa: E402
+from .classical.planning import (  # noqa: E402
     PlanResult,
     power_auc,
     power_auc_difference,
@@ -58,13 +58,13 @@ from .planning import (  # noqa: E402
     sample_size_mcnemar,
     sample_size_proportion,
 )
-from .proportions import (  # noqa: E402
+from .classical.proportions import (  # noqa: E402
     paired_proportion_diff_ci,
     paired_table,
     proportion_ci,
     proportion_diff_ci,
 )
-from .significance import (  # noqa: E402
+from .classical.significance import (  # noqa: E402
     compare_estimators,
     corrected_resampled_ttest,
     cv_5x2_ftest,
@@ -112,12 +112,12 @@ __all__ += [
 ]
 __all__ += ["power_auc", "power_auc_difference", "sample_size_auc_difference"]
 # --- comparing systems and methods ------------------------------------------------------
-from .compare import ComparisonResult, compare, permutation_test  # noqa: E402
+from .comparison.paired import ComparisonResult, compare, permutation_test  # noqa: E402
 
 __all__ += ["ComparisonResult", "compare", "permutation_test"]
-from .methods import PooledResult, compare_methods, evaluate_method, pooled_ci  # noqa: E402
-from .nested import make_nested_plan  # noqa: E402
-from .verification_trials import trial_bootstrap_ci  # noqa: E402
+from .comparison.methods import PooledResult, compare_methods, evaluate_method, pooled_ci  # noqa: E402
+from .engine.nested import make_nested_plan  # noqa: E402
+from .scores.trials import trial_bootstrap_ci  # noqa: E402
 
 __all__ += [
     "PooledResult",
@@ -128,12 +128,12 @@ __all__ += [
     "trial_bootstrap_ci",
 ]
 # --- binary score analysis --------------------------------------------------------------
-from .confusion import ConfusionMatrix  # noqa: E402
-from .scores import EqualErrorRate, Scores  # noqa: E402
-from .verification import cllr_ci, dcf_ci, eer_ci  # noqa: E402
+from .scores.confusion import ConfusionMatrix  # noqa: E402
+from .scores.scores import EqualErrorRate, Scores  # noqa: E402
+from .scores.verification import cllr_ci, dcf_ci, eer_ci  # noqa: E402
 
 __all__ += ["ConfusionMatrix", "EqualErrorRate", "Scores", "cllr_ci", "dcf_ci", "eer_ci"]
-from .curves import (  # noqa: E402
+from .scores.curves import (  # noqa: E402
     auc_ci,
     det_curve,
     operating_point_ci,
@@ -142,8 +142,8 @@ from .curves import (  # noqa: E402
     roc_band,
     roc_curve,
 )
-from .groups import metric_by_group  # noqa: E402
-from .verification import cllr, detection_cost, min_cllr, min_detection_cost  # noqa: E402
+from .scores.groups import metric_by_group  # noqa: E402
+from .scores.verification import cllr, detection_cost, min_cllr, min_detection_cost  # noqa: E402
 
 __all__ += [
     "auc_ci",

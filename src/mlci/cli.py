@@ -121,7 +121,7 @@ def _one_line(exc: BaseException) -> str:
 
 # ------------------------------------------------------------------------- mlci ci
 def _add_ci(sub: Any) -> None:
-    from .intervals import INTERVAL_METHODS
+    from .engine.intervals import INTERVAL_METHODS
 
     p = sub.add_parser(
         "ci",
@@ -220,7 +220,7 @@ def _metric_data(
 
 
 def _run_ci(args: argparse.Namespace) -> int:
-    from .bootstrap import bootstrap_ci
+    from .engine.bootstrap import bootstrap_ci
     from .metrics import _resolve
 
     cols, source = load_input(args)
@@ -373,7 +373,7 @@ def _print_table(
 
 # -------------------------------------------------------------------- mlci compare
 def _add_compare(sub: Any) -> None:
-    from .intervals import INTERVAL_METHODS
+    from .engine.intervals import INTERVAL_METHODS
 
     p = sub.add_parser(
         "compare",
@@ -417,7 +417,7 @@ def _add_compare(sub: Any) -> None:
 
 
 def _run_compare(args: argparse.Namespace) -> int:
-    from .compare import compare
+    from .comparison.paired import compare
     from .metrics import _resolve
 
     cols, source = load_input(args)

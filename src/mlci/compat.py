@@ -30,11 +30,11 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_positive_int, check_rng_seed
-from .bootstrap import INVALID_WARN_FRACTION, run_replicates
+from .engine.bootstrap import INVALID_WARN_FRACTION, run_replicates
+from .engine.resampling import make_plan
 from .exceptions import InvalidReplicatesWarning
+from .inputs.validation import check_positive_int, check_rng_seed
 from .metrics import METRICS, FunctionKernel, Kernel, get_kernel
-from .resampling import make_plan
 from .results import ConfidenceInterval
 
 __all__ = ["create_data", "evaluate_with_conf_int", "get_bootstrap_indices", "get_conf_int"]

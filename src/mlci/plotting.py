@@ -41,13 +41,13 @@ def _plot_curve(
 def plot_roc(
     curve: Any, band: Any = None, *, ax: Any = None, label: str | None = None, **kwargs: Any
 ) -> Any:
-    """Plot a ROC :class:`~mlci.curves.Curve` and, optionally, a :class:`~mlci.curves.CurveBand`.
+    """Plot a ROC :class:`~mlci.scores.curves.Curve` and, optionally, its band.
 
     Examples
     --------
     >>> import matplotlib; matplotlib.use("Agg")
     >>> from mlci import Scores
-    >>> from mlci.curves import roc_curve
+    >>> from mlci.scores.curves import roc_curve
     >>> ax = plot_roc(roc_curve(Scores([1, 2, 3], [0.5, 1.5])))
     """
     return _plot_curve(curve, band, ax, label, kwargs, "False positive rate", "True positive rate")
@@ -61,10 +61,10 @@ def plot_det(
     Parameters
     ----------
     curve : Curve
-        From :func:`mlci.curves.det_curve` with ``probit=True`` (FPR and FNR as normal
+        From :func:`mlci.scores.curves.det_curve` with ``probit=True`` (FPR and FNR as normal
         deviates).
     band : CurveBand, optional
-        A vertical ROC band (:func:`mlci.curves.roc_band`, TPR at fixed FPR), drawn as
+        A vertical ROC band (:func:`mlci.scores.curves.roc_band`, TPR at fixed FPR), drawn as
         FNR = 1 - TPR on the same axes.
     ax : matplotlib Axes, optional
         Default: the current axes.
@@ -83,7 +83,7 @@ def plot_det(
     >>> matplotlib.use("Agg")  # no window
     >>> import numpy as np
     >>> from mlci import Scores
-    >>> from mlci.curves import det_curve, roc_band
+    >>> from mlci.scores.curves import det_curve, roc_band
     >>> rng = np.random.default_rng(0)
     >>> s = Scores(rng.normal(2, 1, 300), rng.normal(0, 1, 300))
     >>> band = roc_band(s, n_resamples=200, rng=0)
@@ -124,7 +124,7 @@ def plot_pr(
     Parameters
     ----------
     curve : Curve
-        From :func:`mlci.curves.pr_curve` (precision against recall).
+        From :func:`mlci.scores.curves.pr_curve` (precision against recall).
     band : CurveBand, optional
         Any band with ``x``, ``low`` and ``high`` on the recall axis.
     ax : matplotlib Axes, optional
@@ -144,7 +144,7 @@ def plot_pr(
     >>> matplotlib.use("Agg")  # no window
     >>> import numpy as np
     >>> from mlci import Scores
-    >>> from mlci.curves import pr_curve
+    >>> from mlci.scores.curves import pr_curve
     >>> rng = np.random.default_rng(0)
     >>> s = Scores(rng.normal(1, 1, 100), rng.normal(0, 1, 400))
     >>> ax = plot_pr(pr_curve(s), label="system")
@@ -172,7 +172,7 @@ def plot_intervals(
     ...                     confidence_level=0.95, method="wilson")] * 2
     >>> ax = plot_intervals(r, ["a", "b"])
     """
-    from ._validation import check_choice
+    from .inputs.validation import check_choice
 
     check_choice("kind", kind, ("bar", "point"))
     ax = _axes(ax)

@@ -40,10 +40,10 @@ import numpy as np
 from scipy import optimize, stats
 from scipy.special import expit, ndtr, ndtri
 
-from ._validation import check_confidence_level, check_positive_int
-from .bootstrap import bootstrap_ci
+from .engine.bootstrap import bootstrap_ci
+from .engine.intervals import INTERVAL_METHODS, bootstrap_interval
 from .exceptions import InvalidReplicatesWarning
-from .intervals import INTERVAL_METHODS, bootstrap_interval
+from .inputs.validation import check_confidence_level, check_positive_int
 from .results import _fmt, _plain
 
 __all__ = [
@@ -677,7 +677,7 @@ def coverage_study(
     For each scenario, ``n_experiments`` test sets are generated; on each, one
     bootstrap per scheme (:func:`mlci.bootstrap_ci` with ``method="bca"``) gives the
     BCa interval, and the other methods are computed from the *same* replicates with
-    :func:`mlci.intervals.bootstrap_interval` (exactly what ``bootstrap_ci`` with that
+    :func:`mlci.engine.intervals.bootstrap_interval` (exactly what ``bootstrap_ci`` with that
     method and seed returns).  Experiment ``i`` of a scenario has its own seed derived
     from ``rng``, the scenario's name and ``i``: a smaller study is a prefix of a larger
     one, and every scheme sees the same test sets and replicate seeds.

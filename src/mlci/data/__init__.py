@@ -26,7 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ._table import read_table
+from ..io import read_table
 
 __all__ = ["EXAMPLE_FILE", "example_path", "load_example", "read_table"]
 

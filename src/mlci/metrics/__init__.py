@@ -234,7 +234,7 @@ class FunctionKernel(Kernel):
     work_factor = 2.0
 
     def __init__(self, fn: Callable[..., Any], data: Sequence[Any], params: dict[str, Any]) -> None:
-        from .._validation import check_same_length
+        from ..inputs.validation import check_same_length
 
         arrays = []
         for i, a in enumerate(data):

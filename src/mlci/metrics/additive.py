@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import _show, as_1d, as_float, binary_labels, check_same_length
+from ..inputs.validation import _show, as_1d, as_float, binary_labels, check_same_length
 from ._base import AdditiveKernel, safe_div
 
 _EPS = np.finfo(float).eps

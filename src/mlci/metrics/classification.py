@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from .._encoding import fast_unique
-from .._validation import _show, as_1d, check_choice, check_same_length
+from ..engine.encoding import fast_unique
+from ..inputs.validation import _show, as_1d, check_choice, check_same_length
 from ._base import ConfusionKernel, safe_div
 
 AVERAGES = ("binary", "macro", "micro", "weighted", None)

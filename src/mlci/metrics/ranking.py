@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_1d, as_float, binary_labels, check_same_length
+from ..inputs.validation import as_1d, as_float, binary_labels, check_same_length
 from ._base import Kernel, safe_div
 
 

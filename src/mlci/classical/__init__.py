@@ -1,0 +1,1 @@
+"""The classical toolbox: analytic intervals, significance tests, planning, corrections."""

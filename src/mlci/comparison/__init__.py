@@ -1,0 +1,1 @@
+"""Comparing systems (paired bootstrap, permutation) and methods (training runs)."""

@@ -1,0 +1,1 @@
+"""The resampling engine: plans, samplers, the replicate loop, interval methods."""

@@ -1,0 +1,491 @@
+"""The bootstrap engine and its public entry point, :func:`bootstrap_ci`.
+
+Data flows one way: validated inputs -> resampling plan (weights over atoms) -> metric
+kernel evaluated on chunks of replicates -> interval method -> immutable result.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import warnings
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import InvalidReplicatesWarning
+from ..inputs.validation import (
+    check_alternative,
+    check_choice,
+    check_confidence_level,
+    check_positive_int,
+)
+from ..metrics import FunctionKernel, Kernel, get_kernel
+from ..results import BootstrapResult, ConfidenceInterval
+from .intervals import INTERVAL_METHODS, acceleration, bootstrap_interval
+from .resampling import AtomSampler, ResamplingPlan
+
+__all__ = ["bootstrap_ci", "finish_bootstrap", "run_bootstrap", "run_replicates"]
+
+#: default bound on the engine's working memory (bytes), shared by all threads
+DEFAULT_MAX_MEMORY = 512 * 2**20
+#: target number of weights (replicates x atoms) in one chunk when ``batch`` is not given
+_CHUNK_WEIGHTS = 1 << 17
+#: warn when more than this share of replicates had an undefined metric
+INVALID_WARN_FRACTION = 0.01
+
+
+def single_threaded_blas(active: bool = True) -> Any:
+    """One BLAS thread while the engine runs its own threads.
+
+    The engine's matrix products are small and run inside its own worker threads; a
+    multi-threaded BLAS inside each of them oversubscribes the cores and, on a busy
+    machine, runs many times slower.  Uses ``threadpoolctl`` when it is installed (it comes
+    with scikit-learn; ``pip install threadpoolctl``), otherwise changes nothing.  The
+    limit is process-wide while it lasts.
+    """
+    if active:
+        try:
+            from threadpoolctl import threadpool_limits
+        except ImportError:  # pragma: no cover - optional
+            pass
+        else:
+            return threadpool_limits(limits=1, user_api="blas")
+    return contextlib.nullcontext()
+
+
+def _n_jobs(n_jobs: int | None) -> int:
+    if n_jobs is None or n_jobs == -1:
+        return max(1, min(os.cpu_count() or 1, 8))
+    return check_positive_int("n_jobs", n_jobs)
+
+
+def run_replicates(
+    evaluate: Callable[[np.ndarray], np.ndarray],
+    sampler: AtomSampler,
+    shape: tuple[int, ...],
+    *,
+    bytes_per_row: float,
+    batch: int | None = None,
+    n_jobs: int | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    threads: bool = True,
+) -> np.ndarray:
+    """Evaluate ``evaluate(W)`` on every replicate's atom counts, in memory-bounded chunks.
+
+    Parameters
+    ----------
+    evaluate : callable
+        ``(b, m)`` counts -> ``(b, *shape)`` values.
+    sampler : AtomSampler
+        Draws the replicates (see :meth:`ResamplingPlan.weights_for`).
+    shape : tuple
+        Shape of one value.
+    bytes_per_row : float
+        Working memory one replicate needs (weights and the kernel's temporaries).
+    batch : int, optional
+        Replicates per chunk; by default as many as fit in ``max_memory / n_jobs``.
+        Rounded to whole RNG blocks, so it never changes the result.
+    n_jobs : int, optional
+        Threads (numpy releases the GIL in the heavy loops); default: all cores up to 8,
+        fewer when ``max_memory`` cannot hold one replicate per thread.
+    max_memory : int
+        Bound on the working memory (bytes) used to size the chunks.
+    threads : bool
+        False for kernels that run Python code per replicate (user functions).
+
+    Returns
+    -------
+    ndarray, shape (n_resamples, *shape)
+    """
+    jobs = _n_jobs(n_jobs) if threads else 1
+    if batch is None:
+        if n_jobs is None:
+            # every thread holds at least one replicate: fewer threads when rows are huge
+            jobs = min(jobs, max(1, int(max_memory // max(bytes_per_row, 1.0))))
+        rows = int(max_memory / max(jobs, 1) / max(bytes_per_row, 1.0))
+        # no larger than needed: a chunk of about 2^17 weights (1 MiB, the size of a core's
+        # L2 cache here) is already fully vectorised, stays in cache between the draw and
+        # the metric, and reuses memory instead of faulting in fresh pages
+        rows = max(min(rows, _CHUNK_WEIGHTS // max(sampler.m, 1)), 1)
+    else:
+        rows = check_positive_int("batch", batch)
+    n_resamples = sampler.plan.n_resamples
+    out = np.empty((n_resamples, *shape))
+    chunks = list(sampler.iter_chunks(rows))
+
+    def work(item: tuple[int, Callable[[], np.ndarray]]) -> None:
+        start, make = item
+        w = make()
+        out[start : start + w.shape[0]] = evaluate(w)
+
+    if jobs > 1 and len(chunks) > 1:
+        with single_threaded_blas(), ThreadPoolExecutor(max_workers=jobs) as ex:
+            list(ex.map(work, chunks))
+    else:
+        for item in chunks:
+            work(item)
+    return out
+
+
+def _jackknife(
+    kernel: Kernel,
+    sampler: AtomSampler,
+    max_groups: int,
+    *,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    n_jobs: int | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    if sampler.plan.unit_of_sample is None and sampler.m > max_groups:
+        exact = kernel.delete_one(sampler.counts)
+        if exact is not None:
+            return exact
+    g, mult, rows = sampler.jackknife_rows(max_groups)
+    # jackknife rows are made and evaluated chunk by chunk, within the memory bound
+    jobs = _n_jobs(n_jobs) if not isinstance(kernel, FunctionKernel) else 1
+    per_row = 8.0 * sampler.m * (kernel.work_factor + 1.0)
+    step = int(
+        np.clip(min(max_memory / max(jobs, 1) / per_row, _CHUNK_WEIGHTS / sampler.m), 1, 256)
+    )
+    starts = range(0, g, step)
+
+    def part(a: int) -> np.ndarray:
+        return kernel.evaluate(rows(a, min(a + step, g)))
+
+    if jobs > 1 and len(starts) > 1:
+        with single_threaded_blas(), ThreadPoolExecutor(max_workers=jobs) as ex:
+            vals = list(ex.map(part, starts))
+    else:
+        vals = [part(a) for a in starts]
+    return np.concatenate(vals, axis=0), mult
+
+
+def _default_groups(kernel: Kernel) -> int:
+    if isinstance(kernel, FunctionKernel):
+        return 100  # each jackknife value is a call of the user's function
+    # bound the jackknife's cost to about 2e8 atom operations
+    return int(np.clip(2e8 // max(kernel.m, 1), 50, 1000))
+
+
+def run_bootstrap(
+    kernel: Kernel,
+    plan: ResamplingPlan,
+    *,
+    method: str = "bca",
+    confidence_level: float = 0.95,
+    alternative: str = "two-sided",
+    batch: int | None = None,
+    n_jobs: int | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    jackknife_groups: int | None = None,
+    metric_name: str | None = None,
+) -> BootstrapResult:
+    """Bootstrap a bound metric kernel under a resampling plan (the engine behind every API).
+
+    Other modules (paired comparisons, score analysis) build their own kernels and call
+    this; :func:`bootstrap_ci` is the user-facing wrapper.
+    """
+    sampler = plan.weights_for(kernel.keys, kernel.m)
+    estimate = kernel.evaluate(sampler.counts[None, :])[0]
+    _check_estimate(estimate, metric_name or kernel.name)  # fail before any replicate
+    bytes_per_row = 8.0 * kernel.m * kernel.work_factor + 8.0 * 5 * plan.n_samples * (
+        not sampler._use_multinomial if sampler._mode == "samples" else plan.two_stage
+    )
+    dist = run_replicates(
+        kernel.evaluate,
+        sampler,
+        kernel.shape,
+        bytes_per_row=bytes_per_row,
+        batch=batch,
+        n_jobs=n_jobs,
+        max_memory=max_memory,
+        threads=not isinstance(kernel, FunctionKernel),
+    )
+    jackknife = None
+    if method == "bca":
+        groups = jackknife_groups if jackknife_groups is not None else _default_groups(kernel)
+        groups = check_positive_int("jackknife_groups", groups, minimum=2)
+
+        def jackknife() -> tuple[np.ndarray, np.ndarray]:
+            return _jackknife(kernel, sampler, groups, max_memory=max_memory, n_jobs=n_jobs)
+
+    return finish_bootstrap(
+        estimate,
+        dist,
+        plan=plan,
+        name=metric_name or kernel.name,
+        method=method,
+        confidence_level=confidence_level,
+        alternative=alternative,
+        jackknife=jackknife,
+        hint=_errors_hint(kernel),
+    )
+
+
+def finish_bootstrap(
+    estimate: Any,
+    dist: np.ndarray,
+    *,
+    plan: Any,
+    name: str,
+    method: str,
+    confidence_level: float,
+    alternative: str,
+    jackknife: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None,
+    details: dict[str, Any] | None = None,
+    scheme: str | None = None,
+    hint: str = "",
+) -> BootstrapResult:
+    """The interval and the result object from an estimate and its bootstrap distribution.
+
+    Shared by every bootstrap in mlci: counts the replicates on which the metric was
+    undefined (NaN), refuses a distribution with no valid replicate, warns above
+    :data:`INVALID_WARN_FRACTION`, runs ``jackknife()`` (values and multiplicities) for
+    BCa's acceleration, and builds the :class:`~mlci.BootstrapResult`.
+
+    Parameters
+    ----------
+    estimate : float or ndarray, shape S
+    dist : ndarray, shape (B, *S)
+    plan : object
+        Anything with ``n_resamples``, ``scheme``, ``n_samples``, ``n_conditions`` and
+        ``n_strata`` (a :class:`~mlci.engine.resampling.ResamplingPlan` or a nested plan).
+    name : str
+        The metric's name (used in messages and in the result).
+    method, confidence_level, alternative
+        As in :func:`bootstrap_ci` (validated by the caller).
+    jackknife : callable, optional
+        Required for ``method="bca"``.
+    details : dict, optional
+        Extras for the result's ``details``.
+    scheme : str, optional
+        Overrides ``plan.scheme`` in the result.
+    hint : str
+        Appended to the messages about undefined replicates.
+
+    Returns
+    -------
+    BootstrapResult
+    """
+    estimate = np.asarray(estimate, dtype=float)
+    _check_estimate(estimate, name)
+    if method == "bca" and jackknife is None:
+        raise ValueError("BCa needs a jackknife; pass `jackknife=` or another method.")
+    n_resamples = dist.shape[0]
+    invalid_rows = np.isnan(dist.reshape(n_resamples, -1)).any(axis=1)
+    n_invalid = int(invalid_rows.sum())
+    if n_invalid == n_resamples:
+        raise ValueError(
+            f"The metric {name!r} was undefined on every one of the {n_invalid} replicates "
+            f"(e.g. resamples with a single class); no interval can be computed. {hint}".rstrip()
+        )
+    if n_invalid > INVALID_WARN_FRACTION * n_resamples:
+        warnings.warn(
+            f"The metric {name!r} was undefined on {n_invalid} of {n_resamples} replicates "
+            "(e.g. a resample with a single class); they are excluded, which biases the "
+            "interval. Consider stratified resampling (`strata=y_true`) or more data. "
+            f"{hint}".rstrip(),
+            InvalidReplicatesWarning,
+            stacklevel=3,
+        )
+    info: dict[str, Any] = dict(details or {})
+    accel = None
+    if method == "bca" and jackknife is not None:
+        jack, mult = jackknife()
+        accel = acceleration(jack, mult)
+        info["jackknife_size"] = len(mult)
+    low, high, extra = bootstrap_interval(
+        estimate,
+        dist,
+        method=method,
+        confidence_level=confidence_level,
+        alternative=alternative,
+        accel=accel,
+    )
+    info.update(extra)
+    valid = dist[~invalid_rows]
+    with np.errstate(invalid="ignore"):
+        se = np.std(valid, axis=0, ddof=1) if valid.shape[0] > 1 else np.zeros(estimate.shape)
+        bias = np.mean(valid, axis=0) - estimate
+    conv = float if estimate.ndim == 0 else np.asarray
+    return BootstrapResult(
+        estimate=conv(estimate),
+        confidence_interval=ConfidenceInterval(conv(low), conv(high)),
+        confidence_level=confidence_level,
+        method=method,
+        alternative=alternative,
+        standard_error=conv(se),
+        metric=name,
+        details=info,
+        bias=conv(bias),
+        bootstrap_distribution=dist,
+        n_resamples=plan.n_resamples,
+        n_invalid=n_invalid,
+        scheme=plan.scheme if scheme is None else scheme,
+        n_samples=plan.n_samples,
+        n_conditions=plan.n_conditions,
+        n_strata=plan.n_strata,
+    )
+
+
+def _check_estimate(estimate: np.ndarray, name: str) -> None:
+    if np.any(np.isnan(estimate)):
+        raise ValueError(
+            f"The metric {name!r} is undefined (NaN) on the data as given, e.g. a zero "
+            "denominator (no predicted positives for precision, a single class for roc_auc) "
+            "or a constant target; no interval can be computed."
+        )
+
+
+def _errors_hint(kernel: Kernel) -> str:
+    errs = getattr(kernel, "errors", None)
+    return f"First errors raised by the metric: {'; '.join(errs)}." if errs else ""
+
+
+def bootstrap_ci(
+    *data: Any,
+    metric: str | Callable[..., Any],
+    conditions: Any = None,
+    strata: Any = None,
+    n_resamples: int = 1000,
+    confidence_level: float = 0.95,
+    method: str = "bca",
+    alternative: str = "two-sided",
+    rng: Any = None,
+    two_stage: bool = False,
+    weights: str = "multinomial",
+    pos_label: Any = None,
+    average: Any = "default",
+    metric_kwargs: dict[str, Any] | None = None,
+    batch: int | None = None,
+    n_jobs: int | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    jackknife_groups: int | None = None,
+) -> BootstrapResult:
+    """Bootstrap confidence interval for any metric, with iid, condition or stratified resampling.
+
+    Parameters
+    ----------
+    *data : array-like, each of shape (n_samples,) (scores of a multiclass ``log_loss``
+        or ``brier``: (n_samples, n_classes))
+        The per-sample arrays the metric takes, in its order.  Built-in metrics take
+        ``(y_true, y_pred)`` (decisions, or regression predictions), ``(y_true, y_score)``
+        (``roc_auc``, ``average_precision``, ``log_loss``, ``brier``), ``(values,)``
+        (``mean``) or ``(weights, values)`` (``weighted_mean``).  A callable metric is called
+        as ``metric(*data)`` on each resample.
+    metric : str or callable
+        A built-in name (see :func:`mlci.metrics.list_metrics`) or a function returning a
+        number or a fixed-shape array.  A function that accepts ``sample_weight`` is given
+        the replicate's counts instead of repeated samples.
+    conditions : array-like, shape (n_samples,), optional
+        Condition of every sample (speaker, session, document): samples that share a
+        condition are resampled together.  Use it whenever samples are not independent;
+        an iid bootstrap on such data gives intervals that are too narrow.  Nested
+        conditions are a list of such arrays, top level first (``[speaker, session]``):
+        the top level is resampled and, with ``two_stage=True``, every level below it
+        inside each drawn copy (see :func:`mlci.engine.nested.make_nested_plan`).
+    strata : array-like, shape (n_samples,), optional
+        Resample within each stratum, keeping its size (e.g. ``strata=y_true`` keeps the
+        class counts fixed).
+    n_resamples : int, default 1000
+        Number of bootstrap replicates.
+    confidence_level : float, default 0.95
+    method : {"bca", "percentile", "basic", "normal", "bc"}, default "bca"
+        BCa uses a jackknife (delete-one-condition with conditions; grouped for large n).
+    alternative : {"two-sided", "less", "greater"}
+        One-sided intervals: ``"less"`` bounds the metric from above, ``"greater"`` from below.
+    rng : None, int, numpy.random.Generator or SeedSequence
+        A seed gives the same result on every machine, chunk size and number of threads.
+    two_stage : bool, default False
+        With conditions, also resample the samples inside every drawn condition (with
+        nested conditions: every level below the top).
+    weights : {"multinomial", "poisson"}
+        Classical bootstrap counts, or independent Poisson(1) counts per unit.
+    pos_label, average : optional
+        Options of the built-in classification metrics, as in scikit-learn.
+    metric_kwargs : dict, optional
+        Further options: ``beta`` (fbeta), ``weights`` (cohen_kappa), or keyword
+        arguments for a callable metric.
+    batch : int, optional
+        Replicates per chunk (memory knob); never changes the result.
+    n_jobs : int, optional
+        Threads for built-in metrics; default all cores (up to 8).
+    max_memory : int, default 512 MiB
+        Bound on the working memory used to size chunks when ``batch`` is not given.
+    jackknife_groups : int, optional
+        Largest number of jackknife replicates for BCa's acceleration; more units than
+        this are deleted in random groups.
+
+    Returns
+    -------
+    BootstrapResult
+
+    Examples
+    --------
+    >>> import numpy as np, mlci
+    >>> rng = np.random.default_rng(0)
+    >>> y_true = rng.integers(0, 2, 500)
+    >>> y_pred = np.where(rng.random(500) < 0.85, y_true, 1 - y_true)
+    >>> res = mlci.bootstrap_ci(y_true, y_pred, metric="accuracy", rng=1)
+    >>> round(res.estimate, 3)
+    0.862
+    >>> low, high = res.confidence_interval
+    >>> bool(low < res.estimate < high)
+    True
+
+    Samples from the same speaker are not independent: resample speakers.
+
+    >>> speaker = rng.integers(0, 25, 500)
+    >>> res = mlci.bootstrap_ci(y_true, y_pred, metric="accuracy", conditions=speaker, rng=1)
+    >>> res.n_conditions, res.scheme
+    (25, 'conditions')
+    """
+    if not data:
+        raise ValueError(
+            "No data given: pass the per-sample arrays positionally, e.g. "
+            "bootstrap_ci(y_true, y_pred, metric='accuracy')."
+        )
+    check_choice("method", method, INTERVAL_METHODS)
+    confidence_level = check_confidence_level(confidence_level)
+    alternative = check_alternative(alternative)
+    n_resamples = check_positive_int("n_resamples", n_resamples)
+    if method in ("bc", "bca", "percentile", "basic") and n_resamples < 2:
+        raise ValueError(f"`n_resamples` must be at least 2 for method {method!r}.")
+    params = dict(metric_kwargs or {})
+    if not callable(metric):
+        if pos_label is not None:
+            params["pos_label"] = pos_label
+        if average != "default":
+            params["average"] = average
+    elif pos_label is not None or average != "default":
+        raise ValueError(
+            "`pos_label` and `average` are options of the built-in metrics; pass options of "
+            "your own function in `metric_kwargs`."
+        )
+    kernel = get_kernel(metric, data, params)
+    n = len(kernel.keys)
+    from .nested import plan_for_conditions
+
+    plan = plan_for_conditions(
+        n,
+        conditions=conditions,
+        strata=strata,
+        two_stage=two_stage,
+        weights=weights,
+        n_resamples=n_resamples,
+        rng=rng,
+    )
+    return run_bootstrap(
+        kernel,
+        plan,
+        method=method,
+        confidence_level=confidence_level,
+        alternative=alternative,
+        batch=batch,
+        n_jobs=n_jobs,
+        max_memory=max_memory,
+        jackknife_groups=jackknife_groups,
+        metric_name=metric if isinstance(metric, str) else None,
+    )

@@ -1,0 +1,403 @@
+"""Nested conditions: resample the top level of a hierarchy, and optionally the levels below.
+
+Data are often nested: recordings within sessions within speakers, sentences within
+documents within sources.  A replicate draws the top-level units with replacement;
+each drawn *copy* of a unit then either brings all its children (the level is not
+resampled) or draws its children again with replacement, independently for every copy
+(the level is resampled: the two-stage bootstrap of Davison & Hinkley 1997, sec. 3.8,
+generalised to any depth).  A sample's weight is its bottom-level unit's multiplicity,
+so weights multiply down the tree.  Drawing ``k_p`` children for each of ``U_p`` copies
+of parent ``p`` is the same as drawing ``U_p * k_p`` children at once, which is how it is
+vectorised over replicates.
+
+Which levels to resample
+------------------------
+Resample the **top level only** (the default) when the units you want to generalise
+to are the top-level ones (new speakers) and the lower levels are sampled within them
+as in your data: the variance of a statistic under top-level resampling already
+contains the lower levels' variance (Davison & Hinkley 1997, sec. 3.8; Field & Welsh
+2007; Ren et al. 2010).  Resampling the lower levels as well counts their variance a
+second time: intervals get wider (conservative), most visibly when the top-level
+effect is small (see ``tests/test_nested.py``, a two-level coverage study, and
+``docs/compare.md``).  Resample a lower level too only when the top level has very few
+units (say fewer than 10: the top-level bootstrap then under-covers) and you accept a
+conservative interval, or when the lower-level units themselves are a random draw you
+want to generalise over and the top level is fixed (``resample_levels=(False, True)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import sparse
+
+from ..inputs.validation import as_1d, check_positive_int, check_rng_seed
+from .resampling import STREAM_JACKKNIFE, bind_atoms, block_generator
+
+__all__ = ["NestedPlan", "is_nested", "make_nested_plan", "plan_for_conditions"]
+
+
+@dataclass(frozen=True, eq=False)
+class NestedPlan:
+    """A resampling plan over nested conditions, usable wherever a ``ResamplingPlan`` is.
+
+    Build one with :func:`make_nested_plan`.  ``weights_for(keys, m)`` returns a sampler
+    with the engine's interface (``block(j)``, ``iter_chunks``, ``jackknife_weights``...).
+
+    Attributes
+    ----------
+    n_samples, n_resamples : int
+    scheme : str
+        E.g. ``"nested(3 levels; resampled: 1)"`` (levels numbered from the top, 1-based).
+    unit_of_level : tuple of ndarray
+        For each level, the unit index of every sample (units are paths from the top).
+    parent_of_unit : tuple of ndarray
+        For each level below the top, the parent unit of every unit.
+    n_units_per_level : tuple of int
+    resample : tuple of bool
+    unit_of_sample : ndarray
+        Bottom-level unit of every sample (what the engine aggregates over).
+    n_units : int
+        Number of bottom-level units.
+    n_conditions : int
+        Number of top-level units (reported as the conditions).
+    """
+
+    n_samples: int
+    n_resamples: int
+    scheme: str
+    unit_of_level: tuple[np.ndarray, ...]
+    parent_of_unit: tuple[np.ndarray, ...]
+    n_units_per_level: tuple[int, ...]
+    resample: tuple[bool, ...]
+    seed: np.random.SeedSequence
+    # the ResamplingPlan attributes the engine reads
+    unit_of_sample: np.ndarray
+    n_units: int
+    n_conditions: int
+    n_strata: None = None
+    stratum_of_unit: None = None
+    stratum_of_sample: None = None
+    poisson: bool = False
+
+    @property
+    def two_stage(self) -> bool:
+        """True when a level below the top is resampled (the engine sizes chunks with it)."""
+        return any(self.resample[1:])
+
+    def generator(self, stream: int, block: int) -> np.random.Generator:
+        """The random generator of one block of one stream (a pure function of the seed)."""
+        return block_generator(self.seed, stream, block)
+
+    def weights_for(self, keys: np.ndarray | None = None, m: int | None = None) -> NestedSampler:
+        """Bind the plan to atoms (``keys[i]`` the atom of sample ``i``; None: one per sample)."""
+        return NestedSampler(self, *bind_atoms(self.n_samples, keys, m))
+
+
+class NestedSampler:
+    """Replicate counts over atoms for a :class:`NestedPlan`.
+
+    Same interface as :class:`mlci.engine.resampling.AtomSampler`: ``counts``, ``m``, ``block(j)``,
+    ``block_size``, ``n_blocks``, ``iter_chunks(rows)``, ``jackknife_weights(g)``,
+    ``jackknife_rows(g)``.
+    """
+
+    _mode = "units"
+    _use_multinomial = False
+
+    def __init__(self, plan: NestedPlan, keys: np.ndarray, m: int) -> None:
+        self.plan = plan
+        self.keys = keys
+        self.m = m
+        n = plan.n_samples
+        self.counts = np.bincount(keys, minlength=m).astype(float)
+        bottom = plan.unit_of_sample
+        if plan.n_units * m <= 4_000_000:
+            t = np.bincount(bottom * m + keys, minlength=plan.n_units * m).astype(float)
+            self._table: Any = t.reshape(plan.n_units, m)
+        else:
+            self._table = sparse.csr_matrix((np.ones(n), (bottom, keys)), shape=(plan.n_units, m))
+            self._table.sum_duplicates()
+        # children of every parent, contiguous: order, start, count
+        self._children = []
+        for lvl in range(1, len(plan.n_units_per_level)):
+            parent = plan.parent_of_unit[lvl - 1]
+            n_par = plan.n_units_per_level[lvl - 1]
+            order = np.argsort(parent, kind="stable")
+            k = np.bincount(parent, minlength=n_par)
+            start = np.concatenate(([0], np.cumsum(k)[:-1]))
+            self._children.append((order, start, k))
+        n_units = sum(plan.n_units_per_level)
+        table_cost = min(plan.n_units * m, n + m)
+        draws = sum(plan.n_units_per_level[1:]) if plan.two_stage else 0
+        cost = n_units + table_cost + 3 * draws
+        self.block_size = int(np.clip((1 << 17) // max(cost, 1), 1, 512))
+        # atom table of the highest resampled level, for the delete-one-unit jackknife
+        lvl = plan.resample.index(True)
+        self._jk_units = plan.n_units_per_level[lvl]
+        self._top_table = sparse.csr_matrix(
+            (np.ones(n), (plan.unit_of_level[lvl], keys)), shape=(self._jk_units, m)
+        )
+
+    @property
+    def n_blocks(self) -> int:
+        return -(-self.plan.n_resamples // self.block_size)
+
+    def iter_chunks(
+        self, rows_per_chunk: int, stream: int = 0
+    ) -> Iterator[tuple[int, Callable[[], np.ndarray]]]:
+        """Yield ``(start_replicate, make_weights)`` for chunks of whole blocks."""
+        per = max(1, rows_per_chunk // self.block_size)
+        for first in range(0, self.n_blocks, per):
+            blocks = range(first, min(first + per, self.n_blocks))
+
+            def make(blocks: range = blocks) -> np.ndarray:
+                return np.concatenate([self.block(j, stream) for j in blocks], axis=0)
+
+            yield first * self.block_size, make
+
+    def block(self, j: int, stream: int = 0, out: np.ndarray | None = None) -> np.ndarray:
+        """Counts of replicates ``[j*block_size, (j+1)*block_size)``, shape (b, m)."""
+        plan = self.plan
+        b = min(self.block_size, plan.n_resamples - j * self.block_size)
+        if b <= 0:
+            raise IndexError(f"block {j} is past the last replicate")
+        rng = plan.generator(stream, j)
+        n_top = plan.n_units_per_level[0]
+        if plan.resample[0]:
+            draws = rng.integers(0, n_top, size=(b, n_top))
+            u = np.bincount((draws + np.arange(b)[:, None] * n_top).ravel(), minlength=b * n_top)
+            u = u.reshape(b, n_top)
+        else:
+            u = np.ones((b, n_top), dtype=np.int64)
+        for lvl in range(1, len(plan.n_units_per_level)):
+            if plan.resample[lvl]:
+                u = self._draw_children(rng, u, lvl)
+            else:
+                u = u[:, plan.parent_of_unit[lvl - 1]]
+        u = u.astype(float)
+        table = self._table
+        w = np.asarray(table.T @ u.T).T if sparse.issparse(table) else u @ table
+        if out is not None:
+            out[...] = w
+            return out
+        return w
+
+    def _draw_children(self, rng: np.random.Generator, u: np.ndarray, lvl: int) -> np.ndarray:
+        """Each of the ``u[r, p]`` copies of parent ``p`` draws its ``k_p`` children with
+        replacement: ``u[r, p] * k_p`` uniform draws among them, in one vectorised pass."""
+        order, start, k = self._children[lvl - 1]
+        b, n_par = u.shape
+        n_child = self.plan.n_units_per_level[lvl]
+        reps = (u * k[None, :]).ravel()
+        cell = np.repeat(np.arange(b * n_par), reps)
+        par = cell % n_par
+        row = cell // n_par
+        offset = (rng.random(len(cell)) * k[par]).astype(np.intp)
+        child = order[start[par] + offset]
+        out = np.bincount(row * n_child + child, minlength=b * n_child)
+        return out.reshape(b, n_child)
+
+    def jackknife_weights(self, max_groups: int) -> tuple[np.ndarray, np.ndarray]:
+        """Delete-one-unit jackknife weights (see :meth:`jackknife_rows`)."""
+        g, mult, rows = self.jackknife_rows(max_groups)
+        return rows(0, g), mult
+
+    def jackknife_rows(
+        self, max_groups: int
+    ) -> tuple[int, np.ndarray, Callable[[int, int], np.ndarray]]:
+        """The jackknife rows made on demand: ``(g, mult, rows(a, b))``.
+
+        One unit of the highest resampled level (the top level by default) is deleted at
+        a time; above ``max_groups`` units, random groups of units.
+        """
+        n_top = self._jk_units
+        removed = self._top_table
+        if n_top > max_groups:
+            rng = self.plan.generator(STREAM_JACKKNIFE, 0)
+            group = rng.permutation(np.arange(n_top) % max_groups)
+            ind = sparse.csr_matrix(
+                (np.ones(n_top), (group, np.arange(n_top))), shape=(max_groups, n_top)
+            )
+            removed = ind @ removed
+        g = removed.shape[0]
+
+        def rows(a: int, b: int) -> np.ndarray:
+            return self.counts[None, :] - removed[a:b].toarray()
+
+        return g, np.ones(g), rows
+
+
+def make_nested_plan(
+    n_samples: int,
+    levels: Sequence[Any],
+    *,
+    resample_levels: Any = ("top",),
+    n_resamples: int = 1000,
+    rng: Any = None,
+) -> NestedPlan:
+    """Build a resampling plan over nested conditions (top level first).
+
+    Parameters
+    ----------
+    n_samples : int
+    levels : sequence of array-like, each of shape (n_samples,)
+        The condition of every sample at each level, from the top (e.g.
+        ``[speaker, session, recording]``).  Units are paths from the top, so a session
+        label reused by two speakers is two different sessions.
+    resample_levels : ("top",), "all", or tuple of bool
+        Which levels are resampled.  ``("top",)`` (default): only the top level; lower
+        levels come whole with their drawn parent.  ``"all"``: every level, each drawn
+        copy of a unit resampling its children.  A tuple of booleans (one per level)
+        chooses freely; a level not resampled is inherited whole from its parent.
+    n_resamples : int, default 1000
+    rng : None, int, Generator or SeedSequence
+
+    Returns
+    -------
+    NestedPlan
+        Pass it to :func:`mlci.engine.bootstrap.run_bootstrap` like a ``ResamplingPlan``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlci.engine.nested import make_nested_plan
+    >>> from mlci.engine.bootstrap import run_bootstrap
+    >>> from mlci.metrics import get_kernel
+    >>> rng = np.random.default_rng(0)
+    >>> speaker = np.repeat(np.arange(20), 10)
+    >>> session = np.tile(np.repeat([0, 1], 5), 20)
+    >>> loss = rng.normal(1.0, 0.3, 200) + 0.3 * rng.normal(size=20)[speaker]
+    >>> plan = make_nested_plan(200, [speaker, session], n_resamples=500, rng=1)
+    >>> res = run_bootstrap(get_kernel("mean", (loss,), {}), plan, method="percentile")
+    >>> res.scheme, res.n_conditions
+    ('nested(2 levels; resampled: 1)', 20)
+    """
+    n_samples = check_positive_int("n_samples", n_samples)
+    n_resamples = check_positive_int("n_resamples", n_resamples)
+    if isinstance(levels, np.ndarray) and levels.ndim == 1:
+        levels = [levels]
+    if not isinstance(levels, Sequence | np.ndarray) or len(levels) == 0:
+        raise ValueError(
+            "`levels` must be a list of per-sample condition arrays, top level first, e.g. "
+            "[speaker, session]."
+        )
+    n_lv = len(levels)
+    if isinstance(resample_levels, str):
+        resample_levels = (resample_levels,)
+    rl = tuple(resample_levels)
+    if rl == ("top",):
+        resample = (True,) + (False,) * (n_lv - 1)
+    elif rl == ("all",):
+        resample = (True,) * n_lv
+    elif len(rl) == n_lv and all(isinstance(v, bool | np.bool_) for v in rl):
+        resample = tuple(bool(v) for v in rl)
+    else:
+        raise ValueError(
+            f"`resample_levels` must be ('top',), 'all' or a tuple of {n_lv} booleans (one per "
+            f"level); got {resample_levels!r}."
+        )
+    if not any(resample):
+        raise ValueError("`resample_levels` resamples no level; at least one must be True.")
+    units: list[np.ndarray] = []
+    parents: list[np.ndarray] = []
+    counts: list[int] = []
+    prev = np.zeros(n_samples, dtype=np.int64)
+    for i, lv in enumerate(levels):
+        arr = as_1d(f"levels[{i}]", lv)
+        if len(arr) != n_samples:
+            raise ValueError(
+                f"`levels[{i}]` must have one entry per sample: {n_samples} expected, "
+                f"got {len(arr)}."
+            )
+        if arr.dtype.kind == "f" and np.isnan(arr).any():
+            raise ValueError(f"`levels[{i}]` contains NaN; every sample needs a value.")
+        _, lab = np.unique(arr, return_inverse=True)
+        lab = lab.reshape(-1).astype(np.int64)
+        path = prev * (int(lab.max()) + 1) + lab
+        uniq, unit = np.unique(path, return_inverse=True)
+        unit = unit.reshape(-1).astype(np.intp)
+        if i > 0:
+            par = np.zeros(len(uniq), dtype=np.intp)
+            par[unit] = units[-1]
+            parents.append(par)
+        units.append(unit)
+        counts.append(len(uniq))
+        prev = unit.astype(np.int64)
+    if counts[0] < 2 and resample[0]:
+        raise ValueError(
+            "`levels[0]` (the top level) has a single distinct value: resampling it needs at "
+            "least two units (ideally dozens)."
+        )
+    which = ", ".join(str(i + 1) for i, r in enumerate(resample) if r)
+    return NestedPlan(
+        n_samples=n_samples,
+        n_resamples=n_resamples,
+        scheme=f"nested({n_lv} levels; resampled: {which})",
+        unit_of_level=tuple(units),
+        parent_of_unit=tuple(parents),
+        n_units_per_level=tuple(counts),
+        resample=resample,
+        seed=check_rng_seed(rng),
+        unit_of_sample=units[-1],
+        n_units=counts[-1],
+        n_conditions=counts[0],
+    )
+
+
+def is_nested(conditions: Any) -> bool:
+    """True for nested conditions: a list or tuple of per-sample arrays (levels, top first).
+
+    A plain list of labels (one per sample) is a single level and gives False.
+    """
+    return (
+        isinstance(conditions, list | tuple)
+        and len(conditions) > 0
+        and all(np.ndim(level) == 1 for level in conditions)
+    )
+
+
+def plan_for_conditions(
+    n_samples: int,
+    *,
+    conditions: Any = None,
+    strata: Any = None,
+    two_stage: bool = False,
+    weights: str = "multinomial",
+    n_resamples: int = 1000,
+    rng: Any = None,
+) -> Any:
+    """The resampling plan for the public APIs' options, nested conditions included.
+
+    Nested ``conditions`` give a :class:`NestedPlan` resampling the top level (every
+    level with ``two_stage=True``); anything else goes to
+    :func:`mlci.engine.resampling.make_plan`.
+    """
+    from .resampling import make_plan
+
+    if not is_nested(conditions):
+        return make_plan(
+            n_samples,
+            conditions=conditions,
+            strata=strata,
+            two_stage=two_stage,
+            weights=weights,
+            n_resamples=n_resamples,
+            rng=rng,
+        )
+    if strata is not None or weights != "multinomial":
+        raise ValueError(
+            "Nested `conditions` (a list of per-sample arrays, top level first) support "
+            "neither `strata` nor `weights='poisson'`; drop those options or pass a single "
+            "level of conditions."
+        )
+    return make_nested_plan(
+        n_samples,
+        list(conditions),
+        resample_levels="all" if two_stage else ("top",),
+        n_resamples=n_resamples,
+        rng=rng,
+    )

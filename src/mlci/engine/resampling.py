@@ -1,0 +1,542 @@
+"""Resampling plans: bootstrap replicates as weights, never as copies of the data.
+
+A replicate is a vector of counts: how many times each sample (or each condition) is
+drawn.  Metrics only ever see those counts, aggregated over *atoms*: groups of samples
+that are interchangeable for the metric (e.g. every sample whose (label, prediction)
+pair is (1, 0) is the same atom for a confusion-matrix metric).  Drawing the atoms'
+counts is exactly the same bootstrap as drawing the samples, at a cost that grows
+with the number of atoms instead of the number of samples:
+
+* iid: the counts of ``m`` atoms holding ``c_1..c_m`` samples follow
+  ``Multinomial(n, c / n)``, the law of the counts when ``n`` samples are drawn with
+  replacement;
+* conditions (speakers, sessions, documents): conditions are drawn with replacement
+  and a drawn condition brings all its samples, so the atom counts are
+  ``U @ T`` with ``U`` the condition counts and ``T`` the per-condition atom table;
+* two-stage conditions: inside each drawn copy of a condition its samples are drawn
+  again with replacement;
+* strata: the above inside each stratum, keeping every stratum's size;
+* Poisson(1) weights (``weights="poisson"``): every sample (or condition) gets an
+  independent Poisson(1) count; atom counts are then Poisson(c_k).
+
+Reproducibility: replicates are generated in fixed *blocks*; block ``j`` has its own
+random generator seeded by ``(seed, stream, j)``.  The block size depends only on the
+data, so a seed gives the same replicates whatever the chunk size or number of threads.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import sparse
+
+from ..inputs.validation import as_1d, check_choice, check_positive_int, check_rng_seed
+from .encoding import fast_unique, unique_inverse
+
+__all__ = ["ResamplingPlan", "fast_unique", "make_plan", "unique_inverse"]
+
+# Streams of the seed: replicates and the random grouping of the jackknife never share numbers.
+STREAM_REPLICATES = 0
+STREAM_JACKKNIFE = 1
+
+#: elements drawn per RNG block; sets the block size from the per-replicate cost
+_BLOCK_ELEMENTS = 1 << 17
+_MAX_BLOCK = 512
+
+
+@dataclass(frozen=True, eq=False)
+class ResamplingPlan:
+    """What is resampled and how; generates replicate weights over atoms, block by block.
+
+    Build one with :func:`make_plan`.  ``weights_for(keys, m)`` binds the plan to an atom
+    assignment (``keys[i]`` is the atom of sample ``i``) and returns an
+    :class:`AtomSampler` that yields ``(b, m)`` count matrices.
+
+    Attributes
+    ----------
+    n_samples : int
+    n_resamples : int
+    scheme : str
+        ``"iid"``, ``"strata"``, ``"conditions"``, ``"conditions-within-strata"``, with
+        ``"-two-stage"`` and ``"+poisson"`` marking the options.
+    unit_of_sample : ndarray of int or None
+        Index of each sample's resampled unit (condition, or (stratum, condition) pair).
+    n_units : int or None
+        Number of units (conditions) when conditions are given.
+    stratum_of_sample : ndarray of int or None
+    n_strata : int or None
+    n_conditions : int or None
+        Number of distinct condition labels.
+    two_stage : bool
+    poisson : bool
+    seed : numpy.random.SeedSequence
+    """
+
+    n_samples: int
+    n_resamples: int
+    scheme: str
+    unit_of_sample: np.ndarray | None
+    n_units: int | None
+    stratum_of_unit: np.ndarray | None
+    stratum_of_sample: np.ndarray | None
+    n_strata: int | None
+    n_conditions: int | None
+    two_stage: bool
+    poisson: bool
+    seed: np.random.SeedSequence
+
+    def generator(self, stream: int, block: int) -> np.random.Generator:
+        """The random generator of one block of one stream (a pure function of the seed)."""
+        return block_generator(self.seed, stream, block)
+
+    def weights_for(self, keys: np.ndarray | None = None, m: int | None = None) -> AtomSampler:
+        """Bind the plan to atoms: ``keys[i]`` in ``[0, m)`` is the atom of sample ``i``.
+
+        ``keys=None`` means every sample is its own atom (per-sample weights).
+        """
+        return AtomSampler(self, *bind_atoms(self.n_samples, keys, m))
+
+
+def block_generator(seed: np.random.SeedSequence, stream: int, block: int) -> np.random.Generator:
+    """The generator of one block of one stream: a pure function of ``(seed, stream, block)``."""
+    ss = np.random.SeedSequence(entropy=seed.entropy, spawn_key=(*seed.spawn_key, stream, block))
+    return np.random.Generator(np.random.PCG64(ss))
+
+
+def bind_atoms(n_samples: int, keys: Any, m: int | None) -> tuple[np.ndarray, int]:
+    """Validated atom keys and their count (``keys=None``: one atom per sample)."""
+    if keys is None:
+        return np.arange(n_samples, dtype=np.intp), n_samples
+    keys = np.asarray(keys, dtype=np.intp)
+    return keys, int(keys.max()) + 1 if m is None else int(m)
+
+
+class AtomSampler:
+    """Replicate counts over ``m`` atoms for one plan (see :meth:`ResamplingPlan.weights_for`).
+
+    Attributes
+    ----------
+    counts : ndarray, shape (m,)
+        Number of samples in each atom (the weights of the original data).
+    block_size : int
+        Replicates per RNG block.
+    """
+
+    def __init__(self, plan: ResamplingPlan, keys: np.ndarray, m: int) -> None:
+        self.plan = plan
+        self.keys = keys
+        self.m = m
+        n = plan.n_samples
+        self.counts = np.bincount(keys, minlength=m).astype(float)
+        self._tls = threading.local()
+        self._table: Any = None
+        # atoms that each lie inside a single unit: replicate counts are then a gather
+        self._atom_unit: np.ndarray | None = None
+        if plan.unit_of_sample is not None:
+            # per-unit atom table T (n_units, m): dense when small, sparse otherwise
+            n_units = plan.n_units
+            assert n_units is not None
+            if n_units * m <= 4_000_000:
+                t = np.bincount(plan.unit_of_sample * m + keys, minlength=n_units * m).astype(float)
+                self._table = t.reshape(n_units, m)
+            else:
+                self._table = sparse.csr_matrix(
+                    (np.ones(n), (plan.unit_of_sample, keys)), shape=(n_units, m)
+                )
+                self._table.sum_duplicates()
+                # an atom whose samples all share one unit: w[:, a] = u[:, unit(a)] * c_a
+                atom_unit = np.full(m, -1, dtype=np.intp)
+                atom_unit[keys] = plan.unit_of_sample
+                if (atom_unit[keys] == plan.unit_of_sample).all():
+                    self._atom_unit = atom_unit
+                    self._atom_single = bool((self.counts == 1).all())
+            if plan.two_stage:
+                # samples grouped by unit, for drawing inside each drawn unit
+                order = np.argsort(plan.unit_of_sample, kind="stable")
+                self._unit_order_keys = keys[order]
+            sizes = np.bincount(plan.unit_of_sample, minlength=n_units)
+            self._unit_sizes = sizes
+            self._unit_starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+            # the block size depends on the plan only (not on the atoms), so that samplers
+            # of one plan with different keys see the same condition draws
+            # (x8: a block may be cut into row ranges, each drawing the block's units again)
+            cost = 8 * n_units + (n if plan.two_stage else 0)
+            self._mode = "units"
+        else:
+            if plan.stratum_of_sample is not None:
+                s = plan.stratum_of_sample
+                self._strata = [np.flatnonzero(s == j) for j in range(plan.n_strata or 0)]
+            else:
+                self._strata = [None]
+            # multinomial over atoms is cheaper than drawing n indices when atoms are few
+            self._use_multinomial = plan.poisson or 16 * m <= n
+            self._stratum_counts = [
+                np.bincount(keys if idx is None else keys[idx], minlength=m).astype(float)
+                for idx in self._strata
+            ]
+            # atom of each sample of each stratum; None where it is the sample itself
+            identity = m == n and bool((keys == np.arange(n)).all())
+            self._stratum_keys = [
+                (None if identity else keys) if idx is None else keys[idx] for idx in self._strata
+            ]
+            cost = m * len(self._strata) if self._use_multinomial else n
+            self._mode = "samples"
+        self.block_size = int(np.clip(_BLOCK_ELEMENTS // max(cost, 1), 1, _MAX_BLOCK))
+
+    # ------------------------------------------------------------------ drawing
+    def block(
+        self,
+        j: int,
+        stream: int = STREAM_REPLICATES,
+        out: np.ndarray | None = None,
+        rows: tuple[int, int] | None = None,
+    ) -> np.ndarray:
+        """Counts of replicates ``[j*block_size, (j+1)*block_size)``, shape (b, m), float.
+
+        ``rows=(r0, r1)`` returns only rows ``r0:r1`` of the block (the same values as
+        slicing the whole block); ``out``, if given, is a float array of that shape that
+        receives the counts.
+        """
+        plan = self.plan
+        b = min(self.block_size, plan.n_resamples - j * self.block_size)
+        if b <= 0:
+            raise IndexError(f"block {j} is past the last replicate")
+        r0, r1 = (0, b) if rows is None else rows
+        if out is None:
+            out = np.empty((r1 - r0, self.m))
+        rng = plan.generator(stream, j)
+        if self._mode == "units" and not plan.two_stage:
+            self._draw_units(rng, b, out, r0, r1)
+        elif (r0, r1) == (0, b):
+            if self._mode == "samples":
+                self._draw_samples(rng, b, out)
+            else:
+                self._draw_units(rng, b, out, 0, b)
+        else:
+            out[...] = self.block(j, stream)[r0:r1]
+        return out
+
+    def _draw_samples(self, rng: np.random.Generator, b: int, out: np.ndarray) -> None:
+        m = self.m
+        if self.plan.poisson:
+            # a sum of c independent Poisson(1) counts is Poisson(c)
+            out[...] = rng.poisson(self.counts, size=(b, m))
+            return
+        total: np.ndarray | None = None
+        for keys, cnt in zip(self._stratum_keys, self._stratum_counts, strict=True):
+            n_s = self.plan.n_samples if keys is None else len(keys)
+            if self._use_multinomial:
+                part = rng.multinomial(n_s, cnt / n_s, size=b)
+            else:
+                # n_s sample indices per replicate, mapped to atoms and counted in one
+                # bincount (intp draws: no cast before the gather and the bincount)
+                flat = rng.integers(0, n_s, size=(b, n_s), dtype=np.intp)
+                if keys is not None:
+                    # np.take is faster than keys[flat]; into a per-thread scratch buffer, as
+                    # fresh multi-megabyte arrays cost page faults on every replicate
+                    # (mode="wrap": the indices are in range, and "raise" copies into `out`)
+                    flat = np.take(
+                        keys, flat, out=self._scratch(b * n_s).reshape(b, n_s), mode="wrap"
+                    )
+                if b > 1:
+                    flat += (np.arange(b, dtype=np.intp) * m)[:, None]
+                part = np.bincount(flat.ravel(), minlength=b * m).reshape(b, m)
+            if total is None:
+                total = part
+            else:
+                total += part
+        out[...] = total
+
+    def unit_counts(self, rng: np.random.Generator, b: int) -> np.ndarray:
+        """Counts of the units (conditions) in ``b`` replicates, shape (b, n_units)."""
+        plan = self.plan
+        n_units = plan.n_units
+        assert n_units is not None
+        if plan.poisson:
+            return rng.poisson(1.0, size=(b, n_units)).astype(float)
+        u = np.zeros((b, n_units))
+        groups = (
+            [np.arange(n_units)]
+            if plan.stratum_of_unit is None
+            else [np.flatnonzero(plan.stratum_of_unit == s) for s in range(plan.n_strata or 0)]
+        )
+        rows = np.arange(b)[:, None]
+        for members in groups:
+            k = len(members)
+            draws = rng.integers(0, k, size=(b, k))
+            cnt = np.bincount((draws + rows * k).ravel(), minlength=b * k).reshape(b, k)
+            u[:, members] = cnt
+        return u
+
+    def _draw_units(
+        self, rng: np.random.Generator, b: int, out: np.ndarray, r0: int, r1: int
+    ) -> None:
+        u = self.unit_counts(rng, b)
+        m = self.m
+        if not self.plan.two_stage:
+            u = u[r0:r1]
+            if not sparse.issparse(self._table):
+                np.matmul(u, self._table, out=out)
+            elif self._atom_unit is not None:
+                # every atom inside one unit: a gather instead of a sparse product
+                np.take(u, self._atom_unit, axis=1, out=out)
+                if not self._atom_single:
+                    out *= self.counts
+            else:
+                out[...] = (self._table.T @ u.T).T
+            return
+        # two-stage: each drawn copy of a unit resamples that unit's samples with
+        # replacement; all the block's replicates are drawn in one vectorised pass
+        sizes, starts = self._unit_sizes, self._unit_starts
+        copies = u.astype(np.intp)
+        reps = (copies * sizes).ravel()
+        unit_rep = np.repeat(np.tile(np.arange(len(sizes)), b), reps)
+        row = np.repeat(np.arange(b, dtype=np.intp), reps.reshape(b, -1).sum(axis=1))
+        pos = starts[unit_rep] + rng.integers(0, sizes[unit_rep])
+        flat = np.take(self._unit_order_keys, pos)
+        flat += row * m
+        out[...] = np.bincount(flat, minlength=b * m).reshape(b, m)
+
+    def _scratch(self, size: int) -> np.ndarray:
+        """A reusable intp buffer of at least ``size`` elements, private to this thread."""
+        buf = getattr(self._tls, "buf", None)
+        if buf is None or buf.size < size:
+            buf = np.empty(size, dtype=np.intp)
+            self._tls.buf = buf
+        return buf[:size]
+
+    # ---------------------------------------------------------------- iteration
+    @property
+    def n_blocks(self) -> int:
+        return -(-self.plan.n_resamples // self.block_size)
+
+    def iter_chunks(
+        self, rows_per_chunk: int, stream: int = STREAM_REPLICATES
+    ) -> Iterator[tuple[int, Callable[[], np.ndarray]]]:
+        """Yield ``(start_replicate, make_weights)`` for chunks of replicates.
+
+        ``make_weights()`` draws the chunk's counts when called (so threads can draw in
+        parallel).  A chunk holds ``rows_per_chunk`` replicates rounded up to whole blocks;
+        when conditions are resampled (one-stage) and a block is larger than that, the
+        block is cut into row ranges (its condition draws are made again for each range,
+        which is cheap), so that the chunk's (rows, m) counts stay within the bound.
+        Either way the values do not depend on ``rows_per_chunk``.
+        """
+        rows_per_chunk = max(1, int(rows_per_chunk))
+        if rows_per_chunk < self.block_size and self._mode == "units" and not self.plan.two_stage:
+            for j in range(self.n_blocks):
+                b = min(self.block_size, self.plan.n_resamples - j * self.block_size)
+                for r0 in range(0, b, rows_per_chunk):
+                    r1 = min(r0 + rows_per_chunk, b)
+
+                    def make_rows(j: int = j, r0: int = r0, r1: int = r1) -> np.ndarray:
+                        return self.block(j, stream, rows=(r0, r1))
+
+                    yield j * self.block_size + r0, make_rows
+            return
+        per = max(1, rows_per_chunk // self.block_size)
+        for first in range(0, self.n_blocks, per):
+            blocks = range(first, min(first + per, self.n_blocks))
+
+            def make(blocks: range = blocks) -> np.ndarray:
+                if len(blocks) == 1:
+                    return self.block(blocks[0], stream)
+                last = min(blocks[-1] * self.block_size + self.block_size, self.plan.n_resamples)
+                out = np.empty((last - blocks[0] * self.block_size, self.m))
+                for j in blocks:
+                    a = (j - blocks[0]) * self.block_size
+                    self.block(j, stream, out=out[a : a + self.block_size])
+                return out
+
+            yield first * self.block_size, make
+
+    # ---------------------------------------------------------------- jackknife
+    def jackknife_weights(self, max_groups: int) -> tuple[np.ndarray, np.ndarray]:
+        """Delete-one (or delete-one-group) jackknife weights over atoms.
+
+        Returns ``(W, mult)``: ``W`` (g, m) counts with one unit (or group) removed and
+        ``mult`` (g,) how many jackknife replicates each row stands for (atoms with the
+        same content give identical delete-one replicates, so they are evaluated once).
+
+        With conditions, units are conditions; otherwise samples.  When there are more
+        units than ``max_groups``, units are split at random into ``max_groups`` groups
+        of (nearly) equal size and one group is deleted at a time (grouped jackknife),
+        so that BCa never costs O(n^2).  :meth:`jackknife_rows` gives the same rows
+        chunk by chunk, without holding the (g, m) matrix.
+        """
+        n_rows, mult, rows = self.jackknife_rows(max_groups)
+        return rows(0, n_rows), mult
+
+    def jackknife_rows(
+        self, max_groups: int
+    ) -> tuple[int, np.ndarray, Callable[[int, int], np.ndarray]]:
+        """The rows of :meth:`jackknife_weights`, made on demand.
+
+        Returns ``(g, mult, rows)`` where ``rows(a, b)`` is the dense ``(b - a, m)``
+        block of jackknife weights; the removed counts are held sparse, so memory is
+        O(n + (b - a) * m) whatever the number of rows.
+        """
+        plan = self.plan
+        counts = self.counts
+        removed: Any
+        if self._mode == "units":
+            n_units = plan.n_units
+            assert n_units is not None
+            if n_units <= max_groups:
+                removed = self._table
+            else:
+                group = _random_groups(plan, n_units, max_groups)
+                ind = sparse.csr_matrix(
+                    (np.ones(n_units), (group, np.arange(n_units))), shape=(max_groups, n_units)
+                )
+                removed = ind @ self._table
+            g = removed.shape[0]
+            mult = np.ones(g)
+        elif self.m <= max_groups:
+            present = np.flatnonzero(counts > 0)
+            g = len(present)
+
+            def rows_present(a: int, b: int) -> np.ndarray:
+                w = np.repeat(counts[None, :], b - a, axis=0)
+                w[np.arange(b - a), present[a:b]] -= 1.0
+                return w
+
+            return g, counts[present], rows_present
+        else:
+            group = _random_groups(plan, plan.n_samples, max_groups)
+            removed = sparse.csr_matrix(
+                (np.ones(plan.n_samples), (group, self.keys)), shape=(max_groups, self.m)
+            )
+            g = max_groups
+            mult = np.ones(g)
+
+        def rows(a: int, b: int) -> np.ndarray:
+            part = removed[a:b]
+            part = part.toarray() if sparse.issparse(part) else np.asarray(part)
+            return counts[None, :] - part
+
+        return g, mult, rows
+
+
+def _random_groups(plan: ResamplingPlan, n: int, g: int) -> np.ndarray:
+    rng = plan.generator(STREAM_JACKKNIFE, 0)
+    return rng.permutation(np.arange(n) % g)
+
+
+def make_plan(
+    n_samples: int,
+    *,
+    conditions: Any = None,
+    strata: Any = None,
+    two_stage: bool = False,
+    weights: str = "multinomial",
+    n_resamples: int = 1000,
+    rng: Any = None,
+) -> ResamplingPlan:
+    """Validate the resampling options and build a :class:`ResamplingPlan`.
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of samples.
+    conditions : array-like, shape (n_samples,), optional
+        Condition of every sample (speaker, session, document...).  Samples that share a
+        condition are drawn together.
+    strata : array-like, shape (n_samples,), optional
+        Stratum of every sample (e.g. the class).  Resampling happens inside each
+        stratum and keeps its size (its number of samples, or of conditions).  With
+        conditions, a condition that spans several strata is split into one unit per
+        stratum.
+    two_stage : bool, default False
+        With conditions: also resample the samples inside every drawn copy of a condition.
+    weights : {"multinomial", "poisson"}
+        ``"poisson"`` gives every unit an independent Poisson(1) count instead.
+    n_resamples : int
+        Number of replicates.
+    rng : None, int, SeedSequence or numpy.random.Generator
+
+    Returns
+    -------
+    ResamplingPlan
+
+    Examples
+    --------
+    >>> plan = make_plan(6, conditions=[0, 0, 1, 1, 2, 2], n_resamples=4, rng=0)
+    >>> plan.scheme, plan.n_units
+    ('conditions', 3)
+    >>> w = plan.weights_for().block(0)   # per-sample counts of the first replicates
+    >>> w.shape, bool((w.sum(axis=1) == 6).all())
+    ((4, 6), True)
+    """
+    n_resamples = check_positive_int("n_resamples", n_resamples)
+    check_choice("weights", weights, ("multinomial", "poisson"))
+    seed = check_rng_seed(rng)
+    unit_of_sample = stratum_of_unit = stratum_of_sample = None
+    n_units = n_strata = n_conditions = None
+    if strata is not None:
+        s = as_1d("strata", strata)
+        if len(s) != n_samples:
+            raise ValueError(
+                f"`strata` must have one entry per sample: {n_samples} expected, got {len(s)}."
+            )
+        _check_no_missing("strata", s)
+        stratum_of_sample = unique_inverse(s)
+        n_strata = int(stratum_of_sample.max()) + 1
+    if conditions is not None:
+        c = as_1d("conditions", conditions)
+        if len(c) != n_samples:
+            raise ValueError(
+                f"`conditions` must have one entry per sample: {n_samples} expected, got {len(c)}."
+            )
+        _check_no_missing("conditions", c)
+        cond = unique_inverse(c)
+        n_conditions = int(cond.max()) + 1
+        if stratum_of_sample is not None:
+            pair = stratum_of_sample.astype(np.int64) * n_conditions + cond
+            uniq, unit_of_sample = np.unique(pair, return_inverse=True)
+            stratum_of_unit = uniq // n_conditions
+        else:
+            unit_of_sample = cond
+        n_units = int(unit_of_sample.max()) + 1
+        if n_units < 2:
+            raise ValueError(
+                "`conditions` has a single distinct value: resampling conditions needs at "
+                "least two (ideally dozens). Drop `conditions` for an iid bootstrap."
+            )
+    elif two_stage:
+        raise ValueError("`two_stage=True` needs `conditions`; got conditions=None.")
+    if conditions is not None:
+        scheme = "conditions-within-strata" if strata is not None else "conditions"
+        if two_stage:
+            scheme += "-two-stage"
+    else:
+        scheme = "strata" if strata is not None else "iid"
+    if weights == "poisson":
+        scheme += "+poisson"
+    return ResamplingPlan(
+        n_samples=int(n_samples),
+        n_resamples=n_resamples,
+        scheme=scheme,
+        unit_of_sample=None if unit_of_sample is None else unit_of_sample.astype(np.intp),
+        n_units=n_units,
+        stratum_of_unit=stratum_of_unit,
+        stratum_of_sample=stratum_of_sample,
+        n_strata=n_strata,
+        n_conditions=n_conditions,
+        two_stage=bool(two_stage),
+        poisson=weights == "poisson",
+        seed=seed,
+    )
+
+
+def _check_no_missing(name: str, arr: np.ndarray) -> None:
+    if arr.dtype.kind == "f" and np.isnan(arr).any():
+        raise ValueError(
+            f"`{name}` contains {int(np.isnan(arr).sum())} NaN value(s); every sample needs one."
+        )
+    if arr.dtype == object and any(v is None for v in arr):
+        raise ValueError(f"`{name}` contains None; every sample needs a value.")

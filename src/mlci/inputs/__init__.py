@@ -1,0 +1,1 @@
+"""The input gate: every public function takes its data and options through here."""

@@ -1,0 +1,1 @@
+"""Binary score analysis: scores, confusion matrices, curves, verification metrics, groups."""

@@ -1,0 +1,542 @@
+"""Confusion matrices, vectorised: a stack of shape ``(X..., N, N)`` and every metric on it.
+
+Rows are true classes, columns predicted classes.  A *binary* confusion matrix has its
+classes ordered ``[pos, neg]``: ``[[TP, FN], [FP, TN]]``; its metrics are scalars per
+matrix.  An ``N``-class matrix uses one-vs-all, so class metrics have shape ``(X..., N)``
+(or ``(X...)`` with ``average="macro"``/``"micro"``).  A metric of a single matrix is
+returned as a Python float.
+
+Every metric is NaN where it is undefined (a zero denominator) instead of raising, so
+that stacks of matrices (thresholds, replicates) can be evaluated in one call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..inputs.validation import _show, as_1d, check_choice, check_same_length
+from ..metrics._base import ConfusionKernel, safe_div
+from ..metrics.classification import balanced_accuracy as _balanced_accuracy
+from ..metrics.classification import cohen_kappa as _cohen_kappa
+from ..metrics.classification import mcc as _mcc
+
+__all__ = ["CM_METRICS", "ConfusionMatrix", "binary_cm_metric"]
+
+AVERAGES = (None, "macro", "micro")
+
+
+# ----------------------------------------------------------------------------- binary parts
+# Every class metric is num/den of the four binary counts (tp, fn, fp, tn).
+_PARTS: dict[str, Callable[..., tuple[Any, Any]]] = {
+    "tpr": lambda tp, fn, fp, tn: (tp, tp + fn),
+    "tnr": lambda tp, fn, fp, tn: (tn, tn + fp),
+    "fpr": lambda tp, fn, fp, tn: (fp, fp + tn),
+    "fnr": lambda tp, fn, fp, tn: (fn, fn + tp),
+    "topr": lambda tp, fn, fp, tn: (tp + fp, tp + fn + fp + tn),
+    "tonr": lambda tp, fn, fp, tn: (fn + tn, tp + fn + fp + tn),
+    "ppv": lambda tp, fn, fp, tn: (tp, tp + fp),
+    "npv": lambda tp, fn, fp, tn: (tn, tn + fn),
+    "fdr": lambda tp, fn, fp, tn: (fp, fp + tp),
+    "for": lambda tp, fn, fp, tn: (fn, fn + tn),
+    "class_accuracy": lambda tp, fn, fp, tn: (tp + tn, tp + fn + fp + tn),
+    "class_error_rate": lambda tp, fn, fp, tn: (fp + fn, tp + fn + fp + tn),
+}
+_ALIASES = {
+    "recall": "tpr",
+    "sensitivity": "tpr",
+    "tar": "tpr",
+    "specificity": "tnr",
+    "trr": "tnr",
+    "far": "fpr",
+    "frr": "fnr",
+    "precision": "ppv",
+    "false_omission_rate": "for",
+    "false_discovery_rate": "fdr",
+    "acceptance_rate": "topr",
+    "rejection_rate": "tonr",
+}
+_COUNTS = ("tp", "tn", "fp", "fn", "p", "n", "top", "ton", "pop")
+#: every metric name a binary confusion matrix (and a Scores object at a threshold) knows
+CM_METRICS = (
+    _COUNTS
+    + tuple(_PARTS)
+    + tuple(_ALIASES)
+    + ("accuracy", "error_rate", "f1", "fbeta", "mcc", "balanced_accuracy", "cohen_kappa")
+)
+
+
+def _split(cm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    return cm[..., 0, 0], cm[..., 0, 1], cm[..., 1, 0], cm[..., 1, 1]
+
+
+def _flat_apply(fn: Callable[[np.ndarray], np.ndarray], cm: np.ndarray) -> np.ndarray:
+    """Apply a core (b, K, K) metric to a stack (X..., K, K)."""
+    k = cm.shape[-1]
+    return fn(cm.reshape(-1, k, k).astype(float)).reshape(cm.shape[:-2])
+
+
+def binary_cm_metric(cm: np.ndarray, name: str, beta: float = 1.0) -> np.ndarray:
+    """Metric ``name`` of binary confusion matrices ``cm`` (X..., 2, 2) ordered [pos, neg].
+
+    Used by :class:`ConfusionMatrix` and by :class:`mlci.Scores` on counts from bootstrap
+    replicates.
+
+    Parameters
+    ----------
+    cm : ndarray, shape (X..., 2, 2)
+        Counts ``[[TP, FN], [FP, TN]]`` (rows: true class, columns: decision), integer or
+        float (bootstrap weights).
+    name : str
+        A name of :data:`CM_METRICS` (counts, rates and their aliases, ``accuracy``,
+        ``error_rate``, ``f1``, ``fbeta``, ``mcc``, ``balanced_accuracy``,
+        ``cohen_kappa``).
+    beta : float, default 1.0
+        The ``beta`` of ``fbeta``.
+
+    Returns
+    -------
+    ndarray, shape X
+        Float array; NaN where the metric is undefined (a zero denominator).
+
+    Examples
+    --------
+    >>> binary_cm_metric(np.array([[8, 2], [1, 9]]), "tpr")
+    array(0.8)
+    >>> binary_cm_metric(np.array([[[8, 2], [1, 9]], [[0, 0], [3, 7]]]), "ppv")
+    array([0.88888889, 0.        ])
+    """
+    name = _ALIASES.get(name, name)
+    tp, fn, fp, tn = (np.asarray(x, dtype=float) for x in _split(cm))
+    if name in _PARTS:
+        return safe_div(*_PARTS[name](tp, fn, fp, tn))
+    counts = {
+        "tp": tp,
+        "tn": tn,
+        "fp": fp,
+        "fn": fn,
+        "p": tp + fn,
+        "n": fp + tn,
+        "top": tp + fp,
+        "ton": fn + tn,
+        "pop": tp + fn + fp + tn,
+    }
+    if name in counts:
+        return counts[name]
+    if name == "accuracy":
+        return safe_div(tp + tn, tp + fn + fp + tn)
+    if name == "error_rate":
+        return safe_div(fp + fn, tp + fn + fp + tn)
+    if name in ("f1", "fbeta"):
+        b2 = float(beta) ** 2 if name == "fbeta" else 1.0
+        return safe_div((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp)
+    if name == "mcc":
+        return _flat_apply(_mcc, cm)
+    if name == "balanced_accuracy":
+        return 0.5 * (safe_div(tp, tp + fn) + safe_div(tn, tn + fp))
+    if name == "cohen_kappa":
+        return _flat_apply(_cohen_kappa, cm)
+    raise ValueError(f"Unknown confusion-matrix metric {name!r}; known: {', '.join(CM_METRICS)}.")
+
+
+# docstring of the metric methods made by ConfusionMatrix.__getattr__ (tp(), tpr(), ...)
+_METHOD_DOC = """The {key!r} metric (see :meth:`ConfusionMatrix.metric`).
+
+Parameters
+----------
+average : {{None, "macro", "micro"}}, default None
+    Multiclass class metrics only: one value per class, their mean, or the metric of
+    the summed one-vs-all matrices.
+beta : float, default 1.0
+    Only used by ``fbeta``.
+
+Returns
+-------
+float or ndarray
+    Shape ``X`` (binary) or ``(X..., N)`` (per class); NaN where undefined.
+"""
+
+
+def _scalar(x: np.ndarray) -> Any:
+    x = np.asarray(x)
+    return float(x) if x.ndim == 0 else x
+
+
+class ConfusionMatrix:
+    """A confusion matrix, or a stack of them of shape ``(X..., N, N)``.
+
+    Parameters
+    ----------
+    labels, predictions : array-like, shape (n_samples,), optional
+        True and predicted classes; the classes are the sorted union of their values.
+    matrix : array-like, shape (X..., N, N), optional
+        Counts (rows: true class, columns: predicted class), instead of labels.
+    classes : sequence, optional
+        Class names in matrix order (default ``range(N)``, or the sorted labels).
+    binary : bool, default False
+        A binary matrix with classes ordered ``[pos, neg]``: its metrics are scalars.
+        From labels, ``pos_label`` says which class is positive (default 1 for labels
+        in {0, 1} or {-1, 1}); every other value is negative.
+    pos_label : optional
+        Positive class for ``binary=True`` from labels.
+
+    Examples
+    --------
+    >>> cm = ConfusionMatrix(labels=[2, 0, 2, 2, 0, 1, 1, 2, 2, 0, 1, 2],
+    ...                      predictions=[0, 0, 2, 1, 0, 2, 1, 0, 2, 0, 2, 2])
+    >>> cm.classes
+    [0, 1, 2]
+    >>> cm.matrix
+    array([[3, 0, 0],
+           [0, 1, 2],
+           [2, 1, 3]])
+    >>> ConfusionMatrix(matrix=[[1, 4], [2, 3]], binary=True).tpr()
+    0.2
+    >>> ConfusionMatrix(matrix=[[1, 4], [2, 3]]).tpr()
+    array([0.2, 0.6])
+
+    The lecture's baselines for a classifier with 90/10/90/810 counts:
+
+    >>> cm = ConfusionMatrix(matrix=[[90, 10], [90, 810]], binary=True)
+    >>> cm.accuracy(), cm.trivial_accuracy(), round(cm.random_accuracy(), 4)
+    (0.9, 0.9, 0.82)
+    """
+
+    def __init__(
+        self,
+        labels: Any = None,
+        predictions: Any = None,
+        *,
+        matrix: Any = None,
+        classes: Any = None,
+        binary: bool = False,
+        pos_label: Any = None,
+    ) -> None:
+        if matrix is not None:
+            if labels is not None or predictions is not None:
+                raise ValueError("Pass either `matrix` or `labels` and `predictions`, not both.")
+            try:
+                mat = np.asarray(matrix)
+                if mat.dtype == object or mat.dtype.kind not in "iuf":
+                    raise TypeError
+            except (TypeError, ValueError):
+                raise TypeError("`matrix` must be an array of counts.") from None
+            if mat.ndim < 2 or mat.shape[-1] != mat.shape[-2] or mat.shape[-1] < 1:
+                raise ValueError(
+                    f"`matrix` must have shape (X..., N, N) with N >= 1; got {mat.shape}."
+                )
+            if mat.dtype.kind == "f" and not np.all(np.isfinite(mat)):
+                raise ValueError("`matrix` contains NaN or infinite counts.")
+            if np.any(mat < 0):
+                raise ValueError("`matrix` contains negative counts.")
+            k = mat.shape[-1]
+            if classes is None:
+                classes = ["pos", "neg"] if binary and k == 2 else list(range(k))
+            self.classes = list(classes)
+            if len(self.classes) != k:
+                raise ValueError(f"`classes` has {len(self.classes)} names for N={k} classes.")
+        else:
+            if labels is None or predictions is None:
+                raise ValueError("Pass `labels` and `predictions`, or `matrix`.")
+            y = as_1d("labels", labels)
+            p = as_1d("predictions", predictions)
+            check_same_length(labels=y, predictions=p)
+            if binary:
+                values = np.unique(np.concatenate([y, p]))
+                if pos_label is None:
+                    vs = set(values.tolist())
+                    if vs <= {0, 1} or vs <= {-1, 1} or vs <= {False, True}:
+                        pos_label = 1
+                    else:
+                        raise ValueError(
+                            f"The labels take values {_show(values)} and `pos_label` is not "
+                            "specified: pass `pos_label` for a binary confusion matrix."
+                        )
+                y, p = (y != pos_label).astype(int), (p != pos_label).astype(int)
+                self.classes = [pos_label, "other"]
+                k = 2
+                t_idx, p_idx = y, p
+            else:
+                if classes is None:
+                    try:
+                        cls = np.unique(np.concatenate([y, p]))
+                    except TypeError:
+                        raise TypeError(
+                            "`labels` and `predictions` must hold comparable class labels."
+                        ) from None
+                else:
+                    cls = np.asarray(list(classes))
+                self.classes = cls.tolist()
+                k = len(cls)
+                lookup = {c: i for i, c in enumerate(self.classes)}
+                try:
+                    t_idx = np.array([lookup[v] for v in y.tolist()])
+                    p_idx = np.array([lookup[v] for v in p.tolist()])
+                except KeyError as exc:
+                    raise ValueError(f"label {exc.args[0]!r} is not among `classes`.") from None
+            mat = np.bincount(t_idx * k + p_idx, minlength=k * k).reshape(k, k)
+        if binary and mat.shape[-1] != 2:
+            raise ValueError(
+                f"`binary=True` needs 2 classes ordered [pos, neg]; got N={mat.shape[-1]}."
+            )
+        self.matrix = mat
+        self.binary = bool(binary)
+
+    # ------------------------------------------------------------------ structure
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The vectorisation shape ``X`` (``()`` for a single matrix).
+
+        Returns
+        -------
+        tuple of int
+        """
+        return self.matrix.shape[:-2]
+
+    @property
+    def n_classes(self) -> int:
+        return self.matrix.shape[-1]
+
+    def __repr__(self) -> str:
+        kind = "binary " if self.binary else ""
+        return f"ConfusionMatrix({kind}shape={self.shape}, classes={self.classes})"
+
+    def one_vs_all(self) -> ConfusionMatrix:
+        """Binary matrices, one per class: shape ``(X..., N, 2, 2)``, each ordered [class, rest].
+
+        Returns
+        -------
+        ConfusionMatrix
+            Binary (``binary=True``); a binary matrix is returned as it is.
+
+        Examples
+        --------
+        >>> ConfusionMatrix(matrix=[[5, 1, 0], [2, 3, 1], [0, 0, 4]]).one_vs_all().matrix[0]
+        array([[5, 1],
+               [2, 8]])
+        """
+        if self.binary:
+            return self
+        m = self.matrix.astype(float) if self.matrix.dtype.kind == "f" else self.matrix
+        tp = np.diagonal(m, axis1=-2, axis2=-1)
+        fn = m.sum(axis=-1) - tp
+        fp = m.sum(axis=-2) - tp
+        tn = m.sum(axis=(-2, -1))[..., None] - tp - fn - fp
+        out = np.stack([np.stack([tp, fn], -1), np.stack([fp, tn], -1)], -2)
+        return ConfusionMatrix(matrix=out, binary=True)
+
+    def _binary_stack(self) -> np.ndarray:
+        return self.matrix if self.binary else self.one_vs_all().matrix
+
+    # ------------------------------------------------------------------ metrics
+    def metric(self, name: str, *, average: str | None = None, beta: float = 1.0) -> Any:
+        """Any metric by name (see :data:`CM_METRICS`); class metrics accept ``average``.
+
+        Parameters
+        ----------
+        name : str
+            A name of :data:`CM_METRICS`.  Class metrics (counts, rates, ``f1``, ...) of
+            an ``N``-class matrix are one-vs-all, one per class; ``accuracy``,
+            ``error_rate``, ``mcc``, ``balanced_accuracy`` and ``cohen_kappa`` are whole-
+            matrix metrics.
+        average : {None, "macro", "micro"}, default None
+            Multiclass class metrics only: None (one value per class), ``"macro"`` (mean
+            over classes) or ``"micro"`` (the metric of the summed one-vs-all matrices).
+        beta : float, default 1.0
+            The ``beta`` of ``fbeta``.
+
+        Returns
+        -------
+        float or ndarray
+            Shape ``X`` (binary, averaged or whole-matrix metric) or ``(X..., N)`` (class
+            metric); a float for a single value.  NaN where undefined.
+
+        Examples
+        --------
+        >>> cm = ConfusionMatrix(matrix=[[5, 1, 0], [2, 3, 1], [0, 0, 4]])
+        >>> cm.metric("tpr")
+        array([0.83333333, 0.5       , 1.        ])
+        >>> round(cm.metric("tpr", average="macro"), 4), cm.metric("accuracy")
+        (0.7778, 0.75)
+        """
+        if not isinstance(name, str) or (name not in CM_METRICS and name != "fbeta"):
+            raise ValueError(f"Unknown metric {name!r}; known metrics: {', '.join(CM_METRICS)}.")
+        if average is not None:
+            check_choice("average", average, ("macro", "micro"))
+            if self.binary:
+                raise ValueError("`average` applies to multiclass matrices, not binary ones.")
+        whole = {"accuracy", "error_rate", "mcc", "balanced_accuracy", "cohen_kappa"}
+        if name in whole and not self.binary:
+            if average is not None:
+                raise ValueError(f"`average` does not apply to {name!r}.")
+            fn = {
+                "accuracy": lambda c: safe_div(np.trace(c, axis1=1, axis2=2), c.sum(axis=(1, 2))),
+                "error_rate": lambda c: (
+                    1.0 - safe_div(np.trace(c, axis1=1, axis2=2), c.sum(axis=(1, 2)))
+                ),
+                "mcc": _mcc,
+                "balanced_accuracy": _balanced_accuracy,
+                "cohen_kappa": _cohen_kappa,
+            }[name]
+            return _scalar(_flat_apply(fn, self.matrix))
+        stack = self._binary_stack().astype(float)
+        if average == "micro":
+            return _scalar(binary_cm_metric(stack.sum(axis=-3), name, beta))
+        vals = binary_cm_metric(stack, name, beta)
+        if average == "macro":
+            return _scalar(vals.mean(axis=-1))
+        return _scalar(vals)
+
+    def __getattr__(self, name: str) -> Any:
+        # tp(), tpr(), ppv(), ... as methods, from the one table of metrics
+        key = "for" if name == "for_" else name
+        if key in CM_METRICS:
+
+            def method(*, average: str | None = None, beta: float = 1.0) -> Any:
+                return self.metric(key, average=average, beta=beta)
+
+            method.__name__ = name
+            method.__doc__ = _METHOD_DOC.format(key=key)
+            return method
+        raise AttributeError(f"'ConfusionMatrix' object has no attribute {name!r}")
+
+    def fbeta(self, beta: float = 1.0, *, average: str | None = None) -> Any:
+        """F-beta score ``(1+b^2) TP / ((1+b^2) TP + b^2 FN + FP)``.
+
+        Parameters
+        ----------
+        beta : float, default 1.0
+            Weight of recall relative to precision (``beta=1``: F1).
+        average : {None, "macro", "micro"}, default None
+            As in :meth:`metric`.
+
+        Returns
+        -------
+        float or ndarray
+            NaN where undefined (no true positive, false negative or false positive).
+
+        Examples
+        --------
+        >>> cm = ConfusionMatrix(matrix=[[8, 2], [4, 6]], binary=True)
+        >>> round(cm.fbeta(), 4), round(cm.fbeta(2.0), 4)
+        (0.7273, 0.7692)
+        """
+        return self.metric("fbeta", beta=beta, average=average)
+
+    def priors(self) -> np.ndarray:
+        """Observed class priors p(y) (row sums over the total), shape (X..., N).
+
+        Returns
+        -------
+        ndarray, shape (X..., N)
+            NaN for an empty matrix.
+        """
+        rows = self.matrix.sum(axis=-1).astype(float)
+        return safe_div(rows, rows.sum(axis=-1, keepdims=True))
+
+    def trivial_accuracy(self) -> Any:
+        """Accuracy of the trivial classifier that always predicts the majority class: max p(y).
+
+        Returns
+        -------
+        float or ndarray of shape X
+        """
+        return _scalar(self.priors().max(axis=-1))
+
+    def random_accuracy(self) -> Any:
+        """Accuracy of a random classifier drawing classes from the priors: sum p(y)^2.
+
+        Returns
+        -------
+        float or ndarray of shape X
+        """
+        return _scalar(np.sum(self.priors() ** 2, axis=-1))
+
+    # ------------------------------------------------------------------ intervals
+    def bootstrap_ci(
+        self,
+        metric: str,
+        *,
+        n_resamples: int = 1000,
+        confidence_level: float = 0.95,
+        method: str = "bca",
+        alternative: str = "two-sided",
+        rng: Any = None,
+        stratify: bool = False,
+        average: str | None = None,
+        beta: float = 1.0,
+    ) -> Any:
+        """Bootstrap interval of a metric of one confusion matrix (resampling its samples).
+
+        Parameters
+        ----------
+        metric : str
+            A name of :data:`CM_METRICS` (see :meth:`metric`).
+        n_resamples : int, default 1000
+        confidence_level : float, default 0.95
+        method : str, default "bca"
+            Interval method (``"percentile"``, ``"basic"``, ``"normal"``, ``"bc"``,
+            ``"bca"``).
+        alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        rng : int or numpy.random.Generator, optional
+            Seed for reproducible replicates.
+        stratify : bool, default False
+            Keep the number of samples of every true class fixed (resample within rows).
+        average : {None, "macro", "micro"}, optional
+            As in :meth:`metric`.
+        beta : float, default 1.0
+            The ``beta`` of ``fbeta``.
+
+        Returns
+        -------
+        BootstrapResult
+            Estimate, interval and bootstrap distribution of the metric (shape as
+            :meth:`metric` returns it).
+
+        Examples
+        --------
+        >>> cm = ConfusionMatrix(matrix=[[90, 10], [90, 810]], binary=True)
+        >>> res = cm.bootstrap_ci("tpr", rng=0, method="percentile")
+        >>> round(res.estimate, 2), bool(res.confidence_interval.low < 0.9)
+        (0.9, True)
+        """
+        from ..engine.bootstrap import run_bootstrap
+        from ..engine.resampling import make_plan
+
+        if self.shape != ():
+            raise ValueError(
+                "`bootstrap_ci` needs a single confusion matrix; this one has shape "
+                f"{self.shape}. Index it first."
+            )
+        mat = np.asarray(self.matrix)
+        if mat.dtype.kind == "f" and not np.allclose(mat, np.round(mat)):
+            raise ValueError("`bootstrap_ci` needs integer counts in the matrix.")
+        self.metric(metric, average=average, beta=beta)  # validates the name early
+        k = self.n_classes
+        counts = np.round(mat).astype(np.intp).ravel()
+        cells = np.repeat(np.arange(k * k), counts)
+        t_idx, p_idx = cells // k, cells % k
+        binary = self.binary
+
+        def fn(c: np.ndarray) -> np.ndarray:
+            cmx = ConfusionMatrix(matrix=c, binary=binary)
+            return np.asarray(cmx.metric(metric, average=average, beta=beta), dtype=float)
+
+        shape = np.shape(self.metric(metric, average=average, beta=beta))
+        kernel = ConfusionKernel(t_idx, p_idx, k, fn, shape, metric)
+        plan = make_plan(
+            len(cells),
+            strata=t_idx if stratify else None,
+            n_resamples=n_resamples,
+            rng=rng,
+        )
+        return run_bootstrap(
+            kernel,
+            plan,
+            method=method,
+            confidence_level=confidence_level,
+            alternative=alternative,
+            metric_name=metric,
+        )

@@ -1,0 +1,336 @@
+"""Binomial intervals and differences of proportions, checked against references."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from mlci import IntervalResult
+from mlci.classical.proportions import (
+    PROPORTION_METHODS,
+    paired_proportion_diff_ci,
+    paired_table,
+    proportion_ci,
+    proportion_diff_ci,
+)
+
+sm_prop = pytest.importorskip("statsmodels.stats.proportion")
+
+
+def bounds(r):
+    return np.array([r.confidence_interval.low, r.confidence_interval.high], dtype=float)
+
+
+# ----------------------------------------------------------------------------------------
+# single proportion
+# ----------------------------------------------------------------------------------------
+# Newcombe, R. G. (1998a). Two-sided confidence intervals for the single proportion:
+# comparison of seven methods. Stat Med 17, 857-872, Table II (4 decimals).  Method 1 (Wald)
+# is clipped at 0 here (Newcombe prints the overshoot -0.0321 for 1/29).
+NEWCOMBE_1998A = {
+    "wald": {(81, 263): (0.2522, 0.3638), (15, 148): (0.0527, 0.1500), (1, 29): (0.0, 0.1009)},
+    "wilson": {
+        (81, 263): (0.2553, 0.3662),
+        (15, 148): (0.0624, 0.1605),
+        (0, 20): (0.0, 0.1611),
+        (1, 29): (0.0061, 0.1718),
+    },
+    "wilson_cc": {
+        (81, 263): (0.2535, 0.3682),
+        (15, 148): (0.0598, 0.1644),
+        (0, 20): (0.0, 0.2005),
+        (1, 29): (0.0018, 0.1963),
+    },
+    "clopper_pearson": {
+        (81, 263): (0.2527, 0.3676),
+        (15, 148): (0.0578, 0.1617),
+        (0, 20): (0.0, 0.1684),
+        (1, 29): (0.0009, 0.1776),
+    },
+    "mid_p": {
+        (81, 263): (0.2544, 0.3658),
+        (15, 148): (0.0601, 0.1581),
+        (0, 20): (0.0, 0.1391),
+        (1, 29): (0.0017, 0.1585),
+    },
+}
+
+
+@pytest.mark.parametrize("method", list(NEWCOMBE_1998A))
+def test_newcombe_1998a_table(method):
+    for (k, n), expected in NEWCOMBE_1998A[method].items():
+        r = proportion_ci(k, n, method=method)
+        np.testing.assert_allclose(bounds(r), expected, atol=5e-5, err_msg=f"{k}/{n}")
+
+
+# Fagerland, Lydersen & Laake (2017), Statistical Analysis of Contingency Tables, ch. 2,
+# X = 13 of n = 16 (Ligarden et al. 2010); the values as printed by the authors' R
+# package `contingencytables` (tests/testthat/test-ch2.R).
+FAGERLAND_13_16 = {
+    "wilson": (0.5699, 0.9341),
+    "wilson_cc": (0.5369, 0.9503),
+    "clopper_pearson": (0.5435, 0.9595),
+    "mid_p": (0.5699, 0.9500),
+    "jeffreys": (0.5792, 0.9442),
+}
+
+
+@pytest.mark.parametrize("method", list(FAGERLAND_13_16))
+def test_fagerland_13_of_16(method):
+    np.testing.assert_allclose(
+        bounds(proportion_ci(13, 16, method=method)), FAGERLAND_13_16[method], atol=5e-5
+    )
+
+
+SM_METHOD = {
+    "wald": "normal",
+    "wilson": "wilson",
+    "agresti_coull": "agresti_coull",
+    "clopper_pearson": "beta",
+    "jeffreys": "jeffreys",
+}
+
+
+@pytest.mark.parametrize("method", list(SM_METHOD))
+def test_matches_statsmodels_proportion_confint(method):
+    # Reference: statsmodels.stats.proportion.proportion_confint.  statsmodels' Jeffreys
+    # does not set the bound to 0 (1) at k = 0 (k = n), so those are compared elsewhere.
+    rng = np.random.default_rng(1)
+    n = rng.integers(1, 400, 200)
+    k = rng.binomial(n, rng.uniform(0, 1, 200))
+    if method == "jeffreys":
+        keep = (k > 0) & (k < n)
+        k, n = k[keep], n[keep]
+    for level in (0.8, 0.95, 0.99):
+        lo, hi = sm_prop.proportion_confint(k, n, alpha=1 - level, method=SM_METHOD[method])
+        r = proportion_ci(k, n, method=method, confidence_level=level)
+        np.testing.assert_allclose(r.confidence_interval.low, lo, atol=1e-10)
+        np.testing.assert_allclose(r.confidence_interval.high, hi, atol=1e-10)
+
+
+@pytest.mark.parametrize(
+    ("method", "scipy_method"),
+    [("clopper_pearson", "exact"), ("wilson", "wilson"), ("wilson_cc", "wilsoncc")],
+)
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+def test_matches_scipy_binomtest(method, scipy_method, alternative):
+    # Reference: scipy.stats.binomtest(k, n).proportion_ci, including one-sided intervals.
+    for k, n in [(0, 7), (3, 7), (7, 7), (45, 100), (1, 1000)]:
+        ref = stats.binomtest(k, n, alternative=alternative).proportion_ci(
+            confidence_level=0.9, method=scipy_method
+        )
+        r = proportion_ci(k, n, method=method, confidence_level=0.9, alternative=alternative)
+        np.testing.assert_allclose(bounds(r), [ref.low, ref.high], atol=1e-9)
+
+
+def test_mid_p_definition():
+    # The mid-p limits solve P(X > k) + P(X = k)/2 = alpha/2 (lower) and
+    # P(X < k) + P(X = k)/2 = alpha/2 (upper); checked with scipy's binomial directly.
+    k, n = 7, 31
+    lo, hi = bounds(proportion_ci(k, n, method="mid_p"))
+    assert stats.binom.sf(k, n, lo) + 0.5 * stats.binom.pmf(k, n, lo) == pytest.approx(0.025)
+    assert stats.binom.cdf(k - 1, n, hi) + 0.5 * stats.binom.pmf(k, n, hi) == pytest.approx(0.025)
+
+
+def test_result_object_and_scalars():
+    r = proportion_ci(90, 100, metric="accuracy")
+    assert isinstance(r, IntervalResult)
+    assert isinstance(r.estimate, float)
+    assert r.metric == "accuracy"
+    assert r.method == "wilson"
+    assert "95% CI" in repr(r)
+    assert r.to_dict()["details"] == {"k": 90.0, "n": 100.0}
+    assert proportion_ci(90, 100, method="wald").standard_error == pytest.approx(0.03)
+
+
+def test_one_sided_bounds():
+    r = proportion_ci(95, 100, alternative="greater")
+    assert r.confidence_interval.high == 1.0
+    r2 = proportion_ci(95, 100, alternative="less")
+    assert r2.confidence_interval.low == 0.0
+    two = proportion_ci(95, 100, confidence_level=0.9)
+    assert r.confidence_interval.low == pytest.approx(two.confidence_interval.low)
+    assert r2.confidence_interval.high == pytest.approx(two.confidence_interval.high)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.integers(1, 500).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))),
+    st.sampled_from(PROPORTION_METHODS),
+)
+def test_properties(kn, method):
+    k, n = kn
+    r90 = proportion_ci(k, n, method=method, confidence_level=0.9)
+    r99 = proportion_ci(k, n, method=method, confidence_level=0.99)
+    lo90, hi90 = bounds(r90)
+    lo99, hi99 = bounds(r99)
+    assert 0.0 <= lo99 <= lo90 + 1e-12
+    assert hi90 <= hi99 + 1e-12 <= 1.0 + 1e-12
+    if method != "agresti_coull":  # its centre is shifted, so k/n may fall outside
+        assert lo90 - 1e-12 <= k / n <= hi90 + 1e-12
+
+
+@pytest.mark.parametrize("method", PROPORTION_METHODS)
+def test_vectorised_equals_loop(method):
+    k = np.array([[0, 3, 10], [5, 7, 1]])
+    n = np.array([10, 12, 10])
+    r = proportion_ci(k, n, method=method)
+    assert r.confidence_interval.low.shape == (2, 3)
+    for idx in np.ndindex(k.shape):
+        s = proportion_ci(int(k[idx]), int(n[idx[1]]), method=method)
+        assert r.confidence_interval.low[idx] == pytest.approx(s.confidence_interval.low)
+        assert r.confidence_interval.high[idx] == pytest.approx(s.confidence_interval.high)
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "match"),
+    [
+        (11, 10, "`k` cannot exceed `n`"),
+        (-1, 10, "`k` must be non-negative"),
+        (1, 0, "`n` must be at least 1"),
+        (1.5, 10, "`k` must hold whole numbers"),
+        (np.nan, 10, "`k` contains NaN"),
+        ([1, 2], [3, 4, 5], "broadcastable"),
+    ],
+)
+def test_bad_counts(k, n, match):
+    with pytest.raises(ValueError, match=match):
+        proportion_ci(k, n)
+
+
+def test_bad_options():
+    with pytest.raises(ValueError, match="`method` must be one of"):
+        proportion_ci(1, 2, method="exact")
+    with pytest.raises(ValueError, match="looks like a percentage"):
+        proportion_ci(1, 2, confidence_level=95)
+    with pytest.raises(ValueError, match="`alternative` must be one of"):
+        proportion_ci(1, 2, alternative="both")
+
+
+# ----------------------------------------------------------------------------------------
+# two independent proportions
+# ----------------------------------------------------------------------------------------
+# Newcombe (1998b), Interval estimation for the difference between independent
+# proportions: comparison of eleven methods. Stat Med 17, 873-890, Table II, method 10.
+NEWCOMBE_1998B = {
+    (56, 70, 48, 80): (0.0524, 0.3339),
+    (9, 10, 3, 10): (0.1705, 0.8090),
+    (6, 7, 2, 7): (0.0582, 0.8062),
+    (5, 56, 0, 29): (-0.0381, 0.1926),
+    (0, 10, 0, 20): (-0.1611, 0.2775),
+    (10, 10, 0, 20): (0.6791, 1.0000),
+}
+
+
+def test_newcombe_1998b_table():
+    for args, expected in NEWCOMBE_1998B.items():
+        np.testing.assert_allclose(bounds(proportion_diff_ci(*args)), expected, atol=5e-5)
+
+
+@pytest.mark.parametrize(("method", "sm_method"), [("newcombe", "newcomb"), ("wald", "wald")])
+def test_diff_matches_statsmodels(method, sm_method):
+    # Reference: statsmodels.stats.proportion.confint_proportions_2indep(compare="diff").
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        n1, n2 = rng.integers(5, 300, 2)
+        k1, k2 = rng.integers(1, n1), rng.integers(1, n2)
+        lo, hi = sm_prop.confint_proportions_2indep(
+            k1, n1, k2, n2, method=sm_method, compare="diff", alpha=0.1
+        )
+        r = proportion_diff_ci(k1, n1, k2, n2, method=method, confidence_level=0.9)
+        # our Wald interval is clipped to [-1, 1] (statsmodels' is not)
+        np.testing.assert_allclose(bounds(r), np.clip([lo, hi], -1, 1), atol=1e-10)
+
+
+def test_diff_vectorised_and_one_sided():
+    r = proportion_diff_ci([56, 9], [70, 10], [48, 3], [80, 10])
+    np.testing.assert_allclose(r.confidence_interval.low, [0.0524, 0.1705], atol=5e-5)
+    g = proportion_diff_ci(56, 70, 48, 80, alternative="greater")
+    assert g.confidence_interval.high == 1.0
+    assert g.confidence_interval.low > 0.0524
+
+
+def test_diff_bad_input():
+    with pytest.raises(ValueError, match="`k2` cannot exceed `n2`"):
+        proportion_diff_ci(1, 10, 12, 11)
+    with pytest.raises(ValueError, match="`n1` must be at least 1"):
+        proportion_diff_ci(0, 0, 1, 2)
+
+
+# ----------------------------------------------------------------------------------------
+# two paired proportions
+# ----------------------------------------------------------------------------------------
+# Fagerland, Lydersen & Laake (2017), ch. 8, Cavo et al. (2012) data [[59, 6], [16, 80]];
+# values printed by the authors' R package `contingencytables` (tests/testthat/test-ch8.R).
+CAVO = [[59, 6], [16, 80]]
+CAVO_EXPECTED = {
+    "wald": (-0.1184, -0.0058),
+    "newcombe": (-0.1186, -0.0046),
+    "tango": (-0.1240, -0.0054),
+}
+
+
+@pytest.mark.parametrize("method", list(CAVO_EXPECTED))
+def test_paired_cavo(method):
+    r = paired_proportion_diff_ci(CAVO, method=method)
+    assert r.estimate == pytest.approx(-10 / 161)
+    np.testing.assert_allclose(bounds(r), CAVO_EXPECTED[method], atol=5e-5)
+
+
+def test_tango_is_score_inversion():
+    # At the Tango limits the score statistic equals ±z (Tango 1998, eq. 3): recompute it
+    # from the constrained MLE by a direct numerical maximisation (independent of the
+    # closed form used in the module).
+    from scipy.optimize import minimize_scalar
+
+    n11, n12, n21, n22 = 30, 9, 3, 8
+    n = n11 + n12 + n21 + n22
+    r = paired_proportion_diff_ci([[n11, n12], [n21, n22]], method="tango")
+    z = stats.norm.ppf(0.975)
+    for delta, sign in ((r.confidence_interval.low, 1), (r.confidence_interval.high, -1)):
+
+        def negloglik(q21, delta=delta):
+            q12 = q21 + delta
+            return -(n12 * np.log(q12) + n21 * np.log(q21) + (n11 + n22) * np.log(1 - q12 - q21))
+
+        lo = max(0.0, -delta) + 1e-12
+        hi = (1 - delta) / 2 - 1e-12
+        q21 = minimize_scalar(negloglik, bounds=(lo, hi), method="bounded",
+                              options={"xatol": 1e-12}).x  # fmt: skip
+        t = (n12 - n21 - n * delta) / np.sqrt(n * (2 * q21 + delta * (1 - delta)))
+        assert t == pytest.approx(sign * z, abs=1e-4)
+
+
+@pytest.mark.parametrize("method", ["wald", "newcombe", "tango"])
+def test_paired_edge_tables(method):
+    for table in ([[10, 0], [0, 5]], [[0, 7], [0, 0]], [[0, 0], [7, 0]], [[3, 4], [0, 0]]):
+        r = paired_proportion_diff_ci(table, method=method)
+        lo, hi = bounds(r)
+        assert -1.0 <= lo <= r.estimate + 1e-12
+        assert r.estimate - 1e-12 <= hi <= 1.0
+
+
+def test_paired_table_from_correctness():
+    y = np.array([0, 1, 1, 0, 1, 1])
+    a = np.array([0, 1, 0, 0, 1, 0])
+    b = np.array([1, 1, 1, 0, 0, 0])
+    t = paired_table(a == y, b == y)
+    np.testing.assert_array_equal(t, [[2, 2], [1, 1]])
+    r = paired_proportion_diff_ci(t)
+    assert r.estimate == pytest.approx((a == y).mean() - (b == y).mean())
+
+
+def test_paired_bad_input():
+    with pytest.raises(ValueError, match=r"`table` must be a 2×2 table"):
+        paired_proportion_diff_ci([[1, 2, 3], [4, 5, 6]])
+    with pytest.raises(ValueError, match="`table` must be non-negative"):
+        paired_proportion_diff_ci([[1, -2], [3, 4]])
+    with pytest.raises(ValueError, match="`table` is all zeros"):
+        paired_proportion_diff_ci([[0, 0], [0, 0]])
+    with pytest.raises(ValueError, match="`correct_a` must be boolean"):
+        paired_table([0, 2, 1], [1, 1, 0])
+    with pytest.raises(ValueError, match="Inconsistent numbers of samples"):
+        paired_table([0, 1, 1], [1, 1])

@@ -1,0 +1,177 @@
+"""Tests of mlci.methods: pooling training runs, comparing methods, the protocol driver."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from scipy import stats
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import accuracy_score
+
+import mlci
+from mlci.comparison.methods import compare_methods, evaluate_method, pooled_ci
+
+SCALE = float(os.environ["MLCI_SLOW_SCALE"])
+
+
+def _runs(n=300, accs=(0.8, 0.82, 0.78, 0.85), seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    return y, [np.where(rng.random(n) < a, y, 1 - y) for a in accs]
+
+
+def test_pooled_ci_pools_the_runs_distributions():
+    y, runs = _runs()
+    res = pooled_ci(y, runs, metric="accuracy", n_resamples=300, rng=0)
+    accs = [accuracy_score(y, r) for r in runs]
+    assert res.estimate == pytest.approx(np.mean(accs))
+    np.testing.assert_allclose(res.run_estimates, accs)
+    assert res.between_run_sd == pytest.approx(np.std(accs, ddof=1))
+    assert res.pooled_distribution.shape == (4 * 300,)
+    lo, hi = np.percentile(res.pooled_distribution, [2.5, 97.5])  # numpy's linear rule
+    assert res.confidence_interval.low == pytest.approx(lo)
+    assert res.confidence_interval.high == pytest.approx(hi)
+    # parts: the pooled variance is (about) between-run + test-set variance
+    total = res.standard_error**2
+    parts = res.test_set_sd**2 + np.var(accs)
+    assert total == pytest.approx(parts, rel=0.15)
+    assert "between_run_sd" in repr(res)
+    assert len(res.to_frame()) == 4
+    assert "pooled_distribution" not in res.to_dict()
+
+
+def test_single_run_equals_percentile_bootstrap():
+    y, runs = _runs()
+    res = pooled_ci(y, runs[:1], metric="accuracy", n_resamples=400, rng=2)
+    ref = mlci.compare(
+        y,
+        {"x": runs[0], "z": runs[1]},
+        metric="accuracy",
+        n_resamples=400,
+        rng=2,
+        method="percentile",
+    )
+    assert res.n_runs == 1
+    assert res.between_run_sd == 0.0
+    assert res.standard_error == pytest.approx(ref.systems["x"].standard_error, rel=0.1)
+
+
+def test_compare_methods_matched_and_unmatched():
+    y, a = _runs(accs=(0.92, 0.93, 0.92), seed=1)
+    b = [np.where(np.random.default_rng(i).random(len(y)) < 0.75, y, 1 - y) for i in range(3)]
+    un = compare_methods(y, a, b, metric="accuracy", n_resamples=300, rng=0)
+    ma = compare_methods(y, a, b, metric="accuracy", matched=True, n_resamples=300, rng=0)
+    mean_diff = np.mean([accuracy_score(y, r) for r in a]) - np.mean(
+        [accuracy_score(y, r) for r in b]
+    )
+    assert un.estimate == pytest.approx(mean_diff)
+    assert ma.estimate == pytest.approx(mean_diff)
+    assert un.n_runs == 9 and ma.n_runs == 3
+    assert un.pvalue < 0.01 and un.confidence_interval.low > 0
+    same = compare_methods(y, a, a[::-1], metric="accuracy", n_resamples=300, rng=0)
+    assert same.pvalue > 0.2
+
+
+def test_evaluate_method_function_and_estimator_reproducible(capsys):
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(260, 3))
+    y = (x[:, 0] + rng.normal(0, 1, 260) > 0).astype(int)
+    xtr, ytr, xte, yte = x[:200], y[:200], x[200:], y[200:]
+    calls = []
+
+    def tp(idx, seed):
+        calls.append((len(idx), seed))
+        m = LogisticRegression(C=0.1 + (seed % 7) / 10).fit(xtr[idx], ytr[idx])
+        return m.predict(xte)
+
+    # the two calls differ only in progress reporting and threads: same runs, same result
+    same = {"n_train_resamples": 2, "seeds": [1, 2], "n_resamples": 100, "rng": 5}
+    r1 = evaluate_method(tp, 200, yte, metric="accuracy", progress=True, **same)
+    assert len(calls) == 4 and all(c[0] == 200 for c in calls)
+    assert r1.details["runs"] == [(0, 1), (0, 2), (1, 1), (1, 2)]
+    # tqdm ("mlci runs: 100%|...| 4/4") or the plain fallback ("mlci: run 4/4 done")
+    assert "4/4" in capsys.readouterr().err
+    r2 = evaluate_method(tp, 200, yte, metric="accuracy", n_jobs=2, **same)
+    np.testing.assert_array_equal(r1.pooled_distribution, r2.pooled_distribution)
+    r3 = evaluate_method(
+        LogisticRegression(),
+        200,
+        yte,
+        X_train=xtr,
+        y_train=ytr,
+        X_test=xte,
+        metric="roc_auc",
+        response="predict_proba",
+        seeds=1,
+        n_resamples=100,
+        rng=1,
+    )
+    assert r3.n_runs == 1 and 0.5 < r3.estimate <= 1.0
+
+
+def test_evaluate_method_same_seed_sequence_twice_and_numpy_counts():
+    # Defect fixed: the driver called rng.spawn() on the caller's SeedSequence, which
+    # advances its counter, so passing the same SeedSequence twice gave different runs.
+    # Counts given as numpy integers were also refused.
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 120)
+
+    def tp(idx, seed):
+        r = np.random.default_rng(seed + int(idx.sum()))
+        return np.where(r.random(120) < 0.8, y, 1 - y)
+
+    kw = {"metric": "accuracy", "n_resamples": 60}
+    ss = np.random.SeedSequence(7)
+    a = evaluate_method(tp, 50, y, n_train_resamples=2, seeds=np.int64(2), rng=ss, **kw)
+    b = evaluate_method(tp, 50, y, n_train_resamples=np.int64(2), seeds=2, rng=ss, **kw)
+    np.testing.assert_array_equal(a.pooled_distribution, b.pooled_distribution)
+    assert a.details["seeds"] == b.details["seeds"] and a.n_runs == 4
+    # a Generator is consumed, but two generators from one seed give the same result
+    g1 = evaluate_method(tp, 50, y, rng=np.random.default_rng(3), **kw)
+    g2 = evaluate_method(tp, 50, y, rng=np.random.default_rng(3), **kw)
+    np.testing.assert_array_equal(g1.pooled_distribution, g2.pooled_distribution)
+
+
+def test_bad_inputs():
+    y, runs = _runs()
+    with pytest.raises(ValueError, match="'runs1' has 299"):
+        pooled_ci(y, [runs[0], runs[1][:-1]], metric="accuracy")
+    with pytest.raises(ValueError, match="`runs` is empty"):
+        pooled_ci(y, [], metric="accuracy")
+    with pytest.raises(TypeError, match="`runs` must be a list"):
+        pooled_ci(y, 3, metric="accuracy")
+    with pytest.raises(ValueError, match="`matched=True` pairs the runs"):
+        compare_methods(y, runs, runs[:2], metric="accuracy", matched=True)
+    with pytest.raises(ValueError, match="pass `X_train`"):
+        evaluate_method(LogisticRegression(), 10, y, metric="accuracy")
+    with pytest.raises(TypeError, match="`train_and_predict` must be"):
+        evaluate_method(3, 10, y, metric="accuracy")
+    with pytest.raises(ValueError, match="`n_train_resamples`"):
+        evaluate_method(lambda i, s: y, 10, y, metric="accuracy", n_train_resamples=-1)
+
+
+@pytest.mark.slow
+def test_coverage_of_pooled_seed_interval():
+    # A method whose runs have true accuracy mu + N(0, tau^2) (seed variability); each
+    # run is evaluated on the same test set of n samples.  Targets: the method's mean
+    # accuracy mu, and the accuracy a new run measures on a new test set.
+    n_sim = max(30, int(300 * SCALE))
+    mu, tau, n, n_runs = 0.8, 0.02, 400, 8
+    rng = np.random.default_rng(11)
+    hit_mean = hit_new = 0
+    for s in range(n_sim):
+        y = rng.integers(0, 2, n)
+        accs = np.clip(mu + tau * rng.normal(size=n_runs), 0, 1)
+        runs = [np.where(rng.random(n) < a, y, 1 - y) for a in accs]
+        res = pooled_ci(y, runs, metric="accuracy", n_resamples=300, rng=s)
+        lo, hi = res.confidence_interval
+        hit_mean += lo <= mu <= hi
+        # a new run (new seed) measured on a new test set of the same size
+        new = rng.binomial(n, np.clip(mu + tau * rng.normal(), 0, 1)) / n
+        hit_new += lo <= new <= hi
+    # both at least nominal; the pooled interval is conservative (each run's estimate
+    # already carries test-set noise, which the bootstrap adds again): see docs/compare.md
+    assert stats.binomtest(hit_mean, n_sim, 0.95, alternative="less").pvalue > 0.001
+    assert stats.binomtest(hit_new, n_sim, 0.95, alternative="less").pvalue > 0.001

@@ -1,0 +1,301 @@
+"""The public bootstrap_ci: reproducibility, schemes, user functions, jackknife, bad input."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import sklearn.metrics as skm
+
+import mlci
+from mlci import bootstrap_ci
+from mlci.metrics import get_kernel
+
+RNG = np.random.default_rng(2024)
+N = 300
+Y = RNG.integers(0, 2, N)
+SCORE = Y + RNG.normal(size=N)
+PRED = (SCORE > 0.5).astype(int)
+SPEAKER = RNG.integers(0, 30, N)
+
+
+# ------------------------------------------------------------------ reproducibility
+@pytest.mark.parametrize(
+    "metric,data,kw",
+    [
+        ("accuracy", (Y, PRED), {}),
+        ("roc_auc", (Y, SCORE), {}),
+        ("f1", (Y, PRED), {"conditions": SPEAKER}),
+        ("roc_auc", (Y, SCORE), {"conditions": SPEAKER, "two_stage": True}),
+        ("mcc", (Y, PRED), {"strata": Y}),
+        ("average_precision", (Y, SCORE), {"strata": Y, "conditions": SPEAKER}),
+        ("mean", (SCORE,), {"weights": "poisson"}),
+    ],
+)
+def test_same_seed_same_result_for_any_batch_and_threads(metric, data, kw):
+    ref = bootstrap_ci(*data, metric=metric, n_resamples=200, rng=7, **kw)
+    for batch, n_jobs in [(1, 1), (3, 2), (64, 2), (1000, 1)]:
+        other = bootstrap_ci(
+            *data, metric=metric, n_resamples=200, rng=7, batch=batch, n_jobs=n_jobs, **kw
+        )
+        np.testing.assert_array_equal(other.bootstrap_distribution, ref.bootstrap_distribution)
+        assert other.confidence_interval == ref.confidence_interval
+
+
+def test_seeds_and_generators():
+    a = bootstrap_ci(Y, PRED, metric="accuracy", n_resamples=100, rng=1)
+    b = bootstrap_ci(Y, PRED, metric="accuracy", n_resamples=100, rng=2)
+    assert not np.array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
+    g1 = bootstrap_ci(Y, PRED, metric="accuracy", n_resamples=100, rng=np.random.default_rng(5))
+    g2 = bootstrap_ci(Y, PRED, metric="accuracy", n_resamples=100, rng=np.random.default_rng(5))
+    np.testing.assert_array_equal(g1.bootstrap_distribution, g2.bootstrap_distribution)
+
+
+# --------------------------------------------------------------- user functions
+def test_user_function_with_sample_weight_equals_builtin_on_same_replicates():
+    # Continuous scores: every sample is its own atom, so the built-in roc_auc kernel and
+    # scikit-learn's roc_auc_score (given the counts as sample_weight) see the same draws.
+    res_fn = bootstrap_ci(Y, SCORE, metric=skm.roc_auc_score, n_resamples=100, rng=3)
+    res_bi = bootstrap_ci(Y, SCORE, metric="roc_auc", n_resamples=100, rng=3)
+    np.testing.assert_allclose(res_fn.bootstrap_distribution, res_bi.bootstrap_distribution)
+    assert res_fn.estimate == pytest.approx(skm.roc_auc_score(Y, SCORE))
+
+
+def test_index_path_equals_weight_path():
+    def acc_no_weights(y_true, y_pred):
+        return float(np.mean(y_true == y_pred))
+
+    a = bootstrap_ci(Y, PRED, metric=acc_no_weights, n_resamples=80, rng=4, method="percentile")
+    b = bootstrap_ci(Y, PRED, metric=skm.accuracy_score, n_resamples=80, rng=4, method="percentile")
+    np.testing.assert_allclose(a.bootstrap_distribution, b.bootstrap_distribution)
+
+
+def test_vector_valued_user_metric_keeps_shape():
+    def class_means(values):
+        return np.array([values.mean(), values.std()])
+
+    res = bootstrap_ci(SCORE, metric=class_means, n_resamples=50, rng=0, method="percentile")
+    assert res.bootstrap_distribution.shape == (50, 2)
+    assert np.shape(res.confidence_interval.low) == (2,)
+
+
+def test_vector_valued_builtin_per_class_recall():
+    y = RNG.integers(0, 3, N)
+    p = np.where(RNG.random(N) < 0.7, y, RNG.integers(0, 3, N))
+    res = bootstrap_ci(y, p, metric="recall", average=None, n_resamples=200, rng=0)
+    np.testing.assert_allclose(res.estimate, skm.recall_score(y, p, average=None))
+    low, high = res.confidence_interval
+    assert low.shape == (3,) and np.all(low <= res.estimate) and np.all(res.estimate <= high)
+
+
+def test_user_function_failing_on_some_replicates_is_counted():
+    y = np.array([0, 0, 0, 0, 0, 0, 0, 0, 1, 1])
+    s = np.linspace(0, 1, 10)
+    with pytest.warns(mlci.InvalidReplicatesWarning, match=r"undefined on \d+ of 200"):
+        res = bootstrap_ci(y, s, metric=skm.roc_auc_score, n_resamples=200, rng=0)
+    assert 0 < res.n_invalid < 200
+    assert np.isnan(res.bootstrap_distribution).sum() == res.n_invalid
+
+
+def test_builtin_undefined_replicates_counted_and_warned():
+    y = np.array([0] * 18 + [1, 1])
+    s = np.r_[np.linspace(0, 1, 18), 0.3, 0.7]  # positives inside the negatives' range
+    with pytest.warns(mlci.InvalidReplicatesWarning):
+        res = bootstrap_ci(y, s, metric="roc_auc", n_resamples=300, rng=0)
+    assert res.n_invalid > 0
+    # stratifying by class removes the problem
+    res = bootstrap_ci(y, s, metric="roc_auc", n_resamples=300, rng=0, strata=y)
+    assert res.n_invalid == 0
+
+
+# ------------------------------------------------------------------------ jackknife
+def _brute_delete_one(metric, data):
+    n = len(data[0])
+    out = []
+    for i in range(n):
+        keep = np.arange(n) != i
+        k = get_kernel(metric, [d[keep] for d in data], {})
+        c = np.bincount(k.keys, minlength=k.m).astype(float)
+        out.append(k.evaluate(c[None])[0])
+    return np.array(out)
+
+
+@pytest.mark.parametrize(
+    "metric,data",
+    [
+        ("roc_auc", (Y[:80], np.round(SCORE[:80], 1))),
+        ("mean", (np.round(SCORE[:80], 1),)),
+        ("r2", (SCORE[:80], SCORE[:80] + Y[:80])),
+    ],
+)
+def test_exact_delete_one_shortcuts(metric, data):
+    kernel = get_kernel(metric, data, {})
+    counts = np.bincount(kernel.keys, minlength=kernel.m).astype(float)
+    vals, mult = kernel.delete_one(counts)
+    brute = _brute_delete_one(metric, data)
+    # compare as multisets: each atom's value repeated by its multiplicity
+    np.testing.assert_allclose(np.sort(np.repeat(vals, mult.astype(int))), np.sort(brute))
+
+
+def test_bca_acceleration_matches_explicit_jackknife():
+    from mlci.engine.intervals import acceleration
+
+    y, s = Y[:120], SCORE[:120]
+    jack = np.array([skm.roc_auc_score(np.delete(y, i), np.delete(s, i)) for i in range(len(y))])
+    res = bootstrap_ci(y, s, metric="roc_auc", n_resamples=100, rng=0, jackknife_groups=2)
+    # jackknife_groups=2 < m forces the grouped path; the exact shortcut is used instead
+    assert res.details["acceleration"] == pytest.approx(float(acceleration(jack)), rel=1e-9)
+
+
+# --------------------------------------------------------------------------- schemes
+def test_condition_resampling_is_wider_on_clustered_data():
+    rng = np.random.default_rng(0)
+    spk = np.repeat(np.arange(40), 25)
+    skill = rng.normal(0, 1.2, 40)[spk]
+    correct = (rng.random(1000) < 1 / (1 + np.exp(-(1.5 + skill)))).astype(float)
+    iid = bootstrap_ci(correct, metric="mean", rng=0)
+    cond = bootstrap_ci(correct, metric="mean", conditions=spk, rng=0)
+    assert cond.standard_error > 1.5 * iid.standard_error
+    assert cond.n_conditions == 40 and cond.scheme == "conditions"
+
+
+def test_strata_keep_class_counts():
+    res = bootstrap_ci(Y, PRED, metric="recall", strata=Y, n_resamples=100, rng=0)
+    # recall only depends on positives; with class strata their number never changes,
+    # so the replicate recall is always a multiple of 1/n_pos
+    n_pos = Y.sum()
+    vals = res.bootstrap_distribution * n_pos
+    np.testing.assert_allclose(vals, np.round(vals), atol=1e-9)
+
+
+def test_one_sided_intervals():
+    lo = bootstrap_ci(Y, PRED, metric="accuracy", alternative="greater", rng=0)
+    hi = bootstrap_ci(Y, PRED, metric="accuracy", alternative="less", rng=0)
+    two = bootstrap_ci(Y, PRED, metric="accuracy", rng=0)
+    assert lo.confidence_interval.high == np.inf and hi.confidence_interval.low == -np.inf
+    assert two.confidence_interval.low < lo.confidence_interval.low < lo.estimate
+    assert hi.estimate < hi.confidence_interval.high < two.confidence_interval.high
+
+
+def test_degenerate_distribution_warns():
+    y = np.ones(50, dtype=int)
+    with pytest.warns(mlci.DegenerateIntervalWarning, match="no spread"):
+        res = bootstrap_ci(y, y, metric="accuracy", rng=0, method="percentile")
+    assert res.confidence_interval == (1.0, 1.0)
+
+
+# ------------------------------------------------------------------------- results
+def test_result_repr_and_dict():
+    res = bootstrap_ci(Y, PRED, metric="accuracy", conditions=SPEAKER, n_resamples=100, rng=0)
+    text = repr(res)
+    assert text.startswith("BootstrapResult(metric='accuracy', estimate=")
+    assert "95% CI [" in text and "in 30 conditions" in text
+    d = res.to_dict()
+    assert "bootstrap_distribution" not in d
+    json.dumps(d)  # plain Python values only
+    low, high = res.confidence_interval
+    assert low < res.estimate < high
+    with pytest.raises(AttributeError):
+        res.estimate = 0.0  # frozen
+
+
+# ------------------------------------------------------------------------ bad input
+@pytest.mark.parametrize(
+    "kwargs,exc,pattern",
+    [
+        ({"n_resamples": 0}, ValueError, r"`n_resamples` must be an integer >= 1; got 0"),
+        ({"n_resamples": 2.5}, TypeError, r"`n_resamples` must be an integer"),
+        ({"confidence_level": 95}, ValueError, r"use 0.95 instead of 95"),
+        ({"confidence_level": 0}, ValueError, r"strictly between 0 and 1"),
+        ({"method": "bcaa"}, ValueError, r"`method` must be one of 'percentile', 'basic'"),
+        ({"alternative": "two_sided"}, ValueError, r"`alternative` must be one of"),
+        ({"conditions": SPEAKER[:10]}, ValueError, r"`conditions` must have one entry per sample"),
+        ({"strata": Y[:-1]}, ValueError, r"`strata` must have one entry per sample"),
+        ({"conditions": np.zeros(N)}, ValueError, r"single distinct value"),
+        ({"two_stage": True}, ValueError, r"`two_stage=True` needs `conditions`"),
+        ({"rng": -1}, ValueError, r"`rng` must be a non-negative integer"),
+        ({"rng": "seed"}, TypeError, r"`rng` must be None, a non-negative int"),
+        ({"weights": "bayesian"}, ValueError, r"`weights` must be one of"),
+        ({"batch": 0}, ValueError, r"`batch` must be an integer >= 1"),
+    ],
+)
+def test_bad_options(kwargs, exc, pattern):
+    with pytest.raises(exc, match=pattern):
+        bootstrap_ci(Y, PRED, metric="accuracy", **kwargs)
+
+
+def test_bad_data():
+    with pytest.raises(ValueError, match="No data given"):
+        bootstrap_ci(metric="accuracy")
+    with pytest.raises(ValueError, match=r"`y_true` has 300.*`y_pred` has 299"):
+        bootstrap_ci(Y, PRED[:-1], metric="accuracy")
+    with pytest.raises(ValueError, match=r"`y_score` contains 1 NaN"):
+        bootstrap_ci(Y, np.where(np.arange(N) == 5, np.nan, SCORE), metric="roc_auc")
+    with pytest.raises(ValueError, match=r"`y_score` contains 0 NaN and 1 infinite"):
+        bootstrap_ci(Y, np.where(np.arange(N) == 5, np.inf, SCORE), metric="roc_auc")
+    with pytest.raises(ValueError, match=r"`y_true` is empty"):
+        bootstrap_ci([], [], metric="accuracy")
+    with pytest.raises(ValueError, match=r"conditions` contains 1 NaN"):
+        bootstrap_ci(Y, PRED, metric="accuracy", conditions=np.r_[np.nan, np.arange(N - 1.0)])
+
+
+def test_metric_undefined_on_data_is_an_error_not_nan():
+    y = np.array([0, 0, 1, 1])
+    p = np.array([0, 0, 0, 0])  # no predicted positive: precision undefined
+    with pytest.raises(ValueError, match=r"undefined \(NaN\) on the data as given"):
+        bootstrap_ci(y, p, metric="precision")
+
+
+def test_options_for_callables_go_in_metric_kwargs():
+    with pytest.raises(ValueError, match=r"pass options of your own function in `metric_kwargs`"):
+        bootstrap_ci(Y, PRED, metric=skm.accuracy_score, pos_label=1)
+    res = bootstrap_ci(
+        Y,
+        PRED,
+        metric=skm.fbeta_score,
+        metric_kwargs={"beta": 2.0},
+        n_resamples=20,
+        rng=0,
+        method="percentile",
+    )
+    assert res.estimate == pytest.approx(skm.fbeta_score(Y, PRED, beta=2.0))
+
+
+# ---------------------------------------------------------------- nested conditions
+def test_nested_conditions_dispatch():
+    speaker = np.repeat(np.arange(30), 10)
+    session = np.tile(np.repeat([0, 1], 5), 30)
+    loss = RNG.normal(1.0, 0.3, 300) + 0.4 * RNG.normal(size=30)[speaker]
+    flat = bootstrap_ci(loss, metric="mean", conditions=speaker, n_resamples=300, rng=0)
+    nested = bootstrap_ci(
+        loss, metric="mean", conditions=[speaker, session], n_resamples=300, rng=0
+    )
+    assert nested.scheme.startswith("nested")
+    # top level only: the same kind of spread as resampling speakers
+    assert nested.standard_error == pytest.approx(flat.standard_error, rel=0.25)
+    deeper = bootstrap_ci(
+        loss, metric="mean", conditions=[speaker, session], two_stage=True, n_resamples=300, rng=0
+    )
+    assert deeper.standard_error > nested.standard_error * 0.9
+    with pytest.raises(ValueError, match=r"Nested `conditions`.*support neither `strata`"):
+        bootstrap_ci(loss, metric="mean", conditions=[speaker, session], strata=speaker % 2)
+
+
+def test_to_frame():
+    res = bootstrap_ci(Y, PRED, metric="accuracy", n_resamples=50, rng=0, method="percentile")
+    frame = res.to_frame()
+    assert list(frame.columns[:4]) == ["metric", "estimate", "low", "high"]
+    assert frame.loc[0, "estimate"] == res.estimate
+    y = RNG.integers(0, 3, N)
+    vec = bootstrap_ci(
+        y, y[::-1], metric="recall", average=None, n_resamples=50, rng=0, method="percentile"
+    )
+    assert len(vec.to_frame()) == 3 and "element" in vec.to_frame().columns
+
+
+def test_pos_label_among_several_classes_is_one_vs_rest():
+    y = RNG.integers(0, 3, N)
+    s = (y == 2) + RNG.normal(size=N)
+    res = bootstrap_ci(y, s, metric="roc_auc", pos_label=2, n_resamples=50, rng=0)
+    assert res.estimate == pytest.approx(skm.roc_auc_score(y == 2, s))

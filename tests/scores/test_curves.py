@@ -1,0 +1,109 @@
+"""Curves and bands: parity with scikit-learn, and coverage of the bands by simulation."""
+
+import os
+
+import numpy as np
+import pytest
+from scipy.stats import binomtest, norm
+from sklearn import metrics as skm
+
+from mlci import Scores
+from mlci.scores.curves import (
+    auc_ci,
+    det_curve,
+    operating_point_ci,
+    partial_auc,
+    pr_curve,
+    roc_band,
+    roc_curve,
+)
+
+SCALE = float(os.environ["MLCI_SLOW_SCALE"])
+
+
+def data(rng):
+    pos = rng.integers(0, 8, 40).astype(float)
+    neg = rng.integers(-2, 6, 50).astype(float)
+    return pos, neg, np.r_[np.ones(40), np.zeros(50)], np.r_[pos, neg]
+
+
+def test_points_match_sklearn_with_ties():
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        pos, neg, y, s = data(rng)
+        sc = Scores(pos, neg)
+        f, t, th = skm.roc_curve(y, s, drop_intermediate=False)
+        c = roc_curve(sc)
+        np.testing.assert_allclose(c.x, f)
+        np.testing.assert_allclose(c.y, t)
+        np.testing.assert_allclose(c.thresholds[1:], th[1:])  # sklearn's first is inf
+        prec, rec, _ = skm.precision_recall_curve(y, s, drop_intermediate=False)
+        p = pr_curve(sc)
+        np.testing.assert_allclose(p.x, rec[::-1])
+        np.testing.assert_allclose(p.y, prec[::-1])
+        d = det_curve(sc, probit=False)
+        np.testing.assert_allclose(d.y, 1 - t)
+        assert partial_auc(sc) == pytest.approx(skm.roc_auc_score(y, s))
+        for a in (0.05, 0.2, 0.6):
+            assert partial_auc(sc, a, mcclish=True) == pytest.approx(
+                skm.roc_auc_score(y, s, max_fpr=a)
+            )
+
+
+def test_bands_and_intervals():
+    rng = np.random.default_rng(1)
+    sc = Scores(rng.normal(1, 1, 200), rng.normal(0, 1, 300))
+    b = roc_band(sc, np.linspace(0, 1, 21), rng=0, n_resamples=300, simultaneous=True)
+    assert b.critical_value > norm.ppf(0.975)
+    assert np.all(b.low <= b.pointwise_low + 1e-12) and np.all(b.high >= b.pointwise_high - 1e-12)
+    tb = roc_band(sc, kind="threshold", rng=0, n_resamples=200)
+    assert tb.extra["fpr_low"].shape == tb.x.shape
+    r = auc_ci(sc, rng=0, n_resamples=300)
+    assert r.confidence_interval.low < sc.auc() < r.confidence_interval.high
+    r = auc_ci(sc, max_fpr=0.2, mcclish=True, rng=0, n_resamples=200)
+    assert 0.5 < r.estimate < 1
+    fnr, thr = operating_point_ci(sc, "fnr", at=[0.05, 0.1], rng=0, n_resamples=300)
+    assert fnr.confidence_interval.low.shape == (2,)
+    np.testing.assert_allclose(thr.estimate, sc.threshold_at_fpr([0.05, 0.1]))
+    with pytest.raises(TypeError, match="Scores"):
+        roc_curve([1, 2, 3])
+    with pytest.raises(ValueError, match="max_fpr"):
+        partial_auc(sc, 1.5)
+
+
+def _coverage(make_interval, truth, n_sim):
+    hits = 0
+    for i in range(n_sim):
+        lo, hi = make_interval(np.random.default_rng(1000 + i))
+        hits += bool(np.all((lo <= truth) & (truth <= hi)))
+    return hits
+
+
+@pytest.mark.slow
+def test_coverage_operating_point_and_simultaneous_band():
+    # binormal model: FNR at FPR = 10% is Phi(z_0.9 - d), TPR(f) = Phi(d - z_(1-f))
+    d, n_sim = 1.5, max(40, int(200 * SCALE))
+    truth_fnr = norm.cdf(norm.ppf(0.9) - d)
+
+    def op(rng):
+        s = Scores(rng.normal(d, 1, 300), rng.normal(0, 1, 300))
+        r, _ = operating_point_ci(s, "fnr", at=0.1, rng=rng, n_resamples=400, method="percentile")
+        return r.confidence_interval
+
+    hits = _coverage(op, truth_fnr, n_sim)
+    assert binomtest(hits, n_sim, 0.95).pvalue > 0.001, hits / n_sim
+
+    # the grid stays away from TPR = 1, where the bootstrap collapses (every replicate
+    # gives 1): no bootstrap band covers there, which the docs say
+    d = 1.0
+    grid = np.linspace(0.05, 0.6, 8)
+    truth_tpr = norm.cdf(d - norm.ppf(1 - grid))
+
+    def band(rng):
+        s = Scores(rng.normal(d, 1, 300), rng.normal(0, 1, 300))
+        b = roc_band(s, grid, simultaneous=True, rng=rng, n_resamples=400)
+        return b.low, b.high
+
+    hits = _coverage(band, truth_tpr, n_sim)
+    # simultaneous coverage: at least nominal minus Monte-Carlo error
+    assert hits / n_sim > 0.95 - 3 * np.sqrt(0.05 * 0.95 / n_sim), hits / n_sim

@@ -1,0 +1,165 @@
+"""metric_by_group against per-group Scores, normalisation, bad input."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from mlci import Scores
+from mlci.scores.groups import metric_by_group
+
+
+def frame(n=800, seed=0):
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame(
+        {
+            "g": rng.choice(["f", "m"], n),
+            "a": rng.choice(["<30", ">30"], n),
+            "y": rng.integers(0, 2, n),
+        }
+    )
+    df["s"] = df.y + rng.normal(0, 1, n)
+    return df
+
+
+def test_estimates_match_scores_per_group():
+    df = frame()
+    out = metric_by_group(
+        df,
+        group_columns=["g", "a"],
+        label_column="y",
+        score_column="s",
+        metric="fnr",
+        threshold=[0.5, 0.2],
+        rng=0,
+        n_resamples=200,
+    )
+    for (g, a), sub in df.groupby(["g", "a"]):
+        want = Scores.from_labels(sub.y, sub.s).fnr([0.5, 0.2])
+        got = out[(out.g == g) & (out.a == a)].estimate.to_numpy()
+        np.testing.assert_allclose(got, want)
+    overall = out[out.g == "(overall)"].estimate.to_numpy()
+    np.testing.assert_allclose(overall, Scores.from_labels(df.y, df.s).fnr([0.5, 0.2]))
+    assert np.all(out.low <= out.estimate + 1e-12) and np.all(out.estimate <= out.high + 1e-12)
+
+
+def test_normalisation():
+    df = frame(seed=1)
+    kw = dict(
+        group_columns="g", label_column="y", score_column="s", threshold=0.4, rng=0, n_resamples=100
+    )
+    raw = metric_by_group(df, metric="fpr", **kw)
+    rel = metric_by_group(df, metric="fpr", normalise="by_overall", **kw)
+    best = metric_by_group(df, metric="fpr", normalise="by_best", **kw)
+    groups = raw[raw.g != "(overall)"].estimate.to_numpy()
+    overall = raw[raw.g == "(overall)"].estimate.iloc[0]
+    np.testing.assert_allclose(rel[rel.g != "(overall)"].estimate, groups / overall)
+    np.testing.assert_allclose(best[best.g != "(overall)"].estimate, groups / groups.min())
+
+
+def test_bad_input():
+    df = frame()
+    with pytest.raises(ValueError, match="Column 'nope'"):
+        metric_by_group(df, group_columns="nope", label_column="y", score_column="s", threshold=0.5)
+    with pytest.raises(ValueError, match="Unknown metric"):
+        metric_by_group(
+            df, group_columns="g", label_column="y", score_column="s", threshold=0.5, metric="frp"
+        )
+    with pytest.raises(TypeError, match="DataFrame"):
+        metric_by_group(
+            {"g": [1]}, group_columns="g", label_column="y", score_column="s", threshold=0.5
+        )
+
+
+# --- threshold-free statistics per group (EER, AUC, thresholds at rates, operating points)
+@pytest.mark.parametrize(
+    "metric,kw",
+    [
+        ("eer", {}),
+        ("eer_threshold", {}),
+        ("auc", {}),
+        ("threshold_at_fpr", {"rate": [0.1, 0.3]}),
+        ("fnr_at_fpr", {"at": 0.1}),
+    ],
+)
+def test_score_metrics_match_scores_per_group(metric, kw):
+    # reference: mlci.Scores on each group's rows (itself checked against score-analysis
+    # and scikit-learn in test_scores.py)
+    df = frame(n=600, seed=2)
+    out = metric_by_group(df, group_columns=["g", "a"], label_column="y", score_column="s",
+                          metric=metric, rng=0, n_resamples=100, **kw)  # fmt: skip
+
+    def ref(sub):
+        sc = Scores.from_labels(sub.y, sub.s)
+        if metric == "eer":
+            return sc.eer().eer
+        if metric == "eer_threshold":
+            return sc.eer().threshold
+        if metric == "auc":
+            return sc.auc()
+        if metric == "threshold_at_fpr":
+            return sc.threshold_at_fpr(kw["rate"])
+        return sc.rate_at("fnr", at=kw["at"], x="fpr")
+
+    for (g, a), sub in df.groupby(["g", "a"]):
+        got = out[(out.g == g) & (out.a == a)].estimate.to_numpy()
+        np.testing.assert_allclose(got, ref(sub))
+    np.testing.assert_allclose(out[out.g == "(overall)"].estimate.to_numpy(), ref(df))
+    assert np.all(out.low <= out.estimate + 1e-12) and np.all(out.estimate <= out.high + 1e-12)
+
+
+def test_score_metric_kernel_on_replicate_counts():
+    # every replicate: each group's EER and the overall EER (from the summed group atoms)
+    # equal Scores on the replicated samples themselves (np.repeat by the counts)
+    from mlci.scores.groups import _score_metric_by_group
+
+    df = frame(n=300, seed=3)
+    df["s"] = df.s.round(1)  # ties inside and across groups
+    names, gidx = np.unique(df.g.to_numpy(), return_inverse=True)
+    y = df.y.to_numpy().astype(np.intp)
+    s = df.s.to_numpy()
+    kernel, keys = _score_metric_by_group(s, y, gidx, names, "eer", {}, None, "pos", "pos")
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        c = rng.integers(0, 3, len(s))
+        c[np.flatnonzero(y == 1)[:2]] = 1  # keep both classes in every replicate
+        c[np.flatnonzero(y == 0)[:2]] = 1
+        for g in range(len(names)):
+            c[np.flatnonzero((gidx == g) & (y == 1))[0]] = 1
+            c[np.flatnonzero((gidx == g) & (y == 0))[0]] = 1
+        w = np.bincount(keys, weights=c, minlength=kernel.m)[None, :]
+        got = kernel.evaluate(w)[0]
+        rep = np.repeat(np.arange(len(s)), c)
+        for g in range(len(names)):
+            r = rep[gidx[rep] == g]
+            want = Scores(s[r][y[r] == 1], s[r][y[r] == 0]).eer().eer
+            assert got[g] == pytest.approx(want)
+        assert got[-1] == pytest.approx(Scores(s[rep][y[rep] == 1], s[rep][y[rep] == 0]).eer().eer)
+
+
+def test_score_metric_normalised():
+    df = frame(n=800, seed=4)
+    kw = dict(group_columns="g", label_column="y", score_column="s", rng=0, n_resamples=100)
+    raw = metric_by_group(df, metric="auc", **kw)
+    rel = metric_by_group(df, metric="auc", normalise="by_overall", **kw)
+    groups = raw[raw.g != "(overall)"].estimate.to_numpy()
+    overall = raw[raw.g == "(overall)"].estimate.iloc[0]
+    np.testing.assert_allclose(rel[rel.g != "(overall)"].estimate, groups / overall)
+    with pytest.raises(ValueError, match="`normalise`='by_best'"):
+        metric_by_group(df, metric="eer_threshold", normalise="by_best", **kw)
+
+
+def test_score_metric_bad_input():
+    df = frame(n=200)
+    kw = dict(group_columns="g", label_column="y", score_column="s", n_resamples=50)
+    with pytest.raises(TypeError, match="does not take `threshold`"):
+        metric_by_group(df, metric="eer", threshold=0.5, **kw)
+    with pytest.raises(TypeError, match="needs `rate=`"):
+        metric_by_group(df, metric="threshold_at_fpr", **kw)
+    with pytest.raises(TypeError, match="needs `at=`"):
+        metric_by_group(df, metric="fnr_at_fpr", **kw)
+    with pytest.raises(TypeError, match="pass `threshold=`"):
+        metric_by_group(df, metric="fnr", **kw)
+    one_class = df.copy()
+    one_class.loc[one_class.g == "f", "y"] = 1
+    with pytest.raises(ValueError, match="Group 'f' has no negatives"):
+        metric_by_group(one_class, metric="eer", **kw)

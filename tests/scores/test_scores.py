@@ -1,0 +1,306 @@
+"""Tests of mlci.Scores: parity with score-analysis and scikit-learn (random data with ties),
+the lazy sampler against the engine's weights, and refused inputs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import score_analysis as sa
+from sklearn.metrics import roc_auc_score, roc_curve
+
+from mlci import Scores
+from mlci.exceptions import DegenerateIntervalWarning
+
+CONVENTIONS = [(a, b) for a in ("pos", "neg") for b in ("pos", "neg")]
+
+
+def tied_data(rng, n1=None, n0=None):
+    n1 = n1 or int(rng.integers(1, 40))
+    n0 = n0 or int(rng.integers(1, 40))
+    pos = rng.integers(0, 8, n1).astype(float)
+    neg = rng.integers(-2, 6, n0).astype(float)
+    return pos, neg
+
+
+@pytest.mark.parametrize("score_class,equal_class", CONVENTIONS)
+def test_rates_and_cm_match_score_analysis(score_class, equal_class):
+    # reference: score_analysis.Scores.cm / tpr / ... (score-analysis 0.3.12)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        pos, neg = tied_data(rng)
+        ref = sa.Scores(pos, neg, score_class=score_class, equal_class=equal_class)
+        ours = Scores(pos, neg, score_class=score_class, equal_class=equal_class)
+        t = np.r_[rng.uniform(-3, 9, 15), np.arange(-3, 9)].reshape(3, -1)
+        np.testing.assert_array_equal(ours.cm(t).matrix, ref.cm(t).matrix)
+        for m in ("tpr", "fpr", "tnr", "fnr", "topr", "tonr"):
+            np.testing.assert_allclose(getattr(ours, m)(t), getattr(ref, m)(t))
+
+
+@pytest.mark.parametrize("score_class,equal_class", CONVENTIONS)
+@pytest.mark.parametrize("method", ["linear", "lower", "higher"])
+def test_thresholds_at_rates_match_score_analysis(score_class, equal_class, method):
+    # positive-class rates: score_analysis.Scores.threshold_at_tpr/fnr directly.
+    # negative-class rates: score-analysis 0.3.12 inverts TNR/FPR with the wrong continuity
+    # (threshold_at_fpr(0) returns the largest negative, where FPR = 1/n_neg), so the
+    # reference is its positive-class inversion on swapped classes, which is consistent.
+    # Compared as floats (atol 1e-9): with score_class="neg" score-analysis returns the
+    # neighbouring float of the extreme score for targets within 1/n of 0 or 1, where we
+    # return the score itself (our inversion is symmetric under negating the scores).
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        pos, neg = tied_data(rng)
+        ref = sa.Scores(pos, neg, score_class=score_class, equal_class=equal_class)
+        ours = Scores(pos, neg, score_class=score_class, equal_class=equal_class)
+        r = np.r_[rng.uniform(0, 1, 20), 0.0, 1.0]
+        for m in ("tpr", "fnr"):
+            np.testing.assert_allclose(
+                getattr(ours, "threshold_at_" + m)(r, method=method),
+                getattr(ref, "threshold_at_" + m)(r, method=method),
+                atol=1e-9,
+            )
+        swapped = ref.swap()
+        np.testing.assert_allclose(
+            ours.threshold_at_tnr(r, method=method),
+            swapped.threshold_at_tpr(r, method=method),
+            atol=1e-9,
+        )
+        np.testing.assert_allclose(
+            ours.threshold_at_fpr(r, method=method),
+            swapped.threshold_at_fnr(r, method=method),
+            atol=1e-9,
+        )
+
+
+def test_threshold_at_rate_attains_the_rate():
+    # property: at an attainable rate k/n the threshold gives back exactly that rate
+    rng = np.random.default_rng(2)
+    for sc, ec in CONVENTIONS:
+        pos, neg = rng.normal(size=50), rng.normal(size=40)
+        s = Scores(pos, neg, score_class=sc, equal_class=ec)
+        k = np.arange(0, 41) / 40
+        np.testing.assert_allclose(s.fpr(s.threshold_at_fpr(k)), k)
+        np.testing.assert_allclose(s.tnr(s.threshold_at_tnr(k)), k)
+        k = np.arange(0, 51) / 50
+        np.testing.assert_allclose(s.fnr(s.threshold_at_fnr(k)), k)
+        np.testing.assert_allclose(s.tpr(s.threshold_at_tpr(k)), k)
+
+
+def test_seed_examples():
+    # the worked examples of the score-analysis introduction (seed)
+    s = Scores.from_labels(labels=[1, 1, 1, 0, 0], scores=[1, 2, 3, 0.5, 1.5], pos_label=1)
+    assert s.fpr(1.2) == 0.5
+    np.testing.assert_allclose(s.fpr([0.4, 1.2, 2.0]), [1.0, 0.5, 0.0])
+    assert s.threshold_at_fnr(0.3) == pytest.approx(1.9)
+    np.testing.assert_allclose(s.threshold_at_fnr([0.3, 0.6, 0.9]), [1.9, 2.8, 3.0])
+    assert s.cm(1.2).fpr() == 0.5
+
+
+def _reference_eer(y, s):
+    """EER from scikit-learn's ROC points joined by straight lines (independent code)."""
+    fpr, tpr, thr = roc_curve(y, s, drop_intermediate=False)
+    fnr = 1 - tpr
+    d = fnr - fpr  # decreasing along sklearn's descending thresholds
+    i = np.flatnonzero(d >= 0)[-1]
+    if i == len(d) - 1:
+        return fpr[i], thr[i]
+    lam = d[i] / (d[i] - d[i + 1])
+    return fpr[i] + lam * (fpr[i + 1] - fpr[i]), thr[i] + lam * (thr[i + 1] - thr[i])
+
+
+def test_eer_and_auc_match_sklearn():
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        pos, neg = tied_data(rng)
+        y = np.r_[np.ones(len(pos)), np.zeros(len(neg))]
+        sc = np.r_[pos, neg]
+        s = Scores(pos, neg)
+        e_ref, t_ref = _reference_eer(y, sc)
+        e, t = s.eer()
+        assert e == pytest.approx(e_ref, abs=1e-12)
+        if np.isfinite(t_ref):
+            assert t == pytest.approx(t_ref, abs=1e-12)
+        assert s.auc() == pytest.approx(roc_auc_score(y, sc))
+        # the EER does not depend on the tie rule; a distance score is the mirror image
+        assert Scores(pos, neg, equal_class="neg").eer().eer == pytest.approx(e)
+        mirrored = Scores(-pos, -neg, score_class="neg").eer()
+        assert mirrored.eer == pytest.approx(e)
+        assert Scores(-pos, -neg, score_class="neg").auc() == pytest.approx(s.auc())
+
+
+def test_eer_close_to_score_analysis():
+    # score-analysis crosses its (off-by-one, see above) interpolated inverse rate
+    # functions: the values agree up to the resolution 1/n of the rates
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        pos, neg = rng.normal(1, 1, 300).round(1), rng.normal(0, 1, 400).round(1)
+        e = Scores(pos, neg).eer().eer
+        _, e_ref = sa.Scores(pos, neg).eer()
+        assert abs(e - e_ref) <= 1.5 / 300
+
+
+def test_eer_perfect_separation():
+    s = Scores([3.0, 4.0], [1.0, 2.0])
+    assert s.eer() == (0.0, 3.0)
+
+
+@pytest.mark.parametrize(
+    "metric,kw",
+    [
+        ("eer", {}),
+        ("eer_threshold", {}),
+        ("fnr", {"threshold": [[0.0, 0.5], [1.0, 1.5]]}),
+        ("fnr_at_fpr", {"at": [0.05, 0.2]}),
+        ("threshold_at_tpr", {"rate": 0.9}),
+    ],
+)
+def test_lazy_sampler_matches_weights(metric, kw):
+    # the lazy sampler draws the same multinomial law as the engine's weights: equal
+    # estimates, and bootstrap standard errors within Monte-Carlo error
+    rng = np.random.default_rng(5)
+    s = Scores(rng.normal(1, 1, 300).round(2), rng.normal(0, 1, 500).round(2))
+    a = s.bootstrap_ci(metric, rng=1, n_resamples=1500, algorithm="lazy", method="percentile", **kw)
+    b = s.bootstrap_ci(
+        metric, rng=2, n_resamples=1500, algorithm="weights", method="percentile", **kw
+    )
+    np.testing.assert_allclose(a.estimate, b.estimate)
+    np.testing.assert_allclose(a.standard_error, b.standard_error, rtol=0.12)
+    np.testing.assert_allclose(
+        np.mean(a.bootstrap_distribution, 0),
+        np.mean(b.bootstrap_distribution, 0),
+        atol=0.25 * np.max(b.standard_error),
+    )
+    assert a.bootstrap_distribution.shape == (1500, *np.shape(a.estimate))
+
+
+def test_bootstrap_shapes_methods_and_determinism():
+    rng = np.random.default_rng(6)
+    s = Scores(rng.normal(1, 1, 200), rng.normal(0, 1, 300))
+    thr = np.linspace(-1, 2, 6).reshape(2, 3)
+    for method in ("percentile", "basic", "normal", "bc", "bca"):
+        r = s.bootstrap_ci("fpr", threshold=thr, method=method, rng=0, n_resamples=300)
+        assert r.confidence_interval.low.shape == (2, 3)
+        assert np.all(r.confidence_interval.low <= r.estimate + 1e-12)
+    r1 = s.bootstrap_ci("eer", rng=7, n_resamples=300)
+    r2 = s.bootstrap_ci("eer", rng=7, n_resamples=300)
+    np.testing.assert_array_equal(r1.bootstrap_distribution, r2.bootstrap_distribution)
+    # stratified: the class sizes never change, so FNR at a threshold only depends on positives
+    assert r1.scheme.startswith("strata")
+    r3 = s.bootstrap_ci("eer", rng=7, n_resamples=300, stratify=False, weights="poisson")
+    assert r3.scheme.startswith("iid+poisson")
+
+
+def test_bca_jackknife_is_exact_delete_one():
+    # the exact delete-one jackknife (O(1) per deleted sample) equals recomputing
+    from mlci.scores.scores import _delete_one, _resolve
+
+    rng = np.random.default_rng(8)
+    pos, neg = rng.integers(0, 9, 25).astype(float), rng.integers(-3, 6, 30).astype(float)
+    s = Scores(pos, neg)
+    for metric, kw in [
+        ("eer", {}),
+        ("fnr", {"threshold": [1.0, 2.5]}),
+        ("tpr_at_fpr", {"at": 0.3}),
+    ]:
+        spec = _resolve(s, metric, kw)
+        vals, mult = _delete_one(s._lay, spec)
+        k = 0
+        for cls, u, c in (
+            (0, *np.unique(neg, return_counts=True)),
+            (1, *np.unique(pos, return_counts=True)),
+        ):
+            for value, count in zip(u, c, strict=True):
+                p2, n2 = pos.copy(), neg.copy()
+                if cls == 0:
+                    n2 = np.delete(n2, np.flatnonzero(n2 == value)[0])
+                else:
+                    p2 = np.delete(p2, np.flatnonzero(p2 == value)[0])
+                want = _resolve(Scores(p2, n2), metric, kw).fn(Scores(p2, n2)._full_view())[0]
+                np.testing.assert_allclose(vals[k], want, err_msg=f"{metric} {cls} {value}")
+                assert mult[k] == count
+                k += 1
+
+
+def test_callable_metric_and_conditions():
+    rng = np.random.default_rng(9)
+    labels = rng.integers(0, 2, 200)
+    scores = labels + rng.normal(0, 1, 200)
+    s = Scores.from_labels(labels, scores)
+
+    def mean_gap(sc):
+        return np.array([sc.pos.mean(), sc.neg.mean()])
+
+    r = s.bootstrap_ci(mean_gap, rng=0, n_resamples=200, method="percentile")
+    assert r.confidence_interval.low.shape == (2,)
+    speaker = rng.integers(0, 20, 200)
+    r = s.bootstrap_ci("eer", conditions=speaker, rng=0, n_resamples=200)
+    assert r.n_conditions == 20 and "conditions" in r.scheme
+    with pytest.raises(ValueError, match="algorithm='weights'"):
+        s.bootstrap_ci("eer", conditions=speaker, algorithm="lazy")
+
+
+def test_bad_inputs():
+    with pytest.raises(ValueError, match="NaN"):
+        Scores([1.0, np.nan], [0.0])
+    with pytest.raises(ValueError, match="no positive"):
+        Scores([], [0.0, 1.0])
+    with pytest.raises(ValueError, match="no negative"):
+        Scores([1.0], [])
+    with pytest.raises(ValueError, match="no positives"):
+        Scores.from_labels([0, 0, 0], [0.1, 0.2, 0.3])
+    with pytest.raises(ValueError, match="no negatives"):
+        Scores.from_labels([1, 1], [0.1, 0.2])
+    s = Scores([1.0, 2.0], [0.0, 1.5])
+    with pytest.raises(TypeError, match="`threshold`"):
+        s.fpr("0.5")
+    with pytest.raises(TypeError, match="`threshold`"):
+        s.fpr(None)
+    with pytest.raises(ValueError, match="NaN"):
+        s.fpr([0.1, np.nan])
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        s.threshold_at_fpr(1.5)
+    with pytest.raises(ValueError, match="Unknown metric 'frp'"):
+        s.bootstrap_ci("frp", threshold=0.5)
+    with pytest.raises(TypeError, match="pass `threshold=`"):
+        s.bootstrap_ci("fpr")
+    with pytest.raises(TypeError, match="Unknown option"):
+        s.bootstrap_ci("eer", threshold=0.3)
+    with pytest.raises(ValueError, match="`score_class`"):
+        Scores([1.0], [0.0], score_class="positive")
+    with pytest.raises(ValueError, match="`method`"):
+        s.threshold_at_fpr(0.5, method="nearest")
+
+
+def test_degenerate_interval_warns():
+    s = Scores([3.0, 4.0, 5.0], [0.0, 1.0, 2.0])
+    with pytest.warns(DegenerateIntervalWarning):
+        s.bootstrap_ci("eer", rng=0, n_resamples=50, method="percentile")
+
+
+def test_threshold_at_rate_with_infinite_scores():
+    # LLR scores may be +-inf; linear interpolation that lands exactly on an order
+    # statistic must return it (it used to compute 0 * inf = NaN, with a RuntimeWarning).
+    s = Scores([1.0, 2.0, np.inf], [-np.inf, 0.0, 1.0])
+    r = np.arange(7) / 6
+    for m in ("tpr", "fnr", "tnr", "fpr"):
+        t = getattr(s, "threshold_at_" + m)(r)
+        assert not np.isnan(t).any(), m
+    np.testing.assert_allclose(s.threshold_at_tpr([1 / 3, 2 / 3, 1.0]), [np.inf, 2.0, 1.0])
+    np.testing.assert_array_equal(s.threshold_at_fnr([2 / 3, 5 / 6]), [np.inf, np.inf])
+    assert s.tpr(s.threshold_at_tpr(1 / 3)) == pytest.approx(1 / 3)
+
+
+def test_eer_and_auc_with_infinite_scores():
+    # +-inf LLRs are valid scores: the EER threshold and the AUC (an order statistic)
+    # are defined; they used to give NaN / a RuntimeWarning / a ValueError.
+    # Reference AUCs: Mann-Whitney by hand (pairs won + ties / 2).
+    cases = [
+        ([np.inf, 1.0], [-np.inf, 2.0], 0.75, 0.5, 2.0),
+        ([np.inf, np.inf], [np.inf, 0.0], 0.75, 1 / 3, np.inf),
+        ([np.inf], [1.0], 1.0, 0.0, np.inf),
+    ]
+    for pos, neg, auc, eer, thr in cases:
+        s = Scores(pos, neg)
+        assert s.auc() == pytest.approx(auc)
+        e = s.eer()
+        assert e.eer == pytest.approx(eer)
+        assert e.threshold == pytest.approx(thr)
