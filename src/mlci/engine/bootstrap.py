@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import InvalidReplicatesWarning
+from ..inputs.options import DEFAULT_MAX_MEMORY
 from ..inputs.validation import (
     check_alternative,
     check_choice,
@@ -29,8 +30,6 @@ from .resampling import AtomSampler, ResamplingPlan
 
 __all__ = ["bootstrap_ci", "finish_bootstrap", "run_bootstrap", "run_replicates"]
 
-#: default bound on the engine's working memory (bytes), shared by all threads
-DEFAULT_MAX_MEMORY = 512 * 2**20
 #: target number of weights (replicates x atoms) in one chunk when ``batch`` is not given
 _CHUNK_WEIGHTS = 1 << 17
 #: warn when more than this share of replicates had an undefined metric

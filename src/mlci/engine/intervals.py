@@ -20,10 +20,9 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ..exceptions import DegenerateIntervalWarning
+from ..inputs.options import INTERVAL_METHODS
 
 __all__ = ["INTERVAL_METHODS", "acceleration", "bootstrap_interval", "quantiles"]
-
-INTERVAL_METHODS = ("percentile", "basic", "normal", "bc", "bca")
 
 
 def quantiles(dist: np.ndarray, probs: np.ndarray) -> np.ndarray:

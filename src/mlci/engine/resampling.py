@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
+from ..inputs.encoding import fast_unique, unique_inverse
 from ..inputs.validation import as_1d, check_choice, check_positive_int, check_rng_seed
-from .encoding import fast_unique, unique_inverse
 
 __all__ = ["ResamplingPlan", "fast_unique", "make_plan", "unique_inverse"]
 

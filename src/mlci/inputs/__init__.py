@@ -1,1 +1,84 @@
-"""The input gate: every public function takes its data and options through here."""
+"""The input gate: every public function takes its data and options through here.
+
+* :func:`gather` reads aligned per-sample arguments from numpy, lists, pandas, polars or
+  pyarrow (or columns of a table given as ``data=``), applies the one missing-value
+  policy (refuse, or drop with ``dropna=True`` and report) and returns arrays of one
+  native type;
+* :mod:`~mlci.inputs.labels` checks class labels once (one type, a shared vocabulary,
+  the one positive-label rule, binary where a metric needs it);
+* :mod:`~mlci.inputs.options` validates the options every driver shares (the vocabulary
+  of ``docs/glossary.md``);
+* :mod:`~mlci.inputs.validation` holds the scalar checks.
+
+After the gate, no algorithm checks its inputs again.
+"""
+
+from .arrays import (
+    TEXT_MISSING,
+    ArgSpec,
+    Gathered,
+    column,
+    gather,
+    missing_mask,
+    native_values,
+    rows_text,
+)
+from .encoding import fast_unique, unique_inverse
+from .labels import binary_target, check_label_pair, encode_labels, positive_label
+from .options import (
+    DEFAULT_MAX_MEMORY,
+    INTERVAL_METHODS,
+    BootstrapOptions,
+    EngineOptions,
+    bootstrap_options,
+    engine_options,
+)
+from .validation import (
+    ALTERNATIVES,
+    as_1d,
+    as_float,
+    binary_labels,
+    check_alternative,
+    check_choice,
+    check_confidence_level,
+    check_finite,
+    check_positive_int,
+    check_rng_seed,
+    check_same_length,
+    show_values,
+)
+
+__all__ = [
+    "ALTERNATIVES",
+    "DEFAULT_MAX_MEMORY",
+    "INTERVAL_METHODS",
+    "TEXT_MISSING",
+    "ArgSpec",
+    "BootstrapOptions",
+    "EngineOptions",
+    "Gathered",
+    "as_1d",
+    "as_float",
+    "binary_labels",
+    "binary_target",
+    "bootstrap_options",
+    "check_alternative",
+    "check_choice",
+    "check_confidence_level",
+    "check_finite",
+    "check_label_pair",
+    "check_positive_int",
+    "check_rng_seed",
+    "check_same_length",
+    "column",
+    "encode_labels",
+    "engine_options",
+    "fast_unique",
+    "gather",
+    "missing_mask",
+    "native_values",
+    "positive_label",
+    "rows_text",
+    "show_values",
+    "unique_inverse",
+]

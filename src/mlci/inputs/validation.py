@@ -35,7 +35,7 @@ def check_confidence_level(confidence_level: Any) -> float:
     cl = float(confidence_level)
     if not (0.0 < cl < 1.0):
         hint = ""
-        if 1.0 < cl < 100.0:
+        if 50.0 <= cl < 100.0:
             hint = f" It looks like a percentage: use {cl / 100:g} instead of {cl:g}."
         raise ValueError(
             f"`confidence_level` must be strictly between 0 and 1 (e.g. 0.95); got {cl:g}.{hint}"
@@ -145,25 +145,27 @@ def binary_labels(name: str, y: np.ndarray, pos_label: Any = None) -> np.ndarray
         # an explicit positive label among several classes means "that class vs the rest"
         if pos_label not in set(values.tolist()):
             raise ValueError(
-                f"`pos_label`={pos_label!r} is not among the values of `{name}`: {_show(values)}."
+                f"`pos_label`={pos_label!r} is not among the values of `{name}`: "
+                f"{show_values(values)}."
             )
         return np.asarray(y == pos_label)
     if len(values) > 2:
         raise ValueError(
             f"`{name}` must be binary for this metric; found {len(values)} values "
-            f"{_show(values)}. For multiclass data pass `average='macro'` (or 'micro', "
+            f"{show_values(values)}. For multiclass data pass `average='macro'` (or 'micro', "
             f"'weighted'), or binarise the labels and set `pos_label`."
         )
     vs = set(values.tolist())
     if vs <= {0, 1} or vs <= {-1, 1} or vs <= {False, True}:
         return np.asarray(y == 1)
     raise ValueError(
-        f"`{name}` takes values {_show(values)} and `pos_label` is not specified: either make "
-        f"`{name}` take values in {{0, 1}} or {{-1, 1}}, or pass `pos_label` explicitly."
+        f"`{name}` takes values {show_values(values)} and `pos_label` is not specified: "
+        f"either make `{name}` take values in {{0, 1}} or {{-1, 1}}, or pass `pos_label` "
+        "explicitly."
     )
 
 
-def _show(values: np.ndarray, limit: int = 6) -> str:
+def show_values(values: np.ndarray, limit: int = 6) -> str:
     vals = values.tolist()
     if len(vals) > limit:
         return "{" + ", ".join(repr(v) for v in vals[:limit]) + ", ...}"

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.validation import _show, as_1d, as_float, binary_labels, check_same_length
+from ..inputs.validation import as_1d, as_float, binary_labels, check_same_length, show_values
 from ._base import AdditiveKernel, safe_div
 
 _EPS = np.finfo(float).eps
@@ -100,13 +100,13 @@ def _probabilities(y_true: Any, y_prob: Any, pos_label: Any, name: str) -> np.nd
     classes, idx = np.unique(y, return_inverse=True)
     if len(classes) > p.shape[1]:
         raise ValueError(
-            f"`y_true` has {len(classes)} classes {_show(classes)} but `y_score` has only "
+            f"`y_true` has {len(classes)} classes {show_values(classes)} but `y_score` has only "
             f"{p.shape[1]} columns; columns must follow the sorted class labels."
         )
     if len(classes) < p.shape[1]:
         raise ValueError(
             f"`y_score` has {p.shape[1]} columns but `y_true` shows only {len(classes)} "
-            f"classes {_show(classes)}; the column of each label would be ambiguous."
+            f"classes {show_values(classes)}; the column of each label would be ambiguous."
         )
     rows = p.sum(axis=1)
     if not np.allclose(rows, 1.0, atol=1e-6):

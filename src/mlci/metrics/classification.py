@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.encoding import fast_unique
-from ..inputs.validation import _show, as_1d, check_choice, check_same_length
+from ..inputs.encoding import fast_unique
+from ..inputs.validation import as_1d, check_choice, check_same_length, show_values
 from ._base import ConfusionKernel, safe_div
 
 AVERAGES = ("binary", "macro", "micro", "weighted", None)
@@ -225,7 +225,7 @@ def prepare_confusion(
         if name in ("mcc", "cohen_kappa", "balanced_accuracy") and k < 2:
             raise ValueError(
                 f"{name!r} needs at least two classes among `y_true` and `y_pred`; found only "
-                f"{_show(classes)}."
+                f"{show_values(classes)}."
             )
         if k == 1:  # accuracy with a single class: a 1x1 matrix is fine
             pass
@@ -245,7 +245,7 @@ def prepare_confusion(
         if len(values) > 2:
             raise ValueError(
                 f"{name!r} with `average='binary'` needs binary labels; `y_true`/`y_pred` take "
-                f"{len(values)} values {_show(values)}. Pass `average='macro'` (or 'micro', "
+                f"{len(values)} values {show_values(values)}. Pass `average='macro'` (or 'micro', "
                 "'weighted', None for per-class values) for multiclass data."
             )
         pos = _positive_label(values, pos_label)
@@ -269,12 +269,12 @@ def _positive_label(values: np.ndarray, pos_label: Any) -> Any:
     if pos_label is not None:
         if pos_label not in vs and len(vs) == 2:
             raise ValueError(
-                f"`pos_label`={pos_label!r} is not among the label values {_show(values)}."
+                f"`pos_label`={pos_label!r} is not among the label values {show_values(values)}."
             )
         return pos_label
     if vs <= {0, 1} or vs <= {-1, 1} or vs <= {False, True}:
         return 1
     raise ValueError(
-        f"The labels take values {_show(values)} and `pos_label` is not specified: either make "
-        "them take values in {0, 1} or {-1, 1}, or pass `pos_label` explicitly."
+        f"The labels take values {show_values(values)} and `pos_label` is not specified: "
+        "either make them take values in {0, 1} or {-1, 1}, or pass `pos_label` explicitly."
     )

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.validation import _show, as_1d, check_choice, check_same_length
+from ..inputs.validation import as_1d, check_choice, check_same_length, show_values
 from ..metrics._base import ConfusionKernel, safe_div
 from ..metrics.classification import balanced_accuracy as _balanced_accuracy
 from ..metrics.classification import cohen_kappa as _cohen_kappa
@@ -251,7 +251,7 @@ class ConfusionMatrix:
                         pos_label = 1
                     else:
                         raise ValueError(
-                            f"The labels take values {_show(values)} and `pos_label` is not "
+                            f"The labels take values {show_values(values)} and `pos_label` is not "
                             "specified: pass `pos_label` for a binary confusion matrix."
                         )
                 y, p = (y != pos_label).astype(int), (p != pos_label).astype(int)

@@ -1,0 +1,417 @@
+"""Per-sample arrays from any library, with one missing-value policy.
+
+Every public function of mlci takes its per-sample data through :func:`gather` (or
+:func:`column` for a single array).  It
+
+* accepts numpy arrays, lists and tuples, and the arrays, Series and (for 2-d inputs)
+  DataFrames of pandas, polars and pyarrow, plus a table (``data=``) with column names;
+* finds missing values the way each library defines them (``None``, ``NaN``,
+  ``pandas.NA``, ``NaT``, polars and Arrow nulls) and applies **one policy**: an error
+  that names the argument, the number of missing values and the first rows, unless the
+  caller asked ``dropna=True``, in which case the samples with a missing value in *any*
+  argument are dropped together and their number is reported;
+* turns object arrays into arrays of one native type (int, float, bool or str), and
+  refuses arrays that mix strings and numbers.
+
+No dataframe library is imported here: a column is read through the interface the three
+libraries share (``obj[name]``, ``to_numpy()``, and ``isna()`` or ``is_null()`` for the
+missing mask), so the core keeps depending on numpy and scipy only.  A dataframe-agnostic
+layer (narwhals) would add a dependency for what three duck-typed calls already do; it is
+worth its weight where queries must run *inside* an engine (lazy frames, out-of-core data),
+not for reading eager columns.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "TEXT_MISSING",
+    "ArgSpec",
+    "Gathered",
+    "column",
+    "gather",
+    "missing_mask",
+    "native_values",
+    "rows_text",
+]
+
+#: cell texts read as missing in text tables (CSV/TSV), compared case-insensitively after
+#: stripping blanks; arrays passed from Python keep such strings as ordinary values
+TEXT_MISSING = frozenset({"", "na", "n/a", "nan", "null", "none", "nat", "<na>", "#n/a"})
+
+_LIBRARIES = ("pandas", "polars", "pyarrow")
+
+
+def _library(x: Any) -> str | None:
+    mod = type(x).__module__.split(".", 1)[0]
+    return mod if mod in _LIBRARIES else None
+
+
+def _is_missing_scalar(v: Any) -> bool:
+    if v is None:
+        return True
+    if isinstance(v, float | np.floating):
+        return math.isnan(v)
+    if isinstance(v, np.datetime64 | np.timedelta64):
+        return bool(np.isnat(v))
+    # pandas.NA, pandas.NaT, polars/pyarrow nulls surfacing as objects
+    return type(v).__name__ in ("NAType", "NaTType", "NullScalar")
+
+
+_missing_ufunc = np.frompyfunc(_is_missing_scalar, 1, 1)
+
+
+def missing_mask(values: np.ndarray) -> np.ndarray:
+    """Boolean mask of the missing entries of a numpy array (any dtype).
+
+    Floats: NaN.  Datetimes: NaT.  Objects: ``None``, float NaN, ``pandas.NA``/``NaT``.
+    Integers, booleans and strings have no missing value.  For 2-d arrays, the mask of
+    rows with any missing entry.
+
+    Examples
+    --------
+    >>> missing_mask(np.array([1.0, np.nan])).tolist()
+    [False, True]
+    >>> missing_mask(np.array(["a", None, float("nan")], dtype=object)).tolist()
+    [False, True, True]
+    """
+    kind = values.dtype.kind
+    if kind in "fc":
+        mask = np.isnan(values)
+    elif kind in "mM":
+        mask = np.isnat(values)
+    elif kind == "O":
+        mask = _missing_ufunc(values).astype(bool) if values.size else np.zeros(values.shape, bool)
+    else:
+        mask = np.zeros(values.shape, dtype=bool)
+    if mask.ndim > 1:
+        mask = mask.reshape(mask.shape[0], -1).any(axis=1)
+    return mask
+
+
+def _from_library(x: Any, lib: str) -> tuple[np.ndarray, np.ndarray]:
+    """Values and missing mask of a pandas/polars/pyarrow object, through its own API."""
+    if lib == "pandas":
+        mask = np.asarray(x.isna())
+        if mask.ndim > 1:
+            mask = mask.any(axis=1)
+        dtypes = list(x.dtypes) if x.ndim == 2 else [x.dtype]
+        native = all(isinstance(d, np.dtype) for d in dtypes)
+        try:
+            # extension types (nullable ints, strings, categoricals) with missing values
+            # go through objects, where the missing entries are visible
+            values = x.to_numpy(dtype=object) if mask.any() and not native else x.to_numpy()
+        except (TypeError, ValueError):  # pragma: no cover - exotic extension types
+            values = np.asarray(x, dtype=object)
+        if values.dtype == object and not mask.any():
+            values = native_values(values, "")
+        return np.asarray(values), mask
+    if lib == "polars":
+        if hasattr(x, "is_null"):  # Series
+            mask = np.asarray(x.is_null().to_numpy(), dtype=bool)
+        else:  # DataFrame: rows with a null anywhere
+            mask = np.zeros(x.height, dtype=bool)
+            for name in x.columns:
+                mask |= np.asarray(x[name].is_null().to_numpy(), dtype=bool)
+        return np.asarray(x.to_numpy()), mask
+    # pyarrow Array / ChunkedArray (a Table is read column by column)
+    if hasattr(x, "is_null"):
+        mask = np.asarray(x.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+        values = x.to_numpy(zero_copy_only=False)
+        return np.asarray(values), mask
+    if hasattr(x, "to_pandas"):  # a pyarrow Table: columns side by side
+        cols = [_from_library(x.column(i), "pyarrow") for i in range(x.num_columns)]
+        values = np.column_stack([c[0] for c in cols])
+        mask = np.logical_or.reduce([c[1] for c in cols])
+        return values, mask
+    return np.asarray(x), np.zeros(len(x), dtype=bool)  # pragma: no cover
+
+
+def _to_numpy(x: Any) -> tuple[np.ndarray, np.ndarray | None]:
+    lib = _library(x)
+    if lib is not None:
+        values, mask = _from_library(x, lib)
+        return values, mask | missing_mask(values) if values.dtype.kind in "fcOmM" else mask
+    if isinstance(x, list | tuple):
+        arr = np.asarray(x)
+        if arr.dtype.kind in "US":
+            # a list that numpy turned into strings may have held None or NaN: keep them
+            arr = np.asarray(x, dtype=object)
+        return arr, None
+    return np.asarray(x), None
+
+
+def native_values(values: np.ndarray, name: str) -> np.ndarray:
+    """An object array (with no missing value) as an array of one native type.
+
+    Booleans stay booleans, integers become int64, floats float64, strings str; a mix of
+    booleans, integers and floats becomes numbers.  Strings mixed with numbers (``0`` and
+    ``"yes"``) are refused: such labels compare as different classes and give wrong
+    numbers silently.
+
+    Examples
+    --------
+    >>> native_values(np.array([1, 0, 1], dtype=object), "y").dtype.kind
+    'i'
+    >>> native_values(np.array(["a", "b"], dtype=object), "y").tolist()
+    ['a', 'b']
+    """
+    if values.dtype != object or values.size == 0:
+        return values
+    flat = values.ravel()
+    kinds = {_kind_of(v) for v in flat}
+    if kinds <= {"b"}:
+        return values.astype(bool)
+    if kinds <= {"b", "i"}:
+        try:
+            return values.astype(np.int64)
+        except OverflowError:
+            return values.astype(float)
+    if kinds <= {"b", "i", "f"}:
+        return values.astype(float)
+    if kinds <= {"s"}:
+        return values.astype(str)
+    if "s" in kinds and kinds & {"b", "i", "f"}:
+        s = next(v for v in flat if _kind_of(v) == "s")
+        num = next(v for v in flat if _kind_of(v) in "bif")
+        raise TypeError(
+            f"`{name}` mixes strings and numbers (e.g. {s!r} and {num!r}); every value must "
+            "be of one type, e.g. all ints or all strings."
+        )
+    other = next(v for v in flat if _kind_of(v) == "o")
+    raise TypeError(
+        f"`{name}` holds values of type {type(other).__name__} (e.g. {other!r}); expected "
+        "numbers, booleans or strings."
+    )
+
+
+def _kind_of(v: Any) -> str:
+    if isinstance(v, bool | np.bool_):
+        return "b"
+    if isinstance(v, Integral):
+        return "i"
+    if isinstance(v, Real):
+        return "f"
+    if isinstance(v, str | np.str_):
+        return "s"
+    return "o"
+
+
+def rows_text(rows: np.ndarray, limit: int = 5) -> str:
+    """``"row 3"`` or ``"rows 3, 7, 12, ..."`` (0-based positions)."""
+    rows = np.asarray(rows).ravel()
+    shown = ", ".join(str(int(r)) for r in rows[:limit])
+    more = ", ..." if rows.size > limit else ""
+    return f"row{'s' if rows.size > 1 else ''} {shown}{more}"
+
+
+@dataclass(frozen=True)
+class ArgSpec:
+    """How :func:`gather` reads one argument.
+
+    Attributes
+    ----------
+    kind : {"labels", "numbers", "scores", "groups", "any"}
+        ``"labels"``: class labels of one type (ints, bools or strings).  ``"numbers"``:
+        finite floats.  ``"scores"``: floats, where ``±inf`` is allowed (log-likelihood
+        ratios).  ``"groups"``: condition or stratum labels of one type.  ``"any"``: kept
+        as given (the data of a user's metric function), missing values still checked.
+    ndim : tuple of int
+        Allowed numbers of dimensions (``(1, 2)`` for class-probability matrices).
+    """
+
+    kind: str = "any"
+    ndim: tuple[int, ...] = (1,)
+
+
+@dataclass(frozen=True)
+class Gathered:
+    """Validated per-sample arrays (see :func:`gather`).
+
+    Attributes
+    ----------
+    arrays : dict of str -> ndarray or None
+        One entry per argument, in the order given; None where the argument was None.
+    n_samples : int
+        Samples left (after dropping missing values).
+    n_dropped : int
+        Samples dropped because of a missing value (only with ``dropna=True``).
+    kept : ndarray of int or None
+        Original positions of the samples kept, when some were dropped.
+    """
+
+    arrays: dict[str, Any]
+    n_samples: int
+    n_dropped: int = 0
+    kept: np.ndarray | None = field(default=None, repr=False)
+
+    def __getitem__(self, name: str) -> Any:
+        return self.arrays[name]
+
+
+def _from_data(data: Any, name: str, value: Any) -> Any:
+    """The column ``value`` of the table ``data`` when ``value`` is a column name."""
+    if data is None or not isinstance(value, str):
+        return value
+    try:
+        return data[value]
+    except (KeyError, IndexError, ValueError, TypeError):
+        cols = list(getattr(data, "columns", getattr(data, "column_names", [])))
+        shown = ", ".join(repr(c) for c in cols[:12]) + (", ..." if len(cols) > 12 else "")
+        raise ValueError(
+            f"`{name}`={value!r} is not a column of `data` (columns: {shown})."
+        ) from None
+    except Exception as exc:  # polars raises its own ColumnNotFoundError
+        if type(exc).__name__.endswith("NotFoundError"):
+            raise ValueError(f"`{name}`={value!r} is not a column of `data`.") from None
+        raise
+
+
+def _check_shape(name: str, arr: np.ndarray, spec: ArgSpec) -> None:
+    if arr.ndim == 0:
+        raise ValueError(f"`{name}` must be an array with one entry per sample; got a scalar.")
+    if arr.ndim not in spec.ndim:
+        want = " or ".join(f"{d}-d" for d in spec.ndim)
+        raise ValueError(f"`{name}` must be {want}; got an array of shape {arr.shape}.")
+
+
+def _typed(name: str, arr: np.ndarray, spec: ArgSpec) -> np.ndarray:
+    """The array converted to what ``spec.kind`` expects (missing values already removed)."""
+    if spec.kind == "any":
+        return arr
+    arr = native_values(arr, name)
+    kind = arr.dtype.kind
+    if spec.kind in ("numbers", "scores"):
+        if kind not in "biuf":
+            raise TypeError(
+                f"`{name}` must hold numbers; got values of type {arr.dtype} "
+                f"(e.g. {arr.ravel()[0]!r})."
+            )
+        arr = arr.astype(float, copy=False)
+        if spec.kind == "numbers" and not np.all(np.isfinite(arr)):
+            bad = np.flatnonzero(~np.isfinite(arr.reshape(len(arr), -1)).all(axis=1))
+            raise ValueError(
+                f"`{name}` contains {bad.size} infinite value(s) ({rows_text(bad)}); "
+                "every value must be finite."
+            )
+        return arr
+    if kind not in "biufUS":
+        raise TypeError(
+            f"`{name}` must hold labels (ints, bools or strings); got values of type {arr.dtype}."
+        )
+    if kind == "f" and spec.kind == "labels" and not np.all(np.isfinite(arr)):
+        raise ValueError(f"`{name}` contains infinite values; labels must be finite.")
+    return arr
+
+
+def gather(
+    specs: Mapping[str, ArgSpec],
+    values: Mapping[str, Any],
+    *,
+    dropna: bool = False,
+    data: Any = None,
+    dropna_name: str = "dropna=True",
+    allow_empty: bool = False,
+) -> Gathered:
+    """Validate aligned per-sample arguments together: the one input gate.
+
+    Parameters
+    ----------
+    specs : mapping of str -> ArgSpec
+        How each argument is read, by the name used in messages.
+    values : mapping of str -> array-like or None
+        The arguments (None: not given).  With ``data``, a string is a column name.
+    dropna : bool, default False
+        Drop the samples that have a missing value in any argument instead of refusing them.
+    data : table, optional
+        A pandas/polars DataFrame or a pyarrow Table holding the columns named in ``values``.
+    dropna_name : str
+        How the caller spells the option in the error message (``"--dropna"`` in the CLI).
+    allow_empty : bool
+        Accept zero samples (for a caller that checks that itself).
+
+    Returns
+    -------
+    Gathered
+
+    Examples
+    --------
+    >>> g = gather({"y_true": ArgSpec("labels"), "y_pred": ArgSpec("labels")},
+    ...            {"y_true": [0, 1, None], "y_pred": [0, 1, 1]}, dropna=True)
+    >>> g["y_true"].tolist(), g.n_dropped
+    ([0, 1], 1)
+    """
+    arrays: dict[str, Any] = {}
+    masks: dict[str, np.ndarray] = {}
+    n: int | None = None
+    first: str | None = None
+    for name, spec in specs.items():
+        value = _from_data(data, name, values.get(name))
+        if value is None:
+            arrays[name] = None
+            continue
+        arr, mask = _to_numpy(value)
+        _check_shape(name, arr, spec)
+        if n is None:
+            n, first = len(arr), name
+        elif len(arr) != n:
+            raise ValueError(
+                f"`{name}` has {len(arr)} samples but `{first}` has {n}; every per-sample "
+                "argument must have one entry per sample."
+            )
+        mask = missing_mask(arr) if mask is None else mask | missing_mask(arr)
+        arrays[name] = arr
+        if mask.any():
+            masks[name] = mask
+    if n is None:
+        raise ValueError("No per-sample data given.")
+    if n == 0 and not allow_empty:
+        raise ValueError(f"`{first}` is empty; at least one sample is needed.")
+    kept = None
+    n_dropped = 0
+    if masks:
+        if not dropna:
+            name, mask = next(iter(masks.items()))
+            rows = np.flatnonzero(mask)
+            others = [k for k in masks if k != name]
+            also = f" ({', '.join(f'`{k}`' for k in others)} too)" if others else ""
+            raise ValueError(
+                f"`{name}` has {rows.size} missing value(s) (None, NaN, NA or null) at "
+                f"{rows_text(rows)}{also}; every sample needs a value. Remove or impute "
+                f"them, or pass {dropna_name} to drop the samples with a missing value "
+                "(the result then reports how many were dropped)."
+            )
+        any_missing = np.logical_or.reduce(list(masks.values()))
+        kept = np.flatnonzero(~any_missing)
+        n_dropped = int(any_missing.sum())
+        if kept.size == 0:
+            raise ValueError(
+                f"Every sample has a missing value (in {', '.join(f'`{k}`' for k in masks)}); "
+                "nothing is left after dropping them."
+            )
+        arrays = {k: (None if a is None else a[kept]) for k, a in arrays.items()}
+        n = kept.size
+    for name, spec in specs.items():
+        if arrays[name] is not None:
+            arrays[name] = _typed(name, arrays[name], spec)
+    return Gathered(arrays=arrays, n_samples=int(n), n_dropped=n_dropped, kept=kept)
+
+
+def column(name: str, value: Any, kind: str = "any", ndim: Sequence[int] = (1,)) -> np.ndarray:
+    """One validated array (no other argument to align with, missing values refused).
+
+    Examples
+    --------
+    >>> column("y_score", [0.1, 0.9], "scores").dtype
+    dtype('float64')
+    """
+    if value is None:
+        raise ValueError(f"`{name}` is required; got None.")
+    return gather({name: ArgSpec(kind, tuple(ndim))}, {name: value})[name]

@@ -1,0 +1,133 @@
+"""Class labels, checked once: one type, a shared vocabulary, one positive-label rule.
+
+Called by the input gate after missing values are handled (:func:`mlci.inputs.gather`),
+so the arrays here hold no missing value and are of one native type each.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .encoding import fast_unique
+from .validation import show_values
+
+__all__ = [
+    "binary_target",
+    "check_label_pair",
+    "encode_labels",
+    "positive_label",
+]
+
+
+def _is_text(arr: np.ndarray) -> bool:
+    return arr.dtype.kind in "USO"
+
+
+def check_label_pair(
+    y_true: np.ndarray, y_pred: np.ndarray, names: tuple[str, str] = ("y_true", "y_pred")
+) -> None:
+    """Labels and decisions must be of one type and share at least one value.
+
+    Strings against numbers (``0``/``1`` against ``"no"``/``"yes"``) never compare equal,
+    so every decision would count as wrong: refused.  Two sets of values with nothing in
+    common (``"pos"``/``"neg"`` against ``"positive"``/``"negative"``) are an encoding
+    mismatch, refused too, unless each side has a single value (a constant system on a
+    one-class test set).
+
+    Examples
+    --------
+    >>> check_label_pair(np.array([0, 1]), np.array(["no", "yes"]))
+    Traceback (most recent call last):
+    ...
+    TypeError: `y_true` holds numbers (e.g. 0) but `y_pred` holds strings (e.g. 'no'); ...
+    """
+    a, b = names
+    if _is_text(y_true) != _is_text(y_pred):
+        num, txt = (a, b) if _is_text(y_pred) else (b, a)
+        num_v = (y_true if num == a else y_pred).ravel()[0]
+        txt_v = (y_pred if txt == b else y_true).ravel()[0]
+        raise TypeError(
+            f"`{num}` holds numbers (e.g. {num_v.item()!r}) but `{txt}` holds strings "
+            f"(e.g. {str(txt_v)!r}); they never compare equal. Encode both the same way, "
+            "e.g. map the strings to the numbers of the labels."
+        )
+    u_true = fast_unique(y_true)[0]
+    u_pred = fast_unique(y_pred)[0]
+    if len(np.intersect1d(u_true, u_pred)) == 0 and (len(u_true) > 1 or len(u_pred) > 1):
+        raise ValueError(
+            f"`{a}` and `{b}` share no value: `{a}` takes {show_values(u_true)}, `{b}` takes "
+            f"{show_values(u_pred)}. They must use the same class labels."
+        )
+
+
+def encode_labels(*arrays: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The sorted union of the arrays' values and each array's class indices into it.
+
+    Examples
+    --------
+    >>> classes, (t, p) = encode_labels(np.array(["b", "a"]), np.array(["a", "a"]))
+    >>> classes.tolist(), t.tolist(), p.tolist()
+    (['a', 'b'], [1, 0], [0, 0])
+    """
+    sizes = [len(a) for a in arrays]
+    classes, inv = fast_unique(np.concatenate(arrays))
+    parts = np.split(inv, np.cumsum(sizes)[:-1])
+    return classes, parts
+
+
+def positive_label(values: np.ndarray, pos_label: Any, name: str = "y_true") -> Any:
+    """The positive class: ``pos_label`` if given (it must occur), else the one default.
+
+    The default follows scikit-learn: labels in {0, 1}, {-1, 1} or {False, True} take 1
+    (True); any other labels need ``pos_label``.
+
+    Examples
+    --------
+    >>> positive_label(np.array([0, 1]), None)
+    1
+    >>> positive_label(np.array(["no", "yes"]), "yes")
+    'yes'
+    """
+    vals = fast_unique(np.asarray(values))[0]
+    present = set(vals.tolist())
+    if pos_label is not None:
+        if pos_label not in present:
+            raise ValueError(
+                f"`pos_label`={pos_label!r} is not among the values of `{name}`: "
+                f"{show_values(vals)}."
+            )
+        return pos_label
+    if present <= {0, 1} or present <= {-1, 1} or present <= {False, True}:
+        return True if vals.dtype == bool else 1
+    raise ValueError(
+        f"`{name}` takes values {show_values(vals)} and `pos_label` is not specified: "
+        f"either make `{name}` take values in {{0, 1}} or {{-1, 1}}, or pass `pos_label` "
+        "explicitly."
+    )
+
+
+def binary_target(
+    y_true: np.ndarray, pos_label: Any = None, *, name: str = "y_true", metric: str = "metric"
+) -> np.ndarray:
+    """Boolean positives of binary labels; more than two classes are refused.
+
+    One class against the rest is never done silently: binarise first
+    (``y_true == "angry"``), which says which class is positive.
+
+    Examples
+    --------
+    >>> binary_target(np.array(["a", "b", "a"]), "b").tolist()
+    [False, True, False]
+    """
+    vals = fast_unique(y_true)[0]
+    if len(vals) > 2:
+        example = pos_label if pos_label is not None else vals[-1].item()
+        raise ValueError(
+            f"{metric!r} needs binary labels, but `{name}` takes {len(vals)} values "
+            f"{show_values(vals)}. To score one class against the rest, binarise the "
+            f"labels first, e.g. `{name} == {example!r}`."
+        )
+    pos = positive_label(vals, pos_label, name)
+    return np.asarray(y_true == pos)

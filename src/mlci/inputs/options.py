@@ -1,0 +1,157 @@
+"""Options shared by every driver, validated in one place.
+
+The vocabulary (see ``docs/glossary.md``): ``n_resamples``, ``confidence_level``,
+``method`` (the interval method only), ``alternative``, ``rng``, and the engine knobs
+``batch``, ``n_jobs``, ``max_memory`` that never change a result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .validation import (
+    check_alternative,
+    check_choice,
+    check_confidence_level,
+    check_positive_int,
+    check_rng_seed,
+)
+
+__all__ = [
+    "DEFAULT_MAX_MEMORY",
+    "INTERVAL_METHODS",
+    "BootstrapOptions",
+    "EngineOptions",
+    "bootstrap_options",
+    "engine_options",
+]
+
+#: the bootstrap interval methods (``method=``)
+INTERVAL_METHODS = ("percentile", "basic", "normal", "bc", "bca")
+#: default bound on the engine's working memory (bytes), shared by all threads
+DEFAULT_MAX_MEMORY = 512 * 2**20
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    """How the engine runs: never changes a result, only its speed and memory.
+
+    Attributes
+    ----------
+    batch : int or None
+        Replicates per chunk (None: sized from ``max_memory``).
+    n_jobs : int or None
+        Threads (None: all cores, up to 8).
+    max_memory : int
+        Bound on the working memory, in bytes.
+    """
+
+    batch: int | None = None
+    n_jobs: int | None = None
+    max_memory: int = DEFAULT_MAX_MEMORY
+
+
+@dataclass(frozen=True)
+class BootstrapOptions:
+    """Validated options of a bootstrap: what is computed, and how the engine runs.
+
+    Attributes
+    ----------
+    n_resamples : int
+    confidence_level : float
+    method : str
+        One of :data:`INTERVAL_METHODS`.
+    alternative : str
+        ``"two-sided"``, ``"less"`` or ``"greater"``.
+    seed : numpy.random.SeedSequence
+        From ``rng``.
+    engine : EngineOptions
+    """
+
+    n_resamples: int
+    confidence_level: float
+    method: str
+    alternative: str
+    seed: np.random.SeedSequence
+    engine: EngineOptions
+
+
+def engine_options(
+    batch: Any = None, n_jobs: Any = None, max_memory: Any = DEFAULT_MAX_MEMORY
+) -> EngineOptions:
+    """Validate the engine knobs.
+
+    Examples
+    --------
+    >>> engine_options(batch=64).batch
+    64
+    >>> engine_options(n_jobs=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: `n_jobs` must be an integer >= 1 (or -1 for all cores); got 0.
+    """
+    if batch is not None:
+        batch = check_positive_int("batch", batch)
+    if n_jobs is not None and n_jobs != -1:
+        if isinstance(n_jobs, bool) or not isinstance(n_jobs, int | np.integer):
+            raise TypeError(
+                f"`n_jobs` must be an integer >= 1 (or -1 for all cores); got {n_jobs!r}."
+            )
+        if n_jobs < 1:
+            raise ValueError(
+                f"`n_jobs` must be an integer >= 1 (or -1 for all cores); got {n_jobs}."
+            )
+        n_jobs = int(n_jobs)
+    max_memory = check_positive_int("max_memory", max_memory, minimum=1 << 16)
+    return EngineOptions(batch=batch, n_jobs=n_jobs, max_memory=max_memory)
+
+
+def bootstrap_options(
+    *,
+    n_resamples: Any = 1000,
+    confidence_level: Any = 0.95,
+    method: Any = "bca",
+    alternative: Any = "two-sided",
+    rng: Any = None,
+    batch: Any = None,
+    n_jobs: Any = None,
+    max_memory: Any = DEFAULT_MAX_MEMORY,
+    methods: tuple[str, ...] = INTERVAL_METHODS,
+) -> BootstrapOptions:
+    """Validate the options every bootstrap driver takes, once.
+
+    Parameters
+    ----------
+    n_resamples, confidence_level, method, alternative, rng, batch, n_jobs, max_memory
+        As in :func:`mlci.bootstrap_ci`.
+    methods : tuple of str
+        The interval methods this driver offers.
+
+    Returns
+    -------
+    BootstrapOptions
+
+    Examples
+    --------
+    >>> opts = bootstrap_options(n_resamples=200, method="percentile", rng=0)
+    >>> opts.n_resamples, opts.method, opts.engine.batch
+    (200, 'percentile', None)
+    >>> bootstrap_options(confidence_level=95)
+    Traceback (most recent call last):
+    ...
+    ValueError: `confidence_level` must be strictly between 0 and 1 (e.g. 0.95); got 95. ...
+    """
+    check_choice("method", method, methods)
+    minimum = 2 if method in ("bc", "bca", "percentile", "basic", "normal") else 1
+    n_resamples = check_positive_int("n_resamples", n_resamples, minimum=minimum)
+    return BootstrapOptions(
+        n_resamples=n_resamples,
+        confidence_level=check_confidence_level(confidence_level),
+        method=method,
+        alternative=check_alternative(alternative),
+        seed=check_rng_seed(rng),
+        engine=engine_options(batch, n_jobs, max_memory),
+    )
