@@ -179,7 +179,8 @@ def test_default_matches_seed_within_monte_carlo_error(readme_data):
     decisions, labels, conditions = readme_data
     theirs = _seed_distribution(decisions, labels, accuracy_score, conditions, 500)
     kernel = get_kernel("accuracy", [labels, decisions], {})
-    ours = compat._TwoStageSampler(kernel.keys, kernel.m, conditions, 2000, 0).distribution(kernel)
+    sampler = compat._TwoStageSampler(kernel.keys, kernel.m, conditions, 2000, 0)
+    ours = kernel.evaluate(sampler.all_replicates())
     assert _ks_pvalue(ours, theirs) > 1e-3
     q = [2.5, 25, 50, 75, 97.5]
     np.testing.assert_allclose(np.percentile(ours, q), np.percentile(theirs, q), atol=0.015)
@@ -222,12 +223,12 @@ def test_two_stage_sampler_both_paths_match_plain_loop():
     k_atoms = get_kernel("mean", [correct], {})
     s_atoms = compat._TwoStageSampler(k_atoms.keys, k_atoms.m, cond, b, 1)
     assert s_atoms.atom_path
-    d_atoms = s_atoms.distribution(k_atoms)
+    d_atoms = k_atoms.evaluate(s_atoms.all_replicates())
     # slot path: one atom per sample
     k_fn = compat.FunctionKernel(np.mean, [correct], {})
     s_slots = compat._TwoStageSampler(k_fn.keys, k_fn.m, cond, b, 2)
     assert not s_slots.atom_path
-    d_slots = s_slots.distribution(k_fn)
+    d_slots = k_fn.evaluate(s_slots.all_replicates())
     for d in (d_atoms, d_slots):
         assert _ks_pvalue(d, ref) > 1e-3
         assert np.std(d) == pytest.approx(np.std(ref), rel=0.12)
@@ -253,7 +254,9 @@ def test_default_matches_legacy_large_b(readme_data):
     kernel = get_kernel("accuracy", [labels, decisions], {})
     draw = compat._legacy_counts(kernel.keys, kernel.m, conditions, b)
     legacy = np.array([kernel.evaluate(draw(i)[None, :])[0] for i in range(b)])
-    ours = compat._TwoStageSampler(kernel.keys, kernel.m, conditions, b, 5).distribution(kernel)
+    ours = kernel.evaluate(
+        compat._TwoStageSampler(kernel.keys, kernel.m, conditions, b, 5).all_replicates()
+    )
     # the toolkit's shared RandomState(i) streams make its distribution differ slightly
     # (about 0.1 sd, see docs/compat.md); on top of that, each 2.5% quantile has a Monte
     # Carlo standard error of about 2.7 sd / sqrt(b), so the difference about 3.8 sd / sqrt(b)

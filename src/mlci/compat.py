@@ -32,6 +32,7 @@ import numpy as np
 
 from .engine.bootstrap import INVALID_WARN_FRACTION, run_replicates
 from .engine.resampling import make_plan
+from .engine.sampler import Sampler, Stream
 from .exceptions import InvalidReplicatesWarning
 from .inputs.validation import check_positive_int, check_rng_seed
 from .metrics import METRICS, FunctionKernel, Kernel, get_kernel
@@ -42,8 +43,6 @@ __all__ = ["create_data", "evaluate_with_conf_int", "get_bootstrap_indices", "ge
 #: replicates per random block of the two-stage sampler (a seed's result never depends on
 #: how blocks are grouped into chunks)
 _BLOCK = 64
-#: bound on the number of floats a chunk of the two-stage sampler allocates
-_CHUNK_ELEMENTS = 4_000_000
 
 
 # --------------------------------------------------------------------------- helpers
@@ -82,7 +81,7 @@ def _groups(conditions: Any, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 
 # ------------------------------------------------------------ the two-stage sampler
-class _TwoStageSampler:
+class _TwoStageSampler(Sampler):
     """The toolkit's condition bootstrap as atom counts, drawn many replicates at a time.
 
     Replicate ``r``: condition counts ``u_r ~ Multinomial(C, 1/C)``; every condition ``c``
@@ -92,6 +91,8 @@ class _TwoStageSampler:
     ``n`` uniform positions inside the conditions (cost n per replicate).  Inner resamples
     of conditions that were not drawn are multiplied by zero.
     """
+
+    stream = Stream.COMPAT
 
     def __init__(self, keys: np.ndarray, m: int, conditions: Any, n_resamples: int, rng: Any):
         n = len(keys)
@@ -117,40 +118,27 @@ class _TwoStageSampler:
             self.slot_start = starts[self.slot_unit].astype(float)
             self.slot_size = sizes[self.slot_unit].astype(float)
             self.sorted_keys = keys[order]
-        cost = self.n_units * m if self.atom_path else n + m
-        self.rows_per_chunk = max(_BLOCK, (_CHUNK_ELEMENTS // max(cost, 1)) // _BLOCK * _BLOCK)
+        self.block_size = _BLOCK
+        # the inner draws: (b, C, m) multinomial counts, or n positions per replicate
+        self.draw_bytes = 8.0 * (self.n_units * m if self.atom_path else 3 * n)
 
-    def _generator(self, block: int) -> np.random.Generator:
-        ss = np.random.SeedSequence(
-            entropy=self.seed.entropy, spawn_key=(*self.seed.spawn_key, 7, block)
-        )
-        return np.random.Generator(np.random.PCG64(ss))
-
-    def block(self, j: int) -> np.ndarray:
-        b = min(_BLOCK, self.n_resamples - j * _BLOCK)
-        rng = self._generator(j)
+    def draw(self, rng: np.random.Generator, b: int, out: np.ndarray | None = None) -> np.ndarray:
         c = self.n_units
         draws = rng.integers(0, c, size=(b, c))
         u = np.bincount((draws + np.arange(b)[:, None] * c).ravel(), minlength=b * c)
         u = u.reshape(b, c).astype(float)
         if self.atom_path:
             inner = rng.multinomial(self.sizes, self.probs, size=(b, c))  # (b, c, m)
-            return np.einsum("bc,bcm->bm", u, inner)
-        pos = (self.slot_start + np.floor(rng.random((b, len(self.keys))) * self.slot_size)).astype(
-            np.intp
-        )
-        flat = self.sorted_keys[pos] + (np.arange(b) * self.m)[:, None]
-        w = u[:, self.slot_unit]
-        return np.bincount(flat.ravel(), weights=w.ravel(), minlength=b * self.m).reshape(b, self.m)
-
-    def distribution(self, kernel: Kernel) -> np.ndarray:
-        out = np.empty((self.n_resamples, *kernel.shape))
-        n_blocks = -(-self.n_resamples // _BLOCK)
-        per = self.rows_per_chunk // _BLOCK
-        for first in range(0, n_blocks, per):
-            w = np.concatenate([self.block(j) for j in range(first, min(first + per, n_blocks))])
-            start = first * _BLOCK
-            out[start : start + w.shape[0]] = kernel.evaluate(w)
+            w = np.einsum("bc,bcm->bm", u, inner)
+        else:
+            pos = self.slot_start + np.floor(rng.random((b, len(self.keys))) * self.slot_size)
+            flat = self.sorted_keys[pos.astype(np.intp)] + (np.arange(b) * self.m)[:, None]
+            w = u[:, self.slot_unit]
+            w = np.bincount(flat.ravel(), weights=w.ravel(), minlength=b * self.m)
+            w = w.reshape(b, self.m)
+        if out is None:
+            return w
+        out[...] = w
         return out
 
 
@@ -298,7 +286,13 @@ def evaluate_with_conf_int(
         )
     else:
         sampler = _TwoStageSampler(keys, m, conditions, num_bootstraps, rng)
-        dist = sampler.distribution(kernel)
+        dist = run_replicates(
+            kernel.evaluate,
+            sampler,
+            kernel.shape,
+            bytes_per_row=8.0 * m * kernel.work_factor + sampler.draw_bytes,
+            threads=not isinstance(kernel, FunctionKernel),
+        )
     return value, get_conf_int(dist, alpha)
 
 

@@ -547,9 +547,9 @@ def compare(
             f"system(s) {undefined}; no interval can be computed."
         )
     is_fn = any(isinstance(k, FunctionKernel) for k in kernels)
-    bytes_per_row = 8.0 * (
-        2 * joint.m + sum(k.m * k.work_factor for k in kernels)
-    ) + 8.0 * 5 * n * (not sampler._use_multinomial if sampler._mode == "samples" else two_stage)
+    bytes_per_row = 8.0 * (2 * joint.m + sum(k.m * k.work_factor for k in kernels)) + (
+        sampler.draw_bytes
+    )
     # the joint-atom aggregation is a small matrix product per chunk: one BLAS thread
     # inside the engine's threads (a multi-threaded BLAS there oversubscribes the cores)
     with single_threaded_blas(not is_fn):

@@ -26,7 +26,8 @@ from ..inputs.validation import (
 from ..metrics import FunctionKernel, Kernel, get_kernel
 from ..results import BootstrapResult, ConfidenceInterval
 from .intervals import INTERVAL_METHODS, acceleration, bootstrap_interval
-from .resampling import AtomSampler, ResamplingPlan
+from .resampling import ResamplingPlan
+from .sampler import Sampler
 
 __all__ = ["bootstrap_ci", "finish_bootstrap", "run_bootstrap", "run_replicates"]
 
@@ -63,7 +64,7 @@ def _n_jobs(n_jobs: int | None) -> int:
 
 def run_replicates(
     evaluate: Callable[[np.ndarray], np.ndarray],
-    sampler: AtomSampler,
+    sampler: Sampler,
     shape: tuple[int, ...],
     *,
     bytes_per_row: float,
@@ -78,7 +79,7 @@ def run_replicates(
     ----------
     evaluate : callable
         ``(b, m)`` counts -> ``(b, *shape)`` values.
-    sampler : AtomSampler
+    sampler : Sampler
         Draws the replicates (see :meth:`ResamplingPlan.weights_for`).
     shape : tuple
         Shape of one value.
@@ -111,14 +112,14 @@ def run_replicates(
         rows = max(min(rows, _CHUNK_WEIGHTS // max(sampler.m, 1)), 1)
     else:
         rows = check_positive_int("batch", batch)
-    n_resamples = sampler.plan.n_resamples
+    n_resamples = sampler.n_resamples
     out = np.empty((n_resamples, *shape))
     chunks = list(sampler.iter_chunks(rows))
 
     def work(item: tuple[int, Callable[[], np.ndarray]]) -> None:
         start, make = item
-        w = make()
-        out[start : start + w.shape[0]] = evaluate(w)
+        values = evaluate(make())
+        out[start : start + values.shape[0]] = values
 
     if jobs > 1 and len(chunks) > 1:
         with single_threaded_blas(), ThreadPoolExecutor(max_workers=jobs) as ex:
@@ -131,13 +132,13 @@ def run_replicates(
 
 def _jackknife(
     kernel: Kernel,
-    sampler: AtomSampler,
+    sampler: Sampler,
     max_groups: int,
     *,
     max_memory: int = DEFAULT_MAX_MEMORY,
     n_jobs: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    if sampler.plan.unit_of_sample is None and sampler.m > max_groups:
+    if sampler.unit_is_sample and sampler.m > max_groups:
         exact = kernel.delete_one(sampler.counts)
         if exact is not None:
             return exact
@@ -189,9 +190,7 @@ def run_bootstrap(
     sampler = plan.weights_for(kernel.keys, kernel.m)
     estimate = kernel.evaluate(sampler.counts[None, :])[0]
     _check_estimate(estimate, metric_name or kernel.name)  # fail before any replicate
-    bytes_per_row = 8.0 * kernel.m * kernel.work_factor + 8.0 * 5 * plan.n_samples * (
-        not sampler._use_multinomial if sampler._mode == "samples" else plan.two_stage
-    )
+    bytes_per_row = 8.0 * kernel.m * kernel.work_factor + sampler.draw_bytes
     dist = run_replicates(
         kernel.evaluate,
         sampler,

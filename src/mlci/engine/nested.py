@@ -27,7 +27,7 @@ want to generalise over and the top level is fixed (``resample_levels=(False, Tr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +35,8 @@ import numpy as np
 from scipy import sparse
 
 from ..inputs.validation import as_1d, check_positive_int, check_rng_seed
-from .resampling import STREAM_JACKKNIFE, bind_atoms, block_generator
+from .resampling import bind_atoms
+from .sampler import Sampler, Stream, block_generator
 
 __all__ = ["NestedPlan", "is_nested", "make_nested_plan", "plan_for_conditions"]
 
@@ -97,7 +98,7 @@ class NestedPlan:
         return NestedSampler(self, *bind_atoms(self.n_samples, keys, m))
 
 
-class NestedSampler:
+class NestedSampler(Sampler):
     """Replicate counts over atoms for a :class:`NestedPlan`.
 
     Same interface as :class:`mlci.engine.resampling.AtomSampler`: ``counts``, ``m``, ``block(j)``,
@@ -105,11 +106,10 @@ class NestedSampler:
     ``jackknife_rows(g)``.
     """
 
-    _mode = "units"
-    _use_multinomial = False
-
     def __init__(self, plan: NestedPlan, keys: np.ndarray, m: int) -> None:
         self.plan = plan
+        self.seed = plan.seed
+        self.n_resamples = plan.n_resamples
         self.keys = keys
         self.m = m
         n = plan.n_samples
@@ -135,6 +135,7 @@ class NestedSampler:
         draws = sum(plan.n_units_per_level[1:]) if plan.two_stage else 0
         cost = n_units + table_cost + 3 * draws
         self.block_size = int(np.clip((1 << 17) // max(cost, 1), 1, 512))
+        self.draw_bytes = 8.0 * 5 * n * plan.two_stage
         # atom table of the highest resampled level, for the delete-one-unit jackknife
         lvl = plan.resample.index(True)
         self._jk_units = plan.n_units_per_level[lvl]
@@ -142,30 +143,9 @@ class NestedSampler:
             (np.ones(n), (plan.unit_of_level[lvl], keys)), shape=(self._jk_units, m)
         )
 
-    @property
-    def n_blocks(self) -> int:
-        return -(-self.plan.n_resamples // self.block_size)
-
-    def iter_chunks(
-        self, rows_per_chunk: int, stream: int = 0
-    ) -> Iterator[tuple[int, Callable[[], np.ndarray]]]:
-        """Yield ``(start_replicate, make_weights)`` for chunks of whole blocks."""
-        per = max(1, rows_per_chunk // self.block_size)
-        for first in range(0, self.n_blocks, per):
-            blocks = range(first, min(first + per, self.n_blocks))
-
-            def make(blocks: range = blocks) -> np.ndarray:
-                return np.concatenate([self.block(j, stream) for j in blocks], axis=0)
-
-            yield first * self.block_size, make
-
-    def block(self, j: int, stream: int = 0, out: np.ndarray | None = None) -> np.ndarray:
-        """Counts of replicates ``[j*block_size, (j+1)*block_size)``, shape (b, m)."""
+    def draw(self, rng: np.random.Generator, b: int, out: np.ndarray | None = None) -> np.ndarray:
+        """Counts (b, m) of ``b`` replicates drawn from ``rng``."""
         plan = self.plan
-        b = min(self.block_size, plan.n_resamples - j * self.block_size)
-        if b <= 0:
-            raise IndexError(f"block {j} is past the last replicate")
-        rng = plan.generator(stream, j)
         n_top = plan.n_units_per_level[0]
         if plan.resample[0]:
             draws = rng.integers(0, n_top, size=(b, n_top))
@@ -217,7 +197,7 @@ class NestedSampler:
         n_top = self._jk_units
         removed = self._top_table
         if n_top > max_groups:
-            rng = self.plan.generator(STREAM_JACKKNIFE, 0)
+            rng = self.plan.generator(Stream.JACKKNIFE, 0)
             group = rng.permutation(np.arange(n_top) % max_groups)
             ind = sparse.csr_matrix(
                 (np.ones(n_top), (group, np.arange(n_top))), shape=(max_groups, n_top)

@@ -27,7 +27,7 @@ data, so a seed gives the same replicates whatever the chunk size or number of t
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,12 +36,9 @@ from scipy import sparse
 
 from ..inputs.encoding import fast_unique, unique_inverse
 from ..inputs.validation import as_1d, check_choice, check_positive_int, check_rng_seed
+from .sampler import Sampler, Stream, block_generator
 
-__all__ = ["ResamplingPlan", "fast_unique", "make_plan", "unique_inverse"]
-
-# Streams of the seed: replicates and the random grouping of the jackknife never share numbers.
-STREAM_REPLICATES = 0
-STREAM_JACKKNIFE = 1
+__all__ = ["AtomSampler", "ResamplingPlan", "fast_unique", "make_plan", "unique_inverse"]
 
 #: elements drawn per RNG block; sets the block size from the per-replicate cost
 _BLOCK_ELEMENTS = 1 << 17
@@ -101,12 +98,6 @@ class ResamplingPlan:
         return AtomSampler(self, *bind_atoms(self.n_samples, keys, m))
 
 
-def block_generator(seed: np.random.SeedSequence, stream: int, block: int) -> np.random.Generator:
-    """The generator of one block of one stream: a pure function of ``(seed, stream, block)``."""
-    ss = np.random.SeedSequence(entropy=seed.entropy, spawn_key=(*seed.spawn_key, stream, block))
-    return np.random.Generator(np.random.PCG64(ss))
-
-
 def bind_atoms(n_samples: int, keys: Any, m: int | None) -> tuple[np.ndarray, int]:
     """Validated atom keys and their count (``keys=None``: one atom per sample)."""
     if keys is None:
@@ -115,7 +106,7 @@ def bind_atoms(n_samples: int, keys: Any, m: int | None) -> tuple[np.ndarray, in
     return keys, int(keys.max()) + 1 if m is None else int(m)
 
 
-class AtomSampler:
+class AtomSampler(Sampler):
     """Replicate counts over ``m`` atoms for one plan (see :meth:`ResamplingPlan.weights_for`).
 
     Attributes
@@ -128,6 +119,8 @@ class AtomSampler:
 
     def __init__(self, plan: ResamplingPlan, keys: np.ndarray, m: int) -> None:
         self.plan = plan
+        self.seed = plan.seed
+        self.n_resamples = plan.n_resamples
         self.keys = keys
         self.m = m
         n = plan.n_samples
@@ -186,38 +179,39 @@ class AtomSampler:
             cost = m * len(self._strata) if self._use_multinomial else n
             self._mode = "samples"
         self.block_size = int(np.clip(_BLOCK_ELEMENTS // max(cost, 1), 1, _MAX_BLOCK))
+        self.unit_is_sample = plan.unit_of_sample is None
+        # drawing n sample indices per replicate (iid without the multinomial, two-stage)
+        draws_indices = not self._use_multinomial if self._mode == "samples" else plan.two_stage
+        self.draw_bytes = 8.0 * 5 * n * draws_indices
 
     # ------------------------------------------------------------------ drawing
-    def block(
-        self,
-        j: int,
-        stream: int = STREAM_REPLICATES,
-        out: np.ndarray | None = None,
-        rows: tuple[int, int] | None = None,
-    ) -> np.ndarray:
-        """Counts of replicates ``[j*block_size, (j+1)*block_size)``, shape (b, m), float.
+    @property
+    def splits_blocks(self) -> bool:  # type: ignore[override]
+        # one-stage conditions: a row range redraws only the block's condition counts
+        return self._mode == "units" and not self.plan.two_stage
 
-        ``rows=(r0, r1)`` returns only rows ``r0:r1`` of the block (the same values as
-        slicing the whole block); ``out``, if given, is a float array of that shape that
-        receives the counts.
-        """
-        plan = self.plan
-        b = min(self.block_size, plan.n_resamples - j * self.block_size)
-        if b <= 0:
-            raise IndexError(f"block {j} is past the last replicate")
-        r0, r1 = (0, b) if rows is None else rows
+    def draw(self, rng: np.random.Generator, b: int, out: np.ndarray | None = None) -> np.ndarray:
+        """Counts (b, m), float, of ``b`` replicates drawn from ``rng``."""
+        return self.draw_rows(rng, b, (0, b), out)
+
+    def draw_rows(
+        self,
+        rng: np.random.Generator,
+        b: int,
+        rows: tuple[int, int],
+        out: np.ndarray | None = None,
+    ) -> np.ndarray:
+        r0, r1 = rows
         if out is None:
             out = np.empty((r1 - r0, self.m))
-        rng = plan.generator(stream, j)
-        if self._mode == "units" and not plan.two_stage:
+        if self.splits_blocks:
             self._draw_units(rng, b, out, r0, r1)
-        elif (r0, r1) == (0, b):
-            if self._mode == "samples":
-                self._draw_samples(rng, b, out)
-            else:
-                self._draw_units(rng, b, out, 0, b)
+        elif (r0, r1) != (0, b):
+            out[...] = self.draw(rng, b)[r0:r1]
+        elif self._mode == "samples":
+            self._draw_samples(rng, b, out)
         else:
-            out[...] = self.block(j, stream)[r0:r1]
+            self._draw_units(rng, b, out, 0, b)
         return out
 
     def _draw_samples(self, rng: np.random.Generator, b: int, out: np.ndarray) -> None:
@@ -309,51 +303,6 @@ class AtomSampler:
             self._tls.buf = buf
         return buf[:size]
 
-    # ---------------------------------------------------------------- iteration
-    @property
-    def n_blocks(self) -> int:
-        return -(-self.plan.n_resamples // self.block_size)
-
-    def iter_chunks(
-        self, rows_per_chunk: int, stream: int = STREAM_REPLICATES
-    ) -> Iterator[tuple[int, Callable[[], np.ndarray]]]:
-        """Yield ``(start_replicate, make_weights)`` for chunks of replicates.
-
-        ``make_weights()`` draws the chunk's counts when called (so threads can draw in
-        parallel).  A chunk holds ``rows_per_chunk`` replicates rounded up to whole blocks;
-        when conditions are resampled (one-stage) and a block is larger than that, the
-        block is cut into row ranges (its condition draws are made again for each range,
-        which is cheap), so that the chunk's (rows, m) counts stay within the bound.
-        Either way the values do not depend on ``rows_per_chunk``.
-        """
-        rows_per_chunk = max(1, int(rows_per_chunk))
-        if rows_per_chunk < self.block_size and self._mode == "units" and not self.plan.two_stage:
-            for j in range(self.n_blocks):
-                b = min(self.block_size, self.plan.n_resamples - j * self.block_size)
-                for r0 in range(0, b, rows_per_chunk):
-                    r1 = min(r0 + rows_per_chunk, b)
-
-                    def make_rows(j: int = j, r0: int = r0, r1: int = r1) -> np.ndarray:
-                        return self.block(j, stream, rows=(r0, r1))
-
-                    yield j * self.block_size + r0, make_rows
-            return
-        per = max(1, rows_per_chunk // self.block_size)
-        for first in range(0, self.n_blocks, per):
-            blocks = range(first, min(first + per, self.n_blocks))
-
-            def make(blocks: range = blocks) -> np.ndarray:
-                if len(blocks) == 1:
-                    return self.block(blocks[0], stream)
-                last = min(blocks[-1] * self.block_size + self.block_size, self.plan.n_resamples)
-                out = np.empty((last - blocks[0] * self.block_size, self.m))
-                for j in blocks:
-                    a = (j - blocks[0]) * self.block_size
-                    self.block(j, stream, out=out[a : a + self.block_size])
-                return out
-
-            yield first * self.block_size, make
-
     # ---------------------------------------------------------------- jackknife
     def jackknife_weights(self, max_groups: int) -> tuple[np.ndarray, np.ndarray]:
         """Delete-one (or delete-one-group) jackknife weights over atoms.
@@ -423,7 +372,7 @@ class AtomSampler:
 
 
 def _random_groups(plan: ResamplingPlan, n: int, g: int) -> np.ndarray:
-    rng = plan.generator(STREAM_JACKKNIFE, 0)
+    rng = plan.generator(Stream.JACKKNIFE, 0)
     return rng.permutation(np.arange(n) % g)
 
 

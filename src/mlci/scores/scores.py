@@ -42,9 +42,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..engine.bootstrap import finish_bootstrap
+from ..engine.bootstrap import finish_bootstrap, run_replicates
 from ..engine.intervals import INTERVAL_METHODS
-from ..engine.resampling import STREAM_REPLICATES, make_plan
+from ..engine.resampling import make_plan
+from ..engine.sampler import Sampler
 from ..inputs.validation import (
     as_1d,
     check_alternative,
@@ -1179,6 +1180,35 @@ def _resolve(sc: Scores, metric: Any, kw: dict[str, Any]) -> _Spec:
 
 
 # ============================================================================ lazy driver
+class _LazySampler(Sampler):
+    """The lazy multinomial sampler: a block is a :class:`_LazyView` of ``b`` replicates
+    whose cumulative counts are drawn on demand, from the block's own generator, while the
+    statistic searches them (see the module docstring)."""
+
+    dense = False
+
+    def __init__(self, lay: _Layout, plan: Any, stratified: bool) -> None:
+        self.lay = lay
+        self.seed = plan.seed
+        self.n_resamples = plan.n_resamples
+        self.poisson = plan.poisson
+        self.stratified = stratified
+        self.m = lay.m[0] + lay.m[1]
+        self.block_size = _LAZY_BLOCK
+
+    def draw(self, rng: np.random.Generator, b: int, out: Any = None) -> _LazyView:
+        n_neg, n_pos = int(self.lay.n[0]), int(self.lay.n[1])
+        n = n_neg + n_pos
+        if self.poisson:
+            totals = (rng.poisson(n_neg, b), rng.poisson(n_pos, b))
+        elif self.stratified:
+            totals = (np.full(b, n_neg), np.full(b, n_pos))
+        else:
+            tp = rng.binomial(n, n_pos / n, b)
+            totals = (n - tp, tp)
+        return _LazyView(self.lay, totals, rng)
+
+
 def _lazy_bootstrap(
     lay: _Layout,
     spec: _Spec,
@@ -1190,21 +1220,12 @@ def _lazy_bootstrap(
     alternative: str,
 ) -> BootstrapResult:
     """Bootstrap a search statistic with the lazy multinomial sampler (see module docstring)."""
-    n_neg, n_pos = int(lay.n[0]), int(lay.n[1])
-    n = n_neg + n_pos
-    big = plan.n_resamples
-    dist = np.empty((big, *spec.shape))
-    for j, start in enumerate(range(0, big, _LAZY_BLOCK)):
-        b = min(_LAZY_BLOCK, big - start)
-        g = plan.generator(STREAM_REPLICATES, j)
-        if plan.poisson:
-            totals = (g.poisson(n_neg, b), g.poisson(n_pos, b))
-        elif stratified:
-            totals = (np.full(b, n_neg), np.full(b, n_pos))
-        else:
-            tp = g.binomial(n, n_pos / n, b)
-            totals = (n - tp, tp)
-        dist[start : start + b] = spec.fn(_LazyView(lay, totals, g)).reshape((b, *spec.shape))
+    sampler = _LazySampler(lay, plan, stratified)
+
+    def evaluate(view: _LazyView) -> np.ndarray:
+        return spec.fn(view).reshape((view.b, *spec.shape))
+
+    dist = run_replicates(evaluate, sampler, spec.shape, bytes_per_row=64.0 * sum(lay.m))
     full = _WeightsView(lay, np.concatenate(lay.cnt)[None, :])
     estimate = spec.fn(full).reshape(spec.shape)
     return finish_bootstrap(

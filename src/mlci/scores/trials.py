@@ -45,19 +45,15 @@ bootstrap, with no sampling model that produces them.  Different-speaker trials 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
-from ..engine.bootstrap import (
-    DEFAULT_MAX_MEMORY,
-    finish_bootstrap,
-    run_replicates,
-    single_threaded_blas,
-)
-from ..engine.intervals import INTERVAL_METHODS
+from ..engine.bootstrap import finish_bootstrap, run_replicates, single_threaded_blas
+from ..engine.sampler import Sampler, Stream, stream_seed
+from ..inputs.options import DEFAULT_MAX_MEMORY, INTERVAL_METHODS
 from ..inputs.validation import (
     as_1d,
     as_float,
@@ -461,8 +457,9 @@ def _draw_within(rng: np.random.Generator, b: int, grouping: Any) -> np.ndarray:
     return np.bincount(flat, minlength=b * n_child).reshape(b, n_child).astype(float)
 
 
-class _TrialSampler:
-    """Block-seeded trial weights; the interface ``run_replicates`` needs."""
+class _TrialSampler(Sampler):
+    """The joint speaker bootstrap: a block is ``(b, n_trials)`` trial weights (or, for the
+    fast EER path, the ``(b, n_spk + 1)`` speaker multiplicities they are made from)."""
 
     def __init__(
         self,
@@ -475,37 +472,18 @@ class _TrialSampler:
         self.speaker_counts = speaker_counts  # blocks of speaker counts, not trial weights
         self.seed = seed
         self.n_resamples = n_resamples
-        self.plan = self  # run_replicates reads sampler.plan.n_resamples
-        self.m = trials.n_trials
+        self.m = trials.n_spk + 1 if speaker_counts else trials.n_trials
         self.block_size = int(np.clip((1 << 23) // max(trials.n_trials, 1), 1, 64))
 
-    @property
-    def n_blocks(self) -> int:
-        return -(-self.n_resamples // self.block_size)
-
-    def generator(self, block: int) -> np.random.Generator:
-        ss = np.random.SeedSequence(
-            entropy=self.seed.entropy, spawn_key=(*self.seed.spawn_key, 0, block)
-        )
-        return np.random.Generator(np.random.PCG64(ss))
-
-    def block(self, j: int) -> np.ndarray:
-        b = min(self.block_size, self.n_resamples - j * self.block_size)
+    def draw(self, rng: np.random.Generator, b: int, out: np.ndarray | None = None) -> np.ndarray:
         if self.speaker_counts:  # the same draws as the trial weights' first step
-            return _speaker_counts(self.generator(j), b, self.trials.n_spk)
-        return trial_weights_block(self.trials, self.generator(j), b)
-
-    def iter_chunks(self, rows: int) -> Iterator[tuple[int, Callable[[], np.ndarray]]]:
-        per = max(1, rows // self.block_size)
-        for first in range(0, self.n_blocks, per):
-            blocks = range(first, min(first + per, self.n_blocks))
-
-            def make(blocks: range = blocks) -> np.ndarray:
-                if len(blocks) == 1:
-                    return self.block(blocks[0])
-                return np.concatenate([self.block(j) for j in blocks], axis=0)
-
-            yield first * self.block_size, make
+            w = _speaker_counts(rng, b, self.trials.n_spk)
+        else:
+            w = trial_weights_block(self.trials, rng, b)
+        if out is None:
+            return w
+        out[...] = w
+        return out
 
 
 def _speaker_counts(rng: np.random.Generator, b: int, n_spk: int) -> np.ndarray:
@@ -564,12 +542,7 @@ def trial_weights(
     trials, _ = _prepare(enroll_ids, test_ids, speaker_of, session_of, resample, same_speaker)
     n_resamples = check_positive_int("n_resamples", n_resamples)
     sampler = _TrialSampler(trials, n_resamples, check_rng_seed(rng))
-    out = np.empty((n_resamples, trials.n_trials))  # filled block by block (no second copy)
-    for j in range(sampler.n_blocks):
-        start = j * sampler.block_size
-        block = sampler.block(j)
-        out[start : start + block.shape[0]] = block
-    return out
+    return sampler.all_replicates()
 
 
 def _prepare(
@@ -706,7 +679,7 @@ def trial_bootstrap_ci(
     with single_threaded_blas(fast):
         dist = run_replicates(
             evaluate,
-            sampler,  # type: ignore[arg-type]
+            sampler,
             (),
             bytes_per_row=bytes_per_row,
             batch=batch,
@@ -806,7 +779,7 @@ def _jackknife(
         group = np.arange(n_spk)
         g = n_spk
     else:
-        ss = np.random.SeedSequence(entropy=seed.entropy, spawn_key=(*seed.spawn_key, 1, 0))
+        ss = stream_seed(seed, Stream.JACKKNIFE, 0)
         group = np.random.default_rng(ss).permutation(np.arange(n_spk) % max_groups)
         g = max_groups
     if speaker_counts:  # rows of speaker counts: the deleted group's speakers are 0
