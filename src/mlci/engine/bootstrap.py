@@ -219,6 +219,7 @@ def run_bootstrap(
         alternative=alternative,
         jackknife=jackknife,
         hint=_errors_hint(kernel),
+        bounds=kernel.bounds,
     )
 
 
@@ -235,6 +236,7 @@ def finish_bootstrap(
     details: dict[str, Any] | None = None,
     scheme: str | None = None,
     hint: str = "",
+    bounds: tuple[float, float] | None = None,
 ) -> BootstrapResult:
     """The interval and the result object from an estimate and its bootstrap distribution.
 
@@ -262,6 +264,9 @@ def finish_bootstrap(
         Overrides ``plan.scheme`` in the result.
     hint : str
         Appended to the messages about undefined replicates.
+    bounds : (float, float), optional
+        The range of the metric (see :func:`mlci.engine.intervals.bootstrap_interval`):
+        normal and basic intervals are clipped into it and one-sided intervals end at it.
 
     Returns
     -------
@@ -301,6 +306,7 @@ def finish_bootstrap(
         confidence_level=confidence_level,
         alternative=alternative,
         accel=accel,
+        bounds=bounds,
     )
     info.update(extra)
     valid = dist[~invalid_rows]

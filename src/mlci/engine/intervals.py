@@ -84,6 +84,7 @@ def bootstrap_interval(
     confidence_level: float,
     alternative: str = "two-sided",
     accel: Any = None,
+    bounds: tuple[float, float] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """Confidence interval from a bootstrap distribution.
 
@@ -96,9 +97,14 @@ def bootstrap_interval(
     method : {"percentile", "basic", "normal", "bc", "bca"}
     confidence_level : float
     alternative : {"two-sided", "less", "greater"}
-        ``"less"`` gives ``(-inf, high]``, ``"greater"`` gives ``[low, inf)``.
+        ``"less"`` gives ``[lower edge, high]``, ``"greater"`` gives ``[low, upper edge]``.
     accel : float or ndarray, optional
         BCa acceleration (see :func:`acceleration`); required for ``"bca"``.
+    bounds : (float, float), optional
+        The range of the quantity (``(0, 1)`` for a proportion, ``(-1, 1)`` for MCC).
+        Bounds of ``"normal"`` and ``"basic"`` intervals, which can leave the range, are
+        clipped into it, and the open end of a one-sided interval is the range's edge.
+        Default: the whole real line.
 
     Returns
     -------
@@ -181,8 +187,11 @@ def bootstrap_interval(
         info["acceleration"] = a if np.ndim(a) else float(a)
     else:  # pragma: no cover - validated by callers
         raise ValueError(f"unknown interval method {method!r}")
+    lo_edge, hi_edge = (-np.inf, np.inf) if bounds is None else (float(b) for b in bounds)
+    low = np.clip(np.asarray(low, dtype=float), lo_edge, hi_edge)
+    high = np.clip(np.asarray(high, dtype=float), lo_edge, hi_edge)
     if alternative == "less":
-        low = np.full(shape, -np.inf)
+        low = np.full(shape, lo_edge)
     elif alternative == "greater":
-        high = np.full(shape, np.inf)
-    return np.asarray(low, dtype=float), np.asarray(high, dtype=float), info
+        high = np.full(shape, hi_edge)
+    return low, high, info

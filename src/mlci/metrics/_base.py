@@ -33,6 +33,9 @@ class Kernel:
     work_factor : float
         Bytes of working memory per atom and replicate, divided by 8; the engine sizes
         its chunks with it.
+    bounds : (float, float)
+        The metric's range (e.g. ``(0, 1)`` for a proportion): intervals are kept inside
+        it and one-sided intervals end at its edges.
     """
 
     name: str = "metric"
@@ -40,6 +43,7 @@ class Kernel:
     m: int
     shape: tuple[int, ...] = ()
     work_factor: float = 6.0
+    bounds: tuple[float, float] = (-np.inf, np.inf)
 
     def evaluate(self, w: np.ndarray) -> np.ndarray:
         """Metric for each row of atom counts ``w`` (b, m) -> (b, *shape); NaN if undefined."""
