@@ -149,6 +149,7 @@ def test_coverage_study_is_deterministic_and_prefix_stable():
         a.row("nope", "bca")
 
 
+@pytest.mark.filterwarnings("ignore::mlci.FewConditionsWarning")
 def test_other_methods_from_the_bca_run_equal_bootstrap_ci():
     # the study computes percentile & co. from the BCa run's replicates: that is exactly
     # what bootstrap_ci returns for that method with the same seed
@@ -157,10 +158,14 @@ def test_other_methods_from_the_bca_run_equal_bootstrap_ci():
     bca = mlci.bootstrap_ci(*sim.data, method="bca", **kw)
     for m in ("percentile", "basic", "normal", "bc"):
         direct = mlci.bootstrap_ci(*sim.data, method=m, **kw)
+        assert tuple(bca.interval(method=m).confidence_interval) == tuple(
+            direct.confidence_interval
+        )
         low, high, _ = bootstrap_interval(
             bca.estimate, bca.bootstrap_distribution, method=m, confidence_level=0.95
         )
-        assert (float(low), float(high)) == tuple(direct.confidence_interval)
+        # the same interval before it is kept inside the metric's range [0, 1]
+        assert (max(float(low), 0.0), min(float(high), 1.0)) == tuple(direct.confidence_interval)
 
 
 def test_coverage_study_bad_input():

@@ -5,7 +5,12 @@ Confidence intervals and significance tests for any metric, on any test set.
 
 from __future__ import annotations
 
-from .exceptions import DegenerateIntervalWarning, InvalidReplicatesWarning, MlciWarning
+from .exceptions import (
+    DegenerateIntervalWarning,
+    FewConditionsWarning,
+    InvalidReplicatesWarning,
+    MlciWarning,
+)
 from .results import BootstrapResult, ConfidenceInterval, IntervalResult, TestResult
 
 __version__ = "0.1.0"
@@ -14,6 +19,7 @@ __all__ = [
     "BootstrapResult",
     "ConfidenceInterval",
     "DegenerateIntervalWarning",
+    "FewConditionsWarning",
     "IntervalResult",
     "InvalidReplicatesWarning",
     "MlciWarning",

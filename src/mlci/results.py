@@ -9,26 +9,36 @@ them are frozen dataclasses with a short ``repr`` and a ``to_dict()`` method.
 from __future__ import annotations
 
 import dataclasses
+import html
+import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from .engine.intervals import bootstrap_interval
+from .inputs import INTERVAL_METHODS, check_alternative, check_choice, check_confidence_level
+
 __all__ = [
     "BootstrapResult",
     "ConfidenceInterval",
     "IntervalResult",
+    "Result",
     "TestResult",
+    "format_value",
+    "plain",
+    "strict_json",
 ]
 
 
 class ConfidenceInterval(NamedTuple):
     """Lower and upper bound of a confidence interval (scalars or arrays of the metric's shape).
 
-    A one-sided interval has the edge of the quantity's range as its open bound: ``-inf``
-    or ``+inf`` for bootstrap intervals and t-based intervals, 0 or 1 for analytic
-    intervals of a proportion or an AUC (as ``scipy.stats.binomtest`` does).
+    A one-sided interval has the edge of the quantity's range as its open bound: 0 or 1 for a
+    proportion or an AUC, -1 for MCC, ``-inf`` or ``+inf`` for an unbounded quantity
+    (as ``scipy.stats.binomtest`` does for proportions).
 
     Examples
     --------
@@ -42,8 +52,14 @@ class ConfidenceInterval(NamedTuple):
     high: Any
 
 
-def _fmt(x: Any, precision: int = 4) -> str:
-    """Format a scalar or an array compactly for a repr."""
+def format_value(x: Any, precision: int = 4) -> str:
+    """Format a scalar or an array compactly for a repr.
+
+    Examples
+    --------
+    >>> format_value(0.123456), format_value(np.array([0.5, 0.25]))
+    ('0.1235', '[0.5 , 0.25]')
+    """
     if x is None:
         return "None"
     arr = np.asarray(x)
@@ -55,23 +71,109 @@ def _fmt(x: Any, precision: int = 4) -> str:
     return np.array2string(arr, precision=precision, separator=", ", threshold=8, edgeitems=2)
 
 
-def _plain(x: Any) -> Any:
-    """Convert numpy values to plain Python values (for ``to_dict``)."""
+def plain(x: Any) -> Any:
+    """Numpy values, intervals, mappings and sequences as plain Python values.
+
+    Examples
+    --------
+    >>> plain({"a": np.float64(0.5), "b": np.arange(2)})
+    {'a': 0.5, 'b': [0, 1]}
+    """
     if isinstance(x, ConfidenceInterval):
-        return {"low": _plain(x.low), "high": _plain(x.high)}
+        return {"low": plain(x.low), "high": plain(x.high)}
+    if isinstance(x, Result):
+        return x.to_dict()
     if isinstance(x, np.ndarray):
         return x.tolist()
     if isinstance(x, np.generic):
         return x.item()
     if isinstance(x, Mapping):
-        return {k: _plain(v) for k, v in x.items()}
+        return {k: plain(v) for k, v in x.items()}
     if isinstance(x, tuple | list):
-        return [_plain(v) for v in x]
+        return [plain(v) for v in x]
     return x
 
 
+def _finite_or_none(x: Any) -> Any:
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {str(k): _finite_or_none(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_finite_or_none(v) for v in x]
+    return x
+
+
+def strict_json(x: Any, **kwargs: Any) -> str:
+    """JSON text with NaN and infinities as ``null`` (strict JSON has no such tokens).
+
+    Examples
+    --------
+    >>> strict_json({"low": 0.5, "high": float("inf")})
+    '{"low": 0.5, "high": null}'
+    """
+    return json.dumps(_finite_or_none(plain(x)), allow_nan=False, **kwargs)
+
+
+def _pandas() -> Any:
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "`to_frame()` needs pandas: pip install pandas (or mlci[pandas])."
+        ) from None
+    return pd
+
+
+def _html_table(rows: list[dict[str, Any]], caption: str) -> str:
+    """A small HTML table (no pandas needed) for notebooks."""
+    if not rows:
+        return f"<pre>{html.escape(caption)}</pre>"
+    cols = list(rows[0])
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in cols)
+
+    def cell(v: Any) -> str:
+        return html.escape(v if isinstance(v, str) else format_value(v))
+
+    body = "".join(
+        "<tr>" + "".join(f"<td>{cell(r.get(c))}</td>" for c in cols) + "</tr>" for r in rows
+    )
+    return (
+        f"<table><caption style='text-align:left'>{html.escape(caption)}</caption>"
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    )
+
+
+class Result:
+    """The interface every result of mlci shares.
+
+    A result is a frozen dataclass; it implements :meth:`rows` (one dict per line of its
+    table).  It then has ``to_dict()`` (plain Python values), ``to_json()`` (strict JSON),
+    ``to_frame()`` (a pandas DataFrame of :meth:`rows`) and an HTML view for notebooks.
+    """
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The result as a table: one dict per row (the rows of :meth:`to_frame`)."""
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        """All fields as plain Python values (lists for arrays)."""
+        return {f.name: plain(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+
+    def to_json(self, **kwargs: Any) -> str:
+        """:meth:`to_dict` as strict JSON (NaN and infinities as ``null``)."""
+        return strict_json(self.to_dict(), **kwargs)
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame of :meth:`rows` (requires pandas)."""
+        return _pandas().DataFrame(self.rows())
+
+    def _repr_html_(self) -> str:
+        return _html_table(self.rows(), repr(self))
+
+
 @dataclass(frozen=True, kw_only=True, repr=False)
-class IntervalResult:
+class IntervalResult(Result):
     """A point estimate with a confidence interval.
 
     Attributes
@@ -92,7 +194,10 @@ class IntervalResult:
     metric : str or None
         Name of what was estimated.
     details : Mapping
-        Method-specific extras (e.g. counts); shown by ``to_dict()``.
+        Method-specific extras (e.g. counts, ``n_dropped``); shown by ``to_dict()``.
+    elements : tuple or None
+        Names of the estimate's elements when it is a vector (e.g. the class of each
+        per-class value); None for a scalar estimate or unnamed elements.
 
     Examples
     --------
@@ -112,6 +217,7 @@ class IntervalResult:
     standard_error: Any = None
     metric: str | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
+    elements: tuple[Any, ...] | None = None
 
     def _head(self) -> str:
         lvl = self.confidence_level * 100
@@ -121,10 +227,12 @@ class IntervalResult:
         parts = []
         if self.metric is not None:
             parts.append(f"metric={self.metric!r}")
-        parts.append(f"estimate={_fmt(self.estimate)}")
-        parts.append(f"{lvl_s} CI [{_fmt(low)}, {_fmt(high)}] ({self.method}{side})")
+        parts.append(f"estimate={format_value(self.estimate)}")
+        parts.append(
+            f"{lvl_s} CI [{format_value(low)}, {format_value(high)}] ({self.method}{side})"
+        )
         if self.standard_error is not None:
-            parts.append(f"standard_error={_fmt(self.standard_error)}")
+            parts.append(f"standard_error={format_value(self.standard_error)}")
         return ", ".join(parts)
 
     def _tail(self) -> list[str]:
@@ -133,47 +241,41 @@ class IntervalResult:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join([self._head(), *self._tail()])})"
 
-    def to_dict(self) -> dict[str, Any]:
-        """All fields as plain Python values (lists for arrays), ready for JSON."""
-        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
-
-    def to_frame(self) -> Any:
-        """A pandas DataFrame with one row per element of the estimate.
-
-        Columns: ``metric``, ``estimate``, ``low``, ``high``, ``standard_error``,
-        ``method``, ``confidence_level`` (plus ``element`` for vector-valued metrics).
-        Requires pandas (``pip install "mlci[pandas]"``).
-        """
-        try:
-            import pandas as pd
-        except ImportError:  # pragma: no cover - depends on the environment
-            raise ImportError(
-                "`to_frame()` needs pandas: pip install pandas (or mlci[pandas])."
-            ) from None
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per element of the estimate: ``metric``, (``element``,) ``estimate``,
+        ``low``, ``high``, ``standard_error``, ``method``, ``confidence_level``,
+        ``alternative``."""
         est = np.atleast_1d(np.asarray(self.estimate, dtype=float))
-        n = est.size
-        se = self.standard_error
-        cols: dict[str, Any] = {
-            "metric": [self.metric] * n,
-            "estimate": est.ravel(),
-            "low": np.broadcast_to(
-                np.asarray(self.confidence_interval.low, float), est.shape
-            ).ravel(),
-            "high": np.broadcast_to(
-                np.asarray(self.confidence_interval.high, float), est.shape
-            ).ravel(),
-            "standard_error": (
-                np.full(n, np.nan)
-                if se is None
-                else np.broadcast_to(np.asarray(se, float), est.shape).ravel()
-            ),
-            "method": [self.method] * n,
-            "confidence_level": [self.confidence_level] * n,
-        }
-        frame = pd.DataFrame(cols)
-        if np.ndim(self.estimate) > 0:
-            frame.insert(1, "element", np.arange(n))
-        return frame
+        shape = est.shape
+
+        def col(x: Any) -> np.ndarray:
+            if x is None:
+                return np.full(est.size, np.nan)
+            return np.broadcast_to(np.asarray(x, dtype=float), shape).ravel()
+
+        low, high = col(self.confidence_interval.low), col(self.confidence_interval.high)
+        se = col(self.standard_error)
+        names = (
+            list(self.elements)
+            if self.elements is not None and len(self.elements) == est.size
+            else list(range(est.size))
+        )
+        out = []
+        for i, v in enumerate(est.ravel()):
+            row: dict[str, Any] = {"metric": self.metric}
+            if np.ndim(self.estimate) > 0:
+                row["element"] = plain(names[i])
+            row.update(
+                estimate=float(v),
+                low=float(low[i]),
+                high=float(high[i]),
+                standard_error=float(se[i]),
+                method=self.method,
+                confidence_level=self.confidence_level,
+                alternative=self.alternative,
+            )
+            out.append(row)
+        return out
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -200,6 +302,16 @@ class BootstrapResult(IntervalResult):
         Number of distinct conditions (the resampled units), when conditions were given.
     n_strata : int or None
         Number of strata, when strata were given.
+    bounds : (float, float)
+        The metric's range: intervals stay inside it, one-sided ones end at its edges.
+
+    Examples
+    --------
+    >>> import mlci
+    >>> res = mlci.bootstrap_ci([0, 1] * 50, [0, 1] * 40 + [1, 0] * 10,
+    ...                         metric="accuracy", rng=0)
+    >>> res.interval(method="percentile", confidence_level=0.9).method
+    'percentile'
     """
 
     bias: Any = None
@@ -210,6 +322,73 @@ class BootstrapResult(IntervalResult):
     n_samples: int = 0
     n_conditions: int | None = None
     n_strata: int | None = None
+    bounds: tuple[float, float] = (-np.inf, np.inf)
+
+    def interval(
+        self,
+        method: str | None = None,
+        confidence_level: float | None = None,
+        alternative: str | None = None,
+    ) -> BootstrapResult:
+        """Another interval from the same replicates, without resampling again.
+
+        Parameters
+        ----------
+        method : {"percentile", "basic", "normal", "bc", "bca"}, optional
+            Default: this result's method.  ``"bca"`` needs the acceleration, which a
+            result holds when it was computed with ``method="bca"`` (mlci's default).
+        confidence_level : float, optional
+        alternative : {"two-sided", "less", "greater"}, optional
+
+        Returns
+        -------
+        BootstrapResult
+            The same replicates with the new interval.
+        """
+        method = check_choice("method", method or self.method, INTERVAL_METHODS)
+        level = check_confidence_level(
+            self.confidence_level if confidence_level is None else confidence_level
+        )
+        alt = check_alternative(self.alternative if alternative is None else alternative)
+        accel = self.details.get("acceleration")
+        if method == "bca" and accel is None:
+            raise ValueError(
+                f"This result was computed with method={self.method!r} and holds no "
+                "jackknife acceleration, which BCa needs; compute it with method='bca' "
+                "(every other method can then be had from its replicates)."
+            )
+        low, high, extra = bootstrap_interval(
+            self.estimate,
+            self.bootstrap_distribution,
+            method=method,
+            confidence_level=level,
+            alternative=alt,
+            accel=accel,
+            bounds=self.bounds,
+        )
+        conv = float if np.ndim(self.estimate) == 0 else np.asarray
+        details = {k: v for k, v in self.details.items() if k not in ("z0", "fallback")}
+        details.update(extra)
+        return dataclasses.replace(
+            self,
+            confidence_interval=ConfidenceInterval(conv(low), conv(high)),
+            confidence_level=level,
+            method=method,
+            alternative=alt,
+            details=details,
+        )
+
+    def rows(self) -> list[dict[str, Any]]:
+        """:meth:`IntervalResult.rows` with ``scheme``, ``n_resamples``, ``n_invalid``,
+        ``n_samples`` and ``n_conditions``."""
+        extra = {
+            "scheme": self.scheme,
+            "n_resamples": self.n_resamples,
+            "n_invalid": self.n_invalid,
+            "n_samples": self.n_samples,
+            "n_conditions": self.n_conditions,
+        }
+        return [{**r, **extra} for r in super().rows()]
 
     def _tail(self) -> list[str]:
         what = f"{self.n_samples} samples"
@@ -239,7 +418,7 @@ class BootstrapResult(IntervalResult):
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
-class TestResult:
+class TestResult(Result):
     """The outcome of a significance test.
 
     Attributes
@@ -261,7 +440,10 @@ class TestResult:
     confidence_level : float or None
         Level of that interval.
     details : Mapping
-        Test-specific extras.
+        Test-specific extras (``n_dropped`` when missing values were dropped).
+
+    Note: ``method`` here names the test (a result attribute); as an argument, ``method``
+    is only ever the interval method (test variants are ``variant=``).
 
     Examples
     --------
@@ -282,20 +464,41 @@ class TestResult:
     details: Mapping[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
-        parts = [f"method={self.method!r}", f"statistic={_fmt(self.statistic)}"]
+        parts = [f"method={self.method!r}", f"statistic={format_value(self.statistic)}"]
         if self.df is not None:
-            parts.append(f"df={_fmt(self.df)}")
-        parts.append(f"pvalue={_fmt(self.pvalue)}")
+            parts.append(f"df={format_value(self.df)}")
+        parts.append(f"pvalue={format_value(self.pvalue)}")
         if self.alternative != "two-sided":
             parts.append(f"alternative={self.alternative!r}")
         if self.estimate is not None:
-            parts.append(f"estimate={_fmt(self.estimate)}")
+            parts.append(f"estimate={format_value(self.estimate)}")
         if self.confidence_interval is not None:
             lvl = f"{(self.confidence_level or 0) * 100:.10g}%"
             low, high = self.confidence_interval
-            parts.append(f"{lvl} CI [{_fmt(low)}, {_fmt(high)}]")
+            parts.append(f"{lvl} CI [{format_value(low)}, {format_value(high)}]")
         return f"TestResult({', '.join(parts)})"
 
-    def to_dict(self) -> dict[str, Any]:
-        """All fields as plain Python values (lists for arrays), ready for JSON."""
-        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per element of the statistic: ``test``, ``statistic``, ``df``,
+        ``pvalue``, ``alternative`` (and ``estimate``, ``low``, ``high`` when given)."""
+        stat = np.atleast_1d(np.asarray(self.statistic, dtype=float)).ravel()
+        pv = np.broadcast_to(np.asarray(self.pvalue, dtype=float), np.shape(self.statistic))
+        pv = np.atleast_1d(pv).ravel()
+        out = []
+        for i in range(stat.size):
+            row: dict[str, Any] = {"test": self.method, "statistic": float(stat[i])}
+            if self.df is not None:
+                row["df"] = plain(self.df)
+            row["pvalue"] = float(pv[i])
+            row["alternative"] = self.alternative
+            if self.estimate is not None and np.ndim(self.estimate) == 0:
+                row["estimate"] = float(self.estimate)
+            if self.confidence_interval is not None and np.ndim(self.estimate) == 0:
+                row["low"], row["high"] = (float(v) for v in self.confidence_interval)
+            out.append(row)
+        return out
+
+
+# transitional aliases for modules not yet moved to the public names (removed after merge)
+_fmt = format_value
+_plain = plain

@@ -173,7 +173,8 @@ def test_one_sided_intervals():
     lo = bootstrap_ci(Y, PRED, metric="accuracy", alternative="greater", rng=0)
     hi = bootstrap_ci(Y, PRED, metric="accuracy", alternative="less", rng=0)
     two = bootstrap_ci(Y, PRED, metric="accuracy", rng=0)
-    assert lo.confidence_interval.high == np.inf and hi.confidence_interval.low == -np.inf
+    # issue 8: the open end of a one-sided interval is the metric's range edge, not inf
+    assert lo.confidence_interval.high == 1.0 and hi.confidence_interval.low == 0.0
     assert two.confidence_interval.low < lo.confidence_interval.low < lo.estimate
     assert hi.estimate < hi.confidence_interval.high < two.confidence_interval.high
 
@@ -204,14 +205,14 @@ def test_result_repr_and_dict():
 @pytest.mark.parametrize(
     "kwargs,exc,pattern",
     [
-        ({"n_resamples": 0}, ValueError, r"`n_resamples` must be an integer >= 1; got 0"),
+        ({"n_resamples": 0}, ValueError, r"`n_resamples` must be an integer >= 2; got 0"),
         ({"n_resamples": 2.5}, TypeError, r"`n_resamples` must be an integer"),
         ({"confidence_level": 95}, ValueError, r"use 0.95 instead of 95"),
         ({"confidence_level": 0}, ValueError, r"strictly between 0 and 1"),
         ({"method": "bcaa"}, ValueError, r"`method` must be one of 'percentile', 'basic'"),
         ({"alternative": "two_sided"}, ValueError, r"`alternative` must be one of"),
-        ({"conditions": SPEAKER[:10]}, ValueError, r"`conditions` must have one entry per sample"),
-        ({"strata": Y[:-1]}, ValueError, r"`strata` must have one entry per sample"),
+        ({"conditions": SPEAKER[:10]}, ValueError, r"`conditions` has 10 samples"),
+        ({"strata": Y[:-1]}, ValueError, r"`strata` has 299 samples but `y_true` has 300"),
         ({"conditions": np.zeros(N)}, ValueError, r"single distinct value"),
         ({"two_stage": True}, ValueError, r"`two_stage=True` needs `conditions`"),
         ({"rng": -1}, ValueError, r"`rng` must be a non-negative integer"),
@@ -228,15 +229,15 @@ def test_bad_options(kwargs, exc, pattern):
 def test_bad_data():
     with pytest.raises(ValueError, match="No data given"):
         bootstrap_ci(metric="accuracy")
-    with pytest.raises(ValueError, match=r"`y_true` has 300.*`y_pred` has 299"):
+    with pytest.raises(ValueError, match=r"`y_pred` has 299 samples but `y_true` has 300"):
         bootstrap_ci(Y, PRED[:-1], metric="accuracy")
-    with pytest.raises(ValueError, match=r"`y_score` contains 1 NaN"):
+    with pytest.raises(ValueError, match=r"`y_score` has 1 missing value"):
         bootstrap_ci(Y, np.where(np.arange(N) == 5, np.nan, SCORE), metric="roc_auc")
-    with pytest.raises(ValueError, match=r"`y_score` contains 0 NaN and 1 infinite"):
+    with pytest.raises(ValueError, match=r"`y_score` contains 1 infinite value"):
         bootstrap_ci(Y, np.where(np.arange(N) == 5, np.inf, SCORE), metric="roc_auc")
     with pytest.raises(ValueError, match=r"`y_true` is empty"):
         bootstrap_ci([], [], metric="accuracy")
-    with pytest.raises(ValueError, match=r"conditions` contains 1 NaN"):
+    with pytest.raises(ValueError, match=r"`conditions` has 1 missing value"):
         bootstrap_ci(Y, PRED, metric="accuracy", conditions=np.r_[np.nan, np.arange(N - 1.0)])
 
 
@@ -294,8 +295,14 @@ def test_to_frame():
     assert len(vec.to_frame()) == 3 and "element" in vec.to_frame().columns
 
 
-def test_pos_label_among_several_classes_is_one_vs_rest():
+def test_pos_label_among_several_classes_is_refused():
+    # issue 8: roc_auc with three classes and a pos_label used to do a silent one-vs-rest;
+    # a binary metric now refuses more than two classes and says how to binarise
     y = RNG.integers(0, 3, N)
     s = (y == 2) + RNG.normal(size=N)
-    res = bootstrap_ci(y, s, metric="roc_auc", pos_label=2, n_resamples=50, rng=0)
+    for metric in ("roc_auc", "average_precision", "log_loss", "brier"):
+        score = 1 / (1 + np.exp(-s)) if metric in ("log_loss", "brier") else s
+        with pytest.raises(ValueError, match=r"needs binary labels.*`y_true == 2`"):
+            bootstrap_ci(y, score, metric=metric, pos_label=2, n_resamples=50, rng=0)
+    res = bootstrap_ci(y == 2, s, metric="roc_auc", n_resamples=50, rng=0)
     assert res.estimate == pytest.approx(skm.roc_auc_score(y == 2, s))

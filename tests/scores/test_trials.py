@@ -99,6 +99,7 @@ def test_weights_are_products_of_multiplicities():
                     assert wt == k[a] * k[b]
 
 
+@pytest.mark.filterwarnings("ignore::mlci.FewConditionsWarning")
 def test_same_distribution_as_loop_baseline():
     e, t, sc, lab, spk_of, _ = _trials(n_spk=15, per=4, seed=3)
     fast = trial_bootstrap_ci(
@@ -209,6 +210,7 @@ def _eer_on_weights(lab, sc, w):
     return np.array([k.evaluate(np.bincount(k.keys, weights=r, minlength=k.m)[None])[0] for r in w])
 
 
+@pytest.mark.filterwarnings("ignore::mlci.FewConditionsWarning")
 @pytest.mark.parametrize("rule", ["once", "product"])
 @pytest.mark.parametrize("n_spk", [6, 40])
 def test_speaker_count_path_equals_trial_weights(rule, n_spk):

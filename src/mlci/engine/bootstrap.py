@@ -16,20 +16,22 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import InvalidReplicatesWarning
-from ..inputs.options import DEFAULT_MAX_MEMORY
-from ..inputs.validation import (
-    check_alternative,
+from ..inputs import (
+    DEFAULT_MAX_MEMORY,
+    ArgSpec,
+    bootstrap_options,
     check_choice,
-    check_confidence_level,
     check_positive_int,
+    gather_design,
 )
-from ..metrics import FunctionKernel, Kernel, get_kernel
-from ..results import BootstrapResult, ConfidenceInterval
-from .intervals import INTERVAL_METHODS, acceleration, bootstrap_interval
-from .resampling import ResamplingPlan
+from ..metrics import FunctionKernel, Kernel, get_kernel, metric_info
+from ..results import BootstrapResult, ConfidenceInterval, plain
+from .intervals import acceleration, bootstrap_interval
+from .nested import plan_for_conditions
+from .resampling import ResamplingPlan, warn_few_conditions
 from .sampler import Sampler
 
-__all__ = ["bootstrap_ci", "finish_bootstrap", "run_bootstrap", "run_replicates"]
+__all__ = ["bootstrap_ci", "finish_bootstrap", "input_names", "run_bootstrap", "run_replicates"]
 
 #: target number of weights (replicates x atoms) in one chunk when ``batch`` is not given
 _CHUNK_WEIGHTS = 1 << 17
@@ -181,6 +183,7 @@ def run_bootstrap(
     max_memory: int = DEFAULT_MAX_MEMORY,
     jackknife_groups: int | None = None,
     metric_name: str | None = None,
+    details: dict[str, Any] | None = None,
 ) -> BootstrapResult:
     """Bootstrap a bound metric kernel under a resampling plan (the engine behind every API).
 
@@ -220,6 +223,8 @@ def run_bootstrap(
         jackknife=jackknife,
         hint=_errors_hint(kernel),
         bounds=kernel.bounds,
+        details=details,
+        elements=getattr(kernel, "elements", None),
     )
 
 
@@ -237,6 +242,7 @@ def finish_bootstrap(
     scheme: str | None = None,
     hint: str = "",
     bounds: tuple[float, float] | None = None,
+    elements: Any = None,
 ) -> BootstrapResult:
     """The interval and the result object from an estimate and its bootstrap distribution.
 
@@ -267,6 +273,8 @@ def finish_bootstrap(
     bounds : (float, float), optional
         The range of the metric (see :func:`mlci.engine.intervals.bootstrap_interval`):
         normal and basic intervals are clipped into it and one-sided intervals end at it.
+    elements : sequence, optional
+        Names of the elements of a vector-valued metric (e.g. the classes).
 
     Returns
     -------
@@ -293,6 +301,8 @@ def finish_bootstrap(
             InvalidReplicatesWarning,
             stacklevel=3,
         )
+    if getattr(plan, "n_conditions", None) is not None:
+        warn_few_conditions(plan.n_conditions)
     info: dict[str, Any] = dict(details or {})
     accel = None
     if method == "bca" and jackknife is not None:
@@ -331,6 +341,8 @@ def finish_bootstrap(
         n_samples=plan.n_samples,
         n_conditions=plan.n_conditions,
         n_strata=plan.n_strata,
+        bounds=(-np.inf, np.inf) if bounds is None else (float(bounds[0]), float(bounds[1])),
+        elements=None if elements is None else tuple(plain(list(elements))),
     )
 
 
@@ -349,10 +361,13 @@ def _errors_hint(kernel: Kernel) -> str:
 
 
 def bootstrap_ci(
-    *data: Any,
+    *arrays: Any,
     metric: str | Callable[..., Any],
+    data: Any = None,
     conditions: Any = None,
     strata: Any = None,
+    stratify: bool = False,
+    dropna: bool = False,
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
     method: str = "bca",
@@ -372,8 +387,8 @@ def bootstrap_ci(
 
     Parameters
     ----------
-    *data : array-like, each of shape (n_samples,) (scores of a multiclass ``log_loss``
-        or ``brier``: (n_samples, n_classes))
+    *arrays : array-like, each of shape (n_samples,) (scores of a multiclass ``log_loss``
+        or ``brier``: (n_samples, n_classes)); column names with ``data``
         The per-sample arrays the metric takes, in its order.  Built-in metrics take
         ``(y_true, y_pred)`` (decisions, or regression predictions), ``(y_true, y_score)``
         (``roc_auc``, ``average_precision``, ``log_loss``, ``brier``), ``(values,)``
@@ -383,6 +398,9 @@ def bootstrap_ci(
         A built-in name (see :func:`mlci.metrics.list_metrics`) or a function returning a
         number or a fixed-shape array.  A function that accepts ``sample_weight`` is given
         the replicate's counts instead of repeated samples.
+    data : DataFrame or pyarrow Table, optional
+        A pandas or polars DataFrame (or a pyarrow Table): the arrays, ``conditions`` and
+        ``strata`` may then be its column names.
     conditions : array-like, shape (n_samples,), optional
         Condition of every sample (speaker, session, document): samples that share a
         condition are resampled together.  Use it whenever samples are not independent;
@@ -393,6 +411,12 @@ def bootstrap_ci(
     strata : array-like, shape (n_samples,), optional
         Resample within each stratum, keeping its size (e.g. ``strata=y_true`` keeps the
         class counts fixed).
+    stratify : bool, default False
+        Shorthand for ``strata=`` the first array (``y_true``).
+    dropna : bool, default False
+        A missing value (None, NaN, ``pd.NA``, NaT, null) in any per-sample argument is an
+        error naming it; ``True`` drops those samples instead, and
+        ``result.details["n_dropped"]`` says how many.
     n_resamples : int, default 1000
         Number of bootstrap replicates.
     confidence_level : float, default 0.95
@@ -446,17 +470,22 @@ def bootstrap_ci(
     >>> res.n_conditions, res.scheme
     (25, 'conditions')
     """
-    if not data:
+    if not arrays:
         raise ValueError(
             "No data given: pass the per-sample arrays positionally, e.g. "
             "bootstrap_ci(y_true, y_pred, metric='accuracy')."
         )
-    check_choice("method", method, INTERVAL_METHODS)
-    confidence_level = check_confidence_level(confidence_level)
-    alternative = check_alternative(alternative)
-    n_resamples = check_positive_int("n_resamples", n_resamples)
-    if method in ("bc", "bca", "percentile", "basic") and n_resamples < 2:
-        raise ValueError(f"`n_resamples` must be at least 2 for method {method!r}.")
+    opts = bootstrap_options(
+        n_resamples=n_resamples,
+        confidence_level=confidence_level,
+        method=method,
+        alternative=alternative,
+        rng=rng,
+        batch=batch,
+        n_jobs=n_jobs,
+        max_memory=max_memory,
+    )
+    check_choice("weights", weights, ("multinomial", "poisson"))
     params = dict(metric_kwargs or {})
     if not callable(metric):
         if pos_label is not None:
@@ -468,28 +497,60 @@ def bootstrap_ci(
             "`pos_label` and `average` are options of the built-in metrics; pass options of "
             "your own function in `metric_kwargs`."
         )
-    kernel = get_kernel(metric, data, params)
-    n = len(kernel.keys)
-    from .nested import plan_for_conditions
-
+    names = input_names(metric, len(arrays))
+    if stratify:
+        if strata is not None:
+            raise ValueError(
+                "Pass either `strata=` or `stratify=True` (strata = y_true), not both."
+            )
+        strata = arrays[0]
+    specs = {nm: ArgSpec("any", (1, 2, 3)) for nm in names}
+    g, conditions, strata = gather_design(
+        specs,
+        dict(zip(names, arrays, strict=True)),
+        conditions=conditions,
+        strata=strata,
+        dropna=dropna,
+        data=data,
+    )
+    kernel = get_kernel(metric, list(g.arrays.values()), params, names=names)
     plan = plan_for_conditions(
-        n,
+        g.n_samples,
         conditions=conditions,
         strata=strata,
         two_stage=two_stage,
         weights=weights,
-        n_resamples=n_resamples,
-        rng=rng,
+        n_resamples=opts.n_resamples,
+        rng=opts.seed,
     )
     return run_bootstrap(
         kernel,
         plan,
-        method=method,
-        confidence_level=confidence_level,
-        alternative=alternative,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
+        method=opts.method,
+        confidence_level=opts.confidence_level,
+        alternative=opts.alternative,
+        batch=opts.engine.batch,
+        n_jobs=opts.engine.n_jobs,
+        max_memory=opts.engine.max_memory,
         jackknife_groups=jackknife_groups,
         metric_name=metric if isinstance(metric, str) else None,
+        details={"n_dropped": g.n_dropped},
     )
+
+
+def input_names(metric: Any, n_arrays: int) -> list[str]:
+    """How the positional arrays of a metric are named in messages: the metric's inputs
+    (``y_true``, ``y_pred``...) for a built-in name, ``data[i]`` for a function."""
+    if isinstance(metric, str):
+        info = metric_info(metric)
+        if n_arrays != len(info.inputs):
+            raise ValueError(
+                f"Metric {info.name!r} takes {len(info.inputs)} per-sample array(s) "
+                f"({', '.join(info.inputs)}); got {n_arrays}."
+            )
+        return list(info.inputs)
+    if not callable(metric):
+        raise TypeError(
+            f"`metric` must be a metric name (str) or a callable; got {type(metric).__name__}."
+        )
+    return [f"data[{i}]" for i in range(n_arrays)]

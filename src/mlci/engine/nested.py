@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
+from ..inputs import is_nested
 from ..inputs.validation import as_1d, check_positive_int, check_rng_seed
 from .resampling import bind_atoms
 from .sampler import Sampler, Stream, block_generator
@@ -325,18 +326,6 @@ def make_nested_plan(
         unit_of_sample=units[-1],
         n_units=counts[-1],
         n_conditions=counts[0],
-    )
-
-
-def is_nested(conditions: Any) -> bool:
-    """True for nested conditions: a list or tuple of per-sample arrays (levels, top first).
-
-    A plain list of labels (one per sample) is a single level and gives False.
-    """
-    return (
-        isinstance(conditions, list | tuple)
-        and len(conditions) > 0
-        and all(np.ndim(level) == 1 for level in conditions)
     )
 
 

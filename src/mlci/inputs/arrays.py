@@ -37,6 +37,8 @@ __all__ = [
     "Gathered",
     "column",
     "gather",
+    "gather_design",
+    "is_nested",
     "missing_mask",
     "native_values",
     "rows_text",
@@ -415,3 +417,76 @@ def column(name: str, value: Any, kind: str = "any", ndim: Sequence[int] = (1,))
     if value is None:
         raise ValueError(f"`{name}` is required; got None.")
     return gather({name: ArgSpec(kind, tuple(ndim))}, {name: value})[name]
+
+
+def is_nested(conditions: Any, data: Any = None) -> bool:
+    """True for nested conditions: a list or tuple of per-sample arrays, top level first
+    (with ``data``, a list of column names).  A plain list of labels is one level.
+
+    Examples
+    --------
+    >>> is_nested([[0, 0, 1], ["a", "b", "c"]]), is_nested([0, 0, 1])
+    (True, False)
+    """
+    if not isinstance(conditions, list | tuple) or len(conditions) == 0:
+        return False
+    if data is not None and all(isinstance(c, str) for c in conditions):
+        return True
+    return all(np.ndim(level) == 1 for level in conditions)
+
+
+def gather_design(
+    specs: Mapping[str, ArgSpec],
+    values: Mapping[str, Any],
+    *,
+    conditions: Any = None,
+    strata: Any = None,
+    dropna: bool = False,
+    data: Any = None,
+    dropna_name: str = "dropna=True",
+) -> tuple[Gathered, Any, Any]:
+    """:func:`gather` for per-sample data together with its resampling design.
+
+    ``conditions`` (one level, or a list of levels top first) and ``strata`` are read as
+    ``"groups"`` and take part in the missing-value policy with the data: a sample with
+    no speaker is dropped (``dropna=True``) or refused like a sample with no label.
+
+    Returns
+    -------
+    gathered : Gathered
+        The data arrays (the design's entries are removed from ``gathered.arrays``).
+    conditions : ndarray, list of ndarray, or None
+    strata : ndarray or None
+
+    Examples
+    --------
+    >>> g, cond, _ = gather_design({"values": ArgSpec("numbers")},
+    ...                            {"values": [1.0, 2.0, None]},
+    ...                            conditions=["a", "b", "b"], dropna=True)
+    >>> g["values"].tolist(), cond.tolist(), g.n_dropped
+    ([1.0, 2.0], ['a', 'b'], 1)
+    """
+    specs = dict(specs)
+    values = dict(values)
+    nested = is_nested(conditions, data)
+    levels = list(conditions) if nested else None
+    groups = ArgSpec("groups")
+    if nested:
+        for i, level in enumerate(levels or []):
+            specs[f"conditions[{i}]"] = groups
+            values[f"conditions[{i}]"] = level
+    elif conditions is not None:
+        specs["conditions"] = groups
+        values["conditions"] = conditions
+    if strata is not None:
+        specs["strata"] = groups
+        values["strata"] = strata
+    g = gather(specs, values, dropna=dropna, data=data, dropna_name=dropna_name)
+    arrays = dict(g.arrays)
+    cond: Any = None
+    if nested:
+        cond = [arrays.pop(f"conditions[{i}]") for i in range(len(levels or []))]
+    elif conditions is not None:
+        cond = arrays.pop("conditions")
+    strat = arrays.pop("strata") if strata is not None else None
+    return Gathered(arrays, g.n_samples, g.n_dropped, g.kept), cond, strat

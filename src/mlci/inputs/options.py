@@ -145,8 +145,8 @@ def bootstrap_options(
     ValueError: `confidence_level` must be strictly between 0 and 1 (e.g. 0.95); got 95. ...
     """
     check_choice("method", method, methods)
-    minimum = 2 if method in ("bc", "bca", "percentile", "basic", "normal") else 1
-    n_resamples = check_positive_int("n_resamples", n_resamples, minimum=minimum)
+    # every interval method needs a spread: at least two replicates
+    n_resamples = check_positive_int("n_resamples", n_resamples, minimum=2)
     return BootstrapOptions(
         n_resamples=n_resamples,
         confidence_level=check_confidence_level(confidence_level),

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..inputs import ArgSpec, gather
 from ._base import AdditiveKernel, ConfusionKernel, Kernel, safe_div
 from .additive import (
     brier_kernel,
@@ -37,19 +38,26 @@ __all__ = [
     "MetricInfo",
     "get_kernel",
     "list_metrics",
+    "metric_info",
     "safe_div",
 ]
 
 
 @dataclass(frozen=True)
 class MetricInfo:
-    """A registered metric: its inputs, its options and how to bind it to data."""
+    """A registered metric: its inputs, its options and how to bind it to data.
+
+    ``kinds`` says how the input gate reads each input (see :class:`mlci.inputs.ArgSpec`);
+    ``bounds`` is the metric's range (intervals stay inside it).
+    """
 
     name: str
     inputs: tuple[str, ...]
     options: tuple[str, ...]
     prepare: Callable[..., Kernel]
     description: str
+    kinds: tuple[ArgSpec, ...] = ()
+    bounds: tuple[float, float] = (-np.inf, np.inf)
 
 
 def _conf(name: str) -> Callable[..., Kernel]:
@@ -85,6 +93,13 @@ _CONF_DESCRIPTIONS = {
     "fbeta": "F-beta score (option beta)",
 }
 
+_LABELS = ArgSpec("labels")
+_NUMBERS = ArgSpec("numbers")
+_SCORES = ArgSpec("numbers", (1, 2))  # 2-d refused by the kernel, with a hint
+_PROBS = ArgSpec("numbers", (1, 2))
+_UNIT = (0.0, 1.0)
+_POSITIVE = (0.0, np.inf)
+
 METRICS: dict[str, MetricInfo] = {}
 for _name in CONFUSION_METRICS:
     METRICS[_name] = MetricInfo(
@@ -93,6 +108,8 @@ for _name in CONFUSION_METRICS:
         _CONF_OPTIONS.get(_name, ("pos_label", "average")),
         _conf(_name),
         _CONF_DESCRIPTIONS[_name],
+        (_LABELS, _LABELS),
+        (-1.0, 1.0) if _name in ("mcc", "cohen_kappa") else _UNIT,
     )
 METRICS.update(
     {
@@ -102,6 +119,8 @@ METRICS.update(
             ("pos_label",),
             RocAucKernel,
             "area under the ROC curve (ties count one half)",
+            (_LABELS, _SCORES),
+            _UNIT,
         ),
         "average_precision": MetricInfo(
             "average_precision",
@@ -109,6 +128,8 @@ METRICS.update(
             ("pos_label",),
             AveragePrecisionKernel,
             "area under the precision-recall curve, step-wise (scikit-learn's definition)",
+            (_LABELS, _SCORES),
+            _UNIT,
         ),
         "log_loss": MetricInfo(
             "log_loss",
@@ -116,6 +137,8 @@ METRICS.update(
             ("pos_label",),
             log_loss_kernel,
             "mean negative log-likelihood of the true class (probabilities)",
+            (_LABELS, _PROBS),
+            _POSITIVE,
         ),
         "brier": MetricInfo(
             "brier",
@@ -123,6 +146,8 @@ METRICS.update(
             ("pos_label",),
             brier_kernel,
             "mean squared error of the predicted probabilities",
+            (_LABELS, _PROBS),
+            _UNIT,
         ),
         "mean": MetricInfo(
             "mean",
@@ -130,6 +155,7 @@ METRICS.update(
             (),
             mean_kernel,
             "mean of per-sample values (loss, WER, 0/1 correctness)",
+            (_NUMBERS,),
         ),
         "weighted_mean": MetricInfo(
             "weighted_mean",
@@ -137,17 +163,44 @@ METRICS.update(
             (),
             weighted_mean_kernel,
             "sum(weight*value)/sum(weight), e.g. WER weighted by word counts",
+            (_NUMBERS, _NUMBERS),
         ),
-        "mae": MetricInfo("mae", ("y_true", "y_pred"), (), mae_kernel, "mean absolute error"),
-        "mse": MetricInfo("mse", ("y_true", "y_pred"), (), mse_kernel, "mean squared error"),
+        "mae": MetricInfo(
+            "mae",
+            ("y_true", "y_pred"),
+            (),
+            mae_kernel,
+            "mean absolute error",
+            (_NUMBERS, _NUMBERS),
+            _POSITIVE,
+        ),
+        "mse": MetricInfo(
+            "mse",
+            ("y_true", "y_pred"),
+            (),
+            mse_kernel,
+            "mean squared error",
+            (_NUMBERS, _NUMBERS),
+            _POSITIVE,
+        ),
         "rmse": MetricInfo(
             "rmse",
             ("y_true", "y_pred"),
             (),
             partial(mse_kernel, root=True),
             "root mean squared error",
+            (_NUMBERS, _NUMBERS),
+            _POSITIVE,
         ),
-        "r2": MetricInfo("r2", ("y_true", "y_pred"), (), r2_kernel, "coefficient of determination"),
+        "r2": MetricInfo(
+            "r2",
+            ("y_true", "y_pred"),
+            (),
+            r2_kernel,
+            "coefficient of determination",
+            (_NUMBERS, _NUMBERS),
+            (-np.inf, 1.0),
+        ),
     }
 )
 
@@ -177,10 +230,23 @@ def _resolve(name: str) -> MetricInfo:
     return METRICS[key]
 
 
+def metric_info(metric: str) -> MetricInfo:
+    """The registry entry of a built-in metric name (case and ``-``/``_`` insensitive)."""
+    return _resolve(metric)
+
+
 def get_kernel(
-    metric: str | Callable[..., Any], data: Sequence[Any], params: dict[str, Any]
+    metric: str | Callable[..., Any],
+    data: Sequence[Any],
+    params: dict[str, Any],
+    names: Sequence[str] | None = None,
 ) -> Kernel:
     """Bind a metric (a registered name or a callable) to the data arrays.
+
+    The arrays go through the input gate (:func:`mlci.inputs.gather`) with the kinds the
+    metric declares, so a kernel only ever sees arrays of one native type with no
+    missing value; callers that drop missing values do it before, jointly with their
+    other per-sample arguments.
 
     Parameters
     ----------
@@ -190,9 +256,24 @@ def get_kernel(
     params : dict
         Metric options (``pos_label``, ``average``, ``beta``, ... for built-ins; passed as
         keyword arguments to a callable).
+    names : sequence of str, optional
+        How the arrays are named in error messages (default: the metric's input names,
+        e.g. ``y_true``, ``y_pred``).
+
+    Examples
+    --------
+    >>> k = get_kernel("accuracy", ([0, 1, 1], [0, 1, 0]), {})
+    >>> float(k.evaluate(np.bincount(k.keys, minlength=k.m)[None, :].astype(float))[0])
+    0.6666666666666666
     """
     if callable(metric):
-        return FunctionKernel(metric, data, params)
+        data = list(data)
+        if not data:
+            raise ValueError("At least one per-sample array is needed.")
+        labels = list(names) if names is not None else [f"data[{i}]" for i in range(len(data))]
+        specs = {nm: ArgSpec("any", (1, 2, 3)) for nm in labels}
+        g = gather(specs, dict(zip(labels, data, strict=True)))
+        return FunctionKernel(metric, list(g.arrays.values()), params)
     if not isinstance(metric, str):
         raise TypeError(
             f"`metric` must be a metric name (str) or a callable; got {type(metric).__name__}."
@@ -211,7 +292,12 @@ def get_kernel(
             f"Option(s) {', '.join(sorted(unknown))} do not apply to metric {info.name!r} "
             f"(its options: {opts})."
         )
-    return info.prepare(*data, **given)
+    labels = list(names) if names is not None else list(info.inputs)
+    g = gather(dict(zip(labels, info.kinds, strict=True)), dict(zip(labels, data, strict=True)))
+    kernel = info.prepare(*g.arrays.values(), **given)
+    if "bounds" not in vars(kernel):  # a kernel may narrow or widen it for its data
+        kernel.bounds = info.bounds
+    return kernel
 
 
 def _accepts_sample_weight(fn: Callable[..., Any]) -> bool:
@@ -234,19 +320,8 @@ class FunctionKernel(Kernel):
     work_factor = 2.0
 
     def __init__(self, fn: Callable[..., Any], data: Sequence[Any], params: dict[str, Any]) -> None:
-        from ..inputs.validation import check_same_length
-
-        arrays = []
-        for i, a in enumerate(data):
-            arr = np.asarray(a)
-            if arr.ndim == 0:
-                raise ValueError(f"data array {i} must have one entry per sample; got a scalar.")
-            if len(arr) == 0:
-                raise ValueError(f"data array {i} is empty; at least one sample is needed.")
-            arrays.append(arr)
-        if not arrays:
-            raise ValueError("At least one per-sample array is needed.")
-        check_same_length(**{f"data[{i}]": a for i, a in enumerate(arrays)})
+        # the arrays come from the input gate (see get_kernel): aligned, no missing value
+        arrays = [np.asarray(a) for a in data]
         self.fn = fn
         self.params = {k: v for k, v in params.items() if v is not None}
         self.arrays = arrays

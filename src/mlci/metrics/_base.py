@@ -36,6 +36,8 @@ class Kernel:
     bounds : (float, float)
         The metric's range (e.g. ``(0, 1)`` for a proportion): intervals are kept inside
         it and one-sided intervals end at its edges.
+    elements : tuple or None
+        Names of the elements of a vector-valued metric (the classes of a per-class one).
     """
 
     name: str = "metric"
@@ -44,6 +46,7 @@ class Kernel:
     shape: tuple[int, ...] = ()
     work_factor: float = 6.0
     bounds: tuple[float, float] = (-np.inf, np.inf)
+    elements: tuple[object, ...] | None = None
 
     def evaluate(self, w: np.ndarray) -> np.ndarray:
         """Metric for each row of atom counts ``w`` (b, m) -> (b, *shape); NaN if undefined."""

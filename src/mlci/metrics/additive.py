@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.validation import as_1d, as_float, binary_labels, check_same_length, show_values
+from ..inputs import binary_target, encode_labels, show_values
 from ._base import AdditiveKernel, safe_div
 
 _EPS = np.finfo(float).eps
@@ -26,7 +26,7 @@ def _sqrt_ratio(s: np.ndarray) -> np.ndarray:
 
 def mean_kernel(values: Any) -> AdditiveKernel:
     """Mean of per-sample values (a loss, a WER, a 0/1 correctness)."""
-    v = as_float("values", values)
+    v = np.asarray(values, dtype=float)
     return AdditiveKernel(np.column_stack([v, np.ones_like(v)]), _ratio, (), "mean")
 
 
@@ -35,9 +35,8 @@ def weighted_mean_kernel(weights: Any, values: Any) -> AdditiveKernel:
 
     The weights come first, in the labels position, as in the seed toolkit's table.
     """
-    w = as_float("weights", weights)
-    v = as_float("values", values)
-    check_same_length(weights=w, values=v)
+    w = np.asarray(weights, dtype=float)
+    v = np.asarray(values, dtype=float)
     if (w < 0).any():
         raise ValueError("`weights` (the first array of 'weighted_mean') must be non-negative.")
     if w.sum() == 0:
@@ -46,10 +45,7 @@ def weighted_mean_kernel(weights: Any, values: Any) -> AdditiveKernel:
 
 
 def _regression_inputs(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
-    t = as_float("y_true", y_true)
-    p = as_float("y_pred", y_pred)
-    check_same_length(y_true=t, y_pred=p)
-    return t, p
+    return np.asarray(y_true, dtype=float), np.asarray(y_pred, dtype=float)
 
 
 def mae_kernel(y_true: Any, y_pred: Any) -> AdditiveKernel:
@@ -84,9 +80,8 @@ def r2_kernel(y_true: Any, y_pred: Any) -> AdditiveKernel:
 
 def _probabilities(y_true: Any, y_prob: Any, pos_label: Any, name: str) -> np.ndarray:
     """Probability each sample gave to its true class, with sklearn's label conventions."""
-    y = as_1d("y_true", y_true)
-    p = as_float("y_score", y_prob, ndim=(1, 2))
-    check_same_length(y_true=y, y_score=p)
+    y = np.asarray(y_true)
+    p = np.asarray(y_prob, dtype=float)
     if (p < 0).any() or (p > 1).any():
         raise ValueError(
             f"{name!r} needs probabilities in [0, 1] in `y_score`; found values from "
@@ -95,9 +90,14 @@ def _probabilities(y_true: Any, y_prob: Any, pos_label: Any, name: str) -> np.nd
         )
     if p.ndim == 1 or p.shape[1] == 1:
         p = p.reshape(-1)
-        pos = binary_labels("y_true", y, pos_label)
+        pos = binary_target(y, pos_label, metric=name)
         return np.where(pos, p, 1.0 - p)
-    classes, idx = np.unique(y, return_inverse=True)
+    if pos_label is not None:
+        raise ValueError(
+            f"`pos_label` does not apply to {name!r} with one probability column per class "
+            f"(`y_score` has {p.shape[1]} columns, following the sorted class labels)."
+        )
+    classes, (idx,) = encode_labels(y)
     if len(classes) > p.shape[1]:
         raise ValueError(
             f"`y_true` has {len(classes)} classes {show_values(classes)} but `y_score` has only "
@@ -114,7 +114,7 @@ def _probabilities(y_true: Any, y_prob: Any, pos_label: Any, name: str) -> np.nd
             f"The rows of `y_score` must sum to 1 (class probabilities); they range from "
             f"{rows.min():.6g} to {rows.max():.6g}."
         )
-    return p[np.arange(len(y)), idx.reshape(-1)]
+    return p[np.arange(len(y)), idx]
 
 
 def log_loss_kernel(y_true: Any, y_score: Any, *, pos_label: Any = None) -> AdditiveKernel:
@@ -128,16 +128,21 @@ def log_loss_kernel(y_true: Any, y_score: Any, *, pos_label: Any = None) -> Addi
 def brier_kernel(y_true: Any, y_score: Any, *, pos_label: Any = None) -> AdditiveKernel:
     """Brier score: mean squared difference between the predicted probability and the outcome.
 
-    Binary: ``(p - y)^2`` with ``p`` the probability of the positive class.  Multiclass
-    ``(n, K)`` probabilities: ``sum_k (p_k - 1[y = k])^2`` (scikit-learn >= 1.7 convention).
+    Binary: ``(p - y)^2`` with ``p`` the probability of the positive class (one column, or
+    two columns: the same value).  Multiclass ``(n, K)`` probabilities, ``K > 2``:
+    ``sum_k (p_k - 1[y = k])^2``, in [0, 2] (scikit-learn >= 1.7's ``brier_score_loss``).
     """
-    y = as_1d("y_true", y_true)
-    p = as_float("y_score", y_score, ndim=(1, 2))
+    p = np.asarray(y_score, dtype=float)
+    q = _probabilities(y_true, p, pos_label, "brier")
     if p.ndim == 1 or p.shape[1] == 1:
-        q = _probabilities(y_true, y_score, pos_label, "brier")
         e = (1.0 - q) ** 2
     else:
-        q = _probabilities(y_true, y_score, pos_label, "brier")
         e = (p**2).sum(axis=1) - 2 * q + 1.0
-    del y
-    return AdditiveKernel(np.column_stack([e, np.ones_like(e)]), _ratio, (), "brier")
+        if p.shape[1] == 2:
+            # two columns are one binary problem: scikit-learn's brier_score_loss halves
+            # the sum over the columns (scale_by_half="auto"), the one-column value
+            e = e / 2.0
+    kernel = AdditiveKernel(np.column_stack([e, np.ones_like(e)]), _ratio, (), "brier")
+    if p.ndim == 2 and p.shape[1] > 2:
+        kernel.bounds = (0.0, 2.0)
+    return kernel

@@ -13,8 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.encoding import fast_unique
-from ..inputs.validation import as_1d, check_choice, check_same_length, show_values
+from ..inputs import check_choice, check_label_pair, encode_labels, positive_label, show_values
 from ._base import ConfusionKernel, safe_div
 
 AVERAGES = ("binary", "macro", "micro", "weighted", None)
@@ -150,32 +149,13 @@ WHOLE_MATRIX = {
 CONFUSION_METRICS = tuple(WHOLE_MATRIX) + tuple(RATE_METRICS) + F_METRICS
 
 
-def _encode(y_true: np.ndarray, y_pred: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Class indices of labels and predictions over the sorted union of their values."""
-    try:
-        classes, inv = fast_unique(np.concatenate([y_true, y_pred]))
-    except TypeError:
-        raise TypeError(
-            "`y_true` and `y_pred` must hold comparable class labels of one type (e.g. all "
-            "ints or all strings)."
-        ) from None
-    n = len(y_true)
-    return classes, inv[:n], inv[n:]
-
-
 #: largest number of distinct classes of a confusion-matrix metric (K^2 atoms per replicate)
 MAX_CLASSES = 2048
 
 
 def _check_labels(name: str, y: np.ndarray) -> None:
+    """Decision metrics need class decisions: refuse non-integer numbers (scores)."""
     if y.dtype.kind == "f":
-        if np.isnan(y).any():
-            raise ValueError(
-                f"`{name}` contains {int(np.isnan(y).sum())} NaN value(s); class labels "
-                "must all be present."
-            )
-        if not np.all(np.isfinite(y)):
-            raise ValueError(f"`{name}` contains infinite values; class labels must be finite.")
         frac = y[y != np.round(y)]
         if frac.size:
             raise ValueError(
@@ -196,13 +176,11 @@ def prepare_confusion(
     beta: float = 1.0,
     weights: str | None = None,
 ) -> ConfusionKernel:
-    """Bind a confusion-matrix metric to labels and decisions."""
-    y_true = as_1d("y_true", y_true)
-    y_pred = as_1d("y_pred", y_pred)
-    check_same_length(y_true=y_true, y_pred=y_pred)
+    """Bind a confusion-matrix metric to labels and decisions (arrays from the input gate)."""
     _check_labels("y_true", y_true)
     _check_labels("y_pred", y_pred)
-    classes, t, p = _encode(y_true, y_pred)
+    check_label_pair(y_true, y_pred)
+    classes, (t, p) = encode_labels(y_true, y_pred)
     k = len(classes)
     if k > MAX_CLASSES:
         raise ValueError(
@@ -248,7 +226,7 @@ def prepare_confusion(
                 f"{len(values)} values {show_values(values)}. Pass `average='macro'` (or 'micro', "
                 "'weighted', None for per-class values) for multiclass data."
             )
-        pos = _positive_label(values, pos_label)
+        pos = positive_label(values, pos_label, "y_true")
         tb = (y_true == pos).astype(np.intp)
         pb = (y_pred == pos).astype(np.intp)
         return ConfusionKernel(
@@ -259,22 +237,9 @@ def prepare_confusion(
             f"`pos_label` only applies with `average='binary'`; got average={average!r}."
         )
     shape = (k,) if average is None else ()
-    return ConfusionKernel(
+    kernel = ConfusionKernel(
         t, p, k, partial(_averaged, parts=parts, average=average, pos=0), shape, name
     )
-
-
-def _positive_label(values: np.ndarray, pos_label: Any) -> Any:
-    vs = set(values.tolist())
-    if pos_label is not None:
-        if pos_label not in vs and len(vs) == 2:
-            raise ValueError(
-                f"`pos_label`={pos_label!r} is not among the label values {show_values(values)}."
-            )
-        return pos_label
-    if vs <= {0, 1} or vs <= {-1, 1} or vs <= {False, True}:
-        return 1
-    raise ValueError(
-        f"The labels take values {show_values(values)} and `pos_label` is not specified: "
-        "either make them take values in {0, 1} or {-1, 1}, or pass `pos_label` explicitly."
-    )
+    if average is None:
+        kernel.elements = tuple(classes.tolist())  # per-class results name their class
+    return kernel

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.validation import as_1d, as_float, binary_labels, check_same_length
+from ..inputs import binary_target
 from ._base import Kernel, safe_div
 
 
@@ -20,16 +20,14 @@ class _SortedScores(Kernel):
     """Atoms of a binary score data set (shared by the ranking kernels)."""
 
     def __init__(self, y_true: Any, y_score: Any, pos_label: Any, name: str) -> None:
-        y_true = as_1d("y_true", y_true)
+        # arrays from the input gate: aligned, no missing value, y_score finite floats
         if np.ndim(y_score) == 2:
             raise ValueError(
                 f"{name!r} takes one score per sample (1-d `y_score`); got shape "
                 f"{np.shape(y_score)}. For class probabilities, pass the positive class's "
                 "column, e.g. y_score[:, 1]."
             )
-        y_score = as_float("y_score", y_score)
-        check_same_length(y_true=y_true, y_score=y_score)
-        pos = binary_labels("y_true", y_true, pos_label)
+        pos = binary_target(y_true, pos_label, metric=name)
         n_pos = int(pos.sum())
         if n_pos == 0 or n_pos == len(pos):
             only = "positive" if n_pos else "negative"
