@@ -348,7 +348,7 @@ def test_bad_input(readme_data):
         evaluate_with_conf_int(d, "accuracy", y, alpha=0.95 * 100 + 5)
     with pytest.raises(ValueError, match="`num_bootstraps`"):
         evaluate_with_conf_int(d, "accuracy", y, num_bootstraps=0)
-    with pytest.raises(ValueError, match="`conditions` must have one entry per sample"):
+    with pytest.raises(ValueError, match="`conditions` has 10 samples but `labels` has 400"):
         evaluate_with_conf_int(d, "accuracy", y, c[:10])
     with pytest.raises(ValueError, match="single distinct value"):
         evaluate_with_conf_int(d, "accuracy", y, np.zeros(400))

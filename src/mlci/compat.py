@@ -34,7 +34,7 @@ from .engine.bootstrap import INVALID_WARN_FRACTION, run_replicates
 from .engine.resampling import make_plan
 from .engine.sampler import Sampler, Stream
 from .exceptions import InvalidReplicatesWarning
-from .inputs.validation import check_positive_int, check_rng_seed
+from .inputs import ArgSpec, check_positive_int, check_rng_seed, gather
 from .metrics import METRICS, FunctionKernel, Kernel, get_kernel
 from .results import ConfidenceInterval
 
@@ -261,12 +261,18 @@ def evaluate_with_conf_int(
         raise ValueError("`samples` is required; got None.")
     num_bootstraps = check_positive_int("num_bootstraps", num_bootstraps)
     alpha = _check_alpha(alpha)
+    named = {"labels": labels, "samples": samples, "samples2": samples2, "conditions": conditions}
+    named = {k: v for k, v in named.items() if v is not None}
+    g = gather({k: ArgSpec("any", (1, 2)) for k in named}, named)  # the input gate
+    labels, samples, samples2 = (g.arrays.get(k) for k in ("labels", "samples", "samples2"))
+    conditions = g.arrays.get("conditions")
     data = [a for a in (labels, samples, samples2) if a is not None]
+    names = [k for k in ("labels", "samples", "samples2") if g.arrays.get(k) is not None]
     if callable(metric):
         value = _call_metric(metric, labels, samples, samples2)
         kernel: Kernel = FunctionKernel(metric, data, {})
     else:
-        kernel = get_kernel(metric, data, {})
+        kernel = get_kernel(metric, data, {}, names=names)
         full = kernel.evaluate(np.bincount(kernel.keys, minlength=kernel.m)[None, :].astype(float))
         value = float(full[0]) if kernel.shape == () else full[0]
     keys, m = kernel.keys, kernel.m

@@ -114,7 +114,7 @@ def test_works_with_confusion_kernel_and_lower_level_only():
 def test_bad_inputs():
     spk, ses, y = _data()
     n = len(y)
-    with pytest.raises(ValueError, match=r"`levels\[1\]` must have one entry per sample"):
+    with pytest.raises(ValueError, match=r"`levels\[1\]` has 239 samples"):
         make_nested_plan(n, [spk, ses[:-1]])
     with pytest.raises(ValueError, match="`resample_levels`"):
         make_nested_plan(n, [spk, ses], resample_levels=(True,))

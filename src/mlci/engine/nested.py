@@ -34,8 +34,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from ..inputs import is_nested
-from ..inputs.validation import as_1d, check_positive_int, check_rng_seed
+from ..inputs import ArgSpec, check_positive_int, check_rng_seed, gather, is_nested, unique_inverse
 from .resampling import bind_atoms
 from .sampler import Sampler, Stream, block_generator
 
@@ -283,21 +282,21 @@ def make_nested_plan(
         )
     if not any(resample):
         raise ValueError("`resample_levels` resamples no level; at least one must be True.")
+    # the levels through the input gate: aligned, one type each, no missing value
+    g = gather(
+        {f"levels[{i}]": ArgSpec("groups") for i in range(n_lv)},
+        {f"levels[{i}]": lv for i, lv in enumerate(levels)},
+    )
+    if g.n_samples != n_samples:
+        raise ValueError(
+            f"`levels[0]` must have one entry per sample: {n_samples} expected, got {g.n_samples}."
+        )
     units: list[np.ndarray] = []
     parents: list[np.ndarray] = []
     counts: list[int] = []
     prev = np.zeros(n_samples, dtype=np.int64)
-    for i, lv in enumerate(levels):
-        arr = as_1d(f"levels[{i}]", lv)
-        if len(arr) != n_samples:
-            raise ValueError(
-                f"`levels[{i}]` must have one entry per sample: {n_samples} expected, "
-                f"got {len(arr)}."
-            )
-        if arr.dtype.kind == "f" and np.isnan(arr).any():
-            raise ValueError(f"`levels[{i}]` contains NaN; every sample needs a value.")
-        _, lab = np.unique(arr, return_inverse=True)
-        lab = lab.reshape(-1).astype(np.int64)
+    for i, arr in enumerate(g.arrays.values()):
+        lab = unique_inverse(arr).astype(np.int64)
         path = prev * (int(lab.max()) + 1) + lab
         uniq, unit = np.unique(path, return_inverse=True)
         unit = unit.reshape(-1).astype(np.intp)
