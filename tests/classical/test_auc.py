@@ -152,11 +152,11 @@ def test_fast_on_large_input():
 def test_bad_input():
     with pytest.raises(ValueError, match="at least 2 positives and 2 negatives"):
         delong_ci([0, 0, 0, 1], [0.1, 0.2, 0.3, 0.4])
-    with pytest.raises(ValueError, match="Inconsistent numbers of samples"):
+    with pytest.raises(ValueError, match="`y_score` has 3 samples but `y_true` has 4"):
         delong_ci([0, 1, 0, 1], [0.1, 0.2, 0.3])
-    with pytest.raises(ValueError, match="`y_score` contains 1 NaN"):
+    with pytest.raises(ValueError, match="`y_score` has 1 missing value"):
         delong_ci([0, 1, 0, 1], [0.1, np.nan, 0.3, 0.2])
-    with pytest.raises(ValueError, match="`y_true` must be binary"):
+    with pytest.raises(ValueError, match="needs binary labels, but `y_true` takes 3 values"):
         delong_test([0, 1, 2, 1, 0], [1, 2, 3, 4, 5], [1, 2, 3, 4, 5])
     with pytest.raises(ValueError, match="`y_true_b` must contain at least 2 positives"):
         delong_test_independent([0, 1, 0, 1], [1, 2, 3, 4], [0, 0, 0, 1], [1, 2, 3, 4])

@@ -74,7 +74,7 @@ def test_connor_formula_by_hand():
     assert r.n_samples == math.ceil(n)
     assert r.power >= 0.8
     assert power_mcnemar(r.n_samples - 1, d, psi).power < 0.8
-    one = sample_size_mcnemar(d, psi, alternative="one-sided")
+    one = sample_size_mcnemar(d, psi, alternative="greater")
     assert one.n_samples < r.n_samples
 
 
@@ -185,7 +185,7 @@ def test_auc_null_variance_is_mann_whitney(m, n):
 
 @pytest.mark.parametrize(
     "auc, auc_null, ratio, power, alternative",
-    [(0.7, 0.5, 1.0, 0.8, "one-sided"), (0.8, 0.7, 3.0, 0.9, "one-sided"),
+    [(0.7, 0.5, 1.0, 0.8, "greater"), (0.8, 0.7, 3.0, 0.9, "greater"),
      (0.9, 0.85, 0.5, 0.8, "two-sided"), (0.62, 0.5, 10.0, 0.95, "two-sided")],
 )  # fmt: skip
 def test_sample_size_auc_matches_power_auc(auc, auc_null, ratio, power, alternative):
@@ -287,7 +287,7 @@ def test_sample_size_auc_difference_is_smallest(paired, ratio):
         more = sample_size_auc_difference(0.8, 0.88, ratio=ratio, power=0.85, correlation=0.8)
         assert more.n_samples < r.n_samples
     one = sample_size_auc_difference(0.8, 0.88, ratio=ratio, power=0.85,
-                                     alternative="one-sided", **kw)  # fmt: skip
+                                     alternative="less", **kw)  # fmt: skip
     assert one.n_samples < r.n_samples
 
 
@@ -304,7 +304,7 @@ def test_auc_difference_closed_form_large_n():
     v1, v2, v0 = v(a1), v(a2), v((a1 + a2) / 2)
     n = (za * math.sqrt(2 * v0 * (1 - r)) + zb * math.sqrt(v1 + v2 - 2 * r * math.sqrt(v1 * v2))
          ) ** 2 / 0.1**2  # fmt: skip
-    res = sample_size_auc_difference(a1, a2, correlation=r, alternative="one-sided")
+    res = sample_size_auc_difference(a1, a2, correlation=r, alternative="less")
     assert abs(res.details["n_positive"] - n) <= 3
 
 
@@ -382,9 +382,9 @@ def test_auc_planning_bad_input():
         power_auc(0.8, 10, 10.5)
     with pytest.raises(ValueError, match=r"`alpha` must lie in \(0, 1\)"):
         power_auc(0.8, 10, 10, alpha=5)
-    with pytest.raises(ValueError, match="`alternative`"):
-        power_auc(0.8, 10, 10, alternative="greater")
-    with pytest.raises(ValueError, match="`alternative`"):
+    with pytest.raises(ValueError, match=r"`alternative` must be one of .* Say which side"):
+        power_auc(0.8, 10, 10, alternative="one-sided")
+    with pytest.raises(ValueError, match="`alternative`='less' tests H1: AUC < auc_null"):
         sample_size_auc(0.8, auc_null=0.5, alternative="less")
     with pytest.raises(ValueError, match="`correlation` is required"):
         sample_size_auc_difference(0.8, 0.85)

@@ -192,7 +192,7 @@ def test_vectorised_equals_loop(method):
         (-1, 10, "`k` must be non-negative"),
         (1, 0, "`n` must be at least 1"),
         (1.5, 10, "`k` must hold whole numbers"),
-        (np.nan, 10, "`k` contains NaN"),
+        (np.nan, 10, "`k` is missing"),
         ([1, 2], [3, 4, 5], "broadcastable"),
     ],
 )
@@ -332,5 +332,5 @@ def test_paired_bad_input():
         paired_proportion_diff_ci([[0, 0], [0, 0]])
     with pytest.raises(ValueError, match="`correct_a` must be boolean"):
         paired_table([0, 2, 1], [1, 1, 0])
-    with pytest.raises(ValueError, match="Inconsistent numbers of samples"):
+    with pytest.raises(ValueError, match="`correct_b` has 2 samples but `correct_a` has 3"):
         paired_table([0, 1, 1], [1, 1])

@@ -39,14 +39,14 @@ def test_mcnemar_fagerland_cavo():
     # the authors' R package contingencytables (tests/testthat/test-ch8.R):
     # asymptotic P = 0.033006 (Z = -2.132), with CC P = 0.055009 (Z = 1.919),
     # exact conditional P = 0.052479, mid-P = 0.034690.
-    asym = mcnemar_test(CAVO, method="asymptotic")
+    asym = mcnemar_test(CAVO, variant="asymptotic")
     assert asym.pvalue == pytest.approx(0.033006, abs=5e-7)
     assert np.sqrt(asym.statistic) == pytest.approx(2.132, abs=5e-4)
-    cc = mcnemar_test(CAVO, method="corrected")
+    cc = mcnemar_test(CAVO, variant="corrected")
     assert cc.pvalue == pytest.approx(0.055009, abs=5e-7)
     assert np.sqrt(cc.statistic) == pytest.approx(1.919, abs=5e-4)
-    assert mcnemar_test(CAVO, method="exact").pvalue == pytest.approx(0.052479, abs=5e-7)
-    assert mcnemar_test(CAVO, method="mid-p").pvalue == pytest.approx(0.034690, abs=5e-7)
+    assert mcnemar_test(CAVO, variant="exact").pvalue == pytest.approx(0.052479, abs=5e-7)
+    assert mcnemar_test(CAVO, variant="mid-p").pvalue == pytest.approx(0.034690, abs=5e-7)
     assert asym.estimate == pytest.approx(-10 / 161)
 
 
@@ -63,7 +63,7 @@ def test_mcnemar_matches_statsmodels(method, exact, correction):
         if t[0, 1] == t[1, 0]:
             continue
         ref = sm_ct.mcnemar(t, exact=exact, correction=correction)
-        ours = mcnemar_test(t, method=method)
+        ours = mcnemar_test(t, variant=method)
         assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-9, abs=1e-14)
         if not exact:
             assert ours.statistic == pytest.approx(ref.statistic, rel=1e-12)
@@ -81,7 +81,7 @@ def test_mcnemar_matches_mlxtend_from_predictions(method, corrected, exact):
     pb = np.where(rng.random(300) < 0.7, y, rng.integers(0, 3, 300))
     tb = mlx.mcnemar_table(y_target=y, y_model1=pa, y_model2=pb)
     chi2, p = mlx.mcnemar(tb, corrected=corrected, exact=exact)
-    ours = mcnemar_test(y_true=y, y_pred_a=pa, y_pred_b=pb, method=method)
+    ours = mcnemar_test(y_true=y, y_pred_a=pa, y_pred_b=pb, variant=method)
     assert ours.pvalue == pytest.approx(p, rel=1e-9)
     if not exact:
         assert ours.statistic == pytest.approx(chi2, rel=1e-12)
@@ -92,18 +92,18 @@ def test_mcnemar_one_sided_exact_is_binomtest(alternative):
     # Reference: scipy.stats.binomtest on the discordant pairs (b of b + c at 1/2).
     t = [[40, 14], [5, 41]]
     ref = stats.binomtest(14, 19, 0.5, alternative=alternative)
-    ours = mcnemar_test(t, method="exact", alternative=alternative)
+    ours = mcnemar_test(t, variant="exact", alternative=alternative)
     assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
-    mid = mcnemar_test(t, method="mid-p", alternative=alternative)
+    mid = mcnemar_test(t, variant="mid-p", alternative=alternative)
     assert mid.pvalue == pytest.approx(ref.pvalue - 0.5 * stats.binom.pmf(14, 19, 0.5))
 
 
 def test_mcnemar_no_discordant_pairs():
     for method in ("exact", "mid-p", "asymptotic", "corrected"):
-        r = mcnemar_test([[10, 0], [0, 5]], method=method)
+        r = mcnemar_test([[10, 0], [0, 5]], variant=method)
         assert r.pvalue == 1.0
         assert r.estimate == 0.0
-    r = mcnemar_test([[10, 0], [0, 5]], method="asymptotic", alternative="greater")
+    r = mcnemar_test([[10, 0], [0, 5]], variant="asymptotic", alternative="greater")
     assert r.pvalue == 1.0
 
 
@@ -111,7 +111,8 @@ def test_mcnemar_result_and_errors():
     r = mcnemar_test(CAVO)
     assert isinstance(r, TestResult)
     assert r.method == "mcnemar-mid-p"
-    assert r.details == {"b": 6, "c": 16, "n": 161, "n_discordant": 22}
+    assert r.details == {"b": 6, "c": 16, "n": 161, "n_discordant": 22, "variant": "mid-p",
+                         "n_dropped": 0}  # fmt: skip
     with pytest.raises(ValueError, match="`table` must be a 2×2 table"):
         mcnemar_test([[1, 2, 3], [4, 5, 6], [7, 8, 9]])
     with pytest.raises(ValueError, match="`table` must be non-negative"):
@@ -122,10 +123,10 @@ def test_mcnemar_result_and_errors():
         mcnemar_test(CAVO, y_true=[1, 0])
     with pytest.raises(ValueError, match="all of `y_true`, `y_pred_a` and `y_pred_b`"):
         mcnemar_test(y_true=[1, 0], y_pred_a=[1, 1])
-    with pytest.raises(ValueError, match="Inconsistent numbers of samples"):
+    with pytest.raises(ValueError, match="`y_pred_a` has 2 samples but `y_true` has 3"):
         mcnemar_test(y_true=[1, 0, 1], y_pred_a=[1, 1], y_pred_b=[0, 0, 1])
-    with pytest.raises(ValueError, match="`method` must be one of"):
-        mcnemar_test(CAVO, method="chi2")
+    with pytest.raises(ValueError, match="`variant` must be one of"):
+        mcnemar_test(CAVO, variant="chi2")
 
 
 # ----------------------------------------------------------------------------------------
@@ -156,7 +157,7 @@ def test_chunks_shuffle_and_errors():
     assert r1.statistic == r2.statistic
     with pytest.raises(ValueError, match="`n_chunks`=20 exceeds the number of samples"):
         paired_ttest_chunks(a[:10], b[:10], n_chunks=20)
-    with pytest.raises(ValueError, match="`scores_a` contains 1 NaN"):
+    with pytest.raises(ValueError, match="`scores_a` has 1 missing value"):
         paired_ttest_chunks(np.r_[np.nan, a[1:]], b)
     with pytest.raises(ValueError, match="`n_chunks` must be an integer >= 2"):
         paired_ttest_chunks(a, b, n_chunks=1)
@@ -273,7 +274,7 @@ def test_corrected_is_more_conservative_than_resampled_mlxtend(data):
 
 
 def test_tables_bad_input():
-    with pytest.raises(ValueError, match="rectangular table"):
+    with pytest.raises(ValueError, match="rectangular array"):
         cv_5x2_ftest([[0.1, 0.2], [0.3]], [[0.1, 0.2], [0.3, 0.1]])
     with pytest.raises(ValueError, match=r"shape \(n_repetitions, 2\)"):
         cv_5x2_ttest(np.zeros((5, 3)), np.zeros((5, 3)))
@@ -281,7 +282,7 @@ def test_tables_bad_input():
         kfold_cv_ttest([0.1, 0.2, 0.3], [0.1, 0.2])
     with pytest.raises(ValueError, match="at least 2 paired scores"):
         kfold_cv_ttest([0.1], [0.2])
-    with pytest.raises(ValueError, match="`scores_b` contains 1 NaN"):
+    with pytest.raises(ValueError, match="`scores_b` has 1 missing value"):
         kfold_cv_ttest([0.1, 0.2], [0.2, np.nan])
     with pytest.raises(TypeError, match="`n_train` must be an integer"):
         corrected_resampled_ttest([0.1, 0.2], [0.2, 0.1], n_train=0.9, n_test=10)
@@ -299,17 +300,17 @@ def test_degenerate_constant_differences():
 def test_sklearn_convenience(data):
     X, y = data
     e1, e2 = LogisticRegression(), DecisionTreeClassifier(random_state=0)
-    s = paired_cv_scores(e1, e2, X, y, design="kfold", n_splits=5, random_state=0)
+    s = paired_cv_scores(e1, e2, X, y, design="kfold", n_splits=5, rng=0)
     assert s["scores_a"].shape == (5,)
     assert s["n_train"] + s["n_test"] == 300
-    r = compare_estimators(e1, e2, X, y, test="kfold-t", random_state=0, n_splits=5)
+    r = compare_estimators(e1, e2, X, y, test="kfold-t", rng=0, n_splits=5)
     assert r.statistic == pytest.approx(kfold_cv_ttest(s["scores_a"], s["scores_b"]).statistic)
-    r = compare_estimators(e1, e2, X, y, test="corrected-resampled-t", random_state=0,
+    r = compare_estimators(e1, e2, X, y, test="corrected-resampled-t", rng=0,
                            n_splits=5, n_repeats=2)  # fmt: skip
     assert r.df == 9
-    r = compare_estimators(e1, e2, X, y, test="5x2cv-t", random_state=0)
+    r = compare_estimators(e1, e2, X, y, test="5x2cv-t", rng=0)
     assert r.details["scores_a"].shape == (5, 2)
-    s = paired_cv_scores(e1, e2, X, y, design="resampled", n_repeats=4, random_state=0)
+    s = paired_cv_scores(e1, e2, X, y, design="resampled", n_repeats=4, rng=0)
     assert s["n_test"] == 90
     with pytest.raises(ValueError, match="`test` must be one of"):
         compare_estimators(e1, e2, X, y, test="wilcoxon")
