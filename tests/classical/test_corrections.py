@@ -111,3 +111,27 @@ def test_bad_correction_and_alpha():
         reject_hypotheses([0.1], alpha=5)
     with pytest.raises(TypeError, match="`pvalues` must hold numbers"):
         adjust_pvalues(["a"])
+
+
+def test_correction_renamed():
+    # `method` is for interval methods only: the p-value adjustment is `correction`.
+    p = [0.01, 0.04, 0.03, 0.005]
+    np.testing.assert_allclose(adjust_pvalues(p, correction="bh"), adjust_pvalues(p, "bh"))
+    np.testing.assert_array_equal(
+        reject_hypotheses(p, alpha=0.05, correction="bonferroni"), [True, False, False, True]
+    )
+    with pytest.raises(TypeError, match="method"):
+        adjust_pvalues(p, method="holm")
+    with pytest.raises(TypeError, match="method"):
+        reject_hypotheses(p, method="holm")
+    with pytest.raises(ValueError, match="`correction` must be one of"):
+        reject_hypotheses(p, correction="sidak")
+
+
+def test_pvalues_from_pandas_and_missing():
+    pd = pytest.importorskip("pandas")
+    s = pd.Series([0.01, 0.04, 0.03], index=["a", "b", "c"])
+    np.testing.assert_allclose(adjust_pvalues(s), adjust_pvalues([0.01, 0.04, 0.03]))
+    with pytest.raises(ValueError, match=r"`pvalues` has 1 missing value.*row 1"):
+        adjust_pvalues(pd.Series([0.01, pd.NA, 0.03], dtype="Float64"))
+    assert adjust_pvalues(0.02) == 0.02  # a single p-value is its own family

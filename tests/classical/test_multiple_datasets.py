@@ -225,3 +225,42 @@ def test_bad_input():
         nemenyi_test(DEMSAR, names=["a", "b"])
     with pytest.raises(ValueError, match="`alpha` must be strictly between 0 and 1"):
         nemenyi_test(DEMSAR, alpha=5)
+
+
+# ----------------------------------------------------------------------------------------
+# issue 8: the input gate and the vocabulary
+# ----------------------------------------------------------------------------------------
+def test_variant_renamed():
+    # `method` is for interval methods only: the test variants are `variant`.
+    r = friedman_test(DEMSAR, variant="chi2")
+    assert r.method == "friedman-chi2"
+    w = wilcoxon_test(DEMSAR[:, 1], DEMSAR[:, 0], variant="approx")
+    assert w.details["variant"] == "approx"
+    with pytest.raises(TypeError, match="method"):
+        friedman_test(DEMSAR, method="chi2")
+    with pytest.raises(TypeError, match="method"):
+        wilcoxon_test(DEMSAR[:, 1], DEMSAR[:, 0], method="approx")
+
+
+def test_missing_scores_refused():
+    # Before: pandas NA gave numpy's conversion error; None silently became a NaN.
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame(DEMSAR, columns=NAMES).astype("Float64")
+    df.iloc[4, 2] = pd.NA
+    with pytest.raises(ValueError, match=r"`scores` has 1 missing value.*row 4.*data-set"):
+        friedman_test(df)
+    with pytest.raises(ValueError, match=r"`scores_b` has 1 missing value.*row 1"):
+        sign_test([0.1, 0.2, 0.3], [0.2, None, 0.3])
+
+
+def test_higher_is_better_must_be_a_bool():
+    # Before: "no" was truthy, so errors were ranked as if higher were better.
+    with pytest.raises(TypeError, match="`higher_is_better` must be True or False"):
+        friedman_test(DEMSAR, higher_is_better="no")
+    with pytest.raises(TypeError, match="`higher_is_better` must be True or False"):
+        sign_test(DEMSAR[:, 0], DEMSAR[:, 1], higher_is_better=None)
+
+
+def test_control_checked_before_the_data():
+    with pytest.raises(ValueError, match="`control` is only used with `test`='bonferroni-dunn'"):
+        critical_difference(DEMSAR, control=0)

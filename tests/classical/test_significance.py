@@ -314,3 +314,106 @@ def test_sklearn_convenience(data):
     assert s["n_test"] == 90
     with pytest.raises(ValueError, match="`test` must be one of"):
         compare_estimators(e1, e2, X, y, test="wilcoxon")
+
+
+# ----------------------------------------------------------------------------------------
+# issue 8: the input gate and the vocabulary
+# ----------------------------------------------------------------------------------------
+def test_mcnemar_labels_and_string_predictions_refused():
+    # Before: 0/1 labels against "0"/"1" predictions never compared equal, so both
+    # systems were "always wrong" and the test silently returned p = 1.
+    y = np.array([0, 1] * 10)
+    with pytest.raises(TypeError, match=r"`y_true` holds numbers .* `y_pred_a` holds strings"):
+        mcnemar_test(y_true=y, y_pred_a=y.astype(str), y_pred_b=y)
+    mixed = y.astype(object)
+    mixed[0] = "a"
+    with pytest.raises(TypeError, match="`y_pred_b` mixes strings and numbers"):
+        mcnemar_test(y_true=y, y_pred_a=y, y_pred_b=mixed)
+    with pytest.raises(ValueError, match="`y_true` and `y_pred_b` share no value"):
+        mcnemar_test(y_true=y, y_pred_a=y, y_pred_b=y + 5)
+
+
+def test_mcnemar_missing_labels():
+    # Before: a NaN label counted as a sample both systems got wrong.
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 3, 200)
+    pa = np.where(rng.random(200) < 0.8, y, (y + 1) % 3)
+    pb = np.where(rng.random(200) < 0.7, y, (y + 1) % 3)
+    yo = y.astype(object)
+    yo[[10, 20]] = np.nan
+    with pytest.raises(ValueError, match=r"`y_true` has 2 missing value.*rows 10, 20"):
+        mcnemar_test(y_true=yo, y_pred_a=pa, y_pred_b=pb)
+    r = mcnemar_test(y_true=yo, y_pred_a=pa, y_pred_b=pb, dropna=True)
+    keep = ~np.isin(np.arange(200), [10, 20])
+    ref = mcnemar_test(y_true=y[keep], y_pred_a=pa[keep], y_pred_b=pb[keep])
+    assert r.details["n_dropped"] == 2
+    assert r.details["n"] == 198
+    assert r.pvalue == ref.pvalue
+
+
+def test_mcnemar_variant_renamed():
+    r = mcnemar_test(CAVO, variant="exact")
+    assert r.method == "mcnemar-exact"
+    assert r.details["variant"] == "exact"
+    with pytest.raises(TypeError, match="method"):
+        mcnemar_test(CAVO, method="exact")
+
+
+def test_chunks_shuffle_draws_from_the_chunks_stream():
+    # The shuffle is the permutation of the one stream table's CHUNKS stream.
+    from mlci.engine.sampler import Stream, block_generator
+
+    rng = np.random.default_rng(5)
+    a = (rng.random(300) < 0.8).astype(float)
+    b = (rng.random(300) < 0.75).astype(float)
+    for seed in (0, np.random.SeedSequence(12)):
+        ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+        perm = block_generator(ss, Stream.CHUNKS, 0).permutation(300)
+        expected = paired_ttest_chunks(a[perm], b[perm], n_chunks=6)
+        r = paired_ttest_chunks(a, b, n_chunks=6, shuffle=True, rng=seed)
+        assert r.statistic == expected.statistic
+    # a Generator is accepted too (it seeds the stream)
+    r = paired_ttest_chunks(a, b, n_chunks=6, shuffle=True, rng=np.random.default_rng(1))
+    assert r.df == 5
+    with pytest.raises(TypeError, match="`shuffle` must be True or False"):
+        paired_ttest_chunks(a, b, shuffle="yes")
+
+
+def test_chunks_dropna():
+    a = np.r_[np.ones(50), np.zeros(50)]
+    b = np.full(100, 0.5)
+    ao = a.astype(object)
+    ao[7] = None
+    r = paired_ttest_chunks(ao, b, n_chunks=3, dropna=True)
+    ref = paired_ttest_chunks(np.delete(a, 7), np.delete(b, 7), n_chunks=3)
+    assert r.details["n_dropped"] == 1
+    assert r.statistic == ref.statistic
+
+
+def test_score_tables_missing_entries():
+    # Before: pandas NA in a fold table gave numpy's conversion error; None became a NaN.
+    pd = pytest.importorskip("pandas")
+    a = pd.Series([0.81, 0.83, pd.NA, 0.85], dtype="Float64")
+    with pytest.raises(ValueError, match=r"`scores_a` has 1 missing value.*row 2.*fold scores"):
+        kfold_cv_ttest(a, [0.8, 0.8, 0.8, 0.8])
+    with pytest.raises(ValueError, match=r"`scores_b` has 1 missing value.*row 4"):
+        cv_5x2_ftest(np.ones((5, 2)), [[1, 1]] * 4 + [[None, 1]])
+
+
+def test_sklearn_rng(data):
+    # `rng` (renamed from random_state) seeds the splits reproducibly: an int, a
+    # SeedSequence or a Generator; the integer given to scikit-learn is reported.
+    from mlci.engine.sampler import Stream, block_generator
+
+    X, y = data
+    e1, e2 = LogisticRegression(), DecisionTreeClassifier(random_state=0)
+    s1 = paired_cv_scores(e1, e2, X, y, design="kfold", n_splits=3, rng=7)
+    s2 = paired_cv_scores(e1, e2, X, y, design="kfold", n_splits=3,
+                          rng=np.random.SeedSequence(7))  # fmt: skip
+    np.testing.assert_array_equal(s1["scores_a"], s2["scores_a"])
+    seed = np.random.SeedSequence(7)
+    assert s1["random_state"] == block_generator(seed, Stream.CV_SPLITS, 0).integers(0, 2**31 - 1)
+    s3 = paired_cv_scores(e1, e2, X, y, design="kfold", n_splits=3, rng=np.random.default_rng(7))
+    assert s3["scores_a"].shape == (3,)
+    with pytest.raises(TypeError, match="random_state"):
+        compare_estimators(e1, e2, X, y, random_state=0)

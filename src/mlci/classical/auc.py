@@ -31,7 +31,7 @@ from scipy import stats
 
 from ..inputs import ArgSpec, binary_target, check_alternative, check_confidence_level, gather
 from ..results import ConfidenceInterval, IntervalResult, TestResult
-from .checks import ANY_NDIM, check_bool, number_array
+from .checks import ANY_NDIM, check_bool, number_array, require
 from .pvalues import normal_pvalue
 
 __all__ = [
@@ -61,6 +61,7 @@ def _prepare(
     Labels must be binary: more than two classes are refused (binarise first), never
     scored one-vs-rest silently.
     """
+    require(**{y_name: y_true}, **scores)
     specs = {y_name: ArgSpec("labels"), **{name: ArgSpec("scores") for name in scores}}
     g = gather(specs, {y_name: y_true, **scores}, dropna=dropna, data=data)
     pos = binary_target(g[y_name], pos_label, name=y_name, metric=metric)

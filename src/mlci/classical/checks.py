@@ -25,6 +25,7 @@ __all__ = [
     "check_sided",
     "count_array",
     "number_array",
+    "require",
 ]
 
 #: every number of dimensions an array of counts or p-values may have (0: a scalar)
@@ -46,6 +47,21 @@ def check_bool(name: str, value: Any) -> bool:
     if not isinstance(value, bool | np.bool_):
         raise TypeError(f"`{name}` must be True or False; got {value!r}.")
     return bool(value)
+
+
+def require(**values: Any) -> None:
+    """Refuse a required argument given as None, naming it.
+
+    Examples
+    --------
+    >>> require(y_true=[0, 1], y_score=None)
+    Traceback (most recent call last):
+    ...
+    ValueError: `y_score` is required; got None.
+    """
+    for name, value in values.items():
+        if value is None:
+            raise ValueError(f"`{name}` is required; got None.")
 
 
 def check_alpha(alpha: Any, name: str = "alpha") -> float:

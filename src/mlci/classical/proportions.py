@@ -41,7 +41,7 @@ from ..inputs import (
     show_values,
 )
 from ..results import ConfidenceInterval, IntervalResult
-from .checks import check_bool, count_array, number_array
+from .checks import check_bool, count_array, number_array, require
 
 __all__ = [
     "PROPORTION_METHODS",
@@ -391,6 +391,7 @@ def paired_table(
            [1, 1]])
     """
     dropna = check_bool("dropna", dropna)
+    require(correct_a=correct_a, correct_b=correct_b)
     g = gather(
         {"correct_a": ArgSpec("labels"), "correct_b": ArgSpec("labels")},
         {"correct_a": correct_a, "correct_b": correct_b},

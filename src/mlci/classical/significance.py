@@ -48,7 +48,7 @@ from ..inputs import (
     gather,
 )
 from ..results import ConfidenceInterval, TestResult
-from .checks import check_bool, number_array
+from .checks import check_bool, number_array, require
 from .proportions import _check_table, _table_from_correct
 from .pvalues import t_pvalue
 
@@ -320,6 +320,7 @@ def paired_ttest_chunks(
     shuffle = check_bool("shuffle", shuffle)
     seed = check_rng_seed(rng)
     dropna = check_bool("dropna", dropna)
+    require(scores_a=scores_a, scores_b=scores_b)
     g = gather(
         {"scores_a": ArgSpec("numbers"), "scores_b": ArgSpec("numbers")},
         {"scores_a": scores_a, "scores_b": scores_b},
@@ -595,8 +596,7 @@ def _split_seed(rng: Any) -> int:
 
 def _xy(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     """``X`` (kept as given, one row per sample) and ``y`` (no missing value)."""
-    if X is None:
-        raise ValueError("`X` is required; got None.")
+    require(X=X, y=y)
     y = gather({"y": ArgSpec("any")}, {"y": y})["y"]
     X = np.asarray(X)
     if X.ndim == 0:
