@@ -464,6 +464,8 @@ def test_sklearn_helpers_bad_input(name):
             fn(e1, e2, X, y, rng=bad)
     with pytest.raises(TypeError, match="random_state"):
         fn(e1, e2, X, y, random_state=0)  # renamed `rng`
+    with pytest.raises(ValueError, match="`scoring`='accuracyy' is not a scikit-learn scorer"):
+        fn(e1, e2, X, y, scoring="accuracyy")
     for opt, bad in (("n_splits", 1), ("n_repeats", 0), ("n_splits", 2.5)):
         with pytest.raises(BAD, match=f"`{opt}`"):
             fn(e1, e2, X, y, **{opt: bad})

@@ -689,6 +689,13 @@ def paired_cv_scores(
         raise ValueError(f"`test_size` must be a fraction in (0, 1); got {test_size!r}.")
     random_state = _split_seed(rng)
     X, y = _xy(X, y)
+    try:
+        scorer_a = check_scoring(estimator_a, scoring=scoring)
+        scorer_b = check_scoring(estimator_b, scoring=scoring)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(
+            f"`scoring`={scoring!r} is not a scikit-learn scorer for these estimators: {exc}"
+        ) from None
     strat = is_classifier(estimator_a)
     if design == "5x2":
         cls = RepeatedStratifiedKFold if strat else RepeatedKFold
@@ -708,9 +715,9 @@ def paired_cv_scores(
         shape = (n_repeats,)
     sa, sb, sizes = [], [], None
     for train, test in cv.split(X, y):
-        for est, out in ((estimator_a, sa), (estimator_b, sb)):
+        for est, scorer, out in ((estimator_a, scorer_a, sa), (estimator_b, scorer_b, sb)):
             model = clone(est).fit(X[train], y[train])
-            out.append(check_scoring(model, scoring=scoring)(model, X[test], y[test]))
+            out.append(scorer(model, X[test], y[test]))
         if sizes is None:
             sizes = (len(train), len(test))
     assert sizes is not None
