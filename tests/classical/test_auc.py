@@ -152,13 +152,115 @@ def test_fast_on_large_input():
 def test_bad_input():
     with pytest.raises(ValueError, match="at least 2 positives and 2 negatives"):
         delong_ci([0, 0, 0, 1], [0.1, 0.2, 0.3, 0.4])
-    with pytest.raises(ValueError, match="Inconsistent numbers of samples"):
+    with pytest.raises(ValueError, match="`y_score` has 3 samples but `y_true` has 4"):
         delong_ci([0, 1, 0, 1], [0.1, 0.2, 0.3])
-    with pytest.raises(ValueError, match="`y_score` contains 1 NaN"):
+    with pytest.raises(ValueError, match="`y_score` has 1 missing value"):
         delong_ci([0, 1, 0, 1], [0.1, np.nan, 0.3, 0.2])
-    with pytest.raises(ValueError, match="`y_true` must be binary"):
+    with pytest.raises(ValueError, match="needs binary labels, but `y_true` takes 3 values"):
         delong_test([0, 1, 2, 1, 0], [1, 2, 3, 4, 5], [1, 2, 3, 4, 5])
     with pytest.raises(ValueError, match="`y_true_b` must contain at least 2 positives"):
         delong_test_independent([0, 1, 0, 1], [1, 2, 3, 4], [0, 0, 0, 1], [1, 2, 3, 4])
     r = delong_ci(["a", "b", "a", "b"], [0.1, 0.9, 0.2, 0.8], pos_label="b")
     assert r.estimate == 1.0
+
+
+# ----------------------------------------------------------------------------------------
+# issue 8: the input gate
+# ----------------------------------------------------------------------------------------
+def _three_classes(seed=0, n=90):
+    rng = np.random.default_rng(seed)
+    y = np.repeat([0, 1, 2], n // 3)
+    s = y + rng.normal(0, 1.2, n)
+    return y, s
+
+
+@pytest.mark.parametrize("fn", [delong_ci, hanley_mcneil_ci])
+def test_more_than_two_classes_is_refused_not_one_vs_rest(fn):
+    # Before: with pos_label=2 the three classes were silently scored 2-vs-rest.
+    y, s = _three_classes()
+    with pytest.raises(ValueError, match=r"needs binary labels.*binarise.*`y_true == 2`"):
+        fn(y, s, pos_label=2)
+    with pytest.raises(ValueError, match="needs binary labels"):
+        fn(y, s)
+    # binarised explicitly, the AUC is scikit-learn's for that class against the rest
+    r = fn(y == 2, s)
+    assert r.estimate == pytest.approx(roc_auc_score(y == 2, s), rel=1e-12)
+
+
+def test_more_than_two_classes_refused_by_the_tests():
+    y, s = _three_classes()
+    with pytest.raises(ValueError, match="needs binary labels, but `y_true` takes 3 values"):
+        delong_test(y, s, -s, pos_label=2)
+    with pytest.raises(ValueError, match="needs binary labels, but `y_true_b` takes 3 values"):
+        delong_test_independent(y == 2, s, y, s, pos_label=True)
+    with pytest.raises(ValueError, match="`pos_label`='x' is not among the values"):
+        delong_ci(y == 2, s, pos_label="x")
+
+
+def test_object_labels_with_nan():
+    # Before: an object array with a NaN gave np.unique duplicate classes (or a numpy
+    # error).  Now: refused, naming `y_true`; dropna=True drops that sample.
+    y, a, _ = _data(4, n=100)
+    yo = y.astype(object)
+    yo[5] = np.nan
+    with pytest.raises(ValueError, match=r"`y_true` has 1 missing value.*row 5"):
+        delong_ci(yo, a)
+    r = delong_ci(yo, a, dropna=True)
+    keep = np.arange(100) != 5
+    assert r.details["n_dropped"] == 1
+    assert r.estimate == pytest.approx(roc_auc_score(y[keep], a[keep]), rel=1e-12)
+    assert r.standard_error == pytest.approx(delong_ci(y[keep], a[keep]).standard_error)
+    assert delong_ci(y, a).details["n_dropped"] == 0
+
+
+def test_labels_mixing_strings_and_numbers_refused():
+    y = np.array([0, 1, "1", 0, 1, 0], dtype=object)
+    with pytest.raises(TypeError, match="`y_true` mixes strings and numbers"):
+        delong_ci(y, [0.1, 0.9, 0.8, 0.2, 0.7, 0.3])
+
+
+def test_infinite_scores_rank_as_extremes():
+    # Log-likelihood ratios may be ±inf: they are ranks like any score (the finite
+    # stand-ins below give the same ranks, hence the same AUC and DeLong SE).
+    y, a, _ = _data(5, n=60)
+    a_inf = a.copy()
+    a_inf[np.argmax(a)] = np.inf
+    a_inf[np.argmin(a)] = -np.inf
+    a_fin = a.copy()
+    a_fin[np.argmax(a)] = 1e6
+    a_fin[np.argmin(a)] = -1e6
+    r, ref = delong_ci(y, a_inf), delong_ci(y, a_fin)
+    assert r.estimate == ref.estimate
+    assert r.standard_error == pytest.approx(ref.standard_error, rel=1e-12)
+
+
+def test_renamed_score_arguments():
+    y, a, b = _data(6)
+    r = delong_test(y, y_score_a=a, y_score_b=b)
+    assert r.statistic == delong_test(y, a, b).statistic
+    with pytest.raises(TypeError, match="score_a"):
+        delong_test(y, score_a=a, score_b=b)
+    r = delong_test_independent(y_true_a=y, y_score_a=a, y_true_b=y, y_score_b=b)
+    assert r.details["n_dropped"] == 0
+
+
+def test_one_sided_intervals_end_at_the_range():
+    y, a, b = _data(7)
+    assert delong_ci(y, a, alternative="greater").confidence_interval.high == 1.0
+    assert delong_ci(y, a, alternative="less").confidence_interval.low == 0.0
+    assert hanley_mcneil_ci(y, a, alternative="greater").confidence_interval.high == 1.0
+    assert delong_test(y, a, b, alternative="less").confidence_interval.low == -1.0
+
+
+def test_dropna_in_independent_sets():
+    ya, a, _ = _data(8, n=60)
+    yb, _, b = _data(9, n=70)
+    bo = b.astype(object)
+    bo[[3, 9]] = None
+    with pytest.raises(ValueError, match="`y_score_b` has 2 missing value"):
+        delong_test_independent(ya, a, yb, bo)
+    r = delong_test_independent(ya, a, yb, bo, dropna=True)
+    keep = ~np.isin(np.arange(70), [3, 9])
+    ref = delong_test_independent(ya, a, yb[keep], b[keep])
+    assert (r.details["n_dropped"], r.details["n_dropped_a"], r.details["n_dropped_b"]) == (2, 0, 2)
+    assert r.statistic == pytest.approx(ref.statistic, rel=1e-12)

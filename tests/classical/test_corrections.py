@@ -27,7 +27,7 @@ def test_matches_statsmodels_multipletests(method):
     for m in (1, 2, 5, 17, 100):
         p = rng.uniform(0, 1, m) ** 3
         expected = multipletests(p, method=SM_NAMES[method])[1]
-        np.testing.assert_allclose(adjust_pvalues(p, method=method), expected, rtol=1e-12)
+        np.testing.assert_allclose(adjust_pvalues(p, correction=method), expected, rtol=1e-12)
 
 
 def test_ties_match_statsmodels():
@@ -43,7 +43,7 @@ def test_holm_by_hand():
     # by hand: 4*0.001=0.004, 3*0.013=0.039, max(0.039, 2*0.014=0.028)=0.039, max(.., 0.6)=0.6
     np.testing.assert_allclose(adjust_pvalues(p, "holm"), [0.004, 0.039, 0.039, 0.6])
     np.testing.assert_array_equal(
-        reject_hypotheses(p, alpha=0.05, method="holm"), [True, True, True, False]
+        reject_hypotheses(p, alpha=0.05, correction="holm"), [True, True, True, False]
     )
 
 
@@ -93,7 +93,7 @@ def test_ordering_properties(ps):
     ("pvalues", "match"),
     [
         ([], "`pvalues` is empty"),
-        ([0.1, np.nan], "`pvalues` contains 1 NaN"),
+        ([0.1, np.nan], "`pvalues` has 1 missing value"),
         ([0.1, 1.2], r"`pvalues` must lie in \[0, 1\]"),
         ([-0.1], r"`pvalues` must lie in \[0, 1\]"),
         (None, "`pvalues` is required"),
@@ -104,10 +104,34 @@ def test_bad_pvalues(pvalues, match):
         adjust_pvalues(pvalues)
 
 
-def test_bad_method_and_alpha():
-    with pytest.raises(ValueError, match="`method` must be one of"):
-        adjust_pvalues([0.1], method="sidak-ish")
+def test_bad_correction_and_alpha():
+    with pytest.raises(ValueError, match="`correction` must be one of"):
+        adjust_pvalues([0.1], correction="sidak-ish")
     with pytest.raises(ValueError, match="`alpha` must be strictly between 0 and 1"):
         reject_hypotheses([0.1], alpha=5)
     with pytest.raises(TypeError, match="`pvalues` must hold numbers"):
         adjust_pvalues(["a"])
+
+
+def test_correction_renamed():
+    # `method` is for interval methods only: the p-value adjustment is `correction`.
+    p = [0.01, 0.04, 0.03, 0.005]
+    np.testing.assert_allclose(adjust_pvalues(p, correction="bh"), adjust_pvalues(p, "bh"))
+    np.testing.assert_array_equal(
+        reject_hypotheses(p, alpha=0.05, correction="bonferroni"), [True, False, False, True]
+    )
+    with pytest.raises(TypeError, match="method"):
+        adjust_pvalues(p, method="holm")
+    with pytest.raises(TypeError, match="method"):
+        reject_hypotheses(p, method="holm")
+    with pytest.raises(ValueError, match="`correction` must be one of"):
+        reject_hypotheses(p, correction="sidak")
+
+
+def test_pvalues_from_pandas_and_missing():
+    pd = pytest.importorskip("pandas")
+    s = pd.Series([0.01, 0.04, 0.03], index=["a", "b", "c"])
+    np.testing.assert_allclose(adjust_pvalues(s), adjust_pvalues([0.01, 0.04, 0.03]))
+    with pytest.raises(ValueError, match=r"`pvalues` has 1 missing value.*row 1"):
+        adjust_pvalues(pd.Series([0.01, pd.NA, 0.03], dtype="Float64"))
+    assert adjust_pvalues(0.02) == 0.02  # a single p-value is its own family

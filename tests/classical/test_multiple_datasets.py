@@ -54,7 +54,7 @@ def test_demsar_friedman_iman_davenport():
     assert r.df == (3, 39)
     assert r.pvalue == pytest.approx(stats.f.sf(r.statistic, 3, 39))
     assert r.pvalue < 0.05  # "... so we reject the null hypothesis"
-    chi = friedman_test(DEMSAR, method="chi2")
+    chi = friedman_test(DEMSAR, variant="chi2")
     assert chi.statistic == pytest.approx(9.28, abs=5e-3)
     assert chi.df == 3
 
@@ -149,7 +149,7 @@ def test_wilcoxon_matches_scipy_approx(zero_method, alternative):
     b = np.round(a + rng.normal(-0.01, 0.03, 30), 2)
     ref = stats.wilcoxon(a, b, zero_method=zero_method, method="asymptotic",
                          alternative=alternative)  # fmt: skip
-    r = wilcoxon_test(a, b, zero_method=zero_method, method="approx", alternative=alternative)
+    r = wilcoxon_test(a, b, zero_method=zero_method, variant="approx", alternative=alternative)
     assert r.statistic == pytest.approx(ref.statistic)
     assert r.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
 
@@ -163,11 +163,11 @@ def test_wilcoxon_matches_scipy_exact(alternative):
         b = a + rng.normal(0.3, 1, n)
         ref = stats.wilcoxon(a, b, method="exact", alternative=alternative)
         r = wilcoxon_test(a, b, alternative=alternative)
-        assert r.details["method"] == "exact"
+        assert r.details["variant"] == "exact"
         assert r.statistic == pytest.approx(ref.statistic)
         assert r.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
-    with pytest.raises(ValueError, match="`method`='exact' needs differences without ties"):
-        wilcoxon_test([1, 2, 3], [1, 1, 1], method="exact")
+    with pytest.raises(ValueError, match="`variant`='exact' needs differences without ties"):
+        wilcoxon_test([1, 2, 3], [1, 1, 1], variant="exact")
 
 
 def test_friedman_matches_scipy_without_ties():
@@ -176,7 +176,7 @@ def test_friedman_matches_scipy_without_ties():
     rng = np.random.default_rng(9)
     x = rng.random((12, 5))
     ref = stats.friedmanchisquare(*x.T)
-    r = friedman_test(x, method="chi2")
+    r = friedman_test(x, variant="chi2")
     assert r.statistic == pytest.approx(ref.statistic)
     assert r.pvalue == pytest.approx(ref.pvalue)
 
@@ -209,13 +209,13 @@ def test_bad_input():
         friedman_test([[0.1, 0.2, 0.3]])
     with pytest.raises(ValueError, match="at least 2 methods"):
         nemenyi_test([[0.1], [0.2]])
-    with pytest.raises(ValueError, match="`scores` contains 1 NaN"):
+    with pytest.raises(ValueError, match="`scores` has 1 missing value"):
         friedman_test([[0.1, np.nan], [0.2, 0.3]])
     with pytest.raises(ValueError, match="`scores` must be 2-d"):
         friedman_test([0.1, 0.2])
     with pytest.raises(ValueError, match="at least 2 data sets"):
         sign_test([0.1], [0.2])
-    with pytest.raises(ValueError, match="Inconsistent numbers of samples"):
+    with pytest.raises(ValueError, match="`scores_a` and `scores_b` must have one score per"):
         wilcoxon_test([0.1, 0.2, 0.3], [0.2, 0.1])
     with pytest.raises(ValueError, match="`control`='X' is not one of the methods"):
         holm_test(DEMSAR, control="X", names=NAMES)
@@ -225,3 +225,42 @@ def test_bad_input():
         nemenyi_test(DEMSAR, names=["a", "b"])
     with pytest.raises(ValueError, match="`alpha` must be strictly between 0 and 1"):
         nemenyi_test(DEMSAR, alpha=5)
+
+
+# ----------------------------------------------------------------------------------------
+# issue 8: the input gate and the vocabulary
+# ----------------------------------------------------------------------------------------
+def test_variant_renamed():
+    # `method` is for interval methods only: the test variants are `variant`.
+    r = friedman_test(DEMSAR, variant="chi2")
+    assert r.method == "friedman-chi2"
+    w = wilcoxon_test(DEMSAR[:, 1], DEMSAR[:, 0], variant="approx")
+    assert w.details["variant"] == "approx"
+    with pytest.raises(TypeError, match="method"):
+        friedman_test(DEMSAR, method="chi2")
+    with pytest.raises(TypeError, match="method"):
+        wilcoxon_test(DEMSAR[:, 1], DEMSAR[:, 0], method="approx")
+
+
+def test_missing_scores_refused():
+    # Before: pandas NA gave numpy's conversion error; None silently became a NaN.
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame(DEMSAR, columns=NAMES).astype("Float64")
+    df.iloc[4, 2] = pd.NA
+    with pytest.raises(ValueError, match=r"`scores` has 1 missing value.*row 4.*data-set"):
+        friedman_test(df)
+    with pytest.raises(ValueError, match=r"`scores_b` has 1 missing value.*row 1"):
+        sign_test([0.1, 0.2, 0.3], [0.2, None, 0.3])
+
+
+def test_higher_is_better_must_be_a_bool():
+    # Before: "no" was truthy, so errors were ranked as if higher were better.
+    with pytest.raises(TypeError, match="`higher_is_better` must be True or False"):
+        friedman_test(DEMSAR, higher_is_better="no")
+    with pytest.raises(TypeError, match="`higher_is_better` must be True or False"):
+        sign_test(DEMSAR[:, 0], DEMSAR[:, 1], higher_is_better=None)
+
+
+def test_control_checked_before_the_data():
+    with pytest.raises(ValueError, match="`control` is only used with `test`='bonferroni-dunn'"):
+        critical_difference(DEMSAR, control=0)

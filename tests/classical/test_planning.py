@@ -74,7 +74,7 @@ def test_connor_formula_by_hand():
     assert r.n_samples == math.ceil(n)
     assert r.power >= 0.8
     assert power_mcnemar(r.n_samples - 1, d, psi).power < 0.8
-    one = sample_size_mcnemar(d, psi, alternative="one-sided")
+    one = sample_size_mcnemar(d, psi, alternative="greater")
     assert one.n_samples < r.n_samples
 
 
@@ -185,7 +185,7 @@ def test_auc_null_variance_is_mann_whitney(m, n):
 
 @pytest.mark.parametrize(
     "auc, auc_null, ratio, power, alternative",
-    [(0.7, 0.5, 1.0, 0.8, "one-sided"), (0.8, 0.7, 3.0, 0.9, "one-sided"),
+    [(0.7, 0.5, 1.0, 0.8, "greater"), (0.8, 0.7, 3.0, 0.9, "greater"),
      (0.9, 0.85, 0.5, 0.8, "two-sided"), (0.62, 0.5, 10.0, 0.95, "two-sided")],
 )  # fmt: skip
 def test_sample_size_auc_matches_power_auc(auc, auc_null, ratio, power, alternative):
@@ -287,7 +287,7 @@ def test_sample_size_auc_difference_is_smallest(paired, ratio):
         more = sample_size_auc_difference(0.8, 0.88, ratio=ratio, power=0.85, correlation=0.8)
         assert more.n_samples < r.n_samples
     one = sample_size_auc_difference(0.8, 0.88, ratio=ratio, power=0.85,
-                                     alternative="one-sided", **kw)  # fmt: skip
+                                     alternative="less", **kw)  # fmt: skip
     assert one.n_samples < r.n_samples
 
 
@@ -304,7 +304,7 @@ def test_auc_difference_closed_form_large_n():
     v1, v2, v0 = v(a1), v(a2), v((a1 + a2) / 2)
     n = (za * math.sqrt(2 * v0 * (1 - r)) + zb * math.sqrt(v1 + v2 - 2 * r * math.sqrt(v1 * v2))
          ) ** 2 / 0.1**2  # fmt: skip
-    res = sample_size_auc_difference(a1, a2, correlation=r, alternative="one-sided")
+    res = sample_size_auc_difference(a1, a2, correlation=r, alternative="less")
     assert abs(res.details["n_positive"] - n) <= 3
 
 
@@ -382,9 +382,9 @@ def test_auc_planning_bad_input():
         power_auc(0.8, 10, 10.5)
     with pytest.raises(ValueError, match=r"`alpha` must lie in \(0, 1\)"):
         power_auc(0.8, 10, 10, alpha=5)
-    with pytest.raises(ValueError, match="`alternative`"):
-        power_auc(0.8, 10, 10, alternative="greater")
-    with pytest.raises(ValueError, match="`alternative`"):
+    with pytest.raises(ValueError, match=r"`alternative` must be one of .* Say which side"):
+        power_auc(0.8, 10, 10, alternative="one-sided")
+    with pytest.raises(ValueError, match="`alternative`='less' tests H1: AUC < auc_null"):
         sample_size_auc(0.8, auc_null=0.5, alternative="less")
     with pytest.raises(ValueError, match="`correlation` is required"):
         sample_size_auc_difference(0.8, 0.85)
@@ -406,3 +406,72 @@ def test_auc_planning_bad_input():
         sample_size_auc_difference(0.8, 0.85, correlation=0.5, ratio=-1)
     with pytest.raises(ValueError, match="`ratio`"):
         sample_size_auc(0.8, width=0.1, ratio=float("nan"))
+
+
+# ----------------------------------------------------------------------------------------
+# issue 8: alternative in {"two-sided", "less", "greater"} (was "one-sided")
+# ----------------------------------------------------------------------------------------
+def test_power_auc_less_mirrors_greater():
+    # H1: AUC < auc_null, by hand: Φ((auc_null - auc - z_α SE0) / SE1) (Obuchowski 1998).
+    m, n = 60, 80
+    se0, se1 = hanley_mcneil_se(0.8, m, n), hanley_mcneil_se(0.7, m, n)
+    ref = stats.norm.cdf((0.1 - stats.norm.ppf(0.95) * se0) / se1)
+    r = power_auc(0.7, m, n, auc_null=0.8, alternative="less")
+    assert r.power == pytest.approx(ref, rel=1e-12)
+    assert "H1: AUC < auc_null" in r.assumptions
+    assert "H1: AUC > auc_null" in power_auc(0.8, m, n, auc_null=0.7).assumptions
+
+
+def test_one_sided_against_the_expected_effect_is_refused():
+    # Before: "one-sided" meant "in the direction of the expected value"; with an explicit
+    # direction, a hypothesis the expected values contradict has power < alpha: refused.
+    with pytest.raises(ValueError, match=r"`alternative`='greater' tests H1: AUC > auc_null, "
+                                         r"but the expected `auc`=0.7 is below"):  # fmt: skip
+        power_auc(0.7, 50, 50, auc_null=0.8)
+    with pytest.raises(ValueError, match="Use `alternative`='greater'"):
+        sample_size_mcnemar(0.05, 0.15, alternative="less")
+    with pytest.raises(ValueError, match=r"`alternative`='greater' tests H1: A more accurate"):
+        power_mcnemar(500, -0.05, 0.15, alternative="greater")
+    with pytest.raises(ValueError, match=r"H1: AUC of system 1 > AUC of system 2"):
+        sample_size_auc_difference(0.75, 0.85, correlation=0.5, alternative="greater")
+    calls = [
+        (power_auc, {"auc": 0.8, "n_positive": 50, "n_negative": 50}),
+        (sample_size_mcnemar, {"difference": 0.05, "discordance": 0.15}),
+        (sample_size_auc_difference, {"auc1": 0.75, "auc2": 0.85, "correlation": 0.5}),
+    ]
+    for fn, kw in calls:
+        with pytest.raises(ValueError, match=r"got 'one-sided'\. Say which side"):
+            fn(**kw, alternative="one-sided")
+
+
+def test_one_sided_directions_keep_the_math():
+    g = sample_size_mcnemar(0.05, 0.15, alternative="greater")
+    less = sample_size_mcnemar(-0.05, 0.15, alternative="less")
+    assert g.n_samples == less.n_samples == 369  # Connor (1987) one-sided: 368.85 -> 369
+    assert g.power == pytest.approx(less.power)
+    assert power_mcnemar(400, -0.05, 0.15, alternative="less").power == pytest.approx(
+        power_mcnemar(400, 0.05, 0.15, alternative="greater").power
+    )
+    a = sample_size_auc_difference(0.85, 0.75, correlation=0.5, alternative="greater")
+    b = sample_size_auc_difference(0.75, 0.85, correlation=0.5, alternative="less")
+    assert a.n_samples == b.n_samples
+    assert a.power == pytest.approx(b.power)
+    # two-sided stays symmetric in the sign of the difference
+    assert sample_size_mcnemar(-0.05, 0.15).n_samples == sample_size_mcnemar(0.05, 0.15).n_samples
+
+
+def test_mcnemar_assumptions_keep_the_sign_of_the_difference():
+    # Before: the shares of the two kinds of discordant samples were written from
+    # |difference|, so a negative difference described the wrong system as better.
+    r = sample_size_mcnemar(-0.04, 0.14)
+    assert "A is right and B wrong on a share 0.05" in r.assumptions
+    assert "B right and A wrong on 0.09" in r.assumptions
+    assert r.details["difference"] == -0.04
+
+
+def test_sample_size_auc_validates_every_option():
+    # every option is validated, also those of the question not asked
+    with pytest.raises(ValueError, match="confidence_level"):
+        sample_size_auc(0.8, auc_null=0.7, confidence_level=95)
+    with pytest.raises(ValueError, match="`power`"):
+        sample_size_auc(0.8, width=0.1, power=80)

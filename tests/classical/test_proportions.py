@@ -192,7 +192,7 @@ def test_vectorised_equals_loop(method):
         (-1, 10, "`k` must be non-negative"),
         (1, 0, "`n` must be at least 1"),
         (1.5, 10, "`k` must hold whole numbers"),
-        (np.nan, 10, "`k` contains NaN"),
+        (np.nan, 10, "`k` is missing"),
         ([1, 2], [3, 4, 5], "broadcastable"),
     ],
 )
@@ -332,5 +332,51 @@ def test_paired_bad_input():
         paired_proportion_diff_ci([[0, 0], [0, 0]])
     with pytest.raises(ValueError, match="`correct_a` must be boolean"):
         paired_table([0, 2, 1], [1, 1, 0])
-    with pytest.raises(ValueError, match="Inconsistent numbers of samples"):
+    with pytest.raises(ValueError, match="`correct_b` has 2 samples but `correct_a` has 3"):
         paired_table([0, 1, 1], [1, 1])
+
+
+# ----------------------------------------------------------------------------------------
+# issue 8: the input gate
+# ----------------------------------------------------------------------------------------
+def test_paired_table_missing_values():
+    # Before: None in an object array reached np.unique (a numpy TypeError).
+    a = np.array([True, False, None, True, True], dtype=object)
+    b = [True, True, False, False, True]
+    with pytest.raises(ValueError, match=r"`correct_a` has 1 missing value.*row 2.*dropna"):
+        paired_table(a, b)
+    t = paired_table(a, b, dropna=True)
+    np.testing.assert_array_equal(t, paired_table([1, 0, 1, 1], [1, 1, 0, 1]))
+    assert t.sum() == 4  # one sample dropped
+
+
+def test_paired_table_from_pandas_and_polars():
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    ref = paired_table([1, 0, 1, 1], [1, 1, 0, 1])
+    np.testing.assert_array_equal(
+        paired_table(pd.Series([True, False, True, True]), pl.Series([True, True, False, True])),
+        ref,
+    )
+    df = pd.DataFrame({"a": [1, 0, 1, 1], "b": [1, 1, 0, 1]})
+    np.testing.assert_array_equal(paired_table("a", "b", data=df), ref)
+    with pytest.raises(ValueError, match="`correct_a` must be boolean"):
+        paired_table(["yes", "no"], [True, False])
+
+
+def test_counts_from_any_library_and_missing():
+    pd = pytest.importorskip("pandas")
+    r = proportion_ci(pd.Series([8, 3]), pd.Series([10, 10]))
+    np.testing.assert_allclose(r.estimate, [0.8, 0.3])
+    with pytest.raises(ValueError, match=r"`k` has 1 missing value.*row 1.*counts"):
+        proportion_ci(pd.Series([8, pd.NA], dtype="Int64"), 10)
+    with pytest.raises(ValueError, match="`n2` is missing"):
+        proportion_diff_ci(1, 10, 2, np.nan)
+    with pytest.raises(ValueError, match="`n2` is required"):
+        proportion_diff_ci(1, 10, 2, None)
+    with pytest.raises(TypeError, match="`k` must hold numbers"):
+        proportion_ci(["8"], 10)
+    with pytest.raises(TypeError, match="`metric` must be a name"):
+        proportion_ci(8, 10, metric=1)
+    with pytest.raises(ValueError, match="`table` has 1 missing value"):
+        paired_proportion_diff_ci([[5, None], [2, 10]])

@@ -39,14 +39,14 @@ def test_mcnemar_fagerland_cavo():
     # the authors' R package contingencytables (tests/testthat/test-ch8.R):
     # asymptotic P = 0.033006 (Z = -2.132), with CC P = 0.055009 (Z = 1.919),
     # exact conditional P = 0.052479, mid-P = 0.034690.
-    asym = mcnemar_test(CAVO, method="asymptotic")
+    asym = mcnemar_test(CAVO, variant="asymptotic")
     assert asym.pvalue == pytest.approx(0.033006, abs=5e-7)
     assert np.sqrt(asym.statistic) == pytest.approx(2.132, abs=5e-4)
-    cc = mcnemar_test(CAVO, method="corrected")
+    cc = mcnemar_test(CAVO, variant="corrected")
     assert cc.pvalue == pytest.approx(0.055009, abs=5e-7)
     assert np.sqrt(cc.statistic) == pytest.approx(1.919, abs=5e-4)
-    assert mcnemar_test(CAVO, method="exact").pvalue == pytest.approx(0.052479, abs=5e-7)
-    assert mcnemar_test(CAVO, method="mid-p").pvalue == pytest.approx(0.034690, abs=5e-7)
+    assert mcnemar_test(CAVO, variant="exact").pvalue == pytest.approx(0.052479, abs=5e-7)
+    assert mcnemar_test(CAVO, variant="mid-p").pvalue == pytest.approx(0.034690, abs=5e-7)
     assert asym.estimate == pytest.approx(-10 / 161)
 
 
@@ -63,7 +63,7 @@ def test_mcnemar_matches_statsmodels(method, exact, correction):
         if t[0, 1] == t[1, 0]:
             continue
         ref = sm_ct.mcnemar(t, exact=exact, correction=correction)
-        ours = mcnemar_test(t, method=method)
+        ours = mcnemar_test(t, variant=method)
         assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-9, abs=1e-14)
         if not exact:
             assert ours.statistic == pytest.approx(ref.statistic, rel=1e-12)
@@ -81,7 +81,7 @@ def test_mcnemar_matches_mlxtend_from_predictions(method, corrected, exact):
     pb = np.where(rng.random(300) < 0.7, y, rng.integers(0, 3, 300))
     tb = mlx.mcnemar_table(y_target=y, y_model1=pa, y_model2=pb)
     chi2, p = mlx.mcnemar(tb, corrected=corrected, exact=exact)
-    ours = mcnemar_test(y_true=y, y_pred_a=pa, y_pred_b=pb, method=method)
+    ours = mcnemar_test(y_true=y, y_pred_a=pa, y_pred_b=pb, variant=method)
     assert ours.pvalue == pytest.approx(p, rel=1e-9)
     if not exact:
         assert ours.statistic == pytest.approx(chi2, rel=1e-12)
@@ -92,18 +92,18 @@ def test_mcnemar_one_sided_exact_is_binomtest(alternative):
     # Reference: scipy.stats.binomtest on the discordant pairs (b of b + c at 1/2).
     t = [[40, 14], [5, 41]]
     ref = stats.binomtest(14, 19, 0.5, alternative=alternative)
-    ours = mcnemar_test(t, method="exact", alternative=alternative)
+    ours = mcnemar_test(t, variant="exact", alternative=alternative)
     assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
-    mid = mcnemar_test(t, method="mid-p", alternative=alternative)
+    mid = mcnemar_test(t, variant="mid-p", alternative=alternative)
     assert mid.pvalue == pytest.approx(ref.pvalue - 0.5 * stats.binom.pmf(14, 19, 0.5))
 
 
 def test_mcnemar_no_discordant_pairs():
     for method in ("exact", "mid-p", "asymptotic", "corrected"):
-        r = mcnemar_test([[10, 0], [0, 5]], method=method)
+        r = mcnemar_test([[10, 0], [0, 5]], variant=method)
         assert r.pvalue == 1.0
         assert r.estimate == 0.0
-    r = mcnemar_test([[10, 0], [0, 5]], method="asymptotic", alternative="greater")
+    r = mcnemar_test([[10, 0], [0, 5]], variant="asymptotic", alternative="greater")
     assert r.pvalue == 1.0
 
 
@@ -111,7 +111,8 @@ def test_mcnemar_result_and_errors():
     r = mcnemar_test(CAVO)
     assert isinstance(r, TestResult)
     assert r.method == "mcnemar-mid-p"
-    assert r.details == {"b": 6, "c": 16, "n": 161, "n_discordant": 22}
+    assert r.details == {"b": 6, "c": 16, "n": 161, "n_discordant": 22, "variant": "mid-p",
+                         "n_dropped": 0}  # fmt: skip
     with pytest.raises(ValueError, match="`table` must be a 2×2 table"):
         mcnemar_test([[1, 2, 3], [4, 5, 6], [7, 8, 9]])
     with pytest.raises(ValueError, match="`table` must be non-negative"):
@@ -122,10 +123,10 @@ def test_mcnemar_result_and_errors():
         mcnemar_test(CAVO, y_true=[1, 0])
     with pytest.raises(ValueError, match="all of `y_true`, `y_pred_a` and `y_pred_b`"):
         mcnemar_test(y_true=[1, 0], y_pred_a=[1, 1])
-    with pytest.raises(ValueError, match="Inconsistent numbers of samples"):
+    with pytest.raises(ValueError, match="`y_pred_a` has 2 samples but `y_true` has 3"):
         mcnemar_test(y_true=[1, 0, 1], y_pred_a=[1, 1], y_pred_b=[0, 0, 1])
-    with pytest.raises(ValueError, match="`method` must be one of"):
-        mcnemar_test(CAVO, method="chi2")
+    with pytest.raises(ValueError, match="`variant` must be one of"):
+        mcnemar_test(CAVO, variant="chi2")
 
 
 # ----------------------------------------------------------------------------------------
@@ -156,7 +157,7 @@ def test_chunks_shuffle_and_errors():
     assert r1.statistic == r2.statistic
     with pytest.raises(ValueError, match="`n_chunks`=20 exceeds the number of samples"):
         paired_ttest_chunks(a[:10], b[:10], n_chunks=20)
-    with pytest.raises(ValueError, match="`scores_a` contains 1 NaN"):
+    with pytest.raises(ValueError, match="`scores_a` has 1 missing value"):
         paired_ttest_chunks(np.r_[np.nan, a[1:]], b)
     with pytest.raises(ValueError, match="`n_chunks` must be an integer >= 2"):
         paired_ttest_chunks(a, b, n_chunks=1)
@@ -273,7 +274,7 @@ def test_corrected_is_more_conservative_than_resampled_mlxtend(data):
 
 
 def test_tables_bad_input():
-    with pytest.raises(ValueError, match="rectangular table"):
+    with pytest.raises(ValueError, match="rectangular array"):
         cv_5x2_ftest([[0.1, 0.2], [0.3]], [[0.1, 0.2], [0.3, 0.1]])
     with pytest.raises(ValueError, match=r"shape \(n_repetitions, 2\)"):
         cv_5x2_ttest(np.zeros((5, 3)), np.zeros((5, 3)))
@@ -281,7 +282,7 @@ def test_tables_bad_input():
         kfold_cv_ttest([0.1, 0.2, 0.3], [0.1, 0.2])
     with pytest.raises(ValueError, match="at least 2 paired scores"):
         kfold_cv_ttest([0.1], [0.2])
-    with pytest.raises(ValueError, match="`scores_b` contains 1 NaN"):
+    with pytest.raises(ValueError, match="`scores_b` has 1 missing value"):
         kfold_cv_ttest([0.1, 0.2], [0.2, np.nan])
     with pytest.raises(TypeError, match="`n_train` must be an integer"):
         corrected_resampled_ttest([0.1, 0.2], [0.2, 0.1], n_train=0.9, n_test=10)
@@ -299,17 +300,120 @@ def test_degenerate_constant_differences():
 def test_sklearn_convenience(data):
     X, y = data
     e1, e2 = LogisticRegression(), DecisionTreeClassifier(random_state=0)
-    s = paired_cv_scores(e1, e2, X, y, design="kfold", n_splits=5, random_state=0)
+    s = paired_cv_scores(e1, e2, X, y, design="kfold", n_splits=5, rng=0)
     assert s["scores_a"].shape == (5,)
     assert s["n_train"] + s["n_test"] == 300
-    r = compare_estimators(e1, e2, X, y, test="kfold-t", random_state=0, n_splits=5)
+    r = compare_estimators(e1, e2, X, y, test="kfold-t", rng=0, n_splits=5)
     assert r.statistic == pytest.approx(kfold_cv_ttest(s["scores_a"], s["scores_b"]).statistic)
-    r = compare_estimators(e1, e2, X, y, test="corrected-resampled-t", random_state=0,
+    r = compare_estimators(e1, e2, X, y, test="corrected-resampled-t", rng=0,
                            n_splits=5, n_repeats=2)  # fmt: skip
     assert r.df == 9
-    r = compare_estimators(e1, e2, X, y, test="5x2cv-t", random_state=0)
+    r = compare_estimators(e1, e2, X, y, test="5x2cv-t", rng=0)
     assert r.details["scores_a"].shape == (5, 2)
-    s = paired_cv_scores(e1, e2, X, y, design="resampled", n_repeats=4, random_state=0)
+    s = paired_cv_scores(e1, e2, X, y, design="resampled", n_repeats=4, rng=0)
     assert s["n_test"] == 90
     with pytest.raises(ValueError, match="`test` must be one of"):
         compare_estimators(e1, e2, X, y, test="wilcoxon")
+
+
+# ----------------------------------------------------------------------------------------
+# issue 8: the input gate and the vocabulary
+# ----------------------------------------------------------------------------------------
+def test_mcnemar_labels_and_string_predictions_refused():
+    # Before: 0/1 labels against "0"/"1" predictions never compared equal, so both
+    # systems were "always wrong" and the test silently returned p = 1.
+    y = np.array([0, 1] * 10)
+    with pytest.raises(TypeError, match=r"`y_true` holds numbers .* `y_pred_a` holds strings"):
+        mcnemar_test(y_true=y, y_pred_a=y.astype(str), y_pred_b=y)
+    mixed = y.astype(object)
+    mixed[0] = "a"
+    with pytest.raises(TypeError, match="`y_pred_b` mixes strings and numbers"):
+        mcnemar_test(y_true=y, y_pred_a=y, y_pred_b=mixed)
+    with pytest.raises(ValueError, match="`y_true` and `y_pred_b` share no value"):
+        mcnemar_test(y_true=y, y_pred_a=y, y_pred_b=y + 5)
+
+
+def test_mcnemar_missing_labels():
+    # Before: a NaN label counted as a sample both systems got wrong.
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 3, 200)
+    pa = np.where(rng.random(200) < 0.8, y, (y + 1) % 3)
+    pb = np.where(rng.random(200) < 0.7, y, (y + 1) % 3)
+    yo = y.astype(object)
+    yo[[10, 20]] = np.nan
+    with pytest.raises(ValueError, match=r"`y_true` has 2 missing value.*rows 10, 20"):
+        mcnemar_test(y_true=yo, y_pred_a=pa, y_pred_b=pb)
+    r = mcnemar_test(y_true=yo, y_pred_a=pa, y_pred_b=pb, dropna=True)
+    keep = ~np.isin(np.arange(200), [10, 20])
+    ref = mcnemar_test(y_true=y[keep], y_pred_a=pa[keep], y_pred_b=pb[keep])
+    assert r.details["n_dropped"] == 2
+    assert r.details["n"] == 198
+    assert r.pvalue == ref.pvalue
+
+
+def test_mcnemar_variant_renamed():
+    r = mcnemar_test(CAVO, variant="exact")
+    assert r.method == "mcnemar-exact"
+    assert r.details["variant"] == "exact"
+    with pytest.raises(TypeError, match="method"):
+        mcnemar_test(CAVO, method="exact")
+
+
+def test_chunks_shuffle_draws_from_the_chunks_stream():
+    # The shuffle is the permutation of the one stream table's CHUNKS stream.
+    from mlci.engine.sampler import Stream, block_generator
+
+    rng = np.random.default_rng(5)
+    a = (rng.random(300) < 0.8).astype(float)
+    b = (rng.random(300) < 0.75).astype(float)
+    for seed in (0, np.random.SeedSequence(12)):
+        ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+        perm = block_generator(ss, Stream.CHUNKS, 0).permutation(300)
+        expected = paired_ttest_chunks(a[perm], b[perm], n_chunks=6)
+        r = paired_ttest_chunks(a, b, n_chunks=6, shuffle=True, rng=seed)
+        assert r.statistic == expected.statistic
+    # a Generator is accepted too (it seeds the stream)
+    r = paired_ttest_chunks(a, b, n_chunks=6, shuffle=True, rng=np.random.default_rng(1))
+    assert r.df == 5
+    with pytest.raises(TypeError, match="`shuffle` must be True or False"):
+        paired_ttest_chunks(a, b, shuffle="yes")
+
+
+def test_chunks_dropna():
+    a = np.r_[np.ones(50), np.zeros(50)]
+    b = np.full(100, 0.5)
+    ao = a.astype(object)
+    ao[7] = None
+    r = paired_ttest_chunks(ao, b, n_chunks=3, dropna=True)
+    ref = paired_ttest_chunks(np.delete(a, 7), np.delete(b, 7), n_chunks=3)
+    assert r.details["n_dropped"] == 1
+    assert r.statistic == ref.statistic
+
+
+def test_score_tables_missing_entries():
+    # Before: pandas NA in a fold table gave numpy's conversion error; None became a NaN.
+    pd = pytest.importorskip("pandas")
+    a = pd.Series([0.81, 0.83, pd.NA, 0.85], dtype="Float64")
+    with pytest.raises(ValueError, match=r"`scores_a` has 1 missing value.*row 2.*fold scores"):
+        kfold_cv_ttest(a, [0.8, 0.8, 0.8, 0.8])
+    with pytest.raises(ValueError, match=r"`scores_b` has 1 missing value.*row 4"):
+        cv_5x2_ftest(np.ones((5, 2)), [[1, 1]] * 4 + [[None, 1]])
+
+
+def test_sklearn_rng(data):
+    # `rng` (renamed from random_state) seeds the splits reproducibly: an int, a
+    # SeedSequence or a Generator; the integer given to scikit-learn is reported.
+    from mlci.engine.sampler import Stream, block_generator
+
+    X, y = data
+    e1, e2 = LogisticRegression(), DecisionTreeClassifier(random_state=0)
+    s1 = paired_cv_scores(e1, e2, X, y, design="kfold", n_splits=3, rng=7)
+    s2 = paired_cv_scores(e1, e2, X, y, design="kfold", n_splits=3,
+                          rng=np.random.SeedSequence(7))  # fmt: skip
+    np.testing.assert_array_equal(s1["scores_a"], s2["scores_a"])
+    seed = np.random.SeedSequence(7)
+    assert s1["random_state"] == block_generator(seed, Stream.CV_SPLITS, 0).integers(0, 2**31 - 1)
+    s3 = paired_cv_scores(e1, e2, X, y, design="kfold", n_splits=3, rng=np.random.default_rng(7))
+    assert s3["scores_a"].shape == (3,)
+    with pytest.raises(TypeError, match="random_state"):
+        compare_estimators(e1, e2, X, y, random_state=0)

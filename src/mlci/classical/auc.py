@@ -29,15 +29,9 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ..inputs.validation import (
-    as_1d,
-    binary_labels,
-    check_alternative,
-    check_confidence_level,
-    check_finite,
-    check_same_length,
-)
+from ..inputs import ArgSpec, binary_target, check_alternative, check_confidence_level, gather
 from ..results import ConfidenceInterval, IntervalResult, TestResult
+from .checks import ANY_NDIM, check_bool, number_array, require
 from .pvalues import normal_pvalue
 
 __all__ = [
@@ -52,23 +46,33 @@ __all__ = [
 # ----------------------------------------------------------------------------------------
 # core computations
 # ----------------------------------------------------------------------------------------
-def _prepare(y_true, scores: dict[str, Any], pos_label, y_name="y_true"):
-    y = as_1d(y_name, y_true)
-    pos = binary_labels(y_name, y, pos_label)
-    arrs = []
-    for name, s in scores.items():
-        a = as_1d(name, s, dtype=float)
-        check_finite(name, a)
-        arrs.append(a)
-    check_same_length(**{y_name: y}, **dict(zip(scores, arrs, strict=True)))
+def _prepare(
+    y_true: Any,
+    scores: dict[str, Any],
+    pos_label: Any,
+    *,
+    dropna: bool,
+    data: Any = None,
+    y_name: str = "y_true",
+    metric: str,
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Scores of the positives (k, m) and negatives (k, n), through the input gate.
+
+    Labels must be binary: more than two classes are refused (binarise first), never
+    scored one-vs-rest silently.
+    """
+    require(**{y_name: y_true}, **scores)
+    specs = {y_name: ArgSpec("labels"), **{name: ArgSpec("scores") for name in scores}}
+    g = gather(specs, {y_name: y_true, **scores}, dropna=dropna, data=data)
+    pos = binary_target(g[y_name], pos_label, name=y_name, metric=metric)
     m, n = int(pos.sum()), int((~pos).sum())
     if m < 2 or n < 2:
         raise ValueError(
             f"`{y_name}` must contain at least 2 positives and 2 negatives for a variance of "
             f"the AUC; got {m} positive(s) and {n} negative(s)."
         )
-    s = np.vstack(arrs)
-    return s[:, pos], s[:, ~pos]
+    s = np.vstack([g[name] for name in scores])
+    return s[:, pos], s[:, ~pos], g.n_dropped
 
 
 def _delong(pos: np.ndarray, neg: np.ndarray):
@@ -109,16 +113,21 @@ def hanley_mcneil_se(auc: Any, n_positive: Any, n_negative: Any) -> Any:
     >>> round(hanley_mcneil_se(0.893, 51, 58), 4)   # Hanley & McNeil (1982), Table 1
     0.0325
     """
-    a = np.asarray(auc, dtype=float)
-    npos = np.asarray(n_positive, dtype=float)
-    nneg = np.asarray(n_negative, dtype=float)
-    check_finite("auc", a)
+    a = number_array("auc", auc, ndim=ANY_NDIM, what="AUCs")
+    npos = number_array("n_positive", n_positive, ndim=ANY_NDIM, what="counts")
+    nneg = number_array("n_negative", n_negative, ndim=ANY_NDIM, what="counts")
     if ((a < 0) | (a > 1)).any():
         raise ValueError(f"`auc` must lie in [0, 1]; got {a[(a < 0) | (a > 1)].ravel()[0]:g}.")
     for name, v in (("n_positive", npos), ("n_negative", nneg)):
-        check_finite(name, v)
         if (v < 1).any():
             raise ValueError(f"`{name}` must be at least 1; got {v[v < 1].ravel()[0]:g}.")
+    try:
+        a, npos, nneg = np.broadcast_arrays(a, npos, nneg)
+    except ValueError:
+        raise ValueError(
+            f"`auc`, `n_positive` and `n_negative` must have broadcastable shapes; got "
+            f"{a.shape}, {npos.shape} and {nneg.shape}."
+        ) from None
     q1 = a / (2 - a)
     q2 = 2 * a * a / (1 + a)
     var = (a * (1 - a) + (npos - 1) * (q1 - a * a) + (nneg - 1) * (q2 - a * a)) / (npos * nneg)
@@ -137,7 +146,9 @@ def _interval(est, se, confidence_level, alternative, lo, hi):
     return lo, min(est + z * se, hi)
 
 
-def _auc_result(est, se, method, pos, neg, confidence_level, alternative) -> IntervalResult:
+def _auc_result(
+    est, se, method, pos, neg, confidence_level, alternative, n_dropped
+) -> IntervalResult:
     """``est ± z·se`` clipped to [0, 1], as the result of an AUC interval."""
     low, high = _interval(est, se, confidence_level, alternative, 0.0, 1.0)
     return IntervalResult(
@@ -148,7 +159,11 @@ def _auc_result(est, se, method, pos, neg, confidence_level, alternative) -> Int
         alternative=alternative,
         standard_error=se,
         metric="roc_auc",
-        details={"n_positive": pos.shape[1], "n_negative": neg.shape[1]},
+        details={
+            "n_positive": pos.shape[1],
+            "n_negative": neg.shape[1],
+            "n_dropped": n_dropped,
+        },
     )
 
 
@@ -178,6 +193,8 @@ def delong_ci(
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
     pos_label: Any = None,
+    dropna: bool = False,
+    data: Any = None,
 ) -> IntervalResult:
     """DeLong confidence interval for the ROC AUC.
 
@@ -189,19 +206,28 @@ def delong_ci(
     ----------
     y_true : array_like, shape (n_samples,)
         Binary labels ({0, 1}, {-1, 1}, booleans, or any two values with ``pos_label``).
+        More than two classes are refused: to score one class against the rest, binarise
+        the labels first (``y_true == "cat"``).
     y_score : array_like, shape (n_samples,)
-        Scores, higher meaning more likely positive.
+        Scores, higher meaning more likely positive (``±inf`` allowed).
     confidence_level : float, default 0.95
     alternative : {"two-sided", "less", "greater"}
-        One-sided intervals have 0 or 1 as their open bound.
+        ``"less"`` gives an upper bound only (the lower is 0), ``"greater"`` a lower bound
+        only (the upper is 1).
     pos_label : optional
-        The positive label.
+        The positive label; required unless the labels are {0, 1}, {-1, 1} or booleans.
+    dropna : bool, default False
+        Drop the samples with a missing label or score (None, NaN, ``pd.NA``) instead of
+        refusing them; ``details["n_dropped"]`` says how many.
+    data : DataFrame, optional
+        A pandas/polars DataFrame or pyarrow Table; ``y_true`` and ``y_score`` may then be
+        column names.
 
     Returns
     -------
     IntervalResult
         ``metric="roc_auc"``, ``method="delong"``, with ``standard_error``; details hold
-        the numbers of positives and negatives.
+        the numbers of positives and negatives and ``n_dropped``.
 
     Examples
     --------
@@ -213,10 +239,13 @@ def delong_ci(
     """
     confidence_level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
-    pos, neg = _prepare(y_true, {"y_score": y_score}, pos_label)
+    dropna = check_bool("dropna", dropna)
+    pos, neg, n_dropped = _prepare(
+        y_true, {"y_score": y_score}, pos_label, dropna=dropna, data=data, metric="delong_ci"
+    )
     auc, cov = _delong(pos, neg)
     est, se = float(auc[0]), float(np.sqrt(max(cov[0, 0], 0.0)))
-    return _auc_result(est, se, "delong", pos, neg, confidence_level, alternative)
+    return _auc_result(est, se, "delong", pos, neg, confidence_level, alternative, n_dropped)
 
 
 def hanley_mcneil_ci(
@@ -226,6 +255,8 @@ def hanley_mcneil_ci(
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
     pos_label: Any = None,
+    dropna: bool = False,
+    data: Any = None,
 ) -> IntervalResult:
     """Hanley–McNeil (1982) confidence interval for the ROC AUC.
 
@@ -235,7 +266,7 @@ def hanley_mcneil_ci(
 
     Parameters
     ----------
-    y_true, y_score, confidence_level, alternative, pos_label
+    y_true, y_score, confidence_level, alternative, pos_label, dropna, data
         As in :func:`delong_ci`.
 
     Returns
@@ -251,21 +282,27 @@ def hanley_mcneil_ci(
     """
     confidence_level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
-    pos, neg = _prepare(y_true, {"y_score": y_score}, pos_label)
+    dropna = check_bool("dropna", dropna)
+    pos, neg, n_dropped = _prepare(
+        y_true, {"y_score": y_score}, pos_label, dropna=dropna, data=data,
+        metric="hanley_mcneil_ci",
+    )  # fmt: skip
     auc, _ = _delong(pos, neg)
     est = float(auc[0])
     se = float(hanley_mcneil_se(est, pos.shape[1], neg.shape[1]))
-    return _auc_result(est, se, "hanley-mcneil", pos, neg, confidence_level, alternative)
+    return _auc_result(est, se, "hanley-mcneil", pos, neg, confidence_level, alternative, n_dropped)
 
 
 def delong_test(
     y_true: Any,
-    score_a: Any,
-    score_b: Any,
+    y_score_a: Any,
+    y_score_b: Any,
     *,
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
     pos_label: Any = None,
+    dropna: bool = False,
+    data: Any = None,
 ) -> TestResult:
     """DeLong's test for two correlated AUCs (two scorers on the same samples).
 
@@ -274,20 +311,26 @@ def delong_test(
     Parameters
     ----------
     y_true : array_like, shape (n_samples,)
-        Binary labels.
-    score_a, score_b : array_like, shape (n_samples,)
+        Binary labels (more than two classes are refused; binarise first).
+    y_score_a, y_score_b : array_like, shape (n_samples,)
         Scores of the two systems on the same samples.
     confidence_level : float, default 0.95
         Level of the interval for ``AUC_a - AUC_b`` (clipped to [-1, 1]).
     alternative : {"two-sided", "less", "greater"}
         ``"greater"``: AUC of A is larger.
     pos_label : optional
+    dropna : bool, default False
+        Drop the samples with a missing label or score (in any of the three arguments)
+        instead of refusing them; ``details["n_dropped"]`` says how many.
+    data : DataFrame, optional
+        A table whose columns ``y_true``, ``y_score_a``, ``y_score_b`` may name.
 
     Returns
     -------
     TestResult
         ``statistic`` z; ``estimate`` ``AUC_a - AUC_b``; ``details`` hold both AUCs,
-        their standard errors, the correlation and the SE of the difference.
+        their standard errors, the correlation, the SE of the difference and
+        ``n_dropped``.
 
     Examples
     --------
@@ -301,7 +344,11 @@ def delong_test(
     """
     confidence_level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
-    pos, neg = _prepare(y_true, {"score_a": score_a, "score_b": score_b}, pos_label)
+    dropna = check_bool("dropna", dropna)
+    pos, neg, n_dropped = _prepare(
+        y_true, {"y_score_a": y_score_a, "y_score_b": y_score_b}, pos_label, dropna=dropna,
+        data=data, metric="delong_test",
+    )  # fmt: skip
     auc, cov = _delong(pos, neg)
     diff = float(auc[0] - auc[1])
     var = cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
@@ -317,19 +364,21 @@ def delong_test(
         "se_difference": se,
         "n_positive": pos.shape[1],
         "n_negative": neg.shape[1],
+        "n_dropped": n_dropped,
     }
     return _difference_test(diff, se, "delong-paired", details, confidence_level, alternative)
 
 
 def delong_test_independent(
     y_true_a: Any,
-    score_a: Any,
+    y_score_a: Any,
     y_true_b: Any,
-    score_b: Any,
+    y_score_b: Any,
     *,
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
     pos_label: Any = None,
+    dropna: bool = False,
 ) -> TestResult:
     """Test of two AUCs measured on independent samples (different test sets).
 
@@ -338,13 +387,19 @@ def delong_test_independent(
 
     Parameters
     ----------
-    y_true_a, score_a : array_like
+    y_true_a, y_score_a : array_like
         Labels and scores of system A on its test set.
-    y_true_b, score_b : array_like
+    y_true_b, y_score_b : array_like
         Labels and scores of system B on its (independent) test set.
     confidence_level : float, default 0.95
     alternative : {"two-sided", "less", "greater"}
+        ``"greater"``: AUC of A is larger.
     pos_label : optional
+        The positive label of both test sets.
+    dropna : bool, default False
+        Drop the samples with a missing label or score instead of refusing them;
+        ``details["n_dropped"]`` (both sets), ``"n_dropped_a"`` and ``"n_dropped_b"``
+        say how many.
 
     Returns
     -------
@@ -359,8 +414,16 @@ def delong_test_independent(
     """
     confidence_level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
-    pa, na = _prepare(y_true_a, {"score_a": score_a}, pos_label, "y_true_a")
-    pb, nb = _prepare(y_true_b, {"score_b": score_b}, pos_label, "y_true_b")
+    dropna = check_bool("dropna", dropna)
+    name = "delong_test_independent"
+    pa, na, drop_a = _prepare(
+        y_true_a, {"y_score_a": y_score_a}, pos_label, dropna=dropna, y_name="y_true_a",
+        metric=name,
+    )  # fmt: skip
+    pb, nb, drop_b = _prepare(
+        y_true_b, {"y_score_b": y_score_b}, pos_label, dropna=dropna, y_name="y_true_b",
+        metric=name,
+    )  # fmt: skip
     auc_a, cov_a = _delong(pa, na)
     auc_b, cov_b = _delong(pb, nb)
     diff = float(auc_a[0] - auc_b[0])
@@ -372,5 +435,8 @@ def delong_test_independent(
         "se_a": float(se_a),
         "se_b": float(se_b),
         "se_difference": se,
+        "n_dropped": drop_a + drop_b,
+        "n_dropped_a": drop_a,
+        "n_dropped_b": drop_b,
     }
     return _difference_test(diff, se, "delong-unpaired", details, confidence_level, alternative)

@@ -26,11 +26,12 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.validation import check_choice, check_finite
+from ..inputs import check_choice
+from .checks import ANY_NDIM, check_alpha, number_array
 
 __all__ = ["CORRECTION_METHODS", "adjust_pvalues", "reject_hypotheses"]
 
-#: Accepted values of ``method`` (aliases map to the same procedure).
+#: Accepted values of ``correction`` (aliases map to the same procedure).
 CORRECTION_METHODS = (
     "bonferroni",
     "holm",
@@ -53,15 +54,9 @@ _ALIASES = {
 
 
 def _check_pvalues(pvalues: Any) -> np.ndarray:
-    if pvalues is None:
-        raise ValueError("`pvalues` is required; got None.")
-    try:
-        p = np.asarray(pvalues, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"`pvalues` must hold numbers; could not convert it: {exc}") from None
+    p = number_array("pvalues", pvalues, ndim=ANY_NDIM, what="p-values")
     if p.size == 0:
         raise ValueError("`pvalues` is empty; at least one p-value is needed.")
-    check_finite("pvalues", p)
     if ((p < 0) | (p > 1)).any():
         bad = p[(p < 0) | (p > 1)]
         raise ValueError(
@@ -70,23 +65,23 @@ def _check_pvalues(pvalues: Any) -> np.ndarray:
     return p
 
 
-def _adjust_flat(p: np.ndarray, method: str) -> np.ndarray:
+def _adjust_flat(p: np.ndarray, correction: str) -> np.ndarray:
     m = p.size
-    if method == "none":
+    if correction == "none":
         return p.copy()
-    if method == "bonferroni":
+    if correction == "bonferroni":
         return np.minimum(p * m, 1.0)
     order = np.argsort(p, kind="stable")
     ps = p[order]
     rank = np.arange(1, m + 1)
-    if method == "holm":
+    if correction == "holm":
         # step-down: adjusted p_(i) = max_{j <= i} (m - j + 1) p_(j)
         adj = np.maximum.accumulate((m - rank + 1) * ps)
-    elif method == "hochberg":
+    elif correction == "hochberg":
         # step-up: adjusted p_(i) = min_{j >= i} (m - j + 1) p_(j)
         adj = np.minimum.accumulate(((m - rank + 1) * ps)[::-1])[::-1]
     else:  # "bh" or "by"
-        factor = 1.0 if method == "bh" else float(np.sum(1.0 / rank))
+        factor = 1.0 if correction == "bh" else float(np.sum(1.0 / rank))
         adj = np.minimum.accumulate((factor * m / rank * ps)[::-1])[::-1]
     adj = np.minimum(adj, 1.0)
     out = np.empty_like(adj)
@@ -94,14 +89,14 @@ def _adjust_flat(p: np.ndarray, method: str) -> np.ndarray:
     return out
 
 
-def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
+def adjust_pvalues(pvalues: Any, correction: str = "holm") -> np.ndarray:
     """Adjust p-values for multiple comparisons.
 
     Parameters
     ----------
     pvalues : array_like of float in [0, 1]
         The unadjusted p-values, any shape (all entries form one family).
-    method : str, default "holm"
+    correction : str, default "holm"
         ``"bonferroni"``, ``"holm"`` (step-down, FWER, valid under any dependence),
         ``"hochberg"`` (step-up, FWER, valid for independent or positively dependent
         tests), ``"bh"`` (alias ``"fdr_bh"``, Benjamini–Hochberg false-discovery rate),
@@ -116,18 +111,17 @@ def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
 
     Examples
     --------
-    >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], method="holm")
+    >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], correction="holm")
     array([0.03, 0.06, 0.06, 0.02])
-    >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], method="bh")
+    >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], correction="bh")
     array([0.02, 0.04, 0.04, 0.02])
     """
+    correction = check_choice("correction", correction, CORRECTION_METHODS)
     p = _check_pvalues(pvalues)
-    method = check_choice("method", method, CORRECTION_METHODS)
-    method = _ALIASES.get(method, method)
-    return _adjust_flat(p.ravel(), method).reshape(p.shape)
+    return _adjust_flat(p.ravel(), _ALIASES.get(correction, correction)).reshape(p.shape)
 
 
-def reject_hypotheses(pvalues: Any, alpha: float = 0.05, method: str = "holm") -> np.ndarray:
+def reject_hypotheses(pvalues: Any, alpha: float = 0.05, correction: str = "holm") -> np.ndarray:
     """Which hypotheses are rejected at family level ``alpha`` after the correction.
 
     Parameters
@@ -136,21 +130,19 @@ def reject_hypotheses(pvalues: Any, alpha: float = 0.05, method: str = "holm") -
         The unadjusted p-values.
     alpha : float, default 0.05
         Family-wise error rate (or false-discovery rate for ``"bh"``/``"by"``).
-    method : str, default "holm"
+    correction : str, default "holm"
         As in :func:`adjust_pvalues`.
 
     Returns
     -------
     ndarray of bool
-        ``adjust_pvalues(pvalues, method) <= alpha``.
+        ``adjust_pvalues(pvalues, correction) <= alpha``.
 
     Examples
     --------
-    >>> reject_hypotheses([0.01, 0.04, 0.03, 0.005], alpha=0.05, method="holm")
+    >>> reject_hypotheses([0.01, 0.04, 0.03, 0.005], alpha=0.05, correction="holm")
     array([ True, False, False,  True])
     """
-    if isinstance(alpha, bool) or not isinstance(alpha, int | float | np.floating):
-        raise TypeError(f"`alpha` must be a number in (0, 1), e.g. 0.05; got {alpha!r}.")
-    if not 0.0 < float(alpha) < 1.0:
-        raise ValueError(f"`alpha` must be strictly between 0 and 1, e.g. 0.05; got {alpha!r}.")
-    return adjust_pvalues(pvalues, method=method) <= float(alpha)
+    alpha = check_alpha(alpha)
+    correction = check_choice("correction", correction, CORRECTION_METHODS)
+    return adjust_pvalues(pvalues, correction=correction) <= alpha

@@ -39,8 +39,9 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ..inputs.validation import as_float, check_alternative, check_choice, check_same_length
+from ..inputs import check_alternative, check_choice
 from ..results import TestResult, _fmt, _plain
+from .checks import check_alpha, check_bool, number_array
 from .corrections import adjust_pvalues
 from .pvalues import normal_pvalue
 
@@ -60,18 +61,14 @@ __all__ = [
 # ----------------------------------------------------------------------------------------
 # validation
 # ----------------------------------------------------------------------------------------
-def _check_alpha(alpha: Any) -> float:
-    if isinstance(alpha, bool) or not isinstance(alpha, int | float | np.floating):
-        raise TypeError(f"`alpha` must be a number in (0, 1), e.g. 0.05; got {alpha!r}.")
-    if not 0.0 < float(alpha) < 1.0:
-        raise ValueError(f"`alpha` must be strictly between 0 and 1, e.g. 0.05; got {alpha!r}.")
-    return float(alpha)
-
-
 def _two_methods(scores_a: Any, scores_b: Any) -> tuple[np.ndarray, np.ndarray]:
-    a = as_float("scores_a", scores_a, ndim=1)
-    b = as_float("scores_b", scores_b, ndim=1)
-    check_same_length(scores_a=a, scores_b=b)
+    a = number_array("scores_a", scores_a, what="data-set scores")
+    b = number_array("scores_b", scores_b, what="data-set scores")
+    if a.shape != b.shape:
+        raise ValueError(
+            f"`scores_a` and `scores_b` must have one score per data set each, for the same "
+            f"data sets; got {a.size} and {b.size} scores."
+        )
     if a.size < 2:
         raise ValueError(
             f"`scores_a` and `scores_b` need one score per data set for at least 2 data "
@@ -80,9 +77,17 @@ def _two_methods(scores_a: Any, scores_b: Any) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
+def _column_names(scores: Any) -> list[str] | None:
+    """Column names of a pyarrow Table or a pandas/polars DataFrame, else None."""
+    cols = getattr(scores, "column_names", None)  # pyarrow
+    if cols is None:
+        cols = getattr(scores, "columns", None)  # pandas, polars
+    return None if cols is None else [str(c) for c in cols]
+
+
 def _score_matrix(scores: Any, names: Sequence[str] | None) -> tuple[np.ndarray, list[str]]:
-    cols = getattr(scores, "columns", None)
-    arr = as_float("scores", scores, ndim=2)
+    cols = _column_names(scores)
+    arr = number_array("scores", scores, ndim=(2,), what="data-set scores")
     n, k = arr.shape
     if n < 2:
         raise ValueError(
@@ -95,14 +100,22 @@ def _score_matrix(scores: Any, names: Sequence[str] | None) -> tuple[np.ndarray,
             f"column(s). (Shape is (n_datasets, n_methods).)"
         )
     if names is None:
-        names = [str(c) for c in cols] if cols is not None else [f"method {j}" for j in range(k)]
+        names = cols if cols is not None else [f"method {j}" for j in range(k)]
     else:
+        if isinstance(names, str) or not hasattr(names, "__len__"):
+            raise TypeError(
+                f"`names` must be a sequence of method names, one per column of `scores`; "
+                f"got {names!r}."
+            )
         names = [str(x) for x in names]
         if len(names) != k:
             raise ValueError(
                 f"`names` must have one entry per method (column of `scores`): expected {k}, "
                 f"got {len(names)}."
             )
+    if len(set(names)) != len(names):
+        dup = sorted({x for x in names if names.count(x) > 1})
+        raise ValueError(f"`names` must be distinct; {dup} appear more than once.")
     return arr, list(names)
 
 
@@ -155,6 +168,7 @@ def sign_test(
     """
     ties = check_choice("ties", ties, ("split", "drop"))
     alternative = check_alternative(alternative)
+    higher_is_better = check_bool("higher_is_better", higher_is_better)
     a, b = _two_methods(scores_a, scores_b)
     d = (a - b) if higher_is_better else (b - a)
     wins, losses, n_ties = int((d > 0).sum()), int((d < 0).sum()), int((d == 0).sum())
@@ -190,7 +204,7 @@ def wilcoxon_test(
     scores_b: Any,
     *,
     zero_method: str = "zsplit",
-    method: str = "auto",
+    variant: str = "auto",
     alternative: str = "two-sided",
     higher_is_better: bool = True,
 ) -> TestResult:
@@ -206,7 +220,7 @@ def wilcoxon_test(
         Zero differences: ``"zsplit"`` ranks them and splits their ranks evenly between
         ``R+`` and ``R-`` (Demšar's recommendation); ``"wilcox"`` discards them;
         ``"pratt"`` ranks them and then discards them.
-    method : {"auto", "exact", "approx"}, default "auto"
+    variant : {"auto", "exact", "approx"}, default "auto"
         ``"exact"``: exact null distribution (only without ties or zeros among the
         differences); ``"approx"``: normal approximation with the tie correction of the
         variance, no continuity correction; ``"auto"``: exact when n ≤ 50 and there are
@@ -219,8 +233,8 @@ def wilcoxon_test(
     -------
     TestResult
         ``statistic``: ``T = min(R+, R-)`` for two-sided, ``R+`` for one-sided
-        alternatives (as in ``scipy.stats.wilcoxon``); ``details`` hold ``R+``, ``R-``
-        and, for the approximation, ``z``.
+        alternatives (as in ``scipy.stats.wilcoxon``); ``details`` hold ``R+``, ``R-``,
+        the variant used (``"exact"`` or ``"approx"``) and, for the approximation, ``z``.
 
     Examples
     --------
@@ -232,8 +246,9 @@ def wilcoxon_test(
     93.0
     """
     zero_method = check_choice("zero_method", zero_method, ("zsplit", "wilcox", "pratt"))
-    method = check_choice("method", method, ("auto", "exact", "approx"))
+    variant = check_choice("variant", variant, ("auto", "exact", "approx"))
     alternative = check_alternative(alternative)
+    higher_is_better = check_bool("higher_is_better", higher_is_better)
     a, b = _two_methods(scores_a, scores_b)
     d = (a - b) if higher_is_better else (b - a)
     zeros = d == 0
@@ -254,13 +269,13 @@ def wilcoxon_test(
         r_plus += r_zero / 2
         r_minus += r_zero / 2
     has_ties = np.unique(np.abs(d)).size < n
-    if method == "exact" and (has_ties or zeros.any()):
+    if variant == "exact" and (has_ties or zeros.any()):
         raise ValueError(
-            "`method`='exact' needs differences without ties or zeros; use "
-            "`method`='approx' (or 'auto')."
+            "`variant`='exact' needs differences without ties or zeros; use "
+            "`variant`='approx' (or 'auto')."
         )
-    use_exact = method == "exact" or (
-        method == "auto" and n <= 50 and not has_ties and not zeros.any()
+    use_exact = variant == "exact" or (
+        variant == "auto" and n <= 50 and not has_ties and not zeros.any()
     )
     details: dict[str, Any] = {"r_plus": r_plus, "r_minus": r_minus, "n": int(n),
                                "zero_method": zero_method}  # fmt: skip
@@ -271,7 +286,7 @@ def wilcoxon_test(
             p = _wilcoxon_exact_sf(n * (n + 1) / 2 - r_plus, n)
         else:
             p = min(1.0, 2 * _wilcoxon_exact_sf(max(r_plus, r_minus), n))
-        details["method"] = "exact"
+        details["variant"] = "exact"
     else:
         # mean and variance of R+ under H0 (Cureton's adjustment for Pratt's zeros) with
         # the usual tie correction, as in scipy.stats.wilcoxon
@@ -283,7 +298,7 @@ def wilcoxon_test(
         var = (var - (t**3 - t).sum() / 2) / 24
         z = (r_plus - mean) / np.sqrt(var) if var > 0 else 0.0
         p = normal_pvalue(z, alternative)
-        details["method"] = "approx"
+        details["variant"] = "approx"
         details["z"] = float(z)
     stat = min(r_plus, r_minus) if alternative == "two-sided" else r_plus
     return TestResult(
@@ -301,7 +316,7 @@ def wilcoxon_test(
 def friedman_test(
     scores: Any,
     *,
-    method: str = "iman-davenport",
+    variant: str = "iman-davenport",
     higher_is_better: bool = True,
     names: Sequence[str] | None = None,
 ) -> TestResult:
@@ -316,7 +331,7 @@ def friedman_test(
     Parameters
     ----------
     scores : array_like or DataFrame, shape (n_datasets, n_methods)
-    method : {"iman-davenport", "chi2"}, default "iman-davenport"
+    variant : {"iman-davenport", "chi2"}, default "iman-davenport"
         Which statistic gives the p-value.
     higher_is_better : bool, default True
     names : sequence of str, optional
@@ -335,7 +350,8 @@ def friedman_test(
     >>> r.details["average_ranks"]
     array([1.25, 1.75, 3.  ])
     """
-    method = check_choice("method", method, ("iman-davenport", "chi2"))
+    variant = check_choice("variant", variant, ("iman-davenport", "chi2"))
+    higher_is_better = check_bool("higher_is_better", higher_is_better)
     arr, names = _score_matrix(scores, names)
     n, k = arr.shape
     ranks = _average_ranks(arr, higher_is_better)
@@ -355,7 +371,7 @@ def friedman_test(
         "n_datasets": n,
         "n_methods": k,
     }
-    if method == "chi2":
+    if variant == "chi2":
         return TestResult(statistic=float(chi2), pvalue=chi2_p, method="friedman-chi2",
                           df=k - 1, details=details)  # fmt: skip
     return TestResult(statistic=float(f), pvalue=f_p, method="friedman-iman-davenport",
@@ -441,7 +457,8 @@ def _control_index(control: Any, names: list[str]) -> int:
 
 
 def _prep_posthoc(scores, alpha, higher_is_better, names):
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
+    higher_is_better = check_bool("higher_is_better", higher_is_better)
     arr, names = _score_matrix(scores, names)
     n, k = arr.shape
     ranks = _average_ranks(arr, higher_is_better)
@@ -576,7 +593,7 @@ def holm_test(
     raw = 2 * stats.norm.sf(np.abs(z))
     others = np.arange(k) != c
     p = np.ones(k)
-    p[others] = adjust_pvalues(raw[others], method="holm")
+    p[others] = adjust_pvalues(raw[others], correction="holm")
     raw[c] = 1.0
     return PostHocResult(
         method="holm", names=names, average_ranks=ranks, statistic=z, pvalues=p,
@@ -667,13 +684,18 @@ def critical_difference(
     (['A', 'B', 'C', 'D'], [['A', 'B', 'C'], ['B', 'C', 'D']])
     """
     test = check_choice("test", test, ("nemenyi", "bonferroni-dunn"))
+    if test == "nemenyi" and control is not None:
+        raise ValueError("`control` is only used with `test`='bonferroni-dunn'.")
+    if test == "bonferroni-dunn" and control is None:
+        raise ValueError(
+            "`control` is required with `test`='bonferroni-dunn' (the method that is "
+            "compared with all others); pass its column index or name."
+        )
     alpha, names, n, k, ranks, se = _prep_posthoc(scores, alpha, higher_is_better, names)
     order = np.argsort(ranks, kind="stable")
     sorted_names = [names[i] for i in order]
     sorted_ranks = ranks[order]
     if test == "nemenyi":
-        if control is not None:
-            raise ValueError("`control` is only used with `test`='bonferroni-dunn'.")
         cd = _nemenyi_q(alpha, k) * se
         cliques: list[list[str]] = []
         last_end = -1
@@ -686,11 +708,6 @@ def critical_difference(
                 last_end = j
         control_name = None
     else:
-        if control is None:
-            raise ValueError(
-                "`control` is required with `test`='bonferroni-dunn' (the method that is "
-                "compared with all others); pass its column index or name."
-            )
         c = _control_index(control, names)
         cd = _bonferroni_dunn_q(alpha, k) * se
         control_name = names[c]

@@ -41,9 +41,10 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ..inputs.validation import check_choice, check_confidence_level, check_positive_int
+from ..inputs import check_choice, check_confidence_level, check_positive_int
 from ..results import _plain
 from .auc import hanley_mcneil_se
+from .checks import check_bool, check_sided
 
 __all__ = [
     "PlanResult",
@@ -131,6 +132,31 @@ def _smallest_n(ok, start: int = 1, limit: int = 10**9) -> int:
     return hi
 
 
+def _effect(gap: float, alternative: str, h1: dict[str, str], observed: str) -> float:
+    """The effect in the direction of H1: ``|gap|`` two-sided, ``±gap`` one-sided.
+
+    ``gap`` is positive when the expected values favour ``"greater"``.  A one-sided H1
+    that the expected effect contradicts is refused: its power would be below ``alpha``.
+    """
+    if alternative == "two-sided":
+        return abs(gap)
+    effect = gap if alternative == "greater" else -gap
+    if effect <= 0:
+        other = "less" if alternative == "greater" else "greater"
+        raise ValueError(
+            f"`alternative`={alternative!r} tests H1: {h1[alternative]}, but {observed}: such a "
+            f"test has a power below `alpha` against it. Use `alternative`={other!r} (H1: "
+            f"{h1[other]}) or 'two-sided'."
+        )
+    return effect
+
+
+def _side_text(alternative: str, h1: dict[str, str]) -> str:
+    if alternative == "two-sided":
+        return "two-sided"
+    return f"one-sided (H1: {h1[alternative]})"
+
+
 # ----------------------------------------------------------------------------------------
 # one proportion
 # ----------------------------------------------------------------------------------------
@@ -209,7 +235,19 @@ def sample_size_proportion(
 # ----------------------------------------------------------------------------------------
 # McNemar (Connor 1987)
 # ----------------------------------------------------------------------------------------
-def _mcnemar_inputs(difference, discordance):
+_MCNEMAR_H1 = {
+    "greater": "A more accurate than B",
+    "less": "A less accurate than B",
+}
+
+
+def _mcnemar_inputs(difference, discordance, alpha, alternative):
+    """Validated ``(signed difference, effect in the direction of H1, discordance, alpha,
+    alternative)``."""
+    if isinstance(difference, bool) or not isinstance(
+        difference, int | float | np.integer | np.floating
+    ):
+        raise TypeError(f"`difference` must be a number; got {difference!r}.")
     d = float(difference)
     if not math.isfinite(d) or d == 0 or abs(d) >= 1:
         raise ValueError(
@@ -222,7 +260,11 @@ def _mcnemar_inputs(difference, discordance):
             f"`discordance` (share of samples on which exactly one system is right) must be "
             f"at least |`difference`| = {abs(d):g}; got {psi:g}."
         )
-    return abs(d), psi
+    alpha = _check_prob("alpha", alpha)
+    alternative = check_sided(alternative, _MCNEMAR_H1["greater"])
+    effect = _effect(d, alternative, _MCNEMAR_H1, f"`difference`={d:g} is negative"
+                     if d < 0 else f"`difference`={d:g} is positive")  # fmt: skip
+    return d, effect, psi, alpha, alternative
 
 
 def _connor_power(n, d, psi, alpha, two_sided):
@@ -237,8 +279,8 @@ def _connor_power(n, d, psi, alpha, two_sided):
     return float(power)
 
 
-def _mcnemar_assumptions(d, psi, alpha, two_sided):
-    side = "two-sided" if two_sided else "one-sided"
+def _mcnemar_assumptions(d, psi, alpha, alternative):
+    side = _side_text(alternative, _MCNEMAR_H1)
     return (
         f"Samples are independent; system A is right and B wrong on a share "
         f"{(psi + d) / 2:g} of them, B right and A wrong on {(psi - d) / 2:g} (discordance "
@@ -265,12 +307,18 @@ def sample_size_mcnemar(
     Parameters
     ----------
     difference : float
-        Accuracy of A minus accuracy of B to detect (sign irrelevant), e.g. 0.02.
+        Accuracy of A minus accuracy of B to detect, e.g. 0.02 (its sign matters only
+        for a one-sided test).
     discordance : float in (0, 1]
         Expected share of discordant samples, at least ``|difference|``.
     power : float, default 0.8
     alpha : float, default 0.05
-    alternative : {"two-sided", "one-sided"}, default "two-sided"
+        Significance level of the test.
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        The alternative hypothesis of McNemar's test (as in :func:`mlci.mcnemar_test`):
+        ``"greater"``: A is more accurate than B (``difference`` > 0); ``"less"``: A is
+        less accurate (``difference`` < 0).  A one-sided hypothesis against the sign of
+        ``difference`` is refused.
 
     Returns
     -------
@@ -280,22 +328,23 @@ def sample_size_mcnemar(
     --------
     >>> sample_size_mcnemar(0.05, 0.15).n_samples
     469
+    >>> sample_size_mcnemar(0.05, 0.15, alternative="greater").n_samples   # one-sided: H1 A > B
+    369
     """
-    d, psi = _mcnemar_inputs(difference, discordance)
+    d, effect, psi, alpha, alternative = _mcnemar_inputs(difference, discordance, alpha,
+                                                         alternative)  # fmt: skip
     power = _check_power(power)
-    alpha = _check_prob("alpha", alpha)
-    alternative = check_choice("alternative", alternative, ("two-sided", "one-sided"))
     two = alternative == "two-sided"
     z_a = stats.norm.ppf(1 - alpha / 2 if two else 1 - alpha)
     z_b = stats.norm.ppf(power)
-    n = math.ceil((z_a * math.sqrt(psi) + z_b * math.sqrt(psi - d * d)) ** 2 / d**2 - 1e-9)
+    n = math.ceil((z_a * math.sqrt(psi) + z_b * math.sqrt(psi - effect**2)) ** 2 / effect**2 - 1e-9)
     return PlanResult(
         n_samples=int(n),
-        power=_connor_power(n, d, psi, alpha, two),
+        power=_connor_power(n, effect, psi, alpha, two),
         method="mcnemar-connor",
-        assumptions=_mcnemar_assumptions(d, psi, alpha, two),
+        assumptions=_mcnemar_assumptions(d, psi, alpha, alternative),
         details={"difference": d, "discordance": psi, "alpha": alpha, "target_power": power,
-                 "expected_discordant_pairs": n * psi},
+                 "alternative": alternative, "expected_discordant_pairs": n * psi},
     )  # fmt: skip
 
 
@@ -326,25 +375,25 @@ def power_mcnemar(
     >>> round(power_mcnemar(1000, 0.02, 0.1).power, 3)
     0.516
     """
-
     n = check_positive_int("n_samples", n_samples)
-    d, psi = _mcnemar_inputs(difference, discordance)
-    alpha = _check_prob("alpha", alpha)
-    alternative = check_choice("alternative", alternative, ("two-sided", "one-sided"))
-    two = alternative == "two-sided"
+    d, effect, psi, alpha, alternative = _mcnemar_inputs(difference, discordance, alpha,
+                                                         alternative)  # fmt: skip
     return PlanResult(
         n_samples=n,
-        power=_connor_power(n, d, psi, alpha, two),
+        power=_connor_power(n, effect, psi, alpha, alternative == "two-sided"),
         method="mcnemar-connor",
-        assumptions=_mcnemar_assumptions(d, psi, alpha, two),
-        details={"difference": d, "discordance": psi, "alpha": alpha},
-    )
+        assumptions=_mcnemar_assumptions(d, psi, alpha, alternative),
+        details={"difference": d, "discordance": psi, "alpha": alpha,
+                 "alternative": alternative},
+    )  # fmt: skip
 
 
 # ----------------------------------------------------------------------------------------
 # ROC AUC (Hanley & McNeil)
 # ----------------------------------------------------------------------------------------
-_SIDES = ("one-sided", "two-sided")
+_AUC_H1 = {"greater": "AUC > auc_null", "less": "AUC < auc_null"}
+_DIFF_H1 = {"greater": "AUC of system 1 > AUC of system 2",
+            "less": "AUC of system 1 < AUC of system 2"}  # fmt: skip
 
 
 def _check_ratio(ratio: Any) -> float:
@@ -373,20 +422,26 @@ def _sizes(m: int, ratio: float) -> tuple[int, int]:
     return m, max(1, math.ceil(ratio * m - 1e-9))
 
 
-def _z_power(gap: float, se_null: float, se_alt: float, alpha: float, two_sided: bool) -> float:
+def _z_power(effect: float, se_null: float, se_alt: float, alpha: float, two_sided: bool) -> float:
     """Power of a z-test whose statistic has SE ``se_null`` under H0, when the estimate is
-    N(gap, se_alt²) (Obuchowski 1998, eq. for n: z_α·SE₀ + z_β·SE₁ = |gap|)."""
+    N(effect, se_alt²) in the direction of H1 (Obuchowski 1998, eq. for n:
+    z_α·SE₀ + z_β·SE₁ = effect); two-sided: ``effect`` = |gap| and both tails count."""
     z_a = float(stats.norm.ppf(1 - alpha / 2 if two_sided else 1 - alpha))
-    gap = abs(gap)
-    power = stats.norm.cdf((gap - z_a * se_null) / se_alt)
+    power = stats.norm.cdf((effect - z_a * se_null) / se_alt)
     if two_sided:  # rejecting in the wrong direction also counts (negligible in practice)
-        power += stats.norm.cdf((-gap - z_a * se_null) / se_alt)
+        power += stats.norm.cdf((-effect - z_a * se_null) / se_alt)
     return float(power)
 
 
 def _auc_ses(auc: float, auc_null: float, mp: int, mn: int) -> tuple[float, float]:
     """Hanley–McNeil SE of the AUC under H0 (AUC = auc_null) and under H1 (AUC = auc)."""
     return float(hanley_mcneil_se(auc_null, mp, mn)), float(hanley_mcneil_se(auc, mp, mn))
+
+
+def _auc_effect(auc: float, auc_null: float, alternative: str) -> float:
+    where = "below" if auc < auc_null else "above"
+    return _effect(auc - auc_null, alternative, _AUC_H1,
+                   f"the expected `auc`={auc:g} is {where} `auc_null`={auc_null:g}")  # fmt: skip
 
 
 def sample_size_auc(
@@ -398,7 +453,7 @@ def sample_size_auc(
     confidence_level: float = 0.95,
     power: float = 0.8,
     alpha: float = 0.05,
-    alternative: str = "one-sided",
+    alternative: str = "greater",
 ) -> PlanResult:
     """Positives and negatives needed for a ROC AUC study (Hanley–McNeil variance).
 
@@ -424,9 +479,12 @@ def sample_size_auc(
     confidence_level : float, default 0.95
         For ``width``.
     power, alpha : float
-        For ``auc_null``.
-    alternative : {"one-sided", "two-sided"}, default "one-sided"
-        For ``auc_null``: the one-sided test is in the direction of ``auc``.
+        For ``auc_null``: the power to reach and the significance level of the test.
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+        For ``auc_null``: the alternative hypothesis of the test, ``"greater"`` for
+        H1: AUC > ``auc_null`` (the usual question: does the system beat the reference?),
+        ``"less"`` for H1: AUC < ``auc_null``.  A one-sided hypothesis that the expected
+        ``auc`` contradicts is refused.
 
     Returns
     -------
@@ -447,6 +505,10 @@ def sample_size_auc(
         raise ValueError("Pass exactly one of `width` (interval planning) and `auc_null` "
                          "(test planning).")  # fmt: skip
     ratio = _check_ratio(ratio)
+    confidence_level = check_confidence_level(confidence_level)
+    power = _check_power(power)
+    alpha = _check_prob("alpha", alpha)
+    alternative = check_sided(alternative, _AUC_H1["greater"])
 
     def se(a: float, m: int) -> float:
         mp, mn = _sizes(m, ratio)
@@ -455,7 +517,6 @@ def sample_size_auc(
     reached = None
     if width is not None:
         width = _check_prob("width", width)
-        confidence_level = check_confidence_level(confidence_level)
         z = float(stats.norm.ppf(1 - (1 - confidence_level) / 2))
         m = _smallest_n(lambda m: 2 * z * se(auc, m) <= width, start=2)
         method = "auc-hanley-mcneil-width"
@@ -466,20 +527,17 @@ def sample_size_auc(
         auc_null = _check_prob("auc_null", auc_null)
         if auc_null == auc:
             raise ValueError("`auc_null` must differ from `auc`.")
-        power = _check_power(power)
-        alpha = _check_prob("alpha", alpha)
-        alternative = check_choice("alternative", alternative, _SIDES)
+        effect = _auc_effect(auc, auc_null, alternative)
         two = alternative == "two-sided"
-        gap = abs(auc - auc_null)
 
         def power_at(m: int) -> float:
-            return _z_power(gap, se(auc_null, m), se(auc, m), alpha, two)
+            return _z_power(effect, se(auc_null, m), se(auc, m), alpha, two)
 
         m = _smallest_n(lambda m: power_at(m) >= power, start=2)
         reached = power_at(m)
         method = "auc-hanley-mcneil-test"
-        what = (f"a {alternative} z-test of AUC = {auc_null:g} at level {alpha:g} then has "
-                f"power {reached:.3g} >= {power:g}")  # fmt: skip
+        what = (f"a {_side_text(alternative, _AUC_H1)} z-test of AUC = {auc_null:g} at level "
+                f"{alpha:g} then has power {reached:.3g} >= {power:g}")  # fmt: skip
         extra = {"auc_null": auc_null, "alpha": alpha, "target_power": power,
                  "alternative": alternative}  # fmt: skip
     mp, mn = _sizes(m, ratio)
@@ -505,9 +563,9 @@ def power_auc(
     *,
     auc_null: float = 0.5,
     alpha: float = 0.05,
-    alternative: str = "one-sided",
+    alternative: str = "greater",
 ) -> PlanResult:
-    """Power to show that an AUC differs from (exceeds) a reference value.
+    """Power to show that an AUC exceeds (or differs from) a reference value.
 
     The test rejects ``AUC = auc_null`` when ``(Â - auc_null) / SE₀ > z_α`` with ``SE₀``
     the Hanley–McNeil standard error at ``auc_null``; the estimate is taken as normal
@@ -526,9 +584,10 @@ def power_auc(
     auc_null : float in [0.5, 1), default 0.5
         Reference AUC (0.5: the score carries no information).
     alpha : float, default 0.05
-        Level of the test.
-    alternative : {"one-sided", "two-sided"}, default "one-sided"
-        One-sided: in the direction of ``auc`` (normally ``auc > auc_null``).
+        Significance level of the test.
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+        ``"greater"``: H1: AUC > ``auc_null``; ``"less"``: H1: AUC < ``auc_null``.  A
+        one-sided hypothesis that the expected ``auc`` contradicts is refused.
 
     Returns
     -------
@@ -550,15 +609,16 @@ def power_auc(
     mp = check_positive_int("n_positive", n_positive)
     mn = check_positive_int("n_negative", n_negative)
     alpha = _check_prob("alpha", alpha)
-    alternative = check_choice("alternative", alternative, _SIDES)
+    alternative = check_sided(alternative, _AUC_H1["greater"])
+    effect = _auc_effect(auc, auc_null, alternative)
     se0, se1 = _auc_ses(auc, auc_null, mp, mn)
-    pw = _z_power(auc - auc_null, se0, se1, alpha, alternative == "two-sided")
+    pw = _z_power(effect, se0, se1, alpha, alternative == "two-sided")
     assumptions = (
         f"Expected AUC {auc:g} against the reference {auc_null:g}; {mp} positives and "
-        f"{mn} negatives, independent samples; {alternative} z-test at level {alpha:g} "
-        f"with the Hanley & McNeil (1982) standard error under the null ({se0:.4g}) and "
-        f"under the alternative ({se1:.4g}), exact for exponential score distributions and "
-        f"close for binormal ones."
+        f"{mn} negatives, independent samples; {_side_text(alternative, _AUC_H1)} z-test at "
+        f"level {alpha:g} with the Hanley & McNeil (1982) standard error under the null "
+        f"({se0:.4g}) and under the alternative ({se1:.4g}), exact for exponential score "
+        f"distributions and close for binormal ones."
     )
     return PlanResult(
         n_samples=mp + mn,
@@ -579,8 +639,7 @@ def _diff_inputs(auc1, auc2, correlation, paired, alpha, alternative):
     auc2 = _check_auc("auc2", auc2)
     if auc1 == auc2:
         raise ValueError("`auc1` and `auc2` must differ (the difference to detect).")
-    if not isinstance(paired, bool | np.bool_):
-        raise TypeError(f"`paired` must be True or False; got {paired!r}.")
+    paired = check_bool("paired", paired)
     if paired:
         if correlation is None:
             raise ValueError(
@@ -603,8 +662,11 @@ def _diff_inputs(auc1, auc2, correlation, paired, alpha, alternative):
             )
         r = 0.0
     alpha = _check_prob("alpha", alpha)
-    alternative = check_choice("alternative", alternative, _SIDES)
-    return auc1, auc2, r, bool(paired), alpha, alternative
+    alternative = check_sided(alternative, _DIFF_H1["greater"])
+    where = "below" if auc1 < auc2 else "above"
+    effect = _effect(auc1 - auc2, alternative, _DIFF_H1,
+                     f"the expected `auc1`={auc1:g} is {where} `auc2`={auc2:g}")  # fmt: skip
+    return auc1, auc2, effect, r, paired, alpha, alternative
 
 
 def _diff_ses(auc1: float, auc2: float, r: float, mp: int, mn: int) -> tuple[float, float]:
@@ -630,7 +692,8 @@ def _diff_assumptions(auc1, auc2, r, paired, mp, mn, alpha, alternative, what=""
         else f"two independent test sets, each of {mp} positives and {mn} negatives"
     )
     return (
-        f"Expected AUCs {auc1:g} and {auc2:g}; {design}; independent samples; {alternative} "
+        f"Expected AUCs {auc1:g} and {auc2:g}; {design}; independent samples; "
+        f"{_side_text(alternative, _DIFF_H1)} "
         f"z-test of equal AUCs at level {alpha:g} (as DeLong's test) with Hanley & McNeil's "
         f"(1982) variances, the null variance taken at the mean AUC (Obuchowski & McClish "
         f"1997){what}. The correlation is the key unknown for a paired design: a higher one "
@@ -672,7 +735,10 @@ def sample_size_auc_difference(
         Negatives per positive.
     power : float, default 0.8
     alpha : float, default 0.05
-    alternative : {"two-sided", "one-sided"}, default "two-sided"
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        ``"greater"``: H1: ``auc1`` > ``auc2`` (as ``alternative="greater"`` of
+        :func:`mlci.delong_test` with system 1 as A); ``"less"``: H1: ``auc1`` < ``auc2``.
+        A one-sided hypothesis that the expected AUCs contradict is refused.
     paired : bool, default True
         ``False``: each system is evaluated on its own, independent test set of the
         returned size (correlation 0).
@@ -692,17 +758,16 @@ def sample_size_auc_difference(
     >>> sample_size_auc_difference(0.75, 0.85, paired=False).details["n_positive"]
     154
     """
-    auc1, auc2, r, paired, alpha, alternative = _diff_inputs(
+    auc1, auc2, effect, r, paired, alpha, alternative = _diff_inputs(
         auc1, auc2, correlation, paired, alpha, alternative
     )
     ratio = _check_ratio(ratio)
     power = _check_power(power)
     two = alternative == "two-sided"
-    gap = auc1 - auc2
 
     def power_at(m: int) -> float:
         mp, mn = _sizes(m, ratio)
-        return _z_power(gap, *_diff_ses(auc1, auc2, r, mp, mn), alpha, two)
+        return _z_power(effect, *_diff_ses(auc1, auc2, r, mp, mn), alpha, two)
 
     m = _smallest_n(lambda m: power_at(m) >= power, start=2)
     mp, mn = _sizes(m, ratio)
@@ -761,13 +826,13 @@ def power_auc_difference(
     >>> round(power_auc_difference(0.75, 0.85, 78, 78, paired=False).power, 3)
     0.512
     """
-    auc1, auc2, r, paired, alpha, alternative = _diff_inputs(
+    auc1, auc2, effect, r, paired, alpha, alternative = _diff_inputs(
         auc1, auc2, correlation, paired, alpha, alternative
     )
     mp = check_positive_int("n_positive", n_positive)
     mn = check_positive_int("n_negative", n_negative)
     se0, se1 = _diff_ses(auc1, auc2, r, mp, mn)
-    pw = _z_power(auc1 - auc2, se0, se1, alpha, alternative == "two-sided")
+    pw = _z_power(effect, se0, se1, alpha, alternative == "two-sided")
     n_sets = 1 if paired else 2
     return PlanResult(
         n_samples=n_sets * (mp + mn),

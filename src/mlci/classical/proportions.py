@@ -32,8 +32,16 @@ from typing import Any
 import numpy as np
 from scipy import optimize, special, stats
 
-from ..inputs.validation import check_alternative, check_choice, check_confidence_level
+from ..inputs import (
+    ArgSpec,
+    check_alternative,
+    check_choice,
+    check_confidence_level,
+    gather,
+    show_values,
+)
 from ..results import ConfidenceInterval, IntervalResult
+from .checks import check_bool, count_array, number_array, require
 
 __all__ = [
     "PROPORTION_METHODS",
@@ -56,39 +64,17 @@ PROPORTION_METHODS = (
 
 
 # ----------------------------------------------------------------------------------------
-# validation helpers shared by the classical modules
+# validation helpers
 # ----------------------------------------------------------------------------------------
-def _as_counts(name: str, x: Any) -> np.ndarray:
-    """Non-negative integer-valued counts (any shape), as a float array."""
-    if x is None:
-        raise ValueError(f"`{name}` is required; got None.")
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"`{name}` must hold counts (integers); could not convert: {exc}") from None
-    if arr.size == 0:
-        raise ValueError(f"`{name}` is empty; at least one count is needed.")
-    if np.isnan(arr).any():
-        raise ValueError(f"`{name}` contains NaN; counts must be non-negative integers.")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"`{name}` contains an infinite value; counts must be finite integers.")
-    if (arr < 0).any():
-        raise ValueError(f"`{name}` must be non-negative counts; got {arr[arr < 0].ravel()[0]:g}.")
-    if (arr != np.round(arr)).any():
-        bad = arr[arr != np.round(arr)].ravel()[0]
-        raise ValueError(f"`{name}` must hold whole numbers (counts); got {bad:g}.")
-    return arr
-
-
 def _check_k_n(k: Any, n: Any, k_name: str = "k", n_name: str = "n") -> tuple:
-    k_arr = _as_counts(k_name, k)
-    n_arr = _as_counts(n_name, n)
+    k_arr = count_array(k_name, k)
+    n_arr = count_array(n_name, n)
     try:
         k_arr, n_arr = np.broadcast_arrays(k_arr, n_arr)
     except ValueError:
         raise ValueError(
             f"`{k_name}` and `{n_name}` must have broadcastable shapes; got "
-            f"{np.shape(k)} and {np.shape(n)}."
+            f"{k_arr.shape} and {n_arr.shape}."
         ) from None
     if (n_arr < 1).any():
         raise ValueError(f"`{n_name}` must be at least 1 (the number of trials); got 0.")
@@ -100,6 +86,12 @@ def _check_k_n(k: Any, n: Any, k_name: str = "k", n_name: str = "n") -> tuple:
             f"`{n_name}` trials."
         )
     return k_arr.astype(float), n_arr.astype(float)
+
+
+def _check_metric(metric: Any) -> str | None:
+    if metric is not None and not isinstance(metric, str):
+        raise TypeError(f"`metric` must be a name (a string) or None; got {metric!r}.")
+    return metric
 
 
 def _out(x: np.ndarray, scalar: bool) -> Any:
@@ -259,8 +251,9 @@ def proportion_ci(
     method = check_choice("method", method, PROPORTION_METHODS)
     confidence_level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
-    scalar = np.ndim(k) == 0 and np.ndim(n) == 0
+    metric = _check_metric(metric)
     k_arr, n_arr = _check_k_n(k, n)
+    scalar = k_arr.ndim == 0
     p, low, high, se = _proportion_bounds(k_arr, n_arr, method, confidence_level, alternative)
     return IntervalResult(
         estimate=_out(p, scalar),
@@ -324,15 +317,16 @@ def proportion_diff_ci(
     method = check_choice("method", method, ("newcombe", "wald"))
     confidence_level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
-    scalar = all(np.ndim(x) == 0 for x in (k1, n1, k2, n2))
+    metric = _check_metric(metric)
     k1a, n1a = _check_k_n(k1, n1, "k1", "n1")
     k2a, n2a = _check_k_n(k2, n2, "k2", "n2")
+    scalar = k1a.ndim == 0 and k2a.ndim == 0
     try:
         k1a, n1a, k2a, n2a = np.broadcast_arrays(k1a, n1a, k2a, n2a)
     except ValueError:
         raise ValueError(
             "`k1`, `n1`, `k2` and `n2` must have broadcastable shapes; got "
-            f"{np.shape(k1)}, {np.shape(n1)}, {np.shape(k2)}, {np.shape(n2)}."
+            f"{k1a.shape}, {n1a.shape}, {k2a.shape}, {n2a.shape}."
         ) from None
     z = _z(confidence_level, alternative)
     p1, p2 = k1a / n1a, k2a / n2a
@@ -366,14 +360,23 @@ def proportion_diff_ci(
 # ----------------------------------------------------------------------------------------
 # difference of two paired proportions
 # ----------------------------------------------------------------------------------------
-def paired_table(correct_a: Any, correct_b: Any) -> np.ndarray:
+def paired_table(
+    correct_a: Any, correct_b: Any, *, dropna: bool = False, data: Any = None
+) -> np.ndarray:
     """The 2×2 table of agreement between two systems on the same test samples.
 
     Parameters
     ----------
     correct_a, correct_b : array_like of bool, shape (n_samples,)
-        Whether system A (resp. B) got each sample right.  To build them from
-        predictions: ``correct_a = y_pred_a == y_true``.
+        Whether system A (resp. B) got each sample right (booleans or 0/1).  To build
+        them from predictions: ``correct_a = y_pred_a == y_true``.
+    dropna : bool, default False
+        Drop the samples where either argument is missing (None, NaN, ``pd.NA``) instead
+        of refusing them.  The table then counts the samples kept: ``len(correct_a) -
+        table.sum()`` were dropped.
+    data : DataFrame, optional
+        A pandas/polars DataFrame or pyarrow Table; ``correct_a`` and ``correct_b`` may
+        then be column names.
 
     Returns
     -------
@@ -387,17 +390,27 @@ def paired_table(correct_a: Any, correct_b: Any) -> np.ndarray:
     array([[2, 1],
            [1, 1]])
     """
-    from ..inputs.validation import as_1d, check_same_length
+    dropna = check_bool("dropna", dropna)
+    require(correct_a=correct_a, correct_b=correct_b)
+    g = gather(
+        {"correct_a": ArgSpec("labels"), "correct_b": ArgSpec("labels")},
+        {"correct_a": correct_a, "correct_b": correct_b},
+        dropna=dropna,
+        data=data,
+    )
+    return _table_from_correct(g["correct_a"], g["correct_b"])
 
-    a = as_1d("correct_a", correct_a)
-    b = as_1d("correct_b", correct_b)
-    check_same_length(correct_a=a, correct_b=b)
-    for name, arr in (("correct_a", a), ("correct_b", b)):
-        vals = set(np.unique(arr).tolist())
-        if not vals <= {0, 1}:
+
+def _table_from_correct(
+    a: np.ndarray, b: np.ndarray, names: tuple[str, str] = ("correct_a", "correct_b")
+) -> np.ndarray:
+    """The 2×2 table of validated per-sample correctness (booleans or 0/1)."""
+    for name, arr in zip(names, (a, b), strict=True):
+        vals = np.unique(arr)
+        if arr.dtype.kind not in "biuf" or not set(vals.tolist()) <= {0, 1}:
             raise ValueError(
                 f"`{name}` must be boolean (or 0/1): whether each sample was classified "
-                f"correctly; got values {sorted(vals)[:5]}. Pass `y_pred == y_true`."
+                f"correctly; got values {show_values(vals)}. Pass `y_pred == y_true`."
             )
     a = a.astype(bool)
     b = b.astype(bool)
@@ -407,14 +420,14 @@ def paired_table(correct_a: Any, correct_b: Any) -> np.ndarray:
 def _check_table(table: Any, name: str = "table") -> np.ndarray:
     if table is None:
         raise ValueError(f"`{name}` is required; got None.")
-    shape = np.shape(table)
-    if shape != (2, 2):
+    t = number_array(name, table, ndim=(1, 2), what="counts")
+    if t.shape != (2, 2):
         raise ValueError(
             f"`{name}` must be a 2×2 table of counts [[both right, only A right], "
-            f"[only B right, both wrong]]; got shape {shape}. Build one from per-sample "
-            f"correctness with `mlci.classical.proportions.paired_table(correct_a, correct_b)`."
+            f"[only B right, both wrong]]; got shape {t.shape}. Build one from per-sample "
+            f"correctness with `mlci.paired_table(correct_a, correct_b)`."
         )
-    t = _as_counts(name, table)
+    t = count_array(name, t)
     if t.sum() < 1:
         raise ValueError(f"`{name}` is all zeros; at least one paired sample is needed.")
     return t
@@ -492,6 +505,7 @@ def paired_proportion_diff_ci(
     method = check_choice("method", method, ("newcombe", "tango", "wald"))
     confidence_level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
+    metric = _check_metric(metric)
     t = _check_table(table)
     (n11, n12), (n21, n22) = t
     n = t.sum()

@@ -29,25 +29,31 @@ References
 
 from __future__ import annotations
 
+import dataclasses
+from numbers import Real
 from typing import Any
 
 import numpy as np
 from scipy import stats
 
-from ..inputs.validation import (
-    as_1d,
+from ..engine.sampler import Stream, block_generator
+from ..inputs import (
+    ArgSpec,
     check_alternative,
     check_choice,
     check_confidence_level,
-    check_finite,
+    check_label_pair,
     check_positive_int,
-    check_same_length,
+    check_rng_seed,
+    gather,
 )
 from ..results import ConfidenceInterval, TestResult
-from .proportions import _check_table, paired_table
+from .checks import check_bool, number_array, require
+from .proportions import _check_table, _table_from_correct
 from .pvalues import t_pvalue
 
 __all__ = [
+    "MCNEMAR_VARIANTS",
     "compare_estimators",
     "corrected_resampled_ttest",
     "cv_5x2_ftest",
@@ -62,19 +68,30 @@ __all__ = [
 # ----------------------------------------------------------------------------------------
 # McNemar
 # ----------------------------------------------------------------------------------------
-def _mcnemar_table(table, y_true, y_pred_a, y_pred_b) -> np.ndarray:
+#: the variants of McNemar's test (``variant=``)
+MCNEMAR_VARIANTS = ("mid-p", "exact", "asymptotic", "corrected")
+
+
+def _mcnemar_table(table, y_true, y_pred_a, y_pred_b, dropna, data) -> tuple[np.ndarray, int]:
+    """The 2×2 table (float) and the number of samples dropped."""
     given = [x is not None for x in (y_true, y_pred_a, y_pred_b)]
     if table is not None:
         if any(given):
             raise ValueError("Pass either `table` or (`y_true`, `y_pred_a`, `y_pred_b`), not both.")
-        return _check_table(table)
+        return _check_table(table), 0
     if not all(given):
         raise ValueError("Pass either a 2×2 `table` or all of `y_true`, `y_pred_a` and `y_pred_b`.")
-    yt = as_1d("y_true", y_true)
-    ya = as_1d("y_pred_a", y_pred_a)
-    yb = as_1d("y_pred_b", y_pred_b)
-    check_same_length(y_true=yt, y_pred_a=ya, y_pred_b=yb)
-    return paired_table(ya == yt, yb == yt).astype(float)
+    labels = ArgSpec("labels")
+    g = gather(
+        {"y_true": labels, "y_pred_a": labels, "y_pred_b": labels},
+        {"y_true": y_true, "y_pred_a": y_pred_a, "y_pred_b": y_pred_b},
+        dropna=dropna,
+        data=data,
+    )
+    yt, ya, yb = g["y_true"], g["y_pred_a"], g["y_pred_b"]
+    check_label_pair(yt, ya, ("y_true", "y_pred_a"))
+    check_label_pair(yt, yb, ("y_true", "y_pred_b"))
+    return _table_from_correct(ya == yt, yb == yt).astype(float), g.n_dropped
 
 
 def mcnemar_test(
@@ -83,8 +100,10 @@ def mcnemar_test(
     y_true: Any = None,
     y_pred_a: Any = None,
     y_pred_b: Any = None,
-    method: str = "mid-p",
+    variant: str = "mid-p",
     alternative: str = "two-sided",
+    dropna: bool = False,
+    data: Any = None,
 ) -> TestResult:
     """McNemar's test: do two classifiers have the same accuracy on the same test set?
 
@@ -95,10 +114,11 @@ def mcnemar_test(
     ----------
     table : array_like, shape (2, 2), optional
         ``[[both right, only A right], [only B right, both wrong]]`` (see
-        :func:`mlci.classical.proportions.paired_table`).
+        :func:`mlci.paired_table`).
     y_true, y_pred_a, y_pred_b : array_like, optional
-        Labels and the two systems' predictions, instead of ``table``.
-    method : {"mid-p", "exact", "asymptotic", "corrected"}, default "mid-p"
+        Labels and the two systems' predictions, instead of ``table`` (any number of
+        classes: only whether each prediction is right matters).
+    variant : {"mid-p", "exact", "asymptotic", "corrected"}, default "mid-p"
         ``"exact"``: binomial test of ``b`` out of ``b + c`` at 1/2 (conservative).
         ``"mid-p"``: the exact p-value minus half the probability of the observed ``b``;
         recommended by Fagerland et al. (2013) — close to nominal size, no conservatism.
@@ -109,30 +129,37 @@ def mcnemar_test(
     alternative : {"two-sided", "less", "greater"}
         ``"greater"``: A is more accurate than B (``b > c``); ``"less"``: A is less
         accurate.
+    dropna : bool, default False
+        With ``y_true``/``y_pred_a``/``y_pred_b``: drop the samples with a missing value
+        in any of them instead of refusing them; ``details["n_dropped"]`` says how many.
+    data : DataFrame, optional
+        A table whose columns ``y_true``, ``y_pred_a`` and ``y_pred_b`` may name.
 
     Returns
     -------
     TestResult
-        ``statistic``: the χ² statistic (df = 1) for the asymptotic methods when two-sided,
-        the signed ``z = (b - c)/sqrt(b + c)`` (continuity-corrected towards 0 for
-        ``"corrected"``) when one-sided, and ``b`` for the exact and mid-p methods.
-        ``estimate``: accuracy of A minus accuracy of B, ``(b - c) / n``.
-        With no discordant pairs the p-value is 1.
+        ``method`` is ``"mcnemar-<variant>"``.  ``statistic``: the χ² statistic (df = 1)
+        for the asymptotic variants when two-sided, the signed ``z = (b - c)/sqrt(b + c)``
+        (continuity-corrected towards 0 for ``"corrected"``) when one-sided, and ``b``
+        for the exact and mid-p variants.  ``estimate``: accuracy of A minus accuracy of
+        B, ``(b - c) / n``.  With no discordant pairs the p-value is 1.  ``details`` hold
+        ``b``, ``c``, ``n``, ``n_discordant``, ``variant`` and ``n_dropped``.
 
     Examples
     --------
-    >>> r = mcnemar_test([[59, 6], [16, 80]], method="mid-p")  # Fagerland et al. (2013)
+    >>> r = mcnemar_test([[59, 6], [16, 80]], variant="mid-p")  # Fagerland et al. (2013)
     >>> round(r.pvalue, 6)
     0.03469
     """
-    method = check_choice("method", method, ("mid-p", "exact", "asymptotic", "corrected"))
+    variant = check_choice("variant", variant, MCNEMAR_VARIANTS)
     alternative = check_alternative(alternative)
-    t = _mcnemar_table(table, y_true, y_pred_a, y_pred_b)
+    dropna = check_bool("dropna", dropna)
+    t, n_dropped = _mcnemar_table(table, y_true, y_pred_a, y_pred_b, dropna, data)
     n = float(t.sum())
     b, c = float(t[0, 1]), float(t[1, 0])
     m = b + c
     df = None
-    if method in ("exact", "mid-p"):
+    if variant in ("exact", "mid-p"):
         statistic = b
         if m == 0:
             pvalue = 1.0
@@ -141,7 +168,7 @@ def mcnemar_test(
             bi = int(b)
             lower = stats.binom.cdf(bi, mi, 0.5)  # P(X <= b)
             upper = stats.binom.sf(bi - 1, mi, 0.5)  # P(X >= b)
-            half = 0.5 * stats.binom.pmf(bi, mi, 0.5) if method == "mid-p" else 0.0
+            half = 0.5 * stats.binom.pmf(bi, mi, 0.5) if variant == "mid-p" else 0.0
             if alternative == "greater":
                 pvalue = upper - half
             elif alternative == "less":
@@ -150,7 +177,7 @@ def mcnemar_test(
                 pvalue = min(1.0, 2 * (min(lower, upper) - half))
     else:
         diff = b - c
-        if method == "corrected":
+        if variant == "corrected":
             diff = np.sign(diff) * max(abs(diff) - 1.0, 0.0)
         z = diff / np.sqrt(m) if m > 0 else 0.0
         if alternative == "two-sided":
@@ -165,11 +192,18 @@ def mcnemar_test(
     return TestResult(
         statistic=float(statistic),
         pvalue=float(pvalue),
-        method=f"mcnemar-{method}",
+        method=f"mcnemar-{variant}",
         alternative=alternative,
         df=df,
         estimate=(b - c) / n,
-        details={"b": int(b), "c": int(c), "n": int(n), "n_discordant": int(m)},
+        details={
+            "b": int(b),
+            "c": int(c),
+            "n": int(n),
+            "n_discordant": int(m),
+            "variant": variant,
+            "n_dropped": n_dropped,
+        },
     )
 
 
@@ -177,29 +211,8 @@ def mcnemar_test(
 # t-tests over chunks and folds
 # ----------------------------------------------------------------------------------------
 def _score_table(name: str, x: Any, ndim: tuple[int, ...]) -> np.ndarray:
-    if x is None:
-        raise ValueError(f"`{name}` is required; got None.")
-    if isinstance(x, list | tuple) and len(x) and all(isinstance(r, list | tuple) for r in x):
-        lengths = [len(r) for r in x]
-        if len(set(lengths)) > 1:
-            raise ValueError(
-                f"`{name}` must be a rectangular table (repetitions × folds); its rows have "
-                f"lengths {lengths}. Every repetition must have the same number of folds."
-            )
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(
-            f"`{name}` must be a rectangular table of numbers (repetitions × folds); could "
-            f"not convert it: {exc}"
-        ) from None
-    if arr.ndim not in ndim:
-        want = " or ".join(f"{d}-d" for d in ndim)
-        raise ValueError(f"`{name}` must be {want}; got an array of shape {arr.shape}.")
-    if arr.size == 0:
-        raise ValueError(f"`{name}` is empty.")
-    check_finite(name, arr)
-    return arr
+    """A table of fold scores: numbers, no missing entry (it would break the pairing)."""
+    return number_array(name, x, ndim=ndim, what="fold scores")
 
 
 def _pair(scores_a, scores_b, ndim, min_size):
@@ -254,6 +267,8 @@ def paired_ttest_chunks(
     rng: Any = None,
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
+    dropna: bool = False,
+    data: Any = None,
 ) -> TestResult:
     """Paired t-test over chunks of one test set (e.g. Welling's lecture notes).
 
@@ -271,18 +286,24 @@ def paired_ttest_chunks(
         Number of chunks (≥ 2); ``np.array_split`` sizes, so they differ by at most one.
     shuffle : bool, default False
         Permute the samples before chunking (with ``rng``).
-    rng : None, int or numpy.random.Generator
-        Seed for ``shuffle``.
+    rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
+        Seed for ``shuffle``: the same seed gives the same chunks.
     confidence_level : float, default 0.95
         Level of the t interval for the mean difference.
     alternative : {"two-sided", "less", "greater"}
         ``"greater"``: A scores higher than B.
+    dropna : bool, default False
+        Drop the samples with a missing score (in either argument) instead of refusing
+        them; ``details["n_dropped"]`` says how many.
+    data : DataFrame, optional
+        A table whose columns ``scores_a`` and ``scores_b`` may name.
 
     Returns
     -------
     TestResult
         ``estimate`` is the mean of the chunk differences (A − B), with a t interval;
-        ``df = n_chunks - 1``.
+        ``df = n_chunks - 1``; ``details`` hold the differences, the chunk sizes and
+        ``n_dropped``.
 
     Examples
     --------
@@ -296,20 +317,24 @@ def paired_ttest_chunks(
     confidence_level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
     n_chunks = check_positive_int("n_chunks", n_chunks, minimum=2)
-    a = as_1d("scores_a", scores_a, dtype=float)
-    b = as_1d("scores_b", scores_b, dtype=float)
-    check_finite("scores_a", a)
-    check_finite("scores_b", b)
-    n = check_same_length(scores_a=a, scores_b=b)
+    shuffle = check_bool("shuffle", shuffle)
+    seed = check_rng_seed(rng)
+    dropna = check_bool("dropna", dropna)
+    require(scores_a=scores_a, scores_b=scores_b)
+    g = gather(
+        {"scores_a": ArgSpec("numbers"), "scores_b": ArgSpec("numbers")},
+        {"scores_a": scores_a, "scores_b": scores_b},
+        dropna=dropna,
+        data=data,
+    )
+    a, b, n = g["scores_a"], g["scores_b"], g.n_samples
     if n < n_chunks:
         raise ValueError(
             f"`n_chunks`={n_chunks} exceeds the number of samples ({n}); use at most "
             f"{n} chunks (ideally chunks of 30 samples or more)."
         )
     if shuffle:
-        from ..inputs.validation import check_rng_seed
-
-        perm = np.random.default_rng(check_rng_seed(rng)).permutation(n)
+        perm = block_generator(seed, Stream.CHUNKS, 0).permutation(n)
         a, b = a[perm], b[perm]
     idx = np.array_split(np.arange(n), n_chunks)
     d = np.array([a[i].mean() - b[i].mean() for i in idx])
@@ -321,7 +346,7 @@ def paired_ttest_chunks(
         alternative,
         confidence_level,
         "paired-t-chunks",
-        {"differences": d, "chunk_sizes": [len(i) for i in idx]},
+        {"differences": d, "chunk_sizes": [len(i) for i in idx], "n_dropped": g.n_dropped},
     )
 
 
@@ -551,6 +576,38 @@ def corrected_resampled_ttest(
 _DESIGNS = ("kfold", "5x2", "repeated-kfold", "resampled")
 
 
+def _check_estimator(name: str, est: Any) -> None:
+    if not (hasattr(est, "fit") and hasattr(est, "get_params")):
+        raise TypeError(
+            f"`{name}` must be a scikit-learn estimator (with `fit` and `get_params`); "
+            f"got {type(est).__name__}."
+        )
+
+
+def _split_seed(rng: Any) -> int:
+    """The integer seed scikit-learn's splitters need, derived from ``rng``.
+
+    A pure function of the seed (its :data:`Stream.CV_SPLITS` stream): the same ``rng``
+    gives the same splits; a Generator is advanced by the draw of the seed.
+    """
+    seed = check_rng_seed(rng)
+    return int(block_generator(seed, Stream.CV_SPLITS, 0).integers(0, 2**31 - 1))
+
+
+def _xy(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``X`` (kept as given, one row per sample) and ``y`` (no missing value)."""
+    require(X=X, y=y)
+    y = gather({"y": ArgSpec("any")}, {"y": y})["y"]
+    X = np.asarray(X)
+    if X.ndim == 0:
+        raise ValueError("`X` must be an array with one row per sample; got a scalar.")
+    if len(X) != len(y):
+        raise ValueError(
+            f"`X` has {len(X)} rows but `y` has {len(y)} entries; they must have one per sample."
+        )
+    return X, y
+
+
 def paired_cv_scores(
     estimator_a: Any,
     estimator_b: Any,
@@ -562,7 +619,7 @@ def paired_cv_scores(
     n_repeats: int = 10,
     test_size: float = 0.3,
     scoring: Any = None,
-    random_state: int | None = None,
+    rng: Any = None,
 ) -> dict[str, Any]:
     """Score two scikit-learn estimators on the same cross-validation splits.
 
@@ -573,7 +630,7 @@ def paired_cv_scores(
     ----------
     estimator_a, estimator_b : scikit-learn estimators
     X, y : array_like
-        Data and targets.
+        Data and targets (``y`` may not hold missing values).
     design : {"5x2", "kfold", "repeated-kfold", "resampled"}, default "5x2"
         ``"5x2"``: 5 repetitions of 2-fold cv (table (5, 2), for :func:`cv_5x2_ttest`
         and :func:`cv_5x2_ftest`); ``"kfold"``: ``n_splits`` folds (table (k,), for
@@ -587,14 +644,16 @@ def paired_cv_scores(
         Test fraction for ``"resampled"``.
     scoring : str or callable, optional
         A scikit-learn scorer; default the estimator's ``score`` method.
-    random_state : int, optional
-        Seed of the splits.
+    rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
+        Seed of the splits: the same seed gives the same splits (the integer
+        ``random_state`` of scikit-learn's splitters is derived from it).
 
     Returns
     -------
     dict
         ``scores_a``, ``scores_b`` (tables), ``n_train``, ``n_test`` (sizes of the
-        first split) and ``design``.
+        first split), ``design`` and ``random_state`` (the integer given to the
+        splitters).
 
     Examples
     --------
@@ -603,10 +662,11 @@ def paired_cv_scores(
     >>> from sklearn.tree import DecisionTreeClassifier
     >>> X, y = make_classification(200, random_state=0)
     >>> s = paired_cv_scores(LogisticRegression(), DecisionTreeClassifier(random_state=0),
-    ...                      X, y, design="5x2", random_state=0)
+    ...                      X, y, design="5x2", rng=0)
     >>> s["scores_a"].shape
     (5, 2)
     """
+    # scikit-learn is an optional dependency: imported only where it is used
     from sklearn.base import clone, is_classifier
     from sklearn.metrics import check_scoring
     from sklearn.model_selection import (
@@ -618,14 +678,24 @@ def paired_cv_scores(
         StratifiedShuffleSplit,
     )
 
+    _check_estimator("estimator_a", estimator_a)
+    _check_estimator("estimator_b", estimator_b)
     design = check_choice("design", design, _DESIGNS)
     n_splits = check_positive_int("n_splits", n_splits, minimum=2)
     n_repeats = check_positive_int("n_repeats", n_repeats)
+    if isinstance(test_size, bool) or not isinstance(test_size, Real):
+        raise TypeError(f"`test_size` must be a fraction in (0, 1); got {test_size!r}.")
     if not 0.0 < float(test_size) < 1.0:
         raise ValueError(f"`test_size` must be a fraction in (0, 1); got {test_size!r}.")
-    X = np.asarray(X)
-    y = np.asarray(y)
-    check_same_length(X=X, y=y)
+    random_state = _split_seed(rng)
+    X, y = _xy(X, y)
+    try:
+        scorer_a = check_scoring(estimator_a, scoring=scoring)
+        scorer_b = check_scoring(estimator_b, scoring=scoring)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(
+            f"`scoring`={scoring!r} is not a scikit-learn scorer for these estimators: {exc}"
+        ) from None
     strat = is_classifier(estimator_a)
     if design == "5x2":
         cls = RepeatedStratifiedKFold if strat else RepeatedKFold
@@ -641,13 +711,13 @@ def paired_cv_scores(
         shape = (n_repeats, n_splits)
     else:
         cls = StratifiedShuffleSplit if strat else ShuffleSplit
-        cv = cls(n_splits=n_repeats, test_size=test_size, random_state=random_state)
+        cv = cls(n_splits=n_repeats, test_size=float(test_size), random_state=random_state)
         shape = (n_repeats,)
     sa, sb, sizes = [], [], None
     for train, test in cv.split(X, y):
-        for est, out in ((estimator_a, sa), (estimator_b, sb)):
+        for est, scorer, out in ((estimator_a, scorer_a, sa), (estimator_b, scorer_b, sb)):
             model = clone(est).fit(X[train], y[train])
-            out.append(check_scoring(model, scoring=scoring)(model, X[test], y[test]))
+            out.append(scorer(model, X[test], y[test]))
         if sizes is None:
             sizes = (len(train), len(test))
     assert sizes is not None
@@ -657,6 +727,7 @@ def paired_cv_scores(
         "n_train": sizes[0],
         "n_test": sizes[1],
         "design": design,
+        "random_state": random_state,
     }
 
 
@@ -671,8 +742,9 @@ def compare_estimators(
     *,
     test: str = "5x2cv-f",
     scoring: Any = None,
-    random_state: int | None = None,
-    **kwargs: Any,
+    rng: Any = None,
+    n_splits: int = 10,
+    n_repeats: int = 10,
 ) -> TestResult:
     """Compare two scikit-learn estimators with one of the cross-validation tests.
 
@@ -681,14 +753,15 @@ def compare_estimators(
     estimator_a, estimator_b : scikit-learn estimators
     X, y : array_like
     test : {"5x2cv-f", "5x2cv-t", "kfold-t", "corrected-resampled-t"}, default "5x2cv-f"
-        :func:`cv_5x2_ftest`, :func:`cv_5x2_ttest`, :func:`kfold_cv_ttest` (10 folds by
-        default) or :func:`corrected_resampled_ttest` (10×10-fold cv by default).
+        :func:`cv_5x2_ftest`, :func:`cv_5x2_ttest`, :func:`kfold_cv_ttest` (``n_splits``
+        folds) or :func:`corrected_resampled_ttest` (``n_repeats`` × ``n_splits``-fold
+        cv).
     scoring : str or callable, optional
         A scikit-learn scorer.
-    random_state : int, optional
-        Seed of the splits.
-    **kwargs
-        Passed to :func:`paired_cv_scores` (``n_splits``, ``n_repeats``).
+    rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
+        Seed of the splits (see :func:`paired_cv_scores`).
+    n_splits, n_repeats : int, default 10
+        Folds and repetitions of the k-fold designs (unused by the 5×2cv tests).
 
     Returns
     -------
@@ -701,7 +774,7 @@ def compare_estimators(
     >>> from sklearn.linear_model import LogisticRegression
     >>> from sklearn.naive_bayes import GaussianNB
     >>> X, y = make_classification(200, random_state=0)
-    >>> r = compare_estimators(LogisticRegression(), GaussianNB(), X, y, random_state=0)
+    >>> r = compare_estimators(LogisticRegression(), GaussianNB(), X, y, rng=0)
     >>> r.method, r.df
     ('5x2cv-combined-F', (10, 5))
     """
@@ -713,8 +786,8 @@ def compare_estimators(
         "corrected-resampled-t": "repeated-kfold",
     }[test]
     s = paired_cv_scores(
-        estimator_a, estimator_b, X, y, design=design, scoring=scoring,
-        random_state=random_state, **kwargs,
+        estimator_a, estimator_b, X, y, design=design, scoring=scoring, rng=rng,
+        n_splits=n_splits, n_repeats=n_repeats,
     )  # fmt: skip
     a, b = s["scores_a"], s["scores_b"]
     if test == "5x2cv-f":
@@ -725,6 +798,4 @@ def compare_estimators(
         r = kfold_cv_ttest(a, b)
     else:
         r = corrected_resampled_ttest(a, b, n_train=s["n_train"], n_test=s["n_test"])
-    import dataclasses
-
     return dataclasses.replace(r, details={**r.details, "scores_a": a, "scores_b": b})

@@ -665,7 +665,7 @@ def compare(
     elif alternative == "greater":
         sim_high = np.full_like(d_hat, np.inf)
 
-    p_adj = p_maxt if correction == "maxt" else adjust_pvalues(pvals, method=correction)
+    p_adj = p_maxt if correction == "maxt" else adjust_pvalues(pvals, correction=correction)
     alpha = 1.0 - confidence_level
     diffs = tuple(
         PairDifference(

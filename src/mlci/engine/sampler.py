@@ -45,6 +45,8 @@ class Stream(IntEnum):
     CHUNKS = 4
     #: the two-stage draws of :mod:`mlci.compat` (confidence_intervals-compatible)
     COMPAT = 7
+    #: the seed of the cross-validation splits of :func:`mlci.paired_cv_scores`
+    CV_SPLITS = 8
 
 
 def stream_seed(seed: np.random.SeedSequence, *key: int) -> np.random.SeedSequence:
