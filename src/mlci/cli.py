@@ -37,7 +37,14 @@ from typing import Any
 
 import numpy as np
 
-from .inputs import ArgSpec, check_label_pair, gather, missing_mask
+from . import __version__
+from .comparison.paired import compare
+from .data import example_path
+from .engine.bootstrap import bootstrap_ci
+from .inputs import INTERVAL_METHODS, ArgSpec, check_label_pair, gather, missing_mask
+from .io import read_table
+from .metrics import METRICS
+from .metrics.classification import CONFUSION_METRICS
 
 __all__ = ["COMMANDS", "OPTIONS", "CLIError", "build_parser", "main"]
 
@@ -190,8 +197,6 @@ def load_input(args: argparse.Namespace) -> tuple[Any, str]:
 
     The table is a :class:`mlci.io.Table` (a dict of columns that knows each row's line).
     """
-    from .data import example_path, read_table
-
     if args.example and args.file:
         raise CLIError("give either FILE or --example, not both.")
     if args.example:
@@ -340,8 +345,6 @@ def parse_like(value: str | None, column: np.ndarray | None) -> Any:
 
 def _metric_info(name: str) -> Any:
     """The built-in metric ``name``; an unknown one names the closest and lists them."""
-    from .metrics import METRICS
-
     key = name.lower().replace("-", "_")
     if key not in METRICS:
         close = difflib.get_close_matches(key, list(METRICS), n=3)
@@ -355,8 +358,6 @@ def _metric_info(name: str) -> Any:
 
 def _check_labels(info: Any, y_true: Any, y_pred: Any, names: Mapping[str, str]) -> None:
     """Decisions against labels: one type, a shared value (confusion metrics only)."""
-    from .metrics.classification import CONFUSION_METRICS
-
     if info.name in CONFUSION_METRICS and y_true is not None and y_pred is not None:
         _call_api(names, check_label_pair, y_true, y_pred)
 
@@ -381,8 +382,6 @@ def _dropped_note(args: argparse.Namespace, n_dropped: int) -> str:
 
 # ------------------------------------------------------------------------- mlci ci
 def _add_ci(sub: Any) -> None:
-    from .engine.intervals import INTERVAL_METHODS
-
     p = sub.add_parser(
         "ci",
         help="bootstrap confidence intervals for one or more metrics",
@@ -474,8 +473,6 @@ def _grouping_columns(args: argparse.Namespace) -> dict[str, tuple[str, str, str
 
 
 def _run_ci(args: argparse.Namespace) -> int:
-    from .engine.bootstrap import bootstrap_ci
-
     table, source = load_input(args)
     if args.example:
         args.label = args.label or "label"
@@ -673,8 +670,6 @@ def _print_table(
 
 # -------------------------------------------------------------------- mlci compare
 def _add_compare(sub: Any) -> None:
-    from .engine.intervals import INTERVAL_METHODS
-
     p = sub.add_parser(
         "compare",
         help="compare systems on the same test set (paired bootstrap, adjusted p-values)",
@@ -719,8 +714,6 @@ def _add_compare(sub: Any) -> None:
 
 
 def _run_compare(args: argparse.Namespace) -> int:
-    from .comparison.paired import compare
-
     table, source = load_input(args)
     if args.example:
         args.label = args.label or "label"
@@ -841,8 +834,6 @@ def _add_metrics(sub: Any) -> None:
 
 
 def _run_metrics(args: argparse.Namespace) -> int:
-    from .metrics import METRICS
-
     rows = []
     for name in sorted(METRICS):
         info = METRICS[name]
@@ -869,8 +860,6 @@ def _add_example(sub: Any) -> None:
 
 
 def _run_example(args: argparse.Namespace) -> int:
-    from .data import example_path, read_table
-
     path = example_path()
     if args.path:
         print(path)
@@ -911,8 +900,6 @@ COMMANDS: list[Callable[[Any], None]] = [_add_ci, _add_compare, _add_metrics, _a
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``mlci`` argument parser with every subcommand of :data:`COMMANDS`."""
-    from . import __version__
-
     parser = _Parser(
         prog="mlci",
         description="Honest evaluation of ML systems: bootstrap confidence intervals "
