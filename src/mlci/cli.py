@@ -92,6 +92,8 @@ _KINDS = {
 
 #: a name in backticks, optionally with a value (`average='macro'`) or followed by ``=``
 _BACKTICKED = re.compile(r"`(\w+)(?:=([^`]*))?`(=)?")
+#: a comparison in backticks, the library's way to say "binarise": `y_true == 'angry'`
+_COMPARISON = re.compile(r"`(\w+) == ([^`]+)`")
 
 
 def _dest(option: str) -> str:
@@ -114,8 +116,18 @@ def cli_message(message: str, names: Mapping[str, str] | None = None) -> str:
     "--pos-label 'x' is not among the values of --label 'y': {0, 1}."
     >>> cli_message("Pass `average='macro'` (or 'micro').")
     "Pass --average macro (or 'micro')."
+    >>> cli_message("binarise them, e.g. `y_true == 'b'`.", {"y_true": "--label 'y'"})
+    "binarise them, e.g. a column that is 1 where 'y' == 'b' and 0 elsewhere, as --label."
     """
     table = {**OPTIONS, **(names or {})}
+
+    def binarise(m: re.Match[str]) -> str:
+        name, value = m.groups()
+        option = table.get(name)
+        if option is None:
+            return m.group(0)
+        flag, _, column = option.partition(" ")
+        return f"a column that is 1 where {column or name} == {value} and 0 elsewhere, as {flag}"
 
     def spell(m: re.Match[str]) -> str:
         name, value, eq = m.groups()
@@ -138,6 +150,7 @@ def cli_message(message: str, names: Mapping[str, str] | None = None) -> str:
             return f"{option} {column}{tail}"
         return m.group(0)
 
+    message = _COMPARISON.sub(binarise, message)
     return " ".join(_BACKTICKED.sub(spell, message).split())
 
 
