@@ -11,15 +11,23 @@ import numpy as np
 import pytest
 
 import mlci
+import mlci.cli
 from mlci.cli import COMMANDS, EXAMPLE_COMMANDS, build_parser, main
 from mlci.data import load_example
 from mlci.metrics import METRICS
 
 
 def run(capsys, argv):
-    code = main(argv)
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's errors
+        code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def _no_constant(token):
+    raise AssertionError(f"non-standard JSON token {token}")
 
 
 def _rows(out):
@@ -249,9 +257,10 @@ def test_options_strata_two_stage_one_sided(capsys):
         ],
     )
     assert code == 0, err
-    r = json.loads(out)[0]
+    r = json.loads(out, parse_constant=_no_constant)[0]
     assert r["scheme"] == "conditions-within-strata-two-stage"
-    # issue 8: a one-sided interval of accuracy ends at 1, the metric's range edge
+    # issue 8: a one-sided interval of accuracy ends at 1, the metric's range edge (and
+    # JSON never holds the non-standard token Infinity)
     assert r["confidence_interval"]["high"] == 1.0
     code, out, _ = run(
         capsys,
@@ -305,7 +314,10 @@ def test_warnings_go_to_stderr(tmp_path, capsys):
             ["ci", "--example", "--metric", "accuracy", "--condition", "spk"],
             "Did you mean 'speaker'? Columns: utterance, speaker, session",
         ),
-        (["ci", "--example", "--metric", "acuracy"], "Unknown metric 'acuracy'"),
+        (
+            ["ci", "--example", "--metric", "acuracy"],
+            "--metric 'acuracy': unknown metric. Did you mean 'accuracy'?",
+        ),
         (["ci", "--example", "--metric", "f1"], "--average macro"),
         (["ci", "--example", "--metric", "mean"], "needs values (--value)"),
         (["ci", "--metric", "accuracy"], "no input"),
@@ -317,7 +329,7 @@ def test_warnings_go_to_stderr(tmp_path, capsys):
             ["ci", "--example", "--metric", "accuracy", "--confidence-level", "95"],
             "use 0.95 instead of 95",
         ),
-        (["ci", "--example", "--metric", "accuracy", "-B", "0"], "`n_resamples`"),
+        (["ci", "--example", "--metric", "accuracy", "-B", "0"], "--n-resamples must be"),
         (["ci", "--example", "--metric", ","], "at least one metric"),
         (
             [
@@ -350,7 +362,8 @@ def test_empty_cells_and_both_inputs(tmp_path, capsys):
     code, _, err = run(
         capsys, ["ci", str(p), "--label", "y", "--pred", "p", "--metric", "accuracy"]
     )
-    assert code == 2 and "--label 'y': 1 empty cell(s) (first on data row 2)" in err
+    assert code == 2 and f"{p}: column 'y' (--label) has 1 missing value" in err
+    assert "on line 3" in err and "--dropna" in err
     code, _, err = run(capsys, ["ci", str(p), "--example", "--metric", "accuracy"])
     assert code == 2 and "either FILE or --example" in err
 
@@ -526,3 +539,407 @@ def test_readme_example_output_is_current(capsys):
     code, out, _ = run(capsys, shlex.split(command)[1:])
     assert code == 0
     assert out.strip() == shown.strip()
+
+
+# ------------------------------------------------ input files: missing values (issue 8)
+#: 7 labelled rows of issue 8's 8-row file; their AUC is 11/12 = 0.9167 (one discordant
+#: pair, 0.4 < 0.5, among 3 x 4; scikit-learn's roc_auc_score agrees below)
+AUC_ROWS = [("pos", 0.9), ("neg", 0.1), ("pos", 0.8), ("neg", 0.2), ("pos", 0.4), ("neg", 0.3)]
+AUC_ROWS += [("neg", 0.5)]
+
+
+def _auc_file(tmp_path, missing="NA"):
+    # the 8th row has no label; read as a class of its own, "NA" gave an AUC of 0.800
+    p = tmp_path / "auc.csv"
+    rows = [*AUC_ROWS, (missing, 0.85)]
+    p.write_text("y,s\n" + "".join(f"{a},{b}\n" for a, b in rows))
+    return p
+
+
+AUC_ARGV = ["--label", "y", "--score", "s", "--metric", "roc_auc", "--pos-label", "pos"]
+
+
+@pytest.mark.parametrize("missing", ["NA", "NaN", "null", "", "N/A", " none "])
+def test_missing_text_label_names_file_column_and_line(tmp_path, capsys, missing):
+    p = _auc_file(tmp_path, missing)
+    code, out, err = run(capsys, ["ci", str(p), *AUC_ARGV, "-B", "50", "--seed", "0"])
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"mlci: error: {p}: column 'y' (--label) has 1 missing value" in err
+    assert "on line 9" in err and "--dropna" in err  # the header is line 1
+
+
+def test_dropna_gives_the_auc_of_the_complete_rows(tmp_path, capsys):
+    from sklearn.metrics import roc_auc_score
+
+    truth = roc_auc_score([y == "pos" for y, _ in AUC_ROWS], [s for _, s in AUC_ROWS])
+    assert truth == pytest.approx(11 / 12)
+    p = _auc_file(tmp_path)
+    argv = ["ci", str(p), *AUC_ARGV, "-B", "50", "--seed", "0", "--dropna"]
+    code, out, err = run(capsys, argv)
+    assert code == 0, err
+    assert "7 samples (1 row with a missing value dropped)" in out.splitlines()[0]
+    row = _rows(out)[1][0]
+    assert row[:2] == ["roc_auc", "(pos=pos)"] and float(row[2]) == pytest.approx(truth, abs=5e-5)
+    code, out, _ = run(capsys, [*argv, "--json"])
+    r = json.loads(out, parse_constant=_no_constant)[0]
+    assert r["n_dropped"] == 1 and r["n_samples"] == 7
+    assert r["estimate"] == pytest.approx(truth)
+
+
+def _gappy_file(tmp_path):
+    """100 rows, 0/1 labels; missing: a label (line 5), a decision (line 12), a speaker (22)."""
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 100)
+    a = np.where(rng.random(100) < 0.8, y, 1 - y)
+    b = np.where(rng.random(100) < 0.6, y, 1 - y)
+    spk = rng.integers(0, 25, 100)
+    cells = [[str(v) for v in row] for row in zip(y, a, b, [f"s{k}" for k in spk], strict=True)]
+    cells[3][0], cells[10][1], cells[20][3] = "NA", "", "null"
+    p = tmp_path / "gappy.csv"
+    p.write_text("y,a,b,spk\n" + "".join(",".join(r) + "\n" for r in cells))
+    keep = np.ones(100, bool)
+    keep[[3, 10, 20]] = False
+    return p, y[keep], a[keep], b[keep], np.array([f"s{k}" for k in spk])[keep]
+
+
+def test_missing_values_in_several_columns(tmp_path, capsys):
+    p, *_ = _gappy_file(tmp_path)
+    argv = ["ci", str(p), "--label", "y", "--pred", "a", "--condition", "spk"]
+    code, _, err = run(capsys, [*argv, "--metric", "accuracy"])
+    assert code == 2 and err.count("\n") == 1
+    assert "column 'y' (--label) has 1 missing value (empty, NA, NaN, null...) on line 5" in err
+    assert "column 'a' (--pred)" in err and "column 'spk' (--condition)" in err
+
+
+def test_dropna_drops_rows_jointly_and_keeps_int_labels(tmp_path, capsys):
+    p, y, a, b, spk = _gappy_file(tmp_path)
+    argv = ["ci", str(p), "--label", "y", "--pred", "a", "--condition", "spk", "--dropna"]
+    # f1 without --pos-label: the labels are still the ints 0/1 after dropping the "NA" row
+    code, out, err = run(capsys, [*argv, "--metric", "accuracy,f1", "-B", "100", "--seed", "2"])
+    assert code == 0, err
+    assert "97 samples (3 rows with a missing value dropped)" in out.splitlines()[0]
+    ref = mlci.bootstrap_ci(y, a, metric="f1", conditions=spk, n_resamples=100, rng=2)
+    f1 = _rows(out)[1][1]
+    assert float(f1[1]) == pytest.approx(ref.estimate, abs=5e-5)
+    assert float(f1[2]) == pytest.approx(ref.confidence_interval.low, abs=5e-5)
+    # compare drops the same rows (a missing decision of one system drops the row for all)
+    argv = ["compare", str(p), "--label", "y", "--systems", "a,b", "--condition", "spk"]
+    code, out, err = run(capsys, [*argv, "--metric", "accuracy", "--dropna", "--json"])
+    assert code == 0, err
+    d = json.loads(out, parse_constant=_no_constant)
+    assert d["n_dropped"] == 3
+    assert d["systems"]["b"]["estimate"] == pytest.approx(np.mean(b == y))
+    code, _, err = run(capsys, [*argv, "--metric", "accuracy"])
+    assert code == 2 and "column 'y' (--label) has 1 missing value" in err
+
+
+def test_parquet_nulls_are_missing_values(tmp_path, capsys):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    p = tmp_path / "n.parquet"
+    y = [1, 0, None, 1, 0, 1, 0, 1]
+    s = [0.9, 0.1, 0.5, 0.8, 0.3, None, 0.2, 0.7]
+    pq.write_table(pa.table({"y": pa.array(y), "s": pa.array(s)}), p)
+    argv = ["ci", str(p), "--label", "y", "--score", "s", "--metric", "roc_auc", "-B", "50"]
+    code, _, err = run(capsys, argv)
+    assert code == 2 and "column 'y' (--label) has 1 missing value" in err and "row 3" in err
+    code, out, err = run(capsys, [*argv, "--dropna", "--json", "--seed", "0"])
+    assert code == 0, err
+    r = json.loads(out)[0]
+    assert r["n_dropped"] == 2 and r["estimate"] == 1.0
+
+
+# ------------------------------------------------------------------------ strict JSON
+def test_json_is_strict_for_unbounded_one_sided_intervals(capsys):
+    # the mean of per-sample values has no range: its one-sided interval is unbounded;
+    # JSON says null, never the non-standard token Infinity
+    argv = ["ci", "--example", "--value", "wer", "--metric", "mean", "-B", "50", "--seed", "0"]
+    code, out, err = run(capsys, [*argv, "--alternative", "greater", "--json"])
+    assert code == 0, err
+    assert "Infinity" not in out and "NaN" not in out
+    r = json.loads(out, parse_constant=_no_constant)[0]
+    assert r["confidence_interval"]["high"] is None
+    assert r["confidence_interval"]["low"] < r["estimate"]
+    code, out, _ = run(capsys, [*argv, "--alternative", "greater"])
+    assert out.splitlines()[2].split()[3] == "inf"  # the table says inf
+
+
+def test_json_safe():
+    from mlci.cli import json_safe
+
+    got = json_safe({"a": [np.float32(np.nan), -np.inf, np.arange(2)], 1: (np.bool_(True),)})
+    assert got == {"a": [None, None, [0, 1]], "1": [True]}
+    json.dumps(got, allow_nan=False)
+
+
+# ---------------------------------------------- errors name command-line options (issue 8)
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--confidence-level", "1.5"], "--confidence-level must be strictly between 0 and 1"),
+        (["--confidence-level", "95"], "use 0.95 instead of 95"),
+        (["--confidence-level", "0"], "--confidence-level must be"),
+        (["--confidence-level", "nan"], "--confidence-level must be"),
+        (["--confidence-level", "high"], "--confidence-level: invalid float value"),
+        (["-B", "0"], "--n-resamples must be an integer >="),
+        (["-B", "-5"], "--n-resamples must be an integer >="),
+        (["-B", "x"], "--n-resamples: invalid int value: 'x'"),
+        (["-B", "1e3"], "--n-resamples: invalid int value"),
+        (["--seed", "-1"], "--seed must be a non-negative integer seed"),
+        (["--seed", "x"], "--seed: invalid int value"),
+        (["--seed", "1.5"], "--seed: invalid int value"),
+        (["--method", "bcaa"], "--method: invalid choice"),
+        (["--alternative", "one-sided"], "--alternative: invalid choice"),
+        (["--average", "samples"], "--average: invalid choice"),
+        (["--digits", "-1"], "--digits: must be between 0 and 15"),
+        (["--digits", "x"], "--digits: invalid int value"),
+        (["--two-stage"], "--two-stage needs --condition"),
+    ],
+)
+def test_bad_option_values_name_the_option(capsys, extra, message):
+    code, out, err = run(capsys, ["ci", "--example", "--metric", "accuracy", *extra])
+    assert code == 2 and out == ""
+    assert err.startswith("mlci: error: ") and err.count("\n") == 1
+    assert message in err
+    assert "0.015" not in err  # the old wrong hint for --confidence-level 1.5
+    assert not any(f"`{name}`" in err for name in mlci.cli.OPTIONS)  # no Python argument
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--metric", "fbeta", "--beta", "-1"], "--beta: must be a positive number"),
+        (["--metric", "fbeta", "--beta", "x"], "--beta: invalid number"),
+        (["--metric", "cohen_kappa", "--kappa-weights", "cubic"], "--kappa-weights: invalid"),
+        (
+            [
+                "--label",
+                "is_angry",
+                "--score",
+                "score_angry",
+                "--pos-label",
+                "5",
+                "--metric",
+                "roc_auc",
+            ],
+            "--pos-label 5 is not among the values of --label 'is_angry'",
+        ),
+        (["--metric", "f1"], "'f1' with --average binary needs binary labels; --label 'label'"),
+        (["--metric", "mean"], "needs values (--value)"),
+        (["--metric", "roc_auc", "--label", "is_angry"], "missing: --score COL"),
+    ],
+)
+def test_metric_option_errors_name_the_option(capsys, argv, message):
+    code, out, err = run(capsys, ["ci", "--example", *argv])
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert message in err
+    assert not any(f"`{name}`" in err for name in mlci.cli.OPTIONS)
+
+
+def test_options_table_names_real_options():
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    known = {s for p in sub.choices.values() for a in p._actions for s in a.option_strings}
+    assert set(mlci.cli.OPTIONS.values()) <= known
+
+
+def test_cli_message_rewrites_backticked_arguments():
+    from mlci.cli import cli_message
+
+    names = {"y_true": "--label 'y'", "y_pred": "--pred 'p'"}
+    assert cli_message("`y_true` and `y_pred` share no value.", names) == (
+        "--label 'y' and --pred 'p' share no value."
+    )
+    assert cli_message("use `strata=y_true` or more", names) == "use --strata 'y' or more"
+    assert cli_message("`two_stage=True` needs `conditions`") == "--two-stage needs --condition"
+    assert cli_message("`batch` and `foo(x)` stay") == "`batch` and `foo(x)` stay"
+    # the library's "binarise, e.g. `y_true == 'angry'`" becomes advice about a file column
+    got = cli_message("binarise the labels first, e.g. `y_true == 'angry'`.", names)
+    assert got == (
+        "binarise the labels first, e.g. a column that is 1 where 'y' == 'angry' and 0 "
+        "elsewhere, as --label."
+    )
+
+
+@pytest.mark.parametrize(
+    ("column_option", "metric"),
+    [
+        ("--label", "accuracy"),
+        ("--pred", "accuracy"),
+        ("--score", "roc_auc"),
+        ("--value", "mean"),
+        ("--weight", "weighted_mean"),
+        ("--condition", "accuracy"),
+        ("--strata", "accuracy"),
+    ],
+)
+def test_unknown_column_for_every_column_option(capsys, column_option, metric):
+    argv = ["ci", "--example", "--metric", metric, "--value", "wer", "--weight", "num_words"]
+    argv += ["--score", "score_angry", "--label", "label", column_option, "nope"]
+    code, _, err = run(capsys, argv)
+    assert code == 2 and err.count("\n") == 1
+    assert f"{column_option} 'nope': no such column" in err
+
+
+def test_mixed_label_types_name_both_options(tmp_path, capsys):
+    # 0/1 labels against "yes"/"no" decisions never compare equal: accuracy was 0.0 [0, 0]
+    p = tmp_path / "mixed.csv"
+    p.write_text("y,p,q\n0,no,0\n1,yes,1\n0,no,1\n1,no,1\n")
+    code, out, err = run(capsys, ["ci", str(p), "--label", "y", "--pred", "p", "-B", "20"])
+    assert code == 2  # argparse: --metric is required
+    code, out, err = run(
+        capsys, ["ci", str(p), "--label", "y", "--pred", "p", "--metric", "accuracy", "-B", "20"]
+    )
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "--label 'y' holds numbers" in err and "--pred 'p' holds strings" in err
+    argv = ["compare", str(p), "--label", "y", "--systems", "q,p", "--metric", "accuracy"]
+    code, _, err = run(capsys, argv)
+    assert code == 2 and "--systems 'p' holds strings" in err and "--label 'y'" in err
+
+
+# ------------------------------------------------------- encodings and file errors
+def test_latin1_file_is_one_clear_line(tmp_path, capsys):
+    p = tmp_path / "latin.csv"
+    p.write_bytes("y,p\nangry,angry\ncolère,colère\n".encode("latin-1"))
+    code, out, err = run(
+        capsys, ["ci", str(p), "--label", "y", "--pred", "p", "--metric", "accuracy"]
+    )
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"{p} is not UTF-8 text (byte 0xe8 on line 3" in err and "re-encode it as UTF-8" in err
+
+
+def test_bom_is_handled(tmp_path, capsys):
+    p = tmp_path / "bom.csv"
+    p.write_bytes(b"\xef\xbb\xbfy,p\n0,0\n1,1\n1,0\n")
+    argv = ["ci", str(p), "--label", "y", "--pred", "p", "--metric", "accuracy", "-B", "20"]
+    code, out, err = run(capsys, [*argv, "--json", "--seed", "0"])
+    assert code == 0, err
+    assert json.loads(out)[0]["estimate"] == pytest.approx(2 / 3)
+
+
+def test_ragged_row_names_file_and_line(tmp_path, capsys):
+    p = tmp_path / "ragged.csv"
+    p.write_text("y,p\n0,0\n1,1,1\n")
+    code, _, err = run(capsys, ["ci", str(p), "--label", "y", "--pred", "p", "--metric", "mcc"])
+    assert code == 2 and err.count("\n") == 1
+    assert f"{p}, line 3: 3 fields but the header has 2" in err
+
+
+def test_decimal_commas(tmp_path, capsys):
+    # read as numbers in a ';'-separated file (as written by spreadsheets in many locales)
+    y = [1, 0, 1, 0, 1, 0]
+    s = [0.9, 0.25, 0.5, 0.75, 0.8, 0.1]
+    eu = tmp_path / "eu.csv"
+    eu.write_text(
+        "y;s\n" + "".join(f"{a};{str(b).replace('.', ',')}\n" for a, b in zip(y, s, strict=True))
+    )
+    argv = ["--label", "y", "--score", "s", "--metric", "roc_auc", "-B", "20", "--seed", "0"]
+    code, out, err = run(capsys, ["ci", str(eu), *argv, "--json"])
+    assert code == 0, err
+    from sklearn.metrics import roc_auc_score
+
+    assert json.loads(out)[0]["estimate"] == pytest.approx(roc_auc_score(y, s))
+    # in a comma-separated file a quoted "0,5" is text: an error naming file, column, line
+    us = tmp_path / "us.csv"
+    us.write_text(
+        "y,s\n" + "".join(f'{a},"{str(b).replace(".", ",")}"\n' for a, b in zip(y, s, strict=True))
+    )
+    code, _, err = run(capsys, ["ci", str(us), *argv])
+    assert code == 2 and err.count("\n") == 1
+    assert f"{us}: column 's' (--score) must hold numbers, but line 2 holds '0,9'" in err
+    assert "decimal comma" in err
+
+
+def test_text_and_infinite_values_in_number_columns(tmp_path, capsys):
+    p = tmp_path / "w.csv"
+    p.write_text("n,wer\n3,0.1\n4,inf\n5,high\n")
+    argv = ["ci", str(p), "--weight", "n", "--value", "wer", "--metric", "weighted_mean"]
+    code, _, err = run(capsys, argv)
+    assert code == 2 and "column 'wer' (--value) must hold numbers, but line 4 holds 'high'" in err
+    p.write_text("n,wer\n3,0.1\n4,inf\n5,0.2\n")
+    code, _, err = run(capsys, argv)
+    assert code == 2 and "column 'wer' (--value) holds an infinite value on line 3" in err
+
+
+def _write(path, text):
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("command", ["ci", "compare"])
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda d: d / "missing.csv", "No such file"),
+        (lambda d: d, "is a directory"),
+        (lambda d: _write(d / "empty.csv", ""), "is empty"),
+        (lambda d: _write(d / "head.csv", "y,p,q\n"), "no rows"),
+        (lambda d: _write(d / "x.csv", "y,p,q\n0,0,0\n0,,0\n"), "missing value"),
+    ],
+)
+def test_file_errors_for_every_command(tmp_path, capsys, command, make, message):
+    path = make(tmp_path)
+    columns = ["--pred", "p"] if command == "ci" else ["--systems", "p,q"]
+    code, out, err = run(
+        capsys, [command, str(path), "--label", "y", *columns, "--metric", "accuracy"]
+    )
+    assert code == 2 and out == ""
+    assert err.startswith("mlci: error: ") and err.count("\n") == 1
+    assert message in err and str(path) in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--metric", "acuracy", "--systems", "pred,pred_baseline"], "--metric 'acuracy': unknown"),
+        (["--metric", "accuracy", "--systems", "pred,nope"], "--systems 'nope': no such column"),
+        (
+            ["--metric", "accuracy", "--systems", "pred,pred_baseline", "--label", "nope"],
+            "--label 'nope'",
+        ),
+        (
+            ["--metric", "accuracy", "--systems", "pred,pred_baseline", "--condition", "spk"],
+            "--condition 'spk': no such column. Did you mean 'speaker'?",
+        ),
+        (["--metric", "accuracy", "--systems", "pred,pred_baseline", "-B", "0"], "--n-resamples"),
+        (
+            ["--metric", "accuracy", "--systems", "pred,pred_baseline", "--confidence-level", "95"],
+            "use 0.95 instead of 95",
+        ),
+        (["--metric", "accuracy", "--systems", "pred,pred_baseline", "--seed", "-1"], "--seed"),
+        (
+            ["--metric", "accuracy", "--systems", "pred,pred_baseline", "--correction", "x"],
+            "--correction",
+        ),
+        (["--metric", "f1", "--systems", "pred,pred_baseline"], "--average macro"),
+    ],
+)
+def test_compare_bad_options(capsys, argv, message):
+    code, out, err = run(capsys, ["compare", "--example", *argv])
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert message in err
+    assert not any(f"`{name}`" in err for name in mlci.cli.OPTIONS)
+
+
+@pytest.mark.parametrize(
+    "argv", [["metrics", "--bogus"], ["example", "--bogus"], ["bogus"], ["ci", "--example"]]
+)
+def test_argparse_errors_are_one_line(capsys, argv):
+    code, out, err = run(capsys, argv)
+    assert code == 2 and out == ""
+    assert err.startswith("mlci: error: ") and err.count("\n") == 1
+
+
+def test_broken_pipe_exits_quietly():
+    # `mlci ci ... | head -1`: the reader closes the pipe before mlci writes
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mlci.cli", "ci", "--example", "--metric", "accuracy", "-B", "20"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait() == 141
+    assert err == ""

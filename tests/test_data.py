@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from mlci.data import example_path, load_example, read_table
-from mlci.io import convert_column
+from mlci.inputs import TEXT_MISSING, missing_mask
+from mlci.io import Table, convert_column
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "make_example_data.py"
@@ -75,7 +76,9 @@ def test_convert_column_types():
     assert convert_column(["1", "2", "-3"]).dtype == np.int64
     out = convert_column(["1", "2.5", ""])
     assert out.dtype == float and np.isnan(out[2])
-    assert convert_column(["1", "", "3"]).dtype == float  # missing ints become NaN
+    # missing ints stay ints: an object array with None, so dropping the row gives ints back
+    ints = convert_column(["1", "", "3"])
+    assert ints.dtype == object and ints.tolist() == [1, None, 3]
     assert convert_column(["TRUE", "false"]).dtype == bool
     s = convert_column(["a", "1"])
     assert s.dtype.kind == "U" and s.tolist() == ["a", "1"]
@@ -135,4 +138,118 @@ def test_parquet_without_pyarrow(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "pyarrow", None)
     monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
     with pytest.raises(ValueError, match=r"needs pyarrow.*mlci\[parquet\]"):
+        read_table(p)
+
+
+@pytest.mark.parametrize(
+    "spelling", ["", "NA", "nan", "NaN", "null", "NULL", " None ", "n/a", "#N/A"]
+)
+@pytest.mark.parametrize(
+    ("present", "kind"),
+    [(["pos", "neg"], str), (["0", "1"], int), (["true", "false"], bool), (["0.5", "1.5"], float)],
+)
+def test_missing_spellings_are_missing_in_every_column_type(spelling, present, kind):
+    # issue 8: "NA"/"null"/"" in a *text* column were kept as an ordinary class
+    out = convert_column([present[0], spelling, present[1]])
+    assert missing_mask(out).tolist() == [False, True, False]
+    kept = out[~missing_mask(out)]
+    assert all(isinstance(v, kind) for v in kept.tolist())
+    assert spelling.strip().lower() in TEXT_MISSING
+
+
+def test_missing_only_and_no_missing_types():
+    assert convert_column(["", "NA"]).tolist() == [None, None]
+    assert convert_column(["pos", "neg"]).dtype.kind == "U"  # no missing: native dtypes
+    assert convert_column(["1", "0"]).dtype == np.int64
+    # "NA" is missing, but text that only contains it is an ordinary value
+    assert convert_column(["NAB", "NA"]).tolist() == ["NAB", None]
+
+
+def test_ids_with_underscores_stay_text():
+    # Python's int("1_2") is 12: speaker "1_2" must not merge with speaker "12"
+    assert convert_column(["1_2", "12"]).tolist() == ["1_2", "12"]
+
+
+def test_decimal_commas():
+    assert convert_column(["0,5", "1", "-2,25"], decimal_comma=True).tolist() == [0.5, 1.0, -2.25]
+    assert convert_column(["0,5", "1"]).tolist() == ["0,5", "1"]  # only when asked
+    # a column mixing a decimal point and a decimal comma is not guessed
+    assert convert_column(["0,5", "0.5"], decimal_comma=True).dtype.kind == "U"
+
+
+def test_semicolon_file_with_decimal_commas(tmp_path):
+    p = tmp_path / "eu.csv"
+    p.write_text("y;score;spk\n1;0,9;a\n0;0,25;b\n1;NA;a\n", encoding="utf-8")
+    t = read_table(p)
+    assert t["score"][:2].tolist() == [0.9, 0.25] and np.isnan(t["score"][2])
+    assert t["spk"].tolist() == ["a", "b", "a"]
+
+
+def test_table_knows_file_lines(tmp_path):
+    p = tmp_path / "x.csv"
+    # a blank line and a quoted field over two lines: rows start on lines 2, 4 and 6
+    p.write_text('y,note\n1,a\n\n0,"two\nlines"\n1,c\n')
+    t = read_table(p)
+    assert isinstance(t, Table) and t.n_rows == 3
+    assert t.lines.tolist() == [2, 4, 6]
+    assert t.where([0]) == "line 2" and t.where([1, 2]) == "lines 4, 6"
+    assert t.where([0, 1, 2], limit=2) == "lines 2, 4, ..."
+
+
+def test_encodings(tmp_path):
+    bom = tmp_path / "bom.csv"
+    bom.write_bytes(b"\xef\xbb\xbfy,p\n0,1\n")
+    assert list(read_table(bom)) == ["y", "p"]  # not '\ufeffy'
+    utf16 = tmp_path / "u16.csv"
+    utf16.write_text("y\tp\nangry\thappy\n", encoding="utf-16")  # Excel's Unicode text
+    assert read_table(utf16)["y"].tolist() == ["angry"]
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes("y,p\nx,x\ncafé,thé\n".encode("latin-1"))
+    with pytest.raises(ValueError, match=r"latin\.csv is not UTF-8 text \(byte 0xe9 on line 3"):
+        read_table(latin)
+    with pytest.raises(ValueError, match="re-encode it as UTF-8"):
+        read_table(latin)
+
+
+def test_ragged_rows_name_the_line_after_multiline_fields(tmp_path):
+    p = tmp_path / "r.csv"
+    p.write_text('a,b\n"x\ny",1\n1,2,3\n')
+    with pytest.raises(ValueError, match=r"r\.csv, line 4: 3 fields but the header has 2"):
+        read_table(p)
+
+
+def test_parquet_nulls_are_missing(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    p = tmp_path / "n.parquet"
+    pq.write_table(
+        pa.table(
+            {
+                "y": pa.array([1, None, 0]),
+                "s": pa.array([0.5, 0.2, None]),
+                "g": pa.array(["a", None, "b"]),
+                "ok": pa.array(["u", "v", "w"]),
+                "b": pa.array([True, None, False]),
+            }
+        ),
+        p,
+    )
+    t = read_table(p)
+    assert t["y"].tolist() == [1, None, 0]  # ints stay ints
+    assert np.isnan(t["s"][2])
+    assert t["g"].tolist() == ["a", None, "b"] and t["b"].tolist() == [True, None, False]
+    assert t["ok"].dtype.kind == "U"
+    assert t.lines is None and t.where([1]) == "row 2"
+    # Parquet content is recognised whatever the file is called
+    q = tmp_path / "really_parquet.csv"
+    q.write_bytes(p.read_bytes())
+    assert read_table(q)["y"].tolist() == [1, None, 0]
+
+
+def test_bad_parquet_file(tmp_path):
+    pytest.importorskip("pyarrow")
+    p = tmp_path / "bad.parquet"
+    p.write_bytes(b"PAR1 not really")
+    with pytest.raises(ValueError, match="could not be read as Parquet"):
         read_table(p)

@@ -9,40 +9,187 @@ A thin shell over the Python API (no statistics here)::
     mlci example                                                # where the example is, its columns
 
 Adding a subcommand is one function ``_add_<name>(subparsers)`` that builds its parser
-and sets ``handler=``; list it in :data:`COMMANDS`.  User errors (a missing column, a bad
-option, a metric undefined on the data) print one line ``mlci: error: ...`` and exit
-with status 2; set ``MLCI_DEBUG=1`` to see the traceback instead.
+and sets ``handler=``; list it in :data:`COMMANDS`.  User errors (a missing column or
+value, a bad option, a metric undefined on the data) print one line ``mlci: error: ...``
+and exit with status 2; set ``MLCI_DEBUG=1`` to see the traceback instead.  The library's
+messages name Python arguments (`` `y_true` ``, `` `confidence_level` ``); they are
+rewritten with the command-line options through one table, :data:`OPTIONS`.
+
+Missing values follow the library's one policy (:func:`mlci.inputs.gather`): a missing
+cell (see :mod:`mlci.io`) in a column that is used is an error naming the file, the
+column, its option and the lines, unless ``--dropna`` is given; then the rows with a
+missing value in any used column are dropped together and their number is reported.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
+import math
 import os
+import re
 import secrets
 import sys
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-__all__ = ["COMMANDS", "CLIError", "build_parser", "main"]
+from . import __version__
+from .comparison.paired import compare
+from .data import example_path
+from .engine.bootstrap import bootstrap_ci
+from .inputs import INTERVAL_METHODS, ArgSpec, check_label_pair, gather, missing_mask
+from .io import read_table
+from .metrics import METRICS
+from .metrics.classification import CONFUSION_METRICS
+
+__all__ = ["COMMANDS", "OPTIONS", "CLIError", "build_parser", "main"]
 
 
 class CLIError(ValueError):
     """A user error: reported as one line on stderr, exit status 2."""
 
 
+#: Python argument of the library -> its command-line option: the one table that turns
+#: the library's messages (which name arguments in backticks) into command-line terms
+OPTIONS: dict[str, str] = {
+    "y_true": "--label",
+    "y_pred": "--pred",
+    "y_score": "--score",
+    "values": "--value",
+    "weights": "--weight",
+    "conditions": "--condition",
+    "strata": "--strata",
+    "systems": "--systems",
+    "reference": "--reference",
+    "metric": "--metric",
+    "n_resamples": "--n-resamples",
+    "confidence_level": "--confidence-level",
+    "method": "--method",
+    "alternative": "--alternative",
+    "rng": "--seed",
+    "two_stage": "--two-stage",
+    "pos_label": "--pos-label",
+    "average": "--average",
+    "beta": "--beta",
+    "correction": "--correction",
+    "dropna": "--dropna",
+}
+
+#: how the input gate reads each per-sample column (see :class:`mlci.inputs.ArgSpec`)
+_KINDS = {
+    "y_true": "labels",
+    "y_pred": "labels",
+    "y_score": "scores",
+    "values": "numbers",
+    "weights": "numbers",
+    "conditions": "groups",
+    "strata": "groups",
+}
+
+#: a name in backticks, optionally with a value (`average='macro'`) or followed by ``=``
+_BACKTICKED = re.compile(r"`(\w+)(?:=([^`]*))?`(=)?")
+#: a comparison in backticks, the library's way to say "binarise": `y_true == 'angry'`
+_COMPARISON = re.compile(r"`(\w+) == ([^`]+)`")
+
+
+def _dest(option: str) -> str:
+    """The ``argparse`` attribute of an option: ``--pos-label`` -> ``pos_label``."""
+    return option[2:].replace("-", "_")
+
+
+def cli_message(message: str, names: Mapping[str, str] | None = None) -> str:
+    """A library message on one line, with Python arguments spelled as command-line options.
+
+    ``names`` adds to (or overrides) :data:`OPTIONS`, e.g. ``{"y_true": "--label 'y'"}``
+    to name the column too.  Names without an option are left as they are.
+
+    Examples
+    --------
+    >>> cli_message("`confidence_level` must be strictly between 0 and 1; got 1.5.")
+    '--confidence-level must be strictly between 0 and 1; got 1.5.'
+    >>> cli_message("`pos_label`='x' is not among the values of `y_true`: {0, 1}.",
+    ...             {"y_true": "--label 'y'"})
+    "--pos-label 'x' is not among the values of --label 'y': {0, 1}."
+    >>> cli_message("Pass `average='macro'` (or 'micro').")
+    "Pass --average macro (or 'micro')."
+    >>> cli_message("binarise them, e.g. `y_true == 'b'`.", {"y_true": "--label 'y'"})
+    "binarise them, e.g. a column that is 1 where 'y' == 'b' and 0 elsewhere, as --label."
+    """
+    table = {**OPTIONS, **(names or {})}
+
+    def binarise(m: re.Match[str]) -> str:
+        name, value = m.groups()
+        option = table.get(name)
+        if option is None:
+            return m.group(0)
+        flag, _, column = option.partition(" ")
+        return f"a column that is 1 where {column or name} == {value} and 0 elsewhere, as {flag}"
+
+    def spell(m: re.Match[str]) -> str:
+        name, value, eq = m.groups()
+        option = table.get(name)
+        if option is None:
+            return m.group(0)
+        tail = " " if eq else ""
+        if value is None:
+            return option + tail
+        value = value.strip()
+        if value == "True":
+            return option + tail
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            return f"{option} {value[1:-1]}{tail}"
+        if re.fullmatch(r"[+-]?[\d.]+(e[+-]?\d+)?", value):
+            return f"{option} {value}{tail}"
+        if value in table:  # `strata=y_true` -> --strata 'y' (the column of --label)
+            other = table[value]
+            column = other.split(" ", 1)[1] if " " in other else f"COL (as {other})"
+            return f"{option} {column}{tail}"
+        return m.group(0)
+
+    message = _COMPARISON.sub(binarise, message)
+    return " ".join(_BACKTICKED.sub(spell, message).split())
+
+
 # ------------------------------------------------------------------ shared helpers
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors on one line like every other user error."""
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        self.exit(2, f"mlci: error: {message} (see `{self.prog} --help`)\n")
+
+
+def _digits(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if not 0 <= value <= 15:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 15; got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid number: {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a positive number; got {text}")
+    return value
+
+
 def add_input_arguments(p: argparse.ArgumentParser) -> None:
-    """``FILE`` or ``--example``: where the per-sample table comes from."""
+    """``FILE`` or ``--example``, and ``--dropna``: where the per-sample table comes from."""
     p.add_argument(
         "file",
         nargs="?",
         metavar="FILE",
-        help="predictions table: CSV/TSV (one row per sample, a header line) or Parquet "
-        "(needs pyarrow)",
+        help="predictions table: CSV/TSV (one row per sample, a header line; UTF-8) or "
+        "Parquet (needs pyarrow)",
     )
     p.add_argument(
         "--example",
@@ -50,12 +197,19 @@ def add_input_arguments(p: argparse.ArgumentParser) -> None:
         help="use the bundled example (an emotion-classification test set; see `mlci example`); "
         "--label and --pred then default to its 'label' and 'pred' columns",
     )
+    p.add_argument(
+        "--dropna",
+        action="store_true",
+        help="leave out the rows with a missing value (empty, NA, NaN, null...) in any column "
+        "used, and report how many; without it a missing value is an error",
+    )
 
 
-def load_input(args: argparse.Namespace) -> tuple[dict[str, np.ndarray], str]:
-    """Read the table named by ``args.file`` (or the bundled example): (columns, name)."""
-    from .data import example_path, read_table
+def load_input(args: argparse.Namespace) -> tuple[Any, str]:
+    """Read the table named by ``args.file`` (or the bundled example): (table, name).
 
+    The table is a :class:`mlci.io.Table` (a dict of columns that knows each row's line).
+    """
     if args.example and args.file:
         raise CLIError("give either FILE or --example, not both.")
     if args.example:
@@ -67,27 +221,118 @@ def load_input(args: argparse.Namespace) -> tuple[dict[str, np.ndarray], str]:
         return read_table(args.file), str(args.file)
     except FileNotFoundError as exc:
         raise CLIError(str(exc)) from None
+    except IsADirectoryError:  # pragma: no cover - read_table checks first
+        raise CLIError(f"{args.file} is a directory; give a CSV or Parquet file.") from None
 
 
-def get_column(cols: dict[str, np.ndarray], name: str, flag: str) -> np.ndarray:
-    """The column ``name``; a missing one names the columns available, missing cells refused."""
+def get_column(cols: Mapping[str, np.ndarray], name: str, flag: str) -> np.ndarray:
+    """The column ``name``; a missing one names the columns available."""
     if name not in cols:
-        import difflib
-
         close = difflib.get_close_matches(name, list(cols), n=1)
         hint = f" Did you mean {close[0]!r}?" if close else ""
         raise CLIError(f"{flag} {name!r}: no such column.{hint} Columns: {', '.join(cols)}.")
-    col = cols[name]
-    missing = (
-        np.isnan(col) if col.dtype.kind == "f" else (col == "") if col.dtype.kind == "U" else None
-    )
-    if missing is not None and missing.any():
-        first = int(np.flatnonzero(missing)[0])
-        raise CLIError(
-            f"{flag} {name!r}: {int(missing.sum())} empty cell(s) (first on data row "
-            f"{first + 1}); every sample needs a value."
-        )
-    return col
+    return cols[name]
+
+
+def _where(table: Any, rows: np.ndarray) -> str:
+    if hasattr(table, "where"):
+        return str(table.where(rows))
+    shown = ", ".join(str(int(r) + 1) for r in rows[:5])
+    return f"row{'s' if rows.size > 1 else ''} {shown}{', ...' if rows.size > 5 else ''}"
+
+
+def _not_number(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        float(value.replace("_", "x"))
+    except ValueError:
+        return True
+    return False
+
+
+def _text_cells(col: np.ndarray) -> np.ndarray:
+    """Positions of the cells of a text column that are not numbers (all, if none is)."""
+    if col.dtype.kind not in "USO":
+        return np.zeros(0, dtype=np.int64)
+    text = np.flatnonzero([isinstance(v, str) for v in col.tolist()])
+    if text.size == 0:
+        return text
+    bad = np.array([i for i in text if _not_number(col[i])], dtype=np.int64)
+    return bad if bad.size else text
+
+
+def read_columns(
+    table: Any,
+    source: str,
+    wanted: Mapping[str, tuple[str, str, str]],
+    *,
+    dropna: bool,
+) -> tuple[dict[str, np.ndarray], int, dict[str, str]]:
+    """The columns a command uses, through the input gate, with errors naming the file.
+
+    Parameters
+    ----------
+    table : mlci.io.Table
+    source : str
+        How to name the file in messages.
+    wanted : mapping of key -> (option, column name, kind)
+        ``key`` is the library's argument (``"y_true"``) or any name without a space.
+    dropna : bool
+        ``--dropna``: drop the rows with a missing value in any wanted column.
+
+    Returns
+    -------
+    arrays : dict of key -> ndarray
+    n_dropped : int
+    names : dict of key -> ``"--label 'y'"`` (how messages spell each key)
+    """
+    cols = {k: get_column(table, col, option) for k, (option, col, _) in wanted.items()}
+    names = {k: f"{option} {col!r}" for k, (option, col, _) in wanted.items()}
+    if not dropna:
+        missing = {k: np.flatnonzero(missing_mask(c)) for k, c in cols.items()}
+        missing = {k: rows for k, rows in missing.items() if rows.size}
+        if missing:
+            key, rows = next(iter(missing.items()))
+            option, col, _ = wanted[key]
+            others = {wanted[k][1]: wanted[k][0] for k in missing if wanted[k][1] != col}
+            also = "".join(f"; column {c!r} ({o}) has some too" for c, o in others.items())
+            k = rows.size
+            raise CLIError(
+                f"{source}: column {col!r} ({option}) has {k} missing value{'s' * (k > 1)} "
+                f"(empty, NA, NaN, null...) on {_where(table, rows)}{also}. Every sample needs "
+                f"a value: fill {'them' if k > 1 else 'it'} in, or pass --dropna to leave out "
+                "the rows with a missing value in any column used (the output says how many)."
+            )
+    for k, c in cols.items():
+        option, col, kind = wanted[k]
+        if kind in ("numbers", "scores"):
+            text = _text_cells(c)
+            if text.size:
+                first = str(c[text[0]])
+                hint = ""
+                if re.fullmatch(r"[+-]?\d*,\d+", first.strip()):
+                    hint = (
+                        " It looks like a decimal comma: they are read in files separated by "
+                        "';' or tabs; in a comma-separated file write a decimal point (0.5)."
+                    )
+                raise CLIError(
+                    f"{source}: column {col!r} ({option}) must hold numbers, but "
+                    f"{_where(table, text[:1])} holds {first!r}.{hint}"
+                )
+        if kind == "numbers" and c.dtype.kind == "f":
+            inf = np.flatnonzero(np.isinf(c))
+            if inf.size:
+                raise CLIError(
+                    f"{source}: column {col!r} ({option}) holds an infinite value on "
+                    f"{_where(table, inf)}; every value must be finite."
+                )
+    specs = {k: ArgSpec(kind) for k, (_, _, kind) in wanted.items()}
+    try:
+        got = gather(specs, cols, dropna=dropna, dropna_name="--dropna")
+    except (ValueError, TypeError) as exc:
+        raise CLIError(f"{source}: {cli_message(str(exc), names)}") from None
+    return dict(got.arrays), got.n_dropped, names
 
 
 def parse_like(value: str | None, column: np.ndarray | None) -> Any:
@@ -111,18 +356,45 @@ def parse_like(value: str | None, column: np.ndarray | None) -> Any:
     return value
 
 
+def _metric_info(name: str) -> Any:
+    """The built-in metric ``name``; an unknown one names the closest and lists them."""
+    key = name.lower().replace("-", "_")
+    if key not in METRICS:
+        close = difflib.get_close_matches(key, list(METRICS), n=3)
+        hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        raise CLIError(
+            f"--metric {name!r}: unknown metric.{hint} Built-in metrics: "
+            f"{', '.join(sorted(METRICS))} (see `mlci metrics`)."
+        )
+    return METRICS[key]
+
+
+def _check_labels(info: Any, y_true: Any, y_pred: Any, names: Mapping[str, str]) -> None:
+    """Decisions against labels: one type, a shared value (confusion metrics only)."""
+    if info.name in CONFUSION_METRICS and y_true is not None and y_pred is not None:
+        _call_api(names, check_label_pair, y_true, y_pred)
+
+
 def _split_list(text: str) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()]
 
 
-def _one_line(exc: BaseException) -> str:
+def _one_line(exc: BaseException | str) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def _seed(args: argparse.Namespace) -> int:
+    return args.seed if args.seed is not None else secrets.randbelow(2**31)
+
+
+def _dropped_note(args: argparse.Namespace, n_dropped: int) -> str:
+    if not args.dropna:
+        return ""
+    return f" ({n_dropped} row{'s' * (n_dropped != 1)} with a missing value dropped)"
 
 
 # ------------------------------------------------------------------------- mlci ci
 def _add_ci(sub: Any) -> None:
-    from .engine.intervals import INTERVAL_METHODS
-
     p = sub.add_parser(
         "ci",
         help="bootstrap confidence intervals for one or more metrics",
@@ -182,7 +454,7 @@ def _add_ci(sub: Any) -> None:
         choices=("binary", "macro", "micro", "weighted"),
         help="multiclass averaging of precision, recall, f1, ... (as scikit-learn)",
     )
-    m.add_argument("--beta", type=float, metavar="B", help="beta of fbeta")
+    m.add_argument("--beta", type=_positive_float, metavar="B", help="beta of fbeta (> 0)")
     m.add_argument(
         "--kappa-weights",
         choices=("linear", "quadratic"),
@@ -190,57 +462,54 @@ def _add_ci(sub: Any) -> None:
     )
     o = p.add_argument_group("output")
     o.add_argument("--json", action="store_true", help="print a JSON list of results")
-    o.add_argument("--digits", type=int, default=4, help="decimals in the table (default 4)")
+    o.add_argument(
+        "--digits", type=_digits, default=4, help="decimals in the table (0 to 15; default 4)"
+    )
     p.set_defaults(handler=_run_ci)
 
 
-#: which command-line column feeds each input of a built-in metric
-_INPUT_FLAGS = {
-    "y_true": "label",
-    "y_pred": "pred",
-    "y_score": "score",
-    "values": "value",
-    "weights": "weight",
-}
+def _metric_columns(info: Any, args: argparse.Namespace) -> dict[str, tuple[str, str, str]]:
+    """The columns a metric reads: input -> (option, column, kind)."""
+    absent = [f"{OPTIONS[i]} COL" for i in info.inputs if getattr(args, _dest(OPTIONS[i])) is None]
+    if absent:
+        need = ", ".join(f"{i} ({OPTIONS[i]})" for i in info.inputs)
+        raise CLIError(f"metric {info.name!r} needs {need}; missing: {', '.join(absent)}.")
+    return {i: (OPTIONS[i], getattr(args, _dest(OPTIONS[i])), _KINDS[i]) for i in info.inputs}
 
 
-def _metric_data(
-    info: Any, args: argparse.Namespace, cols: dict[str, np.ndarray]
-) -> list[np.ndarray]:
-    missing = [
-        f"--{_INPUT_FLAGS[i]} COL" for i in info.inputs if getattr(args, _INPUT_FLAGS[i]) is None
-    ]
-    if missing:
-        need = ", ".join(f"{i} (--{_INPUT_FLAGS[i]})" for i in info.inputs)
-        raise CLIError(f"metric {info.name!r} needs {need}; missing: {', '.join(missing)}.")
-    return [
-        get_column(cols, getattr(args, _INPUT_FLAGS[i]), f"--{_INPUT_FLAGS[i]}")
-        for i in info.inputs
-    ]
+def _grouping_columns(args: argparse.Namespace) -> dict[str, tuple[str, str, str]]:
+    return {
+        key: (OPTIONS[key], getattr(args, _dest(OPTIONS[key])), _KINDS[key])
+        for key in ("conditions", "strata")
+        if getattr(args, _dest(OPTIONS[key])) is not None
+    }
 
 
 def _run_ci(args: argparse.Namespace) -> int:
-    from .engine.bootstrap import bootstrap_ci
-    from .metrics import _resolve
-
-    cols, source = load_input(args)
+    table, source = load_input(args)
     if args.example:
         args.label = args.label or "label"
         args.pred = args.pred or "pred"
     names = _split_list(args.metric)
     if not names:
         raise CLIError("--metric: give at least one metric name (see `mlci metrics`).")
-    infos = [_resolve(n) for n in names]
-    conditions = get_column(cols, args.condition, "--condition") if args.condition else None
-    strata = get_column(cols, args.strata, "--strata") if args.strata else None
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    infos = [_metric_info(n) for n in names]
+    wanted: dict[str, tuple[str, str, str]] = {}
+    for info in infos:
+        wanted.update(_metric_columns(info, args))
+    wanted.update(_grouping_columns(args))
+    arrays, n_dropped, spelled = read_columns(table, source, wanted, dropna=args.dropna)
+    seed = _seed(args)
     results: list[tuple[str, dict[str, Any], Any]] = []
     for info in infos:
-        data = _metric_data(info, args, cols)
+        data = [arrays[i] for i in info.inputs]
+        spelled_here = dict(spelled)
+        if info.name == "cohen_kappa":
+            spelled_here["weights"] = "--kappa-weights"
+        _check_labels(info, arrays.get("y_true"), arrays.get("y_pred"), spelled_here)
         options: dict[str, Any] = {}
         if args.pos_label is not None and "pos_label" in info.options:
-            label_col = cols.get(args.label) if args.label else None
-            options["pos_label"] = parse_like(args.pos_label, label_col)
+            options["pos_label"] = parse_like(args.pos_label, arrays.get("y_true"))
         if args.average is not None and "average" in info.options:
             options["average"] = args.average
         if args.beta is not None and "beta" in info.options:
@@ -249,12 +518,13 @@ def _run_ci(args: argparse.Namespace) -> int:
             options["weights"] = args.kappa_weights
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            res = _call_with_hints(
+            res = _call_api(
+                spelled_here,
                 bootstrap_ci,
                 *data,
                 metric=info.name,
-                conditions=conditions,
-                strata=strata,
+                conditions=arrays.get("conditions"),
+                strata=arrays.get("strata"),
                 n_resamples=args.n_resamples,
                 confidence_level=args.confidence_level,
                 method=args.method,
@@ -265,57 +535,92 @@ def _run_ci(args: argparse.Namespace) -> int:
                 average=options.get("average", "default"),
                 metric_kwargs={k: options[k] for k in ("beta", "weights") if k in options},
             )
-        seen = set()
-        for w in caught:
-            msg = _one_line(w.message)  # type: ignore[arg-type]
-            if msg not in seen:
-                seen.add(msg)
-                print(f"mlci: warning: {info.name}: {msg}", file=sys.stderr)
+        for msg in dict.fromkeys(cli_message(str(w.message), spelled_here) for w in caught):
+            print(f"mlci: warning: {info.name}: {msg}", file=sys.stderr)
         results.append((info.name, options, res))
     if args.json:
         out = []
         for name, options, res in results:
-            d = res.to_dict()
+            d = _with_dropped(res.to_dict(), n_dropped)
             d["metric"] = name
             if options:
                 d["options"] = options
             d["seed"] = seed
             d["source"] = source
             out.append(d)
-        print(json.dumps(out, indent=2, default=_json_default))
+        print_json(out)
         return 0
-    _print_table(results, source, seed, args)
+    _print_table(results, source, seed, args, n_dropped)
     return 0
 
 
-def _call_with_hints(fn: Callable[..., Any], *a: Any, **kw: Any) -> Any:
-    """Call the API; add the command-line spelling to errors that name its options."""
+def _call_api(names: Mapping[str, str], fn: Callable[..., Any], *a: Any, **kw: Any) -> Any:
+    """Call the API; its errors become one line in command-line terms (see :data:`OPTIONS`).
+
+    ``names`` spells the per-sample arguments with their columns (``--label 'y'``).  An
+    error about an option the user did not give (``average``, ``pos_label``, ``beta``)
+    gets the option's command-line spelling when the message does not name it already.
+    """
     try:
         return fn(*a, **kw)
-    except ValueError as exc:
-        msg = _one_line(exc)
+    except CLIError:
+        raise
+    except (ValueError, TypeError) as exc:
+        raw = str(exc)
+        msg = cli_message(raw, names)
         hints = [
-            flag
-            for key, flag in (
+            spelling
+            for key, spelling in (
                 ("average", "--average macro"),
                 ("pos_label", "--pos-label X"),
                 ("beta", "--beta B"),
             )
-            if key in msg
+            if key in raw
+            and OPTIONS[key] not in msg
             and kw.get(key) in (None, "default")
-            and not kw.get("metric_kwargs", {}).get(key)
+            and not (kw.get("metric_kwargs") or {}).get(key)
         ]
         if hints:
             msg += f" (on the command line: {' or '.join(hints)})"
         raise CLIError(msg) from None
 
 
-def _json_default(x: Any) -> Any:
-    if isinstance(x, np.generic):
-        return x.item()
+def _with_dropped(d: dict[str, Any], n_dropped: int) -> dict[str, Any]:
+    """A result's dict with the rows dropped for missing values (``--dropna``)."""
+    d["n_dropped"] = n_dropped
+    if isinstance(d.get("details"), dict) and "n_dropped" in d["details"]:
+        d["details"]["n_dropped"] = n_dropped
+    return d
+
+
+def json_safe(x: Any) -> Any:
+    """``x`` as plain JSON values: numpy to Python, non-finite floats to ``None`` (null).
+
+    Strict JSON has no NaN or Infinity; an unbounded end of an interval is ``null``.
+
+    Examples
+    --------
+    >>> json_safe({"low": np.float64(0.5), "high": float("inf"), "n": np.int64(3)})
+    {'low': 0.5, 'high': None, 'n': 3}
+    """
+    if isinstance(x, Mapping):
+        return {str(k): json_safe(v) for k, v in x.items()}
     if isinstance(x, np.ndarray):
-        return x.tolist()
+        return json_safe(x.tolist())
+    if isinstance(x, list | tuple | set | frozenset):
+        return [json_safe(v) for v in x]
+    if isinstance(x, np.generic):
+        x = x.item()
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if x is None or isinstance(x, str | int | bool):
+        return x
     return str(x)
+
+
+def print_json(obj: Any) -> None:
+    """Print ``obj`` as strict JSON (never ``NaN`` or ``Infinity``)."""
+    print(json.dumps(json_safe(obj), indent=2, allow_nan=False))
 
 
 def _fmt_num(x: Any, digits: int) -> str:
@@ -329,13 +634,18 @@ def _fmt_num(x: Any, digits: int) -> str:
 
 
 def _print_table(
-    results: list[tuple[str, dict[str, Any], Any]], source: str, seed: int, args: argparse.Namespace
+    results: list[tuple[str, dict[str, Any], Any]],
+    source: str,
+    seed: int,
+    args: argparse.Namespace,
+    n_dropped: int = 0,
 ) -> None:
     first = results[0][2]
     level = f"{first.confidence_level * 100:.10g}%"
     side = "" if args.alternative == "two-sided" else f" {args.alternative}"
     print(
-        f"# {source}: {first.n_samples} samples; {level}{side} intervals from "
+        f"# {source}: {first.n_samples} samples{_dropped_note(args, n_dropped)}; "
+        f"{level}{side} intervals from "
         f"{first.n_resamples} resamples ({first.scheme}); seed {seed}"
     )
     header = ["metric", "estimate", "low", "high", "method", "n", "conditions"]
@@ -373,8 +683,6 @@ def _print_table(
 
 # -------------------------------------------------------------------- mlci compare
 def _add_compare(sub: Any) -> None:
-    from .engine.intervals import INTERVAL_METHODS
-
     p = sub.add_parser(
         "compare",
         help="compare systems on the same test set (paired bootstrap, adjusted p-values)",
@@ -412,18 +720,17 @@ def _add_compare(sub: Any) -> None:
     m.add_argument("--average", choices=("binary", "macro", "micro", "weighted"))
     o = p.add_argument_group("output")
     o.add_argument("--json", action="store_true", help="print the result as JSON")
-    o.add_argument("--digits", type=int, default=4, help="decimals in the table (default 4)")
+    o.add_argument(
+        "--digits", type=_digits, default=4, help="decimals in the table (0 to 15; default 4)"
+    )
     p.set_defaults(handler=_run_compare)
 
 
 def _run_compare(args: argparse.Namespace) -> int:
-    from .comparison.paired import compare
-    from .metrics import _resolve
-
-    cols, source = load_input(args)
+    table, source = load_input(args)
     if args.example:
         args.label = args.label or "label"
-    info = _resolve(args.metric)
+    info = _metric_info(args.metric)
     names = _split_list(args.systems)
     if len(names) < 2:
         raise CLIError("--systems: give at least two comma-separated columns to compare.")
@@ -433,9 +740,19 @@ def _run_compare(args: argparse.Namespace) -> int:
         )
     if len(info.inputs) == 2 and args.label is None:
         raise CLIError(f"metric {info.name!r} needs the true labels: --label COL.")
-    systems = {name: get_column(cols, name, "--systems") for name in names}
-    y_true = get_column(cols, args.label, "--label") if len(info.inputs) == 2 else None
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    wanted: dict[str, tuple[str, str, str]] = {}
+    if len(info.inputs) == 2:
+        wanted["y_true"] = ("--label", args.label, _KINDS[info.inputs[0]])
+    keys = {name: f"system_{i}" for i, name in enumerate(names)}
+    for name, key in keys.items():
+        wanted[key] = ("--systems", name, _KINDS[info.inputs[-1]])
+    wanted.update(_grouping_columns(args))
+    arrays, n_dropped, spelled = read_columns(table, source, wanted, dropna=args.dropna)
+    y_true = arrays.get("y_true")
+    for key in keys.values():
+        _check_labels(info, y_true, arrays[key], {**spelled, "y_pred": spelled[key]})
+    systems = {name: arrays[key] for name, key in keys.items()}
+    seed = _seed(args)
     options: dict[str, Any] = {}
     if args.pos_label is not None:
         options["pos_label"] = parse_like(args.pos_label, y_true)
@@ -443,13 +760,14 @@ def _run_compare(args: argparse.Namespace) -> int:
         options["average"] = args.average
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        res = _call_with_hints(
+        res = _call_api(
+            spelled,
             compare,
             y_true,
             systems,
             metric=info.name,
-            conditions=get_column(cols, args.condition, "--condition") if args.condition else None,
-            strata=get_column(cols, args.strata, "--strata") if args.strata else None,
+            conditions=arrays.get("conditions"),
+            strata=arrays.get("strata"),
             reference=args.reference,
             n_resamples=args.n_resamples,
             confidence_level=args.confidence_level,
@@ -459,17 +777,18 @@ def _run_compare(args: argparse.Namespace) -> int:
             pos_label=options.get("pos_label"),
             average=options.get("average", "default"),
         )
-    for msg in dict.fromkeys(_one_line(w.message) for w in caught):  # type: ignore[arg-type]
+    for msg in dict.fromkeys(cli_message(str(w.message), spelled) for w in caught):
         print(f"mlci: warning: {msg}", file=sys.stderr)
     if args.json:
-        d = res.to_dict()
+        d = _with_dropped(res.to_dict(), n_dropped)
         d.update(seed=seed, source=source)
-        print(json.dumps(d, indent=2, default=_json_default))
+        print_json(d)
         return 0
     dg = args.digits
     level = f"{res.confidence_level * 100:.10g}%"
     print(
-        f"# {source}: {res.n_samples} samples; {info.name}; {level} intervals from "
+        f"# {source}: {res.n_samples} samples{_dropped_note(args, n_dropped)}; {info.name}; "
+        f"{level} intervals from "
         f"{res.n_resamples} paired resamples ({res.scheme}); seed {seed}"
     )
     ranks = {r.system: r.rank for r in res.ranking} if res.ranking else {}
@@ -528,16 +847,14 @@ def _add_metrics(sub: Any) -> None:
 
 
 def _run_metrics(args: argparse.Namespace) -> int:
-    from .metrics import METRICS
-
     rows = []
     for name in sorted(METRICS):
         info = METRICS[name]
-        flags = " ".join(f"--{_INPUT_FLAGS[i]}" for i in info.inputs)
+        flags = " ".join(OPTIONS[i] for i in info.inputs)
         rows.append((name, flags, ", ".join(info.options), info.description))
     if args.json:
         keys = ("name", "columns", "options", "description")
-        print(json.dumps([dict(zip(keys, r, strict=True)) for r in rows], indent=2))
+        print_json([dict(zip(keys, r, strict=True)) for r in rows])
         return 0
     header = ("metric", "columns", "options", "description")
     _print_rows([header, *rows], left={0, 1, 2, 3})
@@ -556,14 +873,12 @@ def _add_example(sub: Any) -> None:
 
 
 def _run_example(args: argparse.Namespace) -> int:
-    from .data import example_path, read_table
-
     path = example_path()
     if args.path:
         print(path)
         return 0
     cols = read_table(path)
-    n = len(next(iter(cols.values())))
+    n = cols.n_rows
     print(f"{path}")
     print(
         f"{n} utterances by {len(np.unique(cols['speaker']))} speakers "
@@ -598,9 +913,7 @@ COMMANDS: list[Callable[[Any], None]] = [_add_ci, _add_compare, _add_metrics, _a
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``mlci`` argument parser with every subcommand of :data:`COMMANDS`."""
-    from . import __version__
-
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="mlci",
         description="Honest evaluation of ML systems: bootstrap confidence intervals "
         "for any metric.",
@@ -630,11 +943,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help(sys.stderr)
         return 2
-    if os.environ.get("MLCI_DEBUG"):
-        return int(handler(args) or 0)
     try:
-        return int(handler(args) or 0)
-    except (ValueError, TypeError, OSError, ImportError) as exc:
+        return _run(handler, args)
+    except BrokenPipeError:
+        # the reader went away (`mlci ci ... | head -1`): stop quietly, as Unix tools do;
+        # stdout goes to devnull so that the interpreter's final flush does not complain
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 141  # 128 + SIGPIPE, the status of a Unix tool in that case
+
+
+def _run(handler: Callable[[argparse.Namespace], Any], args: argparse.Namespace) -> int:
+    if os.environ.get("MLCI_DEBUG"):
+        status = int(handler(args) or 0)
+        sys.stdout.flush()
+        return status
+    try:
+        status = int(handler(args) or 0)
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        raise
+    except CLIError as exc:
+        print(f"mlci: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except (ValueError, TypeError) as exc:
+        print(f"mlci: error: {cli_message(str(exc)) or type(exc).__name__}", file=sys.stderr)
+        return 2
+    except (OSError, ImportError) as exc:
         print(f"mlci: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -51,12 +51,12 @@ def load_example(as_frame: bool | None = None) -> Any:
     Parameters
     ----------
     as_frame : bool or None, default None
-        True: a pandas DataFrame (pandas required); False: a dict of numpy arrays;
-        None: a DataFrame if pandas is installed, else the dict.
+        True: a pandas DataFrame (pandas required); False: a dict of numpy arrays (a
+        :class:`mlci.io.Table`); None: a DataFrame if pandas is installed, else the dict.
 
     Returns
     -------
-    pandas.DataFrame or dict of str -> ndarray
+    pandas.DataFrame or mlci.io.Table (a dict of str -> ndarray)
         Columns ``utterance, speaker, session, label, pred, score_neutral, score_happy,
         score_sad, score_angry, is_angry, num_words, wer``.
 
