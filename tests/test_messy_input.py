@@ -220,3 +220,14 @@ def test_another_interval_from_the_stored_replicates():
     )
     with pytest.raises(ValueError, match="holds no jackknife acceleration"):
         pct.interval(method="bca")
+
+
+def test_a_flat_auc_is_not_sent_to_proportion_ci():
+    # before: the degenerate-interval warning suggested proportion_ci for a flat AUC
+    y = np.tile([0, 1], 40)
+    s = y + np.linspace(0, 0.5, 80)  # perfect separation: every replicate has AUC 1
+    with pytest.warns(mlci.DegenerateIntervalWarning) as caught:
+        mlci.bootstrap_ci(y, s, metric="roc_auc", n_resamples=100, rng=0, method="percentile")
+    assert all("proportion_ci" not in str(w.message) for w in caught)
+    with pytest.warns(mlci.DegenerateIntervalWarning, match="proportion_ci"):
+        mlci.bootstrap_ci(y, y, metric="accuracy", n_resamples=100, rng=0, method="percentile")

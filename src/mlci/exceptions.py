@@ -25,9 +25,10 @@ class InvalidReplicatesWarning(MlciWarning):
 class DegenerateIntervalWarning(MlciWarning):
     """The bootstrap distribution has (almost) no spread, so the interval collapses.
 
-    This happens e.g. for an accuracy of exactly 1.0: every resample has accuracy 1.0.
-    An exact binomial interval (``mlci.proportion_ci(..., method="clopper_pearson")``)
-    is the right tool there.
+    This happens e.g. for an accuracy of exactly 1.0 (every resample has accuracy 1.0) or
+    an AUC of 1.0: the test set holds no counter-example, so the bootstrap shows no
+    uncertainty.  For a proportion such as accuracy, an exact binomial interval
+    (``mlci.proportion_ci(..., method="clopper_pearson")``) is the right tool there.
     """
 
 

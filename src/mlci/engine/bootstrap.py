@@ -317,6 +317,7 @@ def finish_bootstrap(
         alternative=alternative,
         accel=accel,
         bounds=bounds,
+        degenerate_hint=_degenerate_hint(name),
     )
     info.update(extra)
     valid = dist[~invalid_rows]
@@ -344,6 +345,19 @@ def finish_bootstrap(
         bounds=(-np.inf, np.inf) if bounds is None else (float(bounds[0]), float(bounds[1])),
         elements=None if elements is None else tuple(plain(list(elements))),
     )
+
+
+#: metrics that are one proportion k/n of the samples: an exact binomial interval exists
+PROPORTIONS = ("accuracy", "error_rate")
+
+
+def _degenerate_hint(name: str) -> str:
+    if name in PROPORTIONS:
+        return (
+            f" For {name}, an exact binomial interval is the honest report: "
+            "mlci.proportion_ci(k, n, method='clopper_pearson')."
+        )
+    return ""
 
 
 def _check_estimate(estimate: np.ndarray, name: str) -> None:

@@ -85,6 +85,7 @@ def bootstrap_interval(
     alternative: str = "two-sided",
     accel: Any = None,
     bounds: tuple[float, float] | None = None,
+    degenerate_hint: str = "",
 ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """Confidence interval from a bootstrap distribution.
 
@@ -105,6 +106,9 @@ def bootstrap_interval(
         Bounds of ``"normal"`` and ``"basic"`` intervals, which can leave the range, are
         clipped into it, and the open end of a one-sided interval is the range's edge.
         Default: the whole real line.
+    degenerate_hint : str
+        Appended to the warning about a distribution without spread (what to use instead
+        for this metric).
 
     Returns
     -------
@@ -140,8 +144,9 @@ def bootstrap_interval(
         warnings.warn(
             "The bootstrap distribution has no spread for "
             f"{int(np.sum(degenerate))} element(s) (every replicate gives the same value, "
-            "e.g. an accuracy of 1.0); the interval collapses to that value. For a "
-            "proportion use an exact binomial interval (mlci.proportion_ci).",
+            "e.g. a system without a single error); the interval collapses to that value, "
+            "which shows no precision, only that the test set holds no counter-example."
+            f"{degenerate_hint}",
             DegenerateIntervalWarning,
             stacklevel=3,
         )
