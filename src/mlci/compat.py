@@ -263,7 +263,8 @@ def evaluate_with_conf_int(
     alpha = _check_alpha(alpha)
     named = {"labels": labels, "samples": samples, "samples2": samples2, "conditions": conditions}
     named = {k: v for k, v in named.items() if v is not None}
-    g = gather({k: ArgSpec("any", (1, 2)) for k in named}, named)  # the input gate
+    # the input gate (the toolkit's signature has no dropna: missing values are refused)
+    g = gather({k: ArgSpec("any", (1, 2)) for k in named}, named, dropna_name=None)
     labels, samples, samples2 = (g.arrays.get(k) for k in ("labels", "samples", "samples2"))
     conditions = g.arrays.get("conditions")
     data = [a for a in (labels, samples, samples2) if a is not None]

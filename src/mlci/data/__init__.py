@@ -57,8 +57,8 @@ def load_example(as_frame: bool | None = None) -> Any:
     Returns
     -------
     pandas.DataFrame or mlci.io.Table (a dict of str -> ndarray)
-        Columns ``utterance, speaker, session, label, pred, score_neutral, score_happy,
-        score_sad, score_angry, is_angry, num_words, wer``.
+        Columns ``utterance, speaker, session, label, pred, pred_baseline, score_neutral,
+        score_happy, score_sad, score_angry, is_angry, num_words, wer``.
 
     Examples
     --------

@@ -319,7 +319,7 @@ def gather(
     *,
     dropna: bool = False,
     data: Any = None,
-    dropna_name: str = "dropna=True",
+    dropna_name: str | None = "dropna=True",
     allow_empty: bool = False,
 ) -> Gathered:
     """Validate aligned per-sample arguments together: the one input gate.
@@ -334,8 +334,9 @@ def gather(
         Drop the samples that have a missing value in any argument instead of refusing them.
     data : table, optional
         A pandas/polars DataFrame or a pyarrow Table holding the columns named in ``values``.
-    dropna_name : str
-        How the caller spells the option in the error message (``"--dropna"`` in the CLI).
+    dropna_name : str or None
+        How the caller spells the option in the error message (``"--dropna"`` in the CLI);
+        None for a caller without one (the message then only says to remove them).
     allow_empty : bool
         Accept zero samples (for a caller that checks that itself).
 
@@ -384,11 +385,20 @@ def gather(
             rows = np.flatnonzero(mask)
             others = [k for k in masks if k != name]
             also = f" ({', '.join(f'`{k}`' for k in others)} too)" if others else ""
+            where = (
+                f" (column {values[name]!r} of `data`)"
+                if data is not None and isinstance(values.get(name), str)
+                else ""
+            )
+            fix = (
+                f"Remove or impute them, or pass {dropna_name} to drop the samples with a "
+                "missing value (the result then reports how many were dropped)."
+                if dropna_name
+                else "Remove or impute them."
+            )
             raise ValueError(
-                f"`{name}` has {rows.size} missing value(s) (None, NaN, NA or null) at "
-                f"{rows_text(rows)}{also}; every sample needs a value. Remove or impute "
-                f"them, or pass {dropna_name} to drop the samples with a missing value "
-                "(the result then reports how many were dropped)."
+                f"`{name}`{where} has {rows.size} missing value(s) (None, NaN, NA or null) "
+                f"at {rows_text(rows)}{also}; every sample needs a value. {fix}"
             )
         any_missing = np.logical_or.reduce(list(masks.values()))
         kept = np.flatnonzero(~any_missing)
@@ -443,7 +453,7 @@ def gather_design(
     strata: Any = None,
     dropna: bool = False,
     data: Any = None,
-    dropna_name: str = "dropna=True",
+    dropna_name: str | None = "dropna=True",
 ) -> tuple[Gathered, Any, Any]:
     """:func:`gather` for per-sample data together with its resampling design.
 

@@ -127,7 +127,7 @@ def binary_target(
         raise ValueError(
             f"{metric!r} needs binary labels, but `{name}` takes {len(vals)} values "
             f"{show_values(vals)}. To score one class against the rest, binarise the "
-            f"labels first, e.g. `{name} == {example!r}`."
+            f"labels first with that class as the positive one, e.g. `{name} == {example!r}`."
         )
     pos = positive_label(vals, pos_label, name)
     return np.asarray(y_true == pos)

@@ -14,6 +14,8 @@ from ..inputs import binary_target, encode_labels, show_values
 from ._base import AdditiveKernel, safe_div
 
 _EPS = np.finfo(float).eps
+#: rows of class probabilities may miss 1 by this much (rounding in files), then renormalised
+_ROW_SUM_TOLERANCE = 1e-3
 
 
 def _ratio(s: np.ndarray) -> np.ndarray:
@@ -109,12 +111,14 @@ def _probabilities(y_true: Any, y_prob: Any, pos_label: Any, name: str) -> np.nd
             f"classes {show_values(classes)}; the column of each label would be ambiguous."
         )
     rows = p.sum(axis=1)
-    if not np.allclose(rows, 1.0, atol=1e-6):
+    if not np.allclose(rows, 1.0, rtol=0.0, atol=_ROW_SUM_TOLERANCE):
         raise ValueError(
             f"The rows of `y_score` must sum to 1 (class probabilities); they range from "
             f"{rows.min():.6g} to {rows.max():.6g}."
         )
-    return p[np.arange(len(y)), idx]
+    # probabilities rounded for a file (e.g. to 4 decimals) sum to 1 within the tolerance:
+    # renormalised, as scikit-learn's log_loss does
+    return p[np.arange(len(y)), idx] / rows
 
 
 def log_loss_kernel(y_true: Any, y_score: Any, *, pos_label: Any = None) -> AdditiveKernel:
@@ -137,6 +141,7 @@ def brier_kernel(y_true: Any, y_score: Any, *, pos_label: Any = None) -> Additiv
     if p.ndim == 1 or p.shape[1] == 1:
         e = (1.0 - q) ** 2
     else:
+        p = p / p.sum(axis=1, keepdims=True)  # rows checked to sum to 1 up to rounding
         e = (p**2).sum(axis=1) - 2 * q + 1.0
         if p.shape[1] == 2:
             # two columns are one binary problem: scikit-learn's brier_score_loss halves
