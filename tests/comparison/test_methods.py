@@ -134,24 +134,6 @@ def test_evaluate_method_same_seed_sequence_twice_and_numpy_counts():
     np.testing.assert_array_equal(g1.pooled_distribution, g2.pooled_distribution)
 
 
-def test_bad_inputs():
-    y, runs = _runs()
-    with pytest.raises(ValueError, match="'runs1' has 299"):
-        pooled_ci(y, [runs[0], runs[1][:-1]], metric="accuracy")
-    with pytest.raises(ValueError, match="`runs` is empty"):
-        pooled_ci(y, [], metric="accuracy")
-    with pytest.raises(TypeError, match="`runs` must be a list"):
-        pooled_ci(y, 3, metric="accuracy")
-    with pytest.raises(ValueError, match="`matched=True` pairs the runs"):
-        compare_methods(y, runs, runs[:2], metric="accuracy", matched=True)
-    with pytest.raises(ValueError, match="pass `X_train`"):
-        evaluate_method(LogisticRegression(), 10, y, metric="accuracy")
-    with pytest.raises(TypeError, match="`train_and_predict` must be"):
-        evaluate_method(3, 10, y, metric="accuracy")
-    with pytest.raises(ValueError, match="`n_train_resamples`"):
-        evaluate_method(lambda i, s: y, 10, y, metric="accuracy", n_train_resamples=-1)
-
-
 @pytest.mark.slow
 def test_coverage_of_pooled_seed_interval():
     # A method whose runs have true accuracy mu + N(0, tau^2) (seed variability); each
