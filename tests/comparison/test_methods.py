@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+import joblib
 import numpy as np
 import pytest
 from scipy import stats
@@ -96,7 +97,10 @@ def test_evaluate_method_function_and_estimator_reproducible(capsys):
     assert r1.details["runs"] == [(0, 1), (0, 2), (1, 1), (1, 2)]
     # tqdm ("mlci runs: 100%|...| 4/4") or the plain fallback ("mlci: run 4/4 done")
     assert "4/4" in capsys.readouterr().err
-    r2 = evaluate_method(tp, 200, yte, metric="accuracy", n_jobs=2, **same)
+    # parallel training (joblib; threads here, to keep the test fast: the result cannot
+    # depend on the backend, as each run gets its indices and seed from the driver)
+    with joblib.parallel_config(backend="threading"):
+        r2 = evaluate_method(tp, 200, yte, metric="accuracy", n_jobs=2, **same)
     np.testing.assert_array_equal(r1.pooled_distribution, r2.pooled_distribution)
     r3 = evaluate_method(
         LogisticRegression(),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import pathlib
 import warnings
 
 import numpy as np
@@ -39,6 +40,16 @@ def _systems(n=400, accs=(0.85, 0.75), seed=0, corr=0.0):
 def _difference_range(metric, y, pred):
     lo, hi = get_kernel(metric, (y, pred), {}).bounds
     return lo - hi, hi - lo
+
+
+def _mann_whitney_auc(y, s):
+    r = stats.rankdata(s)
+    n1 = int(np.sum(y == 1))
+    return (r[y == 1].sum() - n1 * (n1 + 1) / 2) / (n1 * (len(y) - n1))
+
+
+def _accuracy(y, p):  # a user function, faster than scikit-learn's accuracy_score
+    return float(np.mean(y == p))
 
 
 # ----------------------------------------------------------------------------- joint atoms
@@ -312,11 +323,11 @@ def test_permutation_test_matches_exact_enumeration():
     y = rng.integers(0, 2, n)
     a = np.where(rng.random(n) < 0.9, y, 1 - y)
     b = np.where(rng.random(n) < 0.4, y, 1 - y)
-    d_obs = accuracy_score(y, a) - accuracy_score(y, b)
+    d_obs = _accuracy(y, a) - _accuracy(y, b)
     null = []
     for mask in itertools.product([False, True], repeat=n):
         m = np.array(mask)
-        null.append(accuracy_score(y, np.where(m, b, a)) - accuracy_score(y, np.where(m, a, b)))
+        null.append(_accuracy(y, np.where(m, b, a)) - _accuracy(y, np.where(m, a, b)))
     p_exact = np.mean(np.abs(null) >= abs(d_obs) - 1e-12)
     res = permutation_test(y, a, b, metric="accuracy", rng=1, n_resamples=20000)
     assert res.pvalue == pytest.approx(p_exact, abs=0.01)
@@ -341,16 +352,6 @@ def test_permutation_test_matches_mlxtend():
     )
     res = permutation_test(y, sy["A"], sy["B"], metric="accuracy", rng=0, n_resamples=5000)
     assert res.pvalue == pytest.approx(p_ref, abs=0.02)
-
-
-def _mann_whitney_auc(y, s):
-    r = stats.rankdata(s)
-    n1 = int(np.sum(y == 1))
-    return (r[y == 1].sum() - n1 * (n1 + 1) / 2) / (n1 * (len(y) - n1))
-
-
-def _accuracy(y, p):  # a user function, faster than scikit-learn's accuracy_score
-    return float(np.mean(y == p))
 
 
 def test_permutation_vectorised_equals_loop_in_distribution_and_alternatives():
@@ -381,7 +382,7 @@ def test_permutation_per_condition_and_fallback():
     a = np.where(rng.random(n) < 0.8, y, (y + 1) % 3)
     b = np.where(rng.random(n) < 0.75, y, (y + 2) % 3)
     r1 = permutation_test(y, a, b, metric="accuracy", conditions=cond, rng=0, n_resamples=2000)
-    r2 = permutation_test(y, a, b, metric=accuracy_score, conditions=cond, rng=0, n_resamples=2000)
+    r2 = permutation_test(y, a, b, metric=_accuracy, conditions=cond, rng=0, n_resamples=2000)
     assert r1.details["swap_unit"] == "condition"
     assert r1.pvalue == pytest.approx(r2.pvalue, abs=0.04)
     # macro-F1 where class 3 is only predicted by b: the union kernel would differ, so the
@@ -618,11 +619,11 @@ def test_permutation_nested_conditions_swap_the_top_level():
     y = rng.integers(0, 2, n)
     a = np.where(rng.random(n) < 0.85, y, 1 - y)
     b = np.where(rng.random(n) < 0.7, y, 1 - y)
-    d_obs = accuracy_score(y, a) - accuracy_score(y, b)
+    d_obs = _accuracy(y, a) - _accuracy(y, b)
     null = []
     for mask in itertools.product([False, True], repeat=8):
         m = np.array(mask)[spk]
-        null.append(accuracy_score(y, np.where(m, b, a)) - accuracy_score(y, np.where(m, a, b)))
+        null.append(_accuracy(y, np.where(m, b, a)) - _accuracy(y, np.where(m, a, b)))
     p_exact = np.mean(np.abs(null) >= abs(d_obs) - 1e-12)
     nested = permutation_test(
         y, a, b, metric="accuracy", conditions=[spk, ses], rng=2, n_resamples=20000
@@ -638,3 +639,12 @@ def test_permutation_nested_conditions_swap_the_top_level():
         y, a, b, metric=accuracy_score, conditions=spk, rng=2, n_resamples=200
     )
     assert fn.pvalue == fn_flat.pvalue
+
+
+def test_docs_compare_example_prints_what_the_page_shows(capsys):
+    # docs/compare.md: its example runs and prints the output the page shows
+    page = (pathlib.Path(__file__).parents[2] / "docs" / "compare.md").read_text("utf-8")
+    code = page.split("## Example\n```python\n", 1)[1].split("```", 1)[0]
+    shown = page.split("prints\n```text\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "docs/compare.md", "exec"), {})
+    assert capsys.readouterr().out == shown
