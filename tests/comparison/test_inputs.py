@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import polars as pl
+import pyarrow as pa
 import pytest
 from sklearn.metrics import accuracy_score
 
@@ -97,10 +98,14 @@ def _with_missing(x, kind):
         vals = [int(v) for v in np.asarray(x)]
         vals[7] = None
         return pl.Series(vals)
+    if kind == "arrow-null":
+        vals = [int(v) for v in np.asarray(x)]
+        vals[7] = None
+        return pa.array(vals)
     raise AssertionError(kind)
 
 
-MISSING = ["nan", "object-nan", "none-list", "pd-na", "polars-none"]
+MISSING = ["nan", "object-nan", "none-list", "pd-na", "polars-none", "arrow-null"]
 
 
 def _args(which, value):

@@ -14,6 +14,12 @@ interval that reflects seed, training-data and test-data variability.
   resample) or unmatched (every run of A with every run of B) over runs.
 * :func:`evaluate_method` runs the whole protocol from a ``train_and_predict(train_indices,
   seed)`` function or a scikit-learn estimator.
+
+All three take their data through the comparison's input gate
+(:func:`mlci.comparison.common.gather_paired`), score every run on the same replicates of
+the engine (one joint kernel, :func:`mlci.engine.bootstrap.run_replicates`) and build the
+pooled interval with the engine's finish step
+(:func:`mlci.engine.bootstrap.finish_bootstrap`, percentile method).
 """
 
 from __future__ import annotations
@@ -74,7 +80,7 @@ class PooledResult(IntervalResult):
     pvalue : float or None
         For a comparison: p-value of "no difference" by inverting the pooled percentile
         interval, ``2 * min(P(d* <= 0), P(d* >= 0))`` with the ``(1 + count) / (1 + N)``
-        convention.
+        convention (one tail for a one-sided ``alternative``).
     """
 
     run_estimates: np.ndarray = field(default_factory=lambda: np.empty(0))

@@ -563,9 +563,11 @@ def compare(
     }
     errors = jk.errors_hint()
     sys_results: dict[str, BootstrapResult] = {}
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        for s, nm in enumerate(names):
+    # the finish step's warnings, per distinct message: the systems it concerns
+    said: dict[tuple[type, str], list[str]] = {}
+    for s, nm in enumerate(names):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
             sys_results[nm] = finish_bootstrap(
                 estimates[s],
                 dist[:, s],
@@ -575,8 +577,14 @@ def compare(
                 bounds=jk.bounds,
                 **finish,
             )
-    # a system with no spread (e.g. always right) is listed in details, not warned about
-    _reemit(caught, drop=(DegenerateIntervalWarning,))
+        for w in caught:
+            # a system with no spread (e.g. always right) is listed in details instead
+            if not issubclass(w.category, DegenerateIntervalWarning):
+                text = str(w.message).replace(f"System: {nm!r}.", "{systems}")
+                said.setdefault((w.category, text), []).append(repr(nm))
+    for (category, text), which in said.items():
+        label = f"System{'s' if len(which) > 1 else ''}: {', '.join(which)}."
+        warnings.warn(text.replace("{systems}", label), category, stacklevel=2)
 
     lo_edge, hi_edge = jk.bounds
     d_bounds = (lo_edge - hi_edge, hi_edge - lo_edge)
