@@ -356,10 +356,46 @@ def _shifted_pvalues(d: np.ndarray, dist: np.ndarray, alternative: str) -> np.nd
     return np.minimum(1.0, (1.0 + count) / (1.0 + valid.sum(axis=0)))
 
 
-def _reemit(caught: Sequence[warnings.WarningMessage], drop: tuple[type, ...]) -> None:
-    for w in caught:
-        if not issubclass(w.category, drop):
-            warnings.warn(w.message, w.category, stacklevel=3)
+def _finish_each(
+    jobs: Sequence[tuple[str, Any, np.ndarray, dict[str, Any]]],
+    *,
+    kind: str,
+    common: dict[str, Any],
+    hint: str = "",
+    quiet: set[str] | frozenset[str] = frozenset(),
+) -> tuple[list[BootstrapResult], set[str]]:
+    """``finish_bootstrap`` for every ``(label, estimate, dist, arguments)`` job, its
+    warnings said once.
+
+    The finish step's warnings (undefined replicates) are grouped by message and each is
+    said once, naming the systems (or pairs) it concerns; no-spread warnings are dropped
+    (the caller lists those in details), as are the undefined-replicates warnings of the
+    ``quiet`` labels.  Returns the results and the labels that were warned about.
+    """
+    results = []
+    said: dict[tuple[type, str], list[str]] = {}
+    for label, estimate, dist, kw in jobs:
+        tag = f"{kind}: {label}."
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            results.append(
+                finish_bootstrap(estimate, dist, hint=f"{tag} {hint}".rstrip(), **common, **kw)
+            )
+        for w in caught:
+            if issubclass(w.category, DegenerateIntervalWarning):
+                continue
+            if issubclass(w.category, InvalidReplicatesWarning) and label in quiet:
+                continue
+            text = str(w.message).replace(tag, "\x00")
+            said.setdefault((w.category, text), []).append(label)
+    warned = set()
+    for (category, text), labels in said.items():
+        plural = "s" if len(labels) > 1 else ""
+        warnings.warn(
+            text.replace("\x00", f"{kind}{plural}: {', '.join(labels)}."), category, stacklevel=3
+        )
+        warned.update(labels)
+    return results, warned
 
 
 # --------------------------------------------------------------------------- compare
@@ -562,55 +598,59 @@ def compare(
         "confidence_level": opts.confidence_level,
     }
     errors = jk.errors_hint()
-    sys_results: dict[str, BootstrapResult] = {}
-    # the finish step's warnings, per distinct message: the systems it concerns
-    said: dict[tuple[type, str], list[str]] = {}
-    for s, nm in enumerate(names):
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            sys_results[nm] = finish_bootstrap(
+    # every system, then every difference, through the engine's finish step; a result
+    # with no spread (a system always right, two systems that agree on every atom that
+    # matters) is listed in details instead of warned about
+    sys_list, warned = _finish_each(
+        [
+            (
+                repr(nm),
                 estimates[s],
                 dist[:, s],
-                alternative="two-sided",
-                jackknife=(lambda s=s: (jack()[0][:, s], jack()[1])) if bca else None,
-                hint=f"System: {nm!r}. {errors}".rstrip(),
-                bounds=jk.bounds,
-                **finish,
+                {
+                    "alternative": "two-sided",
+                    "jackknife": (lambda s=s: (jack()[0][:, s], jack()[1])) if bca else None,
+                    "bounds": jk.bounds,
+                },
             )
-        for w in caught:
-            # a system with no spread (e.g. always right) is listed in details instead
-            if not issubclass(w.category, DegenerateIntervalWarning):
-                text = str(w.message).replace(f"System: {nm!r}.", "{systems}")
-                said.setdefault((w.category, text), []).append(repr(nm))
-    for (category, text), which in said.items():
-        label = f"System{'s' if len(which) > 1 else ''}: {', '.join(which)}."
-        warnings.warn(text.replace("{systems}", label), category, stacklevel=2)
-
+            for s, nm in enumerate(names)
+        ],
+        kind="System",
+        common=finish,
+        hint=errors,
+    )
+    sys_results = dict(zip(names, sys_list, strict=True))
     lo_edge, hi_edge = jk.bounds
     d_bounds = (lo_edge - hi_edge, hi_edge - lo_edge)
-    pair_results = []
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        for k, (i, j) in enumerate(pairs):
-            pair_results.append(
-                finish_bootstrap(
-                    d_hat[k],
-                    d_dist[:, k],
-                    alternative=opts.alternative,
-                    jackknife=(
+    # a pair's undefined replicates are its systems': said once, for the systems (a
+    # pair is named only when neither of its systems was)
+    pair_results, _ = _finish_each(
+        [
+            (
+                f"{names[i]} - {names[j]}",
+                d_hat[k],
+                d_dist[:, k],
+                {
+                    "alternative": opts.alternative,
+                    "jackknife": (
                         (lambda i=i, j=j: (jack()[0][:, i] - jack()[0][:, j], jack()[1]))
                         if bca
                         else None
                     ),
-                    hint=f"Pair: {names[i]} - {names[j]}. {errors}".rstrip(),
-                    bounds=d_bounds,
-                    **finish,
-                )
+                    "bounds": d_bounds,
+                },
             )
-    # undefined replicates were reported per system above (a pair's invalid replicates
-    # are its systems'); a pair with no spread (two systems that agree on every atom
-    # that matters) is listed in details
-    _reemit(caught, drop=(DegenerateIntervalWarning, InvalidReplicatesWarning))
+            for k, (i, j) in enumerate(pairs)
+        ],
+        kind="Pair",
+        common=finish,
+        hint=errors,
+        quiet={
+            f"{names[i]} - {names[j]}"
+            for i, j in pairs
+            if repr(names[i]) in warned or repr(names[j]) in warned
+        },
+    )
 
     def no_spread(x: np.ndarray) -> np.ndarray:
         with warnings.catch_warnings():
