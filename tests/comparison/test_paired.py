@@ -649,3 +649,24 @@ def test_docs_compare_example_prints_what_the_page_shows(capsys):
     shown = page.split("prints\n```text\n", 1)[1].split("```", 1)[0]
     exec(compile(code, "docs/compare.md", "exec"), {})
     assert capsys.readouterr().out == shown
+
+
+def test_pair_warned_when_only_the_union_of_its_systems_undefined_replicates_is_many():
+    # each system undefined on < 1 % of replicates (no warning), their difference on the
+    # union of them (> 1 %): said once, for the pair
+    y, sy = _systems(n=400)
+    calls = {"n": 0}
+
+    def flaky(t, p, sample_weight):
+        calls["n"] += 1
+        if calls["n"] % 120 == 0:
+            raise ValueError("flaky")
+        return float(np.average(t == p, weights=sample_weight))
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = compare(y, sy, metric=flaky, rng=0, n_resamples=600, method="percentile")
+    msgs = [str(w.message) for w in caught if issubclass(w.category, InvalidReplicatesWarning)]
+    per_system = [r.n_invalid for r in res.systems.values()]
+    assert max(per_system) <= 6 and res.difference("A", "B").details["n_invalid"] == 10
+    assert len(msgs) == 1 and "undefined on 10 of 600" in msgs[0] and "Pair: A - B." in msgs[0]
