@@ -118,9 +118,10 @@ __all__ += [
 ]
 __all__ += ["power_auc", "power_auc_difference", "sample_size_auc_difference"]
 # --- comparing systems and methods ------------------------------------------------------
-from .comparison.paired import ComparisonResult, compare, permutation_test  # noqa: E402
+from .comparison.paired import ComparisonResult, PairDifference, compare  # noqa: E402
+from .comparison.permutation import permutation_test  # noqa: E402
 
-__all__ += ["ComparisonResult", "compare", "permutation_test"]
+__all__ += ["ComparisonResult", "PairDifference", "compare", "permutation_test"]
 from .comparison.methods import PooledResult, compare_methods, evaluate_method, pooled_ci  # noqa: E402
 from .engine.nested import make_nested_plan  # noqa: E402
 from .scores.trials import trial_bootstrap_ci  # noqa: E402

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+import joblib
 import numpy as np
 import pytest
 from scipy import stats
@@ -12,6 +13,9 @@ from sklearn.metrics import accuracy_score
 
 import mlci
 from mlci.comparison.methods import compare_methods, evaluate_method, pooled_ci
+from mlci.engine.resampling import make_plan
+from mlci.engine.sampler import Stream, block_generator, stream_seed
+from mlci.metrics import get_kernel
 
 SCALE = float(os.environ["MLCI_SLOW_SCALE"])
 
@@ -93,7 +97,10 @@ def test_evaluate_method_function_and_estimator_reproducible(capsys):
     assert r1.details["runs"] == [(0, 1), (0, 2), (1, 1), (1, 2)]
     # tqdm ("mlci runs: 100%|...| 4/4") or the plain fallback ("mlci: run 4/4 done")
     assert "4/4" in capsys.readouterr().err
-    r2 = evaluate_method(tp, 200, yte, metric="accuracy", n_jobs=2, **same)
+    # parallel training (joblib; threads here, to keep the test fast: the result cannot
+    # depend on the backend, as each run gets its indices and seed from the driver)
+    with joblib.parallel_config(backend="threading"):
+        r2 = evaluate_method(tp, 200, yte, metric="accuracy", n_jobs=2, **same)
     np.testing.assert_array_equal(r1.pooled_distribution, r2.pooled_distribution)
     r3 = evaluate_method(
         LogisticRegression(),
@@ -134,22 +141,103 @@ def test_evaluate_method_same_seed_sequence_twice_and_numpy_counts():
     np.testing.assert_array_equal(g1.pooled_distribution, g2.pooled_distribution)
 
 
-def test_bad_inputs():
+def test_pooled_ci_one_sided_is_the_pooled_percentile_at_the_level():
     y, runs = _runs()
-    with pytest.raises(ValueError, match="'runs1' has 299"):
-        pooled_ci(y, [runs[0], runs[1][:-1]], metric="accuracy")
-    with pytest.raises(ValueError, match="`runs` is empty"):
-        pooled_ci(y, [], metric="accuracy")
-    with pytest.raises(TypeError, match="`runs` must be a list"):
-        pooled_ci(y, 3, metric="accuracy")
-    with pytest.raises(ValueError, match="`matched=True` pairs the runs"):
-        compare_methods(y, runs, runs[:2], metric="accuracy", matched=True)
-    with pytest.raises(ValueError, match="pass `X_train`"):
-        evaluate_method(LogisticRegression(), 10, y, metric="accuracy")
-    with pytest.raises(TypeError, match="`train_and_predict` must be"):
-        evaluate_method(3, 10, y, metric="accuracy")
-    with pytest.raises(ValueError, match="`n_train_resamples`"):
-        evaluate_method(lambda i, s: y, 10, y, metric="accuracy", n_train_resamples=-1)
+    g = pooled_ci(y, runs, metric="accuracy", n_resamples=300, rng=0, alternative="greater")
+    assert g.alternative == "greater"
+    assert g.confidence_interval.low == pytest.approx(np.quantile(g.pooled_distribution, 0.05))
+    hi_edge = get_kernel("accuracy", (y, runs[0]), {}).bounds[1]
+    assert g.confidence_interval.high == hi_edge
+    le = pooled_ci(y, runs, metric="accuracy", n_resamples=300, rng=0, alternative="less")
+    assert le.confidence_interval.high == pytest.approx(np.quantile(le.pooled_distribution, 0.95))
+    np.testing.assert_array_equal(le.pooled_distribution, g.pooled_distribution)
+
+
+def test_compare_methods_one_sided_pvalue_inverts_the_one_sided_interval():
+    y, a = _runs(accs=(0.84, 0.85, 0.83), seed=1)
+    b = [np.where(np.random.default_rng(i).random(len(y)) < 0.8, y, 1 - y) for i in range(3)]
+    kw = {"metric": "accuracy", "n_resamples": 300, "rng": 0}
+    two = compare_methods(y, a, b, **kw)
+    d = two.pooled_distribution
+    g = compare_methods(y, a, b, alternative="greater", **kw)
+    le = compare_methods(y, a, b, alternative="less", **kw)
+    assert g.pvalue == pytest.approx((1 + np.sum(d <= 0)) / (1 + d.size))
+    assert le.pvalue == pytest.approx((1 + np.sum(d >= 0)) / (1 + d.size))
+    assert two.pvalue == pytest.approx(min(1.0, 2 * min(g.pvalue, le.pvalue)))
+    assert g.confidence_interval.low == pytest.approx(np.quantile(d, 0.05))
+
+
+def test_engine_knobs_never_change_the_pooled_result():
+    y, runs = _runs()
+    ref = pooled_ci(y, runs, metric="accuracy", n_resamples=300, rng=4)
+    for batch, n_jobs in [(1, 1), (7, 2), (None, 3)]:
+        got = pooled_ci(
+            y, runs, metric="accuracy", n_resamples=300, rng=4, batch=batch, n_jobs=n_jobs
+        )
+        np.testing.assert_array_equal(got.pooled_distribution, ref.pooled_distribution)
+    small = pooled_ci(y, runs, metric="accuracy", n_resamples=300, rng=4, max_memory=1 << 16)
+    np.testing.assert_array_equal(small.pooled_distribution, ref.pooled_distribution)
+
+
+def test_runs_share_the_replicates_of_compare():
+    # pooling draws through the same joint atoms and plan as compare(): with the same
+    # seed the runs' bootstrap values are compare's systems' values (flat and nested)
+    y, runs = _runs()
+    spk = np.arange(len(y)) % 30
+    ses = (np.arange(len(y)) // 30) % 2
+    for conditions in (None, spk, [spk, ses]):
+        kw = {"metric": "accuracy", "n_resamples": 200, "rng": 6, "conditions": conditions}
+        res = pooled_ci(y, runs, **kw)
+        ref = mlci.compare(y, dict(zip("abcd", runs, strict=True)), method="percentile", **kw)
+        for i, k in enumerate("abcd"):
+            np.testing.assert_array_equal(
+                res.pooled_distribution[i * 200 : (i + 1) * 200],
+                ref.systems[k].bootstrap_distribution,
+            )
+        assert res.details["scheme"] == ref.scheme
+
+
+def test_nested_conditions_in_every_method_driver():
+    # Defect fixed (issue 8): nested conditions, accepted by compare, now work in the
+    # method drivers too; the top level (speakers) is resampled
+    y, runs = _runs()
+    spk = np.arange(len(y)) % 30
+    ses = (np.arange(len(y)) // 30) % 2
+    kw = {"metric": "accuracy", "n_resamples": 200, "rng": 0, "conditions": [spk, ses]}
+    p = pooled_ci(y, runs, **kw)
+    assert p.details["scheme"] == "nested(2 levels; resampled: 1)"
+    assert p.details["n_conditions"] == 30
+    m = compare_methods(y, runs[:2], runs[2:], **kw)
+    assert m.details["scheme"] == "nested(2 levels; resampled: 1)"
+    e = evaluate_method(lambda idx, seed: runs[seed], 10, y, seeds=[0, 1, 2, 3], **kw)
+    np.testing.assert_array_equal(e.pooled_distribution, p.pooled_distribution)
+
+
+def test_evaluate_method_one_rng_for_the_protocol():
+    # one rng: the test-set bootstrap is pooled_ci's with that rng, the training
+    # resamples come from the engine's iid sampler on Stream.TRAINING and the drawn seeds
+    # from Stream.RUN_SEEDS
+    y, _ = _runs(n=150)
+    calls = []
+
+    def tp(idx, seed):
+        calls.append((idx.copy(), seed))
+        r = np.random.default_rng(seed + 7 * int(idx[:5].sum()))
+        return np.where(r.random(150) < 0.8, y, 1 - y)
+
+    res = evaluate_method(tp, 40, y, metric="accuracy", n_train_resamples=3, seeds=2, rng=11)
+    ss = np.random.SeedSequence(11)
+    seeds = block_generator(ss, Stream.RUN_SEEDS, 0).integers(0, 2**31 - 1, 2).tolist()
+    assert res.details["seeds"] == seeds
+    plan = make_plan(40, n_resamples=3, rng=stream_seed(ss, Stream.TRAINING))
+    counts = plan.weights_for().all_replicates()
+    for k, (idx, seed) in enumerate(calls):
+        assert len(idx) == 40 and np.all(np.diff(idx) >= 0)
+        np.testing.assert_array_equal(np.bincount(idx, minlength=40), counts[k // 2])
+        assert seed == seeds[k % 2]
+    preds = [tp(idx, seed) for idx, seed in list(calls)]
+    ref = pooled_ci(y, preds, metric="accuracy", rng=11)
+    np.testing.assert_array_equal(res.pooled_distribution, ref.pooled_distribution)
 
 
 @pytest.mark.slow

@@ -14,11 +14,18 @@ interval that reflects seed, training-data and test-data variability.
   resample) or unmatched (every run of A with every run of B) over runs.
 * :func:`evaluate_method` runs the whole protocol from a ``train_and_predict(train_indices,
   seed)`` function or a scikit-learn estimator.
+
+All three take their data through the comparison's input gate
+(:func:`mlci.comparison.common.gather_paired`), score every run on the same replicates of
+the engine (one joint kernel, :func:`mlci.engine.bootstrap.run_replicates`) and build the
+pooled interval with the engine's finish step
+(:func:`mlci.engine.bootstrap.finish_bootstrap`, percentile method).
 """
 
 from __future__ import annotations
 
 import sys
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from numbers import Integral
@@ -26,10 +33,27 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.intervals import quantiles
-from ..inputs.validation import check_confidence_level, check_positive_int, check_rng_seed
-from ..results import ConfidenceInterval, IntervalResult, _fmt
-from .paired import compare
+from ..engine.bootstrap import finish_bootstrap
+from ..engine.nested import plan_for_conditions
+from ..engine.resampling import make_plan
+from ..engine.sampler import Stream, block_generator, stream_seed
+from ..inputs import (
+    DEFAULT_MAX_MEMORY,
+    BootstrapOptions,
+    bootstrap_options,
+    check_choice,
+    check_positive_int,
+)
+from ..metrics import get_kernel
+from ..results import IntervalResult, _fmt
+from .common import (
+    JointKernel,
+    gather_paired,
+    kernel_data,
+    metric_name,
+    metric_params,
+    run_joint,
+)
 
 __all__ = ["PooledResult", "compare_methods", "evaluate_method", "pooled_ci"]
 
@@ -56,7 +80,7 @@ class PooledResult(IntervalResult):
     pvalue : float or None
         For a comparison: p-value of "no difference" by inverting the pooled percentile
         interval, ``2 * min(P(d* <= 0), P(d* >= 0))`` with the ``(1 + count) / (1 + N)``
-        convention.
+        convention (one tail for a one-sided ``alternative``).
     """
 
     run_estimates: np.ndarray = field(default_factory=lambda: np.empty(0))
@@ -91,10 +115,11 @@ class PooledResult(IntervalResult):
 
 
 def _as_runs(name: str, runs: Any) -> dict[str, Any]:
+    """The runs keyed by how messages name them (``runs[0]``, ``runs['seed1']``)."""
     if isinstance(runs, Mapping):
-        out = {str(k): v for k, v in runs.items()}
+        out = {f"{name}[{str(k)!r}]": v for k, v in runs.items()}
     elif isinstance(runs, Sequence | np.ndarray) and not isinstance(runs, str):
-        out = {f"{name}{i}": r for i, r in enumerate(runs)}
+        out = {f"{name}[{i}]": r for i, r in enumerate(runs)}
     else:
         raise TypeError(
             f"`{name}` must be a list of per-run outputs (one array per training run) or a "
@@ -105,57 +130,146 @@ def _as_runs(name: str, runs: Any) -> dict[str, Any]:
     return out
 
 
+@dataclass(frozen=True)
+class _Runs:
+    """Every run's estimate (R,) and bootstrap values (B, R) on the same test replicates."""
+
+    estimates: np.ndarray
+    dist: np.ndarray
+    plan: Any
+    name: str
+    bounds: tuple[float, float]
+    n_dropped: int
+
+
 def _run_distributions(
-    y_true: Any, runs: dict[str, Any], metric: Any, kw: dict[str, Any]
-) -> tuple[np.ndarray, np.ndarray, Any]:
-    """Estimates (R,) and paired bootstrap distributions (B, R) of all runs."""
-    if len(runs) == 1:  # compare() needs two systems: duplicate the only run
-        ((k, v),) = runs.items()
-        runs = {k: v, f"{k}__copy": v}
-        res = compare(y_true, runs, **kw, metric=metric, reference=k)
-        r = res.systems[k]
-        return np.array([r.estimate]), r.bootstrap_distribution[:, None], res
-    first = next(iter(runs))
-    res = compare(y_true, runs, **kw, metric=metric, reference=first)
-    est = np.array([res.systems[k].estimate for k in runs])
-    dist = np.column_stack([res.systems[k].bootstrap_distribution for k in runs])
-    return est, dist, res
-
-
-def _percentile(pooled: np.ndarray, confidence_level: float) -> tuple[float, float]:
-    pooled = pooled[~np.isnan(pooled)]
-    alpha = 1.0 - confidence_level
-    q = (
-        quantiles(pooled[:, None], np.array([alpha / 2]))[0],
-        quantiles(pooled[:, None], np.array([1 - alpha / 2]))[0],
-    )
-    return float(q[0]), float(q[1])
-
-
-def _engine_kwargs(
+    y_true: Any,
+    runs: dict[str, Any],
+    *,
+    metric: Any,
+    params: dict[str, Any],
     conditions: Any,
     strata: Any,
-    n_resamples: int,
+    dropna: bool,
+    opts: BootstrapOptions,
+    y_name: str = "y_true",
+) -> _Runs:
+    """All runs scored on the same test-set replicates: the gate, one plan, one joint
+    kernel, the engine's replicate loop."""
+    data = gather_paired(
+        y_true,
+        runs,
+        metric=metric,
+        conditions=conditions,
+        strata=strata,
+        dropna=dropna,
+        y_name=y_name,
+    )
+    kernels = [
+        get_kernel(metric, kernel_data(data.y_true, o), params) for o in data.outputs.values()
+    ]
+    if kernels[0].shape != ():
+        raise ValueError(
+            "Pooling runs needs a scalar metric; this one returns an array per resample "
+            "(e.g. average=None). Pool one class at a time, or average."
+        )
+    plan = plan_for_conditions(
+        data.n_samples,
+        conditions=data.conditions,
+        strata=data.strata,
+        n_resamples=opts.n_resamples,
+        rng=opts.seed,
+    )
+    name = metric_name(metric)
+    jk = JointKernel(kernels, name)
+    sampler = plan.weights_for(jk.keys, jk.m)
+    est = jk.evaluate(sampler.counts[None, :])[0]
+    undefined = [k for k, e in zip(runs, est, strict=True) if np.isnan(e)]
+    if undefined:
+        raise ValueError(
+            f"The metric {name!r} is undefined (NaN) on the data as given for "
+            f"{', '.join(f'`{k}`' for k in undefined)}; no interval can be computed."
+        )
+    dist = run_joint(jk, sampler, opts.engine)
+    return _Runs(est, dist, plan, name, jk.bounds, data.n_dropped)
+
+
+def _pooled_result(
+    runs: _Runs,
+    est: np.ndarray,
+    dist: np.ndarray,
+    opts: BootstrapOptions,
+    *,
+    estimate: float,
+    metric: str,
+    bounds: tuple[float, float],
+    pvalue: float | None = None,
+    details: dict[str, Any] | None = None,
+) -> PooledResult:
+    """The pooled percentile interval, through the engine's finish step (undefined
+    replicates, the interval at the requested level and side, bounded to the range)."""
+    pooled = dist.T.ravel()
+    plan = runs.plan
+    res = finish_bootstrap(
+        estimate,
+        pooled,
+        plan=plan,
+        name=metric,
+        method="percentile",
+        confidence_level=opts.confidence_level,
+        alternative=opts.alternative,
+        bounds=bounds,
+    )
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        within = np.nanvar(dist, axis=0, ddof=1)
+    return PooledResult(
+        estimate=float(estimate),
+        confidence_interval=res.confidence_interval,
+        confidence_level=opts.confidence_level,
+        method="pooled-percentile",
+        alternative=opts.alternative,
+        standard_error=res.standard_error,
+        metric=metric,
+        details={
+            "scheme": plan.scheme,
+            "n_samples": plan.n_samples,
+            "n_conditions": plan.n_conditions,
+            "n_strata": plan.n_strata,
+            "n_invalid": res.n_invalid,
+            "n_dropped": runs.n_dropped,
+            **(details or {}),
+        },
+        run_estimates=est,
+        between_run_sd=float(np.std(est, ddof=1)) if len(est) > 1 else 0.0,
+        test_set_sd=float(np.sqrt(np.mean(within))),
+        pooled_distribution=pooled,
+        n_runs=len(est),
+        n_resamples=plan.n_resamples,
+        pvalue=pvalue,
+    )
+
+
+def _options(
+    n_resamples: Any,
+    confidence_level: Any,
+    alternative: Any,
     rng: Any,
-    pos_label: Any,
-    average: Any,
-    metric_kwargs: Any,
     batch: Any,
     n_jobs: Any,
-) -> dict[str, Any]:
-    return {
-        "conditions": conditions,
-        "strata": strata,
-        "n_resamples": n_resamples,
-        "method": "percentile",
-        "correction": "none",
-        "rng": rng,
-        "pos_label": pos_label,
-        "average": average,
-        "metric_kwargs": metric_kwargs,
-        "batch": batch,
-        "n_jobs": n_jobs,
-    }
+    max_memory: Any,
+) -> BootstrapOptions:
+    # the pooled interval is a percentile interval: the only interval method here
+    return bootstrap_options(
+        n_resamples=n_resamples,
+        confidence_level=confidence_level,
+        method="percentile",
+        alternative=alternative,
+        rng=rng,
+        batch=batch,
+        n_jobs=n_jobs,
+        max_memory=max_memory,
+    )
 
 
 def pooled_ci(
@@ -167,12 +281,15 @@ def pooled_ci(
     strata: Any = None,
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
+    alternative: str = "two-sided",
     rng: Any = None,
     pos_label: Any = None,
     average: Any = "default",
     metric_kwargs: dict[str, Any] | None = None,
+    dropna: bool = False,
     batch: int | None = None,
     n_jobs: int | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
 ) -> PooledResult:
     """One interval for a *method* from several runs evaluated on the same test set.
 
@@ -183,18 +300,28 @@ def pooled_ci(
     Parameters
     ----------
     y_true : array-like, shape (n_samples,), or None
+        As in :func:`mlci.compare` (the weights for ``metric="weighted_mean"``).
     runs : list of array-like, or dict of name -> array-like
         Each run's outputs on the test set (different seeds and/or training resamples).
     metric : str or callable
-    conditions, strata, n_resamples, rng, pos_label, average, metric_kwargs, batch, n_jobs
-        As in :func:`mlci.compare`.
+    conditions, strata
+        As in :func:`mlci.compare`; ``conditions`` may be nested (``[speaker, session]``,
+        the top level resampled).
+    n_resamples : int, default 1000
+        Test-set replicates (every run is scored on each).
     confidence_level : float, default 0.95
+    alternative : {"two-sided", "less", "greater"}
+        One-sided intervals take the pooled distribution's ``confidence_level`` quantile
+        (``"greater"``: a lower bound, ``"less"``: an upper bound) and end at the edge of
+        the metric's range.
+    rng, pos_label, average, metric_kwargs, dropna, batch, n_jobs, max_memory
+        As in :func:`mlci.compare`.
 
     Returns
     -------
     PooledResult
         With ``between_run_sd`` (spread of the runs' estimates) and ``test_set_sd``
-        (spread of the test-set bootstrap within a run).
+        (spread of the test-set bootstrap within a run); ``details["n_dropped"]``.
 
     Notes
     -----
@@ -213,42 +340,27 @@ def pooled_ci(
     >>> res.n_runs, res.method
     (5, 'pooled-percentile')
     """
-    confidence_level = check_confidence_level(confidence_level)
+    opts = _options(n_resamples, confidence_level, alternative, rng, batch, n_jobs, max_memory)
+    params = metric_params(metric, pos_label, average, metric_kwargs)
     runs_d = _as_runs("runs", runs)
-    kw = _engine_kwargs(
-        conditions, strata, n_resamples, rng, pos_label, average, metric_kwargs, batch, n_jobs
+    r = _run_distributions(
+        y_true,
+        runs_d,
+        metric=metric,
+        params=params,
+        conditions=conditions,
+        strata=strata,
+        dropna=dropna,
+        opts=opts,
     )
-    est, dist, res = _run_distributions(y_true, runs_d, metric, kw)
-    return _pooled_result(est, dist, res, confidence_level, None)
-
-
-def _pooled_result(
-    est: np.ndarray,
-    dist: np.ndarray,
-    res: Any,
-    confidence_level: float,
-    pvalue: float | None,
-    metric: str | None = None,
-) -> PooledResult:
-    pooled = dist.T.ravel()
-    low, high = _percentile(pooled, confidence_level)
-    with np.errstate(invalid="ignore"):
-        within = np.nanvar(dist, axis=0, ddof=1)
-    return PooledResult(
-        estimate=float(np.mean(est)),
-        confidence_interval=ConfidenceInterval(low, high),
-        confidence_level=confidence_level,
-        method="pooled-percentile",
-        standard_error=float(np.nanstd(pooled, ddof=1)),
-        metric=metric or res.metric,
-        details={"scheme": res.scheme, "n_samples": res.n_samples},
-        run_estimates=est,
-        between_run_sd=float(np.std(est, ddof=1)) if len(est) > 1 else 0.0,
-        test_set_sd=float(np.sqrt(np.mean(within))),
-        pooled_distribution=pooled,
-        n_runs=len(est),
-        n_resamples=res.n_resamples,
-        pvalue=pvalue,
+    return _pooled_result(
+        r,
+        r.estimates,
+        r.dist,
+        opts,
+        estimate=float(np.mean(r.estimates)),
+        metric=r.name,
+        bounds=r.bounds,
     )
 
 
@@ -263,12 +375,15 @@ def compare_methods(
     strata: Any = None,
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
+    alternative: str = "two-sided",
     rng: Any = None,
     pos_label: Any = None,
     average: Any = "default",
     metric_kwargs: dict[str, Any] | None = None,
+    dropna: bool = False,
     batch: int | None = None,
     n_jobs: int | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
 ) -> PooledResult:
     """Compare two methods, each with several runs, on the same test set.
 
@@ -286,14 +401,19 @@ def compare_methods(
     matched : bool, default False
         Pair the runs by position (needs the same number of runs).
     conditions, strata, n_resamples, confidence_level, rng, pos_label, average,
-    metric_kwargs, batch, n_jobs
+    metric_kwargs, dropna, batch, n_jobs, max_memory
         As in :func:`pooled_ci`.
+    alternative : {"two-sided", "less", "greater"}
+        ``"greater"``: H1 is "A is better than B" in the metric's units (``A - B > 0``);
+        the interval is then a lower bound and the p-value one-sided.
 
     Returns
     -------
     PooledResult
-        For the difference ``A - B``, with ``pvalue`` (pooled percentile interval
-        inverted).
+        For the difference ``A - B``, with ``pvalue`` (the pooled percentile interval
+        inverted: two-sided ``2 * min(P(d* <= 0), P(d* >= 0))``, ``"greater"``
+        ``P(d* <= 0)``, ``"less"`` ``P(d* >= 0)``, each with the ``(1 + count) / (1 + N)``
+        convention).
 
     Examples
     --------
@@ -306,7 +426,10 @@ def compare_methods(
     >>> res.confidence_interval.low > 0, res.pvalue < 0.01
     (True, True)
     """
-    confidence_level = check_confidence_level(confidence_level)
+    opts = _options(n_resamples, confidence_level, alternative, rng, batch, n_jobs, max_memory)
+    if not isinstance(matched, bool | np.bool_):
+        raise TypeError(f"`matched` must be True or False; got {matched!r}.")
+    params = metric_params(metric, pos_label, average, metric_kwargs)
     ra = _as_runs("runs_a", runs_a)
     rb = _as_runs("runs_b", runs_b)
     if matched and len(ra) != len(rb):
@@ -314,14 +437,19 @@ def compare_methods(
             f"`matched=True` pairs the runs by position, but `runs_a` has {len(ra)} runs and "
             f"`runs_b` has {len(rb)}. Pass as many runs for each, or matched=False."
         )
-    allruns = {f"a:{k}": v for k, v in ra.items()} | {f"b:{k}": v for k, v in rb.items()}
-    kw = _engine_kwargs(
-        conditions, strata, n_resamples, rng, pos_label, average, metric_kwargs, batch, n_jobs
+    r = _run_distributions(
+        y_true,
+        ra | rb,
+        metric=metric,
+        params=params,
+        conditions=conditions,
+        strata=strata,
+        dropna=dropna,
+        opts=opts,
     )
-    est, dist, res = _run_distributions(y_true, allruns, metric, kw)
     na = len(ra)
-    ea, eb = est[:na], est[na:]
-    da, db = dist[:, :na], dist[:, na:]
+    ea, eb = r.estimates[:na], r.estimates[na:]
+    da, db = r.dist[:, :na], r.dist[:, na:]
     if matched:
         d_est = ea - eb
         d_dist = da - db
@@ -331,16 +459,20 @@ def compare_methods(
     pooled = d_dist.ravel()
     pooled = pooled[~np.isnan(pooled)]
     n = len(pooled)
-    p = 2 * min((1 + np.sum(pooled <= 0)) / (1 + n), (1 + np.sum(pooled >= 0)) / (1 + n))
-    out = _pooled_result(d_est, d_dist, res, confidence_level, float(min(1.0, p)))
-    est_diff = float(np.mean(ea) - np.mean(eb))
-    return PooledResult(
-        **{
-            **{f: getattr(out, f) for f in out.__dataclass_fields__},
-            "estimate": est_diff,
-            "metric": f"{res.metric} (A - B)",
-            "details": {**out.details, "matched": matched, "runs_a": na, "runs_b": len(rb)},
-        }
+    p_le = (1 + np.sum(pooled <= 0)) / (1 + n)
+    p_ge = (1 + np.sum(pooled >= 0)) / (1 + n)
+    p = {"two-sided": 2 * min(p_le, p_ge), "greater": p_le, "less": p_ge}[opts.alternative]
+    lo, hi = r.bounds
+    return _pooled_result(
+        r,
+        d_est,
+        d_dist,
+        opts,
+        estimate=float(np.mean(ea) - np.mean(eb)),
+        metric=f"{r.name} (A - B)",
+        bounds=(lo - hi, hi - lo),
+        pvalue=float(min(1.0, p)),
+        details={"matched": bool(matched), "runs_a": na, "runs_b": len(rb)},
     )
 
 
@@ -392,6 +524,24 @@ def _estimator_runner(
     return run
 
 
+def _training_sets(
+    n_train: int, n_train_resamples: int, seed: np.random.SeedSequence
+) -> list[tuple[int, np.ndarray]]:
+    """The training sets: all of it, or bootstrap resamples drawn by the engine's iid
+    sampler on the :attr:`Stream.TRAINING` stream (sorted indices, each drawn sample
+    repeated as often as it was drawn)."""
+    if n_train_resamples == 0:
+        return [(-1, np.arange(n_train))]
+    plan = make_plan(n_train, n_resamples=n_train_resamples, rng=stream_seed(seed, Stream.TRAINING))
+    sampler = plan.weights_for()
+    sets: list[tuple[int, np.ndarray]] = []
+    every = np.arange(n_train)
+    for j in range(sampler.n_blocks):
+        for row in sampler.block(j):
+            sets.append((len(sets), np.repeat(every, row.astype(np.intp))))
+    return sets
+
+
 def evaluate_method(
     train_and_predict: Any,
     n_train: int,
@@ -408,10 +558,16 @@ def evaluate_method(
     strata: Any = None,
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
+    alternative: str = "two-sided",
     rng: Any = None,
-    n_jobs: int | None = None,
-    progress: bool = False,
+    pos_label: Any = None,
+    average: Any = "default",
     metric_kwargs: dict[str, Any] | None = None,
+    dropna: bool = False,
+    batch: int | None = None,
+    n_jobs: int | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
 ) -> PooledResult:
     """Run the whole method-evaluation protocol: training bootstraps x seeds, then pool.
 
@@ -424,10 +580,12 @@ def evaluate_method(
     n_train : int
         Number of training samples (the indices are drawn from ``range(n_train)``).
     y_test : array-like or None
-        Test labels.
+        Test labels (``y_true`` of :func:`pooled_ci`).
     metric : str or callable
     n_train_resamples : int, default 0
         Bootstrap resamples of the training data; 0 trains on all of it every time.
+        A resample's ``train_indices`` are sorted, each drawn sample repeated as often
+        as it was drawn.
     seeds : int or sequence of int, default 5
         The seeds (or how many to draw from ``rng``); every training set is trained
         once per seed.
@@ -436,16 +594,26 @@ def evaluate_method(
     response : {"predict", "predict_proba", "decision_function"}
         Estimator method giving the test outputs (``predict_proba``'s positive column
         for binary problems).
-    conditions, strata, n_resamples, confidence_level
+    conditions, strata, n_resamples, confidence_level, alternative
         Test-set bootstrap options, as in :func:`pooled_ci`.
     rng : None, int, Generator or SeedSequence
-        One seed makes everything reproducible: training resamples, drawn seeds and the
-        test-set bootstrap.
+        One seed makes everything reproducible: training resamples
+        (:attr:`~mlci.engine.sampler.Stream.TRAINING`), drawn seeds
+        (:attr:`~mlci.engine.sampler.Stream.RUN_SEEDS`) and the test-set bootstrap (the
+        same replicates as :func:`pooled_ci` with this ``rng``).
+    pos_label, average, metric_kwargs
+        Metric options, as in :func:`mlci.bootstrap_ci`.
+    dropna : bool, default False
+        Drop the test samples with a missing value (in ``y_test``, the conditions,
+        strata or any run's predictions) instead of refusing them; reported in
+        ``details["n_dropped"]``.
+    batch, max_memory
+        Engine knobs of the test-set bootstrap; they never change the result.
     n_jobs : int, optional
-        Parallel training runs with joblib (needs joblib installed); None runs them in turn.
+        Parallel training runs with joblib (needs joblib installed; None runs them in
+        turn), and the threads of the test-set bootstrap (None: all cores, up to 8).
     progress : bool
         Progress bar on stderr (tqdm if installed, else one line per run).
-    metric_kwargs : dict, optional
 
     Returns
     -------
@@ -466,6 +634,9 @@ def evaluate_method(
     >>> res.n_runs
     6
     """
+    # every input is checked before the first model is trained
+    opts = _options(n_resamples, confidence_level, alternative, rng, batch, n_jobs, max_memory)
+    params = metric_params(metric, pos_label, average, metric_kwargs)
     n_train = check_positive_int("n_train", n_train)
     if (
         not isinstance(n_train_resamples, Integral)
@@ -474,19 +645,32 @@ def evaluate_method(
     ):
         raise ValueError(f"`n_train_resamples` must be an integer >= 0; got {n_train_resamples!r}.")
     n_train_resamples = int(n_train_resamples)
-    ss = check_rng_seed(rng)
-    # children derived from the seed's identity, not ss.spawn() (which advances a counter
-    # on the caller's SeedSequence: passing the same one twice would change the result)
-    s_train, s_seeds, s_test = (
-        np.random.SeedSequence(entropy=ss.entropy, spawn_key=(*ss.spawn_key, k)) for k in range(3)
-    )
+    check_choice("response", response, ("predict", "predict_proba", "decision_function"))
+    if not isinstance(progress, bool | np.bool_):
+        raise TypeError(f"`progress` must be True or False; got {progress!r}.")
+    if y_test is not None or conditions is not None or strata is not None:
+        gather_paired(
+            y_test,
+            {},
+            metric=metric,
+            conditions=conditions,
+            strata=strata,
+            dropna=dropna,
+            y_name="y_test",
+        )
+    ss = opts.seed
     if isinstance(seeds, Integral) and not isinstance(seeds, bool):
-        seeds = check_positive_int("seeds", int(seeds))
-        seed_list = np.random.default_rng(s_seeds).integers(0, 2**31 - 1, seeds).tolist()
-    else:
+        n_seeds = check_positive_int("seeds", int(seeds))
+        seed_list = block_generator(ss, Stream.RUN_SEEDS, 0).integers(0, 2**31 - 1, n_seeds)
+        seed_list = seed_list.tolist()
+    elif isinstance(seeds, Sequence | np.ndarray) and not isinstance(seeds, str):
+        if not all(isinstance(s, Integral) and not isinstance(s, bool) for s in seeds):
+            raise TypeError(f"`seeds` must be a count or a list of integer seeds; got {seeds!r}.")
         seed_list = [int(s) for s in seeds]
         if not seed_list:
             raise ValueError("`seeds` is empty; give at least one seed (or a count).")
+    else:
+        raise TypeError(f"`seeds` must be a count or a list of integer seeds; got {seeds!r}.")
     if hasattr(train_and_predict, "fit"):
         runner = _estimator_runner(train_and_predict, X_train, y_train, X_test, response)
     elif callable(train_and_predict):
@@ -496,14 +680,12 @@ def evaluate_method(
             "`train_and_predict` must be a function (train_indices, seed) -> predictions or "
             f"a scikit-learn estimator; got {type(train_and_predict).__name__}."
         )
-    g = np.random.default_rng(s_train)
-    if n_train_resamples == 0:
-        train_sets = [(-1, np.arange(n_train))]
-    else:
-        train_sets = [(i, g.integers(0, n_train, n_train)) for i in range(n_train_resamples)]
+    train_sets = _training_sets(n_train, n_train_resamples, ss)
     jobs = [(i, idx, sd) for i, idx in train_sets for sd in seed_list]
-    bar = _progress(len(jobs), progress)
-    if n_jobs is not None and n_jobs != 1:
+    bar = _progress(len(jobs), bool(progress))
+    workers = opts.engine.n_jobs
+    preds = []
+    if workers is not None and workers != 1:
         try:
             from joblib import Parallel, delayed
         except ImportError:  # pragma: no cover - joblib is an optional extra
@@ -511,40 +693,41 @@ def evaluate_method(
                 "`n_jobs` runs training in parallel with joblib; install it (pip install "
                 "joblib) or leave n_jobs=None."
             ) from None
-        preds = []
-        for out in Parallel(n_jobs=n_jobs, return_as="generator")(
+        for out in Parallel(n_jobs=workers, return_as="generator")(
             delayed(runner)(idx, sd) for _, idx, sd in jobs
         ):
-            preds.append(np.asarray(out))
+            preds.append(out)
             if bar is not None:
                 bar.update(1)
     else:
-        preds = []
         for _, idx, sd in jobs:
-            preds.append(np.asarray(runner(idx, sd)))
+            preds.append(runner(idx, sd))
             if bar is not None:
                 bar.update(1)
     if bar is not None:
         bar.close()
-    res = pooled_ci(
+    r = _run_distributions(
         y_test,
-        preds,
+        {f"predictions of run {k}": p for k, p in enumerate(preds)},
         metric=metric,
+        params=params,
         conditions=conditions,
         strata=strata,
-        n_resamples=n_resamples,
-        confidence_level=confidence_level,
-        rng=s_test,
-        metric_kwargs=metric_kwargs,
+        dropna=dropna,
+        opts=opts,
+        y_name="y_test",
     )
-    return PooledResult(
-        **{
-            **{f: getattr(res, f) for f in res.__dataclass_fields__},
-            "details": {
-                **res.details,
-                "runs": [(i, sd) for i, _, sd in jobs],
-                "n_train_resamples": n_train_resamples,
-                "seeds": seed_list,
-            },
-        }
+    return _pooled_result(
+        r,
+        r.estimates,
+        r.dist,
+        opts,
+        estimate=float(np.mean(r.estimates)),
+        metric=r.name,
+        bounds=r.bounds,
+        details={
+            "runs": [(i, sd) for i, _, sd in jobs],
+            "n_train_resamples": n_train_resamples,
+            "seeds": seed_list,
+        },
     )

@@ -1,4 +1,4 @@
-"""Comparing systems on one test set: paired bootstrap, permutation test, multiple comparisons.
+"""Comparing systems on one test set: paired bootstrap and multiple comparisons.
 
 Every system is scored on the *same* bootstrap replicates, so the interval of a
 difference reflects how correlated the systems are (two systems that make the same
@@ -9,15 +9,19 @@ the distinct combinations of every system's atom, one replicate draw over the jo
 atoms serves every system, and each system's counts are a sum of joint counts.  With
 2-class accuracy, ten systems have at most 2^11 joint atoms whatever the test-set size.
 
-p-values for "no difference" (:func:`compare`) come from the bootstrap distribution of
-the difference shifted to the null (Efron & Tibshirani 1993, sec. 16.4; Hall & Wilson
-1991): two-sided ``p = (1 + #{|d* - d| >= |d|}) / (1 + B)``.  :func:`permutation_test`
-is the paired approximate-randomisation test (Noreen 1989; Riezler & Maxwell 2005):
-the two systems' outputs are swapped at random per sample (or per condition).
+The replicates come from the engine's replicate loop and every interval (each system's,
+each difference's) from its finish step (:func:`mlci.engine.bootstrap.finish_bootstrap`:
+invalid replicates, BCa's jackknife, the interval, bounded to the metric's range).
+
+p-values for "no difference" come from the bootstrap distribution of the difference
+shifted to the null (Efron & Tibshirani 1993, sec. 16.4; Hall & Wilson 1991): two-sided
+``p = (1 + #{|d* - d| >= |d|}) / (1 + B)``.  The paired permutation test is
+:func:`mlci.permutation_test` (:mod:`mlci.comparison.permutation`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,115 +29,53 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
-from scipy import sparse
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
-from ..engine.bootstrap import (
-    DEFAULT_MAX_MEMORY,
-    INVALID_WARN_FRACTION,
-    run_replicates,
-    single_threaded_blas,
-)
-from ..engine.intervals import INTERVAL_METHODS, acceleration, bootstrap_interval, quantiles
+from ..engine.bootstrap import finish_bootstrap, jackknife_values
+from ..engine.intervals import quantiles
 from ..engine.nested import plan_for_conditions
-from ..engine.resampling import make_plan
 from ..exceptions import DegenerateIntervalWarning, InvalidReplicatesWarning
-from ..inputs.validation import (
-    check_alternative,
+from ..inputs import (
+    DEFAULT_MAX_MEMORY,
+    bootstrap_options,
     check_choice,
-    check_confidence_level,
     check_positive_int,
 )
-from ..metrics import FunctionKernel, Kernel, get_kernel
-from ..results import BootstrapResult, ConfidenceInterval, TestResult, _fmt, _plain
+from ..metrics import get_kernel
+from ..results import BootstrapResult, ConfidenceInterval, IntervalResult, _fmt, _plain
+from .common import (
+    JointKernel,
+    gather_paired,
+    kernel_data,
+    metric_name,
+    metric_params,
+    run_joint,
+)
 
 __all__ = [
     "ComparisonResult",
     "PairDifference",
     "RankEntry",
     "compare",
-    "permutation_test",
 ]
 
 #: metrics for which a lower value is better (the ranking needs the direction)
 LOWER_IS_BETTER = frozenset(
     {"error_rate", "fpr", "fnr", "fdr", "log_loss", "brier", "mae", "mse", "rmse", "eer"}
 )
-_STREAM_PERMUTATION = 3
-
-
-# --------------------------------------------------------------------------- joint atoms
-class _Aggregator:
-    """Sums the columns of joint-atom counts (b, m_joint) into one kernel's atoms (b, m_s)."""
-
-    def __init__(self, atom_of_joint: np.ndarray, m_s: int) -> None:
-        m = len(atom_of_joint)
-        self.m_s = m_s
-        self.identity = m == m_s and np.array_equal(atom_of_joint, np.arange(m))
-        if self.identity:
-            self.mat: Any = None
-        elif m * m_s <= 4_000_000:
-            mat = np.zeros((m, m_s))
-            mat[np.arange(m), atom_of_joint] = 1.0
-            self.mat = mat
-        else:
-            self.mat = sparse.csr_matrix(
-                (np.ones(m), (np.arange(m), atom_of_joint)), shape=(m, m_s)
-            )
-
-    def __call__(self, w: np.ndarray) -> np.ndarray:
-        if self.identity:
-            return w
-        if sparse.issparse(self.mat):
-            return np.asarray(self.mat.T @ w.T).T
-        return w @ self.mat
-
-
-class _JointAtoms:
-    """Joint atoms of several kernels over the same samples.
-
-    ``keys[i]`` is the joint atom of sample ``i``; ``parts[s](W)`` turns joint counts into
-    kernel ``s``'s atom counts.
-    """
-
-    def __init__(self, kernels: Sequence[Kernel]) -> None:
-        stacked = np.column_stack([np.asarray(k.keys, dtype=np.int64) for k in kernels])
-        ms = [int(k.m) for k in kernels]
-        if float(np.prod(np.asarray(ms, dtype=float))) < 2.0**62:
-            code = np.ravel_multi_index(stacked.T, ms)
-            uniq, inv = np.unique(code, return_inverse=True)
-            rows = np.column_stack(np.unravel_index(uniq, ms))
-        else:
-            rows, inv = np.unique(stacked, axis=0, return_inverse=True)
-        self.keys = inv.reshape(-1).astype(np.intp)
-        self.m = len(rows)
-        self.parts = [_Aggregator(rows[:, s], ms[s]) for s in range(len(kernels))]
-
-
-def _evaluator(kernels: Sequence[Kernel], joint: _JointAtoms) -> Callable[[np.ndarray], Any]:
-    def evaluate(w: np.ndarray) -> np.ndarray:
-        w = np.asarray(w, dtype=float)
-        return np.stack(
-            [k.evaluate(part(w)) for k, part in zip(kernels, joint.parts, strict=True)], axis=1
-        )
-
-    return evaluate
 
 
 # --------------------------------------------------------------------------- results
 @dataclass(frozen=True, kw_only=True, repr=False)
-class PairDifference:
-    """One paired difference ``metric(a) - metric(b)`` with its interval and p-values.
+class PairDifference(IntervalResult):
+    """One paired difference ``metric(a) - metric(b)``: an interval result with p-values.
 
-    Attributes
-    ----------
+    Attributes (in addition to :class:`~mlci.IntervalResult`'s: ``estimate``,
+    ``confidence_interval``, ``confidence_level``, ``method``, ``alternative``,
+    ``standard_error``, ``metric``, ``details``)
+    ----------------------------------------------------------------------------
     a, b : str
         The two systems; the difference is ``a - b``.
-    estimate : float
-    confidence_interval : ConfidenceInterval
-        Marginal interval (the requested ``method``).
-    standard_error : float
-        Standard deviation of the bootstrap differences.
     pvalue : float
         Unadjusted p-value for "no difference".
     pvalue_adjusted : float
@@ -142,28 +84,74 @@ class PairDifference:
         Max-|t| interval: all such intervals hold together with the confidence level.
     significant : bool
         ``pvalue_adjusted < 1 - confidence_level``.
+
+    Examples
+    --------
+    >>> import numpy as np, mlci
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 400)
+    >>> a = np.where(rng.random(400) < 0.85, y, 1 - y)
+    >>> b = np.where(rng.random(400) < 0.75, y, 1 - y)
+    >>> d = mlci.compare(y, {"A": a, "B": b}, metric="accuracy", rng=0).difference("A", "B")
+    >>> d.a, d.b, d.method, bool(d.pvalue < 0.01)
+    ('A', 'B', 'bca', True)
+    >>> sorted(d.to_frame().columns)[:4]
+    ['a', 'alternative', 'b', 'confidence_level']
     """
 
     a: str
     b: str
-    estimate: float
-    confidence_interval: ConfidenceInterval
-    standard_error: float
     pvalue: float
     pvalue_adjusted: float
     simultaneous_interval: ConfidenceInterval
     significant: bool
 
+    def _tail(self) -> list[str]:
+        return [f"pvalue={_fmt(self.pvalue)}", f"pvalue_adjusted={_fmt(self.pvalue_adjusted)}"]
+
     def __repr__(self) -> str:
-        low, high = self.confidence_interval
-        return (
-            f"PairDifference({self.a!r} - {self.b!r}: {_fmt(self.estimate)} "
-            f"[{_fmt(low)}, {_fmt(high)}], p={_fmt(self.pvalue)}, "
-            f"p_adj={_fmt(self.pvalue_adjusted)})"
+        body = ", ".join([self._head(), *self._tail()])
+        return f"PairDifference({self.a!r} - {self.b!r}, {body})"
+
+    def reversed(self) -> PairDifference:
+        """The same comparison as ``b - a`` (estimate and intervals negated)."""
+        lo, hi = self.confidence_interval
+        slo, shi = self.simultaneous_interval
+        alt = {"less": "greater", "greater": "less"}.get(self.alternative, self.alternative)
+        return dataclasses.replace(
+            self,
+            a=self.b,
+            b=self.a,
+            estimate=-self.estimate,
+            confidence_interval=ConfidenceInterval(-hi, -lo),
+            simultaneous_interval=ConfidenceInterval(-shi, -slo),
+            alternative=alt,
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        return {k: _plain(getattr(self, k)) for k in self.__dataclass_fields__}
+    def to_frame(self) -> Any:
+        """A one-row pandas DataFrame (the row of :meth:`ComparisonResult.to_frame`)."""
+        import pandas as pd
+
+        return pd.DataFrame([self._row()])
+
+    def _row(self) -> dict[str, Any]:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "metric": self.metric,
+            "estimate": self.estimate,
+            "low": self.confidence_interval.low,
+            "high": self.confidence_interval.high,
+            "standard_error": self.standard_error,
+            "pvalue": self.pvalue,
+            "pvalue_adjusted": self.pvalue_adjusted,
+            "simultaneous_low": self.simultaneous_interval.low,
+            "simultaneous_high": self.simultaneous_interval.high,
+            "significant": self.significant,
+            "method": self.method,
+            "alternative": self.alternative,
+            "confidence_level": self.confidence_level,
+        }
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -194,8 +182,8 @@ class ComparisonResult:
     ----------
     metric : str
     systems : dict of str -> BootstrapResult
-        Each system's estimate and interval (its own bootstrap distribution is the
-        corresponding column of the paired replicates).
+        Each system's estimate and (two-sided) interval; its bootstrap distribution is
+        the corresponding column of the paired replicates.
     differences : tuple of PairDifference
         All pairs ``(a, b)`` with ``a`` before ``b`` in the input order, or every system
         against ``reference`` (``a = system``, ``b = reference``).
@@ -212,6 +200,11 @@ class ComparisonResult:
     higher_is_better : bool
     confidence_level, method, n_resamples, scheme, n_samples, n_conditions, n_strata
         As in :class:`~mlci.BootstrapResult`.
+    alternative : str
+        Of the differences' intervals and p-values.
+    details : dict
+        ``n_dropped`` (samples dropped with ``dropna=True``), ``joint_atoms``, and
+        ``no_spread_pairs`` / ``no_spread_systems`` when some have no bootstrap spread.
     """
 
     metric: str
@@ -225,6 +218,7 @@ class ComparisonResult:
     higher_is_better: bool
     confidence_level: float
     method: str
+    alternative: str = "two-sided"
     n_resamples: int
     n_invalid: int
     scheme: str
@@ -239,27 +233,17 @@ class ComparisonResult:
             if (d.a, d.b) == (a, b):
                 return d
             if (d.a, d.b) == (b, a):
-                lo, hi = d.confidence_interval
-                slo, shi = d.simultaneous_interval
-                return PairDifference(
-                    a=a,
-                    b=b,
-                    estimate=-d.estimate,
-                    confidence_interval=ConfidenceInterval(-hi, -lo),
-                    standard_error=d.standard_error,
-                    pvalue=d.pvalue,
-                    pvalue_adjusted=d.pvalue_adjusted,
-                    simultaneous_interval=ConfidenceInterval(-shi, -slo),
-                    significant=d.significant,
-                )
+                return d.reversed()
         raise KeyError(f"No comparison of {a!r} with {b!r} in this result.")
 
     def __repr__(self) -> str:
         lvl = f"{self.confidence_level * 100:.10g}%"
+        side = "" if self.alternative == "two-sided" else f", {self.alternative}"
         lines = [
             f"ComparisonResult(metric={self.metric!r}, {len(self.systems)} systems, "
             f"{self.n_samples} samples, n_resamples={self.n_resamples}, "
-            f"scheme={self.scheme!r}, {lvl} CI ({self.method}), correction={self.correction!r})"
+            f"scheme={self.scheme!r}, {lvl} CI ({self.method}{side}), "
+            f"correction={self.correction!r})"
         ]
         width = max(len(s) for s in self.systems)
         for name, r in self.systems.items():
@@ -290,6 +274,7 @@ class ComparisonResult:
             "higher_is_better": self.higher_is_better,
             "confidence_level": self.confidence_level,
             "method": self.method,
+            "alternative": self.alternative,
             "n_resamples": self.n_resamples,
             "n_invalid": self.n_invalid,
             "scheme": self.scheme,
@@ -300,7 +285,8 @@ class ComparisonResult:
         }
 
     def to_frame(self, what: str = "differences") -> Any:
-        """A pandas DataFrame of the ``"differences"`` (one row per pair) or the ``"systems"``."""
+        """A pandas DataFrame of the ``"differences"`` (one row per pair, the columns of
+        :meth:`PairDifference.to_frame`) or the ``"systems"``."""
         import pandas as pd
 
         check_choice("what", what, ("differences", "systems"))
@@ -319,78 +305,31 @@ class ComparisonResult:
                 for k, v in self.systems.items()
             ]
             return pd.DataFrame(rows).set_index("system")
-        rows = [
-            {
-                "a": d.a,
-                "b": d.b,
-                "difference": d.estimate,
-                "low": d.confidence_interval.low,
-                "high": d.confidence_interval.high,
-                "standard_error": d.standard_error,
-                "pvalue": d.pvalue,
-                "pvalue_adjusted": d.pvalue_adjusted,
-                "simultaneous_low": d.simultaneous_interval.low,
-                "simultaneous_high": d.simultaneous_interval.high,
-                "significant": d.significant,
-            }
-            for d in self.differences
-        ]
-        return pd.DataFrame(rows)
+        return pd.DataFrame([d._row() for d in self.differences])
 
 
 # --------------------------------------------------------------------------- validation
-def _check_systems(y_true: Any, systems: Any, *, minimum: int = 2) -> tuple[list[str], list[Any]]:
+def check_systems(systems: Any, *, minimum: int = 2) -> tuple[list[str], list[Any]]:
+    """The names and outputs of ``systems`` (a dict of at least ``minimum`` entries)."""
     if not isinstance(systems, Mapping):
         raise TypeError(
             "`systems` must be a dict mapping each system's name to its per-sample outputs, "
-            f"e.g. {{'A': pred_a, 'B': pred_b}}; got {type(systems).__name__}."
+            f"e.g. {{'A': y_pred_a, 'B': y_pred_b}}; got {type(systems).__name__}."
         )
     if len(systems) < minimum:
         raise ValueError(f"`systems` must hold at least {minimum} systems; got {len(systems)}.")
     names = [str(k) for k in systems]
     if len(set(names)) != len(names):
         raise ValueError("`systems` has names that are equal once converted to str.")
-    outputs = [np.asarray(v) for v in systems.values()]
-    n = None if y_true is None else len(np.asarray(y_true))
-    lengths = {name: (len(o) if o.ndim else 0) for name, o in zip(names, outputs, strict=True)}
-    ref_n = n if n is not None else next(iter(lengths.values()))
-    bad = {k: v for k, v in lengths.items() if v != ref_n}
-    if bad:
-        what = f"`y_true` has {n} samples" if n is not None else f"the first system has {ref_n}"
-        listed = ", ".join(f"{k!r} has {v}" for k, v in bad.items())
-        raise ValueError(
-            f"Every system must have one output per test sample: {what}, but {listed}. "
-            "Align the systems' outputs with the test set."
-        )
-    return names, outputs
-
-
-def _data(y_true: Any, output: Any) -> tuple[Any, ...]:
-    return (output,) if y_true is None else (y_true, output)
-
-
-def _params(metric: Any, pos_label: Any, average: Any, metric_kwargs: Any) -> dict[str, Any]:
-    params = dict(metric_kwargs or {})
-    if callable(metric):
-        if pos_label is not None or average != "default":
-            raise ValueError(
-                "`pos_label` and `average` are options of the built-in metrics; pass options "
-                "of your own function in `metric_kwargs`."
-            )
-        return params
-    if pos_label is not None:
-        params["pos_label"] = pos_label
-    if average != "default":
-        params["average"] = average
-    return params
-
-
-def _metric_name(metric: Any) -> str:
-    return metric if isinstance(metric, str) else getattr(metric, "__name__", "metric")
+    return names, list(systems.values())
 
 
 def _higher_is_better(metric: Any, higher_is_better: bool | None) -> bool:
     if higher_is_better is not None:
+        if not isinstance(higher_is_better, bool | np.bool_):
+            raise TypeError(
+                f"`higher_is_better` must be True, False or None; got {higher_is_better!r}."
+            )
         return bool(higher_is_better)
     if isinstance(metric, str):
         return metric.lower().replace("-", "_") not in LOWER_IS_BETTER
@@ -417,6 +356,48 @@ def _shifted_pvalues(d: np.ndarray, dist: np.ndarray, alternative: str) -> np.nd
     return np.minimum(1.0, (1.0 + count) / (1.0 + valid.sum(axis=0)))
 
 
+def _finish_each(
+    jobs: Sequence[tuple[str, Any, np.ndarray, dict[str, Any]]],
+    *,
+    kind: str,
+    common: dict[str, Any],
+    hint: str = "",
+    quiet: set[str] | frozenset[str] = frozenset(),
+) -> tuple[list[BootstrapResult], set[str]]:
+    """``finish_bootstrap`` for every ``(label, estimate, dist, arguments)`` job, its
+    warnings said once.
+
+    The finish step's warnings (undefined replicates) are grouped by message and each is
+    said once, naming the systems (or pairs) it concerns; no-spread warnings are dropped
+    (the caller lists those in details), as are the undefined-replicates warnings of the
+    ``quiet`` labels.  Returns the results and the labels that were warned about.
+    """
+    results = []
+    said: dict[tuple[type, str], list[str]] = {}
+    for label, estimate, dist, kw in jobs:
+        tag = f"{kind}: {label}."
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            results.append(
+                finish_bootstrap(estimate, dist, hint=f"{tag} {hint}".rstrip(), **common, **kw)
+            )
+        for w in caught:
+            if issubclass(w.category, DegenerateIntervalWarning):
+                continue
+            if issubclass(w.category, InvalidReplicatesWarning) and label in quiet:
+                continue
+            text = str(w.message).replace(tag, "\x00")
+            said.setdefault((w.category, text), []).append(label)
+    warned = set()
+    for (category, text), labels in said.items():
+        plural = "s" if len(labels) > 1 else ""
+        warnings.warn(
+            text.replace("\x00", f"{kind}{plural}: {', '.join(labels)}."), category, stacklevel=3
+        )
+        warned.update(labels)
+    return results, warned
+
+
 # --------------------------------------------------------------------------- compare
 def compare(
     y_true: Any,
@@ -438,6 +419,7 @@ def compare(
     average: Any = "default",
     metric_kwargs: dict[str, Any] | None = None,
     higher_is_better: bool | None = None,
+    dropna: bool = False,
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
@@ -452,7 +434,9 @@ def compare(
     ----------
     y_true : array-like, shape (n_samples,), or None
         Labels (or targets).  ``None`` for metrics that take one per-sample array, e.g.
-        ``metric="mean"`` on per-sample losses.
+        ``metric="mean"`` on per-sample losses.  For ``metric="weighted_mean"`` the
+        first array is the per-sample **weights** (e.g. word counts for a WER), passed
+        as ``y_true``, and each system's per-sample values go in ``systems``.
     systems : dict of str -> array-like, shape (n_samples,) (or (n_samples, n_classes))
         Each system's decisions, scores or per-sample losses, aligned with ``y_true``.
     metric : str or callable
@@ -470,7 +454,9 @@ def compare(
         Interval method for each system and each difference (BCa's acceleration comes
         from the jackknife of the difference itself).
     alternative : {"two-sided", "less", "greater"}
-        For the intervals and p-values of the differences.
+        For the intervals and p-values of the differences (the systems' own intervals
+        are two-sided).  One-sided intervals end at the edge of the difference's range
+        (``[-1, 1]`` for a proportion).
     correction : str, default "holm"
         Multiple-comparison adjustment: ``"holm"``, ``"bonferroni"``, ``"hochberg"``,
         ``"bh"``, ``"by"``, ``"none"`` (see :func:`mlci.adjust_pvalues`) or ``"maxt"``
@@ -482,6 +468,9 @@ def compare(
     higher_is_better : bool, optional
         Direction of the metric for the ranking; inferred for built-in names (error
         rates and losses are lower-is-better), True for callables.
+    dropna : bool, default False
+        Drop the samples with a missing value in any argument (their number is in
+        ``details["n_dropped"]``) instead of refusing them.
     batch, n_jobs, max_memory, jackknife_groups
         Engine knobs, as in :func:`mlci.bootstrap_ci`; they never change the result.
 
@@ -494,7 +483,7 @@ def compare(
     p-value of a difference ``d``: the bootstrap distribution of ``d*`` is shifted to
     the null (``d* - d``) and ``p = (1 + #{|d* - d| >= |d|}) / (1 + B)`` (two-sided;
     one-sided counts one tail).  It agrees with the paired permutation test
-    (:func:`permutation_test`) and is close to uniform under the null.
+    (:func:`mlci.permutation_test`) and is close to uniform under the null.
 
     Examples
     --------
@@ -508,76 +497,66 @@ def compare(
     >>> round(d.estimate, 3), bool(d.confidence_interval.low > 0), d.pvalue < 0.01
     (0.117, True, True)
     """
-    names, outputs = _check_systems(y_true, systems)
+    names, outputs = check_systems(systems)
+    opts = bootstrap_options(
+        n_resamples=n_resamples,
+        confidence_level=confidence_level,
+        method=method,
+        alternative=alternative,
+        rng=rng,
+        batch=batch,
+        n_jobs=n_jobs,
+        max_memory=max_memory,
+    )
     if reference is not None and str(reference) not in names:
         raise ValueError(
             f"`reference`={reference!r} is not among the systems {names}; pass one of their "
             "names, or None to compare every pair."
         )
-    check_choice("method", method, INTERVAL_METHODS)
-    confidence_level = check_confidence_level(confidence_level)
-    alternative = check_alternative(alternative)
     check_choice("correction", correction, (*CORRECTION_METHODS, "maxt"))
-    n_resamples = check_positive_int("n_resamples", n_resamples, minimum=2)
-    params = _params(metric, pos_label, average, metric_kwargs)
-    kernels = [get_kernel(metric, _data(y_true, o), params) for o in outputs]
+    check_choice("weights", weights, ("multinomial", "poisson"))
+    if jackknife_groups is not None:
+        jackknife_groups = check_positive_int("jackknife_groups", jackknife_groups, minimum=2)
+    hib = _higher_is_better(metric, higher_is_better)
+    params = metric_params(metric, pos_label, average, metric_kwargs)
+    labels = [f"systems[{nm!r}]" for nm in names]
+    data = gather_paired(
+        y_true,
+        dict(zip(labels, outputs, strict=True)),
+        metric=metric,
+        conditions=conditions,
+        strata=strata,
+        dropna=dropna,
+    )
+    kernels = [
+        get_kernel(metric, kernel_data(data.y_true, o), params) for o in data.outputs.values()
+    ]
     if any(k.shape != () for k in kernels):
         raise ValueError(
             "`compare` needs a scalar metric; this one returns an array per resample "
             "(e.g. average=None). Compare one class at a time, or average."
         )
-    n = len(kernels[0].keys)
     plan = plan_for_conditions(
-        n,
-        conditions=conditions,
-        strata=strata,
+        data.n_samples,
+        conditions=data.conditions,
+        strata=data.strata,
         two_stage=two_stage,
         weights=weights,
-        n_resamples=n_resamples,
-        rng=rng,
+        n_resamples=opts.n_resamples,
+        rng=opts.seed,
     )
-    joint = _JointAtoms(kernels)
-    sampler = plan.weights_for(joint.keys, joint.m)
-    evaluate = _evaluator(kernels, joint)
-    estimates = evaluate(sampler.counts[None, :])[0]
+    mname = metric_name(metric)
+    jk = JointKernel(kernels, mname)
+    sampler = plan.weights_for(jk.keys, jk.m)
+    estimates = jk.evaluate(sampler.counts[None, :])[0]
     undefined = [nm for nm, e in zip(names, estimates, strict=True) if np.isnan(e)]
     if undefined:
         raise ValueError(
-            f"The metric {_metric_name(metric)!r} is undefined (NaN) on the data as given for "
+            f"The metric {mname!r} is undefined (NaN) on the data as given for "
             f"system(s) {undefined}; no interval can be computed."
         )
-    is_fn = any(isinstance(k, FunctionKernel) for k in kernels)
-    bytes_per_row = 8.0 * (2 * joint.m + sum(k.m * k.work_factor for k in kernels)) + (
-        sampler.draw_bytes
-    )
-    # the joint-atom aggregation is a small matrix product per chunk: one BLAS thread
-    # inside the engine's threads (a multi-threaded BLAS there oversubscribes the cores)
-    with single_threaded_blas(not is_fn):
-        dist = run_replicates(
-            evaluate,
-            sampler,
-            (len(kernels),),
-            bytes_per_row=bytes_per_row,
-            batch=batch,
-            n_jobs=n_jobs,
-            max_memory=max_memory,
-            threads=not is_fn,
-        )
-    invalid = np.isnan(dist).any(axis=1)
-    n_invalid = int(invalid.sum())
-    if n_invalid == n_resamples:
-        raise ValueError(
-            f"The metric {_metric_name(metric)!r} was undefined on every replicate for some "
-            "system; no interval can be computed."
-        )
-    if n_invalid > INVALID_WARN_FRACTION * n_resamples:
-        warnings.warn(
-            f"The metric {_metric_name(metric)!r} was undefined on {n_invalid} of "
-            f"{n_resamples} replicates for at least one system; those replicates are excluded "
-            "for the affected systems and pairs. Consider `strata=y_true` or more data.",
-            InvalidReplicatesWarning,
-            stacklevel=2,
-        )
+    dist = run_joint(jk, sampler, opts.engine)
+    n_invalid = int(np.isnan(dist).any(axis=1).sum())
 
     # pairs: index arrays, difference a - b
     if reference is None:
@@ -590,58 +569,179 @@ def compare(
     d_hat = estimates[ia] - estimates[ib]
     d_dist = dist[:, ia] - dist[:, ib]
 
-    accel_sys = accel_diff = None
-    details: dict[str, Any] = {"joint_atoms": joint.m}
-    if method == "bca":
-        groups = jackknife_groups
-        if groups is None:
-            groups = 100 if is_fn else int(np.clip(2e8 // max(joint.m, 1), 50, 1000))
-        groups = check_positive_int("jackknife_groups", groups, minimum=2)
-        wj, mult = sampler.jackknife_weights(groups)
-        with single_threaded_blas(not is_fn):
-            jack = np.concatenate(
-                [evaluate(wj[i : i + 256]) for i in range(0, wj.shape[0], 256)], axis=0
-            )
-        accel_sys = acceleration(jack, mult)
-        accel_diff = acceleration(jack[:, ia] - jack[:, ib], mult)
-        details["jackknife_size"] = len(mult)
+    # one jackknife of the joint kernel serves every system and every difference
+    details: dict[str, Any] = {"joint_atoms": jk.m, "n_dropped": data.n_dropped}
+    jack_memo: list[tuple[np.ndarray, np.ndarray]] = []
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # degenerate systems are reported per system below
-        s_low, s_high, _ = bootstrap_interval(
-            estimates, dist, method=method, confidence_level=confidence_level, accel=accel_sys
-        )
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        d_low, d_high, info = bootstrap_interval(
-            d_hat,
-            d_dist,
-            method=method,
-            confidence_level=confidence_level,
-            alternative=alternative,
-            accel=accel_diff,
-        )
-    for w in caught:
-        # a difference with no spread means two systems that agree on every atom that
-        # matters (identical outputs): reported in details, not as a warning
-        if not issubclass(w.category, DegenerateIntervalWarning):
-            warnings.warn(w.message, w.category, stacklevel=2)
-    flat = np.nanmax(d_dist, axis=0) == np.nanmin(d_dist, axis=0)
+    def jack() -> tuple[np.ndarray, np.ndarray]:
+        if not jack_memo:
+            groups = jackknife_groups
+            if groups is None:
+                groups = 100 if jk.is_function else int(np.clip(2e8 // max(jk.m, 1), 50, 1000))
+            jack_memo.append(
+                jackknife_values(
+                    jk,
+                    sampler,
+                    groups,
+                    max_memory=opts.engine.max_memory,
+                    n_jobs=1 if jk.is_function else opts.engine.n_jobs,
+                )
+            )
+            details["jackknife_size"] = len(jack_memo[0][1])
+        return jack_memo[0]
+
+    bca = opts.method == "bca"
+    finish = {
+        "plan": plan,
+        "name": mname,
+        "method": opts.method,
+        "confidence_level": opts.confidence_level,
+    }
+    errors = jk.errors_hint()
+    # every system, then every difference, through the engine's finish step; a result
+    # with no spread (a system always right, two systems that agree on every atom that
+    # matters) is listed in details instead of warned about
+    sys_list, warned = _finish_each(
+        [
+            (
+                repr(nm),
+                estimates[s],
+                dist[:, s],
+                {
+                    "alternative": "two-sided",
+                    "jackknife": (lambda s=s: (jack()[0][:, s], jack()[1])) if bca else None,
+                    "bounds": jk.bounds,
+                },
+            )
+            for s, nm in enumerate(names)
+        ],
+        kind="System",
+        common=finish,
+        hint=errors,
+    )
+    sys_results = dict(zip(names, sys_list, strict=True))
+    lo_edge, hi_edge = jk.bounds
+    d_bounds = (lo_edge - hi_edge, hi_edge - lo_edge)
+    # a pair's undefined replicates are its systems': said once, for the systems (a
+    # pair is named only when neither of its systems was)
+    pair_results, _ = _finish_each(
+        [
+            (
+                f"{names[i]} - {names[j]}",
+                d_hat[k],
+                d_dist[:, k],
+                {
+                    "alternative": opts.alternative,
+                    "jackknife": (
+                        (lambda i=i, j=j: (jack()[0][:, i] - jack()[0][:, j], jack()[1]))
+                        if bca
+                        else None
+                    ),
+                    "bounds": d_bounds,
+                },
+            )
+            for k, (i, j) in enumerate(pairs)
+        ],
+        kind="Pair",
+        common=finish,
+        hint=errors,
+        quiet={
+            f"{names[i]} - {names[j]}"
+            for i, j in pairs
+            if repr(names[i]) in warned or repr(names[j]) in warned
+        },
+    )
+
+    def no_spread(x: np.ndarray) -> np.ndarray:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return np.nanmax(x, axis=0) == np.nanmin(x, axis=0)
+
+    flat_sys = no_spread(dist)
+    if flat_sys.any():
+        details["no_spread_systems"] = [names[s] for s in np.flatnonzero(flat_sys)]
+    flat = no_spread(d_dist)
     if flat.any():
         details["no_spread_pairs"] = [
             f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(flat)
         ]
-    if "fallback" in info:
-        details["fallback"] = info["fallback"]
-    with np.errstate(invalid="ignore"):
-        s_se = np.nanstd(dist, axis=0, ddof=1)
-        s_bias = np.nanmean(dist, axis=0) - estimates
-        d_se = np.nanstd(d_dist, axis=0, ddof=1)
+    fallback = [
+        f"{names[i]} - {names[j]}"
+        for (i, j), r in zip(pairs, pair_results, strict=True)
+        if "fallback" in r.details
+    ]
+    if fallback:
+        details["fallback"] = (
+            f"{opts.method} undefined for the pair(s) {', '.join(fallback)} (the estimate "
+            "lies outside the bootstrap distribution); percentile used there"
+        )
+    d_se = np.array([r.standard_error for r in pair_results], dtype=float)
+    pvals = _shifted_pvalues(d_hat, d_dist, opts.alternative)
+    crit, sim_low, sim_high, p_maxt = _max_t(
+        d_hat, d_dist, d_se, pvals, opts.alternative, opts.confidence_level, d_bounds
+    )
+    p_adj = p_maxt if correction == "maxt" else adjust_pvalues(pvals, correction=correction)
+    alpha = 1.0 - opts.confidence_level
+    diffs = tuple(
+        PairDifference(
+            a=names[i],
+            b=names[j],
+            estimate=float(d_hat[k]),
+            confidence_interval=r.confidence_interval,
+            confidence_level=opts.confidence_level,
+            method=opts.method,
+            alternative=opts.alternative,
+            standard_error=float(d_se[k]),
+            metric=mname,
+            details={**r.details, "n_invalid": r.n_invalid},
+            pvalue=float(pvals[k]),
+            pvalue_adjusted=float(p_adj[k]),
+            simultaneous_interval=ConfidenceInterval(float(sim_low[k]), float(sim_high[k])),
+            significant=bool(p_adj[k] < alpha),
+        )
+        for k, ((i, j), r) in enumerate(zip(pairs, pair_results, strict=True))
+    )
+    ranking = None
+    if reference is None:
+        ranking = _ranking(names, estimates, diffs, hib)
+    return ComparisonResult(
+        metric=mname,
+        systems=sys_results,
+        differences=diffs,
+        reference=None if reference is None else str(reference),
+        correction=correction,
+        pvalue_method="bootstrap distribution of the difference shifted to the null",
+        simultaneous_critical_value=crit,
+        ranking=ranking,
+        higher_is_better=hib,
+        confidence_level=opts.confidence_level,
+        method=opts.method,
+        alternative=opts.alternative,
+        n_resamples=opts.n_resamples,
+        n_invalid=n_invalid,
+        scheme=plan.scheme,
+        n_samples=data.n_samples,
+        n_conditions=plan.n_conditions,
+        n_strata=plan.n_strata,
+        details=details,
+    )
 
-    pvals = _shifted_pvalues(d_hat, d_dist, alternative)
 
-    # simultaneous max-|t| intervals (and single-step maxT p-values); one-sided
-    # alternatives use the signed max-t in the direction of H1 (a one-sided bound each)
+def _max_t(
+    d_hat: np.ndarray,
+    d_dist: np.ndarray,
+    d_se: np.ndarray,
+    pvals: np.ndarray,
+    alternative: str,
+    confidence_level: float,
+    bounds: tuple[float, float],
+) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+    """Simultaneous max-|t| intervals and single-step maxT p-values (Westfall & Young 1993).
+
+    One-sided alternatives use the signed max-t in the direction of H1 (a one-sided
+    bound each, the open end at the edge of the difference's range).  Returns the
+    critical value, the intervals' bounds and the maxT p-values.
+    """
     ok = d_se > 0
     valid_rows = ~np.isnan(d_dist).any(axis=1)
     sign = {"two-sided": 0.0, "greater": 1.0, "less": -1.0}[alternative]
@@ -658,73 +758,14 @@ def compare(
         )
     else:
         crit = 0.0
-    sim_low = d_hat - crit * d_se
-    sim_high = d_hat + crit * d_se
+    lo_edge, hi_edge = bounds
+    sim_low = np.clip(d_hat - crit * d_se, lo_edge, hi_edge)
+    sim_high = np.clip(d_hat + crit * d_se, lo_edge, hi_edge)
     if alternative == "less":
-        sim_low = np.full_like(d_hat, -np.inf)
+        sim_low = np.full_like(d_hat, lo_edge)
     elif alternative == "greater":
-        sim_high = np.full_like(d_hat, np.inf)
-
-    p_adj = p_maxt if correction == "maxt" else adjust_pvalues(pvals, correction=correction)
-    alpha = 1.0 - confidence_level
-    diffs = tuple(
-        PairDifference(
-            a=names[i],
-            b=names[j],
-            estimate=float(d_hat[k]),
-            confidence_interval=ConfidenceInterval(float(d_low[k]), float(d_high[k])),
-            standard_error=float(d_se[k]),
-            pvalue=float(pvals[k]),
-            pvalue_adjusted=float(p_adj[k]),
-            simultaneous_interval=ConfidenceInterval(float(sim_low[k]), float(sim_high[k])),
-            significant=bool(p_adj[k] < alpha),
-        )
-        for k, (i, j) in enumerate(pairs)
-    )
-    mname = _metric_name(metric)
-    sys_results = {}
-    for s, name in enumerate(names):
-        sys_results[name] = BootstrapResult(
-            estimate=float(estimates[s]),
-            confidence_interval=ConfidenceInterval(float(s_low[s]), float(s_high[s])),
-            confidence_level=confidence_level,
-            method=method,
-            standard_error=float(s_se[s]),
-            metric=mname,
-            bias=float(s_bias[s]),
-            bootstrap_distribution=dist[:, s],
-            n_resamples=n_resamples,
-            n_invalid=int(np.isnan(dist[:, s]).sum()),
-            scheme=plan.scheme,
-            n_samples=n,
-            n_conditions=plan.n_conditions,
-            n_strata=plan.n_strata,
-            details={} if accel_sys is None else {"acceleration": float(accel_sys[s])},
-        )
-    hib = _higher_is_better(metric, higher_is_better)
-    ranking = None
-    if reference is None:
-        ranking = _ranking(names, estimates, diffs, hib)
-    return ComparisonResult(
-        metric=mname,
-        systems=sys_results,
-        differences=diffs,
-        reference=None if reference is None else str(reference),
-        correction=correction,
-        pvalue_method="bootstrap distribution of the difference shifted to the null",
-        simultaneous_critical_value=crit,
-        ranking=ranking,
-        higher_is_better=hib,
-        confidence_level=confidence_level,
-        method=method,
-        n_resamples=n_resamples,
-        n_invalid=n_invalid,
-        scheme=plan.scheme,
-        n_samples=n,
-        n_conditions=plan.n_conditions,
-        n_strata=plan.n_strata,
-        details=details,
-    )
+        sim_high = np.full_like(d_hat, hi_edge)
+    return crit, sim_low, sim_high, p_maxt
 
 
 def _ranking(
@@ -752,211 +793,3 @@ def _ranking(
         )
         for i in order
     )
-
-
-# --------------------------------------------------------------------------- permutation
-def permutation_test(
-    y_true: Any,
-    pred_a: Any,
-    pred_b: Any,
-    *,
-    metric: str | Callable[..., Any],
-    conditions: Any = None,
-    n_resamples: int = 9999,
-    alternative: str = "two-sided",
-    rng: Any = None,
-    pos_label: Any = None,
-    average: Any = "default",
-    metric_kwargs: dict[str, Any] | None = None,
-) -> TestResult:
-    """Paired permutation (approximate randomisation) test of ``metric(a) == metric(b)``.
-
-    Under the null the two systems are exchangeable on each sample, so their outputs
-    are swapped with probability 1/2 per sample (per condition when ``conditions`` is
-    given, for data whose samples are not independent), and the difference of the
-    metric is recomputed.
-
-    Parameters
-    ----------
-    y_true : array-like, shape (n_samples,), or None
-        ``None`` for one-array metrics (e.g. ``"mean"`` of per-sample losses).
-    pred_a, pred_b : array-like, shape (n_samples,) (or (n_samples, n_classes))
-        The two systems' outputs.
-    metric : str or callable
-    conditions : array-like, shape (n_samples,), optional
-        Swap whole conditions (speakers, documents) instead of single samples.
-    n_resamples : int, default 9999
-        Number of random swaps.
-    alternative : {"two-sided", "greater", "less"}
-        ``"greater"``: H1 is ``metric(a) > metric(b)``.
-    rng : None, int, Generator or SeedSequence
-    pos_label, average, metric_kwargs
-        Metric options.
-
-    Returns
-    -------
-    TestResult
-        ``statistic`` = ``estimate`` = ``metric(a) - metric(b)``;
-        ``pvalue = (1 + #{|d*| >= |d|}) / (1 + n_resamples)`` (two-sided).
-
-    Notes
-    -----
-    Built-in metrics are vectorised: the samples are grouped into joint atoms of
-    (atom of a's output, atom of b's output) in one atom space; a replicate only draws
-    how many samples of each joint atom are swapped (Binomial(c, 1/2), or a sum of
-    swapped conditions), and each permuted system's counts follow.  A callable metric
-    is called twice per replicate on the swapped arrays.
-
-    Examples
-    --------
-    >>> import numpy as np, mlci
-    >>> rng = np.random.default_rng(1)
-    >>> y = rng.integers(0, 2, 300)
-    >>> a = np.where(rng.random(300) < 0.9, y, 1 - y)
-    >>> b = np.where(rng.random(300) < 0.8, y, 1 - y)
-    >>> res = mlci.permutation_test(y, a, b, metric="accuracy", rng=0)
-    >>> res.method, res.pvalue < 0.01
-    ('paired-permutation', True)
-    """
-    _, outs = _check_systems(y_true, {"pred_a": pred_a, "pred_b": pred_b})
-    pa, pb = outs
-    if pa.shape != pb.shape:
-        raise ValueError(
-            f"`pred_a` and `pred_b` must have the same shape; got {pa.shape} and {pb.shape}."
-        )
-    alternative = check_alternative(alternative)
-    n_resamples = check_positive_int("n_resamples", n_resamples)
-    params = _params(metric, pos_label, average, metric_kwargs)
-    ka = get_kernel(metric, _data(y_true, pa), params)
-    kb = get_kernel(metric, _data(y_true, pb), params)
-    if ka.shape != ():
-        raise ValueError("`permutation_test` needs a scalar metric.")
-    n = len(ka.keys)
-    plan = make_plan(n, conditions=conditions, n_resamples=n_resamples, rng=rng)
-    d_hat = float(ka.evaluate(np.bincount(ka.keys, minlength=ka.m)[None, :].astype(float))[0])
-    d_hat -= float(kb.evaluate(np.bincount(kb.keys, minlength=kb.m)[None, :].astype(float))[0])
-    if np.isnan(d_hat):
-        raise ValueError(f"The metric {_metric_name(metric)!r} is undefined on the data as given.")
-    cond = plan.unit_of_sample
-    null = None
-    if not callable(metric):
-        null = _permutation_atoms(y_true, pa, pb, metric, params, plan, cond, d_hat)
-    if null is None:
-        null = _permutation_loop(y_true, pa, pb, metric, params, plan, cond)
-    valid = ~np.isnan(null)
-    tol = 1e-12 * max(1.0, abs(d_hat))
-    if alternative == "two-sided":
-        hits = np.abs(null[valid]) >= abs(d_hat) - tol
-    elif alternative == "greater":
-        hits = null[valid] >= d_hat - tol
-    else:
-        hits = null[valid] <= d_hat + tol
-    p = min(1.0, (1.0 + hits.sum()) / (1.0 + valid.sum()))
-    return TestResult(
-        statistic=d_hat,
-        pvalue=float(p),
-        method="paired-permutation",
-        alternative=alternative,
-        estimate=d_hat,
-        details={
-            "metric": _metric_name(metric),
-            "n_resamples": n_resamples,
-            "swap_unit": "sample" if cond is None else "condition",
-            "n_invalid": int((~valid).sum()),
-            "null_standard_deviation": float(np.nanstd(null, ddof=1)),
-        },
-    )
-
-
-def _permutation_atoms(
-    y_true: Any,
-    pa: np.ndarray,
-    pb: np.ndarray,
-    metric: str,
-    params: dict[str, Any],
-    plan: Any,
-    cond: np.ndarray | None,
-    d_hat: float,
-) -> np.ndarray | None:
-    """Vectorised null distribution over joint (atom of a, atom of b) atoms; None if the
-    union kernel does not reproduce the metric (then the caller loops)."""
-    n = len(pa)
-    y2 = None if y_true is None else np.concatenate([np.asarray(y_true)] * 2)
-    ku = get_kernel(metric, _data(y2, np.concatenate([pa, pb])), params)
-    keys_a, keys_b = ku.keys[:n], ku.keys[n:]
-    m_u = ku.m
-    wa0 = np.bincount(keys_a, minlength=m_u)[None, :].astype(float)
-    wb0 = np.bincount(keys_b, minlength=m_u)[None, :].astype(float)
-    d_u = float(ku.evaluate(wa0)[0] - ku.evaluate(wb0)[0])
-    if not np.isclose(d_u, d_hat, rtol=1e-10, atol=1e-12):
-        return None  # e.g. a macro average over classes that only one system predicts
-    code = keys_a.astype(np.int64) * m_u + keys_b
-    uniq, jk = np.unique(code, return_inverse=True)
-    jk = jk.reshape(-1)
-    m_j = len(uniq)
-    to_a = _Aggregator((uniq // m_u).astype(np.intp), m_u)
-    to_b = _Aggregator((uniq % m_u).astype(np.intp), m_u)
-    c = np.bincount(jk, minlength=m_j).astype(float)
-    table = None
-    if cond is not None:
-        n_units = int(cond.max()) + 1
-        table = sparse.csr_matrix((np.ones(n), (cond, jk)), shape=(n_units, m_j))
-        cost = n_units + m_j
-    else:
-        cost = m_j
-    block = int(np.clip((1 << 17) // max(cost, 1), 1, 512))
-    out = np.empty(plan.n_resamples)
-    for start in range(0, plan.n_resamples, block):
-        b = min(block, plan.n_resamples - start)
-        g = plan.generator(_STREAM_PERMUTATION, start // block)
-        if table is None:
-            s = g.binomial(c.astype(np.int64), 0.5, size=(b, m_j)).astype(float)
-        else:
-            z = g.integers(0, 2, size=(b, table.shape[0])).astype(float)
-            s = np.asarray(table.T @ z.T).T
-        keep = c[None, :] - s
-        wa = to_a(keep) + to_b(s)
-        wb = to_b(keep) + to_a(s)
-        out[start : start + b] = ku.evaluate(wa) - ku.evaluate(wb)
-    return out
-
-
-def _permutation_loop(
-    y_true: Any,
-    pa: np.ndarray,
-    pb: np.ndarray,
-    metric: Any,
-    params: dict[str, Any],
-    plan: Any,
-    cond: np.ndarray | None,
-) -> np.ndarray:
-    """Per-replicate index path (user functions, or the rare built-in fallback)."""
-    n = len(pa)
-    out = np.empty(plan.n_resamples)
-    block = 64
-    for start in range(0, plan.n_resamples, block):
-        b = min(block, plan.n_resamples - start)
-        g = plan.generator(_STREAM_PERMUTATION, start // block)
-        if cond is None:
-            masks = g.integers(0, 2, size=(b, n)).astype(bool)
-        else:
-            masks = g.integers(0, 2, size=(b, int(cond.max()) + 1)).astype(bool)[:, cond]
-        for r in range(b):
-            msk = masks[r].reshape((-1,) + (1,) * (pa.ndim - 1))
-            a2 = np.where(msk, pb, pa)
-            b2 = np.where(msk, pa, pb)
-            out[start + r] = _value(metric, y_true, a2, params) - _value(metric, y_true, b2, params)
-    return out
-
-
-def _value(metric: Any, y_true: Any, pred: np.ndarray, params: dict[str, Any]) -> float:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            if callable(metric):
-                return float(metric(*_data(y_true, pred), **params))
-            k = get_kernel(metric, _data(y_true, pred), params)
-            w = np.bincount(k.keys, minlength=k.m)[None, :].astype(float)
-            return float(k.evaluate(w)[0])
-    except (ValueError, ZeroDivisionError, FloatingPointError):
-        return float("nan")

@@ -31,7 +31,14 @@ from .nested import plan_for_conditions
 from .resampling import ResamplingPlan, warn_few_conditions
 from .sampler import Sampler
 
-__all__ = ["bootstrap_ci", "finish_bootstrap", "input_names", "run_bootstrap", "run_replicates"]
+__all__ = [
+    "bootstrap_ci",
+    "finish_bootstrap",
+    "input_names",
+    "jackknife_values",
+    "run_bootstrap",
+    "run_replicates",
+]
 
 #: target number of weights (replicates x atoms) in one chunk when ``batch`` is not given
 _CHUNK_WEIGHTS = 1 << 17
@@ -162,6 +169,23 @@ def _jackknife(
     else:
         vals = [part(a) for a in starts]
     return np.concatenate(vals, axis=0), mult
+
+
+def jackknife_values(
+    kernel: Kernel,
+    sampler: Sampler,
+    max_groups: int,
+    *,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    n_jobs: int | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The engine's jackknife (for BCa's acceleration): ``(values, multiplicities)``.
+
+    For drivers that finish several results from one jackknife (a paired comparison:
+    every system and every difference); ``finish_bootstrap(jackknife=...)`` takes them.
+    Delete-one unit (sample or condition), or random groups above ``max_groups`` units.
+    """
+    return _jackknife(kernel, sampler, max_groups, max_memory=max_memory, n_jobs=n_jobs)
 
 
 def _default_groups(kernel: Kernel) -> int:

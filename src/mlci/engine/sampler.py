@@ -43,6 +43,10 @@ class Stream(IntEnum):
     PERMUTATION = 3
     #: the shuffle of :func:`mlci.paired_ttest_chunks`
     CHUNKS = 4
+    #: the training-set resamples of :func:`mlci.evaluate_method`
+    TRAINING = 5
+    #: the training seeds :func:`mlci.evaluate_method` draws when given a count
+    RUN_SEEDS = 6
     #: the two-stage draws of :mod:`mlci.compat` (confidence_intervals-compatible)
     COMPAT = 7
     #: the seed of the cross-validation splits of :func:`mlci.paired_cv_scores`

@@ -1,0 +1,349 @@
+"""What the comparison drivers share: the input gate for paired outputs, metric options,
+and the joint atoms that let one replicate draw serve every system.
+
+Each public function of :mod:`mlci.comparison` takes its per-sample data through
+:func:`gather_paired` (once, at the top), then builds the metric kernels and runs the
+engine; nothing below checks the data again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import sparse
+
+from ..engine.bootstrap import run_replicates, single_threaded_blas
+from ..engine.nested import is_nested
+from ..engine.sampler import Sampler
+from ..inputs import ArgSpec, EngineOptions, check_label_pair, gather
+from ..metrics import METRICS, FunctionKernel, Kernel, get_kernel
+from ..metrics.classification import CONFUSION_METRICS
+
+__all__ = [
+    "Aggregator",
+    "JointAtoms",
+    "JointKernel",
+    "PairedData",
+    "check_metric",
+    "gather_paired",
+    "kernel_data",
+    "metric_name",
+    "metric_params",
+    "run_joint",
+    "top_level",
+]
+
+#: metrics whose first per-sample array is not called ``y_true`` in the docs
+_FIRST_ARG = {"weighted_mean": "the per-sample weights (e.g. word counts)"}
+
+
+# --------------------------------------------------------------------------- metric options
+def metric_name(metric: Any) -> str:
+    """The name a result reports for ``metric`` (a built-in name, or the function's name)."""
+    return metric if isinstance(metric, str) else getattr(metric, "__name__", "metric")
+
+
+def metric_params(metric: Any, pos_label: Any, average: Any, metric_kwargs: Any) -> dict[str, Any]:
+    """The keyword options of ``metric``: ``pos_label``/``average`` for built-ins, plus
+    ``metric_kwargs``."""
+    if metric_kwargs is not None and not isinstance(metric_kwargs, Mapping):
+        raise TypeError(
+            f"`metric_kwargs` must be a dict of the metric's options; got "
+            f"{type(metric_kwargs).__name__}."
+        )
+    params = dict(metric_kwargs or {})
+    if callable(metric):
+        if pos_label is not None or average != "default":
+            raise ValueError(
+                "`pos_label` and `average` are options of the built-in metrics; pass options "
+                "of your own function in `metric_kwargs`."
+            )
+        return params
+    if pos_label is not None:
+        params["pos_label"] = pos_label
+    if average != "default":
+        params["average"] = average
+    return params
+
+
+def check_metric(metric: Any) -> str | Callable[..., Any]:
+    """``metric`` if it is a callable or a known metric name; a clear error otherwise."""
+    if callable(metric):
+        return metric
+    if not isinstance(metric, str):
+        raise TypeError(
+            f"`metric` must be a metric name (str) or a callable; got {type(metric).__name__}."
+        )
+    if _key(metric) not in METRICS:
+        get_kernel(metric, (), {})  # raises the registry's "Unknown metric" error
+    return metric
+
+
+def _key(name: str) -> str:
+    return name.lower().replace("-", "_")
+
+
+def kernel_data(y_true: np.ndarray | None, output: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The per-sample arrays a metric takes: ``(output,)`` or ``(y_true, output)``."""
+    return (output,) if y_true is None else (y_true, output)
+
+
+# --------------------------------------------------------------------------- the input gate
+@dataclass(frozen=True)
+class PairedData:
+    """Validated per-sample data of a comparison (see :func:`gather_paired`).
+
+    Attributes
+    ----------
+    y_true : ndarray or None
+    outputs : dict of str -> ndarray
+        Every system's (or run's) outputs, keyed by the argument's name in messages.
+    conditions : ndarray, list of ndarray, or None
+        One level, or nested levels (top first).
+    strata : ndarray or None
+    n_samples : int
+        Samples kept.
+    n_dropped : int
+        Samples dropped for a missing value (``dropna=True``).
+    """
+
+    y_true: np.ndarray | None
+    outputs: dict[str, np.ndarray]
+    conditions: Any
+    strata: np.ndarray | None
+    n_samples: int
+    n_dropped: int
+
+
+def _specs(metric: Any) -> tuple[ArgSpec | None, ArgSpec, bool, int]:
+    """How ``y_true`` and the outputs are read for ``metric``: (y_true spec, output spec,
+    decision metric?, number of per-sample arrays the metric takes, or 0 if free)."""
+    if callable(metric):
+        return ArgSpec("any", (1, 2)), ArgSpec("any", (1, 2)), False, 0
+    key = _key(metric)
+    info = METRICS[key]
+    if info.inputs == ("y_true", "y_pred"):
+        if key in CONFUSION_METRICS:
+            return ArgSpec("labels"), ArgSpec("labels"), True, 2
+        return ArgSpec("numbers"), ArgSpec("numbers"), False, 2  # regression
+    if info.inputs == ("y_true", "y_score"):
+        return ArgSpec("labels"), ArgSpec("scores", (1, 2)), False, 2
+    if len(info.inputs) == 1:
+        return None, ArgSpec("numbers"), False, 1
+    return ArgSpec("numbers"), ArgSpec("numbers"), False, 2  # weighted_mean: weights, values
+
+
+def gather_paired(
+    y_true: Any,
+    outputs: Mapping[str, Any],
+    *,
+    metric: Any,
+    conditions: Any = None,
+    strata: Any = None,
+    dropna: bool = False,
+    min_samples: int = 2,
+    y_name: str = "y_true",
+) -> PairedData:
+    """The input gate of the comparison drivers: every per-sample argument, checked together.
+
+    Parameters
+    ----------
+    y_true : array-like or None
+    outputs : mapping of str -> array-like
+        The systems' outputs, keyed by how messages name them (``"y_pred_a"``,
+        ``"systems['A']"``, ``"runs[0]"``).
+    metric : str or callable
+        Chooses how the arrays are read: class labels (decision metrics, whose labels
+        and outputs must also be of one type and share a value), scores, numbers, or as
+        given (a callable).
+    conditions : array-like, or a list of them (nested levels, top first), optional
+    strata : array-like, optional
+    dropna : bool
+        Drop the samples with a missing value in any argument (else: an error naming it).
+    min_samples : int
+        Fewest samples accepted.
+    y_name : str
+        How the caller names ``y_true`` (``"y_test"`` in :func:`mlci.evaluate_method`).
+
+    Returns
+    -------
+    PairedData
+    """
+    if not isinstance(dropna, bool | np.bool_):
+        raise TypeError(f"`dropna` must be True or False; got {dropna!r}.")
+    metric = check_metric(metric)
+    t_spec, o_spec, decision, n_inputs = _specs(metric)
+    name = metric_name(metric)
+    if n_inputs == 1 and y_true is not None:
+        raise ValueError(
+            f"The metric {name!r} takes one per-sample array (each system's values); pass "
+            f"`{y_name}=None`."
+        )
+    if n_inputs == 2 and y_true is None:
+        what = _FIRST_ARG.get(_key(name), "the true labels (or targets)")
+        raise ValueError(
+            f"The metric {name!r} needs `{y_name}`: {what}, aligned with every system's outputs."
+        )
+    specs: dict[str, ArgSpec] = {}
+    values: dict[str, Any] = {}
+    if y_true is not None:
+        specs[y_name] = t_spec if t_spec is not None else ArgSpec("any")
+        values[y_name] = y_true
+    for key, value in outputs.items():
+        if value is None:
+            raise ValueError(f"`{key}` is required; got None.")
+        specs[key] = o_spec
+        values[key] = value
+    nested = is_nested(conditions)
+    levels: list[str] = []
+    if nested:
+        levels = [f"conditions[{i}]" for i in range(len(conditions))]
+        for lv, arr in zip(levels, conditions, strict=True):
+            specs[lv] = ArgSpec("groups")
+            values[lv] = arr
+    elif conditions is not None:
+        specs["conditions"] = ArgSpec("groups")
+        values["conditions"] = conditions
+    if strata is not None:
+        specs["strata"] = ArgSpec("groups")
+        values["strata"] = strata
+    got = gather(specs, values, dropna=bool(dropna))
+    if got.n_samples < min_samples:
+        first = next(iter(specs))
+        raise ValueError(
+            f"`{first}` has {got.n_samples} sample(s) after the checks; at least "
+            f"{min_samples} are needed (ideally dozens)."
+        )
+    y = got[y_name] if y_true is not None else None
+    outs = {key: got[key] for key in outputs}
+    if decision and y is not None:
+        for key, out in outs.items():
+            check_label_pair(y, out, names=(y_name, key))
+    conds: Any
+    if nested:
+        conds = [got[lv] for lv in levels]
+    else:
+        conds = got["conditions"] if conditions is not None else None
+    return PairedData(
+        y_true=y,
+        outputs=outs,
+        conditions=conds,
+        strata=got["strata"] if strata is not None else None,
+        n_samples=got.n_samples,
+        n_dropped=got.n_dropped,
+    )
+
+
+def top_level(conditions: Any) -> np.ndarray | None:
+    """The top level of (possibly nested) conditions."""
+    if conditions is None:
+        return None
+    return conditions[0] if isinstance(conditions, list) else conditions
+
+
+# --------------------------------------------------------------------------- joint atoms
+class Aggregator:
+    """Sums the columns of joint-atom counts (b, m_joint) into one kernel's atoms (b, m_s)."""
+
+    def __init__(self, atom_of_joint: np.ndarray, m_s: int) -> None:
+        m = len(atom_of_joint)
+        self.m_s = m_s
+        self.identity = m == m_s and np.array_equal(atom_of_joint, np.arange(m))
+        if self.identity:
+            self.mat: Any = None
+        elif m * m_s <= 4_000_000:
+            mat = np.zeros((m, m_s))
+            mat[np.arange(m), atom_of_joint] = 1.0
+            self.mat = mat
+        else:
+            self.mat = sparse.csr_matrix(
+                (np.ones(m), (np.arange(m), atom_of_joint)), shape=(m, m_s)
+            )
+
+    def __call__(self, w: np.ndarray) -> np.ndarray:
+        if self.identity:
+            return w
+        if sparse.issparse(self.mat):
+            return np.asarray(self.mat.T @ w.T).T
+        return w @ self.mat
+
+
+class JointAtoms:
+    """Joint atoms of several kernels over the same samples.
+
+    ``keys[i]`` is the joint atom of sample ``i``; ``parts[s](W)`` turns joint counts into
+    kernel ``s``'s atom counts.
+    """
+
+    def __init__(self, kernels: Sequence[Kernel]) -> None:
+        stacked = np.column_stack([np.asarray(k.keys, dtype=np.int64) for k in kernels])
+        ms = [int(k.m) for k in kernels]
+        if float(np.prod(np.asarray(ms, dtype=float))) < 2.0**62:
+            code = np.ravel_multi_index(stacked.T, ms)
+            uniq, inv = np.unique(code, return_inverse=True)
+            rows = np.column_stack(np.unravel_index(uniq, ms))
+        else:
+            rows, inv = np.unique(stacked, axis=0, return_inverse=True)
+        self.keys = inv.reshape(-1).astype(np.intp)
+        self.m = len(rows)
+        self.parts = [Aggregator(rows[:, s], ms[s]) for s in range(len(kernels))]
+
+
+class JointKernel(Kernel):
+    """Several kernels of one metric on the same samples, as one kernel over their joint
+    atoms: its value is the vector of every kernel's value, so one replicate draw (and
+    one jackknife) serves every system.
+
+    Attributes
+    ----------
+    kernels : list of Kernel
+    is_function : bool
+        True when a kernel calls a user function (the engine then runs without threads).
+    """
+
+    def __init__(self, kernels: Sequence[Kernel], name: str) -> None:
+        self.kernels = list(kernels)
+        joint = JointAtoms(self.kernels)
+        self.joint = joint
+        self.keys = joint.keys
+        self.m = joint.m
+        self.shape = (len(self.kernels),)
+        self.name = name
+        self.bounds = self.kernels[0].bounds
+        self.is_function = any(isinstance(k, FunctionKernel) for k in self.kernels)
+        # the aggregation holds two (b, m) arrays besides every kernel's own work
+        self.work_factor = (2.0 * joint.m + sum(k.m * k.work_factor for k in self.kernels)) / max(
+            joint.m, 1
+        )
+
+    def evaluate(self, w: np.ndarray) -> np.ndarray:
+        w = np.asarray(w, dtype=float)
+        return np.stack(
+            [k.evaluate(part(w)) for k, part in zip(self.kernels, self.joint.parts, strict=True)],
+            axis=1,
+        )
+
+    def errors_hint(self) -> str:
+        """The first errors a user function raised on replicates, for the engine's messages."""
+        errs = [e for k in self.kernels for e in getattr(k, "errors", [])][:3]
+        return f"First errors raised by the metric: {'; '.join(errs)}." if errs else ""
+
+
+def run_joint(kernel: JointKernel, sampler: Sampler, engine: EngineOptions) -> np.ndarray:
+    """Every system's value on every replicate, ``(n_resamples, n_systems)``: the engine's
+    replicate loop over the joint atoms (one BLAS thread inside the engine's threads, as
+    the aggregation is a small matrix product per chunk)."""
+    with single_threaded_blas(not kernel.is_function):
+        return run_replicates(
+            kernel.evaluate,
+            sampler,
+            kernel.shape,
+            bytes_per_row=8.0 * kernel.m * kernel.work_factor + sampler.draw_bytes,
+            batch=engine.batch,
+            n_jobs=engine.n_jobs,
+            max_memory=engine.max_memory,
+            threads=not kernel.is_function,
+        )
