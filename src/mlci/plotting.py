@@ -9,6 +9,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from scipy.special import ndtri
+
+from .inputs import check_choice
 
 __all__ = ["plot_det", "plot_intervals", "plot_pr", "plot_roc"]
 
@@ -91,8 +94,6 @@ def plot_det(
     >>> ax.get_ylabel()
     'False negative rate'
     """
-    from scipy.special import ndtri
-
     ax = _axes(ax)
     ok = np.isfinite(curve.x) & np.isfinite(curve.y)
     (line,) = ax.plot(curve.x[ok], curve.y[ok], label=label, **kwargs)
@@ -172,8 +173,6 @@ def plot_intervals(
     ...                     confidence_level=0.95, method="wilson")] * 2
     >>> ax = plot_intervals(r, ["a", "b"])
     """
-    from .inputs.validation import check_choice
-
     check_choice("kind", kind, ("bar", "point"))
     ax = _axes(ax)
     est = np.array([float(r.estimate) for r in results])

@@ -35,7 +35,7 @@ import numpy as np
 from scipy import sparse
 
 from ..inputs import ArgSpec, check_positive_int, check_rng_seed, gather, is_nested, unique_inverse
-from .resampling import bind_atoms
+from .resampling import bind_atoms, make_plan
 from .sampler import Sampler, Stream, block_generator
 
 __all__ = ["NestedPlan", "is_nested", "make_nested_plan", "plan_for_conditions"]
@@ -344,8 +344,6 @@ def plan_for_conditions(
     level with ``two_stage=True``); anything else goes to
     :func:`mlci.engine.resampling.make_plan`.
     """
-    from .resampling import make_plan
-
     if not is_nested(conditions):
         return make_plan(
             n_samples,

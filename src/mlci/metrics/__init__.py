@@ -6,6 +6,7 @@ to the data and returns a kernel that evaluates it on chunks of replicate weight
 
 from __future__ import annotations
 
+import difflib
 import inspect
 import warnings
 from collections.abc import Callable, Sequence
@@ -219,8 +220,6 @@ def list_metrics() -> list[str]:
 def _resolve(name: str) -> MetricInfo:
     key = name.lower().replace("-", "_")
     if key not in METRICS:
-        import difflib
-
         close = difflib.get_close_matches(key, METRICS, n=3)
         hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise ValueError(
