@@ -26,7 +26,13 @@ from .arrays import (
     rows_text,
 )
 from .encoding import fast_unique, unique_inverse
-from .labels import binary_target, check_label_pair, encode_labels, positive_label
+from .labels import (
+    binary_target,
+    check_label_pair,
+    encode_label_pair,
+    encode_labels,
+    positive_label,
+)
 from .options import (
     DEFAULT_MAX_MEMORY,
     INTERVAL_METHODS,
@@ -73,6 +79,7 @@ __all__ = [
     "check_rng_seed",
     "check_same_length",
     "column",
+    "encode_label_pair",
     "encode_labels",
     "engine_options",
     "fast_unique",

@@ -16,6 +16,7 @@ from .validation import show_values
 __all__ = [
     "binary_target",
     "check_label_pair",
+    "encode_label_pair",
     "encode_labels",
     "positive_label",
 ]
@@ -34,7 +35,8 @@ def check_label_pair(
     so every decision would count as wrong: refused.  Two sets of values with nothing in
     common (``"pos"``/``"neg"`` against ``"positive"``/``"negative"``) are an encoding
     mismatch, refused too, unless each side has a single value (a constant system on a
-    one-class test set).
+    one-class test set).  :func:`encode_label_pair` does the same checks and returns the
+    encoding.
 
     Examples
     --------
@@ -42,6 +44,23 @@ def check_label_pair(
     Traceback (most recent call last):
     ...
     TypeError: `y_true` holds numbers (e.g. 0) but `y_pred` holds strings (e.g. 'no'); ...
+    """
+    encode_label_pair(y_true, y_pred, names)
+
+
+def encode_label_pair(
+    y_true: np.ndarray, y_pred: np.ndarray, names: tuple[str, str] = ("y_true", "y_pred")
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Check labels and decisions (see :func:`check_label_pair`) and encode them at once.
+
+    Returns ``(classes, true_index, pred_index)`` over the sorted union of the values:
+    one pass over the data, however large.
+
+    Examples
+    --------
+    >>> classes, t, p = encode_label_pair(np.array([1, 0, 1]), np.array([1, 1, 1]))
+    >>> classes.tolist(), t.tolist(), p.tolist()
+    ([0, 1], [1, 0, 1], [1, 1, 1])
     """
     a, b = names
     if _is_text(y_true) != _is_text(y_pred):
@@ -53,13 +72,17 @@ def check_label_pair(
             f"(e.g. {str(txt_v)!r}); they never compare equal. Encode both the same way, "
             "e.g. map the strings to the numbers of the labels."
         )
-    u_true = fast_unique(y_true)[0]
-    u_pred = fast_unique(y_pred)[0]
-    if len(np.intersect1d(u_true, u_pred)) == 0 and (len(u_true) > 1 or len(u_pred) > 1):
+    classes, (t, p) = encode_labels(y_true, y_pred)
+    k = len(classes)
+    in_true = np.bincount(t, minlength=k) > 0
+    in_pred = np.bincount(p, minlength=k) > 0
+    if not np.any(in_true & in_pred) and (in_true.sum() > 1 or in_pred.sum() > 1):
         raise ValueError(
-            f"`{a}` and `{b}` share no value: `{a}` takes {show_values(u_true)}, `{b}` takes "
-            f"{show_values(u_pred)}. They must use the same class labels."
+            f"`{a}` and `{b}` share no value: `{a}` takes {show_values(classes[in_true])}, "
+            f"`{b}` takes {show_values(classes[in_pred])}. They must use the same class "
+            "labels."
         )
+    return classes, t, p
 
 
 def encode_labels(*arrays: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs import check_choice, check_label_pair, encode_labels, positive_label, show_values
+from ..inputs import check_choice, encode_label_pair, positive_label, show_values
 from ._base import ConfusionKernel, safe_div
 
 AVERAGES = ("binary", "macro", "micro", "weighted", None)
@@ -179,8 +179,7 @@ def prepare_confusion(
     """Bind a confusion-matrix metric to labels and decisions (arrays from the input gate)."""
     _check_labels("y_true", y_true)
     _check_labels("y_pred", y_pred)
-    check_label_pair(y_true, y_pred)
-    classes, (t, p) = encode_labels(y_true, y_pred)
+    classes, t, p = encode_label_pair(y_true, y_pred)
     k = len(classes)
     if k > MAX_CLASSES:
         raise ValueError(
