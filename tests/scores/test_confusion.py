@@ -9,8 +9,8 @@ from mlci import ConfusionMatrix
 
 def test_seed_and_lecture_examples():
     cm = ConfusionMatrix(
-        labels=[2, 0, 2, 2, 0, 1, 1, 2, 2, 0, 1, 2],
-        predictions=[0, 0, 2, 1, 0, 2, 1, 0, 2, 0, 2, 2],
+        y_true=[2, 0, 2, 2, 0, 1, 1, 2, 2, 0, 1, 2],
+        y_pred=[0, 0, 2, 1, 0, 2, 1, 0, 2, 0, 2, 2],
     )
     np.testing.assert_array_equal(cm.matrix, [[3, 0, 0], [0, 1, 2], [2, 1, 3]])
     assert ConfusionMatrix(matrix=[[1, 4], [2, 3]], binary=True).tpr() == 0.2
@@ -24,7 +24,7 @@ def test_seed_and_lecture_examples():
 def test_metrics_match_sklearn():
     rng = np.random.default_rng(0)
     y, p = rng.integers(0, 3, 300), rng.integers(0, 3, 300)
-    cm = ConfusionMatrix(labels=y, predictions=p)
+    cm = ConfusionMatrix(y, p)
     np.testing.assert_array_equal(cm.matrix, skm.confusion_matrix(y, p))
     np.testing.assert_allclose(cm.tpr(), skm.recall_score(y, p, average=None))
     np.testing.assert_allclose(cm.ppv(), skm.precision_score(y, p, average=None))
@@ -38,7 +38,7 @@ def test_metrics_match_sklearn():
     assert cm.cohen_kappa() == pytest.approx(skm.cohen_kappa_score(y, p))
     assert cm.balanced_accuracy() == pytest.approx(skm.balanced_accuracy_score(y, p))
     yb, pb = (y == 1).astype(int), (p == 1).astype(int)
-    b = ConfusionMatrix(labels=yb, predictions=pb, binary=True)
+    b = ConfusionMatrix(yb, pb, binary=True)
     tn, fp, fn, tp = skm.confusion_matrix(yb, pb).ravel()
     assert (b.tp(), b.fn(), b.fp(), b.tn()) == (tp, fn, fp, tn)
     assert b.f1() == pytest.approx(skm.f1_score(yb, pb))
@@ -73,4 +73,4 @@ def test_bootstrap_and_bad_input():
     with pytest.raises(ValueError, match="binary=True"):
         ConfusionMatrix(matrix=np.ones((3, 3)), binary=True)
     with pytest.raises(ValueError, match="pos_label"):
-        ConfusionMatrix(labels=["a", "b"], predictions=["a", "a"], binary=True)
+        ConfusionMatrix(["a", "b"], ["a", "a"], binary=True)

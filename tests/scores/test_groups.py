@@ -24,10 +24,10 @@ def frame(n=800, seed=0):
 def test_estimates_match_scores_per_group():
     df = frame()
     out = metric_by_group(
-        df,
-        group_columns=["g", "a"],
-        label_column="y",
-        score_column="s",
+        "y",
+        "s",
+        groups=["g", "a"],
+        data=df,
         metric="fnr",
         threshold=[0.5, 0.2],
         rng=0,
@@ -44,12 +44,10 @@ def test_estimates_match_scores_per_group():
 
 def test_normalisation():
     df = frame(seed=1)
-    kw = dict(
-        group_columns="g", label_column="y", score_column="s", threshold=0.4, rng=0, n_resamples=100
-    )
-    raw = metric_by_group(df, metric="fpr", **kw)
-    rel = metric_by_group(df, metric="fpr", normalise="by_overall", **kw)
-    best = metric_by_group(df, metric="fpr", normalise="by_best", **kw)
+    kw = dict(groups="g", data=df, threshold=0.4, rng=0, n_resamples=100)
+    raw = metric_by_group("y", "s", metric="fpr", **kw)
+    rel = metric_by_group("y", "s", metric="fpr", normalize="by_overall", **kw)
+    best = metric_by_group("y", "s", metric="fpr", normalize="by_best", **kw)
     groups = raw[raw.g != "(overall)"].estimate.to_numpy()
     overall = raw[raw.g == "(overall)"].estimate.iloc[0]
     np.testing.assert_allclose(rel[rel.g != "(overall)"].estimate, groups / overall)
@@ -58,16 +56,10 @@ def test_normalisation():
 
 def test_bad_input():
     df = frame()
-    with pytest.raises(ValueError, match="Column 'nope'"):
-        metric_by_group(df, group_columns="nope", label_column="y", score_column="s", threshold=0.5)
+    with pytest.raises(ValueError, match="`groups`='nope' is not a column of `data`"):
+        metric_by_group("y", "s", groups="nope", data=df, threshold=0.5)
     with pytest.raises(ValueError, match="Unknown metric"):
-        metric_by_group(
-            df, group_columns="g", label_column="y", score_column="s", threshold=0.5, metric="frp"
-        )
-    with pytest.raises(TypeError, match="DataFrame"):
-        metric_by_group(
-            {"g": [1]}, group_columns="g", label_column="y", score_column="s", threshold=0.5
-        )
+        metric_by_group("y", "s", groups="g", data=df, threshold=0.5, metric="frp")
 
 
 # --- threshold-free statistics per group (EER, AUC, thresholds at rates, operating points)
@@ -85,8 +77,8 @@ def test_score_metrics_match_scores_per_group(metric, kw):
     # reference: mlci.Scores on each group's rows (itself checked against score-analysis
     # and scikit-learn in test_scores.py)
     df = frame(n=600, seed=2)
-    out = metric_by_group(df, group_columns=["g", "a"], label_column="y", score_column="s",
-                          metric=metric, rng=0, n_resamples=100, **kw)  # fmt: skip
+    out = metric_by_group("y", "s", groups=["g", "a"], data=df, metric=metric, rng=0,
+                          n_resamples=100, **kw)  # fmt: skip
 
     def ref(sub):
         sc = Scores.from_labels(sub.y, sub.s)
@@ -138,28 +130,28 @@ def test_score_metric_kernel_on_replicate_counts():
 
 def test_score_metric_normalised():
     df = frame(n=800, seed=4)
-    kw = dict(group_columns="g", label_column="y", score_column="s", rng=0, n_resamples=100)
-    raw = metric_by_group(df, metric="auc", **kw)
-    rel = metric_by_group(df, metric="auc", normalise="by_overall", **kw)
+    kw = dict(groups="g", data=df, rng=0, n_resamples=100)
+    raw = metric_by_group("y", "s", metric="auc", **kw)
+    rel = metric_by_group("y", "s", metric="auc", normalize="by_overall", **kw)
     groups = raw[raw.g != "(overall)"].estimate.to_numpy()
     overall = raw[raw.g == "(overall)"].estimate.iloc[0]
     np.testing.assert_allclose(rel[rel.g != "(overall)"].estimate, groups / overall)
-    with pytest.raises(ValueError, match="`normalise`='by_best'"):
-        metric_by_group(df, metric="eer_threshold", normalise="by_best", **kw)
+    with pytest.raises(ValueError, match="`normalize`='by_best'"):
+        metric_by_group("y", "s", metric="eer_threshold", normalize="by_best", **kw)
 
 
 def test_score_metric_bad_input():
     df = frame(n=200)
-    kw = dict(group_columns="g", label_column="y", score_column="s", n_resamples=50)
+    kw = dict(groups="g", n_resamples=50)
     with pytest.raises(TypeError, match="does not take `threshold`"):
-        metric_by_group(df, metric="eer", threshold=0.5, **kw)
+        metric_by_group("y", "s", data=df, metric="eer", threshold=0.5, **kw)
     with pytest.raises(TypeError, match="needs `rate=`"):
-        metric_by_group(df, metric="threshold_at_fpr", **kw)
+        metric_by_group("y", "s", data=df, metric="threshold_at_fpr", **kw)
     with pytest.raises(TypeError, match="needs `at=`"):
-        metric_by_group(df, metric="fnr_at_fpr", **kw)
+        metric_by_group("y", "s", data=df, metric="fnr_at_fpr", **kw)
     with pytest.raises(TypeError, match="pass `threshold=`"):
-        metric_by_group(df, metric="fnr", **kw)
+        metric_by_group("y", "s", data=df, metric="fnr", **kw)
     one_class = df.copy()
     one_class.loc[one_class.g == "f", "y"] = 1
     with pytest.raises(ValueError, match="Group 'f' has no negatives"):
-        metric_by_group(one_class, metric="eer", **kw)
+        metric_by_group("y", "s", data=one_class, metric="eer", **kw)

@@ -54,18 +54,18 @@ def test_thresholds_at_rates_match_score_analysis(score_class, equal_class, meth
         r = np.r_[rng.uniform(0, 1, 20), 0.0, 1.0]
         for m in ("tpr", "fnr"):
             np.testing.assert_allclose(
-                getattr(ours, "threshold_at_" + m)(r, method=method),
+                getattr(ours, "threshold_at_" + m)(r, interpolation=method),
                 getattr(ref, "threshold_at_" + m)(r, method=method),
                 atol=1e-9,
             )
         swapped = ref.swap()
         np.testing.assert_allclose(
-            ours.threshold_at_tnr(r, method=method),
+            ours.threshold_at_tnr(r, interpolation=method),
             swapped.threshold_at_tpr(r, method=method),
             atol=1e-9,
         )
         np.testing.assert_allclose(
-            ours.threshold_at_fpr(r, method=method),
+            ours.threshold_at_fpr(r, interpolation=method),
             swapped.threshold_at_fnr(r, method=method),
             atol=1e-9,
         )
@@ -87,7 +87,7 @@ def test_threshold_at_rate_attains_the_rate():
 
 def test_seed_examples():
     # the worked examples of the score-analysis introduction (seed)
-    s = Scores.from_labels(labels=[1, 1, 1, 0, 0], scores=[1, 2, 3, 0.5, 1.5], pos_label=1)
+    s = Scores.from_labels([1, 1, 1, 0, 0], [1, 2, 3, 0.5, 1.5], pos_label=1)
     assert s.fpr(1.2) == 0.5
     np.testing.assert_allclose(s.fpr([0.4, 1.2, 2.0]), [1.0, 0.5, 0.0])
     assert s.threshold_at_fnr(0.3) == pytest.approx(1.9)
@@ -239,7 +239,7 @@ def test_callable_metric_and_conditions():
 
 
 def test_bad_inputs():
-    with pytest.raises(ValueError, match="NaN"):
+    with pytest.raises(ValueError, match="`pos` has 1 missing value"):
         Scores([1.0, np.nan], [0.0])
     with pytest.raises(ValueError, match="no positive"):
         Scores([], [0.0, 1.0])
@@ -266,8 +266,8 @@ def test_bad_inputs():
         s.bootstrap_ci("eer", threshold=0.3)
     with pytest.raises(ValueError, match="`score_class`"):
         Scores([1.0], [0.0], score_class="positive")
-    with pytest.raises(ValueError, match="`method`"):
-        s.threshold_at_fpr(0.5, method="nearest")
+    with pytest.raises(ValueError, match="`interpolation`"):
+        s.threshold_at_fpr(0.5, interpolation="nearest")
 
 
 def test_degenerate_interval_warns():
