@@ -155,3 +155,81 @@ def test_score_metric_bad_input():
     one_class.loc[one_class.g == "f", "y"] = 1
     with pytest.raises(ValueError, match="Group 'f' has no negatives"):
         metric_by_group("y", "s", data=one_class, metric="eer", **kw)
+
+
+# --- issue 8
+def test_vocabulary_data_and_arrays_agree():
+    df = frame(n=400, seed=5)
+    a = metric_by_group("y", "s", groups=["g", "a"], data=df, threshold=0.4, rng=0, n_resamples=100)
+    b = metric_by_group(
+        df.y.to_numpy(), df.s.to_numpy(), groups=[df.g, df.a], threshold=0.4, rng=0, n_resamples=100
+    )
+    pd.testing.assert_frame_equal(a, b)
+    c = metric_by_group(df.y, df.s, groups=df[["g", "a"]], threshold=0.4, rng=0, n_resamples=100)
+    pd.testing.assert_frame_equal(a, c)
+    assert a.attrs["n_dropped"] == 0 and a.attrs["alternative"] == "two-sided"
+    d = metric_by_group(df.y, df.s, groups=df.g.to_numpy(), threshold=0.4, n_resamples=20, rng=0)
+    assert d.columns[0] == "group"
+    pl = pytest.importorskip("polars")
+    e = metric_by_group("y", "s", groups=["g", "a"], data=pl.from_pandas(df), threshold=0.4,
+                        rng=0, n_resamples=100)  # fmt: skip
+    pd.testing.assert_frame_equal(a, e)
+
+
+def test_confidence_level_and_alternative_checked():
+    df = frame(n=200)
+    kw = dict(groups="g", data=df, threshold=0.5, n_resamples=50, rng=0)
+    # confidence_level=95 returned meaningless bounds
+    with pytest.raises(ValueError, match="`confidence_level`"):
+        metric_by_group("y", "s", confidence_level=95, **kw)
+    with pytest.raises(ValueError, match="`alternative`"):
+        metric_by_group("y", "s", alternative="one-sided", **kw)
+    less = metric_by_group("y", "s", alternative="less", **kw)
+    assert np.all(less.low == 0.0) and np.all(less.high <= 1.0)
+    rel = metric_by_group("y", "s", alternative="greater", normalize="by_overall", **kw)
+    assert np.all(rel.high == np.inf)
+
+
+def test_labels_classes_and_missing_values():
+    df = frame(n=300, seed=6)
+    # more than two classes with pos_label was one-vs-rest, silently
+    three = df.assign(y=np.arange(300) % 3)
+    with pytest.raises(ValueError, match="needs binary labels, but `y_true` takes 3 values"):
+        metric_by_group("y", "s", groups="g", data=three, threshold=0.5, pos_label=1)
+    # string labels need pos_label (the one rule), instead of a default of 1
+    words = df.assign(y=np.where(df.y == 1, "yes", "no"))
+    with pytest.raises(ValueError, match="`pos_label` is not specified"):
+        metric_by_group("y", "s", groups="g", data=words, threshold=0.5)
+    ref = metric_by_group("y", "s", groups="g", data=df, threshold=0.5, rng=0, n_resamples=50)
+    got = metric_by_group("y", "s", groups="g", data=words, threshold=0.5, pos_label="yes",
+                          rng=0, n_resamples=50)  # fmt: skip
+    pd.testing.assert_frame_equal(ref, got, check_like=True)
+    # a None in a pandas object column (groups, labels, conditions): named, or dropped
+    gaps = df.assign(g=df.g.astype(object), spk=np.arange(300) % 30)
+    gaps.loc[[4, 9], "g"] = None
+    with pytest.raises(ValueError, match=r"`groups` has 2 missing value.* rows 4, 9"):
+        metric_by_group("y", "s", groups="g", data=gaps, threshold=0.5)
+    out = metric_by_group("y", "s", groups="g", data=gaps, threshold=0.5, dropna=True,
+                          rng=0, n_resamples=50)  # fmt: skip
+    assert out.attrs["n_dropped"] == 2
+    want = Scores.from_labels(df.y.drop([4, 9]), df.s.drop([4, 9])).fnr(0.5)
+    assert out[out.g == "(overall)"].estimate.iloc[0] == pytest.approx(want)
+    gaps.loc[7, "spk"] = np.nan
+    with pytest.raises(ValueError, match="`conditions` has 1 missing value"):
+        metric_by_group("y", "s", groups="a", data=gaps, conditions="spk", threshold=0.5)
+
+
+def test_conditions_flat_and_nested():
+    df = frame(n=400, seed=7)
+    df["spk"] = np.arange(400) % 40
+    df["ses"] = (np.arange(400) // 40) % 2
+    flat = metric_by_group("y", "s", groups="g", data=df, conditions="spk", metric="eer",
+                           rng=0, n_resamples=100)  # fmt: skip
+    nested = metric_by_group("y", "s", groups="g", data=df, conditions=["spk", "ses"],
+                             threshold=0.5, rng=0, n_resamples=100)  # fmt: skip
+    base = metric_by_group("y", "s", groups="g", data=df, metric="eer", rng=0, n_resamples=100)
+    np.testing.assert_allclose(flat.estimate, base.estimate)
+    assert len(nested) == 3
+    with pytest.raises(ValueError, match="`stratify=True`"):
+        metric_by_group("y", "s", groups="g", data=df, conditions=["spk", "ses"],
+                        threshold=0.5, stratify=True)  # fmt: skip

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.metrics import roc_auc_score, roc_curve
 
@@ -321,3 +322,61 @@ def test_string_ids_factorised_like_numpy_unique():
     np.testing.assert_array_equal(inv, ref_inv)
     with pytest.raises(TypeError, match="ids of one type"):
         _factorize(np.array(["a", 1, "b"], dtype=object))
+
+
+# --- issue 8
+def test_labels_through_the_gate():
+    e, t, sc, lab, spk_of, _ = _trials(n_spk=10, per=3, seed=14)
+    kw = dict(enroll_ids=e, test_ids=t, speaker_of=spk_of, n_resamples=50, rng=0)
+    # more than two classes with pos_label used to be one-vs-rest, silently
+    three = np.where(lab, 1, np.arange(len(lab)) % 2 * 2)
+    with pytest.raises(ValueError, match="needs binary labels, but `y_true` takes 3 values"):
+        trial_bootstrap_ci(three, sc, pos_label=1, **kw)
+    words = np.where(lab, "target", "nontarget")
+    with pytest.raises(ValueError, match="`pos_label` is not specified"):
+        trial_bootstrap_ci(words, sc, **kw)
+    a = trial_bootstrap_ci(lab, sc, **kw)
+    b = trial_bootstrap_ci(words, sc, pos_label="target", **kw)
+    np.testing.assert_array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
+    # a None among the labels of a pandas object column: named, or dropped and counted
+    s = pd.Series(words, dtype=object)
+    s[[0, 5]] = None
+    with pytest.raises(ValueError, match=r"`y_true` has 2 missing value.* rows 0, 5"):
+        trial_bootstrap_ci(s, sc, pos_label="target", **kw)
+    r = trial_bootstrap_ci(s, sc, pos_label="target", dropna=True, **kw)
+    assert r.details["n_dropped"] == 2 and r.details["n_trials"] == len(lab) - 2
+    # data= with column names
+    df = pd.DataFrame({"y": lab, "s": sc, "e": e, "t": t})
+    c = trial_bootstrap_ci("y", "s", enroll_ids="e", test_ids="t", data=df, speaker_of=spk_of,
+                           n_resamples=50, rng=0)  # fmt: skip
+    np.testing.assert_array_equal(a.bootstrap_distribution, c.bootstrap_distribution)
+    with pytest.raises(ValueError, match="`pos_label` is an option of the built-in metrics"):
+        trial_bootstrap_ci(lab, sc, metric=roc_auc_score, pos_label=True, **kw)
+
+
+def test_speaker_map_and_ids_checked():
+    e, t, sc, lab, spk_of, _ = _trials(n_spk=10, per=3, seed=15)
+    kw = dict(n_resamples=50, rng=0)
+    gaps = dict(spk_of)
+    gaps["r4"] = None
+    gaps["r7"] = float("nan")
+    with pytest.raises(
+        ValueError, match=r"`speaker_of` gives a missing value .* 2 id\(s\): 'r4', 'r7'"
+    ):
+        trial_bootstrap_ci(lab, sc, enroll_ids=e, test_ids=t, speaker_of=gaps, **kw)
+    nums = {int(k[1:]): v for k, v in spk_of.items()}
+    with pytest.raises(TypeError, match="`enroll_ids` holds strings but `test_ids` holds numbers"):
+        trial_bootstrap_ci(lab, sc, enroll_ids=e, test_ids=[int(x[1:]) for x in t],
+                           speaker_of={**spk_of, **nums}, **kw)  # fmt: skip
+
+
+def test_one_sided_ends_at_the_range():
+    e, t, sc, lab, spk_of, _ = _trials(seed=16)
+    kw = dict(enroll_ids=e, test_ids=t, speaker_of=spk_of, n_resamples=200, rng=0)
+    two = trial_bootstrap_ci(lab, sc, confidence_level=0.9, **kw)
+    less = trial_bootstrap_ci(lab, sc, alternative="less", **kw)
+    assert tuple(less.confidence_interval) == (0.0, two.confidence_interval.high)
+    auc = trial_bootstrap_ci(lab, sc, metric="roc_auc", alternative="greater", **kw)
+    assert auc.confidence_interval.high == 1.0
+    with pytest.raises(ValueError, match="`alternative`"):
+        trial_bootstrap_ci(lab, sc, alternative="one-sided", **kw)

@@ -24,7 +24,14 @@ from ..engine.nested import is_nested
 from ..engine.sampler import Sampler
 from ..inputs import ArgSpec, gather, unique_inverse
 
-__all__ = ["Design", "design_arrays", "jackknife_values", "max_jackknife_groups", "strata_codes"]
+__all__ = [
+    "Design",
+    "check_stratify_nested",
+    "design_arrays",
+    "jackknife_values",
+    "max_jackknife_groups",
+    "strata_codes",
+]
 
 #: target number of weights (rows x atoms) in one chunk of jackknife rows
 _CHUNK_WEIGHTS = 1 << 17
@@ -131,6 +138,15 @@ def design_arrays(
         cond = arrays.get("conditions")
     n_dropped = 0 if kept is None else n_samples - len(kept)
     return Design(conditions=cond, strata=arrays.get("strata"), kept=kept, n_dropped=n_dropped)
+
+
+def check_stratify_nested(stratify: Any, design: Design, what: str = "the labels") -> None:
+    """``stratify=True`` asks for strata, which nested conditions do not support."""
+    if stratify and design.nested:
+        raise ValueError(
+            f"`stratify=True` (strata = {what}) is not available with nested `conditions` "
+            "(a list of levels): pass `stratify=False`, or a single level of conditions."
+        )
 
 
 def strata_codes(*arrays: np.ndarray | None) -> np.ndarray | None:

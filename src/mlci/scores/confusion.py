@@ -36,7 +36,7 @@ from ..metrics import ConfusionKernel, safe_div
 from ..metrics.classification import balanced_accuracy as _balanced_accuracy
 from ..metrics.classification import cohen_kappa as _cohen_kappa
 from ..metrics.classification import mcc as _mcc
-from ._design import design_arrays, strata_codes
+from ._design import check_stratify_nested, design_arrays, strata_codes
 
 __all__ = ["CM_METRICS", "ConfusionMatrix", "binary_cm_metric", "cm_metric_bounds"]
 
@@ -690,6 +690,7 @@ class ConfusionMatrix:
             n_input=self._n_input,
             holder="`y_true` and `y_pred`",
         )
+        check_stratify_nested(stratify, design, "the true class")
         if design.kept is not None:
             t_idx, p_idx = t_idx[design.kept], p_idx[design.kept]
         binary = self.binary

@@ -209,6 +209,8 @@ def det_curve(scores: Scores, *, probit: bool = True) -> Curve:
     array([1.  , 0.75, 0.75])
     """
     fpr, tpr, thr = _points(_check_scores_obj(scores))
+    if not isinstance(probit, bool | np.bool_):
+        raise TypeError(f"`probit` must be True or False; got {probit!r}.")
     fnr = 1 - tpr
     if probit:
         with np.errstate(divide="ignore"):
@@ -529,14 +531,15 @@ def partial_auc(scores: Scores, max_fpr: float = 1.0, *, mcclish: bool = False) 
     """
     sc = _check_scores_obj(scores)
     a = _check_max_fpr(max_fpr)
+    if not isinstance(mcclish, bool | np.bool_):
+        raise TypeError(f"`mcclish` must be True or False; got {mcclish!r}.")
     return float(_partial_auc_rows(sc._lay, sc._full_view(), a, mcclish)[0])
 
 
 def _check_max_fpr(max_fpr: Any) -> float:
-    try:
-        a = float(max_fpr)
-    except (TypeError, ValueError):
-        raise TypeError(f"`max_fpr` must be a number in (0, 1]; got {max_fpr!r}.") from None
+    if isinstance(max_fpr, bool) or not isinstance(max_fpr, int | float | np.integer | np.floating):
+        raise TypeError(f"`max_fpr` must be a number in (0, 1]; got {max_fpr!r}.")
+    a = float(max_fpr)
     if not 0 < a <= 1:
         raise ValueError(f"`max_fpr` must be in (0, 1]; got {a}.")
     return a

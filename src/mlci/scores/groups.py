@@ -501,6 +501,11 @@ def metric_by_group(
     gidx = gidx.reshape(-1)
     n_groups = len(first_row)
     first = pd.DataFrame({n: a[first_row] for n, a in zip(names, group_arrays, strict=True)})
+    if stratify and nested:
+        raise ValueError(
+            "`stratify=True` (strata = group x class) is not available with nested "
+            "`conditions` (a list of levels): pass `stratify=False`, or a single level."
+        )
     if stratify is None:
         stratify = not nested
     cond: Any = None

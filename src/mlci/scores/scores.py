@@ -55,7 +55,13 @@ from ..inputs import (
 )
 from ..metrics import Kernel
 from ..results import BootstrapResult
-from ._design import design_arrays, jackknife_values, max_jackknife_groups, strata_codes
+from ._design import (
+    check_stratify_nested,
+    design_arrays,
+    jackknife_values,
+    max_jackknife_groups,
+    strata_codes,
+)
 from .confusion import CM_METRICS, ConfusionMatrix, binary_cm_metric, cm_metric_bounds
 
 __all__ = ["EqualErrorRate", "Scores"]
@@ -1214,6 +1220,7 @@ class Scores:
             input_kept=self._kept,
             n_input=self._n_input,
         )
+        check_stratify_nested(stratify, design)
         sc = self if design.kept is None else self._subset(design.kept)
         if stratify is None:
             stratify = not design.nested
