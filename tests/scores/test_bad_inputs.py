@@ -227,11 +227,12 @@ def test_nested_conditions_work_and_refuse_missing_levels(driver):
 def test_design_flags_and_choices(driver):
     with pytest.raises(TypeError, match="`stratify`"):
         DRIVERS[driver](stratify="yes", **FAST)
-    if driver != "metric_by_group":
-        with pytest.raises(ValueError, match="`weights`"):
-            DRIVERS[driver](weights="binomial", **FAST)
-        with pytest.raises(TypeError, match="`two_stage`"):
-            DRIVERS[driver](two_stage="no", **FAST)
+    with pytest.raises(ValueError, match="`weights`"):
+        DRIVERS[driver](weights="binomial", **FAST)
+    with pytest.raises(TypeError, match="`two_stage`"):
+        DRIVERS[driver](two_stage="no", **FAST)
+    with pytest.raises(ValueError, match="`two_stage=True` needs `conditions`"):
+        DRIVERS[driver](two_stage=True, **FAST)
 
 
 # ----------------------------------------------------------------------------- data

@@ -312,6 +312,8 @@ def metric_by_group(
     conditions: Any = None,
     strata: Any = None,
     stratify: bool | None = None,
+    two_stage: bool = False,
+    weights: str = "multinomial",
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
@@ -365,6 +367,10 @@ def metric_by_group(
     stratify : bool, optional
         True: resample within each (group, class) cell (and ``strata``), keeping its size.
         Default: True, except with nested conditions (which support no strata).
+    two_stage : bool, default False
+        With conditions: also resample the samples (or lower levels) inside each drawn
+        condition.
+    weights : {"multinomial", "poisson"}
     dropna : bool, default False
         Drop the samples with a missing value in any per-sample argument instead of
         refusing them; ``out.attrs["n_dropped"]`` says how many.
@@ -425,9 +431,10 @@ def metric_by_group(
     )
     check_choice("score_class", score_class, ("pos", "neg"))
     check_choice("equal_class", equal_class, ("pos", "neg"))
-    for name, flag in (("dropna", dropna), ("stratify", stratify)):
+    for name, flag in (("dropna", dropna), ("stratify", stratify), ("two_stage", two_stage)):
         if flag is not None and not isinstance(flag, bool | np.bool_):
             raise TypeError(f"`{name}` must be True or False; got {flag!r}.")
+    check_choice("weights", weights, ("multinomial", "poisson"))
     if metric_kwargs is not None and not isinstance(metric_kwargs, dict):
         raise TypeError(f"`metric_kwargs` must be a dict; got {type(metric_kwargs).__name__}.")
     extra_kw = sorted(set(metric_kwargs or {}) - {"beta"})
@@ -515,6 +522,8 @@ def metric_by_group(
         len(z),
         conditions=cond,
         strata=strata_codes(gidx * 2 + is_pos if stratify else None, g.arrays.get("strata")),
+        two_stage=two_stage,
+        weights=weights,
         n_resamples=opts.n_resamples,
         rng=opts.seed,
     )

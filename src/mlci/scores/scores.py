@@ -6,16 +6,23 @@ metric is computed from *cumulative counts* of the sorted scores: how many negat
 "view" of the counts, and a bootstrap replicate is just another view:
 
 * ``_WeightsView``: the replicate's counts over the atoms (distinct scores of each class,
-  negatives then positives), as drawn by the core engine (:func:`mlci.engine.resampling.make_plan`);
-  a rate at a fixed threshold is a gather from the cumulative sum of the weights.
+  negatives then positives), as drawn by the engine's samplers (a plan from
+  :func:`mlci.engine.nested.plan_for_conditions`: iid, strata, conditions, nested
+  conditions); a rate at a fixed threshold is a gather from the cumulative sum of the
+  weights.
 * ``_LazyView``: the same multinomial (or Poisson) bootstrap, sampled lazily.  The
   cumulative count of a class at a position, given the counts already drawn at the
   nearest known positions on each side, is binomial (a multinomial bridge), so a
   search (EER, threshold at a rate) only draws the O(log n) counts it looks at instead
   of n weights per replicate.  The law of every statistic is exactly that of the
-  multinomial bootstrap; it is the default when no ``conditions`` are given and the
-  statistic is a search.
+  multinomial bootstrap; it is the default when neither ``conditions`` nor ``strata``
+  are given and the statistic is a search.
 * ``_DeleteOneView``: the data with one sample removed, for BCa's exact jackknife.
+
+Both samplers (:class:`_LazySampler` and the engine's) run through the one replicate loop
+(:func:`mlci.engine.bootstrap.run_replicates`) and the one finish step
+(:func:`mlci.engine.bootstrap.finish_bootstrap`), in :meth:`Scores._bootstrap`, the driver
+behind every interval of :mod:`mlci.scores` (curves and verification metrics included).
 
 Conventions (``score_class``, ``equal_class``) follow score-analysis:
 
