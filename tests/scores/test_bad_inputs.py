@@ -43,20 +43,22 @@ from mlci.scores.verification import (
     min_detection_cost,
 )
 
-N = 120
+N = 144
 _rng = np.random.default_rng(0)
 Y = np.r_[np.ones(N // 2, int), np.zeros(N // 2, int)]
 X = Y + _rng.normal(0, 1, N)
-SPK = np.tile(np.arange(12), N // 12)
-SES = np.tile(np.repeat([0, 1], 12), N // 24)
+# 24 speakers (at least 20 conditions, so that no FewConditionsWarning is due), 3
+# sessions each
+SPK = np.tile(np.arange(24), N // 24)
+SES = np.repeat(np.arange(N // 24), 24) % 3
 SC = Scores.from_labels(Y, X)
 CMX = ConfusionMatrix(Y, (X > 0.5).astype(int))
 FRAME = pd.DataFrame({"y": Y, "s": X, "g": np.tile(["a", "b"], N // 2), "spk": SPK})
 
-# trials: 24 recordings of 8 speakers
-_T_SPK = np.repeat(np.arange(8), 3)
-_T_IDS = np.array([f"r{i}" for i in range(24)])
-_E, _T = np.triu_indices(24, k=1)
+# trials: 40 recordings of 20 speakers
+_T_SPK = np.repeat(np.arange(20), 2)
+_T_IDS = np.array([f"r{i}" for i in range(40)])
+_E, _T = np.triu_indices(40, k=1)
 T_LAB = _T_SPK[_E] == _T_SPK[_T]
 T_SC = _rng.normal(2.0 * T_LAB, 1.0)
 T_SPK_OF = dict(zip(_T_IDS, _T_SPK, strict=True))
@@ -214,7 +216,7 @@ def test_nested_conditions_work_and_refuse_missing_levels(driver):
         first = res.eer if hasattr(res, "eer") else res.result if hasattr(res, "result") else res
         first = first[0] if isinstance(first, tuple) else first
         assert first.scheme == "nested(2 levels; resampled: 1)"
-        assert first.n_conditions == 12
+        assert first.n_conditions == 24
     bad = SES.astype(object)
     bad[7] = None
     with pytest.raises(ValueError, match=r"`conditions\[1\]` has 1 missing value"):

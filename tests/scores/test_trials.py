@@ -326,7 +326,7 @@ def test_string_ids_factorised_like_numpy_unique():
 
 # --- issue 8
 def test_labels_through_the_gate():
-    e, t, sc, lab, spk_of, _ = _trials(n_spk=10, per=3, seed=14)
+    e, t, sc, lab, spk_of, _ = _trials(n_spk=20, per=3, seed=14)
     kw = dict(enroll_ids=e, test_ids=t, speaker_of=spk_of, n_resamples=50, rng=0)
     # more than two classes with pos_label used to be one-vs-rest, silently
     three = np.where(lab, 1, np.arange(len(lab)) % 2 * 2)
@@ -355,7 +355,7 @@ def test_labels_through_the_gate():
 
 
 def test_speaker_map_and_ids_checked():
-    e, t, sc, lab, spk_of, _ = _trials(n_spk=10, per=3, seed=15)
+    e, t, sc, lab, spk_of, _ = _trials(n_spk=20, per=3, seed=15)
     kw = dict(n_resamples=50, rng=0)
     gaps = dict(spk_of)
     gaps["r4"] = None
