@@ -207,7 +207,7 @@ def test_labels_classes_and_missing_values():
     # a None in a pandas object column (groups, labels, conditions): named, or dropped
     gaps = df.assign(g=df.g.astype(object), spk=np.arange(300) % 30)
     gaps.loc[[4, 9], "g"] = None
-    with pytest.raises(ValueError, match=r"`groups` has 2 missing value.* rows 4, 9"):
+    with pytest.raises(ValueError, match=r"`groups`.* has 2 missing value.* rows 4, 9"):
         metric_by_group("y", "s", groups="g", data=gaps, threshold=0.5)
     out = metric_by_group("y", "s", groups="g", data=gaps, threshold=0.5, dropna=True,
                           rng=0, n_resamples=50)  # fmt: skip
@@ -233,3 +233,26 @@ def test_conditions_flat_and_nested():
     with pytest.raises(ValueError, match="`stratify=True`"):
         metric_by_group("y", "s", groups="g", data=df, conditions=["spk", "ses"],
                         threshold=0.5, stratify=True)  # fmt: skip
+
+
+def test_distances_score_class_neg():
+    # distances (low = positive) with score_class="neg" give the same per-group statistics
+    # as the negated scores with score_class="pos" (reference: mlci.Scores per group)
+    df = frame(n=400, seed=8)
+    df["d"] = -df.s
+    kw = dict(groups="g", data=df, rng=0, n_resamples=50)
+    for metric, extra in (
+        ("eer", {}),
+        ("auc", {}),
+        ("fnr_at_fpr", {"at": 0.2}),
+        ("fnr", {"threshold": -0.5}),
+    ):
+        got = metric_by_group("y", "d", metric=metric, score_class="neg", **extra, **kw)
+        want = metric_by_group(
+            "y", "s", metric=metric, **({"threshold": 0.5} if metric == "fnr" else extra), **kw
+        )
+        np.testing.assert_allclose(got.estimate, want.estimate, err_msg=metric)
+    thr = metric_by_group("y", "d", metric="eer_threshold", score_class="neg", **kw)
+    for g, sub in df.groupby("g"):
+        ref = Scores.from_labels(sub.y, sub.d, score_class="neg").eer().threshold
+        assert thr[thr.g == g].estimate.iloc[0] == pytest.approx(ref)

@@ -498,9 +498,9 @@ def metric_by_group(
     is_pos = binary_target(g["y_true"], pos_label, metric=metric).astype(np.intp)
     if is_pos.all() or not is_pos.any():
         raise ValueError("Both classes are needed: every sample has the same class.")
-    z = g["y_score"]
+    raw = g["y_score"]
     sign = 1.0 if score_class == "pos" else -1.0
-    z = sign * z
+    z = sign * raw  # oriented: decided positive when z >= tau (or z > tau)
     group_arrays = [g[k] for k in group_values]
     codes = [fast_unique(a)[1] for a in group_arrays]
     combo = np.stack(codes, axis=1) if len(codes) > 1 else codes[0][:, None]
@@ -541,7 +541,7 @@ def metric_by_group(
                  for r in first.itertuples(index=False)]  # fmt: skip
         label_names = [r if len(r) > 1 else r[0] for r in plain]
         kernel, _ = _score_metric_by_group(
-            z, is_pos, gidx, label_names, metric, mkw, normalize, score_class, equal_class
+            raw, is_pos, gidx, label_names, metric, mkw, normalize, score_class, equal_class
         )
         kernel.bounds = _score_bounds(metric, normalize)
         res = _run(kernel, plan, opts, metric)
