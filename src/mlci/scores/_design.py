@@ -14,12 +14,15 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from ..engine.bootstrap import single_threaded_blas
 from ..engine.nested import is_nested
 from ..engine.sampler import Sampler
 from ..inputs import ArgSpec, gather, unique_inverse
@@ -181,23 +184,36 @@ def jackknife_values(
     exact: Callable[[], tuple[np.ndarray, np.ndarray] | None] | None = None,
     bytes_per_row: float | None = None,
     max_memory: float = 512 * 2**20,
+    n_jobs: int | None = 1,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Jackknife values and multiplicities for BCa's acceleration, through the sampler.
 
     ``exact()`` (an exact delete-one-sample formula, or None if there is none) is used
     when the resampled unit is the sample and there are more atoms than ``max_groups``;
-    otherwise the sampler's
-    :meth:`~mlci.engine.sampler.Sampler.jackknife_rows` (delete one unit, or one random
-    group of units) are evaluated chunk by chunk, within ``max_memory``.  The rule is the
+    otherwise the sampler's :meth:`~mlci.engine.sampler.Sampler.jackknife_rows` (delete
+    one unit, or one random group of units) are evaluated chunk by chunk, within
+    ``max_memory``, on ``n_jobs`` threads (None: all cores up to 8).  The rule is the
     engine's (:func:`mlci.engine.bootstrap.run_bootstrap`), so the same kernel gives the
-    same interval through either path.
+    same interval through either path; the values never depend on the chunks or threads.
     """
     if exact is not None and sampler.unit_is_sample and sampler.m > max_groups:
         values = exact()
         if values is not None:
             return values
     g, mult, rows = sampler.jackknife_rows(max_groups)
+    jobs = max(1, min(os.cpu_count() or 1, 8)) if n_jobs in (None, -1) else int(n_jobs)
     per_row = bytes_per_row if bytes_per_row is not None else 8.0 * sampler.m
-    step = int(np.clip(min(max_memory / per_row, _CHUNK_WEIGHTS / max(sampler.m, 1)), 1, 256))
-    vals = [evaluate(rows(a, min(a + step, g))) for a in range(0, g, step)]
+    step = int(
+        np.clip(min(max_memory / jobs / per_row, _CHUNK_WEIGHTS / max(sampler.m, 1)), 1, 256)
+    )
+    starts = range(0, g, step)
+
+    def part(a: int) -> np.ndarray:
+        return evaluate(rows(a, min(a + step, g)))
+
+    if jobs > 1 and len(starts) > 1:
+        with single_threaded_blas(), ThreadPoolExecutor(max_workers=jobs) as ex:
+            vals = list(ex.map(part, starts))
+    else:
+        vals = [part(a) for a in starts]
     return np.concatenate(vals, axis=0), mult

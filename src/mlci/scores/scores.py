@@ -1338,6 +1338,7 @@ def _run(
                         exact=lambda: kernel.delete_one(sampler.counts),  # type: ignore[return-value]
                         bytes_per_row=8.0 * kernel.m * (kernel.work_factor + 1.0),
                         max_memory=eng.max_memory,
+                        n_jobs=eng.n_jobs if threads else 1,
                     )
                 )
         return memo[0]
