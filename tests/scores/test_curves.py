@@ -107,3 +107,30 @@ def test_coverage_operating_point_and_simultaneous_band():
     hits = _coverage(band, truth_tpr, n_sim)
     # simultaneous coverage: at least nominal minus Monte-Carlo error
     assert hits / n_sim > 0.95 - 3 * np.sqrt(0.05 * 0.95 / n_sim), hits / n_sim
+
+
+def test_joint_parts_share_replicates_and_keep_their_range():
+    # a threshold band's TPR and FPR come from one run: the same numbers as two separate
+    # bootstraps with the same seed (the lazy sampler draws the same counts)
+    rng = np.random.default_rng(2)
+    sc = Scores(rng.normal(1, 1, 150), rng.normal(0, 1, 150))
+    grid = np.array([-0.5, 0.0, 0.5, 1.0])
+    band = roc_band(sc, grid, kind="threshold", rng=3, n_resamples=200)
+    tpr = sc.bootstrap_ci("tpr", threshold=grid, rng=3, n_resamples=200, method="percentile")
+    fpr = sc.bootstrap_ci("fpr", threshold=grid, rng=3, n_resamples=200, method="percentile")
+    np.testing.assert_array_equal(band.result.bootstrap_distribution, tpr.bootstrap_distribution)
+    np.testing.assert_array_equal(band.extra["fpr_low"], fpr.confidence_interval.low)
+    # an operating point: the rate's normal interval is clipped into [0, 1], the
+    # threshold's is not (a threshold has no range)
+    s = Scores(rng.normal(3.5, 1, 40), rng.normal(0, 1, 400))
+    rate, thr = operating_point_ci(s, "fnr", at=0.05, method="normal", rng=0, n_resamples=300)
+    se = np.std(rate.bootstrap_distribution, ddof=1)
+    assert rate.estimate - 1.959964 * se < 0 and rate.confidence_interval.low == 0.0
+    se_t = np.std(thr.bootstrap_distribution, ddof=1)
+    assert thr.confidence_interval.low == pytest.approx(thr.estimate - 1.959963985 * se_t)
+    assert rate.metric == "fnr_at_fpr" and thr.metric == "threshold_at_fpr"
+    with pytest.raises(ValueError, match="`alternative`"):
+        roc_band(sc, grid, simultaneous=True, alternative="greater", n_resamples=50)
+    # a partial AUC lies in [0, max_fpr]
+    p = auc_ci(sc, max_fpr=0.2, alternative="greater", rng=0, n_resamples=100)
+    assert p.confidence_interval.high == 0.2

@@ -24,10 +24,10 @@ def frame(n=800, seed=0):
 def test_estimates_match_scores_per_group():
     df = frame()
     out = metric_by_group(
-        df,
-        group_columns=["g", "a"],
-        label_column="y",
-        score_column="s",
+        "y",
+        "s",
+        groups=["g", "a"],
+        data=df,
         metric="fnr",
         threshold=[0.5, 0.2],
         rng=0,
@@ -44,12 +44,10 @@ def test_estimates_match_scores_per_group():
 
 def test_normalisation():
     df = frame(seed=1)
-    kw = dict(
-        group_columns="g", label_column="y", score_column="s", threshold=0.4, rng=0, n_resamples=100
-    )
-    raw = metric_by_group(df, metric="fpr", **kw)
-    rel = metric_by_group(df, metric="fpr", normalise="by_overall", **kw)
-    best = metric_by_group(df, metric="fpr", normalise="by_best", **kw)
+    kw = dict(groups="g", data=df, threshold=0.4, rng=0, n_resamples=100)
+    raw = metric_by_group("y", "s", metric="fpr", **kw)
+    rel = metric_by_group("y", "s", metric="fpr", normalize="by_overall", **kw)
+    best = metric_by_group("y", "s", metric="fpr", normalize="by_best", **kw)
     groups = raw[raw.g != "(overall)"].estimate.to_numpy()
     overall = raw[raw.g == "(overall)"].estimate.iloc[0]
     np.testing.assert_allclose(rel[rel.g != "(overall)"].estimate, groups / overall)
@@ -58,16 +56,10 @@ def test_normalisation():
 
 def test_bad_input():
     df = frame()
-    with pytest.raises(ValueError, match="Column 'nope'"):
-        metric_by_group(df, group_columns="nope", label_column="y", score_column="s", threshold=0.5)
+    with pytest.raises(ValueError, match="`groups`='nope' is not a column of `data`"):
+        metric_by_group("y", "s", groups="nope", data=df, threshold=0.5)
     with pytest.raises(ValueError, match="Unknown metric"):
-        metric_by_group(
-            df, group_columns="g", label_column="y", score_column="s", threshold=0.5, metric="frp"
-        )
-    with pytest.raises(TypeError, match="DataFrame"):
-        metric_by_group(
-            {"g": [1]}, group_columns="g", label_column="y", score_column="s", threshold=0.5
-        )
+        metric_by_group("y", "s", groups="g", data=df, threshold=0.5, metric="frp")
 
 
 # --- threshold-free statistics per group (EER, AUC, thresholds at rates, operating points)
@@ -85,8 +77,8 @@ def test_score_metrics_match_scores_per_group(metric, kw):
     # reference: mlci.Scores on each group's rows (itself checked against score-analysis
     # and scikit-learn in test_scores.py)
     df = frame(n=600, seed=2)
-    out = metric_by_group(df, group_columns=["g", "a"], label_column="y", score_column="s",
-                          metric=metric, rng=0, n_resamples=100, **kw)  # fmt: skip
+    out = metric_by_group("y", "s", groups=["g", "a"], data=df, metric=metric, rng=0,
+                          n_resamples=100, **kw)  # fmt: skip
 
     def ref(sub):
         sc = Scores.from_labels(sub.y, sub.s)
@@ -138,28 +130,129 @@ def test_score_metric_kernel_on_replicate_counts():
 
 def test_score_metric_normalised():
     df = frame(n=800, seed=4)
-    kw = dict(group_columns="g", label_column="y", score_column="s", rng=0, n_resamples=100)
-    raw = metric_by_group(df, metric="auc", **kw)
-    rel = metric_by_group(df, metric="auc", normalise="by_overall", **kw)
+    kw = dict(groups="g", data=df, rng=0, n_resamples=100)
+    raw = metric_by_group("y", "s", metric="auc", **kw)
+    rel = metric_by_group("y", "s", metric="auc", normalize="by_overall", **kw)
     groups = raw[raw.g != "(overall)"].estimate.to_numpy()
     overall = raw[raw.g == "(overall)"].estimate.iloc[0]
     np.testing.assert_allclose(rel[rel.g != "(overall)"].estimate, groups / overall)
-    with pytest.raises(ValueError, match="`normalise`='by_best'"):
-        metric_by_group(df, metric="eer_threshold", normalise="by_best", **kw)
+    with pytest.raises(ValueError, match="`normalize`='by_best'"):
+        metric_by_group("y", "s", metric="eer_threshold", normalize="by_best", **kw)
 
 
 def test_score_metric_bad_input():
     df = frame(n=200)
-    kw = dict(group_columns="g", label_column="y", score_column="s", n_resamples=50)
+    kw = dict(groups="g", n_resamples=50)
     with pytest.raises(TypeError, match="does not take `threshold`"):
-        metric_by_group(df, metric="eer", threshold=0.5, **kw)
+        metric_by_group("y", "s", data=df, metric="eer", threshold=0.5, **kw)
     with pytest.raises(TypeError, match="needs `rate=`"):
-        metric_by_group(df, metric="threshold_at_fpr", **kw)
+        metric_by_group("y", "s", data=df, metric="threshold_at_fpr", **kw)
     with pytest.raises(TypeError, match="needs `at=`"):
-        metric_by_group(df, metric="fnr_at_fpr", **kw)
+        metric_by_group("y", "s", data=df, metric="fnr_at_fpr", **kw)
     with pytest.raises(TypeError, match="pass `threshold=`"):
-        metric_by_group(df, metric="fnr", **kw)
+        metric_by_group("y", "s", data=df, metric="fnr", **kw)
     one_class = df.copy()
     one_class.loc[one_class.g == "f", "y"] = 1
     with pytest.raises(ValueError, match="Group 'f' has no negatives"):
-        metric_by_group(one_class, metric="eer", **kw)
+        metric_by_group("y", "s", data=one_class, metric="eer", **kw)
+
+
+# --- issue 8
+def test_vocabulary_data_and_arrays_agree():
+    df = frame(n=400, seed=5)
+    a = metric_by_group("y", "s", groups=["g", "a"], data=df, threshold=0.4, rng=0, n_resamples=100)
+    b = metric_by_group(
+        df.y.to_numpy(), df.s.to_numpy(), groups=[df.g, df.a], threshold=0.4, rng=0, n_resamples=100
+    )
+    pd.testing.assert_frame_equal(a, b)
+    c = metric_by_group(df.y, df.s, groups=df[["g", "a"]], threshold=0.4, rng=0, n_resamples=100)
+    pd.testing.assert_frame_equal(a, c)
+    assert a.attrs["n_dropped"] == 0 and a.attrs["alternative"] == "two-sided"
+    d = metric_by_group(df.y, df.s, groups=df.g.to_numpy(), threshold=0.4, n_resamples=20, rng=0)
+    assert d.columns[0] == "group"
+    pl = pytest.importorskip("polars")
+    e = metric_by_group("y", "s", groups=["g", "a"], data=pl.from_pandas(df), threshold=0.4,
+                        rng=0, n_resamples=100)  # fmt: skip
+    pd.testing.assert_frame_equal(a, e)
+
+
+def test_confidence_level_and_alternative_checked():
+    df = frame(n=200)
+    kw = dict(groups="g", data=df, threshold=0.5, n_resamples=50, rng=0)
+    # confidence_level=95 returned meaningless bounds
+    with pytest.raises(ValueError, match="`confidence_level`"):
+        metric_by_group("y", "s", confidence_level=95, **kw)
+    with pytest.raises(ValueError, match="`alternative`"):
+        metric_by_group("y", "s", alternative="one-sided", **kw)
+    less = metric_by_group("y", "s", alternative="less", **kw)
+    assert np.all(less.low == 0.0) and np.all(less.high <= 1.0)
+    rel = metric_by_group("y", "s", alternative="greater", normalize="by_overall", **kw)
+    assert np.all(rel.high == np.inf)
+
+
+def test_labels_classes_and_missing_values():
+    df = frame(n=300, seed=6)
+    # more than two classes with pos_label was one-vs-rest, silently
+    three = df.assign(y=np.arange(300) % 3)
+    with pytest.raises(ValueError, match="needs binary labels, but `y_true` takes 3 values"):
+        metric_by_group("y", "s", groups="g", data=three, threshold=0.5, pos_label=1)
+    # string labels need pos_label (the one rule), instead of a default of 1
+    words = df.assign(y=np.where(df.y == 1, "yes", "no"))
+    with pytest.raises(ValueError, match="`pos_label` is not specified"):
+        metric_by_group("y", "s", groups="g", data=words, threshold=0.5)
+    ref = metric_by_group("y", "s", groups="g", data=df, threshold=0.5, rng=0, n_resamples=50)
+    got = metric_by_group("y", "s", groups="g", data=words, threshold=0.5, pos_label="yes",
+                          rng=0, n_resamples=50)  # fmt: skip
+    pd.testing.assert_frame_equal(ref, got, check_like=True)
+    # a None in a pandas object column (groups, labels, conditions): named, or dropped
+    gaps = df.assign(g=df.g.astype(object), spk=np.arange(300) % 30)
+    gaps.loc[[4, 9], "g"] = None
+    with pytest.raises(ValueError, match=r"`groups`.* has 2 missing value.* rows 4, 9"):
+        metric_by_group("y", "s", groups="g", data=gaps, threshold=0.5)
+    out = metric_by_group("y", "s", groups="g", data=gaps, threshold=0.5, dropna=True,
+                          rng=0, n_resamples=50)  # fmt: skip
+    assert out.attrs["n_dropped"] == 2
+    want = Scores.from_labels(df.y.drop([4, 9]), df.s.drop([4, 9])).fnr(0.5)
+    assert out[out.g == "(overall)"].estimate.iloc[0] == pytest.approx(want)
+    gaps.loc[7, "spk"] = np.nan
+    with pytest.raises(ValueError, match=r"`conditions`.* has 1 missing value"):
+        metric_by_group("y", "s", groups="a", data=gaps, conditions="spk", threshold=0.5)
+
+
+def test_conditions_flat_and_nested():
+    df = frame(n=400, seed=7)
+    df["spk"] = np.arange(400) % 40
+    df["ses"] = (np.arange(400) // 40) % 2
+    flat = metric_by_group("y", "s", groups="g", data=df, conditions="spk", metric="eer",
+                           rng=0, n_resamples=100)  # fmt: skip
+    nested = metric_by_group("y", "s", groups="g", data=df, conditions=["spk", "ses"],
+                             threshold=0.5, rng=0, n_resamples=100)  # fmt: skip
+    base = metric_by_group("y", "s", groups="g", data=df, metric="eer", rng=0, n_resamples=100)
+    np.testing.assert_allclose(flat.estimate, base.estimate)
+    assert len(nested) == 3
+    with pytest.raises(ValueError, match="`stratify=True`"):
+        metric_by_group("y", "s", groups="g", data=df, conditions=["spk", "ses"],
+                        threshold=0.5, stratify=True)  # fmt: skip
+
+
+def test_distances_score_class_neg():
+    # distances (low = positive) with score_class="neg" give the same per-group statistics
+    # as the negated scores with score_class="pos" (reference: mlci.Scores per group)
+    df = frame(n=400, seed=8)
+    df["d"] = -df.s
+    kw = dict(groups="g", data=df, rng=0, n_resamples=50)
+    for metric, extra in (
+        ("eer", {}),
+        ("auc", {}),
+        ("fnr_at_fpr", {"at": 0.2}),
+        ("fnr", {"threshold": -0.5}),
+    ):
+        got = metric_by_group("y", "d", metric=metric, score_class="neg", **extra, **kw)
+        want = metric_by_group(
+            "y", "s", metric=metric, **({"threshold": 0.5} if metric == "fnr" else extra), **kw
+        )
+        np.testing.assert_allclose(got.estimate, want.estimate, err_msg=metric)
+    thr = metric_by_group("y", "d", metric="eer_threshold", score_class="neg", **kw)
+    for g, sub in df.groupby("g"):
+        ref = Scores.from_labels(sub.y, sub.d, score_class="neg").eer().threshold
+        assert thr[thr.g == g].estimate.iloc[0] == pytest.approx(ref)

@@ -4,6 +4,8 @@ the lazy sampler against the engine's weights, and refused inputs."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
+import polars as pl
 import pytest
 import score_analysis as sa
 from sklearn.metrics import roc_auc_score, roc_curve
@@ -54,18 +56,18 @@ def test_thresholds_at_rates_match_score_analysis(score_class, equal_class, meth
         r = np.r_[rng.uniform(0, 1, 20), 0.0, 1.0]
         for m in ("tpr", "fnr"):
             np.testing.assert_allclose(
-                getattr(ours, "threshold_at_" + m)(r, method=method),
+                getattr(ours, "threshold_at_" + m)(r, interpolation=method),
                 getattr(ref, "threshold_at_" + m)(r, method=method),
                 atol=1e-9,
             )
         swapped = ref.swap()
         np.testing.assert_allclose(
-            ours.threshold_at_tnr(r, method=method),
+            ours.threshold_at_tnr(r, interpolation=method),
             swapped.threshold_at_tpr(r, method=method),
             atol=1e-9,
         )
         np.testing.assert_allclose(
-            ours.threshold_at_fpr(r, method=method),
+            ours.threshold_at_fpr(r, interpolation=method),
             swapped.threshold_at_fnr(r, method=method),
             atol=1e-9,
         )
@@ -87,7 +89,7 @@ def test_threshold_at_rate_attains_the_rate():
 
 def test_seed_examples():
     # the worked examples of the score-analysis introduction (seed)
-    s = Scores.from_labels(labels=[1, 1, 1, 0, 0], scores=[1, 2, 3, 0.5, 1.5], pos_label=1)
+    s = Scores.from_labels([1, 1, 1, 0, 0], [1, 2, 3, 0.5, 1.5], pos_label=1)
     assert s.fpr(1.2) == 0.5
     np.testing.assert_allclose(s.fpr([0.4, 1.2, 2.0]), [1.0, 0.5, 0.0])
     assert s.threshold_at_fnr(0.3) == pytest.approx(1.9)
@@ -239,7 +241,7 @@ def test_callable_metric_and_conditions():
 
 
 def test_bad_inputs():
-    with pytest.raises(ValueError, match="NaN"):
+    with pytest.raises(ValueError, match="`pos` has 1 missing value"):
         Scores([1.0, np.nan], [0.0])
     with pytest.raises(ValueError, match="no positive"):
         Scores([], [0.0, 1.0])
@@ -266,8 +268,8 @@ def test_bad_inputs():
         s.bootstrap_ci("eer", threshold=0.3)
     with pytest.raises(ValueError, match="`score_class`"):
         Scores([1.0], [0.0], score_class="positive")
-    with pytest.raises(ValueError, match="`method`"):
-        s.threshold_at_fpr(0.5, method="nearest")
+    with pytest.raises(ValueError, match="`interpolation`"):
+        s.threshold_at_fpr(0.5, interpolation="nearest")
 
 
 def test_degenerate_interval_warns():
@@ -304,3 +306,155 @@ def test_eer_and_auc_with_infinite_scores():
         e = s.eer()
         assert e.eer == pytest.approx(eer)
         assert e.threshold == pytest.approx(thr)
+
+
+# --- issue 8: inputs through the gate, one positive-label rule, every option everywhere
+def test_labels_with_missing_values_refused_or_dropped():
+    # object labels with a NaN counted the NaN sample as a negative (y == 1 is False)
+    rng = np.random.default_rng(10)
+    y = np.array([0, 1] * 100, dtype=object)
+    x = rng.normal(0, 1, 200) + y.astype(float)
+    y[5] = np.nan
+    with pytest.raises(ValueError, match=r"`y_true` has 1 missing value.* row 5"):
+        Scores.from_labels(y, x)
+    s = Scores.from_labels(y, x, dropna=True)
+    keep = np.r_[0:5, 6:200]
+    ref = Scores.from_labels(y[keep].astype(int), x[keep])
+    np.testing.assert_array_equal(s.pos, ref.pos)
+    np.testing.assert_array_equal(s.neg, ref.neg)
+    assert s.n_dropped == 1
+    assert s.bootstrap_ci("eer", rng=0, n_resamples=50).details["n_dropped"] == 1
+    # pandas strings with pd.NA, pandas objects with None, polars nulls: the same message
+    labels = np.where(y[keep].astype(int) == 1, "yes", "no").tolist()
+    labels[3] = None
+    for series in (
+        pd.Series(labels, dtype="string"),
+        pd.Series(labels, dtype=object),
+        pl.Series(labels),
+    ):
+        with pytest.raises(ValueError, match="`y_true` has 1 missing value"):
+            Scores.from_labels(series, x[keep], pos_label="yes")
+    with pytest.raises(ValueError, match="`y_score` has 2 missing value"):
+        Scores.from_labels(y[keep], np.r_[np.nan, np.nan, x[keep][2:]])
+
+
+def test_conditions_with_missing_values():
+    # a pandas "string" Series with pd.NA gave a numpy TypeError ("boolean value of NA is
+    # ambiguous") from np.unique
+    rng = np.random.default_rng(11)
+    s = Scores(rng.normal(1, 1, 100), rng.normal(0, 1, 100))
+    spk = pd.Series(rng.integers(0, 20, 200).astype(str), dtype="string")
+    spk[[3, 150]] = pd.NA
+    with pytest.raises(ValueError, match=r"`conditions` has 2 missing value.* rows 3, 150"):
+        s.bootstrap_ci("eer", conditions=spk, n_resamples=50)
+    res = s.bootstrap_ci("eer", conditions=spk, dropna=True, rng=0, n_resamples=50)
+    assert res.details["n_dropped"] == 2 and res.n_samples == 198
+    # the same as the Scores without those two samples (3 is a positive, 150 a negative)
+    keep = np.setdiff1d(np.arange(200), [3, 150])
+    y_all = np.r_[np.ones(100), np.zeros(100)]
+    x_all = np.r_[s._y_score]
+    ref = Scores.from_labels(y_all[keep].astype(int), x_all[keep]).bootstrap_ci(
+        "eer", conditions=spk.to_numpy()[keep].astype(str), rng=0, n_resamples=50
+    )
+    np.testing.assert_array_equal(res.bootstrap_distribution, ref.bootstrap_distribution)
+
+
+def test_more_than_two_classes_refused():
+    # with pos_label, three classes used to be one-vs-rest without a word
+    y = np.array([0, 1, 2] * 20)
+    x = np.arange(60.0)
+    with pytest.raises(ValueError, match=r"needs binary labels, but `y_true` takes 3 values"):
+        Scores.from_labels(y, x, pos_label=1)
+    s = Scores.from_labels(y == 1, x)  # binarised: says which class is positive
+    assert s.n_pos == 20 and s.n_neg == 40
+
+
+def test_positive_label_rule():
+    s = Scores.from_labels([-1, 1, 1, -1], [0.1, 0.9, 0.8, 0.3])  # {-1, 1}: 1 is positive
+    np.testing.assert_array_equal(s.pos, [0.8, 0.9])
+    s = Scores.from_labels([False, True, True], [0.1, 0.9, 0.8])
+    assert s.n_pos == 2
+    with pytest.raises(ValueError, match="`pos_label` is not specified"):
+        Scores.from_labels(["cat", "dog"], [0.1, 0.9])
+    with pytest.raises(ValueError, match="`pos_label`=2 is not among the values"):
+        Scores.from_labels([0, 1], [0.1, 0.9], pos_label=2)
+    df = pd.DataFrame({"y": ["cat", "dog", "dog"], "s": [0.1, 0.9, 0.4]})
+    s = Scores.from_labels("y", "s", data=df, pos_label="dog")
+    np.testing.assert_array_equal(s.pos, [0.4, 0.9])
+
+
+def test_nested_conditions_in_sample_order():
+    # nested conditions [speaker, session] (they used to fail in Scores.bootstrap_ci),
+    # given in the user's sample order: the same data in another order gives the same
+    # replicates, so the conditions are permuted into the internal order correctly
+    rng = np.random.default_rng(12)
+    n = 300
+    spk, ses = rng.integers(0, 25, n), rng.integers(0, 3, n)
+    y = rng.integers(0, 2, n)
+    x = y + rng.normal(0, 1, n) + 0.8 * rng.normal(size=25)[spk]
+    kw = dict(rng=1, n_resamples=100, method="bca")
+    a = Scores.from_labels(y, x).bootstrap_ci("eer", conditions=[spk, ses], **kw)
+    order = rng.permutation(n)
+    b = Scores.from_labels(y[order], x[order]).bootstrap_ci(
+        "eer", conditions=[spk[order], ses[order]], **kw
+    )
+    assert a.scheme == "nested(2 levels; resampled: 1)" and a.n_conditions == 25
+    np.testing.assert_array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
+    assert a.confidence_interval == b.confidence_interval
+    # two_stage resamples the sessions too
+    c = Scores.from_labels(y, x).bootstrap_ci("eer", conditions=[spk, ses], two_stage=True, **kw)
+    assert c.scheme == "nested(2 levels; resampled: 1, 2)"
+    # with a wrong order the replicates differ (the check above has power)
+    d = Scores.from_labels(y[order], x[order]).bootstrap_ci("eer", conditions=[spk, ses], **kw)
+    assert not np.array_equal(a.bootstrap_distribution, d.bootstrap_distribution)
+
+
+def test_strata_and_stratify():
+    rng = np.random.default_rng(13)
+    s = Scores(rng.normal(1, 1, 150), rng.normal(0, 1, 150))
+    site = rng.integers(0, 3, 300)
+    a = s.bootstrap_ci("fnr", threshold=0.5, strata=site, rng=0, n_resamples=100)
+    assert a.scheme == "strata" and a.n_strata == 6  # site x class
+    b = s.bootstrap_ci("fnr", threshold=0.5, strata=site, stratify=False, rng=0, n_resamples=100)
+    assert b.n_strata == 3
+    c = s.bootstrap_ci("fnr", threshold=0.5, stratify=False, rng=0, n_resamples=100)
+    assert c.scheme == "iid+lazy"
+    # the strata include the class: the number of positives is fixed in every replicate
+    with pytest.warns(DegenerateIntervalWarning):
+        d = s.bootstrap_ci("tp", threshold=-np.inf, strata=site, rng=0, n_resamples=50)
+    assert np.all(d.bootstrap_distribution == 150)
+
+
+def test_one_sided_and_bounded_intervals():
+    rng = np.random.default_rng(14)
+    s = Scores(rng.normal(3, 1, 60), rng.normal(0, 1, 60))
+    kw = dict(rng=2, n_resamples=400, method="percentile")
+    two = s.bootstrap_ci("eer", confidence_level=0.9, **kw)
+    less = s.bootstrap_ci("eer", alternative="less", **kw)
+    greater = s.bootstrap_ci("eer", alternative="greater", **kw)
+    assert tuple(less.confidence_interval) == (0.0, two.confidence_interval.high)
+    assert tuple(greater.confidence_interval) == (two.confidence_interval.low, 1.0)
+    thr = s.bootstrap_ci("eer_threshold", alternative="less", **kw)
+    assert thr.confidence_interval.low == -np.inf  # a threshold has no range
+    # normal and basic intervals stay in [0, 1] for the EER (small, near 0)
+    for method in ("normal", "basic"):
+        r = s.bootstrap_ci("eer", method=method, rng=2, n_resamples=400)
+        assert 0.0 <= r.confidence_interval.low <= r.confidence_interval.high <= 1.0
+
+
+def test_metric_options_renamed():
+    rng = np.random.default_rng(15)
+    s = Scores(rng.normal(1, 1, 200), rng.normal(0, 1, 200))
+    r = s.bootstrap_ci("threshold_at_fpr", rate=0.1, interpolation="lower", rng=0, n_resamples=50)
+    assert r.estimate == s.threshold_at_fpr(0.1, interpolation="lower")
+    r = s.bootstrap_ci("fbeta", threshold=0.5, metric_kwargs={"beta": 2.0}, rng=0, n_resamples=50)
+    assert r.estimate == pytest.approx(s.metric("fbeta", 0.5, beta=2.0))
+
+    def gap(sc, shift=0.0):
+        return sc.pos.mean() - sc.neg.mean() + shift
+
+    r = s.bootstrap_ci(gap, metric_kwargs={"shift": 1.0}, rng=0, n_resamples=30)
+    assert r.estimate == pytest.approx(gap(s, 1.0))
+    assert s.rate_at("fnr", at=0.1, interpolation="higher") == s.fnr(
+        s.threshold_at_fpr(0.1, interpolation="higher")
+    )

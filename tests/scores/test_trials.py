@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.metrics import roc_auc_score, roc_curve
 
@@ -103,7 +104,7 @@ def test_weights_are_products_of_multiplicities():
 def test_same_distribution_as_loop_baseline():
     e, t, sc, lab, spk_of, _ = _trials(n_spk=15, per=4, seed=3)
     fast = trial_bootstrap_ci(
-        e, t, sc, lab, speaker_of=spk_of, metric="eer", n_resamples=1500, rng=0
+        lab, sc, enroll_ids=e, test_ids=t, speaker_of=spk_of, metric="eer", n_resamples=1500, rng=0
     )
     rng = np.random.default_rng(0)
     slow = np.array([eer_reference(lab, sc, _loop_weights(e, t, spk_of, rng)) for _ in range(1500)])
@@ -115,19 +116,33 @@ def test_same_distribution_as_loop_baseline():
 def test_roc_auc_callable_and_levels():
     e, t, sc, lab, spk_of, ses_of = _trials(seed=4)
     r1 = trial_bootstrap_ci(
-        e, t, sc, lab, speaker_of=spk_of, metric="roc_auc", n_resamples=200, rng=5
+        lab,
+        sc,
+        enroll_ids=e,
+        test_ids=t,
+        speaker_of=spk_of,
+        metric="roc_auc",
+        n_resamples=200,
+        rng=5,
     )
     assert r1.estimate == pytest.approx(roc_auc_score(lab, sc))
     r2 = trial_bootstrap_ci(
-        e, t, sc, lab, speaker_of=spk_of, metric=roc_auc_score, n_resamples=200, rng=5
+        lab,
+        sc,
+        enroll_ids=e,
+        test_ids=t,
+        speaker_of=spk_of,
+        metric=roc_auc_score,
+        n_resamples=200,
+        rng=5,
     )
     # same weights, same metric: identical distributions
     np.testing.assert_allclose(r1.bootstrap_distribution, r2.bootstrap_distribution)
     r3 = trial_bootstrap_ci(
-        e,
-        t,
-        sc,
         lab,
+        sc,
+        enroll_ids=e,
+        test_ids=t,
         speaker_of=spk_of,
         session_of=ses_of,
         resample=("speaker", "session", "id"),
@@ -138,9 +153,18 @@ def test_roc_auc_callable_and_levels():
     assert r3.scheme == "joint(speaker, session, id)"
     assert r3.details["jackknife_size"] == 20
     prod = trial_bootstrap_ci(
-        e, t, sc, lab, speaker_of=spk_of, same_speaker="product", n_resamples=400, rng=5
+        lab,
+        sc,
+        enroll_ids=e,
+        test_ids=t,
+        speaker_of=spk_of,
+        same_speaker="product",
+        n_resamples=400,
+        rng=5,
     )
-    once = trial_bootstrap_ci(e, t, sc, lab, speaker_of=spk_of, n_resamples=400, rng=5)
+    once = trial_bootstrap_ci(
+        lab, sc, enroll_ids=e, test_ids=t, speaker_of=spk_of, n_resamples=400, rng=5
+    )
     assert prod.standard_error > once.standard_error
 
 
@@ -156,7 +180,14 @@ def test_joint_wider_than_trial_iid():
     sc = rng.normal(2.0 * lab, 1.0) + 1.5 * lab * eff[spk[e]]  # speaker-dependent targets
     spk_of = dict(zip(ids, spk, strict=True))
     joint = trial_bootstrap_ci(
-        ids[e], ids[t], sc, lab, speaker_of=spk_of, metric="eer", n_resamples=500, rng=0
+        lab,
+        sc,
+        enroll_ids=ids[e],
+        test_ids=ids[t],
+        speaker_of=spk_of,
+        metric="eer",
+        n_resamples=500,
+        rng=0,
     )
     k = EerKernel(lab, sc)
     rng2 = np.random.default_rng(1)
@@ -175,8 +206,12 @@ def test_joint_wider_than_trial_iid():
 
 def test_reproducible_across_batches():
     e, t, sc, lab, spk_of, _ = _trials(seed=7)
-    a = trial_bootstrap_ci(e, t, sc, lab, speaker_of=spk_of, n_resamples=100, rng=3, batch=1)
-    b = trial_bootstrap_ci(e, t, sc, lab, speaker_of=spk_of, n_resamples=100, rng=3)
+    a = trial_bootstrap_ci(
+        lab, sc, enroll_ids=e, test_ids=t, speaker_of=spk_of, n_resamples=100, rng=3, batch=1
+    )
+    b = trial_bootstrap_ci(
+        lab, sc, enroll_ids=e, test_ids=t, speaker_of=spk_of, n_resamples=100, rng=3
+    )
     np.testing.assert_array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
 
 
@@ -188,21 +223,25 @@ def test_bad_inputs():
         match=r"2 id\(s\) of the trials are missing from "
         r"`speaker_of`: 'r0', 'r3'",
     ):
-        trial_bootstrap_ci(e, t, sc, lab, speaker_of=partial)
+        trial_bootstrap_ci(lab, sc, enroll_ids=e, test_ids=t, speaker_of=partial)
     with pytest.raises(ValueError, match="`session_of` is None"):
-        trial_bootstrap_ci(e, t, sc, lab, speaker_of=spk_of, resample=("speaker", "session"))
+        trial_bootstrap_ci(
+            lab, sc, enroll_ids=e, test_ids=t, speaker_of=spk_of, resample=("speaker", "session")
+        )
     with pytest.raises(ValueError, match="must include 'speaker'"):
-        trial_bootstrap_ci(e, t, sc, lab, speaker_of=spk_of, resample=("id",))
+        trial_bootstrap_ci(lab, sc, enroll_ids=e, test_ids=t, speaker_of=spk_of, resample=("id",))
     with pytest.raises(ValueError, match="`same_speaker`"):
-        trial_bootstrap_ci(e, t, sc, lab, speaker_of=spk_of, same_speaker="twice")
-    with pytest.raises(ValueError, match="one entry per trial"):
-        trial_bootstrap_ci(e, t[:-1], sc, lab, speaker_of=spk_of)
-    with pytest.raises(ValueError, match="one entry per trial"):
-        trial_bootstrap_ci(e, t, sc[:-1], lab, speaker_of=spk_of)
+        trial_bootstrap_ci(
+            lab, sc, enroll_ids=e, test_ids=t, speaker_of=spk_of, same_speaker="twice"
+        )
+    with pytest.raises(ValueError, match="`test_ids` has 189 samples"):
+        trial_bootstrap_ci(lab, sc, enroll_ids=e, test_ids=t[:-1], speaker_of=spk_of)
+    with pytest.raises(ValueError, match="`y_score` has 189 samples"):
+        trial_bootstrap_ci(lab, sc[:-1], enroll_ids=e, test_ids=t, speaker_of=spk_of)
     with pytest.raises(TypeError, match="`speaker_of` must map"):
-        trial_bootstrap_ci(e, t, sc, lab, speaker_of=[1, 2])
+        trial_bootstrap_ci(lab, sc, enroll_ids=e, test_ids=t, speaker_of=[1, 2])
     with pytest.raises(ValueError, match="single speaker"):
-        trial_bootstrap_ci(e, t, sc, lab, speaker_of={k: 0 for k in spk_of})
+        trial_bootstrap_ci(lab, sc, enroll_ids=e, test_ids=t, speaker_of={k: 0 for k in spk_of})
 
 
 def _eer_on_weights(lab, sc, w):
@@ -220,7 +259,15 @@ def test_speaker_count_path_equals_trial_weights(rule, n_spk):
     e, t, sc, lab, spk_of, _ = _trials(n_spk=n_spk, per=4, seed=11)
     sc = np.round(sc, 1)  # ties
     res = trial_bootstrap_ci(
-        e, t, sc, lab, speaker_of=spk_of, same_speaker=rule, n_resamples=300, rng=4, batch=7
+        lab,
+        sc,
+        enroll_ids=e,
+        test_ids=t,
+        speaker_of=spk_of,
+        same_speaker=rule,
+        n_resamples=300,
+        rng=4,
+        batch=7,
     )
     w = trial_weights(e, t, speaker_of=spk_of, same_speaker=rule, n_resamples=300, rng=4)
     ref = _eer_on_weights(lab, sc, w)
@@ -236,18 +283,22 @@ def test_speaker_count_path_equals_trial_weights(rule, n_spk):
 
 
 def test_speaker_count_path_jackknife_equals_trial_path():
-    from mlci.scores.trials import SpeakerEer, _jackknife, _prepare, _trial_evaluator
+    # the trial sampler's jackknife rows (delete one group of speakers), in both of its
+    # representations (speaker counts, trial weights), give the same EERs
+    from mlci.scores._design import jackknife_values
+    from mlci.scores.trials import SpeakerEer, _prepare, _trial_evaluator, _TrialSampler
 
     e, t, sc, lab, spk_of, _ = _trials(n_spk=25, per=3, seed=12)
     seed = np.random.SeedSequence(0)
     tr1, _ = _prepare(e, t, spk_of, None, ("speaker",), "once")
     fast = SpeakerEer(tr1, lab, sc)
-    j1 = _jackknife(tr1, fast.evaluate, 10, seed, speaker_counts=True)
+    s1 = _TrialSampler(tr1, 10, seed, speaker_counts=True)
+    j1, m1 = jackknife_values(fast.evaluate, s1, 10)
     tr2, _ = _prepare(e, t, spk_of, None, ("speaker",), "once")
-    slow, _ = _trial_evaluator(tr2, "eer", lab, sc, None)
-    j2 = _jackknife(tr2, slow, 10, seed)
+    slow, _, _ = _trial_evaluator(tr2, "eer", lab, sc)
+    j2, _ = jackknife_values(slow, _TrialSampler(tr2, 10, seed), 10)
     np.testing.assert_allclose(j1, j2, atol=1e-13)
-    assert len(j1) == 10
+    assert len(j1) == 10 and np.all(m1 == 1)
 
 
 def test_many_speakers_sparse_pair_form():
@@ -273,3 +324,61 @@ def test_string_ids_factorised_like_numpy_unique():
     np.testing.assert_array_equal(inv, ref_inv)
     with pytest.raises(TypeError, match="ids of one type"):
         _factorize(np.array(["a", 1, "b"], dtype=object))
+
+
+# --- issue 8
+def test_labels_through_the_gate():
+    e, t, sc, lab, spk_of, _ = _trials(n_spk=20, per=3, seed=14)
+    kw = dict(enroll_ids=e, test_ids=t, speaker_of=spk_of, n_resamples=50, rng=0)
+    # more than two classes with pos_label used to be one-vs-rest, silently
+    three = np.where(lab, 1, np.arange(len(lab)) % 2 * 2)
+    with pytest.raises(ValueError, match="needs binary labels, but `y_true` takes 3 values"):
+        trial_bootstrap_ci(three, sc, pos_label=1, **kw)
+    words = np.where(lab, "target", "nontarget")
+    with pytest.raises(ValueError, match="`pos_label` is not specified"):
+        trial_bootstrap_ci(words, sc, **kw)
+    a = trial_bootstrap_ci(lab, sc, **kw)
+    b = trial_bootstrap_ci(words, sc, pos_label="target", **kw)
+    np.testing.assert_array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
+    # a None among the labels of a pandas object column: named, or dropped and counted
+    s = pd.Series(words, dtype=object)
+    s[[0, 5]] = None
+    with pytest.raises(ValueError, match=r"`y_true` has 2 missing value.* rows 0, 5"):
+        trial_bootstrap_ci(s, sc, pos_label="target", **kw)
+    r = trial_bootstrap_ci(s, sc, pos_label="target", dropna=True, **kw)
+    assert r.details["n_dropped"] == 2 and r.details["n_trials"] == len(lab) - 2
+    # data= with column names
+    df = pd.DataFrame({"y": lab, "s": sc, "e": e, "t": t})
+    c = trial_bootstrap_ci("y", "s", enroll_ids="e", test_ids="t", data=df, speaker_of=spk_of,
+                           n_resamples=50, rng=0)  # fmt: skip
+    np.testing.assert_array_equal(a.bootstrap_distribution, c.bootstrap_distribution)
+    with pytest.raises(ValueError, match="`pos_label` is an option of the built-in metrics"):
+        trial_bootstrap_ci(lab, sc, metric=roc_auc_score, pos_label=True, **kw)
+
+
+def test_speaker_map_and_ids_checked():
+    e, t, sc, lab, spk_of, _ = _trials(n_spk=20, per=3, seed=15)
+    kw = dict(n_resamples=50, rng=0)
+    gaps = dict(spk_of)
+    gaps["r4"] = None
+    gaps["r7"] = float("nan")
+    with pytest.raises(
+        ValueError, match=r"`speaker_of` gives a missing value .* 2 id\(s\): 'r4', 'r7'"
+    ):
+        trial_bootstrap_ci(lab, sc, enroll_ids=e, test_ids=t, speaker_of=gaps, **kw)
+    nums = {int(k[1:]): v for k, v in spk_of.items()}
+    with pytest.raises(TypeError, match="`enroll_ids` holds strings but `test_ids` holds numbers"):
+        trial_bootstrap_ci(lab, sc, enroll_ids=e, test_ids=[int(x[1:]) for x in t],
+                           speaker_of={**spk_of, **nums}, **kw)  # fmt: skip
+
+
+def test_one_sided_ends_at_the_range():
+    e, t, sc, lab, spk_of, _ = _trials(seed=16)
+    kw = dict(enroll_ids=e, test_ids=t, speaker_of=spk_of, n_resamples=200, rng=0)
+    two = trial_bootstrap_ci(lab, sc, confidence_level=0.9, **kw)
+    less = trial_bootstrap_ci(lab, sc, alternative="less", **kw)
+    assert tuple(less.confidence_interval) == (0.0, two.confidence_interval.high)
+    auc = trial_bootstrap_ci(lab, sc, metric="roc_auc", alternative="greater", **kw)
+    assert auc.confidence_interval.high == 1.0
+    with pytest.raises(ValueError, match="`alternative`"):
+        trial_bootstrap_ci(lab, sc, alternative="one-sided", **kw)

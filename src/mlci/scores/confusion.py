@@ -12,18 +12,33 @@ that stacks of matrices (thresholds, replicates) can be evaluated in one call.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from ..inputs.validation import as_1d, check_choice, check_same_length, show_values
-from ..metrics._base import ConfusionKernel, safe_div
+from ..engine.bootstrap import run_bootstrap
+from ..engine.nested import plan_for_conditions
+from ..inputs import (
+    DEFAULT_MAX_MEMORY,
+    ArgSpec,
+    bootstrap_options,
+    check_choice,
+    check_label_pair,
+    encode_labels,
+    fast_unique,
+    gather,
+    positive_label,
+    show_values,
+)
+from ..metrics import ConfusionKernel, safe_div
 from ..metrics.classification import balanced_accuracy as _balanced_accuracy
 from ..metrics.classification import cohen_kappa as _cohen_kappa
 from ..metrics.classification import mcc as _mcc
+from ._design import check_stratify_nested, design_arrays, strata_codes
 
-__all__ = ["CM_METRICS", "ConfusionMatrix", "binary_cm_metric"]
+__all__ = ["CM_METRICS", "ConfusionMatrix", "binary_cm_metric", "cm_metric_bounds"]
 
 AVERAGES = (None, "macro", "micro")
 
@@ -66,6 +81,25 @@ CM_METRICS = (
     + tuple(_ALIASES)
     + ("accuracy", "error_rate", "f1", "fbeta", "mcc", "balanced_accuracy", "cohen_kappa")
 )
+
+
+def cm_metric_bounds(name: str) -> tuple[float, float]:
+    """The range of a confusion-matrix metric: intervals are kept inside it.
+
+    Counts are in [0, inf), MCC and Cohen's kappa in [-1, 1], every other metric (rates,
+    predictive values, accuracy, F-scores) in [0, 1].
+
+    Examples
+    --------
+    >>> cm_metric_bounds("recall"), cm_metric_bounds("mcc"), cm_metric_bounds("tp")
+    ((0.0, 1.0), (-1.0, 1.0), (0.0, inf))
+    """
+    name = _ALIASES.get(name, name)
+    if name in _COUNTS:
+        return (0.0, np.inf)
+    if name in ("mcc", "cohen_kappa"):
+        return (-1.0, 1.0)
+    return (0.0, 1.0)
 
 
 def _split(cm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -159,6 +193,89 @@ float or ndarray
 """
 
 
+def _check_matrix(matrix: Any) -> np.ndarray:
+    try:
+        mat = np.asarray(matrix)
+    except (TypeError, ValueError):
+        raise TypeError("`matrix` must be an array of counts.") from None
+    if mat.dtype == object or mat.dtype.kind not in "iuf":
+        raise TypeError(f"`matrix` must be an array of counts; got values of type {mat.dtype}.")
+    if mat.ndim < 2 or mat.shape[-1] != mat.shape[-2] or mat.shape[-1] < 1:
+        raise ValueError(f"`matrix` must have shape (X..., N, N) with N >= 1; got {mat.shape}.")
+    if mat.dtype.kind == "f" and not np.all(np.isfinite(mat)):
+        raise ValueError("`matrix` contains NaN or infinite counts.")
+    if np.any(mat < 0):
+        raise ValueError("`matrix` contains negative counts.")
+    return mat
+
+
+def _check_classes(classes: Any) -> np.ndarray:
+    """Class names: one type, no missing value, no duplicate."""
+    if isinstance(classes, str | bytes) or not hasattr(classes, "__len__"):
+        raise TypeError(f"`classes` must be a sequence of class names; got {classes!r}.")
+    g = gather({"classes": ArgSpec("labels")}, {"classes": list(classes)}, allow_empty=True)
+    c = g["classes"]
+    if len(c) == 0:
+        raise ValueError("`classes` is empty; it must name every class.")
+    u, inv = fast_unique(c)
+    if len(u) < len(c):
+        dup = u[np.bincount(inv, minlength=len(u)) > 1]
+        raise ValueError(
+            f"`classes` repeats {show_values(dup)}; every class must appear once (a repeated "
+            "class would split its samples between two rows)."
+        )
+    return c
+
+
+def _class_indices(
+    y: np.ndarray, p: np.ndarray, classes: Any
+) -> tuple[np.ndarray, np.ndarray, list[Any]]:
+    """Class index of every label and prediction, and the class names."""
+    if classes is None:
+        cls, (t_idx, p_idx) = encode_labels(y, p)
+        return t_idx, p_idx, cls.tolist()
+    c = _check_classes(classes)
+    check_label_pair(y, c, names=("y_true", "classes"))
+    order = np.argsort(c, kind="stable")
+    sorted_c = c[order]
+    out = []
+    for name, arr in (("y_true", y), ("y_pred", p)):
+        loc = np.minimum(np.searchsorted(sorted_c, arr), len(c) - 1)
+        bad = sorted_c[loc] != arr
+        if bad.any():
+            missing = fast_unique(arr[bad])[0]
+            verb = "is" if len(missing) == 1 else "are"
+            raise ValueError(
+                f"`{name}` takes {show_values(missing)}, which {verb} not among `classes` "
+                f"{show_values(c)}; every label must be one of `classes`."
+            )
+        out.append(order[loc])
+    return out[0], out[1], c.tolist()
+
+
+def _binary_indices(
+    y: np.ndarray, p: np.ndarray, pos_label: Any, classes: Any
+) -> tuple[np.ndarray, np.ndarray, list[Any]]:
+    """Indices 0 (positive) / 1 (negative) of binary labels; more values are refused."""
+    if classes is not None:
+        raise ValueError(
+            "`classes` does not apply to `binary=True` from labels: the classes are "
+            "[pos_label, the other label]; pass `pos_label`."
+        )
+    values = fast_unique(np.concatenate([y, p]))[0]
+    if len(values) > 2:
+        example = pos_label if pos_label is not None else values[-1].item()
+        raise ValueError(
+            f"`binary=True` needs two classes, but `y_true` and `y_pred` take {len(values)} "
+            f"values {show_values(values)}. To score one class against the rest, binarise "
+            f"both first, e.g. `y_true == {example!r}` and `y_pred == {example!r}`."
+        )
+    pos = positive_label(values, pos_label, "y_true")
+    others = [v for v in values.tolist() if v != pos]
+    neg = others[0] if others else "other"
+    return (y != pos).astype(np.intp), (p != pos).astype(np.intp), [pos, neg]
+
+
 def _scalar(x: np.ndarray) -> Any:
     x = np.asarray(x)
     return float(x) if x.ndim == 0 else x
@@ -169,23 +286,40 @@ class ConfusionMatrix:
 
     Parameters
     ----------
-    labels, predictions : array-like, shape (n_samples,), optional
-        True and predicted classes; the classes are the sorted union of their values.
+    y_true, y_pred : array-like, shape (n_samples,), optional
+        True and predicted classes (one type, sharing their values); the classes are the
+        sorted union of their values unless ``classes`` is given.
     matrix : array-like, shape (X..., N, N), optional
         Counts (rows: true class, columns: predicted class), instead of labels.
     classes : sequence, optional
-        Class names in matrix order (default ``range(N)``, or the sorted labels).
+        Class names in matrix order (default ``range(N)``, or the sorted labels).  From
+        labels, every label must be one of them (classes absent from the data give rows
+        and columns of zeros); no class may be repeated.
     binary : bool, default False
         A binary matrix with classes ordered ``[pos, neg]``: its metrics are scalars.
-        From labels, ``pos_label`` says which class is positive (default 1 for labels
-        in {0, 1} or {-1, 1}); every other value is negative.
+        From labels, the labels must take at most two values and ``pos_label`` says which
+        is positive (default 1, or True, for labels in {0, 1}, {-1, 1}, {False, True}).
     pos_label : optional
         Positive class for ``binary=True`` from labels.
+    dropna : bool, default False
+        From labels: drop the samples with a missing label or prediction instead of
+        refusing them; their number is :attr:`n_dropped`.
+    data : DataFrame, optional
+        A pandas or polars DataFrame (or pyarrow Table); ``y_true`` and ``y_pred`` may
+        then be column names.
+
+    Attributes
+    ----------
+    matrix : ndarray
+    classes : list
+    binary : bool
+    n_dropped : int
+        Samples dropped for a missing value (with ``dropna=True``).
 
     Examples
     --------
-    >>> cm = ConfusionMatrix(labels=[2, 0, 2, 2, 0, 1, 1, 2, 2, 0, 1, 2],
-    ...                      predictions=[0, 0, 2, 1, 0, 2, 1, 0, 2, 0, 2, 2])
+    >>> cm = ConfusionMatrix([2, 0, 2, 2, 0, 1, 1, 2, 2, 0, 1, 2],
+    ...                      [0, 0, 2, 1, 0, 2, 1, 0, 2, 0, 2, 2])
     >>> cm.classes
     [0, 1, 2]
     >>> cm.matrix
@@ -206,76 +340,63 @@ class ConfusionMatrix:
 
     def __init__(
         self,
-        labels: Any = None,
-        predictions: Any = None,
+        y_true: Any = None,
+        y_pred: Any = None,
         *,
         matrix: Any = None,
         classes: Any = None,
         binary: bool = False,
         pos_label: Any = None,
+        dropna: bool = False,
+        data: Any = None,
     ) -> None:
+        if not isinstance(binary, bool | np.bool_):
+            raise TypeError(f"`binary` must be True or False; got {binary!r}.")
+        if not isinstance(dropna, bool | np.bool_):
+            raise TypeError(f"`dropna` must be True or False; got {dropna!r}.")
+        # the samples (class indices in the user's order), when built from labels
+        self._samples: tuple[np.ndarray, np.ndarray] | None = None
+        self._kept: np.ndarray | None = None
+        self._n_input = 0
+        self.n_dropped = 0
         if matrix is not None:
-            if labels is not None or predictions is not None:
-                raise ValueError("Pass either `matrix` or `labels` and `predictions`, not both.")
-            try:
-                mat = np.asarray(matrix)
-                if mat.dtype == object or mat.dtype.kind not in "iuf":
-                    raise TypeError
-            except (TypeError, ValueError):
-                raise TypeError("`matrix` must be an array of counts.") from None
-            if mat.ndim < 2 or mat.shape[-1] != mat.shape[-2] or mat.shape[-1] < 1:
+            if y_true is not None or y_pred is not None:
+                raise ValueError("Pass either `matrix` or `y_true` and `y_pred`, not both.")
+            if pos_label is not None:
                 raise ValueError(
-                    f"`matrix` must have shape (X..., N, N) with N >= 1; got {mat.shape}."
+                    "`pos_label` applies to labels (`y_true`, `y_pred`); a binary `matrix` "
+                    "is ordered [pos, neg]."
                 )
-            if mat.dtype.kind == "f" and not np.all(np.isfinite(mat)):
-                raise ValueError("`matrix` contains NaN or infinite counts.")
-            if np.any(mat < 0):
-                raise ValueError("`matrix` contains negative counts.")
+            mat = _check_matrix(matrix)
             k = mat.shape[-1]
             if classes is None:
                 classes = ["pos", "neg"] if binary and k == 2 else list(range(k))
-            self.classes = list(classes)
+            self.classes = _check_classes(classes).tolist()
             if len(self.classes) != k:
                 raise ValueError(f"`classes` has {len(self.classes)} names for N={k} classes.")
         else:
-            if labels is None or predictions is None:
-                raise ValueError("Pass `labels` and `predictions`, or `matrix`.")
-            y = as_1d("labels", labels)
-            p = as_1d("predictions", predictions)
-            check_same_length(labels=y, predictions=p)
+            if y_true is None or y_pred is None:
+                raise ValueError("Pass `y_true` and `y_pred`, or `matrix`.")
+            g = gather(
+                {"y_true": ArgSpec("labels"), "y_pred": ArgSpec("labels")},
+                {"y_true": y_true, "y_pred": y_pred},
+                dropna=bool(dropna),
+                data=data,
+            )
+            y, p = g["y_true"], g["y_pred"]
+            check_label_pair(y, p)
+            self._kept, self._n_input, self.n_dropped = g.kept, len(y) + g.n_dropped, g.n_dropped
             if binary:
-                values = np.unique(np.concatenate([y, p]))
-                if pos_label is None:
-                    vs = set(values.tolist())
-                    if vs <= {0, 1} or vs <= {-1, 1} or vs <= {False, True}:
-                        pos_label = 1
-                    else:
-                        raise ValueError(
-                            f"The labels take values {show_values(values)} and `pos_label` is not "
-                            "specified: pass `pos_label` for a binary confusion matrix."
-                        )
-                y, p = (y != pos_label).astype(int), (p != pos_label).astype(int)
-                self.classes = [pos_label, "other"]
-                k = 2
-                t_idx, p_idx = y, p
+                t_idx, p_idx, self.classes = _binary_indices(y, p, pos_label, classes)
             else:
-                if classes is None:
-                    try:
-                        cls = np.unique(np.concatenate([y, p]))
-                    except TypeError:
-                        raise TypeError(
-                            "`labels` and `predictions` must hold comparable class labels."
-                        ) from None
-                else:
-                    cls = np.asarray(list(classes))
-                self.classes = cls.tolist()
-                k = len(cls)
-                lookup = {c: i for i, c in enumerate(self.classes)}
-                try:
-                    t_idx = np.array([lookup[v] for v in y.tolist()])
-                    p_idx = np.array([lookup[v] for v in p.tolist()])
-                except KeyError as exc:
-                    raise ValueError(f"label {exc.args[0]!r} is not among `classes`.") from None
+                if pos_label is not None:
+                    raise ValueError(
+                        "`pos_label` applies to `binary=True` only; an N-class matrix scores "
+                        "every class (one-vs-all)."
+                    )
+                t_idx, p_idx, self.classes = _class_indices(y, p, classes)
+            k = len(self.classes)
+            self._samples = (t_idx, p_idx)
             mat = np.bincount(t_idx * k + p_idx, minlength=k * k).reshape(k, k)
         if binary and mat.shape[-1] != 2:
             raise ValueError(
@@ -459,14 +580,22 @@ class ConfusionMatrix:
         self,
         metric: str,
         *,
+        average: str | None = None,
+        metric_kwargs: dict[str, Any] | None = None,
         n_resamples: int = 1000,
         confidence_level: float = 0.95,
         method: str = "bca",
         alternative: str = "two-sided",
         rng: Any = None,
+        conditions: Any = None,
+        strata: Any = None,
         stratify: bool = False,
-        average: str | None = None,
-        beta: float = 1.0,
+        two_stage: bool = False,
+        weights: str = "multinomial",
+        batch: int | None = None,
+        n_jobs: int | None = None,
+        max_memory: int = DEFAULT_MAX_MEMORY,
+        dropna: bool = False,
     ) -> Any:
         """Bootstrap interval of a metric of one confusion matrix (resampling its samples).
 
@@ -474,26 +603,35 @@ class ConfusionMatrix:
         ----------
         metric : str
             A name of :data:`CM_METRICS` (see :meth:`metric`).
-        n_resamples : int, default 1000
-        confidence_level : float, default 0.95
-        method : str, default "bca"
-            Interval method (``"percentile"``, ``"basic"``, ``"normal"``, ``"bc"``,
-            ``"bca"``).
-        alternative : {"two-sided", "less", "greater"}, default "two-sided"
-        rng : int or numpy.random.Generator, optional
-            Seed for reproducible replicates.
-        stratify : bool, default False
-            Keep the number of samples of every true class fixed (resample within rows).
         average : {None, "macro", "micro"}, optional
             As in :meth:`metric`.
-        beta : float, default 1.0
-            The ``beta`` of ``fbeta``.
+        metric_kwargs : dict, optional
+            ``{"beta": ...}`` for ``fbeta``.
+        n_resamples, confidence_level, method, alternative, rng
+            As in :func:`mlci.bootstrap_ci`.  Intervals stay inside the metric's range
+            (:func:`cm_metric_bounds`).
+        conditions : array-like, or list of array-like, optional
+            Condition of every sample (nested: a list of levels, top first), in the order
+            of ``y_true``; needs a matrix built from labels.
+        strata : array-like, optional
+            Stratum of every sample (a matrix built from labels only).
+        stratify : bool, default False
+            Shorthand for ``strata`` = the true class (row sizes fixed); combined with
+            ``strata`` when both are given.
+        two_stage : bool, default False
+            With conditions: also resample the samples inside each drawn condition.
+        weights : {"multinomial", "poisson"}
+        batch, n_jobs, max_memory
+            Engine knobs; they never change the result.
+        dropna : bool, default False
+            Drop the samples with a missing condition or stratum instead of refusing them.
 
         Returns
         -------
         BootstrapResult
             Estimate, interval and bootstrap distribution of the metric (shape as
-            :meth:`metric` returns it).
+            :meth:`metric` returns it); ``details["n_dropped"]`` counts the samples
+            dropped for a missing value (here and at construction).
 
         Examples
         --------
@@ -502,9 +640,19 @@ class ConfusionMatrix:
         >>> round(res.estimate, 2), bool(res.confidence_interval.low < 0.9)
         (0.9, True)
         """
-        from ..engine.bootstrap import run_bootstrap
-        from ..engine.resampling import make_plan
-
+        opts = bootstrap_options(
+            n_resamples=n_resamples,
+            confidence_level=confidence_level,
+            method=method,
+            alternative=alternative,
+            rng=rng,
+            batch=batch,
+            n_jobs=n_jobs,
+            max_memory=max_memory,
+        )
+        for name, flag in (("stratify", stratify), ("two_stage", two_stage), ("dropna", dropna)):
+            if not isinstance(flag, bool | np.bool_):
+                raise TypeError(f"`{name}` must be True or False; got {flag!r}.")
         if self.shape != ():
             raise ValueError(
                 "`bootstrap_ci` needs a single confusion matrix; this one has shape "
@@ -513,30 +661,65 @@ class ConfusionMatrix:
         mat = np.asarray(self.matrix)
         if mat.dtype.kind == "f" and not np.allclose(mat, np.round(mat)):
             raise ValueError("`bootstrap_ci` needs integer counts in the matrix.")
-        self.metric(metric, average=average, beta=beta)  # validates the name early
-        k = self.n_classes
-        counts = np.round(mat).astype(np.intp).ravel()
-        cells = np.repeat(np.arange(k * k), counts)
-        t_idx, p_idx = cells // k, cells % k
+        if metric_kwargs is not None and not isinstance(metric_kwargs, dict):
+            raise TypeError(f"`metric_kwargs` must be a dict; got {type(metric_kwargs).__name__}.")
+        kw = dict(metric_kwargs or {})
+        extra = sorted(set(kw) - {"beta"})
+        if extra:
+            raise TypeError(f"Unknown option(s) {extra} in `metric_kwargs`; it takes 'beta'.")
+        beta = kw.get("beta", 1.0)
+        shape = np.shape(self.metric(metric, average=average, beta=beta))  # validates early
+        if self._samples is not None:
+            t_idx, p_idx = self._samples
+        else:
+            if conditions is not None or strata is not None:
+                which = "conditions" if conditions is not None else "strata"
+                raise ValueError(
+                    f"`{which}` needs the samples: build the ConfusionMatrix from `y_true` and "
+                    "`y_pred` (a matrix of counts has no sample order)."
+                )
+            k = self.n_classes
+            cells = np.repeat(np.arange(k * k), np.round(mat).astype(np.intp).ravel())
+            t_idx, p_idx = cells // k, cells % k
+        design = design_arrays(
+            conditions,
+            strata,
+            n_samples=len(t_idx),
+            dropna=bool(dropna),
+            input_kept=self._kept,
+            n_input=self._n_input,
+            holder="`y_true` and `y_pred`",
+        )
+        check_stratify_nested(stratify, design, "the true class")
+        if design.kept is not None:
+            t_idx, p_idx = t_idx[design.kept], p_idx[design.kept]
         binary = self.binary
 
         def fn(c: np.ndarray) -> np.ndarray:
             cmx = ConfusionMatrix(matrix=c, binary=binary)
             return np.asarray(cmx.metric(metric, average=average, beta=beta), dtype=float)
 
-        shape = np.shape(self.metric(metric, average=average, beta=beta))
-        kernel = ConfusionKernel(t_idx, p_idx, k, fn, shape, metric)
-        plan = make_plan(
-            len(cells),
-            strata=t_idx if stratify else None,
-            n_resamples=n_resamples,
-            rng=rng,
+        kernel = ConfusionKernel(t_idx, p_idx, self.n_classes, fn, shape, metric)
+        kernel.bounds = cm_metric_bounds(metric)
+        plan = plan_for_conditions(
+            len(t_idx),
+            conditions=design.conditions,
+            strata=strata_codes(t_idx if stratify else None, design.strata),
+            two_stage=two_stage,
+            weights=weights,
+            n_resamples=opts.n_resamples,
+            rng=opts.seed,
         )
-        return run_bootstrap(
+        res = run_bootstrap(
             kernel,
             plan,
-            method=method,
-            confidence_level=confidence_level,
-            alternative=alternative,
+            method=opts.method,
+            confidence_level=opts.confidence_level,
+            alternative=opts.alternative,
+            batch=opts.engine.batch,
+            n_jobs=opts.engine.n_jobs,
+            max_memory=opts.engine.max_memory,
             metric_name=metric,
         )
+        n_dropped = self.n_dropped + design.n_dropped
+        return dataclasses.replace(res, details={**res.details, "n_dropped": n_dropped})

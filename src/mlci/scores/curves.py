@@ -25,9 +25,20 @@ import numpy as np
 from scipy.special import ndtri
 
 from ..exceptions import DegenerateIntervalWarning
-from ..inputs.validation import check_choice, check_confidence_level
+from ..inputs import DEFAULT_MAX_MEMORY, check_choice, check_confidence_level, column
 from ..results import BootstrapResult, _fmt, _plain
-from .scores import Scores, _Layout, _rate_at_tau_rows, _Spec, _tau_at_rate, _View
+from .confusion import binary_cm_metric
+from .scores import (
+    _RATE,
+    Scores,
+    _check_rate,
+    _counts_at,
+    _Layout,
+    _operating_point_spec,
+    _Part,
+    _Spec,
+    _View,
+)
 
 __all__ = [
     "Curve",
@@ -198,6 +209,8 @@ def det_curve(scores: Scores, *, probit: bool = True) -> Curve:
     array([1.  , 0.75, 0.75])
     """
     fpr, tpr, thr = _points(_check_scores_obj(scores))
+    if not isinstance(probit, bool | np.bool_):
+        raise TypeError(f"`probit` must be True or False; got {probit!r}.")
     fnr = 1 - tpr
     if probit:
         with np.errstate(divide="ignore"):
@@ -253,9 +266,17 @@ def roc_band(
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
     method: str = "percentile",
+    alternative: str = "two-sided",
     rng: Any = None,
-    stratify: bool = True,
     conditions: Any = None,
+    strata: Any = None,
+    stratify: bool | None = None,
+    two_stage: bool = False,
+    weights: str = "multinomial",
+    batch: int | None = None,
+    n_jobs: int | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    dropna: bool = False,
 ) -> CurveBand:
     """ROC curve with a bootstrap confidence band.
 
@@ -263,16 +284,22 @@ def roc_band(
     ----------
     scores : Scores
     grid : array-like, optional
-        FPR values (``kind="vertical"``, default 101 points in [0, 1]) or thresholds
+        FPR values in [0, 1] (``kind="vertical"``, default 101 points) or thresholds
         (``kind="threshold"``, default 101 quantiles of the scores).
     kind : {"vertical", "threshold"}
         Vertical: TPR at fixed FPR (the threshold is re-set in each replicate).
-        Threshold: TPR at fixed thresholds; the FPR interval is in ``extra["fpr_low"]``,
-        ``extra["fpr_high"]``.
+        Threshold: TPR at fixed thresholds; the FPR interval (same replicates) is in
+        ``extra["fpr_low"]``, ``extra["fpr_high"]``.
     simultaneous : bool
-        Sup-t band covering the whole curve on the grid with ``confidence_level``.
-    n_resamples, confidence_level, method, rng, stratify, conditions
+        Sup-t band covering the whole curve on the grid with ``confidence_level``
+        (two-sided only).
+    n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
+    two_stage, weights, batch, n_jobs, max_memory, dropna
         As in :meth:`Scores.bootstrap_ci`.
+
+    Returns
+    -------
+    CurveBand
 
     Examples
     --------
@@ -285,53 +312,66 @@ def roc_band(
     sc = _check_scores_obj(scores)
     check_choice("kind", kind, ("vertical", "threshold"))
     level = check_confidence_level(confidence_level)
+    if not isinstance(simultaneous, bool | np.bool_):
+        raise TypeError(f"`simultaneous` must be True or False; got {simultaneous!r}.")
+    if simultaneous and alternative != "two-sided":
+        raise ValueError(
+            "A simultaneous band is two-sided: `alternative` must be 'two-sided' with "
+            f"`simultaneous=True`; got {alternative!r}."
+        )
+    if kind == "vertical":
+        fpr_grid = np.linspace(0, 1, 101) if grid is None else _check_rate("grid", grid)
+        if fpr_grid.ndim != 1:
+            raise ValueError(f"`grid` must be 1-d; got an array of shape {fpr_grid.shape}.")
+        x = fpr_grid
+
+        def make(s: Scores) -> _Spec:
+            return _operating_point_spec(s, "tpr", "fpr", fpr_grid, "linear")
+
+        algorithm = "weights"
+    else:
+        if grid is None:
+            x = np.quantile(np.concatenate([sc.pos, sc.neg]), np.linspace(0, 1, 101))
+        else:
+            x = column("grid", grid, "scores")
+        thresholds = x
+
+        def make(s: Scores) -> _Spec:
+            return _threshold_rates_spec(s, thresholds)
+
+        algorithm = "auto"
     # the ends of a ROC curve are fixed (TPR = 1 at FPR = 1): their intervals are
     # degenerate by construction, which is no reason to warn
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateIntervalWarning)
-        return _roc_band(
-            sc, grid, kind, simultaneous, n_resamples, level, method, rng, stratify, conditions
+        results = sc._bootstrap(
+            make,
+            algorithm=algorithm,
+            n_resamples=n_resamples,
+            confidence_level=level,
+            method=method,
+            alternative=alternative,
+            rng=rng,
+            conditions=conditions,
+            strata=strata,
+            stratify=stratify,
+            two_stage=two_stage,
+            weights=weights,
+            batch=batch,
+            n_jobs=n_jobs,
+            max_memory=max_memory,
+            dropna=dropna,
         )
-
-
-def _roc_band(
-    sc: Scores,
-    grid: Any,
-    kind: str,
-    simultaneous: bool,
-    n_resamples: int,
-    level: float,
-    method: str,
-    rng: Any,
-    stratify: bool,
-    conditions: Any,
-) -> CurveBand:
-    boot: dict[str, Any] = {
-        "n_resamples": n_resamples,
-        "confidence_level": level,
-        "method": method,
-        "rng": rng,
-        "stratify": stratify,
-        "conditions": conditions,
-    }
-    if kind == "vertical":
-        grid = np.linspace(0, 1, 101) if grid is None else np.asarray(grid, dtype=float)
-        res = sc.bootstrap_ci("tpr_at_fpr", at=grid, algorithm="weights", **boot)
-        extra: dict[str, Any] = {}
-        x_name = "fpr"
-    else:
-        if grid is None:
-            grid = np.quantile(np.concatenate([sc.pos, sc.neg]), np.linspace(0, 1, 101))
-        grid = np.asarray(grid, dtype=float)
-        res = sc.bootstrap_ci("tpr", threshold=grid, **boot)
-        fres = sc.bootstrap_ci("fpr", threshold=grid, **boot)
+    res = results[0]
+    extra: dict[str, Any] = {}
+    if kind == "threshold":
+        fres = results[1]
         extra = {
             "fpr": fres.estimate,
             "fpr_low": fres.confidence_interval.low,
             "fpr_high": fres.confidence_interval.high,
             "fpr_result": fres,
         }
-        x_name = "threshold"
     est = np.asarray(res.estimate)
     plo, phi = res.confidence_interval
     crit = None
@@ -340,9 +380,22 @@ def _roc_band(
         crit, se = _sup_t(est, res.bootstrap_distribution, level)
         lo = np.clip(np.minimum(est - crit * se, plo), 0, 1)
         hi = np.clip(np.maximum(est + crit * se, phi), 0, 1)
+    x_name = "fpr" if kind == "vertical" else "threshold"
     return CurveBand(
-        grid, est, lo, hi, plo, phi, x_name, "tpr", kind, simultaneous, level, crit, res, extra
+        x, est, lo, hi, plo, phi, x_name, "tpr", kind, bool(simultaneous), level, crit, res, extra
     )
+
+
+def _threshold_rates_spec(sc: Scores, thresholds: np.ndarray) -> _Spec:
+    """TPR and FPR at fixed thresholds, jointly (last axis: tpr, fpr)."""
+    lay, sign = sc._lay, sc._sign
+
+    def fn(v: _View) -> np.ndarray:
+        cm = _counts_at(lay, v, sign * thresholds)
+        return np.stack([binary_cm_metric(cm, "tpr"), binary_cm_metric(cm, "fpr")], -1)
+
+    parts = (_Part("tpr", _RATE), _Part("fpr", _RATE))
+    return _Spec("tpr", fn, (len(thresholds), 2), search=True, fixed=True, parts=parts)
 
 
 def operating_point_ci(
@@ -351,13 +404,21 @@ def operating_point_ci(
     *,
     at: Any = 0.01,
     x: str = "fpr",
+    interpolation: str = "linear",
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
     method: str = "bca",
+    alternative: str = "two-sided",
     rng: Any = None,
-    stratify: bool = True,
     conditions: Any = None,
-    interpolation: str = "linear",
+    strata: Any = None,
+    stratify: bool | None = None,
+    two_stage: bool = False,
+    weights: str = "multinomial",
+    batch: int | None = None,
+    n_jobs: int | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    dropna: bool = False,
 ) -> tuple[BootstrapResult, BootstrapResult]:
     """Interval of an operating point: ``rate`` at ``x = at`` and of its threshold.
 
@@ -372,14 +433,11 @@ def operating_point_ci(
         Value(s) of ``x`` defining the operating point(s); the output keeps its shape.
     x : {"fpr", "fnr", "tpr", "tnr"}, default "fpr"
         The rate that fixes the operating point.
-    n_resamples, confidence_level, method, rng
-        Bootstrap options as in :meth:`mlci.Scores.bootstrap_ci` (every interval method).
-    stratify : bool, default True
-        Resample positives and negatives separately (class sizes fixed).
-    conditions : array-like, optional
-        Condition (speaker, session...) of every sample, resampled as a unit.
     interpolation : {"linear", "lower", "higher"}
         How the threshold at ``x = at`` is found between scores.
+    n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
+    two_stage, weights, batch, n_jobs, max_memory, dropna
+        As in :meth:`mlci.Scores.bootstrap_ci` (the rate's interval stays in [0, 1]).
 
     Returns
     -------
@@ -393,80 +451,30 @@ def operating_point_ci(
     >>> bool(fnr.confidence_interval.low < fnr.estimate < fnr.confidence_interval.high)
     True
     """
-    from .scores import _operating_point_spec
-
     sc = _check_scores_obj(scores)
-    base = _operating_point_spec(sc, rate, x, at, interpolation)
-    lay, sign = sc._lay, sc._sign
-    r = np.asarray(at, dtype=float)
-    xr = {"tar": "tpr", "frr": "fnr", "trr": "tnr", "far": "fpr"}.get(x, x)
-    yr = {"tar": "tpr", "frr": "fnr", "trr": "tnr", "far": "fpr"}.get(rate, rate)
+    _operating_point_spec(sc, rate, x, at, interpolation)  # validate before any work
 
-    def fn(v: _View) -> np.ndarray:
-        tau = _tau_at_rate(lay, v, xr, r.reshape(-1), interpolation)
-        val = _rate_at_tau_rows(lay, v, yr, tau)
-        return np.stack([val.reshape((v.b, *r.shape)), (sign * tau).reshape((v.b, *r.shape))], -1)
+    def make(s: Scores) -> _Spec:
+        return _operating_point_spec(s, rate, x, at, interpolation, with_threshold=True)
 
-    spec = _Spec(base.name, fn, (*r.shape, 2), search=True)
-    res = _run(sc, spec, n_resamples, confidence_level, method, rng, stratify, conditions)
-    return (_take(res, 0, base.name), _take(res, 1, f"threshold_at_{xr}"))
-
-
-def _run(
-    sc: Scores,
-    spec: _Spec,
-    n_resamples: int,
-    confidence_level: float,
-    method: str,
-    rng: Any,
-    stratify: bool,
-    conditions: Any,
-    algorithm: str = "auto",
-) -> BootstrapResult:
-    from ..engine.intervals import INTERVAL_METHODS
-    from ..inputs.validation import check_alternative, check_positive_int
-
-    check_choice("method", method, INTERVAL_METHODS)
-    level = check_confidence_level(confidence_level)
-    check_alternative("two-sided")
-    n_resamples = check_positive_int("n_resamples", n_resamples, minimum=2)
-    plan, keys = sc._plan(
-        n_resamples=n_resamples, rng=rng, stratify=stratify, conditions=conditions
-    )
-    return sc._bootstrap_spec(
-        spec,
-        plan,
-        keys,
-        stratify=stratify,
-        algorithm=algorithm,
+    rate_res, thr_res = sc._bootstrap(
+        make,
+        n_resamples=n_resamples,
+        confidence_level=confidence_level,
         method=method,
-        confidence_level=level,
-        alternative="two-sided",
+        alternative=alternative,
+        rng=rng,
+        conditions=conditions,
+        strata=strata,
+        stratify=stratify,
+        two_stage=two_stage,
+        weights=weights,
+        batch=batch,
+        n_jobs=n_jobs,
+        max_memory=max_memory,
+        dropna=dropna,
     )
-
-
-def _take(res: BootstrapResult, i: int, name: str) -> BootstrapResult:
-    """The ``i``-th component (last axis) of a joint bootstrap result."""
-    import dataclasses
-
-    def pick(v: Any) -> Any:
-        a = np.asarray(v)[..., i]
-        return float(a) if a.ndim == 0 else a
-
-    low, high = res.confidence_interval
-    return dataclasses.replace(
-        res,
-        estimate=pick(res.estimate),
-        confidence_interval=type(res.confidence_interval)(pick(low), pick(high)),
-        standard_error=pick(res.standard_error),
-        bias=pick(res.bias),
-        bootstrap_distribution=res.bootstrap_distribution[..., i],
-        metric=name,
-        details={
-            k: (pick(v) if isinstance(v, np.ndarray) and v.shape[-1:] == (2,) else v)
-            for k, v in res.details.items()
-        },
-    )
+    return rate_res, thr_res
 
 
 # ----------------------------------------------------------------------------- AUC
@@ -523,14 +531,15 @@ def partial_auc(scores: Scores, max_fpr: float = 1.0, *, mcclish: bool = False) 
     """
     sc = _check_scores_obj(scores)
     a = _check_max_fpr(max_fpr)
+    if not isinstance(mcclish, bool | np.bool_):
+        raise TypeError(f"`mcclish` must be True or False; got {mcclish!r}.")
     return float(_partial_auc_rows(sc._lay, sc._full_view(), a, mcclish)[0])
 
 
 def _check_max_fpr(max_fpr: Any) -> float:
-    try:
-        a = float(max_fpr)
-    except (TypeError, ValueError):
-        raise TypeError(f"`max_fpr` must be a number in (0, 1]; got {max_fpr!r}.") from None
+    if isinstance(max_fpr, bool) or not isinstance(max_fpr, int | float | np.integer | np.floating):
+        raise TypeError(f"`max_fpr` must be a number in (0, 1]; got {max_fpr!r}.")
+    a = float(max_fpr)
     if not 0 < a <= 1:
         raise ValueError(f"`max_fpr` must be in (0, 1]; got {a}.")
     return a
@@ -544,9 +553,17 @@ def auc_ci(
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
     method: str = "bca",
+    alternative: str = "two-sided",
     rng: Any = None,
-    stratify: bool = True,
     conditions: Any = None,
+    strata: Any = None,
+    stratify: bool | None = None,
+    two_stage: bool = False,
+    weights: str = "multinomial",
+    batch: int | None = None,
+    n_jobs: int | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    dropna: bool = False,
 ) -> BootstrapResult:
     """Bootstrap interval of the ROC AUC, or of the partial AUC up to ``max_fpr``.
 
@@ -560,12 +577,10 @@ def auc_ci(
         Partial AUC over FPR in [0, ``max_fpr``] (see :func:`partial_auc`).
     mcclish : bool, default False
         Standardise the partial AUC (McClish 1989; 0.5 chance, 1 perfect).
-    n_resamples, confidence_level, method, rng
-        Bootstrap options as in :meth:`mlci.Scores.bootstrap_ci` (every interval method).
-    stratify : bool, default True
-        Resample positives and negatives separately (class sizes fixed).
-    conditions : array-like, optional
-        Condition (speaker, session...) of every sample, resampled as a unit.
+    n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
+    two_stage, weights, batch, n_jobs, max_memory, dropna
+        As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, 1], or in
+        [0, ``max_fpr``] for a partial AUC).
 
     Returns
     -------
@@ -580,29 +595,44 @@ def auc_ci(
     True
     """
     sc = _check_scores_obj(scores)
+    if not isinstance(mcclish, bool | np.bool_):
+        raise TypeError(f"`mcclish` must be True or False; got {mcclish!r}.")
     if max_fpr is None and not mcclish:
-        return sc.bootstrap_ci(
-            "auc",
-            n_resamples=n_resamples,
-            confidence_level=confidence_level,
-            method=method,
-            rng=rng,
-            stratify=stratify,
-            conditions=conditions,
-        )
-    a = _check_max_fpr(1.0 if max_fpr is None else max_fpr)
-    lay = sc._lay
-    spec = _Spec(
-        "partial_auc", lambda v: _partial_auc_rows(lay, v, a, mcclish), (), search=False, full=True
-    )
-    return _run(
-        sc,
-        spec,
-        n_resamples,
-        confidence_level,
-        method,
-        rng,
-        stratify,
-        conditions,
+        from .scores import _resolve
+
+        def make(s: Scores) -> _Spec:
+            return _resolve(s, "auc", {})
+
+    else:
+        a = _check_max_fpr(1.0 if max_fpr is None else max_fpr)
+        bounds = (0.0, 1.0) if mcclish else (0.0, a)
+
+        def make(s: Scores) -> _Spec:
+            lay = s._lay
+            return _Spec(
+                "partial_auc",
+                lambda v: _partial_auc_rows(lay, v, a, mcclish),
+                (),
+                search=False,
+                full=True,
+                bounds=bounds,
+            )
+
+    return sc._bootstrap(
+        make,
         algorithm="weights",
-    )
+        n_resamples=n_resamples,
+        confidence_level=confidence_level,
+        method=method,
+        alternative=alternative,
+        rng=rng,
+        conditions=conditions,
+        strata=strata,
+        stratify=stratify,
+        two_stage=two_stage,
+        weights=weights,
+        batch=batch,
+        n_jobs=n_jobs,
+        max_memory=max_memory,
+        dropna=dropna,
+    )[0]

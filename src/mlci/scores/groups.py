@@ -14,9 +14,20 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.validation import check_choice
-from ..metrics._base import Kernel, safe_div
-from .confusion import CM_METRICS, binary_cm_metric
+from ..engine.bootstrap import run_bootstrap
+from ..engine.nested import is_nested, plan_for_conditions
+from ..inputs import (
+    DEFAULT_MAX_MEMORY,
+    ArgSpec,
+    binary_target,
+    bootstrap_options,
+    check_choice,
+    fast_unique,
+    gather,
+)
+from ..metrics import Kernel, safe_div
+from ._design import strata_codes
+from .confusion import CM_METRICS, binary_cm_metric, cm_metric_bounds
 
 __all__ = ["metric_by_group"]
 
@@ -62,14 +73,14 @@ class _GroupKernel(Kernel):
         n_groups: int,
         k: int,
         metric: str,
-        normalise: str | None,
+        normalize: str | None,
         beta: float,
     ) -> None:
         self.keys = keys
         self.g, self.k = n_groups, k
         self.m = n_groups * 2 * (k + 1)
         self.metric = metric
-        self.normalise = normalise
+        self.normalize = normalize
         self.beta = beta
         self.shape = (n_groups + 1, k)
         self.name = metric
@@ -86,9 +97,9 @@ class _GroupKernel(Kernel):
         cm[..., 0, 0] = tot[:, :, 1] - below[:, :, 1]  # tp
         per = binary_cm_metric(cm, self.metric, self.beta)
         overall = binary_cm_metric(cm.sum(axis=1), self.metric, self.beta)
-        if self.normalise == "by_overall":
+        if self.normalize == "by_overall":
             per = safe_div(per, overall[:, None, :])
-        elif self.normalise == "by_best":
+        elif self.normalize == "by_best":
             best = (np.max if self.metric in _HIGHER_IS_BETTER else np.min)(per, axis=1)
             per = safe_div(per, best[:, None, :])
         return np.concatenate([per, overall[:, None, :]], axis=1)
@@ -127,7 +138,7 @@ class _ScoreGroupKernel(Kernel):
         group_kernels: list[Kernel],
         overall_kernel: Kernel,
         to_overall: np.ndarray,
-        normalise: str | None,
+        normalize: str | None,
         higher_is_better: bool | None,
         name: str,
     ) -> None:
@@ -139,7 +150,7 @@ class _ScoreGroupKernel(Kernel):
         perm = np.argsort(to_overall, kind="stable")
         self.perm = perm
         self.starts = np.flatnonzero(np.r_[True, np.diff(to_overall[perm]) != 0])
-        self.normalise = normalise
+        self.normalize = normalize
         self.higher = higher_is_better
         self.shape = (len(group_kernels) + 1, *overall_kernel.shape)
         self.name = name
@@ -154,9 +165,9 @@ class _ScoreGroupKernel(Kernel):
             axis=1,
         )
         overall = self.overall.evaluate(np.add.reduceat(w[:, self.perm], self.starts, axis=1))
-        if self.normalise == "by_overall":
+        if self.normalize == "by_overall":
             per = safe_div(per, overall[:, None])
-        elif self.normalise == "by_best":
+        elif self.normalize == "by_best":
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN replicates
                 best = (np.nanmax if self.higher else np.nanmin)(per, axis=1)
@@ -168,10 +179,10 @@ def _score_metric_by_group(
     z: np.ndarray,
     is_pos: np.ndarray,
     gidx: np.ndarray,
-    names: np.ndarray,
+    names: Any,
     metric: str,
     metric_kwargs: dict[str, Any],
-    normalise: str | None,
+    normalize: str | None,
     score_class: str,
     equal_class: str,
 ) -> tuple[_ScoreGroupKernel, np.ndarray]:
@@ -185,7 +196,7 @@ def _score_metric_by_group(
                 f"Group {label} has no {'positives' if len(pos) == 0 else 'negatives'}: "
                 f"{metric!r} needs both classes in every group."
             )
-        return Scores(pos, neg, score_class=score_class, equal_class=equal_class)
+        return Scores._trusted(pos, neg, score_class, equal_class)
 
     if metric in _SCORE_METRICS_HIGHER:
         higher: bool | None = True
@@ -195,10 +206,10 @@ def _score_metric_by_group(
         higher = True
     else:
         higher = None  # thresholds: no "best" group
-    if normalise == "by_best" and higher is None:
+    if normalize == "by_best" and higher is None:
         raise ValueError(
-            f"`normalise`='by_best' needs a metric where lower or higher is better; "
-            f"{metric!r} is a threshold. Use `normalise`='by_overall' or None."
+            f"`normalize`='by_best' needs a metric where lower or higher is better; "
+            f"{metric!r} is a threshold. Use `normalize`='by_overall' or None."
         )
     n = len(z)
     keys = np.empty(n, dtype=np.intp)
@@ -233,46 +244,95 @@ def _score_metric_by_group(
         kernels,
         _ScoresKernel(overall_sc._lay, k_all, overall_spec),
         np.concatenate(to_overall),
-        normalise,
+        normalize,
         higher,
         metric,
     )
     return kernel, keys
 
 
+def _group_variables(groups: Any, data: Any) -> tuple[list[str], dict[str, Any]]:
+    """Names (for the output's columns) and values (for the gate) of the group variables.
+
+    ``groups``: a column name or a list of column names of ``data``; an array (or Series)
+    of per-sample groups; a list of such arrays (their combinations are the groups); or
+    a DataFrame (its columns).
+    """
+    if groups is None:
+        raise ValueError("`groups` is required: the group of every sample (or column names).")
+    if data is not None and isinstance(groups, str):
+        return [groups], {"groups": groups}
+    if data is not None and isinstance(groups, list | tuple) and groups:
+        if all(isinstance(g, str) for g in groups):
+            if len(set(groups)) < len(groups):
+                raise ValueError(f"`groups` names a column twice: {list(groups)!r}.")
+            return list(groups), {f"groups[{i}]": g for i, g in enumerate(groups)}
+    cols = getattr(groups, "columns", None)
+    if cols is not None and getattr(groups, "ndim", 2) == 2:  # a DataFrame of group columns
+        names = [str(c) for c in cols]
+        return names, {f"groups[{i}]": groups[c] for i, c in enumerate(cols)}
+    if is_nested(groups) and not isinstance(groups, str):
+        names = [_name_of(g, f"group_{i}") for i, g in enumerate(groups)]
+        return _unique_names(names), {f"groups[{i}]": g for i, g in enumerate(groups)}
+    return [_name_of(groups, "group")], {"groups": groups}
+
+
+def _name_of(x: Any, default: str) -> str:
+    name = getattr(x, "name", None)
+    return str(name) if isinstance(name, str | int) and not isinstance(name, bool) else default
+
+
+def _unique_names(names: list[str]) -> list[str]:
+    if len(set(names)) == len(names):
+        return names
+    return [f"group_{i}" for i in range(len(names))]
+
+
 def metric_by_group(
-    data: Any,
+    y_true: Any,
+    y_score: Any,
     *,
-    group_columns: str | list[str],
-    label_column: str,
-    score_column: str,
-    threshold: Any = None,
+    groups: Any,
+    data: Any = None,
     metric: str = "fnr",
+    threshold: Any = None,
     rate: Any = None,
     at: Any = None,
-    pos_label: Any = 1,
+    interpolation: str | None = None,
+    pos_label: Any = None,
     score_class: str = "pos",
     equal_class: str = "pos",
-    normalise: str | None = None,
+    normalize: str | None = None,
+    metric_kwargs: dict[str, Any] | None = None,
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
     method: str = "percentile",
+    alternative: str = "two-sided",
     rng: Any = None,
-    beta: float = 1.0,
+    conditions: Any = None,
+    strata: Any = None,
+    stratify: bool | None = None,
+    two_stage: bool = False,
+    weights: str = "multinomial",
+    batch: int | None = None,
+    n_jobs: int | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    dropna: bool = False,
 ) -> Any:
     """Any metric of binary scores per group (at thresholds, or EER/AUC/...), with intervals.
 
     Parameters
     ----------
-    data : pandas.DataFrame
-        One row per sample.
-    group_columns : str or list of str
-        Columns defining the groups (their combinations).
-    label_column, score_column : str
-        True labels and scores; ``pos_label`` marks positives, every other label is negative.
-    threshold : float or array-like, optional
-        Decision threshold(s) of a confusion-matrix metric; ``score_class``/``equal_class``
-        as in :class:`mlci.Scores`.
+    y_true : array-like, shape (n_samples,), or a column name of ``data``
+        Binary labels (more than two classes are refused: binarise them first).
+    y_score : array-like of float, shape (n_samples,), or a column name of ``data``
+        Scores.
+    groups : array-like, list of array-like, or column name(s) of ``data``
+        The group of every sample; with several group variables (e.g. ``["gender",
+        "age"]``) the groups are their combinations.
+    data : DataFrame, optional
+        A pandas or polars DataFrame (or pyarrow Table): ``y_true``, ``y_score``,
+        ``groups`` and ``conditions`` may then be column names.
     metric : str
         Any confusion-matrix metric at ``threshold`` (``"fnr"``, ``"fpr"``, ``"ppv"``,
         ``"accuracy"`` ...), or a threshold-free statistic of each group's scores:
@@ -280,23 +340,49 @@ def metric_by_group(
         tpr/tnr/fnr) at ``rate``, an operating point ``"fnr_at_fpr"`` (any
         ``"<rate>_at_<rate>"``) at ``at`` -- as in :meth:`mlci.Scores.bootstrap_ci`.
         These need both classes in every group.
+    threshold : float or array-like, optional
+        Decision threshold(s) of a confusion-matrix metric; ``score_class``/``equal_class``
+        as in :class:`mlci.Scores`.
     rate : float or array-like, optional
         Target rate(s) of ``"threshold_at_<rate>"``.
     at : float or array-like, optional
         Value(s) of the x-rate of an operating point ``"<rate>_at_<x>"``.
-    normalise : {None, "by_overall", "by_best"}
+    interpolation : {"linear", "lower", "higher"}, optional
+        How thresholds at rates are found between scores (default ``"linear"``).
+    pos_label : optional
+        The positive class; by default 1 (True) for labels in {0, 1}, {-1, 1} or
+        {False, True}, otherwise required.
+    normalize : {None, "by_overall", "by_best"}
         Divide each group's value by the value on all data, or by the best group's
         (smallest for error rates, largest for e.g. TPR), in every replicate.
-    n_resamples, confidence_level, method, rng
-        Bootstrap options; resampling is stratified by group and class.
+    metric_kwargs : dict, optional
+        ``{"beta": ...}`` for ``fbeta``.
+    n_resamples, confidence_level, method, alternative, rng, batch, n_jobs, max_memory
+        Bootstrap options, as in :func:`mlci.bootstrap_ci`.
+    conditions : array-like, or list of array-like, optional
+        Condition (speaker, session) of every sample, resampled as a unit; a list of
+        levels, top first, is a nested design.
+    strata : array-like, optional
+        Further strata, combined with the group x class strata.
+    stratify : bool, optional
+        True: resample within each (group, class) cell (and ``strata``), keeping its size.
+        Default: True, except with nested conditions (which support no strata).
+    two_stage : bool, default False
+        With conditions: also resample the samples (or lower levels) inside each drawn
+        condition.
+    weights : {"multinomial", "poisson"}
+    dropna : bool, default False
+        Drop the samples with a missing value in any per-sample argument instead of
+        refusing them; ``out.attrs["n_dropped"]`` says how many.
 
     Returns
     -------
     pandas.DataFrame
         One row per (group, threshold) plus the ``"(overall)"`` rows, with columns
         ``estimate``, ``low``, ``high`` (a ``rate`` or ``at`` column instead of
-        ``threshold`` for those metrics; none for EER and AUC).  With ``normalise``, the
+        ``threshold`` for those metrics; none for EER and AUC).  With ``normalize``, the
         ``"(overall)"`` rows hold the overall metric itself (not normalised).
+        ``attrs`` holds the options and ``n_dropped``.
 
     Examples
     --------
@@ -305,29 +391,31 @@ def metric_by_group(
     >>> df = pd.DataFrame({"gender": rng.choice(["f", "m"], 600),
     ...                    "label": rng.integers(0, 2, 600)})
     >>> df["score"] = df["label"] + rng.normal(0, 1, 600)
-    >>> out = metric_by_group(df, group_columns="gender", label_column="label",
-    ...                       score_column="score", threshold=[0.3, 0.5], rng=0,
-    ...                       n_resamples=200)
+    >>> out = metric_by_group("label", "score", groups="gender", data=df,
+    ...                       threshold=[0.3, 0.5], rng=0, n_resamples=200)
     >>> list(out.columns)
     ['gender', 'threshold', 'estimate', 'low', 'high']
     >>> len(out)
     6
-    >>> eer = metric_by_group(df, group_columns="gender", label_column="label",
-    ...                       score_column="score", metric="eer", rng=0, n_resamples=200)
+    >>> eer = metric_by_group(df["label"], df["score"], groups=df["gender"], metric="eer",
+    ...                       rng=0, n_resamples=200)
     >>> list(eer.columns), len(eer)
     (['gender', 'estimate', 'low', 'high'], 3)
     """
-    from ..engine.bootstrap import run_bootstrap
-    from ..engine.resampling import make_plan
-    from .scores import _check_scores, _check_threshold
+    from .scores import _check_beta, _check_threshold
 
     pd = _pandas()
-    if not isinstance(data, pd.DataFrame):
-        raise TypeError(f"`data` must be a pandas DataFrame; got {type(data).__name__}.")
-    cols = [group_columns] if isinstance(group_columns, str) else list(group_columns)
-    for c in [*cols, label_column, score_column]:
-        if c not in data.columns:
-            raise ValueError(f"Column {c!r} is not in `data` (columns: {list(data.columns)}).")
+    # ---- options (no data touched yet)
+    opts = bootstrap_options(
+        n_resamples=n_resamples,
+        confidence_level=confidence_level,
+        method=method,
+        alternative=alternative,
+        rng=rng,
+        batch=batch,
+        n_jobs=n_jobs,
+        max_memory=max_memory,
+    )
     if not isinstance(metric, str):
         raise TypeError(f"`metric` must be a metric name; got {metric!r}.")
     score_metric = _is_score_metric(metric)
@@ -337,64 +425,136 @@ def metric_by_group(
             f"threshold_at_<tpr|fnr|tnr|fpr>, <rate>_at_<rate>, {', '.join(CM_METRICS)}."
         )
     check_choice(
-        "normalise",
-        normalise if normalise is not None else "none",
+        "normalize",
+        normalize if normalize is not None else "none",
         ("none", "by_overall", "by_best"),
     )
     check_choice("score_class", score_class, ("pos", "neg"))
     check_choice("equal_class", equal_class, ("pos", "neg"))
-    metric_kwargs: dict[str, Any] = {}
+    for name, flag in (("dropna", dropna), ("stratify", stratify), ("two_stage", two_stage)):
+        if flag is not None and not isinstance(flag, bool | np.bool_):
+            raise TypeError(f"`{name}` must be True or False; got {flag!r}.")
+    check_choice("weights", weights, ("multinomial", "poisson"))
+    if metric_kwargs is not None and not isinstance(metric_kwargs, dict):
+        raise TypeError(f"`metric_kwargs` must be a dict; got {type(metric_kwargs).__name__}.")
+    extra_kw = sorted(set(metric_kwargs or {}) - {"beta"})
+    if extra_kw:
+        raise TypeError(f"Unknown option(s) {extra_kw} in `metric_kwargs`; it takes 'beta'.")
+    beta = _check_beta((metric_kwargs or {}).get("beta", 1.0))
+    mkw: dict[str, Any] = {}
     if score_metric:
         if threshold is not None:
             raise TypeError(f"{metric!r} does not take `threshold`.")
         if metric.startswith("threshold_at_"):
             if rate is None:
                 raise TypeError(f"{metric!r} needs `rate=` (the target rate).")
-            metric_kwargs["rate"] = rate
+            mkw["rate"] = rate
         elif "_at_" in metric:
             if at is None:
                 raise TypeError(f"{metric!r} needs `at=` (the value of the x-rate).")
-            metric_kwargs["at"] = at
+            mkw["at"] = at
         extra = [n for n, v in (("rate", rate), ("at", at)) if v is not None]
-        if sorted(extra) != sorted(metric_kwargs):
+        if sorted(extra) != sorted(mkw):
             raise TypeError(f"{metric!r} does not take {', '.join(f'`{e}`' for e in extra)}.")
+        if interpolation is not None:
+            if not mkw:
+                raise TypeError(f"{metric!r} does not take `interpolation`.")
+            mkw["interpolation"] = interpolation
+        if metric_kwargs:
+            raise TypeError(f"{metric!r} takes no `metric_kwargs`.")
     else:
         if threshold is None:
             raise TypeError(f"{metric!r} is a metric at a threshold: pass `threshold=`.")
-        if rate is not None or at is not None:
-            raise TypeError(f"{metric!r} takes `threshold`, not `rate` or `at`.")
-    raw_scores = data[score_column].to_numpy()
-    z = _check_scores("score_column", raw_scores)
-    sign = 1.0 if score_class == "pos" else -1.0
-    z = sign * z
-    is_pos = (data[label_column].to_numpy() == pos_label).astype(np.intp)
+        if rate is not None or at is not None or interpolation is not None:
+            raise TypeError(f"{metric!r} takes `threshold`, not `rate`, `at` or `interpolation`.")
+        t = _check_threshold(threshold).reshape(-1)
+    # ---- the per-sample data, through the gate
+    names, group_values = _group_variables(groups, data)
+    specs = {"y_true": ArgSpec("labels"), "y_score": ArgSpec("scores")}
+    values: dict[str, Any] = {"y_true": y_true, "y_score": y_score}
+    for k, v in group_values.items():
+        specs[k] = ArgSpec("groups")
+        values[k] = v
+    # with `data`, a list of column names is nested levels (as `groups` is several variables)
+    names_given = (
+        data is not None
+        and isinstance(conditions, list | tuple)
+        and len(conditions) > 0
+        and all(isinstance(c, str) for c in conditions)
+    )
+    nested = names_given or is_nested(conditions)
+    cond_keys: list[str] = []
+    if conditions is not None:
+        levels = list(conditions) if nested else [conditions]
+        for i, c in enumerate(levels):
+            key = f"conditions[{i}]" if nested else "conditions"
+            specs[key] = ArgSpec("groups")
+            values[key] = c
+            cond_keys.append(key)
+    if strata is not None:
+        specs["strata"] = ArgSpec("groups")
+        values["strata"] = strata
+    g = gather(specs, values, dropna=bool(dropna), data=data)
+    is_pos = binary_target(g["y_true"], pos_label, metric=metric).astype(np.intp)
     if is_pos.all() or not is_pos.any():
         raise ValueError("Both classes are needed: every sample has the same class.")
-    gframe = data[cols].astype(str).agg("\x1f".join, axis=1) if len(cols) > 1 else data[cols[0]]
-    names, gidx = np.unique(gframe.to_numpy(), return_inverse=True)
-    n_groups = len(names)
-    first = data.loc[:, cols].groupby(gidx).first().reset_index(drop=True)
-    if score_metric:
-        kernel, _ = _score_metric_by_group(
-            sign * z, is_pos, gidx, names, metric, metric_kwargs, normalise,
-            score_class, equal_class,
-        )  # fmt: skip
-        plan = make_plan(len(z), strata=gidx * 2 + is_pos, n_resamples=n_resamples, rng=rng)
-        res = run_bootstrap(
-            kernel, plan, method=method, confidence_level=confidence_level, metric_name=metric
+    raw = g["y_score"]
+    sign = 1.0 if score_class == "pos" else -1.0
+    z = sign * raw  # oriented: decided positive when z >= tau (or z > tau)
+    group_arrays = [g[k] for k in group_values]
+    codes = [fast_unique(a)[1] for a in group_arrays]
+    combo = np.stack(codes, axis=1) if len(codes) > 1 else codes[0][:, None]
+    _, first_row, gidx = np.unique(combo, axis=0, return_index=True, return_inverse=True)
+    gidx = gidx.reshape(-1)
+    n_groups = len(first_row)
+    first = pd.DataFrame({n: a[first_row] for n, a in zip(names, group_arrays, strict=True)})
+    if stratify and nested:
+        raise ValueError(
+            "`stratify=True` (strata = group x class) is not available with nested "
+            "`conditions` (a list of levels): pass `stratify=False`, or a single level."
         )
+    if stratify is None:
+        stratify = not nested
+    cond: Any = None
+    if cond_keys:
+        cond = [g[k] for k in cond_keys] if nested else g[cond_keys[0]]
+    plan = plan_for_conditions(
+        len(z),
+        conditions=cond,
+        strata=strata_codes(gidx * 2 + is_pos if stratify else None, g.arrays.get("strata")),
+        two_stage=two_stage,
+        weights=weights,
+        n_resamples=opts.n_resamples,
+        rng=opts.seed,
+    )
+    attrs = {
+        "metric": metric,
+        "normalize": normalize,
+        "confidence_level": opts.confidence_level,
+        "method": opts.method,
+        "alternative": opts.alternative,
+        "n_resamples": opts.n_resamples,
+        "n_dropped": g.n_dropped,
+    }
+    if score_metric:
+        plain = [tuple(v.item() if isinstance(v, np.generic) else v for v in r)
+                 for r in first.itertuples(index=False)]  # fmt: skip
+        label_names = [r if len(r) > 1 else r[0] for r in plain]
+        kernel, _ = _score_metric_by_group(
+            raw, is_pos, gidx, label_names, metric, mkw, normalize, score_class, equal_class
+        )
+        kernel.bounds = _score_bounds(metric, normalize)
+        res = _run(kernel, plan, opts, metric)
         col, vals = (
-            ("rate", metric_kwargs["rate"]) if "rate" in metric_kwargs
-            else ("at", metric_kwargs["at"]) if "at" in metric_kwargs
+            ("rate", mkw["rate"]) if "rate" in mkw
+            else ("at", mkw["at"]) if "at" in mkw
             else (None, None)
         )  # fmt: skip
         est = np.asarray(res.estimate).reshape(n_groups + 1, -1)
         low = np.asarray(res.confidence_interval.low).reshape(n_groups + 1, -1)
         high = np.asarray(res.confidence_interval.high).reshape(n_groups + 1, -1)
         xs = [None] if col is None else list(np.asarray(vals, dtype=float).reshape(-1))
-        return _frame(pd, first, cols, n_groups, col, xs, est, low, high,
-                      metric, normalise, confidence_level, method, n_resamples)  # fmt: skip
-    t = _check_threshold(threshold).reshape(-1)
+        return _frame(pd, first, names, n_groups, col, xs, est, low, high, attrs)
     tau = sign * t
     order = np.argsort(tau, kind="stable")
     ts = tau[order]
@@ -402,21 +562,47 @@ def metric_by_group(
     bins = np.searchsorted(ts, z, side=side)
     k = len(t)
     keys = (gidx * 2 + is_pos) * (k + 1) + bins
-    kernel = _GroupKernel(keys.astype(np.intp), n_groups, k, metric, normalise, float(beta))
-    plan = make_plan(len(z), strata=gidx * 2 + is_pos, n_resamples=n_resamples, rng=rng)
-    res = run_bootstrap(
-        kernel, plan, method=method, confidence_level=confidence_level, metric_name=metric
-    )
+    kernel = _GroupKernel(keys.astype(np.intp), n_groups, k, metric, normalize, beta)
+    kernel.bounds = _cm_bounds(metric, normalize)
+    res = _run(kernel, plan, opts, metric)
     inv = np.argsort(order)
     est = np.asarray(res.estimate)[:, inv]
     low = np.asarray(res.confidence_interval.low)[:, inv]
     high = np.asarray(res.confidence_interval.high)[:, inv]
-    return _frame(pd, first, cols, n_groups, "threshold", list(t), est, low, high,
-                  metric, normalise, confidence_level, method, n_resamples)  # fmt: skip
+    return _frame(pd, first, names, n_groups, "threshold", list(t), est, low, high, attrs)
 
 
-def _frame(pd, first, cols, n_groups, col, xs, est, low, high, metric, normalise,
-           confidence_level, method, n_resamples):  # fmt: skip
+def _run(kernel: Kernel, plan: Any, opts: Any, metric: str) -> Any:
+    return run_bootstrap(
+        kernel,
+        plan,
+        method=opts.method,
+        confidence_level=opts.confidence_level,
+        alternative=opts.alternative,
+        batch=opts.engine.batch,
+        n_jobs=opts.engine.n_jobs,
+        max_memory=opts.engine.max_memory,
+        metric_name=metric,
+    )
+
+
+def _cm_bounds(metric: str, normalize: str | None) -> tuple[float, float]:
+    """Range of a confusion-matrix metric per group (and of the overall value)."""
+    lo, hi = cm_metric_bounds(metric)
+    if normalize is None:
+        return (lo, hi)
+    # ratios of non-negative values are in [0, inf); of signed ones (mcc, kappa), anything
+    return (0.0, np.inf) if lo >= 0 else (-np.inf, np.inf)
+
+
+def _score_bounds(metric: str, normalize: str | None) -> tuple[float, float]:
+    """Range of a threshold-free score statistic per group."""
+    if metric == "eer_threshold" or metric.startswith("threshold_at_"):
+        return (-np.inf, np.inf)
+    return (0.0, 1.0) if normalize is None else (0.0, np.inf)
+
+
+def _frame(pd, first, cols, n_groups, col, xs, est, low, high, attrs):  # fmt: skip
     rows = []
     for gi in range(n_groups + 1):
         for j, x in enumerate(xs):
@@ -425,11 +611,5 @@ def _frame(pd, first, cols, n_groups, col, xs, est, low, high, metric, normalise
                 key[col] = x
             rows.append({**key, "estimate": est[gi, j], "low": low[gi, j], "high": high[gi, j]})
     out = pd.DataFrame(rows)
-    out.attrs.update(
-        metric=metric,
-        normalise=normalise,
-        confidence_level=confidence_level,
-        method=method,
-        n_resamples=n_resamples,
-    )
+    out.attrs.update(attrs)
     return out

@@ -6,16 +6,23 @@ metric is computed from *cumulative counts* of the sorted scores: how many negat
 "view" of the counts, and a bootstrap replicate is just another view:
 
 * ``_WeightsView``: the replicate's counts over the atoms (distinct scores of each class,
-  negatives then positives), as drawn by the core engine (:func:`mlci.engine.resampling.make_plan`);
-  a rate at a fixed threshold is a gather from the cumulative sum of the weights.
+  negatives then positives), as drawn by the engine's samplers (a plan from
+  :func:`mlci.engine.nested.plan_for_conditions`: iid, strata, conditions, nested
+  conditions); a rate at a fixed threshold is a gather from the cumulative sum of the
+  weights.
 * ``_LazyView``: the same multinomial (or Poisson) bootstrap, sampled lazily.  The
   cumulative count of a class at a position, given the counts already drawn at the
   nearest known positions on each side, is binomial (a multinomial bridge), so a
   search (EER, threshold at a rate) only draws the O(log n) counts it looks at instead
   of n weights per replicate.  The law of every statistic is exactly that of the
-  multinomial bootstrap; it is the default when no ``conditions`` are given and the
-  statistic is a search.
+  multinomial bootstrap; it is the default when neither ``conditions`` nor ``strata``
+  are given and the statistic is a search.
 * ``_DeleteOneView``: the data with one sample removed, for BCa's exact jackknife.
+
+Both samplers (:class:`_LazySampler` and the engine's) run through the one replicate loop
+(:func:`mlci.engine.bootstrap.run_replicates`) and the one finish step
+(:func:`mlci.engine.bootstrap.finish_bootstrap`), in :meth:`Scores._bootstrap`, the driver
+behind every interval of :mod:`mlci.scores` (curves and verification metrics included).
 
 Conventions (``score_class``, ``equal_class``) follow score-analysis:
 
@@ -43,24 +50,34 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..engine.bootstrap import finish_bootstrap, run_replicates
-from ..engine.intervals import INTERVAL_METHODS
-from ..engine.resampling import make_plan
+from ..engine.nested import plan_for_conditions
 from ..engine.sampler import Sampler
-from ..inputs.validation import (
-    as_1d,
-    check_alternative,
+from ..inputs import (
+    DEFAULT_MAX_MEMORY,
+    ArgSpec,
+    binary_target,
+    bootstrap_options,
     check_choice,
-    check_confidence_level,
-    check_positive_int,
+    gather,
 )
-from ..metrics._base import Kernel
+from ..metrics import Kernel
 from ..results import BootstrapResult
-from .confusion import CM_METRICS, ConfusionMatrix, binary_cm_metric
+from ._design import (
+    check_stratify_nested,
+    design_arrays,
+    jackknife_values,
+    max_jackknife_groups,
+    strata_codes,
+)
+from .confusion import CM_METRICS, ConfusionMatrix, binary_cm_metric, cm_metric_bounds
 
 __all__ = ["EqualErrorRate", "Scores"]
 
 _LABELS = ("pos", "neg")
 _THRESHOLD_RATES = ("tpr", "fnr", "tnr", "fpr")
+_INTERPOLATIONS = ("linear", "lower", "higher")
+_RATE = (0.0, 1.0)
+_UNBOUNDED = (-np.inf, np.inf)
 _RATE_ALIASES = {"tar": "tpr", "frr": "fnr", "trr": "tnr", "far": "fpr"}
 #: replicates per block of the lazy sampler (each block has its own generator)
 _LAZY_BLOCK = 256
@@ -95,7 +112,7 @@ _THRESHOLD_SECTIONS = """
     ----------
     {rate} : float or array_like of float in [0, 1], any shape X
         Target value(s) of the rate.
-    method : {{"linear", "lower", "higher"}}, default "linear"
+    interpolation : {{"linear", "lower", "higher"}}, default "linear"
         ``"linear"``: interpolate linearly between the two scores around the target;
         ``"lower"``/``"higher"``: the nearest score where the rate is below/above it.
 
@@ -123,23 +140,6 @@ def _doc(sections: str, **fields: str) -> Callable[[Callable[..., Any]], Callabl
 
 
 # ============================================================================ validation
-def _check_scores(name: str, x: Any) -> np.ndarray:
-    if isinstance(x, str | bytes):
-        raise TypeError(f"`{name}` must hold numbers; got a string.")
-    arr = np.asarray(x)
-    if arr.dtype == object or arr.dtype.kind not in "biuf":
-        raise TypeError(f"`{name}` must hold numbers; got dtype {arr.dtype}.")
-    arr = arr.astype(float).reshape(-1) if arr.ndim <= 1 else arr
-    if arr.ndim != 1:
-        raise ValueError(f"`{name}` must be 1-d; got an array of shape {arr.shape}.")
-    if np.isnan(arr).any():
-        raise ValueError(
-            f"`{name}` contains {int(np.isnan(arr).sum())} NaN score(s); remove them (or give "
-            "them a score) before analysing: a NaN can be neither above nor below a threshold."
-        )
-    return arr
-
-
 def _check_threshold(threshold: Any) -> np.ndarray:
     if threshold is None or isinstance(threshold, str | bytes):
         raise TypeError(f"`threshold` must be a number or an array of numbers; got {threshold!r}.")
@@ -512,8 +512,21 @@ def _eer(lay: _Layout, v: _View) -> np.ndarray:
 
 # ============================================================================ metric registry
 @dataclass(frozen=True)
+class _Part:
+    """One component of a joint statistic (the last axis of its value): name and range."""
+
+    name: str
+    bounds: tuple[float, float]
+
+
+@dataclass(frozen=True)
 class _Spec:
-    """A metric bound to its options: ``fn(view) -> (b, *shape)``; ``search`` marks lazy-able."""
+    """A metric bound to its options: ``fn(view) -> (b, *shape)``; ``search`` marks lazy-able.
+
+    ``bounds`` is the statistic's range (intervals are kept inside it); a joint statistic
+    (e.g. the EER and its threshold from the same replicates) has ``parts``, one per
+    entry of its last axis, each with its own name and range.
+    """
 
     name: str
     fn: Callable[[_View], np.ndarray]
@@ -521,6 +534,8 @@ class _Spec:
     search: bool
     full: bool = False  # needs every atom's weight (no lazy path)
     fixed: bool = False  # only counts at fixed thresholds (cheap in the lazy sampler)
+    bounds: tuple[float, float] = _UNBOUNDED
+    parts: tuple[_Part, ...] | None = None
 
 
 class _ScoresKernel(Kernel):
@@ -535,6 +550,7 @@ class _ScoresKernel(Kernel):
         self.spec = spec
         self.shape = spec.shape
         self.name = spec.name
+        self.bounds = spec.bounds
 
     def evaluate(self, w: np.ndarray) -> np.ndarray:
         return self.spec.fn(_WeightsView(self.lay, w)).reshape((-1, *self.shape))
@@ -588,7 +604,7 @@ class _IndexKernel(Kernel):
             if len(neg) == 0 or len(pos) == 0:
                 out[r] = np.nan
                 continue
-            s = Scores(pos, neg, score_class=self.sc.score_class, equal_class=self.sc.equal_class)
+            s = Scores._trusted(pos, neg, self.sc.score_class, self.sc.equal_class)
             out[r] = np.asarray(self.fn(s, **self.kw), dtype=float)
         return out
 
@@ -600,21 +616,34 @@ class Scores:
     Parameters
     ----------
     pos, neg : array-like of float, shape (n_pos,), (n_neg,)
-        Scores of the positive and of the negative samples (both non-empty, no NaN).
+        Scores of the positive and of the negative samples (both non-empty; ``±inf`` is
+        allowed, e.g. log-likelihood ratios).  Build one from per-sample labels with
+        :meth:`from_labels`.
     score_class : {"pos", "neg"}, default "pos"
         Whether a high score points to the positive class (similarity) or to the
         negative class (distance).
     equal_class : {"pos", "neg"}, default "pos"
         The class of a score exactly equal to the threshold.
+    dropna : bool, default False
+        Drop missing scores (NaN, None, ``pd.NA``) instead of refusing them; their number
+        is :attr:`n_dropped` and every bootstrap result reports it in
+        ``details["n_dropped"]``.
 
     Attributes
     ----------
     pos, neg : ndarray
         The sorted scores of each class.
+    n_dropped : int
+        Samples dropped for a missing value (with ``dropna=True``).
+
+    Notes
+    -----
+    The samples keep an order, used by ``conditions=`` and ``strata=`` of the bootstrap
+    methods: ``pos`` then ``neg`` here, the order of the labels in :meth:`from_labels`.
 
     Examples
     --------
-    >>> s = Scores.from_labels(labels=[1, 1, 1, 0, 0], scores=[1, 2, 3, 0.5, 1.5], pos_label=1)
+    >>> s = Scores.from_labels([1, 1, 1, 0, 0], [1, 2, 3, 0.5, 1.5])
     >>> s.pos, s.neg
     (array([1., 2., 3.]), array([0.5, 1.5]))
     >>> s.fpr(threshold=1.2)
@@ -625,62 +654,147 @@ class Scores:
     (1.9, array([1.9, 2.8, 3. ]))
     """
 
-    def __init__(self, pos: Any, neg: Any, *, score_class: str = "pos", equal_class: str = "pos"):
+    def __init__(
+        self,
+        pos: Any,
+        neg: Any,
+        *,
+        score_class: str = "pos",
+        equal_class: str = "pos",
+        dropna: bool = False,
+    ):
         check_choice("score_class", score_class, _LABELS)
         check_choice("equal_class", equal_class, _LABELS)
-        p = _check_scores("pos", pos)
-        n = _check_scores("neg", neg)
-        if len(p) == 0:
-            raise ValueError(
-                "`pos` is empty: there are no positive scores; both classes are needed."
-            )
-        if len(n) == 0:
-            raise ValueError(
-                "`neg` is empty: there are no negative scores; both classes are needed."
-            )
+        _check_bool("dropna", dropna)
+        parts, kept, n_input = [], [], 0
+        for name, x in (("pos", pos), ("neg", neg)):
+            g = gather({name: ArgSpec("scores")}, {name: x}, dropna=dropna, allow_empty=True)
+            if g.n_samples == 0:
+                what = "positive" if name == "pos" else "negative"
+                raise ValueError(
+                    f"`{name}` is empty: there are no {what} scores; both classes are needed."
+                )
+            parts.append(g[name])
+            kept.append(n_input + (np.arange(g.n_samples) if g.kept is None else g.kept))
+            n_input += g.n_samples + g.n_dropped
+        p, n = parts
+        is_pos = np.r_[np.ones(len(p), dtype=bool), np.zeros(len(n), dtype=bool)]
+        self._init(np.r_[p, n], is_pos, score_class, equal_class, np.concatenate(kept), n_input)
+
+    def _init(
+        self,
+        y_score: np.ndarray,
+        is_pos: np.ndarray,
+        score_class: str,
+        equal_class: str,
+        kept: np.ndarray | None = None,
+        n_input: int | None = None,
+    ) -> None:
+        """Set up from validated user-order scores and positives (the one constructor)."""
         self.score_class = score_class
         self.equal_class = equal_class
         self._sign = 1.0 if score_class == "pos" else -1.0
-        order_p, order_n = np.argsort(p, kind="stable"), np.argsort(n, kind="stable")
-        self.pos, self.neg = p[order_p], n[order_n]
-        self._raw = (n, p)
-        # user order of the samples: pos then neg (the constructor's order)
-        self._user_index = (len(p) + np.arange(len(n)), np.arange(len(p)))
+        # the samples in the user's order: conditions= and strata= follow it
+        self._y_score = y_score
+        self._is_pos = is_pos
+        n_samples = len(y_score)
+        n_input = n_samples if n_input is None else n_input
+        self._n_input = n_input
+        self._kept = None if kept is None or n_input == n_samples else kept
+        self.n_dropped = n_input - n_samples
+        p, n = y_score[is_pos], y_score[~is_pos]
+        self.pos = np.sort(p, kind="stable")
+        self.neg = np.sort(n, kind="stable")
         self._lay = _Layout(
             self._sign * n, self._sign * p, "left" if equal_class == "pos" else "right"
         )
 
     @classmethod
+    def _trusted(
+        cls, pos: np.ndarray, neg: np.ndarray, score_class: str, equal_class: str
+    ) -> Scores:
+        """From float arrays known to be valid (replicates of a user function), no gate."""
+        obj = cls.__new__(cls)
+        is_pos = np.r_[np.ones(len(pos), dtype=bool), np.zeros(len(neg), dtype=bool)]
+        obj._init(np.r_[pos, neg], is_pos, score_class, equal_class)
+        return obj
+
+    def _subset(self, keep: np.ndarray) -> Scores:
+        """The samples at positions ``keep`` (user order) as a new Scores object."""
+        is_pos = self._is_pos[keep]
+        if is_pos.all() or not is_pos.any():
+            raise ValueError(
+                "After dropping the samples with a missing value there are no "
+                f"{'negatives' if is_pos.all() else 'positives'} left; both classes are needed."
+            )
+        obj = type(self).__new__(type(self))
+        kept = keep if self._kept is None else self._kept[keep]
+        obj._init(
+            self._y_score[keep], is_pos, self.score_class, self.equal_class, kept, self._n_input
+        )
+        return obj
+
+    @classmethod
     def from_labels(
         cls,
-        labels: Any,
-        scores: Any,
+        y_true: Any,
+        y_score: Any,
         *,
-        pos_label: Any = 1,
+        pos_label: Any = None,
         score_class: str = "pos",
         equal_class: str = "pos",
+        dropna: bool = False,
+        data: Any = None,
     ) -> Scores:
-        """Scores from per-sample labels; samples whose label is not ``pos_label`` are negative.
+        """Scores from per-sample binary labels and scores.
 
-        The sample order of ``labels`` is remembered, so ``conditions=`` of
-        :meth:`bootstrap_ci` can be given in that order.
+        Parameters
+        ----------
+        y_true : array-like, shape (n_samples,)
+            Binary labels.  More than two classes are refused: binarise them first
+            (``y_true == "angry"``), which says which class is positive.
+        y_score : array-like of float, shape (n_samples,)
+            Scores (``±inf`` allowed).
+        pos_label : optional
+            The positive class; by default 1 (True) for labels in {0, 1}, {-1, 1} or
+            {False, True}, otherwise required (see :func:`mlci.inputs.positive_label`).
+        score_class, equal_class : {"pos", "neg"}
+            As in :class:`Scores`.
+        dropna : bool, default False
+            Drop the samples with a missing label or score instead of refusing them.
+        data : DataFrame, optional
+            A pandas or polars DataFrame (or pyarrow Table); ``y_true`` and ``y_score`` may
+            then be column names.
+
+        Returns
+        -------
+        Scores
+            The sample order of ``y_true`` is remembered: ``conditions=`` and ``strata=``
+            of the bootstrap methods are given in that order (with ``dropna=True``,
+            either for the samples kept or for all the samples given).
+
+        Examples
+        --------
+        >>> s = Scores.from_labels(["no", "yes", "yes"], [0.2, 0.9, 0.4], pos_label="yes")
+        >>> s.pos, s.neg
+        (array([0.4, 0.9]), array([0.2]))
         """
-        y = as_1d("labels", labels)
-        s = _check_scores("scores", scores)
-        if len(y) != len(s):
-            raise ValueError(
-                f"Inconsistent numbers of samples: `labels` has {len(y)}, `scores` has {len(s)}."
-            )
-        is_pos = np.asarray(y == pos_label)
+        check_choice("score_class", score_class, _LABELS)
+        check_choice("equal_class", equal_class, _LABELS)
+        _check_bool("dropna", dropna)
+        g = gather(
+            {"y_true": ArgSpec("labels"), "y_score": ArgSpec("scores")},
+            {"y_true": y_true, "y_score": y_score},
+            dropna=dropna,
+            data=data,
+        )
+        is_pos = binary_target(g["y_true"], pos_label, metric="Scores.from_labels")
         if not is_pos.any():
-            raise ValueError(
-                f"No sample has `pos_label`={pos_label!r} (labels take values "
-                f"{np.unique(y).tolist()[:6]}): there are no positives."
-            )
+            raise ValueError("No sample is positive in `y_true`: there are no positives.")
         if is_pos.all():
-            raise ValueError("Every sample has `pos_label`: there are no negatives.")
-        obj = cls(s[is_pos], s[~is_pos], score_class=score_class, equal_class=equal_class)
-        obj._user_index = (np.flatnonzero(~is_pos), np.flatnonzero(is_pos))
+            raise ValueError("Every sample is positive in `y_true`: there are no negatives.")
+        obj = cls.__new__(cls)
+        obj._init(g["y_score"], is_pos, score_class, equal_class, g.kept, g.n_samples + g.n_dropped)
         return obj
 
     def __repr__(self) -> str:
@@ -809,29 +923,29 @@ class Scores:
     far, frr, tar, trr = fpr, fnr, tpr, tnr
 
     # ---------------------------------------------------------------- rates -> thresholds
-    def _threshold_at(self, rate: str, value: Any, method: str) -> Any:
-        check_choice("method", method, ("linear", "lower", "higher"))
+    def _threshold_at(self, rate: str, value: Any, interpolation: str) -> Any:
+        check_choice("interpolation", interpolation, _INTERPOLATIONS)
         r = _check_rate(rate, value)
-        tau = _tau_at_rate(self._lay, self._full_view(), rate, r.reshape(-1), method)[0]
+        tau = _tau_at_rate(self._lay, self._full_view(), rate, r.reshape(-1), interpolation)[0]
         return _out((self._sign * tau).reshape(r.shape))
 
     @_doc(_THRESHOLD_SECTIONS, rate="tpr")
-    def threshold_at_tpr(self, tpr: Any, *, method: str = "linear") -> Any:
+    def threshold_at_tpr(self, tpr: Any, *, interpolation: str = "linear") -> Any:
         """Threshold where TPR = ``tpr`` (any shape), interpolating between scores."""
-        return self._threshold_at("tpr", tpr, method)
+        return self._threshold_at("tpr", tpr, interpolation)
 
     @_doc(_THRESHOLD_SECTIONS, rate="fnr")
-    def threshold_at_fnr(self, fnr: Any, *, method: str = "linear") -> Any:
+    def threshold_at_fnr(self, fnr: Any, *, interpolation: str = "linear") -> Any:
         """Threshold where FNR = ``fnr`` (see :meth:`threshold_at_tpr`)."""
-        return self._threshold_at("fnr", fnr, method)
+        return self._threshold_at("fnr", fnr, interpolation)
 
     @_doc(_THRESHOLD_SECTIONS, rate="tnr")
-    def threshold_at_tnr(self, tnr: Any, *, method: str = "linear") -> Any:
+    def threshold_at_tnr(self, tnr: Any, *, interpolation: str = "linear") -> Any:
         """Threshold where TNR = ``tnr`` (see :meth:`threshold_at_tpr`)."""
-        return self._threshold_at("tnr", tnr, method)
+        return self._threshold_at("tnr", tnr, interpolation)
 
     @_doc(_THRESHOLD_SECTIONS, rate="fpr")
-    def threshold_at_fpr(self, fpr: Any, *, method: str = "linear") -> Any:
+    def threshold_at_fpr(self, fpr: Any, *, interpolation: str = "linear") -> Any:
         """Threshold where FPR = ``fpr`` (see :meth:`threshold_at_tpr`).
 
         Examples
@@ -841,15 +955,28 @@ class Scores:
         >>> t, s.fpr(t)
         (3.5, 0.25)
         """
-        return self._threshold_at("fpr", fpr, method)
+        return self._threshold_at("fpr", fpr, interpolation)
 
     threshold_at_tar = threshold_at_tpr
     threshold_at_frr = threshold_at_fnr
     threshold_at_trr = threshold_at_tnr
     threshold_at_far = threshold_at_fpr
 
-    def rate_at(self, rate: str, *, at: Any, x: str = "fpr", method: str = "linear") -> Any:
+    def rate_at(self, rate: str, *, at: Any, x: str = "fpr", interpolation: str = "linear") -> Any:
         """An operating point: ``rate`` at the threshold where ``x`` equals ``at``.
+
+        Parameters
+        ----------
+        rate, x : {"tpr", "fnr", "tnr", "fpr"} (or "tar", "frr", "trr", "far")
+            The rate read off, and the rate that fixes the operating point.
+        at : float or array_like of float in [0, 1], any shape X
+        interpolation : {"linear", "lower", "higher"}, default "linear"
+            How the threshold where ``x`` equals ``at`` is found between scores (see
+            :meth:`threshold_at_fpr`).
+
+        Returns
+        -------
+        float or ndarray of shape X
 
         Examples
         --------
@@ -857,7 +984,7 @@ class Scores:
         >>> s.rate_at("fnr", at=0.5, x="fpr")
         0.5
         """
-        spec = _operating_point_spec(self, rate, x, at, method)
+        spec = _operating_point_spec(self, rate, x, at, interpolation)
         return _out(spec.fn(self._full_view())[0])
 
     def eer(self) -> EqualErrorRate:
@@ -895,49 +1022,87 @@ class Scores:
         labels = np.concatenate([np.zeros(len(kn), np.intp), np.ones(len(kp), np.intp)])
         return np.concatenate([kn, kp]), labels
 
+    def _internal_perm(self) -> np.ndarray:
+        """User index of every internal sample (oriented sorted negatives, then positives)."""
+        idx_n, idx_p = np.flatnonzero(~self._is_pos), np.flatnonzero(self._is_pos)
+        on = np.argsort(self._sign * self._y_score[idx_n], kind="stable")
+        op = np.argsort(self._sign * self._y_score[idx_p], kind="stable")
+        return np.concatenate([idx_n[on], idx_p[op]])
+
     def bootstrap_ci(
         self,
         metric: str | Callable[..., Any],
         *,
+        threshold: Any = None,
+        rate: Any = None,
+        at: Any = None,
+        interpolation: str | None = None,
+        metric_kwargs: dict[str, Any] | None = None,
         n_resamples: int = 1000,
         confidence_level: float = 0.95,
         method: str = "bca",
         alternative: str = "two-sided",
         rng: Any = None,
-        stratify: bool = True,
         conditions: Any = None,
+        strata: Any = None,
+        stratify: bool | None = None,
+        two_stage: bool = False,
         weights: str = "multinomial",
         algorithm: str = "auto",
         batch: int | None = None,
         n_jobs: int | None = None,
-        **metric_kwargs: Any,
+        max_memory: int = DEFAULT_MAX_MEMORY,
+        dropna: bool = False,
     ) -> BootstrapResult:
         """Bootstrap confidence interval of any statistic of the scores.
 
         Parameters
         ----------
         metric : str or callable
-            A name: any confusion-matrix metric at ``threshold=`` (``"fnr"``, ``"fpr"``,
+            A name: any confusion-matrix metric at ``threshold`` (``"fnr"``, ``"fpr"``,
             ``"ppv"``, ``"mcc"``, ...), ``"threshold_at_fpr"`` (and tpr/tnr/fnr) at
-            ``rate=``, an operating point ``"fnr_at_fpr"`` (any ``"<rate>_at_<rate>"``) at
-            ``at=``, ``"eer"``, ``"eer_threshold"``, ``"auc"``; or a function
+            ``rate``, an operating point ``"fnr_at_fpr"`` (any ``"<rate>_at_<rate>"``) at
+            ``at``, ``"eer"``, ``"eer_threshold"``, ``"auc"``; or a function
             ``f(scores, **metric_kwargs)`` of a :class:`Scores` (called per replicate).
+        threshold : float or array-like, any shape
+            Threshold(s) of a confusion-matrix metric; the result keeps their shape.
+        rate : float or array-like in [0, 1], any shape
+            Target rate(s) of ``"threshold_at_<rate>"``.
+        at : float or array-like in [0, 1], any shape
+            Value(s) of the x-rate of an operating point ``"<rate>_at_<x>"``.
+        interpolation : {"linear", "lower", "higher"}, default "linear"
+            How a threshold at a rate is found between scores (thresholds at rates and
+            operating points only).
+        metric_kwargs : dict, optional
+            Other options: ``beta`` (``fbeta``), or keyword arguments of a callable metric.
         n_resamples, confidence_level, method, alternative, rng
             As in :func:`mlci.bootstrap_ci`; every interval method is available.
-        stratify : bool, default True
-            Resample positives and negatives separately (class sizes fixed), as usual in
-            ROC work.  False resamples all samples together.
-        conditions : array-like, optional
-            Condition (speaker, session...) of every sample, in the order of
-            :meth:`from_labels`'s input (or ``pos`` then ``neg``): conditions are resampled.
+            Intervals are kept inside the statistic's range (rates, EER and AUC in
+            [0, 1]; thresholds unbounded).
+        conditions : array-like, or list of array-like, optional
+            Condition (speaker, session...) of every sample, in the samples' order (see
+            :class:`Scores`): samples sharing a condition are resampled together.  A list
+            of such arrays, top level first (``[speaker, session]``), is a nested design.
+        strata : array-like, optional
+            Stratum of every sample: resampling happens within each, keeping its size.
+        stratify : bool, optional
+            ``True`` is shorthand for ``strata`` = the labels (class sizes fixed, as usual
+            in ROC work), combined with ``strata`` when both are given.  Default: True,
+            except with nested conditions (which support no strata).
+        two_stage : bool, default False
+            With conditions: also resample the samples (or lower levels) inside each
+            drawn condition.
         weights : {"multinomial", "poisson"}
         algorithm : {"auto", "lazy", "weights"}
             ``"lazy"`` draws only the counts a search needs (exact multinomial bootstrap,
-            O(log n) per replicate); ``"weights"`` draws every sample's count through the
-            core engine.  ``"auto"`` takes ``"lazy"`` for searches without conditions.
-        **metric_kwargs
-            ``threshold=`` (any shape), ``rate=``, ``at=``, ``method=`` (interpolation for
-            thresholds at rates), ``beta=``; the output keeps their shape.
+            O(log n) per replicate; no conditions, no strata beyond the class);
+            ``"weights"`` draws every sample's count through the core engine.  ``"auto"``
+            takes ``"lazy"`` for searches where it applies.
+        batch, n_jobs, max_memory
+            Engine knobs; they never change the result.
+        dropna : bool, default False
+            Drop the samples with a missing condition or stratum instead of refusing them
+            (``details["n_dropped"]`` counts them with those dropped by the constructor).
 
         Returns
         -------
@@ -953,131 +1118,256 @@ class Scores:
         >>> res = s.bootstrap_ci("eer", rng=1)
         >>> bool(res.confidence_interval.low < res.estimate < res.confidence_interval.high)
         True
-        """
-        check_choice("method", method, INTERVAL_METHODS)
-        confidence_level = check_confidence_level(confidence_level)
-        alternative = check_alternative(alternative)
-        n_resamples = check_positive_int("n_resamples", n_resamples, minimum=2)
-        check_choice("algorithm", algorithm, ("auto", "lazy", "weights"))
-        check_choice("weights", weights, ("multinomial", "poisson"))
-        plan, keys = self._plan(
-            n_resamples=n_resamples,
-            rng=rng,
-            stratify=stratify,
-            conditions=conditions,
-            weights=weights,
-        )
-        if callable(metric):
-            kernel: Kernel = _IndexKernel(self, keys, metric, metric_kwargs)
-            from ..engine.bootstrap import run_bootstrap
 
-            return run_bootstrap(
-                kernel,
-                plan,
-                method=method,
-                confidence_level=confidence_level,
-                alternative=alternative,
-                batch=batch,
-                n_jobs=1,
-            )
-        spec = _resolve(self, metric, metric_kwargs)
-        return self._bootstrap_spec(
-            spec,
-            plan,
-            keys,
-            stratify=stratify,
-            algorithm=algorithm,
-            method=method,
+        Samples of one speaker are not independent: resample speakers (and, nested,
+        their sessions).
+
+        >>> speaker = rng.integers(0, 30, 1000)
+        >>> session = rng.integers(0, 3, 1000)
+        >>> res = s.bootstrap_ci("eer", conditions=[speaker, session], rng=1, n_resamples=200)
+        >>> res.scheme, res.n_conditions
+        ('nested(2 levels; resampled: 1)', 30)
+        """
+        kw = dict(metric_kwargs or {})
+        if not isinstance(metric_kwargs, dict | None):
+            raise TypeError(f"`metric_kwargs` must be a dict; got {type(metric_kwargs).__name__}.")
+        given = {"threshold": threshold, "rate": rate, "at": at, "interpolation": interpolation}
+        given = {k: v for k, v in given.items() if v is not None}
+        if callable(metric):
+            if given:
+                raise TypeError(
+                    f"{', '.join(f'`{k}`' for k in given)} are options of the built-in "
+                    "metrics; pass options of your own function in `metric_kwargs`."
+                )
+
+            make = None
+            user = (metric, kw)
+        else:
+            clash = sorted(set(kw) & set(given))
+            if clash:
+                raise TypeError(f"{clash} given twice (as arguments and in `metric_kwargs`).")
+            kw.update(given)
+            _resolve(self, metric, dict(kw))  # validate the metric and its options now
+
+            def make(sc: Scores) -> _Spec:
+                return _resolve(sc, metric, dict(kw))
+
+            user = None
+        out = self._bootstrap(
+            make,
+            user=user,
+            n_resamples=n_resamples,
             confidence_level=confidence_level,
+            method=method,
             alternative=alternative,
+            rng=rng,
+            conditions=conditions,
+            strata=strata,
+            stratify=stratify,
+            two_stage=two_stage,
+            weights=weights,
+            algorithm=algorithm,
             batch=batch,
             n_jobs=n_jobs,
+            max_memory=max_memory,
+            dropna=dropna,
         )
+        if len(out) != 1:
+            raise ValueError(f"Unknown metric {metric!r}.")
+        return out[0]
 
-    def _plan(
+    def _bootstrap(
         self,
+        make: Callable[[Scores], _Spec] | None,
         *,
-        n_resamples: int,
+        n_resamples: Any,
+        confidence_level: Any,
+        method: Any,
+        alternative: Any,
         rng: Any,
-        stratify: bool = True,
-        conditions: Any = None,
-        weights: str = "multinomial",
-    ) -> tuple[Any, np.ndarray]:
-        keys, labels = self._keys()
-        cond = None
-        if conditions is not None:
-            c = as_1d("conditions", conditions)
-            if len(c) != len(keys):
-                raise ValueError(
-                    f"`conditions` must have one entry per sample: {len(keys)} expected, "
-                    f"got {len(c)}."
-                )
-            cond = c[self._internal_perm()]
-        plan = make_plan(
+        conditions: Any,
+        strata: Any,
+        stratify: Any,
+        two_stage: Any,
+        weights: Any,
+        batch: Any,
+        n_jobs: Any,
+        max_memory: Any,
+        dropna: Any,
+        algorithm: Any = "auto",
+        user: tuple[Callable[..., Any], dict[str, Any]] | None = None,
+    ) -> list[BootstrapResult]:
+        """The one bootstrap driver of score statistics: validate, plan, run, finish.
+
+        ``make(scores)`` binds the statistic to the scores actually resampled (after
+        samples with a missing condition or stratum are dropped); or ``user`` is a
+        callable metric and its keyword arguments.  Returns one result per part of the statistic.
+        """
+        opts = bootstrap_options(
+            n_resamples=n_resamples,
+            confidence_level=confidence_level,
+            method=method,
+            alternative=alternative,
+            rng=rng,
+            batch=batch,
+            n_jobs=n_jobs,
+            max_memory=max_memory,
+        )
+        check_choice("algorithm", algorithm, ("auto", "lazy", "weights"))
+        check_choice("weights", weights, ("multinomial", "poisson"))
+        _check_bool("two_stage", two_stage)
+        _check_bool("dropna", dropna)
+        if stratify is not None:
+            _check_bool("stratify", stratify)
+        design = design_arrays(
+            conditions,
+            strata,
+            n_samples=len(self._y_score),
+            dropna=dropna,
+            input_kept=self._kept,
+            n_input=self._n_input,
+        )
+        check_stratify_nested(stratify, design)
+        sc = self if design.kept is None else self._subset(design.kept)
+        if stratify is None:
+            stratify = not design.nested
+        perm = sc._internal_perm()
+        keys, labels = sc._keys()
+        cond = design.conditions
+        if cond is not None:
+            cond = [c[perm] for c in cond] if design.nested else cond[perm]
+        user_strata = None if design.strata is None else design.strata[perm]
+        plan = plan_for_conditions(
             len(keys),
             conditions=cond,
-            strata=labels if stratify else None,
+            strata=strata_codes(labels if stratify else None, user_strata),
+            two_stage=two_stage,
             weights=weights,
-            n_resamples=n_resamples,
-            rng=rng,
+            n_resamples=opts.n_resamples,
+            rng=opts.seed,
         )
-        return plan, keys
-
-    def _bootstrap_spec(
-        self,
-        spec: _Spec,
-        plan: Any,
-        keys: np.ndarray,
-        *,
-        stratify: bool,
-        algorithm: str,
-        method: str,
-        confidence_level: float,
-        alternative: str,
-        batch: int | None = None,
-        n_jobs: int | None = None,
-    ) -> BootstrapResult:
-        lazy = plan.unit_of_sample is None and not spec.full
+        if make is None:
+            assert user is not None
+            kernel: Kernel = _IndexKernel(sc, keys, *user)
+            spec = _Spec(kernel.name, _no_view, kernel.shape, search=False, full=True)
+        else:
+            spec = make(sc)
+            kernel = _ScoresKernel(sc._lay, keys, spec)
+        lazy = cond is None and user_strata is None and not spec.full
         size = int(np.prod(spec.shape)) if spec.shape else 1
         # searches cost O(b * known points) per query in the lazy sampler: keep them few
         lazy_auto = spec.search and (spec.fixed or size <= 16)
-        if algorithm == "weights" or (algorithm == "auto" and not lazy_auto):
-            lazy = False
         if algorithm == "lazy" and not lazy:
             raise ValueError(
-                "`algorithm='lazy'` needs a statistic of the counts and no `conditions`; "
-                f"{spec.name!r} with these options needs `algorithm='weights'`."
+                "`algorithm='lazy'` needs a statistic of the counts and neither `conditions` "
+                f"nor `strata`; {spec.name!r} with these options needs `algorithm='weights'`."
             )
-        if not lazy:
-            from ..engine.bootstrap import run_bootstrap
+        if algorithm == "weights" or (algorithm == "auto" and not lazy_auto):
+            lazy = False
+        details = {"n_dropped": sc.n_dropped}
+        return _run(sc, spec, kernel, plan, opts, lazy, stratify, details, threads=user is None)
 
-            return run_bootstrap(
-                _ScoresKernel(self._lay, keys, spec),
-                plan,
-                method=method,
-                confidence_level=confidence_level,
-                alternative=alternative,
-                batch=batch,
-                n_jobs=n_jobs,
-                metric_name=spec.name,
-            )
-        return _lazy_bootstrap(
-            self._lay,
-            spec,
-            plan,
-            stratified=stratify,
-            method=method,
-            confidence_level=confidence_level,
-            alternative=alternative,
+
+def _no_view(v: _View) -> np.ndarray:  # pragma: no cover - a callable's spec has no view path
+    raise NotImplementedError
+
+
+def _check_bool(name: str, value: Any) -> None:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"`{name}` must be True or False; got {value!r}.")
+
+
+def _run(
+    sc: Scores,
+    spec: _Spec,
+    kernel: Kernel,
+    plan: Any,
+    opts: Any,
+    lazy: bool,
+    stratified: bool,
+    details: dict[str, Any],
+    *,
+    threads: bool,
+) -> list[BootstrapResult]:
+    """Replicates (lazy or through the engine's weights) and one result per part."""
+    lay = sc._lay
+    eng = opts.engine
+    sampler: Sampler
+    if lazy:
+        sampler = _LazySampler(lay, plan, stratified)
+
+        def evaluate(view: Any) -> np.ndarray:
+            return spec.fn(view).reshape((view.b, *spec.shape))
+
+        bytes_per_row = 64.0 * sum(lay.m)
+        estimate = spec.fn(sc._full_view()).reshape(spec.shape)
+        scheme = plan.scheme + ("+lazy" if "lazy" not in plan.scheme else "")
+    else:
+        sampler = plan.weights_for(kernel.keys, kernel.m)
+        evaluate = kernel.evaluate
+        bytes_per_row = 8.0 * kernel.m * kernel.work_factor + sampler.draw_bytes
+        estimate = kernel.evaluate(sampler.counts[None, :])[0]
+        scheme = None
+    if np.any(np.isnan(estimate)):
+        raise ValueError(
+            f"The statistic {spec.name!r} is undefined (NaN) on the data as given, e.g. "
+            "precision at a threshold above every score; no interval can be computed."
         )
+    dist = run_replicates(
+        evaluate,
+        sampler,
+        spec.shape,
+        bytes_per_row=bytes_per_row,
+        batch=eng.batch,
+        n_jobs=eng.n_jobs,
+        max_memory=eng.max_memory,
+        threads=threads,
+    )
+    memo: list[tuple[np.ndarray, np.ndarray]] = []
 
-    def _internal_perm(self) -> np.ndarray:
-        """User index of every internal sample (oriented sorted negatives, then positives)."""
-        idx_n, idx_p = self._user_index
-        n, p = self._raw
-        on = np.argsort(self._sign * n, kind="stable")
-        op = np.argsort(self._sign * p, kind="stable")
-        return np.concatenate([idx_n[on], idx_p[op]])
+    def jackknife() -> tuple[np.ndarray, np.ndarray]:
+        if not memo:
+            if lazy:
+                memo.append(_delete_one(lay, spec))
+            else:
+                memo.append(
+                    jackknife_values(
+                        kernel.evaluate,
+                        sampler,
+                        max_jackknife_groups(kernel.m),
+                        exact=lambda: kernel.delete_one(sampler.counts),  # type: ignore[return-value]
+                        bytes_per_row=8.0 * kernel.m * (kernel.work_factor + 1.0),
+                        max_memory=eng.max_memory,
+                        n_jobs=eng.n_jobs if threads else 1,
+                    )
+                )
+        return memo[0]
+
+    parts = spec.parts or (_Part(spec.name, spec.bounds),)
+    results = []
+    for i, part in enumerate(parts):
+        pick = (lambda a: a) if spec.parts is None else (lambda a, i=i: np.asarray(a)[..., i])
+
+        def jack(pick: Callable[[Any], np.ndarray] = pick) -> tuple[np.ndarray, np.ndarray]:
+            vals, mult = jackknife()
+            return pick(vals), mult
+
+        results.append(
+            finish_bootstrap(
+                pick(estimate),
+                pick(dist),
+                plan=plan,
+                name=part.name,
+                method=opts.method,
+                confidence_level=opts.confidence_level,
+                alternative=opts.alternative,
+                jackknife=jack if opts.method == "bca" else None,
+                details=details,
+                scheme=scheme,
+                bounds=part.bounds,
+            )
+        )
+    return results
 
 
 # ============================================================================ metric resolution
@@ -1088,20 +1378,30 @@ def _no_extra(name: str, kw: dict[str, Any], allowed: tuple[str, ...]) -> None:
         raise TypeError(f"Unknown option(s) {extra} for metric {name!r}.{hint}")
 
 
-def _operating_point_spec(sc: Scores, rate: str, x: str, at: Any, method: str) -> _Spec:
+def _operating_point_spec(
+    sc: Scores, rate: str, x: str, at: Any, interpolation: str, *, with_threshold: bool = False
+) -> _Spec:
+    """``rate`` at the threshold where ``x`` equals ``at`` (and that threshold, jointly)."""
     rate = _RATE_ALIASES.get(rate, rate)
     x = _RATE_ALIASES.get(x, x)
     check_choice("rate", rate, _THRESHOLD_RATES)
     check_choice("x", x, _THRESHOLD_RATES)
-    check_choice("method", method, ("linear", "lower", "higher"))
+    check_choice("interpolation", interpolation, _INTERPOLATIONS)
     r = _check_rate("at", at)
-    lay, shape = sc._lay, r.shape
+    lay, shape, sign = sc._lay, r.shape, sc._sign
+    name = f"{rate}_at_{x}"
 
     def fn(v: _View) -> np.ndarray:
-        tau = _tau_at_rate(lay, v, x, r.reshape(-1), method)
-        return _rate_at_tau_rows(lay, v, rate, tau).reshape((v.b, *shape))
+        tau = _tau_at_rate(lay, v, x, r.reshape(-1), interpolation)
+        val = _rate_at_tau_rows(lay, v, rate, tau).reshape((v.b, *shape))
+        if not with_threshold:
+            return val
+        return np.stack([val, (sign * tau).reshape((v.b, *shape))], -1)
 
-    return _Spec(f"{rate}_at_{x}", fn, shape, search=True)
+    if not with_threshold:
+        return _Spec(name, fn, shape, search=True, bounds=_RATE)
+    parts = (_Part(name, _RATE), _Part(f"threshold_at_{x}", _UNBOUNDED))
+    return _Spec(name, fn, (*shape, 2), search=True, parts=parts)
 
 
 def _resolve(sc: Scores, metric: Any, kw: dict[str, Any]) -> _Spec:
@@ -1118,7 +1418,10 @@ def _resolve(sc: Scores, metric: Any, kw: dict[str, Any]) -> _Spec:
             out = _eer(lay, v) * np.array([1.0, sign])
             return out if col is None else out[:, col]
 
-        return _Spec(name, fn_eer, (2,) if col is None else (), search=True)
+        if col is None:  # joint: the EER and its threshold from the same replicates
+            parts = (_Part("eer", _RATE), _Part("eer_threshold", _UNBOUNDED))
+            return _Spec(name, fn_eer, (2,), search=True, parts=parts)
+        return _Spec(name, fn_eer, (), search=True, bounds=_RATE if col == 0 else _UNBOUNDED)
     if name in ("auc", "roc_auc"):
         _no_extra(name, kw, ())
         from ..metrics.ranking import RocAucKernel
@@ -1131,19 +1434,19 @@ def _resolve(sc: Scores, metric: Any, kw: dict[str, Any]) -> _Spec:
         def fn_auc(v: _View) -> np.ndarray:
             return kern.evaluate(np.concatenate(v.w, axis=1))  # type: ignore[attr-defined]
 
-        return _Spec("auc", fn_auc, (), search=False, full=True)
+        return _Spec("auc", fn_auc, (), search=False, full=True, bounds=_RATE)
     if name.startswith("threshold_at_"):
         rate = _RATE_ALIASES.get(name[len("threshold_at_") :], name[len("threshold_at_") :])
         if rate not in _THRESHOLD_RATES:
             raise ValueError(f"Unknown metric {metric!r}; thresholds exist at tpr, fnr, tnr, fpr.")
-        _no_extra(name, kw, ("rate", "method"))
+        _no_extra(name, kw, ("rate", "interpolation"))
         if "rate" not in kw:
             raise TypeError(f"{name!r} needs `rate=` (the target {rate}).")
         r = _check_rate("rate", kw["rate"])
-        meth = check_choice("method", kw.get("method", "linear"), ("linear", "lower", "higher"))
+        interp = check_choice("interpolation", kw.get("interpolation", "linear"), _INTERPOLATIONS)
 
         def fn_thr(v: _View) -> np.ndarray:
-            tau = _tau_at_rate(lay, v, rate, r.reshape(-1), meth)
+            tau = _tau_at_rate(lay, v, rate, r.reshape(-1), interp)
             return (sign * tau).reshape((v.b, *r.shape))
 
         return _Spec(f"threshold_at_{rate}", fn_thr, r.shape, search=True)
@@ -1152,22 +1455,22 @@ def _resolve(sc: Scores, metric: Any, kw: dict[str, Any]) -> _Spec:
         if _RATE_ALIASES.get(y, y) in _THRESHOLD_RATES and _RATE_ALIASES.get(x, x) in (
             _THRESHOLD_RATES
         ):
-            _no_extra(name, kw, ("at", "method"))
+            _no_extra(name, kw, ("at", "interpolation"))
             if "at" not in kw:
                 raise TypeError(f"{name!r} needs `at=` (the value of {x} at the operating point).")
-            return _operating_point_spec(sc, y, x, kw["at"], kw.get("method", "linear"))
+            return _operating_point_spec(sc, y, x, kw["at"], kw.get("interpolation", "linear"))
     if name in CM_METRICS:
         _no_extra(name, kw, ("threshold", "beta"))
         if "threshold" not in kw:
             raise TypeError(f"{name!r} is a rate at a threshold: pass `threshold=`.")
         t = _check_threshold(kw["threshold"])
-        beta = float(kw.get("beta", 1.0))
+        beta = _check_beta(kw.get("beta", 1.0))
 
         def fn_cm(v: _View) -> np.ndarray:
             cm = _counts_at(lay, v, sign * t.reshape(-1))
             return binary_cm_metric(cm, name, beta).reshape((v.b, *t.shape))
 
-        return _Spec(name, fn_cm, t.shape, search=True, fixed=True)
+        return _Spec(name, fn_cm, t.shape, search=True, fixed=True, bounds=cm_metric_bounds(name))
     known = [
         "eer",
         "eer_threshold",
@@ -1177,6 +1480,14 @@ def _resolve(sc: Scores, metric: Any, kw: dict[str, Any]) -> _Spec:
         *CM_METRICS,
     ]
     raise ValueError(f"Unknown metric {metric!r}; known metrics: {', '.join(known)}.")
+
+
+def _check_beta(beta: Any) -> float:
+    if isinstance(beta, bool) or not isinstance(beta, int | float | np.integer | np.floating):
+        raise TypeError(f"`beta` must be a number >= 0; got {beta!r}.")
+    if not (np.isfinite(beta) and beta >= 0):
+        raise ValueError(f"`beta` must be a number >= 0; got {beta!r}.")
+    return float(beta)
 
 
 # ============================================================================ lazy driver
@@ -1207,35 +1518,3 @@ class _LazySampler(Sampler):
             tp = rng.binomial(n, n_pos / n, b)
             totals = (n - tp, tp)
         return _LazyView(self.lay, totals, rng)
-
-
-def _lazy_bootstrap(
-    lay: _Layout,
-    spec: _Spec,
-    plan: Any,
-    *,
-    stratified: bool,
-    method: str,
-    confidence_level: float,
-    alternative: str,
-) -> BootstrapResult:
-    """Bootstrap a search statistic with the lazy multinomial sampler (see module docstring)."""
-    sampler = _LazySampler(lay, plan, stratified)
-
-    def evaluate(view: _LazyView) -> np.ndarray:
-        return spec.fn(view).reshape((view.b, *spec.shape))
-
-    dist = run_replicates(evaluate, sampler, spec.shape, bytes_per_row=64.0 * sum(lay.m))
-    full = _WeightsView(lay, np.concatenate(lay.cnt)[None, :])
-    estimate = spec.fn(full).reshape(spec.shape)
-    return finish_bootstrap(
-        estimate,
-        dist,
-        plan=plan,
-        name=spec.name,
-        method=method,
-        confidence_level=confidence_level,
-        alternative=alternative,
-        jackknife=(lambda: _delete_one(lay, spec)) if method == "bca" else None,
-        scheme=plan.scheme + ("+lazy" if "lazy" not in plan.scheme else ""),
-    )

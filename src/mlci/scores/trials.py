@@ -53,23 +53,27 @@ import numpy as np
 
 from ..engine.bootstrap import finish_bootstrap, run_replicates, single_threaded_blas
 from ..engine.sampler import Sampler, Stream, stream_seed
-from ..inputs.options import DEFAULT_MAX_MEMORY, INTERVAL_METHODS
-from ..inputs.validation import (
-    as_1d,
-    as_float,
-    binary_labels,
-    check_alternative,
+from ..inputs import (
+    DEFAULT_MAX_MEMORY,
+    ArgSpec,
+    binary_target,
+    bootstrap_options,
     check_choice,
-    check_confidence_level,
     check_positive_int,
     check_rng_seed,
+    gather,
+    missing_mask,
+    native_values,
 )
 from ..metrics import FunctionKernel, Kernel, get_kernel
 from ..results import BootstrapResult
+from ._design import jackknife_values
 
 __all__ = ["EerKernel", "trial_bootstrap_ci", "trial_weights"]
 
 LEVELS = ("speaker", "session", "id")
+#: built-in metrics of the trials whose values lie in [0, 1]
+_UNIT_RANGE = ("eer", "roc_auc", "average_precision")
 
 
 # --------------------------------------------------------------------------- EER kernel
@@ -119,13 +123,12 @@ class EerKernel(Kernel):
     work_factor = 4.0
 
     def __init__(self, y_true: Any, y_score: Any, pos_label: Any = None) -> None:
-        y = as_1d("labels", y_true)
-        s = as_float("scores", y_score)
-        if len(y) != len(s):
-            raise ValueError(
-                f"`labels` and `scores` must have the same length; got {len(y)} and {len(s)}."
-            )
-        tar = binary_labels("labels", y, pos_label)
+        g = gather(
+            {"y_true": ArgSpec("labels"), "y_score": ArgSpec("scores")},
+            {"y_true": y_true, "y_score": y_score},
+        )
+        s = g["y_score"]
+        tar = binary_target(g["y_true"], pos_label, metric="eer")
         if tar.all() or not tar.any():
             raise ValueError("'eer' needs both target and non-target trials.")
         u_neg, inv_neg = np.unique(s[~tar], return_inverse=True)
@@ -286,10 +289,8 @@ class SpeakerEer:
     :class:`EerKernel` on the trial weights.
     """
 
-    def __init__(self, trials: _Trials, y_true: Any, y_score: Any, pos_label: Any = None) -> None:
-        y = as_1d("labels", y_true)
-        s = as_float("scores", y_score)
-        tar = binary_labels("labels", y, pos_label)
+    def __init__(self, trials: _Trials, tar: np.ndarray, s: np.ndarray) -> None:
+        """``tar``: boolean target of every trial; ``s``: its score (validated by the caller)."""
         if tar.all() or not tar.any():
             raise ValueError("'eer' needs both target and non-target trials.")
         order = np.argsort(s, kind="stable")
@@ -351,7 +352,16 @@ def _lookup(name: str, mapping: Any, ids: np.ndarray) -> np.ndarray:
             f"{len(missing)} id(s) of the trials are missing from `{name}`: {shown}{more}. "
             "Every enrollment and test id needs an entry."
         )
-    return np.asarray([mapping[i] for i in ids.tolist()])
+    out = np.empty(len(ids), dtype=object)
+    out[:] = [mapping[i] for i in ids.tolist()]
+    bad = missing_mask(out)
+    if bad.any():
+        shown = ", ".join(repr(v) for v in ids[bad][:5].tolist())
+        raise ValueError(
+            f"`{name}` gives a missing value (None, NaN, NA) for {int(bad.sum())} id(s): "
+            f"{shown}. Every id needs a {name.removesuffix('_of')}."
+        )
+    return native_values(out, name)
 
 
 def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -386,12 +396,13 @@ class _Trials:
         resample: tuple[str, ...],
         same_speaker: str,
     ) -> None:
-        e = as_1d("enroll_ids", enroll_ids)
-        t = as_1d("test_ids", test_ids)
-        if len(e) != len(t):
-            raise ValueError(
-                f"`enroll_ids` and `test_ids` must have one entry per trial; got {len(e)} and "
-                f"{len(t)}."
+        # validated by the gate: 1-d, one type each, no missing value, same length
+        e, t = np.asarray(enroll_ids), np.asarray(test_ids)
+        if (e.dtype.kind in "US") != (t.dtype.kind in "US"):
+            raise TypeError(
+                f"`enroll_ids` holds {'strings' if e.dtype.kind in 'US' else 'numbers'} but "
+                f"`test_ids` holds {'strings' if t.dtype.kind in 'US' else 'numbers'}; the ids "
+                "of both sides must be of one type."
             )
         ids, inv = _factorize(np.concatenate([e, t]))
         n = len(e)
@@ -485,6 +496,38 @@ class _TrialSampler(Sampler):
         out[...] = w
         return out
 
+    def jackknife_rows(
+        self, max_groups: int
+    ) -> tuple[int, np.ndarray, Callable[[int, int], np.ndarray]]:
+        """Delete-one-speaker (or group of speakers) jackknife rows, in the blocks'
+        representation: a trial is removed with either side's speaker."""
+        trials = self.trials
+        n_spk = trials.n_spk
+        if n_spk <= max_groups:
+            group = np.arange(n_spk)
+            g = n_spk
+        else:
+            ss = stream_seed(self.seed, Stream.JACKKNIFE, 0)
+            group = np.random.default_rng(ss).permutation(np.arange(n_spk) % max_groups)
+            g = max_groups
+        if self.speaker_counts:  # rows of speaker counts: the deleted group's speakers are 0
+
+            def rows_k(a: int, b: int) -> np.ndarray:
+                k = np.ones((b - a, n_spk + 1))
+                gone = (group[None, :] == np.arange(a, b)[:, None]).nonzero()
+                k[gone] = 0.0
+                return k
+
+            return g, np.ones(g), rows_k
+        ge = group[trials.spk[trials.e]]
+        gt = group[trials.spk[trials.t]]
+
+        def rows_w(a: int, b: int) -> np.ndarray:
+            r = np.arange(a, b)[:, None]
+            return ((ge[None, :] != r) & (gt[None, :] != r)).astype(float)
+
+        return g, np.ones(g), rows_w
+
 
 def _speaker_counts(rng: np.random.Generator, b: int, n_spk: int) -> np.ndarray:
     """Multiplicities (b, n_spk + 1) of ``n_spk`` speakers drawn with replacement; the
@@ -539,10 +582,16 @@ def trial_weights(
     >>> w.shape
     (4, 3)
     """
-    trials, _ = _prepare(enroll_ids, test_ids, speaker_of, session_of, resample, same_speaker)
     n_resamples = check_positive_int("n_resamples", n_resamples)
-    sampler = _TrialSampler(trials, n_resamples, check_rng_seed(rng))
-    return sampler.all_replicates()
+    seed = check_rng_seed(rng)
+    g = gather(
+        {"enroll_ids": ArgSpec("groups"), "test_ids": ArgSpec("groups")},
+        {"enroll_ids": enroll_ids, "test_ids": test_ids},
+    )
+    trials, _ = _prepare(
+        g["enroll_ids"], g["test_ids"], speaker_of, session_of, resample, same_speaker
+    )
+    return _TrialSampler(trials, n_resamples, seed).all_replicates()
 
 
 def _prepare(
@@ -572,14 +621,16 @@ def _prepare(
 
 # --------------------------------------------------------------------------- public API
 def trial_bootstrap_ci(
+    y_true: Any,
+    y_score: Any,
+    *,
     enroll_ids: Any,
     test_ids: Any,
-    scores: Any,
-    labels: Any,
-    *,
     speaker_of: Mapping[Any, Any],
     session_of: Mapping[Any, Any] | None = None,
+    data: Any = None,
     metric: str | Callable[..., Any] = "eer",
+    pos_label: Any = None,
     resample: Any = ("speaker",),
     same_speaker: str = "once",
     n_resamples: int = 1000,
@@ -587,39 +638,49 @@ def trial_bootstrap_ci(
     method: str = "percentile",
     alternative: str = "two-sided",
     rng: Any = None,
-    pos_label: Any = None,
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    dropna: bool = False,
 ) -> BootstrapResult:
     """Confidence interval for a verification metric with the joint (speaker) bootstrap.
 
     Parameters
     ----------
-    enroll_ids, test_ids : array-like, shape (n_trials,)
-        The two sides of every trial (any hashable ids).
-    scores : array-like of float, shape (n_trials,)
+    y_true : array-like, shape (n_trials,)
+        Target (1/True) or non-target (0/False) trial; other pairs of values need
+        ``pos_label``, more than two values are refused.
+    y_score : array-like of float, shape (n_trials,)
         Higher means more likely the same speaker.
-    labels : array-like, shape (n_trials,)
-        Target (1/True) or non-target (0/False); other values need ``pos_label``.
+    enroll_ids, test_ids : array-like, shape (n_trials,)
+        The two sides of every trial (ids of one type).
     speaker_of : dict or pandas Series
         Speaker of every enrollment and test id.
     session_of : dict or pandas Series, optional
         Session of every id (needed to resample sessions).
-    metric : "eer", "roc_auc", "average_precision", another (labels, scores) metric, or
-        callable ``metric(labels, scores, sample_weight=...)``
+    data : DataFrame, optional
+        A pandas or polars DataFrame (or pyarrow Table): ``y_true``, ``y_score``,
+        ``enroll_ids`` and ``test_ids`` may then be column names.
+    metric : "eer", "roc_auc", "average_precision", another (y_true, y_score) metric, or
+        callable ``metric(y_true, y_score, sample_weight=...)``
+    pos_label : optional
+        The target label of a built-in metric (see :func:`mlci.inputs.positive_label`).
     resample : tuple of {"speaker", "session", "id"}, default ("speaker",)
         Levels drawn with replacement, from the top: speakers, then sessions within each
         speaker, then ids within each session (or speaker).  Speakers only is usually
         right (see :mod:`mlci.engine.nested` for why adding lower levels widens the interval).
+        These are the trials' conditions: the joint bootstrap takes no ``conditions=``.
     same_speaker : {"once", "product"}, default "once"
         Weight of a trial whose two sides share a speaker: that speaker's multiplicity
         once (condition bootstrap of the target trials), or squared (the DCA-PLDA code).
     n_resamples, confidence_level, method, alternative, rng
-        As in :func:`mlci.bootstrap_ci` (BCa uses a delete-one-speaker jackknife).
-    pos_label : optional
+        As in :func:`mlci.bootstrap_ci` (BCa uses a delete-one-speaker jackknife).  The
+        intervals of ``"eer"``, ``"roc_auc"`` and ``"average_precision"`` stay in [0, 1].
     batch, n_jobs, max_memory
         Engine knobs; they never change the result.
+    dropna : bool, default False
+        Drop the trials with a missing label, score or id instead of refusing them
+        (``details["n_dropped"]`` says how many).
 
     Returns
     -------
@@ -636,46 +697,69 @@ def trial_bootstrap_ci(
     >>> e, t = np.triu_indices(120, k=1)
     >>> lab = spk[e] == spk[t]
     >>> sc = rng.normal(2.0 * lab, 1.0)
-    >>> res = trial_bootstrap_ci(ids[e], ids[t], sc, lab, metric="eer",
+    >>> res = trial_bootstrap_ci(lab, sc, enroll_ids=ids[e], test_ids=ids[t], metric="eer",
     ...                          speaker_of=dict(zip(ids, spk)), n_resamples=200, rng=0)
     >>> res.scheme, res.n_conditions, bool(res.confidence_interval.low < res.estimate)
     ('joint(speaker)', 30, True)
     """
-    check_choice("method", method, INTERVAL_METHODS)
-    confidence_level = check_confidence_level(confidence_level)
-    alternative = check_alternative(alternative)
-    n_resamples = check_positive_int("n_resamples", n_resamples, minimum=2)
-    trials, resample = _prepare(
-        enroll_ids, test_ids, speaker_of, session_of, resample, same_speaker
+    opts = bootstrap_options(
+        n_resamples=n_resamples,
+        confidence_level=confidence_level,
+        method=method,
+        alternative=alternative,
+        rng=rng,
+        batch=batch,
+        n_jobs=n_jobs,
+        max_memory=max_memory,
     )
-    s = as_float("scores", scores)
-    lab = as_1d("labels", labels)
-    if len(s) != trials.n_trials or len(lab) != trials.n_trials:
+    if not isinstance(dropna, bool | np.bool_):
+        raise TypeError(f"`dropna` must be True or False; got {dropna!r}.")
+    if not (callable(metric) or isinstance(metric, str)):
+        raise TypeError(f"`metric` must be a metric name or a callable; got {metric!r}.")
+    if callable(metric) and pos_label is not None:
         raise ValueError(
-            f"`scores` ({len(s)}) and `labels` ({len(lab)}) must have one entry per trial "
-            f"({trials.n_trials})."
+            "`pos_label` is an option of the built-in metrics; a callable metric gets "
+            "`y_true` as given."
         )
-    seed = check_rng_seed(rng)
+    g = gather(
+        {
+            "y_true": ArgSpec("labels"),
+            "y_score": ArgSpec("scores"),
+            "enroll_ids": ArgSpec("groups"),
+            "test_ids": ArgSpec("groups"),
+        },
+        {"y_true": y_true, "y_score": y_score, "enroll_ids": enroll_ids, "test_ids": test_ids},
+        dropna=bool(dropna),
+        data=data,
+    )
+    s, lab = g["y_score"], g["y_true"]
+    name = metric if isinstance(metric, str) else getattr(metric, "__name__", "metric")
+    if not callable(metric):
+        # built-in metrics see the binary target (one rule for the positive label)
+        lab = binary_target(lab, pos_label, metric=name)
+    trials, resample = _prepare(
+        g["enroll_ids"], g["test_ids"], speaker_of, session_of, resample, same_speaker
+    )
     is_eer = isinstance(metric, str) and metric.lower() == "eer"
     fast = is_eer and resample == ("speaker",)
+    batch = opts.engine.batch
     if fast:
-        speaker_eer = SpeakerEer(trials, lab, s, pos_label)
+        speaker_eer = SpeakerEer(trials, lab, s)
         evaluate = speaker_eer.evaluate
-        sampler = _TrialSampler(trials, n_resamples, seed, speaker_counts=True)
-        ones = np.ones((1, trials.n_spk + 1))
+        sampler = _TrialSampler(trials, opts.n_resamples, opts.seed, speaker_counts=True)
         n_win = max(speaker_eer.window_trials, 1)
         bytes_per_row = 8.0 * (8 * n_win + 4 * trials.n_spk)
         if batch is None:  # chunks of a few MiB stay in cache and feed every thread
             batch = int(np.clip((4 << 20) // (8 * n_win), 16, 256))
         threads = True
+        bounds = (0.0, 1.0)
     else:
-        evaluate, threads = _trial_evaluator(trials, metric, lab, s, pos_label)
-        sampler = _TrialSampler(trials, n_resamples, seed)
-        ones = np.ones((1, trials.n_trials))
+        evaluate, threads, bounds = _trial_evaluator(trials, metric, lab, s)
+        sampler = _TrialSampler(trials, opts.n_resamples, opts.seed)
         bytes_per_row = 8.0 * trials.n_trials * 7
-    estimate = float(evaluate(ones)[0])
+    estimate = float(evaluate(np.ones((1, sampler.m)))[0])
     if np.isnan(estimate):
-        raise ValueError("The metric is undefined (NaN) on the trials as given.")
+        raise ValueError(f"The metric {name!r} is undefined (NaN) on the trials as given.")
     with single_threaded_blas(fast):
         dist = run_replicates(
             evaluate,
@@ -683,8 +767,8 @@ def trial_bootstrap_ci(
             (),
             bytes_per_row=bytes_per_row,
             batch=batch,
-            n_jobs=n_jobs,
-            max_memory=max_memory,
+            n_jobs=opts.engine.n_jobs,
+            max_memory=opts.engine.max_memory,
             threads=threads,
         )
     details: dict[str, Any] = {
@@ -692,21 +776,21 @@ def trial_bootstrap_ci(
         "n_ids": trials.n_ids,
         "same_speaker_trials": trials.n_same,
         "same_speaker": same_speaker,
+        "n_dropped": g.n_dropped,
     }
 
     def jackknife() -> tuple[np.ndarray, np.ndarray]:
         with single_threaded_blas(fast):
-            jack = _jackknife(
-                trials,
+            return jackknife_values(
                 evaluate,
+                sampler,
                 max_groups=100 if not threads else 200,
-                seed=seed,
-                speaker_counts=fast,
+                bytes_per_row=bytes_per_row,
+                max_memory=opts.engine.max_memory,
             )
-        return jack, np.ones(len(jack))
 
     plan = SimpleNamespace(
-        n_resamples=n_resamples,
+        n_resamples=opts.n_resamples,
         scheme=f"joint({', '.join(resample)})",
         n_samples=trials.n_trials,
         n_conditions=trials.n_spk,
@@ -716,27 +800,31 @@ def trial_bootstrap_ci(
         estimate,
         dist,
         plan=plan,
-        name=metric if isinstance(metric, str) else getattr(metric, "__name__", "metric"),
-        method=method,
-        confidence_level=confidence_level,
-        alternative=alternative,
-        jackknife=jackknife if method == "bca" else None,
+        name=name,
+        method=opts.method,
+        confidence_level=opts.confidence_level,
+        alternative=opts.alternative,
+        jackknife=jackknife if opts.method == "bca" else None,
         details=details,
         hint="(No target or no non-target trial drawn.)",
+        bounds=bounds,
     )
 
 
 def _trial_evaluator(
-    trials: _Trials, metric: Any, lab: np.ndarray, s: np.ndarray, pos_label: Any
-) -> tuple[Callable[[np.ndarray], np.ndarray], bool]:
-    """The metric on trial weights (b, n_trials): ``evaluate`` and whether it may run in
-    threads.  Reorders ``trials`` into the kernel's atom order."""
+    trials: _Trials, metric: Any, lab: np.ndarray, s: np.ndarray
+) -> tuple[Callable[[np.ndarray], np.ndarray], bool, tuple[float, float]]:
+    """The metric on trial weights (b, n_trials): ``evaluate``, whether it may run in
+    threads, and the metric's range.  Reorders ``trials`` into the kernel's atom order.
+
+    ``lab`` is the boolean target for a built-in metric, the labels as given for a
+    callable."""
     kernel: Kernel
     if isinstance(metric, str) and metric.lower() == "eer":
-        kernel = EerKernel(lab, s, pos_label)
+        kernel = EerKernel(lab, s)
+        kernel.bounds = (0.0, 1.0)
     else:
-        params = {} if pos_label is None or callable(metric) else {"pos_label": pos_label}
-        kernel = get_kernel(metric, (lab, s), params)
+        kernel = get_kernel(metric, (lab, s), {})
     if kernel.shape != ():
         raise ValueError("`trial_bootstrap_ci` needs a scalar metric.")
     # put the trials in atom order, so a replicate's atom counts are contiguous sums
@@ -762,36 +850,7 @@ def _trial_evaluator(
     def evaluate(w: np.ndarray) -> np.ndarray:
         return kernel.evaluate(to_atoms(w))
 
-    return evaluate, not isinstance(kernel, FunctionKernel)
-
-
-def _jackknife(
-    trials: _Trials,
-    evaluate: Callable[[np.ndarray], np.ndarray],
-    max_groups: int,
-    seed: np.random.SeedSequence,
-    speaker_counts: bool = False,
-) -> np.ndarray:
-    """Delete-one-speaker (or group of speakers) jackknife: a trial is removed with
-    either side's speaker."""
-    n_spk = trials.n_spk
-    if n_spk <= max_groups:
-        group = np.arange(n_spk)
-        g = n_spk
-    else:
-        ss = stream_seed(seed, Stream.JACKKNIFE, 0)
-        group = np.random.default_rng(ss).permutation(np.arange(n_spk) % max_groups)
-        g = max_groups
-    if speaker_counts:  # rows of speaker counts: the deleted group's speakers are 0
-        k = np.ones((g, n_spk + 1))
-        k[group, np.arange(n_spk)] = 0.0
-        return evaluate(k)
-    ge = group[trials.spk[trials.e]]
-    gt = group[trials.spk[trials.t]]
-    out = np.empty(g)
-    step = max(1, (1 << 22) // max(trials.n_trials, 1))
-    for a in range(0, g, step):
-        rows = np.arange(a, min(a + step, g))
-        w = ((ge[None, :] != rows[:, None]) & (gt[None, :] != rows[:, None])).astype(float)
-        out[rows] = evaluate(w)
-    return out
+    bounds = tuple(kernel.bounds)
+    if isinstance(metric, str) and metric.lower() in _UNIT_RANGE:
+        bounds = (0.0, 1.0)
+    return evaluate, not isinstance(kernel, FunctionKernel), bounds  # type: ignore[return-value]

@@ -24,9 +24,10 @@ from typing import Any
 import numpy as np
 from scipy.special import xlogy
 
+from ..inputs import DEFAULT_MAX_MEMORY, check_choice
 from ..results import BootstrapResult
-from .curves import _check_scores_obj, _point_rates_rows, _run, _take
-from .scores import Scores, _Layout, _Spec, _View
+from .curves import _check_scores_obj, _point_rates_rows
+from .scores import Scores, _counts_at, _Layout, _resolve, _Spec, _View
 
 __all__ = [
     "EERResult",
@@ -68,10 +69,18 @@ def eer_ci(
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
     method: str = "bca",
+    alternative: str = "two-sided",
     rng: Any = None,
-    stratify: bool = True,
     conditions: Any = None,
+    strata: Any = None,
+    stratify: bool | None = None,
+    two_stage: bool = False,
+    weights: str = "multinomial",
     algorithm: str = "auto",
+    batch: int | None = None,
+    n_jobs: int | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    dropna: bool = False,
 ) -> EERResult:
     """Bootstrap intervals of the EER and of the threshold where it is reached.
 
@@ -81,15 +90,16 @@ def eer_ci(
     Parameters
     ----------
     scores : Scores
-    n_resamples, confidence_level, method, rng
-        Bootstrap options as in :meth:`mlci.Scores.bootstrap_ci` (every interval method).
-    stratify : bool, default True
-        Resample positives (targets) and negatives (non-targets) separately.
-    conditions : array-like, optional
-        Condition (speaker, session...) of every sample, resampled as a unit; without it
-        trials are assumed independent and intervals are too narrow when they are not.
-    algorithm : {"auto", "lazy", "weights"}
-        As in :meth:`mlci.Scores.bootstrap_ci`.
+    n_resamples, confidence_level, method, alternative, rng
+        Bootstrap options as in :meth:`mlci.Scores.bootstrap_ci` (every interval method;
+        the EER's interval stays in [0, 1], the threshold's is unbounded).
+    conditions : array-like, or list of array-like, optional
+        Condition (speaker, session...) of every sample, resampled as a unit (nested: a
+        list of levels, top first); without it trials are assumed independent and
+        intervals are too narrow when they are not.
+    strata, stratify, two_stage, weights, algorithm, batch, n_jobs, max_memory, dropna
+        As in :meth:`mlci.Scores.bootstrap_ci` (by default positives and negatives are
+        resampled separately).
 
     Returns
     -------
@@ -105,34 +115,45 @@ def eer_ci(
     >>> round(res.eer.estimate, 3), bool(res.eer.confidence_interval.high < 0.2)
     (0.163, True)
     """
-    from .scores import _resolve
-
     sc = _check_scores_obj(scores)
-    spec = _resolve(sc, "eer_and_threshold", {})
-    res = _run(
-        sc,
-        spec,
-        n_resamples,
-        confidence_level,
-        method,
-        rng,
-        stratify,
-        conditions,
+
+    def make(s: Scores) -> _Spec:
+        return _resolve(s, "eer_and_threshold", {})
+
+    eer, thr = sc._bootstrap(
+        make,
         algorithm=algorithm,
+        n_resamples=n_resamples,
+        confidence_level=confidence_level,
+        method=method,
+        alternative=alternative,
+        rng=rng,
+        conditions=conditions,
+        strata=strata,
+        stratify=stratify,
+        two_stage=two_stage,
+        weights=weights,
+        batch=batch,
+        n_jobs=n_jobs,
+        max_memory=max_memory,
+        dropna=dropna,
     )
-    return EERResult(_take(res, 0, "eer"), _take(res, 1, "eer_threshold"))
+    return EERResult(eer, thr)
 
 
 # ----------------------------------------------------------------------------- DCF
 def _check_costs(p_target: Any, c_miss: Any, c_fa: Any) -> tuple[float, float, float]:
-    try:
-        p, cm, cf = float(p_target), float(c_miss), float(c_fa)
-    except (TypeError, ValueError):
-        raise TypeError("`p_target`, `c_miss` and `c_fa` must be numbers.") from None
+    out = []
+    for name, v in (("p_target", p_target), ("c_miss", c_miss), ("c_fa", c_fa)):
+        if isinstance(v, bool) or not isinstance(v, int | float | np.integer | np.floating):
+            raise TypeError(f"`{name}` must be a number; got {v!r}.")
+        out.append(float(v))
+    p, cm, cf = out
     if not 0 < p < 1:
         raise ValueError(f"`p_target` must be strictly between 0 and 1; got {p}.")
-    if cm <= 0 or cf <= 0:
-        raise ValueError(f"`c_miss` and `c_fa` must be positive; got {cm}, {cf}.")
+    for name, c in (("c_miss", cm), ("c_fa", cf)):
+        if not (np.isfinite(c) and c > 0):
+            raise ValueError(f"`{name}` must be a positive finite cost; got {c}.")
     return p, cm, cf
 
 
@@ -193,7 +214,8 @@ def detection_cost(
     """
     sc = _check_scores_obj(scores)
     p, cm, cf = _check_costs(p_target, c_miss, c_fa)
-    t = _bayes_threshold(sc, p, cm, cf) if threshold is None else threshold
+    _check_flag("normalize", normalize)
+    t = _bayes_threshold(sc, p, cm, cf) if threshold is None else _check_scalar(threshold)
     cost = cm * p * sc.fnr(t) + cf * (1 - p) * sc.fpr(t)
     return float(cost / min(cm * p, cf * (1 - p)) if normalize else cost)
 
@@ -231,6 +253,7 @@ def min_detection_cost(
     """
     sc = _check_scores_obj(scores)
     p, cm, cf = _check_costs(p_target, c_miss, c_fa)
+    _check_flag("normalize", normalize)
     return float(_dcf_rows(sc._lay, sc._full_view(), p, cm, cf, normalize)[0])
 
 
@@ -246,9 +269,17 @@ def dcf_ci(
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
     method: str = "bca",
+    alternative: str = "two-sided",
     rng: Any = None,
-    stratify: bool = True,
     conditions: Any = None,
+    strata: Any = None,
+    stratify: bool | None = None,
+    two_stage: bool = False,
+    weights: str = "multinomial",
+    batch: int | None = None,
+    n_jobs: int | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    dropna: bool = False,
 ) -> BootstrapResult:
     """Bootstrap interval of the minimum (``kind="min"``) or actual DCF.
 
@@ -257,23 +288,19 @@ def dcf_ci(
     scores : Scores
     p_target : float in (0, 1)
         Prior probability of a target (positive) trial.
-    c_miss, c_fa : float > 0, default 1
-        Costs of a miss (false negative) and of a false alarm (false positive).
     kind : {"min", "actual"}, default "min"
         Minimum over thresholds (re-optimised in every replicate) or the cost at a fixed
         threshold (see :func:`detection_cost`).
+    c_miss, c_fa : float > 0, default 1
+        Costs of a miss (false negative) and of a false alarm (false positive).
     threshold : float, optional
         For ``kind="actual"``; default the Bayes threshold for LLR scores.
     normalize : bool, default True
         Divide by ``min(c_miss * p_target, c_fa * (1 - p_target))``, the cost of the best
         trivial system (always accept or always reject), as NIST SRE does.
-    n_resamples, confidence_level, method, rng
-        Bootstrap options as in :meth:`mlci.Scores.bootstrap_ci` (every interval method).
-    stratify : bool, default True
-        Resample positives (targets) and negatives (non-targets) separately.
-    conditions : array-like, optional
-        Condition (speaker, session...) of every sample, resampled as a unit; without it
-        trials are assumed independent and intervals are too narrow when they are not.
+    n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
+    two_stage, weights, batch, n_jobs, max_memory, dropna
+        As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, inf)).
 
     Returns
     -------
@@ -287,8 +314,6 @@ def dcf_ci(
     >>> res.metric
     'min_dcf'
     """
-    from ..inputs.validation import check_choice
-
     sc = _check_scores_obj(scores)
     check_choice("kind", kind, ("min", "actual"))
     if kind == "min" and threshold is not None:
@@ -297,48 +322,72 @@ def dcf_ci(
             "DCF optimises the threshold in every replicate)."
         )
     p, cm, cf = _check_costs(p_target, c_miss, c_fa)
-    lay = sc._lay
+    _check_flag("normalize", normalize)
+    bounds = (0.0, np.inf)
     if kind == "min":
-        spec = _Spec(
-            "min_dcf",
-            lambda v: _dcf_rows(lay, v, p, cm, cf, normalize),
-            (),
-            search=False,
-            full=True,
-        )
+
+        def make(s: Scores) -> _Spec:
+            lay = s._lay
+            return _Spec(
+                "min_dcf",
+                lambda v: _dcf_rows(lay, v, p, cm, cf, normalize),
+                (),
+                search=False,
+                full=True,
+                bounds=bounds,
+            )
+
         algorithm = "weights"
     else:
-        from .scores import _resolve
-
-        t = _bayes_threshold(sc, p, cm, cf) if threshold is None else float(threshold)
-        f_spec = _resolve(sc, "fnr", {"threshold": t})
-        p_spec = _resolve(sc, "fpr", {"threshold": t})
+        t = _bayes_threshold(sc, p, cm, cf) if threshold is None else _check_scalar(threshold)
         scale = min(cm * p, cf * (1 - p)) if normalize else 1.0
 
-        def fn(v: _View) -> np.ndarray:
-            tau = np.array([sc._sign * t])
-            from .scores import _counts_at
+        def make(s: Scores) -> _Spec:
+            lay, tau = s._lay, np.array([s._sign * t])
 
-            c = _counts_at(lay, v, tau)[:, 0]
-            pos, neg = c[:, 0].sum(1), c[:, 1].sum(1)
-            p_miss = c[:, 0, 1] / np.where(pos > 0, pos, 1)
-            p_fa = c[:, 1, 0] / np.where(neg > 0, neg, 1)
-            return (cm * p * p_miss + cf * (1 - p) * p_fa) / scale
+            def fn(v: _View) -> np.ndarray:
+                c = _counts_at(lay, v, tau)[:, 0]
+                pos, neg = c[:, 0].sum(1), c[:, 1].sum(1)
+                p_miss = c[:, 0, 1] / np.where(pos > 0, pos, 1)
+                p_fa = c[:, 1, 0] / np.where(neg > 0, neg, 1)
+                return (cm * p * p_miss + cf * (1 - p) * p_fa) / scale
 
-        del f_spec, p_spec
-        spec = _Spec("actual_dcf", fn, (), search=True, fixed=True)
+            return _Spec("actual_dcf", fn, (), search=True, fixed=True, bounds=bounds)
+
         algorithm = "auto"
-    return _run(
-        sc,
-        spec,
-        n_resamples,
-        confidence_level,
-        method,
-        rng,
-        stratify,
-        conditions,
+    return sc._bootstrap(
+        make,
         algorithm=algorithm,
-    )
+        n_resamples=n_resamples,
+        confidence_level=confidence_level,
+        method=method,
+        alternative=alternative,
+        rng=rng,
+        conditions=conditions,
+        strata=strata,
+        stratify=stratify,
+        two_stage=two_stage,
+        weights=weights,
+        batch=batch,
+        n_jobs=n_jobs,
+        max_memory=max_memory,
+        dropna=dropna,
+    )[0]
+
+
+def _check_flag(name: str, value: Any) -> None:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"`{name}` must be True or False; got {value!r}.")
+
+
+def _check_scalar(threshold: Any) -> float:
+    if isinstance(threshold, bool) or not isinstance(
+        threshold, int | float | np.integer | np.floating
+    ):
+        raise TypeError(f"`threshold` must be a number; got {threshold!r}.")
+    if np.isnan(threshold):
+        raise ValueError("`threshold` is NaN; it must be a number.")
+    return float(threshold)
 
 
 # ----------------------------------------------------------------------------- Cllr
@@ -470,9 +519,17 @@ def cllr_ci(
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
     method: str = "bca",
+    alternative: str = "two-sided",
     rng: Any = None,
-    stratify: bool = True,
     conditions: Any = None,
+    strata: Any = None,
+    stratify: bool | None = None,
+    two_stage: bool = False,
+    weights: str = "multinomial",
+    batch: int | None = None,
+    n_jobs: int | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    dropna: bool = False,
 ) -> BootstrapResult:
     """Bootstrap interval of Cllr, or of the minimum Cllr (``minimum=True``).
 
@@ -485,13 +542,9 @@ def cllr_ci(
         Finite natural-log likelihood ratios, ``score_class="pos"``.
     minimum : bool, default False
         Interval of the minimum Cllr (PAV re-run in every replicate) instead of Cllr.
-    n_resamples, confidence_level, method, rng
-        Bootstrap options as in :meth:`mlci.Scores.bootstrap_ci` (every interval method).
-    stratify : bool, default True
-        Resample positives (targets) and negatives (non-targets) separately.
-    conditions : array-like, optional
-        Condition (speaker, session...) of every sample, resampled as a unit; without it
-        trials are assumed independent and intervals are too narrow when they are not.
+    n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
+    two_stage, weights, batch, n_jobs, max_memory, dropna
+        As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, inf)).
 
     Returns
     -------
@@ -506,20 +559,30 @@ def cllr_ci(
     True
     """
     sc = _check_scores_obj(scores)
+    _check_flag("minimum", minimum)
     _check_llr(sc)
-    lay = sc._lay
     fn = _min_cllr_rows if minimum else _cllr_rows
-    spec = _Spec(
-        "min_cllr" if minimum else "cllr", lambda v: fn(lay, v), (), search=False, full=True
-    )
-    return _run(
-        sc,
-        spec,
-        n_resamples,
-        confidence_level,
-        method,
-        rng,
-        stratify,
-        conditions,
+
+    def make(s: Scores) -> _Spec:
+        lay = s._lay
+        name = "min_cllr" if minimum else "cllr"
+        return _Spec(name, lambda v: fn(lay, v), (), search=False, full=True, bounds=(0.0, np.inf))
+
+    return sc._bootstrap(
+        make,
         algorithm="weights",
-    )
+        n_resamples=n_resamples,
+        confidence_level=confidence_level,
+        method=method,
+        alternative=alternative,
+        rng=rng,
+        conditions=conditions,
+        strata=strata,
+        stratify=stratify,
+        two_stage=two_stage,
+        weights=weights,
+        batch=batch,
+        n_jobs=n_jobs,
+        max_memory=max_memory,
+        dropna=dropna,
+    )[0]

@@ -1,0 +1,219 @@
+"""What the score-analysis drivers share: the resampling design and the BCa jackknife.
+
+* :func:`design_arrays` reads ``conditions=`` (flat, or nested: a list of levels) and
+  ``strata=`` through the input gate, in the sample order of the object that holds the
+  samples (a :class:`~mlci.Scores`, a :class:`~mlci.ConfusionMatrix`, a table);
+* :func:`strata_codes` combines several stratifications (the class, the group, the
+  user's ``strata``) into one;
+* :func:`jackknife_values` gives a sampler's delete-one (or delete-one-group) jackknife
+  values through the :class:`~mlci.engine.sampler.Sampler` interface, for drivers that
+  run :func:`~mlci.engine.bootstrap.run_replicates` and
+  :func:`~mlci.engine.bootstrap.finish_bootstrap` themselves (joint statistics, the lazy
+  sampler, the trial sampler).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..engine.bootstrap import single_threaded_blas
+from ..engine.nested import is_nested
+from ..engine.sampler import Sampler
+from ..inputs import ArgSpec, gather, unique_inverse
+
+__all__ = [
+    "Design",
+    "check_stratify_nested",
+    "design_arrays",
+    "jackknife_values",
+    "max_jackknife_groups",
+    "strata_codes",
+]
+
+#: target number of weights (rows x atoms) in one chunk of jackknife rows
+_CHUNK_WEIGHTS = 1 << 17
+
+
+@dataclass(frozen=True)
+class Design:
+    """``conditions`` and ``strata`` read through the gate, aligned with the samples kept.
+
+    Attributes
+    ----------
+    conditions : ndarray, list of ndarray, or None
+        One array (flat conditions) or one per level, top first (nested conditions).
+    strata : ndarray or None
+    kept : ndarray of int or None
+        Positions (in the holder's sample order) of the samples kept; None: all of them.
+    n_dropped : int
+        Samples dropped here because ``conditions`` or ``strata`` had a missing value.
+    """
+
+    conditions: Any = None
+    strata: np.ndarray | None = None
+    kept: np.ndarray | None = None
+    n_dropped: int = 0
+
+    @property
+    def nested(self) -> bool:
+        return isinstance(self.conditions, list)
+
+
+def design_arrays(
+    conditions: Any,
+    strata: Any,
+    *,
+    n_samples: int,
+    dropna: bool,
+    input_kept: np.ndarray | None = None,
+    n_input: int | None = None,
+    holder: str = "the scores",
+) -> Design:
+    """Read ``conditions`` and ``strata`` (one entry per sample) through the input gate.
+
+    Parameters
+    ----------
+    conditions : array-like, list of array-like (nested levels, top first), or None
+    strata : array-like or None
+    n_samples : int
+        Samples of the holder (in its sample order).
+    dropna : bool
+        Drop the samples with a missing condition or stratum instead of refusing them.
+    input_kept, n_input : optional
+        When the holder itself dropped samples with a missing value (``dropna=True`` at
+        construction): the positions of its samples among the ``n_input`` given ones.
+        The arrays may then have either ``n_samples`` or ``n_input`` entries.
+    holder : str
+        How messages name the holder.
+
+    Returns
+    -------
+    Design
+    """
+    specs: dict[str, ArgSpec] = {}
+    values: dict[str, Any] = {}
+    nested = is_nested(conditions)
+    if nested:
+        for i, level in enumerate(conditions):
+            specs[f"conditions[{i}]"] = ArgSpec("groups")
+            values[f"conditions[{i}]"] = level
+    elif conditions is not None:
+        specs["conditions"] = ArgSpec("groups")
+        values["conditions"] = conditions
+    if strata is not None:
+        specs["strata"] = ArgSpec("groups")
+        values["strata"] = strata
+    if not specs:
+        return Design()
+    g = gather(specs, values, dropna=dropna)
+    n_given = g.n_samples + g.n_dropped
+    rows = np.arange(g.n_samples) if g.kept is None else g.kept  # positions in the arrays
+    if n_given == n_samples:
+        kept = None if g.kept is None else g.kept
+        take = None
+    elif input_kept is not None and n_given == n_input:
+        # arrays in the order of the data given to the holder, which dropped some samples
+        loc = np.minimum(np.searchsorted(rows, input_kept), len(rows) - 1)
+        found = rows[loc] == input_kept
+        kept = None if found.all() else np.flatnonzero(found)
+        take = loc[found]
+    else:
+        first = next(iter(specs))
+        dropped = (
+            f" ({n_input - n_samples} of the {n_input} given were dropped for a missing value)"
+            if input_kept is not None and n_input is not None
+            else ""
+        )
+        raise ValueError(
+            f"`{first}` has {n_given} entries but {holder} hold {n_samples} samples{dropped}; "
+            "it needs one entry per sample, in the samples' order."
+        )
+    arrays = {k: (v if take is None else v[take]) for k, v in g.arrays.items()}
+    if nested:
+        cond: Any = [arrays[f"conditions[{i}]"] for i in range(len(conditions))]
+    else:
+        cond = arrays.get("conditions")
+    n_dropped = 0 if kept is None else n_samples - len(kept)
+    return Design(conditions=cond, strata=arrays.get("strata"), kept=kept, n_dropped=n_dropped)
+
+
+def check_stratify_nested(stratify: Any, design: Design, what: str = "the labels") -> None:
+    """``stratify=True`` asks for strata, which nested conditions do not support."""
+    if stratify and design.nested:
+        raise ValueError(
+            f"`stratify=True` (strata = {what}) is not available with nested `conditions` "
+            "(a list of levels): pass `stratify=False`, or a single level of conditions."
+        )
+
+
+def strata_codes(*arrays: np.ndarray | None) -> np.ndarray | None:
+    """One stratum code per sample for the combination of several stratifications.
+
+    Examples
+    --------
+    >>> strata_codes(np.array([0, 1, 1, 0]), np.array(["a", "a", "b", "b"])).tolist()
+    [0, 2, 3, 1]
+    >>> strata_codes(None, None) is None
+    True
+    """
+    parts = [unique_inverse(np.asarray(a)) for a in arrays if a is not None]
+    if not parts:
+        return None
+    code = parts[0].astype(np.int64)
+    for p in parts[1:]:
+        code = code * (int(p.max()) + 1) + p
+    return unique_inverse(code)
+
+
+def max_jackknife_groups(m: int) -> int:
+    """Largest number of jackknife rows for ``m`` atoms: about 2e8 atom operations."""
+    return int(np.clip(2e8 // max(m, 1), 50, 1000))
+
+
+def jackknife_values(
+    evaluate: Callable[[Any], np.ndarray],
+    sampler: Sampler,
+    max_groups: int,
+    *,
+    exact: Callable[[], tuple[np.ndarray, np.ndarray] | None] | None = None,
+    bytes_per_row: float | None = None,
+    max_memory: float = 512 * 2**20,
+    n_jobs: int | None = 1,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Jackknife values and multiplicities for BCa's acceleration, through the sampler.
+
+    ``exact()`` (an exact delete-one-sample formula, or None if there is none) is used
+    when the resampled unit is the sample and there are more atoms than ``max_groups``;
+    otherwise the sampler's :meth:`~mlci.engine.sampler.Sampler.jackknife_rows` (delete
+    one unit, or one random group of units) are evaluated chunk by chunk, within
+    ``max_memory``, on ``n_jobs`` threads (None: all cores up to 8).  The rule is the
+    engine's (:func:`mlci.engine.bootstrap.run_bootstrap`), so the same kernel gives the
+    same interval through either path; the values never depend on the chunks or threads.
+    """
+    if exact is not None and sampler.unit_is_sample and sampler.m > max_groups:
+        values = exact()
+        if values is not None:
+            return values
+    g, mult, rows = sampler.jackknife_rows(max_groups)
+    jobs = max(1, min(os.cpu_count() or 1, 8)) if n_jobs in (None, -1) else int(n_jobs)
+    per_row = bytes_per_row if bytes_per_row is not None else 8.0 * sampler.m
+    step = int(
+        np.clip(min(max_memory / jobs / per_row, _CHUNK_WEIGHTS / max(sampler.m, 1)), 1, 256)
+    )
+    starts = range(0, g, step)
+
+    def part(a: int) -> np.ndarray:
+        return evaluate(rows(a, min(a + step, g)))
+
+    if jobs > 1 and len(starts) > 1:
+        with single_threaded_blas(), ThreadPoolExecutor(max_workers=jobs) as ex:
+            vals = list(ex.map(part, starts))
+    else:
+        vals = [part(a) for a in starts]
+    return np.concatenate(vals, axis=0), mult
