@@ -141,7 +141,15 @@ def joint_vs_loops(n_trials, n_spk, b_loop):
         per[name] = t / reps
     b_fast = 1000
     t_fast, res = best_of(
-        lambda: trial_bootstrap_ci(*data[:4], speaker_of=data[4], n_resamples=b_fast, rng=0)
+        lambda: trial_bootstrap_ci(
+            data[3],
+            data[2],
+            enroll_ids=data[0],
+            test_ids=data[1],
+            speaker_of=data[4],
+            n_resamples=b_fast,
+            rng=0,
+        )
     )
     per_fast = t_fast / b_fast
     print(
@@ -163,7 +171,15 @@ def main(quick: bool) -> None:
     if not quick:
         data = make_trials(10**6, 1000, 5000, seed=1)
         t_big, res = best_of(
-            lambda: trial_bootstrap_ci(*data[:4], speaker_of=data[4], n_resamples=1000, rng=0)
+            lambda: trial_bootstrap_ci(
+                data[3],
+                data[2],
+                enroll_ids=data[0],
+                test_ids=data[1],
+                speaker_of=data[4],
+                n_resamples=1000,
+                rng=0,
+            )
         )
         print(f"[target] 10^6 trials, 1000 speakers, B=1000, EER: {t_big:.1f} s  {res!r}")
     # 3. compare with 10 systems

@@ -23,9 +23,8 @@ from typing import Any
 import numpy as np
 
 from ..engine.bootstrap import single_threaded_blas
-from ..engine.nested import is_nested
 from ..engine.sampler import Sampler
-from ..inputs import ArgSpec, gather, unique_inverse
+from ..inputs import ArgSpec, gather, is_nested, unique_inverse
 
 __all__ = [
     "Design",

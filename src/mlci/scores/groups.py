@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..engine.bootstrap import run_bootstrap
-from ..engine.nested import is_nested, plan_for_conditions
+from ..engine.nested import plan_for_conditions
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
     ArgSpec,
@@ -24,6 +24,7 @@ from ..inputs import (
     check_choice,
     fast_unique,
     gather,
+    is_nested,
 )
 from ..metrics import Kernel, safe_div
 from ._design import strata_codes
