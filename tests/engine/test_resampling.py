@@ -14,7 +14,7 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 import mlci
-from mlci.engine.bootstrap import _jackknife, run_replicates
+from mlci.engine.bootstrap import kernel_jackknife, run_replicates
 from mlci.engine.resampling import make_plan
 from mlci.metrics import get_kernel
 
@@ -292,8 +292,8 @@ def test_jackknife_is_chunked_and_thread_invariant():
     kernel = get_kernel("average_precision", (y, x), {})
     plan = make_plan(n, conditions=rng.integers(0, 300, n), n_resamples=10, rng=24)
     s = plan.weights_for(kernel.keys, kernel.m)
-    ref, mult = _jackknife(kernel, s, 100, n_jobs=1)
-    small, mult2 = _jackknife(kernel, s, 100, max_memory=8 * kernel.m * 40, n_jobs=2)
+    ref, mult = kernel_jackknife(kernel, s, 100, n_jobs=1)
+    small, mult2 = kernel_jackknife(kernel, s, 100, max_memory=8 * kernel.m * 40, n_jobs=2)
     np.testing.assert_array_equal(ref, small)
     np.testing.assert_array_equal(mult, mult2)
 

@@ -285,7 +285,7 @@ def test_speaker_count_path_equals_trial_weights(rule, n_spk):
 def test_speaker_count_path_jackknife_equals_trial_path():
     # the trial sampler's jackknife rows (delete one group of speakers), in both of its
     # representations (speaker counts, trial weights), give the same EERs
-    from mlci.scores._design import jackknife_values
+    from mlci.engine.bootstrap import jackknife_values
     from mlci.scores.trials import SpeakerEer, _prepare, _trial_evaluator, _TrialSampler
 
     e, t, sc, lab, spk_of, _ = _trials(n_spk=25, per=3, seed=12)

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
-from ..engine.bootstrap import finish_bootstrap, jackknife_values
+from ..engine.bootstrap import finish_bootstrap, kernel_jackknife
 from ..engine.intervals import quantiles
 from ..engine.nested import plan_for_conditions
 from ..exceptions import DegenerateIntervalWarning, InvalidReplicatesWarning
@@ -575,16 +575,13 @@ def compare(
 
     def jack() -> tuple[np.ndarray, np.ndarray]:
         if not jack_memo:
-            groups = jackknife_groups
-            if groups is None:
-                groups = 100 if jk.is_function else int(np.clip(2e8 // max(jk.m, 1), 50, 1000))
             jack_memo.append(
-                jackknife_values(
+                kernel_jackknife(
                     jk,
                     sampler,
-                    groups,
+                    jackknife_groups,
                     max_memory=opts.engine.max_memory,
-                    n_jobs=1 if jk.is_function else opts.engine.n_jobs,
+                    n_jobs=opts.engine.n_jobs,
                 )
             )
             details["jackknife_size"] = len(jack_memo[0][1])

@@ -35,7 +35,9 @@ __all__ = [
     "bootstrap_ci",
     "finish_bootstrap",
     "input_names",
+    "jackknife_groups",
     "jackknife_values",
+    "kernel_jackknife",
     "run_bootstrap",
     "run_replicates",
 ]
@@ -139,29 +141,55 @@ def run_replicates(
     return out
 
 
-def _jackknife(
-    kernel: Kernel,
+def jackknife_groups(m: int, function: bool = False) -> int:
+    """Largest number of jackknife rows for a kernel of ``m`` atoms.
+
+    A user's function is called once per row: 100.  A built-in kernel: about 2e8 atom
+    operations in all, between 50 and 1000 rows.  More units than this are deleted in
+    random groups (grouped jackknife), so that BCa never costs O(n^2).
+    """
+    if function:
+        return 100
+    return int(np.clip(2e8 // max(m, 1), 50, 1000))
+
+
+def jackknife_values(
+    evaluate: Callable[[Any], np.ndarray],
     sampler: Sampler,
     max_groups: int,
     *,
-    max_memory: int = DEFAULT_MAX_MEMORY,
+    exact: Callable[[], tuple[np.ndarray, np.ndarray] | None] | None = None,
+    bytes_per_row: float | None = None,
+    max_memory: float = DEFAULT_MAX_MEMORY,
     n_jobs: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    if sampler.unit_is_sample and sampler.m > max_groups:
-        exact = kernel.delete_one(sampler.counts)
-        if exact is not None:
-            return exact
+    """The engine's jackknife (for BCa's acceleration): ``(values, multiplicities)``.
+
+    ``exact()`` (an exact delete-one-sample formula, or None if there is none) is used
+    when the resampled unit is the sample and there are more atoms than ``max_groups``;
+    otherwise the sampler's :meth:`~mlci.engine.sampler.Sampler.jackknife_rows` (delete
+    one unit, or one random group of units) are evaluated chunk by chunk, within
+    ``max_memory``, on ``n_jobs`` threads (None: all cores up to 8).  The values never
+    depend on the chunks or threads.  Drivers that finish several results from one
+    jackknife (a paired comparison) call it once and pass the values to
+    :func:`finish_bootstrap`.
+    """
+    if exact is not None and sampler.unit_is_sample and sampler.m > max_groups:
+        values = exact()
+        if values is not None:
+            return values
     g, mult, rows = sampler.jackknife_rows(max_groups)
-    # jackknife rows are made and evaluated chunk by chunk, within the memory bound
-    jobs = _n_jobs(n_jobs) if not isinstance(kernel, FunctionKernel) else 1
-    per_row = 8.0 * sampler.m * (kernel.work_factor + 1.0)
+    jobs = _n_jobs(n_jobs)
+    per_row = bytes_per_row if bytes_per_row is not None else 8.0 * sampler.m
     step = int(
-        np.clip(min(max_memory / max(jobs, 1) / per_row, _CHUNK_WEIGHTS / sampler.m), 1, 256)
+        np.clip(
+            min(max_memory / jobs / max(per_row, 1.0), _CHUNK_WEIGHTS / max(sampler.m, 1)), 1, 256
+        )
     )
     starts = range(0, g, step)
 
     def part(a: int) -> np.ndarray:
-        return kernel.evaluate(rows(a, min(a + step, g)))
+        return evaluate(rows(a, min(a + step, g)))
 
     if jobs > 1 and len(starts) > 1:
         with single_threaded_blas(), ThreadPoolExecutor(max_workers=jobs) as ex:
@@ -171,28 +199,27 @@ def _jackknife(
     return np.concatenate(vals, axis=0), mult
 
 
-def jackknife_values(
+def kernel_jackknife(
     kernel: Kernel,
     sampler: Sampler,
-    max_groups: int,
+    max_groups: int | None = None,
     *,
-    max_memory: int = DEFAULT_MAX_MEMORY,
+    max_memory: float = DEFAULT_MAX_MEMORY,
     n_jobs: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The engine's jackknife (for BCa's acceleration): ``(values, multiplicities)``.
-
-    For drivers that finish several results from one jackknife (a paired comparison:
-    every system and every difference); ``finish_bootstrap(jackknife=...)`` takes them.
-    Delete-one unit (sample or condition), or random groups above ``max_groups`` units.
-    """
-    return _jackknife(kernel, sampler, max_groups, max_memory=max_memory, n_jobs=n_jobs)
-
-
-def _default_groups(kernel: Kernel) -> int:
-    if isinstance(kernel, FunctionKernel):
-        return 100  # each jackknife value is a call of the user's function
-    # bound the jackknife's cost to about 2e8 atom operations
-    return int(np.clip(2e8 // max(kernel.m, 1), 50, 1000))
+    """:func:`jackknife_values` of a metric kernel (its exact delete-one formula when it
+    has one; a user's function on one thread)."""
+    function = isinstance(kernel, FunctionKernel) or bool(getattr(kernel, "is_function", False))
+    groups = jackknife_groups(kernel.m, function) if max_groups is None else max_groups
+    return jackknife_values(
+        kernel.evaluate,
+        sampler,
+        groups,
+        exact=lambda: kernel.delete_one(sampler.counts),
+        bytes_per_row=8.0 * sampler.m * (kernel.work_factor + 1.0),
+        max_memory=max_memory,
+        n_jobs=1 if function else n_jobs,
+    )
 
 
 def run_bootstrap(
@@ -230,11 +257,14 @@ def run_bootstrap(
     )
     jackknife = None
     if method == "bca":
-        groups = jackknife_groups if jackknife_groups is not None else _default_groups(kernel)
-        groups = check_positive_int("jackknife_groups", groups, minimum=2)
+        groups = (
+            None
+            if jackknife_groups is None
+            else check_positive_int("jackknife_groups", jackknife_groups, minimum=2)
+        )
 
         def jackknife() -> tuple[np.ndarray, np.ndarray]:
-            return _jackknife(kernel, sampler, groups, max_memory=max_memory, n_jobs=n_jobs)
+            return kernel_jackknife(kernel, sampler, groups, max_memory=max_memory, n_jobs=n_jobs)
 
     return finish_bootstrap(
         estimate,

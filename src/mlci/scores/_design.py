@@ -1,42 +1,31 @@
-"""What the score-analysis drivers share: the resampling design and the BCa jackknife.
+"""What the score-analysis drivers share: the resampling design.
 
 * :func:`design_arrays` reads ``conditions=`` (flat, or nested: a list of levels) and
   ``strata=`` through the input gate, in the sample order of the object that holds the
   samples (a :class:`~mlci.Scores`, a :class:`~mlci.ConfusionMatrix`, a table);
 * :func:`strata_codes` combines several stratifications (the class, the group, the
   user's ``strata``) into one;
-* :func:`jackknife_values` gives a sampler's delete-one (or delete-one-group) jackknife
-  values through the :class:`~mlci.engine.sampler.Sampler` interface, for drivers that
-  run :func:`~mlci.engine.bootstrap.run_replicates` and
-  :func:`~mlci.engine.bootstrap.finish_bootstrap` themselves (joint statistics, the lazy
-  sampler, the trial sampler).
+
+The BCa jackknife of drivers that run :func:`~mlci.engine.bootstrap.run_replicates` and
+:func:`~mlci.engine.bootstrap.finish_bootstrap` themselves (joint statistics, the lazy
+sampler, the trial sampler) is the engine's :func:`~mlci.engine.bootstrap.jackknife_values`.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..engine.bootstrap import single_threaded_blas
-from ..engine.sampler import Sampler
 from ..inputs import ArgSpec, gather, is_nested, unique_inverse
 
 __all__ = [
     "Design",
     "check_stratify_nested",
     "design_arrays",
-    "jackknife_values",
-    "max_jackknife_groups",
     "strata_codes",
 ]
-
-#: target number of weights (rows x atoms) in one chunk of jackknife rows
-_CHUNK_WEIGHTS = 1 << 17
 
 
 @dataclass(frozen=True)
@@ -168,51 +157,3 @@ def strata_codes(*arrays: np.ndarray | None) -> np.ndarray | None:
     for p in parts[1:]:
         code = code * (int(p.max()) + 1) + p
     return unique_inverse(code)
-
-
-def max_jackknife_groups(m: int) -> int:
-    """Largest number of jackknife rows for ``m`` atoms: about 2e8 atom operations."""
-    return int(np.clip(2e8 // max(m, 1), 50, 1000))
-
-
-def jackknife_values(
-    evaluate: Callable[[Any], np.ndarray],
-    sampler: Sampler,
-    max_groups: int,
-    *,
-    exact: Callable[[], tuple[np.ndarray, np.ndarray] | None] | None = None,
-    bytes_per_row: float | None = None,
-    max_memory: float = 512 * 2**20,
-    n_jobs: int | None = 1,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Jackknife values and multiplicities for BCa's acceleration, through the sampler.
-
-    ``exact()`` (an exact delete-one-sample formula, or None if there is none) is used
-    when the resampled unit is the sample and there are more atoms than ``max_groups``;
-    otherwise the sampler's :meth:`~mlci.engine.sampler.Sampler.jackknife_rows` (delete
-    one unit, or one random group of units) are evaluated chunk by chunk, within
-    ``max_memory``, on ``n_jobs`` threads (None: all cores up to 8).  The rule is the
-    engine's (:func:`mlci.engine.bootstrap.run_bootstrap`), so the same kernel gives the
-    same interval through either path; the values never depend on the chunks or threads.
-    """
-    if exact is not None and sampler.unit_is_sample and sampler.m > max_groups:
-        values = exact()
-        if values is not None:
-            return values
-    g, mult, rows = sampler.jackknife_rows(max_groups)
-    jobs = max(1, min(os.cpu_count() or 1, 8)) if n_jobs in (None, -1) else int(n_jobs)
-    per_row = bytes_per_row if bytes_per_row is not None else 8.0 * sampler.m
-    step = int(
-        np.clip(min(max_memory / jobs / per_row, _CHUNK_WEIGHTS / max(sampler.m, 1)), 1, 256)
-    )
-    starts = range(0, g, step)
-
-    def part(a: int) -> np.ndarray:
-        return evaluate(rows(a, min(a + step, g)))
-
-    if jobs > 1 and len(starts) > 1:
-        with single_threaded_blas(), ThreadPoolExecutor(max_workers=jobs) as ex:
-            vals = list(ex.map(part, starts))
-    else:
-        vals = [part(a) for a in starts]
-    return np.concatenate(vals, axis=0), mult

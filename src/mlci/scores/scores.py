@@ -49,7 +49,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..engine.bootstrap import finish_bootstrap, run_replicates
+from ..engine.bootstrap import (
+    finish_bootstrap,
+    jackknife_groups,
+    jackknife_values,
+    run_replicates,
+)
 from ..engine.nested import plan_for_conditions
 from ..engine.sampler import Sampler
 from ..inputs import (
@@ -65,8 +70,6 @@ from ..results import BootstrapResult
 from ._design import (
     check_stratify_nested,
     design_arrays,
-    jackknife_values,
-    max_jackknife_groups,
     strata_codes,
 )
 from .confusion import CM_METRICS, ConfusionMatrix, binary_cm_metric, cm_metric_bounds
@@ -1334,7 +1337,7 @@ def _run(
                     jackknife_values(
                         kernel.evaluate,
                         sampler,
-                        max_jackknife_groups(kernel.m),
+                        jackknife_groups(kernel.m),
                         exact=lambda: kernel.delete_one(sampler.counts),  # type: ignore[return-value]
                         bytes_per_row=8.0 * kernel.m * (kernel.work_factor + 1.0),
                         max_memory=eng.max_memory,

@@ -51,7 +51,12 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.bootstrap import finish_bootstrap, run_replicates, single_threaded_blas
+from ..engine.bootstrap import (
+    finish_bootstrap,
+    jackknife_values,
+    run_replicates,
+    single_threaded_blas,
+)
 from ..engine.sampler import Sampler, Stream, stream_seed
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
@@ -67,7 +72,6 @@ from ..inputs import (
 )
 from ..metrics import FunctionKernel, Kernel, get_kernel
 from ..results import BootstrapResult
-from ._design import jackknife_values
 
 __all__ = ["EerKernel", "trial_bootstrap_ci", "trial_weights"]
 
