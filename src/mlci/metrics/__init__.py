@@ -33,10 +33,12 @@ from .ranking import AveragePrecisionKernel, RocAucKernel
 __all__ = [
     "METRICS",
     "AdditiveKernel",
+    "AveragePrecisionKernel",
     "ConfusionKernel",
     "FunctionKernel",
     "Kernel",
     "MetricInfo",
+    "RocAucKernel",
     "get_kernel",
     "list_metrics",
     "metric_info",

@@ -29,6 +29,7 @@ from ..inputs import (
 from ..metrics import Kernel, safe_div
 from ._design import strata_codes
 from .confusion import CM_METRICS, binary_cm_metric, cm_metric_bounds
+from .scores import Scores, _check_beta, _check_threshold, _resolve, _ScoresKernel
 
 __all__ = ["metric_by_group"]
 
@@ -188,7 +189,6 @@ def _score_metric_by_group(
     equal_class: str,
 ) -> tuple[_ScoreGroupKernel, np.ndarray]:
     """Kernel and per-sample atom keys for a threshold-free Scores statistic per group."""
-    from .scores import Scores, _resolve, _ScoresKernel
 
     def scores_of(mask: np.ndarray, label: str) -> Scores:
         pos, neg = z[mask & (is_pos == 1)], z[mask & (is_pos == 0)]
@@ -403,8 +403,6 @@ def metric_by_group(
     >>> list(eer.columns), len(eer)
     (['gender', 'estimate', 'low', 'high'], 3)
     """
-    from .scores import _check_beta, _check_threshold
-
     pd = _pandas()
     # ---- options (no data touched yet)
     opts = bootstrap_options(

@@ -65,7 +65,7 @@ from ..inputs import (
     check_choice,
     gather,
 )
-from ..metrics import Kernel
+from ..metrics import Kernel, RocAucKernel
 from ..results import BootstrapResult
 from ._design import (
     check_stratify_nested,
@@ -1427,8 +1427,6 @@ def _resolve(sc: Scores, metric: Any, kw: dict[str, Any]) -> _Spec:
         return _Spec(name, fn_eer, (), search=True, bounds=_RATE if col == 0 else _UNBOUNDED)
     if name in ("auc", "roc_auc"):
         _no_extra(name, kw, ())
-        from ..metrics.ranking import RocAucKernel
-
         y = np.concatenate([np.zeros(sc.n_neg), np.ones(sc.n_pos)])
         z = sign * np.concatenate([sc.neg, sc.pos])
         # the AUC depends on the order only: dense ranks keep infinite scores (LLRs) valid

@@ -50,6 +50,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
+from scipy import sparse
 
 from ..engine.bootstrap import (
     finish_bootstrap,
@@ -211,8 +212,6 @@ class _PairForm:
         if n_cols * len(cols) <= 1 << 22:  # dense up to 32 MiB
             self.mat: Any = counts.reshape(n_cols, len(cols))
         else:
-            from scipy import sparse
-
             nz = np.flatnonzero(counts)
             self.mat = sparse.csr_matrix(
                 (counts[nz], (nz // len(cols), nz % len(cols))), shape=(n_cols, len(cols))
