@@ -1,49 +1,23 @@
 """mlci: honest evaluation of machine-learning systems.
 
-Confidence intervals and significance tests for any metric, on any test set.
+Confidence intervals and significance tests for any metric, on any test set.  The public
+API is flat: everything below is importable as ``mlci.<name>``; the subpackages show the
+architecture (see docs/glossary.md): ``inputs`` (the input gate) -> ``engine`` (resampling
+plans, samplers, the replicate loop, intervals) -> ``metrics`` (kernels) -> results, with
+``scores``, ``comparison`` and ``classical`` built on them.
 """
 
 from __future__ import annotations
 
-from .exceptions import (
-    DegenerateIntervalWarning,
-    FewConditionsWarning,
-    InvalidReplicatesWarning,
-    MlciWarning,
-)
-from .results import BootstrapResult, ConfidenceInterval, IntervalResult, TestResult
-
-__version__ = "0.1.0"
-
-__all__ = [
-    "BootstrapResult",
-    "ConfidenceInterval",
-    "DegenerateIntervalWarning",
-    "FewConditionsWarning",
-    "IntervalResult",
-    "InvalidReplicatesWarning",
-    "MlciWarning",
-    "TestResult",
-]
-
-# --- core bootstrap (issue: mlci core) -------------------------------------------------
-from .engine.bootstrap import bootstrap_ci
-from .metrics import list_metrics
-
-__all__ += ["bootstrap_ci", "list_metrics"]
-from .compat import evaluate_with_conf_int  # noqa: E402
-
-__all__ += ["evaluate_with_conf_int"]
-# --- classical toolbox (issue: classical toolbox) -------------------------------------
-from .classical.auc import (  # noqa: E402
+from .classical.auc import (
     delong_ci,
     delong_test,
     delong_test_independent,
     hanley_mcneil_ci,
     hanley_mcneil_se,
 )
-from .classical.corrections import adjust_pvalues, reject_hypotheses  # noqa: E402
-from .classical.multiple_datasets import (  # noqa: E402
+from .classical.corrections import adjust_pvalues, reject_hypotheses
+from .classical.multiple_datasets import (
     CriticalDifference,
     PostHocResult,
     bonferroni_dunn_test,
@@ -54,7 +28,7 @@ from .classical.multiple_datasets import (  # noqa: E402
     sign_test,
     wilcoxon_test,
 )
-from .classical.planning import (  # noqa: E402
+from .classical.planning import (
     PlanResult,
     power_auc,
     power_auc_difference,
@@ -64,13 +38,13 @@ from .classical.planning import (  # noqa: E402
     sample_size_mcnemar,
     sample_size_proportion,
 )
-from .classical.proportions import (  # noqa: E402
+from .classical.proportions import (
     paired_proportion_diff_ci,
     paired_table,
     proportion_ci,
     proportion_diff_ci,
 )
-from .classical.significance import (  # noqa: E402
+from .classical.significance import (
     compare_estimators,
     corrected_resampled_ttest,
     cv_5x2_ftest,
@@ -80,67 +54,36 @@ from .classical.significance import (  # noqa: E402
     paired_cv_scores,
     paired_ttest_chunks,
 )
-
-__all__ += [
-    "CriticalDifference",
-    "PlanResult",
-    "PostHocResult",
-    "adjust_pvalues",
-    "bonferroni_dunn_test",
-    "compare_estimators",
-    "corrected_resampled_ttest",
-    "critical_difference",
-    "cv_5x2_ftest",
-    "cv_5x2_ttest",
-    "delong_ci",
-    "delong_test",
-    "delong_test_independent",
-    "friedman_test",
-    "hanley_mcneil_ci",
-    "hanley_mcneil_se",
-    "holm_test",
-    "kfold_cv_ttest",
-    "mcnemar_test",
-    "nemenyi_test",
-    "paired_cv_scores",
-    "paired_proportion_diff_ci",
-    "paired_table",
-    "paired_ttest_chunks",
-    "power_mcnemar",
-    "proportion_ci",
-    "proportion_diff_ci",
-    "reject_hypotheses",
-    "sample_size_auc",
-    "sample_size_mcnemar",
-    "sample_size_proportion",
-    "sign_test",
-    "wilcoxon_test",
-]
-__all__ += ["power_auc", "power_auc_difference", "sample_size_auc_difference"]
-# --- comparing systems and methods ------------------------------------------------------
-from .comparison.paired import ComparisonResult, PairDifference, compare  # noqa: E402
-from .comparison.permutation import permutation_test  # noqa: E402
-
-__all__ += ["ComparisonResult", "PairDifference", "compare", "permutation_test"]
-from .comparison.methods import PooledResult, compare_methods, evaluate_method, pooled_ci  # noqa: E402
-from .engine.nested import make_nested_plan  # noqa: E402
-from .scores.trials import trial_bootstrap_ci  # noqa: E402
-
-__all__ += [
-    "PooledResult",
-    "compare_methods",
-    "evaluate_method",
-    "make_nested_plan",
-    "pooled_ci",
-    "trial_bootstrap_ci",
-]
-# --- binary score analysis --------------------------------------------------------------
-from .scores.confusion import ConfusionMatrix  # noqa: E402
-from .scores.scores import EqualErrorRate, Scores  # noqa: E402
-from .scores.verification import cllr_ci, dcf_ci, eer_ci  # noqa: E402
-
-__all__ += ["ConfusionMatrix", "EqualErrorRate", "Scores", "cllr_ci", "dcf_ci", "eer_ci"]
-from .scores.curves import (  # noqa: E402
+from .comparison.methods import (
+    PooledResult,
+    compare_methods,
+    evaluate_method,
+    pooled_ci,
+)
+from .comparison.paired import (
+    ComparisonResult,
+    PairDifference,
+    compare,
+)
+from .comparison.permutation import permutation_test
+from .compat import evaluate_with_conf_int
+from .engine.bootstrap import bootstrap_ci
+from .engine.nested import make_nested_plan
+from .exceptions import (
+    DegenerateIntervalWarning,
+    FewConditionsWarning,
+    InvalidReplicatesWarning,
+    MlciWarning,
+)
+from .metrics import list_metrics
+from .results import (
+    BootstrapResult,
+    ConfidenceInterval,
+    IntervalResult,
+    TestResult,
+)
+from .scores.confusion import ConfusionMatrix
+from .scores.curves import (
     auc_ci,
     det_curve,
     operating_point_ci,
@@ -149,20 +92,95 @@ from .scores.curves import (  # noqa: E402
     roc_band,
     roc_curve,
 )
-from .scores.groups import metric_by_group  # noqa: E402
-from .scores.verification import cllr, detection_cost, min_cllr, min_detection_cost  # noqa: E402
+from .scores.groups import metric_by_group
+from .scores.scores import EqualErrorRate, Scores
+from .scores.trials import trial_bootstrap_ci
+from .scores.verification import (
+    cllr,
+    cllr_ci,
+    dcf_ci,
+    detection_cost,
+    eer_ci,
+    min_cllr,
+    min_detection_cost,
+)
 
-__all__ += [
+__version__ = "0.1.0"
+
+__all__ = [
+    "BootstrapResult",
+    "ComparisonResult",
+    "ConfidenceInterval",
+    "ConfusionMatrix",
+    "CriticalDifference",
+    "DegenerateIntervalWarning",
+    "EqualErrorRate",
+    "FewConditionsWarning",
+    "IntervalResult",
+    "InvalidReplicatesWarning",
+    "MlciWarning",
+    "PairDifference",
+    "PlanResult",
+    "PooledResult",
+    "PostHocResult",
+    "Scores",
+    "TestResult",
+    "adjust_pvalues",
     "auc_ci",
+    "bonferroni_dunn_test",
+    "bootstrap_ci",
     "cllr",
+    "cllr_ci",
+    "compare",
+    "compare_estimators",
+    "compare_methods",
+    "corrected_resampled_ttest",
+    "critical_difference",
+    "cv_5x2_ftest",
+    "cv_5x2_ttest",
+    "dcf_ci",
+    "delong_ci",
+    "delong_test",
+    "delong_test_independent",
     "det_curve",
     "detection_cost",
+    "eer_ci",
+    "evaluate_method",
+    "evaluate_with_conf_int",
+    "friedman_test",
+    "hanley_mcneil_ci",
+    "hanley_mcneil_se",
+    "holm_test",
+    "kfold_cv_ttest",
+    "list_metrics",
+    "make_nested_plan",
+    "mcnemar_test",
     "metric_by_group",
     "min_cllr",
     "min_detection_cost",
+    "nemenyi_test",
     "operating_point_ci",
+    "paired_cv_scores",
+    "paired_proportion_diff_ci",
+    "paired_table",
+    "paired_ttest_chunks",
     "partial_auc",
+    "permutation_test",
+    "pooled_ci",
+    "power_auc",
+    "power_auc_difference",
+    "power_mcnemar",
     "pr_curve",
+    "proportion_ci",
+    "proportion_diff_ci",
+    "reject_hypotheses",
     "roc_band",
     "roc_curve",
+    "sample_size_auc",
+    "sample_size_auc_difference",
+    "sample_size_mcnemar",
+    "sample_size_proportion",
+    "sign_test",
+    "trial_bootstrap_ci",
+    "wilcoxon_test",
 ]
