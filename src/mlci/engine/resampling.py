@@ -36,8 +36,8 @@ import numpy as np
 from scipy import sparse
 
 from ..exceptions import FewConditionsWarning
+from ..inputs import ArgSpec, check_choice, check_positive_int, check_rng_seed, gather
 from ..inputs.encoding import fast_unique, unique_inverse
-from ..inputs.validation import as_1d, check_choice, check_positive_int, check_rng_seed
 from .sampler import Sampler, Stream, block_generator
 
 __all__ = [
@@ -453,22 +453,19 @@ def make_plan(
     seed = check_rng_seed(rng)
     unit_of_sample = stratum_of_unit = stratum_of_sample = None
     n_units = n_strata = n_conditions = None
-    if strata is not None:
-        s = as_1d("strata", strata)
-        if len(s) != n_samples:
+    # the design through the input gate (drivers pass it validated: this is cheap then)
+    given = {k: v for k, v in (("strata", strata), ("conditions", conditions)) if v is not None}
+    design = gather({k: ArgSpec("groups") for k in given}, given).arrays if given else {}
+    for name, arr in design.items():
+        if len(arr) != n_samples:
             raise ValueError(
-                f"`strata` must have one entry per sample: {n_samples} expected, got {len(s)}."
+                f"`{name}` must have one entry per sample: {n_samples} expected, got {len(arr)}."
             )
-        _check_no_missing("strata", s)
-        stratum_of_sample = unique_inverse(s)
+    if strata is not None:
+        stratum_of_sample = unique_inverse(design["strata"])
         n_strata = int(stratum_of_sample.max()) + 1
     if conditions is not None:
-        c = as_1d("conditions", conditions)
-        if len(c) != n_samples:
-            raise ValueError(
-                f"`conditions` must have one entry per sample: {n_samples} expected, got {len(c)}."
-            )
-        _check_no_missing("conditions", c)
+        c = design["conditions"]
         cond = unique_inverse(c)
         n_conditions = int(cond.max()) + 1
         if stratum_of_sample is not None:
@@ -507,12 +504,3 @@ def make_plan(
         poisson=weights == "poisson",
         seed=seed,
     )
-
-
-def _check_no_missing(name: str, arr: np.ndarray) -> None:
-    if arr.dtype.kind == "f" and np.isnan(arr).any():
-        raise ValueError(
-            f"`{name}` contains {int(np.isnan(arr).sum())} NaN value(s); every sample needs one."
-        )
-    if arr.dtype == object and any(v is None for v in arr):
-        raise ValueError(f"`{name}` contains None; every sample needs a value.")

@@ -7,7 +7,7 @@ what was wrong and what would be right.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from numbers import Integral, Real
 from typing import Any
 
@@ -56,62 +56,6 @@ def check_alternative(alternative: Any) -> str:
     return check_choice("alternative", alternative, ALTERNATIVES)
 
 
-def as_1d(name: str, x: Any, *, dtype: Any = None) -> np.ndarray:
-    """Convert to a 1-d array (a pandas Series or a list are fine); refuse empty input."""
-    if x is None:
-        raise ValueError(f"`{name}` is required; got None.")
-    arr = np.asarray(x) if dtype is None else np.asarray(x, dtype=dtype)
-    if arr.ndim == 0:
-        raise ValueError(f"`{name}` must be a 1-d array of per-sample values; got a scalar.")
-    if arr.ndim != 1:
-        raise ValueError(
-            f"`{name}` must be 1-d (one value per sample); got an array of shape {arr.shape}."
-        )
-    if arr.size == 0:
-        raise ValueError(f"`{name}` is empty; at least one sample is needed.")
-    return arr
-
-
-def as_float(name: str, x: Any, *, ndim: int | Sequence[int] = 1) -> np.ndarray:
-    """A finite float array of the given number of dimensions."""
-    if x is None:
-        raise ValueError(f"`{name}` is required; got None.")
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"`{name}` must hold numbers; could not convert it: {exc}") from None
-    dims = (ndim,) if isinstance(ndim, int) else tuple(ndim)
-    if arr.ndim not in dims:
-        want = " or ".join(f"{d}-d" for d in dims)
-        raise ValueError(f"`{name}` must be {want}; got an array of shape {arr.shape}.")
-    if arr.size == 0:
-        raise ValueError(f"`{name}` is empty; at least one sample is needed.")
-    check_finite(name, arr)
-    return arr
-
-
-def check_finite(name: str, arr: np.ndarray) -> None:
-    """Refuse NaN and infinite values, saying how many and where the first one is."""
-    bad = ~np.isfinite(arr)
-    if bad.any():
-        idx = np.flatnonzero(bad.ravel())
-        n_nan = int(np.isnan(arr).sum())
-        n_inf = int(bad.sum()) - n_nan
-        raise ValueError(
-            f"`{name}` contains {n_nan} NaN and {n_inf} infinite value(s) "
-            f"(first at flat index {idx[0]}); remove or impute them before evaluating."
-        )
-
-
-def check_same_length(**arrays: Any) -> int:
-    """All given (non-None) arrays have the same first dimension; return it."""
-    lengths = {k: len(v) for k, v in arrays.items() if v is not None}
-    if len(set(lengths.values())) > 1:
-        desc = ", ".join(f"`{k}` has {n}" for k, n in lengths.items())
-        raise ValueError(f"Inconsistent numbers of samples: {desc}. They must all be equal.")
-    return next(iter(lengths.values()))
-
-
 def check_rng_seed(rng: Any) -> np.random.SeedSequence:
     """Turn ``rng`` (None, an int, a SeedSequence or a Generator) into a SeedSequence.
 
@@ -130,38 +74,6 @@ def check_rng_seed(rng: Any) -> np.random.SeedSequence:
         return np.random.SeedSequence(int(rng))
     raise TypeError(
         f"`rng` must be None, a non-negative int seed or a numpy.random.Generator; got {rng!r}."
-    )
-
-
-def binary_labels(name: str, y: np.ndarray, pos_label: Any = None) -> np.ndarray:
-    """Boolean positives from binary labels, with sklearn's conventions for ``pos_label``.
-
-    Labels in {0, 1}, {-1, 1} or {False, True} take 1 (True) as the positive label; any
-    other pair of values needs ``pos_label``.  With more than two label values, an
-    explicit ``pos_label`` means one-vs-rest (that class against all others).
-    """
-    values = np.unique(y)
-    if pos_label is not None:
-        # an explicit positive label among several classes means "that class vs the rest"
-        if pos_label not in set(values.tolist()):
-            raise ValueError(
-                f"`pos_label`={pos_label!r} is not among the values of `{name}`: "
-                f"{show_values(values)}."
-            )
-        return np.asarray(y == pos_label)
-    if len(values) > 2:
-        raise ValueError(
-            f"`{name}` must be binary for this metric; found {len(values)} values "
-            f"{show_values(values)}. For multiclass data pass `average='macro'` (or 'micro', "
-            f"'weighted'), or binarise the labels and set `pos_label`."
-        )
-    vs = set(values.tolist())
-    if vs <= {0, 1} or vs <= {-1, 1} or vs <= {False, True}:
-        return np.asarray(y == 1)
-    raise ValueError(
-        f"`{name}` takes values {show_values(values)} and `pos_label` is not specified: "
-        f"either make `{name}` take values in {{0, 1}} or {{-1, 1}}, or pass `pos_label` "
-        "explicitly."
     )
 
 
