@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     print(study.to_markdown())
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump({"machine": machine, **study.to_dict()}, fh, indent=1)
+            json.dump({"machine": machine, **json.loads(study.to_json())}, fh, indent=1)
     return 0
 
 

@@ -131,16 +131,16 @@ def _tiny():
 def test_coverage_study_is_deterministic_and_prefix_stable():
     a = simulate.coverage_study(_tiny(), n_experiments=12, n_resamples=100, rng=3)
     b = simulate.coverage_study(_tiny(), n_experiments=12, n_resamples=100, rng=3)
-    assert [r.to_dict() for r in a.rows] == [r.to_dict() for r in b.rows]
-    assert len(a.rows) == 6
-    assert {r.scheme for r in a.rows} == set(simulate.SCHEMES)
+    assert [r.to_dict() for r in a.entries] == [r.to_dict() for r in b.entries]
+    assert len(a.entries) == 6 and len(a.rows()) == 6
+    assert {r.scheme for r in a.entries} == set(simulate.SCHEMES)
     r = a.row("tiny clustered", "bca", "conditions")
     assert r.n_experiments + r.n_failed == 12
     assert r.n_covered + r.n_below + r.n_above == r.n_experiments
     assert r.coverage_ci[0] <= r.coverage <= r.coverage_ci[1]
     # experiment i is seeded by (rng, scenario, i): 6 experiments are a prefix of 12
     c = simulate.coverage_study(_tiny(), n_experiments=6, n_resamples=100, rng=3)
-    for short, full in zip(c.rows, a.rows, strict=True):
+    for short, full in zip(c.entries, a.entries, strict=True):
         assert short.n_covered <= full.n_covered <= short.n_covered + 6
     md = a.to_markdown()
     assert md.startswith("| scenario |") and md.count("\n") == 7

@@ -497,8 +497,3 @@ class TestResult(Result):
                 row["low"], row["high"] = (float(v) for v in self.confidence_interval)
             out.append(row)
         return out
-
-
-# transitional aliases for modules not yet moved to the public names (removed after merge)
-_fmt = format_value
-_plain = plain

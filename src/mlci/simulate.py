@@ -43,7 +43,7 @@ from scipy.special import expit, ndtr, ndtri
 from .engine.bootstrap import bootstrap_ci
 from .exceptions import FewConditionsWarning, InvalidReplicatesWarning
 from .inputs import INTERVAL_METHODS, check_confidence_level, check_positive_int
-from .results import format_value, plain
+from .results import Result, format_value, plain
 
 __all__ = [
     "SCHEMES",
@@ -538,8 +538,8 @@ def stress_scenarios() -> list[Scenario]:
     ]
 
 
-@dataclass(frozen=True)
-class CoverageRow:
+@dataclass(frozen=True, repr=False)
+class CoverageRow(Result):
     """Empirical coverage of one interval method under one scheme in one scenario.
 
     Attributes
@@ -570,6 +570,14 @@ class CoverageRow:
     n_below, n_above : int
         Misses with the truth below the interval's low end / above its high end (the
         interval was too high / too low).
+
+    Examples
+    --------
+    >>> sc = [Scenario("acc", lambda g: binary_classification(100, 0.7, rng=g))]
+    >>> study = coverage_study(sc, n_experiments=10, n_resamples=100, methods=["percentile"])
+    >>> study.row("acc", "percentile")  # doctest: +NORMALIZE_WHITESPACE
+    CoverageRow('acc', method='percentile', scheme='iid', coverage=0.9 [0.555, 0.9975],
+                n_experiments=10, mean_width=0.1622)
     """
 
     scenario: str
@@ -590,50 +598,72 @@ class CoverageRow:
     n_below: int
     n_above: int
 
-    def to_dict(self) -> dict[str, Any]:
-        """All fields as plain Python values."""
-        return plain(dataclasses.asdict(self))
+    def __repr__(self) -> str:
+        low, high = self.coverage_ci
+        return (
+            f"CoverageRow({self.scenario!r}, method={self.method!r}, scheme={self.scheme!r}, "
+            f"coverage={format_value(self.coverage)} [{format_value(low)}, "
+            f"{format_value(high)}], n_experiments={self.n_experiments}, "
+            f"mean_width={format_value(self.mean_width)})"
+        )
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row: the fields, ``coverage_ci`` as ``coverage_low`` and ``coverage_high``."""
+        row: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if f.name == "coverage_ci":
+                row["coverage_low"], row["coverage_high"] = self.coverage_ci
+            else:
+                row[f.name] = getattr(self, f.name)
+        return [row]
 
 
 @dataclass(frozen=True, repr=False)
-class CoverageStudy:
+class CoverageStudy(Result):
     """The rows of a coverage study, with its settings.
 
     Attributes
     ----------
-    rows : tuple of CoverageRow
+    entries : tuple of CoverageRow
+        One per scenario, scheme and method (``rows()`` gives them as dicts,
+        ``to_frame()`` as a table).
     confidence_level : float
     n_resamples : int
     seconds : float
         Wall time of the study.
+
+    Examples
+    --------
+    >>> sc = [Scenario("acc", lambda g: binary_classification(100, 0.7, rng=g))]
+    >>> study = coverage_study(sc, n_experiments=10, n_resamples=100, methods=["percentile"])
+    >>> study  # doctest: +ELLIPSIS
+    CoverageStudy(1 rows, confidence_level=0.95, n_resamples=100, seconds=...)
+    >>> study.to_frame()[["scenario", "method", "coverage", "coverage_low"]].round(3)
+      scenario      method  coverage  coverage_low
+    0      acc  percentile       0.9         0.555
     """
 
-    rows: tuple[CoverageRow, ...]
+    entries: tuple[CoverageRow, ...]
     confidence_level: float
     n_resamples: int
     seconds: float
 
     def row(self, scenario: str, method: str, scheme: str = "iid") -> CoverageRow:
         """The row of one scenario, method and scheme."""
-        for r in self.rows:
+        for r in self.entries:
             if (r.scenario, r.method, r.scheme) == (scenario, method, scheme):
                 return r
         raise KeyError(f"no row for {(scenario, method, scheme)!r}")
 
     def __repr__(self) -> str:
         return (
-            f"CoverageStudy({len(self.rows)} rows, confidence_level={self.confidence_level}, "
+            f"CoverageStudy({len(self.entries)} rows, confidence_level={self.confidence_level}, "
             f"n_resamples={self.n_resamples}, seconds={self.seconds:.1f})"
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        """Settings and rows as plain Python values."""
-        return {
-            "confidence_level": self.confidence_level,
-            "n_resamples": self.n_resamples,
-            "seconds": self.seconds,
-            "rows": [r.to_dict() for r in self.rows],
-        }
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per entry (:meth:`CoverageRow.rows`)."""
+        return [row for r in self.entries for row in r.rows()]
 
     def to_markdown(self) -> str:
         """The rows as a markdown table."""
@@ -644,7 +674,7 @@ class CoverageStudy:
             "|---|---:|---:|---:|---|---|---:|---:|---|---:|---:|---:|---:|---:|"
         )
         lines = [head]
-        for r in self.rows:
+        for r in self.entries:
             lines.append(
                 f"| {r.scenario} | {r.n_samples} | {r.n_conditions or ''} | "
                 f"{r.true_value:.4f} | {r.method} | {r.scheme} | {r.n_experiments} | "
@@ -805,7 +835,7 @@ def coverage_study(
         if progress is not None:
             progress(f"{sc.name}: done in {time.perf_counter() - start:.1f} s")
     return CoverageStudy(
-        rows=tuple(rows),
+        entries=tuple(rows),
         confidence_level=level,
         n_resamples=n_resamples,
         seconds=time.perf_counter() - start,

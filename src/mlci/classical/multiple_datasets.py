@@ -31,7 +31,6 @@ References
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,7 +39,7 @@ import numpy as np
 from scipy import stats
 
 from ..inputs import check_alternative, check_choice
-from ..results import TestResult, _fmt, _plain
+from ..results import Result, TestResult, format_value
 from .checks import check_alpha, check_bool, number_array
 from .corrections import adjust_pvalues
 from .pvalues import normal_pvalue
@@ -387,7 +386,7 @@ def _bonferroni_dunn_q(alpha: float, k: int) -> float:
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
-class PostHocResult:
+class PostHocResult(Result):
     """Post-hoc comparisons after a Friedman test.
 
     Attributes
@@ -412,6 +411,21 @@ class PostHocResult:
     control : str or None
         The control method (Bonferroni–Dunn and Holm).
     n_datasets : int
+    details : dict
+        ``unadjusted_pvalues`` for Holm.
+
+    Examples
+    --------
+    >>> scores = [[0.9, 0.8, 0.7], [0.85, 0.8, 0.75], [0.7, 0.72, 0.6], [0.9, 0.85, 0.8]]
+    >>> r = nemenyi_test(scores, names=["A", "B", "C"])
+    >>> r  # doctest: +NORMALIZE_WHITESPACE
+    PostHocResult(method='nemenyi', average_ranks=[1.25, 1.75, 3. ], critical_difference=1.657,
+                  significant_pairs=[('A', 'C')], alpha=0.05)
+    >>> r.to_frame().round(2)
+       a  b  rank_difference  statistic  pvalue  significant
+    0  A  B            -0.50      -0.71    0.76        False
+    1  A  C            -1.75      -2.47    0.04         True
+    2  B  C            -1.25      -1.77    0.18        False
     """
 
     method: str
@@ -426,19 +440,51 @@ class PostHocResult:
     n_datasets: int = 0
     details: dict[str, Any] = field(default_factory=dict)
 
+    def _pairs(self) -> list[tuple[int, int]]:
+        """``(a, b)`` column indices of each comparison: all pairs ``a < b`` for a
+        matrix, every method against the control otherwise."""
+        k = len(self.names)
+        if np.ndim(self.pvalues) == 2:
+            return [(i, j) for i in range(k) for j in range(i + 1, k)]
+        c = self.names.index(self.control) if self.control in self.names else -1
+        return [(i, c) for i in range(k) if i != c]
+
     def __repr__(self) -> str:
-        parts = [f"method={self.method!r}", f"average_ranks={_fmt(self.average_ranks)}"]
+        parts = [f"method={self.method!r}", f"average_ranks={format_value(self.average_ranks)}"]
         if self.critical_difference is not None:
-            parts.append(f"critical_difference={_fmt(self.critical_difference)}")
+            parts.append(f"critical_difference={format_value(self.critical_difference)}")
         if self.control is not None:
             parts.append(f"control={self.control!r}")
-        parts.append(f"pvalues={_fmt(self.pvalues)}")
+        if np.ndim(self.pvalues) == 2:  # all pairs: the significant ones (a matrix is long)
+            sig = [(self.names[i], self.names[j]) for i, j in self._pairs()
+                   if self.significant[i, j]]  # fmt: skip
+            shown = repr(sig) if len(sig) <= 6 else f"{repr(sig[:6])[:-1]}, ... {len(sig)} pairs]"
+            parts.append(f"significant_pairs={shown}")
+        else:
+            parts.append(f"pvalues={format_value(self.pvalues)}")
         parts.append(f"alpha={self.alpha:g}")
         return f"PostHocResult({', '.join(parts)})"
 
-    def to_dict(self) -> dict[str, Any]:
-        """All fields as plain Python values."""
-        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per comparison ``a`` vs ``b`` (all pairs, or each method against the
+        control): ``a``, ``b``, ``rank_difference`` (``R_a - R_b``), ``statistic``,
+        ``pvalue`` (adjusted), ``significant`` (and ``pvalue_unadjusted`` for Holm)."""
+        raw = self.details.get("unadjusted_pvalues")
+        out = []
+        for i, j in self._pairs():
+            at = (i, j) if np.ndim(self.pvalues) == 2 else i
+            row: dict[str, Any] = {
+                "a": self.names[i],
+                "b": self.names[j],
+                "rank_difference": float(self.average_ranks[i] - self.average_ranks[j]),
+                "statistic": float(self.statistic[at]),
+                "pvalue": float(self.pvalues[at]),
+                "significant": bool(self.significant[at]),
+            }
+            if raw is not None:
+                row["pvalue_unadjusted"] = float(np.asarray(raw)[at])
+            out.append(row)
+        return out
 
 
 def _control_index(control: Any, names: list[str]) -> int:
@@ -606,7 +652,7 @@ def holm_test(
 # critical-difference diagram data
 # ----------------------------------------------------------------------------------------
 @dataclass(frozen=True, kw_only=True, repr=False)
-class CriticalDifference:
+class CriticalDifference(Result):
     """What a critical-difference diagram (Demšar 2006, Fig. 1–2) shows.
 
     Attributes
@@ -626,6 +672,19 @@ class CriticalDifference:
     n_datasets : int
     control : str or None
         For Bonferroni–Dunn, the control; cliques then only contain the control.
+
+    Examples
+    --------
+    >>> scores = [[0.9, 0.8, 0.7], [0.85, 0.8, 0.75], [0.7, 0.72, 0.6], [0.9, 0.85, 0.8]]
+    >>> cd = critical_difference(scores, names=["A", "B", "C"])
+    >>> cd  # doctest: +NORMALIZE_WHITESPACE
+    CriticalDifference(test='nemenyi', critical_difference=1.657,
+                       ranks={A: 1.25, B: 1.75, C: 3}, cliques=[['A', 'B'], ['B', 'C']])
+    >>> cd.to_frame()
+      name  average_rank
+    0    A          1.25
+    1    B          1.75
+    2    C          3.00
     """
 
     names: list[str]
@@ -645,9 +704,12 @@ class CriticalDifference:
             f"{self.critical_difference:.4g}, ranks={{{ranks}}}, cliques={self.cliques})"
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        """All fields as plain Python values."""
-        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per method, best first: ``name``, ``average_rank``."""
+        return [
+            {"name": n, "average_rank": float(r)}
+            for n, r in zip(self.names, self.average_ranks, strict=True)
+        ]
 
 
 def critical_difference(

@@ -33,7 +33,6 @@ References
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,7 +41,7 @@ import numpy as np
 from scipy import stats
 
 from ..inputs import check_choice, check_confidence_level, check_positive_int
-from ..results import _plain
+from ..results import Result, plain
 from .auc import hanley_mcneil_se
 from .checks import check_bool, check_sided
 
@@ -59,7 +58,7 @@ __all__ = [
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
-class PlanResult:
+class PlanResult(Result):
     """A sample size or a power, with the assumptions behind it.
 
     Attributes
@@ -74,6 +73,15 @@ class PlanResult:
         What the number assumes, in words.
     details : Mapping
         Inputs and intermediate quantities (e.g. ``n_positive``, ``n_negative``).
+
+    Examples
+    --------
+    >>> r = sample_size_mcnemar(0.05, discordance=0.15, power=0.8)
+    >>> r
+    PlanResult(n_samples=469, power=0.8004, method='mcnemar-connor')
+    >>> r.to_frame()[["n_samples", "power", "difference", "discordance"]].round(4)
+       n_samples   power  difference  discordance
+    0        469  0.8004        0.05         0.15
     """
 
     n_samples: int | None = None
@@ -91,9 +99,14 @@ class PlanResult:
         parts.append(f"method={self.method!r}")
         return f"PlanResult({', '.join(parts)})"
 
-    def to_dict(self) -> dict[str, Any]:
-        """All fields as plain Python values."""
-        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+    def rows(self) -> list[dict[str, Any]]:
+        """One row: ``n_samples``, ``power``, ``method``, the ``details`` and the
+        ``assumptions``."""
+        row: dict[str, Any] = {"n_samples": self.n_samples, "power": self.power,
+                               "method": self.method}  # fmt: skip
+        row.update({k: plain(v) for k, v in self.details.items() if k not in row})
+        row["assumptions"] = self.assumptions
+        return [row]
 
 
 def _check_prob(name: str, x: Any, *, open_low: bool = True, open_high: bool = True) -> float:

@@ -45,7 +45,7 @@ from ..inputs import (
     check_positive_int,
 )
 from ..metrics import get_kernel
-from ..results import IntervalResult, _fmt
+from ..results import IntervalResult, format_value
 from .common import (
     JointKernel,
     gather_paired,
@@ -94,11 +94,11 @@ class PooledResult(IntervalResult):
     def _tail(self) -> list[str]:
         out = [
             f"n_runs={self.n_runs}",
-            f"between_run_sd={_fmt(self.between_run_sd)}",
-            f"test_set_sd={_fmt(self.test_set_sd)}",
+            f"between_run_sd={format_value(self.between_run_sd)}",
+            f"test_set_sd={format_value(self.test_set_sd)}",
         ]
         if self.pvalue is not None:
-            out.append(f"pvalue={_fmt(self.pvalue)}")
+            out.append(f"pvalue={format_value(self.pvalue)}")
         return out
 
     def to_dict(self, *, include_distribution: bool = False) -> dict[str, Any]:

@@ -42,7 +42,16 @@ from ..inputs import (
     check_positive_int,
 )
 from ..metrics import get_kernel
-from ..results import BootstrapResult, ConfidenceInterval, IntervalResult, _fmt, _plain
+from ..results import (
+    BootstrapResult,
+    ConfidenceInterval,
+    IntervalResult,
+    Result,
+    _html_table,
+    _pandas,
+    format_value,
+    plain,
+)
 from .common import (
     JointKernel,
     gather_paired,
@@ -107,7 +116,10 @@ class PairDifference(IntervalResult):
     significant: bool
 
     def _tail(self) -> list[str]:
-        return [f"pvalue={_fmt(self.pvalue)}", f"pvalue_adjusted={_fmt(self.pvalue_adjusted)}"]
+        return [
+            f"pvalue={format_value(self.pvalue)}",
+            f"pvalue_adjusted={format_value(self.pvalue_adjusted)}",
+        ]
 
     def __repr__(self) -> str:
         body = ", ".join([self._head(), *self._tail()])
@@ -128,14 +140,12 @@ class PairDifference(IntervalResult):
             alternative=alt,
         )
 
-    def to_frame(self) -> Any:
-        """A one-row pandas DataFrame (the row of :meth:`ComparisonResult.to_frame`)."""
-        import pandas as pd
-
-        return pd.DataFrame([self._row()])
-
-    def _row(self) -> dict[str, Any]:
-        return {
+    def rows(self) -> list[dict[str, Any]]:
+        """One row (a row of :meth:`ComparisonResult.to_frame`): ``a``, ``b``, ``metric``,
+        ``estimate``, ``low``, ``high``, ``standard_error``, ``pvalue``,
+        ``pvalue_adjusted``, ``simultaneous_low``, ``simultaneous_high``, ``significant``,
+        ``method``, ``alternative``, ``confidence_level``."""
+        row = {
             "a": self.a,
             "b": self.b,
             "metric": self.metric,
@@ -152,14 +162,23 @@ class PairDifference(IntervalResult):
             "alternative": self.alternative,
             "confidence_level": self.confidence_level,
         }
+        return [plain(row)]
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
-class RankEntry:
+class RankEntry(Result):
     """A system's place: ``rank = 1 + number of systems significantly better than it``.
 
     Systems with the same rank are not separated by the data; ``tied_with`` lists the
     systems that are not significantly different from this one.
+
+    Examples
+    --------
+    >>> e = RankEntry(system="A", estimate=0.85, rank=1, tied_with=("B",))
+    >>> e
+    RankEntry(1: 'A' 0.85, tied_with=('B',))
+    >>> e.to_dict()
+    {'system': 'A', 'estimate': 0.85, 'rank': 1, 'tied_with': ['B']}
     """
 
     system: str
@@ -168,15 +187,21 @@ class RankEntry:
     tied_with: tuple[str, ...]
 
     def __repr__(self) -> str:
-        return f"RankEntry({self.rank}: {self.system!r} {_fmt(self.estimate)})"
+        tied = f", tied_with={tuple(self.tied_with)!r}" if self.tied_with else ""
+        return f"RankEntry({self.rank}: {self.system!r} {format_value(self.estimate)}{tied})"
 
-    def to_dict(self) -> dict[str, Any]:
-        return {k: _plain(getattr(self, k)) for k in self.__dataclass_fields__}
+    def rows(self) -> list[dict[str, Any]]:
+        """One row: ``system``, ``estimate``, ``rank``, ``tied_with``."""
+        return [self.to_dict()]
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
-class ComparisonResult:
+class ComparisonResult(Result):
     """Paired comparison of several systems on the same bootstrap replicates.
+
+    ``repr`` is one line; ``print(result)`` shows every system's interval, every pair's
+    difference and the ranking.  :meth:`to_frame` gives the differences (or, with
+    ``what="systems"``, the systems) as a table.
 
     Attributes
     ----------
@@ -205,6 +230,32 @@ class ComparisonResult:
     details : dict
         ``n_dropped`` (samples dropped with ``dropna=True``), ``joint_atoms``, and
         ``no_spread_pairs`` / ``no_spread_systems`` when some have no bootstrap spread.
+
+    Examples
+    --------
+    >>> import numpy as np, mlci
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 400)
+    >>> systems = {"A": np.where(rng.random(400) < 0.85, y, 1 - y),
+    ...            "B": np.where(rng.random(400) < 0.75, y, 1 - y)}
+    >>> res = mlci.compare(y, systems, metric="accuracy", rng=0, n_resamples=500)
+    >>> res  # doctest: +NORMALIZE_WHITESPACE
+    ComparisonResult(metric='accuracy', 2 systems, 400 samples, n_resamples=500,
+                     scheme='iid', 95% CI (bca), correction='holm')
+    >>> print(res)  # doctest: +ELLIPSIS
+    ComparisonResult(metric='accuracy', 2 systems, ...)
+      A  0.86  [0.825, 0.89]
+      B  0.7425  [0.6925, 0.7825]
+      A - B: 0.1175  [0.0625, 0.1715]  p=0.001996  p_adj=0.001996 *
+      ranking: 1. A, 2. B
+    >>> res.to_frame()[["a", "b", "estimate", "pvalue"]]
+       a  b  estimate    pvalue
+    0  A  B    0.1175  0.001996
+    >>> res.to_frame("systems")[["estimate", "rank"]]  # doctest: +NORMALIZE_WHITESPACE
+            estimate  rank
+    system
+    A         0.8600     1
+    B         0.7425     2
     """
 
     metric: str
@@ -239,73 +290,66 @@ class ComparisonResult:
     def __repr__(self) -> str:
         lvl = f"{self.confidence_level * 100:.10g}%"
         side = "" if self.alternative == "two-sided" else f", {self.alternative}"
-        lines = [
+        return (
             f"ComparisonResult(metric={self.metric!r}, {len(self.systems)} systems, "
             f"{self.n_samples} samples, n_resamples={self.n_resamples}, "
             f"scheme={self.scheme!r}, {lvl} CI ({self.method}{side}), "
             f"correction={self.correction!r})"
-        ]
+        )
+
+    def __str__(self) -> str:
+        lines = [repr(self)]
         width = max(len(s) for s in self.systems)
         for name, r in self.systems.items():
             lo, hi = r.confidence_interval
-            lines.append(f"  {name:<{width}}  {_fmt(r.estimate)}  [{_fmt(lo)}, {_fmt(hi)}]")
+            lines.append(
+                f"  {name:<{width}}  {format_value(r.estimate)}  "
+                f"[{format_value(lo)}, {format_value(hi)}]"
+            )
         for d in self.differences:
             lo, hi = d.confidence_interval
             star = " *" if d.significant else ""
             lines.append(
-                f"  {d.a} - {d.b}: {_fmt(d.estimate)}  [{_fmt(lo)}, {_fmt(hi)}]  "
-                f"p={_fmt(d.pvalue)}  p_adj={_fmt(d.pvalue_adjusted)}{star}"
+                f"  {d.a} - {d.b}: {format_value(d.estimate)}  "
+                f"[{format_value(lo)}, {format_value(hi)}]  "
+                f"p={format_value(d.pvalue)}  p_adj={format_value(d.pvalue_adjusted)}{star}"
             )
         if self.ranking is not None:
             lines.append("  ranking: " + ", ".join(f"{e.rank}. {e.system}" for e in self.ranking))
         return "\n".join(lines)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain Python values (bootstrap distributions left out)."""
-        return {
-            "metric": self.metric,
-            "systems": {k: v.to_dict() for k, v in self.systems.items()},
-            "differences": [d.to_dict() for d in self.differences],
-            "reference": self.reference,
-            "correction": self.correction,
-            "pvalue_method": self.pvalue_method,
-            "simultaneous_critical_value": self.simultaneous_critical_value,
-            "ranking": None if self.ranking is None else [e.to_dict() for e in self.ranking],
-            "higher_is_better": self.higher_is_better,
-            "confidence_level": self.confidence_level,
-            "method": self.method,
-            "alternative": self.alternative,
-            "n_resamples": self.n_resamples,
-            "n_invalid": self.n_invalid,
-            "scheme": self.scheme,
-            "n_samples": self.n_samples,
-            "n_conditions": self.n_conditions,
-            "n_strata": self.n_strata,
-            "details": _plain(dict(self.details)),
-        }
-
-    def to_frame(self, what: str = "differences") -> Any:
-        """A pandas DataFrame of the ``"differences"`` (one row per pair, the columns of
-        :meth:`PairDifference.to_frame`) or the ``"systems"``."""
-        import pandas as pd
-
+    def rows(self, what: str = "differences") -> list[dict[str, Any]]:
+        """The ``"differences"`` (one row per pair, the row of
+        :meth:`PairDifference.rows`) or the ``"systems"`` (``system``, ``estimate``,
+        ``low``, ``high``, ``standard_error``, ``rank``)."""
         check_choice("what", what, ("differences", "systems"))
-        if what == "systems":
-            rows = [
+        if what == "differences":
+            return [d.rows()[0] for d in self.differences]
+        ranks = {} if self.ranking is None else {e.system: e.rank for e in self.ranking}
+        return [
+            plain(
                 {
                     "system": k,
                     "estimate": v.estimate,
                     "low": v.confidence_interval.low,
                     "high": v.confidence_interval.high,
                     "standard_error": v.standard_error,
-                    "rank": None
-                    if self.ranking is None
-                    else next(e.rank for e in self.ranking if e.system == k),
+                    "rank": ranks.get(k),
                 }
-                for k, v in self.systems.items()
-            ]
-            return pd.DataFrame(rows).set_index("system")
-        return pd.DataFrame([d._row() for d in self.differences])
+            )
+            for k, v in self.systems.items()
+        ]
+
+    def to_frame(self, what: str = "differences") -> Any:
+        """A pandas DataFrame of :meth:`rows`: the ``"differences"`` (one row per pair)
+        or the ``"systems"`` (indexed by system)."""
+        frame = _pandas().DataFrame(self.rows(what))
+        return frame.set_index("system") if what == "systems" else frame
+
+    def _repr_html_(self) -> str:
+        return _html_table(self.rows("systems"), repr(self)) + _html_table(
+            self.rows("differences"), "Differences a - b"
+        )
 
 
 # --------------------------------------------------------------------------- validation

@@ -26,7 +26,7 @@ from scipy.special import ndtri
 
 from ..exceptions import DegenerateIntervalWarning
 from ..inputs import DEFAULT_MAX_MEMORY, check_choice, check_confidence_level, column
-from ..results import BootstrapResult, _fmt, _plain
+from ..results import BootstrapResult, Result, format_value
 from .confusion import binary_cm_metric
 from .scores import (
     _RATE,
@@ -54,8 +54,30 @@ __all__ = [
 
 
 @dataclass(frozen=True, repr=False)
-class Curve:
-    """Points of a curve: ``x``, ``y`` and the ``thresholds`` giving them (same length)."""
+class Curve(Result):
+    """Points of a curve: ``x``, ``y`` and the ``thresholds`` giving them (same length).
+
+    Attributes
+    ----------
+    x, y : ndarray
+        The points (e.g. FPR and TPR), named by ``x_name`` and ``y_name``.
+    thresholds : ndarray
+        The threshold of every point.
+    x_name, y_name : str
+        ``"fpr"``/``"tpr"`` (ROC), ``"fpr"``/``"fnr"`` or ``"probit_fpr"``/``"probit_fnr"``
+        (DET), ``"recall"``/``"precision"`` (precision-recall).
+
+    Examples
+    --------
+    >>> c = roc_curve(Scores(pos=[1, 2, 3], neg=[0.5, 1.5, 2.5]))
+    >>> c
+    Curve(tpr vs fpr, 7 points)
+    >>> c.to_frame().round(3).head(3)
+         fpr    tpr  threshold
+    0  0.000  0.000        3.0
+    1  0.000  0.333        3.0
+    2  0.333  0.333        2.5
+    """
 
     x: np.ndarray
     y: np.ndarray
@@ -66,16 +88,16 @@ class Curve:
     def __repr__(self) -> str:
         return f"Curve({self.y_name} vs {self.x_name}, {len(self.x)} points)"
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            self.x_name: _plain(self.x),
-            self.y_name: _plain(self.y),
-            "thresholds": _plain(self.thresholds),
-        }
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per point: ``x_name``, ``y_name``, ``threshold``."""
+        cols = (self.x.tolist(), self.y.tolist(), self.thresholds.tolist())
+        return [
+            {self.x_name: x, self.y_name: y, "threshold": t} for x, y, t in zip(*cols, strict=True)
+        ]
 
 
 @dataclass(frozen=True, repr=False)
-class CurveBand:
+class CurveBand(Result):
     """A curve on a grid with a confidence band.
 
     Attributes
@@ -88,10 +110,33 @@ class CurveBand:
         The band (pointwise, or simultaneous when ``simultaneous``).
     pointwise_low, pointwise_high : ndarray
         The pointwise band (equal to ``low``/``high`` unless simultaneous).
+    x_name, y_name : str
+        ``"fpr"`` (vertical band) or ``"threshold"`` (threshold band), and ``"tpr"``.
+    kind : str
+        ``"vertical"`` or ``"threshold"``.
+    simultaneous : bool
+        Whether ``low``/``high`` hold for the whole grid at once (sup-t band).
+    confidence_level : float
     critical_value : float or None
         The sup-t critical value of a simultaneous band.
     result : BootstrapResult
         The bootstrap behind the band (distribution of ``y`` on the grid).
+    extra : dict
+        For a threshold band, the FPR at each threshold and its interval (``fpr``,
+        ``fpr_low``, ``fpr_high``) and the bootstrap behind them (``fpr_result``).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> s = Scores(rng.normal(1, 1, 300), rng.normal(0, 1, 300))
+    >>> band = roc_band(s, [0.1, 0.2, 0.5], rng=0, n_resamples=200)
+    >>> band
+    CurveBand(tpr vs fpr, 3 points, pointwise 95% band, max width 0.1804)
+    >>> band.to_frame().round(3)
+       fpr    tpr    low   high
+    0  0.1  0.377  0.323  0.467
+    1  0.2  0.530  0.423  0.604
+    2  0.5  0.827  0.770  0.877
     """
 
     x: np.ndarray
@@ -111,36 +156,46 @@ class CurveBand:
 
     def __repr__(self) -> str:
         sim = "simultaneous" if self.simultaneous else "pointwise"
+        width = format_value(np.nanmax(self.high - self.low))
         return (
             f"CurveBand({self.y_name} vs {self.x_name}, {len(self.x)} points, {sim} "
-            f"{self.confidence_level:.0%} band, max width {_fmt(np.nanmax(self.high - self.low))})"
+            f"{self.confidence_level:.0%} band, max width {width})"
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            k: _plain(getattr(self, k))
-            for k in (
-                "x",
-                "y",
-                "low",
-                "high",
-                "x_name",
-                "y_name",
-                "kind",
-                "simultaneous",
-                "confidence_level",
-                "critical_value",
-            )
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per grid point: ``x_name``, ``y_name``, ``low``, ``high`` (the band);
+        ``pointwise_low``, ``pointwise_high`` for a simultaneous band; ``fpr``,
+        ``fpr_low``, ``fpr_high`` for a threshold band."""
+        cols: dict[str, Any] = {
+            self.x_name: self.x,
+            self.y_name: self.y,
+            "low": self.low,
+            "high": self.high,
         }
+        if self.simultaneous:
+            cols.update(pointwise_low=self.pointwise_low, pointwise_high=self.pointwise_high)
+        for k in ("fpr", "fpr_low", "fpr_high"):
+            if k in self.extra:
+                cols[k] = self.extra[k]
+        n = len(self.x)
+        lists = {k: np.broadcast_to(np.asarray(v, dtype=float), (n,)).tolist()
+                 for k, v in cols.items()}  # fmt: skip
+        return [{k: v[i] for k, v in lists.items()} for i in range(n)]
 
-    def to_frame(self) -> Any:
-        """A pandas DataFrame with columns x, y, low, high."""
-        from .groups import _pandas
+    def to_dict(self, *, include_result: bool = False) -> dict[str, Any]:
+        """All fields as plain Python values.
 
-        pd = _pandas()
-        return pd.DataFrame(
-            {self.x_name: self.x, self.y_name: self.y, "low": self.low, "high": self.high}
-        )
+        Parameters
+        ----------
+        include_result : bool, default False
+            The bootstrap results behind the band (``result``, ``extra["fpr_result"]``)
+            are left out unless asked for.
+        """
+        d = super().to_dict()
+        if not include_result:
+            d.pop("result")
+            d["extra"] = {k: v for k, v in d["extra"].items() if k != "fpr_result"}
+        return d
 
 
 def _check_scores_obj(scores: Any) -> Scores:

@@ -87,7 +87,18 @@ _LAZY_BLOCK = 256
 
 
 class EqualErrorRate(NamedTuple):
-    """The equal error rate and the threshold where FNR = FPR."""
+    """The equal error rate and the threshold where FNR = FPR.
+
+    A named tuple (it unpacks); :func:`mlci.eer_ci` gives both with intervals
+    (an :class:`~mlci.scores.verification.EERResult`).
+
+    Examples
+    --------
+    >>> e = Scores(pos=[1, 2, 3, 4], neg=[0.5, 1.5, 2.5, 3.5]).eer()
+    >>> e
+    EqualErrorRate(eer=0.5, threshold=2.5)
+    >>> eer, threshold = e
+    """
 
     eer: float
     threshold: float

@@ -25,7 +25,7 @@ import numpy as np
 from scipy.special import xlogy
 
 from ..inputs import DEFAULT_MAX_MEMORY, check_choice
-from ..results import BootstrapResult
+from ..results import BootstrapResult, Result
 from .curves import _check_scores_obj, _point_rates_rows
 from .scores import Scores, _counts_at, _Layout, _resolve, _Spec, _View
 
@@ -44,8 +44,28 @@ _LN2 = np.log(2.0)
 
 
 @dataclass(frozen=True, repr=False)
-class EERResult:
-    """Bootstrap intervals of the equal error rate and of its threshold (same replicates)."""
+class EERResult(Result):
+    """Bootstrap intervals of the equal error rate and of its threshold (same replicates).
+
+    Attributes
+    ----------
+    eer : BootstrapResult
+        The equal error rate (``metric="eer"``), in [0, 1].
+    threshold : BootstrapResult
+        The threshold where it is reached (``metric="eer_threshold"``).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> s = Scores(rng.normal(2, 1, 200), rng.normal(0, 1, 200))
+    >>> res = eer_ci(s, rng=0, n_resamples=200)
+    >>> res  # doctest: +NORMALIZE_WHITESPACE
+    EERResult(eer=0.15 95% CI [0.115, 0.1831], threshold=0.9469 95% CI [0.8047, 1.211] (bca))
+    >>> res.to_frame()[["metric", "estimate", "low", "high"]].round(3)
+              metric  estimate    low   high
+    0            eer     0.150  0.115  0.183
+    1  eer_threshold     0.947  0.805  1.211
+    """
 
     eer: BootstrapResult
     threshold: BootstrapResult
@@ -59,8 +79,10 @@ class EERResult:
             f"[{t.confidence_interval.low:.4g}, {t.confidence_interval.high:.4g}] ({e.method}))"
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"eer": self.eer.to_dict(), "threshold": self.threshold.to_dict()}
+    def rows(self) -> list[dict[str, Any]]:
+        """Two rows, the EER's and the threshold's (the rows of a
+        :class:`~mlci.BootstrapResult`)."""
+        return [*self.eer.rows(), *self.threshold.rows()]
 
 
 def eer_ci(
