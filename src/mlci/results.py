@@ -29,6 +29,7 @@ __all__ = [
     "TestResult",
     "format_value",
     "plain",
+    "require_pandas",
     "strict_json",
 ]
 
@@ -115,12 +116,13 @@ def strict_json(x: Any, **kwargs: Any) -> str:
     return json.dumps(_finite_or_none(plain(x)), allow_nan=False, **kwargs)
 
 
-def _pandas() -> Any:
+def require_pandas() -> Any:
+    """The pandas module, or an ImportError saying how to install it (an optional extra)."""
     try:
         import pandas as pd
     except ImportError:  # pragma: no cover - depends on the environment
         raise ImportError(
-            "`to_frame()` needs pandas: pip install pandas (or mlci[pandas])."
+            "This returns a pandas DataFrame: pip install pandas (or mlci[pandas])."
         ) from None
     return pd
 
@@ -166,7 +168,7 @@ class Result:
 
     def to_frame(self) -> Any:
         """A pandas DataFrame of :meth:`rows` (requires pandas)."""
-        return _pandas().DataFrame(self.rows())
+        return require_pandas().DataFrame(self.rows())
 
     def _repr_html_(self) -> str:
         return _html_table(self.rows(), repr(self))

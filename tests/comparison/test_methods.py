@@ -42,7 +42,7 @@ def test_pooled_ci_pools_the_runs_distributions():
     parts = res.test_set_sd**2 + np.var(accs)
     assert total == pytest.approx(parts, rel=0.15)
     assert "between_run_sd" in repr(res)
-    assert len(res.to_frame()) == 4
+    assert len(res.runs_frame()) == 4 and len(res.to_frame()) == 1
     assert "pooled_distribution" not in res.to_dict()
 
 

@@ -45,7 +45,7 @@ from ..inputs import (
     check_positive_int,
 )
 from ..metrics import get_kernel
-from ..results import IntervalResult, format_value
+from ..results import IntervalResult, format_value, require_pandas
 from .common import (
     JointKernel,
     gather_paired,
@@ -107,11 +107,12 @@ class PooledResult(IntervalResult):
             d.pop("pooled_distribution")
         return d
 
-    def to_frame(self) -> Any:
-        """One row per run: its estimate (pandas needed)."""
-        import pandas as pd
-
-        return pd.DataFrame({"run": np.arange(self.n_runs), "estimate": self.run_estimates})
+    def runs_frame(self) -> Any:
+        """One row per run: its estimate (pandas needed).  ``to_frame()`` is the interval's
+        row, as for every interval result."""
+        return require_pandas().DataFrame(
+            {"run": np.arange(self.n_runs), "estimate": self.run_estimates}
+        )
 
 
 def _as_runs(name: str, runs: Any) -> dict[str, Any]:

@@ -48,9 +48,9 @@ from ..results import (
     IntervalResult,
     Result,
     _html_table,
-    _pandas,
     format_value,
     plain,
+    require_pandas,
 )
 from .common import (
     JointKernel,
@@ -343,7 +343,7 @@ class ComparisonResult(Result):
     def to_frame(self, what: str = "differences") -> Any:
         """A pandas DataFrame of :meth:`rows`: the ``"differences"`` (one row per pair)
         or the ``"systems"`` (indexed by system)."""
-        frame = _pandas().DataFrame(self.rows(what))
+        frame = require_pandas().DataFrame(self.rows(what))
         return frame.set_index("system") if what == "systems" else frame
 
     def _repr_html_(self) -> str:

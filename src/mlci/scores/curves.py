@@ -36,6 +36,7 @@ from .scores import (
     _Layout,
     _operating_point_spec,
     _Part,
+    _resolve,
     _Spec,
     _View,
 )
@@ -653,7 +654,6 @@ def auc_ci(
     if not isinstance(mcclish, bool | np.bool_):
         raise TypeError(f"`mcclish` must be True or False; got {mcclish!r}.")
     if max_fpr is None and not mcclish:
-        from .scores import _resolve
 
         def make(s: Scores) -> _Spec:
             return _resolve(s, "auc", {})

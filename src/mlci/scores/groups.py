@@ -27,6 +27,7 @@ from ..inputs import (
     is_nested,
 )
 from ..metrics import Kernel, safe_div
+from ..results import require_pandas
 from ._design import strata_codes
 from .confusion import CM_METRICS, binary_cm_metric, cm_metric_bounds
 from .scores import Scores, _check_beta, _check_threshold, _resolve, _ScoresKernel
@@ -53,17 +54,6 @@ _HIGHER_IS_BETTER = {
     "balanced_accuracy",
     "cohen_kappa",
 }
-
-
-def _pandas() -> Any:
-    try:
-        import pandas as pd
-    except ImportError:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "This feature returns pandas DataFrames; install pandas with "
-            "`pip install mlci[pandas]`."
-        ) from None
-    return pd
 
 
 class _GroupKernel(Kernel):
@@ -403,7 +393,7 @@ def metric_by_group(
     >>> list(eer.columns), len(eer)
     (['gender', 'estimate', 'low', 'high'], 3)
     """
-    pd = _pandas()
+    pd = require_pandas()
     # ---- options (no data touched yet)
     opts = bootstrap_options(
         n_resamples=n_resamples,
