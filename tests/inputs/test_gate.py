@@ -196,3 +196,12 @@ def test_required_arguments_and_the_dropna_flag():
     with pytest.raises(TypeError, match="`dropna` must be True or False; got 'yes'"):
         gather(specs, {"y_true": [0, 1], "y_score": [0.1, 0.2]}, dropna="yes")
     assert gather(specs, {"y_true": [0, None], "y_score": [0.1, 0.2]}, dropna=np.True_).n_dropped
+
+
+def test_a_ragged_sequence_is_named():
+    # before: numpy's "setting an array element with a sequence. The requested array has
+    # an inhomogeneous shape..." (e.g. nested conditions with a level given as None)
+    with pytest.raises(ValueError, match=r"`conditions` must be an array .* got a ragged"):
+        gather({"conditions": ArgSpec("groups")}, {"conditions": [np.arange(4), None]})
+    with pytest.raises(ValueError, match=r"`y_true` must be an array .* got a ragged"):
+        gather(LABELS, {"y_true": [[0, 1], [1]], "y_pred": [0, 1]})

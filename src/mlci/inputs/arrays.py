@@ -368,7 +368,15 @@ def gather(
                 raise ValueError(f"`{name}` is required; got None.")
             arrays[name] = None
             continue
-        arr, mask = _to_numpy(value)
+        try:
+            arr, mask = _to_numpy(value)
+        except ValueError:  # numpy: "setting an array element with a sequence"
+            if not isinstance(value, list | tuple):
+                raise
+            raise ValueError(
+                f"`{name}` must be an array with one entry per sample; got a ragged sequence "
+                "(entries of different lengths, e.g. an array next to None)."
+            ) from None
         _check_shape(name, arr, spec)
         if n is None:
             n, first = len(arr), name
