@@ -943,3 +943,12 @@ def test_broken_pipe_exits_quietly():
     proc.stderr.close()
     assert proc.wait() == 141
     assert err == ""
+
+
+def test_compare_errors_name_its_own_options(capsys):
+    # before: "--label 'label'/--pred take 4 values": `mlci compare` has no --pred
+    code, _, err = run(
+        capsys, ["compare", "--example", "--systems", "pred,pred_baseline", "--metric", "f1"]
+    )
+    assert code == 2 and "--label 'label'/--systems take 4 values" in err
+    assert "--pred" not in err

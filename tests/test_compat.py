@@ -354,3 +354,21 @@ def test_bad_input(readme_data):
         evaluate_with_conf_int(d, "accuracy", y, np.zeros(400))
     with pytest.raises(ValueError, match="`samples` is required"):
         evaluate_with_conf_int(None, "accuracy", y)
+
+
+def test_bad_flags_labels_and_conditions(readme_data):
+    # found by the public-API matrix (tests/test_public_api.py)
+    d, y, c = readme_data
+    # before: a truthy string switched the legacy streams on
+    with pytest.raises(TypeError, match="`legacy_streams` must be True or False"):
+        evaluate_with_conf_int(d, "accuracy", y, legacy_streams="yes")
+    # before: "Metric 'accuracy' takes 2 per-sample array(s) (y_true, y_pred); got 1."
+    with pytest.raises(ValueError, match="pass the first as `labels`; got `labels`=None"):
+        evaluate_with_conf_int(d, "accuracy")
+    # before: numpy's "'<' not supported between instances of 'str' and 'int'"
+    mixed = c.astype(object)
+    mixed[3] = "x"
+    with pytest.raises(TypeError, match="`conditions` mixes strings and numbers"):
+        evaluate_with_conf_int(d, "accuracy", y, mixed)
+    with pytest.raises(ValueError, match="`conditions` must be 1-d"):
+        evaluate_with_conf_int(d, "accuracy", y, np.column_stack([c, c]))

@@ -231,3 +231,91 @@ def test_a_flat_auc_is_not_sent_to_proportion_ci():
     assert all("proportion_ci" not in str(w.message) for w in caught)
     with pytest.warns(mlci.DegenerateIntervalWarning, match="proportion_ci"):
         mlci.bootstrap_ci(y, y, metric="accuracy", n_resamples=100, rng=0, method="percentile")
+
+
+# ------------------------------------- found by the public-API matrix (tests/test_public_api.py)
+_Y = np.tile([0, 1], 20)
+_S = np.linspace(0, 1, 40) + 0.3 * _Y
+_IDS = np.array([f"r{i}" for i in range(8)])
+_E, _T = np.triu_indices(8, k=1)
+_TRIAL_Y = (_E // 2 == _T // 2).astype(int)
+_REQUIRED_NONE = {
+    # before: AttributeError 'NoneType' object has no attribute 'dtype'
+    "bootstrap_ci": (lambda: mlci.bootstrap_ci(None, _Y, metric="accuracy"), "y_true"),
+    # before: TypeError 'NoneType' object is not subscriptable
+    "bootstrap_ci(y_score)": (lambda: mlci.bootstrap_ci(_Y, None, metric="roc_auc"), "y_score"),
+    # before: "No per-sample data given." (no argument named)
+    "Scores": (lambda: mlci.Scores(None, [0.1, 0.2]), "pos"),
+    # before: TypeError object of type 'NoneType' has no len()
+    "Scores.from_labels": (lambda: mlci.Scores.from_labels(_Y, None), "y_score"),
+    # before: TypeError unsupported operand type(s) for *: 'float' and 'NoneType'
+    "metric_by_group": (
+        lambda: mlci.metric_by_group(_Y, None, groups=_Y, threshold=0.5),
+        "y_score",
+    ),
+    # before: TypeError 'NoneType' object is not subscriptable
+    "trial_bootstrap_ci": (
+        lambda: mlci.trial_bootstrap_ci(
+            _TRIAL_Y,
+            None,
+            enroll_ids=_IDS[_E],
+            test_ids=_IDS[_T],
+            speaker_of={r: i // 2 for i, r in enumerate(_IDS)},
+        ),
+        "y_score",
+    ),
+    # before: accepted (the None level was left out silently)
+    "make_nested_plan": (
+        lambda: mlci.make_nested_plan(40, [np.arange(40) % 20, None], n_resamples=10),
+        r"levels\[1\]",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(_REQUIRED_NONE))
+def test_a_required_array_given_as_none_is_named(name):
+    call, arg = _REQUIRED_NONE[name]
+    with pytest.raises(ValueError, match=rf"`{arg}` is required; got None"):
+        call()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "exc", "pattern"),
+    [
+        # before: each was taken as True (a non-empty string is truthy)
+        ({"dropna": "yes"}, TypeError, "`dropna` must be True or False"),
+        ({"stratify": "yes"}, TypeError, "`stratify` must be True or False"),
+        ({"two_stage": "no", "conditions": np.arange(40) % 20}, TypeError, "`two_stage` must be"),
+        # before: TypeError 'int' object is not iterable
+        ({"metric_kwargs": 2}, TypeError, "`metric_kwargs` must be a dict"),
+        # before: FewConditionsWarning ("Only 1 conditions"), then an interval that never
+        # varies: one condition within each stratum gives the same replicate every time
+        (
+            {"conditions": np.zeros(40), "strata": np.arange(40) % 2},
+            ValueError,
+            "`conditions` has a single distinct value",
+        ),
+    ],
+)
+def test_flags_metric_kwargs_and_a_single_condition(kwargs, exc, pattern):
+    with pytest.raises(exc, match=pattern):
+        mlci.bootstrap_ci(_Y, _Y, metric="accuracy", n_resamples=20, rng=0, **kwargs)
+    if "two_stage" in kwargs:
+        with pytest.raises(exc, match=pattern):
+            mlci.compare(_Y, {"a": _Y, "b": 1 - _Y}, metric="accuracy", **kwargs)
+
+
+def test_messages_name_the_argument_in_backticks():
+    # before: "Option(s) pos_label do not apply..." and "Unknown option(s) ['rate'] ...":
+    # the command line rewrites `name` to its option, a bare name stayed as it was
+    with pytest.raises(ValueError, match="Option\\(s\\) `pos_label` do not apply"):
+        mlci.bootstrap_ci(_Y, _Y, metric="accuracy", pos_label=1)
+    sc = mlci.Scores.from_labels(_Y, _S)
+    with pytest.raises(TypeError, match="Unknown option\\(s\\) `rate` for metric 'fnr'"):
+        sc.bootstrap_ci("fnr", threshold=0.5, rate=0.1, n_resamples=20)
+    # before: "every sample has the same class" / "a single speaker" named no argument
+    with pytest.raises(ValueError, match="every sample of `y_true` has the same class"):
+        mlci.metric_by_group([1, 1], [0.1, 0.2], groups=["a", "b"], threshold=0.5)
+    with pytest.raises(ValueError, match=r"\(`enroll_ids`, `test_ids`\) involve a single"):
+        mlci.trial_bootstrap_ci([1], [0.5], enroll_ids=["a"], test_ids=["b"],
+                                speaker_of={"a": 0, "b": 0})  # fmt: skip

@@ -268,7 +268,7 @@ def test_wrong_number_of_arrays():
 
 
 def test_option_that_does_not_apply():
-    with pytest.raises(ValueError, match=r"beta do not apply to metric 'accuracy'"):
+    with pytest.raises(ValueError, match=r"`beta` do not apply to metric 'accuracy'"):
         get_kernel("accuracy", ([0, 1], [0, 1]), {"beta": 2})
 
 

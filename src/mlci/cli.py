@@ -748,6 +748,8 @@ def _run_compare(args: argparse.Namespace) -> int:
         wanted[key] = ("--systems", name, _KINDS[info.inputs[-1]])
     wanted.update(_grouping_columns(args))
     arrays, n_dropped, spelled = read_columns(table, source, wanted, dropna=args.dropna)
+    # the metric's messages name a system's outputs `y_pred` or `y_score`: --systems here
+    spelled.update(y_pred="--systems", y_score="--systems")
     y_true = arrays.get("y_true")
     for key in keys.values():
         _check_labels(info, y_true, arrays[key], {**spelled, "y_pred": spelled[key]})

@@ -34,8 +34,8 @@ from .engine.bootstrap import INVALID_WARN_FRACTION, run_replicates
 from .engine.resampling import make_plan
 from .engine.sampler import Sampler, Stream
 from .exceptions import InvalidReplicatesWarning
-from .inputs import ArgSpec, check_positive_int, check_rng_seed, gather
-from .metrics import METRICS, FunctionKernel, Kernel, get_kernel
+from .inputs import ArgSpec, check_flag, check_positive_int, check_rng_seed, gather
+from .metrics import METRICS, FunctionKernel, Kernel, get_kernel, metric_info
 from .results import ConfidenceInterval
 
 __all__ = ["create_data", "evaluate_with_conf_int", "get_bootstrap_indices", "get_conf_int"]
@@ -261,10 +261,18 @@ def evaluate_with_conf_int(
         raise ValueError("`samples` is required; got None.")
     num_bootstraps = check_positive_int("num_bootstraps", num_bootstraps)
     alpha = _check_alpha(alpha)
+    legacy_streams = check_flag("legacy_streams", legacy_streams)
+    inputs = metric_info(metric).inputs if isinstance(metric, str) else ()
+    if labels is None and len(inputs) == 2:
+        raise ValueError(
+            f"Metric {metric!r} takes {' and '.join(inputs)}: pass the first as `labels`; "
+            "got `labels`=None."
+        )
     named = {"labels": labels, "samples": samples, "samples2": samples2, "conditions": conditions}
     named = {k: v for k, v in named.items() if v is not None}
     # the input gate (the toolkit's signature has no dropna: missing values are refused)
-    g = gather({k: ArgSpec("any", (1, 2)) for k in named}, named, dropna_name=None)
+    specs = {k: ArgSpec("groups") if k == "conditions" else ArgSpec("any", (1, 2)) for k in named}
+    g = gather(specs, named, dropna_name=None)
     labels, samples, samples2 = (g.arrays.get(k) for k in ("labels", "samples", "samples2"))
     conditions = g.arrays.get("conditions")
     data = [a for a in (labels, samples, samples2) if a is not None]

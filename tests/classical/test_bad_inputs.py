@@ -457,6 +457,12 @@ def test_sklearn_helpers_bad_input(name):
         fn(e1, e2, X[:-1], y)
     with pytest.raises(ValueError, match="`X` is required"):
         fn(e1, e2, None, y)
+    # found by the public-API matrix: scikit-learn's "Supported target types are..." and
+    # "Cannot have number of splits n_splits=2 greater than the number of samples"
+    with pytest.raises(TypeError, match="`y` mixes strings and numbers"):
+        fn(e1, e2, X, np.array(["yes" if v else 0 for v in y], dtype=object))
+    with pytest.raises(ValueError, match=r"`X` and `y` have 1 sample\(s\)"):
+        fn(e1, e2, X[:1], y[:1])
     with pytest.raises(TypeError, match="`estimator_b` must be a scikit-learn estimator"):
         fn(e1, "GaussianNB", X, y)
     for bad in ("seed", -1, 1.5):

@@ -184,3 +184,24 @@ def test_options():
     ]:
         with pytest.raises((ValueError, TypeError), match=pattern):
             bootstrap_options(**bad)
+
+
+def test_required_arguments_and_the_dropna_flag():
+    # None means "not given" unless the argument is required; then it is named
+    specs = {"y_true": ArgSpec("labels"), "y_score": ArgSpec("scores", required=True)}
+    with pytest.raises(ValueError, match="`y_score` is required; got None"):
+        gather(specs, {"y_true": [0, 1], "y_score": None})
+    assert gather(specs, {"y_true": None, "y_score": [0.1, 0.2]})["y_true"] is None
+    # a truthy string was taken as dropna=True
+    with pytest.raises(TypeError, match="`dropna` must be True or False; got 'yes'"):
+        gather(specs, {"y_true": [0, 1], "y_score": [0.1, 0.2]}, dropna="yes")
+    assert gather(specs, {"y_true": [0, None], "y_score": [0.1, 0.2]}, dropna=np.True_).n_dropped
+
+
+def test_a_ragged_sequence_is_named():
+    # before: numpy's "setting an array element with a sequence. The requested array has
+    # an inhomogeneous shape..." (e.g. nested conditions with a level given as None)
+    with pytest.raises(ValueError, match=r"`conditions` must be an array .* got a ragged"):
+        gather({"conditions": ArgSpec("groups")}, {"conditions": [np.arange(4), None]})
+    with pytest.raises(ValueError, match=r"`y_true` must be an array .* got a ragged"):
+        gather(LABELS, {"y_true": [[0, 1], [1]], "y_pred": [0, 1]})

@@ -597,7 +597,7 @@ def _split_seed(rng: Any) -> int:
 def _xy(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     """``X`` (kept as given, one row per sample) and ``y`` (no missing value)."""
     require(X=X, y=y)
-    y = gather({"y": ArgSpec("any")}, {"y": y})["y"]
+    y = gather({"y": ArgSpec("labels")}, {"y": y})["y"]
     X = np.asarray(X)
     if X.ndim == 0:
         raise ValueError("`X` must be an array with one row per sample; got a scalar.")
@@ -689,6 +689,12 @@ def paired_cv_scores(
         raise ValueError(f"`test_size` must be a fraction in (0, 1); got {test_size!r}.")
     random_state = _split_seed(rng)
     X, y = _xy(X, y)
+    need = n_splits if design in ("kfold", "repeated-kfold") else 2
+    if len(y) < need:
+        raise ValueError(
+            f"`X` and `y` have {len(y)} sample(s); {design!r} cross-validation needs at least "
+            f"{need} (ideally many more)."
+        )
     try:
         scorer_a = check_scoring(estimator_a, scoring=scoring)
         scorer_b = check_scoring(estimator_b, scoring=scoring)

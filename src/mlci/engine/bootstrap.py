@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -21,6 +21,7 @@ from ..inputs import (
     ArgSpec,
     bootstrap_options,
     check_choice,
+    check_flag,
     check_positive_int,
     gather_design,
 )
@@ -554,6 +555,12 @@ def bootstrap_ci(
         max_memory=max_memory,
     )
     check_choice("weights", weights, ("multinomial", "poisson"))
+    stratify = check_flag("stratify", stratify)
+    if metric_kwargs is not None and not isinstance(metric_kwargs, Mapping):
+        raise TypeError(
+            "`metric_kwargs` must be a dict of the metric's options; got "
+            f"{type(metric_kwargs).__name__}."
+        )
     params = dict(metric_kwargs or {})
     if not callable(metric):
         if pos_label is not None:
@@ -572,7 +579,7 @@ def bootstrap_ci(
                 "Pass either `strata=` or `stratify=True` (strata = y_true), not both."
             )
         strata = arrays[0]
-    specs = {nm: ArgSpec("any", (1, 2, 3)) for nm in names}
+    specs = {nm: ArgSpec("any", (1, 2, 3), required=True) for nm in names}
     g, conditions, strata = gather_design(
         specs,
         dict(zip(names, arrays, strict=True)),

@@ -34,7 +34,15 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from ..inputs import ArgSpec, check_positive_int, check_rng_seed, gather, is_nested, unique_inverse
+from ..inputs import (
+    ArgSpec,
+    check_flag,
+    check_positive_int,
+    check_rng_seed,
+    gather,
+    is_nested,
+    unique_inverse,
+)
 from .resampling import bind_atoms, make_plan
 from .sampler import Sampler, Stream, block_generator
 
@@ -284,7 +292,7 @@ def make_nested_plan(
         raise ValueError("`resample_levels` resamples no level; at least one must be True.")
     # the levels through the input gate: aligned, one type each, no missing value
     g = gather(
-        {f"levels[{i}]": ArgSpec("groups") for i in range(n_lv)},
+        {f"levels[{i}]": ArgSpec("groups", required=True) for i in range(n_lv)},
         {f"levels[{i}]": lv for i, lv in enumerate(levels)},
     )
     if g.n_samples != n_samples:
@@ -344,6 +352,7 @@ def plan_for_conditions(
     level with ``two_stage=True``); anything else goes to
     :func:`mlci.engine.resampling.make_plan`.
     """
+    two_stage = check_flag("two_stage", two_stage)
     if not is_nested(conditions):
         return make_plan(
             n_samples,

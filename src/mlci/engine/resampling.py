@@ -36,7 +36,14 @@ import numpy as np
 from scipy import sparse
 
 from ..exceptions import FewConditionsWarning
-from ..inputs import ArgSpec, check_choice, check_positive_int, check_rng_seed, gather
+from ..inputs import (
+    ArgSpec,
+    check_choice,
+    check_flag,
+    check_positive_int,
+    check_rng_seed,
+    gather,
+)
 from ..inputs.encoding import fast_unique, unique_inverse
 from .sampler import Sampler, Stream, block_generator
 
@@ -450,6 +457,7 @@ def make_plan(
     """
     n_resamples = check_positive_int("n_resamples", n_resamples)
     check_choice("weights", weights, ("multinomial", "poisson"))
+    two_stage = check_flag("two_stage", two_stage)
     seed = check_rng_seed(rng)
     unit_of_sample = stratum_of_unit = stratum_of_sample = None
     n_units = n_strata = n_conditions = None
@@ -475,7 +483,7 @@ def make_plan(
         else:
             unit_of_sample = cond
         n_units = int(unit_of_sample.max()) + 1
-        if n_units < 2:
+        if n_conditions < 2:  # with strata too: one unit per stratum, every replicate alike
             raise ValueError(
                 "`conditions` has a single distinct value: resampling conditions needs at "
                 "least two (ideally dozens). Drop `conditions` for an iid bootstrap."

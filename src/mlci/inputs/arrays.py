@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from .validation import check_flag
+
 __all__ = [
     "TEXT_MISSING",
     "ArgSpec",
@@ -227,10 +229,13 @@ class ArgSpec:
         as given (the data of a user's metric function), missing values still checked.
     ndim : tuple of int
         Allowed numbers of dimensions (``(1, 2)`` for class-probability matrices).
+    required : bool
+        Refuse None (``"`y_score` is required"``); by default None means "not given".
     """
 
     kind: str = "any"
     ndim: tuple[int, ...] = (1,)
+    required: bool = False
 
 
 @dataclass(frozen=True)
@@ -351,6 +356,7 @@ def gather(
     >>> g["y_true"].tolist(), g.n_dropped
     ([0, 1], 1)
     """
+    check_flag("dropna", dropna)
     arrays: dict[str, Any] = {}
     masks: dict[str, np.ndarray] = {}
     n: int | None = None
@@ -358,9 +364,19 @@ def gather(
     for name, spec in specs.items():
         value = _from_data(data, name, values.get(name))
         if value is None:
+            if spec.required:
+                raise ValueError(f"`{name}` is required; got None.")
             arrays[name] = None
             continue
-        arr, mask = _to_numpy(value)
+        try:
+            arr, mask = _to_numpy(value)
+        except ValueError:  # numpy: "setting an array element with a sequence"
+            if not isinstance(value, list | tuple):
+                raise
+            raise ValueError(
+                f"`{name}` must be an array with one entry per sample; got a ragged sequence "
+                "(entries of different lengths, e.g. an array next to None)."
+            ) from None
         _check_shape(name, arr, spec)
         if n is None:
             n, first = len(arr), name
@@ -424,9 +440,7 @@ def column(name: str, value: Any, kind: str = "any", ndim: Sequence[int] = (1,))
     >>> column("y_score", [0.1, 0.9], "scores").dtype
     dtype('float64')
     """
-    if value is None:
-        raise ValueError(f"`{name}` is required; got None.")
-    return gather({name: ArgSpec(kind, tuple(ndim))}, {name: value})[name]
+    return gather({name: ArgSpec(kind, tuple(ndim), required=True)}, {name: value})[name]
 
 
 def is_nested(conditions: Any, data: Any = None) -> bool:

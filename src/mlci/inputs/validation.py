@@ -52,6 +52,21 @@ def check_positive_int(name: str, value: Any, minimum: int = 1) -> int:
     return int(value)
 
 
+def check_flag(name: str, value: Any) -> bool:
+    """``value`` if it is True or False (numpy booleans too), else a TypeError naming it.
+
+    Examples
+    --------
+    >>> check_flag("two_stage", "yes")
+    Traceback (most recent call last):
+    ...
+    TypeError: `two_stage` must be True or False; got 'yes'.
+    """
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"`{name}` must be True or False; got {value!r}.")
+    return bool(value)
+
+
 def check_alternative(alternative: Any) -> str:
     return check_choice("alternative", alternative, ALTERNATIVES)
 

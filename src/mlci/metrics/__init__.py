@@ -290,7 +290,8 @@ def get_kernel(
     if unknown:
         opts = ", ".join(info.options) if info.options else "none"
         raise ValueError(
-            f"Option(s) {', '.join(sorted(unknown))} do not apply to metric {info.name!r} "
+            f"Option(s) {', '.join(f'`{u}`' for u in sorted(unknown))} do not apply to metric "
+            f"{info.name!r} "
             f"(its options: {opts})."
         )
     labels = list(names) if names is not None else list(info.inputs)

@@ -459,7 +459,10 @@ def metric_by_group(
         t = _check_threshold(threshold).reshape(-1)
     # ---- the per-sample data, through the gate
     names, group_values = _group_variables(groups, data)
-    specs = {"y_true": ArgSpec("labels"), "y_score": ArgSpec("scores")}
+    specs = {
+        "y_true": ArgSpec("labels", required=True),
+        "y_score": ArgSpec("scores", required=True),
+    }
     values: dict[str, Any] = {"y_true": y_true, "y_score": y_score}
     for k, v in group_values.items():
         specs[k] = ArgSpec("groups")
@@ -486,7 +489,7 @@ def metric_by_group(
     g = gather(specs, values, dropna=bool(dropna), data=data)
     is_pos = binary_target(g["y_true"], pos_label, metric=metric).astype(np.intp)
     if is_pos.all() or not is_pos.any():
-        raise ValueError("Both classes are needed: every sample has the same class.")
+        raise ValueError("Both classes are needed: every sample of `y_true` has the same class.")
     raw = g["y_score"]
     sign = 1.0 if score_class == "pos" else -1.0
     z = sign * raw  # oriented: decided positive when z >= tau (or z > tau)

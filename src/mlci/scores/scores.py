@@ -682,7 +682,9 @@ class Scores:
         _check_bool("dropna", dropna)
         parts, kept, n_input = [], [], 0
         for name, x in (("pos", pos), ("neg", neg)):
-            g = gather({name: ArgSpec("scores")}, {name: x}, dropna=dropna, allow_empty=True)
+            g = gather(
+                {name: ArgSpec("scores", required=True)}, {name: x}, dropna=dropna, allow_empty=True
+            )
             if g.n_samples == 0:
                 what = "positive" if name == "pos" else "negative"
                 raise ValueError(
@@ -797,7 +799,10 @@ class Scores:
         check_choice("equal_class", equal_class, _LABELS)
         _check_bool("dropna", dropna)
         g = gather(
-            {"y_true": ArgSpec("labels"), "y_score": ArgSpec("scores")},
+            {
+                "y_true": ArgSpec("labels", required=True),
+                "y_score": ArgSpec("scores", required=True),
+            },
             {"y_true": y_true, "y_score": y_score},
             dropna=dropna,
             data=data,
@@ -1142,9 +1147,9 @@ class Scores:
         >>> res.scheme, res.n_conditions
         ('nested(2 levels; resampled: 1)', 30)
         """
-        kw = dict(metric_kwargs or {})
         if not isinstance(metric_kwargs, dict | None):
             raise TypeError(f"`metric_kwargs` must be a dict; got {type(metric_kwargs).__name__}.")
+        kw = dict(metric_kwargs or {})
         given = {"threshold": threshold, "rate": rate, "at": at, "interpolation": interpolation}
         given = {k: v for k, v in given.items() if v is not None}
         if callable(metric):
@@ -1389,7 +1394,8 @@ def _no_extra(name: str, kw: dict[str, Any], allowed: tuple[str, ...]) -> None:
     extra = sorted(set(kw) - set(allowed))
     if extra:
         hint = f" It takes {', '.join(repr(a) for a in allowed)}." if allowed else ""
-        raise TypeError(f"Unknown option(s) {extra} for metric {name!r}.{hint}")
+        listed = ", ".join(f"`{e}`" for e in extra)
+        raise TypeError(f"Unknown option(s) {listed} for metric {name!r}.{hint}")
 
 
 def _operating_point_spec(

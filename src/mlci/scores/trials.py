@@ -417,7 +417,10 @@ class _Trials:
         self.spk = spk.reshape(-1).astype(np.intp)
         self.n_spk = int(self.spk.max()) + 1
         if self.n_spk < 2:
-            raise ValueError("The trials involve a single speaker; resampling needs several.")
+            raise ValueError(
+                "The trials (`enroll_ids`, `test_ids`) involve a single speaker of "
+                "`speaker_of`; resampling needs several."
+            )
         self.ses = None
         self.n_ses = None
         if session_of is not None:
@@ -726,10 +729,10 @@ def trial_bootstrap_ci(
         )
     g = gather(
         {
-            "y_true": ArgSpec("labels"),
-            "y_score": ArgSpec("scores"),
-            "enroll_ids": ArgSpec("groups"),
-            "test_ids": ArgSpec("groups"),
+            "y_true": ArgSpec("labels", required=True),
+            "y_score": ArgSpec("scores", required=True),
+            "enroll_ids": ArgSpec("groups", required=True),
+            "test_ids": ArgSpec("groups", required=True),
         },
         {"y_true": y_true, "y_score": y_score, "enroll_ids": enroll_ids, "test_ids": test_ids},
         dropna=bool(dropna),

@@ -1,0 +1,1152 @@
+"""One matrix of bad inputs over the whole public API (issue 8), as scikit-learn tests its
+public functions (sklearn/tests/test_public_functions.py).
+
+``REGISTRY`` holds one small valid call of every public callable of ``mlci.__all__`` (and
+of the methods that take data: ``Scores.from_labels``, ``Scores.bootstrap_ci``,
+``ConfusionMatrix.bootstrap_ci``); the result classes and warnings are listed in
+``EXEMPT``.  A new public name that is in neither fails ``test_registry_is_complete``.
+
+From the registry, every bad input is derived:
+
+* each per-sample argument: missing values in every form (float NaN, object NaN, None in
+  a list, pandas ``NA`` in "string" and nullable number Series, None in an object Series,
+  polars null), the whole argument None, empty, one sample,
+  mismatched lengths, wrong dtype; with ``dropna=True`` the missing sample is dropped and
+  counted;
+* each table argument (fold scores, counts, p-values): NaN, None, ragged, empty;
+* every option of the signature (read with :func:`inspect.signature`, so a new option is
+  tested at once, or fails ``test_every_parameter_is_classified``): out-of-range levels,
+  unknown choices, bad seeds, counts and memory limits, non-boolean flags;
+* conditions at the wrong level (a single condition, a 2-d array, a scalar, a nested
+  level given as None).
+
+Each bad input must raise ``ValueError`` or ``TypeError`` from mlci's own code (the
+innermost frame of the traceback is a file of the ``mlci`` package, never numpy's,
+pandas' or scikit-learn's) whose message names the
+argument in backticks.  The command line is covered the same way at the end: every option
+of every subcommand (walked from :func:`mlci.cli.build_parser`) with bad values, exit
+status 2 and one line on stderr naming the option or column.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import pytest
+
+import mlci
+import mlci.cli
+from mlci import ConfusionMatrix, Scores
+
+BAD = (ValueError, TypeError)
+
+# ----------------------------------------------------------------------------------------
+# data: tiny, so that the whole file runs in seconds
+# ----------------------------------------------------------------------------------------
+N = 40
+Y = np.tile([0, 1], N // 2)
+S_A = np.round(0.6 * Y + (np.arange(N) * 7 % N) / N, 3)  # scores, some overlap
+S_B = np.round(0.4 * Y + (np.arange(N) * 11 % N) / N, 3)
+P_A = np.where(np.arange(N) % 7 == 0, 1 - Y, Y)  # decisions, a few errors
+P_B = np.where(np.arange(N) % 5 == 0, 1 - Y, Y)
+COND = np.arange(N) % 20  # 20 conditions (no FewConditionsWarning)
+STRATA = COND % 2  # each condition in one stratum
+SC = Scores.from_labels(Y, S_A)
+CMX = ConfusionMatrix(Y, P_A)
+
+FOLDS_A = [0.81, 0.83, 0.80, 0.85, 0.82, 0.84]
+FOLDS_B = [0.78, 0.80, 0.79, 0.81, 0.80, 0.79]
+CV5X2_A = [[0.90, 0.88], [0.89, 0.91], [0.87, 0.90], [0.92, 0.88], [0.90, 0.89]]
+CV5X2_B = [[0.86, 0.87], [0.88, 0.86], [0.86, 0.85], [0.88, 0.87], [0.85, 0.88]]
+DATASETS = np.random.default_rng(0).random((8, 4)).round(3)
+TABLE = [[5, 3], [2, 10]]
+PVALUES = [0.01, 0.04, 0.03, 0.005]
+
+# trials: 40 recordings of 20 speakers, every pair of recordings a trial
+_T_SPK = np.repeat(np.arange(20), 2)
+_T_IDS = np.array([f"r{i}" for i in range(40)])
+_E, _T = np.triu_indices(40, k=1)
+T_LAB = (_T_SPK[_E] == _T_SPK[_T]).astype(int)
+T_SC = np.round(np.random.default_rng(1).normal(2.0 * T_LAB, 1.0), 3)
+T_SPK_OF = dict(zip(_T_IDS.tolist(), _T_SPK.tolist(), strict=True))
+
+# sklearn helpers
+X_CV = np.random.default_rng(2).normal(size=(40, 2)).round(3)
+Y_CV = (X_CV[:, 0] > 0).astype(int)
+
+FAST = {"n_resamples": 20, "rng": 0}
+
+#: kinds of per-sample arguments (what a wrong dtype is, how a missing value is written)
+LABELS, NUMBERS, GROUPS, IDS, MATRIX = "labels", "numbers", "groups", "ids", "matrix"
+
+
+@dataclass(frozen=True)
+class Api:
+    """One public callable and a small valid call of it.
+
+    ``call(**good)`` runs it; the names of ``good`` are the adapter's (``system_a`` for
+    ``systems['A']``), ``shown`` says how mlci's messages name them.  ``aligned`` lists
+    groups of per-sample arguments (name -> kind) that must share one length; ``anchored``
+    arguments are aligned with data the call holds elsewhere (a ``Scores`` object).
+    ``tables`` are whole-table arguments (fold scores, counts, p-values).
+    """
+
+    fn: Callable[..., Any]
+    good: dict[str, Any]
+    call: Callable[..., Any] | None = None
+    aligned: tuple[dict[str, str], ...] = ()
+    anchored: frozenset[str] = frozenset()
+    optional: frozenset[str] = frozenset()  # per-sample arguments that may be None
+    tables: tuple[str, ...] = ()
+    shown: dict[str, str] = field(default_factory=dict)
+    one_is_too_few: bool | str = True  # a single sample is refused (str: the message names it)
+    conditions: str | None = None  # the argument that takes conditions
+    adapted: frozenset[str] = frozenset()  # parameters the adapter builds (`systems`...)
+
+    def run(self, **kw: Any) -> Any:
+        return (self.call or self.fn)(**{**self.good, **kw})
+
+    def name_of(self, arg: str) -> str:
+        return self.shown.get(arg, arg)
+
+    @property
+    def per_sample(self) -> dict[str, str]:
+        return {k: v for g in self.aligned for k, v in g.items()}
+
+
+def _design(**kinds: str) -> dict[str, str]:
+    return {**kinds, "conditions": GROUPS, "strata": GROUPS}
+
+
+DESIGN = {"conditions": COND, "strata": STRATA}
+OPTIONAL_DESIGN = frozenset({"conditions", "strata"})
+
+
+def _scores_driver(fn: Callable[..., Any], **extra: Any) -> Api:
+    """A bootstrap driver of a ``Scores`` object: conditions/strata aligned with it."""
+    return Api(
+        fn,
+        {"scores": SC, **DESIGN, **FAST, **extra},
+        aligned=({"conditions": GROUPS, "strata": GROUPS},),
+        anchored=OPTIONAL_DESIGN,
+        optional=OPTIONAL_DESIGN,
+        conditions="conditions",
+    )
+
+
+def _scores_function(fn: Callable[..., Any], **extra: Any) -> Api:
+    """A function of a ``Scores`` object alone (no per-sample argument)."""
+    return Api(fn, {"scores": SC, **extra})
+
+
+def _compare(y_true, system_a, system_b, **kw):
+    return mlci.compare(y_true, {"A": system_a, "B": system_b}, **kw)
+
+
+def _pooled(y_true, run_0, run_1, **kw):
+    return mlci.pooled_ci(y_true, [run_0, run_1], **kw)
+
+
+def _compare_methods(y_true, run_a, run_b, **kw):
+    return mlci.compare_methods(y_true, [run_a], [run_b], **kw)
+
+
+def _evaluate(y_test, run_0, run_1, **kw):
+    outs = [run_0, run_1]
+    return mlci.evaluate_method(lambda idx, seed: outs[seed % 2], y_test=y_test, **kw)
+
+
+def _nested_plan(level_0, level_1, **kw):
+    return mlci.make_nested_plan(N, [level_0, level_1], **kw)
+
+
+def _sklearn_helper(fn):
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import GaussianNB
+
+    return lambda X, y, **kw: fn(LogisticRegression(), GaussianNB(), X, y, **kw)
+
+
+REGISTRY: dict[str, Api] = {
+    # ------------------------------------------------------------- the one driver
+    "bootstrap_ci": Api(
+        mlci.bootstrap_ci,
+        {"y_true": Y, "y_pred": P_A, "metric": "accuracy", **DESIGN, **FAST},
+        call=lambda y_true, y_pred, **kw: mlci.bootstrap_ci(y_true, y_pred, **kw),
+        aligned=(_design(y_true=LABELS, y_pred=LABELS),),
+        optional=OPTIONAL_DESIGN,
+        conditions="conditions",
+    ),
+    "bootstrap_ci(scores)": Api(
+        mlci.bootstrap_ci,
+        {"y_true": Y, "y_score": S_A, "metric": "roc_auc", **FAST},
+        call=lambda y_true, y_score, **kw: mlci.bootstrap_ci(y_true, y_score, **kw),
+        aligned=({"y_true": LABELS, "y_score": NUMBERS},),
+    ),
+    # ------------------------------------------------------------- comparison
+    "compare": Api(
+        mlci.compare,
+        {"y_true": Y, "system_a": P_A, "system_b": P_B, "metric": "accuracy", **DESIGN, **FAST},
+        call=_compare,
+        aligned=(_design(y_true=LABELS, system_a=LABELS, system_b=LABELS),),
+        optional=OPTIONAL_DESIGN,
+        shown={"system_a": "systems['A']", "system_b": "systems['B']"},
+        adapted=frozenset({"systems"}),
+        conditions="conditions",
+    ),
+    "permutation_test": Api(
+        mlci.permutation_test,
+        {
+            "y_true": Y,
+            "y_pred_a": P_A,
+            "y_pred_b": P_B,
+            "metric": "accuracy",
+            "conditions": COND,
+            **FAST,
+        },
+        aligned=({"y_true": LABELS, "y_pred_a": LABELS, "y_pred_b": LABELS, "conditions": GROUPS},),
+        optional=frozenset({"conditions"}),
+        conditions="conditions",
+    ),
+    "pooled_ci": Api(
+        mlci.pooled_ci,
+        {"y_true": Y, "run_0": P_A, "run_1": P_B, "metric": "accuracy", **DESIGN, **FAST},
+        call=_pooled,
+        aligned=(_design(y_true=LABELS, run_0=LABELS, run_1=LABELS),),
+        optional=OPTIONAL_DESIGN,
+        shown={"run_0": "runs[0]", "run_1": "runs[1]"},
+        adapted=frozenset({"runs"}),
+        conditions="conditions",
+    ),
+    "compare_methods": Api(
+        mlci.compare_methods,
+        {"y_true": Y, "run_a": P_A, "run_b": P_B, "metric": "accuracy", **DESIGN, **FAST},
+        call=_compare_methods,
+        aligned=(_design(y_true=LABELS, run_a=LABELS, run_b=LABELS),),
+        optional=OPTIONAL_DESIGN,
+        shown={"run_a": "runs_a[0]", "run_b": "runs_b[0]"},
+        adapted=frozenset({"runs_a", "runs_b"}),
+        conditions="conditions",
+    ),
+    "evaluate_method": Api(
+        mlci.evaluate_method,
+        {
+            "y_test": Y,
+            "run_0": P_A,
+            "run_1": P_B,
+            "metric": "accuracy",
+            "n_train": 10,
+            "seeds": [0, 1],
+            **DESIGN,
+            **FAST,
+        },
+        call=_evaluate,
+        aligned=(_design(y_test=LABELS, run_0=LABELS, run_1=LABELS),),
+        optional=OPTIONAL_DESIGN,
+        shown={"run_0": "predictions of run 0", "run_1": "predictions of run 1"},
+        adapted=frozenset({"train_and_predict"}),
+        conditions="conditions",
+    ),
+    # ------------------------------------------------------------- scores
+    "Scores": Api(
+        Scores,
+        {"pos": S_A[Y == 1], "neg": S_A[Y == 0]},
+        aligned=({"pos": NUMBERS}, {"neg": NUMBERS}),
+        one_is_too_few=False,
+    ),
+    "Scores.from_labels": Api(
+        Scores.from_labels,
+        {"y_true": Y, "y_score": S_A},
+        aligned=({"y_true": LABELS, "y_score": NUMBERS},),
+    ),
+    "Scores.bootstrap_ci": Api(
+        SC.bootstrap_ci,
+        {"metric": "fnr", "threshold": 0.8, **DESIGN, **FAST},
+        aligned=({"conditions": GROUPS, "strata": GROUPS},),
+        anchored=OPTIONAL_DESIGN,
+        optional=OPTIONAL_DESIGN,
+        conditions="conditions",
+    ),
+    "ConfusionMatrix": Api(
+        ConfusionMatrix,
+        {"y_true": Y, "y_pred": P_A},
+        aligned=({"y_true": LABELS, "y_pred": LABELS},),
+        one_is_too_few=False,
+    ),
+    "ConfusionMatrix.bootstrap_ci": Api(
+        CMX.bootstrap_ci,
+        {"metric": "accuracy", **DESIGN, **FAST},
+        aligned=({"conditions": GROUPS, "strata": GROUPS},),
+        anchored=OPTIONAL_DESIGN,
+        optional=OPTIONAL_DESIGN,
+        conditions="conditions",
+    ),
+    "auc_ci": _scores_driver(mlci.auc_ci),
+    "cllr_ci": _scores_driver(mlci.cllr_ci),
+    "dcf_ci": _scores_driver(mlci.dcf_ci, p_target=0.1),
+    "eer_ci": _scores_driver(mlci.eer_ci),
+    "operating_point_ci": _scores_driver(mlci.operating_point_ci, at=0.2),
+    "roc_band": _scores_driver(mlci.roc_band, grid=[0.2, 0.5]),
+    "metric_by_group": Api(
+        mlci.metric_by_group,
+        {
+            "y_true": Y,
+            "y_score": S_A,
+            "groups": np.tile(["a", "a", "b", "b"], N // 4),
+            "threshold": 0.8,
+            **DESIGN,
+            **FAST,
+        },
+        aligned=(_design(y_true=LABELS, y_score=NUMBERS, groups=GROUPS),),
+        optional=OPTIONAL_DESIGN,
+        conditions="conditions",
+    ),
+    "trial_bootstrap_ci": Api(
+        mlci.trial_bootstrap_ci,
+        {
+            "y_true": T_LAB,
+            "y_score": T_SC,
+            "enroll_ids": _T_IDS[_E],
+            "test_ids": _T_IDS[_T],
+            "speaker_of": T_SPK_OF,
+            **FAST,
+        },
+        aligned=({"y_true": LABELS, "y_score": NUMBERS, "enroll_ids": IDS, "test_ids": IDS},),
+    ),
+    "roc_curve": _scores_function(mlci.roc_curve),
+    "det_curve": _scores_function(mlci.det_curve),
+    "pr_curve": _scores_function(mlci.pr_curve),
+    "partial_auc": _scores_function(mlci.partial_auc, max_fpr=0.5),
+    "cllr": _scores_function(mlci.cllr),
+    "min_cllr": _scores_function(mlci.min_cllr),
+    "detection_cost": _scores_function(mlci.detection_cost, p_target=0.1, threshold=0.5),
+    "min_detection_cost": _scores_function(mlci.min_detection_cost, p_target=0.1),
+    # ------------------------------------------------------------- classical: per sample
+    "delong_ci": Api(
+        mlci.delong_ci,
+        {"y_true": Y, "y_score": S_A},
+        aligned=({"y_true": LABELS, "y_score": NUMBERS},),
+    ),
+    "hanley_mcneil_ci": Api(
+        mlci.hanley_mcneil_ci,
+        {"y_true": Y, "y_score": S_A},
+        aligned=({"y_true": LABELS, "y_score": NUMBERS},),
+    ),
+    "delong_test": Api(
+        mlci.delong_test,
+        {"y_true": Y, "y_score_a": S_A, "y_score_b": S_B},
+        aligned=({"y_true": LABELS, "y_score_a": NUMBERS, "y_score_b": NUMBERS},),
+    ),
+    "delong_test_independent": Api(
+        mlci.delong_test_independent,
+        {"y_true_a": Y, "y_score_a": S_A, "y_true_b": Y, "y_score_b": S_B},
+        aligned=(
+            {"y_true_a": LABELS, "y_score_a": NUMBERS},
+            {"y_true_b": LABELS, "y_score_b": NUMBERS},
+        ),
+    ),
+    "mcnemar_test": Api(
+        mlci.mcnemar_test,
+        {"y_true": Y, "y_pred_a": P_A, "y_pred_b": P_B},
+        aligned=({"y_true": LABELS, "y_pred_a": LABELS, "y_pred_b": LABELS},),
+        one_is_too_few=False,
+    ),
+    "mcnemar_test(table)": Api(mlci.mcnemar_test, {"table": TABLE}, tables=("table",)),
+    "ConfusionMatrix(matrix)": Api(ConfusionMatrix, {"matrix": TABLE}, tables=("matrix",)),
+    "paired_table": Api(
+        mlci.paired_table,
+        {"correct_a": P_A == Y, "correct_b": P_B == Y},
+        aligned=({"correct_a": LABELS, "correct_b": LABELS},),
+        one_is_too_few=False,
+    ),
+    "paired_ttest_chunks": Api(
+        mlci.paired_ttest_chunks,
+        {"scores_a": S_A, "scores_b": S_B, "n_chunks": 4},
+        aligned=({"scores_a": NUMBERS, "scores_b": NUMBERS},),
+        one_is_too_few="`n_chunks`=4 exceeds the number of samples",
+    ),
+    "compare_estimators": Api(
+        mlci.compare_estimators,
+        {"X": X_CV, "y": Y_CV, "rng": 0},
+        call=_sklearn_helper(mlci.compare_estimators),
+        aligned=({"X": MATRIX, "y": LABELS},),
+        adapted=frozenset({"estimator_a", "estimator_b"}),
+    ),
+    "paired_cv_scores": Api(
+        mlci.paired_cv_scores,
+        {"X": X_CV, "y": Y_CV, "rng": 0},
+        call=_sklearn_helper(mlci.paired_cv_scores),
+        aligned=({"X": MATRIX, "y": LABELS},),
+        adapted=frozenset({"estimator_a", "estimator_b"}),
+    ),
+    # ------------------------------------------------------------- classical: tables
+    "proportion_ci": Api(mlci.proportion_ci, {"k": [8, 3], "n": [10, 10]}, tables=("k", "n")),
+    "proportion_diff_ci": Api(
+        mlci.proportion_diff_ci,
+        {"k1": 8, "n1": 10, "k2": 3, "n2": 10},
+        tables=("k1", "n1", "k2", "n2"),
+    ),
+    "paired_proportion_diff_ci": Api(
+        mlci.paired_proportion_diff_ci, {"table": TABLE}, tables=("table",)
+    ),
+    "hanley_mcneil_se": Api(
+        mlci.hanley_mcneil_se,
+        {"auc": 0.8, "n_positive": 10, "n_negative": 12},
+        tables=("auc", "n_positive", "n_negative"),
+    ),
+    "kfold_cv_ttest": Api(
+        mlci.kfold_cv_ttest,
+        {"scores_a": FOLDS_A, "scores_b": FOLDS_B},
+        tables=("scores_a", "scores_b"),
+    ),
+    "corrected_resampled_ttest": Api(
+        mlci.corrected_resampled_ttest,
+        {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "n_train": 90, "n_test": 10},
+        tables=("scores_a", "scores_b"),
+    ),
+    "cv_5x2_ttest": Api(
+        mlci.cv_5x2_ttest,
+        {"scores_a": CV5X2_A, "scores_b": CV5X2_B},
+        tables=("scores_a", "scores_b"),
+    ),
+    "cv_5x2_ftest": Api(
+        mlci.cv_5x2_ftest,
+        {"scores_a": CV5X2_A, "scores_b": CV5X2_B},
+        tables=("scores_a", "scores_b"),
+    ),
+    "sign_test": Api(
+        mlci.sign_test,
+        {"scores_a": FOLDS_A, "scores_b": FOLDS_B},
+        tables=("scores_a", "scores_b"),
+    ),
+    "wilcoxon_test": Api(
+        mlci.wilcoxon_test,
+        {"scores_a": FOLDS_A, "scores_b": FOLDS_B},
+        tables=("scores_a", "scores_b"),
+    ),
+    "friedman_test": Api(mlci.friedman_test, {"scores": DATASETS}, tables=("scores",)),
+    "nemenyi_test": Api(mlci.nemenyi_test, {"scores": DATASETS}, tables=("scores",)),
+    "bonferroni_dunn_test": Api(
+        mlci.bonferroni_dunn_test, {"scores": DATASETS}, tables=("scores",)
+    ),
+    "holm_test": Api(mlci.holm_test, {"scores": DATASETS}, tables=("scores",)),
+    "critical_difference": Api(mlci.critical_difference, {"scores": DATASETS}, tables=("scores",)),
+    "adjust_pvalues": Api(mlci.adjust_pvalues, {"pvalues": PVALUES}, tables=("pvalues",)),
+    "reject_hypotheses": Api(mlci.reject_hypotheses, {"pvalues": PVALUES}, tables=("pvalues",)),
+    # ------------------------------------------------------------- planning (scalars)
+    "sample_size_proportion": Api(mlci.sample_size_proportion, {"width": 0.1}),
+    "sample_size_mcnemar": Api(mlci.sample_size_mcnemar, {"difference": 0.05, "discordance": 0.15}),
+    "power_mcnemar": Api(
+        mlci.power_mcnemar, {"n_samples": 500, "difference": 0.05, "discordance": 0.15}
+    ),
+    "sample_size_auc": Api(mlci.sample_size_auc, {"auc": 0.8, "auc_null": 0.7}),
+    "power_auc": Api(mlci.power_auc, {"auc": 0.8, "n_positive": 50, "n_negative": 50}),
+    "sample_size_auc_difference": Api(
+        mlci.sample_size_auc_difference, {"auc1": 0.75, "auc2": 0.85, "correlation": 0.5}
+    ),
+    "power_auc_difference": Api(
+        mlci.power_auc_difference,
+        {"auc1": 0.75, "auc2": 0.85, "n_positive": 80, "n_negative": 80, "correlation": 0.5},
+    ),
+    # ------------------------------------------------------------- engine, compat, metrics
+    "make_nested_plan": Api(
+        mlci.make_nested_plan,
+        {"level_0": COND, "level_1": np.arange(N) % 2, **FAST},
+        call=_nested_plan,
+        aligned=({"level_0": GROUPS, "level_1": GROUPS},),
+        shown={"level_0": "levels[0]", "level_1": "levels[1]"},
+        adapted=frozenset({"n_samples", "levels"}),
+        conditions="level_0",
+    ),
+    "evaluate_with_conf_int": Api(
+        mlci.evaluate_with_conf_int,
+        {
+            "samples": P_A,
+            "metric": "accuracy",
+            "labels": Y,
+            "conditions": COND,
+            "num_bootstraps": 20,
+        },
+        aligned=({"samples": LABELS, "labels": LABELS, "conditions": GROUPS},),
+        optional=frozenset({"conditions"}),
+        conditions="conditions",
+    ),
+    "list_metrics": Api(mlci.list_metrics, {}),
+}
+
+#: public names that hold results or are warnings: no data goes in
+EXEMPT = {
+    "BootstrapResult",
+    "ComparisonResult",
+    "ConfidenceInterval",
+    "CriticalDifference",
+    "DegenerateIntervalWarning",
+    "EqualErrorRate",
+    "FewConditionsWarning",
+    "IntervalResult",
+    "InvalidReplicatesWarning",
+    "MlciWarning",
+    "PairDifference",
+    "PlanResult",
+    "PooledResult",
+    "PostHocResult",
+    "TestResult",
+}
+
+#: methods of public classes that take data (besides the constructors)
+DATA_METHODS = {"Scores.from_labels", "Scores.bootstrap_ci", "ConfusionMatrix.bootstrap_ci"}
+
+
+def _base(name: str) -> str:
+    return name.split("(")[0]
+
+
+def test_registry_is_complete():
+    public = {n for n in mlci.__all__ if callable(getattr(mlci, n))}
+    covered = {_base(n) for n in REGISTRY}
+    missing = sorted(public - covered - EXEMPT)
+    assert not missing, f"public names neither in REGISTRY nor in EXEMPT: {missing}"
+    stale = sorted((covered | EXEMPT) - public - DATA_METHODS)
+    assert not stale, f"REGISTRY/EXEMPT names that are not public: {stale}"
+    assert DATA_METHODS <= covered
+    for cls in EXEMPT:
+        obj = getattr(mlci, cls)
+        assert inspect.isclass(obj), f"{cls} is exempt but is not a class"
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_good_call_runs(name):
+    REGISTRY[name].run()
+
+
+# ----------------------------------------------------------------------------------------
+# the checks every bad input must pass
+# ----------------------------------------------------------------------------------------
+#: the package's own directory: an error must be raised by code in it
+PACKAGE = Path(mlci.__file__).resolve().parent
+
+
+def _innermost_file(tb: Any) -> Path:
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return Path(tb.tb_frame.f_code.co_filename).resolve()
+
+
+def _refused(call: Callable[[], Any], pattern: str) -> BaseException:
+    """``call()`` raises ValueError/TypeError from mlci's code, its message matching."""
+    with pytest.raises(BAD) as info:
+        call()
+    where = _innermost_file(info.tb)
+    msg = str(info.value)
+    assert PACKAGE in where.parents, (
+        f"raised outside mlci ({where}): {type(info.value).__name__}: {msg}"
+    )
+    assert re.search(pattern, msg), f"message does not match {pattern!r}: {msg}"
+    return info.value
+
+
+def _named(*names: str) -> str:
+    """A message that names one of ``names`` in backticks (`y_true`, `pos_label`='x')."""
+    return "|".join(rf"`{re.escape(n)}(?![\w])" for n in names)
+
+
+def _functions_of(api: Api) -> list[Api]:
+    """Every registry entry of the same public callable (one signature)."""
+    return [a for a in REGISTRY.values() if a.fn == api.fn]
+
+
+def _data_params(api: Api) -> set[str]:
+    """Signature parameters that carry data in some entry of the same callable."""
+    out: set[str] = set()
+    for a in _functions_of(api):
+        out |= set(a.per_sample) | set(a.tables) | set(a.adapted)
+    return out
+
+
+# ----------------------------------------------------------------------------------------
+# options: read from the signature
+# ----------------------------------------------------------------------------------------
+#: bad values by option name, on top of the generic ones (see _option_values)
+OPTION_BAD: dict[str, list[Any]] = {
+    "confidence_level": [95, 1.5, 0],
+    "alternative": ["one-sided"],
+    "method": ["nope"],
+    "rng": ["x", -1, 1.5],
+    "n_resamples": [0, 2.5],
+    "batch": [0, 2.5],
+    "n_jobs": [0, 2.5],
+    "max_memory": [10],
+    "correction": ["nope"],
+    "variant": ["nope"],
+    "interpolation": ["nope"],
+    "pos_label": [7],
+    "average": ["nope"],
+    "stratify": ["yes"],
+    "higher_is_better": ["yes"],
+    "metric_kwargs": [2],
+    "threshold": ["0.5", np.nan],
+    "rate": [1.5],
+    "at": [1.5, "0.1"],
+    "max_fpr": [1.5, 0],
+    "grid": [[0.2, 1.5]],
+    "p_target": [0, 1.5],
+    "c_miss": [-1],
+    "c_fa": [-1],
+    "alpha": [0, -1],
+    "names": ["abcd"],
+    "control": ["zz"],
+    "reference": ["Z"],
+    "classes": ["01"],
+    "normalize": ["nope"],
+    "correlation": [1.5, np.nan],
+    "auc_null": [1.5, np.nan],
+    "width": [0],
+    "power": [0, 1.5],
+    "ratio": [0],
+    "n_samples": [0],
+    "n_train": [0],
+    "n_test": [0],
+    "n_chunks": [0, 2.5],
+    "n_splits": [1],
+    "n_repeats": [0],
+    "n_train_resamples": [-1],
+    "num_bootstraps": [0],
+    "jackknife_groups": [1],
+    "seeds": [[], "1"],
+    "test_size": [0, 1.5],
+    "scoring": ["nope"],
+    "speaker_of": [{}],
+    "resample": ["nope"],
+    "resample_levels": ["nope"],
+    "scores": [[0.1, 0.9], None],  # the Scores object of the score functions
+    "metric": [3],
+}
+
+#: parameters not varied here, and where they are tested instead
+ELSEWHERE: dict[str, str] = {
+    "data": "a column name not in `data`: the per-area matrices (tests/classical, scores)",
+    "session_of": "tests/scores/test_trials.py",
+    "samples2": "tests/test_compat.py (a second per-sample array of a user metric)",
+    "X_train": "tests/comparison/test_inputs.py::test_methods_specific_inputs",
+    "y_train": "tests/comparison/test_inputs.py::test_methods_specific_inputs",
+    "X_test": "tests/comparison/test_inputs.py::test_methods_specific_inputs",
+    "binary": "generic flag; the matrix= entry (a table) covers it in test_confusion",
+}
+
+
+def _option_values(api: Api, param: inspect.Parameter) -> list[Any]:
+    """Bad values of one option: by name, plus generic ones from its (good) value's type:
+    a flag refuses "yes", a choice refuses "nope", a number refuses NaN and a string."""
+    values = list(OPTION_BAD.get(param.name, []))
+    current = api.good.get(param.name, param.default)
+    if isinstance(current, bool | np.bool_):
+        values.append("yes")
+    elif isinstance(current, str):
+        values.append("nope")
+    elif isinstance(current, int | float) and param.name != "rng":
+        values += [np.nan, "1"]
+    out: list[Any] = []
+    for v in values:  # unique, keeping order (NaN compares unequal to itself)
+        if not any(v is u or (type(v) is type(u) and _same(v, u)) for u in out):
+            out.append(v)
+    return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b)
+    except ValueError:
+        return False
+
+
+def _params(api: Api) -> list[inspect.Parameter]:
+    kinds = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    sig = inspect.signature(api.fn)
+    return [p for p in sig.parameters.values() if p.kind not in kinds and p.name != "self"]
+
+
+def _option_cases() -> list[Any]:
+    cases = []
+    for name, api in REGISTRY.items():
+        data = _data_params(api)
+        for p in _params(api):
+            if p.name in data:
+                continue
+            for bad in _option_values(api, p):
+                cases.append(pytest.param(name, p.name, bad, id=f"{name}-{p.name}={bad!r}"))
+    return cases
+
+
+def test_every_parameter_is_classified():
+    # a new parameter is data of some entry, gets a bad value here, or says where it is
+    # tested: a new option never goes untested silently
+    unclassified = []
+    for name, api in REGISTRY.items():
+        data = _data_params(api)
+        for p in _params(api):
+            if p.name in data or p.name in ELSEWHERE or _option_values(api, p):
+                continue
+            unclassified.append(f"{name}({p.name})")
+    assert not unclassified, f"parameters with no bad value in OPTION_BAD: {unclassified}"
+
+
+@pytest.mark.parametrize(("name", "option", "bad"), _option_cases())
+def test_bad_option_refused(name, option, bad):
+    api = REGISTRY[name]
+    # an unknown metric name is reported as "Unknown metric 'nope'" with the list of names
+    pattern = _named(option) + ("|Unknown metric" if option == "metric" else "")
+    _refused(lambda: api.run(**{option: bad}), pattern)
+
+
+# ----------------------------------------------------------------------------------------
+# per-sample arguments
+# ----------------------------------------------------------------------------------------
+ROW = 3  # where a missing value is put
+
+
+def _with_missing(value: Any, kind: str, form: str) -> Any:
+    """``value`` with entry ``ROW`` missing, written the way ``form`` says."""
+    arr = np.asarray(value)
+    if kind == MATRIX:
+        return _matrix_with_missing(arr, form)
+    numeric = arr.dtype.kind in "biuf"
+    if form == "nan":  # float NaN (an object array with NaN where the values are text)
+        out = arr.astype(float) if numeric else arr.astype(object)
+        out[ROW] = np.nan
+        return out
+    if form == "object-nan":
+        out = arr.astype(object)
+        out[ROW] = np.nan
+        return out
+    if form == "none-in-list":
+        vals = arr.tolist()
+        vals[ROW] = None
+        return vals
+    if form == "pandas-string-na":  # pandas' "string" dtype, as read_csv(dtype="string")
+        s = pd.Series([str(v) for v in arr.tolist()], dtype="string")
+        s[ROW] = pd.NA
+        return s
+    if form == "pandas-object-none":  # text read by pandas as objects, None where empty
+        s = pd.Series([str(v) for v in arr.tolist()], dtype=object)
+        s[ROW] = None
+        return s
+    if form == "pandas-nullable-na":  # Float64 / Int64 / boolean, the nullable number types
+        dtype = {"f": "Float64", "b": "boolean"}.get(arr.dtype.kind, "Int64")
+        s = pd.Series(arr.tolist(), dtype=dtype if numeric else "string")
+        s[ROW] = pd.NA
+        return s
+    if form == "polars-null":
+        vals = arr.tolist()
+        vals[ROW] = None
+        return pl.Series(vals)
+    raise AssertionError(form)
+
+
+def _matrix_with_missing(arr: np.ndarray, form: str) -> Any:
+    if form == "nan":
+        out = arr.astype(float)
+        out[ROW, 0] = np.nan
+        return out
+    if form == "object-nan":
+        out = arr.astype(object)
+        out[ROW, 0] = np.nan
+        return out
+    if form == "none-in-list":
+        rows = arr.tolist()
+        rows[ROW][0] = None
+        return rows
+    if form.startswith("pandas"):
+        df = pd.DataFrame(arr, columns=[f"x{j}" for j in range(arr.shape[1])]).astype("Float64")
+        df.iloc[ROW, 0] = pd.NA
+        return df
+    if form == "polars-null":
+        cols = {f"x{j}": arr[:, j].tolist() for j in range(arr.shape[1])}
+        cols["x0"][ROW] = None
+        return pl.DataFrame(cols)
+    raise AssertionError(form)
+
+
+def _wrong_type(value: Any, kind: str) -> Any:
+    """Values of the wrong type: strings where numbers are needed, a string among numeric
+    labels (or a number among text ids)."""
+    arr = np.asarray(value)
+    if kind in (NUMBERS, MATRIX):
+        return np.full(arr.shape, "high")
+    out = arr.astype(object)
+    out[ROW] = 7 if isinstance(out[0], str) else "yes"
+    return out
+
+
+MISSING_FORMS = (
+    "nan",
+    "object-nan",
+    "none-in-list",
+    "pandas-string-na",
+    "pandas-object-none",
+    "pandas-nullable-na",
+    "polars-null",
+)
+
+
+def _per_sample_cases() -> list[Any]:
+    cases = []
+    for name, api in REGISTRY.items():
+        for group in api.aligned:
+            for arg, kind in group.items():
+                # the features `X` go to the estimator as they are (a pipeline may impute
+                # NaN or vectorise text): only their presence and length are checked
+                forms = [] if kind == MATRIX else [*MISSING_FORMS, "dicts", "wrong-type"]
+                if arg not in api.optional:
+                    forms.append("none")
+                if len(group) > 1 or arg in api.anchored:
+                    forms.append("mismatched")
+                if arg in api.anchored:
+                    forms.append("empty")  # the empty group: see _group_cases
+                for form in forms:
+                    cases.append(pytest.param(name, arg, kind, form, id=f"{name}-{arg}-{form}"))
+    return cases
+
+
+def _bad_per_sample(api: Api, arg: str, kind: str, form: str) -> Any:
+    value = api.good[arg]
+    if form in MISSING_FORMS:
+        return _with_missing(value, kind, form)
+    if form == "dicts":
+        return [{"a": 1}] * len(value)
+    if form == "wrong-type":
+        return _wrong_type(value, kind)
+    if form == "none":
+        return None
+    if form == "mismatched":
+        return np.asarray(value)[:-1]
+    if form == "empty":
+        return np.asarray(value)[:0]
+    raise AssertionError(form)
+
+
+@pytest.mark.parametrize(("name", "arg", "kind", "form"), _per_sample_cases())
+def test_bad_per_sample_argument_refused(name, arg, kind, form):
+    api = REGISTRY[name]
+    bad = _bad_per_sample(api, arg, kind, form)
+    shown = api.name_of(arg)
+    pattern = _named(shown)
+    if form in MISSING_FORMS:
+        pattern = rf"`{re.escape(shown)}`.*missing value"
+    _refused(lambda: api.run(**{arg: bad}), pattern)
+
+
+def _group_cases() -> list[Any]:
+    cases = []
+    for name, api in REGISTRY.items():
+        for i, group in enumerate(api.aligned):
+            if set(group) <= api.anchored:
+                continue  # aligned with a Scores object: tested argument by argument
+            cases.append(pytest.param(name, i, "empty", id=f"{name}-group{i}-empty"))
+            if api.one_is_too_few:
+                cases.append(pytest.param(name, i, "one", id=f"{name}-group{i}-one"))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "group", "form"), _group_cases())
+def test_empty_or_single_sample_refused(name, group, form):
+    api = REGISTRY[name]
+    args = api.aligned[group]
+    size = 0 if form == "empty" else 1
+    bad = {a: np.asarray(api.good[a])[:size] for a in args if api.good.get(a) is not None}
+    pattern = _named(*(api.name_of(a) for a in args))
+    if form == "one" and isinstance(api.one_is_too_few, str):
+        pattern = api.one_is_too_few
+    _refused(lambda: api.run(**bad), pattern)
+
+
+def _n_dropped(res: Any) -> int:
+    """The documented count of dropped samples of any result."""
+    if isinstance(res, pd.DataFrame):
+        return res.attrs["n_dropped"]
+    if isinstance(res, Scores | ConfusionMatrix):
+        return res.n_dropped
+    if isinstance(res, tuple):
+        res = res[0]
+    for attr in ("eer", "result"):  # EERResult, CurveBand
+        res = getattr(res, attr, res)
+    return res.details["n_dropped"]
+
+
+def _dropna_cases() -> list[Any]:
+    cases = []
+    for name, api in REGISTRY.items():
+        if "dropna" not in inspect.signature(api.fn).parameters:
+            continue
+        for arg, kind in api.per_sample.items():
+            marks = ()
+            if name == "paired_table":
+                marks = pytest.mark.skip(reason="paired_table returns a bare 2x2 array")
+            cases.append(pytest.param(name, arg, kind, id=f"{name}-{arg}", marks=marks))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "arg", "kind"), _dropna_cases())
+def test_dropna_drops_the_missing_sample(name, arg, kind):
+    api = REGISTRY[name]
+    res = api.run(**{arg: _with_missing(api.good[arg], kind, "nan")}, dropna=True)
+    assert _n_dropped(res) == 1
+
+
+def _level_cases() -> list[Any]:
+    cases = []
+    for name, api in REGISTRY.items():
+        if api.conditions:
+            for form in ("single", "2-d", "scalar", "nested-with-none"):
+                cases.append(pytest.param(name, form, id=f"{name}-{form}"))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "form"), _level_cases())
+def test_conditions_at_the_wrong_level_refused(name, form):
+    # a single condition (nothing to resample), a table, a scalar, a nested level missing
+    api = REGISTRY[name]
+    arg = api.conditions
+    good = np.asarray(api.good[arg])
+    bad = {
+        "single": np.zeros_like(good),
+        "2-d": np.column_stack([good, good]),
+        "scalar": 3,
+        "nested-with-none": [good, None],
+    }[form]
+    _refused(lambda: api.run(**{arg: bad}), _named(api.name_of(arg)))
+
+
+# ----------------------------------------------------------------------------------------
+# tables: fold scores, data-set scores, counts, p-values
+# ----------------------------------------------------------------------------------------
+def _table_cases() -> list[Any]:
+    cases = []
+    for name, api in REGISTRY.items():
+        for arg in api.tables:
+            forms = ["nan", "none-inside", "none", "empty", "strings"]
+            if np.ndim(api.good[arg]):
+                forms.append("ragged")
+            for form in forms:
+                cases.append(pytest.param(name, arg, form, id=f"{name}-{arg}-{form}"))
+    return cases
+
+
+def _bad_table(value: Any, form: str) -> Any:
+    arr = np.asarray(value, dtype=float)
+    if form == "none":
+        return None
+    if form == "empty":
+        return []
+    if form == "strings":
+        return arr.astype(str) if arr.ndim else "8"
+    if form == "ragged":
+        return [[1, 2], [3]]
+    if arr.ndim == 0:
+        return np.nan if form == "nan" else [None]
+    out = arr.astype(object)
+    out.flat[1] = np.nan if form == "nan" else None
+    return out if form == "nan" else out.tolist()
+
+
+@pytest.mark.parametrize(("name", "arg", "form"), _table_cases())
+def test_bad_table_refused(name, arg, form):
+    api = REGISTRY[name]
+    bad = _bad_table(api.good[arg], form)
+    _refused(lambda: api.run(**{arg: bad}), _named(arg))
+
+
+# ----------------------------------------------------------------------------------------
+# the command line: every option of every subcommand
+# ----------------------------------------------------------------------------------------
+#: a valid command per subcommand; a case appends its arguments (the last value of an
+#: option wins) or, for FILE, replaces the input
+_COMPARE = ["--systems", "pred,pred_baseline", "--metric", "accuracy"]
+CLI_BASE = {
+    "ci": ["ci", "--example", "--metric", "accuracy", "-B", "20", "--seed", "0"],
+    "compare": ["compare", "--example", *_COMPARE, "-B", "20", "--seed", "0"],
+    "metrics": ["metrics"],
+    "example": ["example"],
+}
+#: stands for a file holding a missing label (read without --dropna), or no file
+NA_FILE, NO_FILE = "{na_file}", "{no_file}"
+_ROC = ["--metric", "roc_auc", "--label", "is_angry"]
+
+#: subcommand -> option (FILE for the input file) -> [(arguments, text the error holds)]
+CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
+    "ci": {
+        "FILE": [
+            ([NO_FILE, "--label", "y", "--pred", "p"], "No such file"),
+            ([NA_FILE, "--label", "y", "--pred", "p"], "column 'y' (--label) has 1 missing"),
+            ([NA_FILE, "--example"], "either FILE or --example"),
+        ],
+        "--example": [(["--example=yes"], "--example")],
+        "--dropna": [(["--dropna=yes"], "--dropna")],
+        "--label": [(["--label", "nope"], "--label 'nope': no such column")],
+        "--pred": [(["--pred", "nope"], "--pred 'nope': no such column")],
+        "--score": [([*_ROC, "--score", "nope"], "--score 'nope': no such column")],
+        "--value": [
+            (["--metric", "mean", "--value", "nope"], "--value 'nope': no such column"),
+            (["--metric", "mean", "--value", "label"], "column 'label' (--value) must hold num"),
+        ],
+        "--weight": [
+            (["--metric", "weighted_mean", "--value", "wer", "--weight", "nope"], "--weight 'nope'")
+        ],
+        "--condition": [(["--condition", "nope"], "--condition 'nope': no such column")],
+        "--strata": [(["--strata", "nope"], "--strata 'nope': no such column")],
+        "--metric": [
+            (["--metric", "nope"], "--metric 'nope': unknown metric"),
+            (["--metric", ","], "--metric: give at least one metric"),
+        ],
+        "--method": [(["--method", "nope"], "--method: invalid choice")],
+        "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
+        "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
+        "--confidence-level": [
+            (["--confidence-level", "95"], "--confidence-level"),
+            (["--confidence-level", "1.5"], "--confidence-level"),
+            (["--confidence-level", "0"], "--confidence-level"),
+            (["--confidence-level", "x"], "--confidence-level"),
+        ],
+        "--alternative": [(["--alternative", "one-sided"], "--alternative: invalid choice")],
+        "--two-stage": [
+            (["--two-stage"], "--two-stage needs --condition"),
+            (["--two-stage=yes"], "--two-stage"),
+        ],
+        "--pos-label": [([*_ROC, "--score", "score_angry", "--pos-label", "7"], "--pos-label 7")],
+        "--average": [(["--average", "nope"], "--average: invalid choice")],
+        "--beta": [
+            (["--metric", "fbeta", "--average", "macro", "--beta", "-1"], "--beta"),
+            (["--metric", "fbeta", "--average", "macro", "--beta", "x"], "--beta"),
+        ],
+        "--kappa-weights": [
+            (["--metric", "cohen_kappa", "--kappa-weights", "cubic"], "--kappa-weights")
+        ],
+        "--json": [(["--json=yes"], "--json")],
+        "--digits": [(["--digits", "x"], "--digits"), (["--digits", "99"], "--digits")],
+    },
+    "compare": {
+        "FILE": [
+            ([NO_FILE, "--label", "y", "--systems", "p,q"], "No such file"),
+            ([NA_FILE, "--label", "y", "--systems", "p,q"], "column 'y' (--label) has 1 missing"),
+            ([NA_FILE, "--example"], "either FILE or --example"),
+        ],
+        "--example": [(["--example=yes"], "--example")],
+        "--dropna": [(["--dropna=yes"], "--dropna")],
+        "--label": [(["--label", "nope"], "--label 'nope': no such column")],
+        "--systems": [
+            (["--systems", "pred,nope"], "--systems 'nope': no such column"),
+            (["--systems", "pred"], "--systems: give at least two"),
+        ],
+        "--condition": [(["--condition", "nope"], "--condition 'nope': no such column")],
+        "--strata": [(["--strata", "nope"], "--strata 'nope': no such column")],
+        "--metric": [(["--metric", "nope"], "--metric 'nope': unknown metric")],
+        "--reference": [(["--reference", "nope"], "--reference 'nope'")],
+        "--correction": [(["--correction", "nope"], "--correction: invalid choice")],
+        "--method": [(["--method", "nope"], "--method: invalid choice")],
+        "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
+        "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
+        "--confidence-level": [
+            (["--confidence-level", "95"], "--confidence-level"),
+            (["--confidence-level", "1.5"], "--confidence-level"),
+            (["--confidence-level", "0"], "--confidence-level"),
+        ],
+        "--pos-label": [
+            ([*_ROC, "--systems", "score_angry,score_sad", "--pos-label", "7"], "--pos-label 7")
+        ],
+        "--average": [
+            (["--average", "nope"], "--average: invalid choice"),
+            (["--metric", "f1"], "--average macro"),  # multiclass labels
+        ],
+        "--json": [(["--json=yes"], "--json")],
+        "--digits": [(["--digits", "x"], "--digits"), (["--digits", "99"], "--digits")],
+    },
+    "metrics": {"--json": [(["--json=yes"], "--json")]},
+    "example": {"--path": [(["--path=yes"], "--path")]},
+}
+
+
+def _subparsers() -> dict[str, argparse.ArgumentParser]:
+    parser = mlci.cli.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(sub.choices)
+
+
+def _cli_options(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
+    """The user's inputs of a subcommand: option (its long spelling) or FILE -> action."""
+    out = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._HelpAction):
+            continue
+        key = action.option_strings[-1] if action.option_strings else action.dest.upper()
+        out[key] = action
+    return out
+
+
+def test_cli_matrix_covers_every_option():
+    # a new subcommand or option joins CLI_CASES, or this fails
+    subs = _subparsers()
+    assert set(subs) == set(CLI_CASES), "subcommands without a CLI_CASES entry (or gone)"
+    for name, parser in subs.items():
+        options = set(_cli_options(parser))
+        missing = sorted(options - set(CLI_CASES[name]))
+        assert not missing, f"`mlci {name}` options with no bad value in CLI_CASES: {missing}"
+        stale = sorted(set(CLI_CASES[name]) - options)
+        assert not stale, f"CLI_CASES lists options `mlci {name}` does not have: {stale}"
+        assert all(CLI_CASES[name].values()), f"an option of `mlci {name}` has no case"
+
+
+def _cli(capsys: Any, argv: list[str]) -> tuple[int, str, str]:
+    try:
+        code = mlci.cli.main(argv)
+    except SystemExit as exc:  # argparse's own errors
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("command", list(CLI_BASE))
+def test_cli_base_commands_run(capsys, command):
+    code, _, err = _cli(capsys, CLI_BASE[command])
+    assert code == 0, err
+
+
+def _cli_cases() -> list[Any]:
+    cases = []
+    for command, options in CLI_CASES.items():
+        for option, bad in options.items():
+            for args, expect in bad:
+                ident = f"{command}-{option}-{' '.join(args)}"
+                cases.append(pytest.param(command, option, args, expect, id=ident))
+    return cases
+
+
+@pytest.mark.parametrize(("command", "option", "args", "expect"), _cli_cases())
+def test_cli_bad_value_is_one_line_naming_it(tmp_path, capsys, command, option, args, expect):
+    na_file = tmp_path / "na.csv"
+    na_file.write_text("y,p,q\n0,0,0\n1,1,0\nNA,1,1\n0,0,1\n")
+    paths = {NA_FILE: str(na_file), NO_FILE: str(tmp_path / "missing.csv")}
+    args = [paths.get(a, a) for a in args]
+    base = CLI_BASE[command]
+    if option == "FILE":  # the file instead of the bundled example (unless the case adds it)
+        base = [a for a in base if a != "--example"]
+    code, out, err = _cli(capsys, [*base, *args])
+    assert code == 2, f"exit status {code}: {err or out}"
+    assert out == ""
+    assert err.startswith("mlci: error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    assert expect in err, err
+    if paths[NO_FILE] in args:
+        assert paths[NO_FILE] in err  # the file is named
+    # never a Python argument in backticks (`y_true`), only options of this subcommand
+    assert not re.search(r"`\w+`", err), err
+    known = {s for a in _subparsers()[command]._actions for s in a.option_strings}
+    named = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", err))
+    assert named <= known, f"options that `mlci {command}` does not have: {named - known}"
