@@ -74,8 +74,13 @@ def encode_label_pair(
         )
     classes, (t, p) = encode_labels(y_true, y_pred)
     k = len(classes)
-    in_true = np.bincount(t, minlength=k) > 0
-    in_pred = np.bincount(p, minlength=k) > 0
+    if k * k <= 1 << 22:
+        # one pass: the (true, pred) table says which values each side takes
+        table = np.bincount(t * k + p, minlength=k * k).reshape(k, k)
+        in_true, in_pred = table.any(axis=1), table.any(axis=0)
+    else:
+        in_true = np.bincount(t, minlength=k) > 0
+        in_pred = np.bincount(p, minlength=k) > 0
     if not np.any(in_true & in_pred) and (in_true.sum() > 1 or in_pred.sum() > 1):
         raise ValueError(
             f"`{a}` and `{b}` share no value: `{a}` takes {show_values(classes[in_true])}, "
