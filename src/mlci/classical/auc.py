@@ -29,9 +29,16 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ..inputs import ArgSpec, binary_target, check_alternative, check_confidence_level, gather
+from ..inputs import (
+    ArgSpec,
+    binary_target,
+    check_alternative,
+    check_confidence_level,
+    check_flag,
+    gather,
+)
 from ..results import ConfidenceInterval, IntervalResult, TestResult
-from .checks import ANY_NDIM, check_bool, number_array, require
+from .checks import ANY_NDIM, number_array, require
 from .pvalues import normal_pvalue
 
 __all__ = [
@@ -239,7 +246,7 @@ def delong_ci(
     """
     confidence_level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
-    dropna = check_bool("dropna", dropna)
+    dropna = check_flag("dropna", dropna)
     pos, neg, n_dropped = _prepare(
         y_true, {"y_score": y_score}, pos_label, dropna=dropna, data=data, metric="delong_ci"
     )
@@ -282,7 +289,7 @@ def hanley_mcneil_ci(
     """
     confidence_level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
-    dropna = check_bool("dropna", dropna)
+    dropna = check_flag("dropna", dropna)
     pos, neg, n_dropped = _prepare(
         y_true, {"y_score": y_score}, pos_label, dropna=dropna, data=data,
         metric="hanley_mcneil_ci",
@@ -344,7 +351,7 @@ def delong_test(
     """
     confidence_level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
-    dropna = check_bool("dropna", dropna)
+    dropna = check_flag("dropna", dropna)
     pos, neg, n_dropped = _prepare(
         y_true, {"y_score_a": y_score_a, "y_score_b": y_score_b}, pos_label, dropna=dropna,
         data=data, metric="delong_test",
@@ -414,7 +421,7 @@ def delong_test_independent(
     """
     confidence_level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
-    dropna = check_bool("dropna", dropna)
+    dropna = check_flag("dropna", dropna)
     name = "delong_test_independent"
     pa, na, drop_a = _prepare(
         y_true_a, {"y_score_a": y_score_a}, pos_label, dropna=dropna, y_name="y_true_a",

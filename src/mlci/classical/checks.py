@@ -21,7 +21,6 @@ from ..inputs import ArgSpec, check_choice, gather, missing_mask, rows_text
 __all__ = [
     "ANY_NDIM",
     "check_alpha",
-    "check_bool",
     "check_sided",
     "count_array",
     "number_array",
@@ -32,21 +31,6 @@ __all__ = [
 ANY_NDIM = tuple(range(33))
 
 _EMPTY_GATE = "Every sample has a missing value"
-
-
-def check_bool(name: str, value: Any) -> bool:
-    """``value`` if it is True or False (numpy booleans too), else a TypeError.
-
-    Examples
-    --------
-    >>> check_bool("dropna", "yes")
-    Traceback (most recent call last):
-    ...
-    TypeError: `dropna` must be True or False; got 'yes'.
-    """
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"`{name}` must be True or False; got {value!r}.")
-    return bool(value)
 
 
 def require(**values: Any) -> None:

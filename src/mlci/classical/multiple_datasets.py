@@ -38,9 +38,9 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ..inputs import check_alternative, check_choice
+from ..inputs import check_alternative, check_choice, check_flag
 from ..results import Result, TestResult, format_value
-from .checks import check_alpha, check_bool, number_array
+from .checks import check_alpha, number_array
 from .corrections import adjust_pvalues
 from .pvalues import normal_pvalue
 
@@ -167,7 +167,7 @@ def sign_test(
     """
     ties = check_choice("ties", ties, ("split", "drop"))
     alternative = check_alternative(alternative)
-    higher_is_better = check_bool("higher_is_better", higher_is_better)
+    higher_is_better = check_flag("higher_is_better", higher_is_better)
     a, b = _two_methods(scores_a, scores_b)
     d = (a - b) if higher_is_better else (b - a)
     wins, losses, n_ties = int((d > 0).sum()), int((d < 0).sum()), int((d == 0).sum())
@@ -247,7 +247,7 @@ def wilcoxon_test(
     zero_method = check_choice("zero_method", zero_method, ("zsplit", "wilcox", "pratt"))
     variant = check_choice("variant", variant, ("auto", "exact", "approx"))
     alternative = check_alternative(alternative)
-    higher_is_better = check_bool("higher_is_better", higher_is_better)
+    higher_is_better = check_flag("higher_is_better", higher_is_better)
     a, b = _two_methods(scores_a, scores_b)
     d = (a - b) if higher_is_better else (b - a)
     zeros = d == 0
@@ -350,7 +350,7 @@ def friedman_test(
     array([1.25, 1.75, 3.  ])
     """
     variant = check_choice("variant", variant, ("iman-davenport", "chi2"))
-    higher_is_better = check_bool("higher_is_better", higher_is_better)
+    higher_is_better = check_flag("higher_is_better", higher_is_better)
     arr, names = _score_matrix(scores, names)
     n, k = arr.shape
     ranks = _average_ranks(arr, higher_is_better)
@@ -504,7 +504,7 @@ def _control_index(control: Any, names: list[str]) -> int:
 
 def _prep_posthoc(scores, alpha, higher_is_better, names):
     alpha = check_alpha(alpha)
-    higher_is_better = check_bool("higher_is_better", higher_is_better)
+    higher_is_better = check_flag("higher_is_better", higher_is_better)
     arr, names = _score_matrix(scores, names)
     n, k = arr.shape
     ranks = _average_ranks(arr, higher_is_better)

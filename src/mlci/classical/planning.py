@@ -40,10 +40,10 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ..inputs import check_choice, check_confidence_level, check_positive_int
+from ..inputs import check_choice, check_confidence_level, check_flag, check_positive_int
 from ..results import Result, plain
 from .auc import hanley_mcneil_se
-from .checks import check_bool, check_sided
+from .checks import check_sided
 
 __all__ = [
     "PlanResult",
@@ -652,7 +652,7 @@ def _diff_inputs(auc1, auc2, correlation, paired, alpha, alternative):
     auc2 = _check_auc("auc2", auc2)
     if auc1 == auc2:
         raise ValueError("`auc1` and `auc2` must differ (the difference to detect).")
-    paired = check_bool("paired", paired)
+    paired = check_flag("paired", paired)
     if paired:
         if correlation is None:
             raise ValueError(

@@ -37,11 +37,12 @@ from ..inputs import (
     check_alternative,
     check_choice,
     check_confidence_level,
+    check_flag,
     gather,
     show_values,
 )
 from ..results import ConfidenceInterval, IntervalResult
-from .checks import check_bool, count_array, number_array, require
+from .checks import count_array, number_array, require
 
 __all__ = [
     "PROPORTION_METHODS",
@@ -390,7 +391,7 @@ def paired_table(
     array([[2, 1],
            [1, 1]])
     """
-    dropna = check_bool("dropna", dropna)
+    dropna = check_flag("dropna", dropna)
     require(correct_a=correct_a, correct_b=correct_b)
     g = gather(
         {"correct_a": ArgSpec("labels"), "correct_b": ArgSpec("labels")},

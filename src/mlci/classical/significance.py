@@ -42,13 +42,14 @@ from ..inputs import (
     check_alternative,
     check_choice,
     check_confidence_level,
+    check_flag,
     check_label_pair,
     check_positive_int,
     check_rng_seed,
     gather,
 )
 from ..results import ConfidenceInterval, TestResult
-from .checks import check_bool, number_array, require
+from .checks import number_array, require
 from .proportions import _check_table, _table_from_correct
 from .pvalues import t_pvalue
 
@@ -153,7 +154,7 @@ def mcnemar_test(
     """
     variant = check_choice("variant", variant, MCNEMAR_VARIANTS)
     alternative = check_alternative(alternative)
-    dropna = check_bool("dropna", dropna)
+    dropna = check_flag("dropna", dropna)
     t, n_dropped = _mcnemar_table(table, y_true, y_pred_a, y_pred_b, dropna, data)
     n = float(t.sum())
     b, c = float(t[0, 1]), float(t[1, 0])
@@ -317,9 +318,9 @@ def paired_ttest_chunks(
     confidence_level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
     n_chunks = check_positive_int("n_chunks", n_chunks, minimum=2)
-    shuffle = check_bool("shuffle", shuffle)
+    shuffle = check_flag("shuffle", shuffle)
     seed = check_rng_seed(rng)
-    dropna = check_bool("dropna", dropna)
+    dropna = check_flag("dropna", dropna)
     require(scores_a=scores_a, scores_b=scores_b)
     g = gather(
         {"scores_a": ArgSpec("numbers"), "scores_b": ArgSpec("numbers")},

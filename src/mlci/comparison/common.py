@@ -18,7 +18,7 @@ from scipy import sparse
 from ..engine.bootstrap import run_replicates, single_threaded_blas
 from ..engine.nested import is_nested
 from ..engine.sampler import Sampler
-from ..inputs import ArgSpec, EngineOptions, check_label_pair, gather
+from ..inputs import ArgSpec, EngineOptions, check_flag, check_label_pair, gather
 from ..metrics import METRICS, FunctionKernel, Kernel, get_kernel
 from ..metrics.classification import CONFUSION_METRICS
 
@@ -172,8 +172,7 @@ def gather_paired(
     -------
     PairedData
     """
-    if not isinstance(dropna, bool | np.bool_):
-        raise TypeError(f"`dropna` must be True or False; got {dropna!r}.")
+    check_flag("dropna", dropna)
     metric = check_metric(metric)
     t_spec, o_spec, decision, n_inputs = _specs(metric)
     name = metric_name(metric)

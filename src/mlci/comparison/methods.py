@@ -42,6 +42,7 @@ from ..inputs import (
     BootstrapOptions,
     bootstrap_options,
     check_choice,
+    check_flag,
     check_positive_int,
 )
 from ..metrics import get_kernel
@@ -428,8 +429,7 @@ def compare_methods(
     (True, True)
     """
     opts = _options(n_resamples, confidence_level, alternative, rng, batch, n_jobs, max_memory)
-    if not isinstance(matched, bool | np.bool_):
-        raise TypeError(f"`matched` must be True or False; got {matched!r}.")
+    check_flag("matched", matched)
     params = metric_params(metric, pos_label, average, metric_kwargs)
     ra = _as_runs("runs_a", runs_a)
     rb = _as_runs("runs_b", runs_b)
@@ -647,8 +647,7 @@ def evaluate_method(
         raise ValueError(f"`n_train_resamples` must be an integer >= 0; got {n_train_resamples!r}.")
     n_train_resamples = int(n_train_resamples)
     check_choice("response", response, ("predict", "predict_proba", "decision_function"))
-    if not isinstance(progress, bool | np.bool_):
-        raise TypeError(f"`progress` must be True or False; got {progress!r}.")
+    check_flag("progress", progress)
     if y_test is not None or conditions is not None or strata is not None:
         gather_paired(
             y_test,

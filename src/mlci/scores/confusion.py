@@ -25,6 +25,7 @@ from ..inputs import (
     ArgSpec,
     bootstrap_options,
     check_choice,
+    check_flag,
     check_label_pair,
     encode_labels,
     fast_unique,
@@ -350,10 +351,8 @@ class ConfusionMatrix:
         dropna: bool = False,
         data: Any = None,
     ) -> None:
-        if not isinstance(binary, bool | np.bool_):
-            raise TypeError(f"`binary` must be True or False; got {binary!r}.")
-        if not isinstance(dropna, bool | np.bool_):
-            raise TypeError(f"`dropna` must be True or False; got {dropna!r}.")
+        check_flag("binary", binary)
+        check_flag("dropna", dropna)
         # the samples (class indices in the user's order), when built from labels
         self._samples: tuple[np.ndarray, np.ndarray] | None = None
         self._kept: np.ndarray | None = None
@@ -651,8 +650,7 @@ class ConfusionMatrix:
             max_memory=max_memory,
         )
         for name, flag in (("stratify", stratify), ("two_stage", two_stage), ("dropna", dropna)):
-            if not isinstance(flag, bool | np.bool_):
-                raise TypeError(f"`{name}` must be True or False; got {flag!r}.")
+            check_flag(name, flag)
         if self.shape != ():
             raise ValueError(
                 "`bootstrap_ci` needs a single confusion matrix; this one has shape "

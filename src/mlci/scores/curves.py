@@ -25,7 +25,7 @@ import numpy as np
 from scipy.special import ndtri
 
 from ..exceptions import DegenerateIntervalWarning
-from ..inputs import DEFAULT_MAX_MEMORY, check_choice, check_confidence_level, column
+from ..inputs import DEFAULT_MAX_MEMORY, check_choice, check_confidence_level, check_flag, column
 from ..results import BootstrapResult, Result, format_value
 from .confusion import binary_cm_metric
 from .scores import (
@@ -265,8 +265,7 @@ def det_curve(scores: Scores, *, probit: bool = True) -> Curve:
     array([1.  , 0.75, 0.75])
     """
     fpr, tpr, thr = _points(_check_scores_obj(scores))
-    if not isinstance(probit, bool | np.bool_):
-        raise TypeError(f"`probit` must be True or False; got {probit!r}.")
+    check_flag("probit", probit)
     fnr = 1 - tpr
     if probit:
         with np.errstate(divide="ignore"):
@@ -368,8 +367,7 @@ def roc_band(
     sc = _check_scores_obj(scores)
     check_choice("kind", kind, ("vertical", "threshold"))
     level = check_confidence_level(confidence_level)
-    if not isinstance(simultaneous, bool | np.bool_):
-        raise TypeError(f"`simultaneous` must be True or False; got {simultaneous!r}.")
+    check_flag("simultaneous", simultaneous)
     if simultaneous and alternative != "two-sided":
         raise ValueError(
             "A simultaneous band is two-sided: `alternative` must be 'two-sided' with "
@@ -587,8 +585,7 @@ def partial_auc(scores: Scores, max_fpr: float = 1.0, *, mcclish: bool = False) 
     """
     sc = _check_scores_obj(scores)
     a = _check_max_fpr(max_fpr)
-    if not isinstance(mcclish, bool | np.bool_):
-        raise TypeError(f"`mcclish` must be True or False; got {mcclish!r}.")
+    check_flag("mcclish", mcclish)
     return float(_partial_auc_rows(sc._lay, sc._full_view(), a, mcclish)[0])
 
 
@@ -651,8 +648,7 @@ def auc_ci(
     True
     """
     sc = _check_scores_obj(scores)
-    if not isinstance(mcclish, bool | np.bool_):
-        raise TypeError(f"`mcclish` must be True or False; got {mcclish!r}.")
+    check_flag("mcclish", mcclish)
     if max_fpr is None and not mcclish:
 
         def make(s: Scores) -> _Spec:

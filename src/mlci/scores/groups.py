@@ -22,6 +22,7 @@ from ..inputs import (
     binary_target,
     bootstrap_options,
     check_choice,
+    check_flag,
     fast_unique,
     gather,
     is_nested,
@@ -421,8 +422,8 @@ def metric_by_group(
     check_choice("score_class", score_class, ("pos", "neg"))
     check_choice("equal_class", equal_class, ("pos", "neg"))
     for name, flag in (("dropna", dropna), ("stratify", stratify), ("two_stage", two_stage)):
-        if flag is not None and not isinstance(flag, bool | np.bool_):
-            raise TypeError(f"`{name}` must be True or False; got {flag!r}.")
+        if flag is not None:
+            check_flag(name, flag)
     check_choice("weights", weights, ("multinomial", "poisson"))
     if metric_kwargs is not None and not isinstance(metric_kwargs, dict):
         raise TypeError(f"`metric_kwargs` must be a dict; got {type(metric_kwargs).__name__}.")

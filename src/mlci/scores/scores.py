@@ -63,6 +63,7 @@ from ..inputs import (
     binary_target,
     bootstrap_options,
     check_choice,
+    check_flag,
     gather,
 )
 from ..metrics import Kernel, RocAucKernel
@@ -679,7 +680,7 @@ class Scores:
     ):
         check_choice("score_class", score_class, _LABELS)
         check_choice("equal_class", equal_class, _LABELS)
-        _check_bool("dropna", dropna)
+        check_flag("dropna", dropna)
         parts, kept, n_input = [], [], 0
         for name, x in (("pos", pos), ("neg", neg)):
             g = gather(
@@ -797,7 +798,7 @@ class Scores:
         """
         check_choice("score_class", score_class, _LABELS)
         check_choice("equal_class", equal_class, _LABELS)
-        _check_bool("dropna", dropna)
+        check_flag("dropna", dropna)
         g = gather(
             {
                 "y_true": ArgSpec("labels", required=True),
@@ -1234,10 +1235,10 @@ class Scores:
         )
         check_choice("algorithm", algorithm, ("auto", "lazy", "weights"))
         check_choice("weights", weights, ("multinomial", "poisson"))
-        _check_bool("two_stage", two_stage)
-        _check_bool("dropna", dropna)
+        check_flag("two_stage", two_stage)
+        check_flag("dropna", dropna)
         if stratify is not None:
-            _check_bool("stratify", stratify)
+            check_flag("stratify", stratify)
         design = design_arrays(
             conditions,
             strata,
@@ -1289,11 +1290,6 @@ class Scores:
 
 def _no_view(v: _View) -> np.ndarray:  # pragma: no cover - a callable's spec has no view path
     raise NotImplementedError
-
-
-def _check_bool(name: str, value: Any) -> None:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"`{name}` must be True or False; got {value!r}.")
 
 
 def _run(

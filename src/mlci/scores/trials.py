@@ -65,6 +65,7 @@ from ..inputs import (
     binary_target,
     bootstrap_options,
     check_choice,
+    check_flag,
     check_positive_int,
     check_rng_seed,
     gather,
@@ -718,8 +719,7 @@ def trial_bootstrap_ci(
         n_jobs=n_jobs,
         max_memory=max_memory,
     )
-    if not isinstance(dropna, bool | np.bool_):
-        raise TypeError(f"`dropna` must be True or False; got {dropna!r}.")
+    check_flag("dropna", dropna)
     if not (callable(metric) or isinstance(metric, str)):
         raise TypeError(f"`metric` must be a metric name or a callable; got {metric!r}.")
     if callable(metric) and pos_label is not None:

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from scipy.special import xlogy
 
-from ..inputs import DEFAULT_MAX_MEMORY, check_choice
+from ..inputs import DEFAULT_MAX_MEMORY, check_choice, check_flag
 from ..results import BootstrapResult, Result
 from .curves import _check_scores_obj, _point_rates_rows
 from .scores import Scores, _counts_at, _Layout, _resolve, _Spec, _View
@@ -236,7 +236,7 @@ def detection_cost(
     """
     sc = _check_scores_obj(scores)
     p, cm, cf = _check_costs(p_target, c_miss, c_fa)
-    _check_flag("normalize", normalize)
+    check_flag("normalize", normalize)
     t = _bayes_threshold(sc, p, cm, cf) if threshold is None else _check_scalar(threshold)
     cost = cm * p * sc.fnr(t) + cf * (1 - p) * sc.fpr(t)
     return float(cost / min(cm * p, cf * (1 - p)) if normalize else cost)
@@ -275,7 +275,7 @@ def min_detection_cost(
     """
     sc = _check_scores_obj(scores)
     p, cm, cf = _check_costs(p_target, c_miss, c_fa)
-    _check_flag("normalize", normalize)
+    check_flag("normalize", normalize)
     return float(_dcf_rows(sc._lay, sc._full_view(), p, cm, cf, normalize)[0])
 
 
@@ -344,7 +344,7 @@ def dcf_ci(
             "DCF optimises the threshold in every replicate)."
         )
     p, cm, cf = _check_costs(p_target, c_miss, c_fa)
-    _check_flag("normalize", normalize)
+    check_flag("normalize", normalize)
     bounds = (0.0, np.inf)
     if kind == "min":
 
@@ -395,11 +395,6 @@ def dcf_ci(
         max_memory=max_memory,
         dropna=dropna,
     )[0]
-
-
-def _check_flag(name: str, value: Any) -> None:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"`{name}` must be True or False; got {value!r}.")
 
 
 def _check_scalar(threshold: Any) -> float:
@@ -581,7 +576,7 @@ def cllr_ci(
     True
     """
     sc = _check_scores_obj(scores)
-    _check_flag("minimum", minimum)
+    check_flag("minimum", minimum)
     _check_llr(sc)
     fn = _min_cllr_rows if minimum else _cllr_rows
 
