@@ -205,3 +205,10 @@ def test_a_ragged_sequence_is_named():
         gather({"conditions": ArgSpec("groups")}, {"conditions": [np.arange(4), None]})
     with pytest.raises(ValueError, match=r"`y_true` must be an array .* got a ragged"):
         gather(LABELS, {"y_true": [[0, 1], [1]], "y_pred": [0, 1]})
+
+
+def test_label_pair_of_different_lengths():
+    # check_label_pair also compares a data set with a list of classes (ConfusionMatrix)
+    check_label_pair(np.array([0, 1, 1]), np.array([1, 0]))
+    with pytest.raises(ValueError, match="share no value"):
+        check_label_pair(np.array([0, 1, 1]), np.array([2, 3]))

@@ -74,8 +74,8 @@ def encode_label_pair(
         )
     classes, (t, p) = encode_labels(y_true, y_pred)
     k = len(classes)
-    if k * k <= 1 << 22:
-        # one pass: the (true, pred) table says which values each side takes
+    if len(t) == len(p) and k * k <= 1 << 22:
+        # aligned arrays, one pass: the (true, pred) table says which values each side takes
         table = np.bincount(t * k + p, minlength=k * k).reshape(k, k)
         in_true, in_pred = table.any(axis=1), table.any(axis=0)
     else:
