@@ -31,7 +31,6 @@ __all__ = [
     "gather_paired",
     "kernel_data",
     "metric_name",
-    "metric_params",
     "run_joint",
     "top_level",
 ]
@@ -44,29 +43,6 @@ _FIRST_ARG = {"weighted_mean": "the per-sample weights (e.g. word counts)"}
 def metric_name(metric: Any) -> str:
     """The name a result reports for ``metric`` (a built-in name, or the function's name)."""
     return metric if isinstance(metric, str) else getattr(metric, "__name__", "metric")
-
-
-def metric_params(metric: Any, pos_label: Any, average: Any, metric_kwargs: Any) -> dict[str, Any]:
-    """The keyword options of ``metric``: ``pos_label``/``average`` for built-ins, plus
-    ``metric_kwargs``."""
-    if metric_kwargs is not None and not isinstance(metric_kwargs, Mapping):
-        raise TypeError(
-            f"`metric_kwargs` must be a dict of the metric's options; got "
-            f"{type(metric_kwargs).__name__}."
-        )
-    params = dict(metric_kwargs or {})
-    if callable(metric):
-        if pos_label is not None or average != "default":
-            raise ValueError(
-                "`pos_label` and `average` are options of the built-in metrics; pass options "
-                "of your own function in `metric_kwargs`."
-            )
-        return params
-    if pos_label is not None:
-        params["pos_label"] = pos_label
-    if average != "default":
-        params["average"] = average
-    return params
 
 
 def check_metric(metric: Any) -> str | Callable[..., Any]:

@@ -45,14 +45,13 @@ from ..inputs import (
     check_flag,
     check_positive_int,
 )
-from ..metrics import get_kernel
+from ..metrics import get_kernel, metric_params
 from ..results import IntervalResult, format_value, require_pandas
 from .common import (
     JointKernel,
     gather_paired,
     kernel_data,
     metric_name,
-    metric_params,
     run_joint,
 )
 

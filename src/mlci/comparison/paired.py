@@ -41,7 +41,7 @@ from ..inputs import (
     check_choice,
     check_positive_int,
 )
-from ..metrics import get_kernel
+from ..metrics import get_kernel, metric_params
 from ..results import (
     BootstrapResult,
     ConfidenceInterval,
@@ -57,7 +57,6 @@ from .common import (
     gather_paired,
     kernel_data,
     metric_name,
-    metric_params,
     run_joint,
 )
 

@@ -31,9 +31,9 @@ from scipy import sparse
 from ..engine.bootstrap import run_replicates
 from ..engine.sampler import Sampler, Stream
 from ..inputs import DEFAULT_MAX_MEMORY, bootstrap_options, unique_inverse
-from ..metrics import get_kernel
+from ..metrics import get_kernel, metric_params
 from ..results import TestResult
-from .common import Aggregator, gather_paired, kernel_data, metric_name, metric_params, top_level
+from .common import Aggregator, gather_paired, kernel_data, metric_name, top_level
 
 __all__ = ["SwapCountSampler", "SwapMaskSampler", "permutation_test"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -25,7 +25,7 @@ from ..inputs import (
     check_positive_int,
     gather_design,
 )
-from ..metrics import FunctionKernel, Kernel, get_kernel, metric_info
+from ..metrics import FunctionKernel, Kernel, get_kernel, metric_info, metric_params
 from ..results import BootstrapResult, ConfidenceInterval, plain
 from .intervals import acceleration, bootstrap_interval
 from .nested import plan_for_conditions
@@ -556,22 +556,7 @@ def bootstrap_ci(
     )
     check_choice("weights", weights, ("multinomial", "poisson"))
     stratify = check_flag("stratify", stratify)
-    if metric_kwargs is not None and not isinstance(metric_kwargs, Mapping):
-        raise TypeError(
-            "`metric_kwargs` must be a dict of the metric's options; got "
-            f"{type(metric_kwargs).__name__}."
-        )
-    params = dict(metric_kwargs or {})
-    if not callable(metric):
-        if pos_label is not None:
-            params["pos_label"] = pos_label
-        if average != "default":
-            params["average"] = average
-    elif pos_label is not None or average != "default":
-        raise ValueError(
-            "`pos_label` and `average` are options of the built-in metrics; pass options of "
-            "your own function in `metric_kwargs`."
-        )
+    params = metric_params(metric, pos_label, average, metric_kwargs)
     names = input_names(metric, len(arrays))
     if stratify:
         if strata is not None:

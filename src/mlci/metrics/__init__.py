@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import inspect
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -42,6 +42,7 @@ __all__ = [
     "get_kernel",
     "list_metrics",
     "metric_info",
+    "metric_params",
     "safe_div",
 ]
 
@@ -234,6 +235,35 @@ def _resolve(name: str) -> MetricInfo:
 def metric_info(metric: str) -> MetricInfo:
     """The registry entry of a built-in metric name (case and ``-``/``_`` insensitive)."""
     return _resolve(metric)
+
+
+def metric_params(metric: Any, pos_label: Any, average: Any, metric_kwargs: Any) -> dict[str, Any]:
+    """The keyword options of ``metric``: ``pos_label``/``average`` for built-ins, plus
+    ``metric_kwargs`` (the one way every driver passes metric options).
+
+    Examples
+    --------
+    >>> metric_params("f1", 1, "default", {"beta": 2})
+    {'beta': 2, 'pos_label': 1}
+    """
+    if metric_kwargs is not None and not isinstance(metric_kwargs, Mapping):
+        raise TypeError(
+            f"`metric_kwargs` must be a dict of the metric's options; got "
+            f"{type(metric_kwargs).__name__}."
+        )
+    params = dict(metric_kwargs or {})
+    if callable(metric):
+        if pos_label is not None or average != "default":
+            raise ValueError(
+                "`pos_label` and `average` are options of the built-in metrics; pass options "
+                "of your own function in `metric_kwargs`."
+            )
+        return params
+    if pos_label is not None:
+        params["pos_label"] = pos_label
+    if average != "default":
+        params["average"] = average
+    return params
 
 
 def get_kernel(
