@@ -44,7 +44,7 @@ from ..inputs import (
     unique_inverse,
 )
 from .resampling import bind_atoms, make_plan
-from .sampler import Sampler, Stream, block_generator
+from .sampler import Sampler, block_generator
 
 __all__ = ["NestedPlan", "is_nested", "make_nested_plan", "plan_for_conditions"]
 
@@ -205,8 +205,7 @@ class NestedSampler(Sampler):
         n_top = self._jk_units
         removed = self._top_table
         if n_top > max_groups:
-            rng = self.plan.generator(Stream.JACKKNIFE, 0)
-            group = rng.permutation(np.arange(n_top) % max_groups)
+            group = self.random_groups(n_top, max_groups)
             ind = sparse.csr_matrix(
                 (np.ones(n_top), (group, np.arange(n_top))), shape=(max_groups, n_top)
             )

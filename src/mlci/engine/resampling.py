@@ -45,7 +45,7 @@ from ..inputs import (
     gather,
 )
 from ..inputs.encoding import fast_unique, unique_inverse
-from .sampler import Sampler, Stream, block_generator
+from .sampler import Sampler, block_generator
 
 __all__ = [
     "FEW_CONDITIONS",
@@ -372,7 +372,7 @@ class AtomSampler(Sampler):
             if n_units <= max_groups:
                 removed = self._table
             else:
-                group = _random_groups(plan, n_units, max_groups)
+                group = self.random_groups(n_units, max_groups)
                 ind = sparse.csr_matrix(
                     (np.ones(n_units), (group, np.arange(n_units))), shape=(max_groups, n_units)
                 )
@@ -390,7 +390,7 @@ class AtomSampler(Sampler):
 
             return g, counts[present], rows_present
         else:
-            group = _random_groups(plan, plan.n_samples, max_groups)
+            group = self.random_groups(plan.n_samples, max_groups)
             removed = sparse.csr_matrix(
                 (np.ones(plan.n_samples), (group, self.keys)), shape=(max_groups, self.m)
             )
@@ -403,11 +403,6 @@ class AtomSampler(Sampler):
             return counts[None, :] - part
 
         return g, mult, rows
-
-
-def _random_groups(plan: ResamplingPlan, n: int, g: int) -> np.ndarray:
-    rng = plan.generator(Stream.JACKKNIFE, 0)
-    return rng.permutation(np.arange(n) % g)
 
 
 def make_plan(

@@ -204,6 +204,12 @@ class Sampler:
             self.block(j, stream, out=out[a : a + self.block_rows(j)])
         return out
 
+    def random_groups(self, n_units: int, n_groups: int) -> np.ndarray:
+        """Group of every unit for the grouped jackknife: ``n_units`` units dealt at random
+        into ``n_groups`` groups of (nearly) equal size, from the seed's jackknife stream."""
+        rng = self.generator(Stream.JACKKNIFE, 0)
+        return rng.permutation(np.arange(n_units) % n_groups)
+
     def jackknife_rows(
         self, max_groups: int
     ) -> tuple[int, np.ndarray, Callable[[int, int], np.ndarray]]:

@@ -58,7 +58,7 @@ from ..engine.bootstrap import (
     run_replicates,
     single_threaded_blas,
 )
-from ..engine.sampler import Sampler, Stream, stream_seed
+from ..engine.sampler import Sampler
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
     ArgSpec,
@@ -514,8 +514,7 @@ class _TrialSampler(Sampler):
             group = np.arange(n_spk)
             g = n_spk
         else:
-            ss = stream_seed(self.seed, Stream.JACKKNIFE, 0)
-            group = np.random.default_rng(ss).permutation(np.arange(n_spk) % max_groups)
+            group = self.random_groups(n_spk, max_groups)
             g = max_groups
         if self.speaker_counts:  # rows of speaker counts: the deleted group's speakers are 0
 
