@@ -73,7 +73,7 @@ def test_example_table_matches_api(capsys):
     assert float(f1[2]) == pytest.approx(ref.estimate, abs=5e-5)
     assert float(f1[3]) == pytest.approx(ref.confidence_interval.low, abs=5e-5)
     assert float(f1[4]) == pytest.approx(ref.confidence_interval.high, abs=5e-5)
-    assert f1[5:] == ["bca", "1501", "40"]
+    assert f1[5:] == ["studentized", "1501", "40"]
     assert "seed 3" in out.splitlines()[0]
 
 

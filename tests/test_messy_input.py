@@ -7,6 +7,7 @@ must now be a clear error naming the argument, or the right number.
 from __future__ import annotations
 
 import json
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -120,13 +121,34 @@ def test_one_sided_intervals_end_at_the_range_and_json_is_strict():
 
 
 @pytest.mark.parametrize("n_conditions", [2, 3, 12])
-def test_few_conditions_warn(n_conditions):
+@pytest.mark.parametrize("method", ["bca", "percentile"])
+def test_few_conditions_warn(n_conditions, method):
     # before: no warning with two or three conditions
     y = np.tile([0, 1], 60)
     p = np.where(np.random.default_rng(1).random(120) < 0.2, 1 - y, y)
     cond = np.arange(120) % n_conditions
     with pytest.warns(mlci.FewConditionsWarning, match=rf"Only {n_conditions} conditions"):
-        mlci.bootstrap_ci(y, p, metric="accuracy", conditions=cond, n_resamples=100, rng=0)
+        mlci.bootstrap_ci(
+            y, p, metric="accuracy", conditions=cond, n_resamples=100, rng=0, method=method
+        )
+
+
+@pytest.mark.parametrize(("n_conditions", "warns"), [(2, True), (5, True), (8, False), (12, False)])
+@pytest.mark.parametrize("metric", ["accuracy", "f1"])
+def test_auto_warns_only_where_no_method_holds(n_conditions, warns, metric):
+    # the coverage map (docs/validation.md, section 2): from 8 conditions on, the interval
+    # "auto" picks holds its level; below, nothing does and the result says so
+    y = np.tile([0, 1], 60)
+    p = np.where(np.random.default_rng(1).random(120) < 0.2, 1 - y, y)
+    cond = np.arange(120) % n_conditions
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = mlci.bootstrap_ci(y, p, metric=metric, conditions=cond, n_resamples=100, rng=0)
+    few = [w for w in caught if issubclass(w.category, mlci.FewConditionsWarning)]
+    assert bool(few) == warns
+    assert ("warning" in res.details) == warns
+    if warns:
+        assert f"Only {n_conditions} conditions" in str(few[0].message)
 
 
 def test_brier_with_two_probability_columns_matches_scikit_learn():
@@ -197,7 +219,7 @@ def test_per_class_results_are_labelled_with_the_classes():
 def test_another_interval_from_the_stored_replicates():
     d = load_example(as_frame=False)
     bca = mlci.bootstrap_ci(
-        d["label"], d["pred"], metric="accuracy", conditions=d["speaker"], rng=0
+        d["label"], d["pred"], metric="accuracy", method="bca", conditions=d["speaker"], rng=0
     )
     for method in ("percentile", "basic", "normal", "bc", "bca"):
         direct = mlci.bootstrap_ci(

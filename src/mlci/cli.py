@@ -426,7 +426,7 @@ def _add_ci(sub: Any) -> None:
         metavar="NAME[,NAME...]",
         help="built-in metric name(s), comma-separated (see `mlci metrics`)",
     )
-    m.add_argument("--method", default="bca", choices=INTERVAL_METHODS, help="default: bca")
+    m.add_argument("--method", default="auto", choices=INTERVAL_METHODS, help="default: auto")
     m.add_argument(
         "-B",
         "--n-resamples",
@@ -712,7 +712,7 @@ def _add_compare(sub: Any) -> None:
         choices=("holm", "bonferroni", "hochberg", "bh", "by", "maxt", "none"),
         help="multiple-comparison adjustment of the p-values (default holm)",
     )
-    m.add_argument("--method", default="bca", choices=INTERVAL_METHODS, help="default: bca")
+    m.add_argument("--method", default="auto", choices=INTERVAL_METHODS, help="default: auto")
     m.add_argument("-B", "--n-resamples", type=int, default=1000, metavar="N")
     m.add_argument("--seed", type=int, metavar="S", help="random seed (default: drawn, printed)")
     m.add_argument("--confidence-level", type=float, default=0.95, metavar="L")

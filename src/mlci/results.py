@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .engine.intervals import bootstrap_interval
+from .engine.intervals import interval_from_replicates
 from .inputs import INTERVAL_METHODS, check_alternative, check_choice, check_confidence_level
 
 __all__ = [
@@ -306,6 +306,12 @@ class BootstrapResult(IntervalResult):
         Number of strata, when strata were given.
     bounds : (float, float)
         The metric's range: intervals stay inside it, one-sided ones end at its edges.
+    replicate_standard_errors : ndarray or None
+        Every replicate's linearized standard error (``method="studentized"``).
+    diagnostics : dict
+        What the interval rests on (``details["diagnostics"]``): conditions and their
+        sizes, effective sample size and design effect (proportions), positives and
+        negatives, invalid replicates, replicates equal to the estimate, skewness.
 
     Examples
     --------
@@ -318,6 +324,7 @@ class BootstrapResult(IntervalResult):
 
     bias: Any = None
     bootstrap_distribution: np.ndarray = field(default_factory=lambda: np.empty(0))
+    replicate_standard_errors: np.ndarray | None = None
     n_resamples: int = 0
     n_invalid: int = 0
     scheme: str = "iid"
@@ -325,6 +332,11 @@ class BootstrapResult(IntervalResult):
     n_conditions: int | None = None
     n_strata: int | None = None
     bounds: tuple[float, float] = (-np.inf, np.inf)
+
+    @property
+    def diagnostics(self) -> dict[str, Any]:
+        """What the interval rests on (see the class docstring); empty if not recorded."""
+        return dict(self.details.get("diagnostics", {}))
 
     def interval(
         self,
@@ -359,7 +371,12 @@ class BootstrapResult(IntervalResult):
                 "jackknife acceleration, which BCa needs; compute it with method='bca' "
                 "(every other method can then be had from its replicates)."
             )
-        low, high, extra = bootstrap_interval(
+        if method == "auto":
+            raise ValueError(
+                "method='auto' chooses when the interval is computed; pass the method to "
+                "switch to (e.g. 'bca', 'percentile', or this result's own method)."
+            )
+        low, high, extra = interval_from_replicates(
             self.estimate,
             self.bootstrap_distribution,
             method=method,
@@ -367,6 +384,8 @@ class BootstrapResult(IntervalResult):
             alternative=alt,
             accel=accel,
             bounds=self.bounds,
+            linear=self.details.get("linearized"),
+            se_dist=self.replicate_standard_errors,
         )
         conv = float if np.ndim(self.estimate) == 0 else np.asarray
         details = {k: v for k, v in self.details.items() if k not in ("z0", "fallback")}
@@ -416,6 +435,7 @@ class BootstrapResult(IntervalResult):
         d = super().to_dict()
         if not include_distribution:
             d.pop("bootstrap_distribution")
+            d.pop("replicate_standard_errors")
         return d
 
 

@@ -54,8 +54,12 @@ __all__ = [
     "binary_classification",
     "binormal_scores",
     "clustered_classification",
+    "coverage_map_scenarios",
     "coverage_study",
+    "decision_classification",
     "logit_normal_parameters",
+    "paired_binormal_scores",
+    "paired_clustered_classification",
     "standard_scenarios",
     "stress_scenarios",
 ]
@@ -81,6 +85,10 @@ class Simulation:
         Scores (for ranking metrics such as roc_auc).
     conditions : ndarray of int, shape (n_samples,) or None
         Condition of every sample, for clustered data.
+    y_pred_b : ndarray, shape (n_samples,) or None
+        A second system's decisions (or scores, for a ranking metric) on the same
+        samples: the experiment is then a paired comparison, and ``true_value`` is the
+        population difference ``metric(first system) - metric(second)``.
     true_value : float
         The metric's population value.
     details : Mapping
@@ -93,6 +101,7 @@ class Simulation:
     y_pred: np.ndarray | None = None
     y_score: np.ndarray | None = None
     conditions: np.ndarray | None = None
+    y_pred_b: np.ndarray | None = None
     true_value: float
     details: Mapping[str, Any] = field(default_factory=dict)
 
@@ -415,6 +424,158 @@ def clustered_classification(
     )
 
 
+def _cell_metric(metric: str, tp: float, fp: float, fn: float, tn: float) -> float:
+    """A decision metric from population cell probabilities (the ratio of expectations
+    its estimator converges to)."""
+    if metric == "accuracy":
+        return tp + tn
+    if metric == "precision":
+        return tp / (tp + fp)
+    if metric == "recall":
+        return tp / (tp + fn)
+    if metric == "specificity":
+        return tn / (tn + fp)
+    if metric == "f1":
+        return 2 * tp / (2 * tp + fp + fn)
+    if metric == "balanced_accuracy":
+        return 0.5 * (tp / (tp + fn) + tn / (tn + fp))
+    if metric == "mcc":
+        return (tp * tn - fp * fn) / math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    raise ValueError(
+        "`metric` must be one of 'accuracy', 'precision', 'recall', 'specificity', 'f1', "
+        f"'balanced_accuracy', 'mcc'; got {metric!r}."
+    )
+
+
+def decision_classification(
+    n_samples: int,
+    *,
+    metric: str,
+    prevalence: float,
+    tpr: float,
+    fpr: float,
+    rng: Any = None,
+) -> Simulation:
+    """iid decisions of a classifier with given true- and false-positive rates.
+
+    Labels are Bernoulli(``prevalence``); a positive is predicted positive with
+    probability ``tpr``, a negative with probability ``fpr``.  The population value of
+    ``metric`` is computed from the cell probabilities (e.g. F1 = 2 TP / (2 TP + FP +
+    FN) with TP = prevalence * tpr ...), the value its estimator converges to.
+
+    Examples
+    --------
+    >>> sim = decision_classification(400, metric="f1", prevalence=0.05, tpr=0.8, fpr=0.02,
+    ...                               rng=0)
+    >>> round(sim.true_value, 4)
+    0.7339
+    """
+    n = check_positive_int("n_samples", n_samples, minimum=2)
+    prev = _check_open_unit("prevalence", prevalence)
+    tpr_ = _check_open_unit("tpr", tpr)
+    fpr_ = _check_open_unit("fpr", fpr)
+    truth = _cell_metric(
+        metric, prev * tpr_, (1 - prev) * fpr_, prev * (1 - tpr_), (1 - prev) * (1 - fpr_)
+    )
+    g = _generator(rng)
+    y_true = (g.random(n) < prev).astype(np.int64)
+    y_pred = (g.random(n) < np.where(y_true == 1, tpr_, fpr_)).astype(np.int64)
+    return Simulation(
+        metric=metric,
+        y_true=y_true,
+        y_pred=y_pred,
+        true_value=truth,
+        details={"prevalence": prev, "tpr": tpr_, "fpr": fpr_},
+    )
+
+
+def paired_clustered_classification(
+    n_conditions: int,
+    samples_per_condition: int | Sequence[int],
+    accuracy_a: float,
+    accuracy_b: float,
+    icc: float,
+    *,
+    rng: Any = None,
+) -> Simulation:
+    """Two systems' decisions on the same clustered samples; the truth is their accuracy gap.
+
+    Condition ``c`` has accuracy ``p_c ~ Beta`` (mean ``accuracy_a``, intra-condition
+    correlation ``icc``, as :func:`clustered_classification`) for system A and
+    ``p_c * accuracy_b / accuracy_a`` for system B; one uniform draw per sample decides
+    both (B is right only where A is), so the systems' errors are strongly paired.  The
+    population difference is exactly ``accuracy_a - accuracy_b``.
+
+    Examples
+    --------
+    >>> sim = paired_clustered_classification(15, 20, 0.85, 0.8, 0.1, rng=0)
+    >>> sim.metric, round(sim.true_value, 4), sim.n_conditions
+    ('accuracy', 0.05, 15)
+    """
+    if not accuracy_b < accuracy_a:
+        raise ValueError("`accuracy_b` must be below `accuracy_a`.")
+    sim = clustered_classification(n_conditions, samples_per_condition, accuracy_a, icc, rng=rng)
+    g = _generator(rng)
+    conditions = sim.conditions
+    assert conditions is not None
+    c = int(conditions.max()) + 1
+    a, b = sim.details["a"], sim.details["b"]
+    p_c = g.beta(a, b, size=c)
+    u = g.random(len(conditions))
+    right_a = u < p_c[conditions]
+    right_b = u < p_c[conditions] * (accuracy_b / accuracy_a)
+    y_true = sim.y_true
+    return Simulation(
+        metric="accuracy",
+        y_true=y_true,
+        y_pred=np.where(right_a, y_true, 1 - y_true),
+        y_pred_b=np.where(right_b, y_true, 1 - y_true),
+        conditions=conditions,
+        true_value=accuracy_a - accuracy_b,
+        details={"icc": sim.details["icc"]},
+    )
+
+
+def paired_binormal_scores(
+    n_samples: int,
+    auc_a: float,
+    auc_b: float,
+    *,
+    correlation: float = 0.5,
+    prevalence: float = 0.5,
+    rng: Any = None,
+) -> Simulation:
+    """Two correlated binormal systems on the same samples; the truth is their AUC gap.
+
+    Each system's scores are N(0, 1) on negatives and N(d, 1) on positives (``d`` from its
+    AUC, as :func:`binormal_scores`), the two systems' noises correlated by
+    ``correlation``; the population difference is exactly ``auc_a - auc_b``.
+
+    Examples
+    --------
+    >>> sim = paired_binormal_scores(200, 0.85, 0.8, rng=0)
+    >>> sim.metric, round(sim.true_value, 4)
+    ('roc_auc', 0.05)
+    """
+    n = check_positive_int("n_samples", n_samples, minimum=4)
+    rho = float(correlation)
+    g = _generator(rng)
+    n_pos = int(np.clip(round(prevalence * n), 2, n - 2))
+    y_true = np.zeros(n, dtype=np.int64)
+    y_true[g.permutation(n)[:n_pos]] = 1
+    z1, z2 = g.standard_normal(n), g.standard_normal(n)
+    d_a = math.sqrt(2.0) * float(ndtri(auc_a))
+    d_b = math.sqrt(2.0) * float(ndtri(auc_b))
+    return Simulation(
+        metric="roc_auc",
+        y_true=y_true,
+        y_score=z1 + d_a * y_true,
+        y_pred_b=rho * z1 + math.sqrt(1 - rho * rho) * z2 + d_b * y_true,
+        true_value=auc_a - auc_b,
+        details={"correlation": rho, "n_positive": n_pos},
+    )
+
+
 # --------------------------------------------------------------------------- coverage
 @dataclass(frozen=True)
 class Scenario:
@@ -536,6 +697,131 @@ def stress_scenarios() -> list[Scenario]:
             description="50 x 20, ICC 0.2 (logit-normal)",
         ),
     ]
+
+
+def _unequal_sizes(n_conditions: int, mean: int) -> np.ndarray:
+    """Condition sizes from 1/4 to 7/4 of ``mean``, evenly spread (a fixed design)."""
+    return np.round(np.linspace(0.25, 1.75, n_conditions) * mean).astype(int)
+
+
+def coverage_map_scenarios() -> list[Scenario]:
+    """The grid of designs of mlci's coverage map (docs/validation.md, section 2).
+
+    Clustered accuracy with 5 to 50 conditions (equal and unequal sizes, ICC 0.02 to
+    0.5); proportions at n = 30 to 1000 and 0.8 to 0.99; F1, precision and recall of a
+    5% class and MCC; ROC AUC with 5, 10 and 20 positives, with ties and near 1;
+    paired differences of accuracy over 8 to 30 conditions and of the AUC.  Clustered
+    scenarios are resampled by condition only (the scheme mlci recommends).
+
+    Examples
+    --------
+    >>> names = [s.name for s in coverage_map_scenarios()]
+    >>> len(names), names[0]
+    (33, 'accuracy C=5 ICC=0.1')
+    """
+    cond = ("conditions",)
+    out: list[Scenario] = []
+    for c in (5, 8, 12, 20, 50):
+        out.append(
+            Scenario(
+                f"accuracy C={c} ICC=0.1",
+                lambda g, c=c: clustered_classification(c, 20, 0.8, 0.1, rng=g),
+                schemes=cond,
+                description=f"{c} conditions x 20, accuracy 0.8",
+            )
+        )
+    for c, icc in ((12, 0.02), (12, 0.3), (12, 0.5), (8, 0.3), (20, 0.5)):
+        out.append(
+            Scenario(
+                f"accuracy C={c} ICC={icc}",
+                lambda g, c=c, icc=icc: clustered_classification(c, 20, 0.8, icc, rng=g),
+                schemes=cond,
+                description=f"{c} conditions x 20",
+            )
+        )
+    for c, icc in ((12, 0.1), (20, 0.2)):
+        out.append(
+            Scenario(
+                f"accuracy C={c} unequal ICC={icc}",
+                lambda g, c=c, icc=icc: clustered_classification(
+                    c, _unequal_sizes(c, 20), 0.8, icc, rng=g
+                ),
+                schemes=cond,
+                description=f"{c} conditions of 5 to 35 samples",
+            )
+        )
+    out.append(
+        Scenario(
+            "accuracy 0.95 C=20 ICC=0.1",
+            lambda g: clustered_classification(20, 20, 0.95, 0.1, rng=g),
+            schemes=cond,
+            description="near 1 and clustered",
+        )
+    )
+    for n, acc in ((30, 0.8), (100, 0.9), (300, 0.97), (200, 0.98), (1000, 0.99)):
+        out.append(
+            Scenario(
+                f"accuracy {acc} n={n}",
+                lambda g, n=n, acc=acc: binary_classification(n, acc, rng=g),
+                description="iid",
+            )
+        )
+    for metric, n, prev, tpr, fpr in (
+        ("precision", 500, 0.3, 0.9, 0.02),
+        ("recall", 200, 0.3, 0.9, 0.05),
+        ("f1", 400, 0.05, 0.8, 0.02),
+        ("precision", 400, 0.05, 0.8, 0.02),
+        ("recall", 400, 0.05, 0.8, 0.02),
+        ("mcc", 400, 0.2, 0.8, 0.1),
+    ):
+        out.append(
+            Scenario(
+                f"{metric} prevalence={prev} n={n}",
+                lambda g, n=n, m=metric, p=prev, t=tpr, f=fpr: decision_classification(
+                    n, metric=m, prevalence=p, tpr=t, fpr=f, rng=g
+                ),
+                description="iid",
+            )
+        )
+    for n_pos in (5, 10, 20):
+        out.append(
+            Scenario(
+                f"roc_auc {n_pos} positives",
+                lambda g, k=n_pos: binormal_scores(100, 0.8, prevalence=k / 100, rng=g),
+                description="n = 100, AUC 0.8",
+            )
+        )
+    out.append(
+        Scenario(
+            "roc_auc ties n=300",
+            lambda g: binormal_scores(300, 0.8, step=0.5, rng=g),
+            description="scores on a 0.5 grid",
+        )
+    )
+    out.append(
+        Scenario(
+            "roc_auc 0.95 n=100",
+            lambda g: binormal_scores(100, 0.95, rng=g),
+            description="AUC near 1",
+        )
+    )
+    for c in (8, 15, 30):
+        out.append(
+            Scenario(
+                f"paired accuracy C={c}",
+                lambda g, c=c: paired_clustered_classification(c, 20, 0.85, 0.8, 0.1, rng=g),
+                schemes=cond,
+                description="difference of two systems, ICC 0.1",
+            )
+        )
+    out.append(
+        Scenario(
+            "paired roc_auc n=100",
+            lambda g: paired_binormal_scores(100, 0.85, 0.8, rng=g),
+            description="difference of two correlated systems",
+        )
+    )
+    return out
 
 
 @dataclass(frozen=True, repr=False)
@@ -690,6 +976,79 @@ def _experiment_seed(seed: int, scenario: str, i: int) -> np.random.SeedSequence
     return np.random.SeedSequence(seed, spawn_key=(zlib.crc32(scenario.encode()), i))
 
 
+#: the interval methods computed from the bootstrap distribution alone
+_DIST = ("percentile", "basic", "normal", "bc", "bca")
+#: warnings that a coverage study expects (it measures what few conditions do)
+_EXPECTED = (FewConditionsWarning,)
+
+
+def _call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, list[Any]]:
+    """``fn(...)`` and the warnings it raised (except the expected ones); None on ValueError."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            res = fn(*args, **kwargs)
+        except ValueError:
+            return None, []
+    return res, [c for c in caught if not issubclass(c.category, _EXPECTED)]
+
+
+def _experiment(
+    sim: Simulation,
+    methods: Sequence[str],
+    kwargs: dict[str, Any],
+    level: float,
+    seed: np.random.SeedSequence,
+) -> dict[str, tuple[float, float, bool]]:
+    """``{method: (low, high, warned)}`` of one simulated test set (a method that raised
+    a ValueError is missing).  Every method uses the same replicate seed."""
+    out: dict[str, tuple[float, float, bool]] = {}
+    if sim.y_pred_b is not None:  # a paired comparison: compare() per method
+        from .comparison.paired import compare
+
+        second = sim.y_pred if sim.y_pred is not None else sim.y_score
+        for m in methods:
+            res, caught = _call(
+                compare,
+                sim.y_true,
+                {"A": second, "B": sim.y_pred_b},
+                metric=sim.metric,
+                method=m,
+                confidence_level=level,
+                rng=seed,
+                **kwargs,
+            )
+            if res is not None:
+                d = res.difference("A", "B")
+                out[m] = (*d.confidence_interval, bool(caught))
+        return out
+    common = {"metric": sim.metric, "confidence_level": level, "rng": seed, **kwargs}
+    results: dict[str, tuple[Any, list[Any]]] = {}
+    if any(m in _DIST for m in methods):
+        results["bca"] = _call(bootstrap_ci, *sim.data, method="bca", **common)
+    if any(m not in _DIST for m in methods):
+        results["studentized"] = _call(bootstrap_ci, *sim.data, method="studentized", **common)
+    chosen = None
+    if "auto" in methods:  # which method "auto" picks (the same replicates as the others)
+        probe, _ = _call(bootstrap_ci, *sim.data, method="auto", **{**common, "n_resamples": 2})
+        chosen = None if probe is None else probe.method
+    for m in methods:
+        target = chosen if m == "auto" else m
+        if target is None:
+            continue
+        base, caught = results["bca" if target in _DIST else "studentized"]
+        if base is None:
+            continue
+        if target in ("bca", "studentized"):
+            out[m] = (*base.confidence_interval, bool(caught))
+            continue
+        res, more = _call(base.interval, method=target)
+        if res is not None:
+            invalid = any(issubclass(c.category, InvalidReplicatesWarning) for c in caught)
+            out[m] = (*res.confidence_interval, bool(more) or invalid)
+    return out
+
+
 def coverage_study(
     scenarios: Iterable[Scenario],
     *,
@@ -705,11 +1064,15 @@ def coverage_study(
 
     For each scenario, ``n_experiments`` test sets are generated; on each, one
     bootstrap per scheme (:func:`mlci.bootstrap_ci` with ``method="bca"``) gives the
-    BCa interval, and the other methods are computed from the *same* replicates with
-    :func:`mlci.engine.intervals.bootstrap_interval` (exactly what ``bootstrap_ci`` with that
-    method and seed returns).  Experiment ``i`` of a scenario has its own seed derived
-    from ``rng``, the scenario's name and ``i``: a smaller study is a prefix of a larger
-    one, and every scheme sees the same test sets and replicate seeds.
+    BCa interval and the other distribution methods from the *same* replicates
+    (exactly what ``bootstrap_ci`` with that method and seed returns); one with
+    ``method="studentized"`` (the same replicates and their standard errors) gives the
+    studentized, ``t`` and ``wilson`` intervals; ``"auto"`` is the interval of the method
+    ``bootstrap_ci(method="auto")`` picks.  A paired scenario (``y_pred_b``) calls
+    :func:`mlci.compare` once per method and takes the difference's interval.
+    Experiment ``i`` of a scenario has its own seed derived from ``rng``, the scenario's
+    name and ``i``: a smaller study is a prefix of a larger one, and every scheme sees the
+    same test sets and replicate seeds.
 
     Parameters
     ----------
@@ -717,7 +1080,7 @@ def coverage_study(
     n_experiments : int
     n_resamples : int, default 1000
     methods : sequence of str
-        Interval methods among percentile, basic, normal, bc, bca.
+        Interval methods (:data:`mlci.inputs.INTERVAL_METHODS`).
     confidence_level : float, default 0.95
     rng : int, default 0
         Seed of the whole study.
@@ -765,41 +1128,15 @@ def coverage_study(
             first = first or sim
             truths[i] = sim.true_value
             for s in sc.schemes:
-                kwargs: dict[str, Any] = {}
+                kwargs: dict[str, Any] = {"n_resamples": n_resamples, "n_jobs": n_jobs}
                 if s != "iid":
-                    kwargs = {"conditions": sim.conditions, "two_stage": s == "two-stage"}
-                with warnings.catch_warnings(record=True) as caught:
-                    warnings.simplefilter("always")
-                    try:
-                        res = bootstrap_ci(
-                            *sim.data,
-                            metric=sim.metric,
-                            n_resamples=n_resamples,
-                            confidence_level=level,
-                            method="bca",
-                            rng=boot_ss,
-                            n_jobs=n_jobs,
-                            **kwargs,
-                        )
-                    except ValueError:
-                        continue  # counted as failed: low stays NaN
-                    # the study measures what few conditions do: that warning is expected
-                    caught = [c for c in caught if not issubclass(c.category, FewConditionsWarning)]
-                    n_boot_warn = len(caught)
-                    invalid_warned = any(
-                        issubclass(c.category, InvalidReplicatesWarning) for c in caught
-                    )
+                    kwargs.update(conditions=sim.conditions, two_stage=s == "two-stage")
+                got = _experiment(sim, methods, kwargs, level, boot_ss)
                 for m in methods:
-                    if m == "bca":
-                        low, high = res.confidence_interval
-                        w = n_boot_warn > 0
-                    else:
-                        with warnings.catch_warnings(record=True) as caught_m:
-                            warnings.simplefilter("always")
-                            low, high = res.interval(method=m).confidence_interval
-                        w = bool(caught_m) or invalid_warned
-                    lows[(m, s)][i], highs[(m, s)][i] = low, high
-                    warned[(m, s)] += int(w)
+                    if m in got:
+                        low, high, w = got[m]
+                        lows[(m, s)][i], highs[(m, s)][i] = low, high
+                        warned[(m, s)] += int(w)
         assert first is not None
         for m, s in keys:
             ok = ~np.isnan(lows[(m, s)])

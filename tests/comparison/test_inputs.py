@@ -276,7 +276,7 @@ def test_compare_specific_inputs():
         compare(Y, {"A": A, "B": B}, metric="accuracy", reference="Z")
     for kw, pattern in [
         ({"correction": "tukey"}, "`correction`"),
-        ({"method": "t"}, "`method`"),
+        ({"method": "wilson"}, "`method`"),
         ({"weights": "uniform"}, "`weights`"),
         ({"n_resamples": 1}, "`n_resamples`"),
         ({"jackknife_groups": 1}, "`jackknife_groups`"),

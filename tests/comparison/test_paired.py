@@ -250,7 +250,14 @@ def test_maxt_one_sided_uses_signed_max_t():
     y, sy = _systems(n=200, accs=(0.8, 0.7), seed=0)
     for alt in ("two-sided", "greater", "less"):
         res = compare(
-            y, sy, metric="accuracy", rng=0, n_resamples=999, correction="maxt", alternative=alt
+            y,
+            sy,
+            metric="accuracy",
+            method="bca",
+            rng=0,
+            n_resamples=999,
+            correction="maxt",
+            alternative=alt,
         )
         d = res.difference("A", "B")
         assert d.pvalue_adjusted == pytest.approx(d.pvalue), alt
@@ -258,7 +265,14 @@ def test_maxt_one_sided_uses_signed_max_t():
     # quantile (Westfall & Young 1993): computed here by hand from the distribution
     y, sy = _systems(n=400, accs=(0.8, 0.78, 0.76, 0.74), seed=8)
     res = compare(
-        y, sy, metric="accuracy", rng=0, n_resamples=1000, correction="maxt", alternative="greater"
+        y,
+        sy,
+        metric="accuracy",
+        method="bca",
+        rng=0,
+        n_resamples=1000,
+        correction="maxt",
+        alternative="greater",
     )
     dist = np.column_stack([res.systems[k].bootstrap_distribution for k in sy])
     pairs = list(itertools.combinations(range(4), 2))
@@ -284,7 +298,7 @@ def test_bca_of_difference_uses_jackknife_of_the_difference():
 
     y, sy = _systems(n=240, accs=(0.8, 0.72), seed=9, corr=0.3)
     spk = np.repeat(np.arange(40), 6)
-    res = compare(y, sy, metric="accuracy", conditions=spk, rng=2, n_resamples=500)
+    res = compare(y, sy, metric="accuracy", method="bca", conditions=spk, rng=2, n_resamples=500)
     d = res.difference("A", "B")
     jack = np.array(
         [
@@ -492,8 +506,10 @@ def test_system_interval_is_the_engines_bootstrap_ci_interval():
     # delete-one-condition jackknife), a system's interval is bootstrap_ci's exactly
     y, sy = _systems(n=300, accs=(0.8, 0.7), seed=12)
     spk = np.arange(300) % 30
-    res = compare(y, sy, metric="accuracy", conditions=spk, rng=4, n_resamples=400)
-    ref = mlci.bootstrap_ci(y, sy["B"], metric="accuracy", conditions=spk, rng=4, n_resamples=400)
+    res = compare(y, sy, metric="accuracy", method="bca", conditions=spk, rng=4, n_resamples=400)
+    ref = mlci.bootstrap_ci(
+        y, sy["B"], metric="accuracy", method="bca", conditions=spk, rng=4, n_resamples=400
+    )
     got = res.systems["B"]
     np.testing.assert_allclose(got.bootstrap_distribution, ref.bootstrap_distribution)
     assert got.confidence_interval == pytest.approx(ref.confidence_interval, abs=1e-12)

@@ -102,10 +102,10 @@ def test_builtin_undefined_replicates_counted_and_warned():
     y = np.array([0] * 18 + [1, 1])
     s = np.r_[np.linspace(0, 1, 18), 0.3, 0.7]  # positives inside the negatives' range
     with pytest.warns(mlci.InvalidReplicatesWarning):
-        res = bootstrap_ci(y, s, metric="roc_auc", n_resamples=300, rng=0)
+        res = bootstrap_ci(y, s, metric="roc_auc", method="bca", n_resamples=300, rng=0)
     assert res.n_invalid > 0
     # stratifying by class removes the problem
-    res = bootstrap_ci(y, s, metric="roc_auc", n_resamples=300, rng=0, strata=y)
+    res = bootstrap_ci(y, s, metric="roc_auc", method="bca", n_resamples=300, rng=0, strata=y)
     assert res.n_invalid == 0
 
 
@@ -143,7 +143,9 @@ def test_bca_acceleration_matches_explicit_jackknife():
 
     y, s = Y[:120], SCORE[:120]
     jack = np.array([skm.roc_auc_score(np.delete(y, i), np.delete(s, i)) for i in range(len(y))])
-    res = bootstrap_ci(y, s, metric="roc_auc", n_resamples=100, rng=0, jackknife_groups=2)
+    res = bootstrap_ci(
+        y, s, metric="roc_auc", method="bca", n_resamples=100, rng=0, jackknife_groups=2
+    )
     # jackknife_groups=2 < m forces the grouped path; the exact shortcut is used instead
     assert res.details["acceleration"] == pytest.approx(float(acceleration(jack)), rel=1e-9)
 
@@ -209,7 +211,7 @@ def test_result_repr_and_dict():
         ({"n_resamples": 2.5}, TypeError, r"`n_resamples` must be an integer"),
         ({"confidence_level": 95}, ValueError, r"use 0.95 instead of 95"),
         ({"confidence_level": 0}, ValueError, r"strictly between 0 and 1"),
-        ({"method": "bcaa"}, ValueError, r"`method` must be one of 'percentile', 'basic'"),
+        ({"method": "bcaa"}, ValueError, r"`method` must be one of 'auto', 'percentile', 'basic'"),
         ({"alternative": "two_sided"}, ValueError, r"`alternative` must be one of"),
         ({"conditions": SPEAKER[:10]}, ValueError, r"`conditions` has 10 samples"),
         ({"strata": Y[:-1]}, ValueError, r"`strata` has 299 samples but `y_true` has 300"),

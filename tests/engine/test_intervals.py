@@ -24,7 +24,8 @@ from scipy import stats
 from scipy.special import ndtri
 
 import mlci
-from mlci.engine.intervals import INTERVAL_METHODS, acceleration, bootstrap_interval, quantiles
+from mlci.engine.intervals import acceleration, bootstrap_interval, quantiles
+from mlci.inputs import DISTRIBUTION_METHODS
 
 _RNG_KW = "rng" if "rng" in inspect.signature(stats.bootstrap).parameters else "random_state"
 SCIPY_METHOD = {"percentile": "percentile", "basic": "basic", "bca": "BCa"}
@@ -164,7 +165,7 @@ def test_bc_is_bca_without_acceleration():
     assert_allclose(bc[2]["z0"], ndtri(np.mean(dist < 1.8)), rtol=1e-12)
 
 
-@pytest.mark.parametrize("method", INTERVAL_METHODS)
+@pytest.mark.parametrize("method", DISTRIBUTION_METHODS)
 def test_nan_replicates_are_left_out(method):
     rng = np.random.default_rng(6)
     dist = rng.normal(0.3, 0.1, size=(1000, 2))
@@ -192,7 +193,7 @@ def test_nan_column_gives_nan_interval():
 
 
 # ---------------------------------------------------------------- degenerate
-@pytest.mark.parametrize("method", INTERVAL_METHODS)
+@pytest.mark.parametrize("method", DISTRIBUTION_METHODS)
 def test_constant_distribution_warns_and_collapses(method):
     dist = np.ones(500)
     with warnings.catch_warnings(record=True) as caught:
@@ -229,7 +230,7 @@ def test_no_warning_on_a_regular_distribution():
     dist = np.random.default_rng(9).normal(size=1000)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        for m in INTERVAL_METHODS:
+        for m in DISTRIBUTION_METHODS:
             bootstrap_interval(0.0, dist, method=m, confidence_level=0.95, accel=0.01)
 
 

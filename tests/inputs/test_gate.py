@@ -174,7 +174,7 @@ def test_options():
     assert "0.015" not in str(err.value)
     for bad, pattern in [
         ({"alternative": "one-sided"}, "`alternative`"),
-        ({"method": "studentized"}, "`method`"),
+        ({"method": "jackknife"}, "`method`"),
         ({"n_resamples": 1}, "`n_resamples`"),
         ({"batch": 0}, "`batch`"),
         ({"n_jobs": 0}, "`n_jobs`"),

@@ -24,6 +24,7 @@ from ..metrics.classification import CONFUSION_METRICS
 
 __all__ = [
     "Aggregator",
+    "ContrastKernel",
     "JointAtoms",
     "JointKernel",
     "PairedData",
@@ -226,6 +227,7 @@ class Aggregator:
     def __init__(self, atom_of_joint: np.ndarray, m_s: int) -> None:
         m = len(atom_of_joint)
         self.m_s = m_s
+        self.atom_of_joint = np.asarray(atom_of_joint, dtype=np.intp)
         self.identity = m == m_s and np.array_equal(atom_of_joint, np.arange(m))
         if self.identity:
             self.mat: Any = None
@@ -301,10 +303,46 @@ class JointKernel(Kernel):
             axis=1,
         )
 
+    def gradient(self, w: np.ndarray, values: np.ndarray) -> np.ndarray | None:
+        """Every system's derivative with respect to the joint atoms: (b, m_joint, n_systems)."""
+        w = np.asarray(w, dtype=float)
+        out = np.empty((w.shape[0], self.m, len(self.kernels)))
+        for s, (k, part) in enumerate(zip(self.kernels, self.joint.parts, strict=True)):
+            g = k.gradient(part(w), values[:, s])
+            if g is None:
+                return None
+            out[:, :, s] = np.take(g, part.atom_of_joint, axis=1)
+        return out
+
     def errors_hint(self) -> str:
         """The first errors a user function raised on replicates, for the engine's messages."""
         errs = [e for k in self.kernels for e in getattr(k, "errors", [])][:3]
         return f"First errors raised by the metric: {'; '.join(errs)}." if errs else ""
+
+
+class ContrastKernel(Kernel):
+    """Every system's metric and the differences ``a - b`` of the given pairs, as one kernel
+    (value of shape ``(n_systems + n_pairs,)``), so that the linearized methods get the
+    standard error of every system and every difference from one pass."""
+
+    def __init__(self, joint: JointKernel, ia: np.ndarray, ib: np.ndarray) -> None:
+        self.joint = joint
+        self.ia, self.ib = np.asarray(ia), np.asarray(ib)
+        self.keys, self.m, self.name = joint.keys, joint.m, joint.name
+        self.shape = (len(joint.kernels) + len(self.ia),)
+        self.work_factor = joint.work_factor
+        self.is_function = joint.is_function
+
+    def evaluate(self, w: np.ndarray) -> np.ndarray:
+        v = self.joint.evaluate(w)
+        return np.concatenate([v, v[:, self.ia] - v[:, self.ib]], axis=1)
+
+    def gradient(self, w: np.ndarray, values: np.ndarray) -> np.ndarray | None:
+        n_sys = len(self.joint.kernels)
+        g = self.joint.gradient(w, values[:, :n_sys])
+        if g is None:
+            return None
+        return np.concatenate([g, g[:, :, self.ia] - g[:, :, self.ib]], axis=2)
 
 
 def run_joint(kernel: JointKernel, sampler: Sampler, engine: EngineOptions) -> np.ndarray:

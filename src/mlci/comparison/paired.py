@@ -29,10 +29,18 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
+from scipy.stats import t as student_t
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
-from ..engine.bootstrap import finish_bootstrap, kernel_jackknife
-from ..engine.intervals import quantiles
+from ..engine.bootstrap import (
+    finish_bootstrap,
+    kernel_jackknife,
+    resolve_method,
+    run_replicates,
+    single_threaded_blas,
+)
+from ..engine.intervals import quantiles, studentized_pvalue
+from ..engine.linearize import run_linearized
 from ..engine.nested import plan_for_conditions
 from ..exceptions import DegenerateIntervalWarning, InvalidReplicatesWarning
 from ..inputs import (
@@ -53,6 +61,7 @@ from ..results import (
     require_pandas,
 )
 from .common import (
+    ContrastKernel,
     JointKernel,
     gather_paired,
     kernel_data,
@@ -102,7 +111,7 @@ class PairDifference(IntervalResult):
     >>> b = np.where(rng.random(400) < 0.75, y, 1 - y)
     >>> d = mlci.compare(y, {"A": a, "B": b}, metric="accuracy", rng=0).difference("A", "B")
     >>> d.a, d.b, d.method, bool(d.pvalue < 0.01)
-    ('A', 'B', 'bca', True)
+    ('A', 'B', 't', True)
     >>> sorted(d.to_frame().columns)[:4]
     ['a', 'alternative', 'b', 'confidence_level']
     """
@@ -240,7 +249,7 @@ class ComparisonResult(Result):
     >>> res = mlci.compare(y, systems, metric="accuracy", rng=0, n_resamples=500)
     >>> res  # doctest: +NORMALIZE_WHITESPACE
     ComparisonResult(metric='accuracy', 2 systems, 400 samples, n_resamples=500,
-                     scheme='iid', 95% CI (bca), correction='holm')
+                     scheme='iid', 95% CI (auto), correction='holm')
     >>> print(res)  # doctest: +ELLIPSIS
     ComparisonResult(metric='accuracy', 2 systems, ...)
       A  0.86  [0.825, 0.89]
@@ -452,7 +461,7 @@ def compare(
     reference: str | None = None,
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
-    method: str = "bca",
+    method: str = "auto",
     alternative: str = "two-sided",
     correction: str = "holm",
     rng: Any = None,
@@ -598,9 +607,6 @@ def compare(
             f"The metric {mname!r} is undefined (NaN) on the data as given for "
             f"system(s) {undefined}; no interval can be computed."
         )
-    dist = run_joint(jk, sampler, opts.engine)
-    n_invalid = int(np.isnan(dist).any(axis=1).sum())
-
     # pairs: index arrays, difference a - b
     if reference is None:
         pairs = list(combinations(range(len(names)), 2))
@@ -610,10 +616,73 @@ def compare(
     ia = np.array([p[0] for p in pairs])
     ib = np.array([p[1] for p in pairs])
     d_hat = estimates[ia] - estimates[ib]
-    d_dist = dist[:, ia] - dist[:, ib]
+    if opts.method == "wilson":
+        raise ValueError(
+            "`method`='wilson' is not available in `compare`: a difference of proportions is "
+            "not a proportion. Use 'auto', 'studentized', 't' or 'bca'."
+        )
+    contrast = ContrastKernel(jk, ia, ib)
+    method, linear, auto_reason = resolve_method(contrast, plan, opts.method)
+    n_sys = len(names)
+    # "auto": each system by the rule of a single metric (Wilson for a proportion), the
+    # differences by the t interval on their linearized (CR2) standard error, which the
+    # coverage map shows to hold for paired differences where the bootstrap-t is erratic
+    sys_methods = [method] * n_sys
+    sys_linear: list[dict[str, Any] | None] = [None] * n_sys
+    diff_method = method
+    if opts.method == "auto" and linear is not None:
+        diff_method = "t"
+        for s_, k_ in enumerate(kernels):
+            if k_.proportion is not None:
+                sys_methods[s_] = "wilson"
+                sys_linear[s_] = resolve_method(k_, plan, "wilson")[1]
+        auto_reason = (
+            "systems: wilson for a proportion, otherwise studentized; differences: t on the "
+            "linearized (CR2) standard error with the effective conditions - 1 degrees of "
+            "freedom (the coverage map: the bootstrap-t of a paired difference is erratic "
+            "with few conditions)"
+        )
+    se_values = None
+    if "studentized" in (*sys_methods, diff_method):
+
+        def run(evaluate: Any, smp: Any, shape: tuple[int, ...], per_row: float) -> np.ndarray:
+            return run_replicates(
+                evaluate,
+                smp,
+                shape,
+                bytes_per_row=per_row,
+                batch=opts.engine.batch,
+                n_jobs=opts.engine.n_jobs,
+                max_memory=opts.engine.max_memory,
+                threads=not jk.is_function,
+            )
+
+        with single_threaded_blas(not jk.is_function):
+            values, se_values, _ = run_linearized(contrast, plan, run)
+        dist, d_dist = values[:, :n_sys], values[:, n_sys:]
+    else:
+        dist = run_joint(jk, sampler, opts.engine)
+        d_dist = dist[:, ia] - dist[:, ib]
+    n_invalid = int(np.isnan(dist).any(axis=1).sum())
+
+    def linear_of(e: int) -> dict[str, Any]:
+        if e < n_sys and sys_linear[e] is not None:
+            return {"linear": sys_linear[e], "method": sys_methods[e]}
+        this = sys_methods[e] if e < n_sys else diff_method
+        if linear is None:
+            return {"method": this}
+        out = {
+            "linear": {**linear, "standard_error": float(linear["standard_error"][e])},
+            "method": this,
+        }
+        if se_values is not None:
+            out["se_dist"] = se_values[:, e]
+        return out
 
     # one jackknife of the joint kernel serves every system and every difference
     details: dict[str, Any] = {"joint_atoms": jk.m, "n_dropped": data.n_dropped}
+    if auto_reason is not None:
+        details["method_reason"] = auto_reason
     jack_memo: list[tuple[np.ndarray, np.ndarray]] = []
 
     def jack() -> tuple[np.ndarray, np.ndarray]:
@@ -630,11 +699,10 @@ def compare(
             details["jackknife_size"] = len(jack_memo[0][1])
         return jack_memo[0]
 
-    bca = opts.method == "bca"
+    bca = method == "bca"
     finish = {
         "plan": plan,
         "name": mname,
-        "method": opts.method,
         "confidence_level": opts.confidence_level,
     }
     errors = jk.errors_hint()
@@ -651,6 +719,7 @@ def compare(
                     "alternative": "two-sided",
                     "jackknife": (lambda s=s: (jack()[0][:, s], jack()[1])) if bca else None,
                     "bounds": jk.bounds,
+                    **linear_of(s),
                 },
             )
             for s, nm in enumerate(names)
@@ -678,6 +747,7 @@ def compare(
                         else None
                     ),
                     "bounds": d_bounds,
+                    **linear_of(n_sys + k),
                 },
             )
             for k, (i, j) in enumerate(pairs)
@@ -712,11 +782,29 @@ def compare(
     ]
     if fallback:
         details["fallback"] = (
-            f"{opts.method} undefined for the pair(s) {', '.join(fallback)} (the estimate "
+            f"{method} undefined for the pair(s) {', '.join(fallback)} (the estimate "
             "lies outside the bootstrap distribution); percentile used there"
         )
     d_se = np.array([r.standard_error for r in pair_results], dtype=float)
-    pvals = _shifted_pvalues(d_hat, d_dist, opts.alternative)
+    if diff_method == "studentized":
+        pvals = studentized_pvalue(
+            d_hat,
+            linear["standard_error"][n_sys:],
+            d_dist,
+            se_values[:, n_sys:],
+            alternative=opts.alternative,
+            bounds=d_bounds,
+        )
+        pvalue_method = "bootstrap-t test (the inversion of the studentized interval)"
+    elif diff_method == "t":
+        t_obs = d_hat / linear["standard_error"][n_sys:]
+        pvals = _t_pvalues(t_obs, linear["df"], opts.alternative)
+        pvalue_method = f"t test on the linearized standard error ({linear['df']:.3g} df)"
+    else:
+        pvals = _shifted_pvalues(d_hat, d_dist, opts.alternative)
+        pvalue_method = "bootstrap distribution of the difference shifted to the null"
+    # a pair without any spread: no evidence of a difference
+    pvals = np.where(np.isnan(pvals), _shifted_pvalues(d_hat, d_dist, opts.alternative), pvals)
     crit, sim_low, sim_high, p_maxt = _max_t(
         d_hat, d_dist, d_se, pvals, opts.alternative, opts.confidence_level, d_bounds
     )
@@ -729,7 +817,7 @@ def compare(
             estimate=float(d_hat[k]),
             confidence_interval=r.confidence_interval,
             confidence_level=opts.confidence_level,
-            method=opts.method,
+            method=diff_method,
             alternative=opts.alternative,
             standard_error=float(d_se[k]),
             metric=mname,
@@ -750,12 +838,12 @@ def compare(
         differences=diffs,
         reference=None if reference is None else str(reference),
         correction=correction,
-        pvalue_method="bootstrap distribution of the difference shifted to the null",
+        pvalue_method=pvalue_method,
         simultaneous_critical_value=crit,
         ranking=ranking,
         higher_is_better=hib,
         confidence_level=opts.confidence_level,
-        method=opts.method,
+        method="auto" if opts.method == "auto" else method,
         alternative=opts.alternative,
         n_resamples=opts.n_resamples,
         n_invalid=n_invalid,
@@ -765,6 +853,16 @@ def compare(
         n_strata=plan.n_strata,
         details=details,
     )
+
+
+def _t_pvalues(t_obs: np.ndarray, df: float, alternative: str) -> np.ndarray:
+    """p-values of t statistics with ``df`` degrees of freedom."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if alternative == "greater":
+            return student_t.sf(t_obs, df)
+        if alternative == "less":
+            return student_t.cdf(t_obs, df)
+        return np.minimum(1.0, 2.0 * student_t.sf(np.abs(t_obs), df))
 
 
 def _max_t(

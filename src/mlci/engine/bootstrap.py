@@ -27,7 +27,9 @@ from ..inputs import (
 )
 from ..metrics import FunctionKernel, Kernel, get_kernel, metric_info, metric_params
 from ..results import BootstrapResult, ConfidenceInterval, plain
-from .intervals import acceleration, bootstrap_interval
+from .auto import choose_method, design_diagnostics, warn_outside_map
+from .intervals import LINEARIZED_METHODS, acceleration, interval_from_replicates
+from .linearize import linearization_support, linearize, run_linearized
 from .nested import plan_for_conditions
 from .resampling import ResamplingPlan, warn_few_conditions
 from .sampler import Sampler
@@ -39,6 +41,7 @@ __all__ = [
     "jackknife_groups",
     "jackknife_values",
     "kernel_jackknife",
+    "resolve_method",
     "run_bootstrap",
     "run_replicates",
 ]
@@ -245,17 +248,29 @@ def run_bootstrap(
     sampler = plan.weights_for(kernel.keys, kernel.m)
     estimate = kernel.evaluate(sampler.counts[None, :])[0]
     _check_estimate(estimate, metric_name or kernel.name)  # fail before any replicate
-    bytes_per_row = 8.0 * kernel.m * kernel.work_factor + sampler.draw_bytes
-    dist = run_replicates(
-        kernel.evaluate,
-        sampler,
-        kernel.shape,
-        bytes_per_row=bytes_per_row,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
-        threads=not isinstance(kernel, FunctionKernel),
-    )
+    if jackknife_groups is not None:
+        check_positive_int("jackknife_groups", jackknife_groups, minimum=2)
+    method, linear, auto_reason = resolve_method(kernel, plan, method)
+    threads = not isinstance(kernel, FunctionKernel)
+
+    def run(evaluate: Any, smp: Sampler, shape: tuple[int, ...], per_row: float) -> np.ndarray:
+        return run_replicates(
+            evaluate,
+            smp,
+            shape,
+            bytes_per_row=per_row,
+            batch=batch,
+            n_jobs=n_jobs,
+            max_memory=max_memory,
+            threads=threads,
+        )
+
+    se_dist = None
+    if method == "studentized":
+        dist, se_dist, _ = run_linearized(kernel, plan, run)
+    else:
+        bytes_per_row = 8.0 * kernel.m * kernel.work_factor + sampler.draw_bytes
+        dist = run(kernel.evaluate, sampler, kernel.shape, bytes_per_row)
     jackknife = None
     if method == "bca":
         groups = (
@@ -267,6 +282,10 @@ def run_bootstrap(
         def jackknife() -> tuple[np.ndarray, np.ndarray]:
             return kernel_jackknife(kernel, sampler, groups, max_memory=max_memory, n_jobs=n_jobs)
 
+    info = dict(details or {})
+    if auto_reason is not None:
+        info["method_reason"] = auto_reason
+    info["diagnostics"] = design_diagnostics(kernel, plan, estimate, dist, linear)
     return finish_bootstrap(
         estimate,
         dist,
@@ -278,9 +297,51 @@ def run_bootstrap(
         jackknife=jackknife,
         hint=_errors_hint(kernel),
         bounds=kernel.bounds,
-        details=details,
+        details=info,
         elements=getattr(kernel, "elements", None),
+        linear=linear,
+        se_dist=se_dist,
     )
+
+
+def resolve_method(
+    kernel: Kernel, plan: Any, method: str
+) -> tuple[str, dict[str, Any] | None, str | None]:
+    """The interval method to use, the linearization it needs, and why (for ``"auto"``).
+
+    An explicit linearized method (``"studentized"``, ``"t"``, ``"wilson"``) that does not
+    apply to the metric or design is an error naming what would.
+    """
+    reason = None
+    if method == "auto" or method in LINEARIZED_METHODS:
+        unsupported = linearization_support(kernel, plan)
+        if method == "auto":
+            method, reason = choose_method(kernel, plan, unsupported)
+        elif unsupported is not None:
+            raise ValueError(
+                f"method={method!r} is unavailable for this metric and design: {unsupported}. "
+                "Use method='bca' (or 'auto', which picks a method that applies)."
+            )
+        if method == "wilson" and (kernel.proportion is None or kernel.shape != ()):
+            raise ValueError(
+                f"method='wilson' applies to a single proportion (accuracy, error_rate, "
+                f"recall, precision, specificity...), not to {kernel.name!r}; use "
+                "'studentized', 't', 'bca' or 'auto'."
+            )
+    if method not in LINEARIZED_METHODS:
+        return method, None, reason
+    lin = linearize(kernel, plan)
+    linear = {
+        "standard_error": lin.standard_error
+        if np.ndim(lin.standard_error)
+        else float(lin.standard_error),
+        "df": lin.df,
+        "n_units": lin.n_units,
+        "iid": plan.unit_of_sample is None,
+        "design_effect": lin.design_effect,
+        "effective_n": lin.effective_n,
+    }
+    return method, linear, reason
 
 
 def finish_bootstrap(
@@ -298,6 +359,8 @@ def finish_bootstrap(
     hint: str = "",
     bounds: tuple[float, float] | None = None,
     elements: Any = None,
+    linear: dict[str, Any] | None = None,
+    se_dist: np.ndarray | None = None,
 ) -> BootstrapResult:
     """The interval and the result object from an estimate and its bootstrap distribution.
 
@@ -330,6 +393,11 @@ def finish_bootstrap(
         normal and basic intervals are clipped into it and one-sided intervals end at it.
     elements : sequence, optional
         Names of the elements of a vector-valued metric (e.g. the classes).
+    linear : dict, optional
+        The linearized standard error of the estimate (see :func:`resolve_method`),
+        needed by the ``"studentized"``, ``"t"`` and ``"wilson"`` methods.
+    se_dist : ndarray, shape (B, *S), optional
+        Every replicate's linearized standard error (``"studentized"``).
 
     Returns
     -------
@@ -356,15 +424,22 @@ def finish_bootstrap(
             InvalidReplicatesWarning,
             stacklevel=3,
         )
-    if getattr(plan, "n_conditions", None) is not None:
-        warn_few_conditions(plan.n_conditions)
     info: dict[str, Any] = dict(details or {})
+    if linear is None:
+        if getattr(plan, "n_conditions", None) is not None:
+            warn_few_conditions(plan.n_conditions)
+    elif "diagnostics" in info:
+        warning = warn_outside_map(info["diagnostics"], name, method)
+        if warning is not None:
+            info["warning"] = warning
+    if linear is not None:
+        info["linearized"] = linear
     accel = None
     if method == "bca" and jackknife is not None:
         jack, mult = jackknife()
         accel = acceleration(jack, mult)
         info["jackknife_size"] = len(mult)
-    low, high, extra = bootstrap_interval(
+    low, high, extra = interval_from_replicates(
         estimate,
         dist,
         method=method,
@@ -372,6 +447,8 @@ def finish_bootstrap(
         alternative=alternative,
         accel=accel,
         bounds=bounds,
+        linear=linear,
+        se_dist=se_dist,
         degenerate_hint=_degenerate_hint(name),
     )
     info.update(extra)
@@ -391,6 +468,7 @@ def finish_bootstrap(
         details=info,
         bias=conv(bias),
         bootstrap_distribution=dist,
+        replicate_standard_errors=se_dist,
         n_resamples=plan.n_resamples,
         n_invalid=n_invalid,
         scheme=plan.scheme if scheme is None else scheme,
@@ -439,7 +517,7 @@ def bootstrap_ci(
     dropna: bool = False,
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
-    method: str = "bca",
+    method: str = "auto",
     alternative: str = "two-sided",
     rng: Any = None,
     two_stage: bool = False,

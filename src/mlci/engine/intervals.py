@@ -17,12 +17,27 @@ import warnings
 from typing import Any
 
 import numpy as np
-from scipy.special import ndtr, ndtri
+from scipy.special import expit, logit, ndtr, ndtri
+from scipy.stats import t as student_t
 
 from ..exceptions import DegenerateIntervalWarning
 from ..inputs.options import INTERVAL_METHODS
 
-__all__ = ["INTERVAL_METHODS", "acceleration", "bootstrap_interval", "quantiles"]
+__all__ = [
+    "INTERVAL_METHODS",
+    "LINEARIZED_METHODS",
+    "acceleration",
+    "bootstrap_interval",
+    "interval_from_replicates",
+    "quantiles",
+    "studentized_interval",
+    "studentized_pvalue",
+    "t_interval",
+    "wilson_interval",
+]
+
+#: interval methods that need the linearized standard error (engine/linearize.py)
+LINEARIZED_METHODS = ("studentized", "t", "wilson")
 
 
 def quantiles(dist: np.ndarray, probs: np.ndarray) -> np.ndarray:
@@ -40,7 +55,8 @@ def quantiles(dist: np.ndarray, probs: np.ndarray) -> np.ndarray:
     v_lo = np.take_along_axis(s, lo[None, ...], axis=0)[0]
     v_hi = np.take_along_axis(s, hi[None, ...], axis=0)[0]
     # written as lo + frac*(hi-lo) would give NaN for lo = hi = inf; handle equal values
-    out = np.where(v_hi == v_lo, v_lo, v_lo + frac * (v_hi - v_lo))
+    with np.errstate(invalid="ignore"):
+        out = np.where((v_hi == v_lo) | (frac == 0), v_lo, v_lo + frac * (v_hi - v_lo))
     return np.where(n_valid > 0, out, np.nan)
 
 
@@ -200,3 +216,330 @@ def bootstrap_interval(
     elif alternative == "greater":
         high = np.full(shape, hi_edge)
     return low, high, info
+
+
+# ----------------------------------------------------------------- linearized methods
+def _tails(confidence_level: float, alternative: str) -> tuple[float, float]:
+    alpha = 1.0 - confidence_level
+    if alternative == "two-sided":
+        return alpha / 2, 1 - alpha / 2
+    return alpha, 1 - alpha
+
+
+def _one_sided(low, high, alternative, bounds):
+    lo_edge, hi_edge = (-np.inf, np.inf) if bounds is None else (float(b) for b in bounds)
+    low = np.clip(np.asarray(low, dtype=float), lo_edge, hi_edge)
+    high = np.clip(np.asarray(high, dtype=float), lo_edge, hi_edge)
+    if alternative == "less":
+        low = np.full(low.shape, lo_edge)
+    elif alternative == "greater":
+        high = np.full(high.shape, hi_edge)
+    return low, high
+
+
+class _Scale:
+    """The transformation to an unbounded scale used by the studentized interval.
+
+    ``(lo, hi)`` finite: logit of ``(x - lo) / (hi - lo)`` (Fisher's z for a correlation in
+    ``(-1, 1)`` is the same up to a factor); one finite bound: the log of the distance to
+    it; no bound: the identity.
+    """
+
+    def __init__(self, bounds: tuple[float, float] | None) -> None:
+        lo, hi = (-np.inf, np.inf) if bounds is None else (float(bounds[0]), float(bounds[1]))
+        self.lo, self.hi = lo, hi
+        self.kind = (
+            "logit"
+            if np.isfinite(lo) and np.isfinite(hi)
+            else "log"
+            if np.isfinite(lo)
+            else "neglog"
+            if np.isfinite(hi)
+            else "identity"
+        )
+
+    def forward(self, x: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if self.kind == "logit":
+                return logit((x - self.lo) / (self.hi - self.lo))
+            if self.kind == "log":
+                return np.log(x - self.lo)
+            if self.kind == "neglog":
+                return -np.log(self.hi - x)
+            return np.asarray(x, dtype=float)
+
+    def slope(self, x: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if self.kind == "logit":
+                return (self.hi - self.lo) / ((x - self.lo) * (self.hi - x))
+            if self.kind == "log":
+                return 1.0 / (x - self.lo)
+            if self.kind == "neglog":
+                return 1.0 / (self.hi - x)
+            return np.ones_like(np.asarray(x, dtype=float))
+
+    def back(self, y: np.ndarray) -> np.ndarray:
+        if self.kind == "logit":
+            return self.lo + (self.hi - self.lo) * expit(y)
+        if self.kind == "log":
+            return self.lo + np.exp(y)
+        if self.kind == "neglog":
+            return self.hi - np.exp(-y)
+        return y
+
+
+def studentized_interval(
+    theta_hat: Any,
+    se_hat: Any,
+    dist: np.ndarray,
+    se_dist: np.ndarray,
+    *,
+    confidence_level: float,
+    alternative: str = "two-sided",
+    bounds: tuple[float, float] | None = None,
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """Bootstrap-t interval (Efron & Tibshirani 1993, ch. 12.5; Hall 1992, sec. 3.5).
+
+    Each replicate gives ``t* = (phi(theta*) - phi(theta)) / (se* phi'(theta*))``, with
+    ``se*`` the replicate's own (linearized) standard error and ``phi`` a transformation
+    to an unbounded scale (logit for a metric in a bounded range; see :class:`_Scale`),
+    which keeps the interval inside the range and makes ``t*`` closer to pivotal
+    (DiCiccio & Efron 1996, sec. 4).  The interval is
+    ``phi^-1(phi(theta) - t*_(1-a/2) se phi'(theta)), phi^-1(phi(theta) - t*_(a/2) ...)``.
+    A replicate at the edge of the range (phi infinite) has an infinite t* of the same
+    sign; a replicate without spread (se* = 0 at the estimate) is left out.  Elements
+    whose estimate lies on the edge, or whose standard error is 0, get the percentile
+    interval instead (``info["fallback"]``).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> dist = rng.normal(0.5, 0.1, size=4000)
+    >>> se = np.full(4000, 0.1)
+    >>> low, high, _ = studentized_interval(0.5, 0.1, dist, se, confidence_level=0.95)
+    >>> round(float(low), 2), round(float(high), 2)
+    (0.3, 0.69)
+    """
+    theta_hat = np.asarray(theta_hat, dtype=float)
+    se_hat = np.broadcast_to(np.asarray(se_hat, dtype=float), theta_hat.shape)
+    dist = np.asarray(dist, dtype=float)
+    se_dist = np.asarray(se_dist, dtype=float)
+    p_lo, p_hi = _tails(confidence_level, alternative)
+    scale, phi_hat, se_phi, t = _t_stats(theta_hat, se_hat, dist, se_dist, bounds)
+    shape = theta_hat.shape
+    q_lo = quantiles(t, np.full(shape, p_lo))
+    q_hi = quantiles(t, np.full(shape, p_hi))
+    with np.errstate(invalid="ignore"):
+        low = scale.back(phi_hat - q_hi * se_phi)
+        high = scale.back(phi_hat - q_lo * se_phi)
+    info: dict[str, Any] = {"scale": scale.kind}
+    bad = ~np.isfinite(phi_hat) | ~(se_phi > 0) | np.isnan(q_lo) | np.isnan(q_hi)
+    if np.any(bad):
+        pl, ph, _ = bootstrap_interval(  # its own no-spread warning, if any
+            theta_hat,
+            dist,
+            method="percentile",
+            confidence_level=confidence_level,
+            alternative=alternative,
+            bounds=bounds,
+        )
+        low, high = np.where(bad, pl, low), np.where(bad, ph, high)
+        info["fallback"] = (
+            f"studentized undefined for {int(np.sum(bad))} element(s) (the estimate on the "
+            "edge of its range, or no spread); percentile used there"
+        )
+    low, high = _one_sided(low, high, alternative, bounds)
+    return low, high, info
+
+
+def _t_stats(theta_hat, se_hat, dist, se_dist, bounds):
+    scale = _Scale(bounds)
+    phi_hat = scale.forward(theta_hat)
+    phi = scale.forward(dist)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se_phi = se_hat * scale.slope(theta_hat)
+        t = (phi - phi_hat) / (se_dist * scale.slope(dist))
+    at_edge = ~np.isfinite(phi) & ~np.isnan(dist)
+    t = np.where(at_edge & (dist > theta_hat), np.inf, t)
+    t = np.where(at_edge & (dist < theta_hat), -np.inf, t)
+    t = np.where(at_edge & (dist == theta_hat), np.nan, t)
+    return scale, phi_hat, se_phi, t
+
+
+def studentized_pvalue(
+    theta_hat: Any,
+    se_hat: Any,
+    dist: np.ndarray,
+    se_dist: np.ndarray,
+    *,
+    null: float = 0.0,
+    alternative: str = "two-sided",
+    bounds: tuple[float, float] | None = None,
+) -> np.ndarray:
+    """The bootstrap-t test of ``theta = null``, the inversion of :func:`studentized_interval`.
+
+    ``t0 = (phi(theta) - phi(null)) / (se phi'(theta))`` is referred to the replicates'
+    ``t*``: ``p = (1 + #{t* >= t0}) / (1 + B)`` for ``"greater"`` (H1: theta > null),
+    ``#{t* <= t0}`` for ``"less"``, twice the smaller of the two (at most 1) two-sided.
+    A level-``alpha`` test rejects exactly when the interval of level ``1 - alpha``
+    excludes ``null`` (up to the discreteness of the replicates).  NaN where the
+    studentized interval is undefined.
+    """
+    theta_hat = np.asarray(theta_hat, dtype=float)
+    se_hat = np.broadcast_to(np.asarray(se_hat, dtype=float), theta_hat.shape)
+    scale, phi_hat, se_phi, t = _t_stats(
+        theta_hat, se_hat, np.asarray(dist, float), se_dist, bounds
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t0 = (phi_hat - scale.forward(np.asarray(null, dtype=float))) / se_phi
+    valid = ~np.isnan(t)
+    n = valid.sum(axis=0)
+    upper = (1.0 + np.sum(valid & (t >= t0), axis=0)) / (1.0 + n)
+    lower = (1.0 + np.sum(valid & (t <= t0), axis=0)) / (1.0 + n)
+    if alternative == "greater":
+        p = upper
+    elif alternative == "less":
+        p = lower
+    else:
+        p = np.minimum(1.0, 2.0 * np.minimum(upper, lower))
+    return np.where(np.isfinite(t0) | np.isinf(t0) & (se_phi > 0), p, np.nan)
+
+
+def t_interval(
+    theta_hat: Any,
+    se_hat: Any,
+    df: float,
+    *,
+    confidence_level: float,
+    alternative: str = "two-sided",
+    bounds: tuple[float, float] | None = None,
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """``estimate -/+ t_(df) * se``: the cluster-robust t interval with ``df`` = units - 1.
+
+    With the linearized (CR1) standard error over conditions this is the textbook
+    "t on condition means with C - 1 degrees of freedom" (Cameron & Miller 2015, sec.
+    VI.B); over independent samples, the delta-method Wald interval with n - 1 degrees
+    of freedom.  Clipped into ``bounds``.
+
+    Examples
+    --------
+    >>> low, high, _ = t_interval(0.8, 0.05, 11, confidence_level=0.95, bounds=(0, 1))
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.69, 0.91)
+    """
+    theta_hat = np.asarray(theta_hat, dtype=float)
+    se_hat = np.asarray(se_hat, dtype=float)
+    p_hi = _tails(confidence_level, alternative)[1]
+    q = student_t.ppf(p_hi, df)
+    low, high = theta_hat - q * se_hat, theta_hat + q * se_hat
+    low, high = _one_sided(low, high, alternative, bounds)
+    return low, high, {"df": float(df)}
+
+
+def wilson_interval(
+    p_hat: float,
+    n_eff: float,
+    df: float | None,
+    *,
+    confidence_level: float,
+    alternative: str = "two-sided",
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """Wilson's score interval for a proportion, with a design effect.
+
+    ``n_eff`` is the effective sample size (the denominator over the design effect; the
+    denominator itself for independent samples).  With clustered samples (``df`` =
+    conditions - 1) the effective size is further multiplied by ``(z / t_df)^2``, Korn &
+    Graubard's (1998) degrees-of-freedom adjustment, which widens the interval as a t
+    reference would.  With ``df=None`` it is Wilson's (1927) interval exactly, as in
+    :func:`mlci.proportion_ci` (Brown, Cai & DasGupta 2001, eq. 4).
+
+    Examples
+    --------
+    >>> low, high, _ = wilson_interval(0.8, 100, None, confidence_level=0.95)
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.7112, 0.8666)
+    """
+    p_hi = _tails(confidence_level, alternative)[1]
+    z = float(ndtri(p_hi))
+    n = float(n_eff)
+    info: dict[str, Any] = {"effective_n": n}
+    if df is not None:
+        n = n * (z / float(student_t.ppf(p_hi, df))) ** 2
+        info["effective_n_df_adjusted"] = n
+    p = float(p_hat)
+    denom = 1.0 + z * z / n
+    center = (p + z * z / (2 * n)) / denom
+    half = z / denom * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    low, high = _one_sided(
+        np.asarray(center - half), np.asarray(center + half), alternative, (0, 1)
+    )
+    return low, high, info
+
+
+def interval_from_replicates(
+    estimate: Any,
+    dist: np.ndarray,
+    *,
+    method: str,
+    confidence_level: float,
+    alternative: str,
+    accel: Any = None,
+    bounds: tuple[float, float] | None = None,
+    linear: dict[str, Any] | None = None,
+    se_dist: np.ndarray | None = None,
+    degenerate_hint: str = "",
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """The one dispatcher from a method name to its interval.
+
+    ``linear`` is the linearization of the estimate (``standard_error``, ``df``,
+    ``effective_n``, ``iid``; see :mod:`mlci.engine.linearize`), needed by the
+    ``"studentized"``, ``"t"`` and ``"wilson"`` methods; ``se_dist`` the replicates'
+    standard errors (``"studentized"``).
+    """
+    if method in LINEARIZED_METHODS:
+        if linear is None or (method == "studentized" and se_dist is None):
+            raise ValueError(
+                f"method={method!r} needs the linearized standard error, which this result "
+                "does not hold; recompute it with that method."
+            )
+        if method == "studentized":
+            return studentized_interval(
+                estimate,
+                linear["standard_error"],
+                dist,
+                se_dist,  # type: ignore[arg-type]
+                confidence_level=confidence_level,
+                alternative=alternative,
+                bounds=bounds,
+            )
+        if method == "t":
+            return t_interval(
+                estimate,
+                linear["standard_error"],
+                linear["df"],
+                confidence_level=confidence_level,
+                alternative=alternative,
+                bounds=bounds,
+            )
+        if linear.get("effective_n") is None:
+            raise ValueError(
+                "method='wilson' applies to a proportion (accuracy, error_rate, recall, "
+                "precision, specificity...) only; use 'studentized', 't' or 'bca'."
+            )
+        return wilson_interval(
+            float(estimate),
+            linear["effective_n"],
+            None if linear.get("iid") else linear["df"],
+            confidence_level=confidence_level,
+            alternative=alternative,
+        )
+    return bootstrap_interval(
+        estimate,
+        dist,
+        method=method,
+        confidence_level=confidence_level,
+        alternative=alternative,
+        accel=accel,
+        bounds=bounds,
+        degenerate_hint=degenerate_hint,
+    )

@@ -66,9 +66,10 @@ def warn_few_conditions(n_conditions: int) -> None:
     if n_conditions < FEW_CONDITIONS:
         warnings.warn(
             f"Only {n_conditions} conditions are resampled: with fewer than about "
-            f"{FEW_CONDITIONS} the bootstrap interval is too narrow (95% intervals cover "
-            "about 91% of the time with 10-12 conditions, docs/validation.md). Treat it as "
-            "optimistic, or collect more conditions.",
+            f"{FEW_CONDITIONS} this bootstrap interval is too narrow (95% intervals cover "
+            "about 90% of the time with 10-12 conditions, docs/validation.md). "
+            "method='auto' (the default) picks an interval that holds from 8 conditions on; "
+            "otherwise treat it as optimistic, or collect more conditions.",
             FewConditionsWarning,
             stacklevel=4,
         )

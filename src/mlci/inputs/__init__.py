@@ -34,7 +34,9 @@ from .labels import (
     positive_label,
 )
 from .options import (
+    AUTO_BCA_REASON,
     DEFAULT_MAX_MEMORY,
+    DISTRIBUTION_METHODS,
     INTERVAL_METHODS,
     BootstrapOptions,
     EngineOptions,
@@ -54,7 +56,9 @@ from .validation import (
 
 __all__ = [
     "ALTERNATIVES",
+    "AUTO_BCA_REASON",
     "DEFAULT_MAX_MEMORY",
+    "DISTRIBUTION_METHODS",
     "INTERVAL_METHODS",
     "TEXT_MISSING",
     "ArgSpec",

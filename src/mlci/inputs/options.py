@@ -21,7 +21,9 @@ from .validation import (
 )
 
 __all__ = [
+    "AUTO_BCA_REASON",
     "DEFAULT_MAX_MEMORY",
+    "DISTRIBUTION_METHODS",
     "INTERVAL_METHODS",
     "BootstrapOptions",
     "EngineOptions",
@@ -30,7 +32,25 @@ __all__ = [
 ]
 
 #: the bootstrap interval methods (``method=``)
-INTERVAL_METHODS = ("percentile", "basic", "normal", "bc", "bca")
+INTERVAL_METHODS = (
+    "auto",
+    "percentile",
+    "basic",
+    "normal",
+    "bc",
+    "bca",
+    "studentized",
+    "t",
+    "wilson",
+)
+#: the methods that need only the bootstrap distribution (and, for BCa, a jackknife);
+#: drivers without a linearized standard error offer these and "auto" (which is then BCa)
+DISTRIBUTION_METHODS = ("percentile", "basic", "normal", "bc", "bca")
+#: why "auto" is BCa in a driver without a linearized standard error
+AUTO_BCA_REASON = (
+    "bca: this quantity has no linearized standard error, so the studentized and Wilson "
+    "intervals are unavailable; BCa is the best of the remaining methods in the coverage map"
+)
 #: default bound on the engine's working memory (bytes), shared by all threads
 DEFAULT_MAX_MEMORY = 512 * 2**20
 
@@ -68,6 +88,8 @@ class BootstrapOptions:
         ``"two-sided"``, ``"less"`` or ``"greater"``.
     seed : numpy.random.SeedSequence
         From ``rng``.
+    method_reason : str or None
+        Why ``"auto"`` became the method it is (drivers without a linearization).
     engine : EngineOptions
     """
 
@@ -77,6 +99,7 @@ class BootstrapOptions:
     alternative: str
     seed: np.random.SeedSequence
     engine: EngineOptions
+    method_reason: str | None = None
 
 
 def engine_options(
@@ -120,6 +143,7 @@ def bootstrap_options(
     n_jobs: Any = None,
     max_memory: Any = DEFAULT_MAX_MEMORY,
     methods: tuple[str, ...] = INTERVAL_METHODS,
+    linearized: bool = True,
 ) -> BootstrapOptions:
     """Validate the options every bootstrap driver takes, once.
 
@@ -129,6 +153,10 @@ def bootstrap_options(
         As in :func:`mlci.bootstrap_ci`.
     methods : tuple of str
         The interval methods this driver offers.
+    linearized : bool, default True
+        False for a driver that has no linearized standard error: it offers ``"auto"`` and
+        :data:`DISTRIBUTION_METHODS` only, and ``"auto"`` is resolved to ``"bca"`` here
+        (``method_reason`` says why).
 
     Returns
     -------
@@ -144,7 +172,12 @@ def bootstrap_options(
     ...
     ValueError: `confidence_level` must be strictly between 0 and 1 (e.g. 0.95); got 95. ...
     """
+    reason = None
+    if not linearized:
+        methods = tuple(m for m in methods if m == "auto" or m in DISTRIBUTION_METHODS)
     check_choice("method", method, methods)
+    if method == "auto" and not linearized:
+        method, reason = "bca", AUTO_BCA_REASON
     # every interval method needs a spread: at least two replicates
     n_resamples = check_positive_int("n_resamples", n_resamples, minimum=2)
     return BootstrapOptions(
@@ -154,4 +187,5 @@ def bootstrap_options(
         alternative=check_alternative(alternative),
         seed=check_rng_seed(rng),
         engine=engine_options(batch, n_jobs, max_memory),
+        method_reason=reason,
     )

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["AdditiveKernel", "ConfusionKernel", "Kernel"]
+__all__ = ["MAX_NUMERIC_ATOMS", "AdditiveKernel", "ConfusionKernel", "Kernel", "numeric_gradient"]
 
 
 class Kernel:
@@ -47,6 +47,10 @@ class Kernel:
     work_factor: float = 6.0
     bounds: tuple[float, float] = (-np.inf, np.inf)
     elements: tuple[object, ...] | None = None
+    #: ``(numerator, denominator)`` boolean masks over the atoms when the metric is one
+    #: proportion ``k / n`` of counts (accuracy, recall, precision...), else None; the
+    #: Wilson-type intervals need it
+    proportion: tuple[np.ndarray, np.ndarray] | None = None
 
     def evaluate(self, w: np.ndarray) -> np.ndarray:
         """Metric for each row of atom counts ``w`` (b, m) -> (b, *shape); NaN if undefined."""
@@ -60,6 +64,44 @@ class Kernel:
         there is no shortcut (the engine then uses a grouped jackknife).
         """
         return None
+
+    def gradient(self, w: np.ndarray, values: np.ndarray) -> np.ndarray | None:
+        """Derivative of the metric with respect to each atom's weight, per replicate.
+
+        ``w`` (b, m) are replicate weights and ``values`` (b, *shape) the metric on them;
+        returns (b, m, *shape), or None when the kernel cannot (the studentized and
+        t intervals are then unavailable).  The default differentiates numerically when
+        there are at most :data:`MAX_NUMERIC_ATOMS` atoms; kernels with many atoms
+        (ranking, additive) override it with a closed form.
+        """
+        if self.m > MAX_NUMERIC_ATOMS:
+            return None
+        return numeric_gradient(self.evaluate, w, values)
+
+
+#: largest number of atoms for which the default gradient differentiates numerically
+MAX_NUMERIC_ATOMS = 64
+#: relative step of the forward differences (error ~1e-7 of the derivative, far below the
+#: sampling error of a standard error)
+_STEP = 1e-7
+
+
+def numeric_gradient(
+    fn: Callable[[np.ndarray], np.ndarray], x: np.ndarray, values: np.ndarray
+) -> np.ndarray:
+    """Forward-difference gradient of ``fn`` (rows of ``x`` (b, d) -> (b, *S)): (b, d, *S)."""
+    x = np.asarray(x, dtype=float)
+    b, d = x.shape
+    scale = np.abs(x).sum(axis=1)
+    h = _STEP * np.where(scale > 0, scale, 1.0)
+    out = np.empty((b, d, *values.shape[1:]))
+    shifted = x.copy()
+    hh = h.reshape((b,) + (1,) * (values.ndim - 1))
+    for k in range(d):
+        shifted[:, k] += h
+        out[:, k] = (fn(shifted) - values) / hh
+        shifted[:, k] = x[:, k]
+    return out
 
 
 def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -143,6 +185,20 @@ class AdditiveKernel(Kernel):
 
     def evaluate(self, w: np.ndarray) -> np.ndarray:
         return self.g(np.asarray(w, dtype=float) @ self.atoms)
+
+    def gradient(self, w: np.ndarray, values: np.ndarray) -> np.ndarray:
+        # chain rule through the d sums: d metric / d w_k = atoms[k] . grad g(s)
+        s = np.asarray(w, dtype=float) @ self.atoms
+        b, d = s.shape
+        scale = np.abs(s) + np.abs(w).sum(axis=1, keepdims=True) * np.abs(self.atoms).mean(0)
+        h = _STEP * np.where(scale > 0, scale, 1.0)
+        grad_s = np.empty((b, d, *values.shape[1:]))
+        hh_shape = (b,) + (1,) * (values.ndim - 1)
+        for j in range(d):
+            shifted = s.copy()
+            shifted[:, j] += h[:, j]
+            grad_s[:, j] = (self.g(shifted) - values) / h[:, j].reshape(hh_shape)
+        return np.einsum("md,bd...->bm...", self.atoms, grad_s)
 
     def delete_one(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         present = counts > 0

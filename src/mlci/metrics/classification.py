@@ -166,6 +166,14 @@ def _check_labels(name: str, y: np.ndarray) -> None:
             )
 
 
+def _binary_proportion(rate: str) -> tuple[np.ndarray, np.ndarray]:
+    """Numerator and denominator masks over the binary atoms (key = 2 * true + predicted:
+    0 tn, 1 fp, 2 fn, 3 tp) of a rate, from the same table as the kernel's formula."""
+    cells = [np.eye(4, dtype=float)[i] for i in (3, 1, 2, 0)]  # tp, fp, fn, tn
+    num, den = _RATES[rate](*cells)
+    return num > 0, den > 0
+
+
 def prepare_confusion(
     name: str,
     y_true: Any,
@@ -204,9 +212,11 @@ def prepare_confusion(
                 f"{name!r} needs at least two classes among `y_true` and `y_pred`; found only "
                 f"{show_values(classes)}."
             )
-        if k == 1:  # accuracy with a single class: a 1x1 matrix is fine
-            pass
-        return ConfusionKernel(t, p, max(k, 1), fn, (), name)
+        kernel = ConfusionKernel(t, p, max(k, 1), fn, (), name)
+        if name in ("accuracy", "error_rate"):
+            right = np.eye(max(k, 1), dtype=bool).ravel()
+            kernel.proportion = (right if name == "accuracy" else ~right, np.ones_like(right))
+        return kernel
 
     parts = _fbeta_parts(float(beta)) if name in F_METRICS else _RATES[RATE_METRICS[name]]
     if average == "default":
@@ -228,9 +238,12 @@ def prepare_confusion(
         pos = positive_label(values, pos_label, "y_true")
         tb = (y_true == pos).astype(np.intp)
         pb = (y_pred == pos).astype(np.intp)
-        return ConfusionKernel(
+        kernel = ConfusionKernel(
             tb, pb, 2, partial(_averaged, parts=parts, average="binary", pos=1), (), name
         )
+        if name in RATE_METRICS:
+            kernel.proportion = _binary_proportion(RATE_METRICS[name])
+        return kernel
     if pos_label is not None:
         raise ValueError(
             f"`pos_label` only applies with `average='binary'`; got average={average!r}."

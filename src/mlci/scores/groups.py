@@ -405,6 +405,7 @@ def metric_by_group(
         batch=batch,
         n_jobs=n_jobs,
         max_memory=max_memory,
+        linearized=False,
     )
     if not isinstance(metric, str):
         raise TypeError(f"`metric` must be a metric name; got {metric!r}.")

@@ -1060,7 +1060,7 @@ class Scores:
         metric_kwargs: dict[str, Any] | None = None,
         n_resamples: int = 1000,
         confidence_level: float = 0.95,
-        method: str = "bca",
+        method: str = "auto",
         alternative: str = "two-sided",
         rng: Any = None,
         conditions: Any = None,
@@ -1232,6 +1232,7 @@ class Scores:
             batch=batch,
             n_jobs=n_jobs,
             max_memory=max_memory,
+            linearized=False,
         )
         check_choice("algorithm", algorithm, ("auto", "lazy", "weights"))
         check_choice("weights", weights, ("multinomial", "poisson"))
@@ -1377,7 +1378,9 @@ def _run(
                 confidence_level=opts.confidence_level,
                 alternative=opts.alternative,
                 jackknife=jack if opts.method == "bca" else None,
-                details=details,
+                details=details
+                if opts.method_reason is None
+                else {**details, "method_reason": opts.method_reason},
                 scheme=scheme,
                 bounds=part.bounds,
             )

@@ -717,6 +717,7 @@ def trial_bootstrap_ci(
         batch=batch,
         n_jobs=n_jobs,
         max_memory=max_memory,
+        linearized=False,
     )
     check_flag("dropna", dropna)
     if not (callable(metric) or isinstance(metric, str)):

@@ -1,0 +1,135 @@
+"""``method="auto"``: the interval method the coverage map shows to hold, and the diagnostics.
+
+The rules below are read off the coverage map in docs/validation.md (section 2,
+produced by ``scripts/coverage_map.py``); change one only with the map that supports it.
+
+* A proportion ``k / n`` (accuracy, error rate, recall, precision, specificity...):
+  **Wilson's score interval**, on the effective sample size when samples are clustered
+  (design effect from the conditions, Korn & Graubard's t(C - 1) adjustment).  It holds
+  for small n and near 0 or 1, where BCa over-covers (n = 30) or collapses (no error in
+  the test set), and with few conditions, where BCa under-covers.
+* Any other built-in metric with a derivative (F1, MCC, balanced accuracy, kappa, ROC
+  AUC, log loss, means, MSE ...), and paired differences: the **studentized** (bootstrap-t)
+  interval on the logit scale, with the linearized standard error of every replicate.
+* Otherwise (a user's function, strata, two-stage or Poisson resampling, nested
+  conditions): **BCa**.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import FewConditionsWarning
+from ..metrics import Kernel
+
+__all__ = ["choose_method", "design_diagnostics", "warn_outside_map"]
+
+#: fewer conditions than this: no method in the map holds (coverage below 0.93)
+MIN_CONDITIONS = 8
+#: fewer positives (or negatives) than this for a ranking metric: no method holds
+MIN_CLASS = 5
+
+
+def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[str, str]:
+    """``(method, reason)`` for ``method="auto"``."""
+    if unsupported is not None:
+        return "bca", f"bca: the linearized methods are unavailable ({unsupported})"
+    if kernel.proportion is not None and kernel.shape == ():
+        if plan.unit_of_sample is None:
+            return "wilson", "wilson: a proportion of independent samples (Wilson score interval)"
+        return "wilson", (
+            "wilson: a proportion over conditions (Wilson score interval on the effective "
+            "sample size, design effect from the conditions, t(C-1) adjustment)"
+        )
+    return "studentized", (
+        "studentized: bootstrap-t with the linearized standard error of every replicate, "
+        "on the logit scale when the metric is bounded"
+    )
+
+
+def _skewness(dist: np.ndarray) -> Any:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        x = dist - np.nanmean(dist, axis=0)
+        m2 = np.nanmean(x**2, axis=0)
+        m3 = np.nanmean(x**3, axis=0)
+        g = np.where(m2 > 0, m3 / np.where(m2 > 0, m2, 1.0) ** 1.5, 0.0)
+    return float(g) if np.ndim(g) == 0 else g.tolist()
+
+
+def design_diagnostics(
+    kernel: Kernel,
+    plan: Any,
+    estimate: np.ndarray,
+    dist: np.ndarray,
+    linear: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """What the interval rests on: units, effective size, classes, ties, replicates."""
+    diag: dict[str, Any] = {"n_samples": int(plan.n_samples)}
+    n_cond = getattr(plan, "n_conditions", None)
+    if n_cond is not None:
+        diag["n_conditions"] = int(n_cond)
+        unit = getattr(plan, "unit_of_sample", None)
+        if unit is not None:
+            sizes = np.bincount(unit)
+            sizes = sizes[sizes > 0]
+            diag["condition_sizes"] = {
+                "min": int(sizes.min()),
+                "median": float(np.median(sizes)),
+                "max": int(sizes.max()),
+            }
+            # Kish's effective number of conditions for unequal sizes
+            diag["effective_conditions"] = float(sizes.sum() ** 2 / np.sum(sizes**2))
+    if linear is not None:
+        if linear.get("design_effect") is not None:
+            diag["design_effect"] = linear["design_effect"]
+            diag["effective_n"] = linear["effective_n"]
+    counts = np.bincount(kernel.keys, minlength=kernel.m)
+    k = getattr(kernel, "k", None)
+    if k == 2:
+        diag["n_positive"] = int(counts[2] + counts[3])
+        diag["n_negative"] = int(counts[0] + counts[1])
+    m_neg = getattr(kernel, "m_neg", None)
+    if m_neg is not None:
+        diag["n_negative"] = int(counts[:m_neg].sum())
+        diag["n_positive"] = int(counts[m_neg:].sum())
+        tie = getattr(kernel, "tie", None)
+        if tie is not None:
+            diag["tied_positive_atoms"] = int(np.sum(tie))
+    valid = dist[~np.isnan(dist.reshape(dist.shape[0], -1)).any(axis=1)]
+    diag["n_invalid_replicates"] = int(dist.shape[0] - valid.shape[0])
+    if valid.shape[0]:
+        same = np.all((valid == estimate).reshape(valid.shape[0], -1), axis=1)
+        diag["replicates_equal_to_estimate"] = int(same.sum())
+        diag["skewness"] = _skewness(valid)
+    return diag
+
+
+def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | None:
+    """Warn (and return the message) when the design lies where no method of the map holds."""
+    msgs = []
+    n_cond = diag.get("n_conditions")
+    if n_cond is not None and n_cond < MIN_CONDITIONS:
+        msgs.append(
+            f"Only {n_cond} conditions are resampled: with fewer than {MIN_CONDITIONS} no "
+            "interval method holds its level in mlci's coverage map (docs/validation.md, "
+            "section 2: with 5 conditions, 95% intervals cover 0.85-0.96 and the ones that "
+            "cover are up to twice as wide)"
+        )
+    few = min(diag.get("n_positive", MIN_CLASS), diag.get("n_negative", MIN_CLASS))
+    if few < MIN_CLASS and metric not in ("accuracy", "error_rate"):
+        msgs.append(
+            f"Only {few} samples of one class: with fewer than {MIN_CLASS} no interval "
+            "method holds its level for this metric in mlci's coverage map"
+        )
+    if not msgs:
+        return None
+    text = (
+        "; ".join(msgs)
+        + f". The {method} interval of {metric!r} may not keep its confidence level: treat "
+        "it as optimistic, or collect more data."
+    )
+    warnings.warn(text, FewConditionsWarning, stacklevel=4)
+    return text

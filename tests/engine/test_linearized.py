@@ -1,0 +1,274 @@
+"""The linearized interval methods ("studentized", "t", "wilson") and method="auto".
+
+References computed independently in each test: scipy's t quantiles and the Wilson
+formula (Brown, Cai & DasGupta 2001, eq. 4) via mlci.proportion_ci (itself checked
+against statsmodels); the CR2 standard error of a clustered proportion by hand (Bell &
+McCaffrey 2002, intercept-only model); DeLong's variance via mlci.delong_ci (checked
+against pROC); numerical derivatives of scikit-learn metrics.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+from sklearn import metrics as skm
+
+import mlci
+from mlci.engine.intervals import studentized_interval, studentized_pvalue, wilson_interval
+from mlci.engine.linearize import linearization_support, linearize
+from mlci.engine.nested import plan_for_conditions
+from mlci.metrics import get_kernel
+from mlci.metrics._base import numeric_gradient
+
+RNG = np.random.default_rng(7)
+N = 400
+Y = RNG.integers(0, 2, N)
+PRED = np.where(RNG.random(N) < 0.8, Y, 1 - Y)
+SCORE = RNG.normal(size=N) + Y
+SPK = np.repeat(np.arange(16), 25)
+
+
+def _quiet(fn, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kwargs)
+
+
+def test_wilson_iid_is_wilsons_interval():
+    res = mlci.bootstrap_ci(Y, PRED, metric="accuracy", method="wilson", rng=0)
+    ref = mlci.proportion_ci(int(np.sum(Y == PRED)), N, method="wilson")
+    assert res.confidence_interval == pytest.approx(tuple(ref.confidence_interval), abs=1e-12)
+    assert res.details["linearized"]["design_effect"] == 1.0
+
+
+@pytest.mark.parametrize("metric", ["recall", "precision", "specificity", "npv", "fpr"])
+def test_wilson_of_a_rate_uses_its_denominator(metric):
+    tp = int(np.sum((Y == 1) & (PRED == 1)))
+    fp = int(np.sum((Y == 0) & (PRED == 1)))
+    fn = int(np.sum((Y == 1) & (PRED == 0)))
+    tn = int(np.sum((Y == 0) & (PRED == 0)))
+    k, n = {
+        "recall": (tp, tp + fn),
+        "precision": (tp, tp + fp),
+        "specificity": (tn, tn + fp),
+        "npv": (tn, tn + fn),
+        "fpr": (fp, fp + tn),
+    }[metric]
+    res = mlci.bootstrap_ci(Y, PRED, metric=metric, method="wilson", rng=0)
+    ref = mlci.proportion_ci(k, n, method="wilson")
+    assert res.confidence_interval == pytest.approx(tuple(ref.confidence_interval), abs=1e-12)
+
+
+def test_cr2_standard_error_and_design_effect_by_hand():
+    sizes = np.linspace(5, 45, 16).astype(int)
+    spk = np.repeat(np.arange(16), sizes)
+    n = len(spk)
+    y, p = Y[:n], PRED[:n]
+    res = mlci.bootstrap_ci(y, p, metric="accuracy", conditions=spk, method="t", rng=0)
+    c = (y == p).astype(float)
+    acc = c.mean()
+    e = np.bincount(spk, weights=c - acc)
+    nc = np.bincount(spk)
+    se = np.sqrt(np.sum(e**2 / (1 - nc / n))) / n  # CR2, intercept-only model
+    lin = res.details["linearized"]
+    assert lin["standard_error"] == pytest.approx(se, rel=1e-6)
+    df = n**2 / np.sum(nc**2) - 1  # Kish's effective conditions - 1
+    assert lin["df"] == pytest.approx(df)
+    q = stats.t.ppf(0.975, df)
+    assert res.confidence_interval == pytest.approx((acc - q * se, acc + q * se), rel=1e-6)
+    assert lin["design_effect"] == pytest.approx(se**2 / (acc * (1 - acc) / n), rel=1e-5)
+
+
+def test_wilson_over_conditions_korn_graubard():
+    res = mlci.bootstrap_ci(Y, PRED, metric="accuracy", conditions=SPK, method="wilson", rng=0)
+    lin = res.details["linearized"]
+    z, t = stats.norm.ppf(0.975), stats.t.ppf(0.975, 15)
+    n_star = lin["effective_n"] * (z / t) ** 2
+    p = float(np.mean(Y == PRED))
+    center = (p + z * z / (2 * n_star)) / (1 + z * z / n_star)
+    half = z / (1 + z * z / n_star) * np.sqrt(p * (1 - p) / n_star + z * z / (4 * n_star**2))
+    assert res.confidence_interval == pytest.approx((center - half, center + half), rel=1e-9)
+
+
+def test_auc_t_interval_is_delong_with_t_quantile():
+    res = mlci.bootstrap_ci(Y, SCORE, metric="roc_auc", method="t", rng=0)
+    ref = mlci.delong_ci(Y, SCORE)
+    # linearized variance = DeLong's up to the factors n/(n-1) vs n_k/(n_k-1)
+    assert res.details["linearized"]["standard_error"] == pytest.approx(
+        ref.standard_error, rel=2e-3
+    )
+
+
+@pytest.mark.parametrize("metric", ["f1", "mcc", "balanced_accuracy", "cohen_kappa"])
+def test_numeric_gradient_matches_sklearn_finite_differences(metric):
+    kernel = get_kernel(metric, [Y, PRED], {})
+    counts = np.bincount(kernel.keys, minlength=kernel.m).astype(float)[None]
+    g = kernel.gradient(counts, kernel.evaluate(counts))
+    # adding one sample of a cell changes the metric by about its derivative
+    fn = {
+        "f1": skm.f1_score,
+        "mcc": skm.matthews_corrcoef,
+        "balanced_accuracy": skm.balanced_accuracy_score,
+        "cohen_kappa": skm.cohen_kappa_score,
+    }[metric]
+    base = fn(Y, PRED)
+    for atom, (t, p) in enumerate([(0, 0), (0, 1), (1, 0), (1, 1)]):
+        step = fn(np.r_[Y, t], np.r_[PRED, p]) - base
+        assert g[0, atom] == pytest.approx(step, rel=0.02, abs=1e-5)
+
+
+def test_roc_auc_gradient_is_exact():
+    kernel = get_kernel("roc_auc", [Y, np.round(SCORE, 1)], {})
+    w = np.random.default_rng(1).poisson(1.0, size=(3, kernel.m)).astype(float) + 1
+    v = kernel.evaluate(w)
+    assert kernel.gradient(w, v) == pytest.approx(numeric_gradient(kernel.evaluate, w, v), abs=1e-6)
+
+
+def test_studentized_replicates_are_the_bca_replicates():
+    for kw in ({}, {"conditions": SPK}):
+        a = _quiet(
+            mlci.bootstrap_ci, Y, PRED, metric="f1", method="bca", rng=3, n_resamples=300, **kw
+        )
+        b = mlci.bootstrap_ci(
+            Y, PRED, metric="f1", method="studentized", rng=3, n_resamples=300, batch=7, **kw
+        )
+        assert np.array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
+        assert b.replicate_standard_errors.shape == (300,)
+
+
+def test_studentized_same_seed_same_result_whatever_chunks_and_threads():
+    ref = mlci.bootstrap_ci(Y, SCORE, metric="roc_auc", method="studentized", rng=5, n_jobs=1)
+    for batch, jobs in ((3, 2), (50, 1), (None, 2)):
+        r = mlci.bootstrap_ci(
+            Y, SCORE, metric="roc_auc", method="studentized", rng=5, batch=batch, n_jobs=jobs
+        )
+        assert r.confidence_interval == ref.confidence_interval
+        assert np.array_equal(r.replicate_standard_errors, ref.replicate_standard_errors)
+
+
+def test_studentized_interval_is_pivotal_on_a_normal_mean():
+    # t* of a normal mean is exactly Student's t: the bootstrap-t interval approaches the
+    # t interval (identity scale, no bounds)
+    rng = np.random.default_rng(0)
+    x = rng.normal(3.0, 2.0, 40)
+    res = mlci.bootstrap_ci(x, metric="mean", method="studentized", rng=1, n_resamples=4000)
+    half = stats.t.ppf(0.975, 39) * x.std(ddof=1) / np.sqrt(40)
+    assert res.confidence_interval.low == pytest.approx(x.mean() - half, abs=0.1 * half)
+    assert res.confidence_interval.high == pytest.approx(x.mean() + half, abs=0.1 * half)
+    assert res.details["scale"] == "identity"
+
+
+def test_studentized_pvalue_inverts_the_interval():
+    rng = np.random.default_rng(2)
+    dist = rng.normal(0.1, 0.05, 2000)
+    se = np.abs(rng.normal(0.05, 0.005, 2000))
+    for level in (0.9, 0.95, 0.99):
+        low, high, _ = studentized_interval(0.1, 0.05, dist, se, confidence_level=level)
+        p = studentized_pvalue(0.1, 0.05, dist, se, null=float(low))
+        assert p == pytest.approx(1 - level, abs=0.01)
+
+
+def test_wilson_interval_one_sided():
+    low, high, _ = wilson_interval(0.8, 100, None, confidence_level=0.95, alternative="greater")
+    ref = mlci.proportion_ci(80, 100, method="wilson", alternative="greater")
+    assert (float(low), float(high)) == pytest.approx(tuple(ref.confidence_interval), abs=1e-12)
+
+
+def test_auto_picks_by_metric_and_design_and_says_why():
+    acc = mlci.bootstrap_ci(Y, PRED, metric="accuracy", conditions=SPK, rng=0)
+    f1 = mlci.bootstrap_ci(Y, PRED, metric="f1", rng=0)
+    fn = mlci.bootstrap_ci(Y, PRED, metric=lambda a, b: np.mean(a == b), rng=0, n_resamples=50)
+    strata = mlci.bootstrap_ci(Y, PRED, metric="f1", strata=Y, rng=0)
+    assert (acc.method, f1.method, fn.method, strata.method) == (
+        "wilson",
+        "studentized",
+        "bca",
+        "bca",
+    )
+    assert "proportion over conditions" in acc.details["method_reason"]
+    assert "user-defined" in fn.details["method_reason"]
+    assert "strata" in strata.details["method_reason"]
+
+
+def test_explicit_linearized_method_that_does_not_apply_is_refused():
+    with pytest.raises(ValueError, match="method='studentized' is unavailable.*strata"):
+        mlci.bootstrap_ci(Y, PRED, metric="f1", strata=Y, method="studentized")
+    with pytest.raises(ValueError, match="method='wilson' applies to a single proportion"):
+        mlci.bootstrap_ci(Y, PRED, metric="f1", method="wilson")
+    with pytest.raises(ValueError, match="unavailable.*two-stage"):
+        mlci.bootstrap_ci(Y, PRED, metric="f1", conditions=SPK, two_stage=True, method="t")
+    with pytest.raises(ValueError, match="user-defined"):
+        mlci.bootstrap_ci(Y, PRED, metric=lambda a, b: np.mean(a == b), method="t")
+
+
+def test_linearization_support_reasons():
+    plan = plan_for_conditions(N, n_resamples=10, rng=0)
+    assert linearization_support(get_kernel("f1", [Y, PRED], {}), plan) is None
+    poisson = plan_for_conditions(N, weights="poisson", n_resamples=10, rng=0)
+    assert "Poisson" in linearization_support(get_kernel("f1", [Y, PRED], {}), poisson)
+    lin = linearize(get_kernel("accuracy", [Y, PRED], {}), plan)
+    assert lin.df == N - 1 and lin.effective_n == N
+
+
+def test_result_interval_switches_between_all_methods():
+    res = mlci.bootstrap_ci(Y, PRED, metric="accuracy", method="studentized", rng=0)
+    for m in ("percentile", "basic", "normal", "bc", "t", "wilson", "studentized"):
+        assert res.interval(m).method == m
+    assert res.interval("studentized") == res
+    with pytest.raises(ValueError, match="acceleration"):
+        res.interval("bca")
+    with pytest.raises(ValueError, match="'auto' chooses"):
+        res.interval("auto")
+    bca = mlci.bootstrap_ci(Y, PRED, metric="accuracy", method="bca", rng=0)
+    with pytest.raises(ValueError, match="linearized standard error"):
+        bca.interval("studentized")
+
+
+def test_diagnostics_on_every_result():
+    res = _quiet(mlci.bootstrap_ci, Y, PRED, metric="accuracy", conditions=SPK, rng=0)
+    d = res.diagnostics
+    assert d["n_conditions"] == 16 and d["condition_sizes"] == {
+        "min": 25,
+        "median": 25.0,
+        "max": 25,
+    }
+    assert d["effective_conditions"] == pytest.approx(16.0)
+    assert d["n_positive"] == int(Y.sum()) and d["n_negative"] == N - int(Y.sum())
+    assert d["design_effect"] > 0 and d["effective_n"] == pytest.approx(N / d["design_effect"])
+    assert {"skewness", "n_invalid_replicates", "replicates_equal_to_estimate"} <= set(d)
+    auc = mlci.bootstrap_ci(Y, np.round(SCORE), metric="roc_auc", rng=0, n_resamples=100)
+    assert auc.diagnostics["tied_positive_atoms"] > 0
+
+
+def test_compare_auto_wilson_systems_t_differences():
+    a = PRED
+    b = np.where(RNG.random(N) < 0.9, PRED, 1 - PRED)
+    res = _quiet(mlci.compare, Y, {"A": a, "B": b}, metric="accuracy", conditions=SPK, rng=0)
+    assert res.method == "auto"
+    assert res.systems["A"].method == "wilson"
+    d = res.difference("A", "B")
+    assert d.method == "t"
+    lin = d.details["linearized"]
+    # the t test and the t interval agree
+    t_obs = d.estimate / lin["standard_error"]
+    assert d.pvalue == pytest.approx(2 * stats.t.sf(abs(t_obs), lin["df"]))
+    q = stats.t.ppf(0.975, lin["df"])
+    assert d.confidence_interval == pytest.approx(
+        (d.estimate - q * lin["standard_error"], d.estimate + q * lin["standard_error"])
+    )
+    # the standard error of the difference: CR2 of the per-condition differences
+    ca, cb = (Y == a).astype(float), (Y == b).astype(float)
+    e = np.bincount(SPK, weights=(ca - cb) - (ca - cb).mean())
+    se = np.sqrt(np.sum(e**2) * 16 / 15) / N
+    assert lin["standard_error"] == pytest.approx(se, rel=1e-6)
+
+
+def test_compare_studentized_pvalue_agrees_with_its_interval():
+    b = np.where(RNG.random(N) < 0.9, PRED, 1 - PRED)
+    res = mlci.compare(Y, {"A": PRED, "B": b}, metric="f1", method="studentized", rng=0)
+    d = res.difference("A", "B")
+    excludes = not (d.confidence_interval.low <= 0 <= d.confidence_interval.high)
+    assert excludes == (d.pvalue < 0.05)
