@@ -21,6 +21,8 @@ References
   proportion. *Statistical Science* 16, 101–133.
 - Agresti, A. & Coull, B. A. (1998). Approximate is better than "exact" for interval
   estimation of binomial proportions. *The American Statistician* 52, 119–126.
+- Fagerland, M. W., Lydersen, S. & Laake, P. (2014). Recommended tests and confidence
+  intervals for paired binomial proportions. *Statistics in Medicine* 33, 2850–2875.
 - Fagerland, M. W., Lydersen, S. & Laake, P. (2017). *Statistical Analysis of
   Contingency Tables*. CRC Press (chapters 2 and 8).
 """
