@@ -29,7 +29,10 @@ def bounds(r):
 # ----------------------------------------------------------------------------------------
 # Newcombe, R. G. (1998a). Two-sided confidence intervals for the single proportion:
 # comparison of seven methods. Stat Med 17, 857-872, Table II (4 decimals).  Method 1 (Wald)
-# is clipped at 0 here (Newcombe prints the overshoot -0.0321 for 1/29).
+# is clipped at 0 here (the default clip=True).  An earlier note here said Newcombe prints
+# the overshoot as -0.0321 for 1/29; p - 1.96 sqrt(p(1-p)/n) is -0.0319 (what clip=False
+# returns, the formula checked against statsmodels below); the printed value could not be
+# re-checked against the paper.
 NEWCOMBE_1998A = {
     "wald": {(81, 263): (0.2522, 0.3638), (15, 148): (0.0527, 0.1500), (1, 29): (0.0, 0.1009)},
     "wilson": {
