@@ -194,6 +194,11 @@ def test_options_refused(name):
     if "dropna" in params:
         with pytest.raises(TypeError, match="dropna"):
             fn(**good, dropna="yes")
+    if "clip" in params:  # proportion intervals: clip Wald / Agresti-Coull or not
+        fn(**good, clip=False)
+        for bad in ("yes", 1, None):
+            with pytest.raises(TypeError, match="`clip` must be True or False"):
+                fn(**good, clip=bad)
     if "rng" in params:
         for bad in ("seed", -1, 1.5):
             with pytest.raises(BAD, match="rng"):

@@ -21,6 +21,8 @@ References
   proportion. *Statistical Science* 16, 101–133.
 - Agresti, A. & Coull, B. A. (1998). Approximate is better than "exact" for interval
   estimation of binomial proportions. *The American Statistician* 52, 119–126.
+- Fagerland, M. W., Lydersen, S. & Laake, P. (2014). Recommended tests and confidence
+  intervals for paired binomial proportions. *Statistics in Medicine* 33, 2850–2875.
 - Fagerland, M. W., Lydersen, S. & Laake, P. (2017). *Statistical Analysis of
   Contingency Tables*. CRC Press (chapters 2 and 8).
 """
@@ -57,11 +59,19 @@ PROPORTION_METHODS = (
     "wilson",
     "wilson_cc",
     "wald",
+    "wald_cc",
     "agresti_coull",
     "jeffreys",
     "clopper_pearson",
     "mid_p",
+    "likelihood_ratio",
 )
+
+# The methods of proportion_ci whose formula can leave [0, 1]: `clip` applies to them.
+_UNBOUNDED = ("wald", "wald_cc", "agresti_coull")
+
+# Methods accepted by paired_proportion_diff_ci.
+_PAIRED_METHODS = ("newcombe", "newcombe_unadjusted", "tango", "wald")
 
 
 # ----------------------------------------------------------------------------------------
@@ -170,14 +180,59 @@ def _mid_p(k, n, a):
     return low, high
 
 
-def _proportion_bounds(k, n, method, confidence_level, alternative):
+def _lr_limits(k: float, n: float, half_crit: float) -> tuple[float, float]:
+    """The likelihood-ratio limits for one count k of n.
+
+    The set {p : 2 [l(k/n) - l(p)] <= 2 * half_crit}, with l(p) = k log p + (n-k) log(1-p)
+    the binomial log-likelihood, is an interval around k/n: each limit solves
+    l(k/n) - l(p) = half_crit, below and above k/n.  Solved by Brent's method in
+    t = log p, with log(1 - p) = log(-expm1(t)), so that a limit near 0 or near 1 keeps
+    its precision.  The lower limit is 0 at k = 0 and the upper is 1 at k = n; at k = n
+    (k = 0) the other limit is exp(-half_crit / n) (1 - exp(-half_crit / n)) exactly.
+    """
+    if k == 0:
+        return 0.0, float(-np.expm1(-half_crit / n))
+    if k == n:
+        return float(np.exp(-half_crit / n)), 1.0
+    t_hat = np.log(k / n)
+    l_max = k * t_hat + (n - k) * np.log1p(-k / n)
+
+    def excess(t: float) -> float:  # l(k/n) - l(e^t) - half_crit: 0 at both limits
+        return l_max - k * t - (n - k) * np.log(-np.expm1(t)) - half_crit
+
+    # At p = e^-700 (1 - p = 1e-300) the excess is at least k (700 - log(n/k) - 1) -
+    # half_crit > 0 (resp. (n-k) (690 - log(n/(n-k)) - 1) - half_crit > 0): the brackets
+    # hold for any n below ~e^600.
+    tol = {"xtol": 1e-300, "rtol": 4 * np.finfo(float).eps}
+    low = optimize.brentq(excess, -700.0, t_hat, **tol)
+    high = optimize.brentq(excess, t_hat, np.log1p(-1e-300), **tol)
+    return float(np.exp(low)), float(np.exp(high))
+
+
+def _likelihood_ratio(k: np.ndarray, n: np.ndarray, z: float):
+    """Profile likelihood-ratio interval (Brown, Cai & DasGupta 2001, section 4.1.2).
+
+    Two-sided: the p with 2 [l(k/n) - l(p)] <= chi2_1(1 - alpha) = z², z = z_(1-alpha/2);
+    a one-sided bound uses z = z_(1-alpha) (the signed root of the statistic).  Each
+    distinct (k, n) pair is solved once.
+    """
+    kn = np.stack([k.ravel(), n.ravel()], axis=1)
+    pairs, inverse = np.unique(kn, axis=0, return_inverse=True)
+    limits = np.array([_lr_limits(kk, nn, z * z / 2) for kk, nn in pairs]).reshape(-1, 2)
+    inverse = inverse.reshape(-1)
+    return limits[inverse, 0].reshape(k.shape), limits[inverse, 1].reshape(k.shape)
+
+
+def _proportion_bounds(k, n, method, confidence_level, alternative, clip=True):
     z = _z(confidence_level, alternative)
     a = _tail_alpha(confidence_level, alternative)
     p = k / n
     se = None
-    if method == "wald":
+    if method in ("wald", "wald_cc"):
         se = np.sqrt(p * (1 - p) / n)
-        low, high = np.clip(p - z * se, 0, 1), np.clip(p + z * se, 0, 1)
+        # Newcombe (1998a) method 2 adds 1/(2n) to the half-width of method 1 (Wald)
+        half = z * se + (0.5 / n if method == "wald_cc" else 0.0)
+        low, high = p - half, p + half
     elif method == "wilson":
         low, high = _wilson(k, n, z)
     elif method == "wilson_cc":
@@ -186,7 +241,7 @@ def _proportion_bounds(k, n, method, confidence_level, alternative):
         nt = n + z * z
         pt = (k + z * z / 2) / nt
         se = np.sqrt(pt * (1 - pt) / nt)
-        low, high = np.clip(pt - z * se, 0, 1), np.clip(pt + z * se, 0, 1)
+        low, high = pt - z * se, pt + z * se
     elif method == "jeffreys":
         low = np.where(k == 0, 0.0, special.betaincinv(k + 0.5, n - k + 0.5, a))
         high = np.where(k == n, 1.0, special.betaincinv(k + 0.5, n - k + 0.5, 1 - a))
@@ -194,8 +249,12 @@ def _proportion_bounds(k, n, method, confidence_level, alternative):
         with np.errstate(invalid="ignore"):
             low = np.where(k == 0, 0.0, special.betaincinv(k, n - k + 1, a))
             high = np.where(k == n, 1.0, special.betaincinv(k + 1, n - k, 1 - a))
+    elif method == "likelihood_ratio":
+        low, high = _likelihood_ratio(k, n, z)
     else:  # mid_p
         low, high = _mid_p(k, n, a)
+    if clip and method in _UNBOUNDED:
+        low, high = np.clip(low, 0, 1), np.clip(high, 0, 1)
     low, high = _one_sided(low, high, alternative, 0.0, 1.0)
     return p, low, high, se
 
@@ -207,6 +266,7 @@ def proportion_ci(
     method: str = "wilson",
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
+    clip: bool = True,
     metric: str | None = None,
 ) -> IntervalResult:
     """Confidence interval for a proportion (accuracy, error rate, recall ...) from k of n.
@@ -220,18 +280,29 @@ def proportion_ci(
     method : str, default "wilson"
         ``"wilson"`` (score interval; the recommended default),
         ``"wilson_cc"`` (Wilson with continuity correction, Newcombe 1998a method 4),
-        ``"wald"`` (normal approximation ``p ± z·sqrt(p(1-p)/n)``; poor for small ``n``
-        or ``p`` near 0 or 1, *clipped* to [0, 1]),
-        ``"agresti_coull"`` (add z²/2 successes and failures; clipped to [0, 1]),
+        ``"wald"`` (normal approximation ``p ± z·sqrt(p(1-p)/n)``, Newcombe 1998a method 1;
+        poor for small ``n`` or ``p`` near 0 or 1),
+        ``"wald_cc"`` (Wald with continuity correction ``p ± (z·sqrt(p(1-p)/n) + 1/(2n))``,
+        Newcombe 1998a method 2),
+        ``"agresti_coull"`` (add z²/2 successes and failures),
         ``"jeffreys"`` (equal-tailed Beta(k+½, n-k+½) interval, with the lower bound set
         to 0 at k = 0 and the upper to 1 at k = n, as in Brown, Cai & DasGupta 2001),
         ``"clopper_pearson"`` (exact, conservative),
-        ``"mid_p"`` (exact mid-p, Newcombe 1998a method 6).
-        No method returns bounds outside [0, 1].
+        ``"mid_p"`` (exact mid-p, Newcombe 1998a method 6),
+        ``"likelihood_ratio"`` (profile likelihood-ratio interval, Brown, Cai & DasGupta
+        2001 section 4.1.2, Newcombe 1998a method 7: the ``p`` with
+        ``2·[l(k/n) - l(p)] <= χ²₁(confidence_level)``, ``l`` the binomial
+        log-likelihood; found by root finding; 0 (1) is its lower (upper) end at k = 0
+        (k = n)).
     confidence_level : float, default 0.95
     alternative : {"two-sided", "less", "greater"}
         ``"less"`` gives an upper bound only (the lower is 0), ``"greater"`` a lower bound
         only (the upper is 1).
+    clip : bool, default True
+        Clip the bounds of ``"wald"``, ``"wald_cc"`` and ``"agresti_coull"`` to [0, 1].
+        ``clip=False`` returns their formulas as published (e.g. Wald's 1 of 29 starts at
+        -0.032), which is what tables comparing methods show.  The other methods never
+        leave [0, 1], so ``clip`` does not change them.
     metric : str, optional
         Name of the proportion, shown in the result.
 
@@ -239,7 +310,8 @@ def proportion_ci(
     -------
     IntervalResult
         ``estimate = k / n``; scalars for scalar input, arrays of the broadcast shape
-        otherwise.  ``standard_error`` is set for ``"wald"`` and ``"agresti_coull"``.
+        otherwise.  ``standard_error`` is set for ``"wald"``, ``"wald_cc"`` (both
+        ``sqrt(p(1-p)/n)``) and ``"agresti_coull"``.
 
     Examples
     --------
@@ -248,14 +320,23 @@ def proportion_ci(
     (0.2553, 0.3662)
     >>> proportion_ci([0, 5], 10, method="clopper_pearson").confidence_interval.high
     array([0.30849711, 0.81291397])
+    >>> r = proportion_ci(13, 16, method="likelihood_ratio")
+    >>> [round(b, 4) for b in r.confidence_interval]
+    [0.5828, 0.9497]
+    >>> r = proportion_ci(1, 29, method="wald_cc", clip=False)   # as published
+    >>> [round(b, 4) for b in r.confidence_interval]
+    [-0.0492, 0.1181]
+    >>> [round(b, 4) for b in proportion_ci(1, 29, method="wald_cc").confidence_interval]
+    [0.0, 0.1181]
     """
     method = check_choice("method", method, PROPORTION_METHODS)
     confidence_level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
+    clip = check_flag("clip", clip)
     metric = _check_metric(metric)
     k_arr, n_arr = _check_k_n(k, n)
     scalar = k_arr.ndim == 0
-    p, low, high, se = _proportion_bounds(k_arr, n_arr, method, confidence_level, alternative)
+    p, low, high, se = _proportion_bounds(k_arr, n_arr, method, confidence_level, alternative, clip)
     return IntervalResult(
         estimate=_out(p, scalar),
         confidence_interval=ConfidenceInterval(_out(low, scalar), _out(high, scalar)),
@@ -280,6 +361,7 @@ def proportion_diff_ci(
     method: str = "newcombe",
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
+    clip: bool = True,
     metric: str | None = None,
 ) -> IntervalResult:
     """Confidence interval for ``k1/n1 - k2/n2``, two proportions from independent samples.
@@ -296,11 +378,15 @@ def proportion_diff_ci(
     method : {"newcombe", "wald"}, default "newcombe"
         ``"newcombe"``: Newcombe's hybrid score interval (1998b, method 10), built from
         the two Wilson intervals; good coverage even for small samples.
-        ``"wald"``: ``d ± z·sqrt(p1 q1/n1 + p2 q2/n2)``, clipped to [-1, 1]; anti-
-        conservative for small samples or proportions near 0 or 1.
+        ``"wald"``: ``d ± z·sqrt(p1 q1/n1 + p2 q2/n2)``; anti-conservative for small
+        samples or proportions near 0 or 1.
     confidence_level : float, default 0.95
     alternative : {"two-sided", "less", "greater"}
         One-sided intervals have -1 or 1 as their open bound.
+    clip : bool, default True
+        Clip the ``"wald"`` interval to [-1, 1]; ``clip=False`` returns the formula as
+        published (as statsmodels' ``confint_proportions_2indep`` does).  The Newcombe
+        interval never leaves [-1, 1].
     metric : str, optional
         Name of the proportion, shown in the result.
 
@@ -318,6 +404,7 @@ def proportion_diff_ci(
     method = check_choice("method", method, ("newcombe", "wald"))
     confidence_level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
+    clip = check_flag("clip", clip)
     metric = _check_metric(metric)
     k1a, n1a = _check_k_n(k1, n1, "k1", "n1")
     k2a, n2a = _check_k_n(k2, n2, "k2", "n2")
@@ -334,7 +421,9 @@ def proportion_diff_ci(
     d = p1 - p2
     se = np.sqrt(p1 * (1 - p1) / n1a + p2 * (1 - p2) / n2a)
     if method == "wald":
-        low, high = np.clip(d - z * se, -1, 1), np.clip(d + z * se, -1, 1)
+        low, high = d - z * se, d + z * se
+        if clip:
+            low, high = np.clip(low, -1, 1), np.clip(high, -1, 1)
     else:
         l1, u1 = _wilson(k1a, n1a, z)
         l2, u2 = _wilson(k2a, n2a, z)
@@ -467,6 +556,7 @@ def paired_proportion_diff_ci(
     method: str = "newcombe",
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
+    clip: bool = True,
     metric: str | None = None,
 ) -> IntervalResult:
     """Confidence interval for the difference of two proportions on the same samples.
@@ -479,16 +569,24 @@ def paired_proportion_diff_ci(
         ``[[n11, n12], [n21, n22]]`` with rows = A right/wrong and columns = B
         right/wrong (see :func:`paired_table`); the difference is
         ``(n12 - n21) / n``.
-    method : {"newcombe", "tango", "wald"}, default "newcombe"
-        ``"newcombe"``: Newcombe's square-and-add (MOVER) interval from two Wilson
-        intervals, corrected for the correlation of the two accuracies by Newcombe's
-        adjusted phi coefficient (Newcombe 1998c, method 10).
+    method : {"newcombe", "newcombe_unadjusted", "tango", "wald"}, default "newcombe"
+        ``"newcombe"``: Newcombe's square-and-add (MOVER) interval from the two Wilson
+        intervals of the marginal proportions, corrected for their correlation by the
+        phi coefficient ``φ = (n11 n22 - n12 n21) / sqrt(n1+ n2+ n+1 n+2)`` with
+        Newcombe's adjustment (a positive ``n11 n22 - n12 n21`` is reduced by ``n/2``,
+        not below 0): Newcombe (1998c) method 10, the one he recommends, and the
+        interval of Fagerland, Lydersen & Laake (2014, 2017).
+        ``"newcombe_unadjusted"``: the same with the plain phi coefficient (Newcombe
+        1998c method 8); slightly narrower when the two systems agree more than chance.
         ``"tango"``: Tango's (1998) asymptotic score interval, found by root finding.
-        ``"wald"``: ``d ± z·sqrt((n12 + n21) - (n12 - n21)²/n) / n``, clipped to [-1, 1];
-        degenerate (zero width) when there are no discordant pairs.
+        ``"wald"``: ``d ± z·sqrt((n12 + n21) - (n12 - n21)²/n) / n``; degenerate (zero
+        width) when there are no discordant pairs.
     confidence_level : float, default 0.95
     alternative : {"two-sided", "less", "greater"}
         One-sided intervals have -1 or 1 as their open bound.
+    clip : bool, default True
+        Clip the ``"wald"`` interval to [-1, 1]; ``clip=False`` returns the formula as
+        published.  The other methods never leave [-1, 1].
     metric : str, optional
         Name of the proportion, shown in the result.
 
@@ -502,10 +600,17 @@ def paired_proportion_diff_ci(
     >>> r = paired_proportion_diff_ci(table, method="tango")
     >>> round(r.estimate, 4), [round(b, 4) for b in r.confidence_interval]
     (-0.0621, [-0.124, -0.0054])
+    >>> table = [[20, 12], [2, 16]]   # Newcombe (1998c), methods 10 and 8
+    >>> [round(b, 4) for b in paired_proportion_diff_ci(table).confidence_interval]
+    [0.0562, 0.3292]
+    >>> r = paired_proportion_diff_ci(table, method="newcombe_unadjusted")
+    >>> [round(b, 4) for b in r.confidence_interval]
+    [0.0618, 0.3242]
     """
-    method = check_choice("method", method, ("newcombe", "tango", "wald"))
+    method = check_choice("method", method, _PAIRED_METHODS)
     confidence_level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
+    clip = check_flag("clip", clip)
     metric = _check_metric(metric)
     t = _check_table(table)
     (n11, n12), (n21, n22) = t
@@ -514,21 +619,21 @@ def paired_proportion_diff_ci(
     z = _z(confidence_level, alternative)
     se = np.sqrt(max((n12 + n21) - (n12 - n21) ** 2 / n, 0.0)) / n
     if method == "wald":
-        low, high = max(d - z * se, -1.0), min(d + z * se, 1.0)
-    elif method == "newcombe":
+        low, high = d - z * se, d + z * se
+        if clip:
+            low, high = max(low, -1.0), min(high, 1.0)
+    elif method in ("newcombe", "newcombe_unadjusted"):
         p1, p2 = (n11 + n12) / n, (n11 + n21) / n
         (l1, u1) = (float(x) for x in _wilson(np.float64(n11 + n12), np.float64(n), z))
         (l2, u2) = (float(x) for x in _wilson(np.float64(n11 + n21), np.float64(n), z))
-        # Correlation between the two marginal proportions, with Newcombe's (1998c)
-        # adjustment of the phi coefficient (as in Fagerland et al. 2017, section 8.5).
+        # Correlation between the two marginal proportions: the phi coefficient, with
+        # Newcombe's (1998c) adjustment for method 10 (as in Fagerland et al. 2017,
+        # section 8.5): a positive n11 n22 - n12 n21 is reduced by n/2, not below 0.
         denom = (n11 + n12) * (n21 + n22) * (n11 + n21) * (n12 + n22)
         cross = n11 * n22 - n12 * n21
-        if denom == 0 or 0 <= cross <= n / 2:
-            phi = 0.0
-        elif cross > n / 2:
-            phi = (cross - n / 2) / np.sqrt(denom)
-        else:
-            phi = cross / np.sqrt(denom)
+        if method == "newcombe" and cross > 0:
+            cross = max(cross - n / 2, 0.0)
+        phi = 0.0 if denom == 0 else cross / np.sqrt(denom)
         dl1, du1, dl2, du2 = p1 - l1, u1 - p1, p2 - l2, u2 - p2
         low = d - np.sqrt(max(dl1**2 - 2 * phi * dl1 * du2 + du2**2, 0.0))
         high = d + np.sqrt(max(du1**2 - 2 * phi * du1 * dl2 + dl2**2, 0.0))
