@@ -166,7 +166,7 @@ def test_studentized_pvalue_inverts_the_interval():
     dist = rng.normal(0.1, 0.05, 2000)
     se = np.abs(rng.normal(0.05, 0.005, 2000))
     for level in (0.9, 0.95, 0.99):
-        low, high, _ = studentized_interval(0.1, 0.05, dist, se, confidence_level=level)
+        low, _, _ = studentized_interval(0.1, 0.05, dist, se, confidence_level=level)
         p = studentized_pvalue(0.1, 0.05, dist, se, null=float(low))
         assert p == pytest.approx(1 - level, abs=0.01)
 
@@ -194,11 +194,11 @@ def test_auto_picks_by_metric_and_design_and_says_why():
 
 
 def test_explicit_linearized_method_that_does_not_apply_is_refused():
-    with pytest.raises(ValueError, match="method='studentized' is unavailable.*strata"):
+    with pytest.raises(ValueError, match=r"method='studentized' is unavailable.*strata"):
         mlci.bootstrap_ci(Y, PRED, metric="f1", strata=Y, method="studentized")
-    with pytest.raises(ValueError, match="method='wilson' applies to a single proportion"):
+    with pytest.raises(ValueError, match=r"method='wilson' applies to a single proportion"):
         mlci.bootstrap_ci(Y, PRED, metric="f1", method="wilson")
-    with pytest.raises(ValueError, match="unavailable.*two-stage"):
+    with pytest.raises(ValueError, match=r"unavailable.*two-stage"):
         mlci.bootstrap_ci(Y, PRED, metric="f1", conditions=SPK, two_stage=True, method="t")
     with pytest.raises(ValueError, match="user-defined"):
         mlci.bootstrap_ci(Y, PRED, metric=lambda a, b: np.mean(a == b), method="t")
