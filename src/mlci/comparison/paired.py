@@ -797,7 +797,8 @@ def compare(
         )
         pvalue_method = "bootstrap-t test (the inversion of the studentized interval)"
     elif diff_method == "t":
-        t_obs = d_hat / linear["standard_error"][n_sys:]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t_obs = d_hat / linear["standard_error"][n_sys:]
         pvals = _t_pvalues(t_obs, linear["df"], opts.alternative)
         pvalue_method = f"t test on the linearized standard error ({linear['df']:.3g} df)"
     else:

@@ -109,8 +109,14 @@ class _Units:
         self.iid = False
         unit = np.asarray(plan.unit_of_sample, dtype=np.int64)
         cell = unit * m + kernel.keys
-        cells, self.keys = np.unique(cell, return_inverse=True)
-        self.keys = self.keys.reshape(-1).astype(np.intp)
+        span = int(plan.n_units) * m
+        if span <= 8 * len(cell) + 1_000_000:  # present cells by counting: O(n + span)
+            present = np.bincount(cell, minlength=span) > 0
+            cells = np.flatnonzero(present)
+            self.keys = (np.cumsum(present) - 1)[cell].astype(np.intp)
+        else:
+            cells, inv = np.unique(cell, return_inverse=True)
+            self.keys = inv.reshape(-1).astype(np.intp)
         self.cell_atom = (cells % m).astype(np.intp)
         cell_unit = cells // m
         self.n_units = int(plan.n_units)

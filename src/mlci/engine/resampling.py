@@ -168,7 +168,16 @@ class AtomSampler(Sampler):
             # per-unit atom table T (n_units, m): dense when small, sparse otherwise
             n_units = plan.n_units
             assert n_units is not None
-            if n_units * m <= 4_000_000:
+            # an atom whose samples all share one unit: w[:, a] = u[:, unit(a)] * c_a, a
+            # gather instead of a product (the (condition, cell) atoms of the linearized
+            # methods are all of this kind, however many)
+            atom_unit = np.full(m, -1, dtype=np.intp)
+            atom_unit[keys] = plan.unit_of_sample
+            gather = (atom_unit[keys] == plan.unit_of_sample).all() and m > n_units
+            if gather:
+                self._atom_unit = atom_unit
+                self._atom_single = bool((self.counts == 1).all())
+            if n_units * m <= 4_000_000 and not gather:
                 t = np.bincount(plan.unit_of_sample * m + keys, minlength=n_units * m).astype(float)
                 self._table = t.reshape(n_units, m)
             else:
@@ -176,12 +185,6 @@ class AtomSampler(Sampler):
                     (np.ones(n), (plan.unit_of_sample, keys)), shape=(n_units, m)
                 )
                 self._table.sum_duplicates()
-                # an atom whose samples all share one unit: w[:, a] = u[:, unit(a)] * c_a
-                atom_unit = np.full(m, -1, dtype=np.intp)
-                atom_unit[keys] = plan.unit_of_sample
-                if (atom_unit[keys] == plan.unit_of_sample).all():
-                    self._atom_unit = atom_unit
-                    self._atom_single = bool((self.counts == 1).all())
             if plan.two_stage:
                 # samples grouped by unit, for drawing inside each drawn unit
                 order = np.argsort(plan.unit_of_sample, kind="stable")
@@ -308,13 +311,13 @@ class AtomSampler(Sampler):
         m = self.m
         if not self.plan.two_stage:
             u = u[r0:r1]
-            if not sparse.issparse(self._table):
-                np.matmul(u, self._table, out=out)
-            elif self._atom_unit is not None:
-                # every atom inside one unit: a gather instead of a sparse product
+            if self._atom_unit is not None:
+                # every atom inside one unit: a gather instead of a product
                 np.take(u, self._atom_unit, axis=1, out=out)
                 if not self._atom_single:
                     out *= self.counts
+            elif not sparse.issparse(self._table):
+                np.matmul(u, self._table, out=out)
             else:
                 out[...] = (self._table.T @ u.T).T
             return
