@@ -28,6 +28,36 @@ from mlci import simulate
 METHODS = "percentile,bca,studentized,t,wilson,auto"
 
 
+def pivot(study: simulate.CoverageStudy) -> str:
+    """One line per design: each method's coverage (misses low/high for auto), the
+    method auto picked, and auto's mean width relative to BCa's."""
+    rows = study.rows()
+    designs = list(dict.fromkeys((r["scenario"], r["scheme"]) for r in rows))
+    methods = list(dict.fromkeys(r["method"] for r in rows))
+    head = ["design", "n", "C", "truth", *methods, "auto misses low/high", "auto width / BCa"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for name, scheme in designs:
+        cell = {r["method"]: r for r in rows if (r["scenario"], r["scheme"]) == (name, scheme)}
+        first = next(iter(cell.values()))
+        vals = []
+        for m in methods:
+            r = cell.get(m)
+            ok = r is not None and r["n_experiments"] > 0
+            vals.append(f"{r['coverage']:.3f}" if ok else "—")
+        auto, bca = cell.get("auto"), cell.get("bca")
+        misses = f"{auto['n_below']} / {auto['n_above']}" if auto else ""
+        ratio = (
+            f"{auto['mean_width'] / bca['mean_width']:.2f}"
+            if auto and bca and bca["mean_width"] > 0
+            else ""
+        )
+        out.append(
+            f"| {name} | {first['n_samples']} | {first['n_conditions'] or ''} | "
+            f"{first['true_value']:.4g} | " + " | ".join(vals) + f" | {misses} | {ratio} |"
+        )
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("-n", "--experiments", type=int, default=2000, help="experiments per design")
@@ -58,7 +88,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Coverage of {study.confidence_level:.0%} intervals: {args.experiments} experiments per")
     print(f"design, B = {study.n_resamples}, seed {args.seed}; {study.seconds:.0f} s.")
     print(f"Machine: {machine}. Date: {datetime.date.today().isoformat()}.\n")
+    print(pivot(study))
+    print("\n<details><summary>Every row: coverage interval, misses, width</summary>\n")
     print(study.to_markdown())
+    print("\n</details>")
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"machine": machine, **json.loads(study.to_json())}, fh, indent=1)
