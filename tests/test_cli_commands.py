@@ -412,6 +412,6 @@ def test_plot_files_are_written(tmp_path, capsys, argv):
     extra = ["-B", "100", "--seed", "0", "--average", "macro"] if argv[0] == "ci" else []
     if argv[0] != "ci" and "mcnemar" not in argv:
         extra = ["-B", "100", "--seed", "0"]
-    code, out, err = run(capsys, [*argv, *extra, "--plot", str(out_file)])
+    code, _, err = run(capsys, [*argv, *extra, "--plot", str(out_file)])
     assert code == 0, err
     assert out_file.read_text().lstrip().startswith("<?xml") and "<path" in out_file.read_text()

@@ -309,10 +309,11 @@ def _one(
 
 
 def run_ci(args: argparse.Namespace) -> int:
-    table, source = load_input(args)
     if args.example:
         args.label = args.label or "label"
         args.pred = args.pred or "pred"
+    used = (args.label, args.pred, args.score, args.value, args.weight, args.condition, args.strata)
+    table, source = load_input(args, used)
     names = _split_list(args.metric)
     if not names:
         raise CLIError("--metric: give at least one metric name (see `mlci metrics`).")

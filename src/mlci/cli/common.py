@@ -211,20 +211,29 @@ def add_input_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def load_input(args: argparse.Namespace) -> tuple[Any, str]:
+def load_input(
+    args: argparse.Namespace, columns: Sequence[str | None] | None = None
+) -> tuple[Any, str]:
     """Read the table named by ``args.file`` (or the bundled example): (table, name).
 
     The table is a :class:`mlci.io.Table` (a dict of columns that knows each row's line).
+    ``columns``: the only columns the command uses (None entries ignored); all if None.
+    Comma-separated entries (``--pred a,b``) are split.
     """
+    used = None
+    if columns is not None:
+        used = {c for entry in columns if entry for c in _split_list(entry)}
     if args.example and args.file:
         raise CLIError("give either FILE or --example, not both.")
     if args.example:
         path = example_path()
-        return read_table(path), f"example ({path.name})"
+        return read_table(path, used), f"example ({path.name})"
     if not args.file:
-        raise CLIError("no input: give a predictions FILE (CSV or Parquet), or --example.")
+        raise CLIError(
+            "no input: give a predictions FILE (CSV/TSV, JSON Lines or Parquet), or --example."
+        )
     try:
-        return read_table(args.file), str(args.file)
+        return read_table(args.file, used), str(args.file)
     except FileNotFoundError as exc:
         raise CLIError(str(exc)) from None
     except IsADirectoryError:  # pragma: no cover - read_table checks first
@@ -234,9 +243,10 @@ def load_input(args: argparse.Namespace) -> tuple[Any, str]:
 def get_column(cols: Mapping[str, np.ndarray], name: str, flag: str) -> np.ndarray:
     """The column ``name``; a missing one names the columns available."""
     if name not in cols:
-        close = difflib.get_close_matches(name, list(cols), n=1)
+        every = list(getattr(cols, "all_columns", cols))
+        close = difflib.get_close_matches(name, every, n=1)
         hint = f" Did you mean {close[0]!r}?" if close else ""
-        raise CLIError(f"{flag} {name!r}: no such column.{hint} Columns: {', '.join(cols)}.")
+        raise CLIError(f"{flag} {name!r}: no such column.{hint} Columns: {', '.join(every)}.")
     return cols[name]
 
 

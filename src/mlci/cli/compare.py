@@ -215,10 +215,11 @@ def _long_to_wide(table: Any, args: argparse.Namespace, source: str) -> tuple[Ta
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    table, source = load_input(args)
     if args.example:
         args.label = args.label or "label"
     long = any(v is not None for v in (args.system_column, args.sample_column, args.output_column))
+    used = None if long else (args.label, args.systems, args.condition, args.strata)
+    table, source = load_input(args, used)
     if long and args.systems:
         raise CLIError("give --systems (a wide table) or --system-column (a long table), not both.")
     if long:

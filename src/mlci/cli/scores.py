@@ -186,10 +186,11 @@ def add_scores(sub: Any) -> argparse.ArgumentParser:
 
 
 def run_scores(args: argparse.Namespace) -> int:
-    table, source = load_input(args)
     if args.example:
         args.label = args.label or "is_angry"
         args.score = args.score or "score_angry"
+    used = (args.label, args.score, args.condition, args.strata, args.group)
+    table, source = load_input(args, used)
     if args.label is None or args.score is None:
         raise CLIError("mlci scores needs --label COL and --score COL.")
     cols = _split_list(args.score)
