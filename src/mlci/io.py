@@ -394,7 +394,12 @@ def _arrow_dictionary_column(col: Any, decimal_comma: bool) -> np.ndarray:
     if nulls:
         words.append("")  # the null cells
     values = convert_column(words, decimal_comma=decimal_comma)
-    idx = np.asarray(indices.fill_null(len(words) - 1).to_numpy(zero_copy_only=False))
+    # (pyarrow's fill_null would import pandas: a second or more at start-up)
+    if nulls:
+        missing = np.asarray(indices.is_null().to_pylist(), dtype=bool)
+        idx = np.where(missing, len(words) - 1, _to_numpy(indices.fill_null(0)))
+    else:
+        idx = _to_numpy(indices)
     return values[idx.astype(np.intp, copy=False)]
 
 
@@ -530,10 +535,32 @@ def _read_jsonl_arrow(path: Path, columns: Collection[str] | None, pa: Any) -> T
     return Table(cols, path, lines=lines, all_columns=header)
 
 
+def _to_numpy(col: Any) -> np.ndarray:
+    """A pyarrow (chunked) array as numpy.
+
+    Integers and floats without nulls are read from their buffers: pyarrow's own
+    ``to_numpy`` imports pandas when it is installed (a second or more at start-up).
+    """
+    import pyarrow.types as pa_types
+
+    chunks = col.chunks if hasattr(col, "chunks") else [col]
+    t = col.type
+    if col.null_count == 0 and (pa_types.is_integer(t) or pa_types.is_floating(t)):
+        dtype = np.dtype(t.to_pandas_dtype())
+        parts = [
+            np.frombuffer(
+                c.buffers()[1], dtype=dtype, count=len(c), offset=c.offset * dtype.itemsize
+            )
+            for c in chunks
+        ]
+        return np.concatenate(parts) if len(parts) != 1 else parts[0].copy()
+    return np.asarray(col.to_numpy(zero_copy_only=False))
+
+
 def _parquet_column(name: str, col: Any, pa_types: Any) -> np.ndarray:
     """One pyarrow column as numpy; nulls become NaN (floats) or None (object arrays)."""
     nulls = col.null_count > 0
-    arr = np.asarray(col.to_numpy(zero_copy_only=False))
+    arr = _to_numpy(col)
     if not nulls:
         return native_values(arr, name) if arr.dtype == object else arr
     if pa_types.is_floating(col.type):

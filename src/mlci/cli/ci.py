@@ -357,7 +357,8 @@ def run_ci(args: argparse.Namespace) -> int:
             options["weights"] = args.kappa_weights
         label = f"{info.name} ({col})" if several else info.name
         try:
-            _check_labels(info, arrays.get("y_true"), arrays.get(key), spelled_here)
+            if args.method in PROPORTION_CLI:  # bootstrap_ci checks the pair itself
+                _check_labels(info, arrays.get("y_true"), arrays.get(key), spelled_here)
             with catching() as caught:
                 res = _call_api(spelled_here, _one, info, data, arrays, options, seed, args)
         except CLIError as exc:
@@ -409,7 +410,7 @@ def _output(
             f"{level}{side} intervals from {first.n_resamples} resamples ({first.scheme}); "
             f"seed {seed}"
         )
-    out = Output([f"{source}: {n} samples{_dropped_note(args, n_dropped)}; {how}"])
+    out = Output([f"{source}: {int(n)} samples{_dropped_note(args, n_dropped)}; {how}"])
     columns = [
         "metric",
         *(["column"] if several else []),

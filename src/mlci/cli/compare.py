@@ -466,9 +466,8 @@ def _pairwise(args, info, y_true, systems, arrays, spelled, seed, pos_label, hea
     }[args.test]
     out = Output([f"{head}; {info.name}; {how}"])
     if sys_rows:
-        level = f"{args.confidence_level * 100:.10g}%"
         out.tables.append(
-            OutTable("systems", ["system", info.name, "low", "high", f"{level} CI"], sys_rows)
+            OutTable("systems", ["system", info.name, "low", "high", "method"], sys_rows)
         )
     d = OutTable(
         "differences",
