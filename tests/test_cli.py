@@ -955,3 +955,45 @@ def test_compare_errors_name_its_own_options(capsys):
     )
     assert code == 2 and "--label 'label'/--systems take 4 values" in err
     assert "--pred" not in err
+
+
+# ---------------------------------------------------------------------------------------
+# docs/cli.md's console examples run: they cannot drift from what the command prints
+# ---------------------------------------------------------------------------------------
+_ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
+def _console_examples():
+    import re as _re
+
+    text = (_ROOT / "docs" / "cli.md").read_text()
+    cases = []
+    for block in _re.findall(r"```console\n(.*?)```", text, flags=_re.S):
+        command, expected = None, []
+        for line in [*block.splitlines(), "$ "]:
+            if line.startswith("$ "):
+                if command is not None:
+                    cases.append(pytest.param(command, "\n".join(expected), id=command[:70]))
+                command, expected = line[2:], []
+            else:
+                expected.append(line)
+    return cases
+
+
+@pytest.mark.parametrize(("command", "expected"), _console_examples())
+def test_cli_doc_examples_print_what_the_doc_shows(capsys, monkeypatch, command, expected):
+    import doctest
+
+    argv = shlex.split(command)
+    assert argv[0] == "mlci"
+    files = [a for a in argv[1:] if a.endswith((".csv", ".parquet", ".jsonl"))]
+    if any(not (_ROOT / f).exists() for f in files):
+        pytest.skip(f"the example's file {files} is the reader's own")
+    monkeypatch.chdir(_ROOT)
+    code, out, err = run(capsys, argv[1:])
+    got = out + (err if code else "")
+    checker = doctest.OutputChecker()
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    assert checker.check_output(expected + "\n", got, flags), (
+        f"docs/cli.md shows:\n{expected}\n\n`{command}` prints:\n{got}"
+    )

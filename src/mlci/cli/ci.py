@@ -367,7 +367,7 @@ def run_ci(args: argparse.Namespace) -> int:
         relay_warnings(caught, spelled_here, args, prefix=f"{label}: ")
         done.append((info, col, options, res))
     if not done:
-        raise CLIError(f"{source}: {failed[0][2]}")
+        raise CLIError(failed[0][2])
     for info, col, reason in failed:
         label = f"{info.name} ({col})" if several else info.name
         if not args.quiet:
