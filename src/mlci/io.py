@@ -1,6 +1,6 @@
 """Read a predictions table (CSV/TSV, also gzipped, Parquet or JSON Lines) into numpy columns.
 
-* **Readers.**  With pyarrow installed (``pip install 'mlci[files]'``), CSV/TSV (``.gz``
+* **Readers.**  With pyarrow installed (``pip install ".[files]"``), CSV/TSV (``.gz``
   too) and JSON Lines are read by pyarrow's multithreaded columnar readers, reading only
   the columns asked for (``columns=``) with their types inferred once; Parquet always
   needs pyarrow.  Without pyarrow, CSV/TSV and JSON Lines are read with the standard
@@ -577,7 +577,8 @@ def _read_parquet(path: Path) -> Table:
     except ImportError:
         raise ValueError(
             f"Reading Parquet ({path.name}) needs pyarrow, which is not installed: "
-            "pip install 'mlci[parquet]' (or convert the file to CSV)."
+            "pip install pyarrow (or pip install '.[files]' in mlci's repository; or "
+            "convert the file to CSV)."
         ) from None
     try:
         table = pq.read_table(path)
@@ -647,7 +648,7 @@ def read_table(
         return table
     pa = None if engine == "python" else _pyarrow()
     if engine == "pyarrow" and pa is None:
-        raise ValueError("`engine='pyarrow'` needs pyarrow: pip install 'mlci[files]'.")
+        raise ValueError("`engine='pyarrow'` needs pyarrow: pip install pyarrow.")
     jsonl = "".join(s.lower() for s in p.suffixes[-2:]).endswith(JSONL_SUFFIXES)
     if jsonl:
         return _read_jsonl(p, columns) if pa is None else _read_jsonl_arrow(p, columns, pa)

@@ -1,6 +1,7 @@
 """Plots of curves and intervals: thin shells over the API (no statistics here).
 
-matplotlib is imported when a function is called; install it with ``pip install mlci[plot]``.
+matplotlib is imported when a function is called; install it with ``pip install matplotlib``
+(or ``pip install ".[plot]"`` in mlci's repository).
 """
 
 from __future__ import annotations
@@ -32,7 +33,10 @@ def _plt() -> Any:
     try:
         import matplotlib.pyplot as plt
     except ImportError:  # pragma: no cover - depends on the environment
-        raise ImportError("Plotting needs matplotlib: `pip install mlci[plot]`.") from None
+        raise ImportError(
+            "Plotting needs matplotlib: `pip install matplotlib` (or `pip install '.[plot]'` "
+            "in mlci's repository)."
+        ) from None
     return plt
 
 

@@ -730,7 +730,8 @@ def require_plotting(args: argparse.Namespace) -> Any:
         import matplotlib
     except ImportError:
         raise CLIError(
-            f"--plot {args.plot}: drawing needs matplotlib: pip install 'mlci[plot]'."
+            f"--plot {args.plot}: drawing needs matplotlib: pip install matplotlib "
+            "(or pip install '.[plot]' in mlci's repository)."
         ) from None
     matplotlib.use("Agg")
     from .. import plotting
