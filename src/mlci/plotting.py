@@ -10,12 +10,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from scipy.special import ndtri
+from scipy.special import ndtr, ndtri
 
 from .classical.proportions import proportion_ci
 from .inputs import ArgSpec, check_choice, check_confidence_level, check_positive_int, gather
 
 __all__ = [
+    "det_grid",
+    "plot_band",
     "plot_bootstrap_distribution",
     "plot_comparison_matrix",
     "plot_critical_difference",
@@ -23,6 +25,7 @@ __all__ = [
     "plot_differences",
     "plot_forest",
     "plot_intervals",
+    "plot_operating_point",
     "plot_pr",
     "plot_reliability",
     "plot_roc",
@@ -113,23 +116,135 @@ def plot_det(
     ax = _axes(ax)
     ok = np.isfinite(curve.x) & np.isfinite(curve.y)
     (line,) = ax.plot(curve.x[ok], curve.y[ok], label=label, **kwargs)
-    if band is not None:  # a vertical band of TPR at FPR: FNR = 1 - TPR on probit axes
-        with np.errstate(divide="ignore"):
-            x, lo, hi = ndtri(band.x), ndtri(1 - band.high), ndtri(1 - band.low)
-        keep = np.isfinite(x)
-        ax.fill_between(
-            x[keep],
-            np.clip(lo[keep], -8, 8),
-            np.clip(hi[keep], -8, 8),
-            alpha=0.25,
-            color=line.get_color(),
-            lw=0,
-        )
-    ticks = np.array([0.001, 0.01, 0.05, 0.2, 0.5])
-    ax.set_xticks(ndtri(ticks), [f"{t:g}" for t in ticks])
-    ax.set_yticks(ndtri(ticks), [f"{t:g}" for t in ticks])
+    lo, hi = _det_limits(np.concatenate([curve.x[ok], curve.y[ok]]), ax)
+    if band is not None:
+        plot_band(band, ax=ax, probit=True, color=line.get_color())
+    _det_axes(ax, lo, hi)
+    return ax
+
+
+#: the rates DET axes are labelled with (those inside the limits are shown)
+_DET_TICKS = np.array([0.0001, 0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 0.9, 0.99])
+#: the widest DET axes: 0.01% to 99.5%, in normal deviates
+_DET_RANGE = (float(ndtri(1e-4)), float(ndtri(0.995)))
+
+
+def _det_limits(values: np.ndarray, ax: Any) -> tuple[float, float]:
+    """DET axis limits (normal deviates) from the finite curve points, kept from earlier
+    curves on the same axes, within 0.01% .. 99.5%."""
+    finite = values[np.isfinite(values)]
+    lo = float(finite.min()) - 0.2 if finite.size else float(ndtri(0.001))
+    hi = float(finite.max()) + 0.2 if finite.size else float(ndtri(0.5))
+    lo = max(min(lo, float(ndtri(0.01))), _DET_RANGE[0])
+    hi = min(max(hi, float(ndtri(0.5))), _DET_RANGE[1])
+    old = getattr(ax, "_mlci_det_limits", None)
+    if old is not None:
+        lo, hi = min(lo, old[0]), max(hi, old[1])
+    ax._mlci_det_limits = (lo, hi)
+    return lo, hi
+
+
+def _det_axes(ax: Any, lo: float, hi: float) -> None:
+    ticks = []
+    for t in _DET_TICKS[(ndtri(_DET_TICKS) >= lo) & (ndtri(_DET_TICKS) <= hi)]:
+        if not ticks or ndtri(t) - ndtri(ticks[-1]) >= 0.09 * (hi - lo):  # no overlaps
+            ticks.append(t)
+    ticks = np.array(ticks)
+    labels = [f"{t * 100:g}%" for t in ticks]
+    ax.set_xticks(ndtri(ticks), labels, rotation=45)
+    ax.set_yticks(ndtri(ticks), labels)
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(lo, hi)
+    ax.set_aspect("equal")
+    ax.grid(alpha=0.3)
     ax.set_xlabel("False positive rate")
     ax.set_ylabel("False negative rate")
+
+
+def det_grid(n: int = 60, low: float = 1e-3, high: float = 0.99) -> np.ndarray:
+    """FPR values equally spaced on the DET's probit axis, for :func:`~mlci.roc_band`.
+
+    A band on a linear grid (0, 0.01, ...) has few points where a DET plot spends most of
+    its width (FPR below 5%); this grid spaces them as the axis does.
+
+    Examples
+    --------
+    >>> g = det_grid(5, 0.01, 0.5)
+    >>> np.round(g, 4).tolist()
+    [0.01, 0.0405, 0.1224, 0.2804, 0.5]
+    """
+    return ndtr(np.linspace(ndtri(low), ndtri(high), n))
+
+
+def plot_band(
+    band: Any, *, ax: Any = None, probit: bool = False, alpha: float = 0.25, **kwargs: Any
+) -> Any:
+    """Shade a curve band (a :class:`~mlci.scores.curves.CurveBand` or anything with ``x``,
+    ``low``, ``high``).
+
+    With ``probit=True`` the band is a vertical ROC band (TPR at fixed FPR) drawn on DET
+    axes: FNR = 1 - TPR, both axes in normal deviates, each end clipped to the axes'
+    limits (an end at FNR = 0 is at minus infinity on a probit axis).  Draw pointwise
+    and simultaneous bands of one curve with two calls (a lighter ``alpha`` for the
+    wider one).
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> from types import SimpleNamespace
+    >>> band = SimpleNamespace(x=np.array([0, 0.5, 1]), low=np.array([0.1, 0.6, 1.0]),
+    ...                        high=np.array([0.3, 0.8, 1.0]))
+    >>> ax = plot_band(band)
+    >>> len(ax.collections)
+    1
+    """
+    ax = _axes(ax)
+    x, low, high = (np.asarray(v, dtype=float) for v in (band.x, band.low, band.high))
+    if probit:
+        with np.errstate(divide="ignore"):
+            x, low, high = ndtri(x), ndtri(1 - high), ndtri(1 - low)
+        lo, hi = getattr(ax, "_mlci_det_limits", (_DET_RANGE[0], _DET_RANGE[1]))
+        keep = np.isfinite(x) & (x >= lo - 1) & (x <= hi + 1)
+        x, low, high = (
+            x[keep],
+            np.clip(low[keep], lo - 1, hi + 1),
+            np.clip(high[keep], lo - 1, hi + 1),
+        )
+    kwargs.setdefault("lw", 0)
+    ax.fill_between(x, low, high, alpha=alpha, **kwargs)
+    return ax
+
+
+def plot_operating_point(
+    x: float, result: Any, *, ax: Any = None, probit: bool = False, **kwargs: Any
+) -> Any:
+    """An operating point with its interval: the rate ``result`` (a bootstrap result of
+    :func:`mlci.operating_point_ci`, e.g. FNR) at the fixed rate ``x`` (e.g. FPR = 0.01).
+
+    With ``probit=True`` both are drawn on DET axes (normal deviates).
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from mlci import proportion_ci
+    >>> fig, ax = plt.subplots()
+    >>> ax = plot_operating_point(0.05, proportion_ci(30, 100), ax=ax)
+    >>> len(ax.containers)
+    1
+    >>> plt.close(fig)
+    """
+    ax = _axes(ax)
+    est, low, high = _bounds(result)
+    if probit:
+        x, est, low, high = (float(ndtri(v)) for v in (x, est, low, high))
+    kwargs.setdefault("fmt", "o")
+    kwargs.setdefault("capsize", 4)
+    ax.errorbar([x], [est], yerr=[[est - low], [high - est]], **kwargs)
     return ax
 
 
@@ -389,8 +504,15 @@ def plot_comparison_matrix(result: Any, *, ax: Any = None, cmap: str = "RdBu_r")
     for i in range(k):
         for j in range(k):
             if text[i][j]:
+                dark = abs(diff[i, j]) > 0.6 * lim  # white text on the dark cells
                 ax.text(
-                    j, i, f"{diff[i, j]:+.3g}\n{text[i][j]}", ha="center", va="center", fontsize=8
+                    j,
+                    i,
+                    f"{diff[i, j]:+.3g}\n{text[i][j]}",
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                    color="white" if dark else "black",
                 )
     ax.set_xticks(range(k), names)
     ax.set_yticks(range(k), names)

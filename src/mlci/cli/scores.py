@@ -350,6 +350,7 @@ def _plot(curves: list[tuple[str, Scores]], args: argparse.Namespace, seed: int)
         if args.curve in ("roc", "det"):
             band = roc_band(
                 s,
+                plotting.det_grid() if args.curve == "det" else None,
                 n_resamples=min(args.n_resamples, 1000),
                 confidence_level=args.confidence_level,
                 rng=seed,
