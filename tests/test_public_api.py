@@ -975,11 +975,28 @@ CLI_BASE = {
     "compare": ["compare", "--example", *_COMPARE, "-B", "20", "--seed", "0"],
     "scores": ["scores", "--example", "-B", "20", "--seed", "0"],
     "datasets": ["datasets", "{ds_file}"],
+    "report": [
+        "report",
+        "--example",
+        "--label",
+        "is_angry",
+        "--score",
+        "score_angry",
+        "-o",
+        "{out_file}",
+        "-B",
+        "20",
+        "--seed",
+        "0",
+        "--method",
+        "percentile",
+        "--quiet",
+    ],
     "metrics": ["metrics"],
     "example": ["example"],
 }
-#: a datasets x methods table (for `mlci datasets`)
-DS_FILE = "{ds_file}"
+#: a datasets x methods table (for `mlci datasets`), the report's output file
+DS_FILE, OUT_FILE = "{ds_file}", "{out_file}"
 DS_TEXT = "dataset,a,b,c\nd1,0.9,0.8,0.7\nd2,0.85,0.8,0.75\nd3,0.7,0.72,0.6\nd4,0.9,0.85,0.8\n"
 #: the output options every subcommand but metrics/example has: option -> cases
 _OUTPUT_CASES = {
@@ -1169,6 +1186,34 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         "--lower-is-better": [(["--lower-is-better=yes"], "--lower-is-better")],
         **_OUTPUT_CASES,
     },
+    "report": {
+        "FILE": [
+            ([NO_FILE, "--label", "y", "--score", "p"], "No such file"),
+            ([NA_FILE, "--label", "y", "--score", "p"], "column 'y' (--label) has 1 missing"),
+            ([NA_FILE, "--example"], "either FILE or --example"),
+        ],
+        "--example": [(["--example=yes"], "--example")],
+        "--dropna": [(["--dropna=yes"], "--dropna")],
+        "--label": [(["--label", "nope"], "--label 'nope': no such column")],
+        "--score": [
+            (["--score", "nope"], "--score 'nope': no such column"),
+            (["--score", "label"], "column 'label' (--score) must hold numbers"),
+        ],
+        "--pred": [(["--pred", "pred"], "give the systems as --score COL,... (scores) or --pred")],
+        "--condition": [(["--condition", "nope"], "--condition 'nope': no such column")],
+        "--group": [(["--group", "nope"], "--group 'nope': no such column")],
+        "--pos-label": [(["--pos-label", "7"], "--pos-label 7")],
+        "--method": [(["--method", "nope"], "--method: invalid choice")],
+        "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
+        "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
+        "--confidence-level": [
+            (["--confidence-level", "95"], "--confidence-level"),
+            (["--confidence-level", "0"], "--confidence-level"),
+        ],
+        "--output": [(["-o", "/nonexistent/r.html"], "--output /nonexistent/r.html: folder")],
+        "--format": [(["--format", "pdf"], "--format: invalid choice")],
+        "--quiet": [(["--quiet=yes"], "--quiet")],
+    },
     "metrics": {"--json": [(["--json=yes"], "--json")]},
     "example": {"--path": [(["--path=yes"], "--path")]},
 }
@@ -1217,7 +1262,8 @@ def _cli(capsys: Any, argv: list[str]) -> tuple[int, str, str]:
 def test_cli_base_commands_run(tmp_path, capsys, command):
     ds_file = tmp_path / "ds.csv"
     ds_file.write_text(DS_TEXT)
-    code, _, err = _cli(capsys, [str(ds_file) if a == DS_FILE else a for a in CLI_BASE[command]])
+    paths = {DS_FILE: str(ds_file), OUT_FILE: str(tmp_path / "report.html")}
+    code, _, err = _cli(capsys, [paths.get(a, a) for a in CLI_BASE[command]])
     assert code == 0, err
 
 
@@ -1237,7 +1283,12 @@ def test_cli_bad_value_is_one_line_naming_it(tmp_path, capsys, command, option, 
     na_file.write_text("y,p,q\n0,0,0\n1,1,0\nNA,1,1\n0,0,1\n")
     ds_file = tmp_path / "ds.csv"
     ds_file.write_text(DS_TEXT)
-    paths = {NA_FILE: str(na_file), NO_FILE: str(tmp_path / "missing.csv"), DS_FILE: str(ds_file)}
+    paths = {
+        NA_FILE: str(na_file),
+        NO_FILE: str(tmp_path / "missing.csv"),
+        DS_FILE: str(ds_file),
+        OUT_FILE: str(tmp_path / "report.html"),
+    }
     args = [paths.get(a, a) for a in args]
     base = [paths.get(a, a) for a in CLI_BASE[command]]
     if option == "FILE":  # the file instead of the bundled example (unless the case adds it)

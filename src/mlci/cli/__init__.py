@@ -35,6 +35,7 @@ from .common import OPTIONS, CLIError, _one_line, _Parser, cli_message, json_saf
 from .compare import add_compare
 from .datasets import add_datasets
 from .info import EXAMPLE_COMMANDS, add_example, add_metrics
+from .report import add_report
 from .scores import add_scores
 
 __all__ = [
@@ -55,6 +56,7 @@ COMMANDS: dict[str, Callable[[Any], Any]] = {
     "compare": add_compare,
     "scores": add_scores,
     "datasets": add_datasets,
+    "report": add_report,
     "metrics": add_metrics,
     "example": add_example,
 }
