@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import __version__
+from ..feedback import progress_bar
 from .ci import add_ci
 from .common import OPTIONS, CLIError, _one_line, _Parser, cli_message, json_safe, print_json
 from .compare import add_compare
@@ -107,15 +108,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 141  # 128 + SIGPIPE, the status of a Unix tool in that case
 
 
+def _handle(handler: Callable[[argparse.Namespace], Any], args: argparse.Namespace) -> int:
+    """Run the subcommand inside a progress bar (stderr, terminals only, after ~2 s;
+    ``--quiet`` turns it off; ``MLCI_PROGRESS_DELAY`` sets the delay in seconds)."""
+    delay = float(os.environ.get("MLCI_PROGRESS_DELAY", "2"))
+    with progress_bar(enabled=not getattr(args, "quiet", False), delay=delay):
+        status = int(handler(args) or 0)
+    sys.stdout.flush()
+    return status
+
+
 def _run(handler: Callable[[argparse.Namespace], Any], args: argparse.Namespace) -> int:
     if os.environ.get("MLCI_DEBUG"):
-        status = int(handler(args) or 0)
-        sys.stdout.flush()
-        return status
+        return _handle(handler, args)
     try:
-        status = int(handler(args) or 0)
-        sys.stdout.flush()
-        return status
+        return _handle(handler, args)
     except BrokenPipeError:
         raise
     except CLIError as exc:
