@@ -136,6 +136,9 @@ def test_example_commands_run(capsys, cmd):
         n_systems = len(argv[argv.index("--systems") + 1].split(","))
         assert sum(" - " in ln for ln in out.splitlines()) == n_systems * (n_systems - 1) // 2
         return
+    if argv[0] == "scores":
+        assert [r[0] for r in _rows(out)[1]][:2] == ["auc", "eer"]
+        return
     assert len(_rows(out)[1]) == len(argv[argv.index("--metric") + 1].split(","))
 
 
@@ -397,8 +400,8 @@ def test_example_command(capsys):
 
 def test_parser_has_one_function_per_command():
     sub = next(a for a in build_parser()._actions if a.dest == "command")
-    assert set(sub.choices) == {"ci", "compare", "metrics", "example"}
-    assert len(COMMANDS) == len(sub.choices)
+    assert list(sub.choices) == list(COMMANDS)  # one table of subcommands, in --help order
+    assert {"ci", "compare", "scores", "datasets", "metrics", "example"} <= set(COMMANDS)
 
 
 def test_module_entry_point_no_traceback():
@@ -952,3 +955,45 @@ def test_compare_errors_name_its_own_options(capsys):
     )
     assert code == 2 and "--label 'label'/--systems take 4 values" in err
     assert "--pred" not in err
+
+
+# ---------------------------------------------------------------------------------------
+# docs/cli.md's console examples run: they cannot drift from what the command prints
+# ---------------------------------------------------------------------------------------
+_ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
+def _console_examples():
+    import re as _re
+
+    text = (_ROOT / "docs" / "cli.md").read_text()
+    cases = []
+    for block in _re.findall(r"```console\n(.*?)```", text, flags=_re.S):
+        command, expected = None, []
+        for line in [*block.splitlines(), "$ "]:
+            if line.startswith("$ "):
+                if command is not None:
+                    cases.append(pytest.param(command, "\n".join(expected), id=command[:70]))
+                command, expected = line[2:], []
+            else:
+                expected.append(line)
+    return cases
+
+
+@pytest.mark.parametrize(("command", "expected"), _console_examples())
+def test_cli_doc_examples_print_what_the_doc_shows(capsys, monkeypatch, command, expected):
+    import doctest
+
+    argv = shlex.split(command)
+    assert argv[0] == "mlci"
+    files = [a for a in argv[1:] if a.endswith((".csv", ".parquet", ".jsonl"))]
+    if any(not (_ROOT / f).exists() for f in files):
+        pytest.skip(f"the example's file {files} is the reader's own")
+    monkeypatch.chdir(_ROOT)
+    code, out, err = run(capsys, argv[1:])
+    got = out + (err if code else "")
+    checker = doctest.OutputChecker()
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    assert checker.check_output(expected + "\n", got, flags), (
+        f"docs/cli.md shows:\n{expected}\n\n`{command}` prints:\n{got}"
+    )

@@ -24,3 +24,128 @@ def test_plots_draw():
     plot_intervals(res, ["t=0", "t=0.5"], ax=axes[3], kind="point")
     assert len(axes[0].lines) == 1 and len(axes[0].collections) == 1
     plt.close(fig)
+
+
+# ---------------------------------------------------------------------------------------
+# checked renders: every plot draws something (not a blank image) with the artists it
+# promises; no pixel-exact comparison
+# ---------------------------------------------------------------------------------------
+import pytest  # noqa: E402
+
+import mlci  # noqa: E402
+from mlci import plotting  # noqa: E402
+
+
+def _pixels(fig):
+    fig.canvas.draw()
+    img = np.asarray(fig.canvas.buffer_rgba())[..., :3].astype(int)
+    plt.close(fig)
+    return img
+
+
+def _not_blank(fig, min_share=0.01):
+    img = _pixels(fig)
+    ink = (np.abs(img - 255).sum(axis=2) > 60).mean()  # share of non-white pixels
+    assert ink > min_share, f"only {ink:.2%} of the image is drawn"
+    return img
+
+
+@pytest.fixture(scope="module")
+def scores():
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 400)
+    return y, y + rng.normal(0, 1.2, 400)
+
+
+def test_forest_axis_from_the_data_and_labelled():
+    res = {n: mlci.proportion_ci(k, 200, metric="accuracy") for n, k in [("a", 150), ("b", 170)]}
+    fig, ax = plt.subplots()
+    plotting.plot_forest(res, ax=ax)
+    assert ax.get_xlim()[0] > 0.6 and ax.get_xlabel() == "accuracy (95% CI)"
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b"]
+    assert len(ax.containers) == 1  # one errorbar container with both rows
+    _not_blank(fig)
+
+
+def test_differences_zero_line_and_adjusted_p(scores):
+    y, s = scores
+    systems = {"x": (s > 0.5).astype(int), "z": (s > 0.2).astype(int), "w": (s > 1).astype(int)}
+    res = mlci.compare(y, systems, metric="accuracy", n_resamples=100, rng=0)
+    fig, ax = plt.subplots()
+    plotting.plot_differences(res, ax=ax)
+    assert any(np.allclose(line.get_xdata(), 0) for line in ax.lines)  # the zero line
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert len(labels) == 3 and all("p adj." in t for t in labels)
+    _not_blank(fig)
+    fig, ax = plt.subplots()
+    plotting.plot_comparison_matrix(res, ax=ax)
+    assert len(ax.images) == 1 and sum("p=" in t.get_text() for t in ax.texts) == 6
+    _not_blank(fig, 0.05)
+
+
+def test_roc_det_bands_and_operating_point(scores):
+    y, s = scores
+    sc = mlci.Scores.from_labels(y, s)
+    band = roc_band(sc, plotting.det_grid(40), n_resamples=100, rng=0)
+    fig, ax = plt.subplots()
+    plotting.plot_det(det_curve(sc), band, ax=ax)
+    low, high = ax.get_ylim()
+    # probit axes from the data, never stretched to the clipped infinite band ends
+    assert -4 < low < high < 3 and ax.get_yticklabels()[0].get_text().endswith("%")
+    assert len(ax.collections) == 1 and len(ax.lines) == 1
+    fnr, _ = mlci.operating_point_ci(sc, "fnr", at=0.1, x="fpr", n_resamples=100, rng=0)
+    plotting.plot_operating_point(0.1, fnr, ax=ax, probit=True)
+    assert len(ax.containers) == 1
+    _not_blank(fig)
+    fig, ax = plt.subplots()
+    plotting.plot_roc(roc_curve(sc), roc_band(sc, n_resamples=100, rng=0), ax=ax)
+    plotting.plot_band(roc_band(sc, n_resamples=100, rng=0, simultaneous=True), ax=ax)
+    assert len(ax.collections) == 2  # pointwise and simultaneous bands
+    _not_blank(fig)
+
+
+def test_reliability_bootstrap_and_cd(scores):
+    y, s = scores
+    p = 1 / (1 + np.exp(-(s - 0.5) * 2))
+    fig, ax = plt.subplots()
+    plotting.plot_reliability(y, p, n_bins=8, ax=ax)
+    assert len(ax.collections) == 1 and len(ax.lines) == 2  # band; diagonal and curve
+    _not_blank(fig)
+    res = mlci.bootstrap_ci(y, (s > 0.5).astype(int), metric="accuracy", n_resamples=200, rng=0)
+    fig, ax = plt.subplots()
+    plotting.plot_bootstrap_distribution(res, ax=ax)
+    assert len(ax.patches) == 40 and len(ax.lines) == 3
+    _not_blank(fig)
+    cd = mlci.critical_difference(
+        [[0.9, 0.8, 0.7], [0.85, 0.8, 0.75], [0.7, 0.72, 0.6], [0.9, 0.85, 0.8]],
+        names=["A", "B", "C"],
+    )
+    fig, ax = plt.subplots(figsize=(6, 2))
+    plotting.plot_critical_difference(cd, ax=ax)
+    assert {"A", "B", "C"} <= {t.get_text() for t in ax.texts}
+    assert any(t.get_text().startswith("CD = ") for t in ax.texts)
+    _not_blank(fig, 0.005)
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: plotting.plot_forest({}), "`results` is empty"),
+        (lambda: plotting.plot_forest([mlci.proportion_ci(1, 2)], ["a", "b"]), "`labels`"),
+        (lambda: plotting.plot_differences([]), "`result`"),
+        (lambda: plotting.plot_reliability([0, 1], [0.5, 1.5]), "`y_prob`"),
+        (lambda: plotting.plot_reliability([0, np.nan], [0.5, 0.5]), "`y_true`"),
+        (lambda: plotting.plot_reliability([0, 2], [0.5, 0.5]), "`y_true`"),
+        (lambda: plotting.plot_reliability([0, 1], [0.5, 0.5], n_bins=0), "`n_bins`"),
+        (lambda: plotting.plot_reliability([0, 1], [0.5], n_bins=3), "y_"),
+        (
+            lambda: plotting.plot_reliability([0, 1], [0.5, 0.5], confidence_level=95),
+            "`confidence_level`",
+        ),
+        (lambda: plotting.plot_bootstrap_distribution(mlci.proportion_ci(1, 2)), "`result`"),
+    ],
+)
+def test_plot_bad_input(call, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        call()
+    plt.close("all")

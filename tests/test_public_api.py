@@ -973,8 +973,38 @@ _COMPARE = ["--systems", "pred,pred_baseline", "--metric", "accuracy"]
 CLI_BASE = {
     "ci": ["ci", "--example", "--metric", "accuracy", "-B", "20", "--seed", "0"],
     "compare": ["compare", "--example", *_COMPARE, "-B", "20", "--seed", "0"],
+    "scores": ["scores", "--example", "-B", "20", "--seed", "0"],
+    "datasets": ["datasets", "{ds_file}"],
+    "report": [
+        "report",
+        "--example",
+        "--label",
+        "is_angry",
+        "--score",
+        "score_angry",
+        "-o",
+        "{out_file}",
+        "-B",
+        "20",
+        "--seed",
+        "0",
+        "--method",
+        "percentile",
+        "--quiet",
+    ],
     "metrics": ["metrics"],
     "example": ["example"],
+}
+#: a datasets x methods table (for `mlci datasets`), the report's output file
+DS_FILE, OUT_FILE = "{ds_file}", "{out_file}"
+DS_TEXT = "dataset,a,b,c\nd1,0.9,0.8,0.7\nd2,0.85,0.8,0.75\nd3,0.7,0.72,0.6\nd4,0.9,0.85,0.8\n"
+#: the output options every subcommand but metrics/example has: option -> cases
+_OUTPUT_CASES = {
+    "--format": [(["--format", "xml"], "--format: invalid choice")],
+    "--json": [(["--json=yes"], "--json")],
+    "--digits": [(["--digits", "x"], "--digits"), (["--digits", "99"], "--digits")],
+    "--quiet": [(["--quiet=yes"], "--quiet")],
+    "--plot": [(["--plot", "out.txt"], "--plot out.txt: give a file name ending in")],
 }
 #: stands for a file holding a missing label (read without --dropna), or no file
 NA_FILE, NO_FILE = "{na_file}", "{no_file}"
@@ -1029,8 +1059,7 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         "--kappa-weights": [
             (["--metric", "cohen_kappa", "--kappa-weights", "cubic"], "--kappa-weights")
         ],
-        "--json": [(["--json=yes"], "--json")],
-        "--digits": [(["--digits", "x"], "--digits"), (["--digits", "99"], "--digits")],
+        **_OUTPUT_CASES,
     },
     "compare": {
         "FILE": [
@@ -1065,8 +1094,125 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
             (["--average", "nope"], "--average: invalid choice"),
             (["--metric", "f1"], "--average macro"),  # multiclass labels
         ],
-        "--json": [(["--json=yes"], "--json")],
-        "--digits": [(["--digits", "x"], "--digits"), (["--digits", "99"], "--digits")],
+        "--system-column": [
+            (["--system-column", "nope"], "--systems (a wide table) or --system-column"),
+            (["--systems", "", "--system-column", "speaker"], "missing: --sample-column"),
+        ],
+        "--sample-column": [
+            (["--systems", "", "--sample-column", "utterance"], "missing: --system-column"),
+        ],
+        "--output-column": [
+            (["--systems", "", "--output-column", "pred"], "missing: --system-column"),
+        ],
+        "--test": [
+            (["--test", "wilcoxon"], "--test: invalid choice"),
+            (["--test", "delong", "--metric", "f1"], "--test delong compares roc_auc"),
+            (["--test", "mcnemar", "--condition", "speaker"], "--test mcnemar assumes independent"),
+        ],
+        "--variant": [
+            (["--variant", "nope"], "--variant: invalid choice"),
+            (["--variant", "exact"], "--variant is an option of --test mcnemar"),
+        ],
+        "--alternative": [(["--alternative", "one-sided"], "--alternative: invalid choice")],
+        **_OUTPUT_CASES,
+    },
+    "scores": {
+        "FILE": [
+            ([NO_FILE, "--label", "y", "--score", "p"], "No such file"),
+            ([NA_FILE, "--label", "y", "--score", "p"], "column 'y' (--label) has 1 missing"),
+            ([NA_FILE, "--example"], "either FILE or --example"),
+        ],
+        "--example": [(["--example=yes"], "--example")],
+        "--dropna": [(["--dropna=yes"], "--dropna")],
+        "--label": [
+            (["--label", "nope"], "--label 'nope': no such column"),
+            (["--label", "label"], "--label 'label'"),  # four classes: not binary
+        ],
+        "--score": [
+            (["--score", "nope"], "--score 'nope': no such column"),
+            (["--score", "label"], "column 'label' (--score) must hold numbers"),
+        ],
+        "--condition": [(["--condition", "nope"], "--condition 'nope': no such column")],
+        "--strata": [(["--strata", "nope"], "--strata 'nope': no such column")],
+        "--group": [(["--group", "nope"], "--group 'nope': no such column")],
+        "--p-target": [(["--p-target", "1.5"], "--p-target"), (["--p-target", "x"], "--p-target")],
+        "--c-miss": [(["--c-miss", "-1"], "--c-miss")],
+        "--c-fa": [(["--c-fa", "0"], "--c-fa")],
+        "--llr": [(["--llr=yes"], "--llr")],
+        "--threshold": [
+            (["--threshold", "x"], "--threshold"),
+            (["--threshold", "inf"], "--threshold"),
+        ],
+        "--at-fpr": [(["--at-fpr", "0"], "--at-fpr"), (["--at-fpr", "a"], "--at-fpr")],
+        "--at-fnr": [(["--at-fnr", "1"], "--at-fnr")],
+        "--group-metric": [
+            (["--group", "session", "--group-metric", "fnr"], "--group-metric fnr is a rate"),
+            (
+                ["--group", "session", "--group-metric", "nope", "--threshold", "0.5"],
+                "--group-metric",
+            ),
+        ],
+        "--curve": [(["--curve", "lift"], "--curve: invalid choice")],
+        "--pos-label": [(["--pos-label", "7"], "--pos-label 7")],
+        "--method": [(["--method", "nope"], "--method: invalid choice")],
+        "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
+        "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
+        "--confidence-level": [
+            (["--confidence-level", "95"], "--confidence-level"),
+            (["--confidence-level", "1.5"], "--confidence-level"),
+        ],
+        "--alternative": [(["--alternative", "one-sided"], "--alternative: invalid choice")],
+        **_OUTPUT_CASES,
+    },
+    "datasets": {
+        "FILE": [
+            ([NO_FILE], "No such file"),
+            ([NA_FILE], "column 'y' (--methods) has 1 missing"),
+        ],
+        "--dropna": [(["--dropna=yes"], "--dropna")],
+        "--dataset-column": [(["--dataset-column", "nope"], "--dataset-column 'nope': no such")],
+        "--methods": [
+            (["--methods", "a"], "--methods: give at least two"),
+            (["--methods", "a,nope"], "--methods 'nope': no such column"),
+            (["--methods", "a,dataset"], "column 'dataset' (--methods) must hold numbers"),
+        ],
+        "--variant": [(["--variant", "f"], "--variant: invalid choice")],
+        "--posthoc": [
+            (["--posthoc", "tukey"], "--posthoc: invalid choice"),
+            (["--posthoc", "holm"], "--posthoc holm compares every method to one: give --control"),
+        ],
+        "--control": [(["--posthoc", "holm", "--control", "z"], "--control 'z' is not among")],
+        "--alpha": [(["--alpha", "5"], "--alpha"), (["--alpha", "x"], "--alpha")],
+        "--lower-is-better": [(["--lower-is-better=yes"], "--lower-is-better")],
+        **_OUTPUT_CASES,
+    },
+    "report": {
+        "FILE": [
+            ([NO_FILE, "--label", "y", "--score", "p"], "No such file"),
+            ([NA_FILE, "--label", "y", "--score", "p"], "column 'y' (--label) has 1 missing"),
+            ([NA_FILE, "--example"], "either FILE or --example"),
+        ],
+        "--example": [(["--example=yes"], "--example")],
+        "--dropna": [(["--dropna=yes"], "--dropna")],
+        "--label": [(["--label", "nope"], "--label 'nope': no such column")],
+        "--score": [
+            (["--score", "nope"], "--score 'nope': no such column"),
+            (["--score", "label"], "column 'label' (--score) must hold numbers"),
+        ],
+        "--pred": [(["--pred", "pred"], "give the systems as --score COL,... (scores) or --pred")],
+        "--condition": [(["--condition", "nope"], "--condition 'nope': no such column")],
+        "--group": [(["--group", "nope"], "--group 'nope': no such column")],
+        "--pos-label": [(["--pos-label", "7"], "--pos-label 7")],
+        "--method": [(["--method", "nope"], "--method: invalid choice")],
+        "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
+        "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
+        "--confidence-level": [
+            (["--confidence-level", "95"], "--confidence-level"),
+            (["--confidence-level", "0"], "--confidence-level"),
+        ],
+        "--output": [(["-o", "/nonexistent/r.html"], "--output /nonexistent/r.html: folder")],
+        "--format": [(["--format", "pdf"], "--format: invalid choice")],
+        "--quiet": [(["--quiet=yes"], "--quiet")],
     },
     "metrics": {"--json": [(["--json=yes"], "--json")]},
     "example": {"--path": [(["--path=yes"], "--path")]},
@@ -1113,8 +1259,11 @@ def _cli(capsys: Any, argv: list[str]) -> tuple[int, str, str]:
 
 
 @pytest.mark.parametrize("command", list(CLI_BASE))
-def test_cli_base_commands_run(capsys, command):
-    code, _, err = _cli(capsys, CLI_BASE[command])
+def test_cli_base_commands_run(tmp_path, capsys, command):
+    ds_file = tmp_path / "ds.csv"
+    ds_file.write_text(DS_TEXT)
+    paths = {DS_FILE: str(ds_file), OUT_FILE: str(tmp_path / "report.html")}
+    code, _, err = _cli(capsys, [paths.get(a, a) for a in CLI_BASE[command]])
     assert code == 0, err
 
 
@@ -1132,11 +1281,18 @@ def _cli_cases() -> list[Any]:
 def test_cli_bad_value_is_one_line_naming_it(tmp_path, capsys, command, option, args, expect):
     na_file = tmp_path / "na.csv"
     na_file.write_text("y,p,q\n0,0,0\n1,1,0\nNA,1,1\n0,0,1\n")
-    paths = {NA_FILE: str(na_file), NO_FILE: str(tmp_path / "missing.csv")}
+    ds_file = tmp_path / "ds.csv"
+    ds_file.write_text(DS_TEXT)
+    paths = {
+        NA_FILE: str(na_file),
+        NO_FILE: str(tmp_path / "missing.csv"),
+        DS_FILE: str(ds_file),
+        OUT_FILE: str(tmp_path / "report.html"),
+    }
     args = [paths.get(a, a) for a in args]
-    base = CLI_BASE[command]
+    base = [paths.get(a, a) for a in CLI_BASE[command]]
     if option == "FILE":  # the file instead of the bundled example (unless the case adds it)
-        base = [a for a in base if a != "--example"]
+        base = [a for a in base if a not in ("--example", str(ds_file))]
     code, out, err = _cli(capsys, [*base, *args])
     assert code == 2, f"exit status {code}: {err or out}"
     assert out == ""

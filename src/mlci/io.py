@@ -1,6 +1,12 @@
-"""Read a predictions table (CSV, TSV or Parquet) into named numpy columns.
+"""Read a predictions table (CSV/TSV, also gzipped, Parquet or JSON Lines) into numpy columns.
 
-The core depends on numpy and scipy only, so CSV is read with the standard library.
+* **Readers.**  With pyarrow installed (``pip install ".[files]"``), CSV/TSV (``.gz``
+  too) and JSON Lines are read by pyarrow's multithreaded columnar readers, reading only
+  the columns asked for (``columns=``) with their types inferred once; Parquet always
+  needs pyarrow.  Without pyarrow, CSV/TSV and JSON Lines are read with the standard
+  library (the core depends on numpy and scipy only), and only the columns asked for are
+  converted.  Both readers give the same columns (same types, same missing cells) and the
+  same errors; ``docs/cli.md`` has the measurements (``benchmarks/bench_files.py``).
 
 * **Missing cells.**  A cell whose text is one of :data:`mlci.inputs.TEXT_MISSING`
   (empty, ``NA``, ``N/A``, ``NaN``, ``null``, ``None``, ...; case-insensitive, blanks
@@ -27,9 +33,12 @@ re-encodes it.
 from __future__ import annotations
 
 import csv
+import gzip
+import io
+import json
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +47,9 @@ import numpy as np
 from .inputs import TEXT_MISSING, native_values
 
 __all__ = ["Table", "convert_column", "read_table"]
+
+#: file name endings read as JSON Lines (one JSON object per line)
+JSONL_SUFFIXES = (".jsonl", ".ndjson", ".jsonl.gz", ".ndjson.gz")
 
 _DECIMAL_COMMA = re.compile(r"[+-]?(?:\d+,\d*|,\d+|\d+)(?:[eE][+-]?\d+)?")
 
@@ -50,9 +62,13 @@ class Table(dict):  # type: ignore[type-arg]
     columns : mapping of str -> ndarray
     path : path-like
         The file read.
-    lines : ndarray of int, optional
-        The file line on which each row starts (the header is line 1); None for files
-        without lines (Parquet), whose rows are then counted from 1.
+    lines : ndarray of int or callable, optional
+        The file line on which each row starts (the header is line 1), or a function
+        that finds them (called only when a message needs a line: the fast reader does
+        not count lines); None for files without lines (Parquet), whose rows are then
+        counted from 1.
+    all_columns : sequence of str, optional
+        Every column of the file (the table may hold only those asked for).
 
     Examples
     --------
@@ -62,11 +78,23 @@ class Table(dict):  # type: ignore[type-arg]
     """
 
     def __init__(
-        self, columns: Mapping[str, np.ndarray], path: str | os.PathLike[str], lines: Any = None
+        self,
+        columns: Mapping[str, np.ndarray],
+        path: str | os.PathLike[str],
+        lines: Any = None,
+        all_columns: Sequence[str] | None = None,
     ) -> None:
         super().__init__(columns)
         self.path = Path(path)
-        self.lines = None if lines is None else np.asarray(lines, dtype=np.int64)
+        self._lines = lines if lines is None or callable(lines) else np.asarray(lines, np.int64)
+        self.all_columns = list(columns) if all_columns is None else list(all_columns)
+
+    @property
+    def lines(self) -> np.ndarray | None:
+        """The file line of every row (found on first use for the fast reader)."""
+        if callable(self._lines):
+            self._lines = np.asarray(self._lines(), dtype=np.int64)
+        return self._lines
 
     @property
     def n_rows(self) -> int:
@@ -169,8 +197,25 @@ def convert_column(values: Sequence[str], *, decimal_comma: bool = False) -> np.
     return build(present, str)
 
 
+def _is_gzip(path: Path) -> bool:
+    with open(path, "rb") as fh:
+        return fh.read(2) == b"\x1f\x8b"
+
+
+def _open_binary(path: Path) -> Any:
+    return gzip.open(path, "rb") if _is_gzip(path) else open(path, "rb")
+
+
+def _bare_suffix(path: Path) -> str:
+    """``.csv`` of ``x.csv`` and of ``x.csv.gz``."""
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes = suffixes[:-1]
+    return suffixes[-1] if suffixes else ""
+
+
 def _sniff_delimiter(path: Path, first_line: str) -> str:
-    if path.suffix.lower() in (".tsv", ".tab"):
+    if _bare_suffix(path) in (".tsv", ".tab"):
         return "\t"
     counts = {d: first_line.count(d) for d in (",", "\t", ";")}
     best = max(counts, key=lambda d: counts[d])
@@ -178,18 +223,19 @@ def _sniff_delimiter(path: Path, first_line: str) -> str:
 
 
 def _encoding(path: Path) -> str:
-    with open(path, "rb") as fh:
+    with _open_binary(path) as fh:
         head = fh.read(4)
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "utf-16"  # Excel's "Unicode text"; the BOM gives the byte order
     return "utf-8-sig"  # UTF-8, with or without a byte-order mark
 
 
-def _not_utf8(path: Path, exc: UnicodeDecodeError) -> ValueError:
-    raw = path.read_bytes()
+def _not_utf8(path: Path, exc: UnicodeDecodeError | None = None) -> ValueError:
+    with _open_binary(path) as fh:
+        raw = fh.read()
     try:
         raw.decode("utf-8")
-        start = exc.start
+        start = exc.start if exc is not None else 0
     except UnicodeDecodeError as full:
         start = full.start
     line = raw.count(b"\n", 0, start) + 1
@@ -201,53 +247,320 @@ def _not_utf8(path: Path, exc: UnicodeDecodeError) -> ValueError:
     )
 
 
-def _read_csv(path: Path) -> Table:
+def _header(path: Path) -> tuple[list[str], str, str]:
+    """(column names, delimiter, encoding) from the first line of a text table."""
     encoding = _encoding(path)
     try:
-        with open(path, newline="", encoding=encoding) as fh:
+        with _open_binary(path) as raw, io.TextIOWrapper(raw, encoding=encoding, newline="") as fh:
             first = fh.readline()
-            fh.seek(0)
-            delimiter = _sniff_delimiter(path, first)
+    except UnicodeDecodeError as exc:
+        raise _not_utf8(path, exc) from None
+    if not first.strip():
+        raise ValueError(f"{path} is empty: expected a header line and rows.")
+    delimiter = _sniff_delimiter(path, first)
+    header = [h.strip() for h in next(csv.reader([first], delimiter=delimiter))]
+    dup = sorted({h for h in header if header.count(h) > 1})
+    if dup:
+        raise ValueError(f"{path}: duplicated column name(s) {', '.join(dup)}.")
+    return header, delimiter, encoding
+
+
+def _csv_rows(path: Path) -> Iterable[tuple[int, list[str]]]:
+    """(line, fields) of every data row of a text table (blank lines skipped)."""
+    _, delimiter, encoding = _header(path)
+    try:
+        with _open_binary(path) as raw, io.TextIOWrapper(raw, encoding=encoding, newline="") as fh:
             reader = csv.reader(fh, delimiter=delimiter)
-            try:
-                header = next(reader)
-            except StopIteration:
-                raise ValueError(f"{path} is empty: expected a header line and rows.") from None
-            header = [h.strip() for h in header]
-            dup = sorted({h for h in header if header.count(h) > 1})
-            if dup:
-                raise ValueError(f"{path}: duplicated column name(s) {', '.join(dup)}.")
-            cols: list[list[str]] = [[] for _ in header]
-            lines: list[int] = []
+            next(reader)
             start = reader.line_num + 1
             for row in reader:
                 lineno, start = start, reader.line_num + 1
                 if not row or (len(row) == 1 and not row[0].strip()):
                     continue
-                if len(row) != len(header):
-                    raise ValueError(
-                        f"{path}, line {lineno}: {len(row)} fields but the header has "
-                        f"{len(header)} (separator {delimiter!r}); every row needs one field "
-                        "per column (quote fields that contain the separator)."
-                    )
-                for c, v in zip(cols, row, strict=True):
-                    c.append(v)
-                lines.append(lineno)
+                yield lineno, row
     except UnicodeDecodeError as exc:
         raise _not_utf8(path, exc) from None
     except csv.Error as exc:
         raise ValueError(f"{path}, line {reader.line_num}: {exc}.") from None
-    if not cols or not cols[0]:
+
+
+def _csv_lines(path: Path) -> np.ndarray:
+    """The file line of every data row (for messages; the fast reader does not count)."""
+    return np.array([line for line, _ in _csv_rows(path)], dtype=np.int64)
+
+
+def _wanted(header: Sequence[str], columns: Collection[str] | None) -> list[str]:
+    """The columns to read: those asked for that exist (a missing one is the caller's
+    error to give, with the list of columns), in file order; all without ``columns``."""
+    if columns is None:
+        return list(header)
+    asked = set(columns)
+    return [h for h in header if h in asked]
+
+
+def _read_csv(path: Path, columns: Collection[str] | None = None) -> Table:
+    """The standard library's reader; converts only the columns asked for."""
+    header, delimiter, _ = _header(path)
+    keep = _wanted(header, columns)
+    index = [header.index(h) for h in keep]
+    cols: list[list[str]] = [[] for _ in keep]
+    lines: list[int] = []
+    for lineno, row in _csv_rows(path):
+        if len(row) != len(header):
+            raise _ragged(path, lineno, len(row), len(header), delimiter)
+        for c, i in zip(cols, index, strict=True):
+            c.append(row[i])
+        lines.append(lineno)
+    if not lines:
         raise ValueError(f"{path} has a header but no rows.")
     comma = delimiter != ","
-    columns = {h: convert_column(c, decimal_comma=comma) for h, c in zip(header, cols, strict=True)}
-    return Table(columns, path, lines=lines)
+    converted = {h: convert_column(c, decimal_comma=comma) for h, c in zip(keep, cols, strict=True)}
+    return Table(converted, path, lines=lines, all_columns=header)
+
+
+def _ragged(path: Path, lineno: int, got: int, want: int, delimiter: str) -> ValueError:
+    return ValueError(
+        f"{path}, line {lineno}: {got} fields but the header has {want} (separator "
+        f"{delimiter!r}); every row needs one field per column (quote fields that contain "
+        "the separator)."
+    )
+
+
+def _pyarrow() -> Any:
+    """pyarrow, or None when it is not installed (the standard library reads then)."""
+    try:
+        import pyarrow
+    except ImportError:
+        return None
+    return pyarrow
+
+
+def _null_spellings() -> list[str]:
+    """Every case variant pyarrow must treat as missing (it compares exactly)."""
+    out = set()
+    for t in TEXT_MISSING:
+        out |= {t, t.upper(), t.title(), t.capitalize()}
+    return sorted(out)
+
+
+def _looks_numeric(text: str) -> bool:
+    try:
+        _number(text.replace(",", "."), float)
+    except ValueError:
+        return False
+    return True
+
+
+def _arrow_text_column(col: Any, pa: Any, pc: Any, decimal_comma: bool) -> np.ndarray:
+    """A column pyarrow left as text, as the standard library's reader gives it.
+
+    Text labels (the usual case) stay vectorised: missing spellings with blanks around
+    them (`` NA ``) are found with pyarrow's compute functions.  A column whose first
+    value looks like a number (blanks around numbers, decimal commas) goes through
+    :func:`convert_column`, as in the standard library's reader.
+    """
+    trimmed = pc.utf8_trim_whitespace(col)
+    missing = pc.or_kleene(
+        pc.is_null(col), pc.is_in(pc.utf8_lower(trimmed), value_set=pa.array(sorted(TEXT_MISSING)))
+    )
+    missing = np.asarray(missing.to_numpy(zero_copy_only=False), dtype=bool)
+    present = (
+        pc.filter(trimmed, pc.invert(pa.chunked_array([missing]))) if missing.any() else trimmed
+    )
+    first = present[0].as_py() if len(present) else None
+    if first is None or _looks_numeric(first) or first.lower() in ("true", "false"):
+        values = col.to_pylist()
+        return convert_column(["" if v is None else v for v in values], decimal_comma=decimal_comma)
+    text = np.asarray(trimmed.to_numpy(zero_copy_only=False))
+    if not missing.any():
+        return text.astype(str)
+    out = np.empty(len(text), dtype=object)
+    out[:] = text
+    out[missing] = None
+    return out
+
+
+def _arrow_dictionary_column(col: Any, decimal_comma: bool) -> np.ndarray:
+    """A dictionary-encoded text column: each distinct value converted once, then taken.
+
+    The distinct values go through :func:`convert_column` (missing spellings, numbers,
+    decimal commas), so the column is what the standard library's reader gives, at the
+    cost of the few distinct values plus one take.
+    """
+    arr = col.combine_chunks() if hasattr(col, "combine_chunks") else col
+    words = ["" if v is None else v for v in arr.dictionary.to_pylist()]
+    indices = arr.indices
+    nulls = indices.null_count > 0
+    if nulls:
+        words.append("")  # the null cells
+    values = convert_column(words, decimal_comma=decimal_comma)
+    # (pyarrow's fill_null would import pandas: a second or more at start-up)
+    if nulls:
+        missing = np.asarray(indices.is_null().to_pylist(), dtype=bool)
+        idx = np.where(missing, len(words) - 1, _to_numpy(indices.fill_null(0)))
+    else:
+        idx = _to_numpy(indices)
+    return values[idx.astype(np.intp, copy=False)]
+
+
+def _arrow_columns(table: Any, path: Path, decimal_comma: bool) -> dict[str, np.ndarray]:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.types as pa_types
+
+    out = {}
+    for name in table.column_names:
+        col = table.column(name)
+        if pa_types.is_dictionary(col.type):  # text of few distinct values (labels...)
+            out[name] = _arrow_dictionary_column(col, decimal_comma)
+        elif pa_types.is_string(col.type) or pa_types.is_large_string(col.type):
+            out[name] = _arrow_text_column(col, pa, pc, decimal_comma)
+        elif pa_types.is_null(col.type):  # every cell missing
+            arr = np.empty(len(col), dtype=object)
+            arr[:] = None
+            out[name] = arr
+        elif pa_types.is_timestamp(col.type) or pa_types.is_date(col.type):
+            out[name] = convert_column(
+                ["" if v is None else str(v) for v in pc.cast(col, "string").to_pylist()]
+            )
+        else:
+            out[name] = _parquet_column(name, col, pa_types)
+    return out
+
+
+def _read_csv_arrow(path: Path, columns: Collection[str] | None, pa: Any) -> Table:
+    """pyarrow's columnar CSV reader: only the columns asked for, types inferred once."""
+    import pyarrow.csv as pacsv
+
+    header, delimiter, encoding = _header(path)
+    if encoding == "utf-16":  # rare (Excel's "Unicode text"): the standard library
+        return _read_csv(path, columns)
+    keep = _wanted(header, columns)
+    if not keep:  # none of the columns asked for: the caller names them
+        return Table({}, path, all_columns=header)
+    read = pacsv.ReadOptions(column_names=header, skip_rows=1, use_threads=True)
+    # a quoted field with a line break makes pyarrow fail (then the standard library reads
+    # the file): allowing them would halve pyarrow's speed on every file
+    parse = pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=False)
+    convert = pacsv.ConvertOptions(
+        include_columns=keep,
+        null_values=_null_spellings(),
+        strings_can_be_null=True,
+        true_values=["true", "True", "TRUE"],
+        false_values=["false", "False", "FALSE"],
+        timestamp_parsers=[],
+        auto_dict_encode=True,  # labels, conditions: each distinct text converted once
+        auto_dict_max_cardinality=10_000,
+    )
+    # a path lets pyarrow read in parallel (and decompress a .gz); a gzipped file with
+    # another name goes through a Python file object
+    gz_by_name = path.suffix.lower() == ".gz"
+    source = str(path) if gz_by_name or not _is_gzip(path) else None
+    try:
+        if source is not None:
+            table = pacsv.read_csv(
+                source, read_options=read, parse_options=parse, convert_options=convert
+            )
+        else:
+            with _open_binary(path) as fh:
+                table = pacsv.read_csv(
+                    fh, read_options=read, parse_options=parse, convert_options=convert
+                )
+    except pa.ArrowInvalid as exc:
+        text = str(exc)
+        if "UTF8" in text or "utf8" in text.lower():
+            raise _not_utf8(path) from None
+        # a ragged row, a bad quote...: the standard library's reader names the line
+        return _read_csv(path, columns)
+    if table.num_rows == 0:
+        raise ValueError(f"{path} has a header but no rows.")
+    cols = _arrow_columns(table, path, decimal_comma=delimiter != ",")
+    return Table(cols, path, lines=lambda: _csv_lines(path), all_columns=header)
+
+
+def _jsonl_records(path: Path) -> Iterable[tuple[int, dict[str, Any]]]:
+    encoding = _encoding(path)
+    try:
+        with _open_binary(path) as raw, io.TextIOWrapper(raw, encoding=encoding) as fh:
+            for lineno, line in enumerate(fh, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise ValueError(f"{path}, line {lineno}: not JSON ({exc.msg}).") from None
+                if not isinstance(record, dict):
+                    raise ValueError(
+                        f"{path}, line {lineno}: a JSON Lines table needs one object "
+                        f'({{"column": value, ...}}) per line; got {type(record).__name__}.'
+                    )
+                yield lineno, record
+    except UnicodeDecodeError as exc:
+        raise _not_utf8(path, exc) from None
+
+
+def _json_cell(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (dict, list)):
+        return json.dumps(v)
+    return str(v)
+
+
+def _read_jsonl(path: Path, columns: Collection[str] | None = None) -> Table:
+    """JSON Lines with the standard library: cells through the same conversion as CSV."""
+    records = list(_jsonl_records(path))
+    if not records:
+        raise ValueError(f"{path} is empty: expected one JSON object per line.")
+    header = list(dict.fromkeys(k for _, r in records for k in r))
+    keep = _wanted(header, columns)
+    cols = {h: convert_column([_json_cell(r.get(h)) for _, r in records]) for h in keep}
+    return Table(cols, path, lines=[n for n, _ in records], all_columns=header)
+
+
+def _read_jsonl_arrow(path: Path, columns: Collection[str] | None, pa: Any) -> Table:
+    import pyarrow.json as pajson
+
+    try:
+        with _open_binary(path) as fh:
+            table = pajson.read_json(fh)
+    except pa.ArrowInvalid:  # the standard library's reader names the line
+        return _read_jsonl(path, columns)
+    header = table.column_names
+    keep = _wanted(header, columns)
+    cols = _arrow_columns(table.select(keep), path, decimal_comma=False)
+    lines: Callable[[], Any] = lambda: [n for n, _ in _jsonl_records(path)]  # noqa: E731
+    return Table(cols, path, lines=lines, all_columns=header)
+
+
+def _to_numpy(col: Any) -> np.ndarray:
+    """A pyarrow (chunked) array as numpy.
+
+    Integers and floats without nulls are read from their buffers: pyarrow's own
+    ``to_numpy`` imports pandas when it is installed (a second or more at start-up).
+    """
+    import pyarrow.types as pa_types
+
+    chunks = col.chunks if hasattr(col, "chunks") else [col]
+    t = col.type
+    if col.null_count == 0 and (pa_types.is_integer(t) or pa_types.is_floating(t)):
+        dtype = np.dtype(t.to_pandas_dtype())
+        parts = [
+            np.frombuffer(
+                c.buffers()[1], dtype=dtype, count=len(c), offset=c.offset * dtype.itemsize
+            )
+            for c in chunks
+        ]
+        return np.concatenate(parts) if len(parts) != 1 else parts[0].copy()
+    return np.asarray(col.to_numpy(zero_copy_only=False))
 
 
 def _parquet_column(name: str, col: Any, pa_types: Any) -> np.ndarray:
     """One pyarrow column as numpy; nulls become NaN (floats) or None (object arrays)."""
     nulls = col.null_count > 0
-    arr = np.asarray(col.to_numpy(zero_copy_only=False))
+    arr = _to_numpy(col)
     if not nulls:
         return native_values(arr, name) if arr.dtype == object else arr
     if pa_types.is_floating(col.type):
@@ -264,7 +577,8 @@ def _read_parquet(path: Path) -> Table:
     except ImportError:
         raise ValueError(
             f"Reading Parquet ({path.name}) needs pyarrow, which is not installed: "
-            "pip install 'mlci[parquet]' (or convert the file to CSV)."
+            "pip install pyarrow (or pip install '.[files]' in mlci's repository; or "
+            "convert the file to CSV)."
         ) from None
     try:
         table = pq.read_table(path)
@@ -278,15 +592,27 @@ def _read_parquet(path: Path) -> Table:
     return Table(columns, path)
 
 
-def read_table(path: str | os.PathLike[str]) -> Table:
-    """Columns of a CSV/TSV (stdlib reader) or Parquet (pyarrow) file, as numpy arrays.
+def read_table(
+    path: str | os.PathLike[str],
+    columns: Collection[str] | None = None,
+    *,
+    engine: str = "auto",
+) -> Table:
+    """Columns of a CSV/TSV (``.gz`` too), JSON Lines or Parquet file, as numpy arrays.
 
     Parameters
     ----------
     path : str or path-like
         ``.parquet``/``.pq`` files (or any file that starts with Parquet's magic bytes)
-        are read with pyarrow; anything else as delimited text (comma, tab or semicolon,
-        from the header line).
+        are read with pyarrow; ``.jsonl``/``.ndjson`` (``.gz`` too) as JSON Lines;
+        anything else as delimited text (comma, tab or semicolon, from the header line),
+        gzipped or not.
+    columns : collection of str, optional
+        Read only these columns (names the file does not have are left out: the caller
+        reports them with :attr:`Table.all_columns`).  Default: every column.
+    engine : {"auto", "pyarrow", "python"}, default "auto"
+        ``"auto"``: pyarrow's columnar readers when pyarrow is installed, else the
+        standard library's.  Both give the same columns.
 
     Returns
     -------
@@ -302,14 +628,28 @@ def read_table(path: str | os.PathLike[str]) -> Table:
     (['happy', 'angry'], 'i')
     >>> cols.where([0])  # the first data row is the file's line 2
     'line 2'
+    >>> list(read_table(example_path(), columns=["pred", "label"], engine="python"))
+    ['label', 'pred']
     """
+    if engine not in ("auto", "pyarrow", "python"):
+        raise ValueError(f"`engine` must be 'auto', 'pyarrow' or 'python'; got {engine!r}.")
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"No such file: {p}")
     if p.is_dir():
-        raise ValueError(f"{p} is a directory; give a CSV or Parquet file.")
+        raise ValueError(f"{p} is a directory; give a CSV, JSON Lines or Parquet file.")
     with open(p, "rb") as fh:
         magic = fh.read(4)
     if p.suffix.lower() in (".parquet", ".pq") or magic == b"PAR1":
-        return _read_parquet(p)
-    return _read_csv(p)
+        table = _read_parquet(p)
+        if columns is not None:
+            keep = _wanted(list(table), columns)
+            table = Table({k: table[k] for k in keep}, p, all_columns=list(table))
+        return table
+    pa = None if engine == "python" else _pyarrow()
+    if engine == "pyarrow" and pa is None:
+        raise ValueError("`engine='pyarrow'` needs pyarrow: pip install pyarrow.")
+    jsonl = "".join(s.lower() for s in p.suffixes[-2:]).endswith(JSONL_SUFFIXES)
+    if jsonl:
+        return _read_jsonl(p, columns) if pa is None else _read_jsonl_arrow(p, columns, pa)
+    return _read_csv(p, columns) if pa is None else _read_csv_arrow(p, columns, pa)

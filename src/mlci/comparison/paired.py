@@ -43,6 +43,7 @@ from ..engine.intervals import quantiles, studentized_pvalue
 from ..engine.linearize import run_linearized
 from ..engine.nested import plan_for_conditions
 from ..exceptions import DegenerateIntervalWarning, InvalidReplicatesWarning
+from ..feedback import warn
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
     bootstrap_options,
@@ -443,8 +444,9 @@ def _finish_each(
     warned = set()
     for (category, text), labels in said.items():
         plural = "s" if len(labels) > 1 else ""
-        warnings.warn(
-            text.replace("\x00", f"{kind}{plural}: {', '.join(labels)}."), category, stacklevel=3
+        warn(
+            text.replace("\x00", f"{kind}{plural}: {', '.join(labels)}."),
+            category,
         )
         warned.update(labels)
     return results, warned

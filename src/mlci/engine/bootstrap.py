@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import warnings
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import InvalidReplicatesWarning
+from ..feedback import current_progress, warn
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
     ArgSpec,
@@ -130,11 +130,16 @@ def run_replicates(
     n_resamples = sampler.n_resamples
     out = np.empty((n_resamples, *shape))
     chunks = list(sampler.iter_chunks(rows))
+    bar = current_progress()  # inside mlci.feedback.progress_bar (the CLI): advance it
+    if bar is not None:
+        bar.add_total(n_resamples)
 
     def work(item: tuple[int, Callable[[], np.ndarray]]) -> None:
         start, make = item
         values = evaluate(make())
         out[start : start + values.shape[0]] = values
+        if bar is not None:
+            bar.update(values.shape[0])
 
     if jobs > 1 and len(chunks) > 1:
         with single_threaded_blas(), ThreadPoolExecutor(max_workers=jobs) as ex:
@@ -416,13 +421,12 @@ def finish_bootstrap(
             f"(e.g. resamples with a single class); no interval can be computed. {hint}".rstrip()
         )
     if n_invalid > INVALID_WARN_FRACTION * n_resamples:
-        warnings.warn(
+        warn(
             f"The metric {name!r} was undefined on {n_invalid} of {n_resamples} replicates "
             "(e.g. a resample with a single class); they are excluded, which biases the "
             "interval. Consider stratified resampling (`strata=y_true`) or more data. "
             f"{hint}".rstrip(),
             InvalidReplicatesWarning,
-            stacklevel=3,
         )
     info: dict[str, Any] = dict(details or {})
     if linear is None:

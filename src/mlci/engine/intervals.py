@@ -13,7 +13,6 @@ Application*, sec. 5.2-5.3 (basic and normal intervals).
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -21,6 +20,7 @@ from scipy.special import expit, logit, ndtr, ndtri
 from scipy.stats import t as student_t
 
 from ..exceptions import DegenerateIntervalWarning
+from ..feedback import warn
 from ..inputs.options import INTERVAL_METHODS
 
 __all__ = [
@@ -157,14 +157,13 @@ def bootstrap_interval(
         )
     degenerate = (n_valid > 0) & (spread == 0)
     if np.any(degenerate):
-        warnings.warn(
+        warn(
             "The bootstrap distribution has no spread for "
             f"{int(np.sum(degenerate))} element(s) (every replicate gives the same value, "
             "e.g. a system without a single error); the interval collapses to that value, "
             "which shows no precision, only that the test set holds no counter-example."
             f"{degenerate_hint}",
             DegenerateIntervalWarning,
-            stacklevel=3,
         )
     shape = theta_hat.shape
     p_lo_a = np.full(shape, p_lo)
@@ -194,12 +193,11 @@ def bootstrap_interval(
                 f"{method} undefined for {n_bad} element(s) "
                 "(the estimate lies outside the bootstrap distribution); percentile used there"
             )
-            warnings.warn(
+            warn(
                 f"The {method.upper()} interval is undefined for {n_bad} element(s) because "
                 "the estimate lies outside (or at the edge of) every bootstrap replicate; the "
                 "percentile interval was used there.",
                 DegenerateIntervalWarning,
-                stacklevel=3,
             )
         q_lo = np.where(bad, p_lo_a, q_lo)
         q_hi = np.where(bad, p_hi_a, q_hi)

@@ -27,7 +27,6 @@ data, so a seed gives the same replicates whatever the chunk size or number of t
 from __future__ import annotations
 
 import threading
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +35,7 @@ import numpy as np
 from scipy import sparse
 
 from ..exceptions import FewConditionsWarning
+from ..feedback import warn
 from ..inputs import (
     ArgSpec,
     check_choice,
@@ -64,14 +64,13 @@ FEW_CONDITIONS = 20
 def warn_few_conditions(n_conditions: int) -> None:
     """Warn when conditions are resampled but fewer than :data:`FEW_CONDITIONS`."""
     if n_conditions < FEW_CONDITIONS:
-        warnings.warn(
+        warn(
             f"Only {n_conditions} conditions are resampled: with fewer than about "
             f"{FEW_CONDITIONS} this bootstrap interval is too narrow (95% intervals cover "
             "about 90% of the time with 10-12 conditions, docs/validation.md). "
             "method='auto' (the default) picks an interval that holds from 8 conditions on; "
             "otherwise treat it as optimistic, or collect more conditions.",
             FewConditionsWarning,
-            stacklevel=4,
         )
 
 

@@ -1,0 +1,139 @@
+"""The ``mlci`` command: intervals, comparisons, score analyses and reports from a file.
+
+A thin shell over the Python API (no statistics here)::
+
+    mlci ci preds.csv --label label --pred pred --condition speaker --metric accuracy,f1 \\
+        --average macro --seed 0
+    mlci ci --example --metric accuracy --condition speaker     # the bundled example data
+    mlci compare preds.csv --label y --systems a,b,c --metric accuracy --test bootstrap
+    mlci scores preds.csv --label y --score s --p-target 0.01   # EER, DCF, Cllr, curves
+    mlci datasets results.csv --dataset-column dataset          # Friedman, Nemenyi, CD
+    mlci metrics                                                # the built-in metrics
+    mlci example                                                # where the example is
+
+**Adding a subcommand** is one module ``mlci/cli/<name>.py`` with a function
+``add_<name>(subparsers)`` that builds its parser and sets ``handler=``, and one entry
+in :data:`COMMANDS` below.  An option shared by several subcommands (e.g. an engine
+choice) goes in :mod:`mlci.cli.common` next to ``add_output_arguments``.
+
+User errors print one line ``mlci: error: ...`` and exit with status 2 (set
+``MLCI_DEBUG=1`` to see the traceback instead); a closed pipe (``mlci ... | head``)
+exits quietly.  Every command prints ``--format table|csv|md|json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .. import __version__
+from ..feedback import progress_bar
+from .ci import add_ci
+from .common import OPTIONS, CLIError, _one_line, _Parser, cli_message, json_safe, print_json
+from .compare import add_compare
+from .datasets import add_datasets
+from .info import EXAMPLE_COMMANDS, add_example, add_metrics
+from .report import add_report
+from .scores import add_scores
+
+__all__ = [
+    "COMMANDS",
+    "EXAMPLE_COMMANDS",
+    "OPTIONS",
+    "CLIError",
+    "build_parser",
+    "cli_message",
+    "json_safe",
+    "main",
+    "print_json",
+]
+
+#: THE table of subcommands: name -> function adding its parser (in ``mlci --help`` order)
+COMMANDS: dict[str, Callable[[Any], Any]] = {
+    "ci": add_ci,
+    "compare": add_compare,
+    "scores": add_scores,
+    "datasets": add_datasets,
+    "report": add_report,
+    "metrics": add_metrics,
+    "example": add_example,
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``mlci`` argument parser with every subcommand of :data:`COMMANDS`."""
+    parser = _Parser(
+        prog="mlci",
+        description="Honest evaluation of ML systems: confidence intervals and tests "
+        "for any metric.",
+    )
+    parser.add_argument("--version", action="version", version=f"mlci {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for add in COMMANDS.values():
+        add(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``mlci`` command; returns the exit status (0 ok, 2 user error).
+
+    Examples
+    --------
+    >>> main(["ci", "--example", "--metric", "accuracy", "-B", "200", "--seed", "0",
+    ...       "--method", "percentile"])  # doctest: +NORMALIZE_WHITESPACE
+    # example (emotion_example.csv): 1501 samples; 95% intervals from 200 resamples (iid); seed 0
+    metric    estimate     low    high  method         n  conditions
+    accuracy    0.6669  0.6456  0.6922  percentile  1501           -
+    0
+    """
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return _run(handler, args)
+    except BrokenPipeError:
+        # the reader went away (`mlci ci ... | head -1`): stop quietly, as Unix tools do;
+        # stdout goes to devnull so that the interpreter's final flush does not complain
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 141  # 128 + SIGPIPE, the status of a Unix tool in that case
+
+
+def _handle(handler: Callable[[argparse.Namespace], Any], args: argparse.Namespace) -> int:
+    """Run the subcommand inside a progress bar (stderr, terminals only, after ~2 s;
+    ``--quiet`` turns it off; ``MLCI_PROGRESS_DELAY`` sets the delay in seconds)."""
+    delay = float(os.environ.get("MLCI_PROGRESS_DELAY", "2"))
+    with progress_bar(enabled=not getattr(args, "quiet", False), delay=delay):
+        status = int(handler(args) or 0)
+    sys.stdout.flush()
+    return status
+
+
+def _run(handler: Callable[[argparse.Namespace], Any], args: argparse.Namespace) -> int:
+    if os.environ.get("MLCI_DEBUG"):
+        return _handle(handler, args)
+    try:
+        return _handle(handler, args)
+    except BrokenPipeError:
+        raise
+    except CLIError as exc:
+        print(f"mlci: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except (ValueError, TypeError) as exc:
+        print(f"mlci: error: {cli_message(str(exc)) or type(exc).__name__}", file=sys.stderr)
+        return 2
+    except (OSError, ImportError) as exc:
+        print(f"mlci: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("mlci: interrupted", file=sys.stderr)
+        return 130

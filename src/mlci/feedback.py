@@ -1,0 +1,185 @@
+"""Feedback while mlci works: a progress bar for long runs, warnings at the caller's line.
+
+* :func:`progress_bar` is a context manager: every bootstrap run inside it (the engine's
+  one replicate loop, :func:`mlci.engine.bootstrap.run_replicates`) advances one bar on
+  stderr.  The bar appears only once the work has taken about 2 seconds, only when
+  stderr is a terminal (never in pipes, files or CI logs) and disappears when done; it
+  uses tqdm when installed (``pip install tqdm``), else a plain one-line bar.  The
+  ``mlci`` command runs inside one (``--quiet`` turns it off); in Python::
+
+      with mlci.feedback.progress_bar():
+          res = mlci.bootstrap_ci(y, p, metric="roc_auc", n_resamples=100_000)
+
+* :func:`warn` issues a warning attributed to the first frame outside mlci, so that
+  Python shows the user's line (``script.py:12``), not a line inside mlci.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+import sys
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+__all__ = ["Progress", "current_progress", "progress_bar", "warn"]
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_ACTIVE: contextvars.ContextVar[Progress | None] = contextvars.ContextVar(
+    "mlci_progress", default=None
+)
+
+
+def warn(message: str, category: type[Warning] = UserWarning) -> None:
+    """``warnings.warn`` at the first caller outside the mlci package.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn("careful")
+    >>> caught[0].filename.endswith("feedback.py")  # this doctest runs inside mlci
+    False
+    """
+    frame = sys._getframe(1)
+    level = 2
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
+        _PACKAGE_DIR + os.sep
+    ):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, category, stacklevel=level)
+
+
+class Progress:
+    """Counts replicates done against the total announced, and draws the bar.
+
+    Parameters
+    ----------
+    delay : float
+        Seconds of work before the bar appears (short runs stay silent).
+    stream : file, optional
+        Default: ``sys.stderr``.
+    force : bool
+        Draw even when ``stream`` is not a terminal (for tests).
+    """
+
+    def __init__(self, delay: float = 2.0, stream: Any = None, force: bool = False) -> None:
+        self.delay = delay
+        self.stream = sys.stderr if stream is None else stream
+        self.force = force
+        self.total = 0
+        self.done = 0
+        self.started = time.monotonic()
+        self._bar: Any = None
+        self._drawn = False
+        self._lock = threading.Lock()
+
+    @property
+    def enabled(self) -> bool:
+        """Whether the bar may be drawn: a terminal (or ``force``)."""
+        isatty = getattr(self.stream, "isatty", None)
+        return self.force or bool(isatty and isatty())
+
+    def add_total(self, n: int) -> None:
+        """Announce ``n`` more replicates (one bootstrap run)."""
+        with self._lock:
+            self.total += int(n)
+            if self._bar is not None:
+                self._bar.total = self.total
+                self._bar.refresh()
+
+    def update(self, n: int) -> None:
+        """``n`` replicates done; draws the bar once the work has taken ``delay`` s."""
+        with self._lock:
+            self.done += int(n)
+            if not self.enabled or time.monotonic() - self.started < self.delay:
+                return
+            if self._bar is None:
+                self._bar = self._make_bar()
+            self._bar.n = self.done
+            self._bar.refresh()
+            self._drawn = True
+
+    def _make_bar(self) -> Any:
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            return _PlainBar(self.total, self.stream)
+        return tqdm(total=self.total, file=self.stream, unit="replicate", leave=False)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+
+class _PlainBar:
+    """A one-line bar without tqdm: ``mlci: [#####.....]  52%  5200/10000 replicates``."""
+
+    def __init__(self, total: int, stream: Any) -> None:
+        self.total, self.n, self.stream = total, 0, stream
+
+    def refresh(self) -> None:
+        share = min(1.0, self.n / self.total) if self.total else 0.0
+        filled = int(30 * share)
+        self.stream.write(
+            f"\rmlci: [{'#' * filled}{'.' * (30 - filled)}] {share:4.0%}  "
+            f"{self.n}/{self.total} replicates"
+        )
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.write("\r" + " " * 70 + "\r")
+        self.stream.flush()
+
+
+def current_progress() -> Progress | None:
+    """The active :class:`Progress` (inside :func:`progress_bar`), else None."""
+    return _ACTIVE.get()
+
+
+@contextlib.contextmanager
+def progress_bar(
+    enabled: bool = True, *, delay: float = 2.0, stream: Any = None, force: bool = False
+) -> Iterator[Progress | None]:
+    """Show one progress bar on stderr for the bootstrap runs inside the block.
+
+    Parameters
+    ----------
+    enabled : bool, default True
+        False: no bar (``--quiet``).
+    delay : float, default 2.0
+        Seconds before the bar appears: runs shorter than that show nothing.
+    stream : file, optional
+        Default ``sys.stderr``.  Nothing is drawn unless it is a terminal.
+    force : bool, default False
+        Draw even when ``stream`` is not a terminal.
+
+    Examples
+    --------
+    >>> import io, numpy as np, mlci
+    >>> out = io.StringIO()
+    >>> y = np.arange(200) % 2
+    >>> p = np.where(np.arange(200) % 7 == 0, 1 - y, y)
+    >>> with progress_bar(stream=out, delay=0, force=True) as bar:
+    ...     res = mlci.bootstrap_ci(y, p, metric="accuracy", n_resamples=500, rng=0)
+    >>> bar.done, bar.total
+    (500, 500)
+    >>> "500/500" in out.getvalue()
+    True
+    """
+    if not enabled:
+        yield None
+        return
+    bar = Progress(delay=delay, stream=stream, force=force)
+    token = _ACTIVE.set(bar)
+    try:
+        yield bar
+    finally:
+        _ACTIVE.reset(token)
+        bar.close()

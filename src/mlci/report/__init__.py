@@ -1,0 +1,468 @@
+"""A finished evaluation report: one self-contained HTML page (or markdown + images).
+
+:func:`build_report` runs the analyses of one or more systems scored on the same test
+samples through the public API (no statistics here) and returns what the page shows;
+:func:`render_html` and :func:`render_markdown` fill the Jinja2 templates of
+``mlci/report/templates``.  The HTML page needs no network: figures are inline SVG, the
+style sheet is inline.  ``mlci report`` (:mod:`mlci.cli.report`) is the command.
+
+Sections: the data (samples, classes, conditions, rows dropped), each system's metrics
+with intervals and a forest plot, pairwise differences with adjusted p-values, ROC
+curves with bands, calibration, per-group metrics, the interval method of every number
+(and the reason, when the method chose itself), and how to reproduce the page (command,
+seed, versions, the input file's SHA-256).
+
+Jinja2 and matplotlib are optional dependencies: ``pip install ".[report]"``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import io
+import platform
+from dataclasses import dataclass, field
+from importlib import metadata, resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..comparison.paired import compare
+from ..engine.bootstrap import bootstrap_ci
+from ..scores.curves import roc_band, roc_curve
+from ..scores.scores import Scores
+
+__all__ = ["Figure", "Section", "build_report", "file_sha256", "render_html", "render_markdown"]
+
+
+@dataclass
+class Figure:
+    """One figure: its caption, the inline SVG text and the PNG bytes."""
+
+    name: str
+    caption: str
+    svg: str
+    png: bytes
+    file: str | None = None
+
+
+@dataclass
+class Section:
+    """One section of the report: paragraphs, tables (dicts) and figures."""
+
+    id: str
+    title: str
+    paragraphs: list[str] = field(default_factory=list)
+    tables: list[dict[str, Any]] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+
+
+def _require() -> tuple[Any, Any, Any]:
+    try:
+        import jinja2
+    except ImportError:
+        raise ImportError(
+            "The report needs Jinja2: pip install jinja2 (or pip install '.[report]' in "
+            "mlci's repository)."
+        ) from None
+    try:
+        import matplotlib
+    except ImportError:
+        raise ImportError(
+            "The report's figures need matplotlib: pip install matplotlib (or pip install "
+            "'.[report]' in mlci's repository)."
+        ) from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .. import plotting
+
+    return jinja2, plt, plotting
+
+
+def file_sha256(path: str | Path) -> str:
+    """SHA-256 of a file, for the reproducibility block.
+
+    Examples
+    --------
+    >>> from mlci.data import example_path
+    >>> len(file_sha256(example_path()))
+    64
+    """
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _figure(fig: Any, name: str, caption: str, plt: Any) -> Figure:
+    svg = io.StringIO()
+    fig.savefig(svg, format="svg", bbox_inches="tight")
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=90, bbox_inches="tight")
+    plt.close(fig)
+    text = svg.getvalue()
+    return Figure(name, caption, text[text.index("<svg") :], png.getvalue())
+
+
+def _num(x: Any, digits: int = 4) -> str:
+    if x is None:
+        return "-"
+    v = float(x)
+    if not np.isfinite(v):
+        return "-" if np.isnan(v) else ("inf" if v > 0 else "-inf")
+    return f"{v:.{digits}f}"
+
+
+def _table(title: str | None, columns: list[str], rows: list[list[Any]], left: int = 1):
+    return {"title": title, "columns": columns, "rows": rows, "left": set(range(left))}
+
+
+def _why(res: Any) -> str:
+    """Why an interval has its method: the result's own reason when it chose (``auto``)."""
+    details = getattr(res, "details", {}) or {}
+    for key in ("method_reason", "reason", "auto_reason"):
+        if details.get(key):
+            return str(details[key])
+    diag = getattr(res, "diagnostics", None)
+    if diag is not None:
+        return str(getattr(diag, "reason", diag))
+    return "as asked (--method)"
+
+
+def build_report(
+    y_true: np.ndarray,
+    systems: dict[str, np.ndarray],
+    *,
+    kind: str,
+    source: str,
+    conditions: np.ndarray | None = None,
+    groups: np.ndarray | None = None,
+    pos_label: Any = None,
+    n_resamples: int = 1000,
+    confidence_level: float = 0.95,
+    method: str = "bca",
+    seed: int = 0,
+    n_dropped: int = 0,
+    command: str = "",
+    file_hash: str | None = None,
+    names: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """What the report shows, computed through the public API.
+
+    Parameters
+    ----------
+    y_true : ndarray
+        Labels (already through the input gate).
+    systems : dict of name -> ndarray
+        Each system's scores (``kind="score"``: binary labels, ranking metrics) or
+        decisions (``kind="pred"``).
+    kind : {"score", "pred"}
+    source : str
+        How to name the input (file name).
+    conditions, groups : ndarray, optional
+        Resampling conditions (speaker...) and the groups of the per-group section.
+    pos_label, n_resamples, confidence_level, method, seed
+        As in :func:`mlci.bootstrap_ci`.
+    n_dropped : int
+        Rows dropped for missing values (reported in the data section).
+    command, file_hash : str
+        For the reproducibility section.
+    names : dict, optional
+        Column names of ``label``, ``condition``, ``group`` for the text.
+
+    Returns
+    -------
+    dict
+        The template context: ``title``, ``sections``, ``versions``, ``level``, ...
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0); y = rng.integers(0, 2, 200)
+    >>> ctx = build_report(y, {"a": y + rng.normal(0, 1, 200)}, kind="score", source="x",
+    ...                    n_resamples=100)
+    >>> [s.id for s in ctx["sections"]]
+    ['data', 'metrics', 'curves', 'calibration', 'methods', 'reproduce']
+    """
+    _, plt, plotting = _require()
+    if kind not in ("score", "pred"):
+        raise ValueError(f"`kind` must be 'score' or 'pred'; got {kind!r}.")
+    names = names or {}
+    level = f"{confidence_level * 100:.10g}%"
+    boot = {
+        "n_resamples": n_resamples,
+        "confidence_level": confidence_level,
+        "method": method,
+        "rng": seed,
+        "conditions": conditions,
+    }
+    sections: list[Section] = []
+    classes, counts = np.unique(y_true, return_counts=True)
+    binary = classes.size == 2
+    data = Section("data", "Data")
+    data.paragraphs.append(
+        f"{source}: {len(y_true)} samples, {len(systems)} system(s) "
+        f"({', '.join(systems)}), {classes.size} classes"
+        + (
+            f", {np.unique(conditions).size} conditions ({names.get('condition', '')})"
+            if conditions is not None
+            else ""
+        )
+        + (
+            f"; {n_dropped} row(s) with a missing value dropped"
+            if n_dropped
+            else "; no missing value"
+        )
+        + "."
+    )
+    data.tables.append(
+        _table(
+            "classes",
+            ["class", "samples", "share"],
+            [
+                [str(c), int(k), _num(k / len(y_true), 3)]
+                for c, k in zip(classes, counts, strict=True)
+            ],
+        )
+    )
+    sections.append(data)
+
+    # each system's metrics
+    if kind == "score":
+        metric_opts = [
+            ("roc_auc", {"pos_label": pos_label}),
+            ("average_precision", {"pos_label": pos_label}),
+        ]
+    else:
+        avg = {} if binary else {"average": "macro"}
+        metric_opts = [("accuracy", {}), ("f1", {**avg, "pos_label": pos_label} if binary else avg)]
+    metrics = Section("metrics", "Each system's metrics")
+    rows, forest, method_rows = [], {}, []
+    for name, out in systems.items():
+        for metric, opts in metric_opts:
+            res = bootstrap_ci(y_true, out, metric=metric, **opts, **boot)
+            low, high = res.confidence_interval
+            label = metric + (" (macro)" if opts.get("average") else "")
+            rows.append([name, label, _num(res.estimate), _num(low), _num(high), res.method])
+            forest[f"{name}: {label}"] = res
+            method_rows.append(
+                [name, label, res.method, res.scheme, int(res.n_resamples), _why(res)]
+            )
+    metrics.tables.append(
+        _table(None, ["system", "metric", "estimate", "low", "high", "method"], rows, 2)
+    )
+    fig, ax = plt.subplots(figsize=(6.5, 0.45 * len(forest) + 1.2))
+    plotting.plot_forest(forest, ax=ax, metric="metric value")
+    metrics.figures.append(_figure(fig, "forest", f"Estimates with {level} intervals.", plt))
+    sections.append(metrics)
+
+    # pairwise differences
+    first_metric, first_opts = metric_opts[0]
+    if len(systems) > 1:
+        res = compare(
+            y_true, systems, metric=first_metric, **{k: v for k, v in first_opts.items()}, **boot
+        )
+        diff = Section("differences", f"Pairwise differences ({first_metric})")
+        diff.paragraphs.append(
+            "Every system on the same bootstrap replicates (paired), so each difference's "
+            f"interval reflects their correlation; p-values adjusted by {res.correction}."
+        )
+        drows = []
+        for d in res.differences:
+            low, high = d.confidence_interval
+            drows.append(
+                [
+                    f"{d.a} - {d.b}",
+                    _num(d.estimate),
+                    _num(low),
+                    _num(high),
+                    f"{d.pvalue:.4g}",
+                    f"{d.pvalue_adjusted:.4g}",
+                    "yes" if d.significant else "no",
+                ]
+            )
+        diff.tables.append(
+            _table(
+                None,
+                [
+                    "difference",
+                    "estimate",
+                    "low",
+                    "high",
+                    "p",
+                    f"p ({res.correction})",
+                    "significant",
+                ],
+                drows,
+            )
+        )
+        fig, ax = plt.subplots(figsize=(6.5, 0.5 * len(res.differences) + 1.2))
+        plotting.plot_differences(res, ax=ax)
+        diff.figures.append(
+            _figure(
+                fig, "differences", "Differences with their intervals and adjusted p-values.", plt
+            )
+        )
+        sections.append(diff)
+
+    # curves and calibration (scores of a binary task)
+    if kind == "score" and binary:
+        curves = Section("curves", "ROC curves")
+        curves.paragraphs.append(
+            f"Each curve with its pointwise {level} band (vertical, TPR at fixed FPR)."
+        )
+        fig, ax = plt.subplots(figsize=(5, 5))
+        for name, out in systems.items():
+            s = Scores.from_labels(y_true, out, pos_label=pos_label)
+            band = roc_band(
+                s,
+                n_resamples=n_resamples,
+                confidence_level=confidence_level,
+                rng=seed,
+                conditions=conditions,
+            )
+            plotting.plot_roc(roc_curve(s), band, ax=ax, label=name)
+        ax.plot([0, 1], [0, 1], color="0.6", ls=":", lw=1)
+        ax.legend(loc="lower right")
+        curves.figures.append(_figure(fig, "roc", "ROC curves with pointwise bands.", plt))
+        sections.append(curves)
+        calib = Section("calibration", "Calibration")
+        probs = {n: o for n, o in systems.items() if np.all((o >= 0) & (o <= 1))}
+        if probs:
+            positives = y_true == (pos_label if pos_label is not None else classes[-1])
+            fig, ax = plt.subplots(figsize=(5, 5))
+            for name, out in probs.items():
+                plotting.plot_reliability(
+                    positives.astype(int), out, ax=ax, label=name, confidence_level=confidence_level
+                )
+            ax.legend(loc="upper left")
+            calib.figures.append(
+                _figure(
+                    fig,
+                    "calibration",
+                    f"Observed frequency per bin with {level} Wilson intervals.",
+                    plt,
+                )
+            )
+        else:
+            calib.paragraphs.append(
+                "No system's scores are probabilities (in [0, 1]): no reliability diagram."
+            )
+        sections.append(calib)
+
+    # per group
+    if groups is not None:
+        per = Section("groups", f"Per group ({names.get('group', 'group')})")
+        prows = []
+        for g in np.unique(groups):
+            keep = groups == g
+            for name, out in systems.items():
+                try:
+                    res = bootstrap_ci(
+                        y_true[keep],
+                        out[keep],
+                        metric=first_metric,
+                        **first_opts,
+                        **{**boot, "conditions": None if conditions is None else conditions[keep]},
+                    )
+                    low, high = res.confidence_interval
+                    prows.append(
+                        [str(g), name, int(keep.sum()), _num(res.estimate), _num(low), _num(high)]
+                    )
+                except ValueError as exc:  # e.g. one class in a group: AUC undefined
+                    prows.append(
+                        [
+                            str(g),
+                            name,
+                            int(keep.sum()),
+                            "undefined",
+                            "-",
+                            str(exc).split(";")[0][:80],
+                        ]
+                    )
+        per.tables.append(
+            _table(None, ["group", "system", "n", first_metric, "low", "high"], prows, 2)
+        )
+        sections.append(per)
+
+    meth = Section("methods", "Interval methods")
+    meth.paragraphs.append(
+        f"Every interval above is a {level} bootstrap interval over {n_resamples} replicates"
+        + (
+            f", resampling {names.get('condition', 'conditions')} as units"
+            if conditions is not None
+            else ""
+        )
+        + "."
+    )
+    meth.tables.append(
+        _table(None, ["system", "metric", "method", "scheme", "replicates", "why"], method_rows, 2)
+    )
+    sections.append(meth)
+
+    versions = {"mlci": _version("mlci"), "python": platform.python_version()}
+    for lib in ("numpy", "scipy", "matplotlib", "jinja2", "pyarrow"):
+        versions[lib] = _version(lib)
+    rep = Section("reproduce", "Reproduce")
+    rep.paragraphs.append(f"Command: {command}" if command else "Made from Python.")
+    rep.paragraphs.append(
+        f"Seed: {seed}. Input: {source}" + (f", SHA-256 {file_hash}." if file_hash else ".")
+    )
+    rep.tables.append(
+        _table("versions", ["package", "version"], [[k, v] for k, v in versions.items()])
+    )
+    sections.append(rep)
+    return {
+        "title": f"Evaluation report: {source}",
+        "sections": sections,
+        "versions": versions,
+        "level": level,
+        "created": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def _version(dist: str) -> str:
+    if dist == "mlci":
+        from .. import __version__
+
+        return __version__
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _env(autoescape: bool) -> Any:
+    jinja2, _, _ = _require()
+    text = resources.files(__name__).joinpath("templates")
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(text)),
+        autoescape=autoescape,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+
+
+def render_html(context: dict[str, Any]) -> str:
+    """The self-contained HTML page (inline SVG figures, inline style, no scripts)."""
+    return _env(True).get_template("report.html.j2").render(**context)
+
+
+def render_markdown(context: dict[str, Any], image_dir: Path, link_prefix: str = "") -> str:
+    """Markdown, with the figures written as PNG files into ``image_dir``."""
+    image_dir.mkdir(parents=True, exist_ok=True)
+    for section in context["sections"]:
+        for fig in section.figures:
+            path = image_dir / f"{fig.name}.png"
+            path.write_bytes(fig.png)
+            fig.file = f"{link_prefix}{path.name}"
+    text = _env(False).get_template("report.md.j2").render(**context)
+    lines = [ln.rstrip() for ln in text.splitlines()]
+    out: list[str] = []
+    for ln in lines:  # at most one blank line in a row
+        if ln or (out and out[-1]):
+            out.append(ln)
+    return "\n".join(out).strip() + "\n"

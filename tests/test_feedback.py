@@ -1,0 +1,70 @@
+"""Progress bar (stderr, terminals only) and warnings at the caller's line."""
+
+from __future__ import annotations
+
+import io
+import warnings
+
+import numpy as np
+import pytest
+
+import mlci
+from mlci.cli import main
+from mlci.exceptions import DegenerateIntervalWarning, FewConditionsWarning
+from mlci.feedback import Progress, progress_bar
+
+
+def test_warnings_point_at_the_callers_line():
+    y = np.arange(100) % 2
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        mlci.bootstrap_ci(y, y, metric="accuracy", n_resamples=50, rng=0)  # no error at all
+        mlci.bootstrap_ci(y, y, metric="accuracy", conditions=np.arange(100) % 3,
+                          n_resamples=50, rng=0)  # fmt: skip
+    kinds = {w.category for w in caught}
+    assert {DegenerateIntervalWarning, FewConditionsWarning} <= kinds
+    assert all(w.filename == __file__ for w in caught), [(w.filename, w.lineno) for w in caught]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_bar_only_on_a_terminal_and_after_the_delay():
+    y = np.arange(300) % 2
+    p = np.where(np.arange(300) % 5 == 0, 1 - y, y)
+    pipe, tty = io.StringIO(), _Terminal()
+    with progress_bar(stream=pipe, delay=0) as bar:
+        mlci.bootstrap_ci(y, p, metric="accuracy", n_resamples=300, rng=0)
+    assert bar.done == bar.total == 300 and pipe.getvalue() == ""  # silent in a pipe
+    with progress_bar(stream=tty, delay=3600) as bar:  # a short run: nothing drawn
+        mlci.bootstrap_ci(y, p, metric="accuracy", n_resamples=300, rng=0)
+    assert tty.getvalue() == ""
+    with progress_bar(stream=tty, delay=0) as bar:
+        mlci.bootstrap_ci(y, p, metric="accuracy", n_resamples=300, rng=0)
+        mlci.bootstrap_ci(y, p, metric="mcc", n_resamples=200, rng=0)
+    assert bar.done == bar.total == 500 and "500/500" in tty.getvalue()
+    with progress_bar(enabled=False) as nothing:
+        assert nothing is None and mlci.feedback.current_progress() is None
+
+
+def test_cli_bar_on_stderr_unless_quiet(monkeypatch, capsys):
+    monkeypatch.setenv("MLCI_PROGRESS_DELAY", "0")
+    monkeypatch.setattr(Progress, "enabled", property(lambda self: True))
+    argv = ["ci", "--example", "--metric", "accuracy", "-B", "200", "--seed", "0"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert "200/200" in err and "200/200" not in out
+    assert main([*argv, "--quiet"]) == 0
+    assert "200/200" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("delay", [0.0, 5.0])
+def test_progress_counts_across_threads(delay):
+    bar = Progress(delay=delay, stream=io.StringIO(), force=True)
+    bar.add_total(10)
+    for _ in range(10):
+        bar.update(1)
+    assert bar.done == 10
+    bar.close()

@@ -1,0 +1,143 @@
+"""mlci.io: the columnar (pyarrow) and the standard-library readers give the same columns
+and the same one-line errors, naming the file, the column and the line."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import numpy as np
+import pytest
+
+from mlci.io import read_table
+
+pytest.importorskip("pyarrow")
+
+ENGINES = ["pyarrow", "python"]
+
+
+def _same(a, b):
+    assert list(a) == list(b)
+    for k in a:
+        assert a[k].dtype == b[k].dtype, (k, a[k].dtype, b[k].dtype)
+        assert a[k].tolist() == b[k].tolist() or (
+            a[k].dtype.kind == "f" and np.array_equal(a[k], b[k], equal_nan=True)
+        ), k
+
+
+TRICKY = (
+    "y,score,group,flag,id\n"
+    "1,0.5,a,true,1\n"
+    " NA ,0.25,b,False,2\n"
+    "\n"  # a blank line: skipped, the line numbers still right
+    "0,,null,true,3\n"
+    '1,0.75,"c, d",false,4\n'
+    "0,1e-3,N/A,TRUE,5\n"
+)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".csv.gz"])
+def test_engines_agree_on_a_tricky_file(tmp_path, suffix):
+    f = tmp_path / f"t{suffix}"
+    data = TRICKY.encode()
+    f.write_bytes(gzip.compress(data) if suffix.endswith(".gz") else data)
+    a, b = read_table(f, engine="pyarrow"), read_table(f, engine="python")
+    _same(a, b)
+    assert a["y"].tolist() == [1, None, 0, 1, 0]  # " NA " is missing in both
+    assert np.isnan(a["score"][2]) and a["group"].tolist() == ["a", "b", None, "c, d", None]
+    assert a["flag"].dtype == bool and a["id"].dtype == np.int64
+    assert a.where([2, 3]) == b.where([2, 3]) == "lines 5, 6"
+
+
+def test_quoted_line_breaks_and_gzip_without_its_suffix(tmp_path):
+    f = tmp_path / "nl.csv"
+    f.write_text('y,text\n1,"two\nlines"\n0,one\n')
+    for engine in ENGINES:
+        t = read_table(f, engine=engine)
+        assert t["text"].tolist() == ["two\nlines", "one"] and t.where([1]) == "line 4"
+    g = tmp_path / "zipped.csv"
+    g.write_bytes(gzip.compress(TRICKY.encode()))
+    _same(read_table(g, engine="pyarrow"), read_table(g, engine="python"))
+
+
+def test_only_the_columns_asked_for(tmp_path):
+    f = tmp_path / "t.csv"
+    f.write_text(TRICKY)
+    for engine in ENGINES:
+        t = read_table(f, ["id", "score", "nope"], engine=engine)
+        assert list(t) == ["score", "id"] and t.all_columns == ["y", "score", "group", "flag", "id"]
+        assert list(read_table(f, ["nope"], engine=engine)) == []
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_decimal_commas_in_semicolon_files(tmp_path, engine):
+    f = tmp_path / "eu.csv"
+    f.write_text("y;s;name\n1;0,5;a\n0;0,25;b\n1;1;c\n")
+    t = read_table(f, engine=engine)
+    assert t["s"].tolist() == [0.5, 0.25, 1.0] and t["name"].tolist() == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_bom_and_utf16(tmp_path, engine):
+    f = tmp_path / "bom.csv"
+    f.write_bytes("\ufeffy,p\n1,1\n0,1\n".encode())
+    assert list(read_table(f, engine=engine)) == ["y", "p"]
+    g = tmp_path / "u16.csv"
+    g.write_bytes("y\tp\n1\t1\n0\t1\n".encode("utf-16"))
+    assert read_table(g, engine=engine)["p"].tolist() == [1, 1]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_latin1_is_one_line_naming_file_and_line(tmp_path, engine):
+    f = tmp_path / "latin.csv"
+    f.write_bytes("y,name\n1,ok\n0,caf\xe9\n".encode("latin-1"))
+    with pytest.raises(ValueError, match=r"latin\.csv is not UTF-8 text \(byte 0xe9 on line 3"):
+        read_table(f, engine=engine)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_ragged_row_names_file_and_line(tmp_path, engine):
+    f = tmp_path / "ragged.csv"
+    f.write_text("y,p,q\n1,1,0\n0,1\n1,0,0\n")
+    with pytest.raises(ValueError, match=r"ragged\.csv, line 3: 2 fields but the header has 3"):
+        read_table(f, engine=engine)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_json_lines(tmp_path, engine):
+    f = tmp_path / "t.jsonl"
+    rows = [
+        {"y": 1, "s": 0.5, "g": "a"},
+        {"y": None, "s": 0.1, "g": "b"},
+        {"y": 0, "s": 1, "g": "a"},
+    ]
+    f.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    t = read_table(f, engine=engine)
+    assert t["y"].tolist() == [1, None, 0] and t["s"].tolist() == [0.5, 0.1, 1.0]
+    assert t.where([1]) == "line 2"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"y": 1}\n[1, 2]\n')
+    with pytest.raises(ValueError, match=r"bad\.jsonl, line 2: a JSON Lines table needs one obj"):
+        read_table(bad, engine=engine)
+
+
+def test_bad_engine_and_missing_file(tmp_path):
+    with pytest.raises(ValueError, match="`engine`"):
+        read_table(tmp_path / "x.csv", engine="duckdb")
+    with pytest.raises(FileNotFoundError, match="No such file"):
+        read_table(tmp_path / "x.csv")
+
+
+def test_cli_without_pyarrow_reads_with_the_standard_library(tmp_path, capsys, monkeypatch):
+    # `pip install .` without the files extra: the README's first command still works
+    import mlci.io
+    from mlci.cli import main
+
+    monkeypatch.setattr(mlci.io, "_pyarrow", lambda: None)
+    f = tmp_path / "t.csv"
+    f.write_text(TRICKY)
+    code = main(["ci", str(f), "--label", "y", "--score", "score", "--metric", "roc_auc"])
+    _, err = capsys.readouterr()
+    assert code == 2 and "column 'y' (--label) has 1 missing value" in err and "line 3" in err
+    code = main(["ci", "--example", "--metric", "accuracy", "-B", "50", "--seed", "0"])
+    assert code == 0 and "accuracy" in capsys.readouterr().out

@@ -1,0 +1,127 @@
+"""mlci report: a self-contained HTML page (or markdown + PNGs) whose numbers are the API's,
+checked in a real headless browser when Debian's chromium is installed."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+import mlci
+from mlci.cli import main
+from mlci.data import load_example
+
+pytest.importorskip("jinja2")
+pytest.importorskip("matplotlib")
+
+BASE = ["report", "--example", "--label", "is_angry", "--score", "score_angry,score_sad"]
+OPTS = ["--condition", "speaker", "-B", "100", "--seed", "3", "--method", "percentile"]
+
+
+@pytest.fixture(scope="module")
+def html_report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report") / "report.html"
+    assert main([*BASE, *OPTS, "--group", "session", "-o", str(out), "--quiet"]) == 0
+    return out
+
+
+def test_html_is_self_contained_with_every_section(html_report):
+    text = html_report.read_text()
+    for title in ("Data", "metrics", "Pairwise differences", "ROC curves", "Calibration",
+                  "Per group (session)", "Interval methods", "Reproduce"):  # fmt: skip
+        assert f"{title}</h2>" in text or title in text, title
+    # no network: no scripts, style sheets, images or fonts from elsewhere
+    assert "<script" not in text and "<link" not in text and "<img" not in text
+    urls = set(re.findall(r"(?:src|href)=\"([^\"]+)\"", text))
+    assert not [u for u in urls if not u.startswith("#")], urls
+    assert text.count("<svg") == 4  # forest, differences, ROC, calibration
+    sha = mlci.report.file_sha256(mlci.data.example_path())
+    assert sha in text and "Seed: 3" in text
+
+
+def test_report_numbers_are_the_apis(html_report):
+    d = load_example(as_frame=False)
+    res = mlci.bootstrap_ci(
+        d["is_angry"], d["score_angry"], metric="roc_auc", conditions=d["speaker"],
+        n_resamples=100, rng=3, method="percentile",
+    )  # fmt: skip
+    low, high = res.confidence_interval
+    row = f"<td>{res.estimate:.4f}</td><td>{low:.4f}</td><td>{high:.4f}</td>"
+    assert row in re.sub(r"<td class=\"\">", "<td>", html_report.read_text())
+
+
+def test_markdown_with_image_files(tmp_path, capsys):
+    out = tmp_path / "r.md"
+    argv = ["report", "--example", "--pred", "pred,pred_baseline", "-B", "50", "--seed", "0"]
+    code = main([*argv, "--format", "md", "-o", str(out)])
+    assert code == 0, capsys.readouterr().err
+    text = out.read_text()
+    images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
+    assert images and all((tmp_path / p).stat().st_size > 1000 for p in images)
+    assert "| difference | estimate |" in text and "## Reproduce" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--score", "a", "--pred", "b"], "give the systems as --score"),
+        (["-o", "/nonexistent/dir/r.html"], "--output /nonexistent/dir/r.html: folder"),
+        (["--score", "nope"], "--score 'nope': no such column"),
+        (["--score", ","], "--score: give at least one column"),
+    ],
+)
+def test_report_bad_input(tmp_path, capsys, argv, message):
+    code = main([*BASE[:4], "--score", "score_angry", "-o", str(tmp_path / "r.html"), *argv])
+    err = capsys.readouterr().err
+    assert code == 2 and message in err, err
+
+
+def _chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+@pytest.mark.skipif(
+    _chromium() is None,
+    reason="no headless browser: Debian's chromium is not installed "
+    "(apt-get install chromium to run this test)",
+)
+def test_report_in_a_headless_browser(html_report, tmp_path):
+    browser = _chromium()
+    flags = [
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--enable-logging=stderr",
+        "--v=0",
+        "--disable-dev-shm-usage",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ]
+    url = html_report.resolve().as_uri()
+    dom = subprocess.run([browser, *flags, "--dump-dom", url], capture_output=True,
+                         text=True, timeout=120, check=False)  # fmt: skip
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    # the page loaded with no console error and every figure is in the rendered DOM
+    console = [ln for ln in dom.stderr.splitlines() if "CONSOLE" in ln]
+    assert not console, console
+    assert dom.stdout.count("<svg") == 4 and "Reproduce" in dom.stdout
+    shot = tmp_path / "page.png"
+    run = subprocess.run(
+        [browser, *flags, "--window-size=1200,3000", f"--screenshot={shot}", url],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0 and shot.exists(), run.stderr[-2000:]
+    import matplotlib.image
+
+    img = matplotlib.image.imread(shot)[..., :3]
+    ink = (img.sum(axis=2) < 2.7).mean()  # share of pixels that are not white
+    assert ink > 0.02, f"the screenshot is almost blank ({ink:.1%} drawn)"
+    # the figures are drawn: some pixels are the curves' blue (C0 = #1f77b4)
+    blue = (np.abs(img - np.array([0x1F, 0x77, 0xB4]) / 255).sum(axis=2) < 0.15).mean()
+    assert blue > 0.0005, blue
