@@ -176,6 +176,12 @@ def _sklearn_helper(fn):
     return lambda X, y, **kw: fn(LogisticRegression(), GaussianNB(), X, y, **kw)
 
 
+def _gaussian_nb():
+    from sklearn.naive_bayes import GaussianNB
+
+    return GaussianNB()
+
+
 REGISTRY: dict[str, Api] = {
     # ------------------------------------------------------------- the one driver
     "bootstrap_ci": Api(
@@ -388,6 +394,16 @@ REGISTRY: dict[str, Api] = {
         aligned=({"X": MATRIX, "y": LABELS},),
         adapted=frozenset({"estimator_a", "estimator_b"}),
     ),
+    # ------------------------------------------------------------- protocols
+    "cross_val_ci": Api(
+        mlci.cross_val_ci,
+        {"X": X_CV, "y": Y_CV, "conditions": COND, "method": "naive", "rng": 0},
+        call=lambda X, y, **kw: mlci.cross_val_ci(_gaussian_nb(), X, y, **kw),
+        aligned=({"X": MATRIX, "y": LABELS, "conditions": GROUPS},),
+        optional=frozenset({"conditions"}),
+        conditions="conditions",
+        adapted=frozenset({"estimator"}),
+    ),
     # ------------------------------------------------------------- classical: tables
     "proportion_ci": Api(mlci.proportion_ci, {"k": [8, 3], "n": [10, 10]}, tables=("k", "n")),
     "proportion_diff_ci": Api(
@@ -486,6 +502,7 @@ REGISTRY: dict[str, Api] = {
 #: public names that hold results or are warnings: no data goes in
 EXEMPT = {
     "BootstrapResult",
+    "CVResult",
     "ComparisonResult",
     "ConfidenceInterval",
     "CriticalDifference",
@@ -623,6 +640,7 @@ OPTION_BAD: dict[str, list[Any]] = {
     "jackknife_groups": [1],
     "seeds": [[], "1"],
     "test_size": [0, 1.5],
+    "cv": [1, "kfold"],
     "scoring": ["nope"],
     "speaker_of": [{}],
     "resample": ["nope"],

@@ -76,6 +76,7 @@ from .exceptions import (
     MlciWarning,
 )
 from .metrics import list_metrics
+from .protocols.crossval import CVResult, cross_val_ci
 from .results import (
     BootstrapResult,
     ConfidenceInterval,
@@ -109,6 +110,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BootstrapResult",
+    "CVResult",
     "ComparisonResult",
     "ConfidenceInterval",
     "ConfusionMatrix",
@@ -136,6 +138,7 @@ __all__ = [
     "compare_methods",
     "corrected_resampled_ttest",
     "critical_difference",
+    "cross_val_ci",
     "cv_5x2_ftest",
     "cv_5x2_ttest",
     "dcf_ci",
