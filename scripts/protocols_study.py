@@ -146,16 +146,16 @@ CELLS = [
     Cell("ridge-mse-n100-k5", "linear", "ridge", "mse", 100, 5, 10, 200),
     Cell("logreg-auc-n100-k5", "logistic", "logreg", "roc_auc", 100, 5, 10, 200, False),
     Cell("knn-acc-n100-k5", "nonlinear", "knn", "accuracy", 100, 5, 5, 200),
-    Cell("logreg-acc-n50-k5", "logistic", "logreg", "accuracy", 50, 5, 10, 200),
     Cell("ridge-mse-n100-k10", "linear", "ridge", "mse", 100, 10, 5, 200),
     Cell("knnreg-mse-n200-k5", "friedman", "knn-reg", "mse", 200, 5, 5, 200),
-    Cell("logreg-acc-n500-k5", "logistic", "logreg", "accuracy", 500, 5, 5, 200),
-    Cell("logreg-acc-n100-k10", "logistic", "logreg", "accuracy", 100, 10, 3, 150),
     Cell("rf-acc-n100-k5", "nonlinear", "rf", "accuracy", 100, 5, 3, 100),
     Cell("gb-acc-n100-k5", "nonlinear", "gb", "accuracy", 100, 5, 3, 100),
-    Cell("knn-acc-n500-k5", "nonlinear", "knn", "accuracy", 500, 5, 5, 200),
-    Cell("logreg-auc-n500-k10", "logistic", "logreg", "roc_auc", 500, 10, 5, 100, False),
+    Cell("logreg-acc-n500-k5", "logistic", "logreg", "accuracy", 500, 5, 5, 100),
+    Cell("logreg-acc-n100-k10", "logistic", "logreg", "accuracy", 100, 10, 3, 100),
+    Cell("logreg-acc-n50-k5", "logistic", "logreg", "accuracy", 50, 5, 10, 100),
     Cell("logreg-acc-n2000-k5", "logistic", "logreg", "accuracy", 2000, 5, 3, 100),
+    Cell("knn-acc-n500-k5", "nonlinear", "knn", "accuracy", 500, 5, 5, 100),
+    Cell("logreg-auc-n500-k10", "logistic", "logreg", "roc_auc", 500, 10, 5, 100, False),
 ]
 
 

@@ -76,7 +76,9 @@ from .exceptions import (
     MlciWarning,
 )
 from .metrics import list_metrics
+from .protocols.bootstrap632 import BootstrapErrorResult, bootstrap632_ci
 from .protocols.crossval import CVResult, cross_val_ci
+from .protocols.oob import oob_ci
 from .results import (
     BootstrapResult,
     ConfidenceInterval,
@@ -109,6 +111,7 @@ from .scores.verification import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "BootstrapErrorResult",
     "BootstrapResult",
     "CVResult",
     "ComparisonResult",
@@ -130,6 +133,7 @@ __all__ = [
     "adjust_pvalues",
     "auc_ci",
     "bonferroni_dunn_test",
+    "bootstrap632_ci",
     "bootstrap_ci",
     "cllr",
     "cllr_ci",
@@ -162,6 +166,7 @@ __all__ = [
     "min_cllr",
     "min_detection_cost",
     "nemenyi_test",
+    "oob_ci",
     "operating_point_ci",
     "paired_cv_scores",
     "paired_proportion_diff_ci",

@@ -131,11 +131,11 @@ class CVResult(IntervalResult):
     Examples
     --------
     >>> from sklearn.datasets import make_classification
-    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.naive_bayes import GaussianNB
     >>> X, y = make_classification(120, random_state=0)
-    >>> r = cross_val_ci(LogisticRegression(), X, y, method="corrected", rng=0)
+    >>> r = cross_val_ci(GaussianNB(), X, y, method="corrected", n_repeats=3, rng=0)
     >>> r.target, r.fold_scores.shape
-    ('algorithm', (10, 5))
+    ('algorithm', (3, 5))
     >>> r.interval(method="naive").method
     'naive'
     """
@@ -570,9 +570,9 @@ def cross_val_ci(
     Examples
     --------
     >>> from sklearn.datasets import make_classification
-    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.naive_bayes import GaussianNB
     >>> X, y = make_classification(150, random_state=1)
-    >>> r = cross_val_ci(LogisticRegression(), X, y, method="nested", n_repeats=3, rng=0)
+    >>> r = cross_val_ci(GaussianNB(), X, y, method="nested", n_repeats=3, rng=0)
     >>> r.target, r.n_fits
     ('refit', 45)
     >>> r.interval(method="corrected").target
