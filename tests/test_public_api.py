@@ -413,6 +413,15 @@ REGISTRY: dict[str, Api] = {
         conditions="conditions",
         adapted=frozenset({"estimator"}),
     ),
+    "cross_val_compare": Api(
+        mlci.cross_val_compare,
+        {"X": X_CV, "y": Y_CV, "conditions": COND, "cv": 5, "n_repeats": 2, "rng": 0},
+        call=lambda X, y, **kw: mlci.cross_val_compare(_gaussian_nb(), _gaussian_nb(), X, y, **kw),
+        aligned=({"X": MATRIX, "y": LABELS, "conditions": GROUPS},),
+        optional=frozenset({"conditions"}),
+        conditions="conditions",
+        adapted=frozenset({"estimator_a", "estimator_b"}),
+    ),
     "bootstrap632_ci": Api(
         mlci.bootstrap632_ci,
         {"X": X_CV, "y": Y_CV, "n_bootstraps": 10, "rng": 0},

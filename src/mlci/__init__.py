@@ -77,7 +77,7 @@ from .exceptions import (
 )
 from .metrics import list_metrics
 from .protocols.bootstrap632 import BootstrapErrorResult, bootstrap632_ci
-from .protocols.crossval import CVResult, cross_val_ci
+from .protocols.crossval import CVResult, cross_val_ci, cross_val_compare
 from .protocols.oob import oob_ci
 from .results import (
     BootstrapResult,
@@ -143,6 +143,7 @@ __all__ = [
     "corrected_resampled_ttest",
     "critical_difference",
     "cross_val_ci",
+    "cross_val_compare",
     "cv_5x2_ftest",
     "cv_5x2_ttest",
     "dcf_ci",

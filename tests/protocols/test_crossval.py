@@ -289,3 +289,26 @@ def test_bad_data():
     assert r.details["n_dropped"] == 1 and r.n_samples == 119
     with pytest.raises(ValueError, match="fewer than `cv`"):
         mlci.cross_val_ci(LogisticRegression(), X[:4], [0, 1, 0, 1], cv=5)
+
+
+# ----------------------------------------------------------------------------------------
+# comparing two learning algorithms on the same folds
+# ----------------------------------------------------------------------------------------
+def test_compare_is_the_corrected_t_test_of_the_fold_differences():
+    tree = DecisionTreeClassifier(max_depth=2, random_state=0)
+    r = mlci.cross_val_compare(GaussianNB(), tree, X, Y, cv=5, n_repeats=3, rng=2)
+    a, b = r.details["scores_a"], r.details["scores_b"]
+    ref = mlci.corrected_resampled_ttest(a, b, n_train=96, n_test=24)
+    assert (r.statistic, r.pvalue) == (ref.statistic, ref.pvalue)
+    # the same folds as cross_val_ci with the same rng
+    np.testing.assert_array_equal(
+        a, mlci.cross_val_ci(GaussianNB(), X, Y, n_repeats=3, rng=2).fold_scores
+    )
+    naive = mlci.cross_val_compare(GaussianNB(), tree, X, Y, method="naive", cv=5, rng=2)
+    assert naive.method == "kfold-cv-paired-t" and naive.df == 4
+    with pytest.raises(TypeError, match="`estimator_b`"):
+        mlci.cross_val_compare(GaussianNB(), None, X, Y)
+    with pytest.raises(ValueError, match="`method`"):
+        mlci.cross_val_compare(GaussianNB(), tree, X, Y, method="nested")
+    with pytest.raises(ValueError, match="`cv`='loo'"):
+        mlci.cross_val_compare(GaussianNB(), tree, X, Y, cv="loo")

@@ -5,7 +5,7 @@ prediction error (out-of-bag, .632, .632+) and out-of-bag evaluation of fitted e
 """
 
 from .bootstrap632 import BOOTSTRAP_VARIANTS, BootstrapErrorResult, bootstrap632_ci
-from .crossval import CV_METHODS, CVResult, cross_val_ci
+from .crossval import CV_METHODS, CVResult, cross_val_ci, cross_val_compare
 from .oob import oob_ci
 
 __all__ = [
@@ -15,5 +15,6 @@ __all__ = [
     "CVResult",
     "bootstrap632_ci",
     "cross_val_ci",
+    "cross_val_compare",
     "oob_ci",
 ]

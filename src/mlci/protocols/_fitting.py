@@ -207,11 +207,11 @@ def read_protocol_data(
     return ProtocolData(Xr, yv, g["conditions"], g.n_dropped, pos)
 
 
-def check_estimator(estimator: Any, spec: MetricSpec) -> None:
+def check_estimator(estimator: Any, spec: MetricSpec, name: str = "estimator") -> None:
     """``estimator`` is a scikit-learn estimator with what ``spec`` needs."""
     if not (hasattr(estimator, "fit") and hasattr(estimator, "get_params")):
         raise TypeError(
-            "`estimator` must be a scikit-learn estimator (with `fit` and `get_params`); "
+            f"`{name}` must be a scikit-learn estimator (with `fit` and `get_params`); "
             f"got {type(estimator).__name__}."
         )
     need = {"predict": ("predict",), "proba": ("predict_proba",)}.get(
@@ -219,7 +219,7 @@ def check_estimator(estimator: Any, spec: MetricSpec) -> None:
     )
     if not any(hasattr(estimator, m) for m in need):
         raise TypeError(
-            f"`estimator` ({type(estimator).__name__}) has no {' or '.join(need)}, which the "
+            f"`{name}` ({type(estimator).__name__}) has no {' or '.join(need)}, which the "
             f"metric {spec.name!r} needs."
         )
 

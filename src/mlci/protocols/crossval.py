@@ -45,9 +45,10 @@ from ..inputs import (
     check_positive_int,
     check_rng_seed,
 )
-from ..results import ConfidenceInterval, IntervalResult
+from ..results import ConfidenceInterval, IntervalResult, TestResult
 from ._fitting import (
     Fit,
+    MetricSpec,
     ProtocolData,
     check_estimator,
     check_n_jobs,
@@ -62,7 +63,7 @@ from ._fitting import (
     set_scores,
 )
 
-__all__ = ["CV_METHODS", "CVResult", "cross_val_ci", "fold_ids"]
+__all__ = ["CV_METHODS", "CVResult", "cross_val_ci", "cross_val_compare", "fold_ids"]
 
 #: interval methods of :func:`cross_val_ci`
 CV_METHODS = ("naive", "corrected", "nested")
@@ -587,13 +588,82 @@ def cross_val_ci(
             f"(accuracy, error_rate, log_loss, brier, mse, mae); {spec.name!r} is not. Use "
             "method='corrected'."
         )
-    cv_kind, k, reps, test_size = _check_cv(cv, n_repeats, test_size, method)
     level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
+    p = _prepare(
+        (estimator,), X, y, spec, method, cv, n_repeats, test_size, conditions, stratify,
+        rng, n_jobs, progress, dropna,
+    )  # fmt: skip
+    n_outer = len(p.fits) if method != "nested" else p.reps * p.k
+    scores, kernel, edges, results = _run(estimator, p, spec, n_outer, "cross_val_ci")
+    details: dict[str, Any] = {"n_dropped": p.data.n_dropped}
+    if method == "nested":
+        pw = pointwise_values(kernel)
+        values = [pw[edges[i] : edges[i + 1]] for i in range(len(p.fits))]
+        details["nested"] = nested_statistics(p.plans, p.k, p.fits, values)
+    best = [b for _, b in results[:n_outer]]
+    outer = p.fits[:n_outer]
+    base = CVResult(
+        estimate=float(scores.mean()),
+        confidence_interval=ConfidenceInterval(np.nan, np.nan),
+        confidence_level=level,
+        method=method,
+        metric=spec.name,
+        details=details,
+        cv=p.kind,
+        n_samples=p.data.n,
+        n_splits=p.n_splits,
+        n_repeats=p.reps,
+        n_train=float(np.mean([len(f.train) for f in outer])),
+        n_test=float(np.mean([len(f.test) for f in outer])),
+        fold_scores=scores.reshape(p.reps, p.n_splits),
+        n_fits=len(p.fits),
+        best_params=tuple(best) if all(b is not None for b in best) else None,
+        bounds=spec.bounds,
+    )
+    return _finish(base, method, level, alternative)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    data: ProtocolData
+    kind: str
+    k: int
+    reps: int
+    plans: list[np.ndarray]
+    fits: list[Fit]
+    workers: int | None
+    show: bool
+
+    @property
+    def n_splits(self) -> int:
+        return 1 if self.kind == "holdout" else (self.data.n if self.kind == "loo" else self.k)
+
+
+def _prepare(
+    estimators: tuple[Any, ...],
+    X: Any,
+    y: Any,
+    spec: MetricSpec,
+    method: str,
+    cv: Any,
+    n_repeats: Any,
+    test_size: Any,
+    conditions: Any,
+    stratify: Any,
+    rng: Any,
+    n_jobs: Any,
+    progress: Any,
+    dropna: Any,
+) -> _Prepared:
+    """Validate the shared options and data, and lay out the folds and fits."""
+    cv_kind, k, reps, test_size = _check_cv(cv, n_repeats, test_size, method)
     seed = check_rng_seed(rng)
     workers = check_n_jobs(n_jobs)
     show = check_progress(progress)
-    check_estimator(estimator, spec)
+    names = ("estimator",) if len(estimators) == 1 else ("estimator_a", "estimator_b")
+    for name, est in zip(names, estimators, strict=True):
+        check_estimator(est, spec, name)
     if stratify is not None:
         stratify = check_flag("stratify", stratify)
         if stratify and spec.regression:
@@ -615,48 +685,131 @@ def cross_val_ci(
     kind, plans = _split_plan(data, cv_kind, k, reps, test_size, strat, seed)
     seeds = [fit_seed(seed, r) for r in range(reps)]
     fits = _fits(plans, kind, k, seeds, method == "nested")
-    results = fit_all(
-        estimator, data, spec, fits, n_jobs=workers, progress=show, what="cross_val_ci"
-    )
-    preds = [p for p, _ in results]
-    n_outer = len(fits) if method != "nested" else reps * k
-    outer = fits[:n_outer]
-    kernel = pooled_kernel(spec, np.concatenate([data.y[f.test] for f in fits]), preds)
-    edges = np.concatenate([[0], np.cumsum([len(f.test) for f in fits])])
+    return _Prepared(data, kind, k, reps, plans, fits, workers, show)
+
+
+def _run(
+    estimator: Any, p: _Prepared, spec: MetricSpec, n_outer: int, what: str
+) -> tuple[np.ndarray, Any, np.ndarray, list[tuple[Any, Any]]]:
+    """Fit every fit of ``p``; the metric on the first ``n_outer`` test sets (an error
+    naming the fold where it is undefined), the pooled kernel and its slice edges."""
+    results = fit_all(estimator, p.data, spec, p.fits, n_jobs=p.workers, progress=p.show, what=what)
+    y_all = np.concatenate([p.data.y[f.test] for f in p.fits])
+    kernel = pooled_kernel(spec, y_all, [r for r, _ in results])
+    edges = np.concatenate([[0], np.cumsum([len(f.test) for f in p.fits])])
     slices = [(int(edges[i]), int(edges[i + 1])) for i in range(n_outer)]
     scores = set_scores(kernel, slices)
     bad = np.flatnonzero(~np.isfinite(scores))
     if bad.size:
-        f = outer[bad[0]]
-        cls = np.unique(data.y[f.test])
+        f = p.fits[bad[0]]
+        cls = np.unique(p.data.y[f.test])
         why = f" (its test set holds only class {cls[0]!r})" if len(cls) == 1 else ""
         raise ValueError(
             f"The metric {spec.name!r} is undefined on {f.where}{why}; use stratified folds, "
             "fewer folds or more data."
         )
-    n_splits = 1 if kind == "holdout" else (data.n if kind == "loo" else k)
-    details: dict[str, Any] = {"n_dropped": data.n_dropped}
-    if method == "nested":
-        pw = pointwise_values(kernel)
-        values = [pw[edges[i] : edges[i + 1]] for i in range(len(fits))]
-        details["nested"] = nested_statistics(plans, k, fits, values)
-    best = [b for _, b in results[:n_outer]]
-    base = CVResult(
-        estimate=float(scores.mean()),
-        confidence_interval=ConfidenceInterval(np.nan, np.nan),
-        confidence_level=level,
-        method=method,
-        metric=spec.name,
-        details=details,
-        cv=kind,
-        n_samples=data.n,
-        n_splits=n_splits,
-        n_repeats=reps,
-        n_train=float(np.mean([len(f.train) for f in outer])),
-        n_test=float(np.mean([len(f.test) for f in outer])),
-        fold_scores=scores.reshape(reps, n_splits),
-        n_fits=len(fits),
-        best_params=tuple(best) if all(b is not None for b in best) else None,
-        bounds=spec.bounds,
+    return scores, kernel, edges, results
+
+
+def cross_val_compare(
+    estimator_a: Any,
+    estimator_b: Any,
+    X: Any,
+    y: Any,
+    *,
+    metric: str = "accuracy",
+    method: str = "corrected",
+    cv: int | str = 10,
+    n_repeats: int | None = None,
+    test_size: float = 0.2,
+    conditions: Any = None,
+    stratify: bool | None = None,
+    pos_label: Any = None,
+    confidence_level: float = 0.95,
+    alternative: str = "two-sided",
+    rng: Any = None,
+    n_jobs: int | None = None,
+    progress: bool = False,
+    dropna: bool = False,
+) -> TestResult:
+    """Compare two learning algorithms on the same cross-validation folds.
+
+    Both estimators are fitted on every training set of the same folds (the same
+    ``random_state`` in each), scored with an mlci metric, and the fold differences
+    A − B go to :func:`mlci.corrected_resampled_ttest` (Nadeau & Bengio; Bouckaert &
+    Frank's 10×10-fold by default) or, ``method="naive"``, to
+    :func:`mlci.kfold_cv_ttest` (fold differences treated as independent: an inflated
+    type I error, for comparison only).  The target is the difference between the
+    expected metrics of the two algorithms trained on ``n_train`` samples.
+
+    Parameters
+    ----------
+    estimator_a, estimator_b : scikit-learn estimators
+    X, y, metric, cv, n_repeats, test_size, conditions, stratify, pos_label, rng, n_jobs,
+    progress, dropna
+        As in :func:`cross_val_ci` (``cv`` 10 by default; ``"loo"`` refused: one
+        sample per fold gives no variance of a difference worth testing).
+    method : {"corrected", "naive"}, default "corrected"
+    confidence_level : float, default 0.95
+    alternative : {"two-sided", "less", "greater"}
+        ``"greater"``: A scores higher than B.
+
+    Returns
+    -------
+    TestResult
+        ``estimate`` the mean difference A − B with its interval; ``details`` hold the
+        fold score tables ``scores_a``, ``scores_b`` (repetitions × folds), ``n_train``,
+        ``n_test`` and the ``target``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> X, y = make_classification(150, random_state=0)
+    >>> r = cross_val_compare(GaussianNB(), DecisionTreeClassifier(max_depth=2), X, y,
+    ...                       cv=5, n_repeats=2, rng=0)
+    >>> r.method, r.details["scores_a"].shape
+    ('corrected-resampled-t', (2, 5))
+    """
+    require_sklearn("cross_val_compare")
+    method = check_choice("method", method, ("corrected", "naive"))
+    spec = metric_spec(metric, pos_label)
+    level = check_confidence_level(confidence_level)
+    alternative = check_alternative(alternative)
+    if isinstance(cv, str) and cv == "loo":
+        raise ValueError("`cv`='loo' is not offered for comparisons; use k folds (e.g. 10).")
+    p = _prepare(
+        (estimator_a, estimator_b), X, y, spec, method, cv, n_repeats, test_size,
+        conditions, stratify, rng, n_jobs, progress, dropna,
+    )  # fmt: skip
+    n = len(p.fits)
+    a = _run(estimator_a, p, spec, n, "cross_val_compare (A)")[0].reshape(p.reps, p.n_splits)
+    b = _run(estimator_b, p, spec, n, "cross_val_compare (B)")[0].reshape(p.reps, p.n_splits)
+    n_train = float(np.mean([len(f.train) for f in p.fits]))
+    n_test = float(np.mean([len(f.test) for f in p.fits]))
+    if method == "naive":
+        t = kfold_cv_ttest(a.ravel(), b.ravel(), confidence_level=level, alternative=alternative)
+    else:
+        t = corrected_resampled_ttest(
+            a, b, n_train=max(1, round(n_train)), n_test=max(1, round(n_test)),
+            confidence_level=level, alternative=alternative,
+        )  # fmt: skip
+    target = (
+        f"difference A - B of the expected {spec.name} of the two learning algorithms "
+        f"trained on {n_train:.4g} samples"
     )
-    return _finish(base, method, level, alternative)
+    return dataclasses.replace(
+        t,
+        details={
+            **t.details,
+            "scores_a": a,
+            "scores_b": b,
+            "n_train": n_train,
+            "n_test": n_test,
+            "cv": p.kind,
+            "metric": spec.name,
+            "target": target,
+            "n_dropped": p.data.n_dropped,
+        },
+    )
