@@ -268,6 +268,11 @@ def summarise(cell):
     recs = [json.loads(line) for line in path.read_text().splitlines() if line]
     if not recs:
         return None
+    return {"cell": cell, **summarise_records(recs)}
+
+
+def summarise_records(recs):
+    """Coverage of both targets, misses low/high and mean width of every method."""
     refit = np.array([r["truth_refit"] for r in recs])
     algo = float(np.mean([r["truth_train_draw"] for r in recs]))
     rows = {}
@@ -289,7 +294,6 @@ def summarise(cell):
         )
         rows[m] = row
     return {
-        "cell": cell,
         "reps": len(recs),
         "algo_truth": algo,
         "refit_mean": float(refit.mean()),
