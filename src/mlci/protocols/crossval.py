@@ -390,7 +390,9 @@ def _split_plan(
     return kind, plans
 
 
-def _fits(plans: list[np.ndarray], kind: str, k: int, seeds: list[int], nested: bool) -> list[Fit]:
+def plan_fits(
+    plans: list[np.ndarray], kind: str, k: int, seeds: list[int], nested: bool
+) -> list[Fit]:
     """The fits of the plan: the outer folds of each repetition, then (nested) every pair."""
     fits: list[Fit] = []
     for r, f in enumerate(plans):
@@ -427,7 +429,7 @@ def nested_statistics(
     estimate, the inflation of the naive standard error and the bias correction.
 
     ``values[i]`` are the per-sample metric values of ``fits[i]`` (outer folds first, in
-    the order of :func:`_fits`).  Follows ``nested_cv``/``nested_cv_helper`` of the
+    the order of :func:`plan_fits`).  Follows ``nested_cv``/``nested_cv_helper`` of the
     authors' R package (see the module's references), with two differences: folds may
     differ in size by one (every sample is used), and the bias correction uses the
     outer folds of the nested runs as its plain cross-validation runs (the R code runs
@@ -684,7 +686,7 @@ def _prepare(
     strat = (not spec.regression and data.groups is None) if stratify is None else stratify
     kind, plans = _split_plan(data, cv_kind, k, reps, test_size, strat, seed)
     seeds = [fit_seed(seed, r) for r in range(reps)]
-    fits = _fits(plans, kind, k, seeds, method == "nested")
+    fits = plan_fits(plans, kind, k, seeds, method == "nested")
     return _Prepared(data, kind, k, reps, plans, fits, workers, show)
 
 
