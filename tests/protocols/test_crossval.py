@@ -312,3 +312,18 @@ def test_compare_is_the_corrected_t_test_of_the_fold_differences():
         mlci.cross_val_compare(GaussianNB(), tree, X, Y, method="nested")
     with pytest.raises(ValueError, match="`cv`='loo'"):
         mlci.cross_val_compare(GaussianNB(), tree, X, Y, cv="loo")
+
+
+def test_dataframes_give_the_numpy_result():
+    import pandas as pd
+    import polars as pl
+
+    ref = mlci.cross_val_ci(GaussianNB(), X, Y, n_repeats=2, rng=0)
+    cols = [f"x{j}" for j in range(X.shape[1])]
+    for x, y in (
+        (pd.DataFrame(X, columns=cols), pd.Series(Y)),
+        (pl.DataFrame(dict(zip(cols, X.T, strict=True))), pl.Series(Y)),
+        (X.tolist(), Y.tolist()),
+    ):
+        r = mlci.cross_val_ci(GaussianNB(), x, y, n_repeats=2, rng=0)
+        np.testing.assert_array_equal(r.fold_scores, ref.fold_scores)
