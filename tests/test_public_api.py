@@ -31,6 +31,7 @@ status 2 and one line on stderr naming the option or column.
 from __future__ import annotations
 
 import argparse
+import functools
 import inspect
 import re
 from collections.abc import Callable
@@ -174,6 +175,20 @@ def _sklearn_helper(fn):
     from sklearn.naive_bayes import GaussianNB
 
     return lambda X, y, **kw: fn(LogisticRegression(), GaussianNB(), X, y, **kw)
+
+
+def _gaussian_nb():
+    from sklearn.naive_bayes import GaussianNB
+
+    return GaussianNB()
+
+
+@functools.cache
+def _forest():
+    from sklearn.ensemble import RandomForestClassifier
+
+    # labels unrelated to X_CV: out-of-bag accuracy near 0.5, with spread
+    return RandomForestClassifier(30, oob_score=True, random_state=0).fit(X_CV, Y)
 
 
 REGISTRY: dict[str, Api] = {
@@ -388,6 +403,41 @@ REGISTRY: dict[str, Api] = {
         aligned=({"X": MATRIX, "y": LABELS},),
         adapted=frozenset({"estimator_a", "estimator_b"}),
     ),
+    # ------------------------------------------------------------- protocols
+    "cross_val_ci": Api(
+        mlci.cross_val_ci,
+        {"X": X_CV, "y": Y_CV, "conditions": COND, "method": "naive", "rng": 0},
+        call=lambda X, y, **kw: mlci.cross_val_ci(_gaussian_nb(), X, y, **kw),
+        aligned=({"X": MATRIX, "y": LABELS, "conditions": GROUPS},),
+        optional=frozenset({"conditions"}),
+        conditions="conditions",
+        adapted=frozenset({"estimator"}),
+    ),
+    "cross_val_compare": Api(
+        mlci.cross_val_compare,
+        {"X": X_CV, "y": Y_CV, "conditions": COND, "cv": 5, "n_repeats": 2, "rng": 0},
+        call=lambda X, y, **kw: mlci.cross_val_compare(_gaussian_nb(), _gaussian_nb(), X, y, **kw),
+        aligned=({"X": MATRIX, "y": LABELS, "conditions": GROUPS},),
+        optional=frozenset({"conditions"}),
+        conditions="conditions",
+        adapted=frozenset({"estimator_a", "estimator_b"}),
+    ),
+    "bootstrap632_ci": Api(
+        mlci.bootstrap632_ci,
+        {"X": X_CV, "y": Y_CV, "n_bootstraps": 10, "rng": 0},
+        call=lambda X, y, **kw: mlci.bootstrap632_ci(_gaussian_nb(), X, y, **kw),
+        aligned=({"X": MATRIX, "y": LABELS},),
+        adapted=frozenset({"estimator"}),
+    ),
+    "oob_ci": Api(
+        mlci.oob_ci,
+        {"y": Y, "conditions": COND, **FAST},
+        call=lambda y, **kw: mlci.oob_ci(_forest(), y, **kw),
+        aligned=({"y": LABELS, "conditions": GROUPS},),
+        optional=frozenset({"conditions"}),
+        conditions="conditions",
+        adapted=frozenset({"model"}),
+    ),
     # ------------------------------------------------------------- classical: tables
     "proportion_ci": Api(mlci.proportion_ci, {"k": [8, 3], "n": [10, 10]}, tables=("k", "n")),
     "proportion_diff_ci": Api(
@@ -485,7 +535,9 @@ REGISTRY: dict[str, Api] = {
 
 #: public names that hold results or are warnings: no data goes in
 EXEMPT = {
+    "BootstrapErrorResult",
     "BootstrapResult",
+    "CVResult",
     "ComparisonResult",
     "ConfidenceInterval",
     "CriticalDifference",
@@ -623,6 +675,8 @@ OPTION_BAD: dict[str, list[Any]] = {
     "jackknife_groups": [1],
     "seeds": [[], "1"],
     "test_size": [0, 1.5],
+    "cv": [1, "kfold"],
+    "n_bootstraps": [5],
     "scoring": ["nope"],
     "speaker_of": [{}],
     "resample": ["nope"],

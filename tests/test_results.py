@@ -49,7 +49,23 @@ def _coverage() -> simulate.CoverageStudy:
 
 
 #: name -> a call returning one result (several per class where they differ in shape)
+def _cv() -> mlci.CVResult:
+    from sklearn.naive_bayes import GaussianNB
+
+    x = RNG.normal(size=(N, 2)) + Y[:, None]
+    return mlci.cross_val_ci(GaussianNB(), x, Y, n_repeats=2, rng=0)
+
+
+def _bootstrap632() -> mlci.BootstrapErrorResult:
+    from sklearn.naive_bayes import GaussianNB
+
+    x = RNG.normal(size=(N, 2)) + Y[:, None]
+    return mlci.bootstrap632_ci(GaussianNB(), x, Y, n_bootstraps=20, rng=0)
+
+
 BUILDERS: dict[str, Callable[[], Any]] = {
+    "CVResult": _cv,
+    "BootstrapErrorResult": _bootstrap632,
     "BootstrapResult": lambda: mlci.bootstrap_ci(Y, PRED_A, metric="accuracy", rng=0,
                                                  n_resamples=200),
     "BootstrapResult per class": lambda: mlci.bootstrap_ci(

@@ -76,6 +76,9 @@ from .exceptions import (
     MlciWarning,
 )
 from .metrics import list_metrics
+from .protocols.bootstrap632 import BootstrapErrorResult, bootstrap632_ci
+from .protocols.crossval import CVResult, cross_val_ci, cross_val_compare
+from .protocols.oob import oob_ci
 from .results import (
     BootstrapResult,
     ConfidenceInterval,
@@ -108,7 +111,9 @@ from .scores.verification import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "BootstrapErrorResult",
     "BootstrapResult",
+    "CVResult",
     "ComparisonResult",
     "ConfidenceInterval",
     "ConfusionMatrix",
@@ -128,6 +133,7 @@ __all__ = [
     "adjust_pvalues",
     "auc_ci",
     "bonferroni_dunn_test",
+    "bootstrap632_ci",
     "bootstrap_ci",
     "cllr",
     "cllr_ci",
@@ -136,6 +142,8 @@ __all__ = [
     "compare_methods",
     "corrected_resampled_ttest",
     "critical_difference",
+    "cross_val_ci",
+    "cross_val_compare",
     "cv_5x2_ftest",
     "cv_5x2_ttest",
     "dcf_ci",
@@ -159,6 +167,7 @@ __all__ = [
     "min_cllr",
     "min_detection_cost",
     "nemenyi_test",
+    "oob_ci",
     "operating_point_ci",
     "paired_cv_scores",
     "paired_proportion_diff_ci",

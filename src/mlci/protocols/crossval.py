@@ -1,0 +1,817 @@
+"""Cross-validation with an interval whose target is stated.
+
+:func:`cross_val_ci` runs k-fold (stratified, grouped, repeated), leave-one-out or
+repeated random-split (holdout) cross-validation of a scikit-learn estimator and puts an
+interval on the result.  What the interval is *for* differs by method, and the result
+says it (``target``):
+
+``"algorithm"``
+    the expected metric of the learning algorithm trained on ``n_train`` samples (the
+    average over training sets of that size from the same distribution): what the
+    fold scores estimate.  Methods ``"naive"`` and ``"corrected"``.
+``"refit"``
+    the metric of the model refit on all ``n`` samples, on new data: what a user who
+    deploys that model wants.  Method ``"nested"`` (Bates, Hastie & Tibshirani 2024).
+
+References
+----------
+- Bates, S., Hastie, T. & Tibshirani, R. (2024). Cross-validation: what does it estimate
+  and how well does it do it? *Journal of the American Statistical Association* 119,
+  1434–1445 (arXiv:2104.00673); their R package ``nestedcv``
+  (github.com/stephenbates19/nestedcv, ``nested_cv`` and ``nested_cv_helper``).
+- Nadeau, C. & Bengio, Y. (2003). Inference for the generalization error. *Machine
+  Learning* 52, 239–281.
+- Bouckaert, R. R. & Frank, E. (2004). Evaluating the replicability of significance
+  tests for comparing learning algorithms. *PAKDD*, 3–12.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from ..classical.significance import corrected_resampled_ttest, kfold_cv_ttest
+from ..engine.sampler import Stream, block_generator
+from ..inputs import (
+    check_alternative,
+    check_choice,
+    check_confidence_level,
+    check_flag,
+    check_positive_int,
+    check_rng_seed,
+)
+from ..results import ConfidenceInterval, IntervalResult, TestResult
+from ._fitting import (
+    Fit,
+    MetricSpec,
+    ProtocolData,
+    check_estimator,
+    check_n_jobs,
+    check_progress,
+    fit_all,
+    fit_seed,
+    metric_spec,
+    pointwise_values,
+    pooled_kernel,
+    read_protocol_data,
+    require_sklearn,
+    set_scores,
+)
+
+__all__ = ["CV_METHODS", "CVResult", "cross_val_ci", "cross_val_compare", "fold_ids"]
+
+#: interval methods of :func:`cross_val_ci`
+CV_METHODS = ("naive", "corrected", "nested")
+_TARGETS = {"naive": "algorithm", "corrected": "algorithm", "nested": "refit"}
+
+
+def target_text(target: str, metric: str, n: int, n_train: float) -> str:
+    """The stated target of an interval, in words."""
+    if target == "refit":
+        return f"{metric} of the model refit on all {n} samples, on new data"
+    return f"expected {metric} of the learning algorithm trained on {n_train:.4g} samples"
+
+
+def clip(low: float, high: float, bounds: tuple[float, float]) -> ConfidenceInterval:
+    """An interval kept inside the metric's range."""
+    lo, hi = bounds
+    return ConfidenceInterval(float(np.clip(low, lo, hi)), float(np.clip(high, lo, hi)))
+
+
+def normal_interval(
+    estimate: float,
+    se: float,
+    confidence_level: float,
+    alternative: str,
+    bounds: tuple[float, float],
+) -> ConfidenceInterval:
+    """``estimate ± z·se`` (one-sided: the other end at the range's edge), clipped."""
+    if alternative == "two-sided":
+        z = stats.norm.ppf(1 - (1 - confidence_level) / 2)
+        return clip(estimate - z * se, estimate + z * se, bounds)
+    z = stats.norm.ppf(confidence_level)
+    if alternative == "greater":
+        return clip(estimate - z * se, bounds[1], bounds)
+    return clip(bounds[0], estimate + z * se, bounds)
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class CVResult(IntervalResult):
+    """A cross-validation estimate with its interval and its stated target.
+
+    Attributes (in addition to :class:`~mlci.IntervalResult`'s)
+    ----------------------------------------------------------
+    target : {"algorithm", "refit"}
+        What the interval is for: ``"algorithm"``, the expected metric of the learning
+        algorithm trained on ``n_train`` samples; ``"refit"``, the metric of the model
+        refit on all ``n_samples`` (see :attr:`target_description`).
+    target_description : str
+        The target in words.
+    cv : str
+        ``"kfold"``, ``"stratified-kfold"``, ``"group-kfold"``, ``"loo"`` or ``"holdout"``.
+    n_samples : int
+    n_splits : int
+        Folds per repetition (``n_samples`` for leave-one-out, 1 for a random split).
+    n_repeats : int
+        Repetitions (with new random folds each).
+    n_train, n_test : float
+        Mean training and test size of a fold.
+    fold_scores : ndarray, shape (n_repeats, n_splits)
+        The metric on every test fold.
+    n_fits : int
+        Models fitted.
+    best_params : tuple of dict or None
+        When the estimator is a search (``GridSearchCV``...), the parameters it chose on
+        each outer fold, in the order of ``fold_scores.ravel()``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> X, y = make_classification(120, random_state=0)
+    >>> r = cross_val_ci(GaussianNB(), X, y, method="corrected", n_repeats=3, rng=0)
+    >>> r.target, r.fold_scores.shape
+    ('algorithm', (3, 5))
+    >>> r.interval(method="naive").method
+    'naive'
+    """
+
+    target: str = "algorithm"
+    target_description: str = ""
+    cv: str = "kfold"
+    n_samples: int = 0
+    n_splits: int = 0
+    n_repeats: int = 0
+    n_train: float = 0.0
+    n_test: float = 0.0
+    fold_scores: np.ndarray = dataclasses.field(default_factory=lambda: np.empty((0, 0)))
+    n_fits: int = 0
+    best_params: tuple[dict[str, Any], ...] | None = None
+    bounds: tuple[float, float] = (-np.inf, np.inf)
+
+    def _tail(self) -> list[str]:
+        return [
+            f"target={self.target!r} ({self.target_description})",
+            f"cv={self.cv!r}",
+            f"{self.n_repeats}x{self.n_splits} folds",
+        ]
+
+    def rows(self) -> list[dict[str, Any]]:
+        """:meth:`IntervalResult.rows` with ``target``, ``cv``, ``n_splits``,
+        ``n_repeats``, ``n_train``, ``n_test`` and ``n_fits``."""
+        extra = {
+            "target": self.target,
+            "cv": self.cv,
+            "n_splits": self.n_splits,
+            "n_repeats": self.n_repeats,
+            "n_train": self.n_train,
+            "n_test": self.n_test,
+            "n_fits": self.n_fits,
+        }
+        return [{**r, **extra} for r in super().rows()]
+
+    def interval(
+        self,
+        method: str | None = None,
+        confidence_level: float | None = None,
+        alternative: str | None = None,
+    ) -> CVResult:
+        """Another interval from the same fits, without fitting again.
+
+        ``"naive"`` and ``"corrected"`` come from the fold scores of any run;
+        ``"nested"`` needs a run with ``method="nested"`` (its extra fits).
+
+        Parameters
+        ----------
+        method : {"naive", "corrected", "nested"}, optional
+        confidence_level : float, optional
+        alternative : {"two-sided", "less", "greater"}, optional
+
+        Returns
+        -------
+        CVResult
+        """
+        method = check_choice("method", method or self.method, CV_METHODS)
+        level = check_confidence_level(
+            self.confidence_level if confidence_level is None else confidence_level
+        )
+        alt = check_alternative(self.alternative if alternative is None else alternative)
+        nested = self.details.get("nested")
+        if method == "nested" and nested is None:
+            raise ValueError(
+                "`method`='nested' needs the extra fits of nested cross-validation; run "
+                "cross_val_ci(..., method='nested')."
+            )
+        return _finish(self, method, level, alt)
+
+
+def _finish(base: CVResult, method: str, level: float, alternative: str) -> CVResult:
+    """The interval of ``method`` from the stored fold scores (and nested statistics)."""
+    scores = base.fold_scores.ravel()
+    if method == "nested":
+        nested = base.details["nested"]
+        est, se = nested["estimate"], nested["standard_error"]
+        ci = normal_interval(est, se, level, alternative, base.bounds)
+    else:
+        if scores.size < 2:
+            raise ValueError(
+                f"`method`={method!r} needs at least two fold scores; this run has "
+                f"{scores.size} (use more folds or n_repeats >= 2)."
+            )
+        zeros = np.zeros_like(scores)
+        if method == "naive":
+            # the fold scores treated as independent (Student t, J - 1 df)
+            t = kfold_cv_ttest(scores, zeros, confidence_level=level, alternative=alternative)
+        else:
+            # Nadeau & Bengio's correction of the variance for overlapping training sets
+            n_train = max(1, round(base.n_train))
+            n_test = max(1, round(base.n_test))
+            t = corrected_resampled_ttest(
+                scores, zeros, n_train=n_train, n_test=n_test,
+                confidence_level=level, alternative=alternative,
+            )  # fmt: skip
+        est, se = float(t.estimate), float(t.details["standard_error"])
+        assert t.confidence_interval is not None
+        ci = clip(*t.confidence_interval, base.bounds)
+    target = _TARGETS[method]
+    return dataclasses.replace(
+        base,
+        estimate=float(est),
+        confidence_interval=ci,
+        confidence_level=level,
+        method=method,
+        alternative=alternative,
+        standard_error=float(se),
+        target=target,
+        target_description=target_text(target, str(base.metric), base.n_samples, base.n_train),
+    )
+
+
+# ----------------------------------------------------------------------------------------
+# folds
+# ----------------------------------------------------------------------------------------
+def fold_ids(
+    rng: np.random.Generator,
+    n: int,
+    k: int,
+    *,
+    strata: np.ndarray | None = None,
+    groups: np.ndarray | None = None,
+) -> np.ndarray:
+    """A random assignment of ``n`` samples to ``k`` folds (fold sizes differ by at most
+    one; by class within one with ``strata``; whole groups with ``groups``, the largest
+    groups first, each to the fold with fewest samples so far).
+
+    Examples
+    --------
+    >>> f = fold_ids(np.random.default_rng(0), 10, 3)
+    >>> np.bincount(f).tolist()
+    [4, 3, 3]
+    """
+    out = np.empty(n, dtype=np.intp)
+    if groups is not None:
+        _, inv = np.unique(groups, return_inverse=True)
+        n_groups = int(inv.max()) + 1
+        order = rng.permutation(n_groups)
+        sizes = np.bincount(inv, minlength=n_groups)
+        order = order[np.argsort(-sizes[order], kind="stable")]
+        load = np.zeros(k, dtype=np.int64)
+        fold_of = np.empty(n_groups, dtype=np.intp)
+        for g in order:
+            j = int(np.argmin(load))
+            fold_of[g] = j
+            load[j] += sizes[g]
+        return fold_of[inv]
+    if strata is None:
+        out[rng.permutation(n)] = np.arange(n) % k
+        return out
+    start = 0
+    _, inv = np.unique(strata, return_inverse=True)
+    for c in range(int(inv.max()) + 1):
+        idx = rng.permutation(np.flatnonzero(inv == c))
+        out[idx] = (start + np.arange(len(idx))) % k
+        start = (start + len(idx)) % k
+    return out
+
+
+def _check_cv(cv: Any, n_repeats: Any, test_size: Any, method: str) -> tuple[str, int, int, float]:
+    if isinstance(cv, str):
+        cv = check_choice("cv", cv, ("loo", "holdout"))
+        k = 1
+    elif isinstance(cv, bool) or not isinstance(cv, Integral):
+        raise TypeError(
+            f"`cv` must be a number of folds (int >= 2), 'loo' or 'holdout'; got {cv!r}."
+        )
+    else:
+        k = check_positive_int("cv", cv, minimum=2)
+        cv = "kfold"
+    if isinstance(test_size, bool) or not isinstance(test_size, Real):
+        raise TypeError(f"`test_size` must be a fraction in (0, 1); got {test_size!r}.")
+    if not 0.0 < float(test_size) < 1.0:
+        raise ValueError(f"`test_size` must be a fraction in (0, 1); got {test_size!r}.")
+    if n_repeats is None:
+        reps = 1 if (method == "naive" and cv == "kfold") or cv == "loo" else 10
+    else:
+        reps = check_positive_int("n_repeats", n_repeats)
+    if cv == "loo" and reps != 1:
+        raise ValueError(
+            f"`n_repeats`={reps}: leave-one-out has no randomness to repeat; use n_repeats=1."
+        )
+    if method == "nested":
+        if cv != "kfold":
+            raise ValueError(
+                f"`method`='nested' needs k-fold cross-validation (`cv` an int >= 3); got "
+                f"cv={cv!r}."
+            )
+        if k < 3:
+            raise ValueError(
+                "`cv`=2 leaves no training data inside nested cross-validation; `method`="
+                "'nested' needs cv >= 3 (Bates et al. use 5 or 10)."
+            )
+    return cv, k, reps, float(test_size)
+
+
+def _split_plan(
+    data: ProtocolData, cv: str, k: int, reps: int, test_size: float, stratify: bool, seed: Any
+) -> tuple[str, list[np.ndarray]]:
+    """One fold-id vector per repetition (holdout: 0 marks the test set, 1 the training)."""
+    n = data.n
+    if cv == "loo":
+        return "loo", [np.arange(n)]
+    if cv == "holdout":
+        n_test = round(test_size * n)
+        if not 1 <= n_test <= n - 1:
+            raise ValueError(
+                f"`test_size`={test_size} leaves {n_test} of {n} samples for testing; "
+                "choose a fraction that keeps at least one sample on each side."
+            )
+        plans = []
+        for r in range(reps):
+            rng = block_generator(seed, Stream.CV_SPLITS, r)
+            f = np.ones(n, dtype=np.intp)
+            if stratify:  # each class gives its share (rounded) to the test set
+                for c in np.unique(data.y):
+                    idx = np.flatnonzero(data.y == c)
+                    f[rng.choice(idx, round(test_size * len(idx)), replace=False)] = 0
+            else:
+                f[rng.choice(n, n_test, replace=False)] = 0
+            plans.append(f)
+        return "holdout", plans
+    if data.groups is not None:
+        n_groups = len(np.unique(data.groups))
+        if n_groups < k:
+            raise ValueError(
+                f"`conditions` has {n_groups} distinct group(s) but `cv`={k} folds; folds "
+                f"{', '.join(str(j + 1) for j in range(n_groups, k))} would be empty (groups "
+                f"are never split). Use cv <= {n_groups}."
+            )
+        kind = "group-kfold"
+    else:
+        if n < k:
+            raise ValueError(
+                f"`X` and `y` hold {n} samples, fewer than `cv`={k} folds; use cv <= {n}."
+            )
+        kind = "stratified-kfold" if stratify else "kfold"
+    plans = [
+        fold_ids(
+            block_generator(seed, Stream.CV_SPLITS, r),
+            n,
+            k,
+            strata=data.y if stratify else None,
+            groups=data.groups,
+        )
+        for r in range(reps)
+    ]
+    return kind, plans
+
+
+def plan_fits(
+    plans: list[np.ndarray], kind: str, k: int, seeds: list[int], nested: bool
+) -> list[Fit]:
+    """The fits of the plan: the outer folds of each repetition, then (nested) every pair."""
+    fits: list[Fit] = []
+    for r, f in enumerate(plans):
+        rep = f"repetition {r + 1}"
+        if kind == "holdout":
+            fits.append(
+                Fit(np.flatnonzero(f == 1), np.flatnonzero(f == 0), seeds[r], f"split {r + 1}")
+            )
+            continue
+        n_folds = len(f) if kind == "loo" else k
+        for a in range(n_folds):
+            where = f"fold {a + 1} of {rep}" if kind != "loo" else f"left-out sample {a}"
+            fits.append(Fit(np.flatnonzero(f != a), np.flatnonzero(f == a), seeds[r], where))
+    if nested:
+        for r, f in enumerate(plans):
+            for a in range(k - 1):
+                for b in range(a + 1, k):
+                    out = (f == a) | (f == b)
+                    fits.append(
+                        Fit(
+                            np.flatnonzero(~out),
+                            np.flatnonzero(out),
+                            seeds[r],
+                            f"folds {a + 1} and {b + 1} (inner) of repetition {r + 1}",
+                        )
+                    )
+    return fits
+
+
+def nested_statistics(
+    plans: list[np.ndarray], k: int, fits: list[Fit], values: list[np.ndarray]
+) -> dict[str, float]:
+    """Bates, Hastie & Tibshirani's nested CV estimate of the MSE of the CV point
+    estimate, the inflation of the naive standard error and the bias correction.
+
+    ``values[i]`` are the per-sample metric values of ``fits[i]`` (outer folds first, in
+    the order of :func:`plan_fits`).  Follows ``nested_cv``/``nested_cv_helper`` of the
+    authors' R package (see the module's references), with two differences: folds may
+    differ in size by one (every sample is used), and the bias correction uses the
+    outer folds of the nested runs as its plain cross-validation runs (the R code runs
+    ``ceiling(reps / 5)`` extra ones; both are k-fold CV on random folds).
+    """
+    n = len(plans[0])
+    reps = len(plans)
+    outer = values[: reps * k]
+    pairs = values[reps * k :]
+    a_terms, b_terms, ho, cv_means = [], [], [], []
+    p = 0
+    for r, f in enumerate(plans):
+        # h[(a, b)]: values on fold a of the model trained without folds a and b
+        h: dict[tuple[int, int], np.ndarray] = {}
+        for a in range(k - 1):
+            for b in range(a + 1, k):
+                v, test = pairs[p], fits[reps * k + p].test
+                p += 1
+                h[(a, b)] = v[f[test] == a]
+                h[(b, a)] = v[f[test] == b]
+        rep_outer = outer[r * k : (r + 1) * k]
+        for a in range(k):
+            e_in = np.concatenate([h[(b, a)] for b in range(k) if b != a])
+            e_out = rep_outer[a]
+            a_terms.append(e_in.mean() - e_out.mean())
+            b_terms.append(e_out.var(ddof=1) / len(e_out) if len(e_out) > 1 else 0.0)
+        ho.append(np.concatenate(list(h.values())))
+        cv_means.append(np.concatenate(rep_outer).mean())
+    ho_all = np.concatenate(ho)
+    a_arr, b_arr = np.asarray(a_terms), np.asarray(b_terms)
+    mse_hat = float(np.mean(a_arr**2) - np.mean(b_arr))
+    sd = float(ho_all.std(ddof=1))
+    n_sub = np.floor(n * (k - 1) / k)
+    if sd > 0:
+        infl = np.sqrt(max(0.0, mse_hat)) / (sd / np.sqrt(n_sub))
+        infl = float(np.clip(infl, 1.0, np.sqrt(k)))
+    else:
+        infl = 1.0
+    raw = float(ho_all.mean())
+    cv_mean = float(np.mean(cv_means))
+    bias = (raw - cv_mean) * (1 + ((k - 2) / k) ** 1.5)
+    return {
+        "estimate": raw - bias,
+        "standard_error": float(sd / np.sqrt(n) * infl),
+        "mse_hat": mse_hat,
+        "inflation": infl,
+        "bias": float(bias),
+        "nested_mean": raw,
+        "cv_mean": cv_mean,
+        "n_reps": reps,
+    }
+
+
+def cross_val_ci(
+    estimator: Any,
+    X: Any,
+    y: Any,
+    *,
+    metric: str = "accuracy",
+    method: str = "corrected",
+    cv: int | str = 5,
+    n_repeats: int | None = None,
+    test_size: float = 0.2,
+    conditions: Any = None,
+    stratify: bool | None = None,
+    pos_label: Any = None,
+    confidence_level: float = 0.95,
+    alternative: str = "two-sided",
+    rng: Any = None,
+    n_jobs: int | None = None,
+    progress: bool = False,
+    dropna: bool = False,
+) -> CVResult:
+    """Cross-validate a scikit-learn estimator: the estimate, an interval and its target.
+
+    Parameters
+    ----------
+    estimator : scikit-learn estimator
+        Cloned for every fit (a ``GridSearchCV`` makes this nested cross-validation of
+        the whole tuning procedure; its choices are in ``best_params``).  An unset
+        ``random_state`` is seeded from ``rng``.
+    X : array-like or DataFrame, one row per sample
+        Passed to the estimator as given (a pipeline may impute missing values).
+    y : array-like, shape (n_samples,)
+        Class labels, or numbers for a regression metric; no missing value.
+    metric : str, default "accuracy"
+        A built-in metric: ``accuracy``, ``error_rate``, ``balanced_accuracy``, ``mcc``,
+        ``cohen_kappa``, ``f1``, ``roc_auc``, ``average_precision``, ``log_loss``,
+        ``brier`` (classifiers) or ``mse``, ``mae``, ``rmse``, ``r2`` (regressors).
+        ``method="nested"`` needs the mean of a per-sample value (accuracy, error_rate,
+        log_loss, brier, mse, mae).
+    method : {"corrected", "naive", "nested"}, default "corrected"
+        ``"corrected"``: Nadeau & Bengio's variance ``(1/J + n_test/n_train)·s²`` of the
+        ``J`` fold scores, Student t with ``J - 1`` df; target ``"algorithm"``.
+        ``"naive"``: the fold scores' standard error ``s/√J`` as if they were
+        independent; target ``"algorithm"``; it **under-covers** (the folds share
+        training data), and is given for comparison only.
+        ``"nested"``: Bates, Hastie & Tibshirani's (2024) nested cross-validation:
+        the bias-corrected estimate with the standard error inflated by their nested
+        estimate of the CV estimate's mean squared error; target ``"refit"``.  Costs
+        ``n_repeats · (k(k-1)/2 + k)`` fits; the result also gives the other two
+        intervals from its outer folds (:meth:`CVResult.interval`).
+    cv : int, "loo" or "holdout", default 5
+        Number of folds; ``"loo"`` leave-one-out; ``"holdout"`` ``n_repeats`` random
+        splits with ``test_size`` held out (repeated random splits).
+    n_repeats : int, optional
+        Repetitions with new random folds.  Default: 1 for a naive k-fold and for
+        leave-one-out, else 10 (Bouckaert & Frank's 10×10 for ``"corrected"``).
+    test_size : float, default 0.2
+        Fraction held out by ``cv="holdout"``.
+    conditions : array-like, shape (n_samples,), optional
+        Group of every sample (patient, speaker, document): a group is never split
+        across folds (group k-fold).
+    stratify : bool, optional
+        Keep the class proportions in every fold (default: True for class labels
+        without ``conditions``).
+    pos_label : optional
+        The positive class of ``roc_auc``, ``average_precision``, ``f1``, ... (default 1
+        for 0/1 labels).
+    confidence_level : float, default 0.95
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+    rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
+        One seed for the whole protocol: the folds (stream ``CV_SPLITS``) and the
+        estimator's ``random_state`` (stream ``TRAINING``).
+    n_jobs : int, optional
+        Fit in parallel with joblib (-1: all cores).  Results do not depend on it.
+    progress : bool, default False
+        Print the number of fits done to stderr.
+    dropna : bool, default False
+        Drop samples whose ``y`` or condition is missing instead of refusing them, and
+        the rows of ``X`` with a missing entry (without it, ``X`` goes to the estimator
+        as it is); ``details["n_dropped"]`` says how many.
+
+    Returns
+    -------
+    CVResult
+        ``estimate``, ``confidence_interval``, ``target`` and ``target_description``,
+        ``fold_scores``; ``details["nested"]`` holds the nested statistics (inflation,
+        bias, estimated MSE).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> X, y = make_classification(150, random_state=1)
+    >>> r = cross_val_ci(GaussianNB(), X, y, method="nested", n_repeats=3, rng=0)
+    >>> r.target, r.n_fits
+    ('refit', 45)
+    >>> r.interval(method="corrected").target
+    'algorithm'
+    """
+    require_sklearn("cross_val_ci")
+    method = check_choice("method", method, CV_METHODS)
+    spec = metric_spec(metric, pos_label)
+    if method == "nested" and not spec.pointwise:
+        raise ValueError(
+            f"`method`='nested' needs a metric that is the mean of a per-sample value "
+            f"(accuracy, error_rate, log_loss, brier, mse, mae); {spec.name!r} is not. Use "
+            "method='corrected'."
+        )
+    level = check_confidence_level(confidence_level)
+    alternative = check_alternative(alternative)
+    p = _prepare(
+        (estimator,), X, y, spec, method, cv, n_repeats, test_size, conditions, stratify,
+        rng, n_jobs, progress, dropna,
+    )  # fmt: skip
+    n_outer = len(p.fits) if method != "nested" else p.reps * p.k
+    scores, kernel, edges, results = _run(estimator, p, spec, n_outer, "cross_val_ci")
+    details: dict[str, Any] = {"n_dropped": p.data.n_dropped}
+    if method == "nested":
+        pw = pointwise_values(kernel)
+        values = [pw[edges[i] : edges[i + 1]] for i in range(len(p.fits))]
+        details["nested"] = nested_statistics(p.plans, p.k, p.fits, values)
+    best = [b for _, b in results[:n_outer]]
+    outer = p.fits[:n_outer]
+    base = CVResult(
+        estimate=float(scores.mean()),
+        confidence_interval=ConfidenceInterval(np.nan, np.nan),
+        confidence_level=level,
+        method=method,
+        metric=spec.name,
+        details=details,
+        cv=p.kind,
+        n_samples=p.data.n,
+        n_splits=p.n_splits,
+        n_repeats=p.reps,
+        n_train=float(np.mean([len(f.train) for f in outer])),
+        n_test=float(np.mean([len(f.test) for f in outer])),
+        fold_scores=scores.reshape(p.reps, p.n_splits),
+        n_fits=len(p.fits),
+        best_params=tuple(best) if all(b is not None for b in best) else None,
+        bounds=spec.bounds,
+    )
+    return _finish(base, method, level, alternative)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    data: ProtocolData
+    kind: str
+    k: int
+    reps: int
+    plans: list[np.ndarray]
+    fits: list[Fit]
+    workers: int | None
+    show: bool
+
+    @property
+    def n_splits(self) -> int:
+        return 1 if self.kind == "holdout" else (self.data.n if self.kind == "loo" else self.k)
+
+
+def _prepare(
+    estimators: tuple[Any, ...],
+    X: Any,
+    y: Any,
+    spec: MetricSpec,
+    method: str,
+    cv: Any,
+    n_repeats: Any,
+    test_size: Any,
+    conditions: Any,
+    stratify: Any,
+    rng: Any,
+    n_jobs: Any,
+    progress: Any,
+    dropna: Any,
+) -> _Prepared:
+    """Validate the shared options and data, and lay out the folds and fits."""
+    cv_kind, k, reps, test_size = _check_cv(cv, n_repeats, test_size, method)
+    seed = check_rng_seed(rng)
+    workers = check_n_jobs(n_jobs)
+    show = check_progress(progress)
+    names = ("estimator",) if len(estimators) == 1 else ("estimator_a", "estimator_b")
+    for name, est in zip(names, estimators, strict=True):
+        check_estimator(est, spec, name)
+    if stratify is not None:
+        stratify = check_flag("stratify", stratify)
+        if stratify and spec.regression:
+            raise ValueError(
+                f"`stratify`=True keeps class proportions; {spec.name!r} is a regression metric."
+            )
+    data = read_protocol_data(X, y, spec, conditions=conditions, dropna=dropna)
+    if data.groups is not None:
+        if stratify:
+            raise ValueError(
+                "`stratify`=True cannot be combined with `conditions` (whole groups go to "
+                "the folds); leave stratify unset."
+            )
+        if cv_kind != "kfold":
+            raise ValueError(
+                f"`conditions` needs k-fold cross-validation (`cv` an int); got {cv!r}."
+            )
+    strat = (not spec.regression and data.groups is None) if stratify is None else stratify
+    kind, plans = _split_plan(data, cv_kind, k, reps, test_size, strat, seed)
+    seeds = [fit_seed(seed, r) for r in range(reps)]
+    fits = plan_fits(plans, kind, k, seeds, method == "nested")
+    return _Prepared(data, kind, k, reps, plans, fits, workers, show)
+
+
+def _run(
+    estimator: Any, p: _Prepared, spec: MetricSpec, n_outer: int, what: str
+) -> tuple[np.ndarray, Any, np.ndarray, list[tuple[Any, Any]]]:
+    """Fit every fit of ``p``; the metric on the first ``n_outer`` test sets (an error
+    naming the fold where it is undefined), the pooled kernel and its slice edges."""
+    results = fit_all(estimator, p.data, spec, p.fits, n_jobs=p.workers, progress=p.show, what=what)
+    y_all = np.concatenate([p.data.y[f.test] for f in p.fits])
+    kernel = pooled_kernel(spec, y_all, [r for r, _ in results])
+    edges = np.concatenate([[0], np.cumsum([len(f.test) for f in p.fits])])
+    slices = [(int(edges[i]), int(edges[i + 1])) for i in range(n_outer)]
+    scores = set_scores(kernel, slices)
+    bad = np.flatnonzero(~np.isfinite(scores))
+    if bad.size:
+        f = p.fits[bad[0]]
+        cls = np.unique(p.data.y[f.test])
+        why = f" (its test set holds only class {cls[0]!r})" if len(cls) == 1 else ""
+        raise ValueError(
+            f"The metric {spec.name!r} is undefined on {f.where}{why}; use stratified folds, "
+            "fewer folds or more data."
+        )
+    return scores, kernel, edges, results
+
+
+def cross_val_compare(
+    estimator_a: Any,
+    estimator_b: Any,
+    X: Any,
+    y: Any,
+    *,
+    metric: str = "accuracy",
+    method: str = "corrected",
+    cv: int | str = 10,
+    n_repeats: int | None = None,
+    test_size: float = 0.2,
+    conditions: Any = None,
+    stratify: bool | None = None,
+    pos_label: Any = None,
+    confidence_level: float = 0.95,
+    alternative: str = "two-sided",
+    rng: Any = None,
+    n_jobs: int | None = None,
+    progress: bool = False,
+    dropna: bool = False,
+) -> TestResult:
+    """Compare two learning algorithms on the same cross-validation folds.
+
+    Both estimators are fitted on every training set of the same folds (the same
+    ``random_state`` in each), scored with an mlci metric, and the fold differences
+    A − B go to :func:`mlci.corrected_resampled_ttest` (Nadeau & Bengio; Bouckaert &
+    Frank's 10×10-fold by default) or, ``method="naive"``, to
+    :func:`mlci.kfold_cv_ttest` (fold differences treated as independent: an inflated
+    type I error, for comparison only).  The target is the difference between the
+    expected metrics of the two algorithms trained on ``n_train`` samples.
+
+    Parameters
+    ----------
+    estimator_a, estimator_b : scikit-learn estimators
+    X, y, metric, cv, n_repeats, test_size, conditions, stratify, pos_label, rng, n_jobs,
+    progress, dropna
+        As in :func:`cross_val_ci` (``cv`` 10 by default; ``"loo"`` refused: one
+        sample per fold gives no variance of a difference worth testing).
+    method : {"corrected", "naive"}, default "corrected"
+    confidence_level : float, default 0.95
+    alternative : {"two-sided", "less", "greater"}
+        ``"greater"``: A scores higher than B.
+
+    Returns
+    -------
+    TestResult
+        ``estimate`` the mean difference A − B with its interval; ``details`` hold the
+        fold score tables ``scores_a``, ``scores_b`` (repetitions × folds), ``n_train``,
+        ``n_test`` and the ``target``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> X, y = make_classification(150, random_state=0)
+    >>> r = cross_val_compare(GaussianNB(), DecisionTreeClassifier(max_depth=2), X, y,
+    ...                       cv=5, n_repeats=2, rng=0)
+    >>> r.method, r.details["scores_a"].shape
+    ('corrected-resampled-t', (2, 5))
+    """
+    require_sklearn("cross_val_compare")
+    method = check_choice("method", method, ("corrected", "naive"))
+    spec = metric_spec(metric, pos_label)
+    level = check_confidence_level(confidence_level)
+    alternative = check_alternative(alternative)
+    if isinstance(cv, str) and cv == "loo":
+        raise ValueError("`cv`='loo' is not offered for comparisons; use k folds (e.g. 10).")
+    p = _prepare(
+        (estimator_a, estimator_b), X, y, spec, method, cv, n_repeats, test_size,
+        conditions, stratify, rng, n_jobs, progress, dropna,
+    )  # fmt: skip
+    n = len(p.fits)
+    a = _run(estimator_a, p, spec, n, "cross_val_compare (A)")[0].reshape(p.reps, p.n_splits)
+    b = _run(estimator_b, p, spec, n, "cross_val_compare (B)")[0].reshape(p.reps, p.n_splits)
+    n_train = float(np.mean([len(f.train) for f in p.fits]))
+    n_test = float(np.mean([len(f.test) for f in p.fits]))
+    if method == "naive":
+        t = kfold_cv_ttest(a.ravel(), b.ravel(), confidence_level=level, alternative=alternative)
+    else:
+        t = corrected_resampled_ttest(
+            a, b, n_train=max(1, round(n_train)), n_test=max(1, round(n_test)),
+            confidence_level=level, alternative=alternative,
+        )  # fmt: skip
+    target = (
+        f"difference A - B of the expected {spec.name} of the two learning algorithms "
+        f"trained on {n_train:.4g} samples"
+    )
+    return dataclasses.replace(
+        t,
+        details={
+            **t.details,
+            "scores_a": a,
+            "scores_b": b,
+            "n_train": n_train,
+            "n_test": n_test,
+            "cv": p.kind,
+            "metric": spec.name,
+            "target": target,
+            "n_dropped": p.data.n_dropped,
+        },
+    )
