@@ -26,7 +26,7 @@ import numpy as np
 from ..inputs import ArgSpec, check_flag, fast_unique, gather
 from ..results import Result, require_pandas
 
-__all__ = ["EvalLog", "eval_log", "build_log"]
+__all__ = ["EvalLog", "build_log", "eval_log"]
 
 #: names a cluster column may not take (they are the table's own columns)
 RESERVED = ("model", "task", "item", "repeat", "score")
@@ -126,8 +126,7 @@ class EvalLog(Result):
             missing = [w for w in wanted if str(w) not in have]
             if missing:
                 raise ValueError(
-                    f"`{name}` names {missing}, which are not in the log (it has "
-                    f"{sorted(have)})."
+                    f"`{name}` names {missing}, which are not in the log (it has {sorted(have)})."
                 )
             keep &= np.isin(col, np.asarray([str(w) for w in wanted]))
         return _subset(self, np.flatnonzero(keep))
@@ -299,10 +298,11 @@ def build_log(
     if dup.size:
         a, b = int(order[dup[0]]), int(order[dup[0] + 1])
         raise ValueError(
-            f"{dup.size} duplicated row(s): model {str(log.model[a])!r}, task {str(log.task[a])!r}, "
-            f"item {str(log.item[a])!r}, repeat {int(log.repeat[a])} appears at {log.where(a)} and "
-            f"again at {log.where(b)}. Each (model, task, item, repeat) must appear once: "
-            "remove the duplicate (e.g. a log read twice), or number the answers in a "
+            f"{dup.size} duplicated row(s): model {str(log.model[a])!r}, task "
+            f"{str(log.task[a])!r}, item {str(log.item[a])!r}, repeat "
+            f"{int(log.repeat[a])} appears at {log.where(a)} and again at {log.where(b)}. "
+            "Each (model, task, item, repeat) must appear once: remove the duplicate "
+            "(e.g. a log read twice), or number the answers in a "
             "`repeat` column if the item was answered several times."
         )
     if log.clusters:
@@ -317,9 +317,9 @@ def build_log(
                 vals = list(dict.fromkeys(col[rows].tolist()))[:3]
                 r0 = int(rows[0])
                 raise ValueError(
-                    f"Cluster column {name!r}: item {str(log.item[r0])!r} of task {str(log.task[r0])!r} "
-                    f"has several values {vals} (first at {log.where(r0)}); every item must "
-                    "belong to one cluster."
+                    f"Cluster column {name!r}: item {str(log.item[r0])!r} of task "
+                    f"{str(log.task[r0])!r} has several values {vals} (first at "
+                    f"{log.where(r0)}); every item must belong to one cluster."
                 )
     return log
 
@@ -387,8 +387,7 @@ def eval_log(
     for name in cl_values:
         if name in RESERVED:
             raise ValueError(
-                f"`clusters` may not be named {name!r} (a column of the table itself); "
-                "rename it."
+                f"`clusters` may not be named {name!r} (a column of the table itself); rename it."
             )
     specs = {
         "model": ArgSpec("groups", required=True),
@@ -411,7 +410,9 @@ def eval_log(
     n = g.n_samples
     rep = g["repeat"]
     if rep is not None and rep.dtype.kind not in "biu":
-        raise TypeError(f"`repeat` must hold integers (0, 1, 2...); got values of type {rep.dtype}.")
+        raise TypeError(
+            f"`repeat` must hold integers (0, 1, 2...); got values of type {rep.dtype}."
+        )
     rows = np.arange(n) if g.kept is None else g.kept
     return build_log(
         model=g["model"],

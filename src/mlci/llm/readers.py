@@ -372,8 +372,7 @@ def _read_long(path: Path, rows: _Rows, *, metric: str | None, model: str | None
     if sc.dtype.kind not in "biuf":
         bad = next(i for i, v in enumerate(sc) if not isinstance(v, int | float))
         raise ValueError(
-            f"{path}, {table.where([bad])}: column {score_col!r} holds {sc[bad]!r}, not a "
-            "number."
+            f"{path}, {table.where([bad])}: column {score_col!r} holds {sc[bad]!r}, not a number."
         )
     rep = table["repeat"] if "repeat" in table else np.zeros(table.n_rows, dtype=np.int64)
     if rep.dtype.kind not in "biu":
@@ -497,7 +496,5 @@ def read_eval_logs(
     names = {v for v in chosen.values() if v is not None}
     if len(names) > 1:
         detail = ", ".join(f"{Path(k).name}: {v}" for k, v in chosen.items())
-        raise ValueError(
-            f"The files hold different metrics ({detail}); choose one with `metric=`."
-        )
+        raise ValueError(f"The files hold different metrics ({detail}); choose one with `metric=`.")
     return rows.log(next(iter(names)) if names else metric)
