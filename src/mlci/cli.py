@@ -43,6 +43,7 @@ from .data import example_path
 from .engine.bootstrap import bootstrap_ci
 from .inputs import INTERVAL_METHODS, ArgSpec, check_label_pair, gather, missing_mask
 from .io import read_table
+from .llm.cli import add_llm
 from .metrics import METRICS
 from .metrics.classification import CONFUSION_METRICS
 
@@ -910,7 +911,13 @@ EXAMPLE_COMMANDS = (
 
 # ----------------------------------------------------------------------- the parser
 #: one function per subcommand; each adds its parser and sets ``handler``
-COMMANDS: list[Callable[[Any], None]] = [_add_ci, _add_compare, _add_metrics, _add_example]
+COMMANDS: list[Callable[[Any], None]] = [
+    _add_ci,
+    _add_compare,
+    _add_metrics,
+    _add_example,
+    add_llm,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

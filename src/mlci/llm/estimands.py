@@ -365,12 +365,14 @@ def sample_design(table: ItemTable, repeats: str) -> dict[str, Any]:
     """The per-sample arrays of the bootstrap: ``values`` (one per model), ``weights``,
     ``conditions``, ``strata``, ``two_stage``."""
     n_tasks = int(table.task.max()) + 1
+    # tasks are strata, unless they are the clusters themselves (cluster="task")
+    by_task = table.cluster is not None and np.array_equal(table.cluster, table.task)
     if repeats == "average":
         return {
             "values": list(table.values),
             "weights": table.weights,
             "conditions": table.cluster,
-            "strata": table.task if n_tasks > 1 else None,
+            "strata": table.task if n_tasks > 1 and not by_task else None,
             "two_stage": False,
         }
     # nested: one sample per answer; levels [cluster,] item, answer; every level resampled

@@ -242,7 +242,7 @@ def _read_lm_eval(path: Path, rows: _Rows, *, metric: str | None, model: str | N
                 f"{where}: no score field {chosen!r} (metric fields in this sample: {have})."
             )
         score = _number(rec[chosen], where, chosen)
-        cl = {c: (task if c == "task" else _lookup(rec, c, where, "cluster")) for c in clusters}
+        cl = {c: _lookup(rec, c, where, "cluster") for c in clusters}
         rows.add(f, lineno, who, task, rec["doc_id"], 0, score, cl)
     return chosen
 
@@ -328,7 +328,7 @@ def _read_inspect(path: Path, rows: _Rows, *, metric: str | None, model: str | N
             )
         score = _number(value, where, chosen)
         rec = {"metadata": s.get("metadata") or {}, "id": s.get("id")}
-        cl = {c: (task if c == "task" else _lookup(rec, c, where, "cluster")) for c in clusters}
+        cl = {c: _lookup(rec, c, where, "cluster") for c in clusters}
         rows.add(f, pos, who, task, s.get("id"), int(s.get("epoch") or 1) - 1, score, cl)
     return chosen
 
@@ -358,7 +358,8 @@ def _read_long(path: Path, rows: _Rows, *, metric: str | None, model: str | None
     if missing:
         raise ValueError(
             f"{path}: no column {', '.join(map(repr, missing))} (columns: {list(table)}); "
-            "the long format needs model, item and score (or --metric's) columns."
+            "the long format needs the columns model, item and score (or the one `metric` "
+            "names) and those of `clusters`."
         )
     for name in need + [c for c in ("task", "repeat") if c in table]:
         col = table[name]
@@ -449,8 +450,7 @@ def read_eval_logs(
         lm-evaluation-harness filter to keep (``"strict-match"``...), when a file has
         several.
     clusters : list of str
-        Fields that group items, read into cluster columns: ``"task"`` (the task name), a
-        dotted path into an lm-eval sample (``"doc.subject"``) or an inspect sample
+        Fields that group items, read into cluster columns: a dotted path into an lm-eval sample (``"doc.subject"``) or an inspect sample
         (``"metadata.passage"``), or a column of the long format.
 
     Returns
@@ -470,8 +470,11 @@ def read_eval_logs(
         raise TypeError(f"`clusters` must be a list of field names; got {clusters!r}.")
     clusters = [str(c) for c in clusters]
     for c in clusters:
-        if c in RESERVED and c != "task":
-            raise ValueError(f"`clusters` may not be {c!r} (a column of the table itself).")
+        if c in RESERVED:
+            raise ValueError(
+                f"`clusters` may not be {c!r} (a column of the table itself); to cluster by "
+                "task, read no cluster column and pass cluster='task' to the estimators."
+            )
     for name, v in (("metric", metric), ("model", model), ("filter", filter)):
         if v is not None and (not isinstance(v, str) or not v):
             raise TypeError(f"`{name}` must be a non-empty string or None; got {v!r}.")
