@@ -396,9 +396,7 @@ def llm_compare(
             max_memory=bo.engine.max_memory,
         )
         model_res = dict(res.systems)
-        diffs = tuple(
-            PairDifference(**{**_fields(d), "metric": name}) for d in res.differences
-        )
+        diffs = tuple(PairDifference(**{**_fields(d), "metric": name}) for d in res.differences)
     board = leaderboard(model_res, diffs) if reference is None else None
     return LLMComparison(
         estimand=name,

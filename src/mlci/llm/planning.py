@@ -122,7 +122,7 @@ def llm_sample_size(
     alt = check_alternative(alternative)
     K_pilot = table.n_repeats  # (2, n)
     if repeats is None:
-        K = max(1, int(round(float(K_pilot.mean()))))
+        K = max(1, round(float(K_pilot.mean())))
     else:
         K = check_positive_int("repeats", repeats)
     x = table.values  # per-item means (2, n)

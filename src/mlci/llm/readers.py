@@ -450,7 +450,8 @@ def read_eval_logs(
         lm-evaluation-harness filter to keep (``"strict-match"``...), when a file has
         several.
     clusters : list of str
-        Fields that group items, read into cluster columns: a dotted path into an lm-eval sample (``"doc.subject"``) or an inspect sample
+        Fields that group items, read into cluster columns: a dotted path into an
+        lm-eval sample (``"doc.subject"``) or an inspect sample
         (``"metadata.passage"``), or a column of the long format.
 
     Returns
