@@ -18,8 +18,9 @@ Formats
 ``"inspect"``: inspect-ai eval logs (``.eval`` or ``.json``)
     Read through ``inspect_ai.log.read_eval_log`` when inspect-ai is installed, otherwise
     from the documented format (a ``.json`` log, or the ``.eval`` zip archive's
-    ``header.json``/``_journal/start.json`` and ``samples/*.json``), as written by
-    inspect-ai 0.3 (tested with 0.3.285).  Item = the sample ``id``, repeat = its
+    ``header.json``/``_journal/start.json`` and ``samples/*.json``; recent inspect-ai
+    compresses those with zstd, which needs inspect-ai itself), as written by inspect-ai
+    0.3 (tested with 0.3.285).  Item = the sample ``id``, repeat = its
     ``epoch``, task and model from the log's ``eval`` spec, the score from the sample's
     ``scores[<scorer>].value``: numbers and booleans as they are; inspect's letters
     ``"C"`` (correct) 1, ``"I"`` (incorrect) 0, ``"P"`` (partial) 0.5, ``"N"`` (no answer)
@@ -254,7 +255,10 @@ def _inspect_native(path: Path) -> dict[str, Any] | None:
         from inspect_ai.log import read_eval_log
     except ImportError:
         return None
-    log = read_eval_log(str(path))
+    try:
+        log = read_eval_log(str(path))
+    except Exception as exc:  # inspect raises pydantic/its own errors on a broken log
+        raise ValueError(f"{path}: inspect-ai could not read the log: {exc}") from None
     samples = []
     for s in log.samples or []:
         scores = {k: {"value": v.value} for k, v in (s.scores or {}).items()}
@@ -275,7 +279,15 @@ def _inspect_documented(path: Path) -> dict[str, Any]:
             head = json.loads(z.read(head_name))
             spec = head.get("eval", {})
             sample_names = sorted(n for n in names if n.startswith("samples/"))
-            samples = [json.loads(z.read(n)) for n in sample_names]
+            try:
+                samples = [json.loads(z.read(n)) for n in sample_names]
+            except NotImplementedError:  # zstd members (inspect-ai >= 0.3.1xx)
+                raise ValueError(
+                    f"{path}: the .eval archive is compressed with zstd, which Python's "
+                    "zipfile cannot read; install inspect-ai (pip install 'mlci[inspect]') "
+                    "to read it with inspect's own reader, or convert it: inspect log "
+                    "convert --to json."
+                ) from None
         return {"eval": spec, "samples": samples}
     try:
         with open(path, encoding="utf-8") as fh:
