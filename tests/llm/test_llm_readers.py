@@ -6,8 +6,8 @@ The lm-eval files are written here in the layout and schema of lm-evaluation-har
 inspect-ai logs are produced offline by inspect-ai itself (its ``mockllm`` provider and an
 in-memory dataset) when it is installed; a log it wrote is also committed
 (``data/inspect_mockllm.json``: a JSON log of inspect-ai 0.3.285 with the bulky
-per-sample fields -- events, messages, model output -- removed) so that the reader of the documented format is tested
-without it.
+per-sample fields -- events, messages, model output -- removed) so that the reader of
+the documented format is tested without it.
 """
 
 from __future__ import annotations
@@ -281,11 +281,11 @@ def test_inspect_scores_and_errors(tmp_path, monkeypatch):
         {"id": 4, "epoch": 1, "scores": {"judge": {"value": "N"}}},
     ]
     assert mlci.read_eval_logs(write(ok)).score.tolist() == [0.25, 0.5, 1.0, 0.0]
-    bad = ok[:1] + [{"id": 2, "epoch": 1, "scores": {}}]  # a sample that failed
+    bad = [*ok[:1], {"id": 2, "epoch": 1, "scores": {}}]  # a sample that failed
     with pytest.raises(ValueError, match=r"log.json:sample 2 \(id 2, epoch 1\): no score"):
         mlci.read_eval_logs(write(bad))
     dicts = [{"id": 1, "epoch": 1, "scores": {"s": {"value": {"acc": 1, "f1": 0.5}}}}]
-    with pytest.raises(ValueError, match="is a dict.*metric='s/<key>'"):
+    with pytest.raises(ValueError, match=r"is a dict.*metric='s/<key>'"):
         mlci.read_eval_logs(write(dicts))
     assert mlci.read_eval_logs(write(dicts), metric="s/f1").score.tolist() == [0.5]
     two = [{"id": 1, "epoch": 1, "scores": {"x": {"value": 1}, "y": {"value": 0}}}]
@@ -384,7 +384,7 @@ def test_files_with_different_metrics(tmp_path):
 def test_eval_log_from_arrays_and_bad_inputs():
     log = mlci.eval_log(model=["A", "A"], item=[1, 2], score=[True, False])
     assert log.score.tolist() == [1.0, 0.0] and log.where(1) == "row 1"
-    with pytest.raises(ValueError, match="`score`.*missing value"):
+    with pytest.raises(ValueError, match=r"`score`.*missing value"):
         mlci.eval_log(model=["A", "A"], item=[1, 2], score=[1, None])
     res = mlci.eval_log(model=["A", "A", "A"], item=[1, 2, 3], score=[1, None, 0], dropna=True)
     assert res.n_rows == 2 and res.where(1) == "row 2"  # rows keep their input position
@@ -400,7 +400,7 @@ def test_eval_log_from_arrays_and_bad_inputs():
         mlci.eval_log(model=["A"], item=[1], score=[1], clusters="x")
     with pytest.raises(ValueError, match="`clusters` as a list"):
         mlci.eval_log(model=["A"], item=[1], score=[1], clusters=["x"])
-    with pytest.raises(ValueError, match="`model`.*is not a column"):
+    with pytest.raises(ValueError, match=r"`model`.*is not a column"):
         mlci.eval_log(pd.DataFrame({"item": [1], "score": [1]}))
 
 
