@@ -207,7 +207,7 @@ def _inspect_logs(tmp_path: Path, fmt: str) -> list[Path]:
         [
             Sample(input=f"q{i}", target=str(i % 3), id=f"q{i}", metadata={"passage": f"p{i // 3}"})
             for i in range(9)
-        ]  # fmt: skip
+        ]
     )
 
     def answerer(mod: int):
