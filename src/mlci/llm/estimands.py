@@ -320,12 +320,18 @@ def cr1_scores(values: np.ndarray, weights: np.ndarray, cluster: np.ndarray | No
     scores are linear in the values).
     """
     values = np.atleast_2d(values)
+    G = values.shape[1] if cluster is None else int(cluster.max()) + 1
+    if G < 2:
+        what = "item" if cluster is None else "cluster"
+        raise ValueError(
+            f"method='cr1' needs at least 2 clusters (or items); the log has {G} {what}: "
+            "no standard error can be estimated from one."
+        )
     W = float(weights.sum())
     est = values @ weights / W
     resid = (values - est[:, None]) * weights[None, :]
     if cluster is None:
-        return est, resid, W, values.shape[1]
-    G = int(cluster.max()) + 1
+        return est, resid, W, G
     ind = sparse.csr_matrix(
         (np.ones(cluster.size), (np.arange(cluster.size), cluster)), shape=(cluster.size, G)
     )
