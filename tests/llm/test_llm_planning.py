@@ -107,7 +107,7 @@ def test_one_answer_per_item_plans_one():
         ({"alternative": "one-sided"}, "`alternative`"),
         ({"repeats": 0}, "`repeats`"),
         ({"cluster": "zz"}, "`cluster`"),
-        ({"a": "zz"}, "`models`"),
+        ({"a": "zz"}, "`a`='zz' is not a model"),
         ({"b": "a"}, "`a` and `b` must be two different"),
         ({"a": 3}, "`a`"),
     ],

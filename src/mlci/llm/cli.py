@@ -73,7 +73,7 @@ LLM_OPTIONS = {
 _NAMED = re.compile(r"`(\w+)`(?:=('[^']*'|\S+?))?(?=[\s,.;:)]|$)")
 
 
-def option_message(message: str) -> str:
+def option_message(message: str, names: dict[str, str] | None = None) -> str:
     """A library message on one line with its Python arguments spelled as options.
 
     Examples
@@ -82,15 +82,17 @@ def option_message(message: str) -> str:
     "--cluster 'zz' is not a column of the log."
     """
 
+    table = {**LLM_OPTIONS, **(names or {})}
+
     def spell(m: re.Match[str]) -> str:
         name, value = m.groups()
-        opt = LLM_OPTIONS.get(name, name)
+        opt = table.get(name, name)
         return opt if value is None else f"{opt} {value}"
 
     return " ".join(_NAMED.sub(spell, message).split())
 
 
-def _common(p: argparse.ArgumentParser) -> None:
+def _reading(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="*", metavar="PATHS", help="log files or directories")
     p.add_argument("--example", action="store_true", help="the bundled example log")
     r = p.add_argument_group("reading the logs")
@@ -98,19 +100,23 @@ def _common(p: argparse.ArgumentParser) -> None:
     r.add_argument("--metric", metavar="NAME", help="per-sample score: acc, exact_match...")
     r.add_argument("--model", metavar="NAME", help="model name for every file read")
     r.add_argument("--filter", metavar="NAME", help="lm-eval filter (strict-match...)")
-    e = p.add_argument_group("estimand")
-    e.add_argument(
+    r.add_argument(
         "--cluster",
         metavar="FIELD",
         help="clusters resampled whole: 'task' (or 'subtask'), a long-format column, "
         "doc.<field> (lm-eval) or metadata.<field> (inspect)",
     )
+    r.add_argument("--models", metavar="A,B,...", help="only these models")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    _reading(p)
+    e = p.add_argument_group("estimand")
     e.add_argument("--estimand", default="mean", choices=ESTIMANDS)
     e.add_argument("--k", type=int, default=1, metavar="K", help="k of pass@k")
     e.add_argument("--repeats", default="average", choices=REPEATS)
     e.add_argument("--aggregate", default="micro", choices=AGGREGATES)
     e.add_argument("--items", default="error", choices=ITEMS, help="models on different items")
-    e.add_argument("--models", metavar="A,B,...", help="only these models")
 
 
 def _interval(p: argparse.ArgumentParser) -> None:
@@ -146,13 +152,13 @@ def add_llm(sub: Any) -> None:
     )
     k.set_defaults(handler=run_llm, llm_run=_run_compare)
     q = llm_sub.add_parser("plan", help="items (and repeats) to detect a difference")
-    _common(q)
+    _reading(q)
     q.add_argument("--difference", type=float, required=True, metavar="D")
     q.add_argument("--power", type=float, default=0.8, metavar="P")
     q.add_argument("--alpha", type=float, default=0.05, metavar="A")
     q.add_argument("--plan-repeats", type=int, metavar="K", help="answers per item planned")
     q.add_argument("--json", action="store_true", help="print the result as JSON")
-    q.set_defaults(handler=run_llm, llm_run=_run_plan)
+    q.set_defaults(handler=run_llm, llm_run=_run_plan, llm_names={"repeats": "--plan-repeats"})
 
 
 def run_llm(args: argparse.Namespace) -> int:
@@ -161,12 +167,15 @@ def run_llm(args: argparse.Namespace) -> int:
         return int(args.llm_run(args) or 0)
     except LLMCLIError:
         raise
-    except (ValueError, TypeError) as exc:
-        raise LLMCLIError(option_message(str(exc))) from exc
+    except (ValueError, TypeError, OSError) as exc:
+        names = getattr(args, "llm_names", None)
+        raise LLMCLIError(option_message(str(exc), names)) from exc
 
 
 def _load(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
-    if args.example == bool(args.paths):
+    if args.example and args.paths:
+        raise LLMCLIError("give either PATHS (log files or directories) or --example, not both.")
+    if not args.example and not args.paths:
         raise LLMCLIError("give either PATHS (log files or directories) or --example.")
     paths = [llm_example_path()] if args.example else args.paths
     cluster = args.cluster
@@ -180,15 +189,15 @@ def _load(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
         clusters=[cluster] if cluster and not by_task else [],
     )
     models = [m.strip() for m in args.models.split(",")] if args.models else None
-    opts = {
-        "estimand": args.estimand,
-        "k": args.k,
-        "cluster": "task" if by_task else cluster,
-        "repeats": args.repeats,
-        "aggregate": args.aggregate,
-        "items": args.items,
-        "models": models,
-    }
+    opts = {"cluster": "task" if by_task else cluster, "models": models}
+    if hasattr(args, "estimand"):
+        opts.update(
+            estimand=args.estimand,
+            k=args.k,
+            repeats=args.repeats,
+            aggregate=args.aggregate,
+            items=args.items,
+        )
     return log, opts
 
 

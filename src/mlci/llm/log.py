@@ -57,6 +57,9 @@ class EvalLog(Result):
         The source file and line (1-based; row number, 0-based, for arrays) of every row.
     metric : str or None
         The score's name (e.g. ``"acc"``), when read from logs.
+    details : Mapping
+        ``n_dropped``: rows dropped for a missing value (:func:`mlci.eval_log` with
+        ``dropna=True``).
 
     Examples
     --------
@@ -83,6 +86,7 @@ class EvalLog(Result):
     file_index: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int32))
     line: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
     metric: str | None = None
+    details: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def n_rows(self) -> int:
@@ -186,7 +190,10 @@ class EvalLog(Result):
             "score": self.score.tolist(),
             "clusters": {k: v.tolist() for k, v in self.clusters.items()},
             "files": list(self.files),
+            "file_index": self.file_index.tolist(),
+            "line": self.line.tolist(),
             "metric": self.metric,
+            "details": dict(self.details),
         }
 
     def _repr_html_(self) -> str:
@@ -238,6 +245,7 @@ def _subset(log: EvalLog, rows: np.ndarray) -> EvalLog:
         file_index=log.file_index[rows],
         line=log.line[rows],
         metric=log.metric,
+        details=log.details,
     )
 
 
@@ -263,6 +271,7 @@ def build_log(
     line: np.ndarray,
     metric: str | None,
     score_name: str = "score",
+    n_dropped: int = 0,
 ) -> EvalLog:
     """An :class:`EvalLog` from validated columns, after the table's own checks (scores in
     [0, 1], no duplicate row, one cluster per item); used by every reader."""
@@ -277,6 +286,7 @@ def build_log(
         file_index=np.asarray(file_index, dtype=np.int32),
         line=np.asarray(line, dtype=np.int64),
         metric=metric,
+        details={"n_dropped": int(n_dropped)},
     )
     if log.n_rows == 0:
         raise ValueError("The evaluation log has no rows (no scored sample was found).")
@@ -352,8 +362,8 @@ def eval_log(
     clusters : list of str (column names of ``data``) or dict of name -> array, optional
         Columns that group items (passage, subtask, template).
     dropna : bool, default False
-        Drop the rows with a missing value (reported in the message of nothing; the
-        count is ``n_rows`` of the inputs minus the table's) instead of refusing them.
+        Drop the rows with a missing value instead of refusing them (their number is in
+        ``details["n_dropped"]``).
 
     Returns
     -------
@@ -409,6 +419,8 @@ def eval_log(
     g = gather(specs, values, dropna=dropna, data=data)
     n = g.n_samples
     rep = g["repeat"]
+    if rep is not None and rep.dtype.kind == "f" and np.all(rep == np.round(rep)):
+        rep = rep.astype(np.int64)  # whole numbers in a float column (a NaN was dropped)
     if rep is not None and rep.dtype.kind not in "biu":
         raise TypeError(
             f"`repeat` must hold integers (0, 1, 2...); got values of type {rep.dtype}."
@@ -425,4 +437,5 @@ def eval_log(
         file_index=np.zeros(n, dtype=np.int32),
         line=rows,
         metric=None,
+        n_dropped=g.n_dropped,
     )

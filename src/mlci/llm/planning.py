@@ -107,7 +107,9 @@ def llm_sample_size(
     >>> plan.n_samples, plan.details["repeats"]
     (958, 3)
     """
-    table = item_table(log, cluster=cluster, models=_two(a, b))
+    if not isinstance(log, EvalLog):
+        raise TypeError(f"`log` must be an EvalLog; got {type(log).__name__}.")
+    table = item_table(log, cluster=cluster, models=_two(log, a, b))
     order = [table.models.index(a), table.models.index(b)]
     table = dataclasses.replace(
         table,
@@ -193,10 +195,12 @@ def llm_sample_size(
     )
 
 
-def _two(a: Any, b: Any) -> list[str]:
+def _two(log: EvalLog, a: Any, b: Any) -> list[str]:
     for name, v in (("a", a), ("b", b)):
         if not isinstance(v, str):
             raise TypeError(f"`{name}` must be a model name (str); got {v!r}.")
+        if v not in log.models:
+            raise ValueError(f"`{name}`={v!r} is not a model of the log ({log.models}).")
     if a == b:
         raise ValueError(f"`a` and `b` must be two different models; got {a!r} twice.")
     return [a, b]

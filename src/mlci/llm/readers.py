@@ -509,6 +509,13 @@ def read_eval_logs(
         else:
             got = _read_long(path, rows, metric=metric, model=model, clusters=clusters)
         chosen[str(path)] = got
+    if filter is not None and not any(
+        (format if format != "auto" else _detect(f)) == "lm-eval" for f in files
+    ):
+        raise ValueError(
+            "`filter` selects an lm-evaluation-harness filter; none of the files read is an "
+            "lm-eval samples file."
+        )
     names = {v for v in chosen.values() if v is not None}
     if len(names) > 1:
         detail = ", ".join(f"{Path(k).name}: {v}" for k, v in chosen.items())
