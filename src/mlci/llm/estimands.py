@@ -431,9 +431,9 @@ class LLMEstimates(Result):
                  95% CI (cr1), aggregate='micro', repeats='average')
     >>> res.to_frame()[["model", "estimate", "low", "high"]].round(3)
          model  estimate    low   high
-    0  model-a     0.661  0.593  0.730
-    1  model-b     0.626  0.559  0.693
-    2  model-c     0.492  0.412  0.571
+    0  model-a     0.730  0.666  0.794
+    1  model-b     0.695  0.635  0.755
+    2  model-c     0.592  0.516  0.669
     """
 
     estimand: str

@@ -105,7 +105,7 @@ def llm_sample_size(
     >>> plan = mlci.llm_sample_size(log, "model-a", "model-b", difference=0.03,
     ...                             cluster="group")
     >>> plan.n_samples, plan.details["repeats"]
-    (958, 3)
+    (1048, 3)
     """
     if not isinstance(log, EvalLog):
         raise TypeError(f"`log` must be an EvalLog; got {type(log).__name__}.")

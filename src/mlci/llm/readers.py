@@ -474,7 +474,7 @@ def read_eval_logs(
     --------
     >>> import mlci
     >>> from mlci.data import llm_example_path
-    >>> log = mlci.read_eval_logs(llm_example_path(), clusters=["passage"])
+    >>> log = mlci.read_eval_logs(llm_example_path(), clusters=["group"])
     >>> log.models
     ['model-a', 'model-b', 'model-c']
     """
