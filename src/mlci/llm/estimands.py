@@ -208,8 +208,7 @@ def item_table(
         log = log.select(models=models)
     names = log.models
     item, n_items = _item_codes(log)
-    uniq, inv = fast_unique(log.model)
-    mod = np.array([names.index(str(u)) for u in uniq], dtype=np.intp)[inv]
+    mod = log.model_codes[1]
     M = len(names)
     cell = mod.astype(np.int64) * n_items + item
     cnt = np.bincount(cell, minlength=M * n_items).reshape(M, n_items)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -41,8 +42,9 @@ class EvalLog(Result):
 
     Attributes
     ----------
-    model, task, item : ndarray of str, shape (n_rows,)
-        Who answered, in which task, which question.  An item is identified by
+    model, task, item : ndarray, shape (n_rows,)
+        Who answered, in which task, which question (strings from the readers; from
+        :func:`mlci.eval_log`, labels of the type given: strings or integers).  An item is identified by
         ``(task, item)``: the same id in two tasks is two items.
     repeat : ndarray of int, shape (n_rows,)
         Which answer to the item (0 when each item was answered once; inspect-ai's
@@ -69,11 +71,11 @@ class EvalLog(Result):
     >>> log
     EvalLog(2 models, 1 task, 2 items, 1 repeat per item, 4 rows)
     >>> log.to_frame()[["model", "item", "score"]]
-      model item  score
-    0     A    1    1.0
-    1     A    2    0.0
-    2     B    1    1.0
-    3     B    2    1.0
+      model  item  score
+    0     A     1    1.0
+    1     A     2    0.0
+    2     B     1    1.0
+    3     B     2    1.0
     """
 
     model: np.ndarray
@@ -88,6 +90,24 @@ class EvalLog(Result):
     metric: str | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
 
+    @cached_property
+    def model_codes(self) -> tuple[list[str], np.ndarray]:
+        """The models in order of first appearance and every row's index among them."""
+        return _first_seen_codes(self.model)
+
+    @cached_property
+    def task_codes(self) -> tuple[list[str], np.ndarray]:
+        """The tasks in order of first appearance and every row's index among them."""
+        return _first_seen_codes(self.task)
+
+    @cached_property
+    def item_codes(self) -> tuple[np.ndarray, int]:
+        """Every row's item ``(task, item)`` as a code, and the number of items."""
+        t = self.task_codes[1].astype(np.int64)
+        i = _codes(self.item)[1].astype(np.int64)
+        uniq, inv = fast_unique(t * (int(i.max(initial=0)) + 1) + i)
+        return inv, len(uniq)
+
     @property
     def n_rows(self) -> int:
         """Number of rows (scores)."""
@@ -96,12 +116,12 @@ class EvalLog(Result):
     @property
     def models(self) -> list[str]:
         """The models, in order of first appearance."""
-        return _first_seen(self.model)
+        return self.model_codes[0]
 
     @property
     def tasks(self) -> list[str]:
         """The tasks, in order of first appearance."""
-        return _first_seen(self.task)
+        return self.task_codes[0]
 
     def where(self, row: int) -> str:
         """Where a row came from: ``"file.jsonl:12"`` (or ``"row 12"`` for arrays)."""
@@ -126,7 +146,7 @@ class EvalLog(Result):
                 continue
             if isinstance(wanted, str) or not isinstance(wanted, Sequence):
                 raise TypeError(f"`{name}` must be a list of names; got {wanted!r}.")
-            have = set(_first_seen(col))
+            have = set(self.models if name == "models" else self.tasks)
             missing = [w for w in wanted if str(w) not in have]
             if missing:
                 raise ValueError(
@@ -206,20 +226,35 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _first_seen(col: np.ndarray) -> list[str]:
+def _codes(col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(col, return_inverse=True)``, fast for columns in long runs (a model's
+    rows together): the distinct values of the runs' first rows, repeated."""
+    n = col.size
+    if n > 1000 and col.dtype.kind in "US":
+        starts = np.concatenate(([0], np.flatnonzero(col[1:] != col[:-1]) + 1))
+        if starts.size <= n // 4:
+            uniq, inv = np.unique(col[starts], return_inverse=True)
+            return uniq, np.repeat(inv.reshape(-1), np.diff(np.append(starts, n)))
+    return fast_unique(col)
+
+
+def _first_seen_codes(col: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """Distinct values in order of first appearance, and every row's index among them."""
     if col.size == 0:
-        return []
-    uniq, first = np.unique(col, return_index=True)
-    return [str(u) for u in uniq[np.argsort(first)]]
+        return [], np.empty(0, dtype=np.intp)
+    uniq, inv = _codes(col)
+    first = np.empty(len(uniq), dtype=np.int64)
+    rev = np.arange(col.size)[::-1]
+    first[inv[rev]] = rev  # the last write, i.e. the first row, wins
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return [str(u) for u in uniq[order]], rank[inv]
 
 
 def _item_codes(log: EvalLog) -> tuple[np.ndarray, int]:
     """Code of every row's item ``(task, item)`` and the number of items."""
-    t = fast_unique(log.task)[1].astype(np.int64)
-    i = fast_unique(log.item)[1].astype(np.int64)
-    code = t * (int(i.max(initial=0)) + 1) + i
-    uniq, inv = fast_unique(code)
-    return inv, len(uniq)
+    return log.item_codes
 
 
 def _n_items(log: EvalLog) -> int:
@@ -229,7 +264,7 @@ def _n_items(log: EvalLog) -> int:
 def _cell_codes(log: EvalLog) -> np.ndarray:
     """Code of every row's (model, item)."""
     item, n_items = _item_codes(log)
-    m = fast_unique(log.model)[1].astype(np.int64)
+    m = log.model_codes[1].astype(np.int64)
     return fast_unique(m * n_items + item)[1]
 
 
@@ -250,11 +285,12 @@ def _subset(log: EvalLog, rows: np.ndarray) -> EvalLog:
 
 
 def _as_text(a: np.ndarray) -> np.ndarray:
-    """Labels as strings (ints 3 and '3' are the same item id in every format)."""
-    if a.dtype.kind == "U":
+    """Labels of one type: strings and integers as they are, whole floats as integers,
+    anything else as strings."""
+    if a.dtype.kind in "USiu":
         return a
     if a.dtype.kind == "f" and np.all(a == np.round(a)):
-        a = a.astype(np.int64)
+        return a.astype(np.int64)
     return a.astype(str)
 
 
@@ -303,12 +339,19 @@ def build_log(
     code = cell.astype(np.int64) * (int(log.repeat.max()) - int(log.repeat.min()) + 1) + (
         log.repeat - log.repeat.min()
     )
-    order = np.argsort(code, kind="stable")
-    dup = np.flatnonzero(np.diff(code[order]) == 0)
+    if int(code.max()) <= 4 * code.size:  # counts, in O(n): no sort for the common case
+        clash = np.bincount(code) > 1
+        dup = np.flatnonzero(clash[code])
+        n_dup = int(dup.size - np.count_nonzero(clash))
+    else:
+        order = np.argsort(code, kind="stable")
+        dup = order[np.flatnonzero(np.diff(code[order]) == 0)]
+        n_dup = int(dup.size)
     if dup.size:
-        a, b = int(order[dup[0]]), int(order[dup[0] + 1])
+        same = np.flatnonzero(code == code[dup[0]])
+        a, b = int(same[0]), int(same[1])
         raise ValueError(
-            f"{dup.size} duplicated row(s): model {str(log.model[a])!r}, task "
+            f"{n_dup} duplicated row(s): model {str(log.model[a])!r}, task "
             f"{str(log.task[a])!r}, item {str(log.item[a])!r}, repeat "
             f"{int(log.repeat[a])} appears at {log.where(a)} and again at {log.where(b)}. "
             "Each (model, task, item, repeat) must appear once: remove the duplicate "
@@ -318,8 +361,8 @@ def build_log(
     if log.clusters:
         item, n_items = _item_codes(log)
         for name, col in log.clusters.items():
-            c = fast_unique(col)[1]
-            pair = np.unique(item.astype(np.int64) * (int(c.max()) + 1) + c)
+            c = _codes(col)[1]
+            pair = fast_unique(item.astype(np.int64) * (int(c.max()) + 1) + c)[0]
             if pair.size != n_items:
                 per_item = np.bincount(pair // (int(c.max()) + 1), minlength=n_items)
                 it = int(np.flatnonzero(per_item > 1)[0])
