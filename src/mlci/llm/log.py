@@ -44,8 +44,8 @@ class EvalLog(Result):
     ----------
     model, task, item : ndarray, shape (n_rows,)
         Who answered, in which task, which question (strings from the readers; from
-        :func:`mlci.eval_log`, labels of the type given: strings or integers).  An item is identified by
-        ``(task, item)``: the same id in two tasks is two items.
+        :func:`mlci.eval_log`, labels of the type given: strings or integers).  An item
+        is identified by ``(task, item)``: the same id in two tasks is two items.
     repeat : ndarray of int, shape (n_rows,)
         Which answer to the item (0 when each item was answered once; inspect-ai's
         ``epoch``; the sample index of a pass@k run).
