@@ -52,7 +52,7 @@ def test_cr1_differences_match_statsmodels(example):
 
 
 def test_bootstrap_comparison_is_mlci_compare(example):
-    res = mlci.llm_compare(example, cluster="group", rng=2, n_resamples=400)
+    res = mlci.llm_compare(example, cluster="group", rng=2, n_resamples=400, correction="holm")
     items = _item_means(example)
     wide = items.pivot_table(index=["task", "item", "group"], columns="model", values="score")
     wide = wide.reset_index()
@@ -144,6 +144,11 @@ def test_many_models_holm_and_maxt(example):
     assert len(res.differences) == 6 and res.correction == "maxt"
     with pytest.raises(ValueError, match="`correction`"):
         mlci.llm_compare(log, method="cr1", correction="maxt")
+    assert mlci.llm_compare(log, method="cr1").correction == "holm"
+    assert mlci.llm_compare(log, rng=0, n_resamples=50).correction == "maxt"
+    # Holm over 6 pairs with B = 50 bootstrap p-values: the floor is said
+    holm = mlci.llm_compare(log, rng=0, n_resamples=50, correction="holm")
+    assert "cannot reject" in holm.details["note"]
 
 
 @pytest.mark.parametrize(

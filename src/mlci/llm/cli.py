@@ -148,7 +148,10 @@ def add_llm(sub: Any) -> None:
     _interval(k)
     k.add_argument("--reference", metavar="MODEL", help="compare every model to this one only")
     k.add_argument(
-        "--correction", default="holm", choices=(*CORRECTION_METHODS, "maxt"), help="default holm"
+        "--correction",
+        default="auto",
+        choices=("auto", *CORRECTION_METHODS, "maxt"),
+        help="default auto: maxt for the bootstrap, holm for cr1",
     )
     k.set_defaults(handler=run_llm, llm_run=_run_compare)
     q = llm_sub.add_parser("plan", help="items (and repeats) to detect a difference")

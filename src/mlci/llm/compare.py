@@ -309,7 +309,7 @@ def llm_compare(
     items: str = "error",
     models: list[str] | None = None,
     reference: str | None = None,
-    correction: str = "holm",
+    correction: str = "auto",
     method: str = "bca",
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
@@ -332,9 +332,13 @@ def llm_compare(
         reports the number left out (``details``).
     reference : str, optional
         Compare every model with this one only; by default every pair.
-    correction : str, default "holm"
-        p-value adjustment over the pairs (:func:`mlci.adjust_pvalues`'s names; with a
-        bootstrap method also ``"maxt"``).
+    correction : str, default "auto"
+        p-value adjustment over the pairs: :func:`mlci.adjust_pvalues`'s names, or with a
+        bootstrap method ``"maxt"`` (single-step max-|t| of the joint bootstrap
+        distribution, Westfall & Young 1993).  ``"auto"``: ``"maxt"`` for the bootstrap,
+        ``"holm"`` for CR1.  A bootstrap p-value is at least ``1/(B+1)``, so Holm over
+        ``P`` pairs can reject nothing unless ``P/(B+1) < alpha`` (4,950 pairs need
+        B > 99,000); max-t has no such floor, which is why it is the bootstrap's default.
     method : {"cr1", "bca", "percentile", "basic", "normal", "bc"}
     confidence_level, alternative, n_resamples, rng, batch, n_jobs, max_memory
         As in :func:`mlci.llm_ci`.
@@ -362,7 +366,9 @@ def llm_compare(
     if reference is not None and reference not in names:
         raise ValueError(f"`reference`={reference!r} is not among the models {names}.")
     valid = (*CORRECTION_METHODS, "maxt") if method != "cr1" else CORRECTION_METHODS
-    check_choice("correction", correction, valid)
+    check_choice("correction", correction, ("auto", *valid))
+    if correction == "auto":
+        correction = "holm" if method == "cr1" else "maxt"
     if method == "cr1" and repeats == "nested":
         raise ValueError(
             "`repeats`='nested' is a bootstrap scheme; method='cr1' clusters the answers by "
@@ -411,8 +417,22 @@ def llm_compare(
         cluster=cluster,
         aggregate=aggregate,
         repeats=repeats,
-        details=table.details,
+        details=_floor_note(table.details, method, correction, len(diffs), opts),
     )
+
+
+def _floor_note(details, method, correction, n_pairs, opts) -> dict[str, Any]:
+    """``details`` plus a note when bootstrap p-values cannot survive the correction."""
+    out = dict(details)
+    if method != "cr1" and correction not in ("maxt", "none"):
+        floor = n_pairs / (opts["bootstrap"].n_resamples + 1)
+        if floor >= 1 - opts["confidence_level"]:
+            out["note"] = (
+                f"{correction} over {n_pairs} pairs with bootstrap p-values (at least "
+                f"1/(B+1)) cannot reject at this level: the smallest adjusted p-value is "
+                f"about {min(floor, 1.0):.3g}. Use correction='maxt' or more resamples."
+            )
+    return out
 
 
 def _fields(d: PairDifference) -> dict[str, Any]:
