@@ -221,12 +221,15 @@ def _header(log: Any, res: Any, args: argparse.Namespace, seed: int) -> str:
     )
 
 
-def _run_ci(args: argparse.Namespace) -> int:
+def _estimate(args: argparse.Namespace, fn: Any, **extra: Any) -> tuple[Any, Any, int, bool]:
+    """Read the logs and run ``fn`` (llm_ci or llm_compare) with the interval options;
+    prints the JSON (and returns True) when --json was asked for, else the header."""
     log, opts = _load(args)
     seed = _seed(args)
-    res = llm_ci(
+    res = fn(
         log,
         **opts,
+        **extra,
         method=args.method,
         confidence_level=args.confidence_level,
         alternative=args.alternative,
@@ -235,30 +238,24 @@ def _run_ci(args: argparse.Namespace) -> int:
     )
     if args.json:
         print(strict_json({**res.to_dict(), "seed": seed}))
+    else:
+        print(_header(log, res, args, seed))
+    return log, res, seed, args.json
+
+
+def _run_ci(args: argparse.Namespace) -> int:
+    _, res, _, done = _estimate(args, llm_ci)
+    if done:
         return 0
-    print(_header(log, res, args, seed))
     _table(res.rows(), ["model", "estimate", "low", "high", "standard_error"])
     return 0
 
 
 def _run_compare(args: argparse.Namespace) -> int:
-    log, opts = _load(args)
-    seed = _seed(args)
-    res = llm_compare(
-        log,
-        **opts,
-        reference=args.reference,
-        correction=args.correction,
-        method=args.method,
-        confidence_level=args.confidence_level,
-        alternative=args.alternative,
-        n_resamples=args.n_resamples,
-        rng=seed,
-    )
-    if args.json:
-        print(strict_json({**res.to_dict(), "seed": seed}))
+    extra = {"reference": args.reference, "correction": args.correction}
+    _, res, _, done = _estimate(args, llm_compare, **extra)
+    if done:
         return 0
-    print(_header(log, res, args, seed))
     dropped = res.details.get("n_items_dropped")
     if dropped:
         print(

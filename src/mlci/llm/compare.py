@@ -31,16 +31,18 @@ import numpy as np
 from scipy import stats
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
-from ..comparison.paired import PairDifference, compare
+from ..comparison.paired import ComparisonResult, PairDifference, compare
 from ..inputs import DEFAULT_MAX_MEMORY, check_choice
-from ..results import ConfidenceInterval, IntervalResult, Result, format_value, plain
+from ..results import ConfidenceInterval, IntervalResult, Result, format_value
 from .estimands import (
     _interval_options,
     cr1_interval,
     cr1_scores,
     estimand_name,
     item_table,
+    plain_fields,
     sample_design,
+    summary,
 )
 from .log import EvalLog
 
@@ -200,26 +202,11 @@ class LLMComparison(Result):
     repeats: str = "average"
     details: Mapping[str, Any] = field(default_factory=dict)
 
-    def difference(self, a: str, b: str) -> PairDifference:
-        """The pair ``a - b`` (the reversed pair is returned negated)."""
-        for d in self.differences:
-            if (d.a, d.b) == (a, b):
-                return d
-            if (d.a, d.b) == (b, a):
-                return d.reversed()
-        raise KeyError(f"No comparison of {a!r} with {b!r} in this result.")
+    #: the pair ``a - b`` (the reversed pair negated): as for mlci.compare's result
+    difference = ComparisonResult.difference
 
     def __repr__(self) -> str:
-        d = self.details
-        where = f"{d.get('n_items')} items"
-        if d.get("n_clusters") is not None:
-            where += f" in {d['n_clusters']} clusters"
-        side = "" if self.alternative == "two-sided" else f", {self.alternative}"
-        return (
-            f"LLMComparison(estimand={self.estimand!r}, {len(self.models)} models, {where}, "
-            f"{self.confidence_level * 100:.10g}% CI ({self.method}{side}), "
-            f"correction={self.correction!r})"
-        )
+        return f"LLMComparison({summary(self)}, correction={self.correction!r})"
 
     def __str__(self) -> str:
         lines = [repr(self)]
@@ -266,18 +253,8 @@ class LLMComparison(Result):
         return require_pandas().DataFrame(self.rows(what))
 
     def to_dict(self) -> dict[str, Any]:
-        """All fields as plain values."""
-        d = {k: plain(getattr(self, k)) for k in ("estimand", "method", "correction",
-                                                   "confidence_level", "alternative",
-                                                   "reference", "cluster", "aggregate",
-                                                   "repeats")}  # fmt: skip
-        d["models"] = {m: r.rows()[0] for m, r in self.models.items()}
-        d["differences"] = [x.rows()[0] for x in self.differences]
-        d["leaderboard"] = (
-            None if self.leaderboard is None else [e.rows()[0] for e in self.leaderboard]
-        )
-        d["details"] = plain(dict(self.details))
-        return d
+        """All fields as plain values (intervals, differences and entries as their rows)."""
+        return plain_fields(self)
 
     def _repr_html_(self) -> str:
         what = "leaderboard" if self.leaderboard is not None else "differences"

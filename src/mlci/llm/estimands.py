@@ -42,6 +42,7 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,6 +76,8 @@ __all__ = [
     "item_table",
     "llm_ci",
     "pass_at_k",
+    "plain_fields",
+    "summary",
 ]
 
 ESTIMANDS = ("mean", "pass@k")
@@ -446,15 +449,8 @@ class LLMEstimates(Result):
     details: Mapping[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
-        d = self.details
-        where = f"{d.get('n_items')} items"
-        if d.get("n_clusters") is not None:
-            where += f" in {d['n_clusters']} clusters"
-        side = "" if self.alternative == "two-sided" else f", {self.alternative}"
         return (
-            f"LLMEstimates(estimand={self.estimand!r}, {len(self.models)} models, {where}, "
-            f"{self.confidence_level * 100:.10g}% CI ({self.method}{side}), "
-            f"aggregate={self.aggregate!r}, repeats={self.repeats!r})"
+            f"LLMEstimates({summary(self)}, aggregate={self.aggregate!r}, repeats={self.repeats!r})"
         )
 
     def __str__(self) -> str:
@@ -490,12 +486,35 @@ class LLMEstimates(Result):
 
     def to_dict(self) -> dict[str, Any]:
         """All fields as plain values (each model's interval as its row)."""
-        d = {k: plain(getattr(self, k)) for k in ("estimand", "method", "confidence_level",
-                                                   "alternative", "cluster", "aggregate",
-                                                   "repeats")}  # fmt: skip
-        d["models"] = {name: r.rows()[0] for name, r in self.models.items()}
-        d["details"] = plain(dict(self.details))
-        return d
+        return plain_fields(self)
+
+
+def summary(res: Any) -> str:
+    """``estimand='...', 3 models, 211 items in 38 clusters, 95% CI (bca)`` of an LLM
+    result (the head of its repr)."""
+    d = res.details
+    where = f"{d.get('n_items')} items"
+    if d.get("n_clusters") is not None:
+        where += f" in {d['n_clusters']} clusters"
+    side = "" if res.alternative == "two-sided" else f", {res.alternative}"
+    return (
+        f"estimand={res.estimand!r}, {len(res.models)} models, {where}, "
+        f"{res.confidence_level * 100:.10g}% CI ({res.method}{side})"
+    )
+
+
+def plain_fields(res: Any) -> dict[str, Any]:
+    """An LLM result's fields as plain values: each model's interval (and each difference,
+    leaderboard entry) as its row."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(res):
+        v = getattr(res, f.name)
+        if f.name == "models":
+            v = {name: r.rows()[0] for name, r in v.items()}
+        elif isinstance(v, tuple) and v and isinstance(v[0], Result):
+            v = [x.rows()[0] for x in v]
+        out[f.name] = plain(dict(v) if isinstance(v, Mapping) else v)
+    return out
 
 
 def llm_ci(
