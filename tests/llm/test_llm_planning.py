@@ -53,6 +53,8 @@ def test_formula_by_hand():
     assert plan.details["omega2"] == pytest.approx(omega2, abs=1e-12)
     assert plan.details["correlation"] == pytest.approx(np.corrcoef(means)[0, 1], abs=1e-12)
     assert plan.details["achieved_power"] >= 0.8
+    by_k = plan.details["items_by_repeats"]
+    assert by_k[2] == plan.n_samples and by_k[1] > by_k[2] > by_k[4] > by_k[16]
     # more answers per item: fewer items; a one-sided test: fewer items
     more = mlci.llm_sample_size(as_log(answers), "a", "b", difference=0.05, repeats=8)
     assert more.n_samples < plan.n_samples

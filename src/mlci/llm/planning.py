@@ -94,8 +94,9 @@ def llm_sample_size(
         ``n_samples`` the number of items; ``details`` holds ``repeats``, ``omega2``,
         ``sigma2_a``, ``sigma2_b``, ``correlation`` (of the models' per-item means),
         ``design_effect`` (the pilot's, ``design_effect_measured``, floored at 1),
-        ``pilot_items``, ``pilot_difference`` and ``power`` at the
-        returned ``n``.
+        ``pilot_items``, ``pilot_difference``, ``achieved_power`` (at the returned ``n``)
+        and ``items_by_repeats`` (the items needed with 1, 2, 4, 8, 16 answers per item:
+        more answers reduce the answer noise, never ``omega2``).
 
     Examples
     --------
@@ -156,10 +157,15 @@ def llm_sample_size(
         v_iid = float(np.var(d_i, ddof=1)) / n_pilot
         measured = v_cl / v_iid if v_iid > 0 else 1.0
         deff = max(measured, 1.0)  # a pilot's deff below 1 is noise: never plan on it
-    per_item = deff * (omega2 + (sigma2[0] + sigma2[1]) / K)
     z_a = stats.norm.ppf(1 - al / 2) if alt == "two-sided" else stats.norm.ppf(1 - al)
     z_b = stats.norm.ppf(pw)
-    n = max(2, math.ceil((z_a + z_b) ** 2 * per_item / delta**2))
+
+    def items(k: int) -> int:
+        v = deff * (omega2 + (sigma2[0] + sigma2[1]) / k)
+        return max(2, math.ceil((z_a + z_b) ** 2 * v / delta**2))
+
+    per_item = deff * (omega2 + (sigma2[0] + sigma2[1]) / K)
+    n = items(K)
     se = math.sqrt(per_item / n)
     achieved = float(stats.norm.sf(z_a - delta / se)) if se > 0 else 1.0
     with np.errstate(invalid="ignore"):
@@ -178,6 +184,8 @@ def llm_sample_size(
         "pilot_items": n_pilot,
         "pilot_difference": float(d_i @ table.weights / table.weights.sum()),
         "achieved_power": achieved,
+        # the trade-off: items needed with 1, 2, 4, 8 or 16 answers per item
+        "items_by_repeats": {k: items(k) for k in (1, 2, 4, 8, 16)} if multi else {1: n},
     }
     assumptions = (
         f"paired z-test of the mean difference of {a!r} and {b!r} on the same items, "
