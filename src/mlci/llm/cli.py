@@ -301,6 +301,8 @@ def _run_plan(args: argparse.Namespace) -> int:
         f"# pilot: {d['pilot_items']} items, difference {d['pilot_difference']:.4g}, "
         f"correlation {d['correlation']:.3g}, design effect {d['design_effect']:.3g}"
     )
+    trade = ", ".join(f"{k}: {v}" for k, v in d["items_by_repeats"].items())
+    print(f"# items needed by answers per item -- {trade}")
     return 0
 
 
