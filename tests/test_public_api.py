@@ -47,6 +47,7 @@ import pytest
 import mlci
 import mlci.cli
 from mlci import ConfusionMatrix, Scores
+from mlci.data import llm_example_path
 
 BAD = (ValueError, TypeError)
 
@@ -85,6 +86,14 @@ X_CV = np.random.default_rng(2).normal(size=(40, 2)).round(3)
 Y_CV = (X_CV[:, 0] > 0).astype(int)
 
 FAST = {"n_resamples": 20, "rng": 0}
+
+# language-model logs: 2 models x 20 items x 2 repeats (long table), and the bundled log
+L_MODEL = np.repeat(["A", "B"], 2 * N // 2)
+L_ITEM = np.tile(np.repeat(np.arange(N // 2), 2), 2)
+L_REPEAT = np.tile([0, 1], N)
+L_SCORE = np.where(np.arange(2 * N) % 3 == 0, 0.0, 1.0)
+L_TASK = np.where(L_ITEM % 2 == 0, "t0", "t1")
+LLM_LOG = mlci.read_eval_logs(llm_example_path(), clusters=["group"])
 
 #: kinds of per-sample arguments (what a wrong dtype is, how a missing value is written)
 LABELS, NUMBERS, GROUPS, IDS, MATRIX = "labels", "numbers", "groups", "ids", "matrix"
@@ -531,6 +540,24 @@ REGISTRY: dict[str, Api] = {
         conditions="conditions",
     ),
     "list_metrics": Api(mlci.list_metrics, {}),
+    # ------------------------------------------------------------- language models
+    "eval_log": Api(
+        mlci.eval_log,
+        {"model": L_MODEL, "item": L_ITEM, "score": L_SCORE, "task": L_TASK, "repeat": L_REPEAT},
+        aligned=(
+            {"model": GROUPS, "item": GROUPS, "score": NUMBERS, "task": GROUPS, "repeat": GROUPS},
+        ),
+        optional=frozenset({"task", "repeat"}),
+        one_is_too_few=False,
+    ),
+    "read_eval_logs": Api(
+        mlci.read_eval_logs, {"paths": llm_example_path(), "clusters": ["group"]}
+    ),
+    "llm_ci": Api(mlci.llm_ci, {"log": LLM_LOG, "cluster": "group", **FAST}),
+    "llm_compare": Api(mlci.llm_compare, {"log": LLM_LOG, "cluster": "group", **FAST}),
+    "llm_sample_size": Api(
+        mlci.llm_sample_size, {"log": LLM_LOG, "a": "model-a", "b": "model-b", "difference": 0.03}
+    ),
 }
 
 #: public names that hold results or are warnings: no data goes in
@@ -543,9 +570,13 @@ EXEMPT = {
     "CriticalDifference",
     "DegenerateIntervalWarning",
     "EqualErrorRate",
+    "EvalLog",
     "FewConditionsWarning",
     "IntervalResult",
     "InvalidReplicatesWarning",
+    "LLMComparison",
+    "LLMEstimates",
+    "LeaderboardEntry",
     "MlciWarning",
     "PairDifference",
     "PlanResult",
@@ -683,6 +714,14 @@ OPTION_BAD: dict[str, list[Any]] = {
     "resample_levels": ["nope"],
     "scores": [[0.1, 0.9], None],  # the Scores object of the score functions
     "metric": [3],
+    "cluster": ["nope"],
+    "clusters": ["x", ["nope"]],
+    "models": ["A", ["zz"]],
+    "model": [3],
+    "filter": [3, "nope"],
+    "repeats": [0, "x"],
+    "difference": [0, 1.5],
+    "k": [0],
 }
 
 #: parameters not varied here, and where they are tested instead
@@ -694,6 +733,8 @@ ELSEWHERE: dict[str, str] = {
     "y_train": "tests/comparison/test_inputs.py::test_methods_specific_inputs",
     "X_test": "tests/comparison/test_inputs.py::test_methods_specific_inputs",
     "binary": "generic flag; the matrix= entry (a table) covers it in test_confusion",
+    "paths": "tests/llm/test_llm_readers.py (missing files, directories without logs)",
+    "log": "tests/llm (`log` must be an EvalLog)",
 }
 
 
@@ -1048,6 +1089,9 @@ CLI_BASE = {
     ],
     "metrics": ["metrics"],
     "example": ["example"],
+    "llm ci": ["llm", "ci", "--example", "--cluster", "group", "-B", "20", "--seed", "0"],
+    "llm compare": ["llm", "compare", "--example", "--cluster", "group", "-B", "20", "--seed", "0"],
+    "llm plan": ["llm", "plan", "--example", "--models", "model-a,model-b", "--difference", "0.05"],
 }
 #: a datasets x methods table (for `mlci datasets`), the report's output file
 DS_FILE, OUT_FILE = "{ds_file}", "{out_file}"
@@ -1272,18 +1316,78 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
     "example": {"--path": [(["--path=yes"], "--path")]},
 }
 
+#: the options `mlci llm ci`, `compare` and `plan` share: reading the logs
+_LLM_READING: dict[str, list[tuple[list[str], str]]] = {
+    "PATHS": [
+        ([NO_FILE], "no such file"),
+        ([NA_FILE], "no column 'item'"),
+        ([NA_FILE, "--example"], "either PATHS (log files or directories) or --example"),
+    ],
+    "--example": [(["--example=yes"], "--example")],
+    "--format": [(["--format", "nope"], "--format: invalid choice")],
+    "--metric": [(["--metric", "acc"], "no column 'acc'")],
+    "--model": [(["--model", "x"], "duplicated row")],  # every file's rows as one model
+    "--filter": [(["--filter", "x"], "--filter selects an lm-evaluation-harness filter")],
+    "--cluster": [(["--cluster", "nope"], "no column 'nope'")],
+    "--models": [(["--models", "zz"], "--models names ['zz']")],
+}
+_LLM_ESTIMAND: dict[str, list[tuple[list[str], str]]] = {
+    "--estimand": [(["--estimand", "nope"], "--estimand: invalid choice")],
+    "--k": [(["--k", "0"], "--k must be"), (["--k", "x"], "--k"), (["--k", "2"], "--k applies")],
+    "--repeats": [(["--repeats", "nope"], "--repeats: invalid choice")],
+    "--aggregate": [(["--aggregate", "nope"], "--aggregate: invalid choice")],
+    "--items": [(["--items", "nope"], "--items: invalid choice")],
+    "--method": [(["--method", "nope"], "--method: invalid choice")],
+    "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
+    "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
+    "--confidence-level": [
+        (["--confidence-level", "95"], "--confidence-level"),
+        (["--confidence-level", "1.5"], "--confidence-level"),
+        (["--confidence-level", "x"], "--confidence-level"),
+    ],
+    "--alternative": [(["--alternative", "one-sided"], "--alternative: invalid choice")],
+    "--json": [(["--json=yes"], "--json")],
+}
+CLI_CASES["llm ci"] = {**_LLM_READING, **_LLM_ESTIMAND}
+CLI_CASES["llm compare"] = {
+    **_LLM_READING,
+    **_LLM_ESTIMAND,
+    "--reference": [(["--reference", "nope"], "--reference 'nope' is not among the models")],
+    "--correction": [(["--correction", "nope"], "--correction: invalid choice")],
+}
+CLI_CASES["llm plan"] = {
+    **_LLM_READING,
+    "--models": [
+        (["--models", "zz,x"], "--models 'zz' is not a model"),
+        (["--models", "model-a"], "two"),
+    ],
+    "--difference": [(["--difference", "0"], "--difference"), (["--difference", "x"], "--diff")],
+    "--power": [(["--power", "1.5"], "--power")],
+    "--alpha": [(["--alpha", "0"], "--alpha")],
+    "--plan-repeats": [(["--plan-repeats", "0"], "--plan-repeats")],
+    "--json": [(["--json=yes"], "--json")],
+}
+
 
 def _subparsers() -> dict[str, argparse.ArgumentParser]:
-    parser = mlci.cli.build_parser()
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return dict(sub.choices)
+    """Every (sub)subcommand's parser: ``"ci"``, ..., ``"llm ci"`` (nested ones flattened)."""
+
+    def children(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+        sub = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        return dict(sub[0].choices) if sub else {}
+
+    out = {}
+    for name, parser in children(mlci.cli.build_parser()).items():
+        nested = children(parser)
+        out.update({f"{name} {k}": v for k, v in nested.items()} if nested else {name: parser})
+    return out
 
 
 def _cli_options(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
     """The user's inputs of a subcommand: option (its long spelling) or FILE -> action."""
     out = {}
     for action in parser._actions:
-        if isinstance(action, argparse._HelpAction):
+        if isinstance(action, argparse._HelpAction | argparse._SubParsersAction):
             continue
         key = action.option_strings[-1] if action.option_strings else action.dest.upper()
         out[key] = action
@@ -1345,7 +1449,7 @@ def test_cli_bad_value_is_one_line_naming_it(tmp_path, capsys, command, option, 
     }
     args = [paths.get(a, a) for a in args]
     base = [paths.get(a, a) for a in CLI_BASE[command]]
-    if option == "FILE":  # the file instead of the bundled example (unless the case adds it)
+    if option in ("FILE", "PATHS"):  # the file instead of the example (unless the case adds it)
         base = [a for a in base if a not in ("--example", str(ds_file))]
     code, out, err = _cli(capsys, [*base, *args])
     assert code == 2, f"exit status {code}: {err or out}"

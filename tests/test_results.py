@@ -25,6 +25,7 @@ import pytest
 
 import mlci
 from mlci import simulate
+from mlci.data import llm_example_path
 from mlci.results import Result
 
 RNG = np.random.default_rng(0)
@@ -40,6 +41,11 @@ TABLE = RNG.random((12, 4))
 def _compare() -> mlci.ComparisonResult:
     return mlci.compare(Y, {"A": PRED_A, "B": PRED_B, "C": PRED_C}, metric="accuracy",
                         rng=0, n_resamples=200)  # fmt: skip
+
+
+@cache
+def _llm_log() -> mlci.EvalLog:
+    return mlci.read_eval_logs(llm_example_path(), clusters=["group"]).select(tasks=["arithmetic"])
 
 
 def _coverage() -> simulate.CoverageStudy:
@@ -90,6 +96,15 @@ BUILDERS: dict[str, Callable[[], Any]] = {
     "CriticalDifference": lambda: mlci.critical_difference(TABLE),
     "PlanResult sample_size_proportion": lambda: mlci.sample_size_proportion(0.05),
     "PlanResult power_mcnemar": lambda: mlci.power_mcnemar(300, 0.05, discordance=0.15),
+    "PlanResult llm_sample_size": lambda: mlci.llm_sample_size(
+        _llm_log(), "model-a", "model-b", difference=0.05),
+    "EvalLog": lambda: _llm_log(),
+    "LLMEstimates": lambda: mlci.llm_ci(_llm_log(), cluster="group", rng=0, n_resamples=100),
+    "LLMEstimates cr1": lambda: mlci.llm_ci(_llm_log(), cluster="group", method="cr1"),
+    "LLMComparison": lambda: mlci.llm_compare(_llm_log(), cluster="group", method="cr1"),
+    "LLMComparison reference": lambda: mlci.llm_compare(
+        _llm_log(), reference="model-c", rng=0, n_resamples=100),
+    "LeaderboardEntry": lambda: mlci.llm_compare(_llm_log(), method="cr1").leaderboard[0],
     "EERResult": lambda: mlci.eer_ci(SCORES, rng=0, n_resamples=200),
     "Curve roc": lambda: mlci.roc_curve(SCORES),
     "Curve det probit": lambda: mlci.det_curve(SCORES),  # ends at -inf/+inf

@@ -4,7 +4,7 @@ Confidence intervals and significance tests for any metric, on any test set.  Th
 API is flat: everything below is importable as ``mlci.<name>``; the subpackages show the
 architecture (see docs/glossary.md): ``inputs`` (the input gate) -> ``engine`` (resampling
 plans, samplers, the replicate loop, intervals) -> ``metrics`` (kernels) -> results, with
-``scores``, ``comparison`` and ``classical`` built on them.
+``scores``, ``comparison``, ``classical`` and ``llm`` built on them.
 """
 
 from __future__ import annotations
@@ -75,6 +75,11 @@ from .exceptions import (
     InvalidReplicatesWarning,
     MlciWarning,
 )
+from .llm.compare import LeaderboardEntry, LLMComparison, llm_compare
+from .llm.estimands import LLMEstimates, llm_ci
+from .llm.log import EvalLog, eval_log
+from .llm.planning import llm_sample_size
+from .llm.readers import read_eval_logs
 from .metrics import list_metrics
 from .protocols.bootstrap632 import BootstrapErrorResult, bootstrap632_ci
 from .protocols.crossval import CVResult, cross_val_ci, cross_val_compare
@@ -120,9 +125,13 @@ __all__ = [
     "CriticalDifference",
     "DegenerateIntervalWarning",
     "EqualErrorRate",
+    "EvalLog",
     "FewConditionsWarning",
     "IntervalResult",
     "InvalidReplicatesWarning",
+    "LLMComparison",
+    "LLMEstimates",
+    "LeaderboardEntry",
     "MlciWarning",
     "PairDifference",
     "PlanResult",
@@ -153,6 +162,7 @@ __all__ = [
     "det_curve",
     "detection_cost",
     "eer_ci",
+    "eval_log",
     "evaluate_method",
     "evaluate_with_conf_int",
     "friedman_test",
@@ -161,6 +171,9 @@ __all__ = [
     "holm_test",
     "kfold_cv_ttest",
     "list_metrics",
+    "llm_ci",
+    "llm_compare",
+    "llm_sample_size",
     "make_nested_plan",
     "mcnemar_test",
     "metric_by_group",
@@ -182,6 +195,7 @@ __all__ = [
     "pr_curve",
     "proportion_ci",
     "proportion_diff_ci",
+    "read_eval_logs",
     "reject_hypotheses",
     "roc_band",
     "roc_curve",

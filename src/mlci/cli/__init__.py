@@ -31,6 +31,7 @@ from typing import Any
 
 from .. import __version__
 from ..feedback import progress_bar
+from ..llm.cli import add_llm
 from .ci import add_ci
 from .common import OPTIONS, CLIError, _one_line, _Parser, cli_message, json_safe, print_json
 from .compare import add_compare
@@ -60,6 +61,7 @@ COMMANDS: dict[str, Callable[[Any], Any]] = {
     "report": add_report,
     "metrics": add_metrics,
     "example": add_example,
+    "llm": add_llm,
 }
 
 

@@ -28,10 +28,19 @@ from typing import Any
 
 from ..io import read_table
 
-__all__ = ["EXAMPLE_FILE", "example_path", "load_example", "read_table"]
+__all__ = [
+    "EXAMPLE_FILE",
+    "LLM_EXAMPLE_FILE",
+    "example_path",
+    "llm_example_path",
+    "load_example",
+    "read_table",
+]
 
 #: file name of the bundled example inside this package
 EXAMPLE_FILE = "emotion_example.csv"
+#: the language-model example log (long format), made by scripts/make_llm_example.py
+LLM_EXAMPLE_FILE = "llm_example.csv"
 
 
 def example_path() -> Path:
@@ -43,6 +52,21 @@ def example_path() -> Path:
     'emotion_example.csv'
     """
     return Path(str(resources.files(__name__).joinpath(EXAMPLE_FILE)))
+
+
+def llm_example_path() -> Path:
+    """Path of the bundled language-model evaluation log (see docs/llm.md).
+
+    Three models, two tasks (reading: questions grouped by passage; arithmetic: by
+    template), each question answered three times; columns ``model, task, item, repeat,
+    score, group``.
+
+    Examples
+    --------
+    >>> llm_example_path().name
+    'llm_example.csv'
+    """
+    return Path(str(resources.files(__name__).joinpath(LLM_EXAMPLE_FILE)))
 
 
 def load_example(as_frame: bool | None = None) -> Any:

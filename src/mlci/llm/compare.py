@@ -1,0 +1,486 @@
+"""Comparing language models on the same items: :func:`llm_compare`.
+
+Every pair of models is compared on the items both were scored on -- a *paired*
+difference: the items' difficulty cancels, and the interval is much narrower than the
+two models' intervals suggest (Miller 2024, sec. "paired differences").  With the
+bootstrap methods, the comparison is :func:`mlci.compare` on the item values (one
+replicate draw of items, or clusters, serves every model); with ``method="cr1"``, each
+difference's clustered standard error comes from the models' CR1 score sums (see
+:mod:`mlci.llm.estimands`), with a t(G-1) test.  p-values are adjusted for the number of
+pairs (:func:`mlci.adjust_pvalues`).
+
+The leaderboard
+---------------
+Models are sorted by their estimate.  For each model, ``rank_low = 1 + (number of models
+significantly better)`` and ``rank_high = M - (number significantly worse)``, with the
+adjusted p-values: when the correction controls the family-wise error (``holm``,
+``bonferroni``, ``maxt``...), every model's true rank lies in its interval with at least
+the confidence level, simultaneously.  ``tier`` groups the models the data cannot
+separate: walking down the sorted list, a model joins the current tier unless it is
+significantly worse than the tier's first model, where a new tier starts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
+from ..comparison.paired import ComparisonResult, PairDifference, compare
+from ..inputs import DEFAULT_MAX_MEMORY, check_choice
+from ..results import ConfidenceInterval, IntervalResult, Result, format_value
+from .estimands import (
+    _interval_options,
+    cr1_interval,
+    cr1_scores,
+    estimand_name,
+    item_table,
+    plain_fields,
+    sample_design,
+    summary,
+)
+from .log import EvalLog
+
+__all__ = ["LLMComparison", "LeaderboardEntry", "leaderboard", "llm_compare"]
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class LeaderboardEntry(Result):
+    """A model's place on the leaderboard.
+
+    Attributes
+    ----------
+    model : str
+    estimate, low, high : float
+        The model's score and interval.
+    rank : int
+        Position by estimate (1 = best).
+    rank_low, rank_high : int
+        The ranks the data allow (see :mod:`mlci.llm.compare`).
+    tier : int
+        Group of models the data cannot separate (1 = the top group).
+    tied_with : tuple of str
+        Models not significantly different from this one.
+
+    Examples
+    --------
+    >>> LeaderboardEntry(model="A", estimate=0.8, low=0.75, high=0.85, rank=1, rank_low=1,
+    ...                  rank_high=2, tier=1, tied_with=("B",))
+    LeaderboardEntry(1: 'A' 0.8 [0.75, 0.85], ranks 1-2, tier 1)
+    """
+
+    model: str
+    estimate: float
+    low: float
+    high: float
+    rank: int
+    rank_low: int
+    rank_high: int
+    tier: int
+    tied_with: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return (
+            f"LeaderboardEntry({self.rank}: {self.model!r} {format_value(self.estimate)} "
+            f"[{format_value(self.low)}, {format_value(self.high)}], ranks "
+            f"{self.rank_low}-{self.rank_high}, tier {self.tier})"
+        )
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row: the fields, ``tied_with`` joined by commas."""
+        d = self.to_dict()
+        d["tied_with"] = ", ".join(self.tied_with)
+        return [d]
+
+
+def leaderboard(
+    models: Mapping[str, IntervalResult], differences: tuple[PairDifference, ...]
+) -> tuple[LeaderboardEntry, ...]:
+    """Rank intervals and tiers from the models' estimates and the adjusted pair tests
+    (higher is better).
+
+    Examples
+    --------
+    >>> import mlci
+    >>> from mlci.data import llm_example_path
+    >>> log = mlci.read_eval_logs(llm_example_path(), clusters=["group"])
+    >>> res = mlci.llm_compare(log, cluster="group", method="cr1")
+    >>> [(e.model, e.rank_low, e.rank_high, e.tier) for e in leaderboard(res.models,
+    ...                                                                   res.differences)]
+    [('model-a', 1, 2, 1), ('model-b', 1, 2, 1), ('model-c', 3, 3, 2)]
+    """
+    names = list(models)
+    est = {m: float(r.estimate) for m, r in models.items()}
+    better = {m: 0 for m in names}
+    worse = {m: 0 for m in names}
+    sig: set[tuple[str, str]] = set()  # (winner, loser)
+    tied: dict[str, list[str]] = {m: [] for m in names}
+    for d in differences:
+        if not d.significant:
+            tied[d.a].append(d.b)
+            tied[d.b].append(d.a)
+            continue
+        win, lose = (d.a, d.b) if d.estimate > 0 else (d.b, d.a)
+        sig.add((win, lose))
+        better[lose] += 1
+        worse[win] += 1
+    order = sorted(names, key=lambda m: -est[m])
+    tiers: dict[str, int] = {}
+    leader, tier = None, 0
+    for m in order:
+        if leader is None or (leader, m) in sig:
+            leader, tier = m, tier + 1
+        tiers[m] = tier
+    n = len(names)
+    return tuple(
+        LeaderboardEntry(
+            model=m,
+            estimate=est[m],
+            low=float(models[m].confidence_interval.low),
+            high=float(models[m].confidence_interval.high),
+            rank=i + 1,
+            rank_low=1 + better[m],
+            rank_high=n - worse[m],
+            tier=tiers[m],
+            tied_with=tuple(tied[m]),
+        )
+        for i, m in enumerate(order)
+    )
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class LLMComparison(Result):
+    """Paired comparison of language models on shared items (:func:`mlci.llm_compare`).
+
+    Attributes
+    ----------
+    estimand : str
+    models : dict of str -> IntervalResult
+        Each model's estimate and interval.
+    differences : tuple of PairDifference
+        Every pair ``a - b`` (``a`` before ``b`` in the log), or every model against
+        ``reference``; unadjusted and adjusted p-values, simultaneous intervals.
+    leaderboard : tuple of LeaderboardEntry
+        Sorted by estimate, with rank intervals and tiers (all pairs only).
+    method, correction, confidence_level, alternative, cluster, aggregate, repeats
+        The options used.
+    reference : str or None
+    details : dict
+        ``n_items``, ``n_tasks``, ``n_clusters``; with ``items="shared"``,
+        ``items_missing`` (model: count) and ``n_items_dropped``.
+
+    Examples
+    --------
+    >>> import mlci
+    >>> from mlci.data import llm_example_path
+    >>> log = mlci.read_eval_logs(llm_example_path(), clusters=["group"])
+    >>> res = mlci.llm_compare(log, cluster="group", method="cr1")
+    >>> res  # doctest: +NORMALIZE_WHITESPACE
+    LLMComparison(estimand='mean score', 3 models, 211 items in 38 clusters,
+                  95% CI (cr1), correction='holm')
+    >>> d = res.difference("model-a", "model-b")
+    >>> round(d.estimate, 4), bool(d.significant)
+    (0.0348, False)
+    """
+
+    estimand: str
+    models: dict[str, IntervalResult]
+    differences: tuple[PairDifference, ...]
+    leaderboard: tuple[LeaderboardEntry, ...] | None
+    method: str
+    correction: str
+    confidence_level: float
+    alternative: str = "two-sided"
+    reference: str | None = None
+    cluster: str | None = None
+    aggregate: str = "micro"
+    repeats: str = "average"
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    #: the pair ``a - b`` (the reversed pair negated): as for mlci.compare's result
+    difference = ComparisonResult.difference
+
+    def __repr__(self) -> str:
+        return f"LLMComparison({summary(self)}, correction={self.correction!r})"
+
+    def __str__(self) -> str:
+        lines = [repr(self)]
+        dropped = self.details.get("n_items_dropped")
+        if dropped:
+            lines.append(
+                f"  {dropped} item(s) not scored for every model were left out "
+                f"(missing per model: {self.details.get('items_missing')})"
+            )
+        if self.leaderboard is not None:
+            width = max(len(m) for m in self.models)
+            lines.append("  leaderboard (rank interval, tier):")
+            for e in self.leaderboard:
+                lines.append(
+                    f"  {e.rank:>3}. {e.model:<{width}}  {format_value(e.estimate)}  "
+                    f"[{format_value(e.low)}, {format_value(e.high)}]  ranks "
+                    f"{e.rank_low}-{e.rank_high}  tier {e.tier}"
+                )
+        lines.append("  differences:")
+        for d in self.differences:
+            lo, hi = d.confidence_interval
+            star = " *" if d.significant else ""
+            lines.append(
+                f"  {d.a} - {d.b}: {format_value(d.estimate)}  [{format_value(lo)}, "
+                f"{format_value(hi)}]  p={format_value(d.pvalue)}  "
+                f"p_adj={format_value(d.pvalue_adjusted)}{star}"
+            )
+        return "\n".join(lines)
+
+    def rows(self, what: str = "differences") -> list[dict[str, Any]]:
+        """The ``"differences"`` (one row per pair) or the ``"leaderboard"`` (one row per
+        model)."""
+        check_choice("what", what, ("differences", "leaderboard"))
+        if what == "differences":
+            return [d.rows()[0] for d in self.differences]
+        if self.leaderboard is None:
+            raise ValueError("No leaderboard: the comparison was against a `reference`.")
+        return [e.rows()[0] for e in self.leaderboard]
+
+    def to_frame(self, what: str = "differences") -> Any:
+        """A pandas DataFrame of :meth:`rows` (``"differences"`` or ``"leaderboard"``)."""
+        from ..results import require_pandas
+
+        return require_pandas().DataFrame(self.rows(what))
+
+    def to_dict(self) -> dict[str, Any]:
+        """All fields as plain values (intervals, differences and entries as their rows)."""
+        return plain_fields(self)
+
+    def _repr_html_(self) -> str:
+        what = "leaderboard" if self.leaderboard is not None else "differences"
+        return Result._repr_html_(_Table(self.rows(what), repr(self)))
+
+
+@dataclass(frozen=True)
+class _Table(Result):
+    """Rows with a caption, for the HTML view."""
+
+    table: list[dict[str, Any]]
+    caption: str
+
+    def rows(self) -> list[dict[str, Any]]:
+        return self.table
+
+    def __repr__(self) -> str:
+        return self.caption
+
+
+def llm_compare(
+    log: EvalLog,
+    *,
+    estimand: str = "mean",
+    k: int = 1,
+    cluster: str | None = None,
+    repeats: str = "average",
+    aggregate: str = "micro",
+    items: str = "error",
+    models: list[str] | None = None,
+    reference: str | None = None,
+    correction: str = "auto",
+    method: str = "bca",
+    confidence_level: float = 0.95,
+    alternative: str = "two-sided",
+    n_resamples: int = 2000,
+    rng: Any = None,
+    batch: int | None = None,
+    n_jobs: int | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+) -> LLMComparison:
+    """Compare language models on the items they share: paired differences, adjusted
+    p-values and a leaderboard with rank intervals.
+
+    Parameters
+    ----------
+    log : EvalLog
+    estimand, k, cluster, repeats, aggregate, items, models
+        As in :func:`mlci.llm_ci`.  ``items="error"`` (default) refuses models scored on
+        different items, naming one missing item and the file line of another model's
+        score for it; ``items="shared"`` compares on the items every model has and
+        reports the number left out (``details``).
+    reference : str, optional
+        Compare every model with this one only; by default every pair.
+    correction : str, default "auto"
+        p-value adjustment over the pairs: :func:`mlci.adjust_pvalues`'s names, or with a
+        bootstrap method ``"maxt"`` (single-step max-|t| of the joint bootstrap
+        distribution, Westfall & Young 1993).  ``"auto"``: ``"maxt"`` for the bootstrap,
+        ``"holm"`` for CR1.  A bootstrap p-value is at least ``1/(B+1)``, so Holm over
+        ``P`` pairs can reject nothing unless ``P/(B+1) < alpha`` (4,950 pairs need
+        B > 99,000); max-t has no such floor, which is why it is the bootstrap's default.
+    method : {"cr1", "bca", "percentile", "basic", "normal", "bc"}
+    confidence_level, alternative, n_resamples, rng, batch, n_jobs, max_memory
+        As in :func:`mlci.llm_ci`.
+
+    Returns
+    -------
+    LLMComparison
+
+    Examples
+    --------
+    >>> import mlci
+    >>> from mlci.data import llm_example_path
+    >>> log = mlci.read_eval_logs(llm_example_path(), clusters=["group"])
+    >>> res = mlci.llm_compare(log, cluster="group", rng=0, n_resamples=500)
+    >>> [(e.model, e.tier) for e in res.leaderboard]
+    [('model-a', 1), ('model-b', 1), ('model-c', 2)]
+    """
+    table = item_table(log, estimand=estimand, k=k, cluster=cluster, repeats=repeats,
+                       aggregate=aggregate, items=items, models=models)  # fmt: skip
+    method, opts = _interval_options(method, confidence_level, alternative, n_resamples, rng,
+                                     batch, n_jobs, max_memory)  # fmt: skip
+    names = table.models
+    if len(names) < 2:
+        raise ValueError(f"`log` holds {len(names)} model(s); a comparison needs at least two.")
+    if reference is not None and reference not in names:
+        raise ValueError(f"`reference`={reference!r} is not among the models {names}.")
+    valid = (*CORRECTION_METHODS, "maxt") if method != "cr1" else CORRECTION_METHODS
+    check_choice("correction", correction, ("auto", *valid))
+    if correction == "auto":
+        correction = "holm" if method == "cr1" else "maxt"
+    if method == "cr1" and repeats == "nested":
+        raise ValueError(
+            "`repeats`='nested' is a bootstrap scheme; method='cr1' clusters the answers by "
+            "item (repeats='average'). Pass repeats='average' or a bootstrap method."
+        )
+    name = estimand_name(estimand, k, log.metric)
+    level, alt = opts["confidence_level"], opts["alternative"]
+    if method == "cr1":
+        model_res, diffs = _cr1_compare(table, name, reference, correction, level, alt)
+    else:
+        design = sample_design(table, repeats)
+        values = design["values"] or [log.score[r] for r in table.rows or []]
+        bo = opts["bootstrap"]
+        res = compare(
+            design["weights"],
+            dict(zip(names, values, strict=True)),
+            metric="weighted_mean",
+            conditions=design["conditions"],
+            strata=design["strata"],
+            two_stage=design["two_stage"],
+            reference=reference,
+            n_resamples=bo.n_resamples,
+            confidence_level=level,
+            method=bo.method,
+            alternative=alt,
+            correction=correction,
+            rng=bo.seed,
+            higher_is_better=True,
+            batch=bo.engine.batch,
+            n_jobs=bo.engine.n_jobs,
+            max_memory=bo.engine.max_memory,
+        )
+        model_res = dict(res.systems)
+        diffs = tuple(PairDifference(**{**_fields(d), "metric": name}) for d in res.differences)
+    board = leaderboard(model_res, diffs) if reference is None else None
+    return LLMComparison(
+        estimand=name,
+        models=model_res,
+        differences=diffs,
+        leaderboard=board,
+        method=method,
+        correction=correction,
+        confidence_level=level,
+        alternative=alt,
+        reference=reference,
+        cluster=cluster,
+        aggregate=aggregate,
+        repeats=repeats,
+        details=_floor_note(table.details, method, correction, len(diffs), opts),
+    )
+
+
+def _floor_note(details, method, correction, n_pairs, opts) -> dict[str, Any]:
+    """``details`` plus a note when bootstrap p-values cannot survive the correction."""
+    out = dict(details)
+    if method != "cr1" and correction not in ("maxt", "none"):
+        floor = n_pairs / (opts["bootstrap"].n_resamples + 1)
+        if floor >= 1 - opts["confidence_level"]:
+            out["note"] = (
+                f"{correction} over {n_pairs} pairs with bootstrap p-values (at least "
+                f"1/(B+1)) cannot reject at this level: the smallest adjusted p-value is "
+                f"about {min(floor, 1.0):.3g}. Use correction='maxt' or more resamples."
+            )
+    return out
+
+
+def _fields(d: PairDifference) -> dict[str, Any]:
+    return {f: getattr(d, f) for f in d.__dataclass_fields__}
+
+
+def _cr1_compare(table, name, reference, correction, level, alt):
+    """Models and pairs by CR1: every difference's variance from the Gram matrix of the
+    models' cluster score sums, t(G-1) tests, adjusted p-values, Bonferroni simultaneous
+    intervals."""
+    names = table.models
+    est, S, W, G = cr1_scores(table.values, table.weights, table.cluster)
+    c = G / (G - 1) / W**2
+    gram = S @ S.T
+    var = np.diag(gram) * c
+    se = np.sqrt(var)
+    df = G - 1
+    low, high = cr1_interval(est, se, df, level, "two-sided", (0.0, 1.0))
+    models = {
+        m: IntervalResult(
+            estimate=float(est[i]),
+            confidence_interval=ConfidenceInterval(float(low[i]), float(high[i])),
+            confidence_level=level,
+            method="cr1",
+            standard_error=float(se[i]),
+            metric=name,
+            details={"n_clusters": G, "df": df},
+        )
+        for i, m in enumerate(names)
+    }
+    if reference is None:
+        pairs = list(combinations(range(len(names)), 2))
+    else:
+        r = names.index(reference)
+        pairs = [(i, r) for i in range(len(names)) if i != r]
+    ia = np.array([p[0] for p in pairs])
+    ib = np.array([p[1] for p in pairs])
+    d_hat = est[ia] - est[ib]
+    d_var = c * (gram[ia, ia] + gram[ib, ib] - 2 * gram[ia, ib])
+    d_se = np.sqrt(np.maximum(d_var, 0.0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(d_se > 0, d_hat / d_se, 0.0)
+    if alt == "two-sided":
+        p = 2 * stats.t.sf(np.abs(t), df)
+    elif alt == "greater":
+        p = stats.t.sf(t, df)
+    else:
+        p = stats.t.cdf(t, df)
+    p = np.where(d_se > 0, p, 1.0)
+    p_adj = adjust_pvalues(p, correction=correction)
+    lo, hi = cr1_interval(d_hat, d_se, df, level, alt, (-1.0, 1.0))
+    sim_level = 1 - (1 - level) / len(pairs)
+    slo, shi = cr1_interval(d_hat, d_se, df, sim_level, alt, (-1.0, 1.0))
+    alpha = 1 - level
+    diffs = tuple(
+        PairDifference(
+            a=names[i],
+            b=names[j],
+            estimate=float(d_hat[n]),
+            confidence_interval=ConfidenceInterval(float(lo[n]), float(hi[n])),
+            confidence_level=level,
+            method="cr1",
+            alternative=alt,
+            standard_error=float(d_se[n]),
+            metric=name,
+            details={"t": float(t[n]), "df": df},
+            pvalue=float(p[n]),
+            pvalue_adjusted=float(p_adj[n]),
+            simultaneous_interval=ConfidenceInterval(float(slo[n]), float(shi[n])),
+            significant=bool(p_adj[n] < alpha),
+        )
+        for n, (i, j) in enumerate(pairs)
+    )
+    return models, diffs

@@ -1,0 +1,666 @@
+"""What is estimated from an evaluation log, and its interval: :func:`llm_ci`.
+
+From the long table (:class:`~mlci.EvalLog`) to one value per (model, item), then a
+weighted mean over items:
+
+* ``estimand="mean"``: an item's value is the mean of its repeats' scores;
+  ``estimand="pass@k"``: the unbiased estimator of Chen et al. (2021, eq. 1) from the
+  item's ``n`` answers of which ``c`` are correct, ``1 - C(n-c, k) / C(n, k)``.
+* ``aggregate="micro"``: every item weighs the same (the mean over all items);
+  ``aggregate="macro"``: every task weighs the same (the mean of the task means).
+
+How the interval accounts for the data's structure (Miller 2024, "Adding error bars to
+evals", arXiv 2411.00640):
+
+* **items** are the sampled units: the bootstrap resamples them (within tasks, which are
+  fixed: tasks are strata), never the individual answers alone;
+* **clusters** (``cluster=``: passages, subtasks, templates) are resampled whole: the
+  items of one passage are correlated, and treating them as independent gives intervals
+  that are too narrow;
+* **repeats** are averaged within an item first (``repeats="average"``, the default: the
+  item-level resampling already carries the repeats' noise), or resampled as a nested
+  level within every drawn item (``repeats="nested"``, a two-stage bootstrap: it counts
+  the within-item noise a second time and is conservative).
+
+``method="cr1"`` is the analytic alternative: the cluster-robust (CR1) standard error of
+the weighted mean, ``V = G/(G-1) * sum_g (sum_{i in g} w_i e_i)^2 / (sum_i w_i)^2`` with
+``e_i`` the item's deviation from the mean and ``G`` clusters (every item its own cluster
+without ``cluster=``) -- the sandwich estimator of a weighted regression on a constant
+that statsmodels computes with ``cov_type="cluster"`` -- and a ``t(G-1)`` interval
+(Cameron & Miller 2015).  Miller (2024) recommends the same standard error (with a
+normal quantile).
+
+References
+----------
+- Miller, E. (2024). Adding error bars to evals: a statistical approach to language
+  model evaluations. arXiv:2411.00640.
+- Chen, M. et al. (2021). Evaluating large language models trained on code.
+  arXiv:2107.03374 (the unbiased pass@k estimator, eq. 1 and its numpy form).
+- Cameron, A. C. & Miller, D. L. (2015). A practitioner's guide to cluster-robust
+  inference. *Journal of Human Resources* 50, 317-372.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import sparse, stats
+from scipy.special import gammaln
+
+from ..engine.bootstrap import run_bootstrap
+from ..engine.nested import plan_for_conditions
+from ..inputs import (
+    DEFAULT_MAX_MEMORY,
+    INTERVAL_METHODS,
+    bootstrap_options,
+    check_alternative,
+    check_choice,
+    check_confidence_level,
+    check_positive_int,
+    fast_unique,
+)
+from ..metrics import get_kernel
+from ..results import ConfidenceInterval, IntervalResult, Result, format_value, plain
+from .log import EvalLog, _item_codes
+
+__all__ = [
+    "ESTIMANDS",
+    "ItemTable",
+    "LLMEstimates",
+    "cr1_interval",
+    "cr1_scores",
+    "item_table",
+    "llm_ci",
+    "pass_at_k",
+    "plain_fields",
+    "summary",
+]
+
+ESTIMANDS = ("mean", "pass@k")
+REPEATS = ("average", "nested")
+AGGREGATES = ("micro", "macro")
+ITEMS = ("error", "shared")
+
+
+def methods() -> tuple[str, ...]:
+    """The interval methods of the LLM estimators: ``"cr1"`` and the bootstrap's."""
+    return ("cr1", *INTERVAL_METHODS)
+
+
+def pass_at_k(n: Any, c: Any, k: int) -> np.ndarray:
+    """The unbiased pass@k estimator of Chen et al. (2021): ``1 - C(n-c, k) / C(n, k)``.
+
+    Parameters
+    ----------
+    n : array-like of int
+        Answers sampled for each item (``n >= k``).
+    c : array-like of int
+        Correct answers among them.
+    k : int
+
+    Returns
+    -------
+    ndarray of float
+
+    Examples
+    --------
+    >>> pass_at_k([10, 10, 5], [0, 3, 5], 2).round(6).tolist()
+    [0.0, 0.533333, 1.0]
+    """
+    n = np.asarray(n, dtype=float)
+    c = np.asarray(c, dtype=float)
+    out = np.ones(np.broadcast(n, c).shape)
+    ok = n - c >= k  # otherwise every k-subset holds a correct answer
+    a = (n - c)[ok] if n.ndim else n - c
+    nn = n[ok] if n.ndim else n
+    # C(n-c, k) / C(n, k) through log-gamma (exact to ~1e-13 for n in the thousands)
+    ratio = np.exp(gammaln(a + 1) - gammaln(a - k + 1) - gammaln(nn + 1) + gammaln(nn - k + 1))
+    out[ok] = 1.0 - ratio
+    return out
+
+
+@dataclass(frozen=True)
+class ItemTable:
+    """One value per (model, item) and the items' design, ready for the estimators.
+
+    Attributes
+    ----------
+    models : list of str
+    values : ndarray, shape (n_models, n_items)
+        The per-item value (mean score or pass@k).
+    weights : ndarray, shape (n_items,)
+        1 (micro) or 1 / items of the task (macro).
+    task : ndarray of int, shape (n_items,)
+    cluster : ndarray of int or None
+        Cluster of every item (unique within its task), None without ``cluster=``.
+    item_rows : ndarray of int, shape (n_models, n_items)
+        A row of the log for every (model, item), for messages.
+    labels : list of str
+        ``"task/item"`` of every item.
+    n_repeats : ndarray of int, shape (n_models, n_items)
+    rows : list of ndarray or None
+        With ``repeats="nested"``: for each model, its rows of the log ordered by item and
+        repeat (the same layout for every model).
+    details : dict
+        ``n_items``, ``n_tasks``, ``n_clusters``, items dropped by ``items="shared"``.
+    """
+
+    models: list[str]
+    values: np.ndarray
+    weights: np.ndarray
+    task: np.ndarray
+    cluster: np.ndarray | None
+    item_rows: np.ndarray
+    labels: list[str]
+    n_repeats: np.ndarray
+    rows: list[np.ndarray] | None
+    details: dict[str, Any]
+
+
+def _check_log(log: Any) -> EvalLog:
+    if not isinstance(log, EvalLog):
+        raise TypeError(
+            "`log` must be an EvalLog (from mlci.read_eval_logs or mlci.eval_log); got "
+            f"{type(log).__name__}."
+        )
+    return log
+
+
+def item_table(
+    log: EvalLog,
+    *,
+    estimand: str = "mean",
+    k: int = 1,
+    cluster: str | None = None,
+    repeats: str = "average",
+    aggregate: str = "micro",
+    items: str = "error",
+    models: list[str] | None = None,
+) -> ItemTable:
+    """Validate the estimand's options on a log and reduce it to one value per item.
+
+    Raises a ValueError naming the file and line when a model lacks items another model
+    has (unless ``items="shared"``), when pass@k meets a non-binary score or an item with
+    fewer than ``k`` answers, or when ``repeats="nested"`` meets models with different
+    numbers of repeats of an item.
+    """
+    log = _check_log(log)
+    check_choice("estimand", estimand, ESTIMANDS)
+    check_choice("repeats", repeats, REPEATS)
+    check_choice("aggregate", aggregate, AGGREGATES)
+    check_choice("items", items, ITEMS)
+    k = check_positive_int("k", k)
+    if cluster is not None and cluster != "task" and cluster not in log.clusters:
+        have = ["task", *log.clusters]
+        raise ValueError(
+            f"`cluster`={cluster!r} is not a column of the log (cluster columns: {have}); "
+            "read it with `clusters=[...]` (--cluster) or pass one of those."
+        )
+    if estimand == "pass@k" and repeats == "nested":
+        raise ValueError(
+            "`repeats`='nested' does not apply to pass@k, which is one value per item from "
+            "its n answers; use repeats='average'."
+        )
+    if estimand == "mean" and k != 1:
+        raise ValueError("`k` applies to estimand='pass@k' only; leave it at 1 for 'mean'.")
+    if models is not None:
+        log = log.select(models=models)
+    names = log.models
+    item, n_items = _item_codes(log)
+    mod = log.model_codes[1]
+    M = len(names)
+    cell = mod.astype(np.int64) * n_items + item
+    cnt = np.bincount(cell, minlength=M * n_items).reshape(M, n_items)
+    tot = np.bincount(cell, weights=log.score, minlength=M * n_items).reshape(M, n_items)
+    first = np.full(M * n_items, -1, dtype=np.int64)
+    rev = np.arange(log.n_rows)[::-1]
+    first[cell[rev]] = rev  # the first row of every cell wins
+    first = first.reshape(M, n_items)
+    any_row = first.max(axis=0)
+    labels_all = [f"{log.task[r]}/{log.item[r]}" for r in any_row]
+    present = cnt > 0
+    details: dict[str, Any] = {}
+    keep = np.ones(n_items, dtype=bool)
+    if not present.all():
+        lacking = {names[m]: int((~present[m]).sum()) for m in range(M) if not present[m].all()}
+        if items == "error":
+            m = next(i for i in range(M) if not present[i].all())
+            it = int(np.flatnonzero(~present[m])[0])
+            other = int(np.flatnonzero(present[:, it])[0])
+            raise ValueError(
+                f"The models were not scored on the same items: {lacking} item(s) missing "
+                f"(model: count). E.g. model {names[m]!r} has no score for item "
+                f"{labels_all[it]!r}, which model {names[other]!r} has at "
+                f"{log.where(int(first[other, it]))}. A comparison needs the same items for "
+                "every model: re-run the missing items, or pass items='shared' (--items "
+                "shared) to keep only the items every model has (the number dropped is "
+                "reported)."
+            )
+        keep = present.all(axis=0)
+        if not keep.any():
+            raise ValueError("`items`='shared': no item is scored for every model.")
+        details["items_missing"] = lacking
+        details["n_items_dropped"] = int((~keep).sum())
+    cnt, tot, first = cnt[:, keep], tot[:, keep], first[:, keep]
+    labels = [lab for lab, kp in zip(labels_all, keep, strict=True) if kp]
+    rep_row = first[0]
+    task = fast_unique(log.task[rep_row])[1]
+    if estimand == "mean":
+        values = tot / cnt
+    else:
+        binary = (log.score == 0) | (log.score == 1)
+        if not binary.all():
+            r = int(np.flatnonzero(~binary)[0])
+            raise ValueError(
+                f"pass@k needs correct/incorrect scores (0 or 1); {log.where(r)} has "
+                f"{float(log.score[r])!r}."
+            )
+        short = cnt < k
+        if short.any():
+            m, it = (int(v[0]) for v in np.nonzero(short))
+            raise ValueError(
+                f"pass@{k} needs at least k={k} answers per item; model {names[m]!r} has "
+                f"{int(cnt[m, it])} for item {labels[it]!r} ({log.where(int(first[m, it]))}). "
+                "Lower `k` or sample more answers."
+            )
+        values = pass_at_k(cnt, np.round(tot), k)
+    n_task = np.bincount(task)
+    weights = np.ones(task.size) if aggregate == "micro" else 1.0 / n_task[task]
+    cl = None
+    if cluster == "task":
+        cl = task.copy()
+    elif cluster is not None:
+        lab = fast_unique(log.clusters[cluster][rep_row])[1].astype(np.int64)
+        cl = fast_unique(task.astype(np.int64) * (int(lab.max()) + 1) + lab)[1]
+    rows = None
+    if repeats == "nested":
+        if not (cnt == cnt[0]).all():
+            m, it = (int(v[0]) for v in np.nonzero(cnt != cnt[0]))
+            raise ValueError(
+                f"`repeats`='nested' pairs the models' answers to every item, so every model "
+                f"needs the same number of repeats of an item: item {labels[it]!r} has "
+                f"{int(cnt[m, it])} for model {names[m]!r} but {int(cnt[0, it])} for "
+                f"{names[0]!r}. Use repeats='average'."
+            )
+        kept_code = np.full(n_items, -1, dtype=np.int64)
+        kept_code[np.flatnonzero(keep)] = np.arange(int(keep.sum()))
+        rows = []
+        for m in range(M):
+            sel = np.flatnonzero((mod == m) & (kept_code[item] >= 0))
+            o = np.lexsort((log.repeat[sel], kept_code[item[sel]]))
+            rows.append(sel[o])
+    details.update(
+        n_items=int(keep.sum()),
+        n_tasks=int(n_task.size),
+        n_clusters=None if cl is None else int(cl.max()) + 1,
+    )
+    return ItemTable(
+        models=names,
+        values=values,
+        weights=weights,
+        task=task,
+        cluster=cl,
+        item_rows=first,
+        labels=labels,
+        n_repeats=cnt,
+        rows=rows,
+        details=details,
+    )
+
+
+# --------------------------------------------------------------------------- CR1
+def cr1_scores(values: np.ndarray, weights: np.ndarray, cluster: np.ndarray | None):
+    """Weighted means and their per-cluster score sums.
+
+    Returns ``(estimate (M,), S (M, G), total weight, G)`` where ``S[m, g] = sum_{i in g}
+    w_i (y_mi - estimate_m)``; the CR1 variance of model ``m`` is ``G/(G-1) * |S_m|^2 /
+    W^2`` and that of a difference ``a - b`` is ``G/(G-1) * |S_a - S_b|^2 / W^2`` (the
+    scores are linear in the values).
+    """
+    values = np.atleast_2d(values)
+    G = values.shape[1] if cluster is None else int(cluster.max()) + 1
+    if G < 2:
+        what = "item" if cluster is None else "cluster"
+        raise ValueError(
+            f"method='cr1' needs at least 2 clusters (or items); the log has {G} {what}: "
+            "no standard error can be estimated from one."
+        )
+    W = float(weights.sum())
+    est = values @ weights / W
+    resid = (values - est[:, None]) * weights[None, :]
+    if cluster is None:
+        return est, resid, W, G
+    ind = sparse.csr_matrix(
+        (np.ones(cluster.size), (np.arange(cluster.size), cluster)), shape=(cluster.size, G)
+    )
+    S = np.asarray((ind.T @ resid.T).T)
+    return est, S, W, G
+
+
+def cr1_interval(
+    estimate: np.ndarray,
+    se: np.ndarray,
+    df: int,
+    confidence_level: float,
+    alternative: str,
+    bounds: tuple[float, float],
+) -> tuple[np.ndarray, np.ndarray]:
+    """``estimate +- t(df) * se`` (one-sided: one bound at the range's edge), clipped to
+    ``bounds``."""
+    lo_edge, hi_edge = bounds
+    if alternative == "two-sided":
+        t = stats.t.ppf(0.5 + confidence_level / 2, df)
+        low, high = estimate - t * se, estimate + t * se
+    else:
+        t = stats.t.ppf(confidence_level, df)
+        low = estimate - t * se if alternative == "greater" else np.full_like(estimate, lo_edge)
+        high = estimate + t * se if alternative == "less" else np.full_like(estimate, hi_edge)
+    return np.clip(low, lo_edge, hi_edge), np.clip(high, lo_edge, hi_edge)
+
+
+def estimand_name(estimand: str, k: int, metric: str | None) -> str:
+    """``"mean acc"``, ``"pass@5"``..."""
+    if estimand == "pass@k":
+        return f"pass@{k}"
+    return f"mean {metric}" if metric else "mean score"
+
+
+def sample_design(table: ItemTable, repeats: str) -> dict[str, Any]:
+    """The per-sample arrays of the bootstrap: ``values`` (one per model), ``weights``,
+    ``conditions``, ``strata``, ``two_stage``."""
+    n_tasks = int(table.task.max()) + 1
+    # tasks are strata, unless they are the clusters themselves (cluster="task")
+    by_task = table.cluster is not None and np.array_equal(table.cluster, table.task)
+    if repeats == "average":
+        return {
+            "values": list(table.values),
+            "weights": table.weights,
+            "conditions": table.cluster,
+            "strata": table.task if n_tasks > 1 and not by_task else None,
+            "two_stage": False,
+        }
+    # nested: one sample per answer; levels [cluster,] item, answer; every level resampled
+    K = table.n_repeats[0]
+    item = np.repeat(np.arange(K.size), K)
+    answer = np.concatenate([np.arange(k) for k in K])
+    levels = [item, answer]
+    if table.cluster is not None:
+        levels.insert(0, table.cluster[item])
+    return {
+        "values": None,  # filled by the caller from the log's rows
+        "weights": (table.weights / K)[item],
+        "conditions": levels,
+        "strata": None,
+        "two_stage": True,
+    }
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class LLMEstimates(Result):
+    """Every model's estimate with its interval (:func:`mlci.llm_ci`).
+
+    Attributes
+    ----------
+    estimand : str
+        E.g. ``"mean acc"`` or ``"pass@5"``.
+    models : dict of str -> IntervalResult
+        Each model's estimate and interval (a :class:`~mlci.BootstrapResult` for the
+        bootstrap methods).
+    method : str
+    confidence_level : float
+    alternative : str
+    cluster : str or None
+    aggregate : str
+        ``"micro"`` or ``"macro"``.
+    repeats : str
+        ``"average"`` or ``"nested"``.
+    details : dict
+        ``n_items``, ``n_tasks``, ``n_clusters``, and ``items_missing`` /
+        ``n_items_dropped`` with ``items="shared"``.
+
+    Examples
+    --------
+    >>> import mlci
+    >>> from mlci.data import llm_example_path
+    >>> log = mlci.read_eval_logs(llm_example_path(), clusters=["group"])
+    >>> res = mlci.llm_ci(log, cluster="group", method="cr1")
+    >>> res  # doctest: +NORMALIZE_WHITESPACE
+    LLMEstimates(estimand='mean score', 3 models, 211 items in 38 clusters,
+                 95% CI (cr1), aggregate='micro', repeats='average')
+    >>> res.to_frame()[["model", "estimate", "low", "high"]].round(3)
+         model  estimate    low   high
+    0  model-a     0.730  0.666  0.794
+    1  model-b     0.695  0.635  0.755
+    2  model-c     0.592  0.516  0.669
+    """
+
+    estimand: str
+    models: dict[str, IntervalResult]
+    method: str
+    confidence_level: float
+    alternative: str = "two-sided"
+    cluster: str | None = None
+    aggregate: str = "micro"
+    repeats: str = "average"
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return (
+            f"LLMEstimates({summary(self)}, aggregate={self.aggregate!r}, repeats={self.repeats!r})"
+        )
+
+    def __str__(self) -> str:
+        lines = [repr(self)]
+        width = max(len(m) for m in self.models)
+        for name, r in self.models.items():
+            lo, hi = r.confidence_interval
+            lines.append(
+                f"  {name:<{width}}  {format_value(r.estimate)}  "
+                f"[{format_value(lo)}, {format_value(hi)}]  se={format_value(r.standard_error)}"
+            )
+        return "\n".join(lines)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per model: ``model``, ``estimand``, ``estimate``, ``low``, ``high``,
+        ``standard_error``, ``method``, ``confidence_level``, ``n_items``."""
+        return [
+            plain(
+                {
+                    "model": name,
+                    "estimand": self.estimand,
+                    "estimate": r.estimate,
+                    "low": r.confidence_interval.low,
+                    "high": r.confidence_interval.high,
+                    "standard_error": r.standard_error,
+                    "method": self.method,
+                    "confidence_level": self.confidence_level,
+                    "n_items": self.details.get("n_items"),
+                }
+            )
+            for name, r in self.models.items()
+        ]
+
+    def to_dict(self) -> dict[str, Any]:
+        """All fields as plain values (each model's interval as its row)."""
+        return plain_fields(self)
+
+
+def summary(res: Any) -> str:
+    """``estimand='...', 3 models, 211 items in 38 clusters, 95% CI (bca)`` of an LLM
+    result (the head of its repr)."""
+    d = res.details
+    where = f"{d.get('n_items')} items"
+    if d.get("n_clusters") is not None:
+        where += f" in {d['n_clusters']} clusters"
+    side = "" if res.alternative == "two-sided" else f", {res.alternative}"
+    return (
+        f"estimand={res.estimand!r}, {len(res.models)} models, {where}, "
+        f"{res.confidence_level * 100:.10g}% CI ({res.method}{side})"
+    )
+
+
+def plain_fields(res: Any) -> dict[str, Any]:
+    """An LLM result's fields as plain values: each model's interval (and each difference,
+    leaderboard entry) as its row."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(res):
+        v = getattr(res, f.name)
+        if f.name == "models":
+            v = {name: r.rows()[0] for name, r in v.items()}
+        elif isinstance(v, tuple) and v and isinstance(v[0], Result):
+            v = [x.rows()[0] for x in v]
+        out[f.name] = plain(dict(v) if isinstance(v, Mapping) else v)
+    return out
+
+
+def llm_ci(
+    log: EvalLog,
+    *,
+    estimand: str = "mean",
+    k: int = 1,
+    cluster: str | None = None,
+    repeats: str = "average",
+    aggregate: str = "micro",
+    items: str = "error",
+    models: list[str] | None = None,
+    method: str = "bca",
+    confidence_level: float = 0.95,
+    alternative: str = "two-sided",
+    n_resamples: int = 2000,
+    rng: Any = None,
+    batch: int | None = None,
+    n_jobs: int | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+) -> LLMEstimates:
+    """Every model's score on a benchmark, with an interval that respects its structure.
+
+    Parameters
+    ----------
+    log : EvalLog
+        From :func:`mlci.read_eval_logs` or :func:`mlci.eval_log`.
+    estimand : {"mean", "pass@k"}
+        The mean score over items, or the unbiased pass@k (Chen et al. 2021) averaged over
+        items (scores 0/1, at least ``k`` answers per item).
+    k : int, default 1
+        For pass@k.
+    cluster : str, optional
+        A cluster column of the log (``"passage"``, ``"template"``...) or ``"task"``:
+        clusters are resampled whole (or are CR1's clusters).
+    repeats : {"average", "nested"}
+        Average an item's repeated answers first (default), or resample them as a nested
+        level within each drawn item (conservative, see the module doc).
+    aggregate : {"micro", "macro"}
+        Mean over items, or mean over tasks of the task means.
+    items : {"error", "shared"}
+        When models were scored on different items: an error naming a missing item
+        (default), or keep the items every model has (counts in ``details``).
+    models : list of str, optional
+        Only these models.
+    method : {"cr1", "bca", "percentile", "basic", "normal", "bc"}
+        ``"cr1"``: the analytic cluster-robust standard error with a t(G-1) interval;
+        otherwise the bootstrap interval method.
+    confidence_level : float, default 0.95
+    alternative : {"two-sided", "less", "greater"}
+    n_resamples, rng, batch, n_jobs, max_memory
+        Bootstrap options (ignored by ``method="cr1"``).
+
+    Returns
+    -------
+    LLMEstimates
+
+    Examples
+    --------
+    >>> import mlci
+    >>> log = mlci.eval_log(model=["A"] * 8, item=[1, 1, 2, 2, 3, 3, 4, 4],
+    ...                     repeat=[0, 1] * 4, score=[1, 1, 0, 1, 0, 0, 1, 0])
+    >>> r = mlci.llm_ci(log, estimand="pass@k", k=2, method="cr1").models["A"]
+    >>> r.estimate, r.details["n_clusters"]
+    (0.75, 4)
+    """
+    table = item_table(log, estimand=estimand, k=k, cluster=cluster, repeats=repeats,
+                       aggregate=aggregate, items=items, models=models)  # fmt: skip
+    method, opts = _interval_options(method, confidence_level, alternative, n_resamples, rng,
+                                     batch, n_jobs, max_memory)  # fmt: skip
+    if method == "cr1" and repeats == "nested":
+        raise ValueError(
+            "`repeats`='nested' is a bootstrap scheme; method='cr1' clusters the answers by "
+            "item (repeats='average'). Pass repeats='average' or a bootstrap method."
+        )
+    name = estimand_name(estimand, k, log.metric)
+    out: dict[str, IntervalResult] = {}
+    if method == "cr1":
+        est, S, W, G = cr1_scores(table.values, table.weights, table.cluster)
+        se = np.sqrt(G / (G - 1) * (S**2).sum(axis=1)) / W
+        level = opts["confidence_level"]
+        low, high = cr1_interval(est, se, G - 1, level, opts["alternative"], (0.0, 1.0))
+        for m, model in enumerate(table.models):
+            out[model] = IntervalResult(
+                estimate=float(est[m]),
+                confidence_interval=ConfidenceInterval(float(low[m]), float(high[m])),
+                confidence_level=level,
+                method="cr1",
+                alternative=opts["alternative"],
+                standard_error=float(se[m]),
+                metric=name,
+                details={"n_clusters": G, "df": G - 1, "n_items": table.details["n_items"]},
+            )
+    else:
+        design = sample_design(table, repeats)
+        values = design["values"] or [log.score[r] for r in table.rows or []]
+        bo = opts["bootstrap"]
+        plan = plan_for_conditions(
+            len(design["weights"]),
+            conditions=design["conditions"],
+            strata=design["strata"],
+            two_stage=design["two_stage"],
+            n_resamples=bo.n_resamples,
+            rng=bo.seed,
+        )
+        for model, v in zip(table.models, values, strict=True):
+            kernel = get_kernel("weighted_mean", (design["weights"], v), {})
+            kernel.bounds = (0.0, 1.0)
+            out[model] = run_bootstrap(
+                kernel,
+                plan,
+                method=bo.method,
+                confidence_level=bo.confidence_level,
+                alternative=bo.alternative,
+                batch=bo.engine.batch,
+                n_jobs=bo.engine.n_jobs,
+                max_memory=bo.engine.max_memory,
+                metric_name=name,
+            )
+    return LLMEstimates(
+        estimand=name,
+        models=out,
+        method=method,
+        confidence_level=opts["confidence_level"],
+        alternative=opts["alternative"],
+        cluster=cluster,
+        aggregate=aggregate,
+        repeats=repeats,
+        details=table.details,
+    )
+
+
+def _interval_options(method, confidence_level, alternative, n_resamples, rng, batch, n_jobs,
+                      max_memory) -> tuple[str, dict[str, Any]]:  # fmt: skip
+    """Validate the interval options shared by the LLM estimators (``cr1`` or a bootstrap)."""
+    method = check_choice("method", method, methods())
+    level = check_confidence_level(confidence_level)
+    alt = check_alternative(alternative)
+    bo = bootstrap_options(
+        n_resamples=n_resamples,
+        confidence_level=level,
+        method="percentile" if method == "cr1" else method,
+        alternative=alt,
+        rng=rng,
+        batch=batch,
+        n_jobs=n_jobs,
+        max_memory=max_memory,
+    )
+    return method, {"confidence_level": level, "alternative": alt, "bootstrap": bo}

@@ -1,0 +1,56 @@
+"""Coverage of the clustered and paired LLM intervals on simulated benchmarks (slow).
+
+The simulation (mlci.llm.simulation) mimics benchmark structure: 50 clusters of 1 to 15
+items (most small), per-item difficulty shared by three correlated models, 3 answers per
+item.  Target: 0.95 +/- 0.02 for every model's clustered interval and every pair's paired
+interval, for CR1 (t(G-1)), percentile and BCa.
+
+Scale: ``MLCI_SLOW_SCALE`` (0.1 in CI) multiplies the number of experiments (2000 at 1.0,
+at least 150) and of replicates (1000 at 1.0, at least 300).  The full-size table is in
+docs/llm.md (``python scripts/llm_coverage.py``).  A method passes when its coverage is
+not significantly outside [0.93, 0.97]: two one-sided exact binomial tests at level
+0.001, counting the experiments (not the correlated intervals within one) as the trials.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import pytest
+from scipy import stats
+
+SCALE = float(os.environ["MLCI_SLOW_SCALE"])
+N_EXPERIMENTS = max(150, round(2000 * SCALE))
+N_RESAMPLES = max(300, round(1000 * SCALE))
+
+pytestmark = pytest.mark.slow
+
+
+def _script():
+    path = Path(__file__).parents[2] / "scripts" / "llm_coverage.py"
+    spec = importlib.util.spec_from_file_location("llm_coverage", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def study():
+    script = _script()
+    res = script.study(N_EXPERIMENTS, N_RESAMPLES)
+    print("\n" + script.table(res))
+    return res
+
+
+@pytest.mark.parametrize("kind", ["model", "pair"])
+@pytest.mark.parametrize("method", ["cr1", "percentile", "bca"])
+def test_coverage_within_two_points(study, kind, method):
+    hits = study[(kind, method)]
+    n = hits.shape[0]
+    k = round(float(hits.mean(axis=1).sum()))
+    low = stats.binomtest(k, n, 0.93, alternative="less").pvalue
+    high = stats.binomtest(k, n, 0.97, alternative="greater").pvalue
+    assert low > 1e-3, f"coverage {k / n:.3f} below 0.93 ({n} experiments)"
+    assert high > 1e-3, f"coverage {k / n:.3f} above 0.97 ({n} experiments)"
