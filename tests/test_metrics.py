@@ -209,8 +209,10 @@ def test_integer_weights_equal_repeated_samples(name, seed, n):
         # there: average precision without negatives is 1 (scikit-learn agrees), accuracy
         # and means are defined on one class
         only_pos = name == "average_precision" and np.all(data[0][idx] == 1)
-        assert np.all(np.isnan(got)) or name in ("accuracy", "error_rate", "mean") or (
-            only_pos and got == 1.0
+        assert (
+            np.all(np.isnan(got))
+            or name in ("accuracy", "error_rate", "mean")
+            or (only_pos and got == 1.0)
         )
         return
     rc = np.bincount(rep_kernel.keys, minlength=rep_kernel.m).astype(float)

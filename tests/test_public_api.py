@@ -84,6 +84,13 @@ X_CV = np.random.default_rng(2).normal(size=(40, 2)).round(3)
 Y_CV = (X_CV[:, 0] > 0).astype(int)
 
 FAST = {"n_resamples": 20, "rng": 0}
+#: a table for the reductions (conditions "c", strata "s"), and its reduced table
+FRAME = pd.DataFrame({"y": Y, "p": P_A, "c": COND, "s": STRATA})
+
+
+def _atom_table() -> mlci.AtomTable:
+    return mlci.reduce_table(FRAME, "y", "p", metric="accuracy", conditions="c")
+
 
 #: kinds of per-sample arguments (what a wrong dtype is, how a missing value is written)
 LABELS, NUMBERS, GROUPS, IDS, MATRIX = "labels", "numbers", "groups", "ids", "matrix"
@@ -481,10 +488,27 @@ REGISTRY: dict[str, Api] = {
         conditions="conditions",
     ),
     "list_metrics": Api(mlci.list_metrics, {}),
+    # ------------------------------------------------------------- out-of-core (DuckDB)
+    "reduce_table": Api(
+        mlci.reduce_table,
+        {"source": FRAME, "metric": "accuracy", "conditions": "c", "strata": "s"},
+        call=lambda source, **kw: mlci.reduce_table(source, "y", "p", **kw),
+    ),
+    "reduce_ci": Api(
+        mlci.reduce_ci,
+        {"source": FRAME, "metric": "accuracy", "conditions": "c", "strata": "s", **FAST},
+        call=lambda source, **kw: mlci.reduce_ci(source, "y", "p", **kw),
+    ),
+    "AtomTable.bootstrap_ci": Api(
+        mlci.AtomTable.bootstrap_ci,
+        {"metric": "accuracy", **FAST},
+        call=lambda **kw: _atom_table().bootstrap_ci(**kw),
+    ),
 }
 
 #: public names that hold results or are warnings: no data goes in
 EXEMPT = {
+    "AtomTable",  # a reduced table: built by reduce_table, its bootstrap_ci is in REGISTRY
     "BootstrapResult",
     "ComparisonResult",
     "ConfidenceInterval",
@@ -503,7 +527,12 @@ EXEMPT = {
 }
 
 #: methods of public classes that take data (besides the constructors)
-DATA_METHODS = {"Scores.from_labels", "Scores.bootstrap_ci", "ConfusionMatrix.bootstrap_ci"}
+DATA_METHODS = {
+    "Scores.from_labels",
+    "Scores.bootstrap_ci",
+    "ConfusionMatrix.bootstrap_ci",
+    "AtomTable.bootstrap_ci",
+}
 
 
 def _base(name: str) -> str:
@@ -629,6 +658,11 @@ OPTION_BAD: dict[str, list[Any]] = {
     "resample_levels": ["nope"],
     "scores": [[0.1, 0.9], None],  # the Scores object of the score functions
     "metric": [3],
+    "engine": ["nope", "spark"],
+    "score_bins": [1, 2.5],
+    "max_rows": [0],
+    "memory_limit": [3, " "],
+    "temp_directory": [3],
 }
 
 #: parameters not varied here, and where they are tested instead
@@ -640,6 +674,7 @@ ELSEWHERE: dict[str, str] = {
     "y_train": "tests/comparison/test_inputs.py::test_methods_specific_inputs",
     "X_test": "tests/comparison/test_inputs.py::test_methods_specific_inputs",
     "binary": "generic flag; the matrix= entry (a table) covers it in test_confusion",
+    "source": "tests/backends/test_duckdb.py (files, globs, SQL, frames: missing, empty, wrong)",
 }
 
 
@@ -1028,6 +1063,12 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         ],
         "--kappa-weights": [
             (["--metric", "cohen_kappa", "--kappa-weights", "cubic"], "--kappa-weights")
+        ],
+        "--engine": [
+            (["--engine", "nope"], "--engine: invalid choice"),
+            (["--engine", "duckdb", "--two-stage", "--condition", "speaker"], "--two-stage"),
+            ([NA_FILE, "--engine", "duckdb"], "either FILE or --example"),
+            (["--engine", "duckdb", "--label", "nope"], "--label: no column 'nope'"),
         ],
         "--json": [(["--json=yes"], "--json")],
         "--digits": [(["--digits", "x"], "--digits"), (["--digits", "99"], "--digits")],

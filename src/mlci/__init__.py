@@ -9,6 +9,7 @@ plans, samplers, the replicate loop, intervals) -> ``metrics`` (kernels) -> resu
 
 from __future__ import annotations
 
+from .backends import AtomTable, reduce_ci, reduce_table
 from .classical.auc import (
     delong_ci,
     delong_test,
@@ -108,6 +109,7 @@ from .scores.verification import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "AtomTable",
     "BootstrapResult",
     "ComparisonResult",
     "ConfidenceInterval",
@@ -173,6 +175,8 @@ __all__ = [
     "pr_curve",
     "proportion_ci",
     "proportion_diff_ci",
+    "reduce_ci",
+    "reduce_table",
     "reject_hypotheses",
     "roc_band",
     "roc_curve",

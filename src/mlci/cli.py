@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from . import __version__
+from .backends.command import CLI_ENGINES, ci_engine, run_ci
 from .comparison.paired import compare
 from .data import example_path
 from .engine.bootstrap import bootstrap_ci
@@ -77,6 +78,7 @@ OPTIONS: dict[str, str] = {
     "beta": "--beta",
     "correction": "--correction",
     "dropna": "--dropna",
+    "engine": "--engine",
 }
 
 #: how the input gate reads each per-sample column (see :class:`mlci.inputs.ArgSpec`)
@@ -460,6 +462,13 @@ def _add_ci(sub: Any) -> None:
         choices=("linear", "quadratic"),
         help="disagreement weights of cohen_kappa (default: unweighted)",
     )
+    m.add_argument(
+        "--engine",
+        choices=CLI_ENGINES,
+        help="read FILE into memory, or reduce it inside DuckDB (bounded memory; for files "
+        "larger than memory). Default: duckdb for a glob ('preds/*.parquet') or a file "
+        "over 256 MiB, memory otherwise",
+    )
     o = p.add_argument_group("output")
     o.add_argument("--json", action="store_true", help="print a JSON list of results")
     o.add_argument(
@@ -486,6 +495,8 @@ def _grouping_columns(args: argparse.Namespace) -> dict[str, tuple[str, str, str
 
 
 def _run_ci(args: argparse.Namespace) -> int:
+    if ci_engine(args.file, args.engine, args.example) != "memory":
+        return _run_ci_reduced(args)
     table, source = load_input(args)
     if args.example:
         args.label = args.label or "label"
@@ -538,6 +549,68 @@ def _run_ci(args: argparse.Namespace) -> int:
         for msg in dict.fromkeys(cli_message(str(w.message), spelled_here) for w in caught):
             print(f"mlci: warning: {info.name}: {msg}", file=sys.stderr)
         results.append((info.name, options, res))
+    return _report_ci(results, source, seed, args, n_dropped)
+
+
+def _run_ci_reduced(args: argparse.Namespace) -> int:
+    """``mlci ci`` through DuckDB (:func:`mlci.backends.command.run_ci`)."""
+    if args.example and args.file:
+        raise CLIError("give either FILE or --example, not both.")
+    if args.example:
+        args.file = str(example_path())
+        args.label = args.label or "label"
+        args.pred = args.pred or "pred"
+    if not args.file:
+        raise CLIError("no input: give a predictions FILE (CSV or Parquet), or --example.")
+    names = _split_list(args.metric)
+    if not names:
+        raise CLIError("--metric: give at least one metric name (see `mlci metrics`).")
+    infos = [_metric_info(n) for n in names]
+    seed = _seed(args)
+
+    def options(info: Any, table: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if args.pos_label is not None and "pos_label" in info.options:
+            out["pos_label"] = parse_like(args.pos_label, table.table.get("y_true"))
+        for key, value in (
+            ("average", args.average),
+            ("beta", args.beta),
+            ("weights", args.kappa_weights),
+        ):
+            if value is not None and key in info.options:
+                out[key] = value
+        return out
+
+    results, source, n_dropped, caught = run_ci(
+        args.file,
+        infos,
+        lambda info: {
+            k: v for k, v in {**_metric_columns(info, args), **_grouping_columns(args)}.items()
+        },
+        options,
+        dropna=args.dropna,
+        two_stage=args.two_stage,
+        bootstrap={
+            "n_resamples": args.n_resamples,
+            "confidence_level": args.confidence_level,
+            "method": args.method,
+            "alternative": args.alternative,
+            "rng": seed,
+        },
+    )
+    for msg in dict.fromkeys(cli_message(m) for m in caught):
+        print(f"mlci: warning: {msg}", file=sys.stderr)
+    return _report_ci(results, source, seed, args, n_dropped)
+
+
+def _report_ci(
+    results: list[tuple[str, dict[str, Any], Any]],
+    source: str,
+    seed: int,
+    args: argparse.Namespace,
+    n_dropped: int,
+) -> int:
+    """Print the results of ``mlci ci`` (a table, or JSON with --json)."""
     if args.json:
         out = []
         for name, options, res in results:
