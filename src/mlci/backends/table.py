@@ -431,12 +431,14 @@ def reduce_table(
     grid: dict[str, Any] = {}
     if names[0] in RANKING:
         kind = "scores"
-        red = score_histogram(src, inputs, fine_bins=FINE_BINS, dropna=dropna)
         if design:
-            raise NotImplementedError(
-                "Ranking metrics with `conditions`/`strata` are not reduced yet; "
-                "bootstrap them in memory (mlci.bootstrap_ci)."
+            # (conditions x labels x score bins) cells number about n: no reduction
+            raise ValueError(
+                "`conditions`/`strata` with a ranking metric: not reduced (the table of "
+                "condition x label x score bin is about as large as the data). Bootstrap "
+                "in memory (mlci.bootstrap_ci), or reduce without them."
             )
+        red = score_histogram(src, inputs, fine_bins=FINE_BINS, dropna=dropna)
         edges = coarse_edges(red.columns["score_bin"], red.counts, score_bins, FINE_BINS)
         red = _merge_bins(red, edges)
         grid = {**red.extra, "edges": edges}

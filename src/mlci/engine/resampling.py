@@ -163,6 +163,42 @@ def bind_atoms(n_samples: int, keys: Any, m: int | None) -> tuple[np.ndarray, in
     return keys, int(keys.max()) + 1 if m is None else int(m)
 
 
+#: cells counted at once by :func:`local_uniform_counts` (int64 counts: 256 KiB, in cache)
+_LOCAL_CELLS = 1 << 15
+
+
+def local_uniform_counts(
+    rng: np.random.Generator, b: int, n: int, out: np.ndarray | None = None
+) -> np.ndarray:
+    """Counts ``(b, n)`` (float) of ``n`` draws with replacement among ``n`` cells, per row.
+
+    The draws are split by blocks of :data:`_LOCAL_CELLS` cells: the number of draws in
+    each block is multinomial (probabilities the blocks' sizes over ``n``), then each
+    block's draws are counted with a bincount of the block alone.  This is exactly the
+    law of one bincount of ``n`` uniform draws (a multinomial's counts, grouped and then
+    split), but every scatter stays inside a block that fits in cache, where one
+    bincount over ``n`` cells misses the cache (and the TLB) on nearly every draw: 3-4x
+    faster at ``n = 2 * 10^6``.
+
+    Examples
+    --------
+    >>> c = local_uniform_counts(np.random.default_rng(0), 2, 100_000)
+    >>> c.shape, c.sum(axis=1).tolist()
+    ((2, 100000), [100000.0, 100000.0])
+    """
+    starts = np.arange(0, n, _LOCAL_CELLS)
+    sizes = np.diff(np.append(starts, n))
+    if out is None:
+        out = np.empty((b, n))
+    for r in range(b):
+        per_block = rng.multinomial(n, sizes / n)
+        for a, size, k in zip(starts, sizes, per_block, strict=True):
+            out[r, a : a + size] = np.bincount(
+                rng.integers(0, size, k, dtype=np.intp), minlength=size
+            )
+    return out
+
+
 class AtomSampler(Sampler):
     """Replicate counts over ``m`` atoms for one plan (see :meth:`ResamplingPlan.weights_for`).
 
@@ -257,6 +293,18 @@ class AtomSampler(Sampler):
                 (None if identity else keys) if idx is None else row_keys[idx]
                 for idx in self._strata
             ]
+            # every atom holds one sample (e.g. distinct scores) and there are many: draw in
+            # atom order, cache-locally (local_uniform_counts).  n draws over the samples,
+            # mapped to atoms by a bijection, have the law of n draws over the atoms; the
+            # draws then no longer say which *sample* was drawn (a kernel with other atoms
+            # on the same plan sees other replicates), but a random gather and a random
+            # n-cell scatter per replicate are spared: 2-3x faster at n >= 10^6.
+            self._atom_order = (
+                table is None
+                and self._strata == [None]
+                and m == n > _LOCAL_CELLS
+                and bool((self.counts == 1).all())
+            )
             cost = m * len(self._strata) if self._use_multinomial else n
             self._mode = "samples"
         self.block_size = int(np.clip(_BLOCK_ELEMENTS // max(cost, 1), 1, _MAX_BLOCK))
@@ -307,6 +355,9 @@ class AtomSampler(Sampler):
         ):
             if self._use_multinomial:
                 part = rng.multinomial(n_s, cnt / n_s, size=b)
+            elif self._atom_order:
+                local_uniform_counts(rng, b, n_s, out)
+                return
             else:
                 # n_s sample indices per replicate, mapped to atoms and counted in one
                 # bincount (intp draws: no cast before the gather and the bincount)
