@@ -134,8 +134,8 @@ def _collect(source: Source, make: Any) -> Any:
 def _numpy(df: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
     """A collected column as numpy, and its missing mask (null, or NaN in a float column)."""
     s = df[name]
-    null = np.asarray(s.is_null().to_numpy(), dtype=bool)
-    values = s.to_numpy()
+    null = np.array(s.is_null().to_numpy(), dtype=bool)  # a copy: writable
+    values = np.array(s.to_numpy())
     if values.dtype.kind == "f":
         null |= np.isnan(values)
     elif values.dtype.kind == "O":
@@ -235,20 +235,30 @@ def unit_sums(
         fine = ~(col.is_null() | col.is_nan()).fill_null(True)
         ok = fine if ok is None else ok & fine
     num, den = SUMMANDS[metric](c)
-    aggs = [
-        nw.len().alias(_N),
-        nw.when(ok).then(num).otherwise(0.0).sum().alias(_NUM),
-        (nw.when(ok).then(den).otherwise(0.0) if den is not None else ok.cast(nw.Float64))
-        .sum()
+    # per-row helper columns first, then plain sums (every engine, Dask included, runs
+    # elementary group-by aggregations only)
+    helpers = [
+        nw.when(ok).then(num).otherwise(0.0).cast(nw.Float64).alias(_NUM),
+        (nw.when(ok).then(den).otherwise(0.0) if den is not None else ok)
+        .cast(nw.Float64)
         .alias(_DEN),
-        (~ok).cast(nw.Int64).sum().alias(_MISSING),
+        (~ok).cast(nw.Int64).alias(_MISSING),
     ]
     for role, col in c.items():
-        aggs.append((col.abs() == float("inf")).cast(nw.Int64).sum().alias(f"{_NONFINITE}{role}"))
+        helpers.append((col.abs() == float("inf")).cast(nw.Int64).alias(f"{_NONFINITE}{role}"))
     if "weights" in c:
-        aggs.append((c["weights"] < 0).cast(nw.Int64).sum().alias(_NEG))
+        helpers.append((c["weights"] < 0).cast(nw.Int64).alias(_NEG))
+    summed = [_NUM, _DEN, _MISSING]
+    summed += [f"{_NONFINITE}{role}" for role in c] + ([_NEG] if "weights" in c else [])
     keys = list(dict.fromkeys(design.values()))
-    df = _collect(source, lambda: source.frame.group_by(*keys, drop_null_keys=False).agg(*aggs))
+    df = _collect(
+        source,
+        lambda: (
+            source.frame.with_columns(*helpers)
+            .group_by(*keys, drop_null_keys=False)
+            .agg(nw.len().alias(_N), *(nw.col(h).sum() for h in summed))
+        ),
+    )
     for role in c:
         bad = int(np.nansum(df[f"{_NONFINITE}{role}"].to_numpy()))
         if bad:
