@@ -14,9 +14,9 @@ import os
 
 import numpy as np
 import pytest
+from backend_frames import make_frame
 
 import mlci
-from conftest import make_frame
 
 N_ROWS = int(os.environ.get("MLCI_ENGINE_ROWS", "200000"))
 FAST = {"n_resamples": 200, "rng": 11}

@@ -165,6 +165,8 @@ def bind_atoms(n_samples: int, keys: Any, m: int | None) -> tuple[np.ndarray, in
 
 #: cells counted at once by :func:`local_uniform_counts` (int64 counts: 256 KiB, in cache)
 _LOCAL_CELLS = 1 << 15
+#: above this many cells, one bincount over all of them misses the cache: count by blocks
+_GLOBAL_CELLS = 1 << 19
 
 
 def local_uniform_counts(
@@ -305,6 +307,8 @@ class AtomSampler(Sampler):
                 and m == n > _LOCAL_CELLS
                 and bool((self.counts == 1).all())
             )
+            if self._atom_order:
+                self._stratum_keys = [None]
             cost = m * len(self._strata) if self._use_multinomial else n
             self._mode = "samples"
         self.block_size = int(np.clip(_BLOCK_ELEMENTS // max(cost, 1), 1, _MAX_BLOCK))
@@ -355,7 +359,8 @@ class AtomSampler(Sampler):
         ):
             if self._use_multinomial:
                 part = rng.multinomial(n_s, cnt / n_s, size=b)
-            elif self._atom_order:
+            elif keys is None and n_s > _GLOBAL_CELLS:
+                # one atom per sample, more than a cache can count at once: block by block
                 local_uniform_counts(rng, b, n_s, out)
                 return
             else:
