@@ -217,10 +217,8 @@ def part_big(root: str, n: int, b: int) -> dict[str, Any]:
     written = time.perf_counter() - t0
     glob_ = os.path.join(path, "*.parquet")
     common = ["--label", "label", "--seed", "0", "-B", str(b), "--json"]
-    decisions = run_cli(
-        ["ci", glob_, "--pred", "prediction", "--condition", "speaker"]
-        + ["--metric", "accuracy,f1,mcc", *common]
-    )
+    columns = ["--pred", "prediction", "--condition", "speaker"]
+    decisions = run_cli(["ci", glob_, *columns, "--metric", "accuracy,f1,mcc", *common])
     roc = run_cli(["ci", glob_, "--score", "score", "--metric", "roc_auc", *common])
     out = {"rows": n, "write_seconds": written, "decisions": decisions, "roc_auc": roc}
     print(json.dumps(out), flush=True)
