@@ -86,6 +86,13 @@ X_CV = np.random.default_rng(2).normal(size=(40, 2)).round(3)
 Y_CV = (X_CV[:, 0] > 0).astype(int)
 
 FAST = {"n_resamples": 20, "rng": 0}
+#: a table for the reductions (conditions "c", strata "s"), and its reduced table
+FRAME = pd.DataFrame({"y": Y, "p": P_A, "c": COND, "s": STRATA})
+
+
+def _atom_table() -> mlci.AtomTable:
+    return mlci.reduce_table(FRAME, "y", "p", metric="accuracy", conditions="c")
+
 
 # language-model logs: 2 models x 20 items x 2 repeats (long table), and the bundled log
 L_MODEL = np.repeat(["A", "B"], 2 * N // 2)
@@ -558,11 +565,28 @@ REGISTRY: dict[str, Api] = {
     "llm_sample_size": Api(
         mlci.llm_sample_size, {"log": LLM_LOG, "a": "model-a", "b": "model-b", "difference": 0.03}
     ),
+    # ------------------------------------------------------------- out-of-core (DuckDB)
+    "reduce_table": Api(
+        mlci.reduce_table,
+        {"source": FRAME, "metric": "accuracy", "conditions": "c", "strata": "s"},
+        call=lambda source, **kw: mlci.reduce_table(source, "y", "p", **kw),
+    ),
+    "reduce_ci": Api(
+        mlci.reduce_ci,
+        {"source": FRAME, "metric": "accuracy", "conditions": "c", "strata": "s", **FAST},
+        call=lambda source, **kw: mlci.reduce_ci(source, "y", "p", **kw),
+    ),
+    "AtomTable.bootstrap_ci": Api(
+        mlci.AtomTable.bootstrap_ci,
+        {"metric": "accuracy", **FAST},
+        call=lambda **kw: _atom_table().bootstrap_ci(**kw),
+    ),
 }
 
 #: public names that hold results or are warnings: no data goes in
 EXEMPT = {
     "BootstrapErrorResult",
+    "AtomTable",  # a reduced table: built by reduce_table, its bootstrap_ci is in REGISTRY
     "BootstrapResult",
     "CVResult",
     "ComparisonResult",
@@ -586,7 +610,12 @@ EXEMPT = {
 }
 
 #: methods of public classes that take data (besides the constructors)
-DATA_METHODS = {"Scores.from_labels", "Scores.bootstrap_ci", "ConfusionMatrix.bootstrap_ci"}
+DATA_METHODS = {
+    "Scores.from_labels",
+    "Scores.bootstrap_ci",
+    "ConfusionMatrix.bootstrap_ci",
+    "AtomTable.bootstrap_ci",
+}
 
 
 def _base(name: str) -> str:
@@ -722,6 +751,11 @@ OPTION_BAD: dict[str, list[Any]] = {
     "repeats": [0, "x"],
     "difference": [0, 1.5],
     "k": [0],
+    "engine": ["nope", "spark"],
+    "score_bins": [1, 2.5],
+    "max_rows": [0],
+    "memory_limit": [3, " "],
+    "temp_directory": [3],
 }
 
 #: parameters not varied here, and where they are tested instead
@@ -735,6 +769,7 @@ ELSEWHERE: dict[str, str] = {
     "binary": "generic flag; the matrix= entry (a table) covers it in test_confusion",
     "paths": "tests/llm/test_llm_readers.py (missing files, directories without logs)",
     "log": "tests/llm (`log` must be an EvalLog)",
+    "source": "tests/backends/test_duckdb.py (files, globs, SQL, frames: missing, empty, wrong)",
 }
 
 
@@ -1158,6 +1193,14 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
             (["--metric", "cohen_kappa", "--kappa-weights", "cubic"], "--kappa-weights")
         ],
         **_OUTPUT_CASES,
+        "--engine": [
+            (["--engine", "nope"], "--engine: invalid choice"),
+            (["--engine", "duckdb", "--two-stage", "--condition", "speaker"], "--two-stage"),
+            ([NA_FILE, "--engine", "duckdb"], "either FILE or --example"),
+            (["--engine", "duckdb", "--label", "nope"], "--label: no column 'nope'"),
+        ],
+        "--json": [(["--json=yes"], "--json")],
+        "--digits": [(["--digits", "x"], "--digits"), (["--digits", "99"], "--digits")],
     },
     "compare": {
         "FILE": [

@@ -114,6 +114,8 @@ BUILDERS: dict[str, Callable[[], Any]] = {
         n_resamples=200),
     "CoverageStudy": _coverage,
     "CoverageRow": lambda: _coverage().entries[0],
+    "AtomTable": lambda: mlci.reduce_table(
+        pd.DataFrame({"y": Y, "p": PRED_A}), "y", "p", metric="accuracy"),
 }  # fmt: skip
 
 

@@ -9,6 +9,7 @@ plans, samplers, the replicate loop, intervals) -> ``metrics`` (kernels) -> resu
 
 from __future__ import annotations
 
+from .backends import AtomTable, reduce_ci, reduce_table
 from .classical.auc import (
     delong_ci,
     delong_test,
@@ -117,6 +118,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BootstrapErrorResult",
+    "AtomTable",
     "BootstrapResult",
     "CVResult",
     "ComparisonResult",
@@ -196,6 +198,8 @@ __all__ = [
     "proportion_ci",
     "proportion_diff_ci",
     "read_eval_logs",
+    "reduce_ci",
+    "reduce_table",
     "reject_hypotheses",
     "roc_band",
     "roc_curve",

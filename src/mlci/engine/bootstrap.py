@@ -244,13 +244,17 @@ def run_bootstrap(
     jackknife_groups: int | None = None,
     metric_name: str | None = None,
     details: dict[str, Any] | None = None,
+    sampler: Sampler | None = None,
 ) -> BootstrapResult:
     """Bootstrap a bound metric kernel under a resampling plan (the engine behind every API).
 
     Other modules (paired comparisons, score analysis) build their own kernels and call
-    this; :func:`bootstrap_ci` is the user-facing wrapper.
+    this; :func:`bootstrap_ci` is the user-facing wrapper.  ``sampler`` replaces
+    ``plan.weights_for(kernel.keys, kernel.m)`` (e.g. a sampler bound to a reduced table,
+    :meth:`ResamplingPlan.weights_for_table`).
     """
-    sampler = plan.weights_for(kernel.keys, kernel.m)
+    if sampler is None:
+        sampler = plan.weights_for(kernel.keys, kernel.m)
     estimate = kernel.evaluate(sampler.counts[None, :])[0]
     _check_estimate(estimate, metric_name or kernel.name)  # fail before any replicate
     if jackknife_groups is not None:

@@ -53,6 +53,8 @@ __all__ = [
     "ResamplingPlan",
     "fast_unique",
     "make_plan",
+    "scheme_name",
+    "table_plan",
     "unique_inverse",
     "warn_few_conditions",
 ]
@@ -131,6 +133,27 @@ class ResamplingPlan:
         """
         return AtomSampler(self, *bind_atoms(self.n_samples, keys, m))
 
+    def weights_for_table(
+        self, group: np.ndarray | None, keys: np.ndarray, counts: np.ndarray, m: int
+    ) -> AtomSampler:
+        """Bind the plan to a reduced table: row ``r`` holds ``counts[r]`` samples of atom
+        ``keys[r]`` in unit (with conditions) or stratum (without) ``group[r]``.
+
+        The table is what a data engine computes with one ``GROUP BY`` (see
+        :mod:`mlci.backends`).  Replicates are the same as :meth:`weights_for` on the
+        per-sample arrays would draw whenever those are drawn from the table's counts
+        alone: with conditions (any size), and iid or within strata when ``16 * m <= n``
+        (the multinomial draw); below that, the iid draw from a table is the multinomial
+        one (same law, other numbers).  Two-stage plans need the samples' order and are
+        refused.
+        """
+        if self.two_stage:
+            raise ValueError(
+                "`two_stage=True` resamples the samples inside each condition, which needs "
+                "every sample; a reduced table holds only counts. Load the data in memory."
+            )
+        return AtomSampler(self, None, int(m), table=(group, keys, counts))
+
 
 def bind_atoms(n_samples: int, keys: Any, m: int | None) -> tuple[np.ndarray, int]:
     """Validated atom keys and their count (``keys=None``: one atom per sample)."""
@@ -138,6 +161,44 @@ def bind_atoms(n_samples: int, keys: Any, m: int | None) -> tuple[np.ndarray, in
         return np.arange(n_samples, dtype=np.intp), n_samples
     keys = np.asarray(keys, dtype=np.intp)
     return keys, int(keys.max()) + 1 if m is None else int(m)
+
+
+#: cells counted at once by :func:`local_uniform_counts` (int64 counts: 256 KiB, in cache)
+_LOCAL_CELLS = 1 << 15
+#: above this many cells, one bincount over all of them misses the cache: count by blocks
+_GLOBAL_CELLS = 1 << 19
+
+
+def local_uniform_counts(
+    rng: np.random.Generator, b: int, n: int, out: np.ndarray | None = None
+) -> np.ndarray:
+    """Counts ``(b, n)`` (float) of ``n`` draws with replacement among ``n`` cells, per row.
+
+    The draws are split by blocks of :data:`_LOCAL_CELLS` cells: the number of draws in
+    each block is multinomial (probabilities the blocks' sizes over ``n``), then each
+    block's draws are counted with a bincount of the block alone.  This is exactly the
+    law of one bincount of ``n`` uniform draws (a multinomial's counts, grouped and then
+    split), but every scatter stays inside a block that fits in cache, where one
+    bincount over ``n`` cells misses the cache (and the TLB) on nearly every draw: 3-4x
+    faster at ``n = 2 * 10^6``.
+
+    Examples
+    --------
+    >>> c = local_uniform_counts(np.random.default_rng(0), 2, 100_000)
+    >>> c.shape, c.sum(axis=1).tolist()
+    ((2, 100000), [100000.0, 100000.0])
+    """
+    starts = np.arange(0, n, _LOCAL_CELLS)
+    sizes = np.diff(np.append(starts, n))
+    if out is None:
+        out = np.empty((b, n))
+    for r in range(b):
+        per_block = rng.multinomial(n, sizes / n)
+        for a, size, k in zip(starts, sizes, per_block, strict=True):
+            out[r, a : a + size] = np.bincount(
+                rng.integers(0, size, k, dtype=np.intp), minlength=size
+            )
+    return out
 
 
 class AtomSampler(Sampler):
@@ -151,44 +212,60 @@ class AtomSampler(Sampler):
         Replicates per RNG block.
     """
 
-    def __init__(self, plan: ResamplingPlan, keys: np.ndarray, m: int) -> None:
+    def __init__(
+        self,
+        plan: ResamplingPlan,
+        keys: np.ndarray | None,
+        m: int,
+        *,
+        table: tuple[np.ndarray | None, np.ndarray, np.ndarray] | None = None,
+    ) -> None:
         self.plan = plan
         self.seed = plan.seed
         self.n_resamples = plan.n_resamples
         self.keys = keys
         self.m = m
         n = plan.n_samples
-        self.counts = np.bincount(keys, minlength=m).astype(float)
+        # the per-sample arrays, or a reduced table: rows (group, atom, count), where the
+        # group is the unit (with conditions) or the stratum; per-sample: one row a sample
+        if table is None:
+            assert keys is not None
+            group = plan.unit_of_sample if plan.n_units is not None else plan.stratum_of_sample
+            row_keys, row_counts = keys, None
+        else:
+            group, row_keys, row_counts = table
+            row_keys = np.asarray(row_keys, dtype=np.intp)
+            row_counts = np.asarray(row_counts, dtype=float)
+        self.counts = np.bincount(row_keys, weights=row_counts, minlength=m).astype(float)
         self._tls = threading.local()
         self._table: Any = None
         # atoms that each lie inside a single unit: replicate counts are then a gather
         self._atom_unit: np.ndarray | None = None
-        if plan.unit_of_sample is not None:
+        if plan.n_units is not None:
             # per-unit atom table T (n_units, m): dense when small, sparse otherwise
             n_units = plan.n_units
-            assert n_units is not None
+            assert group is not None
             # an atom whose samples all share one unit: w[:, a] = u[:, unit(a)] * c_a, a
             # gather instead of a product (the (condition, cell) atoms of the linearized
             # methods are all of this kind, however many)
             atom_unit = np.full(m, -1, dtype=np.intp)
-            atom_unit[keys] = plan.unit_of_sample
-            gather = (atom_unit[keys] == plan.unit_of_sample).all() and m > n_units
-            if gather:
+            atom_unit[row_keys] = group
+            gather = bool((atom_unit[row_keys] == group).all())
+            if gather and (m > n_units or n_units * m > 4_000_000):
                 self._atom_unit = atom_unit
                 self._atom_single = bool((self.counts == 1).all())
-            if n_units * m <= 4_000_000 and not gather:
-                t = np.bincount(plan.unit_of_sample * m + keys, minlength=n_units * m).astype(float)
-                self._table = t.reshape(n_units, m)
+            if n_units * m <= 4_000_000 and self._atom_unit is None:
+                t = np.bincount(group * m + row_keys, weights=row_counts, minlength=n_units * m)
+                self._table = t.astype(float).reshape(n_units, m)
             else:
-                self._table = sparse.csr_matrix(
-                    (np.ones(n), (plan.unit_of_sample, keys)), shape=(n_units, m)
-                )
+                data = np.ones(len(row_keys)) if row_counts is None else row_counts
+                self._table = sparse.csr_matrix((data, (group, row_keys)), shape=(n_units, m))
                 self._table.sum_duplicates()
             if plan.two_stage:
                 # samples grouped by unit, for drawing inside each drawn unit
                 order = np.argsort(plan.unit_of_sample, kind="stable")
                 self._unit_order_keys = keys[order]
-            sizes = np.bincount(plan.unit_of_sample, minlength=n_units)
+            sizes = np.bincount(group, weights=row_counts, minlength=n_units).astype(np.intp)
             self._unit_sizes = sizes
             self._unit_starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
             # the block size depends on the plan only (not on the atoms), so that samplers
@@ -197,22 +274,44 @@ class AtomSampler(Sampler):
             cost = 8 * n_units + (n if plan.two_stage else 0)
             self._mode = "units"
         else:
-            if plan.stratum_of_sample is not None:
-                s = plan.stratum_of_sample
-                self._strata = [np.flatnonzero(s == j) for j in range(plan.n_strata or 0)]
+            if group is not None:
+                self._strata = [np.flatnonzero(group == j) for j in range(plan.n_strata or 0)]
             else:
                 self._strata = [None]
             # multinomial over atoms is cheaper than drawing n indices when atoms are few
-            self._use_multinomial = plan.poisson or 16 * m <= n
+            # (and the only draw a reduced table allows)
+            self._use_multinomial = plan.poisson or 16 * m <= n or table is not None
             self._stratum_counts = [
-                np.bincount(keys if idx is None else keys[idx], minlength=m).astype(float)
+                np.bincount(
+                    row_keys if idx is None else row_keys[idx],
+                    weights=None if row_counts is None or idx is None else row_counts[idx],
+                    minlength=m,
+                ).astype(float)
+                if row_counts is None or idx is not None
+                else self.counts
                 for idx in self._strata
             ]
+            self._stratum_sizes = [round(float(c.sum())) for c in self._stratum_counts]
             # atom of each sample of each stratum; None where it is the sample itself
-            identity = m == n and bool((keys == np.arange(n)).all())
+            identity = table is None and m == n and bool((row_keys == np.arange(n)).all())
             self._stratum_keys = [
-                (None if identity else keys) if idx is None else keys[idx] for idx in self._strata
+                (None if identity else keys) if idx is None else row_keys[idx]
+                for idx in self._strata
             ]
+            # every atom holds one sample (e.g. distinct scores) and there are many: draw in
+            # atom order, cache-locally (local_uniform_counts).  n draws over the samples,
+            # mapped to atoms by a bijection, have the law of n draws over the atoms; the
+            # draws then no longer say which *sample* was drawn (a kernel with other atoms
+            # on the same plan sees other replicates), but a random gather and a random
+            # n-cell scatter per replicate are spared: 2-3x faster at n >= 10^6.
+            self._atom_order = (
+                table is None
+                and self._strata == [None]
+                and m == n > _LOCAL_CELLS
+                and bool((self.counts == 1).all())
+            )
+            if self._atom_order:
+                self._stratum_keys = [None]
             cost = m * len(self._strata) if self._use_multinomial else n
             self._mode = "samples"
         self.block_size = int(np.clip(_BLOCK_ELEMENTS // max(cost, 1), 1, _MAX_BLOCK))
@@ -258,10 +357,15 @@ class AtomSampler(Sampler):
             out[...] = rng.poisson(self.counts, size=(b, m))
             return
         total: np.ndarray | None = None
-        for keys, cnt in zip(self._stratum_keys, self._stratum_counts, strict=True):
-            n_s = self.plan.n_samples if keys is None else len(keys)
+        for keys, cnt, n_s in zip(
+            self._stratum_keys, self._stratum_counts, self._stratum_sizes, strict=True
+        ):
             if self._use_multinomial:
                 part = rng.multinomial(n_s, cnt / n_s, size=b)
+            elif keys is None and n_s > _GLOBAL_CELLS:
+                # one atom per sample, more than a cache can count at once: block by block
+                local_uniform_counts(rng, b, n_s, out)
+                return
             else:
                 # n_s sample indices per replicate, mapped to atoms and counted in one
                 # bincount (intp draws: no cast before the gather and the bincount)
@@ -382,7 +486,9 @@ class AtomSampler(Sampler):
                 removed = ind @ self._table
             g = removed.shape[0]
             mult = np.ones(g)
-        elif self.m <= max_groups:
+        elif self.m <= max_groups or self.keys is None:
+            # (a reduced table has no samples to deal into groups: the exact delete-one
+            # jackknife, one row per present atom)
             present = np.flatnonzero(counts > 0)
             g = len(present)
 
@@ -406,6 +512,66 @@ class AtomSampler(Sampler):
             return counts[None, :] - part
 
         return g, mult, rows
+
+
+def scheme_name(conditions: bool, strata: bool, two_stage: bool, weights: str) -> str:
+    """The name of a resampling scheme (``ResamplingPlan.scheme``)."""
+    if conditions:
+        scheme = "conditions-within-strata" if strata else "conditions"
+        if two_stage:
+            scheme += "-two-stage"
+    else:
+        scheme = "strata" if strata else "iid"
+    return scheme + ("+poisson" if weights == "poisson" else "")
+
+
+def table_plan(
+    n_samples: int,
+    *,
+    n_units: int | None = None,
+    stratum_of_unit: np.ndarray | None = None,
+    n_strata: int | None = None,
+    n_conditions: int | None = None,
+    weights: str = "multinomial",
+    n_resamples: int = 1000,
+    rng: Any = None,
+) -> ResamplingPlan:
+    """A :class:`ResamplingPlan` for a reduced table (no per-sample arrays).
+
+    The design is given by its codes, as :func:`make_plan` would compute them from the
+    samples: ``n_units`` units (conditions, or (stratum, condition) pairs) in the sorted
+    order of (stratum, condition), ``stratum_of_unit`` their strata, ``n_strata`` strata in
+    sorted order.  Bind it with :meth:`ResamplingPlan.weights_for_table`.
+
+    Examples
+    --------
+    >>> plan = table_plan(10, n_units=3, n_conditions=3, n_resamples=5, rng=0)
+    >>> s = plan.weights_for_table(np.array([0, 0, 1, 2]), np.array([0, 1, 0, 1]),
+    ...                            np.array([3, 1, 4, 2]), 2)
+    >>> s.counts.tolist(), s.all_replicates().sum(axis=1).shape
+    ([7.0, 3.0], (5,))
+    """
+    n_resamples = check_positive_int("n_resamples", n_resamples)
+    check_choice("weights", weights, ("multinomial", "poisson"))
+    if n_conditions is not None and n_conditions < 2:
+        raise ValueError(
+            "`conditions` has a single distinct value: resampling conditions needs at "
+            "least two (ideally dozens). Drop `conditions` for an iid bootstrap."
+        )
+    return ResamplingPlan(
+        n_samples=int(n_samples),
+        n_resamples=n_resamples,
+        scheme=scheme_name(n_units is not None, n_strata is not None, False, weights),
+        unit_of_sample=None,
+        n_units=n_units,
+        stratum_of_unit=stratum_of_unit,
+        stratum_of_sample=None,
+        n_strata=n_strata,
+        n_conditions=n_conditions,
+        two_stage=False,
+        poisson=weights == "poisson",
+        seed=check_rng_seed(rng),
+    )
 
 
 def make_plan(
@@ -488,18 +654,10 @@ def make_plan(
             )
     elif two_stage:
         raise ValueError("`two_stage=True` needs `conditions`; got conditions=None.")
-    if conditions is not None:
-        scheme = "conditions-within-strata" if strata is not None else "conditions"
-        if two_stage:
-            scheme += "-two-stage"
-    else:
-        scheme = "strata" if strata is not None else "iid"
-    if weights == "poisson":
-        scheme += "+poisson"
     return ResamplingPlan(
         n_samples=int(n_samples),
         n_resamples=n_resamples,
-        scheme=scheme,
+        scheme=scheme_name(conditions is not None, strata is not None, two_stage, weights),
         unit_of_sample=None if unit_of_sample is None else unit_of_sample.astype(np.intp),
         n_units=n_units,
         stratum_of_unit=stratum_of_unit,

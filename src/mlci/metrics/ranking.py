@@ -79,7 +79,7 @@ class RocAucKernel(_SortedScores):
         # floating-point one (no add latency chain); fractional weights take the float path.
         cum = np.empty((b, self.m_neg + 1), dtype=np.int64)
         cum[:, 0] = 0
-        np.cumsum(wn.astype(np.int64), axis=1, out=cum[:, 1:])
+        np.cumsum(wn, axis=1, dtype=np.int64, out=cum[:, 1:])  # truncates: checked below
         n_neg = wn.sum(axis=1)
         if np.array_equal(cum[:, -1], n_neg):  # exact for non-negative weights
             lower = np.take(cum, self.below, axis=1).astype(float)

@@ -1,0 +1,118 @@
+"""`mlci ci --engine duckdb`: the same table as in memory, from a glob of Parquet files."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import mlci.cli
+from mlci.backends.command import LARGE_FILE, ci_engine
+
+pytest.importorskip("duckdb", reason="duckdb is not installed (pip install 'mlci[duckdb]')")
+pytest.importorskip("pyarrow", reason="writing Parquet needs pyarrow")
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory, frame):
+    d = tmp_path_factory.mktemp("cli")
+    for i in range(3):
+        frame.iloc[i * 5000 : (i + 1) * 5000].to_parquet(d / f"part-{i}.parquet")
+    frame.iloc[:15000].to_parquet(d / "all.parquet")
+    return d
+
+
+def run(capsys, argv):
+    code = mlci.cli.main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+ARGS = ["--label", "label", "--pred", "prediction", "--condition", "speaker", "--seed", "1"]
+
+
+def test_glob_goes_through_duckdb_with_the_in_memory_numbers(capsys, files):
+    metrics = ["--metric", "accuracy,f1,mcc", "-B", "200", "--json"]
+    code, out, err = run(capsys, ["ci", str(files / "part-*.parquet"), *ARGS, *metrics])
+    assert code == 0, err
+    reduced = json.loads(out)
+    code, out, err = run(capsys, ["ci", str(files / "all.parquet"), *ARGS, *metrics])
+    assert code == 0, err
+    memory = json.loads(out)
+    assert [r["metric"] for r in reduced] == ["accuracy", "f1", "mcc"]
+    for a, b in zip(reduced, memory, strict=True):
+        assert a["confidence_interval"] == b["confidence_interval"]
+        assert a["details"]["engine"] == "duckdb" and "engine" not in b["details"]
+    # the same file, forced through DuckDB: the same numbers again
+    code, out, _ = run(
+        capsys, ["ci", str(files / "all.parquet"), *ARGS, *metrics, "--engine", "duckdb"]
+    )
+    assert [r["confidence_interval"] for r in json.loads(out)] == [
+        r["confidence_interval"] for r in memory
+    ]
+
+
+def test_table_output_and_pos_label(capsys, files):
+    code, out, err = run(
+        capsys,
+        [
+            "ci",
+            str(files / "part-*.parquet"),
+            *ARGS,
+            "--metric",
+            "f1",
+            "--pos-label",
+            "0",
+            "-B",
+            "50",
+        ],
+    )
+    assert code == 0, err
+    assert out.startswith("# 3 files") and "f1 (pos=0)" in out
+
+
+def test_engine_choice(tmp_path):
+    assert ci_engine("x/*.parquet", None) == "duckdb"
+    assert ci_engine("x.parquet", "memory") == "memory"
+    small = tmp_path / "small.csv"
+    small.write_text("a\n1\n")
+    assert ci_engine(str(small), None) == "memory"
+    big = tmp_path / "big.csv"
+    with open(big, "wb") as fh:  # a sparse file larger than the threshold
+        fh.truncate(LARGE_FILE + 1)
+    assert ci_engine(str(big), None) == "duckdb"
+    assert ci_engine(None, None, example=True) == "memory"
+
+
+def test_glob_matching_nothing_is_one_line(capsys, tmp_path):
+    code, out, err = run(
+        capsys, ["ci", str(tmp_path / "none-*.parquet"), *ARGS, "--metric", "accuracy"]
+    )
+    assert code == 2 and out == ""
+    assert err.startswith("mlci: error: ") and "none-*.parquet" in err and err.count("\n") == 1
+
+
+def test_missing_values_and_dropna(capsys, tmp_path):
+    path = tmp_path / "na.csv"
+    path.write_text("y,p,spk\n0,0,a\n1,1,b\nNA,1,c\n0,0,d\n1,0,e\n" + "0,0,f\n1,1,g\n" * 10)
+    base = [
+        "ci",
+        str(path),
+        "--engine",
+        "duckdb",
+        "--label",
+        "y",
+        "--pred",
+        "p",
+        "--metric",
+        "accuracy",
+        "-B",
+        "50",
+        "--seed",
+        "0",
+    ]
+    code, out, err = run(capsys, base)
+    assert code == 2 and "--label: column 'y'" in err and "1 missing" in err and "--dropna" in err
+    code, out, err = run(capsys, [*base, "--dropna"])
+    assert code == 0, err
+    assert "(1 row with a missing value dropped)" in out

@@ -1,0 +1,126 @@
+"""Spark, Dask and polars: the same reductions (through narwhals), the same intervals.
+
+Each engine's table must give the in-memory interval with the same seed on the exact
+paths (decision metrics with conditions and strata; additive metrics over conditions to
+rounding) and the DuckDB table's interval on the quantised path.  ``MLCI_ENGINE_ROWS``
+sets the number of rows (default 200,000; the issue's check used 1,000,000).  Tests skip,
+saying why, when an engine is not installed: ``pip install 'mlci[spark]'`` (Java 17
+needed) or ``'mlci[dask]'``.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from backend_frames import make_frame
+
+import mlci
+
+N_ROWS = int(os.environ.get("MLCI_ENGINE_ROWS", "200000"))
+FAST = {"n_resamples": 200, "rng": 11}
+DESIGN = {"conditions": "speaker", "strata": "stratum"}
+
+pytestmark = [
+    # pyspark warns that it does not fully support pandas >= 3 (it converts our frame)
+    pytest.mark.filterwarnings("ignore:PySpark does not yet fully support:FutureWarning"),
+    pytest.mark.filterwarnings("ignore::DeprecationWarning:pyspark.*"),
+    pytest.mark.filterwarnings("ignore::ResourceWarning"),
+    # narwhals announces that its Dask support moves to a plugin (narwhals-dask)
+    pytest.mark.filterwarnings("ignore:Dask support is moving out of Narwhals:FutureWarning"),
+]
+
+
+@pytest.fixture(scope="module")
+def big():
+    return make_frame(N_ROWS, n_speakers=500, seed=4)
+
+
+@pytest.fixture(scope="module")
+def expected(big):
+    """In-memory intervals (exact paths) and DuckDB's (quantised path)."""
+    y, p = big["label"].to_numpy(), big["prediction"].to_numpy()
+    design = {k: big[v].to_numpy() for k, v in DESIGN.items()}
+    out = {
+        m: mlci.bootstrap_ci(y, p, metric=m, **design, **FAST) for m in ("accuracy", "f1", "mcc")
+    }
+    out["mean"] = mlci.bootstrap_ci(
+        big["loss"].to_numpy(), metric="mean", conditions=design["conditions"], **FAST
+    )
+    pytest.importorskip("duckdb", reason="duckdb not installed: pip install 'mlci[duckdb]'")
+    out["roc_auc"] = mlci.reduce_ci(
+        big, "label", "score", metric="roc_auc", method="percentile", **FAST
+    )
+    return out
+
+
+def check(source, engine, expected):
+    table = mlci.reduce_table(
+        source, "label", "prediction", metric=["accuracy", "f1", "mcc"], **DESIGN
+    )
+    assert table.engine == engine and table.n_samples == N_ROWS
+    for metric in ("accuracy", "f1", "mcc"):
+        res = table.bootstrap_ci(metric, **FAST)
+        assert res.confidence_interval == expected[metric].confidence_interval, metric
+    res = mlci.reduce_ci(source, "loss", metric="mean", conditions="speaker", **FAST)
+    np.testing.assert_allclose(
+        res.confidence_interval, expected["mean"].confidence_interval, rtol=1e-10
+    )
+    res = mlci.reduce_ci(source, "label", "score", metric="roc_auc", method="percentile", **FAST)
+    assert res.confidence_interval == expected["roc_auc"].confidence_interval
+    assert res.details["error_bound"] == expected["roc_auc"].details["error_bound"] < 1e-4
+    with pytest.raises(ValueError, match=r"`y_pred`: no column 'nope'"):
+        mlci.reduce_table(source, "label", "nope", metric="accuracy")
+
+
+# ---------------------------------------------------------------------------- Spark
+@pytest.fixture(scope="session")
+def spark():
+    pyspark = pytest.importorskip(
+        "pyspark", reason="pyspark not installed: pip install 'mlci[spark]' (needs Java 17)"
+    )
+    session = (
+        pyspark.sql.SparkSession.builder.master("local[2]")
+        .appName("mlci-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def test_spark_same_intervals(spark, big, expected):
+    check(spark.createDataFrame(big), "spark", expected)
+
+
+# ----------------------------------------------------------------------------- Dask
+@pytest.fixture(scope="module")
+def dask_client():
+    pytest.importorskip("dask.dataframe", reason="dask not installed: pip install 'mlci[dask]'")
+    distributed = pytest.importorskip("distributed", reason="pip install 'mlci[dask]'")
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    )
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
+
+def test_dask_same_intervals(dask_client, big, expected, tmp_path):
+    import dask.dataframe as dd
+
+    pytest.importorskip("pyarrow")
+    for i, part in enumerate(np.array_split(np.arange(N_ROWS), 8)):
+        big.iloc[part].to_parquet(tmp_path / f"part-{i}.parquet")
+    check(dd.read_parquet(str(tmp_path / "*.parquet")), "dask", expected)
+
+
+# --------------------------------------------------------------------------- polars
+def test_polars_lazy_same_intervals(big, expected):
+    pl = pytest.importorskip("polars")
+    check(pl.from_pandas(big).lazy(), "polars", expected)
