@@ -209,8 +209,10 @@ def test_integer_weights_equal_repeated_samples(name, seed, n):
         # there: average precision without negatives is 1 (scikit-learn agrees), accuracy
         # and means are defined on one class
         only_pos = name == "average_precision" and np.all(data[0][idx] == 1)
-        assert np.all(np.isnan(got)) or name in ("accuracy", "error_rate", "mean") or (
-            only_pos and got == 1.0
+        assert (
+            np.all(np.isnan(got))
+            or name in ("accuracy", "error_rate", "mean")
+            or (only_pos and got == 1.0)
         )
         return
     rc = np.bincount(rep_kernel.keys, minlength=rep_kernel.m).astype(float)
@@ -298,3 +300,191 @@ def test_two_column_probabilities_for_roc_auc_say_which_column():
     y, _, _, prob = _binary_data()
     with pytest.raises(ValueError, match=r"y_score\[:, 1\]"):
         value("roc_auc", y, np.c_[1 - prob, prob])
+
+
+# ------------------------------------------------------------------ sample_weight
+def _weighted_value(metric, *data, sample_weight, **params):
+    kernel = get_kernel(metric, data, params, sample_weight=sample_weight)
+    counts = np.bincount(kernel.keys, minlength=kernel.m).astype(float)
+    return kernel.evaluate(counts[None, :])[0]
+
+
+def _sk_weighted_cases():
+    """(mlci name, mlci params, data, scikit-learn function, its kwargs): every built-in."""
+    rng = np.random.default_rng(7)
+    y, pred, score, prob = _binary_data(rng=rng)
+    ym, pm, probm = _multiclass_data(rng=rng)
+    t = rng.normal(10, 3, N)
+    p = t + rng.normal(0, 1, N)
+    vals = rng.random(N)
+    cases = [
+        ("accuracy", {}, (ym, pm), skm.accuracy_score, {}),
+        ("error_rate", {}, (ym, pm), lambda a, b, **k: 1 - skm.accuracy_score(a, b, **k), {}),
+        ("balanced_accuracy", {}, (ym, pm), skm.balanced_accuracy_score, {}),
+        ("mcc", {}, (ym, pm), skm.matthews_corrcoef, {}),
+        ("cohen_kappa", {}, (ym, pm), skm.cohen_kappa_score, {}),
+        (
+            "cohen_kappa",
+            {"weights": "quadratic"},
+            (ym, pm),
+            skm.cohen_kappa_score,
+            {"weights": "quadratic"},
+        ),
+        ("precision", {}, (y, pred), skm.precision_score, {}),
+        ("recall", {}, (y, pred), skm.recall_score, {}),
+        ("f1", {}, (y, pred), skm.f1_score, {}),
+        ("fbeta", {"beta": 2.0}, (y, pred), skm.fbeta_score, {"beta": 2.0}),
+        ("f1", {"average": "macro"}, (ym, pm), skm.f1_score, {"average": "macro"}),
+        (
+            "precision",
+            {"average": "weighted"},
+            (ym, pm),
+            skm.precision_score,
+            {"average": "weighted"},
+        ),
+        ("recall", {"average": "micro"}, (ym, pm), skm.recall_score, {"average": "micro"}),
+        ("recall", {"average": None}, (ym, pm), skm.recall_score, {"average": None}),
+        ("roc_auc", {}, (y, score), skm.roc_auc_score, {}),
+        ("roc_auc", {}, (y, score + 1e-3 * rng.random(N)), skm.roc_auc_score, {}),
+        ("average_precision", {}, (y, score), skm.average_precision_score, {}),
+        ("log_loss", {}, (y, prob), skm.log_loss, {}),
+        ("log_loss", {}, (ym, probm), skm.log_loss, {}),
+        ("brier", {}, (y, prob), skm.brier_score_loss, {}),
+        ("mae", {}, (t, p), skm.mean_absolute_error, {}),
+        ("mse", {}, (t, p), skm.mean_squared_error, {}),
+        ("rmse", {}, (t, p), lambda a, b, **k: np.sqrt(skm.mean_squared_error(a, b, **k)), {}),
+        ("r2", {}, (t, p), skm.r2_score, {}),
+        ("mean", {}, (vals,), lambda v, sample_weight: np.average(v, weights=sample_weight), {}),
+    ]
+    return cases
+
+
+@pytest.mark.parametrize("case", _sk_weighted_cases(), ids=lambda c: f"{c[0]}-{c[1]}")
+@pytest.mark.parametrize("kind", ["continuous", "integer", "with-zeros"])
+def test_sample_weight_matches_sklearn(case, kind):
+    # reference: scikit-learn's own sample_weight on the same data
+    name, params, data, fn, skw = case
+    rng = np.random.default_rng(3)
+    w = {
+        "continuous": rng.uniform(0.1, 3.0, N),
+        "integer": rng.integers(1, 4, N).astype(float),
+        "with-zeros": np.where(rng.random(N) < 0.2, 0.0, rng.uniform(0.5, 2.0, N)),
+    }[kind]
+    got = _weighted_value(name, *data, sample_weight=w, **params)
+    ref = fn(*data, sample_weight=w, **skw)
+    np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-12)
+
+
+def test_weighted_mean_with_sample_weight_multiplies_the_weights():
+    words = RNG.integers(1, 30, N)
+    wer = RNG.uniform(0, 0.5, N)
+    sw = RNG.uniform(0.5, 2, N)
+    got = _weighted_value("weighted_mean", words, wer, sample_weight=sw)
+    assert got == pytest.approx(np.sum(sw * words * wer) / np.sum(sw * words), rel=1e-12)
+
+
+def test_integer_sample_weight_equals_repeated_samples():
+    """Integer weights are frequencies: the metric on the repeated samples (no reference)."""
+    y, pred, score, _ = _binary_data()
+    w = RNG.integers(0, 4, N)
+    idx = np.repeat(np.arange(N), w)
+    for name, data in (("mcc", (y, pred)), ("roc_auc", (y, score))):
+        got = _weighted_value(name, *data, sample_weight=w)
+        assert got == pytest.approx(value(name, *(d[idx] for d in data)), abs=1e-12)
+
+
+def test_unit_sample_weight_changes_nothing():
+    y, pred, score, _ = _binary_data()
+    for name, data in (("f1", (y, pred)), ("average_precision", (y, score))):
+        assert _weighted_value(name, *data, sample_weight=np.ones(N)) == pytest.approx(
+            value(name, *data), abs=1e-15
+        )
+
+
+@pytest.mark.parametrize(
+    "metric,data_index",
+    [("roc_auc", 2), ("accuracy", 1), ("mae", None)],
+)
+def test_weighted_bootstrap_equals_sklearn_on_every_replicate(metric, data_index):
+    """Every replicate: the built-in kernel on atoms equals scikit-learn called with
+    sample_weight = replicate counts x weights (the same seed draws the same samples)."""
+    import mlci
+
+    y, pred, score, _ = _binary_data(n=150, rng=np.random.default_rng(1))
+    w = np.random.default_rng(2).uniform(0.2, 2.0, 150)
+    if metric == "mae":
+        data = (score, score + np.random.default_rng(4).normal(size=150))
+        ref = skm.mean_absolute_error
+    else:
+        data = (y, [None, pred, score][data_index])
+        ref = skm.roc_auc_score if metric == "roc_auc" else skm.accuracy_score
+
+    def sk(a, b, sample_weight=None):
+        return ref(a, b, sample_weight=sample_weight)
+
+    kw = {"sample_weight": w, "rng": 5, "n_resamples": 40, "method": "percentile"}
+    a = mlci.bootstrap_ci(*data, metric=metric, **kw)
+    b = mlci.bootstrap_ci(*data, metric=sk, **kw)
+    np.testing.assert_allclose(a.bootstrap_distribution, b.bootstrap_distribution, atol=1e-12)
+    assert a.estimate == pytest.approx(ref(*data, sample_weight=w), abs=1e-12)
+
+
+def test_weighted_bca_interval_is_reproducible_and_covers_the_estimate():
+    import mlci
+
+    y, _, score, _ = _binary_data()
+    w = RNG.uniform(0.5, 2, N)
+    r1 = mlci.bootstrap_ci(y, score, metric="roc_auc", sample_weight=w, rng=3, n_resamples=300)
+    r2 = mlci.bootstrap_ci(
+        y, score, metric="roc_auc", sample_weight=w, rng=3, n_resamples=300, batch=7
+    )
+    assert r1.confidence_interval == r2.confidence_interval
+    low, high = r1.confidence_interval
+    assert low < r1.estimate < high
+
+
+def test_sample_weight_with_dropna_drops_jointly():
+    import mlci
+
+    y, pred, _, _ = _binary_data()
+    w = RNG.uniform(0.5, 2, N).astype(object)
+    w[3] = None
+    with pytest.raises(ValueError, match="sample_weight"):
+        mlci.bootstrap_ci(y, pred, metric="accuracy", sample_weight=w, rng=0, n_resamples=50)
+    res = mlci.bootstrap_ci(
+        y, pred, metric="accuracy", sample_weight=w, dropna=True, rng=0, n_resamples=50
+    )
+    keep = np.arange(N) != 3
+    assert res.details["n_dropped"] == 1
+    ref = skm.accuracy_score(y[keep], pred[keep], sample_weight=w[keep].astype(float))
+    assert res.estimate == pytest.approx(ref, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "bad,match",
+    [
+        (-np.ones(N), "non-negative"),
+        (np.r_[np.ones(N - 1), np.nan], "sample_weight"),
+        (np.r_[np.ones(N - 1), np.inf], "sample_weight"),
+        (np.ones(N - 1), "sample_weight"),
+        (np.zeros(N), "sums to zero"),
+        (np.array(["a"] * N), "sample_weight"),
+        (np.ones((N, 2)), "sample_weight"),
+    ],
+)
+def test_bad_sample_weight_is_refused(bad, match):
+    import mlci
+
+    y, pred, _, _ = _binary_data()
+    with pytest.raises((ValueError, TypeError), match=match):
+        get_kernel("accuracy", (y, pred), {}, sample_weight=bad)
+    with pytest.raises((ValueError, TypeError), match="sample_weight"):
+        mlci.bootstrap_ci(y, pred, metric="accuracy", sample_weight=bad, n_resamples=20)
+
+
+def test_sample_weight_needs_a_function_that_takes_it():
+    import mlci
+
+    y, pred, _, _ = _binary_data()
+    with pytest.raises(TypeError, match="sample_weight"):
+        mlci.bootstrap_ci(y, pred, metric=lambda a, b: np.mean(a == b), sample_weight=np.ones(N))

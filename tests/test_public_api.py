@@ -58,6 +58,7 @@ S_A = np.round(0.6 * Y + (np.arange(N) * 7 % N) / N, 3)  # scores, some overlap
 S_B = np.round(0.4 * Y + (np.arange(N) * 11 % N) / N, 3)
 P_A = np.where(np.arange(N) % 7 == 0, 1 - Y, Y)  # decisions, a few errors
 P_B = np.where(np.arange(N) % 5 == 0, 1 - Y, Y)
+SW = 1.0 + np.arange(N) % 3  # per-sample weights (sample_weight)
 COND = np.arange(N) % 20  # 20 conditions (no FewConditionsWarning)
 STRATA = COND % 2  # each condition in one stratum
 SC = Scores.from_labels(Y, S_A)
@@ -188,9 +189,10 @@ REGISTRY: dict[str, Api] = {
     ),
     "bootstrap_ci(scores)": Api(
         mlci.bootstrap_ci,
-        {"y_true": Y, "y_score": S_A, "metric": "roc_auc", **FAST},
+        {"y_true": Y, "y_score": S_A, "metric": "roc_auc", "sample_weight": SW, **FAST},
         call=lambda y_true, y_score, **kw: mlci.bootstrap_ci(y_true, y_score, **kw),
-        aligned=({"y_true": LABELS, "y_score": NUMBERS},),
+        aligned=({"y_true": LABELS, "y_score": NUMBERS, "sample_weight": NUMBERS},),
+        optional=frozenset({"sample_weight"}),
     ),
     # ------------------------------------------------------------- comparison
     "compare": Api(

@@ -16,8 +16,16 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs import ArgSpec, gather
-from ._base import AdditiveKernel, ConfusionKernel, Kernel, safe_div
+from ..inputs import ArgSpec, column, gather
+from ._base import (
+    AdditiveKernel,
+    ConfusionKernel,
+    Kernel,
+    SampleWeightedKernel,
+    check_sample_weight,
+    safe_div,
+    with_sample_weight,
+)
 from .additive import (
     brier_kernel,
     log_loss_kernel,
@@ -39,6 +47,8 @@ __all__ = [
     "Kernel",
     "MetricInfo",
     "RocAucKernel",
+    "SampleWeightedKernel",
+    "check_sample_weight",
     "get_kernel",
     "list_metrics",
     "metric_info",
@@ -271,6 +281,7 @@ def get_kernel(
     data: Sequence[Any],
     params: dict[str, Any],
     names: Sequence[str] | None = None,
+    sample_weight: Any = None,
 ) -> Kernel:
     """Bind a metric (a registered name or a callable) to the data arrays.
 
@@ -290,13 +301,41 @@ def get_kernel(
     names : sequence of str, optional
         How the arrays are named in error messages (default: the metric's input names,
         e.g. ``y_true``, ``y_pred``).
+    sample_weight : array-like of shape (n_samples,), optional
+        Per-sample weights, as scikit-learn's ``sample_weight``: non-negative, not all
+        zero.  A bootstrap replicate's counts are multiplied by them (on atoms: the data
+        is never copied).  A callable metric must then accept ``sample_weight``.
 
     Examples
     --------
     >>> k = get_kernel("accuracy", ([0, 1, 1], [0, 1, 0]), {})
     >>> float(k.evaluate(np.bincount(k.keys, minlength=k.m)[None, :].astype(float))[0])
     0.6666666666666666
+    >>> k = get_kernel("accuracy", ([0, 1, 1], [0, 1, 0]), {}, sample_weight=[1, 1, 2])
+    >>> float(k.evaluate(np.bincount(k.keys, minlength=k.m)[None, :].astype(float))[0])
+    0.5
     """
+    kernel = _bind(metric, data, params, names)
+    if sample_weight is None:
+        return kernel
+    s = column("sample_weight", sample_weight, "numbers")
+    s = check_sample_weight(s, len(kernel.keys))
+    if isinstance(kernel, FunctionKernel) and not kernel.weighted:
+        raise TypeError(
+            f"`sample_weight` was given but the metric function {kernel.name!r} takes no "
+            "`sample_weight` argument; add one (as scikit-learn's metrics have) or drop the "
+            "weights."
+        )
+    return with_sample_weight(kernel, s)
+
+
+def _bind(
+    metric: str | Callable[..., Any],
+    data: Sequence[Any],
+    params: dict[str, Any],
+    names: Sequence[str] | None,
+) -> Kernel:
+    """:func:`get_kernel` without weights."""
     if callable(metric):
         data = list(data)
         if not data:
