@@ -35,7 +35,8 @@ from .additive import (
     r2_kernel,
     weighted_mean_kernel,
 )
-from .classification import CONFUSION_METRICS, prepare_confusion
+from .classification import CONFUSION_METRICS, RATE_METRICS, prepare_confusion
+from .multiclass import StackedKernel, prepare_ranking, top_k_accuracy_kernel
 from .ranking import AveragePrecisionKernel, RocAucKernel
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "MetricInfo",
     "RocAucKernel",
     "SampleWeightedKernel",
+    "StackedKernel",
     "check_sample_weight",
     "get_kernel",
     "list_metrics",
@@ -81,16 +83,16 @@ def _conf(name: str) -> Callable[..., Kernel]:
 _CONF_OPTIONS = {
     "accuracy": (),
     "error_rate": (),
-    "balanced_accuracy": (),
+    "balanced_accuracy": ("adjusted",),
     "mcc": (),
     "cohen_kappa": ("weights",),
     "f1": ("pos_label", "average"),
     "fbeta": ("pos_label", "average", "beta"),
 }
 _CONF_DESCRIPTIONS = {
-    "accuracy": "share of correct decisions",
+    "accuracy": "share of correct decisions (multilabel: every label right)",
     "error_rate": "share of wrong decisions (1 - accuracy)",
-    "balanced_accuracy": "mean recall over the classes",
+    "balanced_accuracy": "mean recall over the classes (adjusted=True: chance is 0)",
     "mcc": "Matthews correlation coefficient (multiclass form)",
     "cohen_kappa": "Cohen's kappa (weights: None, 'linear', 'quadratic')",
     "precision": "TP / (TP + FP)",
@@ -108,11 +110,15 @@ _CONF_DESCRIPTIONS = {
 }
 
 _LABELS = ArgSpec("labels")
+_LABEL_SETS = ArgSpec("labels", (1, 2))  # 2-d: multilabel indicator matrices
 _NUMBERS = ArgSpec("numbers")
 _SCORES = ArgSpec("numbers", (1, 2))  # 2-d refused by the kernel, with a hint
 _PROBS = ArgSpec("numbers", (1, 2))
 _UNIT = (0.0, 1.0)
 _POSITIVE = (0.0, np.inf)
+
+_MULTILABEL = ("accuracy", "error_rate", "f1", "fbeta", *RATE_METRICS)
+_RANKING_OPTIONS = ("pos_label", "average", "multi_class", "labels")
 
 METRICS: dict[str, MetricInfo] = {}
 for _name in CONFUSION_METRICS:
@@ -122,7 +128,7 @@ for _name in CONFUSION_METRICS:
         _CONF_OPTIONS.get(_name, ("pos_label", "average")),
         _conf(_name),
         _CONF_DESCRIPTIONS[_name],
-        (_LABELS, _LABELS),
+        (_LABEL_SETS, _LABEL_SETS) if _name in _MULTILABEL else (_LABELS, _LABELS),
         (-1.0, 1.0) if _name in ("mcc", "cohen_kappa") else _UNIT,
     )
 METRICS.update(
@@ -130,25 +136,36 @@ METRICS.update(
         "roc_auc": MetricInfo(
             "roc_auc",
             ("y_true", "y_score"),
-            ("pos_label",),
-            RocAucKernel,
-            "area under the ROC curve (ties count one half)",
-            (_LABELS, _SCORES),
+            _RANKING_OPTIONS,
+            partial(prepare_ranking, RocAucKernel, "roc_auc"),
+            "area under the ROC curve (ties count one half; multiclass: multi_class='ovr' "
+            "or 'ovo'; multilabel)",
+            (_LABEL_SETS, _SCORES),
             _UNIT,
         ),
         "average_precision": MetricInfo(
             "average_precision",
             ("y_true", "y_score"),
-            ("pos_label",),
-            AveragePrecisionKernel,
-            "area under the precision-recall curve, step-wise (scikit-learn's definition)",
-            (_LABELS, _SCORES),
+            _RANKING_OPTIONS,
+            partial(prepare_ranking, AveragePrecisionKernel, "average_precision"),
+            "area under the precision-recall curve, step-wise (scikit-learn's definition; "
+            "per class for multiclass and multilabel)",
+            (_LABEL_SETS, _SCORES),
+            _UNIT,
+        ),
+        "top_k_accuracy": MetricInfo(
+            "top_k_accuracy",
+            ("y_true", "y_score"),
+            ("k", "labels"),
+            top_k_accuracy_kernel,
+            "share of samples whose true class is among the k highest scores (option k=2)",
+            (_LABELS, _PROBS),
             _UNIT,
         ),
         "log_loss": MetricInfo(
             "log_loss",
             ("y_true", "y_score"),
-            ("pos_label",),
+            ("pos_label", "labels"),
             log_loss_kernel,
             "mean negative log-likelihood of the true class (probabilities)",
             (_LABELS, _PROBS),
@@ -157,7 +174,7 @@ METRICS.update(
         "brier": MetricInfo(
             "brier",
             ("y_true", "y_score"),
-            ("pos_label",),
+            ("pos_label", "labels"),
             brier_kernel,
             "mean squared error of the predicted probabilities",
             (_LABELS, _PROBS),
