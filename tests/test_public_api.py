@@ -280,8 +280,15 @@ REGISTRY: dict[str, Api] = {
     ),
     "ConfusionMatrix": Api(
         ConfusionMatrix,
-        {"y_true": Y, "y_pred": P_A},
-        aligned=({"y_true": LABELS, "y_pred": LABELS},),
+        {"y_true": Y, "y_pred": P_A, "sample_weight": SW},
+        aligned=({"y_true": LABELS, "y_pred": LABELS, "sample_weight": NUMBERS},),
+        optional=frozenset({"sample_weight"}),
+        one_is_too_few=False,
+    ),
+    "pointwise_cm": Api(
+        mlci.pointwise_cm,
+        {"y_true": Y, "y_score": S_A, "threshold": 0.5},
+        aligned=({"y_true": LABELS, "y_score": NUMBERS},),
         one_is_too_few=False,
     ),
     "ConfusionMatrix.bootstrap_ci": Api(

@@ -93,7 +93,7 @@ from .scores.curves import (
     roc_curve,
 )
 from .scores.groups import metric_by_group
-from .scores.scores import EqualErrorRate, Scores
+from .scores.scores import EqualErrorRate, Scores, pointwise_cm
 from .scores.trials import trial_bootstrap_ci
 from .scores.verification import (
     cllr,
@@ -166,6 +166,7 @@ __all__ = [
     "paired_ttest_chunks",
     "partial_auc",
     "permutation_test",
+    "pointwise_cm",
     "pooled_ci",
     "power_auc",
     "power_auc_difference",

@@ -75,7 +75,7 @@ from ._design import (
 )
 from .confusion import CM_METRICS, ConfusionMatrix, binary_cm_metric, cm_metric_bounds
 
-__all__ = ["EqualErrorRate", "Scores"]
+__all__ = ["EqualErrorRate", "Scores", "invert_polyline", "pointwise_cm"]
 
 _LABELS = ("pos", "neg")
 _THRESHOLD_RATES = ("tpr", "fnr", "tnr", "fpr")
@@ -941,6 +941,7 @@ class Scores:
         return self.metric("accuracy", threshold)
 
     far, frr, tar, trr = fpr, fnr, tpr, tnr
+    acceptance_rate, rejection_rate = topr, tonr
 
     # ---------------------------------------------------------------- rates -> thresholds
     def _threshold_at(self, rate: str, value: Any, interpolation: str) -> Any:
@@ -977,10 +978,107 @@ class Scores:
         """
         return self._threshold_at("fpr", fpr, interpolation)
 
+    def _pooled(self) -> Scores:
+        """Every sample as a positive: its TPR is the TOPR, its FNR the TONR."""
+        everything = np.r_[self.pos, self.neg]
+        return Scores._trusted(everything, everything, self.score_class, self.equal_class)
+
+    @_doc(_THRESHOLD_SECTIONS, rate="topr")
+    def threshold_at_topr(self, topr: Any, *, interpolation: str = "linear") -> Any:
+        """Threshold where the share of samples decided positive (TOPR, the acceptance
+        rate) is ``topr``, interpolating between the pooled scores of both classes.
+
+        Examples
+        --------
+        >>> s = Scores(pos=[1, 2, 3, 4], neg=[0.5, 1.5, 2.5, 3.5])
+        >>> t = s.threshold_at_topr(0.25)
+        >>> t, s.topr(t)
+        (3.5, 0.25)
+        """
+        check_choice("interpolation", interpolation, _INTERPOLATIONS)
+        _check_rate("topr", topr)
+        return self._pooled().threshold_at_tpr(topr, interpolation=interpolation)
+
+    @_doc(_THRESHOLD_SECTIONS, rate="tonr")
+    def threshold_at_tonr(self, tonr: Any, *, interpolation: str = "linear") -> Any:
+        """Threshold where the share of samples decided negative (TONR, the rejection
+        rate) is ``tonr`` (see :meth:`threshold_at_topr`).
+
+        Examples
+        --------
+        >>> s = Scores(pos=[1, 2, 3, 4], neg=[0.5, 1.5, 2.5, 3.5])
+        >>> t = s.threshold_at_tonr(0.5)
+        >>> t, s.tonr(t)
+        (2.5, 0.5)
+        """
+        check_choice("interpolation", interpolation, _INTERPOLATIONS)
+        _check_rate("tonr", tonr)
+        return self._pooled().threshold_at_fnr(tonr, interpolation=interpolation)
+
+    def threshold_at_metric(self, target: Any, metric: Any, *, points: Any = None) -> list:
+        """Every threshold where a metric of the threshold equals ``target``.
+
+        The metric is evaluated at ``points`` and joined by straight lines; each crossing
+        of the polyline with the target is a solution (no monotonicity assumed).
+
+        Parameters
+        ----------
+        target : float or array_like of float, shape (T,)
+        metric : str or callable
+            A rate method's name (``"tpr"``, ``"fpr"``, ``"precision"``, ``"accuracy"``...)
+            or ``metric(scores, thresholds) -> values``.
+        points : int or array_like, optional
+            The thresholds to evaluate: by default every score; an int gives that many
+            evenly spaced thresholds between the smallest and the largest score.
+
+        Returns
+        -------
+        list of ndarray
+            For each target, the increasing thresholds where the metric's polyline equals
+            it; where it never does, the one point whose value is closest.
+
+        Examples
+        --------
+        >>> s = Scores(pos=[1, 2, 3, 4], neg=[0.5, 1.5, 2.5, 3.5])
+        >>> s.threshold_at_metric(0.5, "tpr")
+        [array([3.])]
+        """
+        if isinstance(metric, str):
+            fn = getattr(self, metric, None)
+            if metric.startswith("_") or fn is None or not callable(fn):
+                raise ValueError(f"`metric` {metric!r} is not a rate method of Scores.")
+            values = fn
+        elif callable(metric):
+
+            def values(x: np.ndarray) -> Any:
+                return metric(self, x)
+
+        else:
+            raise TypeError("`metric` must be a method name of Scores or a callable.")
+        t = np.atleast_1d(np.asarray(target, dtype=float))
+        if t.ndim != 1 or np.isnan(t).any():
+            raise ValueError("`target` must be a number or a 1-d array of numbers.")
+        both = np.r_[self.pos, self.neg]
+        finite = both[np.isfinite(both)]
+        if points is None:
+            x = np.sort(finite)
+        elif isinstance(points, int | np.integer) and not isinstance(points, bool):
+            if points < 2:
+                raise ValueError(f"`points` must be at least 2; got {points}.")
+            x = np.linspace(finite.min(), finite.max(), int(points))
+        else:
+            x = np.sort(np.asarray(points, dtype=float).reshape(-1))
+        if len(x) < 2 or x[0] == x[-1]:
+            raise ValueError("`points`: at least two distinct thresholds are needed.")
+        y = np.asarray(values(x), dtype=float)
+        return [invert_polyline(x, y, v) for v in t]
+
     threshold_at_tar = threshold_at_tpr
     threshold_at_frr = threshold_at_fnr
     threshold_at_trr = threshold_at_tnr
     threshold_at_far = threshold_at_fpr
+    threshold_at_acceptance_rate = threshold_at_topr
+    threshold_at_rejection_rate = threshold_at_tonr
 
     def rate_at(self, rate: str, *, at: Any, x: str = "fpr", interpolation: str = "linear") -> Any:
         """An operating point: ``rate`` at the threshold where ``x`` equals ``at``.
@@ -1532,3 +1630,83 @@ class _LazySampler(Sampler):
             tp = rng.binomial(n, n_pos / n, b)
             totals = (n - tp, tp)
         return _LazyView(self.lay, totals, rng)
+
+
+def invert_polyline(x: np.ndarray, y: np.ndarray, target: float) -> np.ndarray:
+    """Every ``x`` where the polyline through ``(x, y)`` (``x`` increasing) equals ``target``.
+
+    A segment ``j`` holds a solution when ``y[j] <= target < y[j+1]`` or
+    ``y[j] >= target > y[j+1]`` (half-open, so that a vertex is counted once), found by
+    linear interpolation.  Without any solution, the ``x`` whose value is closest to the
+    target is returned (score-analysis's ``invert_pl_function`` convention).
+
+    Examples
+    --------
+    >>> invert_polyline(np.array([0.0, 1.0, 2.0]), np.array([0.0, 1.0, 0.0]), 0.5)
+    array([0.5, 1.5])
+    >>> invert_polyline(np.array([0.0, 1.0]), np.array([0.0, 1.0]), 2.0)
+    array([1.])
+    """
+    a, b = y[:-1], y[1:]
+    j = np.flatnonzero(((a <= target) & (b > target)) | ((a >= target) & (b < target)))
+    if j.size == 0:
+        return np.asarray([x[np.argmin(np.abs(y - target))]], dtype=float)
+    la = (target - a[j]) / (b[j] - a[j])
+    return (1 - la) * x[j] + la * x[j + 1]
+
+
+def pointwise_cm(
+    y_true: Any,
+    y_score: Any,
+    threshold: Any,
+    *,
+    pos_label: Any = None,
+    score_class: str = "pos",
+    equal_class: str = "pos",
+) -> np.ndarray:
+    """Which cell of the binary confusion matrix each sample falls in, at each threshold.
+
+    Parameters
+    ----------
+    y_true : array-like, shape (n_samples,)
+        Binary labels.
+    y_score : array-like of float, shape (n_samples,)
+    threshold : float or array_like of float, shape X
+    pos_label : optional
+        The positive class (the one default rule: 1 or True for 0/1, -1/1, bool labels).
+    score_class, equal_class : {"pos", "neg"}
+        As in :class:`Scores`.  The output is per sample, so a missing label or score is
+        refused (there is no ``dropna``: dropping rows would misalign the output).
+
+    Returns
+    -------
+    ndarray of bool, shape (n_samples, *X, 2, 2)
+        ``out[i, ..., r, c]``: sample ``i`` is of true class ``r`` and decided ``c``, in
+        mlci's ``[pos, neg]`` order (``[0, 0]`` true positive, ``[0, 1]`` false negative,
+        ``[1, 0]`` false positive, ``[1, 1]`` true negative), as score-analysis's
+        ``pointwise_cm``.  Summed over the samples it is ``Scores.cm(threshold).matrix``.
+
+    Examples
+    --------
+    >>> pointwise_cm([1, 0, 1], [0.9, 0.6, 0.2], 0.5)[:, 0, 0]
+    array([ True, False, False])
+    """
+    check_choice("score_class", score_class, _LABELS)
+    check_choice("equal_class", equal_class, _LABELS)
+    g = gather(
+        {"y_true": ArgSpec("labels", required=True), "y_score": ArgSpec("scores", required=True)},
+        {"y_true": y_true, "y_score": y_score},
+    )
+    pos = binary_target(g["y_true"], pos_label, metric="pointwise_cm")
+    thr = _check_threshold(threshold)
+    z = g["y_score"].reshape(-1, *([1] * thr.ndim))
+    if score_class == "neg":
+        z, thr = -z, -thr
+    top = z >= thr if equal_class == "pos" else z > thr
+    p = pos.reshape(-1, *([1] * thr.ndim))
+    out = np.empty((len(pos), *thr.shape, 2, 2), dtype=bool)
+    out[..., 0, 0] = p & top
+    out[..., 0, 1] = p & ~top
+    out[..., 1, 0] = ~p & top
+    out[..., 1, 1] = ~p & ~top
+    return out
