@@ -574,3 +574,43 @@ def test_pointwise_cm_bad_input():
         pointwise_cm([0, 1], [0.1, np.nan], 0.5)
     with pytest.raises(ValueError, match="score_class"):
         pointwise_cm([0, 1], [0.1, 0.2], 0.5, score_class="up")
+
+
+# ---------------------------------------------------------------------- easy samples
+@pytest.mark.parametrize("score_class,equal_class", CONVENTIONS)
+def test_easy_samples_match_score_analysis(score_class, equal_class):
+    # reference: score_analysis.Scores(nb_easy_pos=, nb_easy_neg=) (0.3.12): rates at
+    # thresholds and the AUC count the easy samples as always decided right
+    rng = np.random.default_rng(6)
+    for _ in range(10):
+        pos, neg = tied_data(rng)
+        ep, en = (int(v) for v in rng.integers(0, 6, 2))
+        kw = {"score_class": score_class, "equal_class": equal_class}
+        ours = Scores(pos, neg, n_easy_pos=ep, n_easy_neg=en, **kw)
+        ref = sa.Scores(pos, neg, nb_easy_pos=ep, nb_easy_neg=en, **kw)
+        t = np.arange(-3.0, 9.0, 0.5)
+        for m in ("tpr", "fnr", "tnr", "fpr", "topr", "tonr"):
+            np.testing.assert_allclose(getattr(ours, m)(t), getattr(ref, m)(t), atol=1e-12)
+        assert ours.auc() == pytest.approx(ref.auc(), abs=1e-12)
+        assert ours.n_pos == len(pos) + ep and ours.n_easy_pos == ep
+
+
+def test_easy_samples_are_resampled_and_attain_rates():
+    rng = np.random.default_rng(7)
+    s = Scores(rng.normal(1, 1, 40), rng.normal(0, 1, 30), n_easy_pos=10, n_easy_neg=20)
+    assert np.isposinf(s.pos).sum() == 10 and np.isneginf(s.neg).sum() == 20
+    k = np.arange(11, 51) / 50  # rates above the easy share are attained
+    np.testing.assert_allclose(s.tpr(s.threshold_at_tpr(k)), k)
+    res = s.bootstrap_ci("tpr", threshold=0.5, rng=0, n_resamples=200, method="percentile")
+    ref = Scores(np.r_[s.pos], np.r_[s.neg]).bootstrap_ci(
+        "tpr", threshold=0.5, rng=0, n_resamples=200, method="percentile"
+    )
+    np.testing.assert_allclose(res.bootstrap_distribution, ref.bootstrap_distribution)
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, "2", True, None])
+def test_easy_counts_bad_input(bad):
+    with pytest.raises(ValueError, match="n_easy_pos"):
+        Scores([1.0, 2.0], [0.0], n_easy_pos=bad)
+    with pytest.raises(ValueError, match="n_easy_neg"):
+        Scores([1.0, 2.0], [0.0], n_easy_neg=bad)

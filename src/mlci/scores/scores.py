@@ -169,6 +169,15 @@ def _check_threshold(threshold: Any) -> np.ndarray:
     return arr
 
 
+def _check_easy(n_easy_pos: Any, n_easy_neg: Any) -> tuple[int, int]:
+    out = []
+    for name, v in (("n_easy_pos", n_easy_pos), ("n_easy_neg", n_easy_neg)):
+        if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 0:
+            raise ValueError(f"`{name}` must be a non-negative integer (a count); got {v!r}.")
+        out.append(int(v))
+    return out[0], out[1]
+
+
 def _check_rate(name: str, rate: Any) -> np.ndarray:
     if rate is None or isinstance(rate, str | bytes):
         raise TypeError(f"`{name}` must be a number or an array of numbers in [0, 1].")
@@ -643,6 +652,13 @@ class Scores:
         Drop missing scores (NaN, None, ``pd.NA``) instead of refusing them; their number
         is :attr:`n_dropped` and every bootstrap result reports it in
         ``details["n_dropped"]``.
+    n_easy_pos, n_easy_neg : int, default 0
+        "Easy" samples of each class, without a score: counted as always decided right
+        (score-analysis's ``nb_easy_pos``/``nb_easy_neg``, e.g. samples a cascade's first
+        stage settles).  They are samples like the others, with an infinite score on
+        their class's side (shown in :attr:`pos`/:attr:`neg`): every rate counts them and
+        the bootstrap resamples them; with ``conditions=``/``strata=``, each class's easy
+        samples follow its scored ones.
 
     Attributes
     ----------
@@ -667,6 +683,11 @@ class Scores:
     array([1. , 0.5, 0. ])
     >>> s.threshold_at_fnr(0.3), s.threshold_at_fnr([0.3, 0.6, 0.9])
     (1.9, array([1.9, 2.8, 3. ]))
+
+    Two more positives that are always accepted:
+
+    >>> Scores([1, 2, 3], [0.5, 1.5], n_easy_pos=2).tpr(2.5)
+    0.6
     """
 
     def __init__(
@@ -677,26 +698,35 @@ class Scores:
         score_class: str = "pos",
         equal_class: str = "pos",
         dropna: bool = False,
+        n_easy_pos: int = 0,
+        n_easy_neg: int = 0,
     ):
         check_choice("score_class", score_class, _LABELS)
         check_choice("equal_class", equal_class, _LABELS)
         check_flag("dropna", dropna)
+        easy = _check_easy(n_easy_pos, n_easy_neg)
         parts, kept, n_input = [], [], 0
         for name, x in (("pos", pos), ("neg", neg)):
             g = gather(
                 {name: ArgSpec("scores", required=True)}, {name: x}, dropna=dropna, allow_empty=True
             )
-            if g.n_samples == 0:
+            if g.n_samples + easy[name == "neg"] == 0:
                 what = "positive" if name == "pos" else "negative"
                 raise ValueError(
                     f"`{name}` is empty: there are no {what} scores; both classes are needed."
                 )
-            parts.append(g[name])
-            kept.append(n_input + (np.arange(g.n_samples) if g.kept is None else g.kept))
-            n_input += g.n_samples + g.n_dropped
+            # easy samples: an infinite score on their class's side, after the scored ones
+            k_easy = easy[name == "neg"]
+            side = 1.0 if (name == "pos") == (score_class == "pos") else -1.0
+            parts.append(np.r_[g[name], np.full(k_easy, side * np.inf)])
+            kept_here = np.arange(g.n_samples) if g.kept is None else g.kept
+            n_given = g.n_samples + g.n_dropped
+            kept.append(n_input + np.r_[kept_here, n_given + np.arange(k_easy)].astype(np.intp))
+            n_input += n_given + k_easy
         p, n = parts
         is_pos = np.r_[np.ones(len(p), dtype=bool), np.zeros(len(n), dtype=bool)]
         self._init(np.r_[p, n], is_pos, score_class, equal_class, np.concatenate(kept), n_input)
+        self.n_easy_pos, self.n_easy_neg = easy
 
     def _init(
         self,
@@ -710,6 +740,7 @@ class Scores:
         """Set up from validated user-order scores and positives (the one constructor)."""
         self.score_class = score_class
         self.equal_class = equal_class
+        self.n_easy_pos = self.n_easy_neg = 0
         self._sign = 1.0 if score_class == "pos" else -1.0
         # the samples in the user's order: conditions= and strata= follow it
         self._y_score = y_score
