@@ -603,6 +603,8 @@ OPTION_BAD: dict[str, list[Any]] = {
     "higher_is_better": ["yes"],
     "metric_kwargs": [2],
     "threshold": ["0.5", np.nan],
+    "thresholds": [["a"], [np.nan], []],
+    "n_points": [1, 2.5, "3"],
     "rate": [1.5],
     "at": [1.5, "0.1"],
     "max_fpr": [1.5, 0],
