@@ -614,3 +614,24 @@ def test_easy_counts_bad_input(bad):
         Scores([1.0, 2.0], [0.0], n_easy_pos=bad)
     with pytest.raises(ValueError, match="n_easy_neg"):
         Scores([1.0, 2.0], [0.0], n_easy_neg=bad)
+
+
+# ------------------------------------------------------------------ bootstrap_sample
+def test_bootstrap_sample():
+    s = Scores([1.0, 2.0, 3.0, 4.0], [0.5, 1.5, 2.5], score_class="neg", equal_class="neg")
+    a = s.bootstrap_sample(rng=1, stratify=True)
+    assert (a.n_pos, a.n_neg) == (4, 3)
+    assert set(a.pos) <= set(s.pos) and set(a.neg) <= set(s.neg)
+    assert (a.score_class, a.equal_class) == ("neg", "neg")
+    np.testing.assert_array_equal(a.pos, s.bootstrap_sample(rng=1, stratify=True).pos)
+    for seed in range(30):  # unstratified: sizes vary, both classes always present
+        b = Scores([1.0], [0.0, 0.5, 0.7]).bootstrap_sample(rng=seed)
+        assert b.n_pos >= 1 and b.n_neg >= 1 and b.n_pos + b.n_neg == 4
+    easy = Scores([1.0], [0.0], n_easy_pos=3).bootstrap_sample(rng=0, stratify=True)
+    assert easy.n_pos == 4 and set(easy.pos) <= {1.0, np.inf}
+
+
+@pytest.mark.parametrize("kwargs,match", [({"rng": "x"}, "rng"), ({"stratify": "yes"}, "stratify")])
+def test_bootstrap_sample_bad_input(kwargs, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        Scores([1.0, 2.0], [0.0]).bootstrap_sample(**kwargs)

@@ -64,6 +64,7 @@ from ..inputs import (
     bootstrap_options,
     check_choice,
     check_flag,
+    check_rng_seed,
     gather,
 )
 from ..metrics import Kernel, RocAucKernel
@@ -1103,6 +1104,51 @@ class Scores:
             raise ValueError("`points`: at least two distinct thresholds are needed.")
         y = np.asarray(values(x), dtype=float)
         return [invert_polyline(x, y, v) for v in t]
+
+    def bootstrap_sample(self, *, rng: Any = None, stratify: bool = False) -> Scores:
+        """One bootstrap resample of the samples, as a new :class:`Scores` object.
+
+        For looking at one replicate (or writing a custom statistic); intervals come
+        from :meth:`bootstrap_ci`, whose engine never builds these copies.
+
+        Parameters
+        ----------
+        rng : None, int, numpy.random.Generator or SeedSequence
+        stratify : bool, default False
+            Keep the number of positives and of negatives (and so of easy samples) fixed;
+            otherwise every sample is drawn from all of them, and a draw without a positive
+            or without a negative is drawn again (a Scores object needs both classes).
+
+        Returns
+        -------
+        Scores
+            With the same ``score_class`` and ``equal_class``; easy samples keep their
+            infinite scores (their numbers :attr:`n_easy_pos`/:attr:`n_easy_neg` are not
+            tracked separately in the sample).
+
+        Examples
+        --------
+        >>> s = Scores(pos=[1, 2, 3, 4], neg=[0.5, 1.5, 2.5])
+        >>> b = s.bootstrap_sample(rng=0, stratify=True)
+        >>> b.n_pos, b.n_neg, set(b.pos) <= set(s.pos)
+        (4, 3, True)
+        """
+        stratify = check_flag("stratify", stratify)
+        gen = np.random.default_rng(check_rng_seed(rng))
+        p, n = self.pos, self.neg
+        if stratify:
+            return Scores._trusted(
+                gen.choice(p, len(p)), gen.choice(n, len(n)), self.score_class, self.equal_class
+            )
+        both = np.r_[p, n]
+        is_pos = np.r_[np.ones(len(p), dtype=bool), np.zeros(len(n), dtype=bool)]
+        while True:
+            idx = gen.integers(0, len(both), len(both))
+            if is_pos[idx].any() and not is_pos[idx].all():
+                break
+        return Scores._trusted(
+            both[idx][is_pos[idx]], both[idx][~is_pos[idx]], self.score_class, self.equal_class
+        )
 
     threshold_at_tar = threshold_at_tpr
     threshold_at_frr = threshold_at_fnr
