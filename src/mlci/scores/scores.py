@@ -1065,15 +1065,17 @@ class Scores:
 
         Returns
         -------
-        list of ndarray
-            For each target, the increasing thresholds where the metric's polyline equals
-            it; where it never does, the one point whose value is closest.
+        ndarray, or list of ndarray for an array of targets
+            The increasing thresholds where the metric's polyline equals the target (one
+            array per target); where it never does, the one point whose value is closest.
 
         Examples
         --------
         >>> s = Scores(pos=[1, 2, 3, 4], neg=[0.5, 1.5, 2.5, 3.5])
         >>> s.threshold_at_metric(0.5, "tpr")
-        [array([3.])]
+        array([3.])
+        >>> s.threshold_at_metric([0.25, 0.75], "tpr")
+        [array([3.5]), array([2.])]
         """
         if isinstance(metric, str):
             fn = getattr(self, metric, None)
@@ -1103,7 +1105,8 @@ class Scores:
         if len(x) < 2 or x[0] == x[-1]:
             raise ValueError("`points`: at least two distinct thresholds are needed.")
         y = np.asarray(values(x), dtype=float)
-        return [invert_polyline(x, y, v) for v in t]
+        out = [invert_polyline(x, y, v) for v in t]
+        return out[0] if np.ndim(target) == 0 else out
 
     def bootstrap_sample(self, *, rng: Any = None, stratify: bool = False) -> Scores:
         """One bootstrap resample of the samples, as a new :class:`Scores` object.
@@ -1137,7 +1140,7 @@ class Scores:
         gen = np.random.default_rng(check_rng_seed(rng))
         p, n = self.pos, self.neg
         if stratify:
-            return Scores._trusted(
+            return type(self)._trusted(
                 gen.choice(p, len(p)), gen.choice(n, len(n)), self.score_class, self.equal_class
             )
         both = np.r_[p, n]
@@ -1146,7 +1149,7 @@ class Scores:
             idx = gen.integers(0, len(both), len(both))
             if is_pos[idx].any() and not is_pos[idx].all():
                 break
-        return Scores._trusted(
+        return type(self)._trusted(
             both[idx][is_pos[idx]], both[idx][~is_pos[idx]], self.score_class, self.equal_class
         )
 
