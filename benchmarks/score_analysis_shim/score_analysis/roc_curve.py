@@ -28,10 +28,16 @@ class ROCCurve:
     def tnr(self):
         return 1 - self.fpr
 
+    tpr_ci = property(lambda self: None if self.fnr_ci is None else 1 - self.fnr_ci[..., ::-1])
+    tnr_ci = property(lambda self: None if self.fpr_ci is None else 1 - self.fpr_ci[..., ::-1])
+    frr_ci = property(lambda self: self.fnr_ci)
+    far_ci = property(lambda self: self.fpr_ci)
     frr = property(lambda self: self.fnr)
     far = property(lambda self: self.fpr)
     tar = tpr
     trr = tnr
+    tar_ci = tpr_ci
+    trr_ci = tnr_ci
 
 
 def roc(scores, *, fnr=None, fpr=None, thresholds=None, nb_points=100, x_axis="fpr"):
