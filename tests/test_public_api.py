@@ -500,6 +500,7 @@ EXEMPT = {
     "CriticalDifference",
     "DegenerateIntervalWarning",
     "EqualErrorRate",
+    "GroupResult",
     "FewConditionsWarning",
     "IntervalResult",
     "InvalidReplicatesWarning",

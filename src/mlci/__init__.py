@@ -92,7 +92,7 @@ from .scores.curves import (
     roc_band,
     roc_curve,
 )
-from .scores.groups import metric_by_group
+from .scores.groups import GroupResult, metric_by_group
 from .scores.scores import EqualErrorRate, Scores, pointwise_cm
 from .scores.trials import trial_bootstrap_ci
 from .scores.verification import (
@@ -116,6 +116,7 @@ __all__ = [
     "DegenerateIntervalWarning",
     "EqualErrorRate",
     "FewConditionsWarning",
+    "GroupResult",
     "IntervalResult",
     "InvalidReplicatesWarning",
     "MlciWarning",

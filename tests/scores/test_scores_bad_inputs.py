@@ -80,7 +80,7 @@ def _drivers() -> dict[str, object]:
         "ConfusionMatrix.bootstrap_ci": lambda **kw: CMX.bootstrap_ci("accuracy", **kw),
         "metric_by_group": lambda **kw: metric_by_group(
             "y", "s", groups="g", data=FRAME, threshold=0.5, **kw
-        ),
+        ).to_frame(),
         "trial_bootstrap_ci": lambda **kw: trial_bootstrap_ci(
             T_LAB, T_SC, enroll_ids=T_E, test_ids=T_T, speaker_of=T_SPK_OF, **kw
         ),
@@ -260,7 +260,7 @@ def _data_functions() -> dict[str, tuple[object, dict[str, object]]]:
         "metric_by_group": (
             lambda y_true, y_score, groups, **kw: metric_by_group(
                 y_true, y_score, groups=groups, threshold=0.5, **kw, **FAST
-            ),
+            ).to_frame(),
             {"y_true": Y, "y_score": X, "groups": FRAME.g.to_numpy()},
         ),
         "trial_bootstrap_ci": (
@@ -431,6 +431,8 @@ def test_every_public_function_listed():
         "cllr",
         "min_cllr",
         "invert_polyline",  # numbers in, numbers out: tested in test_scores.py
+        "GroupResult",  # a result (tests/test_results.py)
+        "plot_group_result",  # GroupResult.plot (test_groups.py)
     }
     public = set()
     for mod in (confusion_mod, curves_mod, groups_mod, scores_mod, trials_mod, verification_mod):
