@@ -51,6 +51,7 @@ __all__ = [
     "SampleWeightedKernel",
     "StackedKernel",
     "check_sample_weight",
+    "close_metric_names",
     "get_kernel",
     "list_metrics",
     "metric_info",
@@ -247,10 +248,27 @@ def list_metrics() -> list[str]:
     return sorted(METRICS)
 
 
+def close_metric_names(name: str) -> list[str]:
+    """The built-in names closest to a misspelt ``name`` (those about as close as the
+    closest one), for "did you mean" hints.
+
+    Examples
+    --------
+    >>> close_metric_names("acuracy")
+    ['accuracy']
+    """
+    key = name.lower().replace("-", "_")
+    close = difflib.get_close_matches(key, METRICS, n=3)
+    if not close:
+        return []
+    sim = [difflib.SequenceMatcher(None, key, c).ratio() for c in close]
+    return [c for c, r in zip(close, sim, strict=True) if r >= 0.9 * max(sim)]
+
+
 def _resolve(name: str) -> MetricInfo:
     key = name.lower().replace("-", "_")
     if key not in METRICS:
-        close = difflib.get_close_matches(key, METRICS, n=3)
+        close = close_metric_names(key)
         hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise ValueError(
             f"Unknown metric {name!r}.{hint} Built-in metrics: {', '.join(sorted(METRICS))}; "
