@@ -285,6 +285,17 @@ REGISTRY: dict[str, Api] = {
         optional=frozenset({"sample_weight"}),
         one_is_too_few=False,
     ),
+    "identification_scores": Api(
+        mlci.identification_scores,
+        {
+            "mate_score": S_A[Y == 1],
+            "mate_rank": 1 + np.arange(N // 2) % 3,
+            "nonmate_score": S_A[Y == 0],
+            "rank": 2,
+        },
+        aligned=({"mate_score": NUMBERS, "mate_rank": NUMBERS}, {"nonmate_score": NUMBERS}),
+        one_is_too_few=False,
+    ),
     "pointwise_cm": Api(
         mlci.pointwise_cm,
         {"y_true": Y, "y_score": S_A, "threshold": 0.5},
@@ -606,6 +617,7 @@ OPTION_BAD: dict[str, list[Any]] = {
     "threshold": ["0.5", np.nan],
     "thresholds": [["a"], [np.nan], []],
     "n_points": [1, 2.5, "3"],
+    "rank": [0, 1.5, "2"],
     "rate": [1.5],
     "at": [1.5, "0.1"],
     "max_fpr": [1.5, 0],

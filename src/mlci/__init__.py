@@ -93,6 +93,7 @@ from .scores.curves import (
     roc_curve,
 )
 from .scores.groups import GroupResult, metric_by_group
+from .scores.identification import identification_scores
 from .scores.scores import EqualErrorRate, Scores, pointwise_cm
 from .scores.trials import trial_bootstrap_ci
 from .scores.verification import (
@@ -152,6 +153,7 @@ __all__ = [
     "hanley_mcneil_ci",
     "hanley_mcneil_se",
     "holm_test",
+    "identification_scores",
     "kfold_cv_ttest",
     "list_metrics",
     "make_nested_plan",
