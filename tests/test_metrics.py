@@ -225,7 +225,7 @@ def test_every_metric_is_exercised_by_sklearn_parity():
         set(BINARY_DECISION)
         | {"specificity", "tnr", "fpr", "fnr", "npv", "fdr", "tpr", "sensitivity", "error_rate"}
         | {"roc_auc", "average_precision", "log_loss", "brier", "mae", "mse", "rmse", "r2"}
-        | {"mean", "weighted_mean"}
+        | {"mean", "weighted_mean", "top_k_accuracy"}
     )
     assert covered == set(list_metrics())
 
@@ -300,3 +300,446 @@ def test_two_column_probabilities_for_roc_auc_say_which_column():
     y, _, _, prob = _binary_data()
     with pytest.raises(ValueError, match=r"y_score\[:, 1\]"):
         value("roc_auc", y, np.c_[1 - prob, prob])
+
+
+# ------------------------------------------------------------------ sample_weight
+def _weighted_value(metric, *data, sample_weight, **params):
+    kernel = get_kernel(metric, data, params, sample_weight=sample_weight)
+    counts = np.bincount(kernel.keys, minlength=kernel.m).astype(float)
+    return kernel.evaluate(counts[None, :])[0]
+
+
+def _sk_weighted_cases():
+    """(mlci name, mlci params, data, scikit-learn function, its kwargs): every built-in."""
+    rng = np.random.default_rng(7)
+    y, pred, score, prob = _binary_data(rng=rng)
+    ym, pm, probm = _multiclass_data(rng=rng)
+    t = rng.normal(10, 3, N)
+    p = t + rng.normal(0, 1, N)
+    vals = rng.random(N)
+    cases = [
+        ("accuracy", {}, (ym, pm), skm.accuracy_score, {}),
+        ("error_rate", {}, (ym, pm), lambda a, b, **k: 1 - skm.accuracy_score(a, b, **k), {}),
+        ("balanced_accuracy", {}, (ym, pm), skm.balanced_accuracy_score, {}),
+        ("mcc", {}, (ym, pm), skm.matthews_corrcoef, {}),
+        ("cohen_kappa", {}, (ym, pm), skm.cohen_kappa_score, {}),
+        (
+            "cohen_kappa",
+            {"weights": "quadratic"},
+            (ym, pm),
+            skm.cohen_kappa_score,
+            {"weights": "quadratic"},
+        ),
+        ("precision", {}, (y, pred), skm.precision_score, {}),
+        ("recall", {}, (y, pred), skm.recall_score, {}),
+        ("f1", {}, (y, pred), skm.f1_score, {}),
+        ("fbeta", {"beta": 2.0}, (y, pred), skm.fbeta_score, {"beta": 2.0}),
+        ("f1", {"average": "macro"}, (ym, pm), skm.f1_score, {"average": "macro"}),
+        (
+            "precision",
+            {"average": "weighted"},
+            (ym, pm),
+            skm.precision_score,
+            {"average": "weighted"},
+        ),
+        ("recall", {"average": "micro"}, (ym, pm), skm.recall_score, {"average": "micro"}),
+        ("recall", {"average": None}, (ym, pm), skm.recall_score, {"average": None}),
+        ("roc_auc", {}, (y, score), skm.roc_auc_score, {}),
+        ("roc_auc", {}, (y, score + 1e-3 * rng.random(N)), skm.roc_auc_score, {}),
+        ("average_precision", {}, (y, score), skm.average_precision_score, {}),
+        ("log_loss", {}, (y, prob), skm.log_loss, {}),
+        ("log_loss", {}, (ym, probm), skm.log_loss, {}),
+        ("brier", {}, (y, prob), skm.brier_score_loss, {}),
+        ("mae", {}, (t, p), skm.mean_absolute_error, {}),
+        ("mse", {}, (t, p), skm.mean_squared_error, {}),
+        ("rmse", {}, (t, p), lambda a, b, **k: np.sqrt(skm.mean_squared_error(a, b, **k)), {}),
+        ("r2", {}, (t, p), skm.r2_score, {}),
+        ("mean", {}, (vals,), lambda v, sample_weight: np.average(v, weights=sample_weight), {}),
+    ]
+    return cases
+
+
+@pytest.mark.parametrize("case", _sk_weighted_cases(), ids=lambda c: f"{c[0]}-{c[1]}")
+@pytest.mark.parametrize("kind", ["continuous", "integer", "with-zeros"])
+def test_sample_weight_matches_sklearn(case, kind):
+    # reference: scikit-learn's own sample_weight on the same data
+    name, params, data, fn, skw = case
+    rng = np.random.default_rng(3)
+    w = {
+        "continuous": rng.uniform(0.1, 3.0, N),
+        "integer": rng.integers(1, 4, N).astype(float),
+        "with-zeros": np.where(rng.random(N) < 0.2, 0.0, rng.uniform(0.5, 2.0, N)),
+    }[kind]
+    got = _weighted_value(name, *data, sample_weight=w, **params)
+    ref = fn(*data, sample_weight=w, **skw)
+    np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-12)
+
+
+def test_weighted_mean_with_sample_weight_multiplies_the_weights():
+    words = RNG.integers(1, 30, N)
+    wer = RNG.uniform(0, 0.5, N)
+    sw = RNG.uniform(0.5, 2, N)
+    got = _weighted_value("weighted_mean", words, wer, sample_weight=sw)
+    assert got == pytest.approx(np.sum(sw * words * wer) / np.sum(sw * words), rel=1e-12)
+
+
+def test_integer_sample_weight_equals_repeated_samples():
+    """Integer weights are frequencies: the metric on the repeated samples (no reference)."""
+    y, pred, score, _ = _binary_data()
+    w = RNG.integers(0, 4, N)
+    idx = np.repeat(np.arange(N), w)
+    for name, data in (("mcc", (y, pred)), ("roc_auc", (y, score))):
+        got = _weighted_value(name, *data, sample_weight=w)
+        assert got == pytest.approx(value(name, *(d[idx] for d in data)), abs=1e-12)
+
+
+def test_unit_sample_weight_changes_nothing():
+    y, pred, score, _ = _binary_data()
+    for name, data in (("f1", (y, pred)), ("average_precision", (y, score))):
+        assert _weighted_value(name, *data, sample_weight=np.ones(N)) == pytest.approx(
+            value(name, *data), abs=1e-15
+        )
+
+
+@pytest.mark.parametrize(
+    "metric,data_index",
+    [("roc_auc", 2), ("accuracy", 1), ("mae", None)],
+)
+def test_weighted_bootstrap_equals_sklearn_on_every_replicate(metric, data_index):
+    """Every replicate: the built-in kernel on atoms equals scikit-learn called with
+    sample_weight = replicate counts x weights (the same seed draws the same samples)."""
+    import mlci
+
+    y, pred, score, _ = _binary_data(n=150, rng=np.random.default_rng(1))
+    w = np.random.default_rng(2).uniform(0.2, 2.0, 150)
+    if metric == "mae":
+        data = (score, score + np.random.default_rng(4).normal(size=150))
+        ref = skm.mean_absolute_error
+    else:
+        data = (y, [None, pred, score][data_index])
+        ref = skm.roc_auc_score if metric == "roc_auc" else skm.accuracy_score
+
+    def sk(a, b, sample_weight=None):
+        return ref(a, b, sample_weight=sample_weight)
+
+    kw = {"sample_weight": w, "rng": 5, "n_resamples": 40, "method": "percentile"}
+    a = mlci.bootstrap_ci(*data, metric=metric, **kw)
+    b = mlci.bootstrap_ci(*data, metric=sk, **kw)
+    np.testing.assert_allclose(a.bootstrap_distribution, b.bootstrap_distribution, atol=1e-12)
+    assert a.estimate == pytest.approx(ref(*data, sample_weight=w), abs=1e-12)
+
+
+def test_weighted_bca_interval_is_reproducible_and_covers_the_estimate():
+    import mlci
+
+    y, _, score, _ = _binary_data()
+    w = RNG.uniform(0.5, 2, N)
+    r1 = mlci.bootstrap_ci(y, score, metric="roc_auc", sample_weight=w, rng=3, n_resamples=300)
+    r2 = mlci.bootstrap_ci(
+        y, score, metric="roc_auc", sample_weight=w, rng=3, n_resamples=300, batch=7
+    )
+    assert r1.confidence_interval == r2.confidence_interval
+    low, high = r1.confidence_interval
+    assert low < r1.estimate < high
+
+
+def test_sample_weight_with_dropna_drops_jointly():
+    import mlci
+
+    y, pred, _, _ = _binary_data()
+    w = RNG.uniform(0.5, 2, N).astype(object)
+    w[3] = None
+    with pytest.raises(ValueError, match="sample_weight"):
+        mlci.bootstrap_ci(y, pred, metric="accuracy", sample_weight=w, rng=0, n_resamples=50)
+    res = mlci.bootstrap_ci(
+        y, pred, metric="accuracy", sample_weight=w, dropna=True, rng=0, n_resamples=50
+    )
+    keep = np.arange(N) != 3
+    assert res.details["n_dropped"] == 1
+    ref = skm.accuracy_score(y[keep], pred[keep], sample_weight=w[keep].astype(float))
+    assert res.estimate == pytest.approx(ref, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "bad,match",
+    [
+        (-np.ones(N), "non-negative"),
+        (np.r_[np.ones(N - 1), np.nan], "sample_weight"),
+        (np.r_[np.ones(N - 1), np.inf], "sample_weight"),
+        (np.ones(N - 1), "sample_weight"),
+        (np.zeros(N), "sums to zero"),
+        (np.array(["a"] * N), "sample_weight"),
+        (np.ones((N, 2)), "sample_weight"),
+    ],
+)
+def test_bad_sample_weight_is_refused(bad, match):
+    import mlci
+
+    y, pred, _, _ = _binary_data()
+    with pytest.raises((ValueError, TypeError), match=match):
+        get_kernel("accuracy", (y, pred), {}, sample_weight=bad)
+    with pytest.raises((ValueError, TypeError), match="sample_weight"):
+        mlci.bootstrap_ci(y, pred, metric="accuracy", sample_weight=bad, n_resamples=20)
+
+
+def test_sample_weight_needs_a_function_that_takes_it():
+    import mlci
+
+    y, pred, _, _ = _binary_data()
+    with pytest.raises(TypeError, match="sample_weight"):
+        mlci.bootstrap_ci(y, pred, metric=lambda a, b: np.mean(a == b), sample_weight=np.ones(N))
+
+
+# ------------------------------------------------- scikit-learn's multiclass signatures
+def _probabilities_k(n: int = N, k: int = 4, seed: int = 11):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    logits = rng.normal(size=(n, k)) + 1.2 * np.eye(k)[y]
+    prob = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    return y, prob, rng.uniform(0.2, 2.0, n)
+
+
+@pytest.mark.parametrize("multi_class", ["ovr", "ovo"])
+@pytest.mark.parametrize("average", ["macro", "weighted"])
+def test_multiclass_roc_auc_matches_sklearn(multi_class, average):
+    # reference: sklearn.metrics.roc_auc_score(multi_class=..., average=...)
+    y, prob, w = _probabilities_k()
+    kw = {"multi_class": multi_class, "average": average}
+    assert value("roc_auc", y, prob, **kw) == pytest.approx(
+        skm.roc_auc_score(y, prob, **kw), abs=1e-12
+    )
+    if multi_class == "ovr":  # scikit-learn has no sample_weight for ovo
+        got = _weighted_value("roc_auc", y, prob, sample_weight=w, **kw)
+        assert got == pytest.approx(skm.roc_auc_score(y, prob, sample_weight=w, **kw), abs=1e-12)
+
+
+def test_multiclass_roc_auc_per_class_and_string_labels():
+    y, prob, _ = _probabilities_k(k=3)
+    names = np.array(["ant", "bee", "cat"])[y]
+    got = get_kernel("roc_auc", (names, prob), {"multi_class": "ovr", "average": None})
+    assert got.elements == ("ant", "bee", "cat")
+    counts = np.bincount(got.keys, minlength=got.m).astype(float)
+    np.testing.assert_allclose(
+        got.evaluate(counts[None])[0],
+        skm.roc_auc_score(y, prob, multi_class="ovr", average=None),
+        atol=1e-12,
+    )
+
+
+@pytest.mark.parametrize("average", ["macro", "weighted", None])
+def test_multiclass_average_precision_per_class_matches_sklearn(average):
+    y, prob, w = _probabilities_k()
+    np.testing.assert_allclose(
+        value("average_precision", y, prob, average=average),
+        skm.average_precision_score(y, prob, average=average),
+        atol=1e-12,
+    )
+    np.testing.assert_allclose(
+        _weighted_value("average_precision", y, prob, sample_weight=w, average=average),
+        skm.average_precision_score(y, prob, average=average, sample_weight=w),
+        atol=1e-12,
+    )
+
+
+def _multilabel(n: int = N, k: int = 4, seed: int = 5):
+    rng = np.random.default_rng(seed)
+    y = (rng.random((n, k)) < 0.4).astype(int)
+    y[:, 0] |= y.sum(axis=1) == 0  # every sample has a relevant label
+    y[:, 1] = np.where(y.sum(axis=1) == k, 0, y[:, 1])  # and an irrelevant one
+    score = 0.6 * y + rng.random((n, k))
+    return y, score, (score > 0.7).astype(int), rng.uniform(0.2, 2.0, n)
+
+
+@pytest.mark.parametrize("name", ["precision", "recall", "f1", "fbeta"])
+@pytest.mark.parametrize("average", ["samples", "macro", "micro", "weighted", None])
+def test_multilabel_decision_metrics_match_sklearn(name, average):
+    # reference: sklearn's precision/recall/f1/fbeta on indicator matrices; zero_division=0
+    # is scikit-learn's value for an undefined sample (mlci follows it for "samples")
+    y, _, pred, w = _multilabel()
+    fn = {
+        "precision": skm.precision_score,
+        "recall": skm.recall_score,
+        "f1": skm.f1_score,
+        "fbeta": skm.fbeta_score,
+    }[name]
+    extra = {"beta": 0.5} if name == "fbeta" else {}
+    kw = {"average": average, "zero_division": 0, **extra}
+    np.testing.assert_allclose(
+        value(name, y, pred, average=average, **extra), fn(y, pred, **kw), atol=1e-12
+    )
+    np.testing.assert_allclose(
+        _weighted_value(name, y, pred, sample_weight=w, average=average, **extra),
+        fn(y, pred, sample_weight=w, **kw),
+        atol=1e-12,
+    )
+
+
+def test_multilabel_subset_accuracy_matches_sklearn():
+    y, _, pred, w = _multilabel()
+    assert value("accuracy", y, pred) == pytest.approx(skm.accuracy_score(y, pred), abs=1e-12)
+    assert _weighted_value("error_rate", y, pred, sample_weight=w) == pytest.approx(
+        1 - skm.accuracy_score(y, pred, sample_weight=w), abs=1e-12
+    )
+
+
+@pytest.mark.parametrize("name", ["roc_auc", "average_precision"])
+@pytest.mark.parametrize("average", ["macro", "weighted", "samples", None])
+def test_multilabel_ranking_metrics_match_sklearn(name, average):
+    y, score, _, w = _multilabel()
+    fn = skm.roc_auc_score if name == "roc_auc" else skm.average_precision_score
+    np.testing.assert_allclose(
+        value(name, y, score, average=average), fn(y, score, average=average), atol=1e-12
+    )
+    np.testing.assert_allclose(
+        _weighted_value(name, y, score, sample_weight=w, average=average),
+        fn(y, score, average=average, sample_weight=w),
+        atol=1e-12,
+    )
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+@pytest.mark.parametrize("rounded", [False, True])
+def test_top_k_accuracy_matches_sklearn(k, rounded):
+    # rounded scores: ties broken as scikit-learn (stable sort, reversed)
+    y, prob, w = _probabilities_k()
+    if rounded:
+        prob = np.round(prob, 1)
+    assert value("top_k_accuracy", y, prob, k=k) == pytest.approx(
+        skm.top_k_accuracy_score(y, prob, k=k), abs=1e-12
+    )
+    assert _weighted_value("top_k_accuracy", y, prob, sample_weight=w, k=k) == pytest.approx(
+        skm.top_k_accuracy_score(y, prob, k=k, sample_weight=w), abs=1e-12
+    )
+
+
+def test_top_k_accuracy_binary_and_labels():
+    y, _, score, prob = _binary_data()
+    assert value("top_k_accuracy", y, prob, k=1) == pytest.approx(
+        skm.top_k_accuracy_score(y, prob, k=1), abs=1e-12
+    )
+    assert value("top_k_accuracy", y, score, k=1) == pytest.approx(
+        skm.top_k_accuracy_score(y, score, k=1), abs=1e-12
+    )
+    y3, prob3, _ = _probabilities_k(k=4)
+    keep = y3 != 2  # class 2 absent from y_true: its column kept through labels
+    assert value("top_k_accuracy", y3[keep], prob3[keep], k=2, labels=[0, 1, 2, 3]) == (
+        pytest.approx(
+            skm.top_k_accuracy_score(y3[keep], prob3[keep], k=2, labels=[0, 1, 2, 3]), abs=1e-12
+        )
+    )
+
+
+def test_balanced_accuracy_adjusted_matches_sklearn():
+    y, pred, _ = _multiclass_data()
+    w = RNG.uniform(0.2, 2, N)
+    assert value("balanced_accuracy", y, pred, adjusted=True) == pytest.approx(
+        skm.balanced_accuracy_score(y, pred, adjusted=True), abs=1e-12
+    )
+    assert _weighted_value(
+        "balanced_accuracy", y, pred, sample_weight=w, adjusted=True
+    ) == pytest.approx(
+        skm.balanced_accuracy_score(y, pred, adjusted=True, sample_weight=w), abs=1e-12
+    )
+
+
+def test_multiclass_mcc_matches_sklearn_with_weights():
+    # Matthews for K > 2 is Gorodkin's R_K (sklearn.metrics.matthews_corrcoef)
+    y, pred, _ = _multiclass_data(k=5)
+    w = RNG.uniform(0.2, 2, N)
+    assert _weighted_value("mcc", y, pred, sample_weight=w) == pytest.approx(
+        skm.matthews_corrcoef(y, pred, sample_weight=w), abs=1e-12
+    )
+
+
+@pytest.mark.parametrize("name", ["log_loss", "brier"])
+def test_labels_keep_columns_of_absent_classes(name):
+    y, prob, w = _probabilities_k()
+    keep = y != 3
+    fn = skm.log_loss if name == "log_loss" else skm.brier_score_loss
+    labels = [0, 1, 2, 3]
+    assert value(name, y[keep], prob[keep], labels=labels) == pytest.approx(
+        fn(y[keep], prob[keep], labels=labels), abs=1e-12
+    )
+    assert _weighted_value(
+        name, y[keep], prob[keep], sample_weight=w[keep], labels=labels
+    ) == pytest.approx(fn(y[keep], prob[keep], labels=labels, sample_weight=w[keep]), abs=1e-12)
+    # one probability column, one class in y_true: labels names the two classes
+    ones = np.ones(30, dtype=int)
+    p1 = np.linspace(0.05, 0.95, 30)
+    assert value(name, ones, p1, labels=[0, 1]) == pytest.approx(
+        fn(ones, p1, labels=[0, 1]), abs=1e-12
+    )
+
+
+def test_multiclass_bootstrap_equals_sklearn_on_every_replicate():
+    import mlci
+
+    y, prob, w = _probabilities_k(n=200)
+
+    def sk(a, b, sample_weight=None):
+        return skm.roc_auc_score(
+            a, b, multi_class="ovr", average="weighted", sample_weight=sample_weight
+        )
+
+    kw = {"rng": 4, "n_resamples": 30, "method": "percentile", "sample_weight": w}
+    a = mlci.bootstrap_ci(
+        y, prob, metric="roc_auc", average="weighted", metric_kwargs={"multi_class": "ovr"}, **kw
+    )
+    b = mlci.bootstrap_ci(y, prob, metric=sk, **kw)
+    np.testing.assert_allclose(a.bootstrap_distribution, b.bootstrap_distribution, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "data,params,match",
+    [
+        ("mc", {}, "multi_class"),
+        ("mc", {"multi_class": "nope"}, "multi_class"),
+        ("mc", {"multi_class": "ovr", "average": "micro"}, "average"),
+        ("mc", {"multi_class": "ovo", "average": None}, "average"),
+        ("mc", {"multi_class": "ovr", "labels": [0, 1, 2]}, "labels"),
+        ("mc", {"multi_class": "ovr", "labels": [3, 2, 1, 0]}, "labels"),
+        ("mc", {"multi_class": "ovr", "pos_label": 1}, "pos_label"),
+        ("mc-unnormalised", {"multi_class": "ovr"}, "probabilities"),
+        ("mc-1d", {}, "binary labels"),
+        ("ml", {"average": "nope"}, "average"),
+        ("ml", {"multi_class": "ovr"}, "multi_class"),
+    ],
+)
+def test_multiclass_roc_auc_bad_input(data, params, match):
+    y, prob, _ = _probabilities_k()
+    if data == "mc-unnormalised":
+        prob = prob * 2
+    elif data == "mc-1d":
+        prob = prob[:, 0]
+    elif data == "ml":
+        y, prob, _, _ = _multilabel()
+    with pytest.raises((ValueError, TypeError), match=match):
+        get_kernel("roc_auc", (y, prob), params)
+
+
+@pytest.mark.parametrize(
+    "metric,data,params,match",
+    [
+        ("top_k_accuracy", "mc", {"k": 0}, "k"),
+        ("top_k_accuracy", "mc", {"k": 1.5}, "k"),
+        ("top_k_accuracy", "mc", {"labels": [0, 1]}, "labels"),
+        ("balanced_accuracy", "dec", {"adjusted": "yes"}, "adjusted"),
+        ("f1", "dec", {"adjusted": True}, "adjusted"),
+        ("f1", "ml", {}, "average"),
+        ("f1", "ml-bad", {"average": "macro"}, "indicator"),
+        ("mcc", "ml", {}, "y_true"),
+        ("log_loss", "mc", {"labels": [0, 1, 2, 3], "pos_label": 1}, "labels"),
+        ("log_loss", "mc", {"labels": [0, 1, 2]}, "labels"),
+    ],
+)
+def test_new_metric_options_bad_input(metric, data, params, match):
+    y, prob, _ = _probabilities_k()
+    args = {"mc": (y, prob), "dec": (y, np.roll(y, 1))}.get(data)
+    if data == "ml":
+        yy, _, pred, _ = _multilabel()
+        args = (yy, pred)
+    if data == "ml-bad":
+        yy, _, pred, _ = _multilabel()
+        args = (yy * 2, pred)
+    with pytest.raises((ValueError, TypeError), match=match):
+        get_kernel(metric, args, params)

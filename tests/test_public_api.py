@@ -60,6 +60,7 @@ S_A = np.round(0.6 * Y + (np.arange(N) * 7 % N) / N, 3)  # scores, some overlap
 S_B = np.round(0.4 * Y + (np.arange(N) * 11 % N) / N, 3)
 P_A = np.where(np.arange(N) % 7 == 0, 1 - Y, Y)  # decisions, a few errors
 P_B = np.where(np.arange(N) % 5 == 0, 1 - Y, Y)
+SW = 1.0 + np.arange(N) % 3  # per-sample weights (sample_weight)
 COND = np.arange(N) % 20  # 20 conditions (no FewConditionsWarning)
 STRATA = COND % 2  # each condition in one stratum
 SC = Scores.from_labels(Y, S_A)
@@ -219,9 +220,10 @@ REGISTRY: dict[str, Api] = {
     ),
     "bootstrap_ci(scores)": Api(
         mlci.bootstrap_ci,
-        {"y_true": Y, "y_score": S_A, "metric": "roc_auc", **FAST},
+        {"y_true": Y, "y_score": S_A, "metric": "roc_auc", "sample_weight": SW, **FAST},
         call=lambda y_true, y_score, **kw: mlci.bootstrap_ci(y_true, y_score, **kw),
-        aligned=({"y_true": LABELS, "y_score": NUMBERS},),
+        aligned=({"y_true": LABELS, "y_score": NUMBERS, "sample_weight": NUMBERS},),
+        optional=frozenset({"sample_weight"}),
     ),
     # ------------------------------------------------------------- comparison
     "compare": Api(
@@ -309,8 +311,26 @@ REGISTRY: dict[str, Api] = {
     ),
     "ConfusionMatrix": Api(
         ConfusionMatrix,
-        {"y_true": Y, "y_pred": P_A},
-        aligned=({"y_true": LABELS, "y_pred": LABELS},),
+        {"y_true": Y, "y_pred": P_A, "sample_weight": SW},
+        aligned=({"y_true": LABELS, "y_pred": LABELS, "sample_weight": NUMBERS},),
+        optional=frozenset({"sample_weight"}),
+        one_is_too_few=False,
+    ),
+    "identification_scores": Api(
+        mlci.identification_scores,
+        {
+            "mate_score": S_A[Y == 1],
+            "mate_rank": 1 + np.arange(N // 2) % 3,
+            "nonmate_score": S_A[Y == 0],
+            "rank": 2,
+        },
+        aligned=({"mate_score": NUMBERS, "mate_rank": NUMBERS}, {"nonmate_score": NUMBERS}),
+        one_is_too_few=False,
+    ),
+    "pointwise_cm": Api(
+        mlci.pointwise_cm,
+        {"y_true": Y, "y_score": S_A, "threshold": 0.5},
+        aligned=({"y_true": LABELS, "y_score": NUMBERS},),
         one_is_too_few=False,
     ),
     "ConfusionMatrix.bootstrap_ci": Api(
@@ -595,6 +615,7 @@ EXEMPT = {
     "DegenerateIntervalWarning",
     "EqualErrorRate",
     "EvalLog",
+    "GroupResult",
     "FewConditionsWarning",
     "IntervalResult",
     "InvalidReplicatesWarning",
@@ -706,6 +727,9 @@ OPTION_BAD: dict[str, list[Any]] = {
     "higher_is_better": ["yes"],
     "metric_kwargs": [2],
     "threshold": ["0.5", np.nan],
+    "thresholds": [["a"], [np.nan], []],
+    "n_points": [1, 2.5, "3"],
+    "rank": [0, 1.5, "2"],
     "rate": [1.5],
     "at": [1.5, "0.1"],
     "max_fpr": [1.5, 0],

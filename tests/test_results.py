@@ -80,6 +80,9 @@ BUILDERS: dict[str, Callable[[], Any]] = {
     "BootstrapResult one-sided mean": lambda: mlci.bootstrap_ci(
         RNG.normal(size=50), metric="mean", alternative="greater", rng=0, n_resamples=200),
     "IntervalResult proportion_ci": lambda: mlci.proportion_ci(170, 200),
+    "GroupResult": lambda: mlci.metric_by_group(
+        Y, np.where(Y == 1, 1.0, 0.0) + RNG.normal(0, 1, N), groups=np.arange(N) % 3,
+        threshold=[0.3, 0.6], normalize="by_overall", rng=0, n_resamples=100),
     "IntervalResult delong_ci": lambda: mlci.delong_ci(Y, PRED_A + RNG.random(N)),
     "TestResult mcnemar_test": lambda: mlci.mcnemar_test(y_true=Y, y_pred_a=PRED_A,
                                                        y_pred_b=PRED_B),

@@ -101,8 +101,9 @@ from .scores.curves import (
     roc_band,
     roc_curve,
 )
-from .scores.groups import metric_by_group
-from .scores.scores import EqualErrorRate, Scores
+from .scores.groups import GroupResult, metric_by_group
+from .scores.identification import identification_scores
+from .scores.scores import EqualErrorRate, Scores, pointwise_cm
 from .scores.trials import trial_bootstrap_ci
 from .scores.verification import (
     cllr,
@@ -129,6 +130,7 @@ __all__ = [
     "EqualErrorRate",
     "EvalLog",
     "FewConditionsWarning",
+    "GroupResult",
     "IntervalResult",
     "InvalidReplicatesWarning",
     "LLMComparison",
@@ -171,6 +173,7 @@ __all__ = [
     "hanley_mcneil_ci",
     "hanley_mcneil_se",
     "holm_test",
+    "identification_scores",
     "kfold_cv_ttest",
     "list_metrics",
     "llm_ci",
@@ -190,6 +193,7 @@ __all__ = [
     "paired_ttest_chunks",
     "partial_auc",
     "permutation_test",
+    "pointwise_cm",
     "pooled_ci",
     "power_auc",
     "power_auc_difference",

@@ -178,3 +178,75 @@ def test_bootstrap_conditions_in_sample_order():
     )
     assert a.n_conditions == 20
     np.testing.assert_allclose(np.sort(a.bootstrap_distribution), np.sort(b.bootstrap_distribution))
+
+
+# ------------------------------------------------- weights, dicts and DataFrames
+def test_confusion_matrix_sample_weight_matches_sklearn():
+    # reference: sklearn.metrics.confusion_matrix(sample_weight=...)
+    from sklearn.metrics import confusion_matrix, recall_score
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 200)
+    p = np.where(rng.random(200) < 0.7, y, rng.integers(0, 3, 200))
+    w = rng.uniform(0.1, 2, 200)
+    cm = ConfusionMatrix(y, p, sample_weight=w)
+    np.testing.assert_allclose(cm.matrix, confusion_matrix(y, p, sample_weight=w), atol=1e-12)
+    np.testing.assert_allclose(
+        cm.tpr(), recall_score(y, p, average=None, sample_weight=w), atol=1e-12
+    )
+    res = cm.bootstrap_ci("accuracy", rng=0, n_resamples=200)
+    assert res.estimate == pytest.approx(np.sum(w * (y == p)) / w.sum(), abs=1e-12)
+    low, high = res.confidence_interval
+    assert low < res.estimate < high
+
+
+def test_confusion_matrix_weighted_bootstrap_is_the_weighted_metric_of_each_replicate():
+    import mlci
+
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 120)
+    p = np.where(rng.random(120) < 0.8, y, 1 - y)
+    w = rng.uniform(0.1, 2, 120)
+    a = ConfusionMatrix(y, p, sample_weight=w).bootstrap_ci(
+        "accuracy", rng=3, n_resamples=30, method="percentile"
+    )
+    b = mlci.bootstrap_ci(
+        y, p, metric="accuracy", sample_weight=w, rng=3, n_resamples=30, method="percentile"
+    )
+    np.testing.assert_allclose(a.bootstrap_distribution, b.bootstrap_distribution, atol=1e-12)
+
+
+def test_confusion_matrix_from_dict_and_dataframe_keeps_class_names():
+    d = {"cat": {"cat": 8, "dog": 2}, "dog": {"cat": 1, "dog": 9, "eel": 1}}
+    cm = ConfusionMatrix(matrix=d)
+    assert cm.classes == ["cat", "dog", "eel"]
+    np.testing.assert_array_equal(cm.matrix, [[8, 2, 0], [1, 9, 1], [0, 0, 0]])
+    cm2 = ConfusionMatrix(matrix=d, classes=["eel", "dog", "cat"])
+    np.testing.assert_array_equal(cm2.matrix, [[0, 0, 0], [1, 9, 1], [0, 2, 8]])
+    df = pd.DataFrame([[5, 1], [2, 7]], index=["a", "b"], columns=["a", "b"])
+    cm3 = ConfusionMatrix(matrix=df[["b", "a"]])  # columns reordered to the index
+    assert cm3.classes == ["a", "b"]
+    np.testing.assert_array_equal(cm3.matrix, [[5, 1], [2, 7]])
+    assert cm3.bootstrap_ci("accuracy", average=None, rng=0, n_resamples=50).estimate == (
+        pytest.approx(12 / 15)
+    )
+
+
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"matrix": {"a": [1, 2]}}, "matrix"),
+        ({"matrix": {"a": {"a": 1, "b": 2}}, "classes": ["a"]}, "classes"),
+        ({"matrix": pd.DataFrame([[1, 2]], index=["a"], columns=["a", "b"])}, "matrix"),
+        ({"matrix": [[1, 2], [3, 4]], "sample_weight": [1, 2]}, "sample_weight"),
+        ({"y_true": [0, 1, 1], "y_pred": [0, 1, 0], "sample_weight": [1, -1, 1]}, "sample_weight"),
+        ({"y_true": [0, 1, 1], "y_pred": [0, 1, 0], "sample_weight": [1, 1]}, "sample_weight"),
+        (
+            {"y_true": [0, 1, 1], "y_pred": [0, 1, 0], "sample_weight": [1, np.nan, 1]},
+            "sample_weight",
+        ),
+    ],
+)
+def test_confusion_matrix_new_inputs_bad(kwargs, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        ConfusionMatrix(**kwargs)

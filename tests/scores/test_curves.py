@@ -134,3 +134,45 @@ def test_joint_parts_share_replicates_and_keep_their_range():
     # a partial AUC lies in [0, max_fpr]
     p = auc_ci(sc, max_fpr=0.2, alternative="greater", rng=0, n_resamples=100)
     assert p.confidence_interval.high == 0.2
+
+
+# ------------------------------------------------- the ROC at given points
+def test_roc_curve_at_thresholds_matches_score_analysis():
+    # reference: score_analysis.roc(scores, thresholds=...) (0.3.12)
+    import score_analysis as sa
+
+    rng = np.random.default_rng(3)
+    pos, neg = np.round(rng.normal(1, 1, 40), 1), np.round(rng.normal(0, 1, 30), 1)
+    t = np.linspace(-2, 3, 17)
+    ours = roc_curve(Scores(pos, neg), thresholds=t)
+    ref = sa.roc(sa.Scores(pos, neg), thresholds=t)
+    np.testing.assert_allclose(np.sort(ours.x), np.sort(ref.fpr), atol=1e-12)
+    np.testing.assert_allclose(np.sort(ours.y), np.sort(ref.tpr), atol=1e-12)
+    assert np.all(np.diff(ours.x) >= 0)
+
+
+def test_roc_curve_n_points_hits_even_fnr_and_fpr_levels():
+    rng = np.random.default_rng(4)
+    s = Scores(rng.normal(1, 1, 50), rng.normal(0, 1, 40))
+    c = roc_curve(s, n_points=22)
+    assert len(c.x) == 22
+    levels = np.linspace(0, 1, 11)
+    fnr = 1 - c.y
+    for lv in levels:  # the continuous data attain every level k/n exactly
+        assert np.min(np.abs(fnr - np.round(lv * 50) / 50)) < 1e-12
+        assert np.min(np.abs(c.x - np.round(lv * 40) / 40)) < 1e-12
+
+
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"n_points": 1}, "n_points"),
+        ({"n_points": "5"}, "n_points"),
+        ({"thresholds": ["a"]}, "thresholds"),
+        ({"thresholds": [np.nan]}, "thresholds"),
+        ({"thresholds": [0.1], "n_points": 5}, "n_points"),
+    ],
+)
+def test_roc_curve_points_bad_input(kwargs, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        roc_curve(Scores([1.0, 2.0], [0.0, 1.5]), **kwargs)

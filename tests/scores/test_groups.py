@@ -5,7 +5,15 @@ import pandas as pd
 import pytest
 
 from mlci import Scores
-from mlci.scores.groups import metric_by_group
+from mlci.scores.groups import GroupResult
+from mlci.scores.groups import metric_by_group as _metric_by_group
+
+
+def metric_by_group(*args, **kwargs):
+    """The result as a DataFrame (the checks below read it as a table)."""
+    res = _metric_by_group(*args, **kwargs)
+    assert isinstance(res, GroupResult)
+    return res.to_frame()
 
 
 def frame(n=800, seed=0):
@@ -256,3 +264,22 @@ def test_distances_score_class_neg():
     for g, sub in df.groupby("g"):
         ref = Scores.from_labels(sub.y, sub.d, score_class="neg").eer().threshold
         assert thr[thr.g == g].estimate.iloc[0] == pytest.approx(ref)
+
+
+def test_group_result_is_a_result_with_a_plot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    df = frame()
+    res = _metric_by_group("y", "s", groups=["g", "a"], data=df, threshold=[0.3, 0.6],
+                           normalize="by_best", rng=0, n_resamples=100)  # fmt: skip
+    assert repr(res).startswith("GroupResult(metric='fnr', 4 groups, threshold x 2")
+    table = res.to_frame()
+    assert table.attrs["normalize"] == "by_best" and len(table) == 10
+    assert res.to_dict()["table"][0]["estimate"] == table.estimate.iloc[0]
+    fig, ax = plt.subplots()
+    assert res.plot(ax=ax) is ax
+    assert len(ax.get_yticks()) == 4  # one row per group
+    plt.close(fig)

@@ -458,3 +458,180 @@ def test_metric_options_renamed():
     assert s.rate_at("fnr", at=0.1, interpolation="higher") == s.fnr(
         s.threshold_at_fpr(0.1, interpolation="higher")
     )
+
+
+# ------------------------------------------------- thresholds at TOPR/TONR, at a metric
+@pytest.mark.parametrize("score_class,equal_class", CONVENTIONS)
+@pytest.mark.parametrize("method", ["linear", "lower", "higher"])
+def test_threshold_at_topr_tonr_match_score_analysis(score_class, equal_class, method):
+    # reference: score_analysis.Scores.threshold_at_topr (0.3.12); for TONR its
+    # threshold_at_tonr inverts with the negative-class continuity (see the TNR test above),
+    # so the reference is score-analysis's FNR inversion of the pooled scores, which is the
+    # TONR by definition (every sample as a positive).
+    rng = np.random.default_rng(8)
+    for _ in range(20):
+        pos, neg = tied_data(rng)
+        ref = sa.Scores(pos, neg, score_class=score_class, equal_class=equal_class)
+        pooled = sa.Scores(
+            np.r_[pos, neg], np.r_[pos, neg], score_class=score_class, equal_class=equal_class
+        )
+        ours = Scores(pos, neg, score_class=score_class, equal_class=equal_class)
+        r = np.r_[rng.uniform(0, 1, 15), 0.0, 1.0]
+        np.testing.assert_allclose(
+            ours.threshold_at_topr(r, interpolation=method),
+            ref.threshold_at_topr(r, method=method),
+            atol=1e-9,
+        )
+        np.testing.assert_allclose(
+            ours.threshold_at_tonr(r, interpolation=method),
+            pooled.threshold_at_fnr(r, method=method),
+            atol=1e-9,
+        )
+
+
+def test_threshold_at_topr_attains_the_rate_and_aliases():
+    rng = np.random.default_rng(3)
+    s = Scores(rng.normal(size=30), rng.normal(size=20))
+    k = np.arange(0, 51) / 50
+    np.testing.assert_allclose(s.topr(s.threshold_at_topr(k)), k)
+    np.testing.assert_allclose(s.tonr(s.threshold_at_tonr(k)), k)
+    assert s.threshold_at_acceptance_rate(0.3) == s.threshold_at_topr(0.3)
+    assert s.threshold_at_rejection_rate(0.3) == s.threshold_at_tonr(0.3)
+    assert s.acceptance_rate(0.1) == s.topr(0.1)
+    assert s.rejection_rate(0.1) == s.tonr(0.1)
+
+
+def test_threshold_at_metric_matches_score_analysis():
+    # reference: score_analysis.Scores.threshold_at_metric (0.3.12), every solution
+    rng = np.random.default_rng(4)
+    pos, neg = tied_data(rng, 30, 25)
+    ours, ref = Scores(pos, neg), sa.Scores(pos, neg)
+    targets = [0.1, 0.35, 0.5, 0.8]
+    for metric in ("tpr", "fpr", "topr", "tonr"):
+        for points in (None, 7, [0.0, 2.5, 5.0]):
+            got = ours.threshold_at_metric(targets, metric, points=points)
+            want = ref.threshold_at_metric(targets, metric, points=points)
+            for g, w in zip(got, want, strict=True):
+                np.testing.assert_allclose(g, np.ravel(w), atol=1e-12)
+
+    # a non-monotone metric (it rises then falls): every crossing
+    def bump(s, t):
+        return 4 * s.tpr(t) * s.tnr(t)
+
+    peak = bump(ours, np.sort(np.r_[pos, neg])).max()
+    sols = ours.threshold_at_metric([0.9 * peak], bump)[0]
+    assert len(sols) == 2
+    np.testing.assert_allclose(
+        sols, np.ravel(ref.threshold_at_metric([0.9 * peak], bump)), atol=1e-12
+    )
+
+
+@pytest.mark.parametrize(
+    "call,match",
+    [
+        (lambda s: s.threshold_at_topr(1.5), "topr"),
+        (lambda s: s.threshold_at_tonr("x"), "tonr"),
+        (lambda s: s.threshold_at_topr(0.5, interpolation="nope"), "interpolation"),
+        (lambda s: s.threshold_at_metric(0.5, "nope"), "metric"),
+        (lambda s: s.threshold_at_metric(0.5, "_pooled"), "metric"),
+        (lambda s: s.threshold_at_metric(0.5, 3), "metric"),
+        (lambda s: s.threshold_at_metric(np.nan, "tpr"), "target"),
+        (lambda s: s.threshold_at_metric(0.5, "tpr", points=1), "points"),
+        (lambda s: s.threshold_at_metric(0.5, "tpr", points=[1.0, 1.0]), "points"),
+    ],
+)
+def test_threshold_setting_bad_input(call, match):
+    s = Scores([1.0, 2.0, 3.0], [0.0, 1.5])
+    with pytest.raises((ValueError, TypeError), match=match):
+        call(s)
+
+
+# ---------------------------------------------------------------------- pointwise_cm
+@pytest.mark.parametrize("score_class,equal_class", CONVENTIONS)
+def test_pointwise_cm_matches_score_analysis_and_sums_to_cm(score_class, equal_class):
+    from mlci import pointwise_cm
+
+    rng = np.random.default_rng(5)
+    pos, neg = tied_data(rng, 20, 15)
+    y = np.r_[np.ones(len(pos), int), np.zeros(len(neg), int)]
+    s = np.r_[pos, neg]
+    thr = np.array([[0.0, 2.0], [3.0, 5.0]])
+    kw = {"score_class": score_class, "equal_class": equal_class}
+    got = pointwise_cm(y, s, thr, **kw)
+    assert got.shape == (len(y), 2, 2, 2, 2)
+    np.testing.assert_array_equal(got, sa.pointwise_cm(y, s, thr, **kw))
+    np.testing.assert_array_equal(got.sum(axis=0), Scores(pos, neg, **kw).cm(thr).matrix)
+
+
+def test_pointwise_cm_bad_input():
+    from mlci import pointwise_cm
+
+    with pytest.raises(ValueError, match="y_true"):
+        pointwise_cm([0, 1, 2], [0.1, 0.2, 0.3], 0.5)
+    with pytest.raises((ValueError, TypeError), match="threshold"):
+        pointwise_cm([0, 1], [0.1, 0.2], "a")
+    with pytest.raises(ValueError, match="y_score"):
+        pointwise_cm([0, 1], [0.1, np.nan], 0.5)
+    with pytest.raises(ValueError, match="score_class"):
+        pointwise_cm([0, 1], [0.1, 0.2], 0.5, score_class="up")
+
+
+# ---------------------------------------------------------------------- easy samples
+@pytest.mark.parametrize("score_class,equal_class", CONVENTIONS)
+def test_easy_samples_match_score_analysis(score_class, equal_class):
+    # reference: score_analysis.Scores(nb_easy_pos=, nb_easy_neg=) (0.3.12): rates at
+    # thresholds and the AUC count the easy samples as always decided right
+    rng = np.random.default_rng(6)
+    for _ in range(10):
+        pos, neg = tied_data(rng)
+        ep, en = (int(v) for v in rng.integers(0, 6, 2))
+        kw = {"score_class": score_class, "equal_class": equal_class}
+        ours = Scores(pos, neg, n_easy_pos=ep, n_easy_neg=en, **kw)
+        ref = sa.Scores(pos, neg, nb_easy_pos=ep, nb_easy_neg=en, **kw)
+        t = np.arange(-3.0, 9.0, 0.5)
+        for m in ("tpr", "fnr", "tnr", "fpr", "topr", "tonr"):
+            np.testing.assert_allclose(getattr(ours, m)(t), getattr(ref, m)(t), atol=1e-12)
+        assert ours.auc() == pytest.approx(ref.auc(), abs=1e-12)
+        assert ours.n_pos == len(pos) + ep and ours.n_easy_pos == ep
+
+
+def test_easy_samples_are_resampled_and_attain_rates():
+    rng = np.random.default_rng(7)
+    s = Scores(rng.normal(1, 1, 40), rng.normal(0, 1, 30), n_easy_pos=10, n_easy_neg=20)
+    assert np.isposinf(s.pos).sum() == 10 and np.isneginf(s.neg).sum() == 20
+    k = np.arange(11, 51) / 50  # rates above the easy share are attained
+    np.testing.assert_allclose(s.tpr(s.threshold_at_tpr(k)), k)
+    res = s.bootstrap_ci("tpr", threshold=0.5, rng=0, n_resamples=200, method="percentile")
+    ref = Scores(np.r_[s.pos], np.r_[s.neg]).bootstrap_ci(
+        "tpr", threshold=0.5, rng=0, n_resamples=200, method="percentile"
+    )
+    np.testing.assert_allclose(res.bootstrap_distribution, ref.bootstrap_distribution)
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, "2", True, None])
+def test_easy_counts_bad_input(bad):
+    with pytest.raises(ValueError, match="n_easy_pos"):
+        Scores([1.0, 2.0], [0.0], n_easy_pos=bad)
+    with pytest.raises(ValueError, match="n_easy_neg"):
+        Scores([1.0, 2.0], [0.0], n_easy_neg=bad)
+
+
+# ------------------------------------------------------------------ bootstrap_sample
+def test_bootstrap_sample():
+    s = Scores([1.0, 2.0, 3.0, 4.0], [0.5, 1.5, 2.5], score_class="neg", equal_class="neg")
+    a = s.bootstrap_sample(rng=1, stratify=True)
+    assert (a.n_pos, a.n_neg) == (4, 3)
+    assert set(a.pos) <= set(s.pos) and set(a.neg) <= set(s.neg)
+    assert (a.score_class, a.equal_class) == ("neg", "neg")
+    np.testing.assert_array_equal(a.pos, s.bootstrap_sample(rng=1, stratify=True).pos)
+    for seed in range(30):  # unstratified: sizes vary, both classes always present
+        b = Scores([1.0], [0.0, 0.5, 0.7]).bootstrap_sample(rng=seed)
+        assert b.n_pos >= 1 and b.n_neg >= 1 and b.n_pos + b.n_neg == 4
+    easy = Scores([1.0], [0.0], n_easy_pos=3).bootstrap_sample(rng=0, stratify=True)
+    assert easy.n_pos == 4 and set(easy.pos) <= {1.0, np.inf}
+
+
+@pytest.mark.parametrize("kwargs,match", [({"rng": "x"}, "rng"), ({"stratify": "yes"}, "stratify")])
+def test_bootstrap_sample_bad_input(kwargs, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        Scores([1.0, 2.0], [0.0]).bootstrap_sample(**kwargs)

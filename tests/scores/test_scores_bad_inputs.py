@@ -21,7 +21,7 @@ import mlci.scores.groups as groups_mod
 import mlci.scores.scores as scores_mod
 import mlci.scores.trials as trials_mod
 import mlci.scores.verification as verification_mod
-from mlci import ConfusionMatrix, Scores
+from mlci import ConfusionMatrix, Scores, pointwise_cm
 from mlci.scores.curves import (
     auc_ci,
     det_curve,
@@ -80,7 +80,7 @@ def _drivers() -> dict[str, object]:
         "ConfusionMatrix.bootstrap_ci": lambda **kw: CMX.bootstrap_ci("accuracy", **kw),
         "metric_by_group": lambda **kw: metric_by_group(
             "y", "s", groups="g", data=FRAME, threshold=0.5, **kw
-        ),
+        ).to_frame(),
         "trial_bootstrap_ci": lambda **kw: trial_bootstrap_ci(
             T_LAB, T_SC, enroll_ids=T_E, test_ids=T_T, speaker_of=T_SPK_OF, **kw
         ),
@@ -253,10 +253,14 @@ def _data_functions() -> dict[str, tuple[object, dict[str, object]]]:
             lambda y_true, y_pred, **kw: ConfusionMatrix(y_true, y_pred, **kw),
             {"y_true": Y, "y_pred": (X > 0.5).astype(int)},
         ),
+        "pointwise_cm": (
+            lambda y_true, y_score, **kw: pointwise_cm(y_true, y_score, 0.5, **kw),
+            {"y_true": Y, "y_score": X},
+        ),
         "metric_by_group": (
             lambda y_true, y_score, groups, **kw: metric_by_group(
                 y_true, y_score, groups=groups, threshold=0.5, **kw, **FAST
-            ),
+            ).to_frame(),
             {"y_true": Y, "y_score": X, "groups": FRAME.g.to_numpy()},
         ),
         "trial_bootstrap_ci": (
@@ -426,6 +430,9 @@ def test_every_public_function_listed():
         "min_detection_cost",
         "cllr",
         "min_cllr",
+        "invert_polyline",  # numbers in, numbers out: tested in test_scores.py
+        "GroupResult",  # a result (tests/test_results.py)
+        "plot_group_result",  # GroupResult.plot (test_groups.py)
     }
     public = set()
     for mod in (confusion_mod, curves_mod, groups_mod, scores_mod, trials_mod, verification_mod):

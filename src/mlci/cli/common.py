@@ -36,7 +36,7 @@ import numpy as np
 from ..data import example_path
 from ..inputs import ArgSpec, check_label_pair, gather, missing_mask
 from ..io import read_table
-from ..metrics import METRICS
+from ..metrics import METRICS, close_metric_names
 from ..metrics.classification import CONFUSION_METRICS
 
 __all__ = [
@@ -376,7 +376,7 @@ def _metric_info(name: str) -> Any:
     """The built-in metric ``name``; an unknown one names the closest and lists them."""
     key = name.lower().replace("-", "_")
     if key not in METRICS:
-        close = difflib.get_close_matches(key, list(METRICS), n=3)
+        close = close_metric_names(key)
         hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise CLIError(
             f"--metric {name!r}: unknown metric.{hint} Built-in metrics: "

@@ -519,6 +519,7 @@ def bootstrap_ci(
     *arrays: Any,
     metric: str | Callable[..., Any],
     data: Any = None,
+    sample_weight: Any = None,
     conditions: Any = None,
     strata: Any = None,
     stratify: bool = False,
@@ -556,6 +557,10 @@ def bootstrap_ci(
     data : DataFrame or pyarrow Table, optional
         A pandas or polars DataFrame (or a pyarrow Table): the arrays, ``conditions`` and
         ``strata`` may then be its column names.
+    sample_weight : array-like, shape (n_samples,), optional
+        Per-sample weights of a built-in metric (as scikit-learn's ``sample_weight``), or
+        of a metric function that accepts ``sample_weight``: non-negative, not all zero.
+        Each replicate's counts are multiplied by them.
     conditions : array-like, shape (n_samples,), optional
         Condition of every sample (speaker, session, document): samples that share a
         condition are resampled together.  Use it whenever samples are not independent;
@@ -651,15 +656,22 @@ def bootstrap_ci(
             )
         strata = arrays[0]
     specs = {nm: ArgSpec("any", (1, 2, 3), required=True) for nm in names}
+    specs["sample_weight"] = ArgSpec("numbers")
     g, conditions, strata = gather_design(
         specs,
-        dict(zip(names, arrays, strict=True)),
+        {**dict(zip(names, arrays, strict=True)), "sample_weight": sample_weight},
         conditions=conditions,
         strata=strata,
         dropna=dropna,
         data=data,
     )
-    kernel = get_kernel(metric, list(g.arrays.values()), params, names=names)
+    kernel = get_kernel(
+        metric,
+        [g.arrays[nm] for nm in names],
+        params,
+        names=names,
+        sample_weight=g.arrays["sample_weight"],
+    )
     plan = plan_for_conditions(
         g.n_samples,
         conditions=conditions,

@@ -16,8 +16,16 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs import ArgSpec, gather
-from ._base import AdditiveKernel, ConfusionKernel, Kernel, safe_div
+from ..inputs import ArgSpec, column, gather
+from ._base import (
+    AdditiveKernel,
+    ConfusionKernel,
+    Kernel,
+    SampleWeightedKernel,
+    check_sample_weight,
+    safe_div,
+    with_sample_weight,
+)
 from .additive import (
     brier_kernel,
     log_loss_kernel,
@@ -27,7 +35,8 @@ from .additive import (
     r2_kernel,
     weighted_mean_kernel,
 )
-from .classification import CONFUSION_METRICS, prepare_confusion
+from .classification import CONFUSION_METRICS, RATE_METRICS, prepare_confusion
+from .multiclass import StackedKernel, prepare_ranking, top_k_accuracy_kernel
 from .ranking import AveragePrecisionKernel, RocAucKernel
 
 __all__ = [
@@ -39,6 +48,10 @@ __all__ = [
     "Kernel",
     "MetricInfo",
     "RocAucKernel",
+    "SampleWeightedKernel",
+    "StackedKernel",
+    "check_sample_weight",
+    "close_metric_names",
     "get_kernel",
     "list_metrics",
     "metric_info",
@@ -71,16 +84,16 @@ def _conf(name: str) -> Callable[..., Kernel]:
 _CONF_OPTIONS = {
     "accuracy": (),
     "error_rate": (),
-    "balanced_accuracy": (),
+    "balanced_accuracy": ("adjusted",),
     "mcc": (),
     "cohen_kappa": ("weights",),
     "f1": ("pos_label", "average"),
     "fbeta": ("pos_label", "average", "beta"),
 }
 _CONF_DESCRIPTIONS = {
-    "accuracy": "share of correct decisions",
+    "accuracy": "share of correct decisions (multilabel: every label right)",
     "error_rate": "share of wrong decisions (1 - accuracy)",
-    "balanced_accuracy": "mean recall over the classes",
+    "balanced_accuracy": "mean recall over the classes (adjusted=True: chance is 0)",
     "mcc": "Matthews correlation coefficient (multiclass form)",
     "cohen_kappa": "Cohen's kappa (weights: None, 'linear', 'quadratic')",
     "precision": "TP / (TP + FP)",
@@ -98,11 +111,15 @@ _CONF_DESCRIPTIONS = {
 }
 
 _LABELS = ArgSpec("labels")
+_LABEL_SETS = ArgSpec("labels", (1, 2))  # 2-d: multilabel indicator matrices
 _NUMBERS = ArgSpec("numbers")
 _SCORES = ArgSpec("numbers", (1, 2))  # 2-d refused by the kernel, with a hint
 _PROBS = ArgSpec("numbers", (1, 2))
 _UNIT = (0.0, 1.0)
 _POSITIVE = (0.0, np.inf)
+
+_MULTILABEL = ("accuracy", "error_rate", "f1", "fbeta", *RATE_METRICS)
+_RANKING_OPTIONS = ("pos_label", "average", "multi_class", "labels")
 
 METRICS: dict[str, MetricInfo] = {}
 for _name in CONFUSION_METRICS:
@@ -112,7 +129,7 @@ for _name in CONFUSION_METRICS:
         _CONF_OPTIONS.get(_name, ("pos_label", "average")),
         _conf(_name),
         _CONF_DESCRIPTIONS[_name],
-        (_LABELS, _LABELS),
+        (_LABEL_SETS, _LABEL_SETS) if _name in _MULTILABEL else (_LABELS, _LABELS),
         (-1.0, 1.0) if _name in ("mcc", "cohen_kappa") else _UNIT,
     )
 METRICS.update(
@@ -120,25 +137,36 @@ METRICS.update(
         "roc_auc": MetricInfo(
             "roc_auc",
             ("y_true", "y_score"),
-            ("pos_label",),
-            RocAucKernel,
-            "area under the ROC curve (ties count one half)",
-            (_LABELS, _SCORES),
+            _RANKING_OPTIONS,
+            partial(prepare_ranking, RocAucKernel, "roc_auc"),
+            "area under the ROC curve (ties count one half; multiclass: multi_class='ovr' "
+            "or 'ovo'; multilabel)",
+            (_LABEL_SETS, _SCORES),
             _UNIT,
         ),
         "average_precision": MetricInfo(
             "average_precision",
             ("y_true", "y_score"),
-            ("pos_label",),
-            AveragePrecisionKernel,
-            "area under the precision-recall curve, step-wise (scikit-learn's definition)",
-            (_LABELS, _SCORES),
+            _RANKING_OPTIONS,
+            partial(prepare_ranking, AveragePrecisionKernel, "average_precision"),
+            "area under the precision-recall curve, step-wise (scikit-learn's definition; "
+            "per class for multiclass and multilabel)",
+            (_LABEL_SETS, _SCORES),
+            _UNIT,
+        ),
+        "top_k_accuracy": MetricInfo(
+            "top_k_accuracy",
+            ("y_true", "y_score"),
+            ("k", "labels"),
+            top_k_accuracy_kernel,
+            "share of samples whose true class is among the k highest scores (option k=2)",
+            (_LABELS, _PROBS),
             _UNIT,
         ),
         "log_loss": MetricInfo(
             "log_loss",
             ("y_true", "y_score"),
-            ("pos_label",),
+            ("pos_label", "labels"),
             log_loss_kernel,
             "mean negative log-likelihood of the true class (probabilities)",
             (_LABELS, _PROBS),
@@ -147,7 +175,7 @@ METRICS.update(
         "brier": MetricInfo(
             "brier",
             ("y_true", "y_score"),
-            ("pos_label",),
+            ("pos_label", "labels"),
             brier_kernel,
             "mean squared error of the predicted probabilities",
             (_LABELS, _PROBS),
@@ -220,10 +248,27 @@ def list_metrics() -> list[str]:
     return sorted(METRICS)
 
 
+def close_metric_names(name: str) -> list[str]:
+    """The built-in names closest to a misspelt ``name`` (those about as close as the
+    closest one), for "did you mean" hints.
+
+    Examples
+    --------
+    >>> close_metric_names("acuracy")
+    ['accuracy']
+    """
+    key = name.lower().replace("-", "_")
+    close = difflib.get_close_matches(key, METRICS, n=3)
+    if not close:
+        return []
+    sim = [difflib.SequenceMatcher(None, key, c).ratio() for c in close]
+    return [c for c, r in zip(close, sim, strict=True) if r >= 0.9 * max(sim)]
+
+
 def _resolve(name: str) -> MetricInfo:
     key = name.lower().replace("-", "_")
     if key not in METRICS:
-        close = difflib.get_close_matches(key, METRICS, n=3)
+        close = close_metric_names(key)
         hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise ValueError(
             f"Unknown metric {name!r}.{hint} Built-in metrics: {', '.join(sorted(METRICS))}; "
@@ -271,6 +316,7 @@ def get_kernel(
     data: Sequence[Any],
     params: dict[str, Any],
     names: Sequence[str] | None = None,
+    sample_weight: Any = None,
 ) -> Kernel:
     """Bind a metric (a registered name or a callable) to the data arrays.
 
@@ -290,13 +336,41 @@ def get_kernel(
     names : sequence of str, optional
         How the arrays are named in error messages (default: the metric's input names,
         e.g. ``y_true``, ``y_pred``).
+    sample_weight : array-like of shape (n_samples,), optional
+        Per-sample weights, as scikit-learn's ``sample_weight``: non-negative, not all
+        zero.  A bootstrap replicate's counts are multiplied by them (on atoms: the data
+        is never copied).  A callable metric must then accept ``sample_weight``.
 
     Examples
     --------
     >>> k = get_kernel("accuracy", ([0, 1, 1], [0, 1, 0]), {})
     >>> float(k.evaluate(np.bincount(k.keys, minlength=k.m)[None, :].astype(float))[0])
     0.6666666666666666
+    >>> k = get_kernel("accuracy", ([0, 1, 1], [0, 1, 0]), {}, sample_weight=[1, 1, 2])
+    >>> float(k.evaluate(np.bincount(k.keys, minlength=k.m)[None, :].astype(float))[0])
+    0.5
     """
+    kernel = _bind(metric, data, params, names)
+    if sample_weight is None:
+        return kernel
+    s = column("sample_weight", sample_weight, "numbers")
+    s = check_sample_weight(s, len(kernel.keys))
+    if isinstance(kernel, FunctionKernel) and not kernel.weighted:
+        raise TypeError(
+            f"`sample_weight` was given but the metric function {kernel.name!r} takes no "
+            "`sample_weight` argument; add one (as scikit-learn's metrics have) or drop the "
+            "weights."
+        )
+    return with_sample_weight(kernel, s)
+
+
+def _bind(
+    metric: str | Callable[..., Any],
+    data: Sequence[Any],
+    params: dict[str, Any],
+    names: Sequence[str] | None,
+) -> Kernel:
+    """:func:`get_kernel` without weights."""
     if callable(metric):
         data = list(data)
         if not data:

@@ -14,7 +14,16 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["MAX_NUMERIC_ATOMS", "AdditiveKernel", "ConfusionKernel", "Kernel", "numeric_gradient"]
+__all__ = [
+    "MAX_NUMERIC_ATOMS",
+    "AdditiveKernel",
+    "ConfusionKernel",
+    "Kernel",
+    "SampleWeightedKernel",
+    "check_sample_weight",
+    "numeric_gradient",
+    "with_sample_weight",
+]
 
 
 class Kernel:
@@ -204,3 +213,104 @@ class AdditiveKernel(Kernel):
         present = counts > 0
         total = counts @ self.atoms
         return self.g(total[None, :] - self.atoms[present]), counts[present]
+
+
+def check_sample_weight(
+    sample_weight: np.ndarray, n: int, name: str = "sample_weight"
+) -> np.ndarray:
+    """Per-sample weights (from the input gate: finite floats) checked for a metric.
+
+    Weights must be non-negative, one per sample, and not all zero.
+    """
+    s = np.asarray(sample_weight, dtype=float)
+    if s.ndim != 1 or len(s) != n:
+        raise ValueError(f"`{name}` must have one weight per sample ({n}); got shape {s.shape}.")
+    if not np.isfinite(s).all():
+        raise ValueError(f"`{name}` must be finite numbers; found NaN or infinity.")
+    if (s < 0).any():
+        first = int(np.flatnonzero(s < 0)[0])
+        raise ValueError(f"`{name}` must be non-negative; row {first} holds {s[first]:.6g}.")
+    if not (s > 0).any():
+        raise ValueError(f"`{name}` sums to zero: at least one sample needs a positive weight.")
+    return s
+
+
+class SampleWeightedKernel(Kernel):
+    """A kernel with per-sample weights (scikit-learn's ``sample_weight``), on atoms.
+
+    The atoms are the distinct ``(base atom, weight)`` pairs, so a bootstrap replicate
+    stays a vector of counts over atoms: the base kernel sees ``sum over its atom of
+    count * weight``, i.e. the replicate's counts multiplied by the sample weights.  Data
+    with a few distinct weights (class weights, integer frequencies) keep few atoms.
+
+    Parameters
+    ----------
+    base : Kernel
+        The metric bound to the data, unweighted.
+    sample_weight : ndarray, shape (n,)
+        Checked non-negative weights (see :func:`check_sample_weight`).
+    """
+
+    def __init__(self, base: Kernel, sample_weight: np.ndarray) -> None:
+        s = np.asarray(sample_weight, dtype=float)
+        bk = np.asarray(base.keys, dtype=np.intp)
+        order = np.lexsort((s, bk))
+        bs, ss = bk[order], s[order]
+        new = np.empty(len(bk), dtype=bool)
+        if len(bk):
+            new[0] = True
+            new[1:] = (bs[1:] != bs[:-1]) | (ss[1:] != ss[:-1])
+        atom_sorted = np.cumsum(new) - 1
+        keys = np.empty(len(bk), dtype=np.intp)
+        keys[order] = atom_sorted
+        self.base = base
+        self.keys = keys
+        self.m = int(atom_sorted[-1]) + 1 if len(bk) else 0
+        self.atom_base = bs[new]  # base atom of every weighted atom (non-decreasing)
+        self.atom_weight = ss[new]
+        first = np.flatnonzero(np.r_[True, self.atom_base[1:] != self.atom_base[:-1]])
+        self._starts = first
+        self._present = self.atom_base[first]
+        self.name = base.name
+        self.shape = base.shape
+        self.work_factor = base.work_factor + 1.0
+        self.bounds = base.bounds
+        self.elements = base.elements
+        self.errors = getattr(base, "errors", [])
+        self.is_function = bool(getattr(base, "is_function", False))
+
+    def base_weights(self, w: np.ndarray) -> np.ndarray:
+        """The base kernel's atom weights ``(b, base.m)`` of replicate counts ``w`` (b, m)."""
+        ws = np.asarray(w, dtype=float) * self.atom_weight
+        out = np.zeros((ws.shape[0], self.base.m))
+        out[:, self._present] = np.add.reduceat(ws, self._starts, axis=1)
+        return out
+
+    def evaluate(self, w: np.ndarray) -> np.ndarray:
+        return self.base.evaluate(self.base_weights(w))
+
+    def gradient(self, w: np.ndarray, values: np.ndarray) -> np.ndarray | None:
+        # chain rule: a weighted atom moves its base atom by its weight.  A weighted
+        # proportion is not a binomial one: no `proportion` (auto uses the studentized
+        # interval, not Wilson's)
+        g = self.base.gradient(self.base_weights(w), values)
+        if g is None:
+            return None
+        weight = self.atom_weight.reshape((1, -1) + (1,) * (g.ndim - 2))
+        return np.take(g, self.atom_base, axis=1) * weight
+
+
+def with_sample_weight(kernel: Kernel, sample_weight: np.ndarray) -> Kernel:
+    """``kernel`` with per-sample weights (already checked by :func:`check_sample_weight`).
+
+    An additive kernel folds the weights into its per-sample vectors (keeping its exact
+    delete-one jackknife); any other kernel is wrapped in :class:`SampleWeightedKernel`.
+    """
+    if isinstance(kernel, AdditiveKernel):
+        phi = kernel.atoms[kernel.keys] * np.asarray(sample_weight, dtype=float)[:, None]
+        out = AdditiveKernel(phi, kernel.g, kernel.shape, kernel.name)
+        for attr in ("bounds", "elements"):
+            if attr in vars(kernel):
+                setattr(out, attr, getattr(kernel, attr))
+        return out
+    return SampleWeightedKernel(kernel, sample_weight)

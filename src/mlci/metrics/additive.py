@@ -12,6 +12,7 @@ import numpy as np
 
 from ..inputs import binary_target, encode_labels, show_values
 from ._base import AdditiveKernel, safe_div
+from .multiclass import class_columns
 
 _EPS = np.finfo(float).eps
 #: rows of class probabilities may miss 1 by this much (rounding in files), then renormalised
@@ -80,8 +81,15 @@ def r2_kernel(y_true: Any, y_pred: Any) -> AdditiveKernel:
     return AdditiveKernel(phi, _r2, (), "r2")
 
 
-def _probabilities(y_true: Any, y_prob: Any, pos_label: Any, name: str) -> np.ndarray:
-    """Probability each sample gave to its true class, with sklearn's label conventions."""
+def _probabilities(
+    y_true: Any, y_prob: Any, pos_label: Any, name: str, labels: Any = None
+) -> np.ndarray:
+    """Probability each sample gave to its true class, with sklearn's label conventions.
+
+    ``labels`` (sorted, as scikit-learn's ``labels=``) names the columns of a probability
+    matrix, or the two classes of one probability column (of the second, sorted), so that
+    classes absent from ``y_true`` keep their column.
+    """
     y = np.asarray(y_true)
     p = np.asarray(y_prob, dtype=float)
     if (p < 0).any() or (p > 1).any():
@@ -90,10 +98,19 @@ def _probabilities(y_true: Any, y_prob: Any, pos_label: Any, name: str) -> np.nd
             f"{p.min():.4g} to {p.max():.4g}. Pass probabilities (e.g. predict_proba), not "
             "decision scores or logits."
         )
+    if labels is not None and pos_label is not None:
+        raise ValueError("Pass either `labels` or `pos_label`, not both.")
     if p.ndim == 1 or p.shape[1] == 1:
         p = p.reshape(-1)
+        if labels is not None:
+            classes, idx = class_columns(name, y, p[:, None].repeat(2, axis=1), labels)
+            return np.where(idx == 1, p, 1.0 - p)
         pos = binary_target(y, pos_label, metric=name)
         return np.where(pos, p, 1.0 - p)
+    if labels is not None:
+        _, idx = class_columns(name, y, p, labels)
+        rows = _row_sums(p)
+        return p[np.arange(len(y)), idx] / rows
     if pos_label is not None:
         raise ValueError(
             f"`pos_label` does not apply to {name!r} with one probability column per class "
@@ -110,26 +127,37 @@ def _probabilities(y_true: Any, y_prob: Any, pos_label: Any, name: str) -> np.nd
             f"`y_score` has {p.shape[1]} columns but `y_true` shows only {len(classes)} "
             f"classes {show_values(classes)}; the column of each label would be ambiguous."
         )
+    return p[np.arange(len(y)), idx] / _row_sums(p)
+
+
+def _row_sums(p: np.ndarray) -> np.ndarray:
+    """Row sums of class probabilities, checked to be 1 up to rounding.
+
+    Probabilities rounded for a file (e.g. to 4 decimals) sum to 1 within the tolerance:
+    they are renormalised, as scikit-learn's log_loss does.
+    """
     rows = p.sum(axis=1)
     if not np.allclose(rows, 1.0, rtol=0.0, atol=_ROW_SUM_TOLERANCE):
         raise ValueError(
             f"The rows of `y_score` must sum to 1 (class probabilities); they range from "
             f"{rows.min():.6g} to {rows.max():.6g}."
         )
-    # probabilities rounded for a file (e.g. to 4 decimals) sum to 1 within the tolerance:
-    # renormalised, as scikit-learn's log_loss does
-    return p[np.arange(len(y)), idx] / rows
+    return rows
 
 
-def log_loss_kernel(y_true: Any, y_score: Any, *, pos_label: Any = None) -> AdditiveKernel:
+def log_loss_kernel(
+    y_true: Any, y_score: Any, *, pos_label: Any = None, labels: Any = None
+) -> AdditiveKernel:
     """Mean negative log-likelihood of the true class (natural log, probabilities clipped to
     ``[eps, 1 - eps]`` with the float64 machine epsilon, as scikit-learn)."""
-    q = _probabilities(y_true, y_score, pos_label, "log_loss")
+    q = _probabilities(y_true, y_score, pos_label, "log_loss", labels)
     ll = -np.log(np.clip(q, _EPS, 1 - _EPS))
     return AdditiveKernel(np.column_stack([ll, np.ones_like(ll)]), _ratio, (), "log_loss")
 
 
-def brier_kernel(y_true: Any, y_score: Any, *, pos_label: Any = None) -> AdditiveKernel:
+def brier_kernel(
+    y_true: Any, y_score: Any, *, pos_label: Any = None, labels: Any = None
+) -> AdditiveKernel:
     """Brier score: mean squared difference between the predicted probability and the outcome.
 
     Binary: ``(p - y)^2`` with ``p`` the probability of the positive class (one column, or
@@ -137,7 +165,7 @@ def brier_kernel(y_true: Any, y_score: Any, *, pos_label: Any = None) -> Additiv
     ``sum_k (p_k - 1[y = k])^2``, in [0, 2] (scikit-learn >= 1.7's ``brier_score_loss``).
     """
     p = np.asarray(y_score, dtype=float)
-    q = _probabilities(y_true, p, pos_label, "brier")
+    q = _probabilities(y_true, p, pos_label, "brier", labels)
     if p.ndim == 1 or p.shape[1] == 1:
         e = (1.0 - q) ** 2
     else:

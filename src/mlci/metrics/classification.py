@@ -13,8 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs import check_choice, encode_label_pair, positive_label, show_values
-from ._base import ConfusionKernel, safe_div
+from ..inputs import check_choice, check_flag, encode_label_pair, positive_label, show_values
+from ._base import ConfusionKernel, Kernel, safe_div
+from .multiclass import multilabel_decision_kernel
 
 AVERAGES = ("binary", "macro", "micro", "weighted", None)
 
@@ -55,7 +56,21 @@ def _fbeta_parts(beta: float) -> Callable[..., tuple[np.ndarray, np.ndarray]]:
 def _averaged(
     cm: np.ndarray, parts: Callable[..., tuple[np.ndarray, np.ndarray]], average: Any, pos: int
 ) -> np.ndarray:
-    tp, fp, fn, tn = _ovr(cm)
+    return average_counts(*_ovr(cm), parts, average, pos)
+
+
+def average_counts(
+    tp: np.ndarray,
+    fp: np.ndarray,
+    fn: np.ndarray,
+    tn: np.ndarray,
+    parts: Callable[..., tuple[np.ndarray, np.ndarray]],
+    average: Any,
+    pos: int,
+) -> np.ndarray:
+    """A rate (``parts`` gives its numerator and denominator) from per-class counts (b, K),
+    averaged as scikit-learn: ``binary`` (class ``pos``), ``micro``, ``macro``, ``weighted``
+    (by support) or None (per class)."""
     if average == "micro":
         num, den = parts(tp.sum(1), fp.sum(1), fn.sum(1), tn.sum(1))
         return safe_div(num, den)
@@ -83,13 +98,22 @@ def error_rate(cm: np.ndarray) -> np.ndarray:
     return 1.0 - accuracy(cm)
 
 
-def balanced_accuracy(cm: np.ndarray) -> np.ndarray:
-    """Mean recall over the classes present in the true labels (scikit-learn's definition)."""
+def balanced_accuracy(cm: np.ndarray, adjusted: bool = False) -> np.ndarray:
+    """Mean recall over the classes present in the true labels (scikit-learn's definition).
+
+    ``adjusted=True`` rescales it so that chance (1 / number of present classes) is 0 and a
+    perfect score 1, as scikit-learn's ``balanced_accuracy_score(adjusted=True)``.
+    """
     tp = np.diagonal(cm, axis1=1, axis2=2)
     support = cm.sum(axis=2)
     present = support > 0
     rec = np.where(present, tp / np.where(present, support, 1.0), 0.0)
-    return safe_div(rec.sum(axis=1), present.sum(axis=1))
+    k = present.sum(axis=1)
+    score = safe_div(rec.sum(axis=1), k)
+    if adjusted:
+        chance = safe_div(np.ones_like(score), k)
+        score = safe_div(score - chance, 1.0 - chance)
+    return score
 
 
 def mcc(cm: np.ndarray) -> np.ndarray:
@@ -183,8 +207,46 @@ def prepare_confusion(
     average: Any = "default",
     beta: float = 1.0,
     weights: str | None = None,
-) -> ConfusionKernel:
-    """Bind a confusion-matrix metric to labels and decisions (arrays from the input gate)."""
+    adjusted: bool = False,
+) -> Kernel:
+    """Bind a confusion-matrix metric to labels and decisions (arrays from the input gate).
+
+    2-d ``y_true`` and ``y_pred`` are multilabel indicator matrices (see
+    :func:`mlci.metrics.multiclass.multilabel_decision_kernel`).
+    """
+    adjusted = check_flag("adjusted", adjusted)
+    if np.ndim(y_true) == 2 or np.ndim(y_pred) == 2:
+        if (
+            name not in F_METRICS
+            and name not in RATE_METRICS
+            and name
+            not in (
+                "accuracy",
+                "error_rate",
+            )
+        ):
+            raise ValueError(
+                f"{name!r} takes 1-d class labels; multilabel indicator matrices (2-d) are "
+                "taken by accuracy, error_rate, precision, recall, f1 and fbeta."
+            )
+        if np.ndim(y_true) != 2:
+            raise ValueError(
+                f"`y_pred` is 2-d (multilabel) but `y_true` has shape {np.shape(y_true)}; "
+                "both must be indicator matrices of the same shape."
+            )
+        if pos_label is not None:
+            raise ValueError("`pos_label` does not apply to multilabel data (2-d `y_true`).")
+        if name in F_METRICS:
+            parts = _fbeta_parts(float(beta))
+        elif name in RATE_METRICS:
+            parts = _RATES[RATE_METRICS[name]]
+        else:
+            parts = None
+        return multilabel_decision_kernel(
+            name, np.asarray(y_true), np.asarray(y_pred), parts, average, average_counts
+        )
+    if adjusted and name != "balanced_accuracy":
+        raise ValueError("`adjusted` applies to 'balanced_accuracy' only.")
     _check_labels("y_true", y_true)
     _check_labels("y_pred", y_pred)
     classes, t, p = encode_label_pair(y_true, y_pred)
@@ -205,6 +267,8 @@ def prepare_confusion(
                 ("none", "linear", "quadratic"),
             )
             fn = partial(cohen_kappa, weights=weights)
+        elif name == "balanced_accuracy":
+            fn = partial(balanced_accuracy, adjusted=adjusted)
         else:
             fn = WHOLE_MATRIX[name]
         if name in ("mcc", "cohen_kappa", "balanced_accuracy") and k < 2:

@@ -33,7 +33,7 @@ from ..inputs import (
     positive_label,
     show_values,
 )
-from ..metrics import ConfusionKernel, safe_div
+from ..metrics import ConfusionKernel, check_sample_weight, safe_div, with_sample_weight
 from ..metrics.classification import balanced_accuracy as _balanced_accuracy
 from ..metrics.classification import cohen_kappa as _cohen_kappa
 from ..metrics.classification import mcc as _mcc
@@ -194,6 +194,39 @@ float or ndarray
 """
 
 
+def _table(matrix: Any, classes: Any) -> tuple[Any, Any]:
+    """A matrix given as a dict ``{true: {pred: count}}`` or a pandas DataFrame (index:
+    true classes, columns: predicted classes): its array and class names."""
+    if isinstance(matrix, dict):
+        rows = list(matrix)
+        if not all(isinstance(v, dict) for v in matrix.values()):
+            raise TypeError(
+                "`matrix` as a dict must map every true class to a dict {predicted class: count}."
+            )
+        names = list(rows)
+        for v in matrix.values():
+            names += [c for c in v if c not in names]
+        if classes is not None:
+            names = list(classes)
+            extra = [c for c in {*rows, *(c for v in matrix.values() for c in v)} if c not in names]
+            if extra:
+                raise ValueError(f"`matrix` names classes {extra!r} that are not in `classes`.")
+        arr = [[matrix.get(t, {}).get(p, 0) for p in names] for t in names]
+        return arr, names
+    if hasattr(matrix, "index") and hasattr(matrix, "columns") and hasattr(matrix, "loc"):
+        index, columns = list(matrix.index), list(matrix.columns)
+        if set(index) != set(columns) or len(index) != len(columns):
+            raise ValueError(
+                "`matrix` as a DataFrame needs the same classes in its index (true) and its "
+                f"columns (predicted); got {index!r} and {columns!r}."
+            )
+        names = index if classes is None else list(classes)
+        if set(names) != set(index):
+            raise ValueError(f"`classes` {names!r} must name the DataFrame's classes {index!r}.")
+        return matrix.loc[names, names].to_numpy(), names
+    return matrix, classes
+
+
 def _check_matrix(matrix: Any) -> np.ndarray:
     try:
         mat = np.asarray(matrix)
@@ -290,8 +323,10 @@ class ConfusionMatrix:
     y_true, y_pred : array-like, shape (n_samples,), optional
         True and predicted classes (one type, sharing their values); the classes are the
         sorted union of their values unless ``classes`` is given.
-    matrix : array-like, shape (X..., N, N), optional
-        Counts (rows: true class, columns: predicted class), instead of labels.
+    matrix : array-like of shape (X..., N, N), dict or DataFrame, optional
+        Counts (rows: true class, columns: predicted class), instead of labels.  A dict
+        ``{true: {predicted: count}}`` or a pandas DataFrame (index: true classes, columns:
+        predicted classes) also gives the class names.
     classes : sequence, optional
         Class names in matrix order (default ``range(N)``, or the sorted labels).  From
         labels, every label must be one of them (classes absent from the data give rows
@@ -308,6 +343,10 @@ class ConfusionMatrix:
     data : DataFrame, optional
         A pandas or polars DataFrame (or pyarrow Table); ``y_true`` and ``y_pred`` may
         then be column names.
+    sample_weight : array-like, shape (n_samples,), optional
+        From labels: per-sample weights (non-negative, as scikit-learn's
+        ``confusion_matrix(sample_weight=...)``); the matrix holds the summed weights and
+        :meth:`bootstrap_ci` multiplies each replicate's counts by them.
 
     Attributes
     ----------
@@ -337,6 +376,14 @@ class ConfusionMatrix:
     >>> cm = ConfusionMatrix(matrix=[[90, 10], [90, 810]], binary=True)
     >>> cm.accuracy(), cm.trivial_accuracy(), round(cm.random_accuracy(), 4)
     (0.9, 0.9, 0.82)
+
+    Class names from a dict of counts, and weighted samples:
+
+    >>> ConfusionMatrix(matrix={"cat": {"cat": 8, "dog": 2}, "dog": {"cat": 1, "dog": 9}}).classes
+    ['cat', 'dog']
+    >>> ConfusionMatrix([0, 1, 1], [0, 1, 0], sample_weight=[1.0, 3.0, 0.5]).matrix
+    array([[1. , 0. ],
+           [0.5, 3. ]])
     """
 
     def __init__(
@@ -350,12 +397,14 @@ class ConfusionMatrix:
         pos_label: Any = None,
         dropna: bool = False,
         data: Any = None,
+        sample_weight: Any = None,
     ) -> None:
         check_flag("binary", binary)
         check_flag("dropna", dropna)
         # the samples (class indices in the user's order), when built from labels
         self._samples: tuple[np.ndarray, np.ndarray] | None = None
         self._kept: np.ndarray | None = None
+        self._weights: np.ndarray | None = None
         self._n_input = 0
         self.n_dropped = 0
         if matrix is not None:
@@ -366,6 +415,9 @@ class ConfusionMatrix:
                     "`pos_label` applies to labels (`y_true`, `y_pred`); a binary `matrix` "
                     "is ordered [pos, neg]."
                 )
+            if sample_weight is not None:
+                raise ValueError("`sample_weight` applies to `y_true` and `y_pred`, not `matrix`.")
+            matrix, classes = _table(matrix, classes)
             mat = _check_matrix(matrix)
             k = mat.shape[-1]
             if classes is None:
@@ -377,12 +429,18 @@ class ConfusionMatrix:
             if y_true is None or y_pred is None:
                 raise ValueError("Pass `y_true` and `y_pred`, or `matrix`.")
             g = gather(
-                {"y_true": ArgSpec("labels"), "y_pred": ArgSpec("labels")},
-                {"y_true": y_true, "y_pred": y_pred},
+                {
+                    "y_true": ArgSpec("labels"),
+                    "y_pred": ArgSpec("labels"),
+                    "sample_weight": ArgSpec("numbers"),
+                },
+                {"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight},
                 dropna=bool(dropna),
                 data=data,
             )
             y, p = g["y_true"], g["y_pred"]
+            if g["sample_weight"] is not None:
+                self._weights = check_sample_weight(g["sample_weight"], len(y))
             check_label_pair(y, p)
             self._kept, self._n_input, self.n_dropped = g.kept, len(y) + g.n_dropped, g.n_dropped
             if binary:
@@ -396,7 +454,8 @@ class ConfusionMatrix:
                 t_idx, p_idx, self.classes = _class_indices(y, p, classes)
             k = len(self.classes)
             self._samples = (t_idx, p_idx)
-            mat = np.bincount(t_idx * k + p_idx, minlength=k * k).reshape(k, k)
+            mat = np.bincount(t_idx * k + p_idx, weights=self._weights, minlength=k * k)
+            mat = mat.reshape(k, k)
         if binary and mat.shape[-1] != 2:
             raise ValueError(
                 f"`binary=True` needs 2 classes ordered [pos, neg]; got N={mat.shape[-1]}."
@@ -657,7 +716,7 @@ class ConfusionMatrix:
                 f"{self.shape}. Index it first."
             )
         mat = np.asarray(self.matrix)
-        if mat.dtype.kind == "f" and not np.allclose(mat, np.round(mat)):
+        if self._samples is None and mat.dtype.kind == "f" and not np.allclose(mat, np.round(mat)):
             raise ValueError("`bootstrap_ci` needs integer counts in the matrix.")
         if metric_kwargs is not None and not isinstance(metric_kwargs, dict):
             raise TypeError(f"`metric_kwargs` must be a dict; got {type(metric_kwargs).__name__}.")
@@ -699,6 +758,9 @@ class ConfusionMatrix:
 
         kernel = ConfusionKernel(t_idx, p_idx, self.n_classes, fn, shape, metric)
         kernel.bounds = cm_metric_bounds(metric)
+        if self._weights is not None:
+            sw = self._weights if design.kept is None else self._weights[design.kept]
+            kernel = with_sample_weight(kernel, sw)
         plan = plan_for_conditions(
             len(t_idx),
             conditions=design.conditions,

@@ -25,7 +25,14 @@ import numpy as np
 from scipy.special import ndtri
 
 from ..exceptions import DegenerateIntervalWarning
-from ..inputs import DEFAULT_MAX_MEMORY, check_choice, check_confidence_level, check_flag, column
+from ..inputs import (
+    DEFAULT_MAX_MEMORY,
+    check_choice,
+    check_confidence_level,
+    check_flag,
+    check_positive_int,
+    column,
+)
 from ..results import BootstrapResult, Result, format_value
 from .confusion import binary_cm_metric
 from .scores import (
@@ -217,12 +224,19 @@ def _points(sc: Scores) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return (1 - tnr)[::-1], (1 - fnr)[::-1], thr[::-1]
 
 
-def roc_curve(scores: Scores) -> Curve:
+def roc_curve(scores: Scores, *, thresholds: Any = None, n_points: Any = None) -> Curve:
     """ROC curve: TPR against FPR at every operating point, by increasing FPR.
 
     Parameters
     ----------
     scores : Scores
+    thresholds : array_like of float, optional
+        Evaluate the curve at these thresholds only.
+    n_points : int, optional
+        Evaluate it at ``n_points`` thresholds: half at evenly spaced FNR values in
+        [0, 1], half at evenly spaced FPR values (as score-analysis's
+        ``roc(nb_points=...)``), so that points follow the curve whatever the scores'
+        scale; by default every operating point (the exact curve).
 
     Returns
     -------
@@ -237,9 +251,32 @@ def roc_curve(scores: Scores) -> Curve:
     array([0.  , 0.  , 0.25, 0.25, 0.5 , 0.5 , 0.75, 0.75, 1.  ])
     >>> c.y
     array([0.  , 0.25, 0.25, 0.5 , 0.5 , 0.75, 0.75, 1.  , 1.  ])
+    >>> roc_curve(s, n_points=6).x
+    array([0.  , 0.  , 0.25, 0.5 , 0.75, 1.  ])
     """
-    fpr, tpr, thr = _points(_check_scores_obj(scores))
-    return Curve(fpr, tpr, thr, "fpr", "tpr")
+    sc = _check_scores_obj(scores)
+    if thresholds is None and n_points is None:
+        fpr, tpr, thr = _points(sc)
+        return Curve(fpr, tpr, thr, "fpr", "tpr")
+    if thresholds is not None and n_points is not None:
+        raise ValueError("Pass either `thresholds` or `n_points`, not both.")
+    if n_points is not None:
+        n_points = check_positive_int("n_points", n_points, minimum=2)
+        half = n_points // 2
+        thr = np.r_[
+            sc.threshold_at_fnr(np.linspace(0.0, 1.0, half)),
+            sc.threshold_at_fpr(np.linspace(0.0, 1.0, n_points - half)),
+        ]
+    else:
+        thr = np.asarray(thresholds)
+        if thr.dtype.kind not in "iuf" or thr.ndim != 1 or thr.size == 0:
+            raise TypeError("`thresholds` must be a non-empty 1-d array of numbers.")
+        thr = thr.astype(float)
+        if np.isnan(thr).any():
+            raise ValueError("`thresholds` contains NaN.")
+    fpr, tpr = np.asarray(sc.fpr(thr)), np.asarray(sc.tpr(thr))
+    order = np.lexsort((tpr, fpr))
+    return Curve(fpr[order], tpr[order], thr[order], "fpr", "tpr")
 
 
 def det_curve(scores: Scores, *, probit: bool = True) -> Curve:

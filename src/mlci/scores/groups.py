@@ -10,6 +10,7 @@ or by the best group) come from the same replicates, so their intervals are join
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -28,12 +29,12 @@ from ..inputs import (
     is_nested,
 )
 from ..metrics import Kernel, safe_div
-from ..results import require_pandas
+from ..results import Result, require_pandas
 from ._design import strata_codes
 from .confusion import CM_METRICS, binary_cm_metric, cm_metric_bounds
 from .scores import Scores, _check_beta, _check_threshold, _resolve, _ScoresKernel
 
-__all__ = ["metric_by_group"]
+__all__ = ["GroupResult", "metric_by_group", "plot_group_result"]
 
 #: metrics where a larger value is better (the "best" group has the largest value)
 _HIGHER_IS_BETTER = {
@@ -369,12 +370,13 @@ def metric_by_group(
 
     Returns
     -------
-    pandas.DataFrame
+    GroupResult
         One row per (group, threshold) plus the ``"(overall)"`` rows, with columns
         ``estimate``, ``low``, ``high`` (a ``rate`` or ``at`` column instead of
         ``threshold`` for those metrics; none for EER and AUC).  With ``normalize``, the
         ``"(overall)"`` rows hold the overall metric itself (not normalised).
-        ``attrs`` holds the options and ``n_dropped``.
+        ``to_frame()`` gives the table as a DataFrame (its ``attrs`` hold the options and
+        ``n_dropped``); ``plot()`` draws every group's interval.
 
     Examples
     --------
@@ -384,13 +386,13 @@ def metric_by_group(
     ...                    "label": rng.integers(0, 2, 600)})
     >>> df["score"] = df["label"] + rng.normal(0, 1, 600)
     >>> out = metric_by_group("label", "score", groups="gender", data=df,
-    ...                       threshold=[0.3, 0.5], rng=0, n_resamples=200)
+    ...                       threshold=[0.3, 0.5], rng=0, n_resamples=200).to_frame()
     >>> list(out.columns)
     ['gender', 'threshold', 'estimate', 'low', 'high']
     >>> len(out)
     6
     >>> eer = metric_by_group(df["label"], df["score"], groups=df["gender"], metric="eer",
-    ...                       rng=0, n_resamples=200)
+    ...                       rng=0, n_resamples=200).to_frame()
     >>> list(eer.columns), len(eer)
     (['gender', 'estimate', 'low', 'high'], 3)
     """
@@ -601,9 +603,144 @@ def _frame(pd, first, cols, n_groups, col, xs, est, low, high, attrs):  # fmt: s
     for gi in range(n_groups + 1):
         for j, x in enumerate(xs):
             key = dict(first.iloc[gi]) if gi < n_groups else dict.fromkeys(cols, "(overall)")
+            key = {k: v.item() if isinstance(v, np.generic) else v for k, v in key.items()}
             if col is not None:
-                key[col] = x
-            rows.append({**key, "estimate": est[gi, j], "low": low[gi, j], "high": high[gi, j]})
-    out = pd.DataFrame(rows)
-    out.attrs.update(attrs)
-    return out
+                key[col] = float(x)
+            rows.append({**key, "estimate": float(est[gi, j]), "low": float(low[gi, j]),
+                         "high": float(high[gi, j])})  # fmt: skip
+    return GroupResult(
+        metric=attrs["metric"],
+        groups=tuple(cols),
+        x_name=col,
+        table=tuple(rows),
+        normalize=attrs["normalize"],
+        confidence_level=attrs["confidence_level"],
+        method=attrs["method"],
+        alternative=attrs["alternative"],
+        n_resamples=attrs["n_resamples"],
+        details={"n_dropped": attrs["n_dropped"]},
+    )
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class GroupResult(Result):
+    """A metric per group (and its value on all data), with intervals: the result of
+    :func:`metric_by_group`.
+
+    Attributes
+    ----------
+    metric : str
+    groups : tuple of str
+        The group variables (the columns naming each group in :meth:`rows`).
+    x_name : str or None
+        ``"threshold"``, ``"rate"`` or ``"at"`` when the metric is evaluated at several
+        values of it, else None (EER, AUC).
+    table : tuple of dict
+        One row per (group, x value), the ``"(overall)"`` rows last: the group
+        variables, ``x_name``, ``estimate``, ``low``, ``high``.
+    normalize : {None, "by_overall", "by_best"}
+        With a normalisation the group rows are ratios (to the overall value, or to the
+        best group's, in every replicate) and the ``"(overall)"`` rows the metric itself.
+    confidence_level, method, alternative, n_resamples
+        As in every bootstrap result.
+    details : dict
+        ``n_dropped``: samples dropped for a missing value (``dropna=True``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 400)
+    >>> res = metric_by_group(y, y + rng.normal(0, 1, 400), groups=rng.choice(["f", "m"], 400),
+    ...                       threshold=0.5, rng=0, n_resamples=200)
+    >>> res
+    GroupResult(metric='fnr', 2 groups, threshold x 1, 95% percentile intervals)
+    >>> [r["group"] for r in res.rows()]
+    ['f', 'm', '(overall)']
+    """
+
+    metric: str
+    groups: tuple[str, ...]
+    x_name: str | None
+    table: tuple[dict[str, Any], ...]
+    normalize: str | None
+    confidence_level: float
+    method: str
+    alternative: str
+    n_resamples: int
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        n_x = len({r.get(self.x_name) for r in self.table}) if self.x_name else 1
+        n_groups = len(self.table) // max(n_x, 1) - 1
+        at = f", {self.x_name} x {n_x}" if self.x_name else ""
+        norm = f", normalize={self.normalize!r}" if self.normalize else ""
+        return (
+            f"GroupResult(metric={self.metric!r}, {n_groups} groups{at}{norm}, "
+            f"{self.confidence_level:.0%} {self.method} intervals)"
+        )
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per (group, x value): group variables, x, estimate, low, high."""
+        return [dict(r) for r in self.table]
+
+    def to_frame(self) -> Any:
+        """The table as a DataFrame; ``attrs`` hold the options and ``n_dropped``."""
+        out = require_pandas().DataFrame(self.rows())
+        out.attrs.update(
+            metric=self.metric,
+            normalize=self.normalize,
+            confidence_level=self.confidence_level,
+            method=self.method,
+            alternative=self.alternative,
+            n_resamples=self.n_resamples,
+            n_dropped=self.details.get("n_dropped", 0),
+        )
+        return out
+
+    def plot(self, ax: Any = None) -> Any:
+        """Every group's estimate with its interval (one row per group, one marker per x
+        value), the overall value as a vertical line (a ratio of 1 with ``normalize``).
+
+        Returns
+        -------
+        matplotlib Axes
+        """
+        return plot_group_result(self, ax=ax)
+
+
+def plot_group_result(res: GroupResult, ax: Any = None) -> Any:
+    """Horizontal interval plot of a :class:`GroupResult` (needs matplotlib)."""
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ImportError("Plotting needs matplotlib: `pip install mlci[plot]`.") from None
+    ax = plt.gca() if ax is None else ax
+    xs = sorted({r.get(res.x_name) for r in res.table}) if res.x_name else [None]
+
+    def label(r: dict[str, Any]) -> str:
+        return " / ".join(str(r[g]) for g in res.groups)
+
+    names = list(dict.fromkeys(label(r) for r in res.table if label(r) != _overall(res)))
+    for j, x in enumerate(xs):
+        sub = [r for r in res.table if x is None or r.get(res.x_name) == x]
+        groups = [r for r in sub if label(r) != _overall(res)]
+        pos = np.array([names.index(label(r)) for r in groups]) + 0.15 * (j - (len(xs) - 1) / 2)
+        est = np.array([r["estimate"] for r in groups])
+        err = np.array([[e - r["low"], r["high"] - e] for r, e in zip(groups, est, strict=True)])
+        tag = res.metric if x is None else f"{res.metric} ({res.x_name} {x:g})"
+        ax.errorbar(est, pos, xerr=np.abs(err.T), fmt="o", capsize=3, label=tag)
+        if res.normalize is not None:
+            ax.axvline(1.0, color="grey", lw=0.8)
+        else:
+            overall = next(r for r in sub if label(r) == _overall(res))["estimate"]
+            ax.axvline(overall, color="grey", lw=0.8, ls="--")
+    ax.set_yticks(range(len(names)), names)
+    ax.set_xlabel(res.metric if res.normalize is None else f"{res.metric} ({res.normalize})")
+    if len(xs) > 1:
+        ax.legend()
+    return ax
+
+
+def _overall(res: GroupResult) -> str:
+    return " / ".join(["(overall)"] * len(res.groups))

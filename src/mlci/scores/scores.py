@@ -64,6 +64,7 @@ from ..inputs import (
     bootstrap_options,
     check_choice,
     check_flag,
+    check_rng_seed,
     gather,
 )
 from ..metrics import Kernel, RocAucKernel
@@ -75,7 +76,7 @@ from ._design import (
 )
 from .confusion import CM_METRICS, ConfusionMatrix, binary_cm_metric, cm_metric_bounds
 
-__all__ = ["EqualErrorRate", "Scores"]
+__all__ = ["EqualErrorRate", "Scores", "invert_polyline", "pointwise_cm"]
 
 _LABELS = ("pos", "neg")
 _THRESHOLD_RATES = ("tpr", "fnr", "tnr", "fpr")
@@ -167,6 +168,15 @@ def _check_threshold(threshold: Any) -> np.ndarray:
     if np.isnan(arr).any():
         raise ValueError("`threshold` contains NaN.")
     return arr
+
+
+def _check_easy(n_easy_pos: Any, n_easy_neg: Any) -> tuple[int, int]:
+    out = []
+    for name, v in (("n_easy_pos", n_easy_pos), ("n_easy_neg", n_easy_neg)):
+        if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 0:
+            raise ValueError(f"`{name}` must be a non-negative integer (a count); got {v!r}.")
+        out.append(int(v))
+    return out[0], out[1]
 
 
 def _check_rate(name: str, rate: Any) -> np.ndarray:
@@ -643,6 +653,13 @@ class Scores:
         Drop missing scores (NaN, None, ``pd.NA``) instead of refusing them; their number
         is :attr:`n_dropped` and every bootstrap result reports it in
         ``details["n_dropped"]``.
+    n_easy_pos, n_easy_neg : int, default 0
+        "Easy" samples of each class, without a score: counted as always decided right
+        (score-analysis's ``nb_easy_pos``/``nb_easy_neg``, e.g. samples a cascade's first
+        stage settles).  They are samples like the others, with an infinite score on
+        their class's side (shown in :attr:`pos`/:attr:`neg`): every rate counts them and
+        the bootstrap resamples them; with ``conditions=``/``strata=``, each class's easy
+        samples follow its scored ones.
 
     Attributes
     ----------
@@ -667,6 +684,11 @@ class Scores:
     array([1. , 0.5, 0. ])
     >>> s.threshold_at_fnr(0.3), s.threshold_at_fnr([0.3, 0.6, 0.9])
     (1.9, array([1.9, 2.8, 3. ]))
+
+    Two more positives that are always accepted:
+
+    >>> Scores([1, 2, 3], [0.5, 1.5], n_easy_pos=2).tpr(2.5)
+    0.6
     """
 
     def __init__(
@@ -677,26 +699,35 @@ class Scores:
         score_class: str = "pos",
         equal_class: str = "pos",
         dropna: bool = False,
+        n_easy_pos: int = 0,
+        n_easy_neg: int = 0,
     ):
         check_choice("score_class", score_class, _LABELS)
         check_choice("equal_class", equal_class, _LABELS)
         check_flag("dropna", dropna)
+        easy = _check_easy(n_easy_pos, n_easy_neg)
         parts, kept, n_input = [], [], 0
         for name, x in (("pos", pos), ("neg", neg)):
             g = gather(
                 {name: ArgSpec("scores", required=True)}, {name: x}, dropna=dropna, allow_empty=True
             )
-            if g.n_samples == 0:
+            if g.n_samples + easy[name == "neg"] == 0:
                 what = "positive" if name == "pos" else "negative"
                 raise ValueError(
                     f"`{name}` is empty: there are no {what} scores; both classes are needed."
                 )
-            parts.append(g[name])
-            kept.append(n_input + (np.arange(g.n_samples) if g.kept is None else g.kept))
-            n_input += g.n_samples + g.n_dropped
+            # easy samples: an infinite score on their class's side, after the scored ones
+            k_easy = easy[name == "neg"]
+            side = 1.0 if (name == "pos") == (score_class == "pos") else -1.0
+            parts.append(np.r_[g[name], np.full(k_easy, side * np.inf)])
+            kept_here = np.arange(g.n_samples) if g.kept is None else g.kept
+            n_given = g.n_samples + g.n_dropped
+            kept.append(n_input + np.r_[kept_here, n_given + np.arange(k_easy)].astype(np.intp))
+            n_input += n_given + k_easy
         p, n = parts
         is_pos = np.r_[np.ones(len(p), dtype=bool), np.zeros(len(n), dtype=bool)]
         self._init(np.r_[p, n], is_pos, score_class, equal_class, np.concatenate(kept), n_input)
+        self.n_easy_pos, self.n_easy_neg = easy
 
     def _init(
         self,
@@ -710,6 +741,7 @@ class Scores:
         """Set up from validated user-order scores and positives (the one constructor)."""
         self.score_class = score_class
         self.equal_class = equal_class
+        self.n_easy_pos = self.n_easy_neg = 0
         self._sign = 1.0 if score_class == "pos" else -1.0
         # the samples in the user's order: conditions= and strata= follow it
         self._y_score = y_score
@@ -941,6 +973,7 @@ class Scores:
         return self.metric("accuracy", threshold)
 
     far, frr, tar, trr = fpr, fnr, tpr, tnr
+    acceptance_rate, rejection_rate = topr, tonr
 
     # ---------------------------------------------------------------- rates -> thresholds
     def _threshold_at(self, rate: str, value: Any, interpolation: str) -> Any:
@@ -977,10 +1010,155 @@ class Scores:
         """
         return self._threshold_at("fpr", fpr, interpolation)
 
+    def _pooled(self) -> Scores:
+        """Every sample as a positive: its TPR is the TOPR, its FNR the TONR."""
+        everything = np.r_[self.pos, self.neg]
+        return Scores._trusted(everything, everything, self.score_class, self.equal_class)
+
+    @_doc(_THRESHOLD_SECTIONS, rate="topr")
+    def threshold_at_topr(self, topr: Any, *, interpolation: str = "linear") -> Any:
+        """Threshold where the share of samples decided positive (TOPR, the acceptance
+        rate) is ``topr``, interpolating between the pooled scores of both classes.
+
+        Examples
+        --------
+        >>> s = Scores(pos=[1, 2, 3, 4], neg=[0.5, 1.5, 2.5, 3.5])
+        >>> t = s.threshold_at_topr(0.25)
+        >>> t, s.topr(t)
+        (3.5, 0.25)
+        """
+        check_choice("interpolation", interpolation, _INTERPOLATIONS)
+        _check_rate("topr", topr)
+        return self._pooled().threshold_at_tpr(topr, interpolation=interpolation)
+
+    @_doc(_THRESHOLD_SECTIONS, rate="tonr")
+    def threshold_at_tonr(self, tonr: Any, *, interpolation: str = "linear") -> Any:
+        """Threshold where the share of samples decided negative (TONR, the rejection
+        rate) is ``tonr`` (see :meth:`threshold_at_topr`).
+
+        Examples
+        --------
+        >>> s = Scores(pos=[1, 2, 3, 4], neg=[0.5, 1.5, 2.5, 3.5])
+        >>> t = s.threshold_at_tonr(0.5)
+        >>> t, s.tonr(t)
+        (2.5, 0.5)
+        """
+        check_choice("interpolation", interpolation, _INTERPOLATIONS)
+        _check_rate("tonr", tonr)
+        return self._pooled().threshold_at_fnr(tonr, interpolation=interpolation)
+
+    def threshold_at_metric(self, target: Any, metric: Any, *, points: Any = None) -> list:
+        """Every threshold where a metric of the threshold equals ``target``.
+
+        The metric is evaluated at ``points`` and joined by straight lines; each crossing
+        of the polyline with the target is a solution (no monotonicity assumed).
+
+        Parameters
+        ----------
+        target : float or array_like of float, shape (T,)
+        metric : str or callable
+            A rate method's name (``"tpr"``, ``"fpr"``, ``"precision"``, ``"accuracy"``...)
+            or ``metric(scores, thresholds) -> values``.
+        points : int or array_like, optional
+            The thresholds to evaluate: by default every score; an int gives that many
+            evenly spaced thresholds between the smallest and the largest score.
+
+        Returns
+        -------
+        ndarray, or list of ndarray for an array of targets
+            The increasing thresholds where the metric's polyline equals the target (one
+            array per target); where it never does, the one point whose value is closest.
+
+        Examples
+        --------
+        >>> s = Scores(pos=[1, 2, 3, 4], neg=[0.5, 1.5, 2.5, 3.5])
+        >>> s.threshold_at_metric(0.5, "tpr")
+        array([3.])
+        >>> s.threshold_at_metric([0.25, 0.75], "tpr")
+        [array([3.5]), array([2.])]
+        """
+        if isinstance(metric, str):
+            fn = getattr(self, metric, None)
+            if metric.startswith("_") or fn is None or not callable(fn):
+                raise ValueError(f"`metric` {metric!r} is not a rate method of Scores.")
+            values = fn
+        elif callable(metric):
+
+            def values(x: np.ndarray) -> Any:
+                return metric(self, x)
+
+        else:
+            raise TypeError("`metric` must be a method name of Scores or a callable.")
+        t = np.atleast_1d(np.asarray(target, dtype=float))
+        if t.ndim != 1 or np.isnan(t).any():
+            raise ValueError("`target` must be a number or a 1-d array of numbers.")
+        both = np.r_[self.pos, self.neg]
+        finite = both[np.isfinite(both)]
+        if points is None:
+            x = np.sort(finite)
+        elif isinstance(points, int | np.integer) and not isinstance(points, bool):
+            if points < 2:
+                raise ValueError(f"`points` must be at least 2; got {points}.")
+            x = np.linspace(finite.min(), finite.max(), int(points))
+        else:
+            x = np.sort(np.asarray(points, dtype=float).reshape(-1))
+        if len(x) < 2 or x[0] == x[-1]:
+            raise ValueError("`points`: at least two distinct thresholds are needed.")
+        y = np.asarray(values(x), dtype=float)
+        out = [invert_polyline(x, y, v) for v in t]
+        return out[0] if np.ndim(target) == 0 else out
+
+    def bootstrap_sample(self, *, rng: Any = None, stratify: bool = False) -> Scores:
+        """One bootstrap resample of the samples, as a new :class:`Scores` object.
+
+        For looking at one replicate (or writing a custom statistic); intervals come
+        from :meth:`bootstrap_ci`, whose engine never builds these copies.
+
+        Parameters
+        ----------
+        rng : None, int, numpy.random.Generator or SeedSequence
+        stratify : bool, default False
+            Keep the number of positives and of negatives (and so of easy samples) fixed;
+            otherwise every sample is drawn from all of them, and a draw without a positive
+            or without a negative is drawn again (a Scores object needs both classes).
+
+        Returns
+        -------
+        Scores
+            With the same ``score_class`` and ``equal_class``; easy samples keep their
+            infinite scores (their numbers :attr:`n_easy_pos`/:attr:`n_easy_neg` are not
+            tracked separately in the sample).
+
+        Examples
+        --------
+        >>> s = Scores(pos=[1, 2, 3, 4], neg=[0.5, 1.5, 2.5])
+        >>> b = s.bootstrap_sample(rng=0, stratify=True)
+        >>> b.n_pos, b.n_neg, set(b.pos) <= set(s.pos)
+        (4, 3, True)
+        """
+        stratify = check_flag("stratify", stratify)
+        gen = np.random.default_rng(check_rng_seed(rng))
+        p, n = self.pos, self.neg
+        if stratify:
+            return type(self)._trusted(
+                gen.choice(p, len(p)), gen.choice(n, len(n)), self.score_class, self.equal_class
+            )
+        both = np.r_[p, n]
+        is_pos = np.r_[np.ones(len(p), dtype=bool), np.zeros(len(n), dtype=bool)]
+        while True:
+            idx = gen.integers(0, len(both), len(both))
+            if is_pos[idx].any() and not is_pos[idx].all():
+                break
+        return type(self)._trusted(
+            both[idx][is_pos[idx]], both[idx][~is_pos[idx]], self.score_class, self.equal_class
+        )
+
     threshold_at_tar = threshold_at_tpr
     threshold_at_frr = threshold_at_fnr
     threshold_at_trr = threshold_at_tnr
     threshold_at_far = threshold_at_fpr
+    threshold_at_acceptance_rate = threshold_at_topr
+    threshold_at_rejection_rate = threshold_at_tonr
 
     def rate_at(self, rate: str, *, at: Any, x: str = "fpr", interpolation: str = "linear") -> Any:
         """An operating point: ``rate`` at the threshold where ``x`` equals ``at``.
@@ -1535,3 +1713,83 @@ class _LazySampler(Sampler):
             tp = rng.binomial(n, n_pos / n, b)
             totals = (n - tp, tp)
         return _LazyView(self.lay, totals, rng)
+
+
+def invert_polyline(x: np.ndarray, y: np.ndarray, target: float) -> np.ndarray:
+    """Every ``x`` where the polyline through ``(x, y)`` (``x`` increasing) equals ``target``.
+
+    A segment ``j`` holds a solution when ``y[j] <= target < y[j+1]`` or
+    ``y[j] >= target > y[j+1]`` (half-open, so that a vertex is counted once), found by
+    linear interpolation.  Without any solution, the ``x`` whose value is closest to the
+    target is returned (score-analysis's ``invert_pl_function`` convention).
+
+    Examples
+    --------
+    >>> invert_polyline(np.array([0.0, 1.0, 2.0]), np.array([0.0, 1.0, 0.0]), 0.5)
+    array([0.5, 1.5])
+    >>> invert_polyline(np.array([0.0, 1.0]), np.array([0.0, 1.0]), 2.0)
+    array([1.])
+    """
+    a, b = y[:-1], y[1:]
+    j = np.flatnonzero(((a <= target) & (b > target)) | ((a >= target) & (b < target)))
+    if j.size == 0:
+        return np.asarray([x[np.argmin(np.abs(y - target))]], dtype=float)
+    la = (target - a[j]) / (b[j] - a[j])
+    return (1 - la) * x[j] + la * x[j + 1]
+
+
+def pointwise_cm(
+    y_true: Any,
+    y_score: Any,
+    threshold: Any,
+    *,
+    pos_label: Any = None,
+    score_class: str = "pos",
+    equal_class: str = "pos",
+) -> np.ndarray:
+    """Which cell of the binary confusion matrix each sample falls in, at each threshold.
+
+    Parameters
+    ----------
+    y_true : array-like, shape (n_samples,)
+        Binary labels.
+    y_score : array-like of float, shape (n_samples,)
+    threshold : float or array_like of float, shape X
+    pos_label : optional
+        The positive class (the one default rule: 1 or True for 0/1, -1/1, bool labels).
+    score_class, equal_class : {"pos", "neg"}
+        As in :class:`Scores`.  The output is per sample, so a missing label or score is
+        refused (there is no ``dropna``: dropping rows would misalign the output).
+
+    Returns
+    -------
+    ndarray of bool, shape (n_samples, *X, 2, 2)
+        ``out[i, ..., r, c]``: sample ``i`` is of true class ``r`` and decided ``c``, in
+        mlci's ``[pos, neg]`` order (``[0, 0]`` true positive, ``[0, 1]`` false negative,
+        ``[1, 0]`` false positive, ``[1, 1]`` true negative), as score-analysis's
+        ``pointwise_cm``.  Summed over the samples it is ``Scores.cm(threshold).matrix``.
+
+    Examples
+    --------
+    >>> pointwise_cm([1, 0, 1], [0.9, 0.6, 0.2], 0.5)[:, 0, 0]
+    array([ True, False, False])
+    """
+    check_choice("score_class", score_class, _LABELS)
+    check_choice("equal_class", equal_class, _LABELS)
+    g = gather(
+        {"y_true": ArgSpec("labels", required=True), "y_score": ArgSpec("scores", required=True)},
+        {"y_true": y_true, "y_score": y_score},
+    )
+    pos = binary_target(g["y_true"], pos_label, metric="pointwise_cm")
+    thr = _check_threshold(threshold)
+    z = g["y_score"].reshape(-1, *([1] * thr.ndim))
+    if score_class == "neg":
+        z, thr = -z, -thr
+    top = z >= thr if equal_class == "pos" else z > thr
+    p = pos.reshape(-1, *([1] * thr.ndim))
+    out = np.empty((len(pos), *thr.shape, 2, 2), dtype=bool)
+    out[..., 0, 0] = p & top
+    out[..., 0, 1] = p & ~top
+    out[..., 1, 0] = ~p & top
+    out[..., 1, 1] = ~p & ~top
+    return out
