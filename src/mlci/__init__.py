@@ -118,8 +118,8 @@ from .scores.verification import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "BootstrapErrorResult",
     "AtomTable",
+    "BootstrapErrorResult",
     "BootstrapResult",
     "CVResult",
     "ComparisonResult",

@@ -53,9 +53,7 @@ __all__ = ["ANALYTIC_METHODS", "METHODS", "add_ci"]
 #: analytic intervals of a proportion: command-line name -> proportion_ci's method
 # "wilson" is also an engine method (on the effective sample size with --condition): the
 # engine's, which for independent samples is the analytic interval exactly
-PROPORTION_CLI = {
-    m.replace("_", "-"): m for m in PROPORTION_METHODS if m not in INTERVAL_METHODS
-}
+PROPORTION_CLI = {m.replace("_", "-"): m for m in PROPORTION_METHODS if m not in INTERVAL_METHODS}
 #: analytic intervals of the AUC: command-line name -> function
 AUC_CLI = {"delong": delong_ci, "hanley-mcneil": hanley_mcneil_ci}
 #: every analytic interval of ``--method``
