@@ -28,7 +28,18 @@ def run(capsys, argv):
     return code, out, err
 
 
-ARGS = ["--label", "label", "--pred", "prediction", "--condition", "speaker", "--seed", "1"]
+ARGS = [
+    "--label",
+    "label",
+    "--pred",
+    "prediction",
+    "--condition",
+    "speaker",
+    "--seed",
+    "1",
+    "--method",
+    "bca",
+]
 
 
 def test_glob_goes_through_duckdb_with_the_in_memory_numbers(capsys, files):

@@ -31,7 +31,7 @@ FAST = {"n_resamples": 200, "rng": 3}
 def in_memory(df, columns, metric, design, **kw):
     arrays = [df[c].to_numpy() for c in columns]
     extra = {role: df[col].to_numpy() for role, col in design.items()}
-    return mlci.bootstrap_ci(*arrays, metric=metric, **extra, **FAST, **kw)
+    return mlci.bootstrap_ci(*arrays, metric=metric, **extra, **FAST, **{"method": "bca", **kw})
 
 
 @pytest.mark.parametrize("design", list(DESIGNS))

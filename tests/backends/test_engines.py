@@ -43,10 +43,15 @@ def expected(big):
     y, p = big["label"].to_numpy(), big["prediction"].to_numpy()
     design = {k: big[v].to_numpy() for k, v in DESIGN.items()}
     out = {
-        m: mlci.bootstrap_ci(y, p, metric=m, **design, **FAST) for m in ("accuracy", "f1", "mcc")
+        m: mlci.bootstrap_ci(y, p, metric=m, method="bca", **design, **FAST)
+        for m in ("accuracy", "f1", "mcc")
     }
     out["mean"] = mlci.bootstrap_ci(
-        big["loss"].to_numpy(), metric="mean", conditions=design["conditions"], **FAST
+        big["loss"].to_numpy(),
+        metric="mean",
+        method="bca",
+        conditions=design["conditions"],
+        **FAST,
     )
     pytest.importorskip("duckdb", reason="duckdb not installed: pip install 'mlci[duckdb]'")
     out["roc_auc"] = mlci.reduce_ci(

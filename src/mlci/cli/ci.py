@@ -17,8 +17,11 @@ from typing import Any
 
 import numpy as np
 
+from ..backends.command import CLI_ENGINES, ci_engine
+from ..backends.command import run_ci as run_ci_reduced
 from ..classical.auc import delong_ci, hanley_mcneil_ci
 from ..classical.proportions import PROPORTION_METHODS, proportion_ci
+from ..data import example_path
 from ..engine.bootstrap import bootstrap_ci
 from ..inputs import INTERVAL_METHODS, positive_label
 from .common import (
@@ -39,6 +42,7 @@ from .common import (
     add_input_arguments,
     add_output_arguments,
     catching,
+    cli_message,
     emit,
     load_input,
     parse_like,
@@ -169,6 +173,13 @@ def add_ci(sub: Any) -> argparse.ArgumentParser:
         "--kappa-weights",
         choices=("linear", "quadratic"),
         help="disagreement weights of cohen_kappa (default: unweighted)",
+    )
+    m.add_argument(
+        "--engine",
+        choices=CLI_ENGINES,
+        help="read FILE into memory, or reduce it inside DuckDB (bounded memory; for files "
+        "larger than memory). Default: duckdb for a glob ('preds/*.parquet') or a file "
+        "over 256 MiB, memory otherwise",
     )
     add_output_arguments(p, plot="a forest plot of the intervals")
     p.set_defaults(handler=run_ci)
@@ -311,6 +322,8 @@ def _one(
 
 
 def run_ci(args: argparse.Namespace) -> int:
+    if ci_engine(args.file, args.engine, args.example) != "memory":
+        return _run_ci_reduced(args)
     if args.example:
         args.label = args.label or "label"
         args.pred = args.pred or "pred"
@@ -377,6 +390,79 @@ def run_ci(args: argparse.Namespace) -> int:
     out = _output(done, failed, source, seed, args, n_dropped, several)
     if args.plot:
         _plot(done, args, several)
+    return emit(out, args)
+
+
+def _run_ci_reduced(args: argparse.Namespace) -> int:
+    """``mlci ci`` through DuckDB (:func:`mlci.backends.command.run_ci`): the file is
+    reduced to atom tables inside DuckDB and resampled here, in bounded memory."""
+    if args.example and args.file:
+        raise CLIError("give either FILE or --example, not both.")
+    if args.example:
+        args.file = str(example_path())
+        args.label = args.label or "label"
+        args.pred = args.pred or "pred"
+    if not args.file:
+        raise CLIError("no input: give a predictions FILE (CSV or Parquet), or --example.")
+    if args.method in ANALYTIC_METHODS:
+        raise CLIError(f"--method {args.method}: --engine duckdb computes bootstrap intervals.")
+    names = _split_list(args.metric)
+    if not names:
+        raise CLIError("--metric: give at least one metric name (see `mlci metrics`).")
+    infos = [_metric_info(n) for n in names]
+    column = {}
+    for info in infos:
+        cols = _columns_of(info, args)
+        if len(cols) > 1:
+            raise CLIError(
+                f"{OPTIONS[info.inputs[-1]]}: --engine duckdb takes one column per run; "
+                f"got {', '.join(cols)}."
+            )
+        column[info.name] = cols[0]
+    seed = _seed(args)
+
+    def columns(info: Any) -> dict[str, tuple[str, str, str]]:
+        *fixed, output = info.inputs
+        out = {i: (OPTIONS[i], getattr(args, _dest(OPTIONS[i])), _KINDS[i]) for i in fixed}
+        out[output] = (OPTIONS[output], column[info.name], _KINDS[output])
+        return {**out, **_grouping_columns(args)}
+
+    def options(info: Any, table: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if args.pos_label is not None and "pos_label" in info.options:
+            out["pos_label"] = parse_like(args.pos_label, table.table.get("y_true"))
+        for key, value in (
+            ("average", args.average),
+            ("beta", args.beta),
+            ("weights", args.kappa_weights),
+        ):
+            if value is not None and key in info.options:
+                out[key] = value
+        return out
+
+    results, source, n_dropped, caught = _call_api(
+        {},
+        run_ci_reduced,
+        args.file,
+        infos,
+        columns,
+        options,
+        dropna=args.dropna,
+        two_stage=args.two_stage,
+        bootstrap={
+            "n_resamples": args.n_resamples,
+            "confidence_level": args.confidence_level,
+            "method": args.method,
+            "alternative": args.alternative,
+            "rng": seed,
+        },
+    )
+    if not args.quiet:
+        for msg in dict.fromkeys(cli_message(m) for m in caught):
+            print(f"mlci: warning: {msg}", file=sys.stderr)
+    by_name = {info.name: info for info in infos}
+    done = [(by_name[name], column[name], opts, res) for name, opts, res in results]
+    out = _output(done, [], source, seed, args, n_dropped, False)
     return emit(out, args)
 
 

@@ -83,6 +83,7 @@ OPTIONS: dict[str, str] = {
     "beta": "--beta",
     "correction": "--correction",
     "dropna": "--dropna",
+    "engine": "--engine",
 }
 
 #: how the input gate reads each per-sample column (see :class:`mlci.inputs.ArgSpec`)

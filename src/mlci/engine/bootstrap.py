@@ -253,13 +253,14 @@ def run_bootstrap(
     ``plan.weights_for(kernel.keys, kernel.m)`` (e.g. a sampler bound to a reduced table,
     :meth:`ResamplingPlan.weights_for_table`).
     """
+    reduced = sampler is not None
     if sampler is None:
         sampler = plan.weights_for(kernel.keys, kernel.m)
     estimate = kernel.evaluate(sampler.counts[None, :])[0]
     _check_estimate(estimate, metric_name or kernel.name)  # fail before any replicate
     if jackknife_groups is not None:
         check_positive_int("jackknife_groups", jackknife_groups, minimum=2)
-    method, linear, auto_reason = resolve_method(kernel, plan, method)
+    method, linear, auto_reason = resolve_method(kernel, plan, method, reduced=reduced)
     threads = not isinstance(kernel, FunctionKernel)
 
     def run(evaluate: Any, smp: Sampler, shape: tuple[int, ...], per_row: float) -> np.ndarray:
@@ -314,16 +315,22 @@ def run_bootstrap(
 
 
 def resolve_method(
-    kernel: Kernel, plan: Any, method: str
+    kernel: Kernel, plan: Any, method: str, *, reduced: bool = False
 ) -> tuple[str, dict[str, Any] | None, str | None]:
     """The interval method to use, the linearization it needs, and why (for ``"auto"``).
 
     An explicit linearized method (``"studentized"``, ``"t"``, ``"wilson"``) that does not
-    apply to the metric or design is an error naming what would.
+    apply to the metric or design is an error naming what would.  ``reduced``: the
+    replicates come from a reduced (out-of-core) table, which the linearization cannot
+    use yet (``"auto"`` is then BCa).
     """
     reason = None
     if method == "auto" or method in LINEARIZED_METHODS:
-        unsupported = linearization_support(kernel, plan)
+        unsupported = (
+            "a reduced table (the linearization needs every sample's atom and condition)"
+            if reduced
+            else linearization_support(kernel, plan)
+        )
         if method == "auto":
             method, reason = choose_method(kernel, plan, unsupported)
         elif unsupported is not None:
