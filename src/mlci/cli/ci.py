@@ -23,6 +23,7 @@ from ..engine.bootstrap import bootstrap_ci
 from ..inputs import INTERVAL_METHODS, positive_label
 from .common import (
     _KINDS,
+    DEFAULT_METHOD,
     OPTIONS,
     CLIError,
     Output,
@@ -128,12 +129,12 @@ def add_ci(sub: Any) -> argparse.ArgumentParser:
     )
     m.add_argument(
         "--method",
-        default="bca",
+        default=DEFAULT_METHOD,
         type=method_name,
         choices=METHODS,
-        help=f"bootstrap: {', '.join(INTERVAL_METHODS)} (default bca); analytic, without "
-        f"resampling: {', '.join(PROPORTION_CLI)} (accuracy, error_rate and binary rates), "
-        "delong, hanley-mcneil (roc_auc)",
+        help=f"bootstrap: {', '.join(INTERVAL_METHODS)} (default {DEFAULT_METHOD}); "
+        f"analytic, without resampling: {', '.join(PROPORTION_CLI)} (accuracy, error_rate "
+        "and binary rates), delong, hanley-mcneil (roc_auc)",
     )
     m.add_argument(
         "-B",

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import csv
 import difflib
+import inspect
 import io
 import json
 import math
@@ -34,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from ..data import example_path
+from ..engine.bootstrap import bootstrap_ci
 from ..inputs import ArgSpec, check_label_pair, gather, missing_mask
 from ..io import read_table
 from ..metrics import METRICS
@@ -496,6 +498,10 @@ def _print_rows(rows: Sequence[Sequence[str]], left: set[int]) -> None:
             for i, (c, w) in enumerate(zip(r, widths, strict=True))
         ]
         print("  ".join(cells).rstrip())
+
+
+#: the interval method the library uses by default (the command line follows it)
+DEFAULT_METHOD: str = inspect.signature(bootstrap_ci).parameters["method"].default
 
 
 # ------------------------------------------------------------------------- output

@@ -30,6 +30,7 @@ from ..inputs import INTERVAL_METHODS
 from ..io import Table
 from .common import (
     _KINDS,
+    DEFAULT_METHOD,
     CLIError,
     Output,
     OutTable,
@@ -133,9 +134,9 @@ def add_compare(sub: Any) -> argparse.ArgumentParser:
     )
     m.add_argument(
         "--method",
-        default="bca",
+        default=DEFAULT_METHOD,
         choices=INTERVAL_METHODS,
-        help="bootstrap interval method (default bca)",
+        help=f"bootstrap interval method (default {DEFAULT_METHOD})",
     )
     m.add_argument(
         "-B", "--n-resamples", type=int, metavar="N", help="default 1000 (9999 for permutation)"

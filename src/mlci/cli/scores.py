@@ -23,6 +23,7 @@ from ..scores.groups import metric_by_group
 from ..scores.scores import Scores
 from ..scores.verification import cllr_ci, dcf_ci, eer_ci
 from .common import (
+    DEFAULT_METHOD,
     CLIError,
     Output,
     OutTable,
@@ -175,7 +176,12 @@ def add_scores(sub: Any) -> argparse.ArgumentParser:
     )
     m = p.add_argument_group("interval")
     m.add_argument("--pos-label", metavar="X", help="positive class (default 1 / True)")
-    m.add_argument("--method", default="bca", choices=INTERVAL_METHODS, help="default bca")
+    m.add_argument(
+        "--method",
+        default=DEFAULT_METHOD,
+        choices=INTERVAL_METHODS,
+        help=f"default {DEFAULT_METHOD}",
+    )
     m.add_argument("-B", "--n-resamples", type=int, default=1000, metavar="N", help="default 1000")
     m.add_argument("--seed", type=int, metavar="S", help="random seed (default: drawn, printed)")
     m.add_argument("--confidence-level", type=float, default=0.95, metavar="L", help="default 0.95")
