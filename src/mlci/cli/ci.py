@@ -39,6 +39,7 @@ from .common import (
     _with_dropped,
     add_input_arguments,
     add_output_arguments,
+    add_resampling_arguments,
     catching,
     emit,
     load_input,
@@ -136,22 +137,7 @@ def add_ci(sub: Any) -> argparse.ArgumentParser:
         f"analytic, without resampling: {', '.join(PROPORTION_CLI)} (accuracy, error_rate "
         "and binary rates), delong, hanley-mcneil (roc_auc)",
     )
-    m.add_argument(
-        "-B",
-        "--n-resamples",
-        type=int,
-        default=1000,
-        metavar="N",
-        help="bootstrap replicates (default 1000)",
-    )
-    m.add_argument(
-        "--seed",
-        type=int,
-        metavar="S",
-        help="random seed; without it one is drawn and printed, so a run can be repeated",
-    )
-    m.add_argument("--confidence-level", type=float, default=0.95, metavar="L", help="default 0.95")
-    m.add_argument("--alternative", default="two-sided", choices=("two-sided", "less", "greater"))
+    add_resampling_arguments(m, method=False)
     m.add_argument(
         "--two-stage",
         action="store_true",
