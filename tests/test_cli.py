@@ -958,7 +958,7 @@ def test_compare_errors_name_its_own_options(capsys):
 
 
 # ---------------------------------------------------------------------------------------
-# docs/cli.md's console examples run: they cannot drift from what the command prints
+# the console examples of the docs run: they cannot drift from what the command prints
 # ---------------------------------------------------------------------------------------
 _ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
 
@@ -966,17 +966,19 @@ _ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
 def _console_examples():
     import re as _re
 
-    text = (_ROOT / "docs" / "cli.md").read_text()
     cases = []
-    for block in _re.findall(r"```console\n(.*?)```", text, flags=_re.S):
-        command, expected = None, []
-        for line in [*block.splitlines(), "$ "]:
-            if line.startswith("$ "):
-                if command is not None:
-                    cases.append(pytest.param(command, "\n".join(expected), id=command[:70]))
-                command, expected = line[2:], []
-            else:
-                expected.append(line)
+    for doc in [_ROOT / "README.md", *sorted((_ROOT / "docs").glob("*.md"))]:
+        text = doc.read_text()
+        for block in _re.findall(r"```console\n(.*?)```", text, flags=_re.S):
+            command, expected = None, []
+            for line in [*block.splitlines(), "$ "]:
+                if line.startswith("$ "):
+                    if command is not None and command.startswith("mlci "):
+                        ident = f"{doc.name}: {command[:70]}"
+                        cases.append(pytest.param(command, "\n".join(expected), id=ident))
+                    command, expected = line[2:], []
+                else:
+                    expected.append(line)
     return cases
 
 

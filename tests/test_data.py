@@ -137,7 +137,7 @@ def test_parquet_without_pyarrow(tmp_path, monkeypatch):
     p.write_bytes(b"PAR1")
     monkeypatch.setitem(sys.modules, "pyarrow", None)
     monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
-    with pytest.raises(ValueError, match=r"needs pyarrow.*mlci\[parquet\]"):
+    with pytest.raises(ValueError, match=r"needs pyarrow.*pip install pyarrow"):
         read_table(p)
 
 

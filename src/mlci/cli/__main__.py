@@ -4,5 +4,5 @@ import sys
 
 from . import main
 
-if __name__ == "__main__":  # importing the module (e.g. pkgutil.walk_packages) runs nothing
+if __name__ == "__main__":  # (importing the module, e.g. to walk the package, runs nothing)
     sys.exit(main())

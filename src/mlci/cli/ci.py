@@ -26,6 +26,7 @@ from ..engine.bootstrap import bootstrap_ci
 from ..inputs import INTERVAL_METHODS, positive_label
 from .common import (
     _KINDS,
+    DEFAULT_METHOD,
     OPTIONS,
     CLIError,
     Output,
@@ -41,6 +42,7 @@ from .common import (
     _with_dropped,
     add_input_arguments,
     add_output_arguments,
+    add_resampling_arguments,
     catching,
     cli_message,
     emit,
@@ -134,29 +136,14 @@ def add_ci(sub: Any) -> argparse.ArgumentParser:
     )
     m.add_argument(
         "--method",
-        default="auto",
+        default=DEFAULT_METHOD,
         type=method_name,
         choices=METHODS,
-        help=f"bootstrap: {', '.join(INTERVAL_METHODS)} (default auto); analytic, without "
-        f"resampling: {', '.join(PROPORTION_CLI)} (accuracy, error_rate and binary rates), "
-        "delong, hanley-mcneil (roc_auc)",
+        help=f"bootstrap: {', '.join(INTERVAL_METHODS)} (default {DEFAULT_METHOD}); "
+        f"analytic, without resampling: {', '.join(PROPORTION_CLI)} (accuracy, error_rate "
+        "and binary rates), delong, hanley-mcneil (roc_auc)",
     )
-    m.add_argument(
-        "-B",
-        "--n-resamples",
-        type=int,
-        default=1000,
-        metavar="N",
-        help="bootstrap replicates (default 1000)",
-    )
-    m.add_argument(
-        "--seed",
-        type=int,
-        metavar="S",
-        help="random seed; without it one is drawn and printed, so a run can be repeated",
-    )
-    m.add_argument("--confidence-level", type=float, default=0.95, metavar="L", help="default 0.95")
-    m.add_argument("--alternative", default="two-sided", choices=("two-sided", "less", "greater"))
+    add_resampling_arguments(m, method=False)
     m.add_argument(
         "--two-stage",
         action="store_true",

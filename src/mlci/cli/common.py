@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import csv
 import difflib
+import inspect
 import io
 import json
 import math
@@ -34,7 +35,8 @@ from typing import Any
 import numpy as np
 
 from ..data import example_path
-from ..inputs import ArgSpec, check_label_pair, gather, missing_mask
+from ..engine.bootstrap import bootstrap_ci
+from ..inputs import INTERVAL_METHODS, ArgSpec, check_label_pair, gather, missing_mask
 from ..io import read_table
 from ..metrics import METRICS, close_metric_names
 from ..metrics.classification import CONFUSION_METRICS
@@ -497,6 +499,48 @@ def _print_rows(rows: Sequence[Sequence[str]], left: set[int]) -> None:
             for i, (c, w) in enumerate(zip(r, widths, strict=True))
         ]
         print("  ".join(cells).rstrip())
+
+
+#: the interval method the library uses by default (the command line follows it)
+DEFAULT_METHOD: str = inspect.signature(bootstrap_ci).parameters["method"].default
+
+
+def add_resampling_arguments(
+    group: Any,
+    *,
+    method: bool = True,
+    alternative: bool = True,
+    n_resamples: int | None = 1000,
+    n_resamples_help: str = "bootstrap replicates (default 1000)",
+) -> None:
+    """The options every resampling command shares: ``--method`` (bootstrap methods),
+    ``-B``, ``--seed``, ``--confidence-level`` and ``--alternative``."""
+    if method:
+        group.add_argument(
+            "--method",
+            default=DEFAULT_METHOD,
+            choices=INTERVAL_METHODS,
+            help=f"bootstrap interval method (default {DEFAULT_METHOD})",
+        )
+    group.add_argument(
+        "-B", "--n-resamples", type=int, default=n_resamples, metavar="N", help=n_resamples_help
+    )
+    group.add_argument(
+        "--seed",
+        type=int,
+        metavar="S",
+        help="random seed; without it one is drawn and printed, so a run can be repeated",
+    )
+    group.add_argument(
+        "--confidence-level", type=float, default=0.95, metavar="L", help="default 0.95"
+    )
+    if alternative:
+        group.add_argument(
+            "--alternative",
+            default="two-sided",
+            choices=("two-sided", "less", "greater"),
+            help="two-sided (default); greater: a lower bound only; less: an upper bound only",
+        )
 
 
 # ------------------------------------------------------------------------- output

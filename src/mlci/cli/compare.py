@@ -26,7 +26,6 @@ from ..classical.proportions import proportion_ci
 from ..classical.significance import MCNEMAR_VARIANTS, mcnemar_test
 from ..comparison.paired import compare
 from ..comparison.permutation import permutation_test
-from ..inputs import INTERVAL_METHODS
 from ..io import Table
 from .common import (
     _KINDS,
@@ -42,6 +41,7 @@ from .common import (
     _with_dropped,
     add_input_arguments,
     add_output_arguments,
+    add_resampling_arguments,
     catching,
     emit,
     get_column,
@@ -125,23 +125,9 @@ def add_compare(sub: Any) -> argparse.ArgumentParser:
         choices=CORRECTIONS,
         help="multiple-comparison adjustment of the p-values (default holm; maxt: bootstrap only)",
     )
-    m.add_argument(
-        "--alternative",
-        default="two-sided",
-        choices=("two-sided", "less", "greater"),
-        help="of each difference A - B (default two-sided)",
+    add_resampling_arguments(
+        m, n_resamples=None, n_resamples_help="default 1000 (9999 for --test permutation)"
     )
-    m.add_argument(
-        "--method",
-        default="auto",
-        choices=INTERVAL_METHODS,
-        help="bootstrap interval method (default auto)",
-    )
-    m.add_argument(
-        "-B", "--n-resamples", type=int, metavar="N", help="default 1000 (9999 for permutation)"
-    )
-    m.add_argument("--seed", type=int, metavar="S", help="random seed (default: drawn, printed)")
-    m.add_argument("--confidence-level", type=float, default=0.95, metavar="L")
     m.add_argument("--pos-label", metavar="X", help="positive class of binary metrics")
     m.add_argument("--average", choices=("binary", "macro", "micro", "weighted"))
     add_output_arguments(p, plot="the differences with their intervals and adjusted p-values")

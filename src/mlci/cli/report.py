@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..inputs import INTERVAL_METHODS
 from ..report import build_report, file_sha256, render_html, render_markdown
 from .common import (
     CLIError,
@@ -23,6 +22,7 @@ from .common import (
     _seed,
     _split_list,
     add_input_arguments,
+    add_resampling_arguments,
     catching,
     load_input,
     parse_like,
@@ -54,10 +54,7 @@ def add_report(sub: Any) -> argparse.ArgumentParser:
     g.add_argument("--group", metavar="COL", help="also report the metric per group")
     m = p.add_argument_group("intervals")
     m.add_argument("--pos-label", metavar="X", help="positive class (binary labels)")
-    m.add_argument("--method", default="auto", choices=INTERVAL_METHODS, help="default auto")
-    m.add_argument("-B", "--n-resamples", type=int, default=1000, metavar="N")
-    m.add_argument("--seed", type=int, metavar="S", help="random seed (default: drawn, printed)")
-    m.add_argument("--confidence-level", type=float, default=0.95, metavar="L")
+    add_resampling_arguments(m, alternative=False)
     o = p.add_argument_group("output")
     o.add_argument("-o", "--output", metavar="FILE", required=True, help="the report file")
     o.add_argument(

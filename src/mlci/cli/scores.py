@@ -17,7 +17,6 @@ import argparse
 import math
 from typing import Any
 
-from ..inputs import INTERVAL_METHODS
 from ..scores.curves import auc_ci, det_curve, operating_point_ci, pr_curve, roc_band, roc_curve
 from ..scores.groups import metric_by_group
 from ..scores.scores import Scores
@@ -33,6 +32,7 @@ from .common import (
     _split_list,
     add_input_arguments,
     add_output_arguments,
+    add_resampling_arguments,
     catching,
     emit,
     load_input,
@@ -175,11 +175,7 @@ def add_scores(sub: Any) -> argparse.ArgumentParser:
     )
     m = p.add_argument_group("interval")
     m.add_argument("--pos-label", metavar="X", help="positive class (default 1 / True)")
-    m.add_argument("--method", default="auto", choices=INTERVAL_METHODS, help="default auto")
-    m.add_argument("-B", "--n-resamples", type=int, default=1000, metavar="N", help="default 1000")
-    m.add_argument("--seed", type=int, metavar="S", help="random seed (default: drawn, printed)")
-    m.add_argument("--confidence-level", type=float, default=0.95, metavar="L", help="default 0.95")
-    m.add_argument("--alternative", default="two-sided", choices=("two-sided", "less", "greater"))
+    add_resampling_arguments(m)
     add_output_arguments(p, plot="the --curve of every score column with its band")
     p.set_defaults(handler=run_scores)
     return p

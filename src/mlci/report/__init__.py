@@ -360,6 +360,10 @@ def build_report(
         for g in np.unique(groups):
             keep = groups == g
             for name, out in systems.items():
+                if conditions is not None and np.unique(conditions[keep]).size < 2:
+                    reason = "one condition in the group: nothing to resample"
+                    prows.append([str(g), name, int(keep.sum()), "undefined", "-", reason])
+                    continue
                 try:
                     res = bootstrap_ci(
                         y_true[keep],
@@ -373,16 +377,8 @@ def build_report(
                         [str(g), name, int(keep.sum()), _num(res.estimate), _num(low), _num(high)]
                     )
                 except ValueError as exc:  # e.g. one class in a group: AUC undefined
-                    prows.append(
-                        [
-                            str(g),
-                            name,
-                            int(keep.sum()),
-                            "undefined",
-                            "-",
-                            str(exc).split(";")[0][:80],
-                        ]
-                    )
+                    reason = str(exc).replace("`", "").split(";")[0][:100]
+                    prows.append([str(g), name, int(keep.sum()), "undefined", "-", reason])
         per.tables.append(
             _table(None, ["group", "system", "n", first_metric, "low", "high"], prows, 2)
         )
