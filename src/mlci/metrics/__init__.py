@@ -56,8 +56,8 @@ __all__ = [
     "list_metrics",
     "metric_info",
     "metric_params",
-    "weight_argument",
     "safe_div",
+    "weight_argument",
 ]
 
 
