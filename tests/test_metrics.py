@@ -743,3 +743,12 @@ def test_new_metric_options_bad_input(metric, data, params, match):
         args = (yy * 2, pred)
     with pytest.raises((ValueError, TypeError), match=match):
         get_kernel(metric, args, params)
+
+
+def test_weight_argument_routes_a_weight_column():
+    from mlci.metrics import weight_argument
+
+    assert weight_argument("weighted_mean") == "weights"
+    assert {weight_argument(m) for m in list_metrics() if m != "weighted_mean"} == {"sample_weight"}
+    with pytest.raises(ValueError, match="Unknown metric"):
+        weight_argument("acuracy")

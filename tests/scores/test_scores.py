@@ -635,3 +635,52 @@ def test_bootstrap_sample():
 def test_bootstrap_sample_bad_input(kwargs, match):
     with pytest.raises((ValueError, TypeError), match=match):
         Scores([1.0, 2.0], [0.0]).bootstrap_sample(**kwargs)
+
+
+# ---------------------------------------------------------------- AUC of any axes
+@pytest.mark.parametrize("score_class,equal_class", CONVENTIONS)
+def test_auc_of_any_axes_matches_score_analysis_on_the_full_range(score_class, equal_class):
+    # reference: score_analysis.Scores.auc(lower, upper, x_axis=, y_axis=) (0.3.12) over
+    # [0, 1]; on a partial range score-analysis holds the nearest point's value flat up to
+    # the bound, where mlci interpolates along the polyline (checked below by hand)
+    rng = np.random.default_rng(9)
+    pairs = [("fpr", "tpr"), ("tnr", "tpr"), ("fnr", "fpr"), ("tpr", "fpr"), ("tnr", "fnr")]
+    for _ in range(10):
+        pos, neg = tied_data(rng)
+        ours = Scores(pos, neg, score_class=score_class, equal_class=equal_class)
+        ref = sa.Scores(pos, neg, score_class=score_class, equal_class=equal_class)
+        for xa, ya in pairs:
+            assert ours.auc(x_axis=xa, y_axis=ya) == pytest.approx(
+                ref.auc(0.0, 1.0, x_axis=xa, y_axis=ya), abs=1e-12
+            )
+        assert ours.auc(x_axis="tnr", y_axis="tpr") == pytest.approx(ours.auc(), abs=1e-12)
+
+
+def test_partial_auc_on_either_axis_by_hand():
+    s = Scores([1.0, 2.0, 3.0, 4.0], [0.5, 1.5, 2.5, 3.5])
+    # the ROC staircase: TPR = 0.25 on FPR in [0, 0.25) ... ; from 0 to 0.5: 0.25*0.25
+    # (first step, at TPR 0.25 after the vertical rise) + 0.25*0.5 = 0.1875
+    assert s.auc(0.0, 0.5) == pytest.approx(0.1875)
+    # TNR in [0.5, 1] is FPR in [0, 0.5]: the same area
+    assert s.auc(0.5, 1.0, x_axis="tnr", y_axis="tpr") == pytest.approx(0.1875)
+    assert s.auc(0.0, 0.5, x_axis="tnr", y_axis="tpr") == pytest.approx(s.auc() - 0.1875)
+    # a partial range inside a segment interpolates linearly
+    c = Scores([1.0], [0.0])  # ROC: (0,0) -> (0,1) -> (1,1)
+    assert c.auc(0.2, 0.7) == pytest.approx(0.5)
+    assert c.auc(0.2, 0.7, x_axis="tpr", y_axis="fpr") == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"lower": -0.1}, "lower"),
+        ({"upper": 1.5}, "upper"),
+        ({"lower": 0.6, "upper": 0.4}, "lower"),
+        ({"x_axis": "ppv"}, "x_axis"),
+        ({"x_axis": "tpr", "y_axis": "fnr"}, "same class"),
+        ({"y_axis": "fpr"}, "same class"),
+    ],
+)
+def test_auc_axes_bad_input(kwargs, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        Scores([1.0, 2.0], [0.0, 1.5]).auc(**kwargs)

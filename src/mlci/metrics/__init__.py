@@ -57,6 +57,7 @@ __all__ = [
     "metric_info",
     "metric_params",
     "safe_div",
+    "weight_argument",
 ]
 
 
@@ -246,6 +247,19 @@ def list_metrics() -> list[str]:
     True
     """
     return sorted(METRICS)
+
+
+def weight_argument(metric: str) -> str:
+    """Which argument a per-sample weight column feeds for ``metric`` (the CLI's
+    ``--weight``): ``"weights"``, the first input of ``weighted_mean``; else
+    ``"sample_weight"`` (scikit-learn's per-sample weights, which every built-in takes).
+
+    Examples
+    --------
+    >>> weight_argument("weighted_mean"), weight_argument("roc_auc")
+    ('weights', 'sample_weight')
+    """
+    return "weights" if "weights" in _resolve(metric).inputs else "sample_weight"
 
 
 def close_metric_names(name: str) -> list[str]:

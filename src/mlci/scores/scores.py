@@ -1201,15 +1201,62 @@ class Scores:
         e, t = _eer(self._lay, self._full_view())[0]
         return EqualErrorRate(float(e), float(self._sign * t))
 
-    def auc(self) -> float:
-        """ROC AUC = P(random positive outscores random negative) + P(tie) / 2.
+    def auc(
+        self,
+        lower: float = 0.0,
+        upper: float = 1.0,
+        *,
+        x_axis: str = "fpr",
+        y_axis: str = "tpr",
+    ) -> float:
+        """ROC AUC = P(random positive outscores random negative) + P(tie) / 2, or the
+        area under any pair of rates between two values of the x rate.
+
+        Parameters
+        ----------
+        lower, upper : float in [0, 1]
+            The range of ``x_axis`` integrated over (a partial AUC on either axis).
+        x_axis, y_axis : {"fpr", "tpr", "fnr", "tnr"} (or "far", "tar", "frr", "trr")
+            The rates of the two axes: the area under ``y_axis`` as a function of
+            ``x_axis`` along the ROC polyline (points joined by straight lines, as the
+            trapezoidal AUC), e.g. ``x_axis="fnr", y_axis="fpr"`` for the area under the
+            DET curve on linear axes.  ``x_axis`` and ``y_axis`` must not be the same rate
+            or complements.
+
+        Returns
+        -------
+        float
 
         Examples
         --------
-        >>> Scores(pos=[1, 2, 3, 4], neg=[0.5, 1.5, 2.5, 3.5]).auc()
+        >>> s = Scores(pos=[1, 2, 3, 4], neg=[0.5, 1.5, 2.5, 3.5])
+        >>> s.auc()
         0.625
+        >>> s.auc(0.0, 0.5), s.auc(x_axis="fnr", y_axis="fpr")
+        (0.1875, 0.375)
         """
-        return float(_resolve(self, "auc", {}).fn(self._full_view())[0])
+        lower, upper = _check_rate("lower", lower), _check_rate("upper", upper)
+        x_axis = _RATE_ALIASES.get(x_axis, x_axis)
+        y_axis = _RATE_ALIASES.get(y_axis, y_axis)
+        check_choice("x_axis", x_axis, _THRESHOLD_RATES)
+        check_choice("y_axis", y_axis, _THRESHOLD_RATES)
+        if {x_axis, y_axis} in ({"tpr", "fnr"}, {"fpr", "tnr"}) or x_axis == y_axis:
+            raise ValueError(
+                f"`x_axis`={x_axis!r} and `y_axis`={y_axis!r} are rates of the same class; "
+                "pick one rate of positives (tpr, fnr) and one of negatives (fpr, tnr)."
+            )
+        if float(upper) < float(lower):
+            raise ValueError(f"`lower` ({float(lower)}) must not exceed `upper` ({float(upper)}).")
+        if (lower, upper, x_axis, y_axis) == (0.0, 1.0, "fpr", "tpr"):
+            return float(_resolve(self, "auc", {}).fn(self._full_view())[0])
+        lay = self._lay
+        fnr = lay.F[1][lay.bq[1]] / lay.n[1]
+        tnr = lay.F[0][lay.bq[0]] / lay.n[0]
+        rates = {"fnr": fnr, "tpr": 1 - fnr, "tnr": tnr, "fpr": 1 - tnr}
+        x, y = rates[x_axis], rates[y_axis]
+        if x[0] > x[-1]:  # every rate is monotone along the curve
+            x, y = x[::-1], y[::-1]
+        return _polyline_area(x, y, float(lower), float(upper))
 
     # ---------------------------------------------------------------- bootstrap
     def _keys(self) -> tuple[np.ndarray, np.ndarray]:
@@ -1713,6 +1760,19 @@ class _LazySampler(Sampler):
             tp = rng.binomial(n, n_pos / n, b)
             totals = (n - tp, tp)
         return _LazyView(self.lay, totals, rng)
+
+
+def _polyline_area(x: np.ndarray, y: np.ndarray, lower: float, upper: float) -> float:
+    """Area under the polyline through ``(x, y)`` (``x`` non-decreasing) over [lower, upper]."""
+    x0, x1, y0, y1 = x[:-1], x[1:], y[:-1], y[1:]
+    a = np.maximum(x0, lower)
+    b = np.minimum(x1, upper)
+    keep = b > a
+    x0, x1, y0, y1, a, b = x0[keep], x1[keep], y0[keep], y1[keep], a[keep], b[keep]
+    slope = (y1 - y0) / (x1 - x0)
+    ya = y0 + slope * (a - x0)
+    yb = y0 + slope * (b - x0)
+    return float(np.sum((b - a) * (ya + yb) / 2.0))
 
 
 def invert_polyline(x: np.ndarray, y: np.ndarray, target: float) -> np.ndarray:
