@@ -397,7 +397,7 @@ def test_example_command(capsys):
 
 def test_parser_has_one_function_per_command():
     sub = next(a for a in build_parser()._actions if a.dest == "command")
-    assert set(sub.choices) == {"ci", "compare", "metrics", "example"}
+    assert set(sub.choices) == {"ci", "compare", "metrics", "example", "llm"}
     assert len(COMMANDS) == len(sub.choices)
 
 
