@@ -52,11 +52,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--experiments", type=int, default=2000)
     parser.add_argument("--resamples", type=int, default=1000)
+    parser.add_argument("--clusters", type=int, default=50, help="clusters per benchmark")
     args = parser.parse_args(argv)
     t0 = time.perf_counter()
-    res = study(args.experiments, args.resamples)
+    res = study(args.experiments, args.resamples, n_clusters=args.clusters)
     print(table(res))
-    print(f"\n# {args.experiments} experiments, B = {args.resamples}, "
+    print(f"\n# {args.experiments} experiments, {args.clusters} clusters, B = {args.resamples}, "
           f"{time.perf_counter() - t0:.0f} s")  # fmt: skip
 
 

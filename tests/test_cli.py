@@ -401,7 +401,7 @@ def test_example_command(capsys):
 def test_parser_has_one_function_per_command():
     sub = next(a for a in build_parser()._actions if a.dest == "command")
     assert list(sub.choices) == list(COMMANDS)  # one table of subcommands, in --help order
-    assert {"ci", "compare", "scores", "datasets", "metrics", "example"} <= set(COMMANDS)
+    assert {"ci", "compare", "scores", "datasets", "metrics", "example", "llm"} <= set(COMMANDS)
 
 
 def test_module_entry_point_no_traceback():

@@ -22,6 +22,7 @@ significantly worse than the tier's first model, where a new tier starts.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -378,7 +379,7 @@ def llm_compare(
             n_jobs=bo.engine.n_jobs,
             max_memory=bo.engine.max_memory,
         )
-        model_res = dict(res.systems)
+        model_res = {m: dataclasses.replace(r, metric=name) for m, r in res.systems.items()}
         diffs = tuple(PairDifference(**{**_fields(d), "metric": name}) for d in res.differences)
     board = leaderboard(model_res, diffs) if reference is None else None
     return LLMComparison(
