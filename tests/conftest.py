@@ -11,3 +11,7 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("MLCI_SLOW_SCALE", "0.1")
+
+# conftest files hold fixtures, not doctests: collecting them as doctest modules imports a
+# second "conftest" module (tests/backends/conftest.py) under the same name
+collect_ignore_glob = ["conftest.py", "*/conftest.py"]
