@@ -11,6 +11,7 @@ import os
 import numpy as np
 import pandas as pd
 import pytest
+from backend_frames import make_frame
 
 import mlci
 from mlci.backends.sources import duckdb_connection, open_source
@@ -26,6 +27,11 @@ DESIGNS = {
     "conditions-within-strata": {"conditions": "speaker", "strata": "stratum"},
 }
 FAST = {"n_resamples": 200, "rng": 3}
+
+
+@pytest.fixture(scope="module")
+def frame():
+    return make_frame(40_000)
 
 
 def in_memory(df, columns, metric, design, **kw):
