@@ -187,6 +187,8 @@ def test_memory_limit_and_spill_directory_are_set(tmp_path):
     temp = con.execute("SELECT current_setting('temp_directory')").fetchone()[0]
     assert limit.replace(" ", "") in ("300.0MB", "286.1MiB", "300MB")
     assert temp.startswith(str(tmp_path))
+    # DuckDB's progress bar would print into the command's output
+    assert con.execute("SELECT current_setting('enable_progress_bar')").fetchone()[0] is False
     with pytest.raises((ValueError, TypeError), match="`memory_limit`"):
         duckdb_connection("lots")
 
