@@ -289,7 +289,10 @@ def main(argv: list[str] | None = None) -> int:
         results["roc"] = part_roc(sizes, a.roc_resamples)
     if "scaling" in a.part:
         engines = a.engines.split(",")
-        results["scaling"] = part_scaling(a.dir, sizes, engines, a.n_resamples)
+        new = part_scaling(a.dir, sizes, engines, a.n_resamples)
+        done = {(r["engine"], r["rows"]) for r in new}
+        old = [r for r in results.get("scaling", []) if (r["engine"], r["rows"]) not in done]
+        results["scaling"] = old + new
     if "big" in a.part:
         results["big"] = part_big(a.dir, a.rows, a.n_resamples)
     if a.json:

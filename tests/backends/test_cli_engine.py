@@ -5,12 +5,18 @@ from __future__ import annotations
 import json
 
 import pytest
+from backend_frames import make_frame
 
 import mlci.cli
 from mlci.backends.command import LARGE_FILE, ci_engine
 
 pytest.importorskip("duckdb", reason="duckdb is not installed (pip install 'mlci[duckdb]')")
 pytest.importorskip("pyarrow", reason="writing Parquet needs pyarrow")
+
+
+@pytest.fixture(scope="module")
+def frame():
+    return make_frame(40_000)
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,7 @@ import os
 import numpy as np
 import pandas as pd
 import pytest
+from backend_frames import make_frame
 
 import mlci
 from mlci.backends.sources import duckdb_connection, open_source
@@ -26,6 +27,11 @@ DESIGNS = {
     "conditions-within-strata": {"conditions": "speaker", "strata": "stratum"},
 }
 FAST = {"n_resamples": 200, "rng": 3}
+
+
+@pytest.fixture(scope="module")
+def frame():
+    return make_frame(40_000)
 
 
 def in_memory(df, columns, metric, design, **kw):
@@ -181,6 +187,8 @@ def test_memory_limit_and_spill_directory_are_set(tmp_path):
     temp = con.execute("SELECT current_setting('temp_directory')").fetchone()[0]
     assert limit.replace(" ", "") in ("300.0MB", "286.1MiB", "300MB")
     assert temp.startswith(str(tmp_path))
+    # DuckDB's progress bar would print into the command's output
+    assert con.execute("SELECT current_setting('enable_progress_bar')").fetchone()[0] is False
     with pytest.raises((ValueError, TypeError), match="`memory_limit`"):
         duckdb_connection("lots")
 

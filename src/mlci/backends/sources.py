@@ -145,7 +145,7 @@ def duckdb_connection(
     temp = temp_directory if temp_directory is not None else tempfile.gettempdir()
     temp = os.path.join(os.fspath(temp), f"mlci-duckdb-{os.getpid()}")
     try:
-        return duckdb.connect(
+        con = duckdb.connect(
             config={
                 "memory_limit": limit,
                 "temp_directory": temp,
@@ -156,6 +156,9 @@ def duckdb_connection(
         raise ValueError(
             f"`memory_limit` {limit!r} or `temp_directory` {temp!r} refused by DuckDB: {exc}"
         ) from None
+    # no progress bar: it would print into mlci's output (and its --json) on long reads
+    con.execute("SET enable_progress_bar = false")
+    return con
 
 
 def _sql_string(text: str) -> str:
