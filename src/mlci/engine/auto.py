@@ -113,16 +113,16 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
     n_cond = diag.get("n_conditions")
     if n_cond is not None and n_cond < MIN_CONDITIONS:
         msgs.append(
-            f"Only {n_cond} conditions are resampled: with fewer than {MIN_CONDITIONS} no "
-            "interval method holds its level in mlci's coverage map (docs/validation.md, "
-            "section 2: with 5 conditions, 95% intervals cover 0.85-0.96 and the ones that "
-            "cover are up to twice as wide)"
+            f"Only {n_cond} conditions are resampled: below {MIN_CONDITIONS}, mlci's coverage "
+            "map (docs/validation.md, section 2) does not establish that any interval method "
+            "holds its level (with 5 conditions, 95% intervals covered 0.85-0.95 depending "
+            "on the method, in the one design mapped)"
         )
     few = min(diag.get("n_positive", MIN_CLASS), diag.get("n_negative", MIN_CLASS))
     if few < MIN_CLASS and metric not in ("accuracy", "error_rate"):
         msgs.append(
-            f"Only {few} samples of one class: with fewer than {MIN_CLASS} no interval "
-            "method holds its level for this metric in mlci's coverage map"
+            f"Only {few} samples of one class: below {MIN_CLASS}, mlci's coverage map does "
+            "not establish that any interval method holds its level for this metric"
         )
     if not msgs:
         return None
