@@ -1,7 +1,7 @@
 """Cost of mlci's evaluation protocols against the fits they need.
 
 Run: ``python benchmarks/bench_protocols.py [--quick]``.  Figures are recorded in
-docs/protocols.md's companion section of docs/validation.md.
+docs/validation.md (section "Evaluation protocols").
 
 The protocols' cost is the model fits; the claim is that mlci adds little on top of
 them.  For each case the same fits are timed three ways, best of ``--repeat`` runs,

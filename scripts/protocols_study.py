@@ -139,6 +139,7 @@ class Cell:
     r: int  # repetitions of the nested (or repeated) cross-validation
     reps: int  # replications (data sets)
     nested: bool = True
+    protocol: str = "cv"  # "632": bootstrap632_ci with r bootstraps (target: algorithm at n)
 
 
 CELLS = [
@@ -156,6 +157,9 @@ CELLS = [
     Cell("logreg-acc-n2000-k5", "logistic", "logreg", "accuracy", 2000, 5, 3, 40),
     Cell("knn-acc-n500-k5", "nonlinear", "knn", "accuracy", 500, 5, 5, 60),
     Cell("logreg-auc-n500-k10", "logistic", "logreg", "roc_auc", 500, 10, 5, 60, False),
+    # bootstrap estimators: k unused, r = number of bootstraps
+    Cell("boot-logreg-acc-n100", "logistic", "logreg", "accuracy", 100, 0, 100, 60, False, "632"),
+    Cell("boot-knn-acc-n100", "nonlinear", "knn", "accuracy", 100, 0, 100, 60, False, "632"),
 ]
 
 
@@ -187,6 +191,8 @@ def replication(cell, i, xf, yf):
     data_ss, cv_ss, fit_ss, train_ss = ss.spawn(4)
     x, y = draw(cell.dist, np.random.default_rng(data_ss), cell.n)
     est = learner(cell.learner)
+    if cell.protocol == "632":
+        return _bootstrap_replication(cell, i, x, y, est, ss, xf, yf)
     method = "nested" if cell.nested else "corrected"
     t0 = time.perf_counter()
     r = mlci.cross_val_ci(
@@ -219,6 +225,37 @@ def replication(cell, i, xf, yf):
         "truth_refit": true_metric(cell, refit, xf, yf),
         "truth_train_draw": true_metric(cell, other, xf, yf),
         "n_fits": r.n_fits,
+        "seconds": seconds,
+    }
+
+
+def _bootstrap_replication(cell, i, x, y, est, ss, xf, yf):
+    """The three bootstrap estimators on one data set (the same bootstrap samples: the
+    same rng); targets: the refit model and the algorithm at training size n."""
+    from sklearn.base import clone
+
+    _, boot_ss, fit_ss, train_ss = ss.spawn(4)
+    t0 = time.perf_counter()
+    out = {}
+    for variant in ("oob", "632", "632+"):
+        r = mlci.bootstrap632_ci(
+            est, x, y, metric=cell.metric, variant=variant, n_bootstraps=cell.r, rng=boot_ss
+        )
+        out[f"boot-{variant}"] = [r.estimate, *r.confidence_interval]
+    seconds = (time.perf_counter() - t0) / 3
+    seed = int(np.random.default_rng(fit_ss).integers(2**31 - 1))
+    refit = clone(est)
+    if "random_state" in refit.get_params():
+        refit.set_params(random_state=seed)
+    refit.fit(x, y)
+    xt, yt = draw(cell.dist, np.random.default_rng(train_ss), cell.n)
+    other = clone(refit).fit(xt, yt)
+    return {
+        "i": i,
+        "intervals": out,
+        "truth_refit": true_metric(cell, refit, xf, yf),
+        "truth_train_draw": true_metric(cell, other, xf, yf),
+        "n_fits": cell.r + 1,
         "seconds": seconds,
     }
 
@@ -258,6 +295,9 @@ TARGET_OF = {
     "naive-RxK": "algorithm",
     "corrected-RxK": "algorithm",
     "nested": "refit",
+    "boot-oob": "algorithm",
+    "boot-632": "algorithm",
+    "boot-632+": "algorithm",
 }
 
 
