@@ -146,11 +146,11 @@ def test_ci_hanley_mcneil(capsys):
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--method", "wilson", "--metric", "f1"], "--metric f1 needs a bootstrap method"),
+        (["--method", "clopper-pearson", "--metric", "f1"], "--metric f1 needs a bootstrap method"),
         (["--method", "delong", "--metric", "accuracy"], "interval for roc_auc only"),
-        (["--method", "wilson", "--condition", "speaker"], "cannot use --condition"),
-        (["--method", "wilson", "--metric", "recall", "--average", "macro"], "binary rate"),
-        (["--method", "wilson", "--metric", "recall", "--pos-label", "sad"], "binary labels"),
+        (["--method", "clopper-pearson", "--condition", "speaker"], "cannot use --condition"),
+        (["--method", "clopper-pearson", "--metric", "recall", "--average", "macro"], "binary rate"),
+        (["--method", "clopper-pearson", "--metric", "recall", "--pos-label", "sad"], "binary labels"),
         (["--pred", ","], "--pred: give at least one column"),
     ],
 )

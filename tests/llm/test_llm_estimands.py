@@ -126,9 +126,10 @@ def test_bootstrap_is_the_engine_on_item_means(log):
     one = log.select(tasks=["t0"])
     res = mlci.llm_ci(one, cluster="passage", rng=3, n_resamples=400)
     g = _items(one, "m1")
-    ref = mlci.bootstrap_ci(np.ones(len(g)), g.score.to_numpy(), metric="weighted_mean",
-                            conditions=g.cluster.to_numpy(), rng=3, n_resamples=400)  # fmt: skip
     r = res.models["m1"]
+    ref = mlci.bootstrap_ci(np.ones(len(g)), g.score.to_numpy(), metric="weighted_mean",
+                            conditions=g.cluster.to_numpy(), rng=3, n_resamples=400,
+                            method=r.method)  # fmt: skip
     assert r.estimate == pytest.approx(ref.estimate, abs=1e-14)
     assert r.confidence_interval.low == pytest.approx(ref.confidence_interval.low, abs=1e-14)
     assert r.confidence_interval.high == pytest.approx(ref.confidence_interval.high, abs=1e-14)

@@ -200,7 +200,7 @@ class AtomTable(Result):
         >>> df["p"] = np.where(rng.random(2000) < 0.8, df["y"], 1 - df["y"])
         >>> t = mlci.reduce_table(df, "y", "p", metric="accuracy", conditions="spk")
         >>> res = t.bootstrap_ci(n_resamples=200, rng=1)
-        >>> mem = mlci.bootstrap_ci(df["y"], df["p"], metric="accuracy",
+        >>> mem = mlci.bootstrap_ci(df["y"], df["p"], metric="accuracy", method="bca",
         ...                         conditions=df["spk"], n_resamples=200, rng=1)
         >>> res.confidence_interval == mem.confidence_interval
         True

@@ -300,7 +300,8 @@ def run_scores(args: argparse.Namespace) -> int:
                     )
                 except CLIError as exc:
                     raise CLIError(f"--group-metric {gm}: {exc}") from None
-                for row in g.to_dict("records"):  # a DataFrame (pandas is required)
+                g = g.to_frame()  # a GroupResult: its table (pandas is required)
+                for row in g.to_dict("records"):
                     groups.rows.append(
                         [
                             *([c] if several else []),

@@ -192,9 +192,11 @@ def linearize(kernel: Kernel, plan: Any) -> Linearized:
         num, den = kernel.proportion
         k, n = float(counts[0, num].sum()), float(counts[0, den].sum())
         p = k / n
-        if units.iid:
+        if units.iid or not (0 < p < 1 and se > 0):
+            # independent samples; or no variation to estimate a design effect from (a
+            # proportion of 0 or 1): the nominal sample size (design effect 1)
             deff, eff = 1.0, n
-        elif 0 < p < 1 and se > 0:
+        else:
             deff = float(se**2 / (p * (1 - p) / n))
             eff = n / deff
     if units.iid:

@@ -75,7 +75,7 @@ def oob_ci(
     dropna: bool = False,
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
-    method: str = "bca",
+    method: str = "auto",
     alternative: str = "two-sided",
     rng: Any = None,
 ) -> BootstrapResult:
