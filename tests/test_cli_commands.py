@@ -149,8 +149,8 @@ def test_ci_hanley_mcneil(capsys):
         (["--method", "clopper-pearson", "--metric", "f1"], "--metric f1 needs a bootstrap method"),
         (["--method", "delong", "--metric", "accuracy"], "interval for roc_auc only"),
         (["--method", "clopper-pearson", "--condition", "speaker"], "cannot use --condition"),
-        (["--method", "clopper-pearson", "--metric", "recall", "--average", "macro"], "binary rate"),
-        (["--method", "clopper-pearson", "--metric", "recall", "--pos-label", "sad"], "binary labels"),
+        (["--method", "jeffreys", "--metric", "recall", "--average", "macro"], "binary rate"),
+        (["--method", "jeffreys", "--metric", "recall", "--pos-label", "sad"], "binary labels"),
         (["--pred", ","], "--pred: give at least one column"),
     ],
 )

@@ -17,12 +17,12 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
 from ..exceptions import FewConditionsWarning
+from ..feedback import warn
 from ..metrics import Kernel
 
 __all__ = ["choose_method", "design_diagnostics", "warn_outside_map"]
@@ -131,5 +131,5 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
         + f". The {method} interval of {metric!r} may not keep its confidence level: treat "
         "it as optimistic, or collect more data."
     )
-    warnings.warn(text, FewConditionsWarning, stacklevel=4)
+    warn(text, FewConditionsWarning)
     return text
