@@ -272,3 +272,29 @@ def test_compare_studentized_pvalue_agrees_with_its_interval():
     d = res.difference("A", "B")
     excludes = not (d.confidence_interval.low <= 0 <= d.confidence_interval.high)
     assert excludes == (d.pvalue < 0.05)
+
+
+def test_warns_in_the_cells_where_the_map_shows_no_method_holding():
+    from mlci import simulate
+
+    # a paired difference over 8 conditions (the map: t covers 0.924)
+    sim = simulate.paired_clustered_classification(8, 20, 0.85, 0.8, 0.1, rng=0)
+    with pytest.warns(mlci.FewConditionsWarning, match="Paired differences over 8"):
+        res = mlci.compare(
+            sim.y_true,
+            {"A": sim.y_pred, "B": sim.y_pred_b},
+            metric="accuracy",
+            conditions=sim.conditions,
+            rng=0,
+            n_resamples=100,
+        )
+    assert "Paired differences" in res.details["warning"]
+    # a clustered proportion near 1 over 20 conditions (the map: Wilson covers 0.921)
+    sim = simulate.clustered_classification(20, 20, 0.95, 0.1, rng=1)
+    with pytest.warns(mlci.FewConditionsWarning, match="near 0 or 1"):
+        mlci.bootstrap_ci(*sim.data, metric="accuracy", conditions=sim.conditions, rng=0)
+    # ... but not at 0.8 over 20 conditions, where Wilson holds (0.946)
+    sim = simulate.clustered_classification(20, 20, 0.8, 0.1, rng=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mlci.bootstrap_ci(*sim.data, metric="accuracy", conditions=sim.conditions, rng=0)

@@ -32,6 +32,7 @@ import numpy as np
 from scipy.stats import t as student_t
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
+from ..engine.auto import warn_paired
 from ..engine.bootstrap import (
     finish_bootstrap,
     kernel_jackknife,
@@ -253,9 +254,9 @@ class ComparisonResult(Result):
                      scheme='iid', 95% CI (auto), correction='holm')
     >>> print(res)  # doctest: +ELLIPSIS
     ComparisonResult(metric='accuracy', 2 systems, ...)
-      A  0.86  [0.825, 0.89]
-      B  0.7425  [0.6925, 0.7825]
-      A - B: 0.1175  [0.0625, 0.1715]  p=0.001996  p_adj=0.001996 *
+      A  0.86  [0.8226, 0.8906]
+      B  0.7425  [0.6975, 0.7829]
+      A - B: 0.1175  [0.06065, 0.1744]  p=5.834e-05  p_adj=5.834e-05 *
       ranking: 1. A, 2. B
     >>> res.to_frame()[["a", "b", "estimate", "pvalue"]]
        a  b  estimate    pvalue
@@ -799,6 +800,10 @@ def compare(
         )
         pvalue_method = "bootstrap-t test (the inversion of the studentized interval)"
     elif diff_method == "t":
+        if not linear["iid"]:
+            warning = warn_paired(linear["df"] + 1.0)
+            if warning is not None:
+                details["warning"] = warning
         with np.errstate(invalid="ignore", divide="ignore"):
             t_obs = d_hat / linear["standard_error"][n_sys:]
         pvals = _t_pvalues(t_obs, linear["df"], opts.alternative)
