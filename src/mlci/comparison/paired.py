@@ -260,7 +260,7 @@ class ComparisonResult(Result):
       ranking: 1. A, 2. B
     >>> res.to_frame()[["a", "b", "estimate", "pvalue"]]
        a  b  estimate    pvalue
-    0  A  B    0.1175  0.001996
+    0  A  B    0.1175  0.000058
     >>> res.to_frame("systems")[["estimate", "rank"]]  # doctest: +NORMALIZE_WHITESPACE
             estimate  rank
     system
