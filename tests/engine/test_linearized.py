@@ -139,6 +139,39 @@ def test_studentized_replicates_are_the_bca_replicates():
         assert b.replicate_standard_errors.shape == (300,)
 
 
+def test_studentized_auc_over_conditions_every_atom_in_one_condition():
+    # distinct scores: every atom lies in one condition (the gather path); the standard
+    # error must equal the one computed through the (condition, atom) cells
+    from mlci.engine.linearize import _Units
+
+    spk = np.repeat(np.arange(20), 20)
+    a = mlci.bootstrap_ci(Y, SCORE, metric="roc_auc", conditions=spk, method="bca", rng=2)
+    b = mlci.bootstrap_ci(Y, SCORE, metric="roc_auc", conditions=spk, method="studentized", rng=2)
+    assert np.array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
+    kernel = get_kernel("roc_auc", [Y, SCORE], {})
+    plan = plan_for_conditions(N, conditions=spk, n_resamples=10, rng=0)
+    units = _Units(kernel, plan)
+    assert units.bijective
+    w = plan.weights_for(kernel.keys, kernel.m).all_replicates()[:3]
+    g = kernel.gradient(w, kernel.evaluate(w))
+    # by hand: per-condition sums of w * g, over the drawn counts of each condition
+    cond_of_atom = np.empty(kernel.m, dtype=int)
+    cond_of_atom[kernel.keys] = spk
+    for r in range(3):
+        y = np.bincount(cond_of_atom, weights=w[r] * g[r], minlength=20)
+        u = np.bincount(cond_of_atom, weights=w[r], minlength=20) / 20
+        z = np.where(u > 0, y / np.where(u > 0, u, 1), 0)
+        mean = y.sum() / u.sum()
+        var = 20 / 19 * (np.sum(u * z**2) - u.sum() * mean**2)
+        assert b.replicate_standard_errors is not None
+        from mlci.engine.linearize import _variance
+
+        ref = _variance(
+            units, w[r : r + 1], g[r : r + 1], np.take(w[r : r + 1], units.cell_atom, axis=1)
+        )
+        assert float(ref[0]) == pytest.approx(var, rel=1e-9)
+
+
 def test_studentized_same_seed_same_result_whatever_chunks_and_threads():
     ref = mlci.bootstrap_ci(Y, SCORE, metric="roc_auc", method="studentized", rng=5, n_jobs=1)
     for batch, jobs in ((3, 2), (50, 1), (None, 2)):

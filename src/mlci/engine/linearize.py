@@ -132,6 +132,9 @@ class _Units:
                 (np.ones(n_cells), (np.arange(n_cells), self.cell_atom)), shape=(n_cells, m)
             )
         self.n_cells = n_cells
+        # every atom inside one condition (e.g. distinct scores): the cells are the atoms
+        # in another order, and a replicate's cell counts are a gather of its atom counts
+        self.bijective = n_cells == m
 
     def atoms(self, w_cells: np.ndarray) -> np.ndarray:
         if sparse.issparse(self.agg):
@@ -240,6 +243,17 @@ def run_linearized(
                 return np.stack([values, _se(_variance(units, w, grad, None))], axis=1)
 
         per_row = 8.0 * kernel.m * (kernel.work_factor + 2.0 + np.prod(shape, dtype=int))
+    elif units.bijective:
+        sampler = plan.weights_for(kernel.keys, kernel.m)
+
+        def evaluate(w: np.ndarray) -> np.ndarray:
+            values = kernel.evaluate(w)
+            grad = kernel.gradient(w, values)
+            w_cells = np.take(w, units.cell_atom, axis=1)
+            with np.errstate(invalid="ignore"):
+                return np.stack([values, _se(_variance(units, w, grad, w_cells))], axis=1)
+
+        per_row = 8.0 * kernel.m * (kernel.work_factor + 4.0 + np.prod(shape, dtype=int))
     else:
         sampler = plan.weights_for(units.keys, units.n_cells)
 
