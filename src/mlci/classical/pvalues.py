@@ -6,6 +6,9 @@ the tail beyond ``|statistic|``.
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
 from scipy import stats
 
 
@@ -18,10 +21,16 @@ def normal_pvalue(z: float, alternative: str) -> float:
     return float(stats.norm.cdf(z))
 
 
+def t_pvalues(t: Any, df: float, alternative: str) -> np.ndarray:
+    """P-values of Student t statistics ``t`` (any shape) with ``df`` degrees of freedom."""
+    t = np.asarray(t, dtype=float)
+    if alternative == "two-sided":
+        return 2 * stats.t.sf(np.abs(t), df)
+    if alternative == "greater":
+        return stats.t.sf(t, df)
+    return stats.t.cdf(t, df)
+
+
 def t_pvalue(t: float, df: float, alternative: str) -> float:
     """P-value of a Student t statistic with ``df`` degrees of freedom."""
-    if alternative == "two-sided":
-        return float(2 * stats.t.sf(abs(t), df))
-    if alternative == "greater":
-        return float(stats.t.sf(t, df))
-    return float(stats.t.cdf(t, df))
+    return float(t_pvalues(t, df, alternative))

@@ -29,9 +29,9 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
-from scipy.stats import t as student_t
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
+from ..classical.pvalues import t_pvalues
 from ..engine.auto import warn_paired
 from ..engine.bootstrap import (
     finish_bootstrap,
@@ -806,7 +806,7 @@ def compare(
                 details["warning"] = warning
         with np.errstate(invalid="ignore", divide="ignore"):
             t_obs = d_hat / linear["standard_error"][n_sys:]
-        pvals = _t_pvalues(t_obs, linear["df"], opts.alternative)
+        pvals = t_pvalues(t_obs, linear["df"], opts.alternative)
         pvalue_method = f"t test on the linearized standard error ({linear['df']:.3g} df)"
     else:
         pvals = _shifted_pvalues(d_hat, d_dist, opts.alternative)
@@ -861,16 +861,6 @@ def compare(
         n_strata=plan.n_strata,
         details=details,
     )
-
-
-def _t_pvalues(t_obs: np.ndarray, df: float, alternative: str) -> np.ndarray:
-    """p-values of t statistics with ``df`` degrees of freedom."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        if alternative == "greater":
-            return student_t.sf(t_obs, df)
-        if alternative == "less":
-            return student_t.cdf(t_obs, df)
-        return np.minimum(1.0, 2.0 * student_t.sf(np.abs(t_obs), df))
 
 
 def _max_t(
