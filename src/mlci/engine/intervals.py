@@ -143,11 +143,7 @@ def bootstrap_interval(
     """
     theta_hat = np.asarray(theta_hat, dtype=float)
     dist = np.asarray(dist, dtype=float)
-    alpha = 1.0 - confidence_level
-    if alternative == "two-sided":
-        p_lo, p_hi = alpha / 2, 1 - alpha / 2
-    else:
-        p_lo, p_hi = alpha, 1 - alpha
+    p_lo, p_hi = _tails(confidence_level, alternative)
     info: dict[str, Any] = {}
     valid = ~np.isnan(dist)
     n_valid = valid.sum(axis=0)
@@ -206,13 +202,7 @@ def bootstrap_interval(
         info["acceleration"] = a if np.ndim(a) else float(a)
     else:  # pragma: no cover - validated by callers
         raise ValueError(f"unknown interval method {method!r}")
-    lo_edge, hi_edge = (-np.inf, np.inf) if bounds is None else (float(b) for b in bounds)
-    low = np.clip(np.asarray(low, dtype=float), lo_edge, hi_edge)
-    high = np.clip(np.asarray(high, dtype=float), lo_edge, hi_edge)
-    if alternative == "less":
-        low = np.full(shape, lo_edge)
-    elif alternative == "greater":
-        high = np.full(shape, hi_edge)
+    low, high = _one_sided(low, high, alternative, bounds)
     return low, high, info
 
 
@@ -225,6 +215,7 @@ def _tails(confidence_level: float, alternative: str) -> tuple[float, float]:
 
 
 def _one_sided(low, high, alternative, bounds):
+    """Clip ``(low, high)`` into ``bounds``; a one-sided interval ends at the range's edge."""
     lo_edge, hi_edge = (-np.inf, np.inf) if bounds is None else (float(b) for b in bounds)
     low = np.clip(np.asarray(low, dtype=float), lo_edge, hi_edge)
     high = np.clip(np.asarray(high, dtype=float), lo_edge, hi_edge)
