@@ -259,7 +259,7 @@ def run_bootstrap(
     estimate = kernel.evaluate(sampler.counts[None, :])[0]
     _check_estimate(estimate, metric_name or kernel.name)  # fail before any replicate
     if jackknife_groups is not None:
-        check_positive_int("jackknife_groups", jackknife_groups, minimum=2)
+        jackknife_groups = check_positive_int("jackknife_groups", jackknife_groups, minimum=2)
     method, linear, auto_reason = resolve_method(kernel, plan, method, reduced=reduced)
     threads = not isinstance(kernel, FunctionKernel)
 
@@ -283,14 +283,11 @@ def run_bootstrap(
         dist = run(kernel.evaluate, sampler, kernel.shape, bytes_per_row)
     jackknife = None
     if method == "bca":
-        groups = (
-            None
-            if jackknife_groups is None
-            else check_positive_int("jackknife_groups", jackknife_groups, minimum=2)
-        )
 
         def jackknife() -> tuple[np.ndarray, np.ndarray]:
-            return kernel_jackknife(kernel, sampler, groups, max_memory=max_memory, n_jobs=n_jobs)
+            return kernel_jackknife(
+                kernel, sampler, jackknife_groups, max_memory=max_memory, n_jobs=n_jobs
+            )
 
     info = dict(details or {})
     if auto_reason is not None:

@@ -123,18 +123,21 @@ class _Units:
         self.starts = np.flatnonzero(np.r_[True, cell_unit[1:] != cell_unit[:-1]])
         self.unit_size = np.bincount(unit, minlength=self.n_units).astype(float)
         n_cells = len(cells)
-        if n_cells * m <= 4_000_000:
-            agg = np.zeros((n_cells, m))
-            agg[np.arange(n_cells), self.cell_atom] = 1.0
-            self.agg: Any = agg
-        else:
-            self.agg = sparse.csr_matrix(
-                (np.ones(n_cells), (np.arange(n_cells), self.cell_atom)), shape=(n_cells, m)
-            )
         self.n_cells = n_cells
         # every atom inside one condition (e.g. distinct scores): the cells are the atoms
         # in another order, and a replicate's cell counts are a gather of its atom counts
         self.bijective = n_cells == m
+        # otherwise: the (cells -> atoms) aggregation of a replicate's cell counts
+        self.agg: Any = None
+        if not self.bijective:
+            rows = np.arange(n_cells)
+            if n_cells * m <= 4_000_000:
+                self.agg = np.zeros((n_cells, m))
+                self.agg[rows, self.cell_atom] = 1.0
+            else:
+                self.agg = sparse.csr_matrix(
+                    (np.ones(n_cells), (rows, self.cell_atom)), shape=(n_cells, m)
+                )
 
     def atoms(self, w_cells: np.ndarray) -> np.ndarray:
         if sparse.issparse(self.agg):
