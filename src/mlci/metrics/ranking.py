@@ -8,6 +8,7 @@ replicate costs one O(m) pass (a cumulative sum and a gather), with no sorting.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -72,6 +73,7 @@ class RocAucKernel(_SortedScores):
         # for each negative atom: positive atoms at or below / strictly below its score
         self._le = np.searchsorted(self.u_pos, self.u_neg, side="right")
         self._lt = np.searchsorted(self.u_pos, self.u_neg, side="left")
+        self._tls = threading.local()  # scratch buffers of influence_moments
 
     def _num(self, wn: np.ndarray, wp: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Mann-Whitney numerator and total negative weight of each row, and the weight of
@@ -131,26 +133,45 @@ class RocAucKernel(_SortedScores):
         over the atoms, ``g`` being :meth:`gradient` (DeLong's placement values, centred
         and scaled): what the linearized variance of independent samples needs, from two
         cumulative sums and no (b, m) gradient.  ``values`` are :meth:`evaluate`'s, bit for
-        bit.
+        bit.  The (b, m) temporaries live in per-thread buffers reused from call to call
+        (fresh multi-megabyte arrays cost page faults on every replicate).
         """
         w = np.asarray(w, dtype=float)
+        b = w.shape[0]
         wn, wp = w[:, : self.m_neg], w[:, self.m_neg :]
-        num, n_neg, v_pos = self._num(wn, wp)
+        n_neg = wn.sum(axis=1)
         n_pos = wp.sum(axis=1)
-        values = safe_div(num, n_neg * n_pos)
-        if self.has_ties:
-            v_pos[:, self._tie_pos] += 0.5 * np.take(wn, self._tie_neg, axis=1)
-        # sum_p w_p v_p is the numerator; sum_p w_p v_p^2
-        s2p = np.einsum("ij,ij->i", wp * v_pos, v_pos)
-        # every negative atom: the positives above it (ties one half)
-        cum_p = _cumulative(wp, n_pos)
-        c_le = np.take(cum_p, self._le, axis=1)
-        if self.has_ties:
-            v_neg = n_pos[:, None] - 0.5 * (c_le + np.take(cum_p, self._lt, axis=1))
+        mp, mn = self.m - self.m_neg, self.m_neg
+        buf = _buffers(self._tls, b, max(mn, mp) + 1)
+        # negatives below every positive atom (ties: one half of the tied negative atom)
+        cum = _cumulative(wn, n_neg, buf("ci"))
+        v_pos = buf("vp", float)[:, :mp]
+        if cum.dtype == np.int64:
+            low = np.take(cum, self.below, axis=1, out=buf("ti")[:, :mp])
+            v_pos[...] = low
         else:
-            v_neg = n_pos[:, None] - c_le
+            np.take(cum, self.below, axis=1, out=v_pos)
+        # the numerator exactly as in evaluate (same operands, same order)
+        num = np.einsum("ij,ij->i", wp, v_pos)
+        tmp = buf("tf", float)
+        if self.has_ties:
+            tied_n = np.take(wn, self._tie_neg, axis=1)
+            num += 0.5 * np.einsum("ij,ij->i", np.take(wp, self._tie_pos, axis=1), tied_n)
+            v_pos[:, self._tie_pos] += 0.5 * tied_n
+        values = safe_div(num, n_neg * n_pos)
+        s2p = np.einsum("ij,ij->i", np.multiply(wp, v_pos, out=tmp[:, :mp]), v_pos)
+        # positives above every negative atom (ties one half)
+        cum_p = _cumulative(wp, n_pos, buf("ci"))
+        v_neg = buf("vp", float)[:, :mn]
+        if cum_p.dtype == np.int64:
+            c_le = np.take(cum_p, self._le, axis=1, out=buf("ti")[:, :mn])
+        else:
+            c_le = np.take(cum_p, self._le, axis=1)
+        np.subtract(n_pos[:, None], c_le, out=v_neg)
+        if self.has_ties:
+            v_neg += 0.5 * (c_le - np.take(cum_p, self._lt, axis=1))
         s1n = np.einsum("ij,ij->i", wn, v_neg)
-        s2n = np.einsum("ij,ij->i", wn * v_neg, v_neg)
+        s2n = np.einsum("ij,ij->i", np.multiply(wn, v_neg, out=tmp[:, :mn]), v_neg)
         with np.errstate(invalid="ignore", divide="ignore"):
             # g = (v_p / N0 - A) / N1 at a positive atom, (v_n / N1 - A) / N0 at a negative
             a = values
@@ -302,12 +323,16 @@ def _cumsum_counts(a: np.ndarray) -> np.ndarray:
     return np.cumsum(a, axis=1)
 
 
-def _cumulative(a: np.ndarray, total: np.ndarray) -> np.ndarray:
+def _cumulative(a: np.ndarray, total: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Row-wise cumulative sums with a leading zero, shape (b, k + 1): ``out[:, j]`` is
     the weight of columns ``< j``.  In integers when the non-negative weights are counts
-    (``total``: the row sums, to check that), else in floating point."""
+    (``total``: the row sums, to check that), else in floating point.  ``out``: an int64
+    buffer of at least (b, k + 1) to write the integer sums into."""
     b, k = a.shape
-    cum = np.empty((b, k + 1), dtype=np.int64)
+    if out is None:
+        cum = np.empty((b, k + 1), dtype=np.int64)
+    else:
+        cum = out[:, : k + 1]
     cum[:, 0] = 0
     np.cumsum(a, axis=1, dtype=np.int64, out=cum[:, 1:])  # truncates: checked below
     if np.array_equal(cum[:, -1], total):  # exact for non-negative counts
@@ -318,10 +343,25 @@ def _cumulative(a: np.ndarray, total: np.ndarray) -> np.ndarray:
     return cumf
 
 
+def _buffers(tls: threading.local, b: int, width: int) -> Callable[..., np.ndarray]:
+    """``get(name, dtype=np.int64)``: a (b, width) scratch array of this thread, reused
+    from call to call while large enough."""
+
+    def get(name: str, dtype: Any = np.int64) -> np.ndarray:
+        size = b * width
+        buf = getattr(tls, name, None)
+        if buf is None or buf.size < size:
+            buf = np.empty(size, dtype=dtype)
+            setattr(tls, name, buf)
+        return buf[:size].reshape(b, width)
+
+    return get
+
+
 #: most units for :meth:`RocAucKernel.whole_units` (an n_units^2 matrix per replicate)
 _MAX_PAIR_UNITS = 4096
 #: pairs of cells enumerated at once when building the pair matrix
-_PAIR_CHUNK = 1 << 21
+_PAIR_CHUNK = 1 << 19
 
 
 def _dominance(
