@@ -425,3 +425,40 @@ def test_fused_auc_over_conditions_is_delong_cr1_by_hand():
         var = 30 / 29 * (np.sum(u * z**2) - u.sum() * mean**2)
         assert values[r] == pytest.approx(auc, rel=1e-12)
         assert ses[r] == pytest.approx(np.sqrt(var), rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    "metric, extra",
+    [
+        ("f1", {}),
+        ("mcc", {}),
+        ("recall", {"average": None}),
+        ("roc_auc", {"sample_weight": True}),
+        ("roc_auc", {"many_conditions": True}),
+    ],
+)
+def test_unit_sums_path_equals_the_cells_path(metric, extra):
+    # over conditions the replicates draw the conditions' counts and sum the gradient per
+    # condition with the (condition x atom) table: the numbers of the (condition, atom)
+    # cells path, for scalar and vector metrics, weighted samples, many conditions
+    from mlci.engine.linearize import Linearization
+
+    rng = np.random.default_rng(5)
+    y, pred, score = Y, PRED, SCORE
+    cond = rng.integers(0, 200 if extra.get("many_conditions") else 16, N)
+    arrays = [y, score] if metric == "roc_auc" else [y, pred]
+    params = {k: v for k, v in extra.items() if k == "average"}
+    kernel = get_kernel(
+        metric,
+        arrays,
+        mlci.metrics.metric_params(metric, None, params.get("average", "default"), None),
+        sample_weight=rng.integers(1, 4, N).astype(float) if extra.get("sample_weight") else None,
+    )
+    plan = plan_for_conditions(N, conditions=cond, n_resamples=200, rng=9)
+    lin = Linearization(kernel, plan)
+    v1, se1, _ = lin.run(_run(batch=5))
+    v0, se0, _ = lin.run(_run(), fused=False)
+    assert np.array_equal(v1, v0, equal_nan=True)
+    ok = ~np.isnan(v0) & ~np.isnan(se0)
+    assert ok.mean() > 0.9
+    np.testing.assert_allclose(se1[ok], se0[ok], rtol=1e-10, atol=1e-15)

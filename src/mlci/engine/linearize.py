@@ -21,10 +21,19 @@ bootstrap already uses:
   one as the t reference's degrees of freedom.
 
 Per replicate this costs one gradient (closed form, or ``m`` extra kernel evaluations for
-kernels with at most 64 atoms) and, with conditions, one pass over the (condition, atom)
-cells, the same order as drawing the replicate.  The replicates are drawn from the same
-random streams as :func:`mlci.engine.bootstrap.run_bootstrap`: the metric values are
-identical, bit for bit, to those of every other interval method with the same seed.
+kernels with at most 64 atoms) and, with conditions, one product of the gradient with
+the (condition x atom) count table, which gives every condition's sum of influence
+values (the replicates draw the conditions' counts ``u`` and expand them to atoms as the
+plan's sampler does).  Kernels may offer fused forms, used when present:
+``influence_moments(w)`` (the metric with ``sum w g`` and ``sum w g^2``, no (b, m)
+gradient: the AUC's placement values from two cumulative sums) for independent samples,
+and ``whole_units(...)`` for whole conditions (the AUC as a quadratic form of the
+conditions' draw counts, ``u' M u``, with the conditions' pair matrix ``M`` built once:
+a replicate costs two products with a C x C matrix and no pass over the atoms).
+:class:`Linearization` builds the cells and the gradient at the data once for the method
+choice, the estimate's standard error and the replicates.  The replicates are drawn from
+the same random streams as :func:`mlci.engine.bootstrap.run_bootstrap`: the metric values
+are identical, bit for bit, to those of every other interval method with the same seed.
 
 References: Efron & Tibshirani (1993), ch. 12 and 21 (bootstrap-t, delta method);
 Hall (1992), *The Bootstrap and Edgeworth Expansion*, sec. 3.5; Cameron & Miller (2015),
@@ -108,6 +117,7 @@ class _Units:
         self.unit_size = np.bincount(unit, minlength=self.n_units).astype(float)
         n_cells = len(cells)
         self.n_cells = n_cells
+        self._table: Any = None  # (unit x atom) counts, built by unit_sums
         # every atom inside one condition (e.g. distinct scores): the cells are the atoms
         # in another order, and a replicate's cell counts are a gather of its atom counts
         self.bijective = n_cells == m
@@ -122,6 +132,25 @@ class _Units:
                 self.agg = sparse.csr_matrix(
                     (np.ones(n_cells), (rows, self.cell_atom)), shape=(n_cells, m)
                 )
+
+    def unit_sums(self, grad: np.ndarray) -> np.ndarray:
+        """Sum of ``grad`` (b, m, *S) over one copy of every unit's samples: (b, C, *S)."""
+        if self._table is None:
+            shape = (self.n_units, self.m)
+            if self.n_units * self.m <= 4_000_000:
+                self._table = np.zeros(shape)
+                self._table[self.cell_unit, self.cell_atom] = self.cell_count
+            else:
+                self._table = sparse.csr_matrix(
+                    (self.cell_count, (self.cell_unit, self.cell_atom)), shape=shape
+                )
+        table = self._table
+        b, m = grad.shape[:2]
+        rest = grad.shape[2:]
+        if not sparse.issparse(table):
+            return np.moveaxis(np.tensordot(grad, table, axes=([1], [1])), -1, 1)
+        flat = np.ascontiguousarray(np.moveaxis(grad, 1, 0).reshape(m, -1))
+        return np.moveaxis(np.asarray(table @ flat).reshape((self.n_units, b, *rest)), 0, 1)
 
     def atoms(self, w_cells: np.ndarray) -> np.ndarray:
         if sparse.issparse(self.agg):
@@ -307,9 +336,6 @@ class Linearization:
 
         moments = getattr(kernel, "influence_moments", None) if fused else None
         whole = getattr(kernel, "whole_units", None) if fused else None
-        pairs = None
-        if whole is not None and not units.iid and shape == ():
-            pairs = whole(units.cell_unit, units.cell_atom, units.cell_count, c)
         if units.iid and moments is not None and shape == ():
             smp = atom_sampler()
 
@@ -321,19 +347,40 @@ class Linearization:
                 return np.stack([values, _se(var)], axis=1)
 
             per_row = 8.0 * kernel.m * (kernel.work_factor + 1.0)
-        elif pairs is not None:
-            smp = _UnitDraws(plan)
+        elif fused and not units.iid:
+            # whole units: draw the units' counts u (b, C); the influence of unit c in a
+            # replicate is u_c * inner_c, inner_c the gradient summed over one copy of it
+            pairs = None
+            if whole is not None and shape == ():
+                pairs = whole(units.cell_unit, units.cell_atom, units.cell_count, c)
+            if pairs is not None:
+                smp = _UnitDraws(plan, sampler)
+                unit_eval = pairs
+                per_row = 8.0 * 8 * c
+            else:
+                atoms = atom_sampler()
+                smp = _UnitDraws(plan, atoms)
+
+                def unit_eval(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                    w = atoms.atoms_of_units(u)  # type: ignore[attr-defined]
+                    values = kernel.evaluate(w)
+                    grad = kernel.gradient(w, values)
+                    return values, units.unit_sums(grad)
+
+                size = int(np.prod(shape, dtype=int))
+                per_row = 8.0 * (kernel.m * (kernel.work_factor + 3.0 * size) + 6.0 * c * size)
 
             def evaluate(u: np.ndarray) -> np.ndarray:
-                values, inner = pairs(u)
-                total = u.sum(axis=1)
+                values, inner = unit_eval(u)
+                uk = u.reshape(u.shape + (1,) * (inner.ndim - 2))
+                total = u.sum(axis=1).reshape((-1,) + (1,) * (inner.ndim - 2))
                 with np.errstate(invalid="ignore", divide="ignore"):
-                    mean = np.einsum("ij,ij->i", u, inner) / total
-                    ss = np.einsum("ij,ij->i", u * inner, inner)
+                    y = uk * inner
+                    mean = y.sum(axis=1) / total
+                    ss = np.where(uk > 0, y * inner, 0.0).sum(axis=1)
                     var = c / (c - 1) * (ss - total * mean**2)
                 return np.stack([values, _se(var)], axis=1)
 
-            per_row = 8.0 * 8 * c
         elif units.iid:
             smp = atom_sampler()
 
@@ -379,8 +426,9 @@ class _UnitDraws(Sampler):
 
     splits_blocks = True
 
-    def __init__(self, plan: Any) -> None:
-        self._base = plan.weights_for(plan.unit_of_sample, plan.n_units)
+    def __init__(self, plan: Any, base: Any = None) -> None:
+        # any atom sampler of the plan draws the same unit counts (same blocks)
+        self._base = plan.weights_for(plan.unit_of_sample, plan.n_units) if base is None else base
         self.seed = self._base.seed
         self.n_resamples = self._base.n_resamples
         self.m = int(plan.n_units)
