@@ -358,8 +358,9 @@ def _buffers(tls: threading.local, b: int, width: int) -> Callable[..., np.ndarr
     return get
 
 
-#: most units for :meth:`RocAucKernel.whole_units` (an n_units^2 matrix per replicate)
-_MAX_PAIR_UNITS = 4096
+#: most units for :meth:`RocAucKernel.whole_units` (its n_units x n_units matrices: 32 MiB
+#: each at 2048)
+_MAX_PAIR_UNITS = 2048
 #: pairs of cells enumerated at once when building the pair matrix
 _PAIR_CHUNK = 1 << 19
 
