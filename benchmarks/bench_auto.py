@@ -2,7 +2,9 @@
 
 Issue 9's target: auto costs at most 3x BCa.  For every case both methods run on the
 same data and seed in a fresh process (``_common.run_case``); the table gives wall time,
-CPU time, working memory and the ratio auto / BCa.  ``auto`` is Wilson for accuracy
+working memory and the ratio auto / BCa.  Calls shorter than a second are timed five
+times in that process and the fastest counts (on a shared machine one call of 0.1 s
+varies by a factor of two or more).  ``auto`` is Wilson for accuracy
 (the bootstrap replicates are still drawn, for the result's distribution and
 diagnostics), the studentized interval for F1, MCC and roc_auc (a gradient and a
 standard error on every replicate).
@@ -62,7 +64,16 @@ def child(case: dict) -> dict:
         return res.method
 
     out = measure_call(call)
-    return {k: out[k] for k in ("seconds", "cpu_seconds", "memory_bytes", "value")}
+    res = {k: out[k] for k in ("seconds", "cpu_seconds", "memory_bytes", "value")}
+    # a call of a fraction of a second is at the mercy of the machine's other jobs: the
+    # fastest of five calls (memory: the first call's)
+    res["calls"] = 1
+    while res["seconds"] < 1.0 and res["calls"] < 5:
+        again = measure_call(call)
+        res["seconds"] = min(res["seconds"], again["seconds"])
+        res["cpu_seconds"] = min(res["cpu_seconds"], again["cpu_seconds"])
+        res["calls"] += 1
+    return res
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -331,3 +331,134 @@ def test_warns_in_the_cells_where_the_map_shows_no_method_holding():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         mlci.bootstrap_ci(*sim.data, metric="accuracy", conditions=sim.conditions, rng=0)
+
+
+def _run(batch=None, n_jobs=1):
+    from mlci.engine.bootstrap import run_replicates
+
+    def run(evaluate, smp, shape, per_row):
+        return run_replicates(
+            evaluate, smp, shape, bytes_per_row=per_row, batch=batch, n_jobs=n_jobs
+        )
+
+    return run
+
+
+def _auc_design(design):
+    rng = np.random.default_rng(11)
+    n = 600
+    y = rng.integers(0, 2, n)
+    score = rng.normal(size=n) + y
+    cond = None
+    if "ties" in design:
+        score = np.round(score, 1)
+    if "conditions" in design:
+        if "unequal" in design:
+            cond = np.sort(rng.choice(30, n, p=np.linspace(1, 10, 30) / 165))
+        else:
+            cond = np.repeat(np.arange(30), 20)
+        y[cond == 3] = 1  # a condition with positives only
+    return y, score, cond
+
+
+@pytest.mark.parametrize(
+    "design",
+    ["iid", "iid ties", "conditions", "conditions ties", "conditions unequal ties"],
+)
+def test_fused_auc_replicates_equal_the_gradient_path(design):
+    # the fused forms (moments of the placement values; the units' pair matrix) give the
+    # metric bit for bit and the standard errors to rounding of the (b, m) gradient path
+    from mlci.engine.linearize import Linearization
+
+    y, score, cond = _auc_design(design)
+    kernel = get_kernel("roc_auc", [y, score], {})
+    plan = plan_for_conditions(len(y), conditions=cond, n_resamples=300, rng=4)
+    lin = Linearization(kernel, plan)
+    if cond is not None:
+        units = lin.units
+        assert kernel.whole_units(units.cell_unit, units.cell_atom, units.cell_count, 30)
+    v1, se1, _ = lin.run(_run(batch=7))
+    v0, se0, _ = lin.run(_run(), fused=False)
+    assert np.array_equal(v1, v0)
+    ok = ~np.isnan(v0)
+    assert ok.sum() > 250
+    np.testing.assert_allclose(se1[ok], se0[ok], rtol=1e-12, atol=0)
+    bca = _quiet(
+        mlci.bootstrap_ci,
+        y,
+        score,
+        metric="roc_auc",
+        conditions=cond,
+        method="bca",
+        rng=4,
+        n_resamples=300,
+    )
+    assert np.array_equal(bca.bootstrap_distribution, v1)
+
+
+def test_fused_auc_over_conditions_is_delong_cr1_by_hand():
+    # every replicate by brute force over the samples: each drawn condition's samples
+    # weighted by its draw count, DeLong's placement values from all pairs (ties 1/2),
+    # their per-condition sums and the CR1 variance over the 30 conditions
+    from mlci.engine.linearize import Linearization, _UnitDraws
+
+    y, score, cond = _auc_design("conditions unequal ties")
+    kernel = get_kernel("roc_auc", [y, score], {})
+    plan = plan_for_conditions(len(y), conditions=cond, n_resamples=20, rng=8)
+    values, ses, _ = Linearization(kernel, plan).run(_run())
+    u_all = _UnitDraws(plan).all_replicates()
+    pos, neg = y == 1, y == 0
+    above = (score[pos][:, None] > score[neg][None, :]) + 0.5 * (
+        score[pos][:, None] == score[neg][None, :]
+    )
+    for r in range(20):
+        w = u_all[r][cond]
+        wp, wn = w[pos], w[neg]
+        n1, n0 = wp.sum(), wn.sum()
+        auc = wp @ above @ wn / (n1 * n0)
+        g = np.empty(len(y))
+        g[pos] = (above @ wn / n0 - auc) / n1
+        g[neg] = (wp @ above / n1 - auc) / n0
+        u = u_all[r]
+        z = np.bincount(cond, weights=g, minlength=30)  # one copy of each condition
+        mean = np.sum(u * z) / u.sum()
+        var = 30 / 29 * (np.sum(u * z**2) - u.sum() * mean**2)
+        assert values[r] == pytest.approx(auc, rel=1e-12)
+        assert ses[r] == pytest.approx(np.sqrt(var), rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    "metric, extra",
+    [
+        ("f1", {}),
+        ("mcc", {}),
+        ("recall", {"average": None}),
+        ("roc_auc", {"sample_weight": True}),
+        ("roc_auc", {"many_conditions": True}),
+    ],
+)
+def test_unit_sums_path_equals_the_cells_path(metric, extra):
+    # over conditions the replicates draw the conditions' counts and sum the gradient per
+    # condition with the (condition x atom) table: the numbers of the (condition, atom)
+    # cells path, for scalar and vector metrics, weighted samples, many conditions
+    from mlci.engine.linearize import Linearization
+
+    rng = np.random.default_rng(5)
+    y, pred, score = Y, PRED, SCORE
+    cond = rng.integers(0, 200 if extra.get("many_conditions") else 16, N)
+    arrays = [y, score] if metric == "roc_auc" else [y, pred]
+    params = {k: v for k, v in extra.items() if k == "average"}
+    kernel = get_kernel(
+        metric,
+        arrays,
+        mlci.metrics.metric_params(metric, None, params.get("average", "default"), None),
+        sample_weight=rng.integers(1, 4, N).astype(float) if extra.get("sample_weight") else None,
+    )
+    plan = plan_for_conditions(N, conditions=cond, n_resamples=200, rng=9)
+    lin = Linearization(kernel, plan)
+    v1, se1, _ = lin.run(_run(batch=5))
+    v0, se0, _ = lin.run(_run(), fused=False)
+    assert np.array_equal(v1, v0, equal_nan=True)
+    ok = ~np.isnan(v0) & ~np.isnan(se0)
+    assert ok.mean() > 0.9
+    np.testing.assert_allclose(se1[ok], se0[ok], rtol=1e-10, atol=1e-15)

@@ -41,7 +41,7 @@ from ..engine.bootstrap import (
     single_threaded_blas,
 )
 from ..engine.intervals import quantiles, studentized_pvalue
-from ..engine.linearize import run_linearized
+from ..engine.linearize import Linearization
 from ..engine.nested import plan_for_conditions
 from ..exceptions import DegenerateIntervalWarning, InvalidReplicatesWarning
 from ..feedback import warn
@@ -625,7 +625,8 @@ def compare(
             "not a proportion. Use 'auto', 'studentized', 't' or 'bca'."
         )
     contrast = ContrastKernel(jk, ia, ib)
-    method, linear, auto_reason = resolve_method(contrast, plan, opts.method)
+    lin = Linearization(contrast, plan)
+    method, linear, auto_reason = resolve_method(contrast, plan, opts.method, linearization=lin)
     n_sys = len(names)
     # "auto": each system by the rule of a single metric (Wilson for a proportion), the
     # differences by the t interval on their linearized (CR2) standard error, which the
@@ -661,7 +662,7 @@ def compare(
             )
 
         with single_threaded_blas(not jk.is_function):
-            values, se_values, _ = run_linearized(contrast, plan, run)
+            values, se_values, _ = lin.run(run)
         dist, d_dist = values[:, :n_sys], values[:, n_sys:]
     else:
         dist = run_joint(jk, sampler, opts.engine)

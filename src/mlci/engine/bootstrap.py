@@ -29,7 +29,7 @@ from ..metrics import FunctionKernel, Kernel, get_kernel, metric_info, metric_pa
 from ..results import BootstrapResult, ConfidenceInterval, plain
 from .auto import choose_method, design_diagnostics, warn_outside_map
 from .intervals import LINEARIZED_METHODS, acceleration, interval_from_replicates
-from .linearize import linearization_support, linearize, run_linearized
+from .linearize import Linearization
 from .nested import plan_for_conditions
 from .resampling import ResamplingPlan, warn_few_conditions
 from .sampler import Sampler
@@ -260,7 +260,10 @@ def run_bootstrap(
     _check_estimate(estimate, metric_name or kernel.name)  # fail before any replicate
     if jackknife_groups is not None:
         jackknife_groups = check_positive_int("jackknife_groups", jackknife_groups, minimum=2)
-    method, linear, auto_reason = resolve_method(kernel, plan, method, reduced=reduced)
+    lin = Linearization(kernel, plan)
+    method, linear, auto_reason = resolve_method(
+        kernel, plan, method, reduced=reduced, linearization=lin
+    )
     threads = not isinstance(kernel, FunctionKernel)
 
     def run(evaluate: Any, smp: Sampler, shape: tuple[int, ...], per_row: float) -> np.ndarray:
@@ -277,7 +280,7 @@ def run_bootstrap(
 
     se_dist = None
     if method == "studentized":
-        dist, se_dist, _ = run_linearized(kernel, plan, run)
+        dist, se_dist, _ = lin.run(run, sampler)
     else:
         bytes_per_row = 8.0 * kernel.m * kernel.work_factor + sampler.draw_bytes
         dist = run(kernel.evaluate, sampler, kernel.shape, bytes_per_row)
@@ -312,21 +315,30 @@ def run_bootstrap(
 
 
 def resolve_method(
-    kernel: Kernel, plan: Any, method: str, *, reduced: bool = False
+    kernel: Kernel,
+    plan: Any,
+    method: str,
+    *,
+    reduced: bool = False,
+    linearization: Linearization | None = None,
 ) -> tuple[str, dict[str, Any] | None, str | None]:
     """The interval method to use, the linearization it needs, and why (for ``"auto"``).
 
     An explicit linearized method (``"studentized"``, ``"t"``, ``"wilson"``) that does not
     apply to the metric or design is an error naming what would.  ``reduced``: the
     replicates come from a reduced (out-of-core) table, which the linearization cannot
-    use yet (``"auto"`` is then BCa).
+    use yet (``"auto"`` is then BCa).  ``linearization``: the
+    :class:`~mlci.engine.linearize.Linearization` of ``kernel`` under ``plan``, when the
+    caller will also run the replicates through it (its cells and its gradient at the
+    data are then built once).
     """
+    lin = Linearization(kernel, plan) if linearization is None else linearization
     reason = None
     if method == "auto" or method in LINEARIZED_METHODS:
         unsupported = (
             "a reduced table (the linearization needs every sample's atom and condition)"
             if reduced
-            else linearization_support(kernel, plan)
+            else lin.unsupported
         )
         if method == "auto":
             method, reason = choose_method(kernel, plan, unsupported)
@@ -343,16 +355,16 @@ def resolve_method(
             )
     if method not in LINEARIZED_METHODS:
         return method, None, reason
-    lin = linearize(kernel, plan)
+    est = lin.estimate()
     linear = {
-        "standard_error": lin.standard_error
-        if np.ndim(lin.standard_error)
-        else float(lin.standard_error),
-        "df": lin.df,
-        "n_units": lin.n_units,
+        "standard_error": est.standard_error
+        if np.ndim(est.standard_error)
+        else float(est.standard_error),
+        "df": est.df,
+        "n_units": est.n_units,
         "iid": plan.unit_of_sample is None,
-        "design_effect": lin.design_effect,
-        "effective_n": lin.effective_n,
+        "design_effect": est.design_effect,
+        "effective_n": est.effective_n,
     }
     return method, linear, reason
 

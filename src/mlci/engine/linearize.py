@@ -21,10 +21,19 @@ bootstrap already uses:
   one as the t reference's degrees of freedom.
 
 Per replicate this costs one gradient (closed form, or ``m`` extra kernel evaluations for
-kernels with at most 64 atoms) and, with conditions, one pass over the (condition, atom)
-cells, the same order as drawing the replicate.  The replicates are drawn from the same
-random streams as :func:`mlci.engine.bootstrap.run_bootstrap`: the metric values are
-identical, bit for bit, to those of every other interval method with the same seed.
+kernels with at most 64 atoms) and, with conditions, one product of the gradient with
+the (condition x atom) count table, which gives every condition's sum of influence
+values (the replicates draw the conditions' counts ``u`` and expand them to atoms as the
+plan's sampler does).  Kernels may offer fused forms, used when present:
+``influence_moments(w)`` (the metric with ``sum w g`` and ``sum w g^2``, no (b, m)
+gradient: the AUC's placement values from two cumulative sums) for independent samples,
+and ``whole_units(...)`` for whole conditions (the AUC as a quadratic form of the
+conditions' draw counts, ``u' M u``, with the conditions' pair matrix ``M`` built once:
+a replicate costs two products with a C x C matrix and no pass over the atoms).
+:class:`Linearization` builds the cells and the gradient at the data once for the method
+choice, the estimate's standard error and the replicates.  The replicates are drawn from
+the same random streams as :func:`mlci.engine.bootstrap.run_bootstrap`: the metric values
+are identical, bit for bit, to those of every other interval method with the same seed.
 
 References: Efron & Tibshirani (1993), ch. 12 and 21 (bootstrap-t, delta method);
 Hall (1992), *The Bootstrap and Edgeworth Expansion*, sec. 3.5; Cameron & Miller (2015),
@@ -43,30 +52,12 @@ from scipy import sparse
 from ..metrics import FunctionKernel, Kernel
 from .sampler import Sampler
 
-__all__ = ["Linearized", "linearization_support", "linearize", "run_linearized"]
+__all__ = ["Linearization", "Linearized", "linearization_support", "linearize", "run_linearized"]
 
 
 def linearization_support(kernel: Kernel, plan: Any) -> str | None:
     """Why the linearized standard error is unavailable for this metric and design (None: it is)."""
-    if isinstance(kernel, FunctionKernel) or getattr(kernel, "is_function", False):
-        return "a user-defined metric has no derivative"
-    if getattr(plan, "scheme", "").startswith("nested") or not hasattr(plan, "unit_of_sample"):
-        return "nested conditions are resampled (no linearization over nested levels yet)"
-    if plan.two_stage:
-        return "two-stage resampling (the linearization assumes whole conditions)"
-    if plan.poisson:
-        return "Poisson weights (the linearization assumes multinomial resampling)"
-    if plan.stratum_of_sample is not None:
-        return "strata (the linearization does not model stratified resampling yet)"
-    counts = np.bincount(kernel.keys, minlength=kernel.m).astype(float)[None, :]
-    value = kernel.evaluate(counts)
-    if kernel.gradient(counts, value) is None:
-        return f"the metric has {kernel.m} atoms and no closed-form derivative"
-    with np.errstate(all="ignore"):
-        doubled = kernel.evaluate(2.0 * counts)
-    if not np.allclose(doubled, value, rtol=1e-9, atol=1e-12, equal_nan=True):
-        return "the metric is not a function of proportions (it changes with the sample size)"
-    return None
+    return Linearization(kernel, plan).unsupported
 
 
 @dataclass(frozen=True)
@@ -119,11 +110,14 @@ class _Units:
             self.keys = inv.reshape(-1).astype(np.intp)
         self.cell_atom = (cells % m).astype(np.intp)
         cell_unit = cells // m
+        self.cell_unit = cell_unit.astype(np.intp)
+        self.cell_count = np.bincount(self.keys, minlength=len(cells)).astype(float)
         self.n_units = int(plan.n_units)
         self.starts = np.flatnonzero(np.r_[True, cell_unit[1:] != cell_unit[:-1]])
         self.unit_size = np.bincount(unit, minlength=self.n_units).astype(float)
         n_cells = len(cells)
         self.n_cells = n_cells
+        self._table: Any = None  # (unit x atom) counts, built by unit_sums
         # every atom inside one condition (e.g. distinct scores): the cells are the atoms
         # in another order, and a replicate's cell counts are a gather of its atom counts
         self.bijective = n_cells == m
@@ -138,6 +132,25 @@ class _Units:
                 self.agg = sparse.csr_matrix(
                     (np.ones(n_cells), (rows, self.cell_atom)), shape=(n_cells, m)
                 )
+
+    def unit_sums(self, grad: np.ndarray) -> np.ndarray:
+        """Sum of ``grad`` (b, m, *S) over one copy of every unit's samples: (b, C, *S)."""
+        if self._table is None:
+            shape = (self.n_units, self.m)
+            if self.n_units * self.m <= 4_000_000:
+                self._table = np.zeros(shape)
+                self._table[self.cell_unit, self.cell_atom] = self.cell_count
+            else:
+                self._table = sparse.csr_matrix(
+                    (self.cell_count, (self.cell_unit, self.cell_atom)), shape=shape
+                )
+        table = self._table
+        b, m = grad.shape[:2]
+        rest = grad.shape[2:]
+        if not sparse.issparse(table):
+            return np.moveaxis(np.tensordot(grad, table, axes=([1], [1])), -1, 1)
+        flat = np.ascontiguousarray(np.moveaxis(grad, 1, 0).reshape(m, -1))
+        return np.moveaxis(np.asarray(table @ flat).reshape((self.n_units, b, *rest)), 0, 1)
 
     def atoms(self, w_cells: np.ndarray) -> np.ndarray:
         if sparse.issparse(self.agg):
@@ -184,41 +197,7 @@ def _se(var: np.ndarray) -> np.ndarray:
 
 def linearize(kernel: Kernel, plan: Any) -> Linearized:
     """The linearized standard error of the estimate (see the module docstring)."""
-    units = _Units(kernel, plan)
-    counts = np.bincount(kernel.keys, minlength=kernel.m).astype(float)[None, :]
-    value = kernel.evaluate(counts)
-    grad = kernel.gradient(counts, value)
-    if units.iid:
-        cells = None
-    else:
-        cells = np.bincount(units.keys, minlength=units.n_cells).astype(float)[None, :]
-    se = _se(_variance(units, counts, grad, cells, cr2=not units.iid))[0]
-    deff = eff = None
-    if kernel.proportion is not None and np.ndim(se) == 0:
-        num, den = kernel.proportion
-        k, n = float(counts[0, num].sum()), float(counts[0, den].sum())
-        p = k / n
-        if units.iid or not (0 < p < 1 and se > 0):
-            # independent samples; or no variation to estimate a design effect from (a
-            # proportion of 0 or 1): the nominal sample size (design effect 1)
-            deff, eff = 1.0, n
-        else:
-            deff = float(se**2 / (p * (1 - p) / n))
-            eff = n / deff
-    if units.iid:
-        df = float(max(units.n_units - 1, 1))
-    else:
-        # unequal conditions carry less information than as many equal ones: Kish's
-        # effective number of conditions, N^2 / sum n_c^2 (MacKinnon & Webb 2017)
-        sizes = units.unit_size
-        df = float(max(sizes.sum() ** 2 / np.sum(sizes**2) - 1.0, 1.0))
-    return Linearized(
-        standard_error=np.asarray(se, dtype=float),
-        n_units=units.n_units,
-        df=df,
-        design_effect=deff,
-        effective_n=eff,
-    )
+    return Linearization(kernel, plan).estimate()
 
 
 def run_linearized(
@@ -226,49 +205,247 @@ def run_linearized(
     plan: Any,
     run: Any,
 ) -> tuple[np.ndarray, np.ndarray, Sampler]:
-    """Every replicate's metric and linearized standard error.
+    """Every replicate's metric and linearized standard error (:meth:`Linearization.run`)."""
+    return Linearization(kernel, plan).run(run)
 
-    ``run(evaluate, sampler, shape, bytes_per_row)`` is the engine's replicate loop
-    (:func:`mlci.engine.bootstrap.run_replicates` with the caller's options bound).
-    Returns ``(values, standard_errors, sampler)``, each of shape (B, *S); the values
-    equal those of the plain replicate loop with the same seed.
+
+class Linearization:
+    """The linearization of one metric kernel under one resampling plan, built once.
+
+    The choice of method (:attr:`unsupported`), the estimate's standard error
+    (:meth:`estimate`) and the replicates' (:meth:`run`) share what they need: the
+    metric and its gradient on the data, and the design's (unit, atom) cells, each
+    computed on first use and only once.
+
+    Parameters
+    ----------
+    kernel : Kernel
+    plan : ResamplingPlan
     """
-    units = _Units(kernel, plan)
-    shape = kernel.shape
 
-    if units.iid:
-        sampler = plan.weights_for(kernel.keys, kernel.m)
+    def __init__(self, kernel: Kernel, plan: Any) -> None:
+        self.kernel = kernel
+        self.plan = plan
+        self._units: _Units | None = None
+        self._data: tuple[np.ndarray, np.ndarray, Any] | None = None
+        self._reason: list[str | None] = []
 
-        def evaluate(w: np.ndarray) -> np.ndarray:
-            values = kernel.evaluate(w)
-            grad = kernel.gradient(w, values)
-            with np.errstate(invalid="ignore"):
-                return np.stack([values, _se(_variance(units, w, grad, None))], axis=1)
+    @property
+    def units(self) -> _Units:
+        """The design's units as (unit, atom) cells."""
+        if self._units is None:
+            self._units = _Units(self.kernel, self.plan)
+        return self._units
 
-        per_row = 8.0 * kernel.m * (kernel.work_factor + 2.0 + np.prod(shape, dtype=int))
-    elif units.bijective:
-        sampler = plan.weights_for(kernel.keys, kernel.m)
+    def at_data(self) -> tuple[np.ndarray, np.ndarray, Any]:
+        """``(counts, value, gradient)`` on the original data, counts of shape (1, m)."""
+        if self._data is None:
+            kernel = self.kernel
+            counts = np.bincount(kernel.keys, minlength=kernel.m).astype(float)[None, :]
+            value = kernel.evaluate(counts)
+            self._data = (counts, value, kernel.gradient(counts, value))
+        return self._data
 
-        def evaluate(w: np.ndarray) -> np.ndarray:
-            values = kernel.evaluate(w)
-            grad = kernel.gradient(w, values)
-            w_cells = np.take(w, units.cell_atom, axis=1)
-            with np.errstate(invalid="ignore"):
-                return np.stack([values, _se(_variance(units, w, grad, w_cells))], axis=1)
+    @property
+    def unsupported(self) -> str | None:
+        """Why the linearized standard error is unavailable for this metric and design
+        (None: it is available)."""
+        if not self._reason:
+            self._reason.append(self._support())
+        return self._reason[0]
 
-        per_row = 8.0 * kernel.m * (kernel.work_factor + 4.0 + np.prod(shape, dtype=int))
-    else:
-        sampler = plan.weights_for(units.keys, units.n_cells)
+    def _support(self) -> str | None:
+        kernel, plan = self.kernel, self.plan
+        if isinstance(kernel, FunctionKernel) or getattr(kernel, "is_function", False):
+            return "a user-defined metric has no derivative"
+        if getattr(plan, "scheme", "").startswith("nested") or not hasattr(plan, "unit_of_sample"):
+            return "nested conditions are resampled (no linearization over nested levels yet)"
+        if plan.two_stage:
+            return "two-stage resampling (the linearization assumes whole conditions)"
+        if plan.poisson:
+            return "Poisson weights (the linearization assumes multinomial resampling)"
+        if plan.stratum_of_sample is not None:
+            return "strata (the linearization does not model stratified resampling yet)"
+        counts, value, grad = self.at_data()
+        if grad is None:
+            return f"the metric has {kernel.m} atoms and no closed-form derivative"
+        with np.errstate(all="ignore"):
+            doubled = kernel.evaluate(2.0 * counts)
+        if not np.allclose(doubled, value, rtol=1e-9, atol=1e-12, equal_nan=True):
+            return "the metric is not a function of proportions (it changes with the sample size)"
+        return None
 
-        def evaluate(w_cells: np.ndarray) -> np.ndarray:
-            w = units.atoms(w_cells)
-            values = kernel.evaluate(w)
-            grad = kernel.gradient(w, values)
-            with np.errstate(invalid="ignore"):
-                return np.stack([values, _se(_variance(units, w, grad, w_cells))], axis=1)
-
-        per_row = 8.0 * (
-            kernel.m * (kernel.work_factor + 2.0) + 3.0 * units.n_cells * np.prod(shape, dtype=int)
+    def estimate(self) -> Linearized:
+        """The linearized standard error of the estimate (see the module docstring)."""
+        kernel = self.kernel
+        units = self.units
+        counts, _, grad = self.at_data()
+        if units.iid:
+            cells = None
+        else:
+            cells = np.bincount(units.keys, minlength=units.n_cells).astype(float)[None, :]
+        se = _se(_variance(units, counts, grad, cells, cr2=not units.iid))[0]
+        deff = eff = None
+        if kernel.proportion is not None and np.ndim(se) == 0:
+            num, den = kernel.proportion
+            k, n = float(counts[0, num].sum()), float(counts[0, den].sum())
+            p = k / n
+            if units.iid or not (0 < p < 1 and se > 0):
+                # independent samples; or no variation to estimate a design effect from (a
+                # proportion of 0 or 1): the nominal sample size (design effect 1)
+                deff, eff = 1.0, n
+            else:
+                deff = float(se**2 / (p * (1 - p) / n))
+                eff = n / deff
+        if units.iid:
+            df = float(max(units.n_units - 1, 1))
+        else:
+            # unequal conditions carry less information than as many equal ones: Kish's
+            # effective number of conditions, N^2 / sum n_c^2 (MacKinnon & Webb 2017)
+            sizes = units.unit_size
+            df = float(max(sizes.sum() ** 2 / np.sum(sizes**2) - 1.0, 1.0))
+        return Linearized(
+            standard_error=np.asarray(se, dtype=float),
+            n_units=units.n_units,
+            df=df,
+            design_effect=deff,
+            effective_n=eff,
         )
-    out = run(evaluate, sampler, (2, *shape), per_row + sampler.draw_bytes)
-    return out[:, 0], out[:, 1], sampler
+
+    def run(
+        self, run: Any, sampler: Sampler | None = None, *, fused: bool = True
+    ) -> tuple[np.ndarray, np.ndarray, Sampler]:
+        """Every replicate's metric and linearized standard error.
+
+        ``run(evaluate, sampler, shape, bytes_per_row)`` is the engine's replicate loop
+        (:func:`mlci.engine.bootstrap.run_replicates` with the caller's options bound).
+        ``sampler``: the plan's sampler over the kernel's atoms, if the caller has one.
+        ``fused``: use the kernel's fused forms when it has them (the AUC's moments of
+        its placement values, its unit pair matrix); False computes the (b, m) gradient
+        of every replicate (the same numbers to rounding, for tests).  Returns
+        ``(values, standard_errors, sampler)``, each of shape (B, *S); the values equal
+        those of the plain replicate loop with the same seed.
+        """
+        kernel, plan = self.kernel, self.plan
+        units = self.units
+        shape = kernel.shape
+        c = units.n_units
+
+        def atom_sampler() -> Sampler:
+            return sampler if sampler is not None else plan.weights_for(kernel.keys, kernel.m)
+
+        moments = getattr(kernel, "influence_moments", None) if fused else None
+        whole = getattr(kernel, "whole_units", None) if fused else None
+        if units.iid and moments is not None and shape == ():
+            smp = atom_sampler()
+
+            def evaluate(w: np.ndarray) -> np.ndarray:
+                values, s1, s2 = moments(w)
+                total = w.sum(axis=1)
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    var = c / (c - 1) * (s2 - s1**2 / total)
+                return np.stack([values, _se(var)], axis=1)
+
+            per_row = 8.0 * kernel.m * (kernel.work_factor + 1.0)
+        elif fused and not units.iid:
+            # whole units: draw the units' counts u (b, C); the influence of unit c in a
+            # replicate is u_c * inner_c, inner_c the gradient summed over one copy of it
+            pairs = None
+            if whole is not None and shape == ():
+                pairs = whole(units.cell_unit, units.cell_atom, units.cell_count, c)
+            if pairs is not None:
+                smp = _UnitDraws(plan, sampler)
+                unit_eval = pairs
+                per_row = 8.0 * 8 * c
+            else:
+                atoms = atom_sampler()
+                smp = _UnitDraws(plan, atoms)
+
+                def unit_eval(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                    w = atoms.atoms_of_units(u)  # type: ignore[attr-defined]
+                    values = kernel.evaluate(w)
+                    grad = kernel.gradient(w, values)
+                    return values, units.unit_sums(grad)
+
+                size = int(np.prod(shape, dtype=int))
+                per_row = 8.0 * (kernel.m * (kernel.work_factor + 3.0 * size) + 6.0 * c * size)
+
+            def evaluate(u: np.ndarray) -> np.ndarray:
+                values, inner = unit_eval(u)
+                uk = u.reshape(u.shape + (1,) * (inner.ndim - 2))
+                total = u.sum(axis=1).reshape((-1,) + (1,) * (inner.ndim - 2))
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    y = uk * inner
+                    mean = y.sum(axis=1) / total
+                    ss = np.where(uk > 0, y * inner, 0.0).sum(axis=1)
+                    var = c / (c - 1) * (ss - total * mean**2)
+                return np.stack([values, _se(var)], axis=1)
+
+        elif units.iid:
+            smp = atom_sampler()
+
+            def evaluate(w: np.ndarray) -> np.ndarray:
+                values = kernel.evaluate(w)
+                grad = kernel.gradient(w, values)
+                with np.errstate(invalid="ignore"):
+                    return np.stack([values, _se(_variance(units, w, grad, None))], axis=1)
+
+            per_row = 8.0 * kernel.m * (kernel.work_factor + 2.0 + np.prod(shape, dtype=int))
+        elif units.bijective:
+            smp = atom_sampler()
+
+            def evaluate(w: np.ndarray) -> np.ndarray:
+                values = kernel.evaluate(w)
+                grad = kernel.gradient(w, values)
+                w_cells = np.take(w, units.cell_atom, axis=1)
+                with np.errstate(invalid="ignore"):
+                    return np.stack([values, _se(_variance(units, w, grad, w_cells))], axis=1)
+
+            per_row = 8.0 * kernel.m * (kernel.work_factor + 4.0 + np.prod(shape, dtype=int))
+        else:
+            smp = plan.weights_for(units.keys, units.n_cells)
+
+            def evaluate(w_cells: np.ndarray) -> np.ndarray:
+                w = units.atoms(w_cells)
+                values = kernel.evaluate(w)
+                grad = kernel.gradient(w, values)
+                with np.errstate(invalid="ignore"):
+                    return np.stack([values, _se(_variance(units, w, grad, w_cells))], axis=1)
+
+            per_row = 8.0 * (
+                kernel.m * (kernel.work_factor + 2.0)
+                + 3.0 * units.n_cells * np.prod(shape, dtype=int)
+            )
+        out = run(evaluate, smp, (2, *shape), per_row + smp.draw_bytes)
+        return out[:, 0], out[:, 1], smp
+
+
+class _UnitDraws(Sampler):
+    """The units' draw counts ``(b, n_units)`` of a plan's replicates: the numbers the
+    plan's atom samplers expand into atom counts (same seed, blocks and streams)."""
+
+    splits_blocks = True
+
+    def __init__(self, plan: Any, base: Any = None) -> None:
+        # any atom sampler of the plan draws the same unit counts (same blocks)
+        self._base = plan.weights_for(plan.unit_of_sample, plan.n_units) if base is None else base
+        self.seed = self._base.seed
+        self.n_resamples = self._base.n_resamples
+        self.m = int(plan.n_units)
+        self.block_size = self._base.block_size
+
+    def draw(self, rng: np.random.Generator, b: int, out: np.ndarray | None = None) -> np.ndarray:
+        return self.draw_rows(rng, b, (0, b), out)
+
+    def draw_rows(
+        self,
+        rng: np.random.Generator,
+        b: int,
+        rows: tuple[int, int],
+        out: np.ndarray | None = None,
+    ) -> np.ndarray:
+        u = self._base.unit_counts(rng, b)[rows[0] : rows[1]]
+        if out is None:
+            return u
+        out[...] = u
+        return out

@@ -413,16 +413,7 @@ class AtomSampler(Sampler):
         u = self.unit_counts(rng, b)
         m = self.m
         if not self.plan.two_stage:
-            u = u[r0:r1]
-            if self._atom_unit is not None:
-                # every atom inside one unit: a gather instead of a product
-                np.take(u, self._atom_unit, axis=1, out=out)
-                if not self._atom_single:
-                    out *= self.counts
-            elif not sparse.issparse(self._table):
-                np.matmul(u, self._table, out=out)
-            else:
-                out[...] = (self._table.T @ u.T).T
+            self.atoms_of_units(u[r0:r1], out)
             return
         # two-stage: each drawn copy of a unit resamples that unit's samples with
         # replacement; all the block's replicates are drawn in one vectorised pass
@@ -435,6 +426,23 @@ class AtomSampler(Sampler):
         flat = np.take(self._unit_order_keys, pos)
         flat += row * m
         out[...] = np.bincount(flat, minlength=b * m).reshape(b, m)
+
+    def atoms_of_units(self, u: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """Atom counts (b, m) of replicates that draw whole units ``u`` times, ``u`` of
+        shape (b, n_units) (one-stage conditions: what :meth:`draw` returns for the unit
+        counts :meth:`unit_counts` draws)."""
+        if out is None:
+            out = np.empty((u.shape[0], self.m))
+        if self._atom_unit is not None:
+            # every atom inside one unit: a gather instead of a product
+            np.take(u, self._atom_unit, axis=1, out=out)
+            if not self._atom_single:
+                out *= self.counts
+        elif not sparse.issparse(self._table):
+            np.matmul(u, self._table, out=out)
+        else:
+            out[...] = (self._table.T @ u.T).T
+        return out
 
     def _scratch(self, size: int) -> np.ndarray:
         """A reusable intp buffer of at least ``size`` elements, private to this thread."""

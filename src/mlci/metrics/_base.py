@@ -47,6 +47,14 @@ class Kernel:
         it and one-sided intervals end at its edges.
     elements : tuple or None
         Names of the elements of a vector-valued metric (the classes of a per-class one).
+
+    Notes
+    -----
+    A kernel may also offer fused forms that the linearized intervals use when present
+    (:mod:`mlci.engine.linearize`): ``influence_moments(w)`` -> ``(values, sum w g,
+    sum w g^2)`` per row, and ``whole_units(cell_unit, cell_atom, cell_count, n_units)``
+    -> a function of the units' draw counts giving the values and every unit's summed
+    gradient (see :class:`~mlci.metrics.RocAucKernel`).
     """
 
     name: str = "metric"

@@ -8,9 +8,12 @@ replicate costs one O(m) pass (a cumulative sum and a gather), with no sorting.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from scipy import sparse
 
 from ..inputs import binary_target
 from ._base import Kernel, safe_div
@@ -70,24 +73,16 @@ class RocAucKernel(_SortedScores):
         # for each negative atom: positive atoms at or below / strictly below its score
         self._le = np.searchsorted(self.u_pos, self.u_neg, side="right")
         self._lt = np.searchsorted(self.u_pos, self.u_neg, side="left")
+        self._tls = threading.local()  # scratch buffers of influence_moments
 
-    def _num(self, wn: np.ndarray, wp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Mann-Whitney numerator and total negative weight of each row."""
-        b = wn.shape[0]
+    def _num(self, wn: np.ndarray, wp: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Mann-Whitney numerator and total negative weight of each row, and the weight of
+        the negatives strictly below each positive atom, shape (b, m_pos)."""
         # cum[:, k] = weight of the negative atoms below atom k.  Bootstrap weights are
         # counts: an integer cumulative sum is exact and several times faster than a
         # floating-point one (no add latency chain); fractional weights take the float path.
-        cum = np.empty((b, self.m_neg + 1), dtype=np.int64)
-        cum[:, 0] = 0
-        np.cumsum(wn, axis=1, dtype=np.int64, out=cum[:, 1:])  # truncates: checked below
         n_neg = wn.sum(axis=1)
-        if np.array_equal(cum[:, -1], n_neg):  # exact for non-negative weights
-            lower = np.take(cum, self.below, axis=1).astype(float)
-        else:
-            cumf = np.empty((b, self.m_neg + 1))
-            cumf[:, 0] = 0.0
-            np.cumsum(wn, axis=1, out=cumf[:, 1:])
-            lower = np.take(cumf, self.below, axis=1)
+        lower = np.take(_cumulative(wn, n_neg), self.below, axis=1).astype(float, copy=False)
         num = np.einsum("ij,ij->i", wp, lower)
         if self.has_ties:
             # a tie counts one half: only the tied positive atoms need a correction
@@ -96,12 +91,12 @@ class RocAucKernel(_SortedScores):
                 np.take(wp, self._tie_pos, axis=1),
                 np.take(wn, self._tie_neg, axis=1),
             )
-        return num, n_neg
+        return num, n_neg, lower
 
     def evaluate(self, w: np.ndarray) -> np.ndarray:
         w = np.asarray(w, dtype=float)
         wn, wp = w[:, : self.m_neg], w[:, self.m_neg :]
-        num, n_neg = self._num(wn, wp)
+        num, n_neg, _ = self._num(wn, wp)
         return safe_div(num, n_neg * wp.sum(axis=1))
 
     def gradient(self, w: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -130,6 +125,136 @@ class RocAucKernel(_SortedScores):
             g_neg = (v_neg / n_pos - auc) / n_neg
             g_pos = (v_pos / n_neg - auc) / n_pos
         return np.concatenate([g_neg, g_pos], axis=1)
+
+    def influence_moments(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The AUC of each row and the first two moments of its influence values, fused.
+
+        Returns ``(values, s1, s2)`` with ``s1 = sum_a w_a g_a`` and ``s2 = sum_a w_a g_a^2``
+        over the atoms, ``g`` being :meth:`gradient` (DeLong's placement values, centred
+        and scaled): what the linearized variance of independent samples needs, from two
+        cumulative sums and no (b, m) gradient.  ``values`` are :meth:`evaluate`'s, bit for
+        bit.  The (b, m) temporaries live in per-thread buffers reused from call to call
+        (fresh multi-megabyte arrays cost page faults on every replicate).
+        """
+        w = np.asarray(w, dtype=float)
+        b = w.shape[0]
+        wn, wp = w[:, : self.m_neg], w[:, self.m_neg :]
+        n_neg = wn.sum(axis=1)
+        n_pos = wp.sum(axis=1)
+        mp, mn = self.m - self.m_neg, self.m_neg
+        buf = _buffers(self._tls, b, max(mn, mp) + 1)
+        # negatives below every positive atom (ties: one half of the tied negative atom)
+        cum = _cumulative(wn, n_neg, buf("ci"))
+        v_pos = buf("vp", float)[:, :mp]
+        if cum.dtype == np.int64:
+            low = np.take(cum, self.below, axis=1, out=buf("ti")[:, :mp])
+            v_pos[...] = low
+        else:
+            np.take(cum, self.below, axis=1, out=v_pos)
+        # the numerator exactly as in evaluate (same operands, same order)
+        num = np.einsum("ij,ij->i", wp, v_pos)
+        tmp = buf("tf", float)
+        if self.has_ties:
+            tied_n = np.take(wn, self._tie_neg, axis=1)
+            num += 0.5 * np.einsum("ij,ij->i", np.take(wp, self._tie_pos, axis=1), tied_n)
+            v_pos[:, self._tie_pos] += 0.5 * tied_n
+        values = safe_div(num, n_neg * n_pos)
+        s2p = np.einsum("ij,ij->i", np.multiply(wp, v_pos, out=tmp[:, :mp]), v_pos)
+        # positives above every negative atom (ties one half)
+        cum_p = _cumulative(wp, n_pos, buf("ci"))
+        v_neg = buf("vp", float)[:, :mn]
+        if cum_p.dtype == np.int64:
+            c_le = np.take(cum_p, self._le, axis=1, out=buf("ti")[:, :mn])
+        else:
+            c_le = np.take(cum_p, self._le, axis=1)
+        np.subtract(n_pos[:, None], c_le, out=v_neg)
+        if self.has_ties:
+            v_neg += 0.5 * (c_le - np.take(cum_p, self._lt, axis=1))
+        s1n = np.einsum("ij,ij->i", wn, v_neg)
+        s2n = np.einsum("ij,ij->i", np.multiply(wn, v_neg, out=tmp[:, :mn]), v_neg)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            # g = (v_p / N0 - A) / N1 at a positive atom, (v_n / N1 - A) / N0 at a negative
+            a = values
+            s1 = (num / n_neg - a * n_pos) / n_pos + (s1n / n_pos - a * n_neg) / n_neg
+            s2 = (s2p / n_neg**2 - 2.0 * a * num / n_neg + a**2 * n_pos) / n_pos**2 + (
+                s2n / n_pos**2 - 2.0 * a * s1n / n_pos + a**2 * n_neg
+            ) / n_neg**2
+        return values, s1, s2
+
+    def whole_units(
+        self,
+        cell_unit: np.ndarray,
+        cell_atom: np.ndarray,
+        cell_count: np.ndarray,
+        n_units: int,
+    ) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None:
+        """The AUC and every unit's influence from the units' draw counts alone.
+
+        When whole units (conditions) are resampled, unit ``c`` drawn ``u_c`` times, the
+        Mann-Whitney numerator is the quadratic form ``u' M u`` of the units' pair matrix
+        ``M[c, c'] = #{positive of c above negative of c'} (+ 1/2 per tie)``, and the
+        sum of the placement values of unit ``c``'s samples is ``(M u)_c + (M' u)_c``.
+        ``M`` is built once (exactly, in integers); a replicate then costs two products
+        with an ``n_units x n_units`` matrix instead of passes over the atoms.
+
+        Parameters
+        ----------
+        cell_unit, cell_atom, cell_count : ndarray, shape (n_cells,)
+            The (unit, atom) cells of the data and their numbers of samples.
+        n_units : int
+
+        Returns
+        -------
+        callable or None
+            ``f(U)``, ``U`` of shape (b, n_units) -> ``(values, inner)``: the AUC of every
+            row (:meth:`evaluate`'s values on the same replicates, bit for bit) and
+            ``inner`` (b, n_units), the sum of :meth:`gradient` over one copy of each unit's
+            samples.  None when there are too many units for the matrix to pay off.
+        """
+        c = int(n_units)
+        n_cells = len(cell_atom)
+        if c > _MAX_PAIR_UNITS or c * c > 32 * n_cells:
+            return None
+        cell_unit = np.asarray(cell_unit, dtype=np.intp)
+        cell_atom = np.asarray(cell_atom, dtype=np.intp)
+        cell_count = np.asarray(cell_count, dtype=float)
+        neg = cell_atom < self.m_neg
+        order = np.argsort(cell_atom[neg], kind="stable")
+        na = cell_atom[neg][order]
+        nu, nw = cell_unit[neg][order], cell_count[neg][order]
+        pa = cell_atom[~neg] - self.m_neg
+        pu, pw = cell_unit[~neg], cell_count[~neg]
+        # first negative cell of every negative atom (and the end): the negative cells
+        # below a positive atom are those before first[below]
+        first = np.searchsorted(na, np.arange(self.m_neg + 1))
+        below = self.below[pa]
+        pairs2 = _dominance(first[below], pu, pw, nu, nw, c)
+        if self.has_ties:
+            # (strictly below + at or below) / 2 counts a tie one half
+            pairs2 += _dominance(first[below + self.tie[pa]], pu, pw, nu, nw, c)
+        else:
+            pairs2 *= 2.0
+        pos_of = np.bincount(pu, weights=pw, minlength=c)
+        neg_of = np.bincount(nu, weights=nw, minlength=c)
+        pairs2_t = np.ascontiguousarray(pairs2.T)
+
+        def evaluate(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            u = np.asarray(u, dtype=float)
+            above = u @ pairs2_t  # 2 (M u): twice the positives' placement sums per unit
+            under = u @ pairs2  # 2 (M' u): the negatives'
+            # integers (counts) below 2^53: exact whatever the summation order, so the
+            # values equal the kernel's on the atoms' counts
+            num = 0.5 * np.einsum("ij,ij->i", u, above)
+            n_pos, n_neg = u @ pos_of, u @ neg_of
+            den = n_neg * n_pos
+            values = safe_div(num, den)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                inner = (above + under) / (2.0 * den)[:, None] - values[:, None] * (
+                    pos_of / n_pos[:, None] + neg_of / n_neg[:, None]
+                )
+            return values, inner
+
+        return evaluate
 
     def delete_one(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # placement values (DeLong et al. 1988): removing one positive at atom a removes
@@ -196,3 +321,105 @@ def _cumsum_counts(a: np.ndarray) -> np.ndarray:
     if np.array_equal(c[:, -1], a.sum(axis=1)):
         return c
     return np.cumsum(a, axis=1)
+
+
+def _cumulative(a: np.ndarray, total: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """Row-wise cumulative sums with a leading zero, shape (b, k + 1): ``out[:, j]`` is
+    the weight of columns ``< j``.  In integers when the non-negative weights are counts
+    (``total``: the row sums, to check that), else in floating point.  ``out``: an int64
+    buffer of at least (b, k + 1) to write the integer sums into."""
+    b, k = a.shape
+    if out is None:
+        cum = np.empty((b, k + 1), dtype=np.int64)
+    else:
+        cum = out[:, : k + 1]
+    cum[:, 0] = 0
+    np.cumsum(a, axis=1, dtype=np.int64, out=cum[:, 1:])  # truncates: checked below
+    if np.array_equal(cum[:, -1], total):  # exact for non-negative counts
+        return cum
+    cumf = np.empty((b, k + 1))
+    cumf[:, 0] = 0.0
+    np.cumsum(a, axis=1, out=cumf[:, 1:])
+    return cumf
+
+
+def _buffers(tls: threading.local, b: int, width: int) -> Callable[..., np.ndarray]:
+    """``get(name, dtype=np.int64)``: a (b, width) scratch array of this thread, reused
+    from call to call while large enough."""
+
+    def get(name: str, dtype: Any = np.int64) -> np.ndarray:
+        size = b * width
+        buf = getattr(tls, name, None)
+        if buf is None or buf.size < size:
+            buf = np.empty(size, dtype=dtype)
+            setattr(tls, name, buf)
+        return buf[:size].reshape(b, width)
+
+    return get
+
+
+#: most units for :meth:`RocAucKernel.whole_units` (its n_units x n_units matrices: 32 MiB
+#: each at 2048)
+_MAX_PAIR_UNITS = 2048
+#: pairs of cells enumerated at once when building the pair matrix
+_PAIR_CHUNK = 1 << 19
+
+
+def _dominance(
+    t: np.ndarray, pu: np.ndarray, pw: np.ndarray, nu: np.ndarray, nw: np.ndarray, c: int
+) -> np.ndarray:
+    """``D[c, c'] = sum_i pw_i * (weight of the negative cells of unit c' before t_i)``.
+
+    ``i`` runs over positive cells (unit ``pu``, weight ``pw``, threshold ``t``: a
+    position in the negative cells, which have units ``nu`` and weights ``nw``).  The
+    negative cells are cut into blocks of ``s``: the whole blocks below ``t_i`` are one
+    matrix product of block histograms (O(n_cells / s * c^2)), the rest of ``t_i``'s
+    block is enumerated cell pair by cell pair (fewer than ``s`` per positive cell).
+    With integer weights every entry is an exact integer.
+    """
+    n_neg = len(nu)
+    s = int(np.clip(np.sqrt(c), 8, 256))
+    n_blocks = n_neg // s + 1
+    blk = t // s
+    out = np.zeros((c, c))
+    # whole blocks, a few block rows at a time: out[pu_i] += pw_i * (negatives of the
+    # blocks before blk_i), a sparse (units x blocks) by dense (blocks x units) product
+    order = np.argsort(blk, kind="stable")
+    bs, us, ws = blk[order], pu[order], pw[order]
+    rows = max(1, _PAIR_CHUNK // max(c, 1))
+    below = np.zeros(c)
+    for k0 in range(0, n_blocks, rows):
+        k1 = min(k0 + rows, n_blocks)
+        lo, hi = k0 * s, min(k1 * s, n_neg)
+        hist = np.bincount(
+            (np.arange(lo, hi) // s - k0) * c + nu[lo:hi],
+            weights=nw[lo:hi],
+            minlength=(k1 - k0) * c,
+        ).reshape(k1 - k0, c)
+        cum = np.cumsum(hist, axis=0)
+        cum -= hist  # exclusive: the blocks before each one
+        cum += below
+        below = below + hist.sum(axis=0)
+        a, b = np.searchsorted(bs, [k0, k1])
+        if b > a:
+            h = sparse.csr_matrix((ws[a:b], (us[a:b], bs[a:b] - k0)), shape=(c, k1 - k0))
+            out += h @ cum
+    # the rest of each threshold's block, pair by pair
+    start = blk * s
+    length = t - start
+    flat = out.reshape(-1)
+    ends = np.cumsum(length)
+    i0 = 0
+    while i0 < len(t):
+        i1 = int(np.searchsorted(ends, ends[i0] - length[i0] + _PAIR_CHUNK, side="right"))
+        i1 = max(i1, i0 + 1)
+        ln = length[i0:i1]
+        tot = int(ln.sum())
+        if tot:
+            rep = np.repeat(np.arange(i1 - i0), ln)
+            q = np.arange(tot) - np.repeat(np.cumsum(ln) - ln, ln) + start[i0:i1][rep]
+            flat += np.bincount(
+                pu[i0:i1][rep] * c + nu[q], weights=pw[i0:i1][rep] * nw[q], minlength=c * c
+            )
+        i0 = i1
+    return out
