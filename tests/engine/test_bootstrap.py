@@ -308,3 +308,42 @@ def test_pos_label_among_several_classes_is_refused():
             bootstrap_ci(y, score, metric=metric, pos_label=2, n_resamples=50, rng=0)
     res = bootstrap_ci(y == 2, s, metric="roc_auc", n_resamples=50, rng=0)
     assert res.estimate == pytest.approx(skm.roc_auc_score(y == 2, s))
+
+
+@pytest.mark.parametrize("metric", ["mean", "mse", "mae", "r2", "brier", "log_loss"])
+@pytest.mark.parametrize("design", ["iid", "conditions"])
+def test_float_metrics_bit_identical_whatever_chunks_and_threads(metric, design):
+    # Sums of float values over resampled atoms are exact (metrics.ExactSums), so a seed
+    # gives the same replicates, bit for bit, for any batch size and thread count. A plain
+    # ``w @ atoms`` differs in the last bit between BLAS block shapes (seen on this
+    # project's CI machines: tests/engine/test_nested.py).
+    rng = np.random.default_rng(11)
+    n = 301
+    y = rng.integers(0, 2, n)
+    p = np.clip(rng.random(n), 1e-6, 1 - 1e-6)
+    v = rng.normal(size=n) * 1e3
+    args = {
+        "mean": (v,),
+        "mse": (v, v + rng.normal(size=n)),
+        "mae": (v, v + rng.normal(size=n)),
+        "r2": (v, v + rng.normal(size=n)),
+        "brier": (y, p),
+        "log_loss": (y, p),
+    }[metric]
+    kw = {"conditions": rng.integers(0, 40, n)} if design == "conditions" else {}
+    runs = [
+        mlci.bootstrap_ci(
+            *args,
+            metric=metric,
+            n_resamples=203,
+            rng=5,
+            method="percentile",
+            batch=batch,
+            n_jobs=jobs,
+            **kw,
+        )
+        for batch, jobs in [(None, None), (1, None), (7, 2), (64, 2)]
+    ]
+    for r in runs[1:]:
+        np.testing.assert_array_equal(r.bootstrap_distribution, runs[0].bootstrap_distribution)
+        assert r.confidence_interval == runs[0].confidence_interval

@@ -28,7 +28,7 @@ from ..inputs import (
     gather,
 )
 from ..inputs.encoding import fast_unique
-from ..metrics import Kernel, get_kernel, metric_info, metric_params
+from ..metrics import ExactSums, Kernel, get_kernel, metric_info, metric_params
 from ..results import BootstrapResult, Result, plain
 from .quantise import ap_error_bound, auc_error_bound, coarse_edges, coarse_index
 from .reduction import SUMMANDS, Reduced, check_columns, count_rows, score_histogram, unit_sums
@@ -57,6 +57,7 @@ class UnitSumsKernel(Kernel):
 
     def __init__(self, num: np.ndarray, den: np.ndarray, g: Any, name: str) -> None:
         self.sums = np.column_stack([num, den])
+        self._sums = ExactSums(self.sums)
         self.keys = np.arange(len(num), dtype=np.intp)
         self.m = len(num)
         self.g = g
@@ -64,7 +65,7 @@ class UnitSumsKernel(Kernel):
         self.shape = ()
 
     def evaluate(self, w: np.ndarray) -> np.ndarray:
-        return self.g(np.asarray(w, dtype=float) @ self.sums)
+        return self.g(self._sums(w))
 
 
 #: tiny valid inputs of each additive metric, to take its ``g`` from its own kernel

@@ -20,6 +20,7 @@ from ..inputs import ArgSpec, column, gather
 from ._base import (
     AdditiveKernel,
     ConfusionKernel,
+    ExactSums,
     Kernel,
     SampleWeightedKernel,
     check_sample_weight,
@@ -44,6 +45,7 @@ __all__ = [
     "AdditiveKernel",
     "AveragePrecisionKernel",
     "ConfusionKernel",
+    "ExactSums",
     "FunctionKernel",
     "Kernel",
     "MetricInfo",
