@@ -776,11 +776,22 @@ def _unequal_sizes(n_conditions: int, mean: int) -> np.ndarray:
     return np.round(np.linspace(0.25, 1.75, n_conditions) * mean).astype(int)
 
 
+def _exact_rate(metric: str, n: int, prev: float, tpr: float, fpr: float) -> dict[str, Any] | None:
+    """:func:`exact_proportion_coverage`'s arguments for a rate of
+    :func:`decision_classification` (its denominator is binomial), None for other metrics."""
+    if metric == "recall":
+        return {"n": n, "p": tpr, "denominator_share": prev}
+    if metric == "precision":
+        share = prev * tpr + (1 - prev) * fpr
+        return {"n": n, "p": prev * tpr / share, "denominator_share": share}
+    return None
+
+
 def coverage_map_scenarios() -> list[Scenario]:
     """The grid of designs of mlci's coverage map (docs/validation.md, section 2).
 
     Clustered accuracy with 5 to 50 conditions (equal and unequal sizes, ICC 0.02 to
-    0.5); proportions at n = 30 to 1000 and 0.8 to 0.99; F1, precision and recall of a
+    0.5, near 1 with 8 to 20 conditions); proportions at n = 30 to 1000 and 0.8 to 0.99; F1, precision and recall of a
     5% class and MCC; ROC AUC with 5, 10 and 20 positives, with ties and near 1;
     paired differences of accuracy over 8 to 30 conditions and of the AUC.  Clustered
     scenarios are resampled by condition only (the scheme mlci recommends).
@@ -789,7 +800,7 @@ def coverage_map_scenarios() -> list[Scenario]:
     --------
     >>> names = [s.name for s in coverage_map_scenarios()]
     >>> len(names), names[0]
-    (33, 'accuracy C=5 ICC=0.1')
+    (37, 'accuracy C=5 ICC=0.1')
     """
     cond = ("conditions",)
     out: list[Scenario] = []
@@ -822,20 +833,28 @@ def coverage_map_scenarios() -> list[Scenario]:
                 description=f"{c} conditions of 5 to 35 samples",
             )
         )
-    out.append(
-        Scenario(
-            "accuracy 0.95 C=20 ICC=0.1",
-            lambda g: clustered_classification(20, 20, 0.95, 0.1, rng=g),
-            schemes=cond,
-            description="near 1 and clustered",
+    for c, acc, icc in (
+        (20, 0.95, 0.1),
+        (12, 0.95, 0.1),
+        (12, 0.95, 0.3),
+        (8, 0.95, 0.1),
+        (20, 0.98, 0.1),
+    ):
+        out.append(
+            Scenario(
+                f"accuracy {acc} C={c} ICC={icc}",
+                lambda g, c=c, acc=acc, icc=icc: clustered_classification(c, 20, acc, icc, rng=g),
+                schemes=cond,
+                description="near 1 and clustered",
+            )
         )
-    )
     for n, acc in ((30, 0.8), (100, 0.9), (300, 0.97), (200, 0.98), (1000, 0.99)):
         out.append(
             Scenario(
                 f"accuracy {acc} n={n}",
                 lambda g, n=n, acc=acc: binary_classification(n, acc, rng=g),
                 description="iid",
+                exact={"n": n, "p": acc},
             )
         )
     for metric, n, prev, tpr, fpr in (
@@ -853,6 +872,7 @@ def coverage_map_scenarios() -> list[Scenario]:
                     n, metric=m, prevalence=p, tpr=t, fpr=f, rng=g
                 ),
                 description="iid",
+                exact=_exact_rate(metric, n, prev, tpr, fpr),
             )
         )
     for n_pos in (5, 10, 20):
