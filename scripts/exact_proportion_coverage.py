@@ -85,9 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, n, pt, share in CELLS:
             grid = np.round(np.arange(pt - HALF_WIDTH, pt + HALF_WIDTH + 1e-9, STEP), 6)
             grid = grid[grid < 1]
-            c = simulate.exact_proportion_coverage(
-                n, grid, method=method, denominator_share=share
-            )
+            c = simulate.exact_proportion_coverage(n, grid, method=method, denominator_share=share)
             at = float(simulate.exact_proportion_coverage(n, pt, method=method))
             cells.setdefault(name, {})[method] = {"exact": at, "local_average": float(c.mean())}
         s = summary[method]

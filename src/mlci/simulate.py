@@ -791,9 +791,10 @@ def coverage_map_scenarios() -> list[Scenario]:
     """The grid of designs of mlci's coverage map (docs/validation.md, section 2).
 
     Clustered accuracy with 5 to 50 conditions (equal and unequal sizes, ICC 0.02 to
-    0.5, near 1 with 8 to 20 conditions); proportions at n = 30 to 1000 and 0.8 to 0.99; F1, precision and recall of a
-    5% class and MCC; ROC AUC with 5, 10 and 20 positives, with ties and near 1;
-    paired differences of accuracy over 8 to 30 conditions and of the AUC.  Clustered
+    0.5, near 1 with 8 to 20 conditions); proportions at n = 30 to 1000 and 0.8 to
+    0.99; F1, precision and recall of a 5% class and MCC; ROC AUC with 5, 10 and 20
+    positives, with ties and near 1; paired differences of accuracy over 8 to 30
+    conditions and of the AUC.  Clustered
     scenarios are resampled by condition only (the scheme mlci recommends).
 
     Examples

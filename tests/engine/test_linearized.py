@@ -405,12 +405,22 @@ def test_warns_in_the_cells_where_the_map_shows_no_method_holding():
             n_resamples=100,
         )
     assert "Paired differences" in res.details["warning"]
-    # a clustered proportion near 1 over 20 conditions (the map: Wilson covers 0.921)
-    sim = simulate.clustered_classification(20, 20, 0.95, 0.1, rng=1)
-    with pytest.warns(mlci.FewConditionsWarning, match="near 0 or 1"):
-        mlci.bootstrap_ci(*sim.data, metric="accuracy", conditions=sim.conditions, rng=0)
-    # ... but not at 0.8 over 20 conditions, where Wilson holds (0.946)
-    sim = simulate.clustered_classification(20, 20, 0.8, 0.1, rng=1)
+    # a clustered proportion near 1 with few effective errors (the map: 0.98 over 20
+    # conditions, logit_t covers 0.97, Wilson 0.89)
+    sim = simulate.clustered_classification(20, 20, 0.98, 0.1, rng=1)
+    with pytest.warns(mlci.FewConditionsWarning, match="2.8 effective minority outcomes"):
+        res = mlci.bootstrap_ci(*sim.data, metric="accuracy", conditions=sim.conditions, rng=0)
+    assert res.method == "logit_t" and "near 0 or 1" in res.details["warning"]
+    # ... but not at 0.95 over 20 conditions (9 effective errors), where logit_t holds
+    for acc in (0.95, 0.8):
+        sim = simulate.clustered_classification(20, 20, acc, 0.1, rng=1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            mlci.bootstrap_ci(*sim.data, metric="accuracy", conditions=sim.conditions, rng=0)
+    # nor over 20 unequal conditions at ICC 0.2 (logit_t holds there)
+    sim = simulate.clustered_classification(
+        20, np.round(np.linspace(0.25, 1.75, 20) * 20).astype(int), 0.8, 0.2, rng=1
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         mlci.bootstrap_ci(*sim.data, metric="accuracy", conditions=sim.conditions, rng=0)
