@@ -137,7 +137,12 @@ def test_logit_t_interval_by_hand_and_over_conditions():
     )
     assert res.confidence_interval == pytest.approx((float(low), float(high)), rel=1e-12)
     # no error in the test set: no logit; Wilson on the nominal size instead
-    perfect = mlci.bootstrap_ci(Y, Y, metric="accuracy", conditions=SPK, method="logit_t", rng=0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        perfect = mlci.bootstrap_ci(
+            Y, Y, metric="accuracy", conditions=SPK, method="logit_t", rng=0
+        )
+    assert any("0 effective minority outcomes" in str(w.message) for w in caught)
     assert "wilson used" in perfect.details["fallback"]
     assert perfect.confidence_interval.high == 1.0 and perfect.confidence_interval.low < 1.0
 
