@@ -87,7 +87,12 @@ def main(argv: list[str] | None = None) -> int:
             grid = grid[grid < 1]
             c = simulate.exact_proportion_coverage(n, grid, method=method, denominator_share=share)
             at = float(simulate.exact_proportion_coverage(n, pt, method=method))
-            cells.setdefault(name, {})[method] = {"exact": at, "local_average": float(c.mean())}
+            cells.setdefault(name, {})[method] = {
+                "exact": at,
+                "local_average": float(c.mean()),
+                "local_min": float(c.min()),
+                "local_max": float(c.max()),
+            }
         s = summary[method]
         print(
             f"{method:17s} min {s['min']:.4f} mean {s['mean']:.4f} "
@@ -96,11 +101,15 @@ def main(argv: list[str] | None = None) -> int:
             f"[{s['local_min']:.4f}, {s['local_max']:.4f}] mean {s['local_mean']:.4f}",
             flush=True,
         )
-    print("\ncell: exact / local average (p +- 0.01)")
+    print("\ncell: exact / local average [min, max] over p +- 0.01")
     for name, by in cells.items():
         print(
             f"{name:22s} "
-            + "  ".join(f"{m} {v['exact']:.4f}/{v['local_average']:.4f}" for m, v in by.items())
+            + "  ".join(
+                f"{m} {v['exact']:.4f}/{v['local_average']:.4f} "
+                f"[{v['local_min']:.3f}, {v['local_max']:.3f}]"
+                for m, v in by.items()
+            )
         )
     if args.json:
         with open(args.json, "w") as fh:
