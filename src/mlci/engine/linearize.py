@@ -323,13 +323,22 @@ def random_effects_df(sizes: np.ndarray, rho: float) -> float:
     n = np.asarray(sizes, dtype=float)
     total = n.sum()
     h = n / total
-    # N^2 G' Omega G = D^-1/2 [(1 - rho) N (diag(h) - h h') + rho A'A] D^-1/2, with
-    # A[e, c] = 1_e' (1_c - h_c 1) = delta_ec n_c - h_c n_e and D = diag(1 - h)
-    a = np.diag(n) - np.outer(n, h)
-    m = (1.0 - rho) * total * (np.diag(h) - np.outer(h, h)) + rho * (a.T @ a)
-    d = 1.0 / np.sqrt(1.0 - h)
-    lam = np.linalg.eigvalsh(d[:, None] * m * d[None, :])
-    return float(lam.sum() ** 2 / np.sum(lam**2))
+    # N^2 G' Omega G = D^-1/2 M D^-1/2 = W, with D = diag(1 - h) and
+    # M = (1 - rho) N (diag(h) - h h') + rho A'A, A[e, c] = 1_e' (1_c - h_c 1)
+    #   = diag((1 - rho) n + rho n^2) + beta h h' - rho (q h' + h q'),
+    # q = n^2, beta = rho sum(n^2) - (1 - rho) N: a diagonal plus a rank-2 matrix, so
+    # sum(lambda) = tr W and sum(lambda^2) = tr W^2 cost O(C) (no C x C matrix)
+    d = 1.0 / (1.0 - h)
+    lam_diag = ((1.0 - rho) * n + rho * n**2) * d
+    u, v = h * np.sqrt(d), n**2 * np.sqrt(d)
+    beta = rho * np.sum(n**2) - (1.0 - rho) * total
+    b = np.array([[beta, -rho], [-rho, 0.0]])
+    uv = np.stack([u, v])
+    gram = uv @ uv.T
+    tr_w = lam_diag.sum() + np.trace(b @ gram)
+    tr_lowrank = np.trace(b @ (uv * lam_diag) @ uv.T)  # tr(diag L)
+    tr_w2 = np.sum(lam_diag**2) + 2.0 * tr_lowrank + np.trace(b @ gram @ b @ gram)
+    return float(tr_w**2 / tr_w2)
 
 
 def proportion_df(units: Any, cell_counts: np.ndarray, proportion: Any, kish: float) -> float:
