@@ -18,7 +18,9 @@ bootstrap already uses:
 * the variance of the estimate itself is the bias-reduced CR2 one (Bell & McCaffrey
   2002): ``sum_c z_c^2 / (1 - n_c / N)``, equal to CR1 when the conditions have equal
   sizes and larger for unequal ones, with Kish's effective number of conditions minus
-  one as the t reference's degrees of freedom.
+  one as the t reference's degrees of freedom (for a proportion, Imbens & Kolesar's
+  2016 degrees of freedom under a random-effects working model, at most Kish's:
+  :func:`random_effects_df`).
 
 Per replicate this costs one gradient (closed form, or ``m`` extra kernel evaluations for
 kernels with at most 64 atoms) and, with conditions, one pass over the (condition, atom)
@@ -89,7 +91,8 @@ class Linearized:
     df : float
         Degrees of freedom of the t reference: ``n - 1`` for independent samples,
         Kish's effective number of conditions ``N^2 / sum n_c^2`` minus one with
-        conditions (``C - 1`` when they are of equal size).
+        conditions (``C - 1`` when they are of equal size); for a proportion over
+        conditions :func:`proportion_df` (Imbens & Kolesar 2016, at most Kish's).
     design_effect : float or None
         For a proportion: the variance over the binomial variance of its denominator
         (1 for independent samples); None otherwise.
