@@ -3,9 +3,9 @@
 Issue 9's target: auto costs at most 3x BCa.  For every case both methods run on the
 same data and seed in a fresh process (``_common.run_case``); the table gives wall time,
 CPU time, working memory and the ratio auto / BCa.  ``auto`` is Wilson for accuracy
-(``logit_t`` with conditions; the bootstrap replicates are still drawn, for the result's distribution and
-diagnostics), the studentized interval for F1, MCC and roc_auc (a gradient and a
-standard error on every replicate).
+(``logit_t`` with conditions; the bootstrap replicates are still drawn, for the
+result's distribution and diagnostics), the studentized interval for F1, MCC and
+roc_auc (a gradient and a standard error on every replicate).
 
 Usage::
 
