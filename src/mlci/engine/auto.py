@@ -145,7 +145,7 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
         msgs.append(
             f"Only {n_cond} conditions are resampled: below {MIN_CONDITIONS}, mlci's coverage "
             "map (docs/validation.md, section 2) does not establish that any interval method "
-            "holds its level (with 5 conditions, 95% intervals covered 0.85-0.95 depending "
+            "holds its level (with 5 conditions, 95% intervals covered 0.83-0.96 depending "
             "on the method, in the one design mapped)"
         )
     eff_n, estimate = diag.get("effective_n"), diag.get("estimate")
