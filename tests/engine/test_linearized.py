@@ -147,6 +147,33 @@ def test_logit_t_interval_by_hand_and_over_conditions():
     assert perfect.confidence_interval.high == 1.0 and perfect.confidence_interval.low < 1.0
 
 
+@pytest.mark.parametrize(
+    ("level", "ref"),
+    [
+        (0.95, (0.783153628237710, 0.838692871296302)),
+        (0.90, (0.788596388774924, 0.834268827289280)),
+    ],
+)
+def test_logit_t_is_r_survey_svyciprop_logit(level, ref):
+    # R 4.2.2, survey 4.1-1 (Debian r-cran-survey), on the (SPK, Y == PRED) data of
+    # this module: d <- data.frame(spk, correct); des <- svydesign(ids = ~spk, data = d)
+    # confint(svyciprop(~correct, des, method = "logit", level = level)); degf = 15.
+    # Equal condition sizes: CR2 = CR1 (survey's linearization) and K_IK = C - 1 = degf.
+    # Tolerance: svyglm's iterative fit (its standard error 0.013022416570 vs 0.013022415262)
+    res = mlci.bootstrap_ci(
+        Y,
+        PRED,
+        metric="accuracy",
+        conditions=SPK,
+        method="logit_t",
+        confidence_level=level,
+        rng=0,
+        n_resamples=100,
+    )
+    assert res.details["linearized"]["df"] == pytest.approx(15.0)
+    assert res.confidence_interval == pytest.approx(ref, rel=1e-7)
+
+
 def test_cr2_standard_error_and_design_effect_by_hand():
     sizes = np.linspace(5, 45, 16).astype(int)
     spk = np.repeat(np.arange(16), sizes)
