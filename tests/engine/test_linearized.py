@@ -121,7 +121,7 @@ def test_icc_anova_from_scipy_one_way_anova():
 
 
 def test_logit_t_interval_by_hand_and_over_conditions():
-    # the logit interval of a proportion (Korn & Graubard 1999, sec. 5.2)
+    # the logit interval of a proportion (Korn & Graubard 1999)
     low, high, info = logit_t_interval(0.9, 0.03, 14, confidence_level=0.9, bounds=(0, 1))
     q = stats.t.ppf(0.95, 14)
     half = q * 0.03 / (0.9 * 0.1)

@@ -441,8 +441,8 @@ def logit_t_interval(
     :class:`_Scale`), so the interval stays inside the range and is asymmetric near its
     edges, as the sampling distribution of a proportion over few conditions is; the
     standard error is carried to that scale by the delta method.  This is the "logit"
-    interval for a proportion from a complex survey (Korn & Graubard 1999, sec. 5.2;
-    ``svyciprop(method = "logit")`` in R's survey package, Lumley 2010, sec. 2.4.1),
+    interval for a proportion from a complex survey (Korn & Graubard 1999, *Analysis of
+    Health Surveys*; ``svyciprop(method = "logit")`` in R's survey package, Lumley 2010),
     with the t reference of the cluster-robust (CR2) standard error.  Undefined
     (``info["undefined"]``, NaN) where the estimate lies on the edge of the range or the
     standard error is 0; with no bounds it is :func:`t_interval`.

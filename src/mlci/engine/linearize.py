@@ -293,8 +293,8 @@ def icc_anova(k: np.ndarray, n: np.ndarray) -> float:
 
     ``k[c]`` successes of ``n[c]`` trials in condition ``c`` (``n[c] >= 1``):
     ``(MSB - MSW) / (MSB + (n0 - 1) MSW)`` with ``n0 = (N - sum n_c^2 / N) / (C - 1)``
-    (Fleiss 1981; Ridout, Demetrio & Firth 1999, eq. 2.1, who recommend it for binary
-    data), truncated at 0.
+    (Fleiss 1981; among the estimators for binary data that Ridout, Demetrio & Firth
+    1999 found to do well), truncated at 0.
     """
     k, n = np.asarray(k, dtype=float), np.asarray(n, dtype=float)
     c, total = len(n), float(n.sum())
@@ -319,7 +319,7 @@ def random_effects_df(sizes: np.ndarray, rho: float) -> float:
     of ``G' Omega G``: ``G``'s column ``c`` is ``(I - H)_c A_c X_c (X'X)^-1``, here
     ``(1_c - h_c 1) / (N sqrt(1 - h_c))`` with ``h_c = n_c / N``, and ``Omega`` the
     random-effects working model ``(1 - rho) I + rho * blockdiag(J_{n_c})`` (Imbens &
-    Kolesar 2016, sec. 5, "K_IK").  ``rho = 0`` gives Bell & McCaffrey's ``K_BM``.
+    Kolesar 2016, "K_IK").  ``rho = 0`` gives Bell & McCaffrey's ``K_BM``.
     Equal sizes give ``C - 1`` for every ``rho``; unequal sizes and a positive ``rho``
     give fewer.
     """
