@@ -5,9 +5,9 @@ same data and seed in a fresh process (``_common.run_case``); the table gives wa
 working memory and the ratio auto / BCa.  Calls shorter than a second are timed five
 times in that process and the fastest counts (on a shared machine one call of 0.1 s
 varies by a factor of two or more).  ``auto`` is Wilson for accuracy
-(the bootstrap replicates are still drawn, for the result's distribution and
-diagnostics), the studentized interval for F1, MCC and roc_auc (a gradient and a
-standard error on every replicate).
+(``logit_t`` with conditions; the bootstrap replicates are still drawn, for the
+result's distribution and diagnostics), the studentized interval for F1, MCC and
+roc_auc (a gradient and a standard error on every replicate).
 
 Usage::
 

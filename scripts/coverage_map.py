@@ -25,7 +25,18 @@ import scipy
 import mlci
 from mlci import simulate
 
-METHODS = "percentile,bca,studentized,t,wilson,auto"
+METHODS = "percentile,bca,studentized,t,logit_t,wilson,auto"
+
+
+def exact_coverage(rows: list[dict]) -> dict[str, float]:
+    """Wilson's exact coverage (a binomial sum, no simulation error) in the designs of
+    independent samples whose metric is a proportion."""
+    names = {r["scenario"] for r in rows}
+    return {
+        s.name: float(simulate.exact_proportion_coverage(**s.exact, method="wilson"))
+        for s in simulate.coverage_map_scenarios()
+        if s.exact is not None and s.name in names
+    }
 
 
 def pivot(study: simulate.CoverageStudy) -> str:
@@ -34,7 +45,9 @@ def pivot(study: simulate.CoverageStudy) -> str:
     rows = study.rows()
     designs = list(dict.fromkeys((r["scenario"], r["scheme"]) for r in rows))
     methods = list(dict.fromkeys(r["method"] for r in rows))
+    exact = exact_coverage(rows)
     head = ["design", "n", "C", "truth", *methods, "auto misses low/high", "auto width / BCa"]
+    head.append("Wilson exact")
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, scheme in designs:
         cell = {r["method"]: r for r in rows if (r["scenario"], r["scheme"]) == (name, scheme)}
@@ -53,7 +66,10 @@ def pivot(study: simulate.CoverageStudy) -> str:
         )
         out.append(
             f"| {name} | {first['n_samples']} | {first['n_conditions'] or ''} | "
-            f"{first['true_value']:.4g} | " + " | ".join(vals) + f" | {misses} | {ratio} |"
+            f"{first['true_value']:.4g} | "
+            + " | ".join(vals)
+            + f" | {misses} | {ratio} | "
+            + (f"{exact[name]:.4f} |" if name in exact else " |")
         )
     return "\n".join(out)
 
@@ -64,12 +80,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("-B", "--resamples", type=int, default=1000, help="bootstrap replicates")
     p.add_argument("--methods", default=METHODS, help="comma-separated interval methods")
     p.add_argument("--seed", type=int, default=20261123, help="seed of the whole study")
-    p.add_argument("--scenario", help="run only the designs whose name contains this text")
+    p.add_argument(
+        "--scenario",
+        help="run only the designs whose name contains this text (several: separated by |)",
+    )
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     args = p.parse_args(argv)
     scenarios = simulate.coverage_map_scenarios()
     if args.scenario:
-        scenarios = [s for s in scenarios if args.scenario in s.name]
+        wanted = args.scenario.split("|")
+        scenarios = [s for s in scenarios if any(w in s.name for w in wanted)]
         if not scenarios:
             p.error(f"no design name contains {args.scenario!r}")
     study = simulate.coverage_study(
@@ -94,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     print("\n</details>")
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump({"machine": machine, **json.loads(study.to_json())}, fh, indent=1)
+            out = {"machine": machine, "wilson_exact": exact_coverage(study.rows())}
+            json.dump({**out, **json.loads(study.to_json())}, fh, indent=1)
     return 0
 
 

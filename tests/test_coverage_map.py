@@ -1,8 +1,9 @@
 """The headline cells of mlci's coverage map (docs/validation.md, section 2), asserted.
 
 Where the test set is small or clustered, ``method="auto"`` must keep its level where
-BCa does not: 8 and 12 conditions, 5 positives for the AUC, a paired accuracy difference
-over 15 conditions, accuracy 0.98 at n = 200.  The full map (2000 experiments per design,
+BCa does not: 8 and 12 conditions, 20 conditions of unequal sizes, accuracy 0.95 over 20
+conditions, 5 positives for the AUC, a paired accuracy difference over 15 conditions,
+accuracy 0.98 at n = 200.  The full map (2000 experiments per design,
 ``python scripts/coverage_map.py``) is in the docs; this test runs the headline designs
 scaled by ``MLCI_SLOW_SCALE`` (1.0: 2000 experiments and B = 1000; CI's 0.1: 200 and
 B = 400), every experiment with its own seed, so each scale is deterministic.
@@ -27,6 +28,8 @@ N_RESAMPLES = max(400, round(1000 * SCALE))
 HEADLINE = (
     "accuracy C=8 ICC=0.1",
     "accuracy C=12 ICC=0.3",
+    "accuracy C=20 unequal ICC=0.2",
+    "accuracy 0.95 C=20 ICC=0.1",
     "accuracy 0.98 n=200",
     "roc_auc 5 positives",
     "f1 prevalence=0.05 n=400",

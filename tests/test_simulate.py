@@ -176,3 +176,48 @@ def test_coverage_study_bad_input():
     bad = [simulate.Scenario("x", _tiny()[0].generate, schemes=("strata",))]
     with pytest.raises(ValueError, match="scheme"):
         simulate.coverage_study(bad, n_experiments=2)
+
+
+@pytest.mark.parametrize(
+    ("method", "sm_method"),
+    [
+        ("wilson", "wilson"),
+        ("jeffreys", "jeffreys"),
+        ("agresti_coull", "agresti_coull"),
+        ("clopper_pearson", "beta"),
+    ],
+)
+def test_exact_proportion_coverage_is_the_binomial_sum(method, sm_method):
+    # reference: the binomial sum with statsmodels' intervals (an independent implementation)
+    from scipy.stats import binom
+    from statsmodels.stats.proportion import proportion_confint
+
+    n, ps = 100, np.array([0.8, 0.9, 0.935, 0.97])
+    k = np.arange(n + 1)
+    low, high = proportion_confint(k, n, alpha=0.05, method=sm_method)
+    if method == "jeffreys":  # Brown, Cai & DasGupta's ends at k = 0 and k = n
+        low[0], high[-1] = 0.0, 1.0
+    ref = [np.sum(binom.pmf(k, n, p) * ((low <= p) & (p <= high))) for p in ps]
+    assert_allclose(simulate.exact_proportion_coverage(n, ps, method=method), ref, atol=1e-12)
+
+
+def test_exact_proportion_coverage_with_a_binomial_denominator():
+    from scipy.stats import binom
+
+    n, q, p = 60, 0.3, 0.85
+    d = np.arange(1, n + 1)
+    w = binom.pmf(d, n, q)
+    per_d = [float(simulate.exact_proportion_coverage(int(m), p)) for m in d]
+    ref = np.sum(w * per_d) / w.sum()
+    got = simulate.exact_proportion_coverage(n, p, denominator_share=q)
+    assert float(got) == pytest.approx(ref, abs=1e-12)
+    # and a Monte Carlo check of the mixture: recall of iid samples, Wilson's interval
+    rng = np.random.default_rng(0)
+    dd = rng.binomial(n, q, 20000)
+    dd = dd[dd > 0]
+    kk = rng.binomial(dd, p)
+    ci = mlci.proportion_ci(kk, dd).confidence_interval
+    mc = np.mean((ci.low <= p) & (p <= ci.high))
+    assert abs(mc - float(got)) < 4 * np.sqrt(got * (1 - got) / len(dd))
+    with pytest.raises(ValueError, match="`p`"):
+        simulate.exact_proportion_coverage(10, 1.0)

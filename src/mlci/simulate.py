@@ -40,6 +40,7 @@ import numpy as np
 from scipy import optimize, stats
 from scipy.special import expit, ndtr, ndtri
 
+from .classical.proportions import proportion_ci
 from .engine.bootstrap import bootstrap_ci
 from .exceptions import FewConditionsWarning, InvalidReplicatesWarning
 from .inputs import INTERVAL_METHODS, check_confidence_level, check_positive_int
@@ -57,6 +58,7 @@ __all__ = [
     "coverage_map_scenarios",
     "coverage_study",
     "decision_classification",
+    "exact_proportion_coverage",
     "logit_normal_parameters",
     "paired_binormal_scores",
     "paired_clustered_classification",
@@ -576,6 +578,71 @@ def paired_binormal_scores(
     )
 
 
+# --------------------------------------------------------------------------- exact
+def exact_proportion_coverage(
+    n: int,
+    p: Any,
+    *,
+    method: str = "wilson",
+    confidence_level: float = 0.95,
+    denominator_share: float | None = None,
+) -> np.ndarray:
+    """Exact coverage of an interval for a proportion of independent samples.
+
+    With ``k ~ Binomial(n, p)`` the coverage of an interval ``[L(k), U(k)]`` is the
+    binomial sum ``sum_k P(k) 1[L(k) <= p <= U(k)]`` (Brown, Cai & DasGupta 2001, sec.
+    2): no simulation error.  With ``denominator_share=q`` the denominator is itself
+    random, ``d ~ Binomial(n, q)`` (recall: the positives among ``n`` iid samples;
+    precision: the predicted positives), and ``k | d ~ Binomial(d, p)``; the coverage
+    is then the mixture over ``d >= 1`` (the metric is undefined at ``d = 0``).
+
+    Parameters
+    ----------
+    n : int
+        Samples (the denominator, or the samples the denominator is drawn from).
+    p : float or array_like of float in (0, 1)
+        The true proportion(s).
+    method : str, default "wilson"
+        Any method of :func:`mlci.proportion_ci`.
+    confidence_level : float, default 0.95
+    denominator_share : float in (0, 1), optional
+        Probability that a sample counts in the denominator.
+
+    Returns
+    -------
+    ndarray
+        The coverage at every ``p`` (shape of ``p``).
+
+    Examples
+    --------
+    >>> float(exact_proportion_coverage(100, 0.9).round(4))
+    0.9364
+    >>> float(exact_proportion_coverage(200, 0.9, denominator_share=0.3).round(4))
+    0.9529
+    """
+    n = check_positive_int("n", n)
+    cl = check_confidence_level(confidence_level)
+    p_arr = np.asarray(p, dtype=float)
+    if not np.all((p_arr > 0) & (p_arr < 1)):
+        raise ValueError(f"`p` must be strictly between 0 and 1; got {p!r}.")
+    flat = p_arr.reshape(-1)
+    if denominator_share is None:
+        dens, dens_w = np.array([n]), np.array([1.0])
+    else:
+        q = _check_open_unit("denominator_share", denominator_share)
+        dens = np.arange(1, n + 1)
+        dens_w = stats.binom.pmf(dens, n, q)
+        keep = dens_w > 1e-15
+        dens, dens_w = dens[keep], dens_w[keep] / dens_w[keep].sum()
+    cover = np.zeros_like(flat)
+    for d, wd in zip(dens, dens_w, strict=True):
+        k = np.arange(d + 1)
+        ci = proportion_ci(k, int(d), method=method, confidence_level=cl).confidence_interval
+        inside = (ci.low[:, None] <= flat[None, :]) & (flat[None, :] <= ci.high[:, None])
+        cover += wd * np.sum(stats.binom.pmf(k[:, None], d, flat[None, :]) * inside, axis=0)
+    return cover.reshape(p_arr.shape)
+
+
 # --------------------------------------------------------------------------- coverage
 @dataclass(frozen=True)
 class Scenario:
@@ -593,12 +660,17 @@ class Scenario:
         and ``"two-stage"`` (conditions, then samples inside each drawn condition).
     description : str
         One line for tables.
+    exact : mapping, optional
+        For a proportion of independent samples: the keyword arguments ``n``, ``p`` (and
+        ``denominator_share``) of :func:`exact_proportion_coverage`, whose binomial sum
+        gives the exact coverage of an analytic interval in this scenario.
     """
 
     name: str
     generate: Callable[[np.random.Generator], Simulation]
     schemes: tuple[str, ...] = ("iid",)
     description: str = ""
+    exact: Mapping[str, Any] | None = None
 
 
 def standard_scenarios() -> list[Scenario]:
@@ -704,20 +776,32 @@ def _unequal_sizes(n_conditions: int, mean: int) -> np.ndarray:
     return np.round(np.linspace(0.25, 1.75, n_conditions) * mean).astype(int)
 
 
+def _exact_rate(metric: str, n: int, prev: float, tpr: float, fpr: float) -> dict[str, Any] | None:
+    """:func:`exact_proportion_coverage`'s arguments for a rate of
+    :func:`decision_classification` (its denominator is binomial), None for other metrics."""
+    if metric == "recall":
+        return {"n": n, "p": tpr, "denominator_share": prev}
+    if metric == "precision":
+        share = prev * tpr + (1 - prev) * fpr
+        return {"n": n, "p": prev * tpr / share, "denominator_share": share}
+    return None
+
+
 def coverage_map_scenarios() -> list[Scenario]:
     """The grid of designs of mlci's coverage map (docs/validation.md, section 2).
 
     Clustered accuracy with 5 to 50 conditions (equal and unequal sizes, ICC 0.02 to
-    0.5); proportions at n = 30 to 1000 and 0.8 to 0.99; F1, precision and recall of a
-    5% class and MCC; ROC AUC with 5, 10 and 20 positives, with ties and near 1;
-    paired differences of accuracy over 8 to 30 conditions and of the AUC.  Clustered
+    0.5, near 1 with 8 to 20 conditions); proportions at n = 30 to 1000 and 0.8 to
+    0.99; F1, precision and recall of a 5% class and MCC; ROC AUC with 5, 10 and 20
+    positives, with ties and near 1; paired differences of accuracy over 8 to 30
+    conditions and of the AUC.  Clustered
     scenarios are resampled by condition only (the scheme mlci recommends).
 
     Examples
     --------
     >>> names = [s.name for s in coverage_map_scenarios()]
     >>> len(names), names[0]
-    (33, 'accuracy C=5 ICC=0.1')
+    (37, 'accuracy C=5 ICC=0.1')
     """
     cond = ("conditions",)
     out: list[Scenario] = []
@@ -750,20 +834,28 @@ def coverage_map_scenarios() -> list[Scenario]:
                 description=f"{c} conditions of 5 to 35 samples",
             )
         )
-    out.append(
-        Scenario(
-            "accuracy 0.95 C=20 ICC=0.1",
-            lambda g: clustered_classification(20, 20, 0.95, 0.1, rng=g),
-            schemes=cond,
-            description="near 1 and clustered",
+    for c, acc, icc in (
+        (20, 0.95, 0.1),
+        (12, 0.95, 0.1),
+        (12, 0.95, 0.3),
+        (8, 0.95, 0.1),
+        (20, 0.98, 0.1),
+    ):
+        out.append(
+            Scenario(
+                f"accuracy {acc} C={c} ICC={icc}",
+                lambda g, c=c, acc=acc, icc=icc: clustered_classification(c, 20, acc, icc, rng=g),
+                schemes=cond,
+                description="near 1 and clustered",
+            )
         )
-    )
     for n, acc in ((30, 0.8), (100, 0.9), (300, 0.97), (200, 0.98), (1000, 0.99)):
         out.append(
             Scenario(
                 f"accuracy {acc} n={n}",
                 lambda g, n=n, acc=acc: binary_classification(n, acc, rng=g),
                 description="iid",
+                exact={"n": n, "p": acc},
             )
         )
     for metric, n, prev, tpr, fpr in (
@@ -781,6 +873,7 @@ def coverage_map_scenarios() -> list[Scenario]:
                     n, metric=m, prevalence=p, tpr=t, fpr=f, rng=g
                 ),
                 description="iid",
+                exact=_exact_rate(metric, n, prev, tpr, fpr),
             )
         )
     for n_pos in (5, 10, 20):

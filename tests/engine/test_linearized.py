@@ -17,8 +17,18 @@ from scipy import stats
 from sklearn import metrics as skm
 
 import mlci
-from mlci.engine.intervals import studentized_interval, studentized_pvalue, wilson_interval
-from mlci.engine.linearize import linearization_support, linearize
+from mlci.engine.intervals import (
+    logit_t_interval,
+    studentized_interval,
+    studentized_pvalue,
+    wilson_interval,
+)
+from mlci.engine.linearize import (
+    icc_anova,
+    linearization_support,
+    linearize,
+    random_effects_df,
+)
 from mlci.engine.nested import plan_for_conditions
 from mlci.metrics import get_kernel
 from mlci.metrics._base import numeric_gradient
@@ -62,6 +72,108 @@ def test_wilson_of_a_rate_uses_its_denominator(metric):
     assert res.confidence_interval == pytest.approx(tuple(ref.confidence_interval), abs=1e-12)
 
 
+def _ik_df_by_definition(sizes, rho):
+    """Imbens & Kolesar (2016), sec. 5: K = (sum lambda)^2 / sum lambda^2, lambda the
+    eigenvalues of G' Omega G, G's column c = (I - H)[:, c] A_c X_c (X'X)^-1 with
+    A_c = (I - H_cc)^-1/2, built here from the matrices (X = 1, a regression on a
+    constant), Omega = (1 - rho) I + rho blockdiag(J)."""
+    sizes = np.asarray(sizes, dtype=int)
+    n = int(sizes.sum())
+    g_of = np.repeat(np.arange(len(sizes)), sizes)
+    x = np.ones((n, 1))
+    xtx_inv = np.linalg.inv(x.T @ x)
+    h = x @ xtx_inv @ x.T
+    m = np.eye(n) - h
+    cols = []
+    for c in range(len(sizes)):
+        idx = np.flatnonzero(g_of == c)
+        w, v = np.linalg.eigh(np.eye(len(idx)) - h[np.ix_(idx, idx)])
+        a_c = v @ np.diag(w**-0.5) @ v.T
+        cols.append((m[:, idx] @ a_c @ x[idx] @ xtx_inv)[:, 0])
+    g = np.column_stack(cols)
+    omega = (1 - rho) * np.eye(n) + rho * (g_of[:, None] == g_of[None, :])
+    lam = np.linalg.eigvalsh(g.T @ omega @ g)
+    return lam.sum() ** 2 / np.sum(lam**2)
+
+
+@pytest.mark.parametrize("rho", [0.0, 0.1, 0.4])
+def test_random_effects_df_is_imbens_kolesar_by_definition(rho):
+    sizes = [5, 8, 10, 13, 16, 19, 21, 24, 27, 30, 32, 35]
+    assert random_effects_df(sizes, rho) == pytest.approx(_ik_df_by_definition(sizes, rho))
+    # equal sizes: C - 1 whatever rho (the balanced one-way design)
+    assert random_effects_df([20] * 9, rho) == pytest.approx(8.0)
+    # unequal sizes and a positive ICC: fewer than Bell & McCaffrey's (rho = 0)
+    if rho > 0:
+        assert random_effects_df(sizes, rho) < random_effects_df(sizes, 0.0)
+
+
+def test_icc_anova_from_scipy_one_way_anova():
+    rng = np.random.default_rng(3)
+    sizes = np.array([6, 9, 12, 15, 20, 25])
+    p_c = rng.beta(4, 1, size=len(sizes))
+    ys = [(rng.random(m) < p).astype(float) for m, p in zip(sizes, p_c, strict=True)]
+    f = stats.f_oneway(*ys).statistic  # MSB / MSW
+    n, c = sizes.sum(), len(sizes)
+    n0 = (n - np.sum(sizes**2) / n) / (c - 1)
+    k = np.array([y.sum() for y in ys])
+    assert icc_anova(k, sizes) == pytest.approx(max((f - 1) / (f + n0 - 1), 0.0))
+    assert icc_anova(np.array([3.0, 3.0]), np.array([6.0, 6.0])) == 0.0  # no between
+
+
+def test_logit_t_interval_by_hand_and_over_conditions():
+    # the logit interval of a proportion (Korn & Graubard 1999)
+    low, high, info = logit_t_interval(0.9, 0.03, 14, confidence_level=0.9, bounds=(0, 1))
+    q = stats.t.ppf(0.95, 14)
+    half = q * 0.03 / (0.9 * 0.1)
+    lg = np.log(0.9 / 0.1)
+    ref = (1 / (1 + np.exp(-(lg - half))), 1 / (1 + np.exp(-(lg + half))))
+    assert (float(low), float(high)) == pytest.approx(ref, rel=1e-12)
+    assert info == {"df": 14.0, "scale": "logit"}
+    res = mlci.bootstrap_ci(Y, PRED, metric="accuracy", conditions=SPK, method="logit_t", rng=0)
+    lin = res.details["linearized"]
+    p = float(np.mean(Y == PRED))
+    low, high, _ = logit_t_interval(
+        p, lin["standard_error"], lin["df"], confidence_level=0.95, bounds=(0, 1)
+    )
+    assert res.confidence_interval == pytest.approx((float(low), float(high)), rel=1e-12)
+    # no error in the test set: no logit; Wilson on the nominal size instead
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        perfect = mlci.bootstrap_ci(
+            Y, Y, metric="accuracy", conditions=SPK, method="logit_t", rng=0
+        )
+    assert any("0 effective minority outcomes" in str(w.message) for w in caught)
+    assert "wilson used" in perfect.details["fallback"]
+    assert perfect.confidence_interval.high == 1.0 and perfect.confidence_interval.low < 1.0
+
+
+@pytest.mark.parametrize(
+    ("level", "ref"),
+    [
+        (0.95, (0.783153628237710, 0.838692871296302)),
+        (0.90, (0.788596388774924, 0.834268827289280)),
+    ],
+)
+def test_logit_t_is_r_survey_svyciprop_logit(level, ref):
+    # R 4.2.2, survey 4.1-1 (Debian r-cran-survey), on the (SPK, Y == PRED) data of
+    # this module: d <- data.frame(spk, correct); des <- svydesign(ids = ~spk, data = d)
+    # confint(svyciprop(~correct, des, method = "logit", level = level)); degf = 15.
+    # Equal condition sizes: CR2 = CR1 (survey's linearization) and K_IK = C - 1 = degf.
+    # Tolerance: svyglm's iterative fit (its standard error 0.013022416570 vs 0.013022415262)
+    res = mlci.bootstrap_ci(
+        Y,
+        PRED,
+        metric="accuracy",
+        conditions=SPK,
+        method="logit_t",
+        confidence_level=level,
+        rng=0,
+        n_resamples=100,
+    )
+    assert res.details["linearized"]["df"] == pytest.approx(15.0)
+    assert res.confidence_interval == pytest.approx(ref, rel=1e-7)
+
+
 def test_cr2_standard_error_and_design_effect_by_hand():
     sizes = np.linspace(5, 45, 16).astype(int)
     spk = np.repeat(np.arange(16), sizes)
@@ -75,8 +187,11 @@ def test_cr2_standard_error_and_design_effect_by_hand():
     se = np.sqrt(np.sum(e**2 / (1 - nc / n))) / n  # CR2, intercept-only model
     lin = res.details["linearized"]
     assert lin["standard_error"] == pytest.approx(se, rel=1e-6)
-    df = n**2 / np.sum(nc**2) - 1  # Kish's effective conditions - 1
-    assert lin["df"] == pytest.approx(df)
+    # a proportion: Imbens & Kolesar's df with the ICC estimated, at most Kish's
+    # effective conditions - 1
+    k = np.bincount(spk, weights=c)
+    df = min(_ik_df_by_definition(nc, icc_anova(k, nc)), n**2 / np.sum(nc**2) - 1)
+    assert lin["df"] == pytest.approx(df, rel=1e-9)
     q = stats.t.ppf(0.975, df)
     assert res.confidence_interval == pytest.approx((acc - q * se, acc + q * se), rel=1e-6)
     assert lin["design_effect"] == pytest.approx(se**2 / (acc * (1 - acc) / n), rel=1e-5)
@@ -216,7 +331,7 @@ def test_auto_picks_by_metric_and_design_and_says_why():
     fn = mlci.bootstrap_ci(Y, PRED, metric=lambda a, b: np.mean(a == b), rng=0, n_resamples=50)
     strata = mlci.bootstrap_ci(Y, PRED, metric="f1", strata=Y, rng=0)
     assert (acc.method, f1.method, fn.method, strata.method) == (
-        "wilson",
+        "logit_t",
         "studentized",
         "bca",
         "bca",
@@ -248,7 +363,7 @@ def test_linearization_support_reasons():
 
 def test_result_interval_switches_between_all_methods():
     res = mlci.bootstrap_ci(Y, PRED, metric="accuracy", method="studentized", rng=0)
-    for m in ("percentile", "basic", "normal", "bc", "t", "wilson", "studentized"):
+    for m in ("percentile", "basic", "normal", "bc", "t", "logit_t", "wilson", "studentized"):
         assert res.interval(m).method == m
     assert res.interval("studentized") == res
     with pytest.raises(ValueError, match="acceleration"):
@@ -276,12 +391,12 @@ def test_diagnostics_on_every_result():
     assert auc.diagnostics["tied_positive_atoms"] > 0
 
 
-def test_compare_auto_wilson_systems_t_differences():
+def test_compare_auto_logit_t_systems_t_differences():
     a = PRED
     b = np.where(RNG.random(N) < 0.9, PRED, 1 - PRED)
     res = _quiet(mlci.compare, Y, {"A": a, "B": b}, metric="accuracy", conditions=SPK, rng=0)
     assert res.method == "auto"
-    assert res.systems["A"].method == "wilson"
+    assert res.systems["A"].method == "logit_t"
     d = res.difference("A", "B")
     assert d.method == "t"
     lin = d.details["linearized"]
@@ -322,12 +437,22 @@ def test_warns_in_the_cells_where_the_map_shows_no_method_holding():
             n_resamples=100,
         )
     assert "Paired differences" in res.details["warning"]
-    # a clustered proportion near 1 over 20 conditions (the map: Wilson covers 0.921)
-    sim = simulate.clustered_classification(20, 20, 0.95, 0.1, rng=1)
-    with pytest.warns(mlci.FewConditionsWarning, match="near 0 or 1"):
-        mlci.bootstrap_ci(*sim.data, metric="accuracy", conditions=sim.conditions, rng=0)
-    # ... but not at 0.8 over 20 conditions, where Wilson holds (0.946)
-    sim = simulate.clustered_classification(20, 20, 0.8, 0.1, rng=1)
+    # a clustered proportion near 1 with few effective errors (the map: 0.98 over 20
+    # conditions, logit_t covers 0.97, Wilson 0.89)
+    sim = simulate.clustered_classification(20, 20, 0.98, 0.1, rng=1)
+    with pytest.warns(mlci.FewConditionsWarning, match="2.8 effective minority outcomes"):
+        res = mlci.bootstrap_ci(*sim.data, metric="accuracy", conditions=sim.conditions, rng=0)
+    assert res.method == "logit_t" and "near 0 or 1" in res.details["warning"]
+    # ... but not at 0.95 over 20 conditions (9 effective errors), where logit_t holds
+    for acc in (0.95, 0.8):
+        sim = simulate.clustered_classification(20, 20, acc, 0.1, rng=1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            mlci.bootstrap_ci(*sim.data, metric="accuracy", conditions=sim.conditions, rng=0)
+    # nor over 20 unequal conditions at ICC 0.2 (logit_t holds there)
+    sim = simulate.clustered_classification(
+        20, np.round(np.linspace(0.25, 1.75, 20) * 20).astype(int), 0.8, 0.2, rng=1
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         mlci.bootstrap_ci(*sim.data, metric="accuracy", conditions=sim.conditions, rng=0)

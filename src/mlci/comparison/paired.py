@@ -32,7 +32,7 @@ import numpy as np
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
 from ..classical.pvalues import t_pvalues
-from ..engine.auto import warn_paired
+from ..engine.auto import proportion_method, warn_paired
 from ..engine.bootstrap import (
     finish_bootstrap,
     kernel_jackknife,
@@ -638,10 +638,11 @@ def compare(
         diff_method = "t"
         for s_, k_ in enumerate(kernels):
             if k_.proportion is not None:
-                sys_methods[s_] = "wilson"
-                sys_linear[s_] = resolve_method(k_, plan, "wilson")[1]
+                sys_methods[s_] = proportion_method(plan)[0]
+                sys_linear[s_] = resolve_method(k_, plan, sys_methods[s_])[1]
         auto_reason = (
-            "systems: wilson for a proportion, otherwise studentized; differences: t on the "
+            "systems: for a proportion wilson (independent samples) or logit_t (over "
+            "conditions), otherwise studentized; differences: t on the "
             "linearized (CR2) standard error with the effective conditions - 1 degrees of "
             "freedom (the coverage map: the bootstrap-t of a paired difference is erratic "
             "with few conditions)"

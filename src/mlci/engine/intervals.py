@@ -29,6 +29,7 @@ __all__ = [
     "acceleration",
     "bootstrap_interval",
     "interval_from_replicates",
+    "logit_t_interval",
     "quantiles",
     "studentized_interval",
     "studentized_pvalue",
@@ -37,7 +38,7 @@ __all__ = [
 ]
 
 #: interval methods that need the linearized standard error (engine/linearize.py)
-LINEARIZED_METHODS = ("studentized", "t", "wilson")
+LINEARIZED_METHODS = ("studentized", "t", "logit_t", "wilson")
 
 
 def quantiles(dist: np.ndarray, probs: np.ndarray) -> np.ndarray:
@@ -425,6 +426,51 @@ def t_interval(
     return low, high, {"df": float(df)}
 
 
+def logit_t_interval(
+    theta_hat: Any,
+    se_hat: Any,
+    df: float,
+    *,
+    confidence_level: float,
+    alternative: str = "two-sided",
+    bounds: tuple[float, float] | None = None,
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """The t interval on the logit scale: ``phi^-1(phi(theta) -/+ t_(df) se phi'(theta))``.
+
+    ``phi`` maps the metric's range to the real line (the logit for a proportion; see
+    :class:`_Scale`), so the interval stays inside the range and is asymmetric near its
+    edges, as the sampling distribution of a proportion over few conditions is; the
+    standard error is carried to that scale by the delta method.  This is the "logit"
+    interval for a proportion from a complex survey (Korn & Graubard 1999, *Analysis of
+    Health Surveys*; ``svyciprop(method = "logit")`` in R's survey package, Lumley 2010),
+    with the t reference of the cluster-robust (CR2) standard error.  Undefined
+    (``info["undefined"]``, NaN) where the estimate lies on the edge of the range or the
+    standard error is 0; with no bounds it is :func:`t_interval`.
+
+    Examples
+    --------
+    >>> low, high, _ = logit_t_interval(0.8, 0.05, 11, confidence_level=0.95, bounds=(0, 1))
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.6679, 0.8884)
+    """
+    theta_hat = np.asarray(theta_hat, dtype=float)
+    se_hat = np.asarray(se_hat, dtype=float)
+    p_hi = _tails(confidence_level, alternative)[1]
+    q = float(student_t.ppf(p_hi, df))
+    scale = _Scale(bounds)
+    phi = scale.forward(theta_hat)
+    with np.errstate(invalid="ignore"):
+        se_phi = se_hat * scale.slope(theta_hat)
+        low, high = scale.back(phi - q * se_phi), scale.back(phi + q * se_phi)
+    info: dict[str, Any] = {"df": float(df), "scale": scale.kind}
+    bad = ~np.isfinite(phi) | ~(se_phi > 0)
+    if np.any(bad):
+        info["undefined"] = int(np.sum(bad))
+        low, high = np.where(bad, np.nan, low), np.where(bad, np.nan, high)
+    low, high = _one_sided(low, high, alternative, bounds)
+    return low, high, info
+
+
 def wilson_interval(
     p_hat: float,
     n_eff: float,
@@ -510,6 +556,46 @@ def interval_from_replicates(
                 alternative=alternative,
                 bounds=bounds,
             )
+        if method == "logit_t":
+            low, high, info = logit_t_interval(
+                estimate,
+                linear["standard_error"],
+                linear["df"],
+                confidence_level=confidence_level,
+                alternative=alternative,
+                bounds=bounds,
+            )
+            if "undefined" not in info:
+                return low, high, info
+            if linear.get("effective_n") is not None:
+                # a proportion of 0 or 1 (or without variation between conditions): no
+                # logit; Wilson on the nominal size, which the linearization gives there
+                wl, wh, _ = wilson_interval(
+                    float(estimate),
+                    linear["effective_n"],
+                    None if linear.get("iid") else linear["df"],
+                    confidence_level=confidence_level,
+                    alternative=alternative,
+                )
+                info["fallback"] = (
+                    "logit_t undefined (the estimate on the edge of its range, or no "
+                    "spread); wilson used"
+                )
+                return wl, wh, info
+            tl, th, _ = t_interval(
+                estimate,
+                linear["standard_error"],
+                linear["df"],
+                confidence_level=confidence_level,
+                alternative=alternative,
+                bounds=bounds,
+            )
+            bad = np.isnan(low)
+            info["fallback"] = (
+                f"logit_t undefined for {int(np.sum(bad))} element(s) (the estimate on the "
+                "edge of its range, or no spread); t used there"
+            )
+            return np.where(bad, tl, low), np.where(bad, th, high), info
         if linear.get("effective_n") is None:
             raise ValueError(
                 "method='wilson' applies to a proportion (accuracy, error_rate, recall, "

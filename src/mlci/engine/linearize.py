@@ -18,7 +18,9 @@ bootstrap already uses:
 * the variance of the estimate itself is the bias-reduced CR2 one (Bell & McCaffrey
   2002): ``sum_c z_c^2 / (1 - n_c / N)``, equal to CR1 when the conditions have equal
   sizes and larger for unequal ones, with Kish's effective number of conditions minus
-  one as the t reference's degrees of freedom.
+  one as the t reference's degrees of freedom (for a proportion, Imbens & Kolesar's
+  2016 degrees of freedom under a random-effects working model, at most Kish's:
+  :func:`random_effects_df`).
 
 Per replicate this costs one gradient (closed form, or ``m`` extra kernel evaluations for
 kernels with at most 64 atoms) and, with conditions, one product of the gradient with
@@ -52,7 +54,16 @@ from scipy import sparse
 from ..metrics import FunctionKernel, Kernel
 from .sampler import Sampler
 
-__all__ = ["Linearization", "Linearized", "linearization_support", "linearize", "run_linearized"]
+__all__ = [
+    "Linearization",
+    "Linearized",
+    "icc_anova",
+    "linearization_support",
+    "linearize",
+    "proportion_df",
+    "random_effects_df",
+    "run_linearized",
+]
 
 
 def linearization_support(kernel: Kernel, plan: Any) -> str | None:
@@ -72,7 +83,8 @@ class Linearized:
     df : float
         Degrees of freedom of the t reference: ``n - 1`` for independent samples,
         Kish's effective number of conditions ``N^2 / sum n_c^2`` minus one with
-        conditions (``C - 1`` when they are of equal size).
+        conditions (``C - 1`` when they are of equal size); for a proportion over
+        conditions :func:`proportion_df` (Imbens & Kolesar 2016, at most Kish's).
     design_effect : float or None
         For a proportion: the variance over the binomial variance of its denominator
         (1 for independent samples); None otherwise.
@@ -304,6 +316,8 @@ class Linearization:
             # effective number of conditions, N^2 / sum n_c^2 (MacKinnon & Webb 2017)
             sizes = units.unit_size
             df = float(max(sizes.sum() ** 2 / np.sum(sizes**2) - 1.0, 1.0))
+            if kernel.proportion is not None and np.ndim(se) == 0:
+                df = proportion_df(units, cells[0], kernel.proportion, df)
         return Linearized(
             standard_error=np.asarray(se, dtype=float),
             n_units=units.n_units,
@@ -449,3 +463,79 @@ class _UnitDraws(Sampler):
             return u
         out[...] = u
         return out
+
+
+# ------------------------------------------- degrees of freedom of a clustered proportion
+def icc_anova(k: np.ndarray, n: np.ndarray) -> float:
+    """ANOVA estimator of the intra-condition correlation of a binary outcome, in [0, 1).
+
+    ``k[c]`` successes of ``n[c]`` trials in condition ``c`` (``n[c] >= 1``):
+    ``(MSB - MSW) / (MSB + (n0 - 1) MSW)`` with ``n0 = (N - sum n_c^2 / N) / (C - 1)``
+    (Fleiss 1981; among the estimators for binary data that Ridout, Demetrio & Firth
+    1999 found to do well), truncated at 0.
+    """
+    k, n = np.asarray(k, dtype=float), np.asarray(n, dtype=float)
+    c, total = len(n), float(n.sum())
+    if c < 2 or total <= c:
+        return 0.0
+    p = k.sum() / total
+    msb = np.sum((k - n * p) ** 2 / n) / (c - 1)
+    msw = np.sum(k - k**2 / n) / (total - c)
+    n0 = (total - np.sum(n**2) / total) / (c - 1)
+    den = msb + (n0 - 1.0) * msw
+    if not den > 0:
+        return 0.0
+    return float(min(max((msb - msw) / den, 0.0), 1.0 - 1e-9))
+
+
+def random_effects_df(sizes: np.ndarray, rho: float) -> float:
+    """Imbens & Kolesar's (2016) degrees of freedom for the CR2 t statistic of a mean.
+
+    The mean of ``N = sum n_c`` observations in ``C`` conditions (a regression on a
+    constant), its CR2 variance (Bell & McCaffrey 2002) and the Satterthwaite
+    approximation ``K = (sum lambda)^2 / sum lambda^2``, with ``lambda`` the eigenvalues
+    of ``G' Omega G``: ``G``'s column ``c`` is ``(I - H)_c A_c X_c (X'X)^-1``, here
+    ``(1_c - h_c 1) / (N sqrt(1 - h_c))`` with ``h_c = n_c / N``, and ``Omega`` the
+    random-effects working model ``(1 - rho) I + rho * blockdiag(J_{n_c})`` (Imbens &
+    Kolesar 2016, "K_IK").  ``rho = 0`` gives Bell & McCaffrey's ``K_BM``.
+    Equal sizes give ``C - 1`` for every ``rho``; unequal sizes and a positive ``rho``
+    give fewer.
+    """
+    n = np.asarray(sizes, dtype=float)
+    total = n.sum()
+    h = n / total
+    # N^2 G' Omega G = D^-1/2 M D^-1/2 = W, with D = diag(1 - h) and
+    # M = (1 - rho) N (diag(h) - h h') + rho A'A, A[e, c] = 1_e' (1_c - h_c 1)
+    #   = diag((1 - rho) n + rho n^2) + beta h h' - rho (q h' + h q'),
+    # q = n^2, beta = rho sum(n^2) - (1 - rho) N: a diagonal plus a rank-2 matrix, so
+    # sum(lambda) = tr W and sum(lambda^2) = tr W^2 cost O(C) (no C x C matrix)
+    d = 1.0 / (1.0 - h)
+    lam_diag = ((1.0 - rho) * n + rho * n**2) * d
+    u, v = h * np.sqrt(d), n**2 * np.sqrt(d)
+    beta = rho * np.sum(n**2) - (1.0 - rho) * total
+    b = np.array([[beta, -rho], [-rho, 0.0]])
+    uv = np.stack([u, v])
+    gram = uv @ uv.T
+    tr_w = lam_diag.sum() + np.trace(b @ gram)
+    tr_lowrank = np.trace(b @ (uv * lam_diag) @ uv.T)  # tr(diag L)
+    tr_w2 = np.sum(lam_diag**2) + 2.0 * tr_lowrank + np.trace(b @ gram @ b @ gram)
+    return float(tr_w**2 / tr_w2)
+
+
+def proportion_df(units: Any, cell_counts: np.ndarray, proportion: Any, kish: float) -> float:
+    """The t reference's degrees of freedom for a proportion over conditions.
+
+    :func:`random_effects_df` over the conditions with a non-empty denominator, with
+    their denominators as sizes and the ICC estimated by :func:`icc_anova`; at most
+    ``kish`` (the effective conditions minus one), at least 1.
+    """
+    atom = units.cell_atom
+    num, den = (np.isin(np.arange(units.m), np.flatnonzero(np.asarray(x))) for x in proportion)
+    if not all(np.asarray(x).dtype == bool for x in proportion):  # atom indices
+        num, den = (np.isin(np.arange(units.m), x) for x in proportion)
+    k = np.add.reduceat(cell_counts * num[atom], units.starts)
+    n = np.add.reduceat(cell_counts * den[atom], units.starts)
+    k, n = k[n > 0], n[n > 0]
+    if len(n) < 2:
+        return kish
+    return float(max(min(random_effects_df(n, icc_anova(k, n)), kish), 1.0))

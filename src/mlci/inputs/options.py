@@ -41,6 +41,7 @@ INTERVAL_METHODS = (
     "bca",
     "studentized",
     "t",
+    "logit_t",
     "wilson",
 )
 #: the methods that need only the bootstrap distribution (and, for BCa, a jackknife);
