@@ -12,7 +12,8 @@ clustered interval and every pair's paired clustered interval.  Scenarios
 ``nested`` (repeats resampled as a nested level), ``macro`` (mean of three task means,
 tasks as strata), ``pass@k`` (k = 2 of 5 answers).  Methods: ``cr1`` (t(G-1)), ``t``
 (CR2, Kish df), ``auto`` (the default: studentized models, t differences; BCa for nested
-repeats), ``studentized`` (bootstrap-t for models and pairs), ``bca``, ``percentile``.
+repeats), ``bca`` (the engine's cluster bootstrap; ``--methods`` also takes
+``studentized``, bootstrap-t for models and pairs, and ``percentile``).
 Experiment ``i`` uses seed ``i``, so the table is reproducible.  The binomial interval
 (Clopper-Pearson, 95%) of each coverage treats the experiments as the independent units
 (the three models or pairs of one experiment are correlated); the Monte-Carlo standard
@@ -33,10 +34,10 @@ from scipy import stats
 from mlci.llm.simulation import coverage_experiment
 
 DEFAULT_METHODS = {
-    "mean": ("cr1", "t", "auto", "studentized", "bca"),
-    "nested": ("auto", "percentile"),
-    "macro": ("cr1", "t", "auto", "studentized", "bca"),
-    "pass@k": ("cr1", "t", "auto", "studentized", "bca"),
+    "mean": ("cr1", "t", "auto", "bca"),
+    "macro": ("cr1", "t", "auto"),
+    "pass@k": ("cr1", "t", "auto"),
+    "nested": ("auto",),
 }
 
 

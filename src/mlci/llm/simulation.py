@@ -31,6 +31,7 @@ and the difference of two models' values for the pairs.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -65,7 +66,7 @@ def true_values(
 ) -> np.ndarray:
     """Every model's population value (see the module docstring): the mean score averaged
     over tasks, or with ``k`` the expected pass@k."""
-    x, w = np.polynomial.hermite_e.hermegauss(200)
+    x, w = _nodes()
     sd = np.sqrt(sd_cluster**2 + sd_item**2 + sd_model**2)
     s = np.asarray(skills, dtype=float)[:, None]
     out = np.zeros(s.shape[0])
@@ -80,6 +81,12 @@ def true_values(
 def true_means(skills=DEFAULT_SKILLS, sd_cluster=0.8, sd_item=0.8, sd_model=0.4) -> np.ndarray:
     """``E[logistic(skill - Z)]`` for ``Z ~ N(0, sd^2)`` (Gauss-Hermite, 200 nodes)."""
     return true_values(skills, sd_cluster, sd_item, sd_model)
+
+
+@functools.cache
+def _nodes() -> tuple[np.ndarray, np.ndarray]:
+    """Gauss-Hermite (probabilists') nodes and weights, 200 of them (computed once)."""
+    return np.polynomial.hermite_e.hermegauss(200)
 
 
 def _task_shifts(n_tasks: int, task_shift: float) -> np.ndarray:
