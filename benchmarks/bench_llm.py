@@ -180,8 +180,8 @@ def main(argv: list[str] | None = None) -> None:
     print()
     print(f"eval_log + default comparison: {total:.1f} s wall, {total_cpu:.1f} s CPU "
           f"(target: under 30 s); eval_log + bca: {total_bca:.1f} s wall; ratios: "
-          f"statsmodels/mlci cr1 {rows[4][1]['seconds'] / rows[2][1]['seconds']:.0f}x, "
-          f"numpy bootstrap/mlci bca {rows[5][1]['seconds'] / rows[3][1]['seconds']:.1f}x")  # fmt: skip
+          f"statsmodels/mlci cr1 {rows[4][1]['seconds'] / rows[2][1]['seconds']:.0f}x, numpy "
+          f"bootstrap/mlci bca {rows[5][1]['seconds'] / rows[3][1]['seconds']:.1f}x")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -98,8 +98,9 @@ def main(argv: list[str] | None = None) -> None:
             res = study(args.experiments, args.resamples, scenario, args.methods,
                         n_clusters=G)  # fmt: skip
             secs = time.perf_counter() - t0
+            load = os.getloadavg()[0]
             print(f"\n## {scenario}, {G} clusters ({args.experiments} experiments, "
-                  f"B = {args.resamples}, {secs:.0f} s, load {os.getloadavg()[0]:.1f})")  # fmt: skip
+                  f"B = {args.resamples}, {secs:.0f} s, load {load:.1f})")  # fmt: skip
             print(table(res), flush=True)
             for r in summarize(res):
                 out.append({"scenario": scenario, "clusters": G, "resamples": args.resamples,

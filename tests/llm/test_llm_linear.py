@@ -12,14 +12,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy import stats
+from test_llm_estimands import _items, synthetic  # same directory (rootdir import mode)
 
 import mlci
 from mlci.engine.intervals import studentized_interval
 from mlci.llm import linear
 from mlci.llm.estimands import item_table
 from mlci.llm.simulation import simulate_benchmark
-
-from test_llm_estimands import _items, synthetic  # same directory (rootdir import mode)
 
 
 @pytest.fixture(scope="module")

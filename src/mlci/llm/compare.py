@@ -2,7 +2,9 @@
 
 Every pair of models is compared on the items both were scored on -- a *paired*
 difference: the items' difficulty cancels, and the interval is much narrower than the
-two models' intervals suggest (Miller 2024, sec. "paired differences").  With the
+two models' intervals suggest (Miller 2024, sec. "paired differences").  By default
+(``method="auto"``) and with ``method="t"`` each difference has the t interval and test
+on its CR2 standard error (:mod:`mlci.llm.linear`).  With the
 bootstrap methods, the comparison is :func:`mlci.compare` on the item values (one
 replicate draw of items, or clusters, serves every model); with ``method="cr1"``, each
 difference's clustered standard error comes from the models' CR1 score sums (see
@@ -32,8 +34,8 @@ import numpy as np
 from scipy import stats
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
-from ..comparison.paired import ComparisonResult, PairDifference, compare
 from ..classical.pvalues import t_pvalues
+from ..comparison.paired import ComparisonResult, PairDifference, compare
 from ..engine.auto import warn_paired
 from ..engine.intervals import studentized_interval, studentized_pvalue, t_interval
 from ..inputs import DEFAULT_MAX_MEMORY, DISTRIBUTION_METHODS, check_choice
@@ -320,12 +322,17 @@ def llm_compare(
         Compare every model with this one only; by default every pair.
     correction : str, default "auto"
         p-value adjustment over the pairs: :func:`mlci.adjust_pvalues`'s names, or with a
-        bootstrap method ``"maxt"`` (single-step max-|t| of the joint bootstrap
-        distribution, Westfall & Young 1993).  ``"auto"``: ``"maxt"`` for the bootstrap,
-        ``"holm"`` for CR1.  A bootstrap p-value is at least ``1/(B+1)``, so Holm over
-        ``P`` pairs can reject nothing unless ``P/(B+1) < alpha`` (4,950 pairs need
-        B > 99,000); max-t has no such floor, which is why it is the bootstrap's default.
-    method : {"cr1", "bca", "percentile", "basic", "normal", "bc"}
+        bootstrap distribution method ``"maxt"`` (single-step max-|t| of the joint
+        bootstrap distribution, Westfall & Young 1993).  ``"auto"``: ``"maxt"`` for those,
+        ``"holm"`` for ``"auto"``, ``"t"``, ``"studentized"`` and ``"cr1"``.  A bootstrap
+        p-value is at least ``1/(B+1)``, so Holm over ``P`` pairs can reject nothing
+        unless ``P/(B+1) < alpha`` (4,950 pairs need B > 99,000); max-t has no such floor,
+        which is why it is the bootstrap's default.
+    method : {"auto", "t", "studentized", "cr1", "bca", "percentile", "basic", "normal", "bc"}
+        As in :func:`mlci.llm_ci`; for the differences, ``"auto"`` and ``"t"`` give the t
+        interval and test on each pair's CR2 standard error (one Gram matrix of the
+        models' cluster influences serves every pair), ``"studentized"`` the bootstrap-t
+        of every pair, the distribution methods :func:`mlci.compare` on the item values.
     confidence_level, alternative, n_resamples, rng, batch, n_jobs, max_memory
         As in :func:`mlci.llm_ci`.
 

@@ -22,7 +22,12 @@ evals", arXiv 2411.00640):
   level within every drawn item (``repeats="nested"``, a two-stage bootstrap: it counts
   the within-item noise a second time and is conservative).
 
-``method="cr1"`` is the analytic alternative: the cluster-robust (CR1) standard error of
+The default ``method="auto"`` is the bootstrap-t over clusters with the bias-reduced
+(CR2) standard error, and ``method="t"`` the CR2 standard error with a t interval on
+Kish's effective number of clusters (:mod:`mlci.llm.linear`); the coverage study of
+docs/llm.md compares them with CR1 and the cluster bootstrap.
+
+``method="cr1"`` is the classical analytic alternative: the cluster-robust (CR1) standard error of
 the weighted mean, ``V = G/(G-1) * sum_g (sum_{i in g} w_i e_i)^2 / (sum_i w_i)^2`` with
 ``e_i`` the item's deviation from the mean and ``G`` clusters (every item its own cluster
 without ``cluster=``) -- the sandwich estimator of a weighted regression on a constant
@@ -52,8 +57,8 @@ from scipy import sparse, stats
 from scipy.special import gammaln
 
 from ..engine.bootstrap import run_bootstrap
-from ..engine.nested import plan_for_conditions
 from ..engine.intervals import studentized_interval, t_interval
+from ..engine.nested import plan_for_conditions
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
     DISTRIBUTION_METHODS,
@@ -106,8 +111,7 @@ AUTO_REASON = (
     "docs/llm.md)"
 )
 AUTO_NESTED_REASON = (
-    "auto: bca, as repeats='nested' is a two-stage bootstrap (no linearization over "
-    "nested levels)"
+    "auto: bca, as repeats='nested' is a two-stage bootstrap (no linearization over nested levels)"
 )
 
 
@@ -580,13 +584,16 @@ def llm_ci(
         (default), or keep the items every model has (counts in ``details``).
     models : list of str, optional
         Only these models.
-    method : {"cr1", "bca", "percentile", "basic", "normal", "bc"}
-        ``"cr1"``: the analytic cluster-robust standard error with a t(G-1) interval;
-        otherwise the bootstrap interval method.
+    method : {"auto", "t", "studentized", "cr1", "bca", "percentile", "basic", "normal", "bc"}
+        ``"auto"`` (default): the bootstrap-t over clusters (studentized, logit scale, CR2
+        standard error; BCa with ``repeats="nested"``). ``"t"``: the CR2 standard error
+        with a t interval on Kish's effective clusters minus tasks (:mod:`mlci.llm.linear`).
+        ``"cr1"``: the analytic CR1 standard error with a t(G-1) interval (statsmodels'
+        ``cov_type="cluster"``). Otherwise the engine's cluster bootstrap interval.
     confidence_level : float, default 0.95
     alternative : {"two-sided", "less", "greater"}
     n_resamples, rng, batch, n_jobs, max_memory
-        Bootstrap options (ignored by ``method="cr1"``).
+        Bootstrap options (ignored by ``method="cr1"`` and ``"t"``).
 
     Returns
     -------
