@@ -81,6 +81,25 @@ def table(res: dict) -> str:
     return "\n".join(lines)
 
 
+def markdown(paths: list[str]) -> str:
+    """One table from the ``--json`` files: coverage (Monte-Carlo standard error) per
+    scenario, method and kind, one column per cluster count."""
+    rows = [r for p in paths for r in json.load(open(p))]
+    sizes = sorted({r["clusters"] for r in rows})
+    keys = list(dict.fromkeys((r["scenario"], r["method"], r["kind"]) for r in rows))
+    head = "| scenario | method | intervals | " + " | ".join(f"{g} clusters" for g in sizes)
+    lines = [head + " |", "|---|---|---|" + "---:|" * len(sizes)]
+    for sc, method, kind in keys:
+        cells = []
+        for g in sizes:
+            hit = [r for r in rows if (r["scenario"], r["method"], r["kind"], r["clusters"])
+                   == (sc, method, kind, g)]  # fmt: skip
+            cells.append(f"{hit[0]['coverage']:.3f} ± {hit[0]['mc_se']:.3f}" if hit else "")
+        what = "models" if kind == "model" else "pairs"
+        lines.append(f"| {sc} | {method} | {what} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--experiments", type=int, default=1000)
@@ -90,7 +109,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--scenarios", nargs="+", default=list(DEFAULT_METHODS))
     parser.add_argument("--methods", nargs="+", default=None)
     parser.add_argument("--json", default=None, help="write the rows here")
+    parser.add_argument("--markdown", nargs="+", default=None, metavar="JSON",
+                        help="print one table from these --json files and stop")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.markdown:
+        print(markdown(args.markdown))
+        return
     out = []
     for G in args.clusters:
         for scenario in args.scenarios:
