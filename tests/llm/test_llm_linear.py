@@ -170,3 +170,13 @@ def test_simulated_truth_inside_auto_interval_often():
     log = simulate_benchmark(np.random.default_rng(3), n_clusters=100)
     res = mlci.llm_compare(log, cluster="passage", rng=0, n_resamples=300)
     assert res.details["n_clusters"] == 100 and res.details["effective_clusters"] < 100
+
+
+def test_few_clusters_warn(log):
+    with pytest.warns(mlci.FewConditionsWarning, match="Only 2 conditions"):
+        mlci.llm_ci(log, cluster="task", method="t")
+    with pytest.warns(mlci.FewConditionsWarning) as rec:
+        res = mlci.llm_compare(log, cluster="task", method="t")
+    said = " ".join(str(w.message) for w in rec)
+    assert "Only 2 conditions" in said and "Paired differences over 2 effective" in said
+    assert res.details["warning"].startswith("Paired differences over 2 effective")

@@ -56,6 +56,7 @@ import numpy as np
 from scipy import sparse, stats
 from scipy.special import gammaln
 
+from ..engine.auto import warn_outside_map
 from ..engine.bootstrap import run_bootstrap
 from ..engine.intervals import studentized_interval, t_interval
 from ..engine.nested import plan_for_conditions
@@ -713,6 +714,8 @@ def linear_models(
     ``"auto"``)."""
     level, alt = opts["confidence_level"], opts["alternative"]
     se = cs.cr2_se()
+    if table.cluster is not None:  # the engine's warning below 8 clusters
+        warn_outside_map({"n_conditions": cs.n_clusters}, name, method)
     if method == "t":
         low, high, _ = t_interval(
             cs.estimate, se, cs.df, confidence_level=level, alternative=alt, bounds=(0.0, 1.0)
