@@ -11,9 +11,13 @@ between runs).
 Timed, in one process, one call each:
 
 1. ``mlci.eval_log`` on the 5M-row long table (the way in);
-2. ``mlci.llm_compare(method="cr1")`` -- analytic clustered standard errors, all pairs;
-3. ``mlci.llm_compare`` with the paired cluster bootstrap (BCa, B = 1000), all pairs,
-   max-t adjusted (the bootstrap's default).
+2. ``mlci.llm_compare()`` with the default ``method="auto"``: every model's bootstrap-t
+   over clusters (B = 1000; one (B x clusters) count matrix serves all 100 models:
+   ``U @ T``) and every pair's t interval on its CR2 standard error (one Gram matrix of
+   the models' cluster influences serves all 4,950 pairs), Holm-adjusted;
+3. ``mlci.llm_compare(method="cr1")`` -- analytic clustered standard errors, all pairs;
+4. ``mlci.llm_compare(method="bca")`` -- the engine's joint paired cluster bootstrap
+   (B = 1000), all pairs, max-t adjusted.
 
 Peers, timed on a subset of pairs and extrapolated linearly to all 4,950 (the row says
 so):
@@ -117,11 +121,19 @@ def main(argv: list[str] | None = None) -> None:
     )
     log = res.pop("value")
     rows.append(("mlci.eval_log (5M rows -> table)", res, ""))
+    res = measure_call(
+        lambda: mlci.llm_compare(log, cluster="passage", rng=0, n_resamples=args.n_resamples)
+    )
+    cmp_auto = res.pop("value")
+    rows.append((f"mlci.llm_compare default (auto, B={args.n_resamples}), all pairs, Holm",
+                 res, ""))  # fmt: skip
     res = measure_call(lambda: mlci.llm_compare(log, cluster="passage", method="cr1"))
     cmp_cr1 = res.pop("value")
     rows.append(("mlci.llm_compare cr1, all pairs, Holm", res, ""))
     res = measure_call(
-        lambda: mlci.llm_compare(log, cluster="passage", rng=0, n_resamples=args.n_resamples)
+        lambda: mlci.llm_compare(
+            log, cluster="passage", rng=0, n_resamples=args.n_resamples, method="bca"
+        )
     )
     cmp_boot = res.pop("value")
     rows.append((f"mlci.llm_compare bca B={args.n_resamples}, all pairs, max-t", res, ""))
@@ -150,10 +162,14 @@ def main(argv: list[str] | None = None) -> None:
     rows.append((f"numpy cluster bootstrap B={args.n_resamples}, per pair", res,
                  f"{len(sub)} pairs, x{scale:.0f}"))  # fmt: skip
 
-    total = rows[0][1]["seconds"] + rows[2][1]["seconds"]
+    total = rows[0][1]["seconds"] + rows[1][1]["seconds"]
+    total_cpu = rows[0][1]["cpu_seconds"] + rows[1][1]["cpu_seconds"]
+    total_bca = rows[0][1]["seconds"] + rows[3][1]["seconds"]
+    n_auto = sum(d.significant for d in cmp_auto.differences)
     n_boot = sum(d.significant for d in cmp_boot.differences)
     n_cr1 = sum(d.significant for d in cmp_cr1.differences)
-    print(f"# pairs: {n_pairs}; significant: {n_boot} (bootstrap, max-t), {n_cr1} (CR1, Holm)")
+    print(f"# pairs: {n_pairs}; significant: {n_auto} (auto: CR2 t, Holm), {n_boot} "
+          f"(bootstrap, max-t), {n_cr1} (CR1, Holm)")  # fmt: skip
     print(f"# load average after: {os.getloadavg()[0]:.1f}")
     print()
     print("| call | wall | CPU | memory | note |")
@@ -162,10 +178,10 @@ def main(argv: list[str] | None = None) -> None:
         print(f"| {name} | {r['seconds']:.2f} s | {r['cpu_seconds']:.2f} s | "
               f"{r['memory_bytes'] / 2**20:.0f} MiB | {note} |")  # fmt: skip
     print()
-    print(f"eval_log + bootstrap comparison: {total:.1f} s wall "
-          f"(target: under 30 s); ratios: statsmodels/mlci cr1 "
-          f"{rows[3][1]['seconds'] / rows[1][1]['seconds']:.0f}x, numpy bootstrap/mlci "
-          f"{rows[4][1]['seconds'] / rows[2][1]['seconds']:.1f}x")  # fmt: skip
+    print(f"eval_log + default comparison: {total:.1f} s wall, {total_cpu:.1f} s CPU "
+          f"(target: under 30 s); eval_log + bca: {total_bca:.1f} s wall; ratios: "
+          f"statsmodels/mlci cr1 {rows[4][1]['seconds'] / rows[2][1]['seconds']:.0f}x, numpy "
+          f"bootstrap/mlci bca {rows[5][1]['seconds'] / rows[3][1]['seconds']:.1f}x")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -52,7 +52,8 @@ def test_cr1_differences_match_statsmodels(example):
 
 
 def test_bootstrap_comparison_is_mlci_compare(example):
-    res = mlci.llm_compare(example, cluster="group", rng=2, n_resamples=400, correction="holm")
+    res = mlci.llm_compare(example, cluster="group", rng=2, n_resamples=400, correction="holm",
+                           method="bca")  # fmt: skip
     items = _item_means(example)
     wide = items.pivot_table(index=["task", "item", "group"], columns="model", values="score")
     wide = wide.reset_index()
@@ -140,14 +141,16 @@ def test_many_models_holm_and_maxt(example):
     extra["score"] = (rng.random(len(extra)) < 0.5).astype(float)
     frame = __import__("pandas").concat([f, extra])
     log = mlci.eval_log(frame, task="task", repeat="repeat", clusters=["group"])
-    res = mlci.llm_compare(log, cluster="group", correction="maxt", rng=0, n_resamples=300)
+    res = mlci.llm_compare(log, cluster="group", correction="maxt", rng=0, n_resamples=300,
+                           method="bca")  # fmt: skip
     assert len(res.differences) == 6 and res.correction == "maxt"
-    with pytest.raises(ValueError, match="`correction`"):
-        mlci.llm_compare(log, method="cr1", correction="maxt")
-    assert mlci.llm_compare(log, method="cr1").correction == "holm"
-    assert mlci.llm_compare(log, rng=0, n_resamples=50).correction == "maxt"
+    for method in ("cr1", "t", "auto", "studentized"):  # max-t needs the joint bootstrap
+        with pytest.raises(ValueError, match="`correction`"):
+            mlci.llm_compare(log, method=method, correction="maxt")
+        assert mlci.llm_compare(log, method=method, n_resamples=50).correction == "holm"
+    assert mlci.llm_compare(log, rng=0, n_resamples=50, method="bca").correction == "maxt"
     # Holm over 6 pairs with B = 50 bootstrap p-values: the floor is said
-    holm = mlci.llm_compare(log, rng=0, n_resamples=50, correction="holm")
+    holm = mlci.llm_compare(log, rng=0, n_resamples=50, correction="holm", method="bca")
     assert "cannot reject" in holm.details["note"]
 
 
@@ -158,6 +161,8 @@ def test_many_models_holm_and_maxt(example):
         ({"correction": "nope"}, "`correction`"),
         ({"models": ["model-a"]}, "at least two"),
         ({"method": "cr1", "repeats": "nested"}, "`repeats`='nested' is a bootstrap"),
+        ({"method": "t", "repeats": "nested"}, "`repeats`='nested' is a bootstrap"),
+        ({"method": "wilson"}, "`method`"),
         ({"items": "all"}, "`items`"),
         ({"confidence_level": 95}, "`confidence_level`"),
         ({"alternative": "one-sided"}, "`alternative`"),

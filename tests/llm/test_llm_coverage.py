@@ -3,7 +3,9 @@
 The simulation (mlci.llm.simulation) mimics benchmark structure: 50 clusters of 1 to 15
 items (most small), per-item difficulty shared by three correlated models, 3 answers per
 item.  Target: 0.95 +/- 0.02 for every model's clustered interval and every pair's paired
-interval, for CR1 (t(G-1)), percentile and BCa.
+interval, for the default (``method="auto"``: bootstrap-t models, CR2 t differences), CR2
+``t`` and CR1 (t(G-1)) on the clustered mean, and for the default on the macro task
+average (three tasks as strata) and pass@2 (5 answers per item).
 
 Scale: ``MLCI_SLOW_SCALE`` (0.1 in CI) multiplies the number of experiments (2000 at 1.0,
 at least 150) and of replicates (1000 at 1.0, at least 300).  The full-size table is in
@@ -36,18 +38,26 @@ def _script():
     return module
 
 
+CASES = {"mean": ("cr1", "t", "auto"), "macro": ("auto",), "pass@k": ("auto",)}
+
+
 @pytest.fixture(scope="module")
 def study():
     script = _script()
-    res = script.study(N_EXPERIMENTS, N_RESAMPLES)
-    print("\n" + script.table(res))
-    return res
+    out = {}
+    for scenario, methods in CASES.items():
+        res = script.study(N_EXPERIMENTS, N_RESAMPLES, scenario, methods)
+        print(f"\n{scenario}\n" + script.table(res))
+        out.update({(scenario, *k): v for k, v in res.items()})
+    return out
 
 
 @pytest.mark.parametrize("kind", ["model", "pair"])
-@pytest.mark.parametrize("method", ["cr1", "percentile", "bca"])
-def test_coverage_within_two_points(study, kind, method):
-    hits = study[(kind, method)]
+@pytest.mark.parametrize(
+    ("scenario", "method"), [(s, m) for s, methods in CASES.items() for m in methods]
+)
+def test_coverage_within_two_points(study, scenario, kind, method):
+    hits = study[(scenario, kind, method)]
     n = hits.shape[0]
     k = round(float(hits.mean(axis=1).sum()))
     low = stats.binomtest(k, n, 0.93, alternative="less").pvalue

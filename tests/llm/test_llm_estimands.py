@@ -124,7 +124,7 @@ def test_bootstrap_is_the_engine_on_item_means(log):
     # one task: llm_ci's bootstrap is bootstrap_ci of the weighted mean of item means with
     # the clusters as conditions (same plan, same seed, same numbers)
     one = log.select(tasks=["t0"])
-    res = mlci.llm_ci(one, cluster="passage", rng=3, n_resamples=400)
+    res = mlci.llm_ci(one, cluster="passage", rng=3, n_resamples=400, method="bca")
     g = _items(one, "m1")
     r = res.models["m1"]
     ref = mlci.bootstrap_ci(np.ones(len(g)), g.score.to_numpy(), metric="weighted_mean",

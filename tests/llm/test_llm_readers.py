@@ -167,6 +167,9 @@ def test_models_on_different_items(runs):
     with pytest.raises(ValueError, match=rf"'org__model-b': 1.*item 'arc_easy/5'.*"
                                          rf"{a_path.name}:6.*items='shared'"):  # fmt: skip
         mlci.llm_compare(log, method="cr1")
+    for fn in (mlci.llm_compare, mlci.llm_ci):  # the default method too: checked first
+        with pytest.raises(ValueError, match=rf"item 'arc_easy/5'.*{a_path.name}:6"):
+            fn(log)
     res = mlci.llm_compare(log, method="cr1", items="shared")
     assert res.details["n_items_dropped"] == 1
     assert res.details["items_missing"] == {"org__model-b": 1}

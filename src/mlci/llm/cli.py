@@ -23,10 +23,9 @@ from typing import Any
 
 from ..classical.corrections import CORRECTION_METHODS
 from ..data import llm_example_path
-from ..inputs import INTERVAL_METHODS
 from ..results import strict_json
 from .compare import llm_compare
-from .estimands import AGGREGATES, ESTIMANDS, ITEMS, REPEATS, llm_ci
+from .estimands import AGGREGATES, ESTIMANDS, ITEMS, REPEATS, llm_ci, methods
 from .planning import llm_sample_size
 from .readers import FORMATS, read_eval_logs
 
@@ -121,7 +120,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def _interval(p: argparse.ArgumentParser) -> None:
     m = p.add_argument_group("interval")
-    m.add_argument("--method", default="bca", choices=("cr1", *INTERVAL_METHODS))
+    m.add_argument("--method", default="auto", choices=methods())
     m.add_argument("-B", "--n-resamples", type=int, default=2000, metavar="N")
     m.add_argument("--seed", type=int, metavar="S", help="random seed (default: drawn, printed)")
     m.add_argument("--confidence-level", type=float, default=0.95, metavar="L")
@@ -209,9 +208,12 @@ def _seed(args: argparse.Namespace) -> int:
 
 
 def _header(log: Any, res: Any, args: argparse.Namespace, seed: int) -> str:
-    how = "CR1 standard errors, t(G-1)" if res.method == "cr1" else (
-        f"{args.n_resamples} resamples ({res.method}), seed {seed}"
-    )  # fmt: skip
+    if res.method == "cr1":
+        how = "CR1 standard errors, t(G-1)"
+    elif res.method == "t":
+        how = f"CR2 standard errors, t({res.details['df']:.3g})"
+    else:
+        how = f"{args.n_resamples} resamples ({res.method}), seed {seed}"
     d = res.details
     clusters = f" in {d['n_clusters']} clusters" if d.get("n_clusters") else ""
     return (

@@ -2,7 +2,9 @@
 
 Every pair of models is compared on the items both were scored on -- a *paired*
 difference: the items' difficulty cancels, and the interval is much narrower than the
-two models' intervals suggest (Miller 2024, sec. "paired differences").  With the
+two models' intervals suggest (Miller 2024, sec. "paired differences").  By default
+(``method="auto"``) and with ``method="t"`` each difference has the t interval and test
+on its CR2 standard error (:mod:`mlci.llm.linear`).  With the
 bootstrap methods, the comparison is :func:`mlci.compare` on the item values (one
 replicate draw of items, or clusters, serves every model); with ``method="cr1"``, each
 difference's clustered standard error comes from the models' CR1 score sums (see
@@ -32,19 +34,27 @@ import numpy as np
 from scipy import stats
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
+from ..classical.pvalues import t_pvalues
 from ..comparison.paired import ComparisonResult, PairDifference, compare
-from ..inputs import DEFAULT_MAX_MEMORY, check_choice
+from ..engine.auto import warn_paired
+from ..engine.intervals import studentized_interval, studentized_pvalue, t_interval
+from ..inputs import DEFAULT_MAX_MEMORY, DISTRIBUTION_METHODS, check_choice
 from ..results import ConfidenceInterval, IntervalResult, Result, format_value
 from .estimands import (
+    LINEAR_METHODS,
     _interval_options,
     cr1_interval,
     cr1_scores,
     estimand_name,
     item_table,
+    linear_models,
+    linear_sums,
     plain_fields,
+    resolve_llm_method,
     sample_design,
     summary,
 )
+from .linear import ClusterSums, cr2_gram, pair_replicates
 from .log import EvalLog
 
 __all__ = ["LLMComparison", "LeaderboardEntry", "leaderboard", "llm_compare"]
@@ -288,7 +298,7 @@ def llm_compare(
     models: list[str] | None = None,
     reference: str | None = None,
     correction: str = "auto",
-    method: str = "bca",
+    method: str = "auto",
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
     n_resamples: int = 2000,
@@ -312,12 +322,17 @@ def llm_compare(
         Compare every model with this one only; by default every pair.
     correction : str, default "auto"
         p-value adjustment over the pairs: :func:`mlci.adjust_pvalues`'s names, or with a
-        bootstrap method ``"maxt"`` (single-step max-|t| of the joint bootstrap
-        distribution, Westfall & Young 1993).  ``"auto"``: ``"maxt"`` for the bootstrap,
-        ``"holm"`` for CR1.  A bootstrap p-value is at least ``1/(B+1)``, so Holm over
-        ``P`` pairs can reject nothing unless ``P/(B+1) < alpha`` (4,950 pairs need
-        B > 99,000); max-t has no such floor, which is why it is the bootstrap's default.
-    method : {"cr1", "bca", "percentile", "basic", "normal", "bc"}
+        bootstrap distribution method ``"maxt"`` (single-step max-|t| of the joint
+        bootstrap distribution, Westfall & Young 1993).  ``"auto"``: ``"maxt"`` for those,
+        ``"holm"`` for ``"auto"``, ``"t"``, ``"studentized"`` and ``"cr1"``.  A bootstrap
+        p-value is at least ``1/(B+1)``, so Holm over ``P`` pairs can reject nothing
+        unless ``P/(B+1) < alpha`` (4,950 pairs need B > 99,000); max-t has no such floor,
+        which is why it is the bootstrap's default.
+    method : {"auto", "t", "studentized", "cr1", "bca", "percentile", "basic", "normal", "bc"}
+        As in :func:`mlci.llm_ci`; for the differences, ``"auto"`` and ``"t"`` give the t
+        interval and test on each pair's CR2 standard error (one Gram matrix of the
+        models' cluster influences serves every pair), ``"studentized"`` the bootstrap-t
+        of every pair, the distribution methods :func:`mlci.compare` on the item values.
     confidence_level, alternative, n_resamples, rng, batch, n_jobs, max_memory
         As in :func:`mlci.llm_ci`.
 
@@ -343,19 +358,29 @@ def llm_compare(
         raise ValueError(f"`log` holds {len(names)} model(s); a comparison needs at least two.")
     if reference is not None and reference not in names:
         raise ValueError(f"`reference`={reference!r} is not among the models {names}.")
-    valid = (*CORRECTION_METHODS, "maxt") if method != "cr1" else CORRECTION_METHODS
+    engine_method, reason = resolve_llm_method(method, repeats)
+    joint = engine_method in DISTRIBUTION_METHODS  # the engine's joint bootstrap
+    valid = (*CORRECTION_METHODS, "maxt") if joint else CORRECTION_METHODS
     check_choice("correction", correction, ("auto", *valid))
     if correction == "auto":
-        correction = "holm" if method == "cr1" else "maxt"
-    if method == "cr1" and repeats == "nested":
-        raise ValueError(
-            "`repeats`='nested' is a bootstrap scheme; method='cr1' clusters the answers by "
-            "item (repeats='average'). Pass repeats='average' or a bootstrap method."
-        )
+        correction = "maxt" if joint else "holm"
     name = estimand_name(estimand, k, log.metric)
     level, alt = opts["confidence_level"], opts["alternative"]
+    details = dict(table.details)
+    if reason is not None:
+        details["method_reason"] = reason
     if method == "cr1":
         model_res, diffs = _cr1_compare(table, name, reference, correction, level, alt)
+    elif engine_method in LINEAR_METHODS:
+        cs = linear_sums(table, opts)
+        details["df"] = cs.df
+        details["effective_clusters"] = cs.effective_clusters
+        model_res = linear_models(cs, table, engine_method, name, opts)
+        diffs, warning = _linear_differences(
+            cs, table, engine_method, name, reference, correction, level, alt
+        )
+        if warning is not None:
+            details["warning"] = warning
     else:
         design = sample_design(table, repeats)
         values = design["values"] or [log.score[r] for r in table.rows or []]
@@ -370,7 +395,7 @@ def llm_compare(
             reference=reference,
             n_resamples=bo.n_resamples,
             confidence_level=level,
-            method=bo.method,
+            method=engine_method,
             alternative=alt,
             correction=correction,
             rng=bo.seed,
@@ -395,14 +420,14 @@ def llm_compare(
         cluster=cluster,
         aggregate=aggregate,
         repeats=repeats,
-        details=_floor_note(table.details, method, correction, len(diffs), opts),
+        details=_floor_note(details, engine_method, correction, len(diffs), opts),
     )
 
 
 def _floor_note(details, method, correction, n_pairs, opts) -> dict[str, Any]:
     """``details`` plus a note when bootstrap p-values cannot survive the correction."""
     out = dict(details)
-    if method != "cr1" and correction not in ("maxt", "none"):
+    if method not in ("cr1", "t", "auto") and correction not in ("maxt", "none"):
         floor = n_pairs / (opts["bootstrap"].n_resamples + 1)
         if floor >= 1 - opts["confidence_level"]:
             out["note"] = (
@@ -485,3 +510,78 @@ def _cr1_compare(table, name, reference, correction, level, alt):
         for n, (i, j) in enumerate(pairs)
     )
     return models, diffs
+
+
+def _pairs(names: list[str], reference: str | None) -> tuple[np.ndarray, np.ndarray]:
+    if reference is None:
+        pairs = list(combinations(range(len(names)), 2))
+    else:
+        r = names.index(reference)
+        pairs = [(i, r) for i in range(len(names)) if i != r]
+    return np.array([p[0] for p in pairs], dtype=np.intp), np.array(
+        [p[1] for p in pairs], dtype=np.intp
+    )
+
+
+def _linear_differences(
+    cs: ClusterSums, table, method, name, reference, correction, level, alt
+) -> tuple[tuple[PairDifference, ...], str | None]:
+    """Every pair by t on its CR2 standard error (``"t"``, ``"auto"``) or by the bootstrap-t
+    over clusters (``"studentized"``); adjusted p-values; simultaneous intervals at the
+    Bonferroni level."""
+    names = table.models
+    ia, ib = _pairs(names, reference)
+    P = ia.size
+    d_hat = cs.estimate[ia] - cs.estimate[ib]
+    gram = cr2_gram(cs)
+    d_se = np.sqrt(np.maximum(gram[ia, ia] + gram[ib, ib] - 2.0 * gram[ia, ib], 0.0))
+    bounds = (-1.0, 1.0)
+    sim_level = 1.0 - (1.0 - level) / P
+    warning = None
+    if method == "studentized":
+        dist, se_dist = pair_replicates(cs, ia, ib)
+        lo, hi, _ = studentized_interval(
+            d_hat, d_se, dist, se_dist, confidence_level=level, alternative=alt, bounds=bounds
+        )
+        slo, shi, _ = studentized_interval(
+            d_hat, d_se, dist, se_dist, confidence_level=sim_level, alternative=alt,
+            bounds=bounds,
+        )  # fmt: skip
+        p = studentized_pvalue(d_hat, d_se, dist, se_dist, alternative=alt, bounds=bounds)
+        used = "studentized"
+        extra: dict[str, Any] = {}
+    else:
+        lo, hi, _ = t_interval(d_hat, d_se, cs.df, confidence_level=level, alternative=alt,
+                               bounds=bounds)  # fmt: skip
+        slo, shi, _ = t_interval(d_hat, d_se, cs.df, confidence_level=sim_level,
+                                 alternative=alt, bounds=bounds)  # fmt: skip
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = np.where(d_se > 0, d_hat / np.where(d_se > 0, d_se, 1.0), 0.0)
+        p = t_pvalues(t, cs.df, alt)
+        used = "t"
+        extra = {"df": cs.df}
+        warning = warn_paired(cs.effective_clusters)
+    # a pair that agrees on every item: no evidence of a difference
+    p = np.where((d_se > 0) & ~np.isnan(p), p, 1.0)
+    p_adj = adjust_pvalues(p, correction=correction)
+    alpha = 1.0 - level
+    diffs = tuple(
+        PairDifference(
+            a=names[i],
+            b=names[j],
+            estimate=float(d_hat[n]),
+            confidence_interval=ConfidenceInterval(float(lo[n]), float(hi[n])),
+            confidence_level=level,
+            method=used,
+            alternative=alt,
+            standard_error=float(d_se[n]),
+            metric=name,
+            details={**extra, "n_clusters": cs.n_clusters},
+            pvalue=float(p[n]),
+            pvalue_adjusted=float(p_adj[n]),
+            simultaneous_interval=ConfidenceInterval(float(slo[n]), float(shi[n])),
+            significant=bool(p_adj[n] < alpha),
+        )
+        for n, (i, j) in enumerate(zip(ia.tolist(), ib.tolist(), strict=True))
+    )
+    return diffs, warning

@@ -22,7 +22,12 @@ evals", arXiv 2411.00640):
   level within every drawn item (``repeats="nested"``, a two-stage bootstrap: it counts
   the within-item noise a second time and is conservative).
 
-``method="cr1"`` is the analytic alternative: the cluster-robust (CR1) standard error of
+The default ``method="auto"`` is the bootstrap-t over clusters with the bias-reduced
+(CR2) standard error, and ``method="t"`` the CR2 standard error with a t interval on
+Kish's effective number of clusters (:mod:`mlci.llm.linear`); the coverage study of
+docs/llm.md compares them with CR1 and the cluster bootstrap.
+
+``method="cr1"`` is the classical analytic alternative: the cluster-robust (CR1) standard error of
 the weighted mean, ``V = G/(G-1) * sum_g (sum_{i in g} w_i e_i)^2 / (sum_i w_i)^2`` with
 ``e_i`` the item's deviation from the mean and ``G`` clusters (every item its own cluster
 without ``cluster=``) -- the sandwich estimator of a weighted regression on a constant
@@ -51,11 +56,13 @@ import numpy as np
 from scipy import sparse, stats
 from scipy.special import gammaln
 
+from ..engine.auto import warn_outside_map
 from ..engine.bootstrap import run_bootstrap
+from ..engine.intervals import studentized_interval, t_interval
 from ..engine.nested import plan_for_conditions
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
-    INTERVAL_METHODS,
+    DISTRIBUTION_METHODS,
     bootstrap_options,
     check_alternative,
     check_choice,
@@ -65,6 +72,7 @@ from ..inputs import (
 )
 from ..metrics import get_kernel
 from ..results import ConfidenceInterval, IntervalResult, Result, format_value, plain
+from .linear import ClusterSums, cluster_sums, replicates
 from .log import EvalLog, _item_codes
 
 __all__ = [
@@ -86,9 +94,26 @@ AGGREGATES = ("micro", "macro")
 ITEMS = ("error", "shared")
 
 
+#: the methods computed from the per-cluster sums (:mod:`mlci.llm.linear`)
+LINEAR_METHODS = ("auto", "t", "studentized")
+
+
 def methods() -> tuple[str, ...]:
-    """The interval methods of the LLM estimators: ``"cr1"`` and the bootstrap's."""
-    return ("cr1", *INTERVAL_METHODS)
+    """The interval methods of the LLM estimators: ``"auto"`` (the default), ``"t"`` (CR2),
+    ``"studentized"``, ``"cr1"`` and the bootstrap's distribution methods."""
+    return ("auto", "t", "studentized", "cr1", *DISTRIBUTION_METHODS)
+
+
+#: why ``method="auto"`` is what it is (``details["method_reason"]``)
+AUTO_REASON = (
+    "auto: each model by the bootstrap-t over clusters (studentized, logit scale, CR2 "
+    "standard error of the estimate); differences by t with the CR2 standard error and "
+    "Kish's effective clusters - strata degrees of freedom (the coverage study of "
+    "docs/llm.md)"
+)
+AUTO_NESTED_REASON = (
+    "auto: bca, as repeats='nested' is a two-stage bootstrap (no linearization over nested levels)"
+)
 
 
 def pass_at_k(n: Any, c: Any, k: int) -> np.ndarray:
@@ -527,7 +552,7 @@ def llm_ci(
     aggregate: str = "micro",
     items: str = "error",
     models: list[str] | None = None,
-    method: str = "bca",
+    method: str = "auto",
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
     n_resamples: int = 2000,
@@ -560,13 +585,16 @@ def llm_ci(
         (default), or keep the items every model has (counts in ``details``).
     models : list of str, optional
         Only these models.
-    method : {"cr1", "bca", "percentile", "basic", "normal", "bc"}
-        ``"cr1"``: the analytic cluster-robust standard error with a t(G-1) interval;
-        otherwise the bootstrap interval method.
+    method : {"auto", "t", "studentized", "cr1", "bca", "percentile", "basic", "normal", "bc"}
+        ``"auto"`` (default): the bootstrap-t over clusters (studentized, logit scale, CR2
+        standard error; BCa with ``repeats="nested"``). ``"t"``: the CR2 standard error
+        with a t interval on Kish's effective clusters minus tasks (:mod:`mlci.llm.linear`).
+        ``"cr1"``: the analytic CR1 standard error with a t(G-1) interval (statsmodels'
+        ``cov_type="cluster"``). Otherwise the engine's cluster bootstrap interval.
     confidence_level : float, default 0.95
     alternative : {"two-sided", "less", "greater"}
     n_resamples, rng, batch, n_jobs, max_memory
-        Bootstrap options (ignored by ``method="cr1"``).
+        Bootstrap options (ignored by ``method="cr1"`` and ``"t"``).
 
     Returns
     -------
@@ -585,13 +613,12 @@ def llm_ci(
                        aggregate=aggregate, items=items, models=models)  # fmt: skip
     method, opts = _interval_options(method, confidence_level, alternative, n_resamples, rng,
                                      batch, n_jobs, max_memory)  # fmt: skip
-    if method == "cr1" and repeats == "nested":
-        raise ValueError(
-            "`repeats`='nested' is a bootstrap scheme; method='cr1' clusters the answers by "
-            "item (repeats='average'). Pass repeats='average' or a bootstrap method."
-        )
+    engine_method, reason = resolve_llm_method(method, repeats)
     name = estimand_name(estimand, k, log.metric)
     out: dict[str, IntervalResult] = {}
+    details = dict(table.details)
+    if reason is not None:
+        details["method_reason"] = reason
     if method == "cr1":
         est, S, W, G = cr1_scores(table.values, table.weights, table.cluster)
         se = np.sqrt(G / (G - 1) * (S**2).sum(axis=1)) / W
@@ -608,6 +635,11 @@ def llm_ci(
                 metric=name,
                 details={"n_clusters": G, "df": G - 1, "n_items": table.details["n_items"]},
             )
+    elif engine_method in LINEAR_METHODS:
+        cs = linear_sums(table, opts)
+        details["df"] = cs.df
+        details["effective_clusters"] = cs.effective_clusters
+        out = linear_models(cs, table, engine_method, name, opts)
     else:
         design = sample_design(table, repeats)
         values = design["values"] or [log.score[r] for r in table.rows or []]
@@ -626,7 +658,7 @@ def llm_ci(
             out[model] = run_bootstrap(
                 kernel,
                 plan,
-                method=bo.method,
+                method=engine_method,
                 confidence_level=bo.confidence_level,
                 alternative=bo.alternative,
                 batch=bo.engine.batch,
@@ -643,8 +675,78 @@ def llm_ci(
         cluster=cluster,
         aggregate=aggregate,
         repeats=repeats,
-        details=table.details,
+        details=details,
     )
+
+
+def resolve_llm_method(method: str, repeats: str) -> tuple[str, str | None]:
+    """``(method actually used, reason)``: ``"auto"`` stays ``"auto"`` (models studentized,
+    differences t) unless the repeats are nested, where it is BCa."""
+    if repeats == "nested" and method in ("cr1", "t", "studentized"):
+        raise ValueError(
+            f"`repeats`='nested' is a bootstrap scheme; method={method!r} clusters the "
+            "answers by item (repeats='average'). Pass repeats='average', or a bootstrap "
+            "distribution method ('bca', 'percentile'...) or 'auto'."
+        )
+    if method == "auto":
+        return ("bca", AUTO_NESTED_REASON) if repeats == "nested" else ("auto", AUTO_REASON)
+    return method, None
+
+
+def linear_sums(table: ItemTable, opts: dict[str, Any]) -> ClusterSums:
+    """The per-cluster sums of an item table, with the resampling plan of its design."""
+    design = sample_design(table, "average")
+    bo = opts["bootstrap"]
+    return cluster_sums(
+        table.values,
+        table.weights,
+        design["conditions"],
+        design["strata"],
+        n_resamples=bo.n_resamples,
+        rng=bo.seed,
+    )
+
+
+def linear_models(
+    cs: ClusterSums, table: ItemTable, method: str, name: str, opts: dict[str, Any]
+) -> dict[str, IntervalResult]:
+    """Every model's interval by ``"t"`` (CR2) or the bootstrap-t (``"studentized"``,
+    ``"auto"``)."""
+    level, alt = opts["confidence_level"], opts["alternative"]
+    se = cs.cr2_se()
+    if table.cluster is not None:  # the engine's warning below 8 clusters
+        warn_outside_map({"n_conditions": cs.n_clusters}, name, method)
+    if method == "t":
+        low, high, _ = t_interval(
+            cs.estimate, se, cs.df, confidence_level=level, alternative=alt, bounds=(0.0, 1.0)
+        )
+        used = "t"
+    else:
+        dist, se_dist = replicates(cs)
+        low, high, _ = studentized_interval(
+            cs.estimate, se, dist, se_dist, confidence_level=level, alternative=alt,
+            bounds=(0.0, 1.0),
+        )  # fmt: skip
+        used = "studentized"
+    common = {
+        "n_clusters": cs.n_clusters,
+        "df": cs.df,
+        "effective_clusters": cs.effective_clusters,
+        "n_items": table.details["n_items"],
+    }
+    return {
+        model: IntervalResult(
+            estimate=float(cs.estimate[m]),
+            confidence_interval=ConfidenceInterval(float(low[m]), float(high[m])),
+            confidence_level=level,
+            method=used,
+            alternative=alt,
+            standard_error=float(se[m]),
+            metric=name,
+            details=dict(common),
+        )
+        for m, model in enumerate(table.models)
+    }
 
 
 def _interval_options(method, confidence_level, alternative, n_resamples, rng, batch, n_jobs,
@@ -656,7 +758,7 @@ def _interval_options(method, confidence_level, alternative, n_resamples, rng, b
     bo = bootstrap_options(
         n_resamples=n_resamples,
         confidence_level=level,
-        method="percentile" if method == "cr1" else method,
+        method=method if method in DISTRIBUTION_METHODS else "percentile",
         alternative=alt,
         rng=rng,
         batch=batch,
