@@ -863,8 +863,53 @@ class Scores:
     def n_neg(self) -> int:
         return len(self.neg)
 
+    def __eq__(self, other: object) -> bool:
+        """Exact equality: the same sorted scores of each class, easy-sample counts,
+        ``score_class`` and ``equal_class`` (no tolerance; the sample order is not
+        compared).
+
+        Examples
+        --------
+        >>> Scores([2, 1], [0.5]) == Scores([1, 2], [0.5])
+        True
+        >>> Scores([1, 2], [3, 4]).swap() == Scores([3, 4], [1, 2], score_class="neg",
+        ...                                         equal_class="neg")
+        True
+        """
+        if not isinstance(other, Scores):
+            return NotImplemented
+        return (
+            type(self) is type(other)
+            and self.score_class == other.score_class
+            and self.equal_class == other.equal_class
+            and self.n_easy_pos == other.n_easy_pos
+            and self.n_easy_neg == other.n_easy_neg
+            and bool(np.array_equal(self.pos, other.pos))
+            and bool(np.array_equal(self.neg, other.neg))
+            and self._eq_extra(other)
+        )
+
+    def _eq_extra(self, other: Any) -> bool:
+        """Further equality checks of subclasses (GroupScores: the groups)."""
+        return True
+
+    __hash__ = None  # type: ignore[assignment]  # mutable arrays: not hashable
+
     def swap(self) -> Scores:
-        """Exchange the roles of the classes (and hence of every rate)."""
+        """Exchange the roles of the classes (and hence of every rate).
+
+        Returns
+        -------
+        Scores
+            Positives and negatives exchanged, ``score_class`` and ``equal_class``
+            flipped, so that the FPR of the result is the FNR of the original.
+
+        Examples
+        --------
+        >>> s = Scores([1, 2, 3], [0.5, 2.5])
+        >>> float(s.swap().fnr(2.0)) == float(s.fpr(2.0))
+        True
+        """
         return Scores(
             self.neg,
             self.pos,
