@@ -100,7 +100,9 @@ from .scores.curves import (
     pr_curve,
     roc_band,
     roc_curve,
+    roc_with_ci,
 )
+from .scores.group_scores import GroupScores
 from .scores.groups import GroupResult, metric_by_group
 from .scores.identification import identification_scores
 from .scores.scores import EqualErrorRate, Scores, pointwise_cm
@@ -131,6 +133,7 @@ __all__ = [
     "EvalLog",
     "FewConditionsWarning",
     "GroupResult",
+    "GroupScores",
     "IntervalResult",
     "InvalidReplicatesWarning",
     "LLMComparison",
@@ -207,6 +210,7 @@ __all__ = [
     "reject_hypotheses",
     "roc_band",
     "roc_curve",
+    "roc_with_ci",
     "sample_size_auc",
     "sample_size_auc_difference",
     "sample_size_mcnemar",

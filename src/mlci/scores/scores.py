@@ -56,6 +56,7 @@ from ..engine.bootstrap import (
     run_replicates,
 )
 from ..engine.nested import plan_for_conditions
+from ..engine.custom import UserSampler, check_sampler
 from ..engine.sampler import Sampler
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
@@ -879,14 +880,14 @@ class Scores:
         if not isinstance(other, Scores):
             return NotImplemented
         return (
-            type(self) is type(other)
-            and self.score_class == other.score_class
+            self.score_class == other.score_class
             and self.equal_class == other.equal_class
             and self.n_easy_pos == other.n_easy_pos
             and self.n_easy_neg == other.n_easy_neg
             and bool(np.array_equal(self.pos, other.pos))
             and bool(np.array_equal(self.neg, other.neg))
             and self._eq_extra(other)
+            and other._eq_extra(self)
         )
 
     def _eq_extra(self, other: Any) -> bool:
@@ -1153,7 +1154,14 @@ class Scores:
         out = [invert_polyline(x, y, v) for v in t]
         return out[0] if np.ndim(target) == 0 else out
 
-    def bootstrap_sample(self, *, rng: Any = None, stratify: bool = False) -> Scores:
+    def bootstrap_sample(
+        self,
+        *,
+        rng: Any = None,
+        stratify: bool = False,
+        weights: str = "multinomial",
+        sampler: Callable[[np.random.Generator, int], Any] | None = None,
+    ) -> Scores:
         """One bootstrap resample of the samples, as a new :class:`Scores` object.
 
         For looking at one replicate (or writing a custom statistic); intervals come
@@ -1166,6 +1174,13 @@ class Scores:
             Keep the number of positives and of negatives (and so of easy samples) fixed;
             otherwise every sample is drawn from all of them, and a draw without a positive
             or without a negative is drawn again (a Scores object needs both classes).
+        weights : {"multinomial", "poisson"}, default "multinomial"
+            Draw ``n`` samples with replacement, or give every sample an independent
+            Poisson(1) count (score-analysis's "single pass"; the size varies).
+        sampler : callable, optional
+            A custom scheme, as in :meth:`bootstrap_ci`: ``sampler(rng, 1)`` returns the
+            ``(1, n_samples)`` whole-number counts of the samples (in their order).
+            Replaces ``stratify`` and ``weights``.
 
         Returns
         -------
@@ -1180,23 +1195,58 @@ class Scores:
         >>> b = s.bootstrap_sample(rng=0, stratify=True)
         >>> b.n_pos, b.n_neg, set(b.pos) <= set(s.pos)
         (4, 3, True)
+        >>> s.bootstrap_sample(sampler=lambda rng, b: np.ones((b, 7))) == s   # identity
+        True
         """
         stratify = check_flag("stratify", stratify)
+        check_choice("weights", weights, ("multinomial", "poisson"))
+        check_sampler(sampler)
         gen = np.random.default_rng(check_rng_seed(rng))
-        p, n = self.pos, self.neg
-        if stratify:
-            return type(self)._trusted(
-                gen.choice(p, len(p)), gen.choice(n, len(n)), self.score_class, self.equal_class
-            )
-        both = np.r_[p, n]
-        is_pos = np.r_[np.ones(len(p), dtype=bool), np.zeros(len(n), dtype=bool)]
-        while True:
-            idx = gen.integers(0, len(both), len(both))
-            if is_pos[idx].any() and not is_pos[idx].all():
-                break
-        return type(self)._trusted(
-            both[idx][is_pos[idx]], both[idx][~is_pos[idx]], self.score_class, self.equal_class
-        )
+        y, is_pos = self._y_score, self._is_pos
+        n = len(y)
+        if sampler is not None:
+            if stratify or weights != "multinomial":
+                raise ValueError(
+                    "`sampler` replaces the resampling design: drop `stratify` and `weights`."
+                )
+            c = np.asarray(sampler(gen, 1), dtype=float)
+            if c.shape != (1, n):
+                raise ValueError(
+                    f"`sampler(rng, 1)` returned shape {c.shape}; expected (1, n_samples) = "
+                    f"(1, {n})."
+                )
+            if not np.all(np.isfinite(c)) or np.any(c < 0) or np.any(c != np.round(c)):
+                raise ValueError(
+                    "`sampler(rng, 1)` must return whole, non-negative counts to build a "
+                    "resample (fractional weights work in `bootstrap_ci` only)."
+                )
+            idx = np.repeat(np.arange(n), c[0].astype(np.intp))
+            if not is_pos[idx].any() or is_pos[idx].all():
+                raise ValueError(
+                    "The resample drawn by `sampler` lacks a class; a Scores object needs both."
+                )
+        else:
+            while True:
+                if weights == "poisson":
+                    cells = [np.flatnonzero(is_pos), np.flatnonzero(~is_pos)] if stratify else [
+                        np.arange(n)
+                    ]
+                    idx = np.concatenate(
+                        [np.repeat(c, gen.poisson(1.0, len(c))) for c in cells]
+                    )
+                elif stratify:
+                    p_idx, n_idx = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
+                    idx = np.r_[gen.choice(p_idx, len(p_idx)), gen.choice(n_idx, len(n_idx))]
+                else:
+                    idx = gen.integers(0, n, n)
+                if is_pos[idx].any() and not is_pos[idx].all():
+                    break
+        return self._resampled(idx)
+
+    def _resampled(self, idx: np.ndarray) -> Scores:
+        """The samples at user-order positions ``idx`` (with repeats) as a new object."""
+        y, is_pos = self._y_score[idx], self._is_pos[idx]
+        return type(self)._trusted(y[is_pos], y[~is_pos], self.score_class, self.equal_class)
 
     threshold_at_tar = threshold_at_tpr
     threshold_at_frr = threshold_at_fnr
@@ -1343,6 +1393,7 @@ class Scores:
         n_jobs: int | None = None,
         max_memory: int = DEFAULT_MAX_MEMORY,
         dropna: bool = False,
+        sampler: Callable[[np.random.Generator, int], Any] | None = None,
     ) -> BootstrapResult:
         """Bootstrap confidence interval of any statistic of the scores.
 
@@ -1393,6 +1444,12 @@ class Scores:
         dropna : bool, default False
             Drop the samples with a missing condition or stratum instead of refusing them
             (``details["n_dropped"]`` counts them with those dropped by the constructor).
+        sampler : callable, optional
+            A custom resampling scheme ``sampler(rng, b)`` returning the ``(b, n_samples)``
+            counts (non-negative weights) of every sample in ``b`` replicates, samples in
+            their order (``pos`` then ``neg``, or the order of ``from_labels``), as in
+            :func:`mlci.bootstrap_ci`.  It replaces ``conditions``, ``strata``,
+            ``stratify`` and ``weights``; ``algorithm`` is then ``"weights"``.
 
         Returns
         -------
@@ -1417,6 +1474,15 @@ class Scores:
         >>> res = s.bootstrap_ci("eer", conditions=[speaker, session], rng=1, n_resamples=200)
         >>> res.scheme, res.n_conditions
         ('nested(2 levels; resampled: 1)', 30)
+
+        A custom scheme (here: the ordinary bootstrap of the positives only, negatives
+        kept as they are):
+
+        >>> def pos_only(rng, b):
+        ...     return np.c_[rng.multinomial(400, np.full(400, 1 / 400), size=b),
+        ...                  np.ones((b, 600))]
+        >>> s.bootstrap_ci("eer", sampler=pos_only, rng=1, n_resamples=200).scheme
+        'custom'
         """
         if not isinstance(metric_kwargs, dict | None):
             raise TypeError(f"`metric_kwargs` must be a dict; got {type(metric_kwargs).__name__}.")
@@ -1461,6 +1527,7 @@ class Scores:
             n_jobs=n_jobs,
             max_memory=max_memory,
             dropna=dropna,
+            sampler=sampler,
         )
         if len(out) != 1:
             raise ValueError(f"Unknown metric {metric!r}.")
@@ -1486,6 +1553,7 @@ class Scores:
         dropna: Any,
         algorithm: Any = "auto",
         user: tuple[Callable[..., Any], dict[str, Any]] | None = None,
+        sampler: Any = None,
     ) -> list[BootstrapResult]:
         """The one bootstrap driver of score statistics: validate, plan, run, finish.
 
@@ -1510,6 +1578,14 @@ class Scores:
         check_flag("dropna", dropna)
         if stratify is not None:
             check_flag("stratify", stratify)
+        check_sampler(sampler, conditions=conditions, strata=strata)
+        if sampler is not None:
+            if stratify or two_stage or weights != "multinomial" or algorithm == "lazy":
+                raise ValueError(
+                    "`sampler` replaces the resampling design: drop `stratify`, `two_stage`, "
+                    "`weights` and `algorithm='lazy'` (a custom scheme draws every count)."
+                )
+            stratify, algorithm = False, "weights"
         design = design_arrays(
             conditions,
             strata,
@@ -1556,7 +1632,14 @@ class Scores:
         if algorithm == "weights" or (algorithm == "auto" and not lazy_auto):
             lazy = False
         details = {"n_dropped": sc.n_dropped}
-        return _run(sc, spec, kernel, plan, opts, lazy, stratify, details, threads=user is None)
+        custom = None
+        if sampler is not None:
+            user_keys = np.empty(len(keys), dtype=np.intp)
+            user_keys[perm] = keys
+            custom = UserSampler(plan.weights_for(kernel.keys, kernel.m), sampler, user_keys)
+        return _run(
+            sc, spec, kernel, plan, opts, lazy, stratify, details, threads=user is None, custom=custom
+        )
 
 
 def _no_view(v: _View) -> np.ndarray:  # pragma: no cover - a callable's spec has no view path
@@ -1574,6 +1657,7 @@ def _run(
     details: dict[str, Any],
     *,
     threads: bool,
+    custom: Sampler | None = None,
 ) -> list[BootstrapResult]:
     """Replicates (lazy or through the engine's weights) and one result per part."""
     lay = sc._lay
@@ -1589,11 +1673,11 @@ def _run(
         estimate = spec.fn(sc._full_view()).reshape(spec.shape)
         scheme = plan.scheme + ("+lazy" if "lazy" not in plan.scheme else "")
     else:
-        sampler = plan.weights_for(kernel.keys, kernel.m)
+        sampler = plan.weights_for(kernel.keys, kernel.m) if custom is None else custom
         evaluate = kernel.evaluate
         bytes_per_row = 8.0 * kernel.m * kernel.work_factor + sampler.draw_bytes
         estimate = kernel.evaluate(sampler.counts[None, :])[0]
-        scheme = None
+        scheme = None if custom is None else "custom"
     if np.any(np.isnan(estimate)):
         raise ValueError(
             f"The statistic {spec.name!r} is undefined (NaN) on the data as given, e.g. "
