@@ -26,7 +26,7 @@ from ..inputs import (
     gather_design,
 )
 from ..metrics import FunctionKernel, Kernel, get_kernel, metric_info, metric_params
-from ..results import BootstrapResult, ConfidenceInterval, plain
+from ..results import BootstrapResult, ConfidenceInterval, per_confidence_level, plain
 from .auto import choose_method, design_diagnostics, warn_outside_map
 from .custom import UserSampler, check_sampler
 from .intervals import LINEARIZED_METHODS, acceleration, interval_from_replicates
@@ -523,6 +523,7 @@ def _errors_hint(kernel: Kernel) -> str:
     return f"First errors raised by the metric: {'; '.join(errs)}." if errs else ""
 
 
+@per_confidence_level
 def bootstrap_ci(
     *arrays: Any,
     metric: str | Callable[..., Any],
@@ -533,7 +534,7 @@ def bootstrap_ci(
     stratify: bool = False,
     dropna: bool = False,
     n_resamples: int = 1000,
-    confidence_level: float = 0.95,
+    confidence_level: float | list[float] = 0.95,
     method: str = "auto",
     alternative: str = "two-sided",
     rng: Any = None,
@@ -588,7 +589,9 @@ def bootstrap_ci(
         ``result.details["n_dropped"]`` says how many.
     n_resamples : int, default 1000
         Number of bootstrap replicates.
-    confidence_level : float, default 0.95
+    confidence_level : float or sequence of float, default 0.95
+        Several levels (``[0.9, 0.95, 0.99]``) return a tuple of results, one per level,
+        from the same replicates (as :meth:`BootstrapResult.interval`).
     method : {"bca", "percentile", "basic", "normal", "bc"}, default "bca"
         BCa uses a jackknife (delete-one-condition with conditions; grouped for large n).
     alternative : {"two-sided", "less", "greater"}

@@ -69,7 +69,7 @@ from ..inputs import (
     gather,
 )
 from ..metrics import Kernel, RocAucKernel
-from ..results import BootstrapResult
+from ..results import BootstrapResult, per_confidence_level
 from ._design import (
     check_stratify_nested,
     design_arrays,
@@ -1369,6 +1369,7 @@ class Scores:
         op = np.argsort(self._sign * self._y_score[idx_p], kind="stable")
         return np.concatenate([idx_n[on], idx_p[op]])
 
+    @per_confidence_level
     def bootstrap_ci(
         self,
         metric: str | Callable[..., Any],
@@ -1379,7 +1380,7 @@ class Scores:
         interpolation: str | None = None,
         metric_kwargs: dict[str, Any] | None = None,
         n_resamples: int = 1000,
-        confidence_level: float = 0.95,
+        confidence_level: float | list[float] = 0.95,
         method: str = "auto",
         alternative: str = "two-sided",
         rng: Any = None,
@@ -1417,7 +1418,8 @@ class Scores:
         metric_kwargs : dict, optional
             Other options: ``beta`` (``fbeta``), or keyword arguments of a callable metric.
         n_resamples, confidence_level, method, alternative, rng
-            As in :func:`mlci.bootstrap_ci`; every interval method is available.
+            As in :func:`mlci.bootstrap_ci`; every interval method is available.  Several
+            confidence levels return a tuple of results, one per level.
             Intervals are kept inside the statistic's range (rates, EER and AUC in
             [0, 1]; thresholds unbounded).
         conditions : array-like, or list of array-like, optional
