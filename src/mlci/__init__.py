@@ -69,6 +69,7 @@ from .comparison.paired import (
 from .comparison.permutation import permutation_test
 from .compat import evaluate_with_conf_int
 from .engine.bootstrap import bootstrap_ci
+from .engine.custom import bca_ci
 from .engine.nested import make_nested_plan
 from .exceptions import (
     DegenerateIntervalWarning,
@@ -148,6 +149,7 @@ __all__ = [
     "TestResult",
     "adjust_pvalues",
     "auc_ci",
+    "bca_ci",
     "bonferroni_dunn_test",
     "bootstrap632_ci",
     "bootstrap_ci",
