@@ -68,7 +68,7 @@ from ..inputs import (
     check_rng_seed,
     gather,
 )
-from ..metrics import Kernel, RocAucKernel
+from ..metrics import Kernel, RocAucKernel, check_sample_weight, with_sample_weight
 from ..results import BootstrapResult, per_confidence_level
 from ._design import (
     check_stratify_nested,
@@ -201,13 +201,26 @@ def _out(x: np.ndarray) -> Any:
 class _Layout:
     """Static description of the atoms (distinct oriented scores of each class)."""
 
-    def __init__(self, zneg: np.ndarray, zpos: np.ndarray, side: str) -> None:
+    def __init__(
+        self,
+        zneg: np.ndarray,
+        zpos: np.ndarray,
+        side: str,
+        wneg: np.ndarray | None = None,
+        wpos: np.ndarray | None = None,
+    ) -> None:
         self.side = side  # "left": z >= tau is positive; "right": z > tau
         self.u = [None, None]
-        self.cnt = [None, None]
-        for cls, z in ((0, zneg), (1, zpos)):
-            u, c = np.unique(z, return_counts=True)
-            self.u[cls], self.cnt[cls] = u, c.astype(float)
+        self.cnt = [None, None]  # per atom: number of samples, or their summed weights
+        self.nobs = [None, None]  # per atom: number of samples
+        for cls, z, wt in ((0, zneg, wneg), (1, zpos, wpos)):
+            u, inv, c = np.unique(z, return_inverse=True, return_counts=True)
+            self.u[cls], self.nobs[cls] = u, c.astype(float)
+            self.cnt[cls] = (
+                c.astype(float)
+                if wt is None
+                else np.bincount(inv.reshape(-1), weights=wt, minlength=len(u))
+            )
         self.m = [len(self.u[0]), len(self.u[1])]
         self.F = [np.concatenate(([0.0], np.cumsum(c))) for c in self.cnt]
         self.n = [float(self.F[0][-1]), float(self.F[1][-1])]
@@ -738,8 +751,10 @@ class Scores:
         equal_class: str,
         kept: np.ndarray | None = None,
         n_input: int | None = None,
+        sample_weight: np.ndarray | None = None,
     ) -> None:
         """Set up from validated user-order scores and positives (the one constructor)."""
+        self._w = sample_weight
         self.score_class = score_class
         self.equal_class = equal_class
         self.n_easy_pos = self.n_easy_neg = 0
@@ -755,8 +770,13 @@ class Scores:
         p, n = y_score[is_pos], y_score[~is_pos]
         self.pos = np.sort(p, kind="stable")
         self.neg = np.sort(n, kind="stable")
+        w = sample_weight
         self._lay = _Layout(
-            self._sign * n, self._sign * p, "left" if equal_class == "pos" else "right"
+            self._sign * n,
+            self._sign * p,
+            "left" if equal_class == "pos" else "right",
+            None if w is None else w[~is_pos],
+            None if w is None else w[is_pos],
         )
 
     @classmethod
@@ -780,7 +800,13 @@ class Scores:
         obj = type(self).__new__(type(self))
         kept = keep if self._kept is None else self._kept[keep]
         obj._init(
-            self._y_score[keep], is_pos, self.score_class, self.equal_class, kept, self._n_input
+            self._y_score[keep],
+            is_pos,
+            self.score_class,
+            self.equal_class,
+            kept,
+            self._n_input,
+            None if self._w is None else self._w[keep],
         )
         return obj
 
@@ -795,6 +821,7 @@ class Scores:
         equal_class: str = "pos",
         dropna: bool = False,
         data: Any = None,
+        sample_weight: Any = None,
     ) -> Scores:
         """Scores from per-sample binary labels and scores.
 
@@ -815,6 +842,12 @@ class Scores:
         data : DataFrame, optional
             A pandas or polars DataFrame (or pyarrow Table); ``y_true`` and ``y_score`` may
             then be column names.
+        sample_weight : array-like of float, shape (n_samples,), optional
+            Per-sample weights (non-negative, not all zero), as scikit-learn's
+            ``sample_weight``: every rate, confusion matrix, curve and the AUC count a
+            sample with its weight (an integer weight ``k`` gives exactly the values of the
+            sample repeated ``k`` times), and :meth:`bootstrap_ci` multiplies each
+            replicate's counts by the weights.
 
         Returns
         -------
@@ -828,6 +861,9 @@ class Scores:
         >>> s = Scores.from_labels(["no", "yes", "yes"], [0.2, 0.9, 0.4], pos_label="yes")
         >>> s.pos, s.neg
         (array([0.4, 0.9]), array([0.2]))
+        >>> w = Scores.from_labels([0, 1, 1, 0], [0.2, 0.9, 0.4, 0.6], sample_weight=[1, 1, 3, 1])
+        >>> w.tpr(0.5), w.auc()           # the positive at 0.4 counts three times
+        (0.25, 0.625)
         """
         check_choice("score_class", score_class, _LABELS)
         check_choice("equal_class", equal_class, _LABELS)
@@ -836,18 +872,31 @@ class Scores:
             {
                 "y_true": ArgSpec("labels", required=True),
                 "y_score": ArgSpec("scores", required=True),
+                "sample_weight": ArgSpec("numbers"),
             },
-            {"y_true": y_true, "y_score": y_score},
+            {"y_true": y_true, "y_score": y_score, "sample_weight": sample_weight},
             dropna=dropna,
             data=data,
         )
+        sw = g["sample_weight"]
+        if sw is not None:
+            sw = check_sample_weight(sw, len(g["y_score"]))
         is_pos = binary_target(g["y_true"], pos_label, metric="Scores.from_labels")
         if not is_pos.any():
             raise ValueError("No sample is positive in `y_true`: there are no positives.")
         if is_pos.all():
             raise ValueError("Every sample is positive in `y_true`: there are no negatives.")
+        if sw is not None:
+            for cls_mask, what in ((is_pos, "positive"), (~is_pos, "negative")):
+                if not (sw[cls_mask] > 0).any():
+                    raise ValueError(
+                        f"`sample_weight` is zero on every {what} sample: the {what} class "
+                        "would be empty; both classes are needed."
+                    )
         obj = cls.__new__(cls)
-        obj._init(g["y_score"], is_pos, score_class, equal_class, g.kept, g.n_samples + g.n_dropped)
+        obj._init(
+            g["y_score"], is_pos, score_class, equal_class, g.kept, g.n_samples + g.n_dropped, sw
+        )
         return obj
 
     def __repr__(self) -> str:
@@ -911,6 +960,16 @@ class Scores:
         >>> float(s.swap().fnr(2.0)) == float(s.fpr(2.0))
         True
         """
+        if self._w is not None:
+            obj = Scores.__new__(Scores)
+            obj._init(
+                self._y_score,
+                ~self._is_pos,
+                "neg" if self.score_class == "pos" else "pos",
+                "neg" if self.equal_class == "pos" else "pos",
+                sample_weight=self._w,
+            )
+            return obj
         return Scores(
             self.neg,
             self.pos,
@@ -936,7 +995,8 @@ class Scores:
         """
         t = _check_threshold(threshold)
         cm = _counts_at(self._lay, self._full_view(), self._sign * t.reshape(-1))[0]
-        return ConfusionMatrix(matrix=cm.reshape(*t.shape, 2, 2).astype(np.int64), binary=True)
+        cm = cm.reshape(*t.shape, 2, 2)
+        return ConfusionMatrix(matrix=cm if self._w is not None else cm.astype(np.int64), binary=True)
 
     confusion_matrix = cm
 
@@ -1058,8 +1118,14 @@ class Scores:
 
     def _pooled(self) -> Scores:
         """Every sample as a positive: its TPR is the TOPR, its FNR the TONR."""
-        everything = np.r_[self.pos, self.neg]
-        return Scores._trusted(everything, everything, self.score_class, self.equal_class)
+        if self._w is None:
+            everything = np.r_[self.pos, self.neg]
+            return Scores._trusted(everything, everything, self.score_class, self.equal_class)
+        y, w = self._y_score, self._w
+        obj = Scores.__new__(Scores)
+        both = np.r_[np.ones(len(y), dtype=bool), np.zeros(len(y), dtype=bool)]
+        obj._init(np.r_[y, y], both, self.score_class, self.equal_class, sample_weight=np.r_[w, w])
+        return obj
 
     @_doc(_THRESHOLD_SECTIONS, rate="topr")
     def threshold_at_topr(self, topr: Any, *, interpolation: str = "linear") -> Any:
@@ -1246,7 +1312,11 @@ class Scores:
     def _resampled(self, idx: np.ndarray) -> Scores:
         """The samples at user-order positions ``idx`` (with repeats) as a new object."""
         y, is_pos = self._y_score[idx], self._is_pos[idx]
-        return type(self)._trusted(y[is_pos], y[~is_pos], self.score_class, self.equal_class)
+        if self._w is None:
+            return type(self)._trusted(y[is_pos], y[~is_pos], self.score_class, self.equal_class)
+        obj = type(self).__new__(type(self))
+        obj._init(y, is_pos, self.score_class, self.equal_class, sample_weight=self._w[idx])
+        return obj
 
     threshold_at_tar = threshold_at_tpr
     threshold_at_frr = threshold_at_fnr
@@ -1357,8 +1427,8 @@ class Scores:
     def _keys(self) -> tuple[np.ndarray, np.ndarray]:
         """Atom of every internal sample (negatives sorted, then positives sorted)."""
         lay = self._lay
-        kn = np.repeat(np.arange(lay.m[0]), lay.cnt[0].astype(np.intp))
-        kp = lay.m[0] + np.repeat(np.arange(lay.m[1]), lay.cnt[1].astype(np.intp))
+        kn = np.repeat(np.arange(lay.m[0]), lay.nobs[0].astype(np.intp))
+        kp = lay.m[0] + np.repeat(np.arange(lay.m[1]), lay.nobs[1].astype(np.intp))
         labels = np.concatenate([np.zeros(len(kn), np.intp), np.ones(len(kp), np.intp)])
         return np.concatenate([kn, kp]), labels
 
@@ -1617,11 +1687,26 @@ class Scores:
         )
         if make is None:
             assert user is not None
+            if sc._w is not None:
+                raise ValueError(
+                    "A function metric of weighted Scores is not supported (each replicate "
+                    "would be a Scores object without weights); use a built-in metric."
+                )
             kernel: Kernel = _IndexKernel(sc, keys, *user)
             spec = _Spec(kernel.name, _no_view, kernel.shape, search=False, full=True)
         else:
             spec = make(sc)
             kernel = _ScoresKernel(sc._lay, keys, spec)
+        if sc._w is not None:
+            if algorithm == "lazy":
+                raise ValueError(
+                    "`algorithm='lazy'` draws counts of distinct scores; weighted Scores need "
+                    "`algorithm='weights'` (or 'auto')."
+                )
+            # the replicate's counts are multiplied by the weights (atoms: score x weight)
+            kernel = with_sample_weight(kernel, sc._w[perm])
+            keys = kernel.keys
+            algorithm = "weights"
         lazy = cond is None and user_strata is None and not spec.full
         size = int(np.prod(spec.shape)) if spec.shape else 1
         # searches cost O(b * known points) per query in the lazy sampler: keep them few
@@ -1637,7 +1722,7 @@ class Scores:
         custom = None
         if sampler is not None:
             user_keys = np.empty(len(keys), dtype=np.intp)
-            user_keys[perm] = keys
+            user_keys[perm] = kernel.keys
             custom = UserSampler(plan.weights_for(kernel.keys, kernel.m), sampler, user_keys)
         return _run(
             sc, spec, kernel, plan, opts, lazy, stratify, details, threads=user is None, custom=custom
