@@ -224,6 +224,8 @@ def bca_ci(
             raise ValueError(
                 f"`jackknife` must have shape (n, *{est.shape}) with n >= 2; got {jack.shape}."
             )
+        if not np.all(np.isfinite(jack)):
+            raise ValueError("`jackknife` contains NaN or inf; every delete-one value is needed.")
     else:
         assert statistic is not None
         n = len(arrays[0])
@@ -240,7 +242,12 @@ def bca_ci(
                 f"{est.shape} on all of them."
             )
     if bounds is not None:
-        lo, hi = (float(b) for b in bounds)
+        try:
+            lo, hi = (float(b) for b in bounds)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"`bounds` must be a pair (low, high) of numbers; got {bounds!r}."
+            ) from None
         if not lo < hi:
             raise ValueError(f"`bounds` must be (low, high) with low < high; got {bounds!r}.")
         bounds = (lo, hi)
@@ -264,7 +271,15 @@ def bca_ci(
 
 
 def _as_float(name: str, value: Any) -> np.ndarray:
+    """A numeric array (bools and numbers); text, ragged input or None inside is refused."""
     try:
-        return np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"`{name}` must be numbers; got {type(value).__name__}.") from None
+        raw = np.asarray(value)
+    except ValueError:
+        raise TypeError(
+            f"`{name}` must be a rectangular array of numbers (got ragged rows)."
+        ) from None
+    if raw.dtype.kind not in "biuf":
+        if raw.dtype.kind == "O" and any(v is None for v in raw.ravel().tolist()):
+            raise ValueError(f"`{name}` contains None (a missing value).")
+        raise TypeError(f"`{name}` must be numbers; got an array of {raw.dtype}.")
+    return raw.astype(float)

@@ -410,6 +410,10 @@ def roc_with_ci(
         max_memory=max_memory, dropna=dropna,
     )  # fmt: skip
     if fnr is None:
+        if fpr is not None:
+            fpr = _check_rate("fpr", fpr)
+            if fpr.ndim != 1:
+                raise ValueError(f"`fpr` must be 1-d; got an array of shape {fpr.shape}.")
         return roc_band(sc, fpr, kind="vertical", simultaneous=simultaneous, **bootstrap)
     level = check_confidence_level(confidence_level)
     check_flag("simultaneous", simultaneous)

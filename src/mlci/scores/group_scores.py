@@ -119,7 +119,8 @@ class GroupScores(Scores):
                              ("neg_groups", h["neg_groups"], n_neg)):  # fmt: skip
             if len(arr) != n:
                 raise ValueError(
-                    f"`{name}` has {len(arr)} labels for {n} scores; give one group per score."
+                    f"`{name}` has {len(arr)} labels for {n} scores in `{name.split('_')[0]}`; "
+                    "give one group per score."
                 )
         labels = _concat(g["pos_groups"], h["neg_groups"])
         self._set_groups(labels, group_names)
