@@ -238,9 +238,7 @@ REGISTRY: dict[str, Api] = {
             **FAST,
         },
         call=_compare,
-        aligned=(
-            _design(y_true=LABELS, system_a=LABELS, system_b=LABELS, sample_weight=NUMBERS),
-        ),
+        aligned=(_design(y_true=LABELS, system_a=LABELS, system_b=LABELS, sample_weight=NUMBERS),),
         optional=OPTIONAL_DESIGN | {"sample_weight"},
         shown={"system_a": "systems['A']", "system_b": "systems['B']"},
         adapted=frozenset({"systems"}),
@@ -1233,7 +1231,10 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
             (["--metric", "mean", "--value", "label"], "column 'label' (--value) must hold num"),
         ],
         "--weight": [
-            (["--metric", "weighted_mean", "--value", "wer", "--weight", "nope"], "--weight 'nope'"),
+            (
+                ["--metric", "weighted_mean", "--value", "wer", "--weight", "nope"],
+                "--weight 'nope'",
+            ),
             (["--weight", "nope"], "--weight 'nope': no such column"),
             (["--weight", "label"], "column 'label' (--weight) must hold numbers"),
             (["--weight", "num_words", "--method", "wilson-cc"], "--weight with --method"),

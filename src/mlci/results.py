@@ -9,10 +9,10 @@ them are frozen dataclasses with a short ``repr`` and a ``to_dict()`` method.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import html
 import json
 import math
-import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple

@@ -41,7 +41,7 @@ class GroupScores(_Counts, mlci.GroupScores):
         )
 
     @classmethod
-    def from_labels(  # noqa: D102
+    def from_labels(
         cls,
         labels,
         scores,

@@ -342,9 +342,7 @@ def run_ci(args: argparse.Namespace) -> int:
         for col in _columns_of(info, args):
             wanted[f"{output}:{col}"] = (OPTIONS[output], col, _KINDS[output])
             jobs.append((info, col))
-    if args.weight is not None and any(
-        weight_argument(i.name) == "sample_weight" for i in infos
-    ):
+    if args.weight is not None and any(weight_argument(i.name) == "sample_weight" for i in infos):
         if args.method in ANALYTIC_METHODS:
             raise CLIError(
                 f"--weight with --method {args.method}: the analytic intervals take unweighted "

@@ -48,10 +48,10 @@ from .validation import (
     check_alternative,
     check_choice,
     check_confidence_level,
-    confidence_levels,
     check_flag,
     check_positive_int,
     check_rng_seed,
+    confidence_levels,
     show_values,
 )
 
@@ -75,8 +75,8 @@ __all__ = [
     "check_label_pair",
     "check_positive_int",
     "check_rng_seed",
-    "confidence_levels",
     "column",
+    "confidence_levels",
     "encode_label_pair",
     "encode_labels",
     "engine_options",

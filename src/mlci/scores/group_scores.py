@@ -108,11 +108,13 @@ class GroupScores(Scores):
         super().__init__(pos, neg, score_class=score_class, equal_class=equal_class)
         n_pos, n_neg = int(self._is_pos.sum()), int((~self._is_pos).sum())
         g = gather(
-            {"pos_groups": ArgSpec("groups", required=True)}, {"pos_groups": pos_groups},
+            {"pos_groups": ArgSpec("groups", required=True)},
+            {"pos_groups": pos_groups},
             allow_empty=True,
         )
         h = gather(
-            {"neg_groups": ArgSpec("groups", required=True)}, {"neg_groups": neg_groups},
+            {"neg_groups": ArgSpec("groups", required=True)},
+            {"neg_groups": neg_groups},
             allow_empty=True,
         )
         for name, arr, n in (("pos_groups", g["pos_groups"], n_pos),
@@ -450,7 +452,7 @@ def _concat(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return b
     if len(b) == 0:
         return a
-    if a.dtype.kind in "US" and b.dtype.kind not in "US" or (
+    if (a.dtype.kind in "US" and b.dtype.kind not in "US") or (
         b.dtype.kind in "US" and a.dtype.kind not in "US"
     ):
         raise TypeError(

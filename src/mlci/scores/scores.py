@@ -55,8 +55,8 @@ from ..engine.bootstrap import (
     jackknife_values,
     run_replicates,
 )
-from ..engine.nested import plan_for_conditions
 from ..engine.custom import UserSampler, check_sampler
+from ..engine.nested import plan_for_conditions
 from ..engine.sampler import Sampler
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
@@ -996,7 +996,9 @@ class Scores:
         t = _check_threshold(threshold)
         cm = _counts_at(self._lay, self._full_view(), self._sign * t.reshape(-1))[0]
         cm = cm.reshape(*t.shape, 2, 2)
-        return ConfusionMatrix(matrix=cm if self._w is not None else cm.astype(np.int64), binary=True)
+        return ConfusionMatrix(
+            matrix=cm if self._w is not None else cm.astype(np.int64), binary=True
+        )
 
     confusion_matrix = cm
 
@@ -1294,12 +1296,12 @@ class Scores:
         else:
             while True:
                 if weights == "poisson":
-                    cells = [np.flatnonzero(is_pos), np.flatnonzero(~is_pos)] if stratify else [
-                        np.arange(n)
-                    ]
-                    idx = np.concatenate(
-                        [np.repeat(c, gen.poisson(1.0, len(c))) for c in cells]
+                    cells = (
+                        [np.flatnonzero(is_pos), np.flatnonzero(~is_pos)]
+                        if stratify
+                        else [np.arange(n)]
                     )
+                    idx = np.concatenate([np.repeat(c, gen.poisson(1.0, len(c))) for c in cells])
                 elif stratify:
                     p_idx, n_idx = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
                     idx = np.r_[gen.choice(p_idx, len(p_idx)), gen.choice(n_idx, len(n_idx))]
@@ -1725,7 +1727,16 @@ class Scores:
             user_keys[perm] = kernel.keys
             custom = UserSampler(plan.weights_for(kernel.keys, kernel.m), sampler, user_keys)
         return _run(
-            sc, spec, kernel, plan, opts, lazy, stratify, details, threads=user is None, custom=custom
+            sc,
+            spec,
+            kernel,
+            plan,
+            opts,
+            lazy,
+            stratify,
+            details,
+            threads=user is None,
+            custom=custom,
         )
 
 
