@@ -50,9 +50,12 @@ def _sample_args(config, **extra):
         return {"sampler": sampling, **extra}
     if config.smoothing:
         extra["smoothing"] = True
+    strat = config.stratified_sampling
     return {
         "weights": _WEIGHTS.get(sampling, sampling),
-        "stratify": config.stratified_sampling == "by_label",
+        # None / "by_label" / "by_group" (by_group= in extra); anything else goes through as
+        # it is, for mlci to refuse
+        "stratify": strat == "by_label" if strat in (None, "by_label", "by_group") else strat,
         **extra,
     }
 
