@@ -29,8 +29,8 @@ from mlci.scores.curves import (
     partial_auc,
     pr_curve,
     roc_band,
-    roc_with_ci,
     roc_curve,
+    roc_with_ci,
 )
 from mlci.scores.groups import metric_by_group
 from mlci.scores.trials import EerKernel, trial_bootstrap_ci, trial_weights

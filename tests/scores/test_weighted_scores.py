@@ -93,6 +93,9 @@ def test_weighted_scores_refusals_and_dropna():
         s.bootstrap_ci(lambda x: x.auc())
     with pytest.raises(ValueError, match="`algorithm='lazy'`"):
         s.bootstrap_ci("eer", algorithm="lazy")
+    # weights take part in equality
+    assert s != Scores.from_labels([0, 1, 1, 0], [0.1, 0.5, 0.7, 0.2], sample_weight=[1, 2, 1, 1])
+    assert s == Scores.from_labels([0, 1, 1, 0], [0.1, 0.5, 0.7, 0.2])
     d = Scores.from_labels([0, 1, 1, 0, 1], [0.1, np.nan, 0.7, 0.2, 0.4],
                            sample_weight=[1, 5, 2, 1, 1], dropna=True)  # fmt: skip
     assert d.n_dropped == 1

@@ -548,7 +548,7 @@ def bootstrap_ci(
     max_memory: int = DEFAULT_MAX_MEMORY,
     jackknife_groups: int | None = None,
     sampler: Callable[[np.random.Generator, int], Any] | None = None,
-) -> BootstrapResult:
+) -> BootstrapResult | tuple[BootstrapResult, ...]:
     """Bootstrap confidence interval for any metric, with iid, condition or stratified resampling.
 
     Parameters
@@ -629,6 +629,7 @@ def bootstrap_ci(
     Returns
     -------
     BootstrapResult
+        A tuple of them, one per level, when ``confidence_level`` is a sequence.
 
     Examples
     --------

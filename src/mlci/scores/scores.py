@@ -914,8 +914,8 @@ class Scores:
         return len(self.neg)
 
     def __eq__(self, other: object) -> bool:
-        """Exact equality: the same sorted scores of each class, easy-sample counts,
-        ``score_class`` and ``equal_class`` (no tolerance; the sample order is not
+        """Exact equality: the same sorted scores of each class (and weights), easy-sample
+        counts, ``score_class`` and ``equal_class`` (no tolerance; the sample order is not
         compared).
 
         Examples
@@ -935,6 +935,7 @@ class Scores:
             and self.n_easy_neg == other.n_easy_neg
             and bool(np.array_equal(self.pos, other.pos))
             and bool(np.array_equal(self.neg, other.neg))
+            and all(map(np.array_equal, self._lay.cnt, other._lay.cnt))
             and self._eq_extra(other)
             and other._eq_extra(self)
         )
@@ -1467,7 +1468,7 @@ class Scores:
         max_memory: int = DEFAULT_MAX_MEMORY,
         dropna: bool = False,
         sampler: Callable[[np.random.Generator, int], Any] | None = None,
-    ) -> BootstrapResult:
+    ) -> BootstrapResult | tuple[BootstrapResult, ...]:
         """Bootstrap confidence interval of any statistic of the scores.
 
         Parameters
@@ -1528,6 +1529,7 @@ class Scores:
         Returns
         -------
         BootstrapResult
+            A tuple of them, one per level, when ``confidence_level`` is a sequence.
 
         Examples
         --------
