@@ -228,10 +228,18 @@ REGISTRY: dict[str, Api] = {
     # ------------------------------------------------------------- comparison
     "compare": Api(
         mlci.compare,
-        {"y_true": Y, "system_a": P_A, "system_b": P_B, "metric": "accuracy", **DESIGN, **FAST},
+        {
+            "y_true": Y,
+            "system_a": P_A,
+            "system_b": P_B,
+            "metric": "accuracy",
+            "sample_weight": SW,
+            **DESIGN,
+            **FAST,
+        },
         call=_compare,
-        aligned=(_design(y_true=LABELS, system_a=LABELS, system_b=LABELS),),
-        optional=OPTIONAL_DESIGN,
+        aligned=(_design(y_true=LABELS, system_a=LABELS, system_b=LABELS, sample_weight=NUMBERS),),
+        optional=OPTIONAL_DESIGN | {"sample_weight"},
         shown={"system_a": "systems['A']", "system_b": "systems['B']"},
         adapted=frozenset({"systems"}),
         conditions="conditions",
@@ -298,8 +306,25 @@ REGISTRY: dict[str, Api] = {
     ),
     "Scores.from_labels": Api(
         Scores.from_labels,
-        {"y_true": Y, "y_score": S_A},
-        aligned=({"y_true": LABELS, "y_score": NUMBERS},),
+        {"y_true": Y, "y_score": S_A, "sample_weight": SW},
+        aligned=({"y_true": LABELS, "y_score": NUMBERS, "sample_weight": NUMBERS},),
+        optional=frozenset({"sample_weight"}),
+    ),
+    "GroupScores": Api(
+        mlci.GroupScores,
+        {
+            "pos": S_A[Y == 1],
+            "neg": S_A[Y == 0],
+            "pos_groups": np.tile(["a", "b"], N // 4),
+            "neg_groups": np.tile(["a", "b"], N // 4),
+        },
+        aligned=({"pos": NUMBERS, "pos_groups": GROUPS}, {"neg": NUMBERS, "neg_groups": GROUPS}),
+        one_is_too_few=False,
+    ),
+    "GroupScores.from_labels": Api(
+        mlci.GroupScores.from_labels,
+        {"y_true": Y, "y_score": S_A, "groups": np.tile(["a", "a", "b", "b"], N // 4)},
+        aligned=({"y_true": LABELS, "y_score": NUMBERS, "groups": GROUPS},),
     ),
     "Scores.bootstrap_ci": Api(
         SC.bootstrap_ci,
@@ -347,6 +372,8 @@ REGISTRY: dict[str, Api] = {
     "eer_ci": _scores_driver(mlci.eer_ci),
     "operating_point_ci": _scores_driver(mlci.operating_point_ci, at=0.2),
     "roc_band": _scores_driver(mlci.roc_band, grid=[0.2, 0.5]),
+    "roc_with_ci": _scores_driver(mlci.roc_with_ci, fpr=[0.2, 0.5]),
+    "roc_with_ci(fnr)": _scores_driver(mlci.roc_with_ci, fnr=[0.2, 0.5]),
     "metric_by_group": Api(
         mlci.metric_by_group,
         {
@@ -567,6 +594,15 @@ REGISTRY: dict[str, Api] = {
         conditions="conditions",
     ),
     "list_metrics": Api(mlci.list_metrics, {}),
+    "bca_ci": Api(
+        mlci.bca_ci,
+        {
+            "bootstrap_distribution": np.linspace(0.1, 0.9, 50),
+            "estimate": 0.52,
+            "jackknife": np.linspace(0.5, 0.54, N),
+        },
+        tables=("jackknife",),
+    ),
     # ------------------------------------------------------------- language models
     "eval_log": Api(
         mlci.eval_log,
@@ -633,6 +669,7 @@ EXEMPT = {
 #: methods of public classes that take data (besides the constructors)
 DATA_METHODS = {
     "Scores.from_labels",
+    "GroupScores.from_labels",
     "Scores.bootstrap_ci",
     "ConfusionMatrix.bootstrap_ci",
     "AtomTable.bootstrap_ci",
@@ -780,6 +817,14 @@ OPTION_BAD: dict[str, list[Any]] = {
     "max_rows": [0],
     "memory_limit": [3, " "],
     "temp_directory": [3],
+    "sampler": [3],
+    "fpr": [[1.5], "0.1"],
+    "fnr": [[1.5], "0.1"],
+    "y_axis": ["nope", "fpr"],  # the same rate as the default x_axis
+    "group_names": ["zz", ["a"]],
+    "estimate": [np.nan, "x"],
+    "statistic": [3],
+    "bounds": [(1, 0), "x"],
 }
 
 #: parameters not varied here, and where they are tested instead
@@ -794,6 +839,7 @@ ELSEWHERE: dict[str, str] = {
     "paths": "tests/llm/test_llm_readers.py (missing files, directories without logs)",
     "log": "tests/llm (`log` must be an EvalLog)",
     "source": "tests/backends/test_duckdb.py (files, globs, SQL, frames: missing, empty, wrong)",
+    "bootstrap_distribution": "tests/engine/test_custom.py (NaN marks an undefined replicate)",
 }
 
 
@@ -1185,7 +1231,13 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
             (["--metric", "mean", "--value", "label"], "column 'label' (--value) must hold num"),
         ],
         "--weight": [
-            (["--metric", "weighted_mean", "--value", "wer", "--weight", "nope"], "--weight 'nope'")
+            (
+                ["--metric", "weighted_mean", "--value", "wer", "--weight", "nope"],
+                "--weight 'nope'",
+            ),
+            (["--weight", "nope"], "--weight 'nope': no such column"),
+            (["--weight", "label"], "column 'label' (--weight) must hold numbers"),
+            (["--weight", "num_words", "--method", "wilson-cc"], "--weight with --method"),
         ],
         "--condition": [(["--condition", "nope"], "--condition 'nope': no such column")],
         "--strata": [(["--strata", "nope"], "--strata 'nope': no such column")],
@@ -1238,6 +1290,11 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         "--systems": [
             (["--systems", "pred,nope"], "--systems 'nope': no such column"),
             (["--systems", "pred"], "--systems: give at least two"),
+        ],
+        "--weight": [
+            (["--weight", "nope"], "--weight 'nope': no such column"),
+            (["--weight", "label"], "column 'label' (--weight) must hold numbers"),
+            (["--weight", "num_words", "--test", "mcnemar"], "--weight needs --test bootstrap"),
         ],
         "--condition": [(["--condition", "nope"], "--condition 'nope': no such column")],
         "--strata": [(["--strata", "nope"], "--strata 'nope': no such column")],
@@ -1300,6 +1357,10 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         "--condition": [(["--condition", "nope"], "--condition 'nope': no such column")],
         "--strata": [(["--strata", "nope"], "--strata 'nope': no such column")],
         "--group": [(["--group", "nope"], "--group 'nope': no such column")],
+        "--weight": [
+            (["--weight", "nope"], "--weight 'nope': no such column"),
+            (["--weight", "num_words", "--group", "speaker"], "--weight with --group"),
+        ],
         "--p-target": [(["--p-target", "1.5"], "--p-target"), (["--p-target", "x"], "--p-target")],
         "--c-miss": [(["--c-miss", "-1"], "--c-miss")],
         "--c-fa": [(["--c-fa", "0"], "--c-fa")],

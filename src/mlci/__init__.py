@@ -69,6 +69,7 @@ from .comparison.paired import (
 from .comparison.permutation import permutation_test
 from .compat import evaluate_with_conf_int
 from .engine.bootstrap import bootstrap_ci
+from .engine.custom import bca_ci
 from .engine.nested import make_nested_plan
 from .exceptions import (
     DegenerateIntervalWarning,
@@ -100,7 +101,9 @@ from .scores.curves import (
     pr_curve,
     roc_band,
     roc_curve,
+    roc_with_ci,
 )
+from .scores.group_scores import GroupScores
 from .scores.groups import GroupResult, metric_by_group
 from .scores.identification import identification_scores
 from .scores.scores import EqualErrorRate, Scores, pointwise_cm
@@ -131,6 +134,7 @@ __all__ = [
     "EvalLog",
     "FewConditionsWarning",
     "GroupResult",
+    "GroupScores",
     "IntervalResult",
     "InvalidReplicatesWarning",
     "LLMComparison",
@@ -145,6 +149,7 @@ __all__ = [
     "TestResult",
     "adjust_pvalues",
     "auc_ci",
+    "bca_ci",
     "bonferroni_dunn_test",
     "bootstrap632_ci",
     "bootstrap_ci",
@@ -207,6 +212,7 @@ __all__ = [
     "reject_hypotheses",
     "roc_band",
     "roc_curve",
+    "roc_with_ci",
     "sample_size_auc",
     "sample_size_auc_difference",
     "sample_size_mcnemar",

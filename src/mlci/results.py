@@ -9,17 +9,24 @@ them are frozen dataclasses with a short ``repr`` and a ``to_dict()`` method.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import html
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from .engine.intervals import interval_from_replicates
-from .inputs import INTERVAL_METHODS, check_alternative, check_choice, check_confidence_level
+from .inputs import (
+    INTERVAL_METHODS,
+    check_alternative,
+    check_choice,
+    check_confidence_level,
+    confidence_levels,
+)
 
 __all__ = [
     "BootstrapResult",
@@ -28,6 +35,7 @@ __all__ = [
     "Result",
     "TestResult",
     "format_value",
+    "per_confidence_level",
     "plain",
     "require_pandas",
     "strict_json",
@@ -341,9 +349,9 @@ class BootstrapResult(IntervalResult):
     def interval(
         self,
         method: str | None = None,
-        confidence_level: float | None = None,
+        confidence_level: Any = None,
         alternative: str | None = None,
-    ) -> BootstrapResult:
+    ) -> Any:
         """Another interval from the same replicates, without resampling again.
 
         Parameters
@@ -351,14 +359,30 @@ class BootstrapResult(IntervalResult):
         method : {"percentile", "basic", "normal", "bc", "bca"}, optional
             Default: this result's method.  ``"bca"`` needs the acceleration, which a
             result holds when it was computed with ``method="bca"`` (mlci's default).
-        confidence_level : float, optional
+        confidence_level : float or sequence of float, optional
+            Several levels (e.g. ``[0.9, 0.95, 0.99]``) give a tuple of results, one per
+            level, in the order given.
         alternative : {"two-sided", "less", "greater"}, optional
 
         Returns
         -------
-        BootstrapResult
+        BootstrapResult, or tuple of BootstrapResult (one per level)
             The same replicates with the new interval.
+
+        Examples
+        --------
+        >>> import mlci
+        >>> res = mlci.bootstrap_ci([0, 1] * 50, [0, 1] * 40 + [1, 0] * 10,
+        ...                         metric="accuracy", rng=0, method="percentile")
+        >>> [r.confidence_level for r in res.interval(confidence_level=[0.9, 0.99])]
+        [0.9, 0.99]
         """
+        levels = confidence_levels(confidence_level)
+        if levels is not None:
+            return tuple(
+                self.interval(method=method, confidence_level=lv, alternative=alternative)
+                for lv in levels
+            )
         method = check_choice("method", method or self.method, INTERVAL_METHODS)
         level = check_confidence_level(
             self.confidence_level if confidence_level is None else confidence_level
@@ -519,3 +543,23 @@ class TestResult(Result):
                 row["low"], row["high"] = (float(v) for v in self.confidence_interval)
             out.append(row)
         return out
+
+
+def per_confidence_level(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Let a driver returning a :class:`BootstrapResult` take several confidence levels.
+
+    With ``confidence_level=[0.9, 0.95, 0.99]`` the driver runs once (at the first
+    level) and returns a tuple of results, one per level, from the same replicates
+    (:meth:`BootstrapResult.interval`); a single level returns the result as before.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        levels = confidence_levels(kwargs.get("confidence_level"))
+        if levels is None:
+            return fn(*args, **kwargs)
+        kwargs["confidence_level"] = levels[0]
+        res = fn(*args, **kwargs)
+        return tuple(res.interval(confidence_level=lv) for lv in levels)
+
+    return wrapper

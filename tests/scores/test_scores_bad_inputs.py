@@ -30,6 +30,7 @@ from mlci.scores.curves import (
     pr_curve,
     roc_band,
     roc_curve,
+    roc_with_ci,
 )
 from mlci.scores.groups import metric_by_group
 from mlci.scores.trials import EerKernel, trial_bootstrap_ci, trial_weights
@@ -76,6 +77,7 @@ def _drivers() -> dict[str, object]:
         "cllr_ci": lambda **kw: cllr_ci(SC, **kw),
         "auc_ci": lambda **kw: auc_ci(SC, **kw),
         "roc_band": lambda **kw: roc_band(SC, [0.1, 0.5], **kw),
+        "roc_with_ci": lambda **kw: roc_with_ci(SC, fnr=[0.1, 0.5], **kw),
         "operating_point_ci": lambda **kw: operating_point_ci(SC, at=0.2, **kw),
         "ConfusionMatrix.bootstrap_ci": lambda **kw: CMX.bootstrap_ci("accuracy", **kw),
         "metric_by_group": lambda **kw: metric_by_group(
@@ -131,7 +133,7 @@ def test_driver_refuses_bad_options(driver, bad, name, exc):
 @pytest.mark.parametrize("driver", list(DRIVERS))
 @pytest.mark.parametrize("alternative", ["less", "greater"])
 def test_driver_one_sided_intervals_end_at_the_range(driver, alternative):
-    if driver == "roc_band":
+    if driver in ("roc_band", "roc_with_ci"):
         pytest.skip("a band's pointwise intervals: checked in test_curves")
     res = DRIVERS[driver](alternative=alternative, **FAST)
     if isinstance(res, pd.DataFrame):
@@ -453,6 +455,7 @@ SCORES_FUNCTIONS = {
     "cllr_ci": lambda s, **kw: cllr_ci(s, **kw),
     "auc_ci": lambda s, **kw: auc_ci(s, **kw),
     "roc_band": lambda s, **kw: roc_band(s, **kw),
+    "roc_with_ci": lambda s, **kw: roc_with_ci(s, **kw),
     "operating_point_ci": lambda s, **kw: operating_point_ci(s, **kw),
 }
 

@@ -38,9 +38,69 @@ class BootstrapConfig:
 
 DEFAULT_BOOTSTRAP_CONFIG = BootstrapConfig()
 _METHODS = {"quantile": "percentile", "bc": "bc", "bca": "bca"}
+# score-analysis's sampling methods under mlci's names (weights= of the bootstrap)
+_WEIGHTS = {"replacement": "multinomial", "dynamic": "multinomial", "single_pass": "poisson"}
 
 
-class Scores(mlci.Scores):
+def _sample_args(config, **extra):
+    """bootstrap_sample's arguments: sampling_method -> weights= (or sampler= for a
+    callable), stratified_sampling -> stratify=, smoothing -> smoothing=."""
+    sampling = config.sampling_method
+    if callable(sampling):
+        return {"sampler": sampling, **extra}
+    if config.smoothing:
+        extra["smoothing"] = True
+    strat = config.stratified_sampling
+    return {
+        "weights": _WEIGHTS.get(sampling, sampling),
+        # None / "by_label" / "by_group" (by_group= in extra); anything else goes through as
+        # it is, for mlci to refuse
+        "stratify": strat == "by_label" if strat in (None, "by_label", "by_group") else strat,
+        **extra,
+    }
+
+
+class _Counts:
+    """score-analysis's sample counts, from mlci's n_pos/n_neg/n_easy_*."""
+
+    @property
+    def nb_easy_pos(self):
+        return self.n_easy_pos
+
+    @property
+    def nb_easy_neg(self):
+        return self.n_easy_neg
+
+    @property
+    def nb_hard_pos(self):
+        return self.n_pos - self.n_easy_pos
+
+    @property
+    def nb_hard_neg(self):
+        return self.n_neg - self.n_easy_neg
+
+    @property
+    def nb_all_pos(self):
+        return self.n_pos
+
+    @property
+    def nb_all_neg(self):
+        return self.n_neg
+
+    @property
+    def nb_all_samples(self):
+        return self.n_pos + self.n_neg
+
+    @property
+    def nb_easy_samples(self):
+        return self.n_easy_pos + self.n_easy_neg
+
+    @property
+    def nb_hard_samples(self):
+        return self.nb_all_samples - self.nb_easy_samples
+
+
+class Scores(_Counts, mlci.Scores):
     def __init__(
         self,
         pos,
@@ -92,38 +152,6 @@ class Scores(mlci.Scores):
 
     # score-analysis's counts
     @property
-    def nb_easy_pos(self):
-        return self.n_easy_pos
-
-    @property
-    def nb_easy_neg(self):
-        return self.n_easy_neg
-
-    @property
-    def nb_hard_pos(self):
-        return self.n_pos - self.n_easy_pos
-
-    @property
-    def nb_hard_neg(self):
-        return self.n_neg - self.n_easy_neg
-
-    @property
-    def nb_all_pos(self):
-        return self.n_pos
-
-    @property
-    def nb_all_neg(self):
-        return self.n_neg
-
-    @property
-    def nb_all_samples(self):
-        return self.n_pos + self.n_neg
-
-    @property
-    def nb_easy_samples(self):
-        return self.n_easy_pos + self.n_easy_neg
-
-    @property
     def hard_pos_ratio(self):
         return self.nb_hard_pos / self.n_pos
 
@@ -146,10 +174,6 @@ class Scores(mlci.Scores):
     @property
     def hard_ratio(self):
         return self.nb_hard_samples / self.nb_all_samples
-
-    @property
-    def nb_hard_samples(self):
-        return self.nb_all_samples - self.nb_easy_samples
 
     # method= is interpolation= in mlci
     def threshold_at_tpr(self, tpr, *, method="linear"):
@@ -184,21 +208,31 @@ class Scores(mlci.Scores):
         return super().threshold_at_metric(target, metric, points=points)
 
     def eer(self):
-        e = super().eer()
+        e = mlci.Scores.eer(self)
         return e.threshold, e.eer  # score-analysis returns (threshold, eer)
 
     def bootstrap_sample(self, config=DEFAULT_BOOTSTRAP_CONFIG):
-        return super().bootstrap_sample(stratify=config.stratified_sampling == "by_label")
+        return super().bootstrap_sample(**_sample_args(config))
 
-    def bootstrap_ci(self, metric, alpha=0.05, config=DEFAULT_BOOTSTRAP_CONFIG, **kwargs):
-        res = super().bootstrap_ci(
+    def _ci(self, metric, alpha, config, kwargs):
+        if isinstance(metric, str):
+            metric = getattr(type(self), metric)  # as score-analysis: the method of the class
+        sampling = config.sampling_method
+        return super().bootstrap_ci(
             metric,
+            metric_kwargs=kwargs or None,
             confidence_level=1 - alpha,
             n_resamples=config.nb_samples,
             method=_METHODS.get(config.bootstrap_method, config.bootstrap_method),
-            stratify=config.stratified_sampling == "by_label",
-            **kwargs,
+            stratify=None if callable(sampling) else config.stratified_sampling == "by_label",
+            **({"sampler": sampling} if callable(sampling) else {}),
         )
+
+    def bootstrap_metric(self, metric, config=DEFAULT_BOOTSTRAP_CONFIG, **kwargs):
+        return self._ci(metric, 0.05, config, kwargs).bootstrap_distribution
+
+    def bootstrap_ci(self, metric, alpha=0.05, config=DEFAULT_BOOTSTRAP_CONFIG, **kwargs):
+        res = self._ci(metric, alpha, config, kwargs)
         return np.stack(
             [np.asarray(res.confidence_interval.low), np.asarray(res.confidence_interval.high)],
             axis=-1,

@@ -24,6 +24,7 @@ from ..classical.proportions import PROPORTION_METHODS, proportion_ci
 from ..data import example_path
 from ..engine.bootstrap import bootstrap_ci
 from ..inputs import INTERVAL_METHODS, positive_label
+from ..metrics import weight_argument
 from .common import (
     _KINDS,
     DEFAULT_METHOD,
@@ -119,7 +120,12 @@ def add_ci(sub: Any) -> argparse.ArgumentParser:
         metavar="COL[,COL...]",
         help="per-sample values for mean, weighted_mean; a row per column",
     )
-    g.add_argument("--weight", metavar="COL", help="per-sample weights for weighted_mean")
+    g.add_argument(
+        "--weight",
+        metavar="COL",
+        help="per-sample weights: the weights of weighted_mean, else every metric's "
+        "sample_weight (scikit-learn's; bootstrap methods only)",
+    )
     g.add_argument(
         "--condition",
         metavar="COL",
@@ -305,6 +311,9 @@ def _one(
         pos_label=options.get("pos_label"),
         average=options.get("average", "default"),
         metric_kwargs={k: options[k] for k in ("beta", "weights") if k in options},
+        sample_weight=arrays.get("sample_weight")
+        if weight_argument(info.name) == "sample_weight"
+        else None,
     )
 
 
@@ -333,6 +342,13 @@ def run_ci(args: argparse.Namespace) -> int:
         for col in _columns_of(info, args):
             wanted[f"{output}:{col}"] = (OPTIONS[output], col, _KINDS[output])
             jobs.append((info, col))
+    if args.weight is not None and any(weight_argument(i.name) == "sample_weight" for i in infos):
+        if args.method in ANALYTIC_METHODS:
+            raise CLIError(
+                f"--weight with --method {args.method}: the analytic intervals take unweighted "
+                "counts; use a bootstrap method (bca, percentile, ...) for weighted samples."
+            )
+        wanted["sample_weight"] = ("--weight", args.weight, "numbers")
     wanted.update(_grouping_columns(args))
     arrays, n_dropped, spelled = read_columns(table, source, wanted, dropna=args.dropna)
     seed = _seed(args)
@@ -397,6 +413,11 @@ def _run_ci_reduced(args: argparse.Namespace) -> int:
     if not names:
         raise CLIError("--metric: give at least one metric name (see `mlci metrics`).")
     infos = [_metric_info(n) for n in names]
+    if args.weight is not None and any(weight_argument(i.name) == "sample_weight" for i in infos):
+        raise CLIError(
+            "--weight (sample weights) with --engine duckdb: the reduced tables hold counts; "
+            "use --engine memory for weighted samples."
+        )
     column = {}
     for info in infos:
         cols = _columns_of(info, args)

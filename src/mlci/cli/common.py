@@ -69,6 +69,7 @@ OPTIONS: dict[str, str] = {
     "y_score": "--score",
     "values": "--value",
     "weights": "--weight",
+    "sample_weight": "--weight",
     "conditions": "--condition",
     "strata": "--strata",
     "systems": "--systems",
@@ -95,6 +96,7 @@ _KINDS = {
     "y_score": "scores",
     "values": "numbers",
     "weights": "numbers",
+    "sample_weight": "numbers",
     "conditions": "groups",
     "strata": "groups",
 }

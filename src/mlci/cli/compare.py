@@ -27,6 +27,7 @@ from ..classical.significance import MCNEMAR_VARIANTS, mcnemar_test
 from ..comparison.paired import compare
 from ..comparison.permutation import permutation_test
 from ..io import Table
+from ..metrics import weight_argument
 from .common import (
     _KINDS,
     CLIError,
@@ -100,6 +101,12 @@ def add_compare(sub: Any) -> argparse.ArgumentParser:
     )
     g.add_argument("--condition", metavar="COL", help="condition of each sample (speaker...)")
     g.add_argument("--strata", metavar="COL", help="resample within each stratum")
+    g.add_argument(
+        "--weight",
+        metavar="COL",
+        help="per-sample weights of the metric (sample_weight), the same for every system; "
+        "--test bootstrap, wide tables",
+    )
     m = p.add_argument_group("metric, interval and test")
     m.add_argument(
         "--test",
@@ -204,7 +211,7 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.example:
         args.label = args.label or "label"
     long = any(v is not None for v in (args.system_column, args.sample_column, args.output_column))
-    used = None if long else (args.label, args.systems, args.condition, args.strata)
+    used = None if long else (args.label, args.systems, args.condition, args.strata, args.weight)
     table, source = load_input(args, used)
     if long and args.systems:
         raise CLIError("give --systems (a wide table) or --system-column (a long table), not both.")
@@ -268,6 +275,15 @@ def run_compare(args: argparse.Namespace) -> int:
     ):
         if col is not None:
             wanted[key] = (opt, col, _KINDS[key])
+    if args.weight is not None:
+        if args.test != "bootstrap" or long:
+            raise CLIError(
+                "--weight needs --test bootstrap and a wide table (--systems): the other tests "
+                "count unweighted samples, and a long table has no per-sample column."
+            )
+        if weight_argument(info.name) != "sample_weight":
+            raise CLIError(f"--weight: {info.name} takes its weights as --label.")
+        wanted["sample_weight"] = ("--weight", args.weight, "numbers")
     arrays, n_dropped, spelled = read_columns(table, source, wanted, dropna=args.dropna)
     sys_opt = "--systems" if not long else "--output-column"
     spelled.update(y_pred=sys_opt, y_score=sys_opt, y_pred_a=sys_opt, y_pred_b=sys_opt)
@@ -313,6 +329,7 @@ def _bootstrap(args, info, y_true, systems, arrays, spelled, seed, pos_label, he
             rng=seed,
             pos_label=pos_label,
             average=args.average or "default",
+            sample_weight=arrays.get("sample_weight"),
         )
     relay_warnings(caught, spelled, args)
     level = f"{res.confidence_level * 100:.10g}%"

@@ -118,6 +118,9 @@ def add_scores(sub: Any) -> argparse.ArgumentParser:
     g.add_argument("--condition", metavar="COL", help="condition of each sample (speaker...)")
     g.add_argument("--strata", metavar="COL", help="resample within each stratum")
     g.add_argument("--group", metavar="COL", help="also report --group-metric for every group")
+    g.add_argument(
+        "--weight", metavar="COL", help="per-sample weights (sample_weight; not with --group)"
+    )
     q = p.add_argument_group("what to report")
     q.add_argument(
         "--p-target",
@@ -185,7 +188,7 @@ def run_scores(args: argparse.Namespace) -> int:
     if args.example:
         args.label = args.label or "is_angry"
         args.score = args.score or "score_angry"
-    used = (args.label, args.score, args.condition, args.strata, args.group)
+    used = (args.label, args.score, args.condition, args.strata, args.group, args.weight)
     table, source = load_input(args, used)
     if args.label is None or args.score is None:
         raise CLIError("mlci scores needs --label COL and --score COL.")
@@ -204,6 +207,10 @@ def run_scores(args: argparse.Namespace) -> int:
     ):
         if col is not None:
             wanted[key] = (opt, col, "groups")
+    if args.weight is not None:
+        if args.group is not None:
+            raise CLIError("--weight with --group: metrics per group take unweighted samples.")
+        wanted["sample_weight"] = ("--weight", args.weight, "numbers")
     arrays, n_dropped, spelled = read_columns(table, source, wanted, dropna=args.dropna)
     y = arrays["y_true"]
     pos_label = parse_like(args.pos_label, y) if args.pos_label is not None else None
@@ -228,7 +235,14 @@ def run_scores(args: argparse.Namespace) -> int:
     n_samples = len(y)
     for c in cols:
         names = {**spelled, "y_score": spelled[f"score:{c}"], "scores": spelled[f"score:{c}"]}
-        s = _call_api(names, Scores.from_labels, y, arrays[f"score:{c}"], pos_label=pos_label)
+        s = _call_api(
+            names,
+            Scores.from_labels,
+            y,
+            arrays[f"score:{c}"],
+            pos_label=pos_label,
+            sample_weight=arrays.get("sample_weight"),
+        )
         rows: list[list[Any]] = []
         found: list[dict[str, Any]] = []
 

@@ -85,6 +85,8 @@ class PairedData:
         Samples kept.
     n_dropped : int
         Samples dropped for a missing value (``dropna=True``).
+    sample_weight : ndarray or None
+        Per-sample weights (validated by the kernels, :func:`mlci.metrics.get_kernel`).
     """
 
     y_true: np.ndarray | None
@@ -93,6 +95,7 @@ class PairedData:
     strata: np.ndarray | None
     n_samples: int
     n_dropped: int
+    sample_weight: np.ndarray | None = None
 
 
 def _specs(metric: Any) -> tuple[ArgSpec | None, ArgSpec, bool, int]:
@@ -123,6 +126,7 @@ def gather_paired(
     dropna: bool = False,
     min_samples: int = 2,
     y_name: str = "y_true",
+    sample_weight: Any = None,
 ) -> PairedData:
     """The input gate of the comparison drivers: every per-sample argument, checked together.
 
@@ -144,6 +148,8 @@ def gather_paired(
         Fewest samples accepted.
     y_name : str
         How the caller names ``y_true`` (``"y_test"`` in :func:`mlci.evaluate_method`).
+    sample_weight : array-like, optional
+        Per-sample weights, aligned with the samples (dropped with them).
 
     Returns
     -------
@@ -186,6 +192,9 @@ def gather_paired(
     if strata is not None:
         specs["strata"] = ArgSpec("groups")
         values["strata"] = strata
+    if sample_weight is not None:
+        specs["sample_weight"] = ArgSpec("numbers")
+        values["sample_weight"] = sample_weight
     got = gather(specs, values, dropna=bool(dropna))
     if got.n_samples < min_samples:
         first = next(iter(specs))
@@ -210,6 +219,7 @@ def gather_paired(
         strata=got["strata"] if strata is not None else None,
         n_samples=got.n_samples,
         n_dropped=got.n_dropped,
+        sample_weight=got["sample_weight"] if sample_weight is not None else None,
     )
 
 

@@ -479,6 +479,7 @@ def compare(
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
     jackknife_groups: int | None = None,
+    sample_weight: Any = None,
 ) -> ComparisonResult:
     """Compare two or more systems on the same test set with a paired bootstrap.
 
@@ -528,6 +529,9 @@ def compare(
         ``details["n_dropped"]``) instead of refusing them.
     batch, n_jobs, max_memory, jackknife_groups
         Engine knobs, as in :func:`mlci.bootstrap_ci`; they never change the result.
+    sample_weight : array-like, shape (n_samples,), optional
+        Per-sample weights of the metric (as scikit-learn's ``sample_weight``), the same
+        for every system: each replicate's counts are multiplied by them.
 
     Returns
     -------
@@ -582,9 +586,11 @@ def compare(
         conditions=conditions,
         strata=strata,
         dropna=dropna,
+        sample_weight=sample_weight,
     )
     kernels = [
-        get_kernel(metric, kernel_data(data.y_true, o), params) for o in data.outputs.values()
+        get_kernel(metric, kernel_data(data.y_true, o), params, sample_weight=data.sample_weight)
+        for o in data.outputs.values()
     ]
     if any(k.shape != () for k in kernels):
         raise ValueError(

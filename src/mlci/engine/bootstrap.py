@@ -26,8 +26,9 @@ from ..inputs import (
     gather_design,
 )
 from ..metrics import FunctionKernel, Kernel, get_kernel, metric_info, metric_params
-from ..results import BootstrapResult, ConfidenceInterval, plain
+from ..results import BootstrapResult, ConfidenceInterval, per_confidence_level, plain
 from .auto import choose_method, design_diagnostics, warn_outside_map
+from .custom import UserSampler, check_sampler
 from .intervals import LINEARIZED_METHODS, acceleration, interval_from_replicates
 from .linearize import Linearization
 from .nested import plan_for_conditions
@@ -245,13 +246,15 @@ def run_bootstrap(
     metric_name: str | None = None,
     details: dict[str, Any] | None = None,
     sampler: Sampler | None = None,
+    scheme: str | None = None,
 ) -> BootstrapResult:
     """Bootstrap a bound metric kernel under a resampling plan (the engine behind every API).
 
     Other modules (paired comparisons, score analysis) build their own kernels and call
     this; :func:`bootstrap_ci` is the user-facing wrapper.  ``sampler`` replaces
     ``plan.weights_for(kernel.keys, kernel.m)`` (e.g. a sampler bound to a reduced table,
-    :meth:`ResamplingPlan.weights_for_table`).
+    :meth:`ResamplingPlan.weights_for_table`, or a user's scheme,
+    :class:`~mlci.engine.custom.UserSampler`); ``scheme`` then names it in the result.
     """
     reduced = sampler is not None
     if sampler is None:
@@ -311,6 +314,7 @@ def run_bootstrap(
         elements=getattr(kernel, "elements", None),
         linear=linear,
         se_dist=se_dist,
+        scheme=scheme,
     )
 
 
@@ -531,6 +535,7 @@ def _errors_hint(kernel: Kernel) -> str:
     return f"First errors raised by the metric: {'; '.join(errs)}." if errs else ""
 
 
+@per_confidence_level
 def bootstrap_ci(
     *arrays: Any,
     metric: str | Callable[..., Any],
@@ -541,7 +546,7 @@ def bootstrap_ci(
     stratify: bool = False,
     dropna: bool = False,
     n_resamples: int = 1000,
-    confidence_level: float = 0.95,
+    confidence_level: float | list[float] = 0.95,
     method: str = "auto",
     alternative: str = "two-sided",
     rng: Any = None,
@@ -554,7 +559,8 @@ def bootstrap_ci(
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
     jackknife_groups: int | None = None,
-) -> BootstrapResult:
+    sampler: Callable[[np.random.Generator, int], Any] | None = None,
+) -> BootstrapResult | tuple[BootstrapResult, ...]:
     """Bootstrap confidence interval for any metric, with iid, condition or stratified resampling.
 
     Parameters
@@ -595,7 +601,9 @@ def bootstrap_ci(
         ``result.details["n_dropped"]`` says how many.
     n_resamples : int, default 1000
         Number of bootstrap replicates.
-    confidence_level : float, default 0.95
+    confidence_level : float or sequence of float, default 0.95
+        Several levels (``[0.9, 0.95, 0.99]``) return a tuple of results, one per level,
+        from the same replicates (as :meth:`BootstrapResult.interval`).
     method : {"bca", "percentile", "basic", "normal", "bc"}, default "bca"
         BCa uses a jackknife (delete-one-condition with conditions; grouped for large n).
     alternative : {"two-sided", "less", "greater"}
@@ -621,10 +629,19 @@ def bootstrap_ci(
     jackknife_groups : int, optional
         Largest number of jackknife replicates for BCa's acceleration; more units than
         this are deleted in random groups.
+    sampler : callable, optional
+        A custom resampling scheme, ``sampler(rng, b)`` returning a ``(b, n_samples)``
+        array: how many times (a non-negative weight) each sample, in the order given
+        (after ``dropna``), enters each of ``b`` replicates.  It replaces
+        ``conditions``/``strata``/``stratify``/``weights``; the engine still owns the
+        seeding (``rng`` is a per-block generator, so a seed gives the same result on any
+        chunk size), multiplies the counts by ``sample_weight``, and BCa's acceleration
+        uses the delete-one-sample jackknife.  The result's ``scheme`` is ``"custom"``.
 
     Returns
     -------
     BootstrapResult
+        A tuple of them, one per level, when ``confidence_level`` is a sequence.
 
     Examples
     --------
@@ -645,6 +662,15 @@ def bootstrap_ci(
     >>> res = mlci.bootstrap_ci(y_true, y_pred, metric="accuracy", conditions=speaker, rng=1)
     >>> res.n_conditions, res.scheme
     (25, 'conditions')
+
+    A custom scheme: half-sampling (each sample in or out with probability 1/2, counted
+    twice when in).
+
+    >>> def half(rng, b):
+    ...     return 2.0 * (rng.random((b, 500)) < 0.5)
+    >>> res = mlci.bootstrap_ci(y_true, y_pred, metric="accuracy", sampler=half, rng=1)
+    >>> res.scheme
+    'custom'
     """
     if not arrays:
         raise ValueError(
@@ -663,6 +689,17 @@ def bootstrap_ci(
     )
     check_choice("weights", weights, ("multinomial", "poisson"))
     stratify = check_flag("stratify", stratify)
+    check_sampler(sampler, conditions=conditions, strata=strata)
+    if sampler is not None and (stratify or two_stage or weights != "multinomial"):
+        raise ValueError(
+            "`sampler` replaces the resampling design: drop `stratify`, `two_stage` and "
+            "`weights` (a custom scheme draws the counts of every sample itself)."
+        )
+    if sampler is not None and opts.method in LINEARIZED_METHODS:
+        raise ValueError(
+            f"method={opts.method!r} linearizes the metric under the built-in designs; with "
+            "a custom `sampler` use 'bca', 'percentile', 'basic', 'bc' or 'normal'."
+        )
     params = metric_params(metric, pos_label, average, metric_kwargs)
     names = input_names(metric, len(arrays))
     if stratify:
@@ -697,6 +734,9 @@ def bootstrap_ci(
         n_resamples=opts.n_resamples,
         rng=opts.seed,
     )
+    custom = None
+    if sampler is not None:
+        custom = UserSampler(plan.weights_for(kernel.keys, kernel.m), sampler, kernel.keys)
     return run_bootstrap(
         kernel,
         plan,
@@ -709,6 +749,8 @@ def bootstrap_ci(
         jackknife_groups=jackknife_groups,
         metric_name=metric if isinstance(metric, str) else None,
         details={"n_dropped": g.n_dropped},
+        sampler=custom,
+        scheme=None if custom is None else "custom",
     )
 
 

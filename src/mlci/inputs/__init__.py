@@ -51,6 +51,7 @@ from .validation import (
     check_flag,
     check_positive_int,
     check_rng_seed,
+    confidence_levels,
     show_values,
 )
 
@@ -75,6 +76,7 @@ __all__ = [
     "check_positive_int",
     "check_rng_seed",
     "column",
+    "confidence_levels",
     "encode_label_pair",
     "encode_labels",
     "engine_options",

@@ -43,6 +43,28 @@ def check_confidence_level(confidence_level: Any) -> float:
     return cl
 
 
+def confidence_levels(confidence_level: Any) -> tuple[float, ...] | None:
+    """Several confidence levels (a list, tuple or 1-d array), each validated; None for one.
+
+    A vector ``confidence_level`` asks a driver for one result per level, from the same
+    replicates (see :func:`mlci.results.per_confidence_level`).
+
+    Examples
+    --------
+    >>> confidence_levels([0.9, 0.95]), confidence_levels(0.95)
+    ((0.9, 0.95), None)
+    """
+    if isinstance(confidence_level, list | tuple | np.ndarray):
+        arr = np.asarray(confidence_level, dtype=object)
+        if arr.ndim != 1 or arr.size == 0:
+            raise ValueError(
+                "`confidence_level` must be a number in (0, 1) or a non-empty 1-d sequence "
+                f"of them; got {confidence_level!r}."
+            )
+        return tuple(check_confidence_level(c) for c in arr.tolist())
+    return None
+
+
 def check_positive_int(name: str, value: Any, minimum: int = 1) -> int:
     """An integer >= ``minimum`` (booleans refused)."""
     if isinstance(value, bool) or not isinstance(value, Integral):

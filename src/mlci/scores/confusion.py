@@ -482,6 +482,54 @@ class ConfusionMatrix:
         kind = "binary " if self.binary else ""
         return f"ConfusionMatrix({kind}shape={self.shape}, classes={self.classes})"
 
+    def __eq__(self, other: object) -> bool:
+        """Exact equality of the counts, the class names and ``binary`` (no tolerance).
+
+        Examples
+        --------
+        >>> ConfusionMatrix(matrix=[[1, 2], [3, 4]]) == ConfusionMatrix(matrix=[[1, 2], [3, 4]])
+        True
+        """
+        if not isinstance(other, ConfusionMatrix):
+            return NotImplemented
+        return (
+            self.binary == other.binary
+            and self.classes == other.classes
+            and self.matrix.shape == other.matrix.shape
+            and bool(np.array_equal(self.matrix, other.matrix))
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable counts: not hashable
+
+    def __getitem__(self, index: Any) -> ConfusionMatrix:
+        """One matrix (or a sub-stack) of a stack of shape ``(X..., N, N)``.
+
+        ``index`` indexes the stack axes ``X`` only (as ``matrix[index]``); the class
+        names and ``binary`` are kept.
+
+        Examples
+        --------
+        >>> stack = ConfusionMatrix(matrix=[[[1, 2], [3, 4]], [[5, 6], [7, 8]]], binary=True)
+        >>> stack[1].matrix, stack[1].tpr()
+        (array([[5, 6],
+               [7, 8]]), 0.45454545454545453)
+        """
+        if not self.shape:
+            raise TypeError(
+                "A single confusion matrix has no stack axes to index; use `.matrix[i, j]` "
+                "for a count."
+            )
+        if isinstance(index, tuple) and any(i is Ellipsis for i in index):
+            raise TypeError("`index` indexes the stack axes only; Ellipsis is not supported.")
+        key = index if isinstance(index, tuple) else (index,)
+        if len(key) > len(self.shape):
+            raise IndexError(
+                f"`index` has {len(key)} entries for a stack of shape {self.shape}; the last "
+                "two axes are the classes."
+            )
+        mat = self.matrix[(*key, Ellipsis)]
+        return ConfusionMatrix(matrix=mat, classes=self.classes, binary=self.binary)
+
     def one_vs_all(self) -> ConfusionMatrix:
         """Binary matrices, one per class: shape ``(X..., N, 2, 2)``, each ordered [class, rest].
 

@@ -58,6 +58,7 @@ __all__ = [
     "pr_curve",
     "roc_band",
     "roc_curve",
+    "roc_with_ci",
 ]
 
 
@@ -119,9 +120,10 @@ class CurveBand(Result):
     pointwise_low, pointwise_high : ndarray
         The pointwise band (equal to ``low``/``high`` unless simultaneous).
     x_name, y_name : str
-        ``"fpr"`` (vertical band) or ``"threshold"`` (threshold band), and ``"tpr"``.
+        ``"fpr"`` (vertical band) or ``"threshold"`` (threshold band), and ``"tpr"``;
+        ``"fnr"`` and ``"fpr"`` for a horizontal band (:func:`roc_with_ci` with ``fnr=``).
     kind : str
-        ``"vertical"`` or ``"threshold"``.
+        ``"vertical"``, ``"threshold"`` or ``"horizontal"``.
     simultaneous : bool
         Whether ``low``/``high`` hold for the whole grid at once (sup-t band).
     confidence_level : float
@@ -224,19 +226,53 @@ def _points(sc: Scores) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return (1 - tnr)[::-1], (1 - fnr)[::-1], thr[::-1]
 
 
-def roc_curve(scores: Scores, *, thresholds: Any = None, n_points: Any = None) -> Curve:
+_AXES = {"far": "fpr", "frr": "fnr", "tar": "tpr", "trr": "tnr"}
+
+
+def _check_axes(x_axis: Any, y_axis: Any) -> tuple[str, str]:
+    x = _AXES.get(x_axis, x_axis) if isinstance(x_axis, str) else x_axis
+    y = _AXES.get(y_axis, y_axis) if isinstance(y_axis, str) else y_axis
+    check_choice("x_axis", x, ("fpr", "fnr", "tpr", "tnr"))
+    check_choice("y_axis", y, ("fpr", "fnr", "tpr", "tnr"))
+    if {x, y} in ({"tpr", "fnr"}, {"fpr", "tnr"}) or x == y:
+        raise ValueError(
+            f"`x_axis`={x_axis!r} and `y_axis`={y_axis!r}: a ROC plots a rate of the "
+            "positives (tpr/fnr) against a rate of the negatives (fpr/tnr)."
+        )
+    return x, y
+
+
+def roc_curve(
+    scores: Scores,
+    *,
+    thresholds: Any = None,
+    n_points: Any = None,
+    fpr: Any = None,
+    fnr: Any = None,
+    x_axis: str = "fpr",
+    y_axis: str | None = None,
+) -> Curve:
     """ROC curve: TPR against FPR at every operating point, by increasing FPR.
 
     Parameters
     ----------
     scores : Scores
     thresholds : array_like of float, optional
-        Evaluate the curve at these thresholds only.
+        Evaluate the curve at these thresholds.
+    fpr, fnr : array_like of float in [0, 1], optional
+        Evaluate it (also) at the thresholds where the FPR (FNR) takes these values
+        (:meth:`Scores.threshold_at_fpr`; the union with ``thresholds``, as
+        score-analysis's ``roc(fnr=, fpr=, thresholds=)``).
     n_points : int, optional
         Evaluate it at ``n_points`` thresholds: half at evenly spaced FNR values in
         [0, 1], half at evenly spaced FPR values (as score-analysis's
         ``roc(nb_points=...)``), so that points follow the curve whatever the scores'
         scale; by default every operating point (the exact curve).
+    x_axis : {"fpr", "fnr", "tpr", "tnr"} (or "far", "frr", "tar", "trr"), default "fpr"
+        The rate on the x-axis; points are sorted by it, increasing.
+    y_axis : optional
+        The rate on the y-axis: a rate of the other class (default: ``"tpr"`` for a
+        negative-class ``x_axis``, ``"fpr"`` for a positive-class one).
 
     Returns
     -------
@@ -253,14 +289,24 @@ def roc_curve(scores: Scores, *, thresholds: Any = None, n_points: Any = None) -
     array([0.  , 0.25, 0.25, 0.5 , 0.5 , 0.75, 0.75, 1.  , 1.  ])
     >>> roc_curve(s, n_points=6).x
     array([0.  , 0.  , 0.25, 0.5 , 0.75, 1.  ])
+    >>> roc_curve(s, fpr=[0.25, 0.5], fnr=[0.1])
+    Curve(tpr vs fpr, 3 points)
+    >>> roc_curve(s, x_axis="fnr").x_name, roc_curve(s, x_axis="fnr").y_name
+    ('fnr', 'fpr')
     """
     sc = _check_scores_obj(scores)
-    if thresholds is None and n_points is None:
-        fpr, tpr, thr = _points(sc)
-        return Curve(fpr, tpr, thr, "fpr", "tpr")
-    if thresholds is not None and n_points is not None:
-        raise ValueError("Pass either `thresholds` or `n_points`, not both.")
-    if n_points is not None:
+    if y_axis is None:
+        xa = _AXES.get(x_axis, x_axis) if isinstance(x_axis, str) else x_axis
+        y_axis = "fpr" if xa in ("tpr", "fnr") else "tpr"
+    x_name, y_name = _check_axes(x_axis, y_axis)
+    at_rates = fpr is not None or fnr is not None
+    if thresholds is None and n_points is None and not at_rates:
+        thr = _points(sc)[2]
+    elif n_points is not None:
+        if thresholds is not None or at_rates:
+            raise ValueError(
+                "Pass either `n_points` or the points (`thresholds`, `fpr`, `fnr`), not both."
+            )
         n_points = check_positive_int("n_points", n_points, minimum=2)
         half = n_points // 2
         thr = np.r_[
@@ -268,15 +314,149 @@ def roc_curve(scores: Scores, *, thresholds: Any = None, n_points: Any = None) -
             sc.threshold_at_fpr(np.linspace(0.0, 1.0, n_points - half)),
         ]
     else:
-        thr = np.asarray(thresholds)
-        if thr.dtype.kind not in "iuf" or thr.ndim != 1 or thr.size == 0:
-            raise TypeError("`thresholds` must be a non-empty 1-d array of numbers.")
-        thr = thr.astype(float)
-        if np.isnan(thr).any():
-            raise ValueError("`thresholds` contains NaN.")
-    fpr, tpr = np.asarray(sc.fpr(thr)), np.asarray(sc.tpr(thr))
-    order = np.lexsort((tpr, fpr))
-    return Curve(fpr[order], tpr[order], thr[order], "fpr", "tpr")
+        parts = []
+        if thresholds is not None:
+            t = np.asarray(thresholds)
+            if t.dtype.kind not in "iuf" or t.ndim != 1:
+                raise TypeError("`thresholds` must be a 1-d array of numbers.")
+            if np.isnan(t.astype(float)).any():
+                raise ValueError("`thresholds` contains NaN.")
+            parts.append(t.astype(float))
+        for name, r, fn in (("fpr", fpr, sc.threshold_at_fpr), ("fnr", fnr, sc.threshold_at_fnr)):
+            if r is not None:
+                rr = _check_rate(name, r)
+                if rr.ndim != 1:
+                    raise ValueError(f"`{name}` must be 1-d; got an array of shape {rr.shape}.")
+                parts.append(np.asarray(fn(rr), dtype=float).reshape(-1))
+        thr = np.concatenate(parts) if parts else np.empty(0)
+        if thr.size == 0:
+            raise ValueError("No point asked for: `thresholds`, `fpr` and `fnr` are all empty.")
+    x = np.asarray(sc.metric(x_name, thr), dtype=float).reshape(-1)
+    y = np.asarray(sc.metric(y_name, thr), dtype=float).reshape(-1)
+    thr = np.asarray(thr, dtype=float).reshape(-1)
+    order = np.lexsort((y, x))
+    return Curve(x[order], y[order], thr[order], x_name, y_name)
+
+
+def roc_with_ci(
+    scores: Scores,
+    *,
+    fpr: Any = None,
+    fnr: Any = None,
+    simultaneous: bool = False,
+    n_resamples: int = 1000,
+    confidence_level: float = 0.95,
+    method: str = "percentile",
+    alternative: str = "two-sided",
+    rng: Any = None,
+    conditions: Any = None,
+    strata: Any = None,
+    stratify: bool | None = None,
+    two_stage: bool = False,
+    weights: str = "multinomial",
+    batch: int | None = None,
+    n_jobs: int | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    dropna: bool = False,
+) -> CurveBand:
+    """The ROC curve with a confidence band, in one call.
+
+    A band *at fixed values of one rate*: with ``fpr`` (default 101 values in [0, 1]),
+    the TPR at each FPR with its interval (a vertical band, :func:`roc_band`); with
+    ``fnr``, the FPR at each FNR with its interval (a horizontal band, on the DET
+    curve's axes).  In every replicate the threshold is set again at the given rate, so
+    the band accounts for the threshold's own uncertainty.
+
+    Parameters
+    ----------
+    scores : Scores
+    fpr, fnr : array-like of float in [0, 1], 1-d
+        The grid of the fixed rate (one of them).
+    simultaneous : bool, default False
+        Sup-t band holding on the whole grid at once (see :func:`roc_band`).
+    n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
+    two_stage, weights, batch, n_jobs, max_memory, dropna
+        As in :meth:`Scores.bootstrap_ci`.
+
+    Returns
+    -------
+    CurveBand
+        ``x`` the grid (``x_name`` ``"fpr"`` or ``"fnr"``), ``y`` the other rate
+        (``"tpr"`` or ``"fpr"``) with ``low``/``high``.
+
+    Notes
+    -----
+    score-analysis's ``roc_with_ci`` joins pointwise FNR and FPR intervals into a union
+    of rectangles and adds 20 support points; mlci's band is the interval of one rate at
+    each value of the other, at the points asked for.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> s = Scores(rng.normal(1, 1, 300), rng.normal(0, 1, 300))
+    >>> roc_with_ci(s, fpr=[0.1, 0.2], rng=0, n_resamples=200)
+    CurveBand(tpr vs fpr, 2 points, pointwise 95% band, max width 0.1...)
+    >>> band = roc_with_ci(s, fnr=[0.2, 0.5], rng=0, n_resamples=200)
+    >>> band.x_name, band.y_name, band.y.round(3)
+    ('fnr', 'fpr', array([0.443, 0.187]))
+    """
+    sc = _check_scores_obj(scores)
+    if fpr is not None and fnr is not None:
+        raise ValueError("Pass either `fpr` or `fnr` (the rate held fixed), not both.")
+    bootstrap = dict(
+        n_resamples=n_resamples, confidence_level=confidence_level, method=method,
+        alternative=alternative, rng=rng, conditions=conditions, strata=strata,
+        stratify=stratify, two_stage=two_stage, weights=weights, batch=batch, n_jobs=n_jobs,
+        max_memory=max_memory, dropna=dropna,
+    )  # fmt: skip
+    if fnr is None:
+        if fpr is not None:
+            fpr = _check_rate("fpr", fpr)
+            if fpr.ndim != 1:
+                raise ValueError(f"`fpr` must be 1-d; got an array of shape {fpr.shape}.")
+        return roc_band(sc, fpr, kind="vertical", simultaneous=simultaneous, **bootstrap)
+    level = check_confidence_level(confidence_level)
+    check_flag("simultaneous", simultaneous)
+    if simultaneous and alternative != "two-sided":
+        raise ValueError(
+            "A simultaneous band is two-sided: `alternative` must be 'two-sided' with "
+            f"`simultaneous=True`; got {alternative!r}."
+        )
+    grid = _check_rate("fnr", fnr)
+    if grid.ndim != 1:
+        raise ValueError(f"`fnr` must be 1-d; got an array of shape {grid.shape}.")
+
+    def make(s: Scores) -> _Spec:
+        return _operating_point_spec(s, "fpr", "fnr", grid, "linear")
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateIntervalWarning)
+        res = sc._bootstrap(make, algorithm="weights", **bootstrap)[0]
+    return _band(grid, res, level, bool(simultaneous), "fnr", "fpr", "horizontal")
+
+
+def _band(
+    x: np.ndarray,
+    res: BootstrapResult,
+    level: float,
+    simultaneous: bool,
+    x_name: str,
+    y_name: str,
+    kind: str,
+    extra: dict[str, Any] | None = None,
+) -> CurveBand:
+    """A CurveBand from the bootstrap of the curve on its grid (sup-t when simultaneous)."""
+    est = np.asarray(res.estimate)
+    plo, phi = res.confidence_interval
+    crit = None
+    lo, hi = plo, phi
+    if simultaneous:
+        crit, se = _sup_t(est, res.bootstrap_distribution, level)
+        lo = np.clip(np.minimum(est - crit * se, plo), 0, 1)
+        hi = np.clip(np.maximum(est + crit * se, phi), 0, 1)
+    return CurveBand(
+        x, est, lo, hi, plo, phi, x_name, y_name, kind, simultaneous, level, crit, res, extra or {}
+    )
 
 
 def det_curve(scores: Scores, *, probit: bool = True) -> Curve:
@@ -463,18 +643,8 @@ def roc_band(
             "fpr_high": fres.confidence_interval.high,
             "fpr_result": fres,
         }
-    est = np.asarray(res.estimate)
-    plo, phi = res.confidence_interval
-    crit = None
-    lo, hi = plo, phi
-    if simultaneous:
-        crit, se = _sup_t(est, res.bootstrap_distribution, level)
-        lo = np.clip(np.minimum(est - crit * se, plo), 0, 1)
-        hi = np.clip(np.maximum(est + crit * se, phi), 0, 1)
     x_name = "fpr" if kind == "vertical" else "threshold"
-    return CurveBand(
-        x, est, lo, hi, plo, phi, x_name, "tpr", kind, bool(simultaneous), level, crit, res, extra
-    )
+    return _band(x, res, level, bool(simultaneous), x_name, "tpr", kind, extra)
 
 
 def _threshold_rates_spec(sc: Scores, thresholds: np.ndarray) -> _Spec:

@@ -55,6 +55,7 @@ from ..engine.bootstrap import (
     jackknife_values,
     run_replicates,
 )
+from ..engine.custom import UserSampler, check_sampler
 from ..engine.nested import plan_for_conditions
 from ..engine.sampler import Sampler
 from ..inputs import (
@@ -67,8 +68,8 @@ from ..inputs import (
     check_rng_seed,
     gather,
 )
-from ..metrics import Kernel, RocAucKernel
-from ..results import BootstrapResult
+from ..metrics import Kernel, RocAucKernel, check_sample_weight, with_sample_weight
+from ..results import BootstrapResult, per_confidence_level
 from ._design import (
     check_stratify_nested,
     design_arrays,
@@ -200,13 +201,26 @@ def _out(x: np.ndarray) -> Any:
 class _Layout:
     """Static description of the atoms (distinct oriented scores of each class)."""
 
-    def __init__(self, zneg: np.ndarray, zpos: np.ndarray, side: str) -> None:
+    def __init__(
+        self,
+        zneg: np.ndarray,
+        zpos: np.ndarray,
+        side: str,
+        wneg: np.ndarray | None = None,
+        wpos: np.ndarray | None = None,
+    ) -> None:
         self.side = side  # "left": z >= tau is positive; "right": z > tau
         self.u = [None, None]
-        self.cnt = [None, None]
-        for cls, z in ((0, zneg), (1, zpos)):
-            u, c = np.unique(z, return_counts=True)
-            self.u[cls], self.cnt[cls] = u, c.astype(float)
+        self.cnt = [None, None]  # per atom: number of samples, or their summed weights
+        self.nobs = [None, None]  # per atom: number of samples
+        for cls, z, wt in ((0, zneg, wneg), (1, zpos, wpos)):
+            u, inv, c = np.unique(z, return_inverse=True, return_counts=True)
+            self.u[cls], self.nobs[cls] = u, c.astype(float)
+            self.cnt[cls] = (
+                c.astype(float)
+                if wt is None
+                else np.bincount(inv.reshape(-1), weights=wt, minlength=len(u))
+            )
         self.m = [len(self.u[0]), len(self.u[1])]
         self.F = [np.concatenate(([0.0], np.cumsum(c))) for c in self.cnt]
         self.n = [float(self.F[0][-1]), float(self.F[1][-1])]
@@ -737,8 +751,10 @@ class Scores:
         equal_class: str,
         kept: np.ndarray | None = None,
         n_input: int | None = None,
+        sample_weight: np.ndarray | None = None,
     ) -> None:
         """Set up from validated user-order scores and positives (the one constructor)."""
+        self._w = sample_weight
         self.score_class = score_class
         self.equal_class = equal_class
         self.n_easy_pos = self.n_easy_neg = 0
@@ -754,8 +770,13 @@ class Scores:
         p, n = y_score[is_pos], y_score[~is_pos]
         self.pos = np.sort(p, kind="stable")
         self.neg = np.sort(n, kind="stable")
+        w = sample_weight
         self._lay = _Layout(
-            self._sign * n, self._sign * p, "left" if equal_class == "pos" else "right"
+            self._sign * n,
+            self._sign * p,
+            "left" if equal_class == "pos" else "right",
+            None if w is None else w[~is_pos],
+            None if w is None else w[is_pos],
         )
 
     @classmethod
@@ -779,7 +800,13 @@ class Scores:
         obj = type(self).__new__(type(self))
         kept = keep if self._kept is None else self._kept[keep]
         obj._init(
-            self._y_score[keep], is_pos, self.score_class, self.equal_class, kept, self._n_input
+            self._y_score[keep],
+            is_pos,
+            self.score_class,
+            self.equal_class,
+            kept,
+            self._n_input,
+            None if self._w is None else self._w[keep],
         )
         return obj
 
@@ -794,6 +821,7 @@ class Scores:
         equal_class: str = "pos",
         dropna: bool = False,
         data: Any = None,
+        sample_weight: Any = None,
     ) -> Scores:
         """Scores from per-sample binary labels and scores.
 
@@ -814,6 +842,12 @@ class Scores:
         data : DataFrame, optional
             A pandas or polars DataFrame (or pyarrow Table); ``y_true`` and ``y_score`` may
             then be column names.
+        sample_weight : array-like of float, shape (n_samples,), optional
+            Per-sample weights (non-negative, not all zero), as scikit-learn's
+            ``sample_weight``: every rate, confusion matrix, curve and the AUC count a
+            sample with its weight (an integer weight ``k`` gives exactly the values of the
+            sample repeated ``k`` times), and :meth:`bootstrap_ci` multiplies each
+            replicate's counts by the weights.
 
         Returns
         -------
@@ -827,6 +861,9 @@ class Scores:
         >>> s = Scores.from_labels(["no", "yes", "yes"], [0.2, 0.9, 0.4], pos_label="yes")
         >>> s.pos, s.neg
         (array([0.4, 0.9]), array([0.2]))
+        >>> w = Scores.from_labels([0, 1, 1, 0], [0.2, 0.9, 0.4, 0.6], sample_weight=[1, 1, 3, 1])
+        >>> w.tpr(0.5), w.auc()           # the positive at 0.4 counts three times
+        (0.25, 0.625)
         """
         check_choice("score_class", score_class, _LABELS)
         check_choice("equal_class", equal_class, _LABELS)
@@ -835,18 +872,31 @@ class Scores:
             {
                 "y_true": ArgSpec("labels", required=True),
                 "y_score": ArgSpec("scores", required=True),
+                "sample_weight": ArgSpec("numbers"),
             },
-            {"y_true": y_true, "y_score": y_score},
+            {"y_true": y_true, "y_score": y_score, "sample_weight": sample_weight},
             dropna=dropna,
             data=data,
         )
+        sw = g["sample_weight"]
+        if sw is not None:
+            sw = check_sample_weight(sw, len(g["y_score"]))
         is_pos = binary_target(g["y_true"], pos_label, metric="Scores.from_labels")
         if not is_pos.any():
             raise ValueError("No sample is positive in `y_true`: there are no positives.")
         if is_pos.all():
             raise ValueError("Every sample is positive in `y_true`: there are no negatives.")
+        if sw is not None:
+            for cls_mask, what in ((is_pos, "positive"), (~is_pos, "negative")):
+                if not (sw[cls_mask] > 0).any():
+                    raise ValueError(
+                        f"`sample_weight` is zero on every {what} sample: the {what} class "
+                        "would be empty; both classes are needed."
+                    )
         obj = cls.__new__(cls)
-        obj._init(g["y_score"], is_pos, score_class, equal_class, g.kept, g.n_samples + g.n_dropped)
+        obj._init(
+            g["y_score"], is_pos, score_class, equal_class, g.kept, g.n_samples + g.n_dropped, sw
+        )
         return obj
 
     def __repr__(self) -> str:
@@ -863,8 +913,64 @@ class Scores:
     def n_neg(self) -> int:
         return len(self.neg)
 
+    def __eq__(self, other: object) -> bool:
+        """Exact equality: the same sorted scores of each class (and weights), easy-sample
+        counts, ``score_class`` and ``equal_class`` (no tolerance; the sample order is not
+        compared).
+
+        Examples
+        --------
+        >>> Scores([2, 1], [0.5]) == Scores([1, 2], [0.5])
+        True
+        >>> Scores([1, 2], [3, 4]).swap() == Scores([3, 4], [1, 2], score_class="neg",
+        ...                                         equal_class="neg")
+        True
+        """
+        if not isinstance(other, Scores):
+            return NotImplemented
+        return (
+            self.score_class == other.score_class
+            and self.equal_class == other.equal_class
+            and self.n_easy_pos == other.n_easy_pos
+            and self.n_easy_neg == other.n_easy_neg
+            and bool(np.array_equal(self.pos, other.pos))
+            and bool(np.array_equal(self.neg, other.neg))
+            and all(map(np.array_equal, self._lay.cnt, other._lay.cnt))
+            and self._eq_extra(other)
+            and other._eq_extra(self)
+        )
+
+    def _eq_extra(self, other: Any) -> bool:
+        """Further equality checks of subclasses (GroupScores: the groups)."""
+        return True
+
+    __hash__ = None  # type: ignore[assignment]  # mutable arrays: not hashable
+
     def swap(self) -> Scores:
-        """Exchange the roles of the classes (and hence of every rate)."""
+        """Exchange the roles of the classes (and hence of every rate).
+
+        Returns
+        -------
+        Scores
+            Positives and negatives exchanged, ``score_class`` and ``equal_class``
+            flipped, so that the FPR of the result is the FNR of the original.
+
+        Examples
+        --------
+        >>> s = Scores([1, 2, 3], [0.5, 2.5])
+        >>> float(s.swap().fnr(2.0)) == float(s.fpr(2.0))
+        True
+        """
+        if self._w is not None:
+            obj = Scores.__new__(Scores)
+            obj._init(
+                self._y_score,
+                ~self._is_pos,
+                "neg" if self.score_class == "pos" else "pos",
+                "neg" if self.equal_class == "pos" else "pos",
+                sample_weight=self._w,
+            )
+            return obj
         return Scores(
             self.neg,
             self.pos,
@@ -890,7 +996,10 @@ class Scores:
         """
         t = _check_threshold(threshold)
         cm = _counts_at(self._lay, self._full_view(), self._sign * t.reshape(-1))[0]
-        return ConfusionMatrix(matrix=cm.reshape(*t.shape, 2, 2).astype(np.int64), binary=True)
+        cm = cm.reshape(*t.shape, 2, 2)
+        return ConfusionMatrix(
+            matrix=cm if self._w is not None else cm.astype(np.int64), binary=True
+        )
 
     confusion_matrix = cm
 
@@ -1012,8 +1121,14 @@ class Scores:
 
     def _pooled(self) -> Scores:
         """Every sample as a positive: its TPR is the TOPR, its FNR the TONR."""
-        everything = np.r_[self.pos, self.neg]
-        return Scores._trusted(everything, everything, self.score_class, self.equal_class)
+        if self._w is None:
+            everything = np.r_[self.pos, self.neg]
+            return Scores._trusted(everything, everything, self.score_class, self.equal_class)
+        y, w = self._y_score, self._w
+        obj = Scores.__new__(Scores)
+        both = np.r_[np.ones(len(y), dtype=bool), np.zeros(len(y), dtype=bool)]
+        obj._init(np.r_[y, y], both, self.score_class, self.equal_class, sample_weight=np.r_[w, w])
+        return obj
 
     @_doc(_THRESHOLD_SECTIONS, rate="topr")
     def threshold_at_topr(self, topr: Any, *, interpolation: str = "linear") -> Any:
@@ -1108,7 +1223,14 @@ class Scores:
         out = [invert_polyline(x, y, v) for v in t]
         return out[0] if np.ndim(target) == 0 else out
 
-    def bootstrap_sample(self, *, rng: Any = None, stratify: bool = False) -> Scores:
+    def bootstrap_sample(
+        self,
+        *,
+        rng: Any = None,
+        stratify: bool = False,
+        weights: str = "multinomial",
+        sampler: Callable[[np.random.Generator, int], Any] | None = None,
+    ) -> Scores:
         """One bootstrap resample of the samples, as a new :class:`Scores` object.
 
         For looking at one replicate (or writing a custom statistic); intervals come
@@ -1121,6 +1243,13 @@ class Scores:
             Keep the number of positives and of negatives (and so of easy samples) fixed;
             otherwise every sample is drawn from all of them, and a draw without a positive
             or without a negative is drawn again (a Scores object needs both classes).
+        weights : {"multinomial", "poisson"}, default "multinomial"
+            Draw ``n`` samples with replacement, or give every sample an independent
+            Poisson(1) count (score-analysis's "single pass"; the size varies).
+        sampler : callable, optional
+            A custom scheme, as in :meth:`bootstrap_ci`: ``sampler(rng, 1)`` returns the
+            ``(1, n_samples)`` whole-number counts of the samples (in their order).
+            Replaces ``stratify`` and ``weights``.
 
         Returns
         -------
@@ -1135,23 +1264,62 @@ class Scores:
         >>> b = s.bootstrap_sample(rng=0, stratify=True)
         >>> b.n_pos, b.n_neg, set(b.pos) <= set(s.pos)
         (4, 3, True)
+        >>> s.bootstrap_sample(sampler=lambda rng, b: np.ones((b, 7))) == s   # identity
+        True
         """
         stratify = check_flag("stratify", stratify)
+        check_choice("weights", weights, ("multinomial", "poisson"))
+        check_sampler(sampler)
         gen = np.random.default_rng(check_rng_seed(rng))
-        p, n = self.pos, self.neg
-        if stratify:
-            return type(self)._trusted(
-                gen.choice(p, len(p)), gen.choice(n, len(n)), self.score_class, self.equal_class
-            )
-        both = np.r_[p, n]
-        is_pos = np.r_[np.ones(len(p), dtype=bool), np.zeros(len(n), dtype=bool)]
-        while True:
-            idx = gen.integers(0, len(both), len(both))
-            if is_pos[idx].any() and not is_pos[idx].all():
-                break
-        return type(self)._trusted(
-            both[idx][is_pos[idx]], both[idx][~is_pos[idx]], self.score_class, self.equal_class
-        )
+        y, is_pos = self._y_score, self._is_pos
+        n = len(y)
+        if sampler is not None:
+            if stratify or weights != "multinomial":
+                raise ValueError(
+                    "`sampler` replaces the resampling design: drop `stratify` and `weights`."
+                )
+            c = np.asarray(sampler(gen, 1), dtype=float)
+            if c.shape != (1, n):
+                raise ValueError(
+                    f"`sampler(rng, 1)` returned shape {c.shape}; expected (1, n_samples) = "
+                    f"(1, {n})."
+                )
+            if not np.all(np.isfinite(c)) or np.any(c < 0) or np.any(c != np.round(c)):
+                raise ValueError(
+                    "`sampler(rng, 1)` must return whole, non-negative counts to build a "
+                    "resample (fractional weights work in `bootstrap_ci` only)."
+                )
+            idx = np.repeat(np.arange(n), c[0].astype(np.intp))
+            if not is_pos[idx].any() or is_pos[idx].all():
+                raise ValueError(
+                    "The resample drawn by `sampler` lacks a class; a Scores object needs both."
+                )
+        else:
+            while True:
+                if weights == "poisson":
+                    cells = (
+                        [np.flatnonzero(is_pos), np.flatnonzero(~is_pos)]
+                        if stratify
+                        else [np.arange(n)]
+                    )
+                    idx = np.concatenate([np.repeat(c, gen.poisson(1.0, len(c))) for c in cells])
+                elif stratify:
+                    p_idx, n_idx = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
+                    idx = np.r_[gen.choice(p_idx, len(p_idx)), gen.choice(n_idx, len(n_idx))]
+                else:
+                    idx = gen.integers(0, n, n)
+                if is_pos[idx].any() and not is_pos[idx].all():
+                    break
+        return self._resampled(idx)
+
+    def _resampled(self, idx: np.ndarray) -> Scores:
+        """The samples at user-order positions ``idx`` (with repeats) as a new object."""
+        y, is_pos = self._y_score[idx], self._is_pos[idx]
+        if self._w is None:
+            return type(self)._trusted(y[is_pos], y[~is_pos], self.score_class, self.equal_class)
+        obj = type(self).__new__(type(self))
+        obj._init(y, is_pos, self.score_class, self.equal_class, sample_weight=self._w[idx])
+        return obj
 
     threshold_at_tar = threshold_at_tpr
     threshold_at_frr = threshold_at_fnr
@@ -1262,8 +1430,8 @@ class Scores:
     def _keys(self) -> tuple[np.ndarray, np.ndarray]:
         """Atom of every internal sample (negatives sorted, then positives sorted)."""
         lay = self._lay
-        kn = np.repeat(np.arange(lay.m[0]), lay.cnt[0].astype(np.intp))
-        kp = lay.m[0] + np.repeat(np.arange(lay.m[1]), lay.cnt[1].astype(np.intp))
+        kn = np.repeat(np.arange(lay.m[0]), lay.nobs[0].astype(np.intp))
+        kp = lay.m[0] + np.repeat(np.arange(lay.m[1]), lay.nobs[1].astype(np.intp))
         labels = np.concatenate([np.zeros(len(kn), np.intp), np.ones(len(kp), np.intp)])
         return np.concatenate([kn, kp]), labels
 
@@ -1274,6 +1442,7 @@ class Scores:
         op = np.argsort(self._sign * self._y_score[idx_p], kind="stable")
         return np.concatenate([idx_n[on], idx_p[op]])
 
+    @per_confidence_level
     def bootstrap_ci(
         self,
         metric: str | Callable[..., Any],
@@ -1284,7 +1453,7 @@ class Scores:
         interpolation: str | None = None,
         metric_kwargs: dict[str, Any] | None = None,
         n_resamples: int = 1000,
-        confidence_level: float = 0.95,
+        confidence_level: float | list[float] = 0.95,
         method: str = "auto",
         alternative: str = "two-sided",
         rng: Any = None,
@@ -1298,7 +1467,8 @@ class Scores:
         n_jobs: int | None = None,
         max_memory: int = DEFAULT_MAX_MEMORY,
         dropna: bool = False,
-    ) -> BootstrapResult:
+        sampler: Callable[[np.random.Generator, int], Any] | None = None,
+    ) -> BootstrapResult | tuple[BootstrapResult, ...]:
         """Bootstrap confidence interval of any statistic of the scores.
 
         Parameters
@@ -1321,7 +1491,8 @@ class Scores:
         metric_kwargs : dict, optional
             Other options: ``beta`` (``fbeta``), or keyword arguments of a callable metric.
         n_resamples, confidence_level, method, alternative, rng
-            As in :func:`mlci.bootstrap_ci`; every interval method is available.
+            As in :func:`mlci.bootstrap_ci`; every interval method is available.  Several
+            confidence levels return a tuple of results, one per level.
             Intervals are kept inside the statistic's range (rates, EER and AUC in
             [0, 1]; thresholds unbounded).
         conditions : array-like, or list of array-like, optional
@@ -1348,10 +1519,17 @@ class Scores:
         dropna : bool, default False
             Drop the samples with a missing condition or stratum instead of refusing them
             (``details["n_dropped"]`` counts them with those dropped by the constructor).
+        sampler : callable, optional
+            A custom resampling scheme ``sampler(rng, b)`` returning the ``(b, n_samples)``
+            counts (non-negative weights) of every sample in ``b`` replicates, samples in
+            their order (``pos`` then ``neg``, or the order of ``from_labels``), as in
+            :func:`mlci.bootstrap_ci`.  It replaces ``conditions``, ``strata``,
+            ``stratify`` and ``weights``; ``algorithm`` is then ``"weights"``.
 
         Returns
         -------
         BootstrapResult
+            A tuple of them, one per level, when ``confidence_level`` is a sequence.
 
         Examples
         --------
@@ -1372,6 +1550,15 @@ class Scores:
         >>> res = s.bootstrap_ci("eer", conditions=[speaker, session], rng=1, n_resamples=200)
         >>> res.scheme, res.n_conditions
         ('nested(2 levels; resampled: 1)', 30)
+
+        A custom scheme (here: the ordinary bootstrap of the positives only, negatives
+        kept as they are):
+
+        >>> def pos_only(rng, b):
+        ...     return np.c_[rng.multinomial(400, np.full(400, 1 / 400), size=b),
+        ...                  np.ones((b, 600))]
+        >>> s.bootstrap_ci("eer", sampler=pos_only, rng=1, n_resamples=200).scheme
+        'custom'
         """
         if not isinstance(metric_kwargs, dict | None):
             raise TypeError(f"`metric_kwargs` must be a dict; got {type(metric_kwargs).__name__}.")
@@ -1416,6 +1603,7 @@ class Scores:
             n_jobs=n_jobs,
             max_memory=max_memory,
             dropna=dropna,
+            sampler=sampler,
         )
         if len(out) != 1:
             raise ValueError(f"Unknown metric {metric!r}.")
@@ -1441,6 +1629,7 @@ class Scores:
         dropna: Any,
         algorithm: Any = "auto",
         user: tuple[Callable[..., Any], dict[str, Any]] | None = None,
+        sampler: Any = None,
     ) -> list[BootstrapResult]:
         """The one bootstrap driver of score statistics: validate, plan, run, finish.
 
@@ -1465,6 +1654,14 @@ class Scores:
         check_flag("dropna", dropna)
         if stratify is not None:
             check_flag("stratify", stratify)
+        check_sampler(sampler, conditions=conditions, strata=strata)
+        if sampler is not None:
+            if stratify or two_stage or weights != "multinomial" or algorithm == "lazy":
+                raise ValueError(
+                    "`sampler` replaces the resampling design: drop `stratify`, `two_stage`, "
+                    "`weights` and `algorithm='lazy'` (a custom scheme draws every count)."
+                )
+            stratify, algorithm = False, "weights"
         design = design_arrays(
             conditions,
             strata,
@@ -1494,11 +1691,26 @@ class Scores:
         )
         if make is None:
             assert user is not None
+            if sc._w is not None:
+                raise ValueError(
+                    "A function metric of weighted Scores is not supported (each replicate "
+                    "would be a Scores object without weights); use a built-in metric."
+                )
             kernel: Kernel = _IndexKernel(sc, keys, *user)
             spec = _Spec(kernel.name, _no_view, kernel.shape, search=False, full=True)
         else:
             spec = make(sc)
             kernel = _ScoresKernel(sc._lay, keys, spec)
+        if sc._w is not None:
+            if algorithm == "lazy":
+                raise ValueError(
+                    "`algorithm='lazy'` draws counts of distinct scores; weighted Scores need "
+                    "`algorithm='weights'` (or 'auto')."
+                )
+            # the replicate's counts are multiplied by the weights (atoms: score x weight)
+            kernel = with_sample_weight(kernel, sc._w[perm])
+            keys = kernel.keys
+            algorithm = "weights"
         lazy = cond is None and user_strata is None and not spec.full
         size = int(np.prod(spec.shape)) if spec.shape else 1
         # searches cost O(b * known points) per query in the lazy sampler: keep them few
@@ -1511,7 +1723,23 @@ class Scores:
         if algorithm == "weights" or (algorithm == "auto" and not lazy_auto):
             lazy = False
         details = {"n_dropped": sc.n_dropped}
-        return _run(sc, spec, kernel, plan, opts, lazy, stratify, details, threads=user is None)
+        custom = None
+        if sampler is not None:
+            user_keys = np.empty(len(keys), dtype=np.intp)
+            user_keys[perm] = kernel.keys
+            custom = UserSampler(plan.weights_for(kernel.keys, kernel.m), sampler, user_keys)
+        return _run(
+            sc,
+            spec,
+            kernel,
+            plan,
+            opts,
+            lazy,
+            stratify,
+            details,
+            threads=user is None,
+            custom=custom,
+        )
 
 
 def _no_view(v: _View) -> np.ndarray:  # pragma: no cover - a callable's spec has no view path
@@ -1529,6 +1757,7 @@ def _run(
     details: dict[str, Any],
     *,
     threads: bool,
+    custom: Sampler | None = None,
 ) -> list[BootstrapResult]:
     """Replicates (lazy or through the engine's weights) and one result per part."""
     lay = sc._lay
@@ -1544,11 +1773,11 @@ def _run(
         estimate = spec.fn(sc._full_view()).reshape(spec.shape)
         scheme = plan.scheme + ("+lazy" if "lazy" not in plan.scheme else "")
     else:
-        sampler = plan.weights_for(kernel.keys, kernel.m)
+        sampler = plan.weights_for(kernel.keys, kernel.m) if custom is None else custom
         evaluate = kernel.evaluate
         bytes_per_row = 8.0 * kernel.m * kernel.work_factor + sampler.draw_bytes
         estimate = kernel.evaluate(sampler.counts[None, :])[0]
-        scheme = None
+        scheme = None if custom is None else "custom"
     if np.any(np.isnan(estimate)):
         raise ValueError(
             f"The statistic {spec.name!r} is undefined (NaN) on the data as given, e.g. "
