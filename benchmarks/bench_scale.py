@@ -47,15 +47,23 @@ ENGINES = ("memory", "duckdb", "polars", "dask", "spark")
 def write_parquet(
     path: str, n: int, n_speakers: int, chunk: int = 5_000_000, seed: int = 0
 ) -> None:
-    """``n`` rows in files of ``chunk`` rows under ``path`` (one chunk in memory at a time)."""
+    """``n`` rows in files of ``chunk`` rows under ``path`` (one chunk in memory at a time).
+
+    Chunk ``i`` draws from its own generator (``seed``, ``i``), so an interrupted write
+    resumes where it stopped: a file is written under a temporary name and renamed when
+    complete, and complete files are kept.
+    """
     import numpy as np
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     os.makedirs(path, exist_ok=True)
-    rng = np.random.default_rng(seed)
-    skill = rng.normal(0.0, 0.7, n_speakers)
+    skill = np.random.default_rng(seed).normal(0.0, 0.7, n_speakers)
     for i, start in enumerate(range(0, n, chunk)):
+        name = os.path.join(path, f"part-{i:05d}.parquet")
+        if os.path.exists(name):
+            continue
+        rng = np.random.default_rng([seed, i])
         k = min(chunk, n - start)
         speaker = rng.integers(0, n_speakers, k, dtype=np.int32)
         label = rng.integers(0, 2, k, dtype=np.int8)
@@ -68,7 +76,8 @@ def write_parquet(
                 "score": score,
             }
         )
-        pq.write_table(table, os.path.join(path, f"part-{i:05d}.parquet"))
+        pq.write_table(table, name + ".tmp")
+        os.replace(name + ".tmp", name)
 
 
 def dataset(root: str, n: int, n_speakers: int) -> str:
