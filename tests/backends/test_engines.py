@@ -57,6 +57,15 @@ def expected(big):
     out["roc_auc"] = mlci.reduce_ci(
         big, "label", "score", metric="roc_auc", method="percentile", **FAST
     )
+    # ranking metrics with conditions and strata: the in-memory bootstrap of the scores
+    # binned on the (DuckDB) table's grid
+    for metric in ("roc_auc", "average_precision"):
+        table = mlci.reduce_table(big, "label", "score", metric=metric, score_bins=32, **DESIGN)
+        binned = table.score_bin(big["score"].to_numpy()).astype(float)
+        mem = mlci.bootstrap_ci(y, binned, metric=metric, method="bca", **design, **FAST)
+        res = table.bootstrap_ci(**FAST)
+        assert res.confidence_interval == mem.confidence_interval
+        out[f"{metric}_design"] = (mem, table, res.details["error_bound"])
     return out
 
 
@@ -75,6 +84,14 @@ def check(source, engine, expected):
     res = mlci.reduce_ci(source, "label", "score", metric="roc_auc", method="percentile", **FAST)
     assert res.confidence_interval == expected["roc_auc"].confidence_interval
     assert res.details["error_bound"] == expected["roc_auc"].details["error_bound"] < 1e-4
+    for metric in ("roc_auc", "average_precision"):
+        mem, duck, bound = expected[f"{metric}_design"]
+        table = mlci.reduce_table(source, "label", "score", metric=metric, score_bins=32, **DESIGN)
+        assert table.engine == engine and table.n_rows == duck.n_rows
+        np.testing.assert_array_equal(table.grid["edges"], duck.grid["edges"])
+        res = table.bootstrap_ci(**FAST)
+        assert res.confidence_interval == mem.confidence_interval, metric
+        assert res.details["error_bound"] == pytest.approx(bound, rel=1e-12)
     with pytest.raises(ValueError, match=r"`y_pred`: no column 'nope'"):
         mlci.reduce_table(source, "label", "nope", metric="accuracy")
 
