@@ -22,6 +22,8 @@ Usage::
     pip install ".[duckdb,dask,spark]" matplotlib
     python benchmarks/bench_scale.py --part roc scaling --json /tmp/scale.json
     python benchmarks/bench_scale.py --part big --rows 100000000 --json /tmp/scale.json
+    nice -n 10 python benchmarks/bench_scale.py --part big --rows 1e9 --reuse /work/data-1e9 \
+        --no-roc --json benchmarks/results_scale.json    # 10^9 rows (16 GB written once)
     python benchmarks/bench_scale.py --plot /tmp/scale.json --out docs/scale.png
 """
 
@@ -167,16 +169,58 @@ def run_child(args: list[str], timeout: float = 3600) -> dict[str, Any]:
 
 
 def run_cli(argv: list[str]) -> dict[str, Any]:
-    """``mlci`` itself, under ``/usr/bin/time -v``: wall seconds, peak RSS, output."""
+    """``mlci`` itself, under ``/usr/bin/time -v``: wall seconds, CPU seconds (user + system,
+    DuckDB's threads included), peak RSS, output, and the load average before and after."""
     cmd = [sys.executable, "-c", "import sys, mlci.cli; sys.exit(mlci.cli.main())", *argv]
+    load = [os.getloadavg()]
     t0 = time.perf_counter()
     proc = subprocess.run(["/usr/bin/time", "-v", *cmd], capture_output=True, text=True)
     out = {"seconds": time.perf_counter() - t0, "status": proc.returncode, "stdout": proc.stdout}
+    load.append(os.getloadavg())
+    out["load_average"] = load
+    cpu = 0.0
     for ln in proc.stderr.splitlines():
         if "Maximum resident set size" in ln:
             out["peak_rss_bytes"] = int(ln.split(":")[1]) * 1024
+        if "User time (seconds)" in ln or "System time (seconds)" in ln:
+            cpu += float(ln.split(":")[1])
+    out["cpu_seconds"] = cpu
     if proc.returncode:
         out["stderr"] = proc.stderr[-2000:]
+    return out
+
+
+def profile(path: str, b: int) -> dict[str, Any]:
+    """Where the time of the decisions command goes (in a fresh process): DuckDB's
+    reduction (wall and CPU seconds of the process: DuckDB's threads) vs mlci's bootstrap
+    of the reduced table, one metric at a time."""
+    import resource
+
+    import mlci
+    from mlci.backends.sources import duckdb_connection
+
+    def cpu() -> float:
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
+
+    con = duckdb_connection()
+    settings = {
+        k: con.sql(f"SELECT current_setting('{k}')").fetchone()[0]
+        for k in ("threads", "memory_limit")
+    }
+    glob_ = os.path.join(path, "*.parquet")
+    out: dict[str, Any] = {"duckdb_settings": settings, "load_average": [os.getloadavg()]}
+    c0, t0 = cpu(), time.perf_counter()
+    table = mlci.reduce_table(
+        glob_, "label", "prediction", metric=["accuracy", "f1", "mcc"], conditions="speaker"
+    )
+    out["reduce"] = {"seconds": time.perf_counter() - t0, "cpu_seconds": cpu() - c0}
+    out["table_rows"] = table.n_rows
+    for metric in ("accuracy", "f1", "mcc"):
+        c0, t0 = cpu(), time.perf_counter()
+        table.bootstrap_ci(metric, n_resamples=b, rng=0)
+        out[metric] = {"seconds": time.perf_counter() - t0, "cpu_seconds": cpu() - c0}
+    out["load_average"].append(os.getloadavg())
     return out
 
 
@@ -220,18 +264,51 @@ def part_roc(sizes: list[int], b: int) -> list[dict[str, Any]]:
     return rows
 
 
-def part_big(root: str, n: int, b: int) -> dict[str, Any]:
+def part_big(
+    root: str, n: int, b: int, reuse: str | None = None, roc: bool = True, prof: bool = True
+) -> dict[str, Any]:
+    """The issue's target: the CLI on ``n`` rows (``reuse``: the data set's own directory,
+    written there first if incomplete; else ``root/rows-n``)."""
     t0 = time.perf_counter()
-    path = dataset(root, n, 100_000)
+    if reuse:
+        write_parquet(reuse, n, 100_000)  # keeps the complete files already there
+        path = reuse
+    else:
+        path = dataset(root, n, 100_000)
     written = time.perf_counter() - t0
     glob_ = os.path.join(path, "*.parquet")
     common = ["--label", "label", "--seed", "0", "-B", str(b), "--json"]
     columns = ["--pred", "prediction", "--condition", "speaker"]
-    decisions = run_cli(["ci", glob_, *columns, "--metric", "accuracy,f1,mcc", *common])
-    roc = run_cli(["ci", glob_, "--score", "score", "--metric", "roc_auc", *common])
-    out = {"rows": n, "write_seconds": written, "decisions": decisions, "roc_auc": roc}
-    print(json.dumps(out), flush=True)
+    out: dict[str, Any] = {"rows": n, "path": path, "write_seconds": written}
+    out["decisions"] = run_cli(["ci", glob_, *columns, "--metric", "accuracy,f1,mcc", *common])
+    _summary(f"{n:.0e} rows, accuracy/f1/mcc, 1e5 conditions", out["decisions"])
+    if roc:
+        out["roc_auc"] = run_cli(["ci", glob_, "--score", "score", "--metric", "roc_auc", *common])
+        _summary(f"{n:.0e} rows, roc_auc quantised", out["roc_auc"])
+    if prof:
+        out["profile"] = run_child(["profile", path, str(b)], timeout=7200)
+        p = out["profile"]
+        if "reduce" in p:
+            boot = sum(p[m]["seconds"] for m in ("accuracy", "f1", "mcc"))
+            print(
+                f"profile: DuckDB reduction {p['reduce']['seconds']:.1f} s wall, "
+                f"{p['reduce']['cpu_seconds']:.1f} s CPU ({p['duckdb_settings']}); mlci "
+                f"bootstrap of the {p['table_rows']}-row table, 3 metrics: {boot:.1f} s",
+                flush=True,
+            )
     return out
+
+
+def _summary(what: str, r: dict[str, Any]) -> None:
+    if r.get("status") != 0:
+        print(f"{what}: FAILED\n{r.get('stderr', '')}", flush=True)
+        return
+    print(
+        f"{what}: {r['seconds']:.1f} s wall, {r['cpu_seconds']:.1f} s CPU, peak RSS "
+        f"{r.get('peak_rss_bytes', 0) / 2**30:.2f} GiB; load average "
+        f"{r['load_average'][0][0]:.1f} before, {r['load_average'][1][0]:.1f} after",
+        flush=True,
+    )
 
 
 # ------------------------------------------------------------------------------ plot
@@ -268,7 +345,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dir", default="/tmp/mlci-scale", help="where the Parquet data go")
     p.add_argument("--sizes", default="100000,1000000,10000000")
     p.add_argument("--engines", default=",".join(ENGINES))
-    p.add_argument("--rows", type=int, default=100_000_000, help="rows of --part big")
+    p.add_argument(
+        "--rows", type=lambda x: int(float(x)), default=100_000_000, help="rows of --part big"
+    )
+    p.add_argument(
+        "--reuse",
+        help="--part big: the data set's directory (e.g. /work/data-1e9); its missing files "
+        "are written first, complete ones kept",
+    )
+    p.add_argument("--no-roc", action="store_true", help="--part big: decisions only")
+    p.add_argument("--no-profile", action="store_true", help="--part big: no breakdown run")
     p.add_argument("-B", "--n-resamples", type=int, default=1000)
     p.add_argument("--roc-resamples", type=int, default=50)
     p.add_argument("--json", help="add the results to this JSON file")
@@ -279,6 +365,8 @@ def main(argv: list[str] | None = None) -> int:
     if a.child:
         if a.child[0] == "roc":
             print(json.dumps(roc_case(int(a.child[1]), int(a.child[2]))))
+        elif a.child[0] == "profile":
+            print(json.dumps(profile(a.child[1], int(a.child[2]))))
         else:
             engine, path, metric, b = a.child
             print(json.dumps(child(engine, path, metric, int(b))))
@@ -303,7 +391,10 @@ def main(argv: list[str] | None = None) -> int:
         old = [r for r in results.get("scaling", []) if (r["engine"], r["rows"]) not in done]
         results["scaling"] = old + new
     if "big" in a.part:
-        results["big"] = part_big(a.dir, a.rows, a.n_resamples)
+        key = "big" if a.rows == 100_000_000 else f"big_{a.rows}"
+        results[key] = part_big(
+            a.dir, a.rows, a.n_resamples, a.reuse, not a.no_roc, not a.no_profile
+        )
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(results, fh, indent=1)
