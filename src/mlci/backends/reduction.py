@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from .sources import Source, engine_error
+from .sources import Source, engine_error, engine_message
 
 __all__ = [
     "Reduced",
@@ -89,7 +89,7 @@ def check_columns(source: Source, wanted: Mapping[str, str]) -> None:
         schema = dict(source.frame.collect_schema())
     except Exception as exc:
         if engine_error(exc):
-            raise OSError(f"{source.name}: {_first_line(exc)}") from None
+            raise OSError(f"{source.name}: {engine_message(exc)}") from None
         raise
     for role, col in wanted.items():
         if not isinstance(col, str):
@@ -115,11 +115,6 @@ def check_columns(source: Source, wanted: Mapping[str, str]) -> None:
             )
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
-
-
 def _collect(source: Source, make: Any) -> Any:
     """Run a query in the engine; an engine's error (a file gone, a bad cast) names the
     source, and nothing partial is returned."""
@@ -127,7 +122,7 @@ def _collect(source: Source, make: Any) -> Any:
         return make().collect()
     except Exception as exc:
         if engine_error(exc):
-            raise OSError(f"{source.name}: {_first_line(exc)}") from None
+            raise OSError(f"{source.name}: {engine_message(exc)}") from None
         raise
 
 
