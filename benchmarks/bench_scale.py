@@ -24,6 +24,8 @@ Usage::
     python benchmarks/bench_scale.py --part big --rows 100000000 --json /tmp/scale.json
     nice -n 10 python benchmarks/bench_scale.py --part big --rows 1e9 --reuse /work/data-1e9 \
         --no-roc --json benchmarks/results_scale.json    # 10^9 rows (16 GB written once)
+    nice -n 10 python benchmarks/bench_scale.py --part engines --rows 1e8 --reuse /work/data-1e9 \
+        --engines spark,dask -B 200 --json benchmarks/results_scale.json   # its first 10^8 rows
     python benchmarks/bench_scale.py --plot /tmp/scale.json --out docs/scale.png
 """
 
@@ -97,7 +99,9 @@ def child(engine: str, path: str, metric: str, b: int) -> dict[str, Any]:
 
     import mlci
 
+    path, _, first = path.partition(":")  # "DIR:K": the first K files of DIR
     files = sorted(glob.glob(os.path.join(path, "*.parquet")))
+    files = files[: int(first)] if first else files
     t0 = time.perf_counter()
     cols = ("label", "prediction") if metric != "roc_auc" else ("label", "score")
     design = {"conditions": "speaker"} if metric != "roc_auc" else {}
@@ -194,6 +198,7 @@ def profile(path: str, b: int) -> dict[str, Any]:
     """Where the time of the decisions command goes (in a fresh process): DuckDB's
     reduction (wall and CPU seconds of the process: DuckDB's threads) vs mlci's bootstrap
     of the reduced table, one metric at a time."""
+    import glob
     import resource
 
     import mlci
@@ -205,10 +210,13 @@ def profile(path: str, b: int) -> dict[str, Any]:
 
     con = duckdb_connection()
     settings = {
-        k: con.sql(f"SELECT current_setting('{k}')").fetchone()[0]
+        k: con.execute(f"SELECT current_setting('{k}')").fetchall()[0][0]
         for k in ("threads", "memory_limit")
     }
+    path, _, first = path.partition(":")  # "DIR:K": the first K files of DIR
     glob_ = os.path.join(path, "*.parquet")
+    if first:
+        glob_ = sorted(glob.glob(glob_))[: int(first)]
     out: dict[str, Any] = {"duckdb_settings": settings, "load_average": [os.getloadavg()]}
     c0, t0 = cpu(), time.perf_counter()
     table = mlci.reduce_table(
@@ -311,6 +319,27 @@ def _summary(what: str, r: dict[str, Any]) -> None:
     )
 
 
+def part_engines(reuse: str, n: int, engines: list[str], b: int) -> list[dict[str, Any]]:
+    """Throughput of each engine on the first ``n`` rows of the data set in ``reuse`` (its
+    first ``n / 5e6`` files): accuracy with 10^5 conditions, B resamples."""
+    k = -(-n // 5_000_000)
+    rows = []
+    for engine in engines:
+        r = run_child([engine, f"{reuse}:{k}", "accuracy", str(b)], timeout=7200)
+        r.update(engine=engine, rows=n, metric="accuracy", n_resamples=b, load=os.getloadavg())
+        if "seconds" in r:
+            r["rows_per_second"] = n / r["seconds"]
+            print(
+                f"{engine}: {n:.0e} rows in {r['seconds']:.1f} s ({n / r['seconds'] / 1e6:.2f} "
+                f"million rows/s), load average {r['load'][0]:.1f}",
+                flush=True,
+            )
+        else:
+            print(f"{engine}: FAILED {r.get('error')}", flush=True)
+        rows.append(r)
+    return rows
+
+
 # ------------------------------------------------------------------------------ plot
 def plot(results: dict[str, Any], out: str) -> None:
     import matplotlib
@@ -341,7 +370,7 @@ def plot(results: dict[str, Any], out: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--part", nargs="+", choices=("scaling", "roc", "big"), default=[])
+    p.add_argument("--part", nargs="+", choices=("scaling", "roc", "big", "engines"), default=[])
     p.add_argument("--dir", default="/tmp/mlci-scale", help="where the Parquet data go")
     p.add_argument("--sizes", default="100000,1000000,10000000")
     p.add_argument("--engines", default=",".join(ENGINES))
@@ -390,6 +419,11 @@ def main(argv: list[str] | None = None) -> int:
         done = {(r["engine"], r["rows"]) for r in new}
         old = [r for r in results.get("scaling", []) if (r["engine"], r["rows"]) not in done]
         results["scaling"] = old + new
+    if "engines" in a.part:  # needs --reuse (the data set of --part big)
+        new = part_engines(a.reuse, a.rows, a.engines.split(","), a.n_resamples)
+        done = {(r["engine"], r["rows"]) for r in new}
+        old = [r for r in results.get("engines", []) if (r["engine"], r["rows"]) not in done]
+        results["engines"] = old + new
     if "big" in a.part:
         key = "big" if a.rows == 100_000_000 else f"big_{a.rows}"
         results[key] = part_big(

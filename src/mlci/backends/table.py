@@ -384,9 +384,13 @@ def reduce_table(
     score_bins : int, default 16384
         Ranking metrics: the scores are merged into at most this many bins of about
         equal frequency; the bound on the error this makes is in the result's
-        ``details["error_bound"]`` (about ``0.5 / score_bins`` for AUC at worst).
+        ``details["error_bound"]`` (about ``0.5 / score_bins`` for AUC at worst).  With
+        conditions or strata the table holds (stratum, condition, label, bin) counts, at
+        most ``2 * score_bins`` rows per stratum and condition: use fewer bins with many
+        conditions.
     max_rows : int, default 2,000,000
-        Largest exact table (distinct (design, inputs) rows) accepted.
+        Largest table accepted: distinct (design, inputs) rows, or with a ranking metric
+        and a design, (design, label, score bin) rows.
     memory_limit : str, optional
         DuckDB's memory limit in the connection mlci opens (default ``"1GB"``); DuckDB
         spills to ``temp_directory`` beyond it.
