@@ -390,7 +390,8 @@ def reduce_table(
         conditions.
     max_rows : int, default 2,000,000
         Largest table accepted: distinct (design, inputs) rows, or with a ranking metric
-        and a design, (design, label, score bin) rows.
+        and a design, the engine's (design, label, bin) rows on its grid of
+        ``16 * score_bins`` uniform bins (merged into ``score_bins`` afterwards).
     memory_limit : str, optional
         DuckDB's memory limit in the connection mlci opens (default ``"1GB"``); DuckDB
         spills to ``temp_directory`` beyond it.
@@ -482,10 +483,8 @@ def _merge_bins(red: Reduced, edges: np.ndarray, design: tuple[str, ...] = ()) -
     c = red.columns
     coarse = coarse_index(c["score_bin"], edges)
     key = np.zeros(len(coarse), dtype=np.int64)
-    values: dict[str, np.ndarray] = {}
     for role in (*design, "y_true"):
         uniq_values, code = fast_unique(c[role])
-        values[role] = uniq_values
         key = key * len(uniq_values) + code
     key = key * (len(edges) + 1) + coarse
     uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
