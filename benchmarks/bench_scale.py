@@ -347,7 +347,7 @@ def plot(results: dict[str, Any], out: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    fig, ax = plt.subplots(figsize=(8.4, 4.2))
     scaling = [r for r in results.get("scaling", []) if "seconds" in r]
     scaling += [r for r in results.get("engines", []) if "seconds" in r]  # 10^8 rows
     for engine in ENGINES:
@@ -376,7 +376,7 @@ def plot(results: dict[str, Any], out: str) -> None:
     ax.set_ylabel("seconds")
     ax.set_title("accuracy with n/1000 conditions (B = 200); CLI: B = 1000")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
+    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
 
