@@ -130,7 +130,7 @@ def test_ranking_with_conditions_too_many_groups(scores):
 
     y, s = scores
     df = pd.DataFrame({"y": y, "s": s, "c": np.arange(len(y)) % 3000})
-    with pytest.raises(ValueError, match="more than 1000 distinct combinations.*score_bins"):
+    with pytest.raises(ValueError, match=r"more than 1000 distinct combinations.*score_bins"):
         mlci.reduce_table(df, "y", "s", metric="roc_auc", conditions="c", max_rows=1000)
 
 
