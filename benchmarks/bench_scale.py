@@ -22,6 +22,10 @@ Usage::
     pip install ".[duckdb,dask,spark]" matplotlib
     python benchmarks/bench_scale.py --part roc scaling --json /tmp/scale.json
     python benchmarks/bench_scale.py --part big --rows 100000000 --json /tmp/scale.json
+    nice -n 10 python benchmarks/bench_scale.py --part big --rows 1e9 --reuse /work/data-1e9 \
+        --no-roc --json benchmarks/results_scale.json    # 10^9 rows (16 GB written once)
+    nice -n 10 python benchmarks/bench_scale.py --part engines --rows 1e8 --reuse /work/data-1e9 \
+        --engines spark,dask -B 200 --json benchmarks/results_scale.json   # its first 10^8 rows
     python benchmarks/bench_scale.py --plot /tmp/scale.json --out docs/scale.png
 """
 
@@ -47,15 +51,23 @@ ENGINES = ("memory", "duckdb", "polars", "dask", "spark")
 def write_parquet(
     path: str, n: int, n_speakers: int, chunk: int = 5_000_000, seed: int = 0
 ) -> None:
-    """``n`` rows in files of ``chunk`` rows under ``path`` (one chunk in memory at a time)."""
+    """``n`` rows in files of ``chunk`` rows under ``path`` (one chunk in memory at a time).
+
+    Chunk ``i`` draws from its own generator (``seed``, ``i``), so an interrupted write
+    resumes where it stopped: a file is written under a temporary name and renamed when
+    complete, and complete files are kept.
+    """
     import numpy as np
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     os.makedirs(path, exist_ok=True)
-    rng = np.random.default_rng(seed)
-    skill = rng.normal(0.0, 0.7, n_speakers)
+    skill = np.random.default_rng(seed).normal(0.0, 0.7, n_speakers)
     for i, start in enumerate(range(0, n, chunk)):
+        name = os.path.join(path, f"part-{i:05d}.parquet")
+        if os.path.exists(name):
+            continue
+        rng = np.random.default_rng([seed, i])
         k = min(chunk, n - start)
         speaker = rng.integers(0, n_speakers, k, dtype=np.int32)
         label = rng.integers(0, 2, k, dtype=np.int8)
@@ -68,7 +80,8 @@ def write_parquet(
                 "score": score,
             }
         )
-        pq.write_table(table, os.path.join(path, f"part-{i:05d}.parquet"))
+        pq.write_table(table, name + ".tmp")
+        os.replace(name + ".tmp", name)
 
 
 def dataset(root: str, n: int, n_speakers: int) -> str:
@@ -86,7 +99,9 @@ def child(engine: str, path: str, metric: str, b: int) -> dict[str, Any]:
 
     import mlci
 
+    path, _, first = path.partition(":")  # "DIR:K": the first K files of DIR
     files = sorted(glob.glob(os.path.join(path, "*.parquet")))
+    files = files[: int(first)] if first else files
     t0 = time.perf_counter()
     cols = ("label", "prediction") if metric != "roc_auc" else ("label", "score")
     design = {"conditions": "speaker"} if metric != "roc_auc" else {}
@@ -158,16 +173,62 @@ def run_child(args: list[str], timeout: float = 3600) -> dict[str, Any]:
 
 
 def run_cli(argv: list[str]) -> dict[str, Any]:
-    """``mlci`` itself, under ``/usr/bin/time -v``: wall seconds, peak RSS, output."""
+    """``mlci`` itself, under ``/usr/bin/time -v``: wall seconds, CPU seconds (user + system,
+    DuckDB's threads included), peak RSS, output, and the load average before and after."""
     cmd = [sys.executable, "-c", "import sys, mlci.cli; sys.exit(mlci.cli.main())", *argv]
+    load = [os.getloadavg()]
     t0 = time.perf_counter()
     proc = subprocess.run(["/usr/bin/time", "-v", *cmd], capture_output=True, text=True)
     out = {"seconds": time.perf_counter() - t0, "status": proc.returncode, "stdout": proc.stdout}
+    load.append(os.getloadavg())
+    out["load_average"] = load
+    cpu = 0.0
     for ln in proc.stderr.splitlines():
         if "Maximum resident set size" in ln:
             out["peak_rss_bytes"] = int(ln.split(":")[1]) * 1024
+        if "User time (seconds)" in ln or "System time (seconds)" in ln:
+            cpu += float(ln.split(":")[1])
+    out["cpu_seconds"] = cpu
     if proc.returncode:
         out["stderr"] = proc.stderr[-2000:]
+    return out
+
+
+def profile(path: str, b: int) -> dict[str, Any]:
+    """Where the time of the decisions command goes (in a fresh process): DuckDB's
+    reduction (wall and CPU seconds of the process: DuckDB's threads) vs mlci's bootstrap
+    of the reduced table, one metric at a time."""
+    import glob
+    import resource
+
+    import mlci
+    from mlci.backends.sources import duckdb_connection
+
+    def cpu() -> float:
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
+
+    con = duckdb_connection()
+    settings = {
+        k: con.execute(f"SELECT current_setting('{k}')").fetchall()[0][0]
+        for k in ("threads", "memory_limit")
+    }
+    path, _, first = path.partition(":")  # "DIR:K": the first K files of DIR
+    glob_ = os.path.join(path, "*.parquet")
+    if first:
+        glob_ = sorted(glob.glob(glob_))[: int(first)]
+    out: dict[str, Any] = {"duckdb_settings": settings, "load_average": [os.getloadavg()]}
+    c0, t0 = cpu(), time.perf_counter()
+    table = mlci.reduce_table(
+        glob_, "label", "prediction", metric=["accuracy", "f1", "mcc"], conditions="speaker"
+    )
+    out["reduce"] = {"seconds": time.perf_counter() - t0, "cpu_seconds": cpu() - c0}
+    out["table_rows"] = table.n_rows
+    for metric in ("accuracy", "f1", "mcc"):
+        c0, t0 = cpu(), time.perf_counter()
+        table.bootstrap_ci(metric, n_resamples=b, rng=0)
+        out[metric] = {"seconds": time.perf_counter() - t0, "cpu_seconds": cpu() - c0}
+    out["load_average"].append(os.getloadavg())
     return out
 
 
@@ -211,18 +272,72 @@ def part_roc(sizes: list[int], b: int) -> list[dict[str, Any]]:
     return rows
 
 
-def part_big(root: str, n: int, b: int) -> dict[str, Any]:
+def part_big(
+    root: str, n: int, b: int, reuse: str | None = None, roc: bool = True, prof: bool = True
+) -> dict[str, Any]:
+    """The issue's target: the CLI on ``n`` rows (``reuse``: the data set's own directory,
+    written there first if incomplete; else ``root/rows-n``)."""
     t0 = time.perf_counter()
-    path = dataset(root, n, 100_000)
+    if reuse:
+        write_parquet(reuse, n, 100_000)  # keeps the complete files already there
+        path = reuse
+    else:
+        path = dataset(root, n, 100_000)
     written = time.perf_counter() - t0
     glob_ = os.path.join(path, "*.parquet")
     common = ["--label", "label", "--seed", "0", "-B", str(b), "--json"]
     columns = ["--pred", "prediction", "--condition", "speaker"]
-    decisions = run_cli(["ci", glob_, *columns, "--metric", "accuracy,f1,mcc", *common])
-    roc = run_cli(["ci", glob_, "--score", "score", "--metric", "roc_auc", *common])
-    out = {"rows": n, "write_seconds": written, "decisions": decisions, "roc_auc": roc}
-    print(json.dumps(out), flush=True)
+    out: dict[str, Any] = {"rows": n, "path": path, "write_seconds": written}
+    out["decisions"] = run_cli(["ci", glob_, *columns, "--metric", "accuracy,f1,mcc", *common])
+    _summary(f"{n:.0e} rows, accuracy/f1/mcc, 1e5 conditions", out["decisions"])
+    if roc:
+        out["roc_auc"] = run_cli(["ci", glob_, "--score", "score", "--metric", "roc_auc", *common])
+        _summary(f"{n:.0e} rows, roc_auc quantised", out["roc_auc"])
+    if prof:
+        out["profile"] = run_child(["profile", path, str(b)], timeout=7200)
+        p = out["profile"]
+        if "reduce" in p:
+            boot = sum(p[m]["seconds"] for m in ("accuracy", "f1", "mcc"))
+            print(
+                f"profile: DuckDB reduction {p['reduce']['seconds']:.1f} s wall, "
+                f"{p['reduce']['cpu_seconds']:.1f} s CPU ({p['duckdb_settings']}); mlci "
+                f"bootstrap of the {p['table_rows']}-row table, 3 metrics: {boot:.1f} s",
+                flush=True,
+            )
     return out
+
+
+def _summary(what: str, r: dict[str, Any]) -> None:
+    if r.get("status") != 0:
+        print(f"{what}: FAILED\n{r.get('stderr', '')}", flush=True)
+        return
+    print(
+        f"{what}: {r['seconds']:.1f} s wall, {r['cpu_seconds']:.1f} s CPU, peak RSS "
+        f"{r.get('peak_rss_bytes', 0) / 2**30:.2f} GiB; load average "
+        f"{r['load_average'][0][0]:.1f} before, {r['load_average'][1][0]:.1f} after",
+        flush=True,
+    )
+
+
+def part_engines(reuse: str, n: int, engines: list[str], b: int) -> list[dict[str, Any]]:
+    """Throughput of each engine on the first ``n`` rows of the data set in ``reuse`` (its
+    first ``n / 5e6`` files): accuracy with 10^5 conditions, B resamples."""
+    k = -(-n // 5_000_000)
+    rows = []
+    for engine in engines:
+        r = run_child([engine, f"{reuse}:{k}", "accuracy", str(b)], timeout=7200)
+        r.update(engine=engine, rows=n, metric="accuracy", n_resamples=b, load=os.getloadavg())
+        if "seconds" in r:
+            r["rows_per_second"] = n / r["seconds"]
+            print(
+                f"{engine}: {n:.0e} rows in {r['seconds']:.1f} s ({n / r['seconds'] / 1e6:.2f} "
+                f"million rows/s), load average {r['load'][0]:.1f}",
+                flush=True,
+            )
+        else:
+            print(f"{engine}: FAILED {r.get('error')}", flush=True)
+        rows.append(r)
+    return rows
 
 
 # ------------------------------------------------------------------------------ plot
@@ -232,34 +347,56 @@ def plot(results: dict[str, Any], out: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    fig, ax = plt.subplots(figsize=(8.4, 4.2))
     scaling = [r for r in results.get("scaling", []) if "seconds" in r]
-    big = results.get("big")
+    scaling += [r for r in results.get("engines", []) if "seconds" in r]  # 10^8 rows
     for engine in ENGINES:
         pts = sorted((r["rows"], r["seconds"]) for r in scaling if r["engine"] == engine)
-        if engine == "duckdb" and big and big["decisions"].get("status") == 0:
-            pts.append((big["rows"], big["decisions"]["seconds"] / 3))  # per metric, CLI
         if pts:
             xs, ys = zip(*pts, strict=True)
             ax.plot(xs, ys, marker="o", label=engine)
+    cli = [
+        (b["rows"], b["decisions"]["seconds"])
+        for key, b in results.items()
+        if key.startswith("big") and b.get("decisions", {}).get("status") == 0
+    ]
+    if cli:
+        xs, ys = zip(*sorted(cli), strict=True)
+        ax.plot(
+            xs,
+            ys,
+            marker="s",
+            ls="--",
+            color="black",
+            label="mlci ci (DuckDB), 3 metrics, 1e5 conditions",
+        )
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("rows")
-    ax.set_ylabel("seconds (reduce + 1 bootstrap)")
-    ax.set_title("accuracy with conditions, one metric")
+    ax.set_ylabel("seconds")
+    ax.set_title("accuracy with n/1000 conditions (B = 200); CLI: B = 1000")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
+    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--part", nargs="+", choices=("scaling", "roc", "big"), default=[])
+    p.add_argument("--part", nargs="+", choices=("scaling", "roc", "big", "engines"), default=[])
     p.add_argument("--dir", default="/tmp/mlci-scale", help="where the Parquet data go")
     p.add_argument("--sizes", default="100000,1000000,10000000")
     p.add_argument("--engines", default=",".join(ENGINES))
-    p.add_argument("--rows", type=int, default=100_000_000, help="rows of --part big")
+    p.add_argument(
+        "--rows", type=lambda x: int(float(x)), default=100_000_000, help="rows of --part big"
+    )
+    p.add_argument(
+        "--reuse",
+        help="--part big: the data set's directory (e.g. /work/data-1e9); its missing files "
+        "are written first, complete ones kept",
+    )
+    p.add_argument("--no-roc", action="store_true", help="--part big: decisions only")
+    p.add_argument("--no-profile", action="store_true", help="--part big: no breakdown run")
     p.add_argument("-B", "--n-resamples", type=int, default=1000)
     p.add_argument("--roc-resamples", type=int, default=50)
     p.add_argument("--json", help="add the results to this JSON file")
@@ -270,6 +407,8 @@ def main(argv: list[str] | None = None) -> int:
     if a.child:
         if a.child[0] == "roc":
             print(json.dumps(roc_case(int(a.child[1]), int(a.child[2]))))
+        elif a.child[0] == "profile":
+            print(json.dumps(profile(a.child[1], int(a.child[2]))))
         else:
             engine, path, metric, b = a.child
             print(json.dumps(child(engine, path, metric, int(b))))
@@ -293,8 +432,16 @@ def main(argv: list[str] | None = None) -> int:
         done = {(r["engine"], r["rows"]) for r in new}
         old = [r for r in results.get("scaling", []) if (r["engine"], r["rows"]) not in done]
         results["scaling"] = old + new
+    if "engines" in a.part:  # needs --reuse (the data set of --part big)
+        new = part_engines(a.reuse, a.rows, a.engines.split(","), a.n_resamples)
+        done = {(r["engine"], r["rows"]) for r in new}
+        old = [r for r in results.get("engines", []) if (r["engine"], r["rows"]) not in done]
+        results["engines"] = old + new
     if "big" in a.part:
-        results["big"] = part_big(a.dir, a.rows, a.n_resamples)
+        key = "big" if a.rows == 100_000_000 else f"big_{a.rows}"
+        results[key] = part_big(
+            a.dir, a.rows, a.n_resamples, a.reuse, not a.no_roc, not a.no_profile
+        )
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(results, fh, indent=1)

@@ -1275,6 +1275,11 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
             ([NA_FILE, "--engine", "duckdb"], "either FILE or --example"),
             (["--engine", "duckdb", "--label", "nope"], "--label: no column 'nope'"),
         ],
+        "--score-bins": [
+            (["--score-bins", "1"], "--score-bins"),
+            (["--score-bins", "x"], "--score-bins"),
+            (["--score-bins", "64"], "--score-bins quantises scores inside DuckDB"),
+        ],
         "--json": [(["--json=yes"], "--json")],
         "--digits": [(["--digits", "x"], "--digits"), (["--digits", "99"], "--digits")],
     },

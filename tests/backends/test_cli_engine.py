@@ -133,3 +133,34 @@ def test_missing_values_and_dropna(capsys, tmp_path):
     code, out, err = run(capsys, [*base, "--dropna"])
     assert code == 0, err
     assert "(1 row with a missing value dropped)" in out
+
+
+def test_ranking_with_conditions_and_score_bins(capsys, files):
+    import mlci
+
+    glob_ = str(files / "part-*.parquet")
+    argv = ["ci", glob_, "--label", "label", "--score", "score", "--condition", "speaker"]
+    argv += ["--metric", "roc_auc", "--seed", "1", "-B", "100", "--json", "--score-bins", "32"]
+    code, out, err = run(capsys, argv)
+    assert code == 0, err
+    (got,) = json.loads(out)
+    want = mlci.reduce_ci(
+        glob_,
+        "label",
+        "score",
+        metric="roc_auc",
+        conditions="speaker",
+        score_bins=32,
+        n_resamples=100,
+        rng=1,
+    )
+    ci = got["confidence_interval"]
+    assert (ci["low"], ci["high"]) == tuple(want.confidence_interval)
+    assert got["details"]["error_bound"] == want.details["error_bound"] > 0
+    assert got["details"]["score_bins"] <= 32
+    # in memory the scores are not quantised: the option is refused, not ignored
+    code, out, err = run(capsys, [*argv[:-2], "--score-bins", "32", "--engine", "memory"])
+    assert code == 2 and "--score-bins" in err and "--engine duckdb" in err
+    with pytest.raises(SystemExit) as exit_:
+        run(capsys, [*argv[:-2], "--score-bins", "1"])
+    assert exit_.value.code == 2 and "--score-bins" in capsys.readouterr().err

@@ -57,6 +57,15 @@ def expected(big):
     out["roc_auc"] = mlci.reduce_ci(
         big, "label", "score", metric="roc_auc", method="percentile", **FAST
     )
+    # ranking metrics with conditions and strata: the in-memory bootstrap of the scores
+    # binned on the (DuckDB) table's grid
+    for metric in ("roc_auc", "average_precision"):
+        table = mlci.reduce_table(big, "label", "score", metric=metric, score_bins=32, **DESIGN)
+        binned = table.score_bin(big["score"].to_numpy()).astype(float)
+        mem = mlci.bootstrap_ci(y, binned, metric=metric, method="bca", **design, **FAST)
+        res = table.bootstrap_ci(**FAST)
+        assert res.confidence_interval == mem.confidence_interval
+        out[f"{metric}_design"] = (mem, table, res.details["error_bound"])
     return out
 
 
@@ -75,8 +84,32 @@ def check(source, engine, expected):
     res = mlci.reduce_ci(source, "label", "score", metric="roc_auc", method="percentile", **FAST)
     assert res.confidence_interval == expected["roc_auc"].confidence_interval
     assert res.details["error_bound"] == expected["roc_auc"].details["error_bound"] < 1e-4
+    for metric in ("roc_auc", "average_precision"):
+        mem, duck, bound = expected[f"{metric}_design"]
+        table = mlci.reduce_table(source, "label", "score", metric=metric, score_bins=32, **DESIGN)
+        assert table.engine == engine and table.n_rows == duck.n_rows
+        np.testing.assert_array_equal(table.grid["edges"], duck.grid["edges"])
+        res = table.bootstrap_ci(**FAST)
+        assert res.confidence_interval == mem.confidence_interval, metric
+        assert res.details["error_bound"] == pytest.approx(bound, rel=1e-12)
+    # bad input: a missing column, a type the engine cannot aggregate, named with the source
     with pytest.raises(ValueError, match=r"`y_pred`: no column 'nope'"):
         mlci.reduce_table(source, "label", "nope", metric="accuracy")
+    with pytest.raises(TypeError, match=r"`y_score`: column 'speaker' of .* has type"):
+        mlci.reduce_table(source, "label", "speaker", metric="roc_auc")
+
+
+def check_vanishing(read, tmp_path, big):
+    """A file listed when the frame was made and deleted before the reduction reads it:
+    an error naming the file (nothing partial)."""
+    files = []
+    for i in range(3):
+        files.append(str(tmp_path / f"v{i}.parquet"))
+        big.iloc[i * 1000 : (i + 1) * 1000].to_parquet(files[-1])
+    frame = read(files)
+    os.remove(files[1])
+    with pytest.raises(OSError, match=r"v1\.parquet"):
+        mlci.reduce_table(frame, "label", "prediction", metric="accuracy", conditions="speaker")
 
 
 # ---------------------------------------------------------------------------- Spark
@@ -102,6 +135,10 @@ def test_spark_same_intervals(spark, big, expected):
     check(spark.createDataFrame(big), "spark", expected)
 
 
+def test_spark_file_vanishing(spark, big, tmp_path):
+    check_vanishing(lambda files: spark.read.parquet(*files), tmp_path, big)
+
+
 # ----------------------------------------------------------------------------- Dask
 @pytest.fixture(scope="module")
 def dask_client():
@@ -123,9 +160,18 @@ def test_dask_same_intervals(dask_client, big, expected, tmp_path):
     for i, part in enumerate(np.array_split(np.arange(N_ROWS), 8)):
         big.iloc[part].to_parquet(tmp_path / f"part-{i}.parquet")
     check(dd.read_parquet(str(tmp_path / "*.parquet")), "dask", expected)
+    (tmp_path / "vanish").mkdir()
+    check_vanishing(dd.read_parquet, tmp_path / "vanish", big)
 
 
 # --------------------------------------------------------------------------- polars
 def test_polars_lazy_same_intervals(big, expected):
     pl = pytest.importorskip("polars")
     check(pl.from_pandas(big).lazy(), "polars", expected)
+
+
+def test_polars_file_vanishing(big, tmp_path):
+    # a list of files; a glob (pl.scan_parquet("dir/*.parquet")) is expanded by polars when
+    # the query runs, so a file deleted before then is not read, and n_samples says so
+    pl = pytest.importorskip("polars")
+    check_vanishing(pl.scan_parquet, tmp_path, big)

@@ -95,13 +95,43 @@ def test_ap_bound_holds_on_random_tied_data(seed):
         assert abs(exact - quant) <= bound + 1e-12
 
 
-def test_ranking_with_conditions_is_refused(scores):
+DESIGNS = [{"conditions": "c"}, {"strata": "st"}, {"conditions": "c", "strata": "st"}]
+
+
+@pytest.mark.parametrize("metric", ["roc_auc", "average_precision"])
+@pytest.mark.parametrize("design", DESIGNS, ids=lambda d: "+".join(d))
+def test_ranking_with_conditions_and_strata(scores, metric, design):
+    # the table is (design x label x score bin): its bootstrap is the in-memory bootstrap of
+    # the binned scores with the same design (same seed, same interval), and the bound on
+    # the estimate's error (from the pooled bins, resampling plays no part) still holds
     import pandas as pd
 
     y, s = scores
-    df = pd.DataFrame({"y": y, "s": s, "c": np.arange(len(y)) % 30})
-    with pytest.raises(ValueError, match="`conditions`"):
-        mlci.reduce_table(df, "y", "s", metric="roc_auc", conditions="c")
+    rng = np.random.default_rng(7)
+    df = pd.DataFrame(
+        {"y": y, "s": s, "c": rng.integers(0, 40, len(y)), "st": rng.integers(0, 3, len(y))}
+    )
+    table = mlci.reduce_table(df, "y", "s", metric=metric, score_bins=64, **design)
+    assert table.kind == "scores" and table.n_samples == len(y)
+    assert table.n_rows <= 2 * 40 * 3 * 66
+    res = table.bootstrap_ci(method="percentile", **FAST)
+    binned = table.score_bin(s).astype(float)
+    arrays = {k: df[v].to_numpy() for k, v in design.items()}
+    mem = mlci.bootstrap_ci(y, binned, metric=metric, method="percentile", **arrays, **FAST)
+    assert res.confidence_interval == mem.confidence_interval
+    assert res.estimate == pytest.approx(mem.estimate, abs=1e-12)
+    exact = REFERENCE[metric](y, np.clip(s, -1e300, 1e300))
+    assert abs(res.estimate - exact) <= res.details["error_bound"]
+    assert res.estimate == pytest.approx(REFERENCE[metric](y, binned), abs=1e-12)
+
+
+def test_ranking_with_conditions_too_many_groups(scores):
+    import pandas as pd
+
+    y, s = scores
+    df = pd.DataFrame({"y": y, "s": s, "c": np.arange(len(y)) % 3000})
+    with pytest.raises(ValueError, match=r"more than 1000 distinct combinations.*score_bins"):
+        mlci.reduce_table(df, "y", "s", metric="roc_auc", conditions="c", max_rows=1000)
 
 
 # ----------------------------------------------------- in-memory: many distinct scores

@@ -55,6 +55,7 @@ def run_ci(
     dropna: bool,
     two_stage: bool,
     bootstrap: Mapping[str, Any],
+    score_bins: int | None = None,
 ) -> tuple[list[tuple[str, dict[str, Any], Any]], str, int, list[str]]:
     """Reduce ``file`` (a path or glob) in DuckDB and bootstrap every metric.
 
@@ -68,6 +69,8 @@ def run_ci(
         ``options(info, table)`` -> the metric's options (``pos_label``...), read against
         the table's labels.
     dropna, two_stage : bool
+    score_bins : int, optional
+        Ranking metrics: at most this many score bins (default: :func:`reduce_table`'s).
     bootstrap : mapping
         ``n_resamples``, ``confidence_level``, ``method``, ``alternative``, ``rng``.
 
@@ -99,6 +102,7 @@ def run_ci(
                 metric=shared if family == "confusion" else info.name,
                 dropna=dropna,
                 **design,
+                **({"score_bins": score_bins} if score_bins and family == "ranking" else {}),
             )
         table = tables[key]
         source, n_dropped = table.source, table.n_dropped

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from .sources import Source, engine_error
+from .sources import Source, engine_error, engine_message
 
 __all__ = [
     "Reduced",
@@ -89,7 +89,7 @@ def check_columns(source: Source, wanted: Mapping[str, str]) -> None:
         schema = dict(source.frame.collect_schema())
     except Exception as exc:
         if engine_error(exc):
-            raise OSError(f"{source.name}: {_first_line(exc)}") from None
+            raise OSError(f"{source.name}: {engine_message(exc)}") from None
         raise
     for role, col in wanted.items():
         if not isinstance(col, str):
@@ -115,11 +115,6 @@ def check_columns(source: Source, wanted: Mapping[str, str]) -> None:
             )
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
-
-
 def _collect(source: Source, make: Any) -> Any:
     """Run a query in the engine; an engine's error (a file gone, a bad cast) names the
     source, and nothing partial is returned."""
@@ -127,7 +122,7 @@ def _collect(source: Source, make: Any) -> Any:
         return make().collect()
     except Exception as exc:
         if engine_error(exc):
-            raise OSError(f"{source.name}: {_first_line(exc)}") from None
+            raise OSError(f"{source.name}: {engine_message(exc)}") from None
         raise
 
 
@@ -300,12 +295,20 @@ def score_histogram(
     inputs: Mapping[str, str],
     *,
     fine_bins: int,
+    design: Mapping[str, str] | None = None,
     dropna: bool = False,
+    max_rows: int | None = None,
 ) -> Reduced:
-    """Counts of (label, score bin) on a uniform grid of ``fine_bins`` bins over the finite
-    scores (two passes: the range, then the histogram), with each bin's smallest and
-    largest score.  Bin ``-1`` holds ``-inf``, bin ``fine_bins`` holds ``+inf``."""
+    """Counts of (design, label, score bin) on a uniform grid of ``fine_bins`` bins over the
+    finite scores (two passes: the range, then the histogram), with each group's smallest
+    and largest score.  Bin ``-1`` holds ``-inf``, bin ``fine_bins`` holds ``+inf``.
+
+    ``design`` maps roles (``"strata"``, ``"conditions"``) to columns: the histogram is
+    then counted per stratum and condition too.  More than ``max_rows`` groups is an error
+    (the engine returns at most ``max_rows + 1`` rows, so memory stays bounded).
+    """
     nw = _nw()
+    design = dict(design or {})
     label, score = inputs["y_true"], inputs["y_score"]
     s = nw.col(score)
     rng = _collect(
@@ -332,26 +335,34 @@ def score_histogram(
         .cast(nw.Int64)
         .alias(_BIN)
     )
-    df = _collect(
-        source,
-        lambda: (
+    keys = [*dict.fromkeys(design.values()), label, _BIN]
+
+    def query() -> Any:
+        q = (
             source.frame.with_columns(fine)
-            .group_by(label, _BIN, drop_null_keys=False)
+            .group_by(*keys, drop_null_keys=False)
             .agg(nw.len().alias(_N), s.min().alias(_LO), s.max().alias(_HI))
-        ),
-    )
+        )
+        return q if max_rows is None else q.head(max_rows + 1)
+
+    df = _collect(source, query)
+    if max_rows is not None and len(df) > max_rows:
+        raise ValueError(
+            f"{source.name} has more than {max_rows} distinct combinations of "
+            f"{', '.join(repr(c) for c in design.values())}, label and score bin: too many "
+            "for a reduction. Use fewer `score_bins`, fewer conditions, or raise `max_rows`."
+        )
     counts = np.asarray(df[_N].to_numpy(), dtype=float)
-    labels, null_label = _numpy(df, label)
-    bins, null_bin = _numpy(df, _BIN)
-    columns = {
-        "y_true": labels,
-        "score_bin": bins,
-        "min": np.asarray(df[_LO].to_numpy(), dtype=float),
-        "max": np.asarray(df[_HI].to_numpy(), dtype=float),
-    }
-    nulls = {"y_true": null_label, "y_score": null_bin}
+    columns: dict[str, np.ndarray] = {}
+    nulls: dict[str, np.ndarray] = {}
+    for role, col in design.items():
+        columns[role], nulls[role] = _numpy(df, col)
+    columns["y_true"], nulls["y_true"] = _numpy(df, label)
+    columns["score_bin"], nulls["y_score"] = _numpy(df, _BIN)
+    columns["min"] = np.asarray(df[_LO].to_numpy(), dtype=float)
+    columns["max"] = np.asarray(df[_HI].to_numpy(), dtype=float)
     columns, counts, n_dropped = _drop_missing(
-        source, {"y_true": label, "y_score": score}, columns, nulls, counts, dropna
+        source, {**design, "y_true": label, "y_score": score}, columns, nulls, counts, dropna
     )
     columns["score_bin"] = np.asarray(columns["score_bin"], dtype=np.int64)
     return Reduced(columns, counts, n_dropped, {"lo": lo, "hi": hi, "fine_bins": int(fine_bins)})

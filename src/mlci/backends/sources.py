@@ -38,6 +38,7 @@ __all__ = [
     "Source",
     "duckdb_connection",
     "engine_error",
+    "engine_message",
     "expand_paths",
     "open_source",
 ]
@@ -265,9 +266,30 @@ def _expect(engine: str | None, native: str, what: str) -> None:
 
 
 def engine_error(exc: BaseException) -> bool:
-    """True for the errors an engine raises about the data (not mlci's own)."""
+    """True for the errors an engine raises about the data (not mlci's own), and for an
+    operating system's error met while reading (a file gone: Dask and polars raise
+    Python's ``FileNotFoundError``)."""
     mod = type(exc).__module__.split(".", 1)[0]
-    return mod in ("duckdb", "_duckdb", "pyspark", "py4j", "dask", "distributed", "polars")
+    engines = ("duckdb", "_duckdb", "pyspark", "py4j", "dask", "distributed", "polars")
+    return mod in engines or isinstance(exc, OSError)
+
+
+#: words of the line that says what went wrong in an engine's (multi-line) message
+_TELLING = ("no such file", "does not exist", "not exist", "filenotfound", "not found")
+
+
+def engine_message(exc: BaseException) -> str:
+    """The line of an engine's error that says what is wrong: the one naming a missing
+    file if there is one (Spark's first line names only the Java call that failed), else
+    the first line."""
+    text = str(exc).strip()
+    if not text:
+        return type(exc).__name__
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    for ln in lines:
+        if any(w in ln.lower() for w in _TELLING):
+            return ln[:500]
+    return lines[0][:500]
 
 
 def _guard(make: Any, name: str) -> Any:
@@ -275,5 +297,5 @@ def _guard(make: Any, name: str) -> Any:
         return make()
     except Exception as exc:
         if engine_error(exc):
-            raise OSError(f"{name}: {str(exc).strip().splitlines()[0]}") from None
+            raise OSError(f"{name}: {engine_message(exc)}") from None
         raise

@@ -42,6 +42,8 @@ RANKING = ("roc_auc", "average_precision")
 UNIT_SUMS = tuple(SUMMANDS)
 #: fine grid counted in the engine before merging into ``score_bins`` quantile bins
 FINE_BINS = 1 << 20
+#: with conditions or strata: fine bins per score bin (the engine's table is smaller)
+FINE_PER_BIN = 16
 DEFAULT_SCORE_BINS = 1 << 14
 DEFAULT_MAX_ROWS = 2_000_000
 
@@ -383,9 +385,14 @@ def reduce_table(
     score_bins : int, default 16384
         Ranking metrics: the scores are merged into at most this many bins of about
         equal frequency; the bound on the error this makes is in the result's
-        ``details["error_bound"]`` (about ``0.5 / score_bins`` for AUC at worst).
+        ``details["error_bound"]`` (about ``0.5 / score_bins`` for AUC at worst).  With
+        conditions or strata the table holds (stratum, condition, label, bin) counts, at
+        most ``2 * score_bins`` rows per stratum and condition: use fewer bins with many
+        conditions.
     max_rows : int, default 2,000,000
-        Largest exact table (distinct (design, inputs) rows) accepted.
+        Largest table accepted: distinct (design, inputs) rows, or with a ranking metric
+        and a design, the engine's (design, label, bin) rows on its grid of
+        ``16 * score_bins`` uniform bins (merged into ``score_bins`` afterwards).
     memory_limit : str, optional
         DuckDB's memory limit in the connection mlci opens (default ``"1GB"``); DuckDB
         spills to ``temp_directory`` beyond it.
@@ -432,16 +439,19 @@ def reduce_table(
     grid: dict[str, Any] = {}
     if names[0] in RANKING:
         kind = "scores"
-        if design:
-            # (conditions x labels x score bins) cells number about n: no reduction
-            raise ValueError(
-                "`conditions`/`strata` with a ranking metric: not reduced (the table of "
-                "condition x label x score bin is about as large as the data). Bootstrap "
-                "in memory (mlci.bootstrap_ci), or reduce without them."
-            )
-        red = score_histogram(src, inputs, fine_bins=FINE_BINS, dropna=dropna)
-        edges = coarse_edges(red.columns["score_bin"], red.counts, score_bins, FINE_BINS)
-        red = _merge_bins(red, edges)
+        # with a design, the engine counts (stratum, condition, label, bin) on a coarser
+        # uniform grid: its table has at most (design groups) x 2 x fine rows
+        fine_bins = FINE_BINS if not design else min(FINE_BINS, FINE_PER_BIN * score_bins)
+        red = score_histogram(
+            src,
+            inputs,
+            fine_bins=fine_bins,
+            design=design,
+            dropna=dropna,
+            max_rows=max_rows if design else None,
+        )
+        edges = coarse_edges(red.columns["score_bin"], red.counts, score_bins, fine_bins)
+        red = _merge_bins(red, edges, tuple(design))
         grid = {**red.extra, "edges": edges}
     elif conditions is not None and names[0] in UNIT_SUMS:
         kind = "sums"
@@ -468,13 +478,17 @@ def reduce_table(
     )
 
 
-def _merge_bins(red: Reduced, edges: np.ndarray) -> Reduced:
-    """Rows (label, fine bin) merged into (label, coarse bin), with each bin's score range."""
+def _merge_bins(red: Reduced, edges: np.ndarray, design: tuple[str, ...] = ()) -> Reduced:
+    """Rows (design, label, fine bin) merged into (design, label, coarse bin), with each
+    row's score range."""
     c = red.columns
     coarse = coarse_index(c["score_bin"], edges)
-    labels, lab = fast_unique(c["y_true"])
-    key = lab.astype(np.int64) * (len(edges) + 1) + coarse
-    uniq, inv = np.unique(key, return_inverse=True)
+    key = np.zeros(len(coarse), dtype=np.int64)
+    for role in (*design, "y_true"):
+        uniq_values, code = fast_unique(c[role])
+        key = key * len(uniq_values) + code
+    key = key * (len(edges) + 1) + coarse
+    uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
     inv = inv.reshape(-1)
     k = len(uniq)
     counts = np.bincount(inv, weights=red.counts, minlength=k)
@@ -482,12 +496,8 @@ def _merge_bins(red: Reduced, edges: np.ndarray) -> Reduced:
     hi = np.full(k, -np.inf)
     np.minimum.at(lo, inv, c["min"])
     np.maximum.at(hi, inv, c["max"])
-    cols = {
-        "y_true": labels[uniq // (len(edges) + 1)],
-        "score_bin": uniq % (len(edges) + 1),
-        "min": lo,
-        "max": hi,
-    }
+    cols = {role: c[role][first] for role in (*design, "y_true")}
+    cols.update(score_bin=uniq % (len(edges) + 1), min=lo, max=hi)
     return Reduced(cols, counts, red.n_dropped, red.extra)
 
 

@@ -174,9 +174,26 @@ def add_ci(sub: Any) -> argparse.ArgumentParser:
         "larger than memory). Default: duckdb for a glob ('preds/*.parquet') or a file "
         "over 256 MiB, memory otherwise",
     )
+    m.add_argument(
+        "--score-bins",
+        type=_score_bins,
+        metavar="K",
+        help="--engine duckdb, roc_auc and average_precision: quantise the scores into at most "
+        "K bins (default 16384; fewer with many conditions); the error bound is reported",
+    )
     add_output_arguments(p, plot="a forest plot of the intervals")
     p.set_defaults(handler=run_ci)
     return p
+
+
+def _score_bins(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 2; got {text!r}") from None
+    if value < 2:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 2; got {text!r}")
+    return value
 
 
 def _columns_of(info: Any, args: argparse.Namespace) -> list[str]:
@@ -320,6 +337,11 @@ def _one(
 def run_ci(args: argparse.Namespace) -> int:
     if ci_engine(args.file, args.engine, args.example) != "memory":
         return _run_ci_reduced(args)
+    if args.score_bins is not None:
+        raise CLIError(
+            "--score-bins quantises scores inside DuckDB: add --engine duckdb (in memory the "
+            "scores are used as they are)."
+        )
     if args.example:
         args.label = args.label or "label"
         args.pred = args.pred or "pred"
@@ -457,6 +479,7 @@ def _run_ci_reduced(args: argparse.Namespace) -> int:
         options,
         dropna=args.dropna,
         two_stage=args.two_stage,
+        score_bins=args.score_bins,
         bootstrap={
             "n_resamples": args.n_resamples,
             "confidence_level": args.confidence_level,
