@@ -22,6 +22,11 @@
 * **Decimal commas.**  In files separated by ``;`` or tabs, a column whose values are all
   numbers written with a decimal comma (``0,5``) is read as numbers.  A file separated by
   commas cannot hold them unquoted, and quoted ones stay text.
+* **Text columns are read-only.**  A text column without missing cells read by pyarrow
+  is made from its few distinct values and their codes (no Python string per row); the
+  input gate then encodes it without looking at the rows again
+  (:func:`mlci.inputs.encoded_take`).  To change such a column, copy it first
+  (``table["label"].copy()``).
 * **Where a row came from.**  :func:`read_table` returns a :class:`Table`, a dict of
   columns that also knows the file line of every row, so that errors can name it.
 
@@ -44,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from .inputs import TEXT_MISSING, dictionary_codes, native_values
+from .inputs import TEXT_MISSING, dictionary_codes, encoded_take, native_values
 
 __all__ = ["Table", "convert_column", "read_table"]
 
@@ -391,10 +396,13 @@ def _arrow_dictionary_column(col: Any, decimal_comma: bool) -> np.ndarray:
     """
     words, codes = dictionary_codes(col)
     texts = ["" if w is None else w for w in words]
-    if codes.size and codes.min() < 0:
+    nulls = bool(codes.size) and codes.min() < 0
+    if nulls:
         texts.append("")  # the null cells: code -1 takes this last entry
     values = convert_column(texts, decimal_comma=decimal_comma)
-    return values[codes]
+    if nulls or values.dtype == object:
+        return values[codes]
+    return encoded_take(values, codes)  # read-only; its encoding known to the gate
 
 
 def _arrow_columns(table: Any, path: Path, decimal_comma: bool) -> dict[str, np.ndarray]:

@@ -302,3 +302,24 @@ def test_object_columns_of_strings_and_none():
     g = gather(LABELS, {"y_true": col}, dropna=True)
     assert g["y_true"].tolist() == ["a", "b", "a"] and g["y_true"].dtype.kind == "U"
     assert missing_mask(np.array([1, 2.5, np.nan], dtype=object)).tolist() == [False, False, True]
+
+
+def test_encoded_take_gives_numpy_uniques_and_cannot_go_stale():
+    from mlci.inputs import encoded_take, fast_unique
+
+    cats = np.array(["sad", "angry", "happy", "angry"])  # a repeated category shares a code
+    codes = np.array([0, 2, 2, 3, 1, 0])
+    v = encoded_take(cats, codes)
+    assert v.tolist() == cats[codes].tolist()
+    u, inv = fast_unique(v)
+    u_ref, inv_ref = np.unique(cats[codes], return_inverse=True)  # reference: numpy
+    np.testing.assert_array_equal(u, u_ref)
+    np.testing.assert_array_equal(inv, inv_ref)
+    with pytest.raises(ValueError, match="read-only"):
+        v[0] = "happy"  # the remembered encoding cannot go stale
+    w = v.copy()
+    w[0] = "zzz"
+    assert fast_unique(w)[0].tolist() == ["angry", "happy", "sad", "zzz"]
+    # what the gate returns for a categorical is such an array
+    g = gather(LABELS, {"y_true": pd.Series(pd.Categorical(["b", "a", "b"]))})
+    assert not g["y_true"].flags.writeable and fast_unique(g["y_true"])[1].tolist() == [1, 0, 1]

@@ -26,7 +26,7 @@ from .arrays import (
     native_values,
     rows_text,
 )
-from .encoding import fast_unique, unique_inverse
+from .encoding import encoded_take, fast_unique, unique_inverse
 from .labels import (
     binary_target,
     check_label_pair,
@@ -79,6 +79,7 @@ __all__ = [
     "dictionary_codes",
     "encode_label_pair",
     "encode_labels",
+    "encoded_take",
     "engine_options",
     "fast_unique",
     "gather",

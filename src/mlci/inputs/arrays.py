@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from .encoding import encoded_take
 from .validation import check_flag
 
 __all__ = [
@@ -134,10 +135,9 @@ def _categories_taken(
         values = np.empty(len(codes), dtype=object)
         values[:] = None
         return values, np.ones(len(codes), dtype=bool)
-    idx = codes.astype(np.intp, copy=False)
-    if mask.any():
-        idx = np.where(mask, 0, idx)
-    return categories[idx], mask
+    if not mask.any() and categories.dtype != object:
+        return encoded_take(categories, codes), mask
+    return categories[np.where(mask, 0, codes)], mask
 
 
 def _categorical(x: Any, lib: str, name: str) -> tuple[np.ndarray, np.ndarray] | None:

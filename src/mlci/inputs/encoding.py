@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
-__all__ = ["fast_unique", "unique_inverse"]
+__all__ = ["encoded_take", "fast_unique", "unique_inverse"]
+
+#: id(array) -> (weak reference to it, its sorted distinct values, its codes): arrays made
+#: by :func:`encoded_take` (read-only), whose encoding is known without looking at the rows
+_ENCODED: dict[int, tuple[weakref.ref[np.ndarray], np.ndarray, np.ndarray]] = {}
 
 #: text arrays shorter than this go through ``np.unique`` (its sort is as fast there)
 _HASH_MIN_SIZE = 2048
@@ -45,6 +51,9 @@ def fast_unique(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     (['happy', 'sad'], [1, 0, 1])
     """
     values = np.asarray(values)
+    known = _ENCODED.get(id(values))
+    if known is not None and known[0]() is values and not values.flags.writeable:
+        return known[1].copy(), known[2].astype(np.intp)
     if values.dtype.kind in "biu" and values.ndim == 1 and values.size:
         v = values.astype(np.int64, copy=False)
         lo, hi = int(v.min()), int(v.max())
@@ -123,6 +132,43 @@ def _factorize_text(values: np.ndarray, attempt: int = 0) -> tuple[np.ndarray, n
     rank = np.empty(len(order), dtype=np.intp)
     rank[order] = np.arange(len(order), dtype=np.intp)
     return uniques[order], rank[codes]
+
+
+def encoded_take(categories: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """``categories[codes]`` whose encoding :func:`fast_unique` then knows without the rows.
+
+    For categorical data (a CSV reader's dictionary, a pandas Categorical): the few
+    categories are sorted once, and the array returned is read-only, so that its sorted
+    distinct values and codes, remembered for the array's lifetime, stay true.  Labels
+    read from a file then cost one take, not a factorisation of n strings.
+
+    Parameters
+    ----------
+    categories : ndarray
+        Distinct or not (equal categories share a code); no missing value.
+    codes : ndarray of int
+        Every row's index into ``categories`` (all valid).
+
+    Examples
+    --------
+    >>> v = encoded_take(np.array(["sad", "happy"]), np.array([0, 1, 0]))
+    >>> v.tolist(), v.flags.writeable
+    (['sad', 'happy', 'sad'], False)
+    >>> u, inv = fast_unique(v)
+    >>> u.tolist(), inv.tolist()
+    (['happy', 'sad'], [1, 0, 1])
+    """
+    uniques, rank = np.unique(categories, return_inverse=True)
+    rank = rank.reshape(-1)
+    small = np.min_scalar_type(max(len(uniques) - 1, 0))
+    inverse = rank.astype(small)[codes]
+    values = uniques[inverse]
+    if len(uniques) and (np.bincount(inverse, minlength=len(uniques)) > 0).all():
+        values.flags.writeable = False
+        key = id(values)
+        _ENCODED[key] = (weakref.ref(values), uniques, inverse)
+        weakref.finalize(values, _ENCODED.pop, key, None)
+    return values
 
 
 def unique_inverse(values: np.ndarray) -> np.ndarray:
