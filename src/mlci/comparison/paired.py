@@ -44,7 +44,7 @@ from ..engine.intervals import quantiles, studentized_pvalue
 from ..engine.linearize import run_linearized
 from ..engine.nested import plan_for_conditions
 from ..exceptions import DegenerateIntervalWarning, InvalidReplicatesWarning
-from ..feedback import warn
+from ..feedback import reports_progress, warn
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
     bootstrap_options,
@@ -454,6 +454,7 @@ def _finish_each(
 
 
 # --------------------------------------------------------------------------- compare
+@reports_progress
 def compare(
     y_true: Any,
     systems: Mapping[str, Any],
@@ -478,6 +479,7 @@ def compare(
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
     jackknife_groups: int | None = None,
 ) -> ComparisonResult:
     """Compare two or more systems on the same test set with a paired bootstrap.
@@ -528,6 +530,9 @@ def compare(
         ``details["n_dropped"]``) instead of refusing them.
     batch, n_jobs, max_memory, jackknife_groups
         Engine knobs, as in :func:`mlci.bootstrap_ci`; they never change the result.
+    progress : bool, default False
+        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
+        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------

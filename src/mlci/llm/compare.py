@@ -33,6 +33,7 @@ from scipy import stats
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
 from ..comparison.paired import ComparisonResult, PairDifference, compare
+from ..feedback import reports_progress
 from ..inputs import DEFAULT_MAX_MEMORY, check_choice
 from ..results import ConfidenceInterval, IntervalResult, Result, format_value
 from .estimands import (
@@ -276,6 +277,7 @@ class _Table(Result):
         return self.caption
 
 
+@reports_progress
 def llm_compare(
     log: EvalLog,
     *,
@@ -296,6 +298,7 @@ def llm_compare(
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
 ) -> LLMComparison:
     """Compare language models on the items they share: paired differences, adjusted
     p-values and a leaderboard with rank intervals.
@@ -320,6 +323,9 @@ def llm_compare(
     method : {"cr1", "bca", "percentile", "basic", "normal", "bc"}
     confidence_level, alternative, n_resamples, rng, batch, n_jobs, max_memory
         As in :func:`mlci.llm_ci`.
+    progress : bool, default False
+        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
+        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------

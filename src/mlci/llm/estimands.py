@@ -53,6 +53,7 @@ from scipy.special import gammaln
 
 from ..engine.bootstrap import run_bootstrap
 from ..engine.nested import plan_for_conditions
+from ..feedback import reports_progress
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
     INTERVAL_METHODS,
@@ -517,6 +518,7 @@ def plain_fields(res: Any) -> dict[str, Any]:
     return out
 
 
+@reports_progress
 def llm_ci(
     log: EvalLog,
     *,
@@ -535,6 +537,7 @@ def llm_ci(
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
 ) -> LLMEstimates:
     """Every model's score on a benchmark, with an interval that respects its structure.
 
@@ -567,6 +570,9 @@ def llm_ci(
     alternative : {"two-sided", "less", "greater"}
     n_resamples, rng, batch, n_jobs, max_memory
         Bootstrap options (ignored by ``method="cr1"``).
+    progress : bool, default False
+        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
+        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------
