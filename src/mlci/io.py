@@ -402,7 +402,8 @@ def _arrow_dictionary_column(col: Any, decimal_comma: bool) -> np.ndarray:
     values = convert_column(texts, decimal_comma=decimal_comma)
     if nulls or values.dtype == object:
         return values[codes]
-    return encoded_take(values, codes)  # read-only; its encoding known to the gate
+    # read-only; its encoding known to the gate (dictionary_codes keeps used words only)
+    return encoded_take(values, codes, every_category_used=True)
 
 
 def _arrow_columns(table: Any, path: Path, decimal_comma: bool) -> dict[str, np.ndarray]:

@@ -136,7 +136,7 @@ def _categories_taken(
         values[:] = None
         return values, np.ones(len(codes), dtype=bool)
     if not mask.any() and categories.dtype != object:
-        return encoded_take(categories, codes), mask
+        return encoded_take(categories, codes, every_category_used=True), mask
     return categories[np.where(mask, 0, codes)], mask
 
 
@@ -207,8 +207,9 @@ def dictionary_codes(col: Any) -> tuple[list[Any], np.ndarray]:
     -------
     words : list
         The distinct dictionary values as Python objects (first-seen order).
-    codes : ndarray of intp
-        Each row's index into ``words``; -1 for a null row.
+    codes : ndarray of int32
+        Each row's index into ``words``; -1 for a null row.  Only the words some row
+        takes are kept.
 
     Examples
     --------
@@ -222,30 +223,32 @@ def dictionary_codes(col: Any) -> tuple[list[Any], np.ndarray]:
     chunks = col.chunks if hasattr(col, "chunks") else [col]
     vocabulary: dict[Any, int] = {}
     words: list[Any] = []
-    parts = []
+    codes = np.empty(sum(len(c) for c in chunks), dtype=np.int32)
+    start = 0
     for chunk in chunks:
         local = chunk.dictionary.to_pylist()
-        lookup = np.empty(len(local) + 1, dtype=np.intp)
+        lookup = np.empty(len(local) + 1, dtype=np.int32)
         for i, w in enumerate(local):
             if w not in vocabulary:
                 vocabulary[w] = len(words)
                 words.append(w)
             lookup[i] = vocabulary[w]
-        lookup[-1] = -1  # null rows
+        lookup[-1] = -1  # null rows: index -1 takes this last entry
         idx, valid = _arrow_integers(chunk.indices)
         if valid is not None:
             idx = np.where(valid, idx, -1)
-        parts.append(lookup[idx])
-    codes = np.concatenate(parts) if parts else np.zeros(0, dtype=np.intp)
+        np.take(lookup, idx, out=codes[start : start + len(chunk)])
+        start += len(chunk)
     return _used_only(words, codes)
 
 
 def _used_only(categories: Any, codes: np.ndarray) -> tuple[Any, np.ndarray]:
     """Categories no row takes are dropped (they must not decide the type)."""
-    used = np.bincount(codes[codes >= 0], minlength=len(categories)) > 0
+    # codes + 1: the missing rows (-1) in bin 0, without a filtered copy
+    used = np.bincount(codes + 1, minlength=len(categories) + 1)[1:] > 0
     if used.all():
         return categories, codes
-    new = np.where(used, np.cumsum(used) - 1, -1).astype(np.intp)
+    new = np.where(used, np.cumsum(used) - 1, -1).astype(codes.dtype)
     new = np.append(new, -1)  # code -1 (missing) stays -1
     kept = [c for c, u in zip(categories, used, strict=True) if u]
     if isinstance(categories, np.ndarray):

@@ -134,7 +134,9 @@ def _factorize_text(values: np.ndarray, attempt: int = 0) -> tuple[np.ndarray, n
     return uniques[order], rank[codes]
 
 
-def encoded_take(categories: np.ndarray, codes: np.ndarray) -> np.ndarray:
+def encoded_take(
+    categories: np.ndarray, codes: np.ndarray, *, every_category_used: bool = False
+) -> np.ndarray:
     """``categories[codes]`` whose encoding :func:`fast_unique` then knows without the rows.
 
     For categorical data (a CSV reader's dictionary, a pandas Categorical): the few
@@ -148,6 +150,9 @@ def encoded_take(categories: np.ndarray, codes: np.ndarray) -> np.ndarray:
         Distinct or not (equal categories share a code); no missing value.
     codes : ndarray of int
         Every row's index into ``categories`` (all valid).
+    every_category_used : bool, default False
+        The caller knows that every category occurs in ``codes`` (else it is counted:
+        only arrays whose distinct values are all the categories' are remembered).
 
     Examples
     --------
@@ -163,7 +168,9 @@ def encoded_take(categories: np.ndarray, codes: np.ndarray) -> np.ndarray:
     small = np.min_scalar_type(max(len(uniques) - 1, 0))
     inverse = rank.astype(small)[codes]
     values = uniques[inverse]
-    if len(uniques) and (np.bincount(inverse, minlength=len(uniques)) > 0).all():
+    if len(uniques) and (
+        every_category_used or (np.bincount(inverse, minlength=len(uniques)) > 0).all()
+    ):
         values.flags.writeable = False
         key = id(values)
         _ENCODED[key] = (weakref.ref(values), uniques, inverse)
