@@ -14,6 +14,12 @@ from mlci.exceptions import DegenerateIntervalWarning, FewConditionsWarning
 from mlci.feedback import Progress, progress_bar
 
 
+@pytest.fixture(autouse=True)
+def _not_in_ci(monkeypatch):
+    # the bar is silent under CI=...; these tests draw it on purpose
+    monkeypatch.delenv("CI", raising=False)
+
+
 def test_warnings_point_at_the_callers_line():
     y = np.arange(100) % 2
     with warnings.catch_warnings(record=True) as caught:
@@ -70,3 +76,63 @@ def test_progress_counts_across_threads(delay):
         bar.update(1)
     assert bar.done == 10
     bar.close()
+
+
+def _drivers():
+    """A small call of each kind of driver with ``progress=``."""
+    rng = np.random.default_rng(0)
+    y = np.arange(200) % 2
+    s_a, s_b = y + rng.normal(0, 1, 200), y + rng.normal(0, 1.2, 200)
+    p = np.where(np.arange(200) % 7 == 0, 1 - y, y)
+    sc = mlci.Scores.from_labels(y, s_a)
+    return {
+        "bootstrap_ci": lambda **kw: mlci.bootstrap_ci(y, p, metric="accuracy", rng=0, **kw),
+        "compare": lambda **kw: mlci.compare(
+            y, {"a": s_a, "b": s_b}, metric="roc_auc", rng=0, **kw
+        ),
+        "permutation_test": lambda **kw: mlci.permutation_test(
+            y, s_a, s_b, metric="roc_auc", rng=0, **kw
+        ),
+        "Scores.bootstrap_ci": lambda **kw: sc.bootstrap_ci("eer", rng=0, **kw),
+        "eer_ci": lambda **kw: mlci.eer_ci(sc, rng=0, **kw),
+    }
+
+
+@pytest.mark.parametrize("name", list(_drivers()))
+def test_progress_true_draws_one_bar_and_false_is_silent(name, monkeypatch):
+    run = _drivers()[name]
+    monkeypatch.setenv("MLCI_PROGRESS_DELAY", "0")
+    tty = _Terminal()
+    monkeypatch.setattr("sys.stderr", tty)
+    run(n_resamples=300, progress=True)
+    drawn = tty.getvalue()
+    assert "/" in drawn and ("300" in drawn or "600" in drawn), drawn  # replicates counted
+    assert mlci.feedback.current_progress() is None  # the bar is closed after the call
+    quiet = _Terminal()
+    monkeypatch.setattr("sys.stderr", quiet)
+    run(n_resamples=300)  # default: progress=False
+    assert quiet.getvalue() == ""
+
+
+def test_progress_is_silent_in_pipes_and_ci(monkeypatch):
+    run = _drivers()["bootstrap_ci"]
+    monkeypatch.setenv("MLCI_PROGRESS_DELAY", "0")
+    pipe = io.StringIO()  # not a terminal
+    monkeypatch.setattr("sys.stderr", pipe)
+    run(n_resamples=300, progress=True)
+    assert pipe.getvalue() == ""
+    tty = _Terminal()
+    monkeypatch.setattr("sys.stderr", tty)
+    monkeypatch.setenv("CI", "true")
+    run(n_resamples=300, progress=True)
+    assert tty.getvalue() == ""
+
+
+def test_progress_inside_a_bar_adds_to_it_and_is_checked():
+    run = _drivers()["bootstrap_ci"]
+    with progress_bar(stream=io.StringIO(), delay=0, force=True) as bar:
+        run(n_resamples=300, progress=True)
+        run(n_resamples=200)
+    assert bar.done == bar.total == 500
+    with pytest.raises(TypeError, match="`progress` must be True or False"):
+        run(n_resamples=300, progress="yes")

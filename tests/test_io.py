@@ -141,3 +141,23 @@ def test_cli_without_pyarrow_reads_with_the_standard_library(tmp_path, capsys, m
     assert code == 2 and "column 'y' (--label) has 1 missing value" in err and "line 3" in err
     code = main(["ci", "--example", "--metric", "accuracy", "-B", "50", "--seed", "0"])
     assert code == 0 and "accuracy" in capsys.readouterr().out
+
+
+def test_engines_agree_on_a_file_of_many_blocks(tmp_path):
+    # pyarrow reads in blocks of 1 MiB, each with its own dictionary of the text labels
+    # (unified through the distinct values); a block whose only label is missing, numbers
+    # in a text-looking column and missing cells must come out as the standard library's
+    rng = np.random.default_rng(3)
+    n = 120_000
+    labels = np.array(["happy", "sad", "NA", "angry"], dtype="<U8")[
+        rng.choice(4, n, p=[0.5, 0.3, 0.01, 0.19])
+    ]
+    labels[-3000:] = "neutral"  # a value that only the last block holds
+    lines = [f"{i},{lab},{lab if i % 5 else 'sad'},{i % 7}\n" for i, lab in enumerate(labels)]
+    f = tmp_path / "big.csv"
+    f.write_text("id,label,pred,small\n" + "".join(lines))
+    cols = ["label", "pred", "small"]
+    a, b = read_table(f, cols, engine="pyarrow"), read_table(f, cols, engine="python")
+    _same(a, b)
+    assert a["label"].dtype == object and a["label"][-1] == "neutral"
+    assert a["small"].dtype == np.int64

@@ -127,6 +127,27 @@ def test_reliability_bootstrap_and_cd(scores):
     _not_blank(fig, 0.005)
 
 
+def test_pr_with_a_band_and_interval_bars(scores):
+    # the two plots test_plots_draw only calls: checked renders too
+    from types import SimpleNamespace
+
+    y, s = scores
+    sc = Scores.from_labels(y, s)
+    curve = pr_curve(sc)
+    recall = np.linspace(0.05, 0.95, 10)
+    band = SimpleNamespace(x=recall, low=np.full(10, 0.5), high=np.full(10, 0.8))  # a band
+    fig, ax = plt.subplots()
+    plotting.plot_pr(curve, band, ax=ax)
+    assert len(ax.lines) >= 1 and len(ax.collections) == 1  # the curve and its band
+    _not_blank(fig)
+    res = [mlci.proportion_ci(k, 50) for k in (30, 40)]
+    for kind in ("bar", "point"):
+        fig, ax = plt.subplots()
+        plotting.plot_intervals(res, ["a", "b"], ax=ax, kind=kind)
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b"]
+        _not_blank(fig, 0.005)
+
+
 @pytest.mark.parametrize(
     ("call", "match"),
     [

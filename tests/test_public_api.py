@@ -755,6 +755,7 @@ OPTION_BAD: dict[str, list[Any]] = {
     "batch": [0, 2.5],
     "n_jobs": [0, 2.5],
     "max_memory": [10],
+    "progress": [1, "yes"],
     "correction": ["nope"],
     "variant": ["nope"],
     "interpolation": ["nope"],

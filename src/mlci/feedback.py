@@ -10,6 +10,16 @@
       with mlci.feedback.progress_bar():
           res = mlci.bootstrap_ci(y, p, metric="roc_auc", n_resamples=100_000)
 
+* Every long-running driver (:func:`mlci.bootstrap_ci`, :func:`mlci.compare`,
+  :func:`mlci.permutation_test`, the score intervals, ...) takes ``progress=`` (default
+  False): True draws that same bar for the whole call, through
+  :func:`reports_progress`, the one place where the argument is read and checked.  Inside
+  a bar already shown (the CLI's, an outer driver's) it adds to that one.
+
+* The bar is never drawn when stderr is not a terminal, nor when the ``CI`` environment
+  variable is set (continuous-integration logs); ``MLCI_PROGRESS_DELAY`` sets the delay
+  in seconds (default 2).
+
 * :func:`warn` issues a warning attributed to the first frame outside mlci, so that
   Python shows the user's line (``script.py:12``), not a line inside mlci.
 """
@@ -18,15 +28,21 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
+import inspect
 import os
 import sys
 import threading
 import time
 import warnings
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
-__all__ = ["Progress", "current_progress", "progress_bar", "warn"]
+from .inputs.validation import check_flag
+
+__all__ = ["Progress", "current_progress", "progress_bar", "reports_progress", "warn"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _ACTIVE: contextvars.ContextVar[Progress | None] = contextvars.ContextVar(
@@ -82,9 +98,13 @@ class Progress:
 
     @property
     def enabled(self) -> bool:
-        """Whether the bar may be drawn: a terminal (or ``force``)."""
+        """Whether the bar may be drawn: a terminal outside CI (or ``force``)."""
+        if self.force:
+            return True
+        if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
+            return False
         isatty = getattr(self.stream, "isatty", None)
-        return self.force or bool(isatty and isatty())
+        return bool(isatty and isatty())
 
     def add_total(self, n: int) -> None:
         """Announce ``n`` more replicates (one bootstrap run)."""
@@ -143,9 +163,21 @@ def current_progress() -> Progress | None:
     return _ACTIVE.get()
 
 
+def default_delay() -> float:
+    """Seconds before a bar appears: ``MLCI_PROGRESS_DELAY``, else 2."""
+    try:
+        return max(0.0, float(os.environ.get("MLCI_PROGRESS_DELAY", "2")))
+    except ValueError:
+        return 2.0
+
+
 @contextlib.contextmanager
 def progress_bar(
-    enabled: bool = True, *, delay: float = 2.0, stream: Any = None, force: bool = False
+    enabled: bool = True,
+    *,
+    delay: float | None = None,
+    stream: Any = None,
+    force: bool = False,
 ) -> Iterator[Progress | None]:
     """Show one progress bar on stderr for the bootstrap runs inside the block.
 
@@ -153,8 +185,9 @@ def progress_bar(
     ----------
     enabled : bool, default True
         False: no bar (``--quiet``).
-    delay : float, default 2.0
-        Seconds before the bar appears: runs shorter than that show nothing.
+    delay : float, optional
+        Seconds before the bar appears: runs shorter than that show nothing.  Default:
+        :func:`default_delay` (2, or ``MLCI_PROGRESS_DELAY``).
     stream : file, optional
         Default ``sys.stderr``.  Nothing is drawn unless it is a terminal.
     force : bool, default False
@@ -176,10 +209,49 @@ def progress_bar(
     if not enabled:
         yield None
         return
-    bar = Progress(delay=delay, stream=stream, force=force)
+    bar = Progress(delay=default_delay() if delay is None else delay, stream=stream, force=force)
     token = _ACTIVE.set(bar)
     try:
         yield bar
     finally:
         _ACTIVE.reset(token)
         bar.close()
+
+
+def reports_progress(func: _F) -> _F:
+    """Give a driver its ``progress`` argument: one bar on stderr for the whole call.
+
+    The decorated function declares ``progress: bool = False`` (documented with its other
+    arguments); this wrapper reads it, checks it (:func:`mlci.inputs.check_flag`) and,
+    when True, runs the call inside :func:`progress_bar` -- unless a bar is already
+    shown (the command line's, or an outer driver's), which then counts this call's
+    replicates too.  The bar follows :class:`Progress`: drawn after about 2 seconds,
+    only on a terminal, never in CI.
+
+    Examples
+    --------
+    >>> @reports_progress
+    ... def driver(x, *, progress=False):
+    ...     return current_progress() is not None
+    >>> driver(1), driver(1, progress=True)
+    (False, True)
+    >>> driver(1, progress="yes")
+    Traceback (most recent call last):
+    ...
+    TypeError: `progress` must be True or False; got 'yes'.
+    """
+    signature = inspect.signature(func)
+    default = signature.parameters["progress"].default
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            progress = signature.bind(*args, **kwargs).arguments.get("progress", default)
+        except TypeError:  # a wrong call: let the function itself say so
+            return func(*args, **kwargs)
+        if not check_flag("progress", progress) or current_progress() is not None:
+            return func(*args, **kwargs)
+        with progress_bar():
+            return func(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]

@@ -22,6 +22,11 @@
 * **Decimal commas.**  In files separated by ``;`` or tabs, a column whose values are all
   numbers written with a decimal comma (``0,5``) is read as numbers.  A file separated by
   commas cannot hold them unquoted, and quoted ones stay text.
+* **Text columns are read-only.**  A text column without missing cells read by pyarrow
+  is made from its few distinct values and their codes (no Python string per row); the
+  input gate then encodes it without looking at the rows again
+  (:func:`mlci.inputs.encoded_take`).  To change such a column, copy it first
+  (``table["label"].copy()``).
 * **Where a row came from.**  :func:`read_table` returns a :class:`Table`, a dict of
   columns that also knows the file line of every row, so that errors can name it.
 
@@ -44,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from .inputs import TEXT_MISSING, native_values
+from .inputs import TEXT_MISSING, dictionary_codes, encoded_take, native_values
 
 __all__ = ["Table", "convert_column", "read_table"]
 
@@ -383,24 +388,22 @@ def _arrow_text_column(col: Any, pa: Any, pc: Any, decimal_comma: bool) -> np.nd
 def _arrow_dictionary_column(col: Any, decimal_comma: bool) -> np.ndarray:
     """A dictionary-encoded text column: each distinct value converted once, then taken.
 
-    The distinct values go through :func:`convert_column` (missing spellings, numbers,
-    decimal commas), so the column is what the standard library's reader gives, at the
-    cost of the few distinct values plus one take.
+    The chunks' dictionaries are unified through their few values
+    (:func:`mlci.inputs.dictionary_codes`); the distinct values go through
+    :func:`convert_column` (missing spellings, numbers, decimal commas), so the column is
+    what the standard library's reader gives, at the cost of the distinct values plus
+    one take of integer codes (no Python object per row).
     """
-    arr = col.combine_chunks() if hasattr(col, "combine_chunks") else col
-    words = ["" if v is None else v for v in arr.dictionary.to_pylist()]
-    indices = arr.indices
-    nulls = indices.null_count > 0
+    words, codes = dictionary_codes(col)
+    texts = ["" if w is None else w for w in words]
+    nulls = bool(codes.size) and codes.min() < 0
     if nulls:
-        words.append("")  # the null cells
-    values = convert_column(words, decimal_comma=decimal_comma)
-    # (pyarrow's fill_null would import pandas: a second or more at start-up)
-    if nulls:
-        missing = np.asarray(indices.is_null().to_pylist(), dtype=bool)
-        idx = np.where(missing, len(words) - 1, _to_numpy(indices.fill_null(0)))
-    else:
-        idx = _to_numpy(indices)
-    return values[idx.astype(np.intp, copy=False)]
+        texts.append("")  # the null cells: code -1 takes this last entry
+    values = convert_column(texts, decimal_comma=decimal_comma)
+    if nulls or values.dtype == object:
+        return values[codes]
+    # read-only; its encoding known to the gate (dictionary_codes keeps used words only)
+    return encoded_take(values, codes, every_category_used=True)
 
 
 def _arrow_columns(table: Any, path: Path, decimal_comma: bool) -> dict[str, np.ndarray]:
@@ -472,9 +475,14 @@ def _read_csv_arrow(path: Path, columns: Collection[str] | None, pa: Any) -> Tab
             raise _not_utf8(path) from None
         # a ragged row, a bad quote...: the standard library's reader names the line
         return _read_csv(path, columns)
+    # the reader's buffers (about twice the file) stay with Arrow's allocator unless
+    # handed back: a 5-million-row run would hold them to its end
+    pa.default_memory_pool().release_unused()
     if table.num_rows == 0:
         raise ValueError(f"{path} has a header but no rows.")
     cols = _arrow_columns(table, path, decimal_comma=delimiter != ",")
+    del table
+    pa.default_memory_pool().release_unused()
     return Table(cols, path, lines=lambda: _csv_lines(path), all_columns=header)
 
 

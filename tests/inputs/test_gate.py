@@ -212,3 +212,114 @@ def test_label_pair_of_different_lengths():
     check_label_pair(np.array([0, 1, 1]), np.array([1, 0]))
     with pytest.raises(ValueError, match="share no value"):
         check_label_pair(np.array([0, 1, 1]), np.array([2, 3]))
+
+
+# ------------------------------------------------------------ categorical fast path
+def _categoricals(values, categories=None):
+    """The same labels as a pandas, polars and pyarrow categorical (None = missing)."""
+    cats = categories or sorted({v for v in values if v is not None})
+    return {
+        "pandas": pd.Series(pd.Categorical(values, categories=cats)),
+        "polars": pl.Series(values, dtype=pl.Enum(cats)),
+        "polars-categorical": pl.Series(values, dtype=pl.Categorical),
+        "pyarrow": pa.array(values).dictionary_encode(),
+        "pyarrow-chunks": pa.chunked_array(
+            [pa.array(values[:2]).dictionary_encode(), pa.array(values[2:]).dictionary_encode()]
+        ),
+    }
+
+
+@pytest.mark.parametrize("lib", list(_categoricals(["a", "b", "c"])))
+def test_categorical_inputs_equal_plain_ones_with_the_same_policy(lib):
+    # the fast path (codes and categories, no Python object per row) gives what the
+    # plain strings give: the same values, the same missing rows in the error, and the
+    # same rows dropped
+    values = ["sad", "happy", None, "sad", "angry", "happy"]
+    cat = _categoricals(values)[lib]
+    plain = np.array(values, dtype=object)
+    with pytest.raises(ValueError, match=r"`y_true` has 1 missing value\(s\).* at row 2"):
+        gather(LABELS, {"y_true": cat, "y_pred": ["sad"] * 6})
+    g = gather(LABELS, {"y_true": cat, "y_pred": ["sad"] * 6}, dropna=True)
+    ref = gather(LABELS, {"y_true": plain, "y_pred": ["sad"] * 6}, dropna=True)
+    assert g["y_true"].dtype.kind == "U"
+    np.testing.assert_array_equal(g["y_true"], ref["y_true"])
+    np.testing.assert_array_equal(g.kept, ref.kept)
+    # a categorical of decisions against numeric labels is still refused
+    with pytest.raises(TypeError, match="holds numbers"):
+        check_label_pair(
+            np.array([0, 1, 1]), gather(LABELS, {"y_true": cat}, dropna=True)["y_true"][:3]
+        )
+
+
+def test_categoricals_mixing_types_are_refused_and_unused_categories_ignored():
+    mixed = pd.Series(pd.Categorical([0, "yes", 0]))
+    with pytest.raises(TypeError, match=r"`y_true` mixes strings and numbers"):
+        gather(LABELS, {"y_true": mixed})
+    with pytest.raises(TypeError, match=r"`y_true` mixes strings and numbers"):
+        gather(LABELS, {"y_true": pd.Series([0, "yes", 0])})  # named (was ``)
+    # a category no row takes does not decide the type
+    unused = pd.Series(pd.Categorical([1, 0, 1], categories=[0, 1, "spare"]))
+    assert gather(LABELS, {"y_true": unused})["y_true"].tolist() == [1, 0, 1]
+    ints = pd.Series(pd.Categorical([1, 0, None]))
+    assert gather(LABELS, {"y_true": ints}, dropna=True)["y_true"].dtype.kind == "i"
+
+
+def test_dictionary_codes_unify_chunks():
+    from mlci.inputs import dictionary_codes
+
+    a = pa.chunked_array(
+        [
+            pa.array(["b", "a", None, "zz"]).dictionary_encode().slice(0, 3),
+            pa.array(["a", "c"]).dictionary_encode(),
+        ]
+    )
+    words, codes = dictionary_codes(a)
+    assert [words[c] if c >= 0 else None for c in codes] == a.to_pylist()
+    assert "zz" not in words  # only the values some row takes
+
+
+@pytest.mark.parametrize("n", [10, 5000, 200_000])
+@pytest.mark.parametrize("k", [1, 3, 40, 3000])
+def test_text_factorisation_equals_numpy_unique(n, k):
+    # reference: np.unique (the sort); the hashing path must give exactly the same
+    # classes and codes, collisions included (3000 values in 2^16 buckets collide)
+    from mlci.inputs import fast_unique
+
+    rng = np.random.default_rng(n + k)
+    words = np.array([f"w{i}" * (1 + i % 3) for i in range(k)] + ["", "é", "中文"])
+    a = words[rng.integers(0, len(words), n)]
+    u, inv = fast_unique(a)
+    u_ref, inv_ref = np.unique(a, return_inverse=True)
+    assert u.dtype == u_ref.dtype and inv.dtype == np.intp
+    np.testing.assert_array_equal(u, u_ref)
+    np.testing.assert_array_equal(inv, inv_ref.reshape(-1))
+
+
+def test_object_columns_of_strings_and_none():
+    # the type-set path of missing_mask and native_values (what the file reader gives)
+    col = np.array(["a", None, "b", "a"], dtype=object)
+    assert missing_mask(col).tolist() == [False, True, False, False]
+    g = gather(LABELS, {"y_true": col}, dropna=True)
+    assert g["y_true"].tolist() == ["a", "b", "a"] and g["y_true"].dtype.kind == "U"
+    assert missing_mask(np.array([1, 2.5, np.nan], dtype=object)).tolist() == [False, False, True]
+
+
+def test_encoded_take_gives_numpy_uniques_and_cannot_go_stale():
+    from mlci.inputs import encoded_take, fast_unique
+
+    cats = np.array(["sad", "angry", "happy", "angry"])  # a repeated category shares a code
+    codes = np.array([0, 2, 2, 3, 1, 0])
+    v = encoded_take(cats, codes)
+    assert v.tolist() == cats[codes].tolist()
+    u, inv = fast_unique(v)
+    u_ref, inv_ref = np.unique(cats[codes], return_inverse=True)  # reference: numpy
+    np.testing.assert_array_equal(u, u_ref)
+    np.testing.assert_array_equal(inv, inv_ref)
+    with pytest.raises(ValueError, match="read-only"):
+        v[0] = "happy"  # the remembered encoding cannot go stale
+    w = v.copy()
+    w[0] = "zzz"
+    assert fast_unique(w)[0].tolist() == ["angry", "happy", "sad", "zzz"]
+    # what the gate returns for a categorical is such an array
+    g = gather(LABELS, {"y_true": pd.Series(pd.Categorical(["b", "a", "b"]))})
+    assert not g["y_true"].flags.writeable and fast_unique(g["y_true"])[1].tolist() == [1, 0, 1]

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..engine.bootstrap import run_bootstrap
 from ..engine.resampling import table_plan
+from ..feedback import reports_progress
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
     ArgSpec,
@@ -171,6 +172,7 @@ class AtomTable(Result):
         return coarse_index(fine.astype(np.int64), np.asarray(g["edges"]))
 
     # ------------------------------------------------------------------ bootstrap
+    @reports_progress
     def bootstrap_ci(
         self,
         metric: str | None = None,
@@ -187,6 +189,7 @@ class AtomTable(Result):
         batch: int | None = None,
         n_jobs: int | None = None,
         max_memory: int = DEFAULT_MAX_MEMORY,
+        progress: bool = False,
     ) -> BootstrapResult:
         """Bootstrap interval of a metric from the table (see :func:`mlci.bootstrap_ci`).
 
@@ -194,6 +197,9 @@ class AtomTable(Result):
         serves every confusion-matrix metric.  With conditions, and iid or strata when the
         table has at least 16 samples per atom, the replicates are those the in-memory
         :func:`mlci.bootstrap_ci` draws with the same seed.
+
+        ``progress=True`` shows a progress bar on stderr while the replicates run (after
+        about 2 seconds, on a terminal only, never in CI; see :mod:`mlci.feedback`).
 
         Examples
         --------
@@ -517,6 +523,7 @@ def _gated(red: Reduced, design: dict[str, str]) -> dict[str, np.ndarray]:
     return out
 
 
+@reports_progress
 def reduce_ci(
     source: Any,
     *columns: str,
@@ -541,12 +548,16 @@ def reduce_ci(
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
 ) -> BootstrapResult:
     """Bootstrap interval of a metric on data reduced inside its engine, in one call.
 
     ``reduce_table(source, *columns, metric=..., ...).bootstrap_ci(...)``: every option is
     checked before the data is read.  See :func:`reduce_table` for the source and the
     reduction, :func:`mlci.bootstrap_ci` for the interval.
+
+    ``progress=True`` shows a progress bar on stderr while the replicates run (after
+    about 2 seconds, on a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Examples
     --------

@@ -113,8 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _handle(handler: Callable[[argparse.Namespace], Any], args: argparse.Namespace) -> int:
     """Run the subcommand inside a progress bar (stderr, terminals only, after ~2 s;
     ``--quiet`` turns it off; ``MLCI_PROGRESS_DELAY`` sets the delay in seconds)."""
-    delay = float(os.environ.get("MLCI_PROGRESS_DELAY", "2"))
-    with progress_bar(enabled=not getattr(args, "quiet", False), delay=delay):
+    with progress_bar(enabled=not getattr(args, "quiet", False)):
         status = int(handler(args) or 0)
     sys.stdout.flush()
     return status

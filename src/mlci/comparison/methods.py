@@ -37,6 +37,7 @@ from ..engine.bootstrap import finish_bootstrap
 from ..engine.nested import plan_for_conditions
 from ..engine.resampling import make_plan
 from ..engine.sampler import Stream, block_generator, stream_seed
+from ..feedback import reports_progress
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
     BootstrapOptions,
@@ -273,6 +274,7 @@ def _options(
     )
 
 
+@reports_progress
 def pooled_ci(
     y_true: Any,
     runs: Sequence[Any] | Mapping[str, Any],
@@ -291,6 +293,7 @@ def pooled_ci(
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
 ) -> PooledResult:
     """One interval for a *method* from several runs evaluated on the same test set.
 
@@ -317,6 +320,9 @@ def pooled_ci(
         the metric's range.
     rng, pos_label, average, metric_kwargs, dropna, batch, n_jobs, max_memory
         As in :func:`mlci.compare`.
+    progress : bool, default False
+        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
+        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------
@@ -365,6 +371,7 @@ def pooled_ci(
     )
 
 
+@reports_progress
 def compare_methods(
     y_true: Any,
     runs_a: Sequence[Any] | Mapping[str, Any],
@@ -385,6 +392,7 @@ def compare_methods(
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
 ) -> PooledResult:
     """Compare two methods, each with several runs, on the same test set.
 
@@ -404,6 +412,9 @@ def compare_methods(
     conditions, strata, n_resamples, confidence_level, rng, pos_label, average,
     metric_kwargs, dropna, batch, n_jobs, max_memory
         As in :func:`pooled_ci`.
+    progress : bool, default False
+        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
+        a terminal only, never in CI; see :mod:`mlci.feedback`).
     alternative : {"two-sided", "less", "greater"}
         ``"greater"``: H1 is "A is better than B" in the metric's units (``A - B > 0``);
         the interval is then a lower bound and the p-value one-sided.

@@ -44,7 +44,7 @@ from ..engine.intervals import quantiles, studentized_pvalue
 from ..engine.linearize import Linearization
 from ..engine.nested import plan_for_conditions
 from ..exceptions import DegenerateIntervalWarning, InvalidReplicatesWarning
-from ..feedback import warn
+from ..feedback import reports_progress, warn
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
     bootstrap_options,
@@ -454,6 +454,7 @@ def _finish_each(
 
 
 # --------------------------------------------------------------------------- compare
+@reports_progress
 def compare(
     y_true: Any,
     systems: Mapping[str, Any],
@@ -478,6 +479,7 @@ def compare(
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
     jackknife_groups: int | None = None,
     sample_weight: Any = None,
 ) -> ComparisonResult:
@@ -532,6 +534,9 @@ def compare(
     sample_weight : array-like, shape (n_samples,), optional
         Per-sample weights of the metric (as scikit-learn's ``sample_weight``), the same
         for every system: each replicate's counts are multiplied by them.
+    progress : bool, default False
+        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
+        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------

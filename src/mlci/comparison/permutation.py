@@ -30,6 +30,7 @@ from scipy import sparse
 
 from ..engine.bootstrap import run_replicates
 from ..engine.sampler import Sampler, Stream
+from ..feedback import reports_progress
 from ..inputs import DEFAULT_MAX_MEMORY, bootstrap_options, unique_inverse
 from ..metrics import get_kernel, metric_params
 from ..results import TestResult
@@ -127,6 +128,7 @@ class SwapMaskSampler(Sampler):
         return out
 
 
+@reports_progress
 def permutation_test(
     y_true: Any,
     y_pred_a: Any,
@@ -144,6 +146,7 @@ def permutation_test(
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
 ) -> TestResult:
     """Paired permutation (approximate randomisation) test of ``metric(a) == metric(b)``.
 
@@ -175,6 +178,9 @@ def permutation_test(
         ``details["n_dropped"]``) instead of refusing them.
     batch, n_jobs, max_memory
         Engine knobs, as in :func:`mlci.bootstrap_ci`; they never change the result.
+    progress : bool, default False
+        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
+        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------

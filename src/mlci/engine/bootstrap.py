@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import InvalidReplicatesWarning
-from ..feedback import current_progress, warn
+from ..feedback import current_progress, reports_progress, warn
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
     ArgSpec,
@@ -535,6 +535,7 @@ def _errors_hint(kernel: Kernel) -> str:
     return f"First errors raised by the metric: {'; '.join(errs)}." if errs else ""
 
 
+@reports_progress
 @per_confidence_level
 def bootstrap_ci(
     *arrays: Any,
@@ -558,6 +559,7 @@ def bootstrap_ci(
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
     jackknife_groups: int | None = None,
     sampler: Callable[[np.random.Generator, int], Any] | None = None,
 ) -> BootstrapResult | tuple[BootstrapResult, ...]:
@@ -626,6 +628,9 @@ def bootstrap_ci(
         Threads for built-in metrics; default all cores (up to 8).
     max_memory : int, default 512 MiB
         Bound on the working memory used to size chunks when ``batch`` is not given.
+    progress : bool, default False
+        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
+        a terminal only, never in CI; see :mod:`mlci.feedback`).
     jackknife_groups : int, optional
         Largest number of jackknife replicates for BCa's acceleration; more units than
         this are deleted in random groups.

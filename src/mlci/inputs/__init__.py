@@ -18,6 +18,7 @@ from .arrays import (
     ArgSpec,
     Gathered,
     column,
+    dictionary_codes,
     gather,
     gather_design,
     is_nested,
@@ -25,7 +26,7 @@ from .arrays import (
     native_values,
     rows_text,
 )
-from .encoding import fast_unique, unique_inverse
+from .encoding import encoded_take, fast_unique, unique_inverse
 from .labels import (
     binary_target,
     check_label_pair,
@@ -77,8 +78,10 @@ __all__ = [
     "check_rng_seed",
     "column",
     "confidence_levels",
+    "dictionary_codes",
     "encode_label_pair",
     "encode_labels",
+    "encoded_take",
     "engine_options",
     "fast_unique",
     "gather",

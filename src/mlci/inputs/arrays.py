@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from .encoding import encoded_take
 from .validation import check_flag
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "ArgSpec",
     "Gathered",
     "column",
+    "dictionary_codes",
     "gather",
     "gather_design",
     "is_nested",
@@ -72,6 +74,23 @@ def _is_missing_scalar(v: Any) -> bool:
 _missing_ufunc = np.frompyfunc(_is_missing_scalar, 1, 1)
 
 
+#: types whose values are never missing (the common content of object arrays)
+_NEVER_MISSING = frozenset({str, np.str_, int, bool, np.bool_, np.int64, np.int32})
+
+
+def _object_missing(values: np.ndarray) -> np.ndarray:
+    """Missing mask of an object array: by the set of types present (one C-level pass)
+    when that settles it (strings, ints, with or without None), else value by value."""
+    if values.size == 0:
+        return np.zeros(values.shape, dtype=bool)
+    types = set(map(type, values.ravel()))
+    if types <= _NEVER_MISSING:
+        return np.zeros(values.shape, dtype=bool)
+    if types <= _NEVER_MISSING | {type(None)}:
+        return np.equal(values, None)
+    return _missing_ufunc(values).astype(bool)
+
+
 def missing_mask(values: np.ndarray) -> np.ndarray:
     """Boolean mask of the missing entries of a numpy array (any dtype).
 
@@ -92,7 +111,7 @@ def missing_mask(values: np.ndarray) -> np.ndarray:
     elif kind in "mM":
         mask = np.isnat(values)
     elif kind == "O":
-        mask = _missing_ufunc(values).astype(bool) if values.size else np.zeros(values.shape, bool)
+        mask = _object_missing(values)
     else:
         mask = np.zeros(values.shape, dtype=bool)
     if mask.ndim > 1:
@@ -100,8 +119,148 @@ def missing_mask(values: np.ndarray) -> np.ndarray:
     return mask
 
 
-def _from_library(x: Any, lib: str) -> tuple[np.ndarray, np.ndarray]:
+def _categories_taken(
+    categories: np.ndarray, codes: np.ndarray, name: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Values and missing mask of categorical data: ``categories[codes]``, -1 = missing.
+
+    The categories (few) are checked and converted once; the n rows are one ``take`` of
+    integer codes, with no Python object per row.  A missing row gets the first category
+    as a placeholder: the mask makes the gate refuse or drop it.
+    """
+    categories, codes = _used_only(np.asarray(categories), codes)
+    categories = native_values(categories, name)
+    mask = codes < 0
+    if len(categories) == 0:  # every row missing
+        values = np.empty(len(codes), dtype=object)
+        values[:] = None
+        return values, np.ones(len(codes), dtype=bool)
+    if not mask.any() and categories.dtype != object:
+        return encoded_take(categories, codes, every_category_used=True), mask
+    return categories[np.where(mask, 0, codes)], mask
+
+
+def _categorical(x: Any, lib: str, name: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """The fast path for categorical data (pandas Categorical, polars Categorical/Enum,
+    pyarrow dictionary arrays): ``(values, mask)``, or None for other data."""
+    if lib == "pandas":
+        if getattr(x, "ndim", 1) != 1 or str(getattr(x, "dtype", "")) != "category":
+            return None
+        cat = getattr(x, "array", x)  # Series, CategoricalIndex -> Categorical
+        categories = np.asarray(cat.categories.to_numpy(dtype=object))
+        return _categories_taken(categories, np.asarray(cat.codes), name)
+    if lib == "polars":
+        if not hasattr(x, "is_null") or type(x.dtype).__name__ not in ("Categorical", "Enum"):
+            return None
+        # a category's physical id is its code; the distinct ids and their texts give
+        # the mapping, whatever the categories' cache holds
+        distinct = x.drop_nulls().unique()
+        ids = np.asarray(distinct.to_physical().to_numpy(), dtype=np.int64)
+        physical = x.to_physical()
+        top = int(ids.max()) + 1 if ids.size else 1
+        if top > 4 * len(x) + (1 << 20):
+            return None
+        lookup = np.full(top, -1, dtype=np.intp)
+        lookup[ids] = np.arange(ids.size, dtype=np.intp)
+        raw = np.asarray(physical.to_numpy(), dtype=float if physical.null_count else None)
+        missing = np.isnan(raw) if physical.null_count else None
+        codes = lookup[np.where(missing, 0, raw).astype(np.intp) if missing is not None else raw]
+        if missing is not None:
+            codes[missing] = -1
+        texts = np.asarray(distinct.cast(str).to_numpy(), dtype=object)
+        return _categories_taken(texts, codes, name)
+    value_type = getattr(getattr(x, "type", None), "value_type", None)
+    if value_type is None or not hasattr(x.type, "index_type"):  # not a dictionary array
+        return None
+    words, codes = dictionary_codes(x)
+    mask = codes < 0
+    null_words = [i for i, w in enumerate(words) if w is None]
+    if null_words:  # a null among the dictionary's values: missing rows too
+        mask |= np.isin(codes, null_words)
+        words = ["" if w is None else w for w in words]
+    categories = np.empty(len(words), dtype=object)
+    categories[:] = words
+    values, _ = _categories_taken(categories, np.where(mask, -1, codes), name)
+    return values, mask
+
+
+def _arrow_integers(arr: Any) -> tuple[np.ndarray, np.ndarray | None]:
+    """An integer pyarrow Array's values and validity (None: no null), read from its
+    buffers (pyarrow's own ``to_numpy`` imports pandas: a second at start-up)."""
+    dtype = np.dtype(str(arr.type))  # "int32", "uint8", ...
+    validity, data = arr.buffers()[:2]
+    n, offset = len(arr), arr.offset
+    values = np.frombuffer(data, dtype=dtype, count=offset + n)[offset:]
+    if not arr.null_count:
+        return values, None
+    bits = np.unpackbits(np.frombuffer(validity, dtype=np.uint8), bitorder="little")
+    return values, bits[offset : offset + n].astype(bool)
+
+
+def dictionary_codes(col: Any) -> tuple[list[Any], np.ndarray]:
+    """The values and per-row codes of a pyarrow dictionary array (or chunked array).
+
+    Chunks may hold different dictionaries (a CSV read in blocks): they are unified
+    here, through the few dictionary values, never through the rows.
+
+    Returns
+    -------
+    words : list
+        The distinct dictionary values as Python objects (first-seen order).
+    codes : ndarray of int32
+        Each row's index into ``words``; -1 for a null row.  Only the words some row
+        takes are kept.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> a = pa.chunked_array([pa.array(["b", "a", None]).dictionary_encode(),
+    ...                       pa.array(["a", "c"]).dictionary_encode()])
+    >>> words, codes = dictionary_codes(a)
+    >>> words, codes.tolist()
+    (['b', 'a', 'c'], [0, 1, -1, 1, 2])
+    """
+    chunks = col.chunks if hasattr(col, "chunks") else [col]
+    vocabulary: dict[Any, int] = {}
+    words: list[Any] = []
+    codes = np.empty(sum(len(c) for c in chunks), dtype=np.int32)
+    start = 0
+    for chunk in chunks:
+        local = chunk.dictionary.to_pylist()
+        lookup = np.empty(len(local) + 1, dtype=np.int32)
+        for i, w in enumerate(local):
+            if w not in vocabulary:
+                vocabulary[w] = len(words)
+                words.append(w)
+            lookup[i] = vocabulary[w]
+        lookup[-1] = -1  # null rows: index -1 takes this last entry
+        idx, valid = _arrow_integers(chunk.indices)
+        if valid is not None:
+            idx = np.where(valid, idx, -1)
+        np.take(lookup, idx, out=codes[start : start + len(chunk)])
+        start += len(chunk)
+    return _used_only(words, codes)
+
+
+def _used_only(categories: Any, codes: np.ndarray) -> tuple[Any, np.ndarray]:
+    """Categories no row takes are dropped (they must not decide the type)."""
+    # codes + 1: the missing rows (-1) in bin 0, without a filtered copy
+    used = np.bincount(codes + 1, minlength=len(categories) + 1)[1:] > 0
+    if used.all():
+        return categories, codes
+    new = np.where(used, np.cumsum(used) - 1, -1).astype(codes.dtype)
+    new = np.append(new, -1)  # code -1 (missing) stays -1
+    kept = [c for c, u in zip(categories, used, strict=True) if u]
+    if isinstance(categories, np.ndarray):
+        kept = categories[used]
+    return kept, new[codes]
+
+
+def _from_library(x: Any, lib: str, name: str = "") -> tuple[np.ndarray, np.ndarray]:
     """Values and missing mask of a pandas/polars/pyarrow object, through its own API."""
+    fast = _categorical(x, lib, name)
+    if fast is not None:
+        return fast
     if lib == "pandas":
         mask = np.asarray(x.isna())
         if mask.ndim > 1:
@@ -109,21 +268,21 @@ def _from_library(x: Any, lib: str) -> tuple[np.ndarray, np.ndarray]:
         dtypes = list(x.dtypes) if x.ndim == 2 else [x.dtype]
         native = all(isinstance(d, np.dtype) for d in dtypes)
         try:
-            # extension types (nullable ints, strings, categoricals) with missing values
-            # go through objects, where the missing entries are visible
+            # extension types (nullable ints, strings) with missing values go through
+            # objects, where the missing entries are visible
             values = x.to_numpy(dtype=object) if mask.any() and not native else x.to_numpy()
         except (TypeError, ValueError):  # pragma: no cover - exotic extension types
             values = np.asarray(x, dtype=object)
         if values.dtype == object and not mask.any():
-            values = native_values(values, "")
+            values = native_values(values, name)
         return np.asarray(values), mask
     if lib == "polars":
         if hasattr(x, "is_null"):  # Series
             mask = np.asarray(x.is_null().to_numpy(), dtype=bool)
         else:  # DataFrame: rows with a null anywhere
             mask = np.zeros(x.height, dtype=bool)
-            for name in x.columns:
-                mask |= np.asarray(x[name].is_null().to_numpy(), dtype=bool)
+            for col in x.columns:
+                mask |= np.asarray(x[col].is_null().to_numpy(), dtype=bool)
         return np.asarray(x.to_numpy()), mask
     # pyarrow Array / ChunkedArray (a Table is read column by column)
     if hasattr(x, "is_null"):
@@ -131,17 +290,17 @@ def _from_library(x: Any, lib: str) -> tuple[np.ndarray, np.ndarray]:
         values = x.to_numpy(zero_copy_only=False)
         return np.asarray(values), mask
     if hasattr(x, "to_pandas"):  # a pyarrow Table: columns side by side
-        cols = [_from_library(x.column(i), "pyarrow") for i in range(x.num_columns)]
+        cols = [_from_library(x.column(i), "pyarrow", name) for i in range(x.num_columns)]
         values = np.column_stack([c[0] for c in cols])
         mask = np.logical_or.reduce([c[1] for c in cols])
         return values, mask
     return np.asarray(x), np.zeros(len(x), dtype=bool)  # pragma: no cover
 
 
-def _to_numpy(x: Any) -> tuple[np.ndarray, np.ndarray | None]:
+def _to_numpy(x: Any, name: str = "") -> tuple[np.ndarray, np.ndarray | None]:
     lib = _library(x)
     if lib is not None:
-        values, mask = _from_library(x, lib)
+        values, mask = _from_library(x, lib, name)
         return values, mask | missing_mask(values) if values.dtype.kind in "fcOmM" else mask
     if isinstance(x, list | tuple):
         arr = np.asarray(x)
@@ -170,7 +329,8 @@ def native_values(values: np.ndarray, name: str) -> np.ndarray:
     if values.dtype != object or values.size == 0:
         return values
     flat = values.ravel()
-    kinds = {_kind_of(v) for v in flat}
+    # the kinds of the types present (a C-level pass over the rows, then a few types)
+    kinds = {_kind_of_type(t) for t in set(map(type, flat))}
     if kinds <= {"b"}:
         return values.astype(bool)
     if kinds <= {"b", "i"}:
@@ -196,16 +356,20 @@ def native_values(values: np.ndarray, name: str) -> np.ndarray:
     )
 
 
-def _kind_of(v: Any) -> str:
-    if isinstance(v, bool | np.bool_):
+def _kind_of_type(t: type) -> str:
+    if issubclass(t, bool | np.bool_):
         return "b"
-    if isinstance(v, Integral):
+    if issubclass(t, Integral):
         return "i"
-    if isinstance(v, Real):
+    if issubclass(t, Real):
         return "f"
-    if isinstance(v, str | np.str_):
+    if issubclass(t, str | np.str_):
         return "s"
     return "o"
+
+
+def _kind_of(v: Any) -> str:
+    return _kind_of_type(type(v))
 
 
 def rows_text(rows: np.ndarray, limit: int = 5) -> str:
@@ -369,7 +533,7 @@ def gather(
             arrays[name] = None
             continue
         try:
-            arr, mask = _to_numpy(value)
+            arr, mask = _to_numpy(value, name)
         except ValueError:  # numpy: "setting an array element with a sequence"
             if not isinstance(value, list | tuple):
                 raise

@@ -99,9 +99,13 @@ def encode_labels(*arrays: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     >>> classes.tolist(), t.tolist(), p.tolist()
     (['a', 'b'], [1, 0], [0, 0])
     """
-    sizes = [len(a) for a in arrays]
-    classes, inv = fast_unique(np.concatenate(arrays))
-    parts = np.split(inv, np.cumsum(sizes)[:-1])
+    # each array on its own, then the union of the few distinct values: no concatenated
+    # copy of the data (the same result as np.unique over the concatenation)
+    encoded = [fast_unique(a) for a in arrays]
+    if len(encoded) == 1:
+        return encoded[0][0], [encoded[0][1]]
+    classes = np.unique(np.concatenate([u for u, _ in encoded]))
+    parts = [np.searchsorted(classes, u).astype(np.intp)[inv] for u, inv in encoded]
     return classes, parts
 
 

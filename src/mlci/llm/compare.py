@@ -38,6 +38,7 @@ from ..classical.pvalues import t_pvalues
 from ..comparison.paired import ComparisonResult, PairDifference, compare
 from ..engine.auto import warn_paired
 from ..engine.intervals import studentized_interval, studentized_pvalue, t_interval
+from ..feedback import reports_progress
 from ..inputs import DEFAULT_MAX_MEMORY, DISTRIBUTION_METHODS, check_choice
 from ..results import ConfidenceInterval, IntervalResult, Result, format_value
 from .estimands import (
@@ -286,6 +287,7 @@ class _Table(Result):
         return self.caption
 
 
+@reports_progress
 def llm_compare(
     log: EvalLog,
     *,
@@ -306,6 +308,7 @@ def llm_compare(
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
 ) -> LLMComparison:
     """Compare language models on the items they share: paired differences, adjusted
     p-values and a leaderboard with rank intervals.
@@ -335,6 +338,9 @@ def llm_compare(
         of every pair, the distribution methods :func:`mlci.compare` on the item values.
     confidence_level, alternative, n_resamples, rng, batch, n_jobs, max_memory
         As in :func:`mlci.llm_ci`.
+    progress : bool, default False
+        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
+        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------

@@ -60,6 +60,7 @@ from ..engine.auto import warn_outside_map
 from ..engine.bootstrap import run_bootstrap
 from ..engine.intervals import studentized_interval, t_interval
 from ..engine.nested import plan_for_conditions
+from ..feedback import reports_progress
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
     DISTRIBUTION_METHODS,
@@ -542,6 +543,7 @@ def plain_fields(res: Any) -> dict[str, Any]:
     return out
 
 
+@reports_progress
 def llm_ci(
     log: EvalLog,
     *,
@@ -560,6 +562,7 @@ def llm_ci(
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
 ) -> LLMEstimates:
     """Every model's score on a benchmark, with an interval that respects its structure.
 
@@ -595,6 +598,9 @@ def llm_ci(
     alternative : {"two-sided", "less", "greater"}
     n_resamples, rng, batch, n_jobs, max_memory
         Bootstrap options (ignored by ``method="cr1"`` and ``"t"``).
+    progress : bool, default False
+        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
+        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..engine.bootstrap import run_bootstrap
 from ..engine.nested import plan_for_conditions
+from ..feedback import reports_progress
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
     ArgSpec,
@@ -682,6 +683,7 @@ class ConfusionMatrix:
         return _scalar(np.sum(self.priors() ** 2, axis=-1))
 
     # ------------------------------------------------------------------ intervals
+    @reports_progress
     def bootstrap_ci(
         self,
         metric: str,
@@ -701,6 +703,7 @@ class ConfusionMatrix:
         batch: int | None = None,
         n_jobs: int | None = None,
         max_memory: int = DEFAULT_MAX_MEMORY,
+        progress: bool = False,
         dropna: bool = False,
     ) -> Any:
         """Bootstrap interval of a metric of one confusion matrix (resampling its samples).
@@ -729,6 +732,9 @@ class ConfusionMatrix:
         weights : {"multinomial", "poisson"}
         batch, n_jobs, max_memory
             Engine knobs; they never change the result.
+        progress : bool, default False
+            Show a progress bar on stderr while the replicates run (after about 2 seconds, on
+            a terminal only, never in CI; see :mod:`mlci.feedback`).
         dropna : bool, default False
             Drop the samples with a missing condition or stratum instead of refusing them.
 

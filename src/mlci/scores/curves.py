@@ -25,6 +25,7 @@ import numpy as np
 from scipy.special import ndtri
 
 from ..exceptions import DegenerateIntervalWarning
+from ..feedback import reports_progress
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
     check_choice,
@@ -529,6 +530,7 @@ def _sup_t(est: np.ndarray, dist: np.ndarray, level: float) -> tuple[float, np.n
     return float(np.quantile(t[np.isfinite(t)], level)), se
 
 
+@reports_progress
 def roc_band(
     scores: Scores,
     grid: Any = None,
@@ -548,6 +550,7 @@ def roc_band(
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
     dropna: bool = False,
 ) -> CurveBand:
     """ROC curve with a bootstrap confidence band.
@@ -568,6 +571,9 @@ def roc_band(
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
     two_stage, weights, batch, n_jobs, max_memory, dropna
         As in :meth:`Scores.bootstrap_ci`.
+    progress : bool, default False
+        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
+        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------
@@ -659,6 +665,7 @@ def _threshold_rates_spec(sc: Scores, thresholds: np.ndarray) -> _Spec:
     return _Spec("tpr", fn, (len(thresholds), 2), search=True, fixed=True, parts=parts)
 
 
+@reports_progress
 def operating_point_ci(
     scores: Scores,
     rate: str = "fnr",
@@ -679,6 +686,7 @@ def operating_point_ci(
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
     dropna: bool = False,
 ) -> tuple[BootstrapResult, BootstrapResult]:
     """Interval of an operating point: ``rate`` at ``x = at`` and of its threshold.
@@ -699,6 +707,9 @@ def operating_point_ci(
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
     two_stage, weights, batch, n_jobs, max_memory, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the rate's interval stays in [0, 1]).
+    progress : bool, default False
+        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
+        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------
@@ -805,6 +816,7 @@ def _check_max_fpr(max_fpr: Any) -> float:
     return a
 
 
+@reports_progress
 def auc_ci(
     scores: Scores,
     *,
@@ -823,6 +835,7 @@ def auc_ci(
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
     dropna: bool = False,
 ) -> BootstrapResult:
     """Bootstrap interval of the ROC AUC, or of the partial AUC up to ``max_fpr``.
@@ -841,6 +854,9 @@ def auc_ci(
     two_stage, weights, batch, n_jobs, max_memory, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, 1], or in
         [0, ``max_fpr``] for a partial AUC).
+    progress : bool, default False
+        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
+        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..engine.bootstrap import run_bootstrap
 from ..engine.nested import plan_for_conditions
+from ..feedback import reports_progress
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
     ArgSpec,
@@ -281,6 +282,7 @@ def _unique_names(names: list[str]) -> list[str]:
     return [f"group_{i}" for i in range(len(names))]
 
 
+@reports_progress
 def metric_by_group(
     y_true: Any,
     y_score: Any,
@@ -310,6 +312,7 @@ def metric_by_group(
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
     dropna: bool = False,
 ) -> Any:
     """Any metric of binary scores per group (at thresholds, or EER/AUC/...), with intervals.
@@ -352,6 +355,9 @@ def metric_by_group(
         ``{"beta": ...}`` for ``fbeta``.
     n_resamples, confidence_level, method, alternative, rng, batch, n_jobs, max_memory
         Bootstrap options, as in :func:`mlci.bootstrap_ci`.
+    progress : bool, default False
+        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
+        a terminal only, never in CI; see :mod:`mlci.feedback`).
     conditions : array-like, or list of array-like, optional
         Condition (speaker, session) of every sample, resampled as a unit; a list of
         levels, top first, is a nested design.

@@ -58,6 +58,7 @@ from ..engine.bootstrap import (
 from ..engine.custom import UserSampler, check_sampler
 from ..engine.nested import plan_for_conditions
 from ..engine.sampler import Sampler
+from ..feedback import reports_progress
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
     ArgSpec,
@@ -1442,6 +1443,7 @@ class Scores:
         op = np.argsort(self._sign * self._y_score[idx_p], kind="stable")
         return np.concatenate([idx_n[on], idx_p[op]])
 
+    @reports_progress
     @per_confidence_level
     def bootstrap_ci(
         self,
@@ -1466,6 +1468,7 @@ class Scores:
         batch: int | None = None,
         n_jobs: int | None = None,
         max_memory: int = DEFAULT_MAX_MEMORY,
+        progress: bool = False,
         dropna: bool = False,
         sampler: Callable[[np.random.Generator, int], Any] | None = None,
     ) -> BootstrapResult | tuple[BootstrapResult, ...]:
@@ -1516,6 +1519,9 @@ class Scores:
             takes ``"lazy"`` for searches where it applies.
         batch, n_jobs, max_memory
             Engine knobs; they never change the result.
+        progress : bool, default False
+            Show a progress bar on stderr while the replicates run (after about 2 seconds, on
+            a terminal only, never in CI; see :mod:`mlci.feedback`).
         dropna : bool, default False
             Drop the samples with a missing condition or stratum instead of refusing them
             (``details["n_dropped"]`` counts them with those dropped by the constructor).

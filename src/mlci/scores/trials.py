@@ -59,6 +59,7 @@ from ..engine.bootstrap import (
     single_threaded_blas,
 )
 from ..engine.sampler import Sampler
+from ..feedback import reports_progress
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
     ArgSpec,
@@ -626,6 +627,7 @@ def _prepare(
 
 
 # --------------------------------------------------------------------------- public API
+@reports_progress
 def trial_bootstrap_ci(
     y_true: Any,
     y_score: Any,
@@ -647,6 +649,7 @@ def trial_bootstrap_ci(
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
     dropna: bool = False,
 ) -> BootstrapResult:
     """Confidence interval for a verification metric with the joint (speaker) bootstrap.
@@ -684,6 +687,9 @@ def trial_bootstrap_ci(
         intervals of ``"eer"``, ``"roc_auc"`` and ``"average_precision"`` stay in [0, 1].
     batch, n_jobs, max_memory
         Engine knobs; they never change the result.
+    progress : bool, default False
+        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
+        a terminal only, never in CI; see :mod:`mlci.feedback`).
     dropna : bool, default False
         Drop the trials with a missing label, score or id instead of refusing them
         (``details["n_dropped"]`` says how many).

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from scipy.special import xlogy
 
+from ..feedback import reports_progress
 from ..inputs import DEFAULT_MAX_MEMORY, check_choice, check_flag
 from ..results import BootstrapResult, Result
 from .curves import _check_scores_obj, _point_rates_rows
@@ -85,6 +86,7 @@ class EERResult(Result):
         return [*self.eer.rows(), *self.threshold.rows()]
 
 
+@reports_progress
 def eer_ci(
     scores: Scores,
     *,
@@ -102,6 +104,7 @@ def eer_ci(
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
     dropna: bool = False,
 ) -> EERResult:
     """Bootstrap intervals of the EER and of the threshold where it is reached.
@@ -122,6 +125,9 @@ def eer_ci(
     strata, stratify, two_stage, weights, algorithm, batch, n_jobs, max_memory, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (by default positives and negatives are
         resampled separately).
+    progress : bool, default False
+        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
+        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------
@@ -279,6 +285,7 @@ def min_detection_cost(
     return float(_dcf_rows(sc._lay, sc._full_view(), p, cm, cf, normalize)[0])
 
 
+@reports_progress
 def dcf_ci(
     scores: Scores,
     p_target: float,
@@ -301,6 +308,7 @@ def dcf_ci(
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
     dropna: bool = False,
 ) -> BootstrapResult:
     """Bootstrap interval of the minimum (``kind="min"``) or actual DCF.
@@ -323,6 +331,9 @@ def dcf_ci(
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
     two_stage, weights, batch, n_jobs, max_memory, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, inf)).
+    progress : bool, default False
+        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
+        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------
@@ -529,6 +540,7 @@ def min_cllr(scores: Scores) -> float:
     return float(_min_cllr_rows(sc._lay, sc._full_view())[0])
 
 
+@reports_progress
 def cllr_ci(
     scores: Scores,
     *,
@@ -546,6 +558,7 @@ def cllr_ci(
     batch: int | None = None,
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
     dropna: bool = False,
 ) -> BootstrapResult:
     """Bootstrap interval of Cllr, or of the minimum Cllr (``minimum=True``).
@@ -562,6 +575,9 @@ def cllr_ci(
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
     two_stage, weights, batch, n_jobs, max_memory, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, inf)).
+    progress : bool, default False
+        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
+        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------
