@@ -239,7 +239,8 @@ def bootstrap632_ci(
         ``estimate`` with a normal interval ``estimate ± z·se`` (``se`` the
         delta-method standard error, see :func:`oob_standard_error`),
         ``details["standard_error_unadjusted"]`` the standard error before the internal
-        variance is removed.
+        variance is removed, ``details["standard_error_oob"]`` the standard error of the
+        out-of-bag estimate ``Err1`` that the others are scaled from.
 
     Examples
     --------
@@ -326,6 +327,7 @@ def bootstrap632_ci(
         details={
             "n_dropped": data.n_dropped,
             "standard_error_unadjusted": float(se1 * (est / err1) if err1 > 0 else se1),
+            "standard_error_oob": float(se_base),
             "internal_variance_removed": bool(np.isfinite(se_adj)),
             "n_never_out_of_bag": int(n - usable.sum()),
         },

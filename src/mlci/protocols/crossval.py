@@ -422,8 +422,39 @@ def plan_fits(
     return fits
 
 
+def mean_variance(values: np.ndarray, groups: np.ndarray | None = None) -> float:
+    """The estimated variance of the mean of ``values``: ``s²/n`` for independent
+    samples; with ``groups``, the cluster-robust (sandwich) variance
+    ``G/(G-1) · Σ_g (Σ_{i∈g} (v_i - v̄))² / n²`` (Liang & Zeger 1986), which equals
+    ``s²/n`` when every group holds one sample.
+
+    Examples
+    --------
+    >>> v = np.array([1.0, 2.0, 4.0, 7.0])
+    >>> bool(np.isclose(mean_variance(v), v.var(ddof=1) / 4))
+    True
+    >>> bool(np.isclose(mean_variance(v, np.arange(4)), v.var(ddof=1) / 4))
+    True
+    """
+    n = len(values)
+    if n < 2:
+        return 0.0
+    if groups is None:
+        return float(values.var(ddof=1) / n)
+    _, inv = np.unique(groups, return_inverse=True)
+    g = int(inv.max()) + 1
+    if g < 2:
+        return 0.0
+    s = np.bincount(inv, weights=values - values.mean(), minlength=g)
+    return float(g / (g - 1) * np.sum(s**2) / n**2)
+
+
 def nested_statistics(
-    plans: list[np.ndarray], k: int, fits: list[Fit], values: list[np.ndarray]
+    plans: list[np.ndarray],
+    k: int,
+    fits: list[Fit],
+    values: list[np.ndarray],
+    groups: np.ndarray | None = None,
 ) -> dict[str, float]:
     """Bates, Hastie & Tibshirani's nested CV estimate of the MSE of the CV point
     estimate, the inflation of the naive standard error and the bias correction.
@@ -434,12 +465,22 @@ def nested_statistics(
     differ in size by one (every sample is used), and the bias correction uses the
     outer folds of the nested runs as its plain cross-validation runs (the R code runs
     ``ceiling(reps / 5)`` extra ones; both are k-fold CV on random folds).
+
+    With ``groups`` (grouped folds), the two places where the R code treats samples as
+    independent — the variance of an outer fold's mean (the ``b`` terms) and the naive
+    standard error ``sd/√n`` that the inflation multiplies — use the cluster-robust
+    variance of :func:`mean_variance` instead (a group's samples are correlated); the
+    naive standard error becomes ``sd·√deff/√n`` with ``deff`` the design effect of the
+    outer cross-validation means (cluster-robust over independent variance, averaged
+    over repetitions).  Without groups the result is the R code's.
     """
     n = len(plans[0])
     reps = len(plans)
     outer = values[: reps * k]
     pairs = values[reps * k :]
     a_terms, b_terms, ho, cv_means = [], [], [], []
+    deff_num: list[float] = []
+    deff_den: list[float] = []
     p = 0
     for r, f in enumerate(plans):
         # h[(a, b)]: values on fold a of the model trained without folds a and b
@@ -455,13 +496,25 @@ def nested_statistics(
             e_in = np.concatenate([h[(b, a)] for b in range(k) if b != a])
             e_out = rep_outer[a]
             a_terms.append(e_in.mean() - e_out.mean())
-            b_terms.append(e_out.var(ddof=1) / len(e_out) if len(e_out) > 1 else 0.0)
+            if groups is None:
+                b_terms.append(e_out.var(ddof=1) / len(e_out) if len(e_out) > 1 else 0.0)
+            else:
+                b_terms.append(mean_variance(e_out, groups[fits[r * k + a].test]))
         ho.append(np.concatenate(list(h.values())))
-        cv_means.append(np.concatenate(rep_outer).mean())
+        rep_values = np.concatenate(rep_outer)
+        cv_means.append(rep_values.mean())
+        if groups is not None:
+            where = np.concatenate([fits[r * k + a].test for a in range(k)])
+            deff_num.append(mean_variance(rep_values, groups[where]))
+            deff_den.append(mean_variance(rep_values))
     ho_all = np.concatenate(ho)
     a_arr, b_arr = np.asarray(a_terms), np.asarray(b_terms)
     mse_hat = float(np.mean(a_arr**2) - np.mean(b_arr))
     sd = float(ho_all.std(ddof=1))
+    deff = 1.0
+    if groups is not None and np.sum(deff_den) > 0:
+        deff = max(1.0, float(np.sum(deff_num) / np.sum(deff_den)))
+        sd *= np.sqrt(deff)
     n_sub = np.floor(n * (k - 1) / k)
     if sd > 0:
         infl = np.sqrt(max(0.0, mse_hat)) / (sd / np.sqrt(n_sub))
@@ -479,6 +532,7 @@ def nested_statistics(
         "bias": float(bias),
         "nested_mean": raw,
         "cv_mean": cv_mean,
+        "design_effect": deff,
         "n_reps": reps,
     }
 
@@ -602,7 +656,9 @@ def cross_val_ci(
     if method == "nested":
         pw = pointwise_values(kernel)
         values = [pw[edges[i] : edges[i + 1]] for i in range(len(p.fits))]
-        details["nested"] = nested_statistics(p.plans, p.k, p.fits, values)
+        details["nested"] = nested_statistics(
+            p.plans, p.k, p.fits, values, p.data.groups
+        )
     best = [b for _, b in results[:n_outer]]
     outer = p.fits[:n_outer]
     base = CVResult(
