@@ -241,6 +241,7 @@ class Cell:
     reps: int  # replications (data sets)
     nested: bool = True
     protocol: str = "cv"  # "cv", "loo", "holdout", "single", "oob", "632"
+    data_seed: str = ""  # another cell's name: the same data sets and seeds as that cell
 
 
 CELLS = [
@@ -264,6 +265,11 @@ CELLS = [
     Cell("logreg-acc-n500-k5", "logistic", "logreg", "accuracy", 500, 5, 10, 200),
     Cell("oob-rfreg-mse-n200", "friedman", "rf-reg", "mse", 200, 0, 0, 200, False, "oob"),
     Cell("logreg-acc-n50-k5", "logistic", "logreg", "accuracy", 50, 5, 20, 200),
+    # the number of repetitions of nested CV: the cell above with R = 3 and R = 50
+    Cell("ridge-mse-n100-k10-R3", "linear", "ridge", "mse", 100, 10, 3, 400,
+         data_seed="ridge-mse-n100-k10"),
+    Cell("ridge-mse-n100-k10-R50", "linear", "ridge", "mse", 100, 10, 50, 400,
+         data_seed="ridge-mse-n100-k10"),
 ]  # fmt: skip
 
 
@@ -300,7 +306,7 @@ def _fit(est, seed, s):
 def replication(cell, i, f):
     """One data set: the protocol's intervals and the truths (the refit model, and the
     algorithm at training sizes n_train, n and 0.632 n from independent samples)."""
-    ss = np.random.SeedSequence([zlib.crc32(cell.name.encode()), i])
+    ss = np.random.SeedSequence([zlib.crc32((cell.data_seed or cell.name).encode()), i])
     data_ss, cv_ss, fit_ss, train_ss = ss.spawn(4)
     s = draw(cell.dist, np.random.default_rng(data_ss), cell.n)
     est = learner(cell.learner)
@@ -455,7 +461,7 @@ TARGET_OF = {
     "corrected-1xK": ("n_train", "refit"),
     "naive-RxK": ("n_train", "refit"),
     "corrected-RxK": ("n_train", "refit"),
-    "nested": ("refit", "n"),
+    "nested": ("n", "refit"),
     "naive-loo": ("n_train", "refit"),
     "corrected-loo": ("n_train", "refit"),
     "corrected-splits": ("n_train", "refit"),

@@ -120,7 +120,8 @@ def test_nested_matches_a_literal_port_of_the_authors_r_code():
     assert r.estimate == pytest.approx(est, rel=1e-12)
     assert r.standard_error == pytest.approx(se, rel=1e-12)
     assert r.confidence_interval == pytest.approx((est - z * se, est + z * se), rel=1e-12)
-    assert r.target == "refit" and r.n_fits == reps * (k * (k - 1) // 2 + k)
+    assert r.target == "algorithm" and r.n_fits == reps * (k * (k - 1) // 2 + k)
+    assert r.target_description.endswith(f"trained on {n} samples")
     # the other intervals from the same fits: the outer folds are a repeated k-fold
     c = r.interval(method="corrected")
     assert c.target == "algorithm" and c.estimate == pytest.approx(np.mean(cv_means))
