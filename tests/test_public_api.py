@@ -442,7 +442,7 @@ REGISTRY: dict[str, Api] = {
     # ------------------------------------------------------------- protocols
     "cross_val_ci": Api(
         mlci.cross_val_ci,
-        {"X": X_CV, "y": Y_CV, "conditions": COND, "method": "naive", "rng": 0},
+        {"X": X_CV, "y": Y_CV, "conditions": COND, "n_repeats": 2, "rng": 0},
         call=lambda X, y, **kw: mlci.cross_val_ci(_gaussian_nb(), X, y, **kw),
         aligned=({"X": MATRIX, "y": LABELS, "conditions": GROUPS},),
         optional=frozenset({"conditions"}),

@@ -23,6 +23,10 @@ from mlci.engine.sampler import Stream, block_generator
 from mlci.inputs import check_rng_seed
 from mlci.protocols.crossval import fold_ids
 
+# the naive interval warns at every use (tested in test_naive_warns); the tests that use it
+# to check other things silence that one warning
+pytestmark = pytest.mark.filterwarnings("ignore:method='naive' treats:UserWarning")
+
 X, Y = make_classification(120, n_features=6, random_state=3)
 RNG = np.random.default_rng(5)
 XR = RNG.normal(size=(60, 3))
@@ -68,6 +72,18 @@ def test_naive_is_the_t_interval_of_the_fold_scores():
     assert r.estimate == pytest.approx(s.mean())
     assert r.confidence_interval == pytest.approx((s.mean() - q * se, s.mean() + q * se))
     assert r.target == "algorithm"
+
+
+@pytest.mark.filterwarnings("error")
+def test_naive_warns_with_the_study_s_coverage():
+    with pytest.warns(UserWarning, match=r"method='naive' treats the 10 fold scores") as w:
+        r = mlci.cross_val_ci(GaussianNB(), X, Y, method="naive", n_repeats=2, rng=0)
+    assert "covered its target in 0." in str(w[0].message)
+    assert w[0].filename == __file__  # attributed to the caller's line
+    with pytest.warns(UserWarning, match="method='naive'"):
+        r.interval(method="naive")
+    r.interval(method="corrected")  # no warning
+    mlci.cross_val_ci(GaussianNB(), X[:30], Y[:30], cv="loo", method="naive")  # none for LOO
 
 
 def test_corrected_is_nadeau_bengio():
