@@ -272,6 +272,11 @@ CELLS = [
          data_seed="ridge-mse-n100-k10"),
     Cell("ridge-mse-n100-k10-R50", "linear", "ridge", "mse", 100, 10, 50, 400,
          data_seed="ridge-mse-n100-k10"),
+    # the bootstrap cells with B = 1000 bootstraps (the same data sets)
+    Cell("boot-logreg-acc-n100-B1000", "logistic", "logreg", "accuracy", 100, 0, 1000, 200,
+         False, "632", data_seed="boot-logreg-acc-n100"),
+    Cell("boot-knn-acc-n100-B1000", "nonlinear", "knn", "accuracy", 100, 0, 1000, 200,
+         False, "632", data_seed="boot-knn-acc-n100"),
 ]  # fmt: skip
 
 
@@ -401,7 +406,9 @@ def _oob(cell, s, est, rng, f):
     Its target: this forest ("refit")."""
     g = np.random.default_rng(rng)
     model = _fit(est, int(g.integers(2**31 - 1)), s)
-    r = mlci.oob_ci(model, s.y, metric=cell.metric, rng=g.integers(2**31 - 1), dropna=True)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "oob_ci's interval", UserWarning)
+        r = mlci.oob_ci(model, s.y, metric=cell.metric, rng=g.integers(2**31 - 1), dropna=True)
     return {"oob-forest": _row(r)}, cell.n, true_metric(cell, model, f), 1
 
 

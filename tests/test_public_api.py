@@ -49,6 +49,9 @@ import mlci.cli
 from mlci import ConfusionMatrix, Scores
 from mlci.data import llm_example_path
 
+# oob_ci warns at every call that its interval is approximate (tested where it is defined)
+pytestmark = pytest.mark.filterwarnings("ignore:oob_ci's interval:UserWarning")
+
 BAD = (ValueError, TypeError)
 
 # ----------------------------------------------------------------------------------------
