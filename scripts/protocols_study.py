@@ -21,6 +21,8 @@ Usage::
 
     python scripts/protocols_study.py run [--cells a,b] [--reps 200] [--n-jobs 2]
     python scripts/protocols_study.py table         # the markdown of docs/validation.md
+    python scripts/protocols_study.py summary       # its table of recommended intervals
+    python scripts/protocols_study.py json          # docs/data/protocols_study.json
 
 Results go to ``/tmp/mlci_protocols_study/<cell>.jsonl`` (one line per replication), so a
 run can be stopped and summarised at any time.
@@ -495,7 +497,7 @@ TARGET_OF = {
 #: the interval each protocol recommends (the others are shown beside it)
 RECOMMENDED = {
     "cv": "nested",
-    "loo": "naive-loo",
+    "loo": "corrected-loo",
     "holdout": "corrected-splits",
     "single": "bootstrap-test",
     "oob": "oob-forest",
@@ -574,7 +576,7 @@ def table(cells):
         s = summarise(cell)
         if s is None:
             continue
-        rec = RECOMMENDED[cell.protocol] if cell.nested or cell.protocol != "cv" else "corrected-RxK"
+        rec = recommended_of(cell)
         for m, row in s["rows"].items():
             st, ot = row["stated"], row["other"]
             name = f"**{m}**" if m == rec else m
@@ -588,9 +590,46 @@ def table(cells):
     return "\n".join(lines)
 
 
+#: the naive interval shown beside each protocol's recommended one
+NAIVE_OF = {"cv": "naive-RxK", "loo": "naive-loo", "holdout": "naive-splits"}
+
+
+def recommended_of(cell):
+    return RECOMMENDED[cell.protocol] if cell.nested or cell.protocol != "cv" else "corrected-RxK"
+
+
+def summary_table(cells):
+    """One row per cell at n >= 100: the recommended interval's coverage of its stated
+    target (± Monte-Carlo standard error) and the naive interval's beside it."""
+    lines = [
+        "| cell | reps | recommended | stated target | coverage ± MC se | naive (same target) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for cell in cells:
+        s = summarise(cell)
+        if s is None or cell.n < 100:
+            continue
+        m = recommended_of(cell)
+        row = s["rows"][m]
+        st = row["stated"]
+        naive = NAIVE_OF.get(cell.protocol)
+        nv = "—"
+        if naive in s["rows"]:
+            nr = s["rows"][naive]
+            nv = f"{naive}: {nr[nr['stated']]['coverage']:.3f} ± {nr[nr['stated']]['mc_se']:.3f}"
+            if cell.protocol == "cv":
+                one = s["rows"]["naive-1xK"]
+                nv += f"; naive-1xK: {one[one['stated']]['coverage']:.3f}"
+        lines.append(
+            f"| {cell.name} (r={cell.r}) | {s['reps']} | {m} | {TARGET_NAMES[st]} | "
+            f"{row[st]['coverage']:.3f} ± {row[st]['mc_se']:.3f} | {nv} |"
+        )
+    return "\n".join(lines)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["run", "table", "json"])
+    ap.add_argument("what", choices=["run", "table", "summary", "json"])
     ap.add_argument("--cells", default="")
     ap.add_argument("--reps", type=int, default=0)
     ap.add_argument("--n-jobs", type=int, default=2)
@@ -600,6 +639,8 @@ def main(argv=None):
         run(cells, a.reps, a.n_jobs)
     elif a.what == "table":
         print(table(cells))
+    elif a.what == "summary":
+        print(summary_table(cells))
     else:
         out = []
         for c in cells:

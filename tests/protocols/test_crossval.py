@@ -83,7 +83,8 @@ def test_naive_warns_with_the_study_s_coverage():
     with pytest.warns(UserWarning, match="method='naive'"):
         r.interval(method="naive")
     r.interval(method="corrected")  # no warning
-    mlci.cross_val_ci(GaussianNB(), X[:30], Y[:30], cv="loo", method="naive")  # none for LOO
+    with pytest.warns(UserWarning, match="method='naive' treats the 30 fold scores"):
+        mlci.cross_val_ci(GaussianNB(), X[:30], Y[:30], cv="loo", method="naive")
 
 
 def test_corrected_is_nadeau_bengio():

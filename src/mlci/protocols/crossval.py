@@ -233,7 +233,7 @@ def _finish(base: CVResult, method: str, level: float, alternative: str) -> CVRe
                 f"{scores.size} (use more folds or n_repeats >= 2)."
             )
         zeros = np.zeros_like(scores)
-        if method == "naive" and base.cv != "loo":
+        if method == "naive":
             warn(
                 f"method='naive' treats the {scores.size} fold scores as independent; "
                 f"they are not, and in mlci's coverage study (docs/validation.md) its "
