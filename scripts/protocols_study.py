@@ -419,9 +419,11 @@ def _bootstrap632(cell, s, est, rng, f):
     the result, the standard error of Err1 scaled as in bootstrap632_ci)."""
     from scipy import stats
 
-    r = mlci.bootstrap632_ci(
-        est, s.x, s.y, metric=cell.metric, variant="632+", n_bootstraps=cell.r, rng=rng
-    )
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", r"The \.632\+ interval", UserWarning)
+        r = mlci.bootstrap632_ci(
+            est, s.x, s.y, metric=cell.metric, variant="632+", n_bootstraps=cell.r, rng=rng
+        )
     flip = cell.metric == "accuracy"
     loss = (lambda v: 1 - v) if flip else (lambda v: v)
     err1, app = loss(r.oob), loss(r.apparent)

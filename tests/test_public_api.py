@@ -50,7 +50,11 @@ from mlci import ConfusionMatrix, Scores
 from mlci.data import llm_example_path
 
 # oob_ci warns at every call that its interval is approximate (tested where it is defined)
-pytestmark = pytest.mark.filterwarnings("ignore:oob_ci's interval:UserWarning")
+# and bootstrap632_ci for its .632/.632+ variants
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:oob_ci's interval:UserWarning"),
+    pytest.mark.filterwarnings(r"ignore:The \.632\+? interval is approximate:UserWarning"),
+]
 
 BAD = (ValueError, TypeError)
 

@@ -22,7 +22,10 @@ from mlci.inputs import check_rng_seed
 from mlci.protocols.bootstrap632 import oob_standard_error
 
 # oob_ci warns at every call (tested in test_oob_ci_warns); the other tests silence it
-pytestmark = pytest.mark.filterwarnings("ignore:oob_ci's interval:UserWarning")
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:oob_ci's interval:UserWarning"),
+    pytest.mark.filterwarnings(r"ignore:The \.632\+? interval is approximate:UserWarning"),
+]
 
 X, Y = make_classification(90, n_features=5, random_state=2)
 
@@ -154,6 +157,15 @@ def test_oob_ci_scores_the_oob_predictions():
     assert mlci.oob_ci(reg, X[:, 0], metric="r2", n_resamples=200, rng=0).estimate == (
         pytest.approx(reg.oob_score_)
     )
+
+
+@pytest.mark.filterwarnings("error")
+def test_632_variants_warn_and_oob_states_its_training_size():
+    for variant in ("632", "632+"):
+        with pytest.warns(UserWarning, match=rf"The \.{variant.replace('+', '[+]')} interval"):
+            mlci.bootstrap632_ci(GaussianNB(), X, Y, variant=variant, n_bootstraps=20, rng=0)
+    r = mlci.bootstrap632_ci(GaussianNB(), X, Y, variant="oob", n_bootstraps=20, rng=0)
+    assert r.target_description.endswith("trained on 56.88 samples")  # 0.632 * 90
 
 
 @pytest.mark.filterwarnings("error")
