@@ -45,9 +45,9 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 import mlci
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 OUT = Path(os.environ.get("MLCI_STUDY_DIR", "/tmp/mlci_protocols_study"))
 N_FRESH = 20_000
@@ -133,6 +133,7 @@ def draw(dist, rng, n):
 # cheaper to fit on this shared machine; checked against scikit-learn in
 # tests/protocols/test_protocol_coverage.py), and scikit-learn's random forest for OOB
 # ----------------------------------------------------------------------------------------
+
 
 class Logit(ClassifierMixin, BaseEstimator):
     """L2 logistic regression (sklearn's LogisticRegression(C=1) objective) by Newton."""
@@ -327,7 +328,11 @@ def replication(cell, i, f):
         refit_truth = true_metric(cell, _fit(est, int(seeds[0]), s), f)
     truths = {"refit": refit_truth}
     tr = np.random.default_rng(train_ss)
-    for label, size in (("n_train", round(n_train)), ("n", cell.n), ("n632", round(0.632 * cell.n))):
+    for label, size in (
+        ("n_train", round(n_train)),
+        ("n", cell.n),
+        ("n632", round(0.632 * cell.n)),
+    ):
         other = draw(cell.dist, tr, size)
         truths[label] = true_metric(cell, _fit(est, int(seeds[1]), other), f)
     return {"i": i, "intervals": out, "truths": truths, "n_fits": n_fits, "seconds": seconds}
@@ -529,9 +534,7 @@ def summarise_records(recs):
     the estimates' standard deviation over replications to their mean standard error."""
     m_reps = len(recs)
     refit = np.array([r["truths"]["refit"] for r in recs])
-    algo = {
-        k: float(np.mean([r["truths"][k] for r in recs])) for k in ("n_train", "n", "n632")
-    }
+    algo = {k: float(np.mean([r["truths"][k] for r in recs])) for k in ("n_train", "n", "n632")}
     algo_mc = {
         k: float(np.std([r["truths"][k] for r in recs], ddof=1) / np.sqrt(m_reps)) for k in algo
     }
@@ -554,7 +557,9 @@ def summarise_records(recs):
         t = refit if stated == "refit" else algo[stated]
         row["width"] = float(np.mean(hi - lo))
         row["bias"] = float(np.mean(est - t))
-        row["sd_over_se"] = float(np.std(est - (refit if stated == "refit" else 0), ddof=1) / np.mean(se))
+        row["sd_over_se"] = float(
+            np.std(est - (refit if stated == "refit" else 0), ddof=1) / np.mean(se)
+        )
         rows[m] = row
     return {
         "reps": m_reps,

@@ -208,7 +208,7 @@ def test_nested_with_groups_uses_cluster_robust_variances():
         LinearRegression(), x, y, metric="mse", method="nested", cv=5, n_repeats=2,
         conditions=single, rng=3,
     )  # fmt: skip
-    est1, se1 = _nested_by_hand(x, y, single, 5, 2, 3)
+    _, se1 = _nested_by_hand(x, y, single, 5, 2, 3)
     assert r1.standard_error == pytest.approx(se1, rel=1e-12)
     assert r1.details["nested"]["design_effect"] == pytest.approx(1.0)
 

@@ -57,7 +57,9 @@ def test_study_learners_are_scikit_learns():
     b = LogisticRegression(tol=1e-10, max_iter=1000).fit(x, y)
     np.testing.assert_allclose(a.w_[1:], b.coef_[0], atol=1e-6)
     np.testing.assert_allclose(a.predict_proba(xt), b.predict_proba(xt), atol=1e-6)
-    np.testing.assert_allclose(STUDY.RidgeLS().fit(x, yr).predict(xt), Ridge().fit(x, yr).predict(xt))
+    np.testing.assert_allclose(
+        STUDY.RidgeLS().fit(x, yr).predict(xt), Ridge().fit(x, yr).predict(xt)
+    )
     np.testing.assert_array_equal(
         STUDY.KNN().fit(x, y).predict(xt), KNeighborsClassifier(10).fit(x, y).predict(xt)
     )

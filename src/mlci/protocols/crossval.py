@@ -684,9 +684,7 @@ def cross_val_ci(
     if method == "nested":
         pw = pointwise_values(kernel)
         values = [pw[edges[i] : edges[i + 1]] for i in range(len(p.fits))]
-        details["nested"] = nested_statistics(
-            p.plans, p.k, p.fits, values, p.data.groups
-        )
+        details["nested"] = nested_statistics(p.plans, p.k, p.fits, values, p.data.groups)
     best = [b for _, b in results[:n_outer]]
     outer = p.fits[:n_outer]
     base = CVResult(

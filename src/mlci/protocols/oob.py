@@ -17,8 +17,9 @@ expected accuracy of such forests in 0.903; for the MSE of a regression forest
 (Friedman #1, 200 replications) 0.845 and 0.950.  The out-of-bag estimate is
 pessimistic (each sample's prediction uses the ~37% of the trees that left it out:
 −0.012 accuracy, +0.42 MSE here) and varies more between data sets than a test set of
-that size (standard deviation 1.14 times the interval's standard error).  No interval for the out-of-bag error with
-proven coverage is known to us; :func:`oob_ci` says so in a warning at every call.
+that size (standard deviation 1.14 times the interval's standard error).  No interval
+for the out-of-bag error with shown coverage is known to us; :func:`oob_ci` says so in a
+warning at every call.
 For an interval that holds, cross-validate the forest (:func:`mlci.cross_val_ci`,
 ``method="nested"``) or keep a test set.
 
