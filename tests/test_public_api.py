@@ -53,7 +53,7 @@ from mlci.data import llm_example_path
 # and bootstrap632_ci for its .632/.632+ variants
 pytestmark = [
     pytest.mark.filterwarnings("ignore:oob_ci's interval:UserWarning"),
-    pytest.mark.filterwarnings(r"ignore:The \.632\+? interval is approximate:UserWarning"),
+    pytest.mark.filterwarnings(r"ignore:The \.632\+? interval with n_bootstraps:UserWarning"),
 ]
 
 BAD = (ValueError, TypeError)

@@ -24,7 +24,7 @@ from mlci.protocols.bootstrap632 import oob_standard_error
 # oob_ci warns at every call (tested in test_oob_ci_warns); the other tests silence it
 pytestmark = [
     pytest.mark.filterwarnings("ignore:oob_ci's interval:UserWarning"),
-    pytest.mark.filterwarnings(r"ignore:The \.632\+? interval is approximate:UserWarning"),
+    pytest.mark.filterwarnings(r"ignore:The \.632\+? interval with n_bootstraps:UserWarning"),
 ]
 
 X, Y = make_classification(90, n_features=5, random_state=2)
@@ -166,6 +166,9 @@ def test_632_variants_warn_and_oob_states_its_training_size():
             mlci.bootstrap632_ci(GaussianNB(), X, Y, variant=variant, n_bootstraps=20, rng=0)
     r = mlci.bootstrap632_ci(GaussianNB(), X, Y, variant="oob", n_bootstraps=20, rng=0)
     assert r.target_description.endswith("trained on 56.88 samples")  # 0.632 * 90
+    # 1000 bootstraps (the default): no warning
+    r = mlci.bootstrap632_ci(GaussianNB(), X, Y, variant="632+", rng=0)
+    assert r.n_bootstraps == 1000 and r.target_description.endswith("trained on 90 samples")
 
 
 @pytest.mark.filterwarnings("error")
