@@ -78,7 +78,7 @@ def test_naive_is_the_t_interval_of_the_fold_scores():
 def test_naive_warns_with_the_study_s_coverage():
     with pytest.warns(UserWarning, match=r"method='naive' treats the 10 fold scores") as w:
         r = mlci.cross_val_ci(GaussianNB(), X, Y, method="naive", n_repeats=2, rng=0)
-    assert "covered its target in 0." in str(w[0].message)
+    assert "covered its target was 0." in str(w[0].message)
     assert w[0].filename == __file__  # attributed to the caller's line
     with pytest.warns(UserWarning, match="method='naive'"):
         r.interval(method="naive")

@@ -102,9 +102,9 @@ class BootstrapErrorResult(IntervalResult):
     >>> from sklearn.datasets import make_classification
     >>> from sklearn.naive_bayes import GaussianNB
     >>> X, y = make_classification(80, random_state=0)
-    >>> r = bootstrap632_ci(GaussianNB(), X, y, n_bootstraps=30, rng=0)
-    >>> r.variant, r.target
-    ('632+', 'algorithm')
+    >>> r = bootstrap632_ci(GaussianNB(), X, y, variant="oob", n_bootstraps=30, rng=0)
+    >>> r.variant, r.target, r.target_description
+    ('oob', 'algorithm', 'expected accuracy of the learning algorithm trained on 50.56 samples')
     """
 
     variant: str = "632+"
@@ -264,7 +264,7 @@ def bootstrap632_ci(
     >>> from sklearn.datasets import make_classification
     >>> from sklearn.naive_bayes import GaussianNB
     >>> X, y = make_classification(80, random_state=0)
-    >>> r = bootstrap632_ci(GaussianNB(), X, y, variant="632", n_bootstraps=30, rng=0)
+    >>> r = bootstrap632_ci(GaussianNB(), X, y, variant="oob", n_bootstraps=30, rng=0)
     >>> bool(r.confidence_interval.low < r.estimate < r.confidence_interval.high)
     True
     """

@@ -148,8 +148,13 @@ class CVResult(IntervalResult):
     >>> r = cross_val_ci(GaussianNB(), X, y, method="corrected", n_repeats=3, rng=0)
     >>> r.target, r.fold_scores.shape
     ('algorithm', (3, 5))
-    >>> r.interval(method="naive").method
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     r.interval(method="naive").method
     'naive'
+    >>> caught[0].message.args[0][:29]
+    "method='naive' treats the 15 "
     """
 
     target: str = "algorithm"
@@ -238,8 +243,9 @@ def _finish(base: CVResult, method: str, level: float, alternative: str) -> CVRe
         if method == "naive":
             warn(
                 f"method='naive' treats the {scores.size} fold scores as independent; "
-                f"they are not, and in mlci's coverage study (docs/validation.md) its "
-                f"95% interval covered its target in {NAIVE_COVERAGE} of the replications. "
+                "they are not, and in mlci's coverage study (docs/validation.md) the share "
+                "of replications in which its 95% interval covered its target was "
+                f"{NAIVE_COVERAGE}. "
                 "It is there for comparison: use method='corrected' or 'nested'."
             )
         if method == "naive":

@@ -134,9 +134,12 @@ def oob_ci(
     >>> from sklearn.ensemble import RandomForestClassifier
     >>> X, y = make_classification(200, random_state=0)
     >>> rf = RandomForestClassifier(50, oob_score=True, random_state=0).fit(X, y)
-    >>> r = oob_ci(rf, y, rng=0)
-    >>> bool(abs(r.estimate - rf.oob_score_) < 1e-12)
-    True
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     r = oob_ci(rf, y, rng=0)
+    >>> bool(abs(r.estimate - rf.oob_score_) < 1e-12), caught[0].message.args[0][:21]
+    (True, "oob_ci's interval tre")
     """
     dropna = check_flag("dropna", dropna)
     spec = metric_spec(metric, pos_label)
