@@ -264,7 +264,7 @@ CELLS = [
     Cell("single-logreg-acc-n500", "logistic", "logreg", "accuracy", 500, 0, 1, 500, False,
          "single"),
     Cell("loo-logreg-acc-n100", "logistic", "logreg", "accuracy", 100, 0, 1, 300, False, "loo"),
-    Cell("logreg-auc-n100-k5", "logistic", "logreg", "roc_auc", 100, 5, 10, 300, False),
+    Cell("logreg-auc-n100-k5", "logistic", "logreg", "roc_auc", 100, 5, 10, 600, False),
     Cell("holdout-ridge-mse-n100", "linear", "ridge", "mse", 100, 0, 10, 300, False, "holdout"),
     Cell("knnreg-mse-n200-k5", "friedman", "knn-reg", "mse", 200, 5, 10, 200),
     Cell("logreg-acc-n500-k5", "logistic", "logreg", "accuracy", 500, 5, 10, 200),
@@ -276,9 +276,9 @@ CELLS = [
     Cell("ridge-mse-n100-k10-R50", "linear", "ridge", "mse", 100, 10, 50, 400,
          data_seed="ridge-mse-n100-k10"),
     # the bootstrap cells with B = 1000 bootstraps (the same data sets)
-    Cell("boot-logreg-acc-n100-B1000", "logistic", "logreg", "accuracy", 100, 0, 1000, 200,
+    Cell("boot-logreg-acc-n100-B1000", "logistic", "logreg", "accuracy", 100, 0, 1000, 400,
          False, "632", data_seed="boot-logreg-acc-n100"),
-    Cell("boot-knn-acc-n100-B1000", "nonlinear", "knn", "accuracy", 100, 0, 1000, 200,
+    Cell("boot-knn-acc-n100-B1000", "nonlinear", "knn", "accuracy", 100, 0, 1000, 400,
          False, "632", data_seed="boot-knn-acc-n100"),
 ]  # fmt: skip
 

@@ -23,9 +23,9 @@ samples; Efron & Tibshirani 1997, section 3).
 Coverage (the study of docs/validation.md, accuracy, n = 100, logistic regression and
 k-NN; the same data sets with B = 200 and B = 1000 bootstraps): the .632+ interval
 covered the algorithm at ``n`` in 0.917–0.920 of 300 replications with B = 200, and in
-0.940 ± 0.017 (logistic regression) and 0.925 ± 0.019 (k-NN) of 200 with B = 1000; .632
-in 0.913–0.927 and 0.935–0.945; the ``Err1`` interval its own target in 0.923–0.940
-(B = 200) and 0.960–0.965 (B = 1000).  With B = 200 the delta-method standard error is
+0.932 ± 0.013 (logistic regression) and 0.938 ± 0.012 (k-NN) of 400 with B = 1000; .632
+in 0.913–0.927 and 0.922–0.945; the ``Err1`` interval its own target in 0.923–0.940
+(B = 200) and 0.965–0.968 (B = 1000).  With B = 200 the delta-method standard error is
 right on average but noisy: the Monte-Carlo ("internal") variance it removes is larger
 than the variance it keeps.  Hence the default of 1000 bootstraps, and a warning for
 .632/.632+ with fewer.
@@ -73,7 +73,7 @@ BOOTSTRAP_WARNING = (
     "The .{variant} interval with n_bootstraps={b} is approximate: its standard error is "
     "noisy with fewer than 1000 bootstraps; in mlci's coverage study (accuracy, n = 100) "
     "the 95% interval covered its target in 0.917-0.920 of the replications with 200 "
-    "bootstraps and in 0.925-0.940 with 1000. Use n_bootstraps >= 1000."
+    "bootstraps and in 0.932-0.938 with 1000. Use n_bootstraps >= 1000."
 )
 
 
@@ -236,7 +236,7 @@ def bootstrap632_ci(
     n_bootstraps : int, default 1000
         Bootstrap fits (≥ 10).  The standard error needs many: with 200 its Monte-Carlo
         noise made the .632/.632+ intervals under-cover in the study (0.917–0.920), with
-        1000 they held (0.925–0.940); fewer than 1000 warns for these variants.
+        1000 they held (0.932–0.938); fewer than 1000 warns for these variants.
     pos_label : optional
         The positive class for a one-column ``log_loss``/``brier``.
     confidence_level : float, default 0.95
