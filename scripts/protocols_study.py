@@ -263,9 +263,9 @@ CELLS = [
          "holdout"),
     Cell("single-logreg-acc-n500", "logistic", "logreg", "accuracy", 500, 0, 1, 500, False,
          "single"),
-    Cell("loo-logreg-acc-n100", "logistic", "logreg", "accuracy", 100, 0, 1, 300, False, "loo"),
+    Cell("loo-logreg-acc-n100", "logistic", "logreg", "accuracy", 100, 0, 1, 600, False, "loo"),
     Cell("logreg-auc-n100-k5", "logistic", "logreg", "roc_auc", 100, 5, 10, 600, False),
-    Cell("holdout-ridge-mse-n100", "linear", "ridge", "mse", 100, 0, 10, 300, False, "holdout"),
+    Cell("holdout-ridge-mse-n100", "linear", "ridge", "mse", 100, 0, 10, 600, False, "holdout"),
     Cell("knnreg-mse-n200-k5", "friedman", "knn-reg", "mse", 200, 5, 10, 200),
     Cell("logreg-acc-n500-k5", "logistic", "logreg", "accuracy", 500, 5, 10, 200),
     Cell("oob-rfreg-mse-n200", "friedman", "rf-reg", "mse", 200, 0, 0, 200, False, "oob"),
@@ -371,7 +371,8 @@ def _cv(cell, s, est, rng, f):
 
 
 def _loo(cell, s, est, rng, f):
-    r = mlci.cross_val_ci(est, s.x, s.y, metric=cell.metric, cv="loo", method="naive", rng=rng)
+    with _quiet_naive():
+        r = mlci.cross_val_ci(est, s.x, s.y, metric=cell.metric, cv="loo", method="naive", rng=rng)
     return (
         {"naive-loo": _row(r), "corrected-loo": _row(r.interval("corrected"))},
         r.n_train,
