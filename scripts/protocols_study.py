@@ -21,6 +21,8 @@ Usage::
 
     python scripts/protocols_study.py run [--cells a,b] [--reps 200] [--n-jobs 2]
     python scripts/protocols_study.py table         # the markdown of docs/validation.md
+    python scripts/protocols_study.py summary       # its table of recommended intervals
+    python scripts/protocols_study.py json          # docs/data/protocols_study.json
 
 Results go to ``/tmp/mlci_protocols_study/<cell>.jsonl`` (one line per replication), so a
 run can be stopped and summarised at any time.
@@ -29,11 +31,13 @@ run can be stopped and summarised at any time.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
 import sys
 import time
+import warnings
 import zlib
 from pathlib import Path
 
@@ -41,6 +45,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 import mlci
 
@@ -55,76 +60,177 @@ def _sigmoid(z):
     return 1.0 / (1.0 + np.exp(-z))
 
 
-def logistic_x(rng, n):
-    return rng.normal(size=(n, 10))
+BETA = np.array([1.5, -1.0, 0.75, 0.5, 0.25, 0, 0, 0, 0, 0])
+GROUP_SIZE = 5
 
 
-def logistic_p(x):
-    beta = np.array([1.5, -1.0, 0.75, 0.5, 0.25, 0, 0, 0, 0, 0])
-    return _sigmoid(x @ beta)
+def _logistic(rng, n):
+    x = rng.normal(size=(n, 10))
+    return x, None, _sigmoid(x @ BETA)
 
 
-def nonlinear_x(rng, n):
-    return rng.normal(size=(n, 5))
+def _nonlinear(rng, n):
+    x = rng.normal(size=(n, 5))
+    return x, None, _sigmoid(2.0 * x[:, 0] * x[:, 1] + 1.5 * np.sin(2.0 * x[:, 2]) + x[:, 3])
 
 
-def nonlinear_p(x):
-    return _sigmoid(2.0 * x[:, 0] * x[:, 1] + 1.5 * np.sin(2.0 * x[:, 2]) + x[:, 3])
+def _grouped(rng, n):
+    """Groups of 5 (patients): a shared shift of the features (sd 0.7) and a random
+    intercept (sd 1) per group; P(Y=1 | x, group) is known per sample."""
+    g = np.arange(n) // GROUP_SIZE
+    n_groups = int(g[-1]) + 1
+    x = rng.normal(size=(n, 10)) + 0.7 * rng.normal(size=(n_groups, 10))[g]
+    b = rng.normal(size=n_groups)[g]
+    return x, g, _sigmoid(x @ BETA + b)
 
 
-def linear_f(x):
-    return x[:, :5] @ np.array([1.0, 0.8, 0.6, 0.4, 0.2])
+def _linear(rng, n):
+    x = rng.normal(size=(n, 10))
+    return x, None, x[:, :5] @ np.array([1.0, 0.8, 0.6, 0.4, 0.2])
 
 
-def friedman_x(rng, n):
-    return rng.random((n, 10))
-
-
-def friedman_f(x):
-    return (
+def _friedman(rng, n):
+    x = rng.random((n, 10))
+    f = (
         10 * np.sin(np.pi * x[:, 0] * x[:, 1])
         + 20 * (x[:, 2] - 0.5) ** 2
         + 10 * x[:, 3]
         + 5 * x[:, 4]
     )
+    return x, None, f
 
 
 DISTRIBUTIONS = {
-    # name: (draw x, P(Y=1|x) or f(x), noise sd for regression or None)
-    "logistic": (logistic_x, logistic_p, None),
-    "nonlinear": (nonlinear_x, nonlinear_p, None),
-    "linear": (logistic_x, linear_f, 1.0),
-    "friedman": (friedman_x, friedman_f, 1.0),
+    # name: (draw x, groups and P(Y=1|x) or f(x); noise sd for regression or None)
+    "logistic": (_logistic, None),
+    "nonlinear": (_nonlinear, None),
+    "grouped": (_grouped, None),
+    "linear": (_linear, 1.0),
+    "friedman": (_friedman, 1.0),
 }
 
 
+@dataclasses.dataclass(frozen=True)
+class Sample:
+    x: np.ndarray
+    y: np.ndarray
+    groups: np.ndarray | None
+    truth: np.ndarray  # P(Y=1 | x, group) or f(x)
+
+
 def draw(dist, rng, n):
-    xf, truth, sigma = DISTRIBUTIONS[dist]
-    x = xf(rng, n)
+    make, sigma = DISTRIBUTIONS[dist]
+    x, g, t = make(rng, n)
     if sigma is None:
-        y = (rng.random(n) < truth(x)).astype(int)
+        y = (rng.random(n) < t).astype(int)
     else:
-        y = truth(x) + sigma * rng.normal(size=n)
-    return x, y
+        y = t + sigma * rng.normal(size=n)
+    return Sample(x, y, g, t)
+
+
+# ----------------------------------------------------------------------------------------
+# learners: numpy versions of scikit-learn's (the same fitted models, about ten times
+# cheaper to fit on this shared machine; checked against scikit-learn in
+# tests/protocols/test_protocol_coverage.py), and scikit-learn's random forest for OOB
+# ----------------------------------------------------------------------------------------
+
+
+class Logit(ClassifierMixin, BaseEstimator):
+    """L2 logistic regression (sklearn's LogisticRegression(C=1) objective) by Newton."""
+
+    def __init__(self, C=1.0):
+        self.C = C
+
+    def fit(self, X, y):
+        X = np.asarray(X, float)
+        self.classes_, yi = np.unique(y, return_inverse=True)
+        Z = np.hstack([np.ones((len(X), 1)), X])
+        w = np.zeros(Z.shape[1])
+        pen = np.full(Z.shape[1], 1.0 / self.C)
+        pen[0] = 0.0
+        for _ in range(25):
+            p = 1 / (1 + np.exp(-(Z @ w)))
+            g = Z.T @ (p - yi) + pen * w
+            H = (Z * (p * (1 - p))[:, None]).T @ Z + np.diag(pen) + 1e-10 * np.eye(len(w))
+            step = np.linalg.solve(H, g)
+            w -= step
+            if np.max(np.abs(step)) < 1e-10:
+                break
+        self.w_ = w
+        return self
+
+    def decision_function(self, X):
+        return self.w_[0] + np.asarray(X, float) @ self.w_[1:]
+
+    def predict_proba(self, X):
+        p = 1 / (1 + np.exp(-self.decision_function(X)))
+        return np.column_stack([1 - p, p])
+
+    def predict(self, X):
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+
+class RidgeLS(RegressorMixin, BaseEstimator):
+    """sklearn's Ridge(alpha) with intercept, closed form."""
+
+    def __init__(self, alpha=1.0):
+        self.alpha = alpha
+
+    def fit(self, X, y):
+        X = np.asarray(X, float)
+        y = np.asarray(y, float)
+        mx, my = X.mean(0), y.mean()
+        Xc = X - mx
+        self.coef_ = np.linalg.solve(Xc.T @ Xc + self.alpha * np.eye(X.shape[1]), Xc.T @ (y - my))
+        self.intercept_ = my - mx @ self.coef_
+        return self
+
+    def predict(self, X):
+        return np.asarray(X, float) @ self.coef_ + self.intercept_
+
+
+class KNN(BaseEstimator):
+    """k nearest neighbours (Euclidean); classifier: majority vote, ties to the smaller
+    label (as scikit-learn); regressor: mean."""
+
+    def __init__(self, n_neighbors=10, regression=False):
+        self.n_neighbors = n_neighbors
+        self.regression = regression
+
+    def fit(self, X, y):
+        self.X_ = np.asarray(X, float)
+        self.y_ = np.asarray(y)
+        if not self.regression:
+            self.classes_, self.yi_ = np.unique(y, return_inverse=True)
+        return self
+
+    def _nn(self, X):
+        X = np.asarray(X, float)
+        out = []
+        for s in range(0, len(X), 2000):
+            xb = X[s : s + 2000]
+            d = (xb**2).sum(1)[:, None] - 2 * xb @ self.X_.T + (self.X_**2).sum(1)[None, :]
+            out.append(np.argpartition(d, self.n_neighbors - 1, axis=1)[:, : self.n_neighbors])
+        return np.vstack(out)
+
+    def predict(self, X):
+        nn = self._nn(X)
+        if self.regression:
+            return self.y_[nn].astype(float).mean(1)
+        votes = self.yi_[nn].mean(1)  # binary: share of class 1
+        return self.classes_[(votes > 0.5).astype(int)]
 
 
 def learner(name):
-    from sklearn.ensemble import (
-        GradientBoostingClassifier,
-        RandomForestClassifier,
-        RandomForestRegressor,
-    )
-    from sklearn.linear_model import LogisticRegression, Ridge
-    from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
+    from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
 
     return {
-        "logreg": LogisticRegression(),
-        "knn": KNeighborsClassifier(n_neighbors=10),
-        "rf": RandomForestClassifier(n_estimators=10, min_samples_leaf=2),
-        "gb": GradientBoostingClassifier(n_estimators=20, max_depth=2),
-        "ridge": Ridge(alpha=1.0),
-        "knn-reg": KNeighborsRegressor(n_neighbors=10),
-        "rf-reg": RandomForestRegressor(n_estimators=10, min_samples_leaf=2),
+        "logreg": Logit(),
+        "knn": KNN(n_neighbors=10),
+        "ridge": RidgeLS(alpha=1.0),
+        "knn-reg": KNN(n_neighbors=10, regression=True),
+        "rf": RandomForestClassifier(n_estimators=50, min_samples_leaf=2, oob_score=True),
+        "rf-reg": RandomForestRegressor(n_estimators=50, min_samples_leaf=2, oob_score=True),
     }[name]
 
 
@@ -135,129 +241,216 @@ class Cell:
     learner: str
     metric: str
     n: int
-    k: int
-    r: int  # repetitions of the nested (or repeated) cross-validation
+    k: int  # folds (0: not k-fold)
+    r: int  # repetitions (nested/repeated CV, random splits) or bootstraps
     reps: int  # replications (data sets)
     nested: bool = True
-    protocol: str = "cv"  # "632": bootstrap632_ci with r bootstraps (target: algorithm at n)
+    protocol: str = "cv"  # "cv", "loo", "holdout", "single", "oob", "632"
+    data_seed: str = ""  # another cell's name: the same data sets and seeds as that cell
 
 
 CELLS = [
-    Cell("logreg-acc-n100-k5", "logistic", "logreg", "accuracy", 100, 5, 10, 200),
-    Cell("ridge-mse-n100-k5", "linear", "ridge", "mse", 100, 5, 10, 200),
-    Cell("logreg-auc-n100-k5", "logistic", "logreg", "roc_auc", 100, 5, 10, 200, False),
-    Cell("knn-acc-n100-k5", "nonlinear", "knn", "accuracy", 100, 5, 5, 200),
-    Cell("ridge-mse-n100-k10", "linear", "ridge", "mse", 100, 10, 5, 200),
-    Cell("rf-acc-n100-k5", "nonlinear", "rf", "accuracy", 100, 5, 3, 60),
-    Cell("gb-acc-n100-k5", "nonlinear", "gb", "accuracy", 100, 5, 3, 60),
-    Cell("logreg-acc-n100-k10", "logistic", "logreg", "accuracy", 100, 10, 3, 60),
-    Cell("logreg-acc-n500-k5", "logistic", "logreg", "accuracy", 500, 5, 5, 60),
-    Cell("logreg-acc-n50-k5", "logistic", "logreg", "accuracy", 50, 5, 5, 60),
-    Cell("knnreg-mse-n200-k5", "friedman", "knn-reg", "mse", 200, 5, 5, 100),
-    Cell("logreg-acc-n2000-k5", "logistic", "logreg", "accuracy", 2000, 5, 3, 40),
-    Cell("knn-acc-n500-k5", "nonlinear", "knn", "accuracy", 500, 5, 5, 60),
-    Cell("logreg-auc-n500-k10", "logistic", "logreg", "roc_auc", 500, 10, 5, 60, False),
-    # bootstrap estimators: k unused, r = number of bootstraps
-    Cell("boot-logreg-acc-n100", "logistic", "logreg", "accuracy", 100, 0, 100, 60, False, "632"),
-    Cell("boot-knn-acc-n100", "nonlinear", "knn", "accuracy", 100, 0, 100, 60, False, "632"),
-]
+    # headline cells first (more replications)
+    Cell("logreg-acc-n100-k5", "logistic", "logreg", "accuracy", 100, 5, 20, 500),
+    Cell("ridge-mse-n100-k10", "linear", "ridge", "mse", 100, 10, 10, 400),
+    Cell("knn-acc-n100-k5", "nonlinear", "knn", "accuracy", 100, 5, 20, 300),
+    Cell("ridge-mse-n100-k5", "linear", "ridge", "mse", 100, 5, 20, 300),
+    Cell("grouped-logreg-acc-n200-k5", "grouped", "logreg", "accuracy", 200, 5, 10, 300),
+    Cell("oob-rf-acc-n200", "nonlinear", "rf", "accuracy", 200, 0, 0, 300, False, "oob"),
+    Cell("boot-logreg-acc-n100", "logistic", "logreg", "accuracy", 100, 0, 200, 300, False, "632"),
+    Cell("boot-knn-acc-n100", "nonlinear", "knn", "accuracy", 100, 0, 200, 300, False, "632"),
+    Cell("holdout-logreg-acc-n100", "logistic", "logreg", "accuracy", 100, 0, 10, 300, False,
+         "holdout"),
+    Cell("single-logreg-acc-n500", "logistic", "logreg", "accuracy", 500, 0, 1, 500, False,
+         "single"),
+    Cell("loo-logreg-acc-n100", "logistic", "logreg", "accuracy", 100, 0, 1, 600, False, "loo"),
+    Cell("logreg-auc-n100-k5", "logistic", "logreg", "roc_auc", 100, 5, 10, 600, False),
+    Cell("holdout-ridge-mse-n100", "linear", "ridge", "mse", 100, 0, 10, 600, False, "holdout"),
+    Cell("knnreg-mse-n200-k5", "friedman", "knn-reg", "mse", 200, 5, 10, 200),
+    Cell("logreg-acc-n500-k5", "logistic", "logreg", "accuracy", 500, 5, 10, 200),
+    Cell("oob-rfreg-mse-n200", "friedman", "rf-reg", "mse", 200, 0, 0, 200, False, "oob"),
+    Cell("logreg-acc-n50-k5", "logistic", "logreg", "accuracy", 50, 5, 20, 200),
+    # the number of repetitions of nested CV: the cell above with R = 3 and R = 50
+    Cell("ridge-mse-n100-k10-R3", "linear", "ridge", "mse", 100, 10, 3, 400,
+         data_seed="ridge-mse-n100-k10"),
+    Cell("ridge-mse-n100-k10-R50", "linear", "ridge", "mse", 100, 10, 50, 400,
+         data_seed="ridge-mse-n100-k10"),
+    # the bootstrap cells with B = 1000 bootstraps (the same data sets)
+    Cell("boot-logreg-acc-n100-B1000", "logistic", "logreg", "accuracy", 100, 0, 1000, 400,
+         False, "632", data_seed="boot-logreg-acc-n100"),
+    Cell("boot-knn-acc-n100-B1000", "nonlinear", "knn", "accuracy", 100, 0, 1000, 400,
+         False, "632", data_seed="boot-knn-acc-n100"),
+]  # fmt: skip
 
 
 def fresh(cell):
-    """The fixed fresh sample of a cell (its own seed): x, and the labels for AUC."""
+    """The fixed fresh sample of a cell (its distribution's own seed; new groups)."""
     rng = np.random.default_rng([99, zlib.crc32(cell.dist.encode())])
-    x, y = draw(cell.dist, rng, N_FRESH)
-    return x, y
+    return draw(cell.dist, rng, N_FRESH)
 
 
-def true_metric(cell, model, xf, yf):
-    _, truth, sigma = DISTRIBUTIONS[cell.dist]
+def true_metric(cell, model, f):
+    """The metric of a fitted model on the distribution (the known P(Y=1|x) or f(x) on
+    the fresh sample; AUC on its labels)."""
+    sigma = DISTRIBUTIONS[cell.dist][1]
     if cell.metric == "accuracy":
-        p = truth(xf)
-        return float(np.mean(np.where(model.predict(xf) == 1, p, 1 - p)))
+        return float(np.mean(np.where(model.predict(f.x) == 1, f.truth, 1 - f.truth)))
     if cell.metric == "mse":
-        return float(sigma**2 + np.mean((model.predict(xf) - truth(xf)) ** 2))
+        return float(sigma**2 + np.mean((model.predict(f.x) - f.truth) ** 2))
     if cell.metric == "roc_auc":
         from sklearn.metrics import roc_auc_score
 
-        return float(roc_auc_score(yf, model.predict_proba(xf)[:, 1]))
+        return float(roc_auc_score(f.y, model.predict_proba(f.x)[:, 1]))
     raise ValueError(cell.metric)
 
 
-def replication(cell, i, xf, yf):
+def _fit(est, seed, s):
     from sklearn.base import clone
 
-    ss = np.random.SeedSequence([zlib.crc32(cell.name.encode()), i])
+    m = clone(est)
+    if "random_state" in m.get_params():
+        m.set_params(random_state=seed)
+    return m.fit(s.x, s.y)
+
+
+def replication(cell, i, f):
+    """One data set: the protocol's intervals and the truths (the refit model, and the
+    algorithm at training sizes n_train, n and 0.632 n from independent samples)."""
+    ss = np.random.SeedSequence([zlib.crc32((cell.data_seed or cell.name).encode()), i])
     data_ss, cv_ss, fit_ss, train_ss = ss.spawn(4)
-    x, y = draw(cell.dist, np.random.default_rng(data_ss), cell.n)
+    s = draw(cell.dist, np.random.default_rng(data_ss), cell.n)
     est = learner(cell.learner)
-    if cell.protocol == "632":
-        return _bootstrap_replication(cell, i, x, y, est, ss, xf, yf)
-    method = "nested" if cell.nested else "corrected"
     t0 = time.perf_counter()
-    r = mlci.cross_val_ci(
-        est, x, y, metric=cell.metric, cv=cell.k, n_repeats=cell.r, method=method, rng=cv_ss
-    )
+    out, n_train, refit_truth, n_fits = PROTOCOLS[cell.protocol](cell, s, est, cv_ss, f)
     seconds = time.perf_counter() - t0
-    one = dataclasses.replace(r, fold_scores=r.fold_scores[:1], n_repeats=1)
-    out = {}
-    for label, res in (
-        ("naive-1xK", one.interval("naive")),
-        ("corrected-1xK", one.interval("corrected")),
-        ("naive-RxK", r.interval("naive")),
-        ("corrected-RxK", r.interval("corrected")),
-        *((("nested", r),) if cell.nested else ()),
+    seeds = np.random.default_rng(fit_ss).integers(2**31 - 1, size=4)
+    if refit_truth is None:
+        refit_truth = true_metric(cell, _fit(est, int(seeds[0]), s), f)
+    truths = {"refit": refit_truth}
+    tr = np.random.default_rng(train_ss)
+    for label, size in (
+        ("n_train", round(n_train)),
+        ("n", cell.n),
+        ("n632", round(0.632 * cell.n)),
     ):
-        out[label] = [res.estimate, *res.confidence_interval]
+        other = draw(cell.dist, tr, size)
+        truths[label] = true_metric(cell, _fit(est, int(seeds[1]), other), f)
+    return {"i": i, "intervals": out, "truths": truths, "n_fits": n_fits, "seconds": seconds}
+
+
+@contextlib.contextmanager
+def _quiet_naive():
+    """Silence the naive interval's warning (the study measures that interval)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "method='naive' treats", UserWarning)
+        yield
+
+
+def _row(r):
+    return [r.estimate, *r.confidence_interval, r.standard_error]
+
+
+def _cv(cell, s, est, rng, f):
+    method = "nested" if cell.nested else "corrected"
+    r = mlci.cross_val_ci(
+        est, s.x, s.y, metric=cell.metric, cv=cell.k, n_repeats=cell.r, method=method,
+        conditions=s.groups, rng=rng,
+    )  # fmt: skip
+    one = dataclasses.replace(r, fold_scores=r.fold_scores[:1], n_repeats=1)
+    with _quiet_naive():
+        out = {
+            "naive-1xK": _row(one.interval("naive")),
+            "corrected-1xK": _row(one.interval("corrected")),
+            "naive-RxK": _row(r.interval("naive")),
+            "corrected-RxK": _row(r.interval("corrected")),
+        }
     if cell.nested:
-        out["nested_stats"] = {k: float(v) for k, v in r.details["nested"].items() if k != "n_reps"}
-    seed = int(np.random.default_rng(fit_ss).integers(2**31 - 1))
-    refit = clone(est)
-    if "random_state" in refit.get_params():
-        refit.set_params(random_state=seed)
-    refit.fit(x, y)
-    n_train = round(r.n_train)
-    xt, yt = draw(cell.dist, np.random.default_rng(train_ss), n_train)
-    other = clone(refit).fit(xt, yt)
-    return {
-        "i": i,
-        "intervals": out,
-        "truth_refit": true_metric(cell, refit, xf, yf),
-        "truth_train_draw": true_metric(cell, other, xf, yf),
-        "n_fits": r.n_fits,
-        "seconds": seconds,
-    }
+        out["nested"] = _row(r)
+        out["nested_stats"] = {k: float(v) for k, v in r.details["nested"].items()}
+    return out, r.n_train, None, r.n_fits
 
 
-def _bootstrap_replication(cell, i, x, y, est, ss, xf, yf):
-    """The three bootstrap estimators on one data set (the same bootstrap samples: the
-    same rng); targets: the refit model and the algorithm at training size n."""
-    from sklearn.base import clone
+def _loo(cell, s, est, rng, f):
+    with _quiet_naive():
+        r = mlci.cross_val_ci(est, s.x, s.y, metric=cell.metric, cv="loo", method="naive", rng=rng)
+    return (
+        {"naive-loo": _row(r), "corrected-loo": _row(r.interval("corrected"))},
+        r.n_train,
+        None,
+        r.n_fits,
+    )
 
-    _, boot_ss, fit_ss, train_ss = ss.spawn(4)
-    t0 = time.perf_counter()
-    out = {}
-    for variant in ("oob", "632", "632+"):
+
+def _holdout(cell, s, est, rng, f):
+    r = mlci.cross_val_ci(
+        est, s.x, s.y, metric=cell.metric, cv="holdout", n_repeats=cell.r, method="corrected",
+        test_size=0.2, rng=rng,
+    )  # fmt: skip
+    with _quiet_naive():
+        naive = r.interval("naive")
+    return (
+        {"corrected-splits": _row(r), "naive-splits": _row(naive)},
+        r.n_train,
+        None,
+        r.n_fits,
+    )
+
+
+def _single(cell, s, est, rng, f):
+    """One random 80/20 split: the model trained on the 80 %, the test-set bootstrap
+    on the 20 % (mlci.bootstrap_ci); its target is that trained model."""
+    g = np.random.default_rng(rng)
+    test = np.zeros(cell.n, dtype=bool)
+    test[g.choice(cell.n, round(0.2 * cell.n), replace=False)] = True
+    tr = Sample(s.x[~test], s.y[~test], None, s.truth[~test])
+    model = _fit(est, int(g.integers(2**31 - 1)), tr)
+    pred = model.predict(s.x[test])
+    r = mlci.bootstrap_ci(s.y[test], pred, metric=cell.metric, rng=g.integers(2**31 - 1))
+    return {"bootstrap-test": _row(r)}, float((~test).sum()), true_metric(cell, model, f), 1
+
+
+def _oob(cell, s, est, rng, f):
+    """A forest fitted on all data with oob_score=True; oob_ci on its OOB predictions.
+    Its target: this forest ("refit")."""
+    g = np.random.default_rng(rng)
+    model = _fit(est, int(g.integers(2**31 - 1)), s)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "oob_ci's interval", UserWarning)
+        r = mlci.oob_ci(model, s.y, metric=cell.metric, rng=g.integers(2**31 - 1), dropna=True)
+    return {"oob-forest": _row(r)}, cell.n, true_metric(cell, model, f), 1
+
+
+def _bootstrap632(cell, s, est, rng, f):
+    """.632+ with ``r`` bootstraps; .632 and OOB from the same fits (the estimates of
+    the result, the standard error of Err1 scaled as in bootstrap632_ci)."""
+    from scipy import stats
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", r"The \.632\+ interval", UserWarning)
         r = mlci.bootstrap632_ci(
-            est, x, y, metric=cell.metric, variant=variant, n_bootstraps=cell.r, rng=boot_ss
+            est, s.x, s.y, metric=cell.metric, variant="632+", n_bootstraps=cell.r, rng=rng
         )
-        out[f"boot-{variant}"] = [r.estimate, *r.confidence_interval]
-    seconds = (time.perf_counter() - t0) / 3
-    seed = int(np.random.default_rng(fit_ss).integers(2**31 - 1))
-    refit = clone(est)
-    if "random_state" in refit.get_params():
-        refit.set_params(random_state=seed)
-    refit.fit(x, y)
-    xt, yt = draw(cell.dist, np.random.default_rng(train_ss), cell.n)
-    other = clone(refit).fit(xt, yt)
-    return {
-        "i": i,
-        "intervals": out,
-        "truth_refit": true_metric(cell, refit, xf, yf),
-        "truth_train_draw": true_metric(cell, other, xf, yf),
-        "n_fits": cell.r + 1,
-        "seconds": seconds,
-    }
+    flip = cell.metric == "accuracy"
+    loss = (lambda v: 1 - v) if flip else (lambda v: v)
+    err1, app = loss(r.oob), loss(r.apparent)
+    se1 = r.details["standard_error_oob"]
+    z = stats.norm.ppf(0.975)
+    out = {"boot-632+": _row(r)}
+    for label, e in (("boot-632", 0.368 * app + 0.632 * err1), ("boot-oob", err1)):
+        se = se1 * e / err1 if err1 > 0 else se1
+        lo, hi = sorted((loss(e - z * se), loss(e + z * se)))
+        out[label] = [loss(e), lo, hi, se]
+    return out, cell.n, None, cell.r + 1
+
+
+PROTOCOLS = {
+    "cv": _cv,
+    "loo": _loo,
+    "holdout": _holdout,
+    "single": _single,
+    "oob": _oob,
+    "632": _bootstrap632,
+}
 
 
 def run(cells, reps_override, n_jobs):
@@ -273,11 +466,11 @@ def run(cells, reps_override, n_jobs):
         todo = [i for i in range(reps) if i not in done]
         if not todo:
             continue
-        xf, yf = fresh(cell)
+        f = fresh(cell)
         t0 = time.perf_counter()
         with path.open("a") as fh:
-            for rec in Parallel(n_jobs=n_jobs, return_as="generator")(
-                delayed(replication)(cell, i, xf, yf) for i in todo
+            for rec in Parallel(n_jobs=n_jobs, return_as="generator", batch_size=4)(
+                delayed(replication)(cell, i, f) for i in todo
             ):
                 fh.write(json.dumps(rec) + "\n")
                 fh.flush()
@@ -289,15 +482,40 @@ def run(cells, reps_override, n_jobs):
 # ----------------------------------------------------------------------------------------
 # summary
 # ----------------------------------------------------------------------------------------
+#: method -> (its stated target, the other target shown); "refit": the model the
+#: protocol ends with (refit on all n; for a single split the model trained on its
+#: training part; for OOB the forest); "n_train" / "n" / "n632": the expected metric of
+#: the algorithm trained on that many samples
 TARGET_OF = {
-    "naive-1xK": "algorithm",
-    "corrected-1xK": "algorithm",
-    "naive-RxK": "algorithm",
-    "corrected-RxK": "algorithm",
-    "nested": "refit",
-    "boot-oob": "algorithm",
-    "boot-632": "algorithm",
-    "boot-632+": "algorithm",
+    "naive-1xK": ("n_train", "refit"),
+    "corrected-1xK": ("n_train", "refit"),
+    "naive-RxK": ("n_train", "refit"),
+    "corrected-RxK": ("n_train", "refit"),
+    "nested": ("n", "refit"),
+    "naive-loo": ("n_train", "refit"),
+    "corrected-loo": ("n_train", "refit"),
+    "corrected-splits": ("n_train", "refit"),
+    "naive-splits": ("n_train", "refit"),
+    "bootstrap-test": ("refit", "n_train"),
+    "oob-forest": ("refit", "n"),
+    "boot-632+": ("n", "refit"),
+    "boot-632": ("n", "refit"),
+    "boot-oob": ("n632", "n"),
+}
+#: the interval each protocol recommends (the others are shown beside it)
+RECOMMENDED = {
+    "cv": "nested",
+    "loo": "corrected-loo",
+    "holdout": "corrected-splits",
+    "single": "bootstrap-test",
+    "oob": "oob-forest",
+    "632": "boot-632+",
+}
+TARGET_NAMES = {
+    "refit": "refit",
+    "n_train": "algorithm at n_train",
+    "n": "algorithm at n",
+    "n632": "algorithm at 0.632n",
 }
 
 
@@ -312,30 +530,42 @@ def summarise(cell):
 
 
 def summarise_records(recs):
-    """Coverage of both targets, misses low/high and mean width of every method."""
-    refit = np.array([r["truth_refit"] for r in recs])
-    algo = float(np.mean([r["truth_train_draw"] for r in recs]))
+    """Per method: coverage of its stated target and of the other (with the binomial
+    Monte-Carlo standard error), misses low/high, mean width, bias, and the ratio of
+    the estimates' standard deviation over replications to their mean standard error."""
+    m_reps = len(recs)
+    refit = np.array([r["truths"]["refit"] for r in recs])
+    algo = {k: float(np.mean([r["truths"][k] for r in recs])) for k in ("n_train", "n", "n632")}
+    algo_mc = {
+        k: float(np.std([r["truths"][k] for r in recs], ddof=1) / np.sqrt(m_reps)) for k in algo
+    }
     rows = {}
-    for m in TARGET_OF:
+    for m, (stated, other) in TARGET_OF.items():
         if m not in recs[0]["intervals"]:
             continue
-        a = np.array([r["intervals"][m] for r in recs])
-        est, lo, hi = a[:, 0], a[:, 1], a[:, 2]
-        row = {}
-        for tname, t in (("algorithm", np.full(len(recs), algo)), ("refit", refit)):
+        a = np.array([r["intervals"][m] for r in recs], dtype=float)
+        est, lo, hi, se = a[:, 0], a[:, 1], a[:, 2], a[:, 3]
+        row = {"stated": stated, "other": other}
+        for tname in (stated, other):
+            t = refit if tname == "refit" else np.full(m_reps, algo[tname])
+            c = float(np.mean((lo <= t) & (t <= hi)))
             row[tname] = {
-                "coverage": float(np.mean((lo <= t) & (t <= hi))),
+                "coverage": c,
+                "mc_se": float(np.sqrt(max(c * (1 - c), 1e-12) / m_reps)),
                 "miss_low": float(np.mean(t < lo)),  # truth below the interval
                 "miss_high": float(np.mean(t > hi)),
             }
+        t = refit if stated == "refit" else algo[stated]
         row["width"] = float(np.mean(hi - lo))
-        row["bias_vs_target"] = float(
-            np.mean(est - (algo if TARGET_OF[m] == "algorithm" else refit))
+        row["bias"] = float(np.mean(est - t))
+        row["sd_over_se"] = float(
+            np.std(est - (refit if stated == "refit" else 0), ddof=1) / np.mean(se)
         )
         rows[m] = row
     return {
-        "reps": len(recs),
+        "reps": m_reps,
         "algo_truth": algo,
+        "algo_truth_mc_se": algo_mc,
         "refit_mean": float(refit.mean()),
         "refit_sd": float(refit.std(ddof=1)),
         "fits": recs[0]["n_fits"],
@@ -346,28 +576,68 @@ def summarise_records(recs):
 
 def table(cells):
     lines = [
-        "| cell | reps | method | target | coverage of its target | misses low / high "
-        "| coverage of the other target | mean width |",
-        "|---|---|---|---|---|---|---|---|",
+        "| cell | reps | method | stated target | coverage ± MC se | misses low / high "
+        "| other target: coverage | mean width | sd(est − target) / mean se |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for cell in cells:
         s = summarise(cell)
         if s is None:
             continue
+        rec = recommended_of(cell)
         for m, row in s["rows"].items():
-            t = TARGET_OF[m]
-            o = "refit" if t == "algorithm" else "algorithm"
+            st, ot = row["stated"], row["other"]
+            name = f"**{m}**" if m == rec else m
             lines.append(
-                f"| {cell.name} (R={cell.r}) | {s['reps']} | {m} | {t} | "
-                f"{row[t]['coverage']:.3f} | {row[t]['miss_low']:.3f} / {row[t]['miss_high']:.3f} "
-                f"| {row[o]['coverage']:.3f} | {row['width']:.4f} |"
+                f"| {cell.name} ({cell.protocol}, r={cell.r}) | {s['reps']} | {name} | "
+                f"{TARGET_NAMES[st]} | {row[st]['coverage']:.3f} ± {row[st]['mc_se']:.3f} | "
+                f"{row[st]['miss_low']:.3f} / {row[st]['miss_high']:.3f} | "
+                f"{TARGET_NAMES[ot]}: {row[ot]['coverage']:.3f} | {row['width']:.4f} | "
+                f"{row['sd_over_se']:.2f} |"
             )
+    return "\n".join(lines)
+
+
+#: the naive interval shown beside each protocol's recommended one
+NAIVE_OF = {"cv": "naive-RxK", "loo": "naive-loo", "holdout": "naive-splits"}
+
+
+def recommended_of(cell):
+    return RECOMMENDED[cell.protocol] if cell.nested or cell.protocol != "cv" else "corrected-RxK"
+
+
+def summary_table(cells):
+    """One row per cell at n >= 100: the recommended interval's coverage of its stated
+    target (± Monte-Carlo standard error) and the naive interval's beside it."""
+    lines = [
+        "| cell | reps | recommended | stated target | coverage ± MC se | naive (same target) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for cell in cells:
+        s = summarise(cell)
+        if s is None or cell.n < 100:
+            continue
+        m = recommended_of(cell)
+        row = s["rows"][m]
+        st = row["stated"]
+        naive = NAIVE_OF.get(cell.protocol)
+        nv = "—"
+        if naive in s["rows"]:
+            nr = s["rows"][naive]
+            nv = f"{naive}: {nr[nr['stated']]['coverage']:.3f} ± {nr[nr['stated']]['mc_se']:.3f}"
+            if cell.protocol == "cv":
+                one = s["rows"]["naive-1xK"]
+                nv += f"; naive-1xK: {one[one['stated']]['coverage']:.3f}"
+        lines.append(
+            f"| {cell.name} (r={cell.r}) | {s['reps']} | {m} | {TARGET_NAMES[st]} | "
+            f"{row[st]['coverage']:.3f} ± {row[st]['mc_se']:.3f} | {nv} |"
+        )
     return "\n".join(lines)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["run", "table", "json"])
+    ap.add_argument("what", choices=["run", "table", "summary", "json"])
     ap.add_argument("--cells", default="")
     ap.add_argument("--reps", type=int, default=0)
     ap.add_argument("--n-jobs", type=int, default=2)
@@ -377,6 +647,8 @@ def main(argv=None):
         run(cells, a.reps, a.n_jobs)
     elif a.what == "table":
         print(table(cells))
+    elif a.what == "summary":
+        print(summary_table(cells))
     else:
         out = []
         for c in cells:

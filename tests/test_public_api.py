@@ -49,6 +49,13 @@ import mlci.cli
 from mlci import ConfusionMatrix, Scores
 from mlci.data import llm_example_path
 
+# oob_ci warns at every call that its interval is approximate (tested where it is defined)
+# and bootstrap632_ci for its .632/.632+ variants
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:oob_ci's interval:UserWarning"),
+    pytest.mark.filterwarnings(r"ignore:The \.632\+? interval with n_bootstraps:UserWarning"),
+]
+
 BAD = (ValueError, TypeError)
 
 # ----------------------------------------------------------------------------------------
@@ -469,7 +476,7 @@ REGISTRY: dict[str, Api] = {
     # ------------------------------------------------------------- protocols
     "cross_val_ci": Api(
         mlci.cross_val_ci,
-        {"X": X_CV, "y": Y_CV, "conditions": COND, "method": "naive", "rng": 0},
+        {"X": X_CV, "y": Y_CV, "conditions": COND, "n_repeats": 2, "rng": 0},
         call=lambda X, y, **kw: mlci.cross_val_ci(_gaussian_nb(), X, y, **kw),
         aligned=({"X": MATRIX, "y": LABELS, "conditions": GROUPS},),
         optional=frozenset({"conditions"}),

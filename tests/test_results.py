@@ -66,7 +66,7 @@ def _bootstrap632() -> mlci.BootstrapErrorResult:
     from sklearn.naive_bayes import GaussianNB
 
     x = RNG.normal(size=(N, 2)) + Y[:, None]
-    return mlci.bootstrap632_ci(GaussianNB(), x, Y, n_bootstraps=20, rng=0)
+    return mlci.bootstrap632_ci(GaussianNB(), x, Y, variant="oob", n_bootstraps=20, rng=0)
 
 
 BUILDERS: dict[str, Callable[[], Any]] = {

@@ -21,6 +21,12 @@ from mlci.engine.sampler import Stream, stream_seed
 from mlci.inputs import check_rng_seed
 from mlci.protocols.bootstrap632 import oob_standard_error
 
+# oob_ci warns at every call (tested in test_oob_ci_warns); the other tests silence it
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:oob_ci's interval:UserWarning"),
+    pytest.mark.filterwarnings(r"ignore:The \.632\+? interval with n_bootstraps:UserWarning"),
+]
+
 X, Y = make_classification(90, n_features=5, random_state=2)
 
 
@@ -151,6 +157,25 @@ def test_oob_ci_scores_the_oob_predictions():
     assert mlci.oob_ci(reg, X[:, 0], metric="r2", n_resamples=200, rng=0).estimate == (
         pytest.approx(reg.oob_score_)
     )
+
+
+@pytest.mark.filterwarnings("error")
+def test_632_variants_warn_and_oob_states_its_training_size():
+    for variant in ("632", "632+"):
+        with pytest.warns(UserWarning, match=rf"The \.{variant.replace('+', '[+]')} interval"):
+            mlci.bootstrap632_ci(GaussianNB(), X, Y, variant=variant, n_bootstraps=20, rng=0)
+    r = mlci.bootstrap632_ci(GaussianNB(), X, Y, variant="oob", n_bootstraps=20, rng=0)
+    assert r.target_description.endswith("trained on 56.88 samples")  # 0.632 * 90
+    # 1000 bootstraps (the default): no warning
+    r = mlci.bootstrap632_ci(GaussianNB(), X, Y, variant="632+", rng=0)
+    assert r.n_bootstraps == 1000 and r.target_description.endswith("trained on 90 samples")
+
+
+@pytest.mark.filterwarnings("error")
+def test_oob_ci_warns():
+    rf = RandomForestClassifier(30, oob_score=True, random_state=0).fit(X, Y)
+    with pytest.warns(UserWarning, match="oob_ci's interval .* covered the forest's accuracy"):
+        mlci.oob_ci(rf, Y, rng=0, n_resamples=200)
 
 
 def test_oob_ci_samples_without_oob_prediction():

@@ -23,6 +23,10 @@ from mlci.engine.sampler import Stream, block_generator
 from mlci.inputs import check_rng_seed
 from mlci.protocols.crossval import fold_ids
 
+# the naive interval warns at every use (tested in test_naive_warns); the tests that use it
+# to check other things silence that one warning
+pytestmark = pytest.mark.filterwarnings("ignore:method='naive' treats:UserWarning")
+
 X, Y = make_classification(120, n_features=6, random_state=3)
 RNG = np.random.default_rng(5)
 XR = RNG.normal(size=(60, 3))
@@ -68,6 +72,19 @@ def test_naive_is_the_t_interval_of_the_fold_scores():
     assert r.estimate == pytest.approx(s.mean())
     assert r.confidence_interval == pytest.approx((s.mean() - q * se, s.mean() + q * se))
     assert r.target == "algorithm"
+
+
+@pytest.mark.filterwarnings("error")
+def test_naive_warns_with_the_study_s_coverage():
+    with pytest.warns(UserWarning, match=r"method='naive' treats the 10 fold scores") as w:
+        r = mlci.cross_val_ci(GaussianNB(), X, Y, method="naive", n_repeats=2, rng=0)
+    assert "covered its target was 0." in str(w[0].message)
+    assert w[0].filename == __file__  # attributed to the caller's line
+    with pytest.warns(UserWarning, match="method='naive'"):
+        r.interval(method="naive")
+    r.interval(method="corrected")  # no warning
+    with pytest.warns(UserWarning, match="method='naive' treats the 30 fold scores"):
+        mlci.cross_val_ci(GaussianNB(), X[:30], Y[:30], cv="loo", method="naive")
 
 
 def test_corrected_is_nadeau_bengio():
@@ -120,10 +137,80 @@ def test_nested_matches_a_literal_port_of_the_authors_r_code():
     assert r.estimate == pytest.approx(est, rel=1e-12)
     assert r.standard_error == pytest.approx(se, rel=1e-12)
     assert r.confidence_interval == pytest.approx((est - z * se, est + z * se), rel=1e-12)
-    assert r.target == "refit" and r.n_fits == reps * (k * (k - 1) // 2 + k)
+    assert r.target == "algorithm" and r.n_fits == reps * (k * (k - 1) // 2 + k)
+    assert r.target_description.endswith(f"trained on {n} samples")
     # the other intervals from the same fits: the outer folds are a repeated k-fold
     c = r.interval(method="corrected")
     assert c.target == "algorithm" and c.estimate == pytest.approx(np.mean(cv_means))
+
+
+def _nested_by_hand(x, y, groups, k, reps, seed):
+    """Bates et al.'s nested CV (the port above) with the two variances of a mean made
+    cluster-robust (``G/(G-1) Σ_g (Σ_i∈g (v_i - v̄))² / n²``), written out in loops."""
+
+    def cvar(v, g):
+        labels = np.unique(g)
+        s = [np.sum(v[g == lab] - v.mean()) for lab in labels]
+        return len(labels) / (len(labels) - 1) * np.sum(np.square(s)) / len(v) ** 2
+
+    n = len(y)
+    pivots, ho, cv_means, num, den = [], [], [], [], []
+    for rep in range(reps):
+        fid = _folds(seed, n, k, rep, groups=groups)
+
+        def loss(tr, te):
+            fit = LinearRegression().fit(x[tr], y[tr])
+            return (fit.predict(x[te]) - y[te]) ** 2
+
+        err = {}
+        for f1 in range(k - 1):
+            for f2 in range(f1 + 1, k):
+                tr = (fid != f1) & (fid != f2)
+                err[f1, f2], err[f2, f1] = loss(tr, fid == f1), loss(tr, fid == f2)
+        outs, where = [], []
+        for f1 in range(k):
+            e_out = loss(fid != f1, fid == f1)
+            outs.append(e_out)
+            where.append(np.flatnonzero(fid == f1))
+            e_in = np.concatenate([err[f2, f1] for f2 in range(k) if f2 != f1])
+            pivots.append((e_in.mean() - e_out.mean(), cvar(e_out, groups[fid == f1])))
+        ho.append(np.concatenate(list(err.values())))
+        v, w = np.concatenate(outs), np.concatenate(where)
+        cv_means.append(v.mean())
+        num.append(cvar(v, groups[w]))
+        den.append(v.var(ddof=1) / n)
+    pv, ho = np.array(pivots), np.concatenate(ho)
+    sd = ho.std(ddof=1) * np.sqrt(max(1.0, np.sum(num) / np.sum(den)))
+    infl = np.sqrt(max(0, np.mean(pv[:, 0] ** 2 - pv[:, 1]))) / (
+        sd / np.sqrt(np.floor(n * (k - 1) / k))
+    )
+    infl = min(max(infl, 1), np.sqrt(k))
+    est = ho.mean() - (ho.mean() - np.mean(cv_means)) * (1 + ((k - 2) / k) ** 1.5)
+    return est, sd / np.sqrt(n) * infl
+
+
+def test_nested_with_groups_uses_cluster_robust_variances():
+    rng = np.random.default_rng(11)
+    groups = np.repeat(np.arange(20), 4)
+    x = rng.normal(size=(80, 3)) + rng.normal(size=(20, 3))[groups]
+    y = x @ np.array([1.0, -1.0, 0.5]) + rng.normal(size=20)[groups] + rng.normal(size=80)
+    r = mlci.cross_val_ci(
+        LinearRegression(), x, y, metric="mse", method="nested", cv=5, n_repeats=2,
+        conditions=groups, rng=3,
+    )  # fmt: skip
+    est, se = _nested_by_hand(x, y, groups, 5, 2, 3)
+    assert r.estimate == pytest.approx(est, rel=1e-12)
+    assert r.standard_error == pytest.approx(se, rel=1e-12)
+    assert r.details["nested"]["design_effect"] > 1
+    # one sample per group: the R code's statistics (design effect 1)
+    single = np.arange(80)
+    r1 = mlci.cross_val_ci(
+        LinearRegression(), x, y, metric="mse", method="nested", cv=5, n_repeats=2,
+        conditions=single, rng=3,
+    )  # fmt: skip
+    _, se1 = _nested_by_hand(x, y, single, 5, 2, 3)
+    assert r1.standard_error == pytest.approx(se1, rel=1e-12)
+    assert r1.details["nested"]["design_effect"] == pytest.approx(1.0)
 
 
 def test_one_sided_and_bounds():

@@ -15,16 +15,20 @@ The standard error is Efron & Tibshirani's nonparametric delta method for ``Err1
 (eq. 35-39) with the Monte-Carlo (internal) variance of the ``B`` bootstraps removed by a
 jackknife over the bootstraps (eq. 42-43), scaled to the .632/.632+ estimate by the ratio
 of the estimates, as in the function ``boot632`` of Bates et al.'s R package ``nestedcv``
-(github.com/stephenbates19/nestedcv, R/632.R).  The target is the expected loss of the
-learning algorithm trained on ``n`` samples.  Coverage is reported in
-``docs/validation.md`` where it was measured; elsewhere treat the interval as approximate.
+(github.com/stephenbates19/nestedcv, R/632.R).  Targets: the expected loss of the
+learning algorithm trained on ``n`` samples for .632 and .632+, on about ``0.632·n``
+samples for the out-of-bag ``Err1`` (each of its models saw about 63% of the distinct
+samples; Efron & Tibshirani 1997, section 3).
 
-References
-----------
-- Efron, B. & Tibshirani, R. (1997). Improvements on cross-validation: the .632+
-  bootstrap method. *JASA* 92, 548–560.
-- Efron, B. (1983). Estimating the error rate of a prediction rule: improvement on
-  cross-validation. *JASA* 78, 316–331.
+Coverage (the study of docs/validation.md, accuracy, n = 100, logistic regression and
+k-NN; the same data sets with B = 200 and B = 1000 bootstraps): the .632+ interval
+covered the algorithm at ``n`` in 0.917–0.920 of 300 replications with B = 200, and in
+0.932 ± 0.013 (logistic regression) and 0.938 ± 0.012 (k-NN) of 400 with B = 1000; .632
+in 0.913–0.927 and 0.922–0.945; the ``Err1`` interval its own target in 0.923–0.940
+(B = 200) and 0.965–0.968 (B = 1000).  With B = 200 the delta-method standard error is
+right on average but noisy: the Monte-Carlo ("internal") variance it removes is larger
+than the variance it keeps.  Hence the default of 1000 bootstraps, and a warning for
+.632/.632+ with fewer.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ import numpy as np
 
 from ..engine.resampling import make_plan
 from ..engine.sampler import Stream, stream_seed
+from ..feedback import warn
 from ..inputs import (
     check_alternative,
     check_choice,
@@ -63,6 +68,13 @@ __all__ = ["BOOTSTRAP_VARIANTS", "BootstrapErrorResult", "bootstrap632_ci", "oob
 
 BOOTSTRAP_VARIANTS = ("632+", "632", "oob")
 _SCORES = ("accuracy",)  # higher is better: computed as the loss 1 - accuracy
+#: the warning of the .632 and .632+ variants (the study's numbers, docs/validation.md)
+BOOTSTRAP_WARNING = (
+    "The .{variant} interval with n_bootstraps={b} is approximate: its standard error is "
+    "noisy with fewer than 1000 bootstraps; in mlci's coverage study (accuracy, n = 100) "
+    "the 95% interval covered its target in 0.917-0.920 of the replications with 200 "
+    "bootstraps and in 0.932-0.938 with 1000. Use n_bootstraps >= 1000."
+)
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -74,7 +86,7 @@ class BootstrapErrorResult(IntervalResult):
     variant : {"632+", "632", "oob"}
     target, target_description : str
         ``"algorithm"``: the expected metric of the learning algorithm trained on
-        ``n_samples`` samples.
+        ``n_samples`` samples (.632, .632+) or about ``0.632·n_samples`` (``"oob"``).
     n_samples, n_bootstraps : int
     apparent : float
         The metric of the model fitted on all data, on the same data.
@@ -90,9 +102,9 @@ class BootstrapErrorResult(IntervalResult):
     >>> from sklearn.datasets import make_classification
     >>> from sklearn.naive_bayes import GaussianNB
     >>> X, y = make_classification(80, random_state=0)
-    >>> r = bootstrap632_ci(GaussianNB(), X, y, n_bootstraps=30, rng=0)
-    >>> r.variant, r.target
-    ('632+', 'algorithm')
+    >>> r = bootstrap632_ci(GaussianNB(), X, y, variant="oob", n_bootstraps=30, rng=0)
+    >>> r.variant, r.target, r.target_description
+    ('oob', 'algorithm', 'expected accuracy of the learning algorithm trained on 50.56 samples')
     """
 
     variant: str = "632+"
@@ -191,7 +203,7 @@ def bootstrap632_ci(
     *,
     metric: str = "accuracy",
     variant: str = "632+",
-    n_bootstraps: int = 200,
+    n_bootstraps: int = 1000,
     pos_label: Any = None,
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
@@ -214,12 +226,17 @@ def bootstrap632_ci(
         The mean of a per-sample loss (accuracy is handled as the loss ``1 - accuracy``
         and reported as accuracy).
     variant : {"632+", "632", "oob"}, default "632+"
-        ``"oob"``: the leave-one-out bootstrap ``Err1`` (pessimistic: each model saw
-        about 63% of the distinct samples); ``"632"``: Efron's (1983) blend with the
-        apparent error (optimistic for overfitting learners); ``"632+"``: Efron &
-        Tibshirani's (1997) correction for overfitting.
-    n_bootstraps : int, default 200
-        Bootstrap fits (≥ 10; the standard error needs many: 200 or more).
+        ``"oob"``: the leave-one-out bootstrap ``Err1`` (pessimistic for training size
+        ``n``: each model saw about 63% of the distinct samples; its interval is for
+        the algorithm at ``0.632·n`` and holds there in the study); ``"632"``: Efron's
+        (1983) blend with the apparent error (optimistic for overfitting learners);
+        ``"632+"``: Efron & Tibshirani's (1997) correction for overfitting.  With
+        fewer than 1000 bootstraps the .632 and .632+ intervals under-cover (0.917–0.920
+        with 200 in the study) and warn.
+    n_bootstraps : int, default 1000
+        Bootstrap fits (≥ 10).  The standard error needs many: with 200 its Monte-Carlo
+        noise made the .632/.632+ intervals under-cover in the study (0.917–0.920), with
+        1000 they held (0.932–0.938); fewer than 1000 warns for these variants.
     pos_label : optional
         The positive class for a one-column ``log_loss``/``brier``.
     confidence_level : float, default 0.95
@@ -239,14 +256,15 @@ def bootstrap632_ci(
         ``estimate`` with a normal interval ``estimate ± z·se`` (``se`` the
         delta-method standard error, see :func:`oob_standard_error`),
         ``details["standard_error_unadjusted"]`` the standard error before the internal
-        variance is removed.
+        variance is removed, ``details["standard_error_oob"]`` the standard error of the
+        out-of-bag estimate ``Err1`` that the others are scaled from.
 
     Examples
     --------
     >>> from sklearn.datasets import make_classification
     >>> from sklearn.naive_bayes import GaussianNB
     >>> X, y = make_classification(80, random_state=0)
-    >>> r = bootstrap632_ci(GaussianNB(), X, y, variant="632", n_bootstraps=30, rng=0)
+    >>> r = bootstrap632_ci(GaussianNB(), X, y, variant="oob", n_bootstraps=30, rng=0)
     >>> bool(r.confidence_interval.low < r.estimate < r.confidence_interval.high)
     True
     """
@@ -304,6 +322,8 @@ def bootstrap632_ci(
         r_over = float((err1p - apparent) / (gamma - apparent)) if ok else 0.0
         w = 0.632 / (1 - 0.368 * r_over)
         est = (1 - w) * apparent + w * err1p
+    if variant != "oob" and b_count < 1000:
+        warn(BOOTSTRAP_WARNING.format(variant=variant, b=b_count))
     se_base = se_adj if np.isfinite(se_adj) else se1
     se = se_base * (est / err1) if err1 > 0 else se_base
     lo_b, hi_b = spec.bounds
@@ -326,12 +346,15 @@ def bootstrap632_ci(
         details={
             "n_dropped": data.n_dropped,
             "standard_error_unadjusted": float(se1 * (est / err1) if err1 > 0 else se1),
+            "standard_error_oob": float(se_base),
             "internal_variance_removed": bool(np.isfinite(se_adj)),
             "n_never_out_of_bag": int(n - usable.sum()),
         },
         variant=variant,
         target="algorithm",
-        target_description=target_text("algorithm", spec.name, n, n),
+        target_description=target_text(
+            "algorithm", spec.name, n, 0.632 * n if variant == "oob" else n
+        ),
         n_samples=n,
         n_bootstraps=b_count,
         apparent=float(show_app),

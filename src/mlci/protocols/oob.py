@@ -9,9 +9,19 @@ these predictions with an mlci metric and puts mlci's test-set bootstrap
 That interval treats the out-of-bag predictions as a fixed test set: it carries the
 sampling variability of the evaluation samples, not the variability of the forest
 between training sets, and the out-of-bag predictions of two samples share trees.
-Its target is the metric of a forest of about ``0.37·n_estimators`` trees (the
-out-of-bag trees of a sample), trained on data like these; it is not validated by a
-coverage study here (see docs/protocols.md).
+Its stated target is the metric of the fitted forest on new data.  **It does not hold
+it**: in the coverage study of docs/validation.md (a 50-tree forest, n = 200, accuracy,
+300 replications) the 95% interval covered the forest's accuracy on 20,000 fresh
+samples in 0.893 of the replications (Monte-Carlo standard error 0.018) and the
+expected accuracy of such forests in 0.903; for the MSE of a regression forest
+(Friedman #1, 200 replications) 0.845 and 0.950.  The out-of-bag estimate is
+pessimistic (each sample's prediction uses the ~37% of the trees that left it out:
+−0.012 accuracy, +0.42 MSE here) and varies more between data sets than a test set of
+that size (standard deviation 1.14 times the interval's standard error).  No interval
+for the out-of-bag error with shown coverage is known to us; :func:`oob_ci` says so in a
+warning at every call.
+For an interval that holds, cross-validate the forest (:func:`mlci.cross_val_ci`,
+``method="nested"``) or keep a test set.
 
 References
 ----------
@@ -27,11 +37,22 @@ import numpy as np
 
 from ..classical.checks import require
 from ..engine.bootstrap import bootstrap_ci
+from ..feedback import warn
 from ..inputs import ArgSpec, check_flag, gather, positive_label
 from ..results import BootstrapResult
 from ._fitting import metric_spec
 
-__all__ = ["oob_ci"]
+__all__ = ["OOB_WARNING", "oob_ci"]
+
+#: the warning of every :func:`oob_ci` call (the study's numbers, docs/validation.md)
+OOB_WARNING = (
+    "oob_ci's interval treats the out-of-bag predictions as a test set; it is approximate: "
+    "in mlci's coverage study (50-tree forests, n = 200) its 95% interval covered the "
+    "forest's accuracy in 0.89 and its MSE in 0.85 of the replications (out-of-bag "
+    "predictions use ~37% of the trees, so the estimate is pessimistic, and it varies more "
+    "than a test set's). For an interval that holds, use cross_val_ci(method='nested') or "
+    "a test set."
+)
 
 
 def _oob_predictions(model: Any, spec: Any, pos_label: Any) -> tuple[np.ndarray, Any]:
@@ -113,9 +134,12 @@ def oob_ci(
     >>> from sklearn.ensemble import RandomForestClassifier
     >>> X, y = make_classification(200, random_state=0)
     >>> rf = RandomForestClassifier(50, oob_score=True, random_state=0).fit(X, y)
-    >>> r = oob_ci(rf, y, rng=0)
-    >>> bool(abs(r.estimate - rf.oob_score_) < 1e-12)
-    True
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     r = oob_ci(rf, y, rng=0)
+    >>> bool(abs(r.estimate - rf.oob_score_) < 1e-12), caught[0].message.args[0][:21]
+    (True, "oob_ci's interval tre")
     """
     dropna = check_flag("dropna", dropna)
     spec = metric_spec(metric, pos_label)
@@ -159,8 +183,8 @@ def oob_ci(
     )
     n_trees = len(getattr(model, "estimators_", ()))
     target = (
-        f"{spec.name} of an ensemble of about {0.368 * n_trees:.0f} trees (the out-of-bag "
-        "trees of a sample) trained on data like these; the interval treats the out-of-bag "
-        "predictions as a test set"
+        f"{spec.name} of the fitted ensemble ({n_trees} trees) on new data; the interval "
+        "treats the out-of-bag predictions as a test set and is approximate"
     )
+    warn(OOB_WARNING)
     return dataclasses.replace(r, details={**r.details, "target": target, "n_dropped": g.n_dropped})
