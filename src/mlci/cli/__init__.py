@@ -73,6 +73,13 @@ COMMANDS: dict[str, Callable[[Any], Any]] = {
 }
 
 
+def __getattr__(name: str) -> Any:
+    """The subcommand modules (``mlci.cli.ci``, ...) as attributes, imported on first use."""
+    if name in {"ci", "compare", "scores", "datasets", "report", "info", "common"}:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The ``mlci`` argument parser with every subcommand of :data:`COMMANDS`, or with
     only ``command`` (what :func:`main` parses when it is named first on the line)."""
