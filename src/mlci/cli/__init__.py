@@ -15,7 +15,8 @@ A thin shell over the Python API (no statistics here)::
 ``add_<name>(subparsers)`` that builds its parser and sets ``handler=``, and one entry
 in :data:`COMMANDS` below (``_adder(".name", "add_name")``: the module is imported only
 when its parser is built, and ``mlci name ...`` builds only its own).  An option shared
-by several subcommands (e.g. an engine choice) goes in :mod:`mlci.cli.common` next to ``add_output_arguments``.
+by several subcommands (e.g. an engine choice) goes in :mod:`mlci.cli.common` next to
+``add_output_arguments``.
 
 User errors print one line ``mlci: error: ...`` and exit with status 2 (set
 ``MLCI_DEBUG=1`` to see the traceback instead); a closed pipe (``mlci ... | head``)
