@@ -5,219 +5,160 @@ API is flat: everything below is importable as ``mlci.<name>``; the subpackages 
 architecture (see docs/glossary.md): ``inputs`` (the input gate) -> ``engine`` (resampling
 plans, samplers, the replicate loop, intervals) -> ``metrics`` (kernels) -> results, with
 ``scores``, ``comparison``, ``classical`` and ``llm`` built on them.
+
+The names are imported when first used (PEP 562 ``__getattr__``), so ``import mlci`` and
+the ``mlci`` command start without scipy.stats, pandas, pyarrow or matplotlib; ``from mlci
+import X``, ``mlci.X``, ``dir(mlci)`` and ``__all__`` behave as with eager imports.
 """
 
 from __future__ import annotations
 
-from .backends import AtomTable, reduce_ci, reduce_table
-from .classical.auc import (
-    delong_ci,
-    delong_test,
-    delong_test_independent,
-    hanley_mcneil_ci,
-    hanley_mcneil_se,
-)
-from .classical.corrections import adjust_pvalues, reject_hypotheses
-from .classical.multiple_datasets import (
-    CriticalDifference,
-    PostHocResult,
-    bonferroni_dunn_test,
-    critical_difference,
-    friedman_test,
-    holm_test,
-    nemenyi_test,
-    sign_test,
-    wilcoxon_test,
-)
-from .classical.planning import (
-    PlanResult,
-    power_auc,
-    power_auc_difference,
-    power_mcnemar,
-    sample_size_auc,
-    sample_size_auc_difference,
-    sample_size_mcnemar,
-    sample_size_proportion,
-)
-from .classical.proportions import (
-    paired_proportion_diff_ci,
-    paired_table,
-    proportion_ci,
-    proportion_diff_ci,
-)
-from .classical.significance import (
-    compare_estimators,
-    corrected_resampled_ttest,
-    cv_5x2_ftest,
-    cv_5x2_ttest,
-    kfold_cv_ttest,
-    mcnemar_test,
-    paired_cv_scores,
-    paired_ttest_chunks,
-)
-from .comparison.methods import (
-    PooledResult,
-    compare_methods,
-    evaluate_method,
-    pooled_ci,
-)
-from .comparison.paired import (
-    ComparisonResult,
-    PairDifference,
-    compare,
-)
-from .comparison.permutation import permutation_test
-from .compat import evaluate_with_conf_int
-from .engine.bootstrap import bootstrap_ci
-from .engine.custom import bca_ci
-from .engine.nested import make_nested_plan
-from .exceptions import (
-    DegenerateIntervalWarning,
-    FewConditionsWarning,
-    InvalidReplicatesWarning,
-    MlciWarning,
-)
-from .llm.compare import LeaderboardEntry, LLMComparison, llm_compare
-from .llm.estimands import LLMEstimates, llm_ci
-from .llm.log import EvalLog, eval_log
-from .llm.planning import llm_sample_size
-from .llm.readers import read_eval_logs
-from .metrics import list_metrics
-from .protocols.bootstrap632 import BootstrapErrorResult, bootstrap632_ci
-from .protocols.crossval import CVResult, cross_val_ci, cross_val_compare
-from .protocols.oob import oob_ci
-from .results import (
-    BootstrapResult,
-    ConfidenceInterval,
-    IntervalResult,
-    TestResult,
-)
-from .scores.confusion import ConfusionMatrix
-from .scores.curves import (
-    auc_ci,
-    det_curve,
-    operating_point_ci,
-    partial_auc,
-    pr_curve,
-    roc_band,
-    roc_curve,
-    roc_with_ci,
-)
-from .scores.group_scores import GroupScores
-from .scores.groups import GroupResult, metric_by_group
-from .scores.identification import identification_scores
-from .scores.scores import EqualErrorRate, Scores, pointwise_cm
-from .scores.trials import trial_bootstrap_ci
-from .scores.verification import (
-    cllr,
-    cllr_ci,
-    dcf_ci,
-    detection_cost,
-    eer_ci,
-    min_cllr,
-    min_detection_cost,
-)
+import importlib
+from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "AtomTable",
-    "BootstrapErrorResult",
-    "BootstrapResult",
-    "CVResult",
-    "ComparisonResult",
-    "ConfidenceInterval",
-    "ConfusionMatrix",
-    "CriticalDifference",
-    "DegenerateIntervalWarning",
-    "EqualErrorRate",
-    "EvalLog",
-    "FewConditionsWarning",
-    "GroupResult",
-    "GroupScores",
-    "IntervalResult",
-    "InvalidReplicatesWarning",
-    "LLMComparison",
-    "LLMEstimates",
-    "LeaderboardEntry",
-    "MlciWarning",
-    "PairDifference",
-    "PlanResult",
-    "PooledResult",
-    "PostHocResult",
-    "Scores",
-    "TestResult",
-    "adjust_pvalues",
-    "auc_ci",
-    "bca_ci",
-    "bonferroni_dunn_test",
-    "bootstrap632_ci",
-    "bootstrap_ci",
-    "cllr",
-    "cllr_ci",
-    "compare",
-    "compare_estimators",
-    "compare_methods",
-    "corrected_resampled_ttest",
-    "critical_difference",
-    "cross_val_ci",
-    "cross_val_compare",
-    "cv_5x2_ftest",
-    "cv_5x2_ttest",
-    "dcf_ci",
-    "delong_ci",
-    "delong_test",
-    "delong_test_independent",
-    "det_curve",
-    "detection_cost",
-    "eer_ci",
-    "eval_log",
-    "evaluate_method",
-    "evaluate_with_conf_int",
-    "friedman_test",
-    "hanley_mcneil_ci",
-    "hanley_mcneil_se",
-    "holm_test",
-    "identification_scores",
-    "kfold_cv_ttest",
-    "list_metrics",
-    "llm_ci",
-    "llm_compare",
-    "llm_sample_size",
-    "make_nested_plan",
-    "mcnemar_test",
-    "metric_by_group",
-    "min_cllr",
-    "min_detection_cost",
-    "nemenyi_test",
-    "oob_ci",
-    "operating_point_ci",
-    "paired_cv_scores",
-    "paired_proportion_diff_ci",
-    "paired_table",
-    "paired_ttest_chunks",
-    "partial_auc",
-    "permutation_test",
-    "pointwise_cm",
-    "pooled_ci",
-    "power_auc",
-    "power_auc_difference",
-    "power_mcnemar",
-    "pr_curve",
-    "proportion_ci",
-    "proportion_diff_ci",
-    "read_eval_logs",
-    "reduce_ci",
-    "reduce_table",
-    "reject_hypotheses",
-    "roc_band",
-    "roc_curve",
-    "roc_with_ci",
-    "sample_size_auc",
-    "sample_size_auc_difference",
-    "sample_size_mcnemar",
-    "sample_size_proportion",
-    "sign_test",
-    "trial_bootstrap_ci",
-    "wilcoxon_test",
-]
+#: submodule (relative to ``mlci``) -> the public names it defines, imported on first use
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "backends": ("AtomTable", "reduce_ci", "reduce_table"),
+    "classical.auc": (
+        "delong_ci",
+        "delong_test",
+        "delong_test_independent",
+        "hanley_mcneil_ci",
+        "hanley_mcneil_se",
+    ),
+    "classical.corrections": ("adjust_pvalues", "reject_hypotheses"),
+    "classical.multiple_datasets": (
+        "CriticalDifference",
+        "PostHocResult",
+        "bonferroni_dunn_test",
+        "critical_difference",
+        "friedman_test",
+        "holm_test",
+        "nemenyi_test",
+        "sign_test",
+        "wilcoxon_test",
+    ),
+    "classical.planning": (
+        "PlanResult",
+        "power_auc",
+        "power_auc_difference",
+        "power_mcnemar",
+        "sample_size_auc",
+        "sample_size_auc_difference",
+        "sample_size_mcnemar",
+        "sample_size_proportion",
+    ),
+    "classical.proportions": (
+        "paired_proportion_diff_ci",
+        "paired_table",
+        "proportion_ci",
+        "proportion_diff_ci",
+    ),
+    "classical.significance": (
+        "compare_estimators",
+        "corrected_resampled_ttest",
+        "cv_5x2_ftest",
+        "cv_5x2_ttest",
+        "kfold_cv_ttest",
+        "mcnemar_test",
+        "paired_cv_scores",
+        "paired_ttest_chunks",
+    ),
+    "comparison.methods": ("PooledResult", "compare_methods", "evaluate_method", "pooled_ci"),
+    "comparison.paired": ("ComparisonResult", "PairDifference", "compare"),
+    "comparison.permutation": ("permutation_test",),
+    "compat": ("evaluate_with_conf_int",),
+    "engine.bootstrap": ("bootstrap_ci",),
+    "engine.custom": ("bca_ci",),
+    "engine.nested": ("make_nested_plan",),
+    "exceptions": (
+        "DegenerateIntervalWarning",
+        "FewConditionsWarning",
+        "InvalidReplicatesWarning",
+        "MlciWarning",
+    ),
+    "llm.compare": ("LeaderboardEntry", "LLMComparison", "llm_compare"),
+    "llm.estimands": ("LLMEstimates", "llm_ci"),
+    "llm.log": ("EvalLog", "eval_log"),
+    "llm.planning": ("llm_sample_size",),
+    "llm.readers": ("read_eval_logs",),
+    "metrics": ("list_metrics",),
+    "protocols.bootstrap632": ("BootstrapErrorResult", "bootstrap632_ci"),
+    "protocols.crossval": ("CVResult", "cross_val_ci", "cross_val_compare"),
+    "protocols.oob": ("oob_ci",),
+    "results": ("BootstrapResult", "ConfidenceInterval", "IntervalResult", "TestResult"),
+    "scores.confusion": ("ConfusionMatrix",),
+    "scores.curves": (
+        "auc_ci",
+        "det_curve",
+        "operating_point_ci",
+        "partial_auc",
+        "pr_curve",
+        "roc_band",
+        "roc_curve",
+        "roc_with_ci",
+    ),
+    "scores.group_scores": ("GroupScores",),
+    "scores.groups": ("GroupResult", "metric_by_group"),
+    "scores.identification": ("identification_scores",),
+    "scores.scores": ("EqualErrorRate", "Scores", "pointwise_cm"),
+    "scores.trials": ("trial_bootstrap_ci",),
+    "scores.verification": (
+        "cllr",
+        "cllr_ci",
+        "dcf_ci",
+        "detection_cost",
+        "eer_ci",
+        "min_cllr",
+        "min_detection_cost",
+    ),
+}
+
+#: public name -> the submodule that defines it
+_SOURCE: dict[str, str] = {name: module for module, names in _EXPORTS.items() for name in names}
+
+#: the subpackages and modules reachable as attributes (``mlci.scores``, ``mlci.io``, ...)
+_SUBMODULES = frozenset(
+    {
+        "backends",
+        "classical",
+        "cli",
+        "comparison",
+        "compat",
+        "data",
+        "engine",
+        "exceptions",
+        "feedback",
+        "inputs",
+        "io",
+        "llm",
+        "metrics",
+        "plotting",
+        "protocols",
+        "report",
+        "results",
+        "scores",
+        "simulate",
+    }
+)
+
+__all__ = sorted(_SOURCE)
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name (or a subpackage) of mlci the first time it is used."""
+    module = _SOURCE.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(f".{module}", __name__), name)
+    elif name in _SUBMODULES:
+        value = importlib.import_module(f".{name}", __name__)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__, *_SUBMODULES})

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy import optimize, special, stats
+from scipy import special
 
 from ..inputs import (
     ArgSpec,
@@ -111,7 +111,9 @@ def _out(x: np.ndarray, scalar: bool) -> Any:
 
 def _z(confidence_level: float, alternative: str) -> float:
     a = 1.0 - confidence_level
-    return float(stats.norm.ppf(1 - a / 2 if alternative == "two-sided" else 1 - a))
+    # scipy.stats.norm.ppf is scipy.special.ndtri (equal to the last bit); scipy.stats and
+    # scipy.optimize are imported only by the methods that need them (start-up time)
+    return float(special.ndtri(1 - a / 2 if alternative == "two-sided" else 1 - a))
 
 
 def _tail_alpha(confidence_level: float, alternative: str) -> float:
@@ -159,6 +161,7 @@ def _wilson_cc(k, n, z):
 
 def _mid_p(k, n, a):
     """Mid-p exact limits (Newcombe 1998a, method 6), by vectorised bisection."""
+    from scipy import stats
 
     def bisect(f, increasing):
         lo = np.zeros_like(k)
@@ -203,6 +206,8 @@ def _lr_limits(k: float, n: float, half_crit: float) -> tuple[float, float]:
     # At p = e^-700 (1 - p = 1e-300) the excess is at least k (700 - log(n/k) - 1) -
     # half_crit > 0 (resp. (n-k) (690 - log(n/(n-k)) - 1) - half_crit > 0): the brackets
     # hold for any n below ~e^600.
+    from scipy import optimize
+
     tol = {"xtol": 1e-300, "rtol": 4 * np.finfo(float).eps}
     low = optimize.brentq(excess, -700.0, t_hat, **tol)
     high = optimize.brentq(excess, t_hat, np.log1p(-1e-300), **tol)
@@ -524,6 +529,8 @@ def _check_table(table: Any, name: str = "table") -> np.ndarray:
 
 
 def _tango_bounds(n11, n12, n21, n22, z_lo, z_hi):
+    from scipy import optimize
+
     n = n11 + n12 + n21 + n22
     d_hat = (n12 - n21) / n
 

@@ -13,8 +13,10 @@ A thin shell over the Python API (no statistics here)::
 
 **Adding a subcommand** is one module ``mlci/cli/<name>.py`` with a function
 ``add_<name>(subparsers)`` that builds its parser and sets ``handler=``, and one entry
-in :data:`COMMANDS` below.  An option shared by several subcommands (e.g. an engine
-choice) goes in :mod:`mlci.cli.common` next to ``add_output_arguments``.
+in :data:`COMMANDS` below (``_adder(".name", "add_name")``: the module is imported only
+when its parser is built, and ``mlci name ...`` builds only its own).  An option shared
+by several subcommands (e.g. an engine choice) goes in :mod:`mlci.cli.common` next to
+``add_output_arguments``.
 
 User errors print one line ``mlci: error: ...`` and exit with status 2 (set
 ``MLCI_DEBUG=1`` to see the traceback instead); a closed pipe (``mlci ... | head``)
@@ -24,6 +26,7 @@ exits quietly.  Every command prints ``--format table|csv|md|json``.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -31,14 +34,8 @@ from typing import Any
 
 from .. import __version__
 from ..feedback import progress_bar
-from ..llm.cli import add_llm
-from .ci import add_ci
 from .common import OPTIONS, CLIError, _one_line, _Parser, cli_message, json_safe, print_json
-from .compare import add_compare
-from .datasets import add_datasets
-from .info import EXAMPLE_COMMANDS, add_example, add_metrics
-from .report import add_report
-from .scores import add_scores
+from .info import EXAMPLE_COMMANDS
 
 __all__ = [
     "COMMANDS",
@@ -52,21 +49,42 @@ __all__ = [
     "print_json",
 ]
 
+
+def _adder(module: str, function: str) -> Callable[[Any], Any]:
+    """The function ``module.function`` that adds a subcommand's parser, imported when
+    called: ``mlci ci ...`` then imports only what ``ci`` needs (not matplotlib, jinja2,
+    the LLM readers or the other subcommands' modules)."""
+
+    def add(subparsers: Any) -> Any:
+        return getattr(importlib.import_module(module, __name__), function)(subparsers)
+
+    add.__name__ = add.__qualname__ = function
+    return add
+
+
 #: THE table of subcommands: name -> function adding its parser (in ``mlci --help`` order)
 COMMANDS: dict[str, Callable[[Any], Any]] = {
-    "ci": add_ci,
-    "compare": add_compare,
-    "scores": add_scores,
-    "datasets": add_datasets,
-    "report": add_report,
-    "metrics": add_metrics,
-    "example": add_example,
-    "llm": add_llm,
+    "ci": _adder(".ci", "add_ci"),
+    "compare": _adder(".compare", "add_compare"),
+    "scores": _adder(".scores", "add_scores"),
+    "datasets": _adder(".datasets", "add_datasets"),
+    "report": _adder(".report", "add_report"),
+    "metrics": _adder(".info", "add_metrics"),
+    "example": _adder(".info", "add_example"),
+    "llm": _adder("..llm.cli", "add_llm"),
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``mlci`` argument parser with every subcommand of :data:`COMMANDS`."""
+def __getattr__(name: str) -> Any:
+    """The subcommand modules (``mlci.cli.ci``, ...) as attributes, imported on first use."""
+    if name in {"ci", "compare", "scores", "datasets", "report", "info", "common"}:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``mlci`` argument parser with every subcommand of :data:`COMMANDS`, or with
+    only ``command`` (what :func:`main` parses when it is named first on the line)."""
     parser = _Parser(
         prog="mlci",
         description="Honest evaluation of ML systems: confidence intervals and tests "
@@ -74,8 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"mlci {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for add in COMMANDS.values():
-        add(sub)
+    for name, add in COMMANDS.items():
+        if command is None or name == command:
+            add(sub)
     return parser
 
 
@@ -91,7 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     accuracy    0.6669  0.6456  0.6922  percentile  1501           -
     0
     """
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:

@@ -16,8 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy.special import expit, logit, ndtr, ndtri
-from scipy.stats import t as student_t
+from scipy.special import expit, logit, ndtr, ndtri, stdtrit
 
 from ..exceptions import DegenerateIntervalWarning
 from ..feedback import warn
@@ -420,7 +419,7 @@ def t_interval(
     theta_hat = np.asarray(theta_hat, dtype=float)
     se_hat = np.asarray(se_hat, dtype=float)
     p_hi = _tails(confidence_level, alternative)[1]
-    q = student_t.ppf(p_hi, df)
+    q = _t_quantile(p_hi, df)
     low, high = theta_hat - q * se_hat, theta_hat + q * se_hat
     low, high = _one_sided(low, high, alternative, bounds)
     return low, high, {"df": float(df)}
@@ -456,7 +455,7 @@ def logit_t_interval(
     theta_hat = np.asarray(theta_hat, dtype=float)
     se_hat = np.asarray(se_hat, dtype=float)
     p_hi = _tails(confidence_level, alternative)[1]
-    q = float(student_t.ppf(p_hi, df))
+    q = float(_t_quantile(p_hi, df))
     scale = _Scale(bounds)
     phi = scale.forward(theta_hat)
     with np.errstate(invalid="ignore"):
@@ -499,7 +498,7 @@ def wilson_interval(
     n = float(n_eff)
     info: dict[str, Any] = {"effective_n": n}
     if df is not None:
-        n = n * (z / float(student_t.ppf(p_hi, df))) ** 2
+        n = n * (z / float(_t_quantile(p_hi, df))) ** 2
         info["effective_n_df_adjusted"] = n
     p = float(p_hat)
     denom = 1.0 + z * z / n
@@ -618,3 +617,10 @@ def interval_from_replicates(
         bounds=bounds,
         degenerate_hint=degenerate_hint,
     )
+
+
+def _t_quantile(p: Any, df: Any) -> Any:
+    """Student's t quantile: ``scipy.stats.t.ppf(p, df)`` without importing scipy.stats
+    (both evaluate ``scipy.special.stdtrit``; equal to the last bit, tested in
+    tests/test_imports.py; p is in (0, 1) here)."""
+    return stdtrit(df, p)
