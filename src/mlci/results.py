@@ -390,6 +390,11 @@ class BootstrapResult(IntervalResult):
         )
         alt = check_alternative(self.alternative if alternative is None else alternative)
         accel = self.details.get("acceleration")
+        if self.details.get("subsample") and method not in ("basic", "percentile", "normal"):
+            raise ValueError(
+                f"`method`={method!r} cannot be read from rescaled subsamples (m-out-of-n); use "
+                "'basic', 'percentile' or 'normal'."
+            )
         if method == "bca" and accel is None:
             raise ValueError(
                 f"This result was computed with method={self.method!r} and holds no "

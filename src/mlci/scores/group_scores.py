@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.smoothing import check_smoothing, check_subsample, smooth_scores, subsample_counts
 from ..inputs import ArgSpec, check_choice, check_flag, check_rng_seed, gather
 from .confusion import ConfusionMatrix
 from .groups import GroupResult, metric_by_group
@@ -372,48 +373,72 @@ class GroupScores(Scores):
         by_group: bool = False,
         weights: str = "multinomial",
         sampler: Callable[[np.random.Generator, int], Any] | None = None,
+        smoothing: bool | float = False,
+        subsample: float | None = None,
     ) -> GroupScores:
         """One bootstrap resample as a new :class:`GroupScores` (groups kept with scores).
 
         Parameters
         ----------
-        rng, stratify, weights, sampler
-            As in :meth:`Scores.bootstrap_sample`.
+        rng, stratify, weights, sampler, smoothing, subsample
+            As in :meth:`Scores.bootstrap_sample` (smoothing: Silverman's bandwidth of each
+            class over all groups).
         by_group : bool, default False
             Resample within every group, keeping its size (combined with ``stratify``:
-            within every group x class cell).
+            within every group x class cell); with ``subsample``, draw that fraction of
+            every cell.
 
         Examples
         --------
         >>> gs = GroupScores([0, 1, 2], [3, 4], pos_groups=list("abc"), neg_groups=list("de"))
         >>> gs.bootstrap_sample(rng=0, by_group=True) == gs     # one sample per group
         True
+        >>> gs = GroupScores(np.arange(8.0), np.arange(8.0) + 0.5, pos_groups=list("aabbaabb"),
+        ...                  neg_groups=list("aabbaabb"))
+        >>> h = gs.bootstrap_sample(rng=0, by_group=True, stratify=True, subsample=0.5)
+        >>> h.n_pos, h.n_neg, sorted(h.pos_groups.tolist())
+        (4, 4, ['a', 'a', 'b', 'b'])
         """
         check_flag("by_group", by_group)
         if not by_group:
             return super().bootstrap_sample(
-                rng=rng, stratify=stratify, weights=weights, sampler=sampler
-            )
+                rng=rng, stratify=stratify, weights=weights, sampler=sampler,
+                smoothing=smoothing, subsample=subsample,
+            )  # fmt: skip
         check_flag("stratify", stratify)
         check_choice("weights", weights, ("multinomial", "poisson"))
+        h = check_smoothing(smoothing)
+        frac = check_subsample(subsample)
         if sampler is not None:
             raise ValueError("`sampler` replaces the resampling design: drop `by_group`.")
+        if frac is not None and weights != "multinomial":
+            raise ValueError("`subsample` is a scheme of its own: drop `weights`.")
+        if h is not False and self._w is not None:
+            raise ValueError("`smoothing` of weighted scores is not supported.")
         gen = np.random.default_rng(check_rng_seed(rng))
         codes = np.unique(self._groups, return_inverse=True)[1].reshape(-1)
         cell = codes * 2 + self._is_pos if stratify else codes
         cells = [np.flatnonzero(cell == c) for c in np.unique(cell)]
+        fn = None if frac is None else subsample_counts(cells, frac, len(cell))[0]
         while True:
-            if weights == "poisson":
+            if fn is not None:
+                idx = np.flatnonzero(fn(gen, 1)[0])
+            elif weights == "poisson":
                 idx = np.concatenate([np.repeat(c, gen.poisson(1.0, len(c))) for c in cells])
             else:
                 idx = np.concatenate([gen.choice(c, len(c)) for c in cells])
             if self._is_pos[idx].any() and not self._is_pos[idx].all():
                 break
-        return self._resampled(idx)
+        if h is False:
+            return self._resampled(idx)
+        y = smooth_scores(self._y_score[idx], self._is_pos[idx], self._bandwidths(h), gen)
+        return self._resampled(idx, y)
 
-    def _resampled(self, idx: np.ndarray) -> GroupScores:
-        idx = np.sort(idx, kind="stable")
-        y, is_pos, grp = self._y_score[idx], self._is_pos[idx], self._groups[idx]
+    def _resampled(self, idx: np.ndarray, y: np.ndarray | None = None) -> GroupScores:
+        order = np.argsort(idx, kind="stable")
+        idx = idx[order]
+        y = self._y_score[idx] if y is None else np.asarray(y)[order]
+        is_pos, grp = self._is_pos[idx], self._groups[idx]
         obj = type(self).__new__(type(self))
         w = None if self._w is None else self._w[idx]
         obj._init(y, is_pos, self.score_class, self.equal_class, sample_weight=w)
