@@ -2300,7 +2300,13 @@ def _rescale_subsample(
     scheme = f"subsample(m={sub['m']} of n={sub['n']})" + ("+smoothed" if smoothed else "")
     with np.errstate(all="ignore"):
         bias = np.nanmean(dist, axis=0) - est
+        se = np.nanstd(dist, axis=0, ddof=1)
+    scalar = np.ndim(res.estimate) == 0
     out = replace(
-        res, bootstrap_distribution=dist, scheme=scheme, bias=bias if bias.ndim else float(bias)
+        res,
+        bootstrap_distribution=dist,
+        scheme=scheme,
+        bias=float(bias) if scalar else bias,
+        standard_error=float(se) if scalar else se,
     )
     return out.interval(method=res.method, confidence_level=res.confidence_level)
