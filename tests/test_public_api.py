@@ -771,6 +771,8 @@ OPTION_BAD: dict[str, list[Any]] = {
     "pos_label": [7],
     "average": ["nope"],
     "stratify": ["yes"],
+    "subsample": [0, 1.5, "half"],
+    "smoothing": [-1, "yes"],
     "higher_is_better": ["yes"],
     "metric_kwargs": [2],
     "threshold": ["0.5", np.nan],

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import html
+import inspect
 import json
 import math
 from collections.abc import Callable, Mapping
@@ -563,14 +564,17 @@ def per_confidence_level(fn: Callable[..., Any]) -> Callable[..., Any]:
     with the same seed, so every level equals the single-level call with that ``rng``.
     """
 
+    takes_rng = "rng" in inspect.signature(fn).parameters
+
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         levels = confidence_levels(kwargs.get("confidence_level"))
         if levels is None:
             return fn(*args, **kwargs)
-        ss = check_rng_seed(kwargs.get("rng"))
-        # a fresh copy of the seed per call: each run draws the replicates of the same seed
-        kwargs["rng"] = _copy_seed(ss)
+        ss = check_rng_seed(kwargs.get("rng")) if takes_rng else None
+        if ss is not None:
+            # a fresh copy of the seed per call: each run draws the replicates of that seed
+            kwargs["rng"] = _copy_seed(ss)
         kwargs["confidence_level"] = levels[0]
         res = fn(*args, **kwargs)
         first = _at_level(res, levels[0])
@@ -578,7 +582,9 @@ def per_confidence_level(fn: Callable[..., Any]) -> Callable[..., Any]:
             return tuple(_at_level(res, lv) for lv in levels)
         out = [res]
         for lv in levels[1:]:
-            kwargs["rng"], kwargs["confidence_level"] = _copy_seed(ss), lv
+            if ss is not None:
+                kwargs["rng"] = _copy_seed(ss)
+            kwargs["confidence_level"] = lv
             out.append(fn(*args, **kwargs))
         return tuple(out)
 
