@@ -13,6 +13,13 @@ RNG = np.random.default_rng(0)
 S = Scores(RNG.normal(1.5, 1, 150), RNG.normal(0, 1, 150))
 LEVELS = [0.8, 0.95, 0.99]
 KW = {"rng": 7, "n_resamples": 199}
+# verification trials: 40 recordings of 20 speakers, every pair a trial
+T_SPK = np.repeat(np.arange(20), 2)
+T_IDS = np.array([f"r{i}" for i in range(40)])
+T_E, T_T = np.triu_indices(40, k=1)
+T_LAB = (T_SPK[T_E] == T_SPK[T_T]).astype(int)
+T_SC = np.random.default_rng(1).normal(2.0 * T_LAB, 1.0)
+T_SPK_OF = dict(zip(T_IDS.tolist(), T_SPK.tolist(), strict=True))
 
 
 def _bounds(res):
@@ -40,6 +47,12 @@ DRIVERS = {
         **k,
     ),
     "bootstrap_ci": lambda **k: S.bootstrap_ci("eer", **KW, **k),
+    "ConfusionMatrix.bootstrap_ci": lambda **k: mlci.ConfusionMatrix(
+        y_true=np.arange(200) % 2, y_pred=(np.arange(200) % 2) ^ (np.arange(200) % 7 == 0)
+    ).bootstrap_ci("accuracy", **KW, **k),
+    "trial_bootstrap_ci": lambda **k: mlci.trial_bootstrap_ci(
+        T_LAB, T_SC, enroll_ids=T_IDS[T_E], test_ids=T_IDS[T_T], speaker_of=T_SPK_OF, **KW, **k
+    ),
 }
 
 
