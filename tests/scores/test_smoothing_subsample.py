@@ -105,8 +105,10 @@ def test_smoothed_sample_jitters_with_the_bandwidth():
     assert np.std(off) == pytest.approx(0.25, rel=0.15)
     b = s.bootstrap_sample(rng=4, stratify=True)
     assert set(b.pos) <= set(s.pos)
+    # easy samples (infinite scores) stay infinite; the others move
     e = Scores(pos=[1.0, 2.0, 3.0], neg=[0.0, 1.0], n_easy_pos=2)
-    assert np.isinf(e.bootstrap_sample(rng=0, smoothing=True, stratify=True).pos).sum() >= 0
+    j = e.bootstrap_sample(rng=0, smoothing=0.5, sampler=lambda rng, b: np.ones((b, 7)))
+    assert np.isposinf(j.pos).sum() == 2 and not set(j.pos[np.isfinite(j.pos)]) & {1.0, 2.0, 3.0}
 
 
 def test_smoothed_interval_is_reproducible_on_any_batch_and_fills_gaps():
