@@ -330,8 +330,16 @@ REGISTRY: dict[str, Api] = {
     ),
     "GroupScores.from_labels": Api(
         mlci.GroupScores.from_labels,
-        {"y_true": Y, "y_score": S_A, "groups": np.tile(["a", "a", "b", "b"], N // 4)},
-        aligned=({"y_true": LABELS, "y_score": NUMBERS, "groups": GROUPS},),
+        {
+            "y_true": Y,
+            "y_score": S_A,
+            "groups": np.tile(["a", "a", "b", "b"], N // 4),
+            "sample_weight": SW,
+        },
+        aligned=(
+            {"y_true": LABELS, "y_score": NUMBERS, "groups": GROUPS, "sample_weight": NUMBERS},
+        ),
+        optional=frozenset({"sample_weight"}),
     ),
     "Scores.bootstrap_ci": Api(
         SC.bootstrap_ci,
@@ -388,11 +396,12 @@ REGISTRY: dict[str, Api] = {
             "y_score": S_A,
             "groups": np.tile(["a", "a", "b", "b"], N // 4),
             "threshold": 0.8,
+            "sample_weight": SW,
             **DESIGN,
             **FAST,
         },
-        aligned=(_design(y_true=LABELS, y_score=NUMBERS, groups=GROUPS),),
-        optional=OPTIONAL_DESIGN,
+        aligned=(_design(y_true=LABELS, y_score=NUMBERS, groups=GROUPS, sample_weight=NUMBERS),),
+        optional=OPTIONAL_DESIGN | {"sample_weight"},
         conditions="conditions",
     ),
     "trial_bootstrap_ci": Api(
@@ -769,6 +778,8 @@ OPTION_BAD: dict[str, list[Any]] = {
     "pos_label": [7],
     "average": ["nope"],
     "stratify": ["yes"],
+    "subsample": [0, 1.5, "half"],
+    "smoothing": [-1, "yes"],
     "higher_is_better": ["yes"],
     "metric_kwargs": [2],
     "threshold": ["0.5", np.nan],
@@ -1372,7 +1383,7 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         "--group": [(["--group", "nope"], "--group 'nope': no such column")],
         "--weight": [
             (["--weight", "nope"], "--weight 'nope': no such column"),
-            (["--weight", "num_words", "--group", "speaker"], "--weight with --group"),
+            (["--weight", "is_angry"], "--weight 'is_angry' is zero on every negative"),
         ],
         "--p-target": [(["--p-target", "1.5"], "--p-target"), (["--p-target", "x"], "--p-target")],
         "--c-miss": [(["--c-miss", "-1"], "--c-miss")],

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import html
+import inspect
 import json
 import math
 from collections.abc import Callable, Mapping
@@ -25,6 +26,7 @@ from .inputs import (
     check_alternative,
     check_choice,
     check_confidence_level,
+    check_rng_seed,
     confidence_levels,
 )
 
@@ -389,6 +391,11 @@ class BootstrapResult(IntervalResult):
         )
         alt = check_alternative(self.alternative if alternative is None else alternative)
         accel = self.details.get("acceleration")
+        if self.details.get("subsample") and method not in ("basic", "percentile", "normal"):
+            raise ValueError(
+                f"`method`={method!r} cannot be read from rescaled subsamples (m-out-of-n); use "
+                "'basic', 'percentile' or 'normal'."
+            )
         if method == "bca" and accel is None:
             raise ValueError(
                 f"This result was computed with method={self.method!r} and holds no "
@@ -546,20 +553,63 @@ class TestResult(Result):
 
 
 def per_confidence_level(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Let a driver returning a :class:`BootstrapResult` take several confidence levels.
+    """Let a driver returning one interval take several confidence levels.
 
-    With ``confidence_level=[0.9, 0.95, 0.99]`` the driver runs once (at the first
-    level) and returns a tuple of results, one per level, from the same replicates
-    (:meth:`BootstrapResult.interval`); a single level returns the result as before.
+    With ``confidence_level=[0.9, 0.95, 0.99]`` the driver returns a tuple of results, one
+    per level, in the order given; a single level returns the result as before.  A
+    :class:`BootstrapResult` (or a tuple of them, or a result whose fields are all
+    :class:`BootstrapResult`, like ``EERResult``) is computed once, at the first level, and
+    re-read at the others from the same replicates (:meth:`BootstrapResult.interval`).
+    Any other result (a comparison with corrected p-values) is computed once per level
+    with the same seed, so every level equals the single-level call with that ``rng``.
     """
+
+    takes_rng = "rng" in inspect.signature(fn).parameters
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         levels = confidence_levels(kwargs.get("confidence_level"))
         if levels is None:
             return fn(*args, **kwargs)
+        ss = check_rng_seed(kwargs.get("rng")) if takes_rng else None
+        if ss is not None:
+            # a fresh copy of the seed per call: each run draws the replicates of that seed
+            kwargs["rng"] = _copy_seed(ss)
         kwargs["confidence_level"] = levels[0]
         res = fn(*args, **kwargs)
-        return tuple(res.interval(confidence_level=lv) for lv in levels)
+        first = _at_level(res, levels[0])
+        if first is not None:
+            return tuple(_at_level(res, lv) for lv in levels)
+        out = [res]
+        for lv in levels[1:]:
+            if ss is not None:
+                kwargs["rng"] = _copy_seed(ss)
+            kwargs["confidence_level"] = lv
+            out.append(fn(*args, **kwargs))
+        return tuple(out)
 
     return wrapper
+
+
+def _copy_seed(ss: np.random.SeedSequence) -> np.random.SeedSequence:
+    return np.random.SeedSequence(
+        ss.entropy,
+        spawn_key=ss.spawn_key,
+        pool_size=ss.pool_size,
+        n_children_spawned=ss.n_children_spawned,
+    )
+
+
+def _at_level(res: Any, level: float) -> Any:
+    """``res`` re-read at ``level`` from its replicates, or None when it cannot be."""
+    if isinstance(res, BootstrapResult):
+        return res.interval(confidence_level=level)
+    if isinstance(res, tuple) and res and all(isinstance(r, BootstrapResult) for r in res):
+        return tuple(r.interval(confidence_level=level) for r in res)
+    if dataclasses.is_dataclass(res) and not isinstance(res, type):
+        fields = {f.name: getattr(res, f.name) for f in dataclasses.fields(res) if f.init}
+        if fields and all(isinstance(v, BootstrapResult) for v in fields.values()):
+            return dataclasses.replace(
+                res, **{k: v.interval(confidence_level=level) for k, v in fields.items()}
+            )
+    return None

@@ -44,13 +44,17 @@ _WEIGHTS = {"replacement": "multinomial", "dynamic": "multinomial", "single_pass
 
 def _sample_args(config, **extra):
     """bootstrap_sample's arguments: sampling_method -> weights= (or sampler= for a
-    callable), stratified_sampling -> stratify=, smoothing -> smoothing=."""
+    callable, subsample= for "proportion" with a ratio), stratified_sampling -> stratify=,
+    smoothing -> smoothing=."""
     sampling = config.sampling_method
     if callable(sampling):
         return {"sampler": sampling, **extra}
     if config.smoothing:
         extra["smoothing"] = True
     strat = config.stratified_sampling
+    if sampling == "proportion" and config.ratio is not None:
+        # score-analysis's "proportion" draws the ratio of each class without replacement
+        return {"subsample": config.ratio, "stratify": True, **extra}
     return {
         "weights": _WEIGHTS.get(sampling, sampling),
         # None / "by_label" / "by_group" (by_group= in extra); anything else goes through as
@@ -58,6 +62,22 @@ def _sample_args(config, **extra):
         "stratify": strat == "by_label" if strat in (None, "by_label", "by_group") else strat,
         **extra,
     }
+
+
+def _ci_args(config):
+    """bootstrap_ci's sampling arguments (as _sample_args)."""
+    sampling = config.sampling_method
+    if callable(sampling):
+        return {"sampler": sampling, "stratify": None}
+    out = {"stratify": config.stratified_sampling == "by_label"}
+    if config.smoothing:
+        out["smoothing"] = True
+    if sampling == "proportion":
+        out["subsample"] = config.ratio
+        out["stratify"] = True
+    elif sampling == "single_pass":
+        out["weights"] = "poisson"
+    return out
 
 
 class _Counts:
@@ -217,15 +237,13 @@ class Scores(_Counts, mlci.Scores):
     def _ci(self, metric, alpha, config, kwargs):
         if isinstance(metric, str):
             metric = getattr(type(self), metric)  # as score-analysis: the method of the class
-        sampling = config.sampling_method
         return super().bootstrap_ci(
             metric,
             metric_kwargs=kwargs or None,
             confidence_level=1 - alpha,
             n_resamples=config.nb_samples,
             method=_METHODS.get(config.bootstrap_method, config.bootstrap_method),
-            stratify=None if callable(sampling) else config.stratified_sampling == "by_label",
-            **({"sampler": sampling} if callable(sampling) else {}),
+            **_ci_args(config),
         )
 
     def bootstrap_metric(self, metric, config=DEFAULT_BOOTSTRAP_CONFIG, **kwargs):

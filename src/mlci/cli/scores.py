@@ -119,7 +119,7 @@ def add_scores(sub: Any) -> argparse.ArgumentParser:
     g.add_argument("--strata", metavar="COL", help="resample within each stratum")
     g.add_argument("--group", metavar="COL", help="also report --group-metric for every group")
     g.add_argument(
-        "--weight", metavar="COL", help="per-sample weights (sample_weight; not with --group)"
+        "--weight", metavar="COL", help="per-sample weights (sample_weight; also of --group)"
     )
     q = p.add_argument_group("what to report")
     q.add_argument(
@@ -208,8 +208,6 @@ def run_scores(args: argparse.Namespace) -> int:
         if col is not None:
             wanted[key] = (opt, col, "groups")
     if args.weight is not None:
-        if args.group is not None:
-            raise CLIError("--weight with --group: metrics per group take unweighted samples.")
         wanted["sample_weight"] = ("--weight", args.weight, "numbers")
     arrays, n_dropped, spelled = read_columns(table, source, wanted, dropna=args.dropna)
     y = arrays["y_true"]
@@ -309,6 +307,7 @@ def run_scores(args: argparse.Namespace) -> int:
                         groups=arrays["groups"],
                         metric=gm,
                         pos_label=pos_label,
+                        sample_weight=arrays.get("sample_weight"),
                         **extra,
                         **boot,
                     )

@@ -59,6 +59,7 @@ from ..results import (
     Result,
     _html_table,
     format_value,
+    per_confidence_level,
     plain,
     require_pandas,
 )
@@ -455,6 +456,7 @@ def _finish_each(
 
 # --------------------------------------------------------------------------- compare
 @reports_progress
+@per_confidence_level
 def compare(
     y_true: Any,
     systems: Mapping[str, Any],
@@ -464,7 +466,7 @@ def compare(
     strata: Any = None,
     reference: str | None = None,
     n_resamples: int = 1000,
-    confidence_level: float = 0.95,
+    confidence_level: float | list[float] = 0.95,
     method: str = "auto",
     alternative: str = "two-sided",
     correction: str = "holm",
@@ -508,6 +510,8 @@ def compare(
         every pair ``(a, b)``, ``a - b``, with ``a`` before ``b`` in ``systems``.
     n_resamples : int, default 1000
     confidence_level : float, default 0.95
+        A list of levels returns a tuple of results, one per level (each run with the
+        same seed, so it equals the single-level call).
     method : {"bca", "percentile", "basic", "normal", "bc"}
         Interval method for each system and each difference (BCa's acceleration comes
         from the jackknife of the difference itself).

@@ -38,6 +38,7 @@ from ..metrics import ConfusionKernel, check_sample_weight, safe_div, with_sampl
 from ..metrics.classification import balanced_accuracy as _balanced_accuracy
 from ..metrics.classification import cohen_kappa as _cohen_kappa
 from ..metrics.classification import mcc as _mcc
+from ..results import per_confidence_level
 from ._design import check_stratify_nested, design_arrays, strata_codes
 
 __all__ = ["CM_METRICS", "ConfusionMatrix", "binary_cm_metric", "cm_metric_bounds"]
@@ -684,6 +685,7 @@ class ConfusionMatrix:
 
     # ------------------------------------------------------------------ intervals
     @reports_progress
+    @per_confidence_level
     def bootstrap_ci(
         self,
         metric: str,
@@ -691,7 +693,7 @@ class ConfusionMatrix:
         average: str | None = None,
         metric_kwargs: dict[str, Any] | None = None,
         n_resamples: int = 1000,
-        confidence_level: float = 0.95,
+        confidence_level: float | list[float] = 0.95,
         method: str = "bca",
         alternative: str = "two-sided",
         rng: Any = None,
@@ -719,6 +721,7 @@ class ConfusionMatrix:
         n_resamples, confidence_level, method, alternative, rng
             As in :func:`mlci.bootstrap_ci`.  Intervals stay inside the metric's range
             (:func:`cm_metric_bounds`).
+            A list of levels returns a tuple of results, one per level (same replicates).
         conditions : array-like, or list of array-like, optional
             Condition of every sample (nested: a list of levels, top first), in the order
             of ``y_true``; needs a matrix built from labels.

@@ -34,7 +34,7 @@ from ..inputs import (
     check_positive_int,
     column,
 )
-from ..results import BootstrapResult, Result, format_value
+from ..results import BootstrapResult, Result, format_value, per_confidence_level
 from .confusion import binary_cm_metric
 from .scores import (
     _RATE,
@@ -666,6 +666,7 @@ def _threshold_rates_spec(sc: Scores, thresholds: np.ndarray) -> _Spec:
 
 
 @reports_progress
+@per_confidence_level
 def operating_point_ci(
     scores: Scores,
     rate: str = "fnr",
@@ -674,7 +675,7 @@ def operating_point_ci(
     x: str = "fpr",
     interpolation: str = "linear",
     n_resamples: int = 1000,
-    confidence_level: float = 0.95,
+    confidence_level: float | list[float] = 0.95,
     method: str = "bca",
     alternative: str = "two-sided",
     rng: Any = None,
@@ -707,6 +708,7 @@ def operating_point_ci(
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
     two_stage, weights, batch, n_jobs, max_memory, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the rate's interval stays in [0, 1]).
+        A list of levels returns a tuple of ``(rate, threshold)`` pairs, one per level.
     progress : bool, default False
         Show a progress bar on stderr while the replicates run (after about 2 seconds, on
         a terminal only, never in CI; see :mod:`mlci.feedback`).
@@ -817,13 +819,14 @@ def _check_max_fpr(max_fpr: Any) -> float:
 
 
 @reports_progress
+@per_confidence_level
 def auc_ci(
     scores: Scores,
     *,
     max_fpr: float | None = None,
     mcclish: bool = False,
     n_resamples: int = 1000,
-    confidence_level: float = 0.95,
+    confidence_level: float | list[float] = 0.95,
     method: str = "bca",
     alternative: str = "two-sided",
     rng: Any = None,
@@ -854,6 +857,7 @@ def auc_ci(
     two_stage, weights, batch, n_jobs, max_memory, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, 1], or in
         [0, ``max_fpr``] for a partial AUC).
+        A list of levels returns a tuple of results, one per level (same replicates).
     progress : bool, default False
         Show a progress bar on stderr while the replicates run (after about 2 seconds, on
         a terminal only, never in CI; see :mod:`mlci.feedback`).

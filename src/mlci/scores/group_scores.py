@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.smoothing import check_smoothing, check_subsample, smooth_scores, subsample_counts
 from ..inputs import ArgSpec, check_choice, check_flag, check_rng_seed, gather
 from .confusion import ConfusionMatrix
 from .groups import GroupResult, metric_by_group
@@ -139,6 +140,7 @@ class GroupScores(Scores):
         equal_class: str = "pos",
         data: Any = None,
         group_names: Any = None,
+        sample_weight: Any = None,
     ) -> GroupScores:
         """GroupScores from per-sample labels, scores and groups.
 
@@ -155,6 +157,10 @@ class GroupScores(Scores):
             ``y_true``, ``y_score`` and ``groups`` may then be column names.
         group_names : sequence, optional
             As in :class:`GroupScores`.
+        sample_weight : array-like of float, shape (n_samples,), optional
+            Non-negative per-sample weights, as in :meth:`Scores.from_labels`: every
+            group's rates, confusion matrices and curves count a sample with its weight,
+            and :meth:`metric_ci` multiplies a replicate's counts by the weights.
 
         Returns
         -------
@@ -165,10 +171,14 @@ class GroupScores(Scores):
         >>> gs = GroupScores.from_labels([1, 1, 0], [3, 2, 1], groups=["a", "b", "b"])
         >>> gs.pos, gs.pos_groups, gs.groups
         (array([2., 3.]), array(['b', 'a'], dtype='<U1'), array(['a', 'b'], dtype='<U1'))
+        >>> w = GroupScores.from_labels([1, 1, 0, 1, 1, 0], [3, 2, 1, 3, 2, 1],
+        ...                             groups=list("aaabbb"), sample_weight=[1, 3, 1, 1, 1, 1])
+        >>> w.group_tpr(2.5)     # group a: weight 1 of 4 above 2.5
+        array([0.25, 0.5 ])
         """
         sc = Scores.from_labels(
             y_true, y_score, pos_label=pos_label, score_class=score_class,
-            equal_class=equal_class, data=data,
+            equal_class=equal_class, data=data, sample_weight=sample_weight,
         )  # fmt: skip
         grp = gather({"groups": ArgSpec("groups", required=True)}, {"groups": groups}, data=data)
         labels = grp["groups"]
@@ -178,7 +188,7 @@ class GroupScores(Scores):
                 "group per sample."
             )
         obj = cls.__new__(cls)
-        obj._init(sc._y_score, sc._is_pos, score_class, equal_class)
+        obj._init(sc._y_score, sc._is_pos, score_class, equal_class, sample_weight=sc._w)
         obj._set_groups(labels, group_names)
         return obj
 
@@ -250,7 +260,22 @@ class GroupScores(Scores):
                     f"Group {group!r} has no {'positive' if len(pos) == 0 else 'negative'} "
                     "scores; its rates need both classes."
                 )
-            self._cache[group] = Scores._trusted(pos, neg, self.score_class, self.equal_class)
+            if self._w is None:
+                sc = Scores._trusted(pos, neg, self.score_class, self.equal_class)
+            else:
+                w = self._w[in_group]
+                for cls_mask, what in ((self._is_pos, "positive"), (~self._is_pos, "negative")):
+                    if not (w[cls_mask[in_group]] > 0).any():
+                        raise ValueError(
+                            f"Group {group!r}: `sample_weight` is zero on every {what} "
+                            "sample; its rates need both classes."
+                        )
+                sc = Scores.__new__(Scores)
+                sc._init(
+                    self._y_score[in_group], self._is_pos[in_group], self.score_class,
+                    self.equal_class, sample_weight=w,
+                )  # fmt: skip
+            self._cache[group] = sc
         return self._cache[group]
 
     def swap(self) -> GroupScores:
@@ -263,6 +288,14 @@ class GroupScores(Scores):
         >>> gs.swap().pos_groups
         array([4, 4])
         """
+        if self._w is not None:
+            obj = type(self).__new__(type(self))
+            obj._init(
+                self._y_score, ~self._is_pos, "neg" if self.score_class == "pos" else "pos",
+                "neg" if self.equal_class == "pos" else "pos", sample_weight=self._w,
+            )  # fmt: skip
+            obj._set_groups(self._groups, self.groups)
+            return obj
         return GroupScores(
             self.neg,
             self.pos,
@@ -340,50 +373,75 @@ class GroupScores(Scores):
         by_group: bool = False,
         weights: str = "multinomial",
         sampler: Callable[[np.random.Generator, int], Any] | None = None,
+        smoothing: bool | float = False,
+        subsample: float | None = None,
     ) -> GroupScores:
         """One bootstrap resample as a new :class:`GroupScores` (groups kept with scores).
 
         Parameters
         ----------
-        rng, stratify, weights, sampler
-            As in :meth:`Scores.bootstrap_sample`.
+        rng, stratify, weights, sampler, smoothing, subsample
+            As in :meth:`Scores.bootstrap_sample` (smoothing: Silverman's bandwidth of each
+            class over all groups).
         by_group : bool, default False
             Resample within every group, keeping its size (combined with ``stratify``:
-            within every group x class cell).
+            within every group x class cell); with ``subsample``, draw that fraction of
+            every cell.
 
         Examples
         --------
         >>> gs = GroupScores([0, 1, 2], [3, 4], pos_groups=list("abc"), neg_groups=list("de"))
         >>> gs.bootstrap_sample(rng=0, by_group=True) == gs     # one sample per group
         True
+        >>> gs = GroupScores(np.arange(8.0), np.arange(8.0) + 0.5, pos_groups=list("aabbaabb"),
+        ...                  neg_groups=list("aabbaabb"))
+        >>> h = gs.bootstrap_sample(rng=0, by_group=True, stratify=True, subsample=0.5)
+        >>> h.n_pos, h.n_neg, sorted(h.pos_groups.tolist())
+        (4, 4, ['a', 'a', 'b', 'b'])
         """
         check_flag("by_group", by_group)
         if not by_group:
             return super().bootstrap_sample(
-                rng=rng, stratify=stratify, weights=weights, sampler=sampler
-            )
+                rng=rng, stratify=stratify, weights=weights, sampler=sampler,
+                smoothing=smoothing, subsample=subsample,
+            )  # fmt: skip
         check_flag("stratify", stratify)
         check_choice("weights", weights, ("multinomial", "poisson"))
+        h = check_smoothing(smoothing)
+        frac = check_subsample(subsample)
         if sampler is not None:
             raise ValueError("`sampler` replaces the resampling design: drop `by_group`.")
+        if frac is not None and weights != "multinomial":
+            raise ValueError("`subsample` is a scheme of its own: drop `weights`.")
+        if h is not False and self._w is not None:
+            raise ValueError("`smoothing` of weighted scores is not supported.")
         gen = np.random.default_rng(check_rng_seed(rng))
         codes = np.unique(self._groups, return_inverse=True)[1].reshape(-1)
         cell = codes * 2 + self._is_pos if stratify else codes
         cells = [np.flatnonzero(cell == c) for c in np.unique(cell)]
+        fn = None if frac is None else subsample_counts(cells, frac, len(cell))[0]
         while True:
-            if weights == "poisson":
+            if fn is not None:
+                idx = np.flatnonzero(fn(gen, 1)[0])
+            elif weights == "poisson":
                 idx = np.concatenate([np.repeat(c, gen.poisson(1.0, len(c))) for c in cells])
             else:
                 idx = np.concatenate([gen.choice(c, len(c)) for c in cells])
             if self._is_pos[idx].any() and not self._is_pos[idx].all():
                 break
-        return self._resampled(idx)
+        if h is False:
+            return self._resampled(idx)
+        y = smooth_scores(self._y_score[idx], self._is_pos[idx], self._bandwidths(h), gen)
+        return self._resampled(idx, y)
 
-    def _resampled(self, idx: np.ndarray) -> GroupScores:
-        idx = np.sort(idx, kind="stable")
-        y, is_pos, grp = self._y_score[idx], self._is_pos[idx], self._groups[idx]
+    def _resampled(self, idx: np.ndarray, y: np.ndarray | None = None) -> GroupScores:
+        order = np.argsort(idx, kind="stable")
+        idx = idx[order]
+        y = self._y_score[idx] if y is None else np.asarray(y)[order]
+        is_pos, grp = self._is_pos[idx], self._groups[idx]
         obj = type(self).__new__(type(self))
-        obj._init(y, is_pos, self.score_class, self.equal_class)
+        w = None if self._w is None else self._w[idx]
+        obj._init(y, is_pos, self.score_class, self.equal_class, sample_weight=w)
         obj._set_groups(grp, self.groups)
         return obj
 
@@ -427,7 +485,7 @@ class GroupScores(Scores):
         ['f', 'm', '(overall)']
         """
         for bad in ("y_true", "y_score", "groups", "data", "pos_label", "score_class",
-                    "equal_class"):  # fmt: skip
+                    "equal_class", "sample_weight"):  # fmt: skip
             if bad in kwargs:
                 raise TypeError(f"`{bad}` is fixed by the GroupScores object; do not pass it.")
         return metric_by_group(
@@ -439,6 +497,7 @@ class GroupScores(Scores):
             pos_label=True,
             score_class=self.score_class,
             equal_class=self.equal_class,
+            sample_weight=self._w,
             **kwargs,
         )
 

@@ -44,7 +44,7 @@ from __future__ import annotations
 import inspect
 import textwrap
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -58,6 +58,15 @@ from ..engine.bootstrap import (
 from ..engine.custom import UserSampler, check_sampler
 from ..engine.nested import plan_for_conditions
 from ..engine.sampler import Sampler
+from ..engine.smoothing import (
+    SUBSAMPLE_METHODS,
+    SmoothedSampler,
+    check_smoothing,
+    check_subsample,
+    silverman_bandwidth,
+    smooth_scores,
+    subsample_counts,
+)
 from ..feedback import reports_progress
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
@@ -649,6 +658,48 @@ class _IndexKernel(Kernel):
         return out
 
 
+class _SmoothedKernel(_IndexKernel):
+    """A statistic of a Scores object on smoothed replicates (the smoothed bootstrap).
+
+    A row of ``m + 1`` values is a replicate's atom counts and the seed of its noise (see
+    :class:`~mlci.engine.smoothing.SmoothedSampler`); a row of ``m`` counts (the data, a
+    jackknife row) is evaluated without noise.
+    """
+
+    def __init__(
+        self,
+        sc: Scores,
+        keys: np.ndarray,
+        fn: Callable[[Scores], Any],
+        h: tuple[float, float],
+        name: str,
+    ) -> None:
+        super().__init__(sc, keys, fn, {})
+        self.h = h
+        self.name = name
+
+    def evaluate(self, w: np.ndarray) -> np.ndarray:
+        lay, sign = self.lay, self.sc._sign
+        out = np.empty((w.shape[0], *self.shape))
+        m0 = lay.m[0]
+        for r in range(w.shape[0]):
+            cnt = np.round(w[r, : self.m]).astype(np.intp)
+            neg = sign * np.repeat(lay.u[0], cnt[:m0])
+            pos = sign * np.repeat(lay.u[1], cnt[m0 : self.m])
+            if len(neg) == 0 or len(pos) == 0:
+                out[r] = np.nan
+                continue
+            if w.shape[1] > self.m:
+                gen = np.random.default_rng(int(w[r, self.m]))
+                y = smooth_scores(
+                    np.r_[pos, neg], np.arange(len(pos) + len(neg)) < len(pos), self.h, gen
+                )
+                pos, neg = y[: len(pos)], y[len(pos) :]
+            s = Scores._trusted(pos, neg, self.sc.score_class, self.sc.equal_class)
+            out[r] = np.asarray(self.fn(s), dtype=float).reshape(self.shape)
+        return out
+
+
 # ============================================================================ Scores
 class Scores:
     """Scores of a binary classifier on positive and negative samples, sorted once.
@@ -1231,6 +1282,8 @@ class Scores:
         stratify: bool = False,
         weights: str = "multinomial",
         sampler: Callable[[np.random.Generator, int], Any] | None = None,
+        smoothing: bool | float = False,
+        subsample: float | None = None,
     ) -> Scores:
         """One bootstrap resample of the samples, as a new :class:`Scores` object.
 
@@ -1251,6 +1304,16 @@ class Scores:
             A custom scheme, as in :meth:`bootstrap_ci`: ``sampler(rng, 1)`` returns the
             ``(1, n_samples)`` whole-number counts of the samples (in their order).
             Replaces ``stratify`` and ``weights``.
+        smoothing : bool or float, default False
+            The smoothed bootstrap: add Gaussian noise to every drawn score, with
+            Silverman's bandwidth of its class (``True``) or the given bandwidth (a number,
+            in score units); infinite scores stay.  See :mod:`mlci.engine.smoothing` for
+            what it is good for and its caveats.  Works with every scheme (and
+            ``sampler``); not with ``sample_weight``.
+        subsample : float in (0, 1), optional
+            Draw ``floor(subsample * n)`` samples *without* replacement (per class with
+            ``stratify=True``, score-analysis's "proportion"): an m-out-of-n subsample, not
+            a bootstrap resample.  Replaces ``weights``.
 
         Returns
         -------
@@ -1267,14 +1330,41 @@ class Scores:
         (4, 3, True)
         >>> s.bootstrap_sample(sampler=lambda rng, b: np.ones((b, 7))) == s   # identity
         True
+        >>> h = s.bootstrap_sample(rng=0, subsample=0.5, stratify=True)   # 2 of 4, 1 of 3
+        >>> h.n_pos, h.n_neg
+        (2, 1)
+        >>> j = s.bootstrap_sample(rng=0, smoothing=0.1)    # jittered resample
+        >>> bool(set(j.pos) & set(s.pos))
+        False
         """
         stratify = check_flag("stratify", stratify)
         check_choice("weights", weights, ("multinomial", "poisson"))
         check_sampler(sampler)
+        h = check_smoothing(smoothing)
+        frac = check_subsample(subsample)
+        if h is not False and self._w is not None:
+            raise ValueError(
+                "`smoothing` of weighted Scores is not supported (the bandwidth rule is for "
+                "unweighted samples); drop `smoothing` or `sample_weight`."
+            )
         gen = np.random.default_rng(check_rng_seed(rng))
         y, is_pos = self._y_score, self._is_pos
         n = len(y)
-        if sampler is not None:
+        if frac is not None and (sampler is not None or weights != "multinomial"):
+            raise ValueError(
+                "`subsample` is a scheme of its own (without replacement): drop `sampler` "
+                "and `weights`."
+            )
+        if frac is not None:
+            cells = (
+                [np.flatnonzero(is_pos), np.flatnonzero(~is_pos)] if stratify else [np.arange(n)]
+            )
+            fn, _, _ = subsample_counts(cells, frac, n)
+            while True:
+                idx = np.flatnonzero(fn(gen, 1)[0])
+                if is_pos[idx].any() and not is_pos[idx].all():
+                    break
+        elif sampler is not None:
             if stratify or weights != "multinomial":
                 raise ValueError(
                     "`sampler` replaces the resampling design: drop `stratify` and `weights`."
@@ -1311,11 +1401,20 @@ class Scores:
                     idx = gen.integers(0, n, n)
                 if is_pos[idx].any() and not is_pos[idx].all():
                     break
-        return self._resampled(idx)
+        if h is False:
+            return self._resampled(idx)
+        return self._resampled(idx, smooth_scores(y[idx], is_pos[idx], self._bandwidths(h), gen))
 
-    def _resampled(self, idx: np.ndarray) -> Scores:
-        """The samples at user-order positions ``idx`` (with repeats) as a new object."""
-        y, is_pos = self._y_score[idx], self._is_pos[idx]
+    def _bandwidths(self, h: bool | float) -> tuple[float, float]:
+        """Smoothing bandwidths (positives, negatives): Silverman's per class, or ``h``."""
+        if h is True:
+            return (silverman_bandwidth(self.pos), silverman_bandwidth(self.neg))
+        return (float(h), float(h))
+
+    def _resampled(self, idx: np.ndarray, y: np.ndarray | None = None) -> Scores:
+        """The samples at user-order positions ``idx`` (with repeats) as a new object
+        (with the scores ``y`` instead of theirs, when given: smoothing)."""
+        y, is_pos = (self._y_score[idx] if y is None else y), self._is_pos[idx]
         if self._w is None:
             return type(self)._trusted(y[is_pos], y[~is_pos], self.score_class, self.equal_class)
         obj = type(self).__new__(type(self))
@@ -1471,6 +1570,8 @@ class Scores:
         progress: bool = False,
         dropna: bool = False,
         sampler: Callable[[np.random.Generator, int], Any] | None = None,
+        smoothing: bool | float = False,
+        subsample: float | None = None,
     ) -> BootstrapResult | tuple[BootstrapResult, ...]:
         """Bootstrap confidence interval of any statistic of the scores.
 
@@ -1531,6 +1632,23 @@ class Scores:
             their order (``pos`` then ``neg``, or the order of ``from_labels``), as in
             :func:`mlci.bootstrap_ci`.  It replaces ``conditions``, ``strata``,
             ``stratify`` and ``weights``; ``algorithm`` is then ``"weights"``.
+        smoothing : bool or float, default False
+            The smoothed bootstrap: every replicate's scores get Gaussian noise, with
+            Silverman's bandwidth of each class (``True``) or the given bandwidth (score
+            units), on top of any scheme (``conditions``, ``strata``, ``sampler``...).  The
+            statistic is computed on a rebuilt :class:`Scores` per replicate (slower;
+            ``algorithm`` is ``"weights"``).  Caveats in :mod:`mlci.engine.smoothing`: the
+            replicates are drawn from a kernel density estimate, slightly wider than the
+            data, and statistics at a fixed threshold are biased by it.  Not with
+            ``sample_weight``.
+        subsample : float in (0, 1), optional
+            m-out-of-n subsampling: every replicate draws ``floor(subsample * n_c)`` samples
+            without replacement from each cell (class with ``stratify``, and stratum), and
+            the replicates are rescaled to the full sample size before the interval is read
+            (``estimate + sqrt(m / (n - m)) * (replicate - estimate)``; Politis & Romano
+            1994, see :mod:`mlci.engine.smoothing`).  ``method`` is then ``"basic"`` (the
+            default), ``"percentile"`` or ``"normal"``; not with ``conditions``,
+            ``sampler``, ``weights="poisson"`` or ``two_stage``.
 
         Returns
         -------
@@ -1565,6 +1683,14 @@ class Scores:
         ...                  np.ones((b, 600))]
         >>> s.bootstrap_ci("eer", sampler=pos_only, rng=1, n_resamples=200).scheme
         'custom'
+
+        Half-samples (m-out-of-n, rescaled) and the smoothed bootstrap:
+
+        >>> res = s.bootstrap_ci("eer", subsample=0.5, rng=1, n_resamples=200)
+        >>> res.method, res.scheme, res.details["subsample"]["scale"]
+        ('basic', 'subsample(m=500 of n=1000)', 1.0)
+        >>> s.bootstrap_ci("eer", smoothing=True, rng=1, n_resamples=100).scheme
+        'strata+smoothed'
         """
         if not isinstance(metric_kwargs, dict | None):
             raise TypeError(f"`metric_kwargs` must be a dict; got {type(metric_kwargs).__name__}.")
@@ -1610,6 +1736,8 @@ class Scores:
             max_memory=max_memory,
             dropna=dropna,
             sampler=sampler,
+            smoothing=smoothing,
+            subsample=subsample,
         )
         if len(out) != 1:
             raise ValueError(f"Unknown metric {metric!r}.")
@@ -1636,6 +1764,8 @@ class Scores:
         algorithm: Any = "auto",
         user: tuple[Callable[..., Any], dict[str, Any]] | None = None,
         sampler: Any = None,
+        smoothing: Any = False,
+        subsample: Any = None,
     ) -> list[BootstrapResult]:
         """The one bootstrap driver of score statistics: validate, plan, run, finish.
 
@@ -1643,6 +1773,39 @@ class Scores:
         samples with a missing condition or stratum are dropped); or ``user`` is a
         callable metric and its keyword arguments.  Returns one result per part of the statistic.
         """
+        h = check_smoothing(smoothing)
+        frac = check_subsample(subsample)
+        if frac is not None:
+            clash = [
+                f"`{n}`"
+                for n, bad in (
+                    ("sampler", sampler is not None),
+                    ("conditions", conditions is not None),
+                    ("two_stage", two_stage is True),
+                    ("weights", weights != "multinomial"),
+                    ("algorithm", algorithm == "lazy"),
+                )
+                if bad
+            ]
+            if clash:
+                raise ValueError(
+                    "`subsample` draws samples without replacement itself: drop "
+                    f"{', '.join(clash)}."
+                )
+            if method == "auto":
+                method = "basic"
+            elif method not in SUBSAMPLE_METHODS:
+                raise ValueError(
+                    f"`method`={method!r} cannot be read from rescaled subsamples; with "
+                    f"`subsample` use one of {', '.join(repr(m) for m in SUBSAMPLE_METHODS)}."
+                )
+        if h is not False and self._w is not None:
+            raise ValueError(
+                "`smoothing` of weighted Scores is not supported (the bandwidth rule is for "
+                "unweighted samples); drop `smoothing` or `sample_weight`."
+            )
+        if h is not False and algorithm == "lazy":
+            raise ValueError("`smoothing` rebuilds every replicate: drop `algorithm='lazy'`.")
         opts = bootstrap_options(
             n_resamples=n_resamples,
             confidence_level=confidence_level,
@@ -1686,6 +1849,16 @@ class Scores:
         if cond is not None:
             cond = [c[perm] for c in cond] if design.nested else cond[perm]
         user_strata = None if design.strata is None else design.strata[perm]
+        sub = None
+        if frac is not None:
+            # the cells (class, stratum) in the samples' order; the scheme draws in them
+            codes = sc._is_pos.astype(np.intp) if stratify else np.zeros(len(keys), np.intp)
+            if design.strata is not None:
+                codes = codes + 2 * np.unique(design.strata, return_inverse=True)[1].ravel()
+            cells = [np.flatnonzero(codes == c) for c in np.unique(codes)]
+            sampler, m_sub, scale = subsample_counts(cells, frac, len(keys))
+            sub = {"fraction": frac, "m": m_sub, "n": len(keys), "scale": scale}
+            stratify, user_strata, algorithm = False, None, "weights"
         plan = plan_for_conditions(
             len(keys),
             conditions=cond,
@@ -1728,13 +1901,35 @@ class Scores:
             )
         if algorithm == "weights" or (algorithm == "auto" and not lazy_auto):
             lazy = False
-        details = {"n_dropped": sc.n_dropped}
-        custom = None
+        details: dict[str, Any] = {"n_dropped": sc.n_dropped}
+        custom: Sampler | None = None
+        if h is not False:
+            bw = sc._bandwidths(h)
+            if make is None:
+                fn, fkw = user  # type: ignore[misc]
+
+                def value(r: Scores) -> Any:
+                    return fn(r, **fkw)
+            else:
+
+                def value(r: Scores) -> Any:
+                    sp = make(r)
+                    return sp.fn(r._full_view()).reshape(sp.shape)
+
+            kernel = _SmoothedKernel(sc, kernel.keys, value, bw, spec.name)
+            lazy = False
+            details["smoothing"] = {"bandwidth_pos": bw[0], "bandwidth_neg": bw[1]}
         if sampler is not None:
             user_keys = np.empty(len(keys), dtype=np.intp)
             user_keys[perm] = kernel.keys
             custom = UserSampler(plan.weights_for(kernel.keys, kernel.m), sampler, user_keys)
-        return _run(
+        if h is not False:
+            custom = SmoothedSampler(
+                plan.weights_for(kernel.keys, kernel.m) if custom is None else custom
+            )
+        if sub is not None:
+            details["subsample"] = sub
+        out = _run(
             sc,
             spec,
             kernel,
@@ -1743,9 +1938,15 @@ class Scores:
             lazy,
             stratify,
             details,
-            threads=user is None,
+            threads=user is None and h is False,
             custom=custom,
         )
+        if h is not False:
+            base = "custom" if sampler is not None and sub is None else plan.scheme
+            out = [replace(r, scheme=f"{base}+smoothed") for r in out]
+        if sub is not None:
+            out = [_rescale_subsample(r, sub, h is not False) for r in out]
+        return out
 
 
 def _no_view(v: _View) -> np.ndarray:  # pragma: no cover - a callable's spec has no view path
@@ -2088,3 +2289,24 @@ def pointwise_cm(
     out[..., 1, 0] = ~p & top
     out[..., 1, 1] = ~p & ~top
     return out
+
+
+def _rescale_subsample(
+    res: BootstrapResult, sub: dict[str, Any], smoothed: bool
+) -> BootstrapResult:
+    """The replicates of m-out-of-n subsamples rescaled to n, and the interval from them."""
+    est = np.asarray(res.estimate, dtype=float)
+    dist = est + sub["scale"] * (np.asarray(res.bootstrap_distribution, dtype=float) - est)
+    scheme = f"subsample(m={sub['m']} of n={sub['n']})" + ("+smoothed" if smoothed else "")
+    with np.errstate(all="ignore"):
+        bias = np.nanmean(dist, axis=0) - est
+        se = np.nanstd(dist, axis=0, ddof=1)
+    scalar = np.ndim(res.estimate) == 0
+    out = replace(
+        res,
+        bootstrap_distribution=dist,
+        scheme=scheme,
+        bias=float(bias) if scalar else bias,
+        standard_error=float(se) if scalar else se,
+    )
+    return out.interval(method=res.method, confidence_level=res.confidence_level)

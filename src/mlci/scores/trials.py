@@ -74,7 +74,7 @@ from ..inputs import (
     native_values,
 )
 from ..metrics import FunctionKernel, Kernel, get_kernel
-from ..results import BootstrapResult
+from ..results import BootstrapResult, per_confidence_level
 
 __all__ = ["EerKernel", "trial_bootstrap_ci", "trial_weights"]
 
@@ -628,6 +628,7 @@ def _prepare(
 
 # --------------------------------------------------------------------------- public API
 @reports_progress
+@per_confidence_level
 def trial_bootstrap_ci(
     y_true: Any,
     y_score: Any,
@@ -642,7 +643,7 @@ def trial_bootstrap_ci(
     resample: Any = ("speaker",),
     same_speaker: str = "once",
     n_resamples: int = 1000,
-    confidence_level: float = 0.95,
+    confidence_level: float | list[float] = 0.95,
     method: str = "percentile",
     alternative: str = "two-sided",
     rng: Any = None,
@@ -685,6 +686,7 @@ def trial_bootstrap_ci(
     n_resamples, confidence_level, method, alternative, rng
         As in :func:`mlci.bootstrap_ci` (BCa uses a delete-one-speaker jackknife).  The
         intervals of ``"eer"``, ``"roc_auc"`` and ``"average_precision"`` stay in [0, 1].
+        A list of levels returns a tuple of results, one per level (same replicates).
     batch, n_jobs, max_memory
         Engine knobs; they never change the result.
     progress : bool, default False

@@ -26,7 +26,7 @@ from scipy.special import xlogy
 
 from ..feedback import reports_progress
 from ..inputs import DEFAULT_MAX_MEMORY, check_choice, check_flag
-from ..results import BootstrapResult, Result
+from ..results import BootstrapResult, Result, per_confidence_level
 from .curves import _check_scores_obj, _point_rates_rows
 from .scores import Scores, _counts_at, _Layout, _resolve, _Spec, _View
 
@@ -87,11 +87,12 @@ class EERResult(Result):
 
 
 @reports_progress
+@per_confidence_level
 def eer_ci(
     scores: Scores,
     *,
     n_resamples: int = 1000,
-    confidence_level: float = 0.95,
+    confidence_level: float | list[float] = 0.95,
     method: str = "bca",
     alternative: str = "two-sided",
     rng: Any = None,
@@ -118,6 +119,7 @@ def eer_ci(
     n_resamples, confidence_level, method, alternative, rng
         Bootstrap options as in :meth:`mlci.Scores.bootstrap_ci` (every interval method;
         the EER's interval stays in [0, 1], the threshold's is unbounded).
+        A list of levels returns a tuple of results, one per level (same replicates).
     conditions : array-like, or list of array-like, optional
         Condition (speaker, session...) of every sample, resampled as a unit (nested: a
         list of levels, top first); without it trials are assumed independent and
@@ -286,6 +288,7 @@ def min_detection_cost(
 
 
 @reports_progress
+@per_confidence_level
 def dcf_ci(
     scores: Scores,
     p_target: float,
@@ -296,7 +299,7 @@ def dcf_ci(
     threshold: float | None = None,
     normalize: bool = True,
     n_resamples: int = 1000,
-    confidence_level: float = 0.95,
+    confidence_level: float | list[float] = 0.95,
     method: str = "bca",
     alternative: str = "two-sided",
     rng: Any = None,
@@ -331,6 +334,7 @@ def dcf_ci(
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
     two_stage, weights, batch, n_jobs, max_memory, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, inf)).
+        A list of levels returns a tuple of results, one per level (same replicates).
     progress : bool, default False
         Show a progress bar on stderr while the replicates run (after about 2 seconds, on
         a terminal only, never in CI; see :mod:`mlci.feedback`).
@@ -541,12 +545,13 @@ def min_cllr(scores: Scores) -> float:
 
 
 @reports_progress
+@per_confidence_level
 def cllr_ci(
     scores: Scores,
     *,
     minimum: bool = False,
     n_resamples: int = 1000,
-    confidence_level: float = 0.95,
+    confidence_level: float | list[float] = 0.95,
     method: str = "bca",
     alternative: str = "two-sided",
     rng: Any = None,
@@ -575,6 +580,7 @@ def cllr_ci(
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
     two_stage, weights, batch, n_jobs, max_memory, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, inf)).
+        A list of levels returns a tuple of results, one per level (same replicates).
     progress : bool, default False
         Show a progress bar on stderr while the replicates run (after about 2 seconds, on
         a terminal only, never in CI; see :mod:`mlci.feedback`).
