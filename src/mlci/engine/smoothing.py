@@ -94,7 +94,7 @@ def silverman_bandwidth(x: np.ndarray) -> float:
     Examples
     --------
     >>> round(silverman_bandwidth(np.arange(10.0)), 4)
-    1.6342
+    1.7193
     """
     x = np.asarray(x, dtype=float)
     x = x[np.isfinite(x)]
