@@ -31,7 +31,6 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
 from ..classical.pvalues import t_pvalues
@@ -484,13 +483,7 @@ def _cr1_compare(table, name, reference, correction, level, alt):
     d_se = np.sqrt(np.maximum(d_var, 0.0))
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.where(d_se > 0, d_hat / d_se, 0.0)
-    if alt == "two-sided":
-        p = 2 * stats.t.sf(np.abs(t), df)
-    elif alt == "greater":
-        p = stats.t.sf(t, df)
-    else:
-        p = stats.t.cdf(t, df)
-    p = np.where(d_se > 0, p, 1.0)
+    p = np.where(d_se > 0, t_pvalues(t, df, alt), 1.0)
     p_adj = adjust_pvalues(p, correction=correction)
     lo, hi = cr1_interval(d_hat, d_se, df, level, alt, (-1.0, 1.0))
     sim_level = 1 - (1 - level) / len(pairs)
