@@ -752,3 +752,31 @@ def test_weight_argument_routes_a_weight_column():
     assert {weight_argument(m) for m in list_metrics() if m != "weighted_mean"} == {"sample_weight"}
     with pytest.raises(ValueError, match="Unknown metric"):
         weight_argument("acuracy")
+
+
+def test_exact_sums_equal_the_correctly_rounded_rational_sums():
+    # Reference: exact rational arithmetic (fractions.Fraction), rounded once to float.
+    # ExactSums sums exactly for integer counts; only its elementwise recombination of the
+    # three pieces rounds, so it is within an ulp or so of the correctly rounded sum.
+    from fractions import Fraction
+
+    from mlci.metrics import ExactSums
+
+    rng = np.random.default_rng(3)
+    for scale in (1e-3, 1.0, 1e6):
+        values = rng.normal(size=(97, 2)) * scale
+        w = rng.poisson(1, (9, 97)).astype(float)
+        got = ExactSums(values)(w)
+        want = np.array(
+            [
+                [
+                    float(sum(Fraction(v) * int(c) for v, c in zip(values[:, j], row, strict=True)))
+                    for j in (0, 1)
+                ]
+                for row in w
+            ]
+        )
+        np.testing.assert_allclose(got, want, rtol=2.5e-16, atol=0)
+        np.testing.assert_allclose(
+            ExactSums(values[:, 0])(w[:4]), want[:4, 0], rtol=2.5e-16, atol=0
+        )
