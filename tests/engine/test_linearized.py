@@ -24,9 +24,8 @@ from mlci.engine.intervals import (
     wilson_interval,
 )
 from mlci.engine.linearize import (
+    Linearization,
     icc_anova,
-    linearization_support,
-    linearize,
     random_effects_df,
 )
 from mlci.engine.nested import plan_for_conditions
@@ -354,10 +353,10 @@ def test_explicit_linearized_method_that_does_not_apply_is_refused():
 
 def test_linearization_support_reasons():
     plan = plan_for_conditions(N, n_resamples=10, rng=0)
-    assert linearization_support(get_kernel("f1", [Y, PRED], {}), plan) is None
+    assert Linearization(get_kernel("f1", [Y, PRED], {}), plan).unsupported is None
     poisson = plan_for_conditions(N, weights="poisson", n_resamples=10, rng=0)
-    assert "Poisson" in linearization_support(get_kernel("f1", [Y, PRED], {}), poisson)
-    lin = linearize(get_kernel("accuracy", [Y, PRED], {}), plan)
+    assert "Poisson" in Linearization(get_kernel("f1", [Y, PRED], {}), poisson).unsupported
+    lin = Linearization(get_kernel("accuracy", [Y, PRED], {}), plan).estimate()
     assert lin.df == N - 1 and lin.effective_n == N
 
 

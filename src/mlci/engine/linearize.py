@@ -58,17 +58,9 @@ __all__ = [
     "Linearization",
     "Linearized",
     "icc_anova",
-    "linearization_support",
-    "linearize",
     "proportion_df",
     "random_effects_df",
-    "run_linearized",
 ]
-
-
-def linearization_support(kernel: Kernel, plan: Any) -> str | None:
-    """Why the linearized standard error is unavailable for this metric and design (None: it is)."""
-    return Linearization(kernel, plan).unsupported
 
 
 @dataclass(frozen=True)
@@ -205,20 +197,6 @@ def _variance(
 
 def _se(var: np.ndarray) -> np.ndarray:
     return np.sqrt(np.maximum(var, 0.0))
-
-
-def linearize(kernel: Kernel, plan: Any) -> Linearized:
-    """The linearized standard error of the estimate (see the module docstring)."""
-    return Linearization(kernel, plan).estimate()
-
-
-def run_linearized(
-    kernel: Kernel,
-    plan: Any,
-    run: Any,
-) -> tuple[np.ndarray, np.ndarray, Sampler]:
-    """Every replicate's metric and linearized standard error (:meth:`Linearization.run`)."""
-    return Linearization(kernel, plan).run(run)
 
 
 class Linearization:
