@@ -136,3 +136,73 @@ def test_progress_inside_a_bar_adds_to_it_and_is_checked():
     assert bar.done == bar.total == 500
     with pytest.raises(TypeError, match="`progress` must be True or False"):
         run(n_resamples=300, progress="yes")
+
+
+def _protocol_drivers():
+    """The drivers that fit models: their fits (and runs) are counted on the bar."""
+    from sklearn.naive_bayes import GaussianNB
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 3))
+    y = (X[:, 0] + rng.normal(size=120) > 0).astype(int)
+
+    def train_and_predict(idx, seed):
+        return GaussianNB().fit(X[idx], y[idx]).predict(X[:40])
+
+    return {
+        # (call, the units on the bar, how many)
+        "cross_val_ci": (
+            lambda **kw: mlci.cross_val_ci(GaussianNB(), X, y, n_repeats=2, rng=0, **kw),
+            "fit",
+            10,
+        ),
+        "cross_val_compare": (
+            lambda **kw: mlci.cross_val_compare(
+                GaussianNB(), GaussianNB(), X, y, cv=5, n_repeats=2, rng=0, **kw
+            ),
+            "fit",
+            2 * 10,  # two estimators on the same 2 x 5 folds
+        ),
+        "bootstrap632_ci": (
+            lambda **kw: mlci.bootstrap632_ci(
+                GaussianNB(), X, y, variant="oob", n_bootstraps=20, rng=0, **kw
+            ),
+            "fit",
+            21,
+        ),
+        # 3 training runs, then the test-set bootstrap's replicates on the same bar
+        "evaluate_method": (
+            lambda **kw: mlci.evaluate_method(
+                train_and_predict,
+                80,
+                y[:40],
+                metric="accuracy",
+                seeds=3,
+                n_resamples=200,
+                rng=0,
+                **kw,
+            ),
+            "step",
+            3 + 200,
+        ),
+    }
+
+
+@pytest.mark.parametrize("name", list(_protocol_drivers()))
+def test_protocols_count_their_fits_on_one_bar(name, monkeypatch):
+    run, unit, total = _protocol_drivers()[name]
+    monkeypatch.setenv("MLCI_PROGRESS_DELAY", "0")
+    with progress_bar(stream=io.StringIO(), delay=0, force=True) as bar:
+        run()  # progress=False inside an outer bar: counted on it
+    assert (bar.done, bar.total, bar.unit) == (total, total, unit)
+    tty = _Terminal()
+    monkeypatch.setattr("sys.stderr", tty)
+    run(progress=True)
+    assert f"{total}/{total}" in tty.getvalue()
+    assert mlci.feedback.current_progress() is None
+    pipe = io.StringIO()  # not a terminal: nothing, not even a plain line per fit
+    monkeypatch.setattr("sys.stderr", pipe)
+    run(progress=True)
+    assert pipe.getvalue() == ""
+    with pytest.raises(TypeError, match="`progress` must be True or False"):
+        run(progress="yes")

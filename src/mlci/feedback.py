@@ -40,7 +40,14 @@ from typing import Any, TypeVar
 
 from .inputs.validation import check_flag
 
-__all__ = ["Progress", "current_progress", "progress_bar", "reports_progress", "warn"]
+__all__ = [
+    "Progress",
+    "counting",
+    "current_progress",
+    "progress_bar",
+    "reports_progress",
+    "warn",
+]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -73,7 +80,8 @@ def warn(message: str, category: type[Warning] = UserWarning) -> None:
 
 
 class Progress:
-    """Counts replicates done against the total announced, and draws the bar.
+    """Counts units of work done (bootstrap replicates, model fits) against the total
+    announced, and draws the bar.
 
     Parameters
     ----------
@@ -95,6 +103,13 @@ class Progress:
         self._bar: Any = None
         self._drawn = False
         self._lock = threading.Lock()
+        self.units: list[str] = []
+
+    @property
+    def unit(self) -> str:
+        """What the bar counts: ``"replicate"``, ``"fit"``, or ``"step"`` when a call
+        announced more than one kind of work."""
+        return self.units[0] if len(self.units) == 1 else ("step" if self.units else "replicate")
 
     @property
     def enabled(self) -> bool:
@@ -106,10 +121,13 @@ class Progress:
         isatty = getattr(self.stream, "isatty", None)
         return bool(isatty and isatty())
 
-    def add_total(self, n: int) -> None:
-        """Announce ``n`` more replicates (one bootstrap run)."""
+    def add_total(self, n: int, unit: str = "replicate") -> None:
+        """Announce ``n`` more units of work (one bootstrap run's replicates, or a
+        protocol's model fits: ``unit="fit"``)."""
         with self._lock:
             self.total += int(n)
+            if unit not in self.units:
+                self.units.append(unit)
             if self._bar is not None:
                 self._bar.total = self.total
                 self._bar.refresh()
@@ -130,8 +148,8 @@ class Progress:
         try:
             from tqdm import tqdm
         except ImportError:
-            return _PlainBar(self.total, self.stream)
-        return tqdm(total=self.total, file=self.stream, unit="replicate", leave=False)
+            return _PlainBar(self.total, self.stream, self.unit)
+        return tqdm(total=self.total, file=self.stream, unit=self.unit, leave=False)
 
     def close(self) -> None:
         if self._bar is not None:
@@ -141,15 +159,15 @@ class Progress:
 class _PlainBar:
     """A one-line bar without tqdm: ``mlci: [#####.....]  52%  5200/10000 replicates``."""
 
-    def __init__(self, total: int, stream: Any) -> None:
-        self.total, self.n, self.stream = total, 0, stream
+    def __init__(self, total: int, stream: Any, unit: str = "replicate") -> None:
+        self.total, self.n, self.stream, self.unit = total, 0, stream, unit
 
     def refresh(self) -> None:
         share = min(1.0, self.n / self.total) if self.total else 0.0
         filled = int(30 * share)
         self.stream.write(
             f"\rmlci: [{'#' * filled}{'.' * (30 - filled)}] {share:4.0%}  "
-            f"{self.n}/{self.total} replicates"
+            f"{self.n}/{self.total} {self.unit}s"
         )
         self.stream.flush()
 
@@ -216,6 +234,36 @@ def progress_bar(
     finally:
         _ACTIVE.reset(token)
         bar.close()
+
+
+@contextlib.contextmanager
+def counting(total: int, unit: str, show: bool) -> Iterator[Callable[[int], None]]:
+    """Count ``total`` units of work (model fits, runs) on the progress bar.
+
+    Yields ``advance(k)``, to call as work is done.  The units are added to the active
+    bar (an outer driver's or the command line's); with none active and ``show`` True a
+    bar is opened for the block (the rules of :class:`Progress`: on a terminal, after
+    the delay, never in CI); otherwise ``advance`` does nothing.
+
+    Examples
+    --------
+    >>> import io
+    >>> with progress_bar(stream=io.StringIO(), delay=0, force=True) as bar:
+    ...     with counting(4, "fit", show=False) as advance:
+    ...         for _ in range(4):
+    ...             advance(1)
+    >>> bar.done, bar.total, bar.unit
+    (4, 4, 'fit')
+    """
+    with contextlib.ExitStack() as stack:
+        bar = current_progress()
+        if bar is None and show:
+            bar = stack.enter_context(progress_bar())
+        if bar is None:
+            yield lambda k: None
+            return
+        bar.add_total(total, unit=unit)
+        yield bar.update
 
 
 def reports_progress(func: _F) -> _F:

@@ -95,8 +95,8 @@ def test_evaluate_method_function_and_estimator_reproducible(capsys):
     r1 = evaluate_method(tp, 200, yte, metric="accuracy", progress=True, **same)
     assert len(calls) == 4 and all(c[0] == 200 for c in calls)
     assert r1.details["runs"] == [(0, 1), (0, 2), (1, 1), (1, 2)]
-    # tqdm ("mlci runs: 100%|...| 4/4") or the plain fallback ("mlci: run 4/4 done")
-    assert "4/4" in capsys.readouterr().err
+    # stderr is not a terminal here: no bar (tests/test_feedback.py draws it on one)
+    assert capsys.readouterr().err == ""
     # parallel training (joblib; threads here, to keep the test fast: the result cannot
     # depend on the backend, as each run gets its indices and seed from the driver)
     with joblib.parallel_config(backend="threading"):

@@ -267,9 +267,14 @@ def test_tuning_inside_the_folds_reports_the_chosen_parameters():
     assert {p["max_depth"] for p in r.best_params} <= {1, 3}
 
 
-def test_progress_goes_to_stderr(capsys):
-    mlci.cross_val_ci(GaussianNB(), X, Y, method="naive", progress=True, rng=0)
-    assert "5/5 fits" in capsys.readouterr().err
+def test_progress_counts_the_fits_and_is_silent_in_a_pipe(capsys):
+    import io
+
+    with mlci.feedback.progress_bar(stream=io.StringIO(), delay=0, force=True) as bar:
+        mlci.cross_val_ci(GaussianNB(), X, Y, method="corrected", n_repeats=2, rng=0)
+    assert (bar.done, bar.total, bar.unit) == (10, 10, "fit")
+    mlci.cross_val_ci(GaussianNB(), X, Y, method="corrected", progress=True, rng=0)
+    assert capsys.readouterr().err == ""  # stderr is not a terminal here
 
 
 def test_roc_auc_without_predict_proba_uses_the_decision_function():

@@ -24,7 +24,6 @@ pooled interval with the engine's finish step
 
 from __future__ import annotations
 
-import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +36,7 @@ from ..engine.bootstrap import finish_bootstrap
 from ..engine.nested import plan_for_conditions
 from ..engine.resampling import make_plan
 from ..engine.sampler import Stream, block_generator, stream_seed
-from ..feedback import reports_progress
+from ..feedback import counting, reports_progress
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
     BootstrapOptions,
@@ -487,29 +486,6 @@ def compare_methods(
     )
 
 
-def _progress(total: int, enabled: bool) -> Any:
-    if not enabled:
-        return None
-    try:
-        from tqdm.auto import tqdm
-
-        return tqdm(total=total, desc="mlci runs", file=sys.stderr)
-    except ImportError:
-
-        class _Print:
-            def __init__(self) -> None:
-                self.n = 0
-
-            def update(self, k: int = 1) -> None:
-                self.n += k
-                print(f"mlci: run {self.n}/{total} done", file=sys.stderr, flush=True)
-
-            def close(self) -> None:
-                pass
-
-        return _Print()
-
-
 def _estimator_runner(
     estimator: Any, x_train: Any, y_train: Any, x_test: Any, response: str
 ) -> Callable[[np.ndarray, int], Any]:
@@ -553,6 +529,7 @@ def _training_sets(
     return sets
 
 
+@reports_progress
 def evaluate_method(
     train_and_predict: Any,
     n_train: int,
@@ -623,8 +600,10 @@ def evaluate_method(
     n_jobs : int, optional
         Parallel training runs with joblib (needs joblib installed; None runs them in
         turn), and the threads of the test-set bootstrap (None: all cores, up to 8).
-    progress : bool
-        Progress bar on stderr (tqdm if installed, else one line per run).
+    progress : bool, default False
+        Show a progress bar on stderr of the training runs and then the test-set
+        replicates (after about 2 seconds, on a terminal only, never in CI; see
+        :mod:`mlci.feedback`).
 
     Returns
     -------
@@ -692,9 +671,7 @@ def evaluate_method(
         )
     train_sets = _training_sets(n_train, n_train_resamples, ss)
     jobs = [(i, idx, sd) for i, idx in train_sets for sd in seed_list]
-    bar = _progress(len(jobs), bool(progress))
     workers = opts.engine.n_jobs
-    preds = []
     if workers is not None and workers != 1:
         try:
             from joblib import Parallel, delayed
@@ -703,19 +680,18 @@ def evaluate_method(
                 "`n_jobs` runs training in parallel with joblib; install it (pip install "
                 "joblib) or leave n_jobs=None."
             ) from None
-        for out in Parallel(n_jobs=workers, return_as="generator")(
+        outputs = Parallel(n_jobs=workers, return_as="generator")(
             delayed(runner)(idx, sd) for _, idx, sd in jobs
-        ):
-            preds.append(out)
-            if bar is not None:
-                bar.update(1)
+        )
     else:
-        for _, idx, sd in jobs:
-            preds.append(runner(idx, sd))
-            if bar is not None:
-                bar.update(1)
-    if bar is not None:
-        bar.close()
+        outputs = (runner(idx, sd) for _, idx, sd in jobs)
+    preds = []
+    # the runs on the progress bar: with progress=True a bar of their own (on a terminal,
+    # never in CI), to which the test-set bootstrap below adds its replicates
+    with counting(len(jobs), "run", bool(progress)) as advance:
+        for out in outputs:
+            preds.append(out)
+            advance(1)
     r = _run_distributions(
         y_test,
         {f"predictions of run {k}": p for k, p in enumerate(preds)},

@@ -8,7 +8,6 @@ use them.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..engine.sampler import Stream, block_generator
+from ..feedback import counting
 from ..inputs import (
     ArgSpec,
     check_choice,
@@ -314,19 +314,6 @@ def _fit_one(estimator: Any, data: ProtocolData, spec: MetricSpec, fit: Fit) -> 
     return pred, (dict(best) if best is not None else None)
 
 
-class _Progress:
-    """A plain progress line on stderr (every tenth of the fits)."""
-
-    def __init__(self, total: int, what: str) -> None:
-        self.total, self.done, self.what = total, 0, what
-        self.step = max(1, total // 10)
-
-    def update(self) -> None:
-        self.done += 1
-        if self.done % self.step == 0 or self.done == self.total:
-            print(f"mlci {self.what}: {self.done}/{self.total} fits", file=sys.stderr, flush=True)
-
-
 def fit_all(
     estimator: Any,
     data: ProtocolData,
@@ -335,10 +322,11 @@ def fit_all(
     *,
     n_jobs: int | None,
     progress: bool,
-    what: str,
 ) -> list[tuple[Any, Any]]:
-    """Fit and predict every :class:`Fit` (in order), with joblib when ``n_jobs`` asks."""
-    bar = _Progress(len(fits), what) if progress else None
+    """Fit and predict every :class:`Fit` (in order), with joblib when ``n_jobs`` asks.
+
+    The fits are counted on the progress bar (:func:`mlci.feedback.counting`): the
+    active one, or with ``progress`` a bar of their own (terminals only, never in CI)."""
     out: list[tuple[Any, Any]] = []
     if n_jobs is not None and n_jobs != 1:
         try:
@@ -353,10 +341,10 @@ def fit_all(
         )
     else:
         results = (_fit_one(estimator, data, spec, f) for f in fits)
-    for r in results:
-        out.append(r)
-        if bar is not None:
-            bar.update()
+    with counting(len(fits), "fit", progress) as advance:
+        for r in results:
+            out.append(r)
+            advance(1)
     return out
 
 

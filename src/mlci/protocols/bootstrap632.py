@@ -40,7 +40,7 @@ import numpy as np
 
 from ..engine.resampling import make_plan
 from ..engine.sampler import Stream, stream_seed
-from ..feedback import warn
+from ..feedback import reports_progress, warn
 from ..inputs import (
     check_alternative,
     check_choice,
@@ -196,6 +196,7 @@ def oob_standard_error(counts: np.ndarray, losses: np.ndarray) -> tuple[float, f
     return err1, se, float(np.sqrt(adj)) if np.isfinite(adj) and adj > 0 else float("nan")
 
 
+@reports_progress
 def bootstrap632_ci(
     estimator: Any,
     X: Any,
@@ -246,7 +247,8 @@ def bootstrap632_ci(
     n_jobs : int, optional
         Fit in parallel with joblib.
     progress : bool, default False
-        Print the number of fits done to stderr.
+        Show a progress bar of the model fits on stderr (after about 2 seconds, on a
+        terminal only, never in CI; see :mod:`mlci.feedback`).
     dropna : bool, default False
         Drop samples with a missing ``y`` (or ``X`` entry) instead of refusing them.
 
@@ -293,9 +295,7 @@ def bootstrap632_ci(
         for b in range(b_count)
     ]
     fits.append(Fit(every, every, fit_seed(seed, b_count), "the fit on all data"))
-    results = fit_all(
-        estimator, data, spec, fits, n_jobs=workers, progress=show, what="bootstrap632_ci"
-    )
+    results = fit_all(estimator, data, spec, fits, n_jobs=workers, progress=show)
     preds = [p for p, _ in results]
     kernel = pooled_kernel(spec, np.tile(data.y, b_count + 1), preds)
     values = pointwise_values(kernel).reshape(b_count + 1, n)

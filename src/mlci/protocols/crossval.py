@@ -42,7 +42,7 @@ from scipy import stats
 
 from ..classical.significance import corrected_resampled_ttest, kfold_cv_ttest
 from ..engine.sampler import Stream, block_generator
-from ..feedback import warn
+from ..feedback import reports_progress, warn
 from ..inputs import (
     check_alternative,
     check_choice,
@@ -566,6 +566,7 @@ def nested_statistics(
     }
 
 
+@reports_progress
 def cross_val_ci(
     estimator: Any,
     X: Any,
@@ -643,7 +644,8 @@ def cross_val_ci(
     n_jobs : int, optional
         Fit in parallel with joblib (-1: all cores).  Results do not depend on it.
     progress : bool, default False
-        Print the number of fits done to stderr.
+        Show a progress bar of the model fits on stderr (after about 2 seconds, on a
+        terminal only, never in CI; see :mod:`mlci.feedback`).
     dropna : bool, default False
         Drop samples whose ``y`` or condition is missing instead of refusing them, and
         the rows of ``X`` with a missing entry (without it, ``X`` goes to the estimator
@@ -685,7 +687,7 @@ def cross_val_ci(
         rng, n_jobs, progress, dropna,
     )  # fmt: skip
     n_outer = len(p.fits) if method != "nested" else p.reps * p.k
-    scores, kernel, edges, results = _run(estimator, p, spec, n_outer, "cross_val_ci")
+    scores, kernel, edges, results = _run(estimator, p, spec, n_outer)
     details: dict[str, Any] = {"n_dropped": p.data.n_dropped}
     if method == "nested":
         pw = pointwise_values(kernel)
@@ -779,11 +781,11 @@ def _prepare(
 
 
 def _run(
-    estimator: Any, p: _Prepared, spec: MetricSpec, n_outer: int, what: str
+    estimator: Any, p: _Prepared, spec: MetricSpec, n_outer: int
 ) -> tuple[np.ndarray, Any, np.ndarray, list[tuple[Any, Any]]]:
     """Fit every fit of ``p``; the metric on the first ``n_outer`` test sets (an error
     naming the fold where it is undefined), the pooled kernel and its slice edges."""
-    results = fit_all(estimator, p.data, spec, p.fits, n_jobs=p.workers, progress=p.show, what=what)
+    results = fit_all(estimator, p.data, spec, p.fits, n_jobs=p.workers, progress=p.show)
     y_all = np.concatenate([p.data.y[f.test] for f in p.fits])
     kernel = pooled_kernel(spec, y_all, [r for r, _ in results])
     edges = np.concatenate([[0], np.cumsum([len(f.test) for f in p.fits])])
@@ -801,6 +803,7 @@ def _run(
     return scores, kernel, edges, results
 
 
+@reports_progress
 def cross_val_compare(
     estimator_a: Any,
     estimator_b: Any,
@@ -874,8 +877,8 @@ def cross_val_compare(
         conditions, stratify, rng, n_jobs, progress, dropna,
     )  # fmt: skip
     n = len(p.fits)
-    a = _run(estimator_a, p, spec, n, "cross_val_compare (A)")[0].reshape(p.reps, p.n_splits)
-    b = _run(estimator_b, p, spec, n, "cross_val_compare (B)")[0].reshape(p.reps, p.n_splits)
+    a = _run(estimator_a, p, spec, n)[0].reshape(p.reps, p.n_splits)
+    b = _run(estimator_b, p, spec, n)[0].reshape(p.reps, p.n_splits)
     n_train = float(np.mean([len(f.train) for f in p.fits]))
     n_test = float(np.mean([len(f.test) for f in p.fits]))
     if method == "naive":
