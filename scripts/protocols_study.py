@@ -231,6 +231,7 @@ def learner(name):
         "knn-reg": KNN(n_neighbors=10, regression=True),
         "rf": RandomForestClassifier(n_estimators=50, min_samples_leaf=2, oob_score=True),
         "rf-reg": RandomForestRegressor(n_estimators=50, min_samples_leaf=2, oob_score=True),
+        "rf200": RandomForestClassifier(n_estimators=200, min_samples_leaf=2, oob_score=True),
     }[name]
 
 
@@ -256,7 +257,7 @@ CELLS = [
     Cell("knn-acc-n100-k5", "nonlinear", "knn", "accuracy", 100, 5, 20, 300),
     Cell("ridge-mse-n100-k5", "linear", "ridge", "mse", 100, 5, 20, 300),
     Cell("grouped-logreg-acc-n200-k5", "grouped", "logreg", "accuracy", 200, 5, 10, 300),
-    Cell("oob-rf-acc-n200", "nonlinear", "rf", "accuracy", 200, 0, 0, 300, False, "oob"),
+    Cell("oob-rf-acc-n200", "nonlinear", "rf", "accuracy", 200, 0, 0, 400, False, "oob"),
     Cell("boot-logreg-acc-n100", "logistic", "logreg", "accuracy", 100, 0, 200, 300, False, "632"),
     Cell("boot-knn-acc-n100", "nonlinear", "knn", "accuracy", 100, 0, 200, 300, False, "632"),
     Cell("holdout-logreg-acc-n100", "logistic", "logreg", "accuracy", 100, 0, 10, 300, False,
@@ -274,7 +275,7 @@ CELLS = [
     Cell("holdout-ridge-mse-n400", "linear", "ridge", "mse", 400, 0, 10, 600, False, "holdout"),
     Cell("knnreg-mse-n200-k5", "friedman", "knn-reg", "mse", 200, 5, 10, 200),
     Cell("logreg-acc-n500-k5", "logistic", "logreg", "accuracy", 500, 5, 10, 200),
-    Cell("oob-rfreg-mse-n200", "friedman", "rf-reg", "mse", 200, 0, 0, 200, False, "oob"),
+    Cell("oob-rfreg-mse-n200", "friedman", "rf-reg", "mse", 200, 0, 0, 400, False, "oob"),
     Cell("logreg-acc-n50-k5", "logistic", "logreg", "accuracy", 50, 5, 20, 200),
     # the number of repetitions of nested CV: the cell above with R = 3 and R = 50
     Cell("ridge-mse-n100-k10-R3", "linear", "ridge", "mse", 100, 10, 3, 400,
@@ -286,6 +287,9 @@ CELLS = [
          False, "632", data_seed="boot-logreg-acc-n100"),
     Cell("boot-knn-acc-n100-B1000", "nonlinear", "knn", "accuracy", 100, 0, 1000, 400,
          False, "632", data_seed="boot-knn-acc-n100"),
+    # oob_ci with a 200-tree forest (the data sets of the 50-tree cell)
+    Cell("oob-rf200-acc-n200", "nonlinear", "rf200", "accuracy", 200, 0, 0, 200, False, "oob",
+         data_seed="oob-rf-acc-n200"),
 ]  # fmt: skip
 
 
@@ -420,10 +424,12 @@ def _oob(cell, s, est, rng, f):
     Its target: this forest ("refit")."""
     g = np.random.default_rng(rng)
     model = _fit(est, int(g.integers(2**31 - 1)), s)
+    seed = g.integers(2**31 - 1)
+    r = mlci.oob_ci(model, s.y, X=s.x, metric=cell.metric, rng=seed, dropna=True)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", "oob_ci's interval", UserWarning)
-        r = mlci.oob_ci(model, s.y, metric=cell.metric, rng=g.integers(2**31 - 1), dropna=True)
-    return {"oob-forest": _row(r)}, cell.n, true_metric(cell, model, f), 1
+        plain = mlci.oob_ci(model, s.y, metric=cell.metric, rng=seed, dropna=True)
+    return {"oob-forest": _row(r), "oob-plain": _row(plain)}, cell.n, true_metric(cell, model, f), 1
 
 
 def _bootstrap632(cell, s, est, rng, f):
@@ -504,6 +510,7 @@ TARGET_OF = {
     "naive-splits": ("n_train", "refit"),
     "bootstrap-test": ("refit", "n_train"),
     "oob-forest": ("refit", "n"),
+    "oob-plain": ("refit", "n"),
     "boot-632+": ("n", "refit"),
     "boot-632": ("n", "refit"),
     "boot-oob": ("n632", "n"),
@@ -605,7 +612,12 @@ def table(cells):
 
 
 #: the naive interval shown beside each protocol's recommended one
-NAIVE_OF = {"cv": "naive-RxK", "loo": "naive-loo", "holdout": "naive-splits"}
+NAIVE_OF = {
+    "cv": "naive-RxK",
+    "loo": "naive-loo",
+    "holdout": "naive-splits",
+    "oob": "oob-plain",
+}
 
 
 def recommended_of(cell):

@@ -38,11 +38,19 @@ import numpy as np
 from ..classical.checks import require
 from ..engine.bootstrap import bootstrap_ci
 from ..feedback import warn
-from ..inputs import ArgSpec, check_flag, gather, positive_label
+from ..inputs import ArgSpec, check_flag, check_rng_seed, gather, positive_label
 from ..results import BootstrapResult
-from ._fitting import metric_spec
+from ._fitting import metric_spec, pointwise_values, pooled_kernel, set_scores
+from .crossval import normal_interval
 
-__all__ = ["OOB_WARNING", "oob_ci"]
+__all__ = [
+    "OOB_FRACTIONS",
+    "OOB_WARNING",
+    "oob_ci",
+    "oob_extrapolation",
+    "oob_member_bootstrap",
+    "tree_predictions",
+]
 
 #: the warning of every :func:`oob_ci` call (the study's numbers, docs/validation.md)
 OOB_WARNING = (
@@ -52,6 +60,13 @@ OOB_WARNING = (
     "predictions use ~37% of the trees, so the estimate is pessimistic, and it varies more "
     "than a test set's). For an interval that holds, use cross_val_ci(method='nested') or "
     "a test set."
+)
+
+#: the metrics whose corrected interval the study measured (docs/validation.md)
+_MEASURED = ("accuracy", "error_rate", "mse")
+OOB_UNMEASURED = (
+    "oob_ci's corrected interval for {metric!r} is approximate: mlci's coverage study "
+    "measured it for accuracy and MSE only."
 )
 
 
@@ -86,10 +101,223 @@ def _oob_predictions(model: Any, spec: Any, pos_label: Any) -> tuple[np.ndarray,
     )
 
 
+def tree_predictions(model: Any, X: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Every member's prediction on the training rows, and how often each row was in its
+    bootstrap sample.
+
+    Parameters
+    ----------
+    model : fitted scikit-learn bagging ensemble or random forest
+    X : array-like, shape (n_samples, n_features)
+        The data the model was fitted on, in the same order.
+
+    Returns
+    -------
+    (predictions, counts)
+        ``predictions``: shape ``(B, n)`` for a regressor, ``(B, n, n_classes)`` (class
+        probabilities, the columns of ``model.classes_``) for a classifier; ``counts``:
+        shape ``(B, n)``, from ``model.estimators_samples_``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.ensemble import RandomForestClassifier
+    >>> X, y = make_classification(60, random_state=0)
+    >>> rf = RandomForestClassifier(10, oob_score=True, random_state=0).fit(X, y)
+    >>> p, c = tree_predictions(rf, X)
+    >>> p.shape, c.shape, int(c.sum(axis=1)[0])
+    ((10, 60, 2), (10, 60), 60)
+    """
+    members = list(getattr(model, "estimators_", ()))
+    samples = getattr(model, "estimators_samples_", None)
+    if not members or samples is None:
+        raise ValueError(
+            f"`model` ({type(model).__name__}) has no fitted members with their bootstrap "
+            "samples (estimators_, estimators_samples_): fit a RandomForest*, ExtraTrees* "
+            "(bootstrap=True) or Bagging* estimator first."
+        )
+    features = getattr(model, "estimators_features_", None)
+    Xa = X.to_numpy() if hasattr(X, "to_numpy") else np.asarray(X)
+    if Xa.ndim != 2:
+        raise ValueError(f"`X` must be a 2-d array of the training data; got {Xa.ndim} dimension(s).")
+    n = Xa.shape[0]
+    classes = getattr(model, "classes_", None)
+    preds = []
+    for b, est in enumerate(members):
+        xb = Xa if features is None else Xa[:, features[b]]
+        if classes is None:
+            preds.append(np.asarray(est.predict(xb), dtype=float))
+            continue
+        k = len(classes)
+        out = np.zeros((n, k))
+        if hasattr(est, "predict_proba"):
+            proba = np.asarray(est.predict_proba(xb), dtype=float)
+            cols = np.arange(k) if proba.shape[1] == k else np.asarray(est.classes_, dtype=int)
+            out[:, cols] = proba
+        else:  # members without probabilities vote (as scikit-learn's bagging does)
+            out[np.arange(n), np.asarray(est.predict(xb), dtype=int)] = 1.0
+        preds.append(out)
+    counts = np.array([np.bincount(np.asarray(ix), minlength=n)[:n] for ix in samples])
+    if counts.shape[1] != n or any(np.asarray(ix).max(initial=-1) >= n for ix in samples):
+        raise ValueError(
+            f"`X` has {n} rows but `model` was fitted on more; pass the data it was fitted on."
+        )
+    return np.asarray(preds), counts
+
+
+def _labels_or_scores(
+    mean: np.ndarray, spec: Any, classes: Any, pos_label: Any
+) -> np.ndarray:
+    """The metric's input from mean member predictions (..., n[, k]): as oob_ci reads
+    scikit-learn's out-of-bag predictions."""
+    if classes is None:
+        return mean
+    if spec.response == "predict":
+        return np.asarray(classes)[np.argmax(mean, axis=-1)]
+    if spec.response == "proba" and mean.shape[-1] > 2:
+        return mean
+    pos = positive_label(classes, pos_label, name="model.classes_")
+    return mean[..., list(classes).index(pos)]
+
+
+def _scores(spec: Any, y: np.ndarray, sets: np.ndarray) -> np.ndarray:
+    """The metric of each prediction set (``sets[s]`` predicts ``y``)."""
+    s_count = sets.shape[0]
+    flat = sets.reshape((s_count * len(y), *sets.shape[2:]))
+    kernel = pooled_kernel(spec, np.tile(y, s_count), [flat])
+    if spec.pointwise:
+        return pointwise_values(kernel).reshape(s_count, len(y)).mean(axis=1)
+    return set_scores(kernel, [(i * len(y), (i + 1) * len(y)) for i in range(s_count)])
+
+
+#: fractions of each sample's out-of-bag members whose votes extrapolate the metric
+OOB_FRACTIONS = (0.25, 1 / 3, 0.5, 0.75, 1.0)
+
+
+def oob_extrapolation(
+    predictions: np.ndarray,
+    oob: np.ndarray,
+    score: Any,
+    *,
+    power: float,
+    n_subsets: int = 20,
+    rng: Any = None,
+) -> tuple[float, float, float]:
+    """The out-of-bag metric extrapolated from votes of fewer members to all ``B``.
+
+    Each sample's out-of-bag prediction averages its ``m_i`` out-of-bag members (about
+    ``0.37·B``), not all ``B`` members of the ensemble.  The metric is computed again
+    with random subsets of ``k_i = round(f·m_i)`` of each sample's out-of-bag members
+    for the fractions ``f`` of :data:`OOB_FRACTIONS` (``n_subsets`` random subsets
+    each), fitted by least squares as ``a + c·mean_i(k_i^-power)`` and read at ``B``:
+    ``a + c·B^-power``.
+
+    Parameters
+    ----------
+    predictions : ndarray, shape (B, n) or (B, n, k)
+        The members' predictions (see :func:`tree_predictions`).
+    oob : ndarray of bool, shape (B, n)
+        Whether member ``b`` left sample ``i`` out of its bootstrap sample (every sample
+        needs at least one).
+    score : callable
+        ``score(mean_predictions)`` -> ndarray of the metric of each set, for
+        ``mean_predictions`` of shape ``(S, n[, k])``.
+    power : float
+        1 for the mean of a smooth loss of averaged predictions (the variance term of
+        the MSE of an average of ``k`` members is exactly ``c/k``); 0.5 for votes
+        (labels): measured in mlci's study (see docs/validation.md).
+    n_subsets : int, default 20
+    rng : seed
+
+    Returns
+    -------
+    (extrapolated, at_full_oob, slope)
+        The metric at ``B`` members, the plain out-of-bag metric, and ``c``.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> p = rng.normal(size=(40, 30))
+    >>> oob = rng.random((40, 30)) < 0.4
+    >>> oob[0] = True
+    >>> def mse(mean):  # the truth is 0: the MSE of a mean of k members is 1/k
+    ...     return (mean**2).mean(axis=1)
+    >>> est, plain, c = oob_extrapolation(p, oob, mse, power=1.0, rng=0)
+    >>> bool(abs(c - 1) < 0.5), bool(est < plain)
+    (True, True)
+    """
+    gen = np.random.default_rng(rng)
+    b_count = predictions.shape[0]
+    oob = np.asarray(oob, dtype=bool)
+    m = oob.sum(axis=0)
+    if (m == 0).any():
+        raise ValueError("every sample needs at least one out-of-bag member.")
+    xs, sets = [], []
+    for f in OOB_FRACTIONS:
+        k = np.maximum(1, np.round(f * m)).astype(int)
+        for _ in range(1 if f == 1.0 else n_subsets):
+            if f == 1.0:
+                chosen = oob
+            else:
+                key = np.where(oob, gen.random(oob.shape), np.inf)
+                chosen = key.argsort(axis=0).argsort(axis=0) < k[None, :]
+            sets.append(_member_mean(predictions, chosen))
+            xs.append(float(np.mean(k.astype(float) ** -power)))
+    ys = np.asarray(score(np.asarray(sets)), dtype=float)
+    slope, intercept = np.polyfit(np.asarray(xs), ys, 1)
+    return float(intercept + slope * b_count**-power), float(ys[-1]), float(slope)
+
+
+def _member_mean(predictions: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+    """The mean prediction of the chosen members of each sample (chosen: (B, n))."""
+    w = chosen.astype(float)
+    total = np.einsum("bn,bn...->n...", w, predictions)
+    count = w.sum(axis=0)
+    return total / count.reshape(count.shape + (1,) * (predictions.ndim - 2))
+
+
+def oob_member_bootstrap(
+    predictions: np.ndarray,
+    oob: np.ndarray,
+    score: Any,
+    *,
+    n_resamples: int = 200,
+    rng: Any = None,
+) -> np.ndarray:
+    """The out-of-bag metric with the ensemble's members resampled (with replacement):
+    its spread is the Monte-Carlo variability of the out-of-bag metric that comes from
+    the finite number of members, given the data.
+
+    A sample none of whose out-of-bag members was drawn keeps its out-of-bag prediction.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> p, oob = rng.normal(size=(50, 20)), rng.random((50, 20)) < 0.4
+    >>> d = oob_member_bootstrap(p, oob, lambda mean: (mean**2).mean(axis=1), rng=0)
+    >>> d.shape
+    (200,)
+    """
+    gen = np.random.default_rng(rng)
+    b_count = predictions.shape[0]
+    oob = np.asarray(oob, dtype=bool)
+    full = _member_mean(predictions, oob)
+    w = gen.multinomial(b_count, np.full(b_count, 1 / b_count), size=n_resamples).astype(float)
+    masked = predictions * oob.reshape(oob.shape + (1,) * (predictions.ndim - 2))
+    total = np.tensordot(w, masked, axes=(1, 0))  # (R, n[, k])
+    count = w @ oob
+    shape = count.shape + (1,) * (predictions.ndim - 2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = total / count.reshape(shape)
+    mean = np.where(count.reshape(shape) > 0, mean, full[None])
+    return np.asarray(score(mean), dtype=float)
+
+
 def oob_ci(
     model: Any,
     y: Any,
     *,
+    X: Any = None,
     metric: str = "accuracy",
     pos_label: Any = None,
     conditions: Any = None,
@@ -100,7 +328,17 @@ def oob_ci(
     alternative: str = "two-sided",
     rng: Any = None,
 ) -> BootstrapResult:
-    """The out-of-bag metric of a fitted ensemble, with mlci's test-set bootstrap interval.
+    """The out-of-bag metric of a fitted ensemble, with an interval for the ensemble's
+    metric on new data.
+
+    With the training data ``X`` (recommended), the metric is extrapolated from the
+    out-of-bag votes (each of about 37% of the members) to all the ensemble's members
+    (:func:`oob_extrapolation`) and the interval is ``estimate ± z·se`` with
+    ``se² = se_test² + se_members²``: ``se_test`` the standard error of mlci's test-set
+    bootstrap of the out-of-bag predictions (:func:`mlci.bootstrap_ci`), ``se_members``
+    the spread of the out-of-bag metric when the members are resampled
+    (:func:`oob_member_bootstrap`).  Without ``X``: the test-set bootstrap interval of
+    the plain out-of-bag predictions, which under-covers (it warns).
 
     Parameters
     ----------
@@ -109,6 +347,10 @@ def oob_ci(
         ``bootstrap=True`` or ``Bagging*`` fitted with ``oob_score=True``.
     y : array-like, shape (n_samples,)
         The targets the model was fitted on, in the same order.
+    X : array-like, shape (n_samples, n_features), optional
+        The data the model was fitted on, in the same order: needed for the members'
+        own predictions (refused if they do not reproduce the model's out-of-bag
+        predictions).  Without it, the uncorrected interval (approximate; it warns).
     metric : str, default "accuracy"
         A built-in metric (as in :func:`mlci.cross_val_ci`): labels from the class of
         highest out-of-bag probability, scores from the positive class's column.
@@ -120,13 +362,18 @@ def oob_ci(
         A sample that was in every tree's bootstrap sample has no out-of-bag prediction
         (scikit-learn warns and gives NaN): refused unless ``dropna=True``, which leaves
         it out (``details["n_dropped"]``).
-    n_resamples, confidence_level, method, alternative, rng
+    n_resamples, confidence_level, alternative, rng
         As in :func:`mlci.bootstrap_ci`.
+    method : str, default "auto"
+        Without ``X``: the bootstrap interval's method (as in :func:`mlci.bootstrap_ci`).
+        With ``X`` the interval is normal: ``"auto"`` or ``"normal"``.
 
     Returns
     -------
     BootstrapResult
-        ``details["target"]`` says what the interval is for.
+        ``details["target"]`` says what the interval is for; with ``X`` also
+        ``details["oob"]`` (the plain out-of-bag metric), ``"se_test"``,
+        ``"se_members"`` and ``"n_members"``.
 
     Examples
     --------
@@ -134,6 +381,9 @@ def oob_ci(
     >>> from sklearn.ensemble import RandomForestClassifier
     >>> X, y = make_classification(200, random_state=0)
     >>> rf = RandomForestClassifier(50, oob_score=True, random_state=0).fit(X, y)
+    >>> r = oob_ci(rf, y, X=X, rng=0)
+    >>> bool(abs(r.details["oob"] - rf.oob_score_) < 1e-12), r.method
+    (True, 'oob-extrapolated')
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
@@ -166,8 +416,23 @@ def oob_ci(
             f"`y` has {g.n_samples + g.n_dropped} entries but `model` holds {len(pred)} "
             "out-of-bag predictions; pass the targets the model was fitted on."
         )
-    if g.kept is not None:
-        pred = pred[g.kept]
+    corrected = X is not None
+    if corrected:
+        if method not in ("auto", "normal"):
+            raise ValueError(
+                f"`method`={method!r}: with `X` the interval is normal; use method='auto' "
+                "or 'normal' (or leave out `X` for the test-set bootstrap's methods)."
+            )
+        members, counts = tree_predictions(model, X)
+        if members.shape[1] != len(pred):
+            raise ValueError(
+                f"`X` has {members.shape[1]} rows but `model` holds {len(pred)} out-of-bag "
+                "predictions; pass the data the model was fitted on."
+            )
+        seed = check_rng_seed(rng)
+        boot_seed, extra_seed, member_seed = seed.spawn(3)
+    kept = np.flatnonzero(~missing) if g.kept is None else np.asarray(g.kept)
+    pred = pred[kept]
     r = bootstrap_ci(
         g["y"],
         pred,
@@ -175,16 +440,64 @@ def oob_ci(
         conditions=g["conditions"],
         n_resamples=n_resamples,
         confidence_level=confidence_level,
-        method=method,
+        method="auto" if corrected else method,
         alternative=alternative,
-        rng=rng,
+        rng=boot_seed if corrected else rng,
         pos_label=pos_label,
         average="binary" if spec.name == "f1" else "default",
     )
     n_trees = len(getattr(model, "estimators_", ()))
-    target = (
-        f"{spec.name} of the fitted ensemble ({n_trees} trees) on new data; the interval "
-        "treats the out-of-bag predictions as a test set and is approximate"
+    if not corrected:
+        target = (
+            f"{spec.name} of the fitted ensemble ({n_trees} trees) on new data; the interval "
+            "treats the out-of-bag predictions as a test set and is approximate"
+        )
+        warn(OOB_WARNING)
+        return dataclasses.replace(
+            r, details={**r.details, "target": target, "n_dropped": g.n_dropped}
+        )
+    members, oob = members[:, kept], counts[:, kept] == 0
+    classes = getattr(model, "classes_", None)
+    own = _labels_or_scores(_member_mean(members, oob), spec, classes, pos_label)
+    same = np.array_equal(own, pred) if own.dtype.kind not in "fc" else np.allclose(
+        own, pred, rtol=1e-6, atol=1e-9
     )
-    warn(OOB_WARNING)
-    return dataclasses.replace(r, details={**r.details, "target": target, "n_dropped": g.n_dropped})
+    if not same:
+        raise ValueError(
+            "`X` does not reproduce `model`'s out-of-bag predictions: pass the data the "
+            "model was fitted on, in the same order (and the same columns)."
+        )
+    y_kept = np.asarray(g["y"])
+
+    def score(mean: np.ndarray) -> np.ndarray:
+        return _scores(spec, y_kept, _labels_or_scores(mean, spec, classes, pos_label))
+
+    power = 0.5 if spec.response == "predict" else 1.0
+    estimate, plain, _ = oob_extrapolation(members, oob, score, power=power, rng=extra_seed)
+    spread = oob_member_bootstrap(members, oob, score, rng=member_seed)
+    se_members = float(np.std(spread, ddof=1))
+    se_test = float(r.standard_error)
+    se = float(np.hypot(se_test, se_members))
+    ci = normal_interval(estimate, se, confidence_level, alternative, spec.bounds)
+    target = f"{spec.name} of the fitted ensemble ({n_trees} members) on new data"
+    if spec.name not in _MEASURED:
+        warn(OOB_UNMEASURED.format(metric=spec.name))
+    return dataclasses.replace(
+        r,
+        estimate=estimate,
+        confidence_interval=ci,
+        standard_error=se,
+        method="oob-extrapolated",
+        bias=float(plain - estimate),
+        details={
+            **r.details,
+            "method_reason": "normal: the out-of-bag metric extrapolated to all members, "
+            "se² = se_test² + se_members²",
+            "target": target,
+            "n_dropped": g.n_dropped,
+            "oob": plain,
+            "se_test": se_test,
+            "se_members": se_members,
+            "n_members": n_trees,
+        },
+    )
