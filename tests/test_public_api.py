@@ -510,10 +510,10 @@ REGISTRY: dict[str, Api] = {
     ),
     "oob_ci": Api(
         mlci.oob_ci,
-        {"y": Y, "conditions": COND, **FAST},
+        {"y": Y, "X": X_CV, "conditions": COND, **FAST},
         call=lambda y, **kw: mlci.oob_ci(_forest(), y, **kw),
-        aligned=({"y": LABELS, "conditions": GROUPS},),
-        optional=frozenset({"conditions"}),
+        aligned=({"y": LABELS, "X": MATRIX, "conditions": GROUPS},),
+        optional=frozenset({"conditions", "X"}),
         conditions="conditions",
         adapted=frozenset({"model"}),
     ),

@@ -40,7 +40,7 @@ from ..engine.bootstrap import bootstrap_ci
 from ..feedback import warn
 from ..inputs import ArgSpec, check_flag, check_rng_seed, gather, positive_label
 from ..results import BootstrapResult
-from ._fitting import metric_spec, pointwise_values, pooled_kernel, set_scores
+from ._fitting import _missing_rows, _rows, metric_spec, pointwise_values, pooled_kernel, set_scores
 from .crossval import normal_interval
 
 __all__ = [
@@ -137,9 +137,15 @@ def tree_predictions(model: Any, X: Any) -> tuple[np.ndarray, np.ndarray]:
             "(bootstrap=True) or Bagging* estimator first."
         )
     features = getattr(model, "estimators_features_", None)
-    Xa = X.to_numpy() if hasattr(X, "to_numpy") else np.asarray(X)
-    if Xa.ndim != 2:
-        raise ValueError(f"`X` must be a 2-d array of the training data; got {Xa.ndim} dimension(s).")
+    if hasattr(X, "tocsr"):
+        Xa = X.tocsr()
+    else:
+        Xa = np.asarray(X.to_numpy() if hasattr(X, "to_numpy") else X)
+    if Xa.ndim != 2 or Xa.dtype.kind not in "biuf":
+        raise ValueError(
+            "`X` must be the numeric training data, one row per sample; got an array of "
+            f"{Xa.ndim} dimension(s) and dtype {Xa.dtype}."
+        )
     n = Xa.shape[0]
     classes = getattr(model, "classes_", None)
     preds = []
@@ -165,9 +171,7 @@ def tree_predictions(model: Any, X: Any) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(preds), counts
 
 
-def _labels_or_scores(
-    mean: np.ndarray, spec: Any, classes: Any, pos_label: Any
-) -> np.ndarray:
+def _labels_or_scores(mean: np.ndarray, spec: Any, classes: Any, pos_label: Any) -> np.ndarray:
     """The metric's input from mean member predictions (..., n[, k]): as oob_ci reads
     scikit-learn's out-of-bag predictions."""
     if classes is None:
@@ -361,7 +365,8 @@ def oob_ci(
     dropna : bool, default False
         A sample that was in every tree's bootstrap sample has no out-of-bag prediction
         (scikit-learn warns and gives NaN): refused unless ``dropna=True``, which leaves
-        it out (``details["n_dropped"]``).
+        it out (``details["n_dropped"]``), as it leaves out samples with a missing ``y``,
+        condition or entry of ``X``.
     n_resamples, confidence_level, alternative, rng
         As in :func:`mlci.bootstrap_ci`.
     method : str, default "auto"
@@ -401,16 +406,16 @@ def oob_ci(
             f"row {int(np.flatnonzero(missing)[0])}): they were in every tree's bootstrap "
             "sample. Use more trees, or dropna=True to leave them out."
         )
-    g = gather(
-        {
-            "y": ArgSpec("numbers" if spec.regression else "labels"),
-            "conditions": ArgSpec("groups"),
-            "model": ArgSpec("numbers"),
-        },
-        {"y": y, "conditions": conditions, "model": np.where(missing, np.nan, 0.0)},
-        dropna=dropna,
-        allow_empty=True,
-    )
+    specs = {
+        "y": ArgSpec("numbers" if spec.regression else "labels"),
+        "conditions": ArgSpec("groups"),
+        "model": ArgSpec("numbers"),
+    }
+    values = {"y": y, "conditions": conditions, "model": np.where(missing, np.nan, 0.0)}
+    if X is not None and dropna:  # rows of X with a missing entry are dropped too
+        specs["X"] = ArgSpec("numbers")
+        values["X"] = np.where(_missing_rows(_rows(X)), np.nan, 0.0)
+    g = gather(specs, values, dropna=dropna, allow_empty=True)
     if g.n_samples + g.n_dropped != len(pred):
         raise ValueError(
             f"`y` has {g.n_samples + g.n_dropped} entries but `model` holds {len(pred)} "
@@ -459,8 +464,10 @@ def oob_ci(
     members, oob = members[:, kept], counts[:, kept] == 0
     classes = getattr(model, "classes_", None)
     own = _labels_or_scores(_member_mean(members, oob), spec, classes, pos_label)
-    same = np.array_equal(own, pred) if own.dtype.kind not in "fc" else np.allclose(
-        own, pred, rtol=1e-6, atol=1e-9
+    same = (
+        np.array_equal(own, pred)
+        if own.dtype.kind not in "fc"
+        else np.allclose(own, pred, rtol=1e-6, atol=1e-9)
     )
     if not same:
         raise ValueError(
