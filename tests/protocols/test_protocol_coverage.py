@@ -145,3 +145,16 @@ def test_leave_one_out_corrected_is_conservative_and_naive_short(loo_cell):
     if m >= 600:  # the spread is 1.11 times the naive standard error (about 0.03 MC error)
         assert loo_cell["rows"]["naive-loo"]["sd_over_se"] > 1
         assert stats.binomtest(naive, m, 0.95, alternative="less").pvalue < ALPHA
+
+
+@pytest.fixture(scope="module", params=["oob-rf-acc-n200", "oob-rfreg-mse-n200"])
+def oob_cell(request):
+    # oob_ci(X=...) on 50-tree forests (docs/validation.md: 400 replications each)
+    cell = next(c for c in STUDY.CELLS if c.name == request.param)
+    return _summary(STUDY.dataclasses.replace(cell, reps=max(40, round(400 * SCALE))))
+
+
+@pytest.mark.slow
+def test_oob_interval_covers_the_fitted_forest(oob_cell):
+    assert oob_cell["rows"]["oob-forest"]["stated"] == "refit"
+    _check_recommended(oob_cell, "oob-forest")

@@ -479,7 +479,8 @@ def oob_ci(
     def score(mean: np.ndarray) -> np.ndarray:
         return _scores(spec, y_kept, _labels_or_scores(mean, spec, classes, pos_label))
 
-    power = 0.5 if spec.response == "predict" else 1.0
+    # votes (labels): 1/sqrt(k) measured; averaged predictions (scores, regression): 1/k
+    power = 0.5 if spec.response == "predict" and not spec.regression else 1.0
     estimate, plain, _ = oob_extrapolation(members, oob, score, power=power, rng=extra_seed)
     spread = oob_member_bootstrap(members, oob, score, rng=member_seed)
     se_members = float(np.std(spread, ddof=1))
