@@ -232,6 +232,7 @@ def learner(name):
         "rf": RandomForestClassifier(n_estimators=50, min_samples_leaf=2, oob_score=True),
         "rf-reg": RandomForestRegressor(n_estimators=50, min_samples_leaf=2, oob_score=True),
         "rf200": RandomForestClassifier(n_estimators=200, min_samples_leaf=2, oob_score=True),
+        "rf200-reg": RandomForestRegressor(n_estimators=200, min_samples_leaf=2, oob_score=True),
     }[name]
 
 
@@ -290,6 +291,8 @@ CELLS = [
     # oob_ci with a 200-tree forest (the data sets of the 50-tree cell)
     Cell("oob-rf200-acc-n200", "nonlinear", "rf200", "accuracy", 200, 0, 0, 200, False, "oob",
          data_seed="oob-rf-acc-n200"),
+    Cell("oob-rf200reg-mse-n200", "friedman", "rf200-reg", "mse", 200, 0, 0, 200, False, "oob",
+         data_seed="oob-rfreg-mse-n200"),
 ]  # fmt: skip
 
 

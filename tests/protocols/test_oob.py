@@ -128,7 +128,7 @@ def test_extrapolation_of_votes_against_all_subsets():
     def error(mean):
         return (np.argmax(mean, axis=-1) != y).mean(axis=-1)
 
-    est, plain, slope = oob_extrapolation(p, oob, error, power=0.5, n_subsets=4000, rng=2)
+    est, plain, _ = oob_extrapolation(p, oob, error, power=0.5, n_subsets=4000, rng=2)
     assert plain == pytest.approx(es[-1])
     assert est == pytest.approx(a + c * 10**-0.5, abs=0.01)
 
