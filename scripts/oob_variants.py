@@ -108,7 +108,8 @@ def variants(cell_name, reps, n_trees):
         rows.append(row)
     a = {k: np.array([r[k] for r in rows], dtype=float) for k in rows[0]}
     t = a["truth"]
-    print(f"{cell_name}, {n_trees} trees, {reps} data sets (error rate for accuracy)")
+    what = "MSE" if reg else "error rate"
+    print(f"{cell_name}, {n_trees} trees, {reps} data sets ({what})")
     print(f"  mean truth {t.mean():.4f}")
     for k in ("oob", "extrap_p1.0", "extrap_p0.5"):
         e = a[k]

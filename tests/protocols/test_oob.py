@@ -184,10 +184,11 @@ def test_oob_ci_with_X_is_the_extrapolated_estimate_and_its_two_standard_errors(
     assert low.confidence_interval.low == pytest.approx(est - stats.norm.ppf(0.95) * se)
 
 
-@pytest.mark.filterwarnings("error")
 def test_oob_ci_with_X_for_the_mse():
     rf = RandomForestRegressor(30, oob_score=True, random_state=0).fit(X, YR)
-    r = mlci.oob_ci(rf, YR, X=X, metric="mse", rng=0, n_resamples=200)
+    # the study: 0.910 of the fitted forest's MSE (short of 0.92): it warns
+    with pytest.warns(UserWarning, match="corrected interval for the MSE is approximate"):
+        r = mlci.oob_ci(rf, YR, X=X, metric="mse", rng=0, n_resamples=200)
     plain = np.mean((rf.oob_prediction_ - YR) ** 2)
     assert r.details["oob"] == pytest.approx(plain)
     assert r.estimate < plain  # 30 members predict better than the ~11 out-of-bag ones

@@ -149,12 +149,20 @@ def test_leave_one_out_corrected_is_conservative_and_naive_short(loo_cell):
 
 @pytest.fixture(scope="module", params=["oob-rf-acc-n200", "oob-rfreg-mse-n200"])
 def oob_cell(request):
-    # oob_ci(X=...) on 50-tree forests (docs/validation.md: 400 replications each)
+    # oob_ci(X=...) on 50-tree forests (docs/validation.md, 400 replications each: 0.940
+    # of the forest's accuracy, 0.910 of its MSE; the plain interval 0.895 and 0.823)
     cell = next(c for c in STUDY.CELLS if c.name == request.param)
-    return _summary(STUDY.dataclasses.replace(cell, reps=max(40, round(400 * SCALE))))
+    cell = STUDY.dataclasses.replace(cell, reps=max(40, round(400 * SCALE)))
+    return {**_summary(cell), "cell": cell}
 
 
 @pytest.mark.slow
 def test_oob_interval_covers_the_fitted_forest(oob_cell):
     assert oob_cell["rows"]["oob-forest"]["stated"] == "refit"
-    _check_recommended(oob_cell, "oob-forest")
+    if oob_cell["cell"].metric == "accuracy":
+        _check_recommended(oob_cell, "oob-forest")
+    else:  # the MSE: short of 0.92 (documented, it warns), above the plain interval
+        k, m = _covered(oob_cell, "oob-forest"), oob_cell["reps"]
+        assert stats.binomtest(k, m, 0.88, alternative="less").pvalue > ALPHA
+        assert stats.binomtest(k, m, 0.95, alternative="greater").pvalue > ALPHA
+    assert _covered(oob_cell, "oob-plain") <= _covered(oob_cell, "oob-forest")
