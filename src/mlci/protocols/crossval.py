@@ -12,7 +12,8 @@ says it (``target``):
     estimate tracks this expected error, not the error of the model fitted on the data
     at hand).  Methods ``"naive"`` and ``"corrected"``: at the folds' training size
     ``n_train``; method ``"nested"``: at the full size ``n`` (its bias correction
-    extrapolates to it).
+    extrapolates to it), except for leave-one-out (``cv="loo"``), whose nested interval
+    keeps the leave-one-out estimate and its target at ``n_train = n - 1``.
 ``"refit"``
     the metric of one fitted model on new data (the model refit on all ``n`` samples).
     No cross-validation interval states it; the study of docs/validation.md shows how
@@ -79,6 +80,9 @@ NAIVE_COVERAGE = (
     "0.91-0.92 for leave-one-out"
 )
 _TARGETS = {"naive": "algorithm", "corrected": "algorithm", "nested": "algorithm"}
+#: folds of the nested cross-validation that measures the inflation of leave-one-out's
+#: standard error (``cv="loo"``, ``method="nested"``)
+LOO_NESTED_K = 5
 
 
 def target_text(target: str, metric: str, n: int, n_train: float) -> str:
@@ -119,8 +123,9 @@ class CVResult(IntervalResult):
     ----------------------------------------------------------
     target : {"algorithm"}
         What the interval is for: the expected metric of the learning algorithm trained
-        on ``n_train`` samples (methods ``"naive"``, ``"corrected"``) or on all
-        ``n_samples`` (``"nested"``); :attr:`target_description` says which.
+        on ``n_train`` samples (methods ``"naive"``, ``"corrected"``, and ``"nested"``
+        with leave-one-out) or on all ``n_samples`` (``"nested"`` over k folds);
+        :attr:`target_description` says which.
     target_description : str
         The target in words.
     cv : str
@@ -229,7 +234,14 @@ class CVResult(IntervalResult):
 def _finish(base: CVResult, method: str, level: float, alternative: str) -> CVResult:
     """The interval of ``method`` from the stored fold scores (and nested statistics)."""
     scores = base.fold_scores.ravel()
-    if method == "nested":
+    if method == "nested" and base.cv == "loo":
+        # the leave-one-out mean; its naive standard error s/√n times the inflation that
+        # nested k-fold cross-validation measures on the same data (see cross_val_ci)
+        nested = base.details["nested"]
+        est = float(scores.mean())
+        se = float(scores.std(ddof=1) / np.sqrt(scores.size) * nested["inflation"])
+        ci = normal_interval(est, se, level, alternative, base.bounds)
+    elif method == "nested":
         nested = base.details["nested"]
         est, se = nested["estimate"], nested["standard_error"]
         ci = normal_interval(est, se, level, alternative, base.bounds)
@@ -276,7 +288,7 @@ def _finish(base: CVResult, method: str, level: float, alternative: str) -> CVRe
             target,
             str(base.metric),
             base.n_samples,
-            float(base.n_samples) if method == "nested" else base.n_train,
+            float(base.n_samples) if method == "nested" and base.cv != "loo" else base.n_train,
         ),
     )
 
@@ -343,19 +355,24 @@ def _check_cv(cv: Any, n_repeats: Any, test_size: Any, method: str) -> tuple[str
         raise TypeError(f"`test_size` must be a fraction in (0, 1); got {test_size!r}.")
     if not 0.0 < float(test_size) < 1.0:
         raise ValueError(f"`test_size` must be a fraction in (0, 1); got {test_size!r}.")
+    loo_nested = cv == "loo" and method == "nested"
     if n_repeats is None:
-        reps = 1 if (method == "naive" and cv == "kfold") or cv == "loo" else 10
+        one = (method == "naive" and cv == "kfold") or (cv == "loo" and not loo_nested)
+        reps = 1 if one else 10
     else:
         reps = check_positive_int("n_repeats", n_repeats)
-    if cv == "loo" and reps != 1:
+    if cv == "loo" and reps != 1 and not loo_nested:
         raise ValueError(
-            f"`n_repeats`={reps}: leave-one-out has no randomness to repeat; use n_repeats=1."
+            f"`n_repeats`={reps}: leave-one-out has no randomness to repeat; use n_repeats=1 "
+            "(with method='nested' it counts the repetitions of the nested k-fold runs)."
         )
-    if method == "nested":
+    if loo_nested:
+        k = LOO_NESTED_K
+    elif method == "nested":
         if cv != "kfold":
             raise ValueError(
-                f"`method`='nested' needs k-fold cross-validation (`cv` an int >= 3); got "
-                f"cv={cv!r}."
+                f"`method`='nested' needs k-fold cross-validation (`cv` an int >= 3) or "
+                f"leave-one-out (cv='loo'); got cv={cv!r}."
             )
         if k < 3:
             raise ValueError(
@@ -573,7 +590,7 @@ def cross_val_ci(
     y: Any,
     *,
     metric: str = "accuracy",
-    method: str = "corrected",
+    method: str | None = None,
     cv: int | str = 5,
     n_repeats: int | None = None,
     test_size: float = 0.2,
@@ -605,7 +622,9 @@ def cross_val_ci(
         ``brier`` (classifiers) or ``mse``, ``mae``, ``rmse``, ``r2`` (regressors).
         ``method="nested"`` needs the mean of a per-sample value (accuracy, error_rate,
         log_loss, brier, mse, mae).
-    method : {"corrected", "naive", "nested"}, default "corrected"
+    method : {"corrected", "naive", "nested"}, optional
+        Default ``"nested"`` for leave-one-out with a per-sample metric, else
+        ``"corrected"``.
         ``"corrected"``: Nadeau & Bengio's variance ``(1/J + n_test/n_train)·s²`` of the
         ``J`` fold scores, Student t with ``J - 1`` df; target ``"algorithm"``.
         ``"naive"``: the fold scores' standard error ``s/√J`` as if they were
@@ -619,12 +638,21 @@ def cross_val_ci(
         docstring).  Costs
         ``n_repeats · (k(k-1)/2 + k)`` fits; the result also gives the other two
         intervals from its outer folds (:meth:`CVResult.interval`).
+        With ``cv="loo"``: the leave-one-out estimate with its naive standard error
+        ``s/√n`` times the inflation factor that ``n_repeats`` runs of nested 5-fold
+        cross-validation (as above) measure on the same data; target ``"algorithm"``
+        at ``n - 1``; ``n + n_repeats · 15`` fits (250 at n = 100), at least 10
+        samples.  The corrected interval over-covers for leave-one-out (it assumes a
+        correlation of ``1/(n-1)`` between left-out losses) and the naive one
+        under-covers; docs/validation.md has the numbers.
     cv : int, "loo" or "holdout", default 5
         Number of folds; ``"loo"`` leave-one-out; ``"holdout"`` ``n_repeats`` random
         splits with ``test_size`` held out (repeated random splits).
     n_repeats : int, optional
         Repetitions with new random folds.  Default: 1 for a naive k-fold and for
         leave-one-out, else 10 (Bouckaert & Frank's 10×10 for ``"corrected"``).
+        Leave-one-out with ``method="nested"``: the repetitions of its nested 5-fold
+        runs (default 10); otherwise leave-one-out takes only 1.
     test_size : float, default 0.2
         Fraction held out by ``cv="holdout"``.
     conditions : array-like, shape (n_samples,), optional
@@ -672,8 +700,11 @@ def cross_val_ci(
     'algorithm'
     """
     require_sklearn("cross_val_ci")
-    method = check_choice("method", method, CV_METHODS)
     spec = metric_spec(metric, pos_label)
+    if method is None:  # leave-one-out: the interval that holds (docs/validation.md)
+        loo = isinstance(cv, str) and cv == "loo"
+        method = "nested" if loo and spec.pointwise else "corrected"
+    method = check_choice("method", method, CV_METHODS)
     if method == "nested" and not spec.pointwise:
         raise ValueError(
             f"`method`='nested' needs a metric that is the mean of a per-sample value "
@@ -686,13 +717,22 @@ def cross_val_ci(
         (estimator,), X, y, spec, method, cv, n_repeats, test_size, conditions, stratify,
         rng, n_jobs, progress, dropna,
     )  # fmt: skip
-    n_outer = len(p.fits) if method != "nested" else p.reps * p.k
+    if method != "nested":
+        n_outer = len(p.fits)
+    else:
+        n_outer = p.data.n if p.kind == "loo" else p.reps * p.k
     scores, kernel, edges, results = _run(estimator, p, spec, n_outer)
     details: dict[str, Any] = {"n_dropped": p.data.n_dropped}
     if method == "nested":
         pw = pointwise_values(kernel)
         values = [pw[edges[i] : edges[i + 1]] for i in range(len(p.fits))]
-        details["nested"] = nested_statistics(p.plans, p.k, p.fits, values, p.data.groups)
+        if p.nested_plans is None:
+            details["nested"] = nested_statistics(p.plans, p.k, p.fits, values, p.data.groups)
+        else:  # leave-one-out: the nested k-fold runs after its n fits
+            details["nested"] = {
+                **nested_statistics(p.nested_plans, p.k, p.fits[n_outer:], values[n_outer:]),
+                "k": p.k,
+            }
     best = [b for _, b in results[:n_outer]]
     outer = p.fits[:n_outer]
     base = CVResult(
@@ -726,6 +766,9 @@ class _Prepared:
     fits: list[Fit]
     workers: int | None
     show: bool
+    #: leave-one-out with method="nested": the folds of the nested k-fold runs (their
+    #: fits follow the ``n`` leave-one-out fits in ``fits``)
+    nested_plans: list[np.ndarray] | None = None
 
     @property
     def n_splits(self) -> int:
@@ -774,10 +817,38 @@ def _prepare(
                 f"`conditions` needs k-fold cross-validation (`cv` an int); got {cv!r}."
             )
     strat = (not spec.regression and data.groups is None) if stratify is None else stratify
+    if cv_kind == "loo" and method == "nested":
+        return _prepare_loo_nested(data, k, reps, strat, seed, workers, show)
     kind, plans = _split_plan(data, cv_kind, k, reps, test_size, strat, seed)
     seeds = [fit_seed(seed, r) for r in range(reps)]
     fits = plan_fits(plans, kind, k, seeds, method == "nested")
     return _Prepared(data, kind, k, reps, plans, fits, workers, show)
+
+
+def _prepare_loo_nested(
+    data: ProtocolData,
+    k: int,
+    reps: int,
+    strat: bool,
+    seed: Any,
+    workers: int | None,
+    show: bool,
+) -> _Prepared:
+    """Leave-one-out's ``n`` fits, then ``reps`` nested ``k``-fold runs (each
+    ``k + k(k-1)/2`` fits) on the same data for the inflation of its standard error."""
+    n = data.n
+    if n < 2 * k:
+        raise ValueError(
+            f"`method`='nested' with `cv`='loo' measures the inflation of the standard error "
+            f"by nested {k}-fold cross-validation, which needs at least {2 * k} samples (two "
+            f"per fold); `X` and `y` hold {n}. Use method='corrected' (or 'naive')."
+        )
+    _, loo = _split_plan(data, "loo", 1, 1, 0.2, strat, seed)
+    _, plans = _split_plan(data, "kfold", k, reps, 0.2, strat, seed)
+    fits = plan_fits(loo, "loo", 1, [fit_seed(seed, 0)], False)
+    inner = plan_fits(plans, "kfold", k, [fit_seed(seed, 1 + r) for r in range(reps)], True)
+    fits += [dataclasses.replace(f, where=f"{f.where} of the nested {k}-fold runs") for f in inner]
+    return _Prepared(data, "loo", k, 1, loo, fits, workers, show, nested_plans=plans)
 
 
 def _run(
