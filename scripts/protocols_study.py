@@ -290,6 +290,7 @@ CELLS = [
     # leave-one-out at larger n
     Cell("loo-ridge-mse-n300", "linear", "ridge", "mse", 300, 0, 10, 400, False, "loo"),
     Cell("loo-logreg-acc-n200", "logistic", "logreg", "accuracy", 200, 0, 10, 400, False, "loo"),
+    Cell("loo-knn-acc-n200", "nonlinear", "knn", "accuracy", 200, 0, 10, 400, False, "loo"),
 ]  # fmt: skip
 
 
