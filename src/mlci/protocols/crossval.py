@@ -700,6 +700,12 @@ def cross_val_ci(
     'expected accuracy of the learning algorithm trained on 150 samples'
     >>> r.interval(method="corrected").target
     'algorithm'
+
+    Leave-one-out, with its default interval (the inflation from 2 nested 5-fold runs):
+
+    >>> loo = cross_val_ci(GaussianNB(), X[:40], y[:40], cv="loo", n_repeats=2, rng=0)
+    >>> loo.method, loo.n_fits, loo.n_train
+    ('nested', 70, 39.0)
     """
     require_sklearn("cross_val_ci")
     spec = metric_spec(metric, pos_label)
