@@ -686,7 +686,8 @@ def cross_val_ci(
     CVResult
         ``estimate``, ``confidence_interval``, ``target`` and ``target_description``,
         ``fold_scores``; ``details["nested"]`` holds the nested statistics (inflation,
-        bias, estimated MSE).
+        bias, estimated MSE; for leave-one-out those of its nested ``k``-fold runs, whose
+        own ``estimate`` and ``standard_error`` are there too but are not the result's).
 
     Examples
     --------
