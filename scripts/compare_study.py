@@ -77,6 +77,9 @@ CELLS = [
     # a small true difference, where a test's calibration matters most
     Cell("logreg-vs-logregC0.05-acc-logistic-n100", "logistic", "logreg", "logreg-C0.05",
          "accuracy", 100, 5, 10, 400),
+    # ten folds (the naive t has k - 1 = 9 df here)
+    Cell("logreg-vs-knn-acc-logistic-n100-k10", "logistic", "logreg", "knn", "accuracy",
+         100, 10, 3, 300),
     # two regressors: ridge against k-NN regression on linear data (MSE)
     Cell("ridge-vs-knnreg-mse-linear-n100", "linear", "ridge", "knn-reg", "mse",
          100, 5, 10, 300),
