@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import os
 import sys
@@ -138,27 +139,15 @@ def cell_for_truth(cell: Cell):
 
 
 def run(cells, reps_override, n_jobs):
-    from joblib import Parallel, delayed
-
     OUT.mkdir(parents=True, exist_ok=True)
     for cell in cells:
-        reps = reps_override or cell.reps
-        path = OUT / f"compare-{cell.name}.jsonl"
-        done = set()
-        if path.exists():
-            done = {json.loads(line)["i"] for line in path.read_text().splitlines() if line}
-        todo = [i for i in range(reps) if i not in done]
-        if not todo:
-            continue
-        fresh = ps.fresh(cell_for_truth(cell))
-        t0 = time.perf_counter()
-        with path.open("a") as fh:
-            for rec in Parallel(n_jobs=n_jobs, return_as="generator", batch_size=4)(
-                delayed(replication)(cell, i, fresh) for i in todo
-            ):
-                fh.write(json.dumps(rec) + "\n")
-                fh.flush()
-        print(f"{cell.name}: {len(todo)} replications in {time.perf_counter() - t0:.0f} s")
+        ps.append_replications(
+            OUT / f"compare-{cell.name}.jsonl",
+            reps_override or cell.reps,
+            functools.partial(replication, cell, fresh=ps.fresh(cell_for_truth(cell))),
+            n_jobs,
+            cell.name,
+        )
 
 
 def summarise(cell: Cell):

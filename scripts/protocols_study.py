@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import functools
 import json
 import os
 import sys
@@ -459,29 +460,38 @@ PROTOCOLS = {
 }
 
 
-def run(cells, reps_override, n_jobs):
+def append_replications(path, reps, replicate, n_jobs, label):
+    """Run ``replicate(i)`` for the replications ``i < reps`` not yet in the jsonl file
+    ``path`` (one line each, appended as they finish, so a run can be stopped and
+    resumed), in ``n_jobs`` worker processes."""
     from joblib import Parallel, delayed
 
+    done = set()
+    if path.exists():
+        done = {json.loads(line)["i"] for line in path.read_text().splitlines() if line}
+    todo = [i for i in range(reps) if i not in done]
+    if not todo:
+        return
+    t0 = time.perf_counter()
+    with path.open("a") as fh:
+        for rec in Parallel(n_jobs=n_jobs, return_as="generator", batch_size=4)(
+            delayed(replicate)(i) for i in todo
+        ):
+            fh.write(json.dumps(rec) + "\n")
+            fh.flush()
+    print(f"{label}: {len(todo)} replications in {time.perf_counter() - t0:.0f} s", flush=True)
+
+
+def run(cells, reps_override, n_jobs):
     OUT.mkdir(parents=True, exist_ok=True)
     for cell in cells:
-        reps = reps_override or cell.reps
-        path = OUT / f"{cell.name}.jsonl"
-        done = set()
-        if path.exists():
-            done = {json.loads(line)["i"] for line in path.read_text().splitlines() if line}
-        todo = [i for i in range(reps) if i not in done]
-        if not todo:
-            continue
         f = fresh(cell)
-        t0 = time.perf_counter()
-        with path.open("a") as fh:
-            for rec in Parallel(n_jobs=n_jobs, return_as="generator", batch_size=4)(
-                delayed(replication)(cell, i, f) for i in todo
-            ):
-                fh.write(json.dumps(rec) + "\n")
-                fh.flush()
-        print(
-            f"{cell.name}: {len(todo)} replications in {time.perf_counter() - t0:.0f} s", flush=True
+        append_replications(
+            OUT / f"{cell.name}.jsonl",
+            reps_override or cell.reps,
+            functools.partial(replication, cell, f=f),
+            n_jobs,
+            cell.name,
         )
 
 
