@@ -23,7 +23,8 @@ of Friedman #1 together and separately.
 
 Usage::
 
-    MLCI_STUDY_DIR=/tmp/study python scripts/nested_floor_study.py rules
+    MLCI_STUDY_DIR=/tmp/study python scripts/nested_floor_study.py rules \
+        [--json docs/data/nested_floor_rules.json]
     python scripts/nested_floor_study.py mechanism [--reps 1000]
 """
 
@@ -92,8 +93,9 @@ def rule_errors(stats_list, n, k):
     ]
 
 
-def rules():
+def rules(json_path=None):
     z = stats.norm.ppf(0.975)
+    summary = {}
     print(
         "| cell | reps | spread / naive se | floor binds | "
         + " | ".join(RULES)
@@ -114,12 +116,20 @@ def rules():
         naive = np.mean([s["sd_outer"] * np.sqrt(s["design_effect"]) for s in st]) / np.sqrt(n)
         f = np.sqrt(np.floor(n * (k - 1) / k) / n)
         binds = np.mean([_sqrt0(s["mse_hat"]) * f < s["standard_error"] - 1e-15 for s in st])
-        cov = [np.mean(np.abs(est - truth) <= z * se) for se in ses]
+        cov = [float(np.mean(np.abs(est - truth) <= z * se)) for se in ses]
+        summary[name] = {
+            "reps": len(recs),
+            "spread_over_naive_se": float(est.std(ddof=1) / naive),
+            "floor_binds": float(binds),
+            "coverage_of_algorithm_at_n": dict(zip(RULES, cov, strict=True)),
+        }
         print(
             f"| {name} | {len(recs)} | {est.std(ddof=1) / naive:.2f} | {binds:.0%} | "
             + " | ".join(f"{c:.3f}" for c in cov)
             + " |"
         )
+    if json_path:
+        Path(json_path).write_text(json.dumps(summary, indent=1) + "\n")
 
 
 def _friedman(rng, n, noise, signal):
@@ -168,9 +178,10 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("what", choices=["rules", "mechanism"])
     ap.add_argument("--reps", type=int, default=1000)
+    ap.add_argument("--json", help="rules: also write the table as json to this path")
     a = ap.parse_args(argv)
     if a.what == "rules":
-        rules()
+        rules(a.json)
     else:
         mechanism(a.reps)
     return 0
