@@ -105,7 +105,7 @@ def test_nested_matches_a_literal_port_of_the_authors_r_code():
     r = mlci.cross_val_ci(
         LinearRegression(), XR, YR, metric="mse", method="nested", cv=k, n_repeats=reps, rng=7
     )
-    pivots, ho, cv_means = [], [], []
+    pivots, ho, cv_means, outer = [], [], [], []
     for rep in range(reps):
         fid = _folds(7, n, k, rep)
 
@@ -126,6 +126,7 @@ def test_nested_matches_a_literal_port_of_the_authors_r_code():
             pivots.append((e_in.mean() - e_out.mean(), e_out.var(ddof=1) / len(e_out)))
         ho.append(np.concatenate(list(err.values())))
         cv_means.append(np.concatenate(outs).mean())
+        outer.append(np.concatenate(outs))
     pv, ho = np.array(pivots), np.concatenate(ho)
     infl = np.sqrt(max(0, np.mean(pv[:, 0] ** 2 - pv[:, 1]))) / (
         ho.std(ddof=1) / np.sqrt(np.floor(n * (k - 1) / k))
@@ -139,6 +140,14 @@ def test_nested_matches_a_literal_port_of_the_authors_r_code():
     assert r.confidence_interval == pytest.approx((est - z * se, est + z * se), rel=1e-12)
     assert r.target == "algorithm" and r.n_fits == reps * (k * (k - 1) // 2 + k)
     assert r.target_description.endswith(f"trained on {n} samples")
+    # the diagnostics of the floor (not in the R code): the two spreads of the losses,
+    # the mean of the pivots and the standard error of MSE-hat over the repetitions
+    d = r.details["nested"]
+    assert d["sd_nested"] == pytest.approx(ho.std(ddof=1), rel=1e-12)
+    assert d["sd_outer"] == pytest.approx(np.concatenate(outer).std(ddof=1), rel=1e-12)
+    assert d["nested_gap"] == pytest.approx(pv[:, 0].mean(), rel=1e-12)
+    per_rep = (pv[:, 0] ** 2 - pv[:, 1]).reshape(reps, k).mean(1)
+    assert d["mse_hat_se"] == pytest.approx(per_rep.std(ddof=1) / np.sqrt(reps), rel=1e-12)
     # the other intervals from the same fits: the outer folds are a repeated k-fold
     c = r.interval(method="corrected")
     assert c.target == "algorithm" and c.estimate == pytest.approx(np.mean(cv_means))

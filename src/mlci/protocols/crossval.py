@@ -503,6 +503,14 @@ def nested_statistics(
     naive standard error becomes ``sd·√deff/√n`` with ``deff`` the design effect of the
     outer cross-validation means (cluster-robust over independent variance, averaged
     over repetitions).  Without groups the result is the R code's.
+
+    Besides the R code's numbers, the result holds diagnostics of the floor of the
+    inflation at 1 (see docs/validation.md, "Nested (Bates et al.)"): ``sd_nested``, the
+    standard deviation of the nested models' losses (the R code's ``sd``, before any
+    design effect); ``sd_outer``, that of the outer models' losses (the losses whose
+    mean is the cross-validation estimate); ``mse_hat_se``, the standard error of
+    ``mse_hat`` over the repetitions (NaN with one); ``nested_gap``, the mean of the
+    ``a`` terms (the nested estimate minus the outer model's error on the same fold).
     """
     n = len(plans[0])
     reps = len(plans)
@@ -538,9 +546,14 @@ def nested_statistics(
             deff_num.append(mean_variance(rep_values, groups[where]))
             deff_den.append(mean_variance(rep_values))
     ho_all = np.concatenate(ho)
+    outer_all = np.concatenate(outer)
     a_arr, b_arr = np.asarray(a_terms), np.asarray(b_terms)
+    per_rep = (a_arr**2 - b_arr).reshape(reps, k).mean(1)
+    mse_hat_se = float(per_rep.std(ddof=1) / np.sqrt(reps)) if reps > 1 else float("nan")
     mse_hat = float(np.mean(a_arr**2) - np.mean(b_arr))
     sd = float(ho_all.std(ddof=1))
+    sd_nested_raw = sd
+    sd_outer = float(outer_all.std(ddof=1))
     deff = 1.0
     if groups is not None and np.sum(deff_den) > 0:
         deff = max(1.0, float(np.sum(deff_num) / np.sum(deff_den)))
@@ -564,6 +577,10 @@ def nested_statistics(
         "cv_mean": cv_mean,
         "design_effect": deff,
         "n_reps": reps,
+        "sd_nested": sd_nested_raw,
+        "sd_outer": sd_outer,
+        "mse_hat_se": mse_hat_se,
+        "nested_gap": float(a_arr.mean()),
     }
 
 
@@ -617,7 +634,9 @@ def cross_val_ci(
         estimate of the CV estimate's mean squared error; target ``"algorithm"`` at the
         full training size ``n`` (Bates et al. design it for the error of the model
         refit on all data; it tracks the expected error at size ``n``, see the module
-        docstring).  Costs
+        docstring).  The inflation is between 1 and √k (the authors' rule); where the
+        per-sample losses are negatively correlated (k-NN regression in the study) the
+        floor at 1 makes the interval conservative.  Costs
         ``n_repeats · (k(k-1)/2 + k)`` fits; the result also gives the other two
         intervals from its outer folds (:meth:`CVResult.interval`).
     cv : int, "loo" or "holdout", default 5
