@@ -113,7 +113,7 @@ def test_non_per_sample_metric_falls_back_to_corrected_with_a_warning():
 
 
 def test_corrected_skew_needs_random_splits():
-    with pytest.raises(ValueError, match="`method`='corrected-skew'.*cv='holdout'"):
+    with pytest.raises(ValueError, match=r"`method`='corrected-skew'.*cv='holdout'"):
         mlci.cross_val_ci(LinearRegression(), XR, YR, metric="mse", cv=5,
                           method="corrected-skew", rng=0)  # fmt: skip
     k = mlci.cross_val_ci(LinearRegression(), XR, YR, metric="mse", cv=5, n_repeats=2, rng=0)
