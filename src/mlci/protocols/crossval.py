@@ -10,9 +10,9 @@ says it (``target``):
     (the average over training sets of that size from the same distribution): what
     cross-validation estimates (Bates, Hastie & Tibshirani 2024, section 3: the CV
     estimate tracks this expected error, not the error of the model fitted on the data
-    at hand).  Methods ``"naive"`` and ``"corrected"``: at the folds' training size
-    ``n_train``; method ``"nested"``: at the full size ``n`` (its bias correction
-    extrapolates to it).
+    at hand).  Methods ``"naive"``, ``"corrected"`` and ``"corrected-skew"``: at the
+    folds' training size ``n_train``; method ``"nested"``: at the full size ``n`` (its
+    bias correction extrapolates to it).
 ``"refit"``
     the metric of one fitted model on new data (the model refit on all ``n`` samples).
     No cross-validation interval states it; the study of docs/validation.md shows how
@@ -28,6 +28,8 @@ References
   Learning* 52, 239–281.
 - Bouckaert, R. R. & Frank, E. (2004). Evaluating the replicability of significance
   tests for comparing learning algorithms. *PAKDD*, 3–12.
+- Hall, P. (1992). On the removal of skewness by transformation. *Journal of the Royal
+  Statistical Society B* 54, 221–228.
 """
 
 from __future__ import annotations
@@ -743,9 +745,17 @@ def cross_val_ci(
         ``brier`` (classifiers) or ``mse``, ``mae``, ``rmse``, ``r2`` (regressors).
         ``method="nested"`` needs the mean of a per-sample value (accuracy, error_rate,
         log_loss, brier, mse, mae).
-    method : {"corrected", "naive", "nested"}, default "corrected"
+    method : {"corrected", "naive", "nested", "corrected-skew"}, default "corrected"
         ``"corrected"``: Nadeau & Bengio's variance ``(1/J + n_test/n_train)·s²`` of the
         ``J`` fold scores, Student t with ``J - 1`` df; target ``"algorithm"``.
+        ``"corrected-skew"`` (``cv="holdout"`` only; the one recommended for random
+        splits): the same standard error, with Hall's (1992) skewness correction of the
+        t interval; the skewness is the estimate's, from every sample's mean held-out
+        value over the splits that held it out (``details["held_out"]``,
+        ``details["skewness"]``), so the interval is longer on the side the metric is
+        skewed to (the upper side for MSE).  For a metric that is not the mean of a
+        per-sample value (AUC, F1, MCC, R², RMSE) there are no such values: it warns
+        and gives the corrected interval.
         ``"naive"``: the fold scores' standard error ``s/√J`` as if they were
         independent; target ``"algorithm"``; it **under-covers** (the folds share
         training data), and is given for comparison only.
