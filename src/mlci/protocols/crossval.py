@@ -804,7 +804,10 @@ def cross_val_ci(
     CVResult
         ``estimate``, ``confidence_interval``, ``target`` and ``target_description``,
         ``fold_scores``; ``details["nested"]`` holds the nested statistics (inflation,
-        bias, estimated MSE).
+        bias, estimated MSE); with ``cv="holdout"`` and a per-sample metric,
+        ``details["held_out"]`` holds every sample's mean held-out value and how often
+        it was held out (``"mean"``, ``"count"``), and ``details["skewness"]`` the
+        estimate's skewness used by ``"corrected-skew"``.
 
     Examples
     --------
