@@ -273,6 +273,8 @@ CELLS = [
          "holdout-ridge-mse-n100"),
     Cell("holdout-ridge-mse-n200", "linear", "ridge", "mse", 200, 0, 10, 600, False, "holdout"),
     Cell("holdout-ridge-mse-n400", "linear", "ridge", "mse", 400, 0, 10, 600, False, "holdout"),
+    Cell("holdout-knnreg-mse-n200", "friedman", "knn-reg", "mse", 200, 0, 10, 400, False,
+         "holdout"),
     Cell("knnreg-mse-n200-k5", "friedman", "knn-reg", "mse", 200, 5, 10, 200),
     Cell("logreg-acc-n500-k5", "logistic", "logreg", "accuracy", 500, 5, 10, 200),
     Cell("oob-rfreg-mse-n200", "friedman", "rf-reg", "mse", 200, 0, 0, 200, False, "oob"),
