@@ -260,7 +260,7 @@ CELLS = [
     Cell("oob-rf-acc-n200", "nonlinear", "rf", "accuracy", 200, 0, 0, 300, False, "oob"),
     Cell("boot-logreg-acc-n100", "logistic", "logreg", "accuracy", 100, 0, 200, 300, False, "632"),
     Cell("boot-knn-acc-n100", "nonlinear", "knn", "accuracy", 100, 0, 200, 300, False, "632"),
-    Cell("holdout-logreg-acc-n100", "logistic", "logreg", "accuracy", 100, 0, 10, 300, False,
+    Cell("holdout-logreg-acc-n100", "logistic", "logreg", "accuracy", 100, 0, 10, 600, False,
          "holdout"),
     Cell("single-logreg-acc-n500", "logistic", "logreg", "accuracy", 500, 0, 1, 500, False,
          "single"),
@@ -273,6 +273,8 @@ CELLS = [
          "holdout-ridge-mse-n100"),
     Cell("holdout-ridge-mse-n200", "linear", "ridge", "mse", 200, 0, 10, 600, False, "holdout"),
     Cell("holdout-ridge-mse-n400", "linear", "ridge", "mse", 400, 0, 10, 600, False, "holdout"),
+    Cell("holdout-knnreg-mse-n200", "friedman", "knn-reg", "mse", 200, 0, 10, 400, False,
+         "holdout"),
     Cell("knnreg-mse-n200-k5", "friedman", "knn-reg", "mse", 200, 5, 10, 200),
     Cell("logreg-acc-n500-k5", "logistic", "logreg", "accuracy", 500, 5, 10, 200),
     Cell("oob-rfreg-mse-n200", "friedman", "rf-reg", "mse", 200, 0, 0, 200, False, "oob"),
@@ -396,7 +398,11 @@ def _holdout(cell, s, est, rng, f):
     with _quiet_naive():
         naive = r.interval("naive")
     return (
-        {"corrected-splits": _row(r), "naive-splits": _row(naive)},
+        {
+            "corrected-skew-splits": _row(r.interval("corrected-skew")),
+            "corrected-splits": _row(r),
+            "naive-splits": _row(naive),
+        },
         r.n_train,
         None,
         r.n_fits,
@@ -510,6 +516,7 @@ TARGET_OF = {
     "nested": ("n", "refit"),
     "naive-loo": ("n_train", "refit"),
     "corrected-loo": ("n_train", "refit"),
+    "corrected-skew-splits": ("n_train", "refit"),
     "corrected-splits": ("n_train", "refit"),
     "naive-splits": ("n_train", "refit"),
     "bootstrap-test": ("refit", "n_train"),
@@ -522,7 +529,7 @@ TARGET_OF = {
 RECOMMENDED = {
     "cv": "nested",
     "loo": "corrected-loo",
-    "holdout": "corrected-splits",
+    "holdout": "corrected-skew-splits",
     "single": "bootstrap-test",
     "oob": "oob-forest",
     "632": "boot-632+",
