@@ -542,7 +542,14 @@ TARGET_NAMES = {
 }
 
 
+#: summaries read from a saved json (``--from-json``) instead of the jsonl replications
+SAVED: dict | None = None
+
+
 def summarise(cell):
+    if SAVED is not None:
+        entry = SAVED.get(cell.name)
+        return None if entry is None else {**entry, "cell": cell}
     path = OUT / f"{cell.name}.jsonl"
     if not path.exists():
         return None
@@ -664,7 +671,16 @@ def main(argv=None):
     ap.add_argument("--cells", default="")
     ap.add_argument("--reps", type=int, default=0)
     ap.add_argument("--n-jobs", type=int, default=2)
+    ap.add_argument(
+        "--from-json",
+        default="",
+        help="table/summary from a saved json (docs/data/protocols_study.json) "
+        "instead of the jsonl replications",
+    )
     a = ap.parse_args(argv)
+    if a.from_json:
+        global SAVED
+        SAVED = {e["cell"]["name"]: e for e in json.loads(Path(a.from_json).read_text())}
     cells = [c for c in CELLS if not a.cells or c.name in a.cells.split(",")]
     if a.what == "run":
         run(cells, a.reps, a.n_jobs)
