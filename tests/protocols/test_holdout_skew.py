@@ -122,3 +122,17 @@ def test_corrected_skew_needs_random_splits():
     with pytest.raises(ValueError, match="`method`"):
         mlci.cross_val_compare(LinearRegression(), LinearRegression(), XR, YR, metric="mse",
                                cv="holdout", method="corrected-skew", rng=0)  # fmt: skip
+
+
+def test_default_method_is_the_recommended_one_per_protocol():
+    x = np.random.default_rng(0).normal(size=(60, 3))
+    yc = (x[:, 0] > 0).astype(int)
+    holdout = mlci.cross_val_ci(LinearRegression(), XR, YR, metric="mse", cv="holdout", rng=0)
+    assert holdout.method == "corrected-skew"
+    # a metric without per-sample values: the corrected interval (no warning)
+    auc = mlci.cross_val_ci(LogisticRegression(), x, yc, metric="roc_auc", cv="holdout", rng=0)
+    assert auc.method == "corrected"
+    kfold = mlci.cross_val_ci(LinearRegression(), XR, YR, metric="mse", cv=5, rng=0)
+    assert kfold.method == "corrected"
+    loo = mlci.cross_val_ci(LinearRegression(), XR, YR, metric="mse", cv="loo", rng=0)
+    assert loo.method == "nested"

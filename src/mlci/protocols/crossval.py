@@ -783,8 +783,10 @@ def cross_val_ci(
         ``method="nested"`` needs the mean of a per-sample value (accuracy, error_rate,
         log_loss, brier, mse, mae).
     method : {"corrected", "naive", "nested", "corrected-skew"}, optional
-        Default ``"nested"`` for leave-one-out with a per-sample metric, else
-        ``"corrected"``.
+        Default: the interval the coverage study recommends for the protocol —
+        ``"nested"`` for leave-one-out and ``"corrected-skew"`` for random splits with a
+        per-sample metric, else ``"corrected"`` (for k-fold, ``"nested"`` also holds
+        and costs about three times the fits: ask for it).
         ``"corrected"``: Nadeau & Bengio's variance ``(1/J + n_test/n_train)·s²`` of the
         ``J`` fold scores, Student t with ``J - 1`` df; target ``"algorithm"``.
         ``"corrected-skew"`` (``cv="holdout"`` only; the one recommended for random
@@ -882,9 +884,11 @@ def cross_val_ci(
     """
     require_sklearn("cross_val_ci")
     spec = metric_spec(metric, pos_label)
-    if method is None:  # leave-one-out: the interval that holds (docs/validation.md)
-        loo = isinstance(cv, str) and cv == "loo"
-        method = "nested" if loo and spec.pointwise else "corrected"
+    if method is None:  # the interval that holds for the protocol (docs/validation.md)
+        kind = cv if isinstance(cv, str) else "kfold"
+        method = {"loo": "nested", "holdout": "corrected-skew"}.get(kind, "corrected")
+        if not spec.pointwise:
+            method = "corrected"
     method = check_choice("method", method, CV_METHODS)
     if method == "nested" and not spec.pointwise:
         raise ValueError(
