@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import functools
 import json
 import os
 import sys
@@ -261,19 +262,22 @@ CELLS = [
     Cell("oob-rf-acc-n200", "nonlinear", "rf", "accuracy", 200, 0, 0, 400, False, "oob"),
     Cell("boot-logreg-acc-n100", "logistic", "logreg", "accuracy", 100, 0, 200, 300, False, "632"),
     Cell("boot-knn-acc-n100", "nonlinear", "knn", "accuracy", 100, 0, 200, 300, False, "632"),
-    Cell("holdout-logreg-acc-n100", "logistic", "logreg", "accuracy", 100, 0, 10, 300, False,
+    Cell("holdout-logreg-acc-n100", "logistic", "logreg", "accuracy", 100, 0, 10, 600, False,
          "holdout"),
     Cell("single-logreg-acc-n500", "logistic", "logreg", "accuracy", 500, 0, 1, 500, False,
          "single"),
-    Cell("loo-logreg-acc-n100", "logistic", "logreg", "accuracy", 100, 0, 1, 600, False, "loo"),
-    Cell("loo-ridge-mse-n100", "linear", "ridge", "mse", 100, 0, 1, 600, False, "loo"),
-    Cell("loo-knn-acc-n100", "nonlinear", "knn", "accuracy", 100, 0, 1, 600, False, "loo"),
+    # leave-one-out; r: repetitions of the nested 5-fold runs of its default interval
+    Cell("loo-logreg-acc-n100", "logistic", "logreg", "accuracy", 100, 0, 10, 600, False, "loo"),
+    Cell("loo-ridge-mse-n100", "linear", "ridge", "mse", 100, 0, 10, 600, False, "loo"),
+    Cell("loo-knn-acc-n100", "nonlinear", "knn", "accuracy", 100, 0, 10, 600, False, "loo"),
     Cell("logreg-auc-n100-k5", "logistic", "logreg", "roc_auc", 100, 5, 10, 600, False),
     Cell("holdout-ridge-mse-n100", "linear", "ridge", "mse", 100, 0, 10, 600, False, "holdout"),
     Cell("holdout-ridge-mse-n100-R30", "linear", "ridge", "mse", 100, 0, 30, 600, False, "holdout",
          "holdout-ridge-mse-n100"),
     Cell("holdout-ridge-mse-n200", "linear", "ridge", "mse", 200, 0, 10, 600, False, "holdout"),
     Cell("holdout-ridge-mse-n400", "linear", "ridge", "mse", 400, 0, 10, 600, False, "holdout"),
+    Cell("holdout-knnreg-mse-n200", "friedman", "knn-reg", "mse", 200, 0, 10, 400, False,
+         "holdout"),
     Cell("knnreg-mse-n200-k5", "friedman", "knn-reg", "mse", 200, 5, 10, 200),
     Cell("logreg-acc-n500-k5", "logistic", "logreg", "accuracy", 500, 5, 10, 200),
     Cell("oob-rfreg-mse-n200", "friedman", "rf-reg", "mse", 200, 0, 0, 400, False, "oob"),
@@ -293,6 +297,10 @@ CELLS = [
          data_seed="oob-rf-acc-n200"),
     Cell("oob-rf200reg-mse-n200", "friedman", "rf200-reg", "mse", 200, 0, 0, 200, False, "oob",
          data_seed="oob-rfreg-mse-n200"),
+    # leave-one-out at larger n
+    Cell("loo-ridge-mse-n300", "linear", "ridge", "mse", 300, 0, 10, 400, False, "loo"),
+    Cell("loo-logreg-acc-n200", "logistic", "logreg", "accuracy", 200, 0, 10, 400, False, "loo"),
+    Cell("loo-knn-acc-n200", "nonlinear", "knn", "accuracy", 200, 0, 10, 400, False, "loo"),
 ]  # fmt: skip
 
 
@@ -384,14 +392,18 @@ def _cv(cell, s, est, rng, f):
 
 
 def _loo(cell, s, est, rng, f):
+    """Leave-one-out with its default interval (method="nested": the naive standard
+    error times the inflation measured by ``cell.r`` nested 5-fold runs); the naive and
+    corrected intervals from the same fits."""
+    r = mlci.cross_val_ci(est, s.x, s.y, metric=cell.metric, cv="loo", n_repeats=cell.r, rng=rng)
     with _quiet_naive():
-        r = mlci.cross_val_ci(est, s.x, s.y, metric=cell.metric, cv="loo", method="naive", rng=rng)
-    return (
-        {"naive-loo": _row(r), "corrected-loo": _row(r.interval("corrected"))},
-        r.n_train,
-        None,
-        r.n_fits,
-    )
+        out = {
+            "naive-loo": _row(r.interval("naive")),
+            "corrected-loo": _row(r.interval("corrected")),
+            "nested-loo": _row(r),
+        }
+    out["nested_stats"] = {k: float(v) for k, v in r.details["nested"].items()}
+    return out, r.n_train, None, r.n_fits
 
 
 def _holdout(cell, s, est, rng, f):
@@ -402,7 +414,11 @@ def _holdout(cell, s, est, rng, f):
     with _quiet_naive():
         naive = r.interval("naive")
     return (
-        {"corrected-splits": _row(r), "naive-splits": _row(naive)},
+        {
+            "corrected-skew-splits": _row(r.interval("corrected-skew")),
+            "corrected-splits": _row(r),
+            "naive-splits": _row(naive),
+        },
         r.n_train,
         None,
         r.n_fits,
@@ -468,29 +484,38 @@ PROTOCOLS = {
 }
 
 
-def run(cells, reps_override, n_jobs):
+def append_replications(path, reps, replicate, n_jobs, label):
+    """Run ``replicate(i)`` for the replications ``i < reps`` not yet in the jsonl file
+    ``path`` (one line each, appended as they finish, so a run can be stopped and
+    resumed), in ``n_jobs`` worker processes."""
     from joblib import Parallel, delayed
 
+    done = set()
+    if path.exists():
+        done = {json.loads(line)["i"] for line in path.read_text().splitlines() if line}
+    todo = [i for i in range(reps) if i not in done]
+    if not todo:
+        return
+    t0 = time.perf_counter()
+    with path.open("a") as fh:
+        for rec in Parallel(n_jobs=n_jobs, return_as="generator", batch_size=4)(
+            delayed(replicate)(i) for i in todo
+        ):
+            fh.write(json.dumps(rec) + "\n")
+            fh.flush()
+    print(f"{label}: {len(todo)} replications in {time.perf_counter() - t0:.0f} s", flush=True)
+
+
+def run(cells, reps_override, n_jobs):
     OUT.mkdir(parents=True, exist_ok=True)
     for cell in cells:
-        reps = reps_override or cell.reps
-        path = OUT / f"{cell.name}.jsonl"
-        done = set()
-        if path.exists():
-            done = {json.loads(line)["i"] for line in path.read_text().splitlines() if line}
-        todo = [i for i in range(reps) if i not in done]
-        if not todo:
-            continue
         f = fresh(cell)
-        t0 = time.perf_counter()
-        with path.open("a") as fh:
-            for rec in Parallel(n_jobs=n_jobs, return_as="generator", batch_size=4)(
-                delayed(replication)(cell, i, f) for i in todo
-            ):
-                fh.write(json.dumps(rec) + "\n")
-                fh.flush()
-        print(
-            f"{cell.name}: {len(todo)} replications in {time.perf_counter() - t0:.0f} s", flush=True
+        append_replications(
+            OUT / f"{cell.name}.jsonl",
+            reps_override or cell.reps,
+            functools.partial(replication, cell, f=f),
+            n_jobs,
+            cell.name,
         )
 
 
@@ -509,6 +534,8 @@ TARGET_OF = {
     "nested": ("n", "refit"),
     "naive-loo": ("n_train", "refit"),
     "corrected-loo": ("n_train", "refit"),
+    "nested-loo": ("n_train", "refit"),
+    "corrected-skew-splits": ("n_train", "refit"),
     "corrected-splits": ("n_train", "refit"),
     "naive-splits": ("n_train", "refit"),
     "bootstrap-test": ("refit", "n_train"),
@@ -521,8 +548,8 @@ TARGET_OF = {
 #: the interval each protocol recommends (the others are shown beside it)
 RECOMMENDED = {
     "cv": "nested",
-    "loo": "corrected-loo",
-    "holdout": "corrected-splits",
+    "loo": "nested-loo",
+    "holdout": "corrected-skew-splits",
     "single": "bootstrap-test",
     "oob": "oob-forest",
     "632": "boot-632+",
@@ -535,7 +562,14 @@ TARGET_NAMES = {
 }
 
 
+#: summaries read from a saved json (``--from-json``) instead of the jsonl replications
+SAVED: dict | None = None
+
+
 def summarise(cell):
+    if SAVED is not None:
+        entry = SAVED.get(cell.name)
+        return None if entry is None else {**entry, "cell": cell}
     path = OUT / f"{cell.name}.jsonl"
     if not path.exists():
         return None
@@ -662,7 +696,16 @@ def main(argv=None):
     ap.add_argument("--cells", default="")
     ap.add_argument("--reps", type=int, default=0)
     ap.add_argument("--n-jobs", type=int, default=2)
+    ap.add_argument(
+        "--from-json",
+        default="",
+        help="table/summary from a saved json (docs/data/protocols_study.json) "
+        "instead of the jsonl replications",
+    )
     a = ap.parse_args(argv)
+    if a.from_json:
+        global SAVED
+        SAVED = {e["cell"]["name"]: e for e in json.loads(Path(a.from_json).read_text())}
     cells = [c for c in CELLS if not a.cells or c.name in a.cells.split(",")]
     if a.what == "run":
         run(cells, a.reps, a.n_jobs)

@@ -105,7 +105,7 @@ def test_nested_matches_a_literal_port_of_the_authors_r_code():
     r = mlci.cross_val_ci(
         LinearRegression(), XR, YR, metric="mse", method="nested", cv=k, n_repeats=reps, rng=7
     )
-    pivots, ho, cv_means = [], [], []
+    pivots, ho, cv_means, outer = [], [], [], []
     for rep in range(reps):
         fid = _folds(7, n, k, rep)
 
@@ -126,6 +126,7 @@ def test_nested_matches_a_literal_port_of_the_authors_r_code():
             pivots.append((e_in.mean() - e_out.mean(), e_out.var(ddof=1) / len(e_out)))
         ho.append(np.concatenate(list(err.values())))
         cv_means.append(np.concatenate(outs).mean())
+        outer.append(np.concatenate(outs))
     pv, ho = np.array(pivots), np.concatenate(ho)
     infl = np.sqrt(max(0, np.mean(pv[:, 0] ** 2 - pv[:, 1]))) / (
         ho.std(ddof=1) / np.sqrt(np.floor(n * (k - 1) / k))
@@ -139,6 +140,14 @@ def test_nested_matches_a_literal_port_of_the_authors_r_code():
     assert r.confidence_interval == pytest.approx((est - z * se, est + z * se), rel=1e-12)
     assert r.target == "algorithm" and r.n_fits == reps * (k * (k - 1) // 2 + k)
     assert r.target_description.endswith(f"trained on {n} samples")
+    # the diagnostics of the floor (not in the R code): the two spreads of the losses,
+    # the mean of the pivots and the standard error of MSE-hat over the repetitions
+    d = r.details["nested"]
+    assert d["sd_nested"] == pytest.approx(ho.std(ddof=1), rel=1e-12)
+    assert d["sd_outer"] == pytest.approx(np.concatenate(outer).std(ddof=1), rel=1e-12)
+    assert d["nested_gap"] == pytest.approx(pv[:, 0].mean(), rel=1e-12)
+    per_rep = (pv[:, 0] ** 2 - pv[:, 1]).reshape(reps, k).mean(1)
+    assert d["mse_hat_se"] == pytest.approx(per_rep.std(ddof=1) / np.sqrt(reps), rel=1e-12)
     # the other intervals from the same fits: the outer folds are a repeated k-fold
     c = r.interval(method="corrected")
     assert c.target == "algorithm" and c.estimate == pytest.approx(np.mean(cv_means))
@@ -254,6 +263,61 @@ def test_loo_and_holdout():
     assert h.cv == "holdout" and h.fold_scores.shape == (3, 1) and h.n_test == 30
 
 
+def test_loo_nested_is_the_loo_estimate_with_the_nested_inflation():
+    """cv="loo" defaults to method="nested": the leave-one-out mean, its standard error
+    s/√n (the naive one) times the inflation of nested 5-fold CV run on the same folds
+    (GaussianNB is deterministic, so the fit seeds do not matter)."""
+    r = mlci.cross_val_ci(GaussianNB(), X, Y, cv="loo", n_repeats=3, rng=2)
+    naive = r.interval("naive")
+    kfold = mlci.cross_val_ci(GaussianNB(), X, Y, cv=5, method="nested", n_repeats=3, rng=2)
+    infl = kfold.details["nested"]["inflation"]
+    assert infl > 1  # the test means something: the inflation is not floored at 1
+    assert r.method == "nested" and r.cv == "loo" and r.fold_scores.shape == (1, 120)
+    assert r.details["nested"]["inflation"] == pytest.approx(infl, rel=1e-12)
+    assert r.details["nested"]["k"] == 5 and r.details["nested"]["n_reps"] == 3
+    assert r.estimate == naive.estimate == pytest.approx(r.fold_scores.mean())
+    s = r.fold_scores.std(ddof=1) / np.sqrt(120)
+    assert naive.standard_error == pytest.approx(s, rel=1e-12)
+    assert r.standard_error == pytest.approx(s * infl, rel=1e-12)
+    z = stats.norm.ppf(0.975)
+    np.testing.assert_allclose(
+        r.confidence_interval, [r.estimate - z * s * infl, r.estimate + z * s * infl]
+    )
+    assert r.n_fits == 120 + 3 * (5 + 10)
+    assert r.n_train == 119 and r.target == "algorithm"
+    assert r.target_description.endswith("trained on 119 samples")
+    # the other intervals from the same fits, and back
+    assert r.interval("corrected").standard_error > naive.standard_error
+    assert r.interval("naive").interval("nested").to_dict() == r.to_dict()
+    one = r.interval(alternative="greater", confidence_level=0.9)
+    assert one.confidence_interval.high == 1.0
+    assert one.confidence_interval.low == pytest.approx(r.estimate - stats.norm.ppf(0.9) * s * infl)
+
+
+def test_loo_nested_regression_default_and_reproducible():
+    a = mlci.cross_val_ci(LinearRegression(), XR, YR, metric="mse", cv="loo", rng=1)
+    b = mlci.cross_val_ci(LinearRegression(), XR, YR, metric="mse", cv="loo", rng=1)
+    assert a.method == "nested" and a.to_dict() == b.to_dict()
+    assert a.details["nested"]["n_reps"] == 10 and a.n_fits == 60 + 10 * 15
+    assert a.estimate == pytest.approx(a.interval("naive").estimate)
+    assert a.standard_error >= a.interval("naive").standard_error  # the inflation is >= 1
+
+
+def test_loo_nested_needs_two_samples_per_inner_fold():
+    with pytest.raises(ValueError, match=r"nested 5-fold.*at least 10 samples.*hold 9"):
+        mlci.cross_val_ci(GaussianNB(), X[:9], Y[:9], cv="loo", method="nested")
+    with pytest.raises(ValueError, match=r"at least 10 samples"):
+        mlci.cross_val_ci(GaussianNB(), X[:9], Y[:9], cv="loo")  # the default
+    r = mlci.cross_val_ci(GaussianNB(), X[:9], Y[:9], cv="loo", method="corrected")
+    assert r.method == "corrected" and r.n_fits == 9
+
+
+def test_loo_nested_inner_fold_errors_are_named():
+    y = np.r_[1, 1, np.zeros(38, int)]  # a training set of an inner fold has one class
+    with pytest.raises(ValueError, match=r"of the nested 5-fold runs"):
+        mlci.cross_val_ci(GaussianNB(), X[:40], y, cv="loo", stratify=False, rng=0)
+
+
 def test_grouped_folds_keep_groups_whole():
     groups = np.repeat(np.arange(24), 5)
     r = mlci.cross_val_ci(GaussianNB(), X, Y, conditions=groups, n_repeats=2, rng=0)
@@ -345,9 +409,10 @@ def test_fewer_groups_than_folds():
     ("kw", "match"),
     [
         ({"method": "nested", "metric": "roc_auc"}, "`method`='nested' needs a metric"),
-        ({"method": "nested", "cv": "loo"}, "`method`='nested' needs k-fold"),
+        ({"method": "nested", "cv": "holdout"}, "`method`='nested' needs k-fold"),
         ({"method": "nested", "cv": 2}, "`cv`=2"),
-        ({"cv": "loo", "n_repeats": 3}, "`n_repeats`=3"),
+        ({"cv": "loo", "n_repeats": 3, "method": "naive"}, "`n_repeats`=3"),
+        ({"cv": "loo", "n_repeats": 0}, "`n_repeats`"),
         ({"cv": 1}, "`cv`"),
         ({"cv": 2.5}, "`cv`"),
         ({"cv": "kfold"}, "`cv`"),
@@ -357,6 +422,7 @@ def test_fewer_groups_than_folds():
         ({"metric": "rmse", "pos_label": 1}, "`pos_label`"),
         ({"conditions": np.arange(120) % 10, "stratify": True}, "`stratify`"),
         ({"conditions": np.arange(120) % 10, "cv": "loo", "method": "naive"}, "`conditions`"),
+        ({"conditions": np.arange(120) % 10, "cv": "loo"}, "`conditions`"),
         ({"metric": "recall"}, "`metric`"),
         ({"metric": len}, "`metric`"),
         ({"metric": "nope"}, "Unknown metric"),
