@@ -380,8 +380,11 @@ def oob_ci(
     ``se² = se_test² + se_members²``: ``se_test`` the standard error of mlci's test-set
     bootstrap of the out-of-bag predictions (:func:`mlci.bootstrap_ci`), ``se_members``
     the spread of the out-of-bag metric when the members are resampled
-    (:func:`oob_member_bootstrap`).  Without ``X``: the test-set bootstrap interval of
-    the plain out-of-bag predictions, which under-covers (it warns).
+    (:func:`oob_member_bootstrap`).  In mlci's coverage study (n = 200, 400 replications
+    per cell) it covered the fitted forest's accuracy in 0.940 (50 trees) and 0.930 (200
+    trees), its MSE in 0.910 and 0.887: it warns for the MSE and for the metrics the study
+    did not measure.  Without ``X``: the test-set bootstrap interval of the plain
+    out-of-bag predictions, which under-covers (0.823–0.905; it warns).
 
     Parameters
     ----------
