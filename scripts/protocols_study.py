@@ -222,7 +222,12 @@ class KNN(BaseEstimator):
 
 
 def learner(name):
-    from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
+    from sklearn.ensemble import (
+        GradientBoostingClassifier,
+        GradientBoostingRegressor,
+        RandomForestClassifier,
+        RandomForestRegressor,
+    )
 
     return {
         "logreg": Logit(),
@@ -231,6 +236,12 @@ def learner(name):
         "knn-reg": KNN(n_neighbors=10, regression=True),
         "rf": RandomForestClassifier(n_estimators=50, min_samples_leaf=2, oob_score=True),
         "rf-reg": RandomForestRegressor(n_estimators=50, min_samples_leaf=2, oob_score=True),
+        # cross-validation cells: small forests and boosted trees (sklearn's own; one
+        # core each, random_state seeded by cross_val_ci's rng and, for the truths, _fit)
+        "rf-cv": RandomForestClassifier(n_estimators=30, min_samples_leaf=2, n_jobs=1),
+        "rf-cv-reg": RandomForestRegressor(n_estimators=30, min_samples_leaf=2, n_jobs=1),
+        "gb": GradientBoostingClassifier(n_estimators=50, max_depth=2),
+        "gb-reg": GradientBoostingRegressor(n_estimators=50, max_depth=2),
     }[name]
 
 
@@ -286,6 +297,18 @@ CELLS = [
          False, "632", data_seed="boot-logreg-acc-n100"),
     Cell("boot-knn-acc-n100-B1000", "nonlinear", "knn", "accuracy", 100, 0, 1000, 400,
          False, "632", data_seed="boot-knn-acc-n100"),
+    # less stable learners (random forests, gradient boosting) and large n: nested CV
+    # with R = 3 repetitions (R = 5 at n = 2000); the AUC cell with the corrected interval (nested needs a
+    # per-sample loss)
+    Cell("rf-acc-n200-k5", "nonlinear", "rf-cv", "accuracy", 200, 5, 3, 400),
+    Cell("rfreg-mse-n200-k5", "friedman", "rf-cv-reg", "mse", 200, 5, 3, 200),
+    Cell("gb-acc-n200-k5", "nonlinear", "gb", "accuracy", 200, 5, 3, 200),
+    Cell("gbreg-mse-n200-k5", "friedman", "gb-reg", "mse", 200, 5, 3, 200),
+    Cell("gb-auc-n200-k5", "nonlinear", "gb", "roc_auc", 200, 5, 10, 200, False),
+    Cell("logreg-acc-n2000-k5", "logistic", "logreg", "accuracy", 2000, 5, 5, 400),
+    Cell("logreg-acc-n2000-k10", "logistic", "logreg", "accuracy", 2000, 10, 5, 400),
+    Cell("ridge-mse-n2000-k5", "linear", "ridge", "mse", 2000, 5, 5, 400),
+    Cell("knn-acc-n1000-k5", "nonlinear", "knn", "accuracy", 1000, 5, 3, 200),
 ]  # fmt: skip
 
 
@@ -372,7 +395,14 @@ def _cv(cell, s, est, rng, f):
         }
     if cell.nested:
         out["nested"] = _row(r)
-        out["nested_stats"] = {k: float(v) for k, v in r.details["nested"].items()}
+        st = {k: float(v) for k, v in r.details["nested"].items()}
+        # enough to recompute the interval under another rule for the inflation: the
+        # pooled sd of the nested values, the size the inflation compares with, k and n
+        n_sub = float(np.floor(cell.n * (cell.k - 1) / cell.k))
+        st.setdefault("sd", st["standard_error"] * np.sqrt(cell.n) / st["inflation"])
+        st.setdefault("n_sub", n_sub)
+        st.update(k=float(cell.k), n=float(cell.n))
+        out["nested_stats"] = st
     return out, r.n_train, None, r.n_fits
 
 
