@@ -379,12 +379,63 @@ def _row(r):
     return [r.estimate, *r.confidence_interval, r.standard_error]
 
 
+def nested_terms(plans, k, fits, values):
+    """The terms of Bates et al.'s estimate that ``nested_statistics`` sums (recorded so
+    that the interval can be recomputed under another rule for its inflation): per
+    outer fold ``a`` (inner minus outer mean error) and ``b`` (the variance of the outer
+    fold's mean), and the sd of the outer and of the nested per-sample values."""
+    reps = len(plans)
+    outer, pairs = values[: reps * k], values[reps * k :]
+    a_terms, b_terms, ho = [], [], []
+    p = 0
+    for r, f in enumerate(plans):
+        h = {}
+        for a in range(k - 1):
+            for b in range(a + 1, k):
+                v, test = pairs[p], fits[reps * k + p].test
+                p += 1
+                h[(a, b)], h[(b, a)] = v[f[test] == a], v[f[test] == b]
+        ho.extend(h.values())
+        for a in range(k):
+            e_in = np.concatenate([h[(b, a)] for b in range(k) if b != a])
+            e_out = outer[r * k + a]
+            a_terms.append(float(e_in.mean() - e_out.mean()))
+            b_terms.append(float(e_out.var(ddof=1) / len(e_out)) if len(e_out) > 1 else 0.0)
+    return {
+        "a": a_terms,
+        "b": b_terms,
+        "sd_outer": float(np.concatenate(outer).std(ddof=1)),
+        "sd_nested": float(np.concatenate(ho).std(ddof=1)),
+    }
+
+
+@contextlib.contextmanager
+def _recording_nested(store):
+    """Run cross_val_ci with its nested_statistics wrapped to store nested_terms."""
+    from mlci.protocols import crossval
+
+    original = crossval.nested_statistics
+
+    def wrapped(plans, k, fits, values, groups=None):
+        if groups is None:
+            store.update(nested_terms(plans, k, fits, values))
+        return original(plans, k, fits, values, groups)
+
+    crossval.nested_statistics = wrapped
+    try:
+        yield
+    finally:
+        crossval.nested_statistics = original
+
+
 def _cv(cell, s, est, rng, f):
     method = "nested" if cell.nested else "corrected"
-    r = mlci.cross_val_ci(
-        est, s.x, s.y, metric=cell.metric, cv=cell.k, n_repeats=cell.r, method=method,
-        conditions=s.groups, rng=rng,
-    )  # fmt: skip
+    terms = {}
+    with _recording_nested(terms):
+        r = mlci.cross_val_ci(
+            est, s.x, s.y, metric=cell.metric, cv=cell.k, n_repeats=cell.r, method=method,
+            conditions=s.groups, rng=rng,
+        )  # fmt: skip
     one = dataclasses.replace(r, fold_scores=r.fold_scores[:1], n_repeats=1)
     with _quiet_naive():
         out = {
@@ -403,6 +454,8 @@ def _cv(cell, s, est, rng, f):
         st.setdefault("n_sub", n_sub)
         st.update(k=float(cell.k), n=float(cell.n))
         out["nested_stats"] = st
+        if terms:
+            out["nested_terms"] = terms
     return out, r.n_train, None, r.n_fits
 
 
