@@ -298,8 +298,8 @@ CELLS = [
     Cell("boot-knn-acc-n100-B1000", "nonlinear", "knn", "accuracy", 100, 0, 1000, 400,
          False, "632", data_seed="boot-knn-acc-n100"),
     # less stable learners (random forests, gradient boosting) and large n: nested CV
-    # with R = 3 repetitions (R = 5 at n = 2000); the AUC cell with the corrected interval (nested needs a
-    # per-sample loss)
+    # with R = 3 repetitions (R = 5 at n = 2000); the AUC cell with the corrected
+    # interval (nested needs a per-sample loss)
     Cell("rf-acc-n200-k5", "nonlinear", "rf-cv", "accuracy", 200, 5, 3, 400),
     Cell("rfreg-mse-n200-k5", "friedman", "rf-cv-reg", "mse", 200, 5, 3, 200),
     Cell("gb-acc-n200-k5", "nonlinear", "gb", "accuracy", 200, 5, 3, 200),
