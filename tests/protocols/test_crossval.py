@@ -105,7 +105,7 @@ def test_nested_matches_a_literal_port_of_the_authors_r_code():
     r = mlci.cross_val_ci(
         LinearRegression(), XR, YR, metric="mse", method="nested", cv=k, n_repeats=reps, rng=7
     )
-    pivots, ho, cv_means = [], [], []
+    pivots, ho, cv_means, outer = [], [], [], []
     for rep in range(reps):
         fid = _folds(7, n, k, rep)
 
@@ -126,6 +126,7 @@ def test_nested_matches_a_literal_port_of_the_authors_r_code():
             pivots.append((e_in.mean() - e_out.mean(), e_out.var(ddof=1) / len(e_out)))
         ho.append(np.concatenate(list(err.values())))
         cv_means.append(np.concatenate(outs).mean())
+        outer.append(np.concatenate(outs))
     pv, ho = np.array(pivots), np.concatenate(ho)
     infl = np.sqrt(max(0, np.mean(pv[:, 0] ** 2 - pv[:, 1]))) / (
         ho.std(ddof=1) / np.sqrt(np.floor(n * (k - 1) / k))
@@ -139,6 +140,14 @@ def test_nested_matches_a_literal_port_of_the_authors_r_code():
     assert r.confidence_interval == pytest.approx((est - z * se, est + z * se), rel=1e-12)
     assert r.target == "algorithm" and r.n_fits == reps * (k * (k - 1) // 2 + k)
     assert r.target_description.endswith(f"trained on {n} samples")
+    # the diagnostics of the floor (not in the R code): the two spreads of the losses,
+    # the mean of the pivots and the standard error of MSE-hat over the repetitions
+    d = r.details["nested"]
+    assert d["sd_nested"] == pytest.approx(ho.std(ddof=1), rel=1e-12)
+    assert d["sd_outer"] == pytest.approx(np.concatenate(outer).std(ddof=1), rel=1e-12)
+    assert d["nested_gap"] == pytest.approx(pv[:, 0].mean(), rel=1e-12)
+    per_rep = (pv[:, 0] ** 2 - pv[:, 1]).reshape(reps, k).mean(1)
+    assert d["mse_hat_se"] == pytest.approx(per_rep.std(ddof=1) / np.sqrt(reps), rel=1e-12)
     # the other intervals from the same fits: the outer folds are a repeated k-fold
     c = r.interval(method="corrected")
     assert c.target == "algorithm" and c.estimate == pytest.approx(np.mean(cv_means))
@@ -401,9 +410,64 @@ def test_compare_is_the_corrected_t_test_of_the_fold_differences():
     with pytest.raises(TypeError, match="`estimator_b`"):
         mlci.cross_val_compare(GaussianNB(), None, X, Y)
     with pytest.raises(ValueError, match="`method`"):
-        mlci.cross_val_compare(GaussianNB(), tree, X, Y, method="nested")
+        mlci.cross_val_compare(GaussianNB(), tree, X, Y, method="bates")
+    with pytest.raises(ValueError, match="per-sample value"):
+        mlci.cross_val_compare(GaussianNB(), tree, X, Y, metric="roc_auc", method="nested")
     with pytest.raises(ValueError, match="`cv`='loo'"):
         mlci.cross_val_compare(GaussianNB(), tree, X, Y, cv="loo")
+
+
+def test_nested_compare_is_nested_cv_of_the_per_sample_differences():
+    from sklearn.linear_model import Ridge
+
+    from mlci.protocols.crossval import nested_statistics, plan_fits
+
+    n, k, reps = len(YR), 5, 3
+    a, b = LinearRegression(), Ridge(alpha=20.0)
+    r = mlci.cross_val_compare(
+        a, b, XR, YR, metric="mse", method="nested", cv=k, n_repeats=reps, rng=4
+    )
+    # by hand: both models refitted on every fit of the plan (outer folds, then the
+    # inner pairs), the per-sample squared-error differences A - B, Bates et al.'s
+    # statistics of them (nested_statistics is checked against the R code above)
+    plans = [_folds(4, n, k, rep) for rep in range(reps)]
+    fits = plan_fits(plans, "kfold", k, [0] * reps, True)
+
+    def loss(est, f):
+        return (est.fit(XR[f.train], YR[f.train]).predict(XR[f.test]) - YR[f.test]) ** 2
+
+    diff = [loss(a, f) - loss(b, f) for f in fits]
+    ref = nested_statistics(plans, k, fits, diff)
+    assert r.estimate == pytest.approx(ref["estimate"], rel=1e-12, abs=1e-15)
+    assert r.details["standard_error"] == pytest.approx(ref["standard_error"], rel=1e-12)
+    z = stats.norm.ppf(0.975)
+    lo, hi = (
+        ref["estimate"] - z * ref["standard_error"],
+        ref["estimate"] + z * ref["standard_error"],
+    )
+    assert r.confidence_interval == pytest.approx((lo, hi), rel=1e-12)
+    assert r.pvalue == pytest.approx(2 * stats.norm.sf(abs(r.statistic)), rel=1e-12)
+    assert r.method == "nested-cv" and r.details["target"].endswith(f"trained on {n} samples")
+    # the outer folds are the repeated k-fold of method="corrected" with the same rng
+    c = mlci.cross_val_compare(a, b, XR, YR, metric="mse", cv=k, n_repeats=reps, rng=4)
+    np.testing.assert_array_equal(c.details["scores_a"], r.details["scores_a"])
+    assert c.details["n_train"] == r.details["n_train"] == 48
+    # its estimate is linear: the difference of the two algorithms' nested estimates
+    one = [
+        mlci.cross_val_ci(e, XR, YR, metric="mse", method="nested", cv=k, n_repeats=reps, rng=4)
+        for e in (a, b)
+    ]
+    assert r.estimate == pytest.approx(one[0].estimate - one[1].estimate, rel=1e-9)
+    # swapped: the estimate and interval change sign, the p-value stays
+    s = mlci.cross_val_compare(
+        b, a, XR, YR, metric="mse", method="nested", cv=k, n_repeats=reps, rng=4
+    )
+    assert s.estimate == pytest.approx(-r.estimate, rel=1e-12)
+    assert s.confidence_interval == pytest.approx((-hi, -lo), rel=1e-12)
+    assert s.pvalue == pytest.approx(r.pvalue, rel=1e-12)
+    # an algorithm against itself: no difference, no spread
+    same = mlci.cross_val_compare(a, a, XR, YR, metric="mse", method="nested", cv=k, rng=4)
+    assert (same.estimate, *same.confidence_interval, same.pvalue) == (0.0, 0.0, 0.0, 1.0)
 
 
 def test_dataframes_give_the_numpy_result():

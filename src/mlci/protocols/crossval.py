@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from ..classical.pvalues import normal_pvalue
 from ..classical.significance import corrected_resampled_ttest, kfold_cv_ttest
 from ..engine.sampler import Stream, block_generator
 from ..feedback import reports_progress, warn
@@ -502,6 +503,14 @@ def nested_statistics(
     naive standard error becomes ``sd·√deff/√n`` with ``deff`` the design effect of the
     outer cross-validation means (cluster-robust over independent variance, averaged
     over repetitions).  Without groups the result is the R code's.
+
+    Besides the R code's numbers, the result holds diagnostics of the floor of the
+    inflation at 1 (see docs/validation.md, "Nested (Bates et al.)"): ``sd_nested``, the
+    standard deviation of the nested models' losses (the R code's ``sd``, before any
+    design effect); ``sd_outer``, that of the outer models' losses (the losses whose
+    mean is the cross-validation estimate); ``mse_hat_se``, the standard error of
+    ``mse_hat`` over the repetitions (NaN with one); ``nested_gap``, the mean of the
+    ``a`` terms (the nested estimate minus the outer model's error on the same fold).
     """
     n = len(plans[0])
     reps = len(plans)
@@ -537,9 +546,14 @@ def nested_statistics(
             deff_num.append(mean_variance(rep_values, groups[where]))
             deff_den.append(mean_variance(rep_values))
     ho_all = np.concatenate(ho)
+    outer_all = np.concatenate(outer)
     a_arr, b_arr = np.asarray(a_terms), np.asarray(b_terms)
+    per_rep = (a_arr**2 - b_arr).reshape(reps, k).mean(1)
+    mse_hat_se = float(per_rep.std(ddof=1) / np.sqrt(reps)) if reps > 1 else float("nan")
     mse_hat = float(np.mean(a_arr**2) - np.mean(b_arr))
     sd = float(ho_all.std(ddof=1))
+    sd_nested_raw = sd
+    sd_outer = float(outer_all.std(ddof=1))
     deff = 1.0
     if groups is not None and np.sum(deff_den) > 0:
         deff = max(1.0, float(np.sum(deff_num) / np.sum(deff_den)))
@@ -563,6 +577,10 @@ def nested_statistics(
         "cv_mean": cv_mean,
         "design_effect": deff,
         "n_reps": reps,
+        "sd_nested": sd_nested_raw,
+        "sd_outer": sd_outer,
+        "mse_hat_se": mse_hat_se,
+        "nested_gap": float(a_arr.mean()),
     }
 
 
@@ -828,12 +846,18 @@ def cross_val_compare(
     """Compare two learning algorithms on the same cross-validation folds.
 
     Both estimators are fitted on every training set of the same folds (the same
-    ``random_state`` in each), scored with an mlci metric, and the fold differences
-    A − B go to :func:`mlci.corrected_resampled_ttest` (Nadeau & Bengio; Bouckaert &
-    Frank's 10×10-fold by default) or, ``method="naive"``, to
+    ``random_state`` in each) and scored with an mlci metric.  ``method="corrected"``
+    passes the fold differences A − B to :func:`mlci.corrected_resampled_ttest`
+    (Nadeau & Bengio; Bouckaert & Frank's 10×10-fold by default), ``"naive"`` to
     :func:`mlci.kfold_cv_ttest` (fold differences treated as independent: an inflated
-    type I error, for comparison only).  The target is the difference between the
-    expected metrics of the two algorithms trained on ``n_train`` samples.
+    type I error, for comparison only), and ``"nested"`` runs Bates, Hastie &
+    Tibshirani's nested cross-validation (as :func:`cross_val_ci` does) on the
+    per-sample differences of the two algorithms' values: a normal interval and test
+    with the nested standard error.  The target is the difference between the expected
+    metrics of the two algorithms trained on ``n_train`` samples (``"nested"``: on all
+    ``n``).  In mlci's coverage study (docs/validation.md) the corrected interval is
+    conservative for differences (0.978–1.000: it assumes the fold differences are
+    correlated as much as fold scores are) and the nested one holds.
 
     Parameters
     ----------
@@ -842,7 +866,9 @@ def cross_val_compare(
     progress, dropna
         As in :func:`cross_val_ci` (``cv`` 10 by default; ``"loo"`` refused: one
         sample per fold gives no variance of a difference worth testing).
-    method : {"corrected", "naive"}, default "corrected"
+    method : {"corrected", "naive", "nested"}, default "corrected"
+        ``"nested"`` needs a metric that is the mean of a per-sample value and
+        ``n_repeats·(k(k−1)/2 + k)`` fits of each estimator.
     confidence_level : float, default 0.95
     alternative : {"two-sided", "less", "greater"}
         ``"greater"``: A scores higher than B.
@@ -851,8 +877,9 @@ def cross_val_compare(
     -------
     TestResult
         ``estimate`` the mean difference A − B with its interval; ``details`` hold the
-        fold score tables ``scores_a``, ``scores_b`` (repetitions × folds), ``n_train``,
-        ``n_test`` and the ``target``.
+        fold score tables ``scores_a``, ``scores_b`` (repetitions × outer folds),
+        ``n_train``, ``n_test``, the ``target``, and with ``"nested"`` the nested
+        statistics (``details["nested"]``, as in :func:`cross_val_ci`).
 
     Examples
     --------
@@ -866,8 +893,14 @@ def cross_val_compare(
     ('corrected-resampled-t', (2, 5))
     """
     require_sklearn("cross_val_compare")
-    method = check_choice("method", method, ("corrected", "naive"))
+    method = check_choice("method", method, CV_METHODS)
     spec = metric_spec(metric, pos_label)
+    if method == "nested" and not spec.pointwise:
+        raise ValueError(
+            f"`method`='nested' needs a metric that is the mean of a per-sample value "
+            f"(accuracy, error_rate, log_loss, brier, mse, mae); {spec.name!r} is not. Use "
+            "method='corrected'."
+        )
     level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
     if isinstance(cv, str) and cv == "loo":
@@ -876,11 +909,14 @@ def cross_val_compare(
         (estimator_a, estimator_b), X, y, spec, method, cv, n_repeats, test_size,
         conditions, stratify, rng, n_jobs, progress, dropna,
     )  # fmt: skip
-    n = len(p.fits)
-    a = _run(estimator_a, p, spec, n)[0].reshape(p.reps, p.n_splits)
-    b = _run(estimator_b, p, spec, n)[0].reshape(p.reps, p.n_splits)
-    n_train = float(np.mean([len(f.train) for f in p.fits]))
-    n_test = float(np.mean([len(f.test) for f in p.fits]))
+    n = len(p.fits) if method != "nested" else p.reps * p.k
+    run_a, run_b = _run(estimator_a, p, spec, n), _run(estimator_b, p, spec, n)
+    a = run_a[0].reshape(p.reps, p.n_splits)
+    b = run_b[0].reshape(p.reps, p.n_splits)
+    outer = p.fits[:n]
+    n_train = float(np.mean([len(f.train) for f in outer]))
+    n_test = float(np.mean([len(f.test) for f in outer]))
+    nested: dict[str, float] | None = None
     if method == "naive":
         t = kfold_cv_ttest(a.ravel(), b.ravel(), confidence_level=level, alternative=alternative)
     else:
@@ -888,9 +924,31 @@ def cross_val_compare(
             a, b, n_train=max(1, round(n_train)), n_test=max(1, round(n_test)),
             confidence_level=level, alternative=alternative,
         )  # fmt: skip
+    if method == "nested":
+        # Bates et al.'s nested CV on the per-sample differences of the two algorithms'
+        # values (both fitted on the same training sets, scored on the same samples)
+        (_, kern_a, edges, _), (_, kern_b, _, _) = run_a, run_b
+        diff = pointwise_values(kern_a) - pointwise_values(kern_b)
+        values = [diff[edges[i] : edges[i + 1]] for i in range(len(p.fits))]
+        nested = nested_statistics(p.plans, p.k, p.fits, values, p.data.groups)
+        lo, hi = spec.bounds
+        est, se = nested["estimate"], nested["standard_error"]
+        ci = normal_interval(est, se, level, alternative, (lo - hi, hi - lo))
+        z = est / se if se > 0 else (0.0 if est == 0 else np.copysign(np.inf, est))
+        t = dataclasses.replace(
+            t,
+            statistic=float(z),
+            pvalue=normal_pvalue(float(z), alternative),
+            method="nested-cv",
+            df=None,
+            estimate=float(est),
+            confidence_interval=ci,
+            details={"standard_error": float(se), "nested": nested},
+        )
+    size = float(p.data.n) if method == "nested" else n_train
     target = (
         f"difference A - B of the expected {spec.name} of the two learning algorithms "
-        f"trained on {n_train:.4g} samples"
+        f"trained on {size:.4g} samples"
     )
     return dataclasses.replace(
         t,
