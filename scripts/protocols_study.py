@@ -542,7 +542,7 @@ PROTOCOLS = {
 }
 
 
-def run(cells, reps_override, n_jobs):
+def run(cells, reps_override, n_jobs, first=0):
     from joblib import Parallel, delayed
 
     OUT.mkdir(parents=True, exist_ok=True)
@@ -552,7 +552,7 @@ def run(cells, reps_override, n_jobs):
         done = set()
         if path.exists():
             done = {json.loads(line)["i"] for line in path.read_text().splitlines() if line}
-        todo = [i for i in range(reps) if i not in done]
+        todo = [i for i in range(first, reps) if i not in done]
         if not todo:
             continue
         f = fresh(cell)
@@ -730,10 +730,15 @@ def main(argv=None):
     ap.add_argument("--cells", default="")
     ap.add_argument("--reps", type=int, default=0)
     ap.add_argument("--n-jobs", type=int, default=2)
+    ap.add_argument(
+        "--first", type=int, default=0,
+        help="first replication to run (split a cell over processes with their own "
+        "MLCI_STUDY_DIR, then concatenate the jsonl files)",
+    )  # fmt: skip
     a = ap.parse_args(argv)
     cells = [c for c in CELLS if not a.cells or c.name in a.cells.split(",")]
     if a.what == "run":
-        run(cells, a.reps, a.n_jobs)
+        run(cells, a.reps, a.n_jobs, a.first)
     elif a.what == "table":
         print(table(cells))
     elif a.what == "summary":
