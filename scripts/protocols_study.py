@@ -20,12 +20,18 @@ replication trained on an independent sample of that size).
 Usage::
 
     python scripts/protocols_study.py run [--cells a,b] [--reps 200] [--n-jobs 2]
+    python scripts/protocols_study.py run --cells a --first 200   # replications 200..
     python scripts/protocols_study.py table         # the markdown of docs/validation.md
     python scripts/protocols_study.py summary       # its table of recommended intervals
     python scripts/protocols_study.py json          # docs/data/protocols_study.json
 
-Results go to ``/tmp/mlci_protocols_study/<cell>.jsonl`` (one line per replication), so a
-run can be stopped and summarised at any time.
+Results go to ``/tmp/mlci_protocols_study/<cell>.jsonl`` (one line per replication;
+``MLCI_STUDY_DIR`` sets the directory), so a run can be stopped and summarised at any
+time.  A replication's result depends on its cell and index only, so a cell can be split
+over processes (``--first``, each with its own ``MLCI_STUDY_DIR``) and the files
+concatenated.  The nested cells also record ``nested_stats`` and ``nested_terms`` (the
+per-fold terms of Bates et al.'s estimate), enough to recompute the interval under
+another rule for its inflation.
 """
 
 from __future__ import annotations
