@@ -634,7 +634,9 @@ def cross_val_ci(
         estimate of the CV estimate's mean squared error; target ``"algorithm"`` at the
         full training size ``n`` (Bates et al. design it for the error of the model
         refit on all data; it tracks the expected error at size ``n``, see the module
-        docstring).  Costs
+        docstring).  The inflation is between 1 and √k (the authors' rule); where the
+        per-sample losses are negatively correlated (k-NN regression in the study) the
+        floor at 1 makes the interval conservative.  Costs
         ``n_repeats · (k(k-1)/2 + k)`` fits; the result also gives the other two
         intervals from its outer folds (:meth:`CVResult.interval`).
     cv : int, "loo" or "holdout", default 5
