@@ -310,7 +310,7 @@ CELLS = [
     Cell("rfreg-mse-n200-k5", "friedman", "rf-cv-reg", "mse", 200, 5, 3, 200),
     Cell("gb-acc-n200-k5", "nonlinear", "gb", "accuracy", 200, 5, 3, 200),
     Cell("gbreg-mse-n200-k5", "friedman", "gb-reg", "mse", 200, 5, 3, 200),
-    Cell("gb-auc-n200-k5", "nonlinear", "gb", "roc_auc", 200, 5, 10, 200, False),
+    Cell("gb-auc-n200-k5", "nonlinear", "gb", "roc_auc", 200, 5, 10, 400, False),
     Cell("logreg-acc-n2000-k5", "logistic", "logreg", "accuracy", 2000, 5, 5, 400),
     Cell("logreg-acc-n2000-k10", "logistic", "logreg", "accuracy", 2000, 10, 5, 400),
     Cell("ridge-mse-n2000-k5", "linear", "ridge", "mse", 2000, 5, 5, 400),
