@@ -20,12 +20,18 @@ replication trained on an independent sample of that size).
 Usage::
 
     python scripts/protocols_study.py run [--cells a,b] [--reps 200] [--n-jobs 2]
+    python scripts/protocols_study.py run --cells a --first 200   # replications 200..
     python scripts/protocols_study.py table         # the markdown of docs/validation.md
     python scripts/protocols_study.py summary       # its table of recommended intervals
     python scripts/protocols_study.py json          # docs/data/protocols_study.json
 
-Results go to ``/tmp/mlci_protocols_study/<cell>.jsonl`` (one line per replication), so a
-run can be stopped and summarised at any time.
+Results go to ``/tmp/mlci_protocols_study/<cell>.jsonl`` (one line per replication;
+``MLCI_STUDY_DIR`` sets the directory), so a run can be stopped and summarised at any
+time.  A replication's result depends on its cell and index only, so a cell can be split
+over processes (``--first``, each with its own ``MLCI_STUDY_DIR``) and the files
+concatenated.  The nested cells also record ``nested_stats`` and ``nested_terms`` (the
+per-fold terms of Bates et al.'s estimate), enough to recompute the interval under
+another rule for its inflation.
 """
 
 from __future__ import annotations
@@ -223,7 +229,12 @@ class KNN(BaseEstimator):
 
 
 def learner(name):
-    from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
+    from sklearn.ensemble import (
+        GradientBoostingClassifier,
+        GradientBoostingRegressor,
+        RandomForestClassifier,
+        RandomForestRegressor,
+    )
 
     return {
         "logreg": Logit(),
@@ -234,6 +245,12 @@ def learner(name):
         "rf-reg": RandomForestRegressor(n_estimators=50, min_samples_leaf=2, oob_score=True),
         "rf200": RandomForestClassifier(n_estimators=200, min_samples_leaf=2, oob_score=True),
         "rf200-reg": RandomForestRegressor(n_estimators=200, min_samples_leaf=2, oob_score=True),
+        # cross-validation cells: small forests and boosted trees (sklearn's own; one
+        # core each, random_state seeded by cross_val_ci's rng and, for the truths, _fit)
+        "rf-cv": RandomForestClassifier(n_estimators=30, min_samples_leaf=2, n_jobs=1),
+        "rf-cv-reg": RandomForestRegressor(n_estimators=30, min_samples_leaf=2, n_jobs=1),
+        "gb": GradientBoostingClassifier(n_estimators=50, max_depth=2),
+        "gb-reg": GradientBoostingRegressor(n_estimators=50, max_depth=2),
     }[name]
 
 
@@ -301,6 +318,18 @@ CELLS = [
     Cell("loo-ridge-mse-n300", "linear", "ridge", "mse", 300, 0, 10, 400, False, "loo"),
     Cell("loo-logreg-acc-n200", "logistic", "logreg", "accuracy", 200, 0, 10, 400, False, "loo"),
     Cell("loo-knn-acc-n200", "nonlinear", "knn", "accuracy", 200, 0, 10, 400, False, "loo"),
+    # less stable learners (random forests, gradient boosting) and large n: nested CV
+    # with R = 3 repetitions (R = 5 at n = 2000); the AUC cell with the corrected
+    # interval (nested needs a per-sample loss)
+    Cell("rf-acc-n200-k5", "nonlinear", "rf-cv", "accuracy", 200, 5, 3, 400),
+    Cell("rfreg-mse-n200-k5", "friedman", "rf-cv-reg", "mse", 200, 5, 3, 200),
+    Cell("gb-acc-n200-k5", "nonlinear", "gb", "accuracy", 200, 5, 3, 200),
+    Cell("gbreg-mse-n200-k5", "friedman", "gb-reg", "mse", 200, 5, 3, 200),
+    Cell("gb-auc-n200-k5", "nonlinear", "gb", "roc_auc", 200, 5, 10, 400, False),
+    Cell("logreg-acc-n2000-k5", "logistic", "logreg", "accuracy", 2000, 5, 5, 400),
+    Cell("logreg-acc-n2000-k10", "logistic", "logreg", "accuracy", 2000, 10, 5, 400),
+    Cell("ridge-mse-n2000-k5", "linear", "ridge", "mse", 2000, 5, 5, 400),
+    Cell("knn-acc-n1000-k5", "nonlinear", "knn", "accuracy", 1000, 5, 3, 200),
 ]  # fmt: skip
 
 
@@ -371,12 +400,63 @@ def _row(r):
     return [r.estimate, *r.confidence_interval, r.standard_error]
 
 
+def nested_terms(plans, k, fits, values):
+    """The terms of Bates et al.'s estimate that ``nested_statistics`` sums (recorded so
+    that the interval can be recomputed under another rule for its inflation): per
+    outer fold ``a`` (inner minus outer mean error) and ``b`` (the variance of the outer
+    fold's mean), and the sd of the outer and of the nested per-sample values."""
+    reps = len(plans)
+    outer, pairs = values[: reps * k], values[reps * k :]
+    a_terms, b_terms, ho = [], [], []
+    p = 0
+    for r, f in enumerate(plans):
+        h = {}
+        for a in range(k - 1):
+            for b in range(a + 1, k):
+                v, test = pairs[p], fits[reps * k + p].test
+                p += 1
+                h[(a, b)], h[(b, a)] = v[f[test] == a], v[f[test] == b]
+        ho.extend(h.values())
+        for a in range(k):
+            e_in = np.concatenate([h[(b, a)] for b in range(k) if b != a])
+            e_out = outer[r * k + a]
+            a_terms.append(float(e_in.mean() - e_out.mean()))
+            b_terms.append(float(e_out.var(ddof=1) / len(e_out)) if len(e_out) > 1 else 0.0)
+    return {
+        "a": a_terms,
+        "b": b_terms,
+        "sd_outer": float(np.concatenate(outer).std(ddof=1)),
+        "sd_nested": float(np.concatenate(ho).std(ddof=1)),
+    }
+
+
+@contextlib.contextmanager
+def _recording_nested(store):
+    """Run cross_val_ci with its nested_statistics wrapped to store nested_terms."""
+    from mlci.protocols import crossval
+
+    original = crossval.nested_statistics
+
+    def wrapped(plans, k, fits, values, groups=None):
+        if groups is None:
+            store.update(nested_terms(plans, k, fits, values))
+        return original(plans, k, fits, values, groups)
+
+    crossval.nested_statistics = wrapped
+    try:
+        yield
+    finally:
+        crossval.nested_statistics = original
+
+
 def _cv(cell, s, est, rng, f):
     method = "nested" if cell.nested else "corrected"
-    r = mlci.cross_val_ci(
-        est, s.x, s.y, metric=cell.metric, cv=cell.k, n_repeats=cell.r, method=method,
-        conditions=s.groups, rng=rng,
-    )  # fmt: skip
+    terms = {}
+    with _recording_nested(terms):
+        r = mlci.cross_val_ci(
+            est, s.x, s.y, metric=cell.metric, cv=cell.k, n_repeats=cell.r, method=method,
+            conditions=s.groups, rng=rng,
+        )  # fmt: skip
     one = dataclasses.replace(r, fold_scores=r.fold_scores[:1], n_repeats=1)
     with _quiet_naive():
         out = {
@@ -387,7 +467,16 @@ def _cv(cell, s, est, rng, f):
         }
     if cell.nested:
         out["nested"] = _row(r)
-        out["nested_stats"] = {k: float(v) for k, v in r.details["nested"].items()}
+        st = {k: float(v) for k, v in r.details["nested"].items()}
+        # enough to recompute the interval under another rule for the inflation: the
+        # pooled sd of the nested values, the size the inflation compares with, k and n
+        n_sub = float(np.floor(cell.n * (cell.k - 1) / cell.k))
+        st.setdefault("sd", st["standard_error"] * np.sqrt(cell.n) / st["inflation"])
+        st.setdefault("n_sub", n_sub)
+        st.update(k=float(cell.k), n=float(cell.n))
+        out["nested_stats"] = st
+        if terms:
+            out["nested_terms"] = terms
     return out, r.n_train, None, r.n_fits
 
 
@@ -484,16 +573,16 @@ PROTOCOLS = {
 }
 
 
-def append_replications(path, reps, replicate, n_jobs, label):
-    """Run ``replicate(i)`` for the replications ``i < reps`` not yet in the jsonl file
-    ``path`` (one line each, appended as they finish, so a run can be stopped and
-    resumed), in ``n_jobs`` worker processes."""
+def append_replications(path, reps, replicate, n_jobs, label, first=0):
+    """Run ``replicate(i)`` for the replications ``first <= i < reps`` not yet in the
+    jsonl file ``path`` (one line each, appended as they finish, so a run can be stopped
+    and resumed), in ``n_jobs`` worker processes."""
     from joblib import Parallel, delayed
 
     done = set()
     if path.exists():
         done = {json.loads(line)["i"] for line in path.read_text().splitlines() if line}
-    todo = [i for i in range(reps) if i not in done]
+    todo = [i for i in range(first, reps) if i not in done]
     if not todo:
         return
     t0 = time.perf_counter()
@@ -506,7 +595,7 @@ def append_replications(path, reps, replicate, n_jobs, label):
     print(f"{label}: {len(todo)} replications in {time.perf_counter() - t0:.0f} s", flush=True)
 
 
-def run(cells, reps_override, n_jobs):
+def run(cells, reps_override, n_jobs, first=0):
     OUT.mkdir(parents=True, exist_ok=True)
     for cell in cells:
         f = fresh(cell)
@@ -516,6 +605,7 @@ def run(cells, reps_override, n_jobs):
             functools.partial(replication, cell, f=f),
             n_jobs,
             cell.name,
+            first,
         )
 
 
@@ -702,13 +792,18 @@ def main(argv=None):
         help="table/summary from a saved json (docs/data/protocols_study.json) "
         "instead of the jsonl replications",
     )
+    ap.add_argument(
+        "--first", type=int, default=0,
+        help="first replication to run (split a cell over processes with their own "
+        "MLCI_STUDY_DIR, then concatenate the jsonl files)",
+    )  # fmt: skip
     a = ap.parse_args(argv)
     if a.from_json:
         global SAVED
         SAVED = {e["cell"]["name"]: e for e in json.loads(Path(a.from_json).read_text())}
     cells = [c for c in CELLS if not a.cells or c.name in a.cells.split(",")]
     if a.what == "run":
-        run(cells, a.reps, a.n_jobs)
+        run(cells, a.reps, a.n_jobs, a.first)
     elif a.what == "table":
         print(table(cells))
     elif a.what == "summary":

@@ -80,7 +80,7 @@ __all__ = ["CV_METHODS", "CVResult", "cross_val_ci", "cross_val_compare", "fold_
 CV_METHODS = ("naive", "corrected", "nested", "corrected-skew")
 #: what the naive interval covered in the study of docs/validation.md (quoted by its warning)
 NAIVE_COVERAGE = (
-    "0.21-0.75 over repeated folds or random splits, 0.89-0.97 over one k-fold run and "
+    "0.21-0.85 over repeated folds or random splits, 0.89-0.97 over one k-fold run and "
     "0.91-0.92 for leave-one-out"
 )
 _TARGETS = {
