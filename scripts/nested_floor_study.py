@@ -39,6 +39,9 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import protocols_study as ps  # the study's distributions
+
 OUT = Path(os.environ.get("MLCI_STUDY_DIR", "/tmp/mlci_protocols_study"))
 CELLS = {
     "logreg-acc-n100-k5": (100, 5),
@@ -134,13 +137,7 @@ def rules(json_path=None):
 
 def _friedman(rng, n, noise, signal):
     x = rng.random((n, 10))
-    f = (
-        10 * np.sin(np.pi * x[:, 0] * x[:, 1])
-        + 20 * (x[:, 2] - 0.5) ** 2
-        + 10 * x[:, 3]
-        + 5 * x[:, 4]
-    )
-    return x, signal * f + noise * rng.normal(size=n)
+    return x, signal * ps.friedman_mean(x) + noise * rng.normal(size=n)
 
 
 def _cv_losses(rng, x, y, k=5, neighbours=10):

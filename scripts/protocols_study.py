@@ -96,15 +96,19 @@ def _linear(rng, n):
     return x, None, x[:, :5] @ np.array([1.0, 0.8, 0.6, 0.4, 0.2])
 
 
-def _friedman(rng, n):
-    x = rng.random((n, 10))
-    f = (
+def friedman_mean(x):
+    """Friedman #1's regression function of ``x`` in U(0,1)^10 (five features count)."""
+    return (
         10 * np.sin(np.pi * x[:, 0] * x[:, 1])
         + 20 * (x[:, 2] - 0.5) ** 2
         + 10 * x[:, 3]
         + 5 * x[:, 4]
     )
-    return x, None, f
+
+
+def _friedman(rng, n):
+    x = rng.random((n, 10))
+    return x, None, friedman_mean(x)
 
 
 DISTRIBUTIONS = {
