@@ -290,7 +290,7 @@ CELLS = [
     # leave-one-out; r: repetitions of the nested 5-fold runs of its default interval
     Cell("loo-logreg-acc-n100", "logistic", "logreg", "accuracy", 100, 0, 10, 600, False, "loo"),
     Cell("loo-ridge-mse-n100", "linear", "ridge", "mse", 100, 0, 10, 600, False, "loo"),
-    Cell("loo-knn-acc-n100", "nonlinear", "knn", "accuracy", 100, 0, 10, 600, False, "loo"),
+    Cell("loo-knn-acc-n100", "nonlinear", "knn", "accuracy", 100, 0, 10, 1500, False, "loo"),
     Cell("logreg-auc-n100-k5", "logistic", "logreg", "roc_auc", 100, 5, 10, 600, False),
     Cell("holdout-ridge-mse-n100", "linear", "ridge", "mse", 100, 0, 10, 600, False, "holdout"),
     Cell("holdout-ridge-mse-n100-R30", "linear", "ridge", "mse", 100, 0, 30, 600, False, "holdout",
