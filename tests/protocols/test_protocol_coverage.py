@@ -82,6 +82,13 @@ def test_study_learners_are_scikit_learns():
     )
 
 
+def _study_cell(name, reps):
+    """A cell of the study as docs/validation.md ran it (same seeds), with ``reps``
+    replications (the first ``reps`` of the documented run)."""
+    cell = next(c for c in STUDY.CELLS if c.name == name)
+    return STUDY.dataclasses.replace(cell, reps=reps)
+
+
 def _summary(cell):
     f = STUDY.fresh(cell)
     return STUDY.summarise_records([STUDY.replication(cell, i, f) for i in range(cell.reps)])
@@ -89,20 +96,12 @@ def _summary(cell):
 
 @pytest.fixture(scope="module")
 def nested_cell():
-    c = STUDY.Cell(
-        "logreg-acc-n100-k5", "logistic", "logreg", "accuracy", 100, 5, 20,
-        max(40, round(500 * SCALE)),
-    )  # fmt: skip
-    return _summary(c)
+    return _summary(_study_cell("logreg-acc-n100-k5", max(40, round(500 * SCALE))))
 
 
 @pytest.fixture(scope="module")
 def splits_cell():
-    c = STUDY.Cell(
-        "holdout-logreg-acc-n100", "logistic", "logreg", "accuracy", 100, 0, 10,
-        max(40, round(600 * SCALE)), False, "holdout",
-    )  # fmt: skip
-    return _summary(c)
+    return _summary(_study_cell("holdout-logreg-acc-n100", max(40, round(600 * SCALE))))
 
 
 def _covered(summary, method):
@@ -141,11 +140,7 @@ def test_corrected_interval_of_random_splits(splits_cell):
 
 @pytest.fixture(scope="module")
 def splits_mse_cell():
-    c = STUDY.Cell(
-        "holdout-ridge-mse-n100", "linear", "ridge", "mse", 100, 0, 10,
-        max(100, round(600 * SCALE)), False, "holdout",
-    )  # fmt: skip
-    return _summary(c)
+    return _summary(_study_cell("holdout-ridge-mse-n100", max(100, round(600 * SCALE))))
 
 
 @pytest.mark.slow
@@ -160,11 +155,7 @@ def test_skewness_corrected_interval_of_random_splits_with_mse(splits_mse_cell):
 
 @pytest.fixture(scope="module")
 def loo_cell():
-    c = STUDY.Cell(
-        "loo-ridge-mse-n100", "linear", "ridge", "mse", 100, 0, 10,
-        max(100, round(600 * SCALE)), False, "loo",
-    )  # fmt: skip
-    return _summary(c)
+    return _summary(_study_cell("loo-ridge-mse-n100", max(100, round(600 * SCALE))))
 
 
 @pytest.mark.slow
@@ -189,8 +180,7 @@ def oob_cell(request):
     # oob_ci(X=...) on 50-tree forests (docs/validation.md, 400 replications each: 0.940
     # of the forest's accuracy, 0.910 of its MSE; the plain interval 0.895 and 0.823;
     # with 200 trees 0.930 and 0.887)
-    cell = next(c for c in STUDY.CELLS if c.name == request.param)
-    cell = STUDY.dataclasses.replace(cell, reps=max(40, round(400 * SCALE)))
+    cell = _study_cell(request.param, max(40, round(400 * SCALE)))
     return {**_summary(cell), "cell": cell}
 
 
@@ -204,15 +194,6 @@ def test_oob_interval_covers_the_fitted_forest(oob_cell):
         assert stats.binomtest(k, m, 0.88, alternative="less").pvalue > ALPHA
         assert stats.binomtest(k, m, 0.95, alternative="greater").pvalue > ALPHA
     assert _covered(oob_cell, "oob-plain") <= _covered(oob_cell, "oob-forest")
-
-
-def _study_cell(name, reps):
-    """A cell of the study as docs/validation.md ran it (same seeds), with ``reps``
-    replications (the first ``reps`` of the documented run)."""
-    import dataclasses
-
-    cell = next(c for c in STUDY.CELLS if c.name == name)
-    return dataclasses.replace(cell, reps=reps)
 
 
 @pytest.fixture(scope="module")
