@@ -237,33 +237,29 @@ def progress_bar(
 
 
 @contextlib.contextmanager
-def counting(total: int, unit: str, show: bool) -> Iterator[Callable[[int], None]]:
-    """Count ``total`` units of work (model fits, runs) on the progress bar.
+def counting(total: int, unit: str) -> Iterator[Callable[[int], None]]:
+    """Count ``total`` units of work (model fits, runs) on the active progress bar.
 
     Yields ``advance(k)``, to call as work is done.  The units are added to the active
-    bar (an outer driver's or the command line's); with none active and ``show`` True a
-    bar is opened for the block (the rules of :class:`Progress`: on a terminal, after
-    the delay, never in CI); otherwise ``advance`` does nothing.
+    bar (the one a :func:`reports_progress` driver opens for ``progress=True``, an outer
+    driver's or the command line's); with none active ``advance`` does nothing.
 
     Examples
     --------
     >>> import io
     >>> with progress_bar(stream=io.StringIO(), delay=0, force=True) as bar:
-    ...     with counting(4, "fit", show=False) as advance:
+    ...     with counting(4, "fit") as advance:
     ...         for _ in range(4):
     ...             advance(1)
     >>> bar.done, bar.total, bar.unit
     (4, 4, 'fit')
     """
-    with contextlib.ExitStack() as stack:
-        bar = current_progress()
-        if bar is None and show:
-            bar = stack.enter_context(progress_bar())
-        if bar is None:
-            yield lambda k: None
-            return
-        bar.add_total(total, unit=unit)
-        yield bar.update
+    bar = current_progress()
+    if bar is None:
+        yield lambda k: None
+        return
+    bar.add_total(total, unit=unit)
+    yield bar.update
 
 
 def reports_progress(func: _F) -> _F:

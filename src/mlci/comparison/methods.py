@@ -686,9 +686,9 @@ def evaluate_method(
     else:
         outputs = (runner(idx, sd) for _, idx, sd in jobs)
     preds = []
-    # the runs on the progress bar: with progress=True a bar of their own (on a terminal,
-    # never in CI), to which the test-set bootstrap below adds its replicates
-    with counting(len(jobs), "run", bool(progress)) as advance:
+    # the runs on the bar reports_progress opens for progress=True, to which the
+    # test-set bootstrap below adds its replicates
+    with counting(len(jobs), "run") as advance:
         for out in outputs:
             preds.append(out)
             advance(1)

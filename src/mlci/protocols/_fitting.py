@@ -224,10 +224,6 @@ def check_estimator(estimator: Any, spec: MetricSpec, name: str = "estimator") -
         )
 
 
-def check_progress(progress: Any) -> bool:
-    return check_flag("progress", progress)
-
-
 def check_n_jobs(n_jobs: Any) -> int | None:
     return engine_options(n_jobs=n_jobs).n_jobs
 
@@ -321,12 +317,11 @@ def fit_all(
     fits: Sequence[Fit],
     *,
     n_jobs: int | None,
-    progress: bool,
 ) -> list[tuple[Any, Any]]:
     """Fit and predict every :class:`Fit` (in order), with joblib when ``n_jobs`` asks.
 
-    The fits are counted on the progress bar (:func:`mlci.feedback.counting`): the
-    active one, or with ``progress`` a bar of their own (terminals only, never in CI)."""
+    The fits are counted on the active progress bar (:func:`mlci.feedback.counting`;
+    the protocols' drivers open one for ``progress=True``)."""
     out: list[tuple[Any, Any]] = []
     if n_jobs is not None and n_jobs != 1:
         try:
@@ -341,7 +336,7 @@ def fit_all(
         )
     else:
         results = (_fit_one(estimator, data, spec, f) for f in fits)
-    with counting(len(fits), "fit", progress) as advance:
+    with counting(len(fits), "fit") as advance:
         for r in results:
             out.append(r)
             advance(1)

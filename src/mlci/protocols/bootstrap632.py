@@ -53,7 +53,6 @@ from ._fitting import (
     Fit,
     check_estimator,
     check_n_jobs,
-    check_progress,
     fit_all,
     fit_seed,
     metric_spec,
@@ -283,7 +282,6 @@ def bootstrap632_ci(
     alternative = check_alternative(alternative)
     seed = check_rng_seed(rng)
     workers = check_n_jobs(n_jobs)
-    show = check_progress(progress)
     check_estimator(estimator, spec)
     data = read_protocol_data(X, y, spec, dropna=dropna)
     n = data.n
@@ -295,7 +293,7 @@ def bootstrap632_ci(
         for b in range(b_count)
     ]
     fits.append(Fit(every, every, fit_seed(seed, b_count), "the fit on all data"))
-    results = fit_all(estimator, data, spec, fits, n_jobs=workers, progress=show)
+    results = fit_all(estimator, data, spec, fits, n_jobs=workers)
     preds = [p for p, _ in results]
     kernel = pooled_kernel(spec, np.tile(data.y, b_count + 1), preds)
     values = pointwise_values(kernel).reshape(b_count + 1, n)

@@ -63,7 +63,6 @@ from ._fitting import (
     ProtocolData,
     check_estimator,
     check_n_jobs,
-    check_progress,
     fit_all,
     fit_seed,
     metric_spec,
@@ -900,7 +899,7 @@ def cross_val_ci(
     alternative = check_alternative(alternative)
     p = _prepare(
         (estimator,), X, y, spec, method, cv, n_repeats, test_size, conditions, stratify,
-        rng, n_jobs, progress, dropna,
+        rng, n_jobs, dropna,
     )  # fmt: skip
     if method != "nested":
         n_outer = len(p.fits)
@@ -952,7 +951,6 @@ class _Prepared:
     plans: list[np.ndarray]
     fits: list[Fit]
     workers: int | None
-    show: bool
     #: leave-one-out with method="nested": the folds of the nested k-fold runs (their
     #: fits follow the ``n`` leave-one-out fits in ``fits``)
     nested_plans: list[np.ndarray] | None = None
@@ -975,14 +973,12 @@ def _prepare(
     stratify: Any,
     rng: Any,
     n_jobs: Any,
-    progress: Any,
     dropna: Any,
 ) -> _Prepared:
     """Validate the shared options and data, and lay out the folds and fits."""
     cv_kind, k, reps, test_size = _check_cv(cv, n_repeats, test_size, method)
     seed = check_rng_seed(rng)
     workers = check_n_jobs(n_jobs)
-    show = check_progress(progress)
     names = ("estimator",) if len(estimators) == 1 else ("estimator_a", "estimator_b")
     for name, est in zip(names, estimators, strict=True):
         check_estimator(est, spec, name)
@@ -1005,11 +1001,11 @@ def _prepare(
             )
     strat = (not spec.regression and data.groups is None) if stratify is None else stratify
     if cv_kind == "loo" and method == "nested":
-        return _prepare_loo_nested(data, k, reps, strat, seed, workers, show)
+        return _prepare_loo_nested(data, k, reps, strat, seed, workers)
     kind, plans = _split_plan(data, cv_kind, k, reps, test_size, strat, seed)
     seeds = [fit_seed(seed, r) for r in range(reps)]
     fits = plan_fits(plans, kind, k, seeds, method == "nested")
-    return _Prepared(data, kind, k, reps, plans, fits, workers, show)
+    return _Prepared(data, kind, k, reps, plans, fits, workers)
 
 
 def _prepare_loo_nested(
@@ -1019,7 +1015,6 @@ def _prepare_loo_nested(
     strat: bool,
     seed: Any,
     workers: int | None,
-    show: bool,
 ) -> _Prepared:
     """Leave-one-out's ``n`` fits, then ``reps`` nested ``k``-fold runs (each
     ``k + k(k-1)/2`` fits) on the same data for the inflation of its standard error."""
@@ -1035,7 +1030,7 @@ def _prepare_loo_nested(
     fits = plan_fits(loo, "loo", 1, [fit_seed(seed, 0)], False)
     inner = plan_fits(plans, "kfold", k, [fit_seed(seed, 1 + r) for r in range(reps)], True)
     fits += [dataclasses.replace(f, where=f"{f.where} of the nested {k}-fold runs") for f in inner]
-    return _Prepared(data, "loo", k, 1, loo, fits, workers, show, nested_plans=plans)
+    return _Prepared(data, "loo", k, 1, loo, fits, workers, nested_plans=plans)
 
 
 def _run(
@@ -1043,7 +1038,7 @@ def _run(
 ) -> tuple[np.ndarray, Any, np.ndarray, list[tuple[Any, Any]]]:
     """Fit every fit of ``p``; the metric on the first ``n_outer`` test sets (an error
     naming the fold where it is undefined), the pooled kernel and its slice edges."""
-    results = fit_all(estimator, p.data, spec, p.fits, n_jobs=p.workers, progress=p.show)
+    results = fit_all(estimator, p.data, spec, p.fits, n_jobs=p.workers)
     y_all = np.concatenate([p.data.y[f.test] for f in p.fits])
     kernel = pooled_kernel(spec, y_all, [r for r, _ in results])
     edges = np.concatenate([[0], np.cumsum([len(f.test) for f in p.fits])])
@@ -1147,7 +1142,7 @@ def cross_val_compare(
         raise ValueError("`cv`='loo' is not offered for comparisons; use k folds (e.g. 10).")
     p = _prepare(
         (estimator_a, estimator_b), X, y, spec, method, cv, n_repeats, test_size,
-        conditions, stratify, rng, n_jobs, progress, dropna,
+        conditions, stratify, rng, n_jobs, dropna,
     )  # fmt: skip
     n = len(p.fits) if method != "nested" else p.reps * p.k
     run_a, run_b = _run(estimator_a, p, spec, n), _run(estimator_b, p, spec, n)
