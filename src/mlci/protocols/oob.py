@@ -302,8 +302,11 @@ def oob_extrapolation(
             if f == 1.0:
                 chosen = oob
             else:
+                # each sample's k_i out-of-bag members with the smallest random keys
+                # (k_i <= m_i, so the k_i-th smallest key is finite)
                 key = np.where(oob, gen.random(oob.shape), np.inf)
-                chosen = key.argsort(axis=0).argsort(axis=0) < k[None, :]
+                kth = np.take_along_axis(np.sort(key, axis=0), k[None, :] - 1, axis=0)
+                chosen = key <= kth
             sets.append(_member_mean(predictions, chosen))
             xs.append(float(np.mean(k.astype(float) ** -power)))
     ys = np.asarray(score(np.asarray(sets)), dtype=float)
