@@ -347,3 +347,25 @@ def test_float_metrics_bit_identical_whatever_chunks_and_threads(metric, design)
     for r in runs[1:]:
         np.testing.assert_array_equal(r.bootstrap_distribution, runs[0].bootstrap_distribution)
         assert r.confidence_interval == runs[0].confidence_interval
+
+
+def test_threads_share_the_linearization_safely():
+    # Regression: the conditions' unit table was published before it was filled, so a
+    # second replicate thread could read zeros, get se* = 0 and turn the studentized
+    # interval into [0, 1] (seen once in CI).  Frequent thread switches make the race
+    # likely; every fresh run must match the one-thread result exactly.
+    import sys
+
+    ref = bootstrap_ci(Y, PRED, metric="f1", n_resamples=60, rng=7, conditions=SPEAKER)
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        runs = [
+            bootstrap_ci(
+                Y, PRED, metric="f1", n_resamples=60, rng=7, conditions=SPEAKER, batch=1, n_jobs=2
+            ).confidence_interval
+            for _ in range(40)
+        ]
+    finally:
+        sys.setswitchinterval(old)
+    assert all(r == ref.confidence_interval for r in runs)

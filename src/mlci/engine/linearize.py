@@ -139,16 +139,19 @@ class _Units:
 
     def unit_sums(self, grad: np.ndarray) -> np.ndarray:
         """Sum of ``grad`` (b, m, *S) over one copy of every unit's samples: (b, C, *S)."""
-        if self._table is None:
+        table = self._table
+        if table is None:
+            # built whole before it is published: replicate threads share this object,
+            # and a thread must never see a table that another one is still filling
             shape = (self.n_units, self.m)
             if self.n_units * self.m <= 4_000_000:
-                self._table = np.zeros(shape)
-                self._table[self.cell_unit, self.cell_atom] = self.cell_count
+                table = np.zeros(shape)
+                table[self.cell_unit, self.cell_atom] = self.cell_count
             else:
-                self._table = sparse.csr_matrix(
+                table = sparse.csr_matrix(
                     (self.cell_count, (self.cell_unit, self.cell_atom)), shape=shape
                 )
-        table = self._table
+            self._table = table
         b, m = grad.shape[:2]
         rest = grad.shape[2:]
         if not sparse.issparse(table):
