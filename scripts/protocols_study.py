@@ -533,7 +533,8 @@ def _single(cell, s, est, rng, f):
 
 def _oob(cell, s, est, rng, f):
     """A forest fitted on all data with oob_score=True; oob_ci on its OOB predictions.
-    Its target: this forest ("refit")."""
+    Its stated target: the algorithm at n (forests of this configuration trained on n
+    samples); the fitted forest ("refit") is shown beside it."""
     g = np.random.default_rng(rng)
     model = _fit(est, int(g.integers(2**31 - 1)), s)
     seed = g.integers(2**31 - 1)
@@ -618,7 +619,7 @@ def run(cells, reps_override, n_jobs, first=0):
 # ----------------------------------------------------------------------------------------
 #: method -> (its stated target, the other target shown); "refit": the model the
 #: protocol ends with (refit on all n; for a single split the model trained on its
-#: training part; for OOB the forest); "n_train" / "n" / "n632": the expected metric of
+#: training part; for OOB the fitted forest); "n_train" / "n" / "n632": the expected metric of
 #: the algorithm trained on that many samples
 TARGET_OF = {
     "naive-1xK": ("n_train", "refit"),
@@ -633,8 +634,8 @@ TARGET_OF = {
     "corrected-splits": ("n_train", "refit"),
     "naive-splits": ("n_train", "refit"),
     "bootstrap-test": ("refit", "n_train"),
-    "oob-forest": ("refit", "n"),
-    "oob-plain": ("refit", "n"),
+    "oob-forest": ("n", "refit"),
+    "oob-plain": ("n", "refit"),
     "boot-632+": ("n", "refit"),
     "boot-632": ("n", "refit"),
     "boot-oob": ("n632", "n"),
