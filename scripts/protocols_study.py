@@ -299,7 +299,7 @@ CELLS = [
     Cell("holdout-ridge-mse-n400", "linear", "ridge", "mse", 400, 0, 10, 600, False, "holdout"),
     Cell("holdout-knnreg-mse-n200", "friedman", "knn-reg", "mse", 200, 0, 10, 400, False,
          "holdout"),
-    Cell("knnreg-mse-n200-k5", "friedman", "knn-reg", "mse", 200, 5, 10, 200),
+    Cell("knnreg-mse-n200-k5", "friedman", "knn-reg", "mse", 200, 5, 10, 400),
     Cell("logreg-acc-n500-k5", "logistic", "logreg", "accuracy", 500, 5, 10, 200),
     Cell("oob-rfreg-mse-n200", "friedman", "rf-reg", "mse", 200, 0, 0, 400, False, "oob"),
     Cell("logreg-acc-n50-k5", "logistic", "logreg", "accuracy", 50, 5, 20, 200),
@@ -314,9 +314,9 @@ CELLS = [
     Cell("boot-knn-acc-n100-B1000", "nonlinear", "knn", "accuracy", 100, 0, 1000, 400,
          False, "632", data_seed="boot-knn-acc-n100"),
     # oob_ci with a 200-tree forest (the data sets of the 50-tree cell)
-    Cell("oob-rf200-acc-n200", "nonlinear", "rf200", "accuracy", 200, 0, 0, 200, False, "oob",
+    Cell("oob-rf200-acc-n200", "nonlinear", "rf200", "accuracy", 200, 0, 0, 400, False, "oob",
          data_seed="oob-rf-acc-n200"),
-    Cell("oob-rf200reg-mse-n200", "friedman", "rf200-reg", "mse", 200, 0, 0, 200, False, "oob",
+    Cell("oob-rf200reg-mse-n200", "friedman", "rf200-reg", "mse", 200, 0, 0, 400, False, "oob",
          data_seed="oob-rfreg-mse-n200"),
     # leave-one-out at larger n
     Cell("loo-ridge-mse-n300", "linear", "ridge", "mse", 300, 0, 10, 400, False, "loo"),
