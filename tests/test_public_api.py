@@ -675,6 +675,7 @@ EXEMPT = {
     "LLMEstimates",
     "LeaderboardEntry",
     "MlciWarning",
+    "OOBResult",
     "PairDifference",
     "PlanResult",
     "PooledResult",

@@ -69,8 +69,17 @@ def _bootstrap632() -> mlci.BootstrapErrorResult:
     return mlci.bootstrap632_ci(GaussianNB(), x, Y, variant="oob", n_bootstraps=20, rng=0)
 
 
+def _oob() -> mlci.OOBResult:
+    from sklearn.ensemble import RandomForestClassifier
+
+    x = RNG.normal(size=(N, 2)) + Y[:, None]
+    rf = RandomForestClassifier(40, oob_score=True, random_state=0).fit(x, Y)
+    return mlci.oob_ci(rf, Y, X=x, n_resamples=50, rng=0)
+
+
 BUILDERS: dict[str, Callable[[], Any]] = {
     "CVResult": _cv,
+    "OOBResult": _oob,
     "BootstrapErrorResult": _bootstrap632,
     "BootstrapResult": lambda: mlci.bootstrap_ci(Y, PRED_A, metric="accuracy", rng=0,
                                                  n_resamples=200),

@@ -87,7 +87,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "metrics": ("list_metrics",),
     "protocols.bootstrap632": ("BootstrapErrorResult", "bootstrap632_ci"),
     "protocols.crossval": ("CVResult", "cross_val_ci", "cross_val_compare"),
-    "protocols.oob": ("oob_ci",),
+    "protocols.oob": ("OOBResult", "oob_ci"),
     "results": ("BootstrapResult", "ConfidenceInterval", "IntervalResult", "TestResult"),
     "scores.confusion": ("ConfusionMatrix",),
     "scores.curves": (

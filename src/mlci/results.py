@@ -559,7 +559,9 @@ def per_confidence_level(fn: Callable[..., Any]) -> Callable[..., Any]:
     per level, in the order given; a single level returns the result as before.  A
     :class:`BootstrapResult` (or a tuple of them, or a result whose fields are all
     :class:`BootstrapResult`, like ``EERResult``) is computed once, at the first level, and
-    re-read at the others from the same replicates (:meth:`BootstrapResult.interval`).
+    re-read at the others from the same replicates (:meth:`BootstrapResult.interval`); so
+    is any other interval result with an ``interval`` method (the protocols' results,
+    which re-read their interval from the same fits).
     Any other result (a comparison with corrected p-values) is computed once per level
     with the same seed, so every level equals the single-level call with that ``rng``.
     """
@@ -602,7 +604,9 @@ def _copy_seed(ss: np.random.SeedSequence) -> np.random.SeedSequence:
 
 def _at_level(res: Any, level: float) -> Any:
     """``res`` re-read at ``level`` from its replicates, or None when it cannot be."""
-    if isinstance(res, BootstrapResult):
+    if isinstance(res, IntervalResult) and callable(getattr(res, "interval", None)):
+        # a bootstrap's replicates, or a result that re-reads its own interval (the
+        # protocols' CVResult and BootstrapErrorResult)
         return res.interval(confidence_level=level)
     if isinstance(res, tuple) and res and all(isinstance(r, BootstrapResult) for r in res):
         return tuple(r.interval(confidence_level=level) for r in res)

@@ -191,6 +191,39 @@ def test_oob_ci_samples_without_oob_prediction():
     assert r.estimate == pytest.approx(accuracy_score(Y[~missing], pred))
 
 
+@pytest.mark.parametrize("regression", [False, True])
+@pytest.mark.parametrize("with_x", [False, True])
+def test_forest_samples_without_oob_prediction_are_found(regression, with_x):
+    # scikit-learn's forests store 0 (a row of zero probabilities, a regression
+    # prediction of 0) for a sample that was in every tree's bootstrap sample, not NaN:
+    # oob_ci used to score that 0 as a prediction (MSE 1.180 instead of 1.146 here)
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 200)
+    x = rng.normal(size=(200, 2)) + y[:, None]
+    forest = RandomForestRegressor if regression else RandomForestClassifier
+    target = x[:, 0] + rng.normal(size=200) if regression else y
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scikit-learn warns: some samples have no OOB
+        rf = forest(20, oob_score=True, random_state=0).fit(x, target)
+    counts = np.array([np.bincount(ix, minlength=200) for ix in rf.estimators_samples_])
+    never = (counts > 0).all(axis=0)
+    assert never.sum() == 1  # row 28
+    metric = "mse" if regression else "accuracy"
+    kw = {"metric": metric, "X": x if with_x else None, "rng": 0, "n_resamples": 50}
+    with pytest.raises(
+        ValueError, match=r"no out-of-bag prediction for 1 sample\(s\) \(first: row 28\)"
+    ):
+        mlci.oob_ci(rf, target, **kw)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the interval's own warnings
+        r = mlci.oob_ci(rf, target, dropna=True, **kw)
+    assert r.details["n_dropped"] == 1
+    if not with_x:  # the plain out-of-bag metric over the other samples
+        oob = rf.oob_prediction_ if regression else rf.classes_[rf.oob_decision_function_.argmax(1)]
+        err = (oob - target) ** 2 if regression else (oob == target)
+        assert r.estimate == pytest.approx(err[~never].mean())
+
+
 def test_oob_ci_errors():
     with pytest.raises(ValueError, match=r"`model`.*no out-of-bag"):
         mlci.oob_ci(GaussianNB().fit(X, Y), Y)
@@ -199,3 +232,22 @@ def test_oob_ci_errors():
         mlci.oob_ci(rf, Y[1:])
     with pytest.raises(ValueError, match="regression metric"):
         mlci.oob_ci(rf, Y, metric="mse")
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+@pytest.mark.parametrize("metric", ["accuracy", "log_loss"])
+def test_several_confidence_levels_and_interval_reread_the_same_bootstraps(metric, alternative):
+    # a list of levels: one result per level, each equal to the single-level call with
+    # the same rng (accuracy is reported as 1 - the loss's interval: the same numbers)
+    kw = {"n_bootstraps": 40, "rng": 1, "metric": metric, "alternative": alternative}
+    both = mlci.bootstrap632_ci(GaussianNB(), X, Y, confidence_level=[0.9, 0.99], **kw)
+    for r, level in zip(both, [0.9, 0.99], strict=True):
+        one = mlci.bootstrap632_ci(GaussianNB(), X, Y, confidence_level=level, **kw)
+        np.testing.assert_allclose(r.confidence_interval, one.confidence_interval, atol=1e-12)
+        assert r.interval(confidence_level=0.95).confidence_interval == pytest.approx(
+            both[0].interval(confidence_level=0.95).confidence_interval
+        )
+    with pytest.raises(ValueError, match="'delta'"):
+        both[0].interval(method="percentile")
+    with pytest.raises(ValueError, match="confidence_level"):
+        both[0].interval(confidence_level=0)

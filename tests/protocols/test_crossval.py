@@ -540,3 +540,34 @@ def test_dataframes_give_the_numpy_result():
     ):
         r = mlci.cross_val_ci(GaussianNB(), x, y, n_repeats=2, rng=0)
         np.testing.assert_array_equal(r.fold_scores, ref.fold_scores)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+@pytest.mark.parametrize(
+    "kw",
+    [{"method": "corrected"}, {"method": "nested", "n_repeats": 2}, {"cv": "holdout"}],
+)
+def test_several_confidence_levels_come_from_the_same_fits(kw, alternative):
+    # a list of levels gives one result per level, each equal to the single-level call
+    # with the same rng (the fits run once: CVResult.interval re-reads the interval)
+    calls = []
+
+    class Counting(LogisticRegression):
+        def fit(self, X, y):
+            calls.append(1)
+            return super().fit(X, y)
+
+    both = mlci.cross_val_ci(
+        Counting(), X, Y, rng=1, confidence_level=[0.9, 0.99], alternative=alternative, **kw
+    )
+    fits = len(calls)
+    for r, level in zip(both, [0.9, 0.99], strict=True):
+        one = mlci.cross_val_ci(
+            LogisticRegression(), X, Y, rng=1, confidence_level=level, alternative=alternative,
+            **kw,
+        )  # fmt: skip
+        assert r.confidence_level == level
+        assert tuple(r.confidence_interval) == tuple(one.confidence_interval)
+    assert fits == both[0].n_fits
+    with pytest.raises(ValueError, match="confidence_level"):
+        mlci.cross_val_ci(LogisticRegression(), X, Y, confidence_level=[0.9, 1.2])

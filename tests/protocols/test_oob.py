@@ -233,3 +233,29 @@ def test_oob_ci_with_X_errors():
         mlci.oob_ci(rf, Y, X=X, method="percentile")
     with pytest.raises(ValueError, match="`model`"):
         tree_predictions(KNeighborsClassifier().fit(X, Y), X)
+
+
+def test_corrected_result_rereads_its_normal_interval_and_refuses_other_methods():
+    # The replicates of the corrected result are the test-set bootstrap of the plain
+    # out-of-bag predictions: an interval from them would drop se_members (and, for the
+    # percentile types, the extrapolation). interval() keeps the normal interval.
+    rf = RandomForestClassifier(40, oob_score=True, random_state=0).fit(X, Y)
+    r = mlci.oob_ci(rf, Y, X=X, rng=3, n_resamples=300)
+    assert isinstance(r, mlci.OOBResult)
+    z90 = stats.norm.ppf(0.95)
+    r90 = r.interval(confidence_level=0.9)
+    assert r90.confidence_interval.low == pytest.approx(r.estimate - z90 * r.standard_error)
+    assert r90.confidence_level == 0.9 and r90.method == "oob-extrapolated"
+    assert r.interval(method="normal") == r
+    one = r.interval(alternative="greater")
+    assert one.confidence_interval.high == 1.0
+    levels = mlci.oob_ci(rf, Y, X=X, rng=3, n_resamples=300, confidence_level=[0.9, 0.95])
+    assert [x.confidence_interval for x in levels] == [
+        r90.confidence_interval,
+        r.confidence_interval,
+    ]
+    for bad in ("percentile", "bca", "studentized"):
+        with pytest.raises(ValueError, match="oob_ci's corrected result"):
+            r.interval(method=bad)
+    with pytest.raises(ValueError, match="confidence_level"):
+        r.interval(confidence_level=1.5)

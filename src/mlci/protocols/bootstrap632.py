@@ -33,6 +33,7 @@ than the variance it keeps.  Hence the default of 1000 bootstraps, and a warning
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,8 +48,9 @@ from ..inputs import (
     check_confidence_level,
     check_positive_int,
     check_rng_seed,
+    confidence_levels,
 )
-from ..results import IntervalResult
+from ..results import IntervalResult, per_confidence_level
 from ._fitting import (
     Fit,
     check_estimator,
@@ -115,6 +117,58 @@ class BootstrapErrorResult(IntervalResult):
     oob: float = float("nan")
     no_information: float = float("nan")
     relative_overfitting: float = 0.0
+    bounds: tuple[float, float] = (-np.inf, np.inf)
+
+    def interval(
+        self,
+        method: str | None = None,
+        confidence_level: Any = None,
+        alternative: str | None = None,
+    ) -> Any:
+        """The interval at another confidence level (a sequence gives a tuple) or
+        alternative, from the same estimate and standard error (no refitting).
+
+        Parameters
+        ----------
+        method : {"delta"}, optional
+            The only interval of this result (a normal interval with the delta-method
+            standard error).
+        confidence_level : float or sequence of float, optional
+        alternative : {"two-sided", "less", "greater"}, optional
+
+        Returns
+        -------
+        BootstrapErrorResult, or tuple of them (one per level)
+
+        Examples
+        --------
+        >>> from sklearn.datasets import make_classification
+        >>> from sklearn.naive_bayes import GaussianNB
+        >>> X, y = make_classification(80, random_state=0)
+        >>> r = bootstrap632_ci(GaussianNB(), X, y, variant="oob", n_bootstraps=30, rng=0)
+        >>> r.interval(confidence_level=0.9).confidence_level
+        0.9
+        """
+        levels = confidence_levels(confidence_level)
+        if levels is not None:
+            return tuple(
+                self.interval(method=method, confidence_level=lv, alternative=alternative)
+                for lv in levels
+            )
+        if method not in (None, self.method):
+            raise ValueError(
+                f"`method`={method!r} is not available: bootstrap632_ci's interval is "
+                f"{self.method!r} (normal, with the delta-method standard error) and has no "
+                "replicates to read another from."
+            )
+        level = check_confidence_level(
+            self.confidence_level if confidence_level is None else confidence_level
+        )
+        alt = check_alternative(self.alternative if alternative is None else alternative)
+        ci = normal_interval(self.estimate, self.standard_error, level, alt, self.bounds)
+        return dataclasses.replace(
+            self, confidence_interval=ci, confidence_level=level, alternative=alt
+        )
 
     def _tail(self) -> list[str]:
         return [
@@ -196,6 +250,7 @@ def oob_standard_error(counts: np.ndarray, losses: np.ndarray) -> tuple[float, f
 
 
 @reports_progress
+@per_confidence_level
 def bootstrap632_ci(
     estimator: Any,
     X: Any,
@@ -205,7 +260,7 @@ def bootstrap632_ci(
     variant: str = "632+",
     n_bootstraps: int = 1000,
     pos_label: Any = None,
-    confidence_level: float = 0.95,
+    confidence_level: float | list[float] = 0.95,
     alternative: str = "two-sided",
     rng: Any = None,
     n_jobs: int | None = None,
@@ -239,7 +294,8 @@ def bootstrap632_ci(
         1000 they held (0.932–0.938); fewer than 1000 warns for these variants.
     pos_label : optional
         The positive class for a one-column ``log_loss``/``brier``.
-    confidence_level : float, default 0.95
+    confidence_level : float or list of float, default 0.95
+        Several levels give a tuple of results, one per level, from the same fits.
     alternative : {"two-sided", "less", "greater"}
     rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
         Seed of the bootstrap samples and of the estimator's ``random_state``.
@@ -358,6 +414,7 @@ def bootstrap632_ci(
         apparent=float(show_app),
         oob=float(show_err1),
         no_information=float(show_gamma),
+        bounds=tuple(map(float, spec.bounds)),
         relative_overfitting=float(r_over),
     )
 

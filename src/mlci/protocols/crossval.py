@@ -56,7 +56,7 @@ from ..inputs import (
     check_positive_int,
     check_rng_seed,
 )
-from ..results import ConfidenceInterval, IntervalResult, TestResult
+from ..results import ConfidenceInterval, IntervalResult, TestResult, per_confidence_level
 from ._fitting import (
     Fit,
     MetricSpec,
@@ -753,6 +753,7 @@ def nested_statistics(
 
 
 @reports_progress
+@per_confidence_level
 def cross_val_ci(
     estimator: Any,
     X: Any,
@@ -766,7 +767,7 @@ def cross_val_ci(
     conditions: Any = None,
     stratify: bool | None = None,
     pos_label: Any = None,
-    confidence_level: float = 0.95,
+    confidence_level: float | list[float] = 0.95,
     alternative: str = "two-sided",
     rng: Any = None,
     n_jobs: int | None = None,
@@ -845,7 +846,8 @@ def cross_val_ci(
     pos_label : optional
         The positive class of ``roc_auc``, ``average_precision``, ``f1``, ... (default 1
         for 0/1 labels).
-    confidence_level : float, default 0.95
+    confidence_level : float or list of float, default 0.95
+        Several levels give a tuple of results, one per level, from the same fits.
     alternative : {"two-sided", "less", "greater"}, default "two-sided"
     rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
         One seed for the whole protocol: the folds (stream ``CV_SPLITS``) and the

@@ -64,6 +64,7 @@ References
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -71,14 +72,24 @@ import numpy as np
 from ..classical.checks import require
 from ..engine.bootstrap import bootstrap_ci
 from ..feedback import warn
-from ..inputs import ArgSpec, check_flag, check_rng_seed, gather, positive_label
-from ..results import BootstrapResult
+from ..inputs import (
+    ArgSpec,
+    check_alternative,
+    check_confidence_level,
+    check_flag,
+    check_rng_seed,
+    confidence_levels,
+    gather,
+    positive_label,
+)
+from ..results import BootstrapResult, per_confidence_level
 from ._fitting import _missing_rows, _rows, metric_spec, pointwise_values, pooled_kernel, set_scores
 from .crossval import normal_interval
 
 __all__ = [
     "OOB_FRACTIONS",
     "OOB_WARNING",
+    "OOBResult",
     "oob_ci",
     "oob_extrapolation",
     "oob_member_bootstrap",
@@ -112,6 +123,91 @@ OOB_UNMEASURED = (
 )
 
 
+@dataclass(frozen=True, kw_only=True, repr=False)
+class OOBResult(BootstrapResult):
+    """:func:`oob_ci`'s corrected result (with ``X``): the extrapolated out-of-bag metric
+    and its normal interval with ``se² = se_test² + se_members²``.
+
+    ``bootstrap_distribution`` holds the test-set bootstrap of the plain out-of-bag
+    predictions (where ``se_test`` comes from), not replicates of the estimate: an interval
+    read from those replicates would leave out the members' variance and, for the
+    percentile-type methods, the extrapolation.  :meth:`interval` therefore gives the same
+    normal interval at another confidence level or alternative and refuses other methods.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.ensemble import RandomForestClassifier
+    >>> from mlci import oob_ci
+    >>> X, y = make_classification(200, random_state=0)
+    >>> rf = RandomForestClassifier(50, oob_score=True, random_state=0).fit(X, y)
+    >>> r = oob_ci(rf, y, X=X, rng=0)
+    >>> r90 = r.interval(confidence_level=0.9)
+    >>> bool(r90.confidence_interval.high - r90.confidence_interval.low
+    ...      < r.confidence_interval.high - r.confidence_interval.low)
+    True
+    """
+
+    def interval(
+        self,
+        method: str | None = None,
+        confidence_level: Any = None,
+        alternative: str | None = None,
+    ) -> Any:
+        """The interval at another confidence level (a sequence gives a tuple) or
+        alternative, from the same estimate and standard error.
+
+        Parameters
+        ----------
+        method : {"oob-extrapolated", "normal"}, optional
+            The only interval this result supports (``"normal"`` is the same one).
+        confidence_level : float or sequence of float, optional
+        alternative : {"two-sided", "less", "greater"}, optional
+
+        Returns
+        -------
+        OOBResult, or tuple of OOBResult (one per level)
+        """
+        levels = confidence_levels(confidence_level)
+        if levels is not None:
+            return tuple(
+                self.interval(method=method, confidence_level=lv, alternative=alternative)
+                for lv in levels
+            )
+        if method not in (None, self.method, "normal"):
+            raise ValueError(
+                f"`method`={method!r} is not available for oob_ci's corrected result: its "
+                "replicates are the test-set bootstrap of the plain out-of-bag predictions, "
+                "without the members' variance or the extrapolation. Its interval is normal "
+                "(method='oob-extrapolated' or 'normal'); for a bootstrap interval of the "
+                "plain out-of-bag metric call oob_ci without X."
+            )
+        level = check_confidence_level(
+            self.confidence_level if confidence_level is None else confidence_level
+        )
+        alt = check_alternative(self.alternative if alternative is None else alternative)
+        ci = normal_interval(self.estimate, self.standard_error, level, alt, self.bounds)
+        return dataclasses.replace(
+            self, confidence_interval=ci, confidence_level=level, alternative=alt
+        )
+
+
+def _never_out_of_bag(model: Any, n: int) -> np.ndarray:
+    """The samples that were in every member's bootstrap sample (no out-of-bag
+    prediction).  scikit-learn's forests store 0 for them, not NaN (a row of zero
+    probabilities, a regression prediction of 0), so they are found from the members'
+    bootstrap samples where the model has them."""
+    samples = getattr(model, "estimators_samples_", None)
+    if samples is None:
+        return np.zeros(n, dtype=bool)
+    out_of_bag = np.zeros(n, dtype=bool)
+    for ix in samples:
+        drawn = np.zeros(n, dtype=bool)
+        drawn[np.asarray(ix)[np.asarray(ix) < n]] = True
+        out_of_bag |= ~drawn
+    return ~out_of_bag
+
+
 def _oob_predictions(model: Any, spec: Any, pos_label: Any) -> tuple[np.ndarray, Any]:
     if hasattr(model, "oob_decision_function_"):
         proba = np.asarray(model.oob_decision_function_, dtype=float)
@@ -120,22 +216,24 @@ def _oob_predictions(model: Any, spec: Any, pos_label: Any) -> tuple[np.ndarray,
             raise ValueError(
                 f"`model` is a classifier; `metric`={spec.name!r} is a regression metric."
             )
+        # NaN (bagging) or a row of zero probabilities (forests): no out-of-bag vote
+        missing = np.isnan(proba).any(axis=1) | ~(np.nansum(proba, axis=1) > 0)
+        missing |= _never_out_of_bag(model, len(proba))
         if spec.response == "predict":
-            missing = np.isnan(proba).any(axis=1)
             pred = classes[np.argmax(np.where(np.isnan(proba), -1.0, proba), axis=1)]
             return pred, missing
         if spec.response == "proba" and proba.shape[1] > 2:
-            return proba, np.isnan(proba).any(axis=1)
+            return proba, missing
         pos = positive_label(classes, pos_label, name="model.classes_")
         col = proba[:, list(classes).index(pos)]
-        return col, np.isnan(col)
+        return col, missing
     if hasattr(model, "oob_prediction_"):
         if not spec.regression:
             raise ValueError(f"`model` is a regressor; `metric`={spec.name!r} needs a classifier.")
         pred = np.asarray(model.oob_prediction_, dtype=float)
         if pred.ndim != 1:
             raise ValueError("`model` has several outputs; oob_ci scores one output.")
-        return pred, np.isnan(pred)
+        return pred, np.isnan(pred) | _never_out_of_bag(model, len(pred))
     raise ValueError(
         f"`model` ({type(model).__name__}) holds no out-of-bag predictions: fit a "
         "RandomForest*, ExtraTrees* (bootstrap=True) or Bagging* estimator with "
@@ -362,6 +460,7 @@ def oob_member_bootstrap(
     return np.asarray(score(mean), dtype=float)
 
 
+@per_confidence_level
 def oob_ci(
     model: Any,
     y: Any,
@@ -372,7 +471,7 @@ def oob_ci(
     conditions: Any = None,
     dropna: bool = False,
     n_resamples: int = 1000,
-    confidence_level: float = 0.95,
+    confidence_level: float | list[float] = 0.95,
     method: str = "auto",
     alternative: str = "two-sided",
     rng: Any = None,
@@ -426,7 +525,8 @@ def oob_ci(
 
     Returns
     -------
-    BootstrapResult
+    BootstrapResult (without ``X``) or OOBResult (with ``X``; a tuple of them for a list
+    of confidence levels)
         ``details["target"]`` says what the interval is for; with ``X`` also
         ``details["oob"]`` (the plain out-of-bag metric), ``"se_test"``,
         ``"se_members"`` and ``"n_members"``.
@@ -548,8 +648,8 @@ def oob_ci(
         warn(OOB_MSE_WARNING)
     elif spec.name not in _MEASURED:
         warn(OOB_UNMEASURED.format(metric=spec.name))
-    return dataclasses.replace(
-        r,
+    fields = {f.name: getattr(r, f.name) for f in dataclasses.fields(r) if f.init}
+    fields.update(
         estimate=estimate,
         confidence_interval=ci,
         standard_error=se,
@@ -567,3 +667,4 @@ def oob_ci(
             "n_members": n_trees,
         },
     )
+    return OOBResult(**fields)
