@@ -138,8 +138,10 @@ def test_nested_matches_a_literal_port_of_the_authors_r_code():
     assert r.estimate == pytest.approx(est, rel=1e-12)
     assert r.standard_error == pytest.approx(se, rel=1e-12)
     assert r.confidence_interval == pytest.approx((est - z * se, est + z * se), rel=1e-12)
-    assert r.target == "algorithm" and r.n_fits == reps * (k * (k - 1) // 2 + k)
-    assert r.target_description.endswith(f"trained on {n} samples")
+    # Bates et al.'s target: the model refit on all n samples
+    assert r.target == "refit" and r.n_fits == reps * (k * (k - 1) // 2 + k)
+    assert r.target_description == f"mse of the model refit on all {n} samples, on new data"
+    assert r.interval(method="corrected").target == "algorithm"
     # the diagnostics of the floor (not in the R code): the two spreads of the losses,
     # the mean of the pivots and the standard error of MSE-hat over the repetitions
     d = r.details["nested"]
@@ -284,8 +286,9 @@ def test_loo_nested_is_the_loo_estimate_with_the_nested_inflation():
         r.confidence_interval, [r.estimate - z * s * infl, r.estimate + z * s * infl]
     )
     assert r.n_fits == 120 + 3 * (5 + 10)
-    assert r.n_train == 119 and r.target == "algorithm"
-    assert r.target_description.endswith("trained on 119 samples")
+    assert r.n_train == 119 and r.target == "refit"
+    assert r.target_description.endswith("refit on all 120 samples, on new data")
+    assert naive.target == "algorithm" and naive.target_description.endswith("119 samples")
     # the other intervals from the same fits, and back
     assert r.interval("corrected").standard_error > naive.standard_error
     assert r.interval("naive").interval("nested").to_dict() == r.to_dict()
