@@ -507,7 +507,8 @@ def test_nested_compare_is_nested_cv_of_the_per_sample_differences():
     )
     assert r.confidence_interval == pytest.approx((lo, hi), rel=1e-12)
     assert r.pvalue == pytest.approx(2 * stats.norm.sf(abs(r.statistic)), rel=1e-12)
-    assert r.method == "nested-cv" and r.details["target"].endswith(f"trained on {n} samples")
+    assert r.method == "nested-cv"
+    assert r.details["target"].endswith(f"two models refit on all {n} samples")
     # the outer folds are the repeated k-fold of method="corrected" with the same rng
     c = mlci.cross_val_compare(a, b, XR, YR, metric="mse", cv=k, n_repeats=reps, rng=4)
     np.testing.assert_array_equal(c.details["scores_a"], r.details["scores_a"])
