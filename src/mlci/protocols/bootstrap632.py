@@ -33,7 +33,6 @@ than the variance it keeps.  Hence the default of 1000 bootstraps, and a warning
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,7 +47,6 @@ from ..inputs import (
     check_confidence_level,
     check_positive_int,
     check_rng_seed,
-    confidence_levels,
 )
 from ..results import IntervalResult, per_confidence_level
 from ._fitting import (
@@ -63,7 +61,7 @@ from ._fitting import (
     read_protocol_data,
     require_sklearn,
 )
-from .crossval import normal_interval, target_text
+from .crossval import normal_interval, reread_normal, target_text
 
 __all__ = ["BOOTSTRAP_VARIANTS", "BootstrapErrorResult", "bootstrap632_ci", "oob_standard_error"]
 
@@ -149,25 +147,14 @@ class BootstrapErrorResult(IntervalResult):
         >>> r.interval(confidence_level=0.9).confidence_level
         0.9
         """
-        levels = confidence_levels(confidence_level)
-        if levels is not None:
-            return tuple(
-                self.interval(method=method, confidence_level=lv, alternative=alternative)
-                for lv in levels
-            )
-        if method not in (None, self.method):
-            raise ValueError(
-                f"`method`={method!r} is not available: bootstrap632_ci's interval is "
-                f"{self.method!r} (normal, with the delta-method standard error) and has no "
-                "replicates to read another from."
-            )
-        level = check_confidence_level(
-            self.confidence_level if confidence_level is None else confidence_level
-        )
-        alt = check_alternative(self.alternative if alternative is None else alternative)
-        ci = normal_interval(self.estimate, self.standard_error, level, alt, self.bounds)
-        return dataclasses.replace(
-            self, confidence_interval=ci, confidence_level=level, alternative=alt
+        return reread_normal(
+            self,
+            method,
+            confidence_level,
+            alternative,
+            methods=(self.method,),
+            refusal=f"bootstrap632_ci's interval is {self.method!r} (normal, with the "
+            "delta-method standard error) and has no replicates to read another from.",
         )
 
     def _tail(self) -> list[str]:

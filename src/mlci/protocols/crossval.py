@@ -58,6 +58,7 @@ from ..inputs import (
     check_flag,
     check_positive_int,
     check_rng_seed,
+    confidence_levels,
 )
 from ..results import ConfidenceInterval, IntervalResult, TestResult, per_confidence_level
 from ._fitting import (
@@ -206,6 +207,37 @@ def normal_interval(
     if alternative == "greater":
         return clip(estimate - z * se, bounds[1], bounds)
     return clip(bounds[0], estimate + z * se, bounds)
+
+
+def reread_normal(
+    result: Any,
+    method: str | None,
+    confidence_level: Any,
+    alternative: str | None,
+    *,
+    methods: tuple[str, ...],
+    refusal: str,
+) -> Any:
+    """``result`` (a frozen result with ``estimate``, ``standard_error`` and ``bounds``
+    whose interval is ``estimate ± z·se``) at another confidence level (a sequence gives a
+    tuple) or alternative.  ``methods``: the method names that mean this interval (None
+    always does); any other is refused with ``refusal``."""
+    levels = confidence_levels(confidence_level)
+    if levels is not None:
+        return tuple(
+            reread_normal(result, method, lv, alternative, methods=methods, refusal=refusal)
+            for lv in levels
+        )
+    if method is not None and method not in methods:
+        raise ValueError(f"`method`={method!r} is not available: {refusal}")
+    level = check_confidence_level(
+        result.confidence_level if confidence_level is None else confidence_level
+    )
+    alt = check_alternative(result.alternative if alternative is None else alternative)
+    ci = normal_interval(result.estimate, result.standard_error, level, alt, result.bounds)
+    return dataclasses.replace(
+        result, confidence_interval=ci, confidence_level=level, alternative=alt
+    )
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)

@@ -74,17 +74,14 @@ from ..engine.bootstrap import bootstrap_ci
 from ..feedback import warn
 from ..inputs import (
     ArgSpec,
-    check_alternative,
-    check_confidence_level,
     check_flag,
     check_rng_seed,
-    confidence_levels,
     gather,
     positive_label,
 )
 from ..results import BootstrapResult, per_confidence_level
 from ._fitting import _missing_rows, _rows, metric_spec, pointwise_values, pooled_kernel, set_scores
-from .crossval import normal_interval
+from .crossval import normal_interval, reread_normal
 
 __all__ = [
     "OOB_FRACTIONS",
@@ -168,27 +165,16 @@ class OOBResult(BootstrapResult):
         -------
         OOBResult, or tuple of OOBResult (one per level)
         """
-        levels = confidence_levels(confidence_level)
-        if levels is not None:
-            return tuple(
-                self.interval(method=method, confidence_level=lv, alternative=alternative)
-                for lv in levels
-            )
-        if method not in (None, self.method, "normal"):
-            raise ValueError(
-                f"`method`={method!r} is not available for oob_ci's corrected result: its "
-                "replicates are the test-set bootstrap of the plain out-of-bag predictions, "
-                "without the members' variance or the extrapolation. Its interval is normal "
-                "(method='oob-extrapolated' or 'normal'); for a bootstrap interval of the "
-                "plain out-of-bag metric call oob_ci without X."
-            )
-        level = check_confidence_level(
-            self.confidence_level if confidence_level is None else confidence_level
-        )
-        alt = check_alternative(self.alternative if alternative is None else alternative)
-        ci = normal_interval(self.estimate, self.standard_error, level, alt, self.bounds)
-        return dataclasses.replace(
-            self, confidence_interval=ci, confidence_level=level, alternative=alt
+        return reread_normal(
+            self,
+            method,
+            confidence_level,
+            alternative,
+            methods=(self.method, "normal"),
+            refusal="oob_ci's corrected result has replicates from the test-set bootstrap of "
+            "the plain out-of-bag predictions, without the members' variance or the "
+            "extrapolation. Its interval is normal (method='oob-extrapolated' or 'normal'); "
+            "for a bootstrap interval of the plain out-of-bag metric call oob_ci without X.",
         )
 
 
