@@ -254,9 +254,13 @@ def resolve_estimand(log: EvalLog, estimand: str, k: int) -> tuple[str, int, str
     if not other:
         return estimand, k, None
     shown = estimand_name(estimand, k, log.metric)
-    return estimand, k, (
-        f"shown: {shown}, as asked (estimand={estimand!r}); the logs reduce the epochs "
-        f"with {', '.join(told(r) for r in other)}, another estimand"
+    return (
+        estimand,
+        k,
+        (
+            f"shown: {shown}, as asked (estimand={estimand!r}); the logs reduce the epochs "
+            f"with {', '.join(told(r) for r in other)}, another estimand"
+        ),
     )
 
 

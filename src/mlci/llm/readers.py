@@ -346,7 +346,7 @@ def _zstd_error(path: Path) -> ValueError:
     return ValueError(
         f"{path}: the .eval archive is compressed with zstd (as inspect-ai 0.3.1xx and later "
         "write it), which Python's zipfile cannot read. Install inspect-ai to read it with "
-        "its own reader (pip install \"mlci[inspect]\"), or convert the log to JSON where "
+        'its own reader (pip install "mlci[inspect]"), or convert the log to JSON where '
         f"inspect-ai is installed: inspect log convert --to json --output-dir DIR {path}"
     )
 
@@ -360,9 +360,7 @@ def _inspect_documented(path: Path) -> dict[str, Any]:
                 # a run that did not finish has no header.json, only the journal's start
                 head_name = "header.json" if "header.json" in names else "_journal/start.json"
                 if head_name not in names:
-                    raise ValueError(
-                        f"{path}: an .eval archive without header.json or a journal."
-                    )
+                    raise ValueError(f"{path}: an .eval archive without header.json or a journal.")
                 head = json.loads(z.read(head_name))
                 sample_names = sorted(n for n in names if n.startswith("samples/"))
                 samples = [json.loads(z.read(n)) for n in sample_names]
