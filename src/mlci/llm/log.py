@@ -491,7 +491,7 @@ def eval_log(
     >>> log
     EvalLog(1 model, 1 task, 2 items, 2 repeats per item, 4 rows)
     """
-    conditions = renamed_keyword(deprecated, "conditions", "conditions", conditions, None)
+    conditions = renamed_keyword(deprecated, "clusters", "conditions", conditions, None)
     check_flag("dropna", dropna)
     cl_values: dict[str, Any] = {}
     if conditions is not None:
