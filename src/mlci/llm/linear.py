@@ -3,7 +3,7 @@
 Every estimand of :mod:`mlci.llm.estimands` is a weighted mean of per-item values,
 ``theta_m = sum_i w_i y_mi / W``, so everything the interval needs comes from the
 per-cluster sums ``T_mg = sum_{i in g} w_i y_mi`` and ``W_g = sum_{i in g} w_i`` (items
-are their own clusters without ``cluster=``; clusters lie inside tasks, which are fixed
+are their own clusters without ``conditions=``; clusters lie inside tasks, which are fixed
 strata unless they are the clusters themselves):
 
 * **standard error (CR2).**  The weighted mean is the regression of the item values on

@@ -28,7 +28,7 @@ Formats
     ``metric="<scorer>/<key>"``.
 ``"long"``: a generic long table (``.csv``/``.tsv``, ``.parquet``, ``.jsonl``)
     One row per answer with columns ``model``, ``item``, ``score`` (or the column named by
-    ``metric=``), and optionally ``task``, ``repeat`` and cluster columns.
+    ``metric=``), and optionally ``task``, ``repeat`` and condition columns.
 
 Every problem names the file and the line (or, for inspect logs, the sample): a truncated
 or malformed line, a missing score field, a score that is not a number in [0, 1], a
@@ -428,6 +428,13 @@ def _read_inspect(path: Path, rows: _Rows, *, metric: str | None, model: str | N
     epochs = config.get("epochs") or 1
     ids = dataset.get("sample_ids")
     n_data = len(ids) if isinstance(ids, list) and ids else dataset.get("samples")
+    limit = config.get("limit")
+    if not (isinstance(ids, list) and ids) and isinstance(n_data, int) and limit is not None:
+        # logs without sample_ids: the dataset's size before --limit N (or [start, end])
+        if isinstance(limit, int):
+            n_data = min(n_data, limit)
+        elif isinstance(limit, list | tuple) and len(limit) == 2:
+            n_data = min(n_data, int(limit[1])) - int(limit[0])
     expected = int(n_data) * int(epochs) if isinstance(n_data, int) else None
     samples = data.get("samples") or []
     failed = [s for s in samples if s.get("error") and not s.get("scores")]
