@@ -292,6 +292,11 @@ def item_table(
         log = log.select(models=models)
     estimand, k, note = resolve_estimand(log, estimand, k)
     cluster = conditions
+    if cluster is not None and not isinstance(cluster, str):
+        raise TypeError(
+            f"`conditions` must be the name of a condition column of the log or 'task'; "
+            f"got {cluster!r}."
+        )
     if cluster is not None and cluster != "task" and cluster not in log.conditions:
         have = ["task", *log.conditions]
         raise ValueError(

@@ -125,7 +125,8 @@ class EvalLog(Result):
     def partial(self) -> dict[str, str]:
         """``{model: "partial: k of N samples (...)"}`` for the models whose runs were read
         with ``partial=True`` and did not finish (empty when every run is complete)."""
-        return dict(self.details.get("partial") or {})
+        have = set(self.models)
+        return {m: t for m, t in (self.details.get("partial") or {}).items() if m in have}
 
     @property
     def n_rows(self) -> int:
