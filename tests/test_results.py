@@ -45,7 +45,8 @@ def _compare() -> mlci.ComparisonResult:
 
 @cache
 def _llm_log() -> mlci.EvalLog:
-    return mlci.read_eval_logs(llm_example_path(), conditions=["group"]).select(tasks=["arithmetic"])
+    log = mlci.read_eval_logs(llm_example_path(), conditions=["group"])
+    return log.select(tasks=["arithmetic"])
 
 
 def _coverage() -> simulate.CoverageStudy:
