@@ -1214,9 +1214,7 @@ CLI_BASE = {
     "metrics": ["metrics"],
     "example": ["example"],
     "llm ci": ["llm", "ci", "--example", "--condition", "group", "-B", "20", "--seed", "0"],
-    "llm compare": [
-        "llm", "compare", "--example", "--condition", "group", "-B", "20", "--seed", "0"
-    ],  # fmt: skip
+    "llm compare": ["llm", "compare", "--example", "--condition", "group", "-B20", "--seed", "0"],
     "llm plan": ["llm", "plan", "--example", "--models", "model-a,model-b", "--difference", "0.05"],
 }
 #: a datasets x methods table (for `mlci datasets`), the report's output file
