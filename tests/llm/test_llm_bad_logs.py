@@ -169,6 +169,10 @@ def test_finished_run_with_missing_samples(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="'success': the run finished, but samples are missing"):
         mlci.read_eval_logs(path)
     assert "12 of 20" in mlci.read_eval_logs(path, partial=True).partial["mockllm/c"]
+    data["samples"] = []  # a run logged with --no-log-samples
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match=r"holds no samples \(was it run with --no-log-samples"):
+        mlci.read_eval_logs(path)
 
 
 # --------------------------------------------------------------------------- same data

@@ -437,6 +437,11 @@ def _read_inspect(path: Path, rows: _Rows, *, metric: str | None, model: str | N
             n_data = min(n_data, int(limit[1])) - int(limit[0])
     expected = int(n_data) * int(epochs) if isinstance(n_data, int) else None
     samples = data.get("samples") or []
+    if not samples and status == "success":
+        raise ValueError(
+            f"{path}: the log holds no samples (was it run with --no-log-samples?); mlci "
+            "needs the per-sample scores."
+        )
     failed = [s for s in samples if s.get("error") and not s.get("scores")]
     if partial:  # the samples that failed have no score: left out, and counted
         samples = [s for s in samples if not (s.get("error") and not s.get("scores"))]
