@@ -72,7 +72,7 @@ def test_unfinished_inspect_run_is_refused(name, status, held, why):
     assert ref.status == status  # what inspect-ai itself reads
     with pytest.raises(
         ValueError, match=rf"{name}: the log's status is '{status}': .*{why}.*holds {held} "
-        r"\(10 x 2 epochs\).*partial=True \(--partial\)"
+        r"\(10 x 2 epochs\).*`partial=True` \(--partial\)"
     ):  # fmt: skip
         mlci.read_eval_logs(INSPECT / name)
 
@@ -106,7 +106,8 @@ def test_partial_run_is_said_in_every_output(capsys):
     assert json.loads(res.to_json())["details"]["partial"] == {"mockllm/c": text}
     # the command line: the header, the table's column, the JSON
     code, out, err = run_cli(capsys, ["llm", "ci", str(path), "--method", "cr1"])
-    assert code == 2 and "status is 'started'" in err and "--partial" in err
+    assert code == 2 and "status is 'started'" in err
+    assert "read what it holds with --partial: every result" in err
     code, out, _ = run_cli(capsys, ["llm", "ci", str(path), "--partial", "--method", "cr1"])
     assert code == 0
     assert f"# mockllm/c: {text}" in out
@@ -223,7 +224,7 @@ def test_harness_samples_file_cut_at_a_line_end(tmp_path, capsys):
     path = cut_run(tmp_path, 24)
     with pytest.raises(
         ValueError, match=rf"{path.name} holds 24 of the 40 documents of task 'toy_mc' \(the "
-        r"run's results_.*\.json: n-samples 40\).*partial=True \(--partial\)"
+        r"run's results_.*\.json: n-samples 40\).*`partial=True` \(--partial\)"
     ):  # fmt: skip
         mlci.read_eval_logs(path)
     log = mlci.read_eval_logs(path, partial=True)
@@ -301,7 +302,7 @@ def test_pass_at_2_reducer_is_the_estimand(capsys):
     assert mean.models["mockllm/a"].estimate == pytest.approx(scores.mean(), abs=1e-12)
     assert mean.models["mockllm/a"].estimate != pytest.approx(headline)
     note = mean.details["estimand_note"]
-    assert "shown: mean match, as asked" in note and "'pass_at_2'" in note
+    assert "shown: mean match, as asked;" in note and "'pass_at_2'" in note
     assert "headline 0.5" in note and "note: shown: mean match" in str(mean)
     code, out, _ = run_cli(capsys, ["llm", "ci", str(INSPECT / "pass_at_2.eval"),
                                     "--estimand", "mean", "--method", "cr1"])  # fmt: skip
@@ -317,12 +318,13 @@ def test_reducer_mlci_does_not_compute(capsys):
     log = mlci.read_eval_logs(INSPECT / "custom_reducer.eval")
     with pytest.raises(ValueError, match=r"reduces the epochs with 'best_of' \(custom_reducer"
                                          r".eval; inspect's headline 0.8\), which mlci does "
-                                         "not compute; pass estimand='mean'"):  # fmt: skip
+                                         "not compute; pass `estimand`='mean'"):  # fmt: skip
         mlci.llm_ci(log)
     mean = mlci.llm_ci(log, estimand="mean", method="cr1")
     assert "'best_of'" in mean.details["estimand_note"]
     code, _, err = run_cli(capsys, ["llm", "ci", str(INSPECT / "custom_reducer.eval")])
     assert code == 2 and "--estimand 'auto'" in err and "'best_of'" in err
+    assert "pass --estimand 'mean' (the mean over epochs) or --estimand 'pass@k' with --k" in err
 
 
 def test_logs_with_different_reducers():

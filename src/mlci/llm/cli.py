@@ -84,6 +84,8 @@ def option_message(message: str, names: dict[str, str] | None = None) -> str:
     "--condition 'zz' is not a column of the log."
     >>> option_message("choose one with `metric=` (--metric).")
     'choose one with --metric.'
+    >>> option_message("read it with `partial=True` (--partial).")
+    'read it with --partial.'
     """
 
     table = {**LLM_OPTIONS, **(names or {})}
@@ -93,6 +95,8 @@ def option_message(message: str, names: dict[str, str] | None = None) -> str:
         opt = table.get(name, name)
         return opt if value is None else f"{opt} {value}"
 
+    # `partial=True`: a flag, spelled as its option
+    message = re.sub(r"`(\w+)=True`", lambda m: table.get(m.group(1), m.group(0)), message)
     text = " ".join(_NAMED.sub(spell, message).split())
     # "--metric (--metric)": a library message that already named the option
     return re.sub(r"(--[\w-]+) \(\1\)", r"\1", text)

@@ -233,16 +233,16 @@ def resolve_estimand(log: EvalLog, estimand: str, k: int) -> tuple[str, int, str
         if len(reducers) > 1:
             raise ValueError(
                 "`estimand`='auto': the logs reduce the epochs differently ("
-                f"{', '.join(told(r) for r in reducers)}); pass `estimand` ('mean' or "
-                "'pass@k' with `k`) to say which estimand to show for every model."
+                f"{', '.join(told(r) for r in reducers)}); pass `estimand`='mean' or "
+                "`estimand`='pass@k' with `k` to say which estimand to show for every model."
             )
         red = next(iter(reducers))
         got = _reducer_estimand(red)
         if got is None:
             raise ValueError(
                 f"`estimand`='auto': the log reduces the epochs with {told(red)}, which mlci "
-                "does not compute; pass estimand='mean' (the mean over epochs) or "
-                "estimand='pass@k' with `k`, and the result says which estimand it shows."
+                "does not compute; pass `estimand`='mean' (the mean over epochs) or "
+                "`estimand`='pass@k' with `k`, and the result says which estimand it shows."
             )
         if got[0] == "pass@k" and k not in (1, got[1]):
             raise ValueError(
@@ -258,7 +258,7 @@ def resolve_estimand(log: EvalLog, estimand: str, k: int) -> tuple[str, int, str
         estimand,
         k,
         (
-            f"shown: {shown}, as asked (estimand={estimand!r}); the logs reduce the epochs "
+            f"shown: {shown}, as asked; the logs reduce the epochs "
             f"with {', '.join(told(r) for r in other)}, another estimand"
         ),
     )

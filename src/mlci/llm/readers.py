@@ -295,7 +295,7 @@ def _read_lm_eval(path: Path, rows: _Rows, *, metric: str | None, model: str | N
             raise ValueError(
                 f"{what}; the samples file is incomplete (cut short by a copy or a write "
                 "that did not finish). Re-run the task, or read what it holds with "
-                "partial=True (--partial): every result then says "
+                "`partial=True` (--partial): every result then says "
                 f"'partial: {n_read} of {expected} samples'."
             )
         src["partial"] = True
@@ -458,7 +458,7 @@ def _read_inspect(path: Path, rows: _Rows, *, metric: str | None, model: str | N
             f"{path}: the log's status is {status!r}: {why}"
             f"{f' ({err})' if err else ''}; it holds {held} of {of}"
             f"{f', {len(failed)} of them failed' if failed else ''}. Re-run it (inspect "
-            "eval-retry), or read what it holds with partial=True (--partial): every result "
+            "eval-retry), or read what it holds with `partial=True` (--partial): every result "
             f"then says 'partial: {held - len(failed)} of {expected or '?'} samples'."
         )
     if not samples:
