@@ -12,9 +12,13 @@ Formats
     ``metrics`` list are read too (the metric is then any numeric field that is not one
     of the fields above).  The task is taken from the file name
     (``samples_<task>_<YYYY-MM-DDTHH-MM-SS.ffffff>.jsonl``), the model from ``model_name``
-    in the ``results_<date>.json`` next to it (0.4.3+), else from the directory name
-    (the harness writes ``EleutherAI__pythia-160m``).  A file with several filters
-    (``strict-match`` and ``flexible-extract``) needs ``filter=``.
+    in the results file of the same run (0.4.3+; ``lm_eval/loggers/evaluation_tracker.py``
+    writes ``results_<date>.json`` beside the samples with ``--output_path DIR``, and
+    ``X_<date>.json`` with ``--output_path X.json``), else from the directory name (the
+    harness writes ``EleutherAI__pythia-160m``).  The results file's
+    ``n-samples[<task>]["effective"]`` is the number of documents the file must hold.  A
+    file with several filters (``strict-match`` and ``flexible-extract``) needs
+    ``filter=``.
 ``"inspect"``: inspect-ai eval logs (``.eval`` or ``.json``)
     Read through ``inspect_ai.log.read_eval_log`` when inspect-ai is installed, otherwise
     from the documented format (a ``.json`` log, or the ``.eval`` zip archive's
@@ -34,6 +38,14 @@ Every problem names the file and the line (or, for inspect logs, the sample): a 
 or malformed line, a missing score field, a score that is not a number in [0, 1], a
 duplicated row.  Nothing is dropped silently: rows of other filters are left out only when
 ``filter=`` asks for one.
+
+What the frameworks record about a run is checked before its scores are used: inspect's
+``status`` (``started``: killed or still running, ``error``, ``cancelled``) and its
+dataset's ``sample_ids`` times ``config.epochs``; the harness's ``n-samples``; the
+identity of every item's data (the harness's ``doc_hash``/``target_hash``, a hash of an
+inspect sample's input and target) across the files of a task; inspect's epoch reducer
+(``config.epochs_reducer``, used by ``estimand="auto"`` of the estimators).  An unfinished
+run is read only with ``partial=True``, and then said to be partial in every result.
 """
 
 from __future__ import annotations
@@ -209,6 +221,8 @@ def _lm_eval_expected(info: dict[str, Any], task: str) -> int | None:
     results file (lm-evaluation-harness 0.4.3+; ``original`` before ``--limit``)."""
     n = info.get("n-samples")
     entry = n.get(task) if isinstance(n, dict) else None
+    if isinstance(entry, int) and not isinstance(entry, bool):
+        return entry
     if isinstance(entry, dict):
         v = entry.get("effective", entry.get("original"))
         if isinstance(v, int) and not isinstance(v, bool):
