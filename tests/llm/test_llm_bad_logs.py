@@ -418,3 +418,21 @@ def test_cli_spells_options(capsys, tmp_path):
         run_cli(capsys, [*ex, "--cluster", "group"])[1]
         == run_cli(capsys, [*ex, "--condition", "group"])[1]
     )
+
+
+def test_inspect_item_identity_of_message_inputs():
+    # an input given as chat messages: the roles and texts (inspect gives every message a
+    # fresh id, which must not make the same question look different), images by reference
+    model = pytest.importorskip("inspect_ai.model")
+    user = model.ChatMessageUser(content=[model.ContentText(text="What is 2+2?")])
+    again = model.ChatMessageUser(content=[model.ContentText(text="What is 2+2?")])
+    assert user.id != again.id
+    native = {"input": [user.model_dump()], "target": "4"}
+    documented = {"input": [{"role": "user", "content": [{"type": "text", "text": "What is 2+2?"}],
+                             "id": "x"}], "target": "4"}  # fmt: skip
+    key = readers._inspect_key
+    assert key(native) == key({"input": [again.model_dump()], "target": "4"}) == key(documented)
+    assert key(native) != key({**native, "target": "5"})
+    img = [{"role": "user", "content": [{"type": "image", "image": "a.png"}]}]
+    other = [{"role": "user", "content": [{"type": "image", "image": "b.png"}]}]
+    assert key({"input": img}) != key({"input": other})

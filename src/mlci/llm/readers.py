@@ -406,8 +406,13 @@ def _inspect_key(sample: dict[str, Any]) -> str:
         if isinstance(content, str):
             return content
         if isinstance(content, list):
-            return "\n".join(str(c.get("text", c.get("type"))) if isinstance(c, dict)
-                             else str(c) for c in content)  # fmt: skip
+            # a text part's text, an image's or a file's reference (not its other fields)
+            part = ("text", "image", "audio", "video", "document", "file")
+            return "\n".join(
+                str(next((c[k] for k in part if c.get(k) is not None), c.get("type")))
+                if isinstance(c, dict) else str(c)
+                for c in content
+            )  # fmt: skip
         return str(content)
 
     inp = sample.get("input")
