@@ -23,6 +23,7 @@ Every log here was written by the tool itself, by the scripts beside the data:
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -41,6 +42,12 @@ from mlci.llm import readers
 DATA = Path(__file__).parent / "data"
 INSPECT = DATA / "inspect"
 LM_EVAL = DATA / "lm_eval"
+
+
+#: the .eval archives are zstd-compressed: reading them needs inspect-ai (the `inspect` extra)
+needs_inspect = pytest.mark.skipif(
+    importlib.util.find_spec("inspect_ai") is None, reason="inspect-ai not installed"
+)
 
 
 def inspect_log(name: str):
@@ -77,6 +84,7 @@ def test_unfinished_inspect_run_is_refused(name, status, held, why):
         mlci.read_eval_logs(INSPECT / name)
 
 
+@needs_inspect
 def test_error_run_counts_its_failed_sample():
     with pytest.raises(ValueError, match=r"13 of 20 samples .*, 1 of them failed.*'partial: 12 of"):
         mlci.read_eval_logs(INSPECT / "error.eval")
@@ -117,6 +125,7 @@ def test_partial_run_is_said_in_every_output(capsys):
     assert json.loads(out)["details"]["partial"] == {"mockllm/c": text}
 
 
+@needs_inspect
 def test_partial_run_in_a_comparison(capsys):
     paths = [INSPECT / "complete_a.eval", INSPECT / "killed.eval"]
     with pytest.raises(ValueError, match=r"killed.eval: the log's status is 'started'"):
@@ -139,6 +148,7 @@ def test_partial_run_in_a_comparison(capsys):
     assert plan.details["partial"] == {"mockllm/c": log.partial["mockllm/c"]}
 
 
+@needs_inspect
 def test_unfinished_run_documented_format(monkeypatch):
     # the same checks without inspect-ai's reader: the .eval archive (its journal: a killed
     # run writes no header.json) and the JSON conversions
@@ -327,6 +337,7 @@ def test_reducer_mlci_does_not_compute(capsys):
     assert "pass --estimand 'mean' (the mean over epochs) or --estimand 'pass@k' with --k" in err
 
 
+@needs_inspect
 def test_logs_with_different_reducers():
     log = mlci.read_eval_logs([INSPECT / "complete_b.eval", INSPECT / "pass_at_2.eval"],
                               partial=False)  # fmt: skip
