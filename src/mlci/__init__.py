@@ -20,6 +20,7 @@ __version__ = "0.1.0"
 
 #: submodule (relative to ``mlci``) -> the public names it defines, imported on first use
 _EXPORTS: dict[str, tuple[str, ...]] = {
+    "agreement": ("agreement_ci",),
     "backends": ("AtomTable", "reduce_ci", "reduce_table"),
     "classical.auc": (
         "delong_ci",
@@ -70,6 +71,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "comparison.paired": ("ComparisonResult", "PairDifference", "compare"),
     "comparison.permutation": ("permutation_test",),
     "compat": ("evaluate_with_conf_int",),
+    "correlations": ("compare_correlations", "correlation_ci", "williams_test"),
     "engine.bootstrap": ("bootstrap_ci",),
     "engine.custom": ("bca_ci",),
     "engine.nested": ("make_nested_plan",),
@@ -77,6 +79,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "DegenerateIntervalWarning",
         "FewConditionsWarning",
         "InvalidReplicatesWarning",
+        "IrregularEstimandWarning",
         "MlciWarning",
     ),
     "llm.compare": ("LeaderboardEntry", "LLMComparison", "llm_compare"),
