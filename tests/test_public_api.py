@@ -94,6 +94,12 @@ X_CV = np.random.default_rng(2).normal(size=(40, 2)).round(3)
 Y_CV = (X_CV[:, 0] > 0).astype(int)
 
 FAST = {"n_resamples": 20, "rng": 0}
+# metric meta-evaluation: 10 systems x 4 items; agreement: 40 items x 3 raters
+_G = np.random.default_rng(3)
+GRID_Z = _G.normal(size=(10, 4)).round(3)
+GRID_X = (GRID_Z + _G.normal(size=(10, 4))).round(3)
+GRID_Y = (GRID_Z + 2 * _G.normal(size=(10, 4))).round(3)
+RATINGS = np.clip(Y[:, None] + (np.arange(3 * N).reshape(N, 3) * 7 % 5 == 0), 0, 2)
 #: a table for the reductions (conditions "c", strata "s"), and its reduced table
 FRAME = pd.DataFrame({"y": Y, "p": P_A, "c": COND, "s": STRATA})
 
@@ -610,6 +616,19 @@ REGISTRY: dict[str, Api] = {
         conditions="conditions",
     ),
     "list_metrics": Api(mlci.list_metrics, {}),
+    # ------------------------------------------------------------- correlations, agreement
+    "correlation_ci": Api(
+        mlci.correlation_ci,
+        {"metric_scores": GRID_X, "human_scores": GRID_Z, **FAST},
+        tables=("metric_scores", "human_scores"),
+    ),
+    "compare_correlations": Api(
+        mlci.compare_correlations,
+        {"metric_a": GRID_X, "metric_b": GRID_Y, "human_scores": GRID_Z, **FAST},
+        tables=("metric_a", "metric_b", "human_scores"),
+    ),
+    "williams_test": Api(mlci.williams_test, {"r12": 0.6, "r13": 0.4, "r23": 0.5, "n": 50}),
+    "agreement_ci": Api(mlci.agreement_ci, {"ratings": RATINGS, **FAST}),
     "bca_ci": Api(
         mlci.bca_ci,
         {
@@ -671,6 +690,7 @@ EXEMPT = {
     "FewConditionsWarning",
     "IntervalResult",
     "InvalidReplicatesWarning",
+    "IrregularEstimandWarning",
     "LLMComparison",
     "LLMEstimates",
     "LeaderboardEntry",
@@ -859,6 +879,7 @@ ELSEWHERE: dict[str, str] = {
     "log": "tests/llm (`log` must be an EvalLog)",
     "source": "tests/backends/test_duckdb.py (files, globs, SQL, frames: missing, empty, wrong)",
     "bootstrap_distribution": "tests/engine/test_custom.py (NaN marks an undefined replicate)",
+    "ratings": "tests/test_agreement.py (NaN is a missing rating there, not a bad input)",
 }
 
 

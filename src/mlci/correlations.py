@@ -28,7 +28,14 @@ from .engine.custom import UserSampler
 from .engine.nested import plan_for_conditions
 from .exceptions import FewConditionsWarning
 from .feedback import warn
-from .inputs import ArgSpec, bootstrap_options, check_choice, check_positive_int, gather
+from .inputs import (
+    ArgSpec,
+    bootstrap_options,
+    check_choice,
+    check_positive_int,
+    check_rng_seed,
+    gather,
+)
 from .metrics.correlation import COEFFICIENTS, LEVELS, GridCorrelationKernel
 from .results import BootstrapResult, TestResult
 
@@ -365,7 +372,7 @@ def compare_correlations(
             details={"correlation_a": r12, "correlation_b": r13, "correlation_ab": r23},
         )
     n_resamples = check_positive_int("n_resamples", n_resamples)
-    gen = np.random.default_rng(rng)
+    gen = np.random.default_rng(check_rng_seed(rng))
     a, b, z = _standardize(a), _standardize(b), _standardize(z)
     ns, ni = a.shape
 

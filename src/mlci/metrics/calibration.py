@@ -35,6 +35,8 @@ from typing import Any
 
 import numpy as np
 
+from ..exceptions import IrregularEstimandWarning
+from ..feedback import warn
 from ..inputs import binary_target, check_positive_int
 from ._base import AdditiveKernel, Kernel, safe_div
 from .multiclass import class_columns
@@ -53,6 +55,9 @@ __all__ = [
 CALIBRATION_METRICS = ("ece", "ece_debiased", "mce")
 _STRATEGIES = ("uniform", "quantile")
 _TARGETS = ("auto", "positive", "top_label", "classwise")
+#: warn when a calibration error is below this multiple of its expectation for a perfectly
+#: calibrated model with the same bins (the bins' noise alone)
+NEAR_ZERO_FACTOR = 2.0
 #: most distinct forecast values for ``strategy="unique"`` (one bin each)
 MAX_UNIQUE_BINS = 1000
 
@@ -197,6 +202,33 @@ def _ece_debiased(c: int, n_bins: int) -> Any:
     return g
 
 
+def _calibrated_noise(phi: np.ndarray, c: int, n_bins: int) -> tuple[float, float]:
+    """Expected ECE and Brier reliability of a perfectly calibrated model with these bins:
+    per bin ``mean |ybar - pbar| ~ sqrt(2/pi) sqrt(pbar (1 - pbar) / n_b)`` and ``E (ybar -
+    pbar)^2 = pbar (1 - pbar) / n_b`` (normal approximation), weighted by ``n_b / n``."""
+    s = phi.sum(axis=0)[None, :]
+    cnt, _, sp = _bin_sums(s, c, n_bins)
+    cnt, sp = cnt[0], sp[0]
+    n = cnt.sum(axis=1)
+    pbar = np.where(cnt > 0, safe_div(sp, cnt), 0.0)
+    var = pbar * (1.0 - pbar)
+    ece0 = (np.sqrt(2.0 / np.pi) * np.sqrt(var * cnt)).sum(axis=1) / n
+    rel0 = var.sum(axis=1) / n
+    return float(ece0.mean()), float(rel0.mean())
+
+
+def _warn_near_zero(name: str, value: float, noise: float) -> None:
+    if np.isfinite(value) and value < NEAR_ZERO_FACTOR * noise:
+        warn(
+            f"{name!r} is {value:.4g}, within {NEAR_ZERO_FACTOR:g} times what the bins' noise "
+            f"alone gives a perfectly calibrated model ({noise:.4g}): near zero this "
+            "calibration error is biased upward and its bootstrap intervals tend to exclude "
+            "the true value (docs/calibration.md). Report 'ece_debiased', or the calibration "
+            "slope and intercept, instead; or use fewer bins.",
+            IrregularEstimandWarning,
+        )
+
+
 class _NoGradient(AdditiveKernel):
     """An additive kernel whose metric is not differentiable (a maximum, a clipped root):
     no linearized interval, so ``method="auto"`` gives BCa."""
@@ -235,6 +267,12 @@ def calibration_error_kernel(
     else:
         kernel = _NoGradient(phi, _ece_debiased(c, n_bins), (), "ece_debiased")
     kernel.bounds = (0.0, 1.0)
+    if name in ("ece", "mce"):
+        value = float(kernel.g(phi.sum(axis=0)[None, :])[0])
+        ece0, _ = _calibrated_noise(phi, c, n_bins)
+        # the maximum's noise is larger than the mean's: compare the ECE in both cases
+        ece = value if name == "ece" else float(_ece(c, n_bins)(phi.sum(axis=0)[None, :])[0])
+        _warn_near_zero(name if name == "ece" else "mce (the ECE of its bins)", ece, ece0)
     return kernel
 
 
@@ -301,8 +339,18 @@ def brier_decomposition_kernel(
         phi = phi.reshape(len(p), -1)
     else:
         phi = _binned_phi(p[:, None], y[:, None], n_bins, strategy)
+    if part == "uncertainty":
+        # ybar (1 - ybar) has a zero derivative at ybar = 1/2: no linearization there
+        kernel: AdditiveKernel = _NoGradient(
+            phi, _brier_part(part, n_bins), (), "brier_uncertainty"
+        )
+        kernel.bounds = (0.0, 0.25)
+        return kernel
     kernel = AdditiveKernel(phi, _brier_part(part, n_bins), (), f"brier_{part}")
-    kernel.bounds = (0.0, 1.0) if part != "uncertainty" else (0.0, 0.25)
+    kernel.bounds = (0.0, 1.0)
+    if part == "reliability":
+        _, rel0 = _calibrated_noise(phi, 1, n_bins)
+        _warn_near_zero("brier_reliability", float(kernel.g(phi.sum(axis=0)[None, :])[0]), rel0)
     return kernel
 
 
