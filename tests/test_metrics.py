@@ -174,9 +174,12 @@ def _data_for(name: str, rng: np.random.Generator, n: int):
         return (np.round(rng.random(n), 2),)
     if info.inputs == ("weights", "values"):
         return (rng.integers(1, 5, n), np.round(rng.random(n), 2))
-    if name in ("log_loss", "brier") or info.inputs == ("y_true", "y_score") and (
-        name.startswith(("brier_", "calibration_")) or name in ("ece", "ece_debiased", "mce")
-    ):
+    calibration = name.startswith(("brier_", "calibration_")) or name in (
+        "ece",
+        "ece_debiased",
+        "mce",
+    )
+    if name in ("log_loss", "brier") or calibration:
         return (y, np.clip(np.round(1 / (1 + np.exp(-score)), 2), 0.01, 0.99))
     if info.inputs == ("ratings",):  # agreement: items x 3 raters, categories 0..2
         return (np.clip(y[:, None] + rng.integers(-1, 2, (n, 3)), 0, 2),)
