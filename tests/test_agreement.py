@@ -23,9 +23,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::mlci.exceptions.FewConditionsWa
 def _kripp_2011():
     """Krippendorff (2011), section C: 12 units x 4 observers, 7 ratings missing."""
     rows = (DATA / "krippendorff2011_reliability.csv").read_text().splitlines()[1:]
-    return np.array(
-        [[float(v) if v else np.nan for v in line.split(",")[1:]] for line in rows]
-    )
+    return np.array([[float(v) if v else np.nan for v in line.split(",")[1:]] for line in rows])
 
 
 def _fleiss_wikipedia():
@@ -42,7 +40,8 @@ def _value(kernel, w=None):
 
 
 @pytest.mark.parametrize(
-    "level,published", [("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849), ("ratio", 0.797)]
+    "level,published",
+    [("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849), ("ratio", 0.797)],
 )
 def test_krippendorff_published_example(level, published):
     r = _kripp_2011()

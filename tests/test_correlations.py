@@ -152,9 +152,8 @@ def test_williams_formula_steiger_eq7():
     # Steiger (1980), eq. 7, written out independently of the implementation
     r12, r13, r23, n = 0.6, 0.4, 0.5, 50
     det = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23
-    t = (r12 - r13) * np.sqrt(
-        (n - 1) * (1 + r23) / (2 * (n - 1) / (n - 3) * det + ((r12 + r13) / 2) ** 2 * (1 - r23) ** 3)
-    )
+    den = 2 * (n - 1) / (n - 3) * det + ((r12 + r13) / 2) ** 2 * (1 - r23) ** 3
+    t = (r12 - r13) * np.sqrt((n - 1) * (1 + r23) / den)
     res = mlci.williams_test(r12, r13, r23, n)
     assert res.statistic == pytest.approx(t, rel=1e-14)
     assert res.pvalue == pytest.approx(2 * stats.t.sf(t, n - 3), rel=1e-12)
@@ -232,7 +231,10 @@ GOOD = np.random.default_rng(10).normal(size=(6, 4))
         ({"coefficient": "kendall"}, "`coefficient` must be one of"),
         ({"resample": "inputs"}, "`resample` must be one of"),
         ({"level": "item", "metric_scores": GOOD[:2], "human_scores": GOOD[:2]}, "with 2 systems"),
-        ({"resample": "items", "metric_scores": GOOD[:, :1], "human_scores": GOOD[:, :1]}, "2 items"),
+        (
+            {"resample": "items", "metric_scores": GOOD[:, :1], "human_scores": GOOD[:, :1]},
+            "2 items",
+        ),
         ({"method": "studentized"}, "no linearization"),
         ({"metric_scores": np.ones((6, 4))}, "constant"),
     ],
