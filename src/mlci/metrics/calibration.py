@@ -385,15 +385,24 @@ class RecalibrationKernel(Kernel):
         self.part = part
         self.name = f"calibration_{part}"
 
+    def _loglik(self, w: np.ndarray, beta: np.ndarray) -> np.ndarray:
+        eta = beta[:, :1] + beta[:, 1:] * self.z
+        # log sigmoid(eta) and log(1 - sigmoid(eta)) without overflow
+        return (w * (self.y * eta - np.logaddexp(0.0, eta))).sum(axis=1)
+
     def _fit(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Coefficients ``(b, 2)`` (a, b) and the converged mask."""
+        """Coefficients ``(b, 2)`` (a, b) and the converged mask.
+
+        Newton's method with step halving (a step that lowers the log-likelihood is halved
+        up to 40 times), so that forecasts with extreme logits converge too."""
         w = np.asarray(w, dtype=float)
         bsz = w.shape[0]
         beta = np.zeros((bsz, 2))
         beta[:, 1] = 1.0
         y, z = self.y, self.z
-        done = np.zeros(bsz, dtype=bool)
+        small = np.zeros(bsz, dtype=bool)
         with np.errstate(all="ignore"):
+            ll = self._loglik(w, beta)
             for _ in range(self.max_iter):
                 eta = beta[:, :1] + beta[:, 1:] * z
                 mu = _sigmoid(eta)
@@ -409,10 +418,18 @@ class RecalibrationKernel(Kernel):
                     step = np.column_stack(
                         [safe_div(h11 * g0 - h01 * g1, det), safe_div(h00 * g1 - h01 * g0, det)]
                     )
-                beta = beta + np.where(np.isfinite(step), step, np.nan)
+                step = np.where(np.isfinite(step), step, np.nan)
+                for _ in range(40):
+                    trial = beta + step
+                    new = self._loglik(w, trial)
+                    worse = ~(new >= ll - 1e-12 * np.abs(ll)) & np.isfinite(step).all(axis=1)
+                    if not worse.any():
+                        break
+                    step = np.where(worse[:, None], step / 2.0, step)
+                beta = trial
+                ll = new
                 small = np.abs(step).max(axis=1) <= self.tol * (1.0 + np.abs(beta).max(axis=1))
-                done = small | ~np.isfinite(beta).all(axis=1)
-                if done.all():
+                if (small | ~np.isfinite(beta).all(axis=1)).all():
                     break
         return beta, small
 
