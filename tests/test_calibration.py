@@ -59,7 +59,7 @@ def test_ece_matches_kumar_package(seed, n_bins):
     assert value("ece", ym, pm, n_bins=n_bins) == pytest.approx(
         kc.get_ece(pm, ym, num_bins=n_bins, mode="top-label"), abs=1e-12
     )
-    assert value("ece", ym, pm, n_bins=n_bins, target="classwise") == pytest.approx(
+    assert value("ece", ym, pm, n_bins=n_bins, mode="classwise") == pytest.approx(
         kc.get_ece(pm, ym, num_bins=n_bins, mode="marginal"), abs=1e-12
     )
 
@@ -69,7 +69,7 @@ def test_debiased_ece_matches_kumar_package(seed):
     y, p = _binary(seed)
     ym, pm = _multiclass(seed)
     bins = kc.get_equal_prob_bins
-    for target, yy, pp, mode in [
+    for mode_, yy, pp, mode in [
         ("positive", y, p, "marginal"),
         ("top_label", ym, pm, "top-label"),
         ("classwise", ym, pm, "marginal"),
@@ -77,7 +77,7 @@ def test_debiased_ece_matches_kumar_package(seed):
         ref = kc.lower_bound_scaling_ce(
             pp, yy, p=2, debias=True, num_bins=10, binning_scheme=bins, mode=mode
         )
-        got = value("ece_debiased", yy, pp, n_bins=10, target=target)
+        got = value("ece_debiased", yy, pp, n_bins=10, mode=mode_)
         assert got == pytest.approx(ref, abs=1e-12)
 
 
@@ -217,8 +217,8 @@ def test_multiclass_targets_and_sklearn_labels():
     assert value("ece", names, pm) == pytest.approx(value("ece", ym, pm), abs=1e-15)
     labels = ["a", "b", "c", "d", "e"]
     p5 = np.column_stack([pm, np.zeros(len(pm))])
-    assert value("ece", names, p5, labels=labels, target="classwise") == pytest.approx(
-        value("ece", ym, pm, target="classwise") * 4 / 5, abs=1e-12
+    assert value("ece", names, p5, labels=labels, mode="classwise") == pytest.approx(
+        value("ece", ym, pm, mode="classwise") * 4 / 5, abs=1e-12
     )
 
 
@@ -228,9 +228,9 @@ def test_multiclass_targets_and_sklearn_labels():
     [
         ("ece", "binary", {"n_bins": 0}, "`n_bins`"),
         ("ece", "binary", {"strategy": "equal"}, "`strategy` must be one of"),
-        ("ece", "binary", {"target": "top"}, "`target` must be one of"),
-        ("ece", "binary", {"target": "top_label"}, "needs one probability column per class"),
-        ("ece", "multi", {"target": "positive"}, "needs one column of P"),
+        ("ece", "binary", {"mode": "top"}, "`mode` must be one of"),
+        ("ece", "binary", {"mode": "top_label"}, "needs one probability column per class"),
+        ("ece", "multi", {"mode": "positive"}, "needs one column of P"),
         ("ece", "multi", {"pos_label": 1}, "`pos_label` does not apply"),
         ("ece", "binary", {"labels": [0, 1]}, "`labels` applies to a matrix"),
         ("ece", "logits", {}, r"probabilities in \[0, 1\]"),

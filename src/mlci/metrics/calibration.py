@@ -11,7 +11,7 @@ and Kumar et al.'s ``calibration`` package; ``"quantile"`` edges are the percent
 the predicted probabilities (``calibration_curve(strategy="quantile")``).
 
 * ``ece``: expected calibration error, ``sum_b n_b/n |mean(y)_b - mean(p)_b|`` (Naeini
-  et al. 2015; Guo et al. 2017).  ``target="top_label"`` bins the confidence of the
+  et al. 2015; Guo et al. 2017).  ``mode="top_label"`` bins the confidence of the
   predicted class against its correctness (Guo et al.), ``"classwise"`` averages the
   one-vs-rest ECE of every class (Kull et al. 2019; Kumar et al.'s ``mode="marginal"``),
   ``"positive"`` bins P(positive class) against the positive outcome.
@@ -54,7 +54,7 @@ __all__ = [
 #: the binned calibration errors and what they compute
 CALIBRATION_METRICS = ("ece", "ece_debiased", "mce")
 _STRATEGIES = ("uniform", "quantile")
-_TARGETS = ("auto", "positive", "top_label", "classwise")
+_MODES = ("auto", "positive", "top_label", "classwise")
 #: warn when a calibration error is below this multiple of its expectation for a perfectly
 #: calibrated model with the same bins (the bins' noise alone)
 NEAR_ZERO_FACTOR = 2.0
@@ -82,16 +82,14 @@ def calibration_bins(y_prob: np.ndarray, edges: np.ndarray) -> np.ndarray:
     return np.searchsorted(edges[1:-1], y_prob).astype(np.intp)
 
 
-def _check_options(n_bins: Any, strategy: Any, target: Any = "auto") -> int:
+def _check_options(n_bins: Any, strategy: Any, mode: Any = "auto") -> int:
     n_bins = check_positive_int("n_bins", n_bins)
     if strategy not in _STRATEGIES:
         raise ValueError(
             f"`strategy` must be one of {', '.join(map(repr, _STRATEGIES))}; got {strategy!r}."
         )
-    if target not in _TARGETS:
-        raise ValueError(
-            f"`target` must be one of {', '.join(map(repr, _TARGETS))}; got {target!r}."
-        )
+    if mode not in _MODES:
+        raise ValueError(f"`mode` must be one of {', '.join(map(repr, _MODES))}; got {mode!r}.")
     return n_bins
 
 
@@ -105,17 +103,17 @@ def _check_probabilities(p: np.ndarray, name: str) -> None:
 
 
 def _columns(
-    name: str, y_true: Any, y_score: Any, pos_label: Any, labels: Any, target: str
+    name: str, y_true: Any, y_score: Any, pos_label: Any, labels: Any, mode: str
 ) -> tuple[np.ndarray, np.ndarray]:
     """The (probability, outcome) columns that are binned: arrays of shape (n, C)."""
     y = np.asarray(y_true)
     p = np.asarray(y_score, dtype=float)
     _check_probabilities(p, name)
     if p.ndim == 1 or p.shape[1] == 1:
-        if target in ("top_label", "classwise"):
+        if mode in ("top_label", "classwise"):
             raise ValueError(
-                f"target={target!r} needs one probability column per class in `y_score` "
-                "(an (n, K) matrix); with one column of P(positive) use target='positive'."
+                f"mode={mode!r} needs one probability column per class in `y_score` "
+                "(an (n, K) matrix); with one column of P(positive) use mode='positive'."
             )
         if labels is not None:
             raise ValueError(
@@ -137,12 +135,12 @@ def _columns(
         )
     _, idx = class_columns(name, y, p, labels)
     k = p.shape[1]
-    if target == "positive":
+    if mode == "positive":
         raise ValueError(
-            f"target='positive' needs one column of P(positive) in `y_score`; it has {k} "
-            "columns: use target='top_label' or 'classwise'."
+            f"mode='positive' needs one column of P(positive) in `y_score`; it has {k} "
+            "columns: use mode='top_label' or 'classwise'."
         )
-    if target == "classwise":
+    if mode == "classwise":
         return p, (idx[:, None] == np.arange(k)[None, :]).astype(float)
     # top-label: the confidence of the predicted class (first highest column, as argmax)
     pred = np.argmax(p, axis=1)
@@ -244,20 +242,20 @@ def calibration_error_kernel(
     *,
     n_bins: int = 15,
     strategy: str = "uniform",
-    target: str = "auto",
+    mode: str = "auto",
     pos_label: Any = None,
     labels: Any = None,
 ) -> AdditiveKernel:
     """Kernel of ``ece``, ``ece_debiased`` or ``mce`` (see the module docstring).
 
-    ``target="auto"``: ``"positive"`` for one column of P(positive), ``"top_label"`` for a
+    ``mode="auto"``: ``"positive"`` for one column of P(positive), ``"top_label"`` for a
     matrix of class probabilities.
     """
-    n_bins = _check_options(n_bins, strategy, target)
+    n_bins = _check_options(n_bins, strategy, mode)
     p0 = np.asarray(y_score, dtype=float)
-    if target == "auto":
-        target = "positive" if (p0.ndim == 1 or p0.shape[1] == 1) else "top_label"
-    p, y = _columns(name, y_true, y_score, pos_label, labels, target)
+    if mode == "auto":
+        mode = "positive" if (p0.ndim == 1 or p0.shape[1] == 1) else "top_label"
+    p, y = _columns(name, y_true, y_score, pos_label, labels, mode)
     phi = _binned_phi(p, y, n_bins, strategy)
     c = p.shape[1]
     if name == "ece":
