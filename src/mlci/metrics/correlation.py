@@ -38,6 +38,8 @@ COEFFICIENTS = ("pearson", "spearman", "kendall_tau")
 LEVELS = ("system", "item", "global")
 #: columns of the sign matrix built at a time by the Kendall kernel (memory bound)
 _BLOCK = 512
+#: up to this many atoms the Kendall kernel keeps its (m, m) sign matrix (72 MB at most)
+_CACHE_ATOMS = 3000
 _STEP = 1e-7
 
 
@@ -105,6 +107,14 @@ def _tie_groups(v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     group = np.empty(len(v), dtype=np.intp)
     group[order] = group_sorted
     return order, starts, group
+
+
+def _indicator(group: np.ndarray) -> Any:
+    """Sparse (n, n_groups) indicator of every sample's group."""
+    from scipy import sparse
+
+    n = len(group)
+    return sparse.csr_matrix((np.ones(n), (np.arange(n), group)), shape=(n, int(group.max()) + 1))
 
 
 def _pearson_g(s: np.ndarray) -> np.ndarray:
@@ -215,8 +225,18 @@ class KendallKernel(Kernel):
         self.work_factor = 6.0 + min(len(x), _BLOCK) / 8.0
         self._gx = _tie_groups(x)[2]
         self._gy = _tie_groups(y)[2]
+        self._m_matrix: np.ndarray | None = None
+        # group indicator matrices: the tie groups' weights of every replicate by one product
+        self._hx = _indicator(self._gx)
+        self._hy = _indicator(self._gy)
 
     def _mw(self, w: np.ndarray) -> np.ndarray:
+        if self.m <= _CACHE_ATOMS:
+            if self._m_matrix is None:
+                self._m_matrix = np.sign(self.x[:, None] - self.x[None, :]) * np.sign(
+                    self.y[:, None] - self.y[None, :]
+                )
+            return w @ self._m_matrix
         out = np.empty_like(w)
         for lo in range(0, self.m, _BLOCK):
             hi = min(lo + _BLOCK, self.m)
@@ -230,8 +250,8 @@ class KendallKernel(Kernel):
         mw = self._mw(w)
         num = (mw * w).sum(axis=1)
         tot = w.sum(axis=1)
-        tg = np.stack([np.bincount(self._gx, weights=row) for row in w])
-        ug = np.stack([np.bincount(self._gy, weights=row) for row in w])
+        tg = np.asarray(self._hx.T @ w.T).T
+        ug = np.asarray(self._hy.T @ w.T).T
         bx = tot**2 - (tg**2).sum(axis=1)
         by = tot**2 - (ug**2).sum(axis=1)
         return mw, num, tot, tg, ug, bx, by
