@@ -1215,6 +1215,13 @@ CLI_BASE = {
     "compare": ["compare", "--example", *_COMPARE, "-B", "20", "--seed", "0"],
     "scores": ["scores", "--example", "-B", "20", "--seed", "0"],
     "datasets": ["datasets", "{ds_file}"],
+    "agreement": ["agreement", "{ds_file}", "--item-column", "dataset", "-B", "20", "--seed", "0"],
+    "correlate": [
+        "correlate",
+        "{meta_file}",
+        *("--system", "system", "--item", "item", "--human", "human", "--metric-score", "m1"),
+        *("-B", "20", "--seed", "0"),
+    ],
     "report": [
         "report",
         "--example",
@@ -1241,6 +1248,13 @@ CLI_BASE = {
 #: a datasets x methods table (for `mlci datasets`), the report's output file
 DS_FILE, OUT_FILE = "{ds_file}", "{out_file}"
 DS_TEXT = "dataset,a,b,c\nd1,0.9,0.8,0.7\nd2,0.85,0.8,0.75\nd3,0.7,0.72,0.6\nd4,0.9,0.85,0.8\n"
+#: a systems x items table in long form (for `mlci correlate`): 25 systems x 3 items
+META_FILE = "{meta_file}"
+META_TEXT = "system,item,human,m1,m2\n" + "".join(
+    f"s{s},i{i},{(s * 7 + i * 3) % 11},{(s * 5 + i) % 13},{(s * 3 + i * 2) % 7}\n"
+    for s in range(25)
+    for i in range(3)
+)
 #: the output options every subcommand but metrics/example has: option -> cases
 _OUTPUT_CASES = {
     "--format": [(["--format", "xml"], "--format: invalid choice")],
@@ -1457,6 +1471,67 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         "--lower-is-better": [(["--lower-is-better=yes"], "--lower-is-better")],
         **_OUTPUT_CASES,
     },
+    "agreement": {
+        "FILE": [
+            ([NO_FILE], "No such file"),
+            (
+                [NA_FILE, "--item-column", "q", "--metric", "fleiss_kappa"],
+                "--raters has 1 missing rating",
+            ),
+        ],
+        "--raters": [
+            (["--raters", "a"], "--raters: give at least two"),
+            (["--raters", "a,nope"], "--raters 'nope': no such column"),
+        ],
+        "--item-column": [(["--item-column", "nope"], "--item-column 'nope': no such column")],
+        "--metric": [(["--metric", "cohen"], "--metric: 'cohen'")],
+        "--level": [(["--level", "nope"], "--level: invalid choice")],
+        "--resample": [(["--resample", "nope"], "--resample: invalid choice")],
+        "--method": [(["--method", "nope"], "--method: invalid choice")],
+        "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
+        "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
+        "--confidence-level": [
+            (["--confidence-level", "95"], "--confidence-level"),
+            (["--confidence-level", "x"], "--confidence-level"),
+        ],
+        "--alternative": [(["--alternative", "one-sided"], "--alternative: invalid choice")],
+        **{k: v for k, v in _OUTPUT_CASES.items() if k != "--plot"},
+    },
+    "correlate": {
+        "FILE": [
+            ([NO_FILE], "No such file"),
+            (
+                [NA_FILE, "--system", "y", "--item", "p", "--human", "q", "--metric-score", "q"],
+                "column 'y' (--system) has 1 missing",
+            ),
+        ],
+        "--dropna": [(["--dropna=yes"], "--dropna")],
+        "--system": [(["--system", "nope"], "--system 'nope': no such column")],
+        "--item": [
+            (["--item", "nope"], "--item 'nope': no such column"),
+            (["--item", "system"], "every (system, item) needs exactly one row"),
+        ],
+        "--human": [
+            (["--human", "nope"], "--human 'nope': no such column"),
+            (["--human", "system"], "column 'system' (--human) must hold numbers"),
+        ],
+        "--metric-score": [
+            (["--metric-score", "nope"], "--metric-score 'nope': no such column"),
+            (["--metric-score", ","], "--metric-score: give at least one"),
+        ],
+        "--coefficient": [(["--coefficient", "tau"], "--coefficient: invalid choice")],
+        "--level": [(["--level", "summary"], "--level: invalid choice")],
+        "--resample": [(["--resample", "inputs"], "--resample: invalid choice")],
+        "--method": [(["--method", "nope"], "--method: invalid choice")],
+        "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
+        "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
+        "--confidence-level": [
+            (["--confidence-level", "95"], "--confidence-level"),
+            (["--confidence-level", "x"], "--confidence-level"),
+        ],
+        "--alternative": [(["--alternative", "one-sided"], "--alternative: invalid choice")],
+        **{k: v for k, v in _OUTPUT_CASES.items() if k != "--plot"},
+    },
     "report": {
         "FILE": [
             ([NO_FILE, "--label", "y", "--score", "p"], "No such file"),
@@ -1595,7 +1670,13 @@ def _cli(capsys: Any, argv: list[str]) -> tuple[int, str, str]:
 def test_cli_base_commands_run(tmp_path, capsys, command):
     ds_file = tmp_path / "ds.csv"
     ds_file.write_text(DS_TEXT)
-    paths = {DS_FILE: str(ds_file), OUT_FILE: str(tmp_path / "report.html")}
+    meta_file = tmp_path / "meta.csv"
+    meta_file.write_text(META_TEXT)
+    paths = {
+        DS_FILE: str(ds_file),
+        META_FILE: str(meta_file),
+        OUT_FILE: str(tmp_path / "report.html"),
+    }
     code, _, err = _cli(capsys, [paths.get(a, a) for a in CLI_BASE[command]])
     assert code == 0, err
 
@@ -1616,7 +1697,10 @@ def test_cli_bad_value_is_one_line_naming_it(tmp_path, capsys, command, option, 
     na_file.write_text("y,p,q\n0,0,0\n1,1,0\nNA,1,1\n0,0,1\n")
     ds_file = tmp_path / "ds.csv"
     ds_file.write_text(DS_TEXT)
+    meta_file = tmp_path / "meta.csv"
+    meta_file.write_text(META_TEXT)
     paths = {
+        META_FILE: str(meta_file),
         NA_FILE: str(na_file),
         NO_FILE: str(tmp_path / "missing.csv"),
         DS_FILE: str(ds_file),
@@ -1625,7 +1709,7 @@ def test_cli_bad_value_is_one_line_naming_it(tmp_path, capsys, command, option, 
     args = [paths.get(a, a) for a in args]
     base = [paths.get(a, a) for a in CLI_BASE[command]]
     if option in ("FILE", "PATHS"):  # the file instead of the example (unless the case adds it)
-        base = [a for a in base if a not in ("--example", str(ds_file))]
+        base = [a for a in base if a not in ("--example", str(ds_file), str(meta_file))]
     code, out, err = _cli(capsys, [*base, *args])
     assert code == 2, f"exit status {code}: {err or out}"
     assert out == ""

@@ -387,6 +387,11 @@ def _metric_info(name: str) -> Any:
             f"--metric {name!r}: unknown metric.{hint} Built-in metrics: "
             f"{', '.join(sorted(METRICS))} (see `mlci metrics`)."
         )
+    if "ratings" in METRICS[key].inputs:
+        raise CLIError(
+            f"--metric {name!r} takes a matrix of ratings (items x raters): use `mlci "
+            f"agreement FILE --raters COL,COL,... --metric {key}`."
+        )
     return METRICS[key]
 
 

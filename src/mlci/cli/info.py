@@ -30,7 +30,8 @@ def run_metrics(args: argparse.Namespace) -> int:
     rows = []
     for name in sorted(METRICS):
         info = METRICS[name]
-        flags = " ".join(OPTIONS[i] for i in info.inputs)
+        # the agreement metrics' ratings matrix is read by `mlci agreement --raters`
+        flags = " ".join(OPTIONS.get(i, "(mlci agreement) --raters") for i in info.inputs)
         rows.append((name, flags, ", ".join(info.options), info.description))
     if args.json:
         keys = ("name", "columns", "options", "description")
