@@ -382,6 +382,11 @@ class RecalibrationKernel(Kernel):
         self.z = _logit(pairs[:, 1])
         self.part = part
         self.name = f"calibration_{part}"
+        # replicates start from the fit on the data: a few Newton steps from there
+        self._start = np.array([0.0, 1.0])
+        beta, ok = self._fit(np.bincount(self.keys, minlength=self.m)[None, :].astype(float))
+        if ok[0]:
+            self._start = beta[0]
 
     def _loglik(self, w: np.ndarray, beta: np.ndarray) -> np.ndarray:
         eta = beta[:, :1] + beta[:, 1:] * self.z
@@ -395,8 +400,7 @@ class RecalibrationKernel(Kernel):
         up to 40 times), so that forecasts with extreme logits converge too."""
         w = np.asarray(w, dtype=float)
         bsz = w.shape[0]
-        beta = np.zeros((bsz, 2))
-        beta[:, 1] = 1.0
+        beta = np.tile(self._start, (bsz, 1))
         y, z = self.y, self.z
         small = np.zeros(bsz, dtype=bool)
         with np.errstate(all="ignore"):
