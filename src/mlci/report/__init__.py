@@ -120,6 +120,47 @@ def _table(title: str | None, columns: list[str], rows: list[list[Any]], left: i
     return {"title": title, "columns": columns, "rows": rows, "left": set(range(left))}
 
 
+#: the calibration metrics of the report's calibration section (docs/calibration.md)
+CALIBRATION_METRICS = ("ece", "calibration_slope", "calibration_intercept", "brier_reliability")
+
+
+def _calibration_table(
+    calib: Section, positives: np.ndarray, probs: dict[str, Any], boot: dict[str, Any]
+) -> None:
+    """ECE, recalibration slope and intercept, Brier reliability with intervals."""
+    import warnings
+
+    from ..exceptions import IrregularEstimandWarning
+
+    rows, notes = [], []
+    for name, out in probs.items():
+        for metric in CALIBRATION_METRICS:
+            try:
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always", IrregularEstimandWarning)
+                    res = bootstrap_ci(positives, out, metric=metric, **boot)
+            except ValueError as exc:  # e.g. probabilities of exactly 0 or 1 (logit)
+                rows.append([name, metric, "-", "-", "-", str(exc).split(";")[0][:80]])
+                continue
+            low, high = res.confidence_interval
+            flag = ""
+            if any(issubclass(w.category, IrregularEstimandWarning) for w in caught):
+                flag = " *"
+                notes.append(name)
+            rows.append(
+                [name, metric + flag, _num(res.estimate), _num(low), _num(high), res.method]
+            )
+    calib.tables.append(
+        _table(None, ["system", "metric", "estimate", "low", "high", "method"], rows, 2)
+    )
+    if notes:
+        calib.paragraphs.append(
+            "* near zero (within twice what the bins' noise gives a calibrated model): the "
+            "calibration error is biased upward there and its interval may miss; trust the "
+            "slope and intercept (docs/calibration.md)."
+        )
+
+
 def _why(res: Any) -> str:
     """Why an interval has its method: the result's own reason when it chose (``auto``)."""
     details = getattr(res, "details", {}) or {}
@@ -339,6 +380,7 @@ def build_report(
                     positives.astype(int), out, ax=ax, label=name, confidence_level=confidence_level
                 )
             ax.legend(loc="upper left")
+            _calibration_table(calib, positives.astype(int), probs, boot)
             calib.figures.append(
                 _figure(
                     fig,
