@@ -145,11 +145,11 @@ def _det_limits(values: np.ndarray, ax: Any) -> tuple[float, float]:
 
 
 def _det_axes(ax: Any, lo: float, hi: float) -> None:
-    ticks = []
+    kept: list[float] = []
     for t in _DET_TICKS[(ndtri(_DET_TICKS) >= lo) & (ndtri(_DET_TICKS) <= hi)]:
-        if not ticks or ndtri(t) - ndtri(ticks[-1]) >= 0.09 * (hi - lo):  # no overlaps
-            ticks.append(t)
-    ticks = np.array(ticks)
+        if not kept or ndtri(t) - ndtri(kept[-1]) >= 0.09 * (hi - lo):  # no overlaps
+            kept.append(t)
+    ticks = np.array(kept)
     labels = [f"{t * 100:g}%" for t in ticks]
     ax.set_xticks(ndtri(ticks), labels, rotation=45)
     ax.set_yticks(ndtri(ticks), labels)

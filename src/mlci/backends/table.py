@@ -318,6 +318,7 @@ class AtomTable(Result):
             n_cond = int(cond.max()) + 1 if len(cond) else 0
         if cond is None:
             return stratum, None, None, n_strata, None
+        assert n_cond is not None  # set with cond
         if stratum is not None:
             pair = stratum.astype(np.int64) * n_cond + cond
             uniq, unit = np.unique(pair, return_inverse=True)

@@ -34,6 +34,7 @@ import numpy as np
 
 from ..engine.bootstrap import finish_bootstrap
 from ..engine.nested import plan_for_conditions
+from ..engine.plan import Plan
 from ..engine.resampling import make_plan
 from ..engine.sampler import Stream, block_generator, stream_seed
 from ..feedback import counting, reports_progress
@@ -137,7 +138,7 @@ class _Runs:
 
     estimates: np.ndarray
     dist: np.ndarray
-    plan: Any
+    plan: Plan
     name: str
     bounds: tuple[float, float]
     n_dropped: int

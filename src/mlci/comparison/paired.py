@@ -807,6 +807,7 @@ def compare(
         )
     d_se = np.array([r.standard_error for r in pair_results], dtype=float)
     if diff_method == "studentized":
+        assert linear is not None and se_values is not None  # a linearized method
         pvals = studentized_pvalue(
             d_hat,
             linear["standard_error"][n_sys:],
@@ -817,6 +818,7 @@ def compare(
         )
         pvalue_method = "bootstrap-t test (the inversion of the studentized interval)"
     elif diff_method == "t":
+        assert linear is not None  # a linearized method
         if not linear["iid"]:
             warning = warn_paired(linear["df"] + 1.0)
             if warning is not None:

@@ -21,7 +21,6 @@ acceleration from a jackknife the user gives or mlci computes from the data).
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -29,6 +28,7 @@ from scipy import sparse
 
 from ..inputs import check_alternative, check_confidence_level
 from ..results import BootstrapResult, per_confidence_level
+from .plan import PlanSummary
 from .sampler import Sampler
 
 __all__ = ["UserSampler", "bca_ci", "check_sampler"]
@@ -116,7 +116,7 @@ class UserSampler(Sampler):
     def jackknife_rows(
         self, max_groups: int
     ) -> tuple[int, np.ndarray, Callable[[int, int], np.ndarray]]:
-        return self.base.jackknife_rows(max_groups)  # type: ignore[no-any-return]
+        return self.base.jackknife_rows(max_groups)
 
 
 @per_confidence_level
@@ -253,10 +253,7 @@ def bca_ci(
         bounds = (lo, hi)
     from .bootstrap import finish_bootstrap  # (bootstrap.py imports this module)
 
-    plan = SimpleNamespace(
-        n_resamples=dist.shape[0], scheme="user", n_samples=len(jack),
-        n_conditions=None, n_strata=None,
-    )  # fmt: skip
+    plan = PlanSummary(n_resamples=dist.shape[0], scheme="user", n_samples=len(jack))
     return finish_bootstrap(
         est,
         dist,

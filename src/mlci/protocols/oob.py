@@ -624,7 +624,8 @@ def oob_ci(
     se_members = float(np.std(spread, ddof=1))
     se_test = float(r.standard_error)
     se = float(np.hypot(se_test, se_members))
-    ci = normal_interval(estimate, se, confidence_level, alternative, spec.bounds)
+    # r's level: the one level of this call (@per_confidence_level runs one at a time)
+    ci = normal_interval(estimate, se, r.confidence_level, alternative, spec.bounds)
     target = (
         f"the algorithm at n: {spec.name} on new data of ensembles of this configuration "
         f"({n_trees} members) trained on n = {len(y_kept)} samples; the study measured "

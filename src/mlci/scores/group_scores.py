@@ -12,7 +12,7 @@ intervals and a plot: a :class:`~mlci.scores.groups.GroupResult`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -246,7 +246,11 @@ class GroupScores(Scores):
         (array([1., 3.]), array([6.]))
         """
         if group not in self._cache:
-            hit = np.flatnonzero(self.groups == group) if _comparable(group) else []
+            hit = (
+                np.flatnonzero(self.groups == group)
+                if _comparable(group)
+                else np.empty(0, dtype=np.intp)
+            )
             if len(hit) == 0:
                 raise ValueError(
                     f"`group` {group!r} is not a group of these scores; groups: "
@@ -365,7 +369,7 @@ class GroupScores(Scores):
             raise ValueError(f"`metric` returned values of different shapes {sorted(shapes)}.")
         return np.stack(vals)
 
-    def bootstrap_sample(  # type: ignore[override]
+    def bootstrap_sample(
         self,
         *,
         rng: Any = None,
@@ -401,10 +405,11 @@ class GroupScores(Scores):
         """
         check_flag("by_group", by_group)
         if not by_group:
-            return super().bootstrap_sample(
+            # a GroupScores: Scores.bootstrap_sample builds through self._resampled
+            return cast("GroupScores", super().bootstrap_sample(
                 rng=rng, stratify=stratify, weights=weights, sampler=sampler,
                 smoothing=smoothing, subsample=subsample,
-            )  # fmt: skip
+            ))  # fmt: skip
         check_flag("stratify", stratify)
         check_choice("weights", weights, ("multinomial", "poisson"))
         h = check_smoothing(smoothing)

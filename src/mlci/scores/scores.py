@@ -45,7 +45,7 @@ import inspect
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
@@ -220,9 +220,9 @@ class _Layout:
         wpos: np.ndarray | None = None,
     ) -> None:
         self.side = side  # "left": z >= tau is positive; "right": z > tau
-        self.u = [None, None]
-        self.cnt = [None, None]  # per atom: number of samples, or their summed weights
-        self.nobs = [None, None]  # per atom: number of samples
+        self.u: list[Any] = [None, None]
+        self.cnt: list[Any] = [None, None]  # per atom: number of samples, or their summed weights
+        self.nobs: list[Any] = [None, None]  # per atom: number of samples
         for cls, z, wt in ((0, zneg, wneg), (1, zpos, wpos)):
             u, inv, c = np.unique(z, return_inverse=True, return_counts=True)
             self.u[cls], self.nobs[cls] = u, c.astype(float)
@@ -250,7 +250,8 @@ class _Layout:
 
     def boundary(self, cls: int, tau: np.ndarray) -> np.ndarray:
         """Atom boundary index: number of atoms of ``cls`` decided negative at ``tau``."""
-        return np.searchsorted(self.u[cls], tau, side=self.side)
+        side: Literal["left", "right"] = "left" if self.side == "left" else "right"
+        return np.searchsorted(self.u[cls], tau, side=side)
 
 
 # ============================================================================ views
@@ -258,6 +259,7 @@ class _View:
     """Cumulative counts of one batch of ``b`` data sets (original, replicates, jackknife)."""
 
     b: int
+    m: list[int]
 
     def total(self, cls: int) -> np.ndarray:  # (b,)
         raise NotImplementedError
@@ -336,9 +338,10 @@ class _DeleteOneView(_View):
         return self.lay.F[cls][q] - ((self.cls == cls) & (self.atom < q))
 
     def atom_at(self, cls: int, j: np.ndarray) -> np.ndarray:
-        if self._rep[cls] is None:
-            self._rep[cls] = np.repeat(np.arange(self.m[cls]), self.lay.cnt[cls].astype(np.intp))
         rep = self._rep[cls]
+        if rep is None:
+            rep = np.repeat(np.arange(self.m[cls]), self.lay.cnt[cls].astype(np.intp))
+            self._rep[cls] = rep
         removed = self.lay.F[cls][np.minimum(self.atom + 1, self.m[cls])] - 1
         j = np.asarray(j)
         shift = (self.cls == cls) & (j >= removed)
@@ -1214,7 +1217,9 @@ class Scores:
         _check_rate("tonr", tonr)
         return self._pooled().threshold_at_fnr(tonr, interpolation=interpolation)
 
-    def threshold_at_metric(self, target: Any, metric: Any, *, points: Any = None) -> list:
+    def threshold_at_metric(
+        self, target: Any, metric: Any, *, points: Any = None
+    ) -> np.ndarray | list[np.ndarray]:
         """Every threshold where a metric of the threshold equals ``target``.
 
         The metric is evaluated at ``points`` and joined by straight lines; each crossing
@@ -1503,7 +1508,7 @@ class Scores:
         >>> s.auc(0.0, 0.5), s.auc(x_axis="fnr", y_axis="fpr")
         (0.1875, 0.375)
         """
-        lower, upper = _check_rate("lower", lower), _check_rate("upper", upper)
+        lower, upper = float(_check_rate("lower", lower)), float(_check_rate("upper", upper))
         x_axis = _RATE_ALIASES.get(x_axis, x_axis)
         y_axis = _RATE_ALIASES.get(y_axis, y_axis)
         check_choice("x_axis", x_axis, _THRESHOLD_RATES)
@@ -1970,6 +1975,7 @@ def _run(
     lay = sc._lay
     eng = opts.engine
     sampler: Sampler
+    evaluate: Callable[[Any], np.ndarray]
     if lazy:
         sampler = _LazySampler(lay, plan, stratified)
 
@@ -2012,7 +2018,7 @@ def _run(
                         kernel.evaluate,
                         sampler,
                         jackknife_groups(kernel.m),
-                        exact=lambda: kernel.delete_one(sampler.counts),  # type: ignore[return-value]
+                        exact=lambda: kernel.delete_one(sampler.counts),
                         bytes_per_row=8.0 * kernel.m * (kernel.work_factor + 1.0),
                         max_memory=eng.max_memory,
                         n_jobs=eng.n_jobs if threads else 1,
@@ -2104,10 +2110,10 @@ def _resolve(sc: Scores, metric: Any, kw: dict[str, Any]) -> _Spec:
         return _Spec(name, fn_eer, (), search=True, bounds=_RATE if col == 0 else _UNBOUNDED)
     if name in ("auc", "roc_auc"):
         _no_extra(name, kw, ())
-        y = np.concatenate([np.zeros(sc.n_neg), np.ones(sc.n_pos)])
+        labels = np.concatenate([np.zeros(sc.n_neg), np.ones(sc.n_pos)])
         z = sign * np.concatenate([sc.neg, sc.pos])
         # the AUC depends on the order only: dense ranks keep infinite scores (LLRs) valid
-        kern = RocAucKernel(y, np.unique(z, return_inverse=True)[1].astype(float))
+        kern = RocAucKernel(labels, np.unique(z, return_inverse=True)[1].astype(float))
 
         def fn_auc(v: _View) -> np.ndarray:
             return kern.evaluate(np.concatenate(v.w, axis=1))  # type: ignore[attr-defined]
