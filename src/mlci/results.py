@@ -173,7 +173,13 @@ class Result:
         return {f.name: plain(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
 
     def to_json(self, **kwargs: Any) -> str:
-        """:meth:`to_dict` as strict JSON (NaN and infinities as ``null``)."""
+        """:meth:`to_dict` as strict JSON (NaN and infinities as ``null``).
+
+        Parameters
+        ----------
+        **kwargs
+            Passed to :func:`json.dumps` (``indent=2``...).
+        """
         return strict_json(self.to_dict(), **kwargs)
 
     def to_frame(self) -> Any:

@@ -103,6 +103,13 @@ class PooledResult(IntervalResult):
         return out
 
     def to_dict(self, *, include_distribution: bool = False) -> dict[str, Any]:
+        """All fields as plain Python values (lists for arrays).
+
+        Parameters
+        ----------
+        include_distribution : bool, default False
+            Also the pooled bootstrap distribution (``pooled_distribution``, B x R values).
+        """
         d = super().to_dict()
         if not include_distribution:
             d.pop("pooled_distribution")

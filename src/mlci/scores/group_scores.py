@@ -314,6 +314,11 @@ class GroupScores(Scores):
     def group_cm(self, threshold: Any) -> ConfusionMatrix:
         """Binary confusion matrices of every group at ``threshold``: shape ``(G, X..., 2, 2)``.
 
+        Parameters
+        ----------
+        threshold : float or array-like of float, shape X
+            As in :meth:`Scores.cm`.
+
         Examples
         --------
         >>> gs = GroupScores([1, 3, 5], [2, 3], pos_groups=[0, 1, 0], neg_groups=[1, 0])
@@ -472,6 +477,8 @@ class GroupScores(Scores):
         normalize : {None, "by_overall", "by_best"}
             Divide every group's value by the overall value or by the best group's, in
             every replicate (score-analysis's "showbias" ratios).
+        **kwargs
+            Any other option of :func:`mlci.metric_by_group`.
 
         Returns
         -------

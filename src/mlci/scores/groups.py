@@ -349,6 +349,9 @@ def metric_by_group(
     pos_label : optional
         The positive class; by default 1 (True) for labels in {0, 1}, {-1, 1} or
         {False, True}, otherwise required.
+    score_class, equal_class : {"pos", "neg"}, default "pos"
+        As in :class:`mlci.Scores`: which class high scores point to, and on which side
+        a score equal to the threshold falls.
     normalize : {None, "by_overall", "by_best"}
         Divide each group's value by the value on all data, or by the best group's
         (smallest for error rates, largest for e.g. TPR), in every replicate.
@@ -731,6 +734,11 @@ class GroupResult(Result):
     def plot(self, ax: Any = None) -> Any:
         """Every group's estimate with its interval (one row per group, one marker per x
         value), the overall value as a vertical line (a ratio of 1 with ``normalize``).
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Where to draw (default: the current axes).
 
         Returns
         -------

@@ -1040,6 +1040,12 @@ class Scores:
     def cm(self, threshold: Any) -> ConfusionMatrix:
         """Binary confusion matrices at ``threshold`` (any shape X): shape ``(X..., 2, 2)``.
 
+        Parameters
+        ----------
+        threshold : float or array-like of float, shape X
+            The decision thresholds (``equal_class`` says on which side a score equal to
+            the threshold falls).
+
         Examples
         --------
         >>> s = Scores(pos=[1, 2, 3], neg=[0.5, 1.5])
