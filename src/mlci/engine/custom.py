@@ -253,7 +253,10 @@ def bca_ci(
         bounds = (lo, hi)
     from .bootstrap import finish_bootstrap  # (bootstrap.py imports this module)
 
-    plan = PlanSummary(n_resamples=dist.shape[0], scheme="user", n_samples=len(jack))
+    plan = PlanSummary(
+        n_resamples=dist.shape[0], scheme="user", n_samples=len(jack),
+        n_conditions=None, n_strata=None,
+    )  # fmt: skip
     return finish_bootstrap(
         est,
         dist,
