@@ -169,8 +169,13 @@ class Signature:
 
 
 def _signature(name: str, obj: Any, doc: str | None, record: bool = False) -> Signature:
+    # `**deprecated`: old spellings still accepted with a FutureWarning, on purpose absent
+    # from the docs (the rules apply to the names users are told to write)
     params = tuple(
-        p for p in inspect.signature(obj).parameters.values() if p.name not in ("self", "cls")
+        p
+        for p in inspect.signature(obj).parameters.values()
+        if p.name not in ("self", "cls")
+        and not (p.kind is inspect.Parameter.VAR_KEYWORD and p.name == "deprecated")
     )
     return Signature(name, params, inspect.cleandoc(doc or ""), record)
 
