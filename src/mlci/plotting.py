@@ -48,7 +48,13 @@ def _axes(ax: Any) -> Any:
 
 
 def _plot_curve(
-    curve: Any, band: Any, ax: Any, label: str | None, kwargs: dict, xlabel: str, ylabel: str
+    curve: Any,
+    band: Any,
+    ax: Any,
+    label: str | None,
+    kwargs: dict[str, Any],
+    xlabel: str,
+    ylabel: str,
 ) -> Any:
     """A curve on linear axes, with its band (``x``, ``low``, ``high``) in the line's colour."""
     ax = _axes(ax)

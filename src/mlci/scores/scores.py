@@ -634,7 +634,9 @@ class _IndexKernel(Kernel):
 
     work_factor = 2.0
 
-    def __init__(self, sc: Scores, keys: np.ndarray, fn: Callable[..., Any], kw: dict) -> None:
+    def __init__(
+        self, sc: Scores, keys: np.ndarray, fn: Callable[..., Any], kw: dict[str, Any]
+    ) -> None:
         self.sc = sc
         self.lay = sc._lay
         self.keys = keys
