@@ -64,7 +64,8 @@ def test_demsar_friedman_iman_davenport():
     ref = stats.friedmanchisquare(*DEMSAR.T)
     assert tied.statistic == pytest.approx(ref.statistic, rel=1e-12)
     assert tied.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
-    assert tied.details["tie_correction"] == pytest.approx(1 - (3 * 6 + 60) / (14 * 4 * 15))  # 3 pairs, 1 quadruple
+    # three tied pairs and one tied quadruple (mushroom)
+    assert tied.details["tie_correction"] == pytest.approx(1 - (3 * 6 + 60) / (14 * 4 * 15))
 
 
 def test_demsar_nemenyi_cd():
