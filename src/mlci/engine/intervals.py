@@ -522,14 +522,30 @@ def interval_from_replicates(
     linear: dict[str, Any] | None = None,
     se_dist: np.ndarray | None = None,
     degenerate_hint: str = "",
+    variant: str = "mlci",
 ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """The one dispatcher from a method name to its interval.
 
     ``linear`` is the linearization of the estimate (``standard_error``, ``df``,
     ``effective_n``, ``iid``; see :mod:`mlci.engine.linearize`), needed by the
     ``"studentized"``, ``"t"`` and ``"wilson"`` methods; ``se_dist`` the replicates'
-    standard errors (``"studentized"``).
+    standard errors (``"studentized"``).  ``variant="boot"``: R's ``boot.ci`` from the
+    same replicates (:func:`mlci.engine.variants.boot_interval`).
     """
+    if variant == "boot":
+        from .variants import boot_interval  # (variants.py imports this module)
+
+        return boot_interval(
+            estimate,
+            dist,
+            method=method,
+            confidence_level=confidence_level,
+            alternative=alternative,
+            accel=accel,
+            bounds=bounds,
+            se_hat=None if linear is None else linear.get("standard_error"),
+            se_dist=se_dist,
+        )
     if method in LINEARIZED_METHODS:
         if linear is None or (method == "studentized" and se_dist is None):
             raise ValueError(
