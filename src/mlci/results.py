@@ -366,12 +366,14 @@ class BootstrapResult(IntervalResult):
             Several levels (e.g. ``[0.9, 0.95, 0.99]``) give a tuple of results, one per
             level, in the order given.
         alternative : {"two-sided", "less", "greater"}, optional
-        variant : {"mlci", "boot"}, default "mlci"
+        variant : {"mlci", "boot", "survey"}, default "mlci"
             ``"boot"``: the interval R's ``boot.ci`` gives from these replicates (its
             quantile rule, BCa's bias correction counting only replicates strictly below
             the estimate, the normal interval with the bootstrap bias subtracted, the
-            studentized interval on the metric's own scale; see
-            :mod:`mlci.engine.variants` and docs/r.md).
+            studentized interval on the metric's own scale).  ``"survey"`` (methods
+            ``"t"`` and ``"logit_t"`` over conditions): R survey's ``svyciprop``, with
+            the CR1 standard error and conditions - 1 degrees of freedom instead of CR2
+            and Imbens & Kolesár's.  See :mod:`mlci.engine.variants` and docs/r.md.
 
         Returns
         -------
@@ -399,7 +401,7 @@ class BootstrapResult(IntervalResult):
             self.confidence_level if confidence_level is None else confidence_level
         )
         alt = check_alternative(self.alternative if alternative is None else alternative)
-        variant = check_choice("variant", variant, ("mlci", "boot"))
+        variant = check_choice("variant", variant, ("mlci", "boot", "survey"))
         accel = self.details.get("acceleration")
         if self.details.get("subsample") and method not in ("basic", "percentile", "normal"):
             raise ValueError(

@@ -529,13 +529,14 @@ def interval_from_replicates(
     ``linear`` is the linearization of the estimate (``standard_error``, ``df``,
     ``effective_n``, ``iid``; see :mod:`mlci.engine.linearize`), needed by the
     ``"studentized"``, ``"t"`` and ``"wilson"`` methods; ``se_dist`` the replicates'
-    standard errors (``"studentized"``).  ``variant="boot"``: R's ``boot.ci`` from the
-    same replicates (:func:`mlci.engine.variants.boot_interval`).
+    standard errors (``"studentized"``).  ``variant="boot"`` (R's ``boot.ci``) or
+    ``"survey"`` (R's ``svyciprop``): :func:`mlci.engine.variants.variant_interval`.
     """
-    if variant == "boot":
-        from .variants import boot_interval  # (variants.py imports this module)
+    if variant != "mlci":
+        from .variants import variant_interval  # (variants.py imports this module)
 
-        return boot_interval(
+        return variant_interval(
+            variant,
             estimate,
             dist,
             method=method,
@@ -543,7 +544,7 @@ def interval_from_replicates(
             alternative=alternative,
             accel=accel,
             bounds=bounds,
-            se_hat=None if linear is None else linear.get("standard_error"),
+            linear=linear,
             se_dist=se_dist,
         )
     if method in LINEARIZED_METHODS:

@@ -54,7 +54,7 @@ import numpy as np
 from scipy import sparse
 
 from ..metrics import FunctionKernel, Kernel
-from .cr2 import cr2_variance
+from .cr2 import cr2_variance, ratio_influence
 from .sampler import Sampler
 
 __all__ = [
@@ -86,6 +86,9 @@ class Linearized:
         (1 for independent samples); None otherwise.
     effective_n : float or None
         For a proportion: its denominator divided by the design effect.
+    standard_error_cr1 : ndarray or None
+        The CR1 standard error, ``G/(G-1) sum_c z_c^2`` over the ``G`` units (R survey's
+        linearization; ``standard_error`` itself for independent samples).
     """
 
     standard_error: np.ndarray
@@ -93,6 +96,7 @@ class Linearized:
     df: int
     design_effect: float | None = None
     effective_n: float | None = None
+    standard_error_cr1: np.ndarray | None = None
 
 
 class _Units:
@@ -282,11 +286,16 @@ class Linearization:
         else:
             cells = np.bincount(units.keys, minlength=units.n_cells).astype(float)[None, :]
         se = _se(_variance(units, counts, grad, cells, cr2=not units.iid))[0]
+        # CR1, G/(G-1) sum z^2: R survey's linearization (variant="survey")
+        se_cr1 = se if units.iid else _se(_variance(units, counts, grad, cells))[0]
         if not units.iid and kernel.proportion is not None and np.ndim(se) == 0:
             # a proportion over conditions: the closed form from the conditions' counts
             # (mlci.engine.cr2, exact), not the numerical gradient's (~1e-7 off)
             k_c, n_c = proportion_totals(units, cells[0], kernel.proportion)
             se = np.sqrt(max(cr2_variance(k_c, n_c), 0.0))
+            g = units.n_units
+            z = ratio_influence(k_c, n_c)[0]
+            se_cr1 = np.sqrt(g / (g - 1) * float(np.sum(z**2)))
         deff = eff = None
         if kernel.proportion is not None and np.ndim(se) == 0:
             num, den = kernel.proportion
@@ -314,6 +323,7 @@ class Linearization:
             df=df,
             design_effect=deff,
             effective_n=eff,
+            standard_error_cr1=np.asarray(se_cr1, dtype=float),
         )
 
     def run(

@@ -1,4 +1,4 @@
-"""Interval variants that reproduce R's ``boot.ci`` from the same replicates (``variant="boot"``).
+"""Interval variants that reproduce R: boot.ci (``variant="boot"``), svyciprop (``"survey"``).
 
 mlci's bootstrap intervals (:mod:`mlci.engine.intervals`) follow scipy's conventions;
 Canty & Ripley's R package boot (``boot.ci``, Davison & Hinkley 1997, ch. 5) differs in
@@ -22,6 +22,15 @@ four places, each defensible.  ``variant="boot"`` gives boot's numbers to roundi
 
 The acceleration is the same (``sum L^3 / (6 (sum L^2)^1.5)`` over influence values:
 mlci's jackknife values give boot's ``empinf(type = "jack")``).
+
+``variant="survey"`` is the ``"t"`` or ``"logit_t"`` interval of a metric over conditions
+as R's survey package computes it for a cluster sample (``svydesign(ids = ~condition)``,
+``svyciprop(method = "mean")`` and ``method = "logit"``): the CR1-type linearization
+standard error ``sqrt(G / (G - 1) sum_c z_c^2)`` and ``G - 1`` degrees of freedom, where
+mlci uses the bias-reduced CR2 standard error (:mod:`mlci.engine.cr2`) and Imbens &
+Kolesár's degrees of freedom (at most Kish's effective conditions minus one).  With
+conditions of equal size CR1 = CR2 and the degrees of freedom agree; with unequal ones
+survey's interval is narrower (tests/r/test_r_cluster.py).
 """
 
 from __future__ import annotations
@@ -31,12 +40,12 @@ from typing import Any
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from .intervals import _tails
+from .intervals import _tails, logit_t_interval, t_interval
 
-__all__ = ["VARIANTS", "boot_interval", "boot_quantiles"]
+__all__ = ["VARIANTS", "boot_interval", "boot_quantiles", "survey_interval", "variant_interval"]
 
-#: the interval variants: mlci's own, and R's boot.ci
-VARIANTS = ("mlci", "boot")
+#: the interval variants: mlci's own, R's boot.ci, R's survey
+VARIANTS = ("mlci", "boot", "survey")
 #: the methods boot.ci has (BC is BCa without acceleration)
 BOOT_METHODS = ("percentile", "basic", "normal", "bc", "bca", "studentized")
 
@@ -201,3 +210,86 @@ def boot_interval(
     elif alternative == "greater":
         high = np.full(shape, hi_edge)
     return low, high, info
+
+
+def survey_interval(
+    theta_hat: Any,
+    linear: dict[str, Any] | None,
+    *,
+    method: str,
+    confidence_level: float,
+    alternative: str = "two-sided",
+    bounds: tuple[float, float] | None = None,
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """The ``"t"``/``"logit_t"`` interval with R survey's CR1 standard error and G - 1 df.
+
+    ``linear`` is a result's ``details["linearized"]`` (it holds ``standard_error_cr1``
+    and ``n_units``).  See the module docstring.
+
+    Examples
+    --------
+    >>> lin = {"standard_error_cr1": 0.05, "n_units": 12}
+    >>> low, high, info = survey_interval(0.8, lin, method="t", confidence_level=0.95)
+    >>> round(float(low), 4), round(float(high), 4), info["df"]
+    (0.69, 0.91, 11.0)
+    """
+    if method not in ("t", "logit_t"):
+        raise ValueError(
+            "`variant`='survey' reproduces R's svyciprop, the 't' (method = \"mean\") and "
+            f"'logit_t' (method = \"logit\") intervals; got method={method!r}."
+        )
+    if linear is None or linear.get("standard_error_cr1") is None:
+        raise ValueError(
+            "`variant`='survey' needs the linearized standard error, which this result does "
+            "not hold; compute it with method='t' or 'logit_t'."
+        )
+    df = float(max(int(linear["n_units"]) - 1, 1))
+    fn = t_interval if method == "t" else logit_t_interval
+    low, high, info = fn(
+        theta_hat,
+        linear["standard_error_cr1"],
+        df,
+        confidence_level=confidence_level,
+        alternative=alternative,
+        bounds=bounds,
+    )
+    info["variant"] = "survey"
+    return low, high, info
+
+
+def variant_interval(
+    variant: str,
+    estimate: Any,
+    dist: np.ndarray,
+    *,
+    method: str,
+    confidence_level: float,
+    alternative: str,
+    accel: Any = None,
+    bounds: tuple[float, float] | None = None,
+    linear: dict[str, Any] | None = None,
+    se_dist: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """The interval of ``variant`` ("boot" or "survey"; the module docstring)."""
+    if variant == "survey":
+        return survey_interval(
+            estimate,
+            linear,
+            method=method,
+            confidence_level=confidence_level,
+            alternative=alternative,
+            bounds=bounds,
+        )
+    if variant != "boot":
+        raise ValueError(f"`variant` must be one of {VARIANTS}; got {variant!r}.")
+    return boot_interval(
+        estimate,
+        dist,
+        method=method,
+        confidence_level=confidence_level,
+        alternative=alternative,
+        accel=accel,
+        bounds=bounds,
+        se_hat=None if linear is None else linear.get("standard_error"),
+        se_dist=se_dist,
+    )
