@@ -499,7 +499,11 @@ def random_effects_df(sizes: np.ndarray, rho: float) -> float:
     random-effects working model ``(1 - rho) I + rho * blockdiag(J_{n_c})`` (Imbens &
     Kolesar 2016, "K_IK").  ``rho = 0`` gives Bell & McCaffrey's ``K_BM``.
     Equal sizes give ``C - 1`` for every ``rho``; unequal sizes and a positive ``rho``
-    give fewer.
+    give fewer.  ``rho = 0`` is R's ``clubSandwich::coef_test(lm(y ~ 1), vcov = "CR2",
+    cluster = g, test = "Satterthwaite")`` df (1e-10, tests/r/test_r_cluster.py);
+    clubSandwich's ``target =`` changes the CR2 adjustment too, so it does not give
+    ``K_IK``, which that test computes in R from its definition.  (The engine's t
+    reference for other metrics is Kish's effective conditions - 1.)
     """
     n = np.asarray(sizes, dtype=float)
     total = n.sum()
