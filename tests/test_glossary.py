@@ -99,18 +99,10 @@ SAME_OPTION = [
 #: key (rule, function, parameter), value: why it is listed
 KNOWN: dict[tuple[str, str, str], str] = {
     # --- forbidden spellings
-    ("forbidden", "llm_ci", "cluster"): "issue 23: conditions (wt-llmlogs renames it)",
-    ("forbidden", "llm_compare", "cluster"): "issue 23: conditions (wt-llmlogs renames it)",
-    ("forbidden", "eval_log", "clusters"): "issue 23: conditions (wt-llmlogs renames it)",
-    ("forbidden", "read_eval_logs", "clusters"): "issue 23: conditions (wt-llmlogs)",
-    ("forbidden", "EvalLog", "clusters"): "issue 23: conditions (wt-llmlogs renames it)",
-    ("forbidden", "LLMEstimates", "cluster"): "issue 23: conditions (wt-llmlogs renames it)",
-    ("forbidden", "LLMComparison", "cluster"): "issue 23: conditions (wt-llmlogs renames it)",
     ("forbidden", "compare_estimators", "test"): "issue 23: a test's variant is `variant`",
     ("forbidden", "critical_difference", "test"): "issue 23: a test's variant is `variant`",
     ("forbidden", "CriticalDifference", "test"): "issue 23: a test's variant is `variant`",
     ("forbidden", "paired_cv_scores", "design"): "issue 23: a test's variant is `variant`",
-    ("forbidden", "llm_sample_size", "cluster"): "issue 23: conditions (llm/, wt-llmlogs)",
     # --- parameters without an entry in Parameters
     ("documented", "EvalLog.where", "row"): "issue 23: llm/ (wt-llmlogs)",
     ("documented", "EvalLog.select", "models"): "issue 23: llm/ (wt-llmlogs)",

@@ -370,7 +370,9 @@ def resolve_method(
         "iid": plan.unit_of_sample is None,
         "design_effect": est.design_effect,
         "effective_n": est.effective_n,
-        "standard_error_cr1": est.standard_error_cr1
+        "standard_error_cr1": None
+        if est.standard_error_cr1 is None
+        else est.standard_error_cr1
         if np.ndim(est.standard_error_cr1)
         else float(est.standard_error_cr1),
     }

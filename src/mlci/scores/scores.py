@@ -521,9 +521,11 @@ def _rate_at_tau_rows(lay: _Layout, v: _View, rate: str, tau: np.ndarray) -> np.
     return out if rate in ("fnr", "tnr") else 1.0 - out
 
 
-def _first_cut(v: _View, pred: Callable[[np.ndarray], np.ndarray], lo: int, hi: int) -> np.ndarray:
+def _first_cut(v: _View, pred: Callable[..., np.ndarray], lo: int, hi: int) -> np.ndarray:
     """Per row, the first operating point ``g`` in (lo, hi] where the monotone ``pred``
-    holds (``pred(lo)`` false and ``pred(hi)`` true by assumption; neither is called)."""
+    holds (``pred(lo)`` false and ``pred(hi)`` true by assumption; neither is called).
+    ``pred(g)`` takes one argument (``...``: the callers' lambdas bind loop values as
+    defaults, which mypy cannot infer against a one-argument Callable)."""
     lo_r = np.full(v.b, lo, dtype=np.intp)
     hi_r = np.full(v.b, hi, dtype=np.intp)
     while True:
