@@ -71,8 +71,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "comparison.permutation": ("permutation_test",),
     "compat": ("evaluate_with_conf_int",),
     "engine.bootstrap": ("bootstrap_ci",),
-    "engine.custom": ("bca_ci",),
     "engine.nested": ("make_nested_plan",),
+    "engine.replicates": ("bca_ci",),
     "exceptions": (
         "DegenerateIntervalWarning",
         "FewConditionsWarning",
