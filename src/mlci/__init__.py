@@ -73,8 +73,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "compat": ("evaluate_with_conf_int",),
     "correlations": ("compare_correlations", "correlation_ci", "williams_test"),
     "engine.bootstrap": ("bootstrap_ci",),
-    "engine.custom": ("bca_ci",),
     "engine.nested": ("make_nested_plan",),
+    "engine.replicates": ("bca_ci",),
     "exceptions": (
         "DegenerateIntervalWarning",
         "FewConditionsWarning",

@@ -34,7 +34,13 @@ from ..inputs import (
     positive_label,
     show_values,
 )
-from ..metrics import ConfusionKernel, check_sample_weight, safe_div, with_sample_weight
+from ..metrics import (
+    ConfusionKernel,
+    Kernel,
+    check_sample_weight,
+    safe_div,
+    with_sample_weight,
+)
 from ..metrics.classification import balanced_accuracy as _balanced_accuracy
 from ..metrics.classification import cohen_kappa as _cohen_kappa
 from ..metrics.classification import mcc as _mcc
@@ -529,7 +535,8 @@ class ConfusionMatrix:
                 f"`index` has {len(key)} entries for a stack of shape {self.shape}; the last "
                 "two axes are the classes."
             )
-        mat = self.matrix[(*key, Ellipsis)]
+        stack_index = (*key, Ellipsis)  # (mypy misreads `m[(*key, ...)]` as 3.11 syntax)
+        mat = self.matrix[stack_index]
         return ConfusionMatrix(matrix=mat, classes=self.classes, binary=self.binary)
 
     def one_vs_all(self) -> ConfusionMatrix:
@@ -813,7 +820,7 @@ class ConfusionMatrix:
             cmx = ConfusionMatrix(matrix=c, binary=binary)
             return np.asarray(cmx.metric(metric, average=average, beta=beta), dtype=float)
 
-        kernel = ConfusionKernel(t_idx, p_idx, self.n_classes, fn, shape, metric)
+        kernel: Kernel = ConfusionKernel(t_idx, p_idx, self.n_classes, fn, shape, metric)
         kernel.bounds = cm_metric_bounds(metric)
         if self._weights is not None:
             sw = self._weights if design.kept is None else self._weights[design.kept]

@@ -12,7 +12,7 @@ intervals and a plot: a :class:`~mlci.scores.groups.GroupResult`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -246,7 +246,11 @@ class GroupScores(Scores):
         (array([1., 3.]), array([6.]))
         """
         if group not in self._cache:
-            hit = np.flatnonzero(self.groups == group) if _comparable(group) else []
+            hit = (
+                np.flatnonzero(self.groups == group)
+                if _comparable(group)
+                else np.empty(0, dtype=np.intp)
+            )
             if len(hit) == 0:
                 raise ValueError(
                     f"`group` {group!r} is not a group of these scores; groups: "
@@ -310,6 +314,11 @@ class GroupScores(Scores):
     def group_cm(self, threshold: Any) -> ConfusionMatrix:
         """Binary confusion matrices of every group at ``threshold``: shape ``(G, X..., 2, 2)``.
 
+        Parameters
+        ----------
+        threshold : float or array-like of float, shape X
+            As in :meth:`Scores.cm`.
+
         Examples
         --------
         >>> gs = GroupScores([1, 3, 5], [2, 3], pos_groups=[0, 1, 0], neg_groups=[1, 0])
@@ -365,7 +374,7 @@ class GroupScores(Scores):
             raise ValueError(f"`metric` returned values of different shapes {sorted(shapes)}.")
         return np.stack(vals)
 
-    def bootstrap_sample(  # type: ignore[override]
+    def bootstrap_sample(
         self,
         *,
         rng: Any = None,
@@ -401,10 +410,11 @@ class GroupScores(Scores):
         """
         check_flag("by_group", by_group)
         if not by_group:
-            return super().bootstrap_sample(
+            # a GroupScores: Scores.bootstrap_sample builds through self._resampled
+            return cast("GroupScores", super().bootstrap_sample(
                 rng=rng, stratify=stratify, weights=weights, sampler=sampler,
                 smoothing=smoothing, subsample=subsample,
-            )  # fmt: skip
+            ))  # fmt: skip
         check_flag("stratify", stratify)
         check_choice("weights", weights, ("multinomial", "poisson"))
         h = check_smoothing(smoothing)
@@ -467,6 +477,8 @@ class GroupScores(Scores):
         normalize : {None, "by_overall", "by_best"}
             Divide every group's value by the overall value or by the best group's, in
             every replicate (score-analysis's "showbias" ratios).
+        **kwargs
+            Any other option of :func:`mlci.metric_by_group`.
 
         Returns
         -------

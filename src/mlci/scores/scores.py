@@ -45,7 +45,7 @@ import inspect
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
@@ -220,9 +220,9 @@ class _Layout:
         wpos: np.ndarray | None = None,
     ) -> None:
         self.side = side  # "left": z >= tau is positive; "right": z > tau
-        self.u = [None, None]
-        self.cnt = [None, None]  # per atom: number of samples, or their summed weights
-        self.nobs = [None, None]  # per atom: number of samples
+        self.u: list[Any] = [None, None]
+        self.cnt: list[Any] = [None, None]  # per atom: number of samples, or their summed weights
+        self.nobs: list[Any] = [None, None]  # per atom: number of samples
         for cls, z, wt in ((0, zneg, wneg), (1, zpos, wpos)):
             u, inv, c = np.unique(z, return_inverse=True, return_counts=True)
             self.u[cls], self.nobs[cls] = u, c.astype(float)
@@ -250,7 +250,8 @@ class _Layout:
 
     def boundary(self, cls: int, tau: np.ndarray) -> np.ndarray:
         """Atom boundary index: number of atoms of ``cls`` decided negative at ``tau``."""
-        return np.searchsorted(self.u[cls], tau, side=self.side)
+        side: Literal["left", "right"] = "left" if self.side == "left" else "right"
+        return np.searchsorted(self.u[cls], tau, side=side)
 
 
 # ============================================================================ views
@@ -258,6 +259,7 @@ class _View:
     """Cumulative counts of one batch of ``b`` data sets (original, replicates, jackknife)."""
 
     b: int
+    m: list[int]
 
     def total(self, cls: int) -> np.ndarray:  # (b,)
         raise NotImplementedError
@@ -336,9 +338,10 @@ class _DeleteOneView(_View):
         return self.lay.F[cls][q] - ((self.cls == cls) & (self.atom < q))
 
     def atom_at(self, cls: int, j: np.ndarray) -> np.ndarray:
-        if self._rep[cls] is None:
-            self._rep[cls] = np.repeat(np.arange(self.m[cls]), self.lay.cnt[cls].astype(np.intp))
         rep = self._rep[cls]
+        if rep is None:
+            rep = np.repeat(np.arange(self.m[cls]), self.lay.cnt[cls].astype(np.intp))
+            self._rep[cls] = rep
         removed = self.lay.F[cls][np.minimum(self.atom + 1, self.m[cls])] - 1
         j = np.asarray(j)
         shift = (self.cls == cls) & (j >= removed)
@@ -518,6 +521,74 @@ def _rate_at_tau_rows(lay: _Layout, v: _View, rate: str, tau: np.ndarray) -> np.
     return out if rate in ("fnr", "tnr") else 1.0 - out
 
 
+def _first_cut(v: _View, pred: Callable[..., np.ndarray], lo: int, hi: int) -> np.ndarray:
+    """Per row, the first operating point ``g`` in (lo, hi] where the monotone ``pred``
+    holds (``pred(lo)`` false and ``pred(hi)`` true by assumption; neither is called).
+    ``pred(g)`` takes one argument (``...``: the callers' lambdas bind loop values as
+    defaults, which mypy cannot infer against a one-argument Callable)."""
+    lo_r = np.full(v.b, lo, dtype=np.intp)
+    hi_r = np.full(v.b, hi, dtype=np.intp)
+    while True:
+        active = hi_r - lo_r > 1
+        if not active.any():
+            return hi_r
+        mid = np.where(active, (lo_r + hi_r) // 2, np.maximum(lo_r, 0))
+        ok = pred(mid)
+        lo_r = np.where(active & ~ok, mid, lo_r)
+        hi_r = np.where(active & ok, mid, hi_r)
+
+
+def _roc_rate_at(lay: _Layout, v: _View, rate: str, x: str, r: np.ndarray) -> np.ndarray:
+    """``rate`` where ``x`` equals ``r`` (k,) along the ROC polyline, per row -> (b, k).
+
+    The operating points (one per cut of the merged score grid) joined by straight lines
+    are the ROC polyline, which depends on the ranks of the scores only.  Where ``x = r``
+    falls inside a segment, both rates are interpolated linearly along it (pROC's
+    ``coords(input = ...)``).  Where a whole run of points has ``x = r`` exactly (a
+    vertical segment of the ROC: the other class's rate varies at a constant ``x``), the
+    best of them is read, as pROC: the one with the highest TPR when ``x`` is a rate of
+    the negatives (fpr, tnr), the highest TNR when ``x`` is a rate of the positives.
+    """
+    c = 1 if x in ("tpr", "fnr") else 0
+    o = 1 - c
+    below = np.asarray(r, dtype=float)  # the target as a rate below the cut (fnr / tnr)
+    if x in ("tpr", "fpr"):
+        below = 1.0 - below
+    n_c, n_o = v.total(c), v.total(o)
+    eps = 1e-9 * np.maximum(n_c, 1.0)
+    out = np.empty((v.b, len(below)))
+
+    def cum(cls: int, g: np.ndarray) -> np.ndarray:
+        return v.cum_rows(cls, lay.bq[cls][g])
+
+    for col, rb in enumerate(below):
+        k = rb * n_c
+        near = np.round(k)  # float noise (0.9 * 40 = 36.00000001) must hit k/n exactly
+        k = np.where(np.abs(k - near) < eps, near, k)
+        if c == 0:  # fpr/tnr: the lowest cut reaching the target (highest TPR)
+            g = _first_cut(v, lambda q, k=k: cum(c, q) >= k - eps, -1, lay.G)
+            f_g = cum(c, g)
+            exact = f_g <= k + eps
+            g_lo = np.where(exact, g, np.maximum(g - 1, 0))
+            g_hi = g
+        else:  # tpr/fnr: the highest cut not passing the target (highest TNR)
+            g = _first_cut(v, lambda q, k=k: cum(c, q) > k + eps, -1, lay.G + 1)
+            g_lo = np.maximum(g - 1, 0)
+            f_lo = cum(c, g_lo)
+            exact = f_lo >= k - eps
+            g_hi = np.where(exact, g_lo, np.minimum(g, lay.G))
+        c_lo, c_hi = cum(c, g_lo), cum(c, g_hi)
+        o_lo, o_hi = cum(o, g_lo), cum(o, g_hi)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            lam = np.where(c_hi > c_lo, (k - c_lo) / np.where(c_hi > c_lo, c_hi - c_lo, 1.0), 0.0)
+            f_c = np.where(exact, c_lo, k)
+            f_o = np.where(exact, o_lo, o_lo + lam * (o_hi - o_lo))
+            f = f_o / n_o if (rate in ("tpr", "fnr")) == (o == 1) else f_c / n_c
+        val = f if rate in ("fnr", "tnr") else 1.0 - f
+        out[:, col] = np.where((n_c > 0) & (n_o > 0), val, np.nan)
+    return out
+
+
 def _eer(lay: _Layout, v: _View) -> np.ndarray:
     """(b, 2): EER and its oriented threshold, by a bisection over the merged score grid.
 
@@ -631,7 +702,9 @@ class _IndexKernel(Kernel):
 
     work_factor = 2.0
 
-    def __init__(self, sc: Scores, keys: np.ndarray, fn: Callable[..., Any], kw: dict) -> None:
+    def __init__(
+        self, sc: Scores, keys: np.ndarray, fn: Callable[..., Any], kw: dict[str, Any]
+    ) -> None:
         self.sc = sc
         self.lay = sc._lay
         self.keys = keys
@@ -1037,6 +1110,12 @@ class Scores:
     def cm(self, threshold: Any) -> ConfusionMatrix:
         """Binary confusion matrices at ``threshold`` (any shape X): shape ``(X..., 2, 2)``.
 
+        Parameters
+        ----------
+        threshold : float or array-like of float, shape X
+            The decision thresholds (``equal_class`` says on which side a score equal to
+            the threshold falls).
+
         Examples
         --------
         >>> s = Scores(pos=[1, 2, 3], neg=[0.5, 1.5])
@@ -1214,7 +1293,9 @@ class Scores:
         _check_rate("tonr", tonr)
         return self._pooled().threshold_at_fnr(tonr, interpolation=interpolation)
 
-    def threshold_at_metric(self, target: Any, metric: Any, *, points: Any = None) -> list:
+    def threshold_at_metric(
+        self, target: Any, metric: Any, *, points: Any = None
+    ) -> np.ndarray | list[np.ndarray]:
         """Every threshold where a metric of the threshold equals ``target``.
 
         The metric is evaluated at ``points`` and joined by straight lines; each crossing
@@ -1429,7 +1510,7 @@ class Scores:
     threshold_at_rejection_rate = threshold_at_tonr
 
     def rate_at(self, rate: str, *, at: Any, x: str = "fpr", interpolation: str = "linear") -> Any:
-        """An operating point: ``rate`` at the threshold where ``x`` equals ``at``.
+        """An operating point: ``rate`` where ``x`` equals ``at``.
 
         Parameters
         ----------
@@ -1437,17 +1518,40 @@ class Scores:
             The rate read off, and the rate that fixes the operating point.
         at : float or array_like of float in [0, 1], any shape X
         interpolation : {"linear", "lower", "higher"}, default "linear"
-            How the threshold where ``x`` equals ``at`` is found between scores (see
-            :meth:`threshold_at_fpr`).
+            ``"linear"``: read along the ROC polyline (below).  ``"lower"``/``"higher"``:
+            the rate at the threshold :meth:`threshold_at_fpr` (or ``_tpr``...) gives with
+            that interpolation, a score on one side of ``x = at`` (a deterministic
+            operating point, whose ``x`` may differ from ``at``).
 
         Returns
         -------
         float or ndarray of shape X
 
+        Notes
+        -----
+        The ROC polyline joins the operating points of every threshold by straight lines;
+        it depends on the ranks of the scores only, so the rate read from it is the same,
+        bit for bit, under any strictly increasing transform of the scores (``exp``,
+        ``s**3``, a calibration map).  Where ``x = at`` falls inside a segment of it, the
+        rate is interpolated along the segment; where several operating points have
+        ``x = at`` exactly (a vertical segment, the other class's rate varying at a
+        constant ``x``), the best of them is read: the highest TPR when ``x`` is a rate
+        of the negatives (``fpr``, ``tnr``), the highest TNR when it is a rate of the
+        positives.  This is R's ``pROC::coords(roc, at, input = "specificity", ret =
+        "sensitivity")`` (and ``input = "sensitivity"``), and the curve pROC's
+        ``ci.se``/``ci.sp`` bootstrap; tests/r/test_r_proc.py checks it to 1e-12.  The
+        threshold of that point, where :func:`mlci.operating_point_ci` reports one, is
+        ``threshold_at_<x>``'s (score-analysis's convention): a score, or a linear
+        interpolation between the two scores around ``at`` (which maps through a
+        transform of the scores up to that interpolation: it stays between the same two
+        scores).
+
         Examples
         --------
         >>> s = Scores(pos=[1, 2, 3, 4], neg=[0.5, 1.5, 2.5, 3.5])
-        >>> s.rate_at("fnr", at=0.5, x="fpr")
+        >>> s.rate_at("tpr", at=0.5, x="fpr")   # the top of the vertical segment
+        0.75
+        >>> s.rate_at("tpr", at=0.5, x="fpr", interpolation="higher")   # at the score 2.5
         0.5
         """
         spec = _operating_point_spec(self, rate, x, at, interpolation)
@@ -1503,7 +1607,7 @@ class Scores:
         >>> s.auc(0.0, 0.5), s.auc(x_axis="fnr", y_axis="fpr")
         (0.1875, 0.375)
         """
-        lower, upper = _check_rate("lower", lower), _check_rate("upper", upper)
+        lower, upper = float(_check_rate("lower", lower)), float(_check_rate("upper", upper))
         x_axis = _RATE_ALIASES.get(x_axis, x_axis)
         y_axis = _RATE_ALIASES.get(y_axis, y_axis)
         check_choice("x_axis", x_axis, _THRESHOLD_RATES)
@@ -1970,6 +2074,7 @@ def _run(
     lay = sc._lay
     eng = opts.engine
     sampler: Sampler
+    evaluate: Callable[[Any], np.ndarray]
     if lazy:
         sampler = _LazySampler(lay, plan, stratified)
 
@@ -2012,7 +2117,7 @@ def _run(
                         kernel.evaluate,
                         sampler,
                         jackknife_groups(kernel.m),
-                        exact=lambda: kernel.delete_one(sampler.counts),  # type: ignore[return-value]
+                        exact=lambda: kernel.delete_one(sampler.counts),
                         bytes_per_row=8.0 * kernel.m * (kernel.work_factor + 1.0),
                         max_memory=eng.max_memory,
                         n_jobs=eng.n_jobs if threads else 1,
@@ -2072,10 +2177,16 @@ def _operating_point_spec(
     name = f"{rate}_at_{x}"
 
     def fn(v: _View) -> np.ndarray:
-        tau = _tau_at_rate(lay, v, x, r.reshape(-1), interpolation)
-        val = _rate_at_tau_rows(lay, v, rate, tau).reshape((v.b, *shape))
-        if not with_threshold:
-            return val
+        if interpolation == "linear":  # along the ROC polyline: ranks only (issue 21)
+            val = _roc_rate_at(lay, v, rate, x, r.reshape(-1)).reshape((v.b, *shape))
+            if not with_threshold:
+                return val
+            tau = _tau_at_rate(lay, v, x, r.reshape(-1), interpolation)
+        else:  # the rate at a real threshold, the score on one side
+            tau = _tau_at_rate(lay, v, x, r.reshape(-1), interpolation)
+            val = _rate_at_tau_rows(lay, v, rate, tau).reshape((v.b, *shape))
+            if not with_threshold:
+                return val
         return np.stack([val, (sign * tau).reshape((v.b, *shape))], -1)
 
     if not with_threshold:
@@ -2104,10 +2215,10 @@ def _resolve(sc: Scores, metric: Any, kw: dict[str, Any]) -> _Spec:
         return _Spec(name, fn_eer, (), search=True, bounds=_RATE if col == 0 else _UNBOUNDED)
     if name in ("auc", "roc_auc"):
         _no_extra(name, kw, ())
-        y = np.concatenate([np.zeros(sc.n_neg), np.ones(sc.n_pos)])
+        labels = np.concatenate([np.zeros(sc.n_neg), np.ones(sc.n_pos)])
         z = sign * np.concatenate([sc.neg, sc.pos])
         # the AUC depends on the order only: dense ranks keep infinite scores (LLRs) valid
-        kern = RocAucKernel(y, np.unique(z, return_inverse=True)[1].astype(float))
+        kern = RocAucKernel(labels, np.unique(z, return_inverse=True)[1].astype(float))
 
         def fn_auc(v: _View) -> np.ndarray:
             return kern.evaluate(np.concatenate(v.w, axis=1))  # type: ignore[attr-defined]
