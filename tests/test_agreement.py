@@ -46,10 +46,10 @@ def _value(kernel, w=None):
 def test_krippendorff_published_example(level, published):
     r = _kripp_2011()
     ref = krippendorff.alpha(reliability_data=r.T, level_of_measurement=level)
-    got = _value(agreement_kernel("krippendorff_alpha", r, level=level))
+    got = _value(agreement_kernel("krippendorff_alpha", r, level_of_measurement=level))
     assert got == pytest.approx(ref, abs=1e-12)
     assert round(got, 3) == published  # Krippendorff (2011)
-    res = mlci.agreement_ci(r, level=level, n_resamples=200, rng=0)
+    res = mlci.agreement_ci(r, level_of_measurement=level, n_resamples=200, rng=0)
     assert res.estimate == pytest.approx(ref, abs=1e-12)
     grid = AgreementGridKernel("krippendorff_alpha", r, level)
     assert _value(grid, np.ones(grid.m)) == pytest.approx(ref, abs=1e-12)
@@ -73,7 +73,7 @@ def test_every_resampling_equals_the_repeated_matrix(seed, level):
     truth = rng.integers(1, 6, nu)
     r = np.clip(truth[:, None] + rng.integers(-1, 2, (nu, nr)), 1, 5).astype(float)
     r[rng.random((nu, nr)) < 0.2] = np.nan
-    items = agreement_kernel("krippendorff_alpha", r, level=level)
+    items = agreement_kernel("krippendorff_alpha", r, level_of_measurement=level)
     grid = AgreementGridKernel("krippendorff_alpha", r, level)
     for _ in range(3):
         rows, cols = rng.integers(0, nu, nu), rng.integers(0, nr, nr)
@@ -109,7 +109,9 @@ def test_resampling_schemes_and_methods():
     r = np.clip(rng.integers(1, 6, 60)[:, None] + rng.integers(-1, 2, (60, 10)), 1, 5)
     out = {}
     for resample in ("items", "raters", "both"):
-        res = mlci.agreement_ci(r, level="ordinal", resample=resample, n_resamples=200, rng=0)
+        res = mlci.agreement_ci(
+            r, level_of_measurement="ordinal", resample=resample, n_resamples=200, rng=0
+        )
         low, high = res.confidence_interval
         assert low < res.estimate < high
         out[resample] = (res.method, high - low)
@@ -134,14 +136,34 @@ def test_few_raters_warn():
         (np.ones((5, 1)), {}, ValueError, "two raters"),
         (np.full((3, 3), np.nan), {}, ValueError, "no rating"),
         ("kripp", {"metric": "fleiss_kappa"}, ValueError, "missing rating"),
-        ("kripp", {"metric": "fleiss_kappa", "level": "ordinal"}, ValueError, "nominal"),
+        (
+            "kripp",
+            {"metric": "fleiss_kappa", "level_of_measurement": "ordinal"},
+            ValueError,
+            "nominal",
+        ),
         ("kripp", {"metric": "cohen"}, ValueError, "`metric` must be one of"),
-        ("kripp", {"level": "metric"}, ValueError, "`level` must be one of"),
+        (
+            "kripp",
+            {"level_of_measurement": "metric"},
+            ValueError,
+            "`level_of_measurement` must be one of",
+        ),
         ("kripp", {"resample": "units"}, ValueError, "`resample` must be one of"),
         ("kripp", {"resample": "raters", "method": "studentized"}, ValueError, "over raters"),
         ("kripp", {"n_resamples": 0}, ValueError, "`n_resamples`"),
-        (np.array([["a", "b"], ["b", "b"]]), {"level": "interval"}, TypeError, "numeric ratings"),
-        (np.array([[-1.0, 2.0], [1.0, 1.0]]), {"level": "ratio"}, ValueError, "non-negative"),
+        (
+            np.array([["a", "b"], ["b", "b"]]),
+            {"level_of_measurement": "interval"},
+            TypeError,
+            "numeric ratings",
+        ),
+        (
+            np.array([[-1.0, 2.0], [1.0, 1.0]]),
+            {"level_of_measurement": "ratio"},
+            ValueError,
+            "non-negative",
+        ),
         (np.array([[1.0, np.inf], [1.0, 1.0]]), {}, ValueError, "infinite"),
         (np.array([[1.0, np.nan], [np.nan, 1.0]]), {}, ValueError, "at least two ratings"),
         (None, {}, ValueError, "`ratings` is required"),
@@ -157,7 +179,7 @@ def test_agreement_ci_bad_inputs(ratings, kwargs, err, match):
 def test_registered_metrics_bad_inputs():
     with pytest.raises(ValueError, match="`ratings` must be 2-d"):
         get_kernel("krippendorff_alpha", (np.arange(4),), {})
-    with pytest.raises(ValueError, match="`level` must be one of"):
-        get_kernel("krippendorff_alpha", (np.ones((4, 2)),), {"level": "nope"})
+    with pytest.raises(ValueError, match="`level_of_measurement` must be one of"):
+        get_kernel("krippendorff_alpha", (np.ones((4, 2)),), {"level_of_measurement": "nope"})
     with pytest.raises(ValueError, match="do not apply"):
-        get_kernel("fleiss_kappa", (np.ones((4, 2)),), {"level": "nominal"})
+        get_kernel("fleiss_kappa", (np.ones((4, 2)),), {"level_of_measurement": "nominal"})

@@ -101,7 +101,7 @@ def test_correlation_ci_estimate_and_methods():
     methods = {}
     for level, resample in itertools.product(["system", "global"], ["systems", "items", "both"]):
         res = mlci.correlation_ci(
-            metric, human, level=level, resample=resample, n_resamples=100, rng=0
+            metric, human, correlation_level=level, resample=resample, n_resamples=100, rng=0
         )
         assert res.estimate == pytest.approx(
             _deutsch(metric, human, level, "kendall_tau", np.arange(25), np.arange(30)),
@@ -167,7 +167,9 @@ def test_compare_correlations_williams_uses_the_level():
     rng = np.random.default_rng(7)
     z = rng.normal(size=(12, 15))
     a, b = z + rng.normal(size=z.shape), z + 2 * rng.normal(size=z.shape)
-    res = mlci.compare_correlations(a, b, z, coefficient="pearson", level="system", test="williams")
+    res = mlci.compare_correlations(
+        a, b, z, coefficient="pearson", correlation_level="system", variant="williams"
+    )
 
     def r(u, v):
         return stats.pearsonr(u.mean(1), v.mean(1))[0]
@@ -184,7 +186,14 @@ def test_permutation_pvalue_matches_exact_enumeration():
     z = rng.normal(size=(6, 5))
     a, b = z + rng.normal(size=z.shape), z + 1.5 * rng.normal(size=z.shape)
     res = mlci.compare_correlations(
-        a, b, z, level="global", coefficient="pearson", resample="systems", n_resamples=4000, rng=1
+        a,
+        b,
+        z,
+        correlation_level="global",
+        coefficient="pearson",
+        resample="systems",
+        n_resamples=4000,
+        rng=1,
     )
 
     def std(m):
@@ -209,10 +218,14 @@ def test_permutation_detects_a_better_metric():
     rng = np.random.default_rng(9)
     z = rng.normal(size=(10, 30))
     good, noisy = z + rng.normal(size=z.shape), z + 3 * rng.normal(size=z.shape)
-    res = mlci.compare_correlations(good, noisy, z, level="global", n_resamples=199, rng=0)
+    res = mlci.compare_correlations(
+        good, noisy, z, correlation_level="global", n_resamples=199, rng=0
+    )
     assert res.pvalue == pytest.approx(1 / 200)
     assert res.estimate > 0
-    same = mlci.compare_correlations(good, good, z, level="global", n_resamples=99, rng=0)
+    same = mlci.compare_correlations(
+        good, good, z, correlation_level="global", n_resamples=99, rng=0
+    )
     assert same.pvalue == 1.0
 
 
@@ -227,10 +240,13 @@ GOOD = np.random.default_rng(10).normal(size=(6, 4))
         ({"human_scores": GOOD[:, :3]}, r"`human_scores` has shape \(6, 3\)"),
         ({"metric_scores": np.where(GOOD > 0.8, np.nan, GOOD)}, "`metric_scores` has .* missing"),
         ({"metric_scores": GOOD[:1], "human_scores": GOOD[:1]}, "at least 2 systems"),
-        ({"level": "summary"}, "`level` must be one of"),
+        ({"correlation_level": "summary"}, "`correlation_level` must be one of"),
         ({"coefficient": "kendall"}, "`coefficient` must be one of"),
         ({"resample": "inputs"}, "`resample` must be one of"),
-        ({"level": "item", "metric_scores": GOOD[:2], "human_scores": GOOD[:2]}, "with 2 systems"),
+        (
+            {"correlation_level": "item", "metric_scores": GOOD[:2], "human_scores": GOOD[:2]},
+            "with 2 systems",
+        ),
         (
             {"resample": "items", "metric_scores": GOOD[:, :1], "human_scores": GOOD[:, :1]},
             "2 items",
@@ -248,9 +264,12 @@ def test_correlation_ci_bad_inputs(kwargs, match):
 @pytest.mark.parametrize(
     "kwargs,match",
     [
-        ({"test": "williams"}, "coefficient='pearson'"),
-        ({"test": "williams", "coefficient": "pearson", "level": "item"}, "item level"),
-        ({"test": "t"}, "`test` must be one of"),
+        ({"variant": "williams"}, "coefficient='pearson'"),
+        (
+            {"variant": "williams", "coefficient": "pearson", "correlation_level": "item"},
+            "item level",
+        ),
+        ({"variant": "t"}, "`variant` must be one of"),
         ({"metric_b": GOOD[:, :2]}, "`metric_b` has shape"),
         ({"human_scores": np.zeros((6, 4))}, "constant"),
         ({"n_resamples": 0}, "`n_resamples`"),

@@ -55,7 +55,9 @@ def study():
         x = q + m + d + rng.normal(size=(N_SYSTEMS, N_ITEMS))
         z = q + d + rng.normal(size=(N_SYSTEMS, N_ITEMS))
         for (level, coef), truth in TRUTH.items():
-            res = mlci.correlation_ci(x, z, coefficient=coef, level=level, resample="both", rng=e)
+            res = mlci.correlation_ci(
+                x, z, coefficient=coef, correlation_level=level, resample="both", rng=e
+            )
             low, high = res.confidence_interval
             hits[level, coef] += low <= truth <= high
             methods[level, coef] = res.method

@@ -51,7 +51,7 @@ def agreement_ci(
     ratings: Any,
     *,
     metric: str = "krippendorff_alpha",
-    level: str = "nominal",
+    level_of_measurement: str = "nominal",
     resample: str = "items",
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
@@ -68,10 +68,10 @@ def agreement_ci(
     ratings : array-like, shape (n_items, n_raters)
         The rating of every item (row) by every rater (column); NaN or None where a rater
         did not rate an item (Krippendorff's alpha only).  Numbers, or category labels for
-        ``level="nominal"``.
+        ``level_of_measurement="nominal"``.
     metric : {"krippendorff_alpha", "fleiss_kappa"}
         As the ``krippendorff`` package's ``alpha`` and statsmodels' ``fleiss_kappa``.
-    level : {"nominal", "ordinal", "interval", "ratio"}, default "nominal"
+    level_of_measurement : {"nominal", "ordinal", "interval", "ratio"}, default "nominal"
         Krippendorff's level of measurement (Fleiss' kappa: nominal only).
     resample : {"items", "raters", "both"}, default "items"
         What is resampled.  Resampling raters treats them as drawn from a pool: a rater
@@ -92,12 +92,12 @@ def agreement_ci(
     >>> import numpy as np, mlci
     >>> ratings = np.array([[1, 1, 1], [2, 2, 3], [3, 3, 3], [1, 2, 1], [2, 2, 2],
     ...                     [3, 3, np.nan], [1, 1, 2], [2, 3, 2]], dtype=float)
-    >>> res = mlci.agreement_ci(ratings, level="ordinal", n_resamples=200, rng=0)
+    >>> res = mlci.agreement_ci(ratings, level_of_measurement="ordinal", n_resamples=200, rng=0)
     >>> round(res.estimate, 4)
     0.7267
     """
     metric = check_choice("metric", metric, METRICS)
-    level = check_choice("level", level, AGREEMENT_LEVELS)
+    level = check_choice("level_of_measurement", level_of_measurement, AGREEMENT_LEVELS)
     resample = check_choice("resample", resample, RESAMPLE)
     r = _ratings(ratings)
     opts = bootstrap_options(
@@ -116,7 +116,7 @@ def agreement_ci(
     nu, nr = r.shape
     method_ = opts.method
     if resample == "items":
-        kernel: Any = agreement_kernel(metric, r, level=level)
+        kernel: Any = agreement_kernel(metric, r, level_of_measurement=level)
         keys_of_sample = kernel.keys
         plan = plan_for_conditions(nu, n_resamples=opts.n_resamples, rng=opts.seed)
         sampler = None
@@ -164,7 +164,12 @@ def agreement_ci(
         n_jobs=opts.engine.n_jobs,
         max_memory=opts.engine.max_memory,
         metric_name=metric,
-        details={"level": level, "resample": resample, "n_items": nu, "n_raters": nr},
+        details={
+            "level_of_measurement": level,
+            "resample": resample,
+            "n_items": nu,
+            "n_raters": nr,
+        },
         sampler=sampler,
         scheme="crossed (items x raters)" if resample == "both" else None,
     )

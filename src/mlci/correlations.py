@@ -5,9 +5,9 @@ every system's output on every item), as in Deutsch, Dror & Roth (2021, "A Stati
 Analysis of Summarization Evaluation Metrics Using Resampling Methods", TACL 9).  The
 correlation is taken at the ``"system"`` level (the systems' mean scores), the ``"item"``
 level (across systems within each item, averaged; their "summary-level") or the
-``"global"`` level (all cells), and its interval resamples the ``"systems"``, the
-``"items"`` or ``"both"`` (their BOOT-SYSTEMS, BOOT-INPUTS, BOOT-BOTH): resampling systems
-generalises to other systems, items to other items, both to both.
+``"global"`` level (all cells; ``correlation_level=``), and its interval resamples the
+``"systems"``, the ``"items"`` or ``"both"`` (their BOOT-SYSTEMS, BOOT-INPUTS, BOOT-BOTH):
+resampling systems generalises to other systems, items to other items, both to both.
 
 * :func:`correlation_ci`: the interval, through the bootstrap engine (cell weights are the
   product of the drawn systems' and items' counts; the data are never copied).
@@ -90,7 +90,7 @@ def correlation_ci(
     human_scores: Any,
     *,
     coefficient: str = "kendall_tau",
-    level: str = "system",
+    correlation_level: str = "system",
     resample: str = "both",
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
@@ -108,7 +108,7 @@ def correlation_ci(
         Scores of every system's output on every item, by the metric and by humans.
     coefficient : {"kendall_tau", "pearson", "spearman"}, default "kendall_tau"
         scipy.stats' definitions (Kendall's tau-b, mid-ranks for Spearman).
-    level : {"system", "item", "global"}, default "system"
+    correlation_level : {"system", "item", "global"}, default "system"
         What is correlated (see the module docstring).
     resample : {"systems", "items", "both"}, default "both"
         What the interval generalises over (Deutsch et al. 2021).
@@ -129,13 +129,13 @@ def correlation_ci(
     >>> quality = rng.normal(size=(12, 1)) + rng.normal(size=(12, 40))
     >>> human = quality + rng.normal(size=(12, 40))
     >>> metric = quality + rng.normal(size=(12, 40))
-    >>> res = mlci.correlation_ci(metric, human, level="system", resample="both",
+    >>> res = mlci.correlation_ci(metric, human, correlation_level="system", resample="both",
     ...                           n_resamples=300, rng=0)
     >>> round(res.estimate, 3)
     0.697
     """
     coefficient = check_choice("coefficient", coefficient, COEFFICIENTS)
-    level = check_choice("level", level, LEVELS)
+    correlation_level = check_choice("correlation_level", correlation_level, LEVELS)
     resample = check_choice("resample", resample, RESAMPLE)
     x, y = _matrices(("metric_scores", "human_scores"), (metric_scores, human_scores))
     opts = bootstrap_options(
@@ -148,14 +148,15 @@ def correlation_ci(
         n_jobs=n_jobs,
     )
     ns, ni = x.shape
-    if level == "item" and ns < 3:
+    if correlation_level == "item" and ns < 3:
         raise ValueError(
-            f"level='item' correlates the systems within every item; with {ns} systems every "
-            "coefficient is +-1 or undefined. Use level='system' or 'global'."
+            f"correlation_level='item' correlates the systems within every item; with {ns} "
+            "systems every "
+            "coefficient is +-1 or undefined. Use correlation_level='system' or 'global'."
         )
     if resample in ("items", "both") and ni < 2:
         raise ValueError(f"resample={resample!r} needs at least 2 items; got {ni}.")
-    kernel = GridCorrelationKernel(x, y, level, coefficient)
+    kernel = GridCorrelationKernel(x, y, correlation_level, coefficient)
     system_of = np.repeat(np.arange(ns), ni)
     item_of = np.tile(np.arange(ni), ns)
     method_ = opts.method
@@ -175,7 +176,7 @@ def correlation_ci(
         sampler = UserSampler(
             plan.weights_for(kernel.keys, kernel.m), _crossed(ns, ni), kernel.keys
         )
-    if resample in ("systems", "both") and level == "system" and ns < MIN_SYSTEMS:
+    if resample in ("systems", "both") and correlation_level == "system" and ns < MIN_SYSTEMS:
         warn(
             f"A system-level correlation over {ns} systems: below {MIN_SYSTEMS} systems, "
             "mlci's simulation (docs/correlations.md) found no interval keeping its level "
@@ -192,7 +193,7 @@ def correlation_ci(
         n_jobs=opts.engine.n_jobs,
         max_memory=opts.engine.max_memory,
         metric_name=kernel.name,
-        details={"level": level, "resample": resample, "n_systems": ns, "n_items": ni},
+        details={"level": correlation_level, "resample": resample, "n_systems": ns, "n_items": ni},
         sampler=sampler,
         scheme="crossed (systems x items)" if resample == "both" else None,
     )
@@ -277,8 +278,8 @@ def _standardize(a: np.ndarray) -> np.ndarray:
     return (a - a.mean()) / sd
 
 
-def _unit_count(level: str, shape: tuple[int, int]) -> int:
-    return {"system": shape[0], "item": shape[0], "global": shape[0] * shape[1]}[level]
+def _unit_count(correlation_level: str, shape: tuple[int, int]) -> int:
+    return {"system": shape[0], "item": shape[0], "global": shape[0] * shape[1]}[correlation_level]
 
 
 def compare_correlations(
@@ -287,10 +288,10 @@ def compare_correlations(
     human_scores: Any,
     *,
     coefficient: str = "kendall_tau",
-    level: str = "system",
-    test: str = "permutation",
+    correlation_level: str = "system",
+    variant: str = "permutation",
     resample: str = "both",
-    n_resamples: int = 9999,
+    n_resamples: int = 1000,
     alternative: str = "two-sided",
     rng: Any = None,
 ) -> TestResult:
@@ -299,9 +300,9 @@ def compare_correlations(
     Parameters
     ----------
     metric_a, metric_b, human_scores : array-like, shape (n_systems, n_items)
-    coefficient, level
+    coefficient, correlation_level
         As in :func:`correlation_ci`.
-    test : {"permutation", "williams"}, default "permutation"
+    variant : {"permutation", "williams"}, default "permutation"
         ``"permutation"``: Deutsch et al.'s (2021) paired permutation test.  The three
         matrices are standardised (each to mean 0, sd 1 over all cells, as their
         ``nlpstats``), then under the null the two metrics are exchangeable: each
@@ -311,7 +312,7 @@ def compare_correlations(
         (Pearson only; ``n`` = systems at the system level, cells at the global level).
     resample : {"both", "systems", "items"}, default "both"
         What the permutation swaps.
-    n_resamples : int, default 9999
+    n_resamples : int, default 1000
         Permutations.
     alternative : {"two-sided", "greater", "less"}
         ``"greater"``: metric A correlates more strongly than metric B.
@@ -331,37 +332,42 @@ def compare_correlations(
     >>> quality = rng.normal(size=(10, 30))
     >>> human = quality + rng.normal(size=(10, 30))
     >>> good, noisy = quality + rng.normal(size=(10, 30)), quality + 3 * rng.normal(size=(10, 30))
-    >>> res = mlci.compare_correlations(good, noisy, human, level="global",
+    >>> res = mlci.compare_correlations(good, noisy, human, correlation_level="global",
     ...                                 n_resamples=999, rng=0)
     >>> res.pvalue < 0.01
     True
     """
     coefficient = check_choice("coefficient", coefficient, COEFFICIENTS)
-    level = check_choice("level", level, LEVELS)
-    test = check_choice("test", test, ("permutation", "williams"))
+    correlation_level = check_choice("correlation_level", correlation_level, LEVELS)
+    variant = check_choice("variant", variant, ("permutation", "williams"))
     resample = check_choice("resample", resample, RESAMPLE)
     alternative = check_choice("alternative", alternative, ("two-sided", "greater", "less"))
     a, b, z = _matrices(
         ("metric_a", "metric_b", "human_scores"), (metric_a, metric_b, human_scores)
     )
     ones = np.ones((1, a.size))
-    if test == "williams":
+    if variant == "williams":
         if coefficient != "pearson":
             raise ValueError(
                 "Williams' test is derived for Pearson correlations of normal data; use "
-                "coefficient='pearson', or test='permutation' for Kendall's or Spearman's."
+                "coefficient='pearson', or variant='permutation' for Kendall's or Spearman's."
             )
-        if level == "item":
+        if correlation_level == "item":
             raise ValueError(
                 "Williams' test needs one correlation over n units; the item level averages "
-                "correlations. Use level='system' or 'global', or test='permutation'."
+                "correlations. Use correlation_level='system' or 'global', or "
+                "variant='permutation'."
             )
 
         def corr(u: np.ndarray, v: np.ndarray) -> float:
-            return float(GridCorrelationKernel(u, v, level, coefficient).evaluate(ones)[0])
+            return float(
+                GridCorrelationKernel(u, v, correlation_level, coefficient).evaluate(ones)[0]
+            )
 
         r12, r13, r23 = corr(a, z), corr(b, z), corr(a, b)
-        res = williams_test(r12, r13, r23, _unit_count(level, a.shape), alternative=alternative)
+        res = williams_test(
+            r12, r13, r23, _unit_count(correlation_level, a.shape), alternative=alternative
+        )
         return TestResult(
             statistic=res.statistic,
             pvalue=res.pvalue,
@@ -380,8 +386,8 @@ def compare_correlations(
         return float(ka.evaluate(ones)[0] - kb.evaluate(ones)[0])
 
     observed = diff(
-        GridCorrelationKernel(a, z, level, coefficient),
-        GridCorrelationKernel(b, z, level, coefficient),
+        GridCorrelationKernel(a, z, correlation_level, coefficient),
+        GridCorrelationKernel(b, z, correlation_level, coefficient),
     )
     null = np.empty(n_resamples)
     for r in range(n_resamples):
@@ -393,8 +399,8 @@ def compare_correlations(
             swap = np.broadcast_to(gen.random((1, ni)) < 0.5, (ns, ni))
         pa, pb = np.where(swap, b, a), np.where(swap, a, b)
         null[r] = diff(
-            GridCorrelationKernel(pa, z, level, coefficient),
-            GridCorrelationKernel(pb, z, level, coefficient),
+            GridCorrelationKernel(pa, z, correlation_level, coefficient),
+            GridCorrelationKernel(pb, z, correlation_level, coefficient),
         )
     tol = 1e-12 * max(1.0, abs(observed))
     if alternative == "two-sided":
@@ -404,8 +410,8 @@ def compare_correlations(
     else:
         count = np.sum(null <= observed + tol)
     ones_a = np.ones((1, a.size))
-    r_a = float(GridCorrelationKernel(a, z, level, coefficient).evaluate(ones_a)[0])
-    r_b = float(GridCorrelationKernel(b, z, level, coefficient).evaluate(ones_a)[0])
+    r_a = float(GridCorrelationKernel(a, z, correlation_level, coefficient).evaluate(ones_a)[0])
+    r_b = float(GridCorrelationKernel(b, z, correlation_level, coefficient).evaluate(ones_a)[0])
     return TestResult(
         statistic=observed,
         pvalue=float((1 + count) / (1 + n_resamples)),
@@ -416,7 +422,7 @@ def compare_correlations(
             "correlation_a": r_a,
             "correlation_b": r_b,
             "n_resamples": n_resamples,
-            "level": level,
+            "level": correlation_level,
             "coefficient": coefficient,
         },
     )

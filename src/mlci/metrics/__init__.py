@@ -323,10 +323,10 @@ METRICS["fleiss_kappa"] = MetricInfo(
 METRICS["krippendorff_alpha"] = MetricInfo(
     "krippendorff_alpha",
     ("ratings",),
-    ("level",),
+    ("level_of_measurement",),
     partial(agreement_kernel, "krippendorff_alpha"),
-    "Krippendorff's alpha of an (n_items, n_raters) matrix (level='nominal'|'ordinal'|"
-    "'interval'|'ratio'; missing ratings: mlci.agreement_ci)",
+    "Krippendorff's alpha of an (n_items, n_raters) matrix (level_of_measurement="
+    "'nominal'|'ordinal'|'interval'|'ratio'; missing ratings: mlci.agreement_ci)",
     (_RATINGS,),
     (-np.inf, 1.0),
 )

@@ -58,7 +58,8 @@ def encode_ratings(
         )
     if level not in AGREEMENT_LEVELS:
         raise ValueError(
-            f"`level` must be one of {', '.join(map(repr, AGREEMENT_LEVELS))}; got {level!r}."
+            f"`level_of_measurement` must be one of {', '.join(map(repr, AGREEMENT_LEVELS))}; "
+            f"got {level!r}."
         )
     rated = ~missing_mask(r.reshape(-1)).reshape(r.shape) if r.dtype.kind in "fcO" else None
     if rated is None:
@@ -144,14 +145,19 @@ def _check_fleiss(rated: np.ndarray) -> None:
         )
 
 
-def agreement_kernel(metric: str, ratings: Any, *, level: str = "nominal") -> AdditiveKernel:
+def agreement_kernel(
+    metric: str, ratings: Any, *, level_of_measurement: str = "nominal"
+) -> AdditiveKernel:
     """Kernel of ``fleiss_kappa`` or ``krippendorff_alpha`` with the items as samples.
 
     Every item's contribution is a fixed vector (its coincidences, or its agreement and
     category counts), so the kernel is additive: one atom per distinct rating pattern.
     """
+    level = level_of_measurement
     if metric == "fleiss_kappa" and level != "nominal":
-        raise ValueError("'fleiss_kappa' is for nominal categories; `level` must be 'nominal'.")
+        raise ValueError(
+            "'fleiss_kappa' is for nominal categories; `level_of_measurement` must be 'nominal'."
+        )
     codes, rated, values = encode_ratings(ratings, level, metric)
     v = len(values)
     onehot = _onehot(codes, rated, v)
