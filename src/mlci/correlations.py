@@ -409,9 +409,9 @@ def compare_correlations(
         count = np.sum(null >= observed - tol)
     else:
         count = np.sum(null <= observed + tol)
-    ones_a = np.ones((1, a.size))
-    r_a = float(GridCorrelationKernel(a, z, correlation_level, coefficient).evaluate(ones_a)[0])
-    r_b = float(GridCorrelationKernel(b, z, correlation_level, coefficient).evaluate(ones_a)[0])
+    # the standardisation is affine per matrix: these are the raw data's correlations
+    r_a = float(GridCorrelationKernel(a, z, correlation_level, coefficient).evaluate(ones)[0])
+    r_b = float(GridCorrelationKernel(b, z, correlation_level, coefficient).evaluate(ones)[0])
     return TestResult(
         statistic=observed,
         pvalue=float((1 + count) / (1 + n_resamples)),

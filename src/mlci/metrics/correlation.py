@@ -129,7 +129,8 @@ def _pearson_g(s: np.ndarray) -> np.ndarray:
 class SpearmanKernel(Kernel):
     """Spearman's rho of two per-sample arrays (one atom per sample).
 
-    The derivative is exact: with ``rho = g(S)`` of the weighted sums ``S`` of ``(R, Q,
+    The derivative goes through the ranks exactly (``g``'s six partial derivatives are
+    central differences): with ``rho = g(S)`` of the weighted sums ``S`` of ``(R, Q,
     R^2, Q^2, RQ, 1)`` and mid-ranks ``R_j = sum_k w_k ([x_k < x_j] + [x_k = x_j]/2) + 1/2``,
     ``d rho / d w_k = grad g . phi_k + sum_j w_j a_j dR_j/dw_k + (same for Q)``, where
     ``a_j = dg/dS_R + 2 R_j dg/dS_RR + Q_j dg/dS_RQ``; the sum over ``j`` is a sum over the
