@@ -496,59 +496,88 @@ def resample_scores(
             "unweighted samples); drop `smoothing` or `sample_weight`."
         )
     gen = np.random.default_rng(check_rng_seed(rng))
-    y, is_pos = sc._y_score, sc._is_pos
-    n = len(y)
     if frac is not None and (sampler is not None or weights != "multinomial"):
         raise ValueError(
             "`subsample` is a scheme of its own (without replacement): drop `sampler` "
             "and `weights`."
         )
-    if frac is not None:
-        cells = [np.flatnonzero(is_pos), np.flatnonzero(~is_pos)] if stratify else [np.arange(n)]
-        fn, _, _ = subsample_counts(cells, frac, n)
-        while True:
-            idx = np.flatnonzero(fn(gen, 1)[0])
-            if is_pos[idx].any() and not is_pos[idx].all():
-                break
-    elif sampler is not None:
-        if stratify or weights != "multinomial":
-            raise ValueError(
-                "`sampler` replaces the resampling design: drop `stratify` and `weights`."
-            )
-        c = np.asarray(sampler(gen, 1), dtype=float)
-        if c.shape != (1, n):
-            raise ValueError(
-                f"`sampler(rng, 1)` returned shape {c.shape}; expected (1, n_samples) = (1, {n})."
-            )
-        if not np.all(np.isfinite(c)) or np.any(c < 0) or np.any(c != np.round(c)):
-            raise ValueError(
-                "`sampler(rng, 1)` must return whole, non-negative counts to build a "
-                "resample (fractional weights work in `bootstrap_ci` only)."
-            )
-        idx = np.repeat(np.arange(n), c[0].astype(np.intp))
-        if not is_pos[idx].any() or is_pos[idx].all():
-            raise ValueError(
-                "The resample drawn by `sampler` lacks a class; a Scores object needs both."
-            )
-    else:
-        while True:
-            if weights == "poisson":
-                cells = (
-                    [np.flatnonzero(is_pos), np.flatnonzero(~is_pos)]
-                    if stratify
-                    else [np.arange(n)]
-                )
-                idx = np.concatenate([np.repeat(c, gen.poisson(1.0, len(c))) for c in cells])
-            elif stratify:
-                p_idx, n_idx = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
-                idx = np.r_[gen.choice(p_idx, len(p_idx)), gen.choice(n_idx, len(n_idx))]
-            else:
-                idx = gen.integers(0, n, n)
-            if is_pos[idx].any() and not is_pos[idx].all():
-                break
+    if sampler is not None and (stratify or weights != "multinomial"):
+        raise ValueError("`sampler` replaces the resampling design: drop `stratify` and `weights`.")
+    y, is_pos = sc._y_score, sc._is_pos
+    n = len(y)
+    cells = [np.flatnonzero(is_pos), np.flatnonzero(~is_pos)] if stratify else [np.arange(n)]
+    scheme = CellResampler(cells, n, weights=weights, subsample=frac, user=sampler)
+    idx = scheme.resample(gen, is_pos)
     if h is False:
         return sc._resampled(idx)
     return sc._resampled(idx, smooth_scores(y[idx], is_pos[idx], sc._bandwidths(h), gen))
+
+
+class CellResampler(Sampler):
+    """One resample of the samples as their user-order indices (with repeats, in the order
+    drawn): the scheme of :meth:`Scores.bootstrap_sample` and
+    :meth:`GroupScores.bootstrap_sample`.
+
+    Every cell (all the samples, the classes, the groups, or group x class) is resampled
+    on its own: ``n_c`` draws with replacement (``weights="multinomial"``), a Poisson(1)
+    count per sample (``"poisson"``), ``floor(subsample * n_c)`` without replacement, or
+    the whole-number counts of a user's ``sampler(rng, 1)`` (then one cell, all samples).
+    :meth:`resample` draws from one generator until the resample has both classes (a
+    user's draw without one is refused).  A resample is drawn from the caller's
+    ``numpy.random.default_rng(seed)``, not from the block streams of
+    :meth:`Sampler.block` (keyed by ``(seed, stream, block)``): a seed gives the same
+    resample as before the schemes moved here.
+    """
+
+    dense = False
+    block_size = 1
+    n_resamples = 1
+
+    def __init__(
+        self,
+        cells: list[np.ndarray],
+        n: int,
+        *,
+        weights: str = "multinomial",
+        subsample: float | None = None,
+        user: Callable[[np.random.Generator, int], Any] | None = None,
+    ) -> None:
+        self.cells, self.m, self.weights, self.user = cells, n, weights, user
+        self._sub = None if subsample is None else subsample_counts(cells, subsample, n)[0]
+
+    def draw(self, rng: np.random.Generator, b: int, out: Any = None) -> list[np.ndarray]:
+        return [self._one(rng) for _ in range(b)]
+
+    def _one(self, rng: np.random.Generator) -> np.ndarray:
+        if self._sub is not None:
+            return np.flatnonzero(self._sub(rng, 1)[0])
+        if self.user is not None:
+            c = np.asarray(self.user(rng, 1), dtype=float)
+            if c.shape != (1, self.m):
+                raise ValueError(
+                    f"`sampler(rng, 1)` returned shape {c.shape}; expected (1, n_samples) = "
+                    f"(1, {self.m})."
+                )
+            if not np.all(np.isfinite(c)) or np.any(c < 0) or np.any(c != np.round(c)):
+                raise ValueError(
+                    "`sampler(rng, 1)` must return whole, non-negative counts to build a "
+                    "resample (fractional weights work in `bootstrap_ci` only)."
+                )
+            return np.repeat(np.arange(self.m), c[0].astype(np.intp))
+        if self.weights == "poisson":
+            return np.concatenate([np.repeat(c, rng.poisson(1.0, len(c))) for c in self.cells])
+        return np.concatenate([rng.choice(c, len(c)) for c in self.cells])
+
+    def resample(self, rng: np.random.Generator, is_pos: np.ndarray) -> np.ndarray:
+        """One resample with both classes (drawn again while a class is missing)."""
+        while True:
+            idx = self.draw(rng, 1)[0]
+            if is_pos[idx].any() and not is_pos[idx].all():
+                return idx
+            if self.user is not None:
+                raise ValueError(
+                    "The resample drawn by `sampler` lacks a class; a Scores object needs both."
+                )
 
 
 def _no_view(v: _View) -> np.ndarray:  # pragma: no cover - a callable's spec has no view path
