@@ -67,6 +67,13 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "paired_ttest_chunks",
     ),
     "comparison.methods": ("PooledResult", "compare_methods", "evaluate_method", "pooled_ci"),
+    "comparison.bayesian": (
+        "BayesianComparison",
+        "correlated_bayesian_ttest",
+        "bayesian_signed_rank_test",
+    ),
+    "comparison.equivalence": ("mcnemar_margin_test", "paired_margin_test"),
+    "comparison.margins": ("MarginTest",),
     "comparison.paired": ("ComparisonResult", "PairDifference", "compare"),
     "comparison.permutation": ("permutation_test",),
     "compat": ("evaluate_with_conf_int",),
