@@ -542,6 +542,30 @@ REGISTRY: dict[str, Api] = {
         {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "n_train": 90, "n_test": 10},
         tables=("scores_a", "scores_b"),
     ),
+    "paired_margin_test": Api(
+        mlci.paired_margin_test,
+        {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "margin": 0.02},
+        tables=("scores_a", "scores_b"),
+    ),
+    "mcnemar_margin_test": Api(
+        mlci.mcnemar_margin_test,
+        {"y_true": Y, "y_pred_a": P_A, "y_pred_b": P_B, "margin": 0.05},
+        aligned=({"y_true": LABELS, "y_pred_a": LABELS, "y_pred_b": LABELS},),
+        one_is_too_few=False,
+    ),
+    "mcnemar_margin_test(table)": Api(
+        mlci.mcnemar_margin_test, {"table": TABLE, "margin": 0.05}, tables=("table",)
+    ),
+    "correlated_bayesian_ttest": Api(
+        mlci.correlated_bayesian_ttest,
+        {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "rope": 0.01},
+        tables=("scores_a", "scores_b"),
+    ),
+    "bayesian_signed_rank_test": Api(
+        mlci.bayesian_signed_rank_test,
+        {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "rope": 0.01, "n_samples": 200, "rng": 0},
+        tables=("scores_a", "scores_b"),
+    ),
     "cv_5x2_ttest": Api(
         mlci.cv_5x2_ttest,
         {"scores_a": CV5X2_A, "scores_b": CV5X2_B},
@@ -661,6 +685,7 @@ EXEMPT = {
     "AtomTable",  # a reduced table: built by reduce_table, its bootstrap_ci is in REGISTRY
     "BootstrapResult",
     "CVResult",
+    "BayesianComparison",
     "ComparisonResult",
     "ConfidenceInterval",
     "CriticalDifference",
@@ -674,6 +699,7 @@ EXEMPT = {
     "LLMComparison",
     "LLMEstimates",
     "LeaderboardEntry",
+    "MarginTest",
     "MlciWarning",
     "OOBResult",
     "PairDifference",
@@ -809,6 +835,11 @@ OPTION_BAD: dict[str, list[Any]] = {
     "n_train": [0],
     "n_test": [0],
     "n_chunks": [0, 2.5],
+    "margin": [0, -0.1, "0.1", np.inf],
+    "rope": [-0.1, "x"],
+    "rho": [1.0, -0.5],
+    "n_runs": [0, 4],
+    "prior_strength": [0, -1],
     "n_splits": [1],
     "n_repeats": [0],
     "n_train_resamples": [-1],
@@ -1324,6 +1355,11 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         "--strata": [(["--strata", "nope"], "--strata 'nope': no such column")],
         "--metric": [(["--metric", "nope"], "--metric 'nope': unknown metric")],
         "--reference": [(["--reference", "nope"], "--reference 'nope'")],
+        "--margin": [
+            (["--margin", "x"], "--margin"),
+            (["--margin", "-1"], "--margin must be a positive"),
+            (["--margin", "0.05", "--test", "permutation"], "--margin needs --test"),
+        ],
         "--correction": [(["--correction", "nope"], "--correction: invalid choice")],
         "--method": [(["--method", "nope"], "--method: invalid choice")],
         "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],

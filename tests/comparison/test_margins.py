@@ -90,7 +90,7 @@ def test_paired_margin_test_bad_scores():
         mlci.paired_margin_test([0.1], [0.2], margin=0.1)
     with pytest.raises(ValueError, match="missing"):
         mlci.paired_margin_test([0.1, np.nan], [0.2, 0.3], margin=0.1)
-    with pytest.raises(ValueError, match="one-dimensional"):
+    with pytest.raises(ValueError, match="1-d"):
         mlci.paired_margin_test([[0.1, 0.2]], [[0.2, 0.3]], margin=0.1)
     with pytest.raises(TypeError, match="numbers"):
         mlci.paired_margin_test(["a", "b"], [0.2, 0.3], margin=0.1)
@@ -182,17 +182,17 @@ def test_mcnemar_margin_no_discordant_pair():
     [
         ([[[1, 2], [3, 4]]], {"margin": 1.2}, ValueError, "widest"),
         ([[[1, 2], [3, 4]]], {"margin": 0.1, "variant": "mid-p"}, ValueError, "variant"),
-        ([[[1, 2, 3]]], {"margin": 0.1}, ValueError, "2x2"),
+        ([[[1, 2, 3]]], {"margin": 0.1}, ValueError, "2×2"),
         ([[[1, -2], [3, 4]]], {"margin": 0.1}, ValueError, "non-negative"),
         ([[[1.5, 2], [3, 4]]], {"margin": 0.1}, ValueError, "whole"),
-        ([[[0, 0], [0, 0]]], {"margin": 0.1}, ValueError, "empty"),
+        ([[[0, 0], [0, 0]]], {"margin": 0.1}, ValueError, "all zeros"),
         ([], {"margin": 0.1, "y_true": [1, 0]}, ValueError, "all of"),
         ([[[1, 2], [3, 4]]], {"margin": 0.1, "y_true": [1]}, ValueError, "not both"),
         (
             [],
             {"margin": 0.1, "y_true": [1, 0], "y_pred_a": [1], "y_pred_b": [1, 0]},
             ValueError,
-            "same length",
+            "has 1 samples",
         ),
         ([[[1, 2], [3, 4]]], {"margin": 0.1, "confidence_level": 0.5}, ValueError, "0.5"),
     ],

@@ -86,6 +86,7 @@ OPTIONS: dict[str, str] = {
     "beta": "--beta",
     "correction": "--correction",
     "dropna": "--dropna",
+    "margin": "--margin",
     "engine": "--engine",
 }
 

@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from ..classical.checks import number_array
 from ..inputs import check_positive_int, check_rng_seed
 from ..results import Result, format_value, plain
 
@@ -141,21 +142,10 @@ class BayesianComparison(Result):
 
 # --------------------------------------------------------------------------- checks
 def _paired(scores_a: Any, scores_b: Any) -> tuple[np.ndarray, np.ndarray]:
-    out = []
-    for name, x in (("scores_a", scores_a), ("scores_b", scores_b)):
-        try:
-            arr = np.asarray(x, dtype=float)
-        except (TypeError, ValueError):
-            raise TypeError(f"`{name}` must be an array of numbers (scores).") from None
-        if arr.ndim not in (1, 2) or arr.size == 0:
-            raise ValueError(
-                f"`{name}` must be a non-empty 1-D or 2-D array; got shape {arr.shape}."
-            )
-        if not np.isfinite(arr).all():
-            raise ValueError(
-                f"`{name}` has missing or infinite scores; the pairing needs every one."
-            )
-        out.append(arr)
+    out = [
+        number_array(name, x, ndim=(1, 2), what="scores")
+        for name, x in (("scores_a", scores_a), ("scores_b", scores_b))
+    ]
     if out[0].shape != out[1].shape:
         raise ValueError(
             f"`scores_a` and `scores_b` must have the same shape (paired); got {out[0].shape} "

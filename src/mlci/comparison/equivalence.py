@@ -27,25 +27,16 @@ from typing import Any
 import numpy as np
 from scipy import optimize, stats
 
-from ..classical.proportions import paired_table
+from ..classical.checks import number_array
+from ..classical.significance import mcnemar_test
 from ..inputs import check_choice, check_confidence_level
 from .margins import MarginTest, build, check_margin
 
-__all__ = ["mcnemar_margin_test", "paired_margin_test"]
+__all__ = ["mcnemar_margin_test", "paired_margin_test", "tango_interval"]
 
 
 def _scores(name: str, x: Any) -> np.ndarray:
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"`{name}` must be an array of numbers (one score per unit).") from None
-    if arr.ndim != 1:
-        raise ValueError(
-            f"`{name}` must be one-dimensional (one score per unit); got {arr.ndim}-D."
-        )
-    if not np.isfinite(arr).all():
-        raise ValueError(f"`{name}` has missing or infinite values; the pairing needs every score.")
-    return arr
+    return number_array(name, x, ndim=(1,), what="scores")
 
 
 def _direction(higher_is_better: Any) -> bool:
@@ -143,31 +134,14 @@ def paired_margin_test(
 
 # --------------------------------------------------------------------------- McNemar
 def _table(table: Any, y_true: Any, y_pred_a: Any, y_pred_b: Any) -> np.ndarray:
-    given = [v is not None for v in (y_true, y_pred_a, y_pred_b)]
-    if table is not None:
-        if any(given):
-            raise ValueError("Pass either `table` or `y_true`, `y_pred_a`, `y_pred_b`, not both.")
-        t = np.asarray(table)
-        if t.shape != (2, 2):
-            raise ValueError(
-                "`table` must be the 2x2 paired table [[both right, only A right], "
-                f"[only B right, both wrong]] (see mlci.paired_table); got shape {t.shape}."
-            )
-        tf = t.astype(float)
-        if not np.isfinite(tf).all() or (tf < 0).any() or (tf != np.round(tf)).any():
-            raise ValueError("`table` must hold non-negative whole counts.")
-        if tf.sum() == 0:
-            raise ValueError("`table` is empty (all counts are 0).")
-        return tf
-    if not all(given):
+    """``[[., b], [c, .]]`` with the total ``n``, validated by :func:`mlci.mcnemar_test`."""
+    if table is None and y_true is None and y_pred_a is None and y_pred_b is None:
         raise ValueError("Pass `table`, or all of `y_true`, `y_pred_a` and `y_pred_b`.")
-    yt, ya, yb = (np.asarray(v) for v in (y_true, y_pred_a, y_pred_b))
-    if not (yt.shape == ya.shape == yb.shape) or yt.ndim != 1:
-        raise ValueError(
-            "`y_true`, `y_pred_a` and `y_pred_b` must be 1-D arrays of the same length; "
-            f"got shapes {yt.shape}, {ya.shape}, {yb.shape}."
-        )
-    return paired_table(ya == yt, yb == yt).astype(float)
+    d = mcnemar_test(table, y_true=y_true, y_pred_a=y_pred_a, y_pred_b=y_pred_b).details
+    if d["n"] == 0:
+        raise ValueError("`table` is empty (all counts are 0).")
+    b, c = float(d["b"]), float(d["c"])
+    return np.array([[d["n"] - b - c, b], [c, 0.0]])
 
 
 def tango_statistic(b: float, c: float, n: float, delta0: float) -> float:
@@ -197,6 +171,45 @@ def _tango_bound(b: float, c: float, n: float, z: float) -> float:
     if f(hi) >= 0:
         return 1.0
     return float(optimize.brentq(f, lo, hi, xtol=1e-14, rtol=1e-14))
+
+
+def tango_interval(
+    table: Any, *, confidence_level: float = 0.95, alternative: str = "two-sided"
+) -> tuple[float, float]:
+    """Tango's (1998) score interval for the difference of paired proportions.
+
+    ``p_A - p_B`` of a paired 2x2 table ``[[both right, only A right], [only B right,
+    both wrong]]``: the values ``delta0`` that the score test (:func:`tango_statistic`)
+    does not reject.  Recommended over the Wald interval for small discordant counts
+    (Tango 1998; Fagerland, Lydersen & Laake 2014).
+
+    Parameters
+    ----------
+    table : array_like, shape (2, 2)
+    confidence_level : float, default 0.95
+    alternative : {"two-sided", "less", "greater"}
+        ``"greater"``: a lower bound (upper end 1); ``"less"``: an upper bound.
+
+    Returns
+    -------
+    (low, high) : tuple of float
+
+    Examples
+    --------
+    >>> lo, hi = tango_interval([[59, 6], [16, 80]])
+    >>> round(lo, 4), round(hi, 4)
+    (-0.124, -0.0054)
+    """
+    t = _table(table, None, None, None)
+    level = check_confidence_level(confidence_level)
+    alternative = check_choice("alternative", alternative, ("two-sided", "less", "greater"))
+    n = float(t.sum())
+    b, c = float(t[0, 1]), float(t[1, 0])
+    tail = 1.0 - level if alternative != "two-sided" else (1.0 - level) / 2.0
+    z = float(stats.norm.ppf(1.0 - tail))
+    low = -1.0 if alternative == "less" else _tango_bound(b, c, n, z)
+    high = 1.0 if alternative == "greater" else _tango_bound(b, c, n, -z)
+    return low, high
 
 
 def _binom_upper(k: int, m: int, p0: float) -> float:

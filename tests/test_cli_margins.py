@@ -1,0 +1,76 @@
+"""`mlci compare --margin` and the interval of `--test mcnemar` (issue 26)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mlci
+from mlci.cli import main
+from mlci.comparison.equivalence import tango_interval
+from mlci.data import load_example
+
+
+def run_json(capsys, argv):
+    code = main([*argv, "--format", "json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    import json
+
+    return json.loads(out)
+
+
+def test_compare_margin_bootstrap_matches_api(capsys):
+    d = load_example(as_frame=False)
+    argv = ["compare", "--example", "--systems", "pred,pred_baseline", "--metric", "accuracy"]
+    argv += ["--condition", "speaker", "-B", "200", "--seed", "3", "--margin", "0.05"]
+    res = run_json(capsys, argv)
+    ref = mlci.compare(
+        d["label"],
+        {"pred": d["pred"], "pred_baseline": d["pred_baseline"]},
+        metric="accuracy",
+        conditions=d["speaker"],
+        n_resamples=200,
+        rng=3,
+        margin=0.05,
+    )
+    got = res["differences"][0]["margin_test"]
+    want = ref.differences[0].margin_test
+    assert got["pvalue_noninferiority"] == pytest.approx(want.pvalue_noninferiority)
+    assert got["pvalue_equivalence"] == pytest.approx(want.pvalue_equivalence)
+    assert got["interval"]["low"] == pytest.approx(want.interval.low)
+    # the table: the decision in words
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "non-inferiority and equivalence (TOST)" in out and "non-inferior" in out
+    assert "H0: pred - pred_baseline <= -0.05" in out
+
+
+def test_compare_mcnemar_interval_and_margin(capsys):
+    d = load_example(as_frame=False)
+    argv = ["compare", "--example", "--systems", "pred,pred_baseline", "--test", "mcnemar"]
+    res = run_json(capsys, [*argv, "--margin", "0.12"])
+    table = mlci.paired_table(d["pred"] == d["label"], d["pred_baseline"] == d["label"])
+    low, high = tango_interval(table)
+    pair = res["differences"][0]
+    assert pair["confidence_interval"]["low"] == pytest.approx(low, abs=1e-12)
+    assert pair["confidence_interval"]["high"] == pytest.approx(high, abs=1e-12)
+    ref = mlci.mcnemar_margin_test(table, margin=0.12)
+    got = res["margin_tests"][0]
+    assert got["pvalue_equivalence"] == pytest.approx(ref.pvalue_equivalence)
+    assert got["a"] == "pred" and got["equivalent"] == ref.equivalent
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Tango" in out
+    assert not any(line.split()[2:4] == ["-", "-"] for line in out.splitlines() if " - " in line)
+
+
+def test_tango_interval_bad_input():
+    with pytest.raises(ValueError, match="alternative"):
+        tango_interval([[5, 3], [2, 10]], alternative="up")
+    with pytest.raises(ValueError, match="confidence_level"):
+        tango_interval([[5, 3], [2, 10]], confidence_level=2)
+    with pytest.raises(ValueError, match="table"):
+        tango_interval([[5, 3, 1]])
+    lo, hi = tango_interval([[5, 3], [2, 10]], alternative="greater")
+    assert hi == 1.0 and -1 < lo < np.float64(0.05)
