@@ -150,6 +150,10 @@ def test_tango_at_zero_is_mcnemar_and_interval_inverts_the_test():
     assert tango_statistic(6, 16, 161, 0.0) == pytest.approx(r0.statistic, abs=1e-12)
     r = mlci.mcnemar_margin_test(table, margin=0.1)
     z = stats.norm.ppf(0.95)
+    # the interval is mlci.paired_proportion_diff_ci(method="tango") at 90%, an
+    # independent root finding: our closed-form statistic is +-z at its ends
+    ref = mlci.paired_proportion_diff_ci(table, method="tango", confidence_level=0.9)
+    assert tuple(r.interval) == tuple(ref.confidence_interval)
     assert tango_statistic(6, 16, 161, r.interval.low) == pytest.approx(z, abs=1e-8)
     assert tango_statistic(6, 16, 161, r.interval.high) == pytest.approx(-z, abs=1e-8)
     # score p-values: one-sided normal tail of the statistic at -margin and +margin

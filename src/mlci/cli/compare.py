@@ -23,9 +23,9 @@ import numpy as np
 
 from ..classical.auc import delong_ci, delong_test
 from ..classical.corrections import adjust_pvalues
-from ..classical.proportions import paired_table, proportion_ci
+from ..classical.proportions import paired_proportion_diff_ci, paired_table, proportion_ci
 from ..classical.significance import MCNEMAR_VARIANTS, mcnemar_test
-from ..comparison.equivalence import mcnemar_margin_test, tango_interval
+from ..comparison.equivalence import mcnemar_margin_test
 from ..comparison.margins import hypotheses
 from ..comparison.paired import compare
 from ..comparison.permutation import permutation_test
@@ -460,9 +460,12 @@ def _pairwise(args, info, y_true, systems, arrays, spelled, seed, pos_label, hea
                     alternative=args.alternative,
                 )
                 table = paired_table(systems[a] == y_true, systems[b] == y_true)
-                ci = tango_interval(
-                    table, confidence_level=args.confidence_level, alternative=args.alternative
-                )
+                ci = paired_proportion_diff_ci(
+                    table,
+                    method="tango",
+                    confidence_level=args.confidence_level,
+                    alternative=args.alternative,
+                ).confidence_interval
                 r = dataclasses.replace(
                     r,
                     confidence_interval=ConfidenceInterval(*ci),

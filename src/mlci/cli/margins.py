@@ -50,11 +50,13 @@ def margin_table(tests: Sequence[MarginTest], confidence_level: float) -> OutTab
 
 
 def margin_footer(tests: Sequence[MarginTest]) -> str:
-    """What was tested, in words (the first pair's hypotheses stand for all)."""
-    h = tests[0].hypotheses
+    """What was tested, in words, for every pair ``A - B``."""
+    t = tests[0]
+    m = f"{t.margin:g}"
+    ni = f"A - B <= -{m}" if t.higher_is_better else f"A - B >= {m}"
     return (
-        f"non-inferiority: {h['noninferiority']}; equivalence: {h['equivalence']}; "
-        f"p-values: {tests[0].method}"
+        f"H0 of non-inferiority: {ni} (A worse than B by {m} or more); H0 of equivalence: "
+        f"|A - B| >= {m}; p-values: {t.method}"
     )
 
 

@@ -25,14 +25,15 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import stats
 
 from ..classical.checks import number_array
+from ..classical.proportions import paired_proportion_diff_ci
 from ..classical.significance import mcnemar_test
 from ..inputs import check_choice, check_confidence_level
 from .margins import MarginTest, build, check_margin
 
-__all__ = ["mcnemar_margin_test", "paired_margin_test", "tango_interval"]
+__all__ = ["mcnemar_margin_test", "paired_margin_test", "tango_statistic"]
 
 
 def _scores(name: str, x: Any) -> np.ndarray:
@@ -162,56 +163,6 @@ def tango_statistic(b: float, c: float, n: float, delta0: float) -> float:
     return float(num / np.sqrt(var))
 
 
-def _tango_bound(b: float, c: float, n: float, z: float) -> float:
-    """The ``delta0`` in (-1, 1) where the score statistic equals ``z`` (it decreases)."""
-    f = lambda d0: tango_statistic(b, c, n, d0) - z  # noqa: E731
-    lo, hi = -1.0 + 1e-12, 1.0 - 1e-12
-    if f(lo) <= 0:
-        return -1.0
-    if f(hi) >= 0:
-        return 1.0
-    return float(optimize.brentq(f, lo, hi, xtol=1e-14, rtol=1e-14))
-
-
-def tango_interval(
-    table: Any, *, confidence_level: float = 0.95, alternative: str = "two-sided"
-) -> tuple[float, float]:
-    """Tango's (1998) score interval for the difference of paired proportions.
-
-    ``p_A - p_B`` of a paired 2x2 table ``[[both right, only A right], [only B right,
-    both wrong]]``: the values ``delta0`` that the score test (:func:`tango_statistic`)
-    does not reject.  Recommended over the Wald interval for small discordant counts
-    (Tango 1998; Fagerland, Lydersen & Laake 2014).
-
-    Parameters
-    ----------
-    table : array_like, shape (2, 2)
-    confidence_level : float, default 0.95
-    alternative : {"two-sided", "less", "greater"}
-        ``"greater"``: a lower bound (upper end 1); ``"less"``: an upper bound.
-
-    Returns
-    -------
-    (low, high) : tuple of float
-
-    Examples
-    --------
-    >>> lo, hi = tango_interval([[59, 6], [16, 80]])
-    >>> round(lo, 4), round(hi, 4)
-    (-0.124, -0.0054)
-    """
-    t = _table(table, None, None, None)
-    level = check_confidence_level(confidence_level)
-    alternative = check_choice("alternative", alternative, ("two-sided", "less", "greater"))
-    n = float(t.sum())
-    b, c = float(t[0, 1]), float(t[1, 0])
-    tail = 1.0 - level if alternative != "two-sided" else (1.0 - level) / 2.0
-    z = float(stats.norm.ppf(1.0 - tail))
-    low = -1.0 if alternative == "less" else _tango_bound(b, c, n, z)
-    high = 1.0 if alternative == "greater" else _tango_bound(b, c, n, -z)
-    return low, high
-
-
 def _binom_upper(k: int, m: int, p0: float) -> float:
     """``P(X >= k)`` for ``X ~ Binomial(m, p0)``, ``p0`` clipped to [0, 1]."""
     return float(stats.binom.sf(k - 1, m, min(max(p0, 0.0), 1.0)))
@@ -295,8 +246,10 @@ def mcnemar_margin_test(
             p_hi = float(stats.binom.cdf(int(b), m, min(max(pi_hi, 0.0), 1.0)))
         details.update(pi_lower=pi_lo, pi_upper=pi_hi, n_discordant=m)
         method = "exact conditional binomial on the discordant pairs, two one-sided tests"
-    zq = float(stats.norm.ppf(level))
-    interval = (_tango_bound(b, c, n, zq), _tango_bound(b, c, n, -zq))
+    # Tango's score interval at 1 - 2 alpha (mlci.paired_proportion_diff_ci)
+    interval = paired_proportion_diff_ci(
+        [[n - b - c, b], [c, 0.0]], method="tango", confidence_level=2.0 * level - 1.0
+    ).confidence_interval
     return build(
         a="a",
         b="b",
