@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import mlci
@@ -61,3 +62,27 @@ def test_compare_mcnemar_interval_and_margin(capsys):
     out = capsys.readouterr().out
     assert "Tango" in out
     assert not any(line.split()[2:4] == ["-", "-"] for line in out.splitlines() if " - " in line)
+
+
+def test_datasets_csv_and_quiet_keep_the_friedman_result(capsys):
+    f = "docs/data/datasets_example.csv"
+    import csv
+    import io
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    table = np.genfromtxt(root / f, delimiter=",", names=True, dtype=None, encoding="utf-8")
+    scores = np.column_stack([table[n] for n in table.dtype.names[1:]]).astype(float)
+    fried = mlci.friedman_test(scores)
+    cd = mlci.nemenyi_test(scores).critical_difference
+    assert main(["datasets", str(root / f), "--format", "csv"]) == 0
+    out = capsys.readouterr().out
+    first = out.split("\n\n")[0].splitlines()
+    assert first[0] == "# Friedman test"
+    row = next(csv.DictReader(io.StringIO("\n".join(first[1:]))))
+    assert float(row["statistic"]) == pytest.approx(fried.statistic, rel=1e-12)
+    assert float(row["p"]) == pytest.approx(fried.pvalue, rel=1e-3)
+    assert float(row["critical difference"]) == pytest.approx(cd, rel=1e-12)
+    assert main(["datasets", str(root / f), "--quiet"]) == 0
+    quiet = capsys.readouterr().out
+    assert "friedman-iman-davenport" in quiet and "1.4832" in quiet
