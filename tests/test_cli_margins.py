@@ -86,3 +86,21 @@ def test_datasets_csv_and_quiet_keep_the_friedman_result(capsys):
     assert main(["datasets", str(root / f), "--quiet"]) == 0
     quiet = capsys.readouterr().out
     assert "friedman-iman-davenport" in quiet and "1.4832" in quiet
+
+
+def test_metrics_and_example_format_json(capsys):
+    import json
+
+    assert main(["metrics", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {r["name"] for r in rows} == set(mlci.list_metrics())
+    assert main(["example", "--format", "json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    d = load_example(as_frame=False)
+    assert info["n_rows"] == len(d["label"]) and info["n_speakers"] == len(set(d["speaker"]))
+    assert [c["name"] for c in info["columns"]] == list(d)
+    assert info["commands"][0].startswith("mlci ci --example")
+    for argv in (["metrics", "--format", "csv"], ["example", "--format", "xml"]):
+        with pytest.raises(SystemExit):
+            main(argv)
+        assert "--format: invalid choice" in capsys.readouterr().err

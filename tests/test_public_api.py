@@ -1500,8 +1500,14 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         "--format": [(["--format", "pdf"], "--format: invalid choice")],
         "--quiet": [(["--quiet=yes"], "--quiet")],
     },
-    "metrics": {"--json": [(["--json=yes"], "--json")]},
-    "example": {"--path": [(["--path=yes"], "--path")]},
+    "metrics": {
+        "--json": [(["--json=yes"], "--json")],
+        "--format": [(["--format", "csv"], "--format: invalid choice")],
+    },
+    "example": {
+        "--path": [(["--path=yes"], "--path")],
+        "--format": [(["--format", "xml"], "--format: invalid choice")],
+    },
 }
 
 #: the options `mlci llm ci`, `compare` and `plan` share: reading the logs
