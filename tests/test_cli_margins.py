@@ -104,3 +104,25 @@ def test_metrics_and_example_format_json(capsys):
         with pytest.raises(SystemExit):
             main(argv)
         assert "--format: invalid choice" in capsys.readouterr().err
+
+
+def test_ci_reads_standard_input(capsys, monkeypatch):
+    import io
+    import json
+    import pathlib
+
+    from mlci.data import example_path
+
+    argv = ["ci", "-", "--label", "label", "--pred", "pred", "--metric", "accuracy"]
+    argv += ["--seed", "0", "-B", "100", "--format", "json"]
+    data = pathlib.Path(example_path()).read_bytes()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert main(argv) == 0
+    from_stdin = json.loads(capsys.readouterr().out)
+    assert main([*argv[:1], str(example_path()), *argv[2:]]) == 0
+    from_file = json.loads(capsys.readouterr().out)
+    strip = lambda d: json.dumps(d, sort_keys=True).replace(str(example_path()), "<stdin>")  # noqa: E731
+    assert strip(from_stdin) == strip(from_file)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"  \n")))
+    assert main(argv) == 2
+    assert "standard input is empty" in capsys.readouterr().err
