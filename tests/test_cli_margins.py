@@ -126,3 +126,23 @@ def test_ci_reads_standard_input(capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"  \n")))
     assert main(argv) == 2
     assert "standard input is empty" in capsys.readouterr().err
+
+
+def test_scores_partial_auc_and_youden_match_the_api(capsys):
+    import json
+
+    d = load_example(as_frame=False)
+    argv = ["scores", "--example", "--label", "is_angry", "--score", "score_angry"]
+    argv += ["--max-fpr", "0.1", "--youden", "--seed", "0", "-B", "100", "--format", "json"]
+    assert main(argv) == 0
+    res = json.loads(capsys.readouterr().out)
+    found = res["scores"]["score_angry"] if "scores" in res else res
+    rows = {(r["quantity"], r.get("at", "")): r for r in found}
+    s = mlci.Scores.from_labels(d["is_angry"], d["score_angry"])
+    ref = mlci.auc_ci(s, max_fpr=0.1, n_resamples=100, rng=0)
+    assert rows[("partial auc", "max_fpr=0.1")]["estimate"] == pytest.approx(ref.estimate)
+    opt = mlci.optimal_threshold_ci(s, n_resamples=100, rng=0)
+    assert rows[("youden", "")]["threshold"] == pytest.approx(opt.threshold)
+    assert rows[("youden", "")]["threshold_interval"]["low"] == pytest.approx(
+        opt.threshold_interval.low
+    )

@@ -542,6 +542,10 @@ REGISTRY: dict[str, Api] = {
         {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "n_train": 90, "n_test": 10},
         tables=("scores_a", "scores_b"),
     ),
+    "optimal_threshold_ci": Api(
+        mlci.optimal_threshold_ci, {"scores": SC, "n_resamples": 20, "rng": 0}, anchored=frozenset()
+    ),
+    "pr_band": Api(mlci.pr_band, {"scores": SC, "n_resamples": 20, "rng": 0}),
     "paired_margin_test": Api(
         mlci.paired_margin_test,
         {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "margin": 0.02},
@@ -701,6 +705,7 @@ EXEMPT = {
     "LeaderboardEntry",
     "MarginTest",
     "MlciWarning",
+    "OptimalThreshold",
     "OOBResult",
     "PairDifference",
     "PlanResult",
@@ -840,6 +845,10 @@ OPTION_BAD: dict[str, list[Any]] = {
     "rho": [1.0, -0.5],
     "n_runs": [0, 4],
     "prior_strength": [0, -1],
+    "criterion": ["nope"],
+    "c_fn": [-1],
+    "c_fp": [-1],
+    "prevalence": [0, 1.5],
     "n_splits": [1],
     "n_repeats": [0],
     "n_train_resamples": [-1],
@@ -1403,6 +1412,11 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
             ([NO_FILE, "--label", "y", "--score", "p"], "No such file"),
             ([NA_FILE, "--label", "y", "--score", "p"], "column 'y' (--label) has 1 missing"),
             ([NA_FILE, "--example"], "either FILE or --example"),
+        ],
+        "--max-fpr": [(["--max-fpr", "1.5"], "--max-fpr"), (["--max-fpr", "x"], "--max-fpr")],
+        "--youden": [
+            (["--youden=yes"], "--youden"),
+            (["--youden", "--condition", "speaker"], "--youden resamples"),
         ],
         "--example": [(["--example=yes"], "--example")],
         "--dropna": [(["--dropna=yes"], "--dropna")],

@@ -37,7 +37,8 @@ def test_html_is_self_contained_with_every_section(html_report):
     assert "<script" not in text and "<link" not in text and "<img" not in text
     urls = set(re.findall(r"(?:src|href)=\"([^\"]+)\"", text))
     assert not [u for u in urls if not u.startswith("#")], urls
-    assert text.count("<svg") == 4  # forest, differences, ROC, calibration
+    assert text.count("<svg") == 5  # forest, differences, ROC, precision-recall, calibration
+    assert "Precision-recall curves with pointwise" in text
     sha = mlci.report.file_sha256(mlci.data.example_path())
     assert sha in text and "Seed: 3" in text
 
@@ -110,7 +111,7 @@ def test_report_in_a_headless_browser(html_report, tmp_path):
     # the page loaded with no console error and every figure is in the rendered DOM
     console = [ln for ln in dom.stderr.splitlines() if "CONSOLE" in ln]
     assert not console, console
-    assert dom.stdout.count("<svg") == 4 and "Reproduce" in dom.stdout
+    assert dom.stdout.count("<svg") == 5 and "Reproduce" in dom.stdout
     shot = tmp_path / "page.png"
     run = subprocess.run(
         [browser, *flags, "--window-size=1200,3000", f"--screenshot={shot}", url],

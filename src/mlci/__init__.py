@@ -107,6 +107,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "roc_curve",
         "roc_with_ci",
     ),
+    "scores.decisions": ("OptimalThreshold", "optimal_threshold_ci", "pr_band"),
     "scores.group_scores": ("GroupScores",),
     "scores.groups": ("GroupResult", "metric_by_group"),
     "scores.identification": ("identification_scores",),

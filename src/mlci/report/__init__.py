@@ -33,7 +33,8 @@ from ..classical.auc import delong_ci, delong_test
 from ..classical.corrections import adjust_pvalues
 from ..comparison.paired import compare
 from ..engine.bootstrap import bootstrap_ci
-from ..scores.curves import roc_band, roc_curve
+from ..scores.curves import pr_curve, roc_band, roc_curve
+from ..scores.decisions import pr_band
 from ..scores.scores import Scores
 
 __all__ = ["Figure", "Section", "build_report", "file_sha256", "render_html", "render_markdown"]
@@ -384,7 +385,7 @@ def build_report(
 
     # curves and calibration (scores of a binary task)
     if kind == "score" and binary:
-        curves = Section("curves", "ROC curves")
+        curves = Section("curves", "ROC and precision-recall curves")
         curves.paragraphs.append(
             f"Each curve with its pointwise {level} band (vertical, TPR at fixed FPR)."
         )
@@ -402,6 +403,22 @@ def build_report(
         ax.plot([0, 1], [0, 1], color="0.6", ls=":", lw=1)
         ax.legend(loc="lower right")
         curves.figures.append(_figure(fig, "roc", "ROC curves with pointwise bands.", plt))
+        fig, ax = plt.subplots(figsize=(5, 5))
+        for name, out in systems.items():
+            s = Scores.from_labels(y_true, out, pos_label=pos_label)
+            band = pr_band(s, n_resamples=n_resamples, confidence_level=confidence_level, rng=seed)
+            plotting.plot_pr(pr_curve(s), band, ax=ax, label=name)
+        ax.legend(loc="lower left")
+        curves.figures.append(
+            _figure(
+                fig,
+                "pr",
+                f"Precision-recall curves with pointwise {level} bands (precision at fixed "
+                "recall, positives and negatives resampled apart"
+                + ("; the conditions are not resampled here)." if conditions is not None else ")."),
+                plt,
+            )
+        )
         sections.append(curves)
         calib = Section("calibration", "Calibration")
         probs = {n: o for n, o in systems.items() if np.all((o >= 0) & (o <= 1))}
