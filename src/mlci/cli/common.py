@@ -263,7 +263,12 @@ def _stdin_file() -> str:
     fd, path = tempfile.mkstemp(prefix="mlci-stdin-", suffix=suffix)
     with os.fdopen(fd, "wb") as fh:
         fh.write(data)
-    atexit.register(lambda: os.path.exists(path) and os.remove(path))
+
+    def remove() -> None:
+        if os.path.exists(path):
+            os.remove(path)
+
+    atexit.register(remove)
     return path
 
 

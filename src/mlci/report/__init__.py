@@ -315,7 +315,7 @@ def build_report(
                 why = _why(res)
                 if delong:
                     why = f"DeLong applies to the AUC only; here the automatic method: {why}"
-                about = [res.method, res.scheme, int(res.n_resamples), why]
+                about = [res.method, res.scheme, str(res.n_resamples), why]
             low, high = res.confidence_interval
             rows.append([name, label, _num(res.estimate), _num(low), _num(high), res.method])
             forest[f"{name}: {label}"] = res
@@ -332,19 +332,23 @@ def build_report(
     first_metric, first_opts = metric_opts[0]
     if len(systems) > 1:
         diff = Section("differences", f"Pairwise differences ({first_metric})")
+        pairs: Any
         if delong:
-            res = _delong_pairs(y_true, systems, confidence_level, pos_label)
+            pairs = _delong_pairs(y_true, systems, confidence_level, pos_label)
             diff.paragraphs.append(
                 "DeLong's paired test of every pair (the AUCs' covariance on the same "
-                f"samples); p-values adjusted by {res.correction}."
+                f"samples); p-values adjusted by {pairs.correction}."
             )
         else:
-            res = compare(y_true, systems, metric=first_metric, **dict(first_opts.items()), **boot)
+            pairs = compare(
+                y_true, systems, metric=first_metric, **dict(first_opts.items()), **boot
+            )
             diff.paragraphs.append(
                 "Every system on the same bootstrap replicates (paired), so each "
                 "difference's interval reflects their correlation; p-values adjusted by "
-                f"{res.correction}."
+                f"{pairs.correction}."
             )
+        res = pairs
         drows = []
         for d in res.differences:
             low, high = d.confidence_interval
@@ -565,6 +569,7 @@ def _delong_pairs(
     out = []
     for (a, b, t), p_adj in zip(tests, adjusted, strict=True):
         ci = t.confidence_interval
+        assert ci is not None  # delong_test gives the difference's interval
         out.append(
             PairDifference(
                 a=a,
