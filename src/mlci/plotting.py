@@ -711,8 +711,8 @@ def plot_posterior(result: Any, *, ax: Any = None) -> Any:
     >>> r = mlci.correlated_bayesian_ttest([0.8, 0.82, 0.81, 0.83], [0.8, 0.8, 0.8, 0.8], rope=0.01)
     >>> ax = plot_posterior(r)
     """
-    test = getattr(result, "test", None)
-    if test not in ("correlated t", "signed-rank"):
+    test = getattr(result, "variant", None)
+    if test not in ("correlated t", "signed-rank") or not hasattr(result, "p_rope"):
         raise TypeError(
             "`result` must be a BayesianComparison (from mlci.correlated_bayesian_ttest or "
             f"mlci.bayesian_signed_rank_test); got {type(result).__name__}."
