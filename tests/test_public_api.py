@@ -548,6 +548,34 @@ REGISTRY: dict[str, Api] = {
         {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "n_train": 90, "n_test": 10},
         tables=("scores_a", "scores_b"),
     ),
+    "optimal_threshold_ci": Api(
+        mlci.optimal_threshold_ci, {"scores": SC, "n_resamples": 20, "rng": 0}, anchored=frozenset()
+    ),
+    "pr_band": Api(mlci.pr_band, {"scores": SC, "n_resamples": 20, "rng": 0}),
+    "paired_margin_test": Api(
+        mlci.paired_margin_test,
+        {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "margin": 0.02},
+        tables=("scores_a", "scores_b"),
+    ),
+    "mcnemar_margin_test": Api(
+        mlci.mcnemar_margin_test,
+        {"y_true": Y, "y_pred_a": P_A, "y_pred_b": P_B, "margin": 0.05},
+        aligned=({"y_true": LABELS, "y_pred_a": LABELS, "y_pred_b": LABELS},),
+        one_is_too_few=False,
+    ),
+    "mcnemar_margin_test(table)": Api(
+        mlci.mcnemar_margin_test, {"table": TABLE, "margin": 0.05}, tables=("table",)
+    ),
+    "correlated_bayesian_ttest": Api(
+        mlci.correlated_bayesian_ttest,
+        {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "rope": 0.01},
+        tables=("scores_a", "scores_b"),
+    ),
+    "bayesian_signed_rank_test": Api(
+        mlci.bayesian_signed_rank_test,
+        {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "rope": 0.01, "n_samples": 200, "rng": 0},
+        tables=("scores_a", "scores_b"),
+    ),
     "cv_5x2_ttest": Api(
         mlci.cv_5x2_ttest,
         {"scores_a": CV5X2_A, "scores_b": CV5X2_B},
@@ -680,6 +708,7 @@ EXEMPT = {
     "AtomTable",  # a reduced table: built by reduce_table, its bootstrap_ci is in REGISTRY
     "BootstrapResult",
     "CVResult",
+    "BayesianComparison",
     "ComparisonResult",
     "ConfidenceInterval",
     "CriticalDifference",
@@ -694,7 +723,9 @@ EXEMPT = {
     "LLMComparison",
     "LLMEstimates",
     "LeaderboardEntry",
+    "MarginTest",
     "MlciWarning",
+    "OptimalThreshold",
     "OOBResult",
     "PairDifference",
     "PlanResult",
@@ -829,6 +860,15 @@ OPTION_BAD: dict[str, list[Any]] = {
     "n_train": [0],
     "n_test": [0],
     "n_chunks": [0, 2.5],
+    "margin": [0, -0.1, "0.1", np.inf],
+    "rope": [-0.1, "x"],
+    "rho": [1.0, -0.5],
+    "n_runs": [0, 4],
+    "prior_strength": [0, -1],
+    "criterion": ["nope"],
+    "c_fn": [-1],
+    "c_fp": [-1],
+    "prevalence": [0, 1.5],
     "n_splits": [1],
     "n_repeats": [0],
     "n_train_resamples": [-1],
@@ -1359,6 +1399,11 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         "--strata": [(["--strata", "nope"], "--strata 'nope': no such column")],
         "--metric": [(["--metric", "nope"], "--metric 'nope': unknown metric")],
         "--reference": [(["--reference", "nope"], "--reference 'nope'")],
+        "--margin": [
+            (["--margin", "x"], "--margin"),
+            (["--margin", "-1"], "--margin must be a positive"),
+            (["--margin", "0.05", "--test", "permutation"], "--margin needs --test"),
+        ],
         "--correction": [(["--correction", "nope"], "--correction: invalid choice")],
         "--method": [(["--method", "nope"], "--method: invalid choice")],
         "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
@@ -1402,6 +1447,11 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
             ([NO_FILE, "--label", "y", "--score", "p"], "No such file"),
             ([NA_FILE, "--label", "y", "--score", "p"], "column 'y' (--label) has 1 missing"),
             ([NA_FILE, "--example"], "either FILE or --example"),
+        ],
+        "--max-fpr": [(["--max-fpr", "1.5"], "--max-fpr"), (["--max-fpr", "x"], "--max-fpr")],
+        "--youden": [
+            (["--youden=yes"], "--youden"),
+            (["--youden", "--condition", "speaker"], "--youden resamples"),
         ],
         "--example": [(["--example=yes"], "--example")],
         "--dropna": [(["--dropna=yes"], "--dropna")],
@@ -1560,8 +1610,14 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         "--format": [(["--format", "pdf"], "--format: invalid choice")],
         "--quiet": [(["--quiet=yes"], "--quiet")],
     },
-    "metrics": {"--json": [(["--json=yes"], "--json")]},
-    "example": {"--path": [(["--path=yes"], "--path")]},
+    "metrics": {
+        "--json": [(["--json=yes"], "--json")],
+        "--format": [(["--format", "csv"], "--format: invalid choice")],
+    },
+    "example": {
+        "--path": [(["--path=yes"], "--path")],
+        "--format": [(["--format", "xml"], "--format: invalid choice")],
+    },
 }
 
 #: the options `mlci llm ci`, `compare` and `plan` share: reading the logs
