@@ -35,6 +35,7 @@ from ..metrics import Kernel
 __all__ = [
     "choose_method",
     "design_diagnostics",
+    "edge_reason",
     "proportion_method",
     "warn_outside_map",
     "warn_paired",
@@ -66,6 +67,26 @@ def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[s
     return "studentized", (
         "studentized: bootstrap-t with the linearized standard error of every replicate, "
         "on the logit scale when the metric is bounded"
+    )
+
+
+def edge_reason(n_elements: int, fallback: str, size: int) -> str:
+    """The part of ``method_reason`` that says where the studentized interval gave way.
+
+    Near the edge of the range (a handful of errors), replicates without an error have an
+    infinite t*; where they fill half of a tail (``alpha / 2`` of the replicates, see
+    :func:`mlci.engine.intervals.edge_dominated`) the t quantile is infinite or rests on
+    a few replicates, and the interval would reach the range's edge.  There the same
+    replicates give the BCa interval, which covered like the studentized one in the
+    near-bound simulation (docs/validation.md, "Near the bounds").
+    """
+    where = "" if size == 1 else f" for {n_elements} of {size} elements"
+    return (
+        f"{fallback}{where}: at least half of a tail's replicates have an infinite "
+        "bootstrap-t statistic (resamples on the edge of the metric's range or without "
+        "spread, e.g. without a single error), so the studentized bound would be the "
+        f"range's edge; the {fallback.upper() if fallback == 'bca' else fallback} interval "
+        "of the same replicates is used instead"
     )
 
 

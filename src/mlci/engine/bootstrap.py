@@ -27,9 +27,14 @@ from ..inputs import (
 )
 from ..metrics import FunctionKernel, Kernel, get_kernel, metric_info, metric_params
 from ..results import BootstrapResult, ConfidenceInterval, per_confidence_level, plain
-from .auto import choose_method, design_diagnostics, warn_outside_map
+from .auto import choose_method, design_diagnostics, edge_reason, warn_outside_map
 from .custom import UserSampler, check_sampler
-from .intervals import LINEARIZED_METHODS, acceleration, interval_from_replicates
+from .intervals import (
+    LINEARIZED_METHODS,
+    acceleration,
+    edge_dominated,
+    interval_from_replicates,
+)
 from .linearize import Linearization
 from .nested import plan_for_conditions
 from .resampling import ResamplingPlan, warn_few_conditions
@@ -288,7 +293,7 @@ def run_bootstrap(
         bytes_per_row = 8.0 * kernel.m * kernel.work_factor + sampler.draw_bytes
         dist = run(kernel.evaluate, sampler, kernel.shape, bytes_per_row)
     jackknife = None
-    if method == "bca":
+    if method in ("bca", "studentized"):  # studentized: near the bounds (finish_bootstrap)
 
         def jackknife() -> tuple[np.ndarray, np.ndarray]:
             return kernel_jackknife(
@@ -463,7 +468,20 @@ def finish_bootstrap(
     if linear is not None:
         info["linearized"] = linear
     accel = None
-    if method == "bca" and jackknife is not None:
+    edge = None
+    if method == "studentized" and linear is not None and se_dist is not None:
+        edge = edge_dominated(
+            estimate,
+            linear["standard_error"],
+            dist,
+            se_dist,
+            confidence_level=confidence_level,
+            alternative=alternative,
+            bounds=bounds,
+        )
+    if jackknife is not None and (method == "bca" or (edge is not None and np.any(edge))):
+        # BCa's acceleration: for BCa, and for the studentized elements whose t* fill a
+        # tail with infinite values near the edge of the range (BCa is used there)
         jack, mult = jackknife()
         accel = acceleration(jack, mult)
         info["jackknife_size"] = len(mult)
@@ -480,6 +498,13 @@ def finish_bootstrap(
         degenerate_hint=_degenerate_hint(name),
     )
     info.update(extra)
+    if "edge_fallback" in extra:
+        info["method_reason"] = (
+            (info["method_reason"] + "; " if "method_reason" in info else "")
+            + edge_reason(extra["edge_fallback"], extra["edge_fallback_method"], estimate.size)
+        )
+        if extra["edge_fallback"] == estimate.size:  # the result says the method it holds
+            method = extra["edge_fallback_method"]
     valid = dist[~invalid_rows]
     with np.errstate(invalid="ignore"):
         se = np.std(valid, axis=0, ddof=1) if valid.shape[0] > 1 else np.zeros(estimate.shape)

@@ -27,6 +27,7 @@ __all__ = [
     "LINEARIZED_METHODS",
     "acceleration",
     "bootstrap_interval",
+    "edge_dominated",
     "interval_from_replicates",
     "logit_t_interval",
     "quantiles",
@@ -286,6 +287,7 @@ def studentized_interval(
     confidence_level: float,
     alternative: str = "two-sided",
     bounds: tuple[float, float] | None = None,
+    accel: Any = None,
 ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """Bootstrap-t interval (Efron & Tibshirani 1993, ch. 12.5; Hall 1992, sec. 3.5).
 
@@ -299,6 +301,15 @@ def studentized_interval(
     sign; a replicate without spread (se* = 0 at the estimate) is left out.  Elements
     whose estimate lies on the edge, or whose standard error is 0, get the percentile
     interval instead (``info["fallback"]``).
+
+    Near the edge of the range (a strong system with a handful of errors) many
+    replicates have no error at all: their t* is infinite, and once they fill the tail
+    the t quantile is infinite and the bound is the range's edge (F1 0.99 from 1 error in
+    100 gave [0, 0.999]).  An element where at least :data:`EDGE_TAIL_SHARE` (half) of a
+    tail's replicates have an infinite t* (see :func:`edge_dominated`) gets the BCa
+    interval of the same replicates instead, with the acceleration ``accel`` (the
+    percentile interval when ``accel`` is None); ``info["edge_fallback"]`` counts them.
+    With no infinite t* (every design away from the edge) nothing changes.
 
     Examples
     --------
@@ -323,6 +334,23 @@ def studentized_interval(
         high = scale.back(phi_hat - q_lo * se_phi)
     info: dict[str, Any] = {"scale": scale.kind}
     bad = ~np.isfinite(phi_hat) | ~(se_phi > 0) | np.isnan(q_lo) | np.isnan(q_hi)
+    edge = _edge_dominated_t(t, p_lo, p_hi, alternative) & ~bad
+    if np.any(edge):
+        fb = "bca" if accel is not None else "percentile"
+        el, eh, _ = bootstrap_interval(
+            theta_hat,
+            dist,
+            method=fb,
+            confidence_level=confidence_level,
+            alternative=alternative,
+            accel=accel,
+            bounds=bounds,
+        )
+        low, high = np.where(edge, el, low), np.where(edge, eh, high)
+        info["edge_fallback"] = int(np.sum(edge))
+        info["edge_fallback_method"] = fb
+        if accel is not None:
+            info["acceleration"] = accel if np.ndim(accel) else float(accel)
     if np.any(bad):
         pl, ph, _ = bootstrap_interval(  # its own no-spread warning, if any
             theta_hat,
@@ -339,6 +367,61 @@ def studentized_interval(
         )
     low, high = _one_sided(low, high, alternative, bounds)
     return low, high, info
+
+
+#: share of a tail's replicates with an infinite t* at which the bootstrap-t bound is
+#: no longer read from the t* distribution (:func:`edge_dominated`)
+EDGE_TAIL_SHARE = 0.5
+
+
+def _edge_dominated_t(t: np.ndarray, p_lo: float, p_hi: float, alternative: str) -> np.ndarray:
+    valid = ~np.isnan(t)
+    n = np.maximum(valid.sum(axis=0), 1)
+    pos = np.sum(t == np.inf, axis=0) / n  # these fill the upper tail: the lower bound
+    neg = np.sum(t == -np.inf, axis=0) / n  # the lower tail: the upper bound
+    lower_bad = pos >= EDGE_TAIL_SHARE * (1.0 - p_hi)
+    upper_bad = neg >= EDGE_TAIL_SHARE * p_lo
+    if alternative == "less":  # [edge, high]: only the upper bound is read
+        return upper_bad
+    if alternative == "greater":
+        return lower_bad
+    return lower_bad | upper_bad
+
+
+def edge_dominated(
+    theta_hat: Any,
+    se_hat: Any,
+    dist: np.ndarray,
+    se_dist: np.ndarray,
+    *,
+    confidence_level: float,
+    alternative: str = "two-sided",
+    bounds: tuple[float, float] | None = None,
+) -> np.ndarray:
+    """Elements whose bootstrap-t bound would rest on infinite t* (boolean, shape S).
+
+    A replicate on the edge of the range (F1 = 1: no error in the resample), or one with
+    no spread (se* = 0), has an infinite t*.  When such replicates make up at least
+    :data:`EDGE_TAIL_SHARE` of the tail a bound is read from (``alpha / 2`` of the
+    replicates for a two-sided interval), that bound is infinite, or one of the few
+    largest finite t* (in a simulation of F1, MCC and ROC AUC near 1 at n = 300-500,
+    studentized bounds 70-290 times wider than BCa's from a share of 0.02 of 0.025 on;
+    docs/validation.md, "Near the bounds").  :func:`studentized_interval` then gives
+    BCa's interval there.  With 1 error in 100 samples, 0.99^100 = 37% of the
+    replicates have no error.
+
+    Examples
+    --------
+    >>> dist = np.r_[np.full(40, 1.0), np.linspace(0.9, 0.99, 960)]
+    >>> se = np.where(dist == 1.0, 0.0, 0.01)
+    >>> bool(edge_dominated(0.99, 0.01, dist, se, confidence_level=0.95, bounds=(0, 1)))
+    True
+    """
+    theta_hat = np.asarray(theta_hat, dtype=float)
+    se_hat = np.broadcast_to(np.asarray(se_hat, dtype=float), theta_hat.shape)
+    p_lo, p_hi = _tails(confidence_level, alternative)
+    t = _t_stats(theta_hat, se_hat, np.asarray(dist, dtype=float), se_dist, bounds)[3]
+    return _edge_dominated_t(t, p_lo, p_hi, alternative)
 
 
 def _t_stats(theta_hat, se_hat, dist, se_dist, bounds):
@@ -545,6 +628,7 @@ def interval_from_replicates(
                 confidence_level=confidence_level,
                 alternative=alternative,
                 bounds=bounds,
+                accel=accel,
             )
         if method == "t":
             return t_interval(
