@@ -76,6 +76,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "exceptions": (
         "DegenerateIntervalWarning",
         "FewConditionsWarning",
+        "FewResamplesWarning",
         "InvalidReplicatesWarning",
         "MlciWarning",
     ),

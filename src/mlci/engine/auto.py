@@ -37,6 +37,7 @@ __all__ = [
     "design_diagnostics",
     "edge_reason",
     "proportion_method",
+    "single_unit_method",
     "warn_outside_map",
     "warn_paired",
 ]
@@ -87,6 +88,42 @@ def edge_reason(n_elements: int, fallback: str, size: int) -> str:
         "spread, e.g. without a single error), so the studentized bound would be the "
         f"range's edge; the {fallback.upper() if fallback == 'bca' else fallback} interval "
         "of the same replicates is used instead"
+    )
+
+
+def single_unit_method(kernel: Kernel, plan: Any, method: str) -> tuple[str, str | None]:
+    """``(method, reason)`` for a test set of a single sample (or a single condition).
+
+    No standard error can be estimated from one unit, so the studentized, t and logit_t
+    intervals do not exist (an error says so).  A proportion of independent samples still
+    has Wilson's score interval, which needs only ``k`` and ``n`` (1 of 1 correct:
+    [0.2065, 1] at 95%); ``"auto"`` gives it.  Any other metric under ``"auto"`` gets BCa,
+    whose bootstrap distribution has no spread: the interval collapses to the estimate,
+    with a :class:`~mlci.DegenerateIntervalWarning`.
+    """
+    what = "sample" if plan.unit_of_sample is None else "condition"
+    proportion = kernel.proportion is not None and kernel.shape == ()
+    if method == "wilson" or (method == "auto" and proportion and what == "sample"):
+        if not proportion or what != "sample":
+            raise ValueError(
+                f"method='wilson' needs a proportion over at least two conditions, or over "
+                f"independent samples; this test set has a single {what}."
+            )
+        return "wilson", (
+            "wilson: a proportion of a single sample (Wilson's score interval needs only "
+            "k and n; no standard error can be estimated from one sample)"
+            if method == "auto"
+            else None
+        )
+    if method == "auto":
+        return "bca", (
+            f"bca: a single {what}, from which no standard error can be estimated (the "
+            "bootstrap distribution has no spread either: the interval is the estimate)"
+        )
+    raise ValueError(
+        f"method={method!r} needs a standard error, which cannot be estimated from a "
+        f"single {what}; use method='wilson' for a proportion (accuracy, recall...) of "
+        "independent samples, or a test set with at least two samples (conditions)."
     )
 
 

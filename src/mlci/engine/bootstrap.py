@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import InvalidReplicatesWarning
+from ..exceptions import FewResamplesWarning, InvalidReplicatesWarning
 from ..feedback import current_progress, reports_progress, warn
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
@@ -27,13 +27,21 @@ from ..inputs import (
 )
 from ..metrics import FunctionKernel, Kernel, get_kernel, metric_info, metric_params
 from ..results import BootstrapResult, ConfidenceInterval, per_confidence_level, plain
-from .auto import choose_method, design_diagnostics, edge_reason, warn_outside_map
+from .auto import (
+    choose_method,
+    design_diagnostics,
+    edge_reason,
+    single_unit_method,
+    warn_outside_map,
+)
 from .custom import UserSampler, check_sampler
 from .intervals import (
     LINEARIZED_METHODS,
+    MIN_TAIL_REPLICATES,
     acceleration,
     edge_dominated,
     interval_from_replicates,
+    tail_replicates,
 )
 from .linearize import Linearization
 from .nested import plan_for_conditions
@@ -343,6 +351,8 @@ def resolve_method(
     """
     lin = Linearization(kernel, plan) if linearization is None else linearization
     reason = None
+    if lin.units.n_units < 2 and (method == "auto" or method in LINEARIZED_METHODS):
+        method, reason = single_unit_method(kernel, plan, method)
     if method == "auto" or method in LINEARIZED_METHODS:
         unsupported = (
             "a reduced table (the linearization needs every sample's atom and condition)"
@@ -498,11 +508,22 @@ def finish_bootstrap(
         degenerate_hint=_degenerate_hint(name),
     )
     info.update(extra)
+    used = extra.get("edge_fallback_method", method) if method == "studentized" else method
+    tail = tail_replicates(
+        np.sum(~np.isnan(dist), axis=0), used, confidence_level, alternative, info
+    )
+    if tail < MIN_TAIL_REPLICATES:
+        warn(
+            f"{n_resamples} replicates are too few for a {confidence_level:.4g} "
+            f"{used} interval of {name!r}: about {tail:.2g} replicate(s) lie beyond a "
+            f"bound (fewer than {MIN_TAIL_REPLICATES:g}), so the bound is the most extreme "
+            f"replicate or next to it. Use n_resamples >= {_advised(confidence_level)}.",
+            FewResamplesWarning,
+        )
     if "edge_fallback" in extra:
         info["method_reason"] = (
-            (info["method_reason"] + "; " if "method_reason" in info else "")
-            + edge_reason(extra["edge_fallback"], extra["edge_fallback_method"], estimate.size)
-        )
+            info["method_reason"] + "; " if "method_reason" in info else ""
+        ) + edge_reason(extra["edge_fallback"], extra["edge_fallback_method"], estimate.size)
         if extra["edge_fallback"] == estimate.size:  # the result says the method it holds
             method = extra["edge_fallback_method"]
     valid = dist[~invalid_rows]
@@ -535,6 +556,11 @@ def finish_bootstrap(
 
 #: metrics that are one proportion k/n of the samples: an exact binomial interval exists
 PROPORTIONS = ("accuracy", "error_rate")
+
+
+def _advised(confidence_level: float) -> int:
+    """10 replicates expected beyond each bound of a two-sided interval, at least 1,000."""
+    return int(max(1000, np.ceil(10 / ((1 - confidence_level) / 2) / 100) * 100))
 
 
 def _degenerate_hint(name: str) -> str:

@@ -34,6 +34,7 @@ __all__ = [
     "studentized_interval",
     "studentized_pvalue",
     "t_interval",
+    "tail_replicates",
     "wilson_interval",
 ]
 
@@ -205,6 +206,39 @@ def bootstrap_interval(
         raise ValueError(f"unknown interval method {method!r}")
     low, high = _one_sided(low, high, alternative, bounds)
     return low, high, info
+
+
+#: fewer replicates than this expected beyond a percentile-type bound: FewResamplesWarning
+MIN_TAIL_REPLICATES = 1.0
+
+
+def tail_replicates(
+    n_valid: Any, method: str, confidence_level: float, alternative: str, info: dict[str, Any]
+) -> float:
+    """The fewest replicates expected beyond a bound the interval reads from the replicates.
+
+    ``n_valid * tail`` for the tails that are read (``alpha / 2`` each two-sided,
+    ``alpha`` one-sided), at the nominal level also for BC/BCa (whose adjusted levels
+    can be further out; ``info`` is for a later, stricter rule).  Infinite for the
+    methods that read no quantile
+    (``"normal"``, ``"t"``, ``"logit_t"``, ``"wilson"``).
+
+    Examples
+    --------
+    >>> tail_replicates(10, "percentile", 0.95, "two-sided", {})
+    0.25
+    """
+    if method not in ("percentile", "basic", "bc", "bca", "studentized"):
+        return float("inf")
+    p_lo, p_hi = _tails(confidence_level, alternative)
+    lo, hi = np.asarray(p_lo, dtype=float), np.asarray(1.0 - p_hi, dtype=float)
+    tails = []
+    if alternative != "less":
+        tails.append(lo)  # the lower bound
+    if alternative != "greater":
+        tails.append(hi)
+    share = np.nanmin(np.stack([np.broadcast_to(t, np.shape(n_valid)) for t in tails]))
+    return float(np.min(n_valid) * share) if np.isfinite(share) else float("inf")
 
 
 # ----------------------------------------------------------------- linearized methods

@@ -72,7 +72,7 @@ from ..inputs import (
     fast_unique,
 )
 from ..metrics import get_kernel
-from ..results import ConfidenceInterval, IntervalResult, Result, format_value, plain
+from ..results import ConfidenceInterval, IntervalResult, Result, format_value, json_safe, plain
 from .linear import ClusterSums, cluster_sums, replicates
 from .log import EvalLog, _item_codes
 
@@ -539,7 +539,7 @@ def plain_fields(res: Any) -> dict[str, Any]:
             v = {name: r.rows()[0] for name, r in v.items()}
         elif isinstance(v, tuple) and v and isinstance(v[0], Result):
             v = [x.rows()[0] for x in v]
-        out[f.name] = plain(dict(v) if isinstance(v, Mapping) else v)
+        out[f.name] = json_safe(dict(v) if isinstance(v, Mapping) else v)
     return out
 
 

@@ -1,0 +1,139 @@
+"""The default interval near the edge of the metric's range (issue 20, item 1).
+
+A strong system with a handful of errors: with 1 error in 100 samples a resample has
+no error with probability 0.99^100 = 0.37 > alpha/2, so on the logit scale a bootstrap-t
+quantile was infinite and the default interval was the range (f1 0.99 [0, 0.999], mcc
+[-1, 0.997], roc_auc [0, 0.9996]).  Where at least half of a tail's replicates have an
+infinite t*, the studentized interval now gives BCa's interval of the same replicates
+(``mlci.engine.intervals.edge_dominated``); the reference values are BCa's from the
+same seed (``method="bca"``), and the widths are those of Wilson's score interval for
+the error share (Brown, Cai & DasGupta 2001, eq. 4), to within a factor 1.6.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+import mlci
+from mlci.engine.intervals import edge_dominated, studentized_interval
+
+DECISION = ("f1", "mcc", "balanced_accuracy", "cohen_kappa")
+
+
+def _few_errors(n, k, *, low_end=False, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    p = y.copy()
+    p[:k] = 1 - p[:k]
+    if low_end:  # all wrong but k: f1 near 0, mcc near -1
+        p = 1 - p
+    score = np.where(p == 1, 0.7 + 0.3 * rng.random(n), 0.3 * rng.random(n))
+    return y, p, score
+
+
+def _wilson_width(k, n, z=1.959964):
+    p = k / n
+    return 2 * z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+
+
+@pytest.mark.parametrize("metric", DECISION)
+@pytest.mark.parametrize(("n", "k"), [(100, 1), (200, 2), (300, 3), (500, 3)])
+def test_few_errors_get_bca_width_not_the_range(metric, n, k):
+    y, p, _ = _few_errors(n, k)
+    auto = mlci.bootstrap_ci(y, p, metric=metric, rng=0)
+    bca = mlci.bootstrap_ci(y, p, metric=metric, rng=0, method="bca")
+    lo_edge = -1.0 if metric in ("mcc", "cohen_kappa") else 0.0
+    # before the fix: the lower bound was the range's edge (0 or -1)
+    assert auto.confidence_interval.low > lo_edge + 0.5
+    assert_allclose(tuple(auto.confidence_interval), tuple(bca.confidence_interval), rtol=1e-12)
+    assert auto.method == "bca"
+    assert "infinite bootstrap-t" in auto.details["method_reason"]
+    assert auto.details["edge_fallback"] == 1
+    width = auto.confidence_interval.high - auto.confidence_interval.low
+    scale = 2.0 if metric in ("mcc", "cohen_kappa") else 1.0  # mcc, kappa ~ 1 - 2 err
+    assert width < 1.6 * scale * _wilson_width(k, n)
+
+
+def test_roc_auc_near_one():
+    y, _, s = _few_errors(100, 1)
+    auto = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=0)
+    bca = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=0, method="bca")
+    assert auto.confidence_interval.low > 0.85  # was 0.0
+    assert_allclose(tuple(auto.confidence_interval), tuple(bca.confidence_interval), rtol=1e-12)
+
+
+@pytest.mark.parametrize("metric", ["f1", "mcc"])
+def test_low_end(metric):
+    y, p, _ = _few_errors(100, 1, low_end=True)
+    auto = mlci.bootstrap_ci(y, p, metric=metric, rng=0)
+    bca = mlci.bootstrap_ci(y, p, metric=metric, rng=0, method="bca")
+    hi_edge = 1.0
+    assert auto.confidence_interval.high < hi_edge - 0.8  # f1 0.019 was [0.002, 1.0]
+    assert_allclose(tuple(auto.confidence_interval), tuple(bca.confidence_interval), rtol=1e-12)
+
+
+@pytest.mark.parametrize("metric", DECISION)
+def test_with_conditions(metric):
+    y, p, _ = _few_errors(200, 2)
+    cond = np.repeat(np.arange(25), 8)
+    auto = mlci.bootstrap_ci(y, p, metric=metric, conditions=cond, rng=1)
+    bca = mlci.bootstrap_ci(y, p, metric=metric, conditions=cond, rng=1, method="bca")
+    assert auto.confidence_interval.low > 0.5
+    assert_allclose(tuple(auto.confidence_interval), tuple(bca.confidence_interval), rtol=1e-12)
+
+
+def test_compare_system_rows():
+    y, p, _ = _few_errors(200, 1)
+    q = y.copy()
+    q[[5, 150]] = 1 - q[[5, 150]]
+    res = mlci.compare(y, {"A": p, "B": q}, metric="f1", rng=0)
+    for name in ("A", "B"):
+        ci = res.systems[name].confidence_interval
+        assert ci.low > 0.9, (name, ci)  # was 0.0
+
+
+def test_explicit_studentized_and_reread():
+    y, p, _ = _few_errors(100, 1)
+    st = mlci.bootstrap_ci(y, p, metric="f1", rng=0, method="studentized")
+    bca = mlci.bootstrap_ci(y, p, metric="f1", rng=0, method="bca")
+    assert_allclose(tuple(st.confidence_interval), tuple(bca.confidence_interval), rtol=1e-12)
+    # re-reading the same replicates at the same level gives the same interval
+    again = st.interval(method="studentized")
+    assert_allclose(tuple(again.confidence_interval), tuple(st.confidence_interval))
+    assert again.details["edge_fallback_method"] == "bca"
+
+
+def test_seed_reproduces_across_batch_and_jobs():
+    y, p, _ = _few_errors(300, 3)
+    a = mlci.bootstrap_ci(y, p, metric="mcc", rng=5)
+    b = mlci.bootstrap_ci(y, p, metric="mcc", rng=5, batch=37, n_jobs=2)
+    assert tuple(a.confidence_interval) == tuple(b.confidence_interval)
+
+
+def test_away_from_the_edge_unchanged():
+    # 30 errors in 200: no replicate without an error; the studentized interval stands
+    y, p, _ = _few_errors(200, 30)
+    res = mlci.bootstrap_ci(y, p, metric="f1", rng=0)
+    assert res.method == "studentized"
+    assert "edge_fallback" not in res.details
+    assert "infinite" not in res.details["method_reason"]
+
+
+def test_edge_dominated_threshold():
+    # 25 of 1000 replicates at the upper edge (t* = +inf) fill the upper 2.5% tail
+    dist = np.r_[np.full(25, 1.0), np.linspace(0.95, 0.99, 975)]
+    se = np.where(dist == 1.0, 0.0, 0.01)
+    kw = {"confidence_level": 0.95, "bounds": (0.0, 1.0)}
+    assert edge_dominated(0.97, 0.01, dist, se, **kw)
+    # 12 of 1000 (just under half of the 25 in the tail): the t quantile is read
+    dist2 = np.r_[np.full(12, 1.0), np.linspace(0.95, 0.99, 988)]
+    se2 = np.where(dist2 == 1.0, 0.0, 0.01)
+    assert not edge_dominated(0.97, 0.01, dist2, se2, **kw)
+    # one-sided "less" reads only the upper bound, which these replicates do not reach
+    assert not edge_dominated(0.97, 0.01, dist, se, alternative="less", **kw)
+    # without an acceleration the fallback is the percentile interval
+    low, high, info = studentized_interval(0.97, 0.01, dist, se, **kw)
+    assert info["edge_fallback_method"] == "percentile"
+    assert 0.95 <= low < 0.97 < high <= 1.0
