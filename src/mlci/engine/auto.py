@@ -19,7 +19,23 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   AUC, log loss, means, MSE ...), and paired differences: the **studentized** (bootstrap-t)
   interval on the logit scale, with the linearized standard error of every replicate.
 * Otherwise (a user's function, strata, two-stage or Poisson resampling, nested
-  conditions): **BCa**.
+  conditions, a reduced table): **BCa**.
+* Near the edge of the range, where at least half of a tail's replicates have an
+  infinite bootstrap-t statistic (resamples without an error), the studentized interval
+  gives way to **BCa** of the same replicates (:func:`edge_reason`; the rule is in
+  :func:`mlci.engine.intervals.edge_dominated`, the numbers in docs/validation.md,
+  "Near the bounds").
+* A single sample (or condition): Wilson for a proportion of independent samples, else
+  BCa, which collapses with a warning (:func:`single_unit_method`).
+
+Every driver resolves ``"auto"`` by these rules: the kernel drivers (``bootstrap_ci``,
+``compare``, ``ConfusionMatrix.bootstrap_ci``, ``reduce_table``/``reduce_ci``) through
+:func:`choose_method`; the score drivers (``Scores.bootstrap_ci``, ``auc_ci``,
+``operating_point_ci``, ``eer_ci``, ``dcf_ci``, ``cllr_ci``), which have no linearized
+standard error, get BCa with :data:`mlci.inputs.AUTO_BCA_REASON` (the rule above for a
+design without a linearization).  ``roc_band``/``roc_with_ci`` (bands),
+``metric_by_group`` and ``trial_bootstrap_ci`` default to ``"percentile"`` (docs/guide.md,
+section 2, says why).
 """
 
 from __future__ import annotations
