@@ -4,10 +4,12 @@ A strong system with a handful of errors: with 1 error in 100 samples a resample
 no error with probability 0.99^100 = 0.37 > alpha/2, so on the logit scale a bootstrap-t
 quantile was infinite and the default interval was the range (f1 0.99 [0, 0.999], mcc
 [-1, 0.997], roc_auc [0, 0.9996]).  Where at least half of a tail's replicates have an
-infinite t*, the studentized interval now gives BCa's interval of the same replicates
-(``mlci.engine.intervals.edge_dominated``); the reference values are BCa's from the
-same seed (``method="bca"``), and the widths are those of Wilson's score interval for
-the error share (Brown, Cai & DasGupta 2001, eq. 4), to within a factor 1.6.
+infinite t*, the studentized interval now gives the logit t interval of the same
+estimate and standard error (``mlci.engine.intervals.edge_dominated``); the reference
+values are ``method="logit_t"`` on the same data (Korn & Graubard 1999's logit interval,
+R's ``svyciprop(method = "logit")``, checked in tests/engine/test_linearized.py), and the
+widths are those of Wilson's score interval for the error share (Brown, Cai & DasGupta
+2001, eq. 4), to within a factor 1.6, and of BCa's, within 1.5.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose
+from scipy import stats
+from scipy.special import expit, logit
 
 import mlci
 from mlci.engine.intervals import edge_dominated, studentized_interval
@@ -43,35 +47,37 @@ def _wilson_width(k, n, z=1.959964):
 def test_few_errors_get_bca_width_not_the_range(metric, n, k):
     y, p, _ = _few_errors(n, k)
     auto = mlci.bootstrap_ci(y, p, metric=metric, rng=0)
+    ref = mlci.bootstrap_ci(y, p, metric=metric, rng=0, method="logit_t")
     bca = mlci.bootstrap_ci(y, p, metric=metric, rng=0, method="bca")
     lo_edge = -1.0 if metric in ("mcc", "cohen_kappa") else 0.0
     # before the fix: the lower bound was the range's edge (0 or -1)
     assert auto.confidence_interval.low > lo_edge + 0.5
-    assert_allclose(tuple(auto.confidence_interval), tuple(bca.confidence_interval), rtol=1e-12)
-    assert auto.method == "bca"
+    assert_allclose(tuple(auto.confidence_interval), tuple(ref.confidence_interval), rtol=1e-12)
+    assert auto.method == "logit_t"
     assert "infinite bootstrap-t" in auto.details["method_reason"]
     assert auto.details["edge_fallback"] == 1
     width = auto.confidence_interval.high - auto.confidence_interval.low
     scale = 2.0 if metric in ("mcc", "cohen_kappa") else 1.0  # mcc, kappa ~ 1 - 2 err
     assert width < 1.6 * scale * _wilson_width(k, n)
+    assert width < 1.5 * (bca.confidence_interval.high - bca.confidence_interval.low)
 
 
 def test_roc_auc_near_one():
     y, _, s = _few_errors(100, 1)
     auto = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=0)
-    bca = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=0, method="bca")
+    ref = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=0, method="logit_t")
     assert auto.confidence_interval.low > 0.85  # was 0.0
-    assert_allclose(tuple(auto.confidence_interval), tuple(bca.confidence_interval), rtol=1e-12)
+    assert_allclose(tuple(auto.confidence_interval), tuple(ref.confidence_interval), rtol=1e-12)
 
 
 @pytest.mark.parametrize("metric", ["f1", "mcc"])
 def test_low_end(metric):
     y, p, _ = _few_errors(100, 1, low_end=True)
     auto = mlci.bootstrap_ci(y, p, metric=metric, rng=0)
-    bca = mlci.bootstrap_ci(y, p, metric=metric, rng=0, method="bca")
+    ref = mlci.bootstrap_ci(y, p, metric=metric, rng=0, method="logit_t")
     hi_edge = 1.0
     assert auto.confidence_interval.high < hi_edge - 0.8  # f1 0.019 was [0.002, 1.0]
-    assert_allclose(tuple(auto.confidence_interval), tuple(bca.confidence_interval), rtol=1e-12)
+    assert_allclose(tuple(auto.confidence_interval), tuple(ref.confidence_interval), rtol=1e-12)
 
 
 @pytest.mark.parametrize("metric", DECISION)
@@ -79,9 +85,10 @@ def test_with_conditions(metric):
     y, p, _ = _few_errors(200, 2)
     cond = np.repeat(np.arange(25), 8)
     auto = mlci.bootstrap_ci(y, p, metric=metric, conditions=cond, rng=1)
-    bca = mlci.bootstrap_ci(y, p, metric=metric, conditions=cond, rng=1, method="bca")
+    ref = mlci.bootstrap_ci(y, p, metric=metric, conditions=cond, rng=1, method="logit_t")
     assert auto.confidence_interval.low > 0.5
-    assert_allclose(tuple(auto.confidence_interval), tuple(bca.confidence_interval), rtol=1e-12)
+    assert_allclose(tuple(auto.confidence_interval), tuple(ref.confidence_interval), rtol=1e-12)
+    assert auto.details["linearized"]["df"] < 25  # the t reference over 25 conditions
 
 
 def test_compare_system_rows():
@@ -97,12 +104,12 @@ def test_compare_system_rows():
 def test_explicit_studentized_and_reread():
     y, p, _ = _few_errors(100, 1)
     st = mlci.bootstrap_ci(y, p, metric="f1", rng=0, method="studentized")
-    bca = mlci.bootstrap_ci(y, p, metric="f1", rng=0, method="bca")
-    assert_allclose(tuple(st.confidence_interval), tuple(bca.confidence_interval), rtol=1e-12)
+    ref = mlci.bootstrap_ci(y, p, metric="f1", rng=0, method="logit_t")
+    assert_allclose(tuple(st.confidence_interval), tuple(ref.confidence_interval), rtol=1e-12)
     # re-reading the same replicates at the same level gives the same interval
     again = st.interval(method="studentized")
     assert_allclose(tuple(again.confidence_interval), tuple(st.confidence_interval))
-    assert again.details["edge_fallback_method"] == "bca"
+    assert again.details["edge_fallback_method"] == "logit_t"
 
 
 def test_seed_reproduces_across_batch_and_jobs():
@@ -133,7 +140,12 @@ def test_edge_dominated_threshold():
     assert not edge_dominated(0.97, 0.01, dist2, se2, **kw)
     # one-sided "less" reads only the upper bound, which these replicates do not reach
     assert not edge_dominated(0.97, 0.01, dist, se, alternative="less", **kw)
-    # without an acceleration the fallback is the percentile interval
+    # without degrees of freedom the fallback is the percentile interval
     low, high, info = studentized_interval(0.97, 0.01, dist, se, **kw)
     assert info["edge_fallback_method"] == "percentile"
     assert 0.95 <= low < 0.97 < high <= 1.0
+    # with them, the logit t interval: logit(0.97) -/+ t_99 * 0.01 / (0.97 * 0.03)
+    low, high, info = studentized_interval(0.97, 0.01, dist, se, df=99, **kw)
+    half = stats.t.ppf(0.975, 99) * 0.01 / (0.97 * 0.03)
+    assert info["edge_fallback_method"] == "logit_t"
+    assert_allclose([low, high], expit(logit(0.97) + np.array([-half, half])), rtol=1e-12)

@@ -719,7 +719,7 @@ def compare(
             details["jackknife_size"] = len(jack_memo[0][1])
         return jack_memo[0]
 
-    bca = method in ("bca", "studentized")  # studentized: BCa near the bounds (lazy)
+    bca = method == "bca"
     finish = {
         "plan": plan,
         "name": mname,

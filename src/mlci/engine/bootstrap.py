@@ -39,7 +39,6 @@ from .intervals import (
     LINEARIZED_METHODS,
     MIN_TAIL_REPLICATES,
     acceleration,
-    edge_dominated,
     interval_from_replicates,
     tail_replicates,
 )
@@ -301,7 +300,7 @@ def run_bootstrap(
         bytes_per_row = 8.0 * kernel.m * kernel.work_factor + sampler.draw_bytes
         dist = run(kernel.evaluate, sampler, kernel.shape, bytes_per_row)
     jackknife = None
-    if method in ("bca", "studentized"):  # studentized: near the bounds (finish_bootstrap)
+    if method == "bca":
 
         def jackknife() -> tuple[np.ndarray, np.ndarray]:
             return kernel_jackknife(
@@ -478,20 +477,7 @@ def finish_bootstrap(
     if linear is not None:
         info["linearized"] = linear
     accel = None
-    edge = None
-    if method == "studentized" and linear is not None and se_dist is not None:
-        edge = edge_dominated(
-            estimate,
-            linear["standard_error"],
-            dist,
-            se_dist,
-            confidence_level=confidence_level,
-            alternative=alternative,
-            bounds=bounds,
-        )
-    if jackknife is not None and (method == "bca" or (edge is not None and np.any(edge))):
-        # BCa's acceleration: for BCa, and for the studentized elements whose t* fill a
-        # tail with infinite values near the edge of the range (BCa is used there)
+    if method == "bca" and jackknife is not None:
         jack, mult = jackknife()
         accel = acceleration(jack, mult)
         info["jackknife_size"] = len(mult)

@@ -2038,7 +2038,7 @@ def _run(
                 method=opts.method,
                 confidence_level=opts.confidence_level,
                 alternative=opts.alternative,
-                jackknife=jack if opts.method in ("bca", "studentized") else None,
+                jackknife=jack if opts.method == "bca" else None,
                 details=details
                 if opts.method_reason is None
                 else {**details, "method_reason": opts.method_reason},
