@@ -679,6 +679,7 @@ EXEMPT = {
     "LLMComparison",
     "LLMEstimates",
     "LeaderboardEntry",
+    "NearBoundWarning",
     "MlciWarning",
     "OOBResult",
     "PairDifference",

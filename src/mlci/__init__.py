@@ -79,6 +79,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "FewResamplesWarning",
         "InvalidReplicatesWarning",
         "MlciWarning",
+        "NearBoundWarning",
     ),
     "llm.compare": ("LeaderboardEntry", "LLMComparison", "llm_compare"),
     "llm.estimands": ("LLMEstimates", "llm_ci"),

@@ -62,12 +62,16 @@ def test_few_errors_get_bca_width_not_the_range(metric, n, k):
     assert width < 1.5 * (bca.confidence_interval.high - bca.confidence_interval.low)
 
 
-def test_roc_auc_near_one():
+def test_roc_auc_near_one_keeps_the_wide_bound_and_warns():
+    # the ranking metrics keep the studentized interval near the edge: on such test sets
+    # neither BCa nor the logit t interval held their level (0.77-0.88 in the near-bound
+    # study, docs/validation.md), so the wide bound stays, with a NearBoundWarning
     y, _, s = _few_errors(100, 1)
-    auto = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=0)
-    ref = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=0, method="logit_t")
-    assert auto.confidence_interval.low > 0.85  # was 0.0
-    assert_allclose(tuple(auto.confidence_interval), tuple(ref.confidence_interval), rtol=1e-12)
+    with pytest.warns(mlci.NearBoundWarning, match="reaches the edge of its range"):
+        auto = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=0)
+    assert auto.method == "studentized"
+    assert "reaches the edge" in auto.details["warning"]
+    assert "edge_fallback" not in auto.details
 
 
 @pytest.mark.parametrize("metric", ["f1", "mcc"])

@@ -30,8 +30,10 @@ from ..results import BootstrapResult, ConfidenceInterval, per_confidence_level,
 from .auto import (
     choose_method,
     design_diagnostics,
+    edge_fallback_applies,
     edge_reason,
     single_unit_method,
+    warn_near_bound,
     warn_outside_map,
 )
 from .custom import UserSampler, check_sampler
@@ -383,6 +385,7 @@ def resolve_method(
         "iid": plan.unit_of_sample is None,
         "design_effect": est.design_effect,
         "effective_n": est.effective_n,
+        "edge_fallback": edge_fallback_applies(kernel),
     }
     return method, linear, reason
 
@@ -506,6 +509,8 @@ def finish_bootstrap(
             f"replicate or next to it. Use n_resamples >= {_advised(confidence_level)}.",
             FewResamplesWarning,
         )
+    if extra.get("edge_dominated"):
+        info["warning"] = warn_near_bound(extra["edge_dominated"], name)
     if "edge_fallback" in extra:
         info["method_reason"] = (
             info["method_reason"] + "; " if "method_reason" in info else ""

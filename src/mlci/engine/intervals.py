@@ -322,6 +322,7 @@ def studentized_interval(
     alternative: str = "two-sided",
     bounds: tuple[float, float] | None = None,
     df: float | None = None,
+    edge_fallback: bool = True,
 ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """Bootstrap-t interval (Efron & Tibshirani 1993, ch. 12.5; Hall 1992, sec. 3.5).
 
@@ -346,6 +347,8 @@ def studentized_interval(
     quantiles (the percentile interval when ``df`` is None).  In the near-bound
     simulation (docs/validation.md, "Near the bounds") it covered 0.98-1.00 on those
     test sets where BCa covered 0.90-0.99; ``info["edge_fallback"]`` counts them.
+    With ``edge_fallback=False`` (the ranking metrics, where neither held) the
+    studentized interval is kept and ``info["edge_dominated"]`` counts those elements.
     With no infinite t* (every design away from the edge) nothing changes.
 
     Examples
@@ -372,7 +375,9 @@ def studentized_interval(
     info: dict[str, Any] = {"scale": scale.kind}
     bad = ~np.isfinite(phi_hat) | ~(se_phi > 0) | np.isnan(q_lo) | np.isnan(q_hi)
     edge = _edge_dominated_t(t, p_lo, p_hi, alternative) & ~bad
-    if np.any(edge):
+    if np.any(edge) and not edge_fallback:
+        info["edge_dominated"] = int(np.sum(edge))
+    elif np.any(edge):
         if df is not None:
             fb = "logit_t"
             el, eh, _ = logit_t_interval(
@@ -674,6 +679,7 @@ def interval_from_replicates(
                 alternative=alternative,
                 bounds=bounds,
                 df=linear.get("df"),
+                edge_fallback=linear.get("edge_fallback", True),
             )
         if method == "t":
             return t_interval(

@@ -731,7 +731,7 @@ def linear_models(
         dist, se_dist = replicates(cs)
         low, high, _ = studentized_interval(
             cs.estimate, se, dist, se_dist, confidence_level=level, alternative=alt,
-            bounds=(0.0, 1.0),
+            bounds=(0.0, 1.0), df=cs.df,  # near 0 or 1: logit t (engine.intervals)
         )  # fmt: skip
         used = "studentized"
     common = {
