@@ -183,6 +183,52 @@ def random_design(index: int, seed: int = 0, focus: str | None = None) -> Design
     )
 
 
+#: the fixed designs of the reduced search CI runs (tests/test_design_search.py): the
+#: worst the search found, the issue's near-bound cases, and ordinary designs where
+#: ``auto`` must hold.  ``python scripts/design_search.py --cells --reps 1000`` runs them.
+CELLS: dict[str, Design] = {
+    # one expected error in 100 (a third of the test sets have none: no method holds)
+    "f1 1 error in 100": Design(1001, "decision", "f1", 100, 0.5, 0.01, 1.0, 0, 0.0, False),
+    "f1 4 errors in 200": Design(1002, "decision", "f1", 200, 0.5, 0.02, 1.0, 0, 0.0, False),
+    "mcc 3 errors in 300": Design(1003, "decision", "mcc", 300, 0.3, 0.01, 1.0, 0, 0.0, False),
+    "balanced_accuracy 3 errors in 300": Design(
+        1004, "decision", "balanced_accuracy", 300, 0.3, 0.01, 1.0, 0, 0.0, False
+    ),
+    "cohen_kappa 4 errors in 500, 50 conditions": Design(
+        1005, "decision", "cohen_kappa", 500, 0.3, 0.008, 1.0, 50, 0.1, False
+    ),
+    # search #4 (seed 0): 98 conditions, 19 expected positives, ICC 0.4
+    "cohen_kappa 9 errors in 1379, 98 conditions": Design(
+        4, "decision", "cohen_kappa", 1379, 0.0136, 0.00688, 1.62, 98, 0.40, False
+    ),
+    # search #13 (seed 0): 3 expected positives, a classifier near chance
+    "balanced_accuracy 3 positives in 217": Design(
+        1006, "decision", "balanced_accuracy", 217, 0.0138, 0.38, 0.82, 0, 0.0, False
+    ),
+    "roc_auc 3 mis-ordered pairs in 200": Design(
+        1007, "rank", "roc_auc", 200, 0.4, 3 / (80 * 120), 1.0, 0, 0.0, False
+    ),
+    # search #12 (seed 0)
+    "average_precision 0.97 n=64": Design(
+        1015, "rank", "average_precision", 64, 0.183, 0.00789, 1.0, 0, 0.0, False
+    ),
+    # search #75 (seed 0): two near-perfect systems, AUC difference 0.004
+    "paired roc_auc difference 0.004 near 1": Design(
+        1008, "paired", "roc_auc", 220, 0.393, 0.00029, 1.0, 0, 0.0, False, gap=0.00382
+    ),
+    "f1 0.77 n=300": Design(1009, "decision", "f1", 300, 0.3, 0.15, 1.0, 0, 0.0, False),
+    "accuracy 0.8, 20 unequal conditions": Design(
+        1010, "decision", "accuracy", 400, 0.5, 0.2, 1.0, 20, 0.2, True
+    ),
+    "paired accuracy difference 0.045": Design(
+        1011, "paired", "accuracy", 500, 0.4, 0.1, 1.0, 0, 0.0, False, gap=0.05
+    ),
+    "roc_auc 0.85 n=300": Design(1012, "rank", "roc_auc", 300, 0.3, 0.15, 1.0, 0, 0.0, False),
+    "log_loss n=400": Design(1013, "logloss", "log_loss", 400, 0.3, 2.0, 1.0, 0, 0.0, False),
+    "eer 0.18 n=400": Design(1014, "scores", "eer", 400, 0.3, 0.1, 1.0, 0, 0.0, False),
+}
+
+
 # ------------------------------------------------------------------------ populations
 def condition_sizes(d: Design) -> np.ndarray | None:
     """Fixed per design: ``n`` samples in ``n_conditions`` (log-normal sizes if unequal)."""
@@ -644,6 +690,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--focus", choices=("near-bound", "paired", "scores"), default=None)
     p.add_argument("--design", type=int, action="append", help="run only these design numbers")
+    p.add_argument("--cells", action="store_true", help="run the fixed designs CI runs (CELLS)")
     p.add_argument("--confirm", type=int, default=0, help="re-run the N worst with --confirm-reps")
     p.add_argument("--confirm-reps", type=int, default=800)
     p.add_argument(
@@ -669,7 +716,12 @@ def main(argv: list[str] | None = None) -> int:
     }
     start = time.time()
     if not args.report:
-        if args.design:
+        if args.cells:
+            todo = list(CELLS.values())
+            key = "cells"
+            results = runs.setdefault(key, [])
+            results.clear()
+        elif args.design:
             todo = [random_design(i, args.seed, args.focus) for i in args.design]
             results = []
         else:
