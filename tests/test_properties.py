@@ -491,8 +491,8 @@ def test_swapping_class_of_scores_maps_rate_at_rate() -> None:
     y = (g.random(200) < 0.17).astype(int)
     s = np.round(1.5 * y + g.standard_normal(200), 1)
     sc = mlci.Scores.from_labels(y, s)
-    fnr = mlci.operating_point_ci(sc, "fnr", at=0.2, rng=0, n_resamples=50)[0].estimate
-    fpr = mlci.operating_point_ci(sc.swap(), "fpr", at=0.2, x="fnr", rng=0, n_resamples=50)[0]
+    fnr = mlci.operating_point_ci(sc, "fnr", at=0.2, rng=0, n_resamples=200)[0].estimate
+    fpr = mlci.operating_point_ci(sc.swap(), "fpr", at=0.2, x="fnr", rng=0, n_resamples=200)[0]
     assert fpr.estimate == pytest.approx(fnr, rel=1e-12)
 
 
