@@ -62,16 +62,45 @@ def test_few_errors_get_bca_width_not_the_range(metric, n, k):
     assert width < 1.5 * (bca.confidence_interval.high - bca.confidence_interval.low)
 
 
-def test_roc_auc_near_one_keeps_the_wide_bound_and_warns():
-    # the ranking metrics keep the studentized interval near the edge: on such test sets
-    # neither BCa nor the logit t interval held their level (0.77-0.88 in the near-bound
-    # study, docs/validation.md), so the wide bound stays, with a NearBoundWarning
+def test_roc_auc_near_one_falls_back_and_warns():
+    # a ranking metric falls back too, but warns: on such test sets no interval held its
+    # level in the near-bound study (logit t 0.85-0.88, BCa 0.81-0.86)
     y, _, s = _few_errors(100, 1)
-    with pytest.warns(mlci.NearBoundWarning, match="reaches the edge of its range"):
+    with pytest.warns(mlci.NearBoundWarning, match="no interval held its level"):
         auto = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=0)
-    assert auto.method == "studentized"
-    assert "reaches the edge" in auto.details["warning"]
-    assert "edge_fallback" not in auto.details
+    ref = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=0, method="logit_t")
+    assert auto.method == "logit_t"
+    assert auto.confidence_interval.low > 0.85  # was 0.0
+    assert_allclose(tuple(auto.confidence_interval), tuple(ref.confidence_interval), rtol=1e-12)
+    assert "near the edge" in auto.details["warning"]
+
+
+def test_roc_auc_few_positives_keeps_the_wide_bound_and_warns():
+    # 5 positives (the coverage map's AUC 0.8 cell): the logit t interval covered 0.77 on
+    # its edge-dominated test sets, the studentized one 0.94 (by reaching the edge): kept
+    rng = np.random.default_rng(3)
+    y = np.r_[np.ones(5, int), np.zeros(95, int)]
+    s = np.r_[rng.normal(3.0, 1, 5), rng.normal(0, 1, 95)]
+    seeds = [r for r in range(40) if _dominated(y, s, r)]
+    assert seeds, "no edge-dominated replicate set found"
+    with pytest.warns(mlci.NearBoundWarning, match="wide studentized bound is kept"):
+        res = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=seeds[0])
+    assert res.method == "studentized" and "edge_fallback" not in res.details
+
+
+def _dominated(y, s, seed):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=seed, method="studentized")
+    lin = r.details["linearized"]
+    return bool(
+        edge_dominated(
+            r.estimate, lin["standard_error"], r.bootstrap_distribution,
+            r.replicate_standard_errors, confidence_level=0.95, bounds=r.bounds,
+        )
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize("metric", ["f1", "mcc"])

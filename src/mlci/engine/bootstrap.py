@@ -385,8 +385,8 @@ def resolve_method(
         "iid": plan.unit_of_sample is None,
         "design_effect": est.design_effect,
         "effective_n": est.effective_n,
-        "edge_fallback": edge_fallback_applies(kernel),
     }
+    linear["edge_fallback"], linear["edge_warn"] = edge_fallback_applies(kernel)
     return method, linear, reason
 
 
@@ -510,7 +510,9 @@ def finish_bootstrap(
             FewResamplesWarning,
         )
     if extra.get("edge_dominated"):
-        info["warning"] = warn_near_bound(extra["edge_dominated"], name)
+        info["warning"] = warn_near_bound(extra["edge_dominated"], name, kept=True)
+    elif extra.get("edge_fallback") and linear is not None and linear.get("edge_warn"):
+        info["warning"] = warn_near_bound(extra["edge_fallback"], name, kept=False)
     if "edge_fallback" in extra:
         info["method_reason"] = (
             info["method_reason"] + "; " if "method_reason" in info else ""
