@@ -376,6 +376,7 @@ class BootstrapResult(IntervalResult):
         method: str | None = None,
         confidence_level: Any = None,
         alternative: str | None = None,
+        variant: str = "mlci",
     ) -> Any:
         """Another interval from the same replicates, without resampling again.
 
@@ -388,6 +389,14 @@ class BootstrapResult(IntervalResult):
             Several levels (e.g. ``[0.9, 0.95, 0.99]``) give a tuple of results, one per
             level, in the order given.
         alternative : {"two-sided", "less", "greater"}, optional
+        variant : {"mlci", "boot", "survey"}, default "mlci"
+            ``"boot"``: the interval R's ``boot.ci`` gives from these replicates (its
+            quantile rule, BCa's bias correction counting only replicates strictly below
+            the estimate, the normal interval with the bootstrap bias subtracted, the
+            studentized interval on the metric's own scale).  ``"survey"`` (methods
+            ``"t"`` and ``"logit_t"`` over conditions): R survey's ``svyciprop``, with
+            the CR1 standard error and conditions - 1 degrees of freedom instead of CR2
+            and Imbens & Kolesár's.  See :mod:`mlci.engine.variants` and docs/r.md.
 
         Returns
         -------
@@ -405,7 +414,9 @@ class BootstrapResult(IntervalResult):
         levels = confidence_levels(confidence_level)
         if levels is not None:
             return tuple(
-                self.interval(method=method, confidence_level=lv, alternative=alternative)
+                self.interval(
+                    method=method, confidence_level=lv, alternative=alternative, variant=variant
+                )
                 for lv in levels
             )
         method = check_choice("method", method or self.method, INTERVAL_METHODS)
@@ -413,6 +424,7 @@ class BootstrapResult(IntervalResult):
             self.confidence_level if confidence_level is None else confidence_level
         )
         alt = check_alternative(self.alternative if alternative is None else alternative)
+        variant = check_choice("variant", variant, ("mlci", "boot", "survey"))
         accel = self.details.get("acceleration")
         if self.details.get("subsample") and method not in ("basic", "percentile", "normal"):
             raise ValueError(
@@ -440,9 +452,11 @@ class BootstrapResult(IntervalResult):
             bounds=self.bounds,
             linear=self.details.get("linearized"),
             se_dist=self.replicate_standard_errors,
+            variant=variant,
         )
         conv = float if np.ndim(self.estimate) == 0 else np.asarray
-        details = {k: v for k, v in self.details.items() if k not in ("z0", "fallback")}
+        drop = ("z0", "fallback", "variant", "bias")
+        details = {k: v for k, v in self.details.items() if k not in drop}
         details.update(extra)
         return dataclasses.replace(
             self,

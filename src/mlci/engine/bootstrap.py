@@ -385,6 +385,9 @@ def resolve_method(
         "iid": plan.unit_of_sample is None,
         "design_effect": est.design_effect,
         "effective_n": est.effective_n,
+        "standard_error_cr1": est.standard_error_cr1
+        if np.ndim(est.standard_error_cr1)
+        else float(est.standard_error_cr1),
     }
     linear["edge_fallback"], linear["edge_warn"] = edge_fallback_applies(kernel)
     return method, linear, reason
