@@ -384,11 +384,7 @@ def test_rank_metric_invariant_under_increasing_transform(
     np.testing.assert_allclose(t.confidence_interval, r.confidence_interval, rtol=1e-9, atol=1e-12)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 21: rates at a fixed rate interpolate linearly between scores, so a "
-    "strictly increasing transform of the scores changes them (wt-rcheck fixes it)",
-)
+# issue 21 (rates at a fixed rate along the ROC polyline): fixed on main by wt-rcheck
 @pytest.mark.parametrize("driver", RATE_DRIVERS, ids=[d.name for d in RATE_DRIVERS])
 def test_rate_at_rate_invariant_under_increasing_transform(driver: Driver) -> None:
     # a fixed data set on which the linear interpolation shows (hypothesis found
@@ -478,12 +474,7 @@ def test_swapping_class_of_scores_keeps_auc_and_eer(d: Data) -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 21: a rate at a fixed rate interpolates between scores, not along the ROC "
-    "polyline, so on tied scores the FNR at FPR 0.2 is not the swapped object's FPR at FNR "
-    "0.2 (0.3448 against 0.3103 here)",
-)
+# issue 21: fixed on main by wt-rcheck (the rate is read along the ROC polyline)
 def test_swapping_class_of_scores_maps_rate_at_rate() -> None:
     # hypothesis found this in the draws of test_swapping_class_of_scores_keeps_auc_and_eer;
     # a seeded data set with tied scores keeps the strict xfail deterministic
