@@ -141,10 +141,16 @@ def test_explicit_studentized_and_reread():
     st = mlci.bootstrap_ci(y, p, metric="f1", rng=0, method="studentized")
     ref = mlci.bootstrap_ci(y, p, metric="f1", rng=0, method="logit_t")
     assert_allclose(tuple(st.confidence_interval), tuple(ref.confidence_interval), rtol=1e-12)
-    # re-reading the same replicates at the same level gives the same interval
+    # re-reading the same replicates at the same level gives the same interval and says
+    # the same method; at 99% too (the rule decides alike up to 99%)
     again = st.interval(method="studentized")
     assert_allclose(tuple(again.confidence_interval), tuple(st.confidence_interval))
     assert again.details["edge_fallback_method"] == "logit_t"
+    assert again.method == st.method == "logit_t"
+    direct = mlci.bootstrap_ci(y, p, metric="f1", rng=0, confidence_level=0.99)
+    reread = st.interval(method="studentized", confidence_level=0.99)
+    assert reread.method == direct.method == "logit_t"
+    assert_allclose(tuple(reread.confidence_interval), tuple(direct.confidence_interval))
 
 
 def test_seed_reproduces_across_batch_and_jobs():
