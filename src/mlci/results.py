@@ -196,7 +196,13 @@ class Result:
         return {f.name: json_safe(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
 
     def to_json(self, **kwargs: Any) -> str:
-        """:meth:`to_dict` as strict JSON (NaN and infinities as ``null``)."""
+        """:meth:`to_dict` as strict JSON (NaN and infinities as ``null``).
+
+        Parameters
+        ----------
+        **kwargs
+            Passed to :func:`json.dumps` (``indent=2``...).
+        """
         return strict_json(self.to_dict(), **kwargs)
 
     def to_frame(self) -> Any:
@@ -645,10 +651,11 @@ def _copy_seed(ss: np.random.SeedSequence) -> np.random.SeedSequence:
 
 def _at_level(res: Any, level: float) -> Any:
     """``res`` re-read at ``level`` from its replicates, or None when it cannot be."""
-    if isinstance(res, IntervalResult) and callable(getattr(res, "interval", None)):
+    reread = getattr(res, "interval", None)
+    if isinstance(res, IntervalResult) and callable(reread):
         # a bootstrap's replicates, or a result that re-reads its own interval (the
         # protocols' CVResult and BootstrapErrorResult)
-        return res.interval(confidence_level=level)
+        return reread(confidence_level=level)
     if isinstance(res, tuple) and res and all(isinstance(r, BootstrapResult) for r in res):
         return tuple(r.interval(confidence_level=level) for r in res)
     if dataclasses.is_dataclass(res) and not isinstance(res, type):

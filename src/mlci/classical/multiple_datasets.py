@@ -544,7 +544,9 @@ def _control_index(control: Any, names: list[str]) -> int:
     raise TypeError(f"`control` must be a method name or a column index; got {control!r}.")
 
 
-def _prep_posthoc(scores, alpha, higher_is_better, names):
+def _prep_posthoc(
+    scores: Any, alpha: float, higher_is_better: bool, names: Sequence[str] | None
+) -> tuple[float, list[str], int, int, np.ndarray, float]:
     alpha = check_alpha(alpha)
     higher_is_better = check_flag("higher_is_better", higher_is_better)
     arr, names = _score_matrix(scores, names)

@@ -47,6 +47,7 @@ Clarke-Pearson (1988).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,7 +94,7 @@ class Linearized:
 
     standard_error: np.ndarray
     n_units: int
-    df: int
+    df: float
     design_effect: float | None = None
     effective_n: float | None = None
     standard_error_cr1: np.ndarray | None = None
@@ -208,6 +209,15 @@ def _variance(
     return c / (c - 1) * ss
 
 
+def _gradient(kernel: Kernel, w: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``kernel.gradient``, called only where the linearization applies (see
+    :attr:`Linearization.unsupported`), so never None here."""
+    grad = kernel.gradient(w, values)
+    if grad is None:
+        raise RuntimeError(f"The metric {kernel.name!r} has no gradient to linearize.")
+    return grad
+
+
 def _se(var: np.ndarray) -> np.ndarray:
     return np.sqrt(np.maximum(var, 0.0))
 
@@ -283,6 +293,7 @@ class Linearization:
         kernel = self.kernel
         units = self.units
         counts, _, grad = self.at_data()
+        cells: Any
         if units.iid:
             cells = None
         else:
@@ -346,6 +357,7 @@ class Linearization:
         units = self.units
         shape = kernel.shape
         c = units.n_units
+        evaluate: Callable[[np.ndarray], np.ndarray]
 
         def atom_sampler() -> Sampler:
             return sampler if sampler is not None else plan.weights_for(kernel.keys, kernel.m)
@@ -380,7 +392,7 @@ class Linearization:
                 def unit_eval(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                     w = atoms.atoms_of_units(u)  # type: ignore[attr-defined]
                     values = kernel.evaluate(w)
-                    grad = kernel.gradient(w, values)
+                    grad = _gradient(kernel, w, values)
                     return values, units.unit_sums(grad)
 
                 size = int(np.prod(shape, dtype=int))
@@ -402,7 +414,7 @@ class Linearization:
 
             def evaluate(w: np.ndarray) -> np.ndarray:
                 values = kernel.evaluate(w)
-                grad = kernel.gradient(w, values)
+                grad = _gradient(kernel, w, values)
                 with np.errstate(invalid="ignore"):
                     return np.stack([values, _se(_variance(units, w, grad, None))], axis=1)
 
@@ -412,7 +424,7 @@ class Linearization:
 
             def evaluate(w: np.ndarray) -> np.ndarray:
                 values = kernel.evaluate(w)
-                grad = kernel.gradient(w, values)
+                grad = _gradient(kernel, w, values)
                 w_cells = np.take(w, units.cell_atom, axis=1)
                 with np.errstate(invalid="ignore"):
                     return np.stack([values, _se(_variance(units, w, grad, w_cells))], axis=1)
@@ -424,7 +436,7 @@ class Linearization:
             def evaluate(w_cells: np.ndarray) -> np.ndarray:
                 w = units.atoms(w_cells)
                 values = kernel.evaluate(w)
-                grad = kernel.gradient(w, values)
+                grad = _gradient(kernel, w, values)
                 with np.errstate(invalid="ignore"):
                     return np.stack([values, _se(_variance(units, w, grad, w_cells))], axis=1)
 
