@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import functools
 import inspect
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -54,6 +55,9 @@ from mlci.data import llm_example_path
 pytestmark = [
     pytest.mark.filterwarnings("ignore:oob_ci's interval:UserWarning"),
     pytest.mark.filterwarnings(r"ignore:The \.632\+? interval with n_bootstraps:UserWarning"),
+    # FAST uses 20 replicates (0.5 expected beyond a 95% bound) to keep the input checks
+    # fast; FewResamplesWarning is tested in tests/engine/test_guards.py
+    pytest.mark.filterwarnings("ignore::mlci.FewResamplesWarning"),
 ]
 
 BAD = (ValueError, TypeError)
@@ -717,6 +721,7 @@ EXEMPT = {
     "EvalLog",
     "GroupResult",
     "FewConditionsWarning",
+    "FewResamplesWarning",
     "IntervalResult",
     "InvalidReplicatesWarning",
     "IrregularEstimandWarning",
@@ -724,6 +729,7 @@ EXEMPT = {
     "LLMEstimates",
     "LeaderboardEntry",
     "MarginTest",
+    "NearBoundWarning",
     "MlciWarning",
     "OptimalThreshold",
     "OOBResult",
@@ -1779,3 +1785,23 @@ def test_cli_bad_value_is_one_line_naming_it(tmp_path, capsys, command, option, 
     known = {s for a in _subparsers()[command]._actions for s in a.option_strings}
     named = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", err))
     assert named <= known, f"options that `mlci {command}` does not have: {named - known}"
+
+
+def _results_in(out: Any) -> list[Any]:
+    """Every mlci result object in a driver's output (a result, a tuple or mapping of them)."""
+    if isinstance(out, mlci.results.Result):
+        return [out]
+    if isinstance(out, tuple | list):
+        return [r for x in out for r in _results_in(x)]
+    if isinstance(out, dict):
+        return [r for x in out.values() for r in _results_in(x)]
+    return []
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_to_dict_is_strict_json(name):
+    # issue 20: to_dict() kept inf (a one-sided interval's open end) and NaN, which
+    # json.dumps writes as the non-standard tokens Infinity and NaN
+    found = _results_in(REGISTRY[name].run())
+    for res in found:
+        json.dumps(res.to_dict(), allow_nan=False)

@@ -85,9 +85,11 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "exceptions": (
         "DegenerateIntervalWarning",
         "FewConditionsWarning",
+        "FewResamplesWarning",
         "InvalidReplicatesWarning",
         "IrregularEstimandWarning",
         "MlciWarning",
+        "NearBoundWarning",
     ),
     "llm.compare": ("LeaderboardEntry", "LLMComparison", "llm_compare"),
     "llm.estimands": ("LLMEstimates", "llm_ci"),
