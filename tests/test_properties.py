@@ -259,6 +259,21 @@ def test_99_interval_contains_95(driver: Driver, d: Data) -> None:
     assert lo99 <= lo95 + 1e-12 and hi95 <= hi99 + 1e-12, ((lo95, hi95), (lo99, hi99))
 
 
+REREAD = [d for d in BOOTSTRAP + SCORES if "bca" not in d.name]
+
+
+@pytest.mark.parametrize("driver", REREAD, ids=[d.name for d in REREAD])
+@settings(PROPERTY, max_examples=15)
+@given(d=datasets())
+def test_interval_at_another_level_equals_computing_it(driver: Driver, d: Data) -> None:
+    # result.interval(confidence_level=...) re-reads the same replicates: the same
+    # interval as asking for that level with the same rng
+    r99 = quiet(driver.run(d).interval, confidence_level=0.99)
+    direct = driver.run(d, confidence_level=0.99)
+    assert r99.method == direct.method
+    np.testing.assert_allclose(r99.confidence_interval, direct.confidence_interval, rtol=1e-12)
+
+
 # Row order.  The iid engine draws each replicate's counts per atom (a multinomial over
 # the atoms) when n >= 16 m, i.e. for the decision metrics on their four confusion cells
 # from n = 64 on: there the rows' order cannot matter.  Below that, and for the ranking
