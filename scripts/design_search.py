@@ -620,7 +620,8 @@ def assess(res: dict[str, Any]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------ report
-def table(results: list[dict[str, Any]], top: int | None = None) -> str:
+def table(results: list[dict[str, Any]], top: int | None = None, flags: bool = True) -> str:
+    """Markdown table of designs, worst first (``flags=False``: without the verdicts)."""
     rows = sorted(results, key=lambda r: -r["verdict"]["score"])
     if top is not None:
         rows = rows[:top]
@@ -640,6 +641,8 @@ def table(results: list[dict[str, Any]], top: int | None = None) -> str:
         "warned",
         "flags",
     ]
+    if not flags:
+        head = head[:-1]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         ms = r["methods"]
@@ -656,8 +659,8 @@ def table(results: list[dict[str, Any]], top: int | None = None) -> str:
         out.append(
             f"| {r['label']} | {r['truth']:.4g} | {ms.get('auto', {}).get('n', 0)} | {chosen} | "
             f"{cov('auto')} | {cov('bca')} | {cov('percentile')} | {cov('analytic')} | "
-            f"{wid('auto')} | {wid('bca')} | {ratio} | {edge} | {r['warned']} | "
-            f"{'; '.join(r['verdict']['flags'])} |"
+            f"{wid('auto')} | {wid('bca')} | {ratio} | {edge} | {r['warned']} |"
+            + (f" {'; '.join(r['verdict']['flags'])} |" if flags else "")
         )
     return "\n".join(out)
 
@@ -698,11 +701,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--report", action="store_true", help="only print the saved results")
     p.add_argument("--top", type=int, default=15)
+    p.add_argument("--no-flags", action="store_true", help="tables without the verdicts")
     p.add_argument("--max-seconds", type=float, default=math.inf, help="stop after this long")
     args = p.parse_args(argv)
 
     doc = load(args.json)
-    key = f"seed{args.seed}" + (f"-{args.focus}" if args.focus else "")
+    key = "cells" if args.cells else f"seed{args.seed}" + (f"-{args.focus}" if args.focus else "")
     runs = doc.setdefault("runs", {})
     results: list[dict[str, Any]] = runs.setdefault(key, [])
     confirmed: list[dict[str, Any]] = doc.setdefault("confirmed", [])
@@ -718,8 +722,6 @@ def main(argv: list[str] | None = None) -> int:
     if not args.report:
         if args.cells:
             todo = list(CELLS.values())
-            key = "cells"
-            results = runs.setdefault(key, [])
             results.clear()
         elif args.design:
             todo = [random_design(i, args.seed, args.focus) for i in args.design]
@@ -766,10 +768,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.json and not args.design:
             save(args.json, doc)
     print(f"## {len(results)} designs ({key}); the {args.top} worst\n")
-    print(table(results, args.top))
-    if confirmed and not args.design:
+    print(table(results, args.top, not args.no_flags))
+    if confirmed and not args.design and not args.cells:
         print("\n## confirmed with more test sets\n")
-        print(table(confirmed))
+        print(table(confirmed, None, not args.no_flags))
     return 0
 
 
