@@ -122,17 +122,17 @@ def main(argv: list[str] | None = None) -> None:
     log = res.pop("value")
     rows.append(("mlci.eval_log (5M rows -> table)", res, ""))
     res = measure_call(
-        lambda: mlci.llm_compare(log, cluster="passage", rng=0, n_resamples=args.n_resamples)
+        lambda: mlci.llm_compare(log, conditions="passage", rng=0, n_resamples=args.n_resamples)
     )
     cmp_auto = res.pop("value")
     rows.append((f"mlci.llm_compare default (auto, B={args.n_resamples}), all pairs, Holm",
                  res, ""))  # fmt: skip
-    res = measure_call(lambda: mlci.llm_compare(log, cluster="passage", method="cr1"))
+    res = measure_call(lambda: mlci.llm_compare(log, conditions="passage", method="cr1"))
     cmp_cr1 = res.pop("value")
     rows.append(("mlci.llm_compare cr1, all pairs, Holm", res, ""))
     res = measure_call(
         lambda: mlci.llm_compare(
-            log, cluster="passage", rng=0, n_resamples=args.n_resamples, method="bca"
+            log, conditions="passage", rng=0, n_resamples=args.n_resamples, method="bca"
         )
     )
     cmp_boot = res.pop("value")

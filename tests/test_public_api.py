@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import functools
 import inspect
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -54,6 +55,9 @@ from mlci.data import llm_example_path
 pytestmark = [
     pytest.mark.filterwarnings("ignore:oob_ci's interval:UserWarning"),
     pytest.mark.filterwarnings(r"ignore:The \.632\+? interval with n_bootstraps:UserWarning"),
+    # FAST uses 20 replicates (0.5 expected beyond a 95% bound) to keep the input checks
+    # fast; FewResamplesWarning is tested in tests/engine/test_guards.py
+    pytest.mark.filterwarnings("ignore::mlci.FewResamplesWarning"),
 ]
 
 BAD = (ValueError, TypeError)
@@ -108,7 +112,7 @@ L_ITEM = np.tile(np.repeat(np.arange(N // 2), 2), 2)
 L_REPEAT = np.tile([0, 1], N)
 L_SCORE = np.where(np.arange(2 * N) % 3 == 0, 0.0, 1.0)
 L_TASK = np.where(L_ITEM % 2 == 0, "t0", "t1")
-LLM_LOG = mlci.read_eval_logs(llm_example_path(), clusters=["group"])
+LLM_LOG = mlci.read_eval_logs(llm_example_path(), conditions=["group"])
 
 #: kinds of per-sample arguments (what a wrong dtype is, how a missing value is written)
 LABELS, NUMBERS, GROUPS, IDS, MATRIX = "labels", "numbers", "groups", "ids", "matrix"
@@ -630,10 +634,10 @@ REGISTRY: dict[str, Api] = {
         one_is_too_few=False,
     ),
     "read_eval_logs": Api(
-        mlci.read_eval_logs, {"paths": llm_example_path(), "clusters": ["group"]}
+        mlci.read_eval_logs, {"paths": llm_example_path(), "conditions": ["group"]}
     ),
-    "llm_ci": Api(mlci.llm_ci, {"log": LLM_LOG, "cluster": "group", **FAST}),
-    "llm_compare": Api(mlci.llm_compare, {"log": LLM_LOG, "cluster": "group", **FAST}),
+    "llm_ci": Api(mlci.llm_ci, {"log": LLM_LOG, "conditions": "group", **FAST}),
+    "llm_compare": Api(mlci.llm_compare, {"log": LLM_LOG, "conditions": "group", **FAST}),
     "llm_sample_size": Api(
         mlci.llm_sample_size, {"log": LLM_LOG, "a": "model-a", "b": "model-b", "difference": 0.03}
     ),
@@ -669,11 +673,13 @@ EXEMPT = {
     "EvalLog",
     "GroupResult",
     "FewConditionsWarning",
+    "FewResamplesWarning",
     "IntervalResult",
     "InvalidReplicatesWarning",
     "LLMComparison",
     "LLMEstimates",
     "LeaderboardEntry",
+    "NearBoundWarning",
     "MlciWarning",
     "OOBResult",
     "PairDifference",
@@ -824,8 +830,7 @@ OPTION_BAD: dict[str, list[Any]] = {
     "resample_levels": ["nope"],
     "scores": [[0.1, 0.9], None],  # the Scores object of the score functions
     "metric": [3],
-    "cluster": ["nope"],
-    "clusters": ["x", ["nope"]],
+    "conditions": ["x", ["nope"]],  # the LLM functions' column names (elsewhere: data)
     "models": ["A", ["zz"]],
     "model": [3],
     "filter": [3, "nope"],
@@ -1214,8 +1219,8 @@ CLI_BASE = {
     ],
     "metrics": ["metrics"],
     "example": ["example"],
-    "llm ci": ["llm", "ci", "--example", "--cluster", "group", "-B", "20", "--seed", "0"],
-    "llm compare": ["llm", "compare", "--example", "--cluster", "group", "-B", "20", "--seed", "0"],
+    "llm ci": ["llm", "ci", "--example", "--condition", "group", "-B", "20", "--seed", "0"],
+    "llm compare": ["llm", "compare", "--example", "--condition", "group", "-B20", "--seed", "0"],
     "llm plan": ["llm", "plan", "--example", "--models", "model-a,model-b", "--difference", "0.05"],
 }
 #: a datasets x methods table (for `mlci datasets`), the report's output file
@@ -1481,7 +1486,9 @@ _LLM_READING: dict[str, list[tuple[list[str], str]]] = {
     "--metric": [(["--metric", "acc"], "no column 'acc'")],
     "--model": [(["--model", "x"], "duplicated row")],  # every file's rows as one model
     "--filter": [(["--filter", "x"], "--filter selects an lm-evaluation-harness filter")],
-    "--cluster": [(["--cluster", "nope"], "no column 'nope'")],
+    "--condition": [(["--condition", "nope"], "no column 'nope'")],
+    "--partial": [(["--partial=yes"], "--partial")],
+    "--cluster": [(["--cluster", "nope"], "no column 'nope'")],  # the hidden former spelling
     "--models": [(["--models", "zz"], "--models names ['zz']")],
 }
 _LLM_ESTIMAND: dict[str, list[tuple[list[str], str]]] = {
@@ -1617,3 +1624,23 @@ def test_cli_bad_value_is_one_line_naming_it(tmp_path, capsys, command, option, 
     known = {s for a in _subparsers()[command]._actions for s in a.option_strings}
     named = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", err))
     assert named <= known, f"options that `mlci {command}` does not have: {named - known}"
+
+
+def _results_in(out: Any) -> list[Any]:
+    """Every mlci result object in a driver's output (a result, a tuple or mapping of them)."""
+    if isinstance(out, mlci.results.Result):
+        return [out]
+    if isinstance(out, tuple | list):
+        return [r for x in out for r in _results_in(x)]
+    if isinstance(out, dict):
+        return [r for x in out.values() for r in _results_in(x)]
+    return []
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_to_dict_is_strict_json(name):
+    # issue 20: to_dict() kept inf (a one-sided interval's open end) and NaN, which
+    # json.dumps writes as the non-standard tokens Infinity and NaN
+    found = _results_in(REGISTRY[name].run())
+    for res in found:
+        json.dumps(res.to_dict(), allow_nan=False)

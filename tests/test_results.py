@@ -45,7 +45,8 @@ def _compare() -> mlci.ComparisonResult:
 
 @cache
 def _llm_log() -> mlci.EvalLog:
-    return mlci.read_eval_logs(llm_example_path(), clusters=["group"]).select(tasks=["arithmetic"])
+    log = mlci.read_eval_logs(llm_example_path(), conditions=["group"])
+    return log.select(tasks=["arithmetic"])
 
 
 def _coverage() -> simulate.CoverageStudy:
@@ -111,9 +112,9 @@ BUILDERS: dict[str, Callable[[], Any]] = {
     "PlanResult llm_sample_size": lambda: mlci.llm_sample_size(
         _llm_log(), "model-a", "model-b", difference=0.05),
     "EvalLog": lambda: _llm_log(),
-    "LLMEstimates": lambda: mlci.llm_ci(_llm_log(), cluster="group", rng=0, n_resamples=100),
-    "LLMEstimates cr1": lambda: mlci.llm_ci(_llm_log(), cluster="group", method="cr1"),
-    "LLMComparison": lambda: mlci.llm_compare(_llm_log(), cluster="group", method="cr1"),
+    "LLMEstimates": lambda: mlci.llm_ci(_llm_log(), conditions="group", rng=0, n_resamples=100),
+    "LLMEstimates cr1": lambda: mlci.llm_ci(_llm_log(), conditions="group", method="cr1"),
+    "LLMComparison": lambda: mlci.llm_compare(_llm_log(), conditions="group", method="cr1"),
     "LLMComparison reference": lambda: mlci.llm_compare(
         _llm_log(), reference="model-c", rng=0, n_resamples=100),
     "LeaderboardEntry": lambda: mlci.llm_compare(_llm_log(), method="cr1").leaderboard[0],

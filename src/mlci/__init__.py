@@ -76,8 +76,10 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "exceptions": (
         "DegenerateIntervalWarning",
         "FewConditionsWarning",
+        "FewResamplesWarning",
         "InvalidReplicatesWarning",
         "MlciWarning",
+        "NearBoundWarning",
     ),
     "llm.compare": ("LeaderboardEntry", "LLMComparison", "llm_compare"),
     "llm.estimands": ("LLMEstimates", "llm_ci"),

@@ -115,6 +115,28 @@ def _finite_or_none(x: Any) -> Any:
     return x
 
 
+def json_safe(x: Any) -> Any:
+    """Plain values with NaN and infinities as ``None`` (keys kept as they are).
+
+    What every result's ``to_dict()`` returns, so that ``json.dumps(res.to_dict(),
+    allow_nan=False)`` works: an unbounded end of a one-sided interval (``inf``), an
+    undefined value (``NaN``) are ``None``, as in the CLI's ``--json``.
+
+    Examples
+    --------
+    >>> json_safe({"low": np.float64(0.5), "high": np.inf, "se": [np.nan, 1.0]})
+    {'low': 0.5, 'high': None, 'se': [None, 1.0]}
+    """
+    x = plain(x)
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: json_safe(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [json_safe(v) for v in x]
+    return x
+
+
 def strict_json(x: Any, **kwargs: Any) -> str:
     """JSON text with NaN and infinities as ``null`` (strict JSON has no such tokens).
 
@@ -169,8 +191,9 @@ class Result:
         raise NotImplementedError
 
     def to_dict(self) -> dict[str, Any]:
-        """All fields as plain Python values (lists for arrays)."""
-        return {f.name: plain(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        """All fields as plain Python values (lists for arrays), ready for strict JSON:
+        NaN and infinite values (an unbounded end of a one-sided interval) are ``None``."""
+        return {f.name: json_safe(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
 
     def to_json(self, **kwargs: Any) -> str:
         """:meth:`to_dict` as strict JSON (NaN and infinities as ``null``)."""
@@ -353,6 +376,7 @@ class BootstrapResult(IntervalResult):
         method: str | None = None,
         confidence_level: Any = None,
         alternative: str | None = None,
+        variant: str = "mlci",
     ) -> Any:
         """Another interval from the same replicates, without resampling again.
 
@@ -365,6 +389,14 @@ class BootstrapResult(IntervalResult):
             Several levels (e.g. ``[0.9, 0.95, 0.99]``) give a tuple of results, one per
             level, in the order given.
         alternative : {"two-sided", "less", "greater"}, optional
+        variant : {"mlci", "boot", "survey"}, default "mlci"
+            ``"boot"``: the interval R's ``boot.ci`` gives from these replicates (its
+            quantile rule, BCa's bias correction counting only replicates strictly below
+            the estimate, the normal interval with the bootstrap bias subtracted, the
+            studentized interval on the metric's own scale).  ``"survey"`` (methods
+            ``"t"`` and ``"logit_t"`` over conditions): R survey's ``svyciprop``, with
+            the CR1 standard error and conditions - 1 degrees of freedom instead of CR2
+            and Imbens & Kolesár's.  See :mod:`mlci.engine.variants` and docs/r.md.
 
         Returns
         -------
@@ -382,7 +414,9 @@ class BootstrapResult(IntervalResult):
         levels = confidence_levels(confidence_level)
         if levels is not None:
             return tuple(
-                self.interval(method=method, confidence_level=lv, alternative=alternative)
+                self.interval(
+                    method=method, confidence_level=lv, alternative=alternative, variant=variant
+                )
                 for lv in levels
             )
         method = check_choice("method", method or self.method, INTERVAL_METHODS)
@@ -390,6 +424,7 @@ class BootstrapResult(IntervalResult):
             self.confidence_level if confidence_level is None else confidence_level
         )
         alt = check_alternative(self.alternative if alternative is None else alternative)
+        variant = check_choice("variant", variant, ("mlci", "boot", "survey"))
         accel = self.details.get("acceleration")
         if self.details.get("subsample") and method not in ("basic", "percentile", "normal"):
             raise ValueError(
@@ -417,9 +452,11 @@ class BootstrapResult(IntervalResult):
             bounds=self.bounds,
             linear=self.details.get("linearized"),
             se_dist=self.replicate_standard_errors,
+            variant=variant,
         )
         conv = float if np.ndim(self.estimate) == 0 else np.asarray
-        details = {k: v for k, v in self.details.items() if k not in ("z0", "fallback")}
+        drop = ("z0", "fallback", "variant", "bias")
+        details = {k: v for k, v in self.details.items() if k not in drop}
         details.update(extra)
         return dataclasses.replace(
             self,

@@ -37,8 +37,8 @@ def test_compare_matches_the_api(capsys):
     code, out, err = run(capsys, argv)
     assert code == 0, err
     got = json.loads(out)
-    log = mlci.read_eval_logs(llm_example_path(), clusters=["group"])
-    res = mlci.llm_compare(log, cluster="group", rng=3, n_resamples=300)
+    log = mlci.read_eval_logs(llm_example_path(), conditions=["group"])
+    res = mlci.llm_compare(log, conditions="group", rng=3, n_resamples=300)
     assert got["seed"] == 3 and got["correction"] == "holm"
     assert [d["estimate"] for d in got["differences"]] == pytest.approx(
         [d.estimate for d in res.differences]

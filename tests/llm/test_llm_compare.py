@@ -19,7 +19,7 @@ from mlci.llm.compare import LeaderboardEntry, leaderboard
 
 @pytest.fixture(scope="module")
 def example():
-    return mlci.read_eval_logs(llm_example_path(), clusters=["group"])
+    return mlci.read_eval_logs(llm_example_path(), conditions=["group"])
 
 
 def _item_means(log):
@@ -29,7 +29,7 @@ def _item_means(log):
 
 
 def test_cr1_differences_match_statsmodels(example):
-    res = mlci.llm_compare(example, cluster="group", method="cr1")
+    res = mlci.llm_compare(example, conditions="group", method="cr1")
     items = _item_means(example)
     wide = items.pivot_table(index=["task", "item", "group"], columns="model", values="score")
     wide = wide.reset_index()
@@ -52,7 +52,7 @@ def test_cr1_differences_match_statsmodels(example):
 
 
 def test_bootstrap_comparison_is_mlci_compare(example):
-    res = mlci.llm_compare(example, cluster="group", rng=2, n_resamples=400, correction="holm",
+    res = mlci.llm_compare(example, conditions="group", rng=2, n_resamples=400, correction="holm",
                            method="bca")  # fmt: skip
     items = _item_means(example)
     wide = items.pivot_table(index=["task", "item", "group"], columns="model", values="score")
@@ -71,7 +71,7 @@ def test_bootstrap_comparison_is_mlci_compare(example):
 
 def test_pairing_narrows_the_difference(example):
     # the difference's interval is much narrower than the models' intervals suggest
-    res = mlci.llm_compare(example, cluster="group", method="cr1")
+    res = mlci.llm_compare(example, conditions="group", method="cr1")
     d = res.difference("model-a", "model-b")
     a, b = res.models["model-a"], res.models["model-b"]
     unpaired = np.hypot(a.standard_error, b.standard_error)
@@ -124,7 +124,7 @@ def test_reference_and_result_interface(example):
     assert res.leaderboard is None
     with pytest.raises(ValueError, match="No leaderboard"):
         res.rows("leaderboard")
-    full = mlci.llm_compare(example, cluster="group", method="cr1")
+    full = mlci.llm_compare(example, conditions="group", method="cr1")
     assert list(full.to_frame("leaderboard").model) == ["model-a", "model-b", "model-c"]
     assert len(full.to_frame()) == 3
     assert "<table" in full._repr_html_()
@@ -140,8 +140,8 @@ def test_many_models_holm_and_maxt(example):
     extra["model"] = "model-d"
     extra["score"] = (rng.random(len(extra)) < 0.5).astype(float)
     frame = __import__("pandas").concat([f, extra])
-    log = mlci.eval_log(frame, task="task", repeat="repeat", clusters=["group"])
-    res = mlci.llm_compare(log, cluster="group", correction="maxt", rng=0, n_resamples=300,
+    log = mlci.eval_log(frame, task="task", repeat="repeat", conditions=["group"])
+    res = mlci.llm_compare(log, conditions="group", correction="maxt", rng=0, n_resamples=300,
                            method="bca")  # fmt: skip
     assert len(res.differences) == 6 and res.correction == "maxt"
     for method in ("cr1", "t", "auto", "studentized"):  # max-t needs the joint bootstrap

@@ -43,7 +43,7 @@ def synthetic(rng_seed=0, n_models=3, n_clusters=40, repeats=3, n_tasks=2):
                         rows["score"].append(float(rng.random() < p))
                         rows["passage"].append(f"c{c}")
     cl = {"passage": rows.pop("passage")}
-    return mlci.eval_log(**rows, clusters=cl)
+    return mlci.eval_log(**rows, conditions=cl)
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +53,7 @@ def log():
 
 @pytest.fixture(scope="module")
 def example():
-    return mlci.read_eval_logs(llm_example_path(), clusters=["group"])
+    return mlci.read_eval_logs(llm_example_path(), conditions=["group"])
 
 
 def _items(log, model):
@@ -83,7 +83,7 @@ def test_pass_at_k_matches_chen():
 
 @pytest.mark.parametrize("cluster", [None, "passage", "task"])
 def test_cr1_matches_statsmodels_micro(log, cluster):
-    res = mlci.llm_ci(log, cluster=cluster, method="cr1")
+    res = mlci.llm_ci(log, conditions=cluster, method="cr1")
     for m in log.models:
         g = _items(log, m)
         X = np.ones((len(g), 1))
@@ -106,7 +106,7 @@ def test_cr1_matches_statsmodels_micro(log, cluster):
 
 
 def test_cr1_macro_matches_statsmodels_wls(log):
-    res = mlci.llm_ci(log, cluster="passage", method="cr1", aggregate="macro")
+    res = mlci.llm_ci(log, conditions="passage", method="cr1", aggregate="macro")
     for m in log.models:
         g = _items(log, m)
         w = 1.0 / g.groupby("task").score.transform("size").to_numpy()
@@ -124,7 +124,7 @@ def test_bootstrap_is_the_engine_on_item_means(log):
     # one task: llm_ci's bootstrap is bootstrap_ci of the weighted mean of item means with
     # the clusters as conditions (same plan, same seed, same numbers)
     one = log.select(tasks=["t0"])
-    res = mlci.llm_ci(one, cluster="passage", rng=3, n_resamples=400, method="bca")
+    res = mlci.llm_ci(one, conditions="passage", rng=3, n_resamples=400, method="bca")
     g = _items(one, "m1")
     r = res.models["m1"]
     ref = mlci.bootstrap_ci(np.ones(len(g)), g.score.to_numpy(), metric="weighted_mean",
@@ -137,8 +137,8 @@ def test_bootstrap_is_the_engine_on_item_means(log):
 
 
 def test_bootstrap_se_close_to_cr1(log):
-    boot = mlci.llm_ci(log, cluster="passage", rng=0, n_resamples=2000, method="percentile")
-    cr1 = mlci.llm_ci(log, cluster="passage", method="cr1")
+    boot = mlci.llm_ci(log, conditions="passage", rng=0, n_resamples=2000, method="percentile")
+    cr1 = mlci.llm_ci(log, conditions="passage", method="cr1")
     # stratified by task the bootstrap removes the between-task part: close, not equal
     for m in log.models:
         ratio = boot.models[m].standard_error / cr1.models[m].standard_error
@@ -147,8 +147,8 @@ def test_bootstrap_se_close_to_cr1(log):
 
 def test_clusters_widen_and_nested_repeats_are_conservative(example):
     flat = mlci.llm_ci(example, method="percentile", rng=0, n_resamples=1000)
-    clus = mlci.llm_ci(example, cluster="group", method="percentile", rng=0, n_resamples=1000)
-    nest = mlci.llm_ci(example, cluster="group", repeats="nested", method="percentile", rng=0,
+    clus = mlci.llm_ci(example, conditions="group", method="percentile", rng=0, n_resamples=1000)
+    nest = mlci.llm_ci(example, conditions="group", repeats="nested", method="percentile", rng=0,
                        n_resamples=1000)  # fmt: skip
     for m in example.models:
         assert clus.models[m].standard_error > flat.models[m].standard_error
@@ -177,7 +177,7 @@ def test_pass_at_k_estimate(example):
         want = np.mean([chen_pass_at_k(int(n), int(c), 2) for n, c in g.to_numpy()])
         assert res.models[m].estimate == pytest.approx(want, abs=1e-12)
     assert res.estimand == "pass@2"
-    boot = mlci.llm_ci(example, estimand="pass@k", k=2, cluster="group", rng=0,
+    boot = mlci.llm_ci(example, estimand="pass@k", k=2, conditions="group", rng=0,
                        n_resamples=300)  # fmt: skip
     assert 0 <= boot.models["model-a"].confidence_interval.low < res.models["model-a"].estimate
 
@@ -208,14 +208,14 @@ def test_nested_needs_equal_repeats():
 
 
 def test_reproducible(example):
-    a = mlci.llm_ci(example, cluster="group", rng=5, n_resamples=300)
-    b = mlci.llm_ci(example, cluster="group", rng=5, n_resamples=300, batch=7)
+    a = mlci.llm_ci(example, conditions="group", rng=5, n_resamples=300)
+    b = mlci.llm_ci(example, conditions="group", rng=5, n_resamples=300, batch=7)
     for m in example.models:
         assert a.models[m].confidence_interval == b.models[m].confidence_interval
 
 
 def test_result_interface(example):
-    res = mlci.llm_ci(example, cluster="group", method="cr1")
+    res = mlci.llm_ci(example, conditions="group", method="cr1")
     assert repr(res).startswith("LLMEstimates(estimand='mean score', 3 models, 211 items")
     text = str(res)
     assert "model-a" in text and "se=" in text
@@ -233,7 +233,7 @@ def test_result_interface(example):
         ("items", "drop", "`items`"),
         ("k", 0, "`k`"),
         ("k", 1.5, "`k`"),
-        ("cluster", "zz", r"`cluster`='zz' is not a column"),
+        ("conditions", "zz", r"`conditions`='zz' is not a column"),
         ("models", ["zz"], "`models`"),
         ("method", "wald", "`method`"),
         ("confidence_level", 95, "`confidence_level`"),
@@ -246,6 +246,24 @@ def test_result_interface(example):
 def test_bad_options(example, option, value, pattern):
     with pytest.raises((ValueError, TypeError), match=pattern):
         mlci.llm_ci(example, **{option: value})
+
+
+def test_deprecated_cluster_keyword(example):
+    # `cluster` was the spelling before the glossary's `conditions` (issue 23): it still
+    # works, with a FutureWarning at the caller's line
+    want = mlci.llm_ci(example, conditions="group", method="cr1")
+    with pytest.warns(FutureWarning, match="`cluster` is deprecated.*`conditions`") as w:
+        got = mlci.llm_ci(example, cluster="group", method="cr1")
+    assert w[0].filename == __file__
+    assert got.models["model-a"].estimate == want.models["model-a"].estimate
+    assert got.models["model-a"].confidence_interval == want.models["model-a"].confidence_interval
+    with pytest.warns(FutureWarning):
+        cmp = mlci.llm_compare(example, cluster="group", method="cr1")
+    assert cmp.conditions == "group"
+    with pytest.raises(TypeError, match="Give `conditions` only"):
+        mlci.llm_ci(example, cluster="group", conditions="group")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'clusterz'"):
+        mlci.llm_ci(example, clusterz="group")
 
 
 def test_not_a_log():

@@ -51,7 +51,7 @@ def bell_mccaffrey_se(y, w, task, cluster, c):
 @pytest.mark.parametrize("aggregate", ["micro", "macro"])
 @pytest.mark.parametrize("cluster", ["passage", None])
 def test_cr2_matches_bell_mccaffrey(log, aggregate, cluster):
-    res = mlci.llm_ci(log, cluster=cluster, aggregate=aggregate, method="t")
+    res = mlci.llm_ci(log, conditions=cluster, aggregate=aggregate, method="t")
     f = log.to_frame()
     for m in log.models:
         g = _items(log, m)
@@ -76,8 +76,8 @@ def test_cr2_matches_bell_mccaffrey(log, aggregate, cluster):
 
 
 def test_pair_se_is_the_se_of_the_item_differences(log):
-    res = mlci.llm_compare(log, cluster="passage", method="t")
-    table = item_table(log, cluster="passage")
+    res = mlci.llm_compare(log, conditions="passage", method="t")
+    table = item_table(log, conditions="passage")
     d = table.values[0] - table.values[2]
     one = linear.cluster_sums(d[None, :], table.weights, table.cluster, table.task)
     pair = res.difference("m0", "m2")
@@ -96,7 +96,7 @@ def test_one_task_matches_the_engine(log):
     kw = {"conditions": g.cluster.to_numpy(), "rng": 5, "n_resamples": 300}
     args = (np.ones(len(g)), g.score.to_numpy())
     t_ref = mlci.bootstrap_ci(*args, metric="weighted_mean", method="t", **kw)
-    t_llm = mlci.llm_ci(one, cluster="passage", method="t").models["m1"]
+    t_llm = mlci.llm_ci(one, conditions="passage", method="t").models["m1"]
     # the engine differentiates a kernel of at most 64 atoms numerically: ~1e-7 agreement
     lin = t_ref.details["linearized"]
     assert t_llm.standard_error == pytest.approx(lin["standard_error"], rel=1e-6)
@@ -104,7 +104,7 @@ def test_one_task_matches_the_engine(log):
     assert t_llm.confidence_interval.low == pytest.approx(t_ref.confidence_interval.low, abs=1e-6)
     # the replicates are the engine's (same plan, streams and seed) ...
     bca = mlci.bootstrap_ci(*args, metric="weighted_mean", method="bca", **kw)
-    table = item_table(one, cluster="passage")
+    table = item_table(one, conditions="passage")
     cs = linear.cluster_sums(table.values, table.weights, table.cluster, None,
                              n_resamples=300, rng=5)  # fmt: skip
     dist, se_dist = linear.replicates(cs)
@@ -118,25 +118,25 @@ def test_one_task_matches_the_engine(log):
 
 
 def test_auto_is_the_default(log):
-    res = mlci.llm_compare(log, cluster="passage", rng=0, n_resamples=300)
+    res = mlci.llm_compare(log, conditions="passage", rng=0, n_resamples=300)
     assert res.method == "auto" and res.correction == "holm"
     assert "studentized" in res.details["method_reason"]
     assert {r.method for r in res.models.values()} == {"studentized"}
     assert {d.method for d in res.differences} == {"t"}
     # the differences of "auto" are those of "t"
-    t = mlci.llm_compare(log, cluster="passage", method="t")
+    t = mlci.llm_compare(log, conditions="passage", method="t")
     for a, b in zip(res.differences, t.differences, strict=True):
         assert a.confidence_interval == b.confidence_interval and a.pvalue == b.pvalue
-    ci = mlci.llm_ci(log, cluster="passage", rng=0, n_resamples=300)
+    ci = mlci.llm_ci(log, conditions="passage", rng=0, n_resamples=300)
     for m in log.models:
         assert ci.models[m].confidence_interval == res.models[m].confidence_interval
-    nested = mlci.llm_ci(log, cluster="passage", repeats="nested", rng=0, n_resamples=200)
+    nested = mlci.llm_ci(log, conditions="passage", repeats="nested", rng=0, n_resamples=200)
     assert nested.method == "auto" and "bca" in nested.details["method_reason"]
     assert {r.method for r in nested.models.values()} == {"bca"}
 
 
 def test_studentized_pairs(log):
-    res = mlci.llm_compare(log, cluster="passage", method="studentized", rng=1, n_resamples=400)
+    res = mlci.llm_compare(log, conditions="passage", method="studentized", rng=1, n_resamples=400)
     for d in res.differences:
         lo, hi = d.confidence_interval
         assert lo < d.estimate < hi and d.method == "studentized"
@@ -146,9 +146,9 @@ def test_studentized_pairs(log):
 
 
 def test_chunking_and_seed_reproducible(log, monkeypatch):
-    a = mlci.llm_compare(log, cluster="passage", method="studentized", rng=7, n_resamples=300)
+    a = mlci.llm_compare(log, conditions="passage", method="studentized", rng=7, n_resamples=300)
     monkeypatch.setattr(linear, "_CHUNK_BYTES", 8 * 40)  # a few replicates per chunk
-    b = mlci.llm_compare(log, cluster="passage", method="studentized", rng=7, n_resamples=300)
+    b = mlci.llm_compare(log, conditions="passage", method="studentized", rng=7, n_resamples=300)
     # the same replicates; the products summed in other blocks: equal to rounding
     for x, y in [*zip(a.models.values(), b.models.values(), strict=True),
                  *zip(a.differences, b.differences, strict=True)]:  # fmt: skip
@@ -168,15 +168,15 @@ def test_single_cluster_task_has_no_influence():
 def test_simulated_truth_inside_auto_interval_often():
     # a smoke check of the simulator and the default on one benchmark of 100 clusters
     log = simulate_benchmark(np.random.default_rng(3), n_clusters=100)
-    res = mlci.llm_compare(log, cluster="passage", rng=0, n_resamples=300)
+    res = mlci.llm_compare(log, conditions="passage", rng=0, n_resamples=300)
     assert res.details["n_clusters"] == 100 and res.details["effective_clusters"] < 100
 
 
 def test_few_clusters_warn(log):
     with pytest.warns(mlci.FewConditionsWarning, match="Only 2 conditions"):
-        mlci.llm_ci(log, cluster="task", method="t")
+        mlci.llm_ci(log, conditions="task", method="t")
     with pytest.warns(mlci.FewConditionsWarning) as rec:
-        res = mlci.llm_compare(log, cluster="task", method="t")
+        res = mlci.llm_compare(log, conditions="task", method="t")
     said = " ".join(str(w.message) for w in rec)
     assert "Only 2 conditions" in said and "Paired differences over 2 effective" in said
     assert res.details["warning"].startswith("Paired differences over 2 effective")

@@ -82,9 +82,9 @@ def test_power_by_simulation():
 
 
 def test_clusters_raise_the_design_effect():
-    log = mlci.read_eval_logs(llm_example_path(), clusters=["group"])
+    log = mlci.read_eval_logs(llm_example_path(), conditions=["group"])
     plain = mlci.llm_sample_size(log, "model-a", "model-b", difference=0.03)
-    clustered = mlci.llm_sample_size(log, "model-a", "model-b", difference=0.03, cluster="group")
+    clustered = mlci.llm_sample_size(log, "model-a", "model-b", difference=0.03, conditions="group")
     assert clustered.details["design_effect"] >= 1.0
     assert clustered.n_samples >= plain.n_samples
     assert "design effect" in clustered.assumptions or clustered.details["design_effect"] == 1
@@ -108,7 +108,7 @@ def test_one_answer_per_item_plans_one():
         ({"alpha": 0}, "`alpha`"),
         ({"alternative": "one-sided"}, "`alternative`"),
         ({"repeats": 0}, "`repeats`"),
-        ({"cluster": "zz"}, "`cluster`"),
+        ({"conditions": "zz"}, "`conditions`"),
         ({"a": "zz"}, "`a`='zz' is not a model"),
         ({"b": "a"}, "`a` and `b` must be two different"),
         ({"a": 3}, "`a`"),

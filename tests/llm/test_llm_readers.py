@@ -72,7 +72,7 @@ def runs(tmp_path: Path) -> Path:
 
 
 def test_lm_eval_directory(runs):
-    log = mlci.read_eval_logs(runs, clusters=["doc.subject"])
+    log = mlci.read_eval_logs(runs, conditions=["doc.subject"])
     # the model from results_<date>.json (0.4.3+), else the directory name
     assert sorted(log.models) == ["org/model-a", "org__model-b"]
     assert sorted(log.tasks) == ["arc_easy", "mmlu_anatomy"]
@@ -180,7 +180,7 @@ def test_models_on_different_items(runs):
 def test_cluster_field_missing_names_line(tmp_path):
     path = write_run(tmp_path, "m", "t", [1, 0])
     with pytest.raises(ValueError, match=rf"{path.name}:1: no field 'doc.passage'"):
-        mlci.read_eval_logs(path, clusters=["doc.passage"])
+        mlci.read_eval_logs(path, conditions=["doc.passage"])
 
 
 # --------------------------------------------------------------------------- inspect-ai
@@ -188,7 +188,7 @@ def test_inspect_documented_format_without_inspect(monkeypatch):
     # the committed log (inspect-ai 0.3.285, mockllm, 6 samples x 2 epochs); answers are
     # i % 2, targets i % 3: samples q0 and q1 are right
     monkeypatch.setattr(readers, "_inspect_native", lambda path: None)
-    log = mlci.read_eval_logs(DATA / "inspect_mockllm.json", clusters=["metadata.passage"])
+    log = mlci.read_eval_logs(DATA / "inspect_mockllm.json", conditions=["metadata.passage"])
     assert log.models == ["mockllm/model"] and log.tasks == ["toy"] and log.metric == "match"
     frame = log.to_frame().sort_values(["item", "repeat"])
     assert frame.repeat.tolist() == [0, 1] * 6
@@ -241,7 +241,7 @@ def _inspect_logs(tmp_path: Path, fmt: str) -> list[Path]:
 @pytest.mark.parametrize("fmt", ["eval", "json"])
 def test_inspect_logs_from_inspect(tmp_path, fmt, monkeypatch):
     paths = _inspect_logs(tmp_path, fmt)
-    log = mlci.read_eval_logs(paths, clusters=["metadata.passage"])
+    log = mlci.read_eval_logs(paths, conditions=["metadata.passage"])
     assert log.models == ["mockllm/a", "mockllm/b"]
     frame = log.to_frame()
     b = frame[frame.model == "mockllm/b"]
@@ -253,7 +253,7 @@ def test_inspect_logs_from_inspect(tmp_path, fmt, monkeypatch):
     # .eval archive whose members inspect-ai compressed with zstd: a clear error instead)
     monkeypatch.setattr(readers, "_inspect_native", lambda path: None)
     try:
-        again = mlci.read_eval_logs(paths, clusters=["metadata.passage"])
+        again = mlci.read_eval_logs(paths, conditions=["metadata.passage"])
     except ValueError as exc:
         assert fmt == "eval" and "compressed with zstd" in str(exc)
         return
@@ -263,7 +263,7 @@ def test_inspect_logs_from_inspect(tmp_path, fmt, monkeypatch):
         return x.to_frame().drop(columns="source").sort_values(keys).reset_index(drop=True)
 
     pd.testing.assert_frame_equal(table(log), table(again))
-    res = mlci.llm_compare(log, cluster="metadata.passage", method="cr1")
+    res = mlci.llm_compare(log, conditions="metadata.passage", method="cr1")
     assert res.difference("mockllm/b", "mockllm/a").estimate == pytest.approx(1 - np.mean(expected))
 
 
@@ -274,7 +274,8 @@ def test_inspect_scores_and_errors(tmp_path, monkeypatch):
 
     def write(samples):
         path = tmp_path / "log.json"
-        path.write_text(json.dumps({"version": 2, "eval": spec, "samples": samples}))
+        log = {"version": 2, "status": "success", "eval": spec, "samples": samples}
+        path.write_text(json.dumps(log))
         return path
 
     ok = [
@@ -323,12 +324,12 @@ def test_long_formats_round_trip(tmp_path, suffix):
         frame.to_json(path, orient="records", lines=True)
     else:
         frame.to_parquet(path)
-    log = mlci.read_eval_logs(path, clusters=["passage"])
+    log = mlci.read_eval_logs(path, conditions=["passage"])
     got = log.to_frame().drop(columns="source")
     want = frame.assign(item=frame.item.astype(str), score=frame.score.astype(float))
     pd.testing.assert_frame_equal(got, want, check_dtype=False)
     # from a DataFrame, item ids keep their type (ints here); the files give text ids
-    same = mlci.eval_log(frame, task="task", repeat="repeat", clusters=["passage"])
+    same = mlci.eval_log(frame, task="task", repeat="repeat", conditions=["passage"])
     same_frame = same.to_frame().drop(columns="source")
     assert same_frame["item"].tolist() == frame["item"].tolist()
     pd.testing.assert_frame_equal(same_frame.assign(item=same_frame.item.astype(str)), got)
@@ -343,7 +344,7 @@ def test_long_csv_problems_name_the_line(tmp_path):
     with pytest.raises(ValueError, match=r"in \[0, 1\].*s.csv:3: 1.5"):
         mlci.read_eval_logs(path)
     path.write_text("model,item,score\nA,1,1\nA,1,0\n")
-    with pytest.raises(ValueError, match=r"s.csv:2 and again at .*s.csv:3.*`repeat` column"):
+    with pytest.raises(ValueError, match=r"s.csv:2 and again at .*s.csv:3.*number in `repeat`"):
         mlci.read_eval_logs(path)
     path.write_text("model,item,acc\nA,1,1\n")
     with pytest.raises(ValueError, match=r"no column 'score'"):
@@ -354,8 +355,8 @@ def test_long_csv_problems_name_the_line(tmp_path):
 def test_item_in_two_clusters(tmp_path):
     path = tmp_path / "s.csv"
     path.write_text("model,item,score,passage\nA,1,1,p\nB,1,0,q\n")
-    with pytest.raises(ValueError, match=r"Cluster column 'passage': item '1'.*\['p', 'q'\]"):
-        mlci.read_eval_logs(path, clusters=["passage"])
+    with pytest.raises(ValueError, match=r"Condition column 'passage': item '1'.*\['p', 'q'\]"):
+        mlci.read_eval_logs(path, conditions=["passage"])
 
 
 def test_read_eval_logs_bad_arguments(tmp_path):
@@ -371,10 +372,10 @@ def test_read_eval_logs_bad_arguments(tmp_path):
     ex = llm_example_path()
     with pytest.raises(ValueError, match="`format`"):
         mlci.read_eval_logs(ex, format="nope")
-    with pytest.raises(TypeError, match="`clusters`"):
-        mlci.read_eval_logs(ex, clusters="group")
-    with pytest.raises(ValueError, match="`clusters` may not be 'task'"):
-        mlci.read_eval_logs(ex, clusters=["task"])
+    with pytest.raises(TypeError, match="`conditions`"):
+        mlci.read_eval_logs(ex, conditions="group")
+    with pytest.raises(ValueError, match="`conditions` may not be 'task'"):
+        mlci.read_eval_logs(ex, conditions=["task"])
     for name in ("metric", "model", "filter"):
         with pytest.raises(TypeError, match=f"`{name}`"):
             mlci.read_eval_logs(ex, **{name: 3})
@@ -400,12 +401,12 @@ def test_eval_log_from_arrays_and_bad_inputs():
         mlci.eval_log(model=["A"], item=[1], score=["high"])
     with pytest.raises(TypeError, match="`repeat` must hold integers"):
         mlci.eval_log(model=["A"], item=[1], score=[1], repeat=["x"])
-    with pytest.raises(ValueError, match="`clusters` may not be named 'model'"):
-        mlci.eval_log(model=["A"], item=[1], score=[1], clusters={"model": ["x"]})
-    with pytest.raises(TypeError, match="`clusters`"):
-        mlci.eval_log(model=["A"], item=[1], score=[1], clusters="x")
-    with pytest.raises(ValueError, match="`clusters` as a list"):
-        mlci.eval_log(model=["A"], item=[1], score=[1], clusters=["x"])
+    with pytest.raises(ValueError, match="`conditions` may not be named 'model'"):
+        mlci.eval_log(model=["A"], item=[1], score=[1], conditions={"model": ["x"]})
+    with pytest.raises(TypeError, match="`conditions`"):
+        mlci.eval_log(model=["A"], item=[1], score=[1], conditions="x")
+    with pytest.raises(ValueError, match="`conditions` as a list"):
+        mlci.eval_log(model=["A"], item=[1], score=[1], conditions=["x"])
     with pytest.raises(ValueError, match=r"`model`.*is not a column"):
         mlci.eval_log(pd.DataFrame({"item": [1], "score": [1]}))
 

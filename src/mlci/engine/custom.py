@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from ..inputs import check_alternative, check_confidence_level
+from ..inputs import check_alternative, check_choice, check_confidence_level
 from ..results import BootstrapResult, per_confidence_level
 from .sampler import Sampler
 
@@ -130,6 +130,7 @@ def bca_ci(
     confidence_level: float | list[float] = 0.95,
     alternative: str = "two-sided",
     bounds: tuple[float, float] | None = None,
+    variant: str = "mlci",
 ) -> BootstrapResult:
     """BCa interval from bootstrap replicates you computed yourself.
 
@@ -156,6 +157,14 @@ def bca_ci(
     alternative : {"two-sided", "less", "greater"}
     bounds : (float, float), optional
         The statistic's range (one-sided intervals end at its edges).
+    variant : {"mlci", "boot"}, default "mlci"
+        ``"mlci"``: the bias correction counts replicates tied with the estimate as one
+        half (as ``scipy.stats.bootstrap``) and the quantiles interpolate linearly between
+        order statistics.  ``"boot"``: R's ``boot.ci(type = "bca")`` from the same
+        replicates and influence values (only replicates strictly below the estimate;
+        boot's ``norm.inter`` quantiles): see :mod:`mlci.engine.variants`.  On a
+        continuous statistic the two differ by about one order statistic; on a discrete
+        one (accuracy) by up to a grid step.
 
     Returns
     -------
@@ -179,6 +188,7 @@ def bca_ci(
     """
     level = check_confidence_level(confidence_level)
     alt = check_alternative(alternative)
+    variant = check_choice("variant", variant, ("mlci", "boot"))
     dist = _as_float("bootstrap_distribution", bootstrap_distribution)
     if dist.ndim < 1 or dist.shape[0] < 2:
         raise ValueError(
@@ -257,7 +267,7 @@ def bca_ci(
         n_resamples=dist.shape[0], scheme="user", n_samples=len(jack),
         n_conditions=None, n_strata=None,
     )  # fmt: skip
-    return finish_bootstrap(
+    res = finish_bootstrap(
         est,
         dist,
         plan=plan,
@@ -268,6 +278,7 @@ def bca_ci(
         jackknife=lambda: (jack, np.ones(len(jack))),
         bounds=bounds,
     )
+    return res if variant == "mlci" else res.interval(method="bca", variant=variant)
 
 
 def _as_float(name: str, value: Any) -> np.ndarray:

@@ -17,10 +17,12 @@ bootstrap already uses:
   for the AUC the influence values are DeLong's placement values;
 * the variance of the estimate itself is the bias-reduced CR2 one (Bell & McCaffrey
   2002): ``sum_c z_c^2 / (1 - n_c / N)``, equal to CR1 when the conditions have equal
-  sizes and larger for unequal ones, with Kish's effective number of conditions minus
-  one as the t reference's degrees of freedom (for a proportion, Imbens & Kolesar's
-  2016 degrees of freedom under a random-effects working model, at most Kish's:
-  :func:`random_effects_df`).
+  sizes and larger for unequal ones (for a proportion, the closed form of
+  :func:`mlci.engine.cr2.cr2_variance` from the conditions' numerator and denominator
+  counts, the one the LLM estimands use too: clubSandwich's CR2 to rounding), with
+  Kish's effective number of conditions minus one as the t reference's degrees of
+  freedom (for a proportion, Imbens & Kolesar's 2016 degrees of freedom under a
+  random-effects working model, at most Kish's: :func:`random_effects_df`).
 
 Per replicate this costs one gradient (closed form, or ``m`` extra kernel evaluations for
 kernels with at most 64 atoms) and, with conditions, one product of the gradient with
@@ -52,6 +54,7 @@ import numpy as np
 from scipy import sparse
 
 from ..metrics import FunctionKernel, Kernel
+from .cr2 import cr2_variance, ratio_influence
 from .sampler import Sampler
 
 __all__ = [
@@ -59,6 +62,7 @@ __all__ = [
     "Linearized",
     "icc_anova",
     "proportion_df",
+    "proportion_totals",
     "random_effects_df",
 ]
 
@@ -82,6 +86,9 @@ class Linearized:
         (1 for independent samples); None otherwise.
     effective_n : float or None
         For a proportion: its denominator divided by the design effect.
+    standard_error_cr1 : ndarray or None
+        The CR1 standard error, ``G/(G-1) sum_c z_c^2`` over the ``G`` units (R survey's
+        linearization; ``standard_error`` itself for independent samples).
     """
 
     standard_error: np.ndarray
@@ -89,6 +96,7 @@ class Linearized:
     df: int
     design_effect: float | None = None
     effective_n: float | None = None
+    standard_error_cr1: np.ndarray | None = None
 
 
 class _Units:
@@ -172,6 +180,8 @@ def _variance(
     ``cr2`` (the original data only) the bias-reduced CR2 one (module docstring)."""
     extra = grad.ndim - 2
     c = units.n_units
+    if c < 2:  # one sample (or condition): no spread between units to estimate
+        return np.full((w.shape[0], *grad.shape[2:]), np.nan)
     if units.iid:
         wk = w.reshape(w.shape + (1,) * extra)
         total = w.sum(axis=1).reshape((-1,) + (1,) * extra)
@@ -278,6 +288,16 @@ class Linearization:
         else:
             cells = np.bincount(units.keys, minlength=units.n_cells).astype(float)[None, :]
         se = _se(_variance(units, counts, grad, cells, cr2=not units.iid))[0]
+        # CR1, G/(G-1) sum z^2: R survey's linearization (variant="survey")
+        se_cr1 = se if units.iid else _se(_variance(units, counts, grad, cells))[0]
+        if not units.iid and kernel.proportion is not None and np.ndim(se) == 0:
+            # a proportion over conditions: the closed form from the conditions' counts
+            # (mlci.engine.cr2, exact), not the numerical gradient's (~1e-7 off)
+            k_c, n_c = proportion_totals(units, cells[0], kernel.proportion)
+            se = np.sqrt(max(cr2_variance(k_c, n_c), 0.0))
+            g = units.n_units
+            z = ratio_influence(k_c, n_c)[0]
+            se_cr1 = np.sqrt(g / (g - 1) * float(np.sum(z**2)))
         deff = eff = None
         if kernel.proportion is not None and np.ndim(se) == 0:
             num, den = kernel.proportion
@@ -305,6 +325,7 @@ class Linearization:
             df=df,
             design_effect=deff,
             effective_n=eff,
+            standard_error_cr1=np.asarray(se_cr1, dtype=float),
         )
 
     def run(
@@ -480,7 +501,11 @@ def random_effects_df(sizes: np.ndarray, rho: float) -> float:
     random-effects working model ``(1 - rho) I + rho * blockdiag(J_{n_c})`` (Imbens &
     Kolesar 2016, "K_IK").  ``rho = 0`` gives Bell & McCaffrey's ``K_BM``.
     Equal sizes give ``C - 1`` for every ``rho``; unequal sizes and a positive ``rho``
-    give fewer.
+    give fewer.  ``rho = 0`` is R's ``clubSandwich::coef_test(lm(y ~ 1), vcov = "CR2",
+    cluster = g, test = "Satterthwaite")`` df (1e-10, tests/r/test_r_cluster.py);
+    clubSandwich's ``target =`` changes the CR2 adjustment too, so it does not give
+    ``K_IK``, which that test computes in R from its definition.  (The engine's t
+    reference for other metrics is Kish's effective conditions - 1.)
     """
     n = np.asarray(sizes, dtype=float)
     total = n.sum()
@@ -503,6 +528,19 @@ def random_effects_df(sizes: np.ndarray, rho: float) -> float:
     return float(tr_w**2 / tr_w2)
 
 
+def proportion_totals(
+    units: Any, cell_counts: np.ndarray, proportion: Any
+) -> tuple[np.ndarray, np.ndarray]:
+    """Numerator and denominator counts ``(k_c, n_c)`` of a proportion in every unit."""
+    atom = units.cell_atom
+    num, den = (np.isin(np.arange(units.m), np.flatnonzero(np.asarray(x))) for x in proportion)
+    if not all(np.asarray(x).dtype == bool for x in proportion):  # atom indices
+        num, den = (np.isin(np.arange(units.m), x) for x in proportion)
+    k = np.add.reduceat(cell_counts * num[atom], units.starts)
+    n = np.add.reduceat(cell_counts * den[atom], units.starts)
+    return k, n
+
+
 def proportion_df(units: Any, cell_counts: np.ndarray, proportion: Any, kish: float) -> float:
     """The t reference's degrees of freedom for a proportion over conditions.
 
@@ -510,12 +548,7 @@ def proportion_df(units: Any, cell_counts: np.ndarray, proportion: Any, kish: fl
     their denominators as sizes and the ICC estimated by :func:`icc_anova`; at most
     ``kish`` (the effective conditions minus one), at least 1.
     """
-    atom = units.cell_atom
-    num, den = (np.isin(np.arange(units.m), np.flatnonzero(np.asarray(x))) for x in proportion)
-    if not all(np.asarray(x).dtype == bool for x in proportion):  # atom indices
-        num, den = (np.isin(np.arange(units.m), x) for x in proportion)
-    k = np.add.reduceat(cell_counts * num[atom], units.starts)
-    n = np.add.reduceat(cell_counts * den[atom], units.starts)
+    k, n = proportion_totals(units, cell_counts, proportion)
     k, n = k[n > 0], n[n > 0]
     if len(n) < 2:
         return kish

@@ -1,7 +1,7 @@
 """Language-model evaluations: read the harness logs, resample the right unit, compare.
 
 * :mod:`~mlci.llm.log`: the long table (:class:`EvalLog`: model, task, item, repeat,
-  score and cluster columns) and :func:`eval_log` to build it from arrays;
+  score and condition columns) and :func:`eval_log` to build it from arrays;
 * :mod:`~mlci.llm.readers`: :func:`read_eval_logs` (lm-evaluation-harness
   ``--log_samples``, inspect-ai eval logs, a generic long CSV/JSONL/Parquet);
 * :mod:`~mlci.llm.estimands`: :func:`llm_ci` (mean or pass@k, micro or macro, clustered,

@@ -2,10 +2,11 @@
 
 ::
 
-    mlci llm ci runs/ --metric acc --cluster subtask          # every model's score
-    mlci llm compare runs/ --metric acc --cluster subtask     # pairs, adjusted p, leaderboard
+    mlci llm ci runs/ --metric acc --condition subtask        # every model's score
+    mlci llm compare runs/ --metric acc --condition subtask   # pairs, adjusted p, leaderboard
     mlci llm plan runs/ --models a,b --difference 0.02        # items needed for a power
-    mlci llm compare --example --cluster group --seed 0       # the bundled example log
+    mlci llm compare --example --condition group --seed 0     # the bundled example log
+    mlci llm ci killed.eval --partial                         # a run that did not finish
 
 ``add_llm(subparsers)`` adds the ``llm`` command to the ``mlci`` parser (mlci.cli lists it
 in its ``COMMANDS``); each subcommand's handler raises :class:`LLMCLIError` (a
@@ -43,8 +44,10 @@ LLM_OPTIONS = {
     "metric": "--metric",
     "model": "--model",
     "filter": "--filter",
-    "clusters": "--cluster",
-    "cluster": "--cluster",
+    "conditions": "--condition",
+    "clusters": "--condition",
+    "cluster": "--condition",
+    "partial": "--partial",
     "estimand": "--estimand",
     "k": "--k",
     "repeats": "--repeats",
@@ -69,7 +72,7 @@ LLM_OPTIONS = {
     "item": "the item column",
     "repeat": "the repeat column",
 }
-_NAMED = re.compile(r"`(\w+)`(?:=('[^']*'|\S+?))?(?=[\s,.;:)]|$)")
+_NAMED = re.compile(r"`(\w+)=?`(?:=('[^']*'|\S+?))?(?=[\s,.;:)]|$)")
 
 
 def option_message(message: str, names: dict[str, str] | None = None) -> str:
@@ -77,8 +80,12 @@ def option_message(message: str, names: dict[str, str] | None = None) -> str:
 
     Examples
     --------
-    >>> option_message("`cluster`='zz' is not a column of the log.")
-    "--cluster 'zz' is not a column of the log."
+    >>> option_message("`conditions`='zz' is not a column of the log.")
+    "--condition 'zz' is not a column of the log."
+    >>> option_message("choose one with `metric=` (--metric).")
+    'choose one with --metric.'
+    >>> option_message("read it with `partial=True` (--partial).")
+    'read it with --partial.'
     """
 
     table = {**LLM_OPTIONS, **(names or {})}
@@ -88,7 +95,11 @@ def option_message(message: str, names: dict[str, str] | None = None) -> str:
         opt = table.get(name, name)
         return opt if value is None else f"{opt} {value}"
 
-    return " ".join(_NAMED.sub(spell, message).split())
+    # `partial=True`: a flag, spelled as its option
+    message = re.sub(r"`(\w+)=True`", lambda m: table.get(m.group(1), m.group(0)), message)
+    text = " ".join(_NAMED.sub(spell, message).split())
+    # "--metric (--metric)": a library message that already named the option
+    return re.sub(r"(--[\w-]+) \(\1\)", r"\1", text)
 
 
 def _reading(p: argparse.ArgumentParser) -> None:
@@ -100,10 +111,17 @@ def _reading(p: argparse.ArgumentParser) -> None:
     r.add_argument("--model", metavar="NAME", help="model name for every file read")
     r.add_argument("--filter", metavar="NAME", help="lm-eval filter (strict-match...)")
     r.add_argument(
-        "--cluster",
+        "--condition",
         metavar="FIELD",
-        help="clusters resampled whole: 'task' (or 'subtask'), a long-format column, "
+        help="conditions resampled whole: 'task' (or 'subtask'), a long-format column, "
         "doc.<field> (lm-eval) or metadata.<field> (inspect)",
+    )
+    # the former spelling, kept working (hidden)
+    r.add_argument("--cluster", dest="condition", help=argparse.SUPPRESS)
+    r.add_argument(
+        "--partial",
+        action="store_true",
+        help="read runs that did not finish (every output then says 'partial: k of N')",
     )
     r.add_argument("--models", metavar="A,B,...", help="only these models")
 
@@ -111,7 +129,12 @@ def _reading(p: argparse.ArgumentParser) -> None:
 def _common(p: argparse.ArgumentParser) -> None:
     _reading(p)
     e = p.add_argument_group("estimand")
-    e.add_argument("--estimand", default="mean", choices=ESTIMANDS)
+    e.add_argument(
+        "--estimand",
+        default="auto",
+        choices=ESTIMANDS,
+        help="default auto: the logs' epoch reducer (inspect pass_at_k: pass@k), else mean",
+    )
     e.add_argument("--k", type=int, default=1, metavar="K", help="k of pass@k")
     e.add_argument("--repeats", default="average", choices=REPEATS)
     e.add_argument("--aggregate", default="micro", choices=AGGREGATES)
@@ -180,18 +203,19 @@ def _load(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
     if not args.example and not args.paths:
         raise LLMCLIError("give either PATHS (log files or directories) or --example.")
     paths = [llm_example_path()] if args.example else args.paths
-    cluster = args.cluster
-    by_task = cluster in ("task", "subtask")
+    condition = args.condition
+    by_task = condition in ("task", "subtask")
     log = read_eval_logs(
         paths,
         format=args.format,
         metric=args.metric,
         model=args.model,
         filter=args.filter,
-        clusters=[cluster] if cluster and not by_task else [],
+        conditions=[condition] if condition and not by_task else [],
+        partial=args.partial,
     )
     models = [m.strip() for m in args.models.split(",")] if args.models else None
-    opts = {"cluster": "task" if by_task else cluster, "models": models}
+    opts = {"conditions": "task" if by_task else condition, "models": models}
     if hasattr(args, "estimand"):
         opts.update(
             estimand=args.estimand,
@@ -216,11 +240,15 @@ def _header(log: Any, res: Any, args: argparse.Namespace, seed: int) -> str:
         how = f"{args.n_resamples} resamples ({res.method}), seed {seed}"
     d = res.details
     clusters = f" in {d['n_clusters']} clusters" if d.get("n_clusters") else ""
-    return (
+    lines = [
         f"# {len(log.models)} models, {d['n_items']} items{clusters}, {d['n_tasks']} task(s); "
         f"{res.estimand}, {res.aggregate}, repeats {res.repeats}; "
         f"{res.confidence_level * 100:.10g}% intervals from {how}"
-    )
+    ]
+    lines += [f"# {m}: {t}" for m, t in (d.get("partial") or {}).items()]
+    if d.get("estimand_note"):
+        lines.append(f"# note: {d['estimand_note']}")
+    return "\n".join(lines)
 
 
 def _estimate(args: argparse.Namespace, fn: Any, **extra: Any) -> tuple[Any, Any, int, bool]:
@@ -249,7 +277,7 @@ def _run_ci(args: argparse.Namespace) -> int:
     _, res, _, done = _estimate(args, llm_ci)
     if done:
         return 0
-    _table(res.rows(), ["model", "estimate", "low", "high", "standard_error"])
+    _table(res.rows(), ["model", "estimate", "low", "high", "standard_error", *_partial(res)])
     return 0
 
 
@@ -266,11 +294,16 @@ def _run_compare(args: argparse.Namespace) -> int:
         )
     if res.leaderboard is not None:
         _table(res.rows("leaderboard"), ["model", "estimate", "low", "high", "rank_low",
-                                          "rank_high", "tier"])  # fmt: skip
+                                          "rank_high", "tier", *_partial(res)])  # fmt: skip
         print()
-    _table(res.rows("differences"), ["a", "b", "estimate", "low", "high", "pvalue",
-                                      "pvalue_adjusted", "significant"])  # fmt: skip
+    cols = ["a", "b", "estimate", "low", "high", "pvalue", "pvalue_adjusted", "significant"]
+    _table(res.rows("differences"), cols + _partial(res))
     return 0
+
+
+def _partial(res: Any) -> list[str]:
+    """The ``partial`` column, when a run read was partial."""
+    return ["partial"] if res.details.get("partial") else []
 
 
 def _run_plan(args: argparse.Namespace) -> int:
@@ -288,7 +321,7 @@ def _run_plan(args: argparse.Namespace) -> int:
         power=args.power,
         alpha=args.alpha,
         repeats=args.plan_repeats,
-        cluster=opts["cluster"],
+        conditions=opts["conditions"],
     )
     if args.json:
         print(plan.to_json())
@@ -305,6 +338,8 @@ def _run_plan(args: argparse.Namespace) -> int:
     )
     trade = ", ".join(f"{k}: {v}" for k, v in d["items_by_repeats"].items())
     print(f"# items needed by answers per item -- {trade}")
+    for m, t in (d.get("partial") or {}).items():
+        print(f"# pilot {m}: {t}")
     return 0
 
 

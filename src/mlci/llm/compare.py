@@ -49,13 +49,14 @@ from .estimands import (
     item_table,
     linear_models,
     linear_sums,
+    notes,
     plain_fields,
     resolve_llm_method,
     sample_design,
     summary,
 )
 from .linear import ClusterSums, cr2_gram, pair_replicates
-from .log import EvalLog
+from .log import EvalLog, renamed_keyword
 
 __all__ = ["LLMComparison", "LeaderboardEntry", "leaderboard", "llm_compare"]
 
@@ -119,8 +120,8 @@ def leaderboard(
     --------
     >>> import mlci
     >>> from mlci.data import llm_example_path
-    >>> log = mlci.read_eval_logs(llm_example_path(), clusters=["group"])
-    >>> res = mlci.llm_compare(log, cluster="group", method="cr1")
+    >>> log = mlci.read_eval_logs(llm_example_path(), conditions=["group"])
+    >>> res = mlci.llm_compare(log, conditions="group", method="cr1")
     >>> [(e.model, e.rank_low, e.rank_high, e.tier) for e in leaderboard(res.models,
     ...                                                                   res.differences)]
     [('model-a', 1, 2, 1), ('model-b', 1, 2, 1), ('model-c', 3, 3, 2)]
@@ -178,19 +179,20 @@ class LLMComparison(Result):
         ``reference``; unadjusted and adjusted p-values, simultaneous intervals.
     leaderboard : tuple of LeaderboardEntry
         Sorted by estimate, with rank intervals and tiers (all pairs only).
-    method, correction, confidence_level, alternative, cluster, aggregate, repeats
+    method, correction, confidence_level, alternative, conditions, aggregate, repeats
         The options used.
     reference : str or None
     details : dict
         ``n_items``, ``n_tasks``, ``n_clusters``; with ``items="shared"``,
-        ``items_missing`` (model: count) and ``n_items_dropped``.
+        ``items_missing`` (model: count) and ``n_items_dropped``; ``partial`` and
+        ``estimand_note`` as in :class:`LLMEstimates`.
 
     Examples
     --------
     >>> import mlci
     >>> from mlci.data import llm_example_path
-    >>> log = mlci.read_eval_logs(llm_example_path(), clusters=["group"])
-    >>> res = mlci.llm_compare(log, cluster="group", method="cr1")
+    >>> log = mlci.read_eval_logs(llm_example_path(), conditions=["group"])
+    >>> res = mlci.llm_compare(log, conditions="group", method="cr1")
     >>> res  # doctest: +NORMALIZE_WHITESPACE
     LLMComparison(estimand='mean score', 3 models, 211 items in 38 clusters,
                   95% CI (cr1), correction='holm')
@@ -208,7 +210,7 @@ class LLMComparison(Result):
     confidence_level: float
     alternative: str = "two-sided"
     reference: str | None = None
-    cluster: str | None = None
+    conditions: str | None = None
     aggregate: str = "micro"
     repeats: str = "average"
     details: Mapping[str, Any] = field(default_factory=dict)
@@ -245,17 +247,28 @@ class LLMComparison(Result):
                 f"{format_value(hi)}]  p={format_value(d.pvalue)}  "
                 f"p_adj={format_value(d.pvalue_adjusted)}{star}"
             )
+        lines.extend(notes(self))
         return "\n".join(lines)
 
     def rows(self, what: str = "differences") -> list[dict[str, Any]]:
         """The ``"differences"`` (one row per pair) or the ``"leaderboard"`` (one row per
         model)."""
         check_choice("what", what, ("differences", "leaderboard"))
+        partial = self.details.get("partial") or {}
         if what == "differences":
-            return [d.rows()[0] for d in self.differences]
+            out = [d.rows()[0] for d in self.differences]
+            if partial:  # a pair with a partial run says so
+                for r in out:
+                    r["partial"] = "; ".join(f"{m}: {partial[m]}" for m in (r["a"], r["b"])
+                                             if m in partial) or None  # fmt: skip
+            return out
         if self.leaderboard is None:
             raise ValueError("No leaderboard: the comparison was against a `reference`.")
-        return [e.rows()[0] for e in self.leaderboard]
+        out = [e.rows()[0] for e in self.leaderboard]
+        if partial:
+            for r in out:
+                r["partial"] = partial.get(r["model"])
+        return out
 
     def to_frame(self, what: str = "differences") -> Any:
         """A pandas DataFrame of :meth:`rows` (``"differences"`` or ``"leaderboard"``)."""
@@ -290,9 +303,9 @@ class _Table(Result):
 def llm_compare(
     log: EvalLog,
     *,
-    estimand: str = "mean",
+    estimand: str = "auto",
     k: int = 1,
-    cluster: str | None = None,
+    conditions: str | None = None,
     repeats: str = "average",
     aggregate: str = "micro",
     items: str = "error",
@@ -308,6 +321,7 @@ def llm_compare(
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
     progress: bool = False,
+    **deprecated: Any,
 ) -> LLMComparison:
     """Compare language models on the items they share: paired differences, adjusted
     p-values and a leaderboard with rank intervals.
@@ -315,7 +329,7 @@ def llm_compare(
     Parameters
     ----------
     log : EvalLog
-    estimand, k, cluster, repeats, aggregate, items, models
+    estimand, k, conditions, repeats, aggregate, items, models
         As in :func:`mlci.llm_ci`.  ``items="error"`` (default) refuses models scored on
         different items, naming one missing item and the file line of another model's
         score for it; ``items="shared"`` compares on the items every model has and
@@ -349,12 +363,13 @@ def llm_compare(
     --------
     >>> import mlci
     >>> from mlci.data import llm_example_path
-    >>> log = mlci.read_eval_logs(llm_example_path(), clusters=["group"])
-    >>> res = mlci.llm_compare(log, cluster="group", rng=0, n_resamples=500)
+    >>> log = mlci.read_eval_logs(llm_example_path(), conditions=["group"])
+    >>> res = mlci.llm_compare(log, conditions="group", rng=0, n_resamples=500)
     >>> [(e.model, e.tier) for e in res.leaderboard]
     [('model-a', 1), ('model-b', 1), ('model-c', 2)]
     """
-    table = item_table(log, estimand=estimand, k=k, cluster=cluster, repeats=repeats,
+    conditions = renamed_keyword(deprecated, "cluster", "conditions", conditions, None)
+    table = item_table(log, estimand=estimand, k=k, conditions=conditions, repeats=repeats,
                        aggregate=aggregate, items=items, models=models)  # fmt: skip
     method, opts = _interval_options(method, confidence_level, alternative, n_resamples, rng,
                                      batch, n_jobs, max_memory)  # fmt: skip
@@ -369,7 +384,7 @@ def llm_compare(
     check_choice("correction", correction, ("auto", *valid))
     if correction == "auto":
         correction = "maxt" if joint else "holm"
-    name = estimand_name(estimand, k, log.metric)
+    name = estimand_name(table.estimand, table.k, log.metric)
     level, alt = opts["confidence_level"], opts["alternative"]
     details = dict(table.details)
     if reason is not None:
@@ -422,7 +437,7 @@ def llm_compare(
         confidence_level=level,
         alternative=alt,
         reference=reference,
-        cluster=cluster,
+        conditions=conditions,
         aggregate=aggregate,
         repeats=repeats,
         details=_floor_note(details, engine_method, correction, len(diffs), opts),
@@ -540,11 +555,12 @@ def _linear_differences(
     if method == "studentized":
         dist, se_dist = pair_replicates(cs, ia, ib)
         lo, hi, _ = studentized_interval(
-            d_hat, d_se, dist, se_dist, confidence_level=level, alternative=alt, bounds=bounds
-        )
+            d_hat, d_se, dist, se_dist, confidence_level=level, alternative=alt, bounds=bounds,
+            df=cs.df,
+        )  # fmt: skip
         slo, shi, _ = studentized_interval(
             d_hat, d_se, dist, se_dist, confidence_level=sim_level, alternative=alt,
-            bounds=bounds,
+            bounds=bounds, df=cs.df,
         )  # fmt: skip
         p = studentized_pvalue(d_hat, d_se, dist, se_dist, alternative=alt, bounds=bounds)
         used = "studentized"

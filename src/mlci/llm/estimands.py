@@ -14,7 +14,7 @@ evals", arXiv 2411.00640):
 
 * **items** are the sampled units: the bootstrap resamples them (within tasks, which are
   fixed: tasks are strata), never the individual answers alone;
-* **clusters** (``cluster=``: passages, subtasks, templates) are resampled whole: the
+* **conditions** (``conditions=``: passages, subtasks, templates) are resampled whole: the
   items of one passage are correlated, and treating them as independent gives intervals
   that are too narrow;
 * **repeats** are averaged within an item first (``repeats="average"``, the default: the
@@ -30,7 +30,7 @@ docs/llm.md compares them with CR1 and the cluster bootstrap.
 ``method="cr1"`` is the classical analytic alternative: the cluster-robust (CR1) standard error of
 the weighted mean, ``V = G/(G-1) * sum_g (sum_{i in g} w_i e_i)^2 / (sum_i w_i)^2`` with
 ``e_i`` the item's deviation from the mean and ``G`` clusters (every item its own cluster
-without ``cluster=``) -- the sandwich estimator of a weighted regression on a constant
+without ``conditions=``) -- the sandwich estimator of a weighted regression on a constant
 that statsmodels computes with ``cov_type="cluster"`` -- and a ``t(G-1)`` interval
 (Cameron & Miller 2015).  Miller (2024) recommends the same standard error (with a
 normal quantile).
@@ -48,8 +48,10 @@ References
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -72,9 +74,9 @@ from ..inputs import (
     fast_unique,
 )
 from ..metrics import get_kernel
-from ..results import ConfidenceInterval, IntervalResult, Result, format_value, plain
+from ..results import ConfidenceInterval, IntervalResult, Result, format_value, json_safe, plain
 from .linear import ClusterSums, cluster_sums, replicates
-from .log import EvalLog, _item_codes
+from .log import EvalLog, _item_codes, renamed_keyword
 
 __all__ = [
     "ESTIMANDS",
@@ -89,7 +91,7 @@ __all__ = [
     "summary",
 ]
 
-ESTIMANDS = ("mean", "pass@k")
+ESTIMANDS = ("auto", "mean", "pass@k")
 REPEATS = ("average", "nested")
 AGGREGATES = ("micro", "macro")
 ITEMS = ("error", "shared")
@@ -162,7 +164,7 @@ class ItemTable:
         1 (micro) or 1 / items of the task (macro).
     task : ndarray of int, shape (n_items,)
     cluster : ndarray of int or None
-        Cluster of every item (unique within its task), None without ``cluster=``.
+        Cluster of every item (unique within its task), None without ``conditions=``.
     item_rows : ndarray of int, shape (n_models, n_items)
         A row of the log for every (model, item), for messages.
     labels : list of str
@@ -185,6 +187,8 @@ class ItemTable:
     n_repeats: np.ndarray
     rows: list[np.ndarray] | None
     details: dict[str, Any]
+    estimand: str = "mean"
+    k: int = 1
 
 
 def _check_log(log: Any) -> EvalLog:
@@ -196,12 +200,76 @@ def _check_log(log: Any) -> EvalLog:
     return log
 
 
+def _reducer_estimand(reducer: str) -> tuple[str, int] | None:
+    """The estimand of an inspect-ai epoch reducer that mlci computes: ``mean`` (the mean
+    over epochs) and ``pass_at_<k>`` (the unbiased pass@k, inspect_ai.scorer's
+    ``pass_at``); None for the others (median, mode, max, at_least_<k>, custom)."""
+    if reducer == "mean":
+        return "mean", 1
+    m = re.fullmatch(r"pass_at_(\d+)", reducer)
+    return ("pass@k", int(m.group(1))) if m else None
+
+
+def resolve_estimand(log: EvalLog, estimand: str, k: int) -> tuple[str, int, str | None]:
+    """``(estimand, k, note)``: ``"auto"`` becomes the estimand of the logs' epoch reducer
+    (inspect-ai records it) when mlci computes it, else the mean; an epoch reducer mlci
+    does not compute is an error with ``"auto"`` and a note with an explicit estimand."""
+    reducers: dict[str, list[dict[str, Any]]] = {}
+    names = set(log.models)
+    for src in log.details.get("sources") or []:
+        if src.get("reducer") and src.get("model") in names:
+            reducers.setdefault(str(src["reducer"]), []).append(src)
+
+    def told(red: str) -> str:
+        src = reducers[red][0]
+        head = src.get("headline")
+        more = f", {len(reducers[red]) - 1} more" if len(reducers[red]) > 1 else ""
+        shown = f"; inspect's headline {head:.6g}" if head is not None else ""
+        return f"{red!r} ({Path(src['file']).name}{more}{shown})"
+
+    if estimand == "auto":
+        if set(reducers) <= {"mean"}:
+            return "mean", k, None
+        if len(reducers) > 1:
+            raise ValueError(
+                "`estimand`='auto': the logs reduce the epochs differently ("
+                f"{', '.join(told(r) for r in reducers)}); pass `estimand`='mean' or "
+                "`estimand`='pass@k' with `k` to say which estimand to show for every model."
+            )
+        red = next(iter(reducers))
+        got = _reducer_estimand(red)
+        if got is None:
+            raise ValueError(
+                f"`estimand`='auto': the log reduces the epochs with {told(red)}, which mlci "
+                "does not compute; pass `estimand`='mean' (the mean over epochs) or "
+                "`estimand`='pass@k' with `k`, and the result says which estimand it shows."
+            )
+        if got[0] == "pass@k" and k not in (1, got[1]):
+            raise ValueError(
+                f"`k`={k} with estimand='auto': the log's epoch reducer is {told(red)}; "
+                "pass estimand='pass@k' to compute another k."
+            )
+        return got[0], got[1], f"estimand from the logs' epoch reducer {told(red)}"
+    other = [r for r in reducers if _reducer_estimand(r) != (estimand, k)]
+    if not other:
+        return estimand, k, None
+    shown = estimand_name(estimand, k, log.metric)
+    return (
+        estimand,
+        k,
+        (
+            f"shown: {shown}, as asked; the logs reduce the epochs "
+            f"with {', '.join(told(r) for r in other)}, another estimand"
+        ),
+    )
+
+
 def item_table(
     log: EvalLog,
     *,
-    estimand: str = "mean",
+    estimand: str = "auto",
     k: int = 1,
-    cluster: str | None = None,
+    conditions: str | None = None,
     repeats: str = "average",
     aggregate: str = "micro",
     items: str = "error",
@@ -220,11 +288,20 @@ def item_table(
     check_choice("aggregate", aggregate, AGGREGATES)
     check_choice("items", items, ITEMS)
     k = check_positive_int("k", k)
-    if cluster is not None and cluster != "task" and cluster not in log.clusters:
-        have = ["task", *log.clusters]
+    if models is not None:
+        log = log.select(models=models)
+    estimand, k, note = resolve_estimand(log, estimand, k)
+    cluster = conditions
+    if cluster is not None and not isinstance(cluster, str):
+        raise TypeError(
+            f"`conditions` must be the name of a condition column of the log or 'task'; "
+            f"got {cluster!r}."
+        )
+    if cluster is not None and cluster != "task" and cluster not in log.conditions:
+        have = ["task", *log.conditions]
         raise ValueError(
-            f"`cluster`={cluster!r} is not a column of the log (cluster columns: {have}); "
-            "read it with `clusters=[...]` (--cluster) or pass one of those."
+            f"`conditions`={cluster!r} is not a column of the log (condition columns: "
+            f"{have}); read it with `conditions=[...]` (--condition) or pass one of those."
         )
     if estimand == "pass@k" and repeats == "nested":
         raise ValueError(
@@ -233,8 +310,6 @@ def item_table(
         )
     if estimand == "mean" and k != 1:
         raise ValueError("`k` applies to estimand='pass@k' only; leave it at 1 for 'mean'.")
-    if models is not None:
-        log = log.select(models=models)
     names = log.models
     item, n_items = _item_codes(log)
     mod = log.model_codes[1]
@@ -300,7 +375,7 @@ def item_table(
     if cluster == "task":
         cl = task.copy()
     elif cluster is not None:
-        lab = fast_unique(log.clusters[cluster][rep_row])[1].astype(np.int64)
+        lab = fast_unique(log.conditions[cluster][rep_row])[1].astype(np.int64)
         cl = fast_unique(task.astype(np.int64) * (int(lab.max()) + 1) + lab)[1]
     rows = None
     if repeats == "nested":
@@ -324,6 +399,11 @@ def item_table(
         n_tasks=int(n_task.size),
         n_clusters=None if cl is None else int(cl.max()) + 1,
     )
+    if note:
+        details["estimand_note"] = note
+    partial = {m: t for m, t in log.partial.items() if m in names}
+    if partial:
+        details["partial"] = partial
     return ItemTable(
         models=names,
         values=values,
@@ -335,6 +415,8 @@ def item_table(
         n_repeats=cnt,
         rows=rows,
         details=details,
+        estimand=estimand,
+        k=k,
     )
 
 
@@ -439,21 +521,23 @@ class LLMEstimates(Result):
     method : str
     confidence_level : float
     alternative : str
-    cluster : str or None
+    conditions : str or None
     aggregate : str
         ``"micro"`` or ``"macro"``.
     repeats : str
         ``"average"`` or ``"nested"``.
     details : dict
         ``n_items``, ``n_tasks``, ``n_clusters``, and ``items_missing`` /
-        ``n_items_dropped`` with ``items="shared"``.
+        ``n_items_dropped`` with ``items="shared"``; ``partial`` (model: ``"partial: k
+        of N samples (...)"``) for runs read with ``partial=True``; ``estimand_note`` when
+        the logs' epoch reducer chose the estimand or differs from it.
 
     Examples
     --------
     >>> import mlci
     >>> from mlci.data import llm_example_path
-    >>> log = mlci.read_eval_logs(llm_example_path(), clusters=["group"])
-    >>> res = mlci.llm_ci(log, cluster="group", method="cr1")
+    >>> log = mlci.read_eval_logs(llm_example_path(), conditions=["group"])
+    >>> res = mlci.llm_ci(log, conditions="group", method="cr1")
     >>> res  # doctest: +NORMALIZE_WHITESPACE
     LLMEstimates(estimand='mean score', 3 models, 211 items in 38 clusters,
                  95% CI (cr1), aggregate='micro', repeats='average')
@@ -469,7 +553,7 @@ class LLMEstimates(Result):
     method: str
     confidence_level: float
     alternative: str = "two-sided"
-    cluster: str | None = None
+    conditions: str | None = None
     aggregate: str = "micro"
     repeats: str = "average"
     details: Mapping[str, Any] = field(default_factory=dict)
@@ -482,17 +566,22 @@ class LLMEstimates(Result):
     def __str__(self) -> str:
         lines = [repr(self)]
         width = max(len(m) for m in self.models)
+        partial = self.details.get("partial") or {}
         for name, r in self.models.items():
             lo, hi = r.confidence_interval
             lines.append(
                 f"  {name:<{width}}  {format_value(r.estimate)}  "
                 f"[{format_value(lo)}, {format_value(hi)}]  se={format_value(r.standard_error)}"
+                + (f"  {partial[name]}" if name in partial else "")
             )
+        lines.extend(notes(self))
         return "\n".join(lines)
 
     def rows(self) -> list[dict[str, Any]]:
         """One row per model: ``model``, ``estimand``, ``estimate``, ``low``, ``high``,
-        ``standard_error``, ``method``, ``confidence_level``, ``n_items``."""
+        ``standard_error``, ``method``, ``confidence_level``, ``n_items``; and ``partial``
+        (``"partial: k of N samples (...)"`` or None) when a run read was partial."""
+        partial = self.details.get("partial") or {}
         return [
             plain(
                 {
@@ -506,6 +595,7 @@ class LLMEstimates(Result):
                     "confidence_level": self.confidence_level,
                     "n_items": self.details.get("n_items"),
                 }
+                | ({"partial": partial.get(name)} if partial else {})
             )
             for name, r in self.models.items()
         ]
@@ -517,16 +607,28 @@ class LLMEstimates(Result):
 
 def summary(res: Any) -> str:
     """``estimand='...', 3 models, 211 items in 38 clusters, 95% CI (bca)`` of an LLM
-    result (the head of its repr)."""
+    result (the head of its repr); ``partial: 1 model`` when a run read was partial."""
     d = res.details
     where = f"{d.get('n_items')} items"
     if d.get("n_clusters") is not None:
         where += f" in {d['n_clusters']} clusters"
     side = "" if res.alternative == "two-sided" else f", {res.alternative}"
+    part = d.get("partial") or {}
+    part_text = f", partial: {len(part)} model{'s' if len(part) > 1 else ''}" if part else ""
     return (
         f"estimand={res.estimand!r}, {len(res.models)} models, {where}, "
-        f"{res.confidence_level * 100:.10g}% CI ({res.method}{side})"
+        f"{res.confidence_level * 100:.10g}% CI ({res.method}{side}){part_text}"
     )
+
+
+def notes(res: Any) -> list[str]:
+    """The lines an LLM result's text adds under its table: the partial runs and the
+    estimand's note."""
+    d = res.details
+    out = [f"  {m}: {t}" for m, t in (d.get("partial") or {}).items()]
+    if d.get("estimand_note"):
+        out.append(f"  note: {d['estimand_note']}")
+    return out
 
 
 def plain_fields(res: Any) -> dict[str, Any]:
@@ -539,7 +641,7 @@ def plain_fields(res: Any) -> dict[str, Any]:
             v = {name: r.rows()[0] for name, r in v.items()}
         elif isinstance(v, tuple) and v and isinstance(v[0], Result):
             v = [x.rows()[0] for x in v]
-        out[f.name] = plain(dict(v) if isinstance(v, Mapping) else v)
+        out[f.name] = json_safe(dict(v) if isinstance(v, Mapping) else v)
     return out
 
 
@@ -547,9 +649,9 @@ def plain_fields(res: Any) -> dict[str, Any]:
 def llm_ci(
     log: EvalLog,
     *,
-    estimand: str = "mean",
+    estimand: str = "auto",
     k: int = 1,
-    cluster: str | None = None,
+    conditions: str | None = None,
     repeats: str = "average",
     aggregate: str = "micro",
     items: str = "error",
@@ -563,6 +665,7 @@ def llm_ci(
     n_jobs: int | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
     progress: bool = False,
+    **deprecated: Any,
 ) -> LLMEstimates:
     """Every model's score on a benchmark, with an interval that respects its structure.
 
@@ -570,14 +673,20 @@ def llm_ci(
     ----------
     log : EvalLog
         From :func:`mlci.read_eval_logs` or :func:`mlci.eval_log`.
-    estimand : {"mean", "pass@k"}
+    estimand : {"auto", "mean", "pass@k"}
         The mean score over items, or the unbiased pass@k (Chen et al. 2021) averaged over
-        items (scores 0/1, at least ``k`` answers per item).
+        items (scores 0/1, at least ``k`` answers per item).  ``"auto"`` (default): the
+        estimand of the epoch reducer the logs record (inspect-ai: ``mean``, or
+        ``pass_at_<k>`` as pass@k, its headline number), else the mean; a reducer mlci
+        does not compute (median, mode, max, custom) is an error naming it.  An explicit
+        estimand that differs from the logs' reducer is computed and
+        ``details["estimand_note"]`` says so.
     k : int, default 1
         For pass@k.
-    cluster : str, optional
-        A cluster column of the log (``"passage"``, ``"template"``...) or ``"task"``:
-        clusters are resampled whole (or are CR1's clusters).
+    conditions : str, optional
+        A condition column of the log (``"passage"``, ``"template"``...) or ``"task"``:
+        conditions are resampled whole (or are CR1's clusters).  (``cluster`` is a
+        deprecated spelling.)
     repeats : {"average", "nested"}
         Average an item's repeated answers first (default), or resample them as a nested
         level within each drawn item (conservative, see the module doc).
@@ -615,12 +724,13 @@ def llm_ci(
     >>> r.estimate, r.details["n_clusters"]
     (0.75, 4)
     """
-    table = item_table(log, estimand=estimand, k=k, cluster=cluster, repeats=repeats,
+    conditions = renamed_keyword(deprecated, "cluster", "conditions", conditions, None)
+    table = item_table(log, estimand=estimand, k=k, conditions=conditions, repeats=repeats,
                        aggregate=aggregate, items=items, models=models)  # fmt: skip
     method, opts = _interval_options(method, confidence_level, alternative, n_resamples, rng,
                                      batch, n_jobs, max_memory)  # fmt: skip
     engine_method, reason = resolve_llm_method(method, repeats)
-    name = estimand_name(estimand, k, log.metric)
+    name = estimand_name(table.estimand, table.k, log.metric)
     out: dict[str, IntervalResult] = {}
     details = dict(table.details)
     if reason is not None:
@@ -678,7 +788,7 @@ def llm_ci(
         method=method,
         confidence_level=opts["confidence_level"],
         alternative=opts["alternative"],
-        cluster=cluster,
+        conditions=conditions,
         aggregate=aggregate,
         repeats=repeats,
         details=details,
@@ -731,7 +841,7 @@ def linear_models(
         dist, se_dist = replicates(cs)
         low, high, _ = studentized_interval(
             cs.estimate, se, dist, se_dist, confidence_level=level, alternative=alt,
-            bounds=(0.0, 1.0),
+            bounds=(0.0, 1.0), df=cs.df,  # near 0 or 1: logit t (engine.intervals)
         )  # fmt: skip
         used = "studentized"
     common = {

@@ -7,7 +7,7 @@ DataFrame) produce an :class:`EvalLog`.  It is checked once, when it is built:
   graded or judge score a fraction);
 * a (model, task, item, repeat) appears once: a duplicate is an error naming both rows
   (file and line), never silently averaged;
-* an item belongs to one cluster (passage, subtask, template) in every row.
+* an item belongs to one condition (passage, subtask, template) in every row.
 
 Rows remember where they came from (``file:line`` for files, ``row i`` for arrays), so the
 estimators below can name the row behind any later problem (e.g. an item that one model
@@ -20,16 +20,18 @@ import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ..feedback import warn
 from ..inputs import ArgSpec, check_flag, fast_unique, gather
 from ..results import Result, require_pandas
 
 __all__ = ["EvalLog", "build_log", "eval_log"]
 
-#: names a cluster column may not take (they are the table's own columns)
+#: names a condition column may not take (they are the table's own columns)
 RESERVED = ("model", "task", "item", "repeat", "score")
 
 
@@ -51,8 +53,9 @@ class EvalLog(Result):
         ``epoch``; the sample index of a pass@k run).
     score : ndarray of float, shape (n_rows,)
         In ``[0, 1]``.
-    clusters : dict of str -> ndarray of str
-        Extra per-row columns that group items (``"passage"``, ``"subtask"``...).
+    conditions : dict of str -> ndarray of str
+        Extra per-row columns that group items (``"passage"``, ``"subtask"``...): the
+        conditions the estimators can resample whole (``conditions="passage"``).
     files : tuple of str
         The sources of the rows (``"<data>"`` for arrays).
     file_index, line : ndarray of int
@@ -61,7 +64,10 @@ class EvalLog(Result):
         The score's name (e.g. ``"acc"``), when read from logs.
     details : Mapping
         ``n_dropped``: rows dropped for a missing value (:func:`mlci.eval_log` with
-        ``dropna=True``).
+        ``dropna=True``); from :func:`mlci.read_eval_logs`, ``sources`` (one dict per
+        file: format, model, task, status, ``n_samples`` read of ``n_expected``, the
+        epoch ``reducer``...) and, for a run read with ``partial=True``, ``partial``
+        (model: ``"partial: k of N samples (file: status)"``).
 
     Examples
     --------
@@ -83,7 +89,7 @@ class EvalLog(Result):
     item: np.ndarray
     repeat: np.ndarray
     score: np.ndarray
-    clusters: Mapping[str, np.ndarray] = field(default_factory=dict)
+    conditions: Mapping[str, np.ndarray] = field(default_factory=dict)
     files: tuple[str, ...] = ("<data>",)
     file_index: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int32))
     line: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
@@ -107,6 +113,20 @@ class EvalLog(Result):
         i = _codes(self.item)[1].astype(np.int64)
         uniq, inv = fast_unique(t * (int(i.max(initial=0)) + 1) + i)
         return inv, len(uniq)
+
+    @property
+    def clusters(self) -> Mapping[str, np.ndarray]:
+        """Deprecated spelling of :attr:`conditions`."""
+        warn("`EvalLog.clusters` is deprecated; it is spelled `conditions` now "
+             "(docs/glossary.md).", FutureWarning)  # fmt: skip
+        return self.conditions
+
+    @property
+    def partial(self) -> dict[str, str]:
+        """``{model: "partial: k of N samples (...)"}`` for the models whose runs were read
+        with ``partial=True`` and did not finish (empty when every run is complete)."""
+        have = set(self.models)
+        return {m: t for m, t in (self.details.get("partial") or {}).items() if m in have}
 
     @property
     def n_rows(self) -> int:
@@ -158,9 +178,10 @@ class EvalLog(Result):
     def __repr__(self) -> str:
         n_items = _n_items(self)
         reps = self._repeats_text()
+        part = "".join(f", {m}: {t}" for m, t in self.partial.items())
         return (
             f"EvalLog({_plural(len(self.models), 'model')}, {_plural(len(self.tasks), 'task')}, "
-            f"{_plural(n_items, 'item')}, {reps}, {_plural(self.n_rows, 'row')})"
+            f"{_plural(n_items, 'item')}, {reps}, {_plural(self.n_rows, 'row')}{part})"
         )
 
     def _repeats_text(self) -> str:
@@ -176,7 +197,7 @@ class EvalLog(Result):
 
     def rows(self) -> list[dict[str, Any]]:
         """One dict per row of the long table: ``model``, ``task``, ``item``, ``repeat``,
-        ``score``, the clusters and ``source`` (file and line)."""
+        ``score``, the conditions and ``source`` (file and line)."""
         frame = self._columns()
         keys = list(frame)
         return [
@@ -192,7 +213,7 @@ class EvalLog(Result):
             "repeat": self.repeat,
             "score": self.score,
         }
-        cols.update(self.clusters)
+        cols.update(self.conditions)
         cols["source"] = np.array([self.where(i) for i in range(self.n_rows)], dtype=object)
         return cols
 
@@ -208,7 +229,7 @@ class EvalLog(Result):
             "item": self.item.tolist(),
             "repeat": self.repeat.tolist(),
             "score": self.score.tolist(),
-            "clusters": {k: v.tolist() for k, v in self.clusters.items()},
+            "conditions": {k: v.tolist() for k, v in self.conditions.items()},
             "files": list(self.files),
             "file_index": self.file_index.tolist(),
             "line": self.line.tolist(),
@@ -220,6 +241,54 @@ class EvalLog(Result):
         head = _subset(self, np.arange(min(self.n_rows, 20)))
         more = "" if self.n_rows <= 20 else f" (first 20 of {self.n_rows} rows)"
         return f"<p>{html.escape(repr(self))}{more}</p>" + Result._repr_html_(head)
+
+
+def renamed_keyword(given: dict[str, Any], old: str, new: str, value: Any, default: Any) -> Any:
+    """The value of the keyword ``new``, also accepted under its deprecated spelling ``old``
+    (a FutureWarning at the caller's line); any other keyword in ``given`` is a TypeError.
+
+    Examples
+    --------
+    >>> renamed_keyword({}, "clusters", "conditions", ["p"], ())
+    ['p']
+    """
+    extra = sorted(set(given) - {old})
+    if extra:
+        raise TypeError(f"unexpected keyword argument {extra[0]!r}.")
+    if old not in given:
+        return value
+    if value is not default and not (isinstance(value, tuple) and not value):
+        raise TypeError(f"Give `{new}` only; `{old}` is its deprecated spelling.")
+    warn(f"`{old}` is deprecated and will be removed; it is spelled `{new}` now "
+         "(docs/glossary.md).", FutureWarning)  # fmt: skip
+    return given[old]
+
+
+def _details(n_dropped: int, sources: tuple[dict[str, Any], ...]) -> dict[str, Any]:
+    """A log's details: the rows dropped, the runs read and the partial ones per model."""
+    out: dict[str, Any] = {"n_dropped": int(n_dropped)}
+    if not sources:
+        return out
+    out["sources"] = [dict(s) for s in sources]
+    partial: dict[str, list[dict[str, Any]]] = {}
+    for s in sources:
+        if s.get("partial"):
+            partial.setdefault(str(s["model"]), [])
+    if partial:
+        text = {}
+        for m in partial:
+            mine = [s for s in sources if s.get("model") == m]
+            k = sum(int(s.get("n_samples") or 0) for s in mine)
+            n = sum(int(s.get("n_expected") or s.get("n_samples") or 0) for s in mine)
+            why = "; ".join(
+                f"{Path(str(s['file'])).name}: "
+                + (f"status {s['status']!r}" if s.get("status") not in (None, "success")
+                   else f"{s['n_samples']} of {s['n_expected']}")
+                for s in mine if s.get("partial")
+            )  # fmt: skip
+            text[m] = f"partial: {k} of {n} samples ({why})"
+        out["partial"] = text
+    return out
 
 
 def _plural(n: int, word: str) -> str:
@@ -275,7 +344,7 @@ def _subset(log: EvalLog, rows: np.ndarray) -> EvalLog:
         item=log.item[rows],
         repeat=log.repeat[rows],
         score=log.score[rows],
-        clusters={k: v[rows] for k, v in log.clusters.items()},
+        conditions={k: v[rows] for k, v in log.conditions.items()},
         files=log.files,
         file_index=log.file_index[rows],
         line=log.line[rows],
@@ -301,28 +370,29 @@ def build_log(
     item: np.ndarray,
     repeat: np.ndarray,
     score: np.ndarray,
-    clusters: Mapping[str, np.ndarray],
+    conditions: Mapping[str, np.ndarray],
     files: tuple[str, ...],
     file_index: np.ndarray,
     line: np.ndarray,
     metric: str | None,
     score_name: str = "score",
     n_dropped: int = 0,
+    sources: tuple[dict[str, Any], ...] = (),
 ) -> EvalLog:
     """An :class:`EvalLog` from validated columns, after the table's own checks (scores in
-    [0, 1], no duplicate row, one cluster per item); used by every reader."""
+    [0, 1], no duplicate row, one condition per item); used by every reader."""
     log = EvalLog(
         model=_as_text(np.asarray(model)),
         task=_as_text(np.asarray(task)),
         item=_as_text(np.asarray(item)),
         repeat=np.asarray(repeat, dtype=np.int64),
         score=np.asarray(score, dtype=float),
-        clusters={str(k): _as_text(np.asarray(v)) for k, v in clusters.items()},
+        conditions={str(k): _as_text(np.asarray(v)) for k, v in conditions.items()},
         files=tuple(files),
         file_index=np.asarray(file_index, dtype=np.int32),
         line=np.asarray(line, dtype=np.int64),
         metric=metric,
-        details={"n_dropped": int(n_dropped)},
+        details=_details(n_dropped, sources),
     )
     if log.n_rows == 0:
         raise ValueError("The evaluation log has no rows (no scored sample was found).")
@@ -355,12 +425,12 @@ def build_log(
             f"{str(log.task[a])!r}, item {str(log.item[a])!r}, repeat "
             f"{int(log.repeat[a])} appears at {log.where(a)} and again at {log.where(b)}. "
             "Each (model, task, item, repeat) must appear once: remove the duplicate "
-            "(e.g. a log read twice), or number the answers in a "
-            "`repeat` column if the item was answered several times."
+            "(e.g. a log read twice), or, if the item was answered several times, give "
+            "every answer its number in `repeat`."
         )
-    if log.clusters:
+    if log.conditions:
         item, n_items = _item_codes(log)
-        for name, col in log.clusters.items():
+        for name, col in log.conditions.items():
             c = _codes(col)[1]
             pair = fast_unique(item.astype(np.int64) * (int(c.max()) + 1) + c)[0]
             if pair.size != n_items:
@@ -370,9 +440,9 @@ def build_log(
                 vals = list(dict.fromkeys(col[rows].tolist()))[:3]
                 r0 = int(rows[0])
                 raise ValueError(
-                    f"Cluster column {name!r}: item {str(log.item[r0])!r} of task "
+                    f"Condition column {name!r}: item {str(log.item[r0])!r} of task "
                     f"{str(log.task[r0])!r} has several values {vals} (first at "
-                    f"{log.where(r0)}); every item must belong to one cluster."
+                    f"{log.where(r0)}); every item must belong to one condition."
                 )
     return log
 
@@ -385,8 +455,9 @@ def eval_log(
     score: Any = "score",
     task: Any = None,
     repeat: Any = None,
-    clusters: Sequence[str] | Mapping[str, Any] | None = None,
+    conditions: Sequence[str] | Mapping[str, Any] | None = None,
     dropna: bool = False,
+    **deprecated: Any,
 ) -> EvalLog:
     """The long table of an evaluation from arrays or a DataFrame's columns.
 
@@ -402,8 +473,9 @@ def eval_log(
     repeat : array-like or str, optional
         Which answer to the item when items were answered several times; 0 when omitted
         (then an item may appear once per model).
-    clusters : list of str (column names of ``data``) or dict of name -> array, optional
-        Columns that group items (passage, subtask, template).
+    conditions : list of str (column names of ``data``) or dict of name -> array, optional
+        Columns that group items (passage, subtask, template): the conditions the
+        estimators can resample whole.  (``conditions`` is a deprecated spelling.)
     dropna : bool, default False
         Drop the rows with a missing value instead of refusing them (their number is in
         ``details["n_dropped"]``).
@@ -416,31 +488,32 @@ def eval_log(
     --------
     >>> import mlci
     >>> log = mlci.eval_log(model=["A"] * 4, item=[1, 1, 2, 2], repeat=[0, 1, 0, 1],
-    ...                     score=[1, 0, 1, 1], clusters={"passage": ["p", "p", "q", "q"]})
+    ...                     score=[1, 0, 1, 1], conditions={"passage": ["p", "p", "q", "q"]})
     >>> log
     EvalLog(1 model, 1 task, 2 items, 2 repeats per item, 4 rows)
     """
+    conditions = renamed_keyword(deprecated, "clusters", "conditions", conditions, None)
     check_flag("dropna", dropna)
     cl_values: dict[str, Any] = {}
-    if clusters is not None:
-        if isinstance(clusters, Mapping):
-            cl_values = {str(k): v for k, v in clusters.items()}
-        elif isinstance(clusters, str) or not isinstance(clusters, Sequence):
+    if conditions is not None:
+        if isinstance(conditions, Mapping):
+            cl_values = {str(k): v for k, v in conditions.items()}
+        elif isinstance(conditions, str) or not isinstance(conditions, Sequence):
             raise TypeError(
-                f"`clusters` must be a list of column names or a dict of name -> array; got "
-                f"{clusters!r}."
+                f"`conditions` must be a list of column names or a dict of name -> array; got "
+                f"{conditions!r}."
             )
         else:
             if data is None:
                 raise ValueError(
-                    "`clusters` as a list of names needs `data` (a DataFrame); pass a dict "
+                    "`conditions` as a list of names needs `data` (a DataFrame); pass a dict "
                     "of name -> array instead."
                 )
-            cl_values = {str(c): c for c in clusters}
+            cl_values = {str(c): c for c in conditions}
     for name in cl_values:
         if name in RESERVED:
             raise ValueError(
-                f"`clusters` may not be named {name!r} (a column of the table itself); rename it."
+                f"`conditions` may not be named {name!r} (a column of the table itself); rename it."
             )
     specs = {
         "model": ArgSpec("groups", required=True),
@@ -451,12 +524,12 @@ def eval_log(
     }
     values = {"model": model, "item": item, "score": score, "task": task, "repeat": repeat}
     for name, v in cl_values.items():
-        specs[f"clusters[{name!r}]"] = ArgSpec("groups", required=True)
-        values[f"clusters[{name!r}]"] = v
+        specs[f"conditions[{name!r}]"] = ArgSpec("groups", required=True)
+        values[f"conditions[{name!r}]"] = v
     if data is not None:
-        # column names resolve through the gate; cluster names are looked up as given
+        # column names resolve through the gate; condition names are looked up as given
         values = {
-            k: (v if not (k.startswith("clusters[") and isinstance(v, str)) else data[v])
+            k: (v if not (k.startswith("conditions[") and isinstance(v, str)) else data[v])
             for k, v in values.items()
         }
     g = gather(specs, values, dropna=dropna, data=data)
@@ -475,7 +548,7 @@ def eval_log(
         item=g["item"],
         repeat=np.zeros(n, dtype=np.int64) if rep is None else rep,
         score=g["score"],
-        clusters={k: g[f"clusters[{k!r}]"] for k in cl_values},
+        conditions={k: g[f"conditions[{k!r}]"] for k in cl_values},
         files=("<data>",),
         file_index=np.zeros(n, dtype=np.int32),
         line=rows,

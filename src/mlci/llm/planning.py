@@ -40,7 +40,7 @@ from scipy import stats
 from ..classical.planning import PlanResult
 from ..inputs import check_alternative, check_positive_int
 from .estimands import cr1_scores, item_table
-from .log import EvalLog, _item_codes
+from .log import EvalLog, _item_codes, renamed_keyword
 
 __all__ = ["llm_sample_size"]
 
@@ -64,7 +64,8 @@ def llm_sample_size(
     alpha: float = 0.05,
     alternative: str = "two-sided",
     repeats: int | None = None,
-    cluster: str | None = None,
+    conditions: str | None = None,
+    **deprecated: Any,
 ) -> PlanResult:
     """Items needed to detect a difference between two models, from a pilot run.
 
@@ -84,9 +85,9 @@ def llm_sample_size(
     repeats : int, optional
         Answers per item and model in the planned run (default: the pilot's, the mean
         over items).
-    cluster : str, optional
-        A cluster column of the log: the design effect of the clusters is measured on the
-        pilot and applied.
+    conditions : str, optional
+        A condition column of the log: the design effect of the conditions (as clusters)
+        is measured on the pilot and applied.  (``cluster`` is a deprecated spelling.)
 
     Returns
     -------
@@ -102,15 +103,17 @@ def llm_sample_size(
     --------
     >>> import mlci
     >>> from mlci.data import llm_example_path
-    >>> log = mlci.read_eval_logs(llm_example_path(), clusters=["group"])
+    >>> log = mlci.read_eval_logs(llm_example_path(), conditions=["group"])
     >>> plan = mlci.llm_sample_size(log, "model-a", "model-b", difference=0.03,
-    ...                             cluster="group")
+    ...                             conditions="group")
     >>> plan.n_samples, plan.details["repeats"]
     (1048, 3)
     """
     if not isinstance(log, EvalLog):
         raise TypeError(f"`log` must be an EvalLog; got {type(log).__name__}.")
-    table = item_table(log, cluster=cluster, models=_two(log, a, b))
+    conditions = renamed_keyword(deprecated, "cluster", "conditions", conditions, None)
+    # the plan is for mean scores, whatever epoch reducer the pilot's logs record
+    table = item_table(log, estimand="mean", conditions=conditions, models=_two(log, a, b))
     order = [table.models.index(a), table.models.index(b)]
     table = dataclasses.replace(
         table,
@@ -187,6 +190,8 @@ def llm_sample_size(
         # the trade-off: items needed with 1, 2, 4, 8 or 16 answers per item
         "items_by_repeats": {k: items(k) for k in (1, 2, 4, 8, 16)} if multi else {1: n},
     }
+    if table.details.get("partial"):  # a pilot read with partial=True says so
+        details["partial"] = table.details["partial"]
     assumptions = (
         f"paired z-test of the mean difference of {a!r} and {b!r} on the same items, "
         f"{K} answer(s) per item and model; item-level variance of the difference "

@@ -12,9 +12,13 @@ Formats
     ``metrics`` list are read too (the metric is then any numeric field that is not one
     of the fields above).  The task is taken from the file name
     (``samples_<task>_<YYYY-MM-DDTHH-MM-SS.ffffff>.jsonl``), the model from ``model_name``
-    in the ``results_<date>.json`` next to it (0.4.3+), else from the directory name
-    (the harness writes ``EleutherAI__pythia-160m``).  A file with several filters
-    (``strict-match`` and ``flexible-extract``) needs ``filter=``.
+    in the results file of the same run (0.4.3+; ``lm_eval/loggers/evaluation_tracker.py``
+    writes ``results_<date>.json`` beside the samples with ``--output_path DIR``, and
+    ``X_<date>.json`` with ``--output_path X.json``), else from the directory name (the
+    harness writes ``EleutherAI__pythia-160m``).  The results file's
+    ``n-samples[<task>]["effective"]`` is the number of documents the file must hold.  A
+    file with several filters (``strict-match`` and ``flexible-extract``) needs
+    ``filter=``.
 ``"inspect"``: inspect-ai eval logs (``.eval`` or ``.json``)
     Read through ``inspect_ai.log.read_eval_log`` when inspect-ai is installed, otherwise
     from the documented format (a ``.json`` log, or the ``.eval`` zip archive's
@@ -28,16 +32,25 @@ Formats
     ``metric="<scorer>/<key>"``.
 ``"long"``: a generic long table (``.csv``/``.tsv``, ``.parquet``, ``.jsonl``)
     One row per answer with columns ``model``, ``item``, ``score`` (or the column named by
-    ``metric=``), and optionally ``task``, ``repeat`` and cluster columns.
+    ``metric=``), and optionally ``task``, ``repeat`` and condition columns.
 
 Every problem names the file and the line (or, for inspect logs, the sample): a truncated
 or malformed line, a missing score field, a score that is not a number in [0, 1], a
 duplicated row.  Nothing is dropped silently: rows of other filters are left out only when
 ``filter=`` asks for one.
+
+What the frameworks record about a run is checked before its scores are used: inspect's
+``status`` (``started``: killed or still running, ``error``, ``cancelled``) and its
+dataset's ``sample_ids`` times ``config.epochs``; the harness's ``n-samples``; the
+identity of every item's data (the harness's ``doc_hash``/``target_hash``, a hash of an
+inspect sample's input and target) across the files of a task; inspect's epoch reducer
+(``config.epochs_reducer``, used by ``estimand="auto"`` of the estimators).  An unfinished
+run is read only with ``partial=True``, and then said to be partial in every result.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -48,9 +61,9 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs import TEXT_MISSING, check_choice
+from ..inputs import TEXT_MISSING, check_choice, check_flag
 from ..io import read_table
-from .log import RESERVED, EvalLog, build_log
+from .log import RESERVED, EvalLog, build_log, renamed_keyword
 
 __all__ = ["FORMATS", "read_eval_logs"]
 
@@ -71,19 +84,25 @@ INSPECT_LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
 class _Rows:
     """Columns of the long table being read, and where each row came from."""
 
-    def __init__(self, clusters: Sequence[str]) -> None:
+    def __init__(self, conditions: Sequence[str]) -> None:
         self.cols: dict[str, list[Any]] = {k: [] for k in ("model", "task", "item", "repeat",
                                                             "score", "file", "line")}  # fmt: skip
-        self.clusters = {c: [] for c in clusters}  # type: dict[str, list[Any]]
+        self.conditions = {c: [] for c in conditions}  # type: dict[str, list[Any]]
         self.files: list[str] = []
         self.metrics: set[str] = set()
+        #: per file: what the framework recorded about the run (see ``Source``)
+        self.sources: list[dict[str, Any]] = []
+        #: per file: the identity of every item's data (doc_hash, input hash), if recorded
+        self.keys: list[dict[str, str]] = []
 
     def file(self, path: Path) -> int:
         self.files.append(str(path))
+        self.sources.append({"file": str(path)})
+        self.keys.append({})
         return len(self.files) - 1
 
     def add(self, f: int, line: int, model: str, task: str, item: Any, repeat: int,
-            score: float, clusters: dict[str, Any]) -> None:  # fmt: skip
+            score: float, conditions: dict[str, Any]) -> None:  # fmt: skip
         c = self.cols
         c["model"].append(model)
         c["task"].append(task)
@@ -92,8 +111,8 @@ class _Rows:
         c["score"].append(score)
         c["file"].append(f)
         c["line"].append(line)
-        for k, v in clusters.items():
-            self.clusters[k].append(str(v))
+        for k, v in conditions.items():
+            self.conditions[k].append(str(v))
 
     def log(self, metric: str | None) -> EvalLog:
         c = self.cols
@@ -101,17 +120,19 @@ class _Rows:
             raise ValueError(
                 f"No scored sample found in {', '.join(self.files) or 'the given paths'}."
             )
+        _check_same_data(self)
         return build_log(
             model=np.array(c["model"], dtype=str),
             task=np.array(c["task"], dtype=str),
             item=np.array(c["item"], dtype=str),
             repeat=np.array(c["repeat"], dtype=np.int64),
             score=np.array(c["score"], dtype=float),
-            clusters={k: np.array(v, dtype=str) for k, v in self.clusters.items()},
+            conditions={k: np.array(v, dtype=str) for k, v in self.conditions.items()},
             files=tuple(self.files),
             file_index=np.array(c["file"], dtype=np.int32),
             line=np.array(c["line"], dtype=np.int64),
             metric=metric,
+            sources=tuple(self.sources),
         )
 
 
@@ -175,19 +196,38 @@ def _jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 
 # --------------------------------------------------------------------------- lm-eval
-def _lm_eval_model(path: Path, date: str | None) -> str:
-    """``model_name`` of the results file of the same run, else the directory name."""
-    candidates = sorted(path.parent.glob(f"results_{date}.json")) if date else []
-    for res in candidates:
+def _lm_eval_results(path: Path, date: str | None) -> tuple[Path | None, dict[str, Any]]:
+    """The results file of the run that wrote a samples file, and its content.
+
+    lm-evaluation-harness (``lm_eval/loggers/evaluation_tracker.py``) writes the results
+    of a run beside its samples files with the same date id: ``results_<date>.json`` with
+    ``--output_path DIR``, ``X_<date>.json`` with ``--output_path X.json``.
+    """
+    if not date:
+        return None, {}
+    for res in sorted(path.parent.glob(f"*_{date}.json")):
         try:
             with open(res, encoding="utf-8") as fh:
                 info = json.load(fh)
-        except (OSError, json.JSONDecodeError):
+        except (OSError, json.JSONDecodeError, UnicodeDecodeError):
             continue
-        name = info.get("model_name") if isinstance(info, dict) else None
-        if isinstance(name, str) and name:
-            return name
-    return path.parent.name
+        if isinstance(info, dict) and ("results" in info or "model_name" in info):
+            return res, info
+    return None, {}
+
+
+def _lm_eval_expected(info: dict[str, Any], task: str) -> int | None:
+    """The documents of ``task`` the run evaluated: ``n-samples[task]["effective"]`` of the
+    results file (lm-evaluation-harness 0.4.3+; ``original`` before ``--limit``)."""
+    n = info.get("n-samples")
+    entry = n.get(task) if isinstance(n, dict) else None
+    if isinstance(entry, int) and not isinstance(entry, bool):
+        return entry
+    if isinstance(entry, dict):
+        v = entry.get("effective", entry.get("original"))
+        if isinstance(v, int) and not isinstance(v, bool):
+            return v
+    return None
 
 
 def _lm_eval_metric(rec: dict[str, Any], where: str) -> str:
@@ -206,11 +246,14 @@ def _lm_eval_metric(rec: dict[str, Any], where: str) -> str:
 
 
 def _read_lm_eval(path: Path, rows: _Rows, *, metric: str | None, model: str | None,
-                  filter: str | None, clusters: Sequence[str]) -> str | None:  # fmt: skip
+                  filter: str | None, conditions: Sequence[str],
+                  partial: bool) -> str | None:  # fmt: skip
     m = _SAMPLES_NAME.match(path.name)
     task = m.group("task") if m else path.stem.removeprefix("samples_")
     date = m.group("date") if m else None
-    who = model or _lm_eval_model(path, date)
+    res_path, info = _lm_eval_results(path, date)
+    name = info.get("model_name")
+    who = model or (name if isinstance(name, str) and name else path.parent.name)
     f = rows.file(path)
     filters: dict[str, int] = {}
     chosen = metric
@@ -229,6 +272,7 @@ def _read_lm_eval(path: Path, rows: _Rows, *, metric: str | None, model: str | N
             f"{path}: no sample has filter {filter!r} (filters in the file: "
             f"{sorted(filters) or 'none'})."
         )
+    keys = rows.keys[f]
     for lineno, rec in records:
         where = _where(path, lineno)
         if filter is not None and rec.get("filter") != filter:
@@ -243,12 +287,44 @@ def _read_lm_eval(path: Path, rows: _Rows, *, metric: str | None, model: str | N
                 f"{where}: no score field {chosen!r} (metric fields in this sample: {have})."
             )
         score = _number(rec[chosen], where, chosen)
-        cl = {c: _lookup(rec, c, where, "cluster") for c in clusters}
+        cl = {c: _lookup(rec, c, where, "condition") for c in conditions}
         rows.add(f, lineno, who, task, rec["doc_id"], 0, score, cl)
+        if "doc_hash" in rec:  # the document and its target, as the harness hashed them
+            keys[str(rec["doc_id"])] = f"{rec.get('doc_hash')}|{rec.get('target_hash')}"
+    n_read = len({str(r.get("doc_id")) for _, r in records
+                  if filter is None or r.get("filter") == filter})  # fmt: skip
+    expected = _lm_eval_expected(info, task)
+    src = rows.sources[f]
+    src.update(format="lm-eval", model=who, task=task, n_samples=n_read,
+               n_expected=expected, status=None,
+               results=None if res_path is None else str(res_path))  # fmt: skip
+    if expected is not None and n_read != expected:
+        what = (
+            f"{path} holds {n_read} of the {expected} documents of task {task!r} (the run's "
+            f"{res_path.name if res_path else 'results file'}: n-samples {expected})"
+        )
+        if n_read > expected:
+            raise ValueError(f"{what}: more than the run evaluated; is it two runs' samples?")
+        if not partial:
+            raise ValueError(
+                f"{what}; the samples file is incomplete (cut short by a copy or a write "
+                "that did not finish). Re-run the task, or read what it holds with "
+                "`partial=True` (--partial): every result then says "
+                f"'partial: {n_read} of {expected} samples'."
+            )
+        src["partial"] = True
     return chosen
 
 
 # --------------------------------------------------------------------------- inspect-ai
+#: what an inspect-ai status other than "success" means
+INSPECT_STATUS = {
+    "started": "the run did not finish (killed, or still running)",
+    "error": "the run stopped on an error",
+    "cancelled": "the run was cancelled",
+}
+
+
 def _inspect_native(path: Path) -> dict[str, Any] | None:
     """The log as plain dicts through inspect-ai's own reader (None if not installed)."""
     try:
@@ -262,33 +338,54 @@ def _inspect_native(path: Path) -> dict[str, Any] | None:
     samples = []
     for s in log.samples or []:
         scores = {k: {"value": v.value} for k, v in (s.scores or {}).items()}
+        inp = s.input if isinstance(s.input, str) else [m.model_dump() for m in s.input]
         samples.append(
-            {"id": s.id, "epoch": s.epoch, "scores": scores, "metadata": s.metadata or {}}
-        )
-    return {"eval": {"model": log.eval.model, "task": log.eval.task}, "samples": samples}
+            {"id": s.id, "epoch": s.epoch, "scores": scores, "metadata": s.metadata or {},
+             "input": inp, "target": s.target, "error": None if s.error is None else
+             {"message": s.error.message}}
+        )  # fmt: skip
+    out: dict[str, Any] = {
+        "status": log.status,
+        "eval": log.eval.model_dump(mode="json"),
+        "samples": samples,
+    }
+    if log.results is not None:
+        out["results"] = log.results.model_dump(mode="json")
+    if log.error is not None:
+        out["error"] = {"message": log.error.message}
+    return out
+
+
+def _zstd_error(path: Path) -> ValueError:
+    return ValueError(
+        f"{path}: the .eval archive is compressed with zstd (as inspect-ai 0.3.1xx and later "
+        "write it), which Python's zipfile cannot read. Install inspect-ai to read it with "
+        'its own reader (pip install "mlci[inspect]"), or convert the log to JSON where '
+        f"inspect-ai is installed: inspect log convert --to json --output-dir DIR {path}"
+    )
 
 
 def _inspect_documented(path: Path) -> dict[str, Any]:
     """The log read from its documented format (a JSON file, or the .eval zip archive)."""
     if zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as z:
-            names = z.namelist()
-            head_name = "header.json" if "header.json" in names else "_journal/start.json"
-            if head_name not in names:
-                raise ValueError(f"{path}: an .eval archive without header.json or a journal.")
-            head = json.loads(z.read(head_name))
-            spec = head.get("eval", {})
-            sample_names = sorted(n for n in names if n.startswith("samples/"))
-            try:
+        try:
+            with zipfile.ZipFile(path) as z:
+                names = z.namelist()
+                # a run that did not finish has no header.json, only the journal's start
+                head_name = "header.json" if "header.json" in names else "_journal/start.json"
+                if head_name not in names:
+                    raise ValueError(f"{path}: an .eval archive without header.json or a journal.")
+                head = json.loads(z.read(head_name))
+                sample_names = sorted(n for n in names if n.startswith("samples/"))
                 samples = [json.loads(z.read(n)) for n in sample_names]
-            except NotImplementedError:  # zstd members (inspect-ai >= 0.3.1xx)
-                raise ValueError(
-                    f"{path}: the .eval archive is compressed with zstd, which Python's "
-                    "zipfile cannot read; install inspect-ai (pip install 'mlci[inspect]') "
-                    "to read it with inspect's own reader, or convert it: inspect log "
-                    "convert --to json."
-                ) from None
-        return {"eval": spec, "samples": samples}
+        except NotImplementedError:  # zstd members (inspect-ai >= 0.3.1xx)
+            raise _zstd_error(path) from None
+        out = {"eval": head.get("eval", {}), "samples": samples,
+               "status": head.get("status", "started")}  # fmt: skip
+        for key in ("results", "error"):
+            if head.get(key) is not None:
+                out[key] = head[key]
+        return out
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
@@ -301,16 +398,103 @@ def _inspect_documented(path: Path) -> dict[str, Any]:
     return data
 
 
+def _inspect_key(sample: dict[str, Any]) -> str:
+    """The identity of a sample's data: a hash of its input and target (message texts and
+    roles; inspect gives every message a fresh id, which is left out)."""
+
+    def text(content: Any) -> str:
+        if isinstance(content, str):
+            return content
+        if isinstance(content, list):
+            # a text part's text, an image's or a file's reference (not its other fields)
+            part = ("text", "image", "audio", "video", "document", "file")
+            return "\n".join(
+                str(next((c[k] for k in part if c.get(k) is not None), c.get("type")))
+                if isinstance(c, dict) else str(c)
+                for c in content
+            )  # fmt: skip
+        return str(content)
+
+    inp = sample.get("input")
+    if isinstance(inp, list):
+        inp = [[m.get("role"), text(m.get("content"))] if isinstance(m, dict) else str(m)
+               for m in inp]  # fmt: skip
+    blob = json.dumps([inp, sample.get("target")], sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def _inspect_headline(data: dict[str, Any]) -> tuple[str | None, float | None]:
+    """The log's first score's reducer and headline value (``results.scores[0]``)."""
+    scores = (data.get("results") or {}).get("scores") or []
+    if not scores or not isinstance(scores[0], dict):
+        return None, None
+    metrics = scores[0].get("metrics") or {}
+    m = metrics.get("accuracy") or metrics.get("mean") or next(iter(metrics.values()), None)
+    value = m.get("value") if isinstance(m, dict) else None
+    return scores[0].get("reducer"), (float(value) if isinstance(value, int | float) else None)
+
+
 def _read_inspect(path: Path, rows: _Rows, *, metric: str | None, model: str | None,
-                  clusters: Sequence[str], native: bool = True) -> str | None:  # fmt: skip
+                  conditions: Sequence[str], partial: bool,
+                  native: bool = True) -> str | None:  # fmt: skip
     data = (_inspect_native(path) if native else None) or _inspect_documented(path)
     spec = data.get("eval", {})
     who = model or str(spec.get("model", path.stem))
     task = str(spec.get("task", path.stem))
+    status = str(data.get("status") or "started")
+    dataset = spec.get("dataset") or {}
+    config = spec.get("config") or {}
+    epochs = config.get("epochs") or 1
+    ids = dataset.get("sample_ids")
+    n_data = len(ids) if isinstance(ids, list) and ids else dataset.get("samples")
+    limit = config.get("limit")
+    if not (isinstance(ids, list) and ids) and isinstance(n_data, int) and limit is not None:
+        # logs without sample_ids: the dataset's size before --limit N (or [start, end])
+        if isinstance(limit, int):
+            n_data = min(n_data, limit)
+        elif isinstance(limit, list | tuple) and len(limit) == 2:
+            n_data = min(n_data, int(limit[1])) - int(limit[0])
+    expected = int(n_data) * int(epochs) if isinstance(n_data, int) else None
     samples = data.get("samples") or []
+    if not samples and status == "success":
+        raise ValueError(
+            f"{path}: the log holds no samples (was it run with --no-log-samples?); mlci "
+            "needs the per-sample scores."
+        )
+    failed = [s for s in samples if s.get("error") and not s.get("scores")]
+    if partial:  # the samples that failed have no score: left out, and counted
+        samples = [s for s in samples if not (s.get("error") and not s.get("scores"))]
+    n_read = len(samples)
+    incomplete = status != "success" or (expected is not None and n_read < expected)
+    if incomplete and not partial:
+        why = INSPECT_STATUS.get(status, f"status {status!r}")
+        if status == "success":
+            why = "the run finished, but samples are missing"
+        err = (data.get("error") or {}).get("message")
+        held = len(data.get("samples") or [])
+        of = f"{expected} samples ({n_data} x {epochs} epochs)" if expected else "? samples"
+        raise ValueError(
+            f"{path}: the log's status is {status!r}: {why}"
+            f"{f' ({err})' if err else ''}; it holds {held} of {of}"
+            f"{f', {len(failed)} of them failed' if failed else ''}. Re-run it (inspect "
+            "eval-retry), or read what it holds with `partial=True` (--partial): every result "
+            f"then says 'partial: {held - len(failed)} of {expected or '?'} samples'."
+        )
     if not samples:
         raise ValueError(f"{path}: the log holds no samples (was it run with samples logged?).")
     f = rows.file(path)
+    reducer, headline = _inspect_headline(data)
+    reducers = config.get("epochs_reducer")
+    if isinstance(reducers, list) and reducers:
+        reducer = str(reducers[0])
+    rows.sources[f].update(
+        format="inspect", model=who, task=task, status=status, n_samples=n_read,
+        n_expected=expected, reducer=reducer or "mean", headline=headline,
+        dataset=dataset.get("name"), n_failed=len(failed),
+    )  # fmt: skip
+    if incomplete:
+        rows.sources[f]["partial"] = True
+    keys = rows.keys[f]
     chosen = metric
     for pos, s in enumerate(samples, start=1):
         where = f"{path}:sample {pos} (id {s.get('id')!r}, epoch {s.get('epoch')})"
@@ -340,16 +524,19 @@ def _read_inspect(path: Path, rows: _Rows, *, metric: str | None, model: str | N
             )
         score = _number(value, where, chosen)
         rec = {"metadata": s.get("metadata") or {}, "id": s.get("id")}
-        cl = {c: _lookup(rec, c, where, "cluster") for c in clusters}
+        cl = {c: _lookup(rec, c, where, "condition") for c in conditions}
         rows.add(f, pos, who, task, s.get("id"), int(s.get("epoch") or 1) - 1, score, cl)
+        if "input" in s:
+            keys[str(s.get("id"))] = _inspect_key(s)
     return chosen
 
 
 # --------------------------------------------------------------------------- long table
 def _read_long(path: Path, rows: _Rows, *, metric: str | None, model: str | None,
-               clusters: Sequence[str]) -> str | None:  # fmt: skip
+               conditions: Sequence[str]) -> str | None:  # fmt: skip
     score_col = metric or "score"
     f = rows.file(path)
+    rows.sources[f].update(format="long")
     if path.suffix.lower() == ".jsonl":
         for lineno, rec in _jsonl(path):
             where = _where(path, lineno)
@@ -360,18 +547,18 @@ def _read_long(path: Path, rows: _Rows, *, metric: str | None, model: str | None
             rep = rec.get("repeat", 0)
             if not isinstance(rep, int) or isinstance(rep, bool):
                 raise ValueError(f"{where}: 'repeat' must be an integer; got {rep!r}.")
-            cl = {c: _lookup(rec, c, where, "cluster") for c in clusters}
+            cl = {c: _lookup(rec, c, where, "condition") for c in conditions}
             rows.add(f, lineno, model or str(got["model"]), str(task), got["item"], rep,
                      _number(got[score_col], where, score_col), cl)  # fmt: skip
         return metric
     table = read_table(path)
-    need = ["item", score_col] + ([] if model else ["model"]) + list(clusters)
+    need = ["item", score_col] + ([] if model else ["model"]) + list(conditions)
     missing = [c for c in need if c not in table]
     if missing:
         raise ValueError(
             f"{path}: no column {', '.join(map(repr, missing))} (columns: {list(table)}); "
             "the long format needs the columns model, item and score (or the one `metric` "
-            "names) and those of `clusters`."
+            "names) and those of `conditions`."
         )
     for name in need + [c for c in ("task", "repeat") if c in table]:
         col = table[name]
@@ -394,11 +581,62 @@ def _read_long(path: Path, rows: _Rows, *, metric: str | None, model: str | None
     who = table["model"] if not model else np.full(table.n_rows, model)
     for r in range(table.n_rows):
         rows.add(f, table.line_of(r), str(who[r]), str(task[r]), table["item"][r], int(rep[r]),
-                 float(sc[r]), {c: table[c][r] for c in clusters})  # fmt: skip
+                 float(sc[r]), {c: table[c][r] for c in conditions})  # fmt: skip
     return metric
 
 
+# --------------------------------------------------------------------------- same data
+def _check_same_data(rows: _Rows) -> None:
+    """Refuse files of one task whose items hold different data under the same ids.
+
+    An item's identity is what the framework recorded of its data: lm-evaluation-harness's
+    ``doc_hash`` and ``target_hash``, the hash of an inspect sample's input and target.
+    Pairing two models' answers to different questions would be a silent wrong number.
+    """
+    first: dict[tuple[str, str], int] = {}  # (task, item) -> the first file holding it
+    for f, keys in enumerate(rows.keys):
+        task = rows.sources[f].get("task")
+        clash: dict[int, int] = {}
+        for item, key in keys.items():
+            g = first.setdefault((str(task), item), f)
+            if g != f and rows.keys[g][item] != key:
+                clash.setdefault(g, 0)
+        for g in clash:
+            shared = sorted(set(keys) & set(rows.keys[g]), key=_natural)
+            diff = [i for i in shared if keys[i] != rows.keys[g][i]]
+            a, b = rows.sources[g], rows.sources[f]
+            what = "doc_hash/target_hash" if b.get("format") == "lm-eval" else "input and target"
+            names = ""
+            if a.get("dataset") != b.get("dataset"):
+                names = f" (datasets {a.get('dataset')!r} and {b.get('dataset')!r})"
+            raise ValueError(
+                f"{rows.files[g]} and {rows.files[f]} hold different data under the same "
+                f"task {task!r} and item ids{names}: {len(diff)} of {len(shared)} shared items "
+                f"differ ({what}; first: item {diff[0]!r}). Their scores cannot be paired: "
+                "compare runs on the same data (or give the tasks different names)."
+            )
+
+
+def _natural(item: str) -> tuple[int, Any]:
+    return (0, int(item)) if item.isdigit() else (1, item)
+
+
 # --------------------------------------------------------------------------- entry point
+_RESULTS_NAME = re.compile(r"^(?P<stem>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[\d\-.:]+)\.json$")
+
+
+def _lm_eval_results_file(path: Path) -> bool:
+    """Whether a ``.json`` file is the results file of an lm-evaluation-harness run:
+    ``results_<date>.json``, or ``X_<date>.json`` (``--output_path X.json``) beside a
+    ``samples_<task>_<date>.jsonl`` of the same run."""
+    m = _RESULTS_NAME.match(path.name)
+    if m is None:
+        return False
+    if m.group("stem") == "results":
+        return True
+    return any(path.parent.glob(f"samples_*_{m.group('date')}.jsonl"))
+
+
 def _detect(path: Path) -> str | None:
     name = path.name.lower()
     if name.startswith("samples_") and name.endswith(".jsonl"):
@@ -406,7 +644,7 @@ def _detect(path: Path) -> str | None:
     if name.endswith(".eval"):
         return "inspect"
     if name.endswith(".json"):
-        return None if name.startswith("results_") else "inspect"
+        return None if _lm_eval_results_file(path) else "inspect"
     if name.endswith((".csv", ".tsv", ".parquet", ".pq", ".jsonl")):
         return "long"
     return None
@@ -441,9 +679,20 @@ def read_eval_logs(
     metric: str | None = None,
     model: str | None = None,
     filter: str | None = None,
-    clusters: Sequence[str] = (),
+    conditions: Sequence[str] = (),
+    partial: bool = False,
+    **deprecated: Any,
 ) -> EvalLog:
     """Read per-sample evaluation logs into one long table (:class:`~mlci.EvalLog`).
+
+    What the frameworks record about a run is checked before a score is read: a log of a
+    run that did not finish (inspect-ai's status ``started``, ``error``, ``cancelled``) or
+    that holds fewer samples than the run evaluated (inspect-ai's dataset size times its
+    epochs; the ``n-samples`` of an lm-evaluation-harness results file) is refused,
+    naming the file, the status and the count, unless ``partial=True``; two files of a
+    task whose items hold different data under the same ids (lm-evaluation-harness's
+    ``doc_hash``, an inspect sample's input) are refused, naming both files and the
+    number of items that differ.  The runs read are in ``details["sources"]``.
 
     Parameters
     ----------
@@ -452,7 +701,9 @@ def read_eval_logs(
     format : {"auto", "lm-eval", "inspect", "long"}
         ``"auto"`` decides per file: ``samples_*.jsonl`` lm-evaluation-harness,
         ``*.eval``/``*.json`` inspect-ai, ``*.csv``/``*.parquet``/other ``*.jsonl`` the
-        long format (see the module documentation for each schema).
+        long format (see the module documentation for each schema).  lm-evaluation-harness
+        results files (``results_<date>.json``, or ``X_<date>.json`` of ``--output_path
+        X.json``) are read with their samples, never as logs.
     metric : str, optional
         The per-sample score to read (``"acc"``, ``"exact_match"``, an inspect scorer,
         the long format's score column).  Needed when a log holds several.
@@ -461,10 +712,15 @@ def read_eval_logs(
     filter : str, optional
         lm-evaluation-harness filter to keep (``"strict-match"``...), when a file has
         several.
-    clusters : list of str
-        Fields that group items, read into cluster columns: a dotted path into an
-        lm-eval sample (``"doc.subject"``) or an inspect sample
-        (``"metadata.passage"``), or a column of the long format.
+    conditions : list of str
+        Fields that group items (passages, subjects, templates), read into condition
+        columns: a dotted path into an lm-eval sample (``"doc.subject"``) or an inspect
+        sample (``"metadata.passage"``), or a column of the long format.  (``clusters``
+        is a deprecated spelling.)
+    partial : bool, default False
+        Read the samples a run that did not finish holds (inspect-ai samples that failed
+        are left out).  The log then says ``"partial: k of N samples"`` for that model
+        (``details["partial"]``), and so does every result computed from it.
 
     Returns
     -------
@@ -474,40 +730,50 @@ def read_eval_logs(
     --------
     >>> import mlci
     >>> from mlci.data import llm_example_path
-    >>> log = mlci.read_eval_logs(llm_example_path(), clusters=["group"])
+    >>> log = mlci.read_eval_logs(llm_example_path(), conditions=["group"])
     >>> log.models
     ['model-a', 'model-b', 'model-c']
     """
+    conditions = renamed_keyword(deprecated, "clusters", "conditions", conditions, ())
     format = check_choice("format", format, FORMATS)
-    if isinstance(clusters, str) or not isinstance(clusters, Sequence):
-        raise TypeError(f"`clusters` must be a list of field names; got {clusters!r}.")
-    clusters = [str(c) for c in clusters]
-    for c in clusters:
+    check_flag("partial", partial)
+    if isinstance(conditions, str) or not isinstance(conditions, Sequence):
+        raise TypeError(f"`conditions` must be a list of field names; got {conditions!r}.")
+    conditions = [str(c) for c in conditions]
+    for c in conditions:
         if c in RESERVED:
             raise ValueError(
-                f"`clusters` may not be {c!r} (a column of the table itself); to cluster by "
-                "task, read no cluster column and pass cluster='task' to the estimators."
+                f"`conditions` may not be {c!r} (a column of the table itself); to resample "
+                "whole tasks, read no condition column and pass conditions='task' to the "
+                "estimators."
             )
     for name, v in (("metric", metric), ("model", model), ("filter", filter)):
         if v is not None and (not isinstance(v, str) or not v):
             raise TypeError(f"`{name}` must be a non-empty string or None; got {v!r}.")
     files = _files(paths)
-    rows = _Rows(clusters)
+    rows = _Rows(conditions)
     chosen: dict[str, str | None] = {}
     for path in files:
         kind = format if format != "auto" else _detect(path)
+        if kind is None and path.suffix.lower() == ".json" and _lm_eval_results_file(path):
+            raise ValueError(
+                f"`paths`: {path} is the results file of an lm-evaluation-harness run "
+                "(aggregated scores); read the samples_<task>_<date>.jsonl files beside it "
+                "(written with --log_samples), or their folder."
+            )
         if kind is None:
             raise ValueError(
-                f"`paths`: cannot tell the format of {path}; pass `format=` (one of "
+                f"`paths`: cannot tell the format of {path}; pass `format` (one of "
                 f"{', '.join(FORMATS[1:])})."
             )
         if kind == "lm-eval":
             got = _read_lm_eval(path, rows, metric=metric, model=model, filter=filter,
-                                clusters=clusters)  # fmt: skip
+                                conditions=conditions, partial=partial)  # fmt: skip
         elif kind == "inspect":
-            got = _read_inspect(path, rows, metric=metric, model=model, clusters=clusters)
+            got = _read_inspect(path, rows, metric=metric, model=model, conditions=conditions,
+                                partial=partial)  # fmt: skip
         else:
-            got = _read_long(path, rows, metric=metric, model=model, clusters=clusters)
+            got = _read_long(path, rows, metric=metric, model=model, conditions=conditions)
         chosen[str(path)] = got
     if filter is not None and not any(
         (format if format != "auto" else _detect(f)) == "lm-eval" for f in files
@@ -519,5 +785,5 @@ def read_eval_logs(
     names = {v for v in chosen.values() if v is not None}
     if len(names) > 1:
         detail = ", ".join(f"{Path(k).name}: {v}" for k, v in chosen.items())
-        raise ValueError(f"The files hold different metrics ({detail}); choose one with `metric=`.")
+        raise ValueError(f"The files hold different metrics ({detail}); choose one with `metric`.")
     return rows.log(next(iter(names)) if names else metric)

@@ -127,7 +127,7 @@ def simulate_benchmark(
         repeat=np.tile(np.arange(repeats), M * n),
         score=answers.ravel(),
         task=None if n_tasks == 1 else np.tile(np.repeat(task, repeats), M).astype(str),
-        clusters={"passage": np.tile(np.repeat(cluster, repeats), M)},
+        conditions={"passage": np.tile(np.repeat(cluster, repeats), M)},
     )
 
 
@@ -149,7 +149,7 @@ def coverage_experiment(
     check_choice("scenario", scenario, tuple(SCENARIOS))
     spec = SCENARIOS[scenario]
     sim = {**spec["sim"], **sim}
-    opts_common = {"cluster": "passage", **spec["options"]}
+    opts_common = {"conditions": "passage", **spec["options"]}
     rng = np.random.default_rng(check_rng_seed(seed))
     truth = true_values(
         sim.get("skills", DEFAULT_SKILLS),

@@ -518,6 +518,72 @@ def _rate_at_tau_rows(lay: _Layout, v: _View, rate: str, tau: np.ndarray) -> np.
     return out if rate in ("fnr", "tnr") else 1.0 - out
 
 
+def _first_cut(v: _View, pred: Callable[[np.ndarray], np.ndarray], lo: int, hi: int) -> np.ndarray:
+    """Per row, the first operating point ``g`` in (lo, hi] where the monotone ``pred``
+    holds (``pred(lo)`` false and ``pred(hi)`` true by assumption; neither is called)."""
+    lo_r = np.full(v.b, lo, dtype=np.intp)
+    hi_r = np.full(v.b, hi, dtype=np.intp)
+    while True:
+        active = hi_r - lo_r > 1
+        if not active.any():
+            return hi_r
+        mid = np.where(active, (lo_r + hi_r) // 2, np.maximum(lo_r, 0))
+        ok = pred(mid)
+        lo_r = np.where(active & ~ok, mid, lo_r)
+        hi_r = np.where(active & ok, mid, hi_r)
+
+
+def _roc_rate_at(lay: _Layout, v: _View, rate: str, x: str, r: np.ndarray) -> np.ndarray:
+    """``rate`` where ``x`` equals ``r`` (k,) along the ROC polyline, per row -> (b, k).
+
+    The operating points (one per cut of the merged score grid) joined by straight lines
+    are the ROC polyline, which depends on the ranks of the scores only.  Where ``x = r``
+    falls inside a segment, both rates are interpolated linearly along it (pROC's
+    ``coords(input = ...)``).  Where a whole run of points has ``x = r`` exactly (a
+    vertical segment of the ROC: the other class's rate varies at a constant ``x``), the
+    best of them is read, as pROC: the one with the highest TPR when ``x`` is a rate of
+    the negatives (fpr, tnr), the highest TNR when ``x`` is a rate of the positives.
+    """
+    c = 1 if x in ("tpr", "fnr") else 0
+    o = 1 - c
+    below = np.asarray(r, dtype=float)  # the target as a rate below the cut (fnr / tnr)
+    if x in ("tpr", "fpr"):
+        below = 1.0 - below
+    n_c, n_o = v.total(c), v.total(o)
+    eps = 1e-9 * np.maximum(n_c, 1.0)
+    out = np.empty((v.b, len(below)))
+
+    def cum(cls: int, g: np.ndarray) -> np.ndarray:
+        return v.cum_rows(cls, lay.bq[cls][g])
+
+    for col, rb in enumerate(below):
+        k = rb * n_c
+        near = np.round(k)  # float noise (0.9 * 40 = 36.00000001) must hit k/n exactly
+        k = np.where(np.abs(k - near) < eps, near, k)
+        if c == 0:  # fpr/tnr: the lowest cut reaching the target (highest TPR)
+            g = _first_cut(v, lambda q, k=k: cum(c, q) >= k - eps, -1, lay.G)
+            f_g = cum(c, g)
+            exact = f_g <= k + eps
+            g_lo = np.where(exact, g, np.maximum(g - 1, 0))
+            g_hi = g
+        else:  # tpr/fnr: the highest cut not passing the target (highest TNR)
+            g = _first_cut(v, lambda q, k=k: cum(c, q) > k + eps, -1, lay.G + 1)
+            g_lo = np.maximum(g - 1, 0)
+            f_lo = cum(c, g_lo)
+            exact = f_lo >= k - eps
+            g_hi = np.where(exact, g_lo, np.minimum(g, lay.G))
+        c_lo, c_hi = cum(c, g_lo), cum(c, g_hi)
+        o_lo, o_hi = cum(o, g_lo), cum(o, g_hi)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            lam = np.where(c_hi > c_lo, (k - c_lo) / np.where(c_hi > c_lo, c_hi - c_lo, 1.0), 0.0)
+            f_c = np.where(exact, c_lo, k)
+            f_o = np.where(exact, o_lo, o_lo + lam * (o_hi - o_lo))
+            f = f_o / n_o if (rate in ("tpr", "fnr")) == (o == 1) else f_c / n_c
+        val = f if rate in ("fnr", "tnr") else 1.0 - f
+        out[:, col] = np.where((n_c > 0) & (n_o > 0), val, np.nan)
+    return out
+
+
 def _eer(lay: _Layout, v: _View) -> np.ndarray:
     """(b, 2): EER and its oriented threshold, by a bisection over the merged score grid.
 
@@ -1429,7 +1495,7 @@ class Scores:
     threshold_at_rejection_rate = threshold_at_tonr
 
     def rate_at(self, rate: str, *, at: Any, x: str = "fpr", interpolation: str = "linear") -> Any:
-        """An operating point: ``rate`` at the threshold where ``x`` equals ``at``.
+        """An operating point: ``rate`` where ``x`` equals ``at``.
 
         Parameters
         ----------
@@ -1437,17 +1503,40 @@ class Scores:
             The rate read off, and the rate that fixes the operating point.
         at : float or array_like of float in [0, 1], any shape X
         interpolation : {"linear", "lower", "higher"}, default "linear"
-            How the threshold where ``x`` equals ``at`` is found between scores (see
-            :meth:`threshold_at_fpr`).
+            ``"linear"``: read along the ROC polyline (below).  ``"lower"``/``"higher"``:
+            the rate at the threshold :meth:`threshold_at_fpr` (or ``_tpr``...) gives with
+            that interpolation, a score on one side of ``x = at`` (a deterministic
+            operating point, whose ``x`` may differ from ``at``).
 
         Returns
         -------
         float or ndarray of shape X
 
+        Notes
+        -----
+        The ROC polyline joins the operating points of every threshold by straight lines;
+        it depends on the ranks of the scores only, so the rate read from it is the same,
+        bit for bit, under any strictly increasing transform of the scores (``exp``,
+        ``s**3``, a calibration map).  Where ``x = at`` falls inside a segment of it, the
+        rate is interpolated along the segment; where several operating points have
+        ``x = at`` exactly (a vertical segment, the other class's rate varying at a
+        constant ``x``), the best of them is read: the highest TPR when ``x`` is a rate
+        of the negatives (``fpr``, ``tnr``), the highest TNR when it is a rate of the
+        positives.  This is R's ``pROC::coords(roc, at, input = "specificity", ret =
+        "sensitivity")`` (and ``input = "sensitivity"``), and the curve pROC's
+        ``ci.se``/``ci.sp`` bootstrap; tests/r/test_r_proc.py checks it to 1e-12.  The
+        threshold of that point, where :func:`mlci.operating_point_ci` reports one, is
+        ``threshold_at_<x>``'s (score-analysis's convention): a score, or a linear
+        interpolation between the two scores around ``at`` (which maps through a
+        transform of the scores up to that interpolation: it stays between the same two
+        scores).
+
         Examples
         --------
         >>> s = Scores(pos=[1, 2, 3, 4], neg=[0.5, 1.5, 2.5, 3.5])
-        >>> s.rate_at("fnr", at=0.5, x="fpr")
+        >>> s.rate_at("tpr", at=0.5, x="fpr")   # the top of the vertical segment
+        0.75
+        >>> s.rate_at("tpr", at=0.5, x="fpr", interpolation="higher")   # at the score 2.5
         0.5
         """
         spec = _operating_point_spec(self, rate, x, at, interpolation)
@@ -2072,10 +2161,16 @@ def _operating_point_spec(
     name = f"{rate}_at_{x}"
 
     def fn(v: _View) -> np.ndarray:
-        tau = _tau_at_rate(lay, v, x, r.reshape(-1), interpolation)
-        val = _rate_at_tau_rows(lay, v, rate, tau).reshape((v.b, *shape))
-        if not with_threshold:
-            return val
+        if interpolation == "linear":  # along the ROC polyline: ranks only (issue 21)
+            val = _roc_rate_at(lay, v, rate, x, r.reshape(-1)).reshape((v.b, *shape))
+            if not with_threshold:
+                return val
+            tau = _tau_at_rate(lay, v, x, r.reshape(-1), interpolation)
+        else:  # the rate at a real threshold, the score on one side
+            tau = _tau_at_rate(lay, v, x, r.reshape(-1), interpolation)
+            val = _rate_at_tau_rows(lay, v, rate, tau).reshape((v.b, *shape))
+            if not with_threshold:
+                return val
         return np.stack([val, (sign * tau).reshape((v.b, *shape))], -1)
 
     if not with_threshold:
