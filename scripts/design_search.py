@@ -694,6 +694,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--focus", choices=("near-bound", "paired", "scores"), default=None)
     p.add_argument("--design", type=int, action="append", help="run only these design numbers")
     p.add_argument("--cells", action="store_true", help="run the fixed designs CI runs (CELLS)")
+    p.add_argument(
+        "--rerun",
+        help="re-run the confirmed designs of another saved search (e.g. before a fix), "
+        "saved under the key 'rerun'",
+    )
     p.add_argument("--confirm", type=int, default=0, help="re-run the N worst with --confirm-reps")
     p.add_argument("--confirm-reps", type=int, default=800)
     p.add_argument(
@@ -706,7 +711,13 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
 
     doc = load(args.json)
-    key = "cells" if args.cells else f"seed{args.seed}" + (f"-{args.focus}" if args.focus else "")
+    key = (
+        "cells"
+        if args.cells
+        else "rerun"
+        if args.rerun
+        else f"seed{args.seed}" + (f"-{args.focus}" if args.focus else "")
+    )
     runs = doc.setdefault("runs", {})
     results: list[dict[str, Any]] = runs.setdefault(key, [])
     confirmed: list[dict[str, Any]] = doc.setdefault("confirmed", [])
@@ -722,6 +733,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.report:
         if args.cells:
             todo = list(CELLS.values())
+            results.clear()
+        elif args.rerun:
+            todo = [design_from_dict(c["design"]) for c in load(args.rerun).get("confirmed", [])]
             results.clear()
         elif args.design:
             todo = [random_design(i, args.seed, args.focus) for i in args.design]
@@ -769,7 +783,7 @@ def main(argv: list[str] | None = None) -> int:
             save(args.json, doc)
     print(f"## {len(results)} designs ({key}); the {args.top} worst\n")
     print(table(results, args.top, not args.no_flags))
-    if confirmed and not args.design and not args.cells:
+    if confirmed and not args.design and not args.cells and not args.rerun:
         print("\n## confirmed with more test sets\n")
         print(table(confirmed, None, not args.no_flags))
     return 0
