@@ -675,7 +675,7 @@ def load(path: str | None) -> dict[str, Any]:
 def save(path: str, doc: dict[str, Any]) -> None:
     tmp = path + ".tmp"
     with open(tmp, "w") as fh:
-        json.dump(doc, fh, indent=1)
+        json.dump(doc, fh, separators=(",", ":"))
     os.replace(tmp, path)
 
 
