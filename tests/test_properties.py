@@ -420,6 +420,7 @@ def test_rank_metric_invariant_under_increasing_transform(
     np.testing.assert_allclose(t.confidence_interval, r.confidence_interval, rtol=1e-9, atol=1e-12)
 
 
+# issue 21 (rates at a fixed rate along the ROC polyline): fixed on main by wt-rcheck
 @pytest.mark.parametrize("driver", RATE_DRIVERS, ids=[d.name for d in RATE_DRIVERS])
 def test_rate_at_rate_invariant_under_increasing_transform(driver: Driver) -> None:
     # issue 21 (fixed: rates are read along the ROC polyline): a fixed data set on which
@@ -509,6 +510,7 @@ def test_swapping_class_of_scores_keeps_auc_and_eer(d: Data) -> None:
     )
 
 
+# issue 21: fixed on main by wt-rcheck (the rate is read along the ROC polyline)
 def test_swapping_class_of_scores_maps_rate_at_rate() -> None:
     # hypothesis found this in the draws of test_swapping_class_of_scores_keeps_auc_and_eer
     # before issue 21's fix (0.3448 against 0.3103): tied scores, FNR at FPR 0.2 against the

@@ -455,9 +455,13 @@ class BootstrapResult(IntervalResult):
             variant=variant,
         )
         conv = float if np.ndim(self.estimate) == 0 else np.asarray
-        drop = ("z0", "fallback", "variant", "bias")
+        drop = ("z0", "fallback", "variant", "bias", "edge_fallback", "edge_fallback_method")
         details = {k: v for k, v in self.details.items() if k not in drop}
         details.update(extra)
+        if method == "studentized" and extra.get("edge_fallback") == np.size(self.estimate):
+            # near the edge every element got the logit t interval: say so, as the engine's
+            # finish step does (mlci.engine.bootstrap.finish_bootstrap)
+            method = extra["edge_fallback_method"]
         return dataclasses.replace(
             self,
             confidence_interval=ConfidenceInterval(conv(low), conv(high)),

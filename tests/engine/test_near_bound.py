@@ -14,6 +14,8 @@ widths are those of Wilson's score interval for the error share (Brown, Cai & Da
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose
@@ -139,10 +141,16 @@ def test_explicit_studentized_and_reread():
     st = mlci.bootstrap_ci(y, p, metric="f1", rng=0, method="studentized")
     ref = mlci.bootstrap_ci(y, p, metric="f1", rng=0, method="logit_t")
     assert_allclose(tuple(st.confidence_interval), tuple(ref.confidence_interval), rtol=1e-12)
-    # re-reading the same replicates at the same level gives the same interval
+    # re-reading the same replicates at the same level gives the same interval and says
+    # the same method; at 99% too (the rule decides alike up to 99%)
     again = st.interval(method="studentized")
     assert_allclose(tuple(again.confidence_interval), tuple(st.confidence_interval))
     assert again.details["edge_fallback_method"] == "logit_t"
+    assert again.method == st.method == "logit_t"
+    direct = mlci.bootstrap_ci(y, p, metric="f1", rng=0, confidence_level=0.99)
+    reread = st.interval(method="studentized", confidence_level=0.99)
+    assert reread.method == direct.method == "logit_t"
+    assert_allclose(tuple(reread.confidence_interval), tuple(direct.confidence_interval))
 
 
 def test_seed_reproduces_across_batch_and_jobs():
@@ -167,10 +175,14 @@ def test_edge_dominated_threshold():
     se = np.where(dist == 1.0, 0.0, 0.01)
     kw = {"confidence_level": 0.95, "bounds": (0.0, 1.0)}
     assert edge_dominated(0.97, 0.01, dist, se, **kw)
-    # 12 of 1000 (just under half of the 25 in the tail): the t quantile is read
-    dist2 = np.r_[np.full(12, 1.0), np.linspace(0.95, 0.99, 988)]
-    se2 = np.where(dist2 == 1.0, 0.0, 0.01)
-    assert not edge_dominated(0.97, 0.01, dist2, se2, **kw)
+    # the share is taken of at most a 99% interval's tail (0.005): 3 of 1000 reach half
+    # of it at every level up to 99% (so the intervals nest), 2 of 1000 do not
+    for k, expected in ((3, True), (2, False)):
+        dist2 = np.r_[np.full(k, 1.0), np.linspace(0.95, 0.99, 1000 - k)]
+        se2 = np.where(dist2 == 1.0, 0.0, 0.01)
+        for level in (0.8, 0.95, 0.99):
+            got = edge_dominated(0.97, 0.01, dist2, se2, confidence_level=level, bounds=(0, 1))
+            assert bool(got) is expected, (k, level)
     # one-sided "less" reads only the upper bound, which these replicates do not reach
     assert not edge_dominated(0.97, 0.01, dist, se, alternative="less", **kw)
     # without degrees of freedom the fallback is the percentile interval
@@ -182,3 +194,16 @@ def test_edge_dominated_threshold():
     half = stats.t.ppf(0.975, 99) * 0.01 / (0.97 * 0.03)
     assert info["edge_fallback_method"] == "logit_t"
     assert_allclose([low, high], expit(logit(0.97) + np.array([-half, half])), rtol=1e-12)
+
+
+@pytest.mark.parametrize("metric", DECISION)
+@pytest.mark.parametrize(("n", "k"), [(100, 1), (300, 3), (400, 4), (500, 5)])
+def test_levels_nest(metric, n, k):
+    # a 99% interval contains the 95% one, which contains the 90% one: the rule decides
+    # alike at every level up to 99% (tests/test_properties.py found a 99% logit t interval
+    # that did not contain the 95% studentized one when the rule followed the level)
+    y, p, _ = _few_errors(n, k)
+    res = mlci.bootstrap_ci(y, p, metric=metric, rng=2, confidence_level=[0.9, 0.95, 0.99])
+    for inner, outer in itertools.pairwise(res):
+        assert outer.confidence_interval.low <= inner.confidence_interval.low + 1e-12
+        assert outer.confidence_interval.high >= inner.confidence_interval.high - 1e-12

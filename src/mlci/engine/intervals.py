@@ -235,7 +235,7 @@ def tail_replicates(
 
     Examples
     --------
-    >>> tail_replicates(10, "percentile", 0.95, "two-sided", {})
+    >>> round(tail_replicates(10, "percentile", 0.95, "two-sided", {}), 6)
     0.25
     """
     if method not in ("percentile", "basic", "bc", "bca", "studentized"):
@@ -350,8 +350,10 @@ def studentized_interval(
     Near the edge of the range (a strong system with a handful of errors) many
     replicates have no error at all: their t* is infinite, and once they fill the tail
     the t quantile is infinite and the bound is the range's edge (F1 0.99 from 1 error in
-    100 gave [0, 0.999]).  An element where at least :data:`EDGE_TAIL_SHARE` (half) of a
-    tail's replicates have an infinite t* (see :func:`edge_dominated`) gets the analytic
+    100 gave [0, 0.999]).  An element where the replicates with an infinite t* make up at
+    least :data:`EDGE_TAIL_SHARE` (half) of a tail (of the level's tail, or of a 99%
+    interval's, 0.005, whichever is smaller: the same decision at every level up to 99%,
+    so that the intervals nest; see :func:`edge_dominated`) gets the analytic
     interval of the same pivot instead: :func:`logit_t_interval`, the same scale and
     standard error with Student's t (``df`` degrees of freedom) in place of the t*
     quantiles (the percentile interval when ``df`` is None).  In the near-bound
@@ -432,6 +434,8 @@ def studentized_interval(
 #: share of a tail's replicates with an infinite t* at which the bootstrap-t bound is
 #: no longer read from the t* distribution (:func:`edge_dominated`)
 EDGE_TAIL_SHARE = 0.5
+#: the tail the share is taken of, at most: a two-sided 99% interval's (0.005)
+EDGE_REFERENCE_TAIL = 0.005
 
 
 def _edge_dominated_t(t: np.ndarray, p_lo: float, p_hi: float, alternative: str) -> np.ndarray:
@@ -439,8 +443,10 @@ def _edge_dominated_t(t: np.ndarray, p_lo: float, p_hi: float, alternative: str)
     n = np.maximum(valid.sum(axis=0), 1)
     pos = np.sum(t == np.inf, axis=0) / n  # these fill the upper tail: the lower bound
     neg = np.sum(t == -np.inf, axis=0) / n  # the lower tail: the upper bound
-    lower_bad = pos >= EDGE_TAIL_SHARE * (1.0 - p_hi)
-    upper_bad = neg >= EDGE_TAIL_SHARE * p_lo
+    # the tail of the level, but never more than a 99% interval's: the same decision at
+    # every level up to 99%, so that a 99% interval contains the 95% one
+    lower_bad = pos >= EDGE_TAIL_SHARE * min(1.0 - p_hi, EDGE_REFERENCE_TAIL)
+    upper_bad = neg >= EDGE_TAIL_SHARE * min(p_lo, EDGE_REFERENCE_TAIL)
     if alternative == "less":  # [edge, high]: only the upper bound is read
         return upper_bad
     if alternative == "greater":
@@ -463,7 +469,9 @@ def edge_dominated(
     A replicate on the edge of the range (F1 = 1: no error in the resample), or one with
     no spread (se* = 0), has an infinite t*.  When such replicates make up at least
     :data:`EDGE_TAIL_SHARE` of the tail a bound is read from (``alpha / 2`` of the
-    replicates for a two-sided interval), that bound is infinite, or one of the few
+    replicates for a two-sided interval; at most :data:`EDGE_REFERENCE_TAIL`, a 99%
+    interval's, so that every level up to 99% decides alike and the intervals nest),
+    that bound is infinite, or close to one of the few
     largest finite t* (in a simulation of F1, MCC and ROC AUC near 1 at n = 300-500,
     studentized bounds 70-290 times wider than BCa's from a share of 0.02 of 0.025 on;
     docs/validation.md, "Near the bounds").  :func:`studentized_interval` then gives
