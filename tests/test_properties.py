@@ -260,9 +260,24 @@ def test_99_interval_contains_95(driver: Driver, d: Data) -> None:
 
 
 REREAD = [d for d in BOOTSTRAP + SCORES if "bca" not in d.name]
+NEAR_BOUND_LEVELS = (
+    "issue 20's near-bound rule (wt-defaults 45a4045): f1 0.33, 22 errors in 40 (11 positives): "
+    "the 95% result is logit_t and its 99% re-reading [0.105, 0.639] stays logit_t, while "
+    "bootstrap_ci(confidence_level=0.99) is studentized [0.064, 0.546], which does not contain "
+    "the 95% interval [0.141, 0.556]"
+)
 
 
-@pytest.mark.parametrize("driver", REREAD, ids=[d.name for d in REREAD])
+def _reread_param(d: Driver) -> Any:
+    marks = (
+        [pytest.mark.xfail(strict=True, reason=NEAR_BOUND_LEVELS)]
+        if d.name.endswith("[f1]")
+        else []
+    )
+    return pytest.param(d, marks=marks, id=d.name)
+
+
+@pytest.mark.parametrize("driver", [_reread_param(d) for d in REREAD])
 @settings(PROPERTY, max_examples=15)
 @given(d=datasets())
 def test_interval_at_another_level_equals_computing_it(driver: Driver, d: Data) -> None:
