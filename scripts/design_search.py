@@ -620,7 +620,8 @@ def assess(res: dict[str, Any]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------ report
-def table(results: list[dict[str, Any]], top: int | None = None) -> str:
+def table(results: list[dict[str, Any]], top: int | None = None, flags: bool = True) -> str:
+    """Markdown table of designs, worst first (``flags=False``: without the verdicts)."""
     rows = sorted(results, key=lambda r: -r["verdict"]["score"])
     if top is not None:
         rows = rows[:top]
@@ -640,6 +641,8 @@ def table(results: list[dict[str, Any]], top: int | None = None) -> str:
         "warned",
         "flags",
     ]
+    if not flags:
+        head = head[:-1]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         ms = r["methods"]
@@ -656,8 +659,8 @@ def table(results: list[dict[str, Any]], top: int | None = None) -> str:
         out.append(
             f"| {r['label']} | {r['truth']:.4g} | {ms.get('auto', {}).get('n', 0)} | {chosen} | "
             f"{cov('auto')} | {cov('bca')} | {cov('percentile')} | {cov('analytic')} | "
-            f"{wid('auto')} | {wid('bca')} | {ratio} | {edge} | {r['warned']} | "
-            f"{'; '.join(r['verdict']['flags'])} |"
+            f"{wid('auto')} | {wid('bca')} | {ratio} | {edge} | {r['warned']} |"
+            + (f" {'; '.join(r['verdict']['flags'])} |" if flags else "")
         )
     return "\n".join(out)
 
@@ -672,7 +675,7 @@ def load(path: str | None) -> dict[str, Any]:
 def save(path: str, doc: dict[str, Any]) -> None:
     tmp = path + ".tmp"
     with open(tmp, "w") as fh:
-        json.dump(doc, fh, indent=1)
+        json.dump(doc, fh, separators=(",", ":"))
     os.replace(tmp, path)
 
 
@@ -691,6 +694,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--focus", choices=("near-bound", "paired", "scores"), default=None)
     p.add_argument("--design", type=int, action="append", help="run only these design numbers")
     p.add_argument("--cells", action="store_true", help="run the fixed designs CI runs (CELLS)")
+    p.add_argument(
+        "--rerun",
+        help="re-run the confirmed designs of another saved search (e.g. before a fix), "
+        "saved under the key 'rerun'",
+    )
     p.add_argument("--confirm", type=int, default=0, help="re-run the N worst with --confirm-reps")
     p.add_argument("--confirm-reps", type=int, default=800)
     p.add_argument(
@@ -698,11 +706,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--report", action="store_true", help="only print the saved results")
     p.add_argument("--top", type=int, default=15)
+    p.add_argument("--no-flags", action="store_true", help="tables without the verdicts")
     p.add_argument("--max-seconds", type=float, default=math.inf, help="stop after this long")
     args = p.parse_args(argv)
 
     doc = load(args.json)
-    key = f"seed{args.seed}" + (f"-{args.focus}" if args.focus else "")
+    key = (
+        "cells"
+        if args.cells
+        else "rerun"
+        if args.rerun
+        else f"seed{args.seed}" + (f"-{args.focus}" if args.focus else "")
+    )
     runs = doc.setdefault("runs", {})
     results: list[dict[str, Any]] = runs.setdefault(key, [])
     confirmed: list[dict[str, Any]] = doc.setdefault("confirmed", [])
@@ -718,8 +733,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.report:
         if args.cells:
             todo = list(CELLS.values())
-            key = "cells"
-            results = runs.setdefault(key, [])
+            results.clear()
+        elif args.rerun:
+            todo = [design_from_dict(c["design"]) for c in load(args.rerun).get("confirmed", [])]
             results.clear()
         elif args.design:
             todo = [random_design(i, args.seed, args.focus) for i in args.design]
@@ -766,10 +782,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.json and not args.design:
             save(args.json, doc)
     print(f"## {len(results)} designs ({key}); the {args.top} worst\n")
-    print(table(results, args.top))
-    if confirmed and not args.design:
+    print(table(results, args.top, not args.no_flags))
+    if confirmed and not args.design and not args.cells and not args.rerun:
         print("\n## confirmed with more test sets\n")
-        print(table(confirmed))
+        print(table(confirmed, None, not args.no_flags))
     return 0
 
 
