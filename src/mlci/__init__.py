@@ -135,6 +135,7 @@ _SUBMODULES = frozenset(
         "io",
         "llm",
         "metrics",
+        "mt",
         "plotting",
         "protocols",
         "report",

@@ -70,6 +70,8 @@ class MTPairedTest(Result):
         Paired bootstrap only: mean of the replicate scores and sacreBLEU's CI half-width.
     n_resamples : int
     correction : str
+    replicates : ndarray or None
+        Paired bootstrap only: every replicate's score of every system, (B, n_systems).
     details : dict
     """
 
@@ -84,6 +86,7 @@ class MTPairedTest(Result):
     ci: np.ndarray | None
     n_resamples: int
     correction: str = "none"
+    replicates: np.ndarray | None = None
     details: dict[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
@@ -273,7 +276,7 @@ def paired_test(
     if np.isnan(scores).any():
         raise ValueError(f"The {key!r} score is undefined on the statistics as given.")
     pvalues = np.full(len(names), np.nan)
-    means = ci = None
+    means = ci = reps = None
     chunk = _chunk_rows(n, n_resamples)
     if test == "paired-bs":
         reps = np.empty((n_resamples, len(names)))
@@ -325,6 +328,7 @@ def paired_test(
         ci=ci,
         n_resamples=n_resamples,
         correction=correction,
+        replicates=reps,
         details=details,
     )
 

@@ -29,7 +29,8 @@ MT_METRICS = ("bleu", "chrf")
 #: sacreBLEU options that change the statistics (given to the sacreBLEU metric)
 EXTRACTION_OPTIONS = {
     "bleu": ("lowercase", "tokenize", "max_ngram_order", "force"),
-    "chrf": ("char_order", "word_order", "lowercase", "whitespace"),
+    # beta and the smoothing choose the best of several references (by chrF)
+    "chrf": ("char_order", "word_order", "lowercase", "whitespace", "beta", "eps_smoothing"),
 }
 #: sacreBLEU options that change only the score of summed statistics (given to the kernel)
 KERNEL_OPTIONS = {
@@ -49,7 +50,8 @@ def _metric_key(metric: Any) -> str:
 
 def split_options(metric: str, options: Mapping[str, Any] | None) -> tuple[dict, dict]:
     """``(extraction options, kernel options)`` of a sacreBLEU metric's keyword options; an
-    unknown option is an error listing the known ones.
+    unknown option is an error listing the known ones.  chrF's ``beta`` and
+    ``eps_smoothing`` are in both (they pick the best reference of a segment).
 
     Examples
     --------
@@ -60,7 +62,7 @@ def split_options(metric: str, options: Mapping[str, Any] | None) -> tuple[dict,
     if options is not None and not isinstance(options, Mapping):
         raise TypeError(f"`metric_kwargs` must be a dict of sacreBLEU options; got {options!r}.")
     opts = dict(options or {})
-    known = EXTRACTION_OPTIONS[key] + KERNEL_OPTIONS[key]
+    known = tuple(dict.fromkeys(EXTRACTION_OPTIONS[key] + KERNEL_OPTIONS[key]))
     unknown = sorted(set(opts) - set(known))
     if unknown:
         raise ValueError(
