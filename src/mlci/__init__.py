@@ -133,6 +133,7 @@ _SUBMODULES = frozenset(
         "feedback",
         "inputs",
         "io",
+        "ir",
         "llm",
         "metrics",
         "mt",

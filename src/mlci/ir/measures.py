@@ -141,7 +141,15 @@ def per_query(
     (['q1', 'q2'], [0.5, 1.0], [0.0, 1.0])
     """
     check_choice("missing", missing, MISSING)
-    names = [measures] if isinstance(measures, str) else list(measures)
+    if isinstance(measures, str):
+        names = [measures]
+    elif isinstance(measures, list | tuple):
+        names = list(measures)
+    else:
+        raise TypeError(
+            f"`measure` must be a measure name such as 'ndcg@10' (or a list of names); got "
+            f"{measures!r}."
+        )
     if not names:
         raise ValueError("`measures` is empty: name at least one measure, e.g. 'ndcg@10'.")
     mnames = [measure_name(m) for m in names]
