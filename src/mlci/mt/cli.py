@@ -14,12 +14,14 @@ over :mod:`mlci.mt`: no statistics here.
 from __future__ import annotations
 
 import argparse
+import os
 import secrets
 from typing import Any
 
 import numpy as np
 
 from ..classical.corrections import CORRECTION_METHODS
+from ..data import mt_example_paths
 from ..cli.common import CLIError, OutTable, Output, add_output_arguments, cli_message, emit
 from ..inputs import INTERVAL_METHODS
 from .api import mt_compare
@@ -48,9 +50,12 @@ MT_OPTIONS = {
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF", help="reference files")
+    p.add_argument("-r", "--refs", nargs="+", metavar="REF", help="reference files")
+    p.add_argument("-i", "--input", nargs="+", metavar="HYP", help="system output files")
     p.add_argument(
-        "-i", "--input", nargs="+", required=True, metavar="HYP", help="system output files"
+        "--example",
+        action="store_true",
+        help="the bundled example (240 segments in 18 documents, 2 references, 2 systems)",
     )
     p.add_argument(
         "-m", "--metric", default="bleu", metavar="M[,M]", help="bleu, chrf or both (bleu,chrf)"
@@ -131,7 +136,18 @@ def _options(args: argparse.Namespace, metric: str) -> dict[str, Any]:
 
 
 def _load(args: argparse.Namespace) -> tuple[dict[str, list[str]], list[list[str]], Any]:
+    if args.example:
+        if args.refs or args.input or args.documents:
+            raise CLIError("--example replaces --refs, --input and --documents; drop them.")
+        p = mt_example_paths()
+        args.refs = [str(r) for r in p["refs"]]
+        args.input = [str(s) for s in p["systems"].values()]
+        args.documents = str(p["documents"])
+    elif not args.refs or not args.input:
+        raise CLIError("give the reference files (--refs) and system outputs (--input), or --example.")
     systems = read_systems(args.input, name="systems")
+    if args.example:  # short names for the bundled files
+        systems = {os.path.splitext(os.path.basename(k))[0]: v for k, v in systems.items()}
     n = len(next(iter(systems.values())))
     refs = [read_segments(r, name="references") for r in args.refs]
     for path, r in zip(args.refs, refs, strict=True):

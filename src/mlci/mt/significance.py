@@ -341,4 +341,6 @@ def _default_rng(rng: Any) -> np.random.Generator:
             f"`rng` must be an int seed (sacreBLEU's default is 12345), a numpy Generator or "
             f"None; got {type(rng).__name__}."
         )
+    if isinstance(rng, int | np.integer) and rng < 0:
+        raise ValueError(f"`rng` must be a non-negative seed; got {rng}.")
     return np.random.default_rng(rng)

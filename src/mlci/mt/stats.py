@@ -86,6 +86,12 @@ def sacrebleu_metric(metric: str, references: Any = None, **options: Any) -> Any
             "(or mlci's `mt` extra)."
         ) from None
     cls = sacrebleu.BLEU if key == "bleu" else sacrebleu.CHRF
+    tok = options.get("tokenize")
+    if tok is not None and tok not in sacrebleu.BLEU.TOKENIZERS:
+        raise ValueError(
+            f"`tokenize`={tok!r} is not a sacreBLEU tokenizer; one of "
+            f"{', '.join(sorted(sacrebleu.BLEU.TOKENIZERS))}."
+        )
     try:
         return cls(references=references, **options)
     except (AssertionError, KeyError, TypeError) as exc:
