@@ -39,7 +39,9 @@ def main() -> None:
     runs = {
         "bm25": scores["bm25"],
         "dense": scores["dense"],
-        "hybrid": [(q, (a + b) / 2) for (q, a), (_, b) in zip(scores["bm25"], scores["dense"])],
+        "hybrid": [
+            (q, (a + b) / 2) for (q, a), (_, b) in zip(scores["bm25"], scores["dense"], strict=True)
+        ],
     }
     for name, per_query in runs.items():
         lines = []

@@ -22,7 +22,7 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for i, ref in enumerate(c.references):
         (OUT / f"ref{i + 1}.txt").write_text("\n".join(ref) + "\n", encoding="utf-8")
-    for name, hyp, out in (("sys0", "sys0", "system_a.txt"), ("sys1", "sys1", "system_b.txt")):
+    for hyp, out in (("sys0", "system_a.txt"), ("sys1", "system_b.txt")):
         (OUT / out).write_text("\n".join(c.systems[hyp]) + "\n", encoding="utf-8")
     (OUT / "docids.txt").write_text("\n".join(f"doc{d:02d}" for d in c.documents) + "\n")
 

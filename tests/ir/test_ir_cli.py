@@ -8,9 +8,9 @@ import pytest
 
 pytest.importorskip("ir_measures")
 
-import mlci.cli  # noqa: E402
-from mlci.data import ir_example_paths  # noqa: E402
-from mlci.ir import ir_compare  # noqa: E402
+import mlci.cli
+from mlci.data import ir_example_paths
+from mlci.ir import ir_compare
 
 P = ir_example_paths()
 
@@ -36,8 +36,9 @@ def test_compare_t_equals_api(capsys):
 
 
 def test_ci_on_the_example(capsys):
-    code, out, err = _run(capsys, ["ir", "ci", "--example", "--measure", "map,mrr", "-B", "200",
-                                   "--seed", "0"])
+    code, out, err = _run(
+        capsys, ["ir", "ci", "--example", "--measure", "map,mrr", "-B", "200", "--seed", "0"]
+    )
     assert code == 0, err
     assert "AP" in out and "RR" in out and "hybrid" in out
 

@@ -9,8 +9,8 @@ import pytest
 
 pytest.importorskip("ir_measures")
 
-from mlci.data import ir_example_paths  # noqa: E402
-from mlci.ir import (  # noqa: E402
+from mlci.data import ir_example_paths
+from mlci.ir import (
     ir_ci,
     ir_compare,
     measure_name,
@@ -131,7 +131,7 @@ def test_ir_compare_bad_inputs():
         ir_compare(runs, QRELS, baseline="c")
     with pytest.raises(ValueError, match="`correction` must be one of"):
         ir_compare(runs, QRELS, test="t", correction="sidak")
-    with pytest.raises(TypeError, match="`method`.* apply to test='bootstrap' only"):
+    with pytest.raises(TypeError, match=r"`method`.* apply to test='bootstrap' only"):
         ir_compare(runs, QRELS, test="t", method="bca")
     with pytest.raises(ValueError, match="fewer than two evaluated queries"):
         ir_compare(

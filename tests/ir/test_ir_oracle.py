@@ -13,13 +13,25 @@ from scipy import stats
 
 pytest.importorskip("ir_measures")
 
-import mlci  # noqa: E402
-from mlci.data import ir_example_paths  # noqa: E402
-from mlci.ir import ir_ci, ir_compare, per_query  # noqa: E402
+import mlci
+from mlci.data import ir_example_paths
+from mlci.ir import ir_ci, ir_compare, per_query
 
 P = ir_example_paths()
-MEASURES = [("ndcg@10", "nDCG@10"), ("map", "AP"), ("mrr", "RR"), ("p@10", "P@10"), ("recall@20", "R@20")]
-RANX = {"ndcg@10": "ndcg@10", "map": "map", "mrr": "mrr", "p@10": "precision@10", "recall@20": "recall@20"}
+MEASURES = [
+    ("ndcg@10", "nDCG@10"),
+    ("map", "AP"),
+    ("mrr", "RR"),
+    ("p@10", "P@10"),
+    ("recall@20", "R@20"),
+]
+RANX = {
+    "ndcg@10": "ndcg@10",
+    "map": "map",
+    "mrr": "mrr",
+    "p@10": "precision@10",
+    "recall@20": "recall@20",
+}
 
 
 @pytest.fixture(scope="module")
@@ -95,9 +107,7 @@ def test_ci_is_the_mean_over_queries():
 
 
 def test_bootstrap_compare_with_baseline():
-    res = ir_compare(
-        P["runs"], P["qrels"], measure="mrr", baseline="bm25", rng=0, n_resamples=300
-    )
+    res = ir_compare(P["runs"], P["qrels"], measure="mrr", baseline="bm25", rng=0, n_resamples=300)
     assert [(d.a, d.b) for d in res.differences] == [("dense", "bm25"), ("hybrid", "bm25")]
     assert res.metric == "RR"
 

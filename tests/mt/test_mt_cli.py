@@ -12,8 +12,8 @@ import pytest
 
 pytest.importorskip("sacrebleu")
 
-import mlci.cli  # noqa: E402
-from mlci.data import mt_example_paths  # noqa: E402
+import mlci.cli
+from mlci.data import mt_example_paths
 
 P = mt_example_paths()
 
@@ -36,15 +36,29 @@ def test_paired_tests_equal_the_sacrebleu_command(capsys, test, metric):
     refs = [str(r) for r in P["refs"]]
     a, b = (str(s) for s in P["systems"].values())
     n = "500"
-    cmd = [sys.executable, "-m", "sacrebleu", *refs, "-i", a, b, f"--{test}",
-           f"--{test}-n", n, "-m", metric, "-f", "json"]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True,
-                         env={"SACREBLEU_SEED": "12345", "PATH": ""}).stdout
+    cmd = [
+        sys.executable,
+        "-m",
+        "sacrebleu",
+        *refs,
+        "-i",
+        a,
+        b,
+        f"--{test}",
+        f"--{test}-n",
+        n,
+        "-m",
+        metric,
+        "-f",
+        "json",
+    ]
+    out = subprocess.run(
+        cmd, capture_output=True, text=True, check=True, env={"SACREBLEU_SEED": "12345", "PATH": ""}
+    ).stdout
     theirs = json.loads(out)
     code, stdout, err = _run(
         capsys,
-        ["mt", "compare", "-r", *refs, "-i", a, b, "--test", test, "-B", n,
-         "-m", metric, "--json"],
+        ["mt", "compare", "-r", *refs, "-i", a, b, "--test", test, "-B", n, "-m", metric, "--json"],
     )
     assert code == 0, err
     mine = json.loads(stdout)
@@ -97,8 +111,21 @@ def test_file_errors_name_the_file(tmp_path, capsys):
 def test_documents_file_resamples_documents(capsys, tmp_path):
     code, out, err = _run(
         capsys,
-        ["mt", "ci", "-r", *map(str, P["refs"]), "-i", str(P["systems"]["system_a"]),
-         "--documents", str(P["documents"]), "-B", "200", "--seed", "0", "--json"],
+        [
+            "mt",
+            "ci",
+            "-r",
+            *map(str, P["refs"]),
+            "-i",
+            str(P["systems"]["system_a"]),
+            "--documents",
+            str(P["documents"]),
+            "-B",
+            "200",
+            "--seed",
+            "0",
+            "--json",
+        ],
     )
     assert code == 0, err
     (res,) = json.loads(out)

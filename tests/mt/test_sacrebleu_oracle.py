@@ -113,8 +113,10 @@ def test_paired_bootstrap_replicates_are_sacrebleus(corpus, metric):
 def test_paired_tests_equal_sacrebleu(corpus, monkeypatch, test, n, metric):
     monkeypatch.setenv("SACREBLEU_SEED", "12345")
     names = ["sys0", "sys1", "sys2"]
-    m = sacrebleu.BLEU(references=corpus.references) if metric == "bleu" else sacrebleu.CHRF(
-        references=corpus.references
+    m = (
+        sacrebleu.BLEU(references=corpus.references)
+        if metric == "bleu"
+        else sacrebleu.CHRF(references=corpus.references)
     )
     named = [(nm, corpus.systems[nm]) for nm in names]
     _, scores = PairedTest(named, {metric: m}, None, test_type=test[-2:], n_samples=n)()

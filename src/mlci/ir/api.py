@@ -123,7 +123,9 @@ class IRComparison(Result):
     def __repr__(self) -> str:
         pairs = "; ".join(
             f"{a} - {b}: {format_value(d)} (p={format_value(p)})"
-            for (a, b), d, p in zip(self.pairs, self.differences, self.pvalues_adjusted, strict=True)
+            for (a, b), d, p in zip(
+                self.pairs, self.differences, self.pvalues_adjusted, strict=True
+            )
         )
         return f"IRComparison(measure={self.measure!r}, test={self.test!r}, {pairs})"
 
@@ -259,9 +261,11 @@ def ir_compare(
             pvals.append(float(r.pvalue))
     else:
         # the pairs share one seed sequence: independent swaps for every pair
-        seeds = np.random.SeedSequence(rng).spawn(len(pairs)) if not isinstance(
-            rng, np.random.Generator
-        ) else [rng] * len(pairs)
+        seeds = (
+            np.random.SeedSequence(rng).spawn(len(pairs))
+            if not isinstance(rng, np.random.Generator)
+            else [rng] * len(pairs)
+        )
         for (a, b), s in zip(pairs, seeds, strict=True):
             r = permutation_test(
                 None,

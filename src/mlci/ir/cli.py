@@ -18,7 +18,7 @@ import secrets
 from typing import Any
 
 from ..classical.corrections import CORRECTION_METHODS
-from ..cli.common import CLIError, OutTable, Output, add_output_arguments, cli_message, emit
+from ..cli.common import CLIError, Output, OutTable, add_output_arguments, cli_message, emit
 from ..data import ir_example_paths
 from ..inputs import INTERVAL_METHODS
 from .api import TESTS, ir_ci, ir_compare
@@ -49,7 +49,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--qrels", metavar="FILE", help="TREC qrels file")
     p.add_argument("--example", action="store_true", help="the bundled example (3 runs)")
     p.add_argument(
-        "--measure", default="ndcg@10", metavar="M[,M]", help="ndcg@10, map, mrr, p@10, recall@100..."
+        "--measure",
+        default="ndcg@10",
+        metavar="M[,M]",
+        help="ndcg@10, map, mrr, p@10, recall@100...",
     )
     p.add_argument(
         "--missing",
@@ -149,7 +152,9 @@ def _run_ci(args: argparse.Namespace) -> int:
                 confidence_level=args.confidence_level,
             )
             low, high = res.confidence_interval
-            table.rows.append([name, res.metric, res.estimate, low, high, res.method, res.n_samples])
+            table.rows.append(
+                [name, res.metric, res.estimate, low, high, res.method, res.n_samples]
+            )
             data.append({"run": name, **res.to_dict()})
     notes = [
         f"{args.confidence_level:.0%} intervals over queries from {n} resamples; seed {seed}; "
@@ -220,7 +225,11 @@ def _run_compare(args: argparse.Namespace) -> int:
                 )
             tables.append(t)
             data.append(res.to_dict())
-    test = {"bootstrap": "paired bootstrap", "t": "paired t test", "permutation": "randomization test"}
+    test = {
+        "bootstrap": "paired bootstrap",
+        "t": "paired t test",
+        "permutation": "randomization test",
+    }
     notes.append(
         f"{test[args.test]} over queries; correction {args.correction}"
         + (f"; seed {seed}" if args.test != "t" else "")

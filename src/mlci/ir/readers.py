@@ -18,7 +18,7 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["read_qrels", "read_run", "check_qrels", "check_run"]
+__all__ = ["check_qrels", "check_run", "read_qrels", "read_run"]
 
 Run = dict[str, dict[str, float]]
 Qrels = dict[str, dict[str, int]]
@@ -57,7 +57,8 @@ def read_run(path: Any, *, name: str = "run") -> Run:
     --------
     >>> import tempfile, os
     >>> f = os.path.join(tempfile.mkdtemp(), "run.txt")
-    >>> _ = open(f, "w").write("q1 Q0 d1 1 2.5 bm25\\nq1 Q0 d2 2 1.0 bm25\\n")
+    >>> with open(f, "w") as fh:
+    ...     _ = fh.write("q1 Q0 d1 1 2.5 bm25\\nq1 Q0 d2 2 1.0 bm25\\n")
     >>> read_run(f)
     {'q1': {'d1': 2.5, 'd2': 1.0}}
     """
@@ -96,7 +97,8 @@ def read_qrels(path: Any, *, name: str = "qrels") -> Qrels:
     --------
     >>> import tempfile, os
     >>> f = os.path.join(tempfile.mkdtemp(), "qrels.txt")
-    >>> _ = open(f, "w").write("q1 0 d1 2\\nq1 0 d3 0\\n")
+    >>> with open(f, "w") as fh:
+    ...     _ = fh.write("q1 0 d1 2\\nq1 0 d3 0\\n")
     >>> read_qrels(f)
     {'q1': {'d1': 2, 'd3': 0}}
     """
@@ -163,8 +165,8 @@ def check_qrels(qrels: Any, name: str = "qrels") -> Qrels:
             raise TypeError(f"`{name}`[{q!r}] must be a dict {{docid: relevance}}.")
         row = {}
         for d, r in docs.items():
-            if isinstance(r, bool) or not isinstance(r, int) and not (
-                isinstance(r, float) and r.is_integer()
+            if isinstance(r, bool) or (
+                not isinstance(r, int) and not (isinstance(r, float) and r.is_integer())
             ):
                 raise TypeError(
                     f"`{name}`[{q!r}][{d!r}] must be an integer relevance grade; got {r!r}."

@@ -62,7 +62,9 @@ def mt_ci(
     """
     key = _metric_key(metric)
     _, ker = split_options(key, metric_kwargs)
-    stats = system_statistics({"hypotheses": hypotheses}, references, metric=key, metric_kwargs=metric_kwargs)
+    stats = system_statistics(
+        {"hypotheses": hypotheses}, references, metric=key, metric_kwargs=metric_kwargs
+    )
     return bootstrap_ci(
         stats["hypotheses"], metric=key, conditions=conditions, metric_kwargs=ker, **options
     )

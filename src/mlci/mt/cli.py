@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from ..classical.corrections import CORRECTION_METHODS
+from ..cli.common import CLIError, Output, OutTable, add_output_arguments, cli_message, emit
 from ..data import mt_example_paths
-from ..cli.common import CLIError, OutTable, Output, add_output_arguments, cli_message, emit
 from ..inputs import INTERVAL_METHODS
 from .api import mt_compare
 from .readers import read_segments, read_systems
@@ -144,7 +144,9 @@ def _load(args: argparse.Namespace) -> tuple[dict[str, list[str]], list[list[str
         args.input = [str(s) for s in p["systems"].values()]
         args.documents = str(p["documents"])
     elif not args.refs or not args.input:
-        raise CLIError("give the reference files (--refs) and system outputs (--input), or --example.")
+        raise CLIError(
+            "give the reference files (--refs) and system outputs (--input), or --example."
+        )
     systems = read_systems(args.input, name="systems")
     if args.example:  # short names for the bundled files
         systems = {os.path.splitext(os.path.basename(k))[0]: v for k, v in systems.items()}
@@ -238,7 +240,8 @@ def _run_compare(args: argparse.Namespace) -> int:
             for nm, r in res.systems.items():
                 t.rows.append([nm, r.estimate, *r.confidence_interval, r.method])
             d = OutTable(
-                f"{metric} differences", ["pair", "difference", "low", "high", "pvalue", "pvalue_adj"]
+                f"{metric} differences",
+                ["pair", "difference", "low", "high", "pvalue", "pvalue_adj"],
             )
             for row in res.rows("differences"):
                 d.rows.append(

@@ -44,7 +44,8 @@ def read_segments(path: Any, *, name: str = "path") -> list[str]:
     --------
     >>> import tempfile, os
     >>> f = os.path.join(tempfile.mkdtemp(), "hyp.txt")
-    >>> _ = open(f, "w", encoding="utf-8").write("a cat  \\nthe dog\\n")
+    >>> with open(f, "w", encoding="utf-8") as fh:
+    ...     _ = fh.write("a cat  \\nthe dog\\n")
     >>> read_segments(f)
     ['a cat', 'the dog']
     """

@@ -103,7 +103,11 @@ class MTPairedTest(Result):
         ``pvalue_adjusted``."""
         out = []
         for i, s in enumerate(self.systems):
-            row: dict[str, Any] = {"system": s, "metric": self.metric, "score": float(self.scores[i])}
+            row: dict[str, Any] = {
+                "system": s,
+                "metric": self.metric,
+                "score": float(self.scores[i]),
+            }
             if self.means is not None and self.ci is not None:
                 row["mean"] = float(self.means[i])
                 row["ci"] = float(self.ci[i])
@@ -246,7 +250,9 @@ def paired_test(
         baseline = names[0]
     if str(baseline) not in names:
         raise ValueError(f"`baseline`={baseline!r} is not among the systems {names}.")
-    order = [names.index(str(baseline))] + [i for i in range(len(names)) if names[i] != str(baseline)]
+    order = [names.index(str(baseline))] + [
+        i for i in range(len(names)) if names[i] != str(baseline)
+    ]
     names = [names[i] for i in order]
     mats = [mats[i] for i in order]
     key = metric.lower() if isinstance(metric, str) else metric
@@ -269,7 +275,12 @@ def paired_test(
         if n_units < 2:
             raise ValueError("`conditions` has a single document: nothing to resample.")
         # sum the statistics per document: a document is the unit drawn or swapped
-        mats = [np.vstack([np.bincount(units, weights=a[:, j], minlength=n_units) for j in range(a.shape[1])]).T for a in mats]
+        mats = [
+            np.vstack(
+                [np.bincount(units, weights=a[:, j], minlength=n_units) for j in range(a.shape[1])]
+            ).T
+            for a in mats
+        ]
         n = n_units
     totals = np.array([a.sum(axis=0) for a in mats])
     scores = score(totals)
@@ -313,7 +324,7 @@ def paired_test(
     adjusted = pvalues.copy()
     if len(names) > 1:
         adjusted[1:] = adjust_pvalues(pvalues[1:], correction)
-    details: dict[str, Any] = {"n_segments": int(mats[0].shape[0]) if units is None else int(len(units))}
+    details: dict[str, Any] = {"n_segments": int(mats[0].shape[0]) if units is None else len(units)}
     if units is not None:
         details["n_conditions"] = n
     return MTPairedTest(

@@ -199,9 +199,8 @@ def system_statistics(
     hyps = {str(k): check_hypotheses(v, f"systems[{k!r}]") for k, v in systems.items()}
     n = {len(v) for v in hyps.values()}
     if len(n) > 1:
-        raise ValueError(
-            f"`systems` have different numbers of segments ({ {k: len(v) for k, v in hyps.items()} })."
-        )
+        sizes = {k: len(v) for k, v in hyps.items()}
+        raise ValueError(f"`systems` have different numbers of segments ({sizes}).")
     refs = check_references(references, n.pop())
     ext, _ = split_options(key, metric_kwargs)
     m = sacrebleu_metric(key, references=refs, **ext)
