@@ -387,7 +387,20 @@ def _metric_info(name: str) -> Any:
             f"--metric {name!r}: unknown metric.{hint} Built-in metrics: "
             f"{', '.join(sorted(METRICS))} (see `mlci metrics`)."
         )
-    return METRICS[key]
+    info = METRICS[key]
+    if any(i not in OPTIONS for i in info.inputs):
+        # metrics over other inputs than columns of a table (mlci.metrics.mt)
+        raise CLIError(f"--metric {name!r}: {NO_COLUMNS.get(key, 'not a metric of columns')}.")
+    return info
+
+
+#: metrics that do not take a table's columns: where to compute them instead
+NO_COLUMNS = {
+    "bleu": "corpus BLEU is computed from text files with mlci mt ci / mlci mt compare",
+    "chrf": "corpus chrF is computed from text files with mlci mt ci / mlci mt compare",
+    "wer": "give per-utterance WER as --value and word counts as --weight with --metric "
+    "weighted_mean (the same corpus WER)",
+}
 
 
 def _check_labels(info: Any, y_true: Any, y_pred: Any, names: Mapping[str, str]) -> None:

@@ -30,7 +30,10 @@ def run_metrics(args: argparse.Namespace) -> int:
     rows = []
     for name in sorted(METRICS):
         info = METRICS[name]
-        flags = " ".join(OPTIONS[i] for i in info.inputs)
+        if all(i in OPTIONS for i in info.inputs):
+            flags = " ".join(OPTIONS[i] for i in info.inputs)
+        else:  # not columns of a table (corpus MT metrics): the subcommand that takes them
+            flags = "mlci mt" if name in ("bleu", "chrf") else "(Python API)"
         rows.append((name, flags, ", ".join(info.options), info.description))
     if args.json:
         keys = ("name", "columns", "options", "description")
