@@ -36,6 +36,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator
+from types import FrameType
 from typing import Any, TypeVar
 
 from .inputs.validation import check_flag
@@ -69,7 +70,7 @@ def warn(message: str, category: type[Warning] = UserWarning) -> None:
     >>> caught[0].filename.endswith("feedback.py")  # this doctest runs inside mlci
     False
     """
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     level = 2
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
         _PACKAGE_DIR + os.sep

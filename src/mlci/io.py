@@ -59,7 +59,7 @@ JSONL_SUFFIXES = (".jsonl", ".ndjson", ".jsonl.gz", ".ndjson.gz")
 _DECIMAL_COMMA = re.compile(r"[+-]?(?:\d+,\d*|,\d+|\d+)(?:[eE][+-]?\d+)?")
 
 
-class Table(dict):  # type: ignore[type-arg]
+class Table(dict[str, Any]):
     """Columns of a file, ``name -> ndarray`` in file order, and where each row came from.
 
     Parameters

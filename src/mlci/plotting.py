@@ -48,7 +48,13 @@ def _axes(ax: Any) -> Any:
 
 
 def _plot_curve(
-    curve: Any, band: Any, ax: Any, label: str | None, kwargs: dict, xlabel: str, ylabel: str
+    curve: Any,
+    band: Any,
+    ax: Any,
+    label: str | None,
+    kwargs: dict[str, Any],
+    xlabel: str,
+    ylabel: str,
 ) -> Any:
     """A curve on linear axes, with its band (``x``, ``low``, ``high``) in the line's colour."""
     ax = _axes(ax)
@@ -145,11 +151,11 @@ def _det_limits(values: np.ndarray, ax: Any) -> tuple[float, float]:
 
 
 def _det_axes(ax: Any, lo: float, hi: float) -> None:
-    ticks = []
+    kept: list[float] = []
     for t in _DET_TICKS[(ndtri(_DET_TICKS) >= lo) & (ndtri(_DET_TICKS) <= hi)]:
-        if not ticks or ndtri(t) - ndtri(ticks[-1]) >= 0.09 * (hi - lo):  # no overlaps
-            ticks.append(t)
-    ticks = np.array(ticks)
+        if not kept or ndtri(t) - ndtri(kept[-1]) >= 0.09 * (hi - lo):  # no overlaps
+            kept.append(t)
+    ticks = np.array(kept)
     labels = [f"{t * 100:g}%" for t in ticks]
     ax.set_xticks(ndtri(ticks), labels, rotation=45)
     ax.set_yticks(ndtri(ticks), labels)

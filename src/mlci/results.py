@@ -173,7 +173,13 @@ class Result:
         return {f.name: plain(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
 
     def to_json(self, **kwargs: Any) -> str:
-        """:meth:`to_dict` as strict JSON (NaN and infinities as ``null``)."""
+        """:meth:`to_dict` as strict JSON (NaN and infinities as ``null``).
+
+        Parameters
+        ----------
+        **kwargs
+            Passed to :func:`json.dumps` (``indent=2``...).
+        """
         return strict_json(self.to_dict(), **kwargs)
 
     def to_frame(self) -> Any:
@@ -353,6 +359,7 @@ class BootstrapResult(IntervalResult):
         method: str | None = None,
         confidence_level: Any = None,
         alternative: str | None = None,
+        variant: str = "mlci",
     ) -> Any:
         """Another interval from the same replicates, without resampling again.
 
@@ -365,6 +372,14 @@ class BootstrapResult(IntervalResult):
             Several levels (e.g. ``[0.9, 0.95, 0.99]``) give a tuple of results, one per
             level, in the order given.
         alternative : {"two-sided", "less", "greater"}, optional
+        variant : {"mlci", "boot", "survey"}, default "mlci"
+            ``"boot"``: the interval R's ``boot.ci`` gives from these replicates (its
+            quantile rule, BCa's bias correction counting only replicates strictly below
+            the estimate, the normal interval with the bootstrap bias subtracted, the
+            studentized interval on the metric's own scale).  ``"survey"`` (methods
+            ``"t"`` and ``"logit_t"`` over conditions): R survey's ``svyciprop``, with
+            the CR1 standard error and conditions - 1 degrees of freedom instead of CR2
+            and Imbens & Kolesár's.  See :mod:`mlci.engine.variants` and docs/r.md.
 
         Returns
         -------
@@ -382,7 +397,9 @@ class BootstrapResult(IntervalResult):
         levels = confidence_levels(confidence_level)
         if levels is not None:
             return tuple(
-                self.interval(method=method, confidence_level=lv, alternative=alternative)
+                self.interval(
+                    method=method, confidence_level=lv, alternative=alternative, variant=variant
+                )
                 for lv in levels
             )
         method = check_choice("method", method or self.method, INTERVAL_METHODS)
@@ -390,6 +407,7 @@ class BootstrapResult(IntervalResult):
             self.confidence_level if confidence_level is None else confidence_level
         )
         alt = check_alternative(self.alternative if alternative is None else alternative)
+        variant = check_choice("variant", variant, ("mlci", "boot", "survey"))
         accel = self.details.get("acceleration")
         if self.details.get("subsample") and method not in ("basic", "percentile", "normal"):
             raise ValueError(
@@ -417,9 +435,11 @@ class BootstrapResult(IntervalResult):
             bounds=self.bounds,
             linear=self.details.get("linearized"),
             se_dist=self.replicate_standard_errors,
+            variant=variant,
         )
         conv = float if np.ndim(self.estimate) == 0 else np.asarray
-        details = {k: v for k, v in self.details.items() if k not in ("z0", "fallback")}
+        drop = ("z0", "fallback", "variant", "bias")
+        details = {k: v for k, v in self.details.items() if k not in drop}
         details.update(extra)
         return dataclasses.replace(
             self,
@@ -604,10 +624,11 @@ def _copy_seed(ss: np.random.SeedSequence) -> np.random.SeedSequence:
 
 def _at_level(res: Any, level: float) -> Any:
     """``res`` re-read at ``level`` from its replicates, or None when it cannot be."""
-    if isinstance(res, IntervalResult) and callable(getattr(res, "interval", None)):
+    reread = getattr(res, "interval", None)
+    if isinstance(res, IntervalResult) and callable(reread):
         # a bootstrap's replicates, or a result that re-reads its own interval (the
         # protocols' CVResult and BootstrapErrorResult)
-        return res.interval(confidence_level=level)
+        return reread(confidence_level=level)
     if isinstance(res, tuple) and res and all(isinstance(r, BootstrapResult) for r in res):
         return tuple(r.interval(confidence_level=level) for r in res)
     if dataclasses.is_dataclass(res) and not isinstance(res, type):

@@ -329,7 +329,7 @@ def logit_normal_parameters(accuracy: float, icc: float) -> tuple[float, float]:
 
 def clustered_classification(
     n_conditions: int,
-    samples_per_condition: int | Sequence[int],
+    samples_per_condition: int | Sequence[int] | np.ndarray,
     accuracy: float,
     icc: float,
     *,
@@ -493,7 +493,7 @@ def decision_classification(
 
 def paired_clustered_classification(
     n_conditions: int,
-    samples_per_condition: int | Sequence[int],
+    samples_per_condition: int | Sequence[int] | np.ndarray,
     accuracy_a: float,
     accuracy_b: float,
     icc: float,
@@ -667,7 +667,9 @@ class Scenario:
     """
 
     name: str
-    generate: Callable[[np.random.Generator], Simulation]
+    # called as generate(rng); `...` because mypy cannot infer lambdas that bind loop
+    # variables as defaults (`lambda g, c=c: ...`) against a one-argument Callable
+    generate: Callable[..., Simulation]
     schemes: tuple[str, ...] = ("iid",)
     description: str = ""
     exact: Mapping[str, Any] | None = None

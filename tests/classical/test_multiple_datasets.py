@@ -45,8 +45,9 @@ DEMSAR = np.array(
 
 
 def test_demsar_friedman_iman_davenport():
-    # Demšar (2006), sec. 3.2.2 example: chi2_F = 9.28, F_F = 3.69 with F(3, 39).
-    r = friedman_test(DEMSAR, names=NAMES)
+    # Demšar (2006), sec. 3.2.2 example: chi2_F = 9.28, F_F = 3.69 with F(3, 39); the paper's
+    # formula ignores the ties (mushroom, lung cancer): tie_correction=False
+    r = friedman_test(DEMSAR, names=NAMES, tie_correction=False)
     np.testing.assert_allclose(r.details["average_ranks"], [3.143, 2.000, 2.893, 1.964],
                                atol=5e-4)  # fmt: skip
     assert r.details["chi2"] == pytest.approx(9.28, abs=5e-3)
@@ -54,9 +55,17 @@ def test_demsar_friedman_iman_davenport():
     assert r.df == (3, 39)
     assert r.pvalue == pytest.approx(stats.f.sf(r.statistic, 3, 39))
     assert r.pvalue < 0.05  # "... so we reject the null hypothesis"
-    chi = friedman_test(DEMSAR, variant="chi2")
+    chi = friedman_test(DEMSAR, variant="chi2", tie_correction=False)
     assert chi.statistic == pytest.approx(9.28, abs=5e-3)
     assert chi.df == 3
+    # with the tie correction (the default): scipy.stats.friedmanchisquare (and R's
+    # friedman.test, tests/r/test_r_classical.py), and Iman-Davenport's F from it
+    tied = friedman_test(DEMSAR, variant="chi2")
+    ref = stats.friedmanchisquare(*DEMSAR.T)
+    assert tied.statistic == pytest.approx(ref.statistic, rel=1e-12)
+    assert tied.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+    # three tied pairs and one tied quadruple (mushroom)
+    assert tied.details["tie_correction"] == pytest.approx(1 - (3 * 6 + 60) / (14 * 4 * 15))
 
 
 def test_demsar_nemenyi_cd():
@@ -149,8 +158,16 @@ def test_wilcoxon_matches_scipy_approx(zero_method, alternative):
     b = np.round(a + rng.normal(-0.01, 0.03, 30), 2)
     ref = stats.wilcoxon(a, b, zero_method=zero_method, method="asymptotic",
                          alternative=alternative)  # fmt: skip
-    r = wilcoxon_test(a, b, zero_method=zero_method, variant="approx", alternative=alternative)
+    r = wilcoxon_test(
+        a, b, zero_method=zero_method, variant="approx", alternative=alternative, continuity=False
+    )
     assert r.statistic == pytest.approx(ref.statistic)
+    assert r.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
+    # the continuity correction (the default, as R's wilcox.test): scipy's correction=True
+    ref = stats.wilcoxon(a, b, zero_method=zero_method, method="asymptotic",
+                         alternative=alternative, correction=True)  # fmt: skip
+    r = wilcoxon_test(a, b, zero_method=zero_method, variant="approx", alternative=alternative)
+    assert r.details["continuity"] is True
     assert r.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
 
 
@@ -168,6 +185,30 @@ def test_wilcoxon_matches_scipy_exact(alternative):
         assert r.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
     with pytest.raises(ValueError, match="`variant`='exact' needs differences without ties"):
         wilcoxon_test([1, 2, 3], [1, 1, 1], variant="exact")
+
+
+def test_friedman_tie_correction_matches_scipy():
+    # Reference: scipy.stats.friedmanchisquare with ties (scores on a coarse grid);
+    # Iman-Davenport's F from the corrected chi2 is the two-way ANOVA F of the ranks
+    rng = np.random.default_rng(19)
+    x = np.round(rng.random((15, 4)), 1)
+    ref = stats.friedmanchisquare(*x.T)
+    r = friedman_test(x)
+    assert r.details["tie_correction"] < 1
+    assert r.details["chi2"] == pytest.approx(ref.statistic, rel=1e-12)
+    assert r.details["chi2_pvalue"] == pytest.approx(ref.pvalue, rel=1e-12)
+    ranks = stats.rankdata(-x, axis=1)
+    n, k = ranks.shape
+    ss_treat = n * np.sum((ranks.mean(0) - (k + 1) / 2) ** 2)
+    ss_error = np.sum((ranks - (k + 1) / 2) ** 2) - ss_treat
+    f = (ss_treat / (k - 1)) / (ss_error / ((k - 1) * (n - 1)))
+    assert r.statistic == pytest.approx(f, rel=1e-12)
+    plain = friedman_test(x, tie_correction=False)
+    assert plain.details["chi2"] == pytest.approx(ref.statistic * r.details["tie_correction"])
+    with pytest.raises(TypeError, match="tie_correction"):
+        friedman_test(x, tie_correction="yes")
+    with pytest.raises(TypeError, match="continuity"):
+        wilcoxon_test(x[:, 0], x[:, 1], continuity=1)
 
 
 def test_friedman_matches_scipy_without_ties():

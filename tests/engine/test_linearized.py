@@ -185,7 +185,7 @@ def test_cr2_standard_error_and_design_effect_by_hand():
     nc = np.bincount(spk)
     se = np.sqrt(np.sum(e**2 / (1 - nc / n))) / n  # CR2, intercept-only model
     lin = res.details["linearized"]
-    assert lin["standard_error"] == pytest.approx(se, rel=1e-6)
+    assert lin["standard_error"] == pytest.approx(se, rel=1e-12)  # exact (was 1e-7 off: issue 21)
     # a proportion: Imbens & Kolesar's df with the ICC estimated, at most Kish's
     # effective conditions - 1
     k = np.bincount(spk, weights=c)

@@ -259,3 +259,8 @@ def test_corrected_result_rereads_its_normal_interval_and_refuses_other_methods(
             r.interval(method=bad)
     with pytest.raises(ValueError, match="confidence_level"):
         r.interval(confidence_level=1.5)
+    # BootstrapResult.interval's signature (mypy: an override must accept it); R's
+    # conventions re-read replicates, which this normal interval does not use
+    assert r.interval(variant="mlci") == r
+    with pytest.raises(ValueError, match="variant"):
+        r.interval(variant="boot")

@@ -91,9 +91,11 @@ def run_ci(
     for info in metrics:
         cols = columns(info)
         inputs = [cols[i][1] for i in info.inputs]
-        design = {k: cols[k][1] for k in ("conditions", "strata") if k in cols}
+        reduce_kw: dict[str, Any] = {k: cols[k][1] for k in ("conditions", "strata") if k in cols}
         family = metric_family(info.name)
         key = (family, "" if family == "confusion" else info.name, *inputs)
+        if score_bins and family == "ranking":
+            reduce_kw["score_bins"] = score_bins
         if key not in tables:
             shared = [m.name for m in metrics if metric_family(m.name) == "confusion"]
             tables[key] = reduce_table(
@@ -101,8 +103,7 @@ def run_ci(
                 *inputs,
                 metric=shared if family == "confusion" else info.name,
                 dropna=dropna,
-                **design,
-                **({"score_bins": score_bins} if score_bins and family == "ranking" else {}),
+                **reduce_kw,
             )
         table = tables[key]
         source, n_dropped = table.source, table.n_dropped

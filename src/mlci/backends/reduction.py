@@ -225,7 +225,7 @@ def unit_sums(
     """
     nw = _nw()
     c = {role: nw.col(col) for role, col in inputs.items()}
-    ok = None
+    ok: Any = None  # a narwhals expression: rows with every input present
     for col in c.values():
         fine = ~(col.is_null() | col.is_nan()).fill_null(True)
         ok = fine if ok is None else ok & fine

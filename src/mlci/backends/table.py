@@ -152,6 +152,15 @@ class AtomTable(Result):
         """The bin of each score on this table's grid (``"scores"`` tables): running the
         in-memory bootstrap on these bins gives the same interval as the table.
 
+        Parameters
+        ----------
+        y_score : array-like of float, shape (n_samples,)
+            Scores of the column the table was reduced from.
+
+        Returns
+        -------
+        ndarray of int, shape (n_samples,)
+
         Examples
         --------
         >>> import numpy as np, pandas as pd, mlci
@@ -200,6 +209,19 @@ class AtomTable(Result):
 
         ``progress=True`` shows a progress bar on stderr while the replicates run (after
         about 2 seconds, on a terminal only, never in CI; see :mod:`mlci.feedback`).
+
+        Parameters
+        ----------
+        metric : str, optional
+            A metric the table serves (default: its one metric).
+        pos_label, average, metric_kwargs, n_resamples, confidence_level, method
+            As in :func:`mlci.bootstrap_ci`.
+        alternative, rng, weights, batch, n_jobs, max_memory, progress
+            As in :func:`mlci.bootstrap_ci`.
+
+        Returns
+        -------
+        BootstrapResult
 
         Examples
         --------
@@ -318,6 +340,7 @@ class AtomTable(Result):
             n_cond = int(cond.max()) + 1 if len(cond) else 0
         if cond is None:
             return stratum, None, None, n_strata, None
+        assert n_cond is not None  # set with cond
         if stratum is not None:
             pair = stratum.astype(np.int64) * n_cond + cond
             uniq, unit = np.unique(pair, return_inverse=True)
@@ -558,6 +581,21 @@ def reduce_ci(
 
     ``progress=True`` shows a progress bar on stderr while the replicates run (after
     about 2 seconds, on a terminal only, never in CI; see :mod:`mlci.feedback`).
+
+    Parameters
+    ----------
+    source, columns, metric, conditions, strata, dropna, engine, score_bins, max_rows
+        As in :func:`reduce_table`.
+    memory_limit, temp_directory
+        As in :func:`reduce_table`.
+    pos_label, average, metric_kwargs, n_resamples, confidence_level, method
+        As in :meth:`AtomTable.bootstrap_ci` (and :func:`mlci.bootstrap_ci`).
+    alternative, rng, weights, batch, n_jobs, max_memory, progress
+        As in :meth:`AtomTable.bootstrap_ci` (and :func:`mlci.bootstrap_ci`).
+
+    Returns
+    -------
+    BootstrapResult
 
     Examples
     --------

@@ -154,6 +154,7 @@ def number_array(
             raise ValueError(f"`{name}` holds only missing values; {what} are needed.") from None
         raise
     if g.n_dropped:
+        assert g.kept is not None  # rows were dropped, so the kept ones are listed
         n = g.n_samples + g.n_dropped
         rows = np.setdiff1d(np.arange(n), g.kept)
         raise ValueError(

@@ -204,6 +204,7 @@ def wilcoxon_test(
     *,
     zero_method: str = "zsplit",
     variant: str = "auto",
+    continuity: bool = True,
     alternative: str = "two-sided",
     higher_is_better: bool = True,
 ) -> TestResult:
@@ -222,8 +223,16 @@ def wilcoxon_test(
     variant : {"auto", "exact", "approx"}, default "auto"
         ``"exact"``: exact null distribution (only without ties or zeros among the
         differences); ``"approx"``: normal approximation with the tie correction of the
-        variance, no continuity correction; ``"auto"``: exact when n ≤ 50 and there are
-        no ties or zeros, else approximate.
+        variance (and the continuity correction, see ``continuity``); ``"auto"``: exact
+        when n ≤ 50 and there are no ties or zeros, else approximate (scipy's rule; R's
+        ``wilcox.test`` is exact for n < 50: at n = 50 without ties, pass
+        ``variant="approx"`` to reproduce R).
+    continuity : bool, default True
+        The normal approximation's continuity correction: ``R+ - E[R+]`` is moved half a
+        unit towards 0 (two-sided; by 0.5 in the alternative's direction one-sided), as
+        R's ``wilcox.test(correct=TRUE)`` (its default) and
+        ``scipy.stats.wilcoxon(correction=True)``.  ``False``: no correction (scipy's
+        default).  Unused by the exact variant.
     alternative : {"two-sided", "less", "greater"}
         ``"greater"``: A is better.
     higher_is_better : bool, default True
@@ -246,6 +255,7 @@ def wilcoxon_test(
     """
     zero_method = check_choice("zero_method", zero_method, ("zsplit", "wilcox", "pratt"))
     variant = check_choice("variant", variant, ("auto", "exact", "approx"))
+    continuity = check_flag("continuity", continuity)
     alternative = check_alternative(alternative)
     higher_is_better = check_flag("higher_is_better", higher_is_better)
     a, b = _two_methods(scores_a, scores_b)
@@ -295,10 +305,20 @@ def wilcoxon_test(
         abs_d = np.abs(d[~zeros]) if zero_method == "pratt" else np.abs(d)
         _, t = np.unique(abs_d, return_counts=True)
         var = (var - (t**3 - t).sum() / 2) / 24
-        z = (r_plus - mean) / np.sqrt(var) if var > 0 else 0.0
+        # continuity correction as R's wilcox.test (correct=TRUE) and scipy.stats.wilcoxon
+        # (correction=True): half a unit towards the null (two-sided), or against the
+        # alternative's direction (one-sided)
+        shift = r_plus - mean
+        if continuity:
+            if alternative == "two-sided":
+                shift -= 0.5 * np.sign(shift)
+            else:
+                shift -= 0.5 if alternative == "greater" else -0.5
+        z = shift / np.sqrt(var) if var > 0 else 0.0
         p = normal_pvalue(z, alternative)
         details["variant"] = "approx"
         details["z"] = float(z)
+        details["continuity"] = bool(continuity)
     stat = min(r_plus, r_minus) if alternative == "two-sided" else r_plus
     return TestResult(
         statistic=float(stat),
@@ -316,22 +336,32 @@ def friedman_test(
     scores: Any,
     *,
     variant: str = "iman-davenport",
+    tie_correction: bool = True,
     higher_is_better: bool = True,
     names: Sequence[str] | None = None,
 ) -> TestResult:
     """Friedman's test: do k methods have the same average rank over N data sets?
 
     ``χ²_F = 12N/(k(k+1)) · (Σ_j R_j² - k(k+1)²/4)`` with ``R_j`` the average ranks
-    (rank 1 = best, ties averaged); Iman & Davenport's ``F_F = (N-1)χ²_F / (N(k-1) - χ²_F)``
-    follows F(k-1, (k-1)(N-1)) and is less conservative (Demšar 2006, sec. 3.2.2).
-    This is Demšar's formula: unlike ``scipy.stats.friedmanchisquare`` it does not
-    correct χ²_F for ties.
+    (rank 1 = best, ties averaged), divided by the tie correction
+    ``1 - Σ(t³ - t) / (N k (k² - 1))`` (``t``: the sizes of the groups of tied scores
+    within a data set), as R's ``friedman.test`` and ``scipy.stats.friedmanchisquare``;
+    without ties the correction is 1 and this is Demšar's (2006) formula.  Iman &
+    Davenport's ``F_F = (N-1)χ²_F / (N(k-1) - χ²_F)`` follows F(k-1, (k-1)(N-1)) and is
+    less conservative (Demšar 2006, sec. 3.2.2); computed from the tie-corrected χ²_F it
+    is exactly the two-way analysis of variance of the ranks, ties included.  (The
+    post-hoc tests use the variance of the average ranks without ties,
+    ``k(k+1)/(6N)``, as Demšar: with ties they are conservative.)
 
     Parameters
     ----------
     scores : array_like or DataFrame, shape (n_datasets, n_methods)
     variant : {"iman-davenport", "chi2"}, default "iman-davenport"
         Which statistic gives the p-value.
+    tie_correction : bool, default True
+        Divide χ²_F by the tie correction (R, scipy).  ``False``: Demšar's formula as
+        printed, which ignores ties (smaller χ²_F when scores tie; Demšar's worked example
+        gives χ²_F = 9.28 this way, 10.23 with the correction).
     higher_is_better : bool, default True
     names : sequence of str, optional
         Method names (default: DataFrame columns or ``"method j"``).
@@ -340,7 +370,8 @@ def friedman_test(
     -------
     TestResult
         ``details`` hold the average ranks (``average_ranks``), ``chi2``, ``chi2_pvalue``,
-        ``f``, ``f_pvalue``, ``n_datasets``, ``n_methods`` and ``names``.
+        ``f``, ``f_pvalue``, ``tie_correction`` (the divisor, 1 without ties),
+        ``n_datasets``, ``n_methods`` and ``names``.
 
     Examples
     --------
@@ -350,11 +381,21 @@ def friedman_test(
     array([1.25, 1.75, 3.  ])
     """
     variant = check_choice("variant", variant, ("iman-davenport", "chi2"))
+    tie_correction = check_flag("tie_correction", tie_correction)
     higher_is_better = check_flag("higher_is_better", higher_is_better)
     arr, names = _score_matrix(scores, names)
     n, k = arr.shape
     ranks = _average_ranks(arr, higher_is_better)
     chi2 = 12 * n / (k * (k + 1)) * (np.sum(ranks**2) - k * (k + 1) ** 2 / 4)
+    # ties within a data set shrink the variance of the ranks: 1 - sum(t^3 - t) / (N k
+    # (k^2 - 1)) over the groups of tied scores (Hollander & Wolfe 1999, sec. 7.1; R's
+    # friedman.test, scipy.stats.friedmanchisquare)
+    srt = np.sort(arr, axis=1)
+    starts = np.concatenate([np.ones((n, 1), bool), srt[:, 1:] != srt[:, :-1]], axis=1)
+    t = np.diff(np.append(np.flatnonzero(starts.ravel()), arr.size)).astype(float)
+    ties = 1.0 - np.sum(t**3 - t) / (n * k * (k * k - 1))
+    if tie_correction and ties > 0:
+        chi2 = chi2 / ties
     chi2_p = float(stats.chi2.sf(chi2, k - 1))
     denom = n * (k - 1) - chi2
     f = (n - 1) * chi2 / denom if denom > 0 else np.inf
@@ -367,6 +408,7 @@ def friedman_test(
         "chi2_pvalue": chi2_p,
         "f": float(f),
         "f_pvalue": f_p,
+        "tie_correction": float(ties) if tie_correction else 1.0,
         "n_datasets": n,
         "n_methods": k,
     }
@@ -502,7 +544,9 @@ def _control_index(control: Any, names: list[str]) -> int:
     raise TypeError(f"`control` must be a method name or a column index; got {control!r}.")
 
 
-def _prep_posthoc(scores, alpha, higher_is_better, names):
+def _prep_posthoc(
+    scores: Any, alpha: float, higher_is_better: bool, names: Sequence[str] | None
+) -> tuple[float, list[str], int, int, np.ndarray, float]:
     alpha = check_alpha(alpha)
     higher_is_better = check_flag("higher_is_better", higher_is_better)
     arr, names = _score_matrix(scores, names)

@@ -77,7 +77,9 @@ _PAIRED_METHODS = ("newcombe", "newcombe_unadjusted", "tango", "wald")
 # ----------------------------------------------------------------------------------------
 # validation helpers
 # ----------------------------------------------------------------------------------------
-def _check_k_n(k: Any, n: Any, k_name: str = "k", n_name: str = "n") -> tuple:
+def _check_k_n(
+    k: Any, n: Any, k_name: str = "k", n_name: str = "n"
+) -> tuple[np.ndarray, np.ndarray]:
     k_arr = count_array(k_name, k)
     n_arr = count_array(n_name, n)
     try:

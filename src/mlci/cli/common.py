@@ -169,7 +169,7 @@ def cli_message(message: str, names: Mapping[str, str] | None = None) -> str:
 class _Parser(argparse.ArgumentParser):
     """argparse, with its errors on one line like every other user error."""
 
-    def error(self, message: str) -> Any:  # type: ignore[override]
+    def error(self, message: str) -> Any:
         self.exit(2, f"mlci: error: {message} (see `{self.prog} --help`)\n")
 
 
@@ -318,12 +318,13 @@ def read_columns(
             option, col, _ = wanted[key]
             others = {wanted[k][1]: wanted[k][0] for k in missing if wanted[k][1] != col}
             also = "".join(f"; column {c!r} ({o}) has some too" for c, o in others.items())
-            k = rows.size
+            n_rows = rows.size
             raise CLIError(
-                f"{source}: column {col!r} ({option}) has {k} missing value{'s' * (k > 1)} "
-                f"(empty, NA, NaN, null...) on {_where(table, rows)}{also}. Every sample needs "
-                f"a value: fill {'them' if k > 1 else 'it'} in, or pass --dropna to leave out "
-                "the rows with a missing value in any column used (the output says how many)."
+                f"{source}: column {col!r} ({option}) has {n_rows} missing "
+                f"value{'s' * (n_rows > 1)} (empty, NA, NaN, null...) on {_where(table, rows)}"
+                f"{also}. Every sample needs a value: fill {'them' if n_rows > 1 else 'it'} in, "
+                "or pass --dropna to leave out the rows with a missing value in any column used "
+                "(the output says how many)."
             )
     for k, c in cols.items():
         option, col, kind = wanted[k]

@@ -310,7 +310,7 @@ def run_compare(args: argparse.Namespace) -> int:
     return emit(out, args)
 
 
-def _bootstrap(args, info, y_true, systems, arrays, spelled, seed, pos_label, head, n_dropped):  # type: ignore[no-untyped-def]
+def _bootstrap(args, info, y_true, systems, arrays, spelled, seed, pos_label, head, n_dropped):
     with catching() as caught:
         res = _call_api(
             spelled,
@@ -394,7 +394,7 @@ class _Pairwise:
         self.correction = correction
 
 
-def _pairwise(args, info, y_true, systems, arrays, spelled, seed, pos_label, head, n_dropped):  # type: ignore[no-untyped-def]
+def _pairwise(args, info, y_true, systems, arrays, spelled, seed, pos_label, head, n_dropped):
     names = list(systems)
     pairs = _pairs(names, args.reference)
     results = []

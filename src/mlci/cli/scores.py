@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 from typing import Any
 
 from ..scores.curves import auc_ci, det_curve, operating_point_ci, pr_curve, roc_band, roc_curve
@@ -349,7 +350,7 @@ def _plot(curves: list[tuple[str, Scores]], args: argparse.Namespace, seed: int)
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(5, 5))
-    draw = {
+    draw: dict[str, tuple[Callable[..., Any], Callable[..., Any]]] = {
         "roc": (roc_curve, plotting.plot_roc),
         "det": (det_curve, plotting.plot_det),
         "pr": (pr_curve, plotting.plot_pr),

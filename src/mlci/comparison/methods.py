@@ -34,6 +34,7 @@ import numpy as np
 
 from ..engine.bootstrap import finish_bootstrap
 from ..engine.nested import plan_for_conditions
+from ..engine.plan import Plan
 from ..engine.resampling import make_plan
 from ..engine.sampler import Stream, block_generator, stream_seed
 from ..feedback import counting, reports_progress
@@ -102,6 +103,13 @@ class PooledResult(IntervalResult):
         return out
 
     def to_dict(self, *, include_distribution: bool = False) -> dict[str, Any]:
+        """All fields as plain Python values (lists for arrays).
+
+        Parameters
+        ----------
+        include_distribution : bool, default False
+            Also the pooled bootstrap distribution (``pooled_distribution``, B x R values).
+        """
         d = super().to_dict()
         if not include_distribution:
             d.pop("pooled_distribution")
@@ -137,7 +145,7 @@ class _Runs:
 
     estimates: np.ndarray
     dist: np.ndarray
-    plan: Any
+    plan: Plan
     name: str
     bounds: tuple[float, float]
     n_dropped: int

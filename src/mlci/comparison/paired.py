@@ -290,7 +290,13 @@ class ComparisonResult(Result):
     details: Mapping[str, Any] = field(default_factory=dict)
 
     def difference(self, a: str, b: str) -> PairDifference:
-        """The pair ``a - b`` (the reversed pair is returned negated)."""
+        """The pair ``a - b`` (the reversed pair is returned negated).
+
+        Parameters
+        ----------
+        a, b : str
+            Names of two of the systems.
+        """
         for d in self.differences:
             if (d.a, d.b) == (a, b):
                 return d
@@ -332,7 +338,12 @@ class ComparisonResult(Result):
     def rows(self, what: str = "differences") -> list[dict[str, Any]]:
         """The ``"differences"`` (one row per pair, the row of
         :meth:`PairDifference.rows`) or the ``"systems"`` (``system``, ``estimate``,
-        ``low``, ``high``, ``standard_error``, ``rank``)."""
+        ``low``, ``high``, ``standard_error``, ``rank``).
+
+        Parameters
+        ----------
+        what : {"differences", "systems"}, default "differences"
+        """
         check_choice("what", what, ("differences", "systems"))
         if what == "differences":
             return [d.rows()[0] for d in self.differences]
@@ -353,7 +364,12 @@ class ComparisonResult(Result):
 
     def to_frame(self, what: str = "differences") -> Any:
         """A pandas DataFrame of :meth:`rows`: the ``"differences"`` (one row per pair)
-        or the ``"systems"`` (indexed by system)."""
+        or the ``"systems"`` (indexed by system).
+
+        Parameters
+        ----------
+        what : {"differences", "systems"}, default "differences"
+        """
         frame = require_pandas().DataFrame(self.rows(what))
         return frame.set_index("system") if what == "systems" else frame
 
@@ -807,6 +823,7 @@ def compare(
         )
     d_se = np.array([r.standard_error for r in pair_results], dtype=float)
     if diff_method == "studentized":
+        assert linear is not None and se_values is not None  # a linearized method
         pvals = studentized_pvalue(
             d_hat,
             linear["standard_error"][n_sys:],
@@ -817,6 +834,7 @@ def compare(
         )
         pvalue_method = "bootstrap-t test (the inversion of the studentized interval)"
     elif diff_method == "t":
+        assert linear is not None  # a linearized method
         if not linear["iid"]:
             warning = warn_paired(linear["df"] + 1.0)
             if warning is not None:

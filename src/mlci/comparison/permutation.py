@@ -115,7 +115,8 @@ class SwapMaskSampler(Sampler):
         self.n_resamples = n_resamples
         self.m = n_samples
         self.unit_of_sample = unit_of_sample
-        self._n_units = None if unit_of_sample is None else int(unit_of_sample.max()) + 1
+        # number of units (conditions) swapped together; unused without them
+        self._n_units = 0 if unit_of_sample is None else int(unit_of_sample.max()) + 1
 
     def draw(self, rng: np.random.Generator, b: int, out: np.ndarray | None = None) -> np.ndarray:
         if self.unit_of_sample is None:

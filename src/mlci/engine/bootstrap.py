@@ -32,6 +32,7 @@ from .custom import UserSampler, check_sampler
 from .intervals import LINEARIZED_METHODS, acceleration, interval_from_replicates
 from .linearize import Linearization
 from .nested import plan_for_conditions
+from .plan import Plan
 from .resampling import ResamplingPlan, warn_few_conditions
 from .sampler import Sampler
 
@@ -369,6 +370,11 @@ def resolve_method(
         "iid": plan.unit_of_sample is None,
         "design_effect": est.design_effect,
         "effective_n": est.effective_n,
+        "standard_error_cr1": None
+        if est.standard_error_cr1 is None
+        else est.standard_error_cr1
+        if np.ndim(est.standard_error_cr1)
+        else float(est.standard_error_cr1),
     }
     return method, linear, reason
 
@@ -377,7 +383,7 @@ def finish_bootstrap(
     estimate: Any,
     dist: np.ndarray,
     *,
-    plan: Any,
+    plan: Plan,
     name: str,
     method: str,
     confidence_level: float,
@@ -402,9 +408,10 @@ def finish_bootstrap(
     ----------
     estimate : float or ndarray, shape S
     dist : ndarray, shape (B, *S)
-    plan : object
+    plan : Plan
         Anything with ``n_resamples``, ``scheme``, ``n_samples``, ``n_conditions`` and
-        ``n_strata`` (a :class:`~mlci.engine.resampling.ResamplingPlan` or a nested plan).
+        ``n_strata`` (see :class:`~mlci.engine.plan.Plan`: a resampling plan, or a
+        :class:`~mlci.engine.plan.PlanSummary`).
     name : str
         The metric's name (used in messages and in the result).
     method, confidence_level, alternative
@@ -454,7 +461,7 @@ def finish_bootstrap(
         )
     info: dict[str, Any] = dict(details or {})
     if linear is None:
-        if getattr(plan, "n_conditions", None) is not None:
+        if plan.n_conditions is not None:
             warn_few_conditions(plan.n_conditions)
     elif "diagnostics" in info:
         warning = warn_outside_map(info["diagnostics"], name, method)

@@ -133,6 +133,16 @@ def bootstrap_interval(
         ``{"z0": ..., "acceleration": ...}`` for bc/bca, and ``"fallback"`` when an
         element's BC/BCa interval was undefined and the percentile interval was used.
 
+    Notes
+    -----
+    Conventions (scipy's; R's boot.ci differs, and ``variant="boot"`` of
+    :meth:`mlci.BootstrapResult.interval` and :func:`mlci.bca_ci` reproduces it, see
+    :mod:`mlci.engine.variants` and docs/r.md): quantiles interpolate linearly between
+    order statistics (R's ``quantile(type = 7)``); BC/BCa's ``z0`` counts replicates tied
+    with the estimate as one half (boot: strictly below only, one grid step apart on a
+    discrete metric); the normal interval is ``theta_hat -/+ z sd`` (boot's ``norm.ci``
+    subtracts the bootstrap bias ``mean(dist) - theta_hat``).
+
     Examples
     --------
     >>> rng = np.random.default_rng(0)
@@ -442,7 +452,10 @@ def logit_t_interval(
     standard error is carried to that scale by the delta method.  This is the "logit"
     interval for a proportion from a complex survey (Korn & Graubard 1999, *Analysis of
     Health Surveys*; ``svyciprop(method = "logit")`` in R's survey package, Lumley 2010),
-    with the t reference of the cluster-robust (CR2) standard error.  Undefined
+    with the t reference of the cluster-robust (CR2) standard error (survey itself uses
+    the CR1-type linearization and conditions - 1 degrees of freedom, the same with
+    conditions of equal size; ``variant="survey"`` of
+    :meth:`mlci.BootstrapResult.interval` gives survey's with unequal ones).  Undefined
     (``info["undefined"]``, NaN) where the estimate lies on the edge of the range or the
     standard error is 0; with no bounds it is :func:`t_interval`.
 
@@ -522,14 +535,31 @@ def interval_from_replicates(
     linear: dict[str, Any] | None = None,
     se_dist: np.ndarray | None = None,
     degenerate_hint: str = "",
+    variant: str = "mlci",
 ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """The one dispatcher from a method name to its interval.
 
     ``linear`` is the linearization of the estimate (``standard_error``, ``df``,
     ``effective_n``, ``iid``; see :mod:`mlci.engine.linearize`), needed by the
     ``"studentized"``, ``"t"`` and ``"wilson"`` methods; ``se_dist`` the replicates'
-    standard errors (``"studentized"``).
+    standard errors (``"studentized"``).  ``variant="boot"`` (R's ``boot.ci``) or
+    ``"survey"`` (R's ``svyciprop``): :func:`mlci.engine.variants.variant_interval`.
     """
+    if variant != "mlci":
+        from .variants import variant_interval  # (variants.py imports this module)
+
+        return variant_interval(
+            variant,
+            estimate,
+            dist,
+            method=method,
+            confidence_level=confidence_level,
+            alternative=alternative,
+            accel=accel,
+            bounds=bounds,
+            linear=linear,
+            se_dist=se_dist,
+        )
     if method in LINEARIZED_METHODS:
         if linear is None or (method == "studentized" and se_dist is None):
             raise ValueError(

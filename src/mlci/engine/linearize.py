@@ -17,10 +17,12 @@ bootstrap already uses:
   for the AUC the influence values are DeLong's placement values;
 * the variance of the estimate itself is the bias-reduced CR2 one (Bell & McCaffrey
   2002): ``sum_c z_c^2 / (1 - n_c / N)``, equal to CR1 when the conditions have equal
-  sizes and larger for unequal ones, with Kish's effective number of conditions minus
-  one as the t reference's degrees of freedom (for a proportion, Imbens & Kolesar's
-  2016 degrees of freedom under a random-effects working model, at most Kish's:
-  :func:`random_effects_df`).
+  sizes and larger for unequal ones (for a proportion, the closed form of
+  :func:`mlci.engine.cr2.cr2_variance` from the conditions' numerator and denominator
+  counts, the one the LLM estimands use too: clubSandwich's CR2 to rounding), with
+  Kish's effective number of conditions minus one as the t reference's degrees of
+  freedom (for a proportion, Imbens & Kolesar's 2016 degrees of freedom under a
+  random-effects working model, at most Kish's: :func:`random_effects_df`).
 
 Per replicate this costs one gradient (closed form, or ``m`` extra kernel evaluations for
 kernels with at most 64 atoms) and, with conditions, one product of the gradient with
@@ -45,6 +47,7 @@ Clarke-Pearson (1988).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,6 +55,7 @@ import numpy as np
 from scipy import sparse
 
 from ..metrics import FunctionKernel, Kernel
+from .cr2 import cr2_variance, ratio_influence
 from .sampler import Sampler
 
 __all__ = [
@@ -59,6 +63,7 @@ __all__ = [
     "Linearized",
     "icc_anova",
     "proportion_df",
+    "proportion_totals",
     "random_effects_df",
 ]
 
@@ -82,13 +87,17 @@ class Linearized:
         (1 for independent samples); None otherwise.
     effective_n : float or None
         For a proportion: its denominator divided by the design effect.
+    standard_error_cr1 : ndarray or None
+        The CR1 standard error, ``G/(G-1) sum_c z_c^2`` over the ``G`` units (R survey's
+        linearization; ``standard_error`` itself for independent samples).
     """
 
     standard_error: np.ndarray
     n_units: int
-    df: int
+    df: float
     design_effect: float | None = None
     effective_n: float | None = None
+    standard_error_cr1: np.ndarray | None = None
 
 
 class _Units:
@@ -198,6 +207,15 @@ def _variance(
     return c / (c - 1) * ss
 
 
+def _gradient(kernel: Kernel, w: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``kernel.gradient``, called only where the linearization applies (see
+    :attr:`Linearization.unsupported`), so never None here."""
+    grad = kernel.gradient(w, values)
+    if grad is None:
+        raise RuntimeError(f"The metric {kernel.name!r} has no gradient to linearize.")
+    return grad
+
+
 def _se(var: np.ndarray) -> np.ndarray:
     return np.sqrt(np.maximum(var, 0.0))
 
@@ -273,11 +291,22 @@ class Linearization:
         kernel = self.kernel
         units = self.units
         counts, _, grad = self.at_data()
+        cells: Any
         if units.iid:
             cells = None
         else:
             cells = np.bincount(units.keys, minlength=units.n_cells).astype(float)[None, :]
         se = _se(_variance(units, counts, grad, cells, cr2=not units.iid))[0]
+        # CR1, G/(G-1) sum z^2: R survey's linearization (variant="survey")
+        se_cr1 = se if units.iid else _se(_variance(units, counts, grad, cells))[0]
+        if not units.iid and kernel.proportion is not None and np.ndim(se) == 0:
+            # a proportion over conditions: the closed form from the conditions' counts
+            # (mlci.engine.cr2, exact), not the numerical gradient's (~1e-7 off)
+            k_c, n_c = proportion_totals(units, cells[0], kernel.proportion)
+            se = np.sqrt(max(cr2_variance(k_c, n_c), 0.0))
+            g = units.n_units
+            z = ratio_influence(k_c, n_c)[0]
+            se_cr1 = np.sqrt(g / (g - 1) * float(np.sum(z**2)))
         deff = eff = None
         if kernel.proportion is not None and np.ndim(se) == 0:
             num, den = kernel.proportion
@@ -305,6 +334,7 @@ class Linearization:
             df=df,
             design_effect=deff,
             effective_n=eff,
+            standard_error_cr1=np.asarray(se_cr1, dtype=float),
         )
 
     def run(
@@ -325,6 +355,7 @@ class Linearization:
         units = self.units
         shape = kernel.shape
         c = units.n_units
+        evaluate: Callable[[np.ndarray], np.ndarray]
 
         def atom_sampler() -> Sampler:
             return sampler if sampler is not None else plan.weights_for(kernel.keys, kernel.m)
@@ -359,7 +390,7 @@ class Linearization:
                 def unit_eval(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                     w = atoms.atoms_of_units(u)  # type: ignore[attr-defined]
                     values = kernel.evaluate(w)
-                    grad = kernel.gradient(w, values)
+                    grad = _gradient(kernel, w, values)
                     return values, units.unit_sums(grad)
 
                 size = int(np.prod(shape, dtype=int))
@@ -381,7 +412,7 @@ class Linearization:
 
             def evaluate(w: np.ndarray) -> np.ndarray:
                 values = kernel.evaluate(w)
-                grad = kernel.gradient(w, values)
+                grad = _gradient(kernel, w, values)
                 with np.errstate(invalid="ignore"):
                     return np.stack([values, _se(_variance(units, w, grad, None))], axis=1)
 
@@ -391,7 +422,7 @@ class Linearization:
 
             def evaluate(w: np.ndarray) -> np.ndarray:
                 values = kernel.evaluate(w)
-                grad = kernel.gradient(w, values)
+                grad = _gradient(kernel, w, values)
                 w_cells = np.take(w, units.cell_atom, axis=1)
                 with np.errstate(invalid="ignore"):
                     return np.stack([values, _se(_variance(units, w, grad, w_cells))], axis=1)
@@ -403,7 +434,7 @@ class Linearization:
             def evaluate(w_cells: np.ndarray) -> np.ndarray:
                 w = units.atoms(w_cells)
                 values = kernel.evaluate(w)
-                grad = kernel.gradient(w, values)
+                grad = _gradient(kernel, w, values)
                 with np.errstate(invalid="ignore"):
                     return np.stack([values, _se(_variance(units, w, grad, w_cells))], axis=1)
 
@@ -480,7 +511,11 @@ def random_effects_df(sizes: np.ndarray, rho: float) -> float:
     random-effects working model ``(1 - rho) I + rho * blockdiag(J_{n_c})`` (Imbens &
     Kolesar 2016, "K_IK").  ``rho = 0`` gives Bell & McCaffrey's ``K_BM``.
     Equal sizes give ``C - 1`` for every ``rho``; unequal sizes and a positive ``rho``
-    give fewer.
+    give fewer.  ``rho = 0`` is R's ``clubSandwich::coef_test(lm(y ~ 1), vcov = "CR2",
+    cluster = g, test = "Satterthwaite")`` df (1e-10, tests/r/test_r_cluster.py);
+    clubSandwich's ``target =`` changes the CR2 adjustment too, so it does not give
+    ``K_IK``, which that test computes in R from its definition.  (The engine's t
+    reference for other metrics is Kish's effective conditions - 1.)
     """
     n = np.asarray(sizes, dtype=float)
     total = n.sum()
@@ -503,6 +538,19 @@ def random_effects_df(sizes: np.ndarray, rho: float) -> float:
     return float(tr_w**2 / tr_w2)
 
 
+def proportion_totals(
+    units: Any, cell_counts: np.ndarray, proportion: Any
+) -> tuple[np.ndarray, np.ndarray]:
+    """Numerator and denominator counts ``(k_c, n_c)`` of a proportion in every unit."""
+    atom = units.cell_atom
+    num, den = (np.isin(np.arange(units.m), np.flatnonzero(np.asarray(x))) for x in proportion)
+    if not all(np.asarray(x).dtype == bool for x in proportion):  # atom indices
+        num, den = (np.isin(np.arange(units.m), x) for x in proportion)
+    k = np.add.reduceat(cell_counts * num[atom], units.starts)
+    n = np.add.reduceat(cell_counts * den[atom], units.starts)
+    return k, n
+
+
 def proportion_df(units: Any, cell_counts: np.ndarray, proportion: Any, kish: float) -> float:
     """The t reference's degrees of freedom for a proportion over conditions.
 
@@ -510,12 +558,7 @@ def proportion_df(units: Any, cell_counts: np.ndarray, proportion: Any, kish: fl
     their denominators as sizes and the ICC estimated by :func:`icc_anova`; at most
     ``kish`` (the effective conditions minus one), at least 1.
     """
-    atom = units.cell_atom
-    num, den = (np.isin(np.arange(units.m), np.flatnonzero(np.asarray(x))) for x in proportion)
-    if not all(np.asarray(x).dtype == bool for x in proportion):  # atom indices
-        num, den = (np.isin(np.arange(units.m), x) for x in proportion)
-    k = np.add.reduceat(cell_counts * num[atom], units.starts)
-    n = np.add.reduceat(cell_counts * den[atom], units.starts)
+    k, n = proportion_totals(units, cell_counts, proportion)
     k, n = k[n > 0], n[n > 0]
     if len(n) < 2:
         return kish

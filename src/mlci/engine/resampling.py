@@ -262,7 +262,9 @@ class AtomSampler(Sampler):
                 self._table = sparse.csr_matrix((data, (group, row_keys)), shape=(n_units, m))
                 self._table.sum_duplicates()
             if plan.two_stage:
-                # samples grouped by unit, for drawing inside each drawn unit
+                # samples grouped by unit, for drawing inside each drawn unit (two-stage
+                # plans have per-sample arrays: weights_for_table refuses them)
+                assert keys is not None and plan.unit_of_sample is not None
                 order = np.argsort(plan.unit_of_sample, kind="stable")
                 self._unit_order_keys = keys[order]
             sizes = np.bincount(group, weights=row_counts, minlength=n_units).astype(np.intp)
@@ -274,6 +276,7 @@ class AtomSampler(Sampler):
             cost = 8 * n_units + (n if plan.two_stage else 0)
             self._mode = "units"
         else:
+            self._strata: list[np.ndarray | None]
             if group is not None:
                 self._strata = [np.flatnonzero(group == j) for j in range(plan.n_strata or 0)]
             else:
@@ -294,7 +297,7 @@ class AtomSampler(Sampler):
             self._stratum_sizes = [round(float(c.sum())) for c in self._stratum_counts]
             # atom of each sample of each stratum; None where it is the sample itself
             identity = table is None and m == n and bool((row_keys == np.arange(n)).all())
-            self._stratum_keys = [
+            self._stratum_keys: list[np.ndarray | None] = [
                 (None if identity else keys) if idx is None else row_keys[idx]
                 for idx in self._strata
             ]

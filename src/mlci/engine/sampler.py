@@ -94,6 +94,9 @@ class Sampler:
         delete-one-sample jackknife then applies.
     stream : int
         The stream (see :class:`Stream`) the replicates are drawn from by default.
+    counts : ndarray, shape (m,)
+        The weight of every atom in the data as observed (set by the schemes that
+        evaluate a kernel on it; declared here for the type checker).
     """
 
     seed: np.random.SeedSequence
@@ -105,6 +108,7 @@ class Sampler:
     splits_blocks: bool = False
     draw_bytes: float = 0.0
     unit_is_sample: bool = False
+    counts: np.ndarray
 
     # ------------------------------------------------------------ the extension point
     def draw(self, rng: np.random.Generator, b: int, out: np.ndarray | None = None) -> Any:

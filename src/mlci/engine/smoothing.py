@@ -189,7 +189,7 @@ class SmoothedSampler(Sampler):
         return out
 
     def jackknife_rows(self, max_groups: int) -> Any:
-        return self.inner.jackknife_rows(max_groups)  # type: ignore[attr-defined]
+        return self.inner.jackknife_rows(max_groups)
 
     def __getattr__(self, name: str) -> Any:
         if name == "inner":

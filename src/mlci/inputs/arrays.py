@@ -87,7 +87,8 @@ def _object_missing(values: np.ndarray) -> np.ndarray:
     if types <= _NEVER_MISSING:
         return np.zeros(values.shape, dtype=bool)
     if types <= _NEVER_MISSING | {type(None)}:
-        return np.equal(values, None)
+        # numpy's stubs refuse None as an operand; elementwise ``is None`` on objects
+        return np.equal(values, None)  # type: ignore[call-overload]
     return _missing_ufunc(values).astype(bool)
 
 
@@ -250,7 +251,7 @@ def _used_only(categories: Any, codes: np.ndarray) -> tuple[Any, np.ndarray]:
         return categories, codes
     new = np.where(used, np.cumsum(used) - 1, -1).astype(codes.dtype)
     new = np.append(new, -1)  # code -1 (missing) stays -1
-    kept = [c for c, u in zip(categories, used, strict=True) if u]
+    kept: Any = [c for c, u in zip(categories, used, strict=True) if u]
     if isinstance(categories, np.ndarray):
         kept = categories[used]
     return kept, new[codes]
@@ -264,7 +265,7 @@ def _from_library(x: Any, lib: str, name: str = "") -> tuple[np.ndarray, np.ndar
     if lib == "pandas":
         mask = np.asarray(x.isna())
         if mask.ndim > 1:
-            mask = mask.any(axis=1)
+            mask = np.asarray(mask.any(axis=1))
         dtypes = list(x.dtypes) if x.ndim == 2 else [x.dtype]
         native = all(isinstance(d, np.dtype) for d in dtypes)
         try:

@@ -317,7 +317,7 @@ def item_table(
     cell = mod.astype(np.int64) * n_items + item
     cnt = np.bincount(cell, minlength=M * n_items).reshape(M, n_items)
     tot = np.bincount(cell, weights=log.score, minlength=M * n_items).reshape(M, n_items)
-    first = np.full(M * n_items, -1, dtype=np.int64)
+    first: np.ndarray = np.full(M * n_items, -1, dtype=np.int64)
     rev = np.arange(log.n_rows)[::-1]
     first[cell[rev]] = rev  # the first row of every cell wins
     first = first.reshape(M, n_items)
@@ -325,7 +325,7 @@ def item_table(
     labels_all = [f"{log.task[r]}/{log.item[r]}" for r in any_row]
     present = cnt > 0
     details: dict[str, Any] = {}
-    keep = np.ones(n_items, dtype=bool)
+    keep: np.ndarray = np.ones(n_items, dtype=bool)
     if not present.all():
         lacking = {names[m]: int((~present[m]).sum()) for m in range(M) if not present[m].all()}
         if items == "error":
@@ -341,7 +341,7 @@ def item_table(
                 "shared) to keep only the items every model has (the number dropped is "
                 "reported)."
             )
-        keep = present.all(axis=0)
+        keep = np.asarray(present.all(axis=0))
         if not keep.any():
             raise ValueError("`items`='shared': no item is scored for every model.")
         details["items_missing"] = lacking

@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.cr2 import cr2_factor, ratio_influence
 from ..engine.nested import plan_for_conditions
 
 __all__ = ["ClusterSums", "cluster_sums", "cr2_gram", "pair_replicates", "replicates"]
@@ -93,13 +94,7 @@ class ClusterSums:
 
     def cr2_se(self) -> np.ndarray:
         """Every model's CR2 standard error."""
-        return np.sqrt(np.maximum((self.z**2 * _inv_1mh(self.leverage)).sum(axis=1), 0.0))
-
-
-def _inv_1mh(h: np.ndarray) -> np.ndarray:
-    """``1 / (1 - h)``, 0 where ``h = 1`` (a task of one cluster: its influence is 0)."""
-    with np.errstate(divide="ignore"):
-        return np.where(h < 1.0 - 1e-12, 1.0 / (1.0 - h), 0.0)
+        return np.sqrt(np.maximum((self.z**2 * cr2_factor(self.leverage)).sum(axis=1), 0.0))
 
 
 def cluster_sums(
@@ -133,11 +128,8 @@ def cluster_sums(
     Wg = np.bincount(unit, weights=weights, minlength=G)
     W = float(Wg.sum())
     n_strata = int(stratum.max()) + 1
-    Wt = np.bincount(stratum, weights=Wg, minlength=n_strata)
-    Tt = np.stack([np.bincount(stratum, weights=t, minlength=n_strata) for t in T])
-    ybar = Tt / Wt  # (M, n_strata): the task means
-    z = (T - ybar[:, stratum] * Wg) / W
-    lev = Wg / Wt[stratum]
+    # residuals from the task means over W, and leverages W_g / W_task (mlci.engine.cr2)
+    z, lev = ratio_influence(T, Wg, stratum)
     eff = W**2 / float(np.sum(Wg**2))
     return ClusterSums(
         T=T,
@@ -155,7 +147,7 @@ def cluster_sums(
 
 def cr2_gram(cs: ClusterSums) -> np.ndarray:
     """``Z diag(1/(1-h)) Z'`` (n_models, n_models): the CR2 covariance of the estimates."""
-    return (cs.z * _inv_1mh(cs.leverage)) @ cs.z.T
+    return (cs.z * cr2_factor(cs.leverage)) @ cs.z.T
 
 
 def _chunks(cs: ClusterSums):

@@ -570,9 +570,9 @@ def _read_long(path: Path, rows: _Rows, *, metric: str | None, model: str | None
             )
     sc = table[score_col]
     if sc.dtype.kind not in "biuf":
-        bad = next(i for i, v in enumerate(sc) if not isinstance(v, int | float))
+        row = next(i for i, v in enumerate(sc) if not isinstance(v, int | float))
         raise ValueError(
-            f"{path}, {table.where([bad])}: column {score_col!r} holds {sc[bad]!r}, not a number."
+            f"{path}, {table.where([row])}: column {score_col!r} holds {sc[row]!r}, not a number."
         )
     rep = table["repeat"] if "repeat" in table else np.zeros(table.n_rows, dtype=np.int64)
     if rep.dtype.kind not in "biu":

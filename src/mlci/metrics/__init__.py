@@ -61,6 +61,7 @@ __all__ = [
     "metric_params",
     "safe_div",
     "weight_argument",
+    "with_sample_weight",
 ]
 
 

@@ -266,7 +266,7 @@ def prepare_confusion(
                 weights if weights is not None else "none",
                 ("none", "linear", "quadratic"),
             )
-            fn = partial(cohen_kappa, weights=weights)
+            fn: Callable[[np.ndarray], np.ndarray] = partial(cohen_kappa, weights=weights)
         elif name == "balanced_accuracy":
             fn = partial(balanced_accuracy, adjusted=adjusted)
         else:

@@ -27,6 +27,7 @@ from scipy import sparse
 
 from ..inputs import check_choice, check_positive_int, fast_unique, show_values
 from ._base import AdditiveKernel, Kernel, safe_div
+from .ranking import _SortedScores
 
 __all__ = [
     "StackedKernel",
@@ -161,7 +162,7 @@ def _check_probabilities(name: str, y_score: np.ndarray) -> None:
 
 def _ovr_parts(
     kernel_cls: Any, target: np.ndarray, y_score: np.ndarray, label: Callable[[int], str]
-) -> list[tuple[Kernel, np.ndarray]]:
+) -> list[tuple[_SortedScores, np.ndarray]]:
     n = len(target)
     parts = []
     for k in range(target.shape[1]):
@@ -175,7 +176,7 @@ def _ovr_parts(
     return parts
 
 
-def _positive_weight(parts: list[np.ndarray], kernels: list[Kernel]) -> np.ndarray:
+def _positive_weight(parts: list[np.ndarray], kernels: Sequence[_SortedScores]) -> np.ndarray:
     """Weight of the positives of every binary kernel (b, K)."""
     return np.column_stack(
         [p[:, k.m_neg :].sum(axis=1) for p, k in zip(parts, kernels, strict=True)]

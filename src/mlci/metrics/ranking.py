@@ -396,7 +396,7 @@ def _dominance(
             weights=nw[lo:hi],
             minlength=(k1 - k0) * c,
         ).reshape(k1 - k0, c)
-        cum = np.cumsum(hist, axis=0)
+        cum = np.cumsum(hist, axis=0, dtype=float)  # (float already: weighted counts)
         cum -= hist  # exclusive: the blocks before each one
         cum += below
         below = below + hist.sum(axis=0)

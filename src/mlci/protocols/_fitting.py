@@ -154,7 +154,7 @@ def _rows(X: Any) -> Any:
 def _missing_rows(X: Any) -> np.ndarray:
     """Rows of ``X`` with a missing entry (none for sparse matrices)."""
     if hasattr(X, "isna"):
-        return np.asarray(X.isna().to_numpy()).reshape(X.shape[0], -1).any(axis=1)
+        return np.asarray(np.asarray(X.isna().to_numpy()).reshape(X.shape[0], -1).any(axis=1))
     if hasattr(X, "tocsr"):
         return np.zeros(X.shape[0], dtype=bool)
     return missing_mask(np.asarray(X))

@@ -401,7 +401,7 @@ def bootstrap632_ci(
         apparent=float(show_app),
         oob=float(show_err1),
         no_information=float(show_gamma),
-        bounds=tuple(map(float, spec.bounds)),
+        bounds=(float(spec.bounds[0]), float(spec.bounds[1])),
         relative_overfitting=float(r_over),
     )
 

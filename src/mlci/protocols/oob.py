@@ -74,6 +74,7 @@ from ..engine.bootstrap import bootstrap_ci
 from ..feedback import warn
 from ..inputs import (
     ArgSpec,
+    check_choice,
     check_flag,
     check_rng_seed,
     gather,
@@ -150,6 +151,7 @@ class OOBResult(BootstrapResult):
         method: str | None = None,
         confidence_level: Any = None,
         alternative: str | None = None,
+        variant: str = "mlci",
     ) -> Any:
         """The interval at another confidence level (a sequence gives a tuple) or
         alternative, from the same estimate and standard error.
@@ -160,11 +162,16 @@ class OOBResult(BootstrapResult):
             The only interval this result supports (``"normal"`` is the same one).
         confidence_level : float or sequence of float, optional
         alternative : {"two-sided", "less", "greater"}, optional
+        variant : {"mlci"}, default "mlci"
+            As in :meth:`BootstrapResult.interval`, whose signature this keeps: the
+            normal interval of this result has no other convention (``"boot"`` and
+            ``"survey"`` re-read replicates, which it does not use).
 
         Returns
         -------
         OOBResult, or tuple of OOBResult (one per level)
         """
+        check_choice("variant", variant, ("mlci",))
         return reread_normal(
             self,
             method,
@@ -624,7 +631,8 @@ def oob_ci(
     se_members = float(np.std(spread, ddof=1))
     se_test = float(r.standard_error)
     se = float(np.hypot(se_test, se_members))
-    ci = normal_interval(estimate, se, confidence_level, alternative, spec.bounds)
+    # r's level: the one level of this call (@per_confidence_level runs one at a time)
+    ci = normal_interval(estimate, se, r.confidence_level, alternative, spec.bounds)
     target = (
         f"the algorithm at n: {spec.name} on new data of ensembles of this configuration "
         f"({n_trees} members) trained on n = {len(y_kept)} samples; the study measured "

@@ -24,6 +24,7 @@ from ..feedback import reports_progress
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
     ArgSpec,
+    binary_target,
     bootstrap_options,
     check_choice,
     check_flag,
@@ -34,14 +35,27 @@ from ..inputs import (
     positive_label,
     show_values,
 )
-from ..metrics import ConfusionKernel, check_sample_weight, safe_div, with_sample_weight
+from ..metrics import (
+    ConfusionKernel,
+    Kernel,
+    check_sample_weight,
+    safe_div,
+    with_sample_weight,
+)
 from ..metrics.classification import balanced_accuracy as _balanced_accuracy
 from ..metrics.classification import cohen_kappa as _cohen_kappa
 from ..metrics.classification import mcc as _mcc
 from ..results import per_confidence_level
 from ._design import check_stratify_nested, design_arrays, strata_codes
+from ._roc import _LABELS, _check_threshold
 
-__all__ = ["CM_METRICS", "ConfusionMatrix", "binary_cm_metric", "cm_metric_bounds"]
+__all__ = [
+    "CM_METRICS",
+    "ConfusionMatrix",
+    "binary_cm_metric",
+    "cm_metric_bounds",
+    "pointwise_cm",
+]
 
 AVERAGES = (None, "macro", "micro")
 
@@ -529,7 +543,8 @@ class ConfusionMatrix:
                 f"`index` has {len(key)} entries for a stack of shape {self.shape}; the last "
                 "two axes are the classes."
             )
-        mat = self.matrix[(*key, Ellipsis)]
+        stack_index = (*key, Ellipsis)  # (mypy misreads `m[(*key, ...)]` as 3.11 syntax)
+        mat = self.matrix[stack_index]
         return ConfusionMatrix(matrix=mat, classes=self.classes, binary=self.binary)
 
     def one_vs_all(self) -> ConfusionMatrix:
@@ -813,7 +828,7 @@ class ConfusionMatrix:
             cmx = ConfusionMatrix(matrix=c, binary=binary)
             return np.asarray(cmx.metric(metric, average=average, beta=beta), dtype=float)
 
-        kernel = ConfusionKernel(t_idx, p_idx, self.n_classes, fn, shape, metric)
+        kernel: Kernel = ConfusionKernel(t_idx, p_idx, self.n_classes, fn, shape, metric)
         kernel.bounds = cm_metric_bounds(metric)
         if self._weights is not None:
             sw = self._weights if design.kept is None else self._weights[design.kept]
@@ -840,3 +855,60 @@ class ConfusionMatrix:
         )
         n_dropped = self.n_dropped + design.n_dropped
         return dataclasses.replace(res, details={**res.details, "n_dropped": n_dropped})
+
+
+def pointwise_cm(
+    y_true: Any,
+    y_score: Any,
+    threshold: Any,
+    *,
+    pos_label: Any = None,
+    score_class: str = "pos",
+    equal_class: str = "pos",
+) -> np.ndarray:
+    """Which cell of the binary confusion matrix each sample falls in, at each threshold.
+
+    Parameters
+    ----------
+    y_true : array-like, shape (n_samples,)
+        Binary labels.
+    y_score : array-like of float, shape (n_samples,)
+    threshold : float or array_like of float, shape X
+    pos_label : optional
+        The positive class (the one default rule: 1 or True for 0/1, -1/1, bool labels).
+    score_class, equal_class : {"pos", "neg"}
+        As in :class:`Scores`.  The output is per sample, so a missing label or score is
+        refused (there is no ``dropna``: dropping rows would misalign the output).
+
+    Returns
+    -------
+    ndarray of bool, shape (n_samples, *X, 2, 2)
+        ``out[i, ..., r, c]``: sample ``i`` is of true class ``r`` and decided ``c``, in
+        mlci's ``[pos, neg]`` order (``[0, 0]`` true positive, ``[0, 1]`` false negative,
+        ``[1, 0]`` false positive, ``[1, 1]`` true negative), as score-analysis's
+        ``pointwise_cm``.  Summed over the samples it is ``Scores.cm(threshold).matrix``.
+
+    Examples
+    --------
+    >>> pointwise_cm([1, 0, 1], [0.9, 0.6, 0.2], 0.5)[:, 0, 0]
+    array([ True, False, False])
+    """
+    check_choice("score_class", score_class, _LABELS)
+    check_choice("equal_class", equal_class, _LABELS)
+    g = gather(
+        {"y_true": ArgSpec("labels", required=True), "y_score": ArgSpec("scores", required=True)},
+        {"y_true": y_true, "y_score": y_score},
+    )
+    pos = binary_target(g["y_true"], pos_label, metric="pointwise_cm")
+    thr = _check_threshold(threshold)
+    z = g["y_score"].reshape(-1, *([1] * thr.ndim))
+    if score_class == "neg":
+        z, thr = -z, -thr
+    top = z >= thr if equal_class == "pos" else z > thr
+    p = pos.reshape(-1, *([1] * thr.ndim))
+    out = np.empty((len(pos), *thr.shape, 2, 2), dtype=bool)
+    out[..., 0, 0] = p & top
+    out[..., 0, 1] = p & ~top
+    out[..., 1, 0] = ~p & top
+    out[..., 1, 1] = ~p & ~top
+    return out

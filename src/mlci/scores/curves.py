@@ -35,19 +35,10 @@ from ..inputs import (
     column,
 )
 from ..results import BootstrapResult, Result, format_value, per_confidence_level
+from ._driver import _operating_point_spec, _Part, _resolve, _Spec
+from ._roc import _RATE, _check_rate, _counts_at, _Layout, _View
 from .confusion import binary_cm_metric
-from .scores import (
-    _RATE,
-    Scores,
-    _check_rate,
-    _counts_at,
-    _Layout,
-    _operating_point_spec,
-    _Part,
-    _resolve,
-    _Spec,
-    _View,
-)
+from .scores import Scores
 
 __all__ = [
     "Curve",
@@ -142,12 +133,12 @@ class CurveBand(Result):
     >>> s = Scores(rng.normal(1, 1, 300), rng.normal(0, 1, 300))
     >>> band = roc_band(s, [0.1, 0.2, 0.5], rng=0, n_resamples=200)
     >>> band
-    CurveBand(tpr vs fpr, 3 points, pointwise 95% band, max width 0.1804)
+    CurveBand(tpr vs fpr, 3 points, pointwise 95% band, max width 0.1869)
     >>> band.to_frame().round(3)
        fpr    tpr    low   high
-    0  0.1  0.377  0.323  0.467
-    1  0.2  0.530  0.423  0.604
-    2  0.5  0.827  0.770  0.877
+    0  0.1  0.390  0.323  0.467
+    1  0.2  0.540  0.423  0.610
+    2  0.5  0.827  0.773  0.877
     """
 
     x: np.ndarray
@@ -704,7 +695,11 @@ def operating_point_ci(
     x : {"fpr", "fnr", "tpr", "tnr"}, default "fpr"
         The rate that fixes the operating point.
     interpolation : {"linear", "lower", "higher"}
-        How the threshold at ``x = at`` is found between scores.
+        ``"linear"``: the rate is read along the ROC polyline, as pROC's ``coords`` and
+        :meth:`mlci.Scores.rate_at` (ranks only); the threshold is
+        ``threshold_at_<x>``'s, interpolated linearly between the two scores around
+        ``at``.  ``"lower"``/``"higher"``: the rate at the threshold on that score
+        (see :meth:`mlci.Scores.rate_at`).
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
     two_stage, weights, batch, n_jobs, max_memory, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the rate's interval stays in [0, 1]).

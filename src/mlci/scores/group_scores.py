@@ -12,12 +12,13 @@ intervals and a plot: a :class:`~mlci.scores.groups.GroupResult`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from ..engine.smoothing import check_smoothing, check_subsample, smooth_scores, subsample_counts
+from ..engine.smoothing import check_smoothing, check_subsample, smooth_scores
 from ..inputs import ArgSpec, check_choice, check_flag, check_rng_seed, gather
+from ._driver import CellResampler
 from .confusion import ConfusionMatrix
 from .groups import GroupResult, metric_by_group
 from .scores import Scores
@@ -246,7 +247,11 @@ class GroupScores(Scores):
         (array([1., 3.]), array([6.]))
         """
         if group not in self._cache:
-            hit = np.flatnonzero(self.groups == group) if _comparable(group) else []
+            hit = (
+                np.flatnonzero(self.groups == group)
+                if _comparable(group)
+                else np.empty(0, dtype=np.intp)
+            )
             if len(hit) == 0:
                 raise ValueError(
                     f"`group` {group!r} is not a group of these scores; groups: "
@@ -310,6 +315,11 @@ class GroupScores(Scores):
     def group_cm(self, threshold: Any) -> ConfusionMatrix:
         """Binary confusion matrices of every group at ``threshold``: shape ``(G, X..., 2, 2)``.
 
+        Parameters
+        ----------
+        threshold : float or array-like of float, shape X
+            As in :meth:`Scores.cm`.
+
         Examples
         --------
         >>> gs = GroupScores([1, 3, 5], [2, 3], pos_groups=[0, 1, 0], neg_groups=[1, 0])
@@ -365,7 +375,7 @@ class GroupScores(Scores):
             raise ValueError(f"`metric` returned values of different shapes {sorted(shapes)}.")
         return np.stack(vals)
 
-    def bootstrap_sample(  # type: ignore[override]
+    def bootstrap_sample(
         self,
         *,
         rng: Any = None,
@@ -401,10 +411,11 @@ class GroupScores(Scores):
         """
         check_flag("by_group", by_group)
         if not by_group:
-            return super().bootstrap_sample(
+            # a GroupScores: Scores.bootstrap_sample builds through self._resampled
+            return cast("GroupScores", super().bootstrap_sample(
                 rng=rng, stratify=stratify, weights=weights, sampler=sampler,
                 smoothing=smoothing, subsample=subsample,
-            )  # fmt: skip
+            ))  # fmt: skip
         check_flag("stratify", stratify)
         check_choice("weights", weights, ("multinomial", "poisson"))
         h = check_smoothing(smoothing)
@@ -419,16 +430,8 @@ class GroupScores(Scores):
         codes = np.unique(self._groups, return_inverse=True)[1].reshape(-1)
         cell = codes * 2 + self._is_pos if stratify else codes
         cells = [np.flatnonzero(cell == c) for c in np.unique(cell)]
-        fn = None if frac is None else subsample_counts(cells, frac, len(cell))[0]
-        while True:
-            if fn is not None:
-                idx = np.flatnonzero(fn(gen, 1)[0])
-            elif weights == "poisson":
-                idx = np.concatenate([np.repeat(c, gen.poisson(1.0, len(c))) for c in cells])
-            else:
-                idx = np.concatenate([gen.choice(c, len(c)) for c in cells])
-            if self._is_pos[idx].any() and not self._is_pos[idx].all():
-                break
+        scheme = CellResampler(cells, len(cell), weights=weights, subsample=frac)
+        idx = scheme.resample(gen, self._is_pos)
         if h is False:
             return self._resampled(idx)
         y = smooth_scores(self._y_score[idx], self._is_pos[idx], self._bandwidths(h), gen)
@@ -467,6 +470,8 @@ class GroupScores(Scores):
         normalize : {None, "by_overall", "by_best"}
             Divide every group's value by the overall value or by the best group's, in
             every replicate (score-analysis's "showbias" ratios).
+        **kwargs
+            Any other option of :func:`mlci.metric_by_group`.
 
         Returns
         -------

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -32,8 +32,10 @@ from ..inputs import (
 from ..metrics import Kernel, check_sample_weight, safe_div, with_sample_weight
 from ..results import Result, require_pandas
 from ._design import strata_codes
+from ._driver import _check_beta, _resolve, _ScoresKernel, atom_keys, internal_perm
+from ._roc import _check_threshold
 from .confusion import CM_METRICS, binary_cm_metric, cm_metric_bounds
-from .scores import Scores, _check_beta, _check_threshold, _resolve, _ScoresKernel
+from .scores import Scores
 
 __all__ = ["GroupResult", "metric_by_group", "plot_group_result"]
 
@@ -220,8 +222,8 @@ def _score_metric_by_group(
         sc = scores_of(sub, repr(names[g]))
         # user order inside the group: Scores(pos, neg) numbers pos first, then neg
         local = np.r_[rows[is_pos[rows] == 1], rows[is_pos[rows] == 0]]
-        k_int, _ = sc._keys()
-        keys[local[sc._internal_perm()]] = k_int + offset
+        k_int, _ = atom_keys(sc)
+        keys[local[internal_perm(sc)]] = k_int + offset
         spec = _resolve(sc, metric, dict(metric_kwargs))
         kernels.append(_ScoresKernel(sc._lay, k_int, spec))
         lay = sc._lay
@@ -232,7 +234,7 @@ def _score_metric_by_group(
             ]
         )
         offset += lay.m[0] + lay.m[1]
-    k_all, _ = overall_sc._keys()
+    k_all, _ = atom_keys(overall_sc)
     kernel = _ScoreGroupKernel(
         keys,
         kernels,
@@ -349,6 +351,9 @@ def metric_by_group(
     pos_label : optional
         The positive class; by default 1 (True) for labels in {0, 1}, {-1, 1} or
         {False, True}, otherwise required.
+    score_class, equal_class : {"pos", "neg"}, default "pos"
+        As in :class:`mlci.Scores`: which class high scores point to, and on which side
+        a score equal to the threshold falls.
     normalize : {None, "by_overall", "by_best"}
         Divide each group's value by the value on all data, or by the best group's
         (smallest for error rates, largest for e.g. TPR), in every replicate.
@@ -557,6 +562,7 @@ def metric_by_group(
         "n_resamples": opts.n_resamples,
         "n_dropped": g.n_dropped,
     }
+    kernel: Kernel
     if score_metric:
         plain = [tuple(v.item() if isinstance(v, np.generic) else v for v in r)
                  for r in first.itertuples(index=False)]  # fmt: skip
@@ -581,11 +587,11 @@ def metric_by_group(
     tau = sign * t
     order = np.argsort(tau, kind="stable")
     ts = tau[order]
-    side = "right" if equal_class == "pos" else "left"
+    side: Literal["left", "right"] = "right" if equal_class == "pos" else "left"
     bins = np.searchsorted(ts, z, side=side)
-    k = len(t)
-    keys = (gidx * 2 + is_pos) * (k + 1) + bins
-    kernel = _GroupKernel(keys.astype(np.intp), n_groups, k, metric, normalize, beta)
+    n_thresholds = len(t)
+    keys = (gidx * 2 + is_pos) * (n_thresholds + 1) + bins
+    kernel = _GroupKernel(keys.astype(np.intp), n_groups, n_thresholds, metric, normalize, beta)
     kernel.bounds = _cm_bounds(metric, normalize)
     if sw is not None:
         kernel = with_sample_weight(kernel, sw)
@@ -731,6 +737,11 @@ class GroupResult(Result):
         """Every group's estimate with its interval (one row per group, one marker per x
         value), the overall value as a vertical line (a ratio of 1 with ``normalize``).
 
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Where to draw (default: the current axes).
+
         Returns
         -------
         matplotlib Axes
@@ -745,14 +756,15 @@ def plot_group_result(res: GroupResult, ax: Any = None) -> Any:
     except ImportError:
         raise ImportError("Plotting needs matplotlib: `pip install mlci[plot]`.") from None
     ax = plt.gca() if ax is None else ax
-    xs = sorted({r.get(res.x_name) for r in res.table}) if res.x_name else [None]
+    x_name = res.x_name
+    xs: list[Any] = sorted({r[x_name] for r in res.table}) if x_name else [None]
 
     def label(r: dict[str, Any]) -> str:
         return " / ".join(str(r[g]) for g in res.groups)
 
     names = list(dict.fromkeys(label(r) for r in res.table if label(r) != _overall(res)))
     for j, x in enumerate(xs):
-        sub = [r for r in res.table if x is None or r.get(res.x_name) == x]
+        sub = [r for r in res.table if x is None or r.get(x_name or "") == x]
         groups = [r for r in sub if label(r) != _overall(res)]
         pos = np.array([names.index(label(r)) for r in groups]) + 0.15 * (j - (len(xs) - 1) / 2)
         est = np.array([r["estimate"] for r in groups])

@@ -26,7 +26,8 @@ from typing import Any
 import numpy as np
 
 from ..inputs import ArgSpec, check_choice, gather
-from .scores import _LABELS, Scores
+from ._roc import _LABELS
+from .scores import Scores
 
 __all__ = ["identification_scores"]
 
@@ -42,6 +43,9 @@ def identification_scores(
 ) -> Scores:
     """The binary :class:`~mlci.Scores` of a 1:N identification experiment at a rank.
 
+    A missing score or rank is refused (drop those probes first: ``conditions=`` and
+    ``strata=`` of the bootstrap follow the probes, mated then non-mated).
+
     Parameters
     ----------
     mate_score : array-like of float, shape (n_mated,)
@@ -55,9 +59,6 @@ def identification_scores(
         Largest rank at which a mate counts as found (FNIR at rank ``r``); None: any rank.
     score_class, equal_class : {"pos", "neg"}
         As in :class:`~mlci.Scores` (``score_class="neg"`` for distances).
-
-    A missing score or rank is refused (drop those probes first: ``conditions=`` and
-    ``strata=`` of the bootstrap follow the probes, mated then non-mated).
 
     Returns
     -------

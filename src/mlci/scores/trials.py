@@ -46,7 +46,6 @@ bootstrap, with no sampling model that produces them.  Different-speaker trials 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -58,6 +57,7 @@ from ..engine.bootstrap import (
     run_replicates,
     single_threaded_blas,
 )
+from ..engine.plan import PlanSummary
 from ..engine.sampler import Sampler
 from ..feedback import reports_progress
 from ..inputs import (
@@ -442,7 +442,7 @@ class _Trials:
             self.groups.append(_grouping(ses_spk, self.n_spk))
         if "id" in resample:
             parent = self.ses if self.ses is not None else self.spk
-            n_par = self.n_ses if self.ses is not None else self.n_spk
+            n_par = self.n_ses if self.n_ses is not None else self.n_spk
             self.groups.append(_grouping(parent, int(n_par)))
         se, st = self.spk[self.e], self.spk[self.t]
         same = se == st
@@ -757,6 +757,7 @@ def trial_bootstrap_ci(
     is_eer = isinstance(metric, str) and metric.lower() == "eer"
     fast = is_eer and resample == ("speaker",)
     batch = opts.engine.batch
+    evaluate: Callable[[np.ndarray], np.ndarray]
     if fast:
         speaker_eer = SpeakerEer(trials, lab, s)
         evaluate = speaker_eer.evaluate
@@ -803,7 +804,7 @@ def trial_bootstrap_ci(
                 max_memory=opts.engine.max_memory,
             )
 
-    plan = SimpleNamespace(
+    plan = PlanSummary(
         n_resamples=opts.n_resamples,
         scheme=f"joint({', '.join(resample)})",
         n_samples=trials.n_trials,
