@@ -73,34 +73,33 @@ def main() -> None:
     docs = ["--documents", "docs.txt"]
     cases = {
         "sacrebleu plain, 2 systems": (sb + two, None),
-        "sacrebleu plain, 1 system": (sb + ["sys0.txt"], None),
+        "sacrebleu plain, 1 system": ([*sb, "sys0.txt"], None),
         f"sacrebleu --paired-bs -n {b}": (
-            sb + [*two, "--paired-bs", "--paired-bs-n", b],
+            [*sb, *two, "--paired-bs", "--paired-bs-n", b],
             "sacrebleu plain, 2 systems",
         ),
         f"mlci mt compare --test paired-bs -B {b}": (
-            ml + ["compare", "-r", "ref.txt", "-i", *two, "--test", "paired-bs", "-B", b],
+            [*ml, "compare", "-r", "ref.txt", "-i", *two, "--test", "paired-bs", "-B", b],
             "sacrebleu plain, 2 systems",
         ),
-        f"  ... --documents": (
-            ml
-            + ["compare", "-r", "ref.txt", "-i", *two, "--test", "paired-bs", "-B", b, *docs],
+        "  ... --documents": (
+            [*ml, "compare", "-r", "ref.txt", "-i", *two, "--test", "paired-bs", "-B", b, *docs],
             "sacrebleu plain, 2 systems",
         ),
         f"mlci mt compare (bootstrap) -B {b}": (
-            ml + ["compare", "-r", "ref.txt", "-i", *two, "-B", b, "--seed", "0"],
+            [*ml, "compare", "-r", "ref.txt", "-i", *two, "-B", b, "--seed", "0"],
             "sacrebleu plain, 2 systems",
         ),
-        f"  ... --documents ": (
-            ml + ["compare", "-r", "ref.txt", "-i", *two, "-B", b, "--seed", "0", *docs],
+        "  ... --documents ": (
+            [*ml, "compare", "-r", "ref.txt", "-i", *two, "-B", b, "--seed", "0", *docs],
             "sacrebleu plain, 2 systems",
         ),
         f"mlci mt ci -B {b}": (
-            ml + ["ci", "-r", "ref.txt", "-i", "sys0.txt", "-B", b, "--seed", "0"],
+            [*ml, "ci", "-r", "ref.txt", "-i", "sys0.txt", "-B", b, "--seed", "0"],
             "sacrebleu plain, 1 system",
         ),
-        f"  ... --documents  ": (
-            ml + ["ci", "-r", "ref.txt", "-i", "sys0.txt", "-B", b, "--seed", "0", *docs],
+        "  ... --documents  ": (
+            [*ml, "ci", "-r", "ref.txt", "-i", "sys0.txt", "-B", b, "--seed", "0", *docs],
             "sacrebleu plain, 1 system",
         ),
     }

@@ -1565,7 +1565,7 @@ CLI_CASES["ir ci"] = dict(_IR_COMMON)
 CLI_CASES["ir compare"] = {
     **_IR_COMMON,
     "--test": [(["--test", "wilcoxon"], "--test: invalid choice")],
-    "--baseline": [(["--baseline", "zz"], "--baseline 'zz' is not one of the runs")],
+    "--reference": [(["--reference", "zz"], "--reference 'zz' is not one of the runs")],
     "--correction": [(["--correction", "nope"], "--correction: invalid choice")],
 }
 

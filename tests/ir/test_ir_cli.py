@@ -30,7 +30,7 @@ def test_compare_t_equals_api(capsys):
     )
     assert code == 0, err
     (res,) = json.loads(out)
-    api = ir_compare(P["runs"], P["qrels"], test="t")
+    api = ir_compare(P["runs"], P["qrels"], variant="t")
     assert res["pvalues_adjusted"] == pytest.approx(api.pvalues_adjusted.tolist(), rel=1e-12)
     assert [tuple(p) for p in res["pairs"]] == list(api.pairs)
 

@@ -123,16 +123,16 @@ def test_ir_ci_bad_inputs():
 
 def test_ir_compare_bad_inputs():
     runs = {"a": RUN, "b": {"q1": {"b": 2.0}, "q2": {"c": 1.0}}}
-    with pytest.raises(ValueError, match="`test` must be one of"):
-        ir_compare(runs, QRELS, test="wilcoxon")
+    with pytest.raises(ValueError, match="`variant` must be one of"):
+        ir_compare(runs, QRELS, variant="wilcoxon")
     with pytest.raises(ValueError, match="`runs` must be a dict of at least two"):
         ir_compare({"a": RUN}, QRELS)
-    with pytest.raises(ValueError, match="`baseline`='c' is not among"):
-        ir_compare(runs, QRELS, baseline="c")
+    with pytest.raises(ValueError, match="`reference`='c' is not among"):
+        ir_compare(runs, QRELS, reference="c")
     with pytest.raises(ValueError, match="`correction` must be one of"):
-        ir_compare(runs, QRELS, test="t", correction="sidak")
-    with pytest.raises(TypeError, match=r"`method`.* apply to test='bootstrap' only"):
-        ir_compare(runs, QRELS, test="t", method="bca")
+        ir_compare(runs, QRELS, variant="t", correction="sidak")
+    with pytest.raises(TypeError, match=r"`method`.* apply to variant='bootstrap' only"):
+        ir_compare(runs, QRELS, variant="t", method="bca")
     with pytest.raises(ValueError, match="fewer than two evaluated queries"):
         ir_compare(
             {"a": {"q1": {"b": 1.0}}, "b": {"q1": {"b": 1.0}}},
@@ -141,6 +141,6 @@ def test_ir_compare_bad_inputs():
         )
     same = {"a": RUN, "b": RUN}
     with pytest.raises(ValueError, match="all equal: the t test is undefined"):
-        ir_compare(same, QRELS, test="t", measure="mrr")
+        ir_compare(same, QRELS, variant="t", measure="mrr")
     with pytest.raises(TypeError, match=r"`runs\['b'\]` must be a TREC run file"):
         ir_compare({"a": RUN, "b": 5}, QRELS)

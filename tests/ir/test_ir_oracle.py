@@ -58,7 +58,7 @@ def test_paired_t_equals_ranx_compare(ranx_data):
     ranx, qrels, runs = ranx_data
     report = ranx.compare(qrels, runs, metrics=["ndcg@10", "map"], stat_test="student")
     for measure in ("ndcg@10", "map"):
-        res = ir_compare(P["runs"], P["qrels"], measure=measure, test="t", correction="none")
+        res = ir_compare(P["runs"], P["qrels"], measure=measure, variant="t", correction="none")
         for (a, b), p in zip(res.pairs, res.pvalues, strict=True):
             expected = report.comparisons[(a, b)][measure]["p_value"]
             assert p == pytest.approx(expected, rel=1e-12)
@@ -76,7 +76,7 @@ def test_randomization_within_monte_carlo_error_of_ranx(ranx_data):
         {k: P["runs"][k] for k in ("bm25", "dense")},
         P["qrels"],
         measure="ndcg@10",
-        test="permutation",
+        variant="permutation",
         n_resamples=20000,
         rng=1,
         correction="none",
@@ -88,7 +88,7 @@ def test_randomization_within_monte_carlo_error_of_ranx(ranx_data):
 
 
 def test_t_test_equals_scipy_and_holm():
-    res = ir_compare(P["runs"], P["qrels"], measure="map", test="t")
+    res = ir_compare(P["runs"], P["qrels"], measure="map", variant="t")
     vals = {k: per_query(v, P["qrels"], "map").values["AP"] for k, v in P["runs"].items()}
     raw = [stats.ttest_rel(vals[a], vals[b]).pvalue for a, b in res.pairs]
     np.testing.assert_allclose(res.pvalues, raw, rtol=1e-12)
@@ -107,7 +107,7 @@ def test_ci_is_the_mean_over_queries():
 
 
 def test_bootstrap_compare_with_baseline():
-    res = ir_compare(P["runs"], P["qrels"], measure="mrr", baseline="bm25", rng=0, n_resamples=300)
+    res = ir_compare(P["runs"], P["qrels"], measure="mrr", reference="bm25", rng=0, n_resamples=300)
     assert [(d.a, d.b) for d in res.differences] == [("dense", "bm25"), ("hybrid", "bm25")]
     assert res.metric == "RR"
 

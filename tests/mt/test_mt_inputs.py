@@ -147,8 +147,8 @@ def test_wer_equals_weighted_mean_and_refuses_bad_counts():
 
 def test_paired_test_bad_inputs():
     st = system_statistics(C.systems, REFS)
-    with pytest.raises(ValueError, match="`test` must be one of"):
-        paired_test(st, test="bootstrap")
+    with pytest.raises(ValueError, match="`variant` must be one of"):
+        paired_test(st, variant="bootstrap")
     with pytest.raises(ValueError, match="at least two systems"):
         paired_test({"a": st["sys0"]})
     with pytest.raises(ValueError, match="`baseline`='x' is not among"):
@@ -176,8 +176,8 @@ def test_paired_test_bad_inputs():
 
 
 def test_mt_ci_and_compare_bad_inputs():
-    with pytest.raises(ValueError, match="`test` must be one of 'bootstrap'"):
-        mt_compare(C.systems, REFS, test="wilcoxon")
+    with pytest.raises(ValueError, match="`variant` must be one of 'bootstrap'"):
+        mt_compare(C.systems, REFS, variant="wilcoxon")
     with pytest.raises(ValueError, match="`n_resamples`"):
         mt_ci(C.systems["sys0"], REFS, n_resamples=0)
     with pytest.raises(ValueError, match="`conditions`"):
@@ -196,8 +196,8 @@ def test_documents_are_resampled_whole():
         k: np.array([v[docs == d].sum(axis=0) for d in np.unique(docs)]) for k, v in st.items()
     }
     for test in ("paired-bs", "paired-ar"):
-        a = paired_test(st, test=test, conditions=docs, n_resamples=400, rng=5)
-        b = paired_test(summed, test=test, n_resamples=400, rng=5)
+        a = paired_test(st, variant=test, conditions=docs, n_resamples=400, rng=5)
+        b = paired_test(summed, variant=test, n_resamples=400, rng=5)
         np.testing.assert_array_equal(a.pvalues[1:], b.pvalues[1:])
         assert a.details["n_conditions"] == len(np.unique(docs))
         np.testing.assert_allclose(a.scores, b.scores, rtol=0, atol=1e-12)

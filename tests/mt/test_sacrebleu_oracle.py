@@ -93,7 +93,7 @@ def test_resample_counts_are_sacrebleus_indices():
 def test_paired_bootstrap_replicates_are_sacrebleus(corpus, metric):
     """Per-replicate corpus scores on sacreBLEU's own resample indices."""
     st = system_statistics(corpus.systems, corpus.references, metric=metric)
-    res = paired_test(st, metric=metric, test="paired-bs", n_resamples=500, rng=12345)
+    res = paired_test(st, metric=metric, variant="paired-bs", n_resamples=500, rng=12345)
     idx = np.random.default_rng(12345).choice(240, size=(500, 240), replace=True)
     m = sacrebleu.BLEU() if metric == "bleu" else sacrebleu.CHRF()
     for s, name in enumerate(res.systems):
@@ -123,7 +123,7 @@ def test_paired_tests_equal_sacrebleu(corpus, monkeypatch, test, n, metric):
     (key,) = [k for k in scores if k != "System"]
     theirs = scores[key]
     st = system_statistics(corpus.systems, corpus.references, metric=metric)
-    res = paired_test(st, metric=metric, test=test, n_resamples=n, rng=12345)
+    res = paired_test(st, metric=metric, variant=test, n_resamples=n, rng=12345)
     assert res.systems == tuple(names)
     for i in range(3):
         assert res.scores[i] == pytest.approx(theirs[i].score, abs=1e-12)

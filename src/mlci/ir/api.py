@@ -5,11 +5,11 @@ is the engine's interval of a mean (``metric="mean"``: studentized bootstrap by
 default) over the per-query values that ir_measures computes (:mod:`mlci.ir.measures`);
 comparisons of runs are paired over the same queries:
 
-* ``test="bootstrap"``: :func:`mlci.compare` (every run's interval, every difference's
+* ``variant="bootstrap"``: :func:`mlci.compare` (every run's interval, every difference's
   interval and adjusted p-value);
-* ``test="t"``: the paired t test, ``scipy.stats.ttest_rel`` (ranx's
+* ``variant="t"``: the paired t test, ``scipy.stats.ttest_rel`` (ranx's
   ``stat_test="student"``: the same p-values);
-* ``test="permutation"``: the paired randomization test (the per-query values of the two
+* ``variant="permutation"``: the paired randomization test (the per-query values of the two
   runs swapped at random, :func:`mlci.permutation_test`; ranx's ``"fisher"``, whose
   p-value ``#{|d*| >= |d|} / B`` differs from mlci's ``(1 + #) / (1 + B)`` by at most
   ``1 / B`` beyond Monte Carlo error).
@@ -92,12 +92,12 @@ def _renamed(res: Any, name: str, details: dict[str, Any]) -> Any:
 
 @dataclass(frozen=True, kw_only=True, repr=False)
 class IRComparison(Result):
-    """Paired tests of runs on the same queries (``test="t"`` or ``"permutation"``).
+    """Paired tests of runs on the same queries (``variant="t"`` or ``"permutation"``).
 
     Attributes
     ----------
     measure : str
-    test : str
+    variant : str
     runs : dict of str -> float
         Every run's mean over the queries.
     pairs : tuple of (str, str)
@@ -109,7 +109,7 @@ class IRComparison(Result):
     """
 
     measure: str
-    test: str
+    variant: str
     runs: dict[str, float]
     pairs: tuple[tuple[str, str], ...]
     differences: np.ndarray
@@ -127,11 +127,11 @@ class IRComparison(Result):
                 self.pairs, self.differences, self.pvalues_adjusted, strict=True
             )
         )
-        return f"IRComparison(measure={self.measure!r}, test={self.test!r}, {pairs})"
+        return f"IRComparison(measure={self.measure!r}, variant={self.variant!r}, {pairs})"
 
     def rows(self) -> list[dict[str, Any]]:
         """One row per pair: ``a``, ``b``, ``difference``, ``statistic``, ``pvalue``,
-        ``pvalue_adjusted``, ``test``, ``measure``."""
+        ``pvalue_adjusted``, ``variant``, ``measure``."""
         return [
             plain(
                 {
@@ -144,7 +144,7 @@ class IRComparison(Result):
                     "statistic": self.statistics[k],
                     "pvalue": self.pvalues[k],
                     "pvalue_adjusted": self.pvalues_adjusted[k],
-                    "test": self.test,
+                    "variant": self.variant,
                 }
             )
             for k, (a, b) in enumerate(self.pairs)
@@ -156,8 +156,8 @@ def ir_compare(
     qrels: Any,
     *,
     measure: str = "ndcg@10",
-    test: str = "bootstrap",
-    baseline: str | None = None,
+    variant: str = "bootstrap",
+    reference: str | None = None,
     correction: str = "holm",
     missing: str = "zero",
     n_resamples: int | None = None,
@@ -172,11 +172,11 @@ def ir_compare(
         Two or more runs.
     qrels : path or dict {qid: {docid: relevance}}
     measure : str, default "ndcg@10"
-    test : {"bootstrap", "t", "permutation"}
+    variant : {"bootstrap", "t", "permutation"}
         mlci's paired bootstrap (:func:`mlci.compare`, intervals included), the paired
         t test (``scipy.stats.ttest_rel``) or the paired randomization test.
-    baseline : str, optional
-        Compare every run with this one only (``run - baseline``); default: every pair.
+    reference : str, optional
+        Compare every run with this one only (``run - reference``); default: every pair.
     correction : str, default "holm"
         Adjustment of the p-values over the pairs (:func:`mlci.adjust_pvalues`).
     missing : {"zero", "drop", "error"}
@@ -187,27 +187,27 @@ def ir_compare(
     rng : None, int, Generator or SeedSequence
     **options
         Further options of :func:`mlci.compare` (``method``, ``confidence_level``,
-        ``conditions``...) for ``test="bootstrap"``.
+        ``conditions``...) for ``variant="bootstrap"``.
 
     Returns
     -------
-    ComparisonResult (``test="bootstrap"``) or IRComparison
+    ComparisonResult (``variant="bootstrap"``) or IRComparison
 
     Examples
     --------
     >>> from mlci.data import ir_example_paths
     >>> p = ir_example_paths()
-    >>> res = ir_compare(p["runs"], p["qrels"], measure="map", test="t")
+    >>> res = ir_compare(p["runs"], p["qrels"], measure="map", variant="t")
     >>> len(res.pairs)
     3
     """
-    check_choice("test", test, TESTS)
+    check_choice("variant", variant, TESTS)
     check_choice("missing", missing, MISSING)
     if not isinstance(runs, Mapping) or len(runs) < 2:
         raise ValueError("`runs` must be a dict of at least two runs (name -> run).")
     names = [str(k) for k in runs]
-    if baseline is not None and str(baseline) not in names:
-        raise ValueError(f"`baseline`={baseline!r} is not among the runs {names}.")
+    if reference is not None and str(reference) not in names:
+        raise ValueError(f"`reference`={reference!r} is not among the runs {names}.")
     qrels = check_qrels(qrels)
     vals = {}
     details = {}
@@ -220,12 +220,12 @@ def ir_compare(
     if len(common) < 2:
         raise ValueError("The runs share fewer than two evaluated queries: nothing to compare.")
     table = {nm: np.array([vals[nm][q] for q in common]) for nm in names}
-    if test == "bootstrap":
+    if variant == "bootstrap":
         res = compare(
             None,
             table,
             metric="mean",
-            reference=baseline,
+            reference=reference,
             correction=correction,
             n_resamples=1000 if n_resamples is None else n_resamples,
             rng=rng,
@@ -237,15 +237,15 @@ def ir_compare(
     if options:
         raise TypeError(
             f"Option(s) {', '.join(f'`{k}`' for k in sorted(options))} apply to "
-            "test='bootstrap' only."
+            "variant='bootstrap' only."
         )
     check_choice("correction", correction, CORRECTION_METHODS)
-    if baseline is None:
+    if reference is None:
         pairs = list(combinations(names, 2))
     else:
-        pairs = [(nm, str(baseline)) for nm in names if nm != str(baseline)]
+        pairs = [(nm, str(reference)) for nm in names if nm != str(reference)]
     diffs, stats, pvals = [], [], []
-    if test == "t":
+    if variant == "t":
         from scipy import stats as st
 
         for a, b in pairs:
@@ -253,7 +253,7 @@ def ir_compare(
             if not np.any(d != d[0]):
                 raise ValueError(
                     f"The per-query differences of {a!r} and {b!r} are all equal: the t test is "
-                    "undefined; use test='permutation' or 'bootstrap'."
+                    "undefined; use variant='permutation' or 'bootstrap'."
                 )
             r = st.ttest_rel(table[a], table[b])
             diffs.append(float(d.mean()))
@@ -281,7 +281,7 @@ def ir_compare(
     pv = np.array(pvals)
     return IRComparison(
         measure=key,
-        test=test,
+        variant=variant,
         runs={nm: float(table[nm].mean()) for nm in names},
         pairs=tuple(pairs),
         differences=np.array(diffs),

@@ -4,7 +4,7 @@
 
     mlci ir ci --qrels qrels.txt bm25.run dense.run --measure ndcg@10,map --seed 0
     mlci ir compare --qrels qrels.txt bm25.run dense.run hybrid.run --test t
-    mlci ir compare --example --test permutation --baseline bm25
+    mlci ir compare --example --test permutation --reference bm25
 
 Runs and qrels are TREC files (:mod:`mlci.ir.readers`); a run is named by its file name
 without the extension.  A thin shell over :mod:`mlci.ir`: no statistics here.
@@ -34,8 +34,8 @@ IR_OPTIONS = {
     "measure": "--measure",
     "measures": "--measure",
     "missing": "--missing",
-    "test": "--test",
-    "baseline": "--baseline",
+    "variant": "--test",
+    "reference": "--reference",
     "n_resamples": "--n-resamples",
     "rng": "--seed",
     "method": "--method",
@@ -82,7 +82,7 @@ def add_ir(sub: Any) -> None:
     k = ir_sub.add_parser("compare", help="paired comparison of runs")
     _common(k)
     k.add_argument("--test", default="bootstrap", choices=TESTS)
-    k.add_argument("--baseline", metavar="RUN", help="compare every run to this one only")
+    k.add_argument("--reference", metavar="RUN", help="compare every run to this one only")
     k.add_argument("--correction", default="holm", choices=CORRECTION_METHODS)
     k.add_argument("--method", default="auto", choices=INTERVAL_METHODS)
     k.add_argument("--confidence-level", type=float, default=0.95, metavar="L")
@@ -165,8 +165,8 @@ def _run_ci(args: argparse.Namespace) -> int:
 
 def _run_compare(args: argparse.Namespace) -> int:
     runs, qrels = _load(args)
-    if args.baseline is not None and args.baseline not in runs:
-        raise CLIError(f"--baseline {args.baseline!r} is not one of the runs {sorted(runs)}.")
+    if args.reference is not None and args.reference not in runs:
+        raise CLIError(f"--reference {args.reference!r} is not one of the runs {sorted(runs)}.")
     seed = _seed(args)
     tables, data, notes = [], [], []
     for m in _measures(args):
@@ -177,8 +177,8 @@ def _run_compare(args: argparse.Namespace) -> int:
             runs,
             qrels,
             measure=m,
-            test=args.test,
-            baseline=args.baseline,
+            variant=args.test,
+            reference=args.reference,
             correction=args.correction,
             missing=args.missing,
             n_resamples=args.n_resamples,

@@ -75,7 +75,7 @@ def mt_compare(
     references: Any,
     *,
     metric: str = "bleu",
-    test: str = "bootstrap",
+    variant: str = "bootstrap",
     baseline: str | None = None,
     conditions: Any = None,
     metric_kwargs: Mapping[str, Any] | None = None,
@@ -89,7 +89,7 @@ def mt_compare(
         Every system's output, one string per segment, aligned with the references.
     references : list of list of str, or list of str
     metric : {"bleu", "chrf"}
-    test : {"bootstrap", "paired-bs", "paired-ar"}
+    variant : {"bootstrap", "paired-bs", "paired-ar"}
         ``"bootstrap"``: :func:`mlci.compare` (intervals for every system and every
         difference, adjusted p-values, ``method="auto"``); ``"paired-bs"`` /
         ``"paired-ar"``: sacreBLEU's tests, the same p-values as ``sacrebleu --paired-bs``
@@ -120,13 +120,12 @@ def mt_compare(
     True
     """
     key = _metric_key(metric)
-    if test not in ("bootstrap", *TESTS):
-        raise ValueError(
-            f"`test` must be one of 'bootstrap', {', '.join(repr(t) for t in TESTS)}; got {test!r}."
-        )
+    if variant not in ("bootstrap", *TESTS):
+        valid = ", ".join(repr(t) for t in ("bootstrap", *TESTS))
+        raise ValueError(f"`variant` must be one of {valid}; got {variant!r}.")
     _, ker = split_options(key, metric_kwargs)
     stats = system_statistics(systems, references, metric=key, metric_kwargs=metric_kwargs)
-    if test == "bootstrap":
+    if variant == "bootstrap":
         return compare(
             None,
             stats,
@@ -140,7 +139,7 @@ def mt_compare(
         stats,
         metric=key,
         baseline=baseline,
-        test=test,
+        variant=variant,
         conditions=conditions,
         metric_kwargs=ker,
         **options,

@@ -54,7 +54,7 @@ class MTPairedTest(Result):
 
     Attributes
     ----------
-    test : {"paired-bs", "paired-ar"}
+    variant : {"paired-bs", "paired-ar"}
     metric : str
     baseline : str
     systems : tuple of str
@@ -75,7 +75,7 @@ class MTPairedTest(Result):
     details : dict
     """
 
-    test: str
+    variant: str
     metric: str
     baseline: str
     systems: tuple[str, ...]
@@ -96,7 +96,7 @@ class MTPairedTest(Result):
             if i > 0:
                 txt += f" (p={format_value(self.pvalues[i])})"
             parts.append(txt)
-        return f"MTPairedTest(test={self.test!r}, metric={self.metric!r}, {'; '.join(parts)})"
+        return f"MTPairedTest(variant={self.variant!r}, metric={self.metric!r}, {'; '.join(parts)})"
 
     def rows(self) -> list[dict[str, Any]]:
         """One row per system: ``system``, ``score``, (``mean``, ``ci``), ``pvalue``,
@@ -179,7 +179,7 @@ def paired_test(
     *,
     metric: str = "bleu",
     baseline: str | None = None,
-    test: str = "paired-bs",
+    variant: str = "paired-bs",
     n_resamples: int | None = None,
     conditions: Any = None,
     correction: str = "none",
@@ -196,7 +196,7 @@ def paired_test(
     metric : {"bleu", "chrf"}
     baseline : str, optional
         The baseline system (default: the first, as sacreBLEU's first ``-i`` file).
-    test : {"paired-bs", "paired-ar"}
+    variant : {"paired-bs", "paired-ar"}
         ``sacrebleu --paired-bs`` (Koehn 2004) or ``--paired-ar`` (Riezler & Maxwell 2005).
     n_resamples : int, optional
         Resamples or trials; sacreBLEU's defaults: 1000 (bs), 10000 (ar).
@@ -221,11 +221,11 @@ def paired_test(
     >>> from mlci.mt import synthetic_corpus, system_statistics
     >>> c = synthetic_corpus(200, rng=0)
     >>> st = system_statistics(c.systems, c.references)
-    >>> res = paired_test(st, test="paired-bs", n_resamples=1000)
+    >>> res = paired_test(st, variant="paired-bs", n_resamples=1000)
     >>> res.systems, bool(0 < res.pvalues[1] <= 1)
     (('sys0', 'sys1'), True)
     """
-    check_choice("test", test, tuple(TESTS))
+    check_choice("variant", variant, tuple(TESTS))
     if not isinstance(stats, Mapping) or len(stats) < 2:
         raise ValueError(
             "`stats` must be a dict of at least two systems' statistics (a baseline and a "
@@ -259,7 +259,7 @@ def paired_test(
     score = _scorer(key, dict(metric_kwargs or {}))
     check_choice("correction", correction, CORRECTION_METHODS)
     if n_resamples is None:
-        n_resamples = 1000 if test == "paired-bs" else 10000
+        n_resamples = 1000 if variant == "paired-bs" else 10000
     n_resamples = check_positive_int("n_resamples", n_resamples)
     gen = rng if isinstance(rng, np.random.Generator) else _default_rng(rng)
     n = mats[0].shape[0]
@@ -289,7 +289,7 @@ def paired_test(
     pvalues = np.full(len(names), np.nan)
     means = ci = reps = None
     chunk = _chunk_rows(n, n_resamples)
-    if test == "paired-bs":
+    if variant == "paired-bs":
         reps = np.empty((n_resamples, len(names)))
         start = 0
         for w in resample_counts(gen, n, n_resamples, chunk):
@@ -328,7 +328,7 @@ def paired_test(
     if units is not None:
         details["n_conditions"] = n
     return MTPairedTest(
-        test=test,
+        variant=variant,
         metric=key,
         baseline=names[0],
         systems=tuple(names),
