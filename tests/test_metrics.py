@@ -180,8 +180,18 @@ def _data_for(name: str, rng: np.random.Generator, n: int):
     if name in ("bleu", "chrf"):  # per-segment count statistics (as sacreBLEU's)
         width = 10 if name == "bleu" else 18
         return (rng.integers(0, 25, (n, width)).astype(float),)
-    if name in ("log_loss", "brier"):
+    calibration = name.startswith(("brier_", "calibration_")) or name in (
+        "ece",
+        "ece_debiased",
+        "mce",
+    )
+    if name in ("log_loss", "brier") or calibration:
         return (y, np.clip(np.round(1 / (1 + np.exp(-score)), 2), 0.01, 0.99))
+    if info.inputs == ("ratings",):  # agreement: items x 3 raters, categories 0..2
+        return (np.clip(y[:, None] + rng.integers(-1, 2, (n, 3)), 0, 2),)
+    if name in ("pearson", "spearman", "kendall_tau"):
+        t = np.round(rng.normal(size=n), 1)
+        return (t, np.round(t + rng.normal(size=n), 1))
     if info.inputs[1] == "y_score":
         return (y, score)
     if name in ("mae", "mse", "rmse", "r2"):
@@ -190,6 +200,7 @@ def _data_for(name: str, rng: np.random.Generator, n: int):
     return (y, (score > 0.2).astype(int))
 
 
+@pytest.mark.filterwarnings("ignore::mlci.exceptions.IrregularEstimandWarning")
 @settings(max_examples=25, deadline=None)
 @given(
     name=st.sampled_from(list_metrics()),
@@ -235,6 +246,11 @@ def test_every_metric_is_exercised_by_sklearn_parity():
         # against sacreBLEU and weighted_mean in tests/mt
         | {"bleu", "chrf", "wer"}
     )
+    # checked against their fields' references in tests/test_calibration.py,
+    # tests/test_correlations.py and tests/test_agreement.py
+    covered |= {"ece", "ece_debiased", "mce", "calibration_slope", "calibration_intercept"}
+    covered |= {"brier_reliability", "brier_resolution", "brier_uncertainty"}
+    covered |= {"pearson", "spearman", "kendall_tau", "fleiss_kappa", "krippendorff_alpha"}
     assert covered == set(list_metrics())
 
 
