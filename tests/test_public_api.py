@@ -1681,6 +1681,53 @@ CLI_CASES["llm plan"] = {
 }
 
 
+# `mlci mt` and `mlci ir` (corpus MT metrics, IR ranking): their bundled examples; the
+# file options' own errors (missing file, bad line) are tested in tests/mt and tests/ir
+CLI_BASE["mt ci"] = ["mt", "ci", "--example", "-B", "20", "--seed", "0"]
+CLI_BASE["mt compare"] = ["mt", "compare", "--example", "-B", "20", "--seed", "0"]
+CLI_BASE["ir ci"] = ["ir", "ci", "--example", "-B", "20", "--seed", "0"]
+CLI_BASE["ir compare"] = ["ir", "compare", "--example", "-B", "20", "--seed", "0"]
+_FAMILY_COMMON: dict[str, list[tuple[list[str], str]]] = {
+    "--example": [(["--example=yes"], "--example")],
+    "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
+    "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
+    "--confidence-level": [(["--confidence-level", "95"], "--confidence-level")],
+    "--method": [(["--method", "nope"], "--method: invalid choice")],
+    **_OUTPUT_CASES,
+}
+del _FAMILY_COMMON["--plot"]
+_MT_COMMON: dict[str, list[tuple[list[str], str]]] = {
+    **_FAMILY_COMMON,
+    "--refs": [(["-r", NA_FILE], "--example replaces --refs")],
+    "--input": [(["-i", NA_FILE], "--example replaces --refs, --input")],
+    "--documents": [(["--documents", NA_FILE], "--example replaces --refs, --input and --doc")],
+    "--metric": [(["--metric", "ter"], "--metric must be bleu, chrf")],
+    "--tokenize": [(["--tokenize", "zz"], "--tokenize 'zz' is not a sacreBLEU tokenizer")],
+    "--lowercase": [(["--lowercase=yes"], "--lowercase")],
+}
+CLI_CASES["mt ci"] = dict(_MT_COMMON)
+CLI_CASES["mt compare"] = {
+    **_MT_COMMON,
+    "--test": [(["--test", "wilcoxon"], "--test: invalid choice")],
+    "--baseline": [(["--baseline", "zz"], "--baseline 'zz' is not one of the --input files")],
+    "--correction": [(["--correction", "nope"], "--correction: invalid choice")],
+}
+_IR_COMMON: dict[str, list[tuple[list[str], str]]] = {
+    **_FAMILY_COMMON,
+    "RUNS": [([NA_FILE], "--example replaces RUNS and --qrels")],
+    "--qrels": [(["--qrels", NA_FILE], "--example replaces RUNS and --qrels")],
+    "--measure": [(["--measure", "ndcg@x"], "--measure 'ndcg@x' is not a measure")],
+    "--missing": [(["--missing", "skip"], "--missing: invalid choice")],
+}
+CLI_CASES["ir ci"] = dict(_IR_COMMON)
+CLI_CASES["ir compare"] = {
+    **_IR_COMMON,
+    "--test": [(["--test", "wilcoxon"], "--test: invalid choice")],
+    "--reference": [(["--reference", "zz"], "--reference 'zz' is not one of the runs")],
+    "--correction": [(["--correction", "nope"], "--correction: invalid choice")],
+}
+
+
 def _subparsers() -> dict[str, argparse.ArgumentParser]:
     """Every (sub)subcommand's parser: ``"ci"``, ..., ``"llm ci"`` (nested ones flattened)."""
 

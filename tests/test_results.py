@@ -141,7 +141,26 @@ BUILDERS: dict[str, Callable[[], Any]] = {
     "CoverageRow": lambda: _coverage().entries[0],
     "AtomTable": lambda: mlci.reduce_table(
         pd.DataFrame({"y": Y, "p": PRED_A}), "y", "p", metric="accuracy"),
+    "MTPairedTest": lambda: _mt_test("paired-bs"),
+    "MTPairedTest paired-ar": lambda: _mt_test("paired-ar"),
+    "IRComparison": lambda: _ir_compare(),
 }  # fmt: skip
+
+
+def _mt_test(variant: str) -> Any:
+    from mlci.mt import paired_test, synthetic_corpus, system_statistics
+
+    c = synthetic_corpus(40, rng=0)
+    st = system_statistics(c.systems, c.references)
+    return paired_test(st, variant=variant, n_resamples=100)
+
+
+def _ir_compare() -> Any:
+    from mlci.data import ir_example_paths
+    from mlci.ir import ir_compare
+
+    p = ir_example_paths()
+    return ir_compare(p["runs"], p["qrels"], variant="t")
 
 
 @cache

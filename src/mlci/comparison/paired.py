@@ -82,7 +82,7 @@ __all__ = [
 
 #: metrics for which a lower value is better (the ranking needs the direction)
 LOWER_IS_BETTER = frozenset(
-    {"error_rate", "fpr", "fnr", "fdr", "log_loss", "brier", "mae", "mse", "rmse", "eer"}
+    {"error_rate", "fpr", "fnr", "fdr", "log_loss", "brier", "mae", "mse", "rmse", "eer", "wer"}
 )
 
 
