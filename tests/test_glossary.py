@@ -99,10 +99,6 @@ SAME_OPTION = [
 #: key (rule, function, parameter), value: why it is listed
 KNOWN: dict[tuple[str, str, str], str] = {
     # --- forbidden spellings
-    ("forbidden", "compare_estimators", "test"): "issue 23: a test's variant is `variant`",
-    ("forbidden", "critical_difference", "test"): "issue 23: a test's variant is `variant`",
-    ("forbidden", "CriticalDifference", "test"): "issue 23: a test's variant is `variant`",
-    ("forbidden", "paired_cv_scores", "design"): "issue 23: a test's variant is `variant`",
     # --- parameters without an entry in Parameters
     ("documented", "EvalLog.where", "row"): "issue 23: llm/ (wt-llmlogs)",
     ("documented", "EvalLog.select", "models"): "issue 23: llm/ (wt-llmlogs)",

@@ -36,9 +36,9 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator
-from types import FrameType
 from typing import Any, TypeVar
 
+from .inputs.deprecation import caller_stacklevel
 from .inputs.validation import check_flag
 
 __all__ = [
@@ -52,7 +52,6 @@ __all__ = [
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _ACTIVE: contextvars.ContextVar[Progress | None] = contextvars.ContextVar(
     "mlci_progress", default=None
 )
@@ -70,14 +69,7 @@ def warn(message: str, category: type[Warning] = UserWarning) -> None:
     >>> caught[0].filename.endswith("feedback.py")  # this doctest runs inside mlci
     False
     """
-    frame: FrameType | None = sys._getframe(1)
-    level = 2
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
-        _PACKAGE_DIR + os.sep
-    ):
-        frame = frame.f_back
-        level += 1
-    warnings.warn(message, category, stacklevel=level)
+    warnings.warn(message, category, stacklevel=caller_stacklevel())
 
 
 class Progress:

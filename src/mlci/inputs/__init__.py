@@ -8,7 +8,8 @@
   the one positive-label rule, binary where a metric needs it);
 * :mod:`~mlci.inputs.options` validates the options every driver shares (the vocabulary
   of ``docs/glossary.md``);
-* :mod:`~mlci.inputs.validation` holds the scalar checks.
+* :mod:`~mlci.inputs.validation` holds the scalar checks;
+* :mod:`~mlci.inputs.deprecation` keeps an old spelling working (one FutureWarning helper).
 
 After the gate, no algorithm checks its inputs again.
 """
@@ -26,6 +27,7 @@ from .arrays import (
     native_values,
     rows_text,
 )
+from .deprecation import caller_stacklevel, renamed, renamed_keyword, warn_at_caller
 from .encoding import encoded_take, fast_unique, unique_inverse
 from .labels import (
     binary_target,
@@ -69,6 +71,7 @@ __all__ = [
     "Gathered",
     "binary_target",
     "bootstrap_options",
+    "caller_stacklevel",
     "check_alternative",
     "check_choice",
     "check_confidence_level",
@@ -90,7 +93,10 @@ __all__ = [
     "missing_mask",
     "native_values",
     "positive_label",
+    "renamed",
+    "renamed_keyword",
     "rows_text",
     "show_values",
     "unique_inverse",
+    "warn_at_caller",
 ]

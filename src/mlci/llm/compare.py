@@ -38,7 +38,7 @@ from ..comparison.paired import ComparisonResult, PairDifference, compare
 from ..engine.auto import warn_paired
 from ..engine.intervals import studentized_interval, studentized_pvalue, t_interval
 from ..feedback import reports_progress
-from ..inputs import DEFAULT_MAX_MEMORY, DISTRIBUTION_METHODS, check_choice
+from ..inputs import DEFAULT_MAX_MEMORY, DISTRIBUTION_METHODS, check_choice, renamed_keyword
 from ..results import ConfidenceInterval, IntervalResult, Result, format_value
 from .estimands import (
     LINEAR_METHODS,
@@ -56,7 +56,7 @@ from .estimands import (
     summary,
 )
 from .linear import ClusterSums, cr2_gram, pair_replicates
-from .log import EvalLog, renamed_keyword
+from .log import EvalLog
 
 __all__ = ["LLMComparison", "LeaderboardEntry", "leaderboard", "llm_compare"]
 

@@ -72,11 +72,12 @@ from ..inputs import (
     check_confidence_level,
     check_positive_int,
     fast_unique,
+    renamed_keyword,
 )
 from ..metrics import get_kernel
 from ..results import ConfidenceInterval, IntervalResult, Result, format_value, plain
 from .linear import ClusterSums, cluster_sums, replicates
-from .log import EvalLog, _item_codes, renamed_keyword
+from .log import EvalLog, _item_codes
 
 __all__ = [
     "ESTIMANDS",

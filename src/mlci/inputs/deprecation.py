@@ -1,0 +1,128 @@
+"""Old spellings kept working for a while: the one place that renames a keyword.
+
+Every rename of a public parameter (docs/glossary.md: one concept, one spelling) keeps the
+old spelling as a deprecated alias, through :func:`renamed`, a decorator, or
+:func:`renamed_keyword` for a function that gathers its old keywords in ``**deprecated``.
+Both warn with a :class:`FutureWarning` (shown to users by default, unlike
+``DeprecationWarning``) attributed to the caller's line, through
+:func:`warn_at_caller`, which :func:`mlci.feedback.warn` also uses.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import warnings
+from collections.abc import Callable
+from types import FrameType
+from typing import Any, TypeVar
+
+__all__ = ["caller_stacklevel", "renamed", "renamed_keyword", "warn_at_caller"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+#: the mlci package: frames inside it are not the caller's
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def caller_stacklevel() -> int:
+    """The ``stacklevel`` that a function calling this one passes to ``warnings.warn``
+    so that the warning names the first frame outside the mlci package.
+
+    Examples
+    --------
+    >>> caller_stacklevel() >= 1
+    True
+    """
+    frame: FrameType | None = sys._getframe(2)  # the caller of our caller
+    level = 2
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
+        _PACKAGE_DIR + os.sep
+    ):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def warn_at_caller(message: str, category: type[Warning] = UserWarning) -> None:
+    """``warnings.warn`` at the first caller outside the mlci package (its file and line).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_at_caller("careful")
+    >>> caught[0].filename.endswith("deprecation.py")  # this doctest runs inside mlci
+    False
+    """
+    warnings.warn(message, category, stacklevel=caller_stacklevel())
+
+
+def _deprecated(old: str, new: str) -> None:
+    warn_at_caller(
+        f"`{old}` is deprecated and will be removed; it is spelled `{new}` now (docs/glossary.md).",
+        FutureWarning,
+    )
+
+
+def renamed_keyword(given: dict[str, Any], old: str, new: str, value: Any, default: Any) -> Any:
+    """The value of the keyword ``new``, also accepted under its deprecated spelling ``old``
+    (a FutureWarning at the caller's line); any other keyword in ``given`` (a function's
+    ``**deprecated``) is a TypeError.
+
+    Examples
+    --------
+    >>> renamed_keyword({}, "clusters", "conditions", ["p"], ())
+    ['p']
+    """
+    extra = sorted(set(given) - {old})
+    if extra:
+        raise TypeError(f"unexpected keyword argument {extra[0]!r}.")
+    if old not in given:
+        return value
+    if value is not default and not (isinstance(value, tuple) and not value):
+        raise TypeError(f"Give `{new}` only; `{old}` is its deprecated spelling.")
+    _deprecated(old, new)
+    return given[old]
+
+
+def renamed(**old_to_new: str) -> Callable[[_F], _F]:
+    """Decorator: the keywords ``old=`` are accepted as deprecated spellings of ``new=``.
+
+    The signature users see (``inspect.signature``, the API reference) has the new names
+    only; a call with an old name warns (FutureWarning, at the caller's line) and is passed
+    on under the new name; both names at once is a TypeError.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> @renamed(test="variant")
+    ... def f(*, variant="a"):
+    ...     return variant
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     f(test="b")
+    'b'
+    >>> str(caught[0].message)
+    '`test` is deprecated and will be removed; it is spelled `variant` now (docs/glossary.md).'
+    """
+
+    def decorate(func: _F) -> _F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            for old, new in old_to_new.items():
+                if old in kwargs:
+                    if new in kwargs:
+                        raise TypeError(
+                            f"{func.__name__}(): give `{new}` only; `{old}` is its "
+                            "deprecated spelling."
+                        )
+                    _deprecated(old, new)
+                    kwargs[new] = kwargs.pop(old)
+            return func(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate

@@ -1,0 +1,117 @@
+"""The one rename helper (mlci.inputs.deprecation) and every deprecated spelling it keeps.
+
+Each alias: the old keyword still works, gives the same result as the new one, warns a
+FutureWarning naming both spellings at the caller's line (this file), and giving both at
+once is a TypeError.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import mlci
+from mlci.inputs import renamed, renamed_keyword, warn_at_caller
+
+HERE = __file__
+
+
+def _warns_here(old: str, new: str):  # type: ignore[no-untyped-def]
+    return pytest.warns(FutureWarning, match=f"`{old}` is deprecated.*`{new}`")
+
+
+def _from_this_file(record) -> None:  # type: ignore[no-untyped-def]
+    assert [w.filename for w in record] == [HERE] * len(record)
+
+
+# ----------------------------------------------------------------------------- the helper
+def test_renamed_passes_the_old_keyword_under_the_new_name() -> None:
+    @renamed(old="new")
+    def f(a: int, *, new: int = 0) -> int:
+        return a + new
+
+    assert f(1, new=2) == 3
+    with _warns_here("old", "new") as w:
+        assert f(1, old=2) == 3
+    _from_this_file(w)
+    with pytest.raises(TypeError, match="give `new` only; `old` is its deprecated spelling"):
+        f(1, old=2, new=2)
+    # the signature users see has the new name only
+    import inspect
+
+    assert list(inspect.signature(f).parameters) == ["a", "new"]
+
+
+def test_renamed_keyword_refuses_both_and_unknown_keywords() -> None:
+    assert renamed_keyword({}, "a", "b", 1, None) == 1
+    with _warns_here("a", "b"):
+        assert renamed_keyword({"a": 2}, "a", "b", None, None) == 2
+    with pytest.raises(TypeError, match="Give `b` only"):
+        renamed_keyword({"a": 2}, "a", "b", 1, None)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'c'"):
+        renamed_keyword({"c": 2}, "a", "b", 1, None)
+
+
+def test_warn_at_caller_names_this_line() -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warn_at_caller("x", FutureWarning)
+    _from_this_file(caught)
+
+
+# ----------------------------------------------------------------------------- the aliases
+@pytest.fixture(scope="module")
+def learners():  # type: ignore[no-untyped-def]
+    pytest.importorskip("sklearn")
+    from sklearn.datasets import make_classification
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import GaussianNB
+
+    X, y = make_classification(80, random_state=0)
+    return LogisticRegression(), GaussianNB(), X, y
+
+
+def test_compare_estimators_test_is_variant(learners) -> None:  # type: ignore[no-untyped-def]
+    a, b, X, y = learners
+    new = mlci.compare_estimators(a, b, X, y, variant="5x2cv-t", rng=0)
+    with _warns_here("test", "variant") as w:
+        old = mlci.compare_estimators(a, b, X, y, test="5x2cv-t", rng=0)
+    _from_this_file(w)
+    assert (old.statistic, old.pvalue) == (new.statistic, new.pvalue)
+    with pytest.raises(TypeError, match="`test` is its deprecated spelling"):
+        mlci.compare_estimators(a, b, X, y, test="5x2cv-t", variant="5x2cv-t")
+
+
+def test_paired_cv_scores_design_is_variant(learners) -> None:  # type: ignore[no-untyped-def]
+    a, b, X, y = learners
+    new = mlci.paired_cv_scores(a, b, X, y, variant="kfold", n_splits=3, rng=0)
+    with _warns_here("design", "variant") as w:
+        old = mlci.paired_cv_scores(a, b, X, y, design="kfold", n_splits=3, rng=0)
+    _from_this_file(w)
+    np.testing.assert_array_equal(old["scores_a"], new["scores_a"])
+    assert new["variant"] == new["design"] == "kfold"
+
+
+DEMSAR = [[0.9, 0.8, 0.7], [0.85, 0.8, 0.75], [0.7, 0.72, 0.6], [0.9, 0.85, 0.8]]
+
+
+def test_critical_difference_test_is_variant() -> None:
+    new = mlci.critical_difference(DEMSAR, variant="bonferroni-dunn", control=0)
+    with _warns_here("test", "variant") as w:
+        old = mlci.critical_difference(DEMSAR, test="bonferroni-dunn", control=0)
+    _from_this_file(w)
+    assert old.to_dict() == new.to_dict() and new.variant == "bonferroni-dunn"
+    with pytest.warns(FutureWarning, match="`CriticalDifference.test` is deprecated") as w:
+        assert new.test == "bonferroni-dunn"
+    _from_this_file(w)
+    # the record's constructor keeps the old keyword too
+    with _warns_here("test", "variant"):
+        built = mlci.CriticalDifference(
+            names=new.names, average_ranks=new.average_ranks,
+            critical_difference=new.critical_difference, cliques=new.cliques,
+            test="bonferroni-dunn", alpha=new.alpha, n_datasets=new.n_datasets,
+            control=new.control,
+        )  # fmt: skip
+    assert built.to_dict() == new.to_dict()
