@@ -99,12 +99,6 @@ SAME_OPTION = [
 #: key (rule, function, parameter), value: why it is listed
 KNOWN: dict[tuple[str, str, str], str] = {
     # --- forbidden spellings
-    # --- parameters without an entry in Parameters
-    ("documented", "EvalLog.where", "row"): "issue 23: llm/ (wt-llmlogs)",
-    ("documented", "EvalLog.select", "models"): "issue 23: llm/ (wt-llmlogs)",
-    ("documented", "EvalLog.select", "tasks"): "issue 23: llm/ (wt-llmlogs)",
-    ("documented", "LLMComparison.rows", "what"): "issue 23: llm/ (wt-llmlogs)",
-    ("documented", "LLMComparison.to_frame", "what"): "issue 23: llm/ (wt-llmlogs)",
     # --- method defaults: "auto" for a bootstrap interval (issue 23: bca x8, percentile x4)
     ("method-default", "AtomTable.bootstrap_ci", "method"): "issue 23: 'bca'",
     ("method-default", "ConfusionMatrix.bootstrap_ci", "method"): "issue 23: 'bca'",

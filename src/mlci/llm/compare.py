@@ -252,7 +252,14 @@ class LLMComparison(Result):
 
     def rows(self, what: str = "differences") -> list[dict[str, Any]]:
         """The ``"differences"`` (one row per pair) or the ``"leaderboard"`` (one row per
-        model)."""
+        model).
+
+        Parameters
+        ----------
+        what : {"differences", "leaderboard"}, default "differences"
+            Which table: the pairwise differences, or the ranked models (only when the
+            comparison is all pairs, not against a ``reference``).
+        """
         check_choice("what", what, ("differences", "leaderboard"))
         partial = self.details.get("partial") or {}
         if what == "differences":
@@ -271,7 +278,13 @@ class LLMComparison(Result):
         return out
 
     def to_frame(self, what: str = "differences") -> Any:
-        """A pandas DataFrame of :meth:`rows` (``"differences"`` or ``"leaderboard"``)."""
+        """A pandas DataFrame of :meth:`rows` (``"differences"`` or ``"leaderboard"``).
+
+        Parameters
+        ----------
+        what : {"differences", "leaderboard"}, default "differences"
+            As in :meth:`rows`.
+        """
         from ..results import require_pandas
 
         return require_pandas().DataFrame(self.rows(what))

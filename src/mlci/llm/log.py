@@ -144,7 +144,19 @@ class EvalLog(Result):
         return self.task_codes[0]
 
     def where(self, row: int) -> str:
-        """Where a row came from: ``"file.jsonl:12"`` (or ``"row 12"`` for arrays)."""
+        """Where a row came from: ``"file.jsonl:12"`` (or ``"row 12"`` for arrays).
+
+        Parameters
+        ----------
+        row : int
+            The row's index in the log (0-based, as in its arrays).
+
+        Examples
+        --------
+        >>> import mlci
+        >>> mlci.eval_log(model=["A", "B"], item=[1, 1], score=[1, 0]).where(1)
+        'row 1'
+        """
         f = self.files[int(self.file_index[row])]
         if f == "<data>":
             return f"row {int(self.line[row])}"
@@ -152,6 +164,14 @@ class EvalLog(Result):
 
     def select(self, models: Sequence[str] | None = None, tasks: Sequence[str] | None = None):
         """The rows of some models and/or tasks (a new :class:`EvalLog`).
+
+        Parameters
+        ----------
+        models : list of str, optional
+            The models kept (default: all); each must be in the log.
+        tasks : list of str, optional
+            The tasks kept (default: all); each must be in the log.  With both, a row
+            is kept when its model and its task are listed.
 
         Examples
         --------
