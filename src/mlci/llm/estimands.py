@@ -660,7 +660,7 @@ def llm_ci(
     method: str = "auto",
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
-    n_resamples: int = 2000,
+    n_resamples: int = 1000,
     rng: Any = None,
     batch: int | None = None,
     n_jobs: int | None = None,
