@@ -511,11 +511,11 @@ REGISTRY: dict[str, Api] = {
     "oob_ci": Api(
         mlci.oob_ci,
         {"y": Y, "X": X_CV, "conditions": COND, **FAST},
-        call=lambda y, **kw: mlci.oob_ci(_forest(), y, **kw),
+        call=lambda y, X=None, **kw: mlci.oob_ci(_forest(), X, y, **kw),
         aligned=({"y": LABELS, "X": MATRIX, "conditions": GROUPS},),
         optional=frozenset({"conditions", "X"}),
         conditions="conditions",
-        adapted=frozenset({"model"}),
+        adapted=frozenset({"estimator"}),
     ),
     # ------------------------------------------------------------- classical: tables
     "proportion_ci": Api(mlci.proportion_ci, {"k": [8, 3], "n": [10, 10]}, tables=("k", "n")),

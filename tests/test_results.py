@@ -75,7 +75,7 @@ def _oob() -> mlci.OOBResult:
 
     x = RNG.normal(size=(N, 2)) + Y[:, None]
     rf = RandomForestClassifier(40, oob_score=True, random_state=0).fit(x, Y)
-    return mlci.oob_ci(rf, Y, X=x, n_resamples=50, rng=0)
+    return mlci.oob_ci(rf, x, Y, n_resamples=50, rng=0)
 
 
 BUILDERS: dict[str, Callable[[], Any]] = {

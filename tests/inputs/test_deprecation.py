@@ -115,3 +115,32 @@ def test_critical_difference_test_is_variant() -> None:
             control=new.control,
         )  # fmt: skip
     assert built.to_dict() == new.to_dict()
+
+
+def test_oob_ci_old_order_and_model_keyword() -> None:
+    pytest.importorskip("sklearn")
+    from sklearn.datasets import make_classification
+    from sklearn.ensemble import RandomForestClassifier
+
+    X, y = make_classification(120, random_state=0)
+    rf = RandomForestClassifier(20, oob_score=True, random_state=0).fit(X, y)
+    new = mlci.oob_ci(rf, X, y, rng=0, n_resamples=100)
+    match = r"oob_ci\(model, y, X=X\) is deprecated.*oob_ci\(estimator, X, y\)"
+    with pytest.warns(FutureWarning, match=match) as w:
+        old = mlci.oob_ci(rf, y, X=X, rng=0, n_resamples=100)
+    _from_this_file(w)
+    assert old.to_dict() == new.to_dict()
+    with _warns_here("model", "estimator") as w:
+        kw = mlci.oob_ci(model=rf, X=X, y=y, rng=0, n_resamples=100)
+    _from_this_file(w)
+    assert kw.to_dict() == new.to_dict()
+    # without X: the old two-argument call is the new (estimator, None, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the uncorrected interval warns
+        new = mlci.oob_ci(rf, None, y, rng=0, n_resamples=100)
+        with pytest.warns(FutureWarning, match=match):
+            old = mlci.oob_ci(rf, y, rng=0, n_resamples=100)
+    assert old.to_dict() == new.to_dict()
+    # the new order with y left out is not mistaken for the old one
+    with pytest.raises(TypeError, match="y"):
+        mlci.oob_ci(rf, X)

@@ -27,7 +27,7 @@ from .arrays import (
     native_values,
     rows_text,
 )
-from .deprecation import caller_stacklevel, renamed, renamed_keyword, warn_at_caller
+from .deprecation import caller_stacklevel, old_call, renamed, renamed_keyword, warn_at_caller
 from .encoding import encoded_take, fast_unique, unique_inverse
 from .labels import (
     binary_target,
@@ -92,6 +92,7 @@ __all__ = [
     "is_nested",
     "missing_mask",
     "native_values",
+    "old_call",
     "positive_label",
     "renamed",
     "renamed_keyword",

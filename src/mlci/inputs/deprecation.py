@@ -18,7 +18,7 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any, TypeVar
 
-__all__ = ["caller_stacklevel", "renamed", "renamed_keyword", "warn_at_caller"]
+__all__ = ["caller_stacklevel", "old_call", "renamed", "renamed_keyword", "warn_at_caller"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -121,6 +121,47 @@ def renamed(**old_to_new: str) -> Callable[[_F], _F]:
                         )
                     _deprecated(old, new)
                     kwargs[new] = kwargs.pop(old)
+            return func(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def old_call(
+    recognise: Callable[
+        [tuple[Any, ...], dict[str, Any]], tuple[tuple[Any, ...], dict[str, Any]] | None
+    ],
+    message: str,
+) -> Callable[[_F], _F]:
+    """Decorator: a call in an old form (positional order) still works, with a warning.
+
+    ``recognise(args, kwargs)`` returns the call rewritten in the new form when it is an
+    old one, else None; an old call warns ``message`` (FutureWarning, at the caller's
+    line).  For a parameter only renamed, use :func:`renamed`.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> @old_call(lambda a, k: ((a[1], a[0]), k) if len(a) == 2 and isinstance(a[0], str)
+    ...           else None, "f(b, a) is deprecated: call f(a, b).")
+    ... def f(a, b):
+    ...     return a, b
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     f("b", 1)
+    (1, 'b')
+    >>> f(1, "b"), str(caught[0].message)
+    ((1, 'b'), 'f(b, a) is deprecated: call f(a, b).')
+    """
+
+    def decorate(func: _F) -> _F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            new = recognise(args, kwargs)
+            if new is not None:
+                warn_at_caller(message, FutureWarning)
+                args, kwargs = new
             return func(*args, **kwargs)
 
         return wrapper  # type: ignore[return-value]
