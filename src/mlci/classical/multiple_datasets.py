@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ..inputs import check_alternative, check_choice, check_flag, renamed, warn_at_caller
+from ..inputs import check_alternative, check_choice, check_flag, fill_doc, renamed, warn_at_caller
 from ..results import Result, TestResult, format_value
 from .checks import check_alpha, number_array
 from .corrections import adjust_pvalues
@@ -126,6 +126,7 @@ def _average_ranks(arr: np.ndarray, higher_is_better: bool) -> np.ndarray:
 # ----------------------------------------------------------------------------------------
 # two methods
 # ----------------------------------------------------------------------------------------
+@fill_doc
 def sign_test(
     scores_a: Any,
     scores_b: Any,
@@ -143,8 +144,7 @@ def sign_test(
     ties : {"split", "drop"}, default "split"
         ``"split"`` (Demšar 2006, sec. 3.1.3): ties count half for each method; with an
         odd number of ties one is ignored.  ``"drop"``: ties are discarded.
-    alternative : {"two-sided", "less", "greater"}
-        ``"greater"``: A wins more often than B.
+    %(alternative_test)s
     higher_is_better : bool, default True
         Set False for losses or error rates.
 
@@ -198,6 +198,7 @@ def _wilcoxon_exact_sf(t: float, n: int) -> float:
     return float(counts[idx:].sum())
 
 
+@fill_doc
 def wilcoxon_test(
     scores_a: Any,
     scores_b: Any,
@@ -233,8 +234,7 @@ def wilcoxon_test(
         R's ``wilcox.test(correct=TRUE)`` (its default) and
         ``scipy.stats.wilcoxon(correction=True)``.  ``False``: no correction (scipy's
         default).  Unused by the exact variant.
-    alternative : {"two-sided", "less", "greater"}
-        ``"greater"``: A is better.
+    %(alternative_test)s
     higher_is_better : bool, default True
 
     Returns

@@ -46,6 +46,7 @@ from ..inputs import (
     check_label_pair,
     check_positive_int,
     check_rng_seed,
+    fill_doc,
     gather,
     renamed,
 )
@@ -260,6 +261,7 @@ def _t_result(mean, se, df, alternative, confidence_level, method, details):
     )
 
 
+@fill_doc
 def paired_ttest_chunks(
     scores_a: Any,
     scores_b: Any,
@@ -292,8 +294,7 @@ def paired_ttest_chunks(
         Seed for ``shuffle``: the same seed gives the same chunks.
     confidence_level : float, default 0.95
         Level of the t interval for the mean difference.
-    alternative : {"two-sided", "less", "greater"}
-        ``"greater"``: A scores higher than B.
+    %(alternative_test)s
     dropna : bool, default False
         Drop the samples with a missing score (in either argument) instead of refusing
         them; ``details["n_dropped"]`` says how many.
@@ -352,6 +353,7 @@ def paired_ttest_chunks(
     )
 
 
+@fill_doc
 def kfold_cv_ttest(
     scores_a: Any,
     scores_b: Any,
@@ -370,8 +372,7 @@ def kfold_cv_ttest(
     scores_a, scores_b : array_like, shape (k,)
         Score of each system on each fold (the same folds for both).
     confidence_level : float, default 0.95
-    alternative : {"two-sided", "less", "greater"}
-        ``"greater"``: A scores higher than B.
+    %(alternative_test)s
 
     Returns
     -------
@@ -415,6 +416,7 @@ def _5x2_differences(scores_a, scores_b):
     return d, s2
 
 
+@fill_doc
 def cv_5x2_ttest(
     scores_a: Any,
     scores_b: Any,
@@ -433,8 +435,7 @@ def cv_5x2_ttest(
     scores_a, scores_b : array_like, shape (r, 2)
         Score of each system on fold j of repetition i (train on one half, test on the
         other).  ``r = 5`` in Dietterich's test.
-    alternative : {"two-sided", "less", "greater"}
-        ``"greater"``: A scores higher than B.
+    %(alternative_test)s
 
     Returns
     -------
@@ -510,6 +511,7 @@ def cv_5x2_ftest(scores_a: Any, scores_b: Any) -> TestResult:
     )
 
 
+@fill_doc
 def corrected_resampled_ttest(
     scores_a: Any,
     scores_b: Any,
@@ -536,8 +538,7 @@ def corrected_resampled_ttest(
         Size of the training and test set of one split (e.g. ``n·(k-1)/k`` and ``n/k``
         for k-fold).
     confidence_level : float, default 0.95
-    alternative : {"two-sided", "less", "greater"}
-        ``"greater"``: A scores higher than B.
+    %(alternative_test)s
 
     Returns
     -------

@@ -50,6 +50,7 @@ from ..inputs import (
     bootstrap_options,
     check_choice,
     check_positive_int,
+    fill_doc,
 )
 from ..metrics import get_kernel, metric_params
 from ..results import (
@@ -473,6 +474,7 @@ def _finish_each(
 # --------------------------------------------------------------------------- compare
 @reports_progress
 @per_confidence_level
+@fill_doc
 def compare(
     y_true: Any,
     systems: Mapping[str, Any],
@@ -554,9 +556,7 @@ def compare(
     sample_weight : array-like, shape (n_samples,), optional
         Per-sample weights of the metric (as scikit-learn's ``sample_weight``), the same
         for every system: each replicate's counts are multiplied by them.
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
+    %(progress)s
 
     Returns
     -------

@@ -9,6 +9,7 @@
 * :mod:`~mlci.inputs.options` validates the options every driver shares (the vocabulary
   of ``docs/glossary.md``);
 * :mod:`~mlci.inputs.validation` holds the scalar checks;
+* :mod:`~mlci.inputs.docstrings` writes the shared options' documentation once;
 * :mod:`~mlci.inputs.deprecation` keeps an old spelling working (one FutureWarning helper).
 
 After the gate, no algorithm checks its inputs again.
@@ -28,6 +29,7 @@ from .arrays import (
     rows_text,
 )
 from .deprecation import caller_stacklevel, old_call, renamed, renamed_keyword, warn_at_caller
+from .docstrings import ENTRIES, fill_doc, fill_text
 from .encoding import encoded_take, fast_unique, unique_inverse
 from .labels import (
     binary_target,
@@ -63,6 +65,7 @@ __all__ = [
     "AUTO_BCA_REASON",
     "DEFAULT_MAX_MEMORY",
     "DISTRIBUTION_METHODS",
+    "ENTRIES",
     "INTERVAL_METHODS",
     "TEXT_MISSING",
     "ArgSpec",
@@ -87,6 +90,8 @@ __all__ = [
     "encoded_take",
     "engine_options",
     "fast_unique",
+    "fill_doc",
+    "fill_text",
     "gather",
     "gather_design",
     "is_nested",

@@ -38,7 +38,13 @@ from ..comparison.paired import ComparisonResult, PairDifference, compare
 from ..engine.auto import warn_paired
 from ..engine.intervals import studentized_interval, studentized_pvalue, t_interval
 from ..feedback import reports_progress
-from ..inputs import DEFAULT_MAX_MEMORY, DISTRIBUTION_METHODS, check_choice, renamed_keyword
+from ..inputs import (
+    DEFAULT_MAX_MEMORY,
+    DISTRIBUTION_METHODS,
+    check_choice,
+    fill_doc,
+    renamed_keyword,
+)
 from ..results import ConfidenceInterval, IntervalResult, Result, format_value
 from .estimands import (
     LINEAR_METHODS,
@@ -313,6 +319,7 @@ class _Table(Result):
 
 
 @reports_progress
+@fill_doc
 def llm_compare(
     log: EvalLog,
     *,
@@ -364,9 +371,7 @@ def llm_compare(
         of every pair, the distribution methods :func:`mlci.compare` on the item values.
     confidence_level, alternative, n_resamples, rng, batch, n_jobs, max_memory
         As in :func:`mlci.llm_ci`.
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
+    %(progress)s
 
     Returns
     -------

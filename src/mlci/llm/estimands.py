@@ -72,6 +72,7 @@ from ..inputs import (
     check_confidence_level,
     check_positive_int,
     fast_unique,
+    fill_doc,
     renamed_keyword,
 )
 from ..metrics import get_kernel
@@ -647,6 +648,7 @@ def plain_fields(res: Any) -> dict[str, Any]:
 
 
 @reports_progress
+@fill_doc
 def llm_ci(
     log: EvalLog,
     *,
@@ -708,9 +710,7 @@ def llm_ci(
     alternative : {"two-sided", "less", "greater"}
     n_resamples, rng, batch, n_jobs, max_memory
         Bootstrap options (ignored by ``method="cr1"`` and ``"t"``).
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
+    %(progress)s
 
     Returns
     -------
