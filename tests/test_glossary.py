@@ -126,17 +126,6 @@ KNOWN: dict[tuple[str, str, str], str] = {
     ("method-default", "roc_with_ci", "method"): "issue 23: 'percentile'",
     ("method-default", "trial_bootstrap_ci", "method"): "issue 23: 'percentile'",
     ("method-default", "cross_val_compare", "method"): "issue 23: 'corrected' (protocols: None)",
-    # --- strata= and stratify=True combined silently (bootstrap_ci refuses them)
-    ("strata+stratify", "ConfusionMatrix.bootstrap_ci", "stratify"): "issue 23",
-    ("strata+stratify", "Scores.bootstrap_ci", "stratify"): "issue 23",
-    ("strata+stratify", "auc_ci", "stratify"): "issue 23",
-    ("strata+stratify", "cllr_ci", "stratify"): "issue 23",
-    ("strata+stratify", "dcf_ci", "stratify"): "issue 23",
-    ("strata+stratify", "eer_ci", "stratify"): "issue 23",
-    ("strata+stratify", "operating_point_ci", "stratify"): "issue 23",
-    ("strata+stratify", "roc_band", "stratify"): "issue 23",
-    ("strata+stratify", "roc_with_ci", "stratify"): "issue 23",
-    ("strata+stratify", "metric_by_group", "stratify"): "issue 23",
     # --- one option, two spellings
     ("same-option", "dcf_ci", "kind"): "issue 23: dcf_ci(kind='min') vs cllr_ci(minimum=True)",
 }

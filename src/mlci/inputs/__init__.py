@@ -56,6 +56,7 @@ from .validation import (
     check_flag,
     check_positive_int,
     check_rng_seed,
+    check_strata_stratify,
     confidence_levels,
     show_values,
 )
@@ -82,6 +83,7 @@ __all__ = [
     "check_label_pair",
     "check_positive_int",
     "check_rng_seed",
+    "check_strata_stratify",
     "column",
     "confidence_levels",
     "dictionary_codes",
