@@ -144,3 +144,19 @@ def test_oob_ci_old_order_and_model_keyword() -> None:
     # the new order with y left out is not mistaken for the old one
     with pytest.raises(TypeError, match="y"):
         mlci.oob_ci(rf, X)
+
+
+def test_cllr_ci_minimum_is_kind() -> None:
+    rng = np.random.default_rng(0)
+    s = mlci.Scores(rng.normal(2, 2, 80), rng.normal(-2, 2, 80))
+    kw = {"rng": 0, "n_resamples": 50, "method": "percentile"}
+    for flag, kind in ((True, "min"), (False, "actual")):
+        new = mlci.cllr_ci(s, kind=kind, **kw)
+        with _warns_here("minimum", "kind") as w:
+            old = mlci.cllr_ci(s, minimum=flag, **kw)
+        _from_this_file(w)
+        assert old.to_dict() == new.to_dict()
+    with pytest.warns(FutureWarning), pytest.raises(TypeError, match="`minimum` must be"):
+        mlci.cllr_ci(s, minimum="yes", **kw)
+    with pytest.raises(ValueError, match="`kind` must be one of 'actual', 'min'"):
+        mlci.cllr_ci(s, kind="minimum", **kw)

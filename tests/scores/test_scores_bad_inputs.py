@@ -491,8 +491,8 @@ def test_scalar_options_of_score_functions():
         detection_cost(SC, 0.1, threshold=np.nan)
     with pytest.raises(TypeError, match="`threshold`"):
         dcf_ci(SC, 0.1, kind="actual", threshold="0", **FAST)
-    with pytest.raises(TypeError, match="`minimum`"):
-        cllr_ci(SC, minimum=1, **FAST)
+    with pytest.raises(ValueError, match="`kind`"):
+        cllr_ci(SC, kind=1, **FAST)
     with pytest.raises(TypeError, match="`mcclish`"):
         auc_ci(SC, mcclish="yes", **FAST)
     with pytest.raises(ValueError, match="`kind`"):

@@ -88,12 +88,14 @@ def renamed_keyword(given: dict[str, Any], old: str, new: str, value: Any, defau
     return given[old]
 
 
-def renamed(**old_to_new: str) -> Callable[[_F], _F]:
+def renamed(**old_to_new: str | tuple[str, Callable[[Any], Any]]) -> Callable[[_F], _F]:
     """Decorator: the keywords ``old=`` are accepted as deprecated spellings of ``new=``.
 
     The signature users see (``inspect.signature``, the API reference) has the new names
     only; a call with an old name warns (FutureWarning, at the caller's line) and is passed
-    on under the new name; both names at once is a TypeError.
+    on under the new name; both names at once is a TypeError.  ``old=(new, convert)``
+    also converts the value (an option whose values changed with its name, e.g.
+    ``minimum=True`` -> ``kind="min"``).
 
     Examples
     --------
@@ -112,15 +114,17 @@ def renamed(**old_to_new: str) -> Callable[[_F], _F]:
     def decorate(func: _F) -> _F:
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            for old, new in old_to_new.items():
+            for old, target in old_to_new.items():
                 if old in kwargs:
+                    new, convert = (target, None) if isinstance(target, str) else target
                     if new in kwargs:
                         raise TypeError(
                             f"{func.__name__}(): give `{new}` only; `{old}` is its "
                             "deprecated spelling."
                         )
                     _deprecated(old, new)
-                    kwargs[new] = kwargs.pop(old)
+                    value = kwargs.pop(old)
+                    kwargs[new] = value if convert is None else convert(value)
             return func(*args, **kwargs)
 
         return wrapper  # type: ignore[return-value]
