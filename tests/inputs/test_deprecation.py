@@ -160,3 +160,25 @@ def test_cllr_ci_minimum_is_kind() -> None:
         mlci.cllr_ci(s, minimum="yes", **kw)
     with pytest.raises(ValueError, match="`kind` must be one of 'actual', 'min'"):
         mlci.cllr_ci(s, kind="minimum", **kw)
+
+
+def test_auc_ci_takes_arrays_or_a_scores_object() -> None:
+    rng = np.random.default_rng(1)
+    y = np.r_[np.ones(60), np.zeros(90)]
+    score = np.r_[rng.normal(1, 1, 60), rng.normal(0, 1, 90)]
+    s = mlci.Scores.from_labels(y, score)
+    kw = {"rng": 0, "n_resamples": 80, "method": "percentile"}
+    arrays = mlci.auc_ci(y, score, **kw)
+    assert mlci.auc_ci(s, **kw).to_dict() == arrays.to_dict()  # documented, no warning
+    with _warns_here("scores", "y_true") as w:
+        old = mlci.auc_ci(scores=s, **kw)
+    _from_this_file(w)
+    assert old.to_dict() == arrays.to_dict()
+    # labels -1/1 and a positive label, as bootstrap_ci reads them
+    lab = np.where(y == 1, "spoof", "bona fide")
+    named = mlci.auc_ci(lab, score, pos_label="spoof", **kw)
+    assert named.estimate == arrays.estimate
+    with pytest.raises(TypeError, match="`y_score` is required with labels"):
+        mlci.auc_ci(y, **kw)
+    with pytest.raises(TypeError, match="leave out `y_score` and `pos_label`"):
+        mlci.auc_ci(s, score, **kw)
