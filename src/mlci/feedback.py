@@ -34,11 +34,10 @@ import os
 import sys
 import threading
 import time
-import warnings
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from .inputs.deprecation import caller_stacklevel
+from .inputs.deprecation import warn_at_caller as warn
 from .inputs.validation import check_flag
 
 __all__ = [
@@ -55,21 +54,6 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 _ACTIVE: contextvars.ContextVar[Progress | None] = contextvars.ContextVar(
     "mlci_progress", default=None
 )
-
-
-def warn(message: str, category: type[Warning] = UserWarning) -> None:
-    """``warnings.warn`` at the first caller outside the mlci package.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     warn("careful")
-    >>> caught[0].filename.endswith("feedback.py")  # this doctest runs inside mlci
-    False
-    """
-    warnings.warn(message, category, stacklevel=caller_stacklevel())
 
 
 class Progress:
