@@ -75,7 +75,7 @@ def _oob() -> mlci.OOBResult:
 
     x = RNG.normal(size=(N, 2)) + Y[:, None]
     rf = RandomForestClassifier(40, oob_score=True, random_state=0).fit(x, Y)
-    return mlci.oob_ci(rf, Y, X=x, n_resamples=50, rng=0)
+    return mlci.oob_ci(rf, x, Y, n_resamples=50, rng=0)
 
 
 FOLDS_A_ = [0.81, 0.83, 0.80, 0.85, 0.82, 0.84, 0.80, 0.83, 0.81, 0.82]

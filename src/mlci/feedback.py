@@ -34,11 +34,10 @@ import os
 import sys
 import threading
 import time
-import warnings
 from collections.abc import Callable, Iterator
-from types import FrameType
 from typing import Any, TypeVar
 
+from .inputs.deprecation import warn_at_caller as warn
 from .inputs.validation import check_flag
 
 __all__ = [
@@ -52,32 +51,9 @@ __all__ = [
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _ACTIVE: contextvars.ContextVar[Progress | None] = contextvars.ContextVar(
     "mlci_progress", default=None
 )
-
-
-def warn(message: str, category: type[Warning] = UserWarning) -> None:
-    """``warnings.warn`` at the first caller outside the mlci package.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     warn("careful")
-    >>> caught[0].filename.endswith("feedback.py")  # this doctest runs inside mlci
-    False
-    """
-    frame: FrameType | None = sys._getframe(1)
-    level = 2
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
-        _PACKAGE_DIR + os.sep
-    ):
-        frame = frame.f_back
-        level += 1
-    warnings.warn(message, category, stacklevel=level)
 
 
 class Progress:

@@ -36,6 +36,7 @@ from ..inputs import (
     check_choice,
     check_confidence_level,
     check_flag,
+    fill_doc,
     gather,
 )
 from ..results import ConfidenceInterval, IntervalResult, TestResult
@@ -196,6 +197,7 @@ def _difference_test(diff, se, method, details, confidence_level, alternative) -
 # ----------------------------------------------------------------------------------------
 # public functions
 # ----------------------------------------------------------------------------------------
+@fill_doc
 def delong_ci(
     y_true: Any,
     y_score: Any,
@@ -221,9 +223,7 @@ def delong_ci(
     y_score : array_like, shape (n_samples,)
         Scores, higher meaning more likely positive (``±inf`` allowed).
     confidence_level : float, default 0.95
-    alternative : {"two-sided", "less", "greater"}
-        ``"less"`` gives an upper bound only (the lower is 0), ``"greater"`` a lower bound
-        only (the upper is 1).
+    %(alternative_interval)s
     pos_label : optional
         The positive label; required unless the labels are {0, 1}, {-1, 1} or booleans.
     dropna : bool, default False
@@ -303,6 +303,7 @@ def hanley_mcneil_ci(
     return _auc_result(est, se, "hanley-mcneil", pos, neg, confidence_level, alternative, n_dropped)
 
 
+@fill_doc
 def delong_test(
     y_true: Any,
     y_score_a: Any,
@@ -326,8 +327,7 @@ def delong_test(
         Scores of the two systems on the same samples.
     confidence_level : float, default 0.95
         Level of the interval for ``AUC_a - AUC_b`` (clipped to [-1, 1]).
-    alternative : {"two-sided", "less", "greater"}
-        ``"greater"``: AUC of A is larger.
+    %(alternative_test)s
     pos_label : optional
     dropna : bool, default False
         Drop the samples with a missing label or score (in any of the three arguments)
@@ -379,6 +379,7 @@ def delong_test(
     return _difference_test(diff, se, "delong-paired", details, confidence_level, alternative)
 
 
+@fill_doc
 def delong_test_independent(
     y_true_a: Any,
     y_score_a: Any,
@@ -411,8 +412,7 @@ def delong_test_independent(
         The reference distribution of the statistic (and the interval's quantile):
         normal, or pROC's t with Welch's degrees of freedom (``details["df"]``).
     confidence_level : float, default 0.95
-    alternative : {"two-sided", "less", "greater"}
-        ``"greater"``: AUC of A is larger.
+    %(alternative_test)s
     pos_label : optional
         The positive label of both test sets.
     dropna : bool, default False

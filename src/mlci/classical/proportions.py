@@ -40,6 +40,7 @@ from ..inputs import (
     check_choice,
     check_confidence_level,
     check_flag,
+    fill_doc,
     gather,
     show_values,
 )
@@ -266,6 +267,7 @@ def _proportion_bounds(k, n, method, confidence_level, alternative, clip=True):
     return p, low, high, se
 
 
+@fill_doc
 def proportion_ci(
     k: Any,
     n: Any,
@@ -302,9 +304,7 @@ def proportion_ci(
         log-likelihood; found by root finding; 0 (1) is its lower (upper) end at k = 0
         (k = n)).
     confidence_level : float, default 0.95
-    alternative : {"two-sided", "less", "greater"}
-        ``"less"`` gives an upper bound only (the lower is 0), ``"greater"`` a lower bound
-        only (the upper is 1).
+    %(alternative_interval)s
     clip : bool, default True
         Clip the bounds of ``"wald"``, ``"wald_cc"`` and ``"agresti_coull"`` to [0, 1].
         ``clip=False`` returns their formulas as published (e.g. Wald's 1 of 29 starts at

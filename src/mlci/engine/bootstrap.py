@@ -23,6 +23,7 @@ from ..inputs import (
     check_choice,
     check_flag,
     check_positive_int,
+    check_strata_stratify,
     gather_design,
 )
 from ..metrics import FunctionKernel, Kernel, get_kernel, metric_info, metric_params
@@ -647,7 +648,8 @@ def bootstrap_ci(
         Resample within each stratum, keeping its size (e.g. ``strata=y_true`` keeps the
         class counts fixed).
     stratify : bool, default False
-        Shorthand for ``strata=`` the first array (``y_true``).
+        Shorthand for ``strata=`` the first array (``y_true``); refused together with
+        ``strata``.
     dropna : bool, default False
         A missing value (None, NaN, ``pd.NA``, NaT, null) in any per-sample argument is an
         error naming it; ``True`` drops those samples instead, and
@@ -758,11 +760,8 @@ def bootstrap_ci(
         )
     params = metric_params(metric, pos_label, average, metric_kwargs)
     names = input_names(metric, len(arrays))
+    check_strata_stratify(strata, stratify)
     if stratify:
-        if strata is not None:
-            raise ValueError(
-                "Pass either `strata=` or `stratify=True` (strata = y_true), not both."
-            )
         strata = arrays[0]
     specs = {nm: ArgSpec("any", (1, 2, 3), required=True) for nm in names}
     specs["sample_weight"] = ArgSpec("numbers")

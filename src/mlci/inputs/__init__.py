@@ -8,7 +8,9 @@
   the one positive-label rule, binary where a metric needs it);
 * :mod:`~mlci.inputs.options` validates the options every driver shares (the vocabulary
   of ``docs/glossary.md``);
-* :mod:`~mlci.inputs.validation` holds the scalar checks.
+* :mod:`~mlci.inputs.validation` holds the scalar checks;
+* :mod:`~mlci.inputs.docstrings` writes the shared options' documentation once;
+* :mod:`~mlci.inputs.deprecation` keeps an old spelling working (one FutureWarning helper).
 
 After the gate, no algorithm checks its inputs again.
 """
@@ -26,6 +28,8 @@ from .arrays import (
     native_values,
     rows_text,
 )
+from .deprecation import caller_stacklevel, old_call, renamed, renamed_keyword, warn_at_caller
+from .docstrings import ENTRIES, fill_doc, fill_text
 from .encoding import encoded_take, fast_unique, unique_inverse
 from .labels import (
     binary_target,
@@ -52,6 +56,7 @@ from .validation import (
     check_flag,
     check_positive_int,
     check_rng_seed,
+    check_strata_stratify,
     confidence_levels,
     show_values,
 )
@@ -61,6 +66,7 @@ __all__ = [
     "AUTO_BCA_REASON",
     "DEFAULT_MAX_MEMORY",
     "DISTRIBUTION_METHODS",
+    "ENTRIES",
     "INTERVAL_METHODS",
     "TEXT_MISSING",
     "ArgSpec",
@@ -69,6 +75,7 @@ __all__ = [
     "Gathered",
     "binary_target",
     "bootstrap_options",
+    "caller_stacklevel",
     "check_alternative",
     "check_choice",
     "check_confidence_level",
@@ -76,6 +83,7 @@ __all__ = [
     "check_label_pair",
     "check_positive_int",
     "check_rng_seed",
+    "check_strata_stratify",
     "column",
     "confidence_levels",
     "dictionary_codes",
@@ -84,13 +92,19 @@ __all__ = [
     "encoded_take",
     "engine_options",
     "fast_unique",
+    "fill_doc",
+    "fill_text",
     "gather",
     "gather_design",
     "is_nested",
     "missing_mask",
     "native_values",
+    "old_call",
     "positive_label",
+    "renamed",
+    "renamed_keyword",
     "rows_text",
     "show_values",
     "unique_inverse",
+    "warn_at_caller",
 ]

@@ -72,11 +72,13 @@ from ..inputs import (
     check_confidence_level,
     check_positive_int,
     fast_unique,
+    fill_doc,
+    renamed_keyword,
 )
 from ..metrics import get_kernel
 from ..results import ConfidenceInterval, IntervalResult, Result, format_value, json_safe, plain
 from .linear import ClusterSums, cluster_sums, replicates
-from .log import EvalLog, _item_codes, renamed_keyword
+from .log import EvalLog, _item_codes
 
 __all__ = [
     "ESTIMANDS",
@@ -646,6 +648,7 @@ def plain_fields(res: Any) -> dict[str, Any]:
 
 
 @reports_progress
+@fill_doc
 def llm_ci(
     log: EvalLog,
     *,
@@ -659,7 +662,7 @@ def llm_ci(
     method: str = "auto",
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
-    n_resamples: int = 2000,
+    n_resamples: int = 1000,
     rng: Any = None,
     batch: int | None = None,
     n_jobs: int | None = None,
@@ -707,9 +710,7 @@ def llm_ci(
     alternative : {"two-sided", "less", "greater"}
     n_resamples, rng, batch, n_jobs, max_memory
         Bootstrap options (ignored by ``method="cr1"`` and ``"t"``).
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
+    %(progress)s
 
     Returns
     -------

@@ -38,9 +38,9 @@ import numpy as np
 from scipy import stats
 
 from ..classical.planning import PlanResult
-from ..inputs import check_alternative, check_positive_int
+from ..inputs import check_alternative, check_positive_int, renamed_keyword
 from .estimands import cr1_scores, item_table
-from .log import EvalLog, _item_codes, renamed_keyword
+from .log import EvalLog, _item_codes
 
 __all__ = ["llm_sample_size"]
 

@@ -59,6 +59,7 @@ from ..inputs import (
     check_positive_int,
     check_rng_seed,
     confidence_levels,
+    fill_doc,
 )
 from ..results import ConfidenceInterval, IntervalResult, TestResult, per_confidence_level
 from ._fitting import (
@@ -1101,6 +1102,7 @@ def _run(
 
 
 @reports_progress
+@fill_doc
 def cross_val_compare(
     estimator_a: Any,
     estimator_b: Any,
@@ -1152,8 +1154,7 @@ def cross_val_compare(
         ``"nested"`` needs a metric that is the mean of a per-sample value and
         ``n_repeats·(k(k−1)/2 + k)`` fits of each estimator.
     confidence_level : float, default 0.95
-    alternative : {"two-sided", "less", "greater"}
-        ``"greater"``: A scores higher than B.
+    %(alternative_test)s
 
     Returns
     -------

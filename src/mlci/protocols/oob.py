@@ -78,7 +78,9 @@ from ..inputs import (
     check_flag,
     check_rng_seed,
     gather,
+    old_call,
     positive_label,
+    renamed,
 )
 from ..results import BootstrapResult, per_confidence_level
 from ._fitting import _missing_rows, _rows, metric_spec, pointwise_values, pooled_kernel, set_scores
@@ -139,7 +141,7 @@ class OOBResult(BootstrapResult):
     >>> from mlci import oob_ci
     >>> X, y = make_classification(200, random_state=0)
     >>> rf = RandomForestClassifier(50, oob_score=True, random_state=0).fit(X, y)
-    >>> r = oob_ci(rf, y, X=X, rng=0)
+    >>> r = oob_ci(rf, X, y, rng=0)
     >>> r90 = r.interval(confidence_level=0.9)
     >>> bool(r90.confidence_interval.high - r90.confidence_interval.low
     ...      < r.confidence_interval.high - r.confidence_interval.low)
@@ -207,7 +209,7 @@ def _oob_predictions(model: Any, spec: Any, pos_label: Any) -> tuple[np.ndarray,
         classes = np.asarray(model.classes_)
         if spec.regression:
             raise ValueError(
-                f"`model` is a classifier; `metric`={spec.name!r} is a regression metric."
+                f"`estimator` is a classifier; `metric`={spec.name!r} is a regression metric."
             )
         # NaN (bagging) or a row of zero probabilities (forests): no out-of-bag vote
         missing = np.isnan(proba).any(axis=1) | ~(np.nansum(proba, axis=1) > 0)
@@ -222,13 +224,15 @@ def _oob_predictions(model: Any, spec: Any, pos_label: Any) -> tuple[np.ndarray,
         return col, missing
     if hasattr(model, "oob_prediction_"):
         if not spec.regression:
-            raise ValueError(f"`model` is a regressor; `metric`={spec.name!r} needs a classifier.")
+            raise ValueError(
+                f"`estimator` is a regressor; `metric`={spec.name!r} needs a classifier."
+            )
         pred = np.asarray(model.oob_prediction_, dtype=float)
         if pred.ndim != 1:
-            raise ValueError("`model` has several outputs; oob_ci scores one output.")
+            raise ValueError("`estimator` has several outputs; oob_ci scores one output.")
         return pred, np.isnan(pred) | _never_out_of_bag(model, len(pred))
     raise ValueError(
-        f"`model` ({type(model).__name__}) holds no out-of-bag predictions: fit a "
+        f"`estimator` ({type(model).__name__}) holds no out-of-bag predictions: fit a "
         "RandomForest*, ExtraTrees* (bootstrap=True) or Bagging* estimator with "
         "oob_score=True first."
     )
@@ -453,12 +457,28 @@ def oob_member_bootstrap(
     return np.asarray(score(mean), dtype=float)
 
 
+def _old_order(
+    args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[tuple[Any, ...], dict[str, Any]] | None:
+    """``oob_ci(model, y[, X=X])`` (before issue 23) as ``oob_ci(estimator, X, y)``."""
+    if len(args) != 2 or "y" in kwargs or np.ndim(args[1]) > 1:
+        return None
+    kwargs = dict(kwargs)
+    return (args[0], kwargs.pop("X", None), args[1]), kwargs
+
+
+@renamed(model="estimator")
+@old_call(
+    _old_order,
+    "oob_ci(model, y, X=X) is deprecated: the order is oob_ci(estimator, X, y), as "
+    "cross_val_ci's (X=None for the uncorrected interval).",
+)
 @per_confidence_level
 def oob_ci(
-    model: Any,
+    estimator: Any,
+    X: Any,
     y: Any,
     *,
-    X: Any = None,
     metric: str = "accuracy",
     pos_label: Any = None,
     conditions: Any = None,
@@ -489,15 +509,18 @@ def oob_ci(
 
     Parameters
     ----------
-    model : fitted scikit-learn ensemble
+    estimator : fitted scikit-learn ensemble
         A ``RandomForestClassifier``/``Regressor``, ``ExtraTrees*`` with
-        ``bootstrap=True`` or ``Bagging*`` fitted with ``oob_score=True``.
-    y : array-like, shape (n_samples,)
-        The targets the model was fitted on, in the same order.
-    X : array-like, shape (n_samples, n_features), optional
+        ``bootstrap=True`` or ``Bagging*`` fitted with ``oob_score=True``.  (``model``
+        is its deprecated name.)
+    X : array-like, shape (n_samples, n_features), or None
         The data the model was fitted on, in the same order: needed for the members'
         own predictions (refused if they do not reproduce the model's out-of-bag
-        predictions).  Without it, the uncorrected interval (approximate; it warns).
+        predictions).  None: the uncorrected interval (approximate; it warns).  The
+        order ``estimator, X, y`` is :func:`mlci.cross_val_ci`'s; the old
+        ``oob_ci(model, y, X=X)`` still works, with a FutureWarning.
+    y : array-like, shape (n_samples,)
+        The targets the model was fitted on, in the same order.
     metric : str, default "accuracy"
         A built-in metric (as in :func:`mlci.cross_val_ci`): labels from the class of
         highest out-of-bag probability, scores from the positive class's column.
@@ -530,23 +553,24 @@ def oob_ci(
     >>> from sklearn.ensemble import RandomForestClassifier
     >>> X, y = make_classification(200, random_state=0)
     >>> rf = RandomForestClassifier(50, oob_score=True, random_state=0).fit(X, y)
-    >>> r = oob_ci(rf, y, X=X, rng=0)
+    >>> r = oob_ci(rf, X, y, rng=0)
     >>> bool(abs(r.details["oob"] - rf.oob_score_) < 1e-12), r.method
     (True, 'oob-extrapolated')
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     r = oob_ci(rf, y, rng=0)
+    ...     r = oob_ci(rf, None, y, rng=0)
     >>> bool(abs(r.estimate - rf.oob_score_) < 1e-12), caught[0].message.args[0][:21]
     (True, "oob_ci's interval tre")
     """
+    model = estimator
     dropna = check_flag("dropna", dropna)
     spec = metric_spec(metric, pos_label)
-    require(model=model, y=y)
+    require(estimator=model, y=y)
     pred, missing = _oob_predictions(model, spec, pos_label)
     if missing.any() and not dropna:
         raise ValueError(
-            f"`model` has no out-of-bag prediction for {int(missing.sum())} sample(s) (first: "
+            f"`estimator` has no out-of-bag prediction for {int(missing.sum())} sample(s) (first: "
             f"row {int(np.flatnonzero(missing)[0])}): they were in every tree's bootstrap "
             "sample. Use more trees, or dropna=True to leave them out."
         )
@@ -562,7 +586,7 @@ def oob_ci(
     g = gather(specs, values, dropna=dropna, allow_empty=True)
     if g.n_samples + g.n_dropped != len(pred):
         raise ValueError(
-            f"`y` has {g.n_samples + g.n_dropped} entries but `model` holds {len(pred)} "
+            f"`y` has {g.n_samples + g.n_dropped} entries but `estimator` holds {len(pred)} "
             "out-of-bag predictions; pass the targets the model was fitted on."
         )
     corrected = X is not None
@@ -575,7 +599,7 @@ def oob_ci(
         members, counts = tree_predictions(model, X)
         if members.shape[1] != len(pred):
             raise ValueError(
-                f"`X` has {members.shape[1]} rows but `model` holds {len(pred)} out-of-bag "
+                f"`X` has {members.shape[1]} rows but `estimator` holds {len(pred)} out-of-bag "
                 "predictions; pass the data the model was fitted on."
             )
         seed = check_rng_seed(rng)
@@ -616,7 +640,7 @@ def oob_ci(
     )
     if not same:
         raise ValueError(
-            "`X` does not reproduce `model`'s out-of-bag predictions: pass the data the "
+            "`X` does not reproduce `estimator`'s out-of-bag predictions: pass the data the "
             "model was fitted on, in the same order (and the same columns)."
         )
     y_kept = np.asarray(g["y"])
