@@ -71,6 +71,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "comparison.permutation": ("permutation_test",),
     "compat": ("evaluate_with_conf_int",),
     "engine.bootstrap": ("bootstrap_ci",),
+    "inputs.config": ("config_context", "get_config", "set_config"),
     "engine.nested": ("make_nested_plan",),
     "engine.replicates": ("bca_ci",),
     "exceptions": (

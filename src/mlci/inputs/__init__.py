@@ -8,6 +8,8 @@
   the one positive-label rule, binary where a metric needs it);
 * :mod:`~mlci.inputs.options` validates the options every driver shares (the vocabulary
   of ``docs/glossary.md``);
+* :mod:`~mlci.inputs.config` holds the engine knobs that never change a result
+  (:func:`mlci.config_context`);
 * :mod:`~mlci.inputs.validation` holds the scalar checks.
 
 After the gate, no algorithm checks its inputs again.
@@ -26,6 +28,15 @@ from .arrays import (
     native_values,
     rows_text,
 )
+from .config import (
+    DEFAULT_MAX_MEMORY,
+    check_n_jobs,
+    config_context,
+    configured_progress,
+    engine_config,
+    get_config,
+    set_config,
+)
 from .encoding import encoded_take, fast_unique, unique_inverse
 from .labels import (
     binary_target,
@@ -36,7 +47,6 @@ from .labels import (
 )
 from .options import (
     AUTO_BCA_REASON,
-    DEFAULT_MAX_MEMORY,
     DISTRIBUTION_METHODS,
     INTERVAL_METHODS,
     BootstrapOptions,
@@ -74,23 +84,29 @@ __all__ = [
     "check_confidence_level",
     "check_flag",
     "check_label_pair",
+    "check_n_jobs",
     "check_positive_int",
     "check_rng_seed",
     "column",
     "confidence_levels",
+    "config_context",
+    "configured_progress",
     "dictionary_codes",
     "encode_label_pair",
     "encode_labels",
     "encoded_take",
+    "engine_config",
     "engine_options",
     "fast_unique",
     "gather",
     "gather_design",
+    "get_config",
     "is_nested",
     "missing_mask",
     "native_values",
     "positive_label",
     "rows_text",
+    "set_config",
     "show_values",
     "unique_inverse",
 ]
