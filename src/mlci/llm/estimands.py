@@ -820,6 +820,7 @@ def linear_sums(table: ItemTable, opts: dict[str, Any]) -> ClusterSums:
         design["strata"],
         n_resamples=bo.n_resamples,
         rng=bo.seed,
+        engine=bo.engine,
     )
 
 
