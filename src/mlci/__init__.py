@@ -90,7 +90,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "protocols.crossval": ("CVResult", "cross_val_ci", "cross_val_compare"),
     "protocols.oob": ("OOBResult", "oob_ci"),
     "results": ("BootstrapResult", "ConfidenceInterval", "IntervalResult", "TestResult"),
-    "scores.confusion": ("ConfusionMatrix",),
+    "scores.confusion": ("ConfusionMatrix", "pointwise_cm"),
     "scores.curves": (
         "auc_ci",
         "det_curve",
@@ -104,7 +104,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "scores.group_scores": ("GroupScores",),
     "scores.groups": ("GroupResult", "metric_by_group"),
     "scores.identification": ("identification_scores",),
-    "scores.scores": ("EqualErrorRate", "Scores", "pointwise_cm"),
+    "scores.scores": ("EqualErrorRate", "Scores"),
     "scores.trials": ("trial_bootstrap_ci",),
     "scores.verification": (
         "cllr",

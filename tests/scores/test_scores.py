@@ -193,7 +193,7 @@ def test_bootstrap_shapes_methods_and_determinism():
 
 def test_bca_jackknife_is_exact_delete_one():
     # the exact delete-one jackknife (O(1) per deleted sample) equals recomputing
-    from mlci.scores.scores import _delete_one, _resolve
+    from mlci.scores._driver import _delete_one, _resolve
 
     rng = np.random.default_rng(8)
     pos, neg = rng.integers(0, 9, 25).astype(float), rng.integers(-3, 6, 30).astype(float)

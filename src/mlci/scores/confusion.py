@@ -24,6 +24,7 @@ from ..feedback import reports_progress
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
     ArgSpec,
+    binary_target,
     bootstrap_options,
     check_choice,
     check_flag,
@@ -46,8 +47,15 @@ from ..metrics.classification import cohen_kappa as _cohen_kappa
 from ..metrics.classification import mcc as _mcc
 from ..results import per_confidence_level
 from ._design import check_stratify_nested, design_arrays, strata_codes
+from ._roc import _LABELS, _check_threshold
 
-__all__ = ["CM_METRICS", "ConfusionMatrix", "binary_cm_metric", "cm_metric_bounds"]
+__all__ = [
+    "CM_METRICS",
+    "ConfusionMatrix",
+    "binary_cm_metric",
+    "cm_metric_bounds",
+    "pointwise_cm",
+]
 
 AVERAGES = (None, "macro", "micro")
 
@@ -847,3 +855,60 @@ class ConfusionMatrix:
         )
         n_dropped = self.n_dropped + design.n_dropped
         return dataclasses.replace(res, details={**res.details, "n_dropped": n_dropped})
+
+
+def pointwise_cm(
+    y_true: Any,
+    y_score: Any,
+    threshold: Any,
+    *,
+    pos_label: Any = None,
+    score_class: str = "pos",
+    equal_class: str = "pos",
+) -> np.ndarray:
+    """Which cell of the binary confusion matrix each sample falls in, at each threshold.
+
+    Parameters
+    ----------
+    y_true : array-like, shape (n_samples,)
+        Binary labels.
+    y_score : array-like of float, shape (n_samples,)
+    threshold : float or array_like of float, shape X
+    pos_label : optional
+        The positive class (the one default rule: 1 or True for 0/1, -1/1, bool labels).
+    score_class, equal_class : {"pos", "neg"}
+        As in :class:`Scores`.  The output is per sample, so a missing label or score is
+        refused (there is no ``dropna``: dropping rows would misalign the output).
+
+    Returns
+    -------
+    ndarray of bool, shape (n_samples, *X, 2, 2)
+        ``out[i, ..., r, c]``: sample ``i`` is of true class ``r`` and decided ``c``, in
+        mlci's ``[pos, neg]`` order (``[0, 0]`` true positive, ``[0, 1]`` false negative,
+        ``[1, 0]`` false positive, ``[1, 1]`` true negative), as score-analysis's
+        ``pointwise_cm``.  Summed over the samples it is ``Scores.cm(threshold).matrix``.
+
+    Examples
+    --------
+    >>> pointwise_cm([1, 0, 1], [0.9, 0.6, 0.2], 0.5)[:, 0, 0]
+    array([ True, False, False])
+    """
+    check_choice("score_class", score_class, _LABELS)
+    check_choice("equal_class", equal_class, _LABELS)
+    g = gather(
+        {"y_true": ArgSpec("labels", required=True), "y_score": ArgSpec("scores", required=True)},
+        {"y_true": y_true, "y_score": y_score},
+    )
+    pos = binary_target(g["y_true"], pos_label, metric="pointwise_cm")
+    thr = _check_threshold(threshold)
+    z = g["y_score"].reshape(-1, *([1] * thr.ndim))
+    if score_class == "neg":
+        z, thr = -z, -thr
+    top = z >= thr if equal_class == "pos" else z > thr
+    p = pos.reshape(-1, *([1] * thr.ndim))
+    out = np.empty((len(pos), *thr.shape, 2, 2), dtype=bool)
+    out[..., 0, 0] = p & top
+    out[..., 0, 1] = p & ~top
+    out[..., 1, 0] = ~p & top
+    out[..., 1, 1] = ~p & ~top
+    return out

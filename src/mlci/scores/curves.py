@@ -35,19 +35,10 @@ from ..inputs import (
     column,
 )
 from ..results import BootstrapResult, Result, format_value, per_confidence_level
+from ._driver import _operating_point_spec, _Part, _resolve, _Spec
+from ._roc import _RATE, _check_rate, _counts_at, _Layout, _View
 from .confusion import binary_cm_metric
-from .scores import (
-    _RATE,
-    Scores,
-    _check_rate,
-    _counts_at,
-    _Layout,
-    _operating_point_spec,
-    _Part,
-    _resolve,
-    _Spec,
-    _View,
-)
+from .scores import Scores
 
 __all__ = [
     "Curve",

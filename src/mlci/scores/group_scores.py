@@ -16,8 +16,9 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..engine.smoothing import check_smoothing, check_subsample, smooth_scores, subsample_counts
+from ..engine.smoothing import check_smoothing, check_subsample, smooth_scores
 from ..inputs import ArgSpec, check_choice, check_flag, check_rng_seed, gather
+from ._driver import CellResampler
 from .confusion import ConfusionMatrix
 from .groups import GroupResult, metric_by_group
 from .scores import Scores
@@ -429,16 +430,8 @@ class GroupScores(Scores):
         codes = np.unique(self._groups, return_inverse=True)[1].reshape(-1)
         cell = codes * 2 + self._is_pos if stratify else codes
         cells = [np.flatnonzero(cell == c) for c in np.unique(cell)]
-        fn = None if frac is None else subsample_counts(cells, frac, len(cell))[0]
-        while True:
-            if fn is not None:
-                idx = np.flatnonzero(fn(gen, 1)[0])
-            elif weights == "poisson":
-                idx = np.concatenate([np.repeat(c, gen.poisson(1.0, len(c))) for c in cells])
-            else:
-                idx = np.concatenate([gen.choice(c, len(c)) for c in cells])
-            if self._is_pos[idx].any() and not self._is_pos[idx].all():
-                break
+        scheme = CellResampler(cells, len(cell), weights=weights, subsample=frac)
+        idx = scheme.resample(gen, self._is_pos)
         if h is False:
             return self._resampled(idx)
         y = smooth_scores(self._y_score[idx], self._is_pos[idx], self._bandwidths(h), gen)

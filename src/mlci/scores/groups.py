@@ -32,8 +32,10 @@ from ..inputs import (
 from ..metrics import Kernel, check_sample_weight, safe_div, with_sample_weight
 from ..results import Result, require_pandas
 from ._design import strata_codes
+from ._driver import _check_beta, _resolve, _ScoresKernel, atom_keys, internal_perm
+from ._roc import _check_threshold
 from .confusion import CM_METRICS, binary_cm_metric, cm_metric_bounds
-from .scores import Scores, _check_beta, _check_threshold, _resolve, _ScoresKernel
+from .scores import Scores
 
 __all__ = ["GroupResult", "metric_by_group", "plot_group_result"]
 
@@ -220,8 +222,8 @@ def _score_metric_by_group(
         sc = scores_of(sub, repr(names[g]))
         # user order inside the group: Scores(pos, neg) numbers pos first, then neg
         local = np.r_[rows[is_pos[rows] == 1], rows[is_pos[rows] == 0]]
-        k_int, _ = sc._keys()
-        keys[local[sc._internal_perm()]] = k_int + offset
+        k_int, _ = atom_keys(sc)
+        keys[local[internal_perm(sc)]] = k_int + offset
         spec = _resolve(sc, metric, dict(metric_kwargs))
         kernels.append(_ScoresKernel(sc._lay, k_int, spec))
         lay = sc._lay
@@ -232,7 +234,7 @@ def _score_metric_by_group(
             ]
         )
         offset += lay.m[0] + lay.m[1]
-    k_all, _ = overall_sc._keys()
+    k_all, _ = atom_keys(overall_sc)
     kernel = _ScoreGroupKernel(
         keys,
         kernels,

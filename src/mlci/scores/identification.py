@@ -26,7 +26,8 @@ from typing import Any
 import numpy as np
 
 from ..inputs import ArgSpec, check_choice, gather
-from .scores import _LABELS, Scores
+from ._roc import _LABELS
+from .scores import Scores
 
 __all__ = ["identification_scores"]
 

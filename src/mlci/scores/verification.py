@@ -27,8 +27,10 @@ from scipy.special import xlogy
 from ..feedback import reports_progress
 from ..inputs import DEFAULT_MAX_MEMORY, check_choice, check_flag
 from ..results import BootstrapResult, Result, per_confidence_level
+from ._driver import _resolve, _Spec
+from ._roc import _counts_at, _Layout, _View
 from .curves import _check_scores_obj, _point_rates_rows
-from .scores import Scores, _counts_at, _Layout, _resolve, _Spec, _View
+from .scores import Scores
 
 __all__ = [
     "EERResult",

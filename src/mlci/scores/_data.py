@@ -1,0 +1,117 @@
+"""The data of a :class:`~mlci.scores.scores.Scores` object: the samples in the user's order
+(scores, classes, weights), the sorted scores of each class and their layout of cumulative
+counts (:class:`~mlci.scores._roc._Layout`), and the private constructors every Scores
+object is built through.  The public methods live on :class:`~mlci.scores.scores.Scores`."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+import numpy as np
+
+from ..engine.smoothing import silverman_bandwidth
+from ._roc import _Layout, _WeightsView
+
+_D = TypeVar("_D", bound="ScoreData")
+
+
+class ScoreData:
+    """Base of :class:`~mlci.scores.scores.Scores`: its data and private constructors."""
+
+    n_easy_pos: int
+    n_easy_neg: int
+
+    def _init(
+        self,
+        y_score: np.ndarray,
+        is_pos: np.ndarray,
+        score_class: str,
+        equal_class: str,
+        kept: np.ndarray | None = None,
+        n_input: int | None = None,
+        sample_weight: np.ndarray | None = None,
+    ) -> None:
+        """Set up from validated user-order scores and positives (the one constructor)."""
+        self._w = sample_weight
+        self.score_class = score_class
+        self.equal_class = equal_class
+        self.n_easy_pos = self.n_easy_neg = 0
+        self._sign = 1.0 if score_class == "pos" else -1.0
+        # the samples in the user's order: conditions= and strata= follow it
+        self._y_score = y_score
+        self._is_pos = is_pos
+        n_samples = len(y_score)
+        n_input = n_samples if n_input is None else n_input
+        self._n_input = n_input
+        self._kept = None if kept is None or n_input == n_samples else kept
+        self.n_dropped = n_input - n_samples
+        p, n = y_score[is_pos], y_score[~is_pos]
+        self.pos = np.sort(p, kind="stable")
+        self.neg = np.sort(n, kind="stable")
+        w = sample_weight
+        self._lay = _Layout(
+            self._sign * n,
+            self._sign * p,
+            "left" if equal_class == "pos" else "right",
+            None if w is None else w[~is_pos],
+            None if w is None else w[is_pos],
+        )
+
+    @classmethod
+    def _trusted(
+        cls: type[_D], pos: np.ndarray, neg: np.ndarray, score_class: str, equal_class: str
+    ) -> _D:
+        """From float arrays known to be valid (replicates of a user function), no gate."""
+        obj = cls.__new__(cls)
+        is_pos = np.r_[np.ones(len(pos), dtype=bool), np.zeros(len(neg), dtype=bool)]
+        obj._init(np.r_[pos, neg], is_pos, score_class, equal_class)
+        return obj
+
+    def _subset(self: _D, keep: np.ndarray) -> _D:
+        """The samples at positions ``keep`` (user order) as a new Scores object."""
+        is_pos = self._is_pos[keep]
+        if is_pos.all() or not is_pos.any():
+            raise ValueError(
+                "After dropping the samples with a missing value there are no "
+                f"{'negatives' if is_pos.all() else 'positives'} left; both classes are needed."
+            )
+        obj = type(self).__new__(type(self))
+        kept = keep if self._kept is None else self._kept[keep]
+        obj._init(
+            self._y_score[keep],
+            is_pos,
+            self.score_class,
+            self.equal_class,
+            kept,
+            self._n_input,
+            None if self._w is None else self._w[keep],
+        )
+        return obj
+
+    def _full_view(self) -> _WeightsView:
+        return _WeightsView(self._lay, np.concatenate(self._lay.cnt)[None, :])
+
+    def _bandwidths(self, h: bool | float) -> tuple[float, float]:
+        """Smoothing bandwidths (positives, negatives): Silverman's per class, or ``h``."""
+        if h is True:
+            return (silverman_bandwidth(self.pos), silverman_bandwidth(self.neg))
+        return (float(h), float(h))
+
+    def _eq_extra(self, other: Any) -> bool:
+        """Further equality checks of subclasses (GroupScores: the groups)."""
+        return True
+
+    def _resampled(self: _D, idx: np.ndarray, y: np.ndarray | None = None) -> _D:
+        """The samples at user-order positions ``idx`` (with repeats) as a new object
+        (with the scores ``y`` instead of theirs, when given: smoothing)."""
+        y, is_pos = (self._y_score[idx] if y is None else y), self._is_pos[idx]
+        if self._w is None:
+            return type(self)._trusted(y[is_pos], y[~is_pos], self.score_class, self.equal_class)
+        obj = type(self).__new__(type(self))
+        obj._init(y, is_pos, self.score_class, self.equal_class, sample_weight=self._w[idx])
+        return obj
+
+    def _plain(self, pos: np.ndarray, neg: np.ndarray) -> ScoreData:
+        """A plain :class:`~mlci.scores.scores.Scores` of the given (user-scale) scores, with
+        these conventions (a replicate handed to a user's function); Scores defines it."""
+        raise NotImplementedError
