@@ -23,6 +23,7 @@ from ..feedback import warn
 from ..inputs.options import INTERVAL_METHODS
 from ..intervals.formulas import Scale as _Scale
 from ..intervals.formulas import logit_t_interval, t_interval
+from ..intervals.formulas import one_sided as _one_sided
 from ..intervals.formulas import quantile as _t_quantile
 
 __all__ = [
@@ -225,18 +226,6 @@ def _tails(confidence_level: float, alternative: str) -> tuple[float, float]:
     if alternative == "two-sided":
         return alpha / 2, 1 - alpha / 2
     return alpha, 1 - alpha
-
-
-def _one_sided(low, high, alternative, bounds):
-    """Clip ``(low, high)`` into ``bounds``; a one-sided interval ends at the range's edge."""
-    lo_edge, hi_edge = (-np.inf, np.inf) if bounds is None else (float(b) for b in bounds)
-    low = np.clip(np.asarray(low, dtype=float), lo_edge, hi_edge)
-    high = np.clip(np.asarray(high, dtype=float), lo_edge, hi_edge)
-    if alternative == "less":
-        low = np.full(low.shape, lo_edge)
-    elif alternative == "greater":
-        high = np.full(high.shape, hi_edge)
-    return low, high
 
 
 def studentized_interval(
