@@ -133,6 +133,7 @@ _SUBMODULES = frozenset(
         "exceptions",
         "feedback",
         "inputs",
+        "intervals",
         "io",
         "llm",
         "metrics",
