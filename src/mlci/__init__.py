@@ -20,6 +20,7 @@ __version__ = "0.1.0"
 
 #: submodule (relative to ``mlci``) -> the public names it defines, imported on first use
 _EXPORTS: dict[str, tuple[str, ...]] = {
+    "agreement": ("agreement_ci",),
     "backends": ("AtomTable", "reduce_ci", "reduce_table"),
     "classical.auc": (
         "delong_ci",
@@ -67,9 +68,17 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "paired_ttest_chunks",
     ),
     "comparison.methods": ("PooledResult", "compare_methods", "evaluate_method", "pooled_ci"),
+    "comparison.bayesian": (
+        "BayesianComparison",
+        "correlated_bayesian_ttest",
+        "bayesian_signed_rank_test",
+    ),
+    "comparison.equivalence": ("mcnemar_margin_test", "paired_margin_test"),
+    "comparison.margins": ("MarginTest",),
     "comparison.paired": ("ComparisonResult", "PairDifference", "compare"),
     "comparison.permutation": ("permutation_test",),
     "compat": ("evaluate_with_conf_int",),
+    "correlations": ("compare_correlations", "correlation_ci", "williams_test"),
     "engine.bootstrap": ("bootstrap_ci",),
     "inputs.config": ("config_context", "get_config", "set_config"),
     "engine.nested": ("make_nested_plan",),
@@ -78,6 +87,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "DegenerateIntervalWarning",
         "FewConditionsWarning",
         "InvalidReplicatesWarning",
+        "IrregularEstimandWarning",
         "MlciWarning",
     ),
     "llm.compare": ("LeaderboardEntry", "LLMComparison", "llm_compare"),
@@ -101,6 +111,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "roc_curve",
         "roc_with_ci",
     ),
+    "scores.decisions": ("OptimalThreshold", "optimal_threshold_ci", "pr_band"),
     "scores.group_scores": ("GroupScores",),
     "scores.groups": ("GroupResult", "metric_by_group"),
     "scores.identification": ("identification_scores",),

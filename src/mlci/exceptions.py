@@ -42,3 +42,15 @@ class FewConditionsWarning(MlciWarning):
     (docs/validation.md).  Treat such an interval as optimistic, or collect more
     conditions.
     """
+
+
+class IrregularEstimandWarning(MlciWarning):
+    """The estimate sits where the metric is not smooth, so no bootstrap interval is known
+    to keep its level.
+
+    A calibration error (ECE, MCE, Brier reliability) is an absolute or squared gap per
+    bin: near zero, i.e. for a (nearly) calibrated model, its plug-in estimate is biased
+    upward by the bins' noise and intervals tend to exclude the true value (see
+    docs/calibration.md and docs/validation.md).  Report ``ece_debiased`` there, or the
+    calibration slope and intercept, whose intervals hold.
+    """
