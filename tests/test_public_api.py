@@ -225,6 +225,23 @@ def _forest():
     return RandomForestClassifier(30, oob_score=True, random_state=0).fit(X_CV, Y)
 
 
+def _set_config(**kw):
+    before = mlci.get_config()
+    try:
+        mlci.set_config(**kw)
+        return mlci.get_config()
+    finally:
+        mlci.set_config(**before)
+
+
+def _config_context(**kw):
+    with mlci.config_context(**kw):
+        return mlci.get_config()
+
+
+#: the engine knobs (mlci.config_context), all given
+KNOBS = {"batch": 8, "n_jobs": 1, "max_memory": 1 << 20, "progress": False}
+
 REGISTRY: dict[str, Api] = {
     # ------------------------------------------------------------- the one driver
     "bootstrap_ci": Api(
@@ -664,6 +681,9 @@ REGISTRY: dict[str, Api] = {
         conditions="conditions",
     ),
     "list_metrics": Api(mlci.list_metrics, {}),
+    "config_context": Api(mlci.config_context, KNOBS, call=_config_context),
+    "set_config": Api(mlci.set_config, KNOBS, call=_set_config),
+    "get_config": Api(mlci.get_config, {}),
     # ------------------------------------------------------------- correlations, agreement
     "correlation_ci": Api(
         mlci.correlation_ci,

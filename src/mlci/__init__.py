@@ -80,6 +80,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "compat": ("evaluate_with_conf_int",),
     "correlations": ("compare_correlations", "correlation_ci", "williams_test"),
     "engine.bootstrap": ("bootstrap_ci",),
+    "inputs.config": ("config_context", "get_config", "set_config"),
     "engine.nested": ("make_nested_plan",),
     "engine.replicates": ("bca_ci",),
     "exceptions": (
@@ -145,6 +146,7 @@ _SUBMODULES = frozenset(
         "exceptions",
         "feedback",
         "inputs",
+        "intervals",
         "io",
         "ir",
         "llm",

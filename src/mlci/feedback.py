@@ -37,8 +37,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+from .inputs.config import configured_progress
 from .inputs.deprecation import warn_at_caller as warn
-from .inputs.validation import check_flag
 
 __all__ = [
     "Progress",
@@ -243,11 +243,12 @@ def reports_progress(func: _F) -> _F:
     """Give a driver its ``progress`` argument: one bar on stderr for the whole call.
 
     The decorated function declares ``progress: bool = False`` (documented with its other
-    arguments); this wrapper reads it, checks it (:func:`mlci.inputs.check_flag`) and,
-    when True, runs the call inside :func:`progress_bar` -- unless a bar is already
-    shown (the command line's, or an outer driver's), which then counts this call's
-    replicates too.  The bar follows :class:`Progress`: drawn after about 2 seconds,
-    only on a terminal, never in CI.
+    arguments); this wrapper reads it (not given: :func:`mlci.get_config`'s ``progress``,
+    False unless set with :func:`mlci.config_context`), checks it and, when True, runs
+    the call inside :func:`progress_bar` -- unless a bar is already shown (the command
+    line's, or an outer driver's), which then counts this call's replicates too.  The
+    bar follows :class:`Progress`: drawn after about 2 seconds, only on a terminal,
+    never in CI.
 
     Examples
     --------
@@ -262,15 +263,17 @@ def reports_progress(func: _F) -> _F:
     TypeError: `progress` must be True or False; got 'yes'.
     """
     signature = inspect.signature(func)
-    default = signature.parameters["progress"].default
+    if "progress" not in signature.parameters:
+        raise TypeError(f"{func.__qualname__} has no `progress` argument")
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            progress = signature.bind(*args, **kwargs).arguments.get("progress", default)
+            # not given (or None): the configured value (mlci.config_context)
+            progress = signature.bind(*args, **kwargs).arguments.get("progress")
         except TypeError:  # a wrong call: let the function itself say so
             return func(*args, **kwargs)
-        if not check_flag("progress", progress) or current_progress() is not None:
+        if not configured_progress(progress) or current_progress() is not None:
             return func(*args, **kwargs)
         with progress_bar():
             return func(*args, **kwargs)

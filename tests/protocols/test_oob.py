@@ -4,6 +4,7 @@ computations on tiny ensembles."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import warnings
 
@@ -21,6 +22,7 @@ from sklearn.ensemble import (
 from sklearn.neighbors import KNeighborsClassifier
 
 import mlci
+from mlci.feedback import progress_bar
 from mlci.inputs import check_rng_seed
 from mlci.protocols.oob import (
     OOB_FRACTIONS,
@@ -267,3 +269,22 @@ def test_corrected_result_rereads_its_normal_interval_and_refuses_other_methods(
     assert r.interval(variant="mlci") == r
     with pytest.raises(ValueError, match="variant"):
         r.interval(variant="boot")
+
+
+def test_member_bootstrap_runs_in_the_engines_loop():
+    p, oob = _tiny(n_members=10, n=12)
+
+    def error(mean):
+        return (np.argmax(mean, axis=-1) != Y[:12]).mean(axis=-1)
+
+    ref = oob_member_bootstrap(p, oob, error, n_resamples=30, rng=5)
+    with progress_bar(stream=io.StringIO(), delay=3600) as bar:  # replicates counted
+        got = oob_member_bootstrap(p, oob, error, n_resamples=30, rng=5)
+    assert bar.done == bar.total == 30
+    with mlci.config_context(batch=1, n_jobs=2, max_memory=1 << 16):  # one block: the same
+        configured = oob_member_bootstrap(p, oob, error, n_resamples=30, rng=5)
+    np.testing.assert_array_equal(got, ref)
+    np.testing.assert_array_equal(configured, ref)
+    # a Generator is drawn from (as numpy.random.default_rng(generator) does)
+    from_gen = oob_member_bootstrap(p, oob, error, n_resamples=30, rng=np.random.default_rng(5))
+    np.testing.assert_array_equal(from_gen, ref)

@@ -27,7 +27,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy.special import ndtri, stdtrit
 
 from ..inputs import (
     ArgSpec,
@@ -39,6 +38,7 @@ from ..inputs import (
     fill_doc,
     gather,
 )
+from ..intervals.formulas import wald_interval
 from ..results import ConfidenceInterval, IntervalResult, TestResult
 from .checks import ANY_NDIM, number_array, require
 from .pvalues import normal_pvalue, t_pvalues
@@ -147,14 +147,10 @@ def hanley_mcneil_se(auc: Any, n_positive: Any, n_negative: Any) -> Any:
 
 
 def _interval(est, se, confidence_level, alternative, lo, hi):
-    a = 1 - confidence_level
-    if alternative == "two-sided":
-        z = ndtri(1 - a / 2)
-        return max(est - z * se, lo), min(est + z * se, hi)
-    z = ndtri(1 - a)
-    if alternative == "greater":
-        return max(est - z * se, lo), hi
-    return lo, min(est + z * se, hi)
+    low, high = wald_interval(
+        est, se, confidence_level=confidence_level, alternative=alternative, bounds=(lo, hi)
+    )
+    return float(low), float(high)
 
 
 def _auc_result(
@@ -467,12 +463,13 @@ def delong_test_independent(
     df = float((va + vb) ** 2 / (va**2 / (size_a - 1) + vb**2 / (size_b - 1)))
     details["df"] = df
     t = diff / se if se > 0 else (0.0 if diff == 0 else float(np.sign(diff) * np.inf))
-    q = float(stdtrit(df, 1 - (1 - confidence_level) / (2 if alternative == "two-sided" else 1)))
-    low, high = max(diff - q * se, -1.0), min(diff + q * se, 1.0)
-    if alternative == "greater":
-        high = 1.0
-    elif alternative == "less":
-        low = -1.0
+    low, high = (
+        float(v)
+        for v in wald_interval(
+            diff, se, confidence_level=confidence_level, alternative=alternative, df=df,
+            bounds=(-1.0, 1.0),
+        )
+    )  # fmt: skip
     return TestResult(
         statistic=float(t),
         pvalue=float(t_pvalues(t, df, alternative)),

@@ -44,6 +44,7 @@ from ..inputs import (
     gather,
     show_values,
 )
+from ..intervals.formulas import quantile, tails
 from ..results import ConfidenceInterval, IntervalResult
 from .checks import count_array, number_array, require
 
@@ -113,10 +114,10 @@ def _out(x: np.ndarray, scalar: bool) -> Any:
 
 
 def _z(confidence_level: float, alternative: str) -> float:
-    a = 1.0 - confidence_level
-    # scipy.stats.norm.ppf is scipy.special.ndtri (equal to the last bit); scipy.stats and
-    # scipy.optimize are imported only by the methods that need them (start-up time)
-    return float(special.ndtri(1 - a / 2 if alternative == "two-sided" else 1 - a))
+    # the interval layer's normal quantile (scipy.special.ndtri: scipy.stats.norm.ppf to
+    # the last bit); scipy.stats and scipy.optimize are imported only by the methods that
+    # need them (start-up time)
+    return float(quantile(tails(confidence_level, alternative)[1]))
 
 
 def _tail_alpha(confidence_level: float, alternative: str) -> float:

@@ -50,6 +50,7 @@ from ..inputs import (
     gather,
     renamed,
 )
+from ..intervals.formulas import wald_interval
 from ..results import ConfidenceInterval, TestResult
 from .checks import number_array, require
 from .proportions import _check_table, _table_from_correct
@@ -239,15 +240,10 @@ def _t_result(mean, se, df, alternative, confidence_level, method, details):
     else:  # all differences equal
         t = 0.0 if mean == 0 else float(np.sign(mean) * np.inf)
     p = t_pvalue(t, df, alternative)
-    if alternative == "two-sided":
-        q = stats.t.ppf(1 - (1 - confidence_level) / 2, df)
-        ci = ConfidenceInterval(mean - q * se, mean + q * se)
-    elif alternative == "greater":
-        q = stats.t.ppf(confidence_level, df)
-        ci = ConfidenceInterval(mean - q * se, np.inf)
-    else:
-        q = stats.t.ppf(confidence_level, df)
-        ci = ConfidenceInterval(-np.inf, mean + q * se)
+    low, high = wald_interval(
+        mean, se, confidence_level=confidence_level, alternative=alternative, df=df
+    )
+    ci = ConfidenceInterval(float(low), float(high))
     return TestResult(
         statistic=float(t),
         pvalue=float(min(p, 1.0)),

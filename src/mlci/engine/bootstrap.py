@@ -26,6 +26,7 @@ from ..inputs import (
     check_strata_stratify,
     gather_design,
 )
+from ..inputs.config import engine_config
 from ..metrics import FunctionKernel, Kernel, get_kernel, metric_info, metric_params
 from ..results import BootstrapResult, ConfidenceInterval, per_confidence_level, plain
 from .auto import (
@@ -118,13 +119,15 @@ def run_replicates(
     bytes_per_row : float
         Working memory one replicate needs (weights and the kernel's temporaries).
     batch : int, optional
-        Replicates per chunk; by default as many as fit in ``max_memory / n_jobs``.
+        Replicates per chunk; by default (None: :func:`mlci.get_config`'s, automatic
+        unless set) as many as fit in ``max_memory / n_jobs``.
         Rounded to whole RNG blocks, so it never changes the result.
     n_jobs : int, optional
         Threads (numpy releases the GIL in the heavy loops); default: all cores up to 8,
         fewer when ``max_memory`` cannot hold one replicate per thread.
     max_memory : int
-        Bound on the working memory (bytes) used to size the chunks.
+        Bound on the working memory (bytes) used to size the chunks (at its default:
+        :func:`mlci.get_config`'s).
     threads : bool
         False for kernels that run Python code per replicate (user functions).
 
@@ -132,6 +135,7 @@ def run_replicates(
     -------
     ndarray, shape (n_resamples, *shape)
     """
+    batch, n_jobs, max_memory = engine_config(batch, n_jobs, max_memory)
     jobs = _n_jobs(n_jobs) if threads else 1
     if batch is None:
         if n_jobs is None:
@@ -205,6 +209,7 @@ def jackknife_values(
         if values is not None:
             return values
     g, mult, rows = sampler.jackknife_rows(max_groups)
+    _, n_jobs, max_memory = engine_config(None, n_jobs, max_memory)
     jobs = _n_jobs(n_jobs)
     per_row = bytes_per_row if bytes_per_row is not None else 8.0 * sampler.m
     step = int(

@@ -45,11 +45,11 @@ from ..inputs import (
     fill_doc,
     renamed_keyword,
 )
+from ..intervals.formulas import wald_interval
 from ..results import ConfidenceInterval, IntervalResult, Result, format_value
 from .estimands import (
     LINEAR_METHODS,
     _interval_options,
-    cr1_interval,
     cr1_scores,
     estimand_name,
     item_table,
@@ -491,7 +491,7 @@ def _cr1_compare(table, name, reference, correction, level, alt):
     var = np.diag(gram) * c
     se = np.sqrt(var)
     df = G - 1
-    low, high = cr1_interval(est, se, df, level, "two-sided", (0.0, 1.0))
+    low, high = wald_interval(est, se, confidence_level=level, df=df, bounds=(0.0, 1.0))
     models = {
         m: IntervalResult(
             estimate=float(est[i]),
@@ -518,9 +518,11 @@ def _cr1_compare(table, name, reference, correction, level, alt):
         t = np.where(d_se > 0, d_hat / d_se, 0.0)
     p = np.where(d_se > 0, t_pvalues(t, df, alt), 1.0)
     p_adj = adjust_pvalues(p, correction=correction)
-    lo, hi = cr1_interval(d_hat, d_se, df, level, alt, (-1.0, 1.0))
+    lo, hi = wald_interval(d_hat, d_se, confidence_level=level, alternative=alt, df=df,
+                           bounds=(-1.0, 1.0))  # fmt: skip
     sim_level = 1 - (1 - level) / len(pairs)
-    slo, shi = cr1_interval(d_hat, d_se, df, sim_level, alt, (-1.0, 1.0))
+    slo, shi = wald_interval(d_hat, d_se, confidence_level=sim_level, alternative=alt, df=df,
+                             bounds=(-1.0, 1.0))  # fmt: skip
     alpha = 1 - level
     diffs = tuple(
         PairDifference(

@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy import sparse, stats
+from scipy import sparse
 from scipy.special import gammaln
 
 from ..engine.auto import warn_outside_map
@@ -75,6 +75,7 @@ from ..inputs import (
     fill_doc,
     renamed_keyword,
 )
+from ..intervals.formulas import wald_interval
 from ..metrics import get_kernel
 from ..results import ConfidenceInterval, IntervalResult, Result, format_value, json_safe, plain
 from .linear import ClusterSums, cluster_sums, replicates
@@ -84,7 +85,6 @@ __all__ = [
     "ESTIMANDS",
     "ItemTable",
     "LLMEstimates",
-    "cr1_interval",
     "cr1_scores",
     "item_table",
     "llm_ci",
@@ -451,27 +451,6 @@ def cr1_scores(values: np.ndarray, weights: np.ndarray, cluster: np.ndarray | No
     return est, S, W, G
 
 
-def cr1_interval(
-    estimate: np.ndarray,
-    se: np.ndarray,
-    df: int,
-    confidence_level: float,
-    alternative: str,
-    bounds: tuple[float, float],
-) -> tuple[np.ndarray, np.ndarray]:
-    """``estimate +- t(df) * se`` (one-sided: one bound at the range's edge), clipped to
-    ``bounds``."""
-    lo_edge, hi_edge = bounds
-    if alternative == "two-sided":
-        t = stats.t.ppf(0.5 + confidence_level / 2, df)
-        low, high = estimate - t * se, estimate + t * se
-    else:
-        t = stats.t.ppf(confidence_level, df)
-        low = estimate - t * se if alternative == "greater" else np.full_like(estimate, lo_edge)
-        high = estimate + t * se if alternative == "less" else np.full_like(estimate, hi_edge)
-    return np.clip(low, lo_edge, hi_edge), np.clip(high, lo_edge, hi_edge)
-
-
 def estimand_name(estimand: str, k: int, metric: str | None) -> str:
     """``"mean acc"``, ``"pass@5"``..."""
     if estimand == "pass@k":
@@ -740,7 +719,8 @@ def llm_ci(
         est, S, W, G = cr1_scores(table.values, table.weights, table.cluster)
         se = np.sqrt(G / (G - 1) * (S**2).sum(axis=1)) / W
         level = opts["confidence_level"]
-        low, high = cr1_interval(est, se, G - 1, level, opts["alternative"], (0.0, 1.0))
+        low, high = wald_interval(est, se, confidence_level=level, df=G - 1,
+                                  alternative=opts["alternative"], bounds=(0.0, 1.0))  # fmt: skip
         for m, model in enumerate(table.models):
             out[model] = IntervalResult(
                 estimate=float(est[m]),
@@ -821,6 +801,7 @@ def linear_sums(table: ItemTable, opts: dict[str, Any]) -> ClusterSums:
         design["strata"],
         n_resamples=bo.n_resamples,
         rng=bo.seed,
+        engine=bo.engine,
     )
 
 

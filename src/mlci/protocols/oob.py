@@ -70,7 +70,8 @@ from typing import Any
 import numpy as np
 
 from ..classical.checks import require
-from ..engine.bootstrap import bootstrap_ci
+from ..engine.bootstrap import bootstrap_ci, run_replicates
+from ..engine.sampler import Sampler
 from ..feedback import warn
 from ..inputs import (
     ArgSpec,
@@ -89,6 +90,7 @@ from .crossval import normal_interval, reread_normal
 __all__ = [
     "OOB_FRACTIONS",
     "OOB_WARNING",
+    "MemberSampler",
     "OOBResult",
     "oob_ci",
     "oob_extrapolation",
@@ -442,19 +444,54 @@ def oob_member_bootstrap(
     >>> d.shape
     (200,)
     """
-    gen = np.random.default_rng(rng)
     b_count = predictions.shape[0]
     oob = np.asarray(oob, dtype=bool)
     full = _member_mean(predictions, oob)
-    w = gen.multinomial(b_count, np.full(b_count, 1 / b_count), size=n_resamples).astype(float)
     masked = predictions * oob.reshape(oob.shape + (1,) * (predictions.ndim - 2))
-    total = np.tensordot(w, masked, axes=(1, 0))  # (R, n[, k])
-    count = w @ oob
-    shape = count.shape + (1,) * (predictions.ndim - 2)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = total / count.reshape(shape)
-    mean = np.where(count.reshape(shape) > 0, mean, full[None])
-    return np.asarray(score(mean), dtype=float)
+    shape = (1,) * (predictions.ndim - 2)
+
+    def evaluate(w: np.ndarray) -> np.ndarray:
+        total = np.tensordot(w, masked, axes=(1, 0))  # (R, n[, k])
+        count = (w @ oob).reshape((len(w), oob.shape[1], *shape))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = total / count
+        mean = np.where(count > 0, mean, full[None])
+        return np.asarray(score(mean), dtype=float)
+
+    sampler = MemberSampler(b_count, n_resamples, rng)
+    return run_replicates(
+        evaluate,
+        sampler,
+        (),
+        bytes_per_row=8.0 * (b_count + 3 * masked[0].size),
+        threads=False,  # `score` may be any function
+    )
+
+
+class MemberSampler(Sampler):
+    """The ensemble's members drawn with replacement (multinomial counts over ``m``).
+
+    One block of all ``n_resamples`` replicates, drawn from the generator of ``rng``
+    itself (``numpy.random.default_rng(rng)``): the draws :func:`oob_member_bootstrap`
+    has always made, so that a seed gives the same numbers as before it ran in the
+    engine's replicate loop (:func:`mlci.engine.bootstrap.run_replicates`).
+    """
+
+    def __init__(self, m: int, n_resamples: int, rng: Any) -> None:
+        self.m = int(m)
+        self.n_resamples = int(n_resamples)
+        self.block_size = self.n_resamples
+        self._rng = rng  # a seed or a Generator: see generator()
+
+    def generator(self, stream: int, block: int) -> np.random.Generator:
+        return np.random.default_rng(self._rng)
+
+    def draw(self, rng: np.random.Generator, b: int, out: np.ndarray | None = None) -> np.ndarray:
+        w = rng.multinomial(self.m, np.full(self.m, 1 / self.m), size=b).astype(float)
+        if out is None:
+            return w
+        out[...] = w
+        return out
 
 
 def _old_order(
