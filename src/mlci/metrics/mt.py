@@ -145,7 +145,7 @@ def bleu_from_stats(
             smooth_mteval = np.where(zero, smooth_mteval * 2.0, smooth_mteval)
             p_zero = 100.0 / (smooth_mteval * tot)
         elif smooth_method == "floor":
-            p_zero = 100.0 * smooth_value / tot
+            p_zero = 100.0 * float(smooth_value or 0.0) / tot
         else:
             p_zero = np.zeros(b)
         p = np.where(zero, p_zero, 100.0 * correct[:, n] / tot)
@@ -316,8 +316,9 @@ def chrf_kernel(stats: Any, *, beta: float = 2, eps_smoothing: bool = False) -> 
             "`stats` of 'chrf' must have 3 columns (hyp, ref, match) per n-gram order, as "
             f"sacreBLEU's chrF statistics; got {s.shape[1]}."
         )
-    if not np.isscalar(beta) or not np.isfinite(beta) or beta <= 0:
+    if not np.isscalar(beta) or not np.isfinite(beta) or beta <= 0:  # type: ignore[operator]  # a scalar, checked
         raise ValueError(f"`beta` must be a positive number; got {beta!r}.")
+    beta = float(beta)
 
     def g(sums: np.ndarray) -> np.ndarray:
         return chrf_from_stats(sums, beta=beta, eps_smoothing=bool(eps_smoothing))

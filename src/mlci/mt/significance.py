@@ -26,7 +26,7 @@ same cost: the statistics are first summed per document.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -118,6 +118,8 @@ class MTPairedTest(Result):
 
 
 def _scorer(metric: str, metric_kwargs: Mapping[str, Any]) -> Any:
+    allowed: tuple[str, ...]
+    fn: Callable[..., np.ndarray]
     if metric == "bleu":
         allowed = ("smooth_method", "smooth_value", "effective_order")
         fn = bleu_from_stats

@@ -48,7 +48,9 @@ def _metric_key(metric: Any) -> str:
     return key
 
 
-def split_options(metric: str, options: Mapping[str, Any] | None) -> tuple[dict, dict]:
+def split_options(
+    metric: str, options: Mapping[str, Any] | None
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """``(extraction options, kernel options)`` of a sacreBLEU metric's keyword options; an
     unknown option is an error listing the known ones.  chrF's ``beta`` and
     ``eps_smoothing`` are in both (they pick the best reference of a segment).
@@ -98,7 +100,9 @@ def sacrebleu_metric(metric: str, references: Any = None, **options: Any) -> Any
         raise ValueError(f"sacreBLEU refused the options of {key!r} {options}: {exc!r}.") from None
 
 
-def check_references(references: Any, n: int | None = None, name: str = "references") -> list:
+def check_references(
+    references: Any, n: int | None = None, name: str = "references"
+) -> list[list[str]]:
     """References as sacreBLEU takes them: a list of reference streams, each one string per
     segment.  A single stream (a list of strings) is one reference."""
     if isinstance(references, str) or not isinstance(references, Sequence) or not references:

@@ -78,7 +78,7 @@ def synthetic_corpus(
     vocab = _vocabulary(rng, vocabulary)
     zipf = 1.0 / np.arange(1, vocabulary + 1) ** 1.1
     zipf /= zipf.sum()
-    sizes = []
+    sizes: list[int] = []
     while sum(sizes) < n_segments:
         sizes.append(int(rng.integers(5, 2 * segments_per_document + 1)))
     documents = np.repeat(np.arange(len(sizes)), sizes)[:n_segments]
