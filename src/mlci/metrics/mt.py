@@ -316,9 +316,10 @@ def chrf_kernel(stats: Any, *, beta: float = 2, eps_smoothing: bool = False) -> 
             "`stats` of 'chrf' must have 3 columns (hyp, ref, match) per n-gram order, as "
             f"sacreBLEU's chrF statistics; got {s.shape[1]}."
         )
-    if not np.isscalar(beta) or not np.isfinite(beta) or beta <= 0:  # type: ignore[operator]  # a scalar, checked
+    value = float(beta) if isinstance(beta, (int, float, np.integer, np.floating)) else np.nan
+    if isinstance(beta, (bool, np.bool_)) or not np.isfinite(value) or value <= 0:
         raise ValueError(f"`beta` must be a positive number; got {beta!r}.")
-    beta = float(beta)
+    beta = value
 
     def g(sums: np.ndarray) -> np.ndarray:
         return chrf_from_stats(sums, beta=beta, eps_smoothing=bool(eps_smoothing))
