@@ -100,9 +100,7 @@ def sacrebleu_metric(metric: str, references: Any = None, **options: Any) -> Any
         raise ValueError(f"sacreBLEU refused the options of {key!r} {options}: {exc!r}.") from None
 
 
-def check_references(
-    references: Any, n: int | None = None, name: str = "references"
-) -> list[Any]:
+def check_references(references: Any, n: int | None = None, name: str = "references") -> list[Any]:
     """References as sacreBLEU takes them: a list of reference streams, each one string per
     segment.  A single stream (a list of strings) is one reference."""
     if isinstance(references, str) or not isinstance(references, Sequence) or not references:
