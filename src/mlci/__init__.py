@@ -141,6 +141,7 @@ _SUBMODULES = frozenset(
         "results",
         "scores",
         "simulate",
+        "simulation",
     }
 )
 
