@@ -71,7 +71,7 @@ COMMANDS: dict[str, Callable[[Any], Any]] = {
     "report": _adder(".report", "add_report"),
     "metrics": _adder(".info", "add_metrics"),
     "example": _adder(".info", "add_example"),
-    "llm": _adder("..llm.cli", "add_llm"),
+    "llm": _adder(".llm", "add_llm"),
 }
 
 
