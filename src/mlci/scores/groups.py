@@ -29,7 +29,7 @@ from ..inputs import (
     gather,
     is_nested,
 )
-from ..metrics import Kernel, check_sample_weight, safe_div, with_sample_weight
+from ..metrics import Kernel, check_sample_weight, higher_is_better, safe_div, with_sample_weight
 from ..results import Result, require_pandas
 from ._design import strata_codes
 from ._driver import _check_beta, _resolve, _ScoresKernel, atom_keys, internal_perm
@@ -38,27 +38,6 @@ from .confusion import CM_METRICS, binary_cm_metric, cm_metric_bounds
 from .scores import Scores
 
 __all__ = ["GroupResult", "metric_by_group", "plot_group_result"]
-
-#: metrics where a larger value is better (the "best" group has the largest value)
-_HIGHER_IS_BETTER = {
-    "tpr",
-    "tnr",
-    "ppv",
-    "npv",
-    "precision",
-    "recall",
-    "sensitivity",
-    "specificity",
-    "tar",
-    "trr",
-    "accuracy",
-    "class_accuracy",
-    "f1",
-    "fbeta",
-    "mcc",
-    "balanced_accuracy",
-    "cohen_kappa",
-}
 
 
 class _GroupKernel(Kernel):
@@ -97,7 +76,7 @@ class _GroupKernel(Kernel):
         if self.normalize == "by_overall":
             per = safe_div(per, overall[:, None, :])
         elif self.normalize == "by_best":
-            best = (np.max if self.metric in _HIGHER_IS_BETTER else np.min)(per, axis=1)
+            best = (np.max if higher_is_better(self.metric) else np.min)(per, axis=1)
             per = safe_div(per, best[:, None, :])
         return np.concatenate([per, overall[:, None, :]], axis=1)
 
