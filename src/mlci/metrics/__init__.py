@@ -44,6 +44,7 @@ from .ranking import AveragePrecisionKernel, RocAucKernel
 __all__ = [
     "METRICS",
     "METRIC_ALIASES",
+    "SCORE_STATISTICS",
     "AdditiveKernel",
     "AveragePrecisionKernel",
     "ConfusionKernel",
@@ -287,17 +288,24 @@ METRIC_ALIASES = {
 }
 
 
+#: statistics of scores that are not registered metrics (score analysis, verification),
+#: and whether a larger value is better
+SCORE_STATISTICS: dict[str, bool | None] = {"eer": False, "eer_threshold": None}
+
+
 def higher_is_better(name: str) -> bool | None:
-    """Whether a larger value of the metric ``name`` (or of an alias) is better; None for
-    a metric without a direction or a name that is not registered.
+    """Whether a larger value of the metric ``name`` (or of an alias, or of a statistic of
+    :data:`SCORE_STATISTICS`) is better; None for a metric without a direction or an
+    unknown name.
 
     Examples
     --------
-    >>> higher_is_better("tar"), higher_is_better("fpr"), higher_is_better("mean")
+    >>> higher_is_better("tar"), higher_is_better("eer"), higher_is_better("mean")
     (True, False, None)
     """
-    info = METRICS.get(METRIC_ALIASES.get(name, name))
-    return None if info is None else info.higher_is_better
+    name = METRIC_ALIASES.get(name, name)
+    info = METRICS.get(name)
+    return SCORE_STATISTICS.get(name) if info is None else info.higher_is_better
 
 
 def list_metrics() -> list[str]:

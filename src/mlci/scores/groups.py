@@ -82,13 +82,11 @@ class _GroupKernel(Kernel):
 
 
 #: threshold-free statistics of the scores (computed per group from each group's Scores)
-_SCORE_METRICS_LOWER = {"eer"}
-_SCORE_METRICS_HIGHER = {"auc", "roc_auc"}
-_SCORE_METRICS_NO_ORDER = {"eer_threshold"}
+_SCORE_METRICS = ("eer", "eer_threshold", "auc", "roc_auc")
 
 
 def _is_score_metric(metric: str) -> bool:
-    if metric in _SCORE_METRICS_LOWER | _SCORE_METRICS_HIGHER | _SCORE_METRICS_NO_ORDER:
+    if metric in _SCORE_METRICS:
         return True
     if metric.startswith("threshold_at_"):
         return True
@@ -173,14 +171,9 @@ def _score_metric_by_group(
             )
         return Scores._trusted(pos, neg, score_class, equal_class)
 
-    if metric in _SCORE_METRICS_HIGHER:
-        higher: bool | None = True
-    elif metric in _SCORE_METRICS_LOWER or metric.startswith(("fnr_", "fpr_", "frr_", "far_")):
-        higher = False
-    elif metric.startswith(("tpr_", "tnr_", "tar_", "trr_")):
-        higher = True
-    else:
-        higher = None  # thresholds: no "best" group
+    # MetricInfo's direction: of the statistic, or of the rate read at an operating point
+    # ("fnr_at_fpr": lower is better); thresholds have none (no "best" group)
+    higher = higher_is_better(metric if metric in _SCORE_METRICS else metric.partition("_at_")[0])
     if normalize == "by_best" and higher is None:
         raise ValueError(
             f"`normalize`='by_best' needs a metric where lower or higher is better; "
