@@ -174,8 +174,18 @@ def _data_for(name: str, rng: np.random.Generator, n: int):
         return (np.round(rng.random(n), 2),)
     if info.inputs == ("weights", "values"):
         return (rng.integers(1, 5, n), np.round(rng.random(n), 2))
-    if name in ("log_loss", "brier"):
+    calibration = name.startswith(("brier_", "calibration_")) or name in (
+        "ece",
+        "ece_debiased",
+        "mce",
+    )
+    if name in ("log_loss", "brier") or calibration:
         return (y, np.clip(np.round(1 / (1 + np.exp(-score)), 2), 0.01, 0.99))
+    if info.inputs == ("ratings",):  # agreement: items x 3 raters, categories 0..2
+        return (np.clip(y[:, None] + rng.integers(-1, 2, (n, 3)), 0, 2),)
+    if name in ("pearson", "spearman", "kendall_tau"):
+        t = np.round(rng.normal(size=n), 1)
+        return (t, np.round(t + rng.normal(size=n), 1))
     if info.inputs[1] == "y_score":
         return (y, score)
     if name in ("mae", "mse", "rmse", "r2"):
@@ -184,6 +194,7 @@ def _data_for(name: str, rng: np.random.Generator, n: int):
     return (y, (score > 0.2).astype(int))
 
 
+@pytest.mark.filterwarnings("ignore::mlci.exceptions.IrregularEstimandWarning")
 @settings(max_examples=25, deadline=None)
 @given(
     name=st.sampled_from(list_metrics()),
@@ -227,6 +238,11 @@ def test_every_metric_is_exercised_by_sklearn_parity():
         | {"roc_auc", "average_precision", "log_loss", "brier", "mae", "mse", "rmse", "r2"}
         | {"mean", "weighted_mean", "top_k_accuracy"}
     )
+    # checked against their fields' references in tests/test_calibration.py,
+    # tests/test_correlations.py and tests/test_agreement.py
+    covered |= {"ece", "ece_debiased", "mce", "calibration_slope", "calibration_intercept"}
+    covered |= {"brier_reliability", "brier_resolution", "brier_uncertainty"}
+    covered |= {"pearson", "spearman", "kendall_tau", "fleiss_kappa", "krippendorff_alpha"}
     assert covered == set(list_metrics())
 
 
@@ -671,6 +687,7 @@ def test_labels_keep_columns_of_absent_classes(name):
     )
 
 
+@pytest.mark.filterwarnings("ignore::mlci.FewResamplesWarning")  # 30 replicates: fast
 def test_multiclass_bootstrap_equals_sklearn_on_every_replicate():
     import mlci
 

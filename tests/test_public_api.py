@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import functools
 import inspect
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -54,6 +55,9 @@ from mlci.data import llm_example_path
 pytestmark = [
     pytest.mark.filterwarnings("ignore:oob_ci's interval:UserWarning"),
     pytest.mark.filterwarnings(r"ignore:The \.632\+? interval with n_bootstraps:UserWarning"),
+    # FAST uses 20 replicates (0.5 expected beyond a 95% bound) to keep the input checks
+    # fast; FewResamplesWarning is tested in tests/engine/test_guards.py
+    pytest.mark.filterwarnings("ignore::mlci.FewResamplesWarning"),
 ]
 
 BAD = (ValueError, TypeError)
@@ -94,6 +98,12 @@ X_CV = np.random.default_rng(2).normal(size=(40, 2)).round(3)
 Y_CV = (X_CV[:, 0] > 0).astype(int)
 
 FAST = {"n_resamples": 20, "rng": 0}
+# metric meta-evaluation: 10 systems x 4 items; agreement: 40 items x 3 raters
+_G = np.random.default_rng(3)
+GRID_Z = _G.normal(size=(10, 4)).round(3)
+GRID_X = (GRID_Z + _G.normal(size=(10, 4))).round(3)
+GRID_Y = (GRID_Z + 2 * _G.normal(size=(10, 4))).round(3)
+RATINGS = np.clip(Y[:, None] + (np.arange(3 * N).reshape(N, 3) * 7 % 5 == 0), 0, 2)
 #: a table for the reductions (conditions "c", strata "s"), and its reduced table
 FRAME = pd.DataFrame({"y": Y, "p": P_A, "c": COND, "s": STRATA})
 
@@ -542,6 +552,34 @@ REGISTRY: dict[str, Api] = {
         {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "n_train": 90, "n_test": 10},
         tables=("scores_a", "scores_b"),
     ),
+    "optimal_threshold_ci": Api(
+        mlci.optimal_threshold_ci, {"scores": SC, "n_resamples": 20, "rng": 0}, anchored=frozenset()
+    ),
+    "pr_band": Api(mlci.pr_band, {"scores": SC, "n_resamples": 20, "rng": 0}),
+    "paired_margin_test": Api(
+        mlci.paired_margin_test,
+        {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "margin": 0.02},
+        tables=("scores_a", "scores_b"),
+    ),
+    "mcnemar_margin_test": Api(
+        mlci.mcnemar_margin_test,
+        {"y_true": Y, "y_pred_a": P_A, "y_pred_b": P_B, "margin": 0.05},
+        aligned=({"y_true": LABELS, "y_pred_a": LABELS, "y_pred_b": LABELS},),
+        one_is_too_few=False,
+    ),
+    "mcnemar_margin_test(table)": Api(
+        mlci.mcnemar_margin_test, {"table": TABLE, "margin": 0.05}, tables=("table",)
+    ),
+    "correlated_bayesian_ttest": Api(
+        mlci.correlated_bayesian_ttest,
+        {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "rope": 0.01},
+        tables=("scores_a", "scores_b"),
+    ),
+    "bayesian_signed_rank_test": Api(
+        mlci.bayesian_signed_rank_test,
+        {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "rope": 0.01, "n_samples": 200, "rng": 0},
+        tables=("scores_a", "scores_b"),
+    ),
     "cv_5x2_ttest": Api(
         mlci.cv_5x2_ttest,
         {"scores_a": CV5X2_A, "scores_b": CV5X2_B},
@@ -610,6 +648,19 @@ REGISTRY: dict[str, Api] = {
         conditions="conditions",
     ),
     "list_metrics": Api(mlci.list_metrics, {}),
+    # ------------------------------------------------------------- correlations, agreement
+    "correlation_ci": Api(
+        mlci.correlation_ci,
+        {"metric_scores": GRID_X, "human_scores": GRID_Z, **FAST},
+        tables=("metric_scores", "human_scores"),
+    ),
+    "compare_correlations": Api(
+        mlci.compare_correlations,
+        {"metric_a": GRID_X, "metric_b": GRID_Y, "human_scores": GRID_Z, **FAST},
+        tables=("metric_a", "metric_b", "human_scores"),
+    ),
+    "williams_test": Api(mlci.williams_test, {"r12": 0.6, "r13": 0.4, "r23": 0.5, "n": 50}),
+    "agreement_ci": Api(mlci.agreement_ci, {"ratings": RATINGS, **FAST}),
     "bca_ci": Api(
         mlci.bca_ci,
         {
@@ -661,6 +712,7 @@ EXEMPT = {
     "AtomTable",  # a reduced table: built by reduce_table, its bootstrap_ci is in REGISTRY
     "BootstrapResult",
     "CVResult",
+    "BayesianComparison",
     "ComparisonResult",
     "ConfidenceInterval",
     "CriticalDifference",
@@ -669,12 +721,17 @@ EXEMPT = {
     "EvalLog",
     "GroupResult",
     "FewConditionsWarning",
+    "FewResamplesWarning",
     "IntervalResult",
     "InvalidReplicatesWarning",
+    "IrregularEstimandWarning",
     "LLMComparison",
     "LLMEstimates",
     "LeaderboardEntry",
+    "MarginTest",
+    "NearBoundWarning",
     "MlciWarning",
+    "OptimalThreshold",
     "OOBResult",
     "PairDifference",
     "PlanResult",
@@ -809,6 +866,15 @@ OPTION_BAD: dict[str, list[Any]] = {
     "n_train": [0],
     "n_test": [0],
     "n_chunks": [0, 2.5],
+    "margin": [0, -0.1, "0.1", np.inf],
+    "rope": [-0.1, "x"],
+    "rho": [1.0, -0.5],
+    "n_runs": [0, 4],
+    "prior_strength": [0, -1],
+    "criterion": ["nope"],
+    "c_fn": [-1],
+    "c_fp": [-1],
+    "prevalence": [0, 1.5],
     "n_splits": [1],
     "n_repeats": [0],
     "n_train_resamples": [-1],
@@ -859,6 +925,7 @@ ELSEWHERE: dict[str, str] = {
     "log": "tests/llm (`log` must be an EvalLog)",
     "source": "tests/backends/test_duckdb.py (files, globs, SQL, frames: missing, empty, wrong)",
     "bootstrap_distribution": "tests/engine/test_custom.py (NaN marks an undefined replicate)",
+    "ratings": "tests/test_agreement.py (NaN is a missing rating there, not a bad input)",
 }
 
 
@@ -1194,6 +1261,13 @@ CLI_BASE = {
     "compare": ["compare", "--example", *_COMPARE, "-B", "20", "--seed", "0"],
     "scores": ["scores", "--example", "-B", "20", "--seed", "0"],
     "datasets": ["datasets", "{ds_file}"],
+    "agreement": ["agreement", "{ds_file}", "--item-column", "dataset", "-B", "20", "--seed", "0"],
+    "correlate": [
+        "correlate",
+        "{meta_file}",
+        *("--system", "system", "--item", "item", "--human", "human", "--metric-score", "m1"),
+        *("-B", "20", "--seed", "0"),
+    ],
     "report": [
         "report",
         "--example",
@@ -1220,6 +1294,13 @@ CLI_BASE = {
 #: a datasets x methods table (for `mlci datasets`), the report's output file
 DS_FILE, OUT_FILE = "{ds_file}", "{out_file}"
 DS_TEXT = "dataset,a,b,c\nd1,0.9,0.8,0.7\nd2,0.85,0.8,0.75\nd3,0.7,0.72,0.6\nd4,0.9,0.85,0.8\n"
+#: a systems x items table in long form (for `mlci correlate`): 25 systems x 3 items
+META_FILE = "{meta_file}"
+META_TEXT = "system,item,human,m1,m2\n" + "".join(
+    f"s{s},i{i},{(s * 7 + i * 3) % 11},{(s * 5 + i) % 13},{(s * 3 + i * 2) % 7}\n"
+    for s in range(25)
+    for i in range(3)
+)
 #: the output options every subcommand but metrics/example has: option -> cases
 _OUTPUT_CASES = {
     "--format": [(["--format", "xml"], "--format: invalid choice")],
@@ -1324,6 +1405,11 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         "--strata": [(["--strata", "nope"], "--strata 'nope': no such column")],
         "--metric": [(["--metric", "nope"], "--metric 'nope': unknown metric")],
         "--reference": [(["--reference", "nope"], "--reference 'nope'")],
+        "--margin": [
+            (["--margin", "x"], "--margin"),
+            (["--margin", "-1"], "--margin must be a positive"),
+            (["--margin", "0.05", "--test", "permutation"], "--margin needs --test"),
+        ],
         "--correction": [(["--correction", "nope"], "--correction: invalid choice")],
         "--method": [(["--method", "nope"], "--method: invalid choice")],
         "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
@@ -1367,6 +1453,11 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
             ([NO_FILE, "--label", "y", "--score", "p"], "No such file"),
             ([NA_FILE, "--label", "y", "--score", "p"], "column 'y' (--label) has 1 missing"),
             ([NA_FILE, "--example"], "either FILE or --example"),
+        ],
+        "--max-fpr": [(["--max-fpr", "1.5"], "--max-fpr"), (["--max-fpr", "x"], "--max-fpr")],
+        "--youden": [
+            (["--youden=yes"], "--youden"),
+            (["--youden", "--condition", "speaker"], "--youden resamples"),
         ],
         "--example": [(["--example=yes"], "--example")],
         "--dropna": [(["--dropna=yes"], "--dropna")],
@@ -1436,6 +1527,67 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         "--lower-is-better": [(["--lower-is-better=yes"], "--lower-is-better")],
         **_OUTPUT_CASES,
     },
+    "agreement": {
+        "FILE": [
+            ([NO_FILE], "No such file"),
+            (
+                [NA_FILE, "--item-column", "q", "--metric", "fleiss_kappa"],
+                "--raters has 1 missing rating",
+            ),
+        ],
+        "--raters": [
+            (["--raters", "a"], "--raters: give at least two"),
+            (["--raters", "a,nope"], "--raters 'nope': no such column"),
+        ],
+        "--item-column": [(["--item-column", "nope"], "--item-column 'nope': no such column")],
+        "--metric": [(["--metric", "cohen"], "--metric: 'cohen'")],
+        "--level": [(["--level", "nope"], "--level: invalid choice")],
+        "--resample": [(["--resample", "nope"], "--resample: invalid choice")],
+        "--method": [(["--method", "nope"], "--method: invalid choice")],
+        "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
+        "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
+        "--confidence-level": [
+            (["--confidence-level", "95"], "--confidence-level"),
+            (["--confidence-level", "x"], "--confidence-level"),
+        ],
+        "--alternative": [(["--alternative", "one-sided"], "--alternative: invalid choice")],
+        **{k: v for k, v in _OUTPUT_CASES.items() if k != "--plot"},
+    },
+    "correlate": {
+        "FILE": [
+            ([NO_FILE], "No such file"),
+            (
+                [NA_FILE, "--system", "y", "--item", "p", "--human", "q", "--metric-score", "q"],
+                "column 'y' (--system) has 1 missing",
+            ),
+        ],
+        "--dropna": [(["--dropna=yes"], "--dropna")],
+        "--system": [(["--system", "nope"], "--system 'nope': no such column")],
+        "--item": [
+            (["--item", "nope"], "--item 'nope': no such column"),
+            (["--item", "system"], "every (system, item) needs exactly one row"),
+        ],
+        "--human": [
+            (["--human", "nope"], "--human 'nope': no such column"),
+            (["--human", "system"], "column 'system' (--human) must hold numbers"),
+        ],
+        "--metric-score": [
+            (["--metric-score", "nope"], "--metric-score 'nope': no such column"),
+            (["--metric-score", ","], "--metric-score: give at least one"),
+        ],
+        "--coefficient": [(["--coefficient", "tau"], "--coefficient: invalid choice")],
+        "--level": [(["--level", "summary"], "--level: invalid choice")],
+        "--resample": [(["--resample", "inputs"], "--resample: invalid choice")],
+        "--method": [(["--method", "nope"], "--method: invalid choice")],
+        "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
+        "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
+        "--confidence-level": [
+            (["--confidence-level", "95"], "--confidence-level"),
+            (["--confidence-level", "x"], "--confidence-level"),
+        ],
+        "--alternative": [(["--alternative", "one-sided"], "--alternative: invalid choice")],
+        **{k: v for k, v in _OUTPUT_CASES.items() if k != "--plot"},
+    },
     "report": {
         "FILE": [
             ([NO_FILE, "--label", "y", "--score", "p"], "No such file"),
@@ -1464,8 +1616,14 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         "--format": [(["--format", "pdf"], "--format: invalid choice")],
         "--quiet": [(["--quiet=yes"], "--quiet")],
     },
-    "metrics": {"--json": [(["--json=yes"], "--json")]},
-    "example": {"--path": [(["--path=yes"], "--path")]},
+    "metrics": {
+        "--json": [(["--json=yes"], "--json")],
+        "--format": [(["--format", "csv"], "--format: invalid choice")],
+    },
+    "example": {
+        "--path": [(["--path=yes"], "--path")],
+        "--format": [(["--format", "xml"], "--format: invalid choice")],
+    },
 }
 
 #: the options `mlci llm ci`, `compare` and `plan` share: reading the logs
@@ -1574,7 +1732,13 @@ def _cli(capsys: Any, argv: list[str]) -> tuple[int, str, str]:
 def test_cli_base_commands_run(tmp_path, capsys, command):
     ds_file = tmp_path / "ds.csv"
     ds_file.write_text(DS_TEXT)
-    paths = {DS_FILE: str(ds_file), OUT_FILE: str(tmp_path / "report.html")}
+    meta_file = tmp_path / "meta.csv"
+    meta_file.write_text(META_TEXT)
+    paths = {
+        DS_FILE: str(ds_file),
+        META_FILE: str(meta_file),
+        OUT_FILE: str(tmp_path / "report.html"),
+    }
     code, _, err = _cli(capsys, [paths.get(a, a) for a in CLI_BASE[command]])
     assert code == 0, err
 
@@ -1595,7 +1759,10 @@ def test_cli_bad_value_is_one_line_naming_it(tmp_path, capsys, command, option, 
     na_file.write_text("y,p,q\n0,0,0\n1,1,0\nNA,1,1\n0,0,1\n")
     ds_file = tmp_path / "ds.csv"
     ds_file.write_text(DS_TEXT)
+    meta_file = tmp_path / "meta.csv"
+    meta_file.write_text(META_TEXT)
     paths = {
+        META_FILE: str(meta_file),
         NA_FILE: str(na_file),
         NO_FILE: str(tmp_path / "missing.csv"),
         DS_FILE: str(ds_file),
@@ -1604,7 +1771,7 @@ def test_cli_bad_value_is_one_line_naming_it(tmp_path, capsys, command, option, 
     args = [paths.get(a, a) for a in args]
     base = [paths.get(a, a) for a in CLI_BASE[command]]
     if option in ("FILE", "PATHS"):  # the file instead of the example (unless the case adds it)
-        base = [a for a in base if a not in ("--example", str(ds_file))]
+        base = [a for a in base if a not in ("--example", str(ds_file), str(meta_file))]
     code, out, err = _cli(capsys, [*base, *args])
     assert code == 2, f"exit status {code}: {err or out}"
     assert out == ""
@@ -1618,3 +1785,23 @@ def test_cli_bad_value_is_one_line_naming_it(tmp_path, capsys, command, option, 
     known = {s for a in _subparsers()[command]._actions for s in a.option_strings}
     named = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", err))
     assert named <= known, f"options that `mlci {command}` does not have: {named - known}"
+
+
+def _results_in(out: Any) -> list[Any]:
+    """Every mlci result object in a driver's output (a result, a tuple or mapping of them)."""
+    if isinstance(out, mlci.results.Result):
+        return [out]
+    if isinstance(out, tuple | list):
+        return [r for x in out for r in _results_in(x)]
+    if isinstance(out, dict):
+        return [r for x in out.values() for r in _results_in(x)]
+    return []
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_to_dict_is_strict_json(name):
+    # issue 20: to_dict() kept inf (a one-sided interval's open end) and NaN, which
+    # json.dumps writes as the non-standard tokens Infinity and NaN
+    found = _results_in(REGISTRY[name].run())
+    for res in found:
+        json.dumps(res.to_dict(), allow_nan=False)

@@ -20,6 +20,7 @@ __version__ = "0.1.0"
 
 #: submodule (relative to ``mlci``) -> the public names it defines, imported on first use
 _EXPORTS: dict[str, tuple[str, ...]] = {
+    "agreement": ("agreement_ci",),
     "backends": ("AtomTable", "reduce_ci", "reduce_table"),
     "classical.auc": (
         "delong_ci",
@@ -66,17 +67,28 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "paired_cv_scores",
         "paired_ttest_chunks",
     ),
+    "comparison.bayesian": (
+        "BayesianComparison",
+        "correlated_bayesian_ttest",
+        "bayesian_signed_rank_test",
+    ),
+    "comparison.equivalence": ("mcnemar_margin_test", "paired_margin_test"),
+    "comparison.margins": ("MarginTest",),
     "comparison.paired": ("ComparisonResult", "PairDifference", "compare"),
     "comparison.permutation": ("permutation_test",),
     "compat": ("evaluate_with_conf_int",),
+    "correlations": ("compare_correlations", "correlation_ci", "williams_test"),
     "engine.bootstrap": ("bootstrap_ci",),
     "engine.nested": ("make_nested_plan",),
     "engine.replicates": ("bca_ci",),
     "exceptions": (
         "DegenerateIntervalWarning",
         "FewConditionsWarning",
+        "FewResamplesWarning",
         "InvalidReplicatesWarning",
+        "IrregularEstimandWarning",
         "MlciWarning",
+        "NearBoundWarning",
     ),
     "llm.compare": ("LeaderboardEntry", "LLMComparison", "llm_compare"),
     "llm.estimands": ("LLMEstimates", "llm_ci"),
@@ -100,6 +112,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "roc_curve",
         "roc_with_ci",
     ),
+    "scores.decisions": ("OptimalThreshold", "optimal_threshold_ci", "pr_band"),
     "scores.group_scores": ("GroupScores",),
     "scores.groups": ("GroupResult", "metric_by_group"),
     "scores.identification": ("identification_scores",),

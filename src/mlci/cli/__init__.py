@@ -68,6 +68,8 @@ COMMANDS: dict[str, Callable[[Any], Any]] = {
     "compare": _adder(".compare", "add_compare"),
     "scores": _adder(".scores", "add_scores"),
     "datasets": _adder(".datasets", "add_datasets"),
+    "agreement": _adder(".fields", "add_agreement"),
+    "correlate": _adder(".fields", "add_correlate"),
     "report": _adder(".report", "add_report"),
     "metrics": _adder(".info", "add_metrics"),
     "example": _adder(".info", "add_example"),

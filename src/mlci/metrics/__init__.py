@@ -37,7 +37,14 @@ from .additive import (
     r2_kernel,
     weighted_mean_kernel,
 )
+from .agreement import agreement_kernel
+from .calibration import (
+    brier_decomposition_kernel,
+    calibration_error_kernel,
+    recalibration_kernel,
+)
 from .classification import CONFUSION_METRICS, RATE_METRICS, prepare_confusion
+from .correlation import correlation_kernel
 from .multiclass import StackedKernel, prepare_ranking, top_k_accuracy_kernel
 from .ranking import AveragePrecisionKernel, RocAucKernel
 
@@ -306,6 +313,90 @@ def higher_is_better(name: str) -> bool | None:
     name = METRIC_ALIASES.get(name, name)
     info = METRICS.get(name)
     return SCORE_STATISTICS.get(name) if info is None else info.higher_is_better
+
+
+# calibration, correlation and agreement (docs/calibration.md, docs/correlations.md,
+# docs/agreement.md)
+_BINNED = ("n_bins", "strategy", "mode", "pos_label", "labels")
+_CALIBRATION = {
+    "ece": "expected calibration error, sum over bins of n_b/n |mean y - mean p| (options "
+    "n_bins=15, strategy='uniform'|'quantile', mode='positive'|'top_label'|'classwise')",
+    "ece_debiased": "Kumar et al. (2019) debiased l2 calibration error (same options as ece)",
+    "mce": "maximum calibration error over the non-empty bins (same options as ece)",
+}
+for _name, _text in _CALIBRATION.items():
+    METRICS[_name] = MetricInfo(
+        _name,
+        ("y_true", "y_score"),
+        _BINNED,
+        partial(calibration_error_kernel, _name),
+        _text,
+        (_LABELS, _PROBS),
+        _UNIT,
+    )
+for _part, _text in (
+    ("slope", "slope b of the logistic recalibration logit P(y) = a + b logit(p) (1: calibrated)"),
+    (
+        "intercept",
+        "intercept a of logit P(y) = a + logit(p), calibration-in-the-large (0: calibrated)",
+    ),
+):
+    METRICS[f"calibration_{_part}"] = MetricInfo(
+        f"calibration_{_part}",
+        ("y_true", "y_score"),
+        ("pos_label",),
+        partial(recalibration_kernel, _part),
+        _text,
+        (_LABELS, _NUMBERS),
+    )
+for _part, _text in (
+    ("reliability", "Murphy's reliability term of the Brier score (binned forecasts)"),
+    ("resolution", "Murphy's resolution term of the Brier score (binned forecasts)"),
+    ("uncertainty", "Murphy's uncertainty term of the Brier score, mean y (1 - mean y)"),
+):
+    METRICS[f"brier_{_part}"] = MetricInfo(
+        f"brier_{_part}",
+        ("y_true", "y_score"),
+        ("n_bins", "strategy", "pos_label"),
+        partial(brier_decomposition_kernel, _part),
+        _text + " (options n_bins=10, strategy='uniform'|'quantile'|'unique')",
+        (_LABELS, _NUMBERS),
+        _UNIT,
+    )
+for _name, _text in (
+    ("pearson", "Pearson's correlation (e.g. metric scores against human scores)"),
+    ("spearman", "Spearman's rank correlation (mid-ranks, as scipy)"),
+    ("kendall_tau", "Kendall's tau-b (as scipy.stats.kendalltau)"),
+):
+    METRICS[_name] = MetricInfo(
+        _name,
+        ("y_true", "y_pred"),
+        (),
+        partial(correlation_kernel, _name),
+        _text,
+        (_NUMBERS, _NUMBERS),
+        (-1.0, 1.0),
+    )
+_RATINGS = ArgSpec("any", (2,))
+METRICS["fleiss_kappa"] = MetricInfo(
+    "fleiss_kappa",
+    ("ratings",),
+    (),
+    partial(agreement_kernel, "fleiss_kappa"),
+    "Fleiss' kappa of an (n_items, n_raters) matrix of categories (items are the samples)",
+    (_RATINGS,),
+    (-1.0, 1.0),
+)
+METRICS["krippendorff_alpha"] = MetricInfo(
+    "krippendorff_alpha",
+    ("ratings",),
+    ("level_of_measurement",),
+    partial(agreement_kernel, "krippendorff_alpha"),
+    "Krippendorff's alpha of an (n_items, n_raters) matrix (level_of_measurement="
+    "'nominal'|'ordinal'|'interval'|'ratio'; missing ratings: mlci.agreement_ci)",
+    (_RATINGS,),
+    (-np.inf, 1.0),
+)
 
 
 def list_metrics() -> list[str]:

@@ -14,7 +14,7 @@ from scipy import optimize
 from scipy.special import expit, ndtr, ndtri
 
 from ..inputs import check_positive_int
-from ..results import format_value, plain
+from ..results import format_value, json_safe
 
 __all__ = [
     "SCHEMES",
@@ -97,7 +97,7 @@ class Simulation:
 
     def to_dict(self) -> dict[str, Any]:
         """All fields as plain Python values (lists for arrays), ready for JSON."""
-        return {f.name: plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        return {f.name: json_safe(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
 def _generator(rng: Any) -> np.random.Generator:

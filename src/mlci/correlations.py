@@ -1,0 +1,428 @@
+"""Metric meta-evaluation: how well a metric's scores correlate with human scores.
+
+Scores come as ``(n_systems, n_items)`` matrices (the metric's and the humans' score of
+every system's output on every item), as in Deutsch, Dror & Roth (2021, "A Statistical
+Analysis of Summarization Evaluation Metrics Using Resampling Methods", TACL 9).  The
+correlation is taken at the ``"system"`` level (the systems' mean scores), the ``"item"``
+level (across systems within each item, averaged; their "summary-level") or the
+``"global"`` level (all cells; ``correlation_level=``), and its interval resamples the
+``"systems"``, the ``"items"`` or ``"both"`` (their BOOT-SYSTEMS, BOOT-INPUTS, BOOT-BOTH):
+resampling systems generalises to other systems, items to other items, both to both.
+
+* :func:`correlation_ci`: the interval, through the bootstrap engine (cell weights are the
+  product of the drawn systems' and items' counts; the data are never copied).
+* :func:`compare_correlations`: do two metrics correlate differently with the same human
+  scores?  Deutsch et al.'s paired permutation test (PERM-SYSTEMS / PERM-INPUTS /
+  PERM-BOTH), or Williams' (1959) t test for dependent correlations (Steiger 1980, eq. 7).
+* :func:`williams_test`: Williams' test from the three correlations and ``n``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .engine.bootstrap import run_bootstrap
+from .engine.custom import UserSampler
+from .engine.nested import plan_for_conditions
+from .exceptions import FewConditionsWarning
+from .feedback import warn
+from .inputs import (
+    ArgSpec,
+    bootstrap_options,
+    check_choice,
+    check_positive_int,
+    check_rng_seed,
+    gather,
+)
+from .metrics.correlation import COEFFICIENTS, LEVELS, GridCorrelationKernel
+from .results import BootstrapResult, TestResult
+
+__all__ = ["compare_correlations", "correlation_ci", "williams_test"]
+
+RESAMPLE = ("systems", "items", "both")
+#: fewer systems than this at the system level: the map has no design that holds
+MIN_SYSTEMS = 8
+
+
+def _matrices(names: tuple[str, ...], values: tuple[Any, ...]) -> list[np.ndarray]:
+    """The score matrices, validated together: 2-d, numbers, the same shape."""
+    got = []
+    for name, value in zip(names, values, strict=True):
+        if value is None:
+            raise ValueError(f"`{name}` is required; got None.")
+        arr = np.asarray(value, dtype=object) if not hasattr(value, "shape") else value
+        if np.ndim(arr) != 2:
+            raise ValueError(
+                f"`{name}` must be a 2-d matrix (n_systems, n_items): the score of every "
+                f"system (row) on every item (column); got shape {np.shape(arr)}."
+            )
+        g = gather({name: ArgSpec("numbers", (2,), required=True)}, {name: value}, dropna_name=None)
+        got.append(g.arrays[name])
+    shape = got[0].shape
+    for name, arr in zip(names[1:], got[1:], strict=True):
+        if arr.shape != shape:
+            raise ValueError(
+                f"`{name}` has shape {arr.shape} but `{names[0]}` has {shape}; the matrices "
+                "must pair the same systems (rows) and items (columns)."
+            )
+    if shape[0] < 2 or shape[1] < 1:
+        raise ValueError(
+            f"The score matrices need at least 2 systems (rows) and 1 item; got shape {shape}."
+        )
+    return got
+
+
+def _crossed(n_systems: int, n_items: int) -> Any:
+    """A sampler drawing systems and items independently: cell counts ``c_s * d_i``."""
+
+    def sampler(rng: np.random.Generator, b: int) -> np.ndarray:
+        c = rng.multinomial(n_systems, np.full(n_systems, 1.0 / n_systems), size=b)
+        d = rng.multinomial(n_items, np.full(n_items, 1.0 / n_items), size=b)
+        return (c[:, :, None] * d[:, None, :]).reshape(b, -1).astype(float)
+
+    return sampler
+
+
+def correlation_ci(
+    metric_scores: Any,
+    human_scores: Any,
+    *,
+    coefficient: str = "kendall_tau",
+    correlation_level: str = "system",
+    resample: str = "both",
+    n_resamples: int = 1000,
+    confidence_level: float = 0.95,
+    method: str = "auto",
+    alternative: str = "two-sided",
+    rng: Any = None,
+    batch: int | None = None,
+    n_jobs: int | None = None,
+) -> BootstrapResult:
+    """Bootstrap interval of a metric's correlation with human scores.
+
+    Parameters
+    ----------
+    metric_scores, human_scores : array-like, shape (n_systems, n_items)
+        Scores of every system's output on every item, by the metric and by humans.
+    coefficient : {"kendall_tau", "pearson", "spearman"}, default "kendall_tau"
+        scipy.stats' definitions (Kendall's tau-b, mid-ranks for Spearman).
+    correlation_level : {"system", "item", "global"}, default "system"
+        What is correlated (see the module docstring).
+    resample : {"systems", "items", "both"}, default "both"
+        What the interval generalises over (Deutsch et al. 2021).
+    n_resamples, confidence_level, method, alternative, rng, batch, n_jobs
+        As in :func:`mlci.bootstrap_ci`.  ``method="auto"`` is the studentized interval
+        where the kernel has a derivative under the design (the global level resampling
+        systems or items), else BCa; resampling both is a custom crossed scheme, always
+        BCa with the delete-one-cell jackknife.
+
+    Returns
+    -------
+    BootstrapResult
+
+    Examples
+    --------
+    >>> import numpy as np, mlci
+    >>> rng = np.random.default_rng(0)
+    >>> quality = rng.normal(size=(12, 1)) + rng.normal(size=(12, 40))
+    >>> human = quality + rng.normal(size=(12, 40))
+    >>> metric = quality + rng.normal(size=(12, 40))
+    >>> res = mlci.correlation_ci(metric, human, correlation_level="system", resample="both",
+    ...                           n_resamples=300, rng=0)
+    >>> round(res.estimate, 3)
+    0.697
+    """
+    coefficient = check_choice("coefficient", coefficient, COEFFICIENTS)
+    correlation_level = check_choice("correlation_level", correlation_level, LEVELS)
+    resample = check_choice("resample", resample, RESAMPLE)
+    x, y = _matrices(("metric_scores", "human_scores"), (metric_scores, human_scores))
+    opts = bootstrap_options(
+        n_resamples=n_resamples,
+        confidence_level=confidence_level,
+        method=method,
+        alternative=alternative,
+        rng=rng,
+        batch=batch,
+        n_jobs=n_jobs,
+    )
+    ns, ni = x.shape
+    if correlation_level == "item" and ns < 3:
+        raise ValueError(
+            f"correlation_level='item' correlates the systems within every item; with {ns} "
+            "systems every "
+            "coefficient is +-1 or undefined. Use correlation_level='system' or 'global'."
+        )
+    if resample in ("items", "both") and ni < 2:
+        raise ValueError(f"resample={resample!r} needs at least 2 items; got {ni}.")
+    kernel = GridCorrelationKernel(x, y, correlation_level, coefficient)
+    system_of = np.repeat(np.arange(ns), ni)
+    item_of = np.tile(np.arange(ni), ns)
+    method_ = opts.method
+    if resample == "both" and method_ in ("auto", "studentized", "t"):
+        if method_ != "auto":
+            raise ValueError(
+                f"method={method_!r} linearizes the metric under one resampled unit; resampling "
+                "systems and items together has no linearization: use 'bca' or 'auto'."
+            )
+        method_ = "bca"
+    conditions = {"systems": system_of, "items": item_of, "both": None}[resample]
+    plan = plan_for_conditions(
+        ns * ni, conditions=conditions, n_resamples=opts.n_resamples, rng=opts.seed
+    )
+    sampler = None
+    if resample == "both":
+        sampler = UserSampler(
+            plan.weights_for(kernel.keys, kernel.m), _crossed(ns, ni), kernel.keys
+        )
+    if resample in ("systems", "both") and correlation_level == "system" and ns < MIN_SYSTEMS:
+        warn(
+            f"A system-level correlation over {ns} systems: below {MIN_SYSTEMS} systems, "
+            "mlci's simulation (docs/correlations.md) found no interval keeping its level "
+            "when systems are resampled. Treat the interval as optimistic.",
+            FewConditionsWarning,
+        )
+    res = run_bootstrap(
+        kernel,
+        plan,
+        method=method_,
+        confidence_level=opts.confidence_level,
+        alternative=opts.alternative,
+        batch=opts.engine.batch,
+        n_jobs=opts.engine.n_jobs,
+        max_memory=opts.engine.max_memory,
+        metric_name=kernel.name,
+        details={"level": correlation_level, "resample": resample, "n_systems": ns, "n_items": ni},
+        sampler=sampler,
+        scheme="crossed (systems x items)" if resample == "both" else None,
+    )
+    return res
+
+
+def williams_test(
+    r12: float, r13: float, r23: float, n: int, *, alternative: str = "two-sided"
+) -> TestResult:
+    """Williams' test of two dependent correlations sharing a variable.
+
+    Tests ``rho12 = rho13`` for the correlations of variable 1 (human scores) with
+    variables 2 and 3 (two metrics) on the same ``n`` units, given ``r23`` between the
+    metrics: ``t = (r12 - r13) sqrt((n - 1)(1 + r23) / (2 (n - 1)/(n - 3) |R| + rbar^2
+    (1 - r23)^3))``, ``|R| = 1 - r12^2 - r13^2 - r23^2 + 2 r12 r13 r23``, ``rbar = (r12 +
+    r13)/2``, on ``n - 3`` degrees of freedom (Williams 1959; Steiger 1980, eq. 7; as R's
+    ``psych::r.test``; Graham & Baldwin 2014 for MT metrics).  It assumes normal data and
+    Pearson correlations.
+
+    Parameters
+    ----------
+    r12, r13 : float
+        Correlations of the two metrics with the human scores.
+    r23 : float
+        Correlation between the two metrics.
+    n : int
+        Number of units correlated (systems at the system level), at least 4.
+    alternative : {"two-sided", "greater", "less"}
+        ``"greater"``: ``rho12 > rho13``.
+
+    Returns
+    -------
+    TestResult
+        ``statistic`` t, ``df`` n - 3, ``estimate`` r12 - r13.
+
+    Examples
+    --------
+    >>> res = williams_test(0.6, 0.4, 0.5, 50)
+    >>> round(res.statistic, 4), round(res.pvalue, 4)
+    (1.7051, 0.0948)
+    """
+    for name, r in (("r12", r12), ("r13", r13), ("r23", r23)):
+        if isinstance(r, bool) or not isinstance(r, int | float | np.floating | np.integer):
+            raise TypeError(f"`{name}` must be a correlation (a number); got {type(r).__name__}.")
+        if not -1.0 <= float(r) <= 1.0:
+            raise ValueError(f"`{name}` must be a correlation in [-1, 1]; got {r!r}.")
+    n = check_positive_int("n", n, minimum=4)
+    alternative = check_choice("alternative", alternative, ("two-sided", "greater", "less"))
+    from scipy import stats
+
+    r12, r13, r23 = float(r12), float(r13), float(r23)
+    det = 1.0 - r12**2 - r13**2 - r23**2 + 2.0 * r12 * r13 * r23
+    if det < 0:
+        raise ValueError(
+            f"The correlations r12={r12:g}, r13={r13:g}, r23={r23:g} are not jointly possible "
+            "(their correlation matrix is not positive semi-definite)."
+        )
+    rbar = (r12 + r13) / 2.0
+    den = 2.0 * (n - 1) / (n - 3) * det + rbar**2 * (1.0 - r23) ** 3
+    t = (r12 - r13) * np.sqrt((n - 1) * (1.0 + r23) / den) if den > 0 else np.nan
+    df = n - 3
+    if alternative == "two-sided":
+        p = 2.0 * stats.t.sf(abs(t), df)
+    elif alternative == "greater":
+        p = stats.t.sf(t, df)
+    else:
+        p = stats.t.cdf(t, df)
+    return TestResult(
+        statistic=float(t),
+        pvalue=float(min(p, 1.0)),
+        method="williams",
+        alternative=alternative,
+        df=float(df),
+        estimate=r12 - r13,
+    )
+
+
+def _standardize(a: np.ndarray) -> np.ndarray:
+    sd = a.std()
+    if sd == 0:
+        raise ValueError("A score matrix is constant: its correlation with anything is undefined.")
+    return (a - a.mean()) / sd
+
+
+def _unit_count(correlation_level: str, shape: tuple[int, int]) -> int:
+    return {"system": shape[0], "item": shape[0], "global": shape[0] * shape[1]}[correlation_level]
+
+
+def compare_correlations(
+    metric_a: Any,
+    metric_b: Any,
+    human_scores: Any,
+    *,
+    coefficient: str = "kendall_tau",
+    correlation_level: str = "system",
+    variant: str = "permutation",
+    resample: str = "both",
+    n_resamples: int = 1000,
+    alternative: str = "two-sided",
+    rng: Any = None,
+) -> TestResult:
+    """Do two metrics correlate differently with the same human scores?
+
+    Parameters
+    ----------
+    metric_a, metric_b, human_scores : array-like, shape (n_systems, n_items)
+    coefficient, correlation_level
+        As in :func:`correlation_ci`.
+    variant : {"permutation", "williams"}, default "permutation"
+        ``"permutation"``: Deutsch et al.'s (2021) paired permutation test.  The three
+        matrices are standardised (each to mean 0, sd 1 over all cells, as their
+        ``nlpstats``), then under the null the two metrics are exchangeable: each
+        permutation swaps the metrics' scores of every cell (``resample="both"``), of whole
+        systems (``"systems"``) or of whole items (``"items"``) with probability 1/2.
+        ``"williams"``: :func:`williams_test` on the three correlations at ``level``
+        (Pearson only; ``n`` = systems at the system level, cells at the global level).
+    resample : {"both", "systems", "items"}, default "both"
+        What the permutation swaps.
+    n_resamples : int, default 1000
+        Permutations.
+    alternative : {"two-sided", "greater", "less"}
+        ``"greater"``: metric A correlates more strongly than metric B.
+    rng : None, int or Generator
+
+    Returns
+    -------
+    TestResult
+        ``estimate`` is ``r(A, human) - r(B, human)``; ``details`` holds both correlations.
+        The permutation p-value is ``(1 + #{|null| >= |observed|}) / (1 + n_resamples)``
+        (Phipson & Smyth 2010; nlpstats uses ``#/n_resamples``).
+
+    Examples
+    --------
+    >>> import numpy as np, mlci
+    >>> rng = np.random.default_rng(0)
+    >>> quality = rng.normal(size=(10, 30))
+    >>> human = quality + rng.normal(size=(10, 30))
+    >>> good, noisy = quality + rng.normal(size=(10, 30)), quality + 3 * rng.normal(size=(10, 30))
+    >>> res = mlci.compare_correlations(good, noisy, human, correlation_level="global",
+    ...                                 n_resamples=999, rng=0)
+    >>> res.pvalue < 0.01
+    True
+    """
+    coefficient = check_choice("coefficient", coefficient, COEFFICIENTS)
+    correlation_level = check_choice("correlation_level", correlation_level, LEVELS)
+    variant = check_choice("variant", variant, ("permutation", "williams"))
+    resample = check_choice("resample", resample, RESAMPLE)
+    alternative = check_choice("alternative", alternative, ("two-sided", "greater", "less"))
+    a, b, z = _matrices(
+        ("metric_a", "metric_b", "human_scores"), (metric_a, metric_b, human_scores)
+    )
+    ones = np.ones((1, a.size))
+    if variant == "williams":
+        if coefficient != "pearson":
+            raise ValueError(
+                "Williams' test is derived for Pearson correlations of normal data; use "
+                "coefficient='pearson', or variant='permutation' for Kendall's or Spearman's."
+            )
+        if correlation_level == "item":
+            raise ValueError(
+                "Williams' test needs one correlation over n units; the item level averages "
+                "correlations. Use correlation_level='system' or 'global', or "
+                "variant='permutation'."
+            )
+
+        def corr(u: np.ndarray, v: np.ndarray) -> float:
+            return float(
+                GridCorrelationKernel(u, v, correlation_level, coefficient).evaluate(ones)[0]
+            )
+
+        r12, r13, r23 = corr(a, z), corr(b, z), corr(a, b)
+        res = williams_test(
+            r12, r13, r23, _unit_count(correlation_level, a.shape), alternative=alternative
+        )
+        return TestResult(
+            statistic=res.statistic,
+            pvalue=res.pvalue,
+            method="williams",
+            alternative=alternative,
+            df=res.df,
+            estimate=res.estimate,
+            details={"correlation_a": r12, "correlation_b": r13, "correlation_ab": r23},
+        )
+    n_resamples = check_positive_int("n_resamples", n_resamples)
+    gen = np.random.default_rng(check_rng_seed(rng))
+    a, b, z = _standardize(a), _standardize(b), _standardize(z)
+    ns, ni = a.shape
+
+    def diff(ka: GridCorrelationKernel, kb: GridCorrelationKernel) -> float:
+        return float(ka.evaluate(ones)[0] - kb.evaluate(ones)[0])
+
+    observed = diff(
+        GridCorrelationKernel(a, z, correlation_level, coefficient),
+        GridCorrelationKernel(b, z, correlation_level, coefficient),
+    )
+    null = np.empty(n_resamples)
+    for r in range(n_resamples):
+        if resample == "both":
+            swap = gen.random((ns, ni)) < 0.5
+        elif resample == "systems":
+            swap = np.broadcast_to(gen.random((ns, 1)) < 0.5, (ns, ni))
+        else:
+            swap = np.broadcast_to(gen.random((1, ni)) < 0.5, (ns, ni))
+        pa, pb = np.where(swap, b, a), np.where(swap, a, b)
+        null[r] = diff(
+            GridCorrelationKernel(pa, z, correlation_level, coefficient),
+            GridCorrelationKernel(pb, z, correlation_level, coefficient),
+        )
+    tol = 1e-12 * max(1.0, abs(observed))
+    if alternative == "two-sided":
+        count = np.sum(np.abs(null) >= abs(observed) - tol)
+    elif alternative == "greater":
+        count = np.sum(null >= observed - tol)
+    else:
+        count = np.sum(null <= observed + tol)
+    # the standardisation is affine per matrix: these are the raw data's correlations
+    r_a = float(GridCorrelationKernel(a, z, correlation_level, coefficient).evaluate(ones)[0])
+    r_b = float(GridCorrelationKernel(b, z, correlation_level, coefficient).evaluate(ones)[0])
+    return TestResult(
+        statistic=observed,
+        pvalue=float((1 + count) / (1 + n_resamples)),
+        method=f"permutation ({resample})",
+        alternative=alternative,
+        estimate=r_a - r_b,
+        details={
+            "correlation_a": r_a,
+            "correlation_b": r_b,
+            "n_resamples": n_resamples,
+            "level": correlation_level,
+            "coefficient": coefficient,
+        },
+    )

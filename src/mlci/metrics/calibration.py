@@ -1,0 +1,484 @@
+"""Calibration metrics: binned calibration errors, logistic recalibration, Brier decomposition.
+
+Every binned metric is a function of three weighted sums per bin (count, sum of outcomes,
+sum of predicted probabilities), so it is an :class:`~mlci.metrics._base.AdditiveKernel`:
+a bootstrap replicate is a vector of counts, never a copy of the data.
+
+Binning (``n_bins``, ``strategy``) is fixed on the data and held fixed across replicates:
+the interval is for the calibration error *with these bins*.  ``"uniform"`` bins are
+``(i/B, (i+1)/B]`` (the first one also holds 0), as scikit-learn's ``calibration_curve``
+and Kumar et al.'s ``calibration`` package; ``"quantile"`` edges are the percentiles of
+the predicted probabilities (``calibration_curve(strategy="quantile")``).
+
+* ``ece``: expected calibration error, ``sum_b n_b/n |mean(y)_b - mean(p)_b|`` (Naeini
+  et al. 2015; Guo et al. 2017).  ``mode="top_label"`` bins the confidence of the
+  predicted class against its correctness (Guo et al.), ``"classwise"`` averages the
+  one-vs-rest ECE of every class (Kull et al. 2019; Kumar et al.'s ``mode="marginal"``),
+  ``"positive"`` bins P(positive class) against the positive outcome.
+* ``ece_debiased``: Kumar, Liang & Ma (2019, "Verified uncertainty calibration",
+  NeurIPS) debiased estimator of the l2 calibration error: per bin with at least two
+  samples ``(mean(y) - mean(p))^2 - mean(y)(1 - mean(y)) / (n_b - 1)``, weighted by
+  ``n_b/n``, then ``sqrt(max(., 0))`` (their ``get_calibration_error(p=2, debias=True)``).
+* ``mce``: maximum calibration error over non-empty bins (Naeini et al. 2015).
+* ``calibration_slope``, ``calibration_intercept``: logistic recalibration (Cox 1958; Van
+  Calster et al. 2019, "Calibration: the Achilles heel of predictive analytics", BMC
+  Medicine): the slope of ``logit P(y=1) = a + b logit(p)``, and the intercept ``a`` of
+  ``logit P(y=1) = a + logit(p)`` (slope fixed at 1, "calibration-in-the-large").
+* ``brier_reliability``, ``brier_resolution``, ``brier_uncertainty``: Murphy's (1973)
+  decomposition ``Brier = REL - RES + UNC``, exact when the forecasts take one value per bin
+  (``strategy="unique"``), otherwise up to the within-bin terms of Stephenson et al. (2008).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import IrregularEstimandWarning
+from ..feedback import warn
+from ..inputs import binary_target, check_positive_int
+from ._base import AdditiveKernel, Kernel, safe_div
+from .multiclass import class_columns
+
+__all__ = [
+    "CALIBRATION_METRICS",
+    "RecalibrationKernel",
+    "bin_edges",
+    "brier_decomposition_kernel",
+    "calibration_bins",
+    "calibration_error_kernel",
+    "recalibration_kernel",
+]
+
+#: the binned calibration errors and what they compute
+CALIBRATION_METRICS = ("ece", "ece_debiased", "mce")
+_STRATEGIES = ("uniform", "quantile")
+_MODES = ("auto", "positive", "top_label", "classwise")
+#: warn when a calibration error is below this multiple of its expectation for a perfectly
+#: calibrated model with the same bins (the bins' noise alone)
+NEAR_ZERO_FACTOR = 2.0
+#: most distinct forecast values for ``strategy="unique"`` (one bin each)
+MAX_UNIQUE_BINS = 1000
+
+
+def bin_edges(y_prob: np.ndarray, n_bins: int, strategy: str) -> np.ndarray:
+    """Bin edges of probabilities: ``n_bins + 1`` values from 0 to 1 (``"uniform"``) or the
+    percentiles of ``y_prob`` (``"quantile"``, as scikit-learn's ``calibration_curve``).
+
+    Examples
+    --------
+    >>> bin_edges(np.array([0.1, 0.5, 0.9]), 2, "uniform").tolist()
+    [0.0, 0.5, 1.0]
+    """
+    if strategy == "uniform":
+        return np.linspace(0.0, 1.0, n_bins + 1)
+    return np.percentile(y_prob, np.linspace(0.0, 100.0, n_bins + 1))
+
+
+def calibration_bins(y_prob: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Bin of every probability: bin ``i`` is ``(edges[i], edges[i+1]]`` and the first bin
+    also holds ``edges[0]`` (scikit-learn's ``calibration_curve`` rule)."""
+    return np.searchsorted(edges[1:-1], y_prob).astype(np.intp)
+
+
+def _check_options(n_bins: Any, strategy: Any, mode: Any = "auto") -> int:
+    n_bins = check_positive_int("n_bins", n_bins)
+    if strategy not in _STRATEGIES:
+        raise ValueError(
+            f"`strategy` must be one of {', '.join(map(repr, _STRATEGIES))}; got {strategy!r}."
+        )
+    if mode not in _MODES:
+        raise ValueError(f"`mode` must be one of {', '.join(map(repr, _MODES))}; got {mode!r}.")
+    return n_bins
+
+
+def _check_probabilities(p: np.ndarray, name: str) -> None:
+    if p.size and ((p < 0).any() or (p > 1).any()):
+        raise ValueError(
+            f"{name!r} needs probabilities in [0, 1] in `y_score`; found values from "
+            f"{p.min():.4g} to {p.max():.4g}. Pass probabilities (e.g. predict_proba), not "
+            "decision scores or logits."
+        )
+
+
+def _columns(
+    name: str, y_true: Any, y_score: Any, pos_label: Any, labels: Any, mode: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """The (probability, outcome) columns that are binned: arrays of shape (n, C)."""
+    y = np.asarray(y_true)
+    p = np.asarray(y_score, dtype=float)
+    _check_probabilities(p, name)
+    if p.ndim == 1 or p.shape[1] == 1:
+        if mode in ("top_label", "classwise"):
+            raise ValueError(
+                f"mode={mode!r} needs one probability column per class in `y_score` "
+                "(an (n, K) matrix); with one column of P(positive) use mode='positive'."
+            )
+        if labels is not None:
+            raise ValueError(
+                "`labels` applies to a matrix of class probabilities; with one column of "
+                "P(positive) pass `pos_label`."
+            )
+        pos = binary_target(y, pos_label, metric=name)
+        return p.reshape(-1, 1), pos.astype(float).reshape(-1, 1)
+    if pos_label is not None:
+        raise ValueError(
+            f"`pos_label` does not apply to {name!r} with one probability column per class; "
+            "the columns follow the sorted class labels (or `labels`)."
+        )
+    rows = p.sum(axis=1)
+    if not np.allclose(rows, 1.0, rtol=0.0, atol=1e-3):
+        raise ValueError(
+            f"The rows of `y_score` must sum to 1 (class probabilities); they range from "
+            f"{rows.min():.6g} to {rows.max():.6g}."
+        )
+    _, idx = class_columns(name, y, p, labels)
+    k = p.shape[1]
+    if mode == "positive":
+        raise ValueError(
+            f"mode='positive' needs one column of P(positive) in `y_score`; it has {k} "
+            "columns: use mode='top_label' or 'classwise'."
+        )
+    if mode == "classwise":
+        return p, (idx[:, None] == np.arange(k)[None, :]).astype(float)
+    # top-label: the confidence of the predicted class (first highest column, as argmax)
+    pred = np.argmax(p, axis=1)
+    return p[np.arange(len(p)), pred][:, None], (pred == idx).astype(float)[:, None]
+
+
+def _binned_phi(p: np.ndarray, y: np.ndarray, n_bins: int, strategy: str) -> np.ndarray:
+    """Per-sample vectors ``(n, C * B * 3)``: one-hot of the bin times (1, y, p), per column."""
+    n, c = p.shape
+    phi = np.zeros((n, c, n_bins, 3))
+    rows = np.arange(n)
+    for j in range(c):
+        which = calibration_bins(p[:, j], bin_edges(p[:, j], n_bins, strategy))
+        phi[rows, j, which, 0] = 1.0
+        phi[rows, j, which, 1] = y[:, j]
+        phi[rows, j, which, 2] = p[:, j]
+    return phi.reshape(n, -1)
+
+
+def _bin_sums(s: np.ndarray, c: int, n_bins: int) -> tuple[np.ndarray, ...]:
+    s = s.reshape(s.shape[0], c, n_bins, 3)
+    return s[..., 0], s[..., 1], s[..., 2]
+
+
+def _ece(c: int, n_bins: int) -> Any:
+    def g(s: np.ndarray) -> np.ndarray:
+        cnt, sy, sp = _bin_sums(s, c, n_bins)
+        total = cnt.sum(axis=2)
+        # an empty bin has sy = sp = 0: no division needed
+        return safe_div(np.abs(sy - sp).sum(axis=2), total).mean(axis=1)
+
+    return g
+
+
+def _mce(c: int, n_bins: int) -> Any:
+    def g(s: np.ndarray) -> np.ndarray:
+        cnt, sy, sp = _bin_sums(s, c, n_bins)
+        gap = np.where(cnt > 0, np.abs(safe_div(sy - sp, cnt)), -np.inf)
+        top = gap.max(axis=2)
+        return np.where(np.isfinite(top), top, np.nan).mean(axis=1)
+
+    return g
+
+
+def _ece_debiased(c: int, n_bins: int) -> Any:
+    def g(s: np.ndarray) -> np.ndarray:
+        cnt, sy, sp = _bin_sums(s, c, n_bins)
+        total = cnt.sum(axis=2)
+        big = cnt >= 2
+        ybar = safe_div(sy, cnt)
+        gap2 = safe_div(sy - sp, cnt) ** 2
+        term = np.where(big, gap2 - ybar * (1.0 - ybar) / np.where(big, cnt - 1.0, 1.0), 0.0)
+        sq = safe_div((cnt * term).sum(axis=2), total)
+        # Kumar et al.'s marginal mode: the mean over classes of each class's squared value
+        return np.sqrt((np.maximum(sq, 0.0)).mean(axis=1))
+
+    return g
+
+
+def _calibrated_noise(phi: np.ndarray, c: int, n_bins: int) -> tuple[float, float]:
+    """Expected ECE and Brier reliability of a perfectly calibrated model with these bins:
+    per bin ``mean |ybar - pbar| ~ sqrt(2/pi) sqrt(pbar (1 - pbar) / n_b)`` and ``E (ybar -
+    pbar)^2 = pbar (1 - pbar) / n_b`` (normal approximation), weighted by ``n_b / n``."""
+    s = phi.sum(axis=0)[None, :]
+    cnt, _, sp = _bin_sums(s, c, n_bins)
+    cnt, sp = cnt[0], sp[0]
+    n = cnt.sum(axis=1)
+    pbar = np.where(cnt > 0, safe_div(sp, cnt), 0.0)
+    var = pbar * (1.0 - pbar)
+    ece0 = (np.sqrt(2.0 / np.pi) * np.sqrt(var * cnt)).sum(axis=1) / n
+    rel0 = var.sum(axis=1) / n
+    return float(ece0.mean()), float(rel0.mean())
+
+
+def _warn_near_zero(name: str, value: float, noise: float) -> None:
+    if np.isfinite(value) and value < NEAR_ZERO_FACTOR * noise:
+        warn(
+            f"{name!r} is {value:.4g}, within {NEAR_ZERO_FACTOR:g} times what the bins' noise "
+            f"alone gives a perfectly calibrated model ({noise:.4g}): near zero this "
+            "calibration error is biased upward and its bootstrap intervals tend to exclude "
+            "the true value (docs/calibration.md). Report 'ece_debiased', or the calibration "
+            "slope and intercept, instead; or use fewer bins.",
+            IrregularEstimandWarning,
+        )
+
+
+class _NoGradient(AdditiveKernel):
+    """An additive kernel whose metric is not differentiable (a maximum, a clipped root):
+    no linearized interval, so ``method="auto"`` gives BCa."""
+
+    def gradient(self, w: np.ndarray, values: np.ndarray) -> np.ndarray | None:
+        return None
+
+
+def calibration_error_kernel(
+    name: str,
+    y_true: Any,
+    y_score: Any,
+    *,
+    n_bins: int = 15,
+    strategy: str = "uniform",
+    mode: str = "auto",
+    pos_label: Any = None,
+    labels: Any = None,
+) -> AdditiveKernel:
+    """Kernel of ``ece``, ``ece_debiased`` or ``mce`` (see the module docstring).
+
+    ``mode="auto"``: ``"positive"`` for one column of P(positive), ``"top_label"`` for a
+    matrix of class probabilities.
+    """
+    n_bins = _check_options(n_bins, strategy, mode)
+    p0 = np.asarray(y_score, dtype=float)
+    if mode == "auto":
+        mode = "positive" if (p0.ndim == 1 or p0.shape[1] == 1) else "top_label"
+    p, y = _columns(name, y_true, y_score, pos_label, labels, mode)
+    phi = _binned_phi(p, y, n_bins, strategy)
+    c = p.shape[1]
+    if name == "ece":
+        kernel: AdditiveKernel = AdditiveKernel(phi, _ece(c, n_bins), (), "ece")
+    elif name == "mce":
+        kernel = _NoGradient(phi, _mce(c, n_bins), (), "mce")
+    else:
+        kernel = _NoGradient(phi, _ece_debiased(c, n_bins), (), "ece_debiased")
+    kernel.bounds = (0.0, 1.0)
+    if name in ("ece", "mce"):
+        value = float(kernel.g(phi.sum(axis=0)[None, :])[0])
+        ece0, _ = _calibrated_noise(phi, c, n_bins)
+        # the maximum's noise is larger than the mean's: compare the ECE in both cases
+        ece = value if name == "ece" else float(_ece(c, n_bins)(phi.sum(axis=0)[None, :])[0])
+        _warn_near_zero(name if name == "ece" else "mce (the ECE of its bins)", ece, ece0)
+    return kernel
+
+
+def _brier_part(part: str, n_bins: int) -> Any:
+    def g(s: np.ndarray) -> np.ndarray:
+        cnt, sy, sp = _bin_sums(s, 1, n_bins)
+        cnt, sy, sp = cnt[:, 0], sy[:, 0], sp[:, 0]
+        total = cnt.sum(axis=1)
+        obar = safe_div(sy.sum(axis=1), total)
+        if part == "uncertainty":
+            return obar * (1.0 - obar)
+        ob = np.where(cnt > 0, safe_div(sy, cnt), 0.0)
+        if part == "reliability":
+            fb = np.where(cnt > 0, safe_div(sp, cnt), 0.0)
+            return safe_div((cnt * (fb - ob) ** 2).sum(axis=1), total)
+        return safe_div((cnt * (ob - obar[:, None]) ** 2).sum(axis=1), total)
+
+    return g
+
+
+def brier_decomposition_kernel(
+    part: str,
+    y_true: Any,
+    y_score: Any,
+    *,
+    n_bins: int = 10,
+    strategy: str = "uniform",
+    pos_label: Any = None,
+) -> AdditiveKernel:
+    """Kernel of one term of Murphy's (1973) Brier decomposition (binary forecasts).
+
+    ``part`` is ``"reliability"`` (``sum_b n_b (mean p_b - mean y_b)^2 / n``),
+    ``"resolution"`` (``sum_b n_b (mean y_b - mean y)^2 / n``) or ``"uncertainty"``
+    (``mean y (1 - mean y)``).  ``strategy="unique"`` makes every distinct forecast a bin
+    (then ``REL - RES + UNC`` is the Brier score exactly); ``n_bins`` is then ignored.
+    """
+    if strategy == "unique":
+        n_bins = check_positive_int("n_bins", n_bins)
+    else:
+        n_bins = _check_options(n_bins, strategy)
+    p = np.asarray(y_score, dtype=float)
+    if p.ndim != 1 and p.shape[1] != 1:
+        raise ValueError(
+            f"'brier_{part}' is the decomposition of a binary forecast: `y_score` must be "
+            f"one column of P(positive); got shape {p.shape}."
+        )
+    p = p.reshape(-1)
+    _check_probabilities(p, f"brier_{part}")
+    y = binary_target(np.asarray(y_true), pos_label, metric=f"brier_{part}").astype(float)
+    if strategy == "unique":
+        values, which = np.unique(p, return_inverse=True)
+        if len(values) > MAX_UNIQUE_BINS:
+            raise ValueError(
+                f"strategy='unique' makes one bin per distinct forecast, but `y_score` has "
+                f"{len(values)} distinct values (more than {MAX_UNIQUE_BINS}); use "
+                "strategy='uniform' or 'quantile' with `n_bins`."
+            )
+        n_bins = len(values)
+        cells = np.zeros((len(p), n_bins, 3))
+        rows = np.arange(len(p))
+        cells[rows, which, 0] = 1.0
+        cells[rows, which, 1] = y
+        cells[rows, which, 2] = p
+        phi = cells.reshape(len(p), -1)
+    else:
+        phi = _binned_phi(p[:, None], y[:, None], n_bins, strategy)
+    if part == "uncertainty":
+        # ybar (1 - ybar) has a zero derivative at ybar = 1/2: no linearization there
+        kernel: AdditiveKernel = _NoGradient(
+            phi, _brier_part(part, n_bins), (), "brier_uncertainty"
+        )
+        kernel.bounds = (0.0, 0.25)
+        return kernel
+    kernel = AdditiveKernel(phi, _brier_part(part, n_bins), (), f"brier_{part}")
+    kernel.bounds = (0.0, 1.0)
+    if part == "reliability":
+        _, rel0 = _calibrated_noise(phi, 1, n_bins)
+        _warn_near_zero("brier_reliability", float(kernel.g(phi.sum(axis=0)[None, :])[0]), rel0)
+    return kernel
+
+
+def _logit(p: np.ndarray) -> np.ndarray:
+    return np.log(p) - np.log1p(-p)
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 0.5 * (1.0 + np.tanh(0.5 * z))
+
+
+class RecalibrationKernel(Kernel):
+    """Logistic recalibration ``logit P(y=1) = a + b logit(p)``, fitted by Newton's method
+    on every replicate at once (weights = the replicate's counts).
+
+    ``part="slope"``: ``b``; ``part="intercept"``: ``a`` with ``b`` fixed at 1 (an offset).
+    Atoms are the distinct ``(y, p)`` pairs.  The derivative is exact: the fitted
+    coefficients solve ``sum_i w_i x_i (y_i - mu_i) = 0``, so (implicit function theorem)
+    ``d beta / d w_k = H^-1 x_k (y_k - mu_k)`` with ``H = sum_i w_i mu_i (1 - mu_i) x_i x_i'``.
+    """
+
+    work_factor = 12.0
+    max_iter = 100
+    tol = 1e-13
+
+    def __init__(self, y: np.ndarray, p: np.ndarray, part: str) -> None:
+        pairs, keys = np.unique(np.column_stack([y, p]), axis=0, return_inverse=True)
+        self.keys = keys.reshape(-1).astype(np.intp)
+        self.m = len(pairs)
+        self.y = pairs[:, 0]
+        self.z = _logit(pairs[:, 1])
+        self.part = part
+        self.name = f"calibration_{part}"
+        # replicates start from the fit on the data: a few Newton steps from there
+        self._start = np.array([0.0, 1.0])
+        beta, ok = self._fit(np.bincount(self.keys, minlength=self.m)[None, :].astype(float))
+        if ok[0]:
+            self._start = beta[0]
+
+    def _loglik(self, w: np.ndarray, beta: np.ndarray) -> np.ndarray:
+        eta = beta[:, :1] + beta[:, 1:] * self.z
+        # log sigmoid(eta) and log(1 - sigmoid(eta)) without overflow
+        return (w * (self.y * eta - np.logaddexp(0.0, eta))).sum(axis=1)
+
+    def _fit(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Coefficients ``(b, 2)`` (a, b) and the converged mask.
+
+        Newton's method with step halving (a step that lowers the log-likelihood is halved
+        up to 40 times), so that forecasts with extreme logits converge too."""
+        w = np.asarray(w, dtype=float)
+        bsz = w.shape[0]
+        beta = np.tile(self._start, (bsz, 1))
+        y, z = self.y, self.z
+        small = np.zeros(bsz, dtype=bool)
+        with np.errstate(all="ignore"):
+            ll = self._loglik(w, beta)
+            for _ in range(self.max_iter):
+                eta = beta[:, :1] + beta[:, 1:] * z
+                mu = _sigmoid(eta)
+                r = w * (y - mu)
+                v = w * mu * (1.0 - mu)
+                if self.part == "intercept":
+                    step = np.zeros((bsz, 2))
+                    step[:, 0] = safe_div(r.sum(axis=1), v.sum(axis=1))
+                else:
+                    g0, g1 = r.sum(axis=1), (r * z).sum(axis=1)
+                    h00, h01, h11 = v.sum(axis=1), (v * z).sum(axis=1), (v * z * z).sum(axis=1)
+                    det = h00 * h11 - h01 * h01
+                    step = np.column_stack(
+                        [safe_div(h11 * g0 - h01 * g1, det), safe_div(h00 * g1 - h01 * g0, det)]
+                    )
+                step = np.where(np.isfinite(step), step, np.nan)
+                for _ in range(40):
+                    trial = beta + step
+                    new = self._loglik(w, trial)
+                    worse = ~(new >= ll - 1e-12 * np.abs(ll)) & np.isfinite(step).all(axis=1)
+                    if not worse.any():
+                        break
+                    step = np.where(worse[:, None], step / 2.0, step)
+                beta = trial
+                ll = new
+                small = np.abs(step).max(axis=1) <= self.tol * (1.0 + np.abs(beta).max(axis=1))
+                if (small | ~np.isfinite(beta).all(axis=1)).all():
+                    break
+        return beta, small
+
+    def evaluate(self, w: np.ndarray) -> np.ndarray:
+        beta, ok = self._fit(w)
+        out = beta[:, 1] if self.part == "slope" else beta[:, 0]
+        return np.where(ok, out, np.nan)
+
+    def gradient(self, w: np.ndarray, values: np.ndarray) -> np.ndarray:
+        beta, _ = self._fit(w)
+        w = np.asarray(w, dtype=float)
+        y, z = self.y, self.z
+        with np.errstate(all="ignore"):
+            mu = _sigmoid(beta[:, :1] + beta[:, 1:] * z)
+            resid = y - mu
+            v = w * mu * (1.0 - mu)
+            if self.part == "intercept":
+                return resid / v.sum(axis=1, keepdims=True)
+            h00, h01, h11 = v.sum(axis=1), (v * z).sum(axis=1), (v * z * z).sum(axis=1)
+            det = h00 * h11 - h01 * h01
+            # second row of H^-1 times x_k = (1, z_k)
+            row = (-h01[:, None] + h00[:, None] * z) / det[:, None]
+            return row * resid
+
+
+def recalibration_kernel(
+    part: str, y_true: Any, y_score: Any, *, pos_label: Any = None
+) -> RecalibrationKernel:
+    """Kernel of ``calibration_slope`` or ``calibration_intercept`` (binary forecasts)."""
+    name = f"calibration_{part}"
+    p = np.asarray(y_score, dtype=float)
+    if p.ndim != 1 and p.shape[1] != 1:
+        raise ValueError(
+            f"{name!r} recalibrates a binary forecast: `y_score` must be one column of "
+            f"P(positive); got shape {p.shape}."
+        )
+    p = p.reshape(-1)
+    _check_probabilities(p, name)
+    if ((p == 0) | (p == 1)).any():
+        raise ValueError(
+            f"{name!r} regresses on logit(p), which is infinite at p = 0 or 1; `y_score` has "
+            f"{int(((p == 0) | (p == 1)).sum())} such value(s). Clip them first, e.g. "
+            "np.clip(y_score, 1e-6, 1 - 1e-6), and say so."
+        )
+    y = binary_target(np.asarray(y_true), pos_label, metric=name).astype(float)
+    if y.min() == y.max():
+        raise ValueError(f"{name!r} needs both outcomes in `y_true`; it holds only one.")
+    kernel = RecalibrationKernel(y, p, part)
+    kernel.bounds = (-np.inf, np.inf)
+    return kernel
