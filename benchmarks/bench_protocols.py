@@ -48,7 +48,8 @@ from mlci.protocols._fitting import (
     set_scores,
 )
 from mlci.protocols.bootstrap632 import oob_standard_error
-from mlci.protocols.crossval import fold_ids, nested_statistics, plan_fits
+from mlci.protocols.cv_statistics import nested_statistics
+from mlci.protocols.splits import fold_ids, plan_fits
 
 B632 = 1000  # bootstrap632_ci's default number of bootstraps
 

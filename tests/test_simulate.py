@@ -17,6 +17,7 @@ from sklearn.metrics import roc_auc_score
 import mlci
 from mlci import simulate
 from mlci.engine.intervals import bootstrap_interval
+from mlci.simulation.data import _binormal_grid_auc
 
 
 def anova_icc(correct: np.ndarray, conditions: np.ndarray) -> float:
@@ -59,7 +60,7 @@ def test_binormal_auc_with_ties(step):
 
 def test_binormal_grid_formula_tends_to_the_continuous_auc():
     d = np.sqrt(2) * 0.8416212335729143  # AUC 0.8
-    assert abs(simulate._binormal_grid_auc(d, 0.001) - 0.8) < 1e-6
+    assert abs(_binormal_grid_auc(d, 0.001) - 0.8) < 1e-6
 
 
 @pytest.mark.parametrize("model", ["beta", "logit-normal"])

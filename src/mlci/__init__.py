@@ -67,7 +67,6 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "paired_cv_scores",
         "paired_ttest_chunks",
     ),
-    "comparison.methods": ("PooledResult", "compare_methods", "evaluate_method", "pooled_ci"),
     "comparison.bayesian": (
         "BayesianComparison",
         "correlated_bayesian_ttest",
@@ -100,6 +99,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "metrics": ("list_metrics",),
     "protocols.bootstrap632": ("BootstrapErrorResult", "bootstrap632_ci"),
     "protocols.crossval": ("CVResult", "cross_val_ci", "cross_val_compare"),
+    "protocols.learners": ("PooledResult", "compare_methods", "evaluate_method", "pooled_ci"),
     "protocols.oob": ("OOBResult", "oob_ci"),
     "results": ("BootstrapResult", "ConfidenceInterval", "IntervalResult", "TestResult"),
     "scores.confusion": ("ConfusionMatrix", "pointwise_cm"),
@@ -158,6 +158,7 @@ _SUBMODULES = frozenset(
         "results",
         "scores",
         "simulate",
+        "simulation",
     }
 )
 

@@ -15,9 +15,9 @@ import pyarrow as pa
 import pytest
 from sklearn.metrics import accuracy_score
 
-from mlci.comparison.methods import compare_methods, evaluate_method, pooled_ci
 from mlci.comparison.paired import compare
 from mlci.comparison.permutation import permutation_test
+from mlci.protocols.learners import compare_methods, evaluate_method, pooled_ci
 
 N = 120
 _rng = np.random.default_rng(0)

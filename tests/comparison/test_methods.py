@@ -12,10 +12,10 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import accuracy_score
 
 import mlci
-from mlci.comparison.methods import compare_methods, evaluate_method, pooled_ci
 from mlci.engine.resampling import make_plan
 from mlci.engine.sampler import Stream, block_generator, stream_seed
 from mlci.metrics import get_kernel
+from mlci.protocols.learners import compare_methods, evaluate_method, pooled_ci
 
 SCALE = float(os.environ["MLCI_SLOW_SCALE"])
 

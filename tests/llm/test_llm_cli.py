@@ -8,8 +8,8 @@ import pytest
 
 import mlci
 import mlci.cli
+from mlci.cli.llm import option_message
 from mlci.data import llm_example_path
-from mlci.llm.cli import option_message
 
 
 def run(capsys, argv):

@@ -480,7 +480,8 @@ def test_compare_is_the_corrected_t_test_of_the_fold_differences():
 def test_nested_compare_is_nested_cv_of_the_per_sample_differences():
     from sklearn.linear_model import Ridge
 
-    from mlci.protocols.crossval import nested_statistics, plan_fits
+    from mlci.protocols.cv_statistics import nested_statistics
+    from mlci.protocols.splits import plan_fits
 
     n, k, reps = len(YR), 5, 3
     a, b = LinearRegression(), Ridge(alpha=20.0)

@@ -12,7 +12,8 @@ from sklearn.linear_model import LinearRegression, LogisticRegression
 import mlci
 from mlci.engine.sampler import Stream, block_generator
 from mlci.inputs import check_rng_seed
-from mlci.protocols.crossval import mean_skewness, skew_corrected_interval
+from mlci.protocols.crossval import skew_corrected_interval
+from mlci.protocols.cv_statistics import mean_skewness
 
 RNG = np.random.default_rng(11)
 XR = RNG.normal(size=(50, 3))

@@ -73,7 +73,7 @@ COMMANDS: dict[str, Callable[[Any], Any]] = {
     "report": _adder(".report", "add_report"),
     "metrics": _adder(".info", "add_metrics"),
     "example": _adder(".info", "add_example"),
-    "llm": _adder("..llm.cli", "add_llm"),
+    "llm": _adder(".llm", "add_llm"),
     "mt": _adder("..mt.cli", "add_mt"),
     "ir": _adder("..ir.cli", "add_ir"),
 }

@@ -24,7 +24,7 @@ from ..classical.proportions import PROPORTION_METHODS, proportion_ci
 from ..data import example_path
 from ..engine.bootstrap import bootstrap_ci
 from ..inputs import INTERVAL_METHODS, positive_label
-from ..metrics import weight_argument
+from ..metrics import METRICS, weight_argument
 from .common import (
     _KINDS,
     DEFAULT_METHOD,
@@ -68,20 +68,9 @@ ANALYTIC_METHODS = (*PROPORTION_CLI, *AUC_CLI)
 #: every ``--method`` (the bootstrap methods follow :data:`mlci.inputs.INTERVAL_METHODS`)
 METHODS = (*INTERVAL_METHODS, *ANALYTIC_METHODS)
 
-#: proportion metrics: name -> (numerator, denominator) as functions of (truth, decision)
-#: booleans; accuracy and error_rate take any labels (the booleans are "correct")
-_RATES = {
-    "recall": ("tp", "p"),
-    "sensitivity": ("tp", "p"),
-    "tpr": ("tp", "p"),
-    "fnr": ("fn", "p"),
-    "specificity": ("tn", "n"),
-    "tnr": ("tn", "n"),
-    "fpr": ("fp", "n"),
-    "precision": ("tp", "pp"),
-    "fdr": ("fp", "pp"),
-    "npv": ("tn", "pn"),
-}
+#: proportion metrics: name -> (numerator, denominator) counts (MetricInfo.proportion);
+#: accuracy and error_rate take any labels (the booleans are "correct")
+_RATES = {name: info.proportion for name, info in METRICS.items() if info.proportion}
 #: the per-sample column option that each metric runs over (one row per column)
 _OUTPUT_OF = {"y_pred": "--pred", "y_score": "--score", "values": "--value"}
 

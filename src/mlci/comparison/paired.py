@@ -52,7 +52,8 @@ from ..inputs import (
     check_positive_int,
     fill_doc,
 )
-from ..metrics import get_kernel, metric_params
+from ..metrics import METRICS, SCORE_STATISTICS, get_kernel, metric_params
+from ..metrics import higher_is_better as metric_direction
 from ..results import (
     BootstrapResult,
     ConfidenceInterval,
@@ -81,9 +82,10 @@ __all__ = [
     "compare",
 ]
 
-#: metrics for which a lower value is better (the ranking needs the direction)
+#: metrics for which a lower value is better (the ranking needs the direction), as
+#: MetricInfo.higher_is_better says (registered metrics and score statistics, no aliases)
 LOWER_IS_BETTER = frozenset(
-    {"error_rate", "fpr", "fnr", "fdr", "log_loss", "brier", "mae", "mse", "rmse", "eer", "wer"}
+    name for name in (*METRICS, *SCORE_STATISTICS) if metric_direction(name) is False
 )
 
 

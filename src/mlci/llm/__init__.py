@@ -9,7 +9,7 @@
 * :mod:`~mlci.llm.compare`: :func:`llm_compare` (paired differences on shared items,
   adjusted p-values, a leaderboard with rank intervals);
 * :mod:`~mlci.llm.planning`: :func:`llm_sample_size` (items and repeats for a power);
-* :mod:`~mlci.llm.cli`: the ``mlci llm`` subcommands.
+* the ``mlci llm`` subcommands are in :mod:`mlci.cli.llm`, with the other subcommands.
 
 See docs/llm.md.
 """

@@ -6,6 +6,7 @@ to the data and returns a kernel that evaluates it on chunks of replicate weight
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import inspect
 import warnings
@@ -50,6 +51,8 @@ from .ranking import AveragePrecisionKernel, RocAucKernel
 
 __all__ = [
     "METRICS",
+    "METRIC_ALIASES",
+    "SCORE_STATISTICS",
     "AdditiveKernel",
     "AveragePrecisionKernel",
     "ConfusionKernel",
@@ -63,6 +66,7 @@ __all__ = [
     "check_sample_weight",
     "close_metric_names",
     "get_kernel",
+    "higher_is_better",
     "list_metrics",
     "metric_info",
     "metric_params",
@@ -77,7 +81,12 @@ class MetricInfo:
     """A registered metric: its inputs, its options and how to bind it to data.
 
     ``kinds`` says how the input gate reads each input (see :class:`mlci.inputs.ArgSpec`);
-    ``bounds`` is the metric's range (intervals stay inside it).
+    ``bounds`` is the metric's range (intervals stay inside it).  The facts the rest of
+    mlci reads about a metric live here too: ``higher_is_better`` (None: no direction,
+    e.g. a mean of values), ``pointwise`` (the mean of a per-sample value: a loss or a
+    0/1 correctness), ``proportion`` (a rate's numerator and denominator counts, e.g.
+    ``("tp", "p")``: true positives among the positives; ``"pp"``/``"pn"``: predicted
+    positives/negatives) and ``regression`` (a metric of numeric targets).
     """
 
     name: str
@@ -87,6 +96,10 @@ class MetricInfo:
     description: str
     kinds: tuple[ArgSpec, ...] = ()
     bounds: tuple[float, float] = (-np.inf, np.inf)
+    higher_is_better: bool | None = True
+    pointwise: bool = False
+    proportion: tuple[str, str] | None = None
+    regression: bool = False
 
 
 def _conf(name: str) -> Callable[..., Kernel]:
@@ -365,6 +378,85 @@ METRICS["krippendorff_alpha"] = MetricInfo(
     (_RATINGS,),
     (-np.inf, 1.0),
 )
+
+
+# every registered metric's direction and facts (MetricInfo), after all registrations
+#: the numerator and denominator counts of every rate, by the rate it is (RATE_METRICS)
+_PROPORTIONS = {
+    "recall": ("tp", "p"),
+    "specificity": ("tn", "n"),
+    "fpr": ("fp", "n"),
+    "fnr": ("fn", "p"),
+    "precision": ("tp", "pp"),
+    "fdr": ("fp", "pp"),
+    "npv": ("tn", "pn"),
+}
+_LOWER_IS_BETTER = (
+    "error_rate",
+    "fpr",
+    "fnr",
+    "fdr",
+    "log_loss",
+    "brier",
+    "mae",
+    "mse",
+    "rmse",
+    "wer",
+    "ece",
+    "ece_debiased",
+    "mce",
+    "brier_reliability",
+)
+#: no better direction: a plain mean, a calibration coefficient (1 and 0 are calibrated),
+#: the outcome's own uncertainty
+_NO_DIRECTION = (
+    "mean",
+    "weighted_mean",
+    "calibration_slope",
+    "calibration_intercept",
+    "brier_uncertainty",
+)
+_POINTWISE = ("accuracy", "error_rate", "mse", "mae", "log_loss", "brier")
+_REGRESSION = ("mse", "mae", "rmse", "r2")
+for _name, _info in METRICS.items():
+    METRICS[_name] = dataclasses.replace(
+        _info,
+        higher_is_better=None if _name in _NO_DIRECTION else _name not in _LOWER_IS_BETTER,
+        pointwise=_name in _POINTWISE,
+        proportion=_PROPORTIONS.get(RATE_METRICS.get(_name, "")),
+        regression=_name in _REGRESSION,
+    )
+
+#: other spellings of registered metrics in score analysis (verification's tar/far...)
+METRIC_ALIASES = {
+    "ppv": "precision",
+    "tar": "tpr",
+    "frr": "fnr",
+    "trr": "tnr",
+    "far": "fpr",
+    "class_accuracy": "accuracy",
+    "auc": "roc_auc",
+}
+
+
+#: statistics of scores that are not registered metrics (score analysis, verification),
+#: and whether a larger value is better
+SCORE_STATISTICS: dict[str, bool | None] = {"eer": False, "eer_threshold": None}
+
+
+def higher_is_better(name: str) -> bool | None:
+    """Whether a larger value of the metric ``name`` (or of an alias, or of a statistic of
+    :data:`SCORE_STATISTICS`) is better; None for a metric without a direction or an
+    unknown name.
+
+    Examples
+    --------
+    >>> higher_is_better("tar"), higher_is_better("eer"), higher_is_better("mean")
+    (True, False, None)
+    """
+    name = METRIC_ALIASES.get(name, name)
+    info = METRICS.get(name)
+    return SCORE_STATISTICS.get(name) if info is None else info.higher_is_better
 
 
 def list_metrics() -> list[str]:

@@ -25,7 +25,7 @@ from ..inputs import (
     missing_mask,
     positive_label,
 )
-from ..metrics import AdditiveKernel, ConfusionKernel, Kernel, get_kernel, metric_info
+from ..metrics import METRICS, AdditiveKernel, ConfusionKernel, Kernel, get_kernel, metric_info
 
 __all__ = [
     "POINTWISE_METRICS",
@@ -42,9 +42,9 @@ __all__ = [
 
 #: metrics that are the mean of a per-sample value (a loss or a 0/1 correctness): the
 #: nested cross-validation and the bootstrap estimators need these per-sample values
-POINTWISE_METRICS = ("accuracy", "error_rate", "mse", "mae", "log_loss", "brier")
+POINTWISE_METRICS = tuple(name for name, info in METRICS.items() if info.pointwise)
 #: metrics of numeric targets (regression)
-REGRESSION_METRICS = ("mse", "mae", "rmse", "r2")
+REGRESSION_METRICS = tuple(name for name, info in METRICS.items() if info.regression)
 #: metrics an estimator's labels (``predict``) feed; the others take scores
 _PROTOCOL_METRICS = (
     "accuracy",
@@ -57,7 +57,10 @@ _PROTOCOL_METRICS = (
     "average_precision",
     "log_loss",
     "brier",
-    *REGRESSION_METRICS,
+    "mse",
+    "mae",
+    "rmse",
+    "r2",
 )
 
 
@@ -100,7 +103,7 @@ def metric_spec(metric: Any, pos_label: Any) -> MetricSpec:
         response = "proba"
     else:
         response = "score"
-    regression = info.name in REGRESSION_METRICS
+    regression = info.regression
     if regression and pos_label is not None:
         raise ValueError(f"`pos_label` does not apply to the regression metric {info.name!r}.")
     params = {"pos_label": pos_label} if pos_label is not None else {}
@@ -111,7 +114,7 @@ def metric_spec(metric: Any, pos_label: Any) -> MetricSpec:
         response,
         params,
         info.bounds,
-        info.name in POINTWISE_METRICS,
+        info.pointwise,
         regression,
     )
 

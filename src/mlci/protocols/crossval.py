@@ -41,42 +41,30 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 
 from ..classical.pvalues import normal_pvalue
 from ..classical.significance import corrected_resampled_ttest, kfold_cv_ttest
-from ..engine.sampler import Stream, block_generator
 from ..feedback import reports_progress, warn
 from ..inputs import (
     check_alternative,
     check_choice,
     check_confidence_level,
-    check_flag,
-    check_positive_int,
-    check_rng_seed,
     confidence_levels,
     fill_doc,
 )
 from ..intervals.formulas import quantile, tails, wald_interval
 from ..results import ConfidenceInterval, IntervalResult, TestResult, per_confidence_level
 from ._fitting import (
-    Fit,
     MetricSpec,
-    ProtocolData,
-    check_estimator,
-    check_n_jobs,
-    fit_all,
-    fit_seed,
     metric_spec,
     pointwise_values,
-    pooled_kernel,
-    read_protocol_data,
     require_sklearn,
-    set_scores,
 )
+from .cv_statistics import held_out_means, mean_skewness, nested_statistics
+from .splits import _prepare, _run, fold_ids
 
 __all__ = ["CV_METHODS", "CVResult", "cross_val_ci", "cross_val_compare", "fold_ids"]
 
@@ -93,9 +81,6 @@ _TARGETS = {
     "nested": "refit",
     "corrected-skew": "algorithm",
 }
-#: folds of the nested cross-validation that measures the inflation of leave-one-out's
-#: standard error (``cv="loo"``, ``method="nested"``)
-LOO_NESTED_K = 5
 
 
 def target_text(target: str, metric: str, n: int, n_train: float) -> str:
@@ -150,32 +135,6 @@ def skew_corrected_interval(
     if alternative == "greater":
         return estimate - se * solve(q), np.inf
     return -np.inf, estimate - se * solve(-q)
-
-
-def mean_skewness(values: np.ndarray, weights: np.ndarray) -> float:
-    """The skewness of the weighted mean ``Σ w_i v_i`` (weights summing to one) of
-    independent values: ``m3·Σw³ / (m2·Σw²)^(3/2)``, with ``m2`` and ``m3`` the
-    (bias-adjusted) second and third central moments of ``values`` around the weighted
-    mean; for equal weights the sample skewness over ``√n``.  0 for fewer than three
-    values or no spread.
-
-    Examples
-    --------
-    >>> from scipy import stats
-    >>> v = np.array([0.1, 0.2, 0.4, 2.0])
-    >>> g1 = float(stats.skew(v, bias=False))
-    >>> bool(np.isclose(mean_skewness(v, np.full(4, 0.25)), g1 / 2))
-    True
-    """
-    m = len(values)
-    if m < 3:
-        return 0.0
-    d = values - float(weights @ values)
-    m2 = float(np.sum(d**2)) / (m - 1)
-    m3 = float(np.sum(d**3)) * m / ((m - 1) * (m - 2))
-    if m2 <= 0:
-        return 0.0
-    return float(m3 * np.sum(weights**3) / (m2 * np.sum(weights**2)) ** 1.5)
 
 
 def require_pointwise(spec: MetricSpec, method: str) -> None:
@@ -455,339 +414,6 @@ def _finish(base: CVResult, method: str, level: float, alternative: str) -> CVRe
     )
 
 
-# ----------------------------------------------------------------------------------------
-# folds
-# ----------------------------------------------------------------------------------------
-def fold_ids(
-    rng: np.random.Generator,
-    n: int,
-    k: int,
-    *,
-    strata: np.ndarray | None = None,
-    groups: np.ndarray | None = None,
-) -> np.ndarray:
-    """A random assignment of ``n`` samples to ``k`` folds (fold sizes differ by at most
-    one; by class within one with ``strata``; whole groups with ``groups``, the largest
-    groups first, each to the fold with fewest samples so far).
-
-    Examples
-    --------
-    >>> f = fold_ids(np.random.default_rng(0), 10, 3)
-    >>> np.bincount(f).tolist()
-    [4, 3, 3]
-    """
-    out = np.empty(n, dtype=np.intp)
-    if groups is not None:
-        _, inv = np.unique(groups, return_inverse=True)
-        n_groups = int(inv.max()) + 1
-        order = rng.permutation(n_groups)
-        sizes = np.bincount(inv, minlength=n_groups)
-        order = order[np.argsort(-sizes[order], kind="stable")]
-        load = np.zeros(k, dtype=np.int64)
-        fold_of = np.empty(n_groups, dtype=np.intp)
-        for g in order:
-            j = int(np.argmin(load))
-            fold_of[g] = j
-            load[j] += sizes[g]
-        return fold_of[inv]
-    if strata is None:
-        out[rng.permutation(n)] = np.arange(n) % k
-        return out
-    start = 0
-    _, inv = np.unique(strata, return_inverse=True)
-    for c in range(int(inv.max()) + 1):
-        idx = rng.permutation(np.flatnonzero(inv == c))
-        out[idx] = (start + np.arange(len(idx))) % k
-        start = (start + len(idx)) % k
-    return out
-
-
-def _check_cv(cv: Any, n_repeats: Any, test_size: Any, method: str) -> tuple[str, int, int, float]:
-    if isinstance(cv, str):
-        cv = check_choice("cv", cv, ("loo", "holdout"))
-        k = 1
-    elif isinstance(cv, bool) or not isinstance(cv, Integral):
-        raise TypeError(
-            f"`cv` must be a number of folds (int >= 2), 'loo' or 'holdout'; got {cv!r}."
-        )
-    else:
-        k = check_positive_int("cv", cv, minimum=2)
-        cv = "kfold"
-    if isinstance(test_size, bool) or not isinstance(test_size, Real):
-        raise TypeError(f"`test_size` must be a fraction in (0, 1); got {test_size!r}.")
-    if not 0.0 < float(test_size) < 1.0:
-        raise ValueError(f"`test_size` must be a fraction in (0, 1); got {test_size!r}.")
-    loo_nested = cv == "loo" and method == "nested"
-    if n_repeats is None:
-        one = (method == "naive" and cv == "kfold") or (cv == "loo" and not loo_nested)
-        reps = 1 if one else 10
-    else:
-        reps = check_positive_int("n_repeats", n_repeats)
-    if cv == "loo" and reps != 1 and not loo_nested:
-        raise ValueError(
-            f"`n_repeats`={reps}: leave-one-out has no randomness to repeat; use n_repeats=1 "
-            "(with method='nested' it counts the repetitions of the nested k-fold runs)."
-        )
-    if method == "corrected-skew" and cv != "holdout":
-        raise ValueError(
-            f"`method`='corrected-skew' is the interval of repeated random splits; it needs "
-            f"cv='holdout' (got cv={cv!r}). Use method='corrected' or 'nested'."
-        )
-    if loo_nested:
-        k = LOO_NESTED_K
-    elif method == "nested":
-        if cv != "kfold":
-            raise ValueError(
-                f"`method`='nested' needs k-fold cross-validation (`cv` an int >= 3) or "
-                f"leave-one-out (cv='loo'); got cv={cv!r}."
-            )
-        if k < 3:
-            raise ValueError(
-                "`cv`=2 leaves no training data inside nested cross-validation; `method`="
-                "'nested' needs cv >= 3 (Bates et al. use 5 or 10)."
-            )
-    return cv, k, reps, float(test_size)
-
-
-def _split_plan(
-    data: ProtocolData, cv: str, k: int, reps: int, test_size: float, stratify: bool, seed: Any
-) -> tuple[str, list[np.ndarray]]:
-    """One fold-id vector per repetition (holdout: 0 marks the test set, 1 the training)."""
-    n = data.n
-    if cv == "loo":
-        return "loo", [np.arange(n)]
-    if cv == "holdout":
-        n_test = round(test_size * n)
-        if not 1 <= n_test <= n - 1:
-            raise ValueError(
-                f"`test_size`={test_size} leaves {n_test} of {n} samples for testing; "
-                "choose a fraction that keeps at least one sample on each side."
-            )
-        plans = []
-        for r in range(reps):
-            rng = block_generator(seed, Stream.CV_SPLITS, r)
-            f = np.ones(n, dtype=np.intp)
-            if stratify:  # each class gives its share (rounded) to the test set
-                for c in np.unique(data.y):
-                    idx = np.flatnonzero(data.y == c)
-                    f[rng.choice(idx, round(test_size * len(idx)), replace=False)] = 0
-            else:
-                f[rng.choice(n, n_test, replace=False)] = 0
-            plans.append(f)
-        return "holdout", plans
-    if data.groups is not None:
-        n_groups = len(np.unique(data.groups))
-        if n_groups < k:
-            raise ValueError(
-                f"`conditions` has {n_groups} distinct group(s) but `cv`={k} folds; folds "
-                f"{', '.join(str(j + 1) for j in range(n_groups, k))} would be empty (groups "
-                f"are never split). Use cv <= {n_groups}."
-            )
-        kind = "group-kfold"
-    else:
-        if n < k:
-            raise ValueError(
-                f"`X` and `y` hold {n} samples, fewer than `cv`={k} folds; use cv <= {n}."
-            )
-        kind = "stratified-kfold" if stratify else "kfold"
-    plans = [
-        fold_ids(
-            block_generator(seed, Stream.CV_SPLITS, r),
-            n,
-            k,
-            strata=data.y if stratify else None,
-            groups=data.groups,
-        )
-        for r in range(reps)
-    ]
-    return kind, plans
-
-
-def plan_fits(
-    plans: list[np.ndarray], kind: str, k: int, seeds: list[int], nested: bool
-) -> list[Fit]:
-    """The fits of the plan: the outer folds of each repetition, then (nested) every pair."""
-    fits: list[Fit] = []
-    for r, f in enumerate(plans):
-        rep = f"repetition {r + 1}"
-        if kind == "holdout":
-            fits.append(
-                Fit(np.flatnonzero(f == 1), np.flatnonzero(f == 0), seeds[r], f"split {r + 1}")
-            )
-            continue
-        n_folds = len(f) if kind == "loo" else k
-        for a in range(n_folds):
-            where = f"fold {a + 1} of {rep}" if kind != "loo" else f"left-out sample {a}"
-            fits.append(Fit(np.flatnonzero(f != a), np.flatnonzero(f == a), seeds[r], where))
-    if nested:
-        for r, f in enumerate(plans):
-            for a in range(k - 1):
-                for b in range(a + 1, k):
-                    out = (f == a) | (f == b)
-                    fits.append(
-                        Fit(
-                            np.flatnonzero(~out),
-                            np.flatnonzero(out),
-                            seeds[r],
-                            f"folds {a + 1} and {b + 1} (inner) of repetition {r + 1}",
-                        )
-                    )
-    return fits
-
-
-def mean_variance(values: np.ndarray, groups: np.ndarray | None = None) -> float:
-    """The estimated variance of the mean of ``values``: ``s²/n`` for independent
-    samples; with ``groups``, the cluster-robust (sandwich) variance
-    ``G/(G-1) · Σ_g (Σ_{i∈g} (v_i - v̄))² / n²`` (Liang & Zeger 1986), which equals
-    ``s²/n`` when every group holds one sample.
-
-    Examples
-    --------
-    >>> v = np.array([1.0, 2.0, 4.0, 7.0])
-    >>> bool(np.isclose(mean_variance(v), v.var(ddof=1) / 4))
-    True
-    >>> bool(np.isclose(mean_variance(v, np.arange(4)), v.var(ddof=1) / 4))
-    True
-    """
-    n = len(values)
-    if n < 2:
-        return 0.0
-    if groups is None:
-        return float(values.var(ddof=1) / n)
-    _, inv = np.unique(groups, return_inverse=True)
-    g = int(inv.max()) + 1
-    if g < 2:
-        return 0.0
-    s = np.bincount(inv, weights=values - values.mean(), minlength=g)
-    return float(g / (g - 1) * np.sum(s**2) / n**2)
-
-
-def held_out_means(fits: list[Fit], values: np.ndarray, n: int) -> dict[str, np.ndarray]:
-    """Per sample: its mean value (loss, 0/1 correctness) over the splits that held it
-    out (``mean``, NaN if none did) and how many did (``count``); ``values`` is the
-    per-sample metric of every fit's test set, concatenated in the order of ``fits``.
-
-    Examples
-    --------
-    >>> fits = [Fit(np.array([1, 2]), np.array([0]), 0, "a"),
-    ...         Fit(np.array([0, 2]), np.array([1, 0]), 0, "b")]
-    >>> h = held_out_means(fits, np.array([1.0, 3.0, 5.0]), 3)
-    >>> h["mean"].tolist()[:2], h["count"].tolist()
-    ([3.0, 3.0], [2, 1, 0])
-    """
-    idx = np.concatenate([f.test for f in fits])
-    count = np.bincount(idx, minlength=n)
-    total = np.bincount(idx, weights=values, minlength=n)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(count > 0, total / np.maximum(count, 1), np.nan)
-    return {"mean": mean, "count": count}
-
-
-def nested_statistics(
-    plans: list[np.ndarray],
-    k: int,
-    fits: list[Fit],
-    values: list[np.ndarray],
-    groups: np.ndarray | None = None,
-) -> dict[str, float]:
-    """Bates, Hastie & Tibshirani's nested CV estimate of the MSE of the CV point
-    estimate, the inflation of the naive standard error and the bias correction.
-
-    ``values[i]`` are the per-sample metric values of ``fits[i]`` (outer folds first, in
-    the order of :func:`plan_fits`).  Follows ``nested_cv``/``nested_cv_helper`` of the
-    authors' R package (see the module's references), with two differences: folds may
-    differ in size by one (every sample is used), and the bias correction uses the
-    outer folds of the nested runs as its plain cross-validation runs (the R code runs
-    ``ceiling(reps / 5)`` extra ones; both are k-fold CV on random folds).
-
-    With ``groups`` (grouped folds), the two places where the R code treats samples as
-    independent — the variance of an outer fold's mean (the ``b`` terms) and the naive
-    standard error ``sd/√n`` that the inflation multiplies — use the cluster-robust
-    variance of :func:`mean_variance` instead (a group's samples are correlated); the
-    naive standard error becomes ``sd·√deff/√n`` with ``deff`` the design effect of the
-    outer cross-validation means (cluster-robust over independent variance, averaged
-    over repetitions).  Without groups the result is the R code's.
-
-    Besides the R code's numbers, the result holds diagnostics of the floor of the
-    inflation at 1 (see docs/validation.md, "Nested (Bates et al.)"): ``sd_nested``, the
-    standard deviation of the nested models' losses (the R code's ``sd``, before any
-    design effect); ``sd_outer``, that of the outer models' losses (the losses whose
-    mean is the cross-validation estimate); ``mse_hat_se``, the standard error of
-    ``mse_hat`` over the repetitions (NaN with one); ``nested_gap``, the mean of the
-    ``a`` terms (the nested estimate minus the outer model's error on the same fold).
-    """
-    n = len(plans[0])
-    reps = len(plans)
-    outer = values[: reps * k]
-    pairs = values[reps * k :]
-    a_terms, b_terms, ho, cv_means = [], [], [], []
-    deff_num: list[float] = []
-    deff_den: list[float] = []
-    p = 0
-    for r, f in enumerate(plans):
-        # h[(a, b)]: values on fold a of the model trained without folds a and b
-        h: dict[tuple[int, int], np.ndarray] = {}
-        for a in range(k - 1):
-            for b in range(a + 1, k):
-                v, test = pairs[p], fits[reps * k + p].test
-                p += 1
-                h[(a, b)] = v[f[test] == a]
-                h[(b, a)] = v[f[test] == b]
-        rep_outer = outer[r * k : (r + 1) * k]
-        for a in range(k):
-            e_in = np.concatenate([h[(b, a)] for b in range(k) if b != a])
-            e_out = rep_outer[a]
-            a_terms.append(e_in.mean() - e_out.mean())
-            if groups is None:
-                b_terms.append(e_out.var(ddof=1) / len(e_out) if len(e_out) > 1 else 0.0)
-            else:
-                b_terms.append(mean_variance(e_out, groups[fits[r * k + a].test]))
-        ho.append(np.concatenate(list(h.values())))
-        rep_values = np.concatenate(rep_outer)
-        cv_means.append(rep_values.mean())
-        if groups is not None:
-            where = np.concatenate([fits[r * k + a].test for a in range(k)])
-            deff_num.append(mean_variance(rep_values, groups[where]))
-            deff_den.append(mean_variance(rep_values))
-    ho_all = np.concatenate(ho)
-    outer_all = np.concatenate(outer)
-    a_arr, b_arr = np.asarray(a_terms), np.asarray(b_terms)
-    per_rep = (a_arr**2 - b_arr).reshape(reps, k).mean(1)
-    mse_hat_se = float(per_rep.std(ddof=1) / np.sqrt(reps)) if reps > 1 else float("nan")
-    mse_hat = float(np.mean(a_arr**2) - np.mean(b_arr))
-    sd = float(ho_all.std(ddof=1))
-    sd_nested_raw = sd
-    sd_outer = float(outer_all.std(ddof=1))
-    deff = 1.0
-    if groups is not None and np.sum(deff_den) > 0:
-        deff = max(1.0, float(np.sum(deff_num) / np.sum(deff_den)))
-        sd *= np.sqrt(deff)
-    n_sub = np.floor(n * (k - 1) / k)
-    if sd > 0:
-        infl = np.sqrt(max(0.0, mse_hat)) / (sd / np.sqrt(n_sub))
-        infl = float(np.clip(infl, 1.0, np.sqrt(k)))
-    else:
-        infl = 1.0
-    raw = float(ho_all.mean())
-    cv_mean = float(np.mean(cv_means))
-    bias = (raw - cv_mean) * (1 + ((k - 2) / k) ** 1.5)
-    return {
-        "estimate": raw - bias,
-        "standard_error": float(sd / np.sqrt(n) * infl),
-        "mse_hat": mse_hat,
-        "inflation": infl,
-        "bias": float(bias),
-        "nested_mean": raw,
-        "cv_mean": cv_mean,
-        "design_effect": deff,
-        "n_reps": reps,
-        "sd_nested": sd_nested_raw,
-        "sd_outer": sd_outer,
-        "mse_hat_se": mse_hat_se,
-        "nested_gap": float(a_arr.mean()),
-    }
-
-
 @reports_progress
 @per_confidence_level
 def cross_val_ci(
@@ -985,120 +611,6 @@ def cross_val_ci(
         bounds=spec.bounds,
     )
     return _finish(base, method, level, alternative)
-
-
-@dataclass(frozen=True)
-class _Prepared:
-    data: ProtocolData
-    kind: str
-    k: int
-    reps: int
-    plans: list[np.ndarray]
-    fits: list[Fit]
-    workers: int | None
-    #: leave-one-out with method="nested": the folds of the nested k-fold runs (their
-    #: fits follow the ``n`` leave-one-out fits in ``fits``)
-    nested_plans: list[np.ndarray] | None = None
-
-    @property
-    def n_splits(self) -> int:
-        return 1 if self.kind == "holdout" else (self.data.n if self.kind == "loo" else self.k)
-
-
-def _prepare(
-    estimators: tuple[Any, ...],
-    X: Any,
-    y: Any,
-    spec: MetricSpec,
-    method: str,
-    cv: Any,
-    n_repeats: Any,
-    test_size: Any,
-    conditions: Any,
-    stratify: Any,
-    rng: Any,
-    n_jobs: Any,
-    dropna: Any,
-) -> _Prepared:
-    """Validate the shared options and data, and lay out the folds and fits."""
-    cv_kind, k, reps, test_size = _check_cv(cv, n_repeats, test_size, method)
-    seed = check_rng_seed(rng)
-    workers = check_n_jobs(n_jobs)
-    names = ("estimator",) if len(estimators) == 1 else ("estimator_a", "estimator_b")
-    for name, est in zip(names, estimators, strict=True):
-        check_estimator(est, spec, name)
-    if stratify is not None:
-        stratify = check_flag("stratify", stratify)
-        if stratify and spec.regression:
-            raise ValueError(
-                f"`stratify`=True keeps class proportions; {spec.name!r} is a regression metric."
-            )
-    data = read_protocol_data(X, y, spec, conditions=conditions, dropna=dropna)
-    if data.groups is not None:
-        if stratify:
-            raise ValueError(
-                "`stratify`=True cannot be combined with `conditions` (whole groups go to "
-                "the folds); leave stratify unset."
-            )
-        if cv_kind != "kfold":
-            raise ValueError(
-                f"`conditions` needs k-fold cross-validation (`cv` an int); got {cv!r}."
-            )
-    strat = (not spec.regression and data.groups is None) if stratify is None else stratify
-    if cv_kind == "loo" and method == "nested":
-        return _prepare_loo_nested(data, k, reps, strat, seed, workers)
-    kind, plans = _split_plan(data, cv_kind, k, reps, test_size, strat, seed)
-    seeds = [fit_seed(seed, r) for r in range(reps)]
-    fits = plan_fits(plans, kind, k, seeds, method == "nested")
-    return _Prepared(data, kind, k, reps, plans, fits, workers)
-
-
-def _prepare_loo_nested(
-    data: ProtocolData,
-    k: int,
-    reps: int,
-    strat: bool,
-    seed: Any,
-    workers: int | None,
-) -> _Prepared:
-    """Leave-one-out's ``n`` fits, then ``reps`` nested ``k``-fold runs (each
-    ``k + k(k-1)/2`` fits) on the same data for the inflation of its standard error."""
-    n = data.n
-    if n < 2 * k:
-        raise ValueError(
-            f"`method`='nested' with `cv`='loo' measures the inflation of the standard error "
-            f"by nested {k}-fold cross-validation, which needs at least {2 * k} samples (two "
-            f"per fold); `X` and `y` hold {n}. Use method='corrected' (or 'naive')."
-        )
-    _, loo = _split_plan(data, "loo", 1, 1, 0.2, strat, seed)
-    _, plans = _split_plan(data, "kfold", k, reps, 0.2, strat, seed)
-    fits = plan_fits(loo, "loo", 1, [fit_seed(seed, 0)], False)
-    inner = plan_fits(plans, "kfold", k, [fit_seed(seed, 1 + r) for r in range(reps)], True)
-    fits += [dataclasses.replace(f, where=f"{f.where} of the nested {k}-fold runs") for f in inner]
-    return _Prepared(data, "loo", k, 1, loo, fits, workers, nested_plans=plans)
-
-
-def _run(
-    estimator: Any, p: _Prepared, spec: MetricSpec, n_outer: int
-) -> tuple[np.ndarray, Any, np.ndarray, list[tuple[Any, Any]]]:
-    """Fit every fit of ``p``; the metric on the first ``n_outer`` test sets (an error
-    naming the fold where it is undefined), the pooled kernel and its slice edges."""
-    results = fit_all(estimator, p.data, spec, p.fits, n_jobs=p.workers)
-    y_all = np.concatenate([p.data.y[f.test] for f in p.fits])
-    kernel = pooled_kernel(spec, y_all, [r for r, _ in results])
-    edges = np.concatenate([[0], np.cumsum([len(f.test) for f in p.fits])])
-    slices = [(int(edges[i]), int(edges[i + 1])) for i in range(n_outer)]
-    scores = set_scores(kernel, slices)
-    bad = np.flatnonzero(~np.isfinite(scores))
-    if bad.size:
-        f = p.fits[bad[0]]
-        cls = np.unique(p.data.y[f.test])
-        why = f" (its test set holds only class {cls[0]!r})" if len(cls) == 1 else ""
-        raise ValueError(
-            f"The metric {spec.name!r} is undefined on {f.where}{why}; use stratified folds, "
-            "fewer folds or more data."
-        )
-    return scores, kernel, edges, results
 
 
 @reports_progress

@@ -25,17 +25,7 @@ Both samplers (:class:`_LazySampler` and the engine's) run through the one repli
 :func:`mlci.scores._driver.bootstrap_scores`, the driver behind every interval of
 :mod:`mlci.scores` (curves and verification metrics included).
 
-Conventions (``score_class``, ``equal_class``) follow score-analysis:
-
-============  ============  =========================
-score_class   equal_class   decided positive when
-============  ============  =========================
-"pos"         "pos"         score >= threshold
-"pos"         "neg"         score >  threshold
-"neg"         "pos"         score <= threshold
-"neg"         "neg"         score <  threshold
-============  ============  =========================
-
+The conventions (``score_class``, ``equal_class``) are those of :mod:`mlci.scores.scores`.
 Internally scores are *oriented* (``z = score`` or ``-score``) so that the rule is always
 ``z >= tau`` (or ``z > tau``); thresholds are mapped back on output.
 """

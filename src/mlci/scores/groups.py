@@ -30,7 +30,7 @@ from ..inputs import (
     gather,
     is_nested,
 )
-from ..metrics import Kernel, check_sample_weight, safe_div, with_sample_weight
+from ..metrics import Kernel, check_sample_weight, higher_is_better, safe_div, with_sample_weight
 from ..results import Result, require_pandas
 from ._design import strata_codes
 from ._driver import _check_beta, _resolve, _ScoresKernel, atom_keys, internal_perm
@@ -39,27 +39,6 @@ from .confusion import CM_METRICS, binary_cm_metric, cm_metric_bounds
 from .scores import Scores
 
 __all__ = ["GroupResult", "metric_by_group", "plot_group_result"]
-
-#: metrics where a larger value is better (the "best" group has the largest value)
-_HIGHER_IS_BETTER = {
-    "tpr",
-    "tnr",
-    "ppv",
-    "npv",
-    "precision",
-    "recall",
-    "sensitivity",
-    "specificity",
-    "tar",
-    "trr",
-    "accuracy",
-    "class_accuracy",
-    "f1",
-    "fbeta",
-    "mcc",
-    "balanced_accuracy",
-    "cohen_kappa",
-}
 
 
 class _GroupKernel(Kernel):
@@ -98,19 +77,17 @@ class _GroupKernel(Kernel):
         if self.normalize == "by_overall":
             per = safe_div(per, overall[:, None, :])
         elif self.normalize == "by_best":
-            best = (np.max if self.metric in _HIGHER_IS_BETTER else np.min)(per, axis=1)
+            best = (np.max if higher_is_better(self.metric) else np.min)(per, axis=1)
             per = safe_div(per, best[:, None, :])
         return np.concatenate([per, overall[:, None, :]], axis=1)
 
 
 #: threshold-free statistics of the scores (computed per group from each group's Scores)
-_SCORE_METRICS_LOWER = {"eer"}
-_SCORE_METRICS_HIGHER = {"auc", "roc_auc"}
-_SCORE_METRICS_NO_ORDER = {"eer_threshold"}
+_SCORE_METRICS = ("eer", "eer_threshold", "auc", "roc_auc")
 
 
 def _is_score_metric(metric: str) -> bool:
-    if metric in _SCORE_METRICS_LOWER | _SCORE_METRICS_HIGHER | _SCORE_METRICS_NO_ORDER:
+    if metric in _SCORE_METRICS:
         return True
     if metric.startswith("threshold_at_"):
         return True
@@ -195,14 +172,9 @@ def _score_metric_by_group(
             )
         return Scores._trusted(pos, neg, score_class, equal_class)
 
-    if metric in _SCORE_METRICS_HIGHER:
-        higher: bool | None = True
-    elif metric in _SCORE_METRICS_LOWER or metric.startswith(("fnr_", "fpr_", "frr_", "far_")):
-        higher = False
-    elif metric.startswith(("tpr_", "tnr_", "tar_", "trr_")):
-        higher = True
-    else:
-        higher = None  # thresholds: no "best" group
+    # MetricInfo's direction: of the statistic, or of the rate read at an operating point
+    # ("fnr_at_fpr": lower is better); thresholds have none (no "best" group)
+    higher = higher_is_better(metric if metric in _SCORE_METRICS else metric.partition("_at_")[0])
     if normalize == "by_best" and higher is None:
         raise ValueError(
             f"`normalize`='by_best' needs a metric where lower or higher is better; "

@@ -24,11 +24,11 @@ from typing import Any
 
 from ..classical.corrections import CORRECTION_METHODS
 from ..data import llm_example_path
+from ..llm.compare import llm_compare
+from ..llm.estimands import AGGREGATES, ESTIMANDS, ITEMS, REPEATS, llm_ci, methods
+from ..llm.planning import llm_sample_size
+from ..llm.readers import FORMATS, read_eval_logs
 from ..results import strict_json
-from .compare import llm_compare
-from .estimands import AGGREGATES, ESTIMANDS, ITEMS, REPEATS, llm_ci, methods
-from .planning import llm_sample_size
-from .readers import FORMATS, read_eval_logs
 
 __all__ = ["LLMCLIError", "add_llm", "run_llm"]
 

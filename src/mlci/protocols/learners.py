@@ -32,6 +32,13 @@ from typing import Any
 
 import numpy as np
 
+from ..comparison.common import (
+    JointKernel,
+    gather_paired,
+    kernel_data,
+    metric_name,
+    run_joint,
+)
 from ..engine.bootstrap import finish_bootstrap
 from ..engine.nested import plan_for_conditions
 from ..engine.plan import Plan
@@ -48,13 +55,6 @@ from ..inputs import (
 )
 from ..metrics import get_kernel, metric_params
 from ..results import IntervalResult, format_value, require_pandas
-from .common import (
-    JointKernel,
-    gather_paired,
-    kernel_data,
-    metric_name,
-    run_joint,
-)
 
 __all__ = ["PooledResult", "compare_methods", "evaluate_method", "pooled_ci"]
 
