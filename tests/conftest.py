@@ -10,7 +10,37 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 os.environ.setdefault("MLCI_SLOW_SCALE", "0.1")
+
+# In CI a missing test dependency must fail the run, not skip its tests: a module-level
+# ``pytest.importorskip("statsmodels...")`` (or sklearn, mlxtend, confidence_intervals...)
+# would otherwise silently skip every test of the module (about 230 tests in all).
+# ``.ci/run`` sets MLCI_STRICT_DEPS=1 (so does a CI service's ``CI``); MLCI_ALLOW_MISSING
+# lists modules that may still be skipped (comma-separated, e.g. "pyspark").
+STRICT_DEPS = bool(os.environ.get("MLCI_STRICT_DEPS") or os.environ.get("CI"))
+ALLOW_MISSING = {m.strip() for m in os.environ.get("MLCI_ALLOW_MISSING", "").split(",") if m}
+
+
+def _require(modname: str, minversion: str | None = None, reason: str | None = None, **kw):
+    """``pytest.importorskip`` that raises instead of skipping (strict CI)."""
+    try:
+        return _IMPORTORSKIP(modname, minversion=minversion, reason=reason, **kw)
+    except pytest.skip.Exception as exc:
+        if modname.split(".")[0] in ALLOW_MISSING:
+            raise
+        raise ImportError(
+            f"Test dependency {modname!r} is missing or too old ({exc.msg}). In CI "
+            "(MLCI_STRICT_DEPS or CI set) a missing dependency is an error, not a skip: "
+            "install the test extras with `pip install -e '.[test,inspect]'`, or list the "
+            "module in MLCI_ALLOW_MISSING to skip its tests knowingly."
+        ) from None
+
+
+_IMPORTORSKIP = pytest.importorskip
+if STRICT_DEPS:
+    pytest.importorskip = _require
 
 # conftest files hold fixtures, not doctests: collecting them as doctest modules imports a
 # second "conftest" module (tests/backends/conftest.py) under the same name

@@ -999,3 +999,23 @@ def test_cli_doc_examples_print_what_the_doc_shows(capsys, monkeypatch, command,
     assert checker.check_output(expected + "\n", got, flags), (
         f"docs/cli.md shows:\n{expected}\n\n`{command}` prints:\n{got}"
     )
+
+
+def test_ci_one_error_in_100_is_not_the_range(tmp_path, capsys):
+    # issue 20: `mlci ci` on 100 samples with 1 error printed f1 0.9901 [0.0000, 0.9988],
+    # mcc [-1.0000, 0.9972]; the default interval is now the logit t interval there
+    y = np.r_[np.ones(50, int), np.zeros(50, int)]
+    p = y.copy()
+    p[0] = 0
+    path = tmp_path / "one_error.csv"
+    path.write_text("label,pred\n" + "".join(f"{a},{b}\n" for a, b in zip(y, p, strict=True)))
+    argv = ["ci", str(path), "--label", "label", "--pred", "pred", "--seed", "0", "--json"]
+    code, out, _ = run(capsys, [*argv, "--metric", "f1,mcc,balanced_accuracy,cohen_kappa"])
+    assert code == 0
+    rows = {r["metric"]: r for r in json.loads(out)}
+    for metric, r in rows.items():
+        low = r["confidence_interval"]["low"]
+        assert low > 0.8, (metric, low)  # was 0.0 (f1) and -1.0 (mcc)
+        ref = mlci.bootstrap_ci(y, p, metric=metric, rng=0, method="logit_t")
+        assert low == pytest.approx(ref.confidence_interval.low, rel=1e-12)
+        assert r["method"] == "logit_t"

@@ -14,9 +14,12 @@ in ``docs/validation.md`` come from ``MLCI_SLOW_SCALE=1 pytest tests/test_covera
 -m slow -s``.
 
 Tolerance.  A method "holds" when its coverage is not significantly outside
-0.95 +/- 0.025: two one-sided exact binomial tests, of coverage >= 0.925 and of
-coverage <= 0.975, each at level 0.001: with 10000 experiments the test passes for an
-observed coverage in [0.9167, 0.9797], with 1000 in [0.898, 0.989].  The strict
+0.95 +/- 0.015 (issue 20's band): two one-sided exact binomial tests, of coverage >= 0.935
+and of coverage <= 0.965, each at level 0.001: with 10000 experiments the test passes for
+an observed coverage in [0.928, 0.971], with CI's 1000 in [0.912, 0.978].  (Until 27
+November 2026 the band was 0.95 +/- 0.025, which at 1000 experiments accepted [0.898,
+0.989]: a 90% interval labelled 95% could pass.  The ten asserted arms covered
+0.933-0.956 at CI's scale, and 0.938-0.960 at full scale.)  The strict
 two-sided test of coverage == 0.95 is printed in the table (column "binomial p") but
 not asserted: the bootstrap's small-sample error is real and documented, not a bug.
 """
@@ -36,7 +39,7 @@ N_FULL = 10_000
 N_EXPERIMENTS = max(200, round(N_FULL * SCALE))
 N_RESAMPLES = max(400, round(1000 * SCALE))
 LEVEL = 0.95
-TOL = 0.025
+TOL = 0.015
 ALPHA = 1e-3
 
 CLUSTERED = "clustered accuracy C=50"

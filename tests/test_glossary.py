@@ -110,14 +110,8 @@ KNOWN: dict[tuple[str, str, str], str] = {
     ("documented", "LLMComparison.rows", "what"): "issue 23: llm/ (wt-llmlogs)",
     ("documented", "LLMComparison.to_frame", "what"): "issue 23: llm/ (wt-llmlogs)",
     # --- method defaults: "auto" for a bootstrap interval (issue 23: bca x8, percentile x4)
-    ("method-default", "AtomTable.bootstrap_ci", "method"): "issue 23: 'bca'",
-    ("method-default", "ConfusionMatrix.bootstrap_ci", "method"): "issue 23: 'bca'",
-    ("method-default", "auc_ci", "method"): "issue 23: 'bca'",
-    ("method-default", "cllr_ci", "method"): "issue 23: 'bca'",
-    ("method-default", "dcf_ci", "method"): "issue 23: 'bca'",
-    ("method-default", "eer_ci", "method"): "issue 23: 'bca'",
-    ("method-default", "operating_point_ci", "method"): "issue 23: 'bca'",
-    ("method-default", "reduce_ci", "method"): "issue 23: 'bca'",
+    # the bca defaults are "auto" now (wt-defaults, issue 20 item 4: they resolve to BCa
+    # in mlci.engine.auto); these four keep 'percentile' (docs/guide.md, section 2)
     ("method-default", "metric_by_group", "method"): "issue 23: 'percentile'",
     ("method-default", "roc_band", "method"): "issue 23: 'percentile'",
     ("method-default", "roc_with_ci", "method"): "issue 23: 'percentile'",

@@ -687,6 +687,7 @@ def test_labels_keep_columns_of_absent_classes(name):
     )
 
 
+@pytest.mark.filterwarnings("ignore::mlci.FewResamplesWarning")  # 30 replicates: fast
 def test_multiclass_bootstrap_equals_sklearn_on_every_replicate():
     import mlci
 

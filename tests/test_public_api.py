@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import functools
 import inspect
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -54,6 +55,9 @@ from mlci.data import llm_example_path
 pytestmark = [
     pytest.mark.filterwarnings("ignore:oob_ci's interval:UserWarning"),
     pytest.mark.filterwarnings(r"ignore:The \.632\+? interval with n_bootstraps:UserWarning"),
+    # FAST uses 20 replicates (0.5 expected beyond a 95% bound) to keep the input checks
+    # fast; FewResamplesWarning is tested in tests/engine/test_guards.py
+    pytest.mark.filterwarnings("ignore::mlci.FewResamplesWarning"),
 ]
 
 BAD = (ValueError, TypeError)
@@ -548,6 +552,34 @@ REGISTRY: dict[str, Api] = {
         {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "n_train": 90, "n_test": 10},
         tables=("scores_a", "scores_b"),
     ),
+    "optimal_threshold_ci": Api(
+        mlci.optimal_threshold_ci, {"scores": SC, "n_resamples": 20, "rng": 0}, anchored=frozenset()
+    ),
+    "pr_band": Api(mlci.pr_band, {"scores": SC, "n_resamples": 20, "rng": 0}),
+    "paired_margin_test": Api(
+        mlci.paired_margin_test,
+        {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "margin": 0.02},
+        tables=("scores_a", "scores_b"),
+    ),
+    "mcnemar_margin_test": Api(
+        mlci.mcnemar_margin_test,
+        {"y_true": Y, "y_pred_a": P_A, "y_pred_b": P_B, "margin": 0.05},
+        aligned=({"y_true": LABELS, "y_pred_a": LABELS, "y_pred_b": LABELS},),
+        one_is_too_few=False,
+    ),
+    "mcnemar_margin_test(table)": Api(
+        mlci.mcnemar_margin_test, {"table": TABLE, "margin": 0.05}, tables=("table",)
+    ),
+    "correlated_bayesian_ttest": Api(
+        mlci.correlated_bayesian_ttest,
+        {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "rope": 0.01},
+        tables=("scores_a", "scores_b"),
+    ),
+    "bayesian_signed_rank_test": Api(
+        mlci.bayesian_signed_rank_test,
+        {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "rope": 0.01, "n_samples": 200, "rng": 0},
+        tables=("scores_a", "scores_b"),
+    ),
     "cv_5x2_ttest": Api(
         mlci.cv_5x2_ttest,
         {"scores_a": CV5X2_A, "scores_b": CV5X2_B},
@@ -680,6 +712,7 @@ EXEMPT = {
     "AtomTable",  # a reduced table: built by reduce_table, its bootstrap_ci is in REGISTRY
     "BootstrapResult",
     "CVResult",
+    "BayesianComparison",
     "ComparisonResult",
     "ConfidenceInterval",
     "CriticalDifference",
@@ -688,13 +721,17 @@ EXEMPT = {
     "EvalLog",
     "GroupResult",
     "FewConditionsWarning",
+    "FewResamplesWarning",
     "IntervalResult",
     "InvalidReplicatesWarning",
     "IrregularEstimandWarning",
     "LLMComparison",
     "LLMEstimates",
     "LeaderboardEntry",
+    "MarginTest",
+    "NearBoundWarning",
     "MlciWarning",
+    "OptimalThreshold",
     "OOBResult",
     "PairDifference",
     "PlanResult",
@@ -829,6 +866,15 @@ OPTION_BAD: dict[str, list[Any]] = {
     "n_train": [0],
     "n_test": [0],
     "n_chunks": [0, 2.5],
+    "margin": [0, -0.1, "0.1", np.inf],
+    "rope": [-0.1, "x"],
+    "rho": [1.0, -0.5],
+    "n_runs": [0, 4],
+    "prior_strength": [0, -1],
+    "criterion": ["nope"],
+    "c_fn": [-1],
+    "c_fp": [-1],
+    "prevalence": [0, 1.5],
     "n_splits": [1],
     "n_repeats": [0],
     "n_train_resamples": [-1],
@@ -1359,6 +1405,11 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         "--strata": [(["--strata", "nope"], "--strata 'nope': no such column")],
         "--metric": [(["--metric", "nope"], "--metric 'nope': unknown metric")],
         "--reference": [(["--reference", "nope"], "--reference 'nope'")],
+        "--margin": [
+            (["--margin", "x"], "--margin"),
+            (["--margin", "-1"], "--margin must be a positive"),
+            (["--margin", "0.05", "--test", "permutation"], "--margin needs --test"),
+        ],
         "--correction": [(["--correction", "nope"], "--correction: invalid choice")],
         "--method": [(["--method", "nope"], "--method: invalid choice")],
         "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
@@ -1402,6 +1453,11 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
             ([NO_FILE, "--label", "y", "--score", "p"], "No such file"),
             ([NA_FILE, "--label", "y", "--score", "p"], "column 'y' (--label) has 1 missing"),
             ([NA_FILE, "--example"], "either FILE or --example"),
+        ],
+        "--max-fpr": [(["--max-fpr", "1.5"], "--max-fpr"), (["--max-fpr", "x"], "--max-fpr")],
+        "--youden": [
+            (["--youden=yes"], "--youden"),
+            (["--youden", "--condition", "speaker"], "--youden resamples"),
         ],
         "--example": [(["--example=yes"], "--example")],
         "--dropna": [(["--dropna=yes"], "--dropna")],
@@ -1560,8 +1616,14 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         "--format": [(["--format", "pdf"], "--format: invalid choice")],
         "--quiet": [(["--quiet=yes"], "--quiet")],
     },
-    "metrics": {"--json": [(["--json=yes"], "--json")]},
-    "example": {"--path": [(["--path=yes"], "--path")]},
+    "metrics": {
+        "--json": [(["--json=yes"], "--json")],
+        "--format": [(["--format", "csv"], "--format: invalid choice")],
+    },
+    "example": {
+        "--path": [(["--path=yes"], "--path")],
+        "--format": [(["--format", "xml"], "--format: invalid choice")],
+    },
 }
 
 #: the options `mlci llm ci`, `compare` and `plan` share: reading the logs
@@ -1723,3 +1785,23 @@ def test_cli_bad_value_is_one_line_naming_it(tmp_path, capsys, command, option, 
     known = {s for a in _subparsers()[command]._actions for s in a.option_strings}
     named = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", err))
     assert named <= known, f"options that `mlci {command}` does not have: {named - known}"
+
+
+def _results_in(out: Any) -> list[Any]:
+    """Every mlci result object in a driver's output (a result, a tuple or mapping of them)."""
+    if isinstance(out, mlci.results.Result):
+        return [out]
+    if isinstance(out, tuple | list):
+        return [r for x in out for r in _results_in(x)]
+    if isinstance(out, dict):
+        return [r for x in out.values() for r in _results_in(x)]
+    return []
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_to_dict_is_strict_json(name):
+    # issue 20: to_dict() kept inf (a one-sided interval's open end) and NaN, which
+    # json.dumps writes as the non-standard tokens Infinity and NaN
+    found = _results_in(REGISTRY[name].run())
+    for res in found:
+        json.dumps(res.to_dict(), allow_nan=False)

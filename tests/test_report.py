@@ -37,7 +37,8 @@ def test_html_is_self_contained_with_every_section(html_report):
     assert "<script" not in text and "<link" not in text and "<img" not in text
     urls = set(re.findall(r"(?:src|href)=\"([^\"]+)\"", text))
     assert not [u for u in urls if not u.startswith("#")], urls
-    assert text.count("<svg") == 4  # forest, differences, ROC, calibration
+    assert text.count("<svg") == 5  # forest, differences, ROC, precision-recall, calibration
+    assert "Precision-recall curves with pointwise" in text
     sha = mlci.report.file_sha256(mlci.data.example_path())
     assert sha in text and "Seed: 3" in text
 
@@ -110,7 +111,7 @@ def test_report_in_a_headless_browser(html_report, tmp_path):
     # the page loaded with no console error and every figure is in the rendered DOM
     console = [ln for ln in dom.stderr.splitlines() if "CONSOLE" in ln]
     assert not console, console
-    assert dom.stdout.count("<svg") == 4 and "Reproduce" in dom.stdout
+    assert dom.stdout.count("<svg") == 5 and "Reproduce" in dom.stdout
     shot = tmp_path / "page.png"
     run = subprocess.run(
         [browser, *flags, "--window-size=1200,3000", f"--screenshot={shot}", url],
@@ -125,3 +126,55 @@ def test_report_in_a_headless_browser(html_report, tmp_path):
     # the figures are drawn: some pixels are the curves' blue (C0 = #1f77b4)
     blue = (np.abs(img - np.array([0x1F, 0x77, 0xB4]) / 255).sum(axis=2) < 0.15).mean()
     assert blue > 0.0005, blue
+
+
+# ---------------------------------------------------------------- issue 26: what users asked
+def test_report_method_delong_is_the_apis(tmp_path, capsys):
+    out = tmp_path / "r.md"
+    argv = [*BASE, "--method", "delong", "-B", "50", "--seed", "1", "--format", "md"]
+    assert main([*argv, "-o", str(out), "--quiet"]) == 0, capsys.readouterr().err
+    text = out.read_text()
+    d = load_example(as_frame=False)
+    ref = mlci.delong_ci(d["is_angry"], d["score_angry"])
+    low, high = ref.confidence_interval
+    assert (
+        f"| score_angry | roc_auc | {ref.estimate:.4f} | {low:.4f} | {high:.4f} | delong |" in text
+    )
+    t = mlci.delong_test(d["is_angry"], d["score_angry"], d["score_sad"])
+    assert f"| score_angry - score_sad | {t.estimate:.4f} |" in text
+    assert "DeLong's paired test" in text and "The AUC's intervals are DeLong's" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--method", "delong", "--condition", "speaker"], "independent samples"),
+        (["--method", "delong", "--pred", "pred"], "needs scores"),
+    ],
+)
+def test_report_delong_bad_input(tmp_path, capsys, argv, message):
+    base = ["report", "--example", "--label", "is_angry", "-o", str(tmp_path / "r.html")]
+    if "--pred" not in argv:
+        base += ["--score", "score_angry"]
+    code = main([*base, *argv])
+    err = capsys.readouterr().err
+    assert code == 2 and message in err, err
+
+
+def test_report_group_nested_in_conditions_says_why_in_its_own_column(tmp_path, capsys):
+    out = tmp_path / "r.md"
+    argv = [*BASE[:4], "--score", "score_angry", "--condition", "speaker", "--group", "session"]
+    argv += ["-B", "50", "--seed", "0", "--format", "md", "-o", str(out), "--quiet"]
+    assert main(argv) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    text = out.read_text()
+    header = "| group | system | n | roc_auc | low | high | note |"
+    assert header in text
+    rows = [ln for ln in text.splitlines() if "| undefined |" in ln]
+    assert rows
+    for ln in rows:
+        cells = [c.strip() for c in ln.strip("|").split("|")]
+        assert cells[3:6] == ["undefined", "-", "-"] and "nothing to resample" in cells[6]
+    # text columns left-aligned, numbers right-aligned
+    assert "| --- | --- | --: | --: | --: | --: | --- |" in text
+    assert "atoms" not in text and "kernel" not in text

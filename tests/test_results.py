@@ -78,6 +78,9 @@ def _oob() -> mlci.OOBResult:
     return mlci.oob_ci(rf, Y, X=x, n_resamples=50, rng=0)
 
 
+FOLDS_A_ = [0.81, 0.83, 0.80, 0.85, 0.82, 0.84, 0.80, 0.83, 0.81, 0.82]
+FOLDS_B_ = [0.80, 0.82, 0.81, 0.83, 0.80, 0.83, 0.80, 0.81, 0.82, 0.80]
+
 BUILDERS: dict[str, Callable[[], Any]] = {
     "CVResult": _cv,
     "OOBResult": _oob,
@@ -102,6 +105,15 @@ BUILDERS: dict[str, Callable[[], Any]] = {
     "ComparisonResult": _compare,
     "PairDifference": lambda: _compare().difference("A", "B"),
     "RankEntry": lambda: _compare().ranking[0],
+    "MarginTest": lambda: mlci.paired_margin_test(FOLDS_A_, FOLDS_B_, margin=0.03),
+    "MarginTest mcnemar": lambda: mlci.mcnemar_margin_test(
+        y_true=Y, y_pred_a=PRED_A, y_pred_b=PRED_B, margin=0.1),
+    "BayesianComparison correlated t": lambda: mlci.correlated_bayesian_ttest(
+        FOLDS_A_, FOLDS_B_, rope=0.01),
+    "BayesianComparison signed-rank": lambda: mlci.bayesian_signed_rank_test(
+        FOLDS_A_, FOLDS_B_, rope=0.01, rng=0, n_samples=500),
+    "OptimalThreshold": lambda: mlci.optimal_threshold_ci(
+        mlci.Scores.from_labels(Y, PRED_A + RNG.random(N)), rng=0, n_resamples=100),
     "PooledResult": lambda: mlci.pooled_ci(Y, [PRED_A, PRED_B, PRED_C], metric="accuracy",
                                            rng=0, n_resamples=100),
     "PostHocResult nemenyi": lambda: mlci.nemenyi_test(TABLE),

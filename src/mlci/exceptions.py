@@ -5,8 +5,10 @@ from __future__ import annotations
 __all__ = [
     "DegenerateIntervalWarning",
     "FewConditionsWarning",
+    "FewResamplesWarning",
     "InvalidReplicatesWarning",
     "MlciWarning",
+    "NearBoundWarning",
 ]
 
 
@@ -53,4 +55,30 @@ class IrregularEstimandWarning(MlciWarning):
     upward by the bins' noise and intervals tend to exclude the true value (see
     docs/calibration.md and docs/validation.md).  Report ``ece_debiased`` there, or the
     calibration slope and intercept, whose intervals hold.
+    """
+
+
+class FewResamplesWarning(MlciWarning):
+    """Too few bootstrap replicates for the interval's level and method.
+
+    A percentile-type bound (percentile, basic, BC, BCa, studentized) is read from the
+    replicates beyond it: ``n_resamples * alpha / 2`` of them for a two-sided interval
+    (BCa: at its adjusted levels).  With fewer than one replicate expected beyond a bound
+    the bound is the most extreme replicate, or an interpolation next to it, and carries
+    no information about the level (``-B 10`` at 95%: 0.25 replicates; a 99.99% interval
+    from 1,000 replicates: 0.05).  Increase ``n_resamples`` (at least ``10 / alpha`` for
+    a stable bound; Efron & Tibshirani 1993, sec. 19.3 suggest 1,000-2,000 for intervals).
+    """
+
+
+class NearBoundWarning(MlciWarning):
+    """A ranking metric's studentized interval reaches the edge of its range.
+
+    Near the edge (an AUC of 0.995, or a handful of positives) many replicates rank every
+    positive above every negative; their bootstrap-t statistic is infinite and the bound
+    is the range's edge.  For decision metrics mlci then uses the logit t interval; for
+    the AUC and average precision no informative interval held its level in mlci's
+    near-bound study (BCa and the logit t interval covered 0.77-0.88 on such test sets,
+    docs/validation.md, "Near the bounds"), so the wide interval is kept, with this
+    warning.
     """

@@ -26,6 +26,7 @@ __all__ = [
     "plot_forest",
     "plot_intervals",
     "plot_operating_point",
+    "plot_posterior",
     "plot_pr",
     "plot_reliability",
     "plot_roc",
@@ -692,4 +693,67 @@ def plot_bootstrap_distribution(result: Any, *, ax: Any = None, bins: int = 40) 
         f"({result.method}, {result.confidence_level * 100:.10g}% CI)"
     )
     ax.set_ylabel("replicates")
+    return ax
+
+
+def plot_posterior(result: Any, *, ax: Any = None) -> Any:
+    """The posterior of a Bayesian comparison (:class:`mlci.BayesianComparison`).
+
+    Correlated t-test: the Student t density of the mean difference, the ROPE shaded.
+    Signed-rank: the posterior draws on the probability simplex (corners: A better,
+    practically equivalent, B better), each region labelled with its probability.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import mlci
+    >>> r = mlci.correlated_bayesian_ttest([0.8, 0.82, 0.81, 0.83], [0.8, 0.8, 0.8, 0.8], rope=0.01)
+    >>> ax = plot_posterior(r)
+    """
+    test = getattr(result, "variant", None)
+    if test not in ("correlated t", "signed-rank") or not hasattr(result, "p_rope"):
+        raise TypeError(
+            "`result` must be a BayesianComparison (from mlci.correlated_bayesian_ttest or "
+            f"mlci.bayesian_signed_rank_test); got {type(result).__name__}."
+        )
+    ax = _axes(ax)
+    a, b, rope = result.a, result.b, result.rope
+    if test == "correlated t":
+        from scipy import stats
+
+        post = result.posterior
+        args = (post["df"], post["loc"], max(post["scale"], 1e-12))
+        lo = min(stats.t.ppf(0.001, *args), -1.5 * rope)
+        hi = max(stats.t.ppf(0.999, *args), 1.5 * rope)
+        xs = np.linspace(lo, hi, 400)
+        ys = stats.t.pdf(xs, *args)
+        ax.plot(xs, ys, color="C0")
+        ax.fill_between(xs, 0, ys, where=np.abs(xs) <= rope, color="C1", alpha=0.4,
+                        label=f"ROPE [-{rope:g}, {rope:g}]: {result.p_rope:.3f}")  # fmt: skip
+        ax.axvline(0.0, color="0.5", lw=0.8)
+        ax.set_xlabel(f"{a} - {b}")
+        ax.set_ylabel("posterior density")
+        ax.set_title(
+            f"P({a} better) = {result.p_a_better:.3f}, P({b} better) = {result.p_b_better:.3f}"
+        )
+        if rope > 0:
+            ax.legend(loc="upper left")
+        return ax
+    pts = np.asarray(result.posterior["samples"])
+    # barycentric -> plane: A better at (0, 0), B better at (1, 0), rope at the top
+    corners = np.array([[0.0, 0.0], [0.5, np.sqrt(3) / 2], [1.0, 0.0]])
+    xy = pts @ corners
+    ax.plot(*np.vstack([corners, corners[:1]]).T, color="0.3", lw=1)
+    ax.scatter(xy[:, 0], xy[:, 1], s=2, alpha=0.05, color="C0", rasterized=True)
+    ax.text(0.0, -0.05, f"{a} better\n{result.p_a_better:.3f}", ha="center", va="top")
+    ax.text(0.5, np.sqrt(3) / 2 + 0.03, f"ROPE {result.p_rope:.3f}", ha="center", va="bottom")
+    ax.text(1.0, -0.05, f"{b} better\n{result.p_b_better:.3f}", ha="center", va="top")
+    centre = corners.mean(axis=0)
+    for mid in (corners[[0, 1]].mean(0), corners[[1, 2]].mean(0), corners[[0, 2]].mean(0)):
+        ax.plot([centre[0], mid[0]], [centre[1], mid[1]], color="C1", lw=1)
+    ax.set_xlim(-0.2, 1.2)
+    ax.set_ylim(-0.25, 1.05)
+    ax.set_aspect("equal")
+    ax.axis("off")
     return ax

@@ -115,6 +115,28 @@ def _finite_or_none(x: Any) -> Any:
     return x
 
 
+def json_safe(x: Any) -> Any:
+    """Plain values with NaN and infinities as ``None`` (keys kept as they are).
+
+    What every result's ``to_dict()`` returns, so that ``json.dumps(res.to_dict(),
+    allow_nan=False)`` works: an unbounded end of a one-sided interval (``inf``), an
+    undefined value (``NaN``) are ``None``, as in the CLI's ``--json``.
+
+    Examples
+    --------
+    >>> json_safe({"low": np.float64(0.5), "high": np.inf, "se": [np.nan, 1.0]})
+    {'low': 0.5, 'high': None, 'se': [None, 1.0]}
+    """
+    x = plain(x)
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: json_safe(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [json_safe(v) for v in x]
+    return x
+
+
 def strict_json(x: Any, **kwargs: Any) -> str:
     """JSON text with NaN and infinities as ``null`` (strict JSON has no such tokens).
 
@@ -169,8 +191,9 @@ class Result:
         raise NotImplementedError
 
     def to_dict(self) -> dict[str, Any]:
-        """All fields as plain Python values (lists for arrays)."""
-        return {f.name: plain(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        """All fields as plain Python values (lists for arrays), ready for strict JSON:
+        NaN and infinite values (an unbounded end of a one-sided interval) are ``None``."""
+        return {f.name: json_safe(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
 
     def to_json(self, **kwargs: Any) -> str:
         """:meth:`to_dict` as strict JSON (NaN and infinities as ``null``).
@@ -438,12 +461,16 @@ class BootstrapResult(IntervalResult):
             variant=variant,
         )
         conv = float if np.ndim(self.estimate) == 0 else np.asarray
-        drop = ("z0", "fallback", "variant", "bias")
+        drop = ("z0", "fallback", "variant", "bias", "edge_fallback", "edge_fallback_method")
         details = {k: v for k, v in self.details.items() if k not in drop}
         details.update(extra)
         if "binned_interval" in details:  # a binned ranking metric: widen by its bound
             details["binned_interval"] = {"low": plain(low), "high": plain(high)}
             low, high = widen_by_bound(low, high, details["error_bound"], self.bounds, alt)
+        if method == "studentized" and extra.get("edge_fallback") == np.size(self.estimate):
+            # near the edge every element got the logit t interval: say so, as the engine's
+            # finish step does (mlci.engine.bootstrap.finish_bootstrap)
+            method = extra["edge_fallback_method"]
         return dataclasses.replace(
             self,
             confidence_interval=ConfidenceInterval(conv(low), conv(high)),

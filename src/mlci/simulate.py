@@ -44,7 +44,7 @@ from .classical.proportions import proportion_ci
 from .engine.bootstrap import bootstrap_ci
 from .exceptions import FewConditionsWarning, InvalidReplicatesWarning
 from .inputs import INTERVAL_METHODS, check_confidence_level, check_positive_int
-from .results import Result, format_value, plain
+from .results import Result, format_value, json_safe
 
 __all__ = [
     "SCHEMES",
@@ -135,7 +135,7 @@ class Simulation:
 
     def to_dict(self) -> dict[str, Any]:
         """All fields as plain Python values (lists for arrays), ready for JSON."""
-        return {f.name: plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        return {f.name: json_safe(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
 def _generator(rng: Any) -> np.random.Generator:

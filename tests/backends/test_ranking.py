@@ -152,6 +152,9 @@ def test_local_counts_have_the_multinomial_law():
     assert blocks.std() > 0
 
 
+@pytest.mark.filterwarnings(
+    "ignore::mlci.FewResamplesWarning"
+)  # few replicates: a fast check of equality, not of a level
 def test_many_distinct_scores_sorted_input_equals_user_function():
     # with the samples in (class, score) order every atom is its sample: the built-in kernel
     # and a user function with sample_weight see the same (atom-order) replicates

@@ -250,6 +250,9 @@ def test_metric_undefined_on_data_is_an_error_not_nan():
         bootstrap_ci(y, p, metric="precision")
 
 
+@pytest.mark.filterwarnings(
+    "ignore::mlci.FewResamplesWarning"
+)  # few replicates: a fast check of equality, not of a level
 def test_options_for_callables_go_in_metric_kwargs():
     with pytest.raises(ValueError, match=r"pass options of your own function in `metric_kwargs`"):
         bootstrap_ci(Y, PRED, metric=skm.accuracy_score, pos_label=1)

@@ -75,6 +75,9 @@ def test_custom_sampler_bad_output_refused():
         mlci.bootstrap_ci(Y, P, metric="accuracy", sampler=_multinomial, method="studentized")
 
 
+@pytest.mark.filterwarnings(
+    "ignore::mlci.FewResamplesWarning"
+)  # few replicates: a fast check of equality, not of a level
 def test_scores_custom_sampler_in_the_samples_order():
     rng = np.random.default_rng(5)
     s = mlci.Scores.from_labels(Y, Y + rng.normal(0, 1, N))

@@ -176,6 +176,7 @@ def test_survey_svyciprop_with_variant_survey(r_results, level):
 
 
 @pytest.mark.filterwarnings("ignore::mlci.exceptions.FewConditionsWarning")
+@pytest.mark.filterwarnings("ignore::mlci.FewResamplesWarning")  # 20 replicates: fast
 def test_variant_survey_refuses_other_methods():
     d = R_INPUTS
     res = mlci.bootstrap_ci(

@@ -9,6 +9,10 @@ import pytest
 import mlci
 from mlci import Scores
 
+# few replicates keep these checks fast (20 at 95%, 199 at 99%: under one replicate
+# expected beyond a bound); FewResamplesWarning is tested in tests/engine/test_guards.py
+pytestmark = pytest.mark.filterwarnings("ignore::mlci.FewResamplesWarning")
+
 RNG = np.random.default_rng(0)
 S = Scores(RNG.normal(1.5, 1, 150), RNG.normal(0, 1, 150))
 LEVELS = [0.8, 0.95, 0.99]

@@ -200,6 +200,9 @@ def test_confusion_matrix_sample_weight_matches_sklearn():
     assert low < res.estimate < high
 
 
+@pytest.mark.filterwarnings(
+    "ignore::mlci.FewResamplesWarning"
+)  # few replicates: a fast check of equality, not of a level
 def test_confusion_matrix_weighted_bootstrap_is_the_weighted_metric_of_each_replicate():
     import mlci
 

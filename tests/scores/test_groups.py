@@ -166,6 +166,9 @@ def test_score_metric_bad_input():
 
 
 # --- issue 8
+@pytest.mark.filterwarnings(
+    "ignore::mlci.FewResamplesWarning"
+)  # few replicates: a fast check of equality, not of a level
 def test_vocabulary_data_and_arrays_agree():
     df = frame(n=400, seed=5)
     a = metric_by_group("y", "s", groups=["g", "a"], data=df, threshold=0.4, rng=0, n_resamples=100)

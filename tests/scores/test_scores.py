@@ -442,6 +442,9 @@ def test_one_sided_and_bounded_intervals():
         assert 0.0 <= r.confidence_interval.low <= r.confidence_interval.high <= 1.0
 
 
+@pytest.mark.filterwarnings(
+    "ignore::mlci.FewResamplesWarning"
+)  # few replicates: a fast check of equality, not of a level
 def test_metric_options_renamed():
     rng = np.random.default_rng(15)
     s = Scores(rng.normal(1, 1, 200), rng.normal(0, 1, 200))

@@ -44,6 +44,10 @@ from mlci.scores.verification import (
     min_detection_cost,
 )
 
+# few replicates keep these checks fast (20 at 95%, 199 at 99%: under one replicate
+# expected beyond a bound); FewResamplesWarning is tested in tests/engine/test_guards.py
+pytestmark = pytest.mark.filterwarnings("ignore::mlci.FewResamplesWarning")
+
 N = 144
 _rng = np.random.default_rng(0)
 Y = np.r_[np.ones(N // 2, int), np.zeros(N // 2, int)]

@@ -63,6 +63,9 @@ def test_integer_weights_equal_repeated_samples():
     np.testing.assert_allclose(s.swap().fnr([0.2, 0.8]), r.swap().fnr([0.2, 0.8]))
 
 
+@pytest.mark.filterwarnings(
+    "ignore::mlci.FewResamplesWarning"
+)  # few replicates: a fast check of equality, not of a level
 def test_weighted_bootstrap_multiplies_the_counts():
     s = Scores.from_labels(Y, S, sample_weight=W)
     res = s.bootstrap_ci("auc", rng=0, n_resamples=300)

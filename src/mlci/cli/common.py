@@ -86,6 +86,7 @@ OPTIONS: dict[str, str] = {
     "beta": "--beta",
     "correction": "--correction",
     "dropna": "--dropna",
+    "margin": "--margin",
     "engine": "--engine",
 }
 
@@ -237,12 +238,38 @@ def load_input(
         raise CLIError(
             "no input: give a predictions FILE (CSV/TSV, JSON Lines or Parquet), or --example."
         )
+    if str(args.file) == "-":
+        return read_table(_stdin_file(), used), "<stdin>"
     try:
         return read_table(args.file, used), str(args.file)
     except FileNotFoundError as exc:
         raise CLIError(str(exc)) from None
     except IsADirectoryError:  # pragma: no cover - read_table checks first
         raise CLIError(f"{args.file} is a directory; give a CSV or Parquet file.") from None
+
+
+def _stdin_file() -> str:
+    """Standard input (``FILE`` given as ``-``) copied to a temporary file, removed at
+    exit; JSON Lines are recognised by a first character ``{``, Parquet by its magic
+    bytes, anything else is read as delimited text."""
+    import atexit
+    import os
+    import tempfile
+
+    data = sys.stdin.buffer.read()
+    if not data.strip():
+        raise CLIError("FILE '-': standard input is empty; pipe a table into the command.")
+    suffix = ".jsonl" if data.lstrip()[:1] == b"{" else ""
+    fd, path = tempfile.mkstemp(prefix="mlci-stdin-", suffix=suffix)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+
+    def remove() -> None:
+        if os.path.exists(path):
+            os.remove(path)
+
+    atexit.register(remove)
+    return path
 
 
 def get_column(cols: Mapping[str, np.ndarray], name: str, flag: str) -> np.ndarray:

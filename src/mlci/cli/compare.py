@@ -15,6 +15,7 @@ and sample; rows of the same sample are paired, and every system must have every
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 from typing import Any
 
@@ -22,12 +23,15 @@ import numpy as np
 
 from ..classical.auc import delong_ci, delong_test
 from ..classical.corrections import adjust_pvalues
-from ..classical.proportions import proportion_ci
+from ..classical.proportions import paired_proportion_diff_ci, paired_table, proportion_ci
 from ..classical.significance import MCNEMAR_VARIANTS, mcnemar_test
+from ..comparison.equivalence import mcnemar_margin_test
+from ..comparison.margins import hypotheses
 from ..comparison.paired import compare
 from ..comparison.permutation import permutation_test
 from ..io import Table
 from ..metrics import weight_argument
+from ..results import ConfidenceInterval
 from .common import (
     _KINDS,
     CLIError,
@@ -53,6 +57,7 @@ from .common import (
     require_plotting,
     save_figure,
 )
+from .margins import margin_data, margin_footer, margin_table
 
 __all__ = ["TESTS", "add_compare"]
 
@@ -126,6 +131,13 @@ def add_compare(sub: Any) -> argparse.ArgumentParser:
         help="one built-in metric name (needed by bootstrap and permutation)",
     )
     m.add_argument("--reference", metavar="NAME", help="compare every system to this one only")
+    m.add_argument(
+        "--margin",
+        type=float,
+        metavar="DELTA",
+        help="non-inferiority and equivalence (TOST) tests for this margin on the metric's "
+        "scale (--test bootstrap or mcnemar; docs/decisions.md)",
+    )
     m.add_argument(
         "--correction",
         default="holm",
@@ -237,6 +249,8 @@ def run_compare(args: argparse.Namespace) -> int:
         )
     if args.variant is not None and args.test != "mcnemar":
         raise CLIError(f"--variant is an option of --test mcnemar, not of --test {args.test}.")
+    if args.margin is not None and args.test not in ("bootstrap", "mcnemar"):
+        raise CLIError(f"--margin needs --test bootstrap or mcnemar, not --test {args.test}.")
     if args.correction == "maxt" and args.test != "bootstrap":
         raise CLIError(
             f"--correction maxt needs --test bootstrap; with --test {args.test} use holm, ..."
@@ -330,6 +344,7 @@ def _bootstrap(args, info, y_true, systems, arrays, spelled, seed, pos_label, he
             pos_label=pos_label,
             average=args.average or "default",
             sample_weight=arrays.get("sample_weight"),
+            margin=args.margin,
         )
     relay_warnings(caught, spelled, args)
     level = f"{res.confidence_level * 100:.10g}%"
@@ -365,6 +380,10 @@ def _bootstrap(args, info, y_true, systems, arrays, spelled, seed, pos_label, he
     out.footer.append(
         f"p-values: {res.pvalue_method}; * = significant at {1 - res.confidence_level:g}"
     )
+    if args.margin is not None:
+        tests = [diff.margin_test for diff in res.differences if diff.margin_test is not None]
+        out.tables.append(margin_table(tests, res.confidence_level))
+        out.footer.append(margin_footer(tests))
     data = _with_dropped(res.to_dict(), n_dropped)
     data.update(seed=seed, source=source_of(head), test="bootstrap")
     out.data = data
@@ -399,6 +418,7 @@ def _pairwise(args, info, y_true, systems, arrays, spelled, seed, pos_label, hea
     pairs = _pairs(names, args.reference)
     results = []
     sys_rows = []
+    margins: list[Any] = []
     with catching() as caught:
         for name in names:
             if args.test == "delong":
@@ -439,6 +459,33 @@ def _pairwise(args, info, y_true, systems, arrays, spelled, seed, pos_label, hea
                     variant=args.variant or "mid-p",
                     alternative=args.alternative,
                 )
+                table = paired_table(systems[a] == y_true, systems[b] == y_true)
+                ci = paired_proportion_diff_ci(
+                    table,
+                    method="tango",
+                    confidence_level=args.confidence_level,
+                    alternative=args.alternative,
+                ).confidence_interval
+                r = dataclasses.replace(
+                    r,
+                    confidence_interval=ConfidenceInterval(*ci),
+                    confidence_level=args.confidence_level,
+                    details={**r.details, "interval": "Tango (1998) score interval"},
+                )
+                if args.margin is not None:
+                    mt = _call_api(
+                        spelled,
+                        mcnemar_margin_test,
+                        table,
+                        margin=args.margin,
+                        variant="exact" if args.variant == "exact" else "score",
+                        confidence_level=args.confidence_level,
+                    )
+                    margins.append(
+                        dataclasses.replace(
+                            mt, a=a, b=b, hypotheses=hypotheses(a, b, mt.margin, True)
+                        )
+                    )
             else:
                 r = _call_api(
                     spelled,
@@ -512,6 +559,12 @@ def _pairwise(args, info, y_true, systems, arrays, spelled, seed, pos_label, hea
     out.footer.append(
         f"p-values: {method}, adjusted by {args.correction}; * = significant at {alpha:g}"
     )
+    if args.test == "mcnemar":
+        out.footer.append("intervals of the differences: Tango's (1998) score interval")
+    if margins:
+        margins = _adjusted(margins, args.correction)
+        out.tables.append(margin_table(margins, args.confidence_level))
+        out.footer.append(margin_footer(margins))
     out.data = {
         "test": args.test,
         "metric": info.name,
@@ -525,5 +578,25 @@ def _pairwise(args, info, y_true, systems, arrays, spelled, seed, pos_label, hea
         "n_dropped": n_dropped,
         "source": source_of(head),
         **({"seed": seed} if args.test == "permutation" else {}),
+        **({"margin_tests": margin_data(margins)} if margins else {}),
     }
     return out, _Pairwise(rows, args.confidence_level, args.correction)
+
+
+def _adjusted(tests: list[Any], correction: str) -> list[Any]:
+    """The pairs' margin tests with their p-values adjusted by ``correction``."""
+    if len(tests) < 2:
+        return tests
+    p_ni = adjust_pvalues([t.pvalue_noninferiority for t in tests], correction=correction)
+    p_eq = adjust_pvalues([t.pvalue_equivalence for t in tests], correction=correction)
+    alpha = 1.0 - tests[0].confidence_level
+    return [
+        dataclasses.replace(
+            t,
+            pvalue_noninferiority_adjusted=float(a),
+            pvalue_equivalence_adjusted=float(e),
+            noninferior=bool(a < alpha),
+            equivalent=bool(e < alpha),
+        )
+        for t, a, e in zip(tests, p_ni, p_eq, strict=True)
+    ]

@@ -170,8 +170,12 @@ def run_datasets(args: argparse.Namespace) -> int:
         [
             f"{source}: {n} data sets{_dropped_note(args, n_dropped)} x {k} methods; "
             f"rank 1 = {'lowest' if args.lower_is_better else 'highest'} score",
-            f"Friedman ({fried.method}): statistic {fried.statistic:.4g}, p = {fried.pvalue:.4g}",
         ]
+    )
+    # the main result is a table (not a note), so --format csv and --quiet keep it
+    main_result = OutTable("Friedman test", ["test", "statistic", "p", "critical difference"])
+    main_result.rows.append(
+        [fried.method, float(fried.statistic), f"{fried.pvalue:.4g}", post.critical_difference]
     )
     ranks = OutTable("average ranks", ["method", "average rank", "mean score"])
     order = np.argsort(post.average_ranks)
@@ -191,9 +195,9 @@ def run_datasets(args: argparse.Namespace) -> int:
                 "*" if rec["significant"] else "",
             ]
         )
-    out.tables += [ranks, pairs]
+    out.tables += [main_result, ranks, pairs]
     if post.critical_difference is not None:
-        out.footer.append(f"critical difference of average ranks: {post.critical_difference:.4g}")
+        out.footer.append("critical difference: of the average ranks, at --alpha")
     out.footer.append(f"* = significant at {args.alpha:g} (family-wise)")
     out.data = {
         "source": source,

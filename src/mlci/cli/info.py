@@ -22,7 +22,8 @@ def add_metrics(sub: Any) -> None:
         help="list the built-in metrics",
         description="The built-in metrics, the columns each needs and its options.",
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true", help="print JSON (same as --format json)")
+    p.add_argument("--format", choices=("table", "json"), default="table", help="table or json")
     p.set_defaults(handler=run_metrics)
 
 
@@ -33,7 +34,7 @@ def run_metrics(args: argparse.Namespace) -> int:
         # the agreement metrics' ratings matrix is read by `mlci agreement --raters`
         flags = " ".join(OPTIONS.get(i, "(mlci agreement) --raters") for i in info.inputs)
         rows.append((name, flags, ", ".join(info.options), info.description))
-    if args.json:
+    if args.json or args.format == "json":
         keys = ("name", "columns", "options", "description")
         print_json([dict(zip(keys, r, strict=True)) for r in rows])
         return 0
@@ -50,6 +51,7 @@ def add_example(sub: Any) -> None:
         description="The bundled example: a simulated emotion-classification test set.",
     )
     p.add_argument("--path", action="store_true", help="print only the file's path")
+    p.add_argument("--format", choices=("table", "json"), default="table", help="table or json")
     p.set_defaults(handler=run_example)
 
 
@@ -60,13 +62,33 @@ def run_example(args: argparse.Namespace) -> int:
         return 0
     cols = read_table(path)
     n = cols.n_rows
+    kinds = {"i": "int", "f": "float", "b": "bool"}
+    if args.format == "json":
+        print_json(
+            {
+                "path": str(path),
+                "n_rows": int(n),
+                "n_speakers": len(np.unique(cols["speaker"])),
+                "n_sessions": len(np.unique(cols["session"])),
+                "columns": [
+                    {
+                        "name": name,
+                        "type": kinds.get(col.dtype.kind, "text"),
+                        "first": col[:3].tolist(),
+                    }
+                    for name, col in cols.items()
+                ],
+                "commands": list(EXAMPLE_COMMANDS),
+            }
+        )
+        return 0
     print(f"{path}")
     print(
         f"{n} utterances by {len(np.unique(cols['speaker']))} speakers "
         f"({len(np.unique(cols['session']))} sessions); columns:"
     )
     for name, col in cols.items():
-        kind = {"i": "int", "f": "float", "b": "bool"}.get(col.dtype.kind, "text")
+        kind = kinds.get(col.dtype.kind, "text")
         first = ", ".join(str(v) for v in col[:3].tolist())
         print(f"  {name:<14} {kind:<6} {first}, ...")
     print("try:")

@@ -55,6 +55,10 @@ def add_report(sub: Any) -> argparse.ArgumentParser:
     m = p.add_argument_group("intervals")
     m.add_argument("--pos-label", metavar="X", help="positive class (binary labels)")
     add_resampling_arguments(m, alternative=False)
+    for action in m._group_actions:  # the report also takes DeLong's interval of the AUC
+        if action.dest == "method" and action.choices is not None:
+            action.choices = (*action.choices, "delong")
+            action.help = f"{action.help}; delong: DeLong's AUC intervals and tests (--score)"
     o = p.add_argument_group("output")
     o.add_argument("-o", "--output", metavar="FILE", required=True, help="the report file")
     o.add_argument(

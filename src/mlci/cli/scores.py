@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..scores.curves import auc_ci, det_curve, operating_point_ci, pr_curve, roc_band, roc_curve
+from ..scores.decisions import optimal_threshold_ci
 from ..scores.groups import metric_by_group
 from ..scores.scores import Scores
 from ..scores.verification import cllr_ci, dcf_ci, eer_ci
@@ -168,6 +169,18 @@ def add_scores(sub: Any) -> argparse.ArgumentParser:
         help="report FPR and the threshold at these FNRs",
     )
     q.add_argument(
+        "--max-fpr",
+        type=_rates("--max-fpr"),
+        metavar="F[,F...]",
+        help="report the partial AUC over FPR in [0, F] (pROC's partial.auc, uncorrected)",
+    )
+    q.add_argument(
+        "--youden",
+        action="store_true",
+        help="report the Youden-optimal threshold and J with percentile intervals "
+        "(independent samples)",
+    )
+    q.add_argument(
         "--group-metric",
         default="auc",
         metavar="NAME",
@@ -285,6 +298,28 @@ def run_scores(args: argparse.Namespace) -> int:
                         f"threshold={t:g}",
                         _call_api(names, s.bootstrap_ci, rate, threshold=t, **boot),
                     )
+            for f in args.max_fpr or []:
+                add("partial auc", f"max_fpr={f:g}", _call_api(names, auc_ci, s, max_fpr=f, **boot))
+            if args.youden:
+                if args.condition is not None or args.strata is not None:
+                    raise CLIError(
+                        "--youden resamples the samples independently (positives and "
+                        "negatives apart); it cannot use --condition or --strata."
+                    )
+                opt = _call_api(
+                    names,
+                    optimal_threshold_ci,
+                    s,
+                    n_resamples=args.n_resamples,
+                    confidence_level=args.confidence_level,
+                    rng=seed,
+                )
+                for q_name, est, ci in (
+                    ("youden threshold", opt.threshold, opt.threshold_interval),
+                    ("youden J", opt.value, opt.value_interval),
+                ):
+                    rows.append([q_name, "", est, ci.low, ci.high, opt.method])
+                found.append({"quantity": "youden", **opt.to_dict()})
             for x, other in (("fpr", "fnr"), ("fnr", "fpr")):
                 for r in getattr(args, f"at_{x}") or []:
                     value, thr = _call_api(names, operating_point_ci, s, other, at=r, x=x, **boot)

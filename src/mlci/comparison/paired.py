@@ -71,6 +71,7 @@ from .common import (
     metric_name,
     run_joint,
 )
+from .margins import MarginTest, check_margin, margin_tests, shifted_pvalues
 
 __all__ = [
     "ComparisonResult",
@@ -125,6 +126,7 @@ class PairDifference(IntervalResult):
     pvalue_adjusted: float
     simultaneous_interval: ConfidenceInterval
     significant: bool
+    margin_test: MarginTest | None = None
 
     def _tail(self) -> list[str]:
         return [
@@ -149,6 +151,7 @@ class PairDifference(IntervalResult):
             confidence_interval=ConfidenceInterval(-hi, -lo),
             simultaneous_interval=ConfidenceInterval(-shi, -slo),
             alternative=alt,
+            margin_test=None if self.margin_test is None else self.margin_test.reversed(),
         )
 
     def rows(self) -> list[dict[str, Any]]:
@@ -173,6 +176,8 @@ class PairDifference(IntervalResult):
             "alternative": self.alternative,
             "confidence_level": self.confidence_level,
         }
+        if self.margin_test is not None:  # the margin's columns (see MarginTest.rows)
+            row.update({f"margin_{k}": v for k, v in self.margin_test.rows()[0].items()})
         return [plain(row)]
 
 
@@ -331,6 +336,8 @@ class ComparisonResult(Result):
                 f"[{format_value(lo)}, {format_value(hi)}]  "
                 f"p={format_value(d.pvalue)}  p_adj={format_value(d.pvalue_adjusted)}{star}"
             )
+            if d.margin_test is not None:
+                lines.extend("  " + line for line in str(d.margin_test).splitlines()[1:])
         if self.ranking is not None:
             lines.append("  ranking: " + ", ".join(f"{e.rank}. {e.system}" for e in self.ranking))
         return "\n".join(lines)
@@ -407,26 +414,6 @@ def _higher_is_better(metric: Any, higher_is_better: bool | None) -> bool:
     return True
 
 
-def _shifted_pvalues(d: np.ndarray, dist: np.ndarray, alternative: str) -> np.ndarray:
-    """p-values from the bootstrap distribution of the differences shifted to the null.
-
-    ``dist`` (B, k), ``d`` (k,).  Two-sided: ``(1 + #{|d* - d| >= |d|}) / (1 + B_valid)``;
-    ``"greater"`` (H1: d > 0): ``#{d* - d >= d}``; ``"less"``: ``#{d* - d <= d}``.
-    """
-    centred = dist - d
-    tol = 1e-12 * np.maximum(1.0, np.abs(d))
-    valid = ~np.isnan(centred)
-    with np.errstate(invalid="ignore"):
-        if alternative == "two-sided":
-            hit = np.abs(centred) >= np.abs(d) - tol
-        elif alternative == "greater":
-            hit = centred >= d - tol
-        else:
-            hit = centred <= d + tol
-    count = np.sum(hit & valid, axis=0)
-    return np.minimum(1.0, (1.0 + count) / (1.0 + valid.sum(axis=0)))
-
-
 def _finish_each(
     jobs: Sequence[tuple[str, Any, np.ndarray, dict[str, Any]]],
     *,
@@ -500,6 +487,7 @@ def compare(
     progress: bool = False,
     jackknife_groups: int | None = None,
     sample_weight: Any = None,
+    margin: float | None = None,
 ) -> ComparisonResult:
     """Compare two or more systems on the same test set with a paired bootstrap.
 
@@ -557,6 +545,13 @@ def compare(
     progress : bool, default False
         Show a progress bar on stderr while the replicates run (after about 2 seconds, on
         a terminal only, never in CI; see :mod:`mlci.feedback`).
+    margin : float, optional
+        A margin ``delta > 0`` on the metric's scale: every difference also gets a
+        :class:`~mlci.MarginTest` (``PairDifference.margin_test``) with the
+        non-inferiority p-value (``H0: a worse than b by delta or more``), the
+        equivalence (TOST, ``H0: |a - b| >= delta``) p-value, both adjusted by
+        ``correction``, the decisions at ``1 - confidence_level`` and the two-sided
+        ``1 - 2 alpha`` interval (:mod:`mlci.comparison.margins`; docs/decisions.md).
 
     Returns
     -------
@@ -767,27 +762,30 @@ def compare(
     sys_results = dict(zip(names, sys_list, strict=True))
     lo_edge, hi_edge = jk.bounds
     d_bounds = (lo_edge - hi_edge, hi_edge - lo_edge)
+    if margin is not None:
+        margin = check_margin(margin, upper=d_bounds[1])
     # a pair's undefined replicates are its systems': said once, for the systems (a
     # pair is named only when neither of its systems was)
+    pair_jobs = [
+        (
+            f"{names[i]} - {names[j]}",
+            d_hat[k],
+            d_dist[:, k],
+            {
+                "alternative": opts.alternative,
+                "jackknife": (
+                    (lambda i=i, j=j: (jack()[0][:, i] - jack()[0][:, j], jack()[1]))
+                    if bca
+                    else None
+                ),
+                "bounds": d_bounds,
+                **linear_of(n_sys + k),
+            },
+        )
+        for k, (i, j) in enumerate(pairs)
+    ]
     pair_results, _ = _finish_each(
-        [
-            (
-                f"{names[i]} - {names[j]}",
-                d_hat[k],
-                d_dist[:, k],
-                {
-                    "alternative": opts.alternative,
-                    "jackknife": (
-                        (lambda i=i, j=j: (jack()[0][:, i] - jack()[0][:, j], jack()[1]))
-                        if bca
-                        else None
-                    ),
-                    "bounds": d_bounds,
-                    **linear_of(n_sys + k),
-                },
-            )
-            for k, (i, j) in enumerate(pairs)
-        ],
+        pair_jobs,
         kind="Pair",
         common=finish,
         hint=errors,
@@ -844,15 +842,36 @@ def compare(
         pvals = t_pvalues(t_obs, linear["df"], opts.alternative)
         pvalue_method = f"t test on the linearized standard error ({linear['df']:.3g} df)"
     else:
-        pvals = _shifted_pvalues(d_hat, d_dist, opts.alternative)
+        pvals = shifted_pvalues(d_hat, d_dist, opts.alternative)
         pvalue_method = "bootstrap distribution of the difference shifted to the null"
     # a pair without any spread: no evidence of a difference
-    pvals = np.where(np.isnan(pvals), _shifted_pvalues(d_hat, d_dist, opts.alternative), pvals)
+    pvals = np.where(np.isnan(pvals), shifted_pvalues(d_hat, d_dist, opts.alternative), pvals)
     crit, sim_low, sim_high, p_maxt = _max_t(
         d_hat, d_dist, d_se, pvals, opts.alternative, opts.confidence_level, d_bounds
     )
     p_adj = p_maxt if correction == "maxt" else adjust_pvalues(pvals, correction=correction)
     alpha = 1.0 - opts.confidence_level
+    margins: list[MarginTest | None] = [None] * len(pairs)
+    if margin is not None:  # non-inferiority and TOST (see mlci.comparison.margins)
+        margins = list(
+            margin_tests(
+                names,
+                pairs,
+                d_hat,
+                d_dist,
+                d_se,
+                pair_jobs,
+                finish,
+                margin=margin,
+                hib=hib,
+                diff_method=diff_method,
+                linear=linear,
+                se_values=se_values,
+                n_sys=n_sys,
+                bounds=d_bounds,
+                correction=correction,
+            )
+        )
     diffs = tuple(
         PairDifference(
             a=names[i],
@@ -869,6 +888,7 @@ def compare(
             pvalue_adjusted=float(p_adj[k]),
             simultaneous_interval=ConfidenceInterval(float(sim_low[k]), float(sim_high[k])),
             significant=bool(p_adj[k] < alpha),
+            margin_test=margins[k],
         )
         for k, ((i, j), r) in enumerate(zip(pairs, pair_results, strict=True))
     )

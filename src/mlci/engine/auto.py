@@ -19,7 +19,23 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   AUC, log loss, means, MSE ...), and paired differences: the **studentized** (bootstrap-t)
   interval on the logit scale, with the linearized standard error of every replicate.
 * Otherwise (a user's function, strata, two-stage or Poisson resampling, nested
-  conditions): **BCa**.
+  conditions, a reduced table): **BCa**.
+* Near the edge of the range, where at least half of a tail's replicates have an
+  infinite bootstrap-t statistic (resamples without an error), the studentized interval
+  gives way to the analytic **logit_t** interval of the same pivot (:func:`edge_reason`;
+  the rule is in :func:`mlci.engine.intervals.edge_dominated`, the numbers in
+  docs/validation.md, "Near the bounds").
+* A single sample (or condition): Wilson for a proportion of independent samples, else
+  BCa, which collapses with a warning (:func:`single_unit_method`).
+
+Every driver resolves ``"auto"`` by these rules: the kernel drivers (``bootstrap_ci``,
+``compare``, ``ConfusionMatrix.bootstrap_ci``, ``reduce_table``/``reduce_ci``) through
+:func:`choose_method`; the score drivers (``Scores.bootstrap_ci``, ``auc_ci``,
+``operating_point_ci``, ``eer_ci``, ``dcf_ci``, ``cllr_ci``), which have no linearized
+standard error, get BCa with :data:`mlci.inputs.AUTO_BCA_REASON` (the rule above for a
+design without a linearization).  ``roc_band``/``roc_with_ci`` (bands),
+``metric_by_group`` and ``trial_bootstrap_ci`` default to ``"percentile"`` (docs/guide.md,
+section 2, says why).
 """
 
 from __future__ import annotations
@@ -28,14 +44,18 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import FewConditionsWarning
+from ..exceptions import FewConditionsWarning, NearBoundWarning
 from ..feedback import warn
 from ..metrics import Kernel
 
 __all__ = [
     "choose_method",
     "design_diagnostics",
+    "edge_fallback_applies",
+    "edge_reason",
     "proportion_method",
+    "single_unit_method",
+    "warn_near_bound",
     "warn_outside_map",
     "warn_paired",
 ]
@@ -66,6 +86,118 @@ def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[s
     return "studentized", (
         "studentized: bootstrap-t with the linearized standard error of every replicate, "
         "on the logit scale when the metric is bounded"
+    )
+
+
+#: ranking metrics: near the edge the logit t interval covered 0.85-0.88 on the
+#: edge-dominated test sets of an AUC of 0.998-0.999 (n = 300-500; BCa 0.81-0.86): no
+#: method holds, the result warns
+RANKING_METRICS = ("roc_auc", "average_precision")
+#: a ranking metric with fewer samples than this in its smaller class keeps the wide
+#: studentized interval near the edge: with 5 positives (the map's AUC 0.8) the
+#: replicates without a misordered pair come from resampling few positives, the estimate
+#: overshoots, and the logit t interval covered 0.77 on those test sets (the cell: 0.872
+#: instead of 0.936); with 10 positives the rule applied in 2 of 300 test sets
+MIN_CLASS_EDGE = 10
+
+
+def edge_fallback_applies(kernel: Kernel) -> tuple[bool, bool]:
+    """``(fallback, warn)``: whether the studentized interval of ``kernel`` gives way to
+    the logit t interval near the edge of the range, and whether that is warned about.
+
+    Every bounded metric falls back silently (the logit t interval held in the near-bound
+    study), but the ranking metrics: they fall back with a :class:`NearBoundWarning` (no
+    method held) when both classes have at least :data:`MIN_CLASS_EDGE` samples, and
+    otherwise keep the studentized interval, with the warning.
+    """
+    if kernel.name not in RANKING_METRICS:
+        return True, False
+    m_neg = getattr(kernel, "m_neg", None)
+    if m_neg is None:
+        return False, True
+    counts = np.bincount(kernel.keys, minlength=kernel.m)
+    smaller = min(counts[:m_neg].sum(), counts[m_neg:].sum())
+    return bool(smaller >= MIN_CLASS_EDGE), True
+
+
+def warn_near_bound(n_elements: int, metric: str, kept: bool) -> str:
+    """Warn (and return the message) for a ranking metric's edge-dominated interval."""
+    what = (
+        "the wide studentized bound is kept (with fewer than "
+        f"{MIN_CLASS_EDGE} samples in a class the logit t interval covered 0.77)"
+        if kept
+        else "the logit t interval is given"
+    )
+    text = (
+        f"{metric!r} is near the edge of its range for {n_elements} element(s): at least "
+        "half of a tail's replicates rank every positive above every negative (an infinite "
+        "bootstrap-t statistic). In mlci's near-bound study no interval held its level "
+        "there (the logit t interval 0.85-0.88, BCa 0.81-0.86 on such test sets; "
+        f"docs/validation.md, 'Near the bounds'); {what}. Treat it as optimistic, or "
+        "collect more positives and negatives."
+    )
+    warn(text, NearBoundWarning)
+    return text
+
+
+def edge_reason(n_elements: int, fallback: str, size: int) -> str:
+    """The part of ``method_reason`` that says where the studentized interval gave way.
+
+    Near the edge of the range (a handful of errors), replicates without an error have an
+    infinite t*; where they fill half of a tail (``alpha / 2`` of the replicates, see
+    :func:`mlci.engine.intervals.edge_dominated`) the t quantile is infinite or rests on
+    a few replicates, and the interval would reach the range's edge.  There the logit t
+    interval (the same scale and standard error, Student's t quantiles) is used: on those
+    test sets it covered 0.98-1.00 where BCa covered 0.90-0.99 (docs/validation.md,
+    "Near the bounds").
+    """
+    where = "" if size == 1 else f" for {n_elements} of {size} elements"
+    return (
+        f"{fallback}{where}: at least half of a tail's replicates have an infinite "
+        "bootstrap-t statistic (resamples on the edge of the metric's range or without "
+        "spread, e.g. without a single error), so the studentized bound would be the "
+        f"range's edge; the {fallback} interval (same logit scale and standard error, "
+        "Student's t quantiles) is used instead"
+        if fallback == "logit_t"
+        else f"{fallback}{where}: at least half of a tail's replicates have an infinite "
+        "bootstrap-t statistic, so the studentized bound would be the range's edge; the "
+        f"{fallback} interval of the same replicates is used instead"
+    )
+
+
+def single_unit_method(kernel: Kernel, plan: Any, method: str) -> tuple[str, str | None]:
+    """``(method, reason)`` for a test set of a single sample (or a single condition).
+
+    No standard error can be estimated from one unit, so the studentized, t and logit_t
+    intervals do not exist (an error says so).  A proportion of independent samples still
+    has Wilson's score interval, which needs only ``k`` and ``n`` (1 of 1 correct:
+    [0.2065, 1] at 95%); ``"auto"`` gives it.  Any other metric under ``"auto"`` gets BCa,
+    whose bootstrap distribution has no spread: the interval collapses to the estimate,
+    with a :class:`~mlci.DegenerateIntervalWarning`.
+    """
+    what = "sample" if plan.unit_of_sample is None else "condition"
+    proportion = kernel.proportion is not None and kernel.shape == ()
+    if method == "wilson" or (method == "auto" and proportion and what == "sample"):
+        if not proportion or what != "sample":
+            raise ValueError(
+                f"method='wilson' needs a proportion over at least two conditions, or over "
+                f"independent samples; this test set has a single {what}."
+            )
+        return "wilson", (
+            "wilson: a proportion of a single sample (Wilson's score interval needs only "
+            "k and n; no standard error can be estimated from one sample)"
+            if method == "auto"
+            else None
+        )
+    if method == "auto":
+        return "bca", (
+            f"bca: a single {what}, from which no standard error can be estimated (the "
+            "bootstrap distribution has no spread either: the interval is the estimate)"
+        )
+    raise ValueError(
+        f"method={method!r} needs a standard error, which cannot be estimated from a "
+        f"single {what}; use method='wilson' for a proportion (accuracy, recall...) of "
+        "independent samples, or a test set with at least two samples (conditions)."
     )
 
 

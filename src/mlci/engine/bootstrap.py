@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import InvalidReplicatesWarning
+from ..exceptions import FewResamplesWarning, InvalidReplicatesWarning
 from ..feedback import current_progress, reports_progress, warn
 from ..inputs import (
     DEFAULT_MAX_MEMORY,
@@ -27,9 +27,23 @@ from ..inputs import (
 )
 from ..metrics import FunctionKernel, Kernel, get_kernel, metric_info, metric_params
 from ..results import BootstrapResult, ConfidenceInterval, per_confidence_level, plain
-from .auto import choose_method, design_diagnostics, warn_outside_map
+from .auto import (
+    choose_method,
+    design_diagnostics,
+    edge_fallback_applies,
+    edge_reason,
+    single_unit_method,
+    warn_near_bound,
+    warn_outside_map,
+)
 from .custom import UserSampler, check_sampler
-from .intervals import LINEARIZED_METHODS, acceleration, interval_from_replicates
+from .intervals import (
+    LINEARIZED_METHODS,
+    MIN_TAIL_REPLICATES,
+    acceleration,
+    interval_from_replicates,
+    tail_replicates,
+)
 from .linearize import Linearization
 from .nested import plan_for_conditions
 from .plan import Plan
@@ -341,6 +355,8 @@ def resolve_method(
     """
     lin = Linearization(kernel, plan) if linearization is None else linearization
     reason = None
+    if lin.units.n_units < 2 and (method == "auto" or method in LINEARIZED_METHODS):
+        method, reason = single_unit_method(kernel, plan, method)
     if method == "auto" or method in LINEARIZED_METHODS:
         unsupported = (
             "a reduced table (the linearization needs every sample's atom and condition)"
@@ -378,6 +394,7 @@ def resolve_method(
         if np.ndim(est.standard_error_cr1)
         else float(est.standard_error_cr1),
     }
+    linear["edge_fallback"], linear["edge_warn"] = edge_fallback_applies(kernel)
     return method, linear, reason
 
 
@@ -489,6 +506,28 @@ def finish_bootstrap(
         degenerate_hint=_degenerate_hint(name),
     )
     info.update(extra)
+    used = extra.get("edge_fallback_method", method) if method == "studentized" else method
+    tail = tail_replicates(
+        np.sum(~np.isnan(dist), axis=0), used, confidence_level, alternative, info
+    )
+    if tail < MIN_TAIL_REPLICATES:
+        warn(
+            f"{n_resamples} replicates are too few for a {confidence_level:.4g} "
+            f"{used} interval of {name!r}: about {tail:.2g} replicate(s) lie beyond a "
+            f"bound (fewer than {MIN_TAIL_REPLICATES:g}), so the bound is the most extreme "
+            f"replicate or next to it. Use n_resamples >= {_advised(confidence_level)}.",
+            FewResamplesWarning,
+        )
+    if extra.get("edge_dominated"):
+        info["warning"] = warn_near_bound(extra["edge_dominated"], name, kept=True)
+    elif extra.get("edge_fallback") and linear is not None and linear.get("edge_warn"):
+        info["warning"] = warn_near_bound(extra["edge_fallback"], name, kept=False)
+    if "edge_fallback" in extra:
+        info["method_reason"] = (
+            info["method_reason"] + "; " if "method_reason" in info else ""
+        ) + edge_reason(extra["edge_fallback"], extra["edge_fallback_method"], estimate.size)
+        if extra["edge_fallback"] == estimate.size:  # the result says the method it holds
+            method = extra["edge_fallback_method"]
     valid = dist[~invalid_rows]
     with np.errstate(invalid="ignore"):
         se = np.std(valid, axis=0, ddof=1) if valid.shape[0] > 1 else np.zeros(estimate.shape)
@@ -519,6 +558,11 @@ def finish_bootstrap(
 
 #: metrics that are one proportion k/n of the samples: an exact binomial interval exists
 PROPORTIONS = ("accuracy", "error_rate")
+
+
+def _advised(confidence_level: float) -> int:
+    """10 replicates expected beyond each bound of a two-sided interval, at least 1,000."""
+    return int(max(1000, np.ceil(10 / ((1 - confidence_level) / 2) / 100) * 100))
 
 
 def _degenerate_hint(name: str) -> str:

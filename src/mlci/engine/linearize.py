@@ -198,6 +198,8 @@ def _variance(
     ``cr2`` (the original data only) the bias-reduced CR2 one (module docstring)."""
     extra = grad.ndim - 2
     c = units.n_units
+    if c < 2:  # one sample (or condition): no spread between units to estimate
+        return np.full((w.shape[0], *grad.shape[2:]), np.nan)
     if units.iid:
         wk = w.reshape(w.shape + (1,) * extra)
         total = w.sum(axis=1).reshape((-1,) + (1,) * extra)

@@ -49,8 +49,10 @@ INTERVAL_METHODS = (
 DISTRIBUTION_METHODS = ("percentile", "basic", "normal", "bc", "bca")
 #: why "auto" is BCa in a driver without a linearized standard error
 AUTO_BCA_REASON = (
-    "bca: this quantity has no linearized standard error, so the studentized and Wilson "
-    "intervals are unavailable; BCa is the best of the remaining methods in the coverage map"
+    "bca: this driver has no linearized standard error (a Scores object resamples within "
+    "each class, a stratified design; thresholds, EER, DCF and Cllr have no closed-form "
+    "derivative), so the studentized and Wilson intervals are unavailable; BCa is the best "
+    "of the remaining methods in the coverage map, as for bootstrap_ci with strata"
 )
 #: default bound on the engine's working memory (bytes), shared by all threads
 DEFAULT_MAX_MEMORY = 512 * 2**20

@@ -555,11 +555,12 @@ def _linear_differences(
     if method == "studentized":
         dist, se_dist = pair_replicates(cs, ia, ib)
         lo, hi, _ = studentized_interval(
-            d_hat, d_se, dist, se_dist, confidence_level=level, alternative=alt, bounds=bounds
-        )
+            d_hat, d_se, dist, se_dist, confidence_level=level, alternative=alt, bounds=bounds,
+            df=cs.df,
+        )  # fmt: skip
         slo, shi, _ = studentized_interval(
             d_hat, d_se, dist, se_dist, confidence_level=sim_level, alternative=alt,
-            bounds=bounds,
+            bounds=bounds, df=cs.df,
         )  # fmt: skip
         p = studentized_pvalue(d_hat, d_se, dist, se_dist, alternative=alt, bounds=bounds)
         used = "studentized"

@@ -74,7 +74,7 @@ from ..inputs import (
     fast_unique,
 )
 from ..metrics import get_kernel
-from ..results import ConfidenceInterval, IntervalResult, Result, format_value, plain
+from ..results import ConfidenceInterval, IntervalResult, Result, format_value, json_safe, plain
 from .linear import ClusterSums, cluster_sums, replicates
 from .log import EvalLog, _item_codes, renamed_keyword
 
@@ -641,7 +641,7 @@ def plain_fields(res: Any) -> dict[str, Any]:
             v = {name: r.rows()[0] for name, r in v.items()}
         elif isinstance(v, tuple) and v and isinstance(v[0], Result):
             v = [x.rows()[0] for x in v]
-        out[f.name] = plain(dict(v) if isinstance(v, Mapping) else v)
+        out[f.name] = json_safe(dict(v) if isinstance(v, Mapping) else v)
     return out
 
 
@@ -841,7 +841,7 @@ def linear_models(
         dist, se_dist = replicates(cs)
         low, high, _ = studentized_interval(
             cs.estimate, se, dist, se_dist, confidence_level=level, alternative=alt,
-            bounds=(0.0, 1.0),
+            bounds=(0.0, 1.0), df=cs.df,  # near 0 or 1: logit t (engine.intervals)
         )  # fmt: skip
         used = "studentized"
     common = {

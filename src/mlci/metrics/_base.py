@@ -265,7 +265,7 @@ class AdditiveKernel(Kernel):
     def evaluate(self, w: np.ndarray) -> np.ndarray:
         return self.g(self._sums(w))
 
-    def gradient(self, w: np.ndarray, values: np.ndarray) -> np.ndarray:
+    def gradient(self, w: np.ndarray, values: np.ndarray) -> np.ndarray | None:
         # chain rule through the d sums: d metric / d w_k = atoms[k] . grad g(s)
         s = self._sums(w)
         b, d = s.shape

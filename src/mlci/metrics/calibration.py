@@ -231,7 +231,7 @@ class _NoGradient(AdditiveKernel):
     """An additive kernel whose metric is not differentiable (a maximum, a clipped root):
     no linearized interval, so ``method="auto"`` gives BCa."""
 
-    def gradient(self, w: np.ndarray, values: np.ndarray) -> None:
+    def gradient(self, w: np.ndarray, values: np.ndarray) -> np.ndarray | None:
         return None
 
 
@@ -329,12 +329,12 @@ def brier_decomposition_kernel(
                 "strategy='uniform' or 'quantile' with `n_bins`."
             )
         n_bins = len(values)
-        phi = np.zeros((len(p), n_bins, 3))
+        cells = np.zeros((len(p), n_bins, 3))
         rows = np.arange(len(p))
-        phi[rows, which, 0] = 1.0
-        phi[rows, which, 1] = y
-        phi[rows, which, 2] = p
-        phi = phi.reshape(len(p), -1)
+        cells[rows, which, 0] = 1.0
+        cells[rows, which, 1] = y
+        cells[rows, which, 2] = p
+        phi = cells.reshape(len(p), -1)
     else:
         phi = _binned_phi(p[:, None], y[:, None], n_bins, strategy)
     if part == "uncertainty":

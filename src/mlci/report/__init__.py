@@ -21,6 +21,7 @@ import datetime as _dt
 import hashlib
 import io
 import platform
+import re
 from dataclasses import dataclass, field
 from importlib import metadata, resources
 from pathlib import Path
@@ -28,9 +29,12 @@ from typing import Any
 
 import numpy as np
 
+from ..classical.auc import delong_ci, delong_test
+from ..classical.corrections import adjust_pvalues
 from ..comparison.paired import compare
 from ..engine.bootstrap import bootstrap_ci
-from ..scores.curves import roc_band, roc_curve
+from ..scores.curves import pr_curve, roc_band, roc_curve
+from ..scores.decisions import pr_band
 from ..scores.scores import Scores
 
 __all__ = ["Figure", "Section", "build_report", "file_sha256", "render_html", "render_markdown"]
@@ -116,8 +120,49 @@ def _num(x: Any, digits: int = 4) -> str:
     return f"{v:.{digits}f}"
 
 
+#: cells that are neither text nor a number: they do not decide a column's alignment
+_BLANK = {"", "-", "undefined", "inf", "-inf"}
+
+
+def _is_number(cell: Any) -> bool:
+    if isinstance(cell, bool | np.bool_):
+        return False
+    if isinstance(cell, int | float | np.number):
+        return True
+    try:
+        float(str(cell))
+    except ValueError:
+        return False
+    return True
+
+
 def _table(title: str | None, columns: list[str], rows: list[list[Any]], left: int = 1):
-    return {"title": title, "columns": columns, "rows": rows, "left": set(range(left))}
+    """A table; text columns are left-aligned, numbers right-aligned (a column is text
+    when one of its cells is neither a number nor a blank mark such as "-"; the first
+    ``left`` columns, the rows' names, are always text)."""
+    text = set(range(left))
+    for j in range(len(columns)):
+        cells = [r[j] for r in rows if j < len(r) and str(r[j]) not in _BLANK]
+        if any(not _is_number(c) for c in cells):
+            text.add(j)
+    return {"title": title, "columns": columns, "rows": rows, "left": text}
+
+
+#: engine words, and what a reader of the page calls them
+_PLAIN_WORDS = (
+    (re.compile(r"\bthe metric has \d+ atoms and\b"), "the metric has"),
+    (re.compile(r"\bjoint atoms\b"), "distinct combinations of the systems' outcomes"),
+    (re.compile(r"\b(\d+) atoms\b"), r"\1 distinct values"),
+    (re.compile(r"\batoms\b"), "distinct values"),
+    (re.compile(r"\bkernel\b"), "metric"),
+)
+
+
+def _plain(text: str) -> str:
+    """``text`` with the engine's words replaced by the reader's (no "atoms")."""
+    for pattern, words in _PLAIN_WORDS:
+        text = pattern.sub(words, text)
+    return text
 
 
 #: the calibration metrics of the report's calibration section (docs/calibration.md)
@@ -166,10 +211,10 @@ def _why(res: Any) -> str:
     details = getattr(res, "details", {}) or {}
     for key in ("method_reason", "reason", "auto_reason"):
         if details.get(key):
-            return str(details[key])
+            return _plain(str(details[key]))
     diag = getattr(res, "diagnostics", None)
     if diag is not None:
-        return str(getattr(diag, "reason", diag))
+        return _plain(str(getattr(diag, "reason", diag)))
     return "as asked (--method)"
 
 
@@ -206,7 +251,10 @@ def build_report(
     conditions, groups : ndarray, optional
         Resampling conditions (speaker...) and the groups of the per-group section.
     pos_label, n_resamples, confidence_level, method, seed
-        As in :func:`mlci.bootstrap_ci`.
+        As in :func:`mlci.bootstrap_ci`; ``method="delong"`` (scores of a binary task,
+        independent samples): the AUC's intervals and paired differences by DeLong's
+        method (:func:`mlci.delong_ci`, :func:`mlci.delong_test`, the p-values adjusted
+        by Holm), the other metrics by the automatic bootstrap method.
     n_dropped : int
         Rows dropped for missing values (reported in the data section).
     command, file_hash : str
@@ -233,16 +281,31 @@ def build_report(
         raise ValueError(f"`kind` must be 'score' or 'pred'; got {kind!r}.")
     names = names or {}
     level = f"{confidence_level * 100:.10g}%"
+    delong = method == "delong"
+    if delong and kind != "score":
+        raise ValueError(
+            "`method`='delong' is DeLong's interval of the ROC AUC: it needs scores "
+            "(kind='score', --score), not decisions."
+        )
+    if delong and conditions is not None:
+        raise ValueError(
+            "`method`='delong' assumes independent samples and cannot use `conditions`; "
+            "use a bootstrap method (the default) to resample the conditions."
+        )
     boot = {
         "n_resamples": n_resamples,
         "confidence_level": confidence_level,
-        "method": method,
+        "method": "auto" if delong else method,
         "rng": seed,
         "conditions": conditions,
     }
     sections: list[Section] = []
     classes, counts = np.unique(y_true, return_counts=True)
     binary = classes.size == 2
+    if delong and not binary:
+        raise ValueError(
+            f"`method`='delong' needs two classes (a binary task); got {classes.size}."
+        )
     data = Section("data", "Data")
     data.paragraphs.append(
         f"{source}: {len(y_true)} samples, {len(systems)} system(s) "
@@ -284,14 +347,20 @@ def build_report(
     rows, forest, method_rows = [], {}, []
     for name, out in systems.items():
         for metric, opts in metric_opts:
-            res = bootstrap_ci(y_true, out, metric=metric, **opts, **boot)
-            low, high = res.confidence_interval
             label = metric + (" (macro)" if opts.get("average") else "")
+            if delong and metric == "roc_auc":
+                res = delong_ci(y_true, out, confidence_level=confidence_level, pos_label=pos_label)
+                about = ["delong", "independent samples", "-", "DeLong's interval (as asked)"]
+            else:
+                res = bootstrap_ci(y_true, out, metric=metric, **opts, **boot)
+                why = _why(res)
+                if delong:
+                    why = f"DeLong applies to the AUC only; here the automatic method: {why}"
+                about = [res.method, res.scheme, str(res.n_resamples), why]
+            low, high = res.confidence_interval
             rows.append([name, label, _num(res.estimate), _num(low), _num(high), res.method])
             forest[f"{name}: {label}"] = res
-            method_rows.append(
-                [name, label, res.method, res.scheme, int(res.n_resamples), _why(res)]
-            )
+            method_rows.append([name, label, *about])
     metrics.tables.append(
         _table(None, ["system", "metric", "estimate", "low", "high", "method"], rows, 2)
     )
@@ -303,14 +372,24 @@ def build_report(
     # pairwise differences
     first_metric, first_opts = metric_opts[0]
     if len(systems) > 1:
-        res = compare(
-            y_true, systems, metric=first_metric, **{k: v for k, v in first_opts.items()}, **boot
-        )
         diff = Section("differences", f"Pairwise differences ({first_metric})")
-        diff.paragraphs.append(
-            "Every system on the same bootstrap replicates (paired), so each difference's "
-            f"interval reflects their correlation; p-values adjusted by {res.correction}."
-        )
+        pairs: Any
+        if delong:
+            pairs = _delong_pairs(y_true, systems, confidence_level, pos_label)
+            diff.paragraphs.append(
+                "DeLong's paired test of every pair (the AUCs' covariance on the same "
+                f"samples); p-values adjusted by {pairs.correction}."
+            )
+        else:
+            pairs = compare(
+                y_true, systems, metric=first_metric, **dict(first_opts.items()), **boot
+            )
+            diff.paragraphs.append(
+                "Every system on the same bootstrap replicates (paired), so each "
+                "difference's interval reflects their correlation; p-values adjusted by "
+                f"{pairs.correction}."
+            )
+        res = pairs
         drows = []
         for d in res.differences:
             low, high = d.confidence_interval
@@ -351,7 +430,7 @@ def build_report(
 
     # curves and calibration (scores of a binary task)
     if kind == "score" and binary:
-        curves = Section("curves", "ROC curves")
+        curves = Section("curves", "ROC and precision-recall curves")
         curves.paragraphs.append(
             f"Each curve with its pointwise {level} band (vertical, TPR at fixed FPR)."
         )
@@ -369,6 +448,22 @@ def build_report(
         ax.plot([0, 1], [0, 1], color="0.6", ls=":", lw=1)
         ax.legend(loc="lower right")
         curves.figures.append(_figure(fig, "roc", "ROC curves with pointwise bands.", plt))
+        fig, ax = plt.subplots(figsize=(5, 5))
+        for name, out in systems.items():
+            s = Scores.from_labels(y_true, out, pos_label=pos_label)
+            band = pr_band(s, n_resamples=n_resamples, confidence_level=confidence_level, rng=seed)
+            plotting.plot_pr(pr_curve(s), band, ax=ax, label=name)
+        ax.legend(loc="lower left")
+        curves.figures.append(
+            _figure(
+                fig,
+                "pr",
+                f"Precision-recall curves with pointwise {level} bands (precision at fixed "
+                "recall, positives and negatives resampled apart"
+                + ("; the conditions are not resampled here)." if conditions is not None else ")."),
+                plt,
+            )
+        )
         sections.append(curves)
         calib = Section("calibration", "Calibration")
         probs = {n: o for n, o in systems.items() if np.all((o >= 0) & (o <= 1))}
@@ -403,8 +498,12 @@ def build_report(
             keep = groups == g
             for name, out in systems.items():
                 if conditions is not None and np.unique(conditions[keep]).size < 2:
-                    reason = "one condition in the group: nothing to resample"
-                    prows.append([str(g), name, int(keep.sum()), "undefined", "-", reason])
+                    reason = (
+                        "the group lies in one condition: there is nothing to resample "
+                        f"({names.get('group') or 'the group'} is nested in "
+                        f"{names.get('condition') or 'the conditions'})"
+                    )
+                    prows.append([str(g), name, int(keep.sum()), "undefined", "-", "-", reason])
                     continue
                 try:
                     res = bootstrap_ci(
@@ -416,19 +515,33 @@ def build_report(
                     )
                     low, high = res.confidence_interval
                     prows.append(
-                        [str(g), name, int(keep.sum()), _num(res.estimate), _num(low), _num(high)]
+                        [
+                            str(g),
+                            name,
+                            int(keep.sum()),
+                            _num(res.estimate),
+                            _num(low),
+                            _num(high),
+                            "",
+                        ]
                     )
                 except ValueError as exc:  # e.g. one class in a group: AUC undefined
-                    reason = str(exc).replace("`", "").split(";")[0][:100]
-                    prows.append([str(g), name, int(keep.sum()), "undefined", "-", reason])
+                    reason = _plain(str(exc).replace("`", "").split(";")[0][:100])
+                    prows.append([str(g), name, int(keep.sum()), "undefined", "-", "-", reason])
         per.tables.append(
-            _table(None, ["group", "system", "n", first_metric, "low", "high"], prows, 2)
+            _table(None, ["group", "system", "n", first_metric, "low", "high", "note"], prows, 2)
         )
         sections.append(per)
 
     meth = Section("methods", "Interval methods")
     meth.paragraphs.append(
-        f"Every interval above is a {level} bootstrap interval over {n_resamples} replicates"
+        (
+            f"The AUC's intervals are DeLong's ({level}); every other interval is a "
+            f"{level} bootstrap interval over {n_resamples} replicates"
+            if delong
+            else f"Every interval above is a {level} bootstrap interval over {n_resamples} "
+            "replicates"
+        )
         + (
             f", resampling {names.get('condition', 'conditions')} as units"
             if conditions is not None
@@ -460,6 +573,62 @@ def build_report(
         "level": level,
         "created": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     }
+
+
+@dataclass
+class _Pairs:
+    """DeLong's pairwise differences, shaped like a comparison for the table and plot."""
+
+    differences: list[Any]
+    correction: str = "holm"
+
+
+def _delong_pairs(
+    y_true: np.ndarray, systems: dict[str, np.ndarray], confidence_level: float, pos_label: Any
+) -> _Pairs:
+    from itertools import combinations
+
+    from ..comparison.paired import PairDifference
+    from ..results import ConfidenceInterval
+
+    names = list(systems)
+    tests = [
+        (
+            a,
+            b,
+            delong_test(
+                y_true,
+                systems[a],
+                systems[b],
+                confidence_level=confidence_level,
+                pos_label=pos_label,
+            ),
+        )
+        for a, b in combinations(names, 2)
+    ]
+    adjusted = adjust_pvalues([t.pvalue for _, _, t in tests], correction="holm")
+    alpha = 1.0 - confidence_level
+    out = []
+    for (a, b, t), p_adj in zip(tests, adjusted, strict=True):
+        ci = t.confidence_interval
+        assert ci is not None  # delong_test gives the difference's interval
+        out.append(
+            PairDifference(
+                a=a,
+                b=b,
+                estimate=float(t.estimate),
+                confidence_interval=ci,
+                confidence_level=confidence_level,
+                method="delong",
+                standard_error=float(t.details.get("standard_error", np.nan)),
+                metric="roc_auc",
+                pvalue=float(t.pvalue),
+                pvalue_adjusted=float(p_adj),
+                simultaneous_interval=ConfidenceInterval(np.nan, np.nan),
+                significant=bool(p_adj < alpha),
+            )
+        )
+    return _Pairs(out)
 
 
 def _version(dist: str) -> str:

@@ -100,6 +100,27 @@ CM_METRICS = (
 )
 
 
+def _cm_proportion(
+    name: str, k: int, binary: bool, shape: tuple[int, ...]
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Numerator and denominator masks over the matrix cells (key = k * true + predicted)
+    of a metric that is one proportion, as :func:`mlci.bootstrap_ci`'s kernels declare
+    them: ``method="auto"`` then gives it the same interval (Wilson's over independent
+    samples) as ``bootstrap_ci`` gives the same proportion."""
+    if shape != ():
+        return None
+    if name in ("accuracy", "error_rate"):
+        right = np.eye(k, dtype=bool).ravel()
+        return (right if name == "accuracy" else ~right), np.ones_like(right)
+    part = _PARTS.get(_ALIASES.get(name, name))
+    if not binary or k != 2 or part is None:
+        return None
+    # cells 2 * true + predicted in the matrix's order, the positive class first:
+    # (pos, pos) tp, (pos, neg) fn, (neg, pos) fp, (neg, neg) tn
+    num, den = part(*np.eye(4))
+    return num > 0, den > 0
+
+
 def cm_metric_bounds(name: str) -> tuple[float, float]:
     """The range of a confusion-matrix metric: intervals are kept inside it.
 
@@ -709,7 +730,7 @@ class ConfusionMatrix:
         metric_kwargs: dict[str, Any] | None = None,
         n_resamples: int = 1000,
         confidence_level: float | list[float] = 0.95,
-        method: str = "bca",
+        method: str = "auto",
         alternative: str = "two-sided",
         rng: Any = None,
         conditions: Any = None,
@@ -830,6 +851,7 @@ class ConfusionMatrix:
 
         kernel: Kernel = ConfusionKernel(t_idx, p_idx, self.n_classes, fn, shape, metric)
         kernel.bounds = cm_metric_bounds(metric)
+        kernel.proportion = _cm_proportion(metric, self.n_classes, binary, shape)
         if self._weights is not None:
             sw = self._weights if design.kept is None else self._weights[design.kept]
             kernel = with_sample_weight(kernel, sw)

@@ -1,0 +1,209 @@
+"""The default interval near the edge of the metric's range (issue 20, item 1).
+
+A strong system with a handful of errors: with 1 error in 100 samples a resample has
+no error with probability 0.99^100 = 0.37 > alpha/2, so on the logit scale a bootstrap-t
+quantile was infinite and the default interval was the range (f1 0.99 [0, 0.999], mcc
+[-1, 0.997], roc_auc [0, 0.9996]).  Where at least half of a tail's replicates have an
+infinite t*, the studentized interval now gives the logit t interval of the same
+estimate and standard error (``mlci.engine.intervals.edge_dominated``); the reference
+values are ``method="logit_t"`` on the same data (Korn & Graubard 1999's logit interval,
+R's ``svyciprop(method = "logit")``, checked in tests/engine/test_linearized.py), and the
+widths are those of Wilson's score interval for the error share (Brown, Cai & DasGupta
+2001, eq. 4), to within a factor 1.6, and of BCa's, within 1.5.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+from scipy import stats
+from scipy.special import expit, logit
+
+import mlci
+from mlci.engine.intervals import edge_dominated, studentized_interval
+
+DECISION = ("f1", "mcc", "balanced_accuracy", "cohen_kappa")
+
+
+def _few_errors(n, k, *, low_end=False, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    p = y.copy()
+    p[:k] = 1 - p[:k]
+    if low_end:  # all wrong but k: f1 near 0, mcc near -1
+        p = 1 - p
+    score = np.where(p == 1, 0.7 + 0.3 * rng.random(n), 0.3 * rng.random(n))
+    return y, p, score
+
+
+def _wilson_width(k, n, z=1.959964):
+    p = k / n
+    return 2 * z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+
+
+@pytest.mark.parametrize("metric", DECISION)
+@pytest.mark.parametrize(("n", "k"), [(100, 1), (200, 2), (300, 3), (500, 3)])
+def test_few_errors_get_bca_width_not_the_range(metric, n, k):
+    y, p, _ = _few_errors(n, k)
+    auto = mlci.bootstrap_ci(y, p, metric=metric, rng=0)
+    ref = mlci.bootstrap_ci(y, p, metric=metric, rng=0, method="logit_t")
+    bca = mlci.bootstrap_ci(y, p, metric=metric, rng=0, method="bca")
+    lo_edge = -1.0 if metric in ("mcc", "cohen_kappa") else 0.0
+    # before the fix: the lower bound was the range's edge (0 or -1)
+    assert auto.confidence_interval.low > lo_edge + 0.5
+    assert_allclose(tuple(auto.confidence_interval), tuple(ref.confidence_interval), rtol=1e-12)
+    assert auto.method == "logit_t"
+    assert "infinite bootstrap-t" in auto.details["method_reason"]
+    assert auto.details["edge_fallback"] == 1
+    width = auto.confidence_interval.high - auto.confidence_interval.low
+    scale = 2.0 if metric in ("mcc", "cohen_kappa") else 1.0  # mcc, kappa ~ 1 - 2 err
+    assert width < 1.6 * scale * _wilson_width(k, n)
+    assert width < 1.5 * (bca.confidence_interval.high - bca.confidence_interval.low)
+
+
+def test_roc_auc_near_one_falls_back_and_warns():
+    # a ranking metric falls back too, but warns: on such test sets no interval held its
+    # level in the near-bound study (logit t 0.85-0.88, BCa 0.81-0.86)
+    y, _, s = _few_errors(100, 1)
+    with pytest.warns(mlci.NearBoundWarning, match="no interval held its level"):
+        auto = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=0)
+    ref = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=0, method="logit_t")
+    assert auto.method == "logit_t"
+    assert auto.confidence_interval.low > 0.85  # was 0.0
+    assert_allclose(tuple(auto.confidence_interval), tuple(ref.confidence_interval), rtol=1e-12)
+    assert "near the edge" in auto.details["warning"]
+
+
+def test_roc_auc_few_positives_keeps_the_wide_bound_and_warns():
+    # 5 positives (the coverage map's AUC 0.8 cell): the logit t interval covered 0.77 on
+    # its edge-dominated test sets, the studentized one 0.94 (by reaching the edge): kept
+    rng = np.random.default_rng(3)
+    y = np.r_[np.ones(5, int), np.zeros(95, int)]
+    s = np.r_[rng.normal(3.0, 1, 5), rng.normal(0, 1, 95)]
+    seeds = [r for r in range(40) if _dominated(y, s, r)]
+    assert seeds, "no edge-dominated replicate set found"
+    with pytest.warns(mlci.NearBoundWarning, match="wide studentized bound is kept"):
+        res = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=seeds[0])
+    assert res.method == "studentized" and "edge_fallback" not in res.details
+
+
+def _dominated(y, s, seed):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=seed, method="studentized")
+    lin = r.details["linearized"]
+    return bool(
+        edge_dominated(
+            r.estimate, lin["standard_error"], r.bootstrap_distribution,
+            r.replicate_standard_errors, confidence_level=0.95, bounds=r.bounds,
+        )
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("metric", ["f1", "mcc"])
+def test_low_end(metric):
+    y, p, _ = _few_errors(100, 1, low_end=True)
+    auto = mlci.bootstrap_ci(y, p, metric=metric, rng=0)
+    ref = mlci.bootstrap_ci(y, p, metric=metric, rng=0, method="logit_t")
+    hi_edge = 1.0
+    assert auto.confidence_interval.high < hi_edge - 0.8  # f1 0.019 was [0.002, 1.0]
+    assert_allclose(tuple(auto.confidence_interval), tuple(ref.confidence_interval), rtol=1e-12)
+
+
+@pytest.mark.parametrize("metric", DECISION)
+def test_with_conditions(metric):
+    y, p, _ = _few_errors(200, 2)
+    cond = np.repeat(np.arange(25), 8)
+    auto = mlci.bootstrap_ci(y, p, metric=metric, conditions=cond, rng=1)
+    ref = mlci.bootstrap_ci(y, p, metric=metric, conditions=cond, rng=1, method="logit_t")
+    assert auto.confidence_interval.low > 0.5
+    assert_allclose(tuple(auto.confidence_interval), tuple(ref.confidence_interval), rtol=1e-12)
+    assert auto.details["linearized"]["df"] < 25  # the t reference over 25 conditions
+
+
+def test_compare_system_rows():
+    y, p, _ = _few_errors(200, 1)
+    q = y.copy()
+    q[[5, 150]] = 1 - q[[5, 150]]
+    res = mlci.compare(y, {"A": p, "B": q}, metric="f1", rng=0)
+    for name in ("A", "B"):
+        ci = res.systems[name].confidence_interval
+        assert ci.low > 0.9, (name, ci)  # was 0.0
+
+
+def test_explicit_studentized_and_reread():
+    y, p, _ = _few_errors(100, 1)
+    st = mlci.bootstrap_ci(y, p, metric="f1", rng=0, method="studentized")
+    ref = mlci.bootstrap_ci(y, p, metric="f1", rng=0, method="logit_t")
+    assert_allclose(tuple(st.confidence_interval), tuple(ref.confidence_interval), rtol=1e-12)
+    # re-reading the same replicates at the same level gives the same interval and says
+    # the same method; at 99% too (the rule decides alike up to 99%)
+    again = st.interval(method="studentized")
+    assert_allclose(tuple(again.confidence_interval), tuple(st.confidence_interval))
+    assert again.details["edge_fallback_method"] == "logit_t"
+    assert again.method == st.method == "logit_t"
+    direct = mlci.bootstrap_ci(y, p, metric="f1", rng=0, confidence_level=0.99)
+    reread = st.interval(method="studentized", confidence_level=0.99)
+    assert reread.method == direct.method == "logit_t"
+    assert_allclose(tuple(reread.confidence_interval), tuple(direct.confidence_interval))
+
+
+def test_seed_reproduces_across_batch_and_jobs():
+    y, p, _ = _few_errors(300, 3)
+    a = mlci.bootstrap_ci(y, p, metric="mcc", rng=5)
+    b = mlci.bootstrap_ci(y, p, metric="mcc", rng=5, batch=37, n_jobs=2)
+    assert tuple(a.confidence_interval) == tuple(b.confidence_interval)
+
+
+def test_away_from_the_edge_unchanged():
+    # 30 errors in 200: no replicate without an error; the studentized interval stands
+    y, p, _ = _few_errors(200, 30)
+    res = mlci.bootstrap_ci(y, p, metric="f1", rng=0)
+    assert res.method == "studentized"
+    assert "edge_fallback" not in res.details
+    assert "infinite" not in res.details["method_reason"]
+
+
+def test_edge_dominated_threshold():
+    # 25 of 1000 replicates at the upper edge (t* = +inf) fill the upper 2.5% tail
+    dist = np.r_[np.full(25, 1.0), np.linspace(0.95, 0.99, 975)]
+    se = np.where(dist == 1.0, 0.0, 0.01)
+    kw = {"confidence_level": 0.95, "bounds": (0.0, 1.0)}
+    assert edge_dominated(0.97, 0.01, dist, se, **kw)
+    # the share is taken of at most a 99% interval's tail (0.005): 3 of 1000 reach half
+    # of it at every level up to 99% (so the intervals nest), 2 of 1000 do not
+    for k, expected in ((3, True), (2, False)):
+        dist2 = np.r_[np.full(k, 1.0), np.linspace(0.95, 0.99, 1000 - k)]
+        se2 = np.where(dist2 == 1.0, 0.0, 0.01)
+        for level in (0.8, 0.95, 0.99):
+            got = edge_dominated(0.97, 0.01, dist2, se2, confidence_level=level, bounds=(0, 1))
+            assert bool(got) is expected, (k, level)
+    # one-sided "less" reads only the upper bound, which these replicates do not reach
+    assert not edge_dominated(0.97, 0.01, dist, se, alternative="less", **kw)
+    # without degrees of freedom the fallback is the percentile interval
+    low, high, info = studentized_interval(0.97, 0.01, dist, se, **kw)
+    assert info["edge_fallback_method"] == "percentile"
+    assert 0.95 <= low < 0.97 < high <= 1.0
+    # with them, the logit t interval: logit(0.97) -/+ t_99 * 0.01 / (0.97 * 0.03)
+    low, high, info = studentized_interval(0.97, 0.01, dist, se, df=99, **kw)
+    half = stats.t.ppf(0.975, 99) * 0.01 / (0.97 * 0.03)
+    assert info["edge_fallback_method"] == "logit_t"
+    assert_allclose([low, high], expit(logit(0.97) + np.array([-half, half])), rtol=1e-12)
+
+
+@pytest.mark.parametrize("metric", DECISION)
+@pytest.mark.parametrize(("n", "k"), [(100, 1), (300, 3), (400, 4), (500, 5)])
+def test_levels_nest(metric, n, k):
+    # a 99% interval contains the 95% one, which contains the 90% one: the rule decides
+    # alike at every level up to 99% (tests/test_properties.py found a 99% logit t interval
+    # that did not contain the 95% studentized one when the rule followed the level)
+    y, p, _ = _few_errors(n, k)
+    res = mlci.bootstrap_ci(y, p, metric=metric, rng=2, confidence_level=[0.9, 0.95, 0.99])
+    for inner, outer in itertools.pairwise(res):
+        assert outer.confidence_interval.low <= inner.confidence_interval.low + 1e-12
+        assert outer.confidence_interval.high >= inner.confidence_interval.high - 1e-12

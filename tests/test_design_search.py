@@ -1,0 +1,150 @@
+"""The reduced design-space search (issue 20, item 2): fixed designs, issue 20's targets.
+
+``scripts/design_search.py`` draws random designs (metric, n, prevalence, performance
+from chance to a single error, conditions and ICC, paired differences) and reports where
+``method="auto"`` misses its targets; docs/validation.md shows its worst designs.  This
+test runs the script's fixed designs (``CELLS``: the worst it found, the near-bound cases
+of issue 20, and ordinary designs) with ``reps`` test sets each (1000 at
+``MLCI_SLOW_SCALE=1``, 100 at CI's 0.1) and asserts, for every design with n >= 30:
+
+* where another method (BCa, percentile, or the analytic interval) holds 0.95 +- 0.015,
+  ``auto`` is not significantly outside that band;
+* where none does, ``auto`` is not significantly below the best method minus 0.01, and it
+  warned in at least half as many test sets as it missed;
+* ``auto``'s median width is at most 1.5 times BCa's;
+* no ``auto`` interval reaches the far end of the metric's range (f1 0.99 with a lower
+  end at 0).
+
+"Significantly" is an exact binomial test at level 0.01 (one-sided), so that 100 test
+sets still reject the near-bound collapses (coverage and width ratios far off) without
+flagging simulation noise.  The designs that fail on main are ``xfail(strict=True)``
+naming the defect; they flip when issue 20's fix of ``auto`` near the bounds is merged,
+and the marker is then removed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from scipy import stats
+
+SCALE = float(os.environ["MLCI_SLOW_SCALE"])
+REPS = max(100, round(1000 * SCALE))
+RESAMPLES = max(400, round(1000 * SCALE))
+SIG = 0.01
+
+pytestmark = [pytest.mark.slow, pytest.mark.search]
+
+
+def _script():
+    path = Path(__file__).resolve().parents[1] / "scripts" / "design_search.py"
+    spec = importlib.util.spec_from_file_location("design_search", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # its dataclasses look their module up
+    spec.loader.exec_module(mod)
+    return mod
+
+
+ds = _script()
+
+# wt-defaults (the near-bound rule, engine/intervals.py edge_dominated) fixed the
+# far-end collapse of f1 1/100, f1 4/200, mcc 3/300, balanced_accuracy 3/300, kappa 4/500
+# over 50 conditions and roc_auc 3 mis-ordered pairs: they pass and are no longer xfail
+XFAIL = {
+    "cohen_kappa 9 errors in 1379, 98 conditions": (
+        "issue 20: no method holds (auto 0.89, BCa 0.83 on 100 test sets) and auto warns in "
+        "only 5 of 100 (before the near-bound rule it covered 0.94 by reaching the range)"
+    ),
+    "average_precision 0.97 n=64": (
+        "issue 20: with fewer than 10 positives (MIN_CLASS_EDGE) a ranking metric keeps the "
+        "wide studentized interval near the edge, warned: 18 of 100 reach the far end"
+    ),
+    "balanced_accuracy 3 positives in 217": (
+        "issue 20 (found by the search): with 3 positives the studentized interval of "
+        "balanced accuracy covers 0.50-0.57 where BCa covers 0.78 and percentile 0.81"
+    ),
+    "paired roc_auc difference 0.004 near 1": (
+        "issue 20 (found by the search): the t interval of a paired AUC difference between "
+        "two near-perfect systems covers 0.79-0.88 where BCa holds 0.93-0.95"
+    ),
+}
+
+
+def _significantly(cov: float, k: int, bound: float, side: str) -> bool:
+    hits = round(cov * k)
+    if side == "below":
+        return cov < bound and stats.binom.cdf(hits, k, bound) < SIG
+    return cov > bound and stats.binom.sf(hits - 1, k, bound) < SIG
+
+
+def check_targets(res: dict) -> list[str]:
+    """Issue 20's targets on one design's results; the list of what was missed."""
+    ms, missed = res["methods"], []
+    auto = ms["auto"]
+    k, cov = auto["n"], auto["coverage"]
+    lo, hi = ds.TARGET - ds.TOLERANCE, ds.TARGET + ds.TOLERANCE
+    others = {m: v for m, v in ms.items() if m != "auto"}
+    holding = [
+        m
+        for m, v in others.items()
+        if not _significantly(v["coverage"], v["n"], lo, "below")
+        and not _significantly(v["coverage"], v["n"], hi, "above")
+    ]
+    if holding:
+        if _significantly(cov, k, lo, "below") or _significantly(cov, k, hi, "above"):
+            missed.append(f"auto covers {cov:.3f} where {holding} hold")
+    else:
+        best = max(others.values(), key=lambda v: -abs(v["coverage"] - ds.TARGET))
+        if _significantly(cov, k, best["coverage"] - 0.01, "below"):
+            missed.append(f"auto covers {cov:.3f}, the best method {best['coverage']:.3f}")
+        misses = auto["misses_low"] + auto["misses_high"]
+        if res["warned"] < 0.5 * misses:
+            missed.append(f"no method holds and auto warned in {res['warned']} of {k}")
+    bca = ms["bca"]
+    if bca["median_width"] > 0 and auto["median_width"] > ds.WIDTH_RATIO * bca["median_width"]:
+        missed.append(f"median width {auto['median_width'] / bca['median_width']:.2f}x BCa's")
+    if auto["far_edge"]:
+        missed.append(f"{auto['far_edge']} of {k} intervals reach the far end of the range")
+    if res["failed"] > 0.05 * res["reps"]:
+        missed.append(f"{res['failed']} test sets refused")
+    return missed
+
+
+def _param(name: str):
+    marks = [pytest.mark.xfail(strict=True, reason=XFAIL[name])] if name in XFAIL else []
+    return pytest.param(name, marks=marks, id=name)
+
+
+@pytest.mark.parametrize("name", [_param(n) for n in ds.CELLS])
+def test_auto_meets_the_targets(name: str) -> None:
+    design = ds.CELLS[name]
+    assert design.n >= 30
+    res = ds.run_design(design, REPS, RESAMPLES, seed=0)
+    missed = check_targets(res)
+    table = ds.table([res])
+    assert not missed, f"{name}: {'; '.join(missed)}\n{table}"
+
+
+def test_targets_check_flags_a_collapse() -> None:
+    # the check itself: a design whose auto reaches the far end of the range, too wide
+    res = {
+        "reps": 100,
+        "failed": 0,
+        "warned": 0,
+        "methods": {
+            "auto": {"n": 100, "coverage": 0.95, "median_width": 0.9, "misses_low": 2,
+                     "misses_high": 3, "far_edge": 60},
+            "bca": {"n": 100, "coverage": 0.94, "median_width": 0.05, "misses_low": 3,
+                    "misses_high": 3, "far_edge": 0},
+        },
+    }  # fmt: skip
+    missed = check_targets(res)
+    assert any("width" in m for m in missed) and any("far end" in m for m in missed)
+    res["methods"]["auto"].update(coverage=0.80, median_width=0.05, far_edge=0)
+    assert check_targets(res) == ["auto covers 0.800 where ['bca'] hold"]
+    assert math.isclose(ds.TARGET - ds.TOLERANCE, 0.935)
