@@ -49,6 +49,7 @@ from typing import Any
 
 import numpy as np
 
+from .feedback import working
 from .inputs import TEXT_MISSING, dictionary_codes, encoded_take, native_values
 
 __all__ = ["Table", "convert_column", "read_table"]
@@ -460,15 +461,8 @@ def _read_csv_arrow(path: Path, columns: Collection[str] | None, pa: Any) -> Tab
     gz_by_name = path.suffix.lower() == ".gz"
     source = str(path) if gz_by_name or not _is_gzip(path) else None
     try:
-        if source is not None:
-            table = pacsv.read_csv(
-                source, read_options=read, parse_options=parse, convert_options=convert
-            )
-        else:
-            with _open_binary(path) as fh:
-                table = pacsv.read_csv(
-                    fh, read_options=read, parse_options=parse, convert_options=convert
-                )
+        with working("file"):  # one step on the progress bar: pyarrow reads it whole
+            table = _arrow_read_csv(pacsv, source, path, read, parse, convert)
     except pa.ArrowInvalid as exc:
         text = str(exc)
         if "UTF8" in text or "utf8" in text.lower():
@@ -484,6 +478,18 @@ def _read_csv_arrow(path: Path, columns: Collection[str] | None, pa: Any) -> Tab
     del table
     pa.default_memory_pool().release_unused()
     return Table(cols, path, lines=lambda: _csv_lines(path), all_columns=header)
+
+
+def _arrow_read_csv(
+    pacsv: Any, source: str | None, path: Path, read: Any, parse: Any, convert: Any
+) -> Any:
+    """pyarrow's CSV reader on a path (parallel, .gz by name) or a Python file object."""
+    if source is not None:
+        return pacsv.read_csv(
+            source, read_options=read, parse_options=parse, convert_options=convert
+        )
+    with _open_binary(path) as fh:
+        return pacsv.read_csv(fh, read_options=read, parse_options=parse, convert_options=convert)
 
 
 def _jsonl_records(path: Path) -> Iterable[tuple[int, dict[str, Any]]]:
@@ -620,7 +626,8 @@ def _read_parquet(path: Path, columns: Collection[str] | None = None) -> Table:
     out = {}
     for name in keep:
         try:
-            col = pf.read(columns=[name]).column(0)
+            with working("column"):  # counted on the progress bar (a long file's read)
+                col = pf.read(columns=[name]).column(0)
         except Exception as exc:
             raise ValueError(f"{path} could not be read as Parquet: {exc}") from None
         if pa_types.is_dictionary(col.type):
