@@ -540,8 +540,8 @@ def _oob(cell, s, est, rng, f):
     seed = g.integers(2**31 - 1)
     with warnings.catch_warnings():  # the study measures what the warnings quote
         warnings.filterwarnings("ignore", "oob_ci's (corrected )?interval", UserWarning)
-        r = mlci.oob_ci(model, s.y, X=s.x, metric=cell.metric, rng=seed, dropna=True)
-        plain = mlci.oob_ci(model, s.y, metric=cell.metric, rng=seed, dropna=True)
+        r = mlci.oob_ci(model, s.x, s.y, metric=cell.metric, rng=seed, dropna=True)
+        plain = mlci.oob_ci(model, None, s.y, metric=cell.metric, rng=seed, dropna=True)
     return {"oob-forest": _row(r), "oob-plain": _row(plain)}, cell.n, true_metric(cell, model, f), 1
 
 

@@ -174,6 +174,12 @@ def _data_for(name: str, rng: np.random.Generator, n: int):
         return (np.round(rng.random(n), 2),)
     if info.inputs == ("weights", "values"):
         return (rng.integers(1, 5, n), np.round(rng.random(n), 2))
+    if name == "wer":  # (reference words, errors) per utterance
+        words = rng.integers(0, 20, n)
+        return (words, rng.binomial(words + 1, 0.2))
+    if name in ("bleu", "chrf"):  # per-segment count statistics (as sacreBLEU's)
+        width = 10 if name == "bleu" else 18
+        return (rng.integers(0, 25, (n, width)).astype(float),)
     calibration = name.startswith(("brier_", "calibration_")) or name in (
         "ece",
         "ece_debiased",
@@ -237,6 +243,8 @@ def test_every_metric_is_exercised_by_sklearn_parity():
         | {"specificity", "tnr", "fpr", "fnr", "npv", "fdr", "tpr", "sensitivity", "error_rate"}
         | {"roc_auc", "average_precision", "log_loss", "brier", "mae", "mse", "rmse", "r2"}
         | {"mean", "weighted_mean", "top_k_accuracy"}
+        # against sacreBLEU and weighted_mean in tests/mt
+        | {"bleu", "chrf", "wer"}
     )
     # checked against their fields' references in tests/test_calibration.py,
     # tests/test_correlations.py and tests/test_agreement.py

@@ -225,6 +225,23 @@ def _forest():
     return RandomForestClassifier(30, oob_score=True, random_state=0).fit(X_CV, Y)
 
 
+def _set_config(**kw):
+    before = mlci.get_config()
+    try:
+        mlci.set_config(**kw)
+        return mlci.get_config()
+    finally:
+        mlci.set_config(**before)
+
+
+def _config_context(**kw):
+    with mlci.config_context(**kw):
+        return mlci.get_config()
+
+
+#: the engine knobs (mlci.config_context), all given
+KNOBS = {"batch": 8, "n_jobs": 1, "max_memory": 1 << 20, "progress": False}
+
 REGISTRY: dict[str, Api] = {
     # ------------------------------------------------------------- the one driver
     "bootstrap_ci": Api(
@@ -391,7 +408,23 @@ REGISTRY: dict[str, Api] = {
         optional=OPTIONAL_DESIGN,
         conditions="conditions",
     ),
-    "auc_ci": _scores_driver(mlci.auc_ci),
+    "auc_ci": Api(
+        mlci.auc_ci,
+        {"y_true": Y, "y_score": S_A, **DESIGN, **FAST},
+        call=lambda y_true, y_score, **kw: mlci.auc_ci(y_true, y_score, **kw),
+        aligned=(_design(y_true=LABELS, y_score=NUMBERS),),
+        optional=OPTIONAL_DESIGN,
+        conditions="conditions",
+    ),
+    "auc_ci(Scores)": Api(
+        mlci.auc_ci,
+        {"scores": SC, **DESIGN, **FAST},
+        call=lambda scores, **kw: mlci.auc_ci(scores, **kw),
+        aligned=({"conditions": GROUPS, "strata": GROUPS},),
+        anchored=OPTIONAL_DESIGN,
+        optional=OPTIONAL_DESIGN,
+        conditions="conditions",
+    ),
     "cllr_ci": _scores_driver(mlci.cllr_ci),
     "dcf_ci": _scores_driver(mlci.dcf_ci, p_target=0.1),
     "eer_ci": _scores_driver(mlci.eer_ci),
@@ -521,11 +554,11 @@ REGISTRY: dict[str, Api] = {
     "oob_ci": Api(
         mlci.oob_ci,
         {"y": Y, "X": X_CV, "conditions": COND, **FAST},
-        call=lambda y, **kw: mlci.oob_ci(_forest(), y, **kw),
+        call=lambda y, X=None, **kw: mlci.oob_ci(_forest(), X, y, **kw),
         aligned=({"y": LABELS, "X": MATRIX, "conditions": GROUPS},),
         optional=frozenset({"conditions", "X"}),
         conditions="conditions",
-        adapted=frozenset({"model"}),
+        adapted=frozenset({"estimator"}),
     ),
     # ------------------------------------------------------------- classical: tables
     "proportion_ci": Api(mlci.proportion_ci, {"k": [8, 3], "n": [10, 10]}, tables=("k", "n")),
@@ -648,6 +681,9 @@ REGISTRY: dict[str, Api] = {
         conditions="conditions",
     ),
     "list_metrics": Api(mlci.list_metrics, {}),
+    "config_context": Api(mlci.config_context, KNOBS, call=_config_context),
+    "set_config": Api(mlci.set_config, KNOBS, call=_set_config),
+    "get_config": Api(mlci.get_config, {}),
     # ------------------------------------------------------------- correlations, agreement
     "correlation_ci": Api(
         mlci.correlation_ci,
@@ -1678,6 +1714,53 @@ CLI_CASES["llm plan"] = {
     "--alpha": [(["--alpha", "0"], "--alpha")],
     "--plan-repeats": [(["--plan-repeats", "0"], "--plan-repeats")],
     "--json": [(["--json=yes"], "--json")],
+}
+
+
+# `mlci mt` and `mlci ir` (corpus MT metrics, IR ranking): their bundled examples; the
+# file options' own errors (missing file, bad line) are tested in tests/mt and tests/ir
+CLI_BASE["mt ci"] = ["mt", "ci", "--example", "-B", "20", "--seed", "0"]
+CLI_BASE["mt compare"] = ["mt", "compare", "--example", "-B", "20", "--seed", "0"]
+CLI_BASE["ir ci"] = ["ir", "ci", "--example", "-B", "20", "--seed", "0"]
+CLI_BASE["ir compare"] = ["ir", "compare", "--example", "-B", "20", "--seed", "0"]
+_FAMILY_COMMON: dict[str, list[tuple[list[str], str]]] = {
+    "--example": [(["--example=yes"], "--example")],
+    "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
+    "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
+    "--confidence-level": [(["--confidence-level", "95"], "--confidence-level")],
+    "--method": [(["--method", "nope"], "--method: invalid choice")],
+    **_OUTPUT_CASES,
+}
+del _FAMILY_COMMON["--plot"]
+_MT_COMMON: dict[str, list[tuple[list[str], str]]] = {
+    **_FAMILY_COMMON,
+    "--refs": [(["-r", NA_FILE], "--example replaces --refs")],
+    "--input": [(["-i", NA_FILE], "--example replaces --refs, --input")],
+    "--documents": [(["--documents", NA_FILE], "--example replaces --refs, --input and --doc")],
+    "--metric": [(["--metric", "ter"], "--metric must be bleu, chrf")],
+    "--tokenize": [(["--tokenize", "zz"], "--tokenize 'zz' is not a sacreBLEU tokenizer")],
+    "--lowercase": [(["--lowercase=yes"], "--lowercase")],
+}
+CLI_CASES["mt ci"] = dict(_MT_COMMON)
+CLI_CASES["mt compare"] = {
+    **_MT_COMMON,
+    "--test": [(["--test", "wilcoxon"], "--test: invalid choice")],
+    "--baseline": [(["--baseline", "zz"], "--baseline 'zz' is not one of the --input files")],
+    "--correction": [(["--correction", "nope"], "--correction: invalid choice")],
+}
+_IR_COMMON: dict[str, list[tuple[list[str], str]]] = {
+    **_FAMILY_COMMON,
+    "RUNS": [([NA_FILE], "--example replaces RUNS and --qrels")],
+    "--qrels": [(["--qrels", NA_FILE], "--example replaces RUNS and --qrels")],
+    "--measure": [(["--measure", "ndcg@x"], "--measure 'ndcg@x' is not a measure")],
+    "--missing": [(["--missing", "skip"], "--missing: invalid choice")],
+}
+CLI_CASES["ir ci"] = dict(_IR_COMMON)
+CLI_CASES["ir compare"] = {
+    **_IR_COMMON,
+    "--test": [(["--test", "wilcoxon"], "--test: invalid choice")],
+    "--reference": [(["--reference", "zz"], "--reference 'zz' is not one of the runs")],
+    "--correction": [(["--correction", "nope"], "--correction: invalid choice")],
 }
 
 

@@ -75,7 +75,7 @@ def _oob() -> mlci.OOBResult:
 
     x = RNG.normal(size=(N, 2)) + Y[:, None]
     rf = RandomForestClassifier(40, oob_score=True, random_state=0).fit(x, Y)
-    return mlci.oob_ci(rf, Y, X=x, n_resamples=50, rng=0)
+    return mlci.oob_ci(rf, x, Y, n_resamples=50, rng=0)
 
 
 FOLDS_A_ = [0.81, 0.83, 0.80, 0.85, 0.82, 0.84, 0.80, 0.83, 0.81, 0.82]
@@ -141,7 +141,26 @@ BUILDERS: dict[str, Callable[[], Any]] = {
     "CoverageRow": lambda: _coverage().entries[0],
     "AtomTable": lambda: mlci.reduce_table(
         pd.DataFrame({"y": Y, "p": PRED_A}), "y", "p", metric="accuracy"),
+    "MTPairedTest": lambda: _mt_test("paired-bs"),
+    "MTPairedTest paired-ar": lambda: _mt_test("paired-ar"),
+    "IRComparison": lambda: _ir_compare(),
 }  # fmt: skip
+
+
+def _mt_test(variant: str) -> Any:
+    from mlci.mt import paired_test, synthetic_corpus, system_statistics
+
+    c = synthetic_corpus(40, rng=0)
+    st = system_statistics(c.systems, c.references)
+    return paired_test(st, variant=variant, n_resamples=100)
+
+
+def _ir_compare() -> Any:
+    from mlci.data import ir_example_paths
+    from mlci.ir import ir_compare
+
+    p = ir_example_paths()
+    return ir_compare(p["runs"], p["qrels"], variant="t")
 
 
 @cache

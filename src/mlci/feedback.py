@@ -38,12 +38,11 @@ import os
 import sys
 import threading
 import time
-import warnings
 from collections.abc import Callable, Iterator
-from types import FrameType
 from typing import Any, TypeVar
 
-from .inputs.validation import check_flag
+from .inputs.config import configured_progress
+from .inputs.deprecation import warn_at_caller as warn
 
 __all__ = [
     "Progress",
@@ -57,32 +56,9 @@ __all__ = [
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _ACTIVE: contextvars.ContextVar[Progress | None] = contextvars.ContextVar(
     "mlci_progress", default=None
 )
-
-
-def warn(message: str, category: type[Warning] = UserWarning) -> None:
-    """``warnings.warn`` at the first caller outside the mlci package.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     warn("careful")
-    >>> caught[0].filename.endswith("feedback.py")  # this doctest runs inside mlci
-    False
-    """
-    frame: FrameType | None = sys._getframe(1)
-    level = 2
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
-        _PACKAGE_DIR + os.sep
-    ):
-        frame = frame.f_back
-        level += 1
-    warnings.warn(message, category, stacklevel=level)
 
 
 #: the units of :func:`working` (reading, reduction): once done, other work starts a fresh bar
@@ -313,11 +289,12 @@ def reports_progress(func: _F) -> _F:
     """Give a driver its ``progress`` argument: one bar on stderr for the whole call.
 
     The decorated function declares ``progress: bool = False`` (documented with its other
-    arguments); this wrapper reads it, checks it (:func:`mlci.inputs.check_flag`) and,
-    when True, runs the call inside :func:`progress_bar` -- unless a bar is already
-    shown (the command line's, or an outer driver's), which then counts this call's
-    replicates too.  The bar follows :class:`Progress`: drawn after about 2 seconds,
-    only on a terminal, never in CI.
+    arguments); this wrapper reads it (not given: :func:`mlci.get_config`'s ``progress``,
+    False unless set with :func:`mlci.config_context`), checks it and, when True, runs
+    the call inside :func:`progress_bar` -- unless a bar is already shown (the command
+    line's, or an outer driver's), which then counts this call's replicates too.  The
+    bar follows :class:`Progress`: drawn after about 2 seconds, only on a terminal,
+    never in CI.
 
     Examples
     --------
@@ -332,15 +309,17 @@ def reports_progress(func: _F) -> _F:
     TypeError: `progress` must be True or False; got 'yes'.
     """
     signature = inspect.signature(func)
-    default = signature.parameters["progress"].default
+    if "progress" not in signature.parameters:
+        raise TypeError(f"{func.__qualname__} has no `progress` argument")
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            progress = signature.bind(*args, **kwargs).arguments.get("progress", default)
+            # not given (or None): the configured value (mlci.config_context)
+            progress = signature.bind(*args, **kwargs).arguments.get("progress")
         except TypeError:  # a wrong call: let the function itself say so
             return func(*args, **kwargs)
-        if not check_flag("progress", progress) or current_progress() is not None:
+        if not configured_progress(progress) or current_progress() is not None:
             return func(*args, **kwargs)
         with progress_bar():
             return func(*args, **kwargs)

@@ -570,7 +570,7 @@ def plot_critical_difference(cd: Any, *, ax: Any = None) -> Any:
     ax.set_ylim(-0.45 - 0.25 * half, 0.75)
     ax.axis("off")
     ax.set_title(
-        f"average ranks ({cd.test}, alpha={cd.alpha:g}, {cd.n_datasets} data sets)", fontsize=9
+        f"average ranks ({cd.variant}, alpha={cd.alpha:g}, {cd.n_datasets} data sets)", fontsize=9
     )
     return ax
 

@@ -483,9 +483,9 @@ def test_sklearn_helpers_bad_input(name):
     if name == "paired_cv_scores":
         for bad in (0, 1.5, "0.3", None):
             with pytest.raises(BAD, match="`test_size`"):
-                fn(e1, e2, X, y, design="resampled", test_size=bad)
-        with pytest.raises(ValueError, match="`design` must be one of"):
-            fn(e1, e2, X, y, design="loo")
+                fn(e1, e2, X, y, variant="resampled", test_size=bad)
+        with pytest.raises(ValueError, match="`variant` must be one of"):
+            fn(e1, e2, X, y, variant="loo")
     else:
-        with pytest.raises(ValueError, match="`test` must be one of"):
-            fn(e1, e2, X, y, test="wilcoxon")
+        with pytest.raises(ValueError, match="`variant` must be one of"):
+            fn(e1, e2, X, y, variant="wilcoxon")

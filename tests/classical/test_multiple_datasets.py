@@ -229,7 +229,7 @@ def test_higher_is_better_false_and_dataframe():
     assert r.details["names"] == NAMES
     np.testing.assert_allclose(r.details["average_ranks"],
                                friedman_test(DEMSAR).details["average_ranks"])  # fmt: skip
-    cd = critical_difference(df, test="bonferroni-dunn", control="C4.5+m+cf",
+    cd = critical_difference(df, variant="bonferroni-dunn", control="C4.5+m+cf",
                              higher_is_better=False)  # fmt: skip
     assert cd.control == "C4.5+m+cf"
     assert "C4.5+m+cf" in cd.cliques[0]
@@ -261,7 +261,7 @@ def test_bad_input():
     with pytest.raises(ValueError, match="`control`='X' is not one of the methods"):
         holm_test(DEMSAR, control="X", names=NAMES)
     with pytest.raises(ValueError, match="`control` is required"):
-        critical_difference(DEMSAR, test="bonferroni-dunn")
+        critical_difference(DEMSAR, variant="bonferroni-dunn")
     with pytest.raises(ValueError, match="`names` must have one entry per method"):
         nemenyi_test(DEMSAR, names=["a", "b"])
     with pytest.raises(ValueError, match="`alpha` must be strictly between 0 and 1"):
@@ -303,5 +303,5 @@ def test_higher_is_better_must_be_a_bool():
 
 
 def test_control_checked_before_the_data():
-    with pytest.raises(ValueError, match="`control` is only used with `test`='bonferroni-dunn'"):
+    with pytest.raises(ValueError, match="`control` is only used with `variant`='bonferroni-dunn'"):
         critical_difference(DEMSAR, control=0)

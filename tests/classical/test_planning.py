@@ -114,7 +114,7 @@ def test_auc_test_planning():
     # Power check against the Hanley–McNeil z-test, computed by hand at the planned sizes.
     from mlci.classical.auc import hanley_mcneil_se
 
-    r = sample_size_auc(0.75, auc_null=0.65, power=0.9, alpha=0.05)
+    r = sample_size_auc(0.75, auc_null=0.65, power=0.9, alpha=0.05, alternative="greater")
     m, n = r.details["n_positive"], r.details["n_negative"]
     za, zb = stats.norm.ppf(0.95), stats.norm.ppf(0.9)
     assert za * hanley_mcneil_se(0.65, m, n) + zb * hanley_mcneil_se(0.75, m, n) <= 0.1
@@ -162,7 +162,7 @@ def test_power_auc_formula_by_hand():
     m, n = 40, 90
     se0, se1 = hanley_mcneil_se(0.5, m, n), hanley_mcneil_se(0.72, m, n)
     za = stats.norm.ppf(0.95)
-    r = power_auc(0.72, m, n)
+    r = power_auc(0.72, m, n, alternative="greater")
     assert r.power == pytest.approx(stats.norm.cdf((0.22 - za * se0) / se1), rel=1e-12)
     assert r.n_samples == m + n
     assert r.details["se_null"] == pytest.approx(se0)
@@ -202,7 +202,7 @@ def test_sample_size_auc_matches_power_auc(auc, auc_null, ratio, power, alternat
 
 def test_sample_size_auc_one_sided_unchanged():
     # The power-based search equals the closed criterion z_α SE0 + z_β SE1 <= gap.
-    r = sample_size_auc(0.75, auc_null=0.65, power=0.9, alpha=0.05)
+    r = sample_size_auc(0.75, auc_null=0.65, power=0.9, alpha=0.05, alternative="greater")
     m, n = r.details["n_positive"], r.details["n_negative"]
     za, zb = stats.norm.ppf(0.95), stats.norm.ppf(0.9)
     assert za * hanley_mcneil_se(0.65, m, n) + zb * hanley_mcneil_se(0.75, m, n) <= 0.1
@@ -214,9 +214,9 @@ def test_power_auc_mann_whitney_simulation():
     # Hanley–McNeil variance is exact; negatives ~ Exp(1), positives ~ Exp(λ), AUC =
     # 1/(1+λ)) and scipy's one-sided asymptotic Mann–Whitney test, at the planned size.
     auc = 0.7
-    r = sample_size_auc(auc, auc_null=0.5, power=0.8, ratio=2.0)
+    r = sample_size_auc(auc, auc_null=0.5, power=0.8, ratio=2.0, alternative="greater")
     m, n = r.details["n_positive"], r.details["n_negative"]
-    target = power_auc(auc, m, n).power
+    target = power_auc(auc, m, n, alternative="greater").power
     rng = np.random.default_rng(3)
     n_sim = 3000
     lam = 1 / auc - 1
@@ -352,7 +352,7 @@ def test_power_auc_binormal_simulation(auc, auc_null):
     # statistic is (Â - AUC0) / SE0 with Hanley–McNeil's SE0 at AUC0 (the test power_auc
     # describes; at AUC0 = 0.5 it is the Mann–Whitney test).  Allowance for the
     # Hanley–McNeil-vs-binormal variance gap.
-    plan = sample_size_auc(auc, auc_null=auc_null, power=0.8, ratio=1.5)
+    plan = sample_size_auc(auc, auc_null=auc_null, power=0.8, ratio=1.5, alternative="greater")
     m, n = plan.details["n_positive"], plan.details["n_negative"]
     target = plan.power
     mu = math.sqrt(2) * stats.norm.ppf(auc)
@@ -419,7 +419,14 @@ def test_power_auc_less_mirrors_greater():
     r = power_auc(0.7, m, n, auc_null=0.8, alternative="less")
     assert r.power == pytest.approx(ref, rel=1e-12)
     assert "H1: AUC < auc_null" in r.assumptions
-    assert "H1: AUC > auc_null" in power_auc(0.8, m, n, auc_null=0.7).assumptions
+    assert "H1: AUC > auc_null" in power_auc(0.8, m, n, auc_null=0.7,
+                                             alternative="greater").assumptions  # fmt: skip
+    # the default is two-sided (the glossary's default; pROC's power.roc.test default
+    # alternative = "two.sided"): z_{α/2}, both tails
+    z2 = stats.norm.ppf(0.975)
+    two = stats.norm.cdf((0.1 - z2 * se0) / se1) + stats.norm.cdf((-0.1 - z2 * se0) / se1)
+    r = power_auc(0.7, m, n, auc_null=0.8)
+    assert r.power == pytest.approx(two, rel=1e-12) and "two-sided" in r.assumptions
 
 
 def test_one_sided_against_the_expected_effect_is_refused():
@@ -427,7 +434,7 @@ def test_one_sided_against_the_expected_effect_is_refused():
     # direction, a hypothesis the expected values contradict has power < alpha: refused.
     with pytest.raises(ValueError, match=r"`alternative`='greater' tests H1: AUC > auc_null, "
                                          r"but the expected `auc`=0.7 is below"):  # fmt: skip
-        power_auc(0.7, 50, 50, auc_null=0.8)
+        power_auc(0.7, 50, 50, auc_null=0.8, alternative="greater")
     with pytest.raises(ValueError, match="Use `alternative`='greater'"):
         sample_size_mcnemar(0.05, 0.15, alternative="less")
     with pytest.raises(ValueError, match=r"`alternative`='greater' tests H1: A more accurate"):

@@ -300,20 +300,20 @@ def test_degenerate_constant_differences():
 def test_sklearn_convenience(data):
     X, y = data
     e1, e2 = LogisticRegression(), DecisionTreeClassifier(random_state=0)
-    s = paired_cv_scores(e1, e2, X, y, design="kfold", n_splits=5, rng=0)
+    s = paired_cv_scores(e1, e2, X, y, variant="kfold", n_splits=5, rng=0)
     assert s["scores_a"].shape == (5,)
     assert s["n_train"] + s["n_test"] == 300
-    r = compare_estimators(e1, e2, X, y, test="kfold-t", rng=0, n_splits=5)
+    r = compare_estimators(e1, e2, X, y, variant="kfold-t", rng=0, n_splits=5)
     assert r.statistic == pytest.approx(kfold_cv_ttest(s["scores_a"], s["scores_b"]).statistic)
-    r = compare_estimators(e1, e2, X, y, test="corrected-resampled-t", rng=0,
+    r = compare_estimators(e1, e2, X, y, variant="corrected-resampled-t", rng=0,
                            n_splits=5, n_repeats=2)  # fmt: skip
     assert r.df == 9
-    r = compare_estimators(e1, e2, X, y, test="5x2cv-t", rng=0)
+    r = compare_estimators(e1, e2, X, y, variant="5x2cv-t", rng=0)
     assert r.details["scores_a"].shape == (5, 2)
-    s = paired_cv_scores(e1, e2, X, y, design="resampled", n_repeats=4, rng=0)
+    s = paired_cv_scores(e1, e2, X, y, variant="resampled", n_repeats=4, rng=0)
     assert s["n_test"] == 90
-    with pytest.raises(ValueError, match="`test` must be one of"):
-        compare_estimators(e1, e2, X, y, test="wilcoxon")
+    with pytest.raises(ValueError, match="`variant` must be one of"):
+        compare_estimators(e1, e2, X, y, variant="wilcoxon")
 
 
 # ----------------------------------------------------------------------------------------
@@ -407,13 +407,13 @@ def test_sklearn_rng(data):
 
     X, y = data
     e1, e2 = LogisticRegression(), DecisionTreeClassifier(random_state=0)
-    s1 = paired_cv_scores(e1, e2, X, y, design="kfold", n_splits=3, rng=7)
-    s2 = paired_cv_scores(e1, e2, X, y, design="kfold", n_splits=3,
+    s1 = paired_cv_scores(e1, e2, X, y, variant="kfold", n_splits=3, rng=7)
+    s2 = paired_cv_scores(e1, e2, X, y, variant="kfold", n_splits=3,
                           rng=np.random.SeedSequence(7))  # fmt: skip
     np.testing.assert_array_equal(s1["scores_a"], s2["scores_a"])
     seed = np.random.SeedSequence(7)
     assert s1["random_state"] == block_generator(seed, Stream.CV_SPLITS, 0).integers(0, 2**31 - 1)
-    s3 = paired_cv_scores(e1, e2, X, y, design="kfold", n_splits=3, rng=np.random.default_rng(7))
+    s3 = paired_cv_scores(e1, e2, X, y, variant="kfold", n_splits=3, rng=np.random.default_rng(7))
     assert s3["scores_a"].shape == (3,)
     with pytest.raises(TypeError, match="random_state"):
         compare_estimators(e1, e2, X, y, random_state=0)

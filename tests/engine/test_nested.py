@@ -167,3 +167,28 @@ def test_coverage_two_levels_top_only_vs_all(sd_spk):
     assert both >= top
     if sd_spk == 0.0 and n_sim >= 200:
         assert both / n_sim > 0.975
+
+
+def test_drivers_design_is_validated_once(monkeypatch):
+    # the driver gathers conditions/strata; the planners take the gathered arrays
+    from mlci.engine import nested, resampling
+
+    def twice(*args, **kwargs):
+        raise AssertionError("the design was gathered a second time")
+
+    monkeypatch.setattr(resampling, "gather", twice)
+    monkeypatch.setattr(nested, "gather", twice)
+    y = np.arange(120) % 2
+    spk, ses = np.arange(120) % 24, np.arange(120) % 48
+    kw = {"metric": "accuracy", "n_resamples": 50, "rng": 0}
+    mlci.bootstrap_ci(y, y ^ (np.arange(120) % 9 == 0), conditions=spk, strata=y, **kw)
+    r = mlci.bootstrap_ci(y, y ^ (np.arange(120) % 9 == 0), conditions=[spk, ses],
+                          two_stage=True, **kw)  # fmt: skip
+    assert r.scheme == "nested(2 levels; resampled: 1, 2)"
+    # nested two_stage: one representation, a bool per level
+    plan = nested.plan_for_conditions(120, conditions=[spk, ses, np.arange(120)], two_stage=True)
+    assert plan.resample == (True, True, True)
+    plan = nested.plan_for_conditions(120, conditions=[spk, ses], n_resamples=5, rng=1)
+    assert plan.resample == (True, False)
+    with pytest.raises(ValueError, match="`conditions` must have one entry per sample"):
+        nested.plan_for_conditions(121, conditions=[spk, ses])

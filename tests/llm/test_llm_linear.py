@@ -9,6 +9,8 @@ and bootstrap-t (``method="studentized"``) of ``weighted_mean`` on one task.
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -16,6 +18,7 @@ from test_llm_estimands import _items, synthetic  # same directory (rootdir impo
 
 import mlci
 from mlci.engine.intervals import studentized_interval
+from mlci.feedback import progress_bar
 from mlci.llm import linear
 from mlci.llm.estimands import item_table
 from mlci.llm.simulation import simulate_benchmark
@@ -145,15 +148,31 @@ def test_studentized_pairs(log):
         assert 1 / 401 <= d.pvalue <= 1
 
 
-def test_chunking_and_seed_reproducible(log, monkeypatch):
+def test_chunking_and_seed_reproducible(log):
     a = mlci.llm_compare(log, conditions="passage", method="studentized", rng=7, n_resamples=300)
-    monkeypatch.setattr(linear, "_CHUNK_BYTES", 8 * 40)  # a few replicates per chunk
-    b = mlci.llm_compare(log, conditions="passage", method="studentized", rng=7, n_resamples=300)
-    # the same replicates; the products summed in other blocks: equal to rounding
-    for x, y in [*zip(a.models.values(), b.models.values(), strict=True),
-                 *zip(a.differences, b.differences, strict=True)]:  # fmt: skip
-        assert x.confidence_interval.low == pytest.approx(y.confidence_interval.low, abs=1e-12)
-        assert x.confidence_interval.high == pytest.approx(y.confidence_interval.high, abs=1e-12)
+    # the engine's replicate loop (its chunks, threads, memory bound): the same replicates;
+    # chunks of a few rows sum BLAS's products in another order: equal to rounding
+    b = mlci.llm_compare(log, conditions="passage", method="studentized", rng=7, n_resamples=300,
+                         batch=5, n_jobs=2, max_memory=1 << 16)  # fmt: skip
+    with mlci.config_context(batch=1, n_jobs=1):
+        c = mlci.llm_compare(log, conditions="passage", method="studentized", rng=7,
+                             n_resamples=300)  # fmt: skip
+    for x, *others in [
+        *zip(a.models.values(), b.models.values(), c.models.values(), strict=True),
+        *zip(a.differences, b.differences, c.differences, strict=True),
+    ]:
+        for y in others:
+            assert x.confidence_interval.low == pytest.approx(y.confidence_interval.low, abs=1e-12)
+            assert x.confidence_interval.high == pytest.approx(
+                y.confidence_interval.high, abs=1e-12
+            )
+
+
+def test_bootstrap_t_advances_the_progress_bar(log):
+    # the LLM default path runs in the engine's replicate loop (which counts replicates)
+    with progress_bar(stream=io.StringIO(), delay=3600) as bar:
+        mlci.llm_ci(log, conditions="passage", method="studentized", rng=7, n_resamples=300)
+    assert bar.done == bar.total == 300
 
 
 def test_single_cluster_task_has_no_influence():

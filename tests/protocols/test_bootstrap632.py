@@ -148,16 +148,16 @@ def test_bootstrap632_errors():
 @pytest.mark.filterwarnings("ignore::mlci.NearBoundWarning")
 def test_oob_ci_scores_the_oob_predictions():
     rf = RandomForestClassifier(30, oob_score=True, random_state=0).fit(X, Y)
-    r = mlci.oob_ci(rf, Y, rng=0, n_resamples=200)
+    r = mlci.oob_ci(rf, None, Y, rng=0, n_resamples=200)
     assert r.estimate == pytest.approx(rf.oob_score_)
     ref = mlci.bootstrap_ci(Y, rf.classes_[rf.oob_decision_function_.argmax(1)],
                             metric="accuracy", rng=0, n_resamples=200)  # fmt: skip
     assert r.confidence_interval == ref.confidence_interval
-    auc = mlci.oob_ci(rf, Y, metric="roc_auc", rng=0, n_resamples=200)
+    auc = mlci.oob_ci(rf, None, Y, metric="roc_auc", rng=0, n_resamples=200)
     assert auc.estimate == pytest.approx(roc_auc_score(Y, rf.oob_decision_function_[:, 1]))
     assert "out-of-bag" in auc.details["target"]
     reg = RandomForestRegressor(20, oob_score=True, random_state=0).fit(X, X[:, 0])
-    assert mlci.oob_ci(reg, X[:, 0], metric="r2", n_resamples=200, rng=0).estimate == (
+    assert mlci.oob_ci(reg, None, X[:, 0], metric="r2", n_resamples=200, rng=0).estimate == (
         pytest.approx(reg.oob_score_)
     )
 
@@ -178,7 +178,7 @@ def test_632_variants_warn_and_oob_states_its_training_size():
 def test_oob_ci_warns():
     rf = RandomForestClassifier(30, oob_score=True, random_state=0).fit(X, Y)
     with pytest.warns(UserWarning, match="oob_ci's interval .* covered the forest's accuracy"):
-        mlci.oob_ci(rf, Y, rng=0, n_resamples=200)
+        mlci.oob_ci(rf, None, Y, rng=0, n_resamples=200)
 
 
 def test_oob_ci_samples_without_oob_prediction():
@@ -187,8 +187,8 @@ def test_oob_ci_samples_without_oob_prediction():
         bag = BaggingClassifier(n_estimators=3, oob_score=True, random_state=0).fit(X, Y)
     missing = np.isnan(bag.oob_decision_function_).any(axis=1)
     with pytest.raises(ValueError, match=r"no out-of-bag prediction for \d+ sample"):
-        mlci.oob_ci(bag, Y)
-    r = mlci.oob_ci(bag, Y, dropna=True, rng=0, n_resamples=200)
+        mlci.oob_ci(bag, None, Y)
+    r = mlci.oob_ci(bag, None, Y, dropna=True, rng=0, n_resamples=200)
     assert r.details["n_dropped"] == missing.sum()
     pred = bag.classes_[bag.oob_decision_function_[~missing].argmax(1)]
     assert r.estimate == pytest.approx(accuracy_score(Y[~missing], pred))
@@ -212,14 +212,15 @@ def test_forest_samples_without_oob_prediction_are_found(regression, with_x):
     never = (counts > 0).all(axis=0)
     assert never.sum() == 1  # row 28
     metric = "mse" if regression else "accuracy"
-    kw = {"metric": metric, "X": x if with_x else None, "rng": 0, "n_resamples": 50}
+    kw = {"metric": metric, "rng": 0, "n_resamples": 50}
+    data = x if with_x else None
     with pytest.raises(
         ValueError, match=r"no out-of-bag prediction for 1 sample\(s\) \(first: row 28\)"
     ):
-        mlci.oob_ci(rf, target, **kw)
+        mlci.oob_ci(rf, data, target, **kw)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the interval's own warnings
-        r = mlci.oob_ci(rf, target, dropna=True, **kw)
+        r = mlci.oob_ci(rf, data, target, dropna=True, **kw)
     assert r.details["n_dropped"] == 1
     if not with_x:  # the plain out-of-bag metric over the other samples
         oob = rf.oob_prediction_ if regression else rf.classes_[rf.oob_decision_function_.argmax(1)]
@@ -228,13 +229,13 @@ def test_forest_samples_without_oob_prediction_are_found(regression, with_x):
 
 
 def test_oob_ci_errors():
-    with pytest.raises(ValueError, match=r"`model`.*no out-of-bag"):
-        mlci.oob_ci(GaussianNB().fit(X, Y), Y)
+    with pytest.raises(ValueError, match=r"`estimator`.*no out-of-bag"):
+        mlci.oob_ci(GaussianNB().fit(X, Y), None, Y)
     rf = RandomForestClassifier(30, oob_score=True, random_state=0).fit(X, Y)
     with pytest.raises(ValueError, match="`y`"):
-        mlci.oob_ci(rf, Y[1:])
+        mlci.oob_ci(rf, None, Y[1:])
     with pytest.raises(ValueError, match="regression metric"):
-        mlci.oob_ci(rf, Y, metric="mse")
+        mlci.oob_ci(rf, None, Y, metric="mse")
 
 
 @pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])

@@ -4,6 +4,7 @@ computations on tiny ensembles."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import warnings
 
@@ -21,6 +22,7 @@ from sklearn.ensemble import (
 from sklearn.neighbors import KNeighborsClassifier
 
 import mlci
+from mlci.feedback import progress_bar
 from mlci.inputs import check_rng_seed
 from mlci.protocols.oob import (
     OOB_FRACTIONS,
@@ -157,7 +159,7 @@ def test_member_bootstrap_against_a_loop():
 @pytest.mark.filterwarnings("error")
 def test_oob_ci_with_X_is_the_extrapolated_estimate_and_its_two_standard_errors():
     rf = RandomForestClassifier(40, oob_score=True, random_state=0).fit(X, Y)
-    r = mlci.oob_ci(rf, Y, X=X, rng=3, n_resamples=300)  # no warning (accuracy: measured)
+    r = mlci.oob_ci(rf, X, Y, rng=3, n_resamples=300)  # no warning (accuracy: measured)
     assert r.details["oob"] == pytest.approx(rf.oob_score_)
     assert r.method == "oob-extrapolated" and r.details["n_members"] == 40
     boot_seed, extra_seed, member_seed = check_rng_seed(3).spawn(3)
@@ -179,7 +181,7 @@ def test_oob_ci_with_X_is_the_extrapolated_estimate_and_its_two_standard_errors(
     assert r.confidence_interval.low == pytest.approx(max(0, est - z * se))
     assert r.confidence_interval.high == pytest.approx(min(1, est + z * se))
     assert "algorithm at n" in r.details["target"] and "(40 members)" in r.details["target"]
-    low = mlci.oob_ci(rf, Y, X=X, rng=3, n_resamples=300, alternative="greater")
+    low = mlci.oob_ci(rf, X, Y, rng=3, n_resamples=300, alternative="greater")
     assert low.confidence_interval.high == 1.0
     assert low.confidence_interval.low == pytest.approx(est - stats.norm.ppf(0.95) * se)
 
@@ -188,7 +190,7 @@ def test_oob_ci_with_X_for_the_mse():
     rf = RandomForestRegressor(30, oob_score=True, random_state=0).fit(X, YR)
     # the study: 0.975 of the algorithm's MSE, 0.910 of the fitted forest's: it warns
     with pytest.warns(UserWarning, match="covered in only 0.910"):
-        r = mlci.oob_ci(rf, YR, X=X, metric="mse", rng=0, n_resamples=200)
+        r = mlci.oob_ci(rf, X, YR, metric="mse", rng=0, n_resamples=200)
     plain = np.mean((rf.oob_prediction_ - YR) ** 2)
     assert r.details["oob"] == pytest.approx(plain)
     assert r.estimate < plain  # 30 members predict better than the ~11 out-of-bag ones
@@ -208,7 +210,7 @@ def test_oob_ci_with_X_for_the_mse():
 def test_oob_ci_with_X_warns_for_unmeasured_metrics():
     rf = RandomForestClassifier(30, oob_score=True, random_state=0).fit(X, Y)
     with pytest.warns(UserWarning, match="corrected interval for 'roc_auc' is approximate"):
-        r = mlci.oob_ci(rf, Y, X=X, metric="roc_auc", rng=0, n_resamples=200)
+        r = mlci.oob_ci(rf, X, Y, metric="roc_auc", rng=0, n_resamples=200)
     assert 0.5 < r.estimate <= 1
 
 
@@ -218,7 +220,7 @@ def test_oob_ci_with_X_drops_samples_without_oob_prediction():
         bag = BaggingClassifier(n_estimators=4, oob_score=True, random_state=0).fit(X, Y)
     missing = np.isnan(bag.oob_decision_function_).any(axis=1)
     assert missing.any()
-    r = mlci.oob_ci(bag, Y, X=X, dropna=True, rng=0, n_resamples=200)
+    r = mlci.oob_ci(bag, X, Y, dropna=True, rng=0, n_resamples=200)
     assert r.details["n_dropped"] == missing.sum() and r.n_samples == (~missing).sum()
     pred = bag.classes_[bag.oob_decision_function_[~missing].argmax(1)]
     assert r.details["oob"] == pytest.approx(np.mean(pred == Y[~missing]))
@@ -227,13 +229,13 @@ def test_oob_ci_with_X_drops_samples_without_oob_prediction():
 def test_oob_ci_with_X_errors():
     rf = RandomForestClassifier(30, oob_score=True, random_state=0).fit(X, Y)
     with pytest.raises(ValueError, match="`X` does not reproduce"):
-        mlci.oob_ci(rf, Y, X=X[::-1])
+        mlci.oob_ci(rf, X[::-1], Y)
     with pytest.raises(ValueError, match="`X` has 89 rows"):
-        mlci.oob_ci(rf, Y, X=X[1:])
+        mlci.oob_ci(rf, X[1:], Y)
     with pytest.raises(ValueError, match="`X` must be the numeric training data"):
-        mlci.oob_ci(rf, Y, X=X[:, 0])
+        mlci.oob_ci(rf, X[:, 0], Y)
     with pytest.raises(ValueError, match="`method`='percentile'"):
-        mlci.oob_ci(rf, Y, X=X, method="percentile")
+        mlci.oob_ci(rf, X, Y, method="percentile")
     with pytest.raises(ValueError, match="`model`"):
         tree_predictions(KNeighborsClassifier().fit(X, Y), X)
 
@@ -243,7 +245,7 @@ def test_corrected_result_rereads_its_normal_interval_and_refuses_other_methods(
     # out-of-bag predictions: an interval from them would drop se_members (and, for the
     # percentile types, the extrapolation). interval() keeps the normal interval.
     rf = RandomForestClassifier(40, oob_score=True, random_state=0).fit(X, Y)
-    r = mlci.oob_ci(rf, Y, X=X, rng=3, n_resamples=300)
+    r = mlci.oob_ci(rf, X, Y, rng=3, n_resamples=300)
     assert isinstance(r, mlci.OOBResult)
     z90 = stats.norm.ppf(0.95)
     r90 = r.interval(confidence_level=0.9)
@@ -252,7 +254,7 @@ def test_corrected_result_rereads_its_normal_interval_and_refuses_other_methods(
     assert r.interval(method="normal") == r
     one = r.interval(alternative="greater")
     assert one.confidence_interval.high == 1.0
-    levels = mlci.oob_ci(rf, Y, X=X, rng=3, n_resamples=300, confidence_level=[0.9, 0.95])
+    levels = mlci.oob_ci(rf, X, Y, rng=3, n_resamples=300, confidence_level=[0.9, 0.95])
     assert [x.confidence_interval for x in levels] == [
         r90.confidence_interval,
         r.confidence_interval,
@@ -267,3 +269,22 @@ def test_corrected_result_rereads_its_normal_interval_and_refuses_other_methods(
     assert r.interval(variant="mlci") == r
     with pytest.raises(ValueError, match="variant"):
         r.interval(variant="boot")
+
+
+def test_member_bootstrap_runs_in_the_engines_loop():
+    p, oob = _tiny(n_members=10, n=12)
+
+    def error(mean):
+        return (np.argmax(mean, axis=-1) != Y[:12]).mean(axis=-1)
+
+    ref = oob_member_bootstrap(p, oob, error, n_resamples=30, rng=5)
+    with progress_bar(stream=io.StringIO(), delay=3600) as bar:  # replicates counted
+        got = oob_member_bootstrap(p, oob, error, n_resamples=30, rng=5)
+    assert bar.done == bar.total == 30
+    with mlci.config_context(batch=1, n_jobs=2, max_memory=1 << 16):  # one block: the same
+        configured = oob_member_bootstrap(p, oob, error, n_resamples=30, rng=5)
+    np.testing.assert_array_equal(got, ref)
+    np.testing.assert_array_equal(configured, ref)
+    # a Generator is drawn from (as numpy.random.default_rng(generator) does)
+    from_gen = oob_member_bootstrap(p, oob, error, n_resamples=30, rng=np.random.default_rng(5))
+    np.testing.assert_array_equal(from_gen, ref)

@@ -65,7 +65,7 @@ def test_intervals_run_and_refuse_bad_input():
     for kind in ("min", "actual"):
         r = dcf_ci(s, 0.05, kind=kind, rng=0, n_resamples=200, method="percentile")
         assert r.confidence_interval.low <= r.estimate <= r.confidence_interval.high
-    r = cllr_ci(s, minimum=True, rng=0, n_resamples=100, method="percentile")
+    r = cllr_ci(s, kind="min", rng=0, n_resamples=100, method="percentile")
     assert r.estimate == pytest.approx(min_cllr(s))
     with pytest.raises(ValueError, match="p_target"):
         min_detection_cost(s, 1.5)

@@ -27,7 +27,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy.special import ndtri, stdtrit
 
 from ..inputs import (
     ArgSpec,
@@ -36,8 +35,10 @@ from ..inputs import (
     check_choice,
     check_confidence_level,
     check_flag,
+    fill_doc,
     gather,
 )
+from ..intervals.formulas import wald_interval
 from ..results import ConfidenceInterval, IntervalResult, TestResult
 from .checks import ANY_NDIM, number_array, require
 from .pvalues import normal_pvalue, t_pvalues
@@ -146,14 +147,10 @@ def hanley_mcneil_se(auc: Any, n_positive: Any, n_negative: Any) -> Any:
 
 
 def _interval(est, se, confidence_level, alternative, lo, hi):
-    a = 1 - confidence_level
-    if alternative == "two-sided":
-        z = ndtri(1 - a / 2)
-        return max(est - z * se, lo), min(est + z * se, hi)
-    z = ndtri(1 - a)
-    if alternative == "greater":
-        return max(est - z * se, lo), hi
-    return lo, min(est + z * se, hi)
+    low, high = wald_interval(
+        est, se, confidence_level=confidence_level, alternative=alternative, bounds=(lo, hi)
+    )
+    return float(low), float(high)
 
 
 def _auc_result(
@@ -196,6 +193,7 @@ def _difference_test(diff, se, method, details, confidence_level, alternative) -
 # ----------------------------------------------------------------------------------------
 # public functions
 # ----------------------------------------------------------------------------------------
+@fill_doc
 def delong_ci(
     y_true: Any,
     y_score: Any,
@@ -221,9 +219,7 @@ def delong_ci(
     y_score : array_like, shape (n_samples,)
         Scores, higher meaning more likely positive (``±inf`` allowed).
     confidence_level : float, default 0.95
-    alternative : {"two-sided", "less", "greater"}
-        ``"less"`` gives an upper bound only (the lower is 0), ``"greater"`` a lower bound
-        only (the upper is 1).
+    %(alternative_interval)s
     pos_label : optional
         The positive label; required unless the labels are {0, 1}, {-1, 1} or booleans.
     dropna : bool, default False
@@ -303,6 +299,7 @@ def hanley_mcneil_ci(
     return _auc_result(est, se, "hanley-mcneil", pos, neg, confidence_level, alternative, n_dropped)
 
 
+@fill_doc
 def delong_test(
     y_true: Any,
     y_score_a: Any,
@@ -326,8 +323,7 @@ def delong_test(
         Scores of the two systems on the same samples.
     confidence_level : float, default 0.95
         Level of the interval for ``AUC_a - AUC_b`` (clipped to [-1, 1]).
-    alternative : {"two-sided", "less", "greater"}
-        ``"greater"``: AUC of A is larger.
+    %(alternative_test)s
     pos_label : optional
     dropna : bool, default False
         Drop the samples with a missing label or score (in any of the three arguments)
@@ -379,6 +375,7 @@ def delong_test(
     return _difference_test(diff, se, "delong-paired", details, confidence_level, alternative)
 
 
+@fill_doc
 def delong_test_independent(
     y_true_a: Any,
     y_score_a: Any,
@@ -411,8 +408,7 @@ def delong_test_independent(
         The reference distribution of the statistic (and the interval's quantile):
         normal, or pROC's t with Welch's degrees of freedom (``details["df"]``).
     confidence_level : float, default 0.95
-    alternative : {"two-sided", "less", "greater"}
-        ``"greater"``: AUC of A is larger.
+    %(alternative_test)s
     pos_label : optional
         The positive label of both test sets.
     dropna : bool, default False
@@ -467,12 +463,13 @@ def delong_test_independent(
     df = float((va + vb) ** 2 / (va**2 / (size_a - 1) + vb**2 / (size_b - 1)))
     details["df"] = df
     t = diff / se if se > 0 else (0.0 if diff == 0 else float(np.sign(diff) * np.inf))
-    q = float(stdtrit(df, 1 - (1 - confidence_level) / (2 if alternative == "two-sided" else 1)))
-    low, high = max(diff - q * se, -1.0), min(diff + q * se, 1.0)
-    if alternative == "greater":
-        high = 1.0
-    elif alternative == "less":
-        low = -1.0
+    low, high = (
+        float(v)
+        for v in wald_interval(
+            diff, se, confidence_level=confidence_level, alternative=alternative, df=df,
+            bounds=(-1.0, 1.0),
+        )
+    )  # fmt: skip
     return TestResult(
         statistic=float(t),
         pvalue=float(t_pvalues(t, df, alternative)),

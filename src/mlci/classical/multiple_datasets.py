@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ..inputs import check_alternative, check_choice, check_flag
+from ..inputs import check_alternative, check_choice, check_flag, fill_doc, renamed, warn_at_caller
 from ..results import Result, TestResult, format_value
 from .checks import check_alpha, number_array
 from .corrections import adjust_pvalues
@@ -126,6 +126,7 @@ def _average_ranks(arr: np.ndarray, higher_is_better: bool) -> np.ndarray:
 # ----------------------------------------------------------------------------------------
 # two methods
 # ----------------------------------------------------------------------------------------
+@fill_doc
 def sign_test(
     scores_a: Any,
     scores_b: Any,
@@ -143,8 +144,7 @@ def sign_test(
     ties : {"split", "drop"}, default "split"
         ``"split"`` (Demšar 2006, sec. 3.1.3): ties count half for each method; with an
         odd number of ties one is ignored.  ``"drop"``: ties are discarded.
-    alternative : {"two-sided", "less", "greater"}
-        ``"greater"``: A wins more often than B.
+    %(alternative_test)s
     higher_is_better : bool, default True
         Set False for losses or error rates.
 
@@ -198,6 +198,7 @@ def _wilcoxon_exact_sf(t: float, n: int) -> float:
     return float(counts[idx:].sum())
 
 
+@fill_doc
 def wilcoxon_test(
     scores_a: Any,
     scores_b: Any,
@@ -233,8 +234,7 @@ def wilcoxon_test(
         R's ``wilcox.test(correct=TRUE)`` (its default) and
         ``scipy.stats.wilcoxon(correction=True)``.  ``False``: no correction (scipy's
         default).  Unused by the exact variant.
-    alternative : {"two-sided", "less", "greater"}
-        ``"greater"``: A is better.
+    %(alternative_test)s
     higher_is_better : bool, default True
 
     Returns
@@ -710,8 +710,9 @@ class CriticalDifference(Result):
     cliques : list of list of str
         Maximal groups of methods whose average ranks differ by less than the CD
         (drawn as thick lines); singletons omitted.
-    test : str
-        ``"nemenyi"`` or ``"bonferroni-dunn"``.
+    variant : str
+        The test: ``"nemenyi"`` or ``"bonferroni-dunn"`` (``test`` is the deprecated
+        name of this attribute).
     alpha : float
     n_datasets : int
     control : str or None
@@ -722,7 +723,7 @@ class CriticalDifference(Result):
     >>> scores = [[0.9, 0.8, 0.7], [0.85, 0.8, 0.75], [0.7, 0.72, 0.6], [0.9, 0.85, 0.8]]
     >>> cd = critical_difference(scores, names=["A", "B", "C"])
     >>> cd  # doctest: +NORMALIZE_WHITESPACE
-    CriticalDifference(test='nemenyi', critical_difference=1.657,
+    CriticalDifference(variant='nemenyi', critical_difference=1.657,
                        ranks={A: 1.25, B: 1.75, C: 3}, cliques=[['A', 'B'], ['B', 'C']])
     >>> cd.to_frame()
       name  average_rank
@@ -735,7 +736,7 @@ class CriticalDifference(Result):
     average_ranks: np.ndarray
     critical_difference: float
     cliques: list[list[str]]
-    test: str
+    variant: str
     alpha: float
     n_datasets: int
     control: str | None = None
@@ -744,9 +745,19 @@ class CriticalDifference(Result):
         ranks = ", ".join(f"{n}: {r:.3g}" for n, r in zip(self.names, self.average_ranks,
                                                           strict=True))  # fmt: skip
         return (
-            f"CriticalDifference(test={self.test!r}, critical_difference="
+            f"CriticalDifference(variant={self.variant!r}, critical_difference="
             f"{self.critical_difference:.4g}, ranks={{{ranks}}}, cliques={self.cliques})"
         )
+
+    @property
+    def test(self) -> str:
+        """Deprecated name of :attr:`variant`."""
+        warn_at_caller(
+            "`CriticalDifference.test` is deprecated; it is spelled `variant` now "
+            "(docs/glossary.md).",
+            FutureWarning,
+        )
+        return self.variant
 
     def rows(self) -> list[dict[str, Any]]:
         """One row per method, best first: ``name``, ``average_rank``."""
@@ -756,11 +767,16 @@ class CriticalDifference(Result):
         ]
 
 
+# the field `test` is now `variant`: the old keyword still builds one (FutureWarning)
+CriticalDifference.__init__ = renamed(test="variant")(CriticalDifference.__init__)  # type: ignore[method-assign]
+
+
+@renamed(test="variant")
 def critical_difference(
     scores: Any,
     *,
     alpha: float = 0.05,
-    test: str = "nemenyi",
+    variant: str = "nemenyi",
     control: int | str | None = None,
     higher_is_better: bool = True,
     names: Sequence[str] | None = None,
@@ -771,7 +787,8 @@ def critical_difference(
     ----------
     scores : array_like or DataFrame, shape (n_datasets, n_methods)
     alpha : float, default 0.05
-    test : {"nemenyi", "bonferroni-dunn"}, default "nemenyi"
+    variant : {"nemenyi", "bonferroni-dunn"}, default "nemenyi"
+        The post-hoc test whose critical difference is drawn.
     control : int or str, optional
         Required for ``"bonferroni-dunn"``: the method compared with all others.
     higher_is_better : bool, default True
@@ -789,12 +806,12 @@ def critical_difference(
     >>> cd.names, cd.cliques
     (['A', 'B', 'C', 'D'], [['A', 'B', 'C'], ['B', 'C', 'D']])
     """
-    test = check_choice("test", test, ("nemenyi", "bonferroni-dunn"))
+    test = check_choice("variant", variant, ("nemenyi", "bonferroni-dunn"))
     if test == "nemenyi" and control is not None:
-        raise ValueError("`control` is only used with `test`='bonferroni-dunn'.")
+        raise ValueError("`control` is only used with `variant`='bonferroni-dunn'.")
     if test == "bonferroni-dunn" and control is None:
         raise ValueError(
-            "`control` is required with `test`='bonferroni-dunn' (the method that is "
+            "`control` is required with `variant`='bonferroni-dunn' (the method that is "
             "compared with all others); pass its column index or name."
         )
     alpha, names, n, k, ranks, se = _prep_posthoc(scores, alpha, higher_is_better, names)
@@ -822,5 +839,5 @@ def critical_difference(
         cliques = [close] if len(close) > 1 else []
     return CriticalDifference(
         names=sorted_names, average_ranks=sorted_ranks, critical_difference=float(cd),
-        cliques=cliques, test=test, alpha=alpha, n_datasets=n, control=control_name,
+        cliques=cliques, variant=test, alpha=alpha, n_datasets=n, control=control_name,
     )  # fmt: skip

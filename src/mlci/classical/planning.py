@@ -466,7 +466,7 @@ def sample_size_auc(
     confidence_level: float = 0.95,
     power: float = 0.8,
     alpha: float = 0.05,
-    alternative: str = "greater",
+    alternative: str = "two-sided",
 ) -> PlanResult:
     """Positives and negatives needed for a ROC AUC study (Hanley–McNeil variance).
 
@@ -474,8 +474,8 @@ def sample_size_auc(
 
     - ``width``: the two-sided interval ``AUC ± z·SE`` should be no wider than ``width``.
     - ``auc_null``: a test of ``AUC = auc_null`` against the expected ``auc`` should have
-      the given ``power`` at level ``alpha``: (one-sided)
-      ``z_α SE(auc_null) + z_β SE(auc) <= |auc - auc_null|`` (Obuchowski 1998, with the
+      the given ``power`` at level ``alpha``: ``z_α SE(auc_null) + z_β SE(auc) <=
+      |auc - auc_null|`` one-sided, ``z_{α/2}`` two-sided (Obuchowski 1998, with the
       Hanley–McNeil variance under the null and under the alternative).  See
       :func:`power_auc` for the power at given sizes.
 
@@ -493,11 +493,14 @@ def sample_size_auc(
         For ``width``.
     power, alpha : float
         For ``auc_null``: the power to reach and the significance level of the test.
-    alternative : {"greater", "less", "two-sided"}, default "greater"
-        For ``auc_null``: the alternative hypothesis of the test, ``"greater"`` for
-        H1: AUC > ``auc_null`` (the usual question: does the system beat the reference?),
-        ``"less"`` for H1: AUC < ``auc_null``.  A one-sided hypothesis that the expected
-        ``auc`` contradicts is refused.
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        For ``auc_null``: the alternative hypothesis of the test, ``"two-sided"`` for
+        H1: AUC ≠ ``auc_null`` (the test mlci's AUC tests run by default, and pROC's
+        ``power.roc.test`` default), ``"greater"`` for H1: AUC > ``auc_null`` (does the
+        system beat the reference? a one-sided plan needs fewer samples, and is only
+        right if the test run at the end is one-sided too), ``"less"`` for
+        H1: AUC < ``auc_null``.  A one-sided hypothesis that the expected ``auc``
+        contradicts is refused.
 
     Returns
     -------
@@ -511,6 +514,8 @@ def sample_size_auc(
     >>> r.details["n_positive"], r.details["n_negative"]
     (117, 117)
     >>> sample_size_auc(0.7, auc_null=0.5).details["n_positive"]
+    32
+    >>> sample_size_auc(0.7, auc_null=0.5, alternative="greater").details["n_positive"]
     25
     """
     auc = _check_prob("auc", auc)
@@ -576,13 +581,14 @@ def power_auc(
     *,
     auc_null: float = 0.5,
     alpha: float = 0.05,
-    alternative: str = "greater",
+    alternative: str = "two-sided",
 ) -> PlanResult:
     """Power to show that an AUC exceeds (or differs from) a reference value.
 
-    The test rejects ``AUC = auc_null`` when ``(Â - auc_null) / SE₀ > z_α`` with ``SE₀``
-    the Hanley–McNeil standard error at ``auc_null``; the estimate is taken as normal
-    with mean ``auc`` and the Hanley–McNeil SE at ``auc`` (``SE₁``), so
+    The one-sided test rejects ``AUC = auc_null`` when ``(Â - auc_null) / SE₀ > z_α``
+    (the two-sided one when ``|Â - auc_null| / SE₀ > z_{α/2}``), with ``SE₀`` the
+    Hanley–McNeil standard error at ``auc_null``; the estimate is taken as normal with
+    mean ``auc`` and the Hanley–McNeil SE at ``auc`` (``SE₁``), so one-sided
     ``power = Φ((|auc - auc_null| - z_α SE₀) / SE₁)`` (Obuchowski 1998, the variance
     under the null and under the alternative).  With ``auc_null = 0.5``, ``SE₀² =
     (n₊ + n₋ + 1) / (12 n₊ n₋)`` is the exact null variance of the Mann–Whitney AUC, so
@@ -598,9 +604,11 @@ def power_auc(
         Reference AUC (0.5: the score carries no information).
     alpha : float, default 0.05
         Significance level of the test.
-    alternative : {"greater", "less", "two-sided"}, default "greater"
-        ``"greater"``: H1: AUC > ``auc_null``; ``"less"``: H1: AUC < ``auc_null``.  A
-        one-sided hypothesis that the expected ``auc`` contradicts is refused.
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        ``"two-sided"``: H1: AUC ≠ ``auc_null`` (as mlci's AUC tests by default and
+        pROC's ``power.roc.test``); ``"greater"``: H1: AUC > ``auc_null``; ``"less"``:
+        H1: AUC < ``auc_null``.  A one-sided hypothesis that the expected ``auc``
+        contradicts is refused.
 
     Returns
     -------
@@ -611,8 +619,10 @@ def power_auc(
     Examples
     --------
     >>> round(power_auc(0.7, 25, 25).power, 3)
+    0.697
+    >>> round(power_auc(0.7, 25, 25, alternative="greater").power, 3)
     0.807
-    >>> round(power_auc(0.85, 100, 300, auc_null=0.8).power, 3)
+    >>> round(power_auc(0.85, 100, 300, auc_null=0.8, alternative="greater").power, 3)
     0.554
     """
     auc = _check_auc("auc", auc)

@@ -40,9 +40,11 @@ from ..inputs import (
     check_choice,
     check_confidence_level,
     check_flag,
+    fill_doc,
     gather,
     show_values,
 )
+from ..intervals.formulas import quantile, tails
 from ..results import ConfidenceInterval, IntervalResult
 from .checks import count_array, number_array, require
 
@@ -112,10 +114,10 @@ def _out(x: np.ndarray, scalar: bool) -> Any:
 
 
 def _z(confidence_level: float, alternative: str) -> float:
-    a = 1.0 - confidence_level
-    # scipy.stats.norm.ppf is scipy.special.ndtri (equal to the last bit); scipy.stats and
-    # scipy.optimize are imported only by the methods that need them (start-up time)
-    return float(special.ndtri(1 - a / 2 if alternative == "two-sided" else 1 - a))
+    # the interval layer's normal quantile (scipy.special.ndtri: scipy.stats.norm.ppf to
+    # the last bit); scipy.stats and scipy.optimize are imported only by the methods that
+    # need them (start-up time)
+    return float(quantile(tails(confidence_level, alternative)[1]))
 
 
 def _tail_alpha(confidence_level: float, alternative: str) -> float:
@@ -266,6 +268,7 @@ def _proportion_bounds(k, n, method, confidence_level, alternative, clip=True):
     return p, low, high, se
 
 
+@fill_doc
 def proportion_ci(
     k: Any,
     n: Any,
@@ -302,9 +305,7 @@ def proportion_ci(
         log-likelihood; found by root finding; 0 (1) is its lower (upper) end at k = 0
         (k = n)).
     confidence_level : float, default 0.95
-    alternative : {"two-sided", "less", "greater"}
-        ``"less"`` gives an upper bound only (the lower is 0), ``"greater"`` a lower bound
-        only (the upper is 1).
+    %(alternative_interval)s
     clip : bool, default True
         Clip the bounds of ``"wald"``, ``"wald_cc"`` and ``"agresti_coull"`` to [0, 1].
         ``clip=False`` returns their formulas as published (e.g. Wald's 1 of 29 starts at

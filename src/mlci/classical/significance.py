@@ -46,8 +46,11 @@ from ..inputs import (
     check_label_pair,
     check_positive_int,
     check_rng_seed,
+    fill_doc,
     gather,
+    renamed,
 )
+from ..intervals.formulas import wald_interval
 from ..results import ConfidenceInterval, TestResult
 from .checks import number_array, require
 from .proportions import _check_table, _table_from_correct
@@ -237,15 +240,10 @@ def _t_result(mean, se, df, alternative, confidence_level, method, details):
     else:  # all differences equal
         t = 0.0 if mean == 0 else float(np.sign(mean) * np.inf)
     p = t_pvalue(t, df, alternative)
-    if alternative == "two-sided":
-        q = stats.t.ppf(1 - (1 - confidence_level) / 2, df)
-        ci = ConfidenceInterval(mean - q * se, mean + q * se)
-    elif alternative == "greater":
-        q = stats.t.ppf(confidence_level, df)
-        ci = ConfidenceInterval(mean - q * se, np.inf)
-    else:
-        q = stats.t.ppf(confidence_level, df)
-        ci = ConfidenceInterval(-np.inf, mean + q * se)
+    low, high = wald_interval(
+        mean, se, confidence_level=confidence_level, alternative=alternative, df=df
+    )
+    ci = ConfidenceInterval(float(low), float(high))
     return TestResult(
         statistic=float(t),
         pvalue=float(min(p, 1.0)),
@@ -259,6 +257,7 @@ def _t_result(mean, se, df, alternative, confidence_level, method, details):
     )
 
 
+@fill_doc
 def paired_ttest_chunks(
     scores_a: Any,
     scores_b: Any,
@@ -291,8 +290,7 @@ def paired_ttest_chunks(
         Seed for ``shuffle``: the same seed gives the same chunks.
     confidence_level : float, default 0.95
         Level of the t interval for the mean difference.
-    alternative : {"two-sided", "less", "greater"}
-        ``"greater"``: A scores higher than B.
+    %(alternative_test)s
     dropna : bool, default False
         Drop the samples with a missing score (in either argument) instead of refusing
         them; ``details["n_dropped"]`` says how many.
@@ -351,6 +349,7 @@ def paired_ttest_chunks(
     )
 
 
+@fill_doc
 def kfold_cv_ttest(
     scores_a: Any,
     scores_b: Any,
@@ -369,8 +368,7 @@ def kfold_cv_ttest(
     scores_a, scores_b : array_like, shape (k,)
         Score of each system on each fold (the same folds for both).
     confidence_level : float, default 0.95
-    alternative : {"two-sided", "less", "greater"}
-        ``"greater"``: A scores higher than B.
+    %(alternative_test)s
 
     Returns
     -------
@@ -414,6 +412,7 @@ def _5x2_differences(scores_a, scores_b):
     return d, s2
 
 
+@fill_doc
 def cv_5x2_ttest(
     scores_a: Any,
     scores_b: Any,
@@ -432,8 +431,7 @@ def cv_5x2_ttest(
     scores_a, scores_b : array_like, shape (r, 2)
         Score of each system on fold j of repetition i (train on one half, test on the
         other).  ``r = 5`` in Dietterich's test.
-    alternative : {"two-sided", "less", "greater"}
-        ``"greater"``: A scores higher than B.
+    %(alternative_test)s
 
     Returns
     -------
@@ -509,6 +507,7 @@ def cv_5x2_ftest(scores_a: Any, scores_b: Any) -> TestResult:
     )
 
 
+@fill_doc
 def corrected_resampled_ttest(
     scores_a: Any,
     scores_b: Any,
@@ -535,8 +534,7 @@ def corrected_resampled_ttest(
         Size of the training and test set of one split (e.g. ``n·(k-1)/k`` and ``n/k``
         for k-fold).
     confidence_level : float, default 0.95
-    alternative : {"two-sided", "less", "greater"}
-        ``"greater"``: A scores higher than B.
+    %(alternative_test)s
 
     Returns
     -------
@@ -609,13 +607,14 @@ def _xy(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     return X, y
 
 
+@renamed(design="variant")
 def paired_cv_scores(
     estimator_a: Any,
     estimator_b: Any,
     X: Any,
     y: Any,
     *,
-    design: str = "5x2",
+    variant: str = "5x2",
     n_splits: int = 10,
     n_repeats: int = 10,
     test_size: float = 0.3,
@@ -632,15 +631,16 @@ def paired_cv_scores(
     estimator_a, estimator_b : scikit-learn estimators
     X, y : array_like
         Data and targets (``y`` may not hold missing values).
-    design : {"5x2", "kfold", "repeated-kfold", "resampled"}, default "5x2"
-        ``"5x2"``: 5 repetitions of 2-fold cv (table (5, 2), for :func:`cv_5x2_ttest`
-        and :func:`cv_5x2_ftest`); ``"kfold"``: ``n_splits`` folds (table (k,), for
-        :func:`kfold_cv_ttest`); ``"repeated-kfold"``: ``n_repeats × n_splits``
+    variant : {"5x2", "kfold", "repeated-kfold", "resampled"}, default "5x2"
+        The cross-validation design.  ``"5x2"``: 5 repetitions of 2-fold cv (table
+        (5, 2), for :func:`cv_5x2_ttest` and :func:`cv_5x2_ftest`); ``"kfold"``:
+        ``n_splits`` folds (table (k,), for :func:`kfold_cv_ttest`);
+        ``"repeated-kfold"``: ``n_repeats × n_splits``
         (for :func:`corrected_resampled_ttest`); ``"resampled"``: ``n_repeats`` random
         splits with ``test_size`` (for :func:`corrected_resampled_ttest`).
         Folds are stratified for classifiers.
     n_splits, n_repeats : int
-        Number of folds and of repetitions, where the design uses them.
+        Number of folds and of repetitions, where the variant uses them.
     test_size : float, default 0.3
         Test fraction for ``"resampled"``.
     scoring : str or callable, optional
@@ -653,8 +653,8 @@ def paired_cv_scores(
     -------
     dict
         ``scores_a``, ``scores_b`` (tables), ``n_train``, ``n_test`` (sizes of the
-        first split), ``design`` and ``random_state`` (the integer given to the
-        splitters).
+        first split), ``variant`` (also under its old key ``design``) and
+        ``random_state`` (the integer given to the splitters).
 
     Examples
     --------
@@ -663,7 +663,7 @@ def paired_cv_scores(
     >>> from sklearn.tree import DecisionTreeClassifier
     >>> X, y = make_classification(200, random_state=0)
     >>> s = paired_cv_scores(LogisticRegression(), DecisionTreeClassifier(random_state=0),
-    ...                      X, y, design="5x2", rng=0)
+    ...                      X, y, variant="5x2", rng=0)
     >>> s["scores_a"].shape
     (5, 2)
     """
@@ -681,7 +681,7 @@ def paired_cv_scores(
 
     _check_estimator("estimator_a", estimator_a)
     _check_estimator("estimator_b", estimator_b)
-    design = check_choice("design", design, _DESIGNS)
+    design = check_choice("variant", variant, _DESIGNS)
     n_splits = check_positive_int("n_splits", n_splits, minimum=2)
     n_repeats = check_positive_int("n_repeats", n_repeats)
     if isinstance(test_size, bool) or not isinstance(test_size, Real):
@@ -733,6 +733,7 @@ def paired_cv_scores(
         "scores_b": np.asarray(sb, dtype=float).reshape(shape),
         "n_train": sizes[0],
         "n_test": sizes[1],
+        "variant": design,
         "design": design,
         "random_state": random_state,
     }
@@ -741,13 +742,14 @@ def paired_cv_scores(
 _TESTS = ("5x2cv-f", "5x2cv-t", "kfold-t", "corrected-resampled-t")
 
 
+@renamed(test="variant")
 def compare_estimators(
     estimator_a: Any,
     estimator_b: Any,
     X: Any,
     y: Any,
     *,
-    test: str = "5x2cv-f",
+    variant: str = "5x2cv-f",
     scoring: Any = None,
     rng: Any = None,
     n_splits: int = 10,
@@ -759,8 +761,8 @@ def compare_estimators(
     ----------
     estimator_a, estimator_b : scikit-learn estimators
     X, y : array_like
-    test : {"5x2cv-f", "5x2cv-t", "kfold-t", "corrected-resampled-t"}, default "5x2cv-f"
-        :func:`cv_5x2_ftest`, :func:`cv_5x2_ttest`, :func:`kfold_cv_ttest` (``n_splits``
+    variant : {"5x2cv-f", "5x2cv-t", "kfold-t", "corrected-resampled-t"}, default "5x2cv-f"
+        The test: :func:`cv_5x2_ftest`, :func:`cv_5x2_ttest`, :func:`kfold_cv_ttest` (``n_splits``
         folds) or :func:`corrected_resampled_ttest` (``n_repeats`` × ``n_splits``-fold
         cv).
     scoring : str or callable, optional
@@ -785,7 +787,7 @@ def compare_estimators(
     >>> r.method, r.df
     ('5x2cv-combined-F', (10, 5))
     """
-    test = check_choice("test", test, _TESTS)
+    test = check_choice("variant", variant, _TESTS)
     design = {
         "5x2cv-f": "5x2",
         "5x2cv-t": "5x2",
@@ -793,7 +795,7 @@ def compare_estimators(
         "corrected-resampled-t": "repeated-kfold",
     }[test]
     s = paired_cv_scores(
-        estimator_a, estimator_b, X, y, design=design, scoring=scoring, rng=rng,
+        estimator_a, estimator_b, X, y, variant=design, scoring=scoring, rng=rng,
         n_splits=n_splits, n_repeats=n_repeats,
     )  # fmt: skip
     a, b = s["scores_a"], s["scores_b"]

@@ -420,7 +420,18 @@ def _metric_info(name: str) -> Any:
             f"--metric {name!r} takes a matrix of ratings (items x raters): use `mlci "
             f"agreement FILE --raters COL,COL,... --metric {key}`."
         )
+    if key in NO_COLUMNS:  # metrics over other inputs than columns (mlci.metrics.mt)
+        raise CLIError(f"--metric {name!r}: {NO_COLUMNS[key]}.")
     return METRICS[key]
+
+
+#: metrics that do not take a table's columns: where to compute them instead
+NO_COLUMNS = {
+    "bleu": "corpus BLEU is computed from text files with mlci mt ci / mlci mt compare",
+    "chrf": "corpus chrF is computed from text files with mlci mt ci / mlci mt compare",
+    "wer": "give per-utterance WER as --value and word counts as --weight with --metric "
+    "weighted_mean (the same corpus WER)",
+}
 
 
 def _check_labels(info: Any, y_true: Any, y_pred: Any, names: Mapping[str, str]) -> None:

@@ -213,7 +213,7 @@ def run_datasets(args: argparse.Namespace) -> int:
             critical_difference,
             scores,
             alpha=args.alpha,
-            test=test,
+            variant=test,
             control=args.control if test != "nemenyi" else None,
             higher_is_better=hib,
             names=names,

@@ -31,8 +31,13 @@ def run_metrics(args: argparse.Namespace) -> int:
     rows = []
     for name in sorted(METRICS):
         info = METRICS[name]
-        # the agreement metrics' ratings matrix is read by `mlci agreement --raters`
-        flags = " ".join(OPTIONS.get(i, "(mlci agreement) --raters") for i in info.inputs)
+        if name in ("bleu", "chrf"):  # corpus MT metrics: from text files
+            flags = "mlci mt"
+        elif name == "wer":  # per-utterance (words, errors): the Python API
+            flags = "(Python API)"
+        else:
+            # the agreement metrics' ratings matrix is read by `mlci agreement --raters`
+            flags = " ".join(OPTIONS.get(i, "(mlci agreement) --raters") for i in info.inputs)
         rows.append((name, flags, ", ".join(info.options), info.description))
     if args.json or args.format == "json":
         keys = ("name", "columns", "options", "description")

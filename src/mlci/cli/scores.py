@@ -290,7 +290,7 @@ def run_scores(args: argparse.Namespace) -> int:
                     )
             if args.llr:
                 add("cllr", "", _call_api(names, cllr_ci, s, **boot))
-                add("min cllr", "", _call_api(names, cllr_ci, s, minimum=True, **boot))
+                add("min cllr", "", _call_api(names, cllr_ci, s, kind="min", **boot))
             for t in args.threshold or []:
                 for rate in ("fpr", "fnr"):
                     add(

@@ -112,7 +112,7 @@ def _specs(metric: Any) -> tuple[ArgSpec | None, ArgSpec, bool, int]:
     if info.inputs == ("y_true", "y_score"):
         return ArgSpec("labels"), ArgSpec("scores", (1, 2)), False, 2
     if len(info.inputs) == 1:
-        return None, ArgSpec("numbers"), False, 1
+        return None, info.kinds[0] if info.kinds else ArgSpec("numbers"), False, 1
     return ArgSpec("numbers"), ArgSpec("numbers"), False, 2  # weighted_mean: weights, values
 
 

@@ -50,6 +50,7 @@ from ..inputs import (
     bootstrap_options,
     check_choice,
     check_positive_int,
+    fill_doc,
 )
 from ..metrics import get_kernel, metric_params
 from ..results import (
@@ -82,7 +83,7 @@ __all__ = [
 
 #: metrics for which a lower value is better (the ranking needs the direction)
 LOWER_IS_BETTER = frozenset(
-    {"error_rate", "fpr", "fnr", "fdr", "log_loss", "brier", "mae", "mse", "rmse", "eer"}
+    {"error_rate", "fpr", "fnr", "fdr", "log_loss", "brier", "mae", "mse", "rmse", "eer", "wer"}
 )
 
 
@@ -460,6 +461,7 @@ def _finish_each(
 # --------------------------------------------------------------------------- compare
 @reports_progress
 @per_confidence_level
+@fill_doc
 def compare(
     y_true: Any,
     systems: Mapping[str, Any],
@@ -542,9 +544,7 @@ def compare(
     sample_weight : array-like, shape (n_samples,), optional
         Per-sample weights of the metric (as scikit-learn's ``sample_weight``), the same
         for every system: each replicate's counts are multiplied by them.
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
+    %(progress)s
     margin : float, optional
         A margin ``delta > 0`` on the metric's scale: every difference also gets a
         :class:`~mlci.MarginTest` (``PairDifference.margin_test``) with the

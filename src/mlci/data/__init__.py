@@ -32,8 +32,10 @@ __all__ = [
     "EXAMPLE_FILE",
     "LLM_EXAMPLE_FILE",
     "example_path",
+    "ir_example_paths",
     "llm_example_path",
     "load_example",
+    "mt_example_paths",
     "read_table",
 ]
 
@@ -67,6 +69,41 @@ def llm_example_path() -> Path:
     'llm_example.csv'
     """
     return Path(str(resources.files(__name__).joinpath(LLM_EXAMPLE_FILE)))
+
+
+def ir_example_paths() -> dict[str, Any]:
+    """Paths of the bundled IR example (synthetic, made by ``scripts/make_ir_example.py``;
+    see docs/ir.md): TREC qrels of 50 queries and three runs.
+
+    Examples
+    --------
+    >>> p = ir_example_paths()
+    >>> p["qrels"].name, sorted(p["runs"])
+    ('qrels.txt', ['bm25', 'dense', 'hybrid'])
+    """
+    base = Path(str(resources.files(__name__).joinpath("ir_example")))
+    return {
+        "qrels": base / "qrels.txt",
+        "runs": {name: base / f"{name}.run" for name in ("bm25", "dense", "hybrid")},
+    }
+
+
+def mt_example_paths() -> dict[str, Any]:
+    """Paths of the bundled MT example (synthetic, made by ``scripts/make_mt_example.py``;
+    see docs/mt.md): two reference files, two systems and the document of every segment.
+
+    Examples
+    --------
+    >>> p = mt_example_paths()
+    >>> [r.name for r in p["refs"]], sorted(p["systems"])
+    (['ref1.txt', 'ref2.txt'], ['system_a', 'system_b'])
+    """
+    base = Path(str(resources.files(__name__).joinpath("mt_example")))
+    return {
+        "refs": [base / "ref1.txt", base / "ref2.txt"],
+        "systems": {s: base / f"{s}.txt" for s in ("system_a", "system_b")},
+        "documents": base / "docids.txt",
+    }
 
 
 def load_example(as_frame: bool | None = None) -> Any:

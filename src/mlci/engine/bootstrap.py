@@ -23,8 +23,10 @@ from ..inputs import (
     check_choice,
     check_flag,
     check_positive_int,
+    check_strata_stratify,
     gather_design,
 )
+from ..inputs.config import engine_config
 from ..metrics import FunctionKernel, Kernel, get_kernel, metric_info, metric_params
 from ..results import BootstrapResult, ConfidenceInterval, per_confidence_level, plain
 from .auto import (
@@ -117,13 +119,15 @@ def run_replicates(
     bytes_per_row : float
         Working memory one replicate needs (weights and the kernel's temporaries).
     batch : int, optional
-        Replicates per chunk; by default as many as fit in ``max_memory / n_jobs``.
+        Replicates per chunk; by default (None: :func:`mlci.get_config`'s, automatic
+        unless set) as many as fit in ``max_memory / n_jobs``.
         Rounded to whole RNG blocks, so it never changes the result.
     n_jobs : int, optional
         Threads (numpy releases the GIL in the heavy loops); default: all cores up to 8,
         fewer when ``max_memory`` cannot hold one replicate per thread.
     max_memory : int
-        Bound on the working memory (bytes) used to size the chunks.
+        Bound on the working memory (bytes) used to size the chunks (at its default:
+        :func:`mlci.get_config`'s).
     threads : bool
         False for kernels that run Python code per replicate (user functions).
 
@@ -131,6 +135,7 @@ def run_replicates(
     -------
     ndarray, shape (n_resamples, *shape)
     """
+    batch, n_jobs, max_memory = engine_config(batch, n_jobs, max_memory)
     jobs = _n_jobs(n_jobs) if threads else 1
     if batch is None:
         if n_jobs is None:
@@ -204,6 +209,7 @@ def jackknife_values(
         if values is not None:
             return values
     g, mult, rows = sampler.jackknife_rows(max_groups)
+    _, n_jobs, max_memory = engine_config(None, n_jobs, max_memory)
     jobs = _n_jobs(n_jobs)
     per_row = bytes_per_row if bytes_per_row is not None else 8.0 * sampler.m
     step = int(
@@ -649,7 +655,8 @@ def bootstrap_ci(
         Resample within each stratum, keeping its size (e.g. ``strata=y_true`` keeps the
         class counts fixed).
     stratify : bool, default False
-        Shorthand for ``strata=`` the first array (``y_true``).
+        Shorthand for ``strata=`` the first array (``y_true``); refused together with
+        ``strata``.
     dropna : bool, default False
         A missing value (None, NaN, ``pd.NA``, NaT, null) in any per-sample argument is an
         error naming it; ``True`` drops those samples instead, and
@@ -760,11 +767,8 @@ def bootstrap_ci(
         )
     params = metric_params(metric, pos_label, average, metric_kwargs)
     names = input_names(metric, len(arrays))
+    check_strata_stratify(strata, stratify)
     if stratify:
-        if strata is not None:
-            raise ValueError(
-                "Pass either `strata=` or `stratify=True` (strata = y_true), not both."
-            )
         strata = arrays[0]
     specs = {nm: ArgSpec("any", (1, 2, 3), required=True) for nm in names}
     specs["sample_weight"] = ArgSpec("numbers")

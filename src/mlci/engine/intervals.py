@@ -16,11 +16,15 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy.special import expit, logit, ndtr, ndtri, stdtrit
+from scipy.special import ndtr, ndtri
 
 from ..exceptions import DegenerateIntervalWarning
 from ..feedback import warn
 from ..inputs.options import INTERVAL_METHODS
+from ..intervals.formulas import Scale as _Scale
+from ..intervals.formulas import logit_t_interval, t_interval
+from ..intervals.formulas import one_sided as _one_sided
+from ..intervals.formulas import quantile as _t_quantile
 
 __all__ = [
     "INTERVAL_METHODS",
@@ -259,69 +263,6 @@ def _tails(confidence_level: float, alternative: str) -> tuple[float, float]:
     return alpha, 1 - alpha
 
 
-def _one_sided(low, high, alternative, bounds):
-    """Clip ``(low, high)`` into ``bounds``; a one-sided interval ends at the range's edge."""
-    lo_edge, hi_edge = (-np.inf, np.inf) if bounds is None else (float(b) for b in bounds)
-    low = np.clip(np.asarray(low, dtype=float), lo_edge, hi_edge)
-    high = np.clip(np.asarray(high, dtype=float), lo_edge, hi_edge)
-    if alternative == "less":
-        low = np.full(low.shape, lo_edge)
-    elif alternative == "greater":
-        high = np.full(high.shape, hi_edge)
-    return low, high
-
-
-class _Scale:
-    """The transformation to an unbounded scale used by the studentized interval.
-
-    ``(lo, hi)`` finite: logit of ``(x - lo) / (hi - lo)`` (Fisher's z for a correlation in
-    ``(-1, 1)`` is the same up to a factor); one finite bound: the log of the distance to
-    it; no bound: the identity.
-    """
-
-    def __init__(self, bounds: tuple[float, float] | None) -> None:
-        lo, hi = (-np.inf, np.inf) if bounds is None else (float(bounds[0]), float(bounds[1]))
-        self.lo, self.hi = lo, hi
-        self.kind = (
-            "logit"
-            if np.isfinite(lo) and np.isfinite(hi)
-            else "log"
-            if np.isfinite(lo)
-            else "neglog"
-            if np.isfinite(hi)
-            else "identity"
-        )
-
-    def forward(self, x: np.ndarray) -> np.ndarray:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            if self.kind == "logit":
-                return logit((x - self.lo) / (self.hi - self.lo))
-            if self.kind == "log":
-                return np.log(x - self.lo)
-            if self.kind == "neglog":
-                return -np.log(self.hi - x)
-            return np.asarray(x, dtype=float)
-
-    def slope(self, x: np.ndarray) -> np.ndarray:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            if self.kind == "logit":
-                return (self.hi - self.lo) / ((x - self.lo) * (self.hi - x))
-            if self.kind == "log":
-                return 1.0 / (x - self.lo)
-            if self.kind == "neglog":
-                return 1.0 / (self.hi - x)
-            return np.ones_like(np.asarray(x, dtype=float))
-
-    def back(self, y: np.ndarray) -> np.ndarray:
-        if self.kind == "logit":
-            return self.lo + (self.hi - self.lo) * expit(y)
-        if self.kind == "log":
-            return self.lo + np.exp(y)
-        if self.kind == "neglog":
-            return self.hi - np.exp(-y)
-        return y
-
-
 def studentized_interval(
     theta_hat: Any,
     se_hat: Any,
@@ -545,85 +486,6 @@ def studentized_pvalue(
     return np.where(np.isfinite(t0) | np.isinf(t0) & (se_phi > 0), p, np.nan)
 
 
-def t_interval(
-    theta_hat: Any,
-    se_hat: Any,
-    df: float,
-    *,
-    confidence_level: float,
-    alternative: str = "two-sided",
-    bounds: tuple[float, float] | None = None,
-) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
-    """``estimate -/+ t_(df) * se``: the cluster-robust t interval with ``df`` = units - 1.
-
-    With the linearized (CR1) standard error over conditions this is the textbook
-    "t on condition means with C - 1 degrees of freedom" (Cameron & Miller 2015, sec.
-    VI.B); over independent samples, the delta-method Wald interval with n - 1 degrees
-    of freedom.  Clipped into ``bounds``.
-
-    Examples
-    --------
-    >>> low, high, _ = t_interval(0.8, 0.05, 11, confidence_level=0.95, bounds=(0, 1))
-    >>> round(float(low), 4), round(float(high), 4)
-    (0.69, 0.91)
-    """
-    theta_hat = np.asarray(theta_hat, dtype=float)
-    se_hat = np.asarray(se_hat, dtype=float)
-    p_hi = _tails(confidence_level, alternative)[1]
-    q = _t_quantile(p_hi, df)
-    low, high = theta_hat - q * se_hat, theta_hat + q * se_hat
-    low, high = _one_sided(low, high, alternative, bounds)
-    return low, high, {"df": float(df)}
-
-
-def logit_t_interval(
-    theta_hat: Any,
-    se_hat: Any,
-    df: float,
-    *,
-    confidence_level: float,
-    alternative: str = "two-sided",
-    bounds: tuple[float, float] | None = None,
-) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
-    """The t interval on the logit scale: ``phi^-1(phi(theta) -/+ t_(df) se phi'(theta))``.
-
-    ``phi`` maps the metric's range to the real line (the logit for a proportion; see
-    :class:`_Scale`), so the interval stays inside the range and is asymmetric near its
-    edges, as the sampling distribution of a proportion over few conditions is; the
-    standard error is carried to that scale by the delta method.  This is the "logit"
-    interval for a proportion from a complex survey (Korn & Graubard 1999, *Analysis of
-    Health Surveys*; ``svyciprop(method = "logit")`` in R's survey package, Lumley 2010),
-    with the t reference of the cluster-robust (CR2) standard error (survey itself uses
-    the CR1-type linearization and conditions - 1 degrees of freedom, the same with
-    conditions of equal size; ``variant="survey"`` of
-    :meth:`mlci.BootstrapResult.interval` gives survey's with unequal ones).  Undefined
-    (``info["undefined"]``, NaN) where the estimate lies on the edge of the range or the
-    standard error is 0; with no bounds it is :func:`t_interval`.
-
-    Examples
-    --------
-    >>> low, high, _ = logit_t_interval(0.8, 0.05, 11, confidence_level=0.95, bounds=(0, 1))
-    >>> round(float(low), 4), round(float(high), 4)
-    (0.6679, 0.8884)
-    """
-    theta_hat = np.asarray(theta_hat, dtype=float)
-    se_hat = np.asarray(se_hat, dtype=float)
-    p_hi = _tails(confidence_level, alternative)[1]
-    q = float(_t_quantile(p_hi, df))
-    scale = _Scale(bounds)
-    phi = scale.forward(theta_hat)
-    with np.errstate(invalid="ignore"):
-        se_phi = se_hat * scale.slope(theta_hat)
-        low, high = scale.back(phi - q * se_phi), scale.back(phi + q * se_phi)
-    info: dict[str, Any] = {"df": float(df), "scale": scale.kind}
-    bad = ~np.isfinite(phi) | ~(se_phi > 0)
-    if np.any(bad):
-        info["undefined"] = int(np.sum(bad))
-        low, high = np.where(bad, np.nan, low), np.where(bad, np.nan, high)
-    low, high = _one_sided(low, high, alternative, bounds)
-    return low, high, info
-
-
 def wilson_interval(
     p_hat: float,
     n_eff: float,
@@ -790,10 +652,3 @@ def interval_from_replicates(
         bounds=bounds,
         degenerate_hint=degenerate_hint,
     )
-
-
-def _t_quantile(p: Any, df: Any) -> Any:
-    """Student's t quantile: ``scipy.stats.t.ppf(p, df)`` without importing scipy.stats
-    (both evaluate ``scipy.special.stdtrit``; equal to the last bit, tested in
-    tests/test_imports.py; p is in (0, 1) here)."""
-    return stdtrit(df, p)

@@ -36,6 +36,7 @@ from scipy import sparse
 
 from ..inputs import (
     ArgSpec,
+    check_choice,
     check_flag,
     check_positive_int,
     check_rng_seed,
@@ -43,10 +44,10 @@ from ..inputs import (
     is_nested,
     unique_inverse,
 )
-from .resampling import bind_atoms, make_plan
+from .resampling import bind_atoms, resampling_plan
 from .sampler import Sampler, block_generator
 
-__all__ = ["NestedPlan", "is_nested", "make_nested_plan", "plan_for_conditions"]
+__all__ = ["NestedPlan", "is_nested", "make_nested_plan", "nested_plan", "plan_for_conditions"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -298,11 +299,27 @@ def make_nested_plan(
         raise ValueError(
             f"`levels[0]` must have one entry per sample: {n_samples} expected, got {g.n_samples}."
         )
+    return nested_plan(
+        n_samples, list(g.arrays.values()), resample, n_resamples, check_rng_seed(rng)
+    )
+
+
+def nested_plan(
+    n_samples: int,
+    levels: list[np.ndarray],
+    resample: tuple[bool, ...],
+    n_resamples: int,
+    seed: np.random.SeedSequence,
+) -> NestedPlan:
+    """The :class:`NestedPlan` of validated arguments: the levels as the input gate returns
+    them (aligned arrays, top level first), which levels are resampled (one bool each),
+    the seed (the driver's).  :func:`make_nested_plan` validates, then calls this."""
+    n_lv = len(levels)
     units: list[np.ndarray] = []
     parents: list[np.ndarray] = []
     counts: list[int] = []
     prev = np.zeros(n_samples, dtype=np.int64)
-    for i, arr in enumerate(g.arrays.values()):
+    for i, arr in enumerate(levels):
         lab = unique_inverse(arr).astype(np.int64)
         path = prev * (int(lab.max()) + 1) + lab
         uniq, unit = np.unique(path, return_inverse=True)
@@ -328,7 +345,7 @@ def make_nested_plan(
         parent_of_unit=tuple(parents),
         n_units_per_level=tuple(counts),
         resample=resample,
-        seed=check_rng_seed(rng),
+        seed=seed,
         unit_of_sample=units[-1],
         n_units=counts[-1],
         n_conditions=counts[0],
@@ -345,22 +362,28 @@ def plan_for_conditions(
     n_resamples: int = 1000,
     rng: Any = None,
 ) -> Any:
-    """The resampling plan for the public APIs' options, nested conditions included.
+    """The resampling plan of a driver's validated design, nested conditions included.
 
-    Nested ``conditions`` give a :class:`NestedPlan` resampling the top level (every
-    level with ``two_stage=True``); anything else goes to
-    :func:`mlci.engine.resampling.make_plan`.
+    ``conditions`` (one array, or a list of arrays for nested conditions, top level first)
+    and ``strata`` are the arrays the input gate returned (:func:`mlci.inputs.gather_design`:
+    aligned, no missing value): they are not gathered again.  ``rng`` is the driver's
+    seed (``BootstrapOptions.seed``; converted here once otherwise).  Nested
+    ``conditions`` give a :class:`NestedPlan` resampling the top level (every level with
+    ``two_stage=True``); anything else a :class:`~mlci.engine.resampling.ResamplingPlan`.
     """
     two_stage = check_flag("two_stage", two_stage)
+    n_resamples = check_positive_int("n_resamples", n_resamples)
+    seed = check_rng_seed(rng)
     if not is_nested(conditions):
-        return make_plan(
+        check_choice("weights", weights, ("multinomial", "poisson"))
+        return resampling_plan(
             n_samples,
-            conditions=conditions,
-            strata=strata,
+            conditions=None if conditions is None else np.asarray(conditions),
+            strata=None if strata is None else np.asarray(strata),
             two_stage=two_stage,
             weights=weights,
             n_resamples=n_resamples,
-            rng=rng,
+            seed=seed,
         )
     if strata is not None or weights != "multinomial":
         raise ValueError(
@@ -368,10 +391,12 @@ def plan_for_conditions(
             "neither `strata` nor `weights='poisson'`; drop those options or pass a single "
             "level of conditions."
         )
-    return make_nested_plan(
-        n_samples,
-        list(conditions),
-        resample_levels="all" if two_stage else ("top",),
-        n_resamples=n_resamples,
-        rng=rng,
-    )
+    levels = [np.asarray(c) for c in conditions]
+    # the top level only, or every level (two-stage): one bool per level
+    resample = (True,) + (two_stage,) * (len(levels) - 1)
+    if levels[0].shape[0] != n_samples:  # the gate aligned the levels with each other
+        raise ValueError(
+            f"`conditions` must have one entry per sample: {n_samples} expected, got "
+            f"{levels[0].shape[0]}."
+        )
+    return nested_plan(n_samples, levels, resample, n_resamples, seed)

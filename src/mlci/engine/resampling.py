@@ -53,6 +53,7 @@ __all__ = [
     "ResamplingPlan",
     "fast_unique",
     "make_plan",
+    "resampling_plan",
     "scheme_name",
     "table_plan",
     "unique_inverse",
@@ -633,23 +634,46 @@ def make_plan(
     n_resamples = check_positive_int("n_resamples", n_resamples)
     check_choice("weights", weights, ("multinomial", "poisson"))
     two_stage = check_flag("two_stage", two_stage)
-    seed = check_rng_seed(rng)
-    unit_of_sample = stratum_of_unit = stratum_of_sample = None
-    n_units = n_strata = n_conditions = None
-    # the design through the input gate (drivers pass it validated: this is cheap then)
+    # the design through the input gate (the drivers gather it themselves and call
+    # mlci.engine.nested.plan_for_conditions, which does not gather it again)
     given = {k: v for k, v in (("strata", strata), ("conditions", conditions)) if v is not None}
     design = gather({k: ArgSpec("groups") for k in given}, given).arrays if given else {}
-    for name, arr in design.items():
-        if len(arr) != n_samples:
+    return resampling_plan(
+        n_samples,
+        conditions=design.get("conditions"),
+        strata=design.get("strata"),
+        two_stage=two_stage,
+        weights=weights,
+        n_resamples=n_resamples,
+        seed=check_rng_seed(rng),
+    )
+
+
+def resampling_plan(
+    n_samples: int,
+    *,
+    conditions: np.ndarray | None,
+    strata: np.ndarray | None,
+    two_stage: bool,
+    weights: str,
+    n_resamples: int,
+    seed: np.random.SeedSequence,
+) -> ResamplingPlan:
+    """The :class:`ResamplingPlan` of validated arguments: ``conditions`` and ``strata`` as
+    the input gate returns them (one array each, no missing value), the options checked,
+    the seed the driver's.  :func:`make_plan` validates, then calls this."""
+    unit_of_sample = stratum_of_unit = stratum_of_sample = None
+    n_units = n_strata = n_conditions = None
+    for name, arr in (("strata", strata), ("conditions", conditions)):
+        if arr is not None and len(arr) != n_samples:
             raise ValueError(
                 f"`{name}` must have one entry per sample: {n_samples} expected, got {len(arr)}."
             )
     if strata is not None:
-        stratum_of_sample = unique_inverse(design["strata"])
+        stratum_of_sample = unique_inverse(strata)
         n_strata = int(stratum_of_sample.max()) + 1
     if conditions is not None:
-        c = design["conditions"]
-        cond = unique_inverse(c)
+        cond = unique_inverse(conditions)
         n_conditions = int(cond.max()) + 1
         if stratum_of_sample is not None:
             pair = stratum_of_sample.astype(np.int64) * n_conditions + cond

@@ -40,7 +40,8 @@ from typing import Any
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from .intervals import _tails, logit_t_interval, t_interval
+from ..intervals.formulas import logit_t_interval, t_interval
+from ..intervals.formulas import tails as _tails
 
 __all__ = ["VARIANTS", "boot_interval", "boot_quantiles", "survey_interval", "variant_interval"]
 

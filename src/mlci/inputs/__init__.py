@@ -8,7 +8,11 @@
   the one positive-label rule, binary where a metric needs it);
 * :mod:`~mlci.inputs.options` validates the options every driver shares (the vocabulary
   of ``docs/glossary.md``);
-* :mod:`~mlci.inputs.validation` holds the scalar checks.
+* :mod:`~mlci.inputs.config` holds the engine knobs that never change a result
+  (:func:`mlci.config_context`);
+* :mod:`~mlci.inputs.validation` holds the scalar checks;
+* :mod:`~mlci.inputs.docstrings` writes the shared options' documentation once;
+* :mod:`~mlci.inputs.deprecation` keeps an old spelling working (one FutureWarning helper).
 
 After the gate, no algorithm checks its inputs again.
 """
@@ -26,6 +30,17 @@ from .arrays import (
     native_values,
     rows_text,
 )
+from .config import (
+    DEFAULT_MAX_MEMORY,
+    check_n_jobs,
+    config_context,
+    configured_progress,
+    engine_config,
+    get_config,
+    set_config,
+)
+from .deprecation import caller_stacklevel, old_call, renamed, renamed_keyword, warn_at_caller
+from .docstrings import ENTRIES, fill_doc, fill_text
 from .encoding import encoded_take, fast_unique, unique_inverse
 from .labels import (
     binary_target,
@@ -36,7 +51,6 @@ from .labels import (
 )
 from .options import (
     AUTO_BCA_REASON,
-    DEFAULT_MAX_MEMORY,
     DISTRIBUTION_METHODS,
     INTERVAL_METHODS,
     BootstrapOptions,
@@ -52,6 +66,7 @@ from .validation import (
     check_flag,
     check_positive_int,
     check_rng_seed,
+    check_strata_stratify,
     confidence_levels,
     show_values,
 )
@@ -61,6 +76,7 @@ __all__ = [
     "AUTO_BCA_REASON",
     "DEFAULT_MAX_MEMORY",
     "DISTRIBUTION_METHODS",
+    "ENTRIES",
     "INTERVAL_METHODS",
     "TEXT_MISSING",
     "ArgSpec",
@@ -69,28 +85,42 @@ __all__ = [
     "Gathered",
     "binary_target",
     "bootstrap_options",
+    "caller_stacklevel",
     "check_alternative",
     "check_choice",
     "check_confidence_level",
     "check_flag",
     "check_label_pair",
+    "check_n_jobs",
     "check_positive_int",
     "check_rng_seed",
+    "check_strata_stratify",
     "column",
     "confidence_levels",
+    "config_context",
+    "configured_progress",
     "dictionary_codes",
     "encode_label_pair",
     "encode_labels",
     "encoded_take",
+    "engine_config",
     "engine_options",
     "fast_unique",
+    "fill_doc",
+    "fill_text",
     "gather",
     "gather_design",
+    "get_config",
     "is_nested",
     "missing_mask",
     "native_values",
+    "old_call",
     "positive_label",
+    "renamed",
+    "renamed_keyword",
     "rows_text",
+    "set_config",
     "show_values",
     "unique_inverse",
+    "warn_at_caller",
 ]

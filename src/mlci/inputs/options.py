@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .config import DEFAULT_MAX_MEMORY, engine_config
 from .validation import (
     check_alternative,
     check_choice,
@@ -54,8 +55,6 @@ AUTO_BCA_REASON = (
     "derivative), so the studentized and Wilson intervals are unavailable; BCa is the best "
     "of the remaining methods in the coverage map, as for bootstrap_ci with strata"
 )
-#: default bound on the engine's working memory (bytes), shared by all threads
-DEFAULT_MAX_MEMORY = 512 * 2**20
 
 
 @dataclass(frozen=True)
@@ -108,7 +107,8 @@ class BootstrapOptions:
 def engine_options(
     batch: Any = None, n_jobs: Any = None, max_memory: Any = DEFAULT_MAX_MEMORY
 ) -> EngineOptions:
-    """Validate the engine knobs.
+    """Validate the engine knobs; those not given (None, ``max_memory`` at its default)
+    come from :func:`mlci.get_config` (see :func:`mlci.config_context`).
 
     Examples
     --------
@@ -119,19 +119,7 @@ def engine_options(
     ...
     ValueError: `n_jobs` must be an integer >= 1 (or -1 for all cores); got 0.
     """
-    if batch is not None:
-        batch = check_positive_int("batch", batch)
-    if n_jobs is not None and n_jobs != -1:
-        if isinstance(n_jobs, bool) or not isinstance(n_jobs, int | np.integer):
-            raise TypeError(
-                f"`n_jobs` must be an integer >= 1 (or -1 for all cores); got {n_jobs!r}."
-            )
-        if n_jobs < 1:
-            raise ValueError(
-                f"`n_jobs` must be an integer >= 1 (or -1 for all cores); got {n_jobs}."
-            )
-        n_jobs = int(n_jobs)
-    max_memory = check_positive_int("max_memory", max_memory, minimum=1 << 16)
+    batch, n_jobs, max_memory = engine_config(batch, n_jobs, max_memory)
     return EngineOptions(batch=batch, n_jobs=n_jobs, max_memory=max_memory)
 
 

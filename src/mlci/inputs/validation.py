@@ -119,3 +119,26 @@ def show_values(values: np.ndarray, limit: int = 6) -> str:
     if len(vals) > limit:
         return "{" + ", ".join(repr(v) for v in vals[:limit]) + ", ...}"
     return "{" + ", ".join(repr(v) for v in vals) + "}"
+
+
+def check_strata_stratify(strata: Any, stratify: Any, what: str = "y_true") -> None:
+    """Refuse ``strata=`` together with ``stratify=True`` (docs/glossary.md), in every
+    driver that takes both: the two define the strata, and combining them silently
+    (strata x classes) is not what either asks for.
+
+    ``stratify=None`` (a driver's automatic choice) is not refused.
+
+    Examples
+    --------
+    >>> check_strata_stratify(None, True)
+    >>> check_strata_stratify([0, 1], True)
+    Traceback (most recent call last):
+    ...
+    ValueError: Pass either `strata=` or `stratify=True` (strata = y_true), not both; ...
+    """
+    if stratify is True and strata is not None:
+        raise ValueError(
+            f"Pass either `strata=` or `stratify=True` (strata = {what}), not both; to "
+            f"resample within your strata and {what} together, pass strata that combine "
+            "them (e.g. one code per stratum and class)."
+        )

@@ -38,12 +38,18 @@ from ..comparison.paired import ComparisonResult, PairDifference, compare
 from ..engine.auto import warn_paired
 from ..engine.intervals import studentized_interval, studentized_pvalue, t_interval
 from ..feedback import reports_progress
-from ..inputs import DEFAULT_MAX_MEMORY, DISTRIBUTION_METHODS, check_choice
+from ..inputs import (
+    DEFAULT_MAX_MEMORY,
+    DISTRIBUTION_METHODS,
+    check_choice,
+    fill_doc,
+    renamed_keyword,
+)
+from ..intervals.formulas import wald_interval
 from ..results import ConfidenceInterval, IntervalResult, Result, format_value
 from .estimands import (
     LINEAR_METHODS,
     _interval_options,
-    cr1_interval,
     cr1_scores,
     estimand_name,
     item_table,
@@ -56,7 +62,7 @@ from .estimands import (
     summary,
 )
 from .linear import ClusterSums, cr2_gram, pair_replicates
-from .log import EvalLog, renamed_keyword
+from .log import EvalLog
 
 __all__ = ["LLMComparison", "LeaderboardEntry", "leaderboard", "llm_compare"]
 
@@ -252,7 +258,14 @@ class LLMComparison(Result):
 
     def rows(self, what: str = "differences") -> list[dict[str, Any]]:
         """The ``"differences"`` (one row per pair) or the ``"leaderboard"`` (one row per
-        model)."""
+        model).
+
+        Parameters
+        ----------
+        what : {"differences", "leaderboard"}, default "differences"
+            Which table: the pairwise differences, or the ranked models (only when the
+            comparison is all pairs, not against a ``reference``).
+        """
         check_choice("what", what, ("differences", "leaderboard"))
         partial = self.details.get("partial") or {}
         if what == "differences":
@@ -271,7 +284,13 @@ class LLMComparison(Result):
         return out
 
     def to_frame(self, what: str = "differences") -> Any:
-        """A pandas DataFrame of :meth:`rows` (``"differences"`` or ``"leaderboard"``)."""
+        """A pandas DataFrame of :meth:`rows` (``"differences"`` or ``"leaderboard"``).
+
+        Parameters
+        ----------
+        what : {"differences", "leaderboard"}, default "differences"
+            As in :meth:`rows`.
+        """
         from ..results import require_pandas
 
         return require_pandas().DataFrame(self.rows(what))
@@ -300,6 +319,7 @@ class _Table(Result):
 
 
 @reports_progress
+@fill_doc
 def llm_compare(
     log: EvalLog,
     *,
@@ -315,7 +335,7 @@ def llm_compare(
     method: str = "auto",
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
-    n_resamples: int = 2000,
+    n_resamples: int = 1000,
     rng: Any = None,
     batch: int | None = None,
     n_jobs: int | None = None,
@@ -351,9 +371,7 @@ def llm_compare(
         of every pair, the distribution methods :func:`mlci.compare` on the item values.
     confidence_level, alternative, n_resamples, rng, batch, n_jobs, max_memory
         As in :func:`mlci.llm_ci`.
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
+    %(progress)s
 
     Returns
     -------
@@ -473,7 +491,7 @@ def _cr1_compare(table, name, reference, correction, level, alt):
     var = np.diag(gram) * c
     se = np.sqrt(var)
     df = G - 1
-    low, high = cr1_interval(est, se, df, level, "two-sided", (0.0, 1.0))
+    low, high = wald_interval(est, se, confidence_level=level, df=df, bounds=(0.0, 1.0))
     models = {
         m: IntervalResult(
             estimate=float(est[i]),
@@ -500,9 +518,11 @@ def _cr1_compare(table, name, reference, correction, level, alt):
         t = np.where(d_se > 0, d_hat / d_se, 0.0)
     p = np.where(d_se > 0, t_pvalues(t, df, alt), 1.0)
     p_adj = adjust_pvalues(p, correction=correction)
-    lo, hi = cr1_interval(d_hat, d_se, df, level, alt, (-1.0, 1.0))
+    lo, hi = wald_interval(d_hat, d_se, confidence_level=level, alternative=alt, df=df,
+                           bounds=(-1.0, 1.0))  # fmt: skip
     sim_level = 1 - (1 - level) / len(pairs)
-    slo, shi = cr1_interval(d_hat, d_se, df, sim_level, alt, (-1.0, 1.0))
+    slo, shi = wald_interval(d_hat, d_se, confidence_level=sim_level, alternative=alt, df=df,
+                             bounds=(-1.0, 1.0))  # fmt: skip
     alpha = 1 - level
     diffs = tuple(
         PairDifference(

@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy import sparse, stats
+from scipy import sparse
 from scipy.special import gammaln
 
 from ..engine.auto import warn_outside_map
@@ -72,17 +72,19 @@ from ..inputs import (
     check_confidence_level,
     check_positive_int,
     fast_unique,
+    fill_doc,
+    renamed_keyword,
 )
+from ..intervals.formulas import wald_interval
 from ..metrics import get_kernel
 from ..results import ConfidenceInterval, IntervalResult, Result, format_value, json_safe, plain
 from .linear import ClusterSums, cluster_sums, replicates
-from .log import EvalLog, _item_codes, renamed_keyword
+from .log import EvalLog, _item_codes
 
 __all__ = [
     "ESTIMANDS",
     "ItemTable",
     "LLMEstimates",
-    "cr1_interval",
     "cr1_scores",
     "item_table",
     "llm_ci",
@@ -449,27 +451,6 @@ def cr1_scores(values: np.ndarray, weights: np.ndarray, cluster: np.ndarray | No
     return est, S, W, G
 
 
-def cr1_interval(
-    estimate: np.ndarray,
-    se: np.ndarray,
-    df: int,
-    confidence_level: float,
-    alternative: str,
-    bounds: tuple[float, float],
-) -> tuple[np.ndarray, np.ndarray]:
-    """``estimate +- t(df) * se`` (one-sided: one bound at the range's edge), clipped to
-    ``bounds``."""
-    lo_edge, hi_edge = bounds
-    if alternative == "two-sided":
-        t = stats.t.ppf(0.5 + confidence_level / 2, df)
-        low, high = estimate - t * se, estimate + t * se
-    else:
-        t = stats.t.ppf(confidence_level, df)
-        low = estimate - t * se if alternative == "greater" else np.full_like(estimate, lo_edge)
-        high = estimate + t * se if alternative == "less" else np.full_like(estimate, hi_edge)
-    return np.clip(low, lo_edge, hi_edge), np.clip(high, lo_edge, hi_edge)
-
-
 def estimand_name(estimand: str, k: int, metric: str | None) -> str:
     """``"mean acc"``, ``"pass@5"``..."""
     if estimand == "pass@k":
@@ -646,6 +627,7 @@ def plain_fields(res: Any) -> dict[str, Any]:
 
 
 @reports_progress
+@fill_doc
 def llm_ci(
     log: EvalLog,
     *,
@@ -659,7 +641,7 @@ def llm_ci(
     method: str = "auto",
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
-    n_resamples: int = 2000,
+    n_resamples: int = 1000,
     rng: Any = None,
     batch: int | None = None,
     n_jobs: int | None = None,
@@ -707,9 +689,7 @@ def llm_ci(
     alternative : {"two-sided", "less", "greater"}
     n_resamples, rng, batch, n_jobs, max_memory
         Bootstrap options (ignored by ``method="cr1"`` and ``"t"``).
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
+    %(progress)s
 
     Returns
     -------
@@ -739,7 +719,8 @@ def llm_ci(
         est, S, W, G = cr1_scores(table.values, table.weights, table.cluster)
         se = np.sqrt(G / (G - 1) * (S**2).sum(axis=1)) / W
         level = opts["confidence_level"]
-        low, high = cr1_interval(est, se, G - 1, level, opts["alternative"], (0.0, 1.0))
+        low, high = wald_interval(est, se, confidence_level=level, df=G - 1,
+                                  alternative=opts["alternative"], bounds=(0.0, 1.0))  # fmt: skip
         for m, model in enumerate(table.models):
             out[model] = IntervalResult(
                 estimate=float(est[m]),
@@ -820,6 +801,7 @@ def linear_sums(table: ItemTable, opts: dict[str, Any]) -> ClusterSums:
         design["strata"],
         n_resamples=bo.n_resamples,
         rng=bo.seed,
+        engine=bo.engine,
     )
 
 

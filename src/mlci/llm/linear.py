@@ -22,11 +22,12 @@ strata unless they are the clusters themselves):
   variance of every pair is ``Gram_aa + Gram_bb - 2 Gram_ab`` with
   ``Gram = Z diag(1/(1-h)) Z'`` -- one (M x G) @ (G x M) product for all pairs.
 * **the bootstrap-t** (studentized) resamples clusters within tasks with the engine's
-  sampler and streams (:func:`mlci.engine.nested.plan_for_conditions`): for a block of
-  cluster counts ``U`` (B x G) every model's replicate is ``U T' / U W`` and its CR1
-  standard error is a quadratic form in ``U`` -- three (B x G) @ (G x M) products per
-  task for all models at once; the interval is
-  :func:`mlci.engine.intervals.studentized_interval` on the logit scale.
+  sampler, streams and replicate loop (:func:`mlci.engine.nested.plan_for_conditions`,
+  :func:`mlci.engine.bootstrap.run_replicates`): for a chunk of cluster counts ``U``
+  (B x G) every model's replicate is ``U T' / U W`` and its CR1 standard error is a
+  quadratic form in ``U`` -- three (B x G) @ (G x M) products per task for all models
+  at once; the interval is :func:`mlci.engine.intervals.studentized_interval` on the
+  logit scale.
 
 References: Bell, R. M. & McCaffrey, D. F. (2002). Bias reduction in standard errors
 for linear regression with multi-stage samples. *Survey Methodology* 28, 169-181;
@@ -42,13 +43,13 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.bootstrap import run_replicates
 from ..engine.cr2 import cr2_factor, ratio_influence
 from ..engine.nested import plan_for_conditions
+from ..engine.resampling import ResamplingPlan
+from ..inputs import EngineOptions
 
 __all__ = ["ClusterSums", "cluster_sums", "cr2_gram", "pair_replicates", "replicates"]
-
-#: bytes of one chunk of (replicates x clusters) counts
-_CHUNK_BYTES = 32 * 2**20
 
 
 @dataclass(frozen=True)
@@ -71,10 +72,12 @@ class ClusterSums:
     df : float
         Kish's effective number of clusters minus the number of strata (at least 1).
     effective_clusters : float
-    plan : object
+    plan : ResamplingPlan
         The engine's resampling plan over the clusters (for the bootstrap-t).
     counts : ndarray, shape (G,)
         Items per cluster (the sampler's atom counts).
+    engine : EngineOptions
+        How the engine runs the bootstrap-t (``batch``, ``n_jobs``, ``max_memory``).
     """
 
     T: np.ndarray
@@ -85,8 +88,9 @@ class ClusterSums:
     leverage: np.ndarray
     df: float
     effective_clusters: float
-    plan: Any
+    plan: ResamplingPlan
     counts: np.ndarray
+    engine: EngineOptions
 
     @property
     def n_clusters(self) -> int:
@@ -105,12 +109,14 @@ def cluster_sums(
     *,
     n_resamples: int = 1000,
     rng: Any = None,
+    engine: EngineOptions | None = None,
 ) -> ClusterSums:
     """Reduce ``values`` (n_models, n_items) to the per-cluster sums of the estimators.
 
     ``cluster`` (per item, or None: every item its own cluster) and ``strata`` (per item,
     or None) define the resampling plan, made with the engine's
-    :func:`~mlci.engine.nested.plan_for_conditions` (``n_resamples``, ``rng``).
+    :func:`~mlci.engine.nested.plan_for_conditions` (``n_resamples``, ``rng``); ``engine``
+    runs its bootstrap-t (default: the configured knobs, :func:`mlci.get_config`).
     """
     values = np.atleast_2d(np.asarray(values, dtype=float))
     n = values.shape[1]
@@ -142,6 +148,7 @@ def cluster_sums(
         effective_clusters=float(eff),
         plan=plan,
         counts=np.bincount(unit, minlength=G).astype(float),
+        engine=EngineOptions() if engine is None else engine,
     )
 
 
@@ -150,16 +157,44 @@ def cr2_gram(cs: ClusterSums) -> np.ndarray:
     return (cs.z * cr2_factor(cs.leverage)) @ cs.z.T
 
 
-def _chunks(cs: ClusterSums):
-    """Blocks of cluster counts ``U`` (b, G) from the engine's sampler and streams."""
+def _run(cs: ClusterSums, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The replicates of ``U columns / U W`` and their CR1 standard errors, (B, K) each,
+    through the engine's replicate loop (:func:`~mlci.engine.bootstrap.run_replicates`:
+    chunks, threads, memory bound and progress bar of ``cs.engine``).
+
+    The engine's sampler draws the items' counts over the clusters (atoms); ``U`` is
+    their number of copies of every cluster (counts / items per cluster).
+    """
     G = cs.n_clusters
+    K = columns.shape[1]
     sampler = cs.plan.weights_for(
         np.arange(G) if cs.plan.unit_of_sample is None else np.asarray(cs.plan.unit_of_sample),
         G,
     )
-    rows = max(1, _CHUNK_BYTES // (8 * G))
-    for start, make in sampler.iter_chunks(rows):
-        yield start, make() / cs.counts
+    groups = _groups(cs)
+
+    def evaluate(w: np.ndarray) -> np.ndarray:
+        U = w / cs.counts
+        den = U @ cs.Wg
+        out = np.empty((len(U), 2, K))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[:, 0] = (U @ columns) / den[:, None]
+            var = _replicate_var(U, columns, cs.Wg, groups)
+            out[:, 1] = np.sqrt(var) / den[:, None]
+        return out
+
+    engine = cs.engine
+    values = run_replicates(
+        evaluate,
+        sampler,
+        (2, K),
+        # the counts, U and its per-task copies; the (b, K) products and temporaries
+        bytes_per_row=8.0 * (3 * G + 12 * K),
+        batch=engine.batch,
+        n_jobs=engine.n_jobs,
+        max_memory=engine.max_memory,
+    )
+    return values[:, 0], values[:, 1]
 
 
 def _groups(cs: ClusterSums) -> list[np.ndarray]:
@@ -189,19 +224,7 @@ def _replicate_var(U, T, Wg, groups, theta_all=None):
 
 def replicates(cs: ClusterSums) -> tuple[np.ndarray, np.ndarray]:
     """Every model's bootstrap replicates and their CR1 standard errors, (B, n_models) each."""
-    B = cs.plan.n_resamples
-    M = cs.T.shape[0]
-    dist = np.empty((B, M))
-    se = np.empty((B, M))
-    groups = _groups(cs)
-    TT = cs.T.T  # (G, M)
-    for start, U in _chunks(cs):
-        den = U @ cs.Wg
-        with np.errstate(invalid="ignore", divide="ignore"):
-            dist[start : start + len(U)] = (U @ TT) / den[:, None]
-            var = _replicate_var(U, TT, cs.Wg, groups)
-            se[start : start + len(U)] = np.sqrt(var) / den[:, None]
-    return dist, se
+    return _run(cs, cs.T.T)
 
 
 def pair_replicates(
@@ -211,16 +234,4 @@ def pair_replicates(
 
     Costs ``B x G x n_pairs`` per task: meant for few pairs or few clusters.
     """
-    B = cs.plan.n_resamples
-    P = ia.size
-    dist = np.empty((B, P))
-    se = np.empty((B, P))
-    groups = _groups(cs)
-    D = (cs.T[ia] - cs.T[ib]).T  # (G, P)
-    for start, U in _chunks(cs):
-        den = U @ cs.Wg
-        with np.errstate(invalid="ignore", divide="ignore"):
-            dist[start : start + len(U)] = (U @ D) / den[:, None]
-            var = _replicate_var(U, D, cs.Wg, groups)
-            se[start : start + len(U)] = np.sqrt(var) / den[:, None]
-    return dist, se
+    return _run(cs, (cs.T[ia] - cs.T[ib]).T)

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..feedback import warn
-from ..inputs import ArgSpec, check_flag, fast_unique, gather
+from ..inputs import ArgSpec, check_flag, fast_unique, gather, renamed_keyword
 from ..results import Result, require_pandas
 
 __all__ = ["EvalLog", "build_log", "eval_log"]
@@ -144,7 +144,19 @@ class EvalLog(Result):
         return self.task_codes[0]
 
     def where(self, row: int) -> str:
-        """Where a row came from: ``"file.jsonl:12"`` (or ``"row 12"`` for arrays)."""
+        """Where a row came from: ``"file.jsonl:12"`` (or ``"row 12"`` for arrays).
+
+        Parameters
+        ----------
+        row : int
+            The row's index in the log (0-based, as in its arrays).
+
+        Examples
+        --------
+        >>> import mlci
+        >>> mlci.eval_log(model=["A", "B"], item=[1, 1], score=[1, 0]).where(1)
+        'row 1'
+        """
         f = self.files[int(self.file_index[row])]
         if f == "<data>":
             return f"row {int(self.line[row])}"
@@ -152,6 +164,14 @@ class EvalLog(Result):
 
     def select(self, models: Sequence[str] | None = None, tasks: Sequence[str] | None = None):
         """The rows of some models and/or tasks (a new :class:`EvalLog`).
+
+        Parameters
+        ----------
+        models : list of str, optional
+            The models kept (default: all); each must be in the log.
+        tasks : list of str, optional
+            The tasks kept (default: all); each must be in the log.  With both, a row
+            is kept when its model and its task are listed.
 
         Examples
         --------
@@ -241,27 +261,6 @@ class EvalLog(Result):
         head = _subset(self, np.arange(min(self.n_rows, 20)))
         more = "" if self.n_rows <= 20 else f" (first 20 of {self.n_rows} rows)"
         return f"<p>{html.escape(repr(self))}{more}</p>" + Result._repr_html_(head)
-
-
-def renamed_keyword(given: dict[str, Any], old: str, new: str, value: Any, default: Any) -> Any:
-    """The value of the keyword ``new``, also accepted under its deprecated spelling ``old``
-    (a FutureWarning at the caller's line); any other keyword in ``given`` is a TypeError.
-
-    Examples
-    --------
-    >>> renamed_keyword({}, "clusters", "conditions", ["p"], ())
-    ['p']
-    """
-    extra = sorted(set(given) - {old})
-    if extra:
-        raise TypeError(f"unexpected keyword argument {extra[0]!r}.")
-    if old not in given:
-        return value
-    if value is not default and not (isinstance(value, tuple) and not value):
-        raise TypeError(f"Give `{new}` only; `{old}` is its deprecated spelling.")
-    warn(f"`{old}` is deprecated and will be removed; it is spelled `{new}` now "
-         "(docs/glossary.md).", FutureWarning)  # fmt: skip
-    return given[old]
 
 
 def _details(n_dropped: int, sources: tuple[dict[str, Any], ...]) -> dict[str, Any]:

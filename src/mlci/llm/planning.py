@@ -38,9 +38,10 @@ import numpy as np
 from scipy import stats
 
 from ..classical.planning import PlanResult
-from ..inputs import check_alternative, check_positive_int
+from ..inputs import check_alternative, check_positive_int, renamed_keyword
+from ..intervals.formulas import quantile
 from .estimands import cr1_scores, item_table
-from .log import EvalLog, _item_codes, renamed_keyword
+from .log import EvalLog, _item_codes
 
 __all__ = ["llm_sample_size"]
 
@@ -160,8 +161,8 @@ def llm_sample_size(
         v_iid = float(np.var(d_i, ddof=1)) / n_pilot
         measured = v_cl / v_iid if v_iid > 0 else 1.0
         deff = max(measured, 1.0)  # a pilot's deff below 1 is noise: never plan on it
-    z_a = stats.norm.ppf(1 - al / 2) if alt == "two-sided" else stats.norm.ppf(1 - al)
-    z_b = stats.norm.ppf(pw)
+    z_a = quantile(1 - al / 2 if alt == "two-sided" else 1 - al)  # the test's level al
+    z_b = quantile(pw)
 
     def items(k: int) -> int:
         v = deff * (omega2 + (sigma2[0] + sigma2[1]) / k)

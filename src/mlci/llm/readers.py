@@ -61,9 +61,9 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs import TEXT_MISSING, check_choice, check_flag
+from ..inputs import TEXT_MISSING, check_choice, check_flag, renamed_keyword
 from ..io import read_table
-from .log import RESERVED, EvalLog, build_log, renamed_keyword
+from .log import RESERVED, EvalLog, build_log
 
 __all__ = ["FORMATS", "read_eval_logs"]
 

@@ -44,6 +44,7 @@ from .calibration import (
 )
 from .classification import CONFUSION_METRICS, RATE_METRICS, prepare_confusion
 from .correlation import correlation_kernel
+from .mt import bleu_kernel, chrf_kernel, wer_kernel
 from .multiclass import StackedKernel, prepare_ranking, top_k_accuracy_kernel
 from .ranking import AveragePrecisionKernel, RocAucKernel
 
@@ -243,6 +244,40 @@ METRICS.update(
             "coefficient of determination",
             (_NUMBERS, _NUMBERS),
             (-np.inf, 1.0),
+        ),
+    }
+)
+
+# corpus-level MT metrics over per-segment sacreBLEU statistics (mlci.mt makes them)
+_STATS = ArgSpec("numbers", (2,))
+METRICS.update(
+    {
+        "bleu": MetricInfo(
+            "bleu",
+            ("stats",),
+            ("max_ngram_order", "smooth_method", "smooth_value", "effective_order"),
+            bleu_kernel,
+            "corpus BLEU (0-100) from per-segment sacreBLEU statistics (mlci.mt)",
+            (_STATS,),
+            (0.0, 100.0),
+        ),
+        "chrf": MetricInfo(
+            "chrf",
+            ("stats",),
+            ("beta", "eps_smoothing"),
+            chrf_kernel,
+            "corpus chrF (0-100) from per-segment sacreBLEU statistics (mlci.mt)",
+            (_STATS,),
+            (0.0, 100.0),
+        ),
+        "wer": MetricInfo(
+            "wer",
+            ("words", "errors"),
+            (),
+            wer_kernel,
+            "corpus WER: sum(errors) / sum(reference words), per-utterance counts",
+            (_NUMBERS, _NUMBERS),
+            _POSITIVE,
         ),
     }
 )

@@ -45,7 +45,6 @@ from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from ..classical.pvalues import normal_pvalue
 from ..classical.significance import corrected_resampled_ttest, kfold_cv_ttest
@@ -59,7 +58,9 @@ from ..inputs import (
     check_positive_int,
     check_rng_seed,
     confidence_levels,
+    fill_doc,
 )
+from ..intervals.formulas import quantile, tails, wald_interval
 from ..results import ConfidenceInterval, IntervalResult, TestResult, per_confidence_level
 from ._fitting import (
     Fit,
@@ -129,6 +130,7 @@ def skew_corrected_interval(
     Examples
     --------
     >>> lo, hi = skew_corrected_interval(10.0, 1.0, 0.0, 9, 0.95, "two-sided")
+    >>> from scipy import stats
     >>> round(hi - 10.0, 4) == round(float(stats.t.ppf(0.975, 9)), 4)
     True
     >>> lo, hi = skew_corrected_interval(10.0, 1.0, 0.3, 9, 0.95, "two-sided")
@@ -142,10 +144,9 @@ def skew_corrected_interval(
             return y
         return float(3.0 / skewness * (np.cbrt(1.0 + skewness * y) - 1.0))
 
+    q = float(quantile(tails(confidence_level, alternative)[1], df))
     if alternative == "two-sided":
-        q = float(stats.t.ppf(1 - (1 - confidence_level) / 2, df))
         return estimate - se * solve(q), estimate - se * solve(-q)
-    q = float(stats.t.ppf(confidence_level, df))
     if alternative == "greater":
         return estimate - se * solve(q), np.inf
     return -np.inf, estimate - se * solve(-q)
@@ -160,6 +161,7 @@ def mean_skewness(values: np.ndarray, weights: np.ndarray) -> float:
 
     Examples
     --------
+    >>> from scipy import stats
     >>> v = np.array([0.1, 0.2, 0.4, 2.0])
     >>> g1 = float(stats.skew(v, bias=False))
     >>> bool(np.isclose(mean_skewness(v, np.full(4, 0.25)), g1 / 2))
@@ -199,14 +201,13 @@ def normal_interval(
     alternative: str,
     bounds: tuple[float, float],
 ) -> ConfidenceInterval:
-    """``estimate ± z·se`` (one-sided: the other end at the range's edge), clipped."""
-    if alternative == "two-sided":
-        z = stats.norm.ppf(1 - (1 - confidence_level) / 2)
-        return clip(estimate - z * se, estimate + z * se, bounds)
-    z = stats.norm.ppf(confidence_level)
-    if alternative == "greater":
-        return clip(estimate - z * se, bounds[1], bounds)
-    return clip(bounds[0], estimate + z * se, bounds)
+    """``estimate ± z·se`` (one-sided: the other end at the range's edge), clipped: the
+    interval layer's :func:`~mlci.intervals.formulas.wald_interval` as a
+    :class:`~mlci.ConfidenceInterval`."""
+    low, high = wald_interval(
+        estimate, se, confidence_level=confidence_level, alternative=alternative, bounds=bounds
+    )
+    return ConfidenceInterval(float(low), float(high))
 
 
 def reread_normal(
@@ -1101,6 +1102,7 @@ def _run(
 
 
 @reports_progress
+@fill_doc
 def cross_val_compare(
     estimator_a: Any,
     estimator_b: Any,
@@ -1152,8 +1154,7 @@ def cross_val_compare(
         ``"nested"`` needs a metric that is the mean of a per-sample value and
         ``n_repeats·(k(k−1)/2 + k)`` fits of each estimator.
     confidence_level : float, default 0.95
-    alternative : {"two-sided", "less", "greater"}
-        ``"greater"``: A scores higher than B.
+    %(alternative_test)s
 
     Returns
     -------

@@ -70,7 +70,8 @@ from typing import Any
 import numpy as np
 
 from ..classical.checks import require
-from ..engine.bootstrap import bootstrap_ci
+from ..engine.bootstrap import bootstrap_ci, run_replicates
+from ..engine.sampler import Sampler
 from ..feedback import warn
 from ..inputs import (
     ArgSpec,
@@ -78,7 +79,9 @@ from ..inputs import (
     check_flag,
     check_rng_seed,
     gather,
+    old_call,
     positive_label,
+    renamed,
 )
 from ..results import BootstrapResult, per_confidence_level
 from ._fitting import _missing_rows, _rows, metric_spec, pointwise_values, pooled_kernel, set_scores
@@ -87,6 +90,7 @@ from .crossval import normal_interval, reread_normal
 __all__ = [
     "OOB_FRACTIONS",
     "OOB_WARNING",
+    "MemberSampler",
     "OOBResult",
     "oob_ci",
     "oob_extrapolation",
@@ -139,7 +143,7 @@ class OOBResult(BootstrapResult):
     >>> from mlci import oob_ci
     >>> X, y = make_classification(200, random_state=0)
     >>> rf = RandomForestClassifier(50, oob_score=True, random_state=0).fit(X, y)
-    >>> r = oob_ci(rf, y, X=X, rng=0)
+    >>> r = oob_ci(rf, X, y, rng=0)
     >>> r90 = r.interval(confidence_level=0.9)
     >>> bool(r90.confidence_interval.high - r90.confidence_interval.low
     ...      < r.confidence_interval.high - r.confidence_interval.low)
@@ -207,7 +211,7 @@ def _oob_predictions(model: Any, spec: Any, pos_label: Any) -> tuple[np.ndarray,
         classes = np.asarray(model.classes_)
         if spec.regression:
             raise ValueError(
-                f"`model` is a classifier; `metric`={spec.name!r} is a regression metric."
+                f"`estimator` is a classifier; `metric`={spec.name!r} is a regression metric."
             )
         # NaN (bagging) or a row of zero probabilities (forests): no out-of-bag vote
         missing = np.isnan(proba).any(axis=1) | ~(np.nansum(proba, axis=1) > 0)
@@ -222,13 +226,15 @@ def _oob_predictions(model: Any, spec: Any, pos_label: Any) -> tuple[np.ndarray,
         return col, missing
     if hasattr(model, "oob_prediction_"):
         if not spec.regression:
-            raise ValueError(f"`model` is a regressor; `metric`={spec.name!r} needs a classifier.")
+            raise ValueError(
+                f"`estimator` is a regressor; `metric`={spec.name!r} needs a classifier."
+            )
         pred = np.asarray(model.oob_prediction_, dtype=float)
         if pred.ndim != 1:
-            raise ValueError("`model` has several outputs; oob_ci scores one output.")
+            raise ValueError("`estimator` has several outputs; oob_ci scores one output.")
         return pred, np.isnan(pred) | _never_out_of_bag(model, len(pred))
     raise ValueError(
-        f"`model` ({type(model).__name__}) holds no out-of-bag predictions: fit a "
+        f"`estimator` ({type(model).__name__}) holds no out-of-bag predictions: fit a "
         "RandomForest*, ExtraTrees* (bootstrap=True) or Bagging* estimator with "
         "oob_score=True first."
     )
@@ -438,27 +444,78 @@ def oob_member_bootstrap(
     >>> d.shape
     (200,)
     """
-    gen = np.random.default_rng(rng)
     b_count = predictions.shape[0]
     oob = np.asarray(oob, dtype=bool)
     full = _member_mean(predictions, oob)
-    w = gen.multinomial(b_count, np.full(b_count, 1 / b_count), size=n_resamples).astype(float)
     masked = predictions * oob.reshape(oob.shape + (1,) * (predictions.ndim - 2))
-    total = np.tensordot(w, masked, axes=(1, 0))  # (R, n[, k])
-    count = w @ oob
-    shape = count.shape + (1,) * (predictions.ndim - 2)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = total / count.reshape(shape)
-    mean = np.where(count.reshape(shape) > 0, mean, full[None])
-    return np.asarray(score(mean), dtype=float)
+    shape = (1,) * (predictions.ndim - 2)
+
+    def evaluate(w: np.ndarray) -> np.ndarray:
+        total = np.tensordot(w, masked, axes=(1, 0))  # (R, n[, k])
+        count = (w @ oob).reshape((len(w), oob.shape[1], *shape))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = total / count
+        mean = np.where(count > 0, mean, full[None])
+        return np.asarray(score(mean), dtype=float)
+
+    sampler = MemberSampler(b_count, n_resamples, rng)
+    return run_replicates(
+        evaluate,
+        sampler,
+        (),
+        bytes_per_row=8.0 * (b_count + 3 * masked[0].size),
+        threads=False,  # `score` may be any function
+    )
 
 
+class MemberSampler(Sampler):
+    """The ensemble's members drawn with replacement (multinomial counts over ``m``).
+
+    One block of all ``n_resamples`` replicates, drawn from the generator of ``rng``
+    itself (``numpy.random.default_rng(rng)``): the draws :func:`oob_member_bootstrap`
+    has always made, so that a seed gives the same numbers as before it ran in the
+    engine's replicate loop (:func:`mlci.engine.bootstrap.run_replicates`).
+    """
+
+    def __init__(self, m: int, n_resamples: int, rng: Any) -> None:
+        self.m = int(m)
+        self.n_resamples = int(n_resamples)
+        self.block_size = self.n_resamples
+        self._rng = rng  # a seed or a Generator: see generator()
+
+    def generator(self, stream: int, block: int) -> np.random.Generator:
+        return np.random.default_rng(self._rng)
+
+    def draw(self, rng: np.random.Generator, b: int, out: np.ndarray | None = None) -> np.ndarray:
+        w = rng.multinomial(self.m, np.full(self.m, 1 / self.m), size=b).astype(float)
+        if out is None:
+            return w
+        out[...] = w
+        return out
+
+
+def _old_order(
+    args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[tuple[Any, ...], dict[str, Any]] | None:
+    """``oob_ci(model, y[, X=X])`` (before issue 23) as ``oob_ci(estimator, X, y)``."""
+    if len(args) != 2 or "y" in kwargs or np.ndim(args[1]) > 1:
+        return None
+    kwargs = dict(kwargs)
+    return (args[0], kwargs.pop("X", None), args[1]), kwargs
+
+
+@renamed(model="estimator")
+@old_call(
+    _old_order,
+    "oob_ci(model, y, X=X) is deprecated: the order is oob_ci(estimator, X, y), as "
+    "cross_val_ci's (X=None for the uncorrected interval).",
+)
 @per_confidence_level
 def oob_ci(
-    model: Any,
+    estimator: Any,
+    X: Any,
     y: Any,
     *,
-    X: Any = None,
     metric: str = "accuracy",
     pos_label: Any = None,
     conditions: Any = None,
@@ -489,15 +546,18 @@ def oob_ci(
 
     Parameters
     ----------
-    model : fitted scikit-learn ensemble
+    estimator : fitted scikit-learn ensemble
         A ``RandomForestClassifier``/``Regressor``, ``ExtraTrees*`` with
-        ``bootstrap=True`` or ``Bagging*`` fitted with ``oob_score=True``.
-    y : array-like, shape (n_samples,)
-        The targets the model was fitted on, in the same order.
-    X : array-like, shape (n_samples, n_features), optional
+        ``bootstrap=True`` or ``Bagging*`` fitted with ``oob_score=True``.  (``model``
+        is its deprecated name.)
+    X : array-like, shape (n_samples, n_features), or None
         The data the model was fitted on, in the same order: needed for the members'
         own predictions (refused if they do not reproduce the model's out-of-bag
-        predictions).  Without it, the uncorrected interval (approximate; it warns).
+        predictions).  None: the uncorrected interval (approximate; it warns).  The
+        order ``estimator, X, y`` is :func:`mlci.cross_val_ci`'s; the old
+        ``oob_ci(model, y, X=X)`` still works, with a FutureWarning.
+    y : array-like, shape (n_samples,)
+        The targets the model was fitted on, in the same order.
     metric : str, default "accuracy"
         A built-in metric (as in :func:`mlci.cross_val_ci`): labels from the class of
         highest out-of-bag probability, scores from the positive class's column.
@@ -530,23 +590,24 @@ def oob_ci(
     >>> from sklearn.ensemble import RandomForestClassifier
     >>> X, y = make_classification(200, random_state=0)
     >>> rf = RandomForestClassifier(50, oob_score=True, random_state=0).fit(X, y)
-    >>> r = oob_ci(rf, y, X=X, rng=0)
+    >>> r = oob_ci(rf, X, y, rng=0)
     >>> bool(abs(r.details["oob"] - rf.oob_score_) < 1e-12), r.method
     (True, 'oob-extrapolated')
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     r = oob_ci(rf, y, rng=0)
+    ...     r = oob_ci(rf, None, y, rng=0)
     >>> bool(abs(r.estimate - rf.oob_score_) < 1e-12), caught[0].message.args[0][:21]
     (True, "oob_ci's interval tre")
     """
+    model = estimator
     dropna = check_flag("dropna", dropna)
     spec = metric_spec(metric, pos_label)
-    require(model=model, y=y)
+    require(estimator=model, y=y)
     pred, missing = _oob_predictions(model, spec, pos_label)
     if missing.any() and not dropna:
         raise ValueError(
-            f"`model` has no out-of-bag prediction for {int(missing.sum())} sample(s) (first: "
+            f"`estimator` has no out-of-bag prediction for {int(missing.sum())} sample(s) (first: "
             f"row {int(np.flatnonzero(missing)[0])}): they were in every tree's bootstrap "
             "sample. Use more trees, or dropna=True to leave them out."
         )
@@ -562,7 +623,7 @@ def oob_ci(
     g = gather(specs, values, dropna=dropna, allow_empty=True)
     if g.n_samples + g.n_dropped != len(pred):
         raise ValueError(
-            f"`y` has {g.n_samples + g.n_dropped} entries but `model` holds {len(pred)} "
+            f"`y` has {g.n_samples + g.n_dropped} entries but `estimator` holds {len(pred)} "
             "out-of-bag predictions; pass the targets the model was fitted on."
         )
     corrected = X is not None
@@ -575,7 +636,7 @@ def oob_ci(
         members, counts = tree_predictions(model, X)
         if members.shape[1] != len(pred):
             raise ValueError(
-                f"`X` has {members.shape[1]} rows but `model` holds {len(pred)} out-of-bag "
+                f"`X` has {members.shape[1]} rows but `estimator` holds {len(pred)} out-of-bag "
                 "predictions; pass the data the model was fitted on."
             )
         seed = check_rng_seed(rng)
@@ -616,7 +677,7 @@ def oob_ci(
     )
     if not same:
         raise ValueError(
-            "`X` does not reproduce `model`'s out-of-bag predictions: pass the data the "
+            "`X` does not reproduce `estimator`'s out-of-bag predictions: pass the data the "
             "model was fitted on, in the same order (and the same columns)."
         )
     y_kept = np.asarray(g["y"])

@@ -39,6 +39,7 @@ from ..inputs import (
     check_choice,
     check_flag,
     check_rng_seed,
+    check_strata_stratify,
 )
 from ..metrics import Kernel, RocAucKernel, with_sample_weight
 from ..results import BootstrapResult
@@ -348,6 +349,7 @@ def bootstrap_scores(
     check_flag("dropna", dropna)
     if stratify is not None:
         check_flag("stratify", stratify)
+    check_strata_stratify(strata, stratify, "the labels")
     check_sampler(sampler, conditions=conditions, strata=strata)
     if sampler is not None:
         if stratify or two_stage or weights != "multinomial" or algorithm == "lazy":

@@ -29,6 +29,7 @@ from ..inputs import (
     check_choice,
     check_flag,
     check_label_pair,
+    check_strata_stratify,
     encode_labels,
     fast_unique,
     gather,
@@ -764,8 +765,8 @@ class ConfusionMatrix:
         strata : array-like, optional
             Stratum of every sample (a matrix built from labels only).
         stratify : bool, default False
-            Shorthand for ``strata`` = the true class (row sizes fixed); combined with
-            ``strata`` when both are given.
+            Shorthand for ``strata`` = the true class (row sizes fixed); refused together
+            with ``strata`` (pass strata that combine both instead).
         two_stage : bool, default False
             With conditions: also resample the samples inside each drawn condition.
         weights : {"multinomial", "poisson"}
@@ -803,6 +804,7 @@ class ConfusionMatrix:
         )
         for name, flag in (("stratify", stratify), ("two_stage", two_stage), ("dropna", dropna)):
             check_flag(name, flag)
+        check_strata_stratify(strata, stratify, "the true class")
         if self.shape != ():
             raise ValueError(
                 "`bootstrap_ci` needs a single confusion matrix; this one has shape "

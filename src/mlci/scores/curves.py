@@ -33,6 +33,7 @@ from ..inputs import (
     check_flag,
     check_positive_int,
     column,
+    renamed,
 )
 from ..results import BootstrapResult, Result, format_value, per_confidence_level
 from ._driver import _operating_point_spec, _Part, _resolve, _Spec
@@ -813,11 +814,14 @@ def _check_max_fpr(max_fpr: Any) -> float:
     return a
 
 
+@renamed(scores="y_true")
 @reports_progress
 @per_confidence_level
 def auc_ci(
-    scores: Scores,
+    y_true: Any,
+    y_score: Any = None,
     *,
+    pos_label: Any = None,
     max_fpr: float | None = None,
     mcclish: bool = False,
     n_resamples: int = 1000,
@@ -843,7 +847,14 @@ def auc_ci(
 
     Parameters
     ----------
-    scores : Scores
+    y_true : array-like, shape (n_samples,), or Scores
+        Binary labels, as in :func:`mlci.bootstrap_ci`; or a :class:`mlci.Scores`
+        object (then without ``y_score`` and ``pos_label``), as the other score
+        intervals take (``scores=`` is the deprecated name of this argument).
+    y_score : array-like of float, shape (n_samples,)
+        The scores, higher for the positive class (required with labels).
+    pos_label : optional
+        The positive class (as in :meth:`mlci.Scores.from_labels`).
     max_fpr : float in (0, 1], optional
         Partial AUC over FPR in [0, ``max_fpr``] (see :func:`partial_auc`).
     mcclish : bool, default False
@@ -864,12 +875,27 @@ def auc_ci(
     Examples
     --------
     >>> rng = np.random.default_rng(0)
-    >>> s = Scores(rng.normal(1, 1, 200), rng.normal(0, 1, 300))
-    >>> res = auc_ci(s, rng=0, n_resamples=300)
-    >>> round(res.estimate, 3) == round(s.auc(), 3)
+    >>> y = np.r_[np.ones(200), np.zeros(300)]
+    >>> score = np.r_[rng.normal(1, 1, 200), rng.normal(0, 1, 300)]
+    >>> res = auc_ci(y, score, rng=0, n_resamples=300)
+    >>> s = Scores.from_labels(y, score)
+    >>> auc_ci(s, rng=0, n_resamples=300).estimate == res.estimate == s.auc()
     True
     """
-    sc = _check_scores_obj(scores)
+    if isinstance(y_true, Scores):
+        if y_score is not None or pos_label is not None:
+            raise TypeError(
+                "`y_true` is a Scores object: leave out `y_score` and `pos_label` (they are "
+                "for labels and scores given as arrays)."
+            )
+        sc = y_true
+    else:
+        if y_score is None:
+            raise TypeError(
+                "`y_score` is required with labels: auc_ci(y_true, y_score), or pass a "
+                "Scores object as the only data argument."
+            )
+        sc = Scores.from_labels(y_true, y_score, pos_label=pos_label, dropna=dropna)
     check_flag("mcclish", mcclish)
     if max_fpr is None and not mcclish:
 

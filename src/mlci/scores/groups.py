@@ -25,6 +25,7 @@ from ..inputs import (
     bootstrap_options,
     check_choice,
     check_flag,
+    check_strata_stratify,
     fast_unique,
     gather,
     is_nested,
@@ -368,10 +369,11 @@ def metric_by_group(
         Condition (speaker, session) of every sample, resampled as a unit; a list of
         levels, top first, is a nested design.
     strata : array-like, optional
-        Further strata, combined with the group x class strata.
+        Further strata, combined with the group x class cells of the default ``stratify``.
     stratify : bool, optional
-        True: resample within each (group, class) cell (and ``strata``), keeping its size.
-        Default: True, except with nested conditions (which support no strata).
+        True: resample within each (group, class) cell, keeping its size (refused
+        together with ``strata``).  Default (None): True, except with nested conditions
+        (which support no strata); with ``strata``, the cells within each stratum.
     two_stage : bool, default False
         With conditions: also resample the samples (or lower levels) inside each drawn
         condition.
@@ -451,6 +453,7 @@ def metric_by_group(
     for name, flag in (("dropna", dropna), ("stratify", stratify), ("two_stage", two_stage)):
         if flag is not None:
             check_flag(name, flag)
+    check_strata_stratify(strata, stratify, "group x class")
     check_choice("weights", weights, ("multinomial", "poisson"))
     if metric_kwargs is not None and not isinstance(metric_kwargs, dict):
         raise TypeError(f"`metric_kwargs` must be a dict; got {type(metric_kwargs).__name__}.")

@@ -827,8 +827,9 @@ class Scores(ScoreData):
             Stratum of every sample: resampling happens within each, keeping its size.
         stratify : bool, optional
             ``True`` is shorthand for ``strata`` = the labels (class sizes fixed, as usual
-            in ROC work), combined with ``strata`` when both are given.  Default: True,
-            except with nested conditions (which support no strata).
+            in ROC work), refused together with ``strata``.  Default (None): True, except
+            with nested conditions (which support no strata); with ``strata``, the
+            classes within each stratum.
         two_stage : bool, default False
             With conditions: also resample the samples (or lower levels) inside each
             drawn condition.

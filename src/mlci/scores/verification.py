@@ -25,7 +25,7 @@ import numpy as np
 from scipy.special import xlogy
 
 from ..feedback import reports_progress
-from ..inputs import DEFAULT_MAX_MEMORY, check_choice, check_flag
+from ..inputs import DEFAULT_MAX_MEMORY, check_choice, check_flag, renamed
 from ..results import BootstrapResult, Result, per_confidence_level
 from ._driver import _resolve, _Spec
 from ._roc import _counts_at, _Layout, _View
@@ -546,12 +546,18 @@ def min_cllr(scores: Scores) -> float:
     return float(_min_cllr_rows(sc._lay, sc._full_view())[0])
 
 
+def _minimum_as_kind(minimum: Any) -> str:
+    """The old ``cllr_ci(minimum=)`` flag as the ``kind`` it means."""
+    return "min" if check_flag("minimum", minimum) else "actual"
+
+
+@renamed(minimum=("kind", _minimum_as_kind))
 @reports_progress
 @per_confidence_level
 def cllr_ci(
     scores: Scores,
     *,
-    minimum: bool = False,
+    kind: str = "actual",
     n_resamples: int = 1000,
     confidence_level: float | list[float] = 0.95,
     method: str = "auto",
@@ -568,7 +574,8 @@ def cllr_ci(
     progress: bool = False,
     dropna: bool = False,
 ) -> BootstrapResult:
-    """Bootstrap interval of Cllr, or of the minimum Cllr (``minimum=True``).
+    """Bootstrap interval of Cllr (``kind="actual"``), or of the minimum Cllr
+    (``kind="min"``).
 
     The minimum Cllr runs PAV on every replicate at once: a loop over the distinct
     scores vectorised over replicates, O(number of distinct scores) numpy steps.
@@ -577,8 +584,10 @@ def cllr_ci(
     ----------
     scores : Scores
         Finite natural-log likelihood ratios, ``score_class="pos"``.
-    minimum : bool, default False
-        Interval of the minimum Cllr (PAV re-run in every replicate) instead of Cllr.
+    kind : {"actual", "min"}, default "actual"
+        ``"actual"``: Cllr of the scores as they are; ``"min"``: the minimum Cllr (PAV
+        re-run in every replicate), as :func:`dcf_ci`'s ``kind``.  (``minimum=True`` is
+        the deprecated spelling of ``kind="min"``.)
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
     two_stage, weights, batch, n_jobs, max_memory, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, inf)).
@@ -600,7 +609,8 @@ def cllr_ci(
     True
     """
     sc = _check_scores_obj(scores)
-    check_flag("minimum", minimum)
+    kind = check_choice("kind", kind, ("actual", "min"))
+    minimum = kind == "min"
     _check_llr(sc)
     fn = _min_cllr_rows if minimum else _cllr_rows
 

@@ -1,0 +1,212 @@
+"""Per-segment sufficient statistics of BLEU and chrF, taken from sacreBLEU itself.
+
+sacreBLEU's own paired tests resample the statistics that ``Metric._extract_corpus_statistics``
+returns (one row per segment; BLEU: ``[hyp_len, ref_len, correct_1..4, total_1..4]``,
+the reference length being the closest one when there are several references; chrF:
+``[hyp, ref, match]`` per n-gram order, from the best reference of the segment).  They
+are the only place mlci touches the text: tokenisation, lowercasing and the choice among
+references are sacreBLEU's.  Requires ``pip install sacrebleu`` (the ``mt`` extra).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "EXTRACTION_OPTIONS",
+    "KERNEL_OPTIONS",
+    "MT_METRICS",
+    "sacrebleu_metric",
+    "segment_statistics",
+    "split_options",
+]
+
+#: the corpus metrics mlci computes from sacreBLEU statistics
+MT_METRICS = ("bleu", "chrf")
+#: sacreBLEU options that change the statistics (given to the sacreBLEU metric)
+EXTRACTION_OPTIONS = {
+    "bleu": ("lowercase", "tokenize", "max_ngram_order", "force"),
+    # beta and the smoothing choose the best of several references (by chrF)
+    "chrf": ("char_order", "word_order", "lowercase", "whitespace", "beta", "eps_smoothing"),
+}
+#: sacreBLEU options that change only the score of summed statistics (given to the kernel)
+KERNEL_OPTIONS = {
+    "bleu": ("smooth_method", "smooth_value", "effective_order"),
+    "chrf": ("beta", "eps_smoothing"),
+}
+
+
+def _metric_key(metric: Any) -> str:
+    if not isinstance(metric, str):
+        raise TypeError(f"`metric` must be one of {list(MT_METRICS)}; got {type(metric).__name__}.")
+    key = metric.lower()
+    if key not in MT_METRICS:
+        raise ValueError(f"`metric` must be one of {list(MT_METRICS)}; got {metric!r}.")
+    return key
+
+
+def split_options(
+    metric: str, options: Mapping[str, Any] | None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``(extraction options, kernel options)`` of a sacreBLEU metric's keyword options; an
+    unknown option is an error listing the known ones.  chrF's ``beta`` and
+    ``eps_smoothing`` are in both (they pick the best reference of a segment).
+
+    Examples
+    --------
+    >>> split_options("bleu", {"lowercase": True, "smooth_method": "floor"})
+    ({'lowercase': True}, {'smooth_method': 'floor'})
+    """
+    key = _metric_key(metric)
+    if options is not None and not isinstance(options, Mapping):
+        raise TypeError(f"`metric_kwargs` must be a dict of sacreBLEU options; got {options!r}.")
+    opts = dict(options or {})
+    known = tuple(dict.fromkeys(EXTRACTION_OPTIONS[key] + KERNEL_OPTIONS[key]))
+    unknown = sorted(set(opts) - set(known))
+    if unknown:
+        raise ValueError(
+            f"Option(s) {', '.join(f'`{u}`' for u in unknown)} do not apply to {key!r}; its "
+            f"sacreBLEU options: {', '.join(known)}."
+        )
+    ext = {k: v for k, v in opts.items() if k in EXTRACTION_OPTIONS[key]}
+    ker = {k: v for k, v in opts.items() if k in KERNEL_OPTIONS[key]}
+    return ext, ker
+
+
+def sacrebleu_metric(metric: str, references: Any = None, **options: Any) -> Any:
+    """The sacreBLEU metric object (``sacrebleu.BLEU`` or ``sacrebleu.CHRF``) with
+    ``options``, its reference cache built from ``references`` when given."""
+    key = _metric_key(metric)
+    try:
+        import sacrebleu
+    except ImportError:  # pragma: no cover - the `mt` extra
+        raise ImportError(
+            "The MT metrics take their statistics from sacreBLEU: pip install sacrebleu "
+            "(or mlci's `mt` extra)."
+        ) from None
+    cls = sacrebleu.BLEU if key == "bleu" else sacrebleu.CHRF
+    tok = options.get("tokenize")
+    if tok is not None and tok not in sacrebleu.BLEU.TOKENIZERS:
+        raise ValueError(
+            f"`tokenize`={tok!r} is not a sacreBLEU tokenizer; one of "
+            f"{', '.join(sorted(sacrebleu.BLEU.TOKENIZERS))}."
+        )
+    try:
+        return cls(references=references, **options)
+    except (AssertionError, KeyError, TypeError) as exc:
+        raise ValueError(f"sacreBLEU refused the options of {key!r} {options}: {exc!r}.") from None
+
+
+def check_references(references: Any, n: int | None = None, name: str = "references") -> list[Any]:
+    """References as sacreBLEU takes them: a list of reference streams, each one string per
+    segment.  A single stream (a list of strings) is one reference."""
+    if isinstance(references, str) or not isinstance(references, Sequence) or not references:
+        raise TypeError(
+            f"`{name}` must be a list of reference streams (each a list of strings, one per "
+            "segment), or one such list."
+        )
+    streams = [references] if isinstance(references[0], str) else list(references)
+    for i, s in enumerate(streams):
+        if isinstance(s, str) or not isinstance(s, Sequence):
+            raise TypeError(f"`{name}`[{i}] must be a list of strings, one per segment.")
+        bad = [j for j, x in enumerate(s) if not isinstance(x, str)]
+        if bad:
+            raise TypeError(
+                f"`{name}`[{i}] must hold strings; segment {bad[0]} is {type(s[bad[0]]).__name__}."
+            )
+    sizes = [len(s) for s in streams]
+    if len(set(sizes)) > 1:
+        raise ValueError(
+            f"`{name}`: the reference streams have different numbers of segments ({sizes})."
+        )
+    if n is not None and sizes[0] != n:
+        raise ValueError(
+            f"`{name}` have {sizes[0]} segments but the hypotheses {n}; they must be aligned "
+            "(one line per segment in every file)."
+        )
+    if sizes[0] == 0:
+        raise ValueError(f"`{name}` are empty.")
+    return streams
+
+
+def check_hypotheses(hypotheses: Any, name: str = "hypotheses") -> list[str]:
+    """A list of hypothesis strings, one per segment."""
+    if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence) or not hypotheses:
+        raise TypeError(f"`{name}` must be a non-empty list of strings, one per segment.")
+    bad = [j for j, x in enumerate(hypotheses) if not isinstance(x, str)]
+    if bad:
+        raise TypeError(
+            f"`{name}` must hold strings; segment {bad[0]} is {type(hypotheses[bad[0]]).__name__}."
+        )
+    return list(hypotheses)
+
+
+def segment_statistics(
+    hypotheses: Sequence[str],
+    references: Any,
+    *,
+    metric: str = "bleu",
+    metric_kwargs: Mapping[str, Any] | None = None,
+) -> np.ndarray:
+    """Per-segment sufficient statistics of ``metric``, from sacreBLEU.
+
+    Parameters
+    ----------
+    hypotheses : list of str, length n
+        One system's output, one string per segment.
+    references : list of list of str, or list of str
+        Reference streams (each one string per segment), as sacreBLEU's ``refs``; a
+        single list of strings is one reference.
+    metric : {"bleu", "chrf"}
+    metric_kwargs : dict, optional
+        sacreBLEU options of the metric (``tokenize``, ``lowercase``, ``max_ngram_order``,
+        ``smooth_method``... for BLEU; ``char_order``, ``word_order``, ``beta``... for chrF).
+        Options of the score only (smoothing, beta) do not change the statistics.
+
+    Returns
+    -------
+    ndarray of float, shape (n, d)
+        Integer counts: BLEU ``d = 2 + 2 * max_ngram_order``; chrF ``d = 3 * (char_order +
+        word_order)``.
+
+    Examples
+    --------
+    >>> s = segment_statistics(["the cat sat"], [["the cat sat"]])
+    >>> s.astype(int).tolist()
+    [[3, 3, 3, 2, 1, 0, 3, 2, 1, 0]]
+    """
+    key = _metric_key(metric)
+    hyps = check_hypotheses(hypotheses)
+    refs = check_references(references, len(hyps))
+    ext, _ = split_options(key, metric_kwargs)
+    m = sacrebleu_metric(key, **ext)
+    return np.asarray(m._extract_corpus_statistics(hyps, refs), dtype=float).reshape(len(hyps), -1)
+
+
+def system_statistics(
+    systems: Mapping[str, Sequence[str]],
+    references: Any,
+    *,
+    metric: str = "bleu",
+    metric_kwargs: Mapping[str, Any] | None = None,
+) -> dict[str, np.ndarray]:
+    """:func:`segment_statistics` of every system, the references processed once (sacreBLEU's
+    reference cache)."""
+    key = _metric_key(metric)
+    if not isinstance(systems, Mapping) or len(systems) < 1:
+        raise TypeError("`systems` must be a dict: system name -> list of hypothesis strings.")
+    hyps = {str(k): check_hypotheses(v, f"systems[{k!r}]") for k, v in systems.items()}
+    n = {len(v) for v in hyps.values()}
+    if len(n) > 1:
+        sizes = {k: len(v) for k, v in hyps.items()}
+        raise ValueError(f"`systems` have different numbers of segments ({sizes}).")
+    refs = check_references(references, n.pop())
+    ext, _ = split_options(key, metric_kwargs)
+    m = sacrebleu_metric(key, references=refs, **ext)
+    return {
+        k: np.asarray(m._extract_corpus_statistics(v, None), dtype=float).reshape(len(v), -1)
+        for k, v in hyps.items()
+    }

@@ -1,0 +1,46 @@
+"""The interval layer's closed forms against scipy.stats (an independent implementation)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from mlci.intervals.formulas import quantile, t_interval, tails, wald_interval
+
+
+@pytest.mark.parametrize("level", [0.5, 0.8, 0.9, 0.95, 0.99])
+@pytest.mark.parametrize("df", [None, 1, 4.5, 30])
+def test_wald_interval_is_scipys_interval(level, df):
+    est, se = np.array([0.3, -1.2]), np.array([0.02, 0.5])
+    # scipy.stats.{norm,t}.interval(level, loc=est, scale=se): the two-sided reference
+    dist = stats.norm if df is None else stats.t(df)
+    # scipy's lower end comes from the lower quantile: equal to rounding
+    ref = np.asarray(dist.interval(level))[:, None] * se + est
+    low, high = wald_interval(est, se, confidence_level=level, df=df)
+    np.testing.assert_allclose(low, ref[0], rtol=1e-12)
+    np.testing.assert_allclose(high, ref[1], rtol=1e-12)
+    # one-sided: the other end at the range's edge; the quantile at the level itself
+    lo, hi = wald_interval(est, se, confidence_level=level, df=df, alternative="greater",
+                           bounds=(-100.0, 100.0))  # fmt: skip
+    np.testing.assert_allclose(lo, est - dist.ppf(level) * se, rtol=1e-13)
+    assert (hi == 100.0).all()
+    lo, hi = wald_interval(est, se, confidence_level=level, df=df, alternative="less")
+    np.testing.assert_allclose(hi, est + dist.ppf(level) * se, rtol=1e-13)
+    assert (lo == -np.inf).all()
+
+
+def test_quantiles_are_scipy_stats_to_the_last_bit():
+    p = np.array([0.5, 0.9, 0.975, 0.995])
+    np.testing.assert_array_equal(quantile(p), stats.norm.ppf(p))
+    np.testing.assert_array_equal(quantile(p, 7.5), stats.t.ppf(p, 7.5))
+    assert tails(0.95, "two-sided")[1] == 1 - (1 - 0.95) / 2
+    assert tails(0.95, "less") == (1 - 0.95, 0.95)
+
+
+def test_clipped_into_the_range_and_same_as_the_t_interval():
+    low, high = wald_interval(0.98, 0.05, confidence_level=0.95, bounds=(0.0, 1.0))
+    assert float(high) == 1.0 and float(low) == pytest.approx(0.98 - 1.959963984540054 * 0.05)
+    a = wald_interval(0.8, 0.05, confidence_level=0.9, df=11, bounds=(0, 1))
+    b = t_interval(0.8, 0.05, 11, confidence_level=0.9, bounds=(0, 1))[:2]
+    assert [float(v) for v in a] == [float(v) for v in b]

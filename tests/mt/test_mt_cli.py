@@ -1,0 +1,133 @@
+"""`mlci mt` end to end: the same p-values as the `sacrebleu` command on the same files,
+and file errors naming the file."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sacrebleu")
+
+import mlci.cli
+from mlci.data import mt_example_paths
+
+P = mt_example_paths()
+
+
+def _run(capsys, argv):
+    try:
+        code = mlci.cli.main(argv)
+    except SystemExit as exc:
+        code = exc.code
+    return code, *capsys.readouterr()
+
+
+# (sacrebleu --paired-bs -m chrf -f json fails on its own float32 replicate scores with
+# numpy >= 2, "float32 is not JSON serializable"; that case is checked against
+# sacrebleu.significance.PairedTest in test_sacrebleu_oracle.py)
+@pytest.mark.parametrize(
+    "test,metric", [("paired-bs", "bleu"), ("paired-ar", "bleu"), ("paired-ar", "chrf")]
+)
+def test_paired_tests_equal_the_sacrebleu_command(capsys, test, metric):
+    refs = [str(r) for r in P["refs"]]
+    a, b = (str(s) for s in P["systems"].values())
+    n = "500"
+    cmd = [
+        sys.executable,
+        "-m",
+        "sacrebleu",
+        *refs,
+        "-i",
+        a,
+        b,
+        f"--{test}",
+        f"--{test}-n",
+        n,
+        "-m",
+        metric,
+        "-f",
+        "json",
+    ]
+    out = subprocess.run(
+        cmd, capture_output=True, text=True, check=True, env={"SACREBLEU_SEED": "12345", "PATH": ""}
+    ).stdout
+    theirs = json.loads(out)
+    code, stdout, err = _run(
+        capsys,
+        ["mt", "compare", "-r", *refs, "-i", a, b, "--test", test, "-B", n, "-m", metric, "--json"],
+    )
+    assert code == 0, err
+    mine = json.loads(stdout)
+    key = {"bleu": "BLEU", "chrf": "chrF2"}[metric]
+    for res in mine:
+        assert res["systems"] == [a, b]
+        assert res["scores"][0] == pytest.approx(theirs[0][key]["score"], abs=1e-12)
+        assert res["scores"][1] == pytest.approx(theirs[1][key]["score"], abs=1e-12)
+        assert res["pvalues"][1] == theirs[1][key]["p_value"]
+        if test == "paired-bs":  # sacreBLEU's replicates carry float32 rounding
+            assert res["means"][1] == pytest.approx(theirs[1][key]["mean"], abs=1e-4)
+            assert res["ci"][1] == pytest.approx(theirs[1][key]["ci"], abs=1e-4)
+
+
+def test_ci_and_compare_run_on_the_example(capsys):
+    code, out, err = _run(capsys, ["mt", "ci", "--example", "-B", "200", "--seed", "1"])
+    assert code == 0, err
+    assert "system_a" in out and "documents" in out and "studentized" in out
+    code, out, err = _run(
+        capsys, ["mt", "compare", "--example", "-B", "200", "--seed", "1", "--format", "csv"]
+    )
+    assert code == 0, err
+    assert "system_a - system_b" in out
+
+
+def test_file_errors_name_the_file(tmp_path, capsys):
+    ref = tmp_path / "ref.txt"
+    ref.write_text("a b c\nd e f\n")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("a b c\n")
+    code, out, err = _run(capsys, ["mt", "ci", "-r", str(ref), "-i", str(hyp)])
+    assert code == 2 and out == ""
+    assert f"--refs {ref}: 2 lines, but the system outputs have 1" in err
+    missing = tmp_path / "nope.txt"
+    code, out, err = _run(capsys, ["mt", "ci", "-r", str(missing), "-i", str(hyp)])
+    assert code == 2 and str(missing) in err and "--refs" in err
+    code, out, err = _run(capsys, ["mt", "ci", "-r", str(ref), "-i", str(missing)])
+    assert code == 2 and str(missing) in err and "--input" in err
+    hyp.write_text("a b c\nd e\n")
+    docs = tmp_path / "docs.txt"
+    docs.write_text("d1\n")
+    code, out, err = _run(
+        capsys, ["mt", "ci", "-r", str(ref), "-i", str(hyp), "--documents", str(docs)]
+    )
+    assert code == 2 and f"--documents {docs}: 1 lines" in err
+    code, out, err = _run(capsys, ["mt", "ci"])
+    assert code == 2 and "give the reference files (--refs)" in err
+
+
+def test_documents_file_resamples_documents(capsys, tmp_path):
+    code, out, err = _run(
+        capsys,
+        [
+            "mt",
+            "ci",
+            "-r",
+            *map(str, P["refs"]),
+            "-i",
+            str(P["systems"]["system_a"]),
+            "--documents",
+            str(P["documents"]),
+            "-B",
+            "200",
+            "--seed",
+            "0",
+            "--json",
+        ],
+    )
+    assert code == 0, err
+    (res,) = json.loads(out)
+    docs = np.loadtxt(P["documents"], dtype=str)
+    assert res["n_conditions"] == len(set(docs.tolist()))
