@@ -23,6 +23,7 @@ import os
 import tempfile
 import time
 import tracemalloc
+import warnings
 
 import numpy as np
 
@@ -34,7 +35,9 @@ def bench_auc(n: int, b: int, repeat: int, n_conditions: int = 5000) -> None:
     y = rng.integers(0, 2, n)
     s = rng.normal(size=n) + y
     c = rng.integers(0, n_conditions, n)
-    mlci.bootstrap_ci(y[:2000], s[:2000], metric="roc_auc", n_resamples=20, rng=1)  # warm up
+    with warnings.catch_warnings():  # a warm-up of 20 replicates: its warning is noise
+        warnings.simplefilter("ignore")
+        mlci.bootstrap_ci(y[:2000], s[:2000], metric="roc_auc", n_resamples=20, rng=1)
     best = {"iid": np.inf, "conditions": np.inf}
     for _ in range(repeat):
         for name, kw in (("iid", {}), ("conditions", {"conditions": c})):
