@@ -206,3 +206,38 @@ def test_protocols_count_their_fits_on_one_bar(name, monkeypatch):
     assert pipe.getvalue() == ""
     with pytest.raises(TypeError, match="`progress` must be True or False"):
         run(progress="yes")
+
+
+def test_reading_and_reduction_counted_on_the_bar(tmp_path):
+    # issue 25: a file's read (Parquet: a column at a time) and the engine's passes of a
+    # reduction advance the same bar as the replicates; silent without a terminal
+    import io as io_
+
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    from mlci.feedback import progress_bar
+    from mlci.io import read_table
+
+    df = pd.DataFrame({"y": np.arange(400) % 2, "p": (np.arange(400) % 3 == 0).astype(int)})
+    df.to_parquet(tmp_path / "x.parquet")
+    df.to_csv(tmp_path / "x.csv", index=False)
+    out = io_.StringIO()
+    with progress_bar(stream=out, delay=0, force=True) as bar:
+        read_table(tmp_path / "x.parquet", ["y", "p"])
+        assert (bar.done, bar.total, bar.unit) == (2, 2, "column")
+        read_table(tmp_path / "x.csv", ["y"])  # a new kind of work: a fresh bar
+        assert (bar.done, bar.total, bar.unit) == (1, 1, "file")
+        mlci.bootstrap_ci(df["y"], df["p"], metric="accuracy", n_resamples=50, rng=0)
+        assert (bar.done, bar.total, bar.unit) == (50, 50, "replicate")
+    assert "2/2" in out.getvalue() and "50/50" in out.getvalue()
+    pytest.importorskip("duckdb")
+    with progress_bar(stream=io_.StringIO(), delay=0, force=True) as bar:
+        t = mlci.reduce_table(str(tmp_path / "x.parquet"), "y", "p", metric="accuracy")
+        assert bar.done == bar.total >= 1 and bar.units == ["pass"]
+        t.bootstrap_ci(n_resamples=50, rng=0)
+        assert bar.done == bar.total == 50
+    # not a terminal: nothing drawn
+    quiet = io_.StringIO()
+    with progress_bar(stream=quiet, delay=0) as bar:
+        read_table(tmp_path / "x.parquet")
+    assert bar.done == 2 and quiet.getvalue() == ""

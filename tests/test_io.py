@@ -161,3 +161,56 @@ def test_engines_agree_on_a_file_of_many_blocks(tmp_path):
     _same(a, b)
     assert a["label"].dtype == object and a["label"][-1] == "neutral"
     assert a["small"].dtype == np.int64
+
+
+def test_parquet_read_column_by_column_like_csv(tmp_path):
+    # issue 25: Parquet is read one column at a time, text as dictionary codes, into the
+    # arrays the CSV reader gives (the same values and dtypes), only the columns asked for
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    from mlci.inputs.encoding import fast_unique
+
+    rng = np.random.default_rng(0)
+    n = 500
+    df = pd.DataFrame(
+        {
+            "speaker": np.char.add("spk", rng.integers(0, 7, n).astype(str)),
+            "label": rng.integers(0, 2, n),
+            "score": rng.normal(size=n),
+            "code": rng.integers(0, 3, n).astype(str),  # text that looks numeric
+        }
+    )
+    df.to_csv(tmp_path / "x.csv", index=False)
+    df.to_parquet(tmp_path / "x.parquet", index=False)
+    pq = read_table(tmp_path / "x.parquet", ["speaker", "label", "score"])
+    csv_ = read_table(tmp_path / "x.csv", ["speaker", "label", "score"])
+    assert list(pq) == ["speaker", "label", "score"]
+    assert pq.all_columns == ["speaker", "label", "score", "code"]
+    for name in pq:
+        assert pq[name].dtype == csv_[name].dtype, name
+        np.testing.assert_array_equal(pq[name], csv_[name])
+    # the text column is a take of its few values: read-only, its encoding known
+    assert not pq["speaker"].flags.writeable
+    u, inv = fast_unique(pq["speaker"])
+    assert u.tolist() == sorted(set(df["speaker"])) and np.array_equal(u[inv], df["speaker"])
+    # Parquet's text stays text (never parsed as numbers, unlike a CSV cell)
+    whole = read_table(tmp_path / "x.parquet")
+    assert whole["code"].dtype.kind == "U" and whole["code"].tolist() == df["code"].tolist()
+    # nulls in text: None in an object array, as before
+    df.loc[[3, 9], "speaker"] = None
+    df.to_parquet(tmp_path / "n.parquet", index=False)
+    got = read_table(tmp_path / "n.parquet", ["speaker"])["speaker"]
+    assert got.dtype == object and got[3] is None and got[9] is None
+    assert got[0] == df["speaker"][0]
+
+
+def test_parquet_bad_input(tmp_path):
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(b"PAR1 not really parquet")
+    with pytest.raises(ValueError, match=r"bad\.parquet could not be read as Parquet"):
+        read_table(bad)
+    pd.DataFrame({"a": np.array([], dtype=float)}).to_parquet(tmp_path / "e.parquet")
+    with pytest.raises(ValueError, match=r"e\.parquet has no rows"):
+        read_table(tmp_path / "e.parquet")

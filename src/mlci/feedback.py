@@ -20,6 +20,10 @@
   variable is set (continuous-integration logs); ``MLCI_PROGRESS_DELAY`` sets the delay
   in seconds (default 2).
 
+* Reading a file and an engine's passes over the data (out-of-core reductions) are
+  counted on the same bar (:func:`working`): a Parquet file a column at a time, a CSV
+  file as one step, each engine query as one pass.
+
 * :func:`warn` issues a warning attributed to the first frame outside mlci, so that
   Python shows the user's line (``script.py:12``), not a line inside mlci.
 """
@@ -47,6 +51,7 @@ __all__ = [
     "progress_bar",
     "reports_progress",
     "warn",
+    "working",
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -54,6 +59,10 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 _ACTIVE: contextvars.ContextVar[Progress | None] = contextvars.ContextVar(
     "mlci_progress", default=None
 )
+
+
+#: the units of :func:`working` (reading, reduction): once done, other work starts a fresh bar
+_READING = frozenset({"file", "column", "pass"})
 
 
 class Progress:
@@ -102,6 +111,15 @@ class Progress:
         """Announce ``n`` more units of work (one bootstrap run's replicates, or a
         protocol's model fits: ``unit="fit"``)."""
         with self._lock:
+            reading = self.units and set(self.units) <= _READING
+            if reading and unit not in self.units and self.done >= self.total:
+                # the work counted so far is over (a file read, an engine's passes): the
+                # new kind of work starts a fresh bar ("200/200 replicates", not "203/203")
+                if self._bar is not None:
+                    self._bar.close()
+                    self._bar = None
+                self.total = self.done = 0
+                self.units = []
             self.total += int(n)
             if unit not in self.units:
                 self.units.append(unit)
@@ -237,6 +255,34 @@ def counting(total: int, unit: str) -> Iterator[Callable[[int], None]]:
         return
     bar.add_total(total, unit=unit)
     yield bar.update
+
+
+@contextlib.contextmanager
+def working(unit: str, n: int = 1) -> Iterator[None]:
+    """Count one stretch of work that reports no progress of its own (a file's column
+    read, an engine's pass over the data) on the active bar: ``n`` units announced on
+    entry, done on exit, so that reading and reduction show on the same bar as the
+    replicates (``"2/3 passes"``), under the same rules (after about 2 seconds, on a
+    terminal only, never in CI).  With no bar active it does nothing.
+
+    Examples
+    --------
+    >>> import io
+    >>> with progress_bar(stream=io.StringIO(), delay=0, force=True) as bar:
+    ...     with working("column"):
+    ...         pass
+    >>> bar.done, bar.total, bar.unit
+    (1, 1, 'column')
+    """
+    bar = current_progress()
+    if bar is None:
+        yield
+        return
+    bar.add_total(n, unit=unit)
+    try:
+        yield
+    finally:
+        bar.update(n)
 
 
 def reports_progress(func: _F) -> _F:

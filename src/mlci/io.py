@@ -49,6 +49,7 @@ from typing import Any
 
 import numpy as np
 
+from .feedback import working
 from .inputs import TEXT_MISSING, dictionary_codes, encoded_take, native_values
 
 __all__ = ["Table", "convert_column", "read_table"]
@@ -460,15 +461,8 @@ def _read_csv_arrow(path: Path, columns: Collection[str] | None, pa: Any) -> Tab
     gz_by_name = path.suffix.lower() == ".gz"
     source = str(path) if gz_by_name or not _is_gzip(path) else None
     try:
-        if source is not None:
-            table = pacsv.read_csv(
-                source, read_options=read, parse_options=parse, convert_options=convert
-            )
-        else:
-            with _open_binary(path) as fh:
-                table = pacsv.read_csv(
-                    fh, read_options=read, parse_options=parse, convert_options=convert
-                )
+        with working("file"):  # one step on the progress bar: pyarrow reads it whole
+            table = _arrow_read_csv(pacsv, source, path, read, parse, convert)
     except pa.ArrowInvalid as exc:
         text = str(exc)
         if "UTF8" in text or "utf8" in text.lower():
@@ -484,6 +478,18 @@ def _read_csv_arrow(path: Path, columns: Collection[str] | None, pa: Any) -> Tab
     del table
     pa.default_memory_pool().release_unused()
     return Table(cols, path, lines=lambda: _csv_lines(path), all_columns=header)
+
+
+def _arrow_read_csv(
+    pacsv: Any, source: str | None, path: Path, read: Any, parse: Any, convert: Any
+) -> Any:
+    """pyarrow's CSV reader on a path (parallel, .gz by name) or a Python file object."""
+    if source is not None:
+        return pacsv.read_csv(
+            source, read_options=read, parse_options=parse, convert_options=convert
+        )
+    with _open_binary(path) as fh:
+        return pacsv.read_csv(fh, read_options=read, parse_options=parse, convert_options=convert)
 
 
 def _jsonl_records(path: Path) -> Iterable[tuple[int, dict[str, Any]]]:
@@ -578,7 +584,24 @@ def _parquet_column(name: str, col: Any, pa_types: Any) -> np.ndarray:
     return out
 
 
-def _read_parquet(path: Path) -> Table:
+def _parquet_text(name: str, col: Any) -> np.ndarray:
+    """A Parquet text column read as a dictionary: the distinct values once, then one
+    take of integer codes (no Python object per row), the array the CSV reader gives;
+    with nulls an object array with None (Parquet's text is never re-parsed)."""
+    words, codes = dictionary_codes(col)
+    if codes.size and codes.min() < 0:
+        values = np.empty(len(words) + 1, dtype=object)
+        values[: len(words)] = words
+        values[-1] = None
+        return values[codes]
+    distinct = np.empty(len(words), dtype=object)
+    distinct[:] = words
+    return encoded_take(native_values(distinct, name), codes, every_category_used=True)
+
+
+def _read_parquet(path: Path, columns: Collection[str] | None = None) -> Table:
+    """The columns asked for, read one at a time (text as dictionary codes), so that the
+    peak is one column's Arrow buffers beside the arrays already converted."""
     try:
         import pyarrow.parquet as pq
         import pyarrow.types as pa_types
@@ -589,15 +612,30 @@ def _read_parquet(path: Path) -> Table:
             "convert the file to CSV)."
         ) from None
     try:
-        table = pq.read_table(path)
+        schema = pq.read_schema(path)
+        text = [
+            f.name for f in schema if pa_types.is_string(f.type) or pa_types.is_large_string(f.type)
+        ]
+        pf = pq.ParquetFile(path, read_dictionary=text)
     except Exception as exc:  # pyarrow raises its own ArrowInvalid/ArrowException
         raise ValueError(f"{path} could not be read as Parquet: {exc}") from None
-    if table.num_rows == 0:
+    if pf.metadata.num_rows == 0:
         raise ValueError(f"{path} has no rows.")
-    columns = {
-        name: _parquet_column(name, table.column(name), pa_types) for name in table.column_names
-    }
-    return Table(columns, path)
+    names = list(schema.names)
+    keep = names if columns is None else _wanted(names, columns)
+    out = {}
+    for name in keep:
+        try:
+            with working("column"):  # counted on the progress bar (a long file's read)
+                col = pf.read(columns=[name]).column(0)
+        except Exception as exc:
+            raise ValueError(f"{path} could not be read as Parquet: {exc}") from None
+        if pa_types.is_dictionary(col.type):
+            out[name] = _parquet_text(name, col)
+        else:
+            out[name] = _parquet_column(name, col, pa_types)
+        del col
+    return Table(out, path, all_columns=None if columns is None else names)
 
 
 def read_table(
@@ -649,11 +687,7 @@ def read_table(
     with open(p, "rb") as fh:
         magic = fh.read(4)
     if p.suffix.lower() in (".parquet", ".pq") or magic == b"PAR1":
-        table = _read_parquet(p)
-        if columns is not None:
-            keep = _wanted(list(table), columns)
-            table = Table({k: table[k] for k in keep}, p, all_columns=list(table))
-        return table
+        return _read_parquet(p, columns)
     pa = None if engine == "python" else _pyarrow()
     if engine == "pyarrow" and pa is None:
         raise ValueError("`engine='pyarrow'` needs pyarrow: pip install pyarrow.")

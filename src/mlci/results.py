@@ -464,6 +464,9 @@ class BootstrapResult(IntervalResult):
         drop = ("z0", "fallback", "variant", "bias", "edge_fallback", "edge_fallback_method")
         details = {k: v for k, v in self.details.items() if k not in drop}
         details.update(extra)
+        if "binned_interval" in details:  # a binned ranking metric: widen by its bound
+            details["binned_interval"] = {"low": plain(low), "high": plain(high)}
+            low, high = widen_by_bound(low, high, details["error_bound"], self.bounds, alt)
         if method == "studentized" and extra.get("edge_fallback") == np.size(self.estimate):
             # near the edge every element got the logit t interval: say so, as the engine's
             # finish step does (mlci.engine.bootstrap.finish_bootstrap)
@@ -479,7 +482,8 @@ class BootstrapResult(IntervalResult):
 
     def rows(self) -> list[dict[str, Any]]:
         """:meth:`IntervalResult.rows` with ``scheme``, ``n_resamples``, ``n_invalid``,
-        ``n_samples`` and ``n_conditions``."""
+        ``n_samples`` and ``n_conditions`` (and ``error_bound`` for a binned ranking
+        metric, whose interval is widened by it)."""
         extra = {
             "scheme": self.scheme,
             "n_resamples": self.n_resamples,
@@ -487,6 +491,8 @@ class BootstrapResult(IntervalResult):
             "n_samples": self.n_samples,
             "n_conditions": self.n_conditions,
         }
+        if "error_bound" in self.details:
+            extra["error_bound"] = self.details["error_bound"]
         return [{**r, **extra} for r in super().rows()]
 
     def _tail(self) -> list[str]:
@@ -500,6 +506,11 @@ class BootstrapResult(IntervalResult):
             f"n_invalid={self.n_invalid}",
             f"scheme={self.scheme!r}",
             f"resampled {what}",
+            *(
+                [f"error_bound={format_value(self.details['error_bound'])}"]
+                if "error_bound" in self.details
+                else []
+            ),
         ]
 
     def to_dict(self, *, include_distribution: bool = False) -> dict[str, Any]:
@@ -638,6 +649,29 @@ def per_confidence_level(fn: Callable[..., Any]) -> Callable[..., Any]:
         return tuple(out)
 
     return wrapper
+
+
+def widen_by_bound(
+    low: Any, high: Any, bound: float, bounds: tuple[float, float], alternative: str
+) -> tuple[Any, Any]:
+    """An interval widened by a certified bound on the estimate's error (binned scores),
+    kept inside the metric's range; a one-sided interval's open end is left alone.
+
+    Examples
+    --------
+    >>> widen_by_bound(0.70, 0.80, 0.01, (0.0, 1.0), "two-sided")
+    (0.69, 0.81)
+    >>> widen_by_bound(0.995, 1.0, 0.01, (0.0, 1.0), "greater")
+    (0.985, 1.0)
+    """
+    lo_edge, hi_edge = bounds
+    if alternative != "less":
+        low = np.maximum(np.asarray(low, dtype=float) - bound, lo_edge)
+        low = float(low) if np.ndim(low) == 0 else low
+    if alternative != "greater":
+        high = np.minimum(np.asarray(high, dtype=float) + bound, hi_edge)
+        high = float(high) if np.ndim(high) == 0 else high
+    return low, high
 
 
 def _copy_seed(ss: np.random.SeedSequence) -> np.random.SeedSequence:

@@ -25,3 +25,13 @@ def make_frame(n: int, n_speakers: int = 60, seed: int = 0) -> pd.DataFrame:
             "weight": rng.integers(1, 30, n).astype(float),
         }
     )
+
+
+def binned_interval(res):
+    """The interval of the binned scores inside a binned ranking result, checking that
+    the reported interval is it widened by the certified bound (kept inside [0, 1])."""
+    inner = res.details["binned_interval"]
+    bound = res.details["error_bound"]
+    low, high = res.confidence_interval
+    assert low == max(inner["low"] - bound, 0.0) and high == min(inner["high"] + bound, 1.0)
+    return (inner["low"], inner["high"])

@@ -7,6 +7,7 @@ import json
 import pytest
 from backend_frames import make_frame
 
+import mlci
 import mlci.cli
 from mlci.backends.command import LARGE_FILE, ci_engine
 
@@ -164,3 +165,36 @@ def test_ranking_with_conditions_and_score_bins(capsys, files):
     with pytest.raises(SystemExit) as exit_:
         run(capsys, [*argv[:-2], "--score-bins", "1"])
     assert exit_.value.code == 2 and "--score-bins" in capsys.readouterr().err
+
+
+def test_binned_bound_in_every_format(capsys, files):
+    # issue 25: the certified bound of a binned AUC is shown in the table, CSV, Markdown
+    # and JSON, and the interval printed is the binned one widened by it
+    path = str(files / "all.parquet")
+    argv = ["ci", path, "--label", "label", "--score", "score", "--metric", "roc_auc"]
+    argv += ["--engine", "duckdb", "--seed", "1", "-B", "100", "--score-bins", "32"]
+    want = mlci.reduce_ci(
+        path, "label", "score", metric="roc_auc", score_bins=32, n_resamples=100, rng=1
+    )
+    bound = want.details["error_bound"]
+    assert bound > 0
+    code, out, err = run(capsys, [*argv, "--format", "table", "--digits", "6"])
+    assert code == 0, err
+    header, row = [ln for ln in out.splitlines() if not ln.startswith("#")][:2]
+    assert header.split()[:5] == ["metric", "estimate", "low", "high", "bound"]
+    assert row.split()[4] == f"{bound:.6f}"
+    assert "widened" in out and "bound" in out
+    code, out, err = run(capsys, [*argv, "--format", "csv"])
+    head, line = out.splitlines()[:2]
+    cells = dict(zip(head.split(","), line.split(","), strict=True))
+    assert float(cells["bound"]) == bound
+    assert float(cells["low"]) == want.confidence_interval.low
+    code, out, err = run(capsys, [*argv, "--format", "md"])
+    assert "| bound |" in out and "widened" in out
+    code, out, err = run(capsys, [*argv, "--format", "json"])
+    (got,) = json.loads(out)
+    assert got["details"]["error_bound"] == bound
+    inner = got["details"]["binned_interval"]
+    assert got["confidence_interval"]["low"] == max(inner["low"] - bound, 0.0)
+    assert got["confidence_interval"]["high"] == min(inner["high"] + bound, 1.0)
+    assert "widened" in got["details"]["method_reason"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from backend_frames import binned_interval
 from scipy import stats
 from sklearn.metrics import average_precision_score, roc_auc_score
 
@@ -47,7 +48,7 @@ def test_quantised_error_within_the_bound(scores, metric, bins):
     # the table is the in-memory bootstrap of the binned scores: same seed, same interval
     binned = table.score_bin(s).astype(float)
     mem = mlci.bootstrap_ci(y, binned, metric=metric, method="percentile", **FAST)
-    assert res.confidence_interval == mem.confidence_interval
+    assert binned_interval(res) == tuple(mem.confidence_interval)
     assert res.estimate == pytest.approx(REFERENCE[metric](y, binned), abs=1e-12)
 
 
@@ -118,7 +119,7 @@ def test_ranking_with_conditions_and_strata(scores, metric, design):
     binned = table.score_bin(s).astype(float)
     arrays = {k: df[v].to_numpy() for k, v in design.items()}
     mem = mlci.bootstrap_ci(y, binned, metric=metric, method="percentile", **arrays, **FAST)
-    assert res.confidence_interval == mem.confidence_interval
+    assert binned_interval(res) == tuple(mem.confidence_interval)
     assert res.estimate == pytest.approx(mem.estimate, abs=1e-12)
     exact = REFERENCE[metric](y, np.clip(s, -1e300, 1e300))
     assert abs(res.estimate - exact) <= res.details["error_bound"]
@@ -180,3 +181,34 @@ def test_atom_order_draw_is_used_only_for_one_sample_per_atom():
     tied = plan.weights_for(np.arange(n) // 2, n // 2)
     assert not tied._atom_order
     assert (distinct.all_replicates().sum(axis=1) == n).all()
+
+
+def test_interval_widened_by_the_bound_and_diagnostics_count_samples(scores):
+    # issue 25: the binned interval is widened by the certified bound (also when read
+    # again with another method), and diagnostics count samples, the bins as atoms
+    import pandas as pd
+
+    y, s = scores
+    table = mlci.reduce_table(
+        pd.DataFrame({"y": y, "s": s}), "y", "s", metric="roc_auc", score_bins=16
+    )
+    res = table.bootstrap_ci(method="percentile", **FAST)
+    bound = res.details["error_bound"]
+    assert bound > 1e-3  # 16 bins: a visible bound
+    binned_interval(res)
+    assert "widened" in res.details["method_reason"]
+    assert f"error_bound={bound:.4g}"[:14] in repr(res)
+    assert res.rows()[0]["error_bound"] == bound
+    other = res.interval(method="basic")
+    inner = binned_interval(other)
+    assert inner != tuple(res.details["binned_interval"].values())
+    # the exact AUC of the raw scores lies in the widened interval of an exact estimate
+    exact = roc_auc_score(y, np.clip(s, -1e300, 1e300))
+    assert res.confidence_interval.low < exact < res.confidence_interval.high
+    diag = res.diagnostics
+    assert diag["n_positive"] == int(np.sum(y == 1)) and diag["n_negative"] == int(np.sum(y == 0))
+    assert 0 < diag["positive_atoms"] <= 18 and 0 < diag["negative_atoms"] <= 18
+    # one-sided: only the closed end moves
+    low = table.bootstrap_ci(method="percentile", alternative="greater", **FAST)
+    assert low.confidence_interval.high == 1.0
+    assert low.confidence_interval.low == max(low.details["binned_interval"]["low"] - bound, 0)

@@ -586,3 +586,62 @@ def test_unit_sums_path_equals_the_cells_path(metric, extra):
     ok = ~np.isnan(v0) & ~np.isnan(se0)
     assert ok.mean() > 0.9
     np.testing.assert_allclose(se1[ok], se0[ok], rtol=1e-10, atol=1e-15)
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_auc_placements_over_many_conditions_equal_the_gradient_path(ties):
+    # issue 25: above the pair matrix's size (2,048 units) the conditions path turns the
+    # AUC's placement values into the gradient in place: replicates and standard errors
+    # bit for bit those of kernel.gradient + unit sums (fused=False), and the AUC the one
+    # of scikit-learn on the data
+    from mlci.engine.linearize import Linearization
+    from mlci.metrics.ranking import _MAX_PAIR_UNITS
+
+    rng = np.random.default_rng(11)
+    n, c = 12_000, _MAX_PAIR_UNITS + 500
+    y = rng.integers(0, 2, n)
+    score = rng.normal(size=n) + y
+    if ties:
+        score = np.round(score, 1)
+    cond = rng.integers(0, c, n)
+    kernel = get_kernel("roc_auc", [y, score], {})
+    plan = plan_for_conditions(n, conditions=cond, n_resamples=120, rng=3)
+    lin = Linearization(kernel, plan)
+    units = lin.units
+    assert units.n_units > _MAX_PAIR_UNITS
+    assert (
+        kernel.whole_units(units.cell_unit, units.cell_atom, units.cell_count, units.n_units)
+        is None
+    )
+    v1, se1, _ = lin.run(_run(batch=7))
+    v0, se0, _ = lin.run(_run(), fused=False)
+    assert np.array_equal(v1, v0)
+    np.testing.assert_allclose(se1, se0, rtol=1e-12, atol=0)
+    # bit for bit the (b, m) gradient summed per unit (the path before issue 25)
+    kernel.placements = None
+    v2, se2, _ = Linearization(kernel, plan).run(_run(batch=7))
+    del kernel.placements
+    assert np.array_equal(v1, v2) and np.array_equal(se1, se2)
+    values = kernel.evaluate(np.bincount(kernel.keys, minlength=kernel.m)[None, :].astype(float))
+    assert values[0] == pytest.approx(skm.roc_auc_score(y, score), rel=1e-12)
+    # the per-unit sums by scatter-add are the sparse (unit x atom) product's, bit for bit
+    g = rng.normal(size=(5, kernel.m))
+    got_sums = units.unit_sums(g)
+    if not ties:  # (with ties the table is small and dense)
+        from scipy import sparse
+
+        assert sparse.issparse(units._table) and units._atom_of is not None
+        want = np.asarray(units._table @ np.ascontiguousarray(g.T)).T
+        assert np.array_equal(got_sums, want)
+    # weights that are not counts (the float cumulative sums) give the same numbers too
+    w = rng.random((3, kernel.m)) * 2
+    got, v, n0, n1 = kernel.placements(w)
+    grad = kernel.gradient(w, kernel.evaluate(w))
+    assert np.array_equal(got, kernel.evaluate(w))
+    m_neg = kernel.m_neg
+    np.testing.assert_allclose(
+        v[:, m_neg:] / (n0 * n1)[:, None] - (got / n1)[:, None],
+        grad[:, m_neg:],
+        rtol=1e-9,
+        atol=1e-15,
+    )

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ..feedback import working
 from .sources import Source, engine_error, engine_message
 
 __all__ = [
@@ -119,7 +120,8 @@ def _collect(source: Source, make: Any) -> Any:
     """Run a query in the engine; an engine's error (a file gone, a bad cast) names the
     source, and nothing partial is returned."""
     try:
-        return make().collect()
+        with working("pass"):  # one pass over the data: counted on the progress bar
+            return make().collect()
     except Exception as exc:
         if engine_error(exc):
             raise OSError(f"{source.name}: {engine_message(exc)}") from None

@@ -9,6 +9,7 @@ bootstrap engine (:func:`mlci.engine.bootstrap.run_bootstrap`) on it, locally.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,7 +31,7 @@ from ..inputs import (
 )
 from ..inputs.encoding import fast_unique
 from ..metrics import ExactSums, Kernel, get_kernel, metric_info, metric_params
-from ..results import BootstrapResult, Result, plain
+from ..results import BootstrapResult, ConfidenceInterval, Result, plain, widen_by_bound
 from .quantise import ap_error_bound, auc_error_bound, coarse_edges, coarse_index
 from .reduction import SUMMANDS, Reduced, check_columns, count_rows, score_histogram, unit_sums
 from .sources import open_source
@@ -269,7 +270,7 @@ class AtomTable(Result):
         details.update(
             n_dropped=self.n_dropped, engine=self.engine, source=self.source, n_rows=self.n_rows
         )
-        return run_bootstrap(
+        res = run_bootstrap(
             kernel,
             plan,
             sampler=sampler,
@@ -282,6 +283,7 @@ class AtomTable(Result):
             metric_name=name,
             details=details,
         )
+        return _widened(res) if "error_bound" in details else res
 
     def _metric(self, metric: str | None) -> str:
         if metric is None:
@@ -346,6 +348,26 @@ class AtomTable(Result):
             uniq, unit = np.unique(pair, return_inverse=True)
             return unit.astype(np.intp), len(uniq), uniq // n_cond, n_strata, n_cond
         return cond, n_cond, None, None, n_cond
+
+
+def _widened(res: BootstrapResult) -> BootstrapResult:
+    """A binned ranking metric's interval widened by the certified bound on the binning
+    error (the interval of the binned scores stays in ``details["binned_interval"]``)."""
+    bound = res.details["error_bound"]
+    low, high = res.confidence_interval
+    details = dict(res.details)
+    details["binned_interval"] = {"low": plain(low), "high": plain(high)}
+    details["error_bound_use"] = (
+        f"the interval of the binned scores widened by the certified binning error bound "
+        f"{bound:.3g} on each side (|estimate - exact| <= bound)"
+    )
+    reason = details.get("method_reason")
+    note = "interval widened by the score-binning error bound"
+    details["method_reason"] = f"{reason}; {note}" if reason else note
+    low, high = widen_by_bound(low, high, bound, res.bounds, res.alternative)
+    return dataclasses.replace(
+        res, confidence_interval=ConfidenceInterval(low, high), details=details
+    )
 
 
 def metric_family(name: str) -> str:
@@ -414,7 +436,8 @@ def reduce_table(
     score_bins : int, default 16384
         Ranking metrics: the scores are merged into at most this many bins of about
         equal frequency; the bound on the error this makes is in the result's
-        ``details["error_bound"]`` (about ``0.5 / score_bins`` for AUC at worst).  With
+        ``details["error_bound"]`` (about ``0.5 / score_bins`` for AUC at worst), and the
+        interval is the binned scores' one widened by it on each side.  With
         conditions or strata the table holds (stratum, condition, label, bin) counts, at
         most ``2 * score_bins`` rows per stratum and condition: use fewer bins with many
         conditions.

@@ -529,6 +529,9 @@ def _output(
         "n",
         "conditions",
     ]
+    binned = any("error_bound" in res.details for *_, res in done)
+    if binned:  # binned ranking metrics (--engine duckdb): the certified bound, in view
+        columns.insert(columns.index("method"), "bound")
     t = OutTable(None, columns)
     order = {
         (i.name, c): k
@@ -549,12 +552,19 @@ def _output(
                     res.estimate,
                     low,
                     high,
+                    *([res.details.get("error_bound")] if binned else []),
                     res.method,
                     int(n_rows),
                     n_cond,
                 ],
             )
         )
+        if "error_bound" in res.details:
+            out.footer.append(
+                f"{info.name}: scores binned into {res.details['score_bins']} bins; "
+                f"|estimate - exact| <= {res.details['error_bound']:.2g} (bound), and the "
+                "interval is widened by it on each side"
+            )
         d = _with_dropped(res.to_dict(), n_dropped)
         d["metric"] = info.name
         d["column"] = col
@@ -570,7 +580,17 @@ def _output(
         rows.append(
             (
                 order[(info.name, col)],
-                [info.name, *([col] if several else []), None, None, None, "undefined", None, None],
+                [
+                    info.name,
+                    *([col] if several else []),
+                    None,
+                    None,
+                    None,
+                    *([None] if binned else []),
+                    "undefined",
+                    None,
+                    None,
+                ],
             )
         )
         out.footer.append(f"{info.name}{f' ({col})' if several else ''}: undefined: {reason}")

@@ -226,8 +226,14 @@ def design_diagnostics(
     estimate: np.ndarray,
     dist: np.ndarray,
     linear: dict[str, Any] | None,
+    table_counts: np.ndarray | None = None,
 ) -> dict[str, Any]:
-    """What the interval rests on: units, effective size, classes, ties, replicates."""
+    """What the interval rests on: units, effective size, classes, ties, replicates.
+
+    ``table_counts``: samples per atom of a reduced table (its kernel's keys are table
+    rows, not samples); ``n_positive``/``n_negative`` then count samples from it and
+    ``positive_atoms``/``negative_atoms`` the table's non-empty atoms (score bins).
+    """
     diag: dict[str, Any] = {"n_samples": int(plan.n_samples)}
     if np.ndim(estimate) == 0:
         diag["estimate"] = float(estimate)
@@ -250,6 +256,8 @@ def design_diagnostics(
             diag["design_effect"] = linear["design_effect"]
             diag["effective_n"] = linear["effective_n"]
     counts = np.bincount(kernel.keys, minlength=kernel.m)
+    if table_counts is not None:
+        atoms, counts = counts > 0, np.asarray(table_counts, dtype=float)
     k = getattr(kernel, "k", None)
     if k == 2:
         diag["n_positive"] = int(counts[2] + counts[3])
@@ -258,6 +266,9 @@ def design_diagnostics(
     if m_neg is not None:
         diag["n_negative"] = int(counts[:m_neg].sum())
         diag["n_positive"] = int(counts[m_neg:].sum())
+        if table_counts is not None:
+            diag["negative_atoms"] = int(atoms[:m_neg].sum())
+            diag["positive_atoms"] = int(atoms[m_neg:].sum())
         tie = getattr(kernel, "tie", None)
         if tie is not None:
             diag["tied_positive_atoms"] = int(np.sum(tie))

@@ -319,7 +319,9 @@ def run_bootstrap(
     info = dict(details or {})
     if auto_reason is not None:
         info["method_reason"] = auto_reason
-    info["diagnostics"] = design_diagnostics(kernel, plan, estimate, dist, linear)
+    info["diagnostics"] = design_diagnostics(
+        kernel, plan, estimate, dist, linear, sampler.counts if reduced and scheme is None else None
+    )
     return finish_bootstrap(
         estimate,
         dist,

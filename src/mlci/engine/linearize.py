@@ -131,6 +131,7 @@ class _Units:
         n_cells = len(cells)
         self.n_cells = n_cells
         self._table: Any = None  # (unit x atom) counts, built by unit_sums
+        self._atom_of: Any = None  # (unit, count) of every atom, when each is in one unit
         # every atom inside one condition (e.g. distinct scores): the cells are the atoms
         # in another order, and a replicate's cell counts are a gather of its atom counts
         self.bijective = n_cells == m
@@ -165,6 +166,22 @@ class _Units:
         rest = grad.shape[2:]
         if not sparse.issparse(table):
             return np.moveaxis(np.tensordot(grad, table, axes=([1], [1])), -1, 1)
+        if not rest and len(self.cell_atom) == m:
+            # every atom in one unit (e.g. distinct scores): one scatter-add per row, the
+            # sparse product's sums in its order (atoms ascending within a unit), bit for
+            # bit, without its transposed copy of the (b, m) array
+            if self._atom_of is None:
+                unit = np.empty(m, dtype=np.intp)
+                unit[self.cell_atom] = self.cell_unit
+                count = np.empty(m)
+                count[self.cell_atom] = self.cell_count
+                self._atom_of = (unit, None if (count == 1.0).all() else count)
+            unit, count = self._atom_of
+            out = np.empty((b, self.n_units))
+            for r in range(b):
+                row = grad[r] if count is None else grad[r] * count
+                out[r] = np.bincount(unit, weights=row, minlength=self.n_units)
+            return out
         flat = np.ascontiguousarray(np.moveaxis(grad, 1, 0).reshape(m, -1))
         return np.moveaxis(np.asarray(table @ flat).reshape((self.n_units, b, *rest)), 0, 1)
 
@@ -364,6 +381,7 @@ class Linearization:
 
         moments = getattr(kernel, "influence_moments", None) if fused else None
         whole = getattr(kernel, "whole_units", None) if fused else None
+        placements = getattr(kernel, "placements", None) if fused else None
         if units.iid and moments is not None and shape == ():
             smp = atom_sampler()
 
@@ -385,6 +403,29 @@ class Linearization:
                 smp = _UnitDraws(plan, sampler)
                 unit_eval = pairs
                 per_row = 8.0 * 8 * c
+            elif placements is not None and shape == ():
+                # the AUC's placement values (integer cumulative sums, the negatives' one
+                # shared with the AUC) turned into the gradient in place: the same numbers
+                # as kernel.gradient, bit for bit, without its float passes and copies
+                atoms = atom_sampler()
+                smp = _UnitDraws(plan, atoms)
+                m_neg = kernel.m_neg  # type: ignore[attr-defined]
+
+                def unit_eval(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                    w = atoms.atoms_of_units(u)  # type: ignore[attr-defined]
+                    values, v, n_neg, n_pos = placements(w)
+                    a = values[:, None]
+                    with np.errstate(invalid="ignore", divide="ignore"):
+                        for part, n_other, n_own in (
+                            (v[:, :m_neg], n_pos, n_neg),
+                            (v[:, m_neg:], n_neg, n_pos),
+                        ):
+                            part /= n_other[:, None]
+                            part -= a
+                            part /= n_own[:, None]
+                    return values, units.unit_sums(v)
+
+                per_row = 8.0 * (kernel.m * (kernel.work_factor + 2.0) + 6.0 * c)
             else:
                 atoms = atom_sampler()
                 smp = _UnitDraws(plan, atoms)

@@ -181,6 +181,47 @@ class RocAucKernel(_SortedScores):
             ) / n_neg**2
         return values, s1, s2
 
+    def placements(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The AUC of each row and every atom's placement value, fused: ``(values, v,
+        n_neg, n_pos)`` with ``v`` of shape (b, m) (per-thread buffer: use it before the
+        next call): at a negative atom the positive weight above it, at a positive atom
+        the negative weight below it (ties one half), so that :meth:`gradient` is
+        ``v / (n_neg n_pos) - values / n_pos`` at a positive atom and ``- values / n_neg``
+        at a negative one.  Sums of ``v`` over groups of atoms (the conditions' cells)
+        give the groups' influence without the (b, m) gradient; integer cumulative sums
+        (bootstrap counts) and the negatives' one shared with the AUC itself.  ``values``
+        are :meth:`evaluate`'s, bit for bit.
+        """
+        w = np.asarray(w, dtype=float)
+        b = w.shape[0]
+        wn, wp = w[:, : self.m_neg], w[:, self.m_neg :]
+        n_neg = wn.sum(axis=1)
+        n_pos = wp.sum(axis=1)
+        mp, mn = self.m - self.m_neg, self.m_neg
+        buf = _buffers(self._tls, b, max(mn, mp) + 1)
+        v = _buffers(self._tls, b, self.m)("pv", float)
+        v_neg, v_pos = v[:, :mn], v[:, mn:]
+        cum = _cumulative(wn, n_neg, buf("ci"))
+        if cum.dtype == np.int64:
+            v_pos[...] = np.take(cum, self.below, axis=1, out=buf("ti")[:, :mp])
+        else:
+            np.take(cum, self.below, axis=1, out=v_pos)
+        num = np.einsum("ij,ij->i", wp, v_pos)
+        if self.has_ties:
+            tied_n = np.take(wn, self._tie_neg, axis=1)
+            num += 0.5 * np.einsum("ij,ij->i", np.take(wp, self._tie_pos, axis=1), tied_n)
+            v_pos[:, self._tie_pos] += 0.5 * tied_n
+        values = safe_div(num, n_neg * n_pos)
+        cum_p = _cumulative(wp, n_pos, buf("ci"))
+        if cum_p.dtype == np.int64:
+            c_le = np.take(cum_p, self._le, axis=1, out=buf("ti")[:, :mn])
+        else:
+            c_le = np.take(cum_p, self._le, axis=1)
+        np.subtract(n_pos[:, None], c_le, out=v_neg)
+        if self.has_ties:
+            v_neg += 0.5 * (c_le - np.take(cum_p, self._lt, axis=1))
+        return values, v, n_neg, n_pos
+
     def whole_units(
         self,
         cell_unit: np.ndarray,

@@ -190,13 +190,17 @@ class _WeightsView(_View):
         return self.cum[cls][np.arange(self.b), q]
 
     def atom_at(self, cls: int, j: np.ndarray) -> np.ndarray:
-        # one searchsorted over all rows: offset row r by r * (max total + 1)
+        # one searchsorted over all rows: offset row r by r * (max total + 1); ``j`` of
+        # shape (b,) or (b, k): every grid point of every row in the same one call
         cum = self.cum[cls][:, 1:]
         step = float(cum[:, -1].max()) + 1.0
         off = np.arange(self.b)[:, None] * step
         flat = (cum + off).ravel()
-        idx = np.searchsorted(flat, np.asarray(j, dtype=float) + off[:, 0], side="right")
-        return np.minimum(idx - np.arange(self.b) * cum.shape[1], cum.shape[1] - 1)
+        j = np.asarray(j, dtype=float)
+        shift = off if j.ndim == 2 else off[:, 0]
+        idx = np.searchsorted(flat, j + shift, side="right")
+        first = np.arange(self.b) * cum.shape[1]
+        return np.minimum(idx - (first[:, None] if j.ndim == 2 else first), cum.shape[1] - 1)
 
 
 class _DeleteOneView(_View):
@@ -335,6 +339,8 @@ def _counts_at(lay: _Layout, v: _View, tau: np.ndarray) -> np.ndarray:
 
 def _value_at(lay: _Layout, v: _View, cls: int, j: np.ndarray) -> np.ndarray:
     """Oriented score of element ``j`` (b, k) of each row's sorted sample of class ``cls``."""
+    if isinstance(v, _WeightsView):  # every column in one search (issue 25: roc_band)
+        return lay.u[cls][v.atom_at(cls, j)]
     out = np.empty(j.shape)
     for col in range(j.shape[1]):
         out[:, col] = lay.u[cls][v.atom_at(cls, j[:, col])]

@@ -1,0 +1,124 @@
+"""Issue 25: ratios measured in one run (the machine's speed cancels out).
+
+* ``auc``: ``roc_auc`` with 5,000 conditions against the iid path (default method,
+  ``"auto"``: studentized for both), at ``--rows`` samples, B = ``-B``; best of
+  ``--repeat`` runs each, interleaved.  Target: ratio <= 1.2.
+* ``parquet``: peak memory (each read in a fresh process; Arrow's buffers are invisible
+  to tracemalloc, so its pool is read too) of reading a
+  ``--rows``-row file with a speaker column (text, 2,000 values), a label and a score,
+  from Parquet and from CSV, into mlci's arrays (:func:`mlci.io.read_table`).
+  Peak = numpy's traced peak (tracemalloc) + Arrow's pool peak (``max_memory``), an
+  upper bound of the reader's peak.  Target: Parquet peak <= CSV peak.
+
+Usage::
+
+    nice python benchmarks/bench_speed.py --part auc --rows 1e6 -B 100
+    nice python benchmarks/bench_speed.py --part parquet --rows 1e6
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+import tracemalloc
+import warnings
+
+import numpy as np
+
+
+def bench_auc(n: int, b: int, repeat: int, n_conditions: int = 5000) -> None:
+    import mlci
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, n)
+    s = rng.normal(size=n) + y
+    c = rng.integers(0, n_conditions, n)
+    with warnings.catch_warnings():  # a warm-up of 20 replicates: its warning is noise
+        warnings.simplefilter("ignore")
+        mlci.bootstrap_ci(y[:2000], s[:2000], metric="roc_auc", n_resamples=20, rng=1)
+    best = {"iid": np.inf, "conditions": np.inf}
+    for _ in range(repeat):
+        for name, kw in (("iid", {}), ("conditions", {"conditions": c})):
+            t0 = time.perf_counter()
+            res = mlci.bootstrap_ci(y, s, metric="roc_auc", n_resamples=b, rng=1, **kw)
+            best[name] = min(best[name], time.perf_counter() - t0)
+    print(
+        f"roc_auc n={n:.0e} B={b} ({res.method}): iid {best['iid']:.2f} s, "
+        f"{n_conditions} conditions {best['conditions']:.2f} s, "
+        f"ratio {best['conditions'] / best['iid']:.2f}"
+    )
+
+
+def _peak_read(path: str) -> None:
+    """(child process) Read ``path``; print its peak memory."""
+    import pyarrow as pa
+    import pyarrow.parquet  # imports are not the reader's memory
+
+    from mlci.io import read_table
+
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    cols = read_table(path, ["speaker", "label", "score"])
+    dt = time.perf_counter() - t0
+    traced = tracemalloc.get_traced_memory()[1]
+    arrow = pa.default_memory_pool().max_memory() or 0
+    print(f"{traced + arrow} {traced} {dt} {len(cols['score'])}")
+
+
+def bench_parquet(n: int) -> None:
+    import subprocess
+    import sys
+
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(
+        {
+            "speaker": np.char.add("spk", rng.integers(0, 2000, n).astype(str)),
+            "label": rng.integers(0, 2, n),
+            "score": rng.normal(size=n),
+        }
+    )
+    with tempfile.TemporaryDirectory() as d:
+        paths = {"csv": os.path.join(d, "x.csv"), "parquet": os.path.join(d, "x.parquet")}
+        df.to_csv(paths["csv"], index=False)
+        df.to_parquet(paths["parquet"])
+        del df
+        peaks = {}
+        for kind, path in paths.items():
+            out = subprocess.run(
+                [sys.executable, os.path.abspath(__file__), "--peak-of", path],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.split()
+            total, traced, dt = int(out[0]), int(out[1]), float(out[2])
+            peaks[kind] = total
+            print(
+                f"{kind}: peak {total / 2**20:.0f} MiB (numpy {traced / 2**20:.0f} MiB, "
+                f"Arrow {(total - traced) / 2**20:.0f} MiB), {dt:.2f} s"
+            )
+        print(f"parquet / csv peak: {peaks['parquet'] / peaks['csv']:.2f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--part", nargs="+", default=["auc", "parquet"])
+    ap.add_argument("--rows", type=float, default=1e6)
+    ap.add_argument("-B", type=int, default=100)
+    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--peak-of", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.peak_of:
+        _peak_read(args.peak_of)
+        return
+    if "auc" in args.part:
+        bench_auc(int(args.rows), args.B, args.repeat)
+    if "parquet" in args.part:
+        bench_parquet(int(args.rows))
+
+
+if __name__ == "__main__":
+    main()
