@@ -68,10 +68,6 @@ XFAIL = {
         "issue 20 (found by the search): with 3 positives the studentized interval of "
         "balanced accuracy covers 0.50-0.57 where BCa covers 0.78 and percentile 0.81"
     ),
-    "paired roc_auc difference 0.004 near 1": (
-        "issue 20 (found by the search): the t interval of a paired AUC difference between "
-        "two near-perfect systems covers 0.79-0.88 where BCa holds 0.93-0.95"
-    ),
 }
 
 
