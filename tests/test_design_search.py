@@ -64,10 +64,6 @@ XFAIL = {
         "issue 20: with fewer than 10 positives (MIN_CLASS_EDGE) a ranking metric keeps the "
         "wide studentized interval near the edge, warned: 18 of 100 reach the far end"
     ),
-    "balanced_accuracy 3 positives in 217": (
-        "issue 20 (found by the search): with 3 positives the studentized interval of "
-        "balanced accuracy covers 0.50-0.57 where BCa covers 0.78 and percentile 0.81"
-    ),
 }
 
 

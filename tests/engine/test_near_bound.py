@@ -15,6 +15,7 @@ widths are those of Wilson's score interval for the error share (Brown, Cai & Da
 from __future__ import annotations
 
 import itertools
+import warnings
 
 import numpy as np
 import pytest
@@ -207,3 +208,46 @@ def test_levels_nest(metric, n, k):
     for inner, outer in itertools.pairwise(res):
         assert outer.confidence_interval.low <= inner.confidence_interval.low + 1e-12
         assert outer.confidence_interval.high >= inner.confidence_interval.high - 1e-12
+
+
+@pytest.mark.parametrize("metric", ["balanced_accuracy", "f1", "mcc", "cohen_kappa"])
+def test_auto_few_positives_is_bca_and_warned(metric: str) -> None:
+    """Fewer than MIN_CLASS (5) samples of a class: auto gives BCa and warns.
+
+    The design search's cell "balanced_accuracy 3 positives in 217": the studentized
+    interval covered 0.50-0.57, BCa 0.78-0.80, percentile 0.81 (no method holds).
+    """
+    from mlci.engine.auto import FEW_CLASS_REASON, MIN_CLASS
+    from mlci.exceptions import FewConditionsWarning
+
+    gen = np.random.default_rng(0)
+    y = np.zeros(217, dtype=int)
+    y[:3] = 1
+    pred = np.where(gen.random(217) < 0.2, 1 - y, y)
+    pred[0] = 1  # a true positive: f1 and kappa are not 0
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        res = mlci.bootstrap_ci(y, pred, metric=metric, rng=0, n_resamples=500)
+    assert any(
+        issubclass(w.category, FewConditionsWarning)
+        and f"Only 3 samples of one class: below {MIN_CLASS}" in str(w.message)
+        for w in seen
+    )
+    assert res.method == "bca"
+    assert res.details["method_reason"].startswith(FEW_CLASS_REASON)
+    assert "warning" in res.details
+    # with MIN_CLASS positives the rule does not apply
+    y[3 : 3 + MIN_CLASS] = 1
+    pred[3 : 3 + MIN_CLASS] = 1
+    res = mlci.bootstrap_ci(y, pred, metric=metric, rng=0, n_resamples=500)
+    assert res.method in ("studentized", "logit_t")  # logit_t: the near-bound rule
+    assert not res.details["method_reason"].startswith(FEW_CLASS_REASON)
+    # an explicit method is kept (and warned about: outside the map)
+    y[3 : 3 + MIN_CLASS] = 0
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        res = mlci.bootstrap_ci(
+            y, pred, metric=metric, rng=0, n_resamples=500, method="studentized"
+        )
+    assert any(issubclass(w.category, FewConditionsWarning) for w in seen)
+    assert res.details["linearized"] is not None

@@ -15,6 +15,10 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   conditions on, also near 1 and with unequal sizes, where Wilson on the effective
   sample size covered 0.921-0.923; Wilson (design effect 1) where the proportion is 0
   or 1.
+* A decision metric of two classes (F1, MCC, balanced accuracy, kappa) with fewer than
+  :data:`MIN_CLASS` samples in a class: **BCa**, with a warning (no method held; the
+  studentized interval of balanced accuracy with 3 positives covered 0.50-0.57, BCa
+  0.78-0.80).
 * Any other built-in metric with a derivative (F1, MCC, balanced accuracy, kappa, ROC
   AUC, log loss, means, MSE ...), and paired differences: the **studentized** (bootstrap-t)
   interval on the logit scale, with the linearized standard error of every replicate.
@@ -55,6 +59,7 @@ __all__ = [
     "edge_reason",
     "proportion_method",
     "single_unit_method",
+    "smaller_class",
     "warn_near_bound",
     "warn_outside_map",
     "warn_paired",
@@ -83,10 +88,30 @@ def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[s
         return "bca", f"bca: the linearized methods are unavailable ({unsupported})"
     if kernel.proportion is not None and kernel.shape == ():
         return proportion_method(plan)
+    few = smaller_class(kernel)
+    if few is not None and few < MIN_CLASS:
+        return "bca", (
+            f"{FEW_CLASS_REASON} ({few} in the smaller class): the studentized interval is "
+            "too narrow there (balanced accuracy with 3 positives in 217: 0.50-0.57, BCa "
+            "0.78-0.80; docs/validation.md, section 5), and no method holds (a warning says so)"
+        )
     return "studentized", (
         "studentized: bootstrap-t with the linearized standard error of every replicate, "
         "on the logit scale when the metric is bounded"
     )
+
+
+#: the start of ``method_reason`` when a decision metric of two classes with fewer than
+#: :data:`MIN_CLASS` samples in a class gets BCa (:func:`choose_method`)
+FEW_CLASS_REASON = f"bca: a binary decision metric with fewer than {MIN_CLASS} samples of a class"
+
+
+def smaller_class(kernel: Kernel) -> int | None:
+    """The size of the smaller true class of a two-class decision kernel (else None)."""
+    if getattr(kernel, "k", None) != 2 or kernel.shape != ():
+        return None
+    counts = np.bincount(kernel.keys, minlength=kernel.m)
+    return int(min(counts[0] + counts[1], counts[2] + counts[3]))
 
 
 #: ranking metrics: near the edge the logit t interval covered 0.85-0.88 on the
