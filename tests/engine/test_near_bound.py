@@ -251,3 +251,48 @@ def test_auto_few_positives_is_bca_and_warned(metric: str) -> None:
         )
     assert any(issubclass(w.category, FewConditionsWarning) for w in seen)
     assert res.details["linearized"] is not None
+
+
+def test_few_positives_over_conditions_warns() -> None:
+    """A two-class decision metric over conditions with < MIN_CLASS_CONDITIONS positives.
+
+    The design search's cell "cohen_kappa 9 errors in 1379, 98 conditions" (ICC 0.4,
+    12-29 positives): no method held (auto 0.865-0.89, BCa 0.83-0.865) and auto warned in
+    5 of 100 test sets; the rule warns in every one of them.
+    """
+    from mlci.engine.auto import MIN_CLASS_CONDITIONS
+    from mlci.exceptions import FewConditionsWarning
+
+    gen = np.random.default_rng(3)
+    n = 1379
+    conditions = np.arange(n) % 98
+    y = (gen.random(n) < 0.0136).astype(int)
+    y[:12] = 1  # at least 12 positives, fewer than 30
+    assert y.sum() < MIN_CLASS_CONDITIONS
+    pred = y.copy()
+    pred[gen.choice(n, 9, replace=False)] ^= 1
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        res = mlci.bootstrap_ci(
+            y, pred, metric="cohen_kappa", conditions=conditions, rng=0, n_resamples=300
+        )
+    assert any(
+        issubclass(w.category, FewConditionsWarning)
+        and "samples of one class over 98" in str(w.message)
+        for w in seen
+    )
+    assert "warning" in res.details
+    # the same data without conditions: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FewConditionsWarning)
+        res = mlci.bootstrap_ci(y, pred, metric="cohen_kappa", rng=0, n_resamples=300)
+    # with 30 positives over the conditions: no warning of this kind
+    y2 = y.copy()
+    y2[np.flatnonzero(y2 == 0)[: MIN_CLASS_CONDITIONS - y.sum()]] = 1
+    pred2 = y2.copy()
+    pred2[gen.choice(n, 9, replace=False)] ^= 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FewConditionsWarning)
+        mlci.bootstrap_ci(
+            y2, pred2, metric="cohen_kappa", conditions=conditions, rng=0, n_resamples=300
+        )

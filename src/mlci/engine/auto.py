@@ -80,6 +80,12 @@ MIN_PAIRED_CONDITIONS = 12
 #: conditions at ICC 0.1).  Away from the bounds it held with 4.6-4.8 (accuracy 0.8 at
 #: ICC 0.3-0.5 over 8-12 conditions), where the rule would raise false alarms.
 MIN_EFFECTIVE_MINORITY, NEAR_BOUND = 4.0, 0.1
+#: a two-class decision metric other than a proportion (F1, MCC, balanced accuracy,
+#: kappa) over conditions with fewer samples than this in its smaller class: no method
+#: held in the design search (kappa, 9 errors in 1379 over 98 conditions at ICC 0.4, 12-29
+#: positives: auto 0.865-0.89, BCa 0.83-0.865; 1330 over 111 conditions: auto 0.80, BCa
+#: 0.78), where the map's cell with 155 positives over 50 conditions held (0.945)
+MIN_CLASS_CONDITIONS = 30
 
 
 def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[str, str]:
@@ -295,6 +301,10 @@ def design_diagnostics(
     return diag
 
 
+#: the metrics :data:`MIN_CLASS_CONDITIONS` applies to
+CLUSTERED_CLASS_METRICS = ("f1", "mcc", "balanced_accuracy", "cohen_kappa")
+
+
 def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | None:
     """Warn (and return the message) when the design lies where no method of the map holds."""
     msgs = []
@@ -329,6 +339,18 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
         msgs.append(
             f"Only {few} samples of one class: below {MIN_CLASS}, mlci's coverage map does "
             "not establish that any interval method holds its level for this metric"
+        )
+    elif (
+        n_cond is not None
+        and n_cond >= MIN_CONDITIONS
+        and few < MIN_CLASS_CONDITIONS
+        and metric in CLUSTERED_CLASS_METRICS
+    ):
+        msgs.append(
+            f"Only {few} samples of one class over {n_cond} conditions: below "
+            f"{MIN_CLASS_CONDITIONS}, mlci's design search (docs/validation.md, section 5) "
+            "found no interval method holding its level (Cohen's kappa with 12-29 positives "
+            "over 98 conditions: 0.83-0.89)"
         )
     if not msgs:
         return None
