@@ -296,3 +296,28 @@ def test_few_positives_over_conditions_warns() -> None:
         mlci.bootstrap_ci(
             y2, pred2, metric="cohen_kappa", conditions=conditions, rng=0, n_resamples=300
         )
+
+
+def test_average_precision_few_positives_far_end_is_warned() -> None:
+    """Fewer than MIN_CLASS_EDGE positives: an AP interval that reaches the far end warns.
+
+    The design search's cell "average_precision 0.97 n=64" (8-12 positives): 12-18% of
+    the intervals reach 0 (the studentized bound is kept below MIN_CLASS_EDGE positives,
+    docs/validation.md, "Near the bounds"); each of them must carry a NearBoundWarning.
+    """
+    from mlci.engine.auto import MIN_CLASS_EDGE
+    from mlci.exceptions import NearBoundWarning
+
+    far = 0
+    for seed in range(2, 12):
+        gen = np.random.default_rng(seed)
+        y = np.r_[np.zeros(56), np.ones(MIN_CLASS_EDGE - 2)].astype(int)
+        s = np.r_[gen.normal(0, 1, 56), gen.normal(2.5, 1, MIN_CLASS_EDGE - 2)]
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            res = mlci.bootstrap_ci(y, s, metric="average_precision", rng=0)
+        if res.confidence_interval[0] == 0.0:
+            far += 1
+            assert any(issubclass(w.category, NearBoundWarning) for w in seen), seed
+            assert "warning" in res.details
+    assert far >= 5  # the test exercises the case (7 of these 10 test sets)
