@@ -16,9 +16,9 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   sample size covered 0.921-0.923; Wilson (design effect 1) where the proportion is 0
   or 1.
 * A decision metric of two classes (F1, MCC, balanced accuracy, kappa) with fewer than
-  :data:`MIN_CLASS` samples in a class: **BCa**, with a warning (no method held; the
-  studentized interval of balanced accuracy with 3 positives covered 0.50-0.57, BCa
-  0.78-0.80).
+  :data:`MIN_CLASS` samples in a class: **percentile**, with a warning (no method held;
+  balanced accuracy with 3 positives in 217: studentized 0.51-0.57, percentile
+  0.81-0.835, BCa 0.78-0.81).
 * Any other built-in metric with a derivative (F1, MCC, balanced accuracy, kappa, ROC
   AUC, log loss, means, MSE ...), and paired differences: the **studentized** (bootstrap-t)
   interval on the logit scale, with the linearized standard error of every replicate.
@@ -96,10 +96,11 @@ def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[s
         return proportion_method(plan)
     few = smaller_class(kernel)
     if few is not None and few < MIN_CLASS:
-        return "bca", (
+        return "percentile", (
             f"{FEW_CLASS_REASON} ({few} in the smaller class): the studentized interval is "
-            "too narrow there (balanced accuracy with 3 positives in 217: 0.50-0.57, BCa "
-            "0.78-0.80; docs/validation.md, section 5), and no method holds (a warning says so)"
+            "too narrow there (balanced accuracy with 3 positives in 217: 0.51-0.57, "
+            "percentile 0.81-0.835, BCa 0.78-0.81; docs/validation.md, section 5), and no "
+            "method holds (a warning says so)"
         )
     return "studentized", (
         "studentized: bootstrap-t with the linearized standard error of every replicate, "
@@ -108,8 +109,10 @@ def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[s
 
 
 #: the start of ``method_reason`` when a decision metric of two classes with fewer than
-#: :data:`MIN_CLASS` samples in a class gets BCa (:func:`choose_method`)
-FEW_CLASS_REASON = f"bca: a binary decision metric with fewer than {MIN_CLASS} samples of a class"
+#: :data:`MIN_CLASS` samples in a class gets the percentile interval (:func:`choose_method`)
+FEW_CLASS_REASON = (
+    f"percentile: a binary decision metric with fewer than {MIN_CLASS} samples of a class"
+)
 
 
 def smaller_class(kernel: Kernel) -> int | None:
