@@ -56,21 +56,10 @@ ds = _script()
 # far-end collapse of f1 1/100, f1 4/200, mcc 3/300, balanced_accuracy 3/300, kappa 4/500
 # over 50 conditions and roc_auc 3 mis-ordered pairs: they pass and are no longer xfail
 XFAIL = {
-    "cohen_kappa 9 errors in 1379, 98 conditions": (
-        "issue 20: no method holds (auto 0.89, BCa 0.83 on 100 test sets) and auto warns in "
-        "only 5 of 100 (before the near-bound rule it covered 0.94 by reaching the range)"
-    ),
     "average_precision 0.97 n=64": (
         "issue 20: with fewer than 10 positives (MIN_CLASS_EDGE) a ranking metric keeps the "
-        "wide studentized interval near the edge, warned: 18 of 100 reach the far end"
-    ),
-    "balanced_accuracy 3 positives in 217": (
-        "issue 20 (found by the search): with 3 positives the studentized interval of "
-        "balanced accuracy covers 0.50-0.57 where BCa covers 0.78 and percentile 0.81"
-    ),
-    "paired roc_auc difference 0.004 near 1": (
-        "issue 20 (found by the search): the t interval of a paired AUC difference between "
-        "two near-perfect systems covers 0.79-0.88 where BCa holds 0.93-0.95"
+        "wide studentized interval near the edge, warned: 18 of 100 reach the far end "
+        "(each with a NearBoundWarning: tests/engine/test_near_bound.py)"
     ),
 }
 

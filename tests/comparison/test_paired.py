@@ -693,3 +693,30 @@ def test_pair_warned_when_only_the_union_of_its_systems_undefined_replicates_is_
     per_system = [r.n_invalid for r in res.systems.values()]
     assert max(per_system) <= 6 and res.difference("A", "B").details["n_invalid"] == 10
     assert len(msgs) == 1 and "undefined on 10 of 600" in msgs[0] and "Pair: A - B." in msgs[0]
+
+
+def test_auto_difference_of_two_near_perfect_systems_is_bca() -> None:
+    """Issue 20: a paired AUC difference where a system is near 1 gets BCa under auto.
+
+    The design search's cell "paired roc_auc difference 0.004 near 1" (AUC 0.9997 vs
+    0.9961, n = 220): the t interval of the difference covered 0.785-0.875, BCa
+    0.91-0.95 (docs/validation.md, "Near the bounds").  The systems fall back as
+    ``bootstrap_ci`` does (logit_t near the edge, not [0, 1]).
+    """
+    gen = np.random.default_rng(1)
+    y = np.r_[np.zeros(134), np.ones(86)].astype(int)
+    a = np.r_[gen.normal(0, 1, 134), gen.normal(4.5, 1, 86)]
+    b = np.r_[gen.normal(0, 1, 134), gen.normal(3.3, 1, 86)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = mlci.compare(y, {"A": a, "B": b}, metric="roc_auc", rng=0)
+        single = mlci.bootstrap_ci(y, a, metric="roc_auc", rng=0)
+    assert res.difference("A", "B").method == "bca"
+    assert "bca for the difference(s) of A - B" in res.details["method_reason"]
+    assert res.systems["A"].method == single.method == "logit_t"
+    assert res.systems["A"].confidence_interval[0] > 0.99
+    # away from the edge the difference keeps the t interval
+    c = np.r_[gen.normal(0, 1, 134), gen.normal(1.0, 1, 86)]
+    d = np.r_[gen.normal(0, 1, 134), gen.normal(1.2, 1, 86)]
+    far = mlci.compare(y, {"C": c, "D": d}, metric="roc_auc", rng=0)
+    assert far.difference("C", "D").method == "t"

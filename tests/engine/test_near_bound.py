@@ -15,6 +15,7 @@ widths are those of Wilson's score interval for the error share (Brown, Cai & Da
 from __future__ import annotations
 
 import itertools
+import warnings
 
 import numpy as np
 import pytest
@@ -207,3 +208,116 @@ def test_levels_nest(metric, n, k):
     for inner, outer in itertools.pairwise(res):
         assert outer.confidence_interval.low <= inner.confidence_interval.low + 1e-12
         assert outer.confidence_interval.high >= inner.confidence_interval.high - 1e-12
+
+
+@pytest.mark.parametrize("metric", ["balanced_accuracy", "f1", "mcc", "cohen_kappa"])
+def test_auto_few_positives_is_percentile_and_warned(metric: str) -> None:
+    """Fewer than MIN_CLASS (5) samples of a class: auto gives percentile and warns.
+
+    The design search's cell "balanced_accuracy 3 positives in 217": the studentized
+    interval covered 0.51-0.57, percentile 0.81-0.835, BCa 0.78-0.81 (no method holds).
+    """
+    from mlci.engine.auto import FEW_CLASS_REASON, MIN_CLASS
+    from mlci.exceptions import FewConditionsWarning
+
+    gen = np.random.default_rng(0)
+    y = np.zeros(217, dtype=int)
+    y[:3] = 1
+    pred = np.where(gen.random(217) < 0.2, 1 - y, y)
+    pred[0] = 1  # a true positive: f1 and kappa are not 0
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        res = mlci.bootstrap_ci(y, pred, metric=metric, rng=0, n_resamples=500)
+    assert any(
+        issubclass(w.category, FewConditionsWarning)
+        and f"Only 3 samples of one class: below {MIN_CLASS}" in str(w.message)
+        for w in seen
+    )
+    assert res.method == "percentile"
+    assert res.details["method_reason"].startswith(FEW_CLASS_REASON)
+    assert "warning" in res.details
+    # with MIN_CLASS positives the rule does not apply
+    y[3 : 3 + MIN_CLASS] = 1
+    pred[3 : 3 + MIN_CLASS] = 1
+    res = mlci.bootstrap_ci(y, pred, metric=metric, rng=0, n_resamples=500)
+    assert res.method in ("studentized", "logit_t")  # logit_t: the near-bound rule
+    assert not res.details["method_reason"].startswith(FEW_CLASS_REASON)
+    # an explicit method is kept (and warned about: outside the map)
+    y[3 : 3 + MIN_CLASS] = 0
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        res = mlci.bootstrap_ci(
+            y, pred, metric=metric, rng=0, n_resamples=500, method="studentized"
+        )
+    assert any(issubclass(w.category, FewConditionsWarning) for w in seen)
+    assert res.details["linearized"] is not None
+
+
+def test_few_positives_over_conditions_warns() -> None:
+    """A two-class decision metric over conditions with < MIN_CLASS_CONDITIONS positives.
+
+    The design search's cell "cohen_kappa 9 errors in 1379, 98 conditions" (ICC 0.4,
+    12-29 positives): no method held (auto 0.865-0.89, BCa 0.83-0.865) and auto warned in
+    5 of 100 test sets; the rule warns in every one of them.
+    """
+    from mlci.engine.auto import MIN_CLASS_CONDITIONS
+    from mlci.exceptions import FewConditionsWarning
+
+    gen = np.random.default_rng(3)
+    n = 1379
+    conditions = np.arange(n) % 98
+    y = (gen.random(n) < 0.0136).astype(int)
+    y[:12] = 1  # at least 12 positives, fewer than 30
+    assert y.sum() < MIN_CLASS_CONDITIONS
+    pred = y.copy()
+    pred[gen.choice(n, 9, replace=False)] ^= 1
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        res = mlci.bootstrap_ci(
+            y, pred, metric="cohen_kappa", conditions=conditions, rng=0, n_resamples=300
+        )
+    assert any(
+        issubclass(w.category, FewConditionsWarning)
+        and "samples of one class over 98" in str(w.message)
+        for w in seen
+    )
+    assert "warning" in res.details
+    # the same data without conditions: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FewConditionsWarning)
+        res = mlci.bootstrap_ci(y, pred, metric="cohen_kappa", rng=0, n_resamples=300)
+    # with 30 positives over the conditions: no warning of this kind
+    y2 = y.copy()
+    y2[np.flatnonzero(y2 == 0)[: MIN_CLASS_CONDITIONS - y.sum()]] = 1
+    pred2 = y2.copy()
+    pred2[gen.choice(n, 9, replace=False)] ^= 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FewConditionsWarning)
+        mlci.bootstrap_ci(
+            y2, pred2, metric="cohen_kappa", conditions=conditions, rng=0, n_resamples=300
+        )
+
+
+def test_average_precision_few_positives_far_end_is_warned() -> None:
+    """Fewer than MIN_CLASS_EDGE positives: an AP interval that reaches the far end warns.
+
+    The design search's cell "average_precision 0.97 n=64" (8-12 positives): 12-18% of
+    the intervals reach 0 (the studentized bound is kept below MIN_CLASS_EDGE positives,
+    docs/validation.md, "Near the bounds"); each of them must carry a NearBoundWarning.
+    """
+    from mlci.engine.auto import MIN_CLASS_EDGE
+    from mlci.exceptions import NearBoundWarning
+
+    far = 0
+    for seed in range(2, 12):
+        gen = np.random.default_rng(seed)
+        y = np.r_[np.zeros(56), np.ones(MIN_CLASS_EDGE - 2)].astype(int)
+        s = np.r_[gen.normal(0, 1, 56), gen.normal(2.5, 1, MIN_CLASS_EDGE - 2)]
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            res = mlci.bootstrap_ci(y, s, metric="average_precision", rng=0)
+        if res.confidence_interval[0] == 0.0:
+            far += 1
+            assert any(issubclass(w.category, NearBoundWarning) for w in seen), seed
+            assert "warning" in res.details
+    assert far >= 5  # the test exercises the case (7 of these 10 test sets)

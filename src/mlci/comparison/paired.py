@@ -32,7 +32,7 @@ import numpy as np
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
 from ..classical.pvalues import t_pvalues
-from ..engine.auto import proportion_method, warn_paired
+from ..engine.auto import edge_fallback_applies, proportion_method, warn_paired
 from ..engine.bootstrap import (
     finish_bootstrap,
     kernel_jackknife,
@@ -40,7 +40,7 @@ from ..engine.bootstrap import (
     run_replicates,
     single_threaded_blas,
 )
-from ..engine.intervals import quantiles, studentized_pvalue
+from ..engine.intervals import edge_dominated, quantiles, studentized_pvalue
 from ..engine.linearize import Linearization
 from ..engine.nested import plan_for_conditions
 from ..exceptions import DegenerateIntervalWarning, InvalidReplicatesWarning
@@ -697,10 +697,50 @@ def compare(
         dist = run_joint(jk, sampler, opts.engine)
         d_dist = dist[:, ia] - dist[:, ib]
     n_invalid = int(np.isnan(dist).any(axis=1).sum())
+    # one jackknife of the joint kernel serves every system and every difference
+    details: dict[str, Any] = {"joint_atoms": jk.m, "n_dropped": data.n_dropped}
+    if auto_reason is not None:
+        details["method_reason"] = auto_reason
+    # "auto" near the edge: a pair with a system whose replicates are edge-dominated
+    # (AUC 0.9997: resamples without a mis-ordered pair) gets BCa for its difference.  The
+    # t interval of such a difference is too narrow: an AUC difference of 0.004 between
+    # two near-perfect systems (n = 220), t 0.785-0.875, BCa 0.91-0.95 (docs/validation.md,
+    # "Near the bounds")
+    edge_pairs = np.zeros(len(pairs), dtype=bool)
+    if opts.method == "auto" and diff_method == "t" and se_values is not None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            sys_edge = np.array(
+                [
+                    sys_linear[s_] is None
+                    and bool(
+                        edge_dominated(
+                            estimates[s_],
+                            linear["standard_error"][s_],
+                            dist[:, s_],
+                            se_values[:, s_],
+                            confidence_level=opts.confidence_level,
+                            bounds=jk.bounds,
+                        )
+                    )
+                    for s_ in range(n_sys)
+                ]
+            )
+        edge_pairs = sys_edge[ia] | sys_edge[ib]
+        if edge_pairs.any():
+            details["method_reason"] = (
+                f"{auto_reason}; bca for the difference(s) of "
+                + ", ".join(f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(edge_pairs))
+                + ": a system near the edge of the range (at least half of a tail's "
+                "replicates have an infinite bootstrap-t statistic), where the t interval of "
+                "a paired difference was too narrow (docs/validation.md, 'Near the bounds')"
+            )
 
     def linear_of(e: int) -> dict[str, Any]:
         if e < n_sys and sys_linear[e] is not None:
             return {"linear": sys_linear[e], "method": sys_methods[e]}
+        if e >= n_sys and edge_pairs[e - n_sys]:
+            return {"method": "bca"}
         this = sys_methods[e] if e < n_sys else diff_method
         if linear is None:
             return {"method": this}
@@ -708,14 +748,13 @@ def compare(
             "linear": {**linear, "standard_error": float(linear["standard_error"][e])},
             "method": this,
         }
+        if e < n_sys:  # near the edge, a system falls back as a single metric would
+            fallback, warns = edge_fallback_applies(kernels[e])
+            out["linear"].update(edge_fallback=fallback, edge_warn=warns)
         if se_values is not None:
             out["se_dist"] = se_values[:, e]
         return out
 
-    # one jackknife of the joint kernel serves every system and every difference
-    details: dict[str, Any] = {"joint_atoms": jk.m, "n_dropped": data.n_dropped}
-    if auto_reason is not None:
-        details["method_reason"] = auto_reason
     jack_memo: list[tuple[np.ndarray, np.ndarray]] = []
 
     def jack() -> tuple[np.ndarray, np.ndarray]:
@@ -777,7 +816,7 @@ def compare(
                 "alternative": opts.alternative,
                 "jackknife": (
                     (lambda i=i, j=j: (jack()[0][:, i] - jack()[0][:, j], jack()[1]))
-                    if bca
+                    if bca or edge_pairs[k]
                     else None
                 ),
                 "bounds": d_bounds,
@@ -842,7 +881,14 @@ def compare(
         with np.errstate(invalid="ignore", divide="ignore"):
             t_obs = d_hat / linear["standard_error"][n_sys:]
         pvals = t_pvalues(t_obs, linear["df"], opts.alternative)
+        if edge_pairs.any():  # the BCa pairs: the shifted bootstrap distribution
+            pvals = np.where(edge_pairs, shifted_pvalues(d_hat, d_dist, opts.alternative), pvals)
         pvalue_method = f"t test on the linearized standard error ({linear['df']:.3g} df)"
+        if edge_pairs.any():
+            pvalue_method += (
+                "; for the BCa pairs near the edge, the bootstrap distribution of the "
+                "difference shifted to the null"
+            )
     else:
         pvals = shifted_pvalues(d_hat, d_dist, opts.alternative)
         pvalue_method = "bootstrap distribution of the difference shifted to the null"
@@ -881,7 +927,7 @@ def compare(
             estimate=float(d_hat[k]),
             confidence_interval=r.confidence_interval,
             confidence_level=opts.confidence_level,
-            method=diff_method,
+            method="bca" if edge_pairs[k] else diff_method,
             alternative=opts.alternative,
             standard_error=float(d_se[k]),
             metric=mname,

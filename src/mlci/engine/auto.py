@@ -15,6 +15,10 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   conditions on, also near 1 and with unequal sizes, where Wilson on the effective
   sample size covered 0.921-0.923; Wilson (design effect 1) where the proportion is 0
   or 1.
+* A decision metric of two classes (F1, MCC, balanced accuracy, kappa) with fewer than
+  :data:`MIN_CLASS` samples in a class: **percentile**, with a warning (no method held;
+  balanced accuracy with 3 positives in 217: studentized 0.51-0.57, percentile
+  0.81-0.835, BCa 0.78-0.81).
 * Any other built-in metric with a derivative (F1, MCC, balanced accuracy, kappa, ROC
   AUC, log loss, means, MSE ...), and paired differences: the **studentized** (bootstrap-t)
   interval on the logit scale, with the linearized standard error of every replicate.
@@ -55,6 +59,7 @@ __all__ = [
     "edge_reason",
     "proportion_method",
     "single_unit_method",
+    "smaller_class",
     "warn_near_bound",
     "warn_outside_map",
     "warn_paired",
@@ -75,6 +80,12 @@ MIN_PAIRED_CONDITIONS = 12
 #: conditions at ICC 0.1).  Away from the bounds it held with 4.6-4.8 (accuracy 0.8 at
 #: ICC 0.3-0.5 over 8-12 conditions), where the rule would raise false alarms.
 MIN_EFFECTIVE_MINORITY, NEAR_BOUND = 4.0, 0.1
+#: Cohen's kappa (:data:`CLUSTERED_CLASS_METRICS`) over conditions with fewer samples
+#: than this in its smaller class: no method held in the design search (9 errors in
+#: 1379 over 98 conditions at ICC 0.4, 12-29 positives: auto 0.858-0.89, BCa
+#: 0.83-0.865; 1330 over 111 conditions: auto 0.80, BCa 0.78), where the cell with 155
+#: positives over 50 conditions held (0.935-0.945)
+MIN_CLASS_CONDITIONS = 30
 
 
 def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[str, str]:
@@ -83,10 +94,33 @@ def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[s
         return "bca", f"bca: the linearized methods are unavailable ({unsupported})"
     if kernel.proportion is not None and kernel.shape == ():
         return proportion_method(plan)
+    few = smaller_class(kernel)
+    if few is not None and few < MIN_CLASS:
+        return "percentile", (
+            f"{FEW_CLASS_REASON} ({few} in the smaller class): the studentized interval is "
+            "too narrow there (balanced accuracy with 3 positives in 217: 0.51-0.57, "
+            "percentile 0.81-0.835, BCa 0.78-0.81; docs/validation.md, section 5), and no "
+            "method holds (a warning says so)"
+        )
     return "studentized", (
         "studentized: bootstrap-t with the linearized standard error of every replicate, "
         "on the logit scale when the metric is bounded"
     )
+
+
+#: the start of ``method_reason`` when a decision metric of two classes with fewer than
+#: :data:`MIN_CLASS` samples in a class gets the percentile interval (:func:`choose_method`)
+FEW_CLASS_REASON = (
+    f"percentile: a binary decision metric with fewer than {MIN_CLASS} samples of a class"
+)
+
+
+def smaller_class(kernel: Kernel) -> int | None:
+    """The size of the smaller true class of a two-class decision kernel (else None)."""
+    if getattr(kernel, "k", None) != 2 or kernel.shape != ():
+        return None
+    counts = np.bincount(kernel.keys, minlength=kernel.m)
+    return int(min(counts[0] + counts[1], counts[2] + counts[3]))
 
 
 #: ranking metrics: near the edge the logit t interval covered 0.85-0.88 on the
@@ -281,6 +315,12 @@ def design_diagnostics(
     return diag
 
 
+#: the metrics :data:`MIN_CLASS_CONDITIONS` applies to: the search's evidence is for
+#: kappa (two designs); f1 with 5 samples of a class over 40 conditions (the example
+#: data) is not known to fail, so it is not warned about
+CLUSTERED_CLASS_METRICS = ("cohen_kappa",)
+
+
 def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | None:
     """Warn (and return the message) when the design lies where no method of the map holds."""
     msgs = []
@@ -315,6 +355,18 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
         msgs.append(
             f"Only {few} samples of one class: below {MIN_CLASS}, mlci's coverage map does "
             "not establish that any interval method holds its level for this metric"
+        )
+    elif (
+        n_cond is not None
+        and n_cond >= MIN_CONDITIONS
+        and few < MIN_CLASS_CONDITIONS
+        and metric in CLUSTERED_CLASS_METRICS
+    ):
+        msgs.append(
+            f"Only {few} samples of one class over {n_cond} conditions: below "
+            f"{MIN_CLASS_CONDITIONS}, mlci's design search (docs/validation.md, section 5) "
+            "found no interval method holding its level (Cohen's kappa with 12-29 positives "
+            "over 98 conditions: 0.83-0.89)"
         )
     if not msgs:
         return None

@@ -30,6 +30,7 @@ from ..inputs.config import engine_config
 from ..metrics import FunctionKernel, Kernel, get_kernel, metric_info, metric_params
 from ..results import BootstrapResult, ConfidenceInterval, per_confidence_level, plain
 from .auto import (
+    FEW_CLASS_REASON,
     choose_method,
     design_diagnostics,
     edge_fallback_applies,
@@ -488,6 +489,11 @@ def finish_bootstrap(
     if linear is None:
         if plan.n_conditions is not None:
             warn_few_conditions(plan.n_conditions)
+        if "diagnostics" in info and str(info.get("method_reason", "")).startswith(
+            FEW_CLASS_REASON
+        ):  # auto's BCa for a class too small: the warning of a design outside the map
+            diag = {k: v for k, v in info["diagnostics"].items() if k != "n_conditions"}
+            info["warning"] = warn_outside_map(diag, name, method)
     elif "diagnostics" in info:
         warning = warn_outside_map(info["diagnostics"], name, method)
         if warning is not None:
