@@ -270,7 +270,10 @@ NEAR_BOUND_LEVELS = (
 
 def _reread_param(d: Driver) -> Any:
     marks = (
-        [pytest.mark.xfail(strict=True, reason=NEAR_BOUND_LEVELS)]
+        # not strict: after the later near-bound rules (one decision up to 99%, the
+        # issue-20 follow-ups) this example passes in some test selections and not in
+        # others, so a strict xfail would fail CI at random
+        [pytest.mark.xfail(strict=False, reason=NEAR_BOUND_LEVELS)]
         if d.name.endswith("[f1]")
         else []
     )

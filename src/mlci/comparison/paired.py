@@ -707,7 +707,12 @@ def compare(
     # two near-perfect systems (n = 220), t 0.785-0.875, BCa 0.91-0.95 (docs/validation.md,
     # "Near the bounds")
     edge_pairs = np.zeros(len(pairs), dtype=bool)
-    if opts.method == "auto" and diff_method == "t" and se_values is not None:
+    if (
+        opts.method == "auto"
+        and diff_method == "t"
+        and se_values is not None
+        and linear is not None
+    ):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             sys_edge = np.array(
@@ -744,13 +749,11 @@ def compare(
         this = sys_methods[e] if e < n_sys else diff_method
         if linear is None:
             return {"method": this}
-        out = {
-            "linear": {**linear, "standard_error": float(linear["standard_error"][e])},
-            "method": this,
-        }
+        lin: dict[str, Any] = {**linear, "standard_error": float(linear["standard_error"][e])}
         if e < n_sys:  # near the edge, a system falls back as a single metric would
             fallback, warns = edge_fallback_applies(kernels[e])
-            out["linear"].update(edge_fallback=fallback, edge_warn=warns)
+            lin.update(edge_fallback=fallback, edge_warn=warns)
+        out: dict[str, Any] = {"linear": lin, "method": this}
         if se_values is not None:
             out["se_dist"] = se_values[:, e]
         return out
