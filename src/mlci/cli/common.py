@@ -49,6 +49,7 @@ __all__ = [
     "add_input_arguments",
     "add_output_arguments",
     "cli_message",
+    "comparison_tables",
     "emit",
     "json_safe",
     "load_input",
@@ -768,6 +769,34 @@ def render(out: Output, fmt: str, digits: int = 4, *, quiet: bool = False) -> st
     else:  # pragma: no cover - argparse checks the choices
         raise CLIError(f"--format {fmt!r}: choose one of {', '.join(FORMATS)}.")
     return "\n".join(lines)
+
+
+def comparison_tables(
+    res: Any, name: str, unit: str, title: str | None = None
+) -> tuple[OutTable, OutTable]:
+    """The two tables of a :class:`~mlci.comparison.paired.ComparisonResult`: one row per
+    system (``unit`` names them: ``"system"``, ``"run"``), headed ``title`` (default
+    ``name``), and one per paired difference with its raw and adjusted p-values, headed
+    ``"<name> differences"``.  ``mlci mt compare`` and ``mlci ir compare`` print these."""
+    t = OutTable(name if title is None else title, [unit, "estimate", "low", "high", "method"])
+    for nm, r in res.systems.items():
+        t.rows.append([nm, r.estimate, *r.confidence_interval, r.method])
+    d = OutTable(
+        f"{name} differences",
+        ["pair", "difference", "low", "high", "pvalue", "pvalue_adj"],
+    )
+    for row in res.rows("differences"):
+        d.rows.append(
+            [
+                f"{row['a']} - {row['b']}",
+                row["estimate"],
+                row["low"],
+                row["high"],
+                row["pvalue"],
+                row["pvalue_adjusted"],
+            ]
+        )
+    return t, d
 
 
 def emit(out: Output, args: argparse.Namespace) -> int:

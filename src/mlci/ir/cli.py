@@ -18,7 +18,15 @@ import secrets
 from typing import Any
 
 from ..classical.corrections import CORRECTION_METHODS
-from ..cli.common import CLIError, Output, OutTable, add_output_arguments, cli_message, emit
+from ..cli.common import (
+    CLIError,
+    Output,
+    OutTable,
+    add_output_arguments,
+    cli_message,
+    comparison_tables,
+    emit,
+)
 from ..data import ir_example_paths
 from ..inputs import INTERVAL_METHODS
 from .api import TESTS, ir_ci, ir_compare
@@ -186,24 +194,7 @@ def _run_compare(args: argparse.Namespace) -> int:
             **kw,
         )
         if args.test == "bootstrap":
-            t = OutTable(f"{res.metric} runs", ["run", "estimate", "low", "high", "method"])
-            for nm, r in res.systems.items():
-                t.rows.append([nm, r.estimate, *r.confidence_interval, r.method])
-            d = OutTable(
-                f"{res.metric} differences",
-                ["pair", "difference", "low", "high", "pvalue", "pvalue_adj"],
-            )
-            for row in res.rows("differences"):
-                d.rows.append(
-                    [
-                        f"{row['a']} - {row['b']}",
-                        row["estimate"],
-                        row["low"],
-                        row["high"],
-                        row["pvalue"],
-                        row["pvalue_adjusted"],
-                    ]
-                )
+            t, d = comparison_tables(res, res.metric, "run", title=f"{res.metric} runs")
             tables += [t, d]
             data.append(res.to_dict())
         else:

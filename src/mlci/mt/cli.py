@@ -21,7 +21,15 @@ from typing import Any
 import numpy as np
 
 from ..classical.corrections import CORRECTION_METHODS
-from ..cli.common import CLIError, Output, OutTable, add_output_arguments, cli_message, emit
+from ..cli.common import (
+    CLIError,
+    Output,
+    OutTable,
+    add_output_arguments,
+    cli_message,
+    comparison_tables,
+    emit,
+)
 from ..data import mt_example_paths
 from ..inputs import INTERVAL_METHODS
 from .api import mt_compare
@@ -236,24 +244,7 @@ def _run_compare(args: argparse.Namespace) -> int:
                 confidence_level=args.confidence_level,
                 correction=args.correction or "holm",
             )
-            t = OutTable(metric, ["system", "estimate", "low", "high", "method"])
-            for nm, r in res.systems.items():
-                t.rows.append([nm, r.estimate, *r.confidence_interval, r.method])
-            d = OutTable(
-                f"{metric} differences",
-                ["pair", "difference", "low", "high", "pvalue", "pvalue_adj"],
-            )
-            for row in res.rows("differences"):
-                d.rows.append(
-                    [
-                        f"{row['a']} - {row['b']}",
-                        row["estimate"],
-                        row["low"],
-                        row["high"],
-                        row["pvalue"],
-                        row["pvalue_adjusted"],
-                    ]
-                )
+            t, d = comparison_tables(res, metric, "system")
             tables += [t, d]
             data.append({"metric": metric, **res.to_dict()})
             notes.append(
