@@ -11,42 +11,6 @@ Examples
 
 from __future__ import annotations
 
-from .simulation import (
-    SCHEMES,
-    CoverageRow,
-    CoverageStudy,
-    Scenario,
-    Simulation,
-    binary_classification,
-    binormal_scores,
-    clustered_classification,
-    coverage_map_scenarios,
-    coverage_study,
-    decision_classification,
-    exact_proportion_coverage,
-    logit_normal_parameters,
-    paired_binormal_scores,
-    paired_clustered_classification,
-    standard_scenarios,
-    stress_scenarios,
-)
-
-__all__ = [
-    "SCHEMES",
-    "CoverageRow",
-    "CoverageStudy",
-    "Scenario",
-    "Simulation",
-    "binary_classification",
-    "binormal_scores",
-    "clustered_classification",
-    "coverage_map_scenarios",
-    "coverage_study",
-    "decision_classification",
-    "exact_proportion_coverage",
-    "logit_normal_parameters",
-    "paired_binormal_scores",
-    "paired_clustered_classification",
-    "standard_scenarios",
-    "stress_scenarios",
-]
+# every public name of mlci.simulation, under its former module name
+from .simulation import *  # noqa: F403
+from .simulation import __all__ as __all__
