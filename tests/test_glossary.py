@@ -120,6 +120,9 @@ KNOWN: dict[tuple[str, str, str], str] = {
     ("method-default", "roc_with_ci", "method"): "issue 23: 'percentile'",
     ("method-default", "trial_bootstrap_ci", "method"): "issue 23: 'percentile'",
     ("method-default", "cross_val_compare", "method"): "issue 23: 'corrected' (protocols: None)",
+    # one signature for a bootstrap (1000 replicates) and a randomization test (9999
+    # swaps, as ranx): None takes the variant's default (issue 24)
+    ("n_resamples-default", "ir_compare", "n_resamples"): "issue 24: 1000 or 9999 by variant",
 }
 
 

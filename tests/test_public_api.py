@@ -104,6 +104,47 @@ GRID_Z = _G.normal(size=(10, 4)).round(3)
 GRID_X = (GRID_Z + _G.normal(size=(10, 4))).round(3)
 GRID_Y = (GRID_Z + 2 * _G.normal(size=(10, 4))).round(3)
 RATINGS = np.clip(Y[:, None] + (np.arange(3 * N).reshape(N, 3) * 7 % 5 == 0), 0, 2)
+# corpus MT: N segments of text, one reference stream; IR: a tiny run and qrels
+_W = np.random.default_rng(4).integers(0, 6, size=(3, N, 8))
+MT_REF = [" ".join(f"w{k}" for k in row) for row in _W[0]]
+MT_HYP = [
+    " ".join(f"w{k}" for k in np.where(row % 3 == 0, alt, row))
+    for row, alt in zip(_W[0], _W[1], strict=True)
+]
+MT_HYP_B = [
+    " ".join(f"w{k}" for k in np.where(row % 2 == 0, alt, row))
+    for row, alt in zip(_W[0], _W[2], strict=True)
+]
+_R = np.random.default_rng(5).random((3, N // 2, 6)).round(3)
+IR_QRELS = {
+    f"q{q}": {f"d{d}": int(_R[0, q, d] > 0.6) + (d == 0) for d in range(6)} for q in range(N // 2)
+}
+IR_RUN_A = {f"q{q}": {f"d{d}": float(_R[1, q, d]) for d in range(6)} for q in range(N // 2)}
+IR_RUN_B = {f"q{q}": {f"d{d}": float(_R[2, q, d]) for d in range(6)} for q in range(N // 2)}
+
+
+def _mt_compare(system_a, system_b, **kw):
+    return mlci.mt_compare({"A": system_a, "B": system_b}, **kw)
+
+
+def _text_file(name: str, text: str) -> str:
+    import tempfile
+
+    path = Path(tempfile.mkdtemp()) / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _reader(fn: Callable[..., Any], file_name: str, text: str) -> Api:
+    """A reader of one text file; its ``name`` (how messages name the file) is any label."""
+    return Api(
+        fn,
+        {"path": _text_file(file_name, text)},
+        call=lambda path, **kw: fn(path, **kw),
+        adapted=frozenset({"name"}),
+    )
+
+
 #: a table for the reductions (conditions "c", strata "s"), and its reduced table
 FRAME = pd.DataFrame({"y": Y, "p": P_A, "c": COND, "s": STRATA})
 
@@ -740,6 +781,52 @@ REGISTRY: dict[str, Api] = {
         {"metric": "accuracy", **FAST},
         call=lambda **kw: _atom_table().bootstrap_ci(**kw),
     ),
+    # ------------------------------------------------------------- corpus MT, IR (issue 24)
+    "mt_ci": Api(
+        mlci.mt_ci,
+        {"hypotheses": MT_HYP, "references": MT_REF, "conditions": COND, **FAST},
+        aligned=({"hypotheses": IDS, "references": IDS, "conditions": GROUPS},),
+        optional=frozenset({"conditions"}),
+        conditions="conditions",
+    ),
+    "mt_compare": Api(
+        mlci.mt_compare,
+        {
+            "system_a": MT_HYP,
+            "system_b": MT_HYP_B,
+            "references": MT_REF,
+            "conditions": COND,
+            **FAST,
+        },
+        call=_mt_compare,
+        aligned=({"system_a": IDS, "system_b": IDS, "references": IDS, "conditions": GROUPS},),
+        optional=frozenset({"conditions"}),
+        shown={"system_a": "systems['A']", "system_b": "systems['B']"},
+        adapted=frozenset({"systems"}),
+        conditions="conditions",
+    ),
+    "mt_compare(paired-bs)": Api(
+        mlci.mt_compare,
+        {
+            "system_a": MT_HYP,
+            "system_b": MT_HYP_B,
+            "references": MT_REF,
+            "variant": "paired-bs",
+            **FAST,
+        },
+        call=_mt_compare,
+        aligned=({"system_a": IDS, "system_b": IDS, "references": IDS},),
+        shown={"system_a": "systems['A']", "system_b": "systems['B']"},
+        adapted=frozenset({"systems"}),
+        one_is_too_few=False,  # sacreBLEU's tests run on one segment (p-value 1)
+    ),
+    "read_segments": _reader(mlci.read_segments, "hyp.txt", "a b\nc d\n"),
+    "ir_ci": Api(mlci.ir_ci, {"run": IR_RUN_A, "qrels": IR_QRELS, **FAST}),
+    "ir_compare": Api(
+        mlci.ir_compare, {"runs": {"A": IR_RUN_A, "B": IR_RUN_B}, "qrels": IR_QRELS, **FAST}
+    ),
+    "read_run": _reader(mlci.read_run, "run.txt", "q1 Q0 d1 1 2.5 bm25\n"),
+    "read_qrels": _reader(mlci.read_qrels, "qrels.txt", "q1 0 d1 2\n"),
 }
 
 #: public names that hold results or are warnings: no data goes in
@@ -774,6 +861,8 @@ EXEMPT = {
     "PooledResult",
     "PostHocResult",
     "TestResult",
+    "MTPairedTest",
+    "IRComparison",
 }
 
 #: methods of public classes that take data (besides the constructors)
@@ -945,6 +1034,9 @@ OPTION_BAD: dict[str, list[Any]] = {
     "group_names": ["zz", ["a"]],
     "estimate": [np.nan, "x"],
     "statistic": [3],
+    "baseline": ["Z"],
+    "measure": ["nope@10", 3],
+    "missing": ["nope"],
     "bounds": [(1, 0), "x"],
 }
 
@@ -962,6 +1054,10 @@ ELSEWHERE: dict[str, str] = {
     "source": "tests/backends/test_duckdb.py (files, globs, SQL, frames: missing, empty, wrong)",
     "bootstrap_distribution": "tests/engine/test_custom.py (NaN marks an undefined replicate)",
     "ratings": "tests/test_agreement.py (NaN is a missing rating there, not a bad input)",
+    "path": "tests/mt/test_mt_inputs.py, tests/ir/test_ir_inputs.py (bad files, line by line)",
+    "run": "tests/ir/test_ir_inputs.py (a run: a TREC file or {qid: {docid: score}})",
+    "runs": "tests/ir/test_ir_inputs.py (runs: a dict of runs)",
+    "qrels": "tests/ir/test_ir_inputs.py (qrels: a TREC file or {qid: {docid: grade}})",
 }
 
 

@@ -128,6 +128,12 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "min_cllr",
         "min_detection_cost",
     ),
+    # the fields' own inputs (issue 24): corpus MT metrics, IR runs and qrels
+    "mt.api": ("mt_ci", "mt_compare"),
+    "mt.readers": ("read_segments",),
+    "mt.significance": ("MTPairedTest",),
+    "ir.api": ("IRComparison", "ir_ci", "ir_compare"),
+    "ir.readers": ("read_qrels", "read_run"),
 }
 
 #: public name -> the submodule that defines it

@@ -45,7 +45,7 @@ def test_bad_run_files(tmp_path, text, match):
     f = write(tmp_path, "r.run", text)
     with pytest.raises(ValueError, match=match) as e:
         read_run(f)
-    assert "`run`" in str(e.value) and "r.run" in str(e.value)
+    assert "`path`" in str(e.value) and "r.run" in str(e.value)
 
 
 @pytest.mark.parametrize(
@@ -61,7 +61,7 @@ def test_bad_qrels_files(tmp_path, text, match):
     f = write(tmp_path, "q.txt", text)
     with pytest.raises(ValueError, match=match) as e:
         read_qrels(f)
-    assert "`qrels`" in str(e.value)
+    assert "`path`" in str(e.value)
 
 
 def test_readers_gzip_and_missing_file(tmp_path):
@@ -69,9 +69,9 @@ def test_readers_gzip_and_missing_file(tmp_path):
     with gzip.open(f, "wt") as fh:
         fh.write("q1 Q0 d1 1 2.5 t\n")
     assert read_run(f) == {"q1": {"d1": 2.5}}
-    with pytest.raises(ValueError, match="`run`: no such file"):
+    with pytest.raises(ValueError, match="`path`: no such file"):
         read_run(tmp_path / "nope.run")
-    with pytest.raises(TypeError, match="`qrels` must be a path"):
+    with pytest.raises(TypeError, match="`path` must be a path"):
         read_qrels(3)
     b = tmp_path / "bin.txt"
     b.write_bytes(b"\xff\xfe\x00q1 0 d1 1\n")

@@ -65,17 +65,27 @@ def test_reader_errors(tmp_path):
 
 def test_statistics_bad_inputs():
     hyp = C.systems["sys0"]
-    with pytest.raises(TypeError, match="`hypotheses` must be a non-empty list of strings"):
+    with pytest.raises(TypeError, match=r"`hypotheses` must be a list of strings.*got str"):
         segment_statistics("a b", REFS)
+    with pytest.raises(ValueError, match="`hypotheses` is empty"):
+        segment_statistics([], REFS)
+    # a missing segment, as numpy, pandas or polars hold it, is named (issue 24)
+    for missing in (None, float("nan")):
+        with pytest.raises(ValueError, match="`hypotheses` has a missing value at segment 1"):
+            segment_statistics(np.array(["a", missing], dtype=object), [["a", "b"]])
+    with pytest.raises(ValueError, match="`references` has a missing value at segment 0"):
+        segment_statistics(["a", "b"], [None, "b"])
     with pytest.raises(TypeError, match="`hypotheses` must hold strings; segment 1"):
         segment_statistics(["a", 3], [["a", "b"]])
-    with pytest.raises(ValueError, match="`references` have 60 segments but the hypotheses 59"):
+    with pytest.raises(ValueError, match="`references` have 60 segments but `hypotheses` 59"):
         segment_statistics(hyp[:59], REFS)
     with pytest.raises(ValueError, match="different numbers of segments"):
         segment_statistics(hyp, [REFS[0], REFS[0][:5]])
     with pytest.raises(TypeError, match="`references` must be a list of reference streams"):
         segment_statistics(hyp, "ref")
-    with pytest.raises(TypeError, match=r"`references`\[0\] must hold strings"):
+    with pytest.raises(TypeError, match=r"`references\[0\]` must hold strings"):
+        segment_statistics(["a"], [[3]])
+    with pytest.raises(ValueError, match=r"`references\[0\]` has a missing value"):
         segment_statistics(["a"], [[None]])
     with pytest.raises(ValueError, match="`metric` must be one of"):
         segment_statistics(hyp, REFS, metric="ter")
@@ -89,7 +99,7 @@ def test_statistics_bad_inputs():
         segment_statistics(hyp, REFS, metric_kwargs={"tokenize": "zz"})
     with pytest.raises(TypeError, match="`systems` must be a dict"):
         system_statistics(["a"], REFS)
-    with pytest.raises(ValueError, match="`systems` have different numbers of segments"):
+    with pytest.raises(ValueError, match=r"different numbers of segments \(`systems\['a'\]` 60"):
         system_statistics({"a": hyp, "b": hyp[:3]}, REFS)
 
 
@@ -182,7 +192,7 @@ def test_mt_ci_and_compare_bad_inputs():
         mt_ci(C.systems["sys0"], REFS, n_resamples=0)
     with pytest.raises(ValueError, match="`conditions`"):
         mt_ci(C.systems["sys0"], REFS, conditions=np.zeros(5))
-    with pytest.raises(ValueError, match="`reference`='zz'"):
+    with pytest.raises(ValueError, match="`baseline`='zz'"):
         mt_compare(C.systems, REFS, baseline="zz")
 
 

@@ -43,7 +43,7 @@ def _lines(path: Any, name: str) -> Iterator[tuple[int, list[str]]]:
         raise ValueError(f"`{name}`: {path!r} cannot be read ({exc}).") from None
 
 
-def read_run(path: Any, *, name: str = "run") -> Run:
+def read_run(path: Any, *, name: str = "path") -> Run:
     """A TREC run file as ``{qid: {docid: score}}``.
 
     Parameters
@@ -90,8 +90,15 @@ def read_run(path: Any, *, name: str = "run") -> Run:
     return run
 
 
-def read_qrels(path: Any, *, name: str = "qrels") -> Qrels:
+def read_qrels(path: Any, *, name: str = "path") -> Qrels:
     """A TREC qrels file as ``{qid: {docid: relevance}}``.
+
+    Parameters
+    ----------
+    path : str or PathLike
+        Lines ``qid iteration docid relevance`` (an integer grade).
+    name : str
+        How the argument is named in error messages.
 
     Examples
     --------

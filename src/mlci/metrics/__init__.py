@@ -309,7 +309,7 @@ for _name, _text in _CALIBRATION.items():
     METRICS[_name] = MetricInfo(
         _name,
         ("y_true", "y_score"),
-        _BINNED,
+        (*_BINNED, "debias") if _name == "ece" else _BINNED,
         partial(calibration_error_kernel, _name),
         _text,
         (_LABELS, _PROBS),

@@ -34,6 +34,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from scipy.special import ndtr
 
 from ..exceptions import IrregularEstimandWarning
 from ..feedback import warn
@@ -175,6 +176,37 @@ def _ece(c: int, n_bins: int) -> Any:
     return g
 
 
+def _folded_excess(cnt: np.ndarray, sy: np.ndarray, sp: np.ndarray) -> np.ndarray:
+    """Per bin ``n_b (E|N(d_b, s_b^2)| - |d_b|)``: the upward bias of ``n_b |ybar - pbar|``
+    under a normal approximation of the bin's mean outcome (Kumar et al. 2019).
+
+    ``d_b = ybar_b - pbar_b`` and ``s_b^2 = ybar_b (1 - ybar_b) / n_b``; the mean of a
+    folded normal is ``s sqrt(2/pi) exp(-d^2 / 2 s^2) + d (1 - 2 Phi(-d/s))`` (Leone,
+    Nelson & Nottingham 1961), the limit of Kumar et al.'s ``normal_debiased_ce`` as its
+    Monte Carlo draws grow.  Zero for an empty bin or one whose outcomes are all equal.
+    """
+    ok = cnt > 0
+    c = np.where(ok, cnt, 1.0)
+    ybar = np.where(ok, sy / c, 0.0)
+    d = np.where(ok, (sy - sp) / c, 0.0)
+    s = np.sqrt(np.clip(ybar * (1.0 - ybar), 0.0, None) / c)
+    pos = s > 0
+    ss = np.where(pos, s, 1.0)
+    z = d / ss
+    fold = ss * np.sqrt(2.0 / np.pi) * np.exp(-0.5 * z * z) + d * (1.0 - 2.0 * ndtr(-z))
+    return np.where(ok & pos, cnt * (fold - np.abs(d)), 0.0)
+
+
+def _ece_normal_debiased(c: int, n_bins: int) -> Any:
+    def g(s: np.ndarray) -> np.ndarray:
+        cnt, sy, sp = _bin_sums(s, c, n_bins)
+        total = cnt.sum(axis=2)
+        excess = _folded_excess(cnt, sy, sp)
+        return safe_div((np.abs(sy - sp) - excess).sum(axis=2), total).mean(axis=1)
+
+    return g
+
+
 def _mce(c: int, n_bins: int) -> Any:
     def g(s: np.ndarray) -> np.ndarray:
         cnt, sy, sp = _bin_sums(s, c, n_bins)
@@ -245,6 +277,7 @@ def calibration_error_kernel(
     mode: str = "auto",
     pos_label: Any = None,
     labels: Any = None,
+    debias: bool = False,
 ) -> AdditiveKernel:
     """Kernel of ``ece``, ``ece_debiased`` or ``mce`` (see the module docstring).
 
@@ -258,8 +291,12 @@ def calibration_error_kernel(
     p, y = _columns(name, y_true, y_score, pos_label, labels, mode)
     phi = _binned_phi(p, y, n_bins, strategy)
     c = p.shape[1]
+    if name == "ece" and debias:
+        kernel: AdditiveKernel = AdditiveKernel(phi, _ece_normal_debiased(c, n_bins), (), "ece")
+        kernel.bounds = (-1.0, 1.0)
+        return kernel
     if name == "ece":
-        kernel: AdditiveKernel = AdditiveKernel(phi, _ece(c, n_bins), (), "ece")
+        kernel = AdditiveKernel(phi, _ece(c, n_bins), (), "ece")
     elif name == "mce":
         kernel = _NoGradient(phi, _mce(c, n_bins), (), "mce")
     else:

@@ -15,7 +15,13 @@ from typing import Any
 from ..comparison.paired import compare
 from ..engine.bootstrap import bootstrap_ci
 from .significance import TESTS, paired_test
-from .stats import _metric_key, split_options, system_statistics
+from .stats import (
+    _metric_key,
+    check_hypotheses,
+    check_references,
+    split_options,
+    system_statistics,
+)
 
 __all__ = ["mt_ci", "mt_compare"]
 
@@ -62,8 +68,11 @@ def mt_ci(
     """
     key = _metric_key(metric)
     _, ker = split_options(key, metric_kwargs)
+    # checked here, so that a message names `hypotheses` (not the systems' dict below)
+    hyps = check_hypotheses(hypotheses)
+    check_references(references, len(hyps), of="`hypotheses`")
     stats = system_statistics(
-        {"hypotheses": hypotheses}, references, metric=key, metric_kwargs=metric_kwargs
+        {"hypotheses": hyps}, references, metric=key, metric_kwargs=metric_kwargs
     )
     return bootstrap_ci(
         stats["hypotheses"], metric=key, conditions=conditions, metric_kwargs=ker, **options
@@ -125,6 +134,11 @@ def mt_compare(
         raise ValueError(f"`variant` must be one of {valid}; got {variant!r}.")
     _, ker = split_options(key, metric_kwargs)
     stats = system_statistics(systems, references, metric=key, metric_kwargs=metric_kwargs)
+    if baseline is not None and baseline not in stats:
+        raise ValueError(
+            f"`baseline`={baseline!r} is not among the systems {sorted(stats)}; pass one of "
+            "their names, or None."
+        )
     if variant == "bootstrap":
         return compare(
             None,

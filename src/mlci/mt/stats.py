@@ -100,23 +100,63 @@ def sacrebleu_metric(metric: str, references: Any = None, **options: Any) -> Any
         raise ValueError(f"sacreBLEU refused the options of {key!r} {options}: {exc!r}.") from None
 
 
-def check_references(references: Any, n: int | None = None, name: str = "references") -> list[Any]:
+def _is_missing(x: Any) -> bool:
+    """None, a float NaN, or pandas' ``NA`` (a missing value in a column of text)."""
+    return x is None or (isinstance(x, float) and x != x) or type(x).__name__ == "NAType"
+
+
+def _text_column(
+    value: Any, name: str, what: str = "a list of strings, one per segment"
+) -> list[Any]:
+    """A list from a list, tuple, numpy array or pandas/polars Series of texts."""
+    if value is None or isinstance(value, str | bytes) or isinstance(value, Mapping):
+        got = "None" if value is None else type(value).__name__
+        raise TypeError(f"`{name}` must be {what}; got {got}.")
+    if not isinstance(value, Sequence):  # numpy, pandas (tolist), polars (to_list)
+        convert = getattr(value, "tolist", None) or getattr(value, "to_list", None)
+        value = convert() if callable(convert) else value
+    if not isinstance(value, Sequence):
+        raise TypeError(f"`{name}` must be {what}; got {type(value).__name__}.")
+    return list(value)
+
+
+def _check_texts(values: list[Any], name: str) -> list[str]:
+    """Every entry a string: a missing value (None, NaN, NA) or another type is refused."""
+    for j, x in enumerate(values):
+        if _is_missing(x):
+            raise ValueError(
+                f"`{name}` has a missing value at segment {j} ({x!r}); every segment needs its "
+                "text (an empty output is the empty string '')."
+            )
+        if not isinstance(x, str):
+            raise TypeError(f"`{name}` must hold strings; segment {j} is {type(x).__name__}.")
+    return [str(x) for x in values]
+
+
+def check_references(
+    references: Any, n: int | None = None, name: str = "references", of: str = "the hypotheses"
+) -> list[Any]:
     """References as sacreBLEU takes them: a list of reference streams, each one string per
     segment.  A single stream (a list of strings) is one reference."""
-    if isinstance(references, str) or not isinstance(references, Sequence) or not references:
-        raise TypeError(
-            f"`{name}` must be a list of reference streams (each a list of strings, one per "
-            "segment), or one such list."
-        )
-    streams = [references] if isinstance(references[0], str) else list(references)
-    for i, s in enumerate(streams):
-        if isinstance(s, str) or not isinstance(s, Sequence):
-            raise TypeError(f"`{name}`[{i}] must be a list of strings, one per segment.")
-        bad = [j for j, x in enumerate(s) if not isinstance(x, str)]
-        if bad:
-            raise TypeError(
-                f"`{name}`[{i}] must hold strings; segment {bad[0]} is {type(s[bad[0]]).__name__}."
-            )
+    refs = _text_column(
+        references,
+        name,
+        "a list of reference streams (each a list of strings, one per segment), or one such list",
+    )
+    if not refs:
+        raise ValueError(f"`{name}` are empty: no reference segment.")
+    nested = [not isinstance(x, str) and not _is_missing(x) and hasattr(x, "__len__") for x in refs]
+    if not any(nested):
+        streams = [_check_texts(refs, name)]
+    else:
+        streams = []
+        for i, s in enumerate(refs):
+            if isinstance(s, str) or _is_missing(s):
+                raise TypeError(
+                    f"`{name}` must be one list of strings (one reference) or a list of such "
+                    f"lists (reference streams); `{name}`[{i}] is {type(s).__name__}."
+                )
+            streams.append(_check_texts(_text_column(s, f"{name}[{i}]"), f"{name}[{i}]"))
     sizes = [len(s) for s in streams]
     if len(set(sizes)) > 1:
         raise ValueError(
@@ -124,7 +164,7 @@ def check_references(references: Any, n: int | None = None, name: str = "referen
         )
     if n is not None and sizes[0] != n:
         raise ValueError(
-            f"`{name}` have {sizes[0]} segments but the hypotheses {n}; they must be aligned "
+            f"`{name}` have {sizes[0]} segments but {of} {n}; they must be aligned "
             "(one line per segment in every file)."
         )
     if sizes[0] == 0:
@@ -133,15 +173,11 @@ def check_references(references: Any, n: int | None = None, name: str = "referen
 
 
 def check_hypotheses(hypotheses: Any, name: str = "hypotheses") -> list[str]:
-    """A list of hypothesis strings, one per segment."""
-    if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence) or not hypotheses:
-        raise TypeError(f"`{name}` must be a non-empty list of strings, one per segment.")
-    bad = [j for j, x in enumerate(hypotheses) if not isinstance(x, str)]
-    if bad:
-        raise TypeError(
-            f"`{name}` must hold strings; segment {bad[0]} is {type(hypotheses[bad[0]]).__name__}."
-        )
-    return list(hypotheses)
+    """A list of hypothesis strings, one per segment (a list, array or Series of texts)."""
+    hyps = _text_column(hypotheses, name)
+    if not hyps:
+        raise ValueError(f"`{name}` is empty: no segment.")
+    return _check_texts(hyps, name)
 
 
 def segment_statistics(
@@ -180,7 +216,7 @@ def segment_statistics(
     """
     key = _metric_key(metric)
     hyps = check_hypotheses(hypotheses)
-    refs = check_references(references, len(hyps))
+    refs = check_references(references, len(hyps), of="`hypotheses`")
     ext, _ = split_options(key, metric_kwargs)
     m = sacrebleu_metric(key, **ext)
     return np.asarray(m._extract_corpus_statistics(hyps, refs), dtype=float).reshape(len(hyps), -1)
@@ -201,9 +237,13 @@ def system_statistics(
     hyps = {str(k): check_hypotheses(v, f"systems[{k!r}]") for k, v in systems.items()}
     n = {len(v) for v in hyps.values()}
     if len(n) > 1:
-        sizes = {k: len(v) for k, v in hyps.items()}
-        raise ValueError(f"`systems` have different numbers of segments ({sizes}).")
-    refs = check_references(references, n.pop())
+        sizes = ", ".join(f"`systems[{k!r}]` {len(v)}" for k, v in hyps.items())
+        raise ValueError(
+            f"The systems have different numbers of segments ({sizes}); every system needs "
+            "one output per segment of the references."
+        )
+    of = " and ".join(f"`systems[{k!r}]`" for k in hyps)
+    refs = check_references(references, n.pop(), of=of)
     ext, _ = split_options(key, metric_kwargs)
     m = sacrebleu_metric(key, references=refs, **ext)
     return {
