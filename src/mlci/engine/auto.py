@@ -90,6 +90,9 @@ MIN_CLASS_CONDITIONS = 30
 
 def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[str, str]:
     """``(method, reason)`` for ``method="auto"``."""
+    preferred = getattr(kernel, "auto_method", None)
+    if preferred is not None:  # a kernel's own rule, from its coverage study (the debiased ECE)
+        return preferred  # type: ignore[no-any-return]
     if unsupported is not None:
         return "bca", f"bca: the linearized methods are unavailable ({unsupported})"
     if kernel.proportion is not None and kernel.shape == ():

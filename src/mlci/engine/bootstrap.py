@@ -318,6 +318,7 @@ def run_bootstrap(
             )
 
     info = dict(details or {})
+    info.update(getattr(kernel, "details", None) or {})  # a kernel's own extras (plug-in ECE)
     if auto_reason is not None:
         info["method_reason"] = auto_reason
     info["diagnostics"] = design_diagnostics(

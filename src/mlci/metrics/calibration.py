@@ -38,7 +38,7 @@ from scipy.special import ndtr
 
 from ..exceptions import IrregularEstimandWarning
 from ..feedback import warn
-from ..inputs import binary_target, check_positive_int
+from ..inputs import binary_target, check_flag, check_positive_int
 from ._base import AdditiveKernel, Kernel, safe_div
 from .multiclass import class_columns
 
@@ -267,6 +267,21 @@ class _NoGradient(AdditiveKernel):
         return None
 
 
+#: ``method="auto"`` of the debiased ECE (:func:`mlci.engine.auto.choose_method` reads a
+#: kernel's ``auto_method``): the normal interval with the bootstrap standard error of the
+#: debiased estimator.  In the coverage study (docs/calibration.md) it held 0.94-0.96
+#: for miscalibrated models (n = 200-10,000, 10 or 15 equal-width or equal-mass bins)
+#: where the plug-in ECE's studentized interval covered 0.84-0.91 and BCa, percentile
+#: and basic intervals of the debiased estimator 0.69-0.92 (they follow its skewed,
+#: bias-shifted bootstrap distribution).
+DEBIASED_AUTO = (
+    "normal",
+    "normal: the debiased ECE with its bootstrap standard error (in mlci's coverage study "
+    "it held 0.94-0.96 for miscalibrated models, where the percentile, BCa and "
+    "studentized intervals covered 0.69-0.92; docs/calibration.md)",
+)
+
+
 def calibration_error_kernel(
     name: str,
     y_true: Any,
@@ -277,37 +292,45 @@ def calibration_error_kernel(
     mode: str = "auto",
     pos_label: Any = None,
     labels: Any = None,
-    debias: bool = False,
+    debias: bool = True,
 ) -> AdditiveKernel:
     """Kernel of ``ece``, ``ece_debiased`` or ``mce`` (see the module docstring).
 
     ``mode="auto"``: ``"positive"`` for one column of P(positive), ``"top_label"`` for a
-    matrix of class probabilities.
+    matrix of class probabilities.  ``debias`` (``ece`` only): Kumar et al.'s (2019)
+    normal-approximation debiasing of the l1 ECE (default), or the plug-in ECE of Naeini
+    et al. and Guo et al. (``debias=False``); the kernel's ``details`` hold the plug-in
+    value and the subtracted bias either way.
     """
     n_bins = _check_options(n_bins, strategy, mode)
+    debias = check_flag("debias", debias)
     p0 = np.asarray(y_score, dtype=float)
     if mode == "auto":
         mode = "positive" if (p0.ndim == 1 or p0.shape[1] == 1) else "top_label"
     p, y = _columns(name, y_true, y_score, pos_label, labels, mode)
     phi = _binned_phi(p, y, n_bins, strategy)
     c = p.shape[1]
+    total = phi.sum(axis=0)[None, :]
+    plug_in = float(_ece(c, n_bins)(total)[0])
     if name == "ece" and debias:
         kernel: AdditiveKernel = AdditiveKernel(phi, _ece_normal_debiased(c, n_bins), (), "ece")
-        kernel.bounds = (-1.0, 1.0)
-        return kernel
-    if name == "ece":
+        kernel.auto_method = DEBIASED_AUTO  # type: ignore[attr-defined]
+        kernel.details = {  # type: ignore[attr-defined]
+            "plug_in": plug_in,
+            "bias": plug_in - float(kernel.g(total)[0]),
+        }
+    elif name == "ece":
         kernel = AdditiveKernel(phi, _ece(c, n_bins), (), "ece")
+        kernel.details = {"plug_in": plug_in}  # type: ignore[attr-defined]
     elif name == "mce":
         kernel = _NoGradient(phi, _mce(c, n_bins), (), "mce")
     else:
         kernel = _NoGradient(phi, _ece_debiased(c, n_bins), (), "ece_debiased")
     kernel.bounds = (0.0, 1.0)
     if name in ("ece", "mce"):
-        value = float(kernel.g(phi.sum(axis=0)[None, :])[0])
         ece0, _ = _calibrated_noise(phi, c, n_bins)
         # the maximum's noise is larger than the mean's: compare the ECE in both cases
-        ece = value if name == "ece" else float(_ece(c, n_bins)(phi.sum(axis=0)[None, :])[0])
-        _warn_near_zero(name if name == "ece" else "mce (the ECE of its bins)", ece, ece0)
+        _warn_near_zero(name if name == "ece" else "mce (the ECE of its bins)", plug_in, ece0)
     return kernel
 
 
