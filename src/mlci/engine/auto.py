@@ -92,7 +92,7 @@ def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[s
     """``(method, reason)`` for ``method="auto"``."""
     preferred = getattr(kernel, "auto_method", None)
     if preferred is not None:  # a kernel's own rule, from its coverage study (the debiased ECE)
-        return preferred  # type: ignore[no-any-return]
+        return preferred
     if unsupported is not None:
         return "bca", f"bca: the linearized methods are unavailable ({unsupported})"
     if kernel.proportion is not None and kernel.shape == ():
