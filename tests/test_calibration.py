@@ -240,11 +240,20 @@ def test_auto_methods_and_intervals():
     assert res.details["bias"] > 0
     assert got == {
         "ece": "normal",  # the debiased ECE: its coverage study (docs/calibration.md)
-        "ece_debiased": "bca",  # a clipped square root: no derivative at 0
+        "ece_debiased": "normal",  # the closest to its level (docs/calibration.md), warned
         "mce": "bca",  # a maximum
         "calibration_slope": "studentized",
         "brier_uncertainty": "bca",
     }
+
+
+def test_debiased_l2_error_warns_that_no_interval_held():
+    y, p = _binary(3, power=2.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", IrregularEstimandWarning)
+        with pytest.raises(IrregularEstimandWarning, match="No interval of 'ece_debiased'"):
+            value("ece_debiased", y, p)
+        value("ece", y, p)  # the debiased l1 ECE of a miscalibrated model: no warning
 
 
 def test_near_zero_calibration_error_warns():

@@ -140,8 +140,11 @@ def test_bleu_metric_through_drivers(corpus):
     assert res.estimate == pytest.approx(
         sacrebleu.corpus_bleu(corpus.systems["sys0"], corpus.references).score, abs=1e-12
     )
-    assert res.method == "studentized"
+    assert res.method == "studentized"  # independent segments
     assert res.bounds == (0.0, 100.0)
+    docs = np.arange(len(st["sys0"])) // 10
+    # over documents: the logit t interval (docs/validation.md, corpus MT metrics)
+    assert mlci.bootstrap_ci(st["sys0"], metric="bleu", conditions=docs, rng=0).method == "logit_t"
     cmp_ = mlci.compare(None, st, metric="bleu", rng=0, n_resamples=200)
     d = cmp_.difference("sys0", "sys2")
     assert d.estimate == pytest.approx(res.estimate - cmp_.systems["sys2"].estimate, abs=1e-12)

@@ -57,6 +57,7 @@ __all__ = [
     "design_diagnostics",
     "edge_fallback_applies",
     "edge_reason",
+    "kernel_auto_method",
     "proportion_method",
     "single_unit_method",
     "smaller_class",
@@ -90,8 +91,8 @@ MIN_CLASS_CONDITIONS = 30
 
 def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[str, str]:
     """``(method, reason)`` for ``method="auto"``."""
-    preferred = getattr(kernel, "auto_method", None)
-    if preferred is not None:  # a kernel's own rule, from its coverage study (the debiased ECE)
+    preferred = kernel_auto_method(kernel, plan)
+    if preferred is not None:
         return preferred
     if unsupported is not None:
         return "bca", f"bca: the linearized methods are unavailable ({unsupported})"
@@ -109,6 +110,20 @@ def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[s
         "studentized: bootstrap-t with the linearized standard error of every replicate, "
         "on the logit scale when the metric is bounded"
     )
+
+
+def kernel_auto_method(kernel: Kernel, plan: Any) -> tuple[str, str] | None:
+    """A kernel's own ``method="auto"`` rule, read off its family's coverage study.
+
+    ``kernel.auto_method`` is ``(method, reason)``, or a function of the resampling plan
+    giving that or None (then the rules of :func:`choose_method` apply): the debiased ECE
+    (normal; docs/calibration.md), corpus BLEU and chrF over documents (logit t;
+    docs/validation.md, "Corpus MT metrics and IR measures").
+    """
+    rule = getattr(kernel, "auto_method", None)
+    if callable(rule):
+        rule = rule(plan)
+    return rule
 
 
 #: the start of ``method_reason`` when a decision metric of two classes with fewer than

@@ -231,6 +231,24 @@ class CorpusKernel(AdditiveKernel):
     in any order and the fused values equal :meth:`evaluate`'s bit for bit.
     """
 
+    def auto_method(self, plan: Any) -> tuple[str, str] | None:
+        """``method="auto"`` over documents (conditions): the logit t interval.
+
+        In the coverage study (docs/validation.md, "Corpus MT metrics and IR measures";
+        1,000 draws of 10-200 documents each) it covered 0.937-0.959 for BLEU and
+        0.942-0.964 for chrF, where the studentized interval covered 0.924-0.952 (0.924
+        over 15 documents, 0.939 on average).  Over independent segments: None (the
+        studentized interval, 0.952 over 400 segments).
+        """
+        if getattr(plan, "unit_of_sample", None) is None:
+            return None
+        return (
+            "logit_t",
+            "logit_t: a corpus score over documents (t interval on the logit scale with the "
+            "CR2 standard error; in mlci's coverage study it held 0.937-0.964 over 10-200 "
+            "documents, where the studentized interval covered 0.924-0.952)",
+        )
+
     def _grad_s(self, s: np.ndarray, values: np.ndarray) -> np.ndarray:
         h = _STEP * np.maximum(np.abs(s), 1.0)
         grad = np.empty_like(s)

@@ -64,7 +64,7 @@ def mt_ci(
     >>> c = synthetic_corpus(300, rng=0)
     >>> res = mt_ci(c.systems["sys0"], c.references, conditions=c.documents, rng=0)
     >>> res.metric, res.method, bool(res.confidence_interval.low < res.estimate)
-    ('bleu', 'studentized', True)
+    ('bleu', 'logit_t', True)
     """
     key = _metric_key(metric)
     _, ker = split_options(key, metric_kwargs)

@@ -192,17 +192,19 @@ def _calibration_table(
             if any(issubclass(w.category, IrregularEstimandWarning) for w in caught):
                 flag = " *"
                 notes.append(name)
-            rows.append(
-                [name, metric + flag, _num(res.estimate), _num(low), _num(high), res.method]
-            )
+            label = metric + flag
+            if "plug_in" in res.details and "bias" in res.details:  # the debiased ECE
+                label += f" (plug-in {_num(res.details['plug_in'])})"
+            rows.append([name, label, _num(res.estimate), _num(low), _num(high), res.method])
     calib.tables.append(
         _table(None, ["system", "metric", "estimate", "low", "high", "method"], rows, 2)
     )
     if notes:
         calib.paragraphs.append(
-            "* near zero (within twice what the bins' noise gives a calibrated model): the "
-            "calibration error is biased upward there and its interval may miss; trust the "
-            "slope and intercept (docs/calibration.md)."
+            "* near zero (within twice what the bins' noise gives a calibrated model): no "
+            "interval of a binned calibration error is known to hold there (the population "
+            "value sits on the edge of its range); trust the slope and intercept "
+            "(docs/calibration.md)."
         )
 
 
