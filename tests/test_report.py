@@ -178,3 +178,16 @@ def test_report_group_nested_in_conditions_says_why_in_its_own_column(tmp_path, 
     # text columns left-aligned, numbers right-aligned
     assert "| --- | --- | --: | --: | --: | --: | --- |" in text
     assert "atoms" not in text and "kernel" not in text
+
+
+@pytest.mark.filterwarnings("ignore::mlci.IrregularEstimandWarning")  # a near-zero ECE
+def test_calibration_table_shows_the_debiased_ece_and_its_plug_in(html_report):
+    # the report's ECE is the API's (debiased by default), its plug-in value beside it
+    d = load_example(as_frame=False)
+    res = mlci.bootstrap_ci(
+        d["is_angry"], d["score_angry"], metric="ece", conditions=d["speaker"],
+        n_resamples=100, rng=3, method="percentile",
+    )  # fmt: skip
+    text = re.sub(r"<td class=\"\">", "<td>", html_report.read_text())
+    # (a near-zero ECE is flagged "ece *")
+    assert f"(plug-in {res.details['plug_in']:.4f})</td><td>{res.estimate:.4f}</td>" in text
