@@ -17,6 +17,9 @@ Do the 95% intervals of ``method="auto"`` contain the population value 95% of th
   nDCG@10 and AP computed once by ir_measures.  The truth is the population mean.  A
   test collection is ``Q`` queries drawn at random; designs: nDCG@10 with 50 and 25
   queries, AP with 50, and the paired nDCG@10 difference with 50.
+* **WER** -- corpus WER (errors / reference words) of a population of 2,000 speakers x 10
+  utterances (:func:`_wer_design`); designs: 40 speakers (resampled whole) and 400
+  independent utterances.
 
 Scale: ``MLCI_SLOW_SCALE`` (0.1 in CI) multiplies the 2,000 experiments per design (at
 least 200) and B = 1,000 replicates (at least 400).  The numbers in docs/validation.md
@@ -155,6 +158,33 @@ def _ir_design(pop, measure, n_queries, paired=False):
     return hits, float(np.mean(widths)), warned, res.method
 
 
+def _wer_design(n_speakers=None, n_utterances=None):
+    """Corpus WER (errors / reference words): a population of 2,000 speakers with 10
+    utterances each, a speaker's error rate ~ Beta(2, 18) (mean 0.1), 3-29 words an
+    utterance, errors ~ Binomial(words, rate); the truth is the population's WER."""
+    pop = np.random.default_rng(99)
+    rate = pop.beta(2, 18, 2000)
+    words = pop.integers(3, 30, (2000, 10))
+    errors = pop.binomial(words, rate[:, None])
+    truth = errors.sum() / words.sum()
+    rng = np.random.default_rng(2025)
+    hits, widths = 0, []
+    for e in range(N_EXPERIMENTS):
+        if n_speakers is not None:
+            pick = rng.integers(0, 2000, n_speakers)
+            w, err = words[pick].ravel(), errors[pick].ravel()
+            cond = np.repeat(np.arange(n_speakers), 10)
+        else:
+            k = rng.integers(0, words.size, n_utterances)
+            w, err, cond = words.ravel()[k], errors.ravel()[k], None
+        res = mlci.bootstrap_ci(
+            w, err, metric="wer", conditions=cond, n_resamples=N_RESAMPLES, rng=e
+        )
+        hits += _covers(res, truth)
+        widths.append(np.diff(res.confidence_interval)[0])
+    return hits, float(np.mean(widths)), 0, res.method
+
+
 MT_DESIGNS = {
     "bleu, 40 documents": {"metric": "bleu", "n_docs": 40},
     "bleu, 15 documents": {"metric": "bleu", "n_docs": 15},
@@ -191,6 +221,18 @@ def test_mt_coverage(mt_population, name):
     hits, width, warned, method = _mt_design(mt_population, **MT_DESIGNS[name])
     _check(name, hits, width, warned, method)
     print(f"({time.time() - t0:.0f} s)")
+
+
+WER_DESIGNS = {
+    "wer, 40 speakers": {"n_speakers": 40},
+    "wer, 400 utterances iid": {"n_utterances": 400},
+}
+
+
+@pytest.mark.parametrize("name", list(WER_DESIGNS))
+def test_wer_coverage(name):
+    hits, width, warned, method = _wer_design(**WER_DESIGNS[name])
+    _check(name, hits, width, warned, method)
 
 
 @pytest.mark.parametrize("name", list(IR_DESIGNS))
