@@ -34,7 +34,8 @@ import numpy as np
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
 from ..classical.pvalues import t_pvalues
-from ..comparison.paired import ComparisonResult, PairDifference, compare
+from ..comparison.paired import compare
+from ..comparison.paired_results import ComparisonResult, PairDifference
 from ..engine.auto import warn_paired
 from ..engine.intervals import studentized_interval, studentized_pvalue, t_interval
 from ..feedback import reports_progress
