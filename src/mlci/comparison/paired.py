@@ -38,7 +38,6 @@ from ..engine.bootstrap import (
     run_replicates,
     single_threaded_blas,
 )
-from ..engine.intervals import edge_dominated, quantiles, studentized_pvalue
 from ..engine.linearize import Linearization
 from ..engine.nested import plan_for_conditions
 from ..exceptions import DegenerateIntervalWarning, InvalidReplicatesWarning
@@ -50,6 +49,7 @@ from ..inputs import (
     check_positive_int,
     fill_doc,
 )
+from ..intervals.bootstrap import edge_dominated, quantiles, studentized_pvalue
 from ..metrics import METRICS, SCORE_STATISTICS, get_kernel, metric_params
 from ..metrics import higher_is_better as metric_direction
 from ..results import BootstrapResult, ConfidenceInterval, per_confidence_level
