@@ -60,9 +60,13 @@ def quantiles(dist: np.ndarray, probs: np.ndarray) -> np.ndarray:
     frac = pos - np.floor(pos)
     v_lo = np.take_along_axis(s, lo[None, ...], axis=0)[0]
     v_hi = np.take_along_axis(s, hi[None, ...], axis=0)[0]
-    # written as lo + frac*(hi-lo) would give NaN for lo = hi = inf; handle equal values
+    # written as lo + frac*(hi-lo) would give NaN for lo = hi = inf, and for lo = -inf
+    # below a finite hi (a bootstrap-t tail holding infinite t*): the interpolation between
+    # an infinite order statistic and a finite one is that infinity
     with np.errstate(invalid="ignore"):
         out = np.where((v_hi == v_lo) | (frac == 0), v_lo, v_lo + frac * (v_hi - v_lo))
+        out = np.where(np.isneginf(v_lo) & np.isfinite(v_hi), -np.inf, out)
+        out = np.where(np.isposinf(v_hi) & np.isfinite(v_lo) & (frac > 0), np.inf, out)
     return np.where(n_valid > 0, out, np.nan)
 
 
