@@ -72,7 +72,7 @@ def groups_study(reps: int, d: float = 2.0, n_small: int = 15, n_large: int = 15
                         method=m, rng=r, n_resamples=1000, n_jobs=1, **kw,
                     ).to_frame()  # fmt: skip
             for m, f in frames.items():
-                for i, row in f.reset_index(drop=True).iterrows():
+                for _i, row in f.reset_index(drop=True).iterrows():
                     grp = row.iloc[0]
                     j = 0 if metric == "eer" else thresholds.index(row["threshold"])
                     key = f"{metric} {grp}" + ("" if metric == "eer" else f" t={row['threshold']}")
