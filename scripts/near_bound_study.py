@@ -29,6 +29,7 @@ import numpy as np
 import mlci
 from mlci import simulate
 from mlci.engine import intervals
+from mlci.simulation.data import _cell_metric  # the metric from cell probabilities
 
 METRICS = ("f1", "mcc", "balanced_accuracy", "cohen_kappa")
 
@@ -39,7 +40,7 @@ def _truth(metric: str, prev: float, err: float) -> float:
     if metric == "cohen_kappa":
         po, pe = tp + tn, (tp + fp) * (tp + fn) + (tn + fn) * (tn + fp)
         return (po - pe) / (1 - pe)
-    return simulate._cell_metric(metric, tp, fp, fn, tn)
+    return _cell_metric(metric, tp, fp, fn, tn)
 
 
 def iid(n: int, metric: str, prev: float, err: float):

@@ -35,11 +35,12 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
 Every driver resolves ``"auto"`` by these rules: the kernel drivers (``bootstrap_ci``,
 ``compare``, ``ConfusionMatrix.bootstrap_ci``, ``reduce_table``/``reduce_ci``) through
 :func:`choose_method`; the score drivers (``Scores.bootstrap_ci``, ``auc_ci``,
-``operating_point_ci``, ``eer_ci``, ``dcf_ci``, ``cllr_ci``), which have no linearized
-standard error, get BCa with :data:`mlci.inputs.AUTO_BCA_REASON` (the rule above for a
-design without a linearization).  ``roc_band``/``roc_with_ci`` (bands),
-``metric_by_group`` and ``trial_bootstrap_ci`` default to ``"percentile"`` (docs/guide.md,
-section 2, says why).
+``operating_point_ci``, ``eer_ci``, ``dcf_ci``, ``cllr_ci``), ``metric_by_group`` and
+``trial_bootstrap_ci``, which have no linearized standard error, get BCa with
+:data:`mlci.inputs.AUTO_BCA_REASON` (the rule above for a design without a
+linearization; for the last two docs/validation.md, section 5, compares it with their
+former default, percentile).  ``roc_band``/``roc_with_ci`` (bands) default to
+``"percentile"`` (docs/guide.md, section 2, says why).
 """
 
 from __future__ import annotations

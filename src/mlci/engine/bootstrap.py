@@ -526,8 +526,9 @@ def finish_bootstrap(
         warn(
             f"{n_resamples} replicates are too few for a {confidence_level:.4g} "
             f"{used} interval of {name!r}: about {tail:.2g} replicate(s) lie beyond a "
-            f"bound (fewer than {MIN_TAIL_REPLICATES:g}), so the bound is the most extreme "
-            f"replicate or next to it. Use n_resamples >= {_advised(confidence_level)}.",
+            f"bound (fewer than {MIN_TAIL_REPLICATES:g}), so the tail probability the bound "
+            "stands for has a Monte Carlo error of more than 45% of itself. Use "
+            f"n_resamples >= {_advised(confidence_level)}.",
             FewResamplesWarning,
         )
     if extra.get("edge_dominated"):
