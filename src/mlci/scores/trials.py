@@ -687,8 +687,9 @@ def trial_bootstrap_ci(
         As in :func:`mlci.bootstrap_ci` (BCa uses a delete-one-speaker jackknife).
         ``method="auto"`` (the default) is BCa, as for every driver without a linearized
         standard error (:mod:`mlci.engine.auto`; docs/validation.md, "metric_by_group and
-        trial_bootstrap_ci" has its coverage against percentile's).  The intervals of ``"eer"``, ``"roc_auc"`` and ``"average_precision"`` stay in [0, 1].
-        A list of levels returns a tuple of results, one per level (same replicates).
+        trial_bootstrap_ci" has its coverage against percentile's).  The intervals of
+        ``"eer"``, ``"roc_auc"`` and ``"average_precision"`` stay in [0, 1].  A list of
+        levels returns a tuple of results, one per level (same replicates).
     batch, n_jobs, max_memory
         Engine knobs; they never change the result.
     progress : bool, default False
