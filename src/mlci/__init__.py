@@ -20,7 +20,6 @@ __version__ = "0.1.0"
 
 #: submodule (relative to ``mlci``) -> the public names it defines, imported on first use
 _EXPORTS: dict[str, tuple[str, ...]] = {
-    "agreement": ("agreement_ci",),
     "backends": ("AtomTable", "reduce_ci", "reduce_table"),
     "classical.auc": (
         "delong_ci",
@@ -74,14 +73,16 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "comparison.equivalence": ("mcnemar_margin_test", "paired_margin_test"),
     "comparison.margins": ("MarginTest",),
-    "comparison.paired": ("ComparisonResult", "PairDifference", "compare"),
+    "comparison.paired": ("compare",),
+    "comparison.paired_results": ("ComparisonResult", "PairDifference"),
     "comparison.permutation": ("permutation_test",),
     "compat": ("evaluate_with_conf_int",),
-    "correlations": ("compare_correlations", "correlation_ci", "williams_test"),
     "engine.bootstrap": ("bootstrap_ci",),
     "inputs.config": ("config_context", "get_config", "set_config"),
     "engine.nested": ("make_nested_plan",),
     "engine.replicates": ("bca_ci",),
+    "fields.agreement": ("agreement_ci",),
+    "fields.correlations": ("compare_correlations", "correlation_ci", "williams_test"),
     "exceptions": (
         "DegenerateIntervalWarning",
         "FewConditionsWarning",
@@ -145,6 +146,7 @@ _SUBMODULES = frozenset(
         "engine",
         "exceptions",
         "feedback",
+        "fields",
         "inputs",
         "intervals",
         "io",
