@@ -67,7 +67,7 @@ class FewResamplesWarning(MlciWarning):
     200 at 95%, 1,000 at 99%) the tail probability the bound stands for has a Monte Carlo
     error of more than 45% of itself (``-B 50`` at 95%: 1.25 replicates; a 99.99%
     interval from 1,000 replicates: 0.05), and the warning is given
-    (:data:`mlci.engine.intervals.MIN_TAIL_REPLICATES` says why 5).  BCa and the
+    (:data:`mlci.intervals.bootstrap.MIN_TAIL_REPLICATES` says why 5).  BCa and the
     studentized interval need more for a stable bound: Davison & Hinkley (1997, sec.
     5.2.3) advise 999 at 95%, the default; Efron & Tibshirani (1993, sec. 19.3)
     1,000-2,000 for intervals.
