@@ -30,7 +30,12 @@ import numpy as np
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
 from ..classical.pvalues import t_pvalues
-from ..engine.auto import edge_fallback_applies, proportion_method, warn_paired
+from ..engine.auto import (
+    edge_fallback_applies,
+    proportion_method,
+    warn_no_spread_pairs,
+    warn_paired,
+)
 from ..engine.bootstrap import (
     finish_bootstrap,
     kernel_jackknife,
@@ -537,6 +542,7 @@ def compare(
         details["no_spread_pairs"] = [
             f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(flat)
         ]
+        details["no_spread_warning"] = warn_no_spread_pairs(details["no_spread_pairs"], mname)
     fallback = [
         f"{names[i]} - {names[j]}"
         for (i, j), r in zip(pairs, pair_results, strict=True)

@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import FewConditionsWarning, NearBoundWarning
+from ..exceptions import DegenerateIntervalWarning, FewConditionsWarning, NearBoundWarning
 from ..feedback import warn
 from ..metrics import Kernel
 
@@ -62,6 +62,7 @@ __all__ = [
     "single_unit_method",
     "smaller_class",
     "warn_near_bound",
+    "warn_no_spread_pairs",
     "warn_outside_map",
     "warn_paired",
 ]
@@ -392,4 +393,28 @@ def warn_paired(effective_conditions: float | None) -> str | None:
         "intervals and p-values as optimistic, or collect more conditions."
     )
     warn(text, FewConditionsWarning)
+    return text
+
+
+def warn_no_spread_pairs(pairs: list[str], metric: str) -> str:
+    """Warn (and return the message) for paired differences without bootstrap spread.
+
+    Two systems that agree on every sample that matters (no discordant sample) give a
+    difference of exactly 0 in every replicate: the interval is [0, 0], p = 1.  That says
+    the test set holds no discordant sample, not that the difference is 0.  In the design
+    search (docs/validation.md, section 5, design #51: an accuracy difference of 0.0037
+    over 350 samples and 51 conditions, about 1.3 discordant samples expected) 21% of the
+    test sets had none; their [0, 0] never covered, while every test set with at least one
+    discordant sample covered (coverage 0.79 overall, 1.00 given a discordant sample).
+    """
+    text = (
+        f"The difference(s) {', '.join(pairs)} of {metric!r} have no bootstrap spread: the "
+        "systems agree on every sample (no discordant sample), so the interval is [0, 0] "
+        "and p = 1. That shows no disagreement in this test set, not a difference of "
+        "exactly 0 (in mlci's design search, docs/validation.md section 5, the [0, 0] "
+        "interval of a true accuracy difference of 0.0037 over 350 samples never covered "
+        "it). For accuracy, mlci.paired_proportion_diff_ci(mlci.paired_table(...)) gives "
+        "an interval from the discordant counts; otherwise collect more samples."
+    )
+    warn(text, DegenerateIntervalWarning)
     return text
