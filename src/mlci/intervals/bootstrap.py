@@ -32,6 +32,7 @@ __all__ = [
     "acceleration",
     "bootstrap_interval",
     "edge_dominated",
+    "effective_binomial_interval",
     "interval_from_replicates",
     "logit_t_interval",
     "quantiles",
@@ -297,6 +298,8 @@ def studentized_interval(
     bounds: tuple[float, float] | None = None,
     df: float | None = None,
     edge_fallback: bool = True,
+    edge_method: str = "logit_t",
+    iid: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """Bootstrap-t interval (Efron & Tibshirani 1993, ch. 12.5; Hall 1992, sec. 3.5).
 
@@ -323,6 +326,13 @@ def studentized_interval(
     quantiles (the percentile interval when ``df`` is None).  In the near-bound
     simulation (docs/validation.md, "Near the bounds") it covered 0.98-1.00 on those
     test sets where BCa covered 0.90-0.99; ``info["edge_fallback"]`` counts them.
+    With ``edge_method="clopper_pearson"`` (the decision metrics: :func:`mlci.engine.auto.
+    edge_fallback_options`) the analytic interval is instead
+    :func:`effective_binomial_interval`, Clopper-Pearson on the effective sample size of
+    the same standard error (``df`` adjusts it unless ``iid``): it covered as much or
+    more in every design of that simulation, and is narrower than the logit t interval,
+    whose far bound with one or two errors is 1.3-1.7 times BCa's width for MCC and
+    kappa (Clopper-Pearson: 1.1-1.4).
     With ``edge_fallback=False`` (the ranking metrics, where neither held) the
     studentized interval is kept and ``info["edge_dominated"]`` counts those elements.
     With no infinite t* (every design away from the edge) nothing changes.
@@ -354,7 +364,17 @@ def studentized_interval(
     if np.any(edge) and not edge_fallback:
         info["edge_dominated"] = int(np.sum(edge))
     elif np.any(edge):
-        if df is not None:
+        if df is not None and edge_method == "clopper_pearson" and bounds is not None:
+            fb = "clopper_pearson"
+            el, eh, _ = effective_binomial_interval(
+                theta_hat,
+                se_hat,
+                None if iid else df,
+                confidence_level=confidence_level,
+                alternative=alternative,
+                bounds=bounds,
+            )
+        elif df is not None:
             fb = "logit_t"
             el, eh, _ = logit_t_interval(
                 theta_hat,
@@ -549,6 +569,64 @@ def wilson_interval(
     return low, high, info
 
 
+def effective_binomial_interval(
+    theta_hat: Any,
+    se_hat: Any,
+    df: float | None,
+    *,
+    confidence_level: float,
+    alternative: str = "two-sided",
+    bounds: tuple[float, float] = (0.0, 1.0),
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """Clopper-Pearson's interval on the effective sample size (Korn & Graubard 1998).
+
+    The metric is rescaled to ``u`` in [0, 1] on its range (``bounds``); the effective
+    sample size ``n* = u (1 - u) / se_u^2`` is the binomial size with the same standard
+    error, times ``(z / t_df)^2`` with ``df`` degrees of freedom (conditions), and
+    ``k* = u n*`` the effective count.  The bounds are Clopper & Pearson's (1934) beta
+    quantiles at those (non-integer) counts: ``Beta(a/2; k*, n* - k* + 1)`` and
+    ``Beta(1 - a/2; k* + 1, n* - k*)``.  Korn & Graubard (1998, "Confidence intervals for
+    proportions with small expected number of positive counts estimated from survey
+    data", *Survey Methodology* 24, 193-201) propose it for a proportion from a complex
+    survey with few events, where Wald-type intervals fail; for a proportion of ``n``
+    independent samples (``n* = n``) it is the exact interval.  mlci uses it where the
+    bootstrap-t interval of a decision metric is edge-dominated (:func:`edge_dominated`):
+    a handful of errors.  NaN (``info["undefined"]``) where the estimate is on the edge
+    of the range or the standard error is 0.
+
+    Examples
+    --------
+    >>> low, high, _ = effective_binomial_interval(0.99, np.sqrt(0.99 * 0.01 / 100), None,
+    ...                                            confidence_level=0.95)
+    >>> round(float(low), 4), round(float(high), 4)  # scipy binomtest(99, 100): exact
+    (0.9455, 0.9997)
+    """
+    from scipy.stats import beta
+
+    theta_hat = np.asarray(theta_hat, dtype=float)
+    se_hat = np.asarray(se_hat, dtype=float)
+    lo, hi = float(bounds[0]), float(bounds[1])
+    p_lo, p_hi = _tails(confidence_level, alternative)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        u = (theta_hat - lo) / (hi - lo)
+        se_u = se_hat / (hi - lo)
+        n = u * (1 - u) / se_u**2
+        if df is not None:
+            z = float(ndtri(p_hi))
+            n = n * (z / float(_t_quantile(p_hi, df))) ** 2
+        k = u * n
+        bad = ~((u > 0) & (u < 1) & (se_u > 0) & np.isfinite(n))
+        kk, nn = np.where(bad, 0.5, k), np.where(bad, 1.0, n)
+        low = lo + (hi - lo) * beta.ppf(p_lo, kk, nn - kk + 1)
+        high = lo + (hi - lo) * beta.ppf(p_hi, kk + 1, nn - kk)
+    info: dict[str, Any] = {"effective_n": n if np.ndim(n) else float(n)}
+    if np.any(bad):
+        info["undefined"] = int(np.sum(bad))
+        low, high = np.where(bad, np.nan, low), np.where(bad, np.nan, high)
+    low, high = _one_sided(np.asarray(low), np.asarray(high), alternative, bounds)
+    return low, high, info
+
+
 def _warn_zero_standard_error(se: Any, hint: str) -> None:
     """Warn where a t interval collapses to the estimate: a standard error of exactly 0.
 
@@ -625,6 +703,8 @@ def interval_from_replicates(
                 bounds=bounds,
                 df=linear.get("df"),
                 edge_fallback=linear.get("edge_fallback", True),
+                edge_method=linear.get("edge_method", "logit_t"),
+                iid=bool(linear.get("iid")),
             )
         if method == "t":
             low, high, info = t_interval(
