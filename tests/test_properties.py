@@ -260,6 +260,8 @@ def test_99_interval_contains_95(driver: Driver, d: Data) -> None:
 
 
 REREAD = [d for d in BOOTSTRAP + SCORES if "bca" not in d.name]
+
+
 @pytest.mark.parametrize("driver", REREAD, ids=[d.name for d in REREAD])
 @settings(PROPERTY, max_examples=15)
 @given(d=datasets())

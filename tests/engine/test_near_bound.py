@@ -70,9 +70,8 @@ def test_effective_binomial_interval_is_clopper_pearson_for_a_proportion():
 
     for k, n in ((99, 100), (197, 200), (3, 500), (1, 100)):
         p = k / n
-        got = effective_binomial_interval(
-            p, np.sqrt(p * (1 - p) / n), None, confidence_level=0.95
-        )[:2]
+        se = np.sqrt(p * (1 - p) / n)
+        got = effective_binomial_interval(p, se, None, confidence_level=0.95)[:2]
         # statsmodels: the exact (Clopper-Pearson) interval, method="beta"
         assert_allclose(got, proportion_confint(k, n, method="beta"), rtol=1e-10)
     # MCC's range (-1, 1): the same interval on the rescaled value
