@@ -1004,7 +1004,8 @@ def test_cli_doc_examples_print_what_the_doc_shows(capsys, monkeypatch, command,
 def test_ci_one_error_in_100_is_not_the_range(tmp_path, capsys):
     # issue 20: `mlci ci` on 100 samples with 1 error printed f1 0.9901 [0.0000, 0.9988],
     # mcc [-1.0000, 0.9972]; the default interval is now Clopper-Pearson on the effective
-    # sample size there (wt-auto2; the logit t interval before), labelled 'studentized'
+    # sample size there (Korn & Graubard; the logit t interval before), labelled
+    # 'korn_graubard'
     # and the same as the library's default
     y = np.r_[np.ones(50, int), np.zeros(50, int)]
     p = y.copy()
@@ -1019,6 +1020,6 @@ def test_ci_one_error_in_100_is_not_the_range(tmp_path, capsys):
         low = r["confidence_interval"]["low"]
         assert low > 0.8, (metric, low)  # was 0.0 (f1) and -1.0 (mcc)
         ref = mlci.bootstrap_ci(y, p, metric=metric, rng=0)
-        assert ref.details["edge_fallback_method"] == "clopper_pearson"
+        assert ref.details["edge_fallback_method"] == "korn_graubard"
         assert low == pytest.approx(ref.confidence_interval.low, rel=1e-12)
-        assert r["method"] == "studentized"
+        assert r["method"] == "korn_graubard"

@@ -299,15 +299,15 @@ def test_99_interval_of_an_edge_tail_contains_95() -> None:
     # [0.064, 0.546] was used, which does not contain the 95% logit_t [0.141, 0.556].  The
     # interpolation is -inf now, the tail edge-dominated at every level up to 99%, and the
     # direct 99% call gives the re-read interval (logit_t [0.1046, 0.6388] then; the
-    # effective-n Clopper-Pearson of wt-auto2 now, labelled 'studentized').
+    # effective-n Clopper-Pearson now, labelled 'korn_graubard').
     y = np.array([int(c) for c in "0111101000000000000000011000001010101000"])
     pred = np.array([int(c) for c in "0011011100011010010111000101111101100100"])
     kw = {"metric": "f1", "rng": 0, "n_resamples": 200}
     r95 = quiet(mlci.bootstrap_ci, y, pred, **kw)
     direct = quiet(mlci.bootstrap_ci, y, pred, confidence_level=0.99, **kw)
     reread = quiet(r95.interval, confidence_level=0.99)
-    assert r95.method == direct.method == reread.method == "studentized"
-    assert direct.details["edge_fallback_method"] == "clopper_pearson"
+    assert r95.method == direct.method == reread.method == "korn_graubard"
+    assert direct.details["edge_fallback_method"] == "korn_graubard"
     np.testing.assert_allclose(direct.confidence_interval, reread.confidence_interval, rtol=1e-12)
     assert direct.confidence_interval.low <= r95.confidence_interval.low
     assert r95.confidence_interval.high <= direct.confidence_interval.high

@@ -95,9 +95,10 @@ def test_few_errors_get_bca_width_not_the_range(metric, n, k):
     # before the fix: the lower bound was the range's edge (0 or -1)
     assert auto.confidence_interval.low > lo_edge + 0.5
     assert_allclose(tuple(auto.confidence_interval), _cp_reference(auto), rtol=1e-10)
-    # labelled with the method that re-reads it; method_reason names the fallback
-    assert auto.method == "studentized"
-    assert auto.details["edge_fallback_method"] == "clopper_pearson"
+    # labelled with the interval it holds (a method= that gives it again);
+    # method_reason says why
+    assert auto.method == "korn_graubard"
+    assert auto.details["edge_fallback_method"] == "korn_graubard"
     assert "infinite bootstrap-t" in auto.details["method_reason"]
     assert "Clopper-Pearson" in auto.details["method_reason"]
     assert auto.details["edge_fallback"] == 1
@@ -185,11 +186,11 @@ def test_explicit_studentized_and_reread():
     # the same method; at 99% too (the rule decides alike up to 99%)
     again = st.interval()
     assert_allclose(tuple(again.confidence_interval), tuple(st.confidence_interval))
-    assert again.details["edge_fallback_method"] == "clopper_pearson"
-    assert again.method == st.method == "studentized"
+    assert st.details["edge_fallback_method"] == "korn_graubard"
+    assert again.method == st.method == "korn_graubard"
     direct = mlci.bootstrap_ci(y, p, metric="f1", rng=0, confidence_level=0.99)
     reread = st.interval(confidence_level=0.99)
-    assert reread.method == direct.method == "studentized"
+    assert reread.method == direct.method == "korn_graubard"
     assert_allclose(tuple(reread.confidence_interval), tuple(direct.confidence_interval))
     assert_allclose(tuple(direct.confidence_interval), _cp_reference(st, 0.99), rtol=1e-10)
 
@@ -280,7 +281,7 @@ def test_auto_few_positives_is_percentile_and_warned(metric: str) -> None:
     y[3 : 3 + MIN_CLASS] = 1
     pred[3 : 3 + MIN_CLASS] = 1
     res = mlci.bootstrap_ci(y, pred, metric=metric, rng=0, n_resamples=500)
-    assert res.method in ("studentized", "logit_t")  # near the bound: clopper_pearson
+    assert res.method in ("studentized", "korn_graubard")
     assert not res.details["method_reason"].startswith(FEW_CLASS_REASON)
     # an explicit method is kept (and warned about: outside the map)
     y[3 : 3 + MIN_CLASS] = 0
@@ -361,3 +362,24 @@ def test_average_precision_few_positives_far_end_is_warned() -> None:
             assert any(issubclass(w.category, NearBoundWarning) for w in seen), seed
             assert "warning" in res.details
     assert far >= 5  # the test exercises the case (7 of these 10 test sets)
+
+
+def test_korn_graubard_as_a_method_of_its_own():
+    # method="korn_graubard" asks for the near-bound interval directly: for accuracy of
+    # independent samples it is Clopper-Pearson's exact interval at the linearized
+    # effective size (scipy binomtest(99, 100) gives [0.94554, 0.99975]; the linearized
+    # standard error uses n - 1, hence the small difference), and on the edge of the range
+    # (100/100) the exact interval of the nominal size: binomtest(100, 100) [0.96378, 1]
+    y = np.r_[np.ones(70, int), np.zeros(30, int)]
+    p = y.copy()
+    p[0] = 0
+    one = mlci.bootstrap_ci(y, p, metric="accuracy", method="korn_graubard", rng=0)
+    assert one.method == "korn_graubard"
+    assert_allclose(tuple(one.confidence_interval), (0.94554, 0.99975), atol=5e-4)
+    none = mlci.bootstrap_ci(y, y, metric="accuracy", method="korn_graubard", rng=0)
+    assert_allclose(tuple(none.confidence_interval), (0.9637833073548094, 1.0), rtol=1e-12)
+    # an unbounded metric has no binomial counterpart: a clear error
+    with pytest.raises(ValueError, match=r"korn_graubard.*bounded"):
+        mlci.bootstrap_ci(
+            y.astype(float), p.astype(float), metric="mse", method="korn_graubard", rng=0
+        )

@@ -164,7 +164,7 @@ def edge_fallback_options(kernel: Kernel) -> dict[str, Any]:
     ``edge_warn`` (:func:`edge_fallback_applies`), and ``edge_method``, the interval given
     where the studentized one is edge-dominated.
 
-    ``"clopper_pearson"`` (:func:`mlci.intervals.bootstrap.effective_binomial_interval`,
+    ``"korn_graubard"`` (:func:`mlci.intervals.bootstrap.effective_binomial_interval`,
     Korn & Graubard's interval on the effective sample size) for every bounded metric but
     the ranking ones, which keep ``"logit_t"`` (their evidence, with a warning).  In the
     near-bound study (docs/validation.md, "Near the bounds"; 36 designs of F1, MCC,
@@ -175,7 +175,7 @@ def edge_fallback_options(kernel: Kernel) -> dict[str, Any]:
     and 1.31, before 1.70 and 1.64).
     """
     fallback, warns = edge_fallback_applies(kernel)
-    method = "logit_t" if kernel.name in RANKING_METRICS else "clopper_pearson"
+    method = "logit_t" if kernel.name in RANKING_METRICS else "korn_graubard"
     return {"edge_fallback": fallback, "edge_warn": warns, "edge_method": method}
 
 
@@ -211,15 +211,13 @@ def edge_reason(n_elements: int, fallback: str, size: int) -> str:
     "Near the bounds").
     """
     where = "" if size == 1 else f" for {n_elements} of {size} elements"
-    if fallback == "clopper_pearson":
+    if fallback == "korn_graubard":
         return (
-            f"clopper_pearson{where}: at least half of a tail's replicates have an "
+            f"korn_graubard{where}: at least half of a tail's replicates have an "
             "infinite bootstrap-t statistic (resamples on the edge of the metric's range or "
             "without spread, e.g. without a single error), so the studentized bound would "
             "be the range's edge; Clopper-Pearson's interval on the effective sample size of "
-            "the same standard error (Korn & Graubard 1998) is used instead (a result whose "
-            "every element got it is still labelled 'studentized', the method= that "
-            "re-reads it)"
+            "the same standard error (Korn & Graubard 1998) is used instead"
         )
     return (
         f"{fallback}{where}: at least half of a tail's replicates have an infinite "

@@ -542,8 +542,7 @@ def finish_bootstrap(
         ) + edge_reason(extra["edge_fallback"], extra["edge_fallback_method"], estimate.size)
         if extra["edge_fallback"] == estimate.size and extra["edge_fallback_method"] in (
             INTERVAL_METHODS
-        ):  # the result says the method it holds (if a method= can ask for it again;
-            # the Clopper-Pearson fallback is re-read through "studentized")
+        ):  # the result says the method it holds (a method= that gives it again)
             method = extra["edge_fallback_method"]
     valid = dist[~invalid_rows]
     with np.errstate(invalid="ignore"):

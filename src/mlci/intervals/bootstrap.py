@@ -44,7 +44,7 @@ __all__ = [
 ]
 
 #: interval methods that need the linearized standard error (engine/linearize.py)
-LINEARIZED_METHODS = ("studentized", "t", "logit_t", "wilson")
+LINEARIZED_METHODS = ("studentized", "t", "logit_t", "korn_graubard", "wilson")
 
 
 def quantiles(dist: np.ndarray, probs: np.ndarray) -> np.ndarray:
@@ -326,7 +326,7 @@ def studentized_interval(
     quantiles (the percentile interval when ``df`` is None).  In the near-bound
     simulation (docs/validation.md, "Near the bounds") it covered 0.98-1.00 on those
     test sets where BCa covered 0.90-0.99; ``info["edge_fallback"]`` counts them.
-    With ``edge_method="clopper_pearson"`` (the decision metrics: :func:`mlci.engine.auto.
+    With ``edge_method="korn_graubard"`` (the decision metrics: :func:`mlci.engine.auto.
     edge_fallback_options`) the analytic interval is instead
     :func:`effective_binomial_interval`, Clopper-Pearson on the effective sample size of
     the same standard error (``df`` adjusts it unless ``iid``): it covered as much or
@@ -364,8 +364,8 @@ def studentized_interval(
     if np.any(edge) and not edge_fallback:
         info["edge_dominated"] = int(np.sum(edge))
     elif np.any(edge):
-        if df is not None and edge_method == "clopper_pearson" and bounds is not None:
-            fb = "clopper_pearson"
+        if df is not None and edge_method == "korn_graubard" and bounds is not None:
+            fb = "korn_graubard"
             el, eh, _ = effective_binomial_interval(
                 theta_hat,
                 se_hat,
@@ -715,6 +715,41 @@ def interval_from_replicates(
                 alternative=alternative,
                 bounds=bounds,
             )
+            _warn_zero_standard_error(linear["standard_error"], degenerate_hint)
+            return low, high, info
+        if method == "korn_graubard":
+            if bounds is None or not np.all(np.isfinite(bounds)):
+                raise ValueError(
+                    "method='korn_graubard' (Clopper-Pearson on the effective sample size) "
+                    "needs a metric with a bounded range; this one is unbounded: use "
+                    "method='t' or 'studentized'."
+                )
+            low, high, info = effective_binomial_interval(
+                estimate,
+                linear["standard_error"],
+                None if linear.get("iid") else linear["df"],
+                confidence_level=confidence_level,
+                alternative=alternative,
+                bounds=bounds,
+            )
+            if "undefined" in info and linear.get("effective_n") is not None:
+                # an estimate on the edge of the range (no error at all): the exact
+                # interval of k = n or 0 of the nominal size n
+                n = np.asarray(linear["effective_n"], dtype=float)
+                u = (np.asarray(estimate, dtype=float) - bounds[0]) / (bounds[1] - bounds[0])
+                p_lo, p_hi = _tails(confidence_level, alternative)
+                from scipy.stats import beta
+
+                top = bounds[0] + (bounds[1] - bounds[0]) * beta.ppf(p_lo, n, 1)
+                bottom = bounds[0] + (bounds[1] - bounds[0]) * beta.ppf(p_hi, 1, n)
+                low = np.where(u >= 1, top, np.where(u <= 0, bounds[0], low))
+                high = np.where(u >= 1, bounds[1], np.where(u <= 0, bottom, high))
+                low, high = _one_sided(np.asarray(low), np.asarray(high), alternative, bounds)
+                info["fallback"] = (
+                    "korn_graubard undefined (the estimate on the edge of its range); the "
+                    "exact interval of the nominal size used"
+                )
+                return low, high, info
             _warn_zero_standard_error(linear["standard_error"], degenerate_hint)
             return low, high, info
         if method == "logit_t":
