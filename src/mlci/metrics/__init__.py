@@ -300,8 +300,9 @@ METRICS.update(
 # docs/agreement.md)
 _BINNED = ("n_bins", "strategy", "mode", "pos_label", "labels")
 _CALIBRATION = {
-    "ece": "expected calibration error, sum over bins of n_b/n |mean y - mean p| (options "
-    "n_bins=15, strategy='uniform'|'quantile', mode='positive'|'top_label'|'classwise')",
+    "ece": "expected calibration error, sum over bins of n_b/n |mean y - mean p|, debiased "
+    "as Kumar et al. 2019 (options n_bins=15, strategy='uniform'|'quantile', "
+    "mode='positive'|'top_label'|'classwise', debias=True; False: the plug-in)",
     "ece_debiased": "Kumar et al. (2019) debiased l2 calibration error (same options as ece)",
     "mce": "maximum calibration error over the non-empty bins (same options as ece)",
 }
