@@ -127,12 +127,25 @@ class ResamplingPlan:
         """The random generator of one block of one stream (a pure function of the seed)."""
         return block_generator(self.seed, stream, block)
 
-    def weights_for(self, keys: np.ndarray | None = None, m: int | None = None) -> AtomSampler:
+    def weights_for(
+        self,
+        keys: np.ndarray | None = None,
+        m: int | None = None,
+        *,
+        atom_rank: np.ndarray | None = None,
+    ) -> AtomSampler:
         """Bind the plan to atoms: ``keys[i]`` in ``[0, m)`` is the atom of sample ``i``.
 
         ``keys=None`` means every sample is its own atom (per-sample weights).
+        ``atom_rank`` (shape (m,)): a canonical order of the atoms (``Kernel.atom_rank``,
+        e.g. the ranking kernels' order by score).  The draws that go through the samples
+        (iid or within strata below the multinomial threshold, the second stage of
+        two-stage plans, the grouped jackknife) then go through them in that order
+        instead of the rows', so that a seed gives the same replicates for any order of
+        the rows.  The law of the counts is the same either way (the samples of one atom
+        are exchangeable).
         """
-        return AtomSampler(self, *bind_atoms(self.n_samples, keys, m))
+        return AtomSampler(self, *bind_atoms(self.n_samples, keys, m), atom_rank=atom_rank)
 
     def weights_for_table(
         self, group: np.ndarray | None, keys: np.ndarray, counts: np.ndarray, m: int
@@ -220,6 +233,7 @@ class AtomSampler(Sampler):
         m: int,
         *,
         table: tuple[np.ndarray | None, np.ndarray, np.ndarray] | None = None,
+        atom_rank: np.ndarray | None = None,
     ) -> None:
         self.plan = plan
         self.seed = plan.seed
@@ -266,7 +280,11 @@ class AtomSampler(Sampler):
                 # samples grouped by unit, for drawing inside each drawn unit (two-stage
                 # plans have per-sample arrays: weights_for_table refuses them)
                 assert keys is not None and plan.unit_of_sample is not None
-                order = np.argsort(plan.unit_of_sample, kind="stable")
+                order = (
+                    np.argsort(plan.unit_of_sample, kind="stable")
+                    if atom_rank is None
+                    else np.lexsort((atom_rank[keys], plan.unit_of_sample))  # unit, rank
+                )
                 self._unit_order_keys = keys[order]
             sizes = np.bincount(group, weights=row_counts, minlength=n_units).astype(np.intp)
             self._unit_sizes = sizes
@@ -302,6 +320,15 @@ class AtomSampler(Sampler):
                 (None if identity else keys) if idx is None else row_keys[idx]
                 for idx in self._strata
             ]
+            if atom_rank is not None and table is None:
+                # a stratum's samples in the atoms' canonical order: n uniform draws over
+                # them mapped to atoms have the same law as over the rows as given, and do
+                # not depend on the rows' order (the atoms in rank order, each repeated by
+                # its count: O(n + m log m), no sort of the samples)
+                ranked = np.argsort(atom_rank, kind="stable")
+                self._stratum_keys = [
+                    np.repeat(ranked, c[ranked].astype(np.intp)) for c in self._stratum_counts
+                ]
             # every atom holds one sample (e.g. distinct scores) and there are many: draw in
             # atom order, cache-locally (local_uniform_counts).  n draws over the samples,
             # mapped to atoms by a bijection, have the law of n draws over the atoms; the
@@ -320,6 +347,10 @@ class AtomSampler(Sampler):
             self._mode = "samples"
         self.block_size = int(np.clip(_BLOCK_ELEMENTS // max(cost, 1), 1, _MAX_BLOCK))
         self.unit_is_sample = plan.unit_of_sample is None
+        # the samples' atoms the grouped jackknife deals into groups (canonical order)
+        self._jack_keys = (
+            keys if keys is None or atom_rank is None else keys[np.argsort(atom_rank[keys])]
+        )
         # drawing n sample indices per replicate (iid without the multinomial, two-stage)
         draws_indices = not self._use_multinomial if self._mode == "samples" else plan.two_stage
         self.draw_bytes = 8.0 * 5 * n * draws_indices
@@ -513,7 +544,7 @@ class AtomSampler(Sampler):
         else:
             group = self.random_groups(plan.n_samples, max_groups)
             removed = sparse.csr_matrix(
-                (np.ones(plan.n_samples), (group, self.keys)), shape=(max_groups, self.m)
+                (np.ones(plan.n_samples), (group, self._jack_keys)), shape=(max_groups, self.m)
             )
             g = max_groups
             mult = np.ones(g)

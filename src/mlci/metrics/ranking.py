@@ -46,6 +46,16 @@ class _SortedScores(Kernel):
         keys[pos] = self.m_neg + inv_pos.reshape(-1)
         self.keys = keys
         self.m = self.m_neg + len(self.u_pos)
+        # the atoms in order of score, ties by the label as given (not by the class's
+        # role): the samplers draw through the samples in this order, so the replicates
+        # depend neither on the rows' order nor on pos_label (a swapped positive class
+        # sees the same draws: AUC -> 1 - AUC replicate by replicate)
+        label_code = np.unique(y_true, return_inverse=True)[1].reshape(-1)
+        code = np.zeros(self.m, dtype=np.intp)
+        code[keys] = label_code
+        by_score = np.lexsort((code, np.concatenate([self.u_neg, self.u_pos])))
+        self.atom_rank = np.empty(self.m, dtype=np.intp)
+        self.atom_rank[by_score] = np.arange(self.m)
         self.name = name
         self.shape = ()
 
