@@ -5,9 +5,10 @@ One generic test per invariant, run over a registry of drivers (scikit-learn's
 
 * the interval lies inside the metric's range, its width is finite and at most the range;
 * a 99% interval contains the 95% one read from the same replicates;
-* the result does not depend on the order of the rows (same ``rng``), where the engine
-  draws counts per atom;
-* integer ``sample_weight`` gives the estimate of repeated rows;
+* the result does not depend on the order of the rows (same ``rng``): decision metrics
+  where the engine draws counts per atom, ranking metrics (canonical draw order) always;
+* integer ``sample_weight`` gives the estimate of repeated rows, and
+  ``mlci.frequency_weights`` their interval;
 * rank metrics (ROC AUC, average precision, EER, rates at a fixed rate) do not change under
   a strictly increasing transform of the scores;
 * swapping the positive class maps the interval as the metric says (accuracy, MCC and
@@ -404,21 +405,42 @@ def test_integer_weights_estimate_equals_repeated_rows(driver: Driver, d: Data, 
     assert r.estimate == pytest.approx(s.estimate, rel=1e-10, abs=1e-12)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bootstrap_ci multiplies a row's bootstrap counts by its sample_weight (a "
-    "weighted row is resampled as one unit), so integer weights do not give the interval "
-    "of repeated rows (issue 20, item 3 asks that they do)",
-)
+# Integer weights as counts.  A plain `sample_weight` is a survey/importance weight (the
+# row is resampled as one unit carrying its weight, scale-invariant: Stata's pweight);
+# `mlci.frequency_weights(w)` declares counts (Stata's fweight): the interval of the
+# repeated rows, bit for bit (the gate repeats them).  Whole-number values never switch
+# between the two (issue 20, item 3).
+@pytest.mark.parametrize("driver", WEIGHTED, ids=[d.name for d in WEIGHTED])
+@settings(PROPERTY, max_examples=10)
+@given(d=datasets(max_n=120), wseed=st.integers(0, 2**32 - 1))
+def test_frequency_weights_interval_equals_repeated_rows(
+    driver: Driver, d: Data, wseed: int
+) -> None:
+    w = np.random.default_rng(wseed).integers(1, 4, len(d.y))
+    rep = Data(*(None if a is None else np.repeat(a, w, axis=0) for a in vars(d).values()))
+    r = driver.run(d, sample_weight=mlci.frequency_weights(w))
+    s = driver.run(rep)
+    assert r.estimate == s.estimate
+    assert r.method == s.method
+    np.testing.assert_array_equal(r.confidence_interval, s.confidence_interval)
+
+
 def test_integer_weights_interval_equals_repeated_rows() -> None:
+    # the example of issue 20: f1 with weights 1-3 (as frequency weights)
     g = np.random.default_rng(1)
     y = (g.random(100) < 0.4).astype(int)
     p = np.where(g.random(100) < 0.8, y, 1 - y)
     w = g.integers(1, 4, 100)
-    r = mlci.bootstrap_ci(y, p, metric="f1", sample_weight=w, rng=3, n_resamples=2000)
+    fw = mlci.frequency_weights(w)
+    r = mlci.bootstrap_ci(y, p, metric="f1", sample_weight=fw, rng=3, n_resamples=2000)
     s = mlci.bootstrap_ci(np.repeat(y, w), np.repeat(p, w), metric="f1", rng=3, n_resamples=2000)
-    # the same law would give bounds within Monte-Carlo error (~0.005 at B = 2000)
-    np.testing.assert_allclose(r.confidence_interval, s.confidence_interval, atol=0.01)
+    np.testing.assert_array_equal(r.confidence_interval, s.confidence_interval)
+    # as plain (importance) weights the row is one unit: another, wider interval
+    u = mlci.bootstrap_ci(y, p, metric="f1", sample_weight=w, rng=3, n_resamples=2000)
+    assert u.estimate == pytest.approx(r.estimate, rel=1e-12)
+    assert u.confidence_interval.high - u.confidence_interval.low > 1.1 * (
+        r.confidence_interval.high - r.confidence_interval.low
+    )
 
 
 # Strictly increasing transforms of the scores.

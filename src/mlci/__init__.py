@@ -80,6 +80,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "correlations": ("compare_correlations", "correlation_ci", "williams_test"),
     "engine.bootstrap": ("bootstrap_ci",),
     "inputs.config": ("config_context", "get_config", "set_config"),
+    "inputs.weights": ("FrequencyWeights", "frequency_weights"),
     "engine.nested": ("make_nested_plan",),
     "engine.replicates": ("bca_ci",),
     "exceptions": (

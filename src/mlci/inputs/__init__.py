@@ -70,6 +70,7 @@ from .validation import (
     confidence_levels,
     show_values,
 )
+from .weights import FrequencyWeights, frequency_weights
 
 __all__ = [
     "ALTERNATIVES",
@@ -82,6 +83,7 @@ __all__ = [
     "ArgSpec",
     "BootstrapOptions",
     "EngineOptions",
+    "FrequencyWeights",
     "Gathered",
     "binary_target",
     "bootstrap_options",
@@ -108,6 +110,7 @@ __all__ = [
     "fast_unique",
     "fill_doc",
     "fill_text",
+    "frequency_weights",
     "gather",
     "gather_design",
     "get_config",

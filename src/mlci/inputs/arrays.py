@@ -33,6 +33,7 @@ import numpy as np
 
 from .encoding import encoded_take
 from .validation import check_flag
+from .weights import FrequencyWeights, expand_frequencies
 
 __all__ = [
     "TEXT_MISSING",
@@ -416,13 +417,22 @@ class Gathered:
     n_dropped : int
         Samples dropped because of a missing value (only with ``dropna=True``).
     kept : ndarray of int or None
-        Original positions of the samples kept, when some were dropped.
+        Original positions of the samples kept, when some were dropped (or, with
+        :func:`~mlci.inputs.weights.frequency_weights`, the row of every repeated sample).
+    n_input : int or None
+        Rows given (before dropping and repeating); None: ``n_samples + n_dropped``.
     """
 
     arrays: dict[str, Any]
     n_samples: int
     n_dropped: int = 0
     kept: np.ndarray | None = field(default=None, repr=False)
+    n_input: int | None = None
+
+    @property
+    def n_given(self) -> int:
+        """Number of rows given (before dropping missing values and repeating rows)."""
+        return self.n_samples + self.n_dropped if self.n_input is None else self.n_input
 
     def __getitem__(self, name: str) -> Any:
         return self.arrays[name]
@@ -522,6 +532,10 @@ def gather(
     ([0, 1], 1)
     """
     check_flag("dropna", dropna)
+    # frequency weights (mlci.frequency_weights): rows repeated once gathered
+    freq = [k for k in specs if isinstance(values.get(k), FrequencyWeights)]
+    if freq:
+        values = {**values, **{k: values[k].values for k in freq}}
     arrays: dict[str, Any] = {}
     masks: dict[str, np.ndarray] = {}
     n: int | None = None
@@ -594,7 +608,12 @@ def gather(
     for name, spec in specs.items():
         if arrays[name] is not None:
             arrays[name] = _typed(name, arrays[name], spec)
-    return Gathered(arrays=arrays, n_samples=int(n), n_dropped=n_dropped, kept=kept)
+    n_input = n + n_dropped
+    for name in freq:
+        arrays, kept, n = expand_frequencies(arrays, name, kept, n)
+    return Gathered(
+        arrays=arrays, n_samples=int(n), n_dropped=n_dropped, kept=kept, n_input=n_input
+    )
 
 
 def column(name: str, value: Any, kind: str = "any", ndim: Sequence[int] = (1,)) -> np.ndarray:
@@ -678,4 +697,4 @@ def gather_design(
     elif conditions is not None:
         cond = arrays.pop("conditions")
     strat = arrays.pop("strata") if strata is not None else None
-    return Gathered(arrays, g.n_samples, g.n_dropped, g.kept), cond, strat
+    return Gathered(arrays, g.n_samples, g.n_dropped, g.kept, g.n_input), cond, strat
