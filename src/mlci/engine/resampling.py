@@ -252,6 +252,11 @@ class AtomSampler(Sampler):
             row_keys = np.asarray(row_keys, dtype=np.intp)
             row_counts = np.asarray(row_counts, dtype=float)
         self.counts = np.bincount(row_keys, weights=row_counts, minlength=m).astype(float)
+        # the atoms in their canonical order (atom_rank inverted), for per-sample draws
+        ranked = None
+        if atom_rank is not None and table is None:
+            ranked = np.empty(m, dtype=np.intp)
+            ranked[np.asarray(atom_rank, dtype=np.intp)] = np.arange(m)
         self._tls = threading.local()
         self._table: Any = None
         # atoms that each lie inside a single unit: replicate counts are then a gather
@@ -283,7 +288,7 @@ class AtomSampler(Sampler):
                 order = (
                     np.argsort(plan.unit_of_sample, kind="stable")
                     if atom_rank is None
-                    else np.lexsort((atom_rank[keys], plan.unit_of_sample))  # unit, rank
+                    else np.lexsort((np.asarray(atom_rank)[keys], plan.unit_of_sample))
                 )
                 self._unit_order_keys = keys[order]
             sizes = np.bincount(group, weights=row_counts, minlength=n_units).astype(np.intp)
@@ -320,15 +325,6 @@ class AtomSampler(Sampler):
                 (None if identity else keys) if idx is None else row_keys[idx]
                 for idx in self._strata
             ]
-            if atom_rank is not None and table is None:
-                # a stratum's samples in the atoms' canonical order: n uniform draws over
-                # them mapped to atoms have the same law as over the rows as given, and do
-                # not depend on the rows' order (the atoms in rank order, each repeated by
-                # its count: O(n + m log m), no sort of the samples)
-                ranked = np.argsort(atom_rank, kind="stable")
-                self._stratum_keys = [
-                    np.repeat(ranked, c[ranked].astype(np.intp)) for c in self._stratum_counts
-                ]
             # every atom holds one sample (e.g. distinct scores) and there are many: draw in
             # atom order, cache-locally (local_uniform_counts).  n draws over the samples,
             # mapped to atoms by a bijection, have the law of n draws over the atoms; the
@@ -343,13 +339,23 @@ class AtomSampler(Sampler):
             )
             if self._atom_order:
                 self._stratum_keys = [None]
+            elif ranked is not None:
+                # a stratum's samples in the atoms' canonical order: n uniform draws over
+                # them mapped to atoms have the same law as over the rows as given, and do
+                # not depend on the rows' order (the atoms in rank order, each repeated by
+                # its count: O(n + m), no sort of the samples)
+                self._stratum_keys = [
+                    np.repeat(ranked, c[ranked].astype(np.intp)) for c in self._stratum_counts
+                ]
             cost = m * len(self._strata) if self._use_multinomial else n
             self._mode = "samples"
         self.block_size = int(np.clip(_BLOCK_ELEMENTS // max(cost, 1), 1, _MAX_BLOCK))
         self.unit_is_sample = plan.unit_of_sample is None
         # the samples' atoms the grouped jackknife deals into groups (canonical order)
         self._jack_keys = (
-            keys if keys is None or atom_rank is None else keys[np.argsort(atom_rank[keys])]
+            keys
+            if keys is None or ranked is None
+            else np.repeat(ranked, self.counts[ranked].astype(np.intp))
         )
         # drawing n sample indices per replicate (iid without the multinomial, two-stage)
         draws_indices = not self._use_multinomial if self._mode == "samples" else plan.two_stage
