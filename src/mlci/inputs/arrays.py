@@ -33,7 +33,6 @@ import numpy as np
 
 from .encoding import encoded_take
 from .validation import check_flag
-from .weights import FrequencyWeights, expand_frequencies
 
 __all__ = [
     "TEXT_MISSING",
@@ -698,3 +697,58 @@ def gather_design(
         cond = arrays.pop("conditions")
     strat = arrays.pop("strata") if strata is not None else None
     return Gathered(arrays, g.n_samples, g.n_dropped, g.kept, g.n_input), cond, strat
+
+
+# ------------------------------------------------ frequency weights (mlci.frequency_weights)
+@dataclass(frozen=True, repr=False)
+class FrequencyWeights:
+    """Per-row counts for ``sample_weight=`` (build one with :func:`frequency_weights`).
+
+    Attributes
+    ----------
+    values : array-like or str
+        The counts, or the name of a column of ``data=``.
+    """
+
+    values: Any
+
+    def __repr__(self) -> str:
+        if isinstance(self.values, str):
+            return f"frequency_weights({self.values!r})"
+        return f"frequency_weights(<{np.size(self.values)} counts>)"
+
+
+def check_frequencies(values: np.ndarray, name: str = "sample_weight") -> np.ndarray:
+    """Counts (intp) from validated finite floats: whole numbers >= 0, not all zero."""
+    w = np.asarray(values, dtype=float)
+    what = f"`{name}` (frequency weights: how many times each row occurred)"
+    if w.ndim != 1:
+        raise ValueError(f"{what} must be 1-d, one count per row; got shape {w.shape}.")
+    if not np.isfinite(w).all():
+        raise ValueError(f"{what} must be finite whole numbers; found NaN or infinity.")
+    bad = np.flatnonzero((w < 0) | (w != np.round(w)))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(
+            f"{what} must be whole numbers >= 0; row {i} holds {w[i]:.6g}. Survey or "
+            "importance weights (any non-negative number, the row resampled as one unit) "
+            "are passed as a plain `sample_weight=` array, without frequency_weights()."
+        )
+    if not (w > 0).any():
+        raise ValueError(f"{what} are all zero: at least one row must occur.")
+    return w.astype(np.intp)
+
+
+def expand_frequencies(
+    arrays: dict[str, Any], name: str, kept: np.ndarray | None, n: int
+) -> tuple[dict[str, Any], np.ndarray | None, int]:
+    """Every array with row ``i`` repeated ``arrays[name][i]`` times (``arrays[name]``
+    itself becomes None); returns ``(arrays, kept, n)`` with ``kept`` the position of every
+    new sample among the rows given (None when nothing was dropped or repeated)."""
+    counts = check_frequencies(arrays[name], name)
+    if kept is None and bool((counts == 1).all()):
+        return {**arrays, name: None}, kept, n
+    idx = np.repeat(np.arange(n), counts)
+    out = {k: (None if a is None or k == name else a[idx]) for k, a in arrays.items()}
+    rows = np.arange(n) if kept is None else kept
+    return out, rows[idx], len(idx)
