@@ -164,3 +164,18 @@ def test_bad_frequency_column_refused_at_the_gate() -> None:
     with pytest.raises(ValueError, match=r"`sample_weight`.*has 3 samples"):
         mlci.bootstrap_ci([0, 1, 1, 0], [0, 1, 0, 0], metric="accuracy",
                           sample_weight=mlci.frequency_weights([1, 2, 3]))  # fmt: skip
+
+
+def test_confusion_matrix_and_group_scores_equal_repeated_rows() -> None:
+    a = mlci.ConfusionMatrix(Y, PRED, sample_weight=FW)
+    b = mlci.ConfusionMatrix(rep(Y), rep(PRED))
+    ra = a.bootstrap_ci("f1", rng=0, n_resamples=200, conditions=COND)
+    rb = b.bootstrap_ci("f1", rng=0, n_resamples=200, conditions=rep(COND))
+    np.testing.assert_array_equal(ra.confidence_interval.low, rb.confidence_interval.low)
+    np.testing.assert_array_equal(ra.confidence_interval.high, rb.confidence_interval.high)
+    # groups are given per row, like the weights
+    groups = np.arange(N) % 3
+    ga = mlci.GroupScores.from_labels(Y, SCORE, groups=groups, sample_weight=FW)
+    gb = mlci.GroupScores.from_labels(rep(Y), rep(SCORE), groups=rep(groups))
+    np.testing.assert_array_equal(ga.pos_groups, gb.pos_groups)
+    np.testing.assert_array_equal(ga.pos, gb.pos)
