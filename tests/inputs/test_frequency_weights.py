@@ -179,3 +179,17 @@ def test_confusion_matrix_and_group_scores_equal_repeated_rows() -> None:
     gb = mlci.GroupScores.from_labels(rep(Y), rep(SCORE), groups=rep(groups))
     np.testing.assert_array_equal(ga.pos_groups, gb.pos_groups)
     np.testing.assert_array_equal(ga.pos, gb.pos)
+
+
+def test_expansion_beyond_max_memory_is_refused_with_a_way_out():
+    # 3 rows counted a million times each: 3e6 samples of two float64 columns (~69 MiB)
+    # exceed a 16 MiB max_memory; the error names the argument and both ways on
+    y, pred = np.array([0, 1, 1]), np.array([0, 1, 0])
+    w = mlci.frequency_weights([10**6, 10**6, 10**6])
+    with mlci.config_context(max_memory=16 * 2**20):
+        with pytest.raises(MemoryError, match=r"`sample_weight`.*3000000 samples.*config_context"):
+            mlci.bootstrap_ci(y, pred, metric="accuracy", sample_weight=w, rng=0)
+    # within the limit the same call runs
+    small = mlci.frequency_weights([300, 200, 100])
+    res = mlci.bootstrap_ci(y, pred, metric="accuracy", sample_weight=small, rng=0, n_resamples=200)
+    assert res.estimate == pytest.approx(500 / 600)

@@ -739,6 +739,32 @@ def check_frequencies(values: np.ndarray, name: str = "sample_weight") -> np.nda
     return w.astype(np.intp)
 
 
+def _check_expansion(arrays: dict[str, Any], name: str, total: int, n: int) -> None:
+    """Refuse an expansion whose arrays would exceed the configured ``max_memory``.
+
+    The repeated rows are real copies (``sum(w)`` samples of every column): counts in the
+    millions per row would exhaust the machine without a word, so the gate says what it
+    would take and how to go on instead.
+    """
+    from .config import get_config  # config imports validation only: no circle
+
+    per_row = sum(
+        np.asarray(a).dtype.itemsize * max(1, int(np.prod(np.shape(a)[1:])))
+        for k, a in arrays.items()
+        if a is not None and k != name and np.ndim(a) >= 1
+    )
+    need = (per_row + np.dtype(np.intp).itemsize) * total
+    limit = int(get_config()["max_memory"])
+    if need > limit:
+        raise MemoryError(
+            f"`{name}` as frequency weights repeats the {n} rows into {total} samples, about "
+            f"{need / 2**20:.0f} MiB of copies, more than max_memory ({limit / 2**20:.0f} "
+            "MiB). Raise it for this call with `with mlci.config_context(max_memory=...)`, "
+            "or pass the counts as a plain `sample_weight=` array (each row resampled as "
+            "one unit carrying its weight) if that is the design."
+        )
+
+
 def expand_frequencies(
     arrays: dict[str, Any], name: str, kept: np.ndarray | None, n: int
 ) -> tuple[dict[str, Any], np.ndarray | None, int]:
@@ -748,6 +774,7 @@ def expand_frequencies(
     counts = check_frequencies(arrays[name], name)
     if kept is None and bool((counts == 1).all()):
         return {**arrays, name: None}, kept, n
+    _check_expansion(arrays, name, int(counts.sum()), n)
     idx = np.repeat(np.arange(n), counts)
     out = {k: (None if a is None or k == name else a[idx]) for k, a in arrays.items()}
     rows = np.arange(n) if kept is None else kept

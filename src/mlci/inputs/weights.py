@@ -47,7 +47,9 @@ def frequency_weights(sample_weight: Any) -> FrequencyWeights:
     -------
     FrequencyWeights
         A marker the input gate expands; memory grows with the total count
-        (``sum(w)`` samples).
+        (``sum(w)`` samples: copies of every column), and an expansion larger than the
+        configured ``max_memory`` (:func:`mlci.config_context`) is refused with a
+        ``MemoryError`` that says so.
 
     Examples
     --------
