@@ -27,6 +27,13 @@ from ..inputs import (
     gather_design,
 )
 from ..inputs.config import engine_config
+from ..intervals.bootstrap import (
+    LINEARIZED_METHODS,
+    MIN_TAIL_REPLICATES,
+    acceleration,
+    interval_from_replicates,
+    tail_replicates,
+)
 from ..metrics import FunctionKernel, Kernel, get_kernel, metric_info, metric_params
 from ..results import BootstrapResult, ConfidenceInterval, per_confidence_level, plain
 from .auto import (
@@ -40,13 +47,6 @@ from .auto import (
     warn_outside_map,
 )
 from .custom import UserSampler, check_sampler
-from .intervals import (
-    LINEARIZED_METHODS,
-    MIN_TAIL_REPLICATES,
-    acceleration,
-    interval_from_replicates,
-    tail_replicates,
-)
 from .linearize import Linearization
 from .nested import plan_for_conditions
 from .plan import Plan
@@ -451,7 +451,7 @@ def finish_bootstrap(
     hint : str
         Appended to the messages about undefined replicates.
     bounds : (float, float), optional
-        The range of the metric (see :func:`mlci.engine.intervals.bootstrap_interval`):
+        The range of the metric (see :func:`mlci.intervals.bootstrap.bootstrap_interval`):
         normal and basic intervals are clipped into it and one-sided intervals end at it.
     elements : sequence, optional
         Names of the elements of a vector-valued metric (e.g. the classes).
