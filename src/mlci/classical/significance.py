@@ -34,7 +34,6 @@ from numbers import Real
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from ..engine.sampler import Stream, block_generator
 from ..inputs import (
@@ -157,6 +156,8 @@ def mcnemar_test(
     """
     variant = check_choice("variant", variant, MCNEMAR_VARIANTS)
     alternative = check_alternative(alternative)
+    from scipy import stats  # here: the `mlci` parser (and `mlci --help`) runs without it
+
     dropna = check_flag("dropna", dropna)
     t, n_dropped = _mcnemar_table(table, y_true, y_pred_a, y_pred_b, dropna, data)
     n = float(t.sum())
@@ -488,6 +489,8 @@ def cv_5x2_ftest(scores_a: Any, scores_b: Any) -> TestResult:
     >>> round(r.statistic, 3), r.df
     (1.697, (10, 5))
     """
+    from scipy import stats  # here: the `mlci` parser runs without it
+
     d, s2 = _5x2_differences(scores_a, scores_b)
     r = d.shape[0]
     num = (d**2).sum()
