@@ -35,9 +35,9 @@ __all__ = [
     "LLM_EXAMPLE_FILE",
     "example_path",
     "ir_example_paths",
-    "load_fleiss1971",
     "llm_example_path",
     "load_example",
+    "load_fleiss1971",
     "mt_example_paths",
     "read_table",
 ]
