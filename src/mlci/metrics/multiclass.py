@@ -23,7 +23,6 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
-from scipy import sparse
 
 from ..inputs import check_choice, check_positive_int, fast_unique, show_values
 from ._base import AdditiveKernel, Kernel, safe_div
@@ -72,6 +71,8 @@ class StackedKernel(Kernel):
         self.kernels = [k for k, _ in parts]
         self.keys = keys.reshape(-1).astype(np.intp)
         self.m = len(table)
+        from scipy import sparse  # here: `import mlci.metrics` stays without scipy
+
         # joint atom -> atom of kernel j (the last column: not in its subset), transposed
         self._maps = [
             sparse.csr_matrix(
