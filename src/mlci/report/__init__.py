@@ -469,7 +469,14 @@ def build_report(
         curves.figures.append(_figure(fig, "roc", "ROC curves with pointwise bands.", plt))
         fig, ax = plt.subplots(figsize=(5, 5))
         for name, s in sorted_scores.items():
-            band = pr_band(s, n_resamples=n_resamples, confidence_level=confidence_level, rng=seed)
+            # with conditions: the same condition draws as every other section
+            band = pr_band(
+                s,
+                n_resamples=n_resamples,
+                confidence_level=confidence_level,
+                rng=seed,
+                conditions=conditions,
+            )
             plotting.plot_pr(pr_curve(s), band, ax=ax, label=name)
         ax.legend(loc="lower left")
         curves.figures.append(
@@ -477,8 +484,12 @@ def build_report(
                 fig,
                 "pr",
                 f"Precision-recall curves with pointwise {level} bands (precision at fixed "
-                "recall, positives and negatives resampled apart"
-                + ("; the conditions are not resampled here)." if conditions is not None else ")."),
+                "recall, "
+                + (
+                    f"{names.get('condition') or 'the conditions'} resampled as units)."
+                    if conditions is not None
+                    else "positives and negatives resampled apart)."
+                ),
                 plt,
             )
         )
