@@ -61,7 +61,9 @@ def make_file(path: Path, n: int, n_systems: int, n_conditions: int, seed: int =
     tmp.rename(path)
 
 
-def run(path: Path, n_systems: int, out: Path, b: int, profile: str | None) -> dict:
+def run(
+    path: Path, n_systems: int, out: Path, b: int, profile: str | None, src: Path = SRC
+) -> dict:
     """Run ``mlci report`` in a child process; wall, CPU and peak RSS from ``os.wait4``."""
     scores = ",".join(f"s{k + 1}" for k in range(n_systems))
     argv = ["report", str(path), "--label", "label", "--score", scores]
@@ -70,7 +72,7 @@ def run(path: Path, n_systems: int, out: Path, b: int, profile: str | None) -> d
     cmd = [sys.executable, "-c", code, *argv]
     if profile:
         cmd = [sys.executable, "-m", "cProfile", "-o", profile, "-m", "mlci.cli", *argv]
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    env = {**os.environ, "PYTHONPATH": str(src)}
     load = os.getloadavg()
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, text=True)
@@ -97,6 +99,7 @@ def main() -> None:
     ap.add_argument("--small", action="store_true", help="2e4 rows x 3 systems x 200 speakers")
     ap.add_argument("--profile", metavar="FILE", help="run under cProfile, stats to FILE")
     ap.add_argument("--json", metavar="FILE", help="also write the numbers as JSON")
+    ap.add_argument("--src", default=str(SRC), help="the mlci source to run (another checkout)")
     args = ap.parse_args()
     if args.small:
         args.rows, args.systems, args.conditions = 2e4, 3, 200
@@ -106,7 +109,7 @@ def main() -> None:
     make_file(path, n, args.systems, args.conditions)
     made = time.perf_counter() - t0
     out = FOLDER / "report.html"
-    res = run(path, args.systems, out, args.B, args.profile)
+    res = run(path, args.systems, out, args.B, args.profile, Path(args.src))
     res.update(rows=n, systems=args.systems, conditions=args.conditions, B=args.B)
     print(
         f"mlci report: {n:.0e} samples x {args.systems} systems x {args.conditions} "
