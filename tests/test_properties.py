@@ -260,27 +260,9 @@ def test_99_interval_contains_95(driver: Driver, d: Data) -> None:
 
 
 REREAD = [d for d in BOOTSTRAP + SCORES if "bca" not in d.name]
-NEAR_BOUND_LEVELS = (
-    "issue 20's near-bound rule (wt-defaults 45a4045): f1 0.33, 22 errors in 40 (11 positives): "
-    "the 95% result is logit_t and its 99% re-reading [0.105, 0.639] stays logit_t, while "
-    "bootstrap_ci(confidence_level=0.99) is studentized [0.064, 0.546], which does not contain "
-    "the 95% interval [0.141, 0.556]"
-)
 
 
-def _reread_param(d: Driver) -> Any:
-    marks = (
-        # not strict: after the later near-bound rules (one decision up to 99%, the
-        # issue-20 follow-ups) this example passes in some test selections and not in
-        # others, so a strict xfail would fail CI at random
-        [pytest.mark.xfail(strict=False, reason=NEAR_BOUND_LEVELS)]
-        if d.name.endswith("[f1]")
-        else []
-    )
-    return pytest.param(d, marks=marks, id=d.name)
-
-
-@pytest.mark.parametrize("driver", [_reread_param(d) for d in REREAD])
+@pytest.mark.parametrize("driver", REREAD, ids=[d.name for d in REREAD])
 @settings(PROPERTY, max_examples=15)
 @given(d=datasets())
 def test_interval_at_another_level_equals_computing_it(driver: Driver, d: Data) -> None:
@@ -307,6 +289,28 @@ def test_interval_at_another_level_has_the_method_of_computing_it() -> None:
     direct = quiet(mlci.bootstrap_ci, y, pred, confidence_level=0.99, **kw)
     np.testing.assert_allclose(r99.confidence_interval, direct.confidence_interval, rtol=1e-12)
     assert r99.method == direct.method
+
+
+def test_99_interval_of_an_edge_tail_contains_95() -> None:
+    # issue 20 (the former non-strict xfail of the re-read test): f1 0.33, 22 errors in
+    # 40, B = 200, one replicate with f1 = 0 (t* = -inf).  At 99% the t quantile's position
+    # 0.005 * 199 falls between that -inf and the next, finite, t*: the interpolation gave
+    # NaN, the studentized interval was called undefined and the percentile interval
+    # [0.064, 0.546] was used, which does not contain the 95% logit_t [0.141, 0.556].  The
+    # interpolation is -inf now, the tail edge-dominated at every level up to 99%, and the
+    # direct 99% call gives the re-read interval (logit_t [0.1046, 0.6388] then; the
+    # effective-n Clopper-Pearson now, labelled 'korn_graubard').
+    y = np.array([int(c) for c in "0111101000000000000000011000001010101000"])
+    pred = np.array([int(c) for c in "0011011100011010010111000101111101100100"])
+    kw = {"metric": "f1", "rng": 0, "n_resamples": 200}
+    r95 = quiet(mlci.bootstrap_ci, y, pred, **kw)
+    direct = quiet(mlci.bootstrap_ci, y, pred, confidence_level=0.99, **kw)
+    reread = quiet(r95.interval, confidence_level=0.99)
+    assert r95.method == direct.method == reread.method == "korn_graubard"
+    assert direct.details["edge_fallback_method"] == "korn_graubard"
+    np.testing.assert_allclose(direct.confidence_interval, reread.confidence_interval, rtol=1e-12)
+    assert direct.confidence_interval.low <= r95.confidence_interval.low
+    assert r95.confidence_interval.high <= direct.confidence_interval.high
 
 
 # Row order.  The iid engine draws each replicate's counts per atom (a multinomial over

@@ -20,7 +20,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .engine.intervals import interval_from_replicates
 from .inputs import (
     INTERVAL_METHODS,
     check_alternative,
@@ -29,6 +28,7 @@ from .inputs import (
     check_rng_seed,
     confidence_levels,
 )
+from .intervals.bootstrap import interval_from_replicates
 
 __all__ = [
     "BootstrapResult",
@@ -402,7 +402,7 @@ class BootstrapResult(IntervalResult):
             studentized interval on the metric's own scale).  ``"survey"`` (methods
             ``"t"`` and ``"logit_t"`` over conditions): R survey's ``svyciprop``, with
             the CR1 standard error and conditions - 1 degrees of freedom instead of CR2
-            and Imbens & Kolesár's.  See :mod:`mlci.engine.variants` and docs/r.md.
+            and Imbens & Kolesár's.  See :mod:`mlci.intervals.variants` and docs/r.md.
 
         Returns
         -------
@@ -467,7 +467,11 @@ class BootstrapResult(IntervalResult):
         if "binned_interval" in details:  # a binned ranking metric: widen by its bound
             details["binned_interval"] = {"low": plain(low), "high": plain(high)}
             low, high = widen_by_bound(low, high, details["error_bound"], self.bounds, alt)
-        if method == "studentized" and extra.get("edge_fallback") == np.size(self.estimate):
+        if (
+            method == "studentized"
+            and extra.get("edge_fallback") == np.size(self.estimate)
+            and extra["edge_fallback_method"] in INTERVAL_METHODS
+        ):
             # near the edge every element got the logit t interval: say so, as the engine's
             # finish step does (mlci.engine.bootstrap.finish_bootstrap)
             method = extra["edge_fallback_method"]

@@ -221,7 +221,11 @@ def test_nested_conditions_like_bootstrap_ci():
 def test_ranking_groups_systems():
     y, sy = _systems(n=2000, accs=(0.95, 0.7, 0.7, 0.5), seed=7)
     sy["C"] = sy["B"].copy()  # identical to B
-    res = compare(y, sy, metric="accuracy", rng=0, n_resamples=500)
+    # no discordant sample: the B - C difference is [0, 0], warned about (design #51)
+    with pytest.warns(mlci.DegenerateIntervalWarning, match="B - C of 'accuracy' have no"):
+        res = compare(y, sy, metric="accuracy", rng=0, n_resamples=500)
+    assert res.details["no_spread_pairs"] == ["B - C"]
+    assert "no discordant sample" in res.details["no_spread_warning"]
     ranks = {e.system: e.rank for e in res.ranking}
     assert ranks == {"A": 1, "B": 2, "C": 2, "D": 4}
     entry = next(e for e in res.ranking if e.system == "B")
@@ -294,7 +298,7 @@ def test_bca_of_difference_uses_jackknife_of_the_difference():
     # Independent check of BCa for a paired difference: delete-one-condition jackknife of
     # acc(A) - acc(B) computed by hand (Efron & Tibshirani 1993, eq. 14.15), fed to the
     # interval formula with compare's own bootstrap distribution, gives compare's interval.
-    from mlci.engine.intervals import bootstrap_interval
+    from mlci.intervals.bootstrap import bootstrap_interval
 
     y, sy = _systems(n=240, accs=(0.8, 0.72), seed=9, corr=0.3)
     spk = np.repeat(np.arange(40), 6)
