@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..inputs import check_choice, check_positive_int, fast_unique, show_values
-from ._base import AdditiveKernel, Kernel, safe_div
+from ._base import AdditiveKernel, Kernel, safe_div, unique_rows
 from .ranking import _SortedScores
 
 __all__ = [
@@ -67,7 +67,7 @@ class StackedKernel(Kernel):
             full = np.full(n, kernel.m, dtype=np.int64)
             full[idx] = kernel.keys
             cols.append(full)
-        table, keys = np.unique(np.column_stack(cols), axis=0, return_inverse=True)
+        table, keys = unique_rows(np.column_stack(cols))
         self.kernels = [k for k, _ in parts]
         self.keys = keys.reshape(-1).astype(np.intp)
         self.m = len(table)
