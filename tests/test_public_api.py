@@ -540,6 +540,12 @@ REGISTRY: dict[str, Api] = {
     ),
     "mcnemar_test(table)": Api(mlci.mcnemar_test, {"table": TABLE}, tables=("table",)),
     "ConfusionMatrix(matrix)": Api(ConfusionMatrix, {"matrix": TABLE}, tables=("matrix",)),
+    "frequency_weights": Api(
+        mlci.frequency_weights,
+        {"sample_weight": SW},
+        aligned=({"sample_weight": "numbers"},),
+        one_is_too_few=False,
+    ),
     "paired_table": Api(
         mlci.paired_table,
         {"correct_a": P_A == Y, "correct_b": P_B == Y},
@@ -629,7 +635,14 @@ REGISTRY: dict[str, Api] = {
     "optimal_threshold_ci": Api(
         mlci.optimal_threshold_ci, {"scores": SC, "n_resamples": 20, "rng": 0}, anchored=frozenset()
     ),
-    "pr_band": Api(mlci.pr_band, {"scores": SC, "n_resamples": 20, "rng": 0}),
+    "pr_band": Api(
+        mlci.pr_band,
+        {"scores": SC, "conditions": COND, "n_resamples": 20, "rng": 0},
+        aligned=({"conditions": GROUPS},),
+        anchored=frozenset({"conditions"}),
+        optional=frozenset({"conditions"}),
+        conditions="conditions",
+    ),
     "paired_margin_test": Api(
         mlci.paired_margin_test,
         {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "margin": 0.02},
@@ -845,6 +858,7 @@ EXEMPT = {
     "GroupResult",
     "FewConditionsWarning",
     "FewResamplesWarning",
+    "FrequencyWeights",  # the marker frequency_weights returns (in REGISTRY)
     "IntervalResult",
     "InvalidReplicatesWarning",
     "IrregularEstimandWarning",

@@ -339,17 +339,20 @@ def test_few_positives_over_conditions_warns() -> None:
         )
 
 
-def test_average_precision_few_positives_far_end_is_warned() -> None:
-    """Fewer than MIN_CLASS_EDGE positives: an AP interval that reaches the far end warns.
+def test_average_precision_few_positives_falls_back_and_warns() -> None:
+    """Fewer than MIN_CLASS_EDGE positives, near the edge: AP gets the logit t interval,
+    warned, where the kept studentized bound reached 0.
 
-    The design search's cell "average_precision 0.97 n=64" (8-12 positives): 12-18% of
-    the intervals reach 0 (the studentized bound is kept below MIN_CLASS_EDGE positives,
-    docs/validation.md, "Near the bounds"); each of them must carry a NearBoundWarning.
+    The design search's cell "average_precision 0.97 n=64": on its test sets with 6-9
+    positives the kept studentized interval covered 0.43 (57% of them reaching 0), the
+    logit t 0.46, BCa 0.57 (docs/validation.md, "Near the bounds"): no method holds, and
+    the wide bound bought no coverage, so AP falls back like the other metrics.  Before
+    (issue 20): 7 of these 10 test sets reached 0.
     """
     from mlci.engine.auto import MIN_CLASS_EDGE
     from mlci.exceptions import NearBoundWarning
 
-    far = 0
+    fell_back = 0
     for seed in range(2, 12):
         gen = np.random.default_rng(seed)
         y = np.r_[np.zeros(56), np.ones(MIN_CLASS_EDGE - 2)].astype(int)
@@ -357,11 +360,14 @@ def test_average_precision_few_positives_far_end_is_warned() -> None:
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always")
             res = mlci.bootstrap_ci(y, s, metric="average_precision", rng=0)
-        if res.confidence_interval[0] == 0.0:
-            far += 1
+        assert res.confidence_interval[0] > 0.2, seed
+        if res.method == "logit_t":
+            fell_back += 1
+            ref = mlci.bootstrap_ci(y, s, metric="average_precision", rng=0, method="logit_t")
+            assert_allclose(tuple(res.confidence_interval), tuple(ref.confidence_interval))
             assert any(issubclass(w.category, NearBoundWarning) for w in seen), seed
             assert "warning" in res.details
-    assert far >= 5  # the test exercises the case (7 of these 10 test sets)
+    assert fell_back >= 5  # the test exercises the case
 
 
 def test_korn_graubard_as_a_method_of_its_own():

@@ -319,7 +319,7 @@ def compare(
     )
     mname = metric_name(metric)
     jk = JointKernel(kernels, mname)
-    sampler = plan.weights_for(jk.keys, jk.m)
+    sampler = plan.weights_for(jk.keys, jk.m, atom_rank=jk.atom_rank)
     estimates = jk.evaluate(sampler.counts[None, :])[0]
     undefined = [nm for nm, e in zip(names, estimates, strict=True) if np.isnan(e)]
     if undefined:

@@ -281,7 +281,7 @@ def run_bootstrap(
     """
     reduced = sampler is not None
     if sampler is None:
-        sampler = plan.weights_for(kernel.keys, kernel.m)
+        sampler = plan.weights_for(kernel.keys, kernel.m, atom_rank=kernel.atom_rank)
     estimate = kernel.evaluate(sampler.counts[None, :])[0]
     _check_estimate(estimate, metric_name or kernel.name)  # fail before any replicate
     if jackknife_groups is not None:

@@ -71,6 +71,7 @@ from .validation import (
     confidence_levels,
     show_values,
 )
+from .weights import FrequencyWeights, frequency_weights
 
 __all__ = [
     "ALTERNATIVES",
@@ -83,6 +84,7 @@ __all__ = [
     "ArgSpec",
     "BootstrapOptions",
     "EngineOptions",
+    "FrequencyWeights",
     "Gathered",
     "binary_target",
     "bootstrap_options",
@@ -110,6 +112,7 @@ __all__ = [
     "fast_unique",
     "fill_doc",
     "fill_text",
+    "frequency_weights",
     "gather",
     "gather_design",
     "get_config",

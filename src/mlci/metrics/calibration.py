@@ -39,7 +39,7 @@ from scipy.special import ndtr
 from ..exceptions import IrregularEstimandWarning
 from ..feedback import warn
 from ..inputs import binary_target, check_flag, check_positive_int
-from ._base import AdditiveKernel, Kernel, safe_div
+from ._base import AdditiveKernel, Kernel, safe_div, unique_rows
 from .multiclass import class_columns
 
 __all__ = [
@@ -456,7 +456,7 @@ class RecalibrationKernel(Kernel):
     tol = 1e-13
 
     def __init__(self, y: np.ndarray, p: np.ndarray, part: str) -> None:
-        pairs, keys = np.unique(np.column_stack([y, p]), axis=0, return_inverse=True)
+        pairs, keys = unique_rows(np.column_stack([y, p]))
         self.keys = keys.reshape(-1).astype(np.intp)
         self.m = len(pairs)
         self.y = pairs[:, 0]

@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..comparison.paired import compare
-from ..engine.bootstrap import bootstrap_ci
 from .significance import TESTS, paired_test
 from .stats import (
     _metric_key,
@@ -66,6 +64,8 @@ def mt_ci(
     >>> res.metric, res.method, bool(res.confidence_interval.low < res.estimate)
     ('bleu', 'logit_t', True)
     """
+    from ..engine.bootstrap import bootstrap_ci  # here: `mlci mt --test` runs without it
+
     key = _metric_key(metric)
     _, ker = split_options(key, metric_kwargs)
     # checked here, so that a message names `hypotheses` (not the systems' dict below)
@@ -140,6 +140,8 @@ def mt_compare(
             "their names, or None."
         )
     if variant == "bootstrap":
+        from ..comparison.paired import compare  # here: `mlci mt --test` runs without it
+
         return compare(
             None,
             stats,
