@@ -34,7 +34,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy.special import ndtr
 
 from ..exceptions import IrregularEstimandWarning
 from ..feedback import warn
@@ -185,6 +184,10 @@ def _folded_excess(cnt: np.ndarray, sy: np.ndarray, sp: np.ndarray) -> np.ndarra
     Nelson & Nottingham 1961), the limit of Kumar et al.'s ``normal_debiased_ce`` as its
     Monte Carlo draws grow.  Zero for an empty bin or one whose outcomes are all equal.
     """
+    # imported here: mlci.metrics is loaded by paths that must not pay for scipy
+    # (`mlci mt compare --test paired-bs`, tests/mt/test_mt_cli.py)
+    from scipy.special import ndtr
+
     ok = cnt > 0
     c = np.where(ok, cnt, 1.0)
     ybar = np.where(ok, sy / c, 0.0)
