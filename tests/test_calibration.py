@@ -319,3 +319,42 @@ def test_bad_inputs_are_refused(name, data, params, match):
     }[data]
     with pytest.raises((ValueError, TypeError), match=match):
         get_kernel(name, arrays, params)
+
+
+def test_cli_table_says_the_ece_is_debiased(tmp_path, capsys):
+    # the default ece is Kumar et al.'s debiased estimate, not the plug-in other tools
+    # print: the table's metric column says so, and the details name the estimator
+    from mlci.cli import main
+
+    g = np.random.default_rng(0)
+    p = g.random(400)
+    y = (g.random(400) < p**1.5).astype(int)
+    path = tmp_path / "cal.csv"
+    path.write_text("y,p\n" + "".join(f"{a},{b:.4f}\n" for a, b in zip(y, p, strict=True)))
+    assert (
+        main(
+            [
+                "ci",
+                str(path),
+                "--label",
+                "y",
+                "--score",
+                "p",
+                "--metric",
+                "ece",
+                "-B",
+                "200",
+                "--seed",
+                "0",
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "ece (debiased)" in out
+    res = mlci.bootstrap_ci(y, p, metric="ece", rng=0, n_resamples=200)
+    assert res.details["estimator"] == "debiased"
+    plug = mlci.bootstrap_ci(
+        y, p, metric="ece", metric_kwargs={"debias": False}, rng=0, n_resamples=200
+    )
+    assert plug.details["estimator"] == "plug-in"

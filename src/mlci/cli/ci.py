@@ -558,7 +558,8 @@ def _output(
             (
                 order[(info.name, col)],
                 [
-                    _label(info.name, options),
+                    _label(info.name, options)
+                    + (" (debiased)" if res.details.get("estimator") == "debiased" else ""),
                     *([col] if several else []),
                     res.estimate,
                     low,

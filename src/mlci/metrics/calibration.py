@@ -338,12 +338,13 @@ def calibration_error_kernel(
         kernel: AdditiveKernel = AdditiveKernel(phi, _ece_normal_debiased(c, n_bins), (), "ece")
         kernel.auto_method = DEBIASED_AUTO  # type: ignore[attr-defined]
         kernel.details = {  # type: ignore[attr-defined]
+            "estimator": "debiased",
             "plug_in": plug_in,
             "bias": plug_in - float(kernel.g(total)[0]),
         }
     elif name == "ece":
         kernel = AdditiveKernel(phi, _ece(c, n_bins), (), "ece")
-        kernel.details = {"plug_in": plug_in}  # type: ignore[attr-defined]
+        kernel.details = {"estimator": "plug-in", "plug_in": plug_in}  # type: ignore[attr-defined]
     elif name == "mce":
         kernel = _NoGradient(phi, _mce(c, n_bins), (), "mce")
     else:
