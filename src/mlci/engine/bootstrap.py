@@ -35,7 +35,7 @@ from ..intervals.bootstrap import (
     interval_from_replicates,
     tail_replicates,
 )
-from ..metrics import FunctionKernel, Kernel, get_kernel, metric_info, metric_params
+from ..metrics import AdditiveKernel, FunctionKernel, Kernel, get_kernel, metric_info, metric_params
 from ..results import BootstrapResult, ConfidenceInterval, per_confidence_level, plain
 from .auto import (
     FEW_CLASS_REASON,
@@ -185,6 +185,26 @@ def jackknife_groups(m: int, function: bool = False) -> int:
     return int(np.clip(2e8 // max(m, 1), 50, 1000))
 
 
+#: :func:`jackknife_groups` under a name that :func:`run_bootstrap`'s argument does not hide
+default_jackknife_groups = jackknife_groups
+
+
+def unit_kernel(kernel: Kernel, plan: Any) -> Kernel:
+    """The kernel to draw ``plan``'s replicates with: ``kernel`` summed per unit when the
+    plan draws whole units (one-stage conditions, multinomial or Poisson) and the kernel
+    is additive with more atoms than units (:meth:`AdditiveKernel.by_unit`); else itself.
+    """
+    if (
+        isinstance(kernel, AdditiveKernel)
+        and isinstance(plan, ResamplingPlan)
+        and plan.n_units is not None
+        and plan.unit_of_sample is not None
+        and not plan.two_stage
+    ):
+        return kernel.by_unit(plan.unit_of_sample, plan.n_units) or kernel
+    return kernel
+
+
 def jackknife_values(
     evaluate: Callable[[Any], np.ndarray],
     sampler: Sampler,
@@ -280,9 +300,10 @@ def run_bootstrap(
     :class:`~mlci.engine.custom.UserSampler`); ``scheme`` then names it in the result.
     """
     reduced = sampler is not None
-    if sampler is None:
-        sampler = plan.weights_for(kernel.keys, kernel.m, atom_rank=kernel.atom_rank)
-    estimate = kernel.evaluate(sampler.counts[None, :])[0]
+    counts = None if sampler is None else sampler.counts
+    if counts is None:
+        counts = np.bincount(kernel.keys, minlength=kernel.m).astype(float)
+    estimate = kernel.evaluate(counts[None, :])[0]
     _check_estimate(estimate, metric_name or kernel.name)  # fail before any replicate
     if jackknife_groups is not None:
         jackknife_groups = check_positive_int("jackknife_groups", jackknife_groups, minimum=2)
@@ -291,6 +312,18 @@ def run_bootstrap(
         kernel, plan, method, reduced=reduced, linearization=lin
     )
     threads = not isinstance(kernel, FunctionKernel)
+    # the replicates' kernel: an additive one on whole units when whole units are drawn
+    # (bit for bit the same values at n_units instead of m atoms per replicate); the
+    # jackknife keeps the groups the atoms would give (the same BCa acceleration)
+    rk = kernel
+    if sampler is None:
+        if jackknife_groups is None:
+            function = isinstance(kernel, FunctionKernel) or bool(
+                getattr(kernel, "is_function", False)
+            )
+            jackknife_groups = default_jackknife_groups(kernel.m, function)
+        rk = unit_kernel(kernel, plan) if method != "studentized" else kernel
+        sampler = plan.weights_for(rk.keys, rk.m, atom_rank=rk.atom_rank)
 
     def run(evaluate: Any, smp: Sampler, shape: tuple[int, ...], per_row: float) -> np.ndarray:
         return run_replicates(
@@ -308,14 +341,14 @@ def run_bootstrap(
     if method == "studentized":
         dist, se_dist, _ = lin.run(run, sampler)
     else:
-        bytes_per_row = 8.0 * kernel.m * kernel.work_factor + sampler.draw_bytes
-        dist = run(kernel.evaluate, sampler, kernel.shape, bytes_per_row)
+        bytes_per_row = 8.0 * rk.m * rk.work_factor + sampler.draw_bytes
+        dist = run(rk.evaluate, sampler, rk.shape, bytes_per_row)
     jackknife = None
     if method == "bca":
 
         def jackknife() -> tuple[np.ndarray, np.ndarray]:
             return kernel_jackknife(
-                kernel, sampler, jackknife_groups, max_memory=max_memory, n_jobs=n_jobs
+                rk, sampler, jackknife_groups, max_memory=max_memory, n_jobs=n_jobs
             )
 
     info = dict(details or {})

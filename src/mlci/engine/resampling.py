@@ -271,7 +271,7 @@ class AtomSampler(Sampler):
             atom_unit = np.full(m, -1, dtype=np.intp)
             atom_unit[row_keys] = group
             gather = bool((atom_unit[row_keys] == group).all())
-            if gather and (m > n_units or n_units * m > 4_000_000):
+            if gather and (m >= n_units or n_units * m > 4_000_000):
                 self._atom_unit = atom_unit
                 self._atom_single = bool((self.counts == 1).all())
             if n_units * m <= 4_000_000 and self._atom_unit is None:

@@ -11,8 +11,10 @@ possible: confusion-matrix metrics have ``m = K * K`` atoms whatever ``n``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
+from scipy import sparse
 
 __all__ = [
     "MAX_NUMERIC_ATOMS",
@@ -21,6 +23,7 @@ __all__ = [
     "ExactSums",
     "Kernel",
     "SampleWeightedKernel",
+    "UnitSumsKernel",
     "check_sample_weight",
     "numeric_gradient",
     "unique_rows",
@@ -261,6 +264,20 @@ class ExactSums:
         out = out * self.scale
         return out[..., 0] if self.vector else out
 
+    def grouped(self, table: Any) -> ExactSums:
+        """The same sums over groups of atoms: ``table`` (g, m) holds how many times each
+        atom enters each group (integer counts, dense or sparse).
+
+        The groups' pieces are the exact (integer) sums of their atoms' pieces, with the
+        same scales, so for integer weights ``u`` (g,) the result of ``u`` on the groups is
+        bit for bit that of the atom weights ``u @ table`` on the atoms, as long as the
+        weights' total stays below ``2**32``.
+        """
+        out = object.__new__(ExactSums)
+        out.vector, out.scale, out.d = self.vector, self.scale, self.d
+        out.pieces = np.ascontiguousarray(np.asarray(table @ self.pieces, dtype=float))
+        return out
+
 
 class AdditiveKernel(Kernel):
     """Metrics that are a function of weighted sums of per-sample vectors.
@@ -317,6 +334,60 @@ class AdditiveKernel(Kernel):
         present = counts > 0
         total = self._sums(counts)
         return self.g(total[None, :] - self.atoms[present]), counts[present]
+
+    def by_unit(self, unit_of_sample: np.ndarray, n_units: int) -> Kernel | None:
+        """The same metric on one atom per unit (condition), for resampling whole units.
+
+        When every sample of a unit gets its unit's count ``u_c`` (a one-stage condition
+        bootstrap), ``sum_i w_i phi_i = sum_c u_c (sum_{i in c} phi_i)``: the units' sums
+        of ``phi`` are all the metric needs, and a replicate costs ``n_units`` instead of
+        ``m`` atoms.  The sums are exact (:meth:`ExactSums.grouped`), so every replicate's
+        value is bit for bit the one on the atoms.  The returned kernel's atoms are the
+        units (``keys = unit_of_sample``); it must only be given weights in which all
+        samples of a unit share their count.  None when it would not be smaller (or a
+        subclass changes how the sums are evaluated).
+        """
+        if type(self).evaluate is not AdditiveKernel.evaluate or n_units >= self.m:
+            return None
+        return UnitSumsKernel(self, unit_of_sample, n_units)
+
+
+class UnitSumsKernel(Kernel):
+    """An :class:`AdditiveKernel` with its atoms summed per unit (see
+    :meth:`AdditiveKernel.by_unit`).
+
+    Its atoms are the units: replicate weights ``w_c = u_c * n_c`` (the unit drawn
+    ``u_c`` times, with its ``n_c`` samples) give ``g(sum_c u_c S_c)`` with ``S_c`` the
+    unit's exact sums of ``phi``.  Only for weights constant within each unit (a
+    one-stage condition bootstrap and its delete-one-condition jackknife); no gradient
+    (the linearized intervals use the atoms).
+    """
+
+    def __init__(self, base: AdditiveKernel, unit_of_sample: np.ndarray, n_units: int) -> None:
+        unit = np.asarray(unit_of_sample, dtype=np.intp)
+        table = sparse.csr_matrix(
+            (np.ones(len(unit)), (unit, base.keys)), shape=(int(n_units), base.m)
+        )
+        table.sum_duplicates()
+        self.base = base
+        self.keys = unit
+        self.m = int(n_units)
+        self.n_per_unit = np.bincount(unit, minlength=self.m).astype(float)
+        self._sums = base._sums.grouped(table)
+        self.g = base.g
+        self.name = base.name
+        self.shape = base.shape
+        self.bounds = base.bounds
+        self.elements = base.elements
+        self.work_factor = base.work_factor
+
+    def evaluate(self, w: np.ndarray) -> np.ndarray:
+        n = self.n_per_unit
+        u = np.asarray(w, dtype=float) / np.where(n > 0, n, 1.0)
+        return self.g(self._sums(u))
+
+    def gradient(self, w: np.ndarray, values: np.ndarray) -> np.ndarray | None:
+        return None
 
 
 def check_sample_weight(
