@@ -207,6 +207,8 @@ class ConfusionKernel(Kernel):
 
 #: bits per fixed-point piece of :class:`ExactSums` (three pieces: 63 bits)
 _PIECE_BITS = 21
+#: elements (rows x columns) of one block of :class:`ExactSums`'s pieces
+_PIECE_ROWS = 1 << 16
 
 
 class ExactSums:
@@ -244,16 +246,17 @@ class ExactSums:
         top = np.max(np.abs(v), axis=0, initial=0.0)
         # a power of two at or above every column's largest magnitude: |v / scale| <= 1
         self.scale = np.where(top > 0, np.exp2(np.ceil(np.log2(np.where(top > 0, top, 1.0)))), 1.0)
-        step = 2.0**_PIECE_BITS
-        rest = v / self.scale
-        pieces = []
-        for last in (False, False, True):
-            rest = rest * step
-            piece = np.rint(rest) if last else np.trunc(rest)
-            pieces.append(piece)
-            rest = rest - piece
-        self.d = v.shape[1]
-        self.pieces = np.ascontiguousarray(np.concatenate(pieces, axis=1))
+        self.d = d = v.shape[1]
+        self.pieces = np.empty((len(v), 3 * d))
+        # by blocks of rows that stay in cache (the same elementwise operations)
+        step = max(1, _PIECE_ROWS // max(d, 1))
+        for a in range(0, len(v), step):
+            rest = v[a : a + step] / self.scale
+            for k, last in enumerate((False, False, True)):
+                rest *= 2.0**_PIECE_BITS
+                piece = self.pieces[a : a + step, k * d : (k + 1) * d]
+                np.rint(rest, out=piece) if last else np.trunc(rest, out=piece)
+                rest -= piece
 
     def __call__(self, w: np.ndarray) -> np.ndarray:
         w = np.asarray(w, dtype=float)
