@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from scipy import sparse
 
 __all__ = [
     "MAX_NUMERIC_ATOMS",
@@ -322,8 +321,14 @@ class AdditiveKernel(Kernel):
     def gradient(self, w: np.ndarray, values: np.ndarray) -> np.ndarray | None:
         # chain rule through the d sums: d metric / d w_k = atoms[k] . grad g(s)
         s = self._sums(w)
+        grad_s = self._sum_gradient(s, np.abs(w).sum(axis=1, keepdims=True), values)
+        return np.einsum("md,bd...->bm...", self.atoms, grad_s)
+
+    def _sum_gradient(self, s: np.ndarray, total: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """Forward differences of ``g`` at the sums ``s`` (b, d) of replicates of total
+        weight ``total`` (b, 1): (b, d, *shape)."""
         b, d = s.shape
-        scale = np.abs(s) + np.abs(w).sum(axis=1, keepdims=True) * np.abs(self.atoms).mean(0)
+        scale = np.abs(s) + total * np.abs(self.atoms).mean(0)
         h = _STEP * np.where(scale > 0, scale, 1.0)
         grad_s = np.empty((b, d, *values.shape[1:]))
         hh_shape = (b,) + (1,) * (values.ndim - 1)
@@ -331,7 +336,50 @@ class AdditiveKernel(Kernel):
             shifted = s.copy()
             shifted[:, j] += h[:, j]
             grad_s[:, j] = (self.g(shifted) - values) / h[:, j].reshape(hh_shape)
-        return np.einsum("md,bd...->bm...", self.atoms, grad_s)
+        return grad_s
+
+    def whole_units(
+        self,
+        cell_unit: np.ndarray,
+        cell_atom: np.ndarray,
+        cell_count: np.ndarray,
+        n_units: int,
+    ) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None:
+        """The linearized intervals' fused form over whole units (conditions).
+
+        Returns ``f(U)``: for the units' draw counts ``U`` (b, n_units), the metric (bit
+        for bit :meth:`evaluate` on the atoms, from the units' exact sums) and every
+        unit's summed gradient ``S_c . grad g(s)`` (b, n_units), ``S_c`` the unit's sums of
+        ``phi`` (equal to the atoms' path to rounding, ~1e-16).  A replicate then costs
+        ``n_units * d``, not ``m``.  None when it would not be smaller, for a scalar
+        metric only, or when a subclass changes the evaluation or the gradient.
+        """
+        if (
+            type(self).evaluate is not AdditiveKernel.evaluate
+            or type(self).gradient is not AdditiveKernel.gradient
+            or self.shape != ()
+            or n_units >= self.m
+        ):
+            return None
+        from scipy import sparse  # lazily: the MT metrics import this module without scipy
+
+        table = sparse.csr_matrix(
+            (np.asarray(cell_count, dtype=float), (cell_unit, cell_atom)),
+            shape=(int(n_units), self.m),
+        )
+        table.sum_duplicates()
+        sums = self._sums.grouped(table)
+        unit_phi = np.asarray(table @ self.atoms)
+        unit_n = np.asarray(table.sum(axis=1)).reshape(-1)
+
+        def f(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            u = np.asarray(u, dtype=float)
+            s = sums(u)
+            values = self.g(s)
+            grad_s = self._sum_gradient(s, (u @ unit_n)[:, None], values)
+            return values, grad_s @ unit_phi.T
+
+        return f
 
     def delete_one(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         present = counts > 0
@@ -367,6 +415,8 @@ class UnitSumsKernel(Kernel):
     """
 
     def __init__(self, base: AdditiveKernel, unit_of_sample: np.ndarray, n_units: int) -> None:
+        from scipy import sparse  # lazily: the MT metrics import this module without scipy
+
         unit = np.asarray(unit_of_sample, dtype=np.intp)
         table = sparse.csr_matrix(
             (np.ones(len(unit)), (unit, base.keys)), shape=(int(n_units), base.m)
