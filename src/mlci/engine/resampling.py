@@ -259,6 +259,8 @@ class AtomSampler(Sampler):
             ranked[np.asarray(atom_rank, dtype=np.intp)] = np.arange(m)
         self._tls = threading.local()
         self._table: Any = None
+        self._table_args: Any = None
+        self._table_lock = threading.Lock()
         # atoms that each lie inside a single unit: replicate counts are then a gather
         self._atom_unit: np.ndarray | None = None
         if plan.n_units is not None:
@@ -278,9 +280,13 @@ class AtomSampler(Sampler):
                 t = np.bincount(group * m + row_keys, weights=row_counts, minlength=n_units * m)
                 self._table = t.astype(float).reshape(n_units, m)
             else:
-                data = np.ones(len(row_keys)) if row_counts is None else row_counts
-                self._table = sparse.csr_matrix((data, (group, row_keys)), shape=(n_units, m))
-                self._table.sum_duplicates()
+                table_args = (row_counts, group, row_keys, n_units, m)
+                if self._atom_unit is None:
+                    self._table = _sparse_table(*table_args)
+                else:
+                    # the gather draws without it: only the jackknife needs it (built
+                    # on first use, once; 57 MiB at 5e6 samples)
+                    self._table_args = table_args
             if plan.two_stage:
                 # samples grouped by unit, for drawing inside each drawn unit (two-stage
                 # plans have per-sample arrays: weights_for_table refuses them)
@@ -485,6 +491,15 @@ class AtomSampler(Sampler):
             out[...] = (self._table.T @ u.T).T
         return out
 
+    def _unit_table(self) -> Any:
+        """The (n_units, m) counts of every atom in every unit (built once, thread-safe)."""
+        if self._table is None:
+            with self._table_lock:
+                if self._table is None:
+                    self._table = _sparse_table(*self._table_args)
+                    self._table_args = None
+        return self._table
+
     def _scratch(self, size: int) -> np.ndarray:
         """A reusable intp buffer of at least ``size`` elements, private to this thread."""
         buf = getattr(self._tls, "buf", None)
@@ -525,14 +540,15 @@ class AtomSampler(Sampler):
         if self._mode == "units":
             n_units = plan.n_units
             assert n_units is not None
+            table = self._unit_table()
             if n_units <= max_groups:
-                removed = self._table
+                removed = table
             else:
                 group = self.random_groups(n_units, max_groups)
                 ind = sparse.csr_matrix(
                     (np.ones(n_units), (group, np.arange(n_units))), shape=(max_groups, n_units)
                 )
-                removed = ind @ self._table
+                removed = ind @ table
             g = removed.shape[0]
             mult = np.ones(g)
         elif self.m <= max_groups or self.keys is None:
@@ -561,6 +577,17 @@ class AtomSampler(Sampler):
             return counts[None, :] - part
 
         return g, mult, rows
+
+
+def _sparse_table(
+    data: np.ndarray | None, group: np.ndarray, keys: np.ndarray, n_units: int, m: int
+) -> Any:
+    """CSR (n_units, m) sums of ``data`` (None: ones) by (group, key), duplicates summed."""
+    if data is None:
+        data = np.ones(len(keys))
+    table = sparse.csr_matrix((data, (group, keys)), shape=(n_units, m))
+    table.sum_duplicates()
+    return table
 
 
 def scheme_name(conditions: bool, strata: bool, two_stage: bool, weights: str) -> str:
