@@ -240,10 +240,9 @@ def test_coverage_of_auc_intervals():
         g = np.random.default_rng([2027, i])
         s = g.standard_normal(300) + d * y
         seed = int(g.integers(2**31))
-        auto = mlci.bootstrap_ci(y, s, metric="roc_auc", n_resamples=400, rng=seed, n_jobs=1)
-        bca = mlci.bootstrap_ci(
-            y, s, metric="roc_auc", method="bca", n_resamples=400, rng=seed, n_jobs=1
-        )
+        with mlci.config_context(n_jobs=1):
+            auto = mlci.bootstrap_ci(y, s, metric="roc_auc", n_resamples=400, rng=seed)
+            bca = mlci.bootstrap_ci(y, s, metric="roc_auc", method="bca", n_resamples=400, rng=seed)
         for name, r in (
             ("studentized", auto),
             ("bca", bca),

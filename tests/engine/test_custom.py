@@ -35,9 +35,8 @@ def test_custom_sampler_has_the_law_of_the_builtin_bootstrap():
 
 def test_custom_sampler_is_reproducible_across_chunks():
     a = mlci.bootstrap_ci(Y, P, metric="f1", sampler=_multinomial, rng=3, n_resamples=300)
-    b = mlci.bootstrap_ci(
-        Y, P, metric="f1", sampler=_multinomial, rng=3, n_resamples=300, batch=7, n_jobs=1
-    )
+    with mlci.config_context(batch=7, n_jobs=1):
+        b = mlci.bootstrap_ci(Y, P, metric="f1", sampler=_multinomial, rng=3, n_resamples=300)
     np.testing.assert_array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
     assert a.confidence_interval == b.confidence_interval
 

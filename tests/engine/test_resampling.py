@@ -211,11 +211,11 @@ def test_same_seed_same_result_for_any_batch_and_threads(opts, metric):
     kw = {k: {"y": y, "c": c}.get(v, v) if isinstance(v, str) else v for k, v in opts.items()}
     if opts.get("weights"):
         kw["weights"] = "poisson"
-    ref = mlci.bootstrap_ci(y, x, metric=metric, n_resamples=300, rng=19, batch=1, n_jobs=1, **kw)
+    with mlci.config_context(batch=1, n_jobs=1):
+        ref = mlci.bootstrap_ci(y, x, metric=metric, n_resamples=300, rng=19, **kw)
     for batch, n_jobs in [(7, 2), (64, 1), (None, 2), (10_000, 3)]:
-        res = mlci.bootstrap_ci(
-            y, x, metric=metric, n_resamples=300, rng=19, batch=batch, n_jobs=n_jobs, **kw
-        )
+        with mlci.config_context(batch=batch, n_jobs=n_jobs):
+            res = mlci.bootstrap_ci(y, x, metric=metric, n_resamples=300, rng=19, **kw)
         np.testing.assert_array_equal(res.bootstrap_distribution, ref.bootstrap_distribution)
         assert res.confidence_interval == ref.confidence_interval
 

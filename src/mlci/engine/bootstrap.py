@@ -25,6 +25,7 @@ from ..inputs import (
     check_positive_int,
     check_strata_stratify,
     gather_design,
+    knobs_in_config,
 )
 from ..inputs.config import engine_config
 from ..metrics import FunctionKernel, Kernel, get_kernel, metric_info, metric_params
@@ -600,6 +601,7 @@ def _errors_hint(kernel: Kernel) -> str:
     return f"First errors raised by the metric: {'; '.join(errs)}." if errs else ""
 
 
+@knobs_in_config
 @reports_progress
 @per_confidence_level
 def bootstrap_ci(
@@ -621,10 +623,6 @@ def bootstrap_ci(
     pos_label: Any = None,
     average: Any = "default",
     metric_kwargs: dict[str, Any] | None = None,
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
     jackknife_groups: int | None = None,
     sampler: Callable[[np.random.Generator, int], Any] | None = None,
 ) -> BootstrapResult | tuple[BootstrapResult, ...]:
@@ -688,15 +686,6 @@ def bootstrap_ci(
     metric_kwargs : dict, optional
         Further options: ``beta`` (fbeta), ``weights`` (cohen_kappa), or keyword
         arguments for a callable metric.
-    batch : int, optional
-        Replicates per chunk (memory knob); never changes the result.
-    n_jobs : int, optional
-        Threads for built-in metrics; default all cores (up to 8).
-    max_memory : int, default 512 MiB
-        Bound on the working memory used to size chunks when ``batch`` is not given.
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
     jackknife_groups : int, optional
         Largest number of jackknife replicates for BCa's acceleration; more units than
         this are deleted in random groups.
@@ -713,6 +702,11 @@ def bootstrap_ci(
     -------
     BootstrapResult
         A tuple of them, one per level, when ``confidence_level`` is a sequence.
+
+    Notes
+    -----
+    The engine knobs that never change a result (``batch``, ``n_jobs``, ``max_memory``,
+    ``progress``) are set with :func:`mlci.config_context`, not here.
 
     Examples
     --------
@@ -754,9 +748,6 @@ def bootstrap_ci(
         method=method,
         alternative=alternative,
         rng=rng,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
     )
     check_choice("weights", weights, ("multinomial", "poisson"))
     stratify = check_flag("stratify", stratify)

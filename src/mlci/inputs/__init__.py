@@ -37,6 +37,7 @@ from .config import (
     configured_progress,
     engine_config,
     get_config,
+    knobs_in_config,
     set_config,
 )
 from .deprecation import caller_stacklevel, old_call, renamed, renamed_keyword, warn_at_caller
@@ -112,6 +113,7 @@ __all__ = [
     "gather_design",
     "get_config",
     "is_nested",
+    "knobs_in_config",
     "missing_mask",
     "native_values",
     "old_call",
