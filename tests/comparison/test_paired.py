@@ -627,7 +627,8 @@ def test_permutation_same_result_for_any_batch_and_threads(
         kw["conditions"] = cond
     ref = permutation_test(y, pa, pb, **kw)
     for batch, n_jobs in [(1, 1), (7, 2), (100, None), (None, 3), (10_000, 2)]:
-        got = permutation_test(y, pa, pb, batch=batch, n_jobs=n_jobs, **kw)
+        with mlci.config_context(batch=batch, n_jobs=n_jobs):
+            got = permutation_test(y, pa, pb, **kw)
         assert got.pvalue == ref.pvalue
         assert got.details["null_standard_deviation"] == ref.details["null_standard_deviation"]
 

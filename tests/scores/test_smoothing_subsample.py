@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+import mlci
 from mlci import GroupScores, Scores
 from mlci.engine.smoothing import silverman_bandwidth, subsample_counts
 
@@ -112,7 +113,8 @@ def test_smoothed_sample_jitters_with_the_bandwidth():
 
 
 def test_smoothed_interval_is_reproducible_on_any_batch_and_fills_gaps():
-    a = S.bootstrap_ci("eer", smoothing=True, rng=3, n_resamples=60, batch=7)
+    with mlci.config_context(batch=7):
+        a = S.bootstrap_ci("eer", smoothing=True, rng=3, n_resamples=60)
     b = S.bootstrap_ci("eer", smoothing=True, rng=3, n_resamples=60)
     np.testing.assert_array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
     assert a.scheme == "strata+smoothed"

@@ -39,10 +39,10 @@ from ..engine.auto import warn_paired
 from ..engine.intervals import studentized_interval, studentized_pvalue, t_interval
 from ..feedback import reports_progress
 from ..inputs import (
-    DEFAULT_MAX_MEMORY,
     DISTRIBUTION_METHODS,
     check_choice,
     fill_doc,
+    knobs_in_config,
     renamed_keyword,
 )
 from ..intervals.formulas import wald_interval
@@ -318,6 +318,7 @@ class _Table(Result):
         return self.caption
 
 
+@knobs_in_config
 @reports_progress
 @fill_doc
 def llm_compare(
@@ -337,10 +338,6 @@ def llm_compare(
     alternative: str = "two-sided",
     n_resamples: int = 1000,
     rng: Any = None,
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
     **deprecated: Any,
 ) -> LLMComparison:
     """Compare language models on the items they share: paired differences, adjusted
@@ -369,9 +366,8 @@ def llm_compare(
         interval and test on each pair's CR2 standard error (one Gram matrix of the
         models' cluster influences serves every pair), ``"studentized"`` the bootstrap-t
         of every pair, the distribution methods :func:`mlci.compare` on the item values.
-    confidence_level, alternative, n_resamples, rng, batch, n_jobs, max_memory
+    confidence_level, alternative, n_resamples, rng
         As in :func:`mlci.llm_ci`.
-    %(progress)s
 
     Returns
     -------
@@ -389,8 +385,7 @@ def llm_compare(
     conditions = renamed_keyword(deprecated, "cluster", "conditions", conditions, None)
     table = item_table(log, estimand=estimand, k=k, conditions=conditions, repeats=repeats,
                        aggregate=aggregate, items=items, models=models)  # fmt: skip
-    method, opts = _interval_options(method, confidence_level, alternative, n_resamples, rng,
-                                     batch, n_jobs, max_memory)  # fmt: skip
+    method, opts = _interval_options(method, confidence_level, alternative, n_resamples, rng)
     names = table.models
     if len(names) < 2:
         raise ValueError(f"`log` holds {len(names)} model(s); a comparison needs at least two.")

@@ -22,7 +22,6 @@ from ..engine.bootstrap import run_bootstrap
 from ..engine.nested import plan_for_conditions
 from ..feedback import reports_progress
 from ..inputs import (
-    DEFAULT_MAX_MEMORY,
     ArgSpec,
     binary_target,
     bootstrap_options,
@@ -33,6 +32,7 @@ from ..inputs import (
     encode_labels,
     fast_unique,
     gather,
+    knobs_in_config,
     positive_label,
     show_values,
 )
@@ -721,6 +721,7 @@ class ConfusionMatrix:
         return _scalar(np.sum(self.priors() ** 2, axis=-1))
 
     # ------------------------------------------------------------------ intervals
+    @knobs_in_config
     @reports_progress
     @per_confidence_level
     def bootstrap_ci(
@@ -739,10 +740,6 @@ class ConfusionMatrix:
         stratify: bool = False,
         two_stage: bool = False,
         weights: str = "multinomial",
-        batch: int | None = None,
-        n_jobs: int | None = None,
-        max_memory: int = DEFAULT_MAX_MEMORY,
-        progress: bool = False,
         dropna: bool = False,
     ) -> Any:
         """Bootstrap interval of a metric of one confusion matrix (resampling its samples).
@@ -770,11 +767,6 @@ class ConfusionMatrix:
         two_stage : bool, default False
             With conditions: also resample the samples inside each drawn condition.
         weights : {"multinomial", "poisson"}
-        batch, n_jobs, max_memory
-            Engine knobs; they never change the result.
-        progress : bool, default False
-            Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-            a terminal only, never in CI; see :mod:`mlci.feedback`).
         dropna : bool, default False
             Drop the samples with a missing condition or stratum instead of refusing them.
 
@@ -798,9 +790,6 @@ class ConfusionMatrix:
             method=method,
             alternative=alternative,
             rng=rng,
-            batch=batch,
-            n_jobs=n_jobs,
-            max_memory=max_memory,
         )
         for name, flag in (("stratify", stratify), ("two_stage", two_stage), ("dropna", dropna)):
             check_flag(name, flag)

@@ -27,12 +27,12 @@ from scipy.special import ndtri
 from ..exceptions import DegenerateIntervalWarning
 from ..feedback import reports_progress
 from ..inputs import (
-    DEFAULT_MAX_MEMORY,
     check_choice,
     check_confidence_level,
     check_flag,
     check_positive_int,
     column,
+    knobs_in_config,
     renamed,
 )
 from ..results import BootstrapResult, Result, format_value, per_confidence_level
@@ -331,6 +331,7 @@ def roc_curve(
     return Curve(x[order], y[order], thr[order], x_name, y_name)
 
 
+@knobs_in_config
 def roc_with_ci(
     scores: Scores,
     *,
@@ -347,9 +348,6 @@ def roc_with_ci(
     stratify: bool | None = None,
     two_stage: bool = False,
     weights: str = "multinomial",
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
     dropna: bool = False,
 ) -> CurveBand:
     """The ROC curve with a confidence band, in one call.
@@ -368,7 +366,7 @@ def roc_with_ci(
     simultaneous : bool, default False
         Sup-t band holding on the whole grid at once (see :func:`roc_band`).
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
-    two_stage, weights, batch, n_jobs, max_memory, dropna
+    two_stage, weights, dropna
         As in :meth:`Scores.bootstrap_ci`.
 
     Returns
@@ -399,8 +397,7 @@ def roc_with_ci(
     bootstrap = dict(
         n_resamples=n_resamples, confidence_level=confidence_level, method=method,
         alternative=alternative, rng=rng, conditions=conditions, strata=strata,
-        stratify=stratify, two_stage=two_stage, weights=weights, batch=batch, n_jobs=n_jobs,
-        max_memory=max_memory, dropna=dropna,
+        stratify=stratify, two_stage=two_stage, weights=weights, dropna=dropna,
     )  # fmt: skip
     if fnr is None:
         if fpr is not None:
@@ -522,6 +519,7 @@ def _sup_t(est: np.ndarray, dist: np.ndarray, level: float) -> tuple[float, np.n
     return float(np.quantile(t[np.isfinite(t)], level)), se
 
 
+@knobs_in_config
 @reports_progress
 def roc_band(
     scores: Scores,
@@ -539,10 +537,6 @@ def roc_band(
     stratify: bool | None = None,
     two_stage: bool = False,
     weights: str = "multinomial",
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
     dropna: bool = False,
 ) -> CurveBand:
     """ROC curve with a bootstrap confidence band.
@@ -561,11 +555,8 @@ def roc_band(
         Sup-t band covering the whole curve on the grid with ``confidence_level``
         (two-sided only).
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
-    two_stage, weights, batch, n_jobs, max_memory, dropna
+    two_stage, weights, dropna
         As in :meth:`Scores.bootstrap_ci`.
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------
@@ -626,9 +617,6 @@ def roc_band(
             stratify=stratify,
             two_stage=two_stage,
             weights=weights,
-            batch=batch,
-            n_jobs=n_jobs,
-            max_memory=max_memory,
             dropna=dropna,
         )
     res = results[0]
@@ -657,6 +645,7 @@ def _threshold_rates_spec(sc: Scores, thresholds: np.ndarray) -> _Spec:
     return _Spec("tpr", fn, (len(thresholds), 2), search=True, fixed=True, parts=parts)
 
 
+@knobs_in_config
 @reports_progress
 @per_confidence_level
 def operating_point_ci(
@@ -676,10 +665,6 @@ def operating_point_ci(
     stratify: bool | None = None,
     two_stage: bool = False,
     weights: str = "multinomial",
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
     dropna: bool = False,
 ) -> tuple[BootstrapResult, BootstrapResult]:
     """Interval of an operating point: ``rate`` at ``x = at`` and of its threshold.
@@ -702,12 +687,9 @@ def operating_point_ci(
         ``at``.  ``"lower"``/``"higher"``: the rate at the threshold on that score
         (see :meth:`mlci.Scores.rate_at`).
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
-    two_stage, weights, batch, n_jobs, max_memory, dropna
+    two_stage, weights, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the rate's interval stays in [0, 1]).
         A list of levels returns a tuple of ``(rate, threshold)`` pairs, one per level.
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------
@@ -739,9 +721,6 @@ def operating_point_ci(
         stratify=stratify,
         two_stage=two_stage,
         weights=weights,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
         dropna=dropna,
     )
     return rate_res, thr_res
@@ -814,6 +793,7 @@ def _check_max_fpr(max_fpr: Any) -> float:
     return a
 
 
+@knobs_in_config
 @renamed(scores="y_true")
 @reports_progress
 @per_confidence_level
@@ -834,10 +814,6 @@ def auc_ci(
     stratify: bool | None = None,
     two_stage: bool = False,
     weights: str = "multinomial",
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
     dropna: bool = False,
 ) -> BootstrapResult:
     """Bootstrap interval of the ROC AUC, or of the partial AUC up to ``max_fpr``.
@@ -860,13 +836,10 @@ def auc_ci(
     mcclish : bool, default False
         Standardise the partial AUC (McClish 1989; 0.5 chance, 1 perfect).
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
-    two_stage, weights, batch, n_jobs, max_memory, dropna
+    two_stage, weights, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, 1], or in
         [0, ``max_fpr``] for a partial AUC).
         A list of levels returns a tuple of results, one per level (same replicates).
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------
@@ -930,8 +903,5 @@ def auc_ci(
         stratify=stratify,
         two_stage=two_stage,
         weights=weights,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
         dropna=dropna,
     )[0]

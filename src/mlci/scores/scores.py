@@ -30,12 +30,12 @@ import numpy as np
 
 from ..feedback import reports_progress
 from ..inputs import (
-    DEFAULT_MAX_MEMORY,
     ArgSpec,
     binary_target,
     check_choice,
     check_flag,
     gather,
+    knobs_in_config,
 )
 from ..metrics import check_sample_weight
 from ..results import BootstrapResult, per_confidence_level
@@ -762,6 +762,7 @@ class Scores(ScoreData):
             return float(_resolve(self, "auc", {}).fn(self._full_view())[0])
         return roc_area(self._lay, lower, upper, x_axis, y_axis)
 
+    @knobs_in_config
     @reports_progress
     @per_confidence_level
     def bootstrap_ci(
@@ -784,10 +785,6 @@ class Scores(ScoreData):
         two_stage: bool = False,
         weights: str = "multinomial",
         algorithm: str = "auto",
-        batch: int | None = None,
-        n_jobs: int | None = None,
-        max_memory: int = DEFAULT_MAX_MEMORY,
-        progress: bool = False,
         dropna: bool = False,
         sampler: Callable[[np.random.Generator, int], Any] | None = None,
         smoothing: bool | float = False,
@@ -839,11 +836,6 @@ class Scores(ScoreData):
             O(log n) per replicate; no conditions, no strata beyond the class);
             ``"weights"`` draws every sample's count through the core engine.  ``"auto"``
             takes ``"lazy"`` for searches where it applies.
-        batch, n_jobs, max_memory
-            Engine knobs; they never change the result.
-        progress : bool, default False
-            Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-            a terminal only, never in CI; see :mod:`mlci.feedback`).
         dropna : bool, default False
             Drop the samples with a missing condition or stratum instead of refusing them
             (``details["n_dropped"]`` counts them with those dropped by the constructor).
@@ -929,9 +921,6 @@ class Scores(ScoreData):
             two_stage=two_stage,
             weights=weights,
             algorithm=algorithm,
-            batch=batch,
-            n_jobs=n_jobs,
-            max_memory=max_memory,
             dropna=dropna,
             sampler=sampler,
             smoothing=smoothing,

@@ -25,7 +25,7 @@ import numpy as np
 from scipy.special import xlogy
 
 from ..feedback import reports_progress
-from ..inputs import DEFAULT_MAX_MEMORY, check_choice, check_flag, renamed
+from ..inputs import check_choice, check_flag, knobs_in_config, renamed
 from ..results import BootstrapResult, Result, per_confidence_level
 from ._driver import _resolve, _Spec
 from ._roc import _counts_at, _Layout, _View
@@ -88,6 +88,7 @@ class EERResult(Result):
         return [*self.eer.rows(), *self.threshold.rows()]
 
 
+@knobs_in_config
 @reports_progress
 @per_confidence_level
 def eer_ci(
@@ -104,10 +105,6 @@ def eer_ci(
     two_stage: bool = False,
     weights: str = "multinomial",
     algorithm: str = "auto",
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
     dropna: bool = False,
 ) -> EERResult:
     """Bootstrap intervals of the EER and of the threshold where it is reached.
@@ -126,12 +123,9 @@ def eer_ci(
         Condition (speaker, session...) of every sample, resampled as a unit (nested: a
         list of levels, top first); without it trials are assumed independent and
         intervals are too narrow when they are not.
-    strata, stratify, two_stage, weights, algorithm, batch, n_jobs, max_memory, dropna
+    strata, stratify, two_stage, weights, algorithm, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (by default positives and negatives are
         resampled separately).
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------
@@ -165,9 +159,6 @@ def eer_ci(
         stratify=stratify,
         two_stage=two_stage,
         weights=weights,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
         dropna=dropna,
     )
     return EERResult(eer, thr)
@@ -289,6 +280,7 @@ def min_detection_cost(
     return float(_dcf_rows(sc._lay, sc._full_view(), p, cm, cf, normalize)[0])
 
 
+@knobs_in_config
 @reports_progress
 @per_confidence_level
 def dcf_ci(
@@ -310,10 +302,6 @@ def dcf_ci(
     stratify: bool | None = None,
     two_stage: bool = False,
     weights: str = "multinomial",
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
     dropna: bool = False,
 ) -> BootstrapResult:
     """Bootstrap interval of the minimum (``kind="min"``) or actual DCF.
@@ -334,12 +322,9 @@ def dcf_ci(
         Divide by ``min(c_miss * p_target, c_fa * (1 - p_target))``, the cost of the best
         trivial system (always accept or always reject), as NIST SRE does.
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
-    two_stage, weights, batch, n_jobs, max_memory, dropna
+    two_stage, weights, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, inf)).
         A list of levels returns a tuple of results, one per level (same replicates).
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------
@@ -407,9 +392,6 @@ def dcf_ci(
         stratify=stratify,
         two_stage=two_stage,
         weights=weights,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
         dropna=dropna,
     )[0]
 
@@ -551,6 +533,7 @@ def _minimum_as_kind(minimum: Any) -> str:
     return "min" if check_flag("minimum", minimum) else "actual"
 
 
+@knobs_in_config
 @renamed(minimum=("kind", _minimum_as_kind))
 @reports_progress
 @per_confidence_level
@@ -568,10 +551,6 @@ def cllr_ci(
     stratify: bool | None = None,
     two_stage: bool = False,
     weights: str = "multinomial",
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
     dropna: bool = False,
 ) -> BootstrapResult:
     """Bootstrap interval of Cllr (``kind="actual"``), or of the minimum Cllr
@@ -589,12 +568,9 @@ def cllr_ci(
         re-run in every replicate), as :func:`dcf_ci`'s ``kind``.  (``minimum=True`` is
         the deprecated spelling of ``kind="min"``.)
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
-    two_stage, weights, batch, n_jobs, max_memory, dropna
+    two_stage, weights, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, inf)).
         A list of levels returns a tuple of results, one per level (same replicates).
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------
@@ -632,8 +608,5 @@ def cllr_ci(
         stratify=stratify,
         two_stage=two_stage,
         weights=weights,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
         dropna=dropna,
     )[0]
