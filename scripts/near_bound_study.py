@@ -28,7 +28,7 @@ import numpy as np
 
 import mlci
 from mlci import simulate
-from mlci.engine import intervals
+from mlci.intervals import bootstrap as intervals
 
 METRICS = ("f1", "mcc", "balanced_accuracy", "cohen_kappa")
 

@@ -20,7 +20,7 @@ from scipy import special, stats
 
 import mlci
 from mlci.classical.pvalues import normal_pvalue, t_pvalue, t_pvalues
-from mlci.engine.intervals import t_interval
+from mlci.intervals.bootstrap import t_interval
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 

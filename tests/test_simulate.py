@@ -16,7 +16,7 @@ from sklearn.metrics import roc_auc_score
 
 import mlci
 from mlci import simulate
-from mlci.engine.intervals import bootstrap_interval
+from mlci.intervals.bootstrap import bootstrap_interval
 from mlci.simulation.data import _binormal_grid_auc
 
 

@@ -20,7 +20,6 @@ __version__ = "0.1.0"
 
 #: submodule (relative to ``mlci``) -> the public names it defines, imported on first use
 _EXPORTS: dict[str, tuple[str, ...]] = {
-    "agreement": ("agreement_ci",),
     "backends": ("AtomTable", "reduce_ci", "reduce_table"),
     "classical.auc": (
         "delong_ci",
@@ -57,16 +56,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "proportion_ci",
         "proportion_diff_ci",
     ),
-    "classical.significance": (
-        "compare_estimators",
-        "corrected_resampled_ttest",
-        "cv_5x2_ftest",
-        "cv_5x2_ttest",
-        "kfold_cv_ttest",
-        "mcnemar_test",
-        "paired_cv_scores",
-        "paired_ttest_chunks",
-    ),
+    "classical.significance": ("mcnemar_test", "paired_ttest_chunks"),
     "comparison.bayesian": (
         "BayesianComparison",
         "correlated_bayesian_ttest",
@@ -74,14 +64,16 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "comparison.equivalence": ("mcnemar_margin_test", "paired_margin_test"),
     "comparison.margins": ("MarginTest",),
-    "comparison.paired": ("ComparisonResult", "PairDifference", "compare"),
+    "comparison.paired": ("compare",),
+    "comparison.paired_results": ("ComparisonResult", "PairDifference"),
     "comparison.permutation": ("permutation_test",),
     "compat": ("evaluate_with_conf_int",),
-    "correlations": ("compare_correlations", "correlation_ci", "williams_test"),
     "engine.bootstrap": ("bootstrap_ci",),
     "inputs.config": ("config_context", "get_config", "set_config"),
     "engine.nested": ("make_nested_plan",),
     "engine.replicates": ("bca_ci",),
+    "fields.agreement": ("agreement_ci",),
+    "fields.correlations": ("compare_correlations", "correlation_ci", "williams_test"),
     "exceptions": (
         "DegenerateIntervalWarning",
         "FewConditionsWarning",
@@ -99,6 +91,14 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "metrics": ("list_metrics",),
     "protocols.bootstrap632": ("BootstrapErrorResult", "bootstrap632_ci"),
     "protocols.crossval": ("CVResult", "cross_val_ci", "cross_val_compare"),
+    "protocols.cv_tests": (
+        "compare_estimators",
+        "corrected_resampled_ttest",
+        "cv_5x2_ftest",
+        "cv_5x2_ttest",
+        "kfold_cv_ttest",
+        "paired_cv_scores",
+    ),
     "protocols.learners": ("PooledResult", "compare_methods", "evaluate_method", "pooled_ci"),
     "protocols.oob": ("OOBResult", "oob_ci"),
     "results": ("BootstrapResult", "ConfidenceInterval", "IntervalResult", "TestResult"),
@@ -145,6 +145,7 @@ _SUBMODULES = frozenset(
         "engine",
         "exceptions",
         "feedback",
+        "fields",
         "inputs",
         "intervals",
         "io",

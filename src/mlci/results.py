@@ -20,7 +20,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .engine.intervals import interval_from_replicates
 from .inputs import (
     INTERVAL_METHODS,
     check_alternative,
@@ -29,6 +28,7 @@ from .inputs import (
     check_rng_seed,
     confidence_levels,
 )
+from .intervals.bootstrap import interval_from_replicates
 
 __all__ = [
     "BootstrapResult",
@@ -402,7 +402,7 @@ class BootstrapResult(IntervalResult):
             studentized interval on the metric's own scale).  ``"survey"`` (methods
             ``"t"`` and ``"logit_t"`` over conditions): R survey's ``svyciprop``, with
             the CR1 standard error and conditions - 1 degrees of freedom instead of CR2
-            and Imbens & Kolesár's.  See :mod:`mlci.engine.variants` and docs/r.md.
+            and Imbens & Kolesár's.  See :mod:`mlci.intervals.variants` and docs/r.md.
 
         Returns
         -------

@@ -7,15 +7,14 @@ import pytest
 from scipy import stats
 
 from mlci import TestResult
-from mlci.classical.significance import (
+from mlci.classical.significance import mcnemar_test, paired_ttest_chunks
+from mlci.protocols.cv_tests import (
     compare_estimators,
     corrected_resampled_ttest,
     cv_5x2_ftest,
     cv_5x2_ttest,
     kfold_cv_ttest,
-    mcnemar_test,
     paired_cv_scores,
-    paired_ttest_chunks,
 )
 
 sm_ct = pytest.importorskip("statsmodels.stats.contingency_tables")

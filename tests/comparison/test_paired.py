@@ -294,7 +294,7 @@ def test_bca_of_difference_uses_jackknife_of_the_difference():
     # Independent check of BCa for a paired difference: delete-one-condition jackknife of
     # acc(A) - acc(B) computed by hand (Efron & Tibshirani 1993, eq. 14.15), fed to the
     # interval formula with compare's own bootstrap distribution, gives compare's interval.
-    from mlci.engine.intervals import bootstrap_interval
+    from mlci.intervals.bootstrap import bootstrap_interval
 
     y, sy = _systems(n=240, accs=(0.8, 0.72), seed=9, corr=0.3)
     spk = np.repeat(np.arange(40), 6)

@@ -138,7 +138,7 @@ def test_exact_delete_one_shortcuts(metric, data):
 
 
 def test_bca_acceleration_matches_explicit_jackknife():
-    from mlci.engine.intervals import acceleration
+    from mlci.intervals.bootstrap import acceleration
 
     y, s = Y[:120], SCORE[:120]
     jack = np.array([skm.roc_auc_score(np.delete(y, i), np.delete(s, i)) for i in range(len(y))])

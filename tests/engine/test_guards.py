@@ -17,7 +17,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 import mlci
 from mlci.cli import main
-from mlci.engine.intervals import tail_replicates
+from mlci.intervals.bootstrap import tail_replicates
 
 
 @pytest.mark.parametrize("method", ["auto", "wilson"])

@@ -24,8 +24,8 @@ from scipy import stats
 from scipy.special import ndtri
 
 import mlci
-from mlci.engine.intervals import acceleration, bootstrap_interval, quantiles
 from mlci.inputs import DISTRIBUTION_METHODS
+from mlci.intervals.bootstrap import acceleration, bootstrap_interval, quantiles
 
 _RNG_KW = "rng" if "rng" in inspect.signature(stats.bootstrap).parameters else "random_state"
 SCIPY_METHOD = {"percentile": "percentile", "basic": "basic", "bca": "BCa"}

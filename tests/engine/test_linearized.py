@@ -17,18 +17,18 @@ from scipy import stats
 from sklearn import metrics as skm
 
 import mlci
-from mlci.engine.intervals import (
-    logit_t_interval,
-    studentized_interval,
-    studentized_pvalue,
-    wilson_interval,
-)
 from mlci.engine.linearize import (
     Linearization,
     icc_anova,
     random_effects_df,
 )
 from mlci.engine.nested import plan_for_conditions
+from mlci.intervals.bootstrap import (
+    logit_t_interval,
+    studentized_interval,
+    studentized_pvalue,
+    wilson_interval,
+)
 from mlci.metrics import get_kernel
 from mlci.metrics._base import numeric_gradient
 

@@ -5,7 +5,7 @@ no error with probability 0.99^100 = 0.37 > alpha/2, so on the logit scale a boo
 quantile was infinite and the default interval was the range (f1 0.99 [0, 0.999], mcc
 [-1, 0.997], roc_auc [0, 0.9996]).  Where at least half of a tail's replicates have an
 infinite t*, the studentized interval now gives the logit t interval of the same
-estimate and standard error (``mlci.engine.intervals.edge_dominated``); the reference
+estimate and standard error (``mlci.intervals.bootstrap.edge_dominated``); the reference
 values are ``method="logit_t"`` on the same data (Korn & Graubard 1999's logit interval,
 R's ``svyciprop(method = "logit")``, checked in tests/engine/test_linearized.py), and the
 widths are those of Wilson's score interval for the error share (Brown, Cai & DasGupta
@@ -24,7 +24,7 @@ from scipy import stats
 from scipy.special import expit, logit
 
 import mlci
-from mlci.engine.intervals import edge_dominated, studentized_interval
+from mlci.intervals.bootstrap import edge_dominated, studentized_interval
 
 DECISION = ("f1", "mcc", "balanced_accuracy", "cohen_kappa")
 

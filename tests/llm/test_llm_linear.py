@@ -17,8 +17,8 @@ from scipy import stats
 from test_llm_estimands import _items, synthetic  # same directory (rootdir import mode)
 
 import mlci
-from mlci.engine.intervals import studentized_interval
 from mlci.feedback import progress_bar
+from mlci.intervals.bootstrap import studentized_interval
 from mlci.llm import linear
 from mlci.llm.estimands import item_table
 from mlci.llm.simulation import simulate_benchmark

@@ -25,8 +25,8 @@ import numpy as np
 import pytest
 
 import mlci
-from mlci.engine.intervals import bootstrap_interval, studentized_interval
-from mlci.engine.variants import boot_interval, boot_quantiles
+from mlci.intervals.bootstrap import bootstrap_interval, studentized_interval
+from mlci.intervals.variants import boot_interval, boot_quantiles
 
 pytestmark = pytest.mark.r
 

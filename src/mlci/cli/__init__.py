@@ -74,8 +74,8 @@ COMMANDS: dict[str, Callable[[Any], Any]] = {
     "metrics": _adder(".info", "add_metrics"),
     "example": _adder(".info", "add_example"),
     "llm": _adder(".llm", "add_llm"),
-    "mt": _adder("..mt.cli", "add_mt"),
-    "ir": _adder("..ir.cli", "add_ir"),
+    "mt": _adder(".mt", "add_mt"),
+    "ir": _adder(".ir", "add_ir"),
 }
 
 

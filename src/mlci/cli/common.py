@@ -774,7 +774,7 @@ def render(out: Output, fmt: str, digits: int = 4, *, quiet: bool = False) -> st
 def comparison_tables(
     res: Any, name: str, unit: str, title: str | None = None
 ) -> tuple[OutTable, OutTable]:
-    """The two tables of a :class:`~mlci.comparison.paired.ComparisonResult`: one row per
+    """The two tables of a :class:`~mlci.ComparisonResult`: one row per
     system (``unit`` names them: ``"system"``, ``"run"``), headed ``title`` (default
     ``name``), and one per paired difference with its raw and adjusted p-values, headed
     ``"<name> differences"``.  ``mlci mt compare`` and ``mlci ir compare`` print these."""

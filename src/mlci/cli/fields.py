@@ -19,11 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from ..agreement import METRICS as AGREEMENT_METRICS
-from ..agreement import RESAMPLE as AGREEMENT_RESAMPLE
-from ..agreement import agreement_ci
-from ..correlations import RESAMPLE as CORRELATION_RESAMPLE
-from ..correlations import compare_correlations, correlation_ci
+from ..fields.agreement import METRICS as AGREEMENT_METRICS
+from ..fields.agreement import RESAMPLE as AGREEMENT_RESAMPLE
+from ..fields.agreement import agreement_ci
+from ..fields.correlations import RESAMPLE as CORRELATION_RESAMPLE
+from ..fields.correlations import compare_correlations, correlation_ci
 from ..inputs import missing_mask
 from ..metrics.agreement import AGREEMENT_LEVELS
 from ..metrics.correlation import COEFFICIENTS, LEVELS

@@ -19,7 +19,7 @@ equivalence (two one-sided tests, TOST)
 
 Each one-sided p-value is the same test the comparison uses for "no difference", moved
 to the margin: the t test on the linearized standard error ``(d + delta) / se``, the
-bootstrap-t test (:func:`mlci.engine.intervals.studentized_pvalue` with ``null``), or
+bootstrap-t test (:func:`mlci.intervals.bootstrap.studentized_pvalue` with ``null``), or
 the bootstrap distribution of the difference shifted to the null ``d* - d + theta0``.
 
 References
@@ -45,7 +45,7 @@ import numpy as np
 from ..classical.corrections import adjust_pvalues
 from ..classical.pvalues import t_pvalues
 from ..engine.bootstrap import finish_bootstrap
-from ..engine.intervals import studentized_pvalue
+from ..intervals.bootstrap import studentized_pvalue
 from ..results import ConfidenceInterval, Result, format_value, plain
 
 __all__ = ["MarginTest", "check_margin", "margin_tests", "shifted_pvalues"]

@@ -27,7 +27,7 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
 * Near the edge of the range, where at least half of a tail's replicates have an
   infinite bootstrap-t statistic (resamples without an error), the studentized interval
   gives way to the analytic **logit_t** interval of the same pivot (:func:`edge_reason`;
-  the rule is in :func:`mlci.engine.intervals.edge_dominated`, the numbers in
+  the rule is in :func:`mlci.intervals.bootstrap.edge_dominated`, the numbers in
   docs/validation.md, "Near the bounds").
 * A single sample (or condition): Wilson for a proportion of independent samples, else
   BCa, which collapses with a warning (:func:`single_unit_method`).
@@ -179,7 +179,7 @@ def edge_reason(n_elements: int, fallback: str, size: int) -> str:
 
     Near the edge of the range (a handful of errors), replicates without an error have an
     infinite t*; where they fill half of a tail (``alpha / 2`` of the replicates, see
-    :func:`mlci.engine.intervals.edge_dominated`) the t quantile is infinite or rests on
+    :func:`mlci.intervals.bootstrap.edge_dominated`) the t quantile is infinite or rests on
     a few replicates, and the interval would reach the range's edge.  There the logit t
     interval (the same scale and standard error, Student's t quantiles) is used: on those
     test sets it covered 0.98-1.00 where BCa covered 0.90-0.99 (docs/validation.md,

@@ -28,6 +28,13 @@ from ..inputs import (
     knobs_in_config,
 )
 from ..inputs.config import engine_config
+from ..intervals.bootstrap import (
+    LINEARIZED_METHODS,
+    MIN_TAIL_REPLICATES,
+    acceleration,
+    interval_from_replicates,
+    tail_replicates,
+)
 from ..metrics import FunctionKernel, Kernel, get_kernel, metric_info, metric_params
 from ..results import BootstrapResult, ConfidenceInterval, per_confidence_level, plain
 from .auto import (
@@ -41,13 +48,6 @@ from .auto import (
     warn_outside_map,
 )
 from .custom import UserSampler, check_sampler
-from .intervals import (
-    LINEARIZED_METHODS,
-    MIN_TAIL_REPLICATES,
-    acceleration,
-    interval_from_replicates,
-    tail_replicates,
-)
 from .linearize import Linearization
 from .nested import plan_for_conditions
 from .plan import Plan
@@ -452,7 +452,7 @@ def finish_bootstrap(
     hint : str
         Appended to the messages about undefined replicates.
     bounds : (float, float), optional
-        The range of the metric (see :func:`mlci.engine.intervals.bootstrap_interval`):
+        The range of the metric (see :func:`mlci.intervals.bootstrap.bootstrap_interval`):
         normal and basic intervals are clipped into it and one-sided intervals end at it.
     elements : sequence, optional
         Names of the elements of a vector-valued metric (e.g. the classes).

@@ -65,7 +65,7 @@ def bca_ci(
         half (as ``scipy.stats.bootstrap``) and the quantiles interpolate linearly between
         order statistics.  ``"boot"``: R's ``boot.ci(type = "bca")`` from the same
         replicates and influence values (only replicates strictly below the estimate;
-        boot's ``norm.inter`` quantiles): see :mod:`mlci.engine.variants`.  On a
+        boot's ``norm.inter`` quantiles): see :mod:`mlci.intervals.variants`.  On a
         continuous statistic the two differ by about one order statistic; on a discrete
         one (accuracy) by up to a grid step.
 

@@ -6,7 +6,7 @@
   recall@k... computed by ir_measures (trec_eval's code);
 * :mod:`~mlci.ir.api`: :func:`ir_ci` (queries as the unit) and :func:`ir_compare`
   (paired bootstrap, paired t, randomization test; corrections over pairs);
-* :mod:`~mlci.ir.cli`: ``mlci ir ci`` and ``mlci ir compare``.
+* the ``mlci ir ci`` and ``mlci ir compare`` subcommands are in :mod:`mlci.cli.ir`.
 
 See docs/ir.md.
 """

@@ -34,9 +34,9 @@ import numpy as np
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
 from ..classical.pvalues import t_pvalues
-from ..comparison.paired import ComparisonResult, PairDifference, compare
+from ..comparison.paired import compare
+from ..comparison.paired_results import ComparisonResult, PairDifference
 from ..engine.auto import warn_paired
-from ..engine.intervals import studentized_interval, studentized_pvalue, t_interval
 from ..feedback import reports_progress
 from ..inputs import (
     DISTRIBUTION_METHODS,
@@ -45,6 +45,7 @@ from ..inputs import (
     knobs_in_config,
     renamed_keyword,
 )
+from ..intervals.bootstrap import studentized_interval, studentized_pvalue, t_interval
 from ..intervals.formulas import wald_interval
 from ..results import ConfidenceInterval, IntervalResult, Result, format_value
 from .estimands import (

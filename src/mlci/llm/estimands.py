@@ -60,7 +60,6 @@ from scipy.special import gammaln
 
 from ..engine.auto import warn_outside_map
 from ..engine.bootstrap import run_bootstrap
-from ..engine.intervals import studentized_interval, t_interval
 from ..engine.nested import plan_for_conditions
 from ..feedback import reports_progress
 from ..inputs import (
@@ -75,6 +74,7 @@ from ..inputs import (
     knobs_in_config,
     renamed_keyword,
 )
+from ..intervals.bootstrap import studentized_interval, t_interval
 from ..intervals.formulas import wald_interval
 from ..metrics import get_kernel
 from ..results import ConfidenceInterval, IntervalResult, Result, format_value, json_safe, plain
@@ -818,7 +818,7 @@ def linear_models(
         dist, se_dist = replicates(cs)
         low, high, _ = studentized_interval(
             cs.estimate, se, dist, se_dist, confidence_level=level, alternative=alt,
-            bounds=(0.0, 1.0), df=cs.df,  # near 0 or 1: logit t (engine.intervals)
+            bounds=(0.0, 1.0), df=cs.df,  # near 0 or 1: logit t (intervals.bootstrap)
         )  # fmt: skip
         used = "studentized"
     common = {

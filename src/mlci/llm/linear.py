@@ -26,7 +26,7 @@ strata unless they are the clusters themselves):
   :func:`mlci.engine.bootstrap.run_replicates`): for a chunk of cluster counts ``U``
   (B x G) every model's replicate is ``U T' / U W`` and its CR1 standard error is a
   quadratic form in ``U`` -- three (B x G) @ (G x M) products per task for all models
-  at once; the interval is :func:`mlci.engine.intervals.studentized_interval` on the
+  at once; the interval is :func:`mlci.intervals.bootstrap.studentized_interval` on the
   logit scale.
 
 References: Bell, R. M. & McCaffrey, D. F. (2002). Bias reduction in standard errors

@@ -8,7 +8,7 @@
   ``--paired-ar`` with its p-values, vectorised;
 * :mod:`~mlci.mt.readers`: :func:`read_segments` (one segment a line, as sacreBLEU);
 * :mod:`~mlci.mt.synthetic`: :func:`synthetic_corpus`, reproducible test text;
-* :mod:`~mlci.mt.cli`: ``mlci mt ci`` and ``mlci mt compare``.
+* the ``mlci mt ci`` and ``mlci mt compare`` subcommands are in :mod:`mlci.cli.mt`.
 
 The kernels (``metric="bleu"``, ``"chrf"``, ``"wer"`` of :func:`mlci.bootstrap_ci`) are in
 :mod:`mlci.metrics.mt`.  See docs/mt.md.

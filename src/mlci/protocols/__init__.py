@@ -2,7 +2,8 @@
 (k-fold, stratified, grouped, repeated, leave-one-out, repeated random splits, nested
 cross-validation after Bates, Hastie & Tibshirani 2024), the bootstrap estimators of
 prediction error (out-of-bag, .632, .632+), out-of-bag evaluation of fitted ensembles, and
-learning methods compared: two estimators by cross-validation (:func:`cross_val_compare`),
+learning methods compared: two estimators by cross-validation (:func:`cross_val_compare`;
+the tests on tables of fold scores, 5×2cv, corrected resampled t, in :mod:`.cv_tests`),
 two methods over several training runs (:mod:`.learners`: :func:`compare_methods`,
 :func:`evaluate_method`, :func:`pooled_ci`).
 """

@@ -46,7 +46,6 @@ from typing import Any
 import numpy as np
 
 from ..classical.pvalues import normal_pvalue
-from ..classical.significance import corrected_resampled_ttest, kfold_cv_ttest
 from ..feedback import reports_progress, warn
 from ..inputs import (
     check_alternative,
@@ -65,6 +64,7 @@ from ._fitting import (
     require_sklearn,
 )
 from .cv_statistics import held_out_means, mean_skewness, nested_statistics
+from .cv_tests import corrected_resampled_ttest, kfold_cv_ttest
 from .splits import _prepare, _run, fold_ids
 
 __all__ = ["CV_METHODS", "CVResult", "cross_val_ci", "cross_val_compare", "fold_ids"]

@@ -588,7 +588,7 @@ def _delong_pairs(
 ) -> _Pairs:
     from itertools import combinations
 
-    from ..comparison.paired import PairDifference
+    from ..comparison.paired_results import PairDifference
     from ..results import ConfidenceInterval
 
     names = list(systems)

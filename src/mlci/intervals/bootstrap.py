@@ -21,10 +21,10 @@ from scipy.special import ndtr, ndtri
 from ..exceptions import DegenerateIntervalWarning
 from ..feedback import warn
 from ..inputs.options import INTERVAL_METHODS
-from ..intervals.formulas import Scale as _Scale
-from ..intervals.formulas import logit_t_interval, t_interval
-from ..intervals.formulas import one_sided as _one_sided
-from ..intervals.formulas import quantile as _t_quantile
+from .formulas import Scale as _Scale
+from .formulas import logit_t_interval, t_interval
+from .formulas import one_sided as _one_sided
+from .formulas import quantile as _t_quantile
 
 __all__ = [
     "INTERVAL_METHODS",
@@ -143,7 +143,7 @@ def bootstrap_interval(
     -----
     Conventions (scipy's; R's boot.ci differs, and ``variant="boot"`` of
     :meth:`mlci.BootstrapResult.interval` and :func:`mlci.bca_ci` reproduces it, see
-    :mod:`mlci.engine.variants` and docs/r.md): quantiles interpolate linearly between
+    :mod:`mlci.intervals.variants` and docs/r.md): quantiles interpolate linearly between
     order statistics (R's ``quantile(type = 7)``); BC/BCa's ``z0`` counts replicates tied
     with the estimate as one half (boot: strictly below only, one grid step apart on a
     discrete metric); the normal interval is ``theta_hat -/+ z sd`` (boot's ``norm.ci``
@@ -546,7 +546,7 @@ def interval_from_replicates(
     ``effective_n``, ``iid``; see :mod:`mlci.engine.linearize`), needed by the
     ``"studentized"``, ``"t"`` and ``"wilson"`` methods; ``se_dist`` the replicates'
     standard errors (``"studentized"``).  ``variant="boot"`` (R's ``boot.ci``) or
-    ``"survey"`` (R's ``svyciprop``): :func:`mlci.engine.variants.variant_interval`.
+    ``"survey"`` (R's ``svyciprop``): :func:`mlci.intervals.variants.variant_interval`.
     """
     if variant != "mlci":
         from .variants import variant_interval  # (variants.py imports this module)

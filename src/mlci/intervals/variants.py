@@ -1,6 +1,6 @@
 """Interval variants that reproduce R: boot.ci (``variant="boot"``), svyciprop (``"survey"``).
 
-mlci's bootstrap intervals (:mod:`mlci.engine.intervals`) follow scipy's conventions;
+mlci's bootstrap intervals (:mod:`mlci.intervals.bootstrap`) follow scipy's conventions;
 Canty & Ripley's R package boot (``boot.ci``, Davison & Hinkley 1997, ch. 5) differs in
 four places, each defensible.  ``variant="boot"`` gives boot's numbers to rounding
 (tests/r/test_r_boot.py: to 1e-12 on the same replicates):
@@ -40,8 +40,8 @@ from typing import Any
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from ..intervals.formulas import logit_t_interval, t_interval
-from ..intervals.formulas import tails as _tails
+from .formulas import logit_t_interval, t_interval
+from .formulas import tails as _tails
 
 __all__ = ["VARIANTS", "boot_interval", "boot_quantiles", "survey_interval", "variant_interval"]
 

@@ -29,9 +29,9 @@ from ..cli.common import (
 )
 from ..data import ir_example_paths
 from ..inputs import INTERVAL_METHODS
-from .api import TESTS, ir_ci, ir_compare
-from .measures import MISSING
-from .readers import read_qrels, read_run
+from ..ir.api import TESTS, ir_ci, ir_compare
+from ..ir.measures import MISSING
+from ..ir.readers import read_qrels, read_run
 
 __all__ = ["add_ir"]
 

@@ -23,12 +23,12 @@ from typing import Any
 
 import numpy as np
 
-from .engine.bootstrap import run_bootstrap
-from .engine.custom import UserSampler
-from .engine.nested import plan_for_conditions
-from .exceptions import FewConditionsWarning
-from .feedback import warn
-from .inputs import (
+from ..engine.bootstrap import run_bootstrap
+from ..engine.custom import UserSampler
+from ..engine.nested import plan_for_conditions
+from ..exceptions import FewConditionsWarning
+from ..feedback import warn
+from ..inputs import (
     ArgSpec,
     bootstrap_options,
     check_choice,
@@ -37,8 +37,8 @@ from .inputs import (
     gather,
     knobs_in_config,
 )
-from .metrics.correlation import COEFFICIENTS, LEVELS, GridCorrelationKernel
-from .results import BootstrapResult, TestResult
+from ..metrics.correlation import COEFFICIENTS, LEVELS, GridCorrelationKernel
+from ..results import BootstrapResult, TestResult
 
 __all__ = ["compare_correlations", "correlation_ci", "williams_test"]
 

@@ -14,14 +14,14 @@ from typing import Any
 
 import numpy as np
 
-from .engine.bootstrap import run_bootstrap
-from .engine.custom import UserSampler
-from .engine.nested import plan_for_conditions
-from .exceptions import FewConditionsWarning
-from .feedback import warn
-from .inputs import bootstrap_options, check_choice, knobs_in_config
-from .metrics.agreement import AGREEMENT_LEVELS, AgreementGridKernel, agreement_kernel
-from .results import BootstrapResult
+from ..engine.bootstrap import run_bootstrap
+from ..engine.custom import UserSampler
+from ..engine.nested import plan_for_conditions
+from ..exceptions import FewConditionsWarning
+from ..feedback import warn
+from ..inputs import bootstrap_options, check_choice, knobs_in_config
+from ..metrics.agreement import AGREEMENT_LEVELS, AgreementGridKernel, agreement_kernel
+from ..results import BootstrapResult
 
 __all__ = ["agreement_ci"]
 

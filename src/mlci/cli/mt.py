@@ -32,9 +32,9 @@ from ..cli.common import (
 )
 from ..data import mt_example_paths
 from ..inputs import INTERVAL_METHODS
-from .api import mt_compare
-from .readers import read_segments, read_systems
-from .significance import MTPairedTest
+from ..mt.api import mt_compare
+from ..mt.readers import read_segments, read_systems
+from ..mt.significance import MTPairedTest
 
 __all__ = ["add_mt"]
 
@@ -184,7 +184,7 @@ def _seed(args: argparse.Namespace, default: int | None = None) -> int:
 
 
 def _run_ci(args: argparse.Namespace) -> int:
-    from .api import mt_ci
+    from ..mt.api import mt_ci
 
     systems, refs, docs = _load(args)
     seed = _seed(args)
