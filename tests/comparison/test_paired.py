@@ -319,7 +319,8 @@ def test_bca_of_difference_uses_jackknife_of_the_difference():
 
 def test_reproducible_and_independent_of_batch():
     y, sy = _systems(n=300)
-    r1 = compare(y, sy, metric="accuracy", rng=11, n_resamples=300, batch=7, n_jobs=2)
+    with mlci.config_context(batch=7, n_jobs=2):
+        r1 = compare(y, sy, metric="accuracy", rng=11, n_resamples=300)
     r2 = compare(y, sy, metric="accuracy", rng=11, n_resamples=300)
     np.testing.assert_array_equal(
         r1.systems["A"].bootstrap_distribution, r2.systems["A"].bootstrap_distribution

@@ -162,9 +162,24 @@ def test_a_result_is_bit_identical_under_any_config(config):
 
 # ------------------------------------------------- the knobs left the drivers' signatures
 def test_knobs_are_not_parameters_of_a_driver():
-    for driver in (mlci.bootstrap_ci,):
-        params = inspect.signature(driver).parameters
-        assert not {"batch", "n_jobs", "max_memory", "progress"} & set(params), driver
+    """Issue 23: no public function or method takes an engine knob but the two that set
+    them (the signatures keep what changes a result)."""
+    knobs = {"batch", "n_jobs", "max_memory", "progress"}
+    found = []
+    for name in mlci.__all__:
+        obj = getattr(mlci, name)
+        members = [(name, obj)]
+        if inspect.isclass(obj):
+            members += [(f"{name}.{a}", getattr(obj, a)) for a in dir(obj) if not a.startswith("_")]
+        for qual, f in members:
+            if callable(f) and name not in ("config_context", "set_config"):
+                try:
+                    params = inspect.signature(f).parameters
+                except (TypeError, ValueError):
+                    continue
+                if knobs & set(params):
+                    found.append(qual)
+    assert not found, f"engine knobs still in the signature of {found}"
 
 
 def test_a_knob_keyword_is_deprecated_and_still_works():

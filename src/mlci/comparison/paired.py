@@ -43,11 +43,11 @@ from ..engine.nested import plan_for_conditions
 from ..exceptions import DegenerateIntervalWarning, InvalidReplicatesWarning
 from ..feedback import reports_progress, warn
 from ..inputs import (
-    DEFAULT_MAX_MEMORY,
     bootstrap_options,
     check_choice,
     check_positive_int,
     fill_doc,
+    knobs_in_config,
 )
 from ..intervals.bootstrap import edge_dominated, quantiles, studentized_pvalue
 from ..metrics import METRICS, SCORE_STATISTICS, get_kernel, metric_params
@@ -145,6 +145,7 @@ def _finish_each(
 
 
 # --------------------------------------------------------------------------- compare
+@knobs_in_config
 @reports_progress
 @per_confidence_level
 @fill_doc
@@ -169,10 +170,6 @@ def compare(
     metric_kwargs: dict[str, Any] | None = None,
     higher_is_better: bool | None = None,
     dropna: bool = False,
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
     jackknife_groups: int | None = None,
     sample_weight: Any = None,
     margin: float | None = None,
@@ -225,12 +222,12 @@ def compare(
     dropna : bool, default False
         Drop the samples with a missing value in any argument (their number is in
         ``details["n_dropped"]``) instead of refusing them.
-    batch, n_jobs, max_memory, jackknife_groups
-        Engine knobs, as in :func:`mlci.bootstrap_ci`; they never change the result.
+    jackknife_groups : int, optional
+        Largest number of jackknife replicates for BCa's acceleration, as in
+        :func:`mlci.bootstrap_ci`.
     sample_weight : array-like, shape (n_samples,), optional
         Per-sample weights of the metric (as scikit-learn's ``sample_weight``), the same
         for every system: each replicate's counts are multiplied by them.
-    %(progress)s
     margin : float, optional
         A margin ``delta > 0`` on the metric's scale: every difference also gets a
         :class:`~mlci.MarginTest` (``PairDifference.margin_test``) with the
@@ -269,9 +266,6 @@ def compare(
         method=method,
         alternative=alternative,
         rng=rng,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
     )
     if reference is not None and str(reference) not in names:
         raise ValueError(
