@@ -347,7 +347,14 @@ def test_explicit_linearized_method_that_does_not_apply_is_refused():
     with pytest.raises(ValueError, match=r"method='wilson' applies to a single proportion"):
         mlci.bootstrap_ci(Y, PRED, metric="f1", method="wilson")
     with pytest.raises(ValueError, match=r"unavailable.*two-stage"):
-        mlci.bootstrap_ci(Y, PRED, metric="f1", conditions=SPK, two_stage=True, method="t")
+        mlci.bootstrap_ci(
+            Y,
+            PRED,
+            metric="f1",
+            conditions=SPK,
+            resampling=mlci.Resampling(two_stage=True),
+            method="t",
+        )
     with pytest.raises(ValueError, match="user-defined"):
         mlci.bootstrap_ci(Y, PRED, metric=lambda a, b: np.mean(a == b), method="t")
 

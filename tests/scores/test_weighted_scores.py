@@ -72,7 +72,8 @@ def test_weighted_bootstrap_multiplies_the_counts():
     assert res.estimate == pytest.approx(skm.roc_auc_score(Y, S, sample_weight=W), abs=1e-12)
     assert res.confidence_interval.low < res.estimate < res.confidence_interval.high
     # the same replicates as the engine's built-in roc_auc with sample_weight
-    ref = mlci.bootstrap_ci(Y, S, metric="roc_auc", sample_weight=W, stratify=True, rng=0,
+    ref = mlci.bootstrap_ci(Y, S, metric="roc_auc", sample_weight=W, rng=0,
+                            resampling=mlci.Resampling(stratify=True),
                             n_resamples=300, method="percentile")  # fmt: skip
     own = s.bootstrap_ci("auc", rng=0, n_resamples=300, method="percentile")
     assert own.standard_error == pytest.approx(ref.standard_error, rel=0.2)

@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import functools
 from collections.abc import Callable, Iterator
 from types import MappingProxyType
 from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
-from .deprecation import warn_at_caller
+from .deprecation import moved_keywords
 from .validation import check_flag, check_positive_int
 
 __all__ = [
@@ -250,9 +249,26 @@ def _not_given(name: str, value: Any) -> bool:
     return value is None
 
 
+def _in_config(
+    func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], given: dict[str, Any]
+) -> Any:
+    knobs = {k: v for k, v in given.items() if not _not_given(k, v)}
+    with config_context(**knobs):
+        return func(*args, **kwargs)
+
+
+def _knobs_message(name: str, given: dict[str, Any]) -> str:
+    keys = ", ".join(f"{k}=..." for k in given)
+    return (
+        f"{name}({keys}) is deprecated and will be removed: the engine knobs never change "
+        f"a result; set them with `with mlci.config_context({keys}):` around the call (or "
+        "mlci.set_config)."
+    )
+
+
 def knobs_in_config(func: Callable[_P, _R]) -> Callable[_P, _R]:
     """Decorator: the engine knobs, no longer arguments of ``func``, still accepted as
-    keywords for one deprecation cycle.
+    keywords for one deprecation cycle (through :func:`~mlci.inputs.moved_keywords`).
 
     A call with ``batch=``, ``n_jobs=``, ``max_memory=`` or ``progress=`` warns (a
     FutureWarning at the caller's line, naming :func:`mlci.config_context`) and runs
@@ -281,22 +297,4 @@ def knobs_in_config(func: Callable[_P, _R]) -> Callable[_P, _R]:
     >>> str(inspect.signature(driver))
     '(x, *, rng=None)'
     """
-    name = getattr(func, "__qualname__", getattr(func, "__name__", "the function"))
-
-    @functools.wraps(func)
-    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        if not any(k in kwargs for k in KNOBS):
-            return func(*args, **kwargs)
-        given = {k: kwargs.pop(k) for k in KNOBS if k in kwargs}
-        keys = ", ".join(f"{k}=..." for k in given)
-        warn_at_caller(
-            f"{name}({keys}) is deprecated and will be removed: the engine knobs never "
-            f"change a result; set them with `with mlci.config_context({keys}):` around "
-            "the call (or mlci.set_config).",
-            FutureWarning,
-        )
-        knobs = {k: v for k, v in given.items() if not _not_given(k, v)}
-        with config_context(**knobs):
-            return func(*args, **kwargs)
-
-    return wrapper
+    return moved_keywords(KNOBS, _knobs_message, _in_config)(func)
