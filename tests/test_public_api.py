@@ -874,8 +874,6 @@ OPTION_BAD: dict[str, list[Any]] = {
     "average": ["nope"],
     "stratify": ["yes"],
     "resampling": [{"two_stage": True}, "poisson"],
-    "sampler": [3, "multinomial"],
-    "jackknife_groups": [1, 2.5],
     "subsample": [0, 1.5, "half"],
     "smoothing": [-1, "yes"],
     "higher_is_better": ["yes"],
