@@ -45,6 +45,7 @@ from ..inputs import (
     knobs_in_config,
     renamed_keyword,
 )
+from ..inputs.resampling import Resampling
 from ..intervals.bootstrap import studentized_interval, studentized_pvalue, t_interval
 from ..intervals.formulas import wald_interval
 from ..results import ConfidenceInterval, IntervalResult, Result, format_value
@@ -425,7 +426,7 @@ def llm_compare(
             metric="weighted_mean",
             conditions=design["conditions"],
             strata=design["strata"],
-            two_stage=design["two_stage"],
+            resampling=Resampling(two_stage=design["two_stage"]),
             reference=reference,
             n_resamples=bo.n_resamples,
             confidence_level=level,
@@ -434,10 +435,7 @@ def llm_compare(
             correction=correction,
             rng=bo.seed,
             higher_is_better=True,
-            batch=bo.engine.batch,
-            n_jobs=bo.engine.n_jobs,
-            max_memory=bo.engine.max_memory,
-        )
+        )  # the engine knobs: the configuration's, as bo.engine's
         model_res = {m: dataclasses.replace(r, metric=name) for m, r in res.systems.items()}
         diffs = tuple(PairDifference(**{**_fields(d), "metric": name}) for d in res.differences)
     board = leaderboard(model_res, diffs) if reference is None else None
