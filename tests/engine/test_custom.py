@@ -113,19 +113,29 @@ def test_scores_custom_sampler_in_the_samples_order():
     ones = lambda rng, b: np.ones((b, N))  # noqa: E731
     for metric, kw in (("eer", {}), ("fnr", {"threshold": 0.5}), ("auc", {})):
         with pytest.warns(mlci.DegenerateIntervalWarning):
-            res = s.bootstrap_ci(metric, sampler=ones, method="percentile", n_resamples=20, **kw)
+            res = s.bootstrap_ci(
+                metric,
+                resampling=mlci.Resampling(sampler=ones),
+                method="percentile",
+                n_resamples=20,
+                **kw,
+            )
         assert res.scheme == "custom"
         np.testing.assert_allclose(res.bootstrap_distribution, res.estimate)
     # dropping every positive of the user order leaves FNR undefined: the sampler sees
     # the samples in the order of `y_true`
     drop_pos = lambda rng, b: np.tile((Y == 0).astype(float), (b, 1))  # noqa: E731
     with pytest.raises(ValueError, match="undefined on every one"):
-        s.bootstrap_ci("fnr", threshold=0.5, sampler=drop_pos, n_resamples=20)
-    own = s.bootstrap_ci("auc", sampler=_multinomial, rng=2, n_resamples=1000)
-    ref = s.bootstrap_ci("auc", stratify=False, rng=2, n_resamples=1000)
+        s.bootstrap_ci(
+            "fnr", threshold=0.5, resampling=mlci.Resampling(sampler=drop_pos), n_resamples=20
+        )
+    own = s.bootstrap_ci(
+        "auc", resampling=mlci.Resampling(sampler=_multinomial), rng=2, n_resamples=1000
+    )
+    ref = s.bootstrap_ci("auc", resampling=mlci.Resampling(stratify=False), rng=2, n_resamples=1000)
     assert own.standard_error == pytest.approx(ref.standard_error, rel=0.15)
     with pytest.raises(ValueError, match="`sampler` replaces"):
-        s.bootstrap_ci("auc", sampler=_multinomial, stratify=True)
+        s.bootstrap_ci("auc", resampling=mlci.Resampling(sampler=_multinomial, stratify=True))
 
 
 def test_bca_ci_matches_scipy_bootstrap():

@@ -36,6 +36,7 @@ from ..inputs import (
     positive_label,
     show_values,
 )
+from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..metrics import (
     ConfusionKernel,
     Kernel,
@@ -721,6 +722,7 @@ class ConfusionMatrix:
         return _scalar(np.sum(self.priors() ** 2, axis=-1))
 
     # ------------------------------------------------------------------ intervals
+    @resampling_keywords
     @knobs_in_config
     @reports_progress
     @per_confidence_level
@@ -737,9 +739,7 @@ class ConfusionMatrix:
         rng: Any = None,
         conditions: Any = None,
         strata: Any = None,
-        stratify: bool = False,
-        two_stage: bool = False,
-        weights: str = "multinomial",
+        resampling: Resampling | None = None,
         dropna: bool = False,
     ) -> Any:
         """Bootstrap interval of a metric of one confusion matrix (resampling its samples).
@@ -761,12 +761,10 @@ class ConfusionMatrix:
             of ``y_true``; needs a matrix built from labels.
         strata : array-like, optional
             Stratum of every sample (a matrix built from labels only).
-        stratify : bool, default False
-            Shorthand for ``strata`` = the true class (row sizes fixed); refused together
-            with ``strata`` (pass strata that combine both instead).
-        two_stage : bool, default False
-            With conditions: also resample the samples inside each drawn condition.
-        weights : {"multinomial", "poisson"}
+        resampling : mlci.Resampling, optional
+            How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
+            ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
+            bootstrap).
         dropna : bool, default False
             Drop the samples with a missing condition or stratum instead of refusing them.
 
@@ -784,6 +782,13 @@ class ConfusionMatrix:
         >>> round(res.estimate, 2), bool(res.confidence_interval.low < 0.9)
         (0.9, True)
         """
+        rs = check_resampling(
+            resampling,
+            ("stratify", "two_stage", "weights"),
+            "ConfusionMatrix.bootstrap_ci",
+            stratify=False,
+        )
+        stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
         opts = bootstrap_options(
             n_resamples=n_resamples,
             confidence_level=confidence_level,

@@ -37,6 +37,7 @@ from ..inputs import (
     gather,
     knobs_in_config,
 )
+from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..metrics import check_sample_weight
 from ..results import BootstrapResult, per_confidence_level
 from ._data import ScoreData
@@ -762,6 +763,7 @@ class Scores(ScoreData):
             return float(_resolve(self, "auc", {}).fn(self._full_view())[0])
         return roc_area(self._lay, lower, upper, x_axis, y_axis)
 
+    @resampling_keywords
     @knobs_in_config
     @reports_progress
     @per_confidence_level
@@ -781,14 +783,8 @@ class Scores(ScoreData):
         rng: Any = None,
         conditions: Any = None,
         strata: Any = None,
-        stratify: bool | None = None,
-        two_stage: bool = False,
-        weights: str = "multinomial",
-        algorithm: str = "auto",
+        resampling: Resampling | None = None,
         dropna: bool = False,
-        sampler: Callable[[np.random.Generator, int], Any] | None = None,
-        smoothing: bool | float = False,
-        subsample: float | None = None,
     ) -> BootstrapResult | tuple[BootstrapResult, ...]:
         """Bootstrap confidence interval of any statistic of the scores.
 
@@ -822,46 +818,13 @@ class Scores(ScoreData):
             of such arrays, top level first (``[speaker, session]``), is a nested design.
         strata : array-like, optional
             Stratum of every sample: resampling happens within each, keeping its size.
-        stratify : bool, optional
-            ``True`` is shorthand for ``strata`` = the labels (class sizes fixed, as usual
-            in ROC work), refused together with ``strata``.  Default (None): True, except
-            with nested conditions (which support no strata); with ``strata``, the
-            classes within each stratum.
-        two_stage : bool, default False
-            With conditions: also resample the samples (or lower levels) inside each
-            drawn condition.
-        weights : {"multinomial", "poisson"}
-        algorithm : {"auto", "lazy", "weights"}
-            ``"lazy"`` draws only the counts a search needs (exact multinomial bootstrap,
-            O(log n) per replicate; no conditions, no strata beyond the class);
-            ``"weights"`` draws every sample's count through the core engine.  ``"auto"``
-            takes ``"lazy"`` for searches where it applies.
+        resampling : mlci.Resampling, optional
+            How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
+            ``two_stage``, ``weights``, ``sampler``, ``smoothing``, ``subsample``, ``algorithm``
+            (see :class:`mlci.Resampling`; default: the classical bootstrap).
         dropna : bool, default False
             Drop the samples with a missing condition or stratum instead of refusing them
             (``details["n_dropped"]`` counts them with those dropped by the constructor).
-        sampler : callable, optional
-            A custom resampling scheme ``sampler(rng, b)`` returning the ``(b, n_samples)``
-            counts (non-negative weights) of every sample in ``b`` replicates, samples in
-            their order (``pos`` then ``neg``, or the order of ``from_labels``), as in
-            :func:`mlci.bootstrap_ci`.  It replaces ``conditions``, ``strata``,
-            ``stratify`` and ``weights``; ``algorithm`` is then ``"weights"``.
-        smoothing : bool or float, default False
-            The smoothed bootstrap: every replicate's scores get Gaussian noise, with
-            Silverman's bandwidth of each class (``True``) or the given bandwidth (score
-            units), on top of any scheme (``conditions``, ``strata``, ``sampler``...).  The
-            statistic is computed on a rebuilt :class:`Scores` per replicate (slower;
-            ``algorithm`` is ``"weights"``).  Caveats in :mod:`mlci.engine.smoothing`: the
-            replicates are drawn from a kernel density estimate, slightly wider than the
-            data, and statistics at a fixed threshold are biased by it.  Not with
-            ``sample_weight``.
-        subsample : float in (0, 1), optional
-            m-out-of-n subsampling: every replicate draws ``floor(subsample * n_c)`` samples
-            without replacement from each cell (class with ``stratify``, and stratum), and
-            the replicates are rescaled to the full sample size before the interval is read
-            (``estimate + sqrt(m / (n - m)) * (replicate - estimate)``; Politis & Romano
-            1994, see :mod:`mlci.engine.smoothing`).  ``method`` is then ``"basic"`` (the
-            default), ``"percentile"`` or ``"normal"``; not with ``conditions``,
-            ``sampler``, ``weights="poisson"`` or ``two_stage``.
 
         Returns
         -------
@@ -905,6 +868,15 @@ class Scores(ScoreData):
         >>> s.bootstrap_ci("eer", smoothing=True, rng=1, n_resamples=100).scheme
         'strata+smoothed'
         """
+        rs = check_resampling(
+            resampling,
+            ("stratify", "two_stage", "weights", "sampler", "smoothing", "subsample", "algorithm"),
+            "Scores.bootstrap_ci",
+            stratify=None,
+        )
+        stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
+        sampler, smoothing, subsample = rs.sampler, rs.smoothing, rs.subsample
+        algorithm = rs.algorithm
         return scores_ci(
             self,
             metric,
