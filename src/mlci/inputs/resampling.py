@@ -124,7 +124,8 @@ class Resampling:
         units than this are deleted in random groups.
     smoothing : bool or float, default False
         The smoothed bootstrap (:meth:`mlci.Scores.bootstrap_ci`): Gaussian noise on every
-        replicate's scores, Silverman's bandwidth per class (``True``) or a bandwidth.
+        replicate's scores, Silverman's bandwidth per class (``True``) or a bandwidth
+        (score units); caveats in :mod:`mlci.engine.smoothing`.
     subsample : float in (0, 1), optional
         m-out-of-n subsampling (:meth:`mlci.Scores.bootstrap_ci`): the fraction of every
         cell drawn without replacement per replicate, replicates rescaled.

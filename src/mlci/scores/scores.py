@@ -819,9 +819,18 @@ class Scores(ScoreData):
         strata : array-like, optional
             Stratum of every sample: resampling happens within each, keeping its size.
         resampling : mlci.Resampling, optional
-            How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
-            ``two_stage``, ``weights``, ``sampler``, ``smoothing``, ``subsample``, ``algorithm``
-            (see :class:`mlci.Resampling`; default: the classical bootstrap).
+            How the replicates are drawn beyond ``conditions`` and ``strata`` (see
+            :class:`mlci.Resampling`): ``stratify`` (default None: True, except with nested
+            conditions, which support no strata; with ``strata``, the classes within each
+            stratum), ``two_stage``, ``weights``, ``sampler`` (samples in their order:
+            ``pos`` then ``neg``, or the order of ``from_labels``; ``algorithm`` is then
+            ``"weights"``), ``smoothing`` (the smoothed bootstrap, on a rebuilt
+            :class:`Scores` per replicate; caveats in :mod:`mlci.engine.smoothing`; not with
+            ``sample_weight``), ``subsample`` (m-out-of-n, rescaled; ``method`` is then
+            ``"basic"``, ``"percentile"`` or ``"normal"``; not with ``conditions``,
+            ``sampler``, Poisson weights or ``two_stage``), ``algorithm`` (``"lazy"`` draws
+            only the counts a search needs, ``"weights"`` every sample's count, ``"auto"``
+            the lazy one where it applies).
         dropna : bool, default False
             Drop the samples with a missing condition or stratum instead of refusing them
             (``details["n_dropped"]`` counts them with those dropped by the constructor).
@@ -857,15 +866,19 @@ class Scores(ScoreData):
         >>> def pos_only(rng, b):
         ...     return np.c_[rng.multinomial(400, np.full(400, 1 / 400), size=b),
         ...                  np.ones((b, 600))]
-        >>> s.bootstrap_ci("eer", sampler=pos_only, rng=1, n_resamples=200).scheme
+        >>> from mlci import Resampling
+        >>> s.bootstrap_ci("eer", resampling=Resampling(sampler=pos_only), rng=1,
+        ...                n_resamples=200).scheme
         'custom'
 
         Half-samples (m-out-of-n, rescaled) and the smoothed bootstrap:
 
-        >>> res = s.bootstrap_ci("eer", subsample=0.5, rng=1, n_resamples=200)
+        >>> res = s.bootstrap_ci("eer", resampling=Resampling(subsample=0.5), rng=1,
+        ...                      n_resamples=200)
         >>> res.method, res.scheme, res.details["subsample"]["scale"]
         ('basic', 'subsample(m=500 of n=1000)', 1.0)
-        >>> s.bootstrap_ci("eer", smoothing=True, rng=1, n_resamples=100).scheme
+        >>> s.bootstrap_ci("eer", resampling=Resampling(smoothing=True), rng=1,
+        ...                n_resamples=100).scheme
         'strata+smoothed'
         """
         rs = check_resampling(
