@@ -23,6 +23,7 @@ from ..inputs import (
     check_positive_int,
     config_context,
 )
+from ..inputs.resampling import Resampling
 from ..results import Result, format_value
 from .data import SCHEMES, Simulation
 from .scenarios import Scenario
@@ -339,7 +340,10 @@ def coverage_study(
             for s in sc.schemes:
                 kwargs: dict[str, Any] = {"n_resamples": n_resamples}
                 if s != "iid":
-                    kwargs.update(conditions=sim.conditions, two_stage=s == "two-stage")
+                    kwargs.update(
+                        conditions=sim.conditions,
+                        resampling=Resampling(two_stage=s == "two-stage"),
+                    )
                 with config_context(n_jobs=n_jobs):  # an engine knob: the configuration's
                     got = _experiment(sim, methods, kwargs, level, boot_ss)
                 for m in methods:
