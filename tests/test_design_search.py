@@ -52,7 +52,7 @@ def _script():
 
 ds = _script()
 
-# wt-defaults (the near-bound rule, engine/intervals.py edge_dominated) fixed the
+# wt-defaults (the near-bound rule, intervals/bootstrap.py edge_dominated) fixed the
 # far-end collapse of f1 1/100, f1 4/200, mcc 3/300, balanced_accuracy 3/300, kappa 4/500
 # over 50 conditions and roc_auc 3 mis-ordered pairs: they pass and are no longer xfail
 XFAIL = {

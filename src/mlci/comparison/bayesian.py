@@ -47,10 +47,13 @@ import numpy as np
 from scipy import stats
 
 from ..classical.checks import number_array
-from ..inputs import check_positive_int, check_rng_seed
+from ..inputs import check_nonnegative, check_positive_int, check_rng_seed
 from ..results import Result, format_value, plain
 
 __all__ = ["BayesianComparison", "bayesian_signed_rank_test", "correlated_bayesian_ttest"]
+
+#: what `rope` must be, said in its error messages
+_ROPE_HINT = " (on the scores' scale, e.g. 0.01)"
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -160,15 +163,6 @@ def _paired(scores_a: Any, scores_b: Any) -> tuple[np.ndarray, np.ndarray]:
     return out[0], out[1]
 
 
-def _rope(rope: Any) -> float:
-    if isinstance(rope, bool | np.bool_) or not isinstance(rope, int | float | np.number):
-        raise TypeError(f"`rope` must be a number >= 0 (on the scores' scale); got {rope!r}.")
-    value = float(rope)
-    if not np.isfinite(value) or value < 0:
-        raise ValueError(f"`rope` must be a finite number >= 0 (e.g. 0.01); got {rope!r}.")
-    return value
-
-
 def _hib(higher_is_better: Any) -> bool:
     if not isinstance(higher_is_better, bool | np.bool_):
         raise TypeError(f"`higher_is_better` must be True or False; got {higher_is_better!r}.")
@@ -224,7 +218,7 @@ def correlated_bayesian_ttest(
     (0.949, 0.051, 0.0)
     """
     a, b = _paired(scores_a, scores_b)
-    rope = _rope(rope)
+    rope = check_nonnegative("rope", rope, hint=_ROPE_HINT)
     hib = _hib(higher_is_better)
     if a.ndim == 2:
         n_runs = a.shape[0]
@@ -326,7 +320,7 @@ def bayesian_signed_rank_test(
     a, b = _paired(scores_a, scores_b)
     if a.ndim != 1:
         raise ValueError("`scores_a` must be 1-D: one mean score per data set.")
-    rope = _rope(rope)
+    rope = check_nonnegative("rope", rope, hint=_ROPE_HINT)
     hib = _hib(higher_is_better)
     if isinstance(prior_strength, bool) or not isinstance(prior_strength, int | float | np.number):
         raise TypeError(f"`prior_strength` must be a positive number; got {prior_strength!r}.")

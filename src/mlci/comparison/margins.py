@@ -45,6 +45,7 @@ import numpy as np
 from ..classical.corrections import adjust_pvalues
 from ..classical.pvalues import t_pvalues
 from ..engine.bootstrap import finish_bootstrap
+from ..inputs import check_nonnegative
 from ..intervals.bootstrap import studentized_pvalue
 from ..results import ConfidenceInterval, Result, format_value, plain
 
@@ -53,17 +54,12 @@ __all__ = ["MarginTest", "check_margin", "margin_tests", "shifted_pvalues"]
 
 def check_margin(margin: Any, *, upper: float = np.inf, name: str = "margin") -> float:
     """``margin`` as a positive finite float below ``upper`` (the difference's range)."""
-    if isinstance(margin, bool | np.bool_) or not isinstance(margin, int | float | np.number):
-        raise TypeError(
-            f"`{name}` must be a positive number (the largest difference that does not "
-            f"matter, on the metric's scale, e.g. 0.02); got {type(margin).__name__}."
-        )
-    value = float(margin)
-    if not np.isfinite(value) or value <= 0:
-        raise ValueError(
-            f"`{name}` must be a positive finite number (the largest difference that "
-            f"does not matter, e.g. 0.02); got {margin!r}."
-        )
+    value = check_nonnegative(
+        name,
+        margin,
+        strict=True,
+        hint=" (the largest difference that does not matter, on the metric's scale, e.g. 0.02)",
+    )
     if value >= upper:
         raise ValueError(
             f"`{name}`={margin!r} is not smaller than the widest possible difference "

@@ -25,14 +25,15 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Sampler", "Stream", "block_generator", "stream_seed"]
+__all__ = ["RootStreamSampler", "Sampler", "Stream", "block_generator", "stream_seed"]
 
 
 class Stream(IntEnum):
     """The random streams of a seed: draws for different purposes never share numbers.
 
-    Every generator mlci uses is ``block_generator(seed, stream, block)``; this table is
-    the only place stream numbers are defined.
+    Every generator mlci uses is ``block_generator(seed, stream, block)`` (but those of
+    the :class:`RootStreamSampler` schemes); this table is the only place stream numbers
+    are defined.
     """
 
     #: bootstrap replicates (every scheme)
@@ -224,3 +225,32 @@ class Sampler:
         stands for.  Schemes without a jackknife raise NotImplementedError.
         """
         raise NotImplementedError(f"{type(self).__name__} has no jackknife")
+
+
+class RootStreamSampler(Sampler):
+    """A scheme drawn from the generator of its seed itself, ``numpy.random.default_rng(root)``,
+    in one block (``block_size == n_resamples``), instead of the block streams keyed by
+    ``(seed, stream, block)``.
+
+    The draws made before the block streams existed keep their numbers this way (a seed
+    gives the resamples it always gave): one resample of :meth:`mlci.Scores.bootstrap_sample`
+    and :meth:`mlci.GroupScores.bootstrap_sample`
+    (:class:`~mlci.scores._driver.CellResampler`) and the member bootstrap of
+    :func:`mlci.oob_ci` (:class:`~mlci.protocols.oob.MemberSampler`).  A scheme
+    implements :meth:`draw` as any other; this class only overrides :meth:`generator`.
+    New schemes use the block streams.
+
+    Attributes
+    ----------
+    root : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        What ``numpy.random.default_rng`` takes (a Generator is used as it is, so that
+        its draws continue it).
+    """
+
+    root: Any = None
+
+    def generator(self, stream: int, block: int) -> np.random.Generator:
+        """The generator of the seed itself (the one block; ``stream`` plays no part)."""
+        if block != 0:
+            raise IndexError(f"{type(self).__name__} draws one block; got block {block}")
+        return np.random.default_rng(self.root)

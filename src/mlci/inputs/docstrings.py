@@ -19,7 +19,8 @@ __all__ = ["ENTRIES", "fill_doc", "fill_text"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-#: name -> numpydoc entry (first line unindented, description indented by 4)
+#: name -> numpydoc entry (first line unindented, description indented by 4), or whole
+#: sections shared by several methods (``rate_sections``)
 ENTRIES: dict[str, str] = {
     # a test of system A against system B
     "alternative_test": """\
@@ -44,6 +45,37 @@ dropna : bool, default False
     Drop the samples with a missing value in any argument (their number is reported in
     ``details["n_dropped"]``) instead of refusing them.""",
 }
+
+#: the sections of the one-line rate methods of :class:`~mlci.Scores` (``tpr``, ``fpr``...)
+ENTRIES["rate_sections"] = """\
+Parameters
+----------
+threshold : float or array_like of float, any shape X
+    Decision threshold(s).  A sample is decided positive when its score is above the
+    threshold (below it with ``score_class="neg"``); a score equal to the threshold
+    goes to ``equal_class``.
+
+Returns
+-------
+float or ndarray of shape X
+    A float for a scalar threshold; NaN where the rate is undefined (a zero
+    denominator)."""
+
+#: the sections of :class:`~mlci.Scores`' ``threshold_at_<rate>`` methods, one per rate
+for _rate in ("tpr", "fnr", "tnr", "fpr", "topr", "tonr"):
+    ENTRIES[f"threshold_at_{_rate}_sections"] = f"""\
+Parameters
+----------
+{_rate} : float or array_like of float in [0, 1], any shape X
+    Target value(s) of the rate.
+interpolation : {{"linear", "lower", "higher"}}, default "linear"
+    ``"linear"``: interpolate linearly between the two scores around the target;
+    ``"lower"``/``"higher"``: the nearest score where the rate is below/above it.
+
+Returns
+-------
+float or ndarray of shape X
+    Threshold(s) on the score scale; a float for a scalar target."""
 
 _PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)%\((?P<name>\w+)\)s[ \t]*$", re.MULTILINE)
 

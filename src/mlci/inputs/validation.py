@@ -74,6 +74,32 @@ def check_positive_int(name: str, value: Any, minimum: int = 1) -> int:
     return int(value)
 
 
+def check_nonnegative(name: str, value: Any, *, strict: bool = False, hint: str = "") -> float:
+    """``value`` as a finite float ``>= 0`` (``> 0`` with ``strict=True``); booleans and
+    non-numbers are a TypeError, NaN, infinities and values out of range a ValueError.
+
+    ``hint`` (e.g. ``" (e.g. 0.01)"``) follows what the argument must be in both messages:
+    what the number means, or a typical value.
+
+    Examples
+    --------
+    >>> check_nonnegative("c_fn", 2)
+    2.0
+    >>> check_nonnegative("rope", -0.1, hint=" (on the scores' scale, e.g. 0.01)")
+    Traceback (most recent call last):
+    ...
+    ValueError: `rope` must be a finite number >= 0 (on the scores' scale, e.g. 0.01); got -0.1.
+    """
+    what = "positive number" if strict else "number >= 0"
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.number):
+        raise TypeError(f"`{name}` must be a {what}{hint}; got {value!r}.")
+    v = float(value)
+    if not np.isfinite(v) or v < 0 or (strict and v == 0):
+        finite = "positive finite number" if strict else "finite number >= 0"
+        raise ValueError(f"`{name}` must be a {finite}{hint}; got {value!r}.")
+    return v
+
+
 def check_flag(name: str, value: Any) -> bool:
     """``value`` if it is True or False (numpy booleans too), else a TypeError naming it.
 

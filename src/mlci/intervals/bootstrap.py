@@ -549,7 +549,7 @@ def interval_from_replicates(
     ``"survey"`` (R's ``svyciprop``): :func:`mlci.intervals.variants.variant_interval`.
     """
     if variant != "mlci":
-        from .variants import variant_interval  # (variants.py imports this module)
+        from .variants import variant_interval  # R's variants: loaded only when asked
 
         return variant_interval(
             variant,

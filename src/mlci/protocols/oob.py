@@ -71,7 +71,7 @@ import numpy as np
 
 from ..classical.checks import require
 from ..engine.bootstrap import bootstrap_ci, run_replicates
-from ..engine.sampler import Sampler
+from ..engine.sampler import RootStreamSampler, stream_seed
 from ..feedback import warn
 from ..inputs import (
     ArgSpec,
@@ -468,23 +468,21 @@ def oob_member_bootstrap(
     )
 
 
-class MemberSampler(Sampler):
+class MemberSampler(RootStreamSampler):
     """The ensemble's members drawn with replacement (multinomial counts over ``m``).
 
     One block of all ``n_resamples`` replicates, drawn from the generator of ``rng``
-    itself (``numpy.random.default_rng(rng)``): the draws :func:`oob_member_bootstrap`
-    has always made, so that a seed gives the same numbers as before it ran in the
-    engine's replicate loop (:func:`mlci.engine.bootstrap.run_replicates`).
+    itself (:class:`~mlci.engine.sampler.RootStreamSampler`): the draws
+    :func:`oob_member_bootstrap` has always made, so that a seed gives the same numbers
+    as before it ran in the engine's replicate loop
+    (:func:`mlci.engine.bootstrap.run_replicates`).
     """
 
     def __init__(self, m: int, n_resamples: int, rng: Any) -> None:
         self.m = int(m)
         self.n_resamples = int(n_resamples)
         self.block_size = self.n_resamples
-        self._rng = rng  # a seed or a Generator: see generator()
-
-    def generator(self, stream: int, block: int) -> np.random.Generator:
-        return np.random.default_rng(self._rng)
+        self.root = rng  # a seed or a Generator
 
     def draw(self, rng: np.random.Generator, b: int, out: np.ndarray | None = None) -> np.ndarray:
         w = rng.multinomial(self.m, np.full(self.m, 1 / self.m), size=b).astype(float)
@@ -640,7 +638,8 @@ def oob_ci(
                 "predictions; pass the data the model was fitted on."
             )
         seed = check_rng_seed(rng)
-        boot_seed, extra_seed, member_seed = seed.spawn(3)
+        # the three children seed.spawn(3) gives a fresh seed, without advancing its counter
+        boot_seed, extra_seed, member_seed = (stream_seed(seed, k) for k in range(3))
     kept = np.flatnonzero(~missing) if g.kept is None else np.asarray(g.kept)
     pred = pred[kept]
     r = bootstrap_ci(

@@ -25,7 +25,7 @@ from ..engine.bootstrap import (
 )
 from ..engine.custom import UserSampler, check_sampler
 from ..engine.nested import plan_for_conditions
-from ..engine.sampler import Sampler
+from ..engine.sampler import RootStreamSampler, Sampler
 from ..engine.smoothing import (
     SUBSAMPLE_METHODS,
     SmoothedSampler,
@@ -491,7 +491,7 @@ def resample_scores(
             "`smoothing` of weighted Scores is not supported (the bandwidth rule is for "
             "unweighted samples); drop `smoothing` or `sample_weight`."
         )
-    gen = np.random.default_rng(check_rng_seed(rng))
+    seed = check_rng_seed(rng)
     if frac is not None and (sampler is not None or weights != "multinomial"):
         raise ValueError(
             "`subsample` is a scheme of its own (without replacement): drop `sampler` "
@@ -502,14 +502,15 @@ def resample_scores(
     y, is_pos = sc._y_score, sc._is_pos
     n = len(y)
     cells = [np.flatnonzero(is_pos), np.flatnonzero(~is_pos)] if stratify else [np.arange(n)]
-    scheme = CellResampler(cells, n, weights=weights, subsample=frac, user=sampler)
+    scheme = CellResampler(cells, n, root=seed, weights=weights, subsample=frac, user=sampler)
+    gen = scheme.generator(scheme.stream, 0)
     idx = scheme.resample(gen, is_pos)
     if h is False:
         return sc._resampled(idx)
     return sc._resampled(idx, smooth_scores(y[idx], is_pos[idx], sc._bandwidths(h), gen))
 
 
-class CellResampler(Sampler):
+class CellResampler(RootStreamSampler):
     """One resample of the samples as their user-order indices (with repeats, in the order
     drawn): the scheme of :meth:`Scores.bootstrap_sample` and
     :meth:`GroupScores.bootstrap_sample`.
@@ -519,10 +520,10 @@ class CellResampler(Sampler):
     count per sample (``"poisson"``), ``floor(subsample * n_c)`` without replacement, or
     the whole-number counts of a user's ``sampler(rng, 1)`` (then one cell, all samples).
     :meth:`resample` draws from one generator until the resample has both classes (a
-    user's draw without one is refused).  A resample is drawn from the caller's
-    ``numpy.random.default_rng(seed)``, not from the block streams of
-    :meth:`Sampler.block` (keyed by ``(seed, stream, block)``): a seed gives the same
-    resample as before the schemes moved here.
+    user's draw without one is refused).  The generator is the seed's own,
+    ``numpy.random.default_rng(root)`` (:class:`~mlci.engine.sampler.RootStreamSampler`),
+    not a block stream keyed by ``(seed, stream, block)``: a seed gives the same resample
+    as before the schemes moved here.
     """
 
     dense = False
@@ -534,11 +535,13 @@ class CellResampler(Sampler):
         cells: list[np.ndarray],
         n: int,
         *,
+        root: Any = None,
         weights: str = "multinomial",
         subsample: float | None = None,
         user: Callable[[np.random.Generator, int], Any] | None = None,
     ) -> None:
         self.cells, self.m, self.weights, self.user = cells, n, weights, user
+        self.root = root
         self._sub = None if subsample is None else subsample_counts(cells, subsample, n)[0]
 
     def draw(self, rng: np.random.Generator, b: int, out: Any = None) -> list[np.ndarray]:

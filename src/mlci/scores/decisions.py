@@ -37,6 +37,7 @@ from ..inputs import (
     check_choice,
     check_confidence_level,
     check_flag,
+    check_nonnegative,
     check_positive_int,
     check_rng_seed,
 )
@@ -54,15 +55,6 @@ def _check_scores(scores: Any) -> Scores:
             f"got {type(scores).__name__}."
         )
     return scores
-
-
-def _nonnegative(name: str, value: Any) -> float:
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.number):
-        raise TypeError(f"`{name}` must be a number >= 0; got {value!r}.")
-    v = float(value)
-    if not np.isfinite(v) or v < 0:
-        raise ValueError(f"`{name}` must be a finite number >= 0; got {value!r}.")
-    return v
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -202,12 +194,12 @@ def optimal_threshold_ci(
     """
     s = _check_scores(scores)
     criterion = check_choice("criterion", criterion, ("youden", "cost"))
-    c_fn = _nonnegative("c_fn", c_fn)
-    c_fp = _nonnegative("c_fp", c_fp)
+    c_fn = check_nonnegative("c_fn", c_fn)
+    c_fp = check_nonnegative("c_fp", c_fp)
     if criterion == "cost" and c_fn + c_fp == 0:
         raise ValueError("`c_fn` and `c_fp` are both 0: every threshold costs nothing.")
     if prevalence is not None:
-        p = _nonnegative("prevalence", prevalence)
+        p = check_nonnegative("prevalence", prevalence)
         if not 0 < p < 1:
             raise ValueError(f"`prevalence` must be in (0, 1); got {prevalence!r}.")
         prevalence = p

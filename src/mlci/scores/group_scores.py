@@ -426,11 +426,12 @@ class GroupScores(Scores):
             raise ValueError("`subsample` is a scheme of its own: drop `weights`.")
         if h is not False and self._w is not None:
             raise ValueError("`smoothing` of weighted scores is not supported.")
-        gen = np.random.default_rng(check_rng_seed(rng))
+        seed = check_rng_seed(rng)
         codes = np.unique(self._groups, return_inverse=True)[1].reshape(-1)
         cell = codes * 2 + self._is_pos if stratify else codes
         cells = [np.flatnonzero(cell == c) for c in np.unique(cell)]
-        scheme = CellResampler(cells, len(cell), weights=weights, subsample=frac)
+        scheme = CellResampler(cells, len(cell), root=seed, weights=weights, subsample=frac)
+        gen = scheme.generator(scheme.stream, 0)
         idx = scheme.resample(gen, self._is_pos)
         if h is False:
             return self._resampled(idx)

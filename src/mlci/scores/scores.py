@@ -34,6 +34,7 @@ from ..inputs import (
     binary_target,
     check_choice,
     check_flag,
+    fill_doc,
     gather,
     knobs_in_config,
 )
@@ -41,7 +42,6 @@ from ..inputs.resampling import Resampling, check_resampling, resampling_keyword
 from ..metrics import check_sample_weight
 from ..results import BootstrapResult, per_confidence_level
 from ._data import ScoreData
-from ._docstrings import _RATE_SECTIONS, _THRESHOLD_SECTIONS, _doc
 from ._driver import (
     _operating_point_spec,
     _resolve,
@@ -407,51 +407,78 @@ class Scores(ScoreData):
         cm = _counts_at(self._lay, self._full_view(), self._sign * t.reshape(-1))[0]
         return _out(binary_cm_metric(cm, name, **kwargs).reshape(t.shape))
 
-    @_doc(_RATE_SECTIONS)
+    @fill_doc
     def tpr(self, threshold: Any) -> Any:
-        """True positive rate (recall, TAR) at ``threshold``."""
+        """True positive rate (recall, TAR) at ``threshold``.
+
+        %(rate_sections)s
+        """
         return self.metric("tpr", threshold)
 
-    @_doc(_RATE_SECTIONS)
+    @fill_doc
     def fnr(self, threshold: Any) -> Any:
-        """False negative rate (FRR) at ``threshold``."""
+        """False negative rate (FRR) at ``threshold``.
+
+        %(rate_sections)s
+        """
         return self.metric("fnr", threshold)
 
-    @_doc(_RATE_SECTIONS)
+    @fill_doc
     def tnr(self, threshold: Any) -> Any:
-        """True negative rate (specificity, TRR) at ``threshold``."""
+        """True negative rate (specificity, TRR) at ``threshold``.
+
+        %(rate_sections)s
+        """
         return self.metric("tnr", threshold)
 
-    @_doc(_RATE_SECTIONS)
+    @fill_doc
     def fpr(self, threshold: Any) -> Any:
-        """False positive rate (FAR) at ``threshold``."""
+        """False positive rate (FAR) at ``threshold``.
+
+        %(rate_sections)s
+        """
         return self.metric("fpr", threshold)
 
-    @_doc(_RATE_SECTIONS)
+    @fill_doc
     def topr(self, threshold: Any) -> Any:
-        """Test outcome positive rate (acceptance rate) at ``threshold``."""
+        """Test outcome positive rate (acceptance rate) at ``threshold``.
+
+        %(rate_sections)s
+        """
         return self.metric("topr", threshold)
 
-    @_doc(_RATE_SECTIONS)
+    @fill_doc
     def tonr(self, threshold: Any) -> Any:
-        """Test outcome negative rate (rejection rate) at ``threshold``."""
+        """Test outcome negative rate (rejection rate) at ``threshold``.
+
+        %(rate_sections)s
+        """
         return self.metric("tonr", threshold)
 
-    @_doc(_RATE_SECTIONS)
+    @fill_doc
     def precision(self, threshold: Any) -> Any:
-        """Precision (PPV) at ``threshold``; NaN where nothing is decided positive."""
+        """Precision (PPV) at ``threshold``; NaN where nothing is decided positive.
+
+        %(rate_sections)s
+        """
         return self.metric("ppv", threshold)
 
     ppv = precision
 
-    @_doc(_RATE_SECTIONS)
+    @fill_doc
     def npv(self, threshold: Any) -> Any:
-        """Negative predictive value at ``threshold``."""
+        """Negative predictive value at ``threshold``.
+
+        %(rate_sections)s
+        """
         return self.metric("npv", threshold)
 
-    @_doc(_RATE_SECTIONS)
+    @fill_doc
     def accuracy(self, threshold: Any) -> Any:
-        """Accuracy at ``threshold`` (with the data's class proportions)."""
+        """Accuracy at ``threshold`` (with the data's class proportions).
+
+        %(rate_sections)s
+        """
         return self.metric("accuracy", threshold)
 
     far, frr, tar, trr = fpr, fnr, tpr, tnr
@@ -464,24 +491,35 @@ class Scores(ScoreData):
         tau = _tau_at_rate(self._lay, self._full_view(), rate, r.reshape(-1), interpolation)[0]
         return _out((self._sign * tau).reshape(r.shape))
 
-    @_doc(_THRESHOLD_SECTIONS, rate="tpr")
+    @fill_doc
     def threshold_at_tpr(self, tpr: Any, *, interpolation: str = "linear") -> Any:
-        """Threshold where TPR = ``tpr`` (any shape), interpolating between scores."""
+        """Threshold where TPR = ``tpr`` (any shape), interpolating between scores.
+
+        %(threshold_at_tpr_sections)s
+        """
         return self._threshold_at("tpr", tpr, interpolation)
 
-    @_doc(_THRESHOLD_SECTIONS, rate="fnr")
+    @fill_doc
     def threshold_at_fnr(self, fnr: Any, *, interpolation: str = "linear") -> Any:
-        """Threshold where FNR = ``fnr`` (see :meth:`threshold_at_tpr`)."""
+        """Threshold where FNR = ``fnr`` (see :meth:`threshold_at_tpr`).
+
+        %(threshold_at_fnr_sections)s
+        """
         return self._threshold_at("fnr", fnr, interpolation)
 
-    @_doc(_THRESHOLD_SECTIONS, rate="tnr")
+    @fill_doc
     def threshold_at_tnr(self, tnr: Any, *, interpolation: str = "linear") -> Any:
-        """Threshold where TNR = ``tnr`` (see :meth:`threshold_at_tpr`)."""
+        """Threshold where TNR = ``tnr`` (see :meth:`threshold_at_tpr`).
+
+        %(threshold_at_tnr_sections)s
+        """
         return self._threshold_at("tnr", tnr, interpolation)
 
-    @_doc(_THRESHOLD_SECTIONS, rate="fpr")
+    @fill_doc
     def threshold_at_fpr(self, fpr: Any, *, interpolation: str = "linear") -> Any:
         """Threshold where FPR = ``fpr`` (see :meth:`threshold_at_tpr`).
+
+        %(threshold_at_fpr_sections)s
 
         Examples
         --------
@@ -503,10 +541,12 @@ class Scores(ScoreData):
         obj._init(np.r_[y, y], both, self.score_class, self.equal_class, sample_weight=np.r_[w, w])
         return obj
 
-    @_doc(_THRESHOLD_SECTIONS, rate="topr")
+    @fill_doc
     def threshold_at_topr(self, topr: Any, *, interpolation: str = "linear") -> Any:
         """Threshold where the share of samples decided positive (TOPR, the acceptance
         rate) is ``topr``, interpolating between the pooled scores of both classes.
+
+        %(threshold_at_topr_sections)s
 
         Examples
         --------
@@ -519,10 +559,12 @@ class Scores(ScoreData):
         _check_rate("topr", topr)
         return self._pooled().threshold_at_tpr(topr, interpolation=interpolation)
 
-    @_doc(_THRESHOLD_SECTIONS, rate="tonr")
+    @fill_doc
     def threshold_at_tonr(self, tonr: Any, *, interpolation: str = "linear") -> Any:
         """Threshold where the share of samples decided negative (TONR, the rejection
         rate) is ``tonr`` (see :meth:`threshold_at_topr`).
+
+        %(threshold_at_tonr_sections)s
 
         Examples
         --------
