@@ -5,8 +5,11 @@ and over 20-50 conditions, every simulated test set gets, from the *same* replic
 
 * ``before``: the studentized (bootstrap-t, logit scale) interval as it was, whose
   t quantile is infinite once the replicates without an error fill a tail;
-* ``auto``: ``bootstrap_ci``'s default now (BCa where at least half of a tail's
-  replicates have an infinite t*, else the studentized interval);
+* ``logit_t``: the logit t interval of the same estimate and standard error (the
+  near-bound fallback of the decision metrics until wt-auto2; the ranking metrics' now);
+* ``auto``: ``bootstrap_ci``'s default now (where at least half of a tail's replicates
+  have an infinite t*, Clopper-Pearson on the effective sample size for a decision
+  metric, the logit t interval for a ranking one; else the studentized interval);
 * ``bca`` and ``percentile``.
 
 Coverage of the population value (from the cell probabilities; binormal AUC) and the
@@ -29,6 +32,7 @@ import numpy as np
 import mlci
 from mlci import simulate
 from mlci.intervals import bootstrap as intervals
+from mlci.simulation.data import _cell_metric  # the metric from cell probabilities
 
 METRICS = ("f1", "mcc", "balanced_accuracy", "cohen_kappa")
 
@@ -39,7 +43,7 @@ def _truth(metric: str, prev: float, err: float) -> float:
     if metric == "cohen_kappa":
         po, pe = tp + tn, (tp + fp) * (tp + fn) + (tn + fn) * (tn + fp)
         return (po - pe) / (1 - pe)
-    return simulate._cell_metric(metric, tp, fp, fn, tn)
+    return _cell_metric(metric, tp, fp, fn, tn)
 
 
 def iid(n: int, metric: str, prev: float, err: float):
@@ -102,7 +106,7 @@ def _before(res):
 
 
 def run(name, metric, gen, n_exp, seed=20261127):
-    keys = ("before", "auto", "bca", "percentile")
+    keys = ("before", "logit_t", "auto", "bca", "percentile")
     rows = {k: [] for k in keys}
     any_err, fell_back = [], 0
     for i in range(n_exp):
@@ -117,6 +121,9 @@ def run(name, metric, gen, n_exp, seed=20261127):
         fell_back += "edge_fallback" in auto.details
         got = {
             "before": _before(st),
+            # the near-bound fallback of the decision metrics before wt-auto2 (now
+            # Clopper-Pearson on the effective sample size, in ``auto``)
+            "logit_t": tuple(auto.interval(method="logit_t").confidence_interval),
             "auto": tuple(auto.confidence_interval),
             "bca": tuple(bca.confidence_interval),
             "percentile": tuple(bca.interval(method="percentile").confidence_interval),
@@ -142,9 +149,9 @@ def main(argv=None):
     start = time.perf_counter()
     print(
         "| design | no error | edge rule | before: cover all / ≥1 err | width "
-        "| auto | width | bca | width | percentile | width |"
+        "| logit_t | width | auto | width | bca | width | percentile | width |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name, metric, gen in designs():
         if not only or any(o in name for o in only):
             print(run(name, metric, gen, n_exp), flush=True)

@@ -1003,7 +1003,10 @@ def test_cli_doc_examples_print_what_the_doc_shows(capsys, monkeypatch, command,
 
 def test_ci_one_error_in_100_is_not_the_range(tmp_path, capsys):
     # issue 20: `mlci ci` on 100 samples with 1 error printed f1 0.9901 [0.0000, 0.9988],
-    # mcc [-1.0000, 0.9972]; the default interval is now the logit t interval there
+    # mcc [-1.0000, 0.9972]; the default interval is now Clopper-Pearson on the effective
+    # sample size there (Korn & Graubard; the logit t interval before), labelled
+    # 'korn_graubard'
+    # and the same as the library's default
     y = np.r_[np.ones(50, int), np.zeros(50, int)]
     p = y.copy()
     p[0] = 0
@@ -1016,6 +1019,7 @@ def test_ci_one_error_in_100_is_not_the_range(tmp_path, capsys):
     for metric, r in rows.items():
         low = r["confidence_interval"]["low"]
         assert low > 0.8, (metric, low)  # was 0.0 (f1) and -1.0 (mcc)
-        ref = mlci.bootstrap_ci(y, p, metric=metric, rng=0, method="logit_t")
+        ref = mlci.bootstrap_ci(y, p, metric=metric, rng=0)
+        assert ref.details["edge_fallback_method"] == "korn_graubard"
         assert low == pytest.approx(ref.confidence_interval.low, rel=1e-12)
-        assert r["method"] == "logit_t"
+        assert r["method"] == "korn_graubard"

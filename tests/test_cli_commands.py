@@ -179,7 +179,8 @@ def test_ci_undefined_metric_marks_its_row(tmp_path, capsys):
 
 # -------------------------------------------------------------------------- formats
 def test_formats_csv_md_json_agree(capsys):
-    argv = ["ci", "--example", "--metric", "accuracy,mcc", "-B", "100", "--seed", "0"]
+    # 200 replicates: 5 per tail at 95%, the fewest without a FewResamplesWarning on stderr
+    argv = ["ci", "--example", "--metric", "accuracy,mcc", "-B", "200", "--seed", "0"]
     rows, _ = run_json(capsys, argv)
     code, out, err = run(capsys, [*argv, "--format", "csv"])
     assert code == 0 and err.startswith("# example")  # the notes go to stderr

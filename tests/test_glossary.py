@@ -114,11 +114,10 @@ KNOWN: dict[tuple[str, str, str], str] = {
     # --- forbidden spellings
     # --- method defaults: "auto" for a bootstrap interval (issue 23: bca x8, percentile x4)
     # the bca defaults are "auto" now (wt-defaults, issue 20 item 4: they resolve to BCa
-    # in mlci.engine.auto); these four keep 'percentile' (docs/guide.md, section 2)
-    ("method-default", "metric_by_group", "method"): "issue 23: 'percentile'",
+    # in mlci.engine.auto); roc_band/roc_with_ci keep 'percentile' (docs/guide.md,
+    # section 2); metric_by_group and trial_bootstrap_ci are "auto" (BCa) since wt-auto2
     ("method-default", "roc_band", "method"): "issue 23: 'percentile'",
     ("method-default", "roc_with_ci", "method"): "issue 23: 'percentile'",
-    ("method-default", "trial_bootstrap_ci", "method"): "issue 23: 'percentile'",
     ("method-default", "cross_val_compare", "method"): "issue 23: 'corrected' (protocols: None)",
 }
 

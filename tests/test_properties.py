@@ -5,9 +5,10 @@ One generic test per invariant, run over a registry of drivers (scikit-learn's
 
 * the interval lies inside the metric's range, its width is finite and at most the range;
 * a 99% interval contains the 95% one read from the same replicates;
-* the result does not depend on the order of the rows (same ``rng``), where the engine
-  draws counts per atom;
-* integer ``sample_weight`` gives the estimate of repeated rows;
+* the result does not depend on the order of the rows (same ``rng``): decision metrics
+  where the engine draws counts per atom, ranking metrics (canonical draw order) always;
+* integer ``sample_weight`` gives the estimate of repeated rows, and
+  ``mlci.frequency_weights`` their interval;
 * rank metrics (ROC AUC, average precision, EER, rates at a fixed rate) do not change under
   a strictly increasing transform of the scores;
 * swapping the positive class maps the interval as the metric says (accuracy, MCC and
@@ -260,27 +261,9 @@ def test_99_interval_contains_95(driver: Driver, d: Data) -> None:
 
 
 REREAD = [d for d in BOOTSTRAP + SCORES if "bca" not in d.name]
-NEAR_BOUND_LEVELS = (
-    "issue 20's near-bound rule (wt-defaults 45a4045): f1 0.33, 22 errors in 40 (11 positives): "
-    "the 95% result is logit_t and its 99% re-reading [0.105, 0.639] stays logit_t, while "
-    "bootstrap_ci(confidence_level=0.99) is studentized [0.064, 0.546], which does not contain "
-    "the 95% interval [0.141, 0.556]"
-)
 
 
-def _reread_param(d: Driver) -> Any:
-    marks = (
-        # not strict: after the later near-bound rules (one decision up to 99%, the
-        # issue-20 follow-ups) this example passes in some test selections and not in
-        # others, so a strict xfail would fail CI at random
-        [pytest.mark.xfail(strict=False, reason=NEAR_BOUND_LEVELS)]
-        if d.name.endswith("[f1]")
-        else []
-    )
-    return pytest.param(d, marks=marks, id=d.name)
-
-
-@pytest.mark.parametrize("driver", [_reread_param(d) for d in REREAD])
+@pytest.mark.parametrize("driver", REREAD, ids=[d.name for d in REREAD])
 @settings(PROPERTY, max_examples=15)
 @given(d=datasets())
 def test_interval_at_another_level_equals_computing_it(driver: Driver, d: Data) -> None:
@@ -309,17 +292,36 @@ def test_interval_at_another_level_has_the_method_of_computing_it() -> None:
     assert r99.method == direct.method
 
 
+def test_99_interval_of_an_edge_tail_contains_95() -> None:
+    # issue 20 (the former non-strict xfail of the re-read test): f1 0.33, 22 errors in
+    # 40, B = 200, one replicate with f1 = 0 (t* = -inf).  At 99% the t quantile's position
+    # 0.005 * 199 falls between that -inf and the next, finite, t*: the interpolation gave
+    # NaN, the studentized interval was called undefined and the percentile interval
+    # [0.064, 0.546] was used, which does not contain the 95% logit_t [0.141, 0.556].  The
+    # interpolation is -inf now, the tail edge-dominated at every level up to 99%, and the
+    # direct 99% call gives the re-read interval (logit_t [0.1046, 0.6388] then; the
+    # effective-n Clopper-Pearson now, labelled 'korn_graubard').
+    y = np.array([int(c) for c in "0111101000000000000000011000001010101000"])
+    pred = np.array([int(c) for c in "0011011100011010010111000101111101100100"])
+    kw = {"metric": "f1", "rng": 0, "n_resamples": 200}
+    r95 = quiet(mlci.bootstrap_ci, y, pred, **kw)
+    direct = quiet(mlci.bootstrap_ci, y, pred, confidence_level=0.99, **kw)
+    reread = quiet(r95.interval, confidence_level=0.99)
+    assert r95.method == direct.method == reread.method == "korn_graubard"
+    assert direct.details["edge_fallback_method"] == "korn_graubard"
+    np.testing.assert_allclose(direct.confidence_interval, reread.confidence_interval, rtol=1e-12)
+    assert direct.confidence_interval.low <= r95.confidence_interval.low
+    assert r95.confidence_interval.high <= direct.confidence_interval.high
+
+
 # Row order.  The iid engine draws each replicate's counts per atom (a multinomial over
 # the atoms) when n >= 16 m, i.e. for the decision metrics on their four confusion cells
-# from n = 64 on: there the rows' order cannot matter.  Below that, and for the ranking
-# metrics (one atom per distinct score), it draws per sample in the order given, so the
-# same seed gives other (equally valid) replicates after a shuffle.
-ORDER_FREE = [
-    d
-    for d in BOOTSTRAP
-    if not any(k in d.name for k in ("roc_auc", "average_precision", "log_loss"))
-]
-PAIRED_ORDER_FREE = [d for d in COMPARE if "roc_auc" not in d.name]
+# from n = 64 on: there the rows' order cannot matter.  The ranking kernels (one atom per
+# distinct (class, score) pair) draw through the samples in order of score, ties by label
+# (Kernel.atom_rank, issue 20), for iid, strata, conditions and two-stage designs: the
+# same seed gives the same replicates after any shuffle of the rows.
+ORDER_FREE = [d for d in BOOTSTRAP if "log_loss" not in d.name]
+PAIRED_ORDER_FREE = list(COMPARE)
 
 
 @pytest.mark.parametrize("driver", ORDER_FREE, ids=[d.name for d in ORDER_FREE])
@@ -337,27 +339,59 @@ def test_row_order_does_not_matter_paired(driver: Driver, d: Data, perm_seed: in
     _check_order(driver, d, perm_seed)
 
 
-def _check_order(driver: Driver, d: Data, perm_seed: int) -> None:
+def _check_order(
+    driver: Driver, d: Data, perm_seed: int, kw: Callable[[Data], dict[str, Any]] | None = None
+) -> None:
     o = np.random.default_rng(perm_seed).permutation(len(d.y))
     shuffled = Data(*(None if a is None else a[o] for a in vars(d).values()))
-    r, s = driver.run(d), driver.run(shuffled)
+    r = driver.run(d, **(kw(d) if kw else {}))
+    s = driver.run(shuffled, **(kw(shuffled) if kw else {}))
     assert s.estimate == pytest.approx(r.estimate, rel=1e-12, abs=1e-12)
     np.testing.assert_allclose(s.confidence_interval, r.confidence_interval, rtol=1e-8, atol=1e-10)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ranking metrics (one atom per distinct score) are resampled per sample in the "
-    "order given: the same rng gives other replicates after shuffling the rows (issue 20, "
-    "item 3 asks for order invariance)",
-)
+RANKING_ORDER = [
+    d
+    for d in BOOTSTRAP + COMPARE + SCORES
+    if any(k in d.name for k in ("roc_auc", "average_precision", "auc_ci", "eer", "operating"))
+]
+
+
+@pytest.mark.parametrize("design", ["iid", "conditions", "strata", "two_stage", "bca"])
+@pytest.mark.parametrize("driver", RANKING_ORDER, ids=[d.name for d in RANKING_ORDER])
+@settings(PROPERTY, max_examples=8)
+@given(d=datasets(min_n=20, max_n=150), perm_seed=st.integers(0, 2**32 - 1))
+def test_row_order_does_not_matter_ranking(
+    driver: Driver, design: str, d: Data, perm_seed: int
+) -> None:
+    # any n (the per-sample draw too), scores with ties, both classes' ties, with and
+    # without conditions; strata = the labels (the rows' labels move with the rows)
+    if design in ("conditions", "two_stage") and d.conditions is None:
+        d = Data(*(*list(vars(d).values())[:-1], np.arange(len(d.y)) % 9))
+    if design in ("iid", "strata", "bca"):
+        d = Data(*(*list(vars(d).values())[:-1], None))
+
+    def kw(data: Data) -> dict[str, Any]:
+        if design == "two_stage":
+            return {"two_stage": True}
+        if design == "bca" and not driver.name.startswith(("auc_ci", "eer", "operating")):
+            return {"method": "bca"}
+        if design == "strata":
+            return {"strata": data.y}
+        return {}
+
+    _check_order(driver, d, perm_seed, kw)
+
+
 def test_row_order_ranking_metric() -> None:
+    # the example of issue 20 (before the fix: other replicates after the shuffle)
     g = np.random.default_rng(1)
     y = (g.random(100) < 0.4).astype(int)
     s = y + g.standard_normal(100)
     o = g.permutation(100)
     r = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=3, n_resamples=300)
     t = mlci.bootstrap_ci(y[o], s[o], metric="roc_auc", rng=3, n_resamples=300)
+    np.testing.assert_allclose(t.bootstrap_distribution, r.bootstrap_distribution, rtol=1e-12)
     np.testing.assert_allclose(t.confidence_interval, r.confidence_interval, rtol=1e-10)
 
 
@@ -375,21 +409,42 @@ def test_integer_weights_estimate_equals_repeated_rows(driver: Driver, d: Data, 
     assert r.estimate == pytest.approx(s.estimate, rel=1e-10, abs=1e-12)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bootstrap_ci multiplies a row's bootstrap counts by its sample_weight (a "
-    "weighted row is resampled as one unit), so integer weights do not give the interval "
-    "of repeated rows (issue 20, item 3 asks that they do)",
-)
+# Integer weights as counts.  A plain `sample_weight` is a survey/importance weight (the
+# row is resampled as one unit carrying its weight, scale-invariant: Stata's pweight);
+# `mlci.frequency_weights(w)` declares counts (Stata's fweight): the interval of the
+# repeated rows, bit for bit (the gate repeats them).  Whole-number values never switch
+# between the two (issue 20, item 3).
+@pytest.mark.parametrize("driver", WEIGHTED, ids=[d.name for d in WEIGHTED])
+@settings(PROPERTY, max_examples=10)
+@given(d=datasets(max_n=120), wseed=st.integers(0, 2**32 - 1))
+def test_frequency_weights_interval_equals_repeated_rows(
+    driver: Driver, d: Data, wseed: int
+) -> None:
+    w = np.random.default_rng(wseed).integers(1, 4, len(d.y))
+    rep = Data(*(None if a is None else np.repeat(a, w, axis=0) for a in vars(d).values()))
+    r = driver.run(d, sample_weight=mlci.frequency_weights(w))
+    s = driver.run(rep)
+    assert r.estimate == s.estimate
+    assert r.method == s.method
+    np.testing.assert_array_equal(r.confidence_interval, s.confidence_interval)
+
+
 def test_integer_weights_interval_equals_repeated_rows() -> None:
+    # the example of issue 20: f1 with weights 1-3 (as frequency weights)
     g = np.random.default_rng(1)
     y = (g.random(100) < 0.4).astype(int)
     p = np.where(g.random(100) < 0.8, y, 1 - y)
     w = g.integers(1, 4, 100)
-    r = mlci.bootstrap_ci(y, p, metric="f1", sample_weight=w, rng=3, n_resamples=2000)
+    fw = mlci.frequency_weights(w)
+    r = mlci.bootstrap_ci(y, p, metric="f1", sample_weight=fw, rng=3, n_resamples=2000)
     s = mlci.bootstrap_ci(np.repeat(y, w), np.repeat(p, w), metric="f1", rng=3, n_resamples=2000)
-    # the same law would give bounds within Monte-Carlo error (~0.005 at B = 2000)
-    np.testing.assert_allclose(r.confidence_interval, s.confidence_interval, atol=0.01)
+    np.testing.assert_array_equal(r.confidence_interval, s.confidence_interval)
+    # as plain (importance) weights the row is one unit: another, wider interval
+    u = mlci.bootstrap_ci(y, p, metric="f1", sample_weight=w, rng=3, n_resamples=2000)
+    assert u.estimate == pytest.approx(r.estimate, rel=1e-12)
+    assert u.confidence_interval.high - u.confidence_interval.low > 1.1 * (
+        r.confidence_interval.high - r.confidence_interval.low
+    )
 
 
 # Strictly increasing transforms of the scores.

@@ -499,6 +499,12 @@ REGISTRY: dict[str, Api] = {
     ),
     "mcnemar_test(table)": Api(mlci.mcnemar_test, {"table": TABLE}, tables=("table",)),
     "ConfusionMatrix(matrix)": Api(ConfusionMatrix, {"matrix": TABLE}, tables=("matrix",)),
+    "frequency_weights": Api(
+        mlci.frequency_weights,
+        {"sample_weight": SW},
+        aligned=({"sample_weight": "numbers"},),
+        one_is_too_few=False,
+    ),
     "paired_table": Api(
         mlci.paired_table,
         {"correct_a": P_A == Y, "correct_b": P_B == Y},
@@ -759,6 +765,7 @@ EXEMPT = {
     "GroupResult",
     "FewConditionsWarning",
     "FewResamplesWarning",
+    "FrequencyWeights",  # the marker frequency_weights returns (in REGISTRY)
     "IntervalResult",
     "InvalidReplicatesWarning",
     "IrregularEstimandWarning",

@@ -62,12 +62,15 @@ class FewResamplesWarning(MlciWarning):
     """Too few bootstrap replicates for the interval's level and method.
 
     A percentile-type bound (percentile, basic, BC, BCa, studentized) is read from the
-    replicates beyond it: ``n_resamples * alpha / 2`` of them for a two-sided interval
-    (BCa: at its adjusted levels).  With fewer than one replicate expected beyond a bound
-    the bound is the most extreme replicate, or an interpolation next to it, and carries
-    no information about the level (``-B 10`` at 95%: 0.25 replicates; a 99.99% interval
-    from 1,000 replicates: 0.05).  Increase ``n_resamples`` (at least ``10 / alpha`` for
-    a stable bound; Efron & Tibshirani 1993, sec. 19.3 suggest 1,000-2,000 for intervals).
+    replicates beyond it: ``n_resamples * alpha / 2`` of them for a two-sided interval.
+    With fewer than 5 replicates expected beyond a bound (``n_resamples < 10 / alpha``:
+    200 at 95%, 1,000 at 99%) the tail probability the bound stands for has a Monte Carlo
+    error of more than 45% of itself (``-B 50`` at 95%: 1.25 replicates; a 99.99%
+    interval from 1,000 replicates: 0.05), and the warning is given
+    (:data:`mlci.intervals.bootstrap.MIN_TAIL_REPLICATES` says why 5).  BCa and the
+    studentized interval need more for a stable bound: Davison & Hinkley (1997, sec.
+    5.2.3) advise 999 at 95%, the default; Efron & Tibshirani (1993, sec. 19.3)
+    1,000-2,000 for intervals.
     """
 
 

@@ -467,7 +467,11 @@ class BootstrapResult(IntervalResult):
         if "binned_interval" in details:  # a binned ranking metric: widen by its bound
             details["binned_interval"] = {"low": plain(low), "high": plain(high)}
             low, high = widen_by_bound(low, high, details["error_bound"], self.bounds, alt)
-        if method == "studentized" and extra.get("edge_fallback") == np.size(self.estimate):
+        if (
+            method == "studentized"
+            and extra.get("edge_fallback") == np.size(self.estimate)
+            and extra["edge_fallback_method"] in INTERVAL_METHODS
+        ):
             # near the edge every element got the logit t interval: say so, as the engine's
             # finish step does (mlci.engine.bootstrap.finish_bootstrap)
             method = extra["edge_fallback_method"]

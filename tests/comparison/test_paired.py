@@ -131,8 +131,17 @@ def test_builtin_roc_auc_sees_same_replicates_as_callable():
     r1 = compare(
         y, {"a": sa, "b": sb}, metric="roc_auc", rng=1, n_resamples=100, method="percentile"
     )
+    # the built-in kernels draw through the samples in order of system a's score (then
+    # b's), whatever the rows' order (issue 20); a user function through the rows as
+    # given: the same draws when the rows are given in that order
+    o = np.lexsort((sb, y, sa))
     r2 = compare(
-        y, {"a": sa, "b": sb}, metric=roc_auc_score, rng=1, n_resamples=100, method="percentile"
+        y[o],
+        {"a": sa[o], "b": sb[o]},
+        metric=roc_auc_score,
+        rng=1,
+        n_resamples=100,
+        method="percentile",
     )
     np.testing.assert_allclose(
         r1.systems["a"].bootstrap_distribution, r2.systems["a"].bootstrap_distribution
@@ -221,7 +230,11 @@ def test_nested_conditions_like_bootstrap_ci():
 def test_ranking_groups_systems():
     y, sy = _systems(n=2000, accs=(0.95, 0.7, 0.7, 0.5), seed=7)
     sy["C"] = sy["B"].copy()  # identical to B
-    res = compare(y, sy, metric="accuracy", rng=0, n_resamples=500)
+    # no discordant sample: the B - C difference is [0, 0], warned about (design #51)
+    with pytest.warns(mlci.DegenerateIntervalWarning, match="B - C of 'accuracy' have no"):
+        res = compare(y, sy, metric="accuracy", rng=0, n_resamples=500)
+    assert res.details["no_spread_pairs"] == ["B - C"]
+    assert "no discordant sample" in res.details["no_spread_warning"]
     ranks = {e.system: e.rank for e in res.ranking}
     assert ranks == {"A": 1, "B": 2, "C": 2, "D": 4}
     entry = next(e for e in res.ranking if e.system == "B")

@@ -54,9 +54,13 @@ def test_seeds_and_generators():
 
 # --------------------------------------------------------------- user functions
 def test_user_function_with_sample_weight_equals_builtin_on_same_replicates():
-    # Continuous scores: every sample is its own atom, so the built-in roc_auc kernel and
-    # scikit-learn's roc_auc_score (given the counts as sample_weight) see the same draws.
-    res_fn = bootstrap_ci(Y, SCORE, metric=skm.roc_auc_score, n_resamples=100, rng=3)
+    # Continuous scores: every sample is its own atom.  The built-in roc_auc kernel draws
+    # through the samples in order of score (whatever the rows' order: issue 20), a user
+    # function through the rows as given: given the rows sorted by score, scikit-learn's
+    # roc_auc_score (the counts as sample_weight) sees the same draws as the built-in
+    # kernel on the rows in any order.
+    o = np.lexsort((Y, SCORE))
+    res_fn = bootstrap_ci(Y[o], SCORE[o], metric=skm.roc_auc_score, n_resamples=100, rng=3)
     res_bi = bootstrap_ci(Y, SCORE, metric="roc_auc", n_resamples=100, rng=3)
     np.testing.assert_allclose(res_fn.bootstrap_distribution, res_bi.bootstrap_distribution)
     assert res_fn.estimate == pytest.approx(skm.roc_auc_score(Y, SCORE))

@@ -286,3 +286,20 @@ def test_group_result_is_a_result_with_a_plot():
     assert res.plot(ax=ax) is ax
     assert len(ax.get_yticks()) == 4  # one row per group
     plt.close(fig)
+
+
+def test_default_method_is_auto_bca():
+    # issue 20, item 4: one method resolution; "auto" is BCa for a driver without a
+    # linearized standard error (percentile before wt-auto2; docs/validation.md, section 5)
+    from mlci.inputs import AUTO_BCA_REASON
+
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 300)
+    s = y + rng.normal(0, 1, 300)
+    g = rng.choice(["f", "m"], 300)
+    kw = dict(groups=g, threshold=0.5, rng=0, n_resamples=200)
+    auto = _metric_by_group(y, s, **kw)
+    bca = _metric_by_group(y, s, method="bca", **kw)
+    assert auto.method == "bca" and auto.details["method_reason"] == AUTO_BCA_REASON
+    assert auto.rows() == bca.rows()
+    assert _metric_by_group(y, s, method="percentile", **kw).details == {"n_dropped": 0}

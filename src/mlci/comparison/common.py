@@ -301,6 +301,13 @@ class JointKernel(Kernel):
         self.name = name
         self.bounds = self.kernels[0].bounds
         self.is_function = any(isinstance(k, FunctionKernel) for k in self.kernels)
+        ranks = [k.atom_rank for k in self.kernels if k.atom_rank is not None]
+        if len(ranks) == len(self.kernels):
+            # joint atoms by the first kernel's atom rank, then the second's...
+            cols = [r[p.atom_of_joint] for r, p in zip(ranks, joint.parts, strict=True)]
+            by_rank = np.lexsort(cols[::-1])
+            self.atom_rank = np.empty(self.m, dtype=np.intp)
+            self.atom_rank[by_rank] = np.arange(self.m)
         # the aggregation holds two (b, m) arrays besides every kernel's own work
         self.work_factor = (2.0 * joint.m + sum(k.m * k.work_factor for k in self.kernels)) / max(
             joint.m, 1
@@ -342,6 +349,7 @@ class ContrastKernel(Kernel):
         self.shape = (len(joint.kernels) + len(self.ia),)
         self.work_factor = joint.work_factor
         self.is_function = joint.is_function
+        self.atom_rank = joint.atom_rank
 
     def evaluate(self, w: np.ndarray) -> np.ndarray:
         v = self.joint.evaluate(w)

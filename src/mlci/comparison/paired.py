@@ -30,7 +30,12 @@ import numpy as np
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
 from ..classical.pvalues import t_pvalues
-from ..engine.auto import edge_fallback_applies, proportion_method, warn_paired
+from ..engine.auto import (
+    edge_fallback_options,
+    proportion_method,
+    warn_no_spread_pairs,
+    warn_paired,
+)
 from ..engine.bootstrap import (
     finish_bootstrap,
     kernel_jackknife,
@@ -311,7 +316,7 @@ def compare(
     )
     mname = metric_name(metric)
     jk = JointKernel(kernels, mname)
-    sampler = plan.weights_for(jk.keys, jk.m)
+    sampler = plan.weights_for(jk.keys, jk.m, atom_rank=jk.atom_rank)
     estimates = jk.evaluate(sampler.counts[None, :])[0]
     undefined = [nm for nm, e in zip(names, estimates, strict=True) if np.isnan(e)]
     if undefined:
@@ -432,8 +437,7 @@ def compare(
             return {"method": this}
         lin: dict[str, Any] = {**linear, "standard_error": float(linear["standard_error"][e])}
         if e < n_sys:  # near the edge, a system falls back as a single metric would
-            fallback, warns = edge_fallback_applies(kernels[e])
-            lin.update(edge_fallback=fallback, edge_warn=warns)
+            lin.update(edge_fallback_options(kernels[e]))
         out: dict[str, Any] = {"linear": lin, "method": this}
         if se_values is not None:
             out["se_dist"] = se_values[:, e]
@@ -534,6 +538,7 @@ def compare(
         details["no_spread_pairs"] = [
             f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(flat)
         ]
+        details["no_spread_warning"] = warn_no_spread_pairs(details["no_spread_pairs"], mname)
     fallback = [
         f"{names[i]} - {names[j]}"
         for (i, j), r in zip(pairs, pair_results, strict=True)

@@ -193,7 +193,10 @@ class ComparisonResult(Result):
         Of the differences' intervals and p-values.
     details : dict
         ``n_dropped`` (samples dropped with ``dropna=True``), ``joint_atoms``, and
-        ``no_spread_pairs`` / ``no_spread_systems`` when some have no bootstrap spread.
+        ``no_spread_pairs`` / ``no_spread_systems`` when some have no bootstrap spread
+        (a pair without spread, two systems without a discordant sample, is also warned
+        about: :class:`~mlci.DegenerateIntervalWarning`, its text in
+        ``no_spread_warning``).
 
     Examples
     --------

@@ -26,20 +26,23 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   conditions, a reduced table): **BCa**.
 * Near the edge of the range, where at least half of a tail's replicates have an
   infinite bootstrap-t statistic (resamples without an error), the studentized interval
-  gives way to the analytic **logit_t** interval of the same pivot (:func:`edge_reason`;
-  the rule is in :func:`mlci.intervals.bootstrap.edge_dominated`, the numbers in
-  docs/validation.md, "Near the bounds").
+  gives way to an analytic one of the same standard error: for a decision metric
+  **Clopper-Pearson on the effective sample size** (Korn & Graubard 1998;
+  :func:`edge_fallback_options`), for a ranking metric the **logit_t** interval
+  (:func:`edge_reason`; the rule is in :func:`mlci.intervals.bootstrap.edge_dominated`,
+  the numbers in docs/validation.md, "Near the bounds").
 * A single sample (or condition): Wilson for a proportion of independent samples, else
   BCa, which collapses with a warning (:func:`single_unit_method`).
 
 Every driver resolves ``"auto"`` by these rules: the kernel drivers (``bootstrap_ci``,
 ``compare``, ``ConfusionMatrix.bootstrap_ci``, ``reduce_table``/``reduce_ci``) through
 :func:`choose_method`; the score drivers (``Scores.bootstrap_ci``, ``auc_ci``,
-``operating_point_ci``, ``eer_ci``, ``dcf_ci``, ``cllr_ci``), which have no linearized
-standard error, get BCa with :data:`mlci.inputs.AUTO_BCA_REASON` (the rule above for a
-design without a linearization).  ``roc_band``/``roc_with_ci`` (bands),
-``metric_by_group`` and ``trial_bootstrap_ci`` default to ``"percentile"`` (docs/guide.md,
-section 2, says why).
+``operating_point_ci``, ``eer_ci``, ``dcf_ci``, ``cllr_ci``), ``metric_by_group`` and
+``trial_bootstrap_ci``, which have no linearized standard error, get BCa with
+:data:`mlci.inputs.AUTO_BCA_REASON` (the rule above for a design without a
+linearization; for the last two docs/validation.md, section 5, compares it with their
+former default, percentile).  ``roc_band``/``roc_with_ci`` (bands) default to
+``"percentile"`` (docs/guide.md, section 2, says why).
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import FewConditionsWarning, NearBoundWarning
+from ..exceptions import DegenerateIntervalWarning, FewConditionsWarning, NearBoundWarning
 from ..feedback import warn
 from ..metrics import Kernel
 
@@ -56,11 +59,13 @@ __all__ = [
     "choose_method",
     "design_diagnostics",
     "edge_fallback_applies",
+    "edge_fallback_options",
     "edge_reason",
     "proportion_method",
     "single_unit_method",
     "smaller_class",
     "warn_near_bound",
+    "warn_no_spread_pairs",
     "warn_outside_map",
     "warn_paired",
 ]
@@ -131,7 +136,12 @@ RANKING_METRICS = ("roc_auc", "average_precision")
 #: studentized interval near the edge: with 5 positives (the map's AUC 0.8) the
 #: replicates without a misordered pair come from resampling few positives, the estimate
 #: overshoots, and the logit t interval covered 0.77 on those test sets (the cell: 0.872
-#: instead of 0.936); with 10 positives the rule applied in 2 of 300 test sets
+#: instead of 0.936); with 10 positives the rule applied in 2 of 300 test sets.
+#: Average precision falls back whatever the class sizes: there the kept bound bought no
+#: coverage (issue 20's AP cell, n = 64, AUC 0.992, test sets with 6-9 positives: the
+#: studentized interval covered 0.43 with 57% of its intervals reaching 0, the logit t
+#: 0.46, BCa 0.57; 6 expected positives: 0.52 with 53% at 0, logit t 0.50, BCa 0.53;
+#: docs/validation.md, "Near the bounds")
 MIN_CLASS_EDGE = 10
 
 
@@ -141,17 +151,39 @@ def edge_fallback_applies(kernel: Kernel) -> tuple[bool, bool]:
 
     Every bounded metric falls back silently (the logit t interval held in the near-bound
     study), but the ranking metrics: they fall back with a :class:`NearBoundWarning` (no
-    method held) when both classes have at least :data:`MIN_CLASS_EDGE` samples, and
-    otherwise keep the studentized interval, with the warning.
+    method held) when both classes have at least :data:`MIN_CLASS_EDGE` samples (average
+    precision: always), and otherwise keep the studentized interval, with the warning.
     """
     if kernel.name not in RANKING_METRICS:
         return True, False
     m_neg = getattr(kernel, "m_neg", None)
     if m_neg is None:
         return False, True
+    if kernel.name == "average_precision":
+        return True, True
     counts = np.bincount(kernel.keys, minlength=kernel.m)
     smaller = min(counts[:m_neg].sum(), counts[m_neg:].sum())
     return bool(smaller >= MIN_CLASS_EDGE), True
+
+
+def edge_fallback_options(kernel: Kernel) -> dict[str, Any]:
+    """The near-bound options of ``kernel``'s linearization: ``edge_fallback`` and
+    ``edge_warn`` (:func:`edge_fallback_applies`), and ``edge_method``, the interval given
+    where the studentized one is edge-dominated.
+
+    ``"korn_graubard"`` (:func:`mlci.intervals.bootstrap.effective_binomial_interval`,
+    Korn & Graubard's interval on the effective sample size) for every bounded metric but
+    the ranking ones, which keep ``"logit_t"`` (their evidence, with a warning).  In the
+    near-bound study (docs/validation.md, "Near the bounds"; 36 designs of F1, MCC,
+    balanced accuracy and kappa with 1-5 errors in 100-500 samples, iid and over 20-50
+    conditions) it covered at least as much as the logit t interval on the test sets with
+    an error in every design (0.947-0.996, before 0.931-0.985) and was never wider (median
+    width 0.99-1.36 times BCa's, before 1.01-1.70; MCC and kappa with 1 error in 100: 1.36
+    and 1.31, before 1.70 and 1.64).
+    """
+    fallback, warns = edge_fallback_applies(kernel)
+    method = "logit_t" if kernel.name in RANKING_METRICS else "korn_graubard"
+    return {"edge_fallback": fallback, "edge_warn": warns, "edge_method": method}
 
 
 def warn_near_bound(n_elements: int, metric: str, kept: bool) -> str:
@@ -186,6 +218,14 @@ def edge_reason(n_elements: int, fallback: str, size: int) -> str:
     "Near the bounds").
     """
     where = "" if size == 1 else f" for {n_elements} of {size} elements"
+    if fallback == "korn_graubard":
+        return (
+            f"korn_graubard{where}: at least half of a tail's replicates have an "
+            "infinite bootstrap-t statistic (resamples on the edge of the metric's range or "
+            "without spread, e.g. without a single error), so the studentized bound would "
+            "be the range's edge; Clopper-Pearson's interval on the effective sample size of "
+            "the same standard error (Korn & Graubard 1998) is used instead"
+        )
     return (
         f"{fallback}{where}: at least half of a tail's replicates have an infinite "
         "bootstrap-t statistic (resamples on the edge of the metric's range or without "
@@ -391,4 +431,28 @@ def warn_paired(effective_conditions: float | None) -> str | None:
         "intervals and p-values as optimistic, or collect more conditions."
     )
     warn(text, FewConditionsWarning)
+    return text
+
+
+def warn_no_spread_pairs(pairs: list[str], metric: str) -> str:
+    """Warn (and return the message) for paired differences without bootstrap spread.
+
+    Two systems that agree on every sample that matters (no discordant sample) give a
+    difference of exactly 0 in every replicate: the interval is [0, 0], p = 1.  That says
+    the test set holds no discordant sample, not that the difference is 0.  In the design
+    search (docs/validation.md, section 5, design #51: an accuracy difference of 0.0037
+    over 350 samples and 51 conditions, about 1.3 discordant samples expected) 21% of the
+    test sets had none; their [0, 0] never covered, while every test set with at least one
+    discordant sample covered (coverage 0.79 overall, 1.00 given a discordant sample).
+    """
+    text = (
+        f"The difference(s) {', '.join(pairs)} of {metric!r} have no bootstrap spread: the "
+        "systems agree on every sample (no discordant sample), so the interval is [0, 0] "
+        "and p = 1. That shows no disagreement in this test set, not a difference of "
+        "exactly 0 (in mlci's design search, docs/validation.md section 5, the [0, 0] "
+        "interval of a true accuracy difference of 0.0037 over 350 samples never covered "
+        "it). For accuracy, mlci.paired_proportion_diff_ci(mlci.paired_table(...)) gives "
+        "an interval from the discordant counts; otherwise collect more samples."
+    )
+    warn(text, DegenerateIntervalWarning)
     return text

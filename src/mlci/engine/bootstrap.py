@@ -28,6 +28,7 @@ from ..inputs import (
 from ..inputs.config import engine_config
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..intervals.bootstrap import (
+    INTERVAL_METHODS,
     LINEARIZED_METHODS,
     MIN_TAIL_REPLICATES,
     acceleration,
@@ -40,7 +41,7 @@ from .auto import (
     FEW_CLASS_REASON,
     choose_method,
     design_diagnostics,
-    edge_fallback_applies,
+    edge_fallback_options,
     edge_reason,
     single_unit_method,
     warn_near_bound,
@@ -280,7 +281,7 @@ def run_bootstrap(
     """
     reduced = sampler is not None
     if sampler is None:
-        sampler = plan.weights_for(kernel.keys, kernel.m)
+        sampler = plan.weights_for(kernel.keys, kernel.m, atom_rank=kernel.atom_rank)
     estimate = kernel.evaluate(sampler.counts[None, :])[0]
     _check_estimate(estimate, metric_name or kernel.name)  # fail before any replicate
     if jackknife_groups is not None:
@@ -401,7 +402,7 @@ def resolve_method(
         if np.ndim(est.standard_error_cr1)
         else float(est.standard_error_cr1),
     }
-    linear["edge_fallback"], linear["edge_warn"] = edge_fallback_applies(kernel)
+    linear.update(edge_fallback_options(kernel))
     return method, linear, reason
 
 
@@ -526,8 +527,9 @@ def finish_bootstrap(
         warn(
             f"{n_resamples} replicates are too few for a {confidence_level:.4g} "
             f"{used} interval of {name!r}: about {tail:.2g} replicate(s) lie beyond a "
-            f"bound (fewer than {MIN_TAIL_REPLICATES:g}), so the bound is the most extreme "
-            f"replicate or next to it. Use n_resamples >= {_advised(confidence_level)}.",
+            f"bound (fewer than {MIN_TAIL_REPLICATES:g}), so the tail probability the bound "
+            "stands for has a Monte Carlo error of more than 45% of itself. Use "
+            f"n_resamples >= {_advised(confidence_level)}.",
             FewResamplesWarning,
         )
     if extra.get("edge_dominated"):
@@ -538,7 +540,9 @@ def finish_bootstrap(
         info["method_reason"] = (
             info["method_reason"] + "; " if "method_reason" in info else ""
         ) + edge_reason(extra["edge_fallback"], extra["edge_fallback_method"], estimate.size)
-        if extra["edge_fallback"] == estimate.size:  # the result says the method it holds
+        if extra["edge_fallback"] == estimate.size and extra["edge_fallback_method"] in (
+            INTERVAL_METHODS
+        ):  # the result says the method it holds (a method= that gives it again)
             method = extra["edge_fallback_method"]
     valid = dist[~invalid_rows]
     with np.errstate(invalid="ignore"):

@@ -377,7 +377,9 @@ class Linearization:
         evaluate: Callable[[np.ndarray], np.ndarray]
 
         def atom_sampler() -> Sampler:
-            return sampler if sampler is not None else plan.weights_for(kernel.keys, kernel.m)
+            if sampler is not None:
+                return sampler
+            return plan.weights_for(kernel.keys, kernel.m, atom_rank=kernel.atom_rank)
 
         moments = getattr(kernel, "influence_moments", None) if fused else None
         whole = getattr(kernel, "whole_units", None) if fused else None

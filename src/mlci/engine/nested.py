@@ -102,8 +102,19 @@ class NestedPlan:
         """The random generator of one block of one stream (a pure function of the seed)."""
         return block_generator(self.seed, stream, block)
 
-    def weights_for(self, keys: np.ndarray | None = None, m: int | None = None) -> NestedSampler:
-        """Bind the plan to atoms (``keys[i]`` the atom of sample ``i``; None: one per sample)."""
+    def weights_for(
+        self,
+        keys: np.ndarray | None = None,
+        m: int | None = None,
+        *,
+        atom_rank: np.ndarray | None = None,
+    ) -> NestedSampler:
+        """Bind the plan to atoms (``keys[i]`` the atom of sample ``i``; None: one per sample).
+
+        ``atom_rank`` is accepted for the interface of
+        :meth:`~mlci.engine.resampling.ResamplingPlan.weights_for`: nested units are
+        numbered from their sorted labels and drawn whole, so the draws never depend on
+        the rows' order."""
         return NestedSampler(self, *bind_atoms(self.n_samples, keys, m))
 
 

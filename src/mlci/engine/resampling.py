@@ -127,12 +127,25 @@ class ResamplingPlan:
         """The random generator of one block of one stream (a pure function of the seed)."""
         return block_generator(self.seed, stream, block)
 
-    def weights_for(self, keys: np.ndarray | None = None, m: int | None = None) -> AtomSampler:
+    def weights_for(
+        self,
+        keys: np.ndarray | None = None,
+        m: int | None = None,
+        *,
+        atom_rank: np.ndarray | None = None,
+    ) -> AtomSampler:
         """Bind the plan to atoms: ``keys[i]`` in ``[0, m)`` is the atom of sample ``i``.
 
         ``keys=None`` means every sample is its own atom (per-sample weights).
+        ``atom_rank`` (shape (m,)): a canonical order of the atoms (``Kernel.atom_rank``,
+        e.g. the ranking kernels' order by score).  The draws that go through the samples
+        (iid or within strata below the multinomial threshold, the second stage of
+        two-stage plans, the grouped jackknife) then go through them in that order
+        instead of the rows', so that a seed gives the same replicates for any order of
+        the rows.  The law of the counts is the same either way (the samples of one atom
+        are exchangeable).
         """
-        return AtomSampler(self, *bind_atoms(self.n_samples, keys, m))
+        return AtomSampler(self, *bind_atoms(self.n_samples, keys, m), atom_rank=atom_rank)
 
     def weights_for_table(
         self, group: np.ndarray | None, keys: np.ndarray, counts: np.ndarray, m: int
@@ -220,6 +233,7 @@ class AtomSampler(Sampler):
         m: int,
         *,
         table: tuple[np.ndarray | None, np.ndarray, np.ndarray] | None = None,
+        atom_rank: np.ndarray | None = None,
     ) -> None:
         self.plan = plan
         self.seed = plan.seed
@@ -238,6 +252,11 @@ class AtomSampler(Sampler):
             row_keys = np.asarray(row_keys, dtype=np.intp)
             row_counts = np.asarray(row_counts, dtype=float)
         self.counts = np.bincount(row_keys, weights=row_counts, minlength=m).astype(float)
+        # the atoms in their canonical order (atom_rank inverted), for per-sample draws
+        ranked = None
+        if atom_rank is not None and table is None:
+            ranked = np.empty(m, dtype=np.intp)
+            ranked[np.asarray(atom_rank, dtype=np.intp)] = np.arange(m)
         self._tls = threading.local()
         self._table: Any = None
         # atoms that each lie inside a single unit: replicate counts are then a gather
@@ -266,7 +285,11 @@ class AtomSampler(Sampler):
                 # samples grouped by unit, for drawing inside each drawn unit (two-stage
                 # plans have per-sample arrays: weights_for_table refuses them)
                 assert keys is not None and plan.unit_of_sample is not None
-                order = np.argsort(plan.unit_of_sample, kind="stable")
+                order = (
+                    np.argsort(plan.unit_of_sample, kind="stable")
+                    if atom_rank is None
+                    else np.lexsort((np.asarray(atom_rank)[keys], plan.unit_of_sample))
+                )
                 self._unit_order_keys = keys[order]
             sizes = np.bincount(group, weights=row_counts, minlength=n_units).astype(np.intp)
             self._unit_sizes = sizes
@@ -316,10 +339,24 @@ class AtomSampler(Sampler):
             )
             if self._atom_order:
                 self._stratum_keys = [None]
+            elif ranked is not None:
+                # a stratum's samples in the atoms' canonical order: n uniform draws over
+                # them mapped to atoms have the same law as over the rows as given, and do
+                # not depend on the rows' order (the atoms in rank order, each repeated by
+                # its count: O(n + m), no sort of the samples)
+                self._stratum_keys = [
+                    np.repeat(ranked, c[ranked].astype(np.intp)) for c in self._stratum_counts
+                ]
             cost = m * len(self._strata) if self._use_multinomial else n
             self._mode = "samples"
         self.block_size = int(np.clip(_BLOCK_ELEMENTS // max(cost, 1), 1, _MAX_BLOCK))
         self.unit_is_sample = plan.unit_of_sample is None
+        # the samples' atoms the grouped jackknife deals into groups (canonical order)
+        self._jack_keys = (
+            keys
+            if keys is None or ranked is None
+            else np.repeat(ranked, self.counts[ranked].astype(np.intp))
+        )
         # drawing n sample indices per replicate (iid without the multinomial, two-stage)
         draws_indices = not self._use_multinomial if self._mode == "samples" else plan.two_stage
         self.draw_bytes = 8.0 * 5 * n * draws_indices
@@ -513,7 +550,7 @@ class AtomSampler(Sampler):
         else:
             group = self.random_groups(plan.n_samples, max_groups)
             removed = sparse.csr_matrix(
-                (np.ones(plan.n_samples), (group, self.keys)), shape=(max_groups, self.m)
+                (np.ones(plan.n_samples), (group, self._jack_keys)), shape=(max_groups, self.m)
             )
             g = max_groups
             mult = np.ones(g)

@@ -87,6 +87,7 @@ from .validation import (
     confidence_levels,
     show_values,
 )
+from .weights import FrequencyWeights, frequency_weights
 
 __all__ = [
     "ALTERNATIVES",
@@ -100,6 +101,7 @@ __all__ = [
     "ArgSpec",
     "BootstrapOptions",
     "EngineOptions",
+    "FrequencyWeights",
     "Gathered",
     "Resampling",
     "binary_target",
@@ -131,6 +133,7 @@ __all__ = [
     "fast_unique",
     "fill_doc",
     "fill_text",
+    "frequency_weights",
     "gather",
     "gather_design",
     "get_config",

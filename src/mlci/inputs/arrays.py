@@ -416,13 +416,22 @@ class Gathered:
     n_dropped : int
         Samples dropped because of a missing value (only with ``dropna=True``).
     kept : ndarray of int or None
-        Original positions of the samples kept, when some were dropped.
+        Original positions of the samples kept, when some were dropped (or, with
+        :func:`~mlci.inputs.weights.frequency_weights`, the row of every repeated sample).
+    n_input : int or None
+        Rows given (before dropping and repeating); None: ``n_samples + n_dropped``.
     """
 
     arrays: dict[str, Any]
     n_samples: int
     n_dropped: int = 0
     kept: np.ndarray | None = field(default=None, repr=False)
+    n_input: int | None = None
+
+    @property
+    def n_given(self) -> int:
+        """Number of rows given (before dropping missing values and repeating rows)."""
+        return self.n_samples + self.n_dropped if self.n_input is None else self.n_input
 
     def __getitem__(self, name: str) -> Any:
         return self.arrays[name]
@@ -522,6 +531,10 @@ def gather(
     ([0, 1], 1)
     """
     check_flag("dropna", dropna)
+    # frequency weights (mlci.frequency_weights): rows repeated once gathered
+    freq = [k for k in specs if isinstance(values.get(k), FrequencyWeights)]
+    if freq:
+        values = {**values, **{k: values[k].values for k in freq}}
     arrays: dict[str, Any] = {}
     masks: dict[str, np.ndarray] = {}
     n: int | None = None
@@ -594,7 +607,12 @@ def gather(
     for name, spec in specs.items():
         if arrays[name] is not None:
             arrays[name] = _typed(name, arrays[name], spec)
-    return Gathered(arrays=arrays, n_samples=int(n), n_dropped=n_dropped, kept=kept)
+    n_input = n + n_dropped
+    for name in freq:
+        arrays, kept, n = expand_frequencies(arrays, name, kept, n)
+    return Gathered(
+        arrays=arrays, n_samples=int(n), n_dropped=n_dropped, kept=kept, n_input=n_input
+    )
 
 
 def column(name: str, value: Any, kind: str = "any", ndim: Sequence[int] = (1,)) -> np.ndarray:
@@ -678,4 +696,86 @@ def gather_design(
     elif conditions is not None:
         cond = arrays.pop("conditions")
     strat = arrays.pop("strata") if strata is not None else None
-    return Gathered(arrays, g.n_samples, g.n_dropped, g.kept), cond, strat
+    return Gathered(arrays, g.n_samples, g.n_dropped, g.kept, g.n_input), cond, strat
+
+
+# ------------------------------------------------ frequency weights (mlci.frequency_weights)
+@dataclass(frozen=True, repr=False)
+class FrequencyWeights:
+    """Per-row counts for ``sample_weight=`` (build one with :func:`frequency_weights`).
+
+    Attributes
+    ----------
+    values : array-like or str
+        The counts, or the name of a column of ``data=``.
+    """
+
+    values: Any
+
+    def __repr__(self) -> str:
+        if isinstance(self.values, str):
+            return f"frequency_weights({self.values!r})"
+        return f"frequency_weights(<{np.size(self.values)} counts>)"
+
+
+def check_frequencies(values: np.ndarray, name: str = "sample_weight") -> np.ndarray:
+    """Counts (intp) from validated finite floats: whole numbers >= 0, not all zero."""
+    w = np.asarray(values, dtype=float)
+    what = f"`{name}` (frequency weights: how many times each row occurred)"
+    if w.ndim != 1:
+        raise ValueError(f"{what} must be 1-d, one count per row; got shape {w.shape}.")
+    if not np.isfinite(w).all():
+        raise ValueError(f"{what} must be finite whole numbers; found NaN or infinity.")
+    bad = np.flatnonzero((w < 0) | (w != np.round(w)))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(
+            f"{what} must be whole numbers >= 0; row {i} holds {w[i]:.6g}. Survey or "
+            "importance weights (any non-negative number, the row resampled as one unit) "
+            "are passed as a plain `sample_weight=` array, without frequency_weights()."
+        )
+    if not (w > 0).any():
+        raise ValueError(f"{what} are all zero: at least one row must occur.")
+    return w.astype(np.intp)
+
+
+def _check_expansion(arrays: dict[str, Any], name: str, total: int, n: int) -> None:
+    """Refuse an expansion whose arrays would exceed the configured ``max_memory``.
+
+    The repeated rows are real copies (``sum(w)`` samples of every column): counts in the
+    millions per row would exhaust the machine without a word, so the gate says what it
+    would take and how to go on instead.
+    """
+    from .config import get_config  # config imports validation only: no circle
+
+    per_row = sum(
+        np.asarray(a).dtype.itemsize * max(1, int(np.prod(np.shape(a)[1:])))
+        for k, a in arrays.items()
+        if a is not None and k != name and np.ndim(a) >= 1
+    )
+    need = (per_row + np.dtype(np.intp).itemsize) * total
+    limit = int(get_config()["max_memory"])
+    if need > limit:
+        raise MemoryError(
+            f"`{name}` as frequency weights repeats the {n} rows into {total} samples, about "
+            f"{need / 2**20:.0f} MiB of copies, more than max_memory ({limit / 2**20:.0f} "
+            "MiB). Raise it for this call with `with mlci.config_context(max_memory=...)`, "
+            "or pass the counts as a plain `sample_weight=` array (each row resampled as "
+            "one unit carrying its weight) if that is the design."
+        )
+
+
+def expand_frequencies(
+    arrays: dict[str, Any], name: str, kept: np.ndarray | None, n: int
+) -> tuple[dict[str, Any], np.ndarray | None, int]:
+    """Every array with row ``i`` repeated ``arrays[name][i]`` times (``arrays[name]``
+    itself becomes None); returns ``(arrays, kept, n)`` with ``kept`` the position of every
+    new sample among the rows given (None when nothing was dropped or repeated)."""
+    counts = check_frequencies(arrays[name], name)
+    if kept is None and bool((counts == 1).all()):
+        return {**arrays, name: None}, kept, n
+    _check_expansion(arrays, name, int(counts.sum()), n)
+    idx = np.repeat(np.arange(n), counts)
+    out = {k: (None if a is None or k == name else a[idx]) for k, a in arrays.items()}
+    rows = np.arange(n) if kept is None else kept
+    return out, rows[idx], len(idx)

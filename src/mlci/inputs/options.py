@@ -43,6 +43,7 @@ INTERVAL_METHODS = (
     "studentized",
     "t",
     "logit_t",
+    "korn_graubard",
     "wilson",
 )
 #: the methods that need only the bootstrap distribution (and, for BCa, a jackknife);

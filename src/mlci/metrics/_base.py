@@ -69,6 +69,13 @@ class Kernel:
     #: proportion ``k / n`` of counts (accuracy, recall, precision...), else None; the
     #: Wilson-type intervals need it
     proportion: tuple[np.ndarray, np.ndarray] | None = None
+    #: a canonical order of the atoms, shape (m,): ``atom_rank[a]`` is atom ``a``'s place
+    #: in an order defined by the data's values alone (the ranking kernels: by score,
+    #: ties by the label as given).  The engine's samplers then draw through the samples
+    #: in that order instead of the order of the rows, so that a seed gives the same
+    #: replicates for any order of the rows (issue 20).  None keeps the draws in row order
+    #: (the seeded results of the other metrics, as before)
+    atom_rank: np.ndarray | None = None
 
     def evaluate(self, w: np.ndarray) -> np.ndarray:
         """Metric for each row of atom counts ``w`` (b, m) -> (b, *shape); NaN if undefined."""
@@ -348,6 +355,11 @@ class SampleWeightedKernel(Kernel):
         self.elements = base.elements
         self.errors = getattr(base, "errors", [])
         self.is_function = bool(getattr(base, "is_function", False))
+        if base.atom_rank is not None:
+            # by the base atom's rank, then by weight: canonical when the base's order is
+            by_rank = np.lexsort((self.atom_weight, base.atom_rank[self.atom_base]))
+            self.atom_rank = np.empty(self.m, dtype=np.intp)
+            self.atom_rank[by_rank] = np.arange(self.m)
 
     def base_weights(self, w: np.ndarray) -> np.ndarray:
         """The base kernel's atom weights ``(b, base.m)`` of replicate counts ``w`` (b, m)."""

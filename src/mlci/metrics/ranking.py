@@ -46,8 +46,38 @@ class _SortedScores(Kernel):
         keys[pos] = self.m_neg + inv_pos.reshape(-1)
         self.keys = keys
         self.m = self.m_neg + len(self.u_pos)
+        # the atoms in order of score, ties by the label as given (not by the class's
+        # role): the samplers draw through the samples in this order, so the replicates
+        # depend neither on the rows' order nor on pos_label (a swapped positive class
+        # sees the same draws: AUC -> 1 - AUC replicate by replicate)
+        self.atom_rank = _merged_rank(self.u_neg, self.u_pos, _negatives_first(y_true, pos))
         self.name = name
         self.shape = ()
+
+
+def _negatives_first(y_true: Any, pos: np.ndarray) -> bool:
+    """Whether a negative sorts before a positive of the same score: the negative's label
+    is the smaller one as given (so that swapping ``pos_label`` keeps the order), or, with
+    several negative labels, by class."""
+    y = np.asarray(y_true)
+    neg_values = y[~pos]
+    if not (neg_values == neg_values[0]).all():
+        return True
+    return bool(neg_values[0] < y[pos][0])
+
+
+def _merged_rank(u_neg: np.ndarray, u_pos: np.ndarray, neg_first: bool) -> np.ndarray:
+    """Place of every atom (negatives, then positives, each sorted) in the merged order
+    by score, ties negatives first when ``neg_first``: a merge of two sorted arrays."""
+    if neg_first:  # a positive tied with a negative comes after it
+        below_neg = np.searchsorted(u_pos, u_neg, side="left")
+        below_pos = np.searchsorted(u_neg, u_pos, side="right")
+    else:
+        below_neg = np.searchsorted(u_pos, u_neg, side="right")
+        below_pos = np.searchsorted(u_neg, u_pos, side="left")
+    rank_neg = np.arange(len(u_neg)) + below_neg
+    rank_pos = np.arange(len(u_pos)) + below_pos
+    return np.concatenate([rank_neg, rank_pos]).astype(np.intp)
 
 
 class RocAucKernel(_SortedScores):

@@ -108,6 +108,8 @@ class _ScoresKernel(Kernel):
         self.lay = lay
         self.keys = keys
         self.m = lay.m[0] + lay.m[1]
+        # atoms: distinct scores of each class, sorted, as the samples (canonical order)
+        self.atom_rank = np.arange(self.m, dtype=np.intp)
         self.spec = spec
         self.shape = spec.shape
         self.name = spec.name
@@ -611,7 +613,11 @@ def _run(
         estimate = spec.fn(sc._full_view()).reshape(spec.shape)
         scheme = plan.scheme + ("+lazy" if "lazy" not in plan.scheme else "")
     else:
-        sampler = plan.weights_for(kernel.keys, kernel.m) if custom is None else custom
+        sampler = (
+            plan.weights_for(kernel.keys, kernel.m, atom_rank=kernel.atom_rank)
+            if custom is None
+            else custom
+        )
         evaluate = kernel.evaluate
         bytes_per_row = 8.0 * kernel.m * kernel.work_factor + sampler.draw_bytes
         estimate = kernel.evaluate(sampler.counts[None, :])[0]

@@ -481,7 +481,7 @@ class ConfusionMatrix:
             if g["sample_weight"] is not None:
                 self._weights = check_sample_weight(g["sample_weight"], len(y))
             check_label_pair(y, p)
-            self._kept, self._n_input, self.n_dropped = g.kept, len(y) + g.n_dropped, g.n_dropped
+            self._kept, self._n_input, self.n_dropped = g.kept, g.n_given, g.n_dropped
             if binary:
                 t_idx, p_idx, self.classes = _binary_indices(y, p, pos_label, classes)
             else:

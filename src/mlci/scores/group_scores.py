@@ -183,6 +183,8 @@ class GroupScores(Scores):
         )  # fmt: skip
         grp = gather({"groups": ArgSpec("groups", required=True)}, {"groups": groups}, data=data)
         labels = grp["groups"]
+        if sc._kept is not None and len(labels) == sc._n_input != len(sc._y_score):
+            labels = labels[sc._kept]  # one per row given, rows repeated (frequency_weights)
         if len(labels) != len(sc._y_score):
             raise ValueError(
                 f"`groups` has {len(labels)} labels for {len(sc._y_score)} samples; give one "

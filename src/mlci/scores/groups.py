@@ -277,7 +277,7 @@ def metric_by_group(
     metric_kwargs: dict[str, Any] | None = None,
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
-    method: str = "percentile",
+    method: str = "auto",
     alternative: str = "two-sided",
     rng: Any = None,
     conditions: Any = None,
@@ -330,7 +330,10 @@ def metric_by_group(
     metric_kwargs : dict, optional
         ``{"beta": ...}`` for ``fbeta``.
     n_resamples, confidence_level, method, alternative, rng
-        Bootstrap options, as in :func:`mlci.bootstrap_ci`.
+        Bootstrap options, as in :func:`mlci.bootstrap_ci`.  ``method="auto"`` (the
+        default) is BCa, as for every driver without a linearized standard error
+        (:mod:`mlci.engine.auto`; docs/validation.md, "metric_by_group and
+        trial_bootstrap_ci" has its coverage against percentile's).
     conditions : array-like, or list of array-like, optional
         Condition (speaker, session) of every sample, resampled as a unit; a list of
         levels, top first, is a nested design.
@@ -527,6 +530,7 @@ def metric_by_group(
         "alternative": opts.alternative,
         "n_resamples": opts.n_resamples,
         "n_dropped": g.n_dropped,
+        "method_reason": opts.method_reason,
     }
     kernel: Kernel
     if score_metric:
@@ -619,7 +623,9 @@ def _frame(pd, first, cols, n_groups, col, xs, est, low, high, attrs):  # fmt: s
         method=attrs["method"],
         alternative=attrs["alternative"],
         n_resamples=attrs["n_resamples"],
-        details={"n_dropped": attrs["n_dropped"]},
+        details={"n_dropped": attrs["n_dropped"]}
+        if attrs["method_reason"] is None
+        else {"n_dropped": attrs["n_dropped"], "method_reason": attrs["method_reason"]},
     )
 
 
@@ -645,7 +651,8 @@ class GroupResult(Result):
     confidence_level, method, alternative, n_resamples
         As in every bootstrap result.
     details : dict
-        ``n_dropped``: samples dropped for a missing value (``dropna=True``).
+        ``n_dropped``: samples dropped for a missing value (``dropna=True``);
+        ``method_reason``: why ``method="auto"`` chose ``method``.
 
     Examples
     --------
@@ -655,7 +662,7 @@ class GroupResult(Result):
     >>> res = metric_by_group(y, y + rng.normal(0, 1, 400), groups=rng.choice(["f", "m"], 400),
     ...                       threshold=0.5, rng=0, n_resamples=200)
     >>> res
-    GroupResult(metric='fnr', 2 groups, threshold x 1, 95% percentile intervals)
+    GroupResult(metric='fnr', 2 groups, threshold x 1, 95% bca intervals)
     >>> [r["group"] for r in res.rows()]
     ['f', 'm', '(overall)']
     """

@@ -645,7 +645,7 @@ def trial_bootstrap_ci(
     same_speaker: str = "once",
     n_resamples: int = 1000,
     confidence_level: float | list[float] = 0.95,
-    method: str = "percentile",
+    method: str = "auto",
     alternative: str = "two-sided",
     rng: Any = None,
     dropna: bool = False,
@@ -681,9 +681,12 @@ def trial_bootstrap_ci(
         Weight of a trial whose two sides share a speaker: that speaker's multiplicity
         once (condition bootstrap of the target trials), or squared (the DCA-PLDA code).
     n_resamples, confidence_level, method, alternative, rng
-        As in :func:`mlci.bootstrap_ci` (BCa uses a delete-one-speaker jackknife).  The
-        intervals of ``"eer"``, ``"roc_auc"`` and ``"average_precision"`` stay in [0, 1].
-        A list of levels returns a tuple of results, one per level (same replicates).
+        As in :func:`mlci.bootstrap_ci` (BCa uses a delete-one-speaker jackknife).
+        ``method="auto"`` (the default) is BCa, as for every driver without a linearized
+        standard error (:mod:`mlci.engine.auto`; docs/validation.md, "metric_by_group and
+        trial_bootstrap_ci" has its coverage against percentile's).  The intervals of
+        ``"eer"``, ``"roc_auc"`` and ``"average_precision"`` stay in [0, 1].  A list of
+        levels returns a tuple of results, one per level (same replicates).
     dropna : bool, default False
         Drop the trials with a missing label, score or id instead of refusing them
         (``details["n_dropped"]`` says how many).
@@ -781,6 +784,8 @@ def trial_bootstrap_ci(
         "same_speaker": same_speaker,
         "n_dropped": g.n_dropped,
     }
+    if opts.method_reason is not None:
+        details["method_reason"] = opts.method_reason
 
     def jackknife() -> tuple[np.ndarray, np.ndarray]:
         with single_threaded_blas(fast):
