@@ -1,7 +1,7 @@
 """Benchmark of ``mlci mt`` against the ``sacrebleu`` command on 3,000 segments.
 
-Run: ``python benchmarks/bench_mt.py [--repeats 3] [--segments 3000]``.  Figures are
-recorded in docs/mt.md.
+Run: ``python benchmarks/bench_mt.py [--repeats 5] [--segments 3000] [--metric bleu]``.
+Figures are recorded in docs/mt.md.
 
 The target (issue 24): on 3,000 segments ``sacrebleu --paired-bs --paired-bs-n 10000``
 takes about 10 s and plain scoring about 0.84 s; mlci's whole command with 10,000
@@ -13,9 +13,12 @@ The test set is synthetic and reproducible (:func:`mlci.mt.synthetic_corpus`, se
 3,000 segments of about 22 words in ~130 documents, one reference, two systems with
 BLEU about 31-32), written to ``/tmp/mlci_bench_mt_<n>/``.  Every command runs as its
 own process (interpreter start, imports and file reading included), the cases in
-round-robin so that a load burst on the shared machine hits all of them alike; each
-row gives the fastest of ``--repeats`` runs (wall and CPU time of the child), and the
-ratio to the plain ``sacrebleu`` scoring of the same systems.
+round-robin so that a load burst on the shared machine hits all of them alike.  Per
+case: the median and the minimum over ``--repeats`` rounds of the child's CPU time
+(user + sys) and its median wall time; the ratio to the plain ``sacrebleu`` scoring of
+the same systems is the median of the per-round ratios (each round's command against
+the same round's plain scoring), for CPU and wall time.  On a shared machine the CPU
+time is the steadier figure (the wall time counts the waits for a core).
 """
 
 from __future__ import annotations
@@ -58,73 +61,96 @@ def timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
     return wall, cpu
 
 
+def _median(xs: list[float]) -> float:
+    ys = sorted(xs)
+    k = len(ys) // 2
+    return ys[k] if len(ys) % 2 else 0.5 * (ys[k - 1] + ys[k])
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--segments", type=int, default=3000)
-    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("-B", type=int, default=10000)
+    ap.add_argument(
+        "--metric", default="bleu", help="bleu, chrf or bleu,chrf (both tools score all)"
+    )
+    ap.add_argument("--skip-slow", action="store_true", help="leave out sacrebleu --paired-bs")
     args = ap.parse_args()
     d = make_data(args.segments)
     py = sys.executable
-    sb = [py, "-m", "sacrebleu", "ref.txt", "-i"]
+    metrics = [m.strip() for m in args.metric.split(",")]
+    sb = [py, "-m", "sacrebleu", "ref.txt", "-m", *metrics, "-i"]
     ml = [py, "-m", "mlci.cli", "mt"]
+    mm = ["-m", ",".join(metrics)]
     b = str(args.B)
     two = ["sys0.txt", "sys1.txt"]
     docs = ["--documents", "docs.txt"]
-    cases = {
-        "sacrebleu plain, 2 systems": (sb + two, None),
-        "sacrebleu plain, 1 system": ([*sb, "sys0.txt"], None),
-        f"sacrebleu --paired-bs -n {b}": (
-            [*sb, *two, "--paired-bs", "--paired-bs-n", b],
-            "sacrebleu plain, 2 systems",
-        ),
-        f"mlci mt compare --test paired-bs -B {b}": (
-            [*ml, "compare", "-r", "ref.txt", "-i", *two, "--test", "paired-bs", "-B", b],
-            "sacrebleu plain, 2 systems",
-        ),
-        "  ... --documents": (
-            [*ml, "compare", "-r", "ref.txt", "-i", *two, "--test", "paired-bs", "-B", b, *docs],
-            "sacrebleu plain, 2 systems",
-        ),
-        f"mlci mt compare (bootstrap) -B {b}": (
-            [*ml, "compare", "-r", "ref.txt", "-i", *two, "-B", b, "--seed", "0"],
-            "sacrebleu plain, 2 systems",
-        ),
-        "  ... --documents ": (
-            [*ml, "compare", "-r", "ref.txt", "-i", *two, "-B", b, "--seed", "0", *docs],
-            "sacrebleu plain, 2 systems",
-        ),
-        f"mlci mt ci -B {b}": (
-            [*ml, "ci", "-r", "ref.txt", "-i", "sys0.txt", "-B", b, "--seed", "0"],
-            "sacrebleu plain, 1 system",
-        ),
-        "  ... --documents  ": (
-            [*ml, "ci", "-r", "ref.txt", "-i", "sys0.txt", "-B", b, "--seed", "0", *docs],
-            "sacrebleu plain, 1 system",
-        ),
+    plain2, plain1 = "sacrebleu plain, 2 systems", "sacrebleu plain, 1 system"
+    cases: dict[str, tuple[list[str], str | None]] = {
+        plain2: (sb + two, None),
+        plain1: ([*sb, "sys0.txt"], None),
     }
-    best: dict[str, tuple[float, float]] = {}
+    if not args.skip_slow:
+        cases[f"sacrebleu --paired-bs -n {b}"] = (
+            [*sb, *two, "--paired-bs", "--paired-bs-n", b],
+            plain2,
+        )
+    bs = [*ml, "compare", "-r", "ref.txt", "-i", *two, *mm, "--test", "paired-bs", "-B", b]
+    ci = [*ml, "ci", "-r", "ref.txt", "-i", "sys0.txt", *mm, "-B", b, "--seed", "0"]
+    cases.update(
+        {
+            f"mlci mt compare --test paired-bs -B {b}": (bs, plain2),
+            "  ... --documents": ([*bs, *docs], plain2),
+            "  ... --test paired-ar (10,000 trials)": (
+                [*ml, "compare", "-r", "ref.txt", "-i", *two, *mm, "--test", "paired-ar"],
+                plain2,
+            ),
+            f"mlci mt compare (bootstrap) -B {b}": (
+                [*ml, "compare", "-r", "ref.txt", "-i", *two, *mm, "-B", b, "--seed", "0"],
+                plain2,
+            ),
+            "  ... --documents ": (
+                [*ml, "compare", "-r", "ref.txt", "-i", *two, *mm, "-B", b, "--seed", "0", *docs],
+                plain2,
+            ),
+            f"mlci mt ci -B {b}": (ci, plain1),
+            "  ... --documents  ": ([*ci, *docs], plain1),
+            "mlci --help": ([py, "-m", "mlci.cli", "--help"], plain1),
+            "python -c pass (interpreter start)": ([py, "-c", "pass"], plain1),
+        }
+    )
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in cases}
     for _ in range(args.repeats):
         for name, (cmd, _) in cases.items():
-            w, c = timed(cmd, d)
-            old = best.get(name, (float("inf"), float("inf")))
-            best[name] = (min(old[0], w), min(old[1], c))
+            runs[name].append(timed(cmd, d))
     load = os.getloadavg()
     print(
-        f"# {args.segments} segments, B = {args.B}, best of {args.repeats} runs each "
-        f"(round-robin); load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; "
-        f"{os.cpu_count()} cores"
+        f"# {args.segments} segments, B = {args.B}, metric {','.join(metrics)}; "
+        f"{args.repeats} rounds (round-robin), every command a fresh process; "
+        f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; {os.cpu_count()} cores"
     )
-    print(f"{'command':45s} {'wall s':>7s} {'cpu s':>7s} {'wall ratio':>10s} {'cpu ratio':>9s}")
+    print(
+        f"{'command':42s} {'cpu med':>7s} {'cpu min':>7s} {'wall med':>8s} "
+        f"{'cpu ratio':>9s} {'wall ratio':>10s}"
+    )
     for name, (_, ref) in cases.items():
-        w, c = best[name]
+        wall = [w for w, _ in runs[name]]
+        cpu = [c for _, c in runs[name]]
         if ref is None:
-            rw = rc = ""
+            rc = rw = ""
         else:
-            rw = f"{w / best[ref][0]:.2f}x"
-            rc = f"{c / best[ref][1]:.2f}x"
-        print(f"{name:45s} {w:7.2f} {c:7.2f} {rw:>10s} {rc:>9s}")
-    print("# ratios: to the plain `sacrebleu` scoring of the same system(s)")
+            pairs = list(zip(runs[name], runs[ref], strict=True))
+            rc = f"{_median([c / rcpu for (_, c), (_, rcpu) in pairs]):.2f}x"
+            rw = f"{_median([w / rwall for (w, _), (rwall, _) in pairs]):.2f}x"
+        print(
+            f"{name:42s} {_median(cpu):7.2f} {min(cpu):7.2f} {_median(wall):8.2f} "
+            f"{rc:>9s} {rw:>10s}"
+        )
+    print(
+        "# cpu = user + sys of the child; ratios: median over the rounds of the command's "
+        "time over the same round's plain `sacrebleu` scoring of the same system(s)"
+    )
 
 
 if __name__ == "__main__":

@@ -9,11 +9,16 @@
   from Parquet and from CSV, into mlci's arrays (:func:`mlci.io.read_table`).
   Peak = numpy's traced peak (tracemalloc) + Arrow's pool peak (``max_memory``), an
   upper bound of the reader's peak.  Target: Parquet peak <= CSV peak.
+* ``aucmem``: ``mlci ci FILE --metric roc_auc --condition speaker -B`` on a ``--rows``-row
+  Parquet file (5,000 speakers as text, a label, a score) written once under /tmp, in a
+  fresh process: wall, CPU (user + sys) and peak RSS (``os.wait4``).  Target at 5e6 rows,
+  B = 1000: peak < 1 GB.
 
 Usage::
 
     nice python benchmarks/bench_speed.py --part auc --rows 1e6 -B 100
     nice python benchmarks/bench_speed.py --part parquet --rows 1e6
+    nice python benchmarks/bench_speed.py --part aucmem --rows 5e6 -B 1000
 """
 
 from __future__ import annotations
@@ -103,6 +108,47 @@ def bench_parquet(n: int) -> None:
         print(f"parquet / csv peak: {peaks['parquet'] / peaks['csv']:.2f}")
 
 
+def bench_auc_memory(n: int, b: int, n_conditions: int = 5000) -> None:
+    import subprocess
+    import sys
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = f"/tmp/mlci_bench_speed/auc_{n}_{n_conditions}.parquet"
+    if not os.path.exists(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        rng = np.random.default_rng(0)
+        y = rng.integers(0, 2, n).astype(np.int8)
+        spk = np.char.add("spk", rng.integers(0, n_conditions, n).astype(str))
+        table = pa.table(
+            {
+                "speaker": pa.array(spk).dictionary_encode(),
+                "label": y,
+                "score": rng.normal(size=n) + y,
+            }
+        )
+        pq.write_table(table, path + ".part")
+        os.replace(path + ".part", path)
+    argv = ["ci", path, "--label", "label", "--score", "score", "--metric", "roc_auc"]
+    argv += ["--condition", "speaker", "-B", str(b), "--seed", "0"]
+    code = "import sys; from mlci.cli import main; sys.exit(main(sys.argv[1:]))"
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "src")
+    env = {**os.environ, "PYTHONPATH": os.path.abspath(src)}
+    load = os.getloadavg()
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-c", code, *argv], env=env, stdout=subprocess.PIPE)
+    _, status, use = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit("mlci ci failed")
+    print(
+        f"roc_auc, {n:.0e}-row Parquet, {n_conditions} conditions, B={b}: wall {wall:.1f} s, "
+        f"CPU {use.ru_utime + use.ru_stime:.1f} s, peak RSS {use.ru_maxrss / 1024:.0f} MiB "
+        f"(load {load[0]:.1f})"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--part", nargs="+", default=["auc", "parquet"])
@@ -118,6 +164,8 @@ def main() -> None:
         bench_auc(int(args.rows), args.B, args.repeat)
     if "parquet" in args.part:
         bench_parquet(int(args.rows))
+    if "aucmem" in args.part:
+        bench_auc_memory(int(args.rows), args.B)
 
 
 if __name__ == "__main__":

@@ -253,3 +253,23 @@ def test_bad_parquet_file(tmp_path):
     p.write_bytes(b"PAR1 not really")
     with pytest.raises(ValueError, match="could not be read as Parquet"):
         read_table(p)
+
+
+def test_fleiss1971_is_the_published_table():
+    # Fleiss (1971), Table 1, as statsmodels' tests (test_inter_rater.py `diagnoses`) and
+    # R's irr::diagnoses hold it; kappa 0.4302445 is R's irr::kappam.fleiss(diagnoses)
+    # (recorded in statsmodels' test_fleiss_kappa_irr), 0.430 in the paper
+    from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
+
+    import mlci
+    from mlci.data import FLEISS1971_CATEGORIES, load_fleiss1971
+
+    d = load_fleiss1971()
+    assert d.shape == (30, 6) and set(np.unique(d)) == set(FLEISS1971_CATEGORIES)
+    assert (np.diff(d, axis=1) >= 0).all()  # the diagnoses of a patient in ascending order
+    counts = aggregate_raters(d)[0]
+    # p_j of Table 1: .144 .144 .167 .306 .239 (of 30 x 6 = 180 diagnoses)
+    assert counts.sum(axis=0).tolist() == [26, 26, 30, 55, 43]
+    assert fleiss_kappa(counts) == pytest.approx(0.4302445, abs=1e-7)
+    res = mlci.agreement_ci(d, metric="fleiss_kappa", n_resamples=200, rng=0)
+    assert res.estimate == pytest.approx(fleiss_kappa(counts), abs=1e-12)

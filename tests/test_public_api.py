@@ -594,7 +594,14 @@ REGISTRY: dict[str, Api] = {
     "optimal_threshold_ci": Api(
         mlci.optimal_threshold_ci, {"scores": SC, "n_resamples": 20, "rng": 0}, anchored=frozenset()
     ),
-    "pr_band": Api(mlci.pr_band, {"scores": SC, "n_resamples": 20, "rng": 0}),
+    "pr_band": Api(
+        mlci.pr_band,
+        {"scores": SC, "conditions": COND, "n_resamples": 20, "rng": 0},
+        aligned=({"conditions": GROUPS},),
+        anchored=frozenset({"conditions"}),
+        optional=frozenset({"conditions"}),
+        conditions="conditions",
+    ),
     "paired_margin_test": Api(
         mlci.paired_margin_test,
         {"scores_a": FOLDS_A, "scores_b": FOLDS_B, "margin": 0.02},

@@ -178,3 +178,37 @@ def test_report_group_nested_in_conditions_says_why_in_its_own_column(tmp_path, 
     # text columns left-aligned, numbers right-aligned
     assert "| --- | --- | --: | --: | --: | --: | --- |" in text
     assert "atoms" not in text and "kernel" not in text
+
+
+def test_report_reuses_the_comparisons_replicates_with_conditions(monkeypatch):
+    # issue 25: with conditions, each system's first metric comes from the paired
+    # comparison (the same condition draws): no second bootstrap of it, the same numbers
+    d = load_example(as_frame=False)
+    systems = {"a": d["score_angry"], "b": d["score_sad"]}
+    calls = []
+    real = mlci.report.bootstrap_ci
+
+    def counting(*args, **kwargs):
+        calls.append(kwargs.get("metric"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(mlci.report, "bootstrap_ci", counting)
+    opts = dict(kind="score", source="x", conditions=d["speaker"], n_resamples=60, seed=4)
+    ctx = mlci.report.build_report(d["is_angry"], systems, method="percentile", **opts)
+    assert "roc_auc" not in calls and calls.count("average_precision") == 2
+    metrics = next(s for s in ctx["sections"] if s.id == "metrics").tables[0]["rows"]
+    for name, scores in systems.items():
+        res = real(d["is_angry"], scores, metric="roc_auc", conditions=d["speaker"],
+                   n_resamples=60, rng=4, method="percentile")  # fmt: skip
+        low, high = res.confidence_interval
+        row = [name, "roc_auc", f"{res.estimate:.4f}", f"{low:.4f}", f"{high:.4f}", "percentile"]
+        assert row in metrics
+    # an interval method as asked says so (not the result's diagnostics as a dict)
+    methods = next(s for s in ctx["sections"] if s.id == "methods").tables[0]["rows"]
+    assert {r[-1] for r in methods} == {"as asked (--method)"}
+    # with method="auto" the reason each method was chosen is shown: computed apart
+    calls.clear()
+    ctx = mlci.report.build_report(d["is_angry"], systems, method="auto", **opts)
+    assert calls.count("roc_auc") == 2
+    methods = next(s for s in ctx["sections"] if s.id == "methods").tables[0]["rows"]
+    assert all(r[-1].startswith(r[2]) for r in methods), methods

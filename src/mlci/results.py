@@ -28,7 +28,6 @@ from .inputs import (
     check_rng_seed,
     confidence_levels,
 )
-from .intervals.bootstrap import interval_from_replicates
 
 __all__ = [
     "BootstrapResult",
@@ -448,6 +447,9 @@ class BootstrapResult(IntervalResult):
                 "method='auto' chooses when the interval is computed; pass the method to "
                 "switch to (e.g. 'bca', 'percentile', or this result's own method)."
             )
+        # here, not at the top: results (and the mt command) import without scipy.special
+        from .intervals.bootstrap import interval_from_replicates
+
         low, high, extra = interval_from_replicates(
             self.estimate,
             self.bootstrap_distribution,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from backend_frames import make_frame
 
@@ -198,3 +199,25 @@ def test_binned_bound_in_every_format(capsys, files):
     assert got["confidence_interval"]["low"] == max(inner["low"] - bound, 0.0)
     assert got["confidence_interval"]["high"] == min(inner["high"] + bound, 1.0)
     assert "widened" in got["details"]["method_reason"]
+
+
+def test_binned_bound_smaller_than_the_decimals_in_significant_digits(capsys, files):
+    # issue 25: at 1e8 rows the bound (2.4e-05) printed with 4 decimals read "0.0000";
+    # the table shows it in significant digits then, CSV keeps the number
+    path = str(files / "all.parquet")
+    argv = ["ci", path, "--label", "label", "--score", "score", "--metric", "roc_auc"]
+    argv += ["--engine", "duckdb", "--seed", "1", "-B", "50", "--score-bins", "32"]
+    bound = mlci.reduce_ci(
+        path, "label", "score", metric="roc_auc", score_bins=32, n_resamples=50, rng=1
+    ).details["error_bound"]
+    few = int(np.floor(1 - np.log10(bound)))  # decimals that show under 2 digits of it
+    code, out, err = run(capsys, [*argv, "--digits", str(few)])
+    assert code == 0, err
+    row = [ln for ln in out.splitlines() if not ln.startswith("#")][1]
+    assert row.split()[4] == f"{bound:.2g}" and float(row.split()[4]) > 0
+    code, out, err = run(capsys, [*argv, "--digits", str(few + 2)])
+    row = [ln for ln in out.splitlines() if not ln.startswith("#")][1]
+    assert row.split()[4] == f"{bound:.{few + 2}f}"
+    code, out, err = run(capsys, [*argv, "--format", "csv", "--digits", str(few)])
+    head, line = out.splitlines()[:2]
+    assert float(dict(zip(head.split(","), line.split(","), strict=True))["bound"]) == bound

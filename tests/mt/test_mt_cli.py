@@ -131,3 +131,31 @@ def test_documents_file_resamples_documents(capsys, tmp_path):
     (res,) = json.loads(out)
     docs = np.loadtxt(P["documents"], dtype=str)
     assert res["n_conditions"] == len(set(docs.tolist()))
+
+
+def test_sacrebleu_tests_import_neither_scipy_nor_the_engine():
+    # `mlci mt compare --test paired-bs|paired-ar` is the statistics (sacreBLEU) plus a
+    # vectorised resampling: what it imports beyond numpy and sacreBLEU is start-up time,
+    # the cost that issue 24's speed target (1.5x the plain `sacrebleu` scoring) counts
+    import os
+    from pathlib import Path
+
+    src = Path(mlci.cli.__file__).resolve().parents[2]
+    refs = [str(r) for r in P["refs"]]
+    a, b = (str(s) for s in P["systems"].values())
+    probe = (
+        "import contextlib, io, json, sys\nfrom mlci.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main(['mt', 'compare', '-r', *{refs!r}, '-i', {a!r}, {b!r}, '--test',"
+        " 'paired-bs', '-B', '50']) == 0\n"
+        "print(json.dumps(sorted(sys.modules)), file=sys.stderr)"
+    )
+    env = {**os.environ, "PYTHONPATH": f"{src}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
+    )
+    loaded = set(json.loads(proc.stderr.strip().splitlines()[-1]))
+    assert "mlci.mt.significance" in loaded
+    heavy = {m for m in loaded if m == "scipy" or m.startswith(("scipy.", "pandas", "matplotlib"))}
+    assert not heavy
+    assert not {m for m in loaded if m.startswith(("mlci.engine", "mlci.comparison"))}

@@ -134,6 +134,48 @@ def test_paired_tests_equal_sacrebleu(corpus, monkeypatch, test, n, metric):
             assert res.ci[i] == pytest.approx(theirs[i].ci, abs=1e-4)
 
 
+@pytest.mark.parametrize("test", ["paired-bs", "paired-ar"])
+def test_chunked_draws_continue_sacrebleus_stream(corpus, monkeypatch, test):
+    # Small chunks (3 rows of 240 segments would be 720 swap draws, not a whole number of
+    # numpy's 32-bit words: the chunk rule rounds to 2 rows) still give sacreBLEU's
+    # p-values, as one call does; before the rule, chunks of 2^22 draws (1,398 rows of 3,000
+    # segments) broke --paired-ar's stream at every chunk boundary.
+    import mlci.mt.significance as sig
+
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    monkeypatch.setattr(sig, "CHUNK_DRAWS", 800)
+    assert sig._chunk_rows(240, 1000) == 2
+    names = ["sys0", "sys1"]  # close systems: a p-value far from 1 / 1001
+    m = sacrebleu.BLEU(references=corpus.references)
+    named = [(nm, corpus.systems[nm]) for nm in names]
+    _, scores = PairedTest(named, {"bleu": m}, None, test_type=test[-2:], n_samples=1000)()
+    theirs = scores["BLEU"]
+    st = system_statistics({k: corpus.systems[k] for k in names}, corpus.references)
+    res = paired_test(st, variant=test, n_resamples=1000, rng=12345)
+    assert res.pvalues[1] == theirs[1].p_value > 0.01
+    monkeypatch.setattr(sig, "CHUNK_DRAWS", 1 << 20)
+    whole = paired_test(st, variant=test, n_resamples=1000, rng=12345)
+    assert whole.pvalues[1] == res.pvalues[1]
+    if test == "paired-bs":
+        np.testing.assert_array_equal(whole.replicates, res.replicates)
+
+
+def test_float32_products_are_exact():
+    # integer statistics whose every partial sum stays below 2^24 are summed in float32
+    # (half the memory traffic), with the same sums as float64; larger ones in float64
+    from mlci.mt.significance import _exact_dtype
+
+    rng = np.random.default_rng(5)
+    stats = rng.integers(0, 60, (3000, 20)).astype(float)
+    assert _exact_dtype(stats, 3000) == np.float32
+    counts = np.vstack([np.bincount(rng.integers(0, 3000, 3000), minlength=3000)] * 4)
+    np.testing.assert_array_equal(
+        (counts.astype(np.float32) @ stats.astype(np.float32)).astype(float), counts @ stats
+    )
+    assert _exact_dtype(stats, 2**19) == np.float64  # 59 * 2^19 > 2^24
+    assert _exact_dtype(stats + 0.5, 3000) == np.float64  # not integers
+
+
 def test_bleu_metric_through_drivers(corpus):
     st = system_statistics(corpus.systems, corpus.references)
     res = mlci.bootstrap_ci(st["sys0"], metric="bleu", rng=0, n_resamples=200)

@@ -107,6 +107,48 @@ def test_pr_band_bad_input():
         mlci.pr_band(s, n_resamples=0)
 
 
+def test_pr_band_with_conditions_replicates_are_pr_curves_of_the_resampled_data():
+    # issue 25: with conditions the band is read from each replicate's counts (no
+    # replicate Scores object); every replicate must be the step rule of pr_curve on the
+    # data the replicate drew (whole conditions), ties and a grid between points included
+    from mlci.scores._roc import _WeightsView
+    from mlci.scores.curves import precision_at_recall_spec
+    from mlci.scores.decisions import _precision_at
+
+    rng = np.random.default_rng(11)
+    for _ in range(15):
+        n = 240
+        y, score = rng.integers(0, 2, n), rng.integers(0, 25, n).astype(float)
+        cond = rng.integers(0, 30, n)
+        s = mlci.Scores.from_labels(y, score)
+        drawn = rng.integers(0, 30, 30)  # conditions drawn with replacement
+        idx = np.concatenate([np.flatnonzero(cond == c) for c in drawn])
+        if y[idx].min() == y[idx].max():
+            continue
+        lay = s._lay
+        w = np.zeros(lay.m[0] + lay.m[1])  # the replicate's count of every atom
+        for i in idx:
+            cls, z = int(y[i]), s._sign * score[i]
+            w[cls * lay.m[0] + np.searchsorted(lay.u[cls], z)] += 1
+        grid = np.sort(np.concatenate([np.linspace(0.02, 1, 50), rng.random(10)]))
+        got = precision_at_recall_spec(s, grid).fn(_WeightsView(lay, w[None]))[0]
+        want = _precision_at(mlci.Scores.from_labels(y[idx], score[idx]), grid)
+        assert np.array_equal(got, want)
+    # the estimate is the data's curve; the band is over condition draws (the plan of
+    # bootstrap_ci: its scheme), and bounds the estimate
+    y, score, s = _data(5)
+    cond = np.arange(len(y)) % 25
+    grid = np.array([0.1, 0.25, 0.5, 0.75, 0.9, 1.0])
+    band = mlci.pr_band(s, grid, rng=0, n_resamples=200, conditions=cond)
+    assert np.array_equal(band.y, _precision_at(s, grid))
+    assert band.result.scheme == "conditions" and band.extra["conditions"]
+    assert np.all(band.low <= band.y + 1e-12) and np.all(band.y <= band.high + 1e-12)
+    with pytest.raises(ValueError, match="`stratify`"):
+        mlci.pr_band(s, grid, conditions=cond, stratify=True)
+    with pytest.raises(ValueError, match="conditions"):
+        mlci.pr_band(s, grid, conditions=cond[:-1])
+
+
 def test_pr_band_plot():
     import matplotlib
 

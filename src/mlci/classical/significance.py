@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from ..engine.sampler import Stream, block_generator
 from ..inputs import (
@@ -136,6 +135,8 @@ def mcnemar_test(
     """
     variant = check_choice("variant", variant, MCNEMAR_VARIANTS)
     alternative = check_alternative(alternative)
+    from scipy import stats  # here: the `mlci` parser (and `mlci --help`) runs without it
+
     dropna = check_flag("dropna", dropna)
     t, n_dropped = _mcnemar_table(table, y_true, y_pred_a, y_pred_b, dropna, data)
     n = float(t.sum())

@@ -41,6 +41,7 @@ __all__ = [
     "COMMANDS",
     "EXAMPLE_COMMANDS",
     "OPTIONS",
+    "SUMMARIES",
     "CLIError",
     "build_parser",
     "cli_message",
@@ -79,6 +80,26 @@ COMMANDS: dict[str, Callable[[Any], Any]] = {
 }
 
 
+#: every subcommand's one-line help, as its own parser gives it: ``mlci --help`` (and a
+#: line that names no subcommand) lists these without importing the subcommands' modules
+#: (about 1 s of scipy.stats, the engine... otherwise); a test checks they stay the same
+SUMMARIES: dict[str, str] = {
+    "ci": "confidence intervals for one or more metrics of one or more columns",
+    "compare": "compare systems on the same test set (paired bootstrap, permutation, DeLong, "
+    "McNemar; adjusted p-values)",
+    "scores": "detection scores: AUC, EER, DCF, Cllr, rates at thresholds, per-group metrics",
+    "datasets": "many methods over many data sets: Friedman, Nemenyi/Holm, CD diagram",
+    "agreement": "inter-rater agreement: Krippendorff's alpha, Fleiss' kappa, with intervals",
+    "correlate": "metric meta-evaluation: correlation with human scores (systems x items)",
+    "report": "write a finished evaluation report (self-contained HTML, or markdown)",
+    "metrics": "list the built-in metrics",
+    "example": "describe the bundled example data and print commands to try",
+    "llm": "language-model evaluations: intervals, comparisons, planning from eval logs",
+    "mt": "machine translation: corpus BLEU/chrF intervals and paired tests from text files",
+    "ir": "information retrieval: nDCG, MAP, MRR... with intervals over queries",
+}
+
+
 def __getattr__(name: str) -> Any:
     """The subcommand modules (``mlci.cli.ci``, ...) as attributes, imported on first use."""
     if name in {"ci", "compare", "scores", "datasets", "report", "info", "common"}:
@@ -86,9 +107,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+def build_parser(command: str | None = None, *, summaries: bool = False) -> argparse.ArgumentParser:
     """The ``mlci`` argument parser with every subcommand of :data:`COMMANDS`, or with
-    only ``command`` (what :func:`main` parses when it is named first on the line)."""
+    only ``command`` (what :func:`main` parses when it is named first on the line);
+    ``summaries=True``: every subcommand as its one-line help only (:data:`SUMMARIES`,
+    what ``mlci --help`` prints), no subcommand module imported."""
     parser = _Parser(
         prog="mlci",
         description="Honest evaluation of ML systems: confidence intervals and tests "
@@ -97,7 +120,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mlci {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, add in COMMANDS.items():
-        if command is None or name == command:
+        if summaries:
+            sub.add_parser(name, help=SUMMARIES[name])
+        elif command is None or name == command:
             add(sub)
     return parser
 
@@ -115,7 +140,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     0
     """
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
+    if argv and argv[0] in COMMANDS:
+        parser = build_parser(argv[0])
+    else:  # no subcommand named: help, --version, or an error that lists the subcommands
+        parser = build_parser(summaries=True)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:

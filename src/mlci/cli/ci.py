@@ -48,6 +48,7 @@ from .common import (
     cli_message,
     emit,
     load_input,
+    output_format,
     parse_like,
     read_columns,
     relay_warnings,
@@ -494,6 +495,16 @@ def _label(name: str, options: dict[str, Any]) -> str:
     return f"{name} ({', '.join(parts)})" if parts else name
 
 
+def _bound_cell(bound: float | None, args: argparse.Namespace) -> Any:
+    """The binned AUC's bound as the table shows it: in significant digits where the
+    table's fixed decimals would print it as 0 (2.4e-05 at 1e8 rows, not 0.0000);
+    CSV and JSON keep the number."""
+    digits = getattr(args, "digits", 4)
+    if bound is None or output_format(args) in ("csv", "json") or bound >= 10.0 ** (1 - digits):
+        return bound
+    return f"{bound:.2g}"
+
+
 def _output(
     done: list[Any],
     failed: list[Any],
@@ -552,7 +563,7 @@ def _output(
                     res.estimate,
                     low,
                     high,
-                    *([res.details.get("error_bound")] if binned else []),
+                    *([_bound_cell(res.details.get("error_bound"), args)] if binned else []),
                     res.method,
                     int(n_rows),
                     n_cond,

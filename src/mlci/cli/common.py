@@ -35,7 +35,6 @@ from typing import Any
 import numpy as np
 
 from ..data import example_path
-from ..engine.bootstrap import bootstrap_ci
 from ..inputs import INTERVAL_METHODS, ArgSpec, check_label_pair, gather, missing_mask
 from ..io import read_table
 from ..metrics import METRICS, close_metric_names
@@ -548,8 +547,20 @@ def _print_rows(rows: Sequence[Sequence[str]], left: set[int]) -> None:
         print("  ".join(cells).rstrip())
 
 
-#: the interval method the library uses by default (the command line follows it)
-DEFAULT_METHOD: str = inspect.signature(bootstrap_ci).parameters["method"].default
+def default_method() -> str:
+    """The interval method the library uses by default (the command line follows it),
+    read from :func:`mlci.bootstrap_ci` when first asked: the engine (and scipy) is then
+    imported only by the subcommands that resample through it, not by ``mlci mt``."""
+    from ..engine.bootstrap import bootstrap_ci
+
+    return str(inspect.signature(bootstrap_ci).parameters["method"].default)
+
+
+def __getattr__(name: str) -> Any:
+    """``DEFAULT_METHOD``: :func:`default_method`, computed on first use."""
+    if name == "DEFAULT_METHOD":
+        return default_method()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def add_resampling_arguments(
@@ -565,9 +576,9 @@ def add_resampling_arguments(
     if method:
         group.add_argument(
             "--method",
-            default=DEFAULT_METHOD,
+            default=default_method(),
             choices=INTERVAL_METHODS,
-            help=f"bootstrap interval method (default {DEFAULT_METHOD})",
+            help=f"bootstrap interval method (default {default_method()})",
         )
     group.add_argument(
         "-B", "--n-resamples", type=int, default=n_resamples, metavar="N", help=n_resamples_help

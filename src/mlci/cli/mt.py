@@ -29,6 +29,7 @@ from ..cli.common import (
     cli_message,
     comparison_tables,
     emit,
+    output_format,
 )
 from ..data import mt_example_paths
 from ..inputs import INTERVAL_METHODS
@@ -193,6 +194,7 @@ def _run_ci(args: argparse.Namespace) -> int:
         None, ["system", "metric", "estimate", "low", "high", "method", "segments", "documents"]
     )
     data = []
+    json_out = output_format(args) == "json"
     for metric in _metrics(args):
         for name, hyps in systems.items():
             res = mt_ci(
@@ -210,7 +212,8 @@ def _run_ci(args: argparse.Namespace) -> int:
             table.rows.append(
                 [name, metric, res.estimate, low, high, res.method, res.n_samples, res.n_conditions]
             )
-            data.append({"system": name, **res.to_dict()})
+            if json_out:  # (every replicate as a JSON list: only when printed)
+                data.append({"system": name, **res.to_dict()})
     unit = "documents" if docs is not None else "segments"
     notes = [
         f"{len(refs)} reference(s), {len(next(iter(systems.values())))} segments; "
@@ -225,6 +228,7 @@ def _run_compare(args: argparse.Namespace) -> int:
     if args.baseline is not None and args.baseline not in systems:
         raise CLIError(f"--baseline {args.baseline!r} is not one of the --input files.")
     tables, data, notes = [], [], []
+    json_out = output_format(args) == "json"
     for metric in metrics:
         opts = _options(args, metric)
         if args.test == "bootstrap":
@@ -246,7 +250,8 @@ def _run_compare(args: argparse.Namespace) -> int:
             )
             t, d = comparison_tables(res, metric, "system")
             tables += [t, d]
-            data.append({"metric": metric, **res.to_dict()})
+            if json_out:
+                data.append({"metric": metric, **res.to_dict()})
             notes.append(
                 f"{metric}: mlci's paired bootstrap, {n} resamples of "
                 f"{'documents' if docs is not None else 'segments'}; seed {seed}; "
@@ -278,7 +283,8 @@ def _run_compare(args: argparse.Namespace) -> int:
                 cells += [row["pvalue"], row["pvalue_adjusted"]]
                 t.rows.append(cells)
             tables.append(t)
-            data.append(res2.to_dict())
+            if json_out:
+                data.append(res2.to_dict())
             notes.append(
                 f"{metric}: sacreBLEU's --{args.test} (baseline {res2.baseline}), "
                 f"{res2.n_resamples} {'resamples' if args.test == 'paired-bs' else 'trials'} of "

@@ -30,11 +30,14 @@ from ..io import read_table
 
 __all__ = [
     "EXAMPLE_FILE",
+    "FLEISS1971_CATEGORIES",
+    "FLEISS1971_FILE",
     "LLM_EXAMPLE_FILE",
     "example_path",
     "ir_example_paths",
     "llm_example_path",
     "load_example",
+    "load_fleiss1971",
     "mt_example_paths",
     "read_table",
 ]
@@ -104,6 +107,49 @@ def mt_example_paths() -> dict[str, Any]:
         "systems": {s: base / f"{s}.txt" for s in ("system_a", "system_b")},
         "documents": base / "docids.txt",
     }
+
+
+#: Fleiss (1971): 30 patients, 6 psychiatric diagnoses each (see :func:`load_fleiss1971`)
+FLEISS1971_FILE = "fleiss1971_diagnoses.csv"
+#: the categories of :func:`load_fleiss1971`, by code (Fleiss 1971, Table 1)
+FLEISS1971_CATEGORIES = {
+    1: "depression",
+    2: "personality disorder",
+    3: "schizophrenia",
+    4: "neurosis",
+    5: "other",
+}
+
+
+def load_fleiss1971() -> Any:
+    """Fleiss' (1971) psychiatric diagnoses: 30 patients, each diagnosed by 6 psychiatrists.
+
+    Real data, published in J. L. Fleiss (1971), "Measuring nominal scale agreement among
+    many raters", *Psychological Bulletin* 76(5), 378-382, Table 1 (the number of the six
+    psychiatrists who put each patient into each of five categories; codes in
+    :data:`FLEISS1971_CATEGORIES`); the same table as the ``diagnoses`` data of R's
+    ``irr`` package and statsmodels' tests.  The six psychiatrists differ from patient to
+    patient (43 in all), so a column is not a rater: resample patients, not columns.
+    Published kappa 0.430 (R ``irr::kappam.fleiss``: 0.4302445).
+
+    Returns
+    -------
+    ndarray of int, shape (30, 6)
+        One row per patient, the six diagnoses (codes 1-5) in ascending order.
+
+    Examples
+    --------
+    >>> import mlci
+    >>> d = load_fleiss1971()
+    >>> d.shape
+    (30, 6)
+    >>> round(float(mlci.agreement_ci(d, metric="fleiss_kappa", rng=0).estimate), 7)
+    0.4302445
+    """
+    import numpy as np
+
+    cols = read_table(Path(str(resources.files(__name__).joinpath(FLEISS1971_FILE))))
+    return np.column_stack([np.asarray(cols[f"diagnosis_{k}"], dtype=int) for k in range(1, 7)])
 
 
 def load_example(as_frame: bool | None = None) -> Any:

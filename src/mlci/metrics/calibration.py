@@ -38,7 +38,7 @@ import numpy as np
 from ..exceptions import IrregularEstimandWarning
 from ..feedback import warn
 from ..inputs import binary_target, check_positive_int
-from ._base import AdditiveKernel, Kernel, safe_div
+from ._base import AdditiveKernel, Kernel, safe_div, unique_rows
 from .multiclass import class_columns
 
 __all__ = [
@@ -375,7 +375,7 @@ class RecalibrationKernel(Kernel):
     tol = 1e-13
 
     def __init__(self, y: np.ndarray, p: np.ndarray, part: str) -> None:
-        pairs, keys = np.unique(np.column_stack([y, p]), axis=0, return_inverse=True)
+        pairs, keys = unique_rows(np.column_stack([y, p]))
         self.keys = keys.reshape(-1).astype(np.intp)
         self.m = len(pairs)
         self.y = pairs[:, 0]

@@ -23,10 +23,9 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
-from scipy import sparse
 
 from ..inputs import check_choice, check_positive_int, fast_unique, show_values
-from ._base import AdditiveKernel, Kernel, safe_div
+from ._base import AdditiveKernel, Kernel, safe_div, unique_rows
 from .ranking import _SortedScores
 
 __all__ = [
@@ -68,10 +67,12 @@ class StackedKernel(Kernel):
             full = np.full(n, kernel.m, dtype=np.int64)
             full[idx] = kernel.keys
             cols.append(full)
-        table, keys = np.unique(np.column_stack(cols), axis=0, return_inverse=True)
+        table, keys = unique_rows(np.column_stack(cols))
         self.kernels = [k for k, _ in parts]
         self.keys = keys.reshape(-1).astype(np.intp)
         self.m = len(table)
+        from scipy import sparse  # here: `import mlci.metrics` stays without scipy
+
         # joint atom -> atom of kernel j (the last column: not in its subset), transposed
         self._maps = [
             sparse.csr_matrix(

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from scipy import sparse
 
 from ..inputs import binary_target
 from ._base import Kernel, safe_div
@@ -452,6 +451,8 @@ def _dominance(
     s = int(np.clip(np.sqrt(c), 8, 256))
     n_blocks = n_neg // s + 1
     blk = t // s
+    from scipy import sparse  # here: `import mlci.metrics` stays without scipy
+
     out = np.zeros((c, c))
     # whole blocks, a few block rows at a time: out[pu_i] += pw_i * (negatives of the
     # blocks before blk_i), a sparse (units x blocks) by dense (blocks x units) product

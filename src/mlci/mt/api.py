@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..comparison.paired import compare
-from ..engine.bootstrap import bootstrap_ci
 from .significance import TESTS, paired_test
 from .stats import _metric_key, split_options, system_statistics
 
@@ -60,6 +58,8 @@ def mt_ci(
     >>> res.metric, res.method, bool(res.confidence_interval.low < res.estimate)
     ('bleu', 'studentized', True)
     """
+    from ..engine.bootstrap import bootstrap_ci  # here: `mlci mt --test` runs without it
+
     key = _metric_key(metric)
     _, ker = split_options(key, metric_kwargs)
     stats = system_statistics(
@@ -126,6 +126,8 @@ def mt_compare(
     _, ker = split_options(key, metric_kwargs)
     stats = system_statistics(systems, references, metric=key, metric_kwargs=metric_kwargs)
     if variant == "bootstrap":
+        from ..comparison.paired import compare  # here: `mlci mt --test` runs without it
+
         return compare(
             None,
             stats,

@@ -212,9 +212,9 @@ def _why(res: Any) -> str:
     for key in ("method_reason", "reason", "auto_reason"):
         if details.get(key):
             return _plain(str(details[key]))
-    diag = getattr(res, "diagnostics", None)
-    if diag is not None:
-        return _plain(str(getattr(diag, "reason", diag)))
+    reason = getattr(getattr(res, "diagnostics", None), "reason", None)
+    if reason:  # (a result's diagnostics dict is not a reason: never print it)
+        return _plain(str(reason))
     return "as asked (--method)"
 
 
@@ -343,6 +343,24 @@ def build_report(
     else:
         avg = {} if binary else {"average": "macro"}
         metric_opts = [("accuracy", {}), ("f1", {**avg, "pos_label": pos_label} if binary else avg)]
+    # the paired comparison first: with conditions its per-system results are each
+    # system's own bootstrap of the first metric (the same condition draws, the same
+    # interval, bit for bit), so the metrics table takes them instead of computing every
+    # system's replicates twice (issue 25).  Without conditions the joint atoms of the
+    # comparison draw other replicates: the table keeps its own
+    first_metric, first_opts = metric_opts[0]
+    pairs: Any = None
+    if len(systems) > 1:
+        if delong:
+            pairs = _delong_pairs(y_true, systems, confidence_level, pos_label)
+        else:
+            pairs = compare(
+                y_true, systems, metric=first_metric, **dict(first_opts.items()), **boot
+            )
+    # (with method="auto" the comparison's systems do not carry the reason each one's
+    # method was chosen, which the methods table shows: they are computed apart then)
+    reuse = conditions is not None and pairs is not None and method not in ("auto", "delong")
+    shared = pairs.systems if reuse else {}
     metrics = Section("metrics", "Each system's metrics")
     rows, forest, method_rows = [], {}, []
     for name, out in systems.items():
@@ -352,7 +370,10 @@ def build_report(
                 res = delong_ci(y_true, out, confidence_level=confidence_level, pos_label=pos_label)
                 about = ["delong", "independent samples", "-", "DeLong's interval (as asked)"]
             else:
-                res = bootstrap_ci(y_true, out, metric=metric, **opts, **boot)
+                if metric == first_metric and name in shared:
+                    res = shared[name]
+                else:
+                    res = bootstrap_ci(y_true, out, metric=metric, **opts, **boot)
                 why = _why(res)
                 if delong:
                     why = f"DeLong applies to the AUC only; here the automatic method: {why}"
@@ -370,20 +391,14 @@ def build_report(
     sections.append(metrics)
 
     # pairwise differences
-    first_metric, first_opts = metric_opts[0]
-    if len(systems) > 1:
+    if pairs is not None:
         diff = Section("differences", f"Pairwise differences ({first_metric})")
-        pairs: Any
         if delong:
-            pairs = _delong_pairs(y_true, systems, confidence_level, pos_label)
             diff.paragraphs.append(
                 "DeLong's paired test of every pair (the AUCs' covariance on the same "
                 f"samples); p-values adjusted by {pairs.correction}."
             )
         else:
-            pairs = compare(
-                y_true, systems, metric=first_metric, **dict(first_opts.items()), **boot
-            )
             diff.paragraphs.append(
                 "Every system on the same bootstrap replicates (paired), so each "
                 "difference's interval reflects their correlation; p-values adjusted by "
@@ -434,9 +449,13 @@ def build_report(
         curves.paragraphs.append(
             f"Each curve with its pointwise {level} band (vertical, TPR at fixed FPR)."
         )
+        # each system's scores sorted once, for both curves
+        sorted_scores = {
+            name: Scores.from_labels(y_true, out, pos_label=pos_label)
+            for name, out in systems.items()
+        }
         fig, ax = plt.subplots(figsize=(5, 5))
-        for name, out in systems.items():
-            s = Scores.from_labels(y_true, out, pos_label=pos_label)
+        for name, s in sorted_scores.items():
             band = roc_band(
                 s,
                 n_resamples=n_resamples,
@@ -449,9 +468,15 @@ def build_report(
         ax.legend(loc="lower right")
         curves.figures.append(_figure(fig, "roc", "ROC curves with pointwise bands.", plt))
         fig, ax = plt.subplots(figsize=(5, 5))
-        for name, out in systems.items():
-            s = Scores.from_labels(y_true, out, pos_label=pos_label)
-            band = pr_band(s, n_resamples=n_resamples, confidence_level=confidence_level, rng=seed)
+        for name, s in sorted_scores.items():
+            # with conditions: the same condition draws as every other section
+            band = pr_band(
+                s,
+                n_resamples=n_resamples,
+                confidence_level=confidence_level,
+                rng=seed,
+                conditions=conditions,
+            )
             plotting.plot_pr(pr_curve(s), band, ax=ax, label=name)
         ax.legend(loc="lower left")
         curves.figures.append(
@@ -459,8 +484,12 @@ def build_report(
                 fig,
                 "pr",
                 f"Precision-recall curves with pointwise {level} bands (precision at fixed "
-                "recall, positives and negatives resampled apart"
-                + ("; the conditions are not resampled here)." if conditions is not None else ")."),
+                "recall, "
+                + (
+                    f"{names.get('condition') or 'the conditions'} resampled as units)."
+                    if conditions is not None
+                    else "positives and negatives resampled apart)."
+                ),
                 plt,
             )
         )

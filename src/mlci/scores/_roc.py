@@ -427,6 +427,48 @@ def _first_cut(v: _View, pred: Callable[..., np.ndarray], lo: int, hi: int) -> n
         hi_r = np.where(active & ok, mid, hi_r)
 
 
+def _cuts(
+    lay: _Layout, v: _View, cls: int, target: np.ndarray, strict: bool, hi: int
+) -> np.ndarray:
+    """Per row and target, the first operating point ``g`` in [0, hi] where the class's
+    cumulative count reaches ``target`` (b, k): ``cum >= target``, or ``cum > target``
+    when ``strict``; ``hi`` where no point before it does.
+
+    With every atom's count at hand (:class:`_WeightsView`) the cumulative counts of a
+    row are sorted: one ``searchsorted`` per row finds, for every target at once, the
+    first atom boundary ``q`` that reaches it, and the first operating point whose
+    boundary ``bq[g]`` is at or past ``q`` is the answer (``cum(bq[g])`` is monotone in
+    ``g``).  The same comparisons as the bisection of :func:`_first_cut`, so the same
+    points; other views (lazy counts, jackknife rows) are bisected, target by target.
+    """
+    if isinstance(v, _WeightsView):
+        side: Literal["left", "right"] = "right" if strict else "left"
+        cum = v.cum[cls]
+        q = np.empty(target.shape, dtype=np.intp)
+        for row in range(v.b):  # exact: no offsets added to the counts
+            q[row] = np.searchsorted(cum[row], target[row], side=side)
+        return np.minimum(np.searchsorted(lay.bq[cls], q, side="left"), hi)
+    out = np.empty(target.shape, dtype=np.intp)
+    for col in range(target.shape[1]):
+        t = target[:, col]
+        if strict:
+            out[:, col] = _first_cut(v, lambda g, t=t: v.cum_rows(cls, lay.bq[cls][g]) > t, -1, hi)
+        else:
+            out[:, col] = _first_cut(v, lambda g, t=t: v.cum_rows(cls, lay.bq[cls][g]) >= t, -1, hi)
+    return out
+
+
+def _cum_at(lay: _Layout, v: _View, cls: int, g: np.ndarray) -> np.ndarray:
+    """Cumulative count of ``cls`` at operating points ``g`` (b, k), row by row."""
+    q = lay.bq[cls][g]
+    if isinstance(v, _WeightsView):
+        return v.cum[cls][np.arange(v.b)[:, None], q]
+    out = np.empty(g.shape)
+    for col in range(g.shape[1]):
+        out[:, col] = v.cum_rows(cls, q[:, col])
+    return out
+
+
 def _roc_rate_at(lay: _Layout, v: _View, rate: str, x: str, r: np.ndarray) -> np.ndarray:
     """``rate`` where ``x`` equals ``r`` (k,) along the ROC polyline, per row -> (b, k).
 
@@ -437,45 +479,37 @@ def _roc_rate_at(lay: _Layout, v: _View, rate: str, x: str, r: np.ndarray) -> np
     vertical segment of the ROC: the other class's rate varies at a constant ``x``), the
     best of them is read, as pROC: the one with the highest TPR when ``x`` is a rate of
     the negatives (fpr, tnr), the highest TNR when ``x`` is a rate of the positives.
+    Every grid point of every row at once (:func:`_cuts`; issue 25: ``roc_band``).
     """
     c = 1 if x in ("tpr", "fnr") else 0
     o = 1 - c
     below = np.asarray(r, dtype=float)  # the target as a rate below the cut (fnr / tnr)
     if x in ("tpr", "fpr"):
         below = 1.0 - below
-    n_c, n_o = v.total(c), v.total(o)
+    n_c, n_o = v.total(c)[:, None], v.total(o)[:, None]
     eps = 1e-9 * np.maximum(n_c, 1.0)
-    out = np.empty((v.b, len(below)))
-
-    def cum(cls: int, g: np.ndarray) -> np.ndarray:
-        return v.cum_rows(cls, lay.bq[cls][g])
-
-    for col, rb in enumerate(below):
-        k = rb * n_c
-        near = np.round(k)  # float noise (0.9 * 40 = 36.00000001) must hit k/n exactly
-        k = np.where(np.abs(k - near) < eps, near, k)
-        if c == 0:  # fpr/tnr: the lowest cut reaching the target (highest TPR)
-            g = _first_cut(v, lambda q, k=k: cum(c, q) >= k - eps, -1, lay.G)
-            f_g = cum(c, g)
-            exact = f_g <= k + eps
-            g_lo = np.where(exact, g, np.maximum(g - 1, 0))
-            g_hi = g
-        else:  # tpr/fnr: the highest cut not passing the target (highest TNR)
-            g = _first_cut(v, lambda q, k=k: cum(c, q) > k + eps, -1, lay.G + 1)
-            g_lo = np.maximum(g - 1, 0)
-            f_lo = cum(c, g_lo)
-            exact = f_lo >= k - eps
-            g_hi = np.where(exact, g_lo, np.minimum(g, lay.G))
-        c_lo, c_hi = cum(c, g_lo), cum(c, g_hi)
-        o_lo, o_hi = cum(o, g_lo), cum(o, g_hi)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            lam = np.where(c_hi > c_lo, (k - c_lo) / np.where(c_hi > c_lo, c_hi - c_lo, 1.0), 0.0)
-            f_c = np.where(exact, c_lo, k)
-            f_o = np.where(exact, o_lo, o_lo + lam * (o_hi - o_lo))
-            f = f_o / n_o if (rate in ("tpr", "fnr")) == (o == 1) else f_c / n_c
-        val = f if rate in ("fnr", "tnr") else 1.0 - f
-        out[:, col] = np.where((n_c > 0) & (n_o > 0), val, np.nan)
-    return out
+    k = below[None, :] * n_c
+    near = np.round(k)  # float noise (0.9 * 40 = 36.00000001) must hit k/n exactly
+    k = np.where(np.abs(k - near) < eps, near, k)
+    if c == 0:  # fpr/tnr: the lowest cut reaching the target (highest TPR)
+        g = _cuts(lay, v, c, k - eps, False, lay.G)
+        exact = _cum_at(lay, v, c, g) <= k + eps
+        g_lo = np.where(exact, g, np.maximum(g - 1, 0))
+        g_hi = g
+    else:  # tpr/fnr: the highest cut not passing the target (highest TNR)
+        g = _cuts(lay, v, c, k + eps, True, lay.G + 1)
+        g_lo = np.maximum(g - 1, 0)
+        exact = _cum_at(lay, v, c, g_lo) >= k - eps
+        g_hi = np.where(exact, g_lo, np.minimum(g, lay.G))
+    c_lo, c_hi = _cum_at(lay, v, c, g_lo), _cum_at(lay, v, c, g_hi)
+    o_lo, o_hi = _cum_at(lay, v, o, g_lo), _cum_at(lay, v, o, g_hi)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lam = np.where(c_hi > c_lo, (k - c_lo) / np.where(c_hi > c_lo, c_hi - c_lo, 1.0), 0.0)
+        f_c = np.where(exact, c_lo, k)
+        f_o = np.where(exact, o_lo, o_lo + lam * (o_hi - o_lo))
+        f = f_o / n_o if (rate in ("tpr", "fnr")) == (o == 1) else f_c / n_c
+    val = f if rate in ("fnr", "tnr") else 1.0 - f
+    return np.where((n_c > 0) & (n_o > 0), val, np.nan)
 
 
 def _eer(lay: _Layout, v: _View) -> np.ndarray:

@@ -648,6 +648,34 @@ def roc_band(
     return _band(x, res, level, bool(simultaneous), x_name, "tpr", kind, extra)
 
 
+def precision_at_recall_spec(sc: Scores, grid: np.ndarray) -> _Spec:
+    """Precision at the highest threshold whose recall reaches each ``grid`` value, on a
+    view of the counts (:func:`mlci.pr_band` with ``conditions``).
+
+    The same step rule as :func:`pr_curve` read by ``searchsorted(recall, grid)``: per row
+    the operating points by increasing recall, recall and precision computed as there
+    (``tpr = 1 - fnr``, ``tp = tpr * n_pos``); operating points of atoms a replicate did
+    not draw repeat their neighbour's point, which leaves the step function unchanged.
+    """
+    lay = sc._lay
+
+    def fn(v: _View) -> np.ndarray:
+        n_neg, n_pos = v.total(0)[:, None], v.total(1)[:, None]
+        rows = np.arange(v.b)[:, None]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            tpr = (1 - v.cum_fixed(1, lay.bq[1]) / n_pos)[:, ::-1]
+            fpr = (1 - v.cum_fixed(0, lay.bq[0]) / n_neg)[:, ::-1]
+            k = np.empty((v.b, len(grid)), dtype=np.intp)
+            for row in range(v.b):  # recall is non-decreasing along each row
+                k[row] = np.searchsorted(tpr[row], grid, side="left")
+            k = np.minimum(k, tpr.shape[1] - 1)
+            tp, fp = tpr[rows, k] * n_pos, fpr[rows, k] * n_neg
+            prec = np.where(tp + fp > 0, tp / np.where(tp + fp > 0, tp + fp, 1), 1.0)
+        return np.where((n_pos > 0) & (n_neg > 0), prec, np.nan)
+
+    return _Spec("precision", fn, (len(grid),), search=True, full=True, bounds=_RATE)
+
+
 def _threshold_rates_spec(sc: Scores, thresholds: np.ndarray) -> _Spec:
     """TPR and FPR at fixed thresholds, jointly (last axis: tpr, fpr)."""
     lay, sign = sc._lay, sc._sign

@@ -27,13 +27,16 @@ References
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from ..exceptions import DegenerateIntervalWarning
 from ..inputs import (
+    DEFAULT_MAX_MEMORY,
     check_choice,
     check_confidence_level,
     check_flag,
@@ -42,7 +45,7 @@ from ..inputs import (
     check_rng_seed,
 )
 from ..results import ConfidenceInterval, Result, format_value, plain
-from .curves import CurveBand, pr_curve, roc_curve
+from .curves import CurveBand, pr_curve, precision_at_recall_spec, roc_curve
 from .scores import Scores
 
 __all__ = ["OptimalThreshold", "optimal_threshold_ci", "pr_band"]
@@ -247,14 +250,54 @@ def _precision_at(s: Scores, grid: np.ndarray) -> np.ndarray:
     return precision[k]
 
 
+def _pr_band_conditions(
+    s: Scores, x: np.ndarray, n_resamples: int, level: float, rng: Any, conditions: Any
+) -> CurveBand:
+    """:func:`pr_band` resampling whole conditions: every replicate's precision at the
+    grid from its counts (one pass over the sorted scores per replicate, no replicate
+    Scores object), percentile band."""
+
+    def make(sc: Scores) -> Any:
+        return precision_at_recall_spec(sc, x)
+
+    with warnings.catch_warnings():  # precision at recall 1 may be fixed: no reason to warn
+        warnings.simplefilter("ignore", DegenerateIntervalWarning)
+        res = s._bootstrap(
+            make,
+            algorithm="weights",
+            n_resamples=n_resamples,
+            confidence_level=level,
+            method="percentile",
+            alternative="two-sided",
+            rng=rng,
+            conditions=conditions,
+            strata=None,
+            stratify=False,
+            two_stage=False,
+            weights="multinomial",
+            batch=None,
+            n_jobs=None,
+            max_memory=DEFAULT_MAX_MEMORY,
+            dropna=False,
+        )[0]
+    low, high = res.confidence_interval
+    return CurveBand(
+        x, np.asarray(res.estimate), low, high, low, high, "recall", "precision", "vertical",
+        False, level, None, res,
+        {"n_resamples": n_resamples, "method": "percentile", "stratify": False,
+         "conditions": True},
+    )  # fmt: skip
+
+
 def pr_band(
     scores: Scores,
     grid: Any = None,
     *,
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
-    stratify: bool = True,
+    stratify: bool | None = None,
     rng: Any = None,
+    conditions: Any = None,
 ) -> CurveBand:
     """Precision-recall curve with a pointwise bootstrap band (precision at fixed recall).
 
@@ -266,9 +309,15 @@ def pr_band(
     n_resamples : int, default 1000
     confidence_level : float, default 0.95
         Pointwise percentile band.
-    stratify : bool, default True
-        Keep the numbers of positives and negatives in each replicate.
+    stratify : bool, optional
+        Keep the numbers of positives and negatives in each replicate (default without
+        ``conditions``).  With ``conditions`` the conditions are resampled whole and the
+        classes' numbers vary (``True`` is refused there).
     rng : None, int, Generator or SeedSequence
+    conditions : array-like, optional
+        Condition of every sample of ``scores.from_labels`` order (speaker, session...):
+        whole conditions are resampled, through the same plan (and, for a seed, the same
+        condition draws) as :func:`mlci.roc_band` and :func:`mlci.bootstrap_ci`.
 
     Returns
     -------
@@ -297,7 +346,16 @@ def pr_band(
         x = np.sort(x)
     n_resamples = check_positive_int("n_resamples", n_resamples)
     level = check_confidence_level(confidence_level)
-    stratify = check_flag("stratify", stratify)
+    if stratify is not None:
+        stratify = check_flag("stratify", stratify)
+    if conditions is not None:
+        if stratify:
+            raise ValueError(
+                "`stratify`=True keeps the classes' numbers, which resampling whole "
+                "`conditions` cannot: drop `stratify` (or `conditions`)."
+            )
+        return _pr_band_conditions(s, x, n_resamples, level, rng, conditions)
+    stratify = True if stratify is None else stratify
     gen = np.random.default_rng(check_rng_seed(rng))
     est = _precision_at(s, x)
     dist = np.empty((n_resamples, x.size))

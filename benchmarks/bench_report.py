@@ -1,0 +1,125 @@
+"""``mlci report`` end to end on a large Parquet file (issue 25's target).
+
+Writes a Parquet file once under ``/tmp/mlci_bench_report/`` (``--rows`` samples, a
+binary label, ``--systems`` score columns (probabilities, so the calibration section
+runs too), a ``speaker`` column of ``--conditions`` text values), then times the whole
+command in a fresh process::
+
+    mlci report FILE --label label --score s1,...,s5 --condition speaker -o OUT --seed 0
+
+(every section: metrics, all pairs, ROC and PR curves with bands, calibration).  The
+child's wall time, CPU time (user + sys) and peak resident memory are read from
+``os.wait4`` (``ru_maxrss``), so imports and reading are included.  The machine's load
+(``os.getloadavg``) is printed with the numbers.  Target: < 20 s and < 2 GiB at
+1e6 samples x 5 systems x 2,000 conditions.
+
+Usage::
+
+    nice python benchmarks/bench_report.py                 # 1e6 x 5 x 2000
+    nice python benchmarks/bench_report.py --small         # 2e4 x 3 x 200, a smoke run
+    nice python benchmarks/bench_report.py --profile prof.out   # also a cProfile
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+SRC = HERE.parent / "src"
+FOLDER = Path("/tmp/mlci_bench_report")
+
+
+def make_file(path: Path, n: int, n_systems: int, n_conditions: int, seed: int = 0) -> None:
+    """A binary task: each speaker shifts every system's score; systems differ in skill."""
+    if path.exists():
+        return
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n).astype(np.int8)
+    spk = rng.integers(0, n_conditions, n)
+    effect = rng.normal(0, 0.5, n_conditions)[spk]
+    cols: dict[str, object] = {
+        "label": y,
+        "speaker": pa.array(np.char.add("spk", spk.astype(str))).dictionary_encode(),
+    }
+    for k in range(n_systems):
+        z = (0.8 + 0.2 * k) * y + effect + rng.normal(0, 1, n)
+        cols[f"s{k + 1}"] = 1.0 / (1.0 + np.exp(-(z - 0.5)))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".part")
+    pq.write_table(pa.table(cols), tmp)
+    tmp.rename(path)
+
+
+def run(
+    path: Path, n_systems: int, out: Path, b: int, profile: str | None, src: Path = SRC
+) -> dict:
+    """Run ``mlci report`` in a child process; wall, CPU and peak RSS from ``os.wait4``."""
+    scores = ",".join(f"s{k + 1}" for k in range(n_systems))
+    argv = ["report", str(path), "--label", "label", "--score", scores]
+    argv += ["--condition", "speaker", "-o", str(out), "--seed", "0", "-B", str(b)]
+    code = "import sys; from mlci.cli import main; sys.exit(main(sys.argv[1:]))"
+    cmd = [sys.executable, "-c", code, *argv]
+    if profile:
+        cmd = [sys.executable, "-m", "cProfile", "-o", profile, "-m", "mlci.cli", *argv]
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    load = os.getloadavg()
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, text=True)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    err = proc.stderr.read() if proc.stderr else ""
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"mlci report failed:\n{err}")
+    return {
+        "wall_s": round(wall, 2),
+        "cpu_s": round(usage.ru_utime + usage.ru_stime, 2),
+        "peak_rss_mib": round(usage.ru_maxrss / 1024, 1),
+        "load_before": [round(x, 2) for x in load],
+        "load_after": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=float, default=1e6)
+    ap.add_argument("--systems", type=int, default=5)
+    ap.add_argument("--conditions", type=int, default=2000)
+    ap.add_argument("-B", type=int, default=1000)
+    ap.add_argument("--small", action="store_true", help="2e4 rows x 3 systems x 200 speakers")
+    ap.add_argument("--profile", metavar="FILE", help="run under cProfile, stats to FILE")
+    ap.add_argument("--json", metavar="FILE", help="also write the numbers as JSON")
+    ap.add_argument("--src", default=str(SRC), help="the mlci source to run (another checkout)")
+    args = ap.parse_args()
+    if args.small:
+        args.rows, args.systems, args.conditions = 2e4, 3, 200
+    n = int(args.rows)
+    path = FOLDER / f"report_{n}_{args.systems}_{args.conditions}.parquet"
+    t0 = time.perf_counter()
+    make_file(path, n, args.systems, args.conditions)
+    made = time.perf_counter() - t0
+    out = FOLDER / "report.html"
+    res = run(path, args.systems, out, args.B, args.profile, Path(args.src))
+    res.update(rows=n, systems=args.systems, conditions=args.conditions, B=args.B)
+    print(
+        f"mlci report: {n:.0e} samples x {args.systems} systems x {args.conditions} "
+        f"conditions, B={args.B} (data written in {made:.1f} s): wall {res['wall_s']} s, "
+        f"CPU {res['cpu_s']} s, peak RSS {res['peak_rss_mib']:.0f} MiB "
+        f"(load {res['load_before']} -> {res['load_after']})"
+    )
+    if args.json:
+        Path(args.json).write_text(json.dumps(res, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
