@@ -21,13 +21,13 @@ from ..engine.bootstrap import run_bootstrap
 from ..engine.resampling import table_plan
 from ..feedback import reports_progress
 from ..inputs import (
-    DEFAULT_MAX_MEMORY,
     ArgSpec,
     bootstrap_options,
     check_choice,
     check_flag,
     check_positive_int,
     gather,
+    knobs_in_config,
 )
 from ..inputs.encoding import fast_unique
 from ..metrics import ExactSums, Kernel, get_kernel, metric_info, metric_params
@@ -182,6 +182,7 @@ class AtomTable(Result):
         return coarse_index(fine.astype(np.int64), np.asarray(g["edges"]))
 
     # ------------------------------------------------------------------ bootstrap
+    @knobs_in_config
     @reports_progress
     def bootstrap_ci(
         self,
@@ -196,10 +197,6 @@ class AtomTable(Result):
         alternative: str = "two-sided",
         rng: Any = None,
         weights: str = "multinomial",
-        batch: int | None = None,
-        n_jobs: int | None = None,
-        max_memory: int = DEFAULT_MAX_MEMORY,
-        progress: bool = False,
     ) -> BootstrapResult:
         """Bootstrap interval of a metric from the table (see :func:`mlci.bootstrap_ci`).
 
@@ -217,7 +214,7 @@ class AtomTable(Result):
             A metric the table serves (default: its one metric).
         pos_label, average, metric_kwargs, n_resamples, confidence_level, method
             As in :func:`mlci.bootstrap_ci`.
-        alternative, rng, weights, batch, n_jobs, max_memory, progress
+        alternative, rng, weights
             As in :func:`mlci.bootstrap_ci`.
 
         Returns
@@ -243,9 +240,6 @@ class AtomTable(Result):
             method=method,
             alternative=alternative,
             rng=rng,
-            batch=batch,
-            n_jobs=n_jobs,
-            max_memory=max_memory,
         )
         check_choice("weights", weights, ("multinomial", "poisson"))
         name = self._metric(metric)
@@ -569,6 +563,7 @@ def _gated(red: Reduced, design: dict[str, str]) -> dict[str, np.ndarray]:
     return out
 
 
+@knobs_in_config
 @reports_progress
 def reduce_ci(
     source: Any,
@@ -591,10 +586,6 @@ def reduce_ci(
     alternative: str = "two-sided",
     rng: Any = None,
     weights: str = "multinomial",
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
 ) -> BootstrapResult:
     """Bootstrap interval of a metric on data reduced inside its engine, in one call.
 
@@ -613,7 +604,7 @@ def reduce_ci(
         As in :func:`reduce_table`.
     pos_label, average, metric_kwargs, n_resamples, confidence_level, method
         As in :meth:`AtomTable.bootstrap_ci` (and :func:`mlci.bootstrap_ci`).
-    alternative, rng, weights, batch, n_jobs, max_memory, progress
+    alternative, rng, weights
         As in :meth:`AtomTable.bootstrap_ci` (and :func:`mlci.bootstrap_ci`).
 
     Returns
@@ -634,9 +625,6 @@ def reduce_ci(
         method=method,
         alternative=alternative,
         rng=rng,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
     )
     check_choice("weights", weights, ("multinomial", "poisson"))
     if not isinstance(metric, str):
@@ -665,7 +653,4 @@ def reduce_ci(
         alternative=alternative,
         rng=rng,
         weights=weights,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
     )

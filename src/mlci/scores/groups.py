@@ -19,7 +19,6 @@ from ..engine.bootstrap import run_bootstrap
 from ..engine.nested import plan_for_conditions
 from ..feedback import reports_progress
 from ..inputs import (
-    DEFAULT_MAX_MEMORY,
     ArgSpec,
     binary_target,
     bootstrap_options,
@@ -29,6 +28,7 @@ from ..inputs import (
     fast_unique,
     gather,
     is_nested,
+    knobs_in_config,
 )
 from ..metrics import Kernel, check_sample_weight, higher_is_better, safe_div, with_sample_weight
 from ..results import Result, require_pandas
@@ -257,6 +257,7 @@ def _unique_names(names: list[str]) -> list[str]:
     return [f"group_{i}" for i in range(len(names))]
 
 
+@knobs_in_config
 @reports_progress
 def metric_by_group(
     y_true: Any,
@@ -284,10 +285,6 @@ def metric_by_group(
     stratify: bool | None = None,
     two_stage: bool = False,
     weights: str = "multinomial",
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
     dropna: bool = False,
     sample_weight: Any = None,
 ) -> Any:
@@ -332,14 +329,11 @@ def metric_by_group(
         (smallest for error rates, largest for e.g. TPR), in every replicate.
     metric_kwargs : dict, optional
         ``{"beta": ...}`` for ``fbeta``.
-    n_resamples, confidence_level, method, alternative, rng, batch, n_jobs, max_memory
+    n_resamples, confidence_level, method, alternative, rng
         Bootstrap options, as in :func:`mlci.bootstrap_ci`.  ``method="auto"`` (the
         default) is BCa, as for every driver without a linearized standard error
         (:mod:`mlci.engine.auto`; docs/validation.md, "metric_by_group and
         trial_bootstrap_ci" has its coverage against percentile's).
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
     conditions : array-like, or list of array-like, optional
         Condition (speaker, session) of every sample, resampled as a unit; a list of
         levels, top first, is a nested design.
@@ -405,9 +399,6 @@ def metric_by_group(
         method=method,
         alternative=alternative,
         rng=rng,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
         linearized=False,
     )
     if not isinstance(metric, str):
