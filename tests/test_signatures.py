@@ -40,10 +40,9 @@ EXEMPT: dict[str, str] = {
     "higher_is_better, margin",
     # the operating point of Scores.bootstrap_ci (threshold, rate, at, interpolation,
     # score_class, equal_class) and the disparity (groups, normalize) on top of
-    # bootstrap_ci's; its resampling details are still keywords (issue 23, wt-auto2 owns
-    # its defaults this round)
+    # bootstrap_ci's (its resampling details in `resampling=`, like every driver's)
     "metric_by_group": "the operating point of Scores plus the disparity (groups, "
-    "normalize) plus bootstrap_ci's options; resampling keywords not folded yet",
+    "normalize) plus bootstrap_ci's options",
     # two forms of input: a function train_and_predict(idx, seed), or an estimator with
     # X_train, y_train, X_test and response; then the test-set bootstrap's options
     "evaluate_method": "two input forms (a function, or an estimator with X_train, y_train, "

@@ -232,25 +232,16 @@ def test_nested_conditions_work_and_refuse_missing_levels(driver):
 @pytest.mark.parametrize("driver", DESIGN_DRIVERS)
 def test_design_flags_and_choices(driver):
     # the fields themselves are checked by mlci.Resampling (tests/inputs/test_resampling_design.py)
-    if driver != "metric_by_group":  # metric_by_group: still the keywords (issue 23)
-        with pytest.raises(TypeError, match=r"`resampling` must be a mlci\.Resampling"):
-            DRIVERS[driver](resampling={"stratify": True}, **FAST)
-    else:  # metric_by_group: still the keywords (issue 23)
-        with pytest.raises(TypeError, match="`stratify`"):
-            DRIVERS[driver](stratify="yes", **FAST)
-        with pytest.raises(ValueError, match="`weights`"):
-            DRIVERS[driver](weights="binomial", **FAST)
-        with pytest.raises(TypeError, match="`two_stage`"):
-            DRIVERS[driver](two_stage="no", **FAST)
+    with pytest.raises(TypeError, match=r"`resampling` must be a mlci\.Resampling"):
+        DRIVERS[driver](resampling={"stratify": True}, **FAST)
     with pytest.raises(ValueError, match="`two_stage=True` needs `conditions`"):
         DRIVERS[driver](**_design(driver, two_stage=True), **FAST)
 
 
 def _design(driver, **fields):
-    """The resampling details of ``driver``'s call: a Resampling where it takes one."""
-    if driver != "metric_by_group":  # metric_by_group: still the keywords (issue 23)
-        return {"resampling": mlci.Resampling(**fields)}
-    return fields
+    """The resampling details of ``driver``'s call: a Resampling (every design driver
+    takes one)."""
+    return {"resampling": mlci.Resampling(**fields)}
 
 
 # ----------------------------------------------------------------------------- data
