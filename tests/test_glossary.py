@@ -356,6 +356,10 @@ def _stratify_calls() -> dict[str, Callable[..., Any]]:
     sc = mlci.Scores.from_labels(y, s)
     return {
         "bootstrap_ci": lambda **kw: mlci.bootstrap_ci(y, p, metric="accuracy", **kw),
+        # reduce_ci offers no stratify at all (its Resampling field is weights only)
+        "reduce_ci": lambda strata, **kw: mlci.reduce_ci(
+            {"y": y, "p": p, "s": strata}, "y", "p", metric="accuracy", strata="s", **kw
+        ),
         "compare": lambda **kw: mlci.compare(y, {"a": p, "b": 1 - p}, metric="accuracy", **kw),
         "ConfusionMatrix.bootstrap_ci": lambda **kw: mlci.ConfusionMatrix(y, p).bootstrap_ci(
             "accuracy", **kw

@@ -67,7 +67,7 @@ def test_every_interval_method_is_exact(frame, method):
 
 def test_poisson_weights_are_exact(frame):
     table = mlci.reduce_table(frame, "label", "prediction", metric="f1", conditions="speaker")
-    res = table.bootstrap_ci(weights="poisson", **FAST)
+    res = table.bootstrap_ci(resampling=mlci.Resampling(weights="poisson"), **FAST)
     mem = in_memory(
         frame,
         ("label", "prediction"),
