@@ -29,6 +29,8 @@ import sys
 import time
 from typing import Any
 
+import mlci
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from _common import (
@@ -111,7 +113,6 @@ def _metric_name(task: str) -> str:
 
 # =========================================================================== tools
 def _call_mlci(data: dict[str, Any], metric: str, b: int, method: str, two_stage: bool) -> Any:
-    import mlci
 
     res = mlci.bootstrap_ci(
         data["y"],
@@ -120,7 +121,7 @@ def _call_mlci(data: dict[str, Any], metric: str, b: int, method: str, two_stage
         conditions=data["conditions"],
         n_resamples=b,
         method=method,
-        two_stage=two_stage,
+        resampling=mlci.Resampling(two_stage=two_stage),
         rng=0,
     )
     return tuple(res.confidence_interval)

@@ -19,6 +19,8 @@ import time
 
 import numpy as np
 
+import mlci
+
 
 def sklearn_eer_ci(y, s, b, rng):
     from sklearn.metrics import roc_curve
@@ -64,7 +66,13 @@ def main() -> None:
     )
 
     t = time.perf_counter()
-    r2 = eer_ci(sc, n_resamples=args.b, rng=1, algorithm="weights", method="percentile")
+    r2 = eer_ci(
+        sc,
+        n_resamples=args.b,
+        rng=1,
+        resampling=mlci.Resampling(algorithm="weights"),
+        method="percentile",
+    )
     t_w = time.perf_counter() - t
     print(
         f"mlci eer_ci (engine weights, pct) : {t_w:8.3f} s  CI "

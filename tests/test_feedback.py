@@ -78,14 +78,27 @@ def test_progress_counts_across_threads(delay):
     bar.close()
 
 
+def _progress(call):
+    """``call`` with a ``progress`` argument set through :func:`mlci.config_context` (the
+    drivers take no ``progress`` argument; issue 23)."""
+
+    def run(progress=None, **kw):
+        if progress is None:
+            return call(**kw)
+        with mlci.config_context(progress=progress):
+            return call(**kw)
+
+    return run
+
+
 def _drivers():
-    """A small call of each kind of driver with ``progress=``."""
+    """A small call of each kind of driver, with ``progress`` set in the config."""
     rng = np.random.default_rng(0)
     y = np.arange(200) % 2
     s_a, s_b = y + rng.normal(0, 1, 200), y + rng.normal(0, 1.2, 200)
     p = np.where(np.arange(200) % 7 == 0, 1 - y, y)
     sc = mlci.Scores.from_labels(y, s_a)
-    return {
+    calls = {
         "bootstrap_ci": lambda **kw: mlci.bootstrap_ci(y, p, metric="accuracy", rng=0, **kw),
         "compare": lambda **kw: mlci.compare(
             y, {"a": s_a, "b": s_b}, metric="roc_auc", rng=0, **kw
@@ -96,6 +109,7 @@ def _drivers():
         "Scores.bootstrap_ci": lambda **kw: sc.bootstrap_ci("eer", rng=0, **kw),
         "eer_ci": lambda **kw: mlci.eer_ci(sc, rng=0, **kw),
     }
+    return {name: _progress(call) for name, call in calls.items()}
 
 
 @pytest.mark.parametrize("name", list(_drivers()))
@@ -110,7 +124,7 @@ def test_progress_true_draws_one_bar_and_false_is_silent(name, monkeypatch):
     assert mlci.feedback.current_progress() is None  # the bar is closed after the call
     quiet = _Terminal()
     monkeypatch.setattr("sys.stderr", quiet)
-    run(n_resamples=300)  # default: progress=False
+    run(n_resamples=300)  # default: no bar
     assert quiet.getvalue() == ""
 
 
@@ -149,7 +163,7 @@ def _protocol_drivers():
     def train_and_predict(idx, seed):
         return GaussianNB().fit(X[idx], y[idx]).predict(X[:40])
 
-    return {
+    calls = {
         # (call, the units on the bar, how many)
         "cross_val_ci": (
             lambda **kw: mlci.cross_val_ci(GaussianNB(), X, y, n_repeats=2, rng=0, **kw),
@@ -186,6 +200,7 @@ def _protocol_drivers():
             3 + 200,
         ),
     }
+    return {name: (_progress(call), unit, n) for name, (call, unit, n) in calls.items()}
 
 
 @pytest.mark.parametrize("name", list(_protocol_drivers()))
@@ -193,7 +208,7 @@ def test_protocols_count_their_fits_on_one_bar(name, monkeypatch):
     run, unit, total = _protocol_drivers()[name]
     monkeypatch.setenv("MLCI_PROGRESS_DELAY", "0")
     with progress_bar(stream=io.StringIO(), delay=0, force=True) as bar:
-        run()  # progress=False inside an outer bar: counted on it
+        run()  # progress off inside an outer bar: counted on it
     assert (bar.done, bar.total, bar.unit) == (total, total, unit)
     tty = _Terminal()
     monkeypatch.setattr("sys.stderr", tty)

@@ -225,7 +225,8 @@ def test_coverage_of_simultaneous_roc_band():
     for i in range(N_EXPERIMENTS):
         g = np.random.default_rng([2026, i])
         sc = mlci.Scores(g.normal(d, 1, 300), g.normal(0, 1, 300))
-        b = mlci.roc_band(sc, grid, simultaneous=True, rng=g, n_resamples=400, n_jobs=1)
+        with mlci.config_context(n_jobs=1):
+            b = mlci.roc_band(sc, grid, simultaneous=True, rng=g, n_resamples=400)
         hits += bool(np.all((b.low <= truth) & (truth <= b.high)))
     _check_coverage(hits, "simultaneous ROC band")
 
@@ -240,10 +241,9 @@ def test_coverage_of_auc_intervals():
         g = np.random.default_rng([2027, i])
         s = g.standard_normal(300) + d * y
         seed = int(g.integers(2**31))
-        auto = mlci.bootstrap_ci(y, s, metric="roc_auc", n_resamples=400, rng=seed, n_jobs=1)
-        bca = mlci.bootstrap_ci(
-            y, s, metric="roc_auc", method="bca", n_resamples=400, rng=seed, n_jobs=1
-        )
+        with mlci.config_context(n_jobs=1):
+            auto = mlci.bootstrap_ci(y, s, metric="roc_auc", n_resamples=400, rng=seed)
+            bca = mlci.bootstrap_ci(y, s, metric="roc_auc", method="bca", n_resamples=400, rng=seed)
         for name, r in (
             ("studentized", auto),
             ("bca", bca),

@@ -468,9 +468,8 @@ def test_weighted_bca_interval_is_reproducible_and_covers_the_estimate():
     y, _, score, _ = _binary_data()
     w = RNG.uniform(0.5, 2, N)
     r1 = mlci.bootstrap_ci(y, score, metric="roc_auc", sample_weight=w, rng=3, n_resamples=300)
-    r2 = mlci.bootstrap_ci(
-        y, score, metric="roc_auc", sample_weight=w, rng=3, n_resamples=300, batch=7
-    )
+    with mlci.config_context(batch=7):
+        r2 = mlci.bootstrap_ci(y, score, metric="roc_auc", sample_weight=w, rng=3, n_resamples=300)
     assert r1.confidence_interval == r2.confidence_interval
     low, high = r1.confidence_interval
     assert low < r1.estimate < high

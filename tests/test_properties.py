@@ -373,7 +373,7 @@ def test_row_order_does_not_matter_ranking(
 
     def kw(data: Data) -> dict[str, Any]:
         if design == "two_stage":
-            return {"two_stage": True}
+            return {"resampling": mlci.Resampling(two_stage=True)}
         if design == "bca" and not driver.name.startswith(("auc_ci", "eer", "operating")):
             return {"method": "bca"}
         if design == "strata":

@@ -70,6 +70,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "compat": ("evaluate_with_conf_int",),
     "engine.bootstrap": ("bootstrap_ci",),
     "inputs.config": ("config_context", "get_config", "set_config"),
+    "inputs.resampling": ("Resampling",),
     "inputs.weights": ("FrequencyWeights", "frequency_weights"),
     "engine.nested": ("make_nested_plan",),
     "engine.replicates": ("bca_ci",),

@@ -286,15 +286,15 @@ def working(unit: str, n: int = 1) -> Iterator[None]:
 
 
 def reports_progress(func: _F) -> _F:
-    """Give a driver its ``progress`` argument: one bar on stderr for the whole call.
+    """Give a driver its progress bar: one bar on stderr for the whole call.
 
-    The decorated function declares ``progress: bool = False`` (documented with its other
-    arguments); this wrapper reads it (not given: :func:`mlci.get_config`'s ``progress``,
-    False unless set with :func:`mlci.config_context`), checks it and, when True, runs
-    the call inside :func:`progress_bar` -- unless a bar is already shown (the command
-    line's, or an outer driver's), which then counts this call's replicates too.  The
-    bar follows :class:`Progress`: drawn after about 2 seconds, only on a terminal,
-    never in CI.
+    The bar is drawn when :func:`mlci.get_config`'s ``progress`` is True (set with
+    :func:`mlci.config_context`; the drivers take no ``progress`` argument since issue 23)
+    -- unless a bar is already shown (the command line's, or an outer driver's), which
+    then counts this call's replicates too.  A function that declares
+    ``progress: bool = False`` has it read from that argument instead (not given: the
+    configured value), checked.  The bar follows :class:`Progress`: drawn after about 2
+    seconds, only on a terminal, never in CI.
 
     Examples
     --------
@@ -310,7 +310,17 @@ def reports_progress(func: _F) -> _F:
     """
     signature = inspect.signature(func)
     if "progress" not in signature.parameters:
-        raise TypeError(f"{func.__qualname__} has no `progress` argument")
+        # the knob is in the configuration only (mlci.config_context; a deprecated
+        # `progress=` keyword is turned into it by mlci.inputs.knobs_in_config)
+
+        @functools.wraps(func)
+        def configured(*args: Any, **kwargs: Any) -> Any:
+            if not configured_progress(None) or current_progress() is not None:
+                return func(*args, **kwargs)
+            with progress_bar():
+                return func(*args, **kwargs)
+
+        return configured  # type: ignore[return-value]
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:

@@ -67,9 +67,13 @@ def test_every_interval_method_is_exact(frame, method):
 
 def test_poisson_weights_are_exact(frame):
     table = mlci.reduce_table(frame, "label", "prediction", metric="f1", conditions="speaker")
-    res = table.bootstrap_ci(weights="poisson", **FAST)
+    res = table.bootstrap_ci(resampling=mlci.Resampling(weights="poisson"), **FAST)
     mem = in_memory(
-        frame, ("label", "prediction"), "f1", {"conditions": "speaker"}, weights="poisson"
+        frame,
+        ("label", "prediction"),
+        "f1",
+        {"conditions": "speaker"},
+        resampling=mlci.Resampling(weights="poisson"),
     )
     assert res.scheme == "conditions+poisson"
     assert res.confidence_interval == mem.confidence_interval

@@ -92,15 +92,16 @@ def test_evaluate_method_function_and_estimator_reproducible(capsys):
 
     # the two calls differ only in progress reporting and threads: same runs, same result
     same = {"n_train_resamples": 2, "seeds": [1, 2], "n_resamples": 100, "rng": 5}
-    r1 = evaluate_method(tp, 200, yte, metric="accuracy", progress=True, **same)
+    with mlci.config_context(progress=True):
+        r1 = evaluate_method(tp, 200, yte, metric="accuracy", **same)
     assert len(calls) == 4 and all(c[0] == 200 for c in calls)
     assert r1.details["runs"] == [(0, 1), (0, 2), (1, 1), (1, 2)]
     # stderr is not a terminal here: no bar (tests/test_feedback.py draws it on one)
     assert capsys.readouterr().err == ""
     # parallel training (joblib; threads here, to keep the test fast: the result cannot
     # depend on the backend, as each run gets its indices and seed from the driver)
-    with joblib.parallel_config(backend="threading"):
-        r2 = evaluate_method(tp, 200, yte, metric="accuracy", n_jobs=2, **same)
+    with joblib.parallel_config(backend="threading"), mlci.config_context(n_jobs=2):
+        r2 = evaluate_method(tp, 200, yte, metric="accuracy", **same)
     np.testing.assert_array_equal(r1.pooled_distribution, r2.pooled_distribution)
     r3 = evaluate_method(
         LogisticRegression(),
@@ -171,11 +172,11 @@ def test_engine_knobs_never_change_the_pooled_result():
     y, runs = _runs()
     ref = pooled_ci(y, runs, metric="accuracy", n_resamples=300, rng=4)
     for batch, n_jobs in [(1, 1), (7, 2), (None, 3)]:
-        got = pooled_ci(
-            y, runs, metric="accuracy", n_resamples=300, rng=4, batch=batch, n_jobs=n_jobs
-        )
+        with mlci.config_context(batch=batch, n_jobs=n_jobs):
+            got = pooled_ci(y, runs, metric="accuracy", n_resamples=300, rng=4)
         np.testing.assert_array_equal(got.pooled_distribution, ref.pooled_distribution)
-    small = pooled_ci(y, runs, metric="accuracy", n_resamples=300, rng=4, max_memory=1 << 16)
+    with mlci.config_context(max_memory=1 << 16):
+        small = pooled_ci(y, runs, metric="accuracy", n_resamples=300, rng=4)
     np.testing.assert_array_equal(small.pooled_distribution, ref.pooled_distribution)
 
 

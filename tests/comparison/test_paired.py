@@ -332,7 +332,8 @@ def test_bca_of_difference_uses_jackknife_of_the_difference():
 
 def test_reproducible_and_independent_of_batch():
     y, sy = _systems(n=300)
-    r1 = compare(y, sy, metric="accuracy", rng=11, n_resamples=300, batch=7, n_jobs=2)
+    with mlci.config_context(batch=7, n_jobs=2):
+        r1 = compare(y, sy, metric="accuracy", rng=11, n_resamples=300)
     r2 = compare(y, sy, metric="accuracy", rng=11, n_resamples=300)
     np.testing.assert_array_equal(
         r1.systems["A"].bootstrap_distribution, r2.systems["A"].bootstrap_distribution
@@ -640,7 +641,8 @@ def test_permutation_same_result_for_any_batch_and_threads(
         kw["conditions"] = cond
     ref = permutation_test(y, pa, pb, **kw)
     for batch, n_jobs in [(1, 1), (7, 2), (100, None), (None, 3), (10_000, 2)]:
-        got = permutation_test(y, pa, pb, batch=batch, n_jobs=n_jobs, **kw)
+        with mlci.config_context(batch=batch, n_jobs=n_jobs):
+            got = permutation_test(y, pa, pb, **kw)
         assert got.pvalue == ref.pvalue
         assert got.details["null_standard_deviation"] == ref.details["null_standard_deviation"]
 

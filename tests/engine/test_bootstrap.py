@@ -12,6 +12,7 @@ import mlci
 from mlci import bootstrap_ci
 from mlci.metrics import get_kernel
 
+TWO_STAGE = mlci.Resampling(two_stage=True)
 RNG = np.random.default_rng(2024)
 N = 300
 Y = RNG.integers(0, 2, N)
@@ -27,18 +28,17 @@ SPEAKER = RNG.integers(0, 30, N)
         ("accuracy", (Y, PRED), {}),
         ("roc_auc", (Y, SCORE), {}),
         ("f1", (Y, PRED), {"conditions": SPEAKER}),
-        ("roc_auc", (Y, SCORE), {"conditions": SPEAKER, "two_stage": True}),
+        ("roc_auc", (Y, SCORE), {"conditions": SPEAKER, "resampling": TWO_STAGE}),
         ("mcc", (Y, PRED), {"strata": Y}),
         ("average_precision", (Y, SCORE), {"strata": Y, "conditions": SPEAKER}),
-        ("mean", (SCORE,), {"weights": "poisson"}),
+        ("mean", (SCORE,), {"resampling": mlci.Resampling(weights="poisson")}),
     ],
 )
 def test_same_seed_same_result_for_any_batch_and_threads(metric, data, kw):
     ref = bootstrap_ci(*data, metric=metric, n_resamples=200, rng=7, **kw)
     for batch, n_jobs in [(1, 1), (3, 2), (64, 2), (1000, 1)]:
-        other = bootstrap_ci(
-            *data, metric=metric, n_resamples=200, rng=7, batch=batch, n_jobs=n_jobs, **kw
-        )
+        with mlci.config_context(batch=batch, n_jobs=n_jobs):
+            other = bootstrap_ci(*data, metric=metric, n_resamples=200, rng=7, **kw)
         np.testing.assert_array_equal(other.bootstrap_distribution, ref.bootstrap_distribution)
         assert other.confidence_interval == ref.confidence_interval
 
@@ -148,7 +148,13 @@ def test_bca_acceleration_matches_explicit_jackknife():
     y, s = Y[:120], SCORE[:120]
     jack = np.array([skm.roc_auc_score(np.delete(y, i), np.delete(s, i)) for i in range(len(y))])
     res = bootstrap_ci(
-        y, s, metric="roc_auc", method="bca", n_resamples=100, rng=0, jackknife_groups=2
+        y,
+        s,
+        metric="roc_auc",
+        method="bca",
+        n_resamples=100,
+        rng=0,
+        resampling=mlci.Resampling(jackknife_groups=2),
     )
     # jackknife_groups=2 < m forces the grouped path; the exact shortcut is used instead
     assert res.details["acceleration"] == pytest.approx(float(acceleration(jack)), rel=1e-9)
@@ -220,11 +226,11 @@ def test_result_repr_and_dict():
         ({"conditions": SPEAKER[:10]}, ValueError, r"`conditions` has 10 samples"),
         ({"strata": Y[:-1]}, ValueError, r"`strata` has 299 samples but `y_true` has 300"),
         ({"conditions": np.zeros(N)}, ValueError, r"single distinct value"),
-        ({"two_stage": True}, ValueError, r"`two_stage=True` needs `conditions`"),
+        ({"resampling": TWO_STAGE}, ValueError, r"`two_stage=True` needs `conditions`"),
         ({"rng": -1}, ValueError, r"`rng` must be a non-negative integer"),
         ({"rng": "seed"}, TypeError, r"`rng` must be None, a non-negative int"),
-        ({"weights": "bayesian"}, ValueError, r"`weights` must be one of"),
-        ({"batch": 0}, ValueError, r"`batch` must be an integer >= 1"),
+        ({"resampling": {"weights": "poisson"}}, TypeError, r"`resampling` must be a mlci"),
+        ({"resampling": mlci.Resampling(smoothing=True)}, ValueError, r"does not offer `smo"),
     ],
 )
 def test_bad_options(kwargs, exc, pattern):
@@ -285,7 +291,12 @@ def test_nested_conditions_dispatch():
     # top level only: the same kind of spread as resampling speakers
     assert nested.standard_error == pytest.approx(flat.standard_error, rel=0.25)
     deeper = bootstrap_ci(
-        loss, metric="mean", conditions=[speaker, session], two_stage=True, n_resamples=300, rng=0
+        loss,
+        metric="mean",
+        conditions=[speaker, session],
+        resampling=mlci.Resampling(two_stage=True),
+        n_resamples=300,
+        rng=0,
     )
     assert deeper.standard_error > nested.standard_error * 0.9
     with pytest.raises(ValueError, match=r"Nested `conditions`.*support neither `strata`"):
@@ -338,19 +349,14 @@ def test_float_metrics_bit_identical_whatever_chunks_and_threads(metric, design)
         "log_loss": (y, p),
     }[metric]
     kw = {"conditions": rng.integers(0, 40, n)} if design == "conditions" else {}
-    runs = [
-        mlci.bootstrap_ci(
-            *args,
-            metric=metric,
-            n_resamples=203,
-            rng=5,
-            method="percentile",
-            batch=batch,
-            n_jobs=jobs,
-            **kw,
-        )
-        for batch, jobs in [(None, None), (1, None), (7, 2), (64, 2)]
-    ]
+    runs = []
+    for batch, jobs in [(None, None), (1, None), (7, 2), (64, 2)]:
+        with mlci.config_context(batch=batch, n_jobs=jobs):
+            runs.append(
+                mlci.bootstrap_ci(
+                    *args, metric=metric, n_resamples=203, rng=5, method="percentile", **kw
+                )
+            )
     for r in runs[1:]:
         np.testing.assert_array_equal(r.bootstrap_distribution, runs[0].bootstrap_distribution)
         assert r.confidence_interval == runs[0].confidence_interval
@@ -367,12 +373,13 @@ def test_threads_share_the_linearization_safely():
     old = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)
     try:
-        runs = [
-            bootstrap_ci(
-                Y, PRED, metric="f1", n_resamples=60, rng=7, conditions=SPEAKER, batch=1, n_jobs=2
-            ).confidence_interval
-            for _ in range(40)
-        ]
+        with mlci.config_context(batch=1, n_jobs=2):
+            runs = [
+                bootstrap_ci(
+                    Y, PRED, metric="f1", n_resamples=60, rng=7, conditions=SPEAKER
+                ).confidence_interval
+                for _ in range(40)
+            ]
     finally:
         sys.setswitchinterval(old)
     assert all(r == ref.confidence_interval for r in runs)

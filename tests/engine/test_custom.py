@@ -26,7 +26,7 @@ def _multinomial(rng, b):
 
 def test_custom_sampler_has_the_law_of_the_builtin_bootstrap():
     kw = dict(metric="accuracy", n_resamples=2000, rng=1, method="percentile")
-    own = mlci.bootstrap_ci(Y, P, sampler=_multinomial, **kw)
+    own = mlci.bootstrap_ci(Y, P, resampling=mlci.Resampling(sampler=_multinomial), **kw)
     ref = mlci.bootstrap_ci(Y, P, **kw)
     assert own.scheme == "custom"
     assert own.estimate == ref.estimate
@@ -34,10 +34,18 @@ def test_custom_sampler_has_the_law_of_the_builtin_bootstrap():
 
 
 def test_custom_sampler_is_reproducible_across_chunks():
-    a = mlci.bootstrap_ci(Y, P, metric="f1", sampler=_multinomial, rng=3, n_resamples=300)
-    b = mlci.bootstrap_ci(
-        Y, P, metric="f1", sampler=_multinomial, rng=3, n_resamples=300, batch=7, n_jobs=1
+    a = mlci.bootstrap_ci(
+        Y, P, metric="f1", resampling=mlci.Resampling(sampler=_multinomial), rng=3, n_resamples=300
     )
+    with mlci.config_context(batch=7, n_jobs=1):
+        b = mlci.bootstrap_ci(
+            Y,
+            P,
+            metric="f1",
+            resampling=mlci.Resampling(sampler=_multinomial),
+            rng=3,
+            n_resamples=300,
+        )
     np.testing.assert_array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
     assert a.confidence_interval == b.confidence_interval
 
@@ -45,7 +53,11 @@ def test_custom_sampler_is_reproducible_across_chunks():
 def test_identity_sampler_collapses_and_weights_multiply_counts():
     with pytest.warns(mlci.DegenerateIntervalWarning):
         res = mlci.bootstrap_ci(
-            Y, P, metric="accuracy", sampler=lambda rng, b: np.ones((b, N)), method="percentile"
+            Y,
+            P,
+            metric="accuracy",
+            resampling=mlci.Resampling(sampler=lambda rng, b: np.ones((b, N))),
+            method="percentile",
         )
     assert res.confidence_interval.low == res.confidence_interval.high == res.estimate
     # counts 2 on the first half: the weighted accuracy (sklearn's sample_weight)
@@ -54,7 +66,11 @@ def test_identity_sampler_collapses_and_weights_multiply_counts():
     w = np.r_[np.full(N // 2, 2.0), np.ones(N - N // 2)]
     with pytest.warns(mlci.DegenerateIntervalWarning):
         res = mlci.bootstrap_ci(
-            Y, P, metric="accuracy", sampler=lambda rng, b: np.tile(w, (b, 1)), method="bc"
+            Y,
+            P,
+            metric="accuracy",
+            resampling=mlci.Resampling(sampler=lambda rng, b: np.tile(w, (b, 1))),
+            method="bc",
         )
     assert res.bootstrap_distribution[0] == pytest.approx(accuracy_score(Y, P, sample_weight=w))
 
@@ -67,12 +83,25 @@ def test_custom_sampler_bad_output_refused():
         (lambda rng, b: "x", "numeric array"),
     ):
         with pytest.raises((ValueError, TypeError), match=msg):
-            mlci.bootstrap_ci(Y, P, metric="accuracy", sampler=fn, n_resamples=20)
-    for kw in ({"stratify": True}, {"weights": "poisson"}, {"conditions": np.arange(N) % 10}):
+            mlci.bootstrap_ci(
+                Y, P, metric="accuracy", resampling=mlci.Resampling(sampler=fn), n_resamples=20
+            )
+    for kw in ({"stratify": True}, {"weights": "poisson"}, {"two_stage": True}):
+        with pytest.raises(ValueError, match="`sampler` replaces"):  # refused when built
+            mlci.Resampling(sampler=_multinomial, **kw)
+    for kw in ({"conditions": np.arange(N) % 10}, {"strata": np.arange(N) % 2}):
         with pytest.raises(ValueError, match="`sampler` replaces"):
-            mlci.bootstrap_ci(Y, P, metric="accuracy", sampler=_multinomial, **kw)
+            mlci.bootstrap_ci(
+                Y, P, metric="accuracy", resampling=mlci.Resampling(sampler=_multinomial), **kw
+            )
     with pytest.raises(ValueError, match="linearizes"):
-        mlci.bootstrap_ci(Y, P, metric="accuracy", sampler=_multinomial, method="studentized")
+        mlci.bootstrap_ci(
+            Y,
+            P,
+            metric="accuracy",
+            resampling=mlci.Resampling(sampler=_multinomial),
+            method="studentized",
+        )
 
 
 @pytest.mark.filterwarnings(
@@ -84,19 +113,29 @@ def test_scores_custom_sampler_in_the_samples_order():
     ones = lambda rng, b: np.ones((b, N))  # noqa: E731
     for metric, kw in (("eer", {}), ("fnr", {"threshold": 0.5}), ("auc", {})):
         with pytest.warns(mlci.DegenerateIntervalWarning):
-            res = s.bootstrap_ci(metric, sampler=ones, method="percentile", n_resamples=20, **kw)
+            res = s.bootstrap_ci(
+                metric,
+                resampling=mlci.Resampling(sampler=ones),
+                method="percentile",
+                n_resamples=20,
+                **kw,
+            )
         assert res.scheme == "custom"
         np.testing.assert_allclose(res.bootstrap_distribution, res.estimate)
     # dropping every positive of the user order leaves FNR undefined: the sampler sees
     # the samples in the order of `y_true`
     drop_pos = lambda rng, b: np.tile((Y == 0).astype(float), (b, 1))  # noqa: E731
     with pytest.raises(ValueError, match="undefined on every one"):
-        s.bootstrap_ci("fnr", threshold=0.5, sampler=drop_pos, n_resamples=20)
-    own = s.bootstrap_ci("auc", sampler=_multinomial, rng=2, n_resamples=1000)
-    ref = s.bootstrap_ci("auc", stratify=False, rng=2, n_resamples=1000)
+        s.bootstrap_ci(
+            "fnr", threshold=0.5, resampling=mlci.Resampling(sampler=drop_pos), n_resamples=20
+        )
+    own = s.bootstrap_ci(
+        "auc", resampling=mlci.Resampling(sampler=_multinomial), rng=2, n_resamples=1000
+    )
+    ref = s.bootstrap_ci("auc", resampling=mlci.Resampling(stratify=False), rng=2, n_resamples=1000)
     assert own.standard_error == pytest.approx(ref.standard_error, rel=0.15)
     with pytest.raises(ValueError, match="`sampler` replaces"):
-        s.bootstrap_ci("auc", sampler=_multinomial, stratify=True)
+        s.bootstrap_ci("auc", resampling=mlci.Resampling(sampler=_multinomial, stratify=True))
 
 
 def test_bca_ci_matches_scipy_bootstrap():

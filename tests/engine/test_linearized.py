@@ -246,9 +246,10 @@ def test_studentized_replicates_are_the_bca_replicates():
         a = _quiet(
             mlci.bootstrap_ci, Y, PRED, metric="f1", method="bca", rng=3, n_resamples=300, **kw
         )
-        b = mlci.bootstrap_ci(
-            Y, PRED, metric="f1", method="studentized", rng=3, n_resamples=300, batch=7, **kw
-        )
+        with mlci.config_context(batch=7):
+            b = mlci.bootstrap_ci(
+                Y, PRED, metric="f1", method="studentized", rng=3, n_resamples=300, **kw
+            )
         assert np.array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
         assert b.replicate_standard_errors.shape == (300,)
 
@@ -287,11 +288,11 @@ def test_studentized_auc_over_conditions_every_atom_in_one_condition():
 
 
 def test_studentized_same_seed_same_result_whatever_chunks_and_threads():
-    ref = mlci.bootstrap_ci(Y, SCORE, metric="roc_auc", method="studentized", rng=5, n_jobs=1)
+    with mlci.config_context(n_jobs=1):
+        ref = mlci.bootstrap_ci(Y, SCORE, metric="roc_auc", method="studentized", rng=5)
     for batch, jobs in ((3, 2), (50, 1), (None, 2)):
-        r = mlci.bootstrap_ci(
-            Y, SCORE, metric="roc_auc", method="studentized", rng=5, batch=batch, n_jobs=jobs
-        )
+        with mlci.config_context(batch=batch, n_jobs=jobs):
+            r = mlci.bootstrap_ci(Y, SCORE, metric="roc_auc", method="studentized", rng=5)
         assert r.confidence_interval == ref.confidence_interval
         assert np.array_equal(r.replicate_standard_errors, ref.replicate_standard_errors)
 
@@ -346,7 +347,14 @@ def test_explicit_linearized_method_that_does_not_apply_is_refused():
     with pytest.raises(ValueError, match=r"method='wilson' applies to a single proportion"):
         mlci.bootstrap_ci(Y, PRED, metric="f1", method="wilson")
     with pytest.raises(ValueError, match=r"unavailable.*two-stage"):
-        mlci.bootstrap_ci(Y, PRED, metric="f1", conditions=SPK, two_stage=True, method="t")
+        mlci.bootstrap_ci(
+            Y,
+            PRED,
+            metric="f1",
+            conditions=SPK,
+            resampling=mlci.Resampling(two_stage=True),
+            method="t",
+        )
     with pytest.raises(ValueError, match="user-defined"):
         mlci.bootstrap_ci(Y, PRED, metric=lambda a, b: np.mean(a == b), method="t")
 

@@ -198,7 +198,8 @@ def test_explicit_studentized_and_reread():
 def test_seed_reproduces_across_batch_and_jobs():
     y, p, _ = _few_errors(300, 3)
     a = mlci.bootstrap_ci(y, p, metric="mcc", rng=5)
-    b = mlci.bootstrap_ci(y, p, metric="mcc", rng=5, batch=37, n_jobs=2)
+    with mlci.config_context(batch=37, n_jobs=2):
+        b = mlci.bootstrap_ci(y, p, metric="mcc", rng=5)
     assert tuple(a.confidence_interval) == tuple(b.confidence_interval)
 
 

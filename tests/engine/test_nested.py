@@ -54,7 +54,7 @@ def test_all_levels_with_sample_level_matches_core_two_stage():
         y,
         metric="mean",
         conditions=spk,
-        two_stage=True,
+        resampling=mlci.Resampling(two_stage=True),
         n_resamples=3000,
         rng=1,
         method="percentile",
@@ -183,7 +183,7 @@ def test_drivers_design_is_validated_once(monkeypatch):
     kw = {"metric": "accuracy", "n_resamples": 50, "rng": 0}
     mlci.bootstrap_ci(y, y ^ (np.arange(120) % 9 == 0), conditions=spk, strata=y, **kw)
     r = mlci.bootstrap_ci(y, y ^ (np.arange(120) % 9 == 0), conditions=[spk, ses],
-                          two_stage=True, **kw)  # fmt: skip
+                          resampling=mlci.Resampling(two_stage=True), **kw)  # fmt: skip
     assert r.scheme == "nested(2 levels; resampled: 1, 2)"
     # nested two_stage: one representation, a bool per level
     plan = nested.plan_for_conditions(120, conditions=[spk, ses, np.arange(120)], two_stage=True)

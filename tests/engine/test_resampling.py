@@ -194,9 +194,9 @@ SCHEMES = [
     {},
     {"strata": "y"},
     {"conditions": "c"},
-    {"conditions": "c", "two_stage": True},
+    {"conditions": "c", "resampling": mlci.Resampling(two_stage=True)},
     {"conditions": "c", "strata": "y"},
-    {"weights": "poisson"},
+    {"resampling": mlci.Resampling(weights="poisson")},
 ]
 
 
@@ -209,13 +209,11 @@ def test_same_seed_same_result_for_any_batch_and_threads(opts, metric):
     x = y + rng.normal(size=n) if metric == "roc_auc" else np.where(rng.random(n) < 0.8, y, 1 - y)
     c = rng.integers(0, 25, n)
     kw = {k: {"y": y, "c": c}.get(v, v) if isinstance(v, str) else v for k, v in opts.items()}
-    if opts.get("weights"):
-        kw["weights"] = "poisson"
-    ref = mlci.bootstrap_ci(y, x, metric=metric, n_resamples=300, rng=19, batch=1, n_jobs=1, **kw)
+    with mlci.config_context(batch=1, n_jobs=1):
+        ref = mlci.bootstrap_ci(y, x, metric=metric, n_resamples=300, rng=19, **kw)
     for batch, n_jobs in [(7, 2), (64, 1), (None, 2), (10_000, 3)]:
-        res = mlci.bootstrap_ci(
-            y, x, metric=metric, n_resamples=300, rng=19, batch=batch, n_jobs=n_jobs, **kw
-        )
+        with mlci.config_context(batch=batch, n_jobs=n_jobs):
+            res = mlci.bootstrap_ci(y, x, metric=metric, n_resamples=300, rng=19, **kw)
         np.testing.assert_array_equal(res.bootstrap_distribution, ref.bootstrap_distribution)
         assert res.confidence_interval == ref.confidence_interval
 

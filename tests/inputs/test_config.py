@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import threading
 
 import numpy as np
@@ -157,3 +158,60 @@ def test_a_result_is_bit_identical_under_any_config(config):
     with mlci.config_context(**config):
         configured = results()
     assert [float(x).hex() for x in configured] == [float(x).hex() for x in plain]
+
+
+# ------------------------------------------------- the knobs left the drivers' signatures
+def test_knobs_are_not_parameters_of_a_driver():
+    """Issue 23: no public function or method takes an engine knob but the two that set
+    them (the signatures keep what changes a result)."""
+    knobs = {"batch", "n_jobs", "max_memory", "progress"}
+    found = []
+    for name in mlci.__all__:
+        obj = getattr(mlci, name)
+        members = [(name, obj)]
+        if inspect.isclass(obj):
+            members += [(f"{name}.{a}", getattr(obj, a)) for a in dir(obj) if not a.startswith("_")]
+        for qual, f in members:
+            if callable(f) and name not in ("config_context", "set_config"):
+                try:
+                    params = inspect.signature(f).parameters
+                except (TypeError, ValueError):
+                    continue
+                if knobs & set(params):
+                    found.append(qual)
+    assert not found, f"engine knobs still in the signature of {found}"
+
+
+def test_a_knob_keyword_is_deprecated_and_still_works():
+    """For one deprecation cycle: the old keyword warns at the caller's line, naming
+    mlci.config_context, and does what the configuration does (bit-identical)."""
+    plain = mlci.bootstrap_ci(Y, P, metric="accuracy", n_resamples=300, rng=1)
+    with pytest.warns(FutureWarning, match=r"mlci\.config_context\(batch=\.\.\., n_jobs") as w:
+        old = mlci.bootstrap_ci(Y, P, metric="accuracy", n_resamples=300, rng=1, batch=7, n_jobs=1)
+    assert w[0].filename == __file__
+    assert old.confidence_interval == plain.confidence_interval
+    assert mlci.get_config() == DEFAULTS  # set for the call only
+
+
+def test_a_deprecated_knob_keyword_sets_the_config_for_the_call():
+    from mlci.inputs import knobs_in_config
+
+    @knobs_in_config
+    def driver(x, *, rng=None):
+        return mlci.get_config()
+
+    with pytest.warns(FutureWarning, match="progress"):
+        assert driver(1, progress=True)["progress"] is True
+    # the old "not given" values set nothing: an outer context stays in force
+    with mlci.config_context(batch=64, max_memory=1 << 20), pytest.warns(FutureWarning):
+        got = driver(1, batch=None, max_memory=DEFAULT_MAX_MEMORY, n_jobs=None)
+    assert (got["batch"], got["max_memory"]) == (64, 1 << 20)
+    # a bad value is refused naming the knob, as by config_context
+    with pytest.warns(FutureWarning), pytest.raises(ValueError, match="`batch` must be"):
+        driver(1, batch=0)
+    with pytest.warns(FutureWarning), pytest.raises(TypeError, match="`progress` must be"):
+        mlci.bootstrap_ci(Y, P, metric="accuracy", progress="yes")
+    # any other unknown keyword is still the function's own TypeError
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bacth'"):
+        driver(1, bacth=3)
+    assert str(inspect.signature(driver)) == "(x, *, rng=None)"

@@ -32,7 +32,7 @@ def test_the_shared_entries_are_used() -> None:
     docs = _public_docs()
     for key, users in (
         ("alternative_test", ("permutation_test", "delong_test", "kfold_cv_ttest")),
-        ("progress", ("llm_ci", "llm_compare", "compare", "permutation_test")),
+        ("dropna", ("permutation_test",)),
     ):
         first = ENTRIES[key].splitlines()[1].strip()
         for name in users:
@@ -67,7 +67,7 @@ def test_the_api_reference_extension_fills_the_same_text() -> None:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    obj = griffe.Function("f", docstring=griffe.Docstring("Parameters\n----------\n%(progress)s"))
+    obj = griffe.Function("f", docstring=griffe.Docstring("Parameters\n----------\n%(dropna)s"))
     module.FillSharedEntries().on_instance(node=None, obj=obj, agent=None)
     assert obj.docstring is not None
-    assert obj.docstring.value == "Parameters\n----------\n" + ENTRIES["progress"]
+    assert obj.docstring.value == "Parameters\n----------\n" + ENTRIES["dropna"]

@@ -49,7 +49,8 @@ def test_bootstrap_ci_equals_repeated_rows(metric: str, x: np.ndarray, design: s
     kw_rep = dict(kw)
     if design in ("conditions", "two_stage"):
         kw["conditions"], kw_rep["conditions"] = COND, rep(COND)
-        kw["two_stage"] = kw_rep["two_stage"] = design == "two_stage"
+        design_ = mlci.Resampling(two_stage=design == "two_stage")
+        kw["resampling"] = kw_rep["resampling"] = design_
     if design == "strata":
         kw["strata"], kw_rep["strata"] = Y, rep(Y)
     if design == "bca":

@@ -209,7 +209,8 @@ def test_nested_needs_equal_repeats():
 
 def test_reproducible(example):
     a = mlci.llm_ci(example, conditions="group", rng=5, n_resamples=300)
-    b = mlci.llm_ci(example, conditions="group", rng=5, n_resamples=300, batch=7)
+    with mlci.config_context(batch=7):
+        b = mlci.llm_ci(example, conditions="group", rng=5, n_resamples=300)
     for m in example.models:
         assert a.models[m].confidence_interval == b.models[m].confidence_interval
 

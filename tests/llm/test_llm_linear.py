@@ -152,8 +152,9 @@ def test_chunking_and_seed_reproducible(log):
     a = mlci.llm_compare(log, conditions="passage", method="studentized", rng=7, n_resamples=300)
     # the engine's replicate loop (its chunks, threads, memory bound): the same replicates;
     # chunks of a few rows sum BLAS's products in another order: equal to rounding
-    b = mlci.llm_compare(log, conditions="passage", method="studentized", rng=7, n_resamples=300,
-                         batch=5, n_jobs=2, max_memory=1 << 16)  # fmt: skip
+    with mlci.config_context(batch=5, n_jobs=2, max_memory=1 << 16):
+        b = mlci.llm_compare(log, conditions="passage", method="studentized", rng=7,
+                             n_resamples=300)  # fmt: skip
     with mlci.config_context(batch=1, n_jobs=1):
         c = mlci.llm_compare(log, conditions="passage", method="studentized", rng=7,
                              n_resamples=300)  # fmt: skip

@@ -246,8 +246,9 @@ def test_one_sided_and_bounds():
 def test_same_rng_same_result_whatever_n_jobs():
     est = DecisionTreeClassifier(max_depth=3, max_features=2)  # random_state: from rng
     a = mlci.cross_val_ci(est, X, Y, n_repeats=2, rng=11)
-    with joblib.parallel_backend("threading"):  # no process start-up in a unit test
-        b = mlci.cross_val_ci(est, X, Y, n_repeats=2, rng=11, n_jobs=2)
+    # no process start-up in a unit test
+    with joblib.parallel_backend("threading"), mlci.config_context(n_jobs=2):
+        b = mlci.cross_val_ci(est, X, Y, n_repeats=2, rng=11)
     assert a.to_dict() == b.to_dict()
     c = mlci.cross_val_ci(est, X, Y, n_repeats=2, rng=12)
     assert not np.array_equal(a.fold_scores, c.fold_scores)
@@ -340,7 +341,8 @@ def test_progress_counts_the_fits_and_is_silent_in_a_pipe(capsys):
     with mlci.feedback.progress_bar(stream=io.StringIO(), delay=0, force=True) as bar:
         mlci.cross_val_ci(GaussianNB(), X, Y, method="corrected", n_repeats=2, rng=0)
     assert (bar.done, bar.total, bar.unit) == (10, 10, "fit")
-    mlci.cross_val_ci(GaussianNB(), X, Y, method="corrected", progress=True, rng=0)
+    with mlci.config_context(progress=True):
+        mlci.cross_val_ci(GaussianNB(), X, Y, method="corrected", rng=0)
     assert capsys.readouterr().err == ""  # stderr is not a terminal here
 
 

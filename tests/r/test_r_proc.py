@@ -116,7 +116,9 @@ def test_auc_bootstrap_interval_within_monte_carlo(r_results, sa):
     # Monte Carlo: two independent sets of 2000 stratified replicates.  The sd of a
     # 2.5% (97.5%) quantile of B replicates is about sqrt(.025 .975 / B) / phi(1.96) = 0.06
     # standard errors; the difference of two: 0.085 SE.  Tolerance 0.35 SE (~4 sd).
-    res = auc_ci(sa, method="percentile", n_resamples=B, rng=0, stratify=True)
+    res = auc_ci(
+        sa, method="percentile", n_resamples=B, rng=0, resampling=mlci.Resampling(stratify=True)
+    )
     low, _, high = r_results["ci_boot_a"]
     tol = 0.35 * res.standard_error
     assert res.confidence_interval.low == pytest.approx(low, abs=tol)
@@ -214,7 +216,12 @@ def test_ci_se_and_ci_sp_within_monte_carlo(r_results, sa):
         ("tnr_at_tpr", [0.5, 0.8], "ci_sp", 5, 1 / sa.n_neg),
     ):
         res = sa.bootstrap_ci(
-            metric, at=at, method="percentile", n_resamples=B, rng=seed, stratify=True
+            metric,
+            at=at,
+            method="percentile",
+            n_resamples=B,
+            rng=seed,
+            resampling=mlci.Resampling(stratify=True),
         )
         ref = r_results[key].reshape(3, 2).T  # one row per rate: low, median, high
         tol = 0.35 * np.asarray(res.standard_error) + step

@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 from sklearn import metrics as skm
 
+import mlci
 from mlci import ConfusionMatrix
 
 
@@ -63,7 +64,9 @@ def test_vectorised_shapes_and_one_vs_all():
 
 def test_bootstrap_and_bad_input():
     cm = ConfusionMatrix(matrix=[[90, 10], [90, 810]], binary=True)
-    res = cm.bootstrap_ci("tpr", rng=0, method="percentile", stratify=True)
+    res = cm.bootstrap_ci(
+        "tpr", rng=0, method="percentile", resampling=mlci.Resampling(stratify=True)
+    )
     assert res.confidence_interval.low < 0.9 < res.confidence_interval.high
     with pytest.raises(ValueError, match="Unknown metric"):
         cm.metric("tpx")

@@ -136,5 +136,7 @@ def test_metric_ci_plot():
 
     matplotlib.use("Agg")
     gs = _example()
-    ax = gs.metric_ci("fpr", threshold=3.0, rng=0, n_resamples=50, stratify=True).plot()
+    ax = gs.metric_ci(
+        "fpr", threshold=3.0, rng=0, n_resamples=50, resampling=mlci.Resampling(stratify=True)
+    ).plot()
     assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b"]

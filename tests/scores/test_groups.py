@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mlci import Scores
+from mlci import Resampling, Scores
 from mlci.scores.groups import GroupResult
 from mlci.scores.groups import metric_by_group as _metric_by_group
 
@@ -243,7 +243,7 @@ def test_conditions_flat_and_nested():
     assert len(nested) == 3
     with pytest.raises(ValueError, match="`stratify=True`"):
         metric_by_group("y", "s", groups="g", data=df, conditions=["spk", "ses"],
-                        threshold=0.5, stratify=True)  # fmt: skip
+                        threshold=0.5, resampling=Resampling(stratify=True))  # fmt: skip
 
 
 def test_distances_score_class_neg():

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import mlci
 from mlci import Scores
 from mlci.scores.curves import auc_ci, operating_point_ci, partial_auc, roc_band
 from mlci.scores.verification import eer_ci
@@ -93,8 +94,12 @@ def test_bootstrap_intervals_are_bit_identical_under_increasing_transforms():
     a, b = Scores(pos, neg), Scores(np.exp(pos), np.exp(neg))
     kw = dict(rng=3, n_resamples=200)
     for algorithm in ("lazy", "weights"):
-        ra = a.bootstrap_ci("tpr_at_fpr", at=[0.05, 0.1, 0.3], algorithm=algorithm, **kw)
-        rb = b.bootstrap_ci("tpr_at_fpr", at=[0.05, 0.1, 0.3], algorithm=algorithm, **kw)
+        ra = a.bootstrap_ci(
+            "tpr_at_fpr", at=[0.05, 0.1, 0.3], resampling=mlci.Resampling(algorithm=algorithm), **kw
+        )
+        rb = b.bootstrap_ci(
+            "tpr_at_fpr", at=[0.05, 0.1, 0.3], resampling=mlci.Resampling(algorithm=algorithm), **kw
+        )
         np.testing.assert_array_equal(ra.bootstrap_distribution, rb.bootstrap_distribution)
         np.testing.assert_array_equal(ra.confidence_interval.low, rb.confidence_interval.low)
     assert auc_ci(a, **kw).confidence_interval == auc_ci(b, **kw).confidence_interval

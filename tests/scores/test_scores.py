@@ -10,6 +10,7 @@ import pytest
 import score_analysis as sa
 from sklearn.metrics import roc_auc_score, roc_curve
 
+import mlci
 from mlci import Scores
 from mlci.exceptions import DegenerateIntervalWarning
 
@@ -160,9 +161,21 @@ def test_lazy_sampler_matches_weights(metric, kw):
     # estimates, and bootstrap standard errors within Monte-Carlo error
     rng = np.random.default_rng(5)
     s = Scores(rng.normal(1, 1, 300).round(2), rng.normal(0, 1, 500).round(2))
-    a = s.bootstrap_ci(metric, rng=1, n_resamples=1500, algorithm="lazy", method="percentile", **kw)
+    a = s.bootstrap_ci(
+        metric,
+        rng=1,
+        n_resamples=1500,
+        resampling=mlci.Resampling(algorithm="lazy"),
+        method="percentile",
+        **kw,
+    )
     b = s.bootstrap_ci(
-        metric, rng=2, n_resamples=1500, algorithm="weights", method="percentile", **kw
+        metric,
+        rng=2,
+        n_resamples=1500,
+        resampling=mlci.Resampling(algorithm="weights"),
+        method="percentile",
+        **kw,
     )
     np.testing.assert_allclose(a.estimate, b.estimate)
     np.testing.assert_allclose(a.standard_error, b.standard_error, rtol=0.12)
@@ -187,7 +200,12 @@ def test_bootstrap_shapes_methods_and_determinism():
     np.testing.assert_array_equal(r1.bootstrap_distribution, r2.bootstrap_distribution)
     # stratified: the class sizes never change, so FNR at a threshold only depends on positives
     assert r1.scheme.startswith("strata")
-    r3 = s.bootstrap_ci("eer", rng=7, n_resamples=300, stratify=False, weights="poisson")
+    r3 = s.bootstrap_ci(
+        "eer",
+        rng=7,
+        n_resamples=300,
+        resampling=mlci.Resampling(stratify=False, weights="poisson"),
+    )
     assert r3.scheme.startswith("iid+poisson")
 
 
@@ -237,7 +255,7 @@ def test_callable_metric_and_conditions():
     r = s.bootstrap_ci("eer", conditions=speaker, rng=0, n_resamples=200)
     assert r.n_conditions == 20 and "conditions" in r.scheme
     with pytest.raises(ValueError, match="algorithm='weights'"):
-        s.bootstrap_ci("eer", conditions=speaker, algorithm="lazy")
+        s.bootstrap_ci("eer", conditions=speaker, resampling=mlci.Resampling(algorithm="lazy"))
 
 
 def test_bad_inputs():
@@ -402,7 +420,9 @@ def test_nested_conditions_in_sample_order():
     np.testing.assert_array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
     assert a.confidence_interval == b.confidence_interval
     # two_stage resamples the sessions too
-    c = Scores.from_labels(y, x).bootstrap_ci("eer", conditions=[spk, ses], two_stage=True, **kw)
+    c = Scores.from_labels(y, x).bootstrap_ci(
+        "eer", conditions=[spk, ses], resampling=mlci.Resampling(two_stage=True), **kw
+    )
     assert c.scheme == "nested(2 levels; resampled: 1, 2)"
     # with a wrong order the replicates differ (the check above has power)
     d = Scores.from_labels(y[order], x[order]).bootstrap_ci("eer", conditions=[spk, ses], **kw)
@@ -415,9 +435,18 @@ def test_strata_and_stratify():
     site = rng.integers(0, 3, 300)
     a = s.bootstrap_ci("fnr", threshold=0.5, strata=site, rng=0, n_resamples=100)
     assert a.scheme == "strata" and a.n_strata == 6  # site x class
-    b = s.bootstrap_ci("fnr", threshold=0.5, strata=site, stratify=False, rng=0, n_resamples=100)
+    b = s.bootstrap_ci(
+        "fnr",
+        threshold=0.5,
+        strata=site,
+        resampling=mlci.Resampling(stratify=False),
+        rng=0,
+        n_resamples=100,
+    )
     assert b.n_strata == 3
-    c = s.bootstrap_ci("fnr", threshold=0.5, stratify=False, rng=0, n_resamples=100)
+    c = s.bootstrap_ci(
+        "fnr", threshold=0.5, resampling=mlci.Resampling(stratify=False), rng=0, n_resamples=100
+    )
     assert c.scheme == "iid+lazy"
     # the strata include the class: the number of positives is fixed in every replicate
     with pytest.warns(DegenerateIntervalWarning):

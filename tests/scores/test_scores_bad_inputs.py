@@ -15,6 +15,7 @@ import pandas as pd
 import polars as pl
 import pytest
 
+import mlci
 import mlci.scores.confusion as confusion_mod
 import mlci.scores.curves as curves_mod
 import mlci.scores.groups as groups_mod
@@ -109,9 +110,6 @@ BAD_OPTIONS = [
     ({"n_resamples": 10.5}, "n_resamples", TypeError),
     ({"rng": "seed"}, "rng", TypeError),
     ({"rng": -1}, "rng", ValueError),
-    ({"batch": 0}, "batch", ValueError),
-    ({"n_jobs": 0}, "n_jobs", ValueError),
-    ({"max_memory": 10}, "max_memory", ValueError),
     ({"dropna": "yes"}, "dropna", TypeError),
 ]
 
@@ -228,19 +226,22 @@ def test_nested_conditions_work_and_refuse_missing_levels(driver):
     with pytest.raises(ValueError, match=r"`conditions\[1\]` has 1 missing value"):
         DRIVERS[driver](conditions=[SPK, bad], **FAST)
     with pytest.raises(ValueError, match="`stratify=True`"):
-        DRIVERS[driver](conditions=[SPK, SES], stratify=True, **FAST)
+        DRIVERS[driver](conditions=[SPK, SES], **_design(driver, stratify=True), **FAST)
 
 
 @pytest.mark.parametrize("driver", DESIGN_DRIVERS)
 def test_design_flags_and_choices(driver):
-    with pytest.raises(TypeError, match="`stratify`"):
-        DRIVERS[driver](stratify="yes", **FAST)
-    with pytest.raises(ValueError, match="`weights`"):
-        DRIVERS[driver](weights="binomial", **FAST)
-    with pytest.raises(TypeError, match="`two_stage`"):
-        DRIVERS[driver](two_stage="no", **FAST)
+    # the fields themselves are checked by mlci.Resampling (tests/inputs/test_resampling_design.py)
+    with pytest.raises(TypeError, match=r"`resampling` must be a mlci\.Resampling"):
+        DRIVERS[driver](resampling={"stratify": True}, **FAST)
     with pytest.raises(ValueError, match="`two_stage=True` needs `conditions`"):
-        DRIVERS[driver](two_stage=True, **FAST)
+        DRIVERS[driver](**_design(driver, two_stage=True), **FAST)
+
+
+def _design(driver, **fields):
+    """The resampling details of ``driver``'s call: a Resampling (every design driver
+    takes one)."""
+    return {"resampling": mlci.Resampling(**fields)}
 
 
 # ----------------------------------------------------------------------------- data
@@ -516,7 +517,7 @@ def test_scalar_options_of_score_functions():
     with pytest.raises(ValueError, match="`interpolation`"):
         operating_point_ci(SC, interpolation="nearest", **FAST)
     with pytest.raises(ValueError, match="`algorithm`"):
-        eer_ci(SC, algorithm="fast", **FAST)
+        eer_ci(SC, resampling=mlci.Resampling(algorithm="fast"), **FAST)
 
 
 # ----------------------------------------------------------------------------- methods
@@ -588,10 +589,23 @@ def test_scores_bootstrap_metric_options():
         ),
         (dict(metric=lambda s: s.eer().eer, threshold=0.5), TypeError, "`metric_kwargs`"),
         (dict(metric=3), TypeError, "`metric`"),
-        (dict(metric="eer", algorithm="fast"), ValueError, "`algorithm`"),
-        (dict(metric="eer", conditions=SPK, algorithm="lazy"), ValueError, "algorithm='weights'"),
-        (dict(metric="eer", strata=SES, algorithm="lazy"), ValueError, "algorithm='weights'"),
-        (dict(metric="eer", weights="poisson", conditions=[SPK, SES]), ValueError, "poisson"),
+        (
+            dict(metric="eer", conditions=SPK, resampling=mlci.Resampling(algorithm="lazy")),
+            ValueError,
+            "algorithm='weights'",
+        ),
+        (
+            dict(metric="eer", strata=SES, resampling=mlci.Resampling(algorithm="lazy")),
+            ValueError,
+            "algorithm='weights'",
+        ),
+        (
+            dict(
+                metric="eer", resampling=mlci.Resampling(weights="poisson"), conditions=[SPK, SES]
+            ),
+            ValueError,
+            "poisson",
+        ),
     ]
     for kw, exc, match in bad:
         with pytest.raises(exc, match=match):

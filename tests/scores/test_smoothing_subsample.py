@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+import mlci
 from mlci import GroupScores, Scores
 from mlci.engine.smoothing import silverman_bandwidth, subsample_counts
 
@@ -52,38 +53,68 @@ def test_rescaled_subsample_spread_matches_the_bootstrap(fraction):
     # subsample replicates have the bootstrap's spread, whatever the fraction (unscaled,
     # they would be sqrt((1 - f) / f) times as wide: 2 at f = 0.2, 0.5 at f = 0.8)
     boot = S.bootstrap_ci("tpr", threshold=0.5, rng=3, n_resamples=2000, method="percentile")
-    sub = S.bootstrap_ci("tpr", threshold=0.5, subsample=fraction, rng=3, n_resamples=2000)
+    sub = S.bootstrap_ci(
+        "tpr",
+        threshold=0.5,
+        resampling=mlci.Resampling(subsample=fraction),
+        rng=3,
+        n_resamples=2000,
+    )
     assert sub.method == "basic" and sub.details["subsample"]["fraction"] == fraction
     assert sub.standard_error / boot.standard_error == pytest.approx(1.0, abs=0.1)
     assert _width(sub) / _width(boot) == pytest.approx(1.0, abs=0.12)
 
 
 def test_subsample_levels_methods_and_refusals():
-    r = S.bootstrap_ci("eer", subsample=0.5, rng=1, n_resamples=200, confidence_level=[0.8, 0.95])
-    one = S.bootstrap_ci("eer", subsample=0.5, rng=1, n_resamples=200, confidence_level=0.95)
+    r = S.bootstrap_ci(
+        "eer",
+        resampling=mlci.Resampling(subsample=0.5),
+        rng=1,
+        n_resamples=200,
+        confidence_level=[0.8, 0.95],
+    )
+    one = S.bootstrap_ci(
+        "eer",
+        resampling=mlci.Resampling(subsample=0.5),
+        rng=1,
+        n_resamples=200,
+        confidence_level=0.95,
+    )
     assert r[1].confidence_interval == one.confidence_interval
     assert _width(r[0]) < _width(r[1])
-    p = S.bootstrap_ci("eer", subsample=0.5, method="percentile", rng=1, n_resamples=200)
+    p = S.bootstrap_ci(
+        "eer",
+        resampling=mlci.Resampling(subsample=0.5),
+        method="percentile",
+        rng=1,
+        n_resamples=200,
+    )
     assert p.method == "percentile"
     with pytest.raises(ValueError, match="`method`='bca'"):
-        S.bootstrap_ci("eer", subsample=0.5, method="bca", n_resamples=20)
+        S.bootstrap_ci(
+            "eer", resampling=mlci.Resampling(subsample=0.5), method="bca", n_resamples=20
+        )
     with pytest.raises(ValueError, match="rescaled subsamples"):
         one.interval(method="bc")
-    for kw, name in (
-        ({"sampler": lambda rng, b: np.ones((b, 600))}, "`sampler`"),
-        ({"conditions": np.arange(600) % 20}, "`conditions`"),
-        ({"weights": "poisson"}, "`weights`"),
+    for kw, design, name in (
+        ({}, {"sampler": lambda rng, b: np.ones((b, 600))}, "`sampler`"),
+        ({"conditions": np.arange(600) % 20}, {}, "`conditions`"),
+        ({}, {"weights": "poisson"}, "`weights`"),
     ):
         with pytest.raises(ValueError, match=name):
-            S.bootstrap_ci("eer", subsample=0.5, n_resamples=20, **kw)
+            S.bootstrap_ci(
+                "eer", resampling=mlci.Resampling(subsample=0.5, **design), n_resamples=20, **kw
+            )
     for bad, err in ((0.0, ValueError), (1.0, ValueError), ("half", TypeError), (True, TypeError)):
         with pytest.raises(err, match="`subsample`"):
-            S.bootstrap_ci("eer", subsample=bad, n_resamples=20)
+            S.bootstrap_ci("eer", resampling=mlci.Resampling(subsample=bad), n_resamples=20)
 
 
 def test_subsample_within_strata():
     strata = np.arange(600) % 3
-    r = S.bootstrap_ci("auc", subsample=0.5, strata=strata, rng=0, n_resamples=100)
+    r = S.bootstrap_ci(
+        "auc", resampling=mlci.Resampling(subsample=0.5), strata=strata, rng=0, n_resamples=100
+    )
     assert r.details["subsample"]["m"] == 300
 
 
@@ -112,8 +143,9 @@ def test_smoothed_sample_jitters_with_the_bandwidth():
 
 
 def test_smoothed_interval_is_reproducible_on_any_batch_and_fills_gaps():
-    a = S.bootstrap_ci("eer", smoothing=True, rng=3, n_resamples=60, batch=7)
-    b = S.bootstrap_ci("eer", smoothing=True, rng=3, n_resamples=60)
+    with mlci.config_context(batch=7):
+        a = S.bootstrap_ci("eer", resampling=mlci.Resampling(smoothing=True), rng=3, n_resamples=60)
+    b = S.bootstrap_ci("eer", resampling=mlci.Resampling(smoothing=True), rng=3, n_resamples=60)
     np.testing.assert_array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
     assert a.scheme == "strata+smoothed"
     assert a.details["smoothing"]["bandwidth_pos"] == pytest.approx(silverman_bandwidth(S.pos))
@@ -122,9 +154,19 @@ def test_smoothed_interval_is_reproducible_on_any_batch_and_fills_gaps():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the plain replicates may all be one score
         plain = t.bootstrap_ci(
-            "threshold_at_fpr", rate=0.5, rng=0, n_resamples=100, algorithm="weights"
+            "threshold_at_fpr",
+            rate=0.5,
+            rng=0,
+            n_resamples=100,
+            resampling=mlci.Resampling(algorithm="weights"),
         )
-    smooth = t.bootstrap_ci("threshold_at_fpr", rate=0.5, smoothing=0.3, rng=0, n_resamples=100)
+    smooth = t.bootstrap_ci(
+        "threshold_at_fpr",
+        rate=0.5,
+        resampling=mlci.Resampling(smoothing=0.3),
+        rng=0,
+        n_resamples=100,
+    )
     assert len(np.unique(plain.bootstrap_distribution)) < 40
     assert len(np.unique(smooth.bootstrap_distribution)) == 100
 
@@ -133,20 +175,26 @@ def test_smoothing_with_a_custom_sampler_and_a_function_metric():
     def pos_only(rng, b):
         return np.c_[rng.multinomial(300, np.full(300, 1 / 300), size=b), np.ones((b, 300))]
 
-    r = S.bootstrap_ci("eer", smoothing=True, sampler=pos_only, rng=1, n_resamples=50)
+    r = S.bootstrap_ci(
+        "eer", resampling=mlci.Resampling(smoothing=True, sampler=pos_only), rng=1, n_resamples=50
+    )
     assert r.scheme == "custom+smoothed"
-    f = S.bootstrap_ci(lambda sc: sc.auc(), smoothing=0.1, rng=1, n_resamples=50)
+    f = S.bootstrap_ci(
+        lambda sc: sc.auc(), resampling=mlci.Resampling(smoothing=0.1), rng=1, n_resamples=50
+    )
     assert np.isfinite(f.confidence_interval.low)
 
 
 def test_smoothing_refusals():
     w = Scores.from_labels([0, 1, 1, 0], [0.1, 0.9, 0.6, 0.4], sample_weight=[1, 2, 1, 1])
     with pytest.raises(ValueError, match="`smoothing`"):
-        w.bootstrap_ci("auc", smoothing=True, n_resamples=20)
+        w.bootstrap_ci("auc", resampling=mlci.Resampling(smoothing=True), n_resamples=20)
     with pytest.raises(ValueError, match="`smoothing`"):
         w.bootstrap_sample(smoothing=True)
     with pytest.raises(ValueError, match="`smoothing`"):
-        S.bootstrap_ci("eer", smoothing=True, algorithm="lazy", n_resamples=20)
+        S.bootstrap_ci(
+            "eer", resampling=mlci.Resampling(smoothing=True, algorithm="lazy"), n_resamples=20
+        )
     for bad, err in ((-0.1, ValueError), (np.inf, ValueError), ("silverman", TypeError)):
         with pytest.raises(err, match="`smoothing`"):
             S.bootstrap_sample(smoothing=bad)
@@ -176,7 +224,9 @@ def test_subsample_interval_coverage():
     hit = 0
     for i in range(reps):
         s = Scores(pos=rng.normal(1, 1, 150), neg=rng.normal(0, 1, 150))
-        r = s.bootstrap_ci("tpr", threshold=0.5, subsample=0.5, rng=i, n_resamples=400)
+        r = s.bootstrap_ci(
+            "tpr", threshold=0.5, resampling=mlci.Resampling(subsample=0.5), rng=i, n_resamples=400
+        )
         hit += r.confidence_interval.low <= truth <= r.confidence_interval.high
     # binomial tolerance around 0.95 (3 sd)
     assert abs(hit / reps - 0.95) < 3 * np.sqrt(0.95 * 0.05 / reps) + 0.01

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from sklearn.metrics import roc_auc_score, roc_curve
 
+import mlci
 from mlci.scores.trials import EerKernel, trial_bootstrap_ci, trial_weights
 
 
@@ -206,9 +207,10 @@ def test_joint_wider_than_trial_iid():
 
 def test_reproducible_across_batches():
     e, t, sc, lab, spk_of, _ = _trials(seed=7)
-    a = trial_bootstrap_ci(
-        lab, sc, enroll_ids=e, test_ids=t, speaker_of=spk_of, n_resamples=100, rng=3, batch=1
-    )
+    with mlci.config_context(batch=1):
+        a = trial_bootstrap_ci(
+            lab, sc, enroll_ids=e, test_ids=t, speaker_of=spk_of, n_resamples=100, rng=3
+        )
     b = trial_bootstrap_ci(
         lab, sc, enroll_ids=e, test_ids=t, speaker_of=spk_of, n_resamples=100, rng=3
     )
@@ -258,17 +260,17 @@ def test_speaker_count_path_equals_trial_weights(rule, n_spk):
     # speakers most replicates leave the narrow windows and use the fallbacks
     e, t, sc, lab, spk_of, _ = _trials(n_spk=n_spk, per=4, seed=11)
     sc = np.round(sc, 1)  # ties
-    res = trial_bootstrap_ci(
-        lab,
-        sc,
-        enroll_ids=e,
-        test_ids=t,
-        speaker_of=spk_of,
-        same_speaker=rule,
-        n_resamples=300,
-        rng=4,
-        batch=7,
-    )
+    with mlci.config_context(batch=7):
+        res = trial_bootstrap_ci(
+            lab,
+            sc,
+            enroll_ids=e,
+            test_ids=t,
+            speaker_of=spk_of,
+            same_speaker=rule,
+            n_resamples=300,
+            rng=4,
+        )
     w = trial_weights(e, t, speaker_of=spk_of, same_speaker=rule, n_resamples=300, rng=4)
     ref = _eer_on_weights(lab, sc, w)
     np.testing.assert_array_equal(np.isnan(res.bootstrap_distribution), np.isnan(ref))

@@ -72,7 +72,8 @@ def test_weighted_bootstrap_multiplies_the_counts():
     assert res.estimate == pytest.approx(skm.roc_auc_score(Y, S, sample_weight=W), abs=1e-12)
     assert res.confidence_interval.low < res.estimate < res.confidence_interval.high
     # the same replicates as the engine's built-in roc_auc with sample_weight
-    ref = mlci.bootstrap_ci(Y, S, metric="roc_auc", sample_weight=W, stratify=True, rng=0,
+    ref = mlci.bootstrap_ci(Y, S, metric="roc_auc", sample_weight=W, rng=0,
+                            resampling=mlci.Resampling(stratify=True),
                             n_resamples=300, method="percentile")  # fmt: skip
     own = s.bootstrap_ci("auc", rng=0, n_resamples=300, method="percentile")
     assert own.standard_error == pytest.approx(ref.standard_error, rel=0.2)
@@ -80,8 +81,9 @@ def test_weighted_bootstrap_multiplies_the_counts():
     assert eer.estimate == pytest.approx(s.eer().eer)
     # identity scheme: every replicate is the weighted statistic itself
     with pytest.warns(mlci.DegenerateIntervalWarning):
+        ones = mlci.Resampling(sampler=lambda rng, b: np.ones((b, N)))
         one = s.bootstrap_ci("fnr", threshold=0.5, n_resamples=20, method="percentile",
-                             sampler=lambda rng, b: np.ones((b, N)))  # fmt: skip
+                             resampling=ones)  # fmt: skip
     np.testing.assert_allclose(one.bootstrap_distribution, 1 - skm.recall_score(
         Y, S >= 0.5, sample_weight=W))  # fmt: skip
 
@@ -95,7 +97,7 @@ def test_weighted_scores_refusals_and_dropna():
     with pytest.raises(ValueError, match="function metric of weighted Scores"):
         s.bootstrap_ci(lambda x: x.auc())
     with pytest.raises(ValueError, match="`algorithm='lazy'`"):
-        s.bootstrap_ci("eer", algorithm="lazy")
+        s.bootstrap_ci("eer", resampling=mlci.Resampling(algorithm="lazy"))
     # weights take part in equality
     assert s != Scores.from_labels([0, 1, 1, 0], [0.1, 0.5, 0.7, 0.2], sample_weight=[1, 2, 1, 1])
     assert s == Scores.from_labels([0, 1, 1, 0], [0.1, 0.5, 0.7, 0.2])
@@ -128,7 +130,9 @@ def test_roc_with_ci_is_the_operating_point_band():
     kw = dict(rng=2, n_resamples=200, method="percentile")
     band = roc_with_ci(s, fnr=[0.1, 0.3], **kw)
     # the engine's weights sampler (operating_point_ci's default is the lazy one)
-    rate = s.bootstrap_ci("fpr_at_fnr", at=[0.1, 0.3], algorithm="weights", **kw)
+    rate = s.bootstrap_ci(
+        "fpr_at_fnr", at=[0.1, 0.3], resampling=mlci.Resampling(algorithm="weights"), **kw
+    )
     np.testing.assert_allclose(band.y, rate.estimate)
     np.testing.assert_allclose(band.low, rate.confidence_interval.low)
     np.testing.assert_allclose(band.high, rate.confidence_interval.high)

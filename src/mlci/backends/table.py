@@ -21,15 +21,15 @@ from ..engine.bootstrap import run_bootstrap
 from ..engine.resampling import table_plan
 from ..feedback import reports_progress
 from ..inputs import (
-    DEFAULT_MAX_MEMORY,
     ArgSpec,
     bootstrap_options,
-    check_choice,
     check_flag,
     check_positive_int,
     gather,
+    knobs_in_config,
 )
 from ..inputs.encoding import fast_unique
+from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..metrics import ExactSums, Kernel, get_kernel, metric_info, metric_params
 from ..results import BootstrapResult, ConfidenceInterval, Result, plain, widen_by_bound
 from .quantise import ap_error_bound, auc_error_bound, coarse_edges, coarse_index
@@ -182,6 +182,8 @@ class AtomTable(Result):
         return coarse_index(fine.astype(np.int64), np.asarray(g["edges"]))
 
     # ------------------------------------------------------------------ bootstrap
+    @resampling_keywords
+    @knobs_in_config
     @reports_progress
     def bootstrap_ci(
         self,
@@ -195,11 +197,7 @@ class AtomTable(Result):
         method: str = "auto",
         alternative: str = "two-sided",
         rng: Any = None,
-        weights: str = "multinomial",
-        batch: int | None = None,
-        n_jobs: int | None = None,
-        max_memory: int = DEFAULT_MAX_MEMORY,
-        progress: bool = False,
+        resampling: Resampling | None = None,
     ) -> BootstrapResult:
         """Bootstrap interval of a metric from the table (see :func:`mlci.bootstrap_ci`).
 
@@ -217,8 +215,11 @@ class AtomTable(Result):
             A metric the table serves (default: its one metric).
         pos_label, average, metric_kwargs, n_resamples, confidence_level, method
             As in :func:`mlci.bootstrap_ci`.
-        alternative, rng, weights, batch, n_jobs, max_memory, progress
+        alternative, rng
             As in :func:`mlci.bootstrap_ci`.
+        resampling : mlci.Resampling, optional
+            ``weights`` (``"multinomial"``, the default, or ``"poisson"``): the one field
+            of :class:`mlci.Resampling` a reduced table offers.
 
         Returns
         -------
@@ -243,11 +244,8 @@ class AtomTable(Result):
             method=method,
             alternative=alternative,
             rng=rng,
-            batch=batch,
-            n_jobs=n_jobs,
-            max_memory=max_memory,
         )
-        check_choice("weights", weights, ("multinomial", "poisson"))
+        weights = check_resampling(resampling, ("weights",), "AtomTable.bootstrap_ci").weights
         name = self._metric(metric)
         params = metric_params(name, pos_label, average, metric_kwargs)
         kernel, details = self._kernel(name, params)
@@ -569,6 +567,8 @@ def _gated(red: Reduced, design: dict[str, str]) -> dict[str, np.ndarray]:
     return out
 
 
+@resampling_keywords
+@knobs_in_config
 @reports_progress
 def reduce_ci(
     source: Any,
@@ -590,11 +590,7 @@ def reduce_ci(
     method: str = "auto",
     alternative: str = "two-sided",
     rng: Any = None,
-    weights: str = "multinomial",
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
+    resampling: Resampling | None = None,
 ) -> BootstrapResult:
     """Bootstrap interval of a metric on data reduced inside its engine, in one call.
 
@@ -613,7 +609,7 @@ def reduce_ci(
         As in :func:`reduce_table`.
     pos_label, average, metric_kwargs, n_resamples, confidence_level, method
         As in :meth:`AtomTable.bootstrap_ci` (and :func:`mlci.bootstrap_ci`).
-    alternative, rng, weights, batch, n_jobs, max_memory, progress
+    alternative, rng, resampling
         As in :meth:`AtomTable.bootstrap_ci` (and :func:`mlci.bootstrap_ci`).
 
     Returns
@@ -634,11 +630,8 @@ def reduce_ci(
         method=method,
         alternative=alternative,
         rng=rng,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
     )
-    check_choice("weights", weights, ("multinomial", "poisson"))
+    check_resampling(resampling, ("weights",), "mlci.reduce_ci")
     if not isinstance(metric, str):
         raise TypeError(f"`metric` must be one metric name; got {type(metric).__name__}.")
     metric_params(metric, pos_label, average, metric_kwargs)
@@ -664,8 +657,5 @@ def reduce_ci(
         method=method,
         alternative=alternative,
         rng=rng,
-        weights=weights,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
+        resampling=resampling,
     )

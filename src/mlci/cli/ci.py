@@ -23,7 +23,7 @@ from ..classical.auc import delong_ci, hanley_mcneil_ci
 from ..classical.proportions import PROPORTION_METHODS, proportion_ci
 from ..data import example_path
 from ..engine.bootstrap import bootstrap_ci
-from ..inputs import INTERVAL_METHODS, positive_label
+from ..inputs import INTERVAL_METHODS, Resampling, positive_label
 from ..metrics import METRICS, weight_argument
 from .common import (
     _KINDS,
@@ -314,7 +314,7 @@ def _one(
         method=args.method,
         alternative=args.alternative,
         rng=seed,
-        two_stage=args.two_stage,
+        resampling=Resampling(two_stage=args.two_stage),
         pos_label=options.get("pos_label"),
         average=options.get("average", "default"),
         metric_kwargs={k: options[k] for k in ("beta", "weights") if k in options},

@@ -48,12 +48,13 @@ from ..engine.nested import plan_for_conditions
 from ..exceptions import DegenerateIntervalWarning, InvalidReplicatesWarning
 from ..feedback import reports_progress, warn
 from ..inputs import (
-    DEFAULT_MAX_MEMORY,
     bootstrap_options,
     check_choice,
     check_positive_int,
     fill_doc,
+    knobs_in_config,
 )
+from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..intervals.bootstrap import edge_dominated, quantiles, studentized_pvalue
 from ..metrics import METRICS, SCORE_STATISTICS, get_kernel, metric_params
 from ..metrics import higher_is_better as metric_direction
@@ -150,6 +151,8 @@ def _finish_each(
 
 
 # --------------------------------------------------------------------------- compare
+@resampling_keywords
+@knobs_in_config
 @reports_progress
 @per_confidence_level
 @fill_doc
@@ -160,6 +163,7 @@ def compare(
     metric: str | Callable[..., Any],
     conditions: Any = None,
     strata: Any = None,
+    resampling: Resampling | None = None,
     reference: str | None = None,
     n_resamples: int = 1000,
     confidence_level: float | list[float] = 0.95,
@@ -167,18 +171,11 @@ def compare(
     alternative: str = "two-sided",
     correction: str = "holm",
     rng: Any = None,
-    two_stage: bool = False,
-    weights: str = "multinomial",
     pos_label: Any = None,
     average: Any = "default",
     metric_kwargs: dict[str, Any] | None = None,
     higher_is_better: bool | None = None,
     dropna: bool = False,
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
-    jackknife_groups: int | None = None,
     sample_weight: Any = None,
     margin: float | None = None,
 ) -> ComparisonResult:
@@ -199,9 +196,13 @@ def compare(
     metric : str or callable
         Any built-in metric (:func:`mlci.list_metrics`) or a function
         ``metric(y_true, y_pred)`` (with ``sample_weight`` if it accepts it).
-    conditions, strata, two_stage, weights
+    conditions, strata
         Resampling options, as in :func:`mlci.bootstrap_ci`; ``conditions`` may be a list
         of nested levels (top first, e.g. ``[speaker, session]``).
+    resampling : mlci.Resampling, optional
+        How the replicates are drawn beyond ``conditions`` and ``strata``: ``two_stage``,
+        ``weights``, ``jackknife_groups`` (see :class:`mlci.Resampling`; default: the classical
+        bootstrap).
     reference : str, optional
         Compare every system with this one only (``system - reference``); by default
         every pair ``(a, b)``, ``a - b``, with ``a`` before ``b`` in ``systems``.
@@ -230,12 +231,9 @@ def compare(
     dropna : bool, default False
         Drop the samples with a missing value in any argument (their number is in
         ``details["n_dropped"]``) instead of refusing them.
-    batch, n_jobs, max_memory, jackknife_groups
-        Engine knobs, as in :func:`mlci.bootstrap_ci`; they never change the result.
     sample_weight : array-like, shape (n_samples,), optional
         Per-sample weights of the metric (as scikit-learn's ``sample_weight``), the same
         for every system: each replicate's counts are multiplied by them.
-    %(progress)s
     margin : float, optional
         A margin ``delta > 0`` on the metric's scale: every difference also gets a
         :class:`~mlci.MarginTest` (``PairDifference.margin_test``) with the
@@ -267,6 +265,8 @@ def compare(
     >>> round(d.estimate, 3), bool(d.confidence_interval.low > 0), d.pvalue < 0.01
     (0.117, True, True)
     """
+    rs = check_resampling(resampling, ("two_stage", "weights", "jackknife_groups"), "mlci.compare")
+    two_stage, weights, jackknife_groups = rs.two_stage, rs.weights, rs.jackknife_groups
     names, outputs = check_systems(systems)
     opts = bootstrap_options(
         n_resamples=n_resamples,
@@ -274,9 +274,6 @@ def compare(
         method=method,
         alternative=alternative,
         rng=rng,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
     )
     if reference is not None and str(reference) not in names:
         raise ValueError(

@@ -31,7 +31,7 @@ from scipy import sparse
 from ..engine.bootstrap import run_replicates
 from ..engine.sampler import Sampler, Stream
 from ..feedback import reports_progress
-from ..inputs import DEFAULT_MAX_MEMORY, bootstrap_options, fill_doc, unique_inverse
+from ..inputs import bootstrap_options, fill_doc, knobs_in_config, unique_inverse
 from ..metrics import get_kernel, metric_params
 from ..results import TestResult
 from .common import Aggregator, gather_paired, kernel_data, metric_name, top_level
@@ -129,6 +129,7 @@ class SwapMaskSampler(Sampler):
         return out
 
 
+@knobs_in_config
 @reports_progress
 @fill_doc
 def permutation_test(
@@ -145,10 +146,6 @@ def permutation_test(
     average: Any = "default",
     metric_kwargs: dict[str, Any] | None = None,
     dropna: bool = False,
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
 ) -> TestResult:
     """Paired permutation (approximate randomisation) test of ``metric(a) == metric(b)``.
 
@@ -179,8 +176,6 @@ def permutation_test(
     pos_label, average, metric_kwargs
         Metric options, as in :func:`mlci.bootstrap_ci`.
     %(dropna)s
-    %(engine)s
-    %(progress)s
 
     Returns
     -------
@@ -214,9 +209,6 @@ def permutation_test(
         method="percentile",
         alternative=alternative,
         rng=rng,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
     )
     params = metric_params(metric, pos_label, average, metric_kwargs)
     data = gather_paired(

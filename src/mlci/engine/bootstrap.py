@@ -20,13 +20,13 @@ from ..inputs import (
     DEFAULT_MAX_MEMORY,
     ArgSpec,
     bootstrap_options,
-    check_choice,
-    check_flag,
     check_positive_int,
     check_strata_stratify,
     gather_design,
+    knobs_in_config,
 )
 from ..inputs.config import engine_config
+from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..intervals.bootstrap import (
     INTERVAL_METHODS,
     LINEARIZED_METHODS,
@@ -638,6 +638,8 @@ def _errors_hint(kernel: Kernel) -> str:
     return f"First errors raised by the metric: {'; '.join(errs)}." if errs else ""
 
 
+@resampling_keywords
+@knobs_in_config
 @reports_progress
 @per_confidence_level
 def bootstrap_ci(
@@ -647,24 +649,16 @@ def bootstrap_ci(
     sample_weight: Any = None,
     conditions: Any = None,
     strata: Any = None,
-    stratify: bool = False,
+    resampling: Resampling | None = None,
     dropna: bool = False,
     n_resamples: int = 1000,
     confidence_level: float | list[float] = 0.95,
     method: str = "auto",
     alternative: str = "two-sided",
     rng: Any = None,
-    two_stage: bool = False,
-    weights: str = "multinomial",
     pos_label: Any = None,
     average: Any = "default",
     metric_kwargs: dict[str, Any] | None = None,
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
-    jackknife_groups: int | None = None,
-    sampler: Callable[[np.random.Generator, int], Any] | None = None,
 ) -> BootstrapResult | tuple[BootstrapResult, ...]:
     """Bootstrap confidence interval for any metric, with iid, condition or stratified resampling.
 
@@ -693,14 +687,18 @@ def bootstrap_ci(
         condition are resampled together.  Use it whenever samples are not independent;
         an iid bootstrap on such data gives intervals that are too narrow.  Nested
         conditions are a list of such arrays, top level first (``[speaker, session]``):
-        the top level is resampled and, with ``two_stage=True``, every level below it
+        the top level is resampled and, with ``resampling=mlci.Resampling(two_stage=True)``,
+        every level below it
         inside each drawn copy (see :func:`mlci.engine.nested.make_nested_plan`).
     strata : array-like, shape (n_samples,), optional
         Resample within each stratum, keeping its size (e.g. ``strata=y_true`` keeps the
         class counts fixed).
-    stratify : bool, default False
-        Shorthand for ``strata=`` the first array (``y_true``); refused together with
-        ``strata``.
+    resampling : mlci.Resampling, optional
+        How the replicates are drawn beyond ``conditions`` and ``strata`` (see
+        :class:`mlci.Resampling`): ``stratify`` (shorthand for ``strata=`` the first
+        array, ``y_true``; default off), ``two_stage``, ``weights``, ``sampler`` (a
+        custom scheme; the result's ``scheme`` is ``"custom"``), ``jackknife_groups``.
+        Default: the classical bootstrap of the design.
     dropna : bool, default False
         A missing value (None, NaN, ``pd.NA``, NaT, null) in any per-sample argument is an
         error naming it; ``True`` drops those samples instead, and
@@ -716,41 +714,21 @@ def bootstrap_ci(
         One-sided intervals: ``"less"`` bounds the metric from above, ``"greater"`` from below.
     rng : None, int, numpy.random.Generator or SeedSequence
         A seed gives the same result on every machine, chunk size and number of threads.
-    two_stage : bool, default False
-        With conditions, also resample the samples inside every drawn condition (with
-        nested conditions: every level below the top).
-    weights : {"multinomial", "poisson"}
-        Classical bootstrap counts, or independent Poisson(1) counts per unit.
     pos_label, average : optional
         Options of the built-in classification metrics, as in scikit-learn.
     metric_kwargs : dict, optional
         Further options: ``beta`` (fbeta), ``weights`` (cohen_kappa), or keyword
         arguments for a callable metric.
-    batch : int, optional
-        Replicates per chunk (memory knob); never changes the result.
-    n_jobs : int, optional
-        Threads for built-in metrics; default all cores (up to 8).
-    max_memory : int, default 512 MiB
-        Bound on the working memory used to size chunks when ``batch`` is not given.
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
-    jackknife_groups : int, optional
-        Largest number of jackknife replicates for BCa's acceleration; more units than
-        this are deleted in random groups.
-    sampler : callable, optional
-        A custom resampling scheme, ``sampler(rng, b)`` returning a ``(b, n_samples)``
-        array: how many times (a non-negative weight) each sample, in the order given
-        (after ``dropna``), enters each of ``b`` replicates.  It replaces
-        ``conditions``/``strata``/``stratify``/``weights``; the engine still owns the
-        seeding (``rng`` is a per-block generator, so a seed gives the same result on any
-        chunk size), multiplies the counts by ``sample_weight``, and BCa's acceleration
-        uses the delete-one-sample jackknife.  The result's ``scheme`` is ``"custom"``.
 
     Returns
     -------
     BootstrapResult
         A tuple of them, one per level, when ``confidence_level`` is a sequence.
+
+    Notes
+    -----
+    The engine knobs that never change a result (``batch``, ``n_jobs``, ``max_memory``,
+    ``progress``) are set with :func:`mlci.config_context`, not here.
 
     Examples
     --------
@@ -777,10 +755,19 @@ def bootstrap_ci(
 
     >>> def half(rng, b):
     ...     return 2.0 * (rng.random((b, 500)) < 0.5)
-    >>> res = mlci.bootstrap_ci(y_true, y_pred, metric="accuracy", sampler=half, rng=1)
+    >>> res = mlci.bootstrap_ci(y_true, y_pred, metric="accuracy",
+    ...                         resampling=mlci.Resampling(sampler=half), rng=1)
     >>> res.scheme
     'custom'
     """
+    rs = check_resampling(
+        resampling,
+        ("stratify", "two_stage", "weights", "sampler", "jackknife_groups"),
+        "mlci.bootstrap_ci",
+        stratify=False,
+    )
+    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
+    sampler, jackknife_groups = rs.sampler, rs.jackknife_groups
     if not arrays:
         raise ValueError(
             "No data given: pass the per-sample arrays positionally, e.g. "
@@ -792,18 +779,9 @@ def bootstrap_ci(
         method=method,
         alternative=alternative,
         rng=rng,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
     )
-    check_choice("weights", weights, ("multinomial", "poisson"))
-    stratify = check_flag("stratify", stratify)
+    # the Resampling's fields are checked (and their combinations) in its constructor
     check_sampler(sampler, conditions=conditions, strata=strata)
-    if sampler is not None and (stratify or two_stage or weights != "multinomial"):
-        raise ValueError(
-            "`sampler` replaces the resampling design: drop `stratify`, `two_stage` and "
-            "`weights` (a custom scheme draws the counts of every sample itself)."
-        )
     if sampler is not None and opts.method in LINEARIZED_METHODS:
         raise ValueError(
             f"method={opts.method!r} linearizes the metric under the built-in designs; with "

@@ -32,11 +32,11 @@ scores, thresholds at rates and the EER) and, for non-smooth statistics, both ``
 from __future__ import annotations
 
 from collections.abc import Callable
-from numbers import Real
 from typing import Any
 
 import numpy as np
 
+from ..inputs.resampling import check_smoothing, check_subsample
 from .sampler import Sampler
 
 __all__ = [
@@ -51,40 +51,6 @@ __all__ = [
 
 #: interval methods that read the rescaled subsample replicates correctly
 SUBSAMPLE_METHODS = ("basic", "percentile", "normal")
-
-
-def check_smoothing(smoothing: Any) -> bool | float:
-    """``smoothing``: False (off), True (Silverman's bandwidth per class) or a bandwidth >= 0."""
-    if smoothing is None or smoothing is False:
-        return False
-    if smoothing is True:
-        return True
-    if isinstance(smoothing, Real) and not isinstance(smoothing, bool):
-        h = float(smoothing)
-        if np.isfinite(h) and h >= 0:
-            return h
-        raise ValueError(
-            f"`smoothing` must be True, False or a finite bandwidth >= 0; got {smoothing!r}."
-        )
-    raise TypeError(
-        "`smoothing` must be True (Silverman's bandwidth per class), False, or a bandwidth "
-        f"(a number >= 0, in score units); got {smoothing!r}."
-    )
-
-
-def check_subsample(subsample: Any) -> float | None:
-    """``subsample``: None, or the fraction of every cell drawn per replicate, in (0, 1)."""
-    if subsample is None:
-        return None
-    if isinstance(subsample, bool) or not isinstance(subsample, Real):
-        raise TypeError(
-            "`subsample` must be the fraction of the samples drawn (without replacement) per "
-            f"replicate, a number in (0, 1); got {subsample!r}."
-        )
-    f = float(subsample)
-    if not 0.0 < f < 1.0:
-        raise ValueError(f"`subsample` must lie strictly between 0 and 1; got {subsample!r}.")
-    return f
 
 
 def silverman_bandwidth(x: np.ndarray) -> float:

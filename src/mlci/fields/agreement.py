@@ -19,7 +19,7 @@ from ..engine.custom import UserSampler
 from ..engine.nested import plan_for_conditions
 from ..exceptions import FewConditionsWarning
 from ..feedback import warn
-from ..inputs import bootstrap_options, check_choice
+from ..inputs import bootstrap_options, check_choice, knobs_in_config
 from ..metrics.agreement import AGREEMENT_LEVELS, AgreementGridKernel, agreement_kernel
 from ..results import BootstrapResult
 
@@ -47,6 +47,7 @@ def _ratings(ratings: Any) -> np.ndarray:
     return r
 
 
+@knobs_in_config
 def agreement_ci(
     ratings: Any,
     *,
@@ -58,8 +59,6 @@ def agreement_ci(
     method: str = "auto",
     alternative: str = "two-sided",
     rng: Any = None,
-    batch: int | None = None,
-    n_jobs: int | None = None,
 ) -> BootstrapResult:
     """Bootstrap interval of an agreement coefficient.
 
@@ -77,7 +76,7 @@ def agreement_ci(
         What is resampled.  Resampling raters treats them as drawn from a pool: a rater
         drawn twice counts as two raters who agree perfectly with each other, as the
         coefficient on the matrix with that column repeated.
-    n_resamples, confidence_level, method, alternative, rng, batch, n_jobs
+    n_resamples, confidence_level, method, alternative, rng
         As in :func:`mlci.bootstrap_ci`.  ``method="auto"``: Fleiss' kappa over items has
         a derivative (studentized interval); Krippendorff's alpha depends on the number of
         ratings (its ``n - 1``), and resampling raters or both has no linearization:
@@ -106,8 +105,6 @@ def agreement_ci(
         method=method,
         alternative=alternative,
         rng=rng,
-        batch=batch,
-        n_jobs=n_jobs,
     )
     if r.ndim != 2:
         raise ValueError(

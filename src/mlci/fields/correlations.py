@@ -35,6 +35,7 @@ from ..inputs import (
     check_positive_int,
     check_rng_seed,
     gather,
+    knobs_in_config,
 )
 from ..metrics.correlation import COEFFICIENTS, LEVELS, GridCorrelationKernel
 from ..results import BootstrapResult, TestResult
@@ -85,6 +86,7 @@ def _crossed(n_systems: int, n_items: int) -> Any:
     return sampler
 
 
+@knobs_in_config
 def correlation_ci(
     metric_scores: Any,
     human_scores: Any,
@@ -97,8 +99,6 @@ def correlation_ci(
     method: str = "auto",
     alternative: str = "two-sided",
     rng: Any = None,
-    batch: int | None = None,
-    n_jobs: int | None = None,
 ) -> BootstrapResult:
     """Bootstrap interval of a metric's correlation with human scores.
 
@@ -112,7 +112,7 @@ def correlation_ci(
         What is correlated (see the module docstring).
     resample : {"systems", "items", "both"}, default "both"
         What the interval generalises over (Deutsch et al. 2021).
-    n_resamples, confidence_level, method, alternative, rng, batch, n_jobs
+    n_resamples, confidence_level, method, alternative, rng
         As in :func:`mlci.bootstrap_ci`.  ``method="auto"`` is the studentized interval
         where the kernel has a derivative under the design (the global level resampling
         systems or items), else BCa; resampling both is a custom crossed scheme, always
@@ -144,8 +144,6 @@ def correlation_ci(
         method=method,
         alternative=alternative,
         rng=rng,
-        batch=batch,
-        n_jobs=n_jobs,
     )
     ns, ni = x.shape
     if correlation_level == "item" and ns < 3:

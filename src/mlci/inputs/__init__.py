@@ -37,9 +37,17 @@ from .config import (
     configured_progress,
     engine_config,
     get_config,
+    knobs_in_config,
     set_config,
 )
-from .deprecation import caller_stacklevel, old_call, renamed, renamed_keyword, warn_at_caller
+from .deprecation import (
+    caller_stacklevel,
+    moved_keywords,
+    old_call,
+    renamed,
+    renamed_keyword,
+    warn_at_caller,
+)
 from .docstrings import ENTRIES, fill_doc, fill_text
 from .encoding import encoded_take, fast_unique, unique_inverse
 from .labels import (
@@ -57,6 +65,14 @@ from .options import (
     EngineOptions,
     bootstrap_options,
     engine_options,
+)
+from .resampling import (
+    RESAMPLING_FIELDS,
+    Resampling,
+    check_resampling,
+    check_smoothing,
+    check_subsample,
+    resampling_keywords,
 )
 from .validation import (
     ALTERNATIVES,
@@ -80,12 +96,14 @@ __all__ = [
     "DISTRIBUTION_METHODS",
     "ENTRIES",
     "INTERVAL_METHODS",
+    "RESAMPLING_FIELDS",
     "TEXT_MISSING",
     "ArgSpec",
     "BootstrapOptions",
     "EngineOptions",
     "FrequencyWeights",
     "Gathered",
+    "Resampling",
     "binary_target",
     "bootstrap_options",
     "caller_stacklevel",
@@ -97,8 +115,11 @@ __all__ = [
     "check_n_jobs",
     "check_nonnegative",
     "check_positive_int",
+    "check_resampling",
     "check_rng_seed",
+    "check_smoothing",
     "check_strata_stratify",
+    "check_subsample",
     "column",
     "confidence_levels",
     "config_context",
@@ -117,12 +138,15 @@ __all__ = [
     "gather_design",
     "get_config",
     "is_nested",
+    "knobs_in_config",
     "missing_mask",
+    "moved_keywords",
     "native_values",
     "old_call",
     "positive_label",
     "renamed",
     "renamed_keyword",
+    "resampling_keywords",
     "rows_text",
     "set_config",
     "show_values",

@@ -2,13 +2,16 @@
 
 ``batch``, ``n_jobs``, ``max_memory`` and ``progress`` decide how fast the bootstrap
 engine runs, how much memory it takes and whether a progress bar is drawn; a seed gives
-the same replicates (bit for bit) whatever they are.  Every driver still takes them as
-arguments; where a driver's argument is not given (``None``, or left at its default) the
-value comes from here.  Modelled on scikit-learn's ``config_context``:
+the same replicates (bit for bit) whatever they are.  They are not arguments of the
+drivers (issue 23: the signatures keep what changes a result); they are set here.
+Modelled on scikit-learn's ``config_context``:
 
 * :func:`config_context` sets them for a ``with`` block (nestable; the previous values
   come back at the end of the block, also on an exception);
-* :func:`set_config` sets them until changed again, :func:`get_config` reads them.
+* :func:`set_config` sets them until changed again, :func:`get_config` reads them;
+* :func:`knobs_in_config` decorates a driver: for one deprecation cycle it still accepts
+  them as keywords (``bootstrap_ci(..., batch=64)``), with a FutureWarning naming
+  :func:`config_context`, and runs the call inside ``config_context(batch=64)``.
 
 The configuration is per thread (a :class:`contextvars.ContextVar`): a thread, or an
 asyncio task, that changes it does not change it for the others, and a new thread starts
@@ -19,12 +22,13 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
+from .deprecation import moved_keywords
 from .validation import check_flag, check_positive_int
 
 __all__ = [
@@ -34,8 +38,15 @@ __all__ = [
     "configured_progress",
     "engine_config",
     "get_config",
+    "knobs_in_config",
     "set_config",
 ]
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+#: the knobs, in the order of :func:`set_config`
+KNOBS = ("batch", "n_jobs", "max_memory", "progress")
 
 
 class _DefaultMemory(int):
@@ -228,3 +239,62 @@ def engine_config(
 def configured_progress(progress: Any) -> bool:
     """A driver's ``progress`` (None: the configured value), checked."""
     return check_flag("progress", _CONFIG.get()["progress"] if progress is None else progress)
+
+
+def _not_given(name: str, value: Any) -> bool:
+    """A knob keyword that meant "the configured value" in the old signatures (None, or
+    ``max_memory`` at its default): it sets nothing."""
+    if name == "max_memory":
+        return value is None or isinstance(value, _DefaultMemory)
+    return value is None
+
+
+def _in_config(
+    func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], given: dict[str, Any]
+) -> Any:
+    knobs = {k: v for k, v in given.items() if not _not_given(k, v)}
+    with config_context(**knobs):
+        return func(*args, **kwargs)
+
+
+def _knobs_message(name: str, given: dict[str, Any]) -> str:
+    keys = ", ".join(f"{k}=..." for k in given)
+    return (
+        f"{name}({keys}) is deprecated and will be removed: the engine knobs never change "
+        f"a result; set them with `with mlci.config_context({keys}):` around the call (or "
+        "mlci.set_config)."
+    )
+
+
+def knobs_in_config(func: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Decorator: the engine knobs, no longer arguments of ``func``, still accepted as
+    keywords for one deprecation cycle (through :func:`~mlci.inputs.moved_keywords`).
+
+    A call with ``batch=``, ``n_jobs=``, ``max_memory=`` or ``progress=`` warns (a
+    FutureWarning at the caller's line, naming :func:`mlci.config_context`) and runs
+    ``func`` inside ``config_context(...)`` of the values given, which is what the
+    keywords did (they never change a result).  A value that meant "the configured one"
+    (None, or ``max_memory`` at its old default) sets nothing.  The signature users see
+    (``inspect.signature``, type checkers: the decorator keeps ``func``'s parameter
+    types) is ``func``'s, without the knobs.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> @knobs_in_config
+    ... def driver(x, *, rng=None):
+    ...     return get_config()["batch"]
+    >>> driver(1)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     driver(1, batch=64)
+    64
+    >>> print(caught[0].category.__name__, caught[0].message)  # doctest: +NORMALIZE_WHITESPACE
+    FutureWarning driver(batch=...) is deprecated and will be removed: the engine knobs
+    never change a result; set them with `with mlci.config_context(batch=...):` around the
+    call (or mlci.set_config).
+    >>> import inspect
+    >>> str(inspect.signature(driver))
+    '(x, *, rng=None)'
+    """
+    return moved_keywords(KNOBS, _knobs_message, _in_config)(func)

@@ -16,11 +16,20 @@ import sys
 import warnings
 from collections.abc import Callable
 from types import FrameType
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
-__all__ = ["caller_stacklevel", "old_call", "renamed", "renamed_keyword", "warn_at_caller"]
+__all__ = [
+    "caller_stacklevel",
+    "moved_keywords",
+    "old_call",
+    "renamed",
+    "renamed_keyword",
+    "warn_at_caller",
+]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 #: the mlci package: frames inside it are not the caller's
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -169,5 +178,54 @@ def old_call(
             return func(*args, **kwargs)
 
         return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def moved_keywords(
+    names: tuple[str, ...],
+    message: Callable[[str, dict[str, Any]], str],
+    call: Callable[[Callable[..., Any], tuple[Any, ...], dict[str, Any], dict[str, Any]], Any],
+) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+    """Decorator: keywords that left a function's signature for another home (issue 23:
+    the engine knobs went to :func:`mlci.config_context`, the resampling details to
+    :class:`mlci.Resampling`) are still accepted for one deprecation cycle.
+
+    A call that gives any of ``names`` warns ``message(function_name, given)`` (a
+    FutureWarning at the caller's line) and returns ``call(func, args, kwargs, given)``,
+    the old keywords taken out of ``kwargs`` into ``given``.  The decorated function
+    keeps its signature (``inspect.signature``) and, for type checkers, its parameter
+    types (``ParamSpec``): the old keywords are not in it.
+
+    Examples
+    --------
+    >>> import inspect, warnings
+    >>> def into_options(func, args, kwargs, given):
+    ...     return func(*args, options={**kwargs.pop("options", {}), **given}, **kwargs)
+    >>> @moved_keywords(("fast",), lambda f, g: f"{f}(fast=) moved into `options`.",
+    ...                 into_options)
+    ... def f(x, *, options=None):
+    ...     return options
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     f(1, fast=True)
+    {'fast': True}
+    >>> str(caught[0].message), str(inspect.signature(f))
+    ('f(fast=) moved into `options`.', '(x, *, options=None)')
+    """
+
+    def decorate(func: Callable[_P, _R]) -> Callable[_P, _R]:
+        name = getattr(func, "__qualname__", getattr(func, "__name__", "the function"))
+
+        @functools.wraps(func)
+        def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+            if not any(k in kwargs for k in names):
+                return func(*args, **kwargs)
+            given = {k: kwargs.pop(k) for k in names if k in kwargs}
+            warn_at_caller(message(name, given), FutureWarning)
+            result: _R = call(func, args, dict(kwargs), given)
+            return result
+
+        return wrapper
 
     return decorate

@@ -44,13 +44,6 @@ rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
 dropna : bool, default False
     Drop the samples with a missing value in any argument (their number is reported in
     ``details["n_dropped"]``) instead of refusing them.""",
-    "engine": """\
-batch, n_jobs, max_memory
-    Engine knobs, as in :func:`mlci.bootstrap_ci`; they never change the result.""",
-    "progress": """\
-progress : bool, default False
-    Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-    a terminal only, never in CI; see :mod:`mlci.feedback`).""",
 }
 
 #: the sections of the one-line rate methods of :class:`~mlci.Scores` (``tpr``, ``fpr``...)

@@ -39,12 +39,13 @@ from ..comparison.paired_results import ComparisonResult, PairDifference
 from ..engine.auto import warn_paired
 from ..feedback import reports_progress
 from ..inputs import (
-    DEFAULT_MAX_MEMORY,
     DISTRIBUTION_METHODS,
     check_choice,
     fill_doc,
+    knobs_in_config,
     renamed_keyword,
 )
+from ..inputs.resampling import Resampling
 from ..intervals.bootstrap import studentized_interval, studentized_pvalue, t_interval
 from ..intervals.formulas import wald_interval
 from ..results import ConfidenceInterval, IntervalResult, Result, format_value
@@ -319,6 +320,7 @@ class _Table(Result):
         return self.caption
 
 
+@knobs_in_config
 @reports_progress
 @fill_doc
 def llm_compare(
@@ -338,10 +340,6 @@ def llm_compare(
     alternative: str = "two-sided",
     n_resamples: int = 1000,
     rng: Any = None,
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
     **deprecated: Any,
 ) -> LLMComparison:
     """Compare language models on the items they share: paired differences, adjusted
@@ -370,9 +368,8 @@ def llm_compare(
         interval and test on each pair's CR2 standard error (one Gram matrix of the
         models' cluster influences serves every pair), ``"studentized"`` the bootstrap-t
         of every pair, the distribution methods :func:`mlci.compare` on the item values.
-    confidence_level, alternative, n_resamples, rng, batch, n_jobs, max_memory
+    confidence_level, alternative, n_resamples, rng
         As in :func:`mlci.llm_ci`.
-    %(progress)s
 
     Returns
     -------
@@ -390,8 +387,7 @@ def llm_compare(
     conditions = renamed_keyword(deprecated, "cluster", "conditions", conditions, None)
     table = item_table(log, estimand=estimand, k=k, conditions=conditions, repeats=repeats,
                        aggregate=aggregate, items=items, models=models)  # fmt: skip
-    method, opts = _interval_options(method, confidence_level, alternative, n_resamples, rng,
-                                     batch, n_jobs, max_memory)  # fmt: skip
+    method, opts = _interval_options(method, confidence_level, alternative, n_resamples, rng)
     names = table.models
     if len(names) < 2:
         raise ValueError(f"`log` holds {len(names)} model(s); a comparison needs at least two.")
@@ -430,7 +426,7 @@ def llm_compare(
             metric="weighted_mean",
             conditions=design["conditions"],
             strata=design["strata"],
-            two_stage=design["two_stage"],
+            resampling=Resampling(two_stage=design["two_stage"]),
             reference=reference,
             n_resamples=bo.n_resamples,
             confidence_level=level,
@@ -439,10 +435,7 @@ def llm_compare(
             correction=correction,
             rng=bo.seed,
             higher_is_better=True,
-            batch=bo.engine.batch,
-            n_jobs=bo.engine.n_jobs,
-            max_memory=bo.engine.max_memory,
-        )
+        )  # the engine knobs: the configuration's, as bo.engine's
         model_res = {m: dataclasses.replace(r, metric=name) for m, r in res.systems.items()}
         diffs = tuple(PairDifference(**{**_fields(d), "metric": name}) for d in res.differences)
     board = leaderboard(model_res, diffs) if reference is None else None

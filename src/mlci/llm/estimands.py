@@ -63,7 +63,6 @@ from ..engine.bootstrap import run_bootstrap
 from ..engine.nested import plan_for_conditions
 from ..feedback import reports_progress
 from ..inputs import (
-    DEFAULT_MAX_MEMORY,
     DISTRIBUTION_METHODS,
     bootstrap_options,
     check_alternative,
@@ -72,6 +71,7 @@ from ..inputs import (
     check_positive_int,
     fast_unique,
     fill_doc,
+    knobs_in_config,
     renamed_keyword,
 )
 from ..intervals.bootstrap import studentized_interval, t_interval
@@ -626,6 +626,7 @@ def plain_fields(res: Any) -> dict[str, Any]:
     return out
 
 
+@knobs_in_config
 @reports_progress
 @fill_doc
 def llm_ci(
@@ -643,10 +644,6 @@ def llm_ci(
     alternative: str = "two-sided",
     n_resamples: int = 1000,
     rng: Any = None,
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
     **deprecated: Any,
 ) -> LLMEstimates:
     """Every model's score on a benchmark, with an interval that respects its structure.
@@ -687,9 +684,8 @@ def llm_ci(
         ``cov_type="cluster"``). Otherwise the engine's cluster bootstrap interval.
     confidence_level : float, default 0.95
     alternative : {"two-sided", "less", "greater"}
-    n_resamples, rng, batch, n_jobs, max_memory
+    n_resamples, rng
         Bootstrap options (ignored by ``method="cr1"`` and ``"t"``).
-    %(progress)s
 
     Returns
     -------
@@ -707,8 +703,7 @@ def llm_ci(
     conditions = renamed_keyword(deprecated, "cluster", "conditions", conditions, None)
     table = item_table(log, estimand=estimand, k=k, conditions=conditions, repeats=repeats,
                        aggregate=aggregate, items=items, models=models)  # fmt: skip
-    method, opts = _interval_options(method, confidence_level, alternative, n_resamples, rng,
-                                     batch, n_jobs, max_memory)  # fmt: skip
+    method, opts = _interval_options(method, confidence_level, alternative, n_resamples, rng)
     engine_method, reason = resolve_llm_method(method, repeats)
     name = estimand_name(table.estimand, table.k, log.metric)
     out: dict[str, IntervalResult] = {}
@@ -847,8 +842,9 @@ def linear_models(
     }
 
 
-def _interval_options(method, confidence_level, alternative, n_resamples, rng, batch, n_jobs,
-                      max_memory) -> tuple[str, dict[str, Any]]:  # fmt: skip
+def _interval_options(
+    method, confidence_level, alternative, n_resamples, rng
+) -> tuple[str, dict[str, Any]]:
     """Validate the interval options shared by the LLM estimators (``cr1`` or a bootstrap)."""
     method = check_choice("method", method, methods())
     level = check_confidence_level(confidence_level)
@@ -859,8 +855,5 @@ def _interval_options(method, confidence_level, alternative, n_resamples, rng, b
         method=method if method in DISTRIBUTION_METHODS else "percentile",
         alternative=alt,
         rng=rng,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
     )
     return method, {"confidence_level": level, "alternative": alt, "bootstrap": bo}

@@ -47,6 +47,7 @@ from ..inputs import (
     check_confidence_level,
     check_positive_int,
     check_rng_seed,
+    knobs_in_config,
 )
 from ..results import IntervalResult, per_confidence_level
 from ._fitting import (
@@ -236,6 +237,7 @@ def oob_standard_error(counts: np.ndarray, losses: np.ndarray) -> tuple[float, f
     return err1, se, float(np.sqrt(adj)) if np.isfinite(adj) and adj > 0 else float("nan")
 
 
+@knobs_in_config
 @reports_progress
 @per_confidence_level
 def bootstrap632_ci(
@@ -250,8 +252,6 @@ def bootstrap632_ci(
     confidence_level: float | list[float] = 0.95,
     alternative: str = "two-sided",
     rng: Any = None,
-    n_jobs: int | None = None,
-    progress: bool = False,
     dropna: bool = False,
 ) -> BootstrapErrorResult:
     """Out-of-bag, .632 or .632+ bootstrap estimate of prediction error, with an interval.
@@ -286,11 +286,6 @@ def bootstrap632_ci(
     alternative : {"two-sided", "less", "greater"}
     rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
         Seed of the bootstrap samples and of the estimator's ``random_state``.
-    n_jobs : int, optional
-        Fit in parallel with joblib.
-    progress : bool, default False
-        Show a progress bar of the model fits on stderr (after about 2 seconds, on a
-        terminal only, never in CI; see :mod:`mlci.feedback`).
     dropna : bool, default False
         Drop samples with a missing ``y`` (or ``X`` entry) instead of refusing them.
 
@@ -324,7 +319,7 @@ def bootstrap632_ci(
     level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
     seed = check_rng_seed(rng)
-    workers = check_n_jobs(n_jobs)
+    workers = check_n_jobs(None)  # the configured threads (mlci.config_context)
     check_estimator(estimator, spec)
     data = read_protocol_data(X, y, spec, dropna=dropna)
     n = data.n

@@ -53,6 +53,7 @@ from ..inputs import (
     check_confidence_level,
     confidence_levels,
     fill_doc,
+    knobs_in_config,
 )
 from ..intervals.formulas import quantile, tails, wald_interval
 from ..results import ConfidenceInterval, IntervalResult, TestResult, per_confidence_level
@@ -414,6 +415,7 @@ def _finish(base: CVResult, method: str, level: float, alternative: str) -> CVRe
     )
 
 
+@knobs_in_config
 @reports_progress
 @per_confidence_level
 def cross_val_ci(
@@ -432,8 +434,6 @@ def cross_val_ci(
     confidence_level: float | list[float] = 0.95,
     alternative: str = "two-sided",
     rng: Any = None,
-    n_jobs: int | None = None,
-    progress: bool = False,
     dropna: bool = False,
 ) -> CVResult:
     """Cross-validate a scikit-learn estimator: the estimate, an interval and its target.
@@ -516,11 +516,6 @@ def cross_val_ci(
     rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
         One seed for the whole protocol: the folds (stream ``CV_SPLITS``) and the
         estimator's ``random_state`` (stream ``TRAINING``).
-    n_jobs : int, optional
-        Fit in parallel with joblib (-1: all cores).  Results do not depend on it.
-    progress : bool, default False
-        Show a progress bar of the model fits on stderr (after about 2 seconds, on a
-        terminal only, never in CI; see :mod:`mlci.feedback`).
     dropna : bool, default False
         Drop samples whose ``y`` or condition is missing instead of refusing them, and
         the rows of ``X`` with a missing entry (without it, ``X`` goes to the estimator
@@ -570,7 +565,7 @@ def cross_val_ci(
     alternative = check_alternative(alternative)
     p = _prepare(
         (estimator,), X, y, spec, method, cv, n_repeats, test_size, conditions, stratify,
-        rng, n_jobs, dropna,
+        rng, dropna,
     )  # fmt: skip
     if method != "nested":
         n_outer = len(p.fits)
@@ -613,6 +608,7 @@ def cross_val_ci(
     return _finish(base, method, level, alternative)
 
 
+@knobs_in_config
 @reports_progress
 @fill_doc
 def cross_val_compare(
@@ -632,8 +628,6 @@ def cross_val_compare(
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
     rng: Any = None,
-    n_jobs: int | None = None,
-    progress: bool = False,
     dropna: bool = False,
 ) -> TestResult:
     """Compare two learning algorithms on the same cross-validation folds.
@@ -658,8 +652,7 @@ def cross_val_compare(
     Parameters
     ----------
     estimator_a, estimator_b : scikit-learn estimators
-    X, y, metric, cv, n_repeats, test_size, conditions, stratify, pos_label, rng, n_jobs,
-    progress, dropna
+    X, y, metric, cv, n_repeats, test_size, conditions, stratify, pos_label, rng, dropna
         As in :func:`cross_val_ci` (``cv`` 10 by default; ``"loo"`` refused: one
         sample per fold gives no variance of a difference worth testing).
     method : {"corrected", "naive", "nested"}, default "corrected"
@@ -697,7 +690,7 @@ def cross_val_compare(
         raise ValueError("`cv`='loo' is not offered for comparisons; use k folds (e.g. 10).")
     p = _prepare(
         (estimator_a, estimator_b), X, y, spec, method, cv, n_repeats, test_size,
-        conditions, stratify, rng, n_jobs, dropna,
+        conditions, stratify, rng, dropna,
     )  # fmt: skip
     n = len(p.fits) if method != "nested" else p.reps * p.k
     run_a, run_b = _run(estimator_a, p, spec, n), _run(estimator_b, p, spec, n)

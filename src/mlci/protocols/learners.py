@@ -46,12 +46,12 @@ from ..engine.resampling import make_plan
 from ..engine.sampler import Stream, block_generator, stream_seed
 from ..feedback import counting, reports_progress
 from ..inputs import (
-    DEFAULT_MAX_MEMORY,
     BootstrapOptions,
     bootstrap_options,
     check_choice,
     check_flag,
     check_positive_int,
+    knobs_in_config,
 )
 from ..metrics import get_kernel, metric_params
 from ..results import IntervalResult, format_value, require_pandas
@@ -264,9 +264,6 @@ def _options(
     confidence_level: Any,
     alternative: Any,
     rng: Any,
-    batch: Any,
-    n_jobs: Any,
-    max_memory: Any,
 ) -> BootstrapOptions:
     # the pooled interval is a percentile interval: the only interval method here
     return bootstrap_options(
@@ -275,12 +272,10 @@ def _options(
         method="percentile",
         alternative=alternative,
         rng=rng,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
     )
 
 
+@knobs_in_config
 @reports_progress
 def pooled_ci(
     y_true: Any,
@@ -297,10 +292,6 @@ def pooled_ci(
     average: Any = "default",
     metric_kwargs: dict[str, Any] | None = None,
     dropna: bool = False,
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
 ) -> PooledResult:
     """One interval for a *method* from several runs evaluated on the same test set.
 
@@ -325,11 +316,8 @@ def pooled_ci(
         One-sided intervals take the pooled distribution's ``confidence_level`` quantile
         (``"greater"``: a lower bound, ``"less"``: an upper bound) and end at the edge of
         the metric's range.
-    rng, pos_label, average, metric_kwargs, dropna, batch, n_jobs, max_memory
+    rng, pos_label, average, metric_kwargs, dropna
         As in :func:`mlci.compare`.
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
 
     Returns
     -------
@@ -354,7 +342,7 @@ def pooled_ci(
     >>> res.n_runs, res.method
     (5, 'pooled-percentile')
     """
-    opts = _options(n_resamples, confidence_level, alternative, rng, batch, n_jobs, max_memory)
+    opts = _options(n_resamples, confidence_level, alternative, rng)
     params = metric_params(metric, pos_label, average, metric_kwargs)
     runs_d = _as_runs("runs", runs)
     r = _run_distributions(
@@ -378,6 +366,7 @@ def pooled_ci(
     )
 
 
+@knobs_in_config
 @reports_progress
 def compare_methods(
     y_true: Any,
@@ -396,10 +385,6 @@ def compare_methods(
     average: Any = "default",
     metric_kwargs: dict[str, Any] | None = None,
     dropna: bool = False,
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
 ) -> PooledResult:
     """Compare two methods, each with several runs, on the same test set.
 
@@ -417,11 +402,8 @@ def compare_methods(
     matched : bool, default False
         Pair the runs by position (needs the same number of runs).
     conditions, strata, n_resamples, confidence_level, rng, pos_label, average,
-    metric_kwargs, dropna, batch, n_jobs, max_memory
+    metric_kwargs, dropna
         As in :func:`pooled_ci`.
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
     alternative : {"two-sided", "less", "greater"}
         ``"greater"``: H1 is "A is better than B" in the metric's units (``A - B > 0``);
         the interval is then a lower bound and the p-value one-sided.
@@ -445,7 +427,7 @@ def compare_methods(
     >>> res.confidence_interval.low > 0, res.pvalue < 0.01
     (True, True)
     """
-    opts = _options(n_resamples, confidence_level, alternative, rng, batch, n_jobs, max_memory)
+    opts = _options(n_resamples, confidence_level, alternative, rng)
     check_flag("matched", matched)
     params = metric_params(metric, pos_label, average, metric_kwargs)
     ra = _as_runs("runs_a", runs_a)
@@ -537,6 +519,7 @@ def _training_sets(
     return sets
 
 
+@knobs_in_config
 @reports_progress
 def evaluate_method(
     train_and_predict: Any,
@@ -560,10 +543,6 @@ def evaluate_method(
     average: Any = "default",
     metric_kwargs: dict[str, Any] | None = None,
     dropna: bool = False,
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
 ) -> PooledResult:
     """Run the whole method-evaluation protocol: training bootstraps x seeds, then pool.
 
@@ -603,15 +582,6 @@ def evaluate_method(
         Drop the test samples with a missing value (in ``y_test``, the conditions,
         strata or any run's predictions) instead of refusing them; reported in
         ``details["n_dropped"]``.
-    batch, max_memory
-        Engine knobs of the test-set bootstrap; they never change the result.
-    n_jobs : int, optional
-        Parallel training runs with joblib (needs joblib installed; None runs them in
-        turn), and the threads of the test-set bootstrap (None: all cores, up to 8).
-    progress : bool, default False
-        Show a progress bar on stderr of the training runs and then the test-set
-        replicates (after about 2 seconds, on a terminal only, never in CI; see
-        :mod:`mlci.feedback`).
 
     Returns
     -------
@@ -633,7 +603,7 @@ def evaluate_method(
     6
     """
     # every input is checked before the first model is trained
-    opts = _options(n_resamples, confidence_level, alternative, rng, batch, n_jobs, max_memory)
+    opts = _options(n_resamples, confidence_level, alternative, rng)
     params = metric_params(metric, pos_label, average, metric_kwargs)
     n_train = check_positive_int("n_train", n_train)
     if (
@@ -644,7 +614,6 @@ def evaluate_method(
         raise ValueError(f"`n_train_resamples` must be an integer >= 0; got {n_train_resamples!r}.")
     n_train_resamples = int(n_train_resamples)
     check_choice("response", response, ("predict", "predict_proba", "decision_function"))
-    check_flag("progress", progress)
     if y_test is not None or conditions is not None or strata is not None:
         gather_paired(
             y_test,
@@ -685,8 +654,8 @@ def evaluate_method(
             from joblib import Parallel, delayed
         except ImportError:  # pragma: no cover - joblib is an optional extra
             raise ImportError(
-                "`n_jobs` runs training in parallel with joblib; install it (pip install "
-                "joblib) or leave n_jobs=None."
+                "`n_jobs` (mlci.config_context) runs training in parallel with joblib; "
+                "install it (pip install joblib) or leave n_jobs unset."
             ) from None
         outputs = Parallel(n_jobs=workers, return_as="generator")(
             delayed(runner)(idx, sd) for _, idx, sd in jobs
@@ -694,7 +663,7 @@ def evaluate_method(
     else:
         outputs = (runner(idx, sd) for _, idx, sd in jobs)
     preds = []
-    # the runs on the bar reports_progress opens for progress=True, to which the
+    # the runs on the bar reports_progress opens (config progress=True), to which the
     # test-set bootstrap below adds its replicates
     with counting(len(jobs), "run") as advance:
         for out in outputs:

@@ -247,13 +247,12 @@ def _prepare(
     conditions: Any,
     stratify: Any,
     rng: Any,
-    n_jobs: Any,
     dropna: Any,
 ) -> _Prepared:
     """Validate the shared options and data, and lay out the folds and fits."""
     cv_kind, k, reps, test_size = _check_cv(cv, n_repeats, test_size, method)
     seed = check_rng_seed(rng)
-    workers = check_n_jobs(n_jobs)
+    workers = check_n_jobs(None)  # the configured threads (mlci.config_context)
     names = ("estimator",) if len(estimators) == 1 else ("estimator_a", "estimator_b")
     for name, est in zip(names, estimators, strict=True):
         check_estimator(est, spec, name)

@@ -286,9 +286,6 @@ def bootstrap_scores(
     stratify: Any,
     two_stage: Any,
     weights: Any,
-    batch: Any,
-    n_jobs: Any,
-    max_memory: Any,
     dropna: Any,
     algorithm: Any = "auto",
     user: tuple[Callable[..., Any], dict[str, Any]] | None = None,
@@ -340,9 +337,6 @@ def bootstrap_scores(
         method=method,
         alternative=alternative,
         rng=rng,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
         linearized=False,
     )
     check_choice("algorithm", algorithm, ("auto", "lazy", "weights"))

@@ -22,7 +22,6 @@ from ..engine.bootstrap import run_bootstrap
 from ..engine.nested import plan_for_conditions
 from ..feedback import reports_progress
 from ..inputs import (
-    DEFAULT_MAX_MEMORY,
     ArgSpec,
     binary_target,
     bootstrap_options,
@@ -33,9 +32,11 @@ from ..inputs import (
     encode_labels,
     fast_unique,
     gather,
+    knobs_in_config,
     positive_label,
     show_values,
 )
+from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..metrics import (
     ConfusionKernel,
     Kernel,
@@ -721,6 +722,8 @@ class ConfusionMatrix:
         return _scalar(np.sum(self.priors() ** 2, axis=-1))
 
     # ------------------------------------------------------------------ intervals
+    @resampling_keywords
+    @knobs_in_config
     @reports_progress
     @per_confidence_level
     def bootstrap_ci(
@@ -736,13 +739,7 @@ class ConfusionMatrix:
         rng: Any = None,
         conditions: Any = None,
         strata: Any = None,
-        stratify: bool = False,
-        two_stage: bool = False,
-        weights: str = "multinomial",
-        batch: int | None = None,
-        n_jobs: int | None = None,
-        max_memory: int = DEFAULT_MAX_MEMORY,
-        progress: bool = False,
+        resampling: Resampling | None = None,
         dropna: bool = False,
     ) -> Any:
         """Bootstrap interval of a metric of one confusion matrix (resampling its samples).
@@ -764,17 +761,10 @@ class ConfusionMatrix:
             of ``y_true``; needs a matrix built from labels.
         strata : array-like, optional
             Stratum of every sample (a matrix built from labels only).
-        stratify : bool, default False
-            Shorthand for ``strata`` = the true class (row sizes fixed); refused together
-            with ``strata`` (pass strata that combine both instead).
-        two_stage : bool, default False
-            With conditions: also resample the samples inside each drawn condition.
-        weights : {"multinomial", "poisson"}
-        batch, n_jobs, max_memory
-            Engine knobs; they never change the result.
-        progress : bool, default False
-            Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-            a terminal only, never in CI; see :mod:`mlci.feedback`).
+        resampling : mlci.Resampling, optional
+            How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
+            ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
+            bootstrap).
         dropna : bool, default False
             Drop the samples with a missing condition or stratum instead of refusing them.
 
@@ -792,15 +782,19 @@ class ConfusionMatrix:
         >>> round(res.estimate, 2), bool(res.confidence_interval.low < 0.9)
         (0.9, True)
         """
+        rs = check_resampling(
+            resampling,
+            ("stratify", "two_stage", "weights"),
+            "ConfusionMatrix.bootstrap_ci",
+            stratify=False,
+        )
+        stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
         opts = bootstrap_options(
             n_resamples=n_resamples,
             confidence_level=confidence_level,
             method=method,
             alternative=alternative,
             rng=rng,
-            batch=batch,
-            n_jobs=n_jobs,
-            max_memory=max_memory,
         )
         for name, flag in (("stratify", stratify), ("two_stage", two_stage), ("dropna", dropna)):
             check_flag(name, flag)

@@ -27,14 +27,15 @@ from scipy.special import ndtri
 from ..exceptions import DegenerateIntervalWarning
 from ..feedback import reports_progress
 from ..inputs import (
-    DEFAULT_MAX_MEMORY,
     check_choice,
     check_confidence_level,
     check_flag,
     check_positive_int,
     column,
+    knobs_in_config,
     renamed,
 )
+from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..results import BootstrapResult, Result, format_value, per_confidence_level
 from ._driver import _operating_point_spec, _Part, _resolve, _Spec
 from ._roc import _RATE, _check_rate, _counts_at, _Layout, _View
@@ -331,6 +332,8 @@ def roc_curve(
     return Curve(x[order], y[order], thr[order], x_name, y_name)
 
 
+@resampling_keywords
+@knobs_in_config
 def roc_with_ci(
     scores: Scores,
     *,
@@ -344,12 +347,7 @@ def roc_with_ci(
     rng: Any = None,
     conditions: Any = None,
     strata: Any = None,
-    stratify: bool | None = None,
-    two_stage: bool = False,
-    weights: str = "multinomial",
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
+    resampling: Resampling | None = None,
     dropna: bool = False,
 ) -> CurveBand:
     """The ROC curve with a confidence band, in one call.
@@ -367,9 +365,12 @@ def roc_with_ci(
         The grid of the fixed rate (one of them).
     simultaneous : bool, default False
         Sup-t band holding on the whole grid at once (see :func:`roc_band`).
-    n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
-    two_stage, weights, batch, n_jobs, max_memory, dropna
+    n_resamples, confidence_level, method, alternative, rng, conditions, strata, dropna
         As in :meth:`Scores.bootstrap_ci`.
+    resampling : mlci.Resampling, optional
+        How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
+        ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
+        bootstrap).
 
     Returns
     -------
@@ -393,14 +394,17 @@ def roc_with_ci(
     >>> band.x_name, band.y_name, band.y.round(3)
     ('fnr', 'fpr', array([0.443, 0.187]))
     """
+    rs = check_resampling(
+        resampling, ("stratify", "two_stage", "weights"), "mlci.roc_with_ci", stratify=None
+    )
+    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
     sc = _check_scores_obj(scores)
     if fpr is not None and fnr is not None:
         raise ValueError("Pass either `fpr` or `fnr` (the rate held fixed), not both.")
     bootstrap = dict(
         n_resamples=n_resamples, confidence_level=confidence_level, method=method,
         alternative=alternative, rng=rng, conditions=conditions, strata=strata,
-        stratify=stratify, two_stage=two_stage, weights=weights, batch=batch, n_jobs=n_jobs,
-        max_memory=max_memory, dropna=dropna,
+        resampling=rs, dropna=dropna,
     )  # fmt: skip
     if fnr is None:
         if fpr is not None:
@@ -424,7 +428,9 @@ def roc_with_ci(
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateIntervalWarning)
-        res = sc._bootstrap(make, algorithm="weights", **bootstrap)[0]
+        inner = {k: v for k, v in bootstrap.items() if k != "resampling"}
+        design = {"stratify": stratify, "two_stage": two_stage, "weights": weights}
+        res = sc._bootstrap(make, algorithm="weights", **inner, **design)[0]
     return _band(grid, res, level, bool(simultaneous), "fnr", "fpr", "horizontal")
 
 
@@ -522,6 +528,8 @@ def _sup_t(est: np.ndarray, dist: np.ndarray, level: float) -> tuple[float, np.n
     return float(np.quantile(t[np.isfinite(t)], level)), se
 
 
+@resampling_keywords
+@knobs_in_config
 @reports_progress
 def roc_band(
     scores: Scores,
@@ -536,13 +544,7 @@ def roc_band(
     rng: Any = None,
     conditions: Any = None,
     strata: Any = None,
-    stratify: bool | None = None,
-    two_stage: bool = False,
-    weights: str = "multinomial",
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
+    resampling: Resampling | None = None,
     dropna: bool = False,
 ) -> CurveBand:
     """ROC curve with a bootstrap confidence band.
@@ -560,12 +562,12 @@ def roc_band(
     simultaneous : bool
         Sup-t band covering the whole curve on the grid with ``confidence_level``
         (two-sided only).
-    n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
-    two_stage, weights, batch, n_jobs, max_memory, dropna
+    n_resamples, confidence_level, method, alternative, rng, conditions, strata, dropna
         As in :meth:`Scores.bootstrap_ci`.
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
+    resampling : mlci.Resampling, optional
+        How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
+        ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
+        bootstrap).
 
     Returns
     -------
@@ -579,6 +581,10 @@ def roc_band(
     >>> bool(np.all(band.low <= band.pointwise_low + 1e-12))
     True
     """
+    rs = check_resampling(
+        resampling, ("stratify", "two_stage", "weights"), "mlci.roc_band", stratify=None
+    )
+    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
     sc = _check_scores_obj(scores)
     check_choice("kind", kind, ("vertical", "threshold"))
     level = check_confidence_level(confidence_level)
@@ -626,9 +632,6 @@ def roc_band(
             stratify=stratify,
             two_stage=two_stage,
             weights=weights,
-            batch=batch,
-            n_jobs=n_jobs,
-            max_memory=max_memory,
             dropna=dropna,
         )
     res = results[0]
@@ -685,6 +688,8 @@ def _threshold_rates_spec(sc: Scores, thresholds: np.ndarray) -> _Spec:
     return _Spec("tpr", fn, (len(thresholds), 2), search=True, fixed=True, parts=parts)
 
 
+@resampling_keywords
+@knobs_in_config
 @reports_progress
 @per_confidence_level
 def operating_point_ci(
@@ -701,13 +706,7 @@ def operating_point_ci(
     rng: Any = None,
     conditions: Any = None,
     strata: Any = None,
-    stratify: bool | None = None,
-    two_stage: bool = False,
-    weights: str = "multinomial",
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
+    resampling: Resampling | None = None,
     dropna: bool = False,
 ) -> tuple[BootstrapResult, BootstrapResult]:
     """Interval of an operating point: ``rate`` at ``x = at`` and of its threshold.
@@ -729,13 +728,13 @@ def operating_point_ci(
         ``threshold_at_<x>``'s, interpolated linearly between the two scores around
         ``at``.  ``"lower"``/``"higher"``: the rate at the threshold on that score
         (see :meth:`mlci.Scores.rate_at`).
-    n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
-    two_stage, weights, batch, n_jobs, max_memory, dropna
+    n_resamples, confidence_level, method, alternative, rng, conditions, strata, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the rate's interval stays in [0, 1]).
         A list of levels returns a tuple of ``(rate, threshold)`` pairs, one per level.
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
+    resampling : mlci.Resampling, optional
+        How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
+        ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
+        bootstrap).
 
     Returns
     -------
@@ -749,6 +748,10 @@ def operating_point_ci(
     >>> bool(fnr.confidence_interval.low < fnr.estimate < fnr.confidence_interval.high)
     True
     """
+    rs = check_resampling(
+        resampling, ("stratify", "two_stage", "weights"), "mlci.operating_point_ci", stratify=None
+    )
+    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
     sc = _check_scores_obj(scores)
     _operating_point_spec(sc, rate, x, at, interpolation)  # validate before any work
 
@@ -767,9 +770,6 @@ def operating_point_ci(
         stratify=stratify,
         two_stage=two_stage,
         weights=weights,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
         dropna=dropna,
     )
     return rate_res, thr_res
@@ -842,6 +842,8 @@ def _check_max_fpr(max_fpr: Any) -> float:
     return a
 
 
+@resampling_keywords
+@knobs_in_config
 @renamed(scores="y_true")
 @reports_progress
 @per_confidence_level
@@ -859,13 +861,7 @@ def auc_ci(
     rng: Any = None,
     conditions: Any = None,
     strata: Any = None,
-    stratify: bool | None = None,
-    two_stage: bool = False,
-    weights: str = "multinomial",
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
+    resampling: Resampling | None = None,
     dropna: bool = False,
 ) -> BootstrapResult:
     """Bootstrap interval of the ROC AUC, or of the partial AUC up to ``max_fpr``.
@@ -887,14 +883,14 @@ def auc_ci(
         Partial AUC over FPR in [0, ``max_fpr``] (see :func:`partial_auc`).
     mcclish : bool, default False
         Standardise the partial AUC (McClish 1989; 0.5 chance, 1 perfect).
-    n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
-    two_stage, weights, batch, n_jobs, max_memory, dropna
+    n_resamples, confidence_level, method, alternative, rng, conditions, strata, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, 1], or in
         [0, ``max_fpr``] for a partial AUC).
         A list of levels returns a tuple of results, one per level (same replicates).
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
+    resampling : mlci.Resampling, optional
+        How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
+        ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
+        bootstrap).
 
     Returns
     -------
@@ -910,6 +906,10 @@ def auc_ci(
     >>> auc_ci(s, rng=0, n_resamples=300).estimate == res.estimate == s.auc()
     True
     """
+    rs = check_resampling(
+        resampling, ("stratify", "two_stage", "weights"), "mlci.auc_ci", stratify=None
+    )
+    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
     if isinstance(y_true, Scores):
         if y_score is not None or pos_label is not None:
             raise TypeError(
@@ -958,8 +958,5 @@ def auc_ci(
         stratify=stratify,
         two_stage=two_stage,
         weights=weights,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
         dropna=dropna,
     )[0]

@@ -36,7 +36,6 @@ import numpy as np
 
 from ..exceptions import DegenerateIntervalWarning
 from ..inputs import (
-    DEFAULT_MAX_MEMORY,
     check_choice,
     check_confidence_level,
     check_flag,
@@ -275,9 +274,6 @@ def _pr_band_conditions(
             stratify=False,
             two_stage=False,
             weights="multinomial",
-            batch=None,
-            n_jobs=None,
-            max_memory=DEFAULT_MAX_MEMORY,
             dropna=False,
         )[0]
     low, high = res.confidence_interval

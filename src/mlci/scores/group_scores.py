@@ -463,7 +463,7 @@ class GroupScores(Scores):
 
         Runs :func:`mlci.metric_by_group` on these samples: every option of it
         (``threshold``, ``rate``, ``at``, ``n_resamples``, ``confidence_level``,
-        ``method``, ``rng``, ``conditions`` (in the samples' order), ``stratify``...) is
+        ``method``, ``rng``, ``conditions`` (in the samples' order), ``resampling``...) is
         accepted here, except the data arguments.
 
         Parameters

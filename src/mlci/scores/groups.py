@@ -19,7 +19,6 @@ from ..engine.bootstrap import run_bootstrap
 from ..engine.nested import plan_for_conditions
 from ..feedback import reports_progress
 from ..inputs import (
-    DEFAULT_MAX_MEMORY,
     ArgSpec,
     binary_target,
     bootstrap_options,
@@ -29,7 +28,9 @@ from ..inputs import (
     fast_unique,
     gather,
     is_nested,
+    knobs_in_config,
 )
+from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..metrics import Kernel, check_sample_weight, higher_is_better, safe_div, with_sample_weight
 from ..results import Result, require_pandas
 from ._design import strata_codes
@@ -257,6 +258,8 @@ def _unique_names(names: list[str]) -> list[str]:
     return [f"group_{i}" for i in range(len(names))]
 
 
+@resampling_keywords
+@knobs_in_config
 @reports_progress
 def metric_by_group(
     y_true: Any,
@@ -281,13 +284,7 @@ def metric_by_group(
     rng: Any = None,
     conditions: Any = None,
     strata: Any = None,
-    stratify: bool | None = None,
-    two_stage: bool = False,
-    weights: str = "multinomial",
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
+    resampling: Resampling | None = None,
     dropna: bool = False,
     sample_weight: Any = None,
 ) -> Any:
@@ -332,27 +329,24 @@ def metric_by_group(
         (smallest for error rates, largest for e.g. TPR), in every replicate.
     metric_kwargs : dict, optional
         ``{"beta": ...}`` for ``fbeta``.
-    n_resamples, confidence_level, method, alternative, rng, batch, n_jobs, max_memory
+    n_resamples, confidence_level, method, alternative, rng
         Bootstrap options, as in :func:`mlci.bootstrap_ci`.  ``method="auto"`` (the
         default) is BCa, as for every driver without a linearized standard error
         (:mod:`mlci.engine.auto`; docs/validation.md, "metric_by_group and
         trial_bootstrap_ci" has its coverage against percentile's).
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
     conditions : array-like, or list of array-like, optional
         Condition (speaker, session) of every sample, resampled as a unit; a list of
         levels, top first, is a nested design.
     strata : array-like, optional
         Further strata, combined with the group x class cells of the default ``stratify``.
-    stratify : bool, optional
-        True: resample within each (group, class) cell, keeping its size (refused
-        together with ``strata``).  Default (None): True, except with nested conditions
-        (which support no strata); with ``strata``, the cells within each stratum.
-    two_stage : bool, default False
-        With conditions: also resample the samples (or lower levels) inside each drawn
-        condition.
-    weights : {"multinomial", "poisson"}
+    resampling : mlci.Resampling, optional
+        How the replicates are drawn beyond ``conditions`` and ``strata`` (see
+        :class:`mlci.Resampling`): ``stratify`` (True: resample within each (group,
+        class) cell, keeping its size, refused together with ``strata``; default: True,
+        except with nested conditions, which support no strata; with ``strata``, the
+        cells within each stratum), ``two_stage`` (with conditions, also resample the
+        samples or lower levels inside each drawn condition) and ``weights``
+        (``"multinomial"`` or ``"poisson"``).
     dropna : bool, default False
         Drop the samples with a missing value in any per-sample argument instead of
         refusing them; ``out.attrs["n_dropped"]`` says how many.
@@ -405,9 +399,6 @@ def metric_by_group(
         method=method,
         alternative=alternative,
         rng=rng,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
         linearized=False,
     )
     if not isinstance(metric, str):
@@ -425,11 +416,12 @@ def metric_by_group(
     )
     check_choice("score_class", score_class, ("pos", "neg"))
     check_choice("equal_class", equal_class, ("pos", "neg"))
-    for name, flag in (("dropna", dropna), ("stratify", stratify), ("two_stage", two_stage)):
-        if flag is not None:
-            check_flag(name, flag)
+    rs = check_resampling(
+        resampling, ("stratify", "two_stage", "weights"), "mlci.metric_by_group", stratify=None
+    )
+    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
+    check_flag("dropna", dropna)
     check_strata_stratify(strata, stratify, "group x class")
-    check_choice("weights", weights, ("multinomial", "poisson"))
     if metric_kwargs is not None and not isinstance(metric_kwargs, dict):
         raise TypeError(f"`metric_kwargs` must be a dict; got {type(metric_kwargs).__name__}.")
     extra_kw = sorted(set(metric_kwargs or {}) - {"beta"})

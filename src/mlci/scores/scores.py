@@ -30,14 +30,15 @@ import numpy as np
 
 from ..feedback import reports_progress
 from ..inputs import (
-    DEFAULT_MAX_MEMORY,
     ArgSpec,
     binary_target,
     check_choice,
     check_flag,
     fill_doc,
     gather,
+    knobs_in_config,
 )
+from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..metrics import check_sample_weight
 from ..results import BootstrapResult, per_confidence_level
 from ._data import ScoreData
@@ -802,6 +803,8 @@ class Scores(ScoreData):
             return float(_resolve(self, "auc", {}).fn(self._full_view())[0])
         return roc_area(self._lay, lower, upper, x_axis, y_axis)
 
+    @resampling_keywords
+    @knobs_in_config
     @reports_progress
     @per_confidence_level
     def bootstrap_ci(
@@ -820,18 +823,8 @@ class Scores(ScoreData):
         rng: Any = None,
         conditions: Any = None,
         strata: Any = None,
-        stratify: bool | None = None,
-        two_stage: bool = False,
-        weights: str = "multinomial",
-        algorithm: str = "auto",
-        batch: int | None = None,
-        n_jobs: int | None = None,
-        max_memory: int = DEFAULT_MAX_MEMORY,
-        progress: bool = False,
+        resampling: Resampling | None = None,
         dropna: bool = False,
-        sampler: Callable[[np.random.Generator, int], Any] | None = None,
-        smoothing: bool | float = False,
-        subsample: float | None = None,
     ) -> BootstrapResult | tuple[BootstrapResult, ...]:
         """Bootstrap confidence interval of any statistic of the scores.
 
@@ -865,51 +858,22 @@ class Scores(ScoreData):
             of such arrays, top level first (``[speaker, session]``), is a nested design.
         strata : array-like, optional
             Stratum of every sample: resampling happens within each, keeping its size.
-        stratify : bool, optional
-            ``True`` is shorthand for ``strata`` = the labels (class sizes fixed, as usual
-            in ROC work), refused together with ``strata``.  Default (None): True, except
-            with nested conditions (which support no strata); with ``strata``, the
-            classes within each stratum.
-        two_stage : bool, default False
-            With conditions: also resample the samples (or lower levels) inside each
-            drawn condition.
-        weights : {"multinomial", "poisson"}
-        algorithm : {"auto", "lazy", "weights"}
-            ``"lazy"`` draws only the counts a search needs (exact multinomial bootstrap,
-            O(log n) per replicate; no conditions, no strata beyond the class);
-            ``"weights"`` draws every sample's count through the core engine.  ``"auto"``
-            takes ``"lazy"`` for searches where it applies.
-        batch, n_jobs, max_memory
-            Engine knobs; they never change the result.
-        progress : bool, default False
-            Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-            a terminal only, never in CI; see :mod:`mlci.feedback`).
+        resampling : mlci.Resampling, optional
+            How the replicates are drawn beyond ``conditions`` and ``strata`` (see
+            :class:`mlci.Resampling`): ``stratify`` (default None: True, except with nested
+            conditions, which support no strata; with ``strata``, the classes within each
+            stratum), ``two_stage``, ``weights``, ``sampler`` (samples in their order:
+            ``pos`` then ``neg``, or the order of ``from_labels``; ``algorithm`` is then
+            ``"weights"``), ``smoothing`` (the smoothed bootstrap, on a rebuilt
+            :class:`Scores` per replicate; caveats in :mod:`mlci.engine.smoothing`; not with
+            ``sample_weight``), ``subsample`` (m-out-of-n, rescaled; ``method`` is then
+            ``"basic"``, ``"percentile"`` or ``"normal"``; not with ``conditions``,
+            ``sampler``, Poisson weights or ``two_stage``), ``algorithm`` (``"lazy"`` draws
+            only the counts a search needs, ``"weights"`` every sample's count, ``"auto"``
+            the lazy one where it applies).
         dropna : bool, default False
             Drop the samples with a missing condition or stratum instead of refusing them
             (``details["n_dropped"]`` counts them with those dropped by the constructor).
-        sampler : callable, optional
-            A custom resampling scheme ``sampler(rng, b)`` returning the ``(b, n_samples)``
-            counts (non-negative weights) of every sample in ``b`` replicates, samples in
-            their order (``pos`` then ``neg``, or the order of ``from_labels``), as in
-            :func:`mlci.bootstrap_ci`.  It replaces ``conditions``, ``strata``,
-            ``stratify`` and ``weights``; ``algorithm`` is then ``"weights"``.
-        smoothing : bool or float, default False
-            The smoothed bootstrap: every replicate's scores get Gaussian noise, with
-            Silverman's bandwidth of each class (``True``) or the given bandwidth (score
-            units), on top of any scheme (``conditions``, ``strata``, ``sampler``...).  The
-            statistic is computed on a rebuilt :class:`Scores` per replicate (slower;
-            ``algorithm`` is ``"weights"``).  Caveats in :mod:`mlci.engine.smoothing`: the
-            replicates are drawn from a kernel density estimate, slightly wider than the
-            data, and statistics at a fixed threshold are biased by it.  Not with
-            ``sample_weight``.
-        subsample : float in (0, 1), optional
-            m-out-of-n subsampling: every replicate draws ``floor(subsample * n_c)`` samples
-            without replacement from each cell (class with ``stratify``, and stratum), and
-            the replicates are rescaled to the full sample size before the interval is read
-            (``estimate + sqrt(m / (n - m)) * (replicate - estimate)``; Politis & Romano
-            1994, see :mod:`mlci.engine.smoothing`).  ``method`` is then ``"basic"`` (the
-            default), ``"percentile"`` or ``"normal"``; not with ``conditions``,
-            ``sampler``, ``weights="poisson"`` or ``two_stage``.
 
         Returns
         -------
@@ -942,17 +906,30 @@ class Scores(ScoreData):
         >>> def pos_only(rng, b):
         ...     return np.c_[rng.multinomial(400, np.full(400, 1 / 400), size=b),
         ...                  np.ones((b, 600))]
-        >>> s.bootstrap_ci("eer", sampler=pos_only, rng=1, n_resamples=200).scheme
+        >>> from mlci import Resampling
+        >>> s.bootstrap_ci("eer", resampling=Resampling(sampler=pos_only), rng=1,
+        ...                n_resamples=200).scheme
         'custom'
 
         Half-samples (m-out-of-n, rescaled) and the smoothed bootstrap:
 
-        >>> res = s.bootstrap_ci("eer", subsample=0.5, rng=1, n_resamples=200)
+        >>> res = s.bootstrap_ci("eer", resampling=Resampling(subsample=0.5), rng=1,
+        ...                      n_resamples=200)
         >>> res.method, res.scheme, res.details["subsample"]["scale"]
         ('basic', 'subsample(m=500 of n=1000)', 1.0)
-        >>> s.bootstrap_ci("eer", smoothing=True, rng=1, n_resamples=100).scheme
+        >>> s.bootstrap_ci("eer", resampling=Resampling(smoothing=True), rng=1,
+        ...                n_resamples=100).scheme
         'strata+smoothed'
         """
+        rs = check_resampling(
+            resampling,
+            ("stratify", "two_stage", "weights", "sampler", "smoothing", "subsample", "algorithm"),
+            "Scores.bootstrap_ci",
+            stratify=None,
+        )
+        stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
+        sampler, smoothing, subsample = rs.sampler, rs.smoothing, rs.subsample
+        algorithm = rs.algorithm
         return scores_ci(
             self,
             metric,
@@ -969,9 +946,6 @@ class Scores(ScoreData):
             two_stage=two_stage,
             weights=weights,
             algorithm=algorithm,
-            batch=batch,
-            n_jobs=n_jobs,
-            max_memory=max_memory,
             dropna=dropna,
             sampler=sampler,
             smoothing=smoothing,

@@ -61,7 +61,6 @@ from ..engine.plan import PlanSummary
 from ..engine.sampler import Sampler
 from ..feedback import reports_progress
 from ..inputs import (
-    DEFAULT_MAX_MEMORY,
     ArgSpec,
     binary_target,
     bootstrap_options,
@@ -70,6 +69,7 @@ from ..inputs import (
     check_positive_int,
     check_rng_seed,
     gather,
+    knobs_in_config,
     missing_mask,
     native_values,
 )
@@ -627,6 +627,7 @@ def _prepare(
 
 
 # --------------------------------------------------------------------------- public API
+@knobs_in_config
 @reports_progress
 @per_confidence_level
 def trial_bootstrap_ci(
@@ -647,10 +648,6 @@ def trial_bootstrap_ci(
     method: str = "auto",
     alternative: str = "two-sided",
     rng: Any = None,
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
     dropna: bool = False,
 ) -> BootstrapResult:
     """Confidence interval for a verification metric with the joint (speaker) bootstrap.
@@ -690,11 +687,6 @@ def trial_bootstrap_ci(
         trial_bootstrap_ci" has its coverage against percentile's).  The intervals of
         ``"eer"``, ``"roc_auc"`` and ``"average_precision"`` stay in [0, 1].  A list of
         levels returns a tuple of results, one per level (same replicates).
-    batch, n_jobs, max_memory
-        Engine knobs; they never change the result.
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
     dropna : bool, default False
         Drop the trials with a missing label, score or id instead of refusing them
         (``details["n_dropped"]`` says how many).
@@ -725,9 +717,6 @@ def trial_bootstrap_ci(
         method=method,
         alternative=alternative,
         rng=rng,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
         linearized=False,
     )
     check_flag("dropna", dropna)
@@ -784,7 +773,6 @@ def trial_bootstrap_ci(
             sampler,
             (),
             bytes_per_row=bytes_per_row,
-            batch=batch,
             n_jobs=opts.engine.n_jobs,
             max_memory=opts.engine.max_memory,
             threads=threads,

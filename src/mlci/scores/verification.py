@@ -25,7 +25,8 @@ import numpy as np
 from scipy.special import xlogy
 
 from ..feedback import reports_progress
-from ..inputs import DEFAULT_MAX_MEMORY, check_choice, check_flag, renamed
+from ..inputs import check_choice, check_flag, knobs_in_config, renamed
+from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..results import BootstrapResult, Result, per_confidence_level
 from ._driver import _resolve, _Spec
 from ._roc import _counts_at, _Layout, _View
@@ -88,6 +89,8 @@ class EERResult(Result):
         return [*self.eer.rows(), *self.threshold.rows()]
 
 
+@resampling_keywords
+@knobs_in_config
 @reports_progress
 @per_confidence_level
 def eer_ci(
@@ -100,14 +103,7 @@ def eer_ci(
     rng: Any = None,
     conditions: Any = None,
     strata: Any = None,
-    stratify: bool | None = None,
-    two_stage: bool = False,
-    weights: str = "multinomial",
-    algorithm: str = "auto",
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
+    resampling: Resampling | None = None,
     dropna: bool = False,
 ) -> EERResult:
     """Bootstrap intervals of the EER and of the threshold where it is reached.
@@ -126,12 +122,13 @@ def eer_ci(
         Condition (speaker, session...) of every sample, resampled as a unit (nested: a
         list of levels, top first); without it trials are assumed independent and
         intervals are too narrow when they are not.
-    strata, stratify, two_stage, weights, algorithm, batch, n_jobs, max_memory, dropna
+    strata, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (by default positives and negatives are
         resampled separately).
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
+    resampling : mlci.Resampling, optional
+        How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
+        ``two_stage``, ``weights``, ``algorithm`` (see :class:`mlci.Resampling`; default: the
+        classical bootstrap).
 
     Returns
     -------
@@ -147,6 +144,11 @@ def eer_ci(
     >>> round(res.eer.estimate, 3), bool(res.eer.confidence_interval.high < 0.2)
     (0.163, True)
     """
+    rs = check_resampling(
+        resampling, ("stratify", "two_stage", "weights", "algorithm"), "mlci.eer_ci", stratify=None
+    )
+    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
+    algorithm = rs.algorithm
     sc = _check_scores_obj(scores)
 
     def make(s: Scores) -> _Spec:
@@ -165,9 +167,6 @@ def eer_ci(
         stratify=stratify,
         two_stage=two_stage,
         weights=weights,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
         dropna=dropna,
     )
     return EERResult(eer, thr)
@@ -289,6 +288,8 @@ def min_detection_cost(
     return float(_dcf_rows(sc._lay, sc._full_view(), p, cm, cf, normalize)[0])
 
 
+@resampling_keywords
+@knobs_in_config
 @reports_progress
 @per_confidence_level
 def dcf_ci(
@@ -307,13 +308,7 @@ def dcf_ci(
     rng: Any = None,
     conditions: Any = None,
     strata: Any = None,
-    stratify: bool | None = None,
-    two_stage: bool = False,
-    weights: str = "multinomial",
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
+    resampling: Resampling | None = None,
     dropna: bool = False,
 ) -> BootstrapResult:
     """Bootstrap interval of the minimum (``kind="min"``) or actual DCF.
@@ -333,13 +328,13 @@ def dcf_ci(
     normalize : bool, default True
         Divide by ``min(c_miss * p_target, c_fa * (1 - p_target))``, the cost of the best
         trivial system (always accept or always reject), as NIST SRE does.
-    n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
-    two_stage, weights, batch, n_jobs, max_memory, dropna
+    n_resamples, confidence_level, method, alternative, rng, conditions, strata, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, inf)).
         A list of levels returns a tuple of results, one per level (same replicates).
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
+    resampling : mlci.Resampling, optional
+        How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
+        ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
+        bootstrap).
 
     Returns
     -------
@@ -353,6 +348,10 @@ def dcf_ci(
     >>> res.metric
     'min_dcf'
     """
+    rs = check_resampling(
+        resampling, ("stratify", "two_stage", "weights"), "mlci.dcf_ci", stratify=None
+    )
+    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
     sc = _check_scores_obj(scores)
     check_choice("kind", kind, ("min", "actual"))
     if kind == "min" and threshold is not None:
@@ -407,9 +406,6 @@ def dcf_ci(
         stratify=stratify,
         two_stage=two_stage,
         weights=weights,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
         dropna=dropna,
     )[0]
 
@@ -551,6 +547,8 @@ def _minimum_as_kind(minimum: Any) -> str:
     return "min" if check_flag("minimum", minimum) else "actual"
 
 
+@resampling_keywords
+@knobs_in_config
 @renamed(minimum=("kind", _minimum_as_kind))
 @reports_progress
 @per_confidence_level
@@ -565,13 +563,7 @@ def cllr_ci(
     rng: Any = None,
     conditions: Any = None,
     strata: Any = None,
-    stratify: bool | None = None,
-    two_stage: bool = False,
-    weights: str = "multinomial",
-    batch: int | None = None,
-    n_jobs: int | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
-    progress: bool = False,
+    resampling: Resampling | None = None,
     dropna: bool = False,
 ) -> BootstrapResult:
     """Bootstrap interval of Cllr (``kind="actual"``), or of the minimum Cllr
@@ -588,13 +580,13 @@ def cllr_ci(
         ``"actual"``: Cllr of the scores as they are; ``"min"``: the minimum Cllr (PAV
         re-run in every replicate), as :func:`dcf_ci`'s ``kind``.  (``minimum=True`` is
         the deprecated spelling of ``kind="min"``.)
-    n_resamples, confidence_level, method, alternative, rng, conditions, strata, stratify,
-    two_stage, weights, batch, n_jobs, max_memory, dropna
+    n_resamples, confidence_level, method, alternative, rng, conditions, strata, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, inf)).
         A list of levels returns a tuple of results, one per level (same replicates).
-    progress : bool, default False
-        Show a progress bar on stderr while the replicates run (after about 2 seconds, on
-        a terminal only, never in CI; see :mod:`mlci.feedback`).
+    resampling : mlci.Resampling, optional
+        How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
+        ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
+        bootstrap).
 
     Returns
     -------
@@ -608,6 +600,10 @@ def cllr_ci(
     >>> bool(res.confidence_interval.low < res.estimate < res.confidence_interval.high)
     True
     """
+    rs = check_resampling(
+        resampling, ("stratify", "two_stage", "weights"), "mlci.cllr_ci", stratify=None
+    )
+    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
     sc = _check_scores_obj(scores)
     kind = check_choice("kind", kind, ("actual", "min"))
     minimum = kind == "min"
@@ -632,8 +628,5 @@ def cllr_ci(
         stratify=stratify,
         two_stage=two_stage,
         weights=weights,
-        batch=batch,
-        n_jobs=n_jobs,
-        max_memory=max_memory,
         dropna=dropna,
     )[0]

@@ -17,7 +17,13 @@ from scipy import stats
 
 from ..engine.bootstrap import bootstrap_ci
 from ..exceptions import FewConditionsWarning, InvalidReplicatesWarning
-from ..inputs import INTERVAL_METHODS, check_confidence_level, check_positive_int
+from ..inputs import (
+    INTERVAL_METHODS,
+    check_confidence_level,
+    check_positive_int,
+    config_context,
+)
+from ..inputs.resampling import Resampling
 from ..results import Result, format_value
 from .data import SCHEMES, Simulation
 from .scenarios import Scenario
@@ -332,10 +338,14 @@ def coverage_study(
             first = first or sim
             truths[i] = sim.true_value
             for s in sc.schemes:
-                kwargs: dict[str, Any] = {"n_resamples": n_resamples, "n_jobs": n_jobs}
+                kwargs: dict[str, Any] = {"n_resamples": n_resamples}
                 if s != "iid":
-                    kwargs.update(conditions=sim.conditions, two_stage=s == "two-stage")
-                got = _experiment(sim, methods, kwargs, level, boot_ss)
+                    kwargs.update(
+                        conditions=sim.conditions,
+                        resampling=Resampling(two_stage=s == "two-stage"),
+                    )
+                with config_context(n_jobs=n_jobs):  # an engine knob: the configuration's
+                    got = _experiment(sim, methods, kwargs, level, boot_ss)
                 for m in methods:
                     if m in got:
                         low, high, w = got[m]
