@@ -25,6 +25,7 @@ from .formulas import Scale as _Scale
 from .formulas import logit_t_interval, t_interval
 from .formulas import one_sided as _one_sided
 from .formulas import quantile as _t_quantile
+from .formulas import tails as _tails
 
 __all__ = [
     "INTERVAL_METHODS",
@@ -280,13 +281,6 @@ def tail_replicates(
 
 
 # ----------------------------------------------------------------- linearized methods
-def _tails(confidence_level: float, alternative: str) -> tuple[float, float]:
-    alpha = 1.0 - confidence_level
-    if alternative == "two-sided":
-        return alpha / 2, 1 - alpha / 2
-    return alpha, 1 - alpha
-
-
 def studentized_interval(
     theta_hat: Any,
     se_hat: Any,
@@ -577,6 +571,7 @@ def effective_binomial_interval(
     confidence_level: float,
     alternative: str = "two-sided",
     bounds: tuple[float, float] = (0.0, 1.0),
+    nominal_n: Any = None,
 ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """Clopper-Pearson's interval on the effective sample size (Korn & Graubard 1998).
 
@@ -592,7 +587,9 @@ def effective_binomial_interval(
     independent samples (``n* = n``) it is the exact interval.  mlci uses it where the
     bootstrap-t interval of a decision metric is edge-dominated (:func:`edge_dominated`):
     a handful of errors.  NaN (``info["undefined"]``) where the estimate is on the edge
-    of the range or the standard error is 0.
+    of the range or the standard error is 0; with ``nominal_n`` (the sample size) an
+    estimate on the edge gets instead the exact interval of ``k = n`` or ``k = 0`` of that
+    size (``info["edge_exact"]`` counts them): no error at all, no effective size to read.
 
     Examples
     --------
@@ -620,6 +617,17 @@ def effective_binomial_interval(
         low = lo + (hi - lo) * beta.ppf(p_lo, kk, nn - kk + 1)
         high = lo + (hi - lo) * beta.ppf(p_hi, kk + 1, nn - kk)
     info: dict[str, Any] = {"effective_n": n if np.ndim(n) else float(n)}
+    if nominal_n is not None:
+        size = np.asarray(nominal_n, dtype=float)
+        top, bottom = u >= 1, u <= 0
+        edge = (top | bottom) & bad
+        if np.any(edge):
+            low = np.where(top, lo + (hi - lo) * beta.ppf(p_lo, size, 1), np.where(bottom, lo, low))
+            high = np.where(
+                bottom, lo + (hi - lo) * beta.ppf(p_hi, 1, size), np.where(top, hi, high)
+            )
+            bad = bad & ~edge
+            info["edge_exact"] = int(np.sum(edge))
     if np.any(bad):
         info["undefined"] = int(np.sum(bad))
         low, high = np.where(bad, np.nan, low), np.where(bad, np.nan, high)
@@ -731,26 +739,16 @@ def interval_from_replicates(
                 confidence_level=confidence_level,
                 alternative=alternative,
                 bounds=bounds,
+                nominal_n=linear.get("effective_n"),
             )
-            if "undefined" in info and linear.get("effective_n") is not None:
-                # an estimate on the edge of the range (no error at all): the exact
-                # interval of k = n or 0 of the nominal size n
-                n = np.asarray(linear["effective_n"], dtype=float)
-                u = (np.asarray(estimate, dtype=float) - bounds[0]) / (bounds[1] - bounds[0])
-                p_lo, p_hi = _tails(confidence_level, alternative)
-                from scipy.stats import beta
-
-                top = bounds[0] + (bounds[1] - bounds[0]) * beta.ppf(p_lo, n, 1)
-                bottom = bounds[0] + (bounds[1] - bounds[0]) * beta.ppf(p_hi, 1, n)
-                low = np.where(u >= 1, top, np.where(u <= 0, bounds[0], low))
-                high = np.where(u >= 1, bounds[1], np.where(u <= 0, bottom, high))
-                low, high = _one_sided(np.asarray(low), np.asarray(high), alternative, bounds)
+            if "edge_exact" in info:
                 info["fallback"] = (
                     "korn_graubard undefined (the estimate on the edge of its range); the "
                     "exact interval of the nominal size used"
                 )
-                return low, high, info
-            _warn_zero_standard_error(linear["standard_error"], degenerate_hint)
+            # the zero-standard-error warning only where no exact interval was given
+            se = np.asarray(linear["standard_error"], dtype=float)
+            _warn_zero_standard_error(np.where(np.isnan(low), se, np.nan), degenerate_hint)
             return low, high, info
         if method == "logit_t":
             low, high, info = logit_t_interval(
