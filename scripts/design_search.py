@@ -63,6 +63,7 @@ from scipy import stats
 from scipy.special import expit, ndtr, ndtri
 
 import mlci
+from mlci.simulation.data import cell_metric
 
 DECISION = (
     "accuracy",
@@ -262,29 +263,6 @@ def decision_rates(d: Design) -> tuple[float, float]:
         fnr = 0.5
         fpr = min((d.error - pi * fnr) / (1 - pi), 0.5) if d.error > pi * fnr else d.error
     return float(fnr), float(min(fpr, 0.5))
-
-
-def cell_metric(metric: str, tp: float, fp: float, fn: float, tn: float) -> float:
-    """A decision metric from the population's cell probabilities."""
-    if metric == "accuracy":
-        return tp + tn
-    if metric == "precision":
-        return tp / (tp + fp)
-    if metric == "recall":
-        return tp / (tp + fn)
-    if metric == "specificity":
-        return tn / (tn + fp)
-    if metric == "f1":
-        return 2 * tp / (2 * tp + fp + fn)
-    if metric == "balanced_accuracy":
-        return 0.5 * (tp / (tp + fn) + tn / (tn + fp))
-    if metric == "mcc":
-        return (tp * tn - fp * fn) / math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
-    if metric == "cohen_kappa":
-        po = tp + tn
-        pe = (tp + fp) * (tp + fn) + (fn + tn) * (fp + tn)
-        return (po - pe) / (1 - pe)
-    raise ValueError(f"unknown decision metric {metric!r}")
 
 
 def cells(pi: float, fnr: float, fpr: float) -> tuple[float, float, float, float]:

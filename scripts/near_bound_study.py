@@ -32,7 +32,7 @@ import numpy as np
 import mlci
 from mlci import simulate
 from mlci.intervals import bootstrap as intervals
-from mlci.simulation.data import _cell_metric  # the metric from cell probabilities
+from mlci.simulation.data import cell_metric  # the metric from cell probabilities
 
 METRICS = ("f1", "mcc", "balanced_accuracy", "cohen_kappa")
 
@@ -40,10 +40,7 @@ METRICS = ("f1", "mcc", "balanced_accuracy", "cohen_kappa")
 def _truth(metric: str, prev: float, err: float) -> float:
     tp, fn = prev * (1 - err), prev * err
     tn, fp = (1 - prev) * (1 - err), (1 - prev) * err
-    if metric == "cohen_kappa":
-        po, pe = tp + tn, (tp + fp) * (tp + fn) + (tn + fn) * (tn + fp)
-        return (po - pe) / (1 - pe)
-    return _cell_metric(metric, tp, fp, fn, tn)
+    return cell_metric(metric, tp, fp, fn, tn)
 
 
 def iid(n: int, metric: str, prev: float, err: float):

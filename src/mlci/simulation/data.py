@@ -13,14 +13,16 @@ import numpy as np
 from scipy import optimize
 from scipy.special import expit, ndtr, ndtri
 
-from ..inputs import check_positive_int
+from ..inputs import check_choice, check_positive_int
 from ..results import format_value, json_safe
 
 __all__ = [
+    "DECISION_METRICS",
     "SCHEMES",
     "Simulation",
     "binary_classification",
     "binormal_scores",
+    "cell_metric",
     "clustered_classification",
     "decision_classification",
     "logit_normal_parameters",
@@ -388,9 +390,29 @@ def clustered_classification(
     )
 
 
-def _cell_metric(metric: str, tp: float, fp: float, fn: float, tn: float) -> float:
+#: the decision metrics :func:`decision_classification` simulates
+DECISION_METRICS = (
+    "accuracy",
+    "precision",
+    "recall",
+    "specificity",
+    "f1",
+    "balanced_accuracy",
+    "mcc",
+)
+
+
+def cell_metric(metric: str, tp: float, fp: float, fn: float, tn: float) -> float:
     """A decision metric from population cell probabilities (the ratio of expectations
-    its estimator converges to)."""
+    its estimator converges to).
+
+    Examples
+    --------
+    >>> round(cell_metric("f1", 0.04, 0.019, 0.01, 0.931), 4)
+    0.7339
+    >>> round(cell_metric("cohen_kappa", 0.4, 0.1, 0.1, 0.4), 4)
+    0.6
+    """
     if metric == "accuracy":
         return tp + tn
     if metric == "precision":
@@ -405,9 +427,12 @@ def _cell_metric(metric: str, tp: float, fp: float, fn: float, tn: float) -> flo
         return 0.5 * (tp / (tp + fn) + tn / (tn + fp))
     if metric == "mcc":
         return (tp * tn - fp * fn) / math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    if metric == "cohen_kappa":
+        po, pe = tp + tn, (tp + fp) * (tp + fn) + (fn + tn) * (fp + tn)
+        return (po - pe) / (1 - pe)
     raise ValueError(
         "`metric` must be one of 'accuracy', 'precision', 'recall', 'specificity', 'f1', "
-        f"'balanced_accuracy', 'mcc'; got {metric!r}."
+        f"'balanced_accuracy', 'mcc', 'cohen_kappa'; got {metric!r}."
     )
 
 
@@ -438,7 +463,8 @@ def decision_classification(
     prev = _check_open_unit("prevalence", prevalence)
     tpr_ = _check_open_unit("tpr", tpr)
     fpr_ = _check_open_unit("fpr", fpr)
-    truth = _cell_metric(
+    check_choice("metric", metric, DECISION_METRICS)
+    truth = cell_metric(
         metric, prev * tpr_, (1 - prev) * fpr_, prev * (1 - tpr_), (1 - prev) * (1 - fpr_)
     )
     g = _generator(rng)
