@@ -40,6 +40,8 @@ __all__ = [
     "load_fleiss1971",
     "mt_example_paths",
     "read_table",
+    "WMT17_SYSTEMS",
+    "wmt17_en_de_paths",
 ]
 
 #: file name of the bundled example inside this package
@@ -106,6 +108,42 @@ def mt_example_paths() -> dict[str, Any]:
         "refs": [base / "ref1.txt", base / "ref2.txt"],
         "systems": {s: base / f"{s}.txt" for s in ("system_a", "system_b")},
         "documents": base / "docids.txt",
+    }
+
+
+#: the WMT17 English-German submissions bundled (see :func:`wmt17_en_de_paths`)
+WMT17_SYSTEMS = ("uedin-nmt", "online-B", "LMU-nmt-reranked")
+
+
+def wmt17_en_de_paths() -> dict[str, Any]:
+    """Paths of the bundled real MT example: WMT17 English-German, reference and 3 systems.
+
+    Real data: the first 1,500 of the 3,004 segments of the WMT17 news test set
+    (newstest2017, English to German), its reference translation and the primary
+    submissions of three systems of the WMT17 news translation task (Bojar et al. 2017,
+    "Findings of the 2017 Conference on Machine Translation"): ``uedin-nmt`` (the best by
+    BLEU), ``online-B`` (an online system) and ``LMU-nmt-reranked``.  Extracted by
+    ``scripts/make_wmt17_example.py`` from ``test/wmt17_en_de_systems.pkl.bz2`` of
+    sacreBLEU's source distribution on PyPI (2.6.0), the file sacreBLEU's own paired
+    tests read; source, licence and terms in ``src/mlci/data/README.md``.  The files hold
+    no document ids.  One segment a line, gzip-compressed; read them with
+    :func:`mlci.mt.read_segments` (sacreBLEU reads ``.gz`` files too).
+
+    Returns
+    -------
+    dict
+        ``"refs"``: a list with the reference file; ``"systems"``: system name -> file.
+
+    Examples
+    --------
+    >>> p = wmt17_en_de_paths()
+    >>> [r.name for r in p["refs"]], list(p["systems"])
+    (['ref.de.gz'], ['uedin-nmt', 'online-B', 'LMU-nmt-reranked'])
+    """
+    base = Path(str(resources.files(__name__).joinpath("wmt17_en_de")))
+    return {
+        "refs": [base / "ref.de.gz"],
+        "systems": {s: base / f"{s}.de.gz" for s in WMT17_SYSTEMS},
     }
 
 
