@@ -273,3 +273,26 @@ def test_fleiss1971_is_the_published_table():
     assert fleiss_kappa(counts) == pytest.approx(0.4302445, abs=1e-7)
     res = mlci.agreement_ci(d, metric="fleiss_kappa", n_resamples=200, rng=0)
     assert res.estimate == pytest.approx(fleiss_kappa(counts), abs=1e-12)
+
+
+def test_wmt17_extract_is_sacrebleus_test_data():
+    # The first 1,500 segments of newstest2017 en-de (reference and three WMT17
+    # submissions) from sacreBLEU 2.6.0's sdist, test/wmt17_en_de_systems.pkl.bz2.  The
+    # reference scores: sacrebleu.corpus_bleu / corpus_chrf (2.6.0) on the pickle's own
+    # strings, first 1,500 segments, computed when the extract was made.
+    sacrebleu = pytest.importorskip("sacrebleu")
+    from mlci.data import WMT17_SYSTEMS, wmt17_en_de_paths
+    from mlci.mt import read_segments
+
+    p = wmt17_en_de_paths()
+    assert tuple(p["systems"]) == WMT17_SYSTEMS
+    refs = [read_segments(r) for r in p["refs"]]
+    assert len(refs) == 1 and len(refs[0]) == 1500
+    bleu = {"uedin-nmt": 28.81286960653194, "online-B": 27.74274436059842}
+    bleu["LMU-nmt-reranked"] = 27.17283142635967
+    for name, path in p["systems"].items():
+        hyp = read_segments(path)
+        assert len(hyp) == 1500 and all(s == s.rstrip() for s in hyp)
+        assert sacrebleu.corpus_bleu(hyp, refs).score == pytest.approx(bleu[name], abs=1e-12)
+    chrf = sacrebleu.corpus_chrf(read_segments(p["systems"]["uedin-nmt"]), refs).score
+    assert chrf == pytest.approx(57.60428012592895, abs=1e-12)

@@ -33,6 +33,7 @@ __all__ = [
     "FLEISS1971_CATEGORIES",
     "FLEISS1971_FILE",
     "LLM_EXAMPLE_FILE",
+    "WMT17_SYSTEMS",
     "example_path",
     "ir_example_paths",
     "llm_example_path",
@@ -40,7 +41,6 @@ __all__ = [
     "load_fleiss1971",
     "mt_example_paths",
     "read_table",
-    "WMT17_SYSTEMS",
     "wmt17_en_de_paths",
 ]
 
