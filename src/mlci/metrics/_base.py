@@ -10,7 +10,7 @@ possible: confusion-matrix metrics have ``m = K * K`` atoms whatever ``n``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -278,6 +278,29 @@ class ExactSums:
         out = ((s[..., 2 * d :] * step + s[..., d : 2 * d]) * step + s[..., :d]) * step
         out = out * self.scale
         return out[..., 0] if self.vector else out
+
+    @staticmethod
+    def side_by_side(parts: Sequence[tuple[ExactSums, np.ndarray]]) -> ExactSums:
+        """The sums of several :class:`ExactSums` side by side, each over rows of its own
+        atoms: ``parts`` holds ``(sums, rows)``, row ``k`` of the result being atom
+        ``rows[k]`` of ``sums``.  Every column keeps its pieces and scale, so one product
+        gives each part's sums bit for bit (e.g. several systems' statistics over their
+        joint atoms)."""
+        out = object.__new__(ExactSums)
+        out.vector = False
+        out.d = sum(e.d for e, _ in parts)
+        out.scale = np.concatenate([e.scale for e, _ in parts])
+        out.pieces = np.ascontiguousarray(
+            np.hstack(
+                [
+                    e.pieces[np.asarray(rows, dtype=np.intp), k * e.d : (k + 1) * e.d]
+                    for k in range(3)
+                    for e, rows in parts
+                ]
+            )
+        )
+        out._nonzero_pieces()
+        return out
 
     def grouped(self, table: Any) -> ExactSums:
         """The same sums over groups of atoms: ``table`` (g, m) holds how many times each
