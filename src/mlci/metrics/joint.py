@@ -29,6 +29,9 @@ from ._base import AdditiveKernel, ExactSums, Kernel
 
 __all__ = ["JointAdditive", "joint_additive"]
 
+#: elements of one (rows, atoms) array in the passes over the atoms (128 KiB)
+_CACHE_ELEMENTS = 1 << 14
+
 
 def _plain_additive(kernel: Kernel) -> bool:
     """A scalar :class:`AdditiveKernel` whose value and gradient are the class's own (the
@@ -126,7 +129,8 @@ class JointAdditive:
         ``z_k`` the influence of joint atom ``k`` in a system (``phi_k . grad g``) or a
         difference (the two systems' influences subtracted)."""
         w = np.asarray(w, dtype=float)
-        total = np.abs(w).sum(axis=1, keepdims=True)
+        # the replicate's size (AdditiveKernel.gradient's sum of |w|: the same for counts)
+        total = w.sum(axis=1, keepdims=True)
         parts = self._systems(self.sums(w), total)
         b = w.shape[0]
         n_sys = len(self.kernels)
@@ -134,17 +138,26 @@ class JointAdditive:
         values = self._contrast(np.stack([v for _, v, _ in parts], axis=1))
         s1 = np.empty((b, n_out))
         s2 = np.empty((b, n_out))
-        z = []
+        grads: list[np.ndarray] = []
         for s, (part, _, grad) in enumerate(parts):
-            assert grad is not None
-            z.append(grad @ self.phi_t[s])  # (b, m)
+            assert grad is not None  # (asked for)
+            grads.append(grad)
             # sum_k w_k phi_k . grad = S . grad (no pass over the atoms)
             s1[:, s] = np.einsum("bd,bd->b", part, grad)
-            s2[:, s] = np.einsum("bm,bm->b", w * z[s], z[s])
         for p, (a, c) in enumerate(zip(self.ia, self.ib, strict=True)):
-            diff = z[a] - z[c]
             s1[:, n_sys + p] = s1[:, a] - s1[:, c]
-            s2[:, n_sys + p] = np.einsum("bm,bm->b", w * diff, diff)
+        # the passes over the atoms by blocks of rows whose (rows, m) arrays stay in the
+        # cache together (the replicate chunk's own arrays do not: 3x slower on a busy machine)
+        step = max(1, _CACHE_ELEMENTS // max(self.m, 1))
+        for r in range(0, b, step):
+            rows = slice(r, min(r + step, b))
+            wr = w[rows]
+            z = [grad[rows] @ phi_t for grad, phi_t in zip(grads, self.phi_t, strict=True)]
+            for s in range(n_sys):
+                s2[rows, s] = np.einsum("bm,bm->b", wr * z[s], z[s])
+            for p, (a, c) in enumerate(zip(self.ia, self.ib, strict=True)):
+                diff = z[a] - z[c]
+                s2[rows, n_sys + p] = np.einsum("bm,bm->b", wr * diff, diff)
         return values, s1, s2
 
     def whole_units(

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ._base import AdditiveKernel, safe_div
+from .joint import _CACHE_ELEMENTS
 
 #: relative step of the forward differences of the score in the summed statistics
 _STEP = 1e-7
@@ -275,9 +276,13 @@ class CorpusKernel(AdditiveKernel):
         s = self._sums(w)
         values = self.g(s)
         grad = self._grad_s(s, values)
-        z = grad @ self.atoms.T  # (b, m)
         s1 = np.einsum("bd,bd->b", s, grad)
-        s2 = np.einsum("bm,bm->b", w, z * z)
+        s2 = np.empty(len(w))
+        # by blocks of rows whose (rows, m) arrays stay in the cache (as JointAdditive)
+        step = max(1, _CACHE_ELEMENTS // max(self.m, 1))
+        for r in range(0, len(w), step):
+            z = grad[r : r + step] @ self.atoms.T  # (rows, m)
+            s2[r : r + step] = np.einsum("bm,bm->b", w[r : r + step], z * z)
         return values, s1, s2
 
     def whole_units(
