@@ -50,8 +50,8 @@ def make_data(n: int) -> Path:
     return out
 
 
-def timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "SACREBLEU_SEED": "12345"}
+def timed(cmd: list[str], cwd: Path, src: str) -> tuple[float, float]:
+    env = {**os.environ, "PYTHONPATH": src, "SACREBLEU_SEED": "12345"}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run(cmd, cwd=cwd, env=env, check=True, capture_output=True)
@@ -76,6 +76,7 @@ def main() -> None:
         "--metric", default="bleu", help="bleu, chrf or bleu,chrf (both tools score all)"
     )
     ap.add_argument("--skip-slow", action="store_true", help="leave out sacrebleu --paired-bs")
+    ap.add_argument("--src", default=str(ROOT / "src"), help="the mlci source tree to time")
     args = ap.parse_args()
     d = make_data(args.segments)
     py = sys.executable
@@ -98,6 +99,9 @@ def main() -> None:
         )
     bs = [*ml, "compare", "-r", "ref.txt", "-i", *two, *mm, "--test", "paired-bs", "-B", b]
     ci = [*ml, "ci", "-r", "ref.txt", "-i", "sys0.txt", *mm, "-B", b, "--seed", "0"]
+    # the commands as a user types them: the default method and number of resamples
+    ci_default = [*ml, "ci", "-r", "ref.txt", "-i", "sys0.txt", *mm, "--seed", "0"]
+    cmp_default = [*ml, "compare", "-r", "ref.txt", "-i", *two, *mm, "--seed", "0"]
     cases.update(
         {
             f"mlci mt compare --test paired-bs -B {b}": (bs, plain2),
@@ -116,6 +120,10 @@ def main() -> None:
             ),
             f"mlci mt ci -B {b}": (ci, plain1),
             "  ... --documents  ": ([*ci, *docs], plain1),
+            "mlci mt compare (bootstrap, default B)": (cmp_default, plain2),
+            "  ... --documents   ": ([*cmp_default, *docs], plain2),
+            "mlci mt ci (default B)": (ci_default, plain1),
+            "  ... --documents    ": ([*ci_default, *docs], plain1),
             "mlci --help": ([py, "-m", "mlci.cli", "--help"], plain1),
             "python -c pass (interpreter start)": ([py, "-c", "pass"], plain1),
         }
@@ -123,7 +131,7 @@ def main() -> None:
     runs: dict[str, list[tuple[float, float]]] = {name: [] for name in cases}
     for _ in range(args.repeats):
         for name, (cmd, _) in cases.items():
-            runs[name].append(timed(cmd, d))
+            runs[name].append(timed(cmd, d, args.src))
     load = os.getloadavg()
     print(
         f"# {args.segments} segments, B = {args.B}, metric {','.join(metrics)}; "

@@ -12,6 +12,7 @@ import pytest
 
 pytest.importorskip("sacrebleu")
 
+import mlci
 import mlci.cli
 from mlci.data import mt_example_paths
 
@@ -159,3 +160,38 @@ def test_sacrebleu_tests_import_neither_scipy_nor_the_engine():
     heavy = {m for m in loaded if m == "scipy" or m.startswith(("scipy.", "pandas", "matplotlib"))}
     assert not heavy
     assert not {m for m in loaded if m.startswith(("mlci.engine", "mlci.comparison"))}
+
+
+def test_the_collector_is_left_as_found(capsys):
+    # `mlci mt` pauses the garbage collector while it runs (mlci.mt.stats.gc_paused) and
+    # only the process's own command line (main() without argv) freezes its objects
+    import gc
+
+    frozen = gc.get_freeze_count()
+    code, out, _ = _run(capsys, ["mt", "ci", "--example", "-B", "50", "--seed", "0"])
+    assert code == 0 and "bleu" in out
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == frozen
+    gc.disable()
+    try:
+        _run(capsys, ["mt", "ci", "--example", "-B", "50", "--seed", "0"])
+        assert not gc.isenabled()  # a caller's choice is kept
+    finally:
+        gc.enable()
+
+
+def test_the_command_line_freezes_at_exit():
+    # `python -m mlci.cli` (main() without argv): the objects frozen before the exit
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import gc, sys, mlci.cli; sys.argv = ['mlci', '--version']\n"
+            "try:\n    mlci.cli.main()\nexcept SystemExit:\n    pass\n"
+            "print(gc.get_freeze_count() > 0)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out.split() == ["mlci", mlci.__version__, "True"]

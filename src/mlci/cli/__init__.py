@@ -26,6 +26,7 @@ exits quietly.  Every command prints ``--format table|csv|md|json``.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import sys
@@ -139,7 +140,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     accuracy    0.6669  0.6456  0.6922  percentile  1501           -
     0
     """
-    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv is None:  # the process's own command line: it ends when this returns
+        try:
+            return main(sys.argv[1:])
+        finally:
+            # the interpreter's final collections would walk every object of numpy,
+            # scipy and the data (0.17 of 1.04 s CPU for `mlci mt ci` on 3,000 segments):
+            # frozen, they are only freed (a cycle among them is left to the exit)
+            gc.freeze()
+    argv = list(argv)
     if argv and argv[0] in COMMANDS:
         parser = build_parser(argv[0])
     else:  # no subcommand named: help, --version, or an error that lists the subcommands

@@ -21,6 +21,7 @@ from ..engine.sampler import Sampler
 from ..inputs import ArgSpec, EngineOptions, check_flag, check_label_pair, gather
 from ..metrics import METRICS, FunctionKernel, Kernel, get_kernel
 from ..metrics.classification import CONFUSION_METRICS
+from ..metrics.joint import joint_additive
 
 __all__ = [
     "Aggregator",
@@ -350,8 +351,19 @@ class ContrastKernel(Kernel):
         self.work_factor = joint.work_factor
         self.is_function = joint.is_function
         self.atom_rank = joint.atom_rank
+        # additive metrics (corpus BLEU/chrF, WER, means): the linearization's fused forms,
+        # every system's and difference's standard error without a (b, m, n) gradient
+        fused = joint_additive(
+            joint.kernels, [p.atom_of_joint for p in joint.joint.parts], self.ia, self.ib
+        )
+        self._fused = fused
+        if fused is not None:
+            self.influence_moments = fused.influence_moments
+            self.whole_units = fused.whole_units
 
     def evaluate(self, w: np.ndarray) -> np.ndarray:
+        if self._fused is not None:  # one product for every system, the same values
+            return self._fused.values(w)
         v = self.joint.evaluate(w)
         return np.concatenate([v, v[:, self.ia] - v[:, self.ib]], axis=1)
 

@@ -384,12 +384,12 @@ class Linearization:
         moments = getattr(kernel, "influence_moments", None) if fused else None
         whole = getattr(kernel, "whole_units", None) if fused else None
         placements = getattr(kernel, "placements", None) if fused else None
-        if units.iid and moments is not None and shape == ():
+        if units.iid and moments is not None:
             smp = atom_sampler()
 
             def evaluate(w: np.ndarray) -> np.ndarray:
-                values, s1, s2 = moments(w)
-                total = w.sum(axis=1)
+                values, s1, s2 = moments(w)  # each (b, *S)
+                total = w.sum(axis=1).reshape((-1,) + (1,) * len(shape))
                 with np.errstate(invalid="ignore", divide="ignore"):
                     var = c / (c - 1) * (s2 - s1**2 / total)
                 return np.stack([values, _se(var)], axis=1)
@@ -399,7 +399,7 @@ class Linearization:
             # whole units: draw the units' counts u (b, C); the influence of unit c in a
             # replicate is u_c * inner_c, inner_c the gradient summed over one copy of it
             pairs = None
-            if whole is not None and shape == ():
+            if whole is not None:  # (values (b, *S), inner (b, C, *S)), or None
                 pairs = whole(units.cell_unit, units.cell_atom, units.cell_count, c)
             if pairs is not None:
                 smp = _UnitDraws(plan, sampler)

@@ -10,7 +10,7 @@ possible: confusion-matrix metrics have ``m = K * K`` atoms whatever ``n``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -256,15 +256,51 @@ class ExactSums:
                 piece = self.pieces[a : a + step, k * d : (k + 1) * d]
                 np.rint(rest, out=piece) if last else np.trunc(rest, out=piece)
                 rest -= piece
+        self._nonzero_pieces()
+
+    def _nonzero_pieces(self) -> None:
+        # the piece columns that are not all zero (integer counts below 2^21 have only the
+        # first piece): the product skips the others, whose sums are exactly 0 anyway, so
+        # the result is bit for bit the same at a third of the work
+        live = np.flatnonzero(np.any(self.pieces != 0, axis=0))
+        self._live = None if len(live) == self.pieces.shape[1] else live
+        self._live_pieces = None if self._live is None else self.pieces[:, live]
 
     def __call__(self, w: np.ndarray) -> np.ndarray:
         w = np.asarray(w, dtype=float)
-        s = w @ self.pieces
+        if self._live is None:
+            s = w @ self.pieces
+        else:
+            s = np.zeros((*w.shape[:-1], self.pieces.shape[1]))
+            s[..., self._live] = w @ self._live_pieces
         d = self.d
         step = 2.0**-_PIECE_BITS
         out = ((s[..., 2 * d :] * step + s[..., d : 2 * d]) * step + s[..., :d]) * step
         out = out * self.scale
         return out[..., 0] if self.vector else out
+
+    @staticmethod
+    def side_by_side(parts: Sequence[tuple[ExactSums, np.ndarray]]) -> ExactSums:
+        """The sums of several :class:`ExactSums` side by side, each over rows of its own
+        atoms: ``parts`` holds ``(sums, rows)``, row ``k`` of the result being atom
+        ``rows[k]`` of ``sums``.  Every column keeps its pieces and scale, so one product
+        gives each part's sums bit for bit (e.g. several systems' statistics over their
+        joint atoms)."""
+        out = object.__new__(ExactSums)
+        out.vector = False
+        out.d = sum(e.d for e, _ in parts)
+        out.scale = np.concatenate([e.scale for e, _ in parts])
+        out.pieces = np.ascontiguousarray(
+            np.hstack(
+                [
+                    e.pieces[np.asarray(rows, dtype=np.intp), k * e.d : (k + 1) * e.d]
+                    for k in range(3)
+                    for e, rows in parts
+                ]
+            )
+        )
+        out._nonzero_pieces()
+        return out
 
     def grouped(self, table: Any) -> ExactSums:
         """The same sums over groups of atoms: ``table`` (g, m) holds how many times each
@@ -278,6 +314,7 @@ class ExactSums:
         out = object.__new__(ExactSums)
         out.vector, out.scale, out.d = self.vector, self.scale, self.d
         out.pieces = np.ascontiguousarray(np.asarray(table @ self.pieces, dtype=float))
+        out._nonzero_pieces()
         return out
 
 

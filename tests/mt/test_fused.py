@@ -1,0 +1,173 @@
+"""The fast paths of the MT commands give the numbers of the plain ones.
+
+* :class:`mlci.metrics.ExactSums` skips its all-zero piece columns (integer statistics):
+  the same sums bit for bit; :meth:`ExactSums.side_by_side` gives each part's sums;
+* :class:`mlci.metrics.mt.CorpusKernel` scores its shifted sums in one call: the same
+  forward differences bit for bit as one call per column;
+* :class:`mlci.metrics.joint.JointAdditive` (a comparison's fused forms): the same
+  replicate values bit for bit, and the standard errors of every system and difference
+  equal to the engine's generic ``(b, m, n)`` gradient path to rounding.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mlci
+from mlci.comparison.common import ContrastKernel, JointKernel
+from mlci.engine.linearize import Linearization
+from mlci.engine.nested import plan_for_conditions
+from mlci.metrics import AdditiveKernel, ExactSums, get_kernel, metric_params
+from mlci.metrics.joint import joint_additive
+from mlci.mt import synthetic_corpus
+
+sacrebleu = pytest.importorskip("sacrebleu")
+from mlci.mt import system_statistics  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return synthetic_corpus(300, qualities=(0.56, 0.55, 0.5), rng=4)
+
+
+def _loop_sums(values: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """ExactSums as before: the product with all three pieces of every column."""
+    e = ExactSums(values)
+    s = w @ e.pieces
+    d, step = e.d, 2.0**-21
+    out = ((s[:, 2 * d :] * step + s[:, d : 2 * d]) * step + s[:, :d]) * step
+    return out * e.scale
+
+
+@pytest.mark.parametrize("kind", ["counts", "large", "fractions"])
+def test_exact_sums_skip_zero_pieces_same_bits(kind):
+    rng = np.random.default_rng(0)
+    values = {
+        "counts": rng.integers(0, 60, (500, 10)).astype(float),  # one live piece
+        "large": rng.integers(0, 2**40, (500, 3)).astype(float),  # two or three pieces
+        "fractions": rng.normal(size=(500, 4)),
+    }[kind]
+    w = rng.multinomial(500, np.full(500, 1 / 500), size=40).astype(float)
+    e = ExactSums(values)
+    if kind == "counts":
+        assert e._live is not None and len(e._live) == 10  # pieces 2 and 3 skipped
+    np.testing.assert_array_equal(e(w), _loop_sums(values, w))
+    np.testing.assert_array_equal(e(w[0]), _loop_sums(values, w[:1])[0])
+
+
+def test_exact_sums_side_by_side_equals_each_part():
+    rng = np.random.default_rng(1)
+    a = rng.integers(0, 50, (30, 4)).astype(float)
+    b = rng.normal(size=(20, 3))
+    rows_a, rows_b = rng.integers(0, 30, 70), rng.integers(0, 20, 70)
+    rows_a[:30], rows_b[:20] = np.arange(30), np.arange(20)  # every atom in a joint atom
+    joint = ExactSums.side_by_side([(ExactSums(a), rows_a), (ExactSums(b), rows_b)])
+    w = rng.integers(0, 4, (25, 70)).astype(float)
+    both = joint(w)
+    wa = np.zeros((25, 30))
+    wb = np.zeros((25, 20))
+    for k in range(70):
+        wa[:, rows_a[k]] += w[:, k]
+        wb[:, rows_b[k]] += w[:, k]
+    np.testing.assert_array_equal(both[:, :4], ExactSums(a)(wa))
+    np.testing.assert_array_equal(both[:, 4:], ExactSums(b)(wb))
+
+
+@pytest.mark.parametrize("metric", ["bleu", "chrf"])
+def test_corpus_kernel_differences_equal_one_call_per_column(corpus, metric):
+    st = system_statistics(corpus.systems, corpus.references, metric=metric)["sys0"]
+    kernel = get_kernel(metric, (st,), {})
+    rng = np.random.default_rng(2)
+    w = rng.multinomial(len(st), np.full(len(st), 1 / len(st)), size=30).astype(float)
+    s = kernel._sums(w)
+    values = kernel.g(s)
+    total = w.sum(axis=1, keepdims=True)
+    # AdditiveKernel's loop (one call of g per column) and the kernel's own steps
+    np.testing.assert_array_equal(
+        kernel._sum_gradient(s, total, values),
+        AdditiveKernel._sum_gradient(kernel, s, total, values),
+    )
+    h = 1e-7 * np.maximum(np.abs(s), 1.0)
+    loop = np.empty_like(s)
+    for j in range(s.shape[1]):
+        shifted = s.copy()
+        shifted[:, j] += h[:, j]
+        loop[:, j] = (kernel.g(shifted) - values) / h[:, j]
+    np.testing.assert_array_equal(kernel._grad_s(s, values), loop)
+
+
+def _contrast(stats: dict[str, np.ndarray], metric: str) -> ContrastKernel:
+    kernels = [get_kernel(metric, data, {}) for data in stats.values()]
+    jk = JointKernel(kernels, metric)
+    return ContrastKernel(jk, np.array([0, 0, 1]), np.array([1, 2, 2]))
+
+
+def _data(corpus, metric):
+    if metric in ("bleu", "chrf"):
+        st = system_statistics(corpus.systems, corpus.references, metric=metric)
+        return {k: (v,) for k, v in st.items()}
+    rng = np.random.default_rng(3)  # mse of three regressors, tied values (shared atoms)
+    y = rng.integers(0, 5, 300).astype(float)
+    return {k: (y, y + rng.integers(-2, 3, 300)) for k in ("a", "b", "c")}
+
+
+@pytest.mark.parametrize("metric", ["bleu", "chrf", "mse"])
+@pytest.mark.parametrize("documents", [False, True])
+def test_joint_fused_forms_equal_generic_gradient(corpus, metric, documents):
+    kernel = _contrast(_data(corpus, metric), metric)
+    assert kernel._fused is not None
+    plan = plan_for_conditions(
+        300,
+        conditions=corpus.documents if documents else None,
+        strata=None,
+        two_stage=False,
+        weights="multinomial",
+        n_resamples=300,
+        rng=np.random.SeedSequence(5),
+    )
+    lin = Linearization(kernel, plan)
+
+    def run(evaluate, smp, shape, per_row):
+        return mlci.engine.bootstrap.run_replicates(evaluate, smp, shape, bytes_per_row=per_row)
+
+    v1, se1, _ = lin.run(run, fused=True)
+    v2, se2, _ = lin.run(run, fused=False)
+    assert v1.shape == se1.shape == (300, 6)
+    np.testing.assert_array_equal(v1, v2)  # the replicates, bit for bit
+    np.testing.assert_allclose(se1, se2, rtol=1e-12, atol=0)
+    # and the values are the systems' own kernels' on their own atoms
+    w = np.random.default_rng(6).multinomial(300, np.full(300, 1 / 300), size=5)
+    w_joint = np.zeros((5, kernel.m))
+    for r in range(5):
+        np.add.at(w_joint[r], kernel.keys, w[r])
+    np.testing.assert_array_equal(
+        kernel.evaluate(w_joint),
+        np.concatenate(
+            [v := kernel.joint.evaluate(w_joint), v[:, kernel.ia] - v[:, kernel.ib]], axis=1
+        ),
+    )
+
+
+def test_joint_additive_only_for_plain_scalar_additive_kernels(corpus):
+    st = system_statistics(corpus.systems, corpus.references)
+    bleu = get_kernel("bleu", (st["sys0"],), {})
+    y = np.array([0, 1, 1, 0] * 75)
+    acc = get_kernel("accuracy", (y, y), metric_params("accuracy", None, "default", None))
+    rows = [np.zeros(3, dtype=int)] * 2
+    assert joint_additive([bleu, bleu], rows, [0], [1]) is not None
+    assert joint_additive([bleu, acc], rows, [0], [1]) is None  # not additive
+
+
+def test_compare_replicates_are_those_of_the_plain_replicate_loop(corpus):
+    # the default (studentized systems through the fused forms) and the percentile
+    # interval (the engine's plain replicate loop over the joint kernel): the same values
+    st = system_statistics(corpus.systems, corpus.references)
+    res = mlci.compare(None, st, metric="bleu", rng=0, n_resamples=400)
+    assert res.systems["sys0"].method == "studentized"
+    fused = mlci.compare(None, st, metric="bleu", rng=0, n_resamples=400, method="percentile")
+    # the replicate values (percentile: no linearization) are the same draws, same values
+    for name in st:
+        np.testing.assert_array_equal(
+            res.systems[name].bootstrap_distribution, fused.systems[name].bootstrap_distribution
+        )
