@@ -40,6 +40,7 @@ from ..feedback import warn
 from ..inputs import binary_target, check_flag, check_positive_int
 from ._base import AdditiveKernel, Kernel, safe_div, unique_rows
 from .multiclass import class_columns
+from .recalibration import UnitMoments
 
 __all__ = [
     "CALIBRATION_METRICS",
@@ -525,6 +526,82 @@ class RecalibrationKernel(Kernel):
         out = beta[:, 1] if self.part == "slope" else beta[:, 0]
         return np.where(ok, out, np.nan)
 
+    def _moments(
+        self, cell_unit: np.ndarray, cell_atom: np.ndarray, cell_count: np.ndarray, n_units: int
+    ) -> tuple[UnitMoments, Any]:
+        """The units' moments around the data's fit and the (unit x atom) count table."""
+        from scipy import sparse  # lazily, as the other kernels' unit tables
+
+        moments = UnitMoments(
+            self.y, self.z, self._start, self.part == "slope",
+            cell_unit, cell_atom, cell_count, n_units,
+        )  # fmt: skip
+        table = sparse.csr_matrix(
+            (np.asarray(cell_count, dtype=float), (cell_unit, cell_atom)),
+            shape=(int(n_units), self.m),
+        )
+        table.sum_duplicates()
+        return moments, table
+
+    def _unit_values(
+        self, moments: UnitMoments, table: Any, u: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(values, beta, ok, inverse Hessian)`` of replicates drawing the units ``u``
+        times, from the units' moments; the uncertified rows (``~ok``) are fitted on their
+        samples (their ``beta`` and inverse Hessian are then unused)."""
+        beta, ok, inv = moments.solve(moments.sums(u))
+        values = beta[:, 1] if self.part == "slope" else beta[:, 0]
+        if not ok.all():
+            rows = np.flatnonzero(~ok)
+            w = np.asarray((table.T @ u[rows].T).T)
+            values = values.copy()
+            values[rows] = self.evaluate(w)
+        return values, beta, ok, inv
+
+    def by_unit(self, unit_of_sample: np.ndarray, n_units: int) -> Kernel | None:
+        """The same metric on one atom per unit (condition), for resampling whole units
+        (as :meth:`~mlci.metrics.AdditiveKernel.by_unit`): each replicate is refitted from
+        the units' moments (:mod:`mlci.metrics.recalibration`), to within 1e-12 of the fit
+        on its samples (which replaces it where that is not certified).  None when there
+        are at least as many units as atoms."""
+        if n_units >= self.m:
+            return None
+        unit = np.asarray(unit_of_sample, dtype=np.intp)
+        cells, count = np.unique(unit.astype(np.int64) * self.m + self.keys, return_counts=True)
+        return _RecalibrationUnits(self, unit, n_units, cells // self.m, cells % self.m, count)
+
+    def whole_units(
+        self,
+        cell_unit: np.ndarray,
+        cell_atom: np.ndarray,
+        cell_count: np.ndarray,
+        n_units: int,
+    ) -> Any:
+        """The linearized intervals' fused form over whole units (conditions): ``f(U)``
+        gives, for the units' draw counts ``U`` (b, n_units), the coefficient and every
+        unit's summed gradient ``e' H^-1 sum_(i in c) x_i (y_i - mu_i)`` (b, n_units), from
+        the units' moments (:mod:`mlci.metrics.recalibration`; the replicates that are not
+        certified: from their samples).  None when there are at least as many units as
+        atoms."""
+        if n_units >= self.m:
+            return None
+        moments, table = self._moments(cell_unit, cell_atom, cell_count, n_units)
+
+        def f(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            u = np.asarray(u, dtype=float)
+            values, beta, ok, inv = self._unit_values(moments, table, u)
+            d = beta - moments.beta0
+            with np.errstate(all="ignore"):
+                inner = moments.unit_scores(d[:, 0], d[:, 1], inv)
+            if not ok.all():
+                rows = np.flatnonzero(~ok)
+                w = np.asarray((table.T @ u[rows].T).T)
+                grad = self.gradient(w, values[rows])
+                inner[rows] = np.asarray(table @ grad.T).T
+            return values, inner
+
+        return f
+
     def gradient(self, w: np.ndarray, values: np.ndarray) -> np.ndarray:
         beta, _ = self._fit(w)
         w = np.asarray(w, dtype=float)
@@ -540,6 +617,41 @@ class RecalibrationKernel(Kernel):
             # second row of H^-1 times x_k = (1, z_k)
             row = (-h01[:, None] + h00[:, None] * z) / det[:, None]
             return row * resid
+
+
+class _RecalibrationUnits(Kernel):
+    """A :class:`RecalibrationKernel` with one atom per unit (see
+    :meth:`RecalibrationKernel.by_unit`): weights ``w_c = u_c * n_c`` (the unit drawn
+    ``u_c`` times, with its ``n_c`` samples), constant within each unit (a one-stage
+    condition bootstrap and its delete-one-condition jackknife); no gradient (the
+    linearized intervals use :meth:`RecalibrationKernel.whole_units`)."""
+
+    def __init__(
+        self,
+        base: RecalibrationKernel,
+        unit_of_sample: np.ndarray,
+        n_units: int,
+        cell_unit: np.ndarray,
+        cell_atom: np.ndarray,
+        cell_count: np.ndarray,
+    ) -> None:
+        self.base = base
+        self.keys = unit_of_sample
+        self.m = int(n_units)
+        self.n_per_unit = np.bincount(unit_of_sample, minlength=self.m).astype(float)
+        self._parts = base._moments(cell_unit, cell_atom, cell_count, n_units)
+        self.name = base.name
+        self.shape = base.shape
+        self.bounds = base.bounds
+        self.work_factor = 4.0 * self._parts[0].n_cols / max(self.m, 1) + 4.0
+
+    def evaluate(self, w: np.ndarray) -> np.ndarray:
+        n = self.n_per_unit
+        u = np.asarray(w, dtype=float) / np.where(n > 0, n, 1.0)
+        return self.base._unit_values(*self._parts, u)[0]
+
+    def gradient(self, w: np.ndarray, values: np.ndarray) -> np.ndarray | None:
+        return None
 
 
 def recalibration_kernel(
