@@ -195,14 +195,15 @@ def unit_kernel(kernel: Kernel, plan: Any) -> Kernel:
     can be summed per unit with more atoms than units (:meth:`AdditiveKernel.by_unit`,
     the recalibration kernels' ``by_unit``); else itself.
     """
+    by_unit = getattr(kernel, "by_unit", None)
     if (
-        callable(getattr(kernel, "by_unit", None))
+        callable(by_unit)
         and isinstance(plan, ResamplingPlan)
         and plan.n_units is not None
         and plan.unit_of_sample is not None
         and not plan.two_stage
     ):
-        return kernel.by_unit(plan.unit_of_sample, plan.n_units) or kernel
+        return by_unit(plan.unit_of_sample, plan.n_units) or kernel
     return kernel
 
 

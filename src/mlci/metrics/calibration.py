@@ -459,6 +459,8 @@ class RecalibrationKernel(Kernel):
     work_factor = 12.0
     max_iter = 100
     tol = 1e-13
+    #: Newton steps without line search before a replicate is refitted with it
+    PLAIN_ITER = 30
 
     def __init__(self, y: np.ndarray, p: np.ndarray, part: str) -> None:
         pairs, keys = unique_rows(np.column_stack([y, p]))
@@ -468,9 +470,13 @@ class RecalibrationKernel(Kernel):
         self.z = _logit(pairs[:, 1])
         self.part = part
         self.name = f"calibration_{part}"
+        self._y2m1 = 2.0 * self.y - 1.0
+        self._z2 = self.z * self.z
         # replicates start from the fit on the data: a few Newton steps from there
         self._start = np.array([0.0, 1.0])
-        beta, ok = self._fit(np.bincount(self.keys, minlength=self.m)[None, :].astype(float))
+        beta, ok = self._fit_safeguarded(
+            np.bincount(self.keys, minlength=self.m)[None, :].astype(float)
+        )
         if ok[0]:
             self._start = beta[0]
 
@@ -480,6 +486,74 @@ class RecalibrationKernel(Kernel):
         return (w * (self.y * eta - np.logaddexp(0.0, eta))).sum(axis=1)
 
     def _fit(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Coefficients ``(b, 2)`` (a, b) and the converged mask.
+
+        Newton's method from the data's fit, without line search, on the replicates that
+        have not converged yet (:data:`PLAIN_ITER` steps at most); a replicate on which it
+        fails (no convergence, or an overflow) is fitted by :meth:`_fit_safeguarded`.  The
+        log-likelihood is concave, so both converge to its one maximum, to the same
+        tolerance.  Every sum runs over one replicate's row (``einsum``, no BLAS), so a
+        replicate's value does not depend on the chunk it is in."""
+        w = np.asarray(w, dtype=float)
+        bsz = w.shape[0]
+        beta = np.tile(self._start, (bsz, 1))
+        done = np.zeros(bsz, dtype=bool)
+        active = np.arange(bsz)
+        wa = w
+        with np.errstate(all="ignore"):
+            for _ in range(self.PLAIN_ITER):
+                sums = self._score_sums(wa, beta[active])
+                step = self._newton_step(*sums)
+                beta[active] += step
+                ba = beta[active]
+                small = np.abs(step).max(axis=1) <= self.tol * (1.0 + np.abs(ba).max(axis=1))
+                small &= np.isfinite(ba).all(axis=1)
+                done[active[small]] = True
+                keep = ~small & np.isfinite(ba).all(axis=1)
+                if not keep.any():
+                    break
+                if not keep.all():
+                    active = active[keep]
+                    wa = w[active]
+        if not done.all():
+            rows = np.flatnonzero(~done)
+            beta[rows], ok = self._fit_safeguarded(w[rows])
+            done[rows] = ok
+        return beta, done
+
+    def _score_sums(self, w: np.ndarray, beta: np.ndarray) -> tuple[Any, ...]:
+        """The score ``(g0, g1)`` and Hessian ``(h00, h01, h11)`` sums at ``beta`` (b, 2)
+        (the intercept's: ``g1``, ``h01``, ``h11`` are None)."""
+        z = self.z
+        # t = tanh(eta / 2): mu = (1 + t) / 2, y - mu = (2y - 1 - t) / 2 and
+        # mu (1 - mu) = (1 - t^2) / 4
+        t = np.multiply(beta[:, 1:], z)
+        t += beta[:, :1]
+        t *= 0.5
+        np.tanh(t, out=t)
+        r = np.subtract(self._y2m1, t)
+        r *= w
+        t *= t
+        np.subtract(1.0, t, out=t)
+        t *= w
+        g0 = 0.5 * np.einsum("bm->b", r)
+        h00 = 0.25 * np.einsum("bm->b", t)
+        if self.part == "intercept":
+            return g0, None, h00, None, None
+        g1 = 0.5 * np.einsum("bm,m->b", r, z)
+        h01 = 0.25 * np.einsum("bm,m->b", t, z)
+        h11 = 0.25 * np.einsum("bm,m->b", t, self._z2)
+        return g0, g1, h00, h01, h11
+
+    def _newton_step(self, g0: Any, g1: Any, h00: Any, h01: Any, h11: Any) -> np.ndarray:
+        if g1 is None:
+            return np.column_stack([safe_div(g0, h00), np.zeros(len(g0))])
+        det = h00 * h11 - h01 * h01
+        return np.column_stack(
+            [safe_div(h11 * g0 - h01 * g1, det), safe_div(h00 * g1 - h01 * g0, det)]
+        )
+
+    def _fit_safeguarded(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Coefficients ``(b, 2)`` (a, b) and the converged mask.
 
         Newton's method with step halving (a step that lowers the log-likelihood is halved
@@ -601,6 +675,42 @@ class RecalibrationKernel(Kernel):
             return values, inner
 
         return f
+
+    def influence_moments(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The linearized intervals' fused form for independent samples: the coefficient,
+        ``sum_i w_i g_i`` and ``sum_i w_i g_i^2`` of its gradient ``g`` (:meth:`gradient`)
+        per replicate, from one fit and one more pass over the atoms (no (b, m) gradient):
+        ``g_i = e' H^-1 x_i (y_i - mu_i)``, so ``sum w g = e' H^-1 S`` and ``sum w g^2 =
+        e' H^-1 M H^-1 e`` with ``M = sum_i w_i (y_i - mu_i)^2 x_i x_i'``."""
+        w = np.asarray(w, dtype=float)
+        beta, ok = self._fit(w)
+        values = np.where(ok, beta[:, 1] if self.part == "slope" else beta[:, 0], np.nan)
+        z = self.z
+        with np.errstate(all="ignore"):
+            t = np.multiply(beta[:, 1:], z)
+            t += beta[:, :1]
+            t *= 0.5
+            np.tanh(t, out=t)
+            e = np.subtract(self._y2m1, t)  # 2 (y - mu)
+            t *= t
+            np.subtract(1.0, t, out=t)
+            t *= w  # 4 w mu (1 - mu)
+            r = e * w  # 2 w (y - mu)
+            e *= r  # 4 w (y - mu)^2
+            g0, m00 = 0.5 * np.einsum("bm->b", r), 0.25 * np.einsum("bm->b", e)
+            h00 = 0.25 * np.einsum("bm->b", t)
+            if self.part == "intercept":
+                return values, g0 / h00, m00 / h00**2
+            g1 = 0.5 * np.einsum("bm,m->b", r, z)
+            m01, m11 = 0.25 * np.einsum("bm,m->b", e, z), 0.25 * np.einsum("bm,m->b", e, self._z2)
+            h01 = 0.25 * np.einsum("bm,m->b", t, z)
+            h11 = 0.25 * np.einsum("bm,m->b", t, self._z2)
+            det = h00 * h11 - h01 * h01
+            # c = second row of H^-1
+            c0, c1 = -h01 / det, h00 / det
+            s1 = c0 * g0 + c1 * g1
+            s2 = c0 * c0 * m00 + 2.0 * c0 * c1 * m01 + c1 * c1 * m11
+        return values, s1, s2
 
     def gradient(self, w: np.ndarray, values: np.ndarray) -> np.ndarray:
         beta, _ = self._fit(w)

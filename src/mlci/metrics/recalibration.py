@@ -155,7 +155,7 @@ class UnitMoments:
             np.maximum(top, np.abs(columns(a, b)).max(axis=0), out=top)
         pieces = np.zeros((self.n_units, 3 * self.n_cols))
         sums = np.zeros((self.n_units, self.n_cols))
-        scale = None
+        scale = np.ones(self.n_cols)
         for i, (a, b) in enumerate(blocks):
             lo, hi = bounds[i], bounds[i + 1]
             cols = columns(a, b)
