@@ -10,10 +10,11 @@ E[(f(p) - sigmoid(a + b logit p)) (1, logit p)] = 0 on a fine grid (Newton's met
 t interval on the linearized standard error, the percentile, basic and normal
 intervals) and one BCa bootstrap; ``rng`` is the test set's index.
 
-Usage (population, n, design, test sets, resamples)::
+Usage (population, n, design, test sets, resamples[, metrics[, "nobca"]])::
 
     nice python scripts/recalibration_coverage.py p2 1000 iid 300 999
     nice python scripts/recalibration_coverage.py rare 5000 conditions 200 999
+    nice python scripts/recalibration_coverage.py p2 200 iid 400 999 intercept nobca
 
 Each cell prints one line per metric and method: coverage, the share of intervals
 entirely below / above the truth, and the mean width.
@@ -112,7 +113,15 @@ def truth(grid: np.ndarray, dens: np.ndarray, fy: np.ndarray) -> dict[str, float
 METHODS = ("studentized", "t", "percentile", "basic", "normal", "bca")
 
 
-def main(population: str, n: int, design: str, n_sets: int, n_resamples: int) -> None:
+def main(
+    population: str,
+    n: int,
+    design: str,
+    n_sets: int,
+    n_resamples: int,
+    metrics: tuple[str, ...] = ("slope", "intercept"),
+    bca: bool = True,
+) -> None:
     draw, grid, dens, f = POPULATIONS[population]
     cond = design == "conditions"
     fm = marginal(f, cond)
@@ -135,17 +144,19 @@ def main(population: str, n: int, design: str, n_sets: int, n_resamples: int) ->
         if y.min() == y.max():
             continue
         for metric, t in true.items():
+            if metric.split("_")[1] not in metrics:
+                continue
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 res = mlci.bootstrap_ci(
                     y, p, metric=metric, method="studentized", rng=e,
                     n_resamples=n_resamples, **kw,
                 )  # fmt: skip
-                bca = mlci.bootstrap_ci(
-                    y, p, metric=metric, method="bca", rng=e, n_resamples=n_resamples, **kw
-                )
                 cis = {m: res.interval(method=m).confidence_interval for m in METHODS[:-1]}
-                cis["bca"] = bca.confidence_interval
+                if bca:
+                    cis["bca"] = mlci.bootstrap_ci(
+                        y, p, metric=metric, method="bca", rng=e, n_resamples=n_resamples, **kw
+                    ).confidence_interval
             for m, (lo, hi) in cis.items():
                 stats_.setdefault((metric, m), []).append([lo <= t <= hi, hi < t, lo > t, hi - lo])
     print(
@@ -165,4 +176,5 @@ def main(population: str, n: int, design: str, n_sets: int, n_resamples: int) ->
 
 if __name__ == "__main__":
     pop, n, design, sets, b = sys.argv[1:6]
-    main(pop, int(n), design, int(sets), int(b))
+    which = tuple(sys.argv[6].split(",")) if len(sys.argv) > 6 else ("slope", "intercept")
+    main(pop, int(n), design, int(sets), int(b), which, "nobca" not in sys.argv[7:])

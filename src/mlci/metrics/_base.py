@@ -228,10 +228,6 @@ class ExactSums:
     ----------
     values : ndarray, shape (m,) or (m, d)
         Finite values per atom.
-    top : ndarray, shape (d,), optional
-        At least the largest magnitude of every column (default: computed): blocks of
-        rows built with the same ``top`` have the same scales, so their pieces add up
-        exactly (integer counts times pieces, summed over the blocks).
 
     Examples
     --------
@@ -242,13 +238,11 @@ class ExactSums:
     array([1.4, 0.5])
     """
 
-    def __init__(self, values: np.ndarray, top: np.ndarray | None = None) -> None:
+    def __init__(self, values: np.ndarray) -> None:
         values = np.asarray(values, dtype=float)
         self.vector = values.ndim == 1
         v = values.reshape(len(values), -1)
-        # ``top``: a bound of every column's magnitude given by the caller (the same scales
-        # for blocks of rows, whose pieces then add up exactly)
-        top = np.max(np.abs(v), axis=0, initial=0.0) if top is None else np.asarray(top)
+        top = np.max(np.abs(v), axis=0, initial=0.0)
         # a power of two at or above every column's largest magnitude: |v / scale| <= 1
         self.scale = np.where(top > 0, np.exp2(np.ceil(np.log2(np.where(top > 0, top, 1.0)))), 1.0)
         self.d = d = v.shape[1]

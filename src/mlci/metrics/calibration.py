@@ -474,9 +474,7 @@ class RecalibrationKernel(Kernel):
         self._z2 = self.z * self.z
         # replicates start from the fit on the data: a few Newton steps from there
         self._start = np.array([0.0, 1.0])
-        beta, ok = self._fit_safeguarded(
-            np.bincount(self.keys, minlength=self.m)[None, :].astype(float)
-        )
+        beta, ok = self._fit(np.bincount(self.keys, minlength=self.m)[None, :].astype(float))
         if ok[0]:
             self._start = beta[0]
 

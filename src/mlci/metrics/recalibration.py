@@ -20,7 +20,7 @@ to the kernel's tolerance; the remainder is bounded by Lagrange's form,
 sum of per-unit moments, of ``|z|^q``), and the root's error by ``|H^-1| |R|``.  A
 replicate whose certified error exceeds :data:`CERTIFIED` (relative to ``1 + |beta|``),
 or whose polynomial Newton does not converge, is refitted on its samples exactly (small
-test sets, far-off replicates).  The moments are exact sums
+test sets, far-off replicates).  A replicate's moments are exact sums of the units'
 (:class:`~mlci.metrics._base.ExactSums`), so a seed gives the same values on any chunk of
 replicates.
 """
@@ -58,8 +58,10 @@ def _derivative_polys(order: int) -> list[np.ndarray]:
 
 _POLYS = _derivative_polys(ORDER + 1)
 _GRID = np.linspace(0.0, 1.0, 200_001)
-#: ``sup |mu^(ORDER + 1)|`` over the real line (the maximum on a fine grid of mu, plus 1%)
-SUP_NEXT = 1.01 * float(np.abs(np.polynomial.polynomial.polyval(_GRID, _POLYS[-1])).max())
+#: ``sup |mu^(k)|`` over the real line, k = 0..ORDER + 1 (the maximum on a fine grid of mu)
+_SUP = np.array([np.abs(np.polynomial.polynomial.polyval(_GRID, c)).max() for c in _POLYS])
+#: ``sup |mu^(ORDER + 1)|``, plus 1% (the grid's maximum is at most that far below it)
+SUP_NEXT = 1.01 * float(_SUP[-1])
 
 
 def sigmoid_derivatives(mu: np.ndarray, order: int = ORDER) -> np.ndarray:
@@ -104,8 +106,6 @@ class UnitMoments:
         cell_count: np.ndarray,
         n_units: int,
     ) -> None:
-        from scipy import sparse  # lazily, as the other kernels' unit tables
-
         self.beta0 = np.asarray(beta0, dtype=float)
         self.slope = slope
         self.n_units = int(n_units)
@@ -122,54 +122,38 @@ class UnitMoments:
         self._b0 = col
         col += (k + 3) if slope else 1
         self.n_cols = col
-        order = np.argsort(cell_atom, kind="stable")
-        atom, unit = cell_atom[order], cell_unit[order]
+        # the cells in the order of the units, in blocks: every block's columns, times the
+        # cells' counts, summed per unit
+        cell_unit = np.asarray(cell_unit)
+        order = np.argsort(cell_unit, kind="stable")
+        unit, atom = cell_unit[order], np.asarray(cell_atom)[order]
         count = np.asarray(cell_count, dtype=float)[order]
-        m = len(y)
-        bounds = np.searchsorted(atom, np.arange(0, m + _BLOCK, _BLOCK))
-
-        def columns(a: int, b: int) -> np.ndarray:
-            zz = z[a:b]
+        sums = np.zeros((self.n_units, self.n_cols))
+        for a in range(0, len(unit), _BLOCK):
+            blk = slice(a, a + _BLOCK)
+            zz, cnt = z[atom[blk]], count[blk, None]
             eta = self.beta0[0] + self.beta0[1] * zz
-            mu = 0.5 * (1.0 + np.tanh(0.5 * eta))
-            der = sigmoid_derivatives(mu, k)
-            out = np.empty((b - a, self.n_cols))
-            out[:, 0] = y[a:b] - der[0]
+            der = sigmoid_derivatives(0.5 * (1.0 + np.tanh(0.5 * eta)), k)
+            cols = np.empty((len(zz), self.n_cols))
+            cols[:, 0] = y[atom[blk]] - der[0]
             if slope:
-                out[:, 1] = out[:, 0] * zz
+                cols[:, 1] = cols[:, 0] * zz
             zq = np.ones_like(zz)
-            az = np.abs(zz)
             for q in range(k + 2 if slope else 1):
                 for kk in range(max(1, q - 1), k + 1):
-                    out[:, self._a[kk][q]] = der[kk] * zq
+                    np.multiply(der[kk], zq, out=cols[:, self._a[kk][q]])
                 zq = zq * zz
-            aq = np.ones_like(zz)
-            for q in range((k + 3) if slope else 1):
-                out[:, self._b0 + q] = aq
+            aq, az = np.ones_like(zz), np.abs(zz)
+            for q in range(self.n_cols - self._b0):
+                cols[:, self._b0 + q] = aq
                 aq = aq * az
-            return out
-
-        blocks = [(a, min(a + _BLOCK, m)) for a in range(0, m, _BLOCK)]
-        top = np.zeros(self.n_cols)
-        for a, b in blocks:
-            np.maximum(top, np.abs(columns(a, b)).max(axis=0), out=top)
-        pieces = np.zeros((self.n_units, 3 * self.n_cols))
-        sums = np.zeros((self.n_units, self.n_cols))
-        scale = np.ones(self.n_cols)
-        for i, (a, b) in enumerate(blocks):
-            lo, hi = bounds[i], bounds[i + 1]
-            cols = columns(a, b)
-            table = sparse.csr_matrix(
-                (count[lo:hi], (unit[lo:hi], atom[lo:hi] - a)), shape=(self.n_units, b - a)
-            )
-            es = ExactSums(cols, top=top)
-            scale = es.scale
-            pieces += np.asarray(table @ es.pieces)
-            sums += np.asarray(table @ cols)
-        exact = object.__new__(ExactSums)
-        exact.vector, exact.d, exact.scale, exact.pieces = False, self.n_cols, scale, pieces
-        #: exact sums over the units: ``u`` (b, n_units) -> (b, n_cols)
-        self.sums: Callable[[np.ndarray], np.ndarray] = exact
+            cols *= cnt
+            ub = unit[blk]
+            starts = np.flatnonzero(np.r_[True, ub[1:] != ub[:-1]])
+            sums[ub[starts]] += np.add.reduceat(cols, starts, axis=0)
+        #: sums over the units: ``u`` (b, n_units) -> (b, n_cols), exact for the units'
+        #: (floating-point) moments, so the same on any chunk of replicates
+        self.sums: Callable[[np.ndarray], np.ndarray] = ExactSums(sums)
         #: every unit's moments (n_units, n_cols), in floating point
         self.unit_cols = sums
 
