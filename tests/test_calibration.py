@@ -242,7 +242,7 @@ def test_auto_methods_and_intervals():
         "ece": "normal",  # the debiased ECE: its coverage study (docs/calibration.md)
         "ece_debiased": "normal",  # the closest to its level (docs/calibration.md), warned
         "mce": "bca",  # a maximum
-        "calibration_slope": "studentized",
+        "calibration_slope": "t",  # its coverage study (docs/calibration.md)
         "brier_uncertainty": "bca",
     }
 

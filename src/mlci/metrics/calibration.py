@@ -446,6 +446,20 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
     return 0.5 * (1.0 + np.tanh(0.5 * z))
 
 
+#: ``method="auto"`` of the calibration slope and intercept
+#: (:meth:`RecalibrationKernel.auto_method`): the t interval with the linearized standard
+#: error (the sandwich one over independent samples, CR2 over conditions, with Kish's
+#: degrees of freedom).  In the coverage study (docs/calibration.md,
+#: ``scripts/recalibration_coverage.py``) it covered at least as often as the studentized
+#: interval (the default before) in every cell, and needs no replicate's standard error.
+RECALIBRATION_AUTO = (
+    "t",
+    "t: the linearized standard error (sandwich; CR2 over conditions) with Student's t "
+    "quantiles; in mlci's coverage study it covered 0.93-0.97 for n = 200-5,000, iid and "
+    "over conditions, at least as often as the studentized interval (docs/calibration.md)",
+)
+
+
 class RecalibrationKernel(Kernel):
     """Logistic recalibration ``logit P(y=1) = a + b logit(p)``, fitted by Newton's method
     on every replicate at once (weights = the replicate's counts).
@@ -597,6 +611,21 @@ class RecalibrationKernel(Kernel):
         beta, ok = self._fit(w)
         out = beta[:, 1] if self.part == "slope" else beta[:, 0]
         return np.where(ok, out, np.nan)
+
+    def auto_method(self, plan: Any) -> tuple[str, str] | None:
+        """``method="auto"``: the t interval on the linearized standard error
+        (:data:`RECALIBRATION_AUTO`), where the linearization models the design
+        (independent samples, or whole conditions resampled in one stage); otherwise None
+        (the engine's rules: BCa)."""
+        if (
+            getattr(plan, "two_stage", False)
+            or getattr(plan, "poisson", False)
+            or getattr(plan, "stratum_of_sample", None) is not None
+            or str(getattr(plan, "scheme", "")).startswith("nested")
+            or not hasattr(plan, "unit_of_sample")
+        ):
+            return None
+        return RECALIBRATION_AUTO
 
     def _moments(
         self, cell_unit: np.ndarray, cell_atom: np.ndarray, cell_count: np.ndarray, n_units: int
