@@ -21,6 +21,9 @@ import mlci
 from mlci.metrics.calibration import recalibration_kernel
 from mlci.metrics.recalibration import CERTIFIED, ORDER, SUP_NEXT, sigmoid_derivatives
 
+#: small test sets of the intercept warn (few events): not the point of the fits' tests
+pytestmark = pytest.mark.filterwarnings("ignore::mlci.FewConditionsWarning")
+
 
 def _data(n, seed=0, c=None):
     rng = np.random.default_rng(seed)
@@ -157,3 +160,17 @@ def test_seed_reproduces_across_chunks(method, conditions):
     for res in runs[1:]:
         np.testing.assert_array_equal(res.bootstrap_distribution, runs[0].bootstrap_distribution)
         assert res.confidence_interval == runs[0].confidence_interval
+
+
+def test_intercept_with_few_events_warns():
+    rng = np.random.default_rng(6)
+    p = 1 / (1 + np.exp(-rng.normal(-2.5, 1.0, 400)))
+    y = (rng.random(400) < p).astype(int)
+    assert 0 < y.sum() < 100
+    with pytest.warns(mlci.FewConditionsWarning, match="rarer outcome: below 100"):
+        recalibration_kernel("intercept", y, p)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        recalibration_kernel("slope", y, p)  # the slope held with as few
+        big = np.r_[y, np.ones(100, dtype=int)], np.r_[p, np.full(100, 0.5)]
+        recalibration_kernel("intercept", *big)
