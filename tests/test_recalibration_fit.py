@@ -174,3 +174,26 @@ def test_intercept_with_few_events_warns():
         recalibration_kernel("slope", y, p)  # the slope held with as few
         big = np.r_[y, np.ones(100, dtype=int)], np.r_[p, np.full(100, 0.5)]
         recalibration_kernel("intercept", *big)
+
+
+def test_auto_is_t_where_the_linearization_applies():
+    pd = pytest.importorskip("pandas")
+    y, p, unit, _ = _data(2000, 7, 30)
+    res = mlci.bootstrap_ci(y, p, metric="calibration_slope", n_resamples=50, rng=0)
+    assert res.method == "t"
+    assert res.details["method_reason"].startswith("t: the linearized standard error")
+    # strata: the linearization does not model them, BCa
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mlci.FewResamplesWarning)
+        res = mlci.bootstrap_ci(
+            y, p, metric="calibration_slope", n_resamples=50, rng=0, strata=unit % 2
+        )
+    assert res.method == "bca"
+    # a reduced table (its atoms are table rows): BCa, not a t interval on the wrong units
+    frame = pd.DataFrame({"y": y, "p": np.round(p, 2).clip(0.01, 0.99), "c": unit})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mlci.FewResamplesWarning)
+        table = mlci.reduce_table(frame, "y", "p", metric="calibration_slope", conditions="c")
+        res = table.bootstrap_ci(n_resamples=50, rng=0)
+    assert res.method == "bca"
+    assert "reduced table" in res.details["method_reason"]
