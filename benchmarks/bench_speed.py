@@ -8,6 +8,11 @@
   (the process's user + sys), best of ``--repeat``.  Over conditions the kernel draws one
   atom per condition (exact per-condition sums), so the ratio is below 1; before that
   change it was the per-sample cost (1e6 samples, B = 100: ECE 25.8 s, now 6.2 s).
+* ``calibration_fit``: ``calibration_slope`` and ``calibration_intercept`` (a logistic fit
+  per replicate) at ``--rows`` samples, iid and over 2,000 conditions, B = ``-B``, with the
+  default method (``"auto"``) and with ``method="percentile"``; each call in a fresh
+  process: CPU (user + sys) and peak RSS (``os.wait4``; the interpreter with numpy and
+  mlci imported is about 100 MiB of it).
 * ``parquet``: peak memory (each read in a fresh process; Arrow's buffers are invisible
   to tracemalloc, so its pool is read too) of reading a
   ``--rows``-row file with a speaker column (text, 2,000 values), a label and a score,
@@ -23,6 +28,7 @@ Usage::
 
     nice python benchmarks/bench_speed.py --part auc --rows 1e6 -B 100
     nice python benchmarks/bench_speed.py --part calibration --rows 1e6 -B 100
+    nice python benchmarks/bench_speed.py --part calibration_fit --rows 1e6 -B 100
     nice python benchmarks/bench_speed.py --part parquet --rows 1e6
     nice python benchmarks/bench_speed.py --part aucmem --rows 5e6 -B 1000
 """
@@ -83,6 +89,47 @@ def bench_calibration(n: int, b: int, repeat: int, n_conditions: int = 2000) -> 
             f"{n_conditions} conditions {best['conditions']:.2f} s CPU, "
             f"ratio {best['conditions'] / best['iid']:.2f}"
         )
+
+
+def _fit_case(spec: str) -> None:
+    """(child process) One recalibration call ``metric,rows,design,B,method``: print the
+    method, the interval and the process's CPU time."""
+    import mlci
+
+    metric, rows, design, b, method = spec.split(",")
+    n = int(float(rows))
+    rng = np.random.default_rng(0)
+    p = rng.beta(2, 2, n)
+    y = (rng.random(n) < p**2).astype(int)
+    kw = {"conditions": rng.integers(0, 2000, n)} if design == "conditions" else {}
+    t0 = time.process_time()
+    with warnings.catch_warnings():  # B = 100 is too few for an interval: the cost is the point
+        warnings.simplefilter("ignore")
+        res = mlci.bootstrap_ci(y, p, metric=metric, method=method, n_resamples=int(b), rng=1, **kw)
+    low, high = res.confidence_interval
+    print(f"{res.method} {low:.6f} {high:.6f} {time.process_time() - t0:.2f}")
+
+
+def bench_calibration_fit(n: int, b: int) -> None:
+    import subprocess
+    import sys
+
+    for metric in ("calibration_slope", "calibration_intercept"):
+        for design in ("iid", "conditions"):
+            for method in ("auto", "percentile"):
+                spec = f"{metric},{n},{design},{b},{method}"
+                proc = subprocess.Popen(
+                    [sys.executable, __file__, "--fit-case", spec], stdout=subprocess.PIPE
+                )
+                out = proc.stdout.read().decode().split() if proc.stdout else []
+                _, _, use = os.wait4(proc.pid, 0)
+                print(
+                    f"{metric} n={n:.0e} {design:10s} B={b} {method:10s} -> {out[0]:12s} "
+                    f"[{out[1]}, {out[2]}]  CPU {float(out[3]):7.2f} s (process "
+                    f"{use.ru_utime + use.ru_stime:7.2f} s), peak RSS "
+                    f"{use.ru_maxrss / 1024:5.0f} MiB",
+                    flush=True,
+                )
 
 
 def _peak_read(path: str) -> None:
@@ -185,7 +232,11 @@ def main() -> None:
     ap.add_argument("-B", type=int, default=100)
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--peak-of", help=argparse.SUPPRESS)
+    ap.add_argument("--fit-case", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.fit_case:
+        _fit_case(args.fit_case)
+        return
     if args.peak_of:
         _peak_read(args.peak_of)
         return
@@ -193,6 +244,8 @@ def main() -> None:
         bench_auc(int(args.rows), args.B, args.repeat)
     if "calibration" in args.part:
         bench_calibration(int(args.rows), args.B, args.repeat)
+    if "calibration_fit" in args.part:
+        bench_calibration_fit(int(args.rows), args.B)
     if "parquet" in args.part:
         bench_parquet(int(args.rows))
     if "aucmem" in args.part:

@@ -53,6 +53,7 @@ import numpy as np
 
 from ..exceptions import DegenerateIntervalWarning, FewConditionsWarning, NearBoundWarning
 from ..feedback import warn
+from ..intervals.bootstrap import LINEARIZED_METHODS
 from ..metrics import Kernel
 
 __all__ = [
@@ -97,7 +98,8 @@ MIN_CLASS_CONDITIONS = 30
 def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[str, str]:
     """``(method, reason)`` for ``method="auto"``."""
     preferred = kernel_auto_method(kernel, plan)
-    if preferred is not None:
+    # a kernel's linearized preference needs the linearization (not on a reduced table)
+    if preferred is not None and (unsupported is None or preferred[0] not in LINEARIZED_METHODS):
         return preferred
     if unsupported is not None:
         return "bca", f"bca: the linearized methods are unavailable ({unsupported})"
@@ -123,7 +125,9 @@ def kernel_auto_method(kernel: Kernel, plan: Any) -> tuple[str, str] | None:
     ``kernel.auto_method`` is ``(method, reason)``, or a function of the resampling plan
     giving that or None (then the rules of :func:`choose_method` apply): the debiased ECE
     (normal; docs/calibration.md), corpus BLEU and chrF over documents (logit t;
-    docs/validation.md, "Corpus MT metrics and IR measures").
+    docs/validation.md, "Corpus MT metrics and IR measures"), the calibration slope and
+    intercept (t; docs/calibration.md).  :func:`choose_method` passes over a linearized
+    preference where the linearization is unavailable (a reduced table).
     """
     rule = getattr(kernel, "auto_method", None)
     if callable(rule):

@@ -35,7 +35,7 @@ from ..intervals.bootstrap import (
     interval_from_replicates,
     tail_replicates,
 )
-from ..metrics import AdditiveKernel, FunctionKernel, Kernel, get_kernel, metric_info, metric_params
+from ..metrics import FunctionKernel, Kernel, get_kernel, metric_info, metric_params
 from ..results import BootstrapResult, ConfidenceInterval, per_confidence_level, plain
 from .auto import (
     FEW_CLASS_REASON,
@@ -192,16 +192,18 @@ default_jackknife_groups = jackknife_groups
 def unit_kernel(kernel: Kernel, plan: Any) -> Kernel:
     """The kernel to draw ``plan``'s replicates with: ``kernel`` summed per unit when the
     plan draws whole units (one-stage conditions, multinomial or Poisson) and the kernel
-    is additive with more atoms than units (:meth:`AdditiveKernel.by_unit`); else itself.
+    can be summed per unit with more atoms than units (:meth:`AdditiveKernel.by_unit`,
+    the recalibration kernels' ``by_unit``); else itself.
     """
+    by_unit = getattr(kernel, "by_unit", None)
     if (
-        isinstance(kernel, AdditiveKernel)
+        callable(by_unit)
         and isinstance(plan, ResamplingPlan)
         and plan.n_units is not None
         and plan.unit_of_sample is not None
         and not plan.two_stage
     ):
-        return kernel.by_unit(plan.unit_of_sample, plan.n_units) or kernel
+        return by_unit(plan.unit_of_sample, plan.n_units) or kernel
     return kernel
 
 
