@@ -339,7 +339,7 @@ for _part, _text in (
     METRICS[f"brier_{_part}"] = MetricInfo(
         f"brier_{_part}",
         ("y_true", "y_score"),
-        ("n_bins", "strategy", "pos_label"),
+        ("n_bins", "strategy", "pos_label", "debias"),
         partial(brier_decomposition_kernel, _part),
         _text + " (options n_bins=10, strategy='uniform'|'quantile'|'unique')",
         (_LABELS, _NUMBERS),

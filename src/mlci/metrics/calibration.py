@@ -359,19 +359,43 @@ def calibration_error_kernel(
     return kernel
 
 
-def _brier_part(part: str, n_bins: int) -> Any:
+def _ff_corrections(cnt: np.ndarray, sy: np.ndarray, total: np.ndarray) -> tuple[Any, Any]:
+    """Ferro & Fricker's (2012) bias corrections of Murphy's terms, per replicate:
+    ``s = sum_b (n_b / n) ybar_b (1 - ybar_b) / (n_b - 1)`` over the bins with ``n_b >= 2``
+    (the expected excess of ``(ybar_b - pbar_b)^2`` over the squared gap) and ``t = ybar (1
+    - ybar) / (n - 1)``; as SpecsVerification's ``BrierDecomp(bias.corrected=TRUE)``
+    (``corr.s``, ``corr.t``), without its shrinkage ``alpha`` that keeps REL at 0 or above."""
+    big = cnt >= 2
+    within = np.where(big, sy * (cnt - sy) / np.where(big, cnt * (cnt - 1.0), 1.0), 0.0)
+    corr_s = safe_div(within.sum(axis=1), total)
+    obar = safe_div(sy.sum(axis=1), total)
+    corr_t = safe_div(obar * (1.0 - obar), total - 1.0)
+    return corr_s, corr_t
+
+
+def _brier_part(part: str, n_bins: int, debias: bool = False) -> Any:
     def g(s: np.ndarray) -> np.ndarray:
         cnt, sy, sp = _bin_sums(s, 1, n_bins)
         cnt, sy, sp = cnt[:, 0], sy[:, 0], sp[:, 0]
         total = cnt.sum(axis=1)
         obar = safe_div(sy.sum(axis=1), total)
         if part == "uncertainty":
-            return obar * (1.0 - obar)
-        ob = np.where(cnt > 0, safe_div(sy, cnt), 0.0)
-        if part == "reliability":
+            out = obar * (1.0 - obar)
+        elif part == "reliability":
+            ob = np.where(cnt > 0, safe_div(sy, cnt), 0.0)
             fb = np.where(cnt > 0, safe_div(sp, cnt), 0.0)
-            return safe_div((cnt * (fb - ob) ** 2).sum(axis=1), total)
-        return safe_div((cnt * (ob - obar[:, None]) ** 2).sum(axis=1), total)
+            out = safe_div((cnt * (fb - ob) ** 2).sum(axis=1), total)
+        else:
+            ob = np.where(cnt > 0, safe_div(sy, cnt), 0.0)
+            out = safe_div((cnt * (ob - obar[:, None]) ** 2).sum(axis=1), total)
+        if not debias:
+            return out
+        corr_s, corr_t = _ff_corrections(cnt, sy, total)
+        if part == "reliability":
+            return out - corr_s
+        if part == "resolution":
+            return out - corr_s + corr_t
+        return out + corr_t
 
     return g
 
@@ -384,6 +408,7 @@ def brier_decomposition_kernel(
     n_bins: int = 10,
     strategy: str = "uniform",
     pos_label: Any = None,
+    debias: bool = False,
 ) -> AdditiveKernel:
     """Kernel of one term of Murphy's (1973) Brier decomposition (binary forecasts).
 
@@ -396,6 +421,7 @@ def brier_decomposition_kernel(
         n_bins = check_positive_int("n_bins", n_bins)
     else:
         n_bins = _check_options(n_bins, strategy)
+    debias = check_flag("debias", debias)
     p = np.asarray(y_score, dtype=float)
     if p.ndim != 1 and p.shape[1] != 1:
         raise ValueError(
@@ -422,18 +448,27 @@ def brier_decomposition_kernel(
         phi = cells.reshape(len(p), -1)
     else:
         phi = _binned_phi(p[:, None], y[:, None], n_bins, strategy)
+    g = _brier_part(part, n_bins, debias)
+    total = phi.sum(axis=0)[None, :]
+    plug_in = float(_brier_part(part, n_bins)(total)[0])
     if part == "uncertainty":
         # ybar (1 - ybar) has a zero derivative at ybar = 1/2: no linearization there
-        kernel: AdditiveKernel = _NoGradient(
-            phi, _brier_part(part, n_bins), (), "brier_uncertainty"
-        )
+        kernel: AdditiveKernel = _NoGradient(phi, g, (), "brier_uncertainty")
         kernel.bounds = (0.0, 0.25)
-        return kernel
-    kernel = AdditiveKernel(phi, _brier_part(part, n_bins), (), f"brier_{part}")
-    kernel.bounds = (0.0, 1.0)
+    else:
+        kernel = AdditiveKernel(phi, g, (), f"brier_{part}")
+        kernel.bounds = (0.0, 1.0)
+    if debias:
+        kernel.details = {  # type: ignore[attr-defined]
+            "estimator": "debiased",
+            "plug_in": plug_in,
+            "bias": plug_in - float(g(total)[0]),
+        }
+    else:
+        kernel.details = {"estimator": "plug-in", "plug_in": plug_in}  # type: ignore[attr-defined]
     if part == "reliability":
         _, rel0 = _calibrated_noise(phi, 1, n_bins)
-        _warn_near_zero("brier_reliability", float(kernel.g(phi.sum(axis=0)[None, :])[0]), rel0)
+        _warn_near_zero("brier_reliability", plug_in, rel0)
     return kernel
 
 
