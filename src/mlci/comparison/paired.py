@@ -32,6 +32,7 @@ from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
 from ..classical.pvalues import t_pvalues
 from ..engine.auto import (
     edge_fallback_options,
+    kernel_auto_method,
     proportion_method,
     warn_no_spread_pairs,
     warn_paired,
@@ -148,6 +149,19 @@ def _finish_each(
         )
         warned.update(labels)
     return results, warned
+
+
+def _paired_auto_rule(kernels: Sequence[Any], plan: Any) -> tuple[list[str], str, str] | None:
+    """``(system methods, difference method, reason)`` of ``method="auto"`` when every
+    system's kernel carries the same ``paired_auto_method`` (``(method, reason)`` for the
+    differences), its systems then getting their own ``method="auto"``; else None."""
+    rules = [getattr(k, "paired_auto_method", None) for k in kernels]
+    if any(r is None for r in rules) or len({r[0] for r in rules}) != 1:
+        return None
+    systems = [kernel_auto_method(k, plan) for k in kernels]
+    if any(r is None for r in systems):
+        return None
+    return [r[0] for r in systems], rules[0][0], f"systems: {systems[0][1]}; differences: {rules[0][1]}"
 
 
 # --------------------------------------------------------------------------- compare
@@ -361,6 +375,13 @@ def compare(
             "freedom (the coverage map: the bootstrap-t of a paired difference is erratic "
             "with few conditions)"
         )
+    # a kernel family's own paired rule, read off its coverage study (the debiased ECE:
+    # each system and each difference by the normal interval on the bootstrap standard
+    # error, docs/calibration.md, "Paired ECE differences")
+    paired_rule = _paired_auto_rule(kernels, plan) if opts.method == "auto" else None
+    if paired_rule is not None:
+        sys_methods, diff_method, auto_reason = paired_rule
+        linear = None
     se_values = None
     if "studentized" in (*sys_methods, diff_method):
 
@@ -561,6 +582,11 @@ def compare(
             bounds=d_bounds,
         )
         pvalue_method = "bootstrap-t test (the inversion of the studentized interval)"
+    elif diff_method == "normal":
+        # the test that inverts the normal interval: z on the bootstrap standard error
+        with np.errstate(invalid="ignore", divide="ignore"):
+            pvals = t_pvalues(d_hat / d_se, np.inf, opts.alternative)
+        pvalue_method = "z test on the bootstrap standard error (the normal interval's)"
     elif diff_method == "t":
         assert linear is not None  # a linearized method
         if not linear["iid"]:
