@@ -253,8 +253,6 @@ def run_single(
                     se = np.sqrt(max(var, 0.25 * np.var(deb.bootstrap_distribution, ddof=1)))
                     ci = (max(0.0, deb.estimate - z * se), deb.estimate + z * se)
                     tally.add(f"{m}, debiased, normal (var-corrected)", ci, truth[m])
-                auto = mlci.bootstrap_ci(y, p, metric=m, metric_kwargs=kw, **common)
-                tally.add(f"{m}, default ({auto.method})", auto.confidence_interval, truth[m])
     return tally.rows()
 
 
