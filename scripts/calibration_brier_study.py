@@ -276,7 +276,10 @@ def run_pair(
     for e in range(n_sets):
         rng = np.random.default_rng([seed, e, n, n_bins, 7])
         _, preds, (y, cond) = draw_pair(names, n, conditions, rng)
-        t = [pop.truth(bin_edges(p, n_bins, strategy))["ece"] for pop, p in zip(pops, preds)]
+        t = [
+            pop.truth(bin_edges(p, n_bins, strategy))["ece"]
+            for pop, p in zip(pops, preds, strict=True)
+        ]
         diff = t[0] - t[1]
         if e == 0:
             first = diff

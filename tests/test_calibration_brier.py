@@ -171,7 +171,10 @@ def test_compare_ece_uses_the_normal_rule_and_its_z_test():
     low, high = d.confidence_interval
     assert (d.pvalue < 0.05) == (low > 0 or high < 0)
     assert d.standard_error == pytest.approx(
-        np.std(res.systems["over"].bootstrap_distribution - res.systems["sqrt"].bootstrap_distribution, ddof=1)
+        np.std(
+            res.systems["over"].bootstrap_distribution - res.systems["sqrt"].bootstrap_distribution,
+            ddof=1,
+        )
     )
     # the plug-in ECE (debias=False) keeps the generic rule: t on the linearized SE
     with warnings.catch_warnings():

@@ -155,13 +155,18 @@ def _paired_auto_rule(kernels: Sequence[Any], plan: Any) -> tuple[list[str], str
     """``(system methods, difference method, reason)`` of ``method="auto"`` when every
     system's kernel carries the same ``paired_auto_method`` (``(method, reason)`` for the
     differences), its systems then getting their own ``method="auto"``; else None."""
-    rules = [getattr(k, "paired_auto_method", None) for k in kernels]
-    if any(r is None for r in rules) or len({r[0] for r in rules}) != 1:
+    rules: list[tuple[str, str]] = []
+    systems: list[tuple[str, str]] = []
+    for k in kernels:
+        rule, own = getattr(k, "paired_auto_method", None), kernel_auto_method(k, plan)
+        if rule is None or own is None:
+            return None
+        rules.append(rule)
+        systems.append(own)
+    if len({r[0] for r in rules}) != 1:
         return None
-    systems = [kernel_auto_method(k, plan) for k in kernels]
-    if any(r is None for r in systems):
-        return None
-    return [r[0] for r in systems], rules[0][0], f"systems: {systems[0][1]}; differences: {rules[0][1]}"
+    reason = f"systems: {systems[0][1]}; differences: {rules[0][1]}"
+    return [r[0] for r in systems], rules[0][0], reason
 
 
 # --------------------------------------------------------------------------- compare
