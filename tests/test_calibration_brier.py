@@ -137,6 +137,25 @@ def test_default_is_debiased_with_the_normal_interval():
     assert res.confidence_interval.high == pytest.approx(res.estimate + z * sd)
 
 
+def test_warnings_where_no_interval_held():
+    # mce: at every call; the debiased reliability: between 2 and 8 times the bins' noise
+    y, p = _binary(10, n=500, power=2.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", mlci.IrregularEstimandWarning)
+        with pytest.raises(mlci.IrregularEstimandWarning, match="No interval of 'mce'"):
+            get_kernel("mce", (y, p), {})
+        get_kernel("brier_reliability", (y, p), {})  # f(p) = p^2: 11 times the noise
+        get_kernel("brier_resolution", (y, p), {})
+    rng = np.random.default_rng(11)
+    p = rng.beta(2, 2, 500)
+    y = (rng.random(500) < 1 / (1 + np.exp(-0.6 * np.log(p / (1 - p))))).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", mlci.IrregularEstimandWarning)
+        with pytest.raises(mlci.IrregularEstimandWarning, match="conservative"):
+            get_kernel("brier_reliability", (y, p), {})
+        get_kernel("brier_reliability", (y, p), {"debias": False})  # no such claim
+
+
 @pytest.mark.parametrize("name", ["brier_reliability", "brier_resolution", "brier_uncertainty"])
 def test_bad_debias_is_refused(name):
     y, p = _binary(8)
