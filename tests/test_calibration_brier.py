@@ -165,36 +165,37 @@ def test_bad_debias_is_refused(name):
         mlci.bootstrap_ci(y, p, metric=name, metric_kwargs={"debias": 1}, n_resamples=50)
 
 
-def test_compare_ece_uses_the_normal_rule_and_its_z_test():
+def test_compare_ece_uses_its_paired_rule_and_warns():
     rng = np.random.default_rng(9)
     q = rng.beta(2, 2, 1500)
     y = (rng.random(1500) < q).astype(int)
     systems = {"over": 1 / (1 + np.exp(-np.log(q / (1 - q)) / 0.6)), "sqrt": np.sqrt(q)}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", mlci.IrregularEstimandWarning)
+    with pytest.warns(mlci.IrregularEstimandWarning, match="No interval of a difference of ECEs"):
         res = mlci.compare(y, systems, metric="ece", rng=0, n_resamples=400)
     d = res.differences[0]
-    assert d.method == "normal"
-    assert all(s.method == "normal" for s in res.systems.values())
-    assert "differences: normal" in res.details["method_reason"]
-    # each system's interval is the one bootstrap_ci gives (the same seed, the same draws
-    # only for one system at a time: compare the rule, not the numbers)
-    single = mlci.bootstrap_ci(y, systems["over"], metric="ece", rng=0, n_resamples=400)
-    assert single.method == res.systems["over"].method
+    assert d.method == "percentile"
+    assert all(s.method == "normal" for s in res.systems.values())  # as bootstrap_ci's
+    assert "differences: percentile" in res.details["method_reason"]
     assert d.estimate == pytest.approx(
         res.systems["over"].estimate - res.systems["sqrt"].estimate, abs=1e-15
     )
-    # the p-value inverts the normal interval: z on the bootstrap standard error
-    z = d.estimate / d.standard_error
-    assert d.pvalue == pytest.approx(2 * stats.norm.sf(abs(z)), rel=1e-12)
-    low, high = d.confidence_interval
-    assert (d.pvalue < 0.05) == (low > 0 or high < 0)
-    assert d.standard_error == pytest.approx(
-        np.std(
-            res.systems["over"].bootstrap_distribution - res.systems["sqrt"].bootstrap_distribution,
-            ddof=1,
-        )
-    )
+    # the interval: the replicates' quantiles; the p-value: the share beyond 0
+    dist = res.systems["over"].bootstrap_distribution - res.systems["sqrt"].bootstrap_distribution
+    assert d.confidence_interval.low == pytest.approx(np.quantile(dist, 0.025), abs=1e-14)
+    assert d.confidence_interval.high == pytest.approx(np.quantile(dist, 0.975), abs=1e-14)
+    far = min(np.sum(dist <= 0), np.sum(dist >= 0))
+    assert d.pvalue == pytest.approx(min(1.0, 2 * (1 + far) / (1 + len(dist))), abs=1e-15)
+    # one-sided: H1 over > sqrt
+    with pytest.warns(mlci.IrregularEstimandWarning):
+        one = mlci.compare(y, systems, metric="ece", rng=0, n_resamples=400, alternative="greater")
+    expected = (1 + np.sum(dist <= 0)) / (1 + len(dist))
+    assert one.differences[0].pvalue == pytest.approx(expected, abs=1e-15)
+    # an explicit method is the user's: no rule, no warning of the rule
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", mlci.IrregularEstimandWarning)
+        warnings.filterwarnings("ignore", "'ece' is", mlci.IrregularEstimandWarning)
+        bca = mlci.compare(y, systems, metric="ece", rng=0, n_resamples=200, method="bca")
+    assert bca.differences[0].method == "bca"
     # the plug-in ECE (debias=False) keeps the generic rule: t on the linearized SE
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", mlci.IrregularEstimandWarning)

@@ -146,5 +146,5 @@ def test_paired_ece_difference_default_holds():
     total = n_sets * len(PAIR_CELLS)
     print(f"\nECE differences ({methods}): {hits}/{total} = {hits / total:.3f}")
     lo, hi = acceptance(total)
-    assert methods == {"normal"}
+    assert methods == {"percentile"}
     assert lo <= hits <= hi

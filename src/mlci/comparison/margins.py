@@ -349,8 +349,6 @@ def margin_tests(
     elif diff_method == "studentized":
         assert linear is not None and se_values is not None
         method = "bootstrap-t test at the margin"
-    elif diff_method == "normal":
-        method = "z test at the margin on the bootstrap standard error"
     else:
         method = "bootstrap distribution of the difference shifted to the margin"
 
@@ -371,9 +369,6 @@ def margin_tests(
                 alternative=alternative,
                 bounds=bounds,
             )
-        elif diff_method == "normal":
-            with np.errstate(invalid="ignore", divide="ignore"):
-                p = t_pvalues((d_hat - null) / d_se, np.inf, alternative)
         else:
             p = shifted_pvalues(d_hat, d_dist, alternative, null)
         # no spread (se = 0): the shifted bootstrap count, as for "no difference"

@@ -46,7 +46,11 @@ from ..engine.bootstrap import (
 )
 from ..engine.linearize import Linearization
 from ..engine.nested import plan_for_conditions
-from ..exceptions import DegenerateIntervalWarning, InvalidReplicatesWarning
+from ..exceptions import (
+    DegenerateIntervalWarning,
+    InvalidReplicatesWarning,
+    IrregularEstimandWarning,
+)
 from ..feedback import reports_progress, warn
 from ..inputs import (
     bootstrap_options,
@@ -167,6 +171,32 @@ def _paired_auto_rule(kernels: Sequence[Any], plan: Any) -> tuple[list[str], str
         return None
     reason = f"systems: {systems[0][1]}; differences: {rules[0][1]}"
     return [r[0] for r in systems], rules[0][0], reason
+
+
+def _inverted_pvalues(
+    method: str, d_hat: np.ndarray, d_se: np.ndarray, d_dist: np.ndarray, alternative: str
+) -> tuple[np.ndarray, str]:
+    """P-values that invert a kernel family's paired interval (:func:`_paired_auto_rule`):
+    the z test on the bootstrap standard error for ``"normal"``; for ``"percentile"``
+    the share of replicates on the far side of 0, ``(1 + #{d* <= 0}) / (1 + B)`` for
+    ``"greater"`` (twice the smaller of the two for two-sided), so that p < alpha exactly
+    when the percentile interval excludes 0 (up to the replicates' +1)."""
+    if method == "normal":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p = t_pvalues(d_hat / d_se, np.inf, alternative)
+        return p, "z test on the bootstrap standard error (the normal interval's)"
+    valid = ~np.isnan(d_dist)
+    b = valid.sum(axis=0)
+    with np.errstate(invalid="ignore"):
+        low = (1.0 + np.sum(valid & (d_dist <= 0.0), axis=0)) / (1.0 + b)
+        high = (1.0 + np.sum(valid & (d_dist >= 0.0), axis=0)) / (1.0 + b)
+    if alternative == "greater":
+        p = low
+    elif alternative == "less":
+        p = high
+    else:
+        p = np.minimum(1.0, 2.0 * np.minimum(low, high))
+    return p, "the replicates beyond 0 (the percentile interval's inversion)"
 
 
 # --------------------------------------------------------------------------- compare
@@ -387,6 +417,8 @@ def compare(
     if paired_rule is not None:
         sys_methods, diff_method, auto_reason = paired_rule
         linear = None
+        for text in sorted({getattr(k, "paired_warning", "") for k in kernels} - {""}):
+            warn(text, IrregularEstimandWarning)
     se_values = None
     if "studentized" in (*sys_methods, diff_method):
 
@@ -587,11 +619,8 @@ def compare(
             bounds=d_bounds,
         )
         pvalue_method = "bootstrap-t test (the inversion of the studentized interval)"
-    elif diff_method == "normal":
-        # the test that inverts the normal interval: z on the bootstrap standard error
-        with np.errstate(invalid="ignore", divide="ignore"):
-            pvals = t_pvalues(d_hat / d_se, np.inf, opts.alternative)
-        pvalue_method = "z test on the bootstrap standard error (the normal interval's)"
+    elif paired_rule is not None and diff_method in ("normal", "percentile"):
+        pvals, pvalue_method = _inverted_pvalues(diff_method, d_hat, d_se, d_dist, opts.alternative)
     elif diff_method == "t":
         assert linear is not None  # a linearized method
         if not linear["iid"]:
