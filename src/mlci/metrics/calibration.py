@@ -292,42 +292,42 @@ DEBIASED_AUTO = (
 #: ``method="auto"`` of a paired difference of debiased ECEs in ``mlci.compare`` (each
 #: system keeps :data:`DEBIASED_AUTO`), and the warning given with it: no interval of the
 #: difference held its level in the coverage study (docs/calibration.md, "Paired ECE
-#: differences").  The percentile interval came closest (0.913-0.980, mean 0.955 over
-#: four cells): its replicates are centred on the difference of the plug-in ECEs, whose
+#: differences").  The percentile interval came closest (0.913-0.990, mean 0.96 over
+#: five cells): its replicates are centred on the difference of the plug-in ECEs, whose
 #: biases largely cancel between two systems on the same bins' noise, and its width is
 #: the bootstrap's; the normal interval around the difference of the debiased estimates
 #: covered 0.85-0.93 (the corrections add variance to the difference that the bootstrap
 #: misses: over- against under-confident, n = 2,000, true sd 0.0192, bootstrap 0.0174),
-#: BCa 0.82-0.89, the plug-in's t interval 0.91-0.98.
+#: BCa 0.80-0.89, the plug-in's t interval 0.91-0.99.
 DEBIASED_PAIRED_AUTO = (
     "percentile",
     "percentile of the paired replicates of the difference (no interval of an ECE "
     "difference held its level in mlci's coverage study; the percentile one came "
-    "closest, 0.91-0.98, where the normal interval covered 0.85-0.93 and BCa 0.82-0.89; "
+    "closest, 0.91-0.99, where the normal interval covered 0.85-0.93 and BCa 0.80-0.89; "
     "docs/calibration.md)",
 )
 DEBIASED_PAIRED_WARNING = (
     "No interval of a difference of ECEs held its level in mlci's coverage study: the "
-    "percentile interval given covered 0.91-0.98 (the normal one 0.85-0.93, BCa "
-    "0.82-0.89; docs/calibration.md, 'Paired ECE differences'). Read it as approximate; "
+    "percentile interval given covered 0.91-0.99 (the normal one 0.85-0.93, BCa "
+    "0.80-0.89; docs/calibration.md, 'Paired ECE differences'). Read it as approximate; "
     "the systems' own intervals (normal) covered 0.89-0.95 in the same study."
 )
 
 
 #: ``method="auto"`` of the MCE: no interval held its level in the coverage study
 #: (docs/calibration.md, "MCE"): the plug-in maximum over the bins is biased upward (the
-#: largest of the bins' noisy gaps), the normal interval came closest (0.84-0.89), BCa
+#: largest of the bins' noisy gaps), the normal interval came closest (0.70-0.89), BCa
 #: covered 0.35-0.81 and the percentile interval 0.01-0.45
 MCE_AUTO = (
     "normal",
     "normal: the MCE with its bootstrap standard error (no interval held its level in "
-    "mlci's coverage study; the normal one came closest, 0.84-0.89, where BCa covered "
+    "mlci's coverage study; the normal one came closest, 0.70-0.89, where BCa covered "
     "0.35-0.81; docs/calibration.md)",
 )
 MCE_WARNING = (
     "No interval of 'mce' (the maximum calibration error) held its level in mlci's "
     "coverage study: the largest of the bins' gaps is biased upward by their noise, and "
-    "the normal interval given covered 0.84-0.89, BCa 0.35-0.81 (docs/calibration.md). "
+    "the normal interval given covered 0.70-0.89, BCa 0.35-0.81 (docs/calibration.md). "
     "For an interval use 'ece' or the calibration slope and intercept; read the MCE "
     "with the reliability diagram (mlci.plotting.plot_reliability)."
 )
@@ -418,9 +418,10 @@ def calibration_error_kernel(
 BRIER_DEBIASED_AUTO = (
     "normal",
     "normal: the debiased (Ferro & Fricker 2012) term with its bootstrap standard error (in "
-    "mlci's coverage study the reliability's covered 0.945 where it is large next to the "
-    "bins' noise and 0.97-0.995 near it, where the plug-in's studentized interval covered "
-    "0.875-0.93 and the debiased term's BCa 0.69-0.93; docs/calibration.md)",
+    "mlci's coverage study the reliability's covered 0.942-0.945 where it is large next to "
+    "the bins' noise and 0.97-0.995 near it, where the plug-in's studentized interval "
+    "covered 0.875-0.942 and the debiased term's BCa 0.69-0.93; the resolution's "
+    "0.940-0.967; docs/calibration.md)",
 )
 
 
