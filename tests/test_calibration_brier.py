@@ -203,3 +203,16 @@ def test_compare_ece_uses_its_paired_rule_and_warns():
             y, systems, metric="ece", metric_kwargs={"debias": False}, rng=0, n_resamples=200
         )
     assert plug.differences[0].method == "t"
+
+
+def test_cli_table_says_the_terms_are_debiased(tmp_path, capsys):
+    from mlci.cli import main
+
+    y, p = _binary(12, n=400, power=2.0)
+    path = tmp_path / "cal.csv"
+    path.write_text("y,p\n" + "".join(f"{a},{b:.4f}\n" for a, b in zip(y, p, strict=True)))
+    args = ["ci", str(path), "--label", "y", "--score", "p", "-B", "200", "--seed", "0"]
+    assert main([*args, "--metric", "brier_reliability,brier_resolution"]) == 0
+    out = capsys.readouterr().out
+    assert "brier_reliability (debiased)" in out
+    assert "brier_resolution (debiased)" in out
