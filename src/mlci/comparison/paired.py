@@ -411,12 +411,14 @@ def compare(
             "with few conditions)"
         )
     # a kernel family's own paired rule, read off its coverage study (the debiased ECE:
-    # each system and each difference by the normal interval on the bootstrap standard
-    # error, docs/calibration.md, "Paired ECE differences")
+    # each system by its normal interval, each difference by the percentile interval,
+    # with a warning; docs/calibration.md, "Paired ECE differences")
     paired_rule = _paired_auto_rule(kernels, plan) if opts.method == "auto" else None
     if paired_rule is not None:
         sys_methods, diff_method, auto_reason = paired_rule
         linear = None
+        if "bca" not in (*sys_methods, diff_method):
+            method = diff_method  # no BCa: no jackknife
         for text in sorted({getattr(k, "paired_warning", "") for k in kernels} - {""}):
             warn(text, IrregularEstimandWarning)
     se_values = None
