@@ -141,12 +141,13 @@ def test_bins_match_sklearn_calibration_curve(strategy):
 
 
 def test_murphy_identity_is_exact_on_bin_values():
-    # Murphy (1973): Brier = REL - RES + UNC when every forecast is its bin's value
+    # Murphy (1973): Brier = REL - RES + UNC when every forecast is its bin's value (his
+    # plug-in terms, debias=False; the debiased ones: tests/test_calibration_brier.py)
     y, p = _binary(5)
     for q in (np.round(p, 1), np.round(p, 2)):
-        rel = value("brier_reliability", y, q, strategy="unique")
-        res = value("brier_resolution", y, q, strategy="unique")
-        unc = value("brier_uncertainty", y, q, strategy="unique")
+        rel = value("brier_reliability", y, q, strategy="unique", debias=False)
+        res = value("brier_resolution", y, q, strategy="unique", debias=False)
+        unc = value("brier_uncertainty", y, q, strategy="unique", debias=False)
         assert rel - res + unc == pytest.approx(brier_score_loss(y, q), abs=1e-12)
         assert unc == pytest.approx(y.mean() * (1 - y.mean()), abs=1e-15)
     # with binned continuous forecasts the identity has within-bin terms: not equal
@@ -243,7 +244,7 @@ def test_auto_methods_and_intervals():
     assert got == {
         "ece": "normal",  # the debiased ECE: its coverage study (docs/calibration.md)
         "ece_debiased": "normal",  # the closest to its level (docs/calibration.md), warned
-        "mce": "bca",  # a maximum
+        "mce": "normal",  # the closest to its level (docs/calibration.md), warned
         "calibration_slope": "t",  # its coverage study (docs/calibration.md)
         "brier_uncertainty": "bca",
     }

@@ -32,6 +32,7 @@ from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
 from ..classical.pvalues import t_pvalues
 from ..engine.auto import (
     edge_fallback_options,
+    kernel_auto_method,
     proportion_method,
     warn_no_spread_pairs,
     warn_paired,
@@ -45,7 +46,11 @@ from ..engine.bootstrap import (
 )
 from ..engine.linearize import Linearization
 from ..engine.nested import plan_for_conditions
-from ..exceptions import DegenerateIntervalWarning, InvalidReplicatesWarning
+from ..exceptions import (
+    DegenerateIntervalWarning,
+    InvalidReplicatesWarning,
+    IrregularEstimandWarning,
+)
 from ..feedback import reports_progress, warn
 from ..inputs import (
     bootstrap_options,
@@ -148,6 +153,50 @@ def _finish_each(
         )
         warned.update(labels)
     return results, warned
+
+
+def _paired_auto_rule(kernels: Sequence[Any], plan: Any) -> tuple[list[str], str, str] | None:
+    """``(system methods, difference method, reason)`` of ``method="auto"`` when every
+    system's kernel carries the same ``paired_auto_method`` (``(method, reason)`` for the
+    differences), its systems then getting their own ``method="auto"``; else None."""
+    rules: list[tuple[str, str]] = []
+    systems: list[tuple[str, str]] = []
+    for k in kernels:
+        rule, own = getattr(k, "paired_auto_method", None), kernel_auto_method(k, plan)
+        if rule is None or own is None:
+            return None
+        rules.append(rule)
+        systems.append(own)
+    if len({r[0] for r in rules}) != 1:
+        return None
+    reason = f"systems: {systems[0][1]}; differences: {rules[0][1]}"
+    return [r[0] for r in systems], rules[0][0], reason
+
+
+def _inverted_pvalues(
+    method: str, d_hat: np.ndarray, d_se: np.ndarray, d_dist: np.ndarray, alternative: str
+) -> tuple[np.ndarray, str]:
+    """P-values that invert a kernel family's paired interval (:func:`_paired_auto_rule`):
+    the z test on the bootstrap standard error for ``"normal"``; for ``"percentile"``
+    the share of replicates on the far side of 0, ``(1 + #{d* <= 0}) / (1 + B)`` for
+    ``"greater"`` (twice the smaller of the two for two-sided), so that p < alpha exactly
+    when the percentile interval excludes 0 (up to the replicates' +1)."""
+    if method == "normal":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p = t_pvalues(d_hat / d_se, np.inf, alternative)
+        return p, "z test on the bootstrap standard error (the normal interval's)"
+    valid = ~np.isnan(d_dist)
+    b = valid.sum(axis=0)
+    with np.errstate(invalid="ignore"):
+        low = (1.0 + np.sum(valid & (d_dist <= 0.0), axis=0)) / (1.0 + b)
+        high = (1.0 + np.sum(valid & (d_dist >= 0.0), axis=0)) / (1.0 + b)
+    if alternative == "greater":
+        p = low
+    elif alternative == "less":
+        p = high
+    else:
+        p = np.minimum(1.0, 2.0 * np.minimum(low, high))
+    return p, "the replicates beyond 0 (the percentile interval's inversion)"
 
 
 # --------------------------------------------------------------------------- compare
@@ -361,6 +410,17 @@ def compare(
             "freedom (the coverage map: the bootstrap-t of a paired difference is erratic "
             "with few conditions)"
         )
+    # a kernel family's own paired rule, read off its coverage study (the debiased ECE:
+    # each system by its normal interval, each difference by the percentile interval,
+    # with a warning; docs/calibration.md, "Paired ECE differences")
+    paired_rule = _paired_auto_rule(kernels, plan) if opts.method == "auto" else None
+    if paired_rule is not None:
+        sys_methods, diff_method, auto_reason = paired_rule
+        linear = None
+        if "bca" not in (*sys_methods, diff_method):
+            method = diff_method  # no BCa: no jackknife
+        for text in sorted({getattr(k, "paired_warning", "") for k in kernels} - {""}):
+            warn(text, IrregularEstimandWarning)
     se_values = None
     if "studentized" in (*sys_methods, diff_method):
 
@@ -561,6 +621,8 @@ def compare(
             bounds=d_bounds,
         )
         pvalue_method = "bootstrap-t test (the inversion of the studentized interval)"
+    elif paired_rule is not None and diff_method in ("normal", "percentile"):
+        pvals, pvalue_method = _inverted_pvalues(diff_method, d_hat, d_se, d_dist, opts.alternative)
     elif diff_method == "t":
         assert linear is not None  # a linearized method
         if not linear["iid"]:

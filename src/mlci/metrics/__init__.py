@@ -336,12 +336,14 @@ for _part, _text in (
     ("resolution", "Murphy's resolution term of the Brier score (binned forecasts)"),
     ("uncertainty", "Murphy's uncertainty term of the Brier score, mean y (1 - mean y)"),
 ):
+    _text += ", debiased as Ferro & Fricker 2012"
     METRICS[f"brier_{_part}"] = MetricInfo(
         f"brier_{_part}",
         ("y_true", "y_score"),
-        ("n_bins", "strategy", "pos_label"),
+        ("n_bins", "strategy", "pos_label", "debias"),
         partial(brier_decomposition_kernel, _part),
-        _text + " (options n_bins=10, strategy='uniform'|'quantile'|'unique')",
+        _text + " (options n_bins=10, strategy='uniform'|'quantile'|'unique', debias=True; "
+        "False: the plug-in)",
         (_LABELS, _NUMBERS),
         _UNIT,
     )
