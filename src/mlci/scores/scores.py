@@ -268,7 +268,9 @@ class Scores(ScoreData):
                         "would be empty; both classes are needed."
                     )
         obj = cls.__new__(cls)
-        obj._init(g["y_score"], is_pos, score_class, equal_class, g.kept, g.n_given, sw)
+        obj._init(
+            g["y_score"], is_pos, score_class, equal_class, g.kept, g.n_given, sw, g.n_dropped
+        )
         return obj
 
     def __repr__(self) -> str:
