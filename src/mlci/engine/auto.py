@@ -38,11 +38,32 @@ Every driver resolves ``"auto"`` by these rules: the kernel drivers (``bootstrap
 ``compare``, ``ConfusionMatrix.bootstrap_ci``, ``reduce_table``/``reduce_ci``) through
 :func:`choose_method`; the score drivers (``Scores.bootstrap_ci``, ``auc_ci``,
 ``operating_point_ci``, ``eer_ci``, ``dcf_ci``, ``cllr_ci``), ``metric_by_group`` and
-``trial_bootstrap_ci``, which have no linearized standard error, get BCa with
-:data:`mlci.inputs.AUTO_BCA_REASON` (the rule above for a design without a
-linearization; for the last two docs/validation.md, section 5, compares it with their
-former default, percentile).  ``roc_band``/``roc_with_ci`` (bands) default to
-``"percentile"`` (docs/guide.md, section 2, says why).
+``trial_bootstrap_ci``, which have no linearized standard error, per statistic through
+:func:`scores_auto_method`:
+
+* **the EER: percentile** (:data:`EER_REASON`).  ``scripts/scores_auto_study.py``, every
+  method from the same replicates, 35 designs where some bootstrap interval covered more
+  than 0.90 (n = 50-20,000 trials, population EER 0.005-0.3, 10% or 50% targets, iid or
+  20-500 speakers of unequal sizes with ICC 0.1-0.5; 150-250 test sets each): percentile
+  covered 0.953 on average (BCa 0.940, BC 0.942, normal 0.944, basic 0.910), below
+  0.935 in 5 designs (BCa 11) and 0.916 at worst (BCa 0.840: the EER of 200 balanced
+  trials with 2 errors per class, where percentile covered 0.948), at the same median
+  width (1.00 x BCa's).  It is within 0.95 +- 0.015 in 21 designs (BCa 20, normal 23)
+  and errs on the safe side (above 0.965 in 9 designs, below 0.935 in 5); with at least
+  5 errors in the smaller class and iid trials it covered 0.936-0.980 (BCa 0.924-0.976).
+  Below :data:`MIN_EER_ERRORS` errors in the smaller class no method held (2 errors in
+  20-100 targets: 0.86-0.93 under every method) and the result warns
+  (:func:`warn_few_eer_errors`); over 5 speakers, or 20 speakers at ICC 0.3, none held
+  either (0.77-0.88).
+* **every other statistic: BCa**, with :data:`mlci.inputs.AUTO_BCA_REASON` (the rule
+  above for a design without a linearization).  The EER's threshold, the rates at a
+  threshold and at a rate (docs/validation.md, section 5, "metric_by_group and
+  trial_bootstrap_ci"), the minimum DCF and Cllr, where BCa was the best of the methods
+  (minimum DCF at p_target 0.1 with 20-500 targets: BCa 0.87-0.96, percentile 0.77-0.89;
+  at p_target 0.01 none held, BCa 0.60-0.89; Cllr: see docs/validation.md).
+
+``roc_band``/``roc_with_ci`` (bands) default to ``"percentile"`` (docs/guide.md, section
+2, says why).
 """
 
 from __future__ import annotations
@@ -479,18 +500,18 @@ def warn_no_spread_pairs(pairs: list[str], metric: str) -> str:
 
 # ------------------------------------------------------------- the Scores statistics
 #: the EER's rule: scripts/scores_auto_study.py (docs/validation.md, "The Scores
-#: statistics"), 36 designs where a bootstrap interval can cover (n = 50-20,000 trials,
+#: statistics"), 35 designs where a bootstrap interval can cover (n = 50-20,000 trials,
 #: population EER 0.005-0.3, 10% or 50% targets, iid or 5-500 speakers of unequal sizes,
 #: ICC 0.1-0.5), every method from the same replicates
 EER_REASON = (
     "percentile: the EER's interval that held best in mlci's coverage study "
-    "(scripts/scores_auto_study.py; docs/validation.md, 'The Scores statistics'): over 36 "
-    "designs (50-20,000 trials, EER 0.005-0.3, 10-50% targets, iid or 5-500 speakers) it "
-    "covered 0.951 on average, below 0.935 in 6 designs and 0.900 at worst, where BCa "
-    "covered 0.939, below 0.935 in 12 and 0.840 at worst (the EER of 200 balanced trials "
-    "with 2 errors per class: percentile 0.948, BCa 0.840); the percentile bootstrap is "
-    "also the field's usual EER interval (Bengio & Mariethoz 2004; Ferrer & Riera's "
-    "confidence_intervals)"
+    "(scripts/scores_auto_study.py; docs/validation.md, 'The Scores statistics'): over 35 "
+    "designs (50-20,000 trials, EER 0.005-0.3, 10-50% targets, iid or 20-500 speakers) it "
+    "covered 0.953 on average, below 0.935 in 5 designs and 0.916 at worst, where BCa "
+    "covered 0.940, below 0.935 in 11 and 0.840 at worst (the EER of 200 balanced trials "
+    "with 2 errors per class: percentile 0.948, BCa 0.840), at the same width; the "
+    "percentile bootstrap is also the field's usual EER interval (Bengio & Mariethoz "
+    "2004; Ferrer & Riera's confidence_intervals)"
 )
 #: ``method="auto"`` of the statistics the score drivers serve (``eer_ci``,
 #: ``Scores.bootstrap_ci``, ``metric_by_group``, ``trial_bootstrap_ci``, ``mlci scores``):
@@ -501,8 +522,9 @@ SCORES_AUTO: dict[str, tuple[str, str]] = {"eer": ("percentile", EER_REASON)}
 #: an EER with fewer errors than this in its smaller class (``EER x min(n_pos, n_neg)``,
 #: the estimate's): no interval held there in the study (2 expected errors in 20-100
 #: targets: percentile 0.864-0.924, BCa 0.900-0.928; below one error 0.17-0.78), except
-#: with both classes small (2-2.5 errors in each of 25-100 per class: percentile
-#: 0.948-0.972), which the warning also names; from 6 errors on it held (0.952-0.980)
+#: with both classes small (2-2.5 errors in each of 25-500 per class: percentile
+#: 0.948-0.972), which the warning also names; from 6 errors on percentile covered
+#: 0.936-0.980
 MIN_EER_ERRORS = 5.0
 
 

@@ -332,9 +332,12 @@ def metric_by_group(
         ``{"beta": ...}`` for ``fbeta``.
     n_resamples, confidence_level, method, alternative, rng
         Bootstrap options, as in :func:`mlci.bootstrap_ci`.  ``method="auto"`` (the
-        default) is BCa, as for every driver without a linearized standard error
-        (:mod:`mlci.engine.auto`; docs/validation.md, "metric_by_group and
-        trial_bootstrap_ci" has its coverage against percentile's).
+        default) is the statistic's rule of the score drivers
+        (:func:`mlci.engine.auto.scores_auto_method`): percentile for ``"eer"``, as in
+        :func:`mlci.eer_ci` (with a warning when a group's EER rests on fewer than 5
+        errors in its smaller class), BCa otherwise and with ``normalize``
+        (docs/validation.md, section 5, "The Scores statistics" and "metric_by_group and
+        trial_bootstrap_ci").
     conditions : array-like, or list of array-like, optional
         Condition (speaker, session) of every sample, resampled as a unit; a list of
         levels, top first, is a nested design.

@@ -684,9 +684,11 @@ def trial_bootstrap_ci(
         once (condition bootstrap of the target trials), or squared (the DCA-PLDA code).
     n_resamples, confidence_level, method, alternative, rng
         As in :func:`mlci.bootstrap_ci` (BCa uses a delete-one-speaker jackknife).
-        ``method="auto"`` (the default) is BCa, as for every driver without a linearized
-        standard error (:mod:`mlci.engine.auto`; docs/validation.md, "metric_by_group and
-        trial_bootstrap_ci" has its coverage against percentile's).  The intervals of
+        ``method="auto"`` (the default) is the statistic's rule of the score drivers
+        (:func:`mlci.engine.auto.scores_auto_method`): percentile for ``"eer"``, as in
+        :func:`mlci.eer_ci` (with a warning below 5 errors among the target or non-target
+        trials), BCa otherwise (docs/validation.md, section 5, "The Scores statistics" and
+        "metric_by_group and trial_bootstrap_ci").  The intervals of
         ``"eer"``, ``"roc_auc"`` and ``"average_precision"`` stay in [0, 1].  A list of
         levels returns a tuple of results, one per level (same replicates).
     dropna : bool, default False

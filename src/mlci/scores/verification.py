@@ -120,6 +120,10 @@ def eer_ci(
     n_resamples, confidence_level, method, alternative, rng
         Bootstrap options as in :meth:`mlci.Scores.bootstrap_ci` (every interval method;
         the EER's interval stays in [0, 1], the threshold's is unbounded).
+        ``method="auto"`` gives the EER the percentile interval (the best in mlci's
+        coverage study, docs/validation.md, "The Scores statistics"; a
+        :class:`~mlci.NearBoundWarning` below 5 errors in the smaller class) and the
+        threshold BCa, each from the same replicates (``details["method_reason"]``).
         A list of levels returns a tuple of results, one per level (same replicates).
     conditions : array-like, or list of array-like, optional
         Condition (speaker, session...) of every sample, resampled as a unit (nested: a
