@@ -14,17 +14,7 @@ import numpy as np
 import pytest
 
 import mlci
-from mlci.cli import main
-
-
-def run(capsys, argv):
-    try:
-        code = main(argv)
-    except SystemExit as exc:  # argparse's errors
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
-
+from test_cli import run  # same directory (rootdir import mode)
 
 RNG = np.random.default_rng(11)
 N = 80
