@@ -253,3 +253,21 @@ def test_coverage_of_auc_intervals():
             hits[name] += bool(lo <= 0.8 <= hi)
     for name, h in hits.items():
         _check_coverage(h, f"roc_auc {name}")
+
+
+def test_coverage_of_eer_auto():
+    # binormal, EER 0.1 (d = 2 Phi^-1(0.9)), 250 targets + 250 non-targets: the EER's
+    # default interval (auto: percentile, scripts/scores_auto_study.py).  About 25 errors
+    # per class: it holds there in the study (docs/validation.md, "The Scores
+    # statistics"); here 0.949 (BCa of the same replicates 0.940); the 90% percentile
+    # interval covers 0.900 and would be rejected (p < 1e-9)
+    d = 2 * ndtri(0.9)
+    hits = 0
+    for i in range(N_EXPERIMENTS):
+        g = np.random.default_rng([2028, i])
+        sc = mlci.Scores(g.normal(d, 1, 250), g.normal(0, 1, 250))
+        auto = mlci.eer_ci(sc, n_resamples=400, rng=int(g.integers(2**31))).eer
+        assert auto.method == "percentile"
+        lo, hi = auto.confidence_interval
+        hits += bool(lo <= 0.1 <= hi)
+    _check_coverage(hits, "eer auto")

@@ -58,6 +58,9 @@ pytestmark = [
     # FAST uses 20 replicates (0.5 expected beyond a 95% bound) to keep the input checks
     # fast; FewResamplesWarning is tested in tests/engine/test_guards.py
     pytest.mark.filterwarnings("ignore::mlci.FewResamplesWarning"),
+    # the tiny Scores (20 targets) give an EER on fewer than 5 errors a class; that
+    # warning is tested in tests/engine/test_auto_resolution.py
+    pytest.mark.filterwarnings("ignore:An EER of:mlci.NearBoundWarning"),
 ]
 
 BAD = (ValueError, TypeError)
@@ -1874,6 +1877,12 @@ CLI_CASES["ir compare"] = {
     "--reference": [(["--reference", "zz"], "--reference 'zz' is not one of the runs")],
     "--correction": [(["--correction", "nope"], "--correction: invalid choice")],
 }
+# counts per row (tests/test_cli_frequency_weights.py has the rest)
+for _cmd in ("ci", "compare", "scores"):
+    CLI_CASES[_cmd]["--frequency-weight"] = [
+        (["--frequency-weight", "nope"], "--frequency-weight 'nope': no such column"),
+        (["--frequency-weight", "wer"], "column 'wer' (--frequency-weight) must hold counts"),
+    ]
 
 
 def _subparsers() -> dict[str, argparse.ArgumentParser]:

@@ -9,12 +9,14 @@ against statsmodels in tests/classical).
 from __future__ import annotations
 
 import inspect
+import warnings
 
 import numpy as np
 import pytest
 
 import mlci
 from mlci import Scores
+from mlci.engine.auto import EER_REASON
 from mlci.scores.confusion import ConfusionMatrix
 from mlci.scores.curves import auc_ci, operating_point_ci, roc_band
 from mlci.scores.verification import cllr_ci, dcf_ci, eer_ci
@@ -54,7 +56,6 @@ S = Scores.from_labels(Y, SCORE)
 SCORE_DRIVERS = {
     "auc_ci": lambda **k: auc_ci(S, **k),
     "operating_point_ci": lambda **k: operating_point_ci(S, at=0.1, **k)[0],
-    "eer_ci": lambda **k: eer_ci(S, **k).eer,
     "dcf_ci": lambda **k: dcf_ci(S, p_target=0.1, **k),
     "cllr_ci": lambda **k: cllr_ci(S, **k),
     "Scores.bootstrap_ci": lambda **k: S.bootstrap_ci("auc", **k),
@@ -70,6 +71,83 @@ def test_score_drivers_auto_is_bca_with_a_reason(name):
     # the former default (method="bca"): the same numbers
     assert tuple(auto.confidence_interval) == tuple(bca.confidence_interval)
     assert "stratified design" in auto.details["method_reason"]
+
+
+def test_eer_threshold_auto_is_bca():
+    res = eer_ci(S, rng=0, n_resamples=300)
+    assert res.threshold.method == "bca"
+    bca = eer_ci(S, rng=0, n_resamples=300, method="bca").threshold
+    assert tuple(res.threshold.confidence_interval) == tuple(bca.confidence_interval)
+
+
+# the EER through every door: the percentile interval of the same replicates, with the
+# same reason (scripts/scores_auto_study.py; docs/validation.md, "The Scores statistics")
+Y_SPK = RNG.integers(0, 30, 300)
+EER_DOORS = {
+    "eer_ci": lambda **k: eer_ci(S, **k).eer,
+    "Scores.bootstrap_ci": lambda **k: S.bootstrap_ci("eer", **k),
+}
+
+
+@pytest.mark.parametrize("name", list(EER_DOORS))
+@pytest.mark.parametrize("conditions", [None, Y_SPK])
+def test_eer_auto_is_percentile_through_every_door(name, conditions):
+    f = EER_DOORS[name]
+    auto = f(rng=0, n_resamples=300, conditions=conditions)
+    pct = f(rng=0, n_resamples=300, conditions=conditions, method="percentile")
+    assert auto.method == "percentile"
+    assert auto.details["method_reason"] == EER_REASON
+    assert tuple(auto.confidence_interval) == tuple(pct.confidence_interval)
+    # what the default was: BCa of the same replicates, a different interval
+    bca = f(rng=0, n_resamples=300, conditions=conditions, method="bca")
+    assert tuple(bca.confidence_interval) != tuple(auto.confidence_interval)
+
+
+def test_eer_auto_is_percentile_in_metric_by_group():
+    pytest.importorskip("pandas")
+    g = np.where(RNG.random(300) < 0.5, "f", "m")
+    kw = dict(groups=g, metric="eer", rng=0, n_resamples=300)
+    auto = mlci.metric_by_group(Y, SCORE, **kw)
+    pct = mlci.metric_by_group(Y, SCORE, method="percentile", **kw)
+    assert auto.method == "percentile" and auto.details["method_reason"] == EER_REASON
+    assert auto.rows() == pct.rows()
+    # rates at a threshold keep BCa (docs/validation.md, section 5)
+    fnr = mlci.metric_by_group(Y, SCORE, groups=g, threshold=0.5, rng=0, n_resamples=300)
+    assert fnr.method == "bca"
+
+
+def test_eer_auto_is_percentile_in_the_cli(tmp_path, capsys):
+    import json
+
+    from mlci.cli import main
+
+    path = tmp_path / "s.csv"
+    path.write_text("y,s\n" + "".join(f"{a},{float(b)!r}\n" for a, b in zip(Y, SCORE, strict=True)))
+    code = main(["scores", str(path), "--label", "y", "--score", "s", "--seed", "0",
+                 "--format", "json", "-q"])  # fmt: skip
+    assert code == 0
+    rows = {r["quantity"]: r for r in json.loads(capsys.readouterr().out)["scores"]["s"]}
+    assert rows["eer"]["method"] == "percentile"
+    assert rows["eer"]["details"]["method_reason"] == EER_REASON
+    assert rows["eer threshold"]["method"] == rows["auc"]["method"] == "bca"
+    # the API's interval for the same seed
+    api = eer_ci(S, rng=0).eer
+    assert rows["eer"]["confidence_interval"]["low"] == pytest.approx(
+        api.confidence_interval.low, abs=1e-12
+    )
+
+
+def test_eer_auto_warns_with_few_errors_in_a_class():
+    # 20 targets at an EER of about 0.05: about one error in the smaller class
+    rng = np.random.default_rng(3)
+    s = Scores(rng.normal(3.3, 1, 20), rng.normal(0, 1, 400))
+    with pytest.warns(mlci.NearBoundWarning, match="errors in its smaller class"):
+        res = eer_ci(s, rng=0, n_resamples=300)
+    assert "smaller class" in res.eer.details["few_errors_warning"]
+    # an explicit method is the user's choice: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        eer_ci(s, rng=0, n_resamples=300, method="percentile")
 
 
 def test_stratified_bootstrap_ci_gets_the_same_method_as_scores():

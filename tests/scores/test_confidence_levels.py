@@ -18,9 +18,11 @@ S = Scores(RNG.normal(1.5, 1, 150), RNG.normal(0, 1, 150))
 LEVELS = [0.8, 0.95, 0.99]
 KW = {"rng": 7, "n_resamples": 199}
 # verification trials: 40 recordings of 20 speakers, every pair a trial
-T_SPK = np.repeat(np.arange(20), 2)
-T_IDS = np.array([f"r{i}" for i in range(40)])
-T_E, T_T = np.triu_indices(40, k=1)
+# 3 recordings per speaker: 60 target trials, enough errors for the EER's interval
+# (fewer than 5 in a class warn, mlci.engine.auto.MIN_EER_ERRORS)
+T_SPK = np.repeat(np.arange(20), 3)
+T_IDS = np.array([f"r{i}" for i in range(60)])
+T_E, T_T = np.triu_indices(60, k=1)
 T_LAB = (T_SPK[T_E] == T_SPK[T_T]).astype(int)
 T_SC = np.random.default_rng(1).normal(2.0 * T_LAB, 1.0)
 T_SPK_OF = dict(zip(T_IDS.tolist(), T_SPK.tolist(), strict=True))

@@ -386,16 +386,20 @@ def test_one_sided_ends_at_the_range():
         trial_bootstrap_ci(lab, sc, alternative="one-sided", **kw)
 
 
-def test_default_method_is_auto_bca():
-    # issue 20, item 4: one method resolution; "auto" is BCa for a driver without a
-    # linearized standard error (percentile before wt-auto2; docs/validation.md, section 5)
+def test_default_method_is_the_statistics_auto_rule():
+    # issue 20, item 4: one method resolution; "auto" is the statistic's rule of the
+    # score drivers (mlci.engine.auto.scores_auto_method): the EER percentile, as eer_ci
+    # (docs/validation.md, "The Scores statistics"), any other statistic BCa
+    from mlci.engine.auto import EER_REASON
     from mlci.inputs import AUTO_BCA_REASON
 
     e, t, sc, lab, spk_of, _ = _trials(seed=17)
     kw = dict(enroll_ids=e, test_ids=t, speaker_of=spk_of, n_resamples=200, rng=0)
     auto = trial_bootstrap_ci(lab, sc, **kw)
-    bca = trial_bootstrap_ci(lab, sc, method="bca", **kw)
-    assert auto.method == "bca" and auto.details["method_reason"] == AUTO_BCA_REASON
-    assert tuple(auto.confidence_interval) == tuple(bca.confidence_interval)
     pct = trial_bootstrap_ci(lab, sc, method="percentile", **kw)
-    assert tuple(pct.confidence_interval) != tuple(auto.confidence_interval)
+    assert auto.method == "percentile" and auto.details["method_reason"] == EER_REASON
+    assert tuple(auto.confidence_interval) == tuple(pct.confidence_interval)
+    bca = trial_bootstrap_ci(lab, sc, method="bca", **kw)
+    assert tuple(bca.confidence_interval) != tuple(auto.confidence_interval)
+    auc = trial_bootstrap_ci(lab, sc, metric="roc_auc", **kw)
+    assert auc.method == "bca" and auc.details["method_reason"] == AUTO_BCA_REASON

@@ -108,3 +108,15 @@ def test_cli_weight_with_group(tmp_path, capsys):
     rows = out["data"]["groups"]["s"] if "data" in out else out["groups"]["s"]
     ref = _by_group(lambda y, s, w: roc_auc_score(y, s, sample_weight=w))
     np.testing.assert_allclose([r["estimate"] for r in rows], ref, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("metric", ["fnr", "eer"])
+def test_frequency_weights_are_the_repeated_rows(metric):
+    # mlci.frequency_weights: row i is c[i] samples (a count of 0 leaves it out); the
+    # groups are repeated with the rows.  It used to fail ("must have one weight per
+    # sample ... got shape ()"): the gate had already expanded the rows
+    c = RNG.integers(0, 3, N)
+    kw = {"metric": metric, **FAST, **({"threshold": T} if metric == "fnr" else {})}
+    got = mlci.metric_by_group(Y, S, groups=G, sample_weight=mlci.frequency_weights(c), **kw)
+    ref = mlci.metric_by_group(np.repeat(Y, c), np.repeat(S, c), groups=np.repeat(G, c), **kw)
+    assert got.rows() == ref.rows()

@@ -41,12 +41,15 @@ from .common import (
     _seed,
     _split_list,
     _with_dropped,
+    add_frequency_weight,
     add_input_arguments,
     add_output_arguments,
     add_resampling_arguments,
+    as_frequency_weights,
     catching,
     cli_message,
     emit,
+    frequency_weight_column,
     load_input,
     output_format,
     parse_like,
@@ -116,6 +119,7 @@ def add_ci(sub: Any) -> argparse.ArgumentParser:
         help="per-sample weights: the weights of weighted_mean, else every metric's "
         "sample_weight (scikit-learn's; bootstrap methods only)",
     )
+    add_frequency_weight(g)
     g.add_argument(
         "--condition",
         metavar="COL",
@@ -319,7 +323,7 @@ def _one(
         average=options.get("average", "default"),
         metric_kwargs={k: options[k] for k in ("beta", "weights") if k in options},
         sample_weight=arrays.get("sample_weight")
-        if weight_argument(info.name) == "sample_weight"
+        if weight_argument(info.name) == "sample_weight" or args.frequency_weight is not None
         else None,
     )
 
@@ -335,7 +339,16 @@ def run_ci(args: argparse.Namespace) -> int:
     if args.example:
         args.label = args.label or "label"
         args.pred = args.pred or "pred"
-    used = (args.label, args.pred, args.score, args.value, args.weight, args.condition, args.strata)
+    used = (
+        args.label,
+        args.pred,
+        args.score,
+        args.value,
+        args.weight,
+        args.condition,
+        args.strata,
+        args.frequency_weight,
+    )
     table, source = load_input(args, used)
     names = _split_list(args.metric)
     if not names:
@@ -361,8 +374,15 @@ def run_ci(args: argparse.Namespace) -> int:
                 "counts; use a bootstrap method (bca, percentile, ...) for weighted samples."
             )
         wanted["sample_weight"] = ("--weight", args.weight, "numbers")
+    if args.frequency_weight is not None and args.method in ANALYTIC_METHODS:
+        raise CLIError(
+            f"--frequency-weight with --method {args.method}: the analytic intervals read "
+            "unweighted rows; use a bootstrap method (auto, bca, percentile, ...)."
+        )
+    frequency_weight_column(args, wanted, clash="sample_weight" in wanted)
     wanted.update(_grouping_columns(args))
     arrays, n_dropped, spelled = read_columns(table, source, wanted, dropna=args.dropna)
+    as_frequency_weights(args, arrays)
     seed = _seed(args)
     several = len({col for _, col in jobs}) > 1
     done: list[tuple[Any, str, dict[str, Any], Any]] = []
@@ -425,6 +445,11 @@ def _run_ci_reduced(args: argparse.Namespace) -> int:
     if not names:
         raise CLIError("--metric: give at least one metric name (see `mlci metrics`).")
     infos = [_metric_info(n) for n in names]
+    if args.frequency_weight is not None:
+        raise CLIError(
+            "--frequency-weight with --engine duckdb: the reduced tables count rows; use "
+            "--engine memory for frequency weights."
+        )
     if args.weight is not None and any(weight_argument(i.name) == "sample_weight" for i in infos):
         raise CLIError(
             "--weight (sample weights) with --engine duckdb: the reduced tables hold counts; "

@@ -35,7 +35,14 @@ from typing import Any
 import numpy as np
 
 from ..data import example_path
-from ..inputs import INTERVAL_METHODS, ArgSpec, check_label_pair, gather, missing_mask
+from ..inputs import (
+    INTERVAL_METHODS,
+    ArgSpec,
+    FrequencyWeights,
+    check_label_pair,
+    gather,
+    missing_mask,
+)
 from ..io import read_table
 from ..metrics import METRICS, close_metric_names
 from ..metrics.classification import CONFUSION_METRICS
@@ -355,7 +362,7 @@ def read_columns(
             )
     for k, c in cols.items():
         option, col, kind = wanted[k]
-        if kind in ("numbers", "scores"):
+        if kind in ("numbers", "scores", "counts"):
             text = _text_cells(c)
             if text.size:
                 first = str(c[text[0]])
@@ -369,19 +376,68 @@ def read_columns(
                     f"{source}: column {col!r} ({option}) must hold numbers, but "
                     f"{_where(table, text[:1])} holds {first!r}.{hint}"
                 )
-        if kind == "numbers" and c.dtype.kind == "f":
+        if kind in ("numbers", "counts") and c.dtype.kind == "f":
             inf = np.flatnonzero(np.isinf(c))
             if inf.size:
                 raise CLIError(
                     f"{source}: column {col!r} ({option}) holds an infinite value on "
                     f"{_where(table, inf)}; every value must be finite."
                 )
-    specs = {k: ArgSpec(kind) for k, (_, _, kind) in wanted.items()}
+        if kind == "counts":
+            _check_counts(table, source, option, col, c)
+    specs = {
+        k: ArgSpec("numbers" if kind == "counts" else kind) for k, (_, _, kind) in wanted.items()
+    }
     try:
         got = gather(specs, cols, dropna=dropna, dropna_name="--dropna")
     except (ValueError, TypeError) as exc:
         raise CLIError(f"{source}: {cli_message(str(exc), names)}") from None
     return dict(got.arrays), got.n_dropped, names
+
+
+def _check_counts(table: Any, source: str, option: str, col: str, c: np.ndarray) -> None:
+    """A column of frequency weights (``--frequency-weight``): whole numbers >= 0, the
+    first bad cell named by its line (missing cells are left to ``--dropna``)."""
+    w = np.asarray(c, dtype=float)
+    bad = np.flatnonzero(~np.isnan(w) & ((w < 0) | (w != np.round(w))))
+    if bad.size:
+        raise CLIError(
+            f"{source}: column {col!r} ({option}) must hold counts (whole numbers >= 0: how "
+            f"many times each row occurred), but {_where(table, bad[:1])} holds "
+            f"{w[bad[0]]:.6g}. Survey or importance weights (any number >= 0) go to --weight."
+        )
+
+
+def add_frequency_weight(group: Any) -> None:
+    """``--frequency-weight COL``: the count of every row (:func:`mlci.frequency_weights`)."""
+    group.add_argument(
+        "--frequency-weight",
+        metavar="COL",
+        help="how many times each row occurred (whole numbers >= 0): every row counts as that "
+        "many samples, so the interval is that of the file with the rows repeated "
+        "(mlci.frequency_weights; --weight is a survey/importance weight instead)",
+    )
+
+
+def frequency_weight_column(
+    args: Any, wanted: dict[str, tuple[str, str, str]], clash: bool
+) -> None:
+    """Ask for the ``--frequency-weight`` column as ``sample_weight`` (``clash``: ``--weight``
+    is the metric's ``sample_weight`` too, which the two cannot share)."""
+    if args.frequency_weight is None:
+        return
+    if clash:
+        raise CLIError(
+            "give --weight (a survey/importance weight per row) or --frequency-weight (how "
+            "many times each row occurred), not both: the metric takes one sample weight."
+        )
+    wanted["sample_weight"] = ("--frequency-weight", args.frequency_weight, "counts")
+
+
+def as_frequency_weights(args: Any, arrays: dict[str, Any]) -> None:
+    """Wrap the ``--frequency-weight`` column read by :func:`read_columns` as counts."""
+    if args.frequency_weight is not None and "sample_weight" in arrays:
+        arrays["sample_weight"] = FrequencyWeights(arrays["sample_weight"])
 
 
 def parse_like(value: str | None, column: np.ndarray | None) -> Any:

@@ -44,11 +44,14 @@ from .common import (
     _seed,
     _split_list,
     _with_dropped,
+    add_frequency_weight,
     add_input_arguments,
     add_output_arguments,
     add_resampling_arguments,
+    as_frequency_weights,
     catching,
     emit,
+    frequency_weight_column,
     get_column,
     load_input,
     parse_like,
@@ -112,6 +115,7 @@ def add_compare(sub: Any) -> argparse.ArgumentParser:
         help="per-sample weights of the metric (sample_weight), the same for every system; "
         "--test bootstrap, wide tables",
     )
+    add_frequency_weight(g)
     m = p.add_argument_group("metric, interval and test")
     m.add_argument(
         "--test",
@@ -223,7 +227,18 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.example:
         args.label = args.label or "label"
     long = any(v is not None for v in (args.system_column, args.sample_column, args.output_column))
-    used = None if long else (args.label, args.systems, args.condition, args.strata, args.weight)
+    used = (
+        None
+        if long
+        else (
+            args.label,
+            args.systems,
+            args.condition,
+            args.strata,
+            args.weight,
+            args.frequency_weight,
+        )
+    )
     table, source = load_input(args, used)
     if long and args.systems:
         raise CLIError("give --systems (a wide table) or --system-column (a long table), not both.")
@@ -298,7 +313,14 @@ def run_compare(args: argparse.Namespace) -> int:
         if weight_argument(info.name) != "sample_weight":
             raise CLIError(f"--weight: {info.name} takes its weights as --label.")
         wanted["sample_weight"] = ("--weight", args.weight, "numbers")
+    if args.frequency_weight is not None and (args.test != "bootstrap" or long):
+        raise CLIError(
+            "--frequency-weight needs --test bootstrap and a wide table (--systems): the other "
+            "tests read unweighted rows, and a long table has no per-sample column."
+        )
+    frequency_weight_column(args, wanted, clash="sample_weight" in wanted)
     arrays, n_dropped, spelled = read_columns(table, source, wanted, dropna=args.dropna)
+    as_frequency_weights(args, arrays)
     sys_opt = "--systems" if not long else "--output-column"
     spelled.update(y_pred=sys_opt, y_score=sys_opt, y_pred_a=sys_opt, y_pred_b=sys_opt)
     spelled.update(y_score_a=sys_opt, y_score_b=sys_opt)

@@ -32,11 +32,14 @@ from .common import (
     _positive_float,
     _seed,
     _split_list,
+    add_frequency_weight,
     add_input_arguments,
     add_output_arguments,
     add_resampling_arguments,
+    as_frequency_weights,
     catching,
     emit,
+    frequency_weight_column,
     load_input,
     parse_like,
     read_columns,
@@ -123,6 +126,7 @@ def add_scores(sub: Any) -> argparse.ArgumentParser:
     g.add_argument(
         "--weight", metavar="COL", help="per-sample weights (sample_weight; also of --group)"
     )
+    add_frequency_weight(g)
     q = p.add_argument_group("what to report")
     q.add_argument(
         "--p-target",
@@ -202,7 +206,15 @@ def run_scores(args: argparse.Namespace) -> int:
     if args.example:
         args.label = args.label or "is_angry"
         args.score = args.score or "score_angry"
-    used = (args.label, args.score, args.condition, args.strata, args.group, args.weight)
+    used = (
+        args.label,
+        args.score,
+        args.condition,
+        args.strata,
+        args.group,
+        args.weight,
+        args.frequency_weight,
+    )
     table, source = load_input(args, used)
     if args.label is None or args.score is None:
         raise CLIError("mlci scores needs --label COL and --score COL.")
@@ -223,7 +235,9 @@ def run_scores(args: argparse.Namespace) -> int:
             wanted[key] = (opt, col, "groups")
     if args.weight is not None:
         wanted["sample_weight"] = ("--weight", args.weight, "numbers")
+    frequency_weight_column(args, wanted, clash=args.weight is not None)
     arrays, n_dropped, spelled = read_columns(table, source, wanted, dropna=args.dropna)
+    as_frequency_weights(args, arrays)
     y = arrays["y_true"]
     pos_label = parse_like(args.pos_label, y) if args.pos_label is not None else None
     seed = _seed(args)

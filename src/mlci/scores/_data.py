@@ -30,8 +30,13 @@ class ScoreData:
         kept: np.ndarray | None = None,
         n_input: int | None = None,
         sample_weight: np.ndarray | None = None,
+        n_dropped: int | None = None,
     ) -> None:
-        """Set up from validated user-order scores and positives (the one constructor)."""
+        """Set up from validated user-order scores and positives (the one constructor).
+
+        ``n_dropped``: the rows left out for a missing value, when ``n_input - n_samples``
+        is not that count (frequency weights repeat rows: ``kept`` has repeats).
+        """
         self._w = sample_weight
         self.score_class = score_class
         self.equal_class = equal_class
@@ -44,7 +49,7 @@ class ScoreData:
         n_input = n_samples if n_input is None else n_input
         self._n_input = n_input
         self._kept = None if kept is None or n_input == n_samples else kept
-        self.n_dropped = n_input - n_samples
+        self.n_dropped = n_input - n_samples if n_dropped is None else n_dropped
         p, n = y_score[is_pos], y_score[~is_pos]
         self.pos = np.sort(p, kind="stable")
         self.neg = np.sort(n, kind="stable")
@@ -85,6 +90,7 @@ class ScoreData:
             kept,
             self._n_input,
             None if self._w is None else self._w[keep],
+            n_dropped=self.n_dropped + len(self._y_score) - len(keep),
         )
         return obj
 

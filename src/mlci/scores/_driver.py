@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.auto import scores_auto_method, warn_few_eer_errors
 from ..engine.bootstrap import (
     finish_bootstrap,
     jackknife_groups,
@@ -301,6 +302,11 @@ def bootstrap_scores(
     """
     h = check_smoothing(smoothing)
     frac = check_subsample(subsample)
+    # auto's per-statistic rule (engine/auto.py, SCORES_AUTO) is for the built-in
+    # statistics under the ordinary bootstrap; smoothed, subsampled and custom schemes
+    # keep BCa
+    rules = method == "auto" and make is not None and frac is None and h is False
+    rules = rules and sampler is None
     if frac is not None:
         clash = [
             f"`{n}`"
@@ -463,6 +469,7 @@ def bootstrap_scores(
         details,
         threads=user is None and h is False,
         custom=custom,
+        rules=rules,
     )
     if h is not False:
         base = "custom" if sampler is not None and sub is None else plan.scheme
@@ -597,8 +604,13 @@ def _run(
     *,
     threads: bool,
     custom: Sampler | None = None,
+    rules: bool = False,
 ) -> list[BootstrapResult]:
-    """Replicates (lazy or through the engine's weights) and one result per part."""
+    """Replicates (lazy or through the engine's weights) and one result per part.
+
+    ``rules``: ``method="auto"`` resolved per part by :func:`mlci.engine.auto.scores_auto_method`
+    (e.g. the EER and its threshold from the same replicates, each with its own method).
+    """
     lay = sc._lay
     eng = opts.engine
     sampler: Sampler
@@ -666,19 +678,24 @@ def _run(
             vals, mult = jackknife()
             return pick(vals), mult
 
+        method, reason = scores_auto_method(part.name) if rules else (None, None)
+        method, reason = method or opts.method, reason or opts.method_reason
+        extra = dict(details)
+        if rules and part.name == "eer":
+            few = warn_few_eer_errors(pick(estimate), *(c.sum() for c in lay.nobs[::-1]))
+            if few is not None:
+                extra["few_errors_warning"] = few
         results.append(
             finish_bootstrap(
                 pick(estimate),
                 pick(dist),
                 plan=plan,
                 name=part.name,
-                method=opts.method,
+                method=method,
                 confidence_level=opts.confidence_level,
                 alternative=opts.alternative,
-                jackknife=jack if opts.method == "bca" else None,
-                details=details
-                if opts.method_reason is None
-                else {**details, "method_reason": opts.method_reason},
+                jackknife=jack if method == "bca" else None,
+                details=extra if reason is None else {**extra, "method_reason": reason},
                 scheme=scheme,
                 bounds=part.bounds,
             )

@@ -10,11 +10,12 @@ or by the best group) come from the same replicates, so their intervals are join
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
 
+from ..engine.auto import scores_auto_method, warn_few_eer_errors
 from ..engine.bootstrap import run_bootstrap
 from ..engine.nested import plan_for_conditions
 from ..feedback import reports_progress
@@ -331,9 +332,12 @@ def metric_by_group(
         ``{"beta": ...}`` for ``fbeta``.
     n_resamples, confidence_level, method, alternative, rng
         Bootstrap options, as in :func:`mlci.bootstrap_ci`.  ``method="auto"`` (the
-        default) is BCa, as for every driver without a linearized standard error
-        (:mod:`mlci.engine.auto`; docs/validation.md, "metric_by_group and
-        trial_bootstrap_ci" has its coverage against percentile's).
+        default) is the statistic's rule of the score drivers
+        (:func:`mlci.engine.auto.scores_auto_method`): percentile for ``"eer"``, as in
+        :func:`mlci.eer_ci` (with a warning when a group's EER rests on fewer than 5
+        errors in its smaller class), BCa otherwise and with ``normalize``
+        (docs/validation.md, section 5, "The Scores statistics" and "metric_by_group and
+        trial_bootstrap_ci").
     conditions : array-like, or list of array-like, optional
         Condition (speaker, session) of every sample, resampled as a unit; a list of
         levels, top first, is a nested design.
@@ -403,6 +407,9 @@ def metric_by_group(
     )
     if not isinstance(metric, str):
         raise TypeError(f"`metric` must be a metric name; got {metric!r}.")
+    if method == "auto" and normalize is None:  # the statistic's own rule (eer_ci's)
+        auto, reason = scores_auto_method(metric)
+        opts = replace(opts, method=auto, method_reason=reason)
     score_metric = _is_score_metric(metric)
     if not score_metric and metric not in CM_METRICS:
         raise ValueError(
@@ -489,7 +496,8 @@ def metric_by_group(
         values["sample_weight"] = sample_weight
     g = gather(specs, values, dropna=bool(dropna), data=data)
     sw = None
-    if sample_weight is not None:
+    # None after the gate for frequency weights too (the rows repeated instead)
+    if sample_weight is not None and g["sample_weight"] is not None:
         sw = check_sample_weight(g["sample_weight"], len(g["y_score"]))
     is_pos = binary_target(g["y_true"], pos_label, metric=metric).astype(np.intp)
     if is_pos.all() or not is_pos.any():
@@ -545,6 +553,13 @@ def metric_by_group(
         if sw is not None:
             kernel = with_sample_weight(kernel, sw)
         res = _run(kernel, plan, opts, metric)
+        if metric == "eer" and method == "auto" and normalize is None:
+            # per group, then overall: the smaller class's trials of each
+            n_pos = np.append(np.bincount(gidx, weights=is_pos, minlength=n_groups), is_pos.sum())
+            n_all = np.append(np.bincount(gidx, minlength=n_groups), len(is_pos))
+            few = warn_few_eer_errors(res.estimate, n_pos, n_all - n_pos, " (a group's)")
+            if few is not None:
+                attrs["few_errors_warning"] = few
         col, vals = (
             ("rate", mkw["rate"]) if "rate" in mkw
             else ("at", mkw["at"]) if "at" in mkw
@@ -624,9 +639,11 @@ def _frame(pd, first, cols, n_groups, col, xs, est, low, high, attrs):  # fmt: s
         method=attrs["method"],
         alternative=attrs["alternative"],
         n_resamples=attrs["n_resamples"],
-        details={"n_dropped": attrs["n_dropped"]}
-        if attrs["method_reason"] is None
-        else {"n_dropped": attrs["n_dropped"], "method_reason": attrs["method_reason"]},
+        details={
+            k: attrs[k]
+            for k in ("n_dropped", "method_reason", "few_errors_warning")
+            if attrs.get(k) is not None
+        },
     )
 
 

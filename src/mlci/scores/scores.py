@@ -268,7 +268,9 @@ class Scores(ScoreData):
                         "would be empty; both classes are needed."
                     )
         obj = cls.__new__(cls)
-        obj._init(g["y_score"], is_pos, score_class, equal_class, g.kept, g.n_given, sw)
+        obj._init(
+            g["y_score"], is_pos, score_class, equal_class, g.kept, g.n_given, sw, g.n_dropped
+        )
         return obj
 
     def __repr__(self) -> str:
@@ -849,7 +851,10 @@ class Scores(ScoreData):
             Other options: ``beta`` (``fbeta``), or keyword arguments of a callable metric.
         n_resamples, confidence_level, method, alternative, rng
             As in :func:`mlci.bootstrap_ci`; every interval method is available.  Several
-            confidence levels return a tuple of results, one per level.
+            confidence levels return a tuple of results, one per level.  ``"auto"``:
+            percentile for ``"eer"`` (:func:`mlci.eer_ci`'s rule,
+            :func:`mlci.engine.auto.scores_auto_method`), BCa for every other statistic
+            and for a callable, smoothed, subsampled or custom-sampled bootstrap.
             Intervals are kept inside the statistic's range (rates, EER and AUC in
             [0, 1]; thresholds unbounded).
         conditions : array-like, or list of array-like, optional

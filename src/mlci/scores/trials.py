@@ -46,11 +46,13 @@ bootstrap, with no sampling model that produces them.  Different-speaker trials 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 from scipy import sparse
 
+from ..engine.auto import scores_auto_method, warn_few_eer_errors
 from ..engine.bootstrap import (
     finish_bootstrap,
     jackknife_values,
@@ -682,9 +684,11 @@ def trial_bootstrap_ci(
         once (condition bootstrap of the target trials), or squared (the DCA-PLDA code).
     n_resamples, confidence_level, method, alternative, rng
         As in :func:`mlci.bootstrap_ci` (BCa uses a delete-one-speaker jackknife).
-        ``method="auto"`` (the default) is BCa, as for every driver without a linearized
-        standard error (:mod:`mlci.engine.auto`; docs/validation.md, "metric_by_group and
-        trial_bootstrap_ci" has its coverage against percentile's).  The intervals of
+        ``method="auto"`` (the default) is the statistic's rule of the score drivers
+        (:func:`mlci.engine.auto.scores_auto_method`): percentile for ``"eer"``, as in
+        :func:`mlci.eer_ci` (with a warning below 5 errors among the target or non-target
+        trials), BCa otherwise (docs/validation.md, section 5, "The Scores statistics" and
+        "metric_by_group and trial_bootstrap_ci").  The intervals of
         ``"eer"``, ``"roc_auc"`` and ``"average_precision"`` stay in [0, 1].  A list of
         levels returns a tuple of results, one per level (same replicates).
     dropna : bool, default False
@@ -722,6 +726,9 @@ def trial_bootstrap_ci(
     check_flag("dropna", dropna)
     if not (callable(metric) or isinstance(metric, str)):
         raise TypeError(f"`metric` must be a metric name or a callable; got {metric!r}.")
+    if method == "auto" and isinstance(metric, str):  # the statistic's own rule (eer_ci's)
+        auto, reason = scores_auto_method(metric.lower())
+        opts = replace(opts, method=auto, method_reason=reason)
     if callable(metric) and pos_label is not None:
         raise ValueError(
             "`pos_label` is an option of the built-in metrics; a callable metric gets "
@@ -786,6 +793,11 @@ def trial_bootstrap_ci(
     }
     if opts.method_reason is not None:
         details["method_reason"] = opts.method_reason
+    if is_eer and method == "auto":
+        n_target = float(np.sum(lab))
+        few = warn_few_eer_errors(estimate, n_target, len(lab) - n_target)
+        if few is not None:
+            details["few_errors_warning"] = few
 
     def jackknife() -> tuple[np.ndarray, np.ndarray]:
         with single_threaded_blas(fast):

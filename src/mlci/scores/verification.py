@@ -64,10 +64,11 @@ class EERResult(Result):
     >>> s = Scores(rng.normal(2, 1, 200), rng.normal(0, 1, 200))
     >>> res = eer_ci(s, rng=0, n_resamples=200)
     >>> res  # doctest: +NORMALIZE_WHITESPACE
-    EERResult(eer=0.15 95% CI [0.115, 0.1831], threshold=0.9469 95% CI [0.8047, 1.211] (bca))
+    EERResult(eer=0.15 95% CI [0.1149, 0.1801] (percentile),
+              threshold=0.9469 95% CI [0.8047, 1.211] (bca))
     >>> res.to_frame()[["metric", "estimate", "low", "high"]].round(3)
               metric  estimate    low   high
-    0            eer     0.150  0.115  0.183
+    0            eer     0.150  0.115  0.180
     1  eer_threshold     0.947  0.805  1.211
     """
 
@@ -77,10 +78,12 @@ class EERResult(Result):
     def __repr__(self) -> str:
         e, t = self.eer, self.threshold
         lvl = f"{e.confidence_level:.0%}"
+        # each its own method under "auto" (the EER percentile, the threshold BCa)
+        first = "" if e.method == t.method else f" ({e.method})"
         return (
             f"EERResult(eer={e.estimate:.4g} {lvl} CI [{e.confidence_interval.low:.4g}, "
-            f"{e.confidence_interval.high:.4g}], threshold={t.estimate:.4g} {lvl} CI "
-            f"[{t.confidence_interval.low:.4g}, {t.confidence_interval.high:.4g}] ({e.method}))"
+            f"{e.confidence_interval.high:.4g}]{first}, threshold={t.estimate:.4g} {lvl} CI "
+            f"[{t.confidence_interval.low:.4g}, {t.confidence_interval.high:.4g}] ({t.method}))"
         )
 
     def rows(self) -> list[dict[str, Any]]:
@@ -117,6 +120,10 @@ def eer_ci(
     n_resamples, confidence_level, method, alternative, rng
         Bootstrap options as in :meth:`mlci.Scores.bootstrap_ci` (every interval method;
         the EER's interval stays in [0, 1], the threshold's is unbounded).
+        ``method="auto"`` gives the EER the percentile interval (the best in mlci's
+        coverage study, docs/validation.md, "The Scores statistics"; a
+        :class:`~mlci.NearBoundWarning` below 5 errors in the smaller class) and the
+        threshold BCa, each from the same replicates (``details["method_reason"]``).
         A list of levels returns a tuple of results, one per level (same replicates).
     conditions : array-like, or list of array-like, optional
         Condition (speaker, session...) of every sample, resampled as a unit (nested: a
