@@ -390,3 +390,19 @@ def test_korn_graubard_as_a_method_of_its_own():
         mlci.bootstrap_ci(
             y.astype(float), p.astype(float), metric="mse", method="korn_graubard", rng=0
         )
+
+
+def test_unbounded_metric_edge_gets_t_interval_not_nan() -> None:
+    """A mean of 30 values with 2 zeros: a quarter of the resamples have no spread (t* =
+    inf), so the studentized interval is edge-dominated; an unbounded metric has no
+    binomial analogue, so the fallback is the t interval of the same standard error (it
+    was Korn-Graubard, NaN).  Reference: scipy.stats.t.interval(0.95, 29, mean, sd/sqrt(n))
+    = (0.83859716001, 1.02806950666)."""
+    x = np.r_[np.zeros(2), np.ones(28)]
+    res = mlci.bootstrap_ci(x, metric="mean", rng=0)
+    assert res.method == "t"
+    np.testing.assert_allclose(res.confidence_interval, (0.83859716001, 1.02806950666), atol=1e-9)
+    res_w = mlci.bootstrap_ci(
+        np.ones(6), np.array([0, 0, 1, 1, 1, 1.0]), metric="weighted_mean", rng=0
+    )
+    assert np.all(np.isfinite(res_w.confidence_interval))

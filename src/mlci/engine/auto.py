@@ -228,7 +228,11 @@ def edge_fallback_options(kernel: Kernel) -> dict[str, Any]:
     and 1.31, before 1.70 and 1.64).
     """
     fallback, warns = edge_fallback_applies(kernel)
-    method = "logit_t" if kernel.name in RANKING_METRICS else "korn_graubard"
+    bounds = getattr(kernel, "bounds", None)
+    bounded = bounds is not None and bool(np.all(np.isfinite(bounds)))
+    # an unbounded metric (a mean, MSE...) has no binomial analogue: its edge-dominated
+    # elements (resamples without spread) get the t interval of the same standard error
+    method = "logit_t" if kernel.name in RANKING_METRICS or not bounded else "korn_graubard"
     return {"edge_fallback": fallback, "edge_warn": warns, "edge_method": method}
 
 

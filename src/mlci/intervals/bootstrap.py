@@ -358,7 +358,8 @@ def studentized_interval(
     if np.any(edge) and not edge_fallback:
         info["edge_dominated"] = int(np.sum(edge))
     elif np.any(edge):
-        if df is not None and edge_method == "korn_graubard" and bounds is not None:
+        finite = bounds is not None and bool(np.all(np.isfinite(bounds)))
+        if df is not None and edge_method == "korn_graubard" and finite:
             fb = "korn_graubard"
             el, eh, _ = effective_binomial_interval(
                 theta_hat,
@@ -369,7 +370,8 @@ def studentized_interval(
                 bounds=bounds,
             )
         elif df is not None:
-            fb = "logit_t"
+            # on an unbounded metric's identity scale the logit t interval is the t one
+            fb = "logit_t" if finite else "t"
             el, eh, _ = logit_t_interval(
                 theta_hat,
                 se_hat,
