@@ -33,6 +33,8 @@ from ..classical.pvalues import t_pvalues
 from ..engine.auto import (
     edge_fallback_options,
     proportion_method,
+    skewed_pairs,
+    skewed_reason,
     warn_no_spread_pairs,
     warn_paired,
 )
@@ -45,6 +47,7 @@ from ..engine.bootstrap import (
 )
 from ..engine.linearize import Linearization
 from ..engine.nested import plan_for_conditions
+from ..engine.skewness import linearized_skewness
 from ..exceptions import DegenerateIntervalWarning, InvalidReplicatesWarning
 from ..feedback import reports_progress, warn
 from ..inputs import (
@@ -342,6 +345,9 @@ def compare(
     lin = Linearization(contrast, plan)
     method, linear, auto_reason = resolve_method(contrast, plan, opts.method, linearization=lin)
     n_sys = len(names)
+    d_skew = np.full(len(pairs), np.nan)
+    if linear is not None:
+        d_skew = linearized_skewness(lin)[n_sys:]
     # "auto": each system by the rule of a single metric (Wilson for a proportion), the
     # differences by the t interval on their linearized (CR2) standard error, which the
     # coverage map shows to hold for paired differences where the bootstrap-t is erratic
@@ -426,11 +432,24 @@ def compare(
                 "replicates have an infinite bootstrap-t statistic), where the t interval of "
                 "a paired difference was too narrow (docs/validation.md, 'Near the bounds')"
             )
+    # "auto" for a skewed difference of independent samples (few discordant samples, most
+    # of them one way): BCa instead of the t (Wald) interval (engine/auto.py)
+    skew_pairs = np.zeros(len(pairs), dtype=bool)
+    if opts.method == "auto" and diff_method == "t" and linear is not None:
+        skew_pairs = skewed_pairs(d_skew, bool(linear["iid"])) & ~edge_pairs
+        if skew_pairs.any():
+            details["method_reason"] = details.get("method_reason", auto_reason) + (
+                skewed_reason(
+                    [f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(skew_pairs)],
+                    d_skew[skew_pairs],
+                )
+            )
+    bca_pairs = edge_pairs | skew_pairs
 
     def linear_of(e: int) -> dict[str, Any]:
         if e < n_sys and sys_linear[e] is not None:
             return {"linear": sys_linear[e], "method": sys_methods[e]}
-        if e >= n_sys and edge_pairs[e - n_sys]:
+        if e >= n_sys and bca_pairs[e - n_sys]:
             return {"method": "bca"}
         this = sys_methods[e] if e < n_sys else diff_method
         if linear is None:
@@ -504,7 +523,7 @@ def compare(
                 "alternative": opts.alternative,
                 "jackknife": (
                     (lambda i=i, j=j: (jack()[0][:, i] - jack()[0][:, j], jack()[1]))
-                    if bca or edge_pairs[k]
+                    if bca or bca_pairs[k]
                     else None
                 ),
                 "bounds": d_bounds,
@@ -570,12 +589,12 @@ def compare(
         with np.errstate(invalid="ignore", divide="ignore"):
             t_obs = d_hat / linear["standard_error"][n_sys:]
         pvals = t_pvalues(t_obs, linear["df"], opts.alternative)
-        if edge_pairs.any():  # the BCa pairs: the shifted bootstrap distribution
-            pvals = np.where(edge_pairs, shifted_pvalues(d_hat, d_dist, opts.alternative), pvals)
+        if bca_pairs.any():  # the BCa pairs: the shifted bootstrap distribution
+            pvals = np.where(bca_pairs, shifted_pvalues(d_hat, d_dist, opts.alternative), pvals)
         pvalue_method = f"t test on the linearized standard error ({linear['df']:.3g} df)"
-        if edge_pairs.any():
+        if bca_pairs.any():
             pvalue_method += (
-                "; for the BCa pairs near the edge, the bootstrap distribution of the "
+                "; for the BCa pairs, the bootstrap distribution of the "
                 "difference shifted to the null"
             )
     else:
@@ -616,11 +635,15 @@ def compare(
             estimate=float(d_hat[k]),
             confidence_interval=r.confidence_interval,
             confidence_level=opts.confidence_level,
-            method="bca" if edge_pairs[k] else diff_method,
+            method="bca" if bca_pairs[k] else diff_method,
             alternative=opts.alternative,
             standard_error=float(d_se[k]),
             metric=mname,
-            details={**r.details, "n_invalid": r.n_invalid},
+            details={
+                **r.details,
+                "n_invalid": r.n_invalid,
+                **({} if np.isnan(d_skew[k]) else {"skewness": float(d_skew[k])}),
+            },
             pvalue=float(pvals[k]),
             pvalue_adjusted=float(p_adj[k]),
             simultaneous_interval=ConfidenceInterval(float(sim_low[k]), float(sim_high[k])),

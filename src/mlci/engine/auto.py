@@ -64,6 +64,8 @@ __all__ = [
     "kernel_auto_method",
     "proportion_method",
     "single_unit_method",
+    "skewed_pairs",
+    "skewed_reason",
     "smaller_class",
     "warn_near_bound",
     "warn_no_spread_pairs",
@@ -79,6 +81,10 @@ MIN_CLASS = 5
 #: a paired difference over fewer effective conditions than this: the t interval covered
 #: 0.924 with 8 conditions (0.950 with 15)
 MIN_PAIRED_CONDITIONS = 12
+#: a paired difference of independent samples whose effective number of discordant
+#: samples, ``1 / skewness^2`` of the linearized difference (:mod:`mlci.engine.skewness`),
+#: is below this gets BCa instead of the t interval (:func:`skewed_pairs`)
+MIN_EFFECTIVE_DISCORDANT = 30.0
 #: a proportion over conditions within ``NEAR_BOUND`` of 0 or 1 with fewer effective
 #: minority outcomes than this (``min(p, 1 - p) * effective_n``): the logit_t interval
 #: covered 0.87-0.97 in the map (accuracy 0.95 over 12 conditions at ICC 0.3, 0.98 over
@@ -450,6 +456,28 @@ def warn_paired(effective_conditions: float | None) -> str | None:
     )
     warn(text, FewConditionsWarning)
     return text
+
+
+def skewed_pairs(skewness: np.ndarray, iid: bool) -> np.ndarray:
+    """Which paired differences get BCa under ``"auto"``: independent samples and fewer
+    than :data:`MIN_EFFECTIVE_DISCORDANT` effective discordant samples (``1 / skewness^2``
+    of the linearized difference; NaN, no spread, never)."""
+    skew = np.asarray(skewness, dtype=float)
+    if not iid:
+        return np.zeros(skew.shape, dtype=bool)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.nan_to_num(skew**2, nan=0.0) * MIN_EFFECTIVE_DISCORDANT > 1.0
+
+
+def skewed_reason(pairs: list[str], skewness: np.ndarray) -> str:
+    """The ``method_reason`` clause of :func:`skewed_pairs`' BCa pairs."""
+    eff = ", ".join(f"{1.0 / float(g) ** 2:.3g}" for g in skewness)
+    return (
+        f"; bca for the difference(s) {', '.join(pairs)}: skewed, {eff} effective "
+        f"discordant samples (1 / skewness^2 of the linearized difference) below "
+        f"{MIN_EFFECTIVE_DISCORDANT:.3g}, where the t interval of a paired difference "
+        "was too narrow (docs/validation.md, section 5, 'Paired differences')"
+    )
 
 
 def warn_no_spread_pairs(pairs: list[str], metric: str) -> str:
