@@ -32,9 +32,11 @@ from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
 from ..classical.pvalues import t_pvalues
 from ..engine.auto import (
     edge_fallback_options,
+    few_discordant,
     proportion_method,
     skewed_pairs,
     skewed_reason,
+    warn_few_discordant,
     warn_no_spread_pairs,
     warn_paired,
 )
@@ -47,7 +49,7 @@ from ..engine.bootstrap import (
 )
 from ..engine.linearize import Linearization
 from ..engine.nested import plan_for_conditions
-from ..engine.skewness import linearized_skewness
+from ..engine.skewness import linearized_shape
 from ..exceptions import DegenerateIntervalWarning, InvalidReplicatesWarning
 from ..feedback import reports_progress, warn
 from ..inputs import (
@@ -345,9 +347,9 @@ def compare(
     lin = Linearization(contrast, plan)
     method, linear, auto_reason = resolve_method(contrast, plan, opts.method, linearization=lin)
     n_sys = len(names)
-    d_skew = np.full(len(pairs), np.nan)
+    d_skew = d_kurt = np.full(len(pairs), np.nan)
     if linear is not None:
-        d_skew = linearized_skewness(lin)[n_sys:]
+        d_skew, d_kurt = (x[n_sys:] for x in linearized_shape(lin))
     # "auto": each system by the rule of a single metric (Wilson for a proportion), the
     # differences by the t interval on their linearized (CR2) standard error, which the
     # coverage map shows to hold for paired differences where the bootstrap-t is erratic
@@ -558,6 +560,15 @@ def compare(
             f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(flat)
         ]
         details["no_spread_warning"] = warn_no_spread_pairs(details["no_spread_pairs"], mname)
+    if opts.method == "auto" and linear is not None and linear["iid"]:
+        few = few_discordant(d_kurt) & ~flat
+        if few.any():
+            details["few_discordant_pairs"] = [
+                f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(few)
+            ]
+            details["few_discordant_warning"] = warn_few_discordant(
+                details["few_discordant_pairs"], d_kurt[few], mname
+            )
     fallback = [
         f"{names[i]} - {names[j]}"
         for (i, j), r in zip(pairs, pair_results, strict=True)
@@ -642,7 +653,11 @@ def compare(
             details={
                 **r.details,
                 "n_invalid": r.n_invalid,
-                **({} if np.isnan(d_skew[k]) else {"skewness": float(d_skew[k])}),
+                **(
+                    {}
+                    if np.isnan(d_skew[k])
+                    else {"skewness": float(d_skew[k]), "kurtosis": float(d_kurt[k])}
+                ),
             },
             pvalue=float(pvals[k]),
             pvalue_adjusted=float(p_adj[k]),

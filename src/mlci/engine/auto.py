@@ -61,12 +61,14 @@ __all__ = [
     "edge_fallback_applies",
     "edge_fallback_options",
     "edge_reason",
+    "few_discordant",
     "kernel_auto_method",
     "proportion_method",
     "single_unit_method",
     "skewed_pairs",
     "skewed_reason",
     "smaller_class",
+    "warn_few_discordant",
     "warn_near_bound",
     "warn_no_spread_pairs",
     "warn_outside_map",
@@ -85,6 +87,10 @@ MIN_PAIRED_CONDITIONS = 12
 #: samples, ``1 / skewness^2`` of the linearized difference (:mod:`mlci.engine.skewness`),
 #: is below this gets BCa instead of the t interval (:func:`skewed_pairs`)
 MIN_EFFECTIVE_DISCORDANT = 30.0
+#: a paired difference of independent samples with fewer effective discordant samples
+#: than this (``1 / kurtosis`` of the linearized difference, about ``b + c`` for accuracy):
+#: no bootstrap or t interval holds, and ``compare`` warns (:func:`warn_few_discordant`)
+MIN_DISCORDANT = 5.0
 #: a proportion over conditions within ``NEAR_BOUND`` of 0 or 1 with fewer effective
 #: minority outcomes than this (``min(p, 1 - p) * effective_n``): the logit_t interval
 #: covered 0.87-0.97 in the map (accuracy 0.95 over 12 conditions at ICC 0.3, 0.98 over
@@ -478,6 +484,31 @@ def skewed_reason(pairs: list[str], skewness: np.ndarray) -> str:
         f"{MIN_EFFECTIVE_DISCORDANT:.3g}, where the t interval of a paired difference "
         "was too narrow (docs/validation.md, section 5, 'Paired differences')"
     )
+
+
+def few_discordant(kurtosis: np.ndarray) -> np.ndarray:
+    """Which paired differences have fewer than :data:`MIN_DISCORDANT` effective
+    discordant samples (``1 / kurtosis`` of the linearized difference; NaN: never)."""
+    kurt = np.nan_to_num(np.asarray(kurtosis, dtype=float), nan=0.0)
+    return kurt * MIN_DISCORDANT > 1.0
+
+
+def warn_few_discordant(pairs: list[str], kurtosis: np.ndarray, metric: str) -> str:
+    """Warn (and return the message) for paired differences with a handful of discordant
+    samples, where no interval of ``compare`` holds its level."""
+    eff = ", ".join(f"{1.0 / float(k):.2g}" for k in kurtosis)
+    text = (
+        f"The difference(s) {', '.join(pairs)} of {metric!r} rest on about {eff} "
+        f"discordant samples (1 / kurtosis of the linearized difference; fewer than "
+        f"{MIN_DISCORDANT:.3g}): with so few, neither the t interval nor a bootstrap "
+        "interval holds its level (a paired accuracy difference with 2-4 discordant "
+        "samples: t 0.77-0.99 exactly, docs/validation.md section 5, 'Paired "
+        "differences'). For accuracy, Tango's score interval, mlci.paired_proportion_diff_"
+        "ci(mlci.paired_table(...), method='tango'), holds there (0.93-0.99); otherwise "
+        "collect more samples."
+    )
+    warn(text, DegenerateIntervalWarning)
+    return text
 
 
 def warn_no_spread_pairs(pairs: list[str], metric: str) -> str:

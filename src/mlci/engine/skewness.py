@@ -24,11 +24,11 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["linearized_skewness"]
+__all__ = ["linearized_shape"]
 
 
-def linearized_skewness(lin: Any) -> np.ndarray:
-    """The skewness of every element of a linearized estimate (NaN without spread).
+def linearized_shape(lin: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The skewness and excess kurtosis of every element of a linearized estimate.
 
     Parameters
     ----------
@@ -37,9 +37,12 @@ def linearized_skewness(lin: Any) -> np.ndarray:
 
     Returns
     -------
-    ndarray, shape ``lin.kernel.shape``
-        ``sum r^3 / (sum r^2)^(3/2)`` over the units' centred influence values; NaN
-        where every unit has the same influence.
+    skewness : ndarray, shape ``lin.kernel.shape``
+        ``sum r^3 / (sum r^2)^(3/2)`` over the units' centred influence values ``r``.
+    kurtosis : ndarray, shape ``lin.kernel.shape``
+        The excess kurtosis of the sum, ``sum r^4 / (sum r^2)^2 - 3 / C`` over the ``C``
+        units: about ``1 / (b + c)`` for a paired accuracy difference with ``b + c``
+        discordant samples.  Both are NaN where every unit has the same influence.
 
     Examples
     --------
@@ -50,9 +53,11 @@ def linearized_skewness(lin: Any) -> np.ndarray:
     >>> y = np.ones(100, dtype=int)
     >>> pred = np.r_[np.zeros(4, dtype=int), np.ones(96, dtype=int)]
     >>> kernel = get_kernel("accuracy", (y, pred), metric_params("accuracy", None, "default", None))
-    >>> g = linearized_skewness(Linearization(kernel, plan_for_conditions(100)))
-    >>> round(float(g), 4)  # a proportion 0.96: (1 - 2p) / sqrt(n p (1 - p)) = -0.4696
-    -0.4696
+    >>> g, k = linearized_shape(Linearization(kernel, plan_for_conditions(100)))
+    >>> round(float(g), 4)  # a proportion 0.96: (1 - 2p) / sqrt(n p (1 - p)) = -0.4695
+    -0.4695
+    >>> round(float(k), 4)  # (1 - 6 p (1 - p)) / (n p (1 - p)) = 0.2004
+    0.2004
     """
     counts, _, grad = lin.at_data()
     if grad is None:
@@ -67,11 +72,16 @@ def linearized_skewness(lin: Any) -> np.ndarray:
             r = g - mean
             m2 = (w * r**2).sum(axis=0)
             m3 = (w * r**3).sum(axis=0)
+            m4 = (w * r**4).sum(axis=0)
         else:
             y = units.unit_sums(g[None])[0]  # (C, *S): each unit's sum of influence
             size = units.unit_size.reshape((-1,) + (1,) * extra)
             r = y - size * (y.sum(axis=0) / size.sum())
             m2 = (r**2).sum(axis=0)
             m3 = (r**3).sum(axis=0)
-        out = np.where(m2 > 0, m3 / np.where(m2 > 0, m2, 1.0) ** 1.5, np.nan)
-    return np.asarray(out, dtype=float)
+            m4 = (r**4).sum(axis=0)
+        spread = m2 > 0
+        safe = np.where(spread, m2, 1.0)
+        skew = np.where(spread, m3 / safe**1.5, np.nan)
+        kurt = np.where(spread, m4 / safe**2 - 3.0 / units.n_units, np.nan)
+    return np.asarray(skew, dtype=float), np.asarray(kurt, dtype=float)
