@@ -34,6 +34,7 @@ from ..engine.auto import (
     edge_fallback_options,
     few_discordant,
     proportion_method,
+    SKEWED_PAIR_METHOD,
     skewed_pairs,
     skewed_reason,
     warn_few_discordant,
@@ -446,13 +447,14 @@ def compare(
                     d_skew[skew_pairs],
                 )
             )
-    bca_pairs = edge_pairs | skew_pairs
+    bca_pairs = edge_pairs | skew_pairs  # the pairs with a bootstrap interval under auto
+    pair_method = np.where(skew_pairs, SKEWED_PAIR_METHOD, "bca")
 
     def linear_of(e: int) -> dict[str, Any]:
         if e < n_sys and sys_linear[e] is not None:
             return {"linear": sys_linear[e], "method": sys_methods[e]}
         if e >= n_sys and bca_pairs[e - n_sys]:
-            return {"method": "bca"}
+            return {"method": str(pair_method[e - n_sys])}
         this = sys_methods[e] if e < n_sys else diff_method
         if linear is None:
             return {"method": this}
@@ -525,7 +527,7 @@ def compare(
                 "alternative": opts.alternative,
                 "jackknife": (
                     (lambda i=i, j=j: (jack()[0][:, i] - jack()[0][:, j], jack()[1]))
-                    if bca or bca_pairs[k]
+                    if bca or (bca_pairs[k] and pair_method[k] == "bca")
                     else None
                 ),
                 "bounds": d_bounds,
@@ -605,7 +607,7 @@ def compare(
         pvalue_method = f"t test on the linearized standard error ({linear['df']:.3g} df)"
         if bca_pairs.any():
             pvalue_method += (
-                "; for the BCa pairs, the bootstrap distribution of the "
+                "; for the pairs with a bootstrap interval, the bootstrap distribution of the "
                 "difference shifted to the null"
             )
     else:
@@ -646,7 +648,7 @@ def compare(
             estimate=float(d_hat[k]),
             confidence_interval=r.confidence_interval,
             confidence_level=opts.confidence_level,
-            method="bca" if bca_pairs[k] else diff_method,
+            method=str(pair_method[k]) if bca_pairs[k] else diff_method,
             alternative=opts.alternative,
             standard_error=float(d_se[k]),
             metric=mname,

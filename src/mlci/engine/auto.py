@@ -56,6 +56,7 @@ from ..feedback import warn
 from ..metrics import Kernel
 
 __all__ = [
+    "SKEWED_PAIR_METHOD",
     "choose_method",
     "design_diagnostics",
     "edge_fallback_applies",
@@ -87,6 +88,8 @@ MIN_PAIRED_CONDITIONS = 12
 #: samples, ``1 / skewness^2`` of the linearized difference (:mod:`mlci.engine.skewness`),
 #: is below this gets BCa instead of the t interval (:func:`skewed_pairs`)
 MIN_EFFECTIVE_DISCORDANT = 30.0
+#: the interval of those differences
+SKEWED_PAIR_METHOD = "bca"
 #: a paired difference of independent samples with fewer effective discordant samples
 #: than this (``1 / kurtosis`` of the linearized difference, about ``b + c`` for accuracy):
 #: no bootstrap or t interval holds, and ``compare`` warns (:func:`warn_few_discordant`)
@@ -479,7 +482,7 @@ def skewed_reason(pairs: list[str], skewness: np.ndarray) -> str:
     """The ``method_reason`` clause of :func:`skewed_pairs`' BCa pairs."""
     eff = ", ".join(f"{1.0 / float(g) ** 2:.3g}" for g in skewness)
     return (
-        f"; bca for the difference(s) {', '.join(pairs)}: skewed, {eff} effective "
+        f"; {SKEWED_PAIR_METHOD} for the difference(s) {', '.join(pairs)}: skewed, {eff} effective "
         f"discordant samples (1 / skewness^2 of the linearized difference) below "
         f"{MIN_EFFECTIVE_DISCORDANT:.3g}, where the t interval of a paired difference "
         "was too narrow (docs/validation.md, section 5, 'Paired differences')"
