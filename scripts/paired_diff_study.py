@@ -34,6 +34,8 @@ Usage::
     nice python scripts/paired_diff_study.py --quick           # 12 designs x 60
     nice python scripts/paired_diff_study.py --json out.json   # keep every test set
     nice python scripts/paired_diff_study.py --design 3 --reps 800
+    nice python scripts/paired_diff_study.py --grid --reps 200  # n x discordant, accuracy
+    nice python scripts/paired_diff_study.py --exact           # exact t and Tango, ~1 min
 
 The summary groups every test set by its effective number of discordant samples
 ``1 / skewness^2`` and prints each method's coverage in each group: the ``t`` interval's
@@ -44,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import json
 import math
 import time
@@ -51,7 +54,8 @@ import warnings
 from typing import Any
 
 import numpy as np
-from scipy.special import ndtr, ndtri
+from scipy import stats
+from scipy.special import ndtri
 
 import mlci
 from mlci.simulation.data import cell_metric
@@ -155,7 +159,9 @@ class Population:
             pi = d.prevalence
 
             def value(err: float) -> float:
-                return cell_metric(d.metric, pi * (1 - err), (1 - pi) * err, pi * err, (1 - pi) * (1 - err))
+                return cell_metric(
+                    d.metric, pi * (1 - err), (1 - pi) * err, pi * err, (1 - pi) * (1 - err)
+                )
 
             self.truth = value(self.e) - value(e_b)
 
@@ -180,7 +186,9 @@ class Population:
         return {"y": y, "a": np.where(wa, 1 - y, y), "b": np.where(wb, 1 - y, y)}
 
 
-def one_test_set(d: Design, pop: Population, x: dict[str, Any], seed: int, B: int) -> dict[str, Any]:
+def one_test_set(
+    d: Design, pop: Population, x: dict[str, Any], seed: int, B: int
+) -> dict[str, Any]:
     y, a, b = x["y"], x["a"], x["b"]
     out: dict[str, Any] = {}
     common = {"n_resamples": B, "rng": seed, "n_jobs": 1, "conditions": pop.cond}
@@ -251,7 +259,7 @@ def group_table(results: list[dict[str, Any]], by: str = "skewness") -> None:
     head = f"{'bin':>10} {'N':>6} " + " ".join(f"{m:>11}" for m in (*METHODS, *ANALYTIC))
     for metric in (*METRICS, "all"):
         print(f"-- {metric}\n{head}")
-        for lo_e, hi_e in zip(edges[:-1], edges[1:], strict=True):
+        for lo_e, hi_e in itertools.pairwise(edges):
             cov: dict[str, list[bool]] = {m: [] for m in (*METHODS, *ANALYTIC)}
             for s in results:
                 if metric != "all" and s["design"]["metric"] != metric:
@@ -272,10 +280,56 @@ def group_table(results: list[dict[str, Any]], by: str = "skewness") -> None:
             n_rows = len(cov["t"])
             if not n_rows:
                 continue
-            cells = " ".join(
-                f"{np.mean(v):>11.3f}" if v else f"{'-':>11}" for v in cov.values()
-            )
+            cells = " ".join(f"{np.mean(v):>11.3f}" if v else f"{'-':>11}" for v in cov.values())
             print(f"{lo_e:>4}-{hi_e:<5} {n_rows:>6} {cells}")
+
+
+def exact_coverage(n: int, p_b: float, p_c: float, method: str) -> float:
+    """Exact coverage of ``c - b`` over ``n`` for a paired accuracy difference of
+    independent samples, ``b`` (only A right) and ``c`` (only B right) trinomial with
+    probabilities ``p_b``, ``p_c``: ``"t"`` (compare's t interval, the Wald interval with
+    ``n / (n - 1)`` and the t(n - 1) quantile) or ``"tango"``
+    (:func:`mlci.paired_proportion_diff_ci`).  Enumerates every (b, c) of non-negligible
+    probability."""
+    disc = n * (p_b + p_c)
+    top = int(min(n, disc + 8 * math.sqrt(disc) + 12))
+    b = np.arange(top + 1)[:, None]
+    c = np.arange(top + 1)[None, :]
+    pmf = stats.binom.pmf(b, n, p_b) * stats.binom.pmf(c, n - b, p_c / (1 - p_b))
+    pmf = np.where(b + c <= n, pmf, 0.0)
+    truth = p_c - p_b
+    if method == "t":
+        se = np.sqrt(np.maximum((b + c) - (b - c) ** 2 / n, 0) * n / (n - 1)) / n
+        covered = np.abs((c - b) / n - truth) <= stats.t.ppf(0.975, n - 1) * se + 1e-15
+    else:
+        covered = np.zeros(pmf.shape, dtype=bool)
+        for i, j in zip(*np.nonzero(pmf > 1e-10), strict=True):
+            m = n - i - j
+            table = [[m - m // 10, j], [i, m // 10]]  # the split of m does not matter
+            lo, hi = mlci.paired_proportion_diff_ci(table, method=method).confidence_interval
+            covered[i, j] = lo <= truth + 1e-12 and truth - 1e-12 <= hi
+    return float(np.sum(pmf * covered) / np.sum(pmf))
+
+
+def exact_table() -> None:
+    """Exact coverage of the t and Tango intervals over n, the expected number of
+    discordant samples D and the share of them that goes the other way."""
+    print("exact coverage, paired accuracy difference of independent samples")
+    print(f"{'n':>6} {'D':>4} {'share':>6} {'1/skew^2':>9} {'t':>7} {'tango':>7}")
+    for n in (60, 200, 1000, 5000):
+        for disc in (2, 3, 4, 6, 8, 12, 16, 20, 30, 50):
+            for share in (0.0, 0.25, 0.5):
+                p_b, p_c = share * disc / n, (1 - share) * disc / n
+                mu, var = p_c - p_b, p_b + p_c - (p_c - p_b) ** 2
+                m3 = p_b * (-1 - mu) ** 3 + p_c * (1 - mu) ** 3 + (1 - p_b - p_c) * (-mu) ** 3
+                skew = m3 / var**1.5 / math.sqrt(n)
+                eff = 1 / skew**2 if abs(skew) > 1e-12 else math.inf
+                tango = exact_coverage(n, p_b, p_c, "tango") if disc <= 20 else math.nan
+                print(
+                    f"{n:>6} {disc:>4} {share:>6.2f} {eff:>9.1f} "
+                    f"{exact_coverage(n, p_b, p_c, 't'):>7.3f} {tango:>7.3f}",
+                    flush=True,
+                )
 
 
 def main() -> None:
@@ -287,9 +341,13 @@ def main() -> None:
     p.add_argument("--design", type=int, default=None, help="run only this design")
     p.add_argument("--quick", action="store_true", help="12 designs x 60 test sets, B = 500")
     p.add_argument("--json", default=None, help="write every test set here")
+    p.add_argument("--exact", action="store_true", help="exact coverage of t and Tango")
     p.add_argument("--grid", action="store_true", help="the (n, discordant) grid of iid accuracy")
     p.add_argument("--report", default=None, help="only the tables of a saved --json run")
     args = p.parse_args()
+    if args.exact:
+        exact_table()
+        return
     if args.report:
         with open(args.report) as f:
             saved = json.load(f)
@@ -301,7 +359,10 @@ def main() -> None:
     designs = (
         grid_designs()
         if args.grid
-        else [random_design(i, args.seed) for i in ([args.design] if args.design is not None else range(args.designs))]
+        else [
+            random_design(i, args.seed)
+            for i in ([args.design] if args.design is not None else range(args.designs))
+        ]
     )
     results = []
     cols = (*METHODS, *ANALYTIC)

@@ -31,10 +31,10 @@ import numpy as np
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
 from ..classical.pvalues import t_pvalues
 from ..engine.auto import (
+    SKEWED_PAIR_METHOD,
     edge_fallback_options,
     few_discordant,
     proportion_method,
-    SKEWED_PAIR_METHOD,
     skewed_pairs,
     skewed_reason,
     warn_few_discordant,
@@ -436,12 +436,12 @@ def compare(
                 "a paired difference was too narrow (docs/validation.md, 'Near the bounds')"
             )
     # "auto" for a skewed difference of independent samples (few discordant samples, most
-    # of them one way): BCa instead of the t (Wald) interval (engine/auto.py)
+    # of them one way): a bootstrap interval instead of the t (Wald) one (engine/auto.py)
     skew_pairs = np.zeros(len(pairs), dtype=bool)
     if opts.method == "auto" and diff_method == "t" and linear is not None:
         skew_pairs = skewed_pairs(d_skew, bool(linear["iid"])) & ~edge_pairs
         if skew_pairs.any():
-            details["method_reason"] = details.get("method_reason", auto_reason) + (
+            details["method_reason"] = str(details.get("method_reason", auto_reason)) + (
                 skewed_reason(
                     [f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(skew_pairs)],
                     d_skew[skew_pairs],

@@ -20,8 +20,29 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   balanced accuracy with 3 positives in 217: studentized 0.51-0.57, percentile
   0.81-0.835, BCa 0.78-0.81).
 * Any other built-in metric with a derivative (F1, MCC, balanced accuracy, kappa, ROC
-  AUC, log loss, means, MSE ...), and paired differences: the **studentized** (bootstrap-t)
+  AUC, log loss, means, MSE ...): the **studentized** (bootstrap-t)
   interval on the logit scale, with the linearized standard error of every replicate.
+* A paired difference in :func:`mlci.compare`: the **t** interval on its linearized (CR2)
+  standard error, except for a *skewed* difference of independent samples, whose
+  effective number of discordant samples ``1 / skewness^2`` of the linearized difference
+  (:mod:`mlci.engine.skewness`; about the discordant count when they all go one way) is
+  below :data:`MIN_EFFECTIVE_DISCORDANT` = 30: **BCa** there (:func:`skewed_pairs`).
+  The t interval is a Wald interval; its exact coverage for a paired accuracy
+  difference whose discordant samples go one way oscillates with their expected number:
+  0.80-0.95 with 2-4, 0.89-0.94 with 6-8, 0.93-0.96 with 12-20, 0.94-0.95 with 30-50
+  (at n = 943 over a fine grid: minimum 0.914 and mean 0.935 over 10-20 expected, 0.93
+  and 0.943 over 20-40; ``scripts/paired_diff_study.py --exact``, docs/validation.md
+  section 5, "Paired differences").  With 400 test sets: 17 one-way
+  discordant samples in 943 (the design search's #59), t 0.938, BCa 0.950; 5 in 20, t
+  0.89, BCa 0.97; an f1 difference with 12, t 0.917, BCa 0.943; 12 in 5,000 (200
+  test sets), t 0.92, BCa 0.945.  Balanced discordance (no skew) keeps the t interval,
+  which holds there (0.945-0.985 with 3-12 discordant samples) where BCa fell to
+  0.91-0.925.  Over conditions the t interval is kept (BCa 0.83-0.84 where t covered
+  0.90-0.95 over 7-48 conditions).  With fewer
+  than :data:`MIN_DISCORDANT` = 5 effective discordant samples (``1 / kurtosis``) no
+  interval of ``compare`` holds and it warns (:func:`warn_few_discordant`); for
+  accuracy, Tango's score interval (:func:`mlci.paired_proportion_diff_ci`) holds there
+  (exact coverage 0.93-0.99 with 2-12 discordant samples).
 * Otherwise (a user's function, strata, two-stage or Poisson resampling, nested
   conditions, a reduced table): **BCa**.
 * Near the edge of the range, where at least half of a tail's replicates have an
