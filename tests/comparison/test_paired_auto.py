@@ -129,6 +129,7 @@ def test_skewed_pairs_rule():
     expect = g**2 * auto.MIN_EFFECTIVE_DISCORDANT > 1
     assert_allclose(auto.skewed_pairs(g, True), np.nan_to_num(expect, nan=False))
     assert not auto.skewed_pairs(g, False).any()
+    assert not auto.skewed_pairs(g, True, "roc_auc").any()
     assert auto.skewed_pairs(np.array([-0.5]), True).all()
 
 

@@ -439,7 +439,7 @@ def compare(
     # of them one way): a bootstrap interval instead of the t (Wald) one (engine/auto.py)
     skew_pairs = np.zeros(len(pairs), dtype=bool)
     if opts.method == "auto" and diff_method == "t" and linear is not None:
-        skew_pairs = skewed_pairs(d_skew, bool(linear["iid"])) & ~edge_pairs
+        skew_pairs = skewed_pairs(d_skew, bool(linear["iid"]), mname) & ~edge_pairs
         if skew_pairs.any():
             details["method_reason"] = str(details.get("method_reason", auto_reason)) + (
                 skewed_reason(

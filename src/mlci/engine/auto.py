@@ -26,7 +26,8 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   standard error, except for a *skewed* difference of independent samples, whose
   effective number of discordant samples ``1 / skewness^2`` of the linearized difference
   (:mod:`mlci.engine.skewness`; about the discordant count when they all go one way) is
-  below :data:`MIN_EFFECTIVE_DISCORDANT` = 30: **BCa** there (:func:`skewed_pairs`).
+  below :data:`MIN_EFFECTIVE_DISCORDANT` = 30: **BCa** there (:func:`skewed_pairs`;
+  not for ROC AUC and average precision, where BCa covered less than t at n = 51-129).
   The t interval is a Wald interval; its exact coverage for a paired accuracy
   difference whose discordant samples go one way oscillates with their expected number:
   0.80-0.95 with 2-4, 0.89-0.94 with 6-8, 0.93-0.96 with 12-20, 0.94-0.95 with 30-50
@@ -488,12 +489,14 @@ def warn_paired(effective_conditions: float | None) -> str | None:
     return text
 
 
-def skewed_pairs(skewness: np.ndarray, iid: bool) -> np.ndarray:
-    """Which paired differences get BCa under ``"auto"``: independent samples and fewer
+def skewed_pairs(skewness: np.ndarray, iid: bool, metric: str = "") -> np.ndarray:
+    """Which paired differences get BCa under ``"auto"``: independent samples, a metric
+    other than a ranking one (for a small-sample AUC difference BCa covered less than t:
+    0.86-0.93 against 0.93-0.95 at n = 51-129, docs/validation.md section 5), and fewer
     than :data:`MIN_EFFECTIVE_DISCORDANT` effective discordant samples (``1 / skewness^2``
     of the linearized difference; NaN, no spread, never)."""
     skew = np.asarray(skewness, dtype=float)
-    if not iid:
+    if not iid or metric in RANKING_METRICS:
         return np.zeros(skew.shape, dtype=bool)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.nan_to_num(skew**2, nan=0.0) * MIN_EFFECTIVE_DISCORDANT > 1.0
