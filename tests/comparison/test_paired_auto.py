@@ -163,17 +163,17 @@ REPS = max(400, round(1000 * SCALE))
 @pytest.mark.slow
 @pytest.mark.search
 @pytest.mark.parametrize(
-    "level, gap, rho, n, t_fails",
+    "level, gap, rho, n",
     [
         # search #59: ~16 discordant samples, all one way (t 0.916 with 800 test sets)
-        (0.925, 0.0167, 1.0, 943, False),
+        (0.925, 0.0167, 1.0, 943),
         # ~6 discordant samples one way, n = 1000 (t 0.95-0.965, BCa 0.98-0.995)
-        (0.9, 0.006, 1.0, 1000, False),
+        (0.9, 0.006, 1.0, 1000),
         # ~50 discordant samples both ways, gap 0: auto is the t interval, unchanged
-        (0.9, 0.0, 0.72, 1000, False),
+        (0.9, 0.0, 0.72, 1000),
     ],
 )
-def test_coverage_of_auto_at_fixed_designs(level, gap, rho, n, t_fails):
+def test_coverage_of_auto_at_fixed_designs(level, gap, rho, n):
     ps = _study()
     d = ps.Design(2000 + n, "accuracy", n, level, gap, rho, 0.4, 0, 0.0, False)
     pop = ps.Population(d)
