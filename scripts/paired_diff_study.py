@@ -36,10 +36,13 @@ Usage::
     nice python scripts/paired_diff_study.py --design 3 --reps 800
     nice python scripts/paired_diff_study.py --grid --reps 200  # n x discordant, accuracy
     nice python scripts/paired_diff_study.py --exact           # exact t and Tango, ~1 min
+    nice python scripts/paired_diff_study.py --report a.json b.json  # tables of saved runs
 
 The summary groups every test set by its effective number of discordant samples
-``1 / skewness^2`` and prints each method's coverage in each group: the ``t`` interval's
-failure region, and what holds there.
+``1 / skewness^2`` (or by ``b + c``) and prints each method's coverage in each group (a
+grouping by a statistic of the test set, so it shows where each method misses, not a
+design's coverage), then applies ``auto``'s rule to every saved test set, design by
+design (:func:`rule_table`).
 """
 
 from __future__ import annotations
@@ -332,6 +335,43 @@ def exact_table() -> None:
                 )
 
 
+def rule_table(results: list[dict[str, Any]], threshold: float = 30.0) -> None:
+    """``auto``'s skewness rule applied to every saved test set (BCa where its own
+    ``1 / skewness^2 < threshold``, else t), design by design: independent samples,
+    accuracy and f1, n >= 30, a median of at least 2 discordant samples."""
+    print(f"\nthe rule (BCa below 1/skew^2 = {threshold:g}) test set by test set:")
+    rule, t_only = [], []
+    for s in results:
+        d = s["design"]
+        if d["n_conditions"] or d["metric"] == "roc_auc" or d["n"] < 30:
+            continue
+        if np.median([r["b"] + r["c"] for r in s["rows"]]) < 2:
+            continue
+        truth = s["truth"]
+
+        def covers(ci: list[float], truth: float = truth) -> bool:
+            return ci[0] <= truth + 1e-12 and truth - 1e-12 <= ci[1]
+
+        switched = [
+            not math.isnan(r["skewness"]) and r["skewness"] ** 2 * threshold > 1 for r in s["rows"]
+        ]
+        got = [
+            covers(r["bca"] if sw else r["t"]) for r, sw in zip(s["rows"], switched, strict=True)
+        ]
+        t_cov = float(np.mean([covers(r["t"]) for r in s["rows"]]))
+        rule.append(float(np.mean(got)))
+        t_only.append(t_cov)
+        print(
+            f"{s['label']:<72} switched {sum(switched):>4}/{len(got):<4} "
+            f"t {t_cov:.3f} rule {rule[-1]:.3f}"
+        )
+    if rule:
+        print(
+            f"{len(rule)} designs: rule mean {np.mean(rule):.3f} lowest {min(rule):.3f}; "
+            f"t mean {np.mean(t_only):.3f} lowest {min(t_only):.3f}"
+        )
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--designs", type=int, default=24)
@@ -343,16 +383,19 @@ def main() -> None:
     p.add_argument("--json", default=None, help="write every test set here")
     p.add_argument("--exact", action="store_true", help="exact coverage of t and Tango")
     p.add_argument("--grid", action="store_true", help="the (n, discordant) grid of iid accuracy")
-    p.add_argument("--report", default=None, help="only the tables of a saved --json run")
+    p.add_argument("--report", nargs="+", default=None, help="only the tables of saved --json runs")
     args = p.parse_args()
     if args.exact:
         exact_table()
         return
     if args.report:
-        with open(args.report) as f:
-            saved = json.load(f)
+        saved: list[dict[str, Any]] = []
+        for f in args.report:
+            with open(f) as fh:
+                saved += json.load(fh)
         group_table(saved)
         group_table(saved, by="discordant")
+        rule_table(saved)
         return
     if args.quick:
         args.designs, args.reps, args.B = 12, 60, 500
@@ -382,6 +425,7 @@ def main() -> None:
                 json.dump(results, f)
     group_table(results)
     group_table(results, by="discordant")
+    rule_table(results)
 
 
 if __name__ == "__main__":
