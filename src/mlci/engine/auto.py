@@ -40,9 +40,10 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   which holds there (0.945-0.985 with 3-12 discordant samples) where BCa fell to
   0.91-0.925; but a test set whose 3-6 discordant samples happen to go one way switches
   (33-67% of them: coverage 0.95-0.985 -> 0.91-0.955, mostly warned below).  Test set by
-  test set over 50 designs: mean 0.947 (t 0.938), lowest 0.880 (t 0.765).  Over conditions the t interval is kept (BCa 0.83-0.84 where t covered
-  0.90-0.95 over 7-48 conditions).  With fewer
-  than :data:`MIN_DISCORDANT` = 5 effective discordant samples (``1 / kurtosis``) no
+  test set over 50 designs: mean 0.947 (t 0.938), lowest 0.880 (t 0.765).  Over
+  conditions the t interval is kept (BCa 0.83-0.84 where t covered 0.90-0.95 over 7-48
+  conditions).  With fewer than :data:`MIN_DISCORDANT` = 5 effective discordant
+  samples (``1 / kurtosis``) no
   interval of ``compare`` holds and it warns (:func:`warn_few_discordant`); for
   accuracy, Tango's score interval (:func:`mlci.paired_proportion_diff_ci`) holds there
   (exact coverage 0.93-0.99 with 2-12 discordant samples).
