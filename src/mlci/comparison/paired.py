@@ -31,9 +31,14 @@ import numpy as np
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
 from ..classical.pvalues import t_pvalues
 from ..engine.auto import (
+    SKEWED_PAIR_METHOD,
     edge_fallback_options,
+    few_discordant,
     kernel_auto_method,
     proportion_method,
+    skewed_pairs,
+    skewed_reason,
+    warn_few_discordant,
     warn_no_spread_pairs,
     warn_paired,
 )
@@ -46,6 +51,7 @@ from ..engine.bootstrap import (
 )
 from ..engine.linearize import Linearization
 from ..engine.nested import plan_for_conditions
+from ..engine.skewness import linearized_shape
 from ..exceptions import (
     DegenerateIntervalWarning,
     InvalidReplicatesWarning,
@@ -391,6 +397,9 @@ def compare(
     lin = Linearization(contrast, plan)
     method, linear, auto_reason = resolve_method(contrast, plan, opts.method, linearization=lin)
     n_sys = len(names)
+    d_skew = d_kurt = np.full(len(pairs), np.nan)
+    if linear is not None:
+        d_skew, d_kurt = (x[n_sys:] for x in linearized_shape(lin))
     # "auto": each system by the rule of a single metric (Wilson for a proportion), the
     # differences by the t interval on their linearized (CR2) standard error, which the
     # coverage map shows to hold for paired differences where the bootstrap-t is erratic
@@ -486,12 +495,26 @@ def compare(
                 "replicates have an infinite bootstrap-t statistic), where the t interval of "
                 "a paired difference was too narrow (docs/validation.md, 'Near the bounds')"
             )
+    # "auto" for a skewed difference of independent samples (few discordant samples, most
+    # of them one way): a bootstrap interval instead of the t (Wald) one (engine/auto.py)
+    skew_pairs = np.zeros(len(pairs), dtype=bool)
+    if opts.method == "auto" and diff_method == "t" and linear is not None:
+        skew_pairs = skewed_pairs(d_skew, bool(linear["iid"]), mname) & ~edge_pairs
+        if skew_pairs.any():
+            details["method_reason"] = str(details.get("method_reason", auto_reason)) + (
+                skewed_reason(
+                    [f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(skew_pairs)],
+                    d_skew[skew_pairs],
+                )
+            )
+    bca_pairs = edge_pairs | skew_pairs  # the pairs with a bootstrap interval under auto
+    pair_method = np.where(skew_pairs, SKEWED_PAIR_METHOD, "bca")
 
     def linear_of(e: int) -> dict[str, Any]:
         if e < n_sys and sys_linear[e] is not None:
             return {"linear": sys_linear[e], "method": sys_methods[e]}
-        if e >= n_sys and edge_pairs[e - n_sys]:
-            return {"method": "bca"}
+        if e >= n_sys and bca_pairs[e - n_sys]:
+            return {"method": str(pair_method[e - n_sys])}
         this = sys_methods[e] if e < n_sys else diff_method
         if linear is None:
             return {"method": this}
@@ -564,7 +587,7 @@ def compare(
                 "alternative": opts.alternative,
                 "jackknife": (
                     (lambda i=i, j=j: (jack()[0][:, i] - jack()[0][:, j], jack()[1]))
-                    if bca or edge_pairs[k]
+                    if bca or (bca_pairs[k] and pair_method[k] == "bca")
                     else None
                 ),
                 "bounds": d_bounds,
@@ -599,6 +622,15 @@ def compare(
             f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(flat)
         ]
         details["no_spread_warning"] = warn_no_spread_pairs(details["no_spread_pairs"], mname)
+    if opts.method == "auto" and linear is not None and linear["iid"]:
+        few = few_discordant(d_kurt) & ~flat
+        if few.any():
+            details["few_discordant_pairs"] = [
+                f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(few)
+            ]
+            details["few_discordant_warning"] = warn_few_discordant(
+                details["few_discordant_pairs"], d_kurt[few], mname
+            )
     fallback = [
         f"{names[i]} - {names[j]}"
         for (i, j), r in zip(pairs, pair_results, strict=True)
@@ -632,12 +664,12 @@ def compare(
         with np.errstate(invalid="ignore", divide="ignore"):
             t_obs = d_hat / linear["standard_error"][n_sys:]
         pvals = t_pvalues(t_obs, linear["df"], opts.alternative)
-        if edge_pairs.any():  # the BCa pairs: the shifted bootstrap distribution
-            pvals = np.where(edge_pairs, shifted_pvalues(d_hat, d_dist, opts.alternative), pvals)
+        if bca_pairs.any():  # the BCa pairs: the shifted bootstrap distribution
+            pvals = np.where(bca_pairs, shifted_pvalues(d_hat, d_dist, opts.alternative), pvals)
         pvalue_method = f"t test on the linearized standard error ({linear['df']:.3g} df)"
-        if edge_pairs.any():
+        if bca_pairs.any():
             pvalue_method += (
-                "; for the BCa pairs near the edge, the bootstrap distribution of the "
+                "; for the pairs with a bootstrap interval, the bootstrap distribution of the "
                 "difference shifted to the null"
             )
     else:
@@ -678,11 +710,19 @@ def compare(
             estimate=float(d_hat[k]),
             confidence_interval=r.confidence_interval,
             confidence_level=opts.confidence_level,
-            method="bca" if edge_pairs[k] else diff_method,
+            method=str(pair_method[k]) if bca_pairs[k] else diff_method,
             alternative=opts.alternative,
             standard_error=float(d_se[k]),
             metric=mname,
-            details={**r.details, "n_invalid": r.n_invalid},
+            details={
+                **r.details,
+                "n_invalid": r.n_invalid,
+                **(
+                    {}
+                    if np.isnan(d_skew[k])
+                    else {"skewness": float(d_skew[k]), "kurtosis": float(d_kurt[k])}
+                ),
+            },
             pvalue=float(pvals[k]),
             pvalue_adjusted=float(p_adj[k]),
             simultaneous_interval=ConfidenceInterval(float(sim_low[k]), float(sim_high[k])),

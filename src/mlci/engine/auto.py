@@ -20,8 +20,33 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   balanced accuracy with 3 positives in 217: studentized 0.51-0.57, percentile
   0.81-0.835, BCa 0.78-0.81).
 * Any other built-in metric with a derivative (F1, MCC, balanced accuracy, kappa, ROC
-  AUC, log loss, means, MSE ...), and paired differences: the **studentized** (bootstrap-t)
+  AUC, log loss, means, MSE ...): the **studentized** (bootstrap-t)
   interval on the logit scale, with the linearized standard error of every replicate.
+* A paired difference in :func:`mlci.compare`: the **t** interval on its linearized (CR2)
+  standard error, except for a *skewed* difference of independent samples, whose
+  effective number of discordant samples ``1 / skewness^2`` of the linearized difference
+  (:mod:`mlci.engine.skewness`; about the discordant count when they all go one way) is
+  below :data:`MIN_EFFECTIVE_DISCORDANT` = 30: **BCa** there (:func:`skewed_pairs`;
+  not for ROC AUC and average precision, where BCa covered less than t at n = 51-129).
+  The t interval is a Wald interval; its exact coverage for a paired accuracy
+  difference whose discordant samples go one way oscillates with their expected number:
+  0.80-0.95 with 2-4, 0.89-0.94 with 6-8, 0.93-0.96 with 12-20, 0.94-0.95 with 30-50
+  (at n = 943 over a fine grid: minimum 0.914 and mean 0.935 over 10-20 expected, 0.93
+  and 0.943 over 20-40; ``scripts/paired_diff_study.py --exact``, docs/validation.md
+  section 5, "Paired differences").  With 400 test sets: 17 one-way
+  discordant samples in 943 (the design search's #59), t 0.938, BCa 0.950; 5 in 20, t
+  0.89, BCa 0.97; an f1 difference with 12, t 0.917, BCa 0.943; 12 in 5,000 (200
+  test sets), t 0.92, BCa 0.945.  Balanced discordance (no skew) keeps the t interval,
+  which holds there (0.945-0.985 with 3-12 discordant samples) where BCa fell to
+  0.91-0.925; but a test set whose 3-6 discordant samples happen to go one way switches
+  (33-67% of them: coverage 0.95-0.985 -> 0.91-0.955, mostly warned below).  Test set by
+  test set over 50 designs: mean 0.947 (t 0.938), lowest 0.880 (t 0.765).  Over
+  conditions the t interval is kept (BCa 0.83-0.84 where t covered 0.90-0.95 over 7-48
+  conditions).  With fewer than :data:`MIN_DISCORDANT` = 5 effective discordant
+  samples (``1 / kurtosis``) no
+  interval of ``compare`` holds and it warns (:func:`warn_few_discordant`); for
+  accuracy, Tango's score interval (:func:`mlci.paired_proportion_diff_ci`) holds there
+  (exact coverage 0.93-0.99 with 2-12 discordant samples).
 * Otherwise (a user's function, strata, two-stage or Poisson resampling, nested
   conditions, a reduced table): **BCa**.
 * Near the edge of the range, where at least half of a tail's replicates have an
@@ -81,15 +106,20 @@ from ..intervals.bootstrap import LINEARIZED_METHODS
 from ..metrics import Kernel
 
 __all__ = [
+    "SKEWED_PAIR_METHOD",
     "choose_method",
     "design_diagnostics",
     "edge_fallback_applies",
     "edge_fallback_options",
     "edge_reason",
+    "few_discordant",
     "kernel_auto_method",
     "proportion_method",
     "single_unit_method",
+    "skewed_pairs",
+    "skewed_reason",
     "smaller_class",
+    "warn_few_discordant",
     "warn_near_bound",
     "warn_no_spread_pairs",
     "warn_outside_map",
@@ -104,6 +134,16 @@ MIN_CLASS = 5
 #: a paired difference over fewer effective conditions than this: the t interval covered
 #: 0.924 with 8 conditions (0.950 with 15)
 MIN_PAIRED_CONDITIONS = 12
+#: a paired difference of independent samples whose effective number of discordant
+#: samples, ``1 / skewness^2`` of the linearized difference (:mod:`mlci.engine.skewness`),
+#: is below this gets BCa instead of the t interval (:func:`skewed_pairs`)
+MIN_EFFECTIVE_DISCORDANT = 30.0
+#: the interval of those differences
+SKEWED_PAIR_METHOD = "bca"
+#: a paired difference of independent samples with fewer effective discordant samples
+#: than this (``1 / kurtosis`` of the linearized difference, about ``b + c`` for accuracy):
+#: no bootstrap or t interval holds, and ``compare`` warns (:func:`warn_few_discordant`)
+MIN_DISCORDANT = 5.0
 #: a proportion over conditions within ``NEAR_BOUND`` of 0 or 1 with fewer effective
 #: minority outcomes than this (``min(p, 1 - p) * effective_n``): the logit_t interval
 #: covered 0.87-0.97 in the map (accuracy 0.95 over 12 conditions at ICC 0.3, 0.98 over
@@ -481,6 +521,55 @@ def warn_paired(effective_conditions: float | None) -> str | None:
         "intervals and p-values as optimistic, or collect more conditions."
     )
     warn(text, FewConditionsWarning)
+    return text
+
+
+def skewed_pairs(skewness: np.ndarray, iid: bool, metric: str = "") -> np.ndarray:
+    """Which paired differences get BCa under ``"auto"``: independent samples, a metric
+    other than a ranking one (for a small-sample AUC difference BCa covered less than t:
+    0.86-0.93 against 0.93-0.95 at n = 51-129, docs/validation.md section 5), and fewer
+    than :data:`MIN_EFFECTIVE_DISCORDANT` effective discordant samples (``1 / skewness^2``
+    of the linearized difference; NaN, no spread, never)."""
+    skew = np.asarray(skewness, dtype=float)
+    if not iid or metric in RANKING_METRICS:
+        return np.zeros(skew.shape, dtype=bool)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.nan_to_num(skew**2, nan=0.0) * MIN_EFFECTIVE_DISCORDANT > 1.0
+
+
+def skewed_reason(pairs: list[str], skewness: np.ndarray) -> str:
+    """The ``method_reason`` clause of :func:`skewed_pairs`' BCa pairs."""
+    eff = ", ".join(f"{1.0 / float(g) ** 2:.3g}" for g in skewness)
+    return (
+        f"; {SKEWED_PAIR_METHOD} for the difference(s) {', '.join(pairs)}: skewed, {eff} effective "
+        f"discordant samples (1 / skewness^2 of the linearized difference) below "
+        f"{MIN_EFFECTIVE_DISCORDANT:.3g}, where the t interval of a paired difference "
+        "was too narrow (docs/validation.md, section 5, 'Paired differences')"
+    )
+
+
+def few_discordant(kurtosis: np.ndarray) -> np.ndarray:
+    """Which paired differences have fewer than :data:`MIN_DISCORDANT` effective
+    discordant samples (``1 / kurtosis`` of the linearized difference; NaN: never)."""
+    kurt = np.nan_to_num(np.asarray(kurtosis, dtype=float), nan=0.0)
+    return kurt * MIN_DISCORDANT > 1.0
+
+
+def warn_few_discordant(pairs: list[str], kurtosis: np.ndarray, metric: str) -> str:
+    """Warn (and return the message) for paired differences with a handful of discordant
+    samples, where no interval of ``compare`` holds its level."""
+    eff = ", ".join(f"{1.0 / float(k):.2g}" for k in kurtosis)
+    text = (
+        f"The difference(s) {', '.join(pairs)} of {metric!r} rest on about {eff} "
+        f"discordant samples (1 / kurtosis of the linearized difference; fewer than "
+        f"{MIN_DISCORDANT:.3g}): with so few, neither the t interval nor a bootstrap "
+        "interval holds its level (a paired accuracy difference with 2-4 discordant "
+        "samples: t 0.77-0.99 exactly, docs/validation.md section 5, 'Paired "
+        "differences'). For accuracy, Tango's score interval, mlci.paired_proportion_diff_"
+        "ci(mlci.paired_table(...), method='tango'), holds there (0.93-0.99); otherwise "
+        "collect more samples."
+    )
+    warn(text, DegenerateIntervalWarning)
     return text
 
 
