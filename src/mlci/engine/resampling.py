@@ -367,6 +367,13 @@ class AtomSampler(Sampler):
         draws_indices = not self._use_multinomial if self._mode == "samples" else plan.two_stage
         self.draw_bytes = 8.0 * 5 * n * draws_indices
 
+    @property
+    def atom_unit(self) -> np.ndarray | None:
+        """The unit of every atom when each atom's samples lie in one unit and the
+        replicates' counts are a gather of the units' (else None); -1 for an atom without
+        samples.  Read-only use: it is the sampler's own."""
+        return self._atom_unit
+
     # ------------------------------------------------------------------ drawing
     @property
     def splits_blocks(self) -> bool:  # type: ignore[override]
