@@ -159,7 +159,10 @@ class _Units:
             # every atom in one unit: the cells are the atoms, ordered by unit and, within
             # a unit, by atom (a stable sort; a radix sort for up to 65,536 units)
             small = np.min_scalar_type(max(n_units - 1, 0))
-            self.cell_atom = np.argsort(atom_unit.astype(small), kind="stable")
+            order = np.argsort(atom_unit.astype(small), kind="stable")
+            # int32 below 2^31 atoms: the cells are gathered from only once per estimate
+            self.cell_atom = order.astype(np.int32) if m < 2**31 else order
+            del order
             per_unit = np.bincount(atom_unit, minlength=n_units)
             del atom_unit  # a replicate's sampler holds the same map (unit_sums)
             if counts is None:
