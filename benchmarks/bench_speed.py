@@ -21,8 +21,12 @@
   upper bound of the reader's peak.  Target: Parquet peak <= CSV peak.
 * ``aucmem``: ``mlci ci FILE --metric roc_auc --condition speaker -B`` on a ``--rows``-row
   Parquet file (5,000 speakers as text, a label, a score) written once under /tmp, in a
-  fresh process: wall, CPU (user + sys) and peak RSS (``os.wait4``).  Target at 5e6 rows,
-  B = 1000: peak < 1 GB.
+  fresh process: wall, CPU (user + sys, ``os.wait4``) and peak RSS (the child's VmHWM:
+  ``ru_maxrss`` would also count the forked copy of this process before the exec).
+  Target at 5e6 rows, B = 1000: peak < 1 GB.
+* ``filemem``: ``mlci ci`` with 5,000 text conditions (accuracy, then roc_auc) on the
+  same ``--rows``-row data written as CSV and as Parquet (under /tmp, once), each in a
+  fresh process: CPU and peak RSS, and Parquet's peak over CSV's.  Target: <= 1.
 
 Usage::
 
@@ -31,6 +35,7 @@ Usage::
     nice python benchmarks/bench_speed.py --part calibration_fit --rows 1e6 -B 100
     nice python benchmarks/bench_speed.py --part parquet --rows 1e6
     nice python benchmarks/bench_speed.py --part aucmem --rows 5e6 -B 1000
+    nice python benchmarks/bench_speed.py --part filemem --rows 5e6 -B 100
 """
 
 from __future__ import annotations
@@ -184,10 +189,45 @@ def bench_parquet(n: int) -> None:
         print(f"parquet / csv peak: {peaks['parquet'] / peaks['csv']:.2f}")
 
 
-def bench_auc_memory(n: int, b: int, n_conditions: int = 5000) -> None:
+#: the child's own peak RSS (VmHWM, reset by exec): os.wait4's ru_maxrss also counts the
+#: forked copy of this process before the exec, which is large after writing the data
+_CHILD = """import atexit, os, sys
+def _hwm():
+    with open("/proc/self/status") as fh:
+        kib = next(int(x.split()[1]) for x in fh if x.startswith("VmHWM:"))
+    with open(os.environ["MLCI_BENCH_HWM"], "w") as out:
+        out.write(str(kib))
+atexit.register(_hwm)
+from mlci.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _cli_peak(argv: list[str]) -> tuple[float, float, float]:
+    """(wall s, CPU s, peak RSS MiB) of ``mlci ARGV`` in a fresh process, this checkout's
+    ``src`` first on the path; CPU from ``os.wait4``, the peak from the child's VmHWM."""
     import subprocess
     import sys
 
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "src")
+    with tempfile.NamedTemporaryFile("r", suffix=".hwm") as hwm:
+        env = {**os.environ, "PYTHONPATH": os.path.abspath(src), "MLCI_BENCH_HWM": hwm.name}
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _CHILD, *argv],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _, status, use = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"mlci {' '.join(argv)} failed")
+        peak = int(hwm.read()) / 1024
+    return wall, use.ru_utime + use.ru_stime, peak
+
+
+def bench_auc_memory(n: int, b: int, n_conditions: int = 5000) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -208,21 +248,56 @@ def bench_auc_memory(n: int, b: int, n_conditions: int = 5000) -> None:
         os.replace(path + ".part", path)
     argv = ["ci", path, "--label", "label", "--score", "score", "--metric", "roc_auc"]
     argv += ["--condition", "speaker", "-B", str(b), "--seed", "0"]
-    code = "import sys; from mlci.cli import main; sys.exit(main(sys.argv[1:]))"
-    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "src")
-    env = {**os.environ, "PYTHONPATH": os.path.abspath(src)}
     load = os.getloadavg()
-    t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", code, *argv], env=env, stdout=subprocess.PIPE)
-    _, status, use = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t0
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit("mlci ci failed")
+    wall, cpu, rss = _cli_peak(argv)
     print(
         f"roc_auc, {n:.0e}-row Parquet, {n_conditions} conditions, B={b}: wall {wall:.1f} s, "
-        f"CPU {use.ru_utime + use.ru_stime:.1f} s, peak RSS {use.ru_maxrss / 1024:.0f} MiB "
-        f"(load {load[0]:.1f})"
+        f"CPU {cpu:.1f} s, peak RSS {rss:.0f} MiB (load {load[0]:.1f})"
     )
+
+
+def bench_file_memory(n: int, b: int, n_conditions: int = 5000) -> None:
+    """``mlci ci`` from CSV and from Parquet holding the same data (a user's files:
+    the speaker column plain text in both), accuracy and roc_auc over conditions."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+    import pyarrow.parquet as pq
+
+    stem = f"/tmp/mlci_bench_speed/files_{n}_{n_conditions}"
+    paths = {"csv": stem + ".csv", "parquet": stem + ".parquet"}
+    if not all(os.path.exists(p) for p in paths.values()):
+        os.makedirs(os.path.dirname(stem), exist_ok=True)
+        rng = np.random.default_rng(0)
+        y = rng.integers(0, 2, n).astype(np.int8)
+        score = rng.normal(size=n) + y
+        table = pa.table(
+            {
+                "speaker": np.char.add("spk", rng.integers(0, n_conditions, n).astype(str)),
+                "label": y,
+                "pred": (score > 0.5).astype(np.int8),
+                "score": score,
+            }
+        )
+        pq.write_table(table, paths["parquet"] + ".part")
+        pacsv.write_csv(table, paths["csv"] + ".part")
+        for p in paths.values():
+            os.replace(p + ".part", p)
+    cases = {
+        "accuracy": ["--label", "label", "--pred", "pred", "--metric", "accuracy"],
+        "roc_auc": ["--label", "label", "--score", "score", "--metric", "roc_auc"],
+    }
+    load = os.getloadavg()
+    for metric, args in cases.items():
+        rss = {}
+        for kind, path in paths.items():
+            argv = ["ci", path, *args, "--condition", "speaker", "-B", str(b), "--seed", "0"]
+            _, cpu, rss[kind] = _cli_peak(argv)
+            print(
+                f"{metric}, {n:.0e} rows, {n_conditions} conditions, B={b}, {kind}: "
+                f"CPU {cpu:.1f} s, peak RSS {rss[kind]:.0f} MiB"
+            )
+        print(f"{metric}: parquet / csv peak RSS {rss['parquet'] / rss['csv']:.2f}")
+    print(f"(load {load[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end)")
 
 
 def main() -> None:
@@ -250,6 +325,8 @@ def main() -> None:
         bench_parquet(int(args.rows))
     if "aucmem" in args.part:
         bench_auc_memory(int(args.rows), args.B)
+    if "filemem" in args.part:
+        bench_file_memory(int(args.rows), args.B)
 
 
 if __name__ == "__main__":

@@ -214,3 +214,133 @@ def test_parquet_bad_input(tmp_path):
     pd.DataFrame({"a": np.array([], dtype=float)}).to_parquet(tmp_path / "e.parquet")
     with pytest.raises(ValueError, match=r"e\.parquet has no rows"):
         read_table(tmp_path / "e.parquet")
+
+
+def _group_file(tmp_path, n=600, seed=1):
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame(
+        {
+            "speaker": np.char.add("spk", rng.integers(0, 9, n).astype(str)),
+            "session": rng.integers(100, 140, n),
+            "gap": np.where(np.arange(n) % 50 == 7, None, "x" + (np.arange(n) % 3).astype(str)),
+            "label": rng.integers(0, 2, n),
+            "score": np.round(rng.normal(size=n), 2),
+        }
+    )
+    df.to_csv(tmp_path / "g.csv", index=False)
+    df.to_parquet(tmp_path / "g.parquet", index=False)
+    with open(tmp_path / "g.jsonl", "w") as fh:
+        for rec in df.to_dict(orient="records"):
+            fh.write(json.dumps(rec) + "\n")
+    return df
+
+
+@pytest.mark.parametrize(
+    ("name", "engine"),
+    [("g.parquet", "auto"), ("g.csv", "pyarrow"), ("g.csv", "python"), ("g.jsonl", "auto")],
+)
+def test_codes_of_grouping_columns(tmp_path, name, engine):
+    # issue 25: columns named in codes= come as integer codes into their sorted distinct
+    # values (Table.categories), the values' grouping and order exactly; dictionary text
+    # (Parquet, pyarrow's CSV) straight from the file's codes
+    df = _group_file(tmp_path)
+    plain = read_table(tmp_path / name, engine=engine)
+    t = read_table(tmp_path / name, engine=engine, codes=["speaker", "session", "gap", "nope"])
+    assert list(t) == list(plain)
+    for col in ("speaker", "session"):
+        codes, cats = t[col], t.categories[col]
+        assert codes.dtype.kind in "iu" and codes.dtype.itemsize == 1  # 9 and 40 values
+        assert cats.tolist() == sorted(set(plain[col].tolist()))
+        assert np.array_equal(cats[codes], plain[col])
+        assert cats.dtype == plain[col].dtype
+    assert t.categories["speaker"].tolist() == sorted(set(df["speaker"]))
+    # a column with a missing cell comes as usual (the input gate names the rows)
+    assert "gap" not in t.categories and t["gap"].dtype == object
+    assert t["gap"].tolist() == plain["gap"].tolist()
+    for col in ("label", "score"):  # not asked for: unchanged
+        assert t[col].dtype == plain[col].dtype and np.array_equal(t[col], plain[col])
+    assert "nope" not in t and set(t.categories) == {"speaker", "session"}
+
+
+def test_codes_hold_no_string_per_row(tmp_path):
+    # the point of codes=: a text column is never held as one string per row (5e6 rows
+    # of 7-character labels: 134 MiB of text; the codes are 10 MiB)
+    import tracemalloc
+
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    n = 300_000
+    rng = np.random.default_rng(0)
+    text = np.char.add("speaker_", rng.integers(0, 3000, n).astype(str))
+    pq.write_table(pa.table({"speaker": text, "y": rng.integers(0, 2, n)}), tmp_path / "s.pq")
+    tracemalloc.start()
+    t = read_table(tmp_path / "s.pq", ["speaker"], codes=["speaker"])
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert t["speaker"].dtype == np.uint16
+    assert np.array_equal(t.categories["speaker"][t["speaker"]], text)
+    assert peak < text.nbytes / 4, (peak, text.nbytes)  # (the int32 codes: 1/12 of it)
+
+
+def test_codes_bad_input(tmp_path):
+    _group_file(tmp_path, n=50)
+    with pytest.raises(TypeError, match="`codes` must be a collection of column names"):
+        read_table(tmp_path / "g.csv", codes="speaker")
+    with pytest.raises(TypeError, match="`codes`"):
+        read_table(tmp_path / "g.parquet", codes=[1])
+
+
+@pytest.mark.parametrize(
+    "metric",
+    [["--pred", "pred", "--metric", "accuracy"], ["--score", "score", "--metric", "roc_auc"]],
+)
+def test_cli_parquet_and_csv_give_the_same_numbers(tmp_path, capsys, metric):
+    # issue 25: the same data from Parquet and from CSV, conditions and strata read as
+    # codes: the same intervals, bit for bit, as the API's on the text labels
+    pd = pytest.importorskip("pandas")
+    import mlci
+    from mlci.cli import main
+
+    rng = np.random.default_rng(3)
+    n = 3000
+    score = np.round(rng.normal(size=n), 3)
+    y = (score + rng.normal(size=n) > 0).astype(int)
+    df = pd.DataFrame(
+        {
+            "speaker": np.char.add("s", rng.integers(0, 60, n).astype(str)),
+            "site": np.where(rng.random(n) < 0.5, "north", "south"),
+            "label": y,
+            "pred": (score > 0).astype(int),
+            "score": score,
+        }
+    )
+    df.to_csv(tmp_path / "d.csv", index=False)
+    df.to_parquet(tmp_path / "d.parquet", index=False)
+    for strata in ([], ["--strata", "site"]):
+        out = []
+        for f in ("d.csv", "d.parquet"):
+            argv = ["ci", str(tmp_path / f), "--label", "label", *metric, *strata]
+            argv += ["--condition", "speaker", "-B", "300", "--seed", "4", "--format", "json"]
+            assert main(argv) == 0
+            res = json.loads(capsys.readouterr().out)[0]
+            assert res.pop("source").endswith(f)
+            out.append(res)
+        assert out[0] == out[1]
+        data = df["pred"] if metric[0] == "--pred" else df["score"]
+        api = mlci.bootstrap_ci(
+            df["label"].to_numpy(),
+            data.to_numpy(),
+            metric=metric[-1],
+            conditions=df["speaker"].to_numpy(),
+            strata=df["site"].to_numpy() if strata else None,
+            n_resamples=300,
+            rng=4,
+        )
+        assert out[0]["estimate"] == api.estimate
+        assert out[0]["method"] == api.method
+        low, high = api.confidence_interval
+        assert (out[0]["confidence_interval"]["low"], out[0]["confidence_interval"]["high"]) == (
+            low,
+            high,
+        )

@@ -638,8 +638,10 @@ def test_auc_placements_over_many_conditions_equal_the_gradient_path(ties):
     if not ties:  # (with ties the table is small and dense)
         from scipy import sparse
 
-        assert sparse.issparse(units._table) and units._atom_of is not None
-        want = np.asarray(units._table @ np.ascontiguousarray(g.T)).T
+        # (the scatter-add path builds no table: the sparse one is built here to compare)
+        assert units._table is None and units._atom_of is not None
+        assert sparse.issparse(units.table)
+        want = np.asarray(units.table @ np.ascontiguousarray(g.T)).T
         assert np.array_equal(got_sums, want)
     # weights that are not counts (the float cumulative sums) give the same numbers too
     w = rng.random((3, kernel.m)) * 2
@@ -653,3 +655,39 @@ def test_auc_placements_over_many_conditions_equal_the_gradient_path(ties):
         rtol=1e-9,
         atol=1e-15,
     )
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_units_hold_no_per_sample_array_of_their_own(ties):
+    # issue 25 (memory): the (unit, atom) cells are found without keeping a copy of any
+    # per-sample array (the kernel's keys and the plan's units are referenced, not
+    # copied); with every atom in one unit (distinct scores) the cells come from a stable
+    # sort of the atoms' units, and equal those of np.unique over unit * m + atom
+    from mlci.engine.linearize import _Units
+
+    rng = np.random.default_rng(4)
+    n, c = 30_000, 3000  # span c * m above the counting threshold: the sorting paths
+    y = rng.integers(0, 2, n)
+    score = rng.normal(size=n) + y
+    if ties:
+        score = np.round(score, 2)
+    cond = rng.integers(0, c, n)
+    kernel = get_kernel("roc_auc", [y, score], {})
+    plan = plan_for_conditions(n, conditions=cond, n_resamples=10, rng=0)
+    units = _Units(kernel, plan)
+    assert units.bijective is (not ties)
+    arrays = {k: v for k, v in vars(units).items() if isinstance(v, np.ndarray)}
+    assert units._keys is kernel.keys and units._unit is plan.unit_of_sample
+    # of the samples' size: those two references, and with every atom in one unit the
+    # atoms in cell order (the atoms' size, which distinct scores make the samples')
+    big = {k for k, v in arrays.items() if v.size >= n} - {"_keys", "_unit"}
+    assert big == ({"cell_atom"} if not ties else set()), big
+    assert (kernel.m == n) if not ties else (units.n_cells < n)
+    # the cells, their units, counts and every sample's cell: np.unique's
+    cell = plan.unit_of_sample.astype(np.int64) * kernel.m + kernel.keys
+    cells, keys, count = np.unique(cell, return_inverse=True, return_counts=True)
+    assert np.array_equal(units.cell_atom, cells % kernel.m)
+    assert np.array_equal(units.cell_unit, cells // kernel.m)
+    assert np.array_equal(units.cell_count, count.astype(float))
+    assert np.array_equal(units.keys, keys.reshape(-1))
+    assert np.array_equal(units.starts, np.flatnonzero(np.r_[True, np.diff(cells // kernel.m) > 0]))

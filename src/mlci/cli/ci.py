@@ -339,17 +339,13 @@ def run_ci(args: argparse.Namespace) -> int:
     if args.example:
         args.label = args.label or "label"
         args.pred = args.pred or "pred"
-    used = (
-        args.label,
-        args.pred,
-        args.score,
-        args.value,
-        args.weight,
-        args.condition,
-        args.strata,
-        args.frequency_weight,
-    )
-    table, source = load_input(args, used)
+    data_cols = (args.label, args.pred, args.score, args.value, args.weight, args.frequency_weight)
+    used = (*data_cols, args.condition, args.strata)
+    # conditions and strata only group the rows: integer codes from the reader on (a text
+    # column is never held as one string per row); not a column that is also data
+    data_names = {c for entry in data_cols if entry for c in _split_list(entry)}
+    groups = [c for c in (args.condition, args.strata) if c and c not in data_names]
+    table, source = load_input(args, used, codes=groups)
     names = _split_list(args.metric)
     if not names:
         raise CLIError("--metric: give at least one metric name (see `mlci metrics`).")

@@ -225,30 +225,34 @@ def add_input_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def load_input(
-    args: argparse.Namespace, columns: Sequence[str | None] | None = None
+    args: argparse.Namespace,
+    columns: Sequence[str | None] | None = None,
+    codes: Sequence[str | None] = (),
 ) -> tuple[Any, str]:
     """Read the table named by ``args.file`` (or the bundled example): (table, name).
 
     The table is a :class:`mlci.io.Table` (a dict of columns that knows each row's line).
     ``columns``: the only columns the command uses (None entries ignored); all if None.
-    Comma-separated entries (``--pred a,b``) are split.
+    Comma-separated entries (``--pred a,b``) are split.  ``codes``: columns the command
+    only groups by (conditions, strata), read as integer codes (``read_table(codes=)``).
     """
     used = None
     if columns is not None:
         used = {c for entry in columns if entry for c in _split_list(entry)}
+    coded = [c for c in codes if c]
     if args.example and args.file:
         raise CLIError("give either FILE or --example, not both.")
     if args.example:
         path = example_path()
-        return read_table(path, used), f"example ({path.name})"
+        return read_table(path, used, codes=coded), f"example ({path.name})"
     if not args.file:
         raise CLIError(
             "no input: give a predictions FILE (CSV/TSV, JSON Lines or Parquet), or --example."
         )
     if str(args.file) == "-":
-        return read_table(_stdin_file(), used), "<stdin>"
+        return read_table(_stdin_file(), used, codes=coded), "<stdin>"
     try:
-        return read_table(args.file, used), str(args.file)
+        return read_table(args.file, used, codes=coded), str(args.file)
     except FileNotFoundError as exc:
         raise CLIError(str(exc)) from None
     except IsADirectoryError:  # pragma: no cover - read_table checks first

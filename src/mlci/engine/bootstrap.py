@@ -309,7 +309,9 @@ def run_bootstrap(
     _check_estimate(estimate, metric_name or kernel.name)  # fail before any replicate
     if jackknife_groups is not None:
         jackknife_groups = check_positive_int("jackknife_groups", jackknife_groups, minimum=2)
-    lin = Linearization(kernel, plan)
+    # the data's atom counts, shared (the linearization lets them go once used)
+    lin = Linearization(kernel, plan, counts=None if reduced else counts)
+    del counts
     method, linear, auto_reason = resolve_method(
         kernel, plan, method, reduced=reduced, linearization=lin
     )

@@ -100,10 +100,42 @@ class Linearized:
     standard_error_cr1: np.ndarray | None = None
 
 
-class _Units:
-    """The design's units as (unit, atom) cells, sorted by unit."""
+#: samples checked at once when finding each atom's unit (temporaries of 8 MiB)
+_CHECK_CHUNK = 1 << 20
 
-    def __init__(self, kernel: Kernel, plan: Any) -> None:
+
+def _unit_of_atoms(keys: np.ndarray, unit: np.ndarray, m: int) -> np.ndarray | None:
+    """The unit of every atom when every atom has samples and all of them lie in one
+    unit (e.g. distinct scores); else None.  No per-sample temporary beyond a chunk."""
+    atom_unit = np.full(m, -1, dtype=np.intp)
+    atom_unit[keys] = unit
+    if atom_unit.min() < 0:
+        return None
+    for i in range(0, len(keys), _CHECK_CHUNK):
+        j = i + _CHECK_CHUNK
+        if not np.array_equal(atom_unit[keys[i:j]], unit[i:j]):
+            return None
+    return atom_unit
+
+
+class _Units:
+    """The design's units as (unit, atom) cells, sorted by unit (then atom).
+
+    Holds no per-sample array: the cells (``cell_atom``, ``starts``; ``cell_unit`` and
+    ``cell_count`` computed when asked, as ``keys``, each sample's cell, and ``agg``, the
+    cells-to-atoms map, which only the unfused paths use) are found with one per-sample
+    temporary, or none when every atom lies in one unit (distinct scores: the cells are
+    the atoms sorted by unit, a stable sort of the atoms' units).
+
+    Parameters
+    ----------
+    kernel : Kernel
+    plan : ResamplingPlan
+    counts : ndarray, shape (m,), optional
+        The atoms' numbers of samples, when the caller has them.
+    """
+
+    def __init__(self, kernel: Kernel, plan: Any, counts: np.ndarray | None = None) -> None:
         m = kernel.m
         self.m = m
         if plan.unit_of_sample is None:
@@ -111,44 +143,101 @@ class _Units:
             self.n_units = plan.n_samples
             return
         self.iid = False
-        unit = np.asarray(plan.unit_of_sample, dtype=np.int64)
-        cell = unit * m + kernel.keys
-        span = int(plan.n_units) * m
-        if span <= 8 * len(cell) + 1_000_000:  # present cells by counting: O(n + span)
-            present = np.bincount(cell, minlength=span) > 0
-            cells = np.flatnonzero(present)
-            self.keys = (np.cumsum(present) - 1)[cell].astype(np.intp)
+        self._keys = kernel.keys
+        self._unit = unit = np.asarray(plan.unit_of_sample)
+        self.n_units = n_units = int(plan.n_units)
+        self.unit_size = np.bincount(unit, minlength=n_units).astype(float)
+        self._cell_count: np.ndarray | None = None
+        # with every atom in one unit: each atom's count, None when all are 1
+        self._atom_count: np.ndarray | None = None
+        self._cell_unit: np.ndarray | None = None
+        span = n_units * m
+        atom_unit = None
+        if span > 8 * len(self._keys) + 1_000_000:
+            atom_unit = _unit_of_atoms(self._keys, unit, m)
+        if atom_unit is not None:
+            # every atom in one unit: the cells are the atoms, ordered by unit and, within
+            # a unit, by atom (a stable sort; a radix sort for up to 65,536 units)
+            small = np.min_scalar_type(max(n_units - 1, 0))
+            order = np.argsort(atom_unit.astype(small), kind="stable")
+            # int32 below 2^31 atoms: the cells are gathered from only once per estimate
+            self.cell_atom = order.astype(np.int32) if m < 2**31 else order
+            del order
+            per_unit = np.bincount(atom_unit, minlength=n_units)
+            del atom_unit  # a replicate's sampler holds the same map (unit_sums)
+            if counts is None:
+                counts = np.bincount(self._keys, minlength=m)
+            if not (counts == 1).all():
+                self._atom_count = np.asarray(counts, dtype=float)
         else:
-            cells, inv = np.unique(cell, return_inverse=True)
-            self.keys = inv.reshape(-1).astype(np.intp)
-        self.cell_atom = (cells % m).astype(np.intp)
-        cell_unit = cells // m
-        self.cell_unit = cell_unit.astype(np.intp)
-        self.cell_count = np.bincount(self.keys, minlength=len(cells)).astype(float)
-        self.n_units = int(plan.n_units)
-        self.starts = np.flatnonzero(np.r_[True, cell_unit[1:] != cell_unit[:-1]])
-        self.unit_size = np.bincount(unit, minlength=self.n_units).astype(float)
-        n_cells = len(cells)
+            cell = np.multiply(unit, m, dtype=np.int64)
+            cell += self._keys
+            if span <= 8 * len(cell) + 1_000_000:  # present cells by counting: O(n + span)
+                count = np.bincount(cell, minlength=span)
+                del cell
+                cells = np.flatnonzero(count)
+                cell_count = count[cells]
+            else:
+                cells, cell_count = np.unique(cell, return_counts=True)
+                del cell
+            self.cell_atom = (cells % m).astype(np.intp, copy=False)
+            self._cell_unit = (cells // m).astype(np.intp, copy=False)
+            self._cell_count = cell_count.astype(float)
+            per_unit = np.bincount(self._cell_unit, minlength=n_units)
+        n_cells = len(self.cell_atom)
         self.n_cells = n_cells
+        # where each unit's cells begin (reduceat's segments; every unit has samples)
+        self.starts = np.cumsum(per_unit) - per_unit
+        self._per_unit = per_unit
         self._table: Any = None  # (unit x atom) counts, built by unit_sums
         self._atom_of: Any = None  # (unit, count) of every atom, when each is in one unit
         # every atom inside one condition (e.g. distinct scores): the cells are the atoms
         # in another order, and a replicate's cell counts are a gather of its atom counts
         self.bijective = n_cells == m
-        # otherwise: the (cells -> atoms) aggregation of a replicate's cell counts
-        self.agg: Any = None
-        if not self.bijective:
-            rows = np.arange(n_cells)
-            if n_cells * m <= 4_000_000:
-                self.agg = np.zeros((n_cells, m))
-                self.agg[rows, self.cell_atom] = 1.0
-            else:
-                self.agg = sparse.csr_matrix(
-                    (np.ones(n_cells), (rows, self.cell_atom)), shape=(n_cells, m)
-                )
+        self._agg: Any = None
 
-    def unit_sums(self, grad: np.ndarray) -> np.ndarray:
-        """Sum of ``grad`` (b, m, *S) over one copy of every unit's samples: (b, C, *S)."""
+    @property
+    def cell_unit(self) -> np.ndarray:
+        """The unit of every cell (intp, ascending)."""
+        if self._cell_unit is not None:
+            return self._cell_unit
+        return np.repeat(np.arange(self.n_units, dtype=np.intp), self._per_unit)
+
+    @property
+    def cell_count(self) -> np.ndarray:
+        """The number of samples in every cell (float)."""
+        if self._cell_count is not None:
+            return self._cell_count
+        if self._atom_count is None:
+            return np.ones(self.n_cells)
+        return self._atom_count[self.cell_atom]
+
+    @property
+    def keys(self) -> np.ndarray:
+        """The cell of every sample (intp; for the unfused paths)."""
+        cells = self.cell_unit.astype(np.int64) * self.m + self.cell_atom
+        cell = self._unit.astype(np.int64) * self.m + self._keys
+        return np.searchsorted(cells, cell).astype(np.intp, copy=False)
+
+    @property
+    def agg(self) -> Any:
+        """The (cells -> atoms) aggregation of a replicate's cell counts (None when the
+        cells are the atoms)."""
+        if self.bijective or self._agg is not None:
+            return self._agg
+        n_cells, m = self.n_cells, self.m
+        rows = np.arange(n_cells)
+        if n_cells * m <= 4_000_000:
+            agg = np.zeros((n_cells, m))
+            agg[rows, self.cell_atom] = 1.0
+        else:
+            agg = sparse.csr_matrix((np.ones(n_cells), (rows, self.cell_atom)), shape=(n_cells, m))
+        self._agg = agg
+        return agg
+
+    @property
+    def table(self) -> Any:
+        """The (unit x atom) counts: dense when small, else sparse (built once)."""
         table = self._table
         if table is None:
             # built whole before it is published: replicate threads share this object,
@@ -162,33 +251,59 @@ class _Units:
                     (self.cell_count, (self.cell_unit, self.cell_atom)), shape=shape
                 )
             self._table = table
+        return table
+
+    def unit_sums(self, grad: np.ndarray, atom_unit: np.ndarray | None = None) -> np.ndarray:
+        """Sum of ``grad`` (b, m, *S) over one copy of every unit's samples: (b, C, *S).
+
+        ``atom_unit``: the unit of every atom, when the caller holds it (a sampler's;
+        used when every atom lies in one unit, instead of a copy of its own).
+        """
         b, m = grad.shape[:2]
         rest = grad.shape[2:]
-        if not sparse.issparse(table):
-            return np.moveaxis(np.tensordot(grad, table, axes=([1], [1])), -1, 1)
-        if not rest and len(self.cell_atom) == m:
+        sparse_table = self.n_units * self.m > 4_000_000
+        if sparse_table and not rest and self.bijective:
             # every atom in one unit (e.g. distinct scores): one scatter-add per row, the
             # sparse product's sums in its order (atoms ascending within a unit), bit for
-            # bit, without its transposed copy of the (b, m) array
-            if self._atom_of is None:
-                unit = np.empty(m, dtype=np.intp)
-                unit[self.cell_atom] = self.cell_unit
-                count = np.empty(m)
-                count[self.cell_atom] = self.cell_count
-                self._atom_of = (unit, None if (count == 1.0).all() else count)
-            unit, count = self._atom_of
+            # bit, without its transposed copy of the (b, m) array or the table itself
+            unit, count = self._unit_map(atom_unit)
             out = np.empty((b, self.n_units))
             for r in range(b):
                 row = grad[r] if count is None else grad[r] * count
                 out[r] = np.bincount(unit, weights=row, minlength=self.n_units)
             return out
+        table = self.table
+        if not sparse.issparse(table):
+            return np.moveaxis(np.tensordot(grad, table, axes=([1], [1])), -1, 1)
         flat = np.ascontiguousarray(np.moveaxis(grad, 1, 0).reshape(m, -1))
         return np.moveaxis(np.asarray(table @ flat).reshape((self.n_units, b, *rest)), 0, 1)
 
+    def _unit_map(self, atom_unit: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
+        """(unit, count or None when all 1) of every atom, cells being the atoms."""
+        if self._atom_of is None:
+            if self._cell_count is None:
+                count = self._atom_count
+            else:
+                count = np.empty(self.m)
+                count[self.cell_atom] = self._cell_count
+                count = None if (count == 1.0).all() else count
+            self._atom_of = (None, count)
+        count = self._atom_of[1]
+        if atom_unit is not None and atom_unit.shape != (self.m,):
+            atom_unit = None
+        if atom_unit is None:
+            if self._atom_of[0] is None:
+                unit = np.empty(self.m, dtype=np.intp)
+                unit[self.cell_atom] = self.cell_unit
+                self._atom_of = (unit, count)
+            atom_unit = self._atom_of[0]
+        return atom_unit, count
+
     def atoms(self, w_cells: np.ndarray) -> np.ndarray:
-        if sparse.issparse(self.agg):
-            return np.asarray((self.agg.T @ w_cells.T).T)
-        return w_cells @ self.agg
+        agg = self.agg
+        if sparse.issparse(agg):
+            return np.asarray((agg.T @ w_cells.T).T)
+        return w_cells @ agg
 
 
 def _variance(
@@ -253,25 +368,35 @@ class Linearization:
     plan : ResamplingPlan
     """
 
-    def __init__(self, kernel: Kernel, plan: Any) -> None:
+    def __init__(self, kernel: Kernel, plan: Any, counts: np.ndarray | None = None) -> None:
         self.kernel = kernel
         self.plan = plan
         self._units: _Units | None = None
+        self._counts = counts
         self._data: tuple[np.ndarray, np.ndarray, Any] | None = None
         self._reason: list[str | None] = []
+        self._estimate: Linearized | None = None
+
+    @property
+    def counts(self) -> np.ndarray:
+        """The atoms' numbers of samples, shape (m,) (the caller's, when given)."""
+        if self._counts is None:
+            kernel = self.kernel
+            self._counts = np.bincount(kernel.keys, minlength=kernel.m).astype(float)
+        return self._counts
 
     @property
     def units(self) -> _Units:
         """The design's units as (unit, atom) cells."""
         if self._units is None:
-            self._units = _Units(self.kernel, self.plan)
+            self._units = _Units(self.kernel, self.plan, self.counts)
         return self._units
 
     def at_data(self) -> tuple[np.ndarray, np.ndarray, Any]:
         """``(counts, value, gradient)`` on the original data, counts of shape (1, m)."""
         if self._data is None:
             kernel = self.kernel
-            counts = np.bincount(kernel.keys, minlength=kernel.m).astype(float)[None, :]
+            counts = self.counts[None, :]
             value = kernel.evaluate(counts)
             self._data = (counts, value, kernel.gradient(counts, value))
         return self._data
@@ -306,7 +431,18 @@ class Linearization:
         return None
 
     def estimate(self) -> Linearized:
-        """The linearized standard error of the estimate (see the module docstring)."""
+        """The linearized standard error of the estimate (see the module docstring).
+
+        Computed once; the gradient at the data (an array of the atoms' size) is then let
+        go: the replicates do not need it.
+        """
+        if self._estimate is None:
+            self._estimate = self._linearized()
+            self._data = None
+            self._counts = None
+        return self._estimate
+
+    def _linearized(self) -> Linearized:
         kernel = self.kernel
         units = self.units
         counts, _, grad = self.at_data()
@@ -314,7 +450,7 @@ class Linearization:
         if units.iid:
             cells = None
         else:
-            cells = np.bincount(units.keys, minlength=units.n_cells).astype(float)[None, :]
+            cells = units.cell_count[None, :]
         se = _se(_variance(units, counts, grad, cells, cr2=not units.iid))[0]
         # CR1, G/(G-1) sum z^2: R survey's linearization (variant="survey")
         se_cr1 = se if units.iid else _se(_variance(units, counts, grad, cells))[0]
@@ -412,6 +548,10 @@ class Linearization:
                 atoms = atom_sampler()
                 smp = _UnitDraws(plan, atoms)
                 m_neg = kernel.m_neg  # type: ignore[attr-defined]
+                # the sampler's unit of every atom (the same atoms: the kernel's keys),
+                # instead of a second copy of it
+                same_atoms = getattr(atoms, "keys", None) is kernel.keys
+                unit_map = getattr(atoms, "atom_unit", None) if same_atoms else None
 
                 def unit_eval(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                     w = atoms.atoms_of_units(u)  # type: ignore[attr-defined]
@@ -425,7 +565,7 @@ class Linearization:
                             part /= n_other[:, None]
                             part -= a
                             part /= n_own[:, None]
-                    return values, units.unit_sums(v)
+                    return values, units.unit_sums(v, unit_map)
 
                 per_row = 8.0 * (kernel.m * (kernel.work_factor + 2.0) + 6.0 * c)
             else:

@@ -253,10 +253,8 @@ class AtomSampler(Sampler):
             row_counts = np.asarray(row_counts, dtype=float)
         self.counts = np.bincount(row_keys, weights=row_counts, minlength=m).astype(float)
         # the atoms in their canonical order (atom_rank inverted), for per-sample draws
-        ranked = None
-        if atom_rank is not None and table is None:
-            ranked = np.empty(m, dtype=np.intp)
-            ranked[np.asarray(atom_rank, dtype=np.intp)] = np.arange(m)
+        # (found when a draw or the jackknife needs them: over units, only the jackknife)
+        self._atom_rank = atom_rank if table is None else None
         self._tls = threading.local()
         self._table: Any = None
         self._table_args: Any = None
@@ -345,7 +343,8 @@ class AtomSampler(Sampler):
             )
             if self._atom_order:
                 self._stratum_keys = [None]
-            elif ranked is not None:
+            elif self._atom_rank is not None:
+                ranked = self._ranked()
                 # a stratum's samples in the atoms' canonical order: n uniform draws over
                 # them mapped to atoms have the same law as over the rows as given, and do
                 # not depend on the rows' order (the atoms in rank order, each repeated by
@@ -357,15 +356,32 @@ class AtomSampler(Sampler):
             self._mode = "samples"
         self.block_size = int(np.clip(_BLOCK_ELEMENTS // max(cost, 1), 1, _MAX_BLOCK))
         self.unit_is_sample = plan.unit_of_sample is None
-        # the samples' atoms the grouped jackknife deals into groups (canonical order)
-        self._jack_keys = (
-            keys
-            if keys is None or ranked is None
-            else np.repeat(ranked, self.counts[ranked].astype(np.intp))
-        )
         # drawing n sample indices per replicate (iid without the multinomial, two-stage)
         draws_indices = not self._use_multinomial if self._mode == "samples" else plan.two_stage
         self.draw_bytes = 8.0 * 5 * n * draws_indices
+
+    def _ranked(self) -> np.ndarray:
+        """The atoms in their canonical order (``atom_rank`` inverted)."""
+        assert self._atom_rank is not None
+        ranked = np.empty(self.m, dtype=np.intp)
+        ranked[np.asarray(self._atom_rank, dtype=np.intp)] = np.arange(self.m)
+        return ranked
+
+    @property
+    def _jack_keys(self) -> np.ndarray | None:
+        """The samples' atoms the grouped jackknife deals into groups (canonical order;
+        found when asked: an array of the samples' size)."""
+        if self.keys is None or self._atom_rank is None:
+            return self.keys
+        ranked = self._ranked()
+        return np.repeat(ranked, self.counts[ranked].astype(np.intp))
+
+    @property
+    def atom_unit(self) -> np.ndarray | None:
+        """The unit of every atom when each atom's samples lie in one unit and the
+        replicates' counts are a gather of the units' (else None); -1 for an atom without
+        samples.  Read-only use: it is the sampler's own."""
+        return self._atom_unit
 
     # ------------------------------------------------------------------ drawing
     @property
@@ -481,8 +497,10 @@ class AtomSampler(Sampler):
         if out is None:
             out = np.empty((u.shape[0], self.m))
         if self._atom_unit is not None:
-            # every atom inside one unit: a gather instead of a product
-            np.take(u, self._atom_unit, axis=1, out=out)
+            # every atom inside one unit: a gather instead of a product ("wrap": the
+            # indices are in range, -1 (an atom without samples) the last unit as in
+            # "raise", which would gather into a temporary copy of `out` first)
+            np.take(u, self._atom_unit, axis=1, out=out, mode="wrap")
             if not self._atom_single:
                 out *= self.counts
         elif not sparse.issparse(self._table):

@@ -94,14 +94,17 @@ class RocAucKernel(_SortedScores):
         self.below = np.searchsorted(self.u_neg, self.u_pos, side="left")
         tie_idx = np.minimum(self.below, self.m_neg - 1)
         self.tie = self.u_neg[tie_idx] == self.u_pos
-        self.tie_idx = tie_idx
         self.has_ties = bool(self.tie.any())
         # positive atoms tied with a negative atom, and that negative atom
         self._tie_pos = np.flatnonzero(self.tie)
         self._tie_neg = tie_idx[self._tie_pos]
+        del tie_idx
         # for each negative atom: positive atoms at or below / strictly below its score
+        # (the same array when no score is tied: one array of the negatives' size, not two)
         self._le = np.searchsorted(self.u_pos, self.u_neg, side="right")
-        self._lt = np.searchsorted(self.u_pos, self.u_neg, side="left")
+        self._lt = (
+            np.searchsorted(self.u_pos, self.u_neg, side="left") if self.has_ties else self._le
+        )
         self._tls = threading.local()  # scratch buffers of influence_moments
 
     def _num(self, wn: np.ndarray, wp: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -136,24 +139,43 @@ class RocAucKernel(_SortedScores):
         with ``V_n`` its positives above: the influence values whose variance is DeLong's.
         """
         w = np.asarray(w, dtype=float)
-        wn, wp = w[:, : self.m_neg], w[:, self.m_neg :]
+        mn = self.m_neg
+        wn, wp = w[:, :mn], w[:, mn:]
         b = w.shape[0]
         n_neg = wn.sum(axis=1, keepdims=True)
         n_pos = wp.sum(axis=1, keepdims=True)
-        cum_n = np.zeros((b, self.m_neg + 1))
+        # written into the result's two halves, one cumulative-sum buffer shared by the
+        # classes (two (b, m) arrays at most, not a dozen temporaries); the same
+        # operations in the same order as the formulas above
+        out = np.empty((b, self.m))
+        g_neg, g_pos = out[:, :mn], out[:, mn:]
+        cum = np.empty((b, max(mn, wp.shape[1]) + 1))
+        cum_n = cum[:, : mn + 1]
+        cum_n[:, 0] = 0.0
         np.cumsum(wn, axis=1, out=cum_n[:, 1:])
-        v_pos = np.take(cum_n, self.below, axis=1)
+        # (mode="wrap": the indices are in range; "raise" would gather into a copy first)
+        v_pos = np.take(cum_n, self.below, axis=1, out=g_pos, mode="wrap")
         if self.has_ties:
             v_pos[:, self._tie_pos] += 0.5 * np.take(wn, self._tie_neg, axis=1)
-        cum_p = np.zeros((b, wp.shape[1] + 1))
+        cum_p = cum[:, : wp.shape[1] + 1]
+        cum_p[:, 0] = 0.0
         np.cumsum(wp, axis=1, out=cum_p[:, 1:])
-        c_le = np.take(cum_p, self._le, axis=1)
-        v_neg = (n_pos - c_le) + 0.5 * (c_le - np.take(cum_p, self._lt, axis=1))
+        c_le = np.take(cum_p, self._le, axis=1, out=g_neg, mode="wrap")
+        if self.has_ties:
+            v_neg = (n_pos - c_le) + 0.5 * (c_le - np.take(cum_p, self._lt, axis=1))
+            g_neg[...] = v_neg
+            del v_neg
+        else:  # c_le - c_lt is 0: (n_pos - c_le) + 0.0 is n_pos - c_le, bit for bit
+            np.subtract(n_pos, c_le, out=g_neg)
+        del cum, cum_n, cum_p
         auc = values.reshape(b, 1)
         with np.errstate(invalid="ignore", divide="ignore"):
-            g_neg = (v_neg / n_pos - auc) / n_neg
-            g_pos = (v_pos / n_neg - auc) / n_pos
-        return np.concatenate([g_neg, g_pos], axis=1)
+            # g_neg = (v_neg / n_pos - auc) / n_neg, g_pos = (v_pos / n_neg - auc) / n_pos
+            for g, n_other, n_own in ((g_neg, n_pos, n_neg), (g_pos, n_neg, n_pos)):
+                g /= n_other
+                g -= auc
+                g /= n_own
+        return out
 
     def influence_moments(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The AUC of each row and the first two moments of its influence values, fused.
@@ -176,10 +198,10 @@ class RocAucKernel(_SortedScores):
         cum = _cumulative(wn, n_neg, buf("ci"))
         v_pos = buf("vp", float)[:, :mp]
         if cum.dtype == np.int64:
-            low = np.take(cum, self.below, axis=1, out=buf("ti")[:, :mp])
+            low = np.take(cum, self.below, axis=1, out=buf("ti", cols=mp), mode="wrap")
             v_pos[...] = low
         else:
-            np.take(cum, self.below, axis=1, out=v_pos)
+            np.take(cum, self.below, axis=1, out=v_pos)  # (v_pos: a column slice)
         # the numerator exactly as in evaluate (same operands, same order)
         num = np.einsum("ij,ij->i", wp, v_pos)
         tmp = buf("tf", float)
@@ -193,7 +215,7 @@ class RocAucKernel(_SortedScores):
         cum_p = _cumulative(wp, n_pos, buf("ci"))
         v_neg = buf("vp", float)[:, :mn]
         if cum_p.dtype == np.int64:
-            c_le = np.take(cum_p, self._le, axis=1, out=buf("ti")[:, :mn])
+            c_le = np.take(cum_p, self._le, axis=1, out=buf("ti", cols=mn), mode="wrap")
         else:
             c_le = np.take(cum_p, self._le, axis=1)
         np.subtract(n_pos[:, None], c_le, out=v_neg)
@@ -232,7 +254,7 @@ class RocAucKernel(_SortedScores):
         v_neg, v_pos = v[:, :mn], v[:, mn:]
         cum = _cumulative(wn, n_neg, buf("ci"))
         if cum.dtype == np.int64:
-            v_pos[...] = np.take(cum, self.below, axis=1, out=buf("ti")[:, :mp])
+            v_pos[...] = np.take(cum, self.below, axis=1, out=buf("ti", cols=mp), mode="wrap")
         else:
             np.take(cum, self.below, axis=1, out=v_pos)
         num = np.einsum("ij,ij->i", wp, v_pos)
@@ -243,7 +265,7 @@ class RocAucKernel(_SortedScores):
         values = safe_div(num, n_neg * n_pos)
         cum_p = _cumulative(wp, n_pos, buf("ci"))
         if cum_p.dtype == np.int64:
-            c_le = np.take(cum_p, self._le, axis=1, out=buf("ti")[:, :mn])
+            c_le = np.take(cum_p, self._le, axis=1, out=buf("ti", cols=mn), mode="wrap")
         else:
             c_le = np.take(cum_p, self._le, axis=1)
         np.subtract(n_pos[:, None], c_le, out=v_neg)
@@ -333,7 +355,8 @@ class RocAucKernel(_SortedScores):
         cn, cp = counts[: self.m_neg], counts[self.m_neg :]
         n_neg, n_pos = cn.sum(), cp.sum()
         cum_n = np.concatenate(([0.0], np.cumsum(cn)))
-        v_pos = cum_n[self.below] + 0.5 * np.where(self.tie, cn[self.tie_idx], 0.0)
+        tie_idx = np.minimum(self.below, self.m_neg - 1)
+        v_pos = cum_n[self.below] + 0.5 * np.where(self.tie, cn[tie_idx], 0.0)
         num = float(cp @ v_pos)
         # positives strictly above each negative atom, and tied ones
         cum_p = np.concatenate(([0.0], np.cumsum(cp)))
@@ -414,16 +437,18 @@ def _cumulative(a: np.ndarray, total: np.ndarray, out: np.ndarray | None = None)
 
 
 def _buffers(tls: threading.local, b: int, width: int) -> Callable[..., np.ndarray]:
-    """``get(name, dtype=np.int64)``: a (b, width) scratch array of this thread, reused
-    from call to call while large enough."""
+    """``get(name, dtype=np.int64, cols=width)``: a (b, cols) C-contiguous scratch array
+    of this thread, reused from call to call while large enough (C-contiguous, so that
+    ``np.take(..., out=, mode="wrap")`` gathers straight into it, with no copy)."""
 
-    def get(name: str, dtype: Any = np.int64) -> np.ndarray:
+    def get(name: str, dtype: Any = np.int64, cols: int | None = None) -> np.ndarray:
         size = b * width
         buf = getattr(tls, name, None)
         if buf is None or buf.size < size:
             buf = np.empty(size, dtype=dtype)
             setattr(tls, name, buf)
-        return buf[:size].reshape(b, width)
+        c = width if cols is None else cols
+        return buf[: b * c].reshape(b, c)
 
     return get
 
