@@ -22,7 +22,7 @@ import hashlib
 import io
 import platform
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,7 @@ import numpy as np
 from ..classical.auc import delong_ci, delong_test
 from ..classical.corrections import adjust_pvalues
 from ..comparison.paired import compare
-from ..engine.bootstrap import bootstrap_ci
+from ..engine.bootstrap import auto_method, bootstrap_ci
 from ..scores.curves import pr_curve, roc_band, roc_curve
 from ..scores.decisions import pr_band
 from ..scores.scores import Scores
@@ -360,9 +360,12 @@ def build_report(
                 y_true, systems, metric=first_metric, **dict(first_opts.items()), **boot
             )
     # (with method="auto" the comparison's systems do not carry the reason each one's
-    # method was chosen, which the methods table shows: they are computed apart then)
-    reuse = conditions is not None and pairs is not None and method not in ("auto", "delong")
-    shared = pairs.systems if reuse else {}
+    # method was chosen, which the methods table shows: auto_method gives it, without a
+    # replicate, and a system is reused only where the comparison chose that method)
+    reuse = conditions is not None and pairs is not None and not delong
+    shared = (
+        _shared_results(pairs, y_true, systems, first_metric, first_opts, boot) if reuse else {}
+    )
     metrics = Section("metrics", "Each system's metrics")
     rows, forest, method_rows = [], {}, []
     for name, out in systems.items():
@@ -604,6 +607,35 @@ def build_report(
         "level": level,
         "created": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     }
+
+
+def _shared_results(
+    pairs: Any,
+    y_true: np.ndarray,
+    systems: dict[str, np.ndarray],
+    metric: str,
+    opts: dict[str, Any],
+    boot: dict[str, Any],
+) -> dict[str, Any]:
+    """Each system's result of ``metric`` from the paired comparison, as
+    :func:`mlci.bootstrap_ci` gives it on the same condition draws (the same interval, bit
+    for bit): with ``method="auto"`` its reason added as ``bootstrap_ci`` words it, and a
+    system left out (computed apart) where the comparison chose another method."""
+    out = dict(pairs.systems)
+    if boot["method"] != "auto":
+        return out
+    for name, res in pairs.systems.items():
+        chosen, reason = auto_method(
+            y_true, systems[name], metric=metric, conditions=boot["conditions"], **opts
+        )
+        details = dict(res.details or {})
+        if chosen != res.method and "edge_fallback" not in details:
+            del out[name]
+            continue
+        edge = details.get("method_reason")
+        details["method_reason"] = reason + (f"; {edge}" if edge else "")
+        out[name] = replace(res, details=details)
+    return out
 
 
 @dataclass
