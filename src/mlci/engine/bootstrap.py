@@ -831,7 +831,7 @@ def _bound(
     sample_weight: Any,
     conditions: Any,
     strata: Any,
-    stratify: bool,
+    stratify: bool | None,
     dropna: bool,
     two_stage: bool,
     weights: str,
