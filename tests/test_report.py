@@ -285,3 +285,23 @@ def test_auto_method_checks_its_metric():
         auto_method([0, 1], [0, 1], metric=len)
     with pytest.raises(ValueError, match="takes 2 per-sample array"):
         auto_method([0, 1], metric="accuracy")
+
+
+def test_report_curves_over_conditions_from_one_set_of_replicates(monkeypatch):
+    # issue 25: with conditions both bands of a system come from one set of replicates
+    # (mlci.scores.decisions.roc_pr_bands, equal to roc_band and pr_band bit for bit:
+    # tests/scores/test_decisions.py); without conditions the two calls as before
+    d = load_example(as_frame=False)
+    systems = {"a": d["score_angry"], "b": d["score_sad"]}
+    calls = []
+    for name in ("roc_pr_bands", "roc_band", "pr_band"):
+        real = getattr(mlci.report, name)
+        monkeypatch.setattr(
+            mlci.report, name, lambda *a, _f=real, _n=name, **k: calls.append(_n) or _f(*a, **k)
+        )
+    opts = dict(kind="score", source="x", n_resamples=40, seed=4, method="percentile")
+    mlci.report.build_report(d["is_angry"], systems, conditions=d["speaker"], **opts)
+    assert calls == ["roc_pr_bands", "roc_pr_bands"]
+    calls.clear()
+    mlci.report.build_report(d["is_angry"], systems, **opts)
+    assert sorted(calls) == ["pr_band", "pr_band", "roc_band", "roc_band"]

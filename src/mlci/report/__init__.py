@@ -34,7 +34,7 @@ from ..classical.corrections import adjust_pvalues
 from ..comparison.paired import compare
 from ..engine.bootstrap import auto_method, bootstrap_ci
 from ..scores.curves import pr_curve, roc_band, roc_curve
-from ..scores.decisions import pr_band
+from ..scores.decisions import pr_band, roc_pr_bands
 from ..scores.scores import Scores
 
 __all__ = ["Figure", "Section", "build_report", "file_sha256", "render_html", "render_markdown"]
@@ -454,35 +454,35 @@ def build_report(
         curves.paragraphs.append(
             f"Each curve with its pointwise {level} band (vertical, TPR at fixed FPR)."
         )
-        # each system's scores sorted once, for both curves
+        # each system's scores sorted once, for both curves; with conditions both bands
+        # come from one set of replicates (the conditions drawn whole, as for every
+        # other interval): each replicate's counts drawn and summed once (issue 25)
         sorted_scores = {
             name: Scores.from_labels(y_true, out, pos_label=pos_label)
             for name, out in systems.items()
         }
+        bands = {}
+        for name, s in sorted_scores.items():
+            if conditions is not None:
+                bands[name] = roc_pr_bands(
+                    s,
+                    conditions=conditions,
+                    n_resamples=n_resamples,
+                    confidence_level=confidence_level,
+                    rng=seed,
+                )
+            else:
+                opts = {"n_resamples": n_resamples, "confidence_level": confidence_level}
+                bands[name] = (roc_band(s, rng=seed, **opts), pr_band(s, rng=seed, **opts))
         fig, ax = plt.subplots(figsize=(5, 5))
         for name, s in sorted_scores.items():
-            band = roc_band(
-                s,
-                n_resamples=n_resamples,
-                confidence_level=confidence_level,
-                rng=seed,
-                conditions=conditions,
-            )
-            plotting.plot_roc(roc_curve(s), band, ax=ax, label=name)
+            plotting.plot_roc(roc_curve(s), bands[name][0], ax=ax, label=name)
         ax.plot([0, 1], [0, 1], color="0.6", ls=":", lw=1)
         ax.legend(loc="lower right")
         curves.figures.append(_figure(fig, "roc", "ROC curves with pointwise bands.", plt))
         fig, ax = plt.subplots(figsize=(5, 5))
         for name, s in sorted_scores.items():
-            # with conditions: the same condition draws as every other section
-            band = pr_band(
-                s,
-                n_resamples=n_resamples,
-                confidence_level=confidence_level,
-                rng=seed,
-                conditions=conditions,
-            )
-            plotting.plot_pr(pr_curve(s), band, ax=ax, label=name)
+            plotting.plot_pr(pr_curve(s), bands[name][1], ax=ax, label=name)
         ax.legend(loc="lower left")
         curves.figures.append(
             _figure(
