@@ -371,7 +371,9 @@ class AveragePrecisionKernel(_SortedScores):
         # at or above its score (the negatives counted in its precision, ties included)
         self._pos_down = np.arange(len(self.u_pos) - 1, -1, -1, dtype=np.intp)
         self._neg_down = np.arange(self.m_neg - 1, -1, -1, dtype=np.intp)
-        self._neg_seen = np.searchsorted(self.gn[self._neg_down], self.gp[self._pos_down], "right")
+        self._gp_down = self.gp[self._pos_down]
+        self._neg_seen = np.searchsorted(self.gn[self._neg_down], self._gp_down, "right")
+        self._tls = threading.local()  # the (b, g) arrays of _grid
 
     def evaluate(self, w: np.ndarray) -> np.ndarray:
         # the precision is only needed at the positive atoms (elsewhere it multiplies a
@@ -386,12 +388,21 @@ class AveragePrecisionKernel(_SortedScores):
         cfn = _cumulative(np.take(wn, self._neg_down, axis=1), wn.sum(axis=1))
         seen = ctp + np.take(cfn, self._neg_seen, axis=1)
         prec_pos = np.where(seen > 0, ctp / np.where(seen > 0, seen, 1), 0.0)
-        gp = self.gp[self._pos_down]
-        tp = np.zeros((b, self.g))
-        prec = np.zeros((b, self.g))
+        tp, prec = self._grid(b)
+        gp = self._gp_down
         tp[:, gp] = wp
         prec[:, gp] = prec_pos
         return safe_div(np.einsum("ij,ij->i", tp, prec), ctp[:, -1])
+
+    def _grid(self, b: int) -> tuple[np.ndarray, np.ndarray]:
+        """Two (b, g) arrays of this thread, zero but at the positive atoms' thresholds
+        (the only entries ever written): kept from call to call, as fresh zeroed
+        multi-megabyte arrays cost page faults on every replicate."""
+        grid = getattr(self._tls, "grid", None)
+        if grid is None or grid[0].shape[0] != b:
+            grid = (np.zeros((b, self.g)), np.zeros((b, self.g)))
+            self._tls.grid = grid
+        return grid
 
 
 def _cumsum_counts(a: np.ndarray) -> np.ndarray:
