@@ -404,7 +404,9 @@ def pr_band(
     conditions : array-like, optional
         Condition of every sample of ``scores.from_labels`` order (speaker, session...):
         whole conditions are resampled, through the same plan (and, for a seed, the same
-        condition draws) as :func:`mlci.roc_band` and :func:`mlci.bootstrap_ci`.
+        condition draws) as :func:`mlci.bootstrap_ci`, and as :func:`mlci.roc_band` with
+        ``resampling=mlci.Resampling(stratify=False)`` (its default over conditions
+        resamples them within each class).
 
     Returns
     -------
