@@ -18,6 +18,17 @@ Usage::
     nice python benchmarks/bench_report.py                 # 1e6 x 5 x 2000
     nice python benchmarks/bench_report.py --small         # 2e4 x 3 x 200, a smoke run
     nice python benchmarks/bench_report.py --profile prof.out   # also a cProfile
+    nice python benchmarks/bench_report.py --sections -B 100    # CPU by section
+    nice python benchmarks/bench_report.py --pieces -B 100      # one system's pieces
+
+``--sections`` runs :func:`mlci.report.build_report` in this process instead (the file
+read with pyarrow, ``--method``, default ``auto`` as the command's) and prints the CPU
+time (``RUSAGE_SELF``: the engine's threads included; cProfile sees the main thread only)
+and wall time of every API call it makes, by function and metric, largest first, and
+the call after which the peak resident memory grew.  ``--pieces`` times one system's
+pieces of the report (``--rows`` samples, ``--conditions`` conditions, synthetic, in this
+process, CPU seconds): the average precision and the ROC AUC (``auto``), the ROC and PR
+bands as two calls and from one set of replicates (where ``--src`` has it).
 """
 
 from __future__ import annotations
@@ -90,6 +101,105 @@ def run(
     }
 
 
+def sections(path: Path, b: int, method: str, src: Path = SRC) -> list[tuple[str, float, float]]:
+    """CPU and wall seconds of every API call of build_report, by function (and metric)."""
+    import resource
+    import warnings
+    from collections import defaultdict
+
+    sys.path.insert(0, str(src))
+    import pyarrow.parquet as pq
+
+    import mlci.report as rep
+
+    def cpu() -> float:
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
+
+    log: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    peak = [0.0]
+
+    def wrap(name: str) -> None:
+        real = getattr(rep, name)
+
+        def timed(*args: object, **kwargs: object) -> object:
+            c0, t0 = cpu(), time.perf_counter()
+            try:
+                return real(*args, **kwargs)
+            finally:
+                key = name + (f":{kwargs['metric']}" if "metric" in kwargs else "")
+                log[key][0] += cpu() - c0
+                log[key][1] += time.perf_counter() - t0
+                rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+                if rss > peak[0] + 50:
+                    print(f"  peak RSS {rss:.0f} MiB after {key}", flush=True)
+                    peak[0] = rss
+
+        setattr(rep, name, timed)
+
+    for name in ("compare", "bootstrap_ci", "roc_band", "pr_band", "roc_pr_bands", "_figure"):
+        if hasattr(rep, name):
+            wrap(name)
+    table = pq.read_table(path)
+    y = table.column("label").to_numpy()
+    systems = {c: table.column(c).to_numpy() for c in table.column_names if c[:1] == "s"}
+    systems.pop("speaker", None)
+    cond = table.column("speaker").combine_chunks().dictionary_decode().to_numpy(False)
+    c0, t0 = cpu(), time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep.build_report(
+            y, systems, kind="score", source=path.name, conditions=cond, n_resamples=b,
+            seed=0, method=method,
+        )  # fmt: skip
+    rows = [(k, v[0], v[1]) for k, v in log.items()]
+    rows.sort(key=lambda r: -r[1])
+    rows.append(("build_report (all)", cpu() - c0, time.perf_counter() - t0))
+    return rows
+
+
+def pieces(n: int, n_conditions: int, b: int, src: Path = SRC) -> dict[str, float]:
+    """CPU seconds of one system's report pieces over conditions."""
+    import resource
+    import warnings
+
+    sys.path.insert(0, str(src))
+    import mlci
+
+    def cpu() -> float:
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, n)
+    spk = rng.integers(0, n_conditions, n)
+    p = 1 / (1 + np.exp(-(y + rng.normal(0, 0.5, n_conditions)[spk] + rng.normal(0, 1, n) - 0.5)))
+    sc = mlci.Scores.from_labels(y, p)
+    boot = {"conditions": spk, "n_resamples": b, "rng": 0}
+    calls = {
+        "average_precision_auto": lambda: mlci.bootstrap_ci(
+            y, p, metric="average_precision", **boot
+        ),
+        "roc_auc_auto": lambda: mlci.bootstrap_ci(y, p, metric="roc_auc", **boot),
+        "roc_band_plus_pr_band": lambda: (mlci.roc_band(sc, **boot), mlci.pr_band(sc, **boot)),
+    }
+    try:
+        from mlci.scores.decisions import roc_pr_bands
+
+        calls["roc_pr_bands"] = lambda: roc_pr_bands(sc, **boot)
+    except ImportError:  # an older checkout
+        pass
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, call in calls.items():
+            c0 = cpu()
+            call()
+            out[name] = round(cpu() - c0, 2)
+            print(f"{name:28s} CPU {out[name]:7.2f} s", flush=True)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=float, default=1e6)
@@ -100,14 +210,29 @@ def main() -> None:
     ap.add_argument("--profile", metavar="FILE", help="run under cProfile, stats to FILE")
     ap.add_argument("--json", metavar="FILE", help="also write the numbers as JSON")
     ap.add_argument("--src", default=str(SRC), help="the mlci source to run (another checkout)")
+    ap.add_argument("--sections", action="store_true", help="CPU by section, in this process")
+    ap.add_argument("--method", default="auto", help="interval method of --sections")
+    ap.add_argument("--pieces", action="store_true", help="one system's pieces, CPU s")
     args = ap.parse_args()
     if args.small:
         args.rows, args.systems, args.conditions = 2e4, 3, 200
     n = int(args.rows)
+    if args.pieces:
+        load = os.getloadavg()
+        res = pieces(n, args.conditions, args.B, Path(args.src))
+        res["load"] = [round(x, 2) for x in (*load, *os.getloadavg())]
+        print(json.dumps(res))
+        return
     path = FOLDER / f"report_{n}_{args.systems}_{args.conditions}.parquet"
     t0 = time.perf_counter()
     make_file(path, n, args.systems, args.conditions)
     made = time.perf_counter() - t0
+    if args.sections:
+        load = os.getloadavg()
+        for name, c, w in sections(path, args.B, args.method, Path(args.src)):
+            print(f"{name:40s} CPU {c:8.2f} s   wall {w:8.2f} s")
+        print(f"(load {[round(x, 2) for x in load]} -> {[round(x, 2) for x in os.getloadavg()]})")
+        return
     out = FOLDER / "report.html"
     res = run(path, args.systems, out, args.B, args.profile, Path(args.src))
     res.update(rows=n, systems=args.systems, conditions=args.conditions, B=args.B)

@@ -219,9 +219,89 @@ def test_report_reuses_the_comparisons_replicates_with_conditions(monkeypatch):
     # an interval method as asked says so (not the result's diagnostics as a dict)
     methods = next(s for s in ctx["sections"] if s.id == "methods").tables[0]["rows"]
     assert {r[-1] for r in methods} == {"as asked (--method)"}
-    # with method="auto" the reason each method was chosen is shown: computed apart
+    # with method="auto" (the command's default) too: the reason each method was chosen
+    # is the one bootstrap_ci gives (mlci.engine.bootstrap.auto_method), the interval the
+    # standalone call's, bit for bit
+    for method in ("auto", "bca"):
+        calls.clear()
+        ctx = mlci.report.build_report(d["is_angry"], systems, method=method, **opts)
+        assert "roc_auc" not in calls
+        tables = {s.id: s.tables[0]["rows"] for s in ctx["sections"] if s.tables}
+        for name, scores in systems.items():
+            res = real(d["is_angry"], scores, metric="roc_auc", conditions=d["speaker"],
+                       n_resamples=60, rng=4, method=method)  # fmt: skip
+            low, high = res.confidence_interval
+            row = [name, "roc_auc", f"{res.estimate:.4f}", f"{low:.4f}", f"{high:.4f}", res.method]
+            assert row in tables["metrics"]
+            why = mlci.report._why(res) if method == "auto" else "as asked (--method)"
+            assert [name, "roc_auc", res.method, res.scheme, "60", why] in tables["methods"]
+        assert all(r[-1].startswith(r[2]) for r in tables["methods"]) or method != "auto"
+
+
+@pytest.mark.parametrize("method", ["auto", "bca", "percentile"])
+def test_reused_systems_equal_the_standalone_calls(method):
+    # issue 25: the paired comparison's per-system results, reused by the report, are
+    # bootstrap_ci's on the same seed and conditions bit for bit (replicates, interval,
+    # method), for scores (roc_auc) and decisions (accuracy: logit_t under "auto")
+    from dataclasses import replace
+
+    from mlci.engine.bootstrap import auto_method
+
+    rng = np.random.default_rng(7)
+    n, k = 600, 30
+    y = rng.integers(0, 2, n)
+    spk = rng.integers(0, k, n)
+    shift = rng.normal(0, 0.5, k)[spk]
+    scores = {f"s{j}": (0.7 + 0.3 * j) * y + shift + rng.normal(0, 1, n) for j in range(3)}
+    for metric, systems in (
+        ("roc_auc", scores),
+        ("accuracy", {nm: (v > 0.5).astype(int) for nm, v in scores.items()}),
+    ):
+        boot = dict(n_resamples=80, rng=5, method=method, conditions=spk)
+        pairs = mlci.compare(y, systems, metric=metric, **boot)
+        shared = mlci.report._shared_results(pairs, y, systems, metric, {}, boot)
+        assert set(shared) == set(systems)
+        for name, out in systems.items():
+            alone = mlci.bootstrap_ci(y, out, metric=metric, **boot)
+            got = shared[name]
+            assert got.method == alone.method
+            assert got.confidence_interval == alone.confidence_interval
+            assert np.array_equal(got.bootstrap_distribution, alone.bootstrap_distribution)
+            assert got.details.get("method_reason") == alone.details.get("method_reason")
+            if method == "auto":
+                assert auto_method(y, out, metric=metric, conditions=spk)[0] == alone.method
+    # under "auto", a system whose method the comparison chose otherwise is left out
+    # (computed apart); an asked method is the comparison's for every system
+    res = next(iter(pairs.systems.values()))
+    other = replace(pairs, systems={"s0": replace(res, method="bca")})
+    kept = mlci.report._shared_results(other, y, systems, "accuracy", {}, boot)
+    assert kept == ({} if method == "auto" else other.systems)
+
+
+def test_auto_method_checks_its_metric():
+    from mlci.engine.bootstrap import auto_method
+
+    with pytest.raises(TypeError, match="`metric` must be a metric name"):
+        auto_method([0, 1], [0, 1], metric=len)
+    with pytest.raises(ValueError, match="takes 2 per-sample array"):
+        auto_method([0, 1], metric="accuracy")
+
+
+def test_report_curves_over_conditions_from_one_set_of_replicates(monkeypatch):
+    # issue 25: with conditions both bands of a system come from one set of replicates
+    # (mlci.scores.decisions.roc_pr_bands, equal to roc_band and pr_band bit for bit:
+    # tests/scores/test_decisions.py); without conditions the two calls as before
+    d = load_example(as_frame=False)
+    systems = {"a": d["score_angry"], "b": d["score_sad"]}
+    calls = []
+    for name in ("roc_pr_bands", "roc_band", "pr_band"):
+        real = getattr(mlci.report, name)
+        monkeypatch.setattr(
+            mlci.report, name, lambda *a, _f=real, _n=name, **k: calls.append(_n) or _f(*a, **k)
+        )
+    opts = dict(kind="score", source="x", n_resamples=40, seed=4, method="percentile")
+    mlci.report.build_report(d["is_angry"], systems, conditions=d["speaker"], **opts)
+    assert calls == ["roc_pr_bands", "roc_pr_bands"]
     calls.clear()
-    ctx = mlci.report.build_report(d["is_angry"], systems, method="auto", **opts)
-    assert calls.count("roc_auc") == 2
-    methods = next(s for s in ctx["sections"] if s.id == "methods").tables[0]["rows"]
-    assert all(r[-1].startswith(r[2]) for r in methods), methods
+    mlci.report.build_report(d["is_angry"], systems, **opts)
+    assert sorted(calls) == ["pr_band", "pr_band", "roc_band", "roc_band"]

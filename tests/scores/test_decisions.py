@@ -160,3 +160,42 @@ def test_pr_band_plot():
     ax = plot_pr(pr_curve(s), mlci.pr_band(s, rng=0, n_resamples=50), label="s")
     assert ax.get_xlabel() == "Recall" and len(ax.collections) >= 1
     matplotlib.pyplot.close("all")
+
+
+def test_roc_and_pr_bands_from_one_set_of_replicates_equal_the_two_calls():
+    # issue 25: the report's curves over conditions, each replicate drawn and summed once
+    # for both: roc_band (conditions drawn whole) and pr_band, bit for bit
+    import warnings
+
+    from mlci.scores.decisions import roc_pr_bands
+
+    rng = np.random.default_rng(11)
+    n = 1500
+    y = rng.integers(0, 2, n)
+    spk = rng.integers(0, 30, n)
+    s = mlci.Scores.from_labels(
+        y, np.round(rng.normal(0, 1, n) + y + rng.normal(0, 0.5, 30)[spk], 2)
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mlci.exceptions.FewResamplesWarning)
+        roc, pr = roc_pr_bands(s, conditions=spk, n_resamples=120, rng=3, confidence_level=0.9)
+        whole = mlci.Resampling(stratify=False)
+        roc1 = mlci.roc_band(s, conditions=spk, n_resamples=120, rng=3, confidence_level=0.9,
+                             resampling=whole)  # fmt: skip
+        pr1 = mlci.pr_band(s, conditions=spk, n_resamples=120, rng=3, confidence_level=0.9)
+    for joint, alone in ((roc, roc1), (pr, pr1)):
+        for f in ("x", "y", "low", "high", "pointwise_low", "pointwise_high"):
+            assert np.array_equal(getattr(joint, f), getattr(alone, f)), f
+        assert (joint.x_name, joint.y_name, joint.kind) == (alone.x_name, alone.y_name, alone.kind)
+        a, b = joint.result, alone.result
+        assert np.array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
+        assert (a.metric, a.scheme, a.method, a.n_resamples) == (b.metric, b.scheme, b.method, 120)
+    assert roc.extra == roc1.extra and pr.extra == pr1.extra
+    with pytest.raises(ValueError, match="`conditions` is required"):
+        roc_pr_bands(s, conditions=None)
+    with pytest.raises(ValueError, match="n_resamples"):
+        roc_pr_bands(s, conditions=spk, n_resamples=0)
+    with pytest.raises(ValueError, match="confidence_level"):
+        roc_pr_bands(s, conditions=spk, confidence_level=1.5)
+    with pytest.raises(ValueError, match="conditions"):
+        roc_pr_bands(s, conditions=spk[:10])

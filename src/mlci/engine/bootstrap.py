@@ -791,7 +791,59 @@ def bootstrap_ci(
             f"method={opts.method!r} linearizes the metric under the built-in designs; with "
             "a custom `sampler` use 'bca', 'percentile', 'basic', 'bc' or 'normal'."
         )
-    params = metric_params(metric, pos_label, average, metric_kwargs)
+    g, kernel, plan = _bound(
+        arrays,
+        metric,
+        params=metric_params(metric, pos_label, average, metric_kwargs),
+        data=data,
+        sample_weight=sample_weight,
+        conditions=conditions,
+        strata=strata,
+        stratify=stratify,
+        dropna=dropna,
+        two_stage=two_stage,
+        weights=weights,
+        n_resamples=opts.n_resamples,
+        seed=opts.seed,
+    )
+    custom = None
+    if sampler is not None:
+        custom = UserSampler(plan.weights_for(kernel.keys, kernel.m), sampler, kernel.keys)
+    return run_bootstrap(
+        kernel,
+        plan,
+        method=opts.method,
+        confidence_level=opts.confidence_level,
+        alternative=opts.alternative,
+        batch=opts.engine.batch,
+        n_jobs=opts.engine.n_jobs,
+        max_memory=opts.engine.max_memory,
+        jackknife_groups=jackknife_groups,
+        metric_name=metric if isinstance(metric, str) else None,
+        details={"n_dropped": g.n_dropped},
+        sampler=custom,
+        scheme=None if custom is None else "custom",
+    )
+
+
+def _bound(
+    arrays: tuple[Any, ...],
+    metric: Any,
+    *,
+    params: Any,
+    data: Any,
+    sample_weight: Any,
+    conditions: Any,
+    strata: Any,
+    stratify: bool | None,
+    dropna: bool,
+    two_stage: bool,
+    weights: str,
+    n_resamples: int,
+    seed: Any,
+) -> tuple[Any, Kernel, ResamplingPlan]:
+    """The gated inputs, the metric's kernel and the resampling plan of a
+    :func:`bootstrap_ci` call (shared with :func:`auto_method`)."""
     names = input_names(metric, len(arrays))
     check_strata_stratify(strata, stratify)
     if stratify:
@@ -819,27 +871,55 @@ def bootstrap_ci(
         strata=strata,
         two_stage=two_stage,
         weights=weights,
-        n_resamples=opts.n_resamples,
-        rng=opts.seed,
+        n_resamples=n_resamples,
+        rng=seed,
     )
-    custom = None
-    if sampler is not None:
-        custom = UserSampler(plan.weights_for(kernel.keys, kernel.m), sampler, kernel.keys)
-    return run_bootstrap(
-        kernel,
-        plan,
-        method=opts.method,
-        confidence_level=opts.confidence_level,
-        alternative=opts.alternative,
-        batch=opts.engine.batch,
-        n_jobs=opts.engine.n_jobs,
-        max_memory=opts.engine.max_memory,
-        jackknife_groups=jackknife_groups,
-        metric_name=metric if isinstance(metric, str) else None,
-        details={"n_dropped": g.n_dropped},
-        sampler=custom,
-        scheme=None if custom is None else "custom",
+    return g, kernel, plan
+
+
+def auto_method(
+    *arrays: Any,
+    metric: str,
+    conditions: Any = None,
+    strata: Any = None,
+    pos_label: Any = None,
+    average: Any = "default",
+    metric_kwargs: dict[str, Any] | None = None,
+) -> tuple[str, str]:
+    """The interval method that :func:`bootstrap_ci` with ``method="auto"`` uses for these
+    arrays and design, and its reason (``details["method_reason"]`` before any
+    near-the-edge fallback), without drawing a replicate.
+
+    For a caller that has a result of the same replicates from elsewhere (the report takes
+    each system's interval from the paired comparison) and must say why its method was
+    chosen, as :func:`bootstrap_ci` would.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> y = np.arange(40) % 2
+    >>> auto_method(y, (np.arange(40) % 3 > 0).astype(int), metric="accuracy")[0]
+    'wilson'
+    """
+    if not isinstance(metric, str):
+        raise TypeError(f"`metric` must be a metric name (str); got {type(metric).__name__}.")
+    _, kernel, plan = _bound(
+        arrays,
+        metric,
+        params=metric_params(metric, pos_label, average, metric_kwargs),
+        data=None,
+        sample_weight=None,
+        conditions=conditions,
+        strata=strata,
+        stratify=False,
+        dropna=False,
+        two_stage=False,
+        weights="multinomial",
+        n_resamples=1,
+        seed=None,
     )
+    method, _, reason = resolve_method(kernel, plan, "auto")
+    return method, reason or ""
 
 
 def input_names(metric: Any, n_arrays: int) -> list[str]:

@@ -389,19 +389,43 @@ class AveragePrecisionKernel(_SortedScores):
         self.g = g
         self.gn = (g - 1 - inv[: self.m_neg]).astype(np.intp)
         self.gp = (g - 1 - inv[self.m_neg :]).astype(np.intp)
+        # the atoms from the highest score down (each class's scores are distinct and
+        # sorted up: reversed), and for each positive atom the number of negative atoms
+        # at or above its score (the negatives counted in its precision, ties included)
+        self._pos_down = np.arange(len(self.u_pos) - 1, -1, -1, dtype=np.intp)
+        self._neg_down = np.arange(self.m_neg - 1, -1, -1, dtype=np.intp)
+        self._gp_down = self.gp[self._pos_down]
+        self._neg_seen = np.searchsorted(self.gn[self._neg_down], self._gp_down, "right")
+        self._tls = threading.local()  # the (b, g) arrays of _grid
 
     def evaluate(self, w: np.ndarray) -> np.ndarray:
+        # the precision is only needed at the positive atoms (elsewhere it multiplies a
+        # zero true-positive weight): cumulative sums over each class's atoms, not over
+        # every threshold; the final sum runs over the thresholds as before (zeros where
+        # no positive lies), so that its rounding is the same, bit for bit
         w = np.asarray(w, dtype=float)
-        b = w.shape[0]
-        tp = np.zeros((b, self.g))
-        fp = np.zeros((b, self.g))
-        tp[:, self.gp] = w[:, self.m_neg :]
-        fp[:, self.gn] = w[:, : self.m_neg]
-        ctp = _cumsum_counts(tp)
-        cfp = _cumsum_counts(fp)
-        seen = ctp + cfp
-        prec = np.where(seen > 0, ctp / np.where(seen > 0, seen, 1.0), 0.0)
+        b, m_neg = w.shape[0], self.m_neg
+        wp = np.take(w[:, m_neg:], self._pos_down, axis=1)
+        ctp = _cumsum_counts(wp)
+        wn = w[:, :m_neg]
+        cfn = _cumulative(np.take(wn, self._neg_down, axis=1), wn.sum(axis=1))
+        seen = ctp + np.take(cfn, self._neg_seen, axis=1)
+        prec_pos = np.where(seen > 0, ctp / np.where(seen > 0, seen, 1), 0.0)
+        tp, prec = self._grid(b)
+        gp = self._gp_down
+        tp[:, gp] = wp
+        prec[:, gp] = prec_pos
         return safe_div(np.einsum("ij,ij->i", tp, prec), ctp[:, -1])
+
+    def _grid(self, b: int) -> tuple[np.ndarray, np.ndarray]:
+        """Two (b, g) arrays of this thread, zero but at the positive atoms' thresholds
+        (the only entries ever written): kept from call to call, as fresh zeroed
+        multi-megabyte arrays cost page faults on every replicate."""
+        grid = getattr(self._tls, "grid", None)
+        if grid is None or grid[0].shape[0] != b:
+            grid = (np.zeros((b, self.g)), np.zeros((b, self.g)))
+            self._tls.grid = grid
+        return grid
 
 
 def _cumsum_counts(a: np.ndarray) -> np.ndarray:

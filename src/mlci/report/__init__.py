@@ -22,7 +22,7 @@ import hashlib
 import io
 import platform
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
@@ -32,9 +32,9 @@ import numpy as np
 from ..classical.auc import delong_ci, delong_test
 from ..classical.corrections import adjust_pvalues
 from ..comparison.paired import compare
-from ..engine.bootstrap import bootstrap_ci
+from ..engine.bootstrap import auto_method, bootstrap_ci
 from ..scores.curves import pr_curve, roc_band, roc_curve
-from ..scores.decisions import pr_band
+from ..scores.decisions import pr_band, roc_pr_bands
 from ..scores.scores import Scores
 
 __all__ = ["Figure", "Section", "build_report", "file_sha256", "render_html", "render_markdown"]
@@ -360,9 +360,12 @@ def build_report(
                 y_true, systems, metric=first_metric, **dict(first_opts.items()), **boot
             )
     # (with method="auto" the comparison's systems do not carry the reason each one's
-    # method was chosen, which the methods table shows: they are computed apart then)
-    reuse = conditions is not None and pairs is not None and method not in ("auto", "delong")
-    shared = pairs.systems if reuse else {}
+    # method was chosen, which the methods table shows: auto_method gives it, without a
+    # replicate, and a system is reused only where the comparison chose that method)
+    reuse = conditions is not None and pairs is not None and not delong
+    shared = (
+        _shared_results(pairs, y_true, systems, first_metric, first_opts, boot) if reuse else {}
+    )
     metrics = Section("metrics", "Each system's metrics")
     rows, forest, method_rows = [], {}, []
     for name, out in systems.items():
@@ -447,55 +450,14 @@ def build_report(
 
     # curves and calibration (scores of a binary task)
     if kind == "score" and binary:
-        curves = Section("curves", "ROC and precision-recall curves")
-        curves.paragraphs.append(
-            f"Each curve with its pointwise {level} band (vertical, TPR at fixed FPR)."
-        )
-        # each system's scores sorted once, for both curves
-        sorted_scores = {
-            name: Scores.from_labels(y_true, out, pos_label=pos_label)
-            for name, out in systems.items()
-        }
-        fig, ax = plt.subplots(figsize=(5, 5))
-        for name, s in sorted_scores.items():
-            band = roc_band(
-                s,
-                n_resamples=n_resamples,
-                confidence_level=confidence_level,
-                rng=seed,
-                conditions=conditions,
+        # (a function: each system's sorted scores, 88 MiB at 10^6 samples, are freed
+        # before the calibration kernels, the report's largest; issue 25, peak memory)
+        sections.append(
+            _curves_section(
+                y_true, systems, conditions, pos_label, n_resamples, confidence_level, seed,
+                level, names, plt, plotting,
             )
-            plotting.plot_roc(roc_curve(s), band, ax=ax, label=name)
-        ax.plot([0, 1], [0, 1], color="0.6", ls=":", lw=1)
-        ax.legend(loc="lower right")
-        curves.figures.append(_figure(fig, "roc", "ROC curves with pointwise bands.", plt))
-        fig, ax = plt.subplots(figsize=(5, 5))
-        for name, s in sorted_scores.items():
-            # with conditions: the same condition draws as every other section
-            band = pr_band(
-                s,
-                n_resamples=n_resamples,
-                confidence_level=confidence_level,
-                rng=seed,
-                conditions=conditions,
-            )
-            plotting.plot_pr(pr_curve(s), band, ax=ax, label=name)
-        ax.legend(loc="lower left")
-        curves.figures.append(
-            _figure(
-                fig,
-                "pr",
-                f"Precision-recall curves with pointwise {level} bands (precision at fixed "
-                "recall, "
-                + (
-                    f"{names.get('condition') or 'the conditions'} resampled as units)."
-                    if conditions is not None
-                    else "positives and negatives resampled apart)."
-                ),
-                plt,
-            )
-        )
-        sections.append(curves)
+        )  # fmt: skip
         calib = Section("calibration", "Calibration")
         probs = {n: o for n, o in systems.items() if np.all((o >= 0) & (o <= 1))}
         if probs:
@@ -604,6 +566,102 @@ def build_report(
         "level": level,
         "created": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     }
+
+
+def _curves_section(
+    y_true: np.ndarray,
+    systems: dict[str, np.ndarray],
+    conditions: np.ndarray | None,
+    pos_label: Any,
+    n_resamples: int,
+    confidence_level: float,
+    seed: int,
+    level: str,
+    names: dict[str, str],
+    plt: Any,
+    plotting: Any,
+) -> Section:
+    """ROC and precision-recall curves with bands (scores of a binary task)."""
+    curves = Section("curves", "ROC and precision-recall curves")
+    curves.paragraphs.append(
+        f"Each curve with its pointwise {level} band (vertical, TPR at fixed FPR)."
+    )
+    # each system's scores sorted once, for both curves; with conditions both bands
+    # come from one set of replicates (the conditions drawn whole, as for every
+    # other interval): each replicate's counts drawn and summed once (issue 25)
+    sorted_scores = {
+        name: Scores.from_labels(y_true, out, pos_label=pos_label) for name, out in systems.items()
+    }
+    bands = {}
+    for name, s in sorted_scores.items():
+        if conditions is not None:
+            bands[name] = roc_pr_bands(
+                s,
+                conditions=conditions,
+                n_resamples=n_resamples,
+                confidence_level=confidence_level,
+                rng=seed,
+            )
+        else:
+            opts: dict[str, Any] = {
+                "n_resamples": n_resamples,
+                "confidence_level": confidence_level,
+            }
+            bands[name] = (roc_band(s, rng=seed, **opts), pr_band(s, rng=seed, **opts))
+    fig, ax = plt.subplots(figsize=(5, 5))
+    for name, s in sorted_scores.items():
+        plotting.plot_roc(roc_curve(s), bands[name][0], ax=ax, label=name)
+    ax.plot([0, 1], [0, 1], color="0.6", ls=":", lw=1)
+    ax.legend(loc="lower right")
+    curves.figures.append(_figure(fig, "roc", "ROC curves with pointwise bands.", plt))
+    fig, ax = plt.subplots(figsize=(5, 5))
+    for name, s in sorted_scores.items():
+        plotting.plot_pr(pr_curve(s), bands[name][1], ax=ax, label=name)
+    ax.legend(loc="lower left")
+    curves.figures.append(
+        _figure(
+            fig,
+            "pr",
+            f"Precision-recall curves with pointwise {level} bands (precision at fixed "
+            "recall, "
+            + (
+                f"{names.get('condition') or 'the conditions'} resampled as units)."
+                if conditions is not None
+                else "positives and negatives resampled apart)."
+            ),
+            plt,
+        )
+    )
+    return curves
+
+
+def _shared_results(
+    pairs: Any,
+    y_true: np.ndarray,
+    systems: dict[str, np.ndarray],
+    metric: str,
+    opts: dict[str, Any],
+    boot: dict[str, Any],
+) -> dict[str, Any]:
+    """Each system's result of ``metric`` from the paired comparison, as
+    :func:`mlci.bootstrap_ci` gives it on the same condition draws (the same interval, bit
+    for bit): with ``method="auto"`` its reason added as ``bootstrap_ci`` words it, and a
+    system left out (computed apart) where the comparison chose another method."""
+    out = dict(pairs.systems)
+    if boot["method"] != "auto":
+        return out
+    for name, res in pairs.systems.items():
+        chosen, reason = auto_method(
+            y_true, systems[name], metric=metric, conditions=boot["conditions"], **opts
+        )
+        details = dict(res.details or {})
+        if chosen != res.method and "edge_fallback" not in details:
+            del out[name]
+            continue
+        edge = details.get("method_reason")
+        details["method_reason"] = reason + (f"; {edge}" if edge else "")
+        out[name] = replace(res, details=details)
+    return out
 
 
 @dataclass

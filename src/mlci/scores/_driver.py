@@ -98,6 +98,9 @@ class _Spec:
     fixed: bool = False  # only counts at fixed thresholds (cheap in the lazy sampler)
     bounds: tuple[float, float] = _UNBOUNDED
     parts: tuple[_Part, ...] | None = None
+    # several statistics side by side on one flat axis, each its own result: (name,
+    # bounds, length) of each (curve bands from one set of replicates, issue 25)
+    segments: tuple[tuple[str, tuple[float, float], int], ...] | None = None
 
 
 class _ScoresKernel(Kernel):
@@ -670,9 +673,20 @@ def _run(
         return memo[0]
 
     parts = spec.parts or (_Part(spec.name, spec.bounds),)
+
+    def picker(j: Any) -> Callable[[Any], np.ndarray]:
+        return lambda a: np.asarray(a) if j is None else np.asarray(a)[..., j]
+
+    picks = [picker(None if spec.parts is None else i) for i in range(len(parts))]
+    if spec.segments is not None:
+        ends = np.cumsum([k for _, _, k in spec.segments])
+        parts = tuple(_Part(nm, bd) for nm, bd, _ in spec.segments)
+        picks = [
+            picker(slice(int(e) - k, int(e)))
+            for (_, _, k), e in zip(spec.segments, ends, strict=True)
+        ]
     results = []
-    for i, part in enumerate(parts):
-        pick = (lambda a: a) if spec.parts is None else (lambda a, i=i: np.asarray(a)[..., i])
+    for part, pick in zip(parts, picks, strict=True):
 
         def jack(pick: Callable[[Any], np.ndarray] = pick) -> tuple[np.ndarray, np.ndarray]:
             vals, mult = jackknife()
