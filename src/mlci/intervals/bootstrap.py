@@ -359,7 +359,7 @@ def studentized_interval(
         info["edge_dominated"] = int(np.sum(edge))
     elif np.any(edge):
         finite = bounds is not None and bool(np.all(np.isfinite(bounds)))
-        if df is not None and edge_method == "korn_graubard" and finite:
+        if df is not None and edge_method == "korn_graubard" and finite and bounds is not None:
             fb = "korn_graubard"
             el, eh, _ = effective_binomial_interval(
                 theta_hat,
