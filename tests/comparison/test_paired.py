@@ -735,3 +735,25 @@ def test_auto_difference_of_two_near_perfect_systems_is_bca() -> None:
     d = np.r_[gen.normal(0, 1, 134), gen.normal(1.2, 1, 86)]
     far = mlci.compare(y, {"C": c, "D": d}, metric="roc_auc", rng=0)
     assert far.difference("C", "D").method == "t"
+
+
+def test_auto_near_edge_difference_over_conditions_keeps_t() -> None:
+    """Issue 20: the near-edge BCa switch is for independent samples only.
+
+    Design #14 of the seed-3 design search (a roc_auc difference over 139 conditions,
+    about 10 positives, 400 test sets): the t interval covered 0.935 (0.942 on the test
+    sets the switch picked), BCa 0.852 (0.831), percentile 0.917 (docs/validation.md,
+    section 5).  The same near-perfect pair as above, over 22 conditions, keeps t.
+    """
+    gen = np.random.default_rng(1)
+    y = np.r_[np.zeros(134), np.ones(86)].astype(int)
+    a = np.r_[gen.normal(0, 1, 134), gen.normal(4.5, 1, 86)]
+    b = np.r_[gen.normal(0, 1, 134), gen.normal(3.3, 1, 86)]
+    cond = np.arange(220) % 22
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        iid = mlci.compare(y, {"A": a, "B": b}, metric="roc_auc", rng=0)
+        res = mlci.compare(y, {"A": a, "B": b}, metric="roc_auc", rng=0, conditions=cond)
+    assert iid.difference("A", "B").method == "bca"  # the switch fires without conditions
+    assert res.difference("A", "B").method == "t"
+    assert "bca for the difference" not in res.details["method_reason"]
