@@ -765,7 +765,7 @@ def compare(
             details={
                 **r.details,
                 "n_invalid": r.n_invalid,
-                **({} if tables[k] is None else {"paired_table": tables[k].tolist()}),
+                **({"paired_table": tango_table.tolist()} if tango_table is not None else {}),
                 **(
                     {}
                     if np.isnan(d_skew[k])
@@ -778,7 +778,7 @@ def compare(
             significant=bool(p_adj[k] < alpha),
             margin_test=margins[k],
         )
-        for k, ((i, j), r) in enumerate(zip(pairs, pair_results, strict=True))
+        for k, ((i, j), r, tango_table) in enumerate(zip(pairs, pair_results, tables, strict=True))
     )
     ranking = None
     if reference is None:

@@ -35,7 +35,7 @@ def paired_tables(
     """Each pair's paired 2×2 table ``[[both, only a], [only b, neither]]`` of successes
     over the samples of the shared denominator, or None where the two kernels are not
     proportions over the same samples (or the table does not give the estimates)."""
-    per_sample = []
+    per_sample: list[tuple[np.ndarray, np.ndarray] | None] = []
     for k in kernels:
         prop, keys = getattr(k, "proportion", None), getattr(k, "keys", None)
         if prop is None or keys is None:
