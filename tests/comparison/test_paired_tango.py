@@ -185,3 +185,30 @@ def test_exact_coverage_rejects_a_90_percent_interval(disc, share):
     assert 0.93 <= cov95 <= 0.99
     if disc >= 8:
         assert _exact_coverage(n, p_b, p_c, 0.90) < 0.93
+
+
+# R 4.x, a hand-written Tango (1998) score interval (restricted MLE of p21 in closed
+# form, uniroot with tol = 1e-14):
+#   tango_stat <- function(d, n12, n21, n) {
+#     A <- 2*n; B <- -n12 - n21 + (2*n - n12 + n21)*d; C <- -n21*d*(1 - d)
+#     p21 <- (-B + sqrt(B^2 - 4*A*C)) / (2*A)
+#     (n12 - n21 - n*d) / sqrt(n*(2*p21 + d*(1 - d))) }
+#   lower: uniroot(tango_stat(d) - z, c(-1 + 1e-12, dh)); upper: uniroot(... + z, c(dh, 1 - 1e-12))
+R_TANGO = [
+    ([[59, 6], [16, 80]], 0.95, (-0.12402343246407, -0.00543339573168)),
+    ([[251, 93], [46, 10]], 0.95, (0.0606033189378, 0.1742886531194)),
+    ([[190, 3], [0, 7]], 0.95, (-0.00412800627293, 0.04316572879269)),
+    ([[251, 93], [46, 10]], 0.90, (0.069820697456, 0.165114945514)),
+]
+
+
+@pytest.mark.parametrize("table, level, expected", R_TANGO)
+def test_against_a_hand_written_tango_in_r(table, level, expected):
+    y, a, b = _from_table(table, seed=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mlci.MlciWarning)
+        d = mlci.compare(
+            y, {"A": a, "B": b}, metric="accuracy", rng=0, confidence_level=level
+        ).difference("A", "B")
+    assert d.method == "tango"
+    assert_allclose(tuple(d.confidence_interval), expected, atol=1e-10)
