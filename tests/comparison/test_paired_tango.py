@@ -5,7 +5,10 @@ paired 2×2 table, with Tango's score test at 0 (McNemar's z) as its p-value
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -152,22 +155,14 @@ def test_margin_tests_run_on_the_t_interval():
 
 def _exact_coverage(n, p_b, p_c, level):
     """Exact coverage of Tango's interval (the interval ``compare`` gives, see above) of
-    ``c - b`` over the trinomial (b, c) of a paired accuracy difference."""
-    disc = n * (p_b + p_c)
-    top = int(min(n, disc + 8 * np.sqrt(disc) + 12))
-    b = np.arange(top + 1)[:, None]
-    c = np.arange(top + 1)[None, :]
-    pmf = stats.binom.pmf(b, n, p_b) * stats.binom.pmf(c, n - b, p_c / (1 - p_b))
-    pmf = np.where(b + c <= n, pmf, 0.0)
-    truth = p_c - p_b
-    covered = np.zeros(pmf.shape, dtype=bool)
-    for i, j in zip(*np.nonzero(pmf > 1e-10), strict=True):
-        table = [[n - i - j, j], [i, 0]]
-        ci = mlci.paired_proportion_diff_ci(table, method="tango", confidence_level=level)
-        covered[i, j] = (
-            ci.confidence_interval.low <= truth + 1e-12 <= ci.confidence_interval.high + 2e-12
-        )
-    return float(np.sum(pmf * covered) / np.sum(pmf))
+    ``c - b`` over the trinomial (b, c) of a paired accuracy difference
+    (``exact_coverage`` of scripts/paired_diff_study.py)."""
+    path = Path(__file__).resolve().parents[2] / "scripts" / "paired_diff_study.py"
+    spec = importlib.util.spec_from_file_location("paired_diff_study_exact", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod.exact_coverage(n, p_b, p_c, "tango", confidence_level=level)
 
 
 @pytest.mark.search
