@@ -143,14 +143,30 @@ def test_the_other_rules_are_kept(kwargs):
     assert "tango (" not in str(res.details.get("method_reason", ""))
 
 
-def test_margin_tests_run_on_the_t_interval():
-    # documented: the margin tests of a Tango pair are the t tests on the linearized
-    # standard error (docs/decisions.md), not an inversion of Tango's interval
-    y, sy = _systems()
-    d = mlci.compare(y, sy, metric="accuracy", rng=0, margin=0.05).difference("A", "B")
-    assert d.method == "tango"
-    assert d.margin_test is not None
-    assert d.margin_test.method.startswith("t test")
+def test_margin_tests_invert_tangos_interval():
+    # the margin tests of a Tango pair are Tango's score tests at the margin, and their
+    # interval Tango's at 1 - 2 alpha: at a margin equal to that interval's bound the
+    # one-sided p-value is alpha (score inversion), and TOST's decision is that interval
+    # inside (-margin, margin)
+    y, a, b = _from_table([[150, 9], [13, 28]])  # d = -0.02
+    table = mlci.paired_table(a == y, b == y)
+    ref = mlci.paired_proportion_diff_ci(table, method="tango", confidence_level=0.9)
+    lo, hi = ref.confidence_interval
+    assert lo < 0 < hi
+    for margin, p_lower, p_upper in ((-lo, 0.05, None), (hi, None, 0.05)):
+        d = mlci.compare(y, {"A": a, "B": b}, metric="accuracy", rng=0, margin=margin)
+        m = d.difference("A", "B").margin_test
+        assert m.method == "Tango's score test at the margin"
+        assert_allclose(tuple(m.interval), (lo, hi), atol=1e-12)
+        if p_lower is not None:
+            assert_allclose(m.pvalue_lower, p_lower, rtol=1e-6)
+        if p_upper is not None:
+            assert_allclose(m.pvalue_upper, p_upper, rtol=1e-6)
+    for margin in (0.05, 0.08, 0.12):
+        m = mlci.compare(y, {"A": a, "B": b}, metric="accuracy", rng=0, margin=margin)
+        m = m.difference("A", "B").margin_test
+        assert m.equivalent == (-margin < lo and hi < margin)
+        assert m.noninferior == (-margin < lo)
 
 
 def _exact_coverage(n, p_b, p_c, level):

@@ -740,6 +740,7 @@ def compare(
                 n_sys=n_sys,
                 bounds=d_bounds,
                 correction=correction,
+                tables=tables,
             )
         )
     tango_ci = {
