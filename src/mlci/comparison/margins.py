@@ -19,8 +19,9 @@ equivalence (two one-sided tests, TOST)
 
 Each one-sided p-value is the same test the comparison uses for "no difference", moved
 to the margin: the t test on the linearized standard error ``(d + delta) / se``, the
-bootstrap-t test (:func:`mlci.intervals.bootstrap.studentized_pvalue` with ``null``), or
-the bootstrap distribution of the difference shifted to the null ``d* - d + theta0``.
+bootstrap-t test (:func:`mlci.intervals.bootstrap.studentized_pvalue` with ``null``),
+the bootstrap distribution of the difference shifted to the null ``d* - d + theta0``, or,
+for a pair that ``compare`` gave Tango's interval, Tango's score test at the margin.
 
 References
 ----------

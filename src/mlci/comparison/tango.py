@@ -8,7 +8,8 @@ interval: exact coverage 0.931-0.990 over n = 60-5,000 and 2-50 expected discord
 samples, where the t interval on the linearized standard error covers 0.774-0.986
 (``scripts/paired_diff_study.py --exact``; docs/validation.md, section 5).  Its p-value
 is Tango's score test at ``d = 0``, McNemar's ``z = (n12 - n21) / sqrt(n12 + n21)``,
-so that p < alpha exactly when the interval excludes 0.
+so that p < alpha exactly when the interval excludes 0; its margin tests are Tango's
+score tests at the margin (:mod:`mlci.comparison.margins`).
 """
 
 from __future__ import annotations
