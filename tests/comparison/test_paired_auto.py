@@ -179,7 +179,8 @@ REPS = max(400, round(1000 * SCALE))
         (0.925, 0.0167, 1.0, 943),
         # ~6 discordant samples one way, n = 1000 (t 0.95-0.965, BCa 0.98-0.995)
         (0.9, 0.006, 1.0, 1000),
-        # ~50 discordant samples both ways, gap 0: auto is the t interval, unchanged
+        # ~50 discordant samples both ways, gap 0 (auto for accuracy is now Tango's
+        # interval in all three: tests/comparison/test_paired_tango.py)
         (0.9, 0.0, 0.72, 1000),
     ],
 )
