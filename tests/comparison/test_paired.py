@@ -230,9 +230,17 @@ def test_nested_conditions_like_bootstrap_ci():
 def test_ranking_groups_systems():
     y, sy = _systems(n=2000, accs=(0.95, 0.7, 0.7, 0.5), seed=7)
     sy["C"] = sy["B"].copy()  # identical to B
-    # no discordant sample: the B - C difference is [0, 0], warned about (design #51)
+    # no discordant sample: under "auto" the B - C accuracy difference gets Tango's
+    # interval of the table [[n11, 0], [0, n22]], not [0, 0], and no warning
+    # (filterwarnings=error); a bootstrap method gives [0, 0], warned about (design #51)
+    res = compare(y, sy, metric="accuracy", rng=0, n_resamples=500)
+    assert res.details["no_spread_pairs"] == ["B - C"]
+    assert "no_spread_warning" not in res.details
+    d = res.difference("B", "C")
+    assert d.method == "tango" and d.pvalue == 1.0
+    assert d.confidence_interval.low < 0 < d.confidence_interval.high
     with pytest.warns(mlci.DegenerateIntervalWarning, match="B - C of 'accuracy' have no"):
-        res = compare(y, sy, metric="accuracy", rng=0, n_resamples=500)
+        res = compare(y, sy, metric="accuracy", rng=0, n_resamples=500, method="bca")
     assert res.details["no_spread_pairs"] == ["B - C"]
     assert "no discordant sample" in res.details["no_spread_warning"]
     ranks = {e.system: e.rank for e in res.ranking}

@@ -84,17 +84,23 @@ def test_shape_refuses_a_metric_without_gradient():
         linearized_shape(_NoGradient())
 
 
+def _mean_of(y, a, b):
+    """The same pair as the mean of per-sample correctness (``metric="mean"``): not a
+    proportion kernel, so ``auto`` keeps the t / BCa rules there (accuracy gets Tango)."""
+    return {"A": (a == y).astype(float), "B": (b == y).astype(float)}
+
+
 # ------------------------------------------------------------------ the rule
 def test_a_skewed_difference_gets_the_bootstrap_interval():
     # the design search's #59: n = 943, B wrong on ~16 more samples than A, none back
     y, a, b = _pair(943, 0.075, extra=16)
-    res = mlci.compare(y, {"A": a, "B": b}, metric="accuracy", rng=0)
+    res = mlci.compare(None, _mean_of(y, a, b), metric="mean", rng=0)
     d = res.difference("A", "B")
     assert 1 / d.details["skewness"] ** 2 < auto.MIN_EFFECTIVE_DISCORDANT
     assert d.method == auto.SKEWED_PAIR_METHOD
     assert "effective discordant samples" in res.details["method_reason"]
     explicit = mlci.compare(
-        y, {"A": a, "B": b}, metric="accuracy", rng=0, method=auto.SKEWED_PAIR_METHOD
+        None, _mean_of(y, a, b), metric="mean", rng=0, method=auto.SKEWED_PAIR_METHOD
     ).difference("A", "B")
     assert_allclose(tuple(d.confidence_interval), tuple(explicit.confidence_interval))
     # its p-value from the bootstrap distribution shifted to the null, as that method's
@@ -105,10 +111,10 @@ def test_a_skewed_difference_gets_the_bootstrap_interval():
 def test_a_difference_with_many_discordant_samples_keeps_t():
     # 60 discordant samples, 40 one way: 1 / skewness^2 is far above the threshold
     y, a, b = _pair(1000, 0.1, extra=40, back=20)
-    res = mlci.compare(y, {"A": a, "B": b}, metric="accuracy", rng=0)
+    res = mlci.compare(None, _mean_of(y, a, b), metric="mean", rng=0)
     d = res.difference("A", "B")
     assert d.method == "t"
-    t = mlci.compare(y, {"A": a, "B": b}, metric="accuracy", rng=0, method="t")
+    t = mlci.compare(None, _mean_of(y, a, b), metric="mean", rng=0, method="t")
     assert tuple(d.confidence_interval) == tuple(t.difference("A", "B").confidence_interval)
     assert "effective discordant" not in res.details["method_reason"]
 
@@ -136,11 +142,15 @@ def test_skewed_pairs_rule():
 def test_few_discordant_samples_warn():
     y, a, b = _pair(500, 0.1, extra=2, back=1)  # 3 discordant samples
     with pytest.warns(mlci.DegenerateIntervalWarning, match="discordant samples"):
-        res = mlci.compare(y, {"A": a, "B": b}, metric="accuracy", rng=0)
+        res = mlci.compare(None, _mean_of(y, a, b), metric="mean", rng=0)
     assert res.details["few_discordant_pairs"] == ["A - B"]
     assert "tango" in res.details["few_discordant_warning"]
-    y, a, b = _pair(500, 0.1, extra=4, back=4)  # 8: no warning (filterwarnings=error)
+    # the accuracy difference gets Tango's interval there: no warning (filterwarnings=error)
     res = mlci.compare(y, {"A": a, "B": b}, metric="accuracy", rng=0)
+    assert "few_discordant_pairs" not in res.details
+    assert res.difference("A", "B").method == "tango"
+    y, a, b = _pair(500, 0.1, extra=4, back=4)  # 8: no warning (filterwarnings=error)
+    res = mlci.compare(None, _mean_of(y, a, b), metric="mean", rng=0)
     assert "few_discordant_pairs" not in res.details
 
 
@@ -169,7 +179,8 @@ REPS = max(400, round(1000 * SCALE))
         (0.925, 0.0167, 1.0, 943),
         # ~6 discordant samples one way, n = 1000 (t 0.95-0.965, BCa 0.98-0.995)
         (0.9, 0.006, 1.0, 1000),
-        # ~50 discordant samples both ways, gap 0: auto is the t interval, unchanged
+        # ~50 discordant samples both ways, gap 0 (auto for accuracy is now Tango's
+        # interval in all three: tests/comparison/test_paired_tango.py)
         (0.9, 0.0, 0.72, 1000),
     ],
 )

@@ -531,6 +531,23 @@ def _check_table(table: Any, name: str = "table") -> np.ndarray:
     return t
 
 
+def tango_statistic(n11: float, n12: float, n21: float, n22: float, delta: float) -> float:
+    """Tango's (1998) score statistic of ``H0: p1 - p2 = delta`` for the paired table
+    ``[[n11, n12], [n21, n22]]`` (``(n12 - n21 - n delta) / sqrt(n (2 p21~ + delta (1 -
+    delta)))`` with the restricted MLE ``p21~``); decreasing in ``delta``, McNemar's
+    ``(n12 - n21) / sqrt(n12 + n21)`` at ``delta = 0``."""
+    n = n11 + n12 + n21 + n22
+    m = n11 + n22
+    b = n12 * (1 - delta) + n21 * (1 - 3 * delta) - 2 * m * delta
+    disc = b * b + 8 * n * n21 * delta * (1 - delta)
+    p21 = (b + np.sqrt(max(disc, 0.0))) / (4 * n)
+    var = n * (2 * p21 + delta * (1 - delta))
+    num = n12 - n21 - n * delta
+    if var <= 0:
+        return float(np.sign(num) * np.inf) if num != 0 else 0.0
+    return float(num / np.sqrt(var))
+
+
 def _tango_bounds(n11, n12, n21, n22, z_lo, z_hi):
     from scipy import optimize
 
@@ -538,15 +555,7 @@ def _tango_bounds(n11, n12, n21, n22, z_lo, z_hi):
     d_hat = (n12 - n21) / n
 
     def stat(delta):
-        m = n11 + n22
-        b = n12 * (1 - delta) + n21 * (1 - 3 * delta) - 2 * m * delta
-        disc = b * b + 8 * n * n21 * delta * (1 - delta)
-        p21 = (b + np.sqrt(max(disc, 0.0))) / (4 * n)
-        var = n * (2 * p21 + delta * (1 - delta))
-        num = n12 - n21 - n * delta
-        if var <= 0:
-            return np.sign(num) * np.inf if num != 0 else 0.0
-        return num / np.sqrt(var)
+        return tango_statistic(n11, n12, n21, n22, delta)
 
     eps = 1e-12
     if d_hat <= -1 or z_lo is None:

@@ -19,8 +19,9 @@ equivalence (two one-sided tests, TOST)
 
 Each one-sided p-value is the same test the comparison uses for "no difference", moved
 to the margin: the t test on the linearized standard error ``(d + delta) / se``, the
-bootstrap-t test (:func:`mlci.intervals.bootstrap.studentized_pvalue` with ``null``), or
-the bootstrap distribution of the difference shifted to the null ``d* - d + theta0``.
+bootstrap-t test (:func:`mlci.intervals.bootstrap.studentized_pvalue` with ``null``),
+the bootstrap distribution of the difference shifted to the null ``d* - d + theta0``, or,
+for a pair that ``compare`` gave Tango's interval, Tango's score test at the margin.
 
 References
 ----------
@@ -36,13 +37,15 @@ References
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
 from ..classical.corrections import adjust_pvalues
+from ..classical.proportions import paired_proportion_diff_ci, tango_statistic
 from ..classical.pvalues import t_pvalues
 from ..engine.bootstrap import finish_bootstrap
 from ..inputs import check_nonnegative
@@ -321,6 +324,7 @@ def margin_tests(
     n_sys: int,
     bounds: tuple[float, float],
     correction: str,
+    tables: Sequence[np.ndarray | None] | None = None,
 ) -> list[MarginTest]:
     """The margin tests of every pair of :func:`mlci.compare` (see the module docstring).
 
@@ -332,17 +336,26 @@ def margin_tests(
     the direction of H1, for non-inferiority; the max-|t| for the two halves of TOST,
     which keeps the family-wise error of the equivalence claims at ``alpha``);
     any other correction is :func:`mlci.adjust_pvalues` on the pairs' p-values.
+    ``tables``: a pair's paired 2×2 table where ``compare`` gave it Tango's interval;
+    its one-sided p-values are then Tango's score tests at the margin and its interval
+    Tango's at ``1 - 2 alpha``, so that the decisions invert that interval.
     """
+    tables = list(tables) if tables is not None else [None] * len(pairs)
     lower, upper = -margin, margin
     higher_is_better = hib
     confidence_level = float(finish["confidence_level"])
     level = {**finish, "confidence_level": 1.0 - 2.0 * (1.0 - confidence_level)}
     with warnings.catch_warnings():  # said once already by the pairs' own intervals
         warnings.simplefilter("ignore")
-        intervals = [
+        intervals: list[Any] = [
             finish_bootstrap(e, x, **level, **{**kw, "alternative": "two-sided"})
             for _, e, x, kw in pair_jobs
         ]
+    for k, table in enumerate(tables):
+        if table is not None:
+            intervals[k] = paired_proportion_diff_ci(
+                table, method="tango", confidence_level=level["confidence_level"]
+            )
     if diff_method == "t":
         assert linear is not None
         method = f"t test on the linearized standard error ({linear['df']:.3g} df)"
@@ -372,7 +385,13 @@ def margin_tests(
         else:
             p = shifted_pvalues(d_hat, d_dist, alternative, null)
         # no spread (se = 0): the shifted bootstrap count, as for "no difference"
-        return np.where(np.isnan(p), shifted_pvalues(d_hat, d_dist, alternative, null), p)
+        p = np.where(np.isnan(p), shifted_pvalues(d_hat, d_dist, alternative, null), p)
+        for k, table in enumerate(tables):  # Tango's score test at the margin
+            if table is not None:
+                (n11, n12), (n21, n22) = np.asarray(table, dtype=float)
+                z = tango_statistic(n11, n12, n21, n22, null)
+                p[k] = stats.norm.sf(z) if alternative == "greater" else stats.norm.cdf(z)
+        return p
 
     p_lo = one_sided(lower, "greater")
     p_hi = one_sided(upper, "less")
@@ -407,7 +426,7 @@ def margin_tests(
             p_upper=float(p_hi[k]),
             interval=tuple(intervals[k].confidence_interval),
             confidence_level=confidence_level,
-            method=method,
+            method=method if tables[k] is None else "Tango's score test at the margin",
             p_ni_adjusted=float(adj_ni[k]),
             p_eq_adjusted=float(adj_eq[k]),
             details={"correction": correction, "interval_method": intervals[k].method},

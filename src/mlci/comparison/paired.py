@@ -80,6 +80,7 @@ from .common import (
 )
 from .margins import MarginTest, check_margin, margin_tests, shifted_pvalues
 from .paired_results import ComparisonResult, PairDifference, _ranking
+from .tango import TANGO_REASON, paired_tables, tango_interval, tango_pvalue
 
 __all__ = ["compare"]
 
@@ -456,6 +457,27 @@ def compare(
     details: dict[str, Any] = {"joint_atoms": jk.m, "n_dropped": data.n_dropped}
     if auto_reason is not None:
         details["method_reason"] = auto_reason
+    # "auto" for two proportions on the same independent samples without weights
+    # (accuracy, an error rate, a recall): Tango's score interval of their paired 2x2
+    # table, which holds its level where t and BCa do not (comparison/tango.py)
+    tables: list[np.ndarray | None] = [None] * len(pairs)
+    if (
+        opts.method == "auto"
+        and diff_method == "t"
+        and linear is not None
+        and linear["iid"]
+        and data.conditions is None
+        and data.strata is None
+        and data.sample_weight is None
+    ):
+        tables = paired_tables(kernels, pairs, estimates)
+    tango_pairs = np.array([t is not None for t in tables], dtype=bool)
+    if tango_pairs.any():
+        details["method_reason"] = (
+            f"{auto_reason}; {TANGO_REASON} for the difference(s) "
+            + ", ".join(f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(tango_pairs))
+            + ": two proportions on the same independent samples"
+        )
     # "auto" near the edge: a pair with a system whose replicates are edge-dominated
     # (AUC 0.9997: resamples without a mis-ordered pair) gets BCa for its difference.  The
     # t interval of such a difference is too narrow: an AUC difference of 0.004 between
@@ -490,10 +512,10 @@ def compare(
                     for s_ in range(n_sys)
                 ]
             )
-        edge_pairs = sys_edge[ia] | sys_edge[ib]
+        edge_pairs = (sys_edge[ia] | sys_edge[ib]) & ~tango_pairs
         if edge_pairs.any():
             details["method_reason"] = (
-                f"{auto_reason}; bca for the difference(s) of "
+                f"{details.get('method_reason', auto_reason)}; bca for the difference(s) of "
                 + ", ".join(f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(edge_pairs))
                 + ": a system near the edge of the range (at least half of a tail's "
                 "replicates have an infinite bootstrap-t statistic), where the t interval of "
@@ -503,7 +525,7 @@ def compare(
     # of them one way): a bootstrap interval instead of the t (Wald) one (engine/auto.py)
     skew_pairs = np.zeros(len(pairs), dtype=bool)
     if opts.method == "auto" and diff_method == "t" and linear is not None:
-        skew_pairs = skewed_pairs(d_skew, bool(linear["iid"]), mname) & ~edge_pairs
+        skew_pairs = skewed_pairs(d_skew, bool(linear["iid"]), mname) & ~edge_pairs & ~tango_pairs
         if skew_pairs.any():
             details["method_reason"] = str(details.get("method_reason", auto_reason)) + (
                 skewed_reason(
@@ -621,13 +643,17 @@ def compare(
     if flat_sys.any():
         details["no_spread_systems"] = [names[s] for s in np.flatnonzero(flat_sys)]
     flat = no_spread(d_dist)
-    if flat.any():
+    if flat.any():  # (a pair with Tango's interval has one without a discordant sample)
         details["no_spread_pairs"] = [
             f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(flat)
         ]
-        details["no_spread_warning"] = warn_no_spread_pairs(details["no_spread_pairs"], mname)
+        if (flat & ~tango_pairs).any():
+            details["no_spread_warning"] = warn_no_spread_pairs(
+                [f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(flat & ~tango_pairs)],
+                mname,
+            )
     if opts.method == "auto" and linear is not None and linear["iid"]:
-        few = few_discordant(d_kurt) & ~flat
+        few = few_discordant(d_kurt) & ~flat & ~tango_pairs
         if few.any():
             details["few_discordant_pairs"] = [
                 f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(few)
@@ -679,6 +705,19 @@ def compare(
     else:
         pvals = shifted_pvalues(d_hat, d_dist, opts.alternative)
         pvalue_method = "bootstrap distribution of the difference shifted to the null"
+    if tango_pairs.any():  # Tango's score test at 0 (McNemar's z), its interval's inversion
+        pvals = np.array(
+            [
+                tango_pvalue(t, opts.alternative) if t is not None else p
+                for t, p in zip(tables, pvals, strict=True)
+            ]
+        )
+        if tango_pairs.all():
+            pvalue_method = "Tango's score test at 0 (McNemar's z; the inversion of its interval)"
+        else:
+            pvalue_method += (
+                "; for the pairs with Tango's interval, Tango's score test at 0 (McNemar's z)"
+            )
     # a pair without any spread: no evidence of a difference
     pvals = np.where(np.isnan(pvals), shifted_pvalues(d_hat, d_dist, opts.alternative), pvals)
     crit, sim_low, sim_high, p_maxt = _max_t(
@@ -705,22 +744,33 @@ def compare(
                 n_sys=n_sys,
                 bounds=d_bounds,
                 correction=correction,
+                tables=tables,
             )
         )
+    tango_ci = {
+        k: tango_interval(t, opts.confidence_level, opts.alternative).confidence_interval
+        for k, t in enumerate(tables)
+        if t is not None
+    }
     diffs = tuple(
         PairDifference(
             a=names[i],
             b=names[j],
             estimate=float(d_hat[k]),
-            confidence_interval=r.confidence_interval,
+            confidence_interval=tango_ci.get(k, r.confidence_interval),
             confidence_level=opts.confidence_level,
-            method=str(pair_method[k]) if bca_pairs[k] else diff_method,
+            method="tango"
+            if k in tango_ci
+            else str(pair_method[k])
+            if bca_pairs[k]
+            else diff_method,
             alternative=opts.alternative,
             standard_error=float(d_se[k]),
             metric=mname,
             details={
                 **r.details,
                 "n_invalid": r.n_invalid,
+                **({"paired_table": tango_table.tolist()} if tango_table is not None else {}),
                 **(
                     {}
                     if np.isnan(d_skew[k])
@@ -733,7 +783,7 @@ def compare(
             significant=bool(p_adj[k] < alpha),
             margin_test=margins[k],
         )
-        for k, ((i, j), r) in enumerate(zip(pairs, pair_results, strict=True))
+        for k, ((i, j), r, tango_table) in enumerate(zip(pairs, pair_results, tables, strict=True))
     )
     ranking = None
     if reference is None:

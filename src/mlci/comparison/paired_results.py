@@ -63,7 +63,7 @@ class PairDifference(IntervalResult):
     >>> b = np.where(rng.random(400) < 0.75, y, 1 - y)
     >>> d = mlci.compare(y, {"A": a, "B": b}, metric="accuracy", rng=0).difference("A", "B")
     >>> d.a, d.b, d.method, bool(d.pvalue < 0.01)
-    ('A', 'B', 't', True)
+    ('A', 'B', 'tango', True)
     >>> sorted(d.to_frame().columns)[:4]
     ['a', 'alternative', 'b', 'confidence_level']
     """
@@ -213,11 +213,11 @@ class ComparisonResult(Result):
     ComparisonResult(metric='accuracy', 2 systems, ...)
       A  0.86  [0.8226, 0.8906]
       B  0.7425  [0.6975, 0.7829]
-      A - B: 0.1175  [0.06065, 0.1744]  p=5.834e-05  p_adj=5.834e-05 *
+      A - B: 0.1175  [0.0606, 0.1743]  p=6.706e-05  p_adj=6.706e-05 *
       ranking: 1. A, 2. B
     >>> res.to_frame()[["a", "b", "estimate", "pvalue"]]
        a  b  estimate    pvalue
-    0  A  B    0.1175  0.000058
+    0  A  B    0.1175  0.000067
     >>> res.to_frame("systems")[["estimate", "rank"]]  # doctest: +NORMALIZE_WHITESPACE
             estimate  rank
     system
