@@ -238,7 +238,10 @@ class ExactSums:
     array([1.4, 0.5])
     """
 
-    def __init__(self, values: np.ndarray) -> None:
+    def __init__(self, values: Any) -> None:
+        if hasattr(values, "tocsr"):  # a scipy sparse matrix: sparse pieces
+            self._sparse_pieces(values.tocsr())
+            return
         values = np.asarray(values, dtype=float)
         self.vector = values.ndim == 1
         v = values.reshape(len(values), -1)
@@ -246,7 +249,7 @@ class ExactSums:
         # a power of two at or above every column's largest magnitude: |v / scale| <= 1
         self.scale = np.where(top > 0, np.exp2(np.ceil(np.log2(np.where(top > 0, top, 1.0)))), 1.0)
         self.d = d = v.shape[1]
-        self.pieces = np.empty((len(v), 3 * d))
+        self.pieces: Any = np.empty((len(v), 3 * d))
         # by blocks of rows that stay in cache (the same elementwise operations)
         step = max(1, _PIECE_ROWS // max(d, 1))
         for a in range(0, len(v), step):
@@ -258,7 +261,34 @@ class ExactSums:
                 rest -= piece
         self._nonzero_pieces()
 
+    def _sparse_pieces(self, v: Any) -> None:
+        """Pieces of a sparse (m, d) matrix, kept sparse: the same elementwise operations
+        on its stored values as the dense path, so every piece is bit for bit the dense
+        one (and the zeros' pieces are zeros), at the memory of the non-zeros."""
+        from scipy import sparse  # lazily: the MT metrics import this module without scipy
+
+        self.vector = False
+        self.d = d = v.shape[1]
+        cols = v.indices.astype(np.intp)
+        top = np.zeros(d)
+        np.maximum.at(top, cols, np.abs(v.data))
+        self.scale = np.where(top > 0, np.exp2(np.ceil(np.log2(np.where(top > 0, top, 1.0)))), 1.0)
+        rest = np.asarray(v.data, dtype=float) / self.scale[cols]
+        blocks = []
+        for last in (False, False, True):
+            rest *= 2.0**_PIECE_BITS
+            piece = np.rint(rest) if last else np.trunc(rest)
+            rest -= piece
+            blocks.append(sparse.csr_matrix((piece, v.indices, v.indptr), shape=v.shape))
+        self.pieces = sparse.hstack(blocks, format="csr")
+        self._nonzero_pieces()
+
     def _nonzero_pieces(self) -> None:
+        if hasattr(self.pieces, "tocsr"):
+            # sparse: the product skips the zeros already
+            self._live: np.ndarray | None = None
+            self._live_pieces: Any = None
+            return
         # the piece columns that are not all zero (integer counts below 2^21 have only the
         # first piece): the product skips the others, whose sums are exactly 0 anyway, so
         # the result is bit for bit the same at a third of the work
@@ -268,7 +298,13 @@ class ExactSums:
 
     def __call__(self, w: np.ndarray) -> np.ndarray:
         w = np.asarray(w, dtype=float)
-        if self._live is None:
+        if hasattr(self.pieces, "tocsr"):
+            # (pieces^T w^T)^T: integer products and sums, exact in any order as above
+            w2 = w.reshape(-1, w.shape[-1])
+            # (C-ordered like the dense product's: the metric's reductions then add alike)
+            s = np.ascontiguousarray(np.asarray(self.pieces.T @ w2.T).T)
+            s = s.reshape(*w.shape[:-1], self.pieces.shape[1])
+        elif self._live is None:
             s = w @ self.pieces
         else:
             s = np.zeros((*w.shape[:-1], self.pieces.shape[1]))
@@ -290,15 +326,17 @@ class ExactSums:
         out.vector = False
         out.d = sum(e.d for e, _ in parts)
         out.scale = np.concatenate([e.scale for e, _ in parts])
-        out.pieces = np.ascontiguousarray(
-            np.hstack(
-                [
-                    e.pieces[np.asarray(rows, dtype=np.intp), k * e.d : (k + 1) * e.d]
-                    for k in range(3)
-                    for e, rows in parts
-                ]
-            )
-        )
+        blocks = [
+            e.pieces[np.asarray(rows, dtype=np.intp)][:, k * e.d : (k + 1) * e.d]
+            for k in range(3)
+            for e, rows in parts
+        ]
+        if any(hasattr(b, "tocsr") for b in blocks):
+            from scipy import sparse  # lazily, as above
+
+            out.pieces = sparse.hstack([sparse.csr_matrix(b) for b in blocks], format="csr")
+        else:
+            out.pieces = np.ascontiguousarray(np.hstack(blocks))
         out._nonzero_pieces()
         return out
 
@@ -313,7 +351,10 @@ class ExactSums:
         """
         out = object.__new__(ExactSums)
         out.vector, out.scale, out.d = self.vector, self.scale, self.d
-        out.pieces = np.ascontiguousarray(np.asarray(table @ self.pieces, dtype=float))
+        grouped = table @ self.pieces
+        if hasattr(grouped, "toarray"):
+            grouped = grouped.toarray()
+        out.pieces = np.ascontiguousarray(np.asarray(grouped, dtype=float))
         out._nonzero_pieces()
         return out
 
@@ -344,9 +385,38 @@ class AdditiveKernel(Kernel):
             atoms = atoms[:, None]
         else:
             atoms, keys = unique_rows(phi)
+        self._setup(atoms, keys, ExactSums(atoms), g, shape, name)
+
+    @classmethod
+    def from_atoms(
+        cls,
+        atoms: np.ndarray,
+        keys: np.ndarray,
+        sums: ExactSums,
+        g: Callable[[np.ndarray], np.ndarray],
+        shape: tuple[int, ...],
+        name: str,
+    ) -> AdditiveKernel:
+        """The kernel of given distinct rows ``atoms`` (m, d) of the per-sample vectors,
+        the atom of every sample ``keys`` (n,) and their :class:`ExactSums` ``sums``:
+        for a caller that builds them without the (n, d) matrix (e.g. sparse rows), in
+        the order and with the sums the constructor would give."""
+        out = cls.__new__(cls)
+        out._setup(np.asarray(atoms, dtype=float), keys, sums, g, shape, name)
+        return out
+
+    def _setup(
+        self,
+        atoms: np.ndarray,
+        keys: np.ndarray,
+        sums: ExactSums,
+        g: Callable[[np.ndarray], np.ndarray],
+        shape: tuple[int, ...],
+        name: str,
+    ) -> None:
         self.atoms = atoms
-        self._sums = ExactSums(atoms)
-        self.keys = keys.reshape(-1).astype(np.intp)
+        self._sums = sums
+        self.keys = np.asarray(keys).reshape(-1).astype(np.intp)
         self.m = len(atoms)
         self.g = g
         self.shape = shape
