@@ -152,13 +152,8 @@ def _columns(
 
 def _column_bins(p: np.ndarray, n_bins: int, strategy: str) -> np.ndarray:
     """Bin of every sample in every column of ``p`` (n, C): (n, C) integers."""
-    return np.stack(
-        [
-            calibration_bins(p[:, j], bin_edges(p[:, j], n_bins, strategy))
-            for j in range(p.shape[1])
-        ],
-        axis=1,
-    ).reshape(p.shape)
+    out = [calibration_bins(q, bin_edges(q, n_bins, strategy)) for q in p.T]
+    return np.stack(out, axis=1).reshape(p.shape)
 
 
 def _binned_kernel(
@@ -171,14 +166,10 @@ def _binned_kernel(
     name: str,
 ) -> tuple[AdditiveKernel, np.ndarray]:
     """The additive kernel of the per-sample vectors ``(n, C * B * 3)`` (one-hot of the bin
-    ``which`` times (1, y, p), per column) and their total (1, C * B * 3), without the
-    dense (n, C * B * 3) matrix: three non-zeros per sample and column.
-
-    The atoms, their order, the samples' keys and the exact sums are those of
-    ``AdditiveKernel(phi)`` on the dense matrix (tests/test_calibration_atoms.py):
-    the rows of ``phi`` sort as the rows ``(-bin, y, p)`` per column (a later bin's row is
-    zero where an earlier bin's has its 1), and the sums' pieces are made per non-zero by
-    the same elementwise operations (:class:`ExactSums` of a sparse matrix).
+    ``which`` times (1, y, p), per column) and their total, from their 3 non-zeros per
+    sample and column: the atoms, their order, the keys and the exact sums of
+    ``AdditiveKernel(phi)`` on the dense matrix (tests/test_calibration_atoms.py), whose rows
+    sort as the rows ``(-bin, y, p)`` (a later bin's row is 0 where an earlier one has its 1).
     """
     from scipy import sparse  # lazily: the MT metrics import mlci.metrics without scipy
 
@@ -204,7 +195,7 @@ def _binned_kernel(
     atoms = np.zeros((m, c * width))
     np.put_along_axis(atoms, cols, vals, axis=1)
     del rows, parts, vals, cols
-    # the column sums, adding the samples in their order as phi.sum(axis=0) does
+    # the column sums, adding the samples in order as phi.sum(axis=0) does (bit for bit)
     total = np.zeros((c, n_bins, 3))
     for j in range(c):
         total[j, :, 0] = np.bincount(which[:, j], minlength=n_bins)
