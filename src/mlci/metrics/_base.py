@@ -11,7 +11,7 @@ possible: confusion-matrix metrics have ``m = K * K`` atoms whatever ``n``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -385,39 +385,63 @@ class AdditiveKernel(Kernel):
             atoms = atoms[:, None]
         else:
             atoms, keys = unique_rows(phi)
-        self._setup(atoms, keys, ExactSums(atoms), g, shape, name)
+        self._setup(atoms, len(atoms), keys, ExactSums(atoms), g, shape, name)
+
+    #: the atoms, or (from :meth:`from_atoms`) None until first read, built by ``_make_atoms``
+    _atoms: np.ndarray | None = None
+    _make_atoms: Callable[[], np.ndarray] | None = None
+
+    @property
+    def atoms(self) -> np.ndarray:
+        """The distinct per-sample vectors (m, d), made on first read when
+        :meth:`from_atoms` was given a function (a condition bootstrap never reads them)."""
+        if self._atoms is None and self._make_atoms is not None:
+            self._atoms = np.asarray(self._make_atoms(), dtype=float)
+            self._make_atoms = None
+        return cast(np.ndarray, self._atoms)
+
+    @atoms.setter
+    def atoms(self, value: np.ndarray) -> None:
+        self._atoms = value
 
     @classmethod
     def from_atoms(
         cls,
-        atoms: np.ndarray,
+        atoms: np.ndarray | Callable[[], np.ndarray],
         keys: np.ndarray,
         sums: ExactSums,
         g: Callable[[np.ndarray], np.ndarray],
         shape: tuple[int, ...],
         name: str,
     ) -> AdditiveKernel:
-        """The kernel of given distinct rows ``atoms`` (m, d) of the per-sample vectors,
-        the atom of every sample ``keys`` (n,) and their :class:`ExactSums` ``sums``:
-        for a caller that builds them without the (n, d) matrix (e.g. sparse rows), in
-        the order and with the sums the constructor would give."""
+        """The kernel of given distinct rows ``atoms`` (m, d) of the per-sample vectors
+        (or a function that makes them, called on first read), the atom of every sample
+        ``keys`` (n,) and their :class:`ExactSums` ``sums``: for a caller that builds them
+        without the (n, d) matrix (e.g. sparse rows), in the order and with the sums the
+        constructor would give."""
         out = cls.__new__(cls)
-        out._setup(np.asarray(atoms, dtype=float), keys, sums, g, shape, name)
+        m = int(sums.pieces.shape[0])
+        if callable(atoms):
+            out._make_atoms = atoms
+            out._setup(None, m, keys, sums, g, shape, name)
+        else:
+            out._setup(np.asarray(atoms, dtype=float), m, keys, sums, g, shape, name)
         return out
 
     def _setup(
         self,
-        atoms: np.ndarray,
+        atoms: np.ndarray | None,
+        m: int,
         keys: np.ndarray,
         sums: ExactSums,
         g: Callable[[np.ndarray], np.ndarray],
         shape: tuple[int, ...],
         name: str,
     ) -> None:
-        self.atoms = atoms
+        self._atoms = atoms
         self._sums = sums
         self.keys = np.asarray(keys).reshape(-1).astype(np.intp)
-        self.m = len(atoms)
+        self.m = m
         self.g = g
         self.shape = shape
         self.name = name

@@ -186,22 +186,19 @@ def _binned_kernel(
     cols = (np.arange(c) * width)[None, :, None] + (-rows[:, 0::3, None]).astype(np.intp) * 3
     cols = (cols + np.arange(3)[None, None, :]).reshape(m, -1)
     parts = np.ones((m, c, 3))
-    parts[:, :, 1] = rows[:, 1::3]
-    parts[:, :, 2] = rows[:, 2::3]
-    vals = parts.reshape(m, -1)
-    atoms_sparse = sparse.csr_matrix(
-        (vals.ravel(), cols.ravel(), np.arange(0, m * 3 * c + 1, 3 * c)), shape=(m, c * width)
+    parts[:, :, 1:] = rows.reshape(m, c, 3)[:, :, 1:]
+    atoms = sparse.csr_matrix(
+        (parts.ravel(), cols.ravel(), np.arange(0, m * 3 * c + 1, 3 * c)), shape=(m, c * width)
     )
-    atoms = np.zeros((m, c * width))
-    np.put_along_axis(atoms, cols, vals, axis=1)
-    del rows, parts, vals, cols
+    del rows, parts, cols
     # the column sums, adding the samples in order as phi.sum(axis=0) does (bit for bit)
     total = np.zeros((c, n_bins, 3))
     for j in range(c):
         total[j, :, 0] = np.bincount(which[:, j], minlength=n_bins)
         total[j, :, 1] = np.bincount(which[:, j], weights=y[:, j], minlength=n_bins)
         total[j, :, 2] = np.bincount(which[:, j], weights=p[:, j], minlength=n_bins)
-    kernel = cls.from_atoms(atoms, inverse, ExactSums(atoms_sparse), g, (), name)
+    # the dense atoms (m, C * B * 3) only for who reads them (gradients, the jackknife)
+    kernel = cls.from_atoms(atoms.toarray, inverse, ExactSums(atoms), g, (), name)
     return kernel, total.reshape(1, -1)
 
 
