@@ -141,3 +141,19 @@ def test_strategy_unique_matches_dense(monkeypatch: pytest.MonkeyPatch) -> None:
         before = mlci.bootstrap_ci(y[:, 0].astype(int), p[:, 0], **kw)
     assert tuple(now.confidence_interval) == tuple(before.confidence_interval)
     assert np.array_equal(now.bootstrap_distribution, before.bootstrap_distribution)
+
+
+def test_exact_sums_of_a_sparse_matrix_match_dense() -> None:
+    from scipy import sparse
+
+    rng = np.random.default_rng(8)
+    # rows with 0 to 6 non-zeros, negative values, a zero column, an empty row
+    dense = np.where(rng.random((40, 7)) < 0.4, rng.normal(size=(40, 7)) * 1e3, 0.0)
+    dense[:, 4] = 0.0
+    dense[5] = 0.0
+    sums, ref = ExactSums(sparse.csr_matrix(dense)), ExactSums(dense)
+    assert np.array_equal(sums.pieces.toarray(), ref.pieces)
+    w = rng.integers(0, 9, (6, 40)).astype(float)
+    assert np.array_equal(sums(w), ref(w))
+    table = sparse.csr_matrix(rng.integers(0, 3, (5, 40)).astype(float))
+    assert np.array_equal(sums.grouped(table).pieces, ref.grouped(table).pieces)

@@ -274,13 +274,21 @@ class ExactSums:
         np.maximum.at(top, cols, np.abs(v.data))
         self.scale = np.where(top > 0, np.exp2(np.ceil(np.log2(np.where(top > 0, top, 1.0)))), 1.0)
         rest = np.asarray(v.data, dtype=float) / self.scale[cols]
-        blocks = []
-        for last in (False, False, True):
+        # row r's pieces side by side, k = 0, 1, 2: its values go to 3 indptr[r] + k L_r + q
+        length = np.diff(v.indptr)
+        at = 2 * np.repeat(v.indptr[:-1], length) + np.arange(len(rest))  # 3 indptr[r] + q
+        step = np.repeat(length, length)
+        data = np.empty(3 * len(rest))
+        indices = np.empty(3 * len(rest), dtype=np.intp)
+        for k, last in enumerate((False, False, True)):
             rest *= 2.0**_PIECE_BITS
             piece = np.rint(rest) if last else np.trunc(rest)
             rest -= piece
-            blocks.append(sparse.csr_matrix((piece, v.indices, v.indptr), shape=v.shape))
-        self.pieces = sparse.hstack(blocks, format="csr")
+            data[at + k * step] = piece
+            indices[at + k * step] = cols + k * d
+        del rest, at, step
+        shape = (len(length), 3 * d)
+        self.pieces = sparse.csr_matrix((data, indices, 3 * v.indptr), shape=shape)
         self._nonzero_pieces()
 
     def _nonzero_pieces(self) -> None:
