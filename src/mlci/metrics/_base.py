@@ -11,7 +11,7 @@ possible: confusion-matrix metrics have ``m = K * K`` atoms whatever ``n``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -238,7 +238,10 @@ class ExactSums:
     array([1.4, 0.5])
     """
 
-    def __init__(self, values: np.ndarray) -> None:
+    def __init__(self, values: Any) -> None:
+        if hasattr(values, "tocsr"):  # a scipy sparse matrix: sparse pieces
+            self._sparse_pieces(values.tocsr())
+            return
         values = np.asarray(values, dtype=float)
         self.vector = values.ndim == 1
         v = values.reshape(len(values), -1)
@@ -246,7 +249,7 @@ class ExactSums:
         # a power of two at or above every column's largest magnitude: |v / scale| <= 1
         self.scale = np.where(top > 0, np.exp2(np.ceil(np.log2(np.where(top > 0, top, 1.0)))), 1.0)
         self.d = d = v.shape[1]
-        self.pieces = np.empty((len(v), 3 * d))
+        self.pieces: Any = np.empty((len(v), 3 * d))
         # by blocks of rows that stay in cache (the same elementwise operations)
         step = max(1, _PIECE_ROWS // max(d, 1))
         for a in range(0, len(v), step):
@@ -258,7 +261,42 @@ class ExactSums:
                 rest -= piece
         self._nonzero_pieces()
 
+    def _sparse_pieces(self, v: Any) -> None:
+        """Pieces of a sparse (m, d) matrix, kept sparse: the same elementwise operations
+        on its stored values as the dense path, so every piece is bit for bit the dense
+        one (and the zeros' pieces are zeros), at the memory of the non-zeros."""
+        from scipy import sparse  # lazily: the MT metrics import this module without scipy
+
+        self.vector = False
+        self.d = d = v.shape[1]
+        cols = v.indices.astype(np.intp)
+        top = np.zeros(d)
+        np.maximum.at(top, cols, np.abs(v.data))
+        self.scale = np.where(top > 0, np.exp2(np.ceil(np.log2(np.where(top > 0, top, 1.0)))), 1.0)
+        rest = np.asarray(v.data, dtype=float) / self.scale[cols]
+        # row r's pieces side by side, k = 0, 1, 2: its values go to 3 indptr[r] + k L_r + q
+        length = np.diff(v.indptr)
+        at = 2 * np.repeat(v.indptr[:-1], length) + np.arange(len(rest))  # 3 indptr[r] + q
+        step = np.repeat(length, length)
+        data = np.empty(3 * len(rest))
+        indices = np.empty(3 * len(rest), dtype=np.intp)
+        for k, last in enumerate((False, False, True)):
+            rest *= 2.0**_PIECE_BITS
+            piece = np.rint(rest) if last else np.trunc(rest)
+            rest -= piece
+            data[at + k * step] = piece
+            indices[at + k * step] = cols + k * d
+        del rest, at, step
+        shape = (len(length), 3 * d)
+        self.pieces = sparse.csr_matrix((data, indices, 3 * v.indptr), shape=shape)
+        self._nonzero_pieces()
+
     def _nonzero_pieces(self) -> None:
+        if hasattr(self.pieces, "tocsr"):
+            # sparse: the product skips the zeros already
+            self._live: np.ndarray | None = None
+            self._live_pieces: Any = None
+            return
         # the piece columns that are not all zero (integer counts below 2^21 have only the
         # first piece): the product skips the others, whose sums are exactly 0 anyway, so
         # the result is bit for bit the same at a third of the work
@@ -268,7 +306,13 @@ class ExactSums:
 
     def __call__(self, w: np.ndarray) -> np.ndarray:
         w = np.asarray(w, dtype=float)
-        if self._live is None:
+        if hasattr(self.pieces, "tocsr"):
+            # (pieces^T w^T)^T: integer products and sums, exact in any order as above
+            w2 = w.reshape(-1, w.shape[-1])
+            # (C-ordered like the dense product's: the metric's reductions then add alike)
+            s = np.ascontiguousarray(np.asarray(self.pieces.T @ w2.T).T)
+            s = s.reshape(*w.shape[:-1], self.pieces.shape[1])
+        elif self._live is None:
             s = w @ self.pieces
         else:
             s = np.zeros((*w.shape[:-1], self.pieces.shape[1]))
@@ -290,15 +334,17 @@ class ExactSums:
         out.vector = False
         out.d = sum(e.d for e, _ in parts)
         out.scale = np.concatenate([e.scale for e, _ in parts])
-        out.pieces = np.ascontiguousarray(
-            np.hstack(
-                [
-                    e.pieces[np.asarray(rows, dtype=np.intp), k * e.d : (k + 1) * e.d]
-                    for k in range(3)
-                    for e, rows in parts
-                ]
-            )
-        )
+        blocks = [
+            e.pieces[np.asarray(rows, dtype=np.intp)][:, k * e.d : (k + 1) * e.d]
+            for k in range(3)
+            for e, rows in parts
+        ]
+        if any(hasattr(b, "tocsr") for b in blocks):
+            from scipy import sparse  # lazily, as above
+
+            out.pieces = sparse.hstack([sparse.csr_matrix(b) for b in blocks], format="csr")
+        else:
+            out.pieces = np.ascontiguousarray(np.hstack(blocks))
         out._nonzero_pieces()
         return out
 
@@ -313,7 +359,10 @@ class ExactSums:
         """
         out = object.__new__(ExactSums)
         out.vector, out.scale, out.d = self.vector, self.scale, self.d
-        out.pieces = np.ascontiguousarray(np.asarray(table @ self.pieces, dtype=float))
+        grouped = table @ self.pieces
+        if hasattr(grouped, "toarray"):
+            grouped = grouped.toarray()
+        out.pieces = np.ascontiguousarray(np.asarray(grouped, dtype=float))
         out._nonzero_pieces()
         return out
 
@@ -344,10 +393,63 @@ class AdditiveKernel(Kernel):
             atoms = atoms[:, None]
         else:
             atoms, keys = unique_rows(phi)
-        self.atoms = atoms
-        self._sums = ExactSums(atoms)
-        self.keys = keys.reshape(-1).astype(np.intp)
-        self.m = len(atoms)
+        self._setup(atoms, len(atoms), keys, ExactSums(atoms), g, shape, name)
+
+    #: the atoms, or (from :meth:`from_atoms`) None until first read, built by ``_make_atoms``
+    _atoms: np.ndarray | None = None
+    _make_atoms: Callable[[], np.ndarray] | None = None
+
+    @property
+    def atoms(self) -> np.ndarray:
+        """The distinct per-sample vectors (m, d), made on first read when
+        :meth:`from_atoms` was given a function (a condition bootstrap never reads them)."""
+        if self._atoms is None and self._make_atoms is not None:
+            self._atoms = np.asarray(self._make_atoms(), dtype=float)
+            self._make_atoms = None
+        return cast(np.ndarray, self._atoms)
+
+    @atoms.setter
+    def atoms(self, value: np.ndarray) -> None:
+        self._atoms = value
+
+    @classmethod
+    def from_atoms(
+        cls,
+        atoms: np.ndarray | Callable[[], np.ndarray],
+        keys: np.ndarray,
+        sums: ExactSums,
+        g: Callable[[np.ndarray], np.ndarray],
+        shape: tuple[int, ...],
+        name: str,
+    ) -> AdditiveKernel:
+        """The kernel of given distinct rows ``atoms`` (m, d) of the per-sample vectors
+        (or a function that makes them, called on first read), the atom of every sample
+        ``keys`` (n,) and their :class:`ExactSums` ``sums``: for a caller that builds them
+        without the (n, d) matrix (e.g. sparse rows), in the order and with the sums the
+        constructor would give."""
+        out = cls.__new__(cls)
+        m = int(sums.pieces.shape[0])
+        if callable(atoms):
+            out._make_atoms = atoms
+            out._setup(None, m, keys, sums, g, shape, name)
+        else:
+            out._setup(np.asarray(atoms, dtype=float), m, keys, sums, g, shape, name)
+        return out
+
+    def _setup(
+        self,
+        atoms: np.ndarray | None,
+        m: int,
+        keys: np.ndarray,
+        sums: ExactSums,
+        g: Callable[[np.ndarray], np.ndarray],
+        shape: tuple[int, ...],
+        name: str,
+    ) -> None:
+        self._atoms = atoms
+        self._sums = sums
+        self.keys = np.asarray(keys).reshape(-1).astype(np.intp)
+        self.m = m
         self.g = g
         self.shape = shape
         self.name = name

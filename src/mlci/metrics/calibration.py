@@ -40,7 +40,7 @@ import numpy as np
 from ..exceptions import FewConditionsWarning, IrregularEstimandWarning
 from ..feedback import warn
 from ..inputs import binary_target, check_flag, check_positive_int
-from ._base import AdditiveKernel, Kernel, safe_div, unique_rows
+from ._base import AdditiveKernel, ExactSums, Kernel, safe_div, unique_rows
 from .multiclass import class_columns
 from .recalibration import UnitMoments
 
@@ -150,17 +150,56 @@ def _columns(
     return p[np.arange(len(p)), pred][:, None], (pred == idx).astype(float)[:, None]
 
 
-def _binned_phi(p: np.ndarray, y: np.ndarray, n_bins: int, strategy: str) -> np.ndarray:
-    """Per-sample vectors ``(n, C * B * 3)``: one-hot of the bin times (1, y, p), per column."""
+def _column_bins(p: np.ndarray, n_bins: int, strategy: str) -> np.ndarray:
+    """Bin of every sample in every column of ``p`` (n, C): (n, C) integers."""
+    out = [calibration_bins(q, bin_edges(q, n_bins, strategy)) for q in p.T]
+    return np.stack(out, axis=1).reshape(p.shape)
+
+
+def _binned_kernel(
+    cls: type[AdditiveKernel],
+    which: np.ndarray,
+    p: np.ndarray,
+    y: np.ndarray,
+    n_bins: int,
+    g: Any,
+    name: str,
+) -> tuple[AdditiveKernel, np.ndarray]:
+    """The additive kernel of the per-sample vectors ``(n, C * B * 3)`` (one-hot of the bin
+    ``which`` times (1, y, p), per column) and their total, from their 3 non-zeros per
+    sample and column: the atoms, their order, the keys and the exact sums of
+    ``AdditiveKernel(phi)`` on the dense matrix (tests/test_calibration_atoms.py), whose rows
+    sort as the rows ``(-bin, y, p)`` (a later bin's row is 0 where an earlier one has its 1).
+    """
+    from scipy import sparse  # lazily: the MT metrics import mlci.metrics without scipy
+
     n, c = p.shape
-    phi = np.zeros((n, c, n_bins, 3))
-    rows = np.arange(n)
+    width = n_bins * 3
+    key = np.empty((n, 3 * c))
+    key[:, 0::3] = -which
+    key[:, 1::3] = y
+    key[:, 2::3] = p
+    rows, inverse = unique_rows(key)
+    del key
+    m = len(rows)
+    # every atom's non-zeros (column j, bin b, part k) at j * 3B + 3b + k, sorted per row
+    cols = (np.arange(c) * width)[None, :, None] + (-rows[:, 0::3, None]).astype(np.intp) * 3
+    cols = (cols + np.arange(3)[None, None, :]).reshape(m, -1)
+    parts = np.ones((m, c, 3))
+    parts[:, :, 1:] = rows.reshape(m, c, 3)[:, :, 1:]
+    atoms = sparse.csr_matrix(
+        (parts.ravel(), cols.ravel(), np.arange(0, m * 3 * c + 1, 3 * c)), shape=(m, c * width)
+    )
+    del rows, parts, cols
+    # the column sums, adding the samples in order as phi.sum(axis=0) does (bit for bit)
+    total = np.zeros((c, n_bins, 3))
     for j in range(c):
-        which = calibration_bins(p[:, j], bin_edges(p[:, j], n_bins, strategy))
-        phi[rows, j, which, 0] = 1.0
-        phi[rows, j, which, 1] = y[:, j]
-        phi[rows, j, which, 2] = p[:, j]
-    return phi.reshape(n, -1)
+        total[j, :, 0] = np.bincount(which[:, j], minlength=n_bins)
+        total[j, :, 1] = np.bincount(which[:, j], weights=y[:, j], minlength=n_bins)
+        total[j, :, 2] = np.bincount(which[:, j], weights=p[:, j], minlength=n_bins)
+    # the dense atoms (m, C * B * 3) only for who reads them (gradients, the jackknife)
+    kernel = cls.from_atoms(atoms.toarray, inverse, ExactSums(atoms), g, (), name)
+    return kernel, total.reshape(1, -1)
 
 
 def _bin_sums(s: np.ndarray, c: int, n_bins: int) -> tuple[np.ndarray, ...]:
@@ -238,12 +277,11 @@ def _ece_debiased(c: int, n_bins: int) -> Any:
     return g
 
 
-def _calibrated_noise(phi: np.ndarray, c: int, n_bins: int) -> tuple[float, float]:
+def _calibrated_noise(total: np.ndarray, c: int, n_bins: int) -> tuple[float, float]:
     """Expected ECE and Brier reliability of a perfectly calibrated model with these bins:
     per bin ``mean |ybar - pbar| ~ sqrt(2/pi) sqrt(pbar (1 - pbar) / n_b)`` and ``E (ybar -
     pbar)^2 = pbar (1 - pbar) / n_b`` (normal approximation), weighted by ``n_b / n``."""
-    s = phi.sum(axis=0)[None, :]
-    cnt, _, sp = _bin_sums(s, c, n_bins)
+    cnt, _, sp = _bin_sums(total, c, n_bins)
     cnt, sp = cnt[0], sp[0]
     n = cnt.sum(axis=1)
     pbar = np.where(cnt > 0, safe_div(sp, cnt), 0.0)
@@ -377,12 +415,17 @@ def calibration_error_kernel(
     if mode == "auto":
         mode = "positive" if (p0.ndim == 1 or p0.shape[1] == 1) else "top_label"
     p, y = _columns(name, y_true, y_score, pos_label, labels, mode)
-    phi = _binned_phi(p, y, n_bins, strategy)
     c = p.shape[1]
-    total = phi.sum(axis=0)[None, :]
+    which = _column_bins(p, n_bins, strategy)
+    kernel: AdditiveKernel
+    if name == "ece":
+        g = _ece_normal_debiased(c, n_bins) if debias else _ece(c, n_bins)
+        kernel, total = _binned_kernel(AdditiveKernel, which, p, y, n_bins, g, "ece")
+    else:
+        g = _mce(c, n_bins) if name == "mce" else _ece_debiased(c, n_bins)
+        kernel, total = _binned_kernel(_NoGradient, which, p, y, n_bins, g, name)
     plug_in = float(_ece(c, n_bins)(total)[0])
     if name == "ece" and debias:
-        kernel: AdditiveKernel = AdditiveKernel(phi, _ece_normal_debiased(c, n_bins), (), "ece")
         kernel.auto_method = DEBIASED_AUTO  # type: ignore[attr-defined]
         kernel.paired_auto_method = DEBIASED_PAIRED_AUTO  # type: ignore[attr-defined]
         kernel.paired_warning = DEBIASED_PAIRED_WARNING  # type: ignore[attr-defined]
@@ -392,19 +435,16 @@ def calibration_error_kernel(
             "bias": plug_in - float(kernel.g(total)[0]),
         }
     elif name == "ece":
-        kernel = AdditiveKernel(phi, _ece(c, n_bins), (), "ece")
         kernel.details = {"estimator": "plug-in", "plug_in": plug_in}  # type: ignore[attr-defined]
     elif name == "mce":
-        kernel = _NoGradient(phi, _mce(c, n_bins), (), "mce")
         kernel.auto_method = MCE_AUTO  # type: ignore[attr-defined]
         warn(MCE_WARNING, IrregularEstimandWarning)
     else:
-        kernel = _NoGradient(phi, _ece_debiased(c, n_bins), (), "ece_debiased")
         kernel.auto_method = L2_AUTO  # type: ignore[attr-defined]
         warn(L2_WARNING, IrregularEstimandWarning)
     kernel.bounds = (0.0, 1.0)
     if name in ("ece", "mce"):
-        ece0, _ = _calibrated_noise(phi, c, n_bins)
+        ece0, _ = _calibrated_noise(total, c, n_bins)
         # the maximum's noise is larger than the mean's: compare the ECE in both cases
         _warn_near_zero(name if name == "ece" else "mce (the ECE of its bins)", plug_in, ece0)
     return kernel
@@ -527,24 +567,15 @@ def brier_decomposition_kernel(
                 "strategy='uniform' or 'quantile' with `n_bins`."
             )
         n_bins = len(values)
-        cells = np.zeros((len(p), n_bins, 3))
-        rows = np.arange(len(p))
-        cells[rows, which, 0] = 1.0
-        cells[rows, which, 1] = y
-        cells[rows, which, 2] = p
-        phi = cells.reshape(len(p), -1)
+        which = which.reshape(-1, 1).astype(np.intp)
     else:
-        phi = _binned_phi(p[:, None], y[:, None], n_bins, strategy)
+        which = _column_bins(p[:, None], n_bins, strategy)
     g = _brier_part(part, n_bins, debias)
-    total = phi.sum(axis=0)[None, :]
+    cls = _NoGradient if part == "uncertainty" else AdditiveKernel
+    kernel, total = _binned_kernel(cls, which, p[:, None], y[:, None], n_bins, g, f"brier_{part}")
     plug_in = float(_brier_part(part, n_bins)(total)[0])
-    if part == "uncertainty":
-        # ybar (1 - ybar) has a zero derivative at ybar = 1/2: no linearization there
-        kernel: AdditiveKernel = _NoGradient(phi, g, (), "brier_uncertainty")
-        kernel.bounds = (0.0, 0.25)
-    else:
-        kernel = AdditiveKernel(phi, g, (), f"brier_{part}")
-        kernel.bounds = (0.0, 1.0)
+    # uncertainty, ybar (1 - ybar), has a zero derivative at ybar = 1/2: no linearization
+    kernel.bounds = (0.0, 0.25) if part == "uncertainty" else (0.0, 1.0)
     if debias:
         if part != "uncertainty":
             kernel.auto_method = BRIER_DEBIASED_AUTO  # type: ignore[attr-defined]
@@ -556,7 +587,7 @@ def brier_decomposition_kernel(
     else:
         kernel.details = {"estimator": "plug-in", "plug_in": plug_in}  # type: ignore[attr-defined]
     if part == "reliability":
-        _, rel0 = _calibrated_noise(phi, 1, n_bins)
+        _, rel0 = _calibrated_noise(total, 1, n_bins)
         _warn_near_zero("brier_reliability", plug_in, rel0)
         if debias and NEAR_ZERO_FACTOR * rel0 <= plug_in < CONSERVATIVE_FACTOR * rel0:
             warn(

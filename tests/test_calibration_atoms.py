@@ -1,0 +1,159 @@
+"""The calibration kernels' sparse construction (issue 25) against the dense one.
+
+``_binned_kernel`` builds the atoms, keys and exact sums of the per-sample vectors
+``(n, C * B * 3)`` (one-hot of the bin times (1, y, p), per column) from their three
+non-zeros per sample; here they are compared bit for bit with ``AdditiveKernel`` on the
+dense matrix (the construction before issue 25), and seeded intervals with the kernel
+built from the dense matrix.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import mlci
+from mlci.metrics import calibration as cal
+from mlci.metrics._base import AdditiveKernel, ExactSums
+
+
+def _dense_phi(which: np.ndarray, p: np.ndarray, y: np.ndarray, n_bins: int) -> np.ndarray:
+    """The dense per-sample vectors, as ``_binned_phi`` built them before issue 25."""
+    n, c = p.shape
+    phi = np.zeros((n, c, n_bins, 3))
+    rows = np.arange(n)
+    for j in range(c):
+        phi[rows, j, which[:, j], 0] = 1.0
+        phi[rows, j, which[:, j], 1] = y[:, j]
+        phi[rows, j, which[:, j], 2] = p[:, j]
+    return phi.reshape(n, -1)
+
+
+def _data(seed: int, n: int, c: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    # ties: probabilities on a grid of 0.01 (many samples share an atom), 0 and 1 included
+    p = np.round(rng.random((n, c)), 2)
+    p[:3, 0] = [0.0, 1.0, 0.5]
+    y = (rng.random((n, c)) < p**1.3).astype(float)
+    return p, y
+
+
+@pytest.mark.parametrize("strategy", ["uniform", "quantile"])
+@pytest.mark.parametrize("c", [1, 3])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_atoms_keys_sums_match_dense(strategy: str, c: int, seed: int) -> None:
+    n_bins = 7
+    p, y = _data(seed, 600, c)
+    which = cal._column_bins(p, n_bins, strategy)
+    g = cal._ece(c, n_bins)
+    kernel, total = cal._binned_kernel(AdditiveKernel, which, p, y, n_bins, g, "ece")
+    phi = _dense_phi(which, p, y, n_bins)
+    dense = AdditiveKernel(phi, g, (), "ece")
+    assert np.array_equal(kernel.atoms, dense.atoms)
+    assert np.array_equal(kernel.keys, dense.keys)
+    assert np.array_equal(total, phi.sum(axis=0)[None, :])
+    sparse_pieces = kernel._sums.pieces.toarray()
+    assert np.array_equal(sparse_pieces, dense._sums.pieces)
+    assert np.array_equal(kernel._sums.scale, dense._sums.scale)
+    # integer replicate counts of the atoms, one at a time and in a chunk: the same bits
+    rng = np.random.default_rng(seed + 10)
+    w = rng.multinomial(len(p), np.bincount(dense.keys) / len(p), size=20).astype(float)
+    assert np.array_equal(kernel._sums(w), dense._sums(w))
+    assert np.array_equal(kernel._sums(w[3]), dense._sums(w[3]))
+    assert np.array_equal(kernel.evaluate(w), dense.evaluate(w))
+    # per condition (the one-atom-per-condition collapse) and side by side (joint systems)
+    cond = rng.integers(0, 11, len(p))
+    unit, unit_dense = kernel.by_unit(cond, 11), dense.by_unit(cond, 11)
+    assert unit is not None and unit_dense is not None
+    u = rng.multinomial(11, np.full(11, 1 / 11), size=15) * np.bincount(cond, minlength=11)
+    assert np.array_equal(unit.evaluate(u), unit_dense.evaluate(u))
+    rows = rng.integers(0, kernel.m, 50)
+    both = ExactSums.side_by_side([(kernel._sums, rows), (dense._sums, rows)])
+    ws = rng.integers(0, 5, (4, 50)).astype(float)
+    out = both(ws)
+    assert np.array_equal(out[:, : dense._sums.d], out[:, dense._sums.d :])
+    assert np.array_equal(out[:, : dense._sums.d], dense._sums(ws @ np.eye(kernel.m)[rows]))
+
+
+def _patch_dense(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the calibration kernels build from the dense matrix, as before issue 25."""
+
+    def dense_kernel(cls, which, p, y, n_bins, g, name):  # type: ignore[no-untyped-def]
+        phi = _dense_phi(which, p, y, n_bins)
+        return cls(phi, g, (), name), phi.sum(axis=0)[None, :]
+
+    monkeypatch.setattr(cal, "_binned_kernel", dense_kernel)
+
+
+@pytest.mark.parametrize(
+    ("metric", "kw"),
+    [
+        ("ece", {}),
+        ("ece", {"metric_kwargs": {"strategy": "quantile", "n_bins": 10}}),
+        ("mce", {}),
+        ("ece_debiased", {}),
+        ("brier_reliability", {}),
+        ("brier_resolution", {"metric_kwargs": {"strategy": "quantile"}}),
+        ("brier_uncertainty", {}),
+    ],
+)
+@pytest.mark.parametrize("design", ["iid", "conditions", "weights"])
+def test_seeded_intervals_unchanged(
+    monkeypatch: pytest.MonkeyPatch, metric: str, kw: dict, design: str
+) -> None:
+    p, y = _data(3, 400, 1)
+    rng = np.random.default_rng(4)
+    extra: dict = {}
+    if design == "conditions":
+        extra["conditions"] = rng.integers(0, 30, len(p))
+    elif design == "weights":
+        extra["sample_weight"] = rng.integers(1, 4, len(p)).astype(float)
+
+    def run() -> tuple:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = mlci.bootstrap_ci(
+                y[:, 0].astype(int), p[:, 0], metric=metric, n_resamples=200, rng=7, **kw, **extra
+            )
+        return (r.estimate, tuple(r.confidence_interval), r.bootstrap_distribution.tobytes())
+
+    now = run()
+    with monkeypatch.context() as mp:
+        _patch_dense(mp)
+        before = run()
+    assert now == before
+
+
+def test_strategy_unique_matches_dense(monkeypatch: pytest.MonkeyPatch) -> None:
+    p, y = _data(5, 300, 1)
+    kw = {
+        "metric": "brier_reliability",
+        "metric_kwargs": {"strategy": "unique"},
+        "n_resamples": 100,
+        "rng": 2,
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        now = mlci.bootstrap_ci(y[:, 0].astype(int), p[:, 0], **kw)
+        _patch_dense(monkeypatch)
+        before = mlci.bootstrap_ci(y[:, 0].astype(int), p[:, 0], **kw)
+    assert tuple(now.confidence_interval) == tuple(before.confidence_interval)
+    assert np.array_equal(now.bootstrap_distribution, before.bootstrap_distribution)
+
+
+def test_exact_sums_of_a_sparse_matrix_match_dense() -> None:
+    from scipy import sparse
+
+    rng = np.random.default_rng(8)
+    # rows with 0 to 6 non-zeros, negative values, a zero column, an empty row
+    dense = np.where(rng.random((40, 7)) < 0.4, rng.normal(size=(40, 7)) * 1e3, 0.0)
+    dense[:, 4] = 0.0
+    dense[5] = 0.0
+    sums, ref = ExactSums(sparse.csr_matrix(dense)), ExactSums(dense)
+    assert np.array_equal(sums.pieces.toarray(), ref.pieces)
+    w = rng.integers(0, 9, (6, 40)).astype(float)
+    assert np.array_equal(sums(w), ref(w))
+    table = sparse.csr_matrix(rng.integers(0, 3, (5, 40)).astype(float))
+    assert np.array_equal(sums.grouped(table).pieces, ref.grouped(table).pieces)
