@@ -19,7 +19,9 @@ interval labelled 95%) lies below 0.93 but with probability < 1e-4, and one that
 
 from __future__ import annotations
 
+import importlib.util
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -68,22 +70,17 @@ CELLS = {
 }  # fmt: skip
 
 
-def _truth(grid, dens, fy):
-    z = _logit(grid)
-    out = {}
-    for part in ("slope", "intercept"):
-        a, b = 0.0, 1.0
-        for _ in range(60):
-            mu = _sigmoid(a + b * z)
-            r, v = dens * (fy - mu), dens * mu * (1 - mu)
-            if part == "intercept":
-                a += r.sum() / v.sum()
-                continue
-            h = np.array([[v.sum(), (v * z).sum()], [(v * z).sum(), (v * z * z).sum()]])
-            da, db = np.linalg.solve(h, [r.sum(), (r * z).sum()])
-            a, b = a + da, b + db
-        out[f"calibration_{part}"] = b if part == "slope" else a
-    return out
+def _script_truth():
+    """The population slope and intercept of scripts/recalibration_coverage.py (its
+    ``truth``: the score equations on the grid, Newton's method), loaded from the script."""
+    path = Path(__file__).resolve().parents[1] / "scripts" / "recalibration_coverage.py"
+    spec = importlib.util.spec_from_file_location("recalibration_coverage", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.truth
+
+
+_truth = _script_truth()
 
 
 @pytest.fixture(scope="module")

@@ -262,22 +262,31 @@ def _pr_band_conditions(
 
     with warnings.catch_warnings():  # precision at recall 1 may be fixed: no reason to warn
         warnings.simplefilter("ignore", DegenerateIntervalWarning)
-        res = s._bootstrap(
-            make,
-            algorithm="weights",
-            n_resamples=n_resamples,
-            confidence_level=level,
-            method="percentile",
-            alternative="two-sided",
-            rng=rng,
-            conditions=conditions,
-            strata=None,
-            stratify=False,
-            two_stage=False,
-            weights="multinomial",
-            dropna=False,
-        )[0]
+        res = _whole_conditions(s, make, n_resamples, level, rng, conditions)[0]
     return _pr_conditions_band(x, res, n_resamples, level)
+
+
+def _whole_conditions(
+    s: Scores, make: Any, n_resamples: int, level: float, rng: Any, conditions: Any
+) -> Any:
+    """``s._bootstrap`` of the spec ``make`` with whole conditions drawn (no strata, no
+    class stratification), percentile: the draws of :func:`pr_band` and
+    :func:`roc_pr_bands` over conditions."""
+    return s._bootstrap(
+        make,
+        algorithm="weights",
+        n_resamples=n_resamples,
+        confidence_level=level,
+        method="percentile",
+        alternative="two-sided",
+        rng=rng,
+        conditions=conditions,
+        strata=None,
+        stratify=False,
+        two_stage=False,
+        weights="multinomial",
+        dropna=False,
+    )
 
 
 def _pr_conditions_band(x: np.ndarray, res: Any, n_resamples: int, level: float) -> CurveBand:
@@ -357,21 +366,7 @@ def roc_pr_bands(
 
     with warnings.catch_warnings():  # the curves' fixed ends: no reason to warn
         warnings.simplefilter("ignore", DegenerateIntervalWarning)
-        roc_res, pr_res = s._bootstrap(
-            make,
-            algorithm="weights",
-            n_resamples=n_resamples,
-            confidence_level=level,
-            method="percentile",
-            alternative="two-sided",
-            rng=rng,
-            conditions=conditions,
-            strata=None,
-            stratify=False,
-            two_stage=False,
-            weights="multinomial",
-            dropna=False,
-        )
+        roc_res, pr_res = _whole_conditions(s, make, n_resamples, level, rng, conditions)
     roc_band_ = _band(_FPR_GRID.copy(), roc_res, level, False, "fpr", "tpr", "vertical")
     return roc_band_, _pr_conditions_band(_RECALL_GRID.copy(), pr_res, n_resamples, level)
 
