@@ -33,12 +33,17 @@ __all__ = [
     "FLEISS1971_CATEGORIES",
     "FLEISS1971_FILE",
     "LLM_EXAMPLE_FILE",
+    "SCLITE_CSRNAB_FILE",
+    "SUMMEVAL_ASPECTS",
+    "SUMMEVAL_SYSTEMS",
     "WMT17_SYSTEMS",
     "example_path",
     "ir_example_paths",
     "llm_example_path",
     "load_example",
     "load_fleiss1971",
+    "load_sclite_csrnab",
+    "load_summeval",
     "mt_example_paths",
     "read_table",
     "wmt17_en_de_paths",
@@ -223,3 +228,103 @@ def load_example(as_frame: bool | None = None) -> Any:
             ) from None
         return cols
     return pd.DataFrame(cols)
+
+
+#: SummEval's 16 systems, in the order of :func:`load_summeval`'s rows (Fabbri et al. 2021)
+SUMMEVAL_SYSTEMS = (
+    "M0", "M1", "M2", "M5", "M8", "M9", "M10", "M11",
+    "M12", "M13", "M14", "M15", "M17", "M20", "M22", "M23",
+)  # fmt: skip
+#: the four aspects SummEval's experts rated (1-5), keys of :func:`load_summeval`'s ``"human"``
+SUMMEVAL_ASPECTS = ("coherence", "consistency", "fluency", "relevance")
+
+
+def load_summeval() -> dict[str, Any]:
+    """SummEval's expert judgements: 16 summarization systems on 100 CNN/DailyMail articles.
+
+    Real data (Fabbri et al. 2021, "SummEval: Re-evaluating Summarization Evaluation",
+    *TACL* 9): every system's summary of every article, the mean of three experts'
+    ratings (1-5) of its coherence, consistency, fluency and relevance, and the article's
+    11 reference summaries (the original CNN/DailyMail highlights first, then the 10
+    written for SummEval).  Texts are tokenized as SummEval's (``"team 's"``).  The
+    source articles are not included.  Extracted by ``scripts/make_summeval_example.py``
+    from ``SUM/SummEval/data.pkl`` of the repository neulab/BARTScore (Apache-2.0);
+    source, licences and terms in ``src/mlci/data/README.md``, worked example in
+    docs/correlations.md.
+
+    Returns
+    -------
+    dict
+        ``"systems"``: :data:`SUMMEVAL_SYSTEMS`; ``"doc_ids"``: the 100 article ids
+        (sorted); ``"human"``: aspect -> float array of shape (16, 100), systems by
+        articles, the input of :func:`mlci.correlation_ci`; ``"summaries"``: 16 lists
+        of 100 strings (``summaries[i][j]``: system ``i`` on article ``j``);
+        ``"references"``: 100 lists of 11 strings.
+
+    Examples
+    --------
+    >>> d = load_summeval()
+    >>> d["human"]["relevance"].shape, len(d["summaries"][0]), len(d["references"][0])
+    ((16, 100), 100, 11)
+    >>> d["systems"][7], d["doc_ids"][59]
+    ('M11', 'dm-test-8764fb95bfad8ee849274873a92fb8d6b400eee2')
+    >>> [round(float(d["human"][a][7, 59]), 4) for a in SUMMEVAL_ASPECTS]
+    [1.3333, 1.0, 3.0, 1.6667]
+    """
+    import numpy as np
+
+    base = Path(str(resources.files(__name__).joinpath("summeval")))
+    rows = read_table(base / "summaries.csv.gz", engine="python")
+    n_sys, n_doc = len(SUMMEVAL_SYSTEMS), len(rows["doc_id"]) // len(SUMMEVAL_SYSTEMS)
+    # the file lists each article's 16 summaries together, systems in SUMMEVAL_SYSTEMS order
+    doc_ids = [str(x) for x in rows["doc_id"][::n_sys]]
+    if tuple(rows["system"][:n_sys]) != SUMMEVAL_SYSTEMS or n_sys * n_doc != len(rows["doc_id"]):
+        raise RuntimeError(f"{base}/summaries.csv.gz is not the file mlci ships: reinstall mlci")
+    refs = read_table(base / "references.csv.gz", engine="python")
+    references: dict[str, list[str]] = {doc: [] for doc in doc_ids}
+    for doc, text in zip(refs["doc_id"], refs["reference"], strict=True):
+        references[str(doc)].append(str(text))
+    summaries = np.asarray(rows["summary"], dtype=object).reshape(n_doc, n_sys).T
+    return {
+        "systems": SUMMEVAL_SYSTEMS,
+        "doc_ids": doc_ids,
+        "human": {
+            a: np.asarray(rows[a], dtype=float).reshape(n_doc, n_sys).T.copy()
+            for a in SUMMEVAL_ASPECTS
+        },
+        "summaries": [[str(x) for x in row] for row in summaries],
+        "references": [references[doc] for doc in doc_ids],
+    }
+
+
+#: 51 utterances of real ASR output with sclite's error counts (see :func:`load_sclite_csrnab`)
+SCLITE_CSRNAB_FILE = "sclite_csrnab.csv"
+
+
+def load_sclite_csrnab() -> Any:
+    """Real speech-recognition output with NIST sclite's per-utterance error counts.
+
+    51 utterances of three speakers (``4t0``, ``4t1``, ``4t2``) of the ARPA CSR North
+    American Business News read-speech evaluation: reference transcripts, a recognizer's
+    hypotheses, and the counts of sclite's own alignment of the two (SCTK's regression
+    test ``test1``, ``sclite -i wsj``; case-insensitive, with the references'
+    alternations ``{ A / B }``).  From the test data of NIST's Scoring Toolkit (SCTK),
+    extracted by ``scripts/make_sclite_example.py``; source and licence in
+    ``src/mlci/data/README.md``, worked example in docs/mt.md.
+
+    Returns
+    -------
+    mlci.io.Table (a dict of str -> ndarray)
+        Columns ``utterance, speaker, words, substitutions, deletions, insertions,
+        errors, reference, hypothesis``; ``words`` are the reference words of sclite's
+        alignment, ``errors`` = substitutions + deletions + insertions.
+
+    Examples
+    --------
+    >>> d = load_sclite_csrnab()
+    >>> len(d["utterance"]), sorted(set(d["speaker"].tolist()))
+    (51, ['4t0', '4t1', '4t2'])
+    >>> int(d["errors"].sum()), int(d["words"].sum())   # sclite: 169 errors, 1406 words, 12.0%
+    (169, 1406)
+    """
+    return read_table(Path(str(resources.files(__name__).joinpath(SCLITE_CSRNAB_FILE))))
