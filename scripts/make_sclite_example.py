@@ -5,7 +5,7 @@ NIST's Scoring Toolkit (SCTK, GitHub repository usnistgov/SCTK, commit
 tests its scorer ``sclite`` on real recognizer output: ``src/sclite/testdata/csrnab.ref``
 and ``csrnab.hyp`` hold the reference transcripts and a speech recognizer's hypotheses
 for 51 utterances of three speakers (4t0, 4t1, 4t2) of the ARPA CSR North American
-Business News read-speech evaluation (1995 Hub-3), in sclite's ``trn`` format (the
+Business News (NAB) read-speech data, in sclite's ``trn`` format (the
 utterance id in parentheses at the end of the line; the references have six
 alternations ``{ A / B }``).  ``src/sclite/testdata/base/test1.pra`` is sclite's own
 alignment of the two files (``sclite -r csrnab.ref -h csrnab.hyp -i wsj -o all ...``,

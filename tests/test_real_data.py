@@ -51,7 +51,7 @@ def _alternatives(ref: str) -> list[list[str]]:
             options.append([[] if a.strip() == "@" else a.split() for a in part[1:-1].split("/")])
         else:
             options.append([part.split()])
-    return [sum(choice, []) for choice in itertools.product(*options)]
+    return [list(itertools.chain.from_iterable(c)) for c in itertools.product(*options)]
 
 
 def test_sclite_totals_are_sclites_summary():

@@ -305,7 +305,7 @@ def load_sclite_csrnab() -> Any:
     """Real speech-recognition output with NIST sclite's per-utterance error counts.
 
     51 utterances of three speakers (``4t0``, ``4t1``, ``4t2``) of the ARPA CSR North
-    American Business News read-speech evaluation: reference transcripts, a recognizer's
+    American Business News (NAB) read-speech data: reference transcripts, a recognizer's
     hypotheses, and the counts of sclite's own alignment of the two (SCTK's regression
     test ``test1``, ``sclite -i wsj``; case-insensitive, with the references'
     alternations ``{ A / B }``).  From the test data of NIST's Scoring Toolkit (SCTK),
