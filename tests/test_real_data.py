@@ -129,16 +129,21 @@ def test_summeval_extract():
     assert means[-1] == pytest.approx(4.26, abs=1e-12)  # M23 (PEGASUS)
 
 
-@pytest.fixture(scope="module")
-def summeval_scores():
+def _sentence_scores(name: str) -> np.ndarray:
+    """sacreBLEU's sentence ``chrf`` or ``bleu`` of every summary against the article's
+    original reference, (16 systems, 100 articles), as docs/correlations.md computes them."""
     sacrebleu = pytest.importorskip("sacrebleu")
+    metric = {"chrf": sacrebleu.sentence_chrf, "bleu": sacrebleu.sentence_bleu}[name]
     d = load_summeval()
     refs = [r[0] for r in d["references"]]
-    chrf = np.array(
-        [[sacrebleu.sentence_chrf(s, [r]).score for s, r in zip(row, refs, strict=True)]
-         for row in d["summaries"]]
-    )  # fmt: skip
-    return chrf, d["human"]["relevance"]
+    return np.array(
+        [[metric(s, [r]).score for s, r in zip(row, refs, strict=True)] for row in d["summaries"]]
+    )
+
+
+@pytest.fixture(scope="module")
+def summeval_scores():
+    return _sentence_scores("chrf"), load_summeval()["human"]["relevance"]
 
 
 @pytest.mark.parametrize("coefficient", ["kendall_tau", "spearman", "pearson"])
@@ -177,14 +182,8 @@ def test_summeval_williams_is_steigers_formula(summeval_scores):
     # Williams' t in Steiger's (1980, eq. 7) form, written out here from the three
     # Pearson correlations of the 16 system means (scipy.stats.pearsonr): docs/correlations.md
     # shows estimate 0.161, p 0.3446 for chrF vs BLEU against relevance
-    sacrebleu = pytest.importorskip("sacrebleu")
     chrf, human = summeval_scores
-    d = load_summeval()
-    refs = [r[0] for r in d["references"]]
-    bleu = np.array(
-        [[sacrebleu.sentence_bleu(s, [r]).score for s, r in zip(row, refs, strict=True)]
-         for row in d["summaries"]]
-    )  # fmt: skip
+    bleu = _sentence_scores("bleu")
     a, b, z = chrf.mean(axis=1), bleu.mean(axis=1), human.mean(axis=1)
     r12, r13, r23 = stats.pearsonr(a, z)[0], stats.pearsonr(b, z)[0], stats.pearsonr(a, b)[0]
     n = 16
