@@ -113,15 +113,30 @@ def test_summeval_extract():
         # the mean of three experts' 1-5 ratings: a multiple of 1/3
         assert np.allclose(3 * h, np.round(3 * h), atol=1e-12)
         assert h.min() >= 1 and h.max() <= 5
-    # one cell in an independent copy of SummEval's expert annotations (the repository
-    # maszhongming/UniEval, reproduce/data/summarization/summeval.json, as quoted in its
-    # get_annotated_asset_data.py): M11 on dm-test-8764fb95..., coherence 1.3333333333333333,
-    # consistency 1.0, fluency 3.0, relevance 1.6666666666666667
+    # Independent copies of SummEval's annotations (found by code search in public
+    # repositories' scripts, not BARTScore's pickle):
+    # * a record of SummEval's own file (model_annotations.aligned.jsonl): M1 on
+    #   dm-test-8764fb95..., the three experts' ratings coherence 2, 2, 3; consistency
+    #   5, 5, 5; fluency 5, 5, 5; relevance 2, 4, 2, and its first reference "Andros
+    #   Townsend an 83rd minute sub in Tottenham's draw with Burnley. ..." (untokenized);
+    # * a record in UniEval's format (reproduce/data/summarization/summeval.json of
+    #   maszhongming/UniEval): M11 on the same article, 1.3333333333333333, 1.0, 3.0,
+    #   1.6666666666666667, summary "Paul merson was brought on ... arsenal news news .";
+    # * a listing of expert means: M8 on it 1.67, 3.00, 4.67, 2.33; M20 on
+    #   dm-test-f26d8400... 4.67, 5.00, 5.00, 4.00.
     j = d["doc_ids"].index("dm-test-8764fb95bfad8ee849274873a92fb8d6b400eee2")
+    cell = {s: [d["human"][a][SUMMEVAL_SYSTEMS.index(s), j] for a in SUMMEVAL_ASPECTS]
+            for s in ("M1", "M8", "M11")}  # fmt: skip
+    assert cell["M1"] == pytest.approx([7 / 3, 5.0, 5.0, 8 / 3], abs=1e-15)
+    assert cell["M11"] == [4 / 3, 1.0, 3.0, 5 / 3]
+    assert np.round(cell["M8"], 2).tolist() == [1.67, 3.0, 4.67, 2.33]
+    j20 = d["doc_ids"].index("dm-test-f26d8400ae49b90d109c165d0f44b8f6ca253c08")
+    m20 = [d["human"][a][SUMMEVAL_SYSTEMS.index("M20"), j20] for a in SUMMEVAL_ASPECTS]
+    assert np.round(m20, 2).tolist() == [4.67, 5.0, 5.0, 4.0]
     i = SUMMEVAL_SYSTEMS.index("M11")
-    assert [d["human"][a][i, j] for a in SUMMEVAL_ASPECTS] == [4 / 3, 1.0, 3.0, 5 / 3]
     assert d["summaries"][i][j].startswith("Paul merson was brought on with only seven")
     assert d["summaries"][i][j].endswith("Click here for all the latest arsenal news news .")
+    assert d["references"][j][0].startswith("Andros Townsend an 83rd minute sub in Tottenham 's")
     # system means of relevance, computed from BARTScore's data.pkl itself (numpy mean of
     # the pickle's 100 floats) when the extract was made
     means = d["human"]["relevance"].mean(axis=1)
