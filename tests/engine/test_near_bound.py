@@ -410,6 +410,28 @@ def test_unbounded_metric_edge_gets_t_interval_not_nan() -> None:
     assert np.all(np.isfinite(res_w.confidence_interval))
 
 
+def test_weighted_mean_zero_se_up_to_rounding_is_no_spread() -> None:
+    """A weighted mean of 6 values in [0.2, 0.8] with 0/1 weights: a resample holding a
+    single distinct weighted sample has no spread, but its linearized standard error
+    comes out as ~1e-8 (cancellation), not 0, so its t* was ~1e7 and the studentized
+    interval was [-68,950, 0.899] without a word.  Such standard errors count as zero
+    (``ZERO_SE_SHARE``): the tail is edge-dominated and the t interval is given.
+    Reference: the t interval of the ratio estimator's linearized standard error,
+    0.525 -+ scipy.stats.t.ppf(0.975, 5) * 0.118585412265 = (0.22016, 0.82984)."""
+    from scipy import stats
+
+    w = np.array([1, 0, 1, 1, 0, 1.0])
+    v = np.array([0.2, 0.3, 0.5, 0.6, 0.7, 0.8])
+    res = mlci.bootstrap_ci(w, v, metric="weighted_mean", rng=1)
+    assert res.method == "t"
+    half = stats.t.ppf(0.975, 5) * 0.11858541226514432
+    np.testing.assert_allclose(res.confidence_interval, (0.525 - half, 0.525 + half), atol=1e-9)
+    assert "no spread" in res.details["method_reason"]
+    # the same rule through the replicates' re-reading at another level
+    again = res.interval(confidence_level=0.9)
+    assert 0.2 < again.confidence_interval[0] < again.confidence_interval[1] < 0.85
+
+
 def test_few_positives_over_conditions_warns_balanced_accuracy() -> None:
     """Balanced accuracy joins kappa in the few-class rule over conditions.
 
