@@ -130,6 +130,7 @@ __all__ = [
     "smaller_class",
     "warn_few_discordant",
     "warn_near_bound",
+    "warn_no_spread",
     "warn_no_spread_pairs",
     "warn_outside_map",
     "warn_paired",
@@ -301,6 +302,31 @@ def warn_near_bound(n_elements: int, metric: str, kept: bool) -> str:
         "there (the logit t interval 0.85-0.88, BCa 0.81-0.86 on such test sets; "
         f"docs/validation.md, 'Near the bounds'); {what}. Treat it as optimistic, or "
         "collect more positives and negatives."
+    )
+    warn(text, NearBoundWarning)
+    return text
+
+
+def warn_no_spread(n_elements: int, metric: str) -> str:
+    """Warn (and return the message) where an unbounded metric's studentized interval gave
+    way to the t interval because resamples have no spread (few distinct values).
+
+    Such data are either 0/1 values near 0 or 1 (a proportion in disguise) or a handful
+    of effective samples, and the t interval does not hold its level in either (a /tmp
+    simulation of this round, 200-300 test sets each, B = 1000: the mean of 0/1 values
+    with p = 0.95-0.99 at n = 30-200 covered 0.77-0.94 where Wilson's interval covered
+    0.94-0.98; a weighted mean with 0/1 weights and 2.5-6 effective samples 0.805-0.89,
+    BCa 0.645-0.86).
+    """
+    text = (
+        f"{metric!r}: at least half of a tail's resamples have no spread (a zero standard "
+        f"error{'' if n_elements == 1 else f', {n_elements} elements'}): the values take "
+        "very few distinct values, or rest on a handful of samples with nonzero weight. "
+        "The t interval is given; in mlci's simulation it covered 0.77-0.94 for a mean of "
+        "0/1 values near 0 or 1 and 0.80-0.89 for a weighted mean with 2-6 effective "
+        "samples. For 0/1 values use a proportion (metric='accuracy' with y_true=values, "
+        "y_pred=all ones, which gets Wilson's interval; or mlci.proportion_ci); otherwise "
+        "treat the interval as optimistic."
     )
     warn(text, NearBoundWarning)
     return text
