@@ -216,24 +216,32 @@ def test_summeval_williams_is_steigers_formula(summeval_scores):
     assert (round(res.estimate, 3), round(res.pvalue, 4)) == (0.161, 0.3446)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ValueError,
-    reason="known defect (found on SummEval: chrF and BLEU repeat for identical summaries): "
-    "compare_correlations at correlation_level='global' with coefficient='pearson' fails "
-    "when two cells hold the same (metric, human) pair: the Pearson kernel merges repeated "
-    "atoms (kernel.m < n_systems * n_items) but compare_correlations evaluates it on one "
-    "weight per cell (matmul size mismatch); correlation_ci handles the same matrices",
-)
 def test_compare_correlations_global_pearson_with_repeated_cells():
     rng = np.random.default_rng(0)
     x = rng.normal(size=(12, 25))
     y = x + rng.normal(size=(12, 25))
     x[1], y[1] = x[0], y[0]  # system 1's cells repeat system 0's
     other = x + rng.normal(size=x.shape)
-    mlci.compare_correlations(
+    # found on SummEval (identical summaries repeat chrF and BLEU): the global Pearson
+    # kernel merges repeated cells, and compare_correlations evaluated it on one weight per
+    # cell (a matmul size mismatch); the correlations are scipy's on the flat cells
+    from scipy import stats
+
+    res = mlci.compare_correlations(
         x, other, y, correlation_level="global", coefficient="pearson", variant="williams"
     )
+    d = res.details
+    np.testing.assert_allclose(d["correlation_a"], stats.pearsonr(x.ravel(), y.ravel())[0], 1e-12)
+    np.testing.assert_allclose(
+        d["correlation_b"], stats.pearsonr(other.ravel(), y.ravel())[0], 1e-12
+    )
+    np.testing.assert_allclose(
+        d["correlation_ab"], stats.pearsonr(x.ravel(), other.ravel())[0], 1e-12
+    )
+    perm = mlci.compare_correlations(
+        x, other, y, correlation_level="global", coefficient="pearson", n_resamples=200, rng=0
+    )
+    np.testing.assert_allclose(perm.statistic, d["correlation_a"] - d["correlation_b"], rtol=1e-10)
 
 
 def test_shipped_files_are_what_the_scripts_write():

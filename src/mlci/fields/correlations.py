@@ -280,6 +280,13 @@ def _unit_count(correlation_level: str, shape: tuple[int, int]) -> int:
     return {"system": shape[0], "item": shape[0], "global": shape[0] * shape[1]}[correlation_level]
 
 
+def _value(kernel: GridCorrelationKernel) -> float:
+    """The kernel's value on the data: every atom weighted by its count of cells (at the
+    global level a correlation kernel merges cells with the same pair of scores)."""
+    counts = np.bincount(kernel.keys, minlength=kernel.m).astype(float)
+    return float(kernel.evaluate(counts[None, :])[0])
+
+
 def compare_correlations(
     metric_a: Any,
     metric_b: Any,
@@ -343,7 +350,6 @@ def compare_correlations(
     a, b, z = _matrices(
         ("metric_a", "metric_b", "human_scores"), (metric_a, metric_b, human_scores)
     )
-    ones = np.ones((1, a.size))
     if variant == "williams":
         if coefficient != "pearson":
             raise ValueError(
@@ -358,9 +364,7 @@ def compare_correlations(
             )
 
         def corr(u: np.ndarray, v: np.ndarray) -> float:
-            return float(
-                GridCorrelationKernel(u, v, correlation_level, coefficient).evaluate(ones)[0]
-            )
+            return _value(GridCorrelationKernel(u, v, correlation_level, coefficient))
 
         r12, r13, r23 = corr(a, z), corr(b, z), corr(a, b)
         res = williams_test(
@@ -381,7 +385,7 @@ def compare_correlations(
     ns, ni = a.shape
 
     def diff(ka: GridCorrelationKernel, kb: GridCorrelationKernel) -> float:
-        return float(ka.evaluate(ones)[0] - kb.evaluate(ones)[0])
+        return _value(ka) - _value(kb)
 
     observed = diff(
         GridCorrelationKernel(a, z, correlation_level, coefficient),
@@ -408,8 +412,8 @@ def compare_correlations(
     else:
         count = np.sum(null <= observed + tol)
     # the standardisation is affine per matrix: these are the raw data's correlations
-    r_a = float(GridCorrelationKernel(a, z, correlation_level, coefficient).evaluate(ones)[0])
-    r_b = float(GridCorrelationKernel(b, z, correlation_level, coefficient).evaluate(ones)[0])
+    r_a = _value(GridCorrelationKernel(a, z, correlation_level, coefficient))
+    r_b = _value(GridCorrelationKernel(b, z, correlation_level, coefficient))
     return TestResult(
         statistic=observed,
         pvalue=float((1 + count) / (1 + n_resamples)),
