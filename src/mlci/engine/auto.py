@@ -128,6 +128,7 @@ __all__ = [
     "skewed_pairs",
     "skewed_reason",
     "smaller_class",
+    "smaller_class_conditions",
     "warn_few_discordant",
     "warn_near_bound",
     "warn_no_spread_pairs",
@@ -166,7 +167,7 @@ MIN_EFFECTIVE_MINORITY, NEAR_BOUND = 4.0, 0.1
 #: 1379 over 98 conditions at ICC 0.4, 12-29 positives: auto 0.858-0.89, BCa
 #: 0.83-0.865; 1330 over 111 conditions: auto 0.80, BCa 0.78), where the cell with 155
 #: positives over 50 conditions held (0.935-0.945)
-MIN_CLASS_CONDITIONS = 30
+MIN_CLASS_CONDITIONS = 20.0
 
 
 def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[str, str]:
@@ -214,6 +215,26 @@ def kernel_auto_method(kernel: Kernel, plan: Any) -> tuple[str, str] | None:
 FEW_CLASS_REASON = (
     f"percentile: a binary decision metric with fewer than {MIN_CLASS} samples of a class"
 )
+
+
+def smaller_class_conditions(keys: np.ndarray, unit: np.ndarray) -> float:
+    """Kish's effective number of conditions of the smaller true class of a two-class
+    decision kernel: ``(sum_c m_c)^2 / sum_c m_c^2`` with ``m_c`` the class's count in
+    condition ``c`` (``keys // 2`` is the true class; 0 when the class is empty).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> keys = np.array([2, 3, 2, 0, 1, 0, 0, 0])  # 3 positives, 5 negatives
+    >>> unit = np.array([0, 0, 1, 1, 2, 2, 3, 3])  # positives in conditions 0, 0, 1
+    >>> smaller_class_conditions(keys, unit)  # 3^2 / (2^2 + 1^2)
+    1.8
+    """
+    positive = np.asarray(keys) >= 2
+    small = positive if 2 * positive.sum() <= len(positive) else ~positive
+    per = np.bincount(np.asarray(unit)[small]).astype(float)
+    total = per.sum()
+    return float(total**2 / np.sum(per**2)) if total else 0.0
 
 
 def smaller_class(kernel: Kernel) -> int | None:
@@ -436,6 +457,9 @@ def design_diagnostics(
     if k == 2:
         diag["n_positive"] = int(counts[2] + counts[3])
         diag["n_negative"] = int(counts[0] + counts[1])
+        unit = getattr(plan, "unit_of_sample", None) if n_cond is not None else None
+        if table_counts is None and unit is not None and len(unit) == len(kernel.keys):
+            diag["smaller_class_effective_conditions"] = smaller_class_conditions(kernel.keys, unit)
     m_neg = getattr(kernel, "m_neg", None)
     if m_neg is not None:
         diag["n_negative"] = int(counts[:m_neg].sum())
@@ -464,7 +488,7 @@ def design_diagnostics(
 #: held (auto 0.940).  f1 and mcc are left out: over 132 conditions they fell short with
 #: 25 positives (0.885-0.91) *and* with 40 (0.885-0.93), so 30 is not their threshold;
 #: f1 with 5 samples of a class over 40 conditions (the example data) is not known to fail
-CLUSTERED_CLASS_METRICS = ("cohen_kappa", "balanced_accuracy")
+CLUSTERED_CLASS_METRICS = ("f1", "mcc", "cohen_kappa", "balanced_accuracy")
 
 
 def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | None:
@@ -505,15 +529,17 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
     elif (
         n_cond is not None
         and n_cond >= MIN_CONDITIONS
-        and few < MIN_CLASS_CONDITIONS
         and metric in CLUSTERED_CLASS_METRICS
+        and diag.get("smaller_class_effective_conditions", MIN_CLASS_CONDITIONS)
+        < MIN_CLASS_CONDITIONS
     ):
         msgs.append(
-            f"Only {few} samples of one class over {n_cond} conditions: below "
-            f"{MIN_CLASS_CONDITIONS}, mlci's design search (docs/validation.md, section 5) "
-            "found no interval method holding its level (Cohen's kappa with 12-29 positives "
-            "over 98 conditions: 0.83-0.89; balanced accuracy with 12-31 over 132: "
-            "0.835-0.855)"
+            f"The {few} samples of the smaller class fill only "
+            f"{diag['smaller_class_effective_conditions']:.1f} effective conditions of "
+            f"{n_cond} (Kish's (sum m)^2 / sum m^2 of its counts m per condition): below "
+            f"{MIN_CLASS_CONDITIONS:g}, mlci's sweep of F1, MCC, Cohen's kappa and balanced "
+            "accuracy over conditions (docs/validation.md, section 5) found no interval "
+            "method holding its level with a condition effect (ICC 0.2-0.5: 0.80-0.91)"
         )
     if not msgs:
         return None
