@@ -139,3 +139,22 @@ def test_the_documented_cells_fall_on_their_side() -> None:
     assert share_below(ds.random_design(38, seed=3), 3) >= 0.9
     assert share_below(ds.CELLS["cohen_kappa 9 errors in 1379, 98 conditions"], 0) >= 0.75
     assert share_below(ds.CELLS["cohen_kappa 4 errors in 500, 50 conditions"], 0) == 0.0
+
+
+def test_outside_the_sweeps_range_not_warned() -> None:
+    """Below 20 conditions, or with 8 or more samples of the smaller class per effective
+    condition, the rule has no evidence and the coverage map holds (F1 over 8 and 12
+    conditions, tests/test_messy_input.py): no warning."""
+    # 19 conditions, 2 positives each: Kish 19, but fewer conditions than the sweep's 20
+    y, pred, cond = _design(19, n_conditions=19)
+    res, msgs = _clustered_warnings(y, pred, cond, "f1")
+    assert res.diagnostics["smaller_class_effective_conditions"] == pytest.approx(19)
+    assert msgs == []
+    # 8 positives in each of 19 of 120 conditions: 152 in 19 effective conditions
+    y, pred, cond = _design(19, per=8)
+    res, msgs = _clustered_warnings(y, pred, cond, "f1")
+    assert res.diagnostics["smaller_class_effective_conditions"] == pytest.approx(19)
+    assert msgs == []
+    # 7 per condition: warned
+    y, pred, cond = _design(19, per=7)
+    assert len(_clustered_warnings(y, pred, cond, "f1")[1]) == 1

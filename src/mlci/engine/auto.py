@@ -117,6 +117,7 @@ from ..metrics import Kernel
 __all__ = [
     "SKEWED_PAIR_METHOD",
     "choose_method",
+    "clustered_class_rule",
     "design_diagnostics",
     "edge_fallback_applies",
     "edge_fallback_options",
@@ -168,6 +169,9 @@ MIN_EFFECTIVE_MINORITY, NEAR_BOUND = 4.0, 0.1
 #: 0.83-0.865; 1330 over 111 conditions: auto 0.80, BCa 0.78), where the cell with 155
 #: positives over 50 conditions held (0.935-0.945)
 MIN_CLASS_CONDITIONS = 20.0
+#: the range of the sweep behind :data:`MIN_CLASS_CONDITIONS`: 20-300 conditions, fewer
+#: than 8 samples of the smaller class per effective condition
+SWEEP_MIN_CONDITIONS, SWEEP_MAX_PER_CONDITION = 20, 8.0
 
 
 def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[str, str]:
@@ -491,6 +495,29 @@ def design_diagnostics(
 CLUSTERED_CLASS_METRICS = ("f1", "mcc", "cohen_kappa", "balanced_accuracy")
 
 
+def clustered_class_rule(n_conditions: int, few: int, effective: float | None) -> bool:
+    """Whether a two-class decision metric over ``n_conditions`` conditions, with ``few``
+    samples in its smaller class filling ``effective`` conditions (Kish's effective number,
+    :func:`smaller_class_conditions`), lies where no method held: ``effective`` below
+    :data:`MIN_CLASS_CONDITIONS`, inside the sweep's range (at least
+    :data:`SWEEP_MIN_CONDITIONS` conditions, fewer than :data:`SWEEP_MAX_PER_CONDITION`
+    samples of the class per effective condition; outside it the coverage map holds, e.g.
+    F1 with 60 positives over 8 equal conditions).
+
+    Examples
+    --------
+    >>> clustered_class_rule(132, 25, 12.6)  # seed-3 #38 as drawn: warned
+    True
+    >>> clustered_class_rule(132, 40, 20.5)  # 20 or more effective conditions
+    False
+    >>> clustered_class_rule(12, 60, 12.0)  # fewer conditions than the sweep's
+    False
+    """
+    if effective is None or n_conditions < SWEEP_MIN_CONDITIONS:
+        return False
+    return bool(effective < MIN_CLASS_CONDITIONS and few < SWEEP_MAX_PER_CONDITION * effective)
+
+
 def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | None:
     """Warn (and return the message) when the design lies where no method of the map holds."""
     msgs = []
@@ -528,10 +555,8 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
         )
     elif (
         n_cond is not None
-        and n_cond >= MIN_CONDITIONS
         and metric in CLUSTERED_CLASS_METRICS
-        and diag.get("smaller_class_effective_conditions", MIN_CLASS_CONDITIONS)
-        < MIN_CLASS_CONDITIONS
+        and clustered_class_rule(n_cond, few, diag.get("smaller_class_effective_conditions"))
     ):
         msgs.append(
             f"The {few} samples of the smaller class fill only "
