@@ -5,7 +5,7 @@ The rule and its evidence: docs/validation.md, section 5, "(2) #38" (a sweep of 
 Cohen's kappa and balanced accuracy over 66 designs, ``scripts/search2_study.py
 class-sweep``).
 The effective number is Kish's ``(sum m_c)^2 / sum m_c^2`` over the smaller class's counts
-``m_c`` per condition (Kish 1965, *Survey Sampling*, sec. 11.7): ``K`` conditions with the
+``m_c`` per condition (Kish 1965, *Survey Sampling*): ``K`` conditions with the
 same count give exactly ``K``, which the tests below use to sit on both sides of the
 threshold.
 """
