@@ -10,13 +10,23 @@ conditions nothing switches (the numbers in docs/validation.md are from before).
 ``python scripts/search2_study.py single 38 REPS [...]`` re-runs design #38 (balanced
 accuracy over unequal conditions) or a variant (``metric=f1`` etc.) and reports the
 coverage of each method, the smaller class's count and how often ``auto`` warned.
+
+``python scripts/search2_study.py class-sweep FIRST LAST REPS PATH`` runs cells
+FIRST..LAST-1 of the clustered-class sweep (96 fixed designs: 10-150 positives, 20-300
+conditions, ICC 0-0.5, f1 0.6-0.9; F1, MCC, kappa and balanced accuracy on the same test
+sets), appending JSON lines to PATH; ``class-sweep-report PATH`` scores the warning rule
+of ``mlci.engine.auto.clustered_class_rule`` against them (docs/validation.md, section 5).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import math
 import sys
+import time
 import warnings
+from typing import Any
 
 import numpy as np
 
@@ -106,7 +116,151 @@ def single(d: ds.Design, reps: int, B: int = 1000) -> None:
         print(f"  {m:10s} cov {v['coverage']:.3f} width {v['median_width']:.4f}")
 
 
+# ------------------------------------------------- sweep: the clustered-class warning
+#: the four two-class decision metrics of the clustered-class warning
+CLASS_SWEEP_METRICS = ("f1", "mcc", "cohen_kappa", "balanced_accuracy")
+
+
+def class_sweep_design(
+    index: int,
+    n: int,
+    positives: float,
+    n_conditions: int,
+    icc: float,
+    unequal: bool,
+    fnr: float,
+    fp_per_positive: float,
+) -> ds.Design:
+    """A decision design with ``positives`` expected positives in ``n`` samples over
+    ``n_conditions`` conditions, a false negative rate ``fnr`` and ``fp_per_positive``
+    expected false positives per positive (f1 = 2(1 - fnr) / (2(1 - fnr) + fnr + fp))."""
+    pi = positives / n
+    fpr = fp_per_positive * pi / (1 - pi)
+    error = pi * fnr + (1 - pi) * fpr
+    return ds.Design(
+        index, "decision", "f1", n, pi, error, math.sqrt(fnr / fpr), n_conditions, icc, unequal
+    )
+
+
+def class_features(y: np.ndarray, conditions: np.ndarray) -> dict[str, float]:
+    """The candidate criteria of one test set: the smaller class's count, its count per
+    condition, the conditions that contain it and its Kish effective number of conditions
+    (``(sum m_c)^2 / sum m_c^2``, ``m_c`` its count in condition ``c``)."""
+    y = np.asarray(y)
+    small = int(y.mean() > 0.5) ^ 1 if y.mean() != 0.5 else 1
+    per = np.bincount(conditions[y == small], minlength=int(conditions.max()) + 1)
+    few = int(per.sum())
+    return {
+        "few": few,
+        "per_condition": few / len(np.unique(conditions)),
+        "conditions_with": int(np.sum(per > 0)),
+        "kish": float(few**2 / np.sum(per.astype(float) ** 2)) if few else 0.0,
+    }
+
+
+def class_sweep_cell(d: ds.Design, reps: int, B: int = 1000) -> dict[str, Any]:
+    """Every metric of :data:`CLASS_SWEEP_METRICS` on the same ``reps`` test sets of ``d``:
+    per test set, whether auto/BCa/percentile (one set of replicates) covered, whether
+    ``auto`` warned, and :func:`class_features`."""
+    rows: dict[str, list] = {m: [] for m in CLASS_SWEEP_METRICS}
+    feats = []
+    truths = {m: ds.Population(dataclasses.replace(d, metric=m)).truth for m in CLASS_SWEEP_METRICS}
+    pop = ds.Population(d)
+    for i in range(reps):
+        g = np.random.default_rng([5, d.index, i])
+        x = pop.draw(g)
+        seed = int(g.integers(2**31))
+        f = class_features(x["y"], x["conditions"])
+        if f["few"] < 2:
+            continue
+        feats.append(f)
+        for m in CLASS_SWEEP_METRICS:
+            try:
+                r = ds.intervals(dataclasses.replace(d, metric=m), x, seed=seed, B=B)
+            except (ValueError, ZeroDivisionError, FloatingPointError):
+                rows[m].append(None)
+                continue
+            rows[m].append(
+                {k: bool(r[k][0] <= truths[m] <= r[k][1]) for k in ("auto", "bca", "percentile")}
+                | {"warned": bool(r["warned"]), "width": r["auto"][1] - r["auto"][0]}
+            )
+    return {"design": dataclasses.asdict(d), "truths": truths, "features": feats, "rows": rows}
+
+
+def class_sweep_cells() -> list[ds.Design]:
+    """The sweep's cells: positives 10-150, 20-300 conditions (equal and log-normal
+    sizes), ICC 0-0.5, f1 0.6-0.9 (fnr 0.1-0.3, 0.1-0.6 false positives per positive).
+    A fixed random sample of the grid (the same on every run)."""
+    g = np.random.default_rng(20)
+    out = []
+    for k in range(96):
+        positives = float(np.exp(g.uniform(np.log(10), np.log(150))))
+        c = round(np.exp(g.uniform(np.log(20), np.log(300))))
+        n = round(max(np.exp(g.uniform(np.log(500), np.log(3000))), 3 * c, 4 * positives))
+        icc = float(g.choice([0.0, 0.1, 0.2, 0.35, 0.5]))
+        unequal = bool(g.random() < 0.5)
+        fnr = float(g.uniform(0.1, 0.3))
+        fp = float(g.uniform(0.1, 0.6))
+        out.append(class_sweep_design(3800 + k, n, positives, c, icc, unequal, fnr, fp))
+    return out
+
+
+def class_sweep(first: int, last: int, reps: int, path: str) -> None:
+    """Run cells ``first``..``last - 1`` of :func:`class_sweep_cells`, appending to ``path``
+    (JSON lines)."""
+    for d in class_sweep_cells()[first:last]:
+        t0 = time.process_time()
+        res = class_sweep_cell(d, reps)
+        res["cpu_seconds"] = round(time.process_time() - t0, 1)
+        with open(path, "a") as fh:
+            fh.write(json.dumps(res) + "\n")
+        cov = {
+            m: np.mean([r["auto"] for r in rows if r is not None])
+            for m, rows in res["rows"].items()
+        }
+        print(d.label(), res["cpu_seconds"], {m: round(float(v), 3) for m, v in cov.items()})
+
+
+def class_sweep_report(path: str, threshold: float = 20.0, per: float = 8.0) -> None:
+    """The rule of ``mlci.engine.auto.clustered_class_rule`` (Kish's effective conditions of
+    the smaller class below ``threshold``, fewer than ``per`` of it per effective
+    condition, at least 20 conditions) against the cells of ``path``: a cell is warned
+    when the rule fires in at least half its test sets, fails when auto covers < 0.935."""
+    cells = [json.loads(line) for line in open(path)]
+    stats: dict[str, list] = {"f1/mcc": [], "kappa/BA": []}
+    for c in cells:
+        few = np.array([f["few"] for f in c["features"]])
+        kish = np.array([f["kish"] for f in c["features"]])
+        rule = (kish < threshold) & (few < per * kish) & (c["design"]["n_conditions"] >= 20)
+        for m in CLASS_SWEEP_METRICS:
+            ok = np.array([r is not None for r in c["rows"][m]])
+            rows = [r for r in c["rows"][m] if r is not None]
+            cov = {k: float(np.mean([r[k] for r in rows])) for k in ("auto", "bca", "percentile")}
+            fam = "f1/mcc" if m in ("f1", "mcc") else "kappa/BA"
+            stats[fam].append(
+                (cov, float(np.mean(rule[ok])), float(np.mean([r["warned"] for r in rows])))
+            )
+    print(len(cells), "cells;", f"rule: Kish < {threshold:g}, < {per:g} per effective condition")
+    for fam, st in stats.items():
+        auto = np.array([s[0]["auto"] for s in st])
+        fail, strong = auto < 0.935, auto < 0.91
+        for name, w in (("rule", np.array([s[1] for s in st]) >= 0.5),
+                        ("before", np.array([s[2] for s in st]) >= 0.5)):  # fmt: skip
+            print(
+                f"  {fam} {name}: {len(st)} cells, {fail.sum()} below 0.935: warned "
+                f"{(w & fail).sum()}, missed {(~w & fail).sum()} (below 0.91: {strong.sum()}, "
+                f"missed {(~w & strong).sum()}); false alarms {(w & ~fail).sum()} of "
+                f"{(~fail).sum()}"
+            )
+
+
 if __name__ == "__main__":
-    kind, idx, reps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    d = _variant(idx, sys.argv[4:])
-    (paired if kind == "paired" else single)(d, reps)
+    kind = sys.argv[1]
+    if kind == "class-sweep":
+        class_sweep(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
+    elif kind == "class-sweep-report":
+        class_sweep_report(sys.argv[2])
+    else:
+        idx, reps = int(sys.argv[2]), int(sys.argv[3])
+        d = _variant(idx, sys.argv[4:])
+        (paired if kind == "paired" else single)(d, reps)

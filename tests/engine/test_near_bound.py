@@ -297,51 +297,6 @@ def test_auto_few_positives_is_percentile_and_warned(metric: str) -> None:
     assert res.details["linearized"] is not None
 
 
-def test_few_positives_over_conditions_warns() -> None:
-    """A two-class decision metric over conditions with < MIN_CLASS_CONDITIONS positives.
-
-    The design search's cell "cohen_kappa 9 errors in 1379, 98 conditions" (ICC 0.4,
-    12-29 positives): no method held (auto 0.865-0.89, BCa 0.83-0.865) and auto warned in
-    5 of 100 test sets; the rule warns in every one of them.
-    """
-    from mlci.engine.auto import MIN_CLASS_CONDITIONS
-    from mlci.exceptions import FewConditionsWarning
-
-    gen = np.random.default_rng(3)
-    n = 1379
-    conditions = np.arange(n) % 98
-    y = (gen.random(n) < 0.0136).astype(int)
-    y[:12] = 1  # at least 12 positives, fewer than 30
-    assert y.sum() < MIN_CLASS_CONDITIONS
-    pred = y.copy()
-    pred[gen.choice(n, 9, replace=False)] ^= 1
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
-        res = mlci.bootstrap_ci(
-            y, pred, metric="cohen_kappa", conditions=conditions, rng=0, n_resamples=300
-        )
-    assert any(
-        issubclass(w.category, FewConditionsWarning)
-        and "samples of one class over 98" in str(w.message)
-        for w in seen
-    )
-    assert "warning" in res.details
-    # the same data without conditions: no warning
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", FewConditionsWarning)
-        res = mlci.bootstrap_ci(y, pred, metric="cohen_kappa", rng=0, n_resamples=300)
-    # with 30 positives over the conditions: no warning of this kind
-    y2 = y.copy()
-    y2[np.flatnonzero(y2 == 0)[: MIN_CLASS_CONDITIONS - y.sum()]] = 1
-    pred2 = y2.copy()
-    pred2[gen.choice(n, 9, replace=False)] ^= 1
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", FewConditionsWarning)
-        mlci.bootstrap_ci(
-            y2, pred2, metric="cohen_kappa", conditions=conditions, rng=0, n_resamples=300
-        )
-
-
 def test_average_precision_few_positives_falls_back_and_warns() -> None:
     """Fewer than MIN_CLASS_EDGE positives, near the edge: AP gets the logit t interval,
     warned, where the kept studentized bound reached 0.
@@ -435,50 +390,3 @@ def test_weighted_mean_zero_se_up_to_rounding_is_no_spread() -> None:
     # the same rule through the replicates' re-reading at another level
     again = res.interval(confidence_level=0.9)
     assert 0.2 < again.confidence_interval[0] < again.confidence_interval[1] < 0.85
-
-
-def test_few_positives_over_conditions_warns_balanced_accuracy() -> None:
-    """Balanced accuracy joins kappa in the few-class rule over conditions.
-
-    Design #38 of the seed-3 design search (521 samples over 132 unequal conditions,
-    ICC 0.36, a median of 25 positives): auto 0.855, BCa 0.84, percentile 0.835, never
-    warned; with 40 positives auto held (0.960).  f1 fell short with 25 and with 40
-    positives alike (0.885-0.93), so the rule with its threshold of 30 is not applied to
-    it (``mlci.engine.auto.CLUSTERED_CLASS_METRICS``).
-    """
-    from mlci.engine.auto import CLUSTERED_CLASS_METRICS, MIN_CLASS_CONDITIONS
-    from mlci.exceptions import FewConditionsWarning
-
-    assert "balanced_accuracy" in CLUSTERED_CLASS_METRICS
-    assert "f1" not in CLUSTERED_CLASS_METRICS
-    gen = np.random.default_rng(5)
-    n = 521
-    conditions = gen.integers(0, 132, n)
-    y = np.zeros(n, dtype=int)
-    y[gen.choice(n, 25, replace=False)] = 1
-    pred = y.copy()
-    pred[gen.choice(n, 50, replace=False)] ^= 1
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
-        res = mlci.bootstrap_ci(
-            y, pred, metric="balanced_accuracy", conditions=conditions, rng=0, n_resamples=300
-        )
-    msgs = [str(w.message) for w in seen if issubclass(w.category, FewConditionsWarning)]
-    assert any("Only 25 samples of one class over" in m for m in msgs)
-    assert any("balanced accuracy with 12-31 over 132" in m for m in msgs)
-    assert "samples of one class" in res.details["warning"]
-    # f1 on the same data: not warned by this rule
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
-        mlci.bootstrap_ci(y, pred, metric="f1", conditions=conditions, rng=0, n_resamples=300)
-    assert not any("samples of one class over" in str(w.message) for w in seen)
-    # without conditions, or with MIN_CLASS_CONDITIONS positives: no warning of this kind
-    y2 = y.copy()
-    y2[np.flatnonzero(y2 == 0)[: MIN_CLASS_CONDITIONS - 25]] = 1
-    for yy, cond in ((y, None), (y2, conditions)):
-        with warnings.catch_warnings(record=True) as seen:
-            warnings.simplefilter("always")
-            mlci.bootstrap_ci(
-                yy, pred, metric="balanced_accuracy", conditions=cond, rng=0, n_resamples=300
-            )
-        assert not any("samples of one class over" in str(w.message) for w in seen)
