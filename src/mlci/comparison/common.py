@@ -364,7 +364,7 @@ class ContrastKernel(Kernel):
             # every system's own whole-units form (the AUC's unit pair matrix), composed:
             # over conditions a replicate costs products with n_units x n_units matrices,
             # not the (b, m, n_systems + n_pairs) gradient over the joint atoms (issue 25)
-            self.whole_units = self._whole_units
+            self.whole_units = self._whole_units  # type: ignore[assignment]
 
     def _whole_units(
         self,

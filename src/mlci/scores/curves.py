@@ -675,9 +675,7 @@ def precision_at_recall_spec(sc: Scores, grid: np.ndarray) -> _Spec:
             prec = np.where(tp + fp > 0, tp / np.where(tp + fp > 0, tp + fp, 1), 1.0)
         return np.where((n_pos > 0) & (n_neg > 0), prec, np.nan)
 
-    return _Spec(
-        "precision", fn, (len(grid),), search=True, full=True, bounds=_RATE, units=True
-    )
+    return _Spec("precision", fn, (len(grid),), search=True, full=True, bounds=_RATE, units=True)
 
 
 def _precision_by_search(
