@@ -19,7 +19,7 @@ from ..engine.bootstrap import run_replicates, single_threaded_blas
 from ..engine.nested import is_nested
 from ..engine.sampler import Sampler
 from ..inputs import ArgSpec, EngineOptions, check_flag, check_label_pair, gather
-from ..metrics import METRICS, FunctionKernel, Kernel, get_kernel
+from ..metrics import METRICS, FunctionKernel, Kernel, RocAucKernel, get_kernel
 from ..metrics.classification import CONFUSION_METRICS
 from ..metrics.joint import joint_additive
 
@@ -360,6 +360,41 @@ class ContrastKernel(Kernel):
         if fused is not None:
             self.influence_moments = fused.influence_moments
             self.whole_units = fused.whole_units
+        elif all(isinstance(k, RocAucKernel) for k in joint.kernels):
+            # every system's own whole-units form (the AUC's unit pair matrix), composed:
+            # over conditions a replicate costs products with n_units x n_units matrices,
+            # not the (b, m, n_systems + n_pairs) gradient over the joint atoms (issue 25)
+            self.whole_units = self._whole_units  # type: ignore[assignment]
+
+    def _whole_units(
+        self,
+        cell_unit: np.ndarray,
+        cell_atom: np.ndarray,
+        cell_count: np.ndarray,
+        n_units: int,
+    ) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None:
+        """Every system's ``whole_units`` on its own atoms of the joint cells, and the
+        pairs' differences (linear: the difference of the systems' unit influences); None
+        when one system has none (the engine then takes the gradient path)."""
+        parts = self.joint.joint.parts
+        forms = []
+        for k, part in zip(self.joint.kernels, parts, strict=True):
+            own = np.take(part.atom_of_joint, cell_atom)
+            f = k.whole_units(cell_unit, own, cell_count, n_units)  # type: ignore[attr-defined]
+            if f is None:
+                return None
+            forms.append(f)
+        ia, ib = self.ia, self.ib
+
+        def evaluate(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            done = [f(u) for f in forms]
+            values = np.stack([v for v, _ in done], axis=1)  # (b, n_systems)
+            inner = np.stack([g for _, g in done], axis=2)  # (b, n_units, n_systems)
+            values = np.concatenate([values, values[:, ia] - values[:, ib]], axis=1)
+            inner = np.concatenate([inner, inner[:, :, ia] - inner[:, :, ib]], axis=2)
+            return values, inner
+
+        return evaluate
 
     def evaluate(self, w: np.ndarray) -> np.ndarray:
         if self._fused is not None:  # one product for every system, the same values

@@ -26,6 +26,7 @@ from ..engine.bootstrap import (
 )
 from ..engine.custom import UserSampler, check_sampler
 from ..engine.nested import plan_for_conditions
+from ..engine.resampling import ResamplingPlan
 from ..engine.sampler import RootStreamSampler, Sampler
 from ..engine.smoothing import (
     SUBSAMPLE_METHODS,
@@ -70,6 +71,7 @@ from ._roc import (
     _View,
     _WeightsView,
 )
+from ._units import _UnitsLayout, _UnitsSampler, _UnitsView
 from .confusion import CM_METRICS, binary_cm_metric, cm_metric_bounds
 
 
@@ -101,6 +103,10 @@ class _Spec:
     # several statistics side by side on one flat axis, each its own result: (name,
     # bounds, length) of each (curve bands from one set of replicates, issue 25)
     segments: tuple[tuple[str, tuple[float, float], int], ...] | None = None
+    # the statistic reads the counts through the view's searches only (cuts, cum_at,
+    # total): over whole conditions its replicates may be the conditions' draw counts
+    # (:mod:`mlci.scores._units`) instead of every atom's weight
+    units: bool = False
 
 
 class _ScoresKernel(Kernel):
@@ -637,6 +643,9 @@ def _run(
         bytes_per_row = 8.0 * kernel.m * kernel.work_factor + sampler.draw_bytes
         estimate = kernel.evaluate(sampler.counts[None, :])[0]
         scheme = None if custom is None else "custom"
+        by_units = _units_path(sc, spec, kernel, plan, opts, custom)
+        if by_units is not None:
+            sampler, evaluate, bytes_per_row = by_units
     if np.any(np.isnan(estimate)):
         raise ValueError(
             f"The statistic {spec.name!r} is undefined (NaN) on the data as given, e.g. "
@@ -840,6 +849,40 @@ def _check_beta(beta: Any) -> float:
     if not (np.isfinite(beta) and beta >= 0):
         raise ValueError(f"`beta` must be a number >= 0; got {beta!r}.")
     return float(beta)
+
+
+def _units_path(
+    sc: ScoreData, spec: _Spec, kernel: Kernel, plan: Any, opts: Any, custom: Any
+) -> tuple[Sampler, Callable[[Any], np.ndarray], float] | None:
+    """The replicates as the conditions' draw counts (:mod:`mlci.scores._units`): for a
+    statistic that only searches the counts (``spec.units``), whole conditions drawn in
+    one stage, unweighted scores and a method without a jackknife.  The same draws and
+    the same values as the atoms' weights; None where it does not apply."""
+    if not (
+        spec.units
+        and custom is None
+        and sc._w is None
+        and opts.method in ("percentile", "basic")
+        and isinstance(plan, ResamplingPlan)
+        and plan.n_units is not None
+        and plan.unit_of_sample is not None
+        and not plan.two_stage
+        and isinstance(kernel, _ScoresKernel)
+    ):
+        return None
+    lay = sc._lay
+    ul = _UnitsLayout.make(lay, kernel.keys, plan.unit_of_sample, plan.n_units)
+    atoms = plan.weights_for(kernel.keys, kernel.m, atom_rank=kernel.atom_rank)
+    if ul is None or not callable(getattr(atoms, "unit_counts", None)):
+        return None
+    shape = spec.shape
+
+    def evaluate(u: np.ndarray) -> np.ndarray:
+        return spec.fn(_UnitsView(lay, ul, u)).reshape((-1, *shape))
+
+    size = int(np.prod(shape)) if shape else 1
+    per_row = 8.0 * (plan.n_units + sum(t.shape[1] for t in ul.table) + 8.0 * size * ul.block)
+    return _UnitsSampler(atoms, plan.n_units), evaluate, per_row
 
 
 # ============================================================================ lazy driver

@@ -441,6 +441,9 @@ def _cuts(
     ``g``).  The same comparisons as the bisection of :func:`_first_cut`, so the same
     points; other views (lazy counts, jackknife rows) are bisected, target by target.
     """
+    fast = getattr(v, "cuts", None)  # a view with its own search (over conditions)
+    if fast is not None:
+        return fast(cls, target, strict, hi)
     if isinstance(v, _WeightsView):
         side: Literal["left", "right"] = "right" if strict else "left"
         cum = v.cum[cls]
@@ -460,6 +463,9 @@ def _cuts(
 
 def _cum_at(lay: _Layout, v: _View, cls: int, g: np.ndarray) -> np.ndarray:
     """Cumulative count of ``cls`` at operating points ``g`` (b, k), row by row."""
+    fast = getattr(v, "cum_at", None)
+    if fast is not None:
+        return fast(cls, g)
     q = lay.bq[cls][g]
     if isinstance(v, _WeightsView):
         return v.cum[cls][np.arange(v.b)[:, None], q]

@@ -662,6 +662,8 @@ def precision_at_recall_spec(sc: Scores, grid: np.ndarray) -> _Spec:
     def fn(v: _View) -> np.ndarray:
         n_neg, n_pos = v.total(0)[:, None], v.total(1)[:, None]
         rows = np.arange(v.b)[:, None]
+        if hasattr(v, "cuts"):  # a view that searches itself (whole conditions)
+            return _precision_by_search(lay, v, grid, n_neg, n_pos)
         with np.errstate(invalid="ignore", divide="ignore"):
             tpr = (1 - v.cum_fixed(1, lay.bq[1]) / n_pos)[:, ::-1]
             fpr = (1 - v.cum_fixed(0, lay.bq[0]) / n_neg)[:, ::-1]
@@ -673,7 +675,36 @@ def precision_at_recall_spec(sc: Scores, grid: np.ndarray) -> _Spec:
             prec = np.where(tp + fp > 0, tp / np.where(tp + fp > 0, tp + fp, 1), 1.0)
         return np.where((n_pos > 0) & (n_neg > 0), prec, np.nan)
 
-    return _Spec("precision", fn, (len(grid),), search=True, full=True, bounds=_RATE)
+    return _Spec("precision", fn, (len(grid),), search=True, full=True, bounds=_RATE, units=True)
+
+
+def _precision_by_search(
+    lay: Any, v: Any, grid: np.ndarray, n_neg: np.ndarray, n_pos: np.ndarray
+) -> np.ndarray:
+    """:func:`precision_at_recall_spec`'s values from a view's own search: the same
+    operating points and the same floating-point expressions, bit for bit, without the
+    rates at every operating point.
+
+    ``tpr = 1 - cum / n_pos`` is non-increasing in the positives' cumulative count
+    ``cum``, so "the first point (from the highest threshold down) with ``tpr >= r``" is
+    the last operating point whose ``cum`` is at most ``c*``, the largest count whose
+    ``tpr`` (as computed) reaches ``r``.
+    """
+    big = lay.G  # operating points 0..G
+    with np.errstate(invalid="ignore", divide="ignore"):
+        safe = np.where(n_pos > 0, n_pos, 1.0)
+        c0 = np.floor((1.0 - grid[None, :]) * safe)
+        best = np.full(c0.shape, -1.0)
+        for d in (-2.0, -1.0, 0.0, 1.0, 2.0):  # tpr as the curve computes it
+            c = np.clip(c0 + d, 0.0, safe)
+            ok = (1 - c / safe) >= grid[None, :]
+            best = np.where(ok & (c > best), c, best)
+        g = np.maximum(v.cuts(1, best, True, big + 1) - 1, 0)
+        tpr = 1 - v.cum_at(1, g) / n_pos
+        fpr = 1 - v.cum_at(0, g) / n_neg
+        tp, fp = tpr * n_pos, fpr * n_neg
+        prec = np.where(tp + fp > 0, tp / np.where(tp + fp > 0, tp + fp, 1), 1.0)
+    return np.where((n_pos > 0) & (n_neg > 0), prec, np.nan)
 
 
 def _threshold_rates_spec(sc: Scores, thresholds: np.ndarray) -> _Spec:

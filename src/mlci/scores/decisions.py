@@ -362,7 +362,9 @@ def roc_pr_bands(
             return np.concatenate([roc.fn(v).reshape(v.b, n_roc), pr.fn(v)], axis=1)
 
         parts = ((roc.name, roc.bounds, n_roc), (pr.name, pr.bounds, n_pr))
-        return _Spec("curves", fn, (n_roc + n_pr,), search=True, full=True, segments=parts)
+        return _Spec(
+            "curves", fn, (n_roc + n_pr,), search=True, full=True, segments=parts, units=True
+        )
 
     with warnings.catch_warnings():  # the curves' fixed ends: no reason to warn
         warnings.simplefilter("ignore", DegenerateIntervalWarning)
