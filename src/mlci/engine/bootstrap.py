@@ -41,7 +41,6 @@ from ..results import (
     BootstrapResult,
     ConfidenceInterval,
     per_confidence_level,
-    plain,
 )
 from .auto import (
     FEW_CLASS_REASON,
@@ -54,7 +53,7 @@ from .auto import (
     warn_outside_map,
 )
 from .custom import UserSampler, check_sampler
-from .deferred import DeferredReplicates, finish_deferred, replicate_summary
+from .deferred import DeferredReplicates, finish_deferred, replicate_summary, result_design
 from .linearize import Linearization
 from .nested import plan_for_conditions
 from .plan import Plan
@@ -630,14 +629,8 @@ def finish_bootstrap(
         bias=summary["bias"],
         bootstrap_distribution=dist,
         replicate_standard_errors=se_dist,
-        n_resamples=plan.n_resamples,
         n_invalid=n_invalid,
-        scheme=plan.scheme if scheme is None else scheme,
-        n_samples=plan.n_samples,
-        n_conditions=plan.n_conditions,
-        n_strata=plan.n_strata,
-        bounds=(-np.inf, np.inf) if bounds is None else (float(bounds[0]), float(bounds[1])),
-        elements=None if elements is None else tuple(plain(list(elements))),
+        **result_design(plan, scheme, bounds, elements),
     )
 
 

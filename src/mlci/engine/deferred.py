@@ -30,7 +30,7 @@ from ..results import (
 from .auto import replicate_diagnostics, warn_outside_map
 from .plan import Plan
 
-__all__ = ["DeferredReplicates", "finish_deferred", "replicate_summary"]
+__all__ = ["DeferredReplicates", "finish_deferred", "replicate_summary", "result_design"]
 
 
 def replicate_summary(estimate: np.ndarray, dist: np.ndarray) -> dict[str, Any]:
@@ -172,12 +172,22 @@ def finish_deferred(
         metric=name,
         details=info,
         bootstrap_distribution=np.empty((0, *estimate.shape)),
-        n_resamples=plan.n_resamples,
-        scheme=plan.scheme if scheme is None else scheme,
-        n_samples=plan.n_samples,
-        n_conditions=plan.n_conditions,
-        n_strata=plan.n_strata,
-        bounds=(-np.inf, np.inf) if bounds is None else (float(bounds[0]), float(bounds[1])),
-        elements=None if elements is None else tuple(plain(list(elements))),
+        **result_design(plan, scheme, bounds, elements),
     )
     return replicates_on_demand(res, replicates)
+
+
+def result_design(
+    plan: Plan, scheme: str | None, bounds: tuple[float, float] | None, elements: Any
+) -> dict[str, Any]:
+    """The fields of a :class:`~mlci.BootstrapResult` that describe what was resampled
+    (from ``plan``; ``scheme`` overrides its scheme), the metric's range and elements."""
+    return {
+        "n_resamples": plan.n_resamples,
+        "scheme": plan.scheme if scheme is None else scheme,
+        "n_samples": plan.n_samples,
+        "n_conditions": plan.n_conditions,
+        "n_strata": plan.n_strata,
+        "bounds": (-np.inf, np.inf) if bounds is None else (float(bounds[0]), float(bounds[1])),
+        "elements": None if elements is None else tuple(plain(list(elements))),
+    }
