@@ -1,6 +1,7 @@
 """issue 25: an interval that reads no replicate (t, logit_t, korn_graubard, Wilson) does
-not draw them; the result draws them when something reads them, and every value then
-equals the same call with a method that reads them (same seed, same replicates)."""
+not draw them when the draw is costly; the result draws them when something reads them,
+and every value then equals the same call with a method that reads them (same seed, same
+replicates)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 import mlci
 import mlci.engine.bootstrap as engine
+import mlci.engine.deferred as deferred
 from mlci.engine.deferred import DeferredReplicates, finish_deferred, replicate_summary
 from mlci.engine.plan import PlanSummary
 from mlci.results import METHODS_WITHOUT_REPLICATES
@@ -35,6 +37,12 @@ CASES = [
 
 
 @pytest.fixture
+def always(monkeypatch):
+    """Leave the replicates undrawn however cheap the draw (the rule: defer_draw)."""
+    monkeypatch.setattr(deferred, "DEFER_MIN_WEIGHTS_PER_SAMPLE", 0)
+
+
+@pytest.fixture
 def draws(monkeypatch):
     """Count the engine's replicate loops."""
     calls = []
@@ -55,7 +63,7 @@ def _ci(metric, arrays, kw, **extra):
 
 
 @pytest.mark.parametrize(("metric", "arrays", "kw", "method"), CASES)
-def test_no_draw_until_read_then_the_direct_values(draws, metric, arrays, kw, method):
+def test_no_draw_until_read_then_the_direct_values(always, draws, metric, arrays, kw, method):
     res = _ci(metric, arrays, kw)
     assert res.method == method and method in METHODS_WITHOUT_REPLICATES
     assert draws == []
@@ -85,6 +93,7 @@ def test_no_draw_until_read_then_the_direct_values(draws, metric, arrays, kw, me
 
 
 def test_bca_and_other_levels_before_any_read(draws):
+    # (iid log loss: an atom per distinct score, the draw is deferred by the default rule)
     res = _ci("log_loss", (Y, SCORE), {"method": "t"})
     bca = res.interval(method="bca", confidence_level=[0.9, 0.99])
     direct = _ci("log_loss", (Y, SCORE), {"method": "bca"}, confidence_level=[0.9, 0.99])
@@ -95,7 +104,7 @@ def test_bca_and_other_levels_before_any_read(draws):
     )
 
 
-def test_repr_to_dict_and_pickle_show_the_drawn_values():
+def test_repr_to_dict_and_pickle_show_the_drawn_values(always):
     res = _ci("accuracy", (Y, PRED), {"conditions": SPK})
     perc = _ci("accuracy", (Y, PRED), {"conditions": SPK}, method="percentile")
     d = res.to_dict(include_distribution=True)
@@ -108,7 +117,23 @@ def test_repr_to_dict_and_pickle_show_the_drawn_values():
     assert back.confidence_interval == res.confidence_interval
 
 
-def test_methods_that_read_the_replicates_draw_at_once(draws):
+def test_a_cheap_draw_is_made_at_once(draws):
+    # accuracy's 4 atoms (iid or over conditions): B x 4 weights, less than 16 per sample;
+    # a mean or log loss with an atom per distinct value: deferred
+    for metric, arrays, kw, deferred_ in [
+        ("accuracy", (Y, PRED), {"conditions": SPK}, False),
+        ("accuracy", (Y, PRED), {}, False),
+        ("log_loss", (Y, SCORE), {"method": "t"}, True),
+        ("mean", (VALUES,), {"method": "t"}, True),
+    ]:
+        draws.clear()
+        _ci(metric, arrays, kw)
+        assert (draws == []) == deferred_, metric
+    assert deferred.defer_draw(type("S", (), {"n_resamples": 10, "m": 17})(), 10)
+    assert not deferred.defer_draw(type("S", (), {"n_resamples": 10, "m": 16})(), 10)
+
+
+def test_methods_that_read_the_replicates_draw_at_once(always, draws):
     for method in ("percentile", "bca", "studentized", "normal"):
         draws.clear()
         _ci("log_loss", (Y, SCORE), {"method": method})

@@ -53,7 +53,13 @@ from .auto import (
     warn_outside_map,
 )
 from .custom import UserSampler, check_sampler
-from .deferred import DeferredReplicates, finish_deferred, replicate_summary, result_design
+from .deferred import (
+    DeferredReplicates,
+    defer_draw,
+    finish_deferred,
+    replicate_summary,
+    result_design,
+)
 from .linearize import Linearization
 from .nested import plan_for_conditions
 from .plan import Plan
@@ -355,7 +361,7 @@ def run_bootstrap(
     dist: np.ndarray | None = None
     if method == "studentized":
         dist, se_dist, _ = lin.run(run, sampler)
-    elif method not in METHODS_WITHOUT_REPLICATES:
+    elif method not in METHODS_WITHOUT_REPLICATES or not defer_draw(sampler, plan.n_samples):
         dist = run(rk.evaluate, sampler, rk.shape, bytes_per_row)
     info = dict(details or {})
     info.update(getattr(kernel, "details", None) or {})  # a kernel's own extras (plug-in ECE)
@@ -366,8 +372,9 @@ def run_bootstrap(
     )
     replicates: np.ndarray | DeferredReplicates
     if dist is None:
-        # the interval reads the linearized standard error only: the replicates are
-        # drawn when something reads them (the same ones: a pure function of the seed)
+        # the interval reads the linearized standard error only, and the draw would cost
+        # more than the data's passes: the replicates are drawn when something reads
+        # them (the same ones: a pure function of the seed)
         replicates = DeferredReplicates(
             lambda: run(rk.evaluate, sampler, rk.shape, bytes_per_row),
             estimate,
