@@ -348,7 +348,8 @@ class BootstrapResult(IntervalResult):
         Every replicate's linearized standard error (``method="studentized"``).
 
     A result of a method that reads no replicate (``"t"``, ``"logit_t"``,
-    ``"korn_graubard"``, ``"wilson"``) draws them when first needed: on reading
+    ``"korn_graubard"``, ``"wilson"``) whose draw would be costly (many atoms: see
+    :func:`mlci.engine.deferred.defer_draw`) draws them when first needed: on reading
     ``bootstrap_distribution``, ``standard_error``, ``bias``, ``n_invalid`` or
     ``diagnostics`` (also through its ``repr`` and ``to_dict()``), or another method's
     interval.  They are the replicates of its seed, so every value equals the same call
@@ -422,8 +423,8 @@ class BootstrapResult(IntervalResult):
         method : {"percentile", "basic", "normal", "bc", "bca"}, optional
             Default: this result's method.  ``"bca"`` needs the acceleration, which a
             result holds when it was computed with ``method="bca"``, or computes (with
-            its replicates) when its method read none (``"t"``, ``"logit_t"``,
-            ``"korn_graubard"``, ``"wilson"``).
+            its replicates) when its method read none and left them undrawn (see the
+            class docstring).
         confidence_level : float or sequence of float, optional
             Several levels (e.g. ``[0.9, 0.95, 0.99]``) give a tuple of results, one per
             level, in the order given.
