@@ -24,6 +24,15 @@
   fresh process: wall, CPU (user + sys, ``os.wait4``) and peak RSS (the child's VmHWM:
   ``ru_maxrss`` would also count the forked copy of this process before the exec).
   Target at 5e6 rows, B = 1000: peak < 1 GB.
+* ``deferred``: intervals that read no replicate (``t``, ``logit_t``, ``wilson``) of
+  accuracy, log loss and a mean, over 5,000 conditions (and iid up to 2e6 rows): the call
+  (no replicate drawn) and the first read of ``standard_error`` (the draw the call used
+  to make); scipy's t interval of a mean as the peer.
+* ``codesmem``: ``mlci compare`` (accuracy of two systems), ``scores`` (one score column)
+  and ``report`` (two systems' decisions) with ``--condition`` (5,000 text conditions) on
+  the same ``--rows``-row data as CSV and Parquet (under /tmp, once), each in a fresh
+  process: CPU and peak RSS (``--src DIR``: another checkout's ``src``, for the numbers
+  before a change).
 * ``filemem``: ``mlci ci`` with 5,000 text conditions (accuracy, then roc_auc) on the
   same ``--rows``-row data written as CSV and as Parquet (under /tmp, once), each in a
   fresh process: CPU and peak RSS, and Parquet's peak over CSV's.  Target: <= 1.
@@ -36,6 +45,8 @@ Usage::
     nice python benchmarks/bench_speed.py --part parquet --rows 1e6
     nice python benchmarks/bench_speed.py --part aucmem --rows 5e6 -B 1000
     nice python benchmarks/bench_speed.py --part filemem --rows 5e6 -B 100
+    nice python benchmarks/bench_speed.py --part deferred --rows 1e6 -B 1000
+    nice python benchmarks/bench_speed.py --part codesmem --rows 5e6 -B 100 [--src DIR]
 """
 
 from __future__ import annotations
@@ -203,13 +214,15 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def _cli_peak(argv: list[str]) -> tuple[float, float, float]:
+def _cli_peak(argv: list[str], src: str | None = None) -> tuple[float, float, float]:
     """(wall s, CPU s, peak RSS MiB) of ``mlci ARGV`` in a fresh process, this checkout's
-    ``src`` first on the path; CPU from ``os.wait4``, the peak from the child's VmHWM."""
+    ``src`` (or ``src``) first on the path; CPU from ``os.wait4``, the peak from the
+    child's VmHWM."""
     import subprocess
     import sys
 
-    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "src")
+    if src is None:
+        src = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "src")
     with tempfile.NamedTemporaryFile("r", suffix=".hwm") as hwm:
         env = {**os.environ, "PYTHONPATH": os.path.abspath(src), "MLCI_BENCH_HWM": hwm.name}
         t0 = time.perf_counter()
@@ -300,6 +313,109 @@ def bench_file_memory(n: int, b: int, n_conditions: int = 5000) -> None:
     print(f"(load {load[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end)")
 
 
+def bench_codes_memory(n: int, b: int, src: str | None, n_conditions: int = 5000) -> None:
+    """``mlci compare``, ``scores`` and ``report`` over 5,000 text conditions from CSV and
+    Parquet (the same data), each in a fresh process: CPU and peak RSS.  ``src``: the
+    ``src`` folder of another checkout to run instead (the numbers before a change)."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+    import pyarrow.parquet as pq
+
+    stem = f"/tmp/mlci_bench_speed/codes_{n}_{n_conditions}"
+    paths = {"csv": stem + ".csv", "parquet": stem + ".parquet"}
+    if not all(os.path.exists(p) for p in paths.values()):
+        os.makedirs(os.path.dirname(stem), exist_ok=True)
+        rng = np.random.default_rng(0)
+        y = rng.integers(0, 2, n).astype(np.int8)
+        a = rng.normal(size=n) + y
+        b2 = rng.normal(size=n) + 0.9 * y
+        table = pa.table(
+            {
+                "speaker": np.char.add("spk", rng.integers(0, n_conditions, n).astype(str)),
+                "label": y,
+                "pred_a": (a > 0.5).astype(np.int8),
+                "pred_b": (b2 > 0.5).astype(np.int8),
+                "score_a": a,
+            }
+        )
+        pq.write_table(table, paths["parquet"] + ".part")
+        pacsv.write_csv(table, paths["csv"] + ".part")
+        for p in paths.values():
+            os.replace(p + ".part", p)
+    common = ["--condition", "speaker", "-B", str(b), "--seed", "0"]
+    with tempfile.TemporaryDirectory() as d:
+        cases = {
+            "compare": [
+                *("compare", "--label", "label", "--systems", "pred_a,pred_b"),
+                *("--metric", "accuracy"),
+            ],
+            "scores": ["scores", "--label", "label", "--score", "score_a"],
+            "report": [
+                *("report", "--label", "label", "--pred", "pred_a,pred_b"),
+                *("-o", os.path.join(d, "r.html")),
+            ],
+        }
+        load = os.getloadavg()
+        for name, argv in cases.items():
+            for kind, path in paths.items():
+                _, cpu, rss = _cli_peak([argv[0], path, *argv[1:], *common], src)
+                print(
+                    f"mlci {name}, {n:.0e} rows, {n_conditions} text conditions, B={b}, "
+                    f"{kind}: CPU {cpu:.1f} s, peak RSS {rss:.0f} MiB",
+                    flush=True,
+                )
+    print(f"(load {load[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end)")
+
+
+def bench_deferred(n: int, b: int, draw_iid: bool = True, n_conditions: int = 5000) -> None:
+    """Intervals that read no replicate (t, logit_t, Wilson): the call, which draws none,
+    and the first read of a replicate field (``standard_error``), which draws the B
+    replicates the call used to draw (the call before = the two together).  Peer: scipy's
+    one-sample t interval of a mean (``ttest_1samp(...).confidence_interval``)."""
+    import scipy.stats
+
+    import mlci
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, n)
+    s = np.clip(rng.normal(0.3 + 0.4 * y, 0.2), 0.001, 0.999)
+    p = (s > 0.5).astype(int)
+    c = rng.integers(0, n_conditions, n)
+    v = rng.normal(size=n)
+    cases = [
+        ("accuracy", (y, p), {"conditions": c}),  # auto: logit_t
+        ("log_loss", (y, s), {"conditions": c, "method": "t"}),
+        ("mean", (v,), {"conditions": c, "method": "t"}),
+    ]
+    if draw_iid:
+        cases += [
+            ("accuracy", (y, p), {}),  # auto: wilson
+            ("log_loss", (y, s), {"method": "t"}),
+            ("mean", (v,), {"method": "t"}),
+        ]
+    for metric, arrays, kw in cases:
+        t0 = time.perf_counter()
+        res = mlci.bootstrap_ci(*arrays, metric=metric, n_resamples=b, rng=1, **kw)
+        call = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        res.standard_error  # noqa: B018 - draws the replicates
+        draw = time.perf_counter() - t0
+        design = "5,000 conditions" if "conditions" in kw else "iid"
+        print(
+            f"{metric} {design} ({res.method}), n={n:.0e}, B={b}: call {call:.2f} s, "
+            f"drawing the replicates {draw:.2f} s (before: {call + draw:.2f} s, "
+            f"{(call + draw) / call:.1f}x)",
+            flush=True,
+        )
+    t0 = time.perf_counter()
+    scipy.stats.ttest_1samp(v, 0.0).confidence_interval(0.95)
+    peer = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    mlci.bootstrap_ci(v, metric="mean", method="t", n_resamples=b, rng=1)
+    mine = time.perf_counter() - t0
+    print(f"mean iid t interval: mlci {mine:.2f} s, scipy.stats.ttest_1samp {peer:.3f} s")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--part", nargs="+", default=["auc", "parquet"])
@@ -308,6 +424,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--peak-of", help=argparse.SUPPRESS)
     ap.add_argument("--fit-case", help=argparse.SUPPRESS)
+    ap.add_argument("--src", help="codesmem: run the src folder of another checkout")
     args = ap.parse_args()
     if args.fit_case:
         _fit_case(args.fit_case)
@@ -327,6 +444,10 @@ def main() -> None:
         bench_auc_memory(int(args.rows), args.B)
     if "filemem" in args.part:
         bench_file_memory(int(args.rows), args.B)
+    if "deferred" in args.part:
+        bench_deferred(int(args.rows), args.B, draw_iid=args.rows <= 2e6)
+    if "codesmem" in args.part:
+        bench_codes_memory(int(args.rows), args.B, args.src)
 
 
 if __name__ == "__main__":

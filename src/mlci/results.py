@@ -346,6 +346,14 @@ class BootstrapResult(IntervalResult):
         The metric's range: intervals stay inside it, one-sided ones end at its edges.
     replicate_standard_errors : ndarray or None
         Every replicate's linearized standard error (``method="studentized"``).
+
+    A result of a method that reads no replicate (``"t"``, ``"logit_t"``,
+    ``"korn_graubard"``, ``"wilson"``) whose draw would be costly (many atoms: see
+    :func:`mlci.engine.deferred.defer_draw`) draws them when first needed: on reading
+    ``bootstrap_distribution``, ``standard_error``, ``bias``, ``n_invalid`` or
+    ``diagnostics`` (also through its ``repr`` and ``to_dict()``), or another method's
+    interval.  They are the replicates of its seed, so every value equals the same call
+    with that method; until then the result keeps what draws them (the metric's kernel).
     diagnostics : dict
         What the interval rests on (``details["diagnostics"]``): conditions and their
         sizes, effective sample size and design effect (proportions), positives and
@@ -371,9 +379,34 @@ class BootstrapResult(IntervalResult):
     n_strata: int | None = None
     bounds: tuple[float, float] = (-np.inf, np.inf)
 
+    def __getattribute__(self, name: str) -> Any:
+        # a result whose interval read no replicate draws them on first use (see
+        # replicates_on_demand): the fields read off them are filled in then
+        if name in REPLICATE_FIELDS:
+            state = object.__getattribute__(self, "__dict__")
+            source = state.get("_on_demand")
+            if source is not None and not state.get("_drawn", False):
+                state.update(source.fields())
+                state["_drawn"] = True
+        return object.__getattribute__(self, name)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # pickled with its replicates drawn (the source holds the kernel and the draw)
+        self.n_invalid  # noqa: B018 - fills the replicate fields
+        state = dict(object.__getattribute__(self, "__dict__"))
+        state.pop("_on_demand", None)
+        state.pop("_drawn", None)
+        return state
+
+    def _pending(self) -> Any:
+        """The replicates' source of a result that has not drawn them yet, else None."""
+        state = object.__getattribute__(self, "__dict__")
+        return None if state.get("_drawn", False) else state.get("_on_demand")
+
     @property
     def diagnostics(self) -> dict[str, Any]:
         """What the interval rests on (see the class docstring); empty if not recorded."""
+        self.n_invalid  # noqa: B018 - the replicates' entries, drawn on demand
         return dict(self.details.get("diagnostics", {}))
 
     def interval(
@@ -389,7 +422,9 @@ class BootstrapResult(IntervalResult):
         ----------
         method : {"percentile", "basic", "normal", "bc", "bca"}, optional
             Default: this result's method.  ``"bca"`` needs the acceleration, which a
-            result holds when it was computed with ``method="bca"`` (mlci's default).
+            result holds when it was computed with ``method="bca"``, or computes (with
+            its replicates) when its method read none and left them undrawn (see the
+            class docstring).
         confidence_level : float or sequence of float, optional
             Several levels (e.g. ``[0.9, 0.95, 0.99]``) give a tuple of results, one per
             level, in the order given.
@@ -431,6 +466,11 @@ class BootstrapResult(IntervalResult):
         alt = check_alternative(self.alternative if alternative is None else alternative)
         variant = check_choice("variant", variant, ("mlci", "boot", "survey"))
         accel = self.details.get("acceleration")
+        source = object.__getattribute__(self, "__dict__").get("_on_demand")
+        extra_details: dict[str, Any] = {}
+        if method == "bca" and accel is None and source is not None:
+            # drawn on demand: BCa's jackknife too, as method="bca" would have run it
+            accel, extra_details["jackknife_size"] = source.acceleration()
         if self.details.get("subsample") and method not in ("basic", "percentile", "normal"):
             raise ValueError(
                 f"`method`={method!r} cannot be read from rescaled subsamples (m-out-of-n); use "
@@ -450,9 +490,16 @@ class BootstrapResult(IntervalResult):
         # here, not at the top: results (and the mt command) import without scipy.special
         from .intervals.bootstrap import interval_from_replicates
 
+        # a method that reads no replicate leaves them undrawn (replicates_on_demand)
+        reads = method not in METHODS_WITHOUT_REPLICATES or variant == "boot"
+        dist = (
+            self.bootstrap_distribution
+            if reads or self._pending() is None
+            else np.empty((0, *np.shape(self.estimate)))
+        )
         low, high, extra = interval_from_replicates(
             self.estimate,
-            self.bootstrap_distribution,
+            dist,
             method=method,
             confidence_level=level,
             alternative=alt,
@@ -465,6 +512,7 @@ class BootstrapResult(IntervalResult):
         conv = float if np.ndim(self.estimate) == 0 else np.asarray
         drop = ("z0", "fallback", "variant", "bias", "edge_fallback", "edge_fallback_method")
         details = {k: v for k, v in self.details.items() if k not in drop}
+        details.update(extra_details)
         details.update(extra)
         if "binned_interval" in details:  # a binned ranking metric: widen by its bound
             details["binned_interval"] = {"low": plain(low), "high": plain(high)}
@@ -477,14 +525,26 @@ class BootstrapResult(IntervalResult):
             # near the edge every element got the logit t interval: say so, as the engine's
             # finish step does (mlci.engine.bootstrap.finish_bootstrap)
             method = extra["edge_fallback_method"]
-        return dataclasses.replace(
-            self,
+        return self._replaced(
             confidence_interval=ConfidenceInterval(conv(low), conv(high)),
             confidence_level=level,
             method=method,
             alternative=alt,
             details=details,
         )
+
+    def _replaced(self, **changes: Any) -> BootstrapResult:
+        """``dataclasses.replace`` that keeps undrawn replicates undrawn (and their source)."""
+        state = object.__getattribute__(self, "__dict__")
+        source = state.get("_on_demand")
+        if source is None:
+            return dataclasses.replace(self, **changes)
+        kw = {f.name: state[f.name] for f in dataclasses.fields(self) if f.init}
+        new = type(self)(**{**kw, **changes})
+        new_state = object.__getattribute__(new, "__dict__")
+        new_state["_on_demand"] = source
+        new_state["_drawn"] = state.get("_drawn", False)
+        return new
 
     def rows(self) -> list[dict[str, Any]]:
         """:meth:`IntervalResult.rows` with ``scheme``, ``n_resamples``, ``n_invalid``,
@@ -527,6 +587,7 @@ class BootstrapResult(IntervalResult):
         include_distribution : bool, default False
             The bootstrap distribution can be large; it is left out unless asked for.
         """
+        self.n_invalid  # noqa: B018 - replicates drawn on demand fill in the diagnostics
         d = super().to_dict()
         if not include_distribution:
             d.pop("bootstrap_distribution")
@@ -614,6 +675,30 @@ class TestResult(Result):
                 row["low"], row["high"] = (float(v) for v in self.confidence_interval)
             out.append(row)
         return out
+
+
+#: the interval methods that read no replicate (the linearized standard error's): a
+#: result of one draws its replicates only when asked (:func:`replicates_on_demand`)
+METHODS_WITHOUT_REPLICATES = ("t", "logit_t", "korn_graubard", "wilson")
+#: the fields of a :class:`BootstrapResult` read off its replicates
+REPLICATE_FIELDS = frozenset({"bootstrap_distribution", "standard_error", "bias", "n_invalid"})
+
+
+def replicates_on_demand(result: BootstrapResult, source: Any) -> BootstrapResult:
+    """``result`` (of a method in :data:`METHODS_WITHOUT_REPLICATES`) with its replicates
+    drawn from ``source`` when first read, not before.
+
+    ``source.fields()`` gives the :data:`REPLICATE_FIELDS` (drawn once, from the result's
+    seed: the values of the same call with a method that reads them) and fills in the
+    replicates' entries of ``details["diagnostics"]``; ``source.acceleration()`` gives
+    BCa's ``(acceleration, jackknife_size)``.  Until then the result's stored values of
+    those fields are placeholders, never read.  (The engine's source is
+    :class:`mlci.engine.deferred.DeferredReplicates`.)
+    """
+    state = object.__getattribute__(result, "__dict__")
+    state["_on_demand"] = source
+    state["_drawn"] = False
+    return result
 
 
 def per_confidence_level(fn: Callable[..., Any]) -> Callable[..., Any]:

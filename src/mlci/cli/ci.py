@@ -25,6 +25,7 @@ from ..data import example_path
 from ..engine.bootstrap import bootstrap_ci
 from ..inputs import INTERVAL_METHODS, Resampling, positive_label
 from ..metrics import METRICS, weight_argument
+from ..results import METHODS_WITHOUT_REPLICATES
 from .common import (
     _KINDS,
     DEFAULT_METHOD,
@@ -50,6 +51,7 @@ from .common import (
     cli_message,
     emit,
     frequency_weight_column,
+    grouping_codes,
     load_input,
     output_format,
     parse_like,
@@ -343,8 +345,7 @@ def run_ci(args: argparse.Namespace) -> int:
     used = (*data_cols, args.condition, args.strata)
     # conditions and strata only group the rows: integer codes from the reader on (a text
     # column is never held as one string per row); not a column that is also data
-    data_names = {c for entry in data_cols if entry for c in _split_list(entry)}
-    groups = [c for c in (args.condition, args.strata) if c and c not in data_names]
+    groups = grouping_codes((args.condition, args.strata), data_cols)
     table, source = load_input(args, used, codes=groups)
     names = _split_list(args.metric)
     if not names:
@@ -571,6 +572,7 @@ def _output(
     }
     rows: list[tuple[int, list[Any]]] = []
     data = []
+    json_out = output_format(args) == "json"
     for info, col, options, res in done:
         low, high = res.confidence_interval
         n_rows = getattr(res, "n_samples", None) or n
@@ -598,16 +600,21 @@ def _output(
                 f"|estimate - exact| <= {res.details['error_bound']:.2g} (bound), and the "
                 "interval is widened by it on each side"
             )
-        d = _with_dropped(res.to_dict(), n_dropped)
-        d["metric"] = info.name
-        d["column"] = col
-        if options:
-            d["options"] = options
-        if args.method not in ANALYTIC_METHODS:
-            d["seed"] = seed
-        d["source"] = source
-        data.append(d)
-        if getattr(res, "n_invalid", 0):
+        if json_out:  # (to_dict draws the replicates a t or Wilson interval did not read)
+            d = _with_dropped(res.to_dict(), n_dropped)
+            d["metric"] = info.name
+            d["column"] = col
+            if options:
+                d["options"] = options
+            if args.method not in ANALYTIC_METHODS:
+                d["seed"] = seed
+            d["source"] = source
+            data.append(d)
+        # (an interval that reads no replicate is not affected by undefined ones)
+        n_bad: int = 0
+        if res.method not in METHODS_WITHOUT_REPLICATES:
+            n_bad = getattr(res, "n_invalid", 0)
+        if n_bad:
             out.footer.append(f"{info.name}: {res.n_invalid} replicate(s) undefined and left out")
     for info, col, reason in failed:
         rows.append(

@@ -57,6 +57,7 @@ __all__ = [
     "cli_message",
     "comparison_tables",
     "emit",
+    "grouping_codes",
     "json_safe",
     "load_input",
     "print_json",
@@ -222,6 +223,22 @@ def add_input_arguments(p: argparse.ArgumentParser) -> None:
         help="leave out the rows with a missing value (empty, NA, NaN, null...) in any column "
         "used, and report how many; without it a missing value is an error",
     )
+
+
+def grouping_codes(groups: Sequence[str | None], data: Sequence[str | None]) -> list[str]:
+    """The columns of ``groups`` (conditions, strata) to read as integer codes: those that
+    only group the rows, not a column that is also data (``data``; comma lists split).
+
+    Codes group the rows exactly as the values do (:func:`mlci.io.read_table`'s
+    ``codes=``), and a text column is never held as one string per row.
+
+    Examples
+    --------
+    >>> grouping_codes(["speaker", None, "label"], ["label", "a,b"])
+    ['speaker']
+    """
+    taken = {c for entry in data if entry for c in _split_list(entry)}
+    return [c for c in groups if c and c not in taken]
 
 
 def load_input(

@@ -53,6 +53,7 @@ from .common import (
     emit,
     frequency_weight_column,
     get_column,
+    grouping_codes,
     load_input,
     parse_like,
     read_columns,
@@ -239,7 +240,17 @@ def run_compare(args: argparse.Namespace) -> int:
             args.frequency_weight,
         )
     )
-    table, source = load_input(args, used)
+    # conditions and strata only group the rows: integer codes (as `mlci ci`); a long
+    # table's rows are regrouped by sample first, so its columns are read as they are
+    groups = (
+        []
+        if long
+        else grouping_codes(
+            (args.condition, args.strata),
+            (args.label, args.systems, args.weight, args.frequency_weight),
+        )
+    )
+    table, source = load_input(args, used, codes=groups)
     if long and args.systems:
         raise CLIError("give --systems (a wide table) or --system-column (a long table), not both.")
     if long:

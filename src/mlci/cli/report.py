@@ -24,6 +24,7 @@ from .common import (
     add_input_arguments,
     add_resampling_arguments,
     catching,
+    grouping_codes,
     load_input,
     parse_like,
     read_columns,
@@ -101,7 +102,10 @@ def run_report(args: argparse.Namespace) -> int:
             f"mlci report needs Jinja2 and matplotlib ({exc.name} is missing): "
             "pip install jinja2 matplotlib (or pip install '.[report]' in mlci's repository)."
         ) from None
-    table, source = load_input(args, (args.label, *cols, args.condition, args.group))
+    # the conditions only group the rows: integer codes (as `mlci ci`); the groups
+    # (--group) are reported by name, so they are read as they are
+    groups = grouping_codes((args.condition,), (args.label, *cols, args.group))
+    table, source = load_input(args, (args.label, *cols, args.condition, args.group), codes=groups)
     kind = "scores" if option == "--score" else "labels"
     wanted = {"y_true": ("--label", args.label, "labels")}
     for c in cols:

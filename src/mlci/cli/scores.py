@@ -40,6 +40,7 @@ from .common import (
     catching,
     emit,
     frequency_weight_column,
+    grouping_codes,
     load_input,
     parse_like,
     read_columns,
@@ -215,7 +216,13 @@ def run_scores(args: argparse.Namespace) -> int:
         args.weight,
         args.frequency_weight,
     )
-    table, source = load_input(args, used)
+    # conditions and strata only group the rows: integer codes (as `mlci ci`); the
+    # groups (--group) are reported by name, so they are read as they are
+    coded = grouping_codes(
+        (args.condition, args.strata),
+        (args.label, args.score, args.group, args.weight, args.frequency_weight),
+    )
+    table, source = load_input(args, used, codes=coded)
     if args.label is None or args.score is None:
         raise CLIError("mlci scores needs --label COL and --score COL.")
     cols = _split_list(args.score)

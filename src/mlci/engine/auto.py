@@ -125,6 +125,7 @@ __all__ = [
     "few_discordant",
     "kernel_auto_method",
     "proportion_method",
+    "replicate_diagnostics",
     "single_unit_method",
     "skewed_pairs",
     "skewed_reason",
@@ -458,11 +459,14 @@ def design_diagnostics(
     kernel: Kernel,
     plan: Any,
     estimate: np.ndarray,
-    dist: np.ndarray,
+    dist: np.ndarray | None,
     linear: dict[str, Any] | None,
     table_counts: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """What the interval rests on: units, effective size, classes, ties, replicates.
+
+    ``dist`` None: the replicates are not drawn yet (their entries come from
+    :func:`replicate_diagnostics` when they are).
 
     ``table_counts``: samples per atom of a reduced table (its kernel's keys are table
     rows, not samples); ``n_positive``/``n_negative`` then count samples from it and
@@ -509,6 +513,15 @@ def design_diagnostics(
         tie = getattr(kernel, "tie", None)
         if tie is not None:
             diag["tied_positive_atoms"] = int(np.sum(tie))
+    if dist is not None:
+        diag.update(replicate_diagnostics(estimate, dist))
+    return diag
+
+
+def replicate_diagnostics(estimate: np.ndarray, dist: np.ndarray) -> dict[str, Any]:
+    """The replicates' entries of :func:`design_diagnostics`: invalid replicates, those
+    equal to the estimate, and the skewness of the valid ones."""
+    diag: dict[str, Any] = {}
     valid = dist[~np.isnan(dist.reshape(dist.shape[0], -1)).any(axis=1)]
     diag["n_invalid_replicates"] = int(dist.shape[0] - valid.shape[0])
     if valid.shape[0]:

@@ -36,7 +36,12 @@ from ..intervals.bootstrap import (
     tail_replicates,
 )
 from ..metrics import FunctionKernel, Kernel, get_kernel, metric_info, metric_params
-from ..results import BootstrapResult, ConfidenceInterval, per_confidence_level, plain
+from ..results import (
+    METHODS_WITHOUT_REPLICATES,
+    BootstrapResult,
+    ConfidenceInterval,
+    per_confidence_level,
+)
 from .auto import (
     FEW_CLASS_REASON,
     choose_method,
@@ -49,6 +54,13 @@ from .auto import (
     warn_outside_map,
 )
 from .custom import UserSampler, check_sampler
+from .deferred import (
+    DeferredReplicates,
+    defer_draw,
+    finish_deferred,
+    replicate_summary,
+    result_design,
+)
 from .linearize import Linearization
 from .nested import plan_for_conditions
 from .plan import Plan
@@ -342,20 +354,16 @@ def run_bootstrap(
             threads=threads,
         )
 
+    def jackknife() -> tuple[np.ndarray, np.ndarray]:
+        return kernel_jackknife(rk, sampler, jackknife_groups, max_memory=max_memory, n_jobs=n_jobs)
+
     se_dist = None
+    bytes_per_row = 8.0 * rk.m * rk.work_factor + sampler.draw_bytes
+    dist: np.ndarray | None = None
     if method == "studentized":
         dist, se_dist, _ = lin.run(run, sampler)
-    else:
-        bytes_per_row = 8.0 * rk.m * rk.work_factor + sampler.draw_bytes
+    elif method not in METHODS_WITHOUT_REPLICATES or not defer_draw(sampler, plan.n_samples):
         dist = run(rk.evaluate, sampler, rk.shape, bytes_per_row)
-    jackknife = None
-    if method == "bca":
-
-        def jackknife() -> tuple[np.ndarray, np.ndarray]:
-            return kernel_jackknife(
-                rk, sampler, jackknife_groups, max_memory=max_memory, n_jobs=n_jobs
-            )
-
     info = dict(details or {})
     info.update(getattr(kernel, "details", None) or {})  # a kernel's own extras (plug-in ECE)
     if auto_reason is not None:
@@ -363,15 +371,28 @@ def run_bootstrap(
     info["diagnostics"] = design_diagnostics(
         kernel, plan, estimate, dist, linear, sampler.counts if reduced and scheme is None else None
     )
+    replicates: np.ndarray | DeferredReplicates
+    if dist is None:
+        # the interval reads the linearized standard error only, and the draw would cost
+        # more than the data's passes: the replicates are drawn when something reads
+        # them (the same ones: a pure function of the seed)
+        replicates = DeferredReplicates(
+            lambda: run(rk.evaluate, sampler, rk.shape, bytes_per_row),
+            estimate,
+            info["diagnostics"],
+            jackknife,
+        )
+    else:
+        replicates = dist
     return finish_bootstrap(
         estimate,
-        dist,
+        replicates,
         plan=plan,
         name=metric_name or kernel.name,
         method=method,
         confidence_level=confidence_level,
         alternative=alternative,
-        jackknife=jackknife,
+        jackknife=jackknife if method == "bca" else None,
         hint=_errors_hint(kernel),
         bounds=kernel.bounds,
         details=info,
@@ -447,7 +468,7 @@ def resolve_method(
 
 def finish_bootstrap(
     estimate: Any,
-    dist: np.ndarray,
+    dist: np.ndarray | DeferredReplicates,
     *,
     plan: Plan,
     name: str,
@@ -473,7 +494,10 @@ def finish_bootstrap(
     Parameters
     ----------
     estimate : float or ndarray, shape S
-    dist : ndarray, shape (B, *S)
+    dist : ndarray, shape (B, *S), or DeferredReplicates
+        The replicates, or (for a method in
+        :data:`~mlci.results.METHODS_WITHOUT_REPLICATES`) what draws them when the
+        result is asked for them (:mod:`mlci.engine.deferred`).
     plan : Plan
         Anything with ``n_resamples``, ``scheme``, ``n_samples``, ``n_conditions`` and
         ``n_strata`` (see :class:`~mlci.engine.plan.Plan`: a resampling plan, or a
@@ -509,6 +533,22 @@ def finish_bootstrap(
     _check_estimate(estimate, name)
     if method == "bca" and jackknife is None:
         raise ValueError("BCa needs a jackknife; pass `jackknife=` or another method.")
+    if isinstance(dist, DeferredReplicates):
+        return finish_deferred(
+            estimate,
+            dist,
+            plan=plan,
+            name=name,
+            method=method,
+            confidence_level=confidence_level,
+            alternative=alternative,
+            details=details,
+            scheme=scheme,
+            bounds=bounds,
+            elements=elements,
+            linear=linear,
+            degenerate_hint=_degenerate_hint(name),
+        )
     n_resamples = dist.shape[0]
     invalid_rows = np.isnan(dist.reshape(n_resamples, -1)).any(axis=1)
     n_invalid = int(invalid_rows.sum())
@@ -585,10 +625,7 @@ def finish_bootstrap(
             INTERVAL_METHODS
         ):  # the result says the method it holds (a method= that gives it again)
             method = extra["edge_fallback_method"]
-    valid = dist[~invalid_rows]
-    with np.errstate(invalid="ignore"):
-        se = np.std(valid, axis=0, ddof=1) if valid.shape[0] > 1 else np.zeros(estimate.shape)
-        bias = np.mean(valid, axis=0) - estimate
+    summary = replicate_summary(estimate, dist)
     conv = float if estimate.ndim == 0 else np.asarray
     return BootstrapResult(
         estimate=conv(estimate),
@@ -596,20 +633,14 @@ def finish_bootstrap(
         confidence_level=confidence_level,
         method=method,
         alternative=alternative,
-        standard_error=conv(se),
+        standard_error=summary["standard_error"],
         metric=name,
         details=info,
-        bias=conv(bias),
+        bias=summary["bias"],
         bootstrap_distribution=dist,
         replicate_standard_errors=se_dist,
-        n_resamples=plan.n_resamples,
         n_invalid=n_invalid,
-        scheme=plan.scheme if scheme is None else scheme,
-        n_samples=plan.n_samples,
-        n_conditions=plan.n_conditions,
-        n_strata=plan.n_strata,
-        bounds=(-np.inf, np.inf) if bounds is None else (float(bounds[0]), float(bounds[1])),
-        elements=None if elements is None else tuple(plain(list(elements))),
+        **result_design(plan, scheme, bounds, elements),
     )
 
 
