@@ -12,6 +12,7 @@ sacreBLEU's score of the same sums to rounding (tested to 1e-12 in tests/mt).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -250,32 +251,67 @@ class CorpusKernel(AdditiveKernel):
             "documents, where the studentized interval covered 0.924-0.952)",
         )
 
-    def _differences(self, s: np.ndarray, h: np.ndarray, values: np.ndarray) -> np.ndarray:
-        """Forward differences ``(g(s + h_j e_j) - g(s)) / h_j`` of every column ``j``
-        (b, d), the ``d`` shifted copies of ``s`` scored in one call of ``g`` (a score of
-        a row depends on that row only: the same numbers as ``d`` calls, without their
-        per-call overhead, which dominated at about 40 rows a chunk)."""
-        b, d = s.shape
-        shifted = np.repeat(s[None], d, axis=0)  # (d, b, d): copy j shifted in column j
-        cols = np.arange(d)
-        shifted[cols, :, cols] += h.T
-        scores = self.g(shifted.reshape(d * b, d)).reshape(d, b)
-        return np.ascontiguousarray(((scores - values) / h.T).T)
+    #: what the score function ``g`` is (metric and options): kernels with equal keys
+    #: score their rows alike, so several systems' rows can be scored in one call
+    score_key: tuple[Any, ...] | None = None
 
-    def _grad_s(self, s: np.ndarray, values: np.ndarray) -> np.ndarray:
-        return self._differences(s, _STEP * np.maximum(np.abs(s), 1.0), values)
+    def _mean_abs_atoms(self) -> np.ndarray:
+        """``mean_k |atoms_k|`` per column (of the steps of :meth:`_sum_gradient`), once."""
+        cached = getattr(self, "_abs_mean", None)
+        if cached is None:
+            cached = self._abs_mean = np.abs(self.atoms).mean(0)
+        return cached
+
+    def _steps(self, s: np.ndarray, total: np.ndarray | None) -> np.ndarray:
+        """Forward-difference steps at the sums ``s`` (b, d): AdditiveKernel's (scaled by
+        the replicate's size ``total``) for the linearization over atoms, else
+        ``max(|s|, 1)`` times the relative step (whole units, the plain delta method)."""
+        if total is None:
+            return _STEP * np.maximum(np.abs(s), 1.0)
+        scale = np.abs(s) + total * self._mean_abs_atoms()
+        return _STEP * np.where(scale > 0, scale, 1.0)
+
+    def gradient_rows(
+        self, s: np.ndarray, total: np.ndarray | None = None
+    ) -> tuple[np.ndarray, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]]:
+        """The rows to score for the values and the gradient at the sums ``s`` (b, d),
+        and the function that turns their scores into ``(values (b,), gradient (b, d))``.
+
+        The rows are ``s`` followed by its ``d`` copies shifted in one column each (forward
+        differences, steps :meth:`_steps`): one call of ``g`` on ``(d + 1) b`` rows instead
+        of one for the values and one for the differences (a score depends on its row
+        only, so the numbers are those of separate calls).  :class:`JointAdditive` stacks
+        several systems' rows into one call when their :attr:`score_key` agree.
+        """
+        b, d = s.shape
+        h = self._steps(s, total)
+        rows = np.repeat(s[None], d + 1, axis=0)  # (d + 1, b, d): 0 the sums, j + 1 shifted
+        cols = np.arange(d)
+        rows[cols + 1, :, cols] += h.T
+
+        def finish(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            sc = scores.reshape(d + 1, b)
+            values = sc[0]
+            return values, np.ascontiguousarray(((sc[1:] - values) / h.T).T)
+
+        return rows.reshape((d + 1) * b, d), finish
+
+    def _values_gradient(
+        self, s: np.ndarray, total: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``(g(s), gradient of g at s)`` from one call of ``g``."""
+        rows, finish = self.gradient_rows(s, total)
+        return finish(self.g(rows))
 
     def _sum_gradient(self, s: np.ndarray, total: np.ndarray, values: np.ndarray) -> np.ndarray:
         # AdditiveKernel's steps (the linearization's numbers unchanged), one call of g
-        scale = np.abs(s) + total * np.abs(self.atoms).mean(0)
-        return self._differences(s, _STEP * np.where(scale > 0, scale, 1.0), values)
+        return self._values_gradient(s, total)[1]
 
     def influence_moments(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(values, sum_k w_k z_k, sum_k w_k z_k^2)`` per row, ``z_k = atoms_k . grad``."""
         w = np.asarray(w, dtype=float)
         s = self._sums(w)
-        values = self.g(s)
-        grad = self._grad_s(s, values)
+        values, grad = self._values_gradient(s)
         s1 = np.einsum("bd,bd->b", s, grad)
         s2 = np.empty(len(w))
         # by blocks of rows whose (rows, m) arrays stay in the cache (as JointAdditive)
@@ -303,9 +339,8 @@ class CorpusKernel(AdditiveKernel):
         )
 
         def f(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            s = np.asarray(u, dtype=float) @ t
-            values = self.g(s)
-            return values, self._grad_s(s, values) @ t.T
+            values, grad = self._values_gradient(np.asarray(u, dtype=float) @ t)
+            return values, grad @ t.T
 
         return f
 
@@ -339,6 +374,7 @@ def bleu_kernel(
 
     kernel = CorpusKernel(s, g, (), "bleu")
     kernel.bounds = (0.0, 100.0)
+    kernel.score_key = ("bleu", smooth_method, smooth_value, bool(effective_order))
     return kernel
 
 
@@ -360,6 +396,7 @@ def chrf_kernel(stats: Any, *, beta: float = 2, eps_smoothing: bool = False) -> 
 
     kernel = CorpusKernel(s, g, (), "chrf")
     kernel.bounds = (0.0, 100.0)
+    kernel.score_key = ("chrf", beta, bool(eps_smoothing))
     return kernel
 
 
