@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -35,8 +35,10 @@ from ..data import mt_example_paths
 from ..inputs import INTERVAL_METHODS
 from ..mt.api import mt_compare
 from ..mt.readers import read_segments, read_systems
-from ..mt.significance import MTPairedTest
 from ..mt.stats import gc_paused
+
+if TYPE_CHECKING:
+    from ..mt.significance import MTPairedTest
 
 __all__ = ["add_mt"]
 
