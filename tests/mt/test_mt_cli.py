@@ -162,6 +162,39 @@ def test_sacrebleu_tests_import_neither_scipy_nor_the_engine():
     assert not {m for m in loaded if m.startswith(("mlci.engine", "mlci.comparison"))}
 
 
+@pytest.mark.parametrize("command", ["ci", "compare"])
+def test_bootstrap_commands_import_no_scipy_stats(command):
+    # `mlci mt ci` / `mlci mt compare` (mlci's bootstrap): numpy, scipy.special and the
+    # engine, but not scipy.stats (0.35 s of start-up; it was imported by
+    # comparison.margins and comparison.tango at module level) nor sacreBLEU's tests
+    import os
+    from pathlib import Path
+
+    src = Path(mlci.cli.__file__).resolve().parents[2]
+    refs = [str(r) for r in P["refs"]]
+    a, b = (str(s) for s in P["systems"].values())
+    probe = (
+        "import contextlib, io, json, sys\nfrom mlci.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main(['mt', {command!r}, '-r', *{refs!r}, '-i', {a!r}, {b!r},"
+        " '-B', '50', '--seed', '0']) == 0\n"
+        "print(json.dumps(sorted(sys.modules)), file=sys.stderr)"
+    )
+    env = {**os.environ, "PYTHONPATH": f"{src}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    proc = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", probe],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    loaded = set(json.loads(proc.stderr.strip().splitlines()[-1]))
+    assert "mlci.engine.bootstrap" in loaded
+    heavy = {"scipy.stats", "scipy.optimize", "pandas", "pyarrow", "matplotlib"} & loaded
+    assert not heavy
+    assert not {"mlci.mt.significance", "mlci.mt.synthetic", "sacrebleu.significance"} & loaded
+
+
 def test_the_collector_is_left_as_found(capsys):
     # `mlci mt` pauses the garbage collector while it runs (mlci.mt.stats.gc_paused) and
     # only the process's own command line (main() without argv) freezes its objects
