@@ -42,6 +42,21 @@ _IMPORTORSKIP = pytest.importorskip
 if STRICT_DEPS:
     pytest.importorskip = _require
 
+# Property tests (hypothesis) draw their examples from a fixed seed in CI, so that a run of
+# the same commit always tests the same examples: a CI failure is reproducible and cannot
+# come and go between runs. Locally (no CI / MLCI_STRICT_DEPS) they explore new examples
+# each run; HYPOTHESIS_PROFILE=explore forces that in CI too.
+try:
+    from hypothesis import settings as _hyp_settings
+
+    _hyp_settings.register_profile("ci", derandomize=True, print_blob=True)
+    _hyp_settings.register_profile("explore", derandomize=False)
+    _profile = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if STRICT_DEPS else "")
+    if _profile:
+        _hyp_settings.load_profile(_profile)
+except ImportError:  # hypothesis is a test extra; its tests import it themselves
+    pass
+
 # conftest files hold fixtures, not doctests: collecting them as doctest modules imports a
 # second "conftest" module (tests/backends/conftest.py) under the same name
 collect_ignore_glob = ["conftest.py", "*/conftest.py"]

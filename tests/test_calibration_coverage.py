@@ -21,8 +21,10 @@ tests/test_calibration_coverage.py -m slow -s``.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -49,6 +51,16 @@ SHAPES = {
 pytestmark = pytest.mark.slow
 
 
+def _script_truth():
+    """``truth`` of scripts/recalibration_coverage.py (the population slope and intercept
+    from the score equations on a grid), loaded from the script."""
+    path = Path(__file__).resolve().parents[1] / "scripts" / "recalibration_coverage.py"
+    spec = importlib.util.spec_from_file_location("recalibration_coverage", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.truth
+
+
 def _truth(f) -> dict[str, float]:
     g = stats.beta(2, 2).pdf
     out = {}
@@ -64,22 +76,11 @@ def _truth(f) -> dict[str, float]:
         rel += mass * (ef - ep) ** 2
     out["brier_reliability"] = rel
 
-    # the population logistic fits: Newton's method on a fine midpoint grid of p (the
-    # Beta(2, 2) density vanishes at 0 and 1, where logit p diverges only logarithmically)
+    # the population logistic fits: the score equations on a fine midpoint grid of p (the
+    # Beta(2, 2) density vanishes at 0 and 1, where logit p diverges only logarithmically),
+    # solved by scripts/recalibration_coverage.py's ``truth`` (Newton's method)
     grid = (np.arange(200_000) + 0.5) / 200_000
-    wgt, fy, z = g(grid) / len(grid), f(grid), np.log(grid / (1 - grid))
-    for part in ("slope", "intercept"):
-        a, b = 0.0, 1.0
-        for _ in range(50):
-            mu = 1 / (1 + np.exp(-(a + b * z)))
-            r, v = wgt * (fy - mu), wgt * mu * (1 - mu)
-            if part == "intercept":
-                a += r.sum() / v.sum()
-                continue
-            h = np.array([[v.sum(), (v * z).sum()], [(v * z).sum(), (v * z * z).sum()]])
-            da, db = np.linalg.solve(h, [r.sum(), (r * z).sum()])
-            a, b = a + da, b + db
-        out[f"calibration_{part}"] = b if part == "slope" else a
+    out.update(_script_truth()(grid, g(grid) / len(grid), f(grid)))
     return out
 
 

@@ -401,13 +401,40 @@ def test_unbounded_metric_edge_gets_t_interval_not_nan() -> None:
     was Korn-Graubard, NaN).  Reference: scipy.stats.t.interval(0.95, 29, mean, sd/sqrt(n))
     = (0.83859716001, 1.02806950666)."""
     x = np.r_[np.zeros(2), np.ones(28)]
-    res = mlci.bootstrap_ci(x, metric="mean", rng=0)
+    # resamples without spread: warned (the t interval does not hold for 0/1 values near 1)
+    with pytest.warns(mlci.NearBoundWarning, match="no spread.*proportion"):
+        res = mlci.bootstrap_ci(x, metric="mean", rng=0)
     assert res.method == "t"
+    assert "no spread" in res.details["warning"]
     np.testing.assert_allclose(res.confidence_interval, (0.83859716001, 1.02806950666), atol=1e-9)
-    res_w = mlci.bootstrap_ci(
-        np.ones(6), np.array([0, 0, 1, 1, 1, 1.0]), metric="weighted_mean", rng=0
-    )
+    with pytest.warns(mlci.NearBoundWarning, match="no spread"):
+        res_w = mlci.bootstrap_ci(
+            np.ones(6), np.array([0, 0, 1, 1, 1, 1.0]), metric="weighted_mean", rng=0
+        )
     assert np.all(np.isfinite(res_w.confidence_interval))
+
+
+def test_weighted_mean_zero_se_up_to_rounding_is_no_spread() -> None:
+    """A weighted mean of 6 values in [0.2, 0.8] with 0/1 weights: a resample holding a
+    single distinct weighted sample has no spread, but its linearized standard error
+    comes out as ~1e-8 (cancellation), not 0, so its t* was ~1e7 and the studentized
+    interval was [-68,950, 0.899] without a word.  Such standard errors count as zero
+    (``ZERO_SE_SHARE``): the tail is edge-dominated and the t interval is given.
+    Reference: the t interval of the ratio estimator's linearized standard error,
+    0.525 -+ scipy.stats.t.ppf(0.975, 5) * 0.118585412265 = (0.22016, 0.82984)."""
+    from scipy import stats
+
+    w = np.array([1, 0, 1, 1, 0, 1.0])
+    v = np.array([0.2, 0.3, 0.5, 0.6, 0.7, 0.8])
+    with pytest.warns(mlci.NearBoundWarning, match="no spread"):
+        res = mlci.bootstrap_ci(w, v, metric="weighted_mean", rng=1)
+    assert res.method == "t"
+    half = stats.t.ppf(0.975, 5) * 0.11858541226514432
+    np.testing.assert_allclose(res.confidence_interval, (0.525 - half, 0.525 + half), atol=1e-9)
+    assert "no spread" in res.details["method_reason"]
+    # the same rule through the replicates' re-reading at another level
+    again = res.interval(confidence_level=0.9)
+    assert 0.2 < again.confidence_interval[0] < again.confidence_interval[1] < 0.85
 
 
 def test_few_positives_over_conditions_warns_balanced_accuracy() -> None:

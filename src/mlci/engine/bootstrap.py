@@ -45,6 +45,7 @@ from .auto import (
     edge_reason,
     single_unit_method,
     warn_near_bound,
+    warn_no_spread,
     warn_outside_map,
 )
 from .custom import UserSampler, check_sampler
@@ -574,6 +575,8 @@ def finish_bootstrap(
         info["warning"] = warn_near_bound(extra["edge_dominated"], name, kept=True)
     elif extra.get("edge_fallback") and linear is not None and linear.get("edge_warn"):
         info["warning"] = warn_near_bound(extra["edge_fallback"], name, kept=False)
+    elif extra.get("edge_fallback") and extra.get("edge_fallback_method") == "t":
+        info["warning"] = warn_no_spread(extra["edge_fallback"], name)
     if "edge_fallback" in extra:
         info["method_reason"] = (
             info["method_reason"] + "; " if "method_reason" in info else ""

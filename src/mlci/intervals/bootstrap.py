@@ -472,8 +472,18 @@ def edge_dominated(
     return _edge_dominated_t(t, p_lo, p_hi, alternative)
 
 
+#: a replicate's standard error below this share of the data's is zero up to rounding: the
+#: linearized variance of a replicate without spread (a weighted mean whose resample holds
+#: one distinct weighted sample) comes out as ~1e-16 from cancellation, its square root
+#: ~1e-8, and t* ~1e7 instead of infinite (:func:`_t_stats`)
+ZERO_SE_SHARE = 1e-4
+
+
 def _t_stats(theta_hat, se_hat, dist, se_dist, bounds):
     scale = _Scale(bounds)
+    se_dist = np.asarray(se_dist, dtype=float)
+    with np.errstate(invalid="ignore"):
+        se_dist = np.where(se_dist <= ZERO_SE_SHARE * np.abs(se_hat), 0.0, se_dist)
     phi_hat = scale.forward(theta_hat)
     phi = scale.forward(dist)
     with np.errstate(divide="ignore", invalid="ignore"):
