@@ -195,6 +195,33 @@ def test_bootstrap_commands_import_no_scipy_stats(command):
     assert not {"mlci.mt.significance", "mlci.mt.synthetic", "sacrebleu.significance"} & loaded
 
 
+def test_bootstrap_commands_run_with_one_blas_thread(capsys, monkeypatch):
+    # mlci's bootstrap runs its replicates on its own threads; a multi-threaded BLAS only
+    # spins idle workers (0.15 s of CPU over documents): the command limits it to one,
+    # and restores it after
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    import mlci.cli.mt as cli_mt
+
+    def blas_threads():
+        info = threadpoolctl.threadpool_info()
+        return {i["filepath"]: i["num_threads"] for i in info if i["user_api"] == "blas"}
+
+    seen = []
+    run_ci = cli_mt._run_ci
+
+    def spy(args):
+        seen.append(blas_threads())
+        return run_ci(args)
+
+    monkeypatch.setattr(cli_mt, "_run_ci", spy)
+    before = blas_threads()
+    code, out, _ = _run(capsys, ["mt", "ci", "--example", "-B", "50", "--seed", "0"])
+    assert code == 0 and "bleu" in out
+    assert seen and set(seen[0].values()) == {1}
+    after = blas_threads()  # (the command may load another BLAS, e.g. scipy's)
+    assert {k: after[k] for k in before} == before
+
+
 def test_the_collector_is_left_as_found(capsys):
     # `mlci mt` pauses the garbage collector while it runs (mlci.mt.stats.gc_paused) and
     # only the process's own command line (main() without argv) freezes its objects
