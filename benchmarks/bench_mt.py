@@ -1,7 +1,8 @@
 """Benchmark of ``mlci mt`` against the ``sacrebleu`` command on 3,000 segments.
 
-Run: ``python benchmarks/bench_mt.py [--repeats 5] [--segments 3000] [--metric bleu]``.
-Figures are recorded in docs/mt.md.
+Run: ``python benchmarks/bench_mt.py [--repeats 5] [--segments 3000] [--metric bleu]
+[--json benchmarks/results_mt.json]``.  Figures are recorded in docs/mt.md and
+benchmarks/results_mt.json.
 
 The target (issue 24): on 3,000 segments ``sacrebleu --paired-bs --paired-bs-n 10000``
 takes about 10 s and plain scoring about 0.84 s; mlci's whole command with 10,000
@@ -19,17 +20,28 @@ case: the median and the minimum over ``--repeats`` rounds of the child's CPU ti
 the same systems is the median of the per-round ratios (each round's command against
 the same round's plain scoring), for CPU and wall time.  On a shared machine the CPU
 time is the steadier figure (the wall time counts the waits for a core).
+
+Bytecode: numpy, scipy and sacreBLEU run from their installed, compiled ``.pyc`` files;
+mlci from ``--src``, whose modules Python compiles at every start when it may not write
+``__pycache__`` (``PYTHONDONTWRITEBYTECODE=1``, set on the machine of docs/mt.md's
+figures: about 0.1 s of ~70 modules).  The benchmark therefore compiles ``--src`` first
+(``compileall``, into its ``__pycache__``), as ``pip install`` does, so that both tools
+start as installed; ``--no-compile`` times the tree as it is.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
+import json
 import os
+import platform
 import resource
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -77,8 +89,17 @@ def main() -> None:
     )
     ap.add_argument("--skip-slow", action="store_true", help="leave out sacrebleu --paired-bs")
     ap.add_argument("--src", default=str(ROOT / "src"), help="the mlci source tree to time")
+    ap.add_argument("--json", metavar="PATH", help="also write the figures as JSON here")
+    ap.add_argument(
+        "--no-compile",
+        action="store_true",
+        help="do not compile --src's bytecode first (then every start compiles mlci when "
+        "PYTHONDONTWRITEBYTECODE is set)",
+    )
     args = ap.parse_args()
     d = make_data(args.segments)
+    if not args.no_compile:  # as installed: bytecode of every module (see the docstring)
+        compileall.compile_dir(str(Path(args.src) / "mlci"), quiet=1)
     py = sys.executable
     metrics = [m.strip() for m in args.metric.split(",")]
     sb = [py, "-m", "sacrebleu", "ref.txt", "-m", *metrics, "-i"]
@@ -129,28 +150,45 @@ def main() -> None:
         }
     )
     runs: dict[str, list[tuple[float, float]]] = {name: [] for name in cases}
+    loads = [os.getloadavg()]
     for _ in range(args.repeats):
         for name, (cmd, _) in cases.items():
             runs[name].append(timed(cmd, d, args.src))
-    load = os.getloadavg()
+        loads.append(os.getloadavg())
+    load = loads[-1]
     print(
         f"# {args.segments} segments, B = {args.B}, metric {','.join(metrics)}; "
         f"{args.repeats} rounds (round-robin), every command a fresh process; "
-        f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; {os.cpu_count()} cores"
+        f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; {os.cpu_count()} cores; "
+        f"mlci bytecode {'as found' if args.no_compile else 'compiled first'}"
+        f" (PYTHONDONTWRITEBYTECODE={os.environ.get('PYTHONDONTWRITEBYTECODE', '')!r})"
     )
     print(
         f"{'command':42s} {'cpu med':>7s} {'cpu min':>7s} {'wall med':>8s} "
         f"{'cpu ratio':>9s} {'wall ratio':>10s}"
     )
-    for name, (_, ref) in cases.items():
+    rows = []
+    for name, (cmd, ref) in cases.items():
         wall = [w for w, _ in runs[name]]
         cpu = [c for _, c in runs[name]]
+        row: dict[str, Any] = {
+            "command": name.strip(),
+            "argv": cmd[1:],
+            "cpu_s": cpu,
+            "wall_s": wall,
+            "cpu_median": _median(cpu),
+            "cpu_min": min(cpu),
+            "wall_median": _median(wall),
+        }
         if ref is None:
             rc = rw = ""
         else:
             pairs = list(zip(runs[name], runs[ref], strict=True))
-            rc = f"{_median([c / rcpu for (_, c), (_, rcpu) in pairs]):.2f}x"
-            rw = f"{_median([w / rwall for (w, _), (rwall, _) in pairs]):.2f}x"
+            row["relative_to"] = ref
+            row["cpu_ratio"] = _median([c / rcpu for (_, c), (_, rcpu) in pairs])
+            row["wall_ratio"] = _median([w / rwall for (w, _), (rwall, _) in pairs])
+            rc, rw = f"{row['cpu_ratio']:.2f}x", f"{row['wall_ratio']:.2f}x"
+        rows.append(row)
         print(
             f"{name:42s} {_median(cpu):7.2f} {min(cpu):7.2f} {_median(wall):8.2f} "
             f"{rc:>9s} {rw:>10s}"
@@ -159,6 +197,28 @@ def main() -> None:
         "# cpu = user + sys of the child; ratios: median over the rounds of the command's "
         "time over the same round's plain `sacrebleu` scoring of the same system(s)"
     )
+    if args.json:
+        out = {
+            "what": "bench_mt.py: mlci mt vs the sacrebleu command, CPU (user + sys) and wall "
+            "seconds of every command as a fresh process; ratios: median over rounds of the "
+            "same round's ratio to plain sacrebleu scoring",
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "segments": args.segments,
+            "n_resamples": args.B,
+            "metric": metrics,
+            "rounds": args.repeats,
+            "mlci_bytecode": "as found" if args.no_compile else "compiled first",
+            "PYTHONDONTWRITEBYTECODE": os.environ.get("PYTHONDONTWRITEBYTECODE", ""),
+            "machine": {
+                "cores": os.cpu_count(),
+                "python": platform.python_version(),
+                "platform": platform.platform(),
+            },
+            "load_average_per_round": [list(x) for x in loads],
+            "commands": rows,
+        }
+        Path(args.json).write_text(json.dumps(out, indent=1) + "\n")
+        print(f"# written to {args.json}")
 
 
 if __name__ == "__main__":

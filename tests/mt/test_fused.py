@@ -94,7 +94,11 @@ def test_corpus_kernel_differences_equal_one_call_per_column(corpus, metric):
         shifted = s.copy()
         shifted[:, j] += h[:, j]
         loop[:, j] = (kernel.g(shifted) - values) / h[:, j]
-    np.testing.assert_array_equal(kernel._grad_s(s, values), loop)
+    # the values and the differences from one call of g on the sums and their shifted
+    # copies: the numbers of separate calls (a score depends on its row only)
+    v1, grad = kernel._values_gradient(s)
+    np.testing.assert_array_equal(v1, values)
+    np.testing.assert_array_equal(grad, loop)
 
 
 def _contrast(stats: dict[str, np.ndarray], metric: str) -> ContrastKernel:
@@ -147,6 +151,26 @@ def test_joint_fused_forms_equal_generic_gradient(corpus, metric, documents):
             [v := kernel.joint.evaluate(w_joint), v[:, kernel.ia] - v[:, kernel.ib]], axis=1
         ),
     )
+
+
+@pytest.mark.parametrize("second", [{}, {"smooth_method": "floor"}])
+def test_joint_systems_scored_in_one_call_equal_each_kernel(corpus, second):
+    # JointAdditive scores the systems' values and shifted sums in one call of g when
+    # their score functions agree (score_key), else each with its own: the same numbers
+    # as each kernel's own values and gradient, bit for bit
+    st = system_statistics(corpus.systems, corpus.references)
+    ka = get_kernel("bleu", (st["sys0"],), {})
+    kb = get_kernel("bleu", (st["sys1"],), second)
+    assert (ka.score_key == kb.score_key) == (not second)
+    rows = [np.arange(ka.m) % ka.m, np.arange(ka.m) % kb.m]
+    joint = joint_additive([ka, kb], rows, [0], [1])
+    rng = np.random.default_rng(7)
+    w = rng.multinomial(ka.m, np.full(ka.m, 1 / ka.m), size=25).astype(float)
+    total = w.sum(axis=1, keepdims=True)
+    parts = joint._systems(joint.sums(w), total)
+    for k, (part, values, grad) in zip([ka, kb], parts, strict=True):
+        np.testing.assert_array_equal(values, k.g(part))
+        np.testing.assert_array_equal(grad, AdditiveKernel._sum_gradient(k, part, total, values))
 
 
 def test_joint_additive_only_for_plain_scalar_additive_kernels(corpus):

@@ -134,32 +134,82 @@ def test_documents_file_resamples_documents(capsys, tmp_path):
     assert res["n_conditions"] == len(set(docs.tolist()))
 
 
-def test_sacrebleu_tests_import_neither_scipy_nor_the_engine():
-    # `mlci mt compare --test paired-bs|paired-ar` is the statistics (sacreBLEU) plus a
-    # vectorised resampling: what it imports beyond numpy and sacreBLEU is start-up time,
-    # the cost that issue 24's speed target (1.5x the plain `sacrebleu` scoring) counts
+def _modules_after(options: list[str]) -> set[str]:
+    """``sys.modules`` after ``mlci mt compare|ci -r REFS -i A B *options`` in a fresh
+    interpreter (``options[0]`` the subcommand)."""
     import os
     from pathlib import Path
 
     src = Path(mlci.cli.__file__).resolve().parents[2]
     refs = [str(r) for r in P["refs"]]
     a, b = (str(s) for s in P["systems"].values())
+    command, rest = options[0], options[1:]
     probe = (
         "import contextlib, io, json, sys\nfrom mlci.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
-        f"    assert main(['mt', 'compare', '-r', *{refs!r}, '-i', {a!r}, {b!r}, '--test',"
-        " 'paired-bs', '-B', '50']) == 0\n"
+        f"    assert main(['mt', {command!r}, '-r', *{refs!r}, '-i', {a!r}, {b!r},"
+        f" *{rest!r}]) == 0\n"
         "print(json.dumps(sorted(sys.modules)), file=sys.stderr)"
     )
     env = {**os.environ, "PYTHONPATH": f"{src}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     proc = subprocess.run(
-        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-W", "ignore", "-c", probe],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
-    loaded = set(json.loads(proc.stderr.strip().splitlines()[-1]))
+    return set(json.loads(proc.stderr.strip().splitlines()[-1]))
+
+
+def test_sacrebleu_tests_import_neither_scipy_nor_the_engine():
+    # `mlci mt compare --test paired-bs|paired-ar` is the statistics (sacreBLEU) plus a
+    # vectorised resampling: what it imports beyond numpy and sacreBLEU is start-up time,
+    # the cost that issue 24's speed target (1.5x the plain `sacrebleu` scoring) counts
+    loaded = _modules_after(["compare", "--test", "paired-bs", "-B", "50"])
     assert "mlci.mt.significance" in loaded
     heavy = {m for m in loaded if m == "scipy" or m.startswith(("scipy.", "pandas", "matplotlib"))}
     assert not heavy
     assert not {m for m in loaded if m.startswith(("mlci.engine", "mlci.comparison"))}
+
+
+@pytest.mark.parametrize("command", ["ci", "compare"])
+def test_bootstrap_commands_import_no_scipy_stats(command):
+    # `mlci mt ci` / `mlci mt compare` (mlci's bootstrap): numpy, scipy.special and the
+    # engine, but not scipy.stats (0.35 s of start-up; it was imported by
+    # comparison.margins and comparison.tango at module level) nor sacreBLEU's tests
+    loaded = _modules_after([command, "-B", "50", "--seed", "0"])
+    assert "mlci.engine.bootstrap" in loaded
+    heavy = {"scipy.stats", "scipy.optimize", "pandas", "pyarrow", "matplotlib"} & loaded
+    assert not heavy
+    assert not {"mlci.mt.significance", "mlci.mt.synthetic", "sacrebleu.significance"} & loaded
+
+
+def test_bootstrap_commands_run_with_one_blas_thread(capsys, monkeypatch):
+    # mlci's bootstrap runs its replicates on its own threads; a multi-threaded BLAS only
+    # spins idle workers (0.15 s of CPU over documents): the command limits it to one,
+    # and restores it after
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    import mlci.cli.mt as cli_mt
+
+    def blas_threads():
+        info = threadpoolctl.threadpool_info()
+        return {i["filepath"]: i["num_threads"] for i in info if i["user_api"] == "blas"}
+
+    seen = []
+    run_ci = cli_mt._run_ci
+
+    def spy(args):
+        seen.append(blas_threads())
+        return run_ci(args)
+
+    monkeypatch.setattr(cli_mt, "_run_ci", spy)
+    before = blas_threads()
+    code, out, _ = _run(capsys, ["mt", "ci", "--example", "-B", "50", "--seed", "0"])
+    assert code == 0 and "bleu" in out
+    assert seen and set(seen[0].values()) == {1}
+    after = blas_threads()  # (the command may load another BLAS, e.g. scipy's)
+    assert {k: after[k] for k in before} == before
 
 
 def test_the_collector_is_left_as_found(capsys):

@@ -14,9 +14,10 @@ over :mod:`mlci.mt`: no statistics here.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -35,8 +36,10 @@ from ..data import mt_example_paths
 from ..inputs import INTERVAL_METHODS
 from ..mt.api import mt_compare
 from ..mt.readers import read_segments, read_systems
-from ..mt.significance import MTPairedTest
 from ..mt.stats import gc_paused
+
+if TYPE_CHECKING:
+    from ..mt.significance import MTPairedTest
 
 __all__ = ["add_mt"]
 
@@ -118,11 +121,27 @@ def add_mt(sub: Any) -> None:
     k.set_defaults(handler=_run, mt_run=_run_compare)
 
 
+def _blas_threads(args: argparse.Namespace) -> Any:
+    """One BLAS thread for mlci's bootstrap (the engine's own threads run the replicates).
+
+    Its matrix products are small (a few columns of statistics), and a multi-threaded
+    BLAS's idle workers spin after every product made outside the engine's threads (the
+    estimates, the data's standard errors): on 3,000 segments in 134 documents, 0.15 s
+    of CPU of ``mlci mt compare --documents -B 10000`` (1.16 -> 1.01 s), for no gain in
+    time.  sacreBLEU's tests (``--test``) run without the engine and keep BLAS as is.
+    """
+    if getattr(args, "test", "bootstrap") != "bootstrap":
+        return contextlib.nullcontext()
+    from ..engine.bootstrap import single_threaded_blas
+
+    return single_threaded_blas()
+
+
 def _run(args: argparse.Namespace) -> int:
     try:
         # no garbage cycles are made here (text, statistics, arrays), while the collector's
         # passes over sacreBLEU's n-gram containers and the engine's imports cost 0.05-0.1 s
-        with gc_paused():
+        with gc_paused(), _blas_threads(args):
             return int(args.mt_run(args) or 0)
     except CLIError:
         raise

@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from ..classical.proportions import paired_proportion_diff_ci
 
@@ -73,6 +72,8 @@ def tango_pvalue(table: np.ndarray, alternative: str) -> float:
     n12, n21 = float(table[0, 1]), float(table[1, 0])
     if n12 + n21 == 0:
         return 1.0
+    from scipy import stats  # here: `mlci.compare` imports without scipy.stats (0.35 s)
+
     z = (n12 - n21) / np.sqrt(n12 + n21)
     if alternative == "greater":
         return float(stats.norm.sf(z))

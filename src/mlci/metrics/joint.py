@@ -108,14 +108,38 @@ class JointAdditive:
     def _systems(
         self, sums: np.ndarray, total: np.ndarray, gradients: bool = True
     ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
-        """``(sums, values, gradient of g at the sums)`` of every system."""
-        out = []
+        """``(sums, values, gradient of g at the sums)`` of every system.
+
+        Kernels that give their values and forward differences as rows to score
+        (:meth:`~mlci.metrics.mt.CorpusKernel.gradient_rows`) and share a score function
+        (equal ``score_key``: the same metric and options) are scored in one call of it
+        for all systems: a score depends on its row only, so the numbers are those of one
+        call per system and quantity, without their per-call overhead (about 100 small
+        array operations each for BLEU, at about 40 replicates a chunk)."""
+        parts = [
+            np.ascontiguousarray(sums[:, self.bounds[s] : self.bounds[s + 1]])
+            for s in range(len(self.kernels))
+        ]
+        out: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray | None]] = {}
+        groups: dict[Any, list[tuple[int, Callable[..., Any]]]] = {}
         for s, k in enumerate(self.kernels):
-            part = np.ascontiguousarray(sums[:, self.bounds[s] : self.bounds[s + 1]])
-            values = k.g(part)
-            grad = k._sum_gradient(part, total, values) if gradients else None
-            out.append((part, values, grad))
-        return out
+            key = getattr(k, "score_key", None)
+            rows_of = getattr(k, "gradient_rows", None)
+            if gradients and key is not None and rows_of is not None:
+                groups.setdefault(key, []).append((s, rows_of))
+            else:
+                values = k.g(parts[s])
+                grad = k._sum_gradient(parts[s], total, values) if gradients else None
+                out[s] = (parts[s], values, grad)
+        for members in groups.values():
+            pending = [rows_of(parts[s], total) for s, rows_of in members]
+            scores = self.kernels[members[0][0]].g(np.concatenate([rows for rows, _ in pending]))
+            at = 0
+            for (s, _), (rows, finish) in zip(members, pending, strict=True):
+                values, grad = finish(scores[at : at + len(rows)])
+                at += len(rows)
+                out[s] = (parts[s], values, grad)
+        return [out[s] for s in range(len(parts))]
 
     def values(self, w: np.ndarray) -> np.ndarray:
         """Every system's value and every difference, for joint counts ``w`` (b, m):

@@ -12,6 +12,7 @@ sacreBLEU's score of the same sums to rounding (tested to 1e-12 in tests/mt).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -127,37 +128,36 @@ def bleu_from_stats(
             1.0,
         )
     any_match = (correct != 0).any(axis=1)  # sacreBLEU: no match at all -> 0 (#141)
-    alive = np.ones(b, dtype=bool)  # the loop over orders has not hit `break` yet
-    smooth_mteval = np.ones(b)
-    eff = np.full(b, order, dtype=float)
-    if effective_order:
-        eff = np.zeros(b)
-    precisions = np.zeros((b, order))
-    for n in range(order):
-        if smooth_method == "add-k" and n > 0:
-            correct[:, n] += smooth_value
-            total[:, n] += smooth_value
-        alive &= total[:, n] != 0
-        if effective_order:
-            eff = np.where(alive, n + 1.0, eff)
-        zero = alive & (correct[:, n] == 0)
-        tot = np.where(total[:, n] != 0, total[:, n], 1.0)
-        if smooth_method == "exp":
-            smooth_mteval = np.where(zero, smooth_mteval * 2.0, smooth_mteval)
-            p_zero = 100.0 / (smooth_mteval * tot)
-        elif smooth_method == "floor":
-            p_zero = 100.0 * float(smooth_value or 0.0) / tot
-        else:
-            p_zero = np.zeros(b)
-        p = np.where(zero, p_zero, 100.0 * correct[:, n] / tot)
-        precisions[:, n] = np.where(alive, p, 0.0)
+    # sacreBLEU's loop over the orders, every order at once (the same operations on every
+    # element: a chunk's rows cost ~30 array operations, not ~100)
+    if smooth_method == "add-k" and order > 1:
+        correct[:, 1:] += smooth_value
+        total[:, 1:] += smooth_value
+    counted = total != 0
+    # the loop has not hit `break` yet: every order up to this one has n-grams
+    alive = np.logical_and.accumulate(counted, axis=1)
+    if effective_order:  # the last order before the break
+        eff = alive.sum(axis=1).astype(float)
+    else:
+        eff = np.full(b, order, dtype=float)
+    zero = alive & (correct == 0)
+    tot = np.where(counted, total, 1.0)
+    if smooth_method == "exp":  # NIST: the k-th zero precision is 1 / (2^k total)
+        smooth_mteval = np.cumprod(np.where(zero, 2.0, 1.0), axis=1)
+        p_zero: Any = 100.0 / (smooth_mteval * tot)
+    elif smooth_method == "floor":
+        p_zero = 100.0 * float(smooth_value or 0.0) / tot
+    else:
+        p_zero = 0.0
+    precisions = np.where(alive, np.where(zero, p_zero, 100.0 * correct / tot), 0.0)
     # sum(my_log(p) for p in precisions[:eff]) / eff, summed in sacreBLEU's order
-    acc = np.zeros(b)
     with np.errstate(divide="ignore"):
-        for n in range(order):
-            p = precisions[:, n]
-            logp = np.where(p == 0.0, _LOG_ZERO, np.log(np.where(p == 0.0, 1.0, p)))
-            acc = np.where(n < eff, acc + logp, acc)
+        logp = np.where(
+            precisions == 0.0, _LOG_ZERO, np.log(np.where(precisions == 0.0, 1.0, precisions))
+        )
+    acc = np.zeros(b)
+    for n in range(order):
+        acc = np.where(n < eff, acc + logp[:, n], acc)
     with np.errstate(divide="ignore", invalid="ignore"):
         score = bp * np.exp(acc / np.where(eff > 0, eff, 1.0))
     # effective order 0 (no n-gram of order 1): sacreBLEU divides by zero; it only happens
@@ -250,32 +250,67 @@ class CorpusKernel(AdditiveKernel):
             "documents, where the studentized interval covered 0.924-0.952)",
         )
 
-    def _differences(self, s: np.ndarray, h: np.ndarray, values: np.ndarray) -> np.ndarray:
-        """Forward differences ``(g(s + h_j e_j) - g(s)) / h_j`` of every column ``j``
-        (b, d), the ``d`` shifted copies of ``s`` scored in one call of ``g`` (a score of
-        a row depends on that row only: the same numbers as ``d`` calls, without their
-        per-call overhead, which dominated at about 40 rows a chunk)."""
-        b, d = s.shape
-        shifted = np.repeat(s[None], d, axis=0)  # (d, b, d): copy j shifted in column j
-        cols = np.arange(d)
-        shifted[cols, :, cols] += h.T
-        scores = self.g(shifted.reshape(d * b, d)).reshape(d, b)
-        return np.ascontiguousarray(((scores - values) / h.T).T)
+    #: what the score function ``g`` is (metric and options): kernels with equal keys
+    #: score their rows alike, so several systems' rows can be scored in one call
+    score_key: tuple[Any, ...] | None = None
 
-    def _grad_s(self, s: np.ndarray, values: np.ndarray) -> np.ndarray:
-        return self._differences(s, _STEP * np.maximum(np.abs(s), 1.0), values)
+    def _mean_abs_atoms(self) -> np.ndarray:
+        """``mean_k |atoms_k|`` per column (of the steps of :meth:`_sum_gradient`), once."""
+        cached = getattr(self, "_abs_mean", None)
+        if cached is None:
+            cached = self._abs_mean = np.abs(self.atoms).mean(0)
+        return cached
+
+    def _steps(self, s: np.ndarray, total: np.ndarray | None) -> np.ndarray:
+        """Forward-difference steps at the sums ``s`` (b, d): AdditiveKernel's (scaled by
+        the replicate's size ``total``) for the linearization over atoms, else
+        ``max(|s|, 1)`` times the relative step (whole units, the plain delta method)."""
+        if total is None:
+            return _STEP * np.maximum(np.abs(s), 1.0)
+        scale = np.abs(s) + total * self._mean_abs_atoms()
+        return _STEP * np.where(scale > 0, scale, 1.0)
+
+    def gradient_rows(
+        self, s: np.ndarray, total: np.ndarray | None = None
+    ) -> tuple[np.ndarray, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]]:
+        """The rows to score for the values and the gradient at the sums ``s`` (b, d),
+        and the function that turns their scores into ``(values (b,), gradient (b, d))``.
+
+        The rows are ``s`` followed by its ``d`` copies shifted in one column each (forward
+        differences, steps :meth:`_steps`): one call of ``g`` on ``(d + 1) b`` rows instead
+        of one for the values and one for the differences (a score depends on its row
+        only, so the numbers are those of separate calls).  :class:`JointAdditive` stacks
+        several systems' rows into one call when their :attr:`score_key` agree.
+        """
+        b, d = s.shape
+        h = self._steps(s, total)
+        rows = np.repeat(s[None], d + 1, axis=0)  # (d + 1, b, d): 0 the sums, j + 1 shifted
+        cols = np.arange(d)
+        rows[cols + 1, :, cols] += h.T
+
+        def finish(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            sc = scores.reshape(d + 1, b)
+            values = sc[0]
+            return values, np.ascontiguousarray(((sc[1:] - values) / h.T).T)
+
+        return rows.reshape((d + 1) * b, d), finish
+
+    def _values_gradient(
+        self, s: np.ndarray, total: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``(g(s), gradient of g at s)`` from one call of ``g``."""
+        rows, finish = self.gradient_rows(s, total)
+        return finish(self.g(rows))
 
     def _sum_gradient(self, s: np.ndarray, total: np.ndarray, values: np.ndarray) -> np.ndarray:
         # AdditiveKernel's steps (the linearization's numbers unchanged), one call of g
-        scale = np.abs(s) + total * np.abs(self.atoms).mean(0)
-        return self._differences(s, _STEP * np.where(scale > 0, scale, 1.0), values)
+        return self._values_gradient(s, total)[1]
 
     def influence_moments(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(values, sum_k w_k z_k, sum_k w_k z_k^2)`` per row, ``z_k = atoms_k . grad``."""
         w = np.asarray(w, dtype=float)
         s = self._sums(w)
-        values = self.g(s)
-        grad = self._grad_s(s, values)
+        values, grad = self._values_gradient(s)
         s1 = np.einsum("bd,bd->b", s, grad)
         s2 = np.empty(len(w))
         # by blocks of rows whose (rows, m) arrays stay in the cache (as JointAdditive)
@@ -303,9 +338,8 @@ class CorpusKernel(AdditiveKernel):
         )
 
         def f(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            s = np.asarray(u, dtype=float) @ t
-            values = self.g(s)
-            return values, self._grad_s(s, values) @ t.T
+            values, grad = self._values_gradient(np.asarray(u, dtype=float) @ t)
+            return values, grad @ t.T
 
         return f
 
@@ -339,6 +373,7 @@ def bleu_kernel(
 
     kernel = CorpusKernel(s, g, (), "bleu")
     kernel.bounds = (0.0, 100.0)
+    kernel.score_key = ("bleu", smooth_method, smooth_value, bool(effective_order))
     return kernel
 
 
@@ -360,6 +395,7 @@ def chrf_kernel(stats: Any, *, beta: float = 2, eps_smoothing: bool = False) -> 
 
     kernel = CorpusKernel(s, g, (), "chrf")
     kernel.bounds = (0.0, 100.0)
+    kernel.score_key = ("chrf", beta, bool(eps_smoothing))
     return kernel
 
 

@@ -27,6 +27,7 @@ replicates.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from math import comb, factorial
 from typing import Any
@@ -57,11 +58,22 @@ def _derivative_polys(order: int) -> list[np.ndarray]:
 
 
 _POLYS = _derivative_polys(ORDER + 1)
-_GRID = np.linspace(0.0, 1.0, 200_001)
-#: ``sup |mu^(k)|`` over the real line, k = 0..ORDER + 1 (the maximum on a fine grid of mu)
-_SUP = np.array([np.abs(np.polynomial.polynomial.polyval(_GRID, c)).max() for c in _POLYS])
-#: ``sup |mu^(ORDER + 1)|``, plus 1% (the grid's maximum is at most that far below it)
-SUP_NEXT = 1.01 * float(_SUP[-1])
+
+
+@functools.cache
+def _sup_next() -> float:
+    """``sup |mu^(ORDER + 1)|`` over the real line (the maximum on a fine grid of mu),
+    plus 1% (the grid's maximum is at most that far below it); computed on first use
+    (20 ms: importing :mod:`mlci.metrics` need not pay it)."""
+    grid = np.linspace(0.0, 1.0, 200_001)
+    return 1.01 * float(np.abs(np.polynomial.polynomial.polyval(grid, _POLYS[-1])).max())
+
+
+def __getattr__(name: str) -> Any:
+    """``SUP_NEXT``, the bound of :func:`_sup_next`, as a module constant."""
+    if name == "SUP_NEXT":
+        return _sup_next()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def sigmoid_derivatives(mu: np.ndarray, order: int = ORDER) -> np.ndarray:
@@ -237,7 +249,7 @@ class UnitMoments:
         remainder of the score through the inverse Hessian)."""
         k1 = ORDER + 1
         a0, a1 = np.abs(d0), np.abs(d1)
-        const = SUP_NEXT / factorial(k1)
+        const = _sup_next() / factorial(k1)
         if self.slope:
             err = []
             for j in range(2):

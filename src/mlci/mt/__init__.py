@@ -14,11 +14,22 @@ The kernels (``metric="bleu"``, ``"chrf"``, ``"wer"`` of :func:`mlci.bootstrap_c
 :mod:`mlci.metrics.mt`.  See docs/mt.md.
 """
 
-from .api import mt_ci, mt_compare
-from .readers import read_segments, read_systems
-from .significance import MTPairedTest, paired_test
-from .stats import segment_statistics, system_statistics
-from .synthetic import SyntheticCorpus, synthetic_corpus
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+#: submodule -> the names it defines, imported on first use (PEP 562), so that the
+#: ``mlci mt`` commands load only what they run (``--test paired-bs`` no engine, the
+#: bootstrap no sacreBLEU tests, neither the synthetic corpus)
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "api": ("mt_ci", "mt_compare"),
+    "readers": ("read_segments", "read_systems"),
+    "significance": ("MTPairedTest", "paired_test"),
+    "stats": ("segment_statistics", "system_statistics"),
+    "synthetic": ("SyntheticCorpus", "synthetic_corpus"),
+}
+_WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
 
 __all__ = [
     "MTPairedTest",
@@ -32,3 +43,19 @@ __all__ = [
     "synthetic_corpus",
     "system_statistics",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The public names (and the submodules), imported on first use."""
+    module = _WHERE.get(name)
+    if module is None:
+        if name in _EXPORTS:
+            return importlib.import_module(f".{name}", __name__)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
