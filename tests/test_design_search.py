@@ -30,8 +30,8 @@ import os
 import sys
 from pathlib import Path
 
-import pytest
 import numpy as np
+import pytest
 from scipy import stats
 
 SCALE = float(os.environ["MLCI_SLOW_SCALE"])
