@@ -30,6 +30,7 @@ import os
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from scipy import stats
 
@@ -133,3 +134,19 @@ def test_targets_check_flags_a_collapse() -> None:
     res["methods"]["auto"].update(coverage=0.80, median_width=0.05, far_edge=0)
     assert check_targets(res) == ["auto covers 0.800 where ['bca'] hold"]
     assert math.isclose(ds.TARGET - ds.TOLERANCE, 0.935)
+
+
+def test_a_refused_analytic_interval_keeps_the_test_set() -> None:
+    # the seed-4 search's #18 (a paired roc_auc difference, n = 32, 3 expected positives):
+    # DeLong refuses a test set with one positive; auto, BCa and percentile serve it, so
+    # the test set counts for them (before: the whole test set was dropped as refused)
+    design = ds.Design(0, "paired", "roc_auc", 32, 0.094, 0.094, 1.0, 0, 0.0, False, gap=0.35)
+    y = [1] + [0] * 31
+    a = [10.0] + [0.1 * i for i in range(31)]  # A ranks the positive first: AUC 1
+    b = [0.55] + [0.1 * i for i in range(31)]  # B above 6 of the 31 negatives: AUC 6/31
+    x = {"y": np.array(y), "a": np.array(a), "b": np.array(b), "conditions": None}
+    with pytest.raises(ValueError, match="at least 2 positives"):
+        ds.mlci.delong_test(x["y"], x["a"], x["b"])
+    out = ds.intervals(design, x, seed=0, B=50)
+    assert {"auto", "bca", "percentile"} <= set(out) and "analytic" not in out
+    assert out["estimate"] == pytest.approx(1.0 - 6 / 31)
