@@ -7,6 +7,14 @@ coverage of t, BCa and percentile on all test sets and on the switched ones.  Th
 is read off the code it runs: since the rule is for independent samples only, over
 conditions nothing switches (the numbers in docs/validation.md are from before).
 
+``python scripts/search2_study.py sweep REPS [--json out.json] [--cells a,b,...]`` runs the
+near-edge sweep (issue 20): paired differences of two strong systems on independent
+samples (roc_auc from AUC 0.9 to 0.9999, and f1 / mcc / balanced_accuracy with 2-4
+expected errors), 10-90 samples in the smaller class, n 100-2,000, ``REPS`` test sets per
+cell, B = 1000, each test set's ``auto``, t, BCa and percentile intervals from the same
+replicates (the same seed), and whether ``auto``'s near-edge switch fired.  The summary
+gives each cell's coverage, and the switched test sets grouped by their smaller class.
+
 ``python scripts/search2_study.py single 38 REPS [...]`` re-runs design #38 (balanced
 accuracy over unequal conditions) or a variant (``metric=f1`` etc.) and reports the
 coverage of each method, the smaller class's count and how often ``auto`` warned.
@@ -15,6 +23,7 @@ coverage of each method, the smaller class's count and how often ``auto`` warned
 from __future__ import annotations
 
 import dataclasses
+import json
 import sys
 import warnings
 
@@ -36,7 +45,11 @@ def _variant(index: int, args: list[str]) -> ds.Design:
     return dataclasses.replace(d, **kw)
 
 
-def paired(d: ds.Design, reps: int, B: int = 1000) -> None:
+def paired_rows(d: ds.Design, reps: int, B: int = 1000) -> tuple[ds.Population, list[dict]]:
+    """Each test set's ``auto``, t, BCa and percentile intervals of the difference (the
+    same seed: the same replicates), whether ``auto`` used the near-edge switch
+    (``switched``) or the skewness rule (``skewed``), the smaller class and the
+    difference's linearized skewness."""
     pop = ds.Population(d)
     rows = []
     for i in range(reps):
@@ -44,20 +57,31 @@ def paired(d: ds.Design, reps: int, B: int = 1000) -> None:
         x = pop.draw(g)
         seed = int(g.integers(2**31))
         common = {"n_resamples": B, "rng": seed, "n_jobs": 1, "conditions": x["conditions"]}
-        out = {}
+        y = np.asarray(x["y"])
+        out: dict = {"smaller": int(min(y.sum(), len(y) - y.sum()))}
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 for m in ("auto", "t", "bca", "percentile"):
-                    r = mlci.compare(
+                    res = mlci.compare(
                         x["y"], {"a": x["a"], "b": x["b"]}, metric=d.metric, method=m, **common
-                    ).difference("a", "b")
-                    out[m] = r.confidence_interval
+                    )
+                    r = res.difference("a", "b")
+                    out[m] = tuple(map(float, r.confidence_interval))
                     if m == "auto":
-                        out["switched"] = r.method == "bca"
+                        why = str(res.details.get("method_reason", ""))
+                        out["switched"] = r.method == "bca" and "near the edge" in why
+                        out["skewed"] = r.method == "bca" and "skewed" in why
+                        out["skewness"] = float(r.details.get("skewness", np.nan))
+                        out["estimates"] = [float(v.estimate) for v in res.systems.values()]
         except (ValueError, ZeroDivisionError, FloatingPointError):
             continue
         rows.append(out)
+    return pop, rows
+
+
+def paired(d: ds.Design, reps: int, B: int = 1000) -> None:
+    pop, rows = paired_rows(d, reps, B)
     sw = np.array([r["switched"] for r in rows])
     print(
         d.label(), "truth", round(pop.truth, 5), "test sets", len(rows), "switched", int(sw.sum())
@@ -78,6 +102,87 @@ def paired(d: ds.Design, reps: int, B: int = 1000) -> None:
             ]
         )
         print(f"  rule: {alt} where switched, t elsewhere: cov {cov.mean():.3f}")
+
+
+#: the sweep's cells: (metric, n, expected smaller class, error of A, gap); for roc_auc
+#: the error is 1 - AUC (AUC 0.9 as design #14 of seed 3, 0.999 and 0.9999 near the
+#: edge; #75 of seed 0 is the last), for the decision metrics the error rate of A
+SWEEP = [
+    *[("roc_auc", 330, m, 0.1, 0.002) for m in (10, 15, 20, 30)],
+    *[("roc_auc", 300, m, 0.001, 0.004) for m in (10, 15, 20, 30, 45, 65, 90)],
+    *[("roc_auc", 1000, m, 0.001, 0.004) for m in (10, 20, 45, 90)],
+    *[("roc_auc", 2000, m, 0.0001, 0.002) for m in (20, 90)],
+    *[("roc_auc", 100, m, 0.0001, 0.004) for m in (10, 20, 45)],
+    *[("roc_auc", 220, m, 0.0003, 0.0038) for m in (20, 45, 86)],
+    *[(k, 500, m, 0.006, 0.004) for k in ("f1", "mcc", "balanced_accuracy") for m in (10, 30, 90)],
+]
+
+
+def sweep_design(k: int, metric: str, n: int, m: int, error: float, gap: float) -> ds.Design:
+    """A cell of :data:`SWEEP` as a design of ``design_search`` (independent samples)."""
+    return ds.Design(2000 + k, "paired", metric, n, m / n, error, 1.0, 0, 0.0, False, gap=gap)
+
+
+def covers(r: dict, m: str, truth: float) -> bool:
+    return bool(r[m][0] <= truth <= r[m][1])
+
+
+def sweep(reps: int, path: str | None, which: list[int] | None) -> None:
+    doc = {} if path is None else _load(path)
+    for k, cell in enumerate(SWEEP):
+        if which is not None and k not in which:
+            continue
+        key = f"{k}"
+        if key not in doc:
+            d = sweep_design(k, *cell)
+            pop, rows = paired_rows(d, reps)
+            doc[key] = {"cell": list(cell), "truth": pop.truth, "rows": rows}
+            if path is not None:
+                with open(path, "w") as fh:
+                    json.dump(doc, fh)
+        _print_cell(doc[key])
+    _print_by_smaller(doc)
+
+
+def _load(path: str) -> dict:
+    try:
+        with open(path) as fh:
+            return json.load(fh)
+    except FileNotFoundError:
+        return {}
+
+
+def _print_cell(c: dict) -> None:
+    rows, truth = c["rows"], c["truth"]
+    sw = np.array([r["switched"] for r in rows])
+    metric, n, m, err, gap = c["cell"]
+    parts = [f"{metric} n={n} m={m} err={err} gap={gap} sets={len(rows)} switched={sw.sum()}"]
+    for meth in ("auto", "t", "bca", "percentile"):
+        cov = np.array([covers(r, meth, truth) for r in rows])
+        sub = f" ({cov[sw].mean():.3f})" if sw.any() else ""
+        parts.append(f"{meth} {cov.mean():.3f}{sub}")
+    print(" | ".join(parts))
+
+
+def _print_by_smaller(doc: dict) -> None:
+    """The switched test sets of every cell, grouped by their smaller class."""
+    bins = [(0, 14), (15, 19), (20, 24), (25, 29), (30, 39), (40, 59), (60, 200)]
+    print("switched test sets by smaller class: sets, t, bca, percentile coverage")
+    for metric in sorted({c["cell"][0] for c in doc.values()}):
+        for lo, hi in bins:
+            hits = {"t": [], "bca": [], "percentile": []}
+            for c in doc.values():
+                if c["cell"][0] != metric:
+                    continue
+                for r in c["rows"]:
+                    if r["switched"] and lo <= r["smaller"] <= hi:
+                        for meth in hits:
+                            hits[meth].append(covers(r, meth, c["truth"]))
+            if hits["t"]:
+                print(
+                    f"  {metric} {lo}-{hi}: {len(hits['t'])} "
+                    + " ".join(f"{k} {np.mean(v):.3f}" for k, v in hits.items())
+                )
 
 
 def single(d: ds.Design, reps: int, B: int = 1000) -> None:
@@ -107,6 +212,16 @@ def single(d: ds.Design, reps: int, B: int = 1000) -> None:
 
 
 if __name__ == "__main__":
+    if sys.argv[1] == "sweep":
+        rest = sys.argv[3:]
+        out = rest[rest.index("--json") + 1] if "--json" in rest else None
+        cells = (
+            [int(v) for v in rest[rest.index("--cells") + 1].split(",")]
+            if "--cells" in rest
+            else None
+        )
+        sweep(int(sys.argv[2]), out, cells)
+        sys.exit(0)
     kind, idx, reps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     d = _variant(idx, sys.argv[4:])
     (paired if kind == "paired" else single)(d, reps)
