@@ -15,6 +15,8 @@ cell, B = 1000, each test set's ``auto``, t, BCa and percentile intervals from t
 replicates (the same seed), and whether ``auto``'s near-edge switch fired.  The summary
 gives each cell's coverage, and the switched test sets grouped by their smaller class.
 
+``python scripts/search2_study.py sweep-report a.json b.json`` merges saved runs.
+
 ``python scripts/search2_study.py single 38 REPS [...]`` re-runs design #38 (balanced
 accuracy over unequal conditions) or a variant (``metric=f1`` etc.) and reports the
 coverage of each method, the smaller class's count and how often ``auto`` warned.
@@ -74,6 +76,11 @@ def paired_rows(d: ds.Design, reps: int, B: int = 1000) -> tuple[ds.Population, 
                         out["skewed"] = r.method == "bca" and "skewed" in why
                         out["skewness"] = float(r.details.get("skewness", np.nan))
                         out["estimates"] = [float(v.estimate) for v in res.systems.values()]
+                        # each system's replicates at an end of the metric's range
+                        out["edges"] = [
+                            int(np.sum(np.isin(v.bootstrap_distribution, v.bounds)))
+                            for v in res.systems.values()
+                        ]
         except (ValueError, ZeroDivisionError, FloatingPointError):
             continue
         rows.append(out)
@@ -105,10 +112,11 @@ def paired(d: ds.Design, reps: int, B: int = 1000) -> None:
 
 
 #: the sweep's cells: (metric, n, expected smaller class, error of A, gap); for roc_auc
-#: the error is 1 - AUC (AUC 0.9 as design #14 of seed 3, 0.999 and 0.9999 near the
+#: the error is 1 - AUC (AUC 0.9 as design #14 of seed 3, 0.99, 0.999 and 0.9999 near the
 #: edge; #75 of seed 0 is the last), for the decision metrics the error rate of A
 SWEEP = [
     *[("roc_auc", 330, m, 0.1, 0.002) for m in (10, 15, 20, 30)],
+    *[("roc_auc", 300, m, 0.01, 0.004) for m in (10, 20, 45, 90)],
     *[("roc_auc", 300, m, 0.001, 0.004) for m in (10, 15, 20, 30, 45, 65, 90)],
     *[("roc_auc", 1000, m, 0.001, 0.004) for m in (10, 20, 45, 90)],
     *[("roc_auc", 2000, m, 0.0001, 0.002) for m in (20, 90)],
@@ -185,6 +193,65 @@ def _print_by_smaller(doc: dict) -> None:
                 )
 
 
+def _print_by_edges(doc: dict) -> None:
+    """The switched test sets grouped by the replicates at the edge (the larger count of
+    the two systems, of B = 1000) and by the smaller class (below 20 or not)."""
+    bins = [(0, 9), (10, 24), (25, 49), (50, 99), (100, 249), (250, 999), (1000, 1000)]
+    print("switched test sets by edge replicates: sets, t, bca, percentile coverage")
+    for metric in sorted({c["cell"][0] for c in doc.values()}):
+        for lo, hi in bins:
+            hits: dict[str, list[bool]] = {"t": [], "bca": [], "percentile": []}
+            for c in doc.values():
+                if c["cell"][0] != metric:
+                    continue
+                for r in c["rows"]:
+                    if r["switched"] and lo <= max(r["edges"]) <= hi:
+                        for meth in hits:
+                            hits[meth].append(covers(r, meth, c["truth"]))
+            if hits["t"]:
+                print(
+                    f"  {metric} {lo}-{hi}: {len(hits['t'])} "
+                    + " ".join(f"{k} {np.mean(v):.3f}" for k, v in hits.items())
+                )
+
+
+def with_share(r: dict, metric: str, share: float, B: int = 1000) -> str:
+    """The method ``auto`` gives a test set recorded with the switch as it was (no share)
+    when the switch also needs ``share`` of a system's replicates at the edge: BCa where
+    a system with spread (fewer than all replicates at the edge) has that share, else
+    the skewness rule's BCa (not for a ranking metric) or t."""
+    if r["switched"] and any(share * B <= e < B for e in r["edges"]):
+        return "bca"
+    if r["switched"] or r["skewed"]:
+        skew = r.get("skewness", float("nan"))
+        skewed = metric not in ("roc_auc", "average_precision") and skew**2 * 30.0 > 1.0
+        return "bca" if skewed else "t"
+    return "auto"
+
+
+SHARES = (0.0, 0.01, 0.025, 0.05, 0.1, 0.2)
+
+
+def report(paths: list[str]) -> None:
+    """The summaries of saved sweep runs, merged, and ``auto`` with a share floor."""
+    doc: dict = {}
+    for p in paths:
+        doc.update(_load(p))
+    for key in sorted(doc, key=int):
+        _print_cell(doc[key])
+    _print_by_smaller(doc)
+    _print_by_edges(doc)
+    print("auto's coverage with the switch needing a share of edge replicates:", SHARES)
+    for key in sorted(doc, key=int):
+        c = doc[key]
+        covs = [
+            np.mean([covers(r, with_share(r, c["cell"][0], x), c["truth"]) for r in c["rows"]])
+            for x in SHARES
+        ]
+        fired = sum(with_share(r, c["cell"][0], 0.1) == "bca" and r["switched"] for r in c["rows"])
+        print(f"  {key:>2} {c['cell']}: " + " ".join(f"{v:.3f}" for v in covs), "fired", fired)
+
+
 def single(d: ds.Design, reps: int, B: int = 1000) -> None:
     res = ds.run_design(d, reps, B=B, seed=3)
     pop = ds.Population(d)
@@ -212,6 +279,9 @@ def single(d: ds.Design, reps: int, B: int = 1000) -> None:
 
 
 if __name__ == "__main__":
+    if sys.argv[1] == "sweep-report":
+        report(sys.argv[2:])
+        sys.exit(0)
     if sys.argv[1] == "sweep":
         rest = sys.argv[3:]
         out = rest[rest.index("--json") + 1] if "--json" in rest else None

@@ -4,6 +4,7 @@ alternative: Tango's interval is re-solved from ``details["paired_table"]`` (iss
 
 from __future__ import annotations
 
+import itertools
 import warnings
 
 import numpy as np
@@ -35,9 +36,7 @@ def _pair(y, a, b, **kw):
 
 @settings(max_examples=25, deadline=None)
 @given(
-    table=st.tuples(
-        st.integers(5, 60), st.integers(0, 25), st.integers(0, 25), st.integers(0, 40)
-    ),
+    table=st.tuples(st.integers(5, 60), st.integers(0, 25), st.integers(0, 25), st.integers(0, 40)),
     level=st.floats(0.5, 0.999),
     alternative=st.sampled_from(ALTERNATIVES),
     start=st.sampled_from(ALTERNATIVES),
@@ -56,7 +55,7 @@ def test_reread_equals_compare_at_that_level(table, level, alternative, start):
     assert r.details["paired_table"] == direct.details["paired_table"]
     # the 99% interval contains the 95% one, which contains the 90% one
     nested = d.interval(confidence_level=[0.9, 0.95, 0.99], alternative=alternative)
-    for inner, outer in zip(nested, nested[1:]):
+    for inner, outer in itertools.pairwise(nested):
         assert outer.confidence_interval.low <= inner.confidence_interval.low
         assert outer.confidence_interval.high >= inner.confidence_interval.high
 
