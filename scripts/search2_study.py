@@ -215,25 +215,28 @@ def _print_by_edges(doc: dict) -> None:
                 )
 
 
-def with_share(r: dict, metric: str, share: float, B: int = 1000) -> str:
-    """The method ``auto`` gives a test set recorded with the switch as it was (no share)
-    when the switch also needs ``share`` of a system's replicates at the edge: BCa where
-    a system with spread (fewer than all replicates at the edge) has that share, else
+def with_rule(r: dict, metric: str, share: float, floor: int, B: int = 1000) -> str:
+    """The method ``auto`` gives a test set recorded with the switch as it was (for every
+    edge-dominated system) when, for a ranking metric, the switch also needs ``floor``
+    samples in the smaller class or ``share`` of a system's replicates at the edge (of a
+    system with spread: fewer than all at the edge); a test set that loses the switch gets
     the skewness rule's BCa (not for a ranking metric) or t."""
-    if r["switched"] and any(share * B <= e < B for e in r["edges"]):
+    ranking = metric in ("roc_auc", "average_precision")
+    keep = not ranking or r["smaller"] >= floor or any(share * B <= e < B for e in r["edges"])
+    if r["switched"] and keep:
         return "bca"
     if r["switched"] or r["skewed"]:
         skew = r.get("skewness", float("nan"))
-        skewed = metric not in ("roc_auc", "average_precision") and skew**2 * 30.0 > 1.0
-        return "bca" if skewed else "t"
+        return "bca" if not ranking and skew**2 * 30.0 > 1.0 else "t"
     return "auto"
 
 
-SHARES = (0.0, 0.01, 0.025, 0.05, 0.1, 0.2)
+#: (share, floor) of :func:`with_rule`: the switch as it was, shares alone, and the rule
+RULES = ((0.0, 0), (0.025, 10**6), (0.1, 10**6), (0.1, 20), (0.1, 30), (0.1, 45))
 
 
 def report(paths: list[str]) -> None:
-    """The summaries of saved sweep runs, merged, and ``auto`` with a share floor."""
+    """The summaries of saved sweep runs, merged, and ``auto`` under :data:`RULES`."""
     doc: dict = {}
     for p in paths:
         doc.update(_load(p))
@@ -241,14 +244,15 @@ def report(paths: list[str]) -> None:
         _print_cell(doc[key])
     _print_by_smaller(doc)
     _print_by_edges(doc)
-    print("auto's coverage with the switch needing a share of edge replicates:", SHARES)
+    print("auto's coverage under the rules (share, floor):", RULES)
     for key in sorted(doc, key=int):
         c = doc[key]
+        m = c["cell"][0]
         covs = [
-            np.mean([covers(r, with_share(r, c["cell"][0], x), c["truth"]) for r in c["rows"]])
-            for x in SHARES
+            np.mean([covers(r, with_rule(r, m, *rule), c["truth"]) for r in c["rows"]])
+            for rule in RULES
         ]
-        fired = sum(with_share(r, c["cell"][0], 0.1) == "bca" and r["switched"] for r in c["rows"])
+        fired = sum(with_rule(r, m, 0.1, 30) == "bca" and r["switched"] for r in c["rows"])
         print(f"  {key:>2} {c['cell']}: " + " ".join(f"{v:.3f}" for v in covs), "fired", fired)
 
 
