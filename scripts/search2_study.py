@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import sys
 import warnings
 
@@ -215,24 +216,55 @@ def _print_by_edges(doc: dict) -> None:
                 )
 
 
-def with_rule(r: dict, metric: str, share: float, floor: int, B: int = 1000) -> str:
+def misordered(r: dict, n: int, B: int = 1000) -> float:
+    """Mis-ordered pairs ``(1 - AUC) n_pos n_neg`` of the edge-dominated system: the one
+    with spread (fewer than all replicates at the edge) with the larger AUC."""
+    npos = r["smaller"]
+    auc = [est for e, est in zip(r["edges"], r["estimates"], strict=True) if e < B]
+    return (1.0 - max(auc)) * npos * (n - npos) if auc else 0.0
+
+
+def with_rule(r: dict, metric: str, n: int, max_pairs: float) -> str:
     """The method ``auto`` gives a test set recorded with the switch as it was (for every
-    edge-dominated system) when, for a ranking metric, the switch also needs ``floor``
-    samples in the smaller class or ``share`` of a system's replicates at the edge (of a
-    system with spread: fewer than all at the edge); a test set that loses the switch gets
-    the skewness rule's BCa (not for a ranking metric) or t."""
-    ranking = metric in ("roc_auc", "average_precision")
-    keep = not ranking or r["smaller"] >= floor or any(share * B <= e < B for e in r["edges"])
-    if r["switched"] and keep:
+    edge-dominated system) when, for roc_auc, the switch also needs fewer than
+    ``max_pairs`` mis-ordered pairs (:data:`mlci.comparison.paired.EDGE_PAIR_MISORDERED`);
+    a test set that loses the switch gets t (a ranking metric has no skewness rule)."""
+    if not r["switched"]:
+        return "auto"
+    if metric != "roc_auc" or misordered(r, n) < max_pairs:
         return "bca"
-    if r["switched"] or r["skewed"]:
-        skew = r.get("skewness", float("nan"))
-        return "bca" if not ranking and skew**2 * 30.0 > 1.0 else "t"
-    return "auto"
+    return "t"
 
 
-#: (share, floor) of :func:`with_rule`: the switch as it was, shares alone, and the rule
-RULES = ((0.0, 0), (0.025, 10**6), (0.1, 10**6), (0.1, 20), (0.1, 30), (0.1, 45))
+#: the thresholds of :func:`with_rule` compared: the switch as it was, and 10, 15, 20
+RULES = (math.inf, 10.0, 15.0, 20.0)
+
+
+def markdown(doc: dict) -> str:
+    """docs/validation.md's table: per cell, the switched test sets (before / with the
+    rule), each method's coverage (on the switched test sets before, in brackets) and
+    ``auto`` before and with the rule (fewer than 20 mis-ordered pairs)."""
+    lines = [
+        "| cell | switched before / now | t | BCa | percentile | auto before | auto now |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for key in sorted(doc, key=int):
+        c = doc[key]
+        metric, n, m, err, _gap = c["cell"]
+        rows, truth = c["rows"], c["truth"]
+        sw = np.array([r["switched"] for r in rows])
+        now = sum(with_rule(r, metric, n, 20.0) == "bca" for r in rows)
+        perf = f"AUC {1 - err:.4g}" if metric == "roc_auc" else f"error {err:.3g}"
+        cells = [f"{metric} n={n}, {m} in the smaller class, {perf}", f"{sw.sum()} / {now}"]
+        for meth in ("t", "bca", "percentile"):
+            cov = np.array([covers(r, meth, truth) for r in rows])
+            cells.append(f"{cov.mean():.3f}" + (f" ({cov[sw].mean():.3f})" if sw.any() else ""))
+        for rule in (math.inf, 20.0):
+            cells.append(
+                f"{np.mean([covers(r, with_rule(r, metric, n, rule), truth) for r in rows]):.3f}"
+            )
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def report(paths: list[str]) -> None:
@@ -244,16 +276,32 @@ def report(paths: list[str]) -> None:
         _print_cell(doc[key])
     _print_by_smaller(doc)
     _print_by_edges(doc)
-    print("auto's coverage under the rules (share, floor):", RULES)
+    print(markdown(doc))
+    print("auto's coverage with the switch below these mis-ordered pairs:", RULES)
     for key in sorted(doc, key=int):
         c = doc[key]
-        m = c["cell"][0]
+        m, n = c["cell"][0], c["cell"][1]
         covs = [
-            np.mean([covers(r, with_rule(r, m, *rule), c["truth"]) for r in c["rows"]])
+            np.mean([covers(r, with_rule(r, m, n, rule), c["truth"]) for r in c["rows"]])
             for rule in RULES
         ]
-        fired = sum(with_rule(r, m, 0.1, 30) == "bca" and r["switched"] for r in c["rows"])
-        print(f"  {key:>2} {c['cell']}: " + " ".join(f"{v:.3f}" for v in covs), "fired", fired)
+        print(f"  {key:>2} {c['cell']}: " + " ".join(f"{v:.3f}" for v in covs))
+    print("switched roc_auc test sets by mis-ordered pairs: sets, t, bca, percentile")
+    bins = [(0, 2), (2, 5), (5, 10), (10, 15), (15, 20), (20, 30), (30, 50), (50, math.inf)]
+    for lo, hi in bins:
+        hits: dict[str, list[bool]] = {"t": [], "bca": [], "percentile": []}
+        for c in doc.values():
+            if c["cell"][0] != "roc_auc":
+                continue
+            for r in c["rows"]:
+                if r["switched"] and lo <= misordered(r, c["cell"][1]) < hi:
+                    for meth in hits:
+                        hits[meth].append(covers(r, meth, c["truth"]))
+        if hits["t"]:
+            print(
+                f"  {lo}-{hi}: {len(hits['t'])} "
+                + " ".join(f"{k} {np.mean(v):.3f}" for k, v in hits.items())
+            )
 
 
 def single(d: ds.Design, reps: int, B: int = 1000) -> None:

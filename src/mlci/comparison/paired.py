@@ -31,7 +31,6 @@ import numpy as np
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
 from ..classical.pvalues import t_pvalues
 from ..engine.auto import (
-    RANKING_METRICS,
     SKEWED_PAIR_METHOD,
     edge_fallback_options,
     few_discordant,
@@ -93,46 +92,26 @@ LOWER_IS_BETTER = frozenset(
 
 
 #: ``"auto"``'s near-edge switch (BCa for the difference of a pair with an edge-dominated
-#: system) for a ranking metric needs at least this many samples in the smaller class...
-EDGE_PAIR_CLASS = 30
-#: ... or at least this share of the system's replicates at the edge of the range.  In
-#: the sweep (docs/validation.md, after "(1) #14"; paired roc_auc differences of
-#: independent samples, AUC 0.9-0.9999, 10-90 positives, 200 test sets per cell) BCa
-#: fell short where t held on the switched test sets with at most 15 positives and
-#: fewer than 10% of the replicates at AUC 1 (t 0.92-0.96, BCa 0.82-0.84: design #14 of
-#: seed 3 without conditions, an AUC of 0.9, has 3-25 of 1,000), and was the better
-#: interval with a larger share (t 0.86, BCa 0.95) or more positives (t 0.74-0.93, BCa
-#: 0.97-1.00 with 2.5-10% at the edge).  The decision metrics keep the switch: for
-#: balanced accuracy BCa covered 0.80-0.99 where t covered 0.55-0.75 at every class size
-#: and share.
-EDGE_PAIR_SHARE = 0.1
+#: system) for an AUC needs fewer mis-ordered (positive, negative) pairs than this,
+#: ``(1 - AUC) n_pos n_neg``, in that system.  In the sweep (docs/validation.md, after
+#: "(1) #14"; paired roc_auc differences of independent samples, AUC 0.9-0.9999, 10-86
+#: positives, 200 test sets per cell) on the switched test sets with fewer than 10
+#: mis-ordered pairs BCa covered 0.80-0.91 and t 0.60-0.84, with 10-20 both about 0.91-0.95,
+#: with 20 or more t 0.97 and BCa 0.86-0.90: an AUC of 0.99 or 0.9 edge-dominated through
+#: a few positives (design #14 of seed 3 without conditions) is no longer switched.
+EDGE_PAIR_MISORDERED = 20.0
 
 
-def _edge_share(dist: np.ndarray, bounds: tuple[float, float]) -> float:
-    """The share of the valid replicates ``dist`` at an end of ``bounds`` (the metric's
-    range): an AUC of 1 (a resample without a mis-ordered pair), an F1 of 1 or 0.
-
-    Examples
-    --------
-    >>> _edge_share(np.array([1.0, 0.98, 1.0, np.nan, 0.99]), (0.0, 1.0))
-    0.5
-    """
-    valid = dist[~np.isnan(dist)]
-    if not valid.size:
-        return 0.0
-    return float(np.mean(np.isin(valid, bounds)))
-
-
-def _switches_near_edge(kernel: Any, dist: np.ndarray, bounds: tuple[float, float]) -> bool:
+def _switches_near_edge(kernel: Any, estimate: float) -> bool:
     """Whether an edge-dominated system's pairs get BCa under ``"auto"``: always, but for
-    a ranking metric with fewer than :data:`EDGE_PAIR_CLASS` samples in its smaller class
-    and less than :data:`EDGE_PAIR_SHARE` of its replicates at the edge."""
+    an AUC with :data:`EDGE_PAIR_MISORDERED` mis-ordered pairs or more (``(1 - AUC)``
+    times the numbers of positive and negative samples)."""
     m_neg = getattr(kernel, "m_neg", None)
-    if getattr(kernel, "name", None) not in RANKING_METRICS or m_neg is None:
+    if getattr(kernel, "name", None) != "roc_auc" or m_neg is None:
         return True
     counts = np.bincount(kernel.keys, minlength=kernel.m)
-    smaller = min(int(counts[:m_neg].sum()), int(counts[m_neg:].sum()))
-    return smaller >= EDGE_PAIR_CLASS or _edge_share(dist, bounds) >= EDGE_PAIR_SHARE
+    pairs = float(counts[:m_neg].sum()) * float(counts[m_neg:].sum())
+    return bool((1.0 - estimate) * pairs < EDGE_PAIR_MISORDERED)
 
 
 # --------------------------------------------------------------------------- validation
@@ -529,9 +508,9 @@ def compare(
     # "Near the bounds").  Independent samples only: over conditions the t interval held
     # where BCa fell short (design #14 of the seed-3 search, a roc_auc difference over 139
     # conditions with about 10 positives, 400 test sets: t 0.935, BCa 0.852, percentile
-    # 0.917; on the 43% of test sets the rule switched, t 0.942 and BCa 0.831).  A ranking
-    # metric switches only with EDGE_PAIR_CLASS samples in its smaller class or
-    # EDGE_PAIR_SHARE of the system's replicates at the edge (_switches_near_edge)
+    # 0.917; on the 43% of test sets the rule switched, t 0.942 and BCa 0.831).  An AUC
+    # switches only with fewer than EDGE_PAIR_MISORDERED mis-ordered pairs
+    # (_switches_near_edge)
     edge_pairs = np.zeros(len(pairs), dtype=bool)
     if (
         opts.method == "auto"
@@ -545,7 +524,7 @@ def compare(
             sys_edge = np.array(
                 [
                     sys_linear[s_] is None
-                    and _switches_near_edge(kernels[s_], dist[:, s_], jk.bounds)
+                    and _switches_near_edge(kernels[s_], estimates[s_])
                     and bool(
                         edge_dominated(
                             estimates[s_],
@@ -565,10 +544,9 @@ def compare(
                 f"{details.get('method_reason', auto_reason)}; bca for the difference(s) of "
                 + ", ".join(f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(edge_pairs))
                 + ": a system near the edge of the range (at least half of a tail's "
-                "replicates have an infinite bootstrap-t statistic; for a ranking metric, "
-                f"with at least {EDGE_PAIR_CLASS} samples in the smaller class or "
-                f"{EDGE_PAIR_SHARE:.0%} of the replicates at the edge), where the t interval "
-                "of a paired difference was too narrow (docs/validation.md, 'Near the bounds')"
+                "replicates have an infinite bootstrap-t statistic; for roc_auc, with fewer "
+                f"than {EDGE_PAIR_MISORDERED:.0f} mis-ordered pairs), where the t interval of a "
+                "paired difference was too narrow (docs/validation.md, 'Near the bounds')"
             )
     # "auto" for a skewed difference of independent samples (few discordant samples, most
     # of them one way): a bootstrap interval instead of the t (Wald) one (engine/auto.py)
