@@ -150,7 +150,7 @@ def sweep(reps: int, path: str | None, which: list[int] | None) -> None:
                 with open(path, "w") as fh:
                     json.dump(doc, fh)
         _print_cell(doc[key])
-    _print_by_smaller(doc)
+    _print_groups(doc)
 
 
 def _load(path: str) -> dict:
@@ -173,40 +173,16 @@ def _print_cell(c: dict) -> None:
     print(" | ".join(parts))
 
 
-def _print_by_smaller(doc: dict) -> None:
-    """The switched test sets of every cell, grouped by their smaller class."""
-    bins = [(0, 14), (15, 19), (20, 24), (25, 29), (30, 39), (40, 59), (60, 200)]
-    print("switched test sets by smaller class: sets, t, bca, percentile coverage")
-    for metric in sorted({c["cell"][0] for c in doc.values()}):
-        for lo, hi in bins:
-            hits = {"t": [], "bca": [], "percentile": []}
-            for c in doc.values():
-                if c["cell"][0] != metric:
-                    continue
-                for r in c["rows"]:
-                    if r["switched"] and lo <= r["smaller"] <= hi:
-                        for meth in hits:
-                            hits[meth].append(covers(r, meth, c["truth"]))
-            if hits["t"]:
-                print(
-                    f"  {metric} {lo}-{hi}: {len(hits['t'])} "
-                    + " ".join(f"{k} {np.mean(v):.3f}" for k, v in hits.items())
-                )
-
-
-def _print_by_edges(doc: dict) -> None:
-    """The switched test sets grouped by the replicates at the edge (the larger count of
-    the two systems, of B = 1000) and by the smaller class (below 20 or not)."""
-    bins = [(0, 9), (10, 24), (25, 49), (50, 99), (100, 249), (250, 999), (1000, 1000)]
-    print("switched test sets by edge replicates: sets, t, bca, percentile coverage")
-    for metric in sorted({c["cell"][0] for c in doc.values()}):
+def switched_by(doc: dict, title: str, bins: list, key, metrics=None) -> None:
+    """Print the switched test sets of every cell, grouped by ``key(row, cell)`` into
+    ``bins`` (``[lo, hi)``), per metric: sets and each method's coverage."""
+    print(f"switched test sets by {title}: sets, t, bca, percentile coverage")
+    for metric in metrics or sorted({c["cell"][0] for c in doc.values()}):
         for lo, hi in bins:
             hits: dict[str, list[bool]] = {"t": [], "bca": [], "percentile": []}
             for c in doc.values():
-                if c["cell"][0] != metric:
-                    continue
-                for r in c["rows"]:
-                    if r["switched"] and lo <= max(r["edges"]) <= hi:
+                for r in c["rows"] if c["cell"][0] == metric else []:
+                    if r["switched"] and lo <= key(r, c) < hi:
                         for meth in hits:
                             hits[meth].append(covers(r, meth, c["truth"]))
             if hits["t"]:
@@ -214,6 +190,24 @@ def _print_by_edges(doc: dict) -> None:
                     f"  {metric} {lo}-{hi}: {len(hits['t'])} "
                     + " ".join(f"{k} {np.mean(v):.3f}" for k, v in hits.items())
                 )
+
+
+def _print_groups(doc: dict) -> None:
+    switched_by(doc, "smaller class", SMALLER_BINS, lambda r, c: r["smaller"])
+    # the larger count of the two systems' replicates at the edge (of B = 1000)
+    switched_by(doc, "edge replicates", EDGE_BINS, lambda r, c: max(r["edges"]))
+    switched_by(
+        doc,
+        "mis-ordered pairs",
+        MISORDERED_BINS,
+        lambda r, c: misordered(r, c["cell"][1]),
+        ["roc_auc"],
+    )
+
+
+SMALLER_BINS = [(0, 15), (15, 20), (20, 30), (30, 60), (60, 999)]
+EDGE_BINS = [(0, 10), (10, 25), (25, 50), (50, 100), (100, 250), (250, 1000), (1000, 1001)]
+MISORDERED_BINS = [(0, 2), (2, 5), (5, 10), (10, 15), (15, 20), (20, 30), (30, 50), (50, math.inf)]
 
 
 def misordered(r: dict, n: int, B: int = 1000) -> float:
@@ -274,8 +268,6 @@ def report(paths: list[str]) -> None:
         doc.update(_load(p))
     for key in sorted(doc, key=int):
         _print_cell(doc[key])
-    _print_by_smaller(doc)
-    _print_by_edges(doc)
     print(markdown(doc))
     print("auto's coverage with the switch below these mis-ordered pairs:", RULES)
     for key in sorted(doc, key=int):
@@ -286,22 +278,7 @@ def report(paths: list[str]) -> None:
             for rule in RULES
         ]
         print(f"  {key:>2} {c['cell']}: " + " ".join(f"{v:.3f}" for v in covs))
-    print("switched roc_auc test sets by mis-ordered pairs: sets, t, bca, percentile")
-    bins = [(0, 2), (2, 5), (5, 10), (10, 15), (15, 20), (20, 30), (30, 50), (50, math.inf)]
-    for lo, hi in bins:
-        hits: dict[str, list[bool]] = {"t": [], "bca": [], "percentile": []}
-        for c in doc.values():
-            if c["cell"][0] != "roc_auc":
-                continue
-            for r in c["rows"]:
-                if r["switched"] and lo <= misordered(r, c["cell"][1]) < hi:
-                    for meth in hits:
-                        hits[meth].append(covers(r, meth, c["truth"]))
-        if hits["t"]:
-            print(
-                f"  {lo}-{hi}: {len(hits['t'])} "
-                + " ".join(f"{k} {np.mean(v):.3f}" for k, v in hits.items())
-            )
+    _print_groups(doc)
 
 
 def single(d: ds.Design, reps: int, B: int = 1000) -> None:
