@@ -53,6 +53,8 @@ def test_few_misordered_pairs_switch_to_bca():
     reason = res.details["method_reason"]
     assert "near the edge" in reason
     assert f"fewer than {paired.EDGE_PAIR_MISORDERED:.0f} mis-ordered pairs" in reason
+    # the same system with its scores negated: AUC 10/3600, near the low edge, alike
+    assert _compare(y, -a, b).difference("A", "B").method == "bca"
 
 
 def test_many_misordered_pairs_keep_t(monkeypatch):
@@ -68,6 +70,7 @@ def test_many_misordered_pairs_keep_t(monkeypatch):
     assert _share(res) >= 0.0025
     assert res.difference("A", "B").method == "t"
     assert "near the edge" not in res.details["method_reason"]
+    assert _compare(y, -a, b).difference("A", "B").method == "t"  # AUC 28/3600
     # the threshold is the only reason: without it the same replicates switch
     monkeypatch.setattr(paired, "EDGE_PAIR_MISORDERED", np.inf)
     res0 = _compare(y, a, b)

@@ -104,14 +104,14 @@ EDGE_PAIR_MISORDERED = 20.0
 
 def _switches_near_edge(kernel: Any, estimate: float) -> bool:
     """Whether an edge-dominated system's pairs get BCa under ``"auto"``: always, but for
-    an AUC with :data:`EDGE_PAIR_MISORDERED` mis-ordered pairs or more (``(1 - AUC)``
-    times the numbers of positive and negative samples)."""
+    an AUC with :data:`EDGE_PAIR_MISORDERED` mis-ordered pairs or more (``1 - AUC``, or
+    ``AUC`` near 0, times the numbers of positive and negative samples)."""
     m_neg = getattr(kernel, "m_neg", None)
     if getattr(kernel, "name", None) != "roc_auc" or m_neg is None:
         return True
     counts = np.bincount(kernel.keys, minlength=kernel.m)
     pairs = float(counts[:m_neg].sum()) * float(counts[m_neg:].sum())
-    return bool((1.0 - estimate) * pairs < EDGE_PAIR_MISORDERED)
+    return bool(min(estimate, 1.0 - estimate) * pairs < EDGE_PAIR_MISORDERED)
 
 
 # --------------------------------------------------------------------------- validation
