@@ -96,9 +96,9 @@ LOWER_IS_BETTER = frozenset(
 #: ``(1 - AUC) n_pos n_neg``, in that system.  In the sweep (docs/validation.md, after
 #: "(1) #14"; paired roc_auc differences of independent samples, AUC 0.9-0.9999, 10-86
 #: positives, 200 test sets per cell) on the switched test sets with fewer than 10
-#: mis-ordered pairs BCa covered 0.80-0.91 and t 0.60-0.84, with 10-20 both about 0.91-0.95,
-#: with 20 or more t 0.97 and BCa 0.86-0.90: an AUC of 0.99 or 0.9 edge-dominated through
-#: a few positives (design #14 of seed 3 without conditions) is no longer switched.
+#: mis-ordered pairs BCa covered 0.78-0.90 and t 0.59-0.82, with 10-20 both 0.88-0.92,
+#: with 20 or more t 0.95-0.98 and BCa 0.88-0.93: an AUC of 0.99 or 0.9 edge-dominated
+#: through a few positives (design #14 of seed 3 without conditions) is no longer switched.
 EDGE_PAIR_MISORDERED = 20.0
 
 
