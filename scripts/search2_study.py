@@ -7,6 +7,16 @@ coverage of t, BCa and percentile on all test sets and on the switched ones.  Th
 is read off the code it runs: since the rule is for independent samples only, over
 conditions nothing switches (the numbers in docs/validation.md are from before).
 
+``python scripts/search2_study.py sweep REPS [--json out.json] [--cells a,b,...]`` runs the
+near-edge sweep (issue 20): paired differences of two strong systems on independent
+samples (roc_auc from AUC 0.9 to 0.9999, and f1 / mcc / balanced_accuracy with 2-4
+expected errors), 10-90 samples in the smaller class, n 100-2,000, ``REPS`` test sets per
+cell, B = 1000, each test set's ``auto``, t, BCa and percentile intervals from the same
+replicates (the same seed), and whether ``auto``'s near-edge switch fired.  The summary
+gives each cell's coverage, and the switched test sets grouped by their smaller class.
+
+``python scripts/search2_study.py sweep-report a.json b.json`` merges saved runs.
+
 ``python scripts/search2_study.py single 38 REPS [...]`` re-runs design #38 (balanced
 accuracy over unequal conditions) or a variant (``metric=f1`` etc.) and reports the
 coverage of each method, the smaller class's count and how often ``auto`` warned.
@@ -46,7 +56,11 @@ def _variant(index: int, args: list[str]) -> ds.Design:
     return dataclasses.replace(d, **kw)
 
 
-def paired(d: ds.Design, reps: int, B: int = 1000) -> None:
+def paired_rows(d: ds.Design, reps: int, B: int = 1000) -> tuple[ds.Population, list[dict]]:
+    """Each test set's ``auto``, t, BCa and percentile intervals of the difference (the
+    same seed: the same replicates), whether ``auto`` used the near-edge switch
+    (``switched``) or the skewness rule (``skewed``), the smaller class and the
+    difference's linearized skewness."""
     pop = ds.Population(d)
     rows = []
     for i in range(reps):
@@ -54,20 +68,36 @@ def paired(d: ds.Design, reps: int, B: int = 1000) -> None:
         x = pop.draw(g)
         seed = int(g.integers(2**31))
         common = {"n_resamples": B, "rng": seed, "n_jobs": 1, "conditions": x["conditions"]}
-        out = {}
+        y = np.asarray(x["y"])
+        out: dict = {"smaller": int(min(y.sum(), len(y) - y.sum()))}
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 for m in ("auto", "t", "bca", "percentile"):
-                    r = mlci.compare(
+                    res = mlci.compare(
                         x["y"], {"a": x["a"], "b": x["b"]}, metric=d.metric, method=m, **common
-                    ).difference("a", "b")
-                    out[m] = r.confidence_interval
+                    )
+                    r = res.difference("a", "b")
+                    out[m] = tuple(map(float, r.confidence_interval))
                     if m == "auto":
-                        out["switched"] = r.method == "bca"
+                        why = str(res.details.get("method_reason", ""))
+                        out["switched"] = r.method == "bca" and "near the edge" in why
+                        out["skewed"] = r.method == "bca" and "skewed" in why
+                        out["skewness"] = float(r.details.get("skewness", np.nan))
+                        out["estimates"] = [float(v.estimate) for v in res.systems.values()]
+                        # each system's replicates at an end of the metric's range
+                        out["edges"] = [
+                            int(np.sum(np.isin(v.bootstrap_distribution, v.bounds)))
+                            for v in res.systems.values()
+                        ]
         except (ValueError, ZeroDivisionError, FloatingPointError):
             continue
         rows.append(out)
+    return pop, rows
+
+
+def paired(d: ds.Design, reps: int, B: int = 1000) -> None:
+    pop, rows = paired_rows(d, reps, B)
     sw = np.array([r["switched"] for r in rows])
     print(
         d.label(), "truth", round(pop.truth, 5), "test sets", len(rows), "switched", int(sw.sum())
@@ -88,6 +118,175 @@ def paired(d: ds.Design, reps: int, B: int = 1000) -> None:
             ]
         )
         print(f"  rule: {alt} where switched, t elsewhere: cov {cov.mean():.3f}")
+
+
+#: the sweep's cells: (metric, n, expected smaller class, error of A, gap); for roc_auc
+#: the error is 1 - AUC (AUC 0.9 as design #14 of seed 3, 0.99, 0.999 and 0.9999 near the
+#: edge; #75 of seed 0 is the last), for the decision metrics the error rate of A
+SWEEP = [
+    *[("roc_auc", 330, m, 0.1, 0.002) for m in (10, 15, 20, 30)],
+    *[("roc_auc", 300, m, 0.01, 0.004) for m in (10, 20, 45, 90)],
+    *[("roc_auc", 300, m, 0.001, 0.004) for m in (10, 15, 20, 30, 45, 65, 90)],
+    *[("roc_auc", 1000, m, 0.001, 0.004) for m in (10, 20, 45, 90)],
+    *[("roc_auc", 2000, m, 0.0001, 0.002) for m in (20, 90)],
+    *[("roc_auc", 100, m, 0.0001, 0.004) for m in (10, 20, 45)],
+    *[("roc_auc", 220, m, 0.0003, 0.0038) for m in (20, 45, 86)],
+    *[(k, 500, m, 0.006, 0.004) for k in ("f1", "mcc", "balanced_accuracy") for m in (10, 30, 90)],
+]
+
+
+def sweep_design(k: int, metric: str, n: int, m: int, error: float, gap: float) -> ds.Design:
+    """A cell of :data:`SWEEP` as a design of ``design_search`` (independent samples)."""
+    return ds.Design(2000 + k, "paired", metric, n, m / n, error, 1.0, 0, 0.0, False, gap=gap)
+
+
+def covers(r: dict, m: str, truth: float) -> bool:
+    return bool(r[m][0] <= truth <= r[m][1])
+
+
+def sweep(reps: int, path: str | None, which: list[int] | None) -> None:
+    doc = {} if path is None else _load(path)
+    for k, cell in enumerate(SWEEP):
+        if which is not None and k not in which:
+            continue
+        key = f"{k}"
+        if key not in doc:
+            d = sweep_design(k, *cell)
+            pop, rows = paired_rows(d, reps)
+            doc[key] = {"cell": list(cell), "truth": pop.truth, "rows": rows}
+            if path is not None:
+                with open(path, "w") as fh:
+                    json.dump(doc, fh)
+        _print_cell(doc[key])
+    _print_groups(doc)
+
+
+def _load(path: str) -> dict:
+    try:
+        with open(path) as fh:
+            return json.load(fh)
+    except FileNotFoundError:
+        return {}
+
+
+def _print_cell(c: dict) -> None:
+    rows, truth = c["rows"], c["truth"]
+    sw = np.array([r["switched"] for r in rows])
+    metric, n, m, err, gap = c["cell"]
+    parts = [f"{metric} n={n} m={m} err={err} gap={gap} sets={len(rows)} switched={sw.sum()}"]
+    for meth in ("auto", "t", "bca", "percentile"):
+        cov = np.array([covers(r, meth, truth) for r in rows])
+        sub = f" ({cov[sw].mean():.3f})" if sw.any() else ""
+        parts.append(f"{meth} {cov.mean():.3f}{sub}")
+    print(" | ".join(parts))
+
+
+def switched_by(doc: dict, title: str, bins: list, key, metrics=None) -> None:
+    """Print the switched test sets of every cell, grouped by ``key(row, cell)`` into
+    ``bins`` (``[lo, hi)``), per metric: sets and each method's coverage."""
+    print(f"switched test sets by {title}: sets, t, bca, percentile coverage")
+    for metric in metrics or sorted({c["cell"][0] for c in doc.values()}):
+        for lo, hi in bins:
+            hits: dict[str, list[bool]] = {"t": [], "bca": [], "percentile": []}
+            for c in doc.values():
+                for r in c["rows"] if c["cell"][0] == metric else []:
+                    if r["switched"] and lo <= key(r, c) < hi:
+                        for meth in hits:
+                            hits[meth].append(covers(r, meth, c["truth"]))
+            if hits["t"]:
+                print(
+                    f"  {metric} {lo}-{hi}: {len(hits['t'])} "
+                    + " ".join(f"{k} {np.mean(v):.3f}" for k, v in hits.items())
+                )
+
+
+def _print_groups(doc: dict) -> None:
+    switched_by(doc, "smaller class", SMALLER_BINS, lambda r, c: r["smaller"])
+    # the larger count of the two systems' replicates at the edge (of B = 1000)
+    switched_by(doc, "edge replicates", EDGE_BINS, lambda r, c: max(r["edges"]))
+    switched_by(
+        doc,
+        "mis-ordered pairs",
+        MISORDERED_BINS,
+        lambda r, c: misordered(r, c["cell"][1]),
+        ["roc_auc"],
+    )
+
+
+SMALLER_BINS = [(0, 15), (15, 20), (20, 30), (30, 60), (60, 999)]
+EDGE_BINS = [(0, 10), (10, 25), (25, 50), (50, 100), (100, 250), (250, 1000), (1000, 1001)]
+MISORDERED_BINS = [(0, 2), (2, 5), (5, 10), (10, 15), (15, 20), (20, 30), (30, 50), (50, math.inf)]
+
+
+def misordered(r: dict, n: int, B: int = 1000) -> float:
+    """Mis-ordered pairs ``(1 - AUC) n_pos n_neg`` of the edge-dominated system: the one
+    with spread (fewer than all replicates at the edge) with the larger AUC."""
+    npos = r["smaller"]
+    auc = [est for e, est in zip(r["edges"], r["estimates"], strict=True) if e < B]
+    return (1.0 - max(auc)) * npos * (n - npos) if auc else 0.0
+
+
+def with_rule(r: dict, metric: str, n: int, max_pairs: float) -> str:
+    """The method ``auto`` gives a test set recorded with the switch as it was (for every
+    edge-dominated system) when, for roc_auc, the switch also needs fewer than
+    ``max_pairs`` mis-ordered pairs (:data:`mlci.comparison.paired.EDGE_PAIR_MISORDERED`);
+    a test set that loses the switch gets t (a ranking metric has no skewness rule)."""
+    if not r["switched"]:
+        return "auto"
+    if metric != "roc_auc" or misordered(r, n) < max_pairs:
+        return "bca"
+    return "t"
+
+
+#: the thresholds of :func:`with_rule` compared: the switch as it was, and 10, 15, 20
+RULES = (math.inf, 10.0, 15.0, 20.0)
+
+
+def markdown(doc: dict) -> str:
+    """docs/validation.md's table: per cell, the switched test sets (before / with the
+    rule), each method's coverage (on the switched test sets before, in brackets) and
+    ``auto`` before and with the rule (fewer than 20 mis-ordered pairs)."""
+    lines = [
+        "| cell | switched before / now | t | BCa | percentile | auto before | auto now |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for key in sorted(doc, key=int):
+        c = doc[key]
+        metric, n, m, err, _gap = c["cell"]
+        rows, truth = c["rows"], c["truth"]
+        sw = np.array([r["switched"] for r in rows])
+        now = sum(with_rule(r, metric, n, 20.0) == "bca" for r in rows)
+        perf = f"AUC {1 - err:.4g}" if metric == "roc_auc" else f"error {err:.3g}"
+        cells = [f"{metric} n={n}, {m} in the smaller class, {perf}", f"{sw.sum()} / {now}"]
+        for meth in ("t", "bca", "percentile"):
+            cov = np.array([covers(r, meth, truth) for r in rows])
+            cells.append(f"{cov.mean():.3f}" + (f" ({cov[sw].mean():.3f})" if sw.any() else ""))
+        for rule in (math.inf, 20.0):
+            cells.append(
+                f"{np.mean([covers(r, with_rule(r, metric, n, rule), truth) for r in rows]):.3f}"
+            )
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def report(paths: list[str]) -> None:
+    """The summaries of saved sweep runs, merged, and ``auto`` under :data:`RULES`."""
+    doc: dict = {}
+    for p in paths:
+        doc.update(_load(p))
+    for key in sorted(doc, key=int):
+        _print_cell(doc[key])
+    print(markdown(doc))
+    print("auto's coverage with the switch below these mis-ordered pairs:", RULES)
+    for key in sorted(doc, key=int):
+        c = doc[key]
+        m, n = c["cell"][0], c["cell"][1]
+        covs = [
+            np.mean([covers(r, with_rule(r, m, n, rule), c["truth"]) for r in c["rows"]])
+            for rule in RULES
+        ]
+        print(f"  {key:>2} {c['cell']}: " + " ".join(f"{v:.3f}" for v in covs))
+    _print_groups(doc)
 
 
 def single(d: ds.Design, reps: int, B: int = 1000) -> None:
@@ -260,6 +459,17 @@ if __name__ == "__main__":
         class_sweep(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
     elif kind == "class-sweep-report":
         class_sweep_report(sys.argv[2])
+    elif kind == "sweep-report":
+        report(sys.argv[2:])
+    elif kind == "sweep":
+        rest = sys.argv[3:]
+        out = rest[rest.index("--json") + 1] if "--json" in rest else None
+        cells = (
+            [int(v) for v in rest[rest.index("--cells") + 1].split(",")]
+            if "--cells" in rest
+            else None
+        )
+        sweep(int(sys.argv[2]), out, cells)
     else:
         idx, reps = int(sys.argv[2]), int(sys.argv[3])
         d = _variant(idx, sys.argv[4:])

@@ -104,7 +104,9 @@ class Driver:
 
     def levels(self, d: Data) -> tuple[Any, Any]:
         r95 = self.run(d)
-        if hasattr(r95, "interval"):
+        # a compare pair re-reads only Tango's interval (PairDifference.interval): the
+        # others are asked again, as compare's documentation says
+        if hasattr(r95, "interval") and not isinstance(r95, mlci.PairDifference):
             return r95, quiet(r95.interval, confidence_level=0.99)
         return r95, self.run(d, confidence_level=0.99)
 

@@ -15,7 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs import check_choice
+from ..inputs import (
+    check_alternative,
+    check_choice,
+    check_confidence_level,
+    confidence_levels,
+)
 from ..results import (
     BootstrapResult,
     ConfidenceInterval,
@@ -27,6 +32,7 @@ from ..results import (
     require_pandas,
 )
 from .margins import MarginTest
+from .tango import tango_interval, tango_pvalue
 
 __all__ = [
     "ComparisonResult",
@@ -75,6 +81,74 @@ class PairDifference(IntervalResult):
     simultaneous_interval: ConfidenceInterval
     significant: bool
     margin_test: MarginTest | None = None
+
+    def interval(
+        self, confidence_level: Any = None, alternative: str | None = None
+    ) -> IntervalResult | tuple[IntervalResult, ...]:
+        """The pair's interval at another level or ``alternative``, without resampling.
+
+        Only Tango's interval (``method`` ``"tango"``: :func:`mlci.compare`'s ``"auto"``
+        for two proportions on the same independent samples) can be re-read: it is a
+        function of the paired 2x2 table (``details["paired_table"]``), re-solved here,
+        so the result equals the interval (and ``pvalue``, Tango's score test at 0) of
+        ``compare(..., confidence_level=level, alternative=alternative)`` for this pair.
+        A bootstrap or t interval needs the replicates, which a ``PairDifference`` does
+        not keep; the adjusted p-values, the simultaneous interval and the margin test
+        depend on the other pairs: for these, call ``compare`` again with a list of
+        levels.
+
+        Parameters
+        ----------
+        confidence_level : float or sequence of float, optional
+            Default: this result's level.  Several levels give a tuple of results.
+        alternative : {"two-sided", "less", "greater"}, optional
+            Default: this result's.
+
+        Returns
+        -------
+        IntervalResult, or tuple of IntervalResult (one per level)
+            ``estimate``, ``standard_error`` and ``metric`` of this pair, Tango's interval
+            at the level, ``method`` ``"tango"``, and in ``details`` the table and
+            ``pvalue`` (Tango's score test of no difference for that ``alternative``).
+
+        Examples
+        --------
+        >>> import numpy as np, mlci
+        >>> rng = np.random.default_rng(0)
+        >>> y = rng.integers(0, 2, 400)
+        >>> a = np.where(rng.random(400) < 0.85, y, 1 - y)
+        >>> b = np.where(rng.random(400) < 0.75, y, 1 - y)
+        >>> d = mlci.compare(y, {"A": a, "B": b}, metric="accuracy", rng=0).difference("A", "B")
+        >>> r = d.interval(confidence_level=0.99)
+        >>> r.method, r.confidence_level, r.confidence_interval.low < d.confidence_interval.low
+        ('tango', 0.99, True)
+        """
+        levels = confidence_levels(confidence_level)
+        if levels is not None:
+            return tuple(self.interval(lv, alternative) for lv in levels)  # type: ignore[misc]
+        if self.method != "tango" or "paired_table" not in self.details:
+            raise ValueError(
+                f"This pair's interval ({self.method!r}) cannot be re-read: only Tango's "
+                "interval (method 'tango', from details['paired_table']) is re-solved "
+                "without the replicates. Call mlci.compare again with "
+                "confidence_level=[...] (a list of levels) or another `alternative`."
+            )
+        level = check_confidence_level(
+            self.confidence_level if confidence_level is None else confidence_level
+        )
+        alt = check_alternative(self.alternative if alternative is None else alternative)
+        table = np.asarray(self.details["paired_table"])
+        low, high = tango_interval(table, level, alt).confidence_interval
+        return IntervalResult(
+            estimate=self.estimate,
+            confidence_interval=ConfidenceInterval(float(low), float(high)),
+            confidence_level=level,
+            method="tango",
+            alternative=alt,
+            standard_error=self.standard_error,
+            metric=self.metric,
+            details={"paired_table": table.tolist(), "pvalue": tango_pvalue(table, alt)},
+        )
 
     def _tail(self) -> list[str]:
         return [
