@@ -41,6 +41,7 @@ from ..engine.auto import (
     warn_few_discordant,
     warn_no_spread_pairs,
     warn_paired,
+    warn_paired_classes,
 )
 from ..engine.bootstrap import (
     finish_bootstrap,
@@ -715,7 +716,7 @@ def compare(
     elif diff_method == "t":
         assert linear is not None  # a linearized method
         if not linear["iid"]:
-            warning = warn_paired(linear["df"] + 1.0)
+            warning = warn_paired(linear["df"] + 1.0) or warn_paired_classes(kernels, plan, mname)
             if warning is not None:
                 details["warning"] = warning
         with np.errstate(invalid="ignore", divide="ignore"):

@@ -137,6 +137,7 @@ __all__ = [
     "warn_no_spread_pairs",
     "warn_outside_map",
     "warn_paired",
+    "warn_paired_classes",
 ]
 
 #: fewer conditions than this: the map has one such design (5 conditions, where logit_t
@@ -623,6 +624,37 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
     )
     warn(text, FewConditionsWarning)
     return text
+
+
+def warn_paired_classes(kernels: Any, plan: Any, metric: str) -> str | None:
+    """Warn (and return the message) for paired differences of a two-class decision metric
+    over conditions whose smaller class fills too few effective conditions
+    (:func:`clustered_class_rule`, the rule of a single system's interval, applied to each
+    system's kernel).  Design s5 #11 of the design search (a paired f1 difference over 55
+    conditions with about 24 positives, 300 test sets): t 0.610, BCa 0.690, never warned
+    before (docs/validation.md, "The search again, after Tango (seed 4)").
+    """
+    unit = getattr(plan, "unit_of_sample", None)
+    n_cond = getattr(plan, "n_conditions", None)
+    if metric not in CLUSTERED_CLASS_METRICS or unit is None or n_cond is None:
+        return None
+    for kernel in kernels:
+        few = smaller_class(kernel)
+        if few is None:
+            continue
+        eff = smaller_class_conditions(kernel.keys, unit)
+        if clustered_class_rule(int(n_cond), few, eff):
+            text = (
+                f"The {few} samples of the smaller class fill only {eff:.1f} effective "
+                f"conditions of {n_cond}: below {MIN_CLASS_CONDITIONS:g}, no interval of "
+                f"{metric!r} held its level in mlci's sweep (docs/validation.md, section 5), "
+                "and the paired differences of the design search's such design did not "
+                "either (t 0.61, BCa 0.69). Treat the differences' intervals and p-values as "
+                "optimistic, or collect more data."
+            )
+            warn(text, FewConditionsWarning)
+            return text
+    return None
 
 
 def warn_paired(effective_conditions: float | None) -> str | None:
