@@ -4,6 +4,7 @@ and file errors naming the file."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -245,3 +246,35 @@ def test_the_command_line_freezes_at_exit():
         check=True,
     ).stdout
     assert out.split() == ["mlci", mlci.__version__, "True"]
+
+
+def _blas_setting(argv: list[str], env: dict[str, str]) -> str:
+    """OPENBLAS_NUM_THREADS and numpy's BLAS pool size after importing mlci.cli in a fresh
+    interpreter started as ``mlci ARGV``."""
+    code = (
+        "import sys; sys.argv = ['mlci', *sys.argv[1:]]; import mlci.cli, os, numpy\n"
+        "from threadpoolctl import threadpool_info\n"
+        "n = [i['num_threads'] for i in threadpool_info() if i['user_api'] == 'blas']\n"
+        "print(os.environ.get('OPENBLAS_NUM_THREADS'), n[:1])"
+    )
+    blas = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+    clean = {k: v for k, v in os.environ.items() if k not in blas}
+    out = subprocess.run(
+        [sys.executable, "-c", code, *argv],
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return out.stdout.strip()
+
+
+def test_mt_commands_start_numpy_with_one_blas_thread():
+    # `mlci mt ...` sets OPENBLAS_NUM_THREADS=1 before numpy loads (a pool of BLAS threads
+    # cost 0.2-0.3 s of CPU per command, benchmarks/bench_mt.py); a user's own setting and
+    # the other commands are left alone
+    pytest.importorskip("threadpoolctl")
+    assert _blas_setting(["mt", "ci"], {}) == "1 [1]"
+    assert _blas_setting(["mt", "ci"], {"OPENBLAS_NUM_THREADS": "2"}).startswith("2")
+    assert _blas_setting(["mt", "ci"], {"OMP_NUM_THREADS": "2"}).startswith("None")
+    assert _blas_setting(["ci"], {}).startswith("None")
