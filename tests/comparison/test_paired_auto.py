@@ -198,3 +198,28 @@ def test_coverage_of_auto_at_fixed_designs(level, gap, rho, n):
         hits += lo <= pop.truth + 1e-12 and pop.truth - 1e-12 <= hi
     p = stats.binomtest(hits, REPS, 0.95).pvalue
     assert p > 0.001, f"{d.label()}: auto covers {hits / REPS:.3f} ({REPS} test sets)"
+
+
+def test_systems_get_their_kernels_own_auto_rule_as_bootstrap_ci():
+    """One method resolution through every door (issue 20, item 4): a system of
+    ``compare`` gets its kernel family's own ``"auto"`` interval where it has one, as
+    ``bootstrap_ci`` does (the calibration slope: t; corpus BLEU over documents:
+    logit_t).  Before, compare gave its systems the studentized interval there
+    (``mlci mt compare --documents`` and ``mlci mt ci --documents`` disagreed)."""
+    import warnings
+
+    gen = np.random.default_rng(0)
+    n = 600
+    p1 = gen.uniform(0.05, 0.95, n)
+    y = (gen.random(n) < p1**1.2).astype(int)
+    p2 = np.clip(p1 + gen.normal(0, 0.05, n), 0.01, 0.99)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mlci.IrregularEstimandWarning)
+        res = mlci.compare(
+            y, {"a": p1, "b": p2}, metric="calibration_slope", rng=0, n_resamples=300
+        )
+        one = mlci.bootstrap_ci(y, p1, metric="calibration_slope", rng=0, n_resamples=300)
+    assert one.method == res.systems["a"].method == "t"
+    np.testing.assert_allclose(
+        res.systems["a"].confidence_interval, one.confidence_interval, rtol=1e-12
+    )

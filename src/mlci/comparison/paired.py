@@ -186,6 +186,11 @@ def _finish_each(
     return results, warned
 
 
+#: the linearized methods a system of ``compare`` takes from its kernel's own ``"auto"``
+#: rule (:func:`mlci.engine.auto.kernel_auto_method`), read off the standard error alone
+SYSTEM_LINEARIZED = ("t", "logit_t", "normal")
+
+
 def _paired_auto_rule(kernels: Sequence[Any], plan: Any) -> tuple[list[str], str, str] | None:
     """``(system methods, difference method, reason)`` of ``method="auto"`` when every
     system's kernel carries the same ``paired_auto_method`` (``(method, reason)`` for the
@@ -434,12 +439,19 @@ def compare(
     if opts.method == "auto" and linear is not None:
         diff_method = "t"
         for s_, k_ in enumerate(kernels):
+            own = kernel_auto_method(k_, plan)
             if k_.proportion is not None:
                 sys_methods[s_] = proportion_method(plan)[0]
                 sys_linear[s_] = resolve_method(k_, plan, sys_methods[s_])[1]
+            elif own is not None and own[0] in SYSTEM_LINEARIZED:
+                # a kernel family's own rule for one system (corpus BLEU/chrF over
+                # documents: logit_t; the calibration slope: t), as bootstrap_ci gives it
+                sys_methods[s_] = own[0]
+                sys_linear[s_] = resolve_method(k_, plan, own[0])[1]
         auto_reason = (
             "systems: for a proportion wilson (independent samples) or logit_t (over "
-            "conditions), otherwise studentized; differences: t on the "
+            "conditions), a kernel family's own rule where it has one (as bootstrap_ci), "
+            "otherwise studentized; differences: t on the "
             "linearized (CR2) standard error with the effective conditions - 1 degrees of "
             "freedom (the coverage map: the bootstrap-t of a paired difference is erratic "
             "with few conditions)"
