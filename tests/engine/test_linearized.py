@@ -532,13 +532,15 @@ def test_fused_auc_over_conditions_is_delong_cr1_by_hand():
     # every replicate by brute force over the samples: each drawn condition's samples
     # weighted by its draw count, DeLong's placement values from all pairs (ties 1/2),
     # their per-condition sums and the CR1 variance over the 30 conditions
-    from mlci.engine.linearize import Linearization, _UnitDraws
+    from mlci.engine.linearize import Linearization
+    from mlci.engine.sampler import UnitDraws
 
     y, score, cond = _auc_design("conditions unequal ties")
     kernel = get_kernel("roc_auc", [y, score], {})
     plan = plan_for_conditions(len(y), conditions=cond, n_resamples=20, rng=8)
     values, ses, _ = Linearization(kernel, plan).run(_run())
-    u_all = _UnitDraws(plan).all_replicates()
+    base = plan.weights_for(plan.unit_of_sample, plan.n_units)
+    u_all = UnitDraws(base, plan.n_units).all_replicates()
     pos, neg = y == 1, y == 0
     above = (score[pos][:, None] > score[neg][None, :]) + 0.5 * (
         score[pos][:, None] == score[neg][None, :]

@@ -56,7 +56,7 @@ from scipy import sparse
 
 from ..metrics import FunctionKernel, Kernel
 from .cr2 import cr2_variance, ratio_influence
-from .sampler import Sampler
+from .sampler import Sampler, UnitDraws
 
 __all__ = [
     "Linearization",
@@ -538,7 +538,9 @@ class Linearization:
             if whole is not None:  # (values (b, *S), inner (b, C, *S)), or None
                 pairs = whole(units.cell_unit, units.cell_atom, units.cell_count, c)
             if pairs is not None:
-                smp = _UnitDraws(plan, sampler)
+                # any atom sampler of the plan draws the same unit counts (same blocks)
+                base = sampler or plan.weights_for(plan.unit_of_sample, plan.n_units)
+                smp = UnitDraws(base, plan.n_units)
                 unit_eval = pairs
                 per_row = 8.0 * 8 * c
             elif placements is not None and shape == ():
@@ -546,7 +548,7 @@ class Linearization:
                 # shared with the AUC) turned into the gradient in place: the same numbers
                 # as kernel.gradient, bit for bit, without its float passes and copies
                 atoms = atom_sampler()
-                smp = _UnitDraws(plan, atoms)
+                smp = UnitDraws(atoms, plan.n_units)
                 m_neg = kernel.m_neg  # type: ignore[attr-defined]
                 # the sampler's unit of every atom (the same atoms: the kernel's keys),
                 # instead of a second copy of it
@@ -570,7 +572,7 @@ class Linearization:
                 per_row = 8.0 * (kernel.m * (kernel.work_factor + 2.0) + 6.0 * c)
             else:
                 atoms = atom_sampler()
-                smp = _UnitDraws(plan, atoms)
+                smp = UnitDraws(atoms, plan.n_units)
 
                 def unit_eval(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                     w = atoms.atoms_of_units(u)  # type: ignore[attr-defined]
@@ -629,37 +631,6 @@ class Linearization:
             )
         out = run(evaluate, smp, (2, *shape), per_row + smp.draw_bytes)
         return out[:, 0], out[:, 1], smp
-
-
-class _UnitDraws(Sampler):
-    """The units' draw counts ``(b, n_units)`` of a plan's replicates: the numbers the
-    plan's atom samplers expand into atom counts (same seed, blocks and streams)."""
-
-    splits_blocks = True
-
-    def __init__(self, plan: Any, base: Any = None) -> None:
-        # any atom sampler of the plan draws the same unit counts (same blocks)
-        self._base = plan.weights_for(plan.unit_of_sample, plan.n_units) if base is None else base
-        self.seed = self._base.seed
-        self.n_resamples = self._base.n_resamples
-        self.m = int(plan.n_units)
-        self.block_size = self._base.block_size
-
-    def draw(self, rng: np.random.Generator, b: int, out: np.ndarray | None = None) -> np.ndarray:
-        return self.draw_rows(rng, b, (0, b), out)
-
-    def draw_rows(
-        self,
-        rng: np.random.Generator,
-        b: int,
-        rows: tuple[int, int],
-        out: np.ndarray | None = None,
-    ) -> np.ndarray:
-        u = self._base.unit_counts(rng, b)[rows[0] : rows[1]]
-        if out is None:
-            return u
-        out[...] = u
-        return out
 
 
 # ------------------------------------------- degrees of freedom of a clustered proportion

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["RootStreamSampler", "Sampler", "Stream", "block_generator", "stream_seed"]
+__all__ = ["RootStreamSampler", "Sampler", "Stream", "UnitDraws", "block_generator", "stream_seed"]
 
 
 class Stream(IntEnum):
@@ -254,3 +254,48 @@ class RootStreamSampler(Sampler):
         if block != 0:
             raise IndexError(f"{type(self).__name__} draws one block; got block {block}")
         return np.random.default_rng(self.root)
+
+
+class UnitDraws(Sampler):
+    """The units' (conditions') draw counts ``(b, n_units)`` of an atom sampler's
+    one-stage replicates: the numbers ``base`` expands into atom counts (its
+    ``unit_counts``; the same seed, blocks and streams, so a kernel evaluated on the
+    units' counts sees the replicates the atoms' weights would give).
+
+    ``counts`` are ``base``'s (the data's atom counts), for the estimate and the
+    jackknife of the kernel that ``base`` serves.
+
+    Examples
+    --------
+    >>> from mlci.engine.nested import plan_for_conditions
+    >>> plan = plan_for_conditions(6, conditions=[0, 0, 1, 1, 2, 2], n_resamples=4, rng=0)
+    >>> draws = UnitDraws(plan.weights_for(plan.unit_of_sample, plan.n_units), plan.n_units)
+    >>> draws.all_replicates().sum(axis=1).tolist()  # each replicate draws 3 conditions
+    [3.0, 3.0, 3.0, 3.0]
+    """
+
+    splits_blocks = True
+
+    def __init__(self, base: Any, n_units: int) -> None:
+        self._base = base
+        self.seed = base.seed
+        self.n_resamples = base.n_resamples
+        self.m = int(n_units)
+        self.block_size = base.block_size
+        self.counts = base.counts
+
+    def draw(self, rng: np.random.Generator, b: int, out: np.ndarray | None = None) -> np.ndarray:
+        return self.draw_rows(rng, b, (0, b), out)
+
+    def draw_rows(
+        self,
+        rng: np.random.Generator,
+        b: int,
+        rows: tuple[int, int],
+        out: np.ndarray | None = None,
+    ) -> np.ndarray:
+        u = self._base.unit_counts(rng, b)[rows[0] : rows[1]]
+        if out is None:
+            return u
+        out[...] = u
+        return out

@@ -27,7 +27,7 @@ from ..engine.bootstrap import (
 from ..engine.custom import UserSampler, check_sampler
 from ..engine.nested import plan_for_conditions
 from ..engine.resampling import ResamplingPlan
-from ..engine.sampler import RootStreamSampler, Sampler
+from ..engine.sampler import RootStreamSampler, Sampler, UnitDraws
 from ..engine.smoothing import (
     SUBSAMPLE_METHODS,
     SmoothedSampler,
@@ -71,7 +71,7 @@ from ._roc import (
     _View,
     _WeightsView,
 )
-from ._units import _UnitsLayout, _UnitsSampler, _UnitsView
+from ._units import _UnitsLayout, _UnitsView
 from .confusion import CM_METRICS, binary_cm_metric, cm_metric_bounds
 
 
@@ -882,7 +882,7 @@ def _units_path(
 
     size = int(np.prod(shape)) if shape else 1
     per_row = 8.0 * (plan.n_units + sum(t.shape[1] for t in ul.table) + 8.0 * size * ul.block)
-    return _UnitsSampler(atoms, plan.n_units), evaluate, per_row
+    return UnitDraws(atoms, plan.n_units), evaluate, per_row
 
 
 # ============================================================================ lazy driver

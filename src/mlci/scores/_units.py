@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.sampler import Sampler
 from ._roc import _Layout, _View
 
 #: largest (conditions x blocks) table per class (float64: 32 MiB)
@@ -158,34 +157,3 @@ def _exact_product(u: np.ndarray, table: np.ndarray, n: int) -> np.ndarray:
     if table.dtype == np.float32 and float(u.max(initial=0.0)) * n < 2.0**24:
         return (u.astype(np.float32) @ table).astype(float)
     return u @ table.astype(float, copy=False)
-
-
-class _UnitsSampler(Sampler):
-    """The conditions' draw counts (b, C) of a plan's one-stage replicates: the numbers
-    its atom sampler expands into atom counts (the same seed, blocks and streams)."""
-
-    splits_blocks = True
-
-    def __init__(self, atoms: Any, n_units: int) -> None:
-        self._atoms = atoms
-        self.seed = atoms.seed
-        self.n_resamples = atoms.n_resamples
-        self.m = int(n_units)
-        self.block_size = atoms.block_size
-        self.counts = atoms.counts
-
-    def draw(self, rng: np.random.Generator, b: int, out: np.ndarray | None = None) -> np.ndarray:
-        return self.draw_rows(rng, b, (0, b), out)
-
-    def draw_rows(
-        self,
-        rng: np.random.Generator,
-        b: int,
-        rows: tuple[int, int],
-        out: np.ndarray | None = None,
-    ) -> np.ndarray:
-        u = self._atoms.unit_counts(rng, b)[rows[0] : rows[1]]
-        if out is None:
-            return u
-        out[...] = u
-        return out
