@@ -57,6 +57,7 @@ import tempfile
 import time
 import tracemalloc
 import warnings
+from typing import Any
 
 import numpy as np
 
@@ -269,32 +270,40 @@ def bench_auc_memory(n: int, b: int, n_conditions: int = 5000) -> None:
     )
 
 
-def bench_file_memory(n: int, b: int, n_conditions: int = 5000) -> None:
-    """``mlci ci`` from CSV and from Parquet holding the same data (a user's files:
-    the speaker column plain text in both), accuracy and roc_auc over conditions."""
+def _csv_and_parquet(stem: str, n: int, n_conditions: int, columns: Any) -> dict[str, str]:
+    """The same table as ``STEM.csv`` and ``STEM.parquet`` (written once): a text
+    ``speaker`` column of ``n_conditions`` values, a binary ``label`` and
+    ``columns(rng, label)``'s, all drawn from seed 0 in that order."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
     import pyarrow.parquet as pq
 
-    stem = f"/tmp/mlci_bench_speed/files_{n}_{n_conditions}"
     paths = {"csv": stem + ".csv", "parquet": stem + ".parquet"}
     if not all(os.path.exists(p) for p in paths.values()):
         os.makedirs(os.path.dirname(stem), exist_ok=True)
         rng = np.random.default_rng(0)
         y = rng.integers(0, 2, n).astype(np.int8)
-        score = rng.normal(size=n) + y
-        table = pa.table(
-            {
-                "speaker": np.char.add("spk", rng.integers(0, n_conditions, n).astype(str)),
-                "label": y,
-                "pred": (score > 0.5).astype(np.int8),
-                "score": score,
-            }
-        )
+        extra = columns(rng, y)
+        speaker = np.char.add("spk", rng.integers(0, n_conditions, n).astype(str))
+        table = pa.table({"speaker": speaker, "label": y, **extra})
         pq.write_table(table, paths["parquet"] + ".part")
         pacsv.write_csv(table, paths["csv"] + ".part")
         for p in paths.values():
             os.replace(p + ".part", p)
+    return paths
+
+
+def bench_file_memory(n: int, b: int, n_conditions: int = 5000) -> None:
+    """``mlci ci`` from CSV and from Parquet holding the same data (a user's files:
+    the speaker column plain text in both), accuracy and roc_auc over conditions."""
+
+    def columns(rng: np.random.Generator, y: np.ndarray) -> dict[str, np.ndarray]:
+        score = rng.normal(size=n) + y
+        return {"pred": (score > 0.5).astype(np.int8), "score": score}
+
+    paths = _csv_and_parquet(
+        f"/tmp/mlci_bench_speed/files_{n}_{n_conditions}", n, n_conditions, columns
+    )
     cases = {
         "accuracy": ["--label", "label", "--pred", "pred", "--metric", "accuracy"],
         "roc_auc": ["--label", "label", "--score", "score", "--metric", "roc_auc"],
@@ -317,31 +326,19 @@ def bench_codes_memory(n: int, b: int, src: str | None, n_conditions: int = 5000
     """``mlci compare``, ``scores`` and ``report`` over 5,000 text conditions from CSV and
     Parquet (the same data), each in a fresh process: CPU and peak RSS.  ``src``: the
     ``src`` folder of another checkout to run instead (the numbers before a change)."""
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
-    import pyarrow.parquet as pq
 
-    stem = f"/tmp/mlci_bench_speed/codes_{n}_{n_conditions}"
-    paths = {"csv": stem + ".csv", "parquet": stem + ".parquet"}
-    if not all(os.path.exists(p) for p in paths.values()):
-        os.makedirs(os.path.dirname(stem), exist_ok=True)
-        rng = np.random.default_rng(0)
-        y = rng.integers(0, 2, n).astype(np.int8)
+    def columns(rng: np.random.Generator, y: np.ndarray) -> dict[str, np.ndarray]:
         a = rng.normal(size=n) + y
         b2 = rng.normal(size=n) + 0.9 * y
-        table = pa.table(
-            {
-                "speaker": np.char.add("spk", rng.integers(0, n_conditions, n).astype(str)),
-                "label": y,
-                "pred_a": (a > 0.5).astype(np.int8),
-                "pred_b": (b2 > 0.5).astype(np.int8),
-                "score_a": a,
-            }
-        )
-        pq.write_table(table, paths["parquet"] + ".part")
-        pacsv.write_csv(table, paths["csv"] + ".part")
-        for p in paths.values():
-            os.replace(p + ".part", p)
+        return {
+            "pred_a": (a > 0.5).astype(np.int8),
+            "pred_b": (b2 > 0.5).astype(np.int8),
+            "score_a": a,
+        }
+
+    paths = _csv_and_parquet(
+        f"/tmp/mlci_bench_speed/codes_{n}_{n_conditions}", n, n_conditions, columns
+    )
     common = ["--condition", "speaker", "-B", str(b), "--seed", "0"]
     with tempfile.TemporaryDirectory() as d:
         cases = {
