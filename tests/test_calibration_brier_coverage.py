@@ -17,17 +17,15 @@ tests/test_calibration_brier_coverage.py -m slow -s``.
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy import stats
 
 import mlci
+from _scripts import load_script
 
 SCALE = float(os.environ["MLCI_SLOW_SCALE"])
 N_POOLED = max(700, round(3000 * SCALE))
@@ -38,12 +36,7 @@ pytestmark = pytest.mark.slow
 
 
 def _script():
-    path = Path(__file__).resolve().parents[1] / "scripts" / "calibration_brier_study.py"
-    spec = importlib.util.spec_from_file_location("calibration_brier_study", path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # its dataclasses look their module up
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("calibration_brier_study.py")
 
 
 study = _script()

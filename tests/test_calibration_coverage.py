@@ -21,16 +21,15 @@ tests/test_calibration_coverage.py -m slow -s``.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy import integrate, stats
 
 import mlci
+from _scripts import load_script
 
 SCALE = float(os.environ["MLCI_SLOW_SCALE"])
 N_EXPERIMENTS = max(40, round(300 * SCALE))
@@ -54,11 +53,7 @@ pytestmark = pytest.mark.slow
 def _script_truth():
     """``truth`` of scripts/recalibration_coverage.py (the population slope and intercept
     from the score equations on a grid), loaded from the script."""
-    path = Path(__file__).resolve().parents[1] / "scripts" / "recalibration_coverage.py"
-    spec = importlib.util.spec_from_file_location("recalibration_coverage", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.truth
+    return load_script("recalibration_coverage.py").truth
 
 
 def _truth(f) -> dict[str, float]:

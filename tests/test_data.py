@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from _scripts import load_script
 from mlci.data import example_path, load_example, read_table
 from mlci.inputs import TEXT_MISSING, missing_mask
 from mlci.io import Table, convert_column
@@ -18,11 +18,7 @@ SCRIPT = ROOT / "scripts" / "make_example_data.py"
 
 
 def _load_script():
-    spec = importlib.util.spec_from_file_location("make_example_data", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["make_example_data"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script(SCRIPT.name)
 
 
 @pytest.mark.skipif(not SCRIPT.exists(), reason="needs the source tree")

@@ -24,15 +24,14 @@ and the marker is then removed.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import os
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy import stats
+
+from _scripts import load_script
 
 SCALE = float(os.environ["MLCI_SLOW_SCALE"])
 REPS = max(100, round(1000 * SCALE))
@@ -43,12 +42,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.search]
 
 
 def _script():
-    path = Path(__file__).resolve().parents[1] / "scripts" / "design_search.py"
-    spec = importlib.util.spec_from_file_location("design_search", path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # its dataclasses look their module up
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("design_search.py")
 
 
 ds = _script()

@@ -19,15 +19,14 @@ interval labelled 95%) lies below 0.93 but with probability < 1e-4, and one that
 
 from __future__ import annotations
 
-import importlib.util
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy import stats
 
 import mlci
+from _scripts import load_script
 
 pytestmark = pytest.mark.slow
 
@@ -73,11 +72,7 @@ CELLS = {
 def _script_truth():
     """The population slope and intercept of scripts/recalibration_coverage.py (its
     ``truth``: the score equations on the grid, Newton's method), loaded from the script."""
-    path = Path(__file__).resolve().parents[1] / "scripts" / "recalibration_coverage.py"
-    spec = importlib.util.spec_from_file_location("recalibration_coverage", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.truth
+    return load_script("recalibration_coverage.py").truth
 
 
 _truth = _script_truth()

@@ -12,12 +12,9 @@ difference of independent samples the bootstrap interval of
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import os
-import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,6 +22,7 @@ from numpy.testing import assert_allclose
 from scipy import stats
 
 import mlci
+from _scripts import load_script
 from mlci.engine import auto
 from mlci.engine.linearize import Linearization
 from mlci.engine.nested import plan_for_conditions
@@ -156,12 +154,7 @@ def test_few_discordant_samples_warn():
 
 # ------------------------------------------------------------------ coverage
 def _study():
-    path = Path(__file__).resolve().parents[2] / "scripts" / "paired_diff_study.py"
-    spec = importlib.util.spec_from_file_location("paired_diff_study", path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("paired_diff_study.py")
 
 
 SCALE = float(os.environ["MLCI_SLOW_SCALE"])

@@ -5,10 +5,7 @@ paired 2×2 table, with Tango's score test at 0 (McNemar's z) as its p-value
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +14,7 @@ from scipy import stats
 from statsmodels.stats.contingency_tables import mcnemar
 
 import mlci
+from _scripts import load_script
 
 
 def _from_table(table, n_classes=2, seed=0):
@@ -173,11 +171,7 @@ def _exact_coverage(n, p_b, p_c, level):
     """Exact coverage of Tango's interval (the interval ``compare`` gives, see above) of
     ``c - b`` over the trinomial (b, c) of a paired accuracy difference
     (``exact_coverage`` of scripts/paired_diff_study.py)."""
-    path = Path(__file__).resolve().parents[2] / "scripts" / "paired_diff_study.py"
-    spec = importlib.util.spec_from_file_location("paired_diff_study_exact", path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
+    mod = load_script("paired_diff_study.py", "paired_diff_study_exact")
     return mod.exact_coverage(n, p_b, p_c, "tango", confidence_level=level)
 
 

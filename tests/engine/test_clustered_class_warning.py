@@ -12,15 +12,13 @@ threshold.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import mlci
+from _scripts import load_script
 from mlci.engine.auto import (
     CLUSTERED_CLASS_METRICS,
     MIN_CLASS_CONDITIONS,
@@ -107,12 +105,7 @@ def test_not_warned_without_conditions_or_for_other_metrics() -> None:
 
 
 def _design_search():
-    path = Path(__file__).resolve().parents[2] / "scripts" / "design_search.py"
-    spec = importlib.util.spec_from_file_location("design_search", path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # its dataclasses look their module up
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("design_search.py")
 
 
 def test_the_documented_cells_fall_on_their_side() -> None:

@@ -16,12 +16,12 @@ not significantly outside [0.93, 0.97]: two one-sided exact binomial tests at le
 
 from __future__ import annotations
 
-import importlib.util
 import os
-from pathlib import Path
 
 import pytest
 from scipy import stats
+
+from _scripts import load_script
 
 SCALE = float(os.environ["MLCI_SLOW_SCALE"])
 N_EXPERIMENTS = max(150, round(2000 * SCALE))
@@ -31,11 +31,7 @@ pytestmark = pytest.mark.slow
 
 
 def _script():
-    path = Path(__file__).parents[2] / "scripts" / "llm_coverage.py"
-    spec = importlib.util.spec_from_file_location("llm_coverage", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("llm_coverage.py")
 
 
 CASES = {"mean": ("cr1", "t", "auto"), "macro": ("auto",), "pass@k": ("auto",)}

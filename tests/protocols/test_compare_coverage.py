@@ -14,13 +14,14 @@ than 0.85.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 from pathlib import Path
 
 import pytest
 from scipy import stats
+
+from _scripts import load_script
 
 SCALE = float(os.environ["MLCI_SLOW_SCALE"])
 ALPHA = 1e-3
@@ -30,10 +31,7 @@ def _study():
     scripts = Path(__file__).resolve().parents[2] / "scripts"
     sys.path.insert(0, str(scripts))  # compare_study imports protocols_study
     try:
-        spec = importlib.util.spec_from_file_location("compare_study", scripts / "compare_study.py")
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = mod  # its dataclasses look their module up
-        spec.loader.exec_module(mod)
+        mod = load_script("compare_study.py")
     finally:
         sys.path.remove(str(scripts))
     return mod

@@ -35,26 +35,20 @@ than 0.98; the naive interval over repeated folds covers significantly less than
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy import stats
+
+from _scripts import load_script
 
 SCALE = float(os.environ["MLCI_SLOW_SCALE"])
 ALPHA = 1e-3
 
 
 def _study():
-    path = Path(__file__).resolve().parents[2] / "scripts" / "protocols_study.py"
-    spec = importlib.util.spec_from_file_location("protocols_study", path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # its dataclasses look their module up
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("protocols_study.py")
 
 
 STUDY = _study()
