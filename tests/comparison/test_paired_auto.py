@@ -216,3 +216,17 @@ def test_systems_get_their_kernels_own_auto_rule_as_bootstrap_ci():
     np.testing.assert_allclose(
         res.systems["a"].confidence_interval, one.confidence_interval, rtol=1e-12
     )
+    # a rule that needs no linearization (the debiased Brier reliability's normal
+    # interval; the metric has no linearized standard error, so compare's own default
+    # there is BCa): the system gets it too, and method_reason says so
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mlci.IrregularEstimandWarning)
+        res = mlci.compare(
+            y, {"a": p1, "b": p2}, metric="brier_reliability", rng=0, n_resamples=300
+        )
+        one = mlci.bootstrap_ci(y, p1, metric="brier_reliability", rng=0, n_resamples=300)
+    assert one.method == res.systems["a"].method == "normal"
+    np.testing.assert_allclose(
+        res.systems["a"].confidence_interval, one.confidence_interval, rtol=1e-12
+    )
+    assert res.details["method_reason"].startswith("systems: normal")

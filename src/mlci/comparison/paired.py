@@ -67,7 +67,12 @@ from ..inputs import (
     knobs_in_config,
 )
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
-from ..intervals.bootstrap import edge_dominated, quantiles, studentized_pvalue
+from ..intervals.bootstrap import (
+    LINEARIZED_METHODS,
+    edge_dominated,
+    quantiles,
+    studentized_pvalue,
+)
 from ..metrics import METRICS, SCORE_STATISTICS, get_kernel, metric_params
 from ..metrics import higher_is_better as metric_direction
 from ..results import BootstrapResult, ConfidenceInterval, per_confidence_level
@@ -184,11 +189,6 @@ def _finish_each(
         )
         warned.update(labels)
     return results, warned
-
-
-#: the linearized methods a system of ``compare`` takes from its kernel's own ``"auto"``
-#: rule (:func:`mlci.engine.auto.kernel_auto_method`), read off the standard error alone
-SYSTEM_LINEARIZED = ("t", "logit_t", "normal")
 
 
 def _paired_auto_rule(kernels: Sequence[Any], plan: Any) -> tuple[list[str], str, str] | None:
@@ -436,18 +436,26 @@ def compare(
     sys_methods = [method] * n_sys
     sys_linear: list[dict[str, Any] | None] = [None] * n_sys
     diff_method = method
-    if opts.method == "auto" and linear is not None:
-        diff_method = "t"
+    if opts.method == "auto":
+        own_reasons: list[str] = []  # the systems' own rules without a linearization
         for s_, k_ in enumerate(kernels):
             own = kernel_auto_method(k_, plan)
-            if k_.proportion is not None:
+            if linear is not None and k_.proportion is not None:
                 sys_methods[s_] = proportion_method(plan)[0]
                 sys_linear[s_] = resolve_method(k_, plan, sys_methods[s_])[1]
-            elif own is not None and own[0] in SYSTEM_LINEARIZED:
-                # a kernel family's own rule for one system (corpus BLEU/chrF over
-                # documents: logit_t; the calibration slope: t), as bootstrap_ci gives it
+            elif own is not None and (linear is not None or own[0] not in LINEARIZED_METHODS):
+                # a kernel family's own rule for one system, as bootstrap_ci gives it
+                # (corpus BLEU/chrF over documents: logit_t; the calibration slope: t; the
+                # debiased Brier reliability: normal, which needs no linearization)
                 sys_methods[s_] = own[0]
-                sys_linear[s_] = resolve_method(k_, plan, own[0])[1]
+                if own[0] in LINEARIZED_METHODS:
+                    sys_linear[s_] = resolve_method(k_, plan, own[0])[1]
+                else:
+                    own_reasons.append(own[1])
+        if linear is None and own_reasons and auto_reason is not None:
+            auto_reason = f"systems: {own_reasons[0]}; differences: {auto_reason}"
+    if opts.method == "auto" and linear is not None:
+        diff_method = "t"
         auto_reason = (
             "systems: for a proportion wilson (independent samples) or logit_t (over "
             "conditions), a kernel family's own rule where it has one (as bootstrap_ci), "
