@@ -818,13 +818,16 @@ def test_exact_sums_equal_the_correctly_rounded_rational_sums():
 
 
 def _ap_on_every_threshold(kernel, w):
-    """Average precision summed over every distinct threshold (the kernel's former
-    evaluation, kept as the reference of its faster one: the same numbers bit for bit)."""
+    """Average precision summed over every distinct threshold, from the highest down (the
+    kernel's first evaluation, kept as the reference of its faster ones)."""
     w = np.asarray(w, dtype=float)
     b = w.shape[0]
-    tp, fp = np.zeros((b, kernel.g)), np.zeros((b, kernel.g))
-    tp[:, kernel.gp] = w[:, kernel.m_neg :]
-    fp[:, kernel.gn] = w[:, : kernel.m_neg]
+    grid, inv = np.unique(np.concatenate([kernel.u_neg, kernel.u_pos]), return_inverse=True)
+    g = len(grid)
+    gn, gp = g - 1 - inv[: kernel.m_neg], g - 1 - inv[kernel.m_neg :]
+    tp, fp = np.zeros((b, g)), np.zeros((b, g))
+    tp[:, gp] = w[:, kernel.m_neg :]
+    fp[:, gn] = w[:, : kernel.m_neg]
     ints = np.array_equal(np.round(w), w)
     ctp = np.cumsum(tp.astype(np.int64) if ints else tp, axis=1)
     cfp = np.cumsum(fp.astype(np.int64) if ints else fp, axis=1)
@@ -836,9 +839,11 @@ def _ap_on_every_threshold(kernel, w):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_average_precision_kernel_is_the_threshold_sum_bit_for_bit(seed):
-    # the kernel sums precision at the positive atoms only (issue 25: 2-3x faster at
-    # n = 10^6); every replicate's value must stay the one summed over every threshold
+def test_average_precision_kernel_is_the_threshold_sum(seed):
+    # the kernel sums the precision at the positive atoms only, one exact product and one
+    # division per term (issue 25); every replicate's value is the sum over every
+    # threshold up to rounding: both are sums of at most m terms in [0, 1], each rounded
+    # relative error below 2^-52, so they differ by less than m 2^-51 (Higham's gamma_m)
     from mlci.metrics import AveragePrecisionKernel
 
     rng = np.random.default_rng(seed)
@@ -855,8 +860,82 @@ def test_average_precision_kernel_is_the_threshold_sum_bit_for_bit(seed):
         counts[None, :],
         np.r_[counts[: k.m_neg], np.zeros(k.m - k.m_neg)][None, :],  # no positive: NaN
     ):
-        assert np.array_equal(k.evaluate(w), _ap_on_every_threshold(k, w), equal_nan=True)
+        got, want = k.evaluate(w), _ap_on_every_threshold(k, w)
+        assert np.array_equal(np.isnan(got), np.isnan(want))
+        np.testing.assert_allclose(got, want, rtol=0, atol=k.m * 2.0**-51)
     # reference: sklearn.metrics.average_precision_score with the counts as sample weights
     w = rng.poisson(1.0, k.m).astype(float)
     expected = skm.average_precision_score(y, score, sample_weight=w[k.keys] / counts[k.keys])
     assert k.evaluate(w[None, :])[0] == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_average_precision_by_unit_is_evaluate_on_the_gathered_weights(seed):
+    # issue 25: over whole conditions the kernel reads the conditions' draw counts and
+    # gathers the atoms' weights itself, in integers; every replicate (and every
+    # jackknife row: units deleted) must be evaluate's on the engine's atom weights
+    from mlci.metrics import AveragePrecisionKernel
+
+    rng = np.random.default_rng(seed)
+    n, n_units = int(rng.integers(200, 3000)), int(rng.integers(2, 80))
+    unit = rng.integers(0, n_units, n)
+    y = rng.integers(0, 2, n)
+    y[:2] = (0, 1)
+    score = rng.normal(0, 1, n) + y
+    if seed % 2:  # ties within a condition only: atoms of several samples, one unit each
+        score = np.round(score, 1) + unit * 10.0
+    k = AveragePrecisionKernel(y, score)
+    uk = k.by_unit(unit, n_units)
+    assert uk is not None and uk.m == n_units
+    counts = np.bincount(k.keys, minlength=k.m).astype(float)
+    atom_unit = np.full(k.m, -1)
+    atom_unit[k.keys] = unit
+    per_unit = np.bincount(unit, minlength=n_units).astype(float)
+    draws = rng.multinomial(n_units, np.full(n_units, 1 / n_units), size=6).astype(float)
+    deleted = np.ones((3, n_units))
+    deleted[np.arange(3), rng.integers(0, n_units, 3)] = 0.0  # jackknife rows
+    no_positive = np.zeros((1, n_units))
+    no_positive[0, unit[y == 0][0]] = 1.0
+    for u in (draws, deleted, np.ones((1, n_units))):
+        assert np.array_equal(uk.evaluate(u * per_unit), k.evaluate(u[:, atom_unit] * counts))
+    # a replicate with only negatives: NaN on both paths (when that unit has no positive)
+    if not (y[unit == unit[y == 0][0]] == 1).any():
+        assert np.isnan(uk.evaluate(no_positive * per_unit)[0])
+    assert uk.evaluate(per_unit[None, :])[0] == k.evaluate(counts[None, :])[0]
+    # reference: scikit-learn on the samples of the drawn conditions, repeated
+    rep = np.repeat(np.arange(n), draws[0][unit].astype(int))
+    expected = skm.average_precision_score(y[rep], score[rep])
+    assert uk.evaluate(draws[:1] * per_unit)[0] == pytest.approx(expected, abs=1e-12)
+
+
+def test_average_precision_by_unit_declines_atoms_across_units():
+    from mlci.metrics import AveragePrecisionKernel
+
+    y = np.array([0, 1, 0, 1, 1, 0])
+    score = np.array([0.1, 0.9, 0.1, 0.8, 0.3, 0.2])  # 0.1: one atom in units 0 and 1
+    k = AveragePrecisionKernel(y, score)
+    assert k.by_unit(np.array([0, 0, 1, 1, 1, 1]), 2) is None
+    assert k.by_unit(np.array([0, 0, 0, 1, 1, 1]), 2) is not None
+    assert k.by_unit(np.arange(6), 6) is None  # no fewer units than atoms: no gain
+
+
+def test_average_precision_over_conditions_equals_the_atom_path(monkeypatch):
+    # the engine's condition bootstrap through the units' counts (by_unit) gives the
+    # replicates, jackknife and interval of the atoms' weights, bit for bit
+    import mlci
+    from mlci.metrics import AveragePrecisionKernel
+
+    rng = np.random.default_rng(5)
+    n = 3000
+    cond = rng.integers(0, 40, n)
+    y = rng.integers(0, 2, n)
+    score = y + rng.normal(0, 0.6, 40)[cond] + rng.normal(0, 1, n)
+    opts = {"metric": "average_precision", "conditions": cond, "n_resamples": 300, "rng": 3}
+    fast = mlci.bootstrap_ci(y, score, **opts)
+    monkeypatch.setattr(AveragePrecisionKernel, "by_unit", lambda self, u, c: None)
+    slow = mlci.bootstrap_ci(y, score, **opts)
+    assert fast.method == slow.method == "bca"
+    assert fast.estimate == slow.estimate
+    assert tuple(fast.confidence_interval) == tuple(slow.confidence_interval)
+    assert np.array_equal(fast.bootstrap_distribution, slow.bootstrap_distribution)
+    assert fast.details["acceleration"] == slow.details["acceleration"]

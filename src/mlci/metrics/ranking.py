@@ -380,70 +380,182 @@ class AveragePrecisionKernel(_SortedScores):
     """Average precision as scikit-learn defines it: ``sum_k (R_k - R_{k-1}) P_k``.
 
     The sum runs over distinct score thresholds from the highest down (no interpolation).
+    Only the thresholds holding a positive atom add to it, each with the precision at its
+    score (the negatives tied with it counted): ``sum_p w_p T_p / S_p / T``, with ``T_p``
+    the positive weight at or above positive atom ``p``, ``S_p`` all the weight there and
+    ``T`` the positive weight in all.  A replicate costs two cumulative sums over the
+    classes' atoms, one gather and one division per positive atom.
     """
 
-    work_factor = 10.0
+    work_factor = 4.0
 
     def __init__(self, y_true: Any, y_score: Any, pos_label: Any = None) -> None:
         super().__init__(y_true, y_score, pos_label, "average_precision")
-        grid, inv = np.unique(np.concatenate([self.u_neg, self.u_pos]), return_inverse=True)
-        g = len(grid)
-        # descending threshold order: group index counted from the highest score
-        self.g = g
-        self.gn = (g - 1 - inv[: self.m_neg]).astype(np.intp)
-        self.gp = (g - 1 - inv[self.m_neg :]).astype(np.intp)
-        # the atoms from the highest score down (each class's scores are distinct and
-        # sorted up: reversed), and for each positive atom the number of negative atoms
-        # at or above its score (the negatives counted in its precision, ties included)
-        self._pos_down = np.arange(len(self.u_pos) - 1, -1, -1, dtype=np.intp)
-        self._neg_down = np.arange(self.m_neg - 1, -1, -1, dtype=np.intp)
-        self._gp_down = self.gp[self._pos_down]
-        self._neg_seen = np.searchsorted(self.gn[self._neg_down], self._gp_down, "right")
-        self._tls = threading.local()  # the (b, g) arrays of _grid
+        # for each positive atom from the highest score down (each class's atoms are
+        # distinct and sorted up: read in reverse), the number of negative atoms at or
+        # above its score (the negatives counted in its precision, ties included)
+        below = np.searchsorted(self.u_neg, self.u_pos[::-1], side="left")
+        self._neg_seen = (self.m_neg - below).astype(np.intp)
+        self._tls = threading.local()  # per-thread scratch buffers of _ap_value
 
     def evaluate(self, w: np.ndarray) -> np.ndarray:
-        # the precision is only needed at the positive atoms (elsewhere it multiplies a
-        # zero true-positive weight): cumulative sums over each class's atoms, not over
-        # every threshold; the final sum runs over the thresholds as before (zeros where
-        # no positive lies), so that its rounding is the same, bit for bit
-        # (the atoms from the highest score down are each class's atoms reversed: reversed
-        # views, not gathers; the same numbers, bit for bit, in fewer passes: issue 25)
         w = np.asarray(w, dtype=float)
-        b, m_neg = w.shape[0], self.m_neg
-        wp = w[:, : m_neg - 1 : -1] if m_neg else w[:, ::-1]
-        ctp = _cumsum_counts(wp)
-        wn = w[:, :m_neg]
-        cfn = _cumulative(wn[:, ::-1], wn.sum(axis=1))
-        seen = ctp + np.take(cfn, self._neg_seen, axis=1)
-        prec_pos = np.zeros(seen.shape)
-        np.divide(ctp, seen, out=prec_pos, where=seen > 0)
-        tp, prec = self._grid(b)
-        gp = self._gp_down
-        tp[:, gp] = wp
-        prec[:, gp] = prec_pos
-        return safe_div(np.einsum("ij,ij->i", tp, prec), ctp[:, -1])
+        mn = self.m_neg
+        out = np.empty(w.shape[0])
+        get = _ap_buffers(self._tls, self.m - mn, mn)
+        for i, row in enumerate(w):
+            # each class's atoms from the highest score down: reversed views, no copies
+            wp, wn = row[: mn - 1 : -1], row[mn - 1 :: -1]
+            # bootstrap weights are counts: integer cumulative sums are exact and several
+            # times faster than floating-point ones (truncating a fraction: checked)
+            ctp = np.cumsum(wp, dtype=np.int64, out=get("ctp", np.int64))
+            cfn = get("cfn", np.int64)
+            cfn[0] = 0
+            np.cumsum(wn, dtype=np.int64, out=cfn[1:])
+            if ctp[-1] != wp.sum() or cfn[-1] != wn.sum():  # fractional weights
+                ctp, cfn = np.cumsum(wp), np.concatenate(([0.0], np.cumsum(wn)))
+            out[i] = _ap_value(wp, ctp, cfn, self._neg_seen, get)
+        return out
 
-    def _grid(self, b: int) -> tuple[np.ndarray, np.ndarray]:
-        """Two (b, g) arrays of this thread, zero but at the positive atoms' thresholds
-        (the only entries ever written): kept from call to call, as fresh zeroed
-        multi-megabyte arrays cost page faults on every replicate."""
-        grid = getattr(self._tls, "grid", None)
-        if grid is None or grid[0].shape[0] != b:
-            grid = (np.zeros((b, self.g)), np.zeros((b, self.g)))
-            self._tls.grid = grid
-        return grid
+    def by_unit(self, unit_of_sample: np.ndarray, n_units: int) -> Kernel | None:
+        """The same metric on the units' (conditions') draw counts, for resampling whole
+        units (see :meth:`mlci.metrics.AdditiveKernel.by_unit`).
+
+        When every atom's samples lie in one unit, a replicate that draws unit ``c``
+        ``u_c`` times weighs atom ``a`` by ``u_c n_a``: the atoms' weights are a gather of
+        the units' counts, made one replicate at a time in compact integers instead of
+        the engine's ``(b, m)`` floating-point weights.  Every value is :meth:`evaluate`'s
+        on those weights, bit for bit (the same integers through the same operations).
+        None when an atom spans several units (tied scores in several conditions) or
+        there are no fewer units than atoms.
+        """
+        unit = np.asarray(unit_of_sample, dtype=np.intp)
+        if n_units >= self.m or len(unit) != len(self.keys):
+            return None
+        atom_unit = np.full(self.m, -1, dtype=np.intp)
+        atom_unit[self.keys] = unit
+        if not np.array_equal(atom_unit[self.keys], unit):
+            return None
+        return _APUnitsKernel(self, unit, int(n_units), atom_unit)
 
 
-def _cumsum_counts(a: np.ndarray) -> np.ndarray:
-    """Row-wise cumulative sum, in integers when the (non-negative) weights are counts.
+class _APUnitsKernel(Kernel):
+    """:class:`AveragePrecisionKernel` on whole units' draw counts (its ``by_unit``).
 
-    An integer cumulative sum is exact and several times faster than a floating-point
-    one; rows with fractional weights make the whole block take the float path.
+    Its atoms are the units (``keys = unit_of_sample``): a replicate's weights are
+    ``w_c = u_c n_c`` (unit ``c`` drawn ``u_c`` times, with its ``n_c`` samples), as the
+    engine's samplers give them; only weights constant within each unit (a one-stage
+    condition bootstrap and its delete-units jackknife).  No gradient (the linearized
+    intervals use the atoms).
     """
-    c = np.cumsum(a, axis=1, dtype=np.int64)  # (truncates a fractional weight: checked)
-    if np.array_equal(c[:, -1], a.sum(axis=1)):
-        return c
-    return np.cumsum(a, axis=1)
+
+    def __init__(
+        self, base: AveragePrecisionKernel, unit: np.ndarray, n_units: int, atom_unit: np.ndarray
+    ) -> None:
+        mn = base.m_neg
+        self.keys = unit
+        self.m = n_units
+        self.name, self.shape, self.bounds = base.name, base.shape, base.bounds
+        self.work_factor = base.work_factor
+        self.n_per_unit = np.bincount(unit, minlength=n_units).astype(float)
+        count = np.bincount(base.keys, minlength=base.m)
+        # each class's atoms from the highest score down: their units and sample counts
+        # (None where every atom holds one sample: the usual case of continuous scores)
+        self._unit_pos = np.ascontiguousarray(atom_unit[: mn - 1 : -1])
+        self._unit_neg = np.ascontiguousarray(atom_unit[mn - 1 :: -1])
+        cp, cn = count[: mn - 1 : -1], count[mn - 1 :: -1]
+        self._count_pos = None if (cp == 1).all() else np.ascontiguousarray(cp, dtype=np.int32)
+        self._count_neg = None if (cn == 1).all() else np.ascontiguousarray(cn, dtype=np.int32)
+        self._max_count = float(count.max())
+        self._neg_seen = base._neg_seen
+        self._tls = threading.local()
+
+    def evaluate(self, w: np.ndarray) -> np.ndarray:
+        w = np.asarray(w, dtype=float)
+        n = self.n_per_unit
+        u = w / np.where(n > 0, n, 1.0)
+        out = np.empty(w.shape[0])
+        get = _ap_buffers(self._tls, len(self._unit_pos), len(self._unit_neg))
+        dtype: Any = np.float64
+        if u.size and np.array_equal(np.floor(u), u) and (u >= 0).all():
+            # counts: the atoms' weights, their cumulative sums and every product
+            # ``T_p w_p`` in 32-bit integers when the largest product fits (the usual
+            # case), else in 64-bit ones; the same integers either way
+            big = float(w.sum(axis=1).max()) * float(u.max()) * self._max_count
+            dtype = np.int32 if big < 2.0**31 else np.int64
+            u = u.astype(dtype)
+        for i, row in enumerate(u):
+            wp = np.take(row, self._unit_pos, out=get("wp", dtype), mode="wrap")
+            wn = np.take(row, self._unit_neg, out=get("wn", dtype), mode="wrap")
+            if self._count_pos is not None:
+                wp *= self._count_pos
+            if self._count_neg is not None:
+                wn *= self._count_neg
+            ctp = np.cumsum(wp, out=get("ctp", dtype))
+            cfn = get("cfn", dtype)
+            cfn[0] = 0
+            np.cumsum(wn, out=cfn[1:])
+            out[i] = _ap_value(wp, ctp, cfn, self._neg_seen, get)
+        return out
+
+    def gradient(self, w: np.ndarray, values: np.ndarray) -> np.ndarray | None:
+        return None
+
+
+def _ap_value(
+    wp: np.ndarray,
+    ctp: np.ndarray,
+    cfn: np.ndarray,
+    neg_seen: np.ndarray,
+    get: Callable[[str, Any], np.ndarray],
+) -> float:
+    """Average precision of one replicate: ``sum_p wp ctp / seen / ctp[-1]``.
+
+    ``wp`` are the positive atoms' weights from the highest score down, ``ctp`` their
+    cumulative sums, ``cfn`` the negatives' (from the highest score down, with a leading
+    zero), ``seen`` the weight at or above each positive atom.  Each term is the product
+    ``ctp wp`` rounded once (exact in integers, then converted; or a floating-point
+    product) divided by ``seen``: with counts the value depends on the integers alone,
+    not on their dtype or on which path gathered them.  The terms before the first
+    positive weight (zero) are left out.
+    """
+    total = ctp[-1]
+    if not total > 0:  # no positive weight
+        return float("nan")
+    s0 = int(np.searchsorted(ctp, 0, side="right"))  # (ctp: non-decreasing)
+    k = len(ctp) - s0
+    c, ws = ctp[s0:], wp[s0:]
+    integer = ctp.dtype.kind == "i"
+    seen = np.take(cfn, neg_seen[s0:], out=get("seen", ctp.dtype)[:k] if integer else None)
+    seen += c
+    terms = get("terms", np.float64)[:k]
+    if integer and wp.dtype == ctp.dtype:
+        # (the caller chose a dtype that holds every product ctp wp exactly)
+        np.divide(np.multiply(c, ws, out=get("prod", ctp.dtype)[:k]), seen, out=terms)
+    else:
+        np.multiply(c, ws, out=terms, dtype=np.float64)
+        np.divide(terms, seen, out=terms)
+    return float(terms.sum()) / float(total)
+
+
+def _ap_buffers(tls: threading.local, mp: int, mn: int) -> Callable[[str, Any], np.ndarray]:
+    """``get(name, dtype)``: a scratch array of this thread for one replicate of average
+    precision, made on first use and reused from call to call (fresh multi-megabyte
+    arrays cost page faults on every replicate): of the negatives' size for ``wn``
+    (``cfn``: one more), else of the positives'."""
+    bufs = getattr(tls, "ap", None)
+    if bufs is None:
+        bufs = tls.ap = {}
+
+    def get(name: str, dtype: Any) -> np.ndarray:
+        key = (name, np.dtype(dtype).str)
+        buf = bufs.get(key)
+        if buf is None:
+            size = mn + 1 if name == "cfn" else mn if name == "wn" else mp
+            buf = bufs[key] = np.empty(size, dtype=dtype)
+        return buf
+
+    return get
 
 
 def _cumulative(a: np.ndarray, total: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
