@@ -869,7 +869,7 @@ def test_average_precision_kernel_is_the_threshold_sum(seed):
     assert k.evaluate(w[None, :])[0] == pytest.approx(expected, abs=1e-12)
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(5))
 def test_average_precision_by_unit_is_evaluate_on_the_gathered_weights(seed):
     # issue 25: over whole conditions the kernel reads the conditions' draw counts and
     # gathers the atoms' weights itself, in integers; every replicate (and every
@@ -884,12 +884,16 @@ def test_average_precision_by_unit_is_evaluate_on_the_gathered_weights(seed):
     score = rng.normal(0, 1, n) + y
     if seed % 2:  # ties within a condition only: atoms of several samples, one unit each
         score = np.round(score, 1) + unit * 10.0
+    if seed >= 2:  # ties across conditions too: atoms with samples in several units
+        score = np.round(score, 0 if seed == 3 else 1)
     k = AveragePrecisionKernel(y, score)
     uk = k.by_unit(unit, n_units)
     assert uk is not None and uk.m == n_units
     counts = np.bincount(k.keys, minlength=k.m).astype(float)
-    atom_unit = np.full(k.m, -1)
-    atom_unit[k.keys] = unit
+    # the engine's atom weights of whole-unit draws u: u @ table, table[c, a] = samples
+    # of atom a in unit c
+    table = np.zeros((n_units, k.m))
+    np.add.at(table, (unit, k.keys), 1.0)
     per_unit = np.bincount(unit, minlength=n_units).astype(float)
     draws = rng.multinomial(n_units, np.full(n_units, 1 / n_units), size=6).astype(float)
     deleted = np.ones((3, n_units))
@@ -897,7 +901,7 @@ def test_average_precision_by_unit_is_evaluate_on_the_gathered_weights(seed):
     no_positive = np.zeros((1, n_units))
     no_positive[0, unit[y == 0][0]] = 1.0
     for u in (draws, deleted, np.ones((1, n_units))):
-        assert np.array_equal(uk.evaluate(u * per_unit), k.evaluate(u[:, atom_unit] * counts))
+        assert np.array_equal(uk.evaluate(u * per_unit), k.evaluate(u @ table))
     # a replicate with only negatives: NaN on both paths (when that unit has no positive)
     if not (y[unit == unit[y == 0][0]] == 1).any():
         assert np.isnan(uk.evaluate(no_positive * per_unit)[0])
@@ -908,20 +912,27 @@ def test_average_precision_by_unit_is_evaluate_on_the_gathered_weights(seed):
     assert uk.evaluate(draws[:1] * per_unit)[0] == pytest.approx(expected, abs=1e-12)
 
 
-def test_average_precision_by_unit_declines_atoms_across_units():
+def test_average_precision_by_unit_atoms_across_units():
     from mlci.metrics import AveragePrecisionKernel
 
-    y = np.array([0, 1, 0, 1, 1, 0])
-    score = np.array([0.1, 0.9, 0.1, 0.8, 0.3, 0.2])  # 0.1: one atom in units 0 and 1
+    y = np.array([0, 1, 0, 1, 1, 0, 1])
+    score = np.array([0.1, 0.9, 0.1, 0.8, 0.3, 0.2, 0.3])  # 0.1 and 0.3: atoms in 2 units
     k = AveragePrecisionKernel(y, score)
-    assert k.by_unit(np.array([0, 0, 1, 1, 1, 1]), 2) is None
-    assert k.by_unit(np.array([0, 0, 0, 1, 1, 1]), 2) is not None
-    assert k.by_unit(np.arange(6), 6) is None  # no fewer units than atoms: no gain
+    unit = np.array([0, 0, 1, 1, 2, 2, 1])
+    uk = k.by_unit(unit, 3)
+    u = np.array([[2.0, 0.0, 1.0], [0.0, 1.0, 2.0], [1.0, 1.0, 1.0]])
+    # the samples of the drawn units, each repeated as often as its unit is drawn
+    for row, value in zip(u, uk.evaluate(u * np.bincount(unit)), strict=True):
+        rep = np.repeat(np.arange(7), row[unit].astype(int))
+        assert value == pytest.approx(skm.average_precision_score(y[rep], score[rep]), abs=1e-15)
+    assert k.by_unit(np.arange(7), 7) is None  # no fewer units than atoms: no gain
 
 
-def test_average_precision_over_conditions_equals_the_atom_path(monkeypatch):
+@pytest.mark.parametrize("decimals", [None, 2])
+def test_average_precision_over_conditions_equals_the_atom_path(monkeypatch, decimals):
     # the engine's condition bootstrap through the units' counts (by_unit) gives the
-    # replicates, jackknife and interval of the atoms' weights, bit for bit
+    # replicates, jackknife and interval of the atoms' weights, bit for bit (continuous
+    # scores; scores tied across conditions)
     import mlci
     from mlci.metrics import AveragePrecisionKernel
 
@@ -930,6 +941,8 @@ def test_average_precision_over_conditions_equals_the_atom_path(monkeypatch):
     cond = rng.integers(0, 40, n)
     y = rng.integers(0, 2, n)
     score = y + rng.normal(0, 0.6, 40)[cond] + rng.normal(0, 1, n)
+    if decimals is not None:
+        score = np.round(score, decimals)
     opts = {"metric": "average_precision", "conditions": cond, "n_resamples": 300, "rng": 3}
     fast = mlci.bootstrap_ci(y, score, **opts)
     monkeypatch.setattr(AveragePrecisionKernel, "by_unit", lambda self, u, c: None)

@@ -421,22 +421,19 @@ class AveragePrecisionKernel(_SortedScores):
         """The same metric on the units' (conditions') draw counts, for resampling whole
         units (see :meth:`mlci.metrics.AdditiveKernel.by_unit`).
 
-        When every atom's samples lie in one unit, a replicate that draws unit ``c``
-        ``u_c`` times weighs atom ``a`` by ``u_c n_a``: the atoms' weights are a gather of
-        the units' counts, made one replicate at a time in compact integers instead of
-        the engine's ``(b, m)`` floating-point weights.  Every value is :meth:`evaluate`'s
-        on those weights, bit for bit (the same integers through the same operations).
-        None when an atom spans several units (tied scores in several conditions) or
-        there are no fewer units than atoms.
+        A replicate that draws unit ``c`` ``u_c`` times weighs atom ``a`` by
+        ``sum_c u_c n_ac`` (``n_ac`` of its samples in unit ``c``): ``u_c n_a`` when all
+        its samples lie in one unit (a gather of the units' counts), a short sparse
+        product for the atoms of tied scores in several units.  The weights are made one
+        replicate at a time, in 32-bit integers where they fit, instead of the engine's
+        ``(b, m)`` floating-point ones.  Every value is :meth:`evaluate`'s on those
+        weights, bit for bit (the same integers through the same operations).  None when
+        there are no fewer units than atoms (no gain).
         """
         unit = np.asarray(unit_of_sample, dtype=np.intp)
         if n_units >= self.m or len(unit) != len(self.keys):
             return None
-        atom_unit = np.full(self.m, -1, dtype=np.intp)
-        atom_unit[self.keys] = unit
-        if not np.array_equal(atom_unit[self.keys], unit):
-            return None
-        return _APUnitsKernel(self, unit, int(n_units), atom_unit)
+        return _APUnitsKernel(self, unit, int(n_units))
 
 
 class _APUnitsKernel(Kernel):
@@ -449,16 +446,24 @@ class _APUnitsKernel(Kernel):
     intervals use the atoms).
     """
 
-    def __init__(
-        self, base: AveragePrecisionKernel, unit: np.ndarray, n_units: int, atom_unit: np.ndarray
-    ) -> None:
-        mn = base.m_neg
+    def __init__(self, base: AveragePrecisionKernel, unit: np.ndarray, n_units: int) -> None:
+        from scipy import sparse  # here: `import mlci.metrics` stays without scipy
+
+        mn, keys = base.m_neg, base.keys
         self.keys = unit
         self.m = n_units
         self.name, self.shape, self.bounds = base.name, base.shape, base.bounds
         self.work_factor = base.work_factor
         self.n_per_unit = np.bincount(unit, minlength=n_units).astype(float)
-        count = np.bincount(base.keys, minlength=base.m)
+        count = np.bincount(keys, minlength=base.m)
+        # the unit of every atom (any one of its samples'); the atoms with samples in
+        # several units (tied scores across conditions) get their weights from a sparse
+        # (atoms x units) table instead
+        atom_unit = np.zeros(base.m, dtype=np.intp)
+        atom_unit[keys] = unit
+        spread = atom_unit[keys] != unit
+        several = np.zeros(base.m, dtype=bool)
+        several[keys[spread]] = True
         # each class's atoms from the highest score down: their units and sample counts
         # (None where every atom holds one sample: the usual case of continuous scores)
         self._unit_pos = np.ascontiguousarray(atom_unit[: mn - 1 : -1])
@@ -466,6 +471,22 @@ class _APUnitsKernel(Kernel):
         cp, cn = count[: mn - 1 : -1], count[mn - 1 :: -1]
         self._count_pos = None if (cp == 1).all() else np.ascontiguousarray(cp, dtype=np.int32)
         self._count_neg = None if (cn == 1).all() else np.ascontiguousarray(cn, dtype=np.int32)
+        self._spread: list[tuple[np.ndarray, Any] | None] = []
+        for lo, hi, place in ((mn, base.m, base.m - 1), (0, mn, mn - 1)):
+            atoms = np.flatnonzero(several[lo:hi]) + lo
+            if not len(atoms):
+                self._spread.append(None)
+                continue
+            row_of = np.full(base.m, -1, dtype=np.intp)
+            row_of[atoms] = np.arange(len(atoms))
+            sel = np.flatnonzero(row_of[keys] >= 0)
+            table = sparse.csr_matrix(
+                (np.ones(len(sel), dtype=np.int64), (row_of[keys[sel]], unit[sel])),
+                shape=(len(atoms), n_units),
+            )
+            table.sum_duplicates()
+            # their places in the class's weights from the highest score down
+            self._spread.append((place - atoms, table))
         self._max_count = float(count.max())
         self._neg_seen = base._neg_seen
         self._tls = threading.local()
@@ -486,20 +507,32 @@ class _APUnitsKernel(Kernel):
             u = u.astype(dtype)
         for i, row in enumerate(u):
             wp = np.take(row, self._unit_pos, out=get("wp", dtype), mode="wrap")
-            wn = np.take(row, self._unit_neg, out=get("wn", dtype), mode="wrap")
             if self._count_pos is not None:
                 wp *= self._count_pos
-            if self._count_neg is not None:
-                wn *= self._count_neg
+            _spread_weights(wp, self._spread[0], row)
             ctp = np.cumsum(wp, out=get("ctp", dtype))
+            # the negatives' weights gathered into their cumulative sums' buffer and
+            # summed in place (one array of the negatives' size, not two)
             cfn = get("cfn", dtype)
             cfn[0] = 0
-            np.cumsum(wn, out=cfn[1:])
-            out[i] = _ap_value(wp, ctp, cfn, self._neg_seen, get)
+            wn = np.take(row, self._unit_neg, out=cfn[1:], mode="wrap")
+            if self._count_neg is not None:
+                wn *= self._count_neg
+            _spread_weights(wn, self._spread[1], row)
+            np.cumsum(wn, out=wn)
+            out[i] = _ap_value(wp, ctp, cfn, self._neg_seen, get, scratch=True)
         return out
 
     def gradient(self, w: np.ndarray, values: np.ndarray) -> np.ndarray | None:
         return None
+
+
+def _spread_weights(w: np.ndarray, spread: tuple[np.ndarray, Any] | None, u: np.ndarray) -> None:
+    """Set the weights of the atoms with samples in several units: ``table @ u`` (exact
+    integer counts with integer draws) at their places ``spread[0]``."""
+    if spread is not None:
+        place, table = spread
+        w[place] = table @ u
 
 
 def _ap_value(
@@ -508,6 +541,7 @@ def _ap_value(
     cfn: np.ndarray,
     neg_seen: np.ndarray,
     get: Callable[[str, Any], np.ndarray],
+    scratch: bool = False,
 ) -> float:
     """Average precision of one replicate: ``sum_p wp ctp / seen / ctp[-1]``.
 
@@ -517,7 +551,8 @@ def _ap_value(
     ``ctp wp`` rounded once (exact in integers, then converted; or a floating-point
     product) divided by ``seen``: with counts the value depends on the integers alone,
     not on their dtype or on which path gathered them.  The terms before the first
-    positive weight (zero) are left out.
+    positive weight (zero) are left out.  ``scratch``: ``wp`` is the caller's scratch
+    array, which the products may overwrite.
     """
     total = ctp[-1]
     if not total > 0:  # no positive weight
@@ -531,7 +566,8 @@ def _ap_value(
     terms = get("terms", np.float64)[:k]
     if integer and wp.dtype == ctp.dtype:
         # (the caller chose a dtype that holds every product ctp wp exactly)
-        np.divide(np.multiply(c, ws, out=get("prod", ctp.dtype)[:k]), seen, out=terms)
+        prod = ws if scratch else get("prod", ctp.dtype)[:k]
+        np.divide(np.multiply(c, ws, out=prod), seen, out=terms)
     else:
         np.multiply(c, ws, out=terms, dtype=np.float64)
         np.divide(terms, seen, out=terms)
@@ -541,8 +577,8 @@ def _ap_value(
 def _ap_buffers(tls: threading.local, mp: int, mn: int) -> Callable[[str, Any], np.ndarray]:
     """``get(name, dtype)``: a scratch array of this thread for one replicate of average
     precision, made on first use and reused from call to call (fresh multi-megabyte
-    arrays cost page faults on every replicate): of the negatives' size for ``wn``
-    (``cfn``: one more), else of the positives'."""
+    arrays cost page faults on every replicate): of the negatives' size plus one for
+    ``cfn``, else of the positives'."""
     bufs = getattr(tls, "ap", None)
     if bufs is None:
         bufs = tls.ap = {}
@@ -551,7 +587,7 @@ def _ap_buffers(tls: threading.local, mp: int, mn: int) -> Callable[[str, Any], 
         key = (name, np.dtype(dtype).str)
         buf = bufs.get(key)
         if buf is None:
-            size = mn + 1 if name == "cfn" else mn if name == "wn" else mp
+            size = mn + 1 if name == "cfn" else mp
             buf = bufs[key] = np.empty(size, dtype=dtype)
         return buf
 
