@@ -557,7 +557,8 @@ def _ap_value(
     total = ctp[-1]
     if not total > 0:  # no positive weight
         return float("nan")
-    s0 = int(np.searchsorted(ctp, 0, side="right"))  # (ctp: non-decreasing)
+    # (ctp: non-decreasing; a key of its dtype, or numpy converts the whole array)
+    s0 = int(np.searchsorted(ctp, ctp.dtype.type(0), side="right"))
     k = len(ctp) - s0
     c, ws = ctp[s0:], wp[s0:]
     integer = ctp.dtype.kind == "i"
