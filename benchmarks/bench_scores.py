@@ -103,7 +103,7 @@ def ap_conditions(n: int, n_cond: int, b: int, peer_b: int) -> None:
     )
     same = tuple(r0.confidence_interval) == tuple(r.confidence_interval)
     print(
-        f"mlci, atom weights (before)   : {c_old:8.2f} / {w_old:7.2f}  same interval bit "
+        f"mlci, engine atom weights    : {c_old:8.2f} / {w_old:7.2f}  same interval bit "
         f"for bit: {same}"
     )
     print(
