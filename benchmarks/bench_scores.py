@@ -17,8 +17,8 @@ wall seconds of
 
 * mlci: ``bootstrap_ci(y, score, metric="average_precision", conditions=speaker)``, the
   conditions' draw counts read by the kernel (``AveragePrecisionKernel.by_unit``);
-* mlci through the engine's ``(b, m)`` atom weights (``by_unit`` switched off: the path
-  before issue 25's change, the same interval bit for bit);
+* mlci through the engine's ``(b, m)`` atom weights (``by_unit`` switched off; the same
+  kernel arithmetic, so the same interval bit for bit);
 * scikit-learn: a Python loop over replicates, each drawing the conditions with
   replacement and calling ``average_precision_score`` with the drawn counts as sample
   weights (percentile interval), timed on ``--peer-b`` replicates and scaled to B.
