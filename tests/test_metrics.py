@@ -952,3 +952,26 @@ def test_average_precision_over_conditions_equals_the_atom_path(monkeypatch, dec
     assert tuple(fast.confidence_interval) == tuple(slow.confidence_interval)
     assert np.array_equal(fast.bootstrap_distribution, slow.bootstrap_distribution)
     assert fast.details["acceleration"] == slow.details["acceleration"]
+
+
+def test_average_precision_by_unit_large_counts_take_64_bit_integers():
+    # products T_p w_p beyond 2^31 (huge draw counts): the 64-bit path, the same values
+    from mlci.metrics import AveragePrecisionKernel
+
+    rng = np.random.default_rng(2)
+    n, n_units = 500, 7
+    unit = rng.integers(0, n_units, n)
+    y = rng.integers(0, 2, n)
+    y[:2] = (0, 1)
+    score = rng.normal(0, 1, n) + y
+    k = AveragePrecisionKernel(y, score)
+    uk = k.by_unit(unit, n_units)
+    table = np.zeros((n_units, k.m))
+    np.add.at(table, (unit, k.keys), 1.0)
+    u = rng.integers(10**6, 10**7, (3, n_units)).astype(float)
+    got = uk.evaluate(u * np.bincount(unit, minlength=n_units))
+    assert np.array_equal(got, k.evaluate(u @ table))
+    # reference: scikit-learn with each sample weighted by its unit's count
+    assert got[0] == pytest.approx(
+        skm.average_precision_score(y, score, sample_weight=u[0][unit]), abs=1e-12
+    )
