@@ -25,6 +25,7 @@ from collections import Counter
 import numpy as np
 
 import mlci
+from mlci import simulate
 
 PS = (0.5, 0.8, 0.9, 0.95, 0.97, 0.99, 0.995)
 NS_IID = (20, 50, 100, 200, 1000)
@@ -43,27 +44,32 @@ def draw(rng: np.random.Generator, n: int, p: float, icc: float | None) -> tuple
 
 
 def cell(n: int, p: float, icc: float | None, reps: int, n_resamples: int) -> dict:
-    hits, widths, methods = 0, [], Counter()
+    hits, widths, methods, warned = 0, [], Counter(), 0
     for i in range(reps):
         rng = np.random.default_rng([20, n, round(p * 1000), 0 if icc is None else 1, i])
         x, cond = draw(rng, n, p, icc)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
             res = mlci.bootstrap_ci(
                 x, metric="mean", conditions=cond, n_resamples=n_resamples, rng=i
             )
+        warned += any(issubclass(w.category, mlci.MlciWarning) for w in caught)
         lo, hi = res.confidence_interval
         hits += bool(lo <= p <= hi)
         widths.append(min(hi, 1.0) - max(lo, 0.0))
         methods[res.method] += 1
-    return {
+    out = {
         "n": n,
         "p": p,
         "design": "iid" if icc is None else f"{N_CONDITIONS} conditions, ICC {icc}",
         "coverage": hits / reps,
         "median_width": float(np.median(widths)),
+        "warned": warned / reps,
         "methods": dict(methods),
     }
+    if icc is None:  # Wilson's exact coverage (a binomial sum, no simulation error)
+        out["wilson_exact"] = float(simulate.exact_proportion_coverage(n, p))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         out.append(r)
         print(
             f"{r['design']:<26} n={n:<5} p={p:<6} coverage {r['coverage']:.3f} "
-            f"width {r['median_width']:.4f} {r['methods']}",
+            f"width {r['median_width']:.4f} warned {r['warned']:.2f} "
+            f"wilson exact {r.get('wilson_exact', float('nan')):.3f} {r['methods']}",
             flush=True,
         )
     if args.json:
