@@ -253,8 +253,8 @@ def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 #: :attr:`Kernel.proportion_reason` of a mean of 0/1 values
 PROPORTION_REASON = (
     " (the values are all 0 or 1: their mean is a proportion, given the interval accuracy "
-    "gets; the studentized interval of a mean covered 0.77-0.87 near 0 or 1, "
-    "docs/validation.md, 'The mean of 0/1 values as a proportion')"
+    "gets; a mean's studentized interval covered 0.11-0.90 at p = 0.99-0.995 and n = "
+    "20-1,000: docs/validation.md, 'The mean of 0/1 values as a proportion')"
 )
 
 
