@@ -19,6 +19,7 @@ import warnings
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose
+from scipy import stats
 
 import mlci
 from mlci.metrics import get_kernel
@@ -105,6 +106,24 @@ def test_compare_of_zero_one_means_is_accuracys():
     tango = mlci.paired_proportion_diff_ci(table, method="tango")
     dm = mlci.compare(None, {"A": a, "B": b}, metric="mean", rng=2).difference("A", "B")
     assert_allclose(tuple(dm.confidence_interval), tuple(tango.confidence_interval), rtol=1e-12)
+
+
+def test_compare_of_a_zero_one_mean_and_another_mean_keeps_the_wider_range():
+    # the 0/1 system's range (0, 1) must not clip the other system's mean of 1.535 (it
+    # was [1, 1] when the 0/1 system came first) nor their difference
+    g = np.random.default_rng(0)
+    a, b = (g.random(200) < 0.9).astype(float), g.integers(0, 4, 200).astype(float)
+    for systems in ({"A": a, "B": b}, {"B": b, "A": a}):
+        res = mlci.compare(None, systems, metric="mean", rng=0)
+        sys_b = res.systems["B"]
+        assert sys_b.bounds == (-np.inf, np.inf) and sys_b.method == "studentized"
+        # scipy.stats.t.interval(0.95, 199, 1.535, sem(b)) = (1.3800, 1.6900): the
+        # studentized interval is within a bootstrap's error of it
+        t_ref = stats.t.interval(0.95, 199, b.mean(), stats.sem(b))
+        assert_allclose(tuple(sys_b.confidence_interval), t_ref, atol=0.02)
+        assert res.systems["A"].method == "wilson"  # its own rule: a proportion
+        d = res.differences[0]
+        assert d.method == "t" and d.confidence_interval[1] - d.confidence_interval[0] > 0.2
 
 
 def test_other_values_keep_the_mean_rules():
