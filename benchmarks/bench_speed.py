@@ -33,6 +33,11 @@
   the same ``--rows``-row data as CSV and Parquet (under /tmp, once), each in a fresh
   process: CPU and peak RSS (``--src DIR``: another checkout's ``src``, for the numbers
   before a change).
+* ``unique_rows``: :func:`mlci.metrics._base.unique_rows` (the atoms of an additive
+  kernel: a mean's ``(value, 1)`` rows, label and rounded probability, two continuous
+  columns) at ``--rows`` samples against ``np.unique(a, axis=0, return_inverse=True)``
+  (the same output, checked) and ``np.unique`` of one column (one sort, the floor), best
+  of ``--repeat``; then a mean's t interval against scipy's.  Prints the ratios.
 * ``filemem``: ``mlci ci`` with 5,000 text conditions (accuracy, then roc_auc) on the
   same ``--rows``-row data written as CSV and as Parquet (under /tmp, once), each in a
   fresh process: CPU and peak RSS, and Parquet's peak over CSV's.  Target: <= 1.
@@ -47,6 +52,7 @@ Usage::
     nice python benchmarks/bench_speed.py --part filemem --rows 5e6 -B 100
     nice python benchmarks/bench_speed.py --part deferred --rows 1e6 -B 1000
     nice python benchmarks/bench_speed.py --part codesmem --rows 5e6 -B 100 [--src DIR]
+    nice python benchmarks/bench_speed.py --part unique_rows --rows 1e6 --repeat 3
 """
 
 from __future__ import annotations
@@ -413,6 +419,55 @@ def bench_deferred(n: int, b: int, draw_iid: bool = True, n_conditions: int = 50
     print(f"mean iid t interval: mlci {mine:.2f} s, scipy.stats.ttest_1samp {peer:.3f} s")
 
 
+def bench_unique_rows(n: int, repeat: int) -> None:
+    """``unique_rows`` (the atoms of an additive kernel) against numpy's
+    ``np.unique(a, axis=0, return_inverse=True)`` (the same output) and ``np.unique`` of
+    one column (the floor: one sort), best of ``repeat`` each; then a mean's t interval
+    against scipy's (``ttest_1samp(...).confidence_interval``).  Prints the ratios."""
+    import scipy.stats
+
+    import mlci
+    from mlci.metrics._base import unique_rows
+
+    rng = np.random.default_rng(0)
+    v = rng.normal(size=n)
+    tables = {
+        "a mean's rows (value, 1)": np.column_stack([v, np.ones(n)]),
+        "(label, probability to 3 decimals)": np.column_stack(
+            [rng.integers(0, 2, n), rng.random(n).round(3)]
+        ),
+        "two continuous columns": np.column_stack([v, rng.normal(size=n)]),
+    }
+
+    def best(fn: Any) -> float:
+        out = np.inf
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            fn()
+            out = min(out, time.perf_counter() - t0)
+        return out
+
+    for name, a in tables.items():
+        mine = best(lambda a=a: unique_rows(a))
+        peer = best(lambda a=a: np.unique(a, axis=0, return_inverse=True))
+        floor = best(lambda a=a: np.unique(a[:, 0], return_inverse=True))
+        rows, inverse = unique_rows(a)
+        ref_rows, ref_inverse = np.unique(a, axis=0, return_inverse=True)
+        same = np.array_equal(rows, ref_rows) and np.array_equal(inverse, ref_inverse.ravel())
+        print(
+            f"unique_rows, {name}, n={n:.0e}: {mine:.3f} s; np.unique(axis=0) {peer:.3f} s "
+            f"(ratio {mine / peer:.2f}, same output: {same}); np.unique of the first "
+            f"column {floor:.3f} s (ratio {mine / floor:.2f})",
+            flush=True,
+        )
+    mine = best(lambda: mlci.bootstrap_ci(v, metric="mean", method="t", n_resamples=1000, rng=1))
+    peer = best(lambda: scipy.stats.ttest_1samp(v, 0.0).confidence_interval(0.95))
+    print(
+        f"mean t interval, n={n:.0e}: mlci {mine:.3f} s, scipy.stats.ttest_1samp "
+        f"{peer:.4f} s (ratio {mine / peer:.0f})"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--part", nargs="+", default=["auc", "parquet"])
@@ -445,6 +500,8 @@ def main() -> None:
         bench_deferred(int(args.rows), args.B, draw_iid=args.rows <= 2e6)
     if "codesmem" in args.part:
         bench_codes_memory(int(args.rows), args.B, args.src)
+    if "unique_rows" in args.part:
+        bench_unique_rows(int(args.rows), args.repeat)
 
 
 if __name__ == "__main__":

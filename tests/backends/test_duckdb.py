@@ -116,6 +116,39 @@ def test_additive_metrics_over_conditions(frame, metric, columns, design):
     np.testing.assert_allclose(res.bootstrap_distribution, mem.bootstrap_distribution, rtol=1e-10)
 
 
+@pytest.mark.parametrize(
+    ("metric", "columns"), [("mean", ("label",)), ("weighted_mean", ("weight", "label"))]
+)
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_mean_of_zero_one_values_over_conditions_is_a_proportion(
+    frame, metric, columns, alternative
+):
+    # issue 20: the in-memory kernel of 0/1 values is a proportion in (0, 1); the sums
+    # table counts the values other than 0 and 1 in the engine and says the same, so its
+    # one-sided intervals end at 1 (or 0), as in memory, not at infinity
+    d = DESIGNS["conditions"]
+    table = mlci.reduce_table(frame, *columns, metric=metric, **d)
+    assert table.kind == "sums" and not table.table["nonbinary"].any()
+    res = table.bootstrap_ci(alternative=alternative, **FAST)
+    mem = in_memory(frame, columns, metric, d, alternative=alternative)
+    assert res.bounds == mem.bounds == (0.0, 1.0)
+    np.testing.assert_allclose(res.confidence_interval, mem.confidence_interval, rtol=1e-10)
+    # one value that is neither 0 nor 1: a mean, unbounded, in memory and in the engine
+    other = frame.assign(label=frame["label"].astype(float))
+    other.loc[7, "label"] = 0.5
+    table = mlci.reduce_table(other, *columns, metric=metric, **d)
+    assert table.table["nonbinary"].sum() == 1
+    res = table.bootstrap_ci(alternative=alternative, **FAST)
+    mem = in_memory(other, columns, metric, d, alternative=alternative)
+    assert res.bounds == mem.bounds == (-np.inf, np.inf)
+    np.testing.assert_allclose(res.confidence_interval, mem.confidence_interval, rtol=1e-10)
+    # a missing value dropped is not counted (it is not among the values)
+    other.loc[7, "label"] = np.nan
+    table = mlci.reduce_table(other, *columns, metric=metric, dropna=True, **d)
+    assert table.n_dropped == 1 and not table.table["nonbinary"].any()
+    assert table.bootstrap_ci(**FAST).bounds == (0.0, 1.0)
+
+
 def test_additive_metric_without_conditions_uses_distinct_values(frame):
     # iid: the distinct values are the atoms (exact), when there are few of them
     frame = frame.assign(correct=(frame["label"] == frame["prediction"]).astype(float))

@@ -53,6 +53,15 @@ def expected(big):
         conditions=design["conditions"],
         **FAST,
     )
+    # a mean of 0/1 values is a proportion (issue 20): in (0, 1), one-sided ends at 1
+    out["mean01"] = mlci.bootstrap_ci(
+        big["label"].to_numpy(),
+        metric="mean",
+        method="bca",
+        alternative="greater",
+        conditions=design["conditions"],
+        **FAST,
+    )
     pytest.importorskip("duckdb", reason="duckdb not installed: pip install 'mlci[duckdb]'")
     out["roc_auc"] = mlci.reduce_ci(
         big, "label", "score", metric="roc_auc", method="percentile", **FAST
@@ -80,6 +89,14 @@ def check(source, engine, expected):
     res = mlci.reduce_ci(source, "loss", metric="mean", conditions="speaker", **FAST)
     np.testing.assert_allclose(
         res.confidence_interval, expected["mean"].confidence_interval, rtol=1e-10
+    )
+    # the engine counts the values other than 0 and 1 (none: a proportion, as in memory)
+    res = mlci.reduce_ci(
+        source, "label", metric="mean", conditions="speaker", alternative="greater", **FAST
+    )
+    assert res.bounds == expected["mean01"].bounds == (0.0, 1.0)
+    np.testing.assert_allclose(
+        res.confidence_interval, expected["mean01"].confidence_interval, rtol=1e-10
     )
     res = mlci.reduce_ci(source, "label", "score", metric="roc_auc", method="percentile", **FAST)
     assert res.confidence_interval == expected["roc_auc"].confidence_interval

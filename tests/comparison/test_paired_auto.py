@@ -83,9 +83,13 @@ def test_shape_refuses_a_metric_without_gradient():
 
 
 def _mean_of(y, a, b):
-    """The same pair as the mean of per-sample correctness (``metric="mean"``): not a
-    proportion kernel, so ``auto`` keeps the t / BCa rules there (accuracy gets Tango)."""
-    return {"A": (a == y).astype(float), "B": (b == y).astype(float)}
+    """The same pair as the mean of a per-sample score of 0 or 2 points (``metric="mean"``):
+    not a proportion, so ``auto`` keeps the t / BCa rules there.  Not 0/1 values: a mean of
+    0/1 values is a proportion since issue 20 and gets Tango's interval, as accuracy does
+    (tests/comparison/test_paired_tango.py); doubling them is exact in floating point and
+    changes neither the skewness nor the kurtosis of the difference, so the rules see the
+    same discordant samples."""
+    return {"A": 2.0 * (a == y), "B": 2.0 * (b == y)}
 
 
 # ------------------------------------------------------------------ the rule

@@ -350,21 +350,25 @@ def test_korn_graubard_as_a_method_of_its_own():
 
 
 def test_unbounded_metric_edge_gets_t_interval_not_nan() -> None:
-    """A mean of 30 values with 2 zeros: a quarter of the resamples have no spread (t* =
-    inf), so the studentized interval is edge-dominated; an unbounded metric has no
-    binomial analogue, so the fallback is the t interval of the same standard error (it
-    was Korn-Graubard, NaN).  Reference: scipy.stats.t.interval(0.95, 29, mean, sd/sqrt(n))
-    = (0.83859716001, 1.02806950666)."""
-    x = np.r_[np.zeros(2), np.ones(28)]
-    # resamples without spread: warned (the t interval does not hold for 0/1 values near 1)
-    with pytest.warns(mlci.NearBoundWarning, match="no spread.*proportion"):
+    """A mean of 30 values with 2 zeros and 28 twos: a quarter of the resamples have no
+    spread (t* = inf), so the studentized interval is edge-dominated; an unbounded metric
+    has no binomial analogue, so the fallback is the t interval of the same standard error
+    (it was Korn-Graubard, NaN).  Reference: scipy.stats.t.interval(0.95, 29, mean,
+    sd/sqrt(n)) = (1.67719432002, 2.05613901332).
+
+    Twos, not ones: a mean of 0/1 values is a proportion since issue 20 (Wilson's
+    interval, tests/engine/test_mean_proportion.py); the rule tested here is the one of a
+    mean of other values, whose resamples have no spread all the same."""
+    x = np.r_[np.zeros(2), np.full(28, 2.0)]
+    # resamples without spread: warned (the t interval does not hold there)
+    with pytest.warns(mlci.NearBoundWarning, match="no spread"):
         res = mlci.bootstrap_ci(x, metric="mean", rng=0)
     assert res.method == "t"
     assert "no spread" in res.details["warning"]
-    np.testing.assert_allclose(res.confidence_interval, (0.83859716001, 1.02806950666), atol=1e-9)
+    np.testing.assert_allclose(res.confidence_interval, (1.67719432002, 2.05613901332), atol=1e-9)
     with pytest.warns(mlci.NearBoundWarning, match="no spread"):
         res_w = mlci.bootstrap_ci(
-            np.ones(6), np.array([0, 0, 1, 1, 1, 1.0]), metric="weighted_mean", rng=0
+            np.ones(6), np.array([0, 0, 2, 2, 2, 2.0]), metric="weighted_mean", rng=0
         )
     assert np.all(np.isfinite(res_w.confidence_interval))
 

@@ -46,6 +46,7 @@ _NONFINITE = "__mlci_nonfinite"
 _NUM = "__mlci_num"
 _DEN = "__mlci_den"
 _NEG = "__mlci_negative"
+_NONBINARY = "__mlci_nonbinary"
 _BIN = "__mlci_bin"
 _LO = "__mlci_lo"
 _HI = "__mlci_hi"
@@ -62,7 +63,8 @@ class Reduced:
     ----------
     columns : dict of str -> ndarray
         The group keys by role (``"y_true"``, ``"conditions"``...; ``"score_bin"`` for a
-        histogram) and, for :func:`unit_sums`, the sums ``"num"`` and ``"den"``.
+        histogram) and, for :func:`unit_sums`, the sums ``"num"`` and ``"den"`` (and for
+        a metric of ``values``, ``"nonbinary"``: how many are neither 0 nor 1).
     counts : ndarray of float
         Samples in each group.
     n_dropped : int
@@ -247,6 +249,14 @@ def unit_sums(
         helpers.append((c["weights"] < 0).cast(nw.Int64).alias(_NEG))
     summed = [_NUM, _DEN, _MISSING]
     summed += [f"{_NONFINITE}{role}" for role in c] + ([_NEG] if "weights" in c else [])
+    if "values" in c:
+        # the kept values other than 0 and 1, counted exactly (a sum equal to the sum of
+        # squares would not say it: 0.5 and 2 can balance): none, and the mean is a
+        # proportion, as the in-memory kernel of the same values says
+        v = c["values"]
+        other = nw.when(ok).then((v != 0) & (v != 1)).otherwise(False)
+        helpers.append(other.cast(nw.Int64).alias(_NONBINARY))
+        summed.append(_NONBINARY)
     keys = list(dict.fromkeys(design.values()))
     df = _collect(
         source,
@@ -279,6 +289,8 @@ def unit_sums(
         )
     columns = {"num": np.asarray(df[_NUM].to_numpy(), dtype=float)}
     columns["den"] = np.asarray(df[_DEN].to_numpy(), dtype=float)
+    if "values" in c:
+        columns["nonbinary"] = np.nan_to_num(np.asarray(df[_NONBINARY].to_numpy(), dtype=float))
     nulls: dict[str, np.ndarray] = {}
     for role, col in design.items():
         columns[role], nulls[role] = _numpy(df, col)

@@ -313,6 +313,10 @@ class AtomTable(Result):
                 g = get_kernel(name, _DUMMY[name], {}).g  # type: ignore[attr-defined]
                 kernel: Kernel = UnitSumsKernel(t["num"], t["den"], g, name)
                 kernel.bounds = info.bounds
+                if "nonbinary" in t and not t["nonbinary"].any():
+                    # a (weighted) mean of 0/1 values: a proportion, in (0, 1), as the
+                    # in-memory kernel of the same values (mlci.metrics.mean_kernel)
+                    kernel.bounds = (0.0, 1.0)
                 return kernel, details
             if self.kind == "scores":
                 kernel = get_kernel(name, [t["y_true"], t["score_bin"].astype(float)], params)

@@ -300,7 +300,9 @@ class JointKernel(Kernel):
         self.m = joint.m
         self.shape = (len(self.kernels),)
         self.name = name
-        self.bounds = self.kernels[0].bounds
+        # the widest range of the systems': a mean of 0/1 values is in (0, 1) while the
+        # same metric of another system's values may not be (issue 20)
+        self.bounds = (min(k.bounds[0] for k in kernels), max(k.bounds[1] for k in kernels))
         self.is_function = any(isinstance(k, FunctionKernel) for k in self.kernels)
         ranks = [k.atom_rank for k in self.kernels if k.atom_rank is not None]
         if len(ranks) == len(self.kernels):

@@ -189,7 +189,8 @@ def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[s
     if unsupported is not None:
         return "bca", f"bca: the linearized methods are unavailable ({unsupported})"
     if kernel.proportion is not None and kernel.shape == ():
-        return proportion_method(plan)
+        method, reason = proportion_method(plan)
+        return method, reason + kernel.proportion_reason  # e.g. a mean of 0/1 values
     few = smaller_class(kernel)
     if few is not None and few < MIN_CLASS:
         return "percentile", (

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..inputs import binary_target, encode_labels, show_values
-from ._base import AdditiveKernel, safe_div
+from ._base import AdditiveKernel, safe_div, zero_one
 from .multiclass import class_columns
 
 _EPS = np.finfo(float).eps
@@ -28,9 +28,15 @@ def _sqrt_ratio(s: np.ndarray) -> np.ndarray:
 
 
 def mean_kernel(values: Any) -> AdditiveKernel:
-    """Mean of per-sample values (a loss, a WER, a 0/1 correctness)."""
+    """Mean of per-sample values (a loss, a WER, a 0/1 correctness).
+
+    A mean of values that are all 0 or 1 is a proportion (range ``(0, 1)``, with the
+    numerator and denominator of :attr:`~mlci.metrics.Kernel.proportion`): ``"auto"``
+    then gives it accuracy's interval (:meth:`AdditiveKernel.as_proportion`).
+    """
     v = np.asarray(values, dtype=float)
-    return AdditiveKernel(np.column_stack([v, np.ones_like(v)]), _ratio, (), "mean")
+    kernel = AdditiveKernel(np.column_stack([v, np.ones_like(v)]), _ratio, (), "mean")
+    return kernel.as_proportion() if zero_one(v) else kernel
 
 
 def weighted_mean_kernel(weights: Any, values: Any) -> AdditiveKernel:
@@ -44,7 +50,9 @@ def weighted_mean_kernel(weights: Any, values: Any) -> AdditiveKernel:
         raise ValueError("`weights` (the first array of 'weighted_mean') must be non-negative.")
     if w.sum() == 0:
         raise ValueError("`weights` (the first array of 'weighted_mean') sum to zero.")
-    return AdditiveKernel(np.column_stack([w * v, w]), _ratio, (), "weighted_mean")
+    kernel = AdditiveKernel(np.column_stack([w * v, w]), _ratio, (), "weighted_mean")
+    # 0/1 values: a weighted proportion, in (0, 1) (as accuracy with sample_weight)
+    return kernel.as_proportion(weighted=True) if zero_one(v) else kernel
 
 
 def _regression_inputs(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
