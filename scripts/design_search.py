@@ -92,6 +92,8 @@ METHODS = ("auto", "bca", "percentile", "analytic")
 #: the targets of issue 20
 TARGET, TOLERANCE, WIDTH_RATIO = 0.95, 0.015, 1.5
 GH_NODES = 80  # Gauss-Hermite nodes per dimension (log loss, average precision)
+#: what a driver raises on a test set it cannot serve (a single class, an undefined metric)
+REFUSALS = (ValueError, ZeroDivisionError, FloatingPointError)
 
 
 # --------------------------------------------------------------------------- designs
@@ -426,6 +428,10 @@ def intervals(d: Design, x: dict[str, Any], seed: int, B: int) -> dict[str, Any]
             sc, "fnr", at=d.at, x="fpr", method=method, conditions=cond, **common
         )[0]
 
+    # ``auto`` is the method under test: where it refuses, the test set is refused (the
+    # caller counts it).  Another method's refusal drops that method only, for this test
+    # set, and is recorded in ``out["refused"]``: before, a refusal of BCa or of the
+    # paired percentile interval dropped the whole test set, ``auto``'s interval with it
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         auto = run("auto")
@@ -433,24 +439,33 @@ def intervals(d: Design, x: dict[str, Any], seed: int, B: int) -> dict[str, Any]
     out["auto_method"] = auto.method
     out["estimate"] = float(auto.estimate)
     out["auto"] = tuple(map(float, auto.confidence_interval))
+    refused: dict[str, str] = {}
+
+    def other(method: str, compute: Any) -> Any:
+        try:
+            return compute()
+        except REFUSALS as exc:
+            refused[method] = f"{type(exc).__name__}: {str(exc)[:160]}"
+            return None
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        bca = run("bca")
-        out["bca"] = tuple(map(float, bca.confidence_interval))
+        bca = other("bca", lambda: run("bca"))
         if d.family == "paired":
-            out["percentile"] = tuple(map(float, run("percentile").confidence_interval))
+            pct = other("percentile", lambda: run("percentile"))
+        elif bca is not None:
+            pct = other("percentile", lambda: bca.interval(method="percentile"))
         else:
-            out["percentile"] = tuple(
-                map(float, bca.interval(method="percentile").confidence_interval)
-            )
-        try:
-            an = _analytic(d, x)
-        except ValueError:
-            # the analytic interval refuses a test set the others serve (DeLong with one
-            # positive): drop it for this test set, keep the test set for the others
-            an = None
+            pct, refused["percentile"] = None, "BCa's replicates refused"
+        # the analytic interval refuses a test set the others serve (DeLong with one
+        # positive): dropped for this test set, the test set kept for the others
+        an = other("analytic", lambda: _analytic(d, x))
+    for m, res in (("bca", bca), ("percentile", pct)):
+        if res is not None:
+            out[m] = tuple(map(float, res.confidence_interval))
     if an is not None:
         out["analytic"] = tuple(map(float, an))
+    out["refused"] = refused
     return out
 
 
@@ -478,17 +493,23 @@ def run_design(d: Design, reps: int, B: int = 1000, seed: int = 0) -> dict[str, 
         m: {"cover": [], "width": [], "low": [], "high": [], "edge": []} for m in METHODS
     }
     failed, warned, chosen = 0, 0, {}
-    errors: list[str] = []
+    refused: dict[str, int] = {}  # test sets another method refused where auto served
+    errors: list[str] = []  # auto's refusals (the test set refused)
+    refusals: list[str] = []  # the other methods' refusals
     for i in range(reps):
         g = np.random.default_rng([seed, d.index, i])
         x = pop.draw(g)
         try:
             r = intervals(d, x, seed=int(g.integers(2**31)), B=B)
-        except (ValueError, ZeroDivisionError, FloatingPointError) as exc:
+        except REFUSALS as exc:
             failed += 1
             if len(errors) < 3:
                 errors.append(f"{type(exc).__name__}: {str(exc)[:160]}")
             continue
+        for m, why in r["refused"].items():
+            refused[m] = refused.get(m, 0) + 1
+            if len(refusals) < 3:
+                refusals.append(f"{m}: {why}")
         warned += r["warned"]
         chosen[r["auto_method"]] = chosen.get(r["auto_method"], 0) + 1
         for m in METHODS:
@@ -509,7 +530,9 @@ def run_design(d: Design, reps: int, B: int = 1000, seed: int = 0) -> dict[str, 
         "B": B,
         "seed": seed,
         "failed": failed,
+        "refused": refused,
         "errors": errors,
+        "refusals": refusals,
         "warned": warned,
         "auto_methods": chosen,
         "cpu_seconds": round(time.process_time() - t0, 2),
@@ -598,6 +621,9 @@ def assess(res: dict[str, Any]) -> dict[str, Any]:
         flags.append(
             f"{res['failed']}/{res['reps']} test sets refused ({'; '.join(res['errors'][:1])})"
         )
+    for m, k_ref in res.get("refused", {}).items():
+        if m != "analytic" and k_ref > 0.05 * res["reps"]:
+            flags.append(f"{m} refused {k_ref}/{res['reps']} test sets auto served")
     res["verdict"] = {"flags": flags, "score": round(score, 4)}
     return res
 

@@ -144,3 +144,31 @@ def test_a_refused_analytic_interval_keeps_the_test_set() -> None:
     out = ds.intervals(design, x, seed=0, B=50)
     assert {"auto", "bca", "percentile"} <= set(out) and "analytic" not in out
     assert out["estimate"] == pytest.approx(1.0 - 6 / 31)
+
+
+def test_a_refused_bca_keeps_autos_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the same defect one method further: a BCa refusal (its jackknife, a replicate
+    # distribution it cannot serve) dropped the whole test set, auto's interval with it,
+    # so auto's coverage was judged on the test sets BCa served.  Now BCa (and the
+    # percentile interval of its replicates) is dropped for that test set only, counted
+    # in ``refused`` and flagged when more than 5% of the test sets
+    original = ds.mlci.bootstrap_ci
+
+    def refuse_bca(*args, **kwargs):
+        if kwargs.get("method") == "bca":
+            raise ValueError("BCa needs a jackknife")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(ds.mlci, "bootstrap_ci", refuse_bca)
+    design = ds.Design(0, "decision", "accuracy", 60, 0.5, 0.2, 1.0, 0, 0.0, False)
+    res = ds.run_design(design, reps=4, B=50)
+    assert res["failed"] == 0 and res["methods"]["auto"]["n"] == 4
+    assert "bca" not in res["methods"] and "percentile" not in res["methods"]
+    assert res["methods"]["analytic"]["n"] == 4  # Wilson, unaffected
+    assert res["refused"] == {"bca": 4, "percentile": 4}
+    assert res["refusals"][0] == "bca: ValueError: BCa needs a jackknife"
+    assert "bca refused 4/4 test sets auto served" in res["verdict"]["flags"]
+    # auto's own refusal still refuses the test set, for every method
+    monkeypatch.setattr(ds.mlci, "bootstrap_ci", lambda *a, **k: 1 / 0)
+    res = ds.run_design(design, reps=2, B=50)
+    assert res["failed"] == 2 and res["methods"] == {} and res["refused"] == {}
