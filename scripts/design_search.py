@@ -475,6 +475,53 @@ def intervals(d: Design, x: dict[str, Any], seed: int, B: int) -> dict[str, Any]
     return out
 
 
+#: the doors of one AUC: the stratified Scores driver, bootstrap_ci's unstratified roc_auc,
+#: and bootstrap_ci with strata = the labels (the Scores driver's design)
+AUC_DOORS = ("auc_ci", "bootstrap_ci", "bootstrap_ci strata=y")
+
+
+def auc_doors(d: Design, reps: int, B: int = 1000, seed: int = 0) -> dict[str, dict[str, Any]]:
+    """``method="auto"`` of one AUC through each of :data:`AUC_DOORS` on the same test sets
+    of an AUC design: coverage, test sets warned, mean width, the methods chosen."""
+    if d.metric not in ("auc", "roc_auc") or d.family == "paired":
+        raise ValueError(f"auc_doors needs an AUC design; got {d.label()}")
+    pop = Population(d)
+    out: dict[str, dict[str, Any]] = {
+        k: {"n": 0, "cover": 0, "warned": 0, "width": 0.0, "methods": {}, "refused": 0}
+        for k in AUC_DOORS
+    }
+    for i in range(reps):
+        g = np.random.default_rng([seed, d.index, i])
+        x = pop.draw(g)
+        common = {"n_resamples": B, "rng": int(g.integers(2**31)), "n_jobs": 1}
+        y, a, cond = x["y"], x["a"], x["conditions"]
+        for door in AUC_DOORS:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                try:
+                    if door == "auc_ci":
+                        r = mlci.auc_ci(mlci.Scores.from_labels(y, a), conditions=cond, **common)
+                    else:
+                        strata = y if door.endswith("strata=y") else None
+                        r = mlci.bootstrap_ci(
+                            y, a, metric="roc_auc", conditions=cond, strata=strata, **common
+                        )
+                except REFUSALS:
+                    out[door]["refused"] += 1
+                    continue
+            lo, hi = map(float, r.confidence_interval)
+            o = out[door]
+            o["n"] += 1
+            o["cover"] += bool(lo <= pop.truth <= hi)
+            o["warned"] += any(issubclass(w.category, mlci.MlciWarning) for w in caught)
+            o["width"] += hi - lo
+            o["methods"][r.method] = o["methods"].get(r.method, 0) + 1
+    for o in out.values():
+        k = max(o["n"], 1)
+        o["coverage"], o["mean_width"] = o.pop("cover") / k, o.pop("width") / k
+    return out
+
+
 def metric_range(d: Design) -> tuple[float, float]:
     if d.family == "paired":
         return (-2.0, 2.0) if d.metric in ("mcc",) else (-1.0, 1.0)
@@ -726,12 +773,32 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--json", help="save (and resume) the results here, e.g. docs/data/design_search.json"
     )
+    p.add_argument(
+        "--auc-doors",
+        action="store_true",
+        help="with --design (or --cells): auto of each AUC design through auc_ci, "
+        "bootstrap_ci and bootstrap_ci(strata=y) on the same test sets (draw seed + 1)",
+    )
     p.add_argument("--report", action="store_true", help="only print the saved results")
     p.add_argument("--top", type=int, default=15)
     p.add_argument("--no-flags", action="store_true", help="tables without the verdicts")
     p.add_argument("--max-seconds", type=float, default=math.inf, help="stop after this long")
     args = p.parse_args(argv)
 
+    if args.auc_doors:
+        designs = (
+            [c for c in CELLS.values() if c.metric in ("auc", "roc_auc") and c.family != "paired"]
+            if args.cells
+            else [random_design(i, args.seed, args.focus) for i in args.design or ()]
+        )
+        for d in designs:
+            print(f"{d.label()} ({args.reps} test sets, draw seed {args.seed + 1})")
+            for door, o in auc_doors(d, args.reps, args.resamples, args.seed + 1).items():
+                print(
+                    f"  {door}: coverage {o['coverage']:.3f}, warned {o['warned']}/{o['n']}, "
+                    f"mean width {o['mean_width']:.3f}, {o['methods']}, refused {o['refused']}"
+                )
+        return 0
     doc = load(args.json)
     key = (
         "cells"

@@ -177,3 +177,16 @@ def test_a_refused_bca_keeps_autos_interval(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(ds.mlci, "bootstrap_ci", lambda *a, **k: 1 / 0)
     res = ds.run_design(design, reps=2, B=50)
     assert res["failed"] == 2 and res["methods"] == {} and res["refused"] == {}
+
+
+def test_auc_doors_compares_the_same_test_sets() -> None:
+    # the seed-6 section's door comparison: auc_ci and bootstrap_ci(strata=y) are the same
+    # stratified design (BCa, the same intervals), bootstrap_ci's roc_auc resamples samples
+    design = ds.Design(1, "scores", "auc", 120, 0.3, 0.15, 1.0, 0, 0.0, False)
+    out = ds.auc_doors(design, reps=3, B=50)
+    assert set(out) == set(ds.AUC_DOORS) and all(o["n"] == 3 for o in out.values())
+    strat, auc = out["bootstrap_ci strata=y"], out["auc_ci"]
+    assert strat["mean_width"] == pytest.approx(auc["mean_width"], abs=1e-12)
+    assert auc["methods"] == {"bca": 3} and "bca" not in out["bootstrap_ci"]["methods"]
+    with pytest.raises(ValueError, match="needs an AUC design"):
+        ds.auc_doors(ds.CELLS["eer 0.18 n=400"], reps=1)
