@@ -52,7 +52,12 @@ ds = _script()
 # over 50 conditions and roc_auc 3 mis-ordered pairs: they pass and are no longer xfail
 # average_precision 0.97 n=64 (fewer than 10 positives in a fifth of its test sets) passes
 # since AP falls back to logit_t near the edge whatever the class sizes (engine/auto.py)
-XFAIL: dict[str, str] = {}
+XFAIL: dict[str, str] = {
+    # the search of seed 7 (scores focus, #7): through auc_ci (a stratified bootstrap, BCa)
+    # the AUC of fewer than 5 positives is not warned about, where no method holds (BCa 0.69
+    # of 100 test sets, warned in 1) and bootstrap_ci's unstratified roc_auc warns
+    "auc_ci 4.5 positives, AUC 0.85": "auc_ci: few positives, no method holds, not warned",
+}
 
 
 def _significantly(cov: float, k: int, bound: float, side: str) -> bool:
@@ -144,3 +149,44 @@ def test_a_refused_analytic_interval_keeps_the_test_set() -> None:
     out = ds.intervals(design, x, seed=0, B=50)
     assert {"auto", "bca", "percentile"} <= set(out) and "analytic" not in out
     assert out["estimate"] == pytest.approx(1.0 - 6 / 31)
+
+
+def test_a_refused_bca_keeps_autos_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the same defect one method further: a BCa refusal (its jackknife, a replicate
+    # distribution it cannot serve) dropped the whole test set, auto's interval with it,
+    # so auto's coverage was judged on the test sets BCa served.  Now BCa (and the
+    # percentile interval of its replicates) is dropped for that test set only, counted
+    # in ``refused`` and flagged when more than 5% of the test sets
+    original = ds.mlci.bootstrap_ci
+
+    def refuse_bca(*args, **kwargs):
+        if kwargs.get("method") == "bca":
+            raise ValueError("BCa needs a jackknife")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(ds.mlci, "bootstrap_ci", refuse_bca)
+    design = ds.Design(0, "decision", "accuracy", 60, 0.5, 0.2, 1.0, 0, 0.0, False)
+    res = ds.run_design(design, reps=4, B=50)
+    assert res["failed"] == 0 and res["methods"]["auto"]["n"] == 4
+    assert "bca" not in res["methods"] and "percentile" not in res["methods"]
+    assert res["methods"]["analytic"]["n"] == 4  # Wilson, unaffected
+    assert res["refused"] == {"bca": 4, "percentile": 4}
+    assert res["refusals"][0] == "bca: ValueError: BCa needs a jackknife"
+    assert "bca refused 4/4 test sets auto served" in res["verdict"]["flags"]
+    # auto's own refusal still refuses the test set, for every method
+    monkeypatch.setattr(ds.mlci, "bootstrap_ci", lambda *a, **k: 1 / 0)
+    res = ds.run_design(design, reps=2, B=50)
+    assert res["failed"] == 2 and res["methods"] == {} and res["refused"] == {}
+
+
+def test_auc_doors_compares_the_same_test_sets() -> None:
+    # the seed-6 section's door comparison: auc_ci and bootstrap_ci(strata=y) are the same
+    # stratified design (BCa, the same intervals), bootstrap_ci's roc_auc resamples samples
+    design = ds.Design(1, "scores", "auc", 120, 0.3, 0.15, 1.0, 0, 0.0, False)
+    out = ds.auc_doors(design, reps=3, B=50)
+    assert set(out) == set(ds.AUC_DOORS) and all(o["n"] == 3 for o in out.values())
+    strat, auc = out["bootstrap_ci strata=y"], out["auc_ci"]
+    assert strat["mean_width"] == pytest.approx(auc["mean_width"], abs=1e-12)
+    assert auc["methods"] == {"bca": 3} and "bca" not in out["bootstrap_ci"]["methods"]
+    with pytest.raises(ValueError, match="needs an AUC design"):
+        ds.auc_doors(ds.CELLS["eer 0.18 n=400"], reps=1)
