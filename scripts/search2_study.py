@@ -31,6 +31,7 @@ of ``mlci.engine.auto.clustered_class_rule`` against them (docs/validation.md, s
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 import sys
@@ -507,21 +508,27 @@ def _inv(k: float) -> float:
     return 1.0 / k if k > 0 else math.inf
 
 
-#: the rules ``class-sweep-report`` scores: ``rule(features, n_conditions, metric)``
+def _icc(f: dict) -> float:
+    """:func:`mlci.engine.auto.class_error_icc` from the features: the larger class ICC."""
+    return max(f["icc_small"], f["icc_large"])
+
+
+#: the rules ``class-sweep-report`` scores: ``rule(features, n_conditions, metric)``; the
+#: gates warn only where the data show between-condition variation of the errors
 CLASS_RULES: dict[str, Any] = {
     "before: Kish < 20": lambda f, c, m: c >= 20 and f["kish"] < 20 and f["few"] < 8 * f["kish"],
     "Kish < 25": lambda f, c, m: c >= 20 and f["kish"] < 25 and f["few"] < 8 * f["kish"],
     "Kish < 30": lambda f, c, m: c >= 20 and f["kish"] < 30 and f["few"] < 8 * f["kish"],
-    "Kish < 30, ICC of the errors > 0.1": lambda f, c, m: (
-        c >= 20 and f["kish"] < 30 and max(f["icc_small"], f["icc_large"]) > 0.1
-    ),
-    "Kish < 30, ICC upper limit > 0.05": lambda f, c, m: (
+    "gate: Kish < 30, ICC > 0.1": lambda f, c, m: c >= 20 and f["kish"] < 30 and _icc(f) > 0.1,
+    "gate: Kish < 30, ICC upper limit > 0.05": lambda f, c, m: (
         c >= 20 and f["kish"] < 30 and f["icc_upper"] > 0.05
     ),
-    "Kish < 30, 1 / kurtosis < 15": lambda f, c, m: (
+    "gate: Kish < 30, 1 / kurtosis < 15": lambda f, c, m: (
         c >= 20 and f["kish"] < 30 and _inv(f["kurtosis"][m]) < 15
     ),
-    "mlci (clustered_class_rule)": lambda f, c, m: clustered_class_rule(c, f["few"], f["kish"]),
+    "mlci: Kish < 20, or < 30 with ICC >= 0.1": lambda f, c, m: clustered_class_rule(
+        c, f["few"], f["kish"], _icc(f)
+    ),
 }
 
 
@@ -544,6 +551,7 @@ def class_sweep_report(path: str, features: str | None = None) -> None:
     unwarned and of those it warns (over the cells with 20 conditions or more)."""
     cells = _class_cells(path, features)
     fams = {
+        **{m: (m,) for m in CLASS_SWEEP_METRICS},
         "f1, mcc": ("f1", "mcc"),
         "kappa, balanced accuracy": ("cohen_kappa", "balanced_accuracy"),
     }
@@ -580,6 +588,37 @@ def class_sweep_report(path: str, features: str | None = None) -> None:
                 f"| {fa} of {hold} | {np.mean(u) if u else math.nan:.3f} ({len(u)}) "
                 f"| {np.mean(v) if v else math.nan:.3f} ({len(v)}) |"
             )
+    _class_conditional(cells)
+
+
+def _class_conditional(cells: list[dict]) -> None:
+    """Auto's coverage per test set (20 conditions or more, fewer than 8 of the smaller
+    class per effective condition) by Kish's number of the smaller class and by the
+    estimated ICC of the errors (:func:`_icc`), then by the design's ICC."""
+    kish_bins = [0, 10, 20, 30, 40, math.inf]
+    by: dict[str, tuple[list, Any]] = {
+        "estimated ICC": ([0.0, 1e-9, 0.05, 0.1, 0.2, 1.0], lambda c, f: _icc(f)),
+        "design ICC": ([0.0, 0.05, 0.15, 0.3, 0.45, 1.0], lambda c, f: c["design"]["icc"]),
+    }
+    for fam, metrics in (("f1, mcc", ("f1", "mcc")), ("kappa, BA", CLASS_SWEEP_METRICS[2:])):
+        for title, (bins, key) in by.items():
+            print(f"\n{fam}: coverage (test sets) by Kish (rows) and {title} (columns {bins})")
+            for lo, hi in itertools.pairwise(kish_bins):
+                line = f"  Kish {lo}-{hi}:"
+                for a, b in itertools.pairwise(bins):
+                    hits = [
+                        r["auto"]
+                        for c in cells
+                        if c["design"]["n_conditions"] >= 20
+                        for m in metrics
+                        for r, f in zip(c["rows"][m], c["features"], strict=True)
+                        if r is not None
+                        and lo <= f["kish"] < hi
+                        and f["few"] < 8 * f["kish"]
+                        and (a <= key(c, f) < b or (b == 1.0 and key(c, f) == 1.0))
+                    ]
+                    line += f" | {np.mean(hits) if hits else math.nan:.3f} ({len(hits)})"
+                print(line)
 
 
 if __name__ == "__main__":
