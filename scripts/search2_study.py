@@ -46,7 +46,7 @@ sys.path.insert(0, "scripts")
 import design_search as ds
 
 import mlci
-from mlci.engine.auto import clustered_class_rule
+from mlci.engine.auto import class_error_icc, clustered_class_rule
 from mlci.engine.linearize import Linearization, icc_anova
 from mlci.engine.nested import plan_for_conditions
 from mlci.engine.skewness import linearized_shape
@@ -377,7 +377,9 @@ def class_features(y: np.ndarray, pred: np.ndarray, conditions: np.ndarray) -> d
     ``kish`` (``(sum m_c)^2 / sum m_c^2``, ``m_c`` its count in condition ``c``).  The
     data's between-condition variation of the errors: ``icc_small`` and ``icc_large``,
     the ANOVA ICC (:func:`mlci.engine.linearize.icc_anova`) of the errors of each class
-    over the conditions that contain it; ``icc_upper``, the 95% upper limit
+    over the conditions that contain it (``errors_small``, ``errors_large`` their
+    errors), ``class_error_icc`` the rule's (:func:`mlci.engine.auto.class_error_icc`:
+    the larger of the two, of a class with 5 errors or more); ``icc_upper``, the 95% upper limit
     (:func:`icc_upper_limit`) of the ICC of the errors centred by class (the smaller
     class's rate and the larger's), pooled over both classes; ``kurtosis``, per metric,
     the excess kurtosis of the linearized estimate's condition totals
@@ -404,7 +406,9 @@ def class_features(y: np.ndarray, pred: np.ndarray, conditions: np.ndarray) -> d
         e_c = np.bincount(conditions[m & (pred != y)], minlength=n_cond)
         keep = n_c > 0
         out[f"icc_{tag}"] = icc_anova(e_c[keep], n_c[keep]) if keep.sum() > 1 else 0.0
+        out[f"errors_{tag}"] = int(e_c.sum())
         centred[m] -= wrong[m].mean() if m.any() else 0.0
+    out["class_error_icc"] = class_error_icc(2 * y + pred, conditions)
     out["icc_upper"] = icc_upper_limit(
         np.bincount(conditions, weights=centred, minlength=n_cond),
         np.bincount(conditions, weights=centred**2, minlength=n_cond),
@@ -527,7 +531,7 @@ CLASS_RULES: dict[str, Any] = {
         c >= 20 and f["kish"] < 30 and _inv(f["kurtosis"][m]) < 15
     ),
     "mlci: Kish < 20, or < 30 with ICC >= 0.1": lambda f, c, m: clustered_class_rule(
-        c, f["few"], f["kish"], _icc(f)
+        c, f["few"], f["kish"], f["class_error_icc"]
     ),
 }
 

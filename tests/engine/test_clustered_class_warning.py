@@ -29,6 +29,7 @@ from mlci.engine.auto import (
     CLUSTERED_ERROR_ICC,
     MIN_CLASS_CONDITIONS,
     MIN_CLASS_CONDITIONS_CLUSTERED,
+    MIN_ICC_ERRORS,
     class_error_icc,
     clustered_class_rule,
     smaller_class_conditions,
@@ -188,6 +189,13 @@ def test_class_error_icc_from_scipy_one_way_anova() -> None:
     assert max(iccs) > 0.05
     # no error at all: no variation
     assert class_error_icc(3 * y, unit) == 0.0
+    # fewer than MIN_ICC_ERRORS errors in a class: no evidence, however they fall
+    keys = 3 * y
+    few_wrong = np.flatnonzero((y == 0) & (unit == 2))[: MIN_ICC_ERRORS - 1]
+    keys[few_wrong] = 1
+    assert class_error_icc(keys, unit) == 0.0
+    keys[np.flatnonzero((y == 0) & (unit == 2))[:MIN_ICC_ERRORS]] = 1
+    assert class_error_icc(keys, unit) > 0.2
 
 
 def _icc_design(clustered: bool, filled: int = 25):

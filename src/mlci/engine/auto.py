@@ -187,6 +187,8 @@ SWEEP_MIN_CONDITIONS, SWEEP_MAX_PER_CONDITION = 20, 8.0
 MIN_CLASS_CONDITIONS_CLUSTERED = 30.0
 #: the estimated ICC of the errors from which :data:`MIN_CLASS_CONDITIONS_CLUSTERED` applies
 CLUSTERED_ERROR_ICC = 0.1
+#: the errors a class needs for its ICC to count in :func:`class_error_icc`
+MIN_ICC_ERRORS = 5
 #: what the sweep found where the rule fires, for the warnings' messages
 CLUSTERED_CLASS_EVIDENCE = (
     "where the conditions differ, ICC 0.2-0.5: a median coverage of 0.875 for F1 and MCC, "
@@ -265,17 +267,20 @@ def class_error_icc(keys: np.ndarray, unit: np.ndarray) -> float:
     """The between-condition variation of the errors of a two-class decision kernel: the
     larger of the two true classes' ANOVA ICC of the error over the conditions that
     contain the class (:func:`mlci.engine.linearize.icc_anova`; ``keys // 2`` is the true
-    class, ``keys % 2`` the prediction; 0 for a class in fewer than two conditions).
+    class, ``keys % 2`` the prediction).  A class with fewer than :data:`MIN_ICC_ERRORS`
+    errors, or in fewer than two conditions, counts 0: a handful of errors in one
+    condition is no evidence of a condition effect (the near-bound designs, two errors in
+    200 samples, read 0.57).
 
     Examples
     --------
     >>> import numpy as np
-    >>> # negatives (keys 0 right, 1 wrong): 1 error of 4 in condition 0, 3 of 4 in
+    >>> # negatives (keys 0 right, 1 wrong): 1 error of 5 in condition 0, 4 of 5 in
     >>> # condition 1; the positives (key 3) all right
-    >>> keys = np.array([1, 0, 0, 0, 1, 1, 1, 0, 3, 3, 3, 3])
-    >>> unit = np.array([0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1])
-    >>> round(class_error_icc(keys, unit), 6)  # MSB 0.5, MSW 0.25, n0 4: 0.25 / 1.25
-    0.2
+    >>> keys = np.array([1, 0, 0, 0, 0, 1, 1, 1, 1, 0, 3, 3, 3, 3])
+    >>> unit = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1])
+    >>> round(class_error_icc(keys, unit), 4)  # MSB 0.9, MSW 0.2, n0 5: 0.7 / 1.7
+    0.4118
     """
     keys, unit = np.asarray(keys), np.asarray(unit)
     n_units = int(unit.max()) + 1 if len(unit) else 0
@@ -285,7 +290,7 @@ def class_error_icc(keys: np.ndarray, unit: np.ndarray) -> float:
         n_c = np.bincount(unit[in_class], minlength=n_units)
         e_c = np.bincount(unit[in_class & (keys % 2 != cls)], minlength=n_units)
         keep = n_c > 0
-        if keep.sum() > 1:
+        if keep.sum() > 1 and e_c.sum() >= MIN_ICC_ERRORS:
             icc = max(icc, icc_anova(e_c[keep], n_c[keep]))
     return float(icc)
 
