@@ -7,7 +7,7 @@ Design s5 #11 of the design search (a paired f1 difference over 55 conditions wi
 BCa 0.67-0.69, warned in 0 of 100 test sets before and 83 of 100 after; the holding
 paired f1 designs of that run (s5 #8: 191 conditions, ~815 positives; #18: 187
 conditions, ~111 positives) are warned in none, #10 (30 conditions, ~155 positives filling
-26 effective conditions, ICC 0.05) in 23 of 100 since the rule also reads the errors' ICC
+26 effective conditions, ICC 0.05) in 10 of 100 since the rule also reads the errors' ICC
 (#11: 95 of 100; docs/validation.md, "The clustered-class warning, with the data's ICC").
 """
 
