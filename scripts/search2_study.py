@@ -46,7 +46,7 @@ sys.path.insert(0, "scripts")
 import design_search as ds
 
 import mlci
-from mlci.engine.auto import class_error_icc, clustered_class_rule
+from mlci.engine.auto import CLUSTERED_ICC_METRICS, class_error_icc, clustered_class_rule
 from mlci.engine.linearize import Linearization, icc_anova
 from mlci.engine.nested import plan_for_conditions
 from mlci.engine.skewness import linearized_shape
@@ -530,8 +530,11 @@ CLASS_RULES: dict[str, Any] = {
     "gate: Kish < 30, 1 / kurtosis < 15": lambda f, c, m: (
         c >= 20 and f["kish"] < 30 and _inv(f["kurtosis"][m]) < 15
     ),
-    "mlci: Kish < 20, or < 30 with ICC >= 0.1": lambda f, c, m: clustered_class_rule(
+    "Kish < 20, or < 30 with ICC >= 0.1": lambda f, c, m: clustered_class_rule(
         c, f["few"], f["kish"], f["class_error_icc"]
+    ),
+    "mlci (clustered_class_rule, the ICC for f1, mcc, kappa)": lambda f, c, m: clustered_class_rule(
+        c, f["few"], f["kish"], f["class_error_icc"] if m in CLUSTERED_ICC_METRICS else None
     ),
 }
 

@@ -27,6 +27,7 @@ from _scripts import load_script
 from mlci.engine.auto import (
     CLUSTERED_CLASS_METRICS,
     CLUSTERED_ERROR_ICC,
+    CLUSTERED_ICC_METRICS,
     MIN_CLASS_CONDITIONS,
     MIN_CLASS_CONDITIONS_CLUSTERED,
     MIN_ICC_ERRORS,
@@ -217,7 +218,7 @@ def _icc_design(clustered: bool, filled: int = 25):
     return y, pred, conditions
 
 
-@pytest.mark.parametrize("metric", ["f1", "balanced_accuracy"])
+@pytest.mark.parametrize("metric", CLUSTERED_ICC_METRICS)
 def test_errors_that_vary_between_conditions_warn_up_to_the_second_threshold(metric: str) -> None:
     assert MIN_CLASS_CONDITIONS <= 25 < MIN_CLASS_CONDITIONS_CLUSTERED
     y, pred, cond = _icc_design(clustered=True)
@@ -237,6 +238,16 @@ def test_errors_that_vary_between_conditions_warn_up_to_the_second_threshold(met
     # clustered errors but as many effective conditions as the second threshold: not warned
     y, pred, cond = _icc_design(clustered=True, filled=int(MIN_CLASS_CONDITIONS_CLUSTERED))
     assert _clustered_warnings(y, pred, cond, metric)[1] == []
+
+
+def test_balanced_accuracy_does_not_read_the_icc() -> None:
+    """Balanced accuracy held with 20-30 effective conditions whatever the ICC in the
+    sweep: its warning stays at Kish's 20 (``CLUSTERED_ICC_METRICS``)."""
+    assert set(CLUSTERED_ICC_METRICS) == set(CLUSTERED_CLASS_METRICS) - {"balanced_accuracy"}
+    y, pred, cond = _icc_design(clustered=True)
+    res, msgs = _clustered_warnings(y, pred, cond, "balanced_accuracy")
+    assert res.diagnostics["class_error_icc"] >= CLUSTERED_ERROR_ICC
+    assert msgs == []
 
 
 def test_the_icc_only_adds_warnings() -> None:
