@@ -599,17 +599,23 @@ def class_sweep_report(path: str, features: str | None = None) -> None:
         if name.startswith("gate"):  # what the gate leaves unwarned of Kish < 30
             hits = [
                 r["auto"]
-                for c in cells
-                if c["design"]["n_conditions"] >= 20
-                for m in CLASS_SWEEP_METRICS
-                for r, f in zip(c["rows"][m], c["features"], strict=True)
-                if r is not None
-                and f["kish"] < 30
-                and f["few"] < 8 * f["kish"]
-                and not rule(f, c["design"]["n_conditions"], m)
+                for c, m, r, f in _in_range(cells, CLASS_SWEEP_METRICS)
+                if f["kish"] < 30 and not rule(f, c["design"]["n_conditions"], m)
             ]
             print(f"{name}: the test sets of Kish < 30 it silences cover {np.mean(hits):.3f}")
     _class_conditional(cells)
+
+
+def _in_range(cells: list[dict], metrics: tuple[str, ...]) -> Any:
+    """``(cell, metric, row, features)`` of every test set inside the rule's range (20
+    conditions or more, fewer than 8 of the smaller class per effective condition)."""
+    for c in cells:
+        if c["design"]["n_conditions"] < 20:
+            continue
+        for m in metrics:
+            for r, f in zip(c["rows"][m], c["features"], strict=True):
+                if r is not None and f["few"] < 8 * f["kish"]:
+                    yield c, m, r, f
 
 
 def _class_conditional(cells: list[dict]) -> None:
@@ -629,13 +635,8 @@ def _class_conditional(cells: list[dict]) -> None:
                 for a, b in itertools.pairwise(bins):
                     hits = [
                         r["auto"]
-                        for c in cells
-                        if c["design"]["n_conditions"] >= 20
-                        for m in metrics
-                        for r, f in zip(c["rows"][m], c["features"], strict=True)
-                        if r is not None
-                        and lo <= f["kish"] < hi
-                        and f["few"] < 8 * f["kish"]
+                        for c, _, r, f in _in_range(cells, metrics)
+                        if lo <= f["kish"] < hi
                         and (a <= key(c, f) < b or (b == 1.0 and key(c, f) == 1.0))
                     ]
                     line += f" | {np.mean(hits) if hits else math.nan:.3f} ({len(hits)})"
