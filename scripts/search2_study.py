@@ -31,6 +31,7 @@ of ``mlci.engine.auto.clustered_class_rule`` against them (docs/validation.md, s
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 import sys
@@ -39,11 +40,17 @@ import warnings
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
 sys.path.insert(0, "scripts")
 import design_search as ds
 
 import mlci
+from mlci.engine.auto import CLUSTERED_ICC_METRICS, class_error_icc, clustered_class_rule
+from mlci.engine.linearize import Linearization, icc_anova
+from mlci.engine.nested import plan_for_conditions
+from mlci.engine.skewness import linearized_shape
+from mlci.metrics import get_kernel
 
 
 def _variant(index: int, args: list[str]) -> ds.Design:
@@ -341,20 +348,78 @@ def class_sweep_design(
     )
 
 
-def class_features(y: np.ndarray, conditions: np.ndarray) -> dict[str, float]:
-    """The candidate criteria of one test set: the smaller class's count, its count per
-    condition, the conditions that contain it and its Kish effective number of conditions
-    (``(sum m_c)^2 / sum m_c^2``, ``m_c`` its count in condition ``c``)."""
-    y = np.asarray(y)
+def icc_upper_limit(s1: np.ndarray, s2: np.ndarray, n: np.ndarray, level: float = 0.95) -> float:
+    """One-sided upper confidence limit of the ICC of an outcome over conditions, from its
+    per-condition sums ``s1``, sums of squares ``s2`` and sizes ``n`` (the empty
+    conditions dropped): the one-way ANOVA's ``F = MSB / MSW`` (Fleiss 1981) and Searle's
+    (1971) variance-ratio limit ``(F / F_lo - 1) / (F / F_lo + n0 - 1)``, ``F_lo`` the
+    ``1 - level`` quantile of F(C - 1, N - C) (the variance-ratio limits held best in
+    Ukoumunne's 2002 comparison); 1 where it cannot be told."""
+    keep = n > 0
+    s1, s2, n = s1[keep], s2[keep], n[keep].astype(float)
+    c, total = len(n), float(n.sum())
+    if c < 2 or total <= c:
+        return 1.0
+    msb = float(np.sum(s1**2 / n) - s1.sum() ** 2 / total) / (c - 1)
+    msw = float(np.sum(s2 - s1**2 / n)) / (total - c)
+    if msw <= 0:
+        return 1.0 if msb > 0 else 0.0
+    n0 = (total - float(np.sum(n**2)) / total) / (c - 1)
+    r = msb / msw / float(stats.f.ppf(1.0 - level, c - 1, total - c))
+    return float(min(max((r - 1.0) / (r + n0 - 1.0), 0.0), 1.0))
+
+
+def class_features(y: np.ndarray, pred: np.ndarray, conditions: np.ndarray) -> dict[str, Any]:
+    """The candidate criteria of one test set.
+
+    Design (the classes over the conditions): the smaller class's count ``few``, its count
+    per condition, the conditions that contain it, its Kish effective number of conditions
+    ``kish`` (``(sum m_c)^2 / sum m_c^2``, ``m_c`` its count in condition ``c``).  The
+    data's between-condition variation of the errors: ``icc_small`` and ``icc_large``,
+    the ANOVA ICC (:func:`mlci.engine.linearize.icc_anova`) of the errors of each class
+    over the conditions that contain it (``errors_small``, ``errors_large`` their
+    errors), ``class_error_icc`` the rule's (:func:`mlci.engine.auto.class_error_icc`:
+    the larger of the two, of a class with 5 errors or more); ``icc_upper``, the 95% upper limit
+    (:func:`icc_upper_limit`) of the ICC of the errors centred by class (the smaller
+    class's rate and the larger's), pooled over both classes; ``kurtosis``, per metric,
+    the excess kurtosis of the linearized estimate's condition totals
+    (:func:`mlci.engine.skewness.linearized_shape`; NaN without spread).
+    """
+    y, pred = np.asarray(y), np.asarray(pred)
+    conditions = np.asarray(conditions)
+    n_cond = int(conditions.max()) + 1
     small = int(y.mean() > 0.5) ^ 1 if y.mean() != 0.5 else 1
-    per = np.bincount(conditions[y == small], minlength=int(conditions.max()) + 1)
+    per = np.bincount(conditions[y == small], minlength=n_cond)
     few = int(per.sum())
-    return {
+    out: dict[str, Any] = {
         "few": few,
         "per_condition": few / len(np.unique(conditions)),
         "conditions_with": int(np.sum(per > 0)),
         "kish": float(few**2 / np.sum(per.astype(float) ** 2)) if few else 0.0,
+        "errors": int(np.sum(pred != y)),
     }
+    wrong = (pred != y).astype(float)
+    centred = wrong.copy()
+    for tag, cls in (("small", small), ("large", 1 - small)):
+        m = y == cls
+        n_c = np.bincount(conditions[m], minlength=n_cond)
+        e_c = np.bincount(conditions[m & (pred != y)], minlength=n_cond)
+        keep = n_c > 0
+        out[f"icc_{tag}"] = icc_anova(e_c[keep], n_c[keep]) if keep.sum() > 1 else 0.0
+        out[f"errors_{tag}"] = int(e_c.sum())
+        centred[m] -= wrong[m].mean() if m.any() else 0.0
+    out["class_error_icc"] = class_error_icc(2 * y + pred, conditions)
+    out["icc_upper"] = icc_upper_limit(
+        np.bincount(conditions, weights=centred, minlength=n_cond),
+        np.bincount(conditions, weights=centred**2, minlength=n_cond),
+        np.bincount(conditions, minlength=n_cond),
+    )
+    plan = plan_for_conditions(len(y), conditions=conditions)
+    out["kurtosis"] = {}
+    for m in CLASS_SWEEP_METRICS:
+        _, kurt = linearized_shape(Linearization(get_kernel(m, (y, pred), {}), plan))
+        out["kurtosis"][m] = float(kurt)
+    return out
 
 
 def class_sweep_cell(d: ds.Design, reps: int, B: int = 1000) -> dict[str, Any]:
@@ -364,15 +429,8 @@ def class_sweep_cell(d: ds.Design, reps: int, B: int = 1000) -> dict[str, Any]:
     rows: dict[str, list] = {m: [] for m in CLASS_SWEEP_METRICS}
     feats = []
     truths = {m: ds.Population(dataclasses.replace(d, metric=m)).truth for m in CLASS_SWEEP_METRICS}
-    pop = ds.Population(d)
-    for i in range(reps):
-        g = np.random.default_rng([5, d.index, i])
-        x = pop.draw(g)
-        seed = int(g.integers(2**31))
-        f = class_features(x["y"], x["conditions"])
-        if f["few"] < 2:
-            continue
-        feats.append(f)
+    for x, seed in _class_test_sets(d, reps):
+        feats.append(class_features(x["y"], x["a"], x["conditions"]))
         for m in CLASS_SWEEP_METRICS:
             try:
                 r = ds.intervals(dataclasses.replace(d, metric=m), x, seed=seed, B=B)
@@ -384,6 +442,19 @@ def class_sweep_cell(d: ds.Design, reps: int, B: int = 1000) -> dict[str, Any]:
                 | {"warned": bool(r["warned"]), "width": r["auto"][1] - r["auto"][0]}
             )
     return {"design": dataclasses.asdict(d), "truths": truths, "features": feats, "rows": rows}
+
+
+def _class_test_sets(d: ds.Design, reps: int) -> Any:
+    """The test sets of a cell (draw seed 5) and each one's bootstrap seed; those with
+    fewer than 2 samples of a class are skipped."""
+    pop = ds.Population(d)
+    for i in range(reps):
+        g = np.random.default_rng([5, d.index, i])
+        x = pop.draw(g)
+        seed = int(g.integers(2**31))
+        y = np.asarray(x["y"])
+        if min(int(y.sum()), len(y) - int(y.sum())) >= 2:
+            yield x, seed
 
 
 def class_sweep_cells() -> list[ds.Design]:
@@ -420,37 +491,156 @@ def class_sweep(first: int, last: int, reps: int, path: str) -> None:
         print(d.label(), res["cpu_seconds"], {m: round(float(v), 3) for m, v in cov.items()})
 
 
-def class_sweep_report(path: str, threshold: float = 20.0, per: float = 8.0) -> None:
-    """The rule of ``mlci.engine.auto.clustered_class_rule`` (Kish's effective conditions of
-    the smaller class below ``threshold``, fewer than ``per`` of it per effective
-    condition, at least 20 conditions) against the cells of ``path``: a cell is warned
-    when the rule fires in at least half its test sets, fails when auto covers < 0.935."""
+def class_sweep_features(path: str, out: str) -> None:
+    """Recompute :func:`class_features` of the saved cells of ``path`` (the same draws,
+    no interval) and append them to ``out`` (JSON lines: ``index``, ``features``): a run
+    saved before a feature was added is scored without drawing its replicates again."""
+    cells = {c["design"]["index"]: c for c in map(json.loads, open(path))}
+    for d in class_sweep_cells():
+        if d.index not in cells:
+            continue
+        feats = [
+            class_features(x["y"], x["a"], x["conditions"]) for x, _ in _class_test_sets(d, 300)
+        ]
+        feats = feats[: len(cells[d.index]["features"])]
+        with open(out, "a") as fh:
+            fh.write(json.dumps({"index": d.index, "features": feats}) + "\n")
+
+
+def _inv(k: float) -> float:
+    """``1 / kurtosis`` (an effective number of conditions); inf without excess."""
+    return 1.0 / k if k > 0 else math.inf
+
+
+def _icc(f: dict) -> float:
+    """:func:`mlci.engine.auto.class_error_icc` from the features: the larger class ICC."""
+    return max(f["icc_small"], f["icc_large"])
+
+
+#: the rules ``class-sweep-report`` scores: ``rule(features, n_conditions, metric)``; the
+#: gates warn only where the data show between-condition variation of the errors
+CLASS_RULES: dict[str, Any] = {
+    "before: Kish < 20": lambda f, c, m: c >= 20 and f["kish"] < 20 and f["few"] < 8 * f["kish"],
+    "Kish < 25": lambda f, c, m: c >= 20 and f["kish"] < 25 and f["few"] < 8 * f["kish"],
+    "Kish < 30": lambda f, c, m: c >= 20 and f["kish"] < 30 and f["few"] < 8 * f["kish"],
+    "gate: Kish < 30, ICC > 0.1": lambda f, c, m: c >= 20 and f["kish"] < 30 and _icc(f) > 0.1,
+    "gate: Kish < 30, ICC upper limit > 0.05": lambda f, c, m: (
+        c >= 20 and f["kish"] < 30 and f["icc_upper"] > 0.05
+    ),
+    "gate: Kish < 30, 1 / kurtosis < 15": lambda f, c, m: (
+        c >= 20 and f["kish"] < 30 and _inv(f["kurtosis"][m]) < 15
+    ),
+    "Kish < 20, or < 30 with ICC >= 0.1": lambda f, c, m: clustered_class_rule(
+        c, f["few"], f["kish"], f["class_error_icc"]
+    ),
+    "mlci (clustered_class_rule, the ICC for f1, mcc, kappa)": lambda f, c, m: clustered_class_rule(
+        c, f["few"], f["kish"], f["class_error_icc"] if m in CLUSTERED_ICC_METRICS else None
+    ),
+}
+
+
+def _class_cells(path: str, features: str | None) -> list[dict]:
     cells = [json.loads(line) for line in open(path)]
-    stats: dict[str, list] = {"f1/mcc": [], "kappa/BA": []}
-    for c in cells:
-        few = np.array([f["few"] for f in c["features"]])
-        kish = np.array([f["kish"] for f in c["features"]])
-        rule = (kish < threshold) & (few < per * kish) & (c["design"]["n_conditions"] >= 20)
-        for m in CLASS_SWEEP_METRICS:
-            ok = np.array([r is not None for r in c["rows"][m]])
-            rows = [r for r in c["rows"][m] if r is not None]
-            cov = {k: float(np.mean([r[k] for r in rows])) for k in ("auto", "bca", "percentile")}
-            fam = "f1/mcc" if m in ("f1", "mcc") else "kappa/BA"
-            stats[fam].append(
-                (cov, float(np.mean(rule[ok])), float(np.mean([r["warned"] for r in rows])))
-            )
-    print(len(cells), "cells;", f"rule: Kish < {threshold:g}, < {per:g} per effective condition")
-    for fam, st in stats.items():
-        auto = np.array([s[0]["auto"] for s in st])
-        fail, strong = auto < 0.935, auto < 0.91
-        for name, w in (("rule", np.array([s[1] for s in st]) >= 0.5),
-                        ("before", np.array([s[2] for s in st]) >= 0.5)):  # fmt: skip
+    if features is not None:
+        extra = {f["index"]: f["features"] for f in map(json.loads, open(features))}
+        for c in cells:
+            new = extra[c["design"]["index"]]
+            assert [f["kish"] for f in new] == [f["kish"] for f in c["features"]]
+            c["features"] = new
+    return cells
+
+
+def class_sweep_report(path: str, features: str | None = None) -> None:
+    """Each rule of :data:`CLASS_RULES` against the cells of ``path`` (features from
+    ``features`` when given, :func:`class_sweep_features`), two ways.  Per cell: warned
+    when the rule fires in at least half its test sets, failing when auto covers < 0.935
+    (and < 0.91: strongly).  Per interval: the coverage of the intervals it leaves
+    unwarned and of those it warns (over the cells with 20 conditions or more)."""
+    cells = _class_cells(path, features)
+    fams = {
+        **{m: (m,) for m in CLASS_SWEEP_METRICS},
+        "f1, mcc": ("f1", "mcc"),
+        "kappa, balanced accuracy": ("cohen_kappa", "balanced_accuracy"),
+    }
+    print(f"{len(cells)} cells")
+    print(
+        "| rule | metrics | failing cells warned | missed (of them below 0.91) | false alarms "
+        "| unwarned intervals: coverage | warned: coverage |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for name, rule in CLASS_RULES.items():
+        for fam, metrics in fams.items():
+            fail = warned = missed = strong = missed_strong = fa = hold = 0
+            cov: dict[bool, list] = {True: [], False: []}
+            for c in cells:
+                n_cond = c["design"]["n_conditions"]
+                for m in metrics:
+                    ok = [i for i, r in enumerate(c["rows"][m]) if r is not None]
+                    hits = np.array([c["rows"][m][i]["auto"] for i in ok])
+                    fired = np.array([bool(rule(c["features"][i], n_cond, m)) for i in ok])
+                    w, failing = fired.mean() >= 0.5, hits.mean() < 0.935
+                    fail += failing
+                    warned += w and failing
+                    missed += (not w) and failing
+                    strong += hits.mean() < 0.91
+                    missed_strong += (not w) and hits.mean() < 0.91
+                    fa += w and not failing
+                    hold += not failing
+                    if n_cond >= 20:
+                        cov[True] += hits[fired].tolist()
+                        cov[False] += hits[~fired].tolist()
+            u, v = cov[False], cov[True]
             print(
-                f"  {fam} {name}: {len(st)} cells, {fail.sum()} below 0.935: warned "
-                f"{(w & fail).sum()}, missed {(~w & fail).sum()} (below 0.91: {strong.sum()}, "
-                f"missed {(~w & strong).sum()}); false alarms {(w & ~fail).sum()} of "
-                f"{(~fail).sum()}"
+                f"| {name} | {fam} | {warned} of {fail} | {missed} ({missed_strong} of {strong}) "
+                f"| {fa} of {hold} | {np.mean(u) if u else math.nan:.3f} ({len(u)}) "
+                f"| {np.mean(v) if v else math.nan:.3f} ({len(v)}) |"
             )
+    for name, rule in CLASS_RULES.items():
+        if name.startswith("gate"):  # what the gate leaves unwarned of Kish < 30
+            hits = [
+                r["auto"]
+                for c, m, r, f in _in_range(cells, CLASS_SWEEP_METRICS)
+                if f["kish"] < 30 and not rule(f, c["design"]["n_conditions"], m)
+            ]
+            print(f"{name}: the test sets of Kish < 30 it silences cover {np.mean(hits):.3f}")
+    _class_conditional(cells)
+
+
+def _in_range(cells: list[dict], metrics: tuple[str, ...]) -> Any:
+    """``(cell, metric, row, features)`` of every test set inside the rule's range (20
+    conditions or more, fewer than 8 of the smaller class per effective condition)."""
+    for c in cells:
+        if c["design"]["n_conditions"] < 20:
+            continue
+        for m in metrics:
+            for r, f in zip(c["rows"][m], c["features"], strict=True):
+                if r is not None and f["few"] < 8 * f["kish"]:
+                    yield c, m, r, f
+
+
+def _class_conditional(cells: list[dict]) -> None:
+    """Auto's coverage per test set (20 conditions or more, fewer than 8 of the smaller
+    class per effective condition) by Kish's number of the smaller class and by the
+    estimated ICC of the errors (:func:`_icc`), then by the design's ICC."""
+    kish_bins = [0, 10, 20, 30, 40, math.inf]
+    by: dict[str, tuple[list, Any]] = {
+        "estimated ICC": ([0.0, 1e-9, 0.05, 0.1, 0.2, 1.0], lambda c, f: _icc(f)),
+        "design ICC": ([0.0, 0.05, 0.15, 0.3, 0.45, 1.0], lambda c, f: c["design"]["icc"]),
+    }
+    for fam, metrics in (("f1, mcc", ("f1", "mcc")), ("kappa, BA", CLASS_SWEEP_METRICS[2:])):
+        for title, (bins, key) in by.items():
+            print(f"\n{fam}: coverage (test sets) by Kish (rows) and {title} (columns {bins})")
+            for lo, hi in itertools.pairwise(kish_bins):
+                line = f"  Kish {lo}-{hi}:"
+                for a, b in itertools.pairwise(bins):
+                    hits = [
+                        r["auto"]
+                        for c, _, r, f in _in_range(cells, metrics)
+                        if lo <= f["kish"] < hi
+                        and (a <= key(c, f) < b or (b == 1.0 and key(c, f) == 1.0))
+                    ]
+                    line += f" | {np.mean(hits) if hits else math.nan:.3f} ({len(hits)})"
+                print(line)
 
 
 if __name__ == "__main__":
@@ -458,7 +648,9 @@ if __name__ == "__main__":
     if kind == "class-sweep":
         class_sweep(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
     elif kind == "class-sweep-report":
-        class_sweep_report(sys.argv[2])
+        class_sweep_report(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
+    elif kind == "class-sweep-features":
+        class_sweep_features(sys.argv[2], sys.argv[3])
     elif kind == "sweep-report":
         report(sys.argv[2:])
     elif kind == "sweep":

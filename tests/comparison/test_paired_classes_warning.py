@@ -5,8 +5,10 @@ a single system's interval (``clustered_class_rule``).
 Design s5 #11 of the design search (a paired f1 difference over 55 conditions with about
 24 positives; docs/validation.md, "The search again, after Tango (seed 4)"): t 0.53-0.61,
 BCa 0.67-0.69, warned in 0 of 100 test sets before and 83 of 100 after; the holding
-paired f1 designs of that run (s5 #8: 191 conditions, ~815 positives; #10: 30 conditions,
-~155 positives; #18: 187 conditions, ~111 positives) are warned in none.
+paired f1 designs of that run (s5 #8: 191 conditions, ~815 positives; #18: 187
+conditions, ~111 positives) are warned in none, #10 (30 conditions, ~155 positives filling
+26 effective conditions, ICC 0.05) in 10 of 100 since the rule also reads the errors' ICC
+(#11: 95 of 100; docs/validation.md, "The clustered-class warning, with the data's ICC").
 """
 
 from __future__ import annotations
@@ -17,7 +19,13 @@ import numpy as np
 import pytest
 
 import mlci
-from mlci.engine.auto import MIN_CLASS_CONDITIONS, smaller_class_conditions
+from mlci.engine.auto import (
+    CLUSTERED_ERROR_ICC,
+    MIN_CLASS_CONDITIONS,
+    MIN_CLASS_CONDITIONS_CLUSTERED,
+    class_error_icc,
+    smaller_class_conditions,
+)
 
 
 def _design(n_pos_conditions: int, per: int, n_conditions: int = 60, n_neg: int = 20):
@@ -62,3 +70,18 @@ def test_recall_differences_are_not_subject_to_the_rule():
     with warnings.catch_warnings():
         warnings.simplefilter("error", mlci.FewConditionsWarning)
         mlci.compare(y, {"a": a, "b": b}, metric="recall", conditions=cond, n_resamples=200, rng=0)
+
+
+def test_errors_that_vary_between_conditions_warn_with_more_effective_conditions():
+    # 75 positives in 25 conditions: between the two thresholds; system a errs on most
+    # negatives of three conditions (its errors vary between conditions), b as before
+    y, a, b, cond = _design(n_pos_conditions=25, per=3)
+    assert MIN_CLASS_CONDITIONS <= smaller_class_conditions(2 * y + a, cond) == pytest.approx(25.0)
+    assert 25.0 < MIN_CLASS_CONDITIONS_CLUSTERED
+    a = np.where((y == 0) & np.isin(cond, [5, 30, 50]), 1, a)
+    assert class_error_icc(2 * y + a, cond) >= CLUSTERED_ERROR_ICC
+    with pytest.warns(mlci.FewConditionsWarning, match="its errors vary between conditions"):
+        res = mlci.compare(
+            y, {"a": a, "b": b}, metric="f1", conditions=cond, n_resamples=200, rng=0
+        )
+    assert "estimated ICC" in res.details["warning"]

@@ -1,5 +1,7 @@
 """The clustered-class warning: a two-class decision metric over conditions whose smaller
-class fills too few effective conditions (``mlci.engine.auto.MIN_CLASS_CONDITIONS``).
+class fills too few effective conditions (``mlci.engine.auto.MIN_CLASS_CONDITIONS``), or
+too few for errors that vary between conditions (``MIN_CLASS_CONDITIONS_CLUSTERED`` with
+an estimated ICC of the errors of at least ``CLUSTERED_ERROR_ICC``).
 
 The rule and its evidence: docs/validation.md, section 5, "(2) #38" (a sweep of F1, MCC,
 Cohen's kappa and balanced accuracy over 66 designs, ``scripts/search2_study.py
@@ -7,7 +9,9 @@ class-sweep``).
 The effective number is Kish's ``(sum m_c)^2 / sum m_c^2`` over the smaller class's counts
 ``m_c`` per condition (Kish 1965, *Survey Sampling*): ``K`` conditions with the
 same count give exactly ``K``, which the tests below use to sit on both sides of the
-threshold.
+threshold.  The ICC is the ANOVA estimator (Fleiss 1981) of each class's errors over the
+conditions, checked here against scipy's one-way ANOVA F; docs/validation.md, "The
+clustered-class warning, with the data's ICC".
 """
 
 from __future__ import annotations
@@ -16,12 +20,19 @@ import warnings
 
 import numpy as np
 import pytest
+from scipy import stats
 
 import mlci
 from _scripts import load_script
 from mlci.engine.auto import (
     CLUSTERED_CLASS_METRICS,
+    CLUSTERED_ERROR_ICC,
+    CLUSTERED_ICC_METRICS,
     MIN_CLASS_CONDITIONS,
+    MIN_CLASS_CONDITIONS_CLUSTERED,
+    MIN_ICC_ERRORS,
+    class_error_icc,
+    clustered_class_rule,
     smaller_class_conditions,
 )
 from mlci.exceptions import FewConditionsWarning
@@ -121,18 +132,22 @@ def test_the_documented_cells_fall_on_their_side() -> None:
     """
     ds = _design_search()
 
-    def share_below(d, seed: int) -> float:
+    def share_warned(d, seed: int) -> float:
         pop = ds.Population(d)
-        kish = []
+        fired = []
         for i in range(40):
             x = pop.draw(np.random.default_rng([seed, d.index, i]))
-            keys = 2 * np.asarray(x["y"])  # the true class is all the rule reads
-            kish.append(smaller_class_conditions(keys, x["conditions"]))
-        return float(np.mean(np.array(kish) < MIN_CLASS_CONDITIONS))
+            y = np.asarray(x["y"])
+            keys, unit = 2 * y + np.asarray(x["a"]), x["conditions"]
+            few = int(min(y.sum(), len(y) - y.sum()))
+            eff, icc = smaller_class_conditions(keys, unit), class_error_icc(keys, unit)
+            icc = icc if d.metric in CLUSTERED_ICC_METRICS else None  # #38: balanced accuracy
+            fired.append(clustered_class_rule(d.n_conditions, few, eff, icc))
+        return float(np.mean(fired))
 
-    assert share_below(ds.random_design(38, seed=3), 3) >= 0.9
-    assert share_below(ds.CELLS["cohen_kappa 9 errors in 1379, 98 conditions"], 0) >= 0.75
-    assert share_below(ds.CELLS["cohen_kappa 4 errors in 500, 50 conditions"], 0) == 0.0
+    assert share_warned(ds.random_design(38, seed=3), 3) >= 0.9
+    assert share_warned(ds.CELLS["cohen_kappa 9 errors in 1379, 98 conditions"], 0) >= 0.9
+    assert share_warned(ds.CELLS["cohen_kappa 4 errors in 500, 50 conditions"], 0) == 0.0
 
 
 def test_outside_the_sweeps_range_not_warned() -> None:
@@ -152,3 +167,99 @@ def test_outside_the_sweeps_range_not_warned() -> None:
     # 7 per condition: warned
     y, pred, cond = _design(19, per=7)
     assert len(_clustered_warnings(y, pred, cond, "f1")[1]) == 1
+
+
+def test_class_error_icc_from_scipy_one_way_anova() -> None:
+    # each class's errors over the conditions that contain it: (F - 1) / (F + n0 - 1) with
+    # F = MSB / MSW of scipy's one-way ANOVA of the 0/1 errors (Fleiss 1981), the larger
+    # of the two classes
+    rng = np.random.default_rng(5)
+    unit = np.repeat(np.arange(12), 15)
+    y = (rng.random(len(unit)) < 0.3).astype(int)
+    p_c = rng.beta(1, 4, size=12)[unit]
+    pred = np.where(rng.random(len(unit)) < p_c, 1 - y, y)
+    iccs = []
+    for cls in (0, 1):
+        groups = [(pred[(unit == c) & (y == cls)] != cls).astype(float) for c in range(12)]
+        groups = [g for g in groups if len(g)]
+        f = stats.f_oneway(*groups).statistic
+        sizes = np.array([len(g) for g in groups])
+        n, c = sizes.sum(), len(sizes)
+        n0 = (n - np.sum(sizes**2) / n) / (c - 1)
+        iccs.append(max((f - 1) / (f + n0 - 1), 0.0))
+    assert class_error_icc(2 * y + pred, unit) == pytest.approx(max(iccs))
+    assert max(iccs) > 0.05
+    # no error at all: no variation
+    assert class_error_icc(3 * y, unit) == 0.0
+    # fewer than MIN_ICC_ERRORS errors in a class: no evidence, however they fall
+    keys = 3 * y
+    few_wrong = np.flatnonzero((y == 0) & (unit == 2))[: MIN_ICC_ERRORS - 1]
+    keys[few_wrong] = 1
+    assert class_error_icc(keys, unit) == 0.0
+    keys[np.flatnonzero((y == 0) & (unit == 2))[:MIN_ICC_ERRORS]] = 1
+    assert class_error_icc(keys, unit) > 0.2
+
+
+def _icc_design(clustered: bool, filled: int = 25):
+    """``filled`` of 120 conditions (10 samples each) with 2 positives (Kish: ``filled``,
+    between the two thresholds); 8 false negatives and 16 false positives, either in a few
+    conditions (the negatives' errors: 4 of 8-10 in 4 conditions) or one per condition
+    (an estimated ICC of 0: fewer differences than binomial)."""
+    y, _, conditions = _design(filled)
+    pred = y.copy()
+    pos = np.flatnonzero(y == 1)
+    pred[pos[:: len(pos) // 8][:8]] = 0
+    neg = np.flatnonzero(y == 0)
+    if clustered:
+        wrong = np.concatenate([neg[conditions[neg] == c][:4] for c in (3, 40, 77, 110)])
+    else:
+        first = np.unique(conditions[neg], return_index=True)[1]
+        wrong = neg[first[::7][:16]]
+    pred[wrong] = 1
+    return y, pred, conditions
+
+
+@pytest.mark.parametrize("metric", CLUSTERED_ICC_METRICS)
+def test_errors_that_vary_between_conditions_warn_up_to_the_second_threshold(metric: str) -> None:
+    assert MIN_CLASS_CONDITIONS <= 25 < MIN_CLASS_CONDITIONS_CLUSTERED
+    y, pred, cond = _icc_design(clustered=True)
+    res, msgs = _clustered_warnings(y, pred, cond, metric)
+    assert res.diagnostics["smaller_class_effective_conditions"] == pytest.approx(25)
+    icc = res.diagnostics["class_error_icc"]
+    assert icc >= CLUSTERED_ERROR_ICC
+    assert len(msgs) == 1
+    assert "fill only 25.0 effective conditions of 120" in msgs[0]
+    assert f"its errors vary between conditions (estimated ICC {icc:.2f}" in msgs[0]
+    assert f"below {MIN_CLASS_CONDITIONS_CLUSTERED:g} with such variation" in msgs[0]
+    # the same design, the same error counts spread one per condition: not warned
+    y, pred, cond = _icc_design(clustered=False)
+    res, msgs = _clustered_warnings(y, pred, cond, metric)
+    assert res.diagnostics["class_error_icc"] < CLUSTERED_ERROR_ICC
+    assert msgs == []
+    # clustered errors but as many effective conditions as the second threshold: not warned
+    y, pred, cond = _icc_design(clustered=True, filled=int(MIN_CLASS_CONDITIONS_CLUSTERED))
+    assert _clustered_warnings(y, pred, cond, metric)[1] == []
+
+
+def test_balanced_accuracy_does_not_read_the_icc() -> None:
+    """Balanced accuracy held with 20-30 effective conditions whatever the ICC in the
+    sweep: its warning stays at Kish's 20 (``CLUSTERED_ICC_METRICS``)."""
+    assert set(CLUSTERED_ICC_METRICS) == set(CLUSTERED_CLASS_METRICS) - {"balanced_accuracy"}
+    y, pred, cond = _icc_design(clustered=True)
+    res, msgs = _clustered_warnings(y, pred, cond, "balanced_accuracy")
+    assert res.diagnostics["class_error_icc"] >= CLUSTERED_ERROR_ICC
+    assert msgs == []
+
+
+def test_the_icc_only_adds_warnings() -> None:
+    """Below :data:`MIN_CLASS_CONDITIONS` the rule fires whatever the ICC (a test set whose
+    errors look alike across conditions is the one whose interval is too narrow)."""
+    below = MIN_CLASS_CONDITIONS - 1
+    assert clustered_class_rule(120, 30, below, icc=0.0)
+    assert clustered_class_rule(120, 30, below, icc=None)
+    assert clustered_class_rule(120, 40, 25.0, icc=CLUSTERED_ERROR_ICC)
+    assert not clustered_class_rule(120, 40, 25.0, icc=CLUSTERED_ERROR_ICC / 2)
+    assert not clustered_class_rule(120, 40, 25.0)
+    # outside the sweep's range the ICC does not matter either
+    assert not clustered_class_rule(19, 40, 15.0, icc=0.5)
+    assert not clustered_class_rule(120, 250, 25.0, icc=0.5)  # 10 per effective condition
