@@ -57,7 +57,9 @@ def _one_blas_thread_for_mt(argv: Sequence[str]) -> bool:
     return True
 
 
-_one_blas_thread_for_mt(sys.argv[1:])
+#: True when this process's BLAS started with one thread (``mlci mt ...``, above): the
+#: commands then need no thread limit of their own (``threadpoolctl``, ~3 ms a call)
+_BLAS_ONE_THREAD = _one_blas_thread_for_mt(sys.argv[1:])
 
 # numpy loads with these imports: after the BLAS setting above
 from .. import __version__  # noqa: E402
