@@ -289,3 +289,17 @@ def test_mt_commands_start_numpy_with_one_blas_thread():
     assert _blas_setting(["mt", "ci"], {"OPENBLAS_NUM_THREADS": "2"}).startswith("2")
     assert _blas_setting(["mt", "ci"], {"OMP_NUM_THREADS": "2"}).startswith("None")
     assert _blas_setting(["ci"], {}).startswith("None")
+
+
+@pytest.mark.parametrize(("argv", "enabled"), [(["mt", "ci"], False), (["ci"], True)])
+def test_mt_command_processes_pause_the_collector_from_their_first_import(argv, enabled):
+    # a process started as `mlci mt ...` pauses the garbage collector before numpy and
+    # mlci load (their imports make no cycles; its passes cost ~0.01 s of CPU); the other
+    # commands, and a program importing mlci.cli, keep it
+    code = (
+        "import sys; sys.argv = ['mlci', *sys.argv[1:]]; import gc, mlci.cli\nprint(gc.isenabled())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.split() == [str(enabled)]
