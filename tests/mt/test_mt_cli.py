@@ -176,8 +176,8 @@ def test_sacrebleu_tests_import_neither_scipy_nor_the_engine():
 
 @pytest.mark.parametrize("command", ["ci", "compare"])
 def test_bootstrap_commands_import_no_scipy_stats(command):
-    # `mlci mt ci` / `mlci mt compare` (mlci's bootstrap): numpy, scipy.special and the
-    # engine, but not scipy.stats (0.35 s of start-up; it was imported by
+    # `mlci mt ci` / `mlci mt compare` (mlci's bootstrap): numpy, the engine (and for
+    # compare scipy.special), but not scipy.stats (0.35 s of start-up; it was imported by
     # comparison.margins and comparison.tango at module level) nor sacreBLEU's tests
     loaded = _modules_after([command, "-B", "50", "--seed", "0"])
     assert "mlci.engine.bootstrap" in loaded
