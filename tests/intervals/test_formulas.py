@@ -6,7 +6,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from mlci.intervals.formulas import quantile, t_interval, tails, wald_interval
+from mlci.intervals.formulas import (
+    libm_expit,
+    libm_logit,
+    quantile,
+    t_interval,
+    tails,
+    wald_interval,
+)
 
 
 @pytest.mark.parametrize("level", [0.5, 0.8, 0.9, 0.95, 0.99])
@@ -44,3 +51,35 @@ def test_clipped_into_the_range_and_same_as_the_t_interval():
     a = wald_interval(0.8, 0.05, confidence_level=0.9, df=11, bounds=(0, 1))
     b = t_interval(0.8, 0.05, 11, confidence_level=0.9, bounds=(0, 1))[:2]
     assert [float(v) for v in a] == [float(v) for v in b]
+
+
+def _same_bits(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    return a.shape == b.shape and bool(np.all((a == b) | (np.isnan(a) & np.isnan(b))))
+
+
+def test_libm_logit_and_expit_are_scipys_bit_for_bit():
+    # the studentized interval's logit scale without importing scipy.special: scipy's
+    # formulas with the C library's log, log1p and exp (the math module's), equal to
+    # scipy.special.logit / expit on every value tried, both branches of scipy's logit
+    # (log1p around 1/2, 0.3 <= x <= 0.65) and their edges, 0, 1, outside, inf and nan
+    from scipy import special
+
+    rng = np.random.default_rng(0)
+    edges = [0.0, -0.0, 1.0, 0.5, 0.3, 0.65, -1.0, 2.0, np.inf, -np.inf, np.nan, 5e-324]
+    edges += [np.nextafter(e, d) for e in (0.0, 0.3, 0.65, 1.0) for d in (-1, 2)]
+    x = np.concatenate(
+        [
+            rng.random(200_000),
+            rng.random(20_000) ** 8,
+            1 - rng.random(20_000) ** 8,
+            np.linspace(0.29, 0.66, 100_001),
+            edges,
+        ]
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        assert _same_bits(libm_logit(x), special.logit(x))
+        assert _same_bits(libm_logit(x[:12].reshape(3, 4)), special.logit(x[:12].reshape(3, 4)))
+        y = np.concatenate([rng.standard_normal(100_000) * 8, np.linspace(-800, 800, 20_001)])
+        y = np.concatenate([y, [np.inf, -np.inf, np.nan, -0.0, 709.8, -709.8, 745.2, -745.2]])
+        assert _same_bits(libm_expit(y), special.expit(y))

@@ -130,7 +130,11 @@ def _blas_threads(args: argparse.Namespace) -> Any:
     of CPU of ``mlci mt compare --documents -B 10000`` (1.16 -> 1.01 s), for no gain in
     time.  sacreBLEU's tests (``--test``) run without the engine and keep BLAS as is.
     """
-    if getattr(args, "test", "bootstrap") != "bootstrap":
+    from . import _BLAS_ONE_THREAD
+
+    if getattr(args, "test", "bootstrap") != "bootstrap" or _BLAS_ONE_THREAD:
+        # (the process's BLAS already started with one thread: mlci.cli sets
+        # OPENBLAS_NUM_THREADS=1 for `mlci mt` before numpy loads)
         return contextlib.nullcontext()
     from ..engine.bootstrap import single_threaded_blas
 

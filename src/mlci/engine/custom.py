@@ -23,7 +23,6 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from scipy import sparse
 
 from .sampler import Sampler
 
@@ -80,6 +79,8 @@ class UserSampler(Sampler):
         self.unit_is_sample = True
         keys = np.asarray(keys, dtype=np.intp)
         self.n_samples = len(keys)
+        from scipy import sparse  # here: 0.11 s to import
+
         self._to_atoms = sparse.csr_matrix(
             (np.ones(len(keys)), (np.arange(len(keys)), keys)), shape=(len(keys), self.m)
         )

@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import sparse
 
 from ..inputs import (
     ArgSpec,
@@ -45,7 +44,7 @@ from ..inputs import (
     unique_inverse,
 )
 from .resampling import bind_atoms, resampling_plan
-from .sampler import Sampler, block_generator
+from .sampler import Sampler, block_generator, issparse
 
 __all__ = ["NestedPlan", "is_nested", "make_nested_plan", "nested_plan", "plan_for_conditions"]
 
@@ -139,6 +138,8 @@ class NestedSampler(Sampler):
             t = np.bincount(bottom * m + keys, minlength=plan.n_units * m).astype(float)
             self._table: Any = t.reshape(plan.n_units, m)
         else:
+            from scipy import sparse  # here: 0.11 s to import
+
             self._table = sparse.csr_matrix((np.ones(n), (bottom, keys)), shape=(plan.n_units, m))
             self._table.sum_duplicates()
         # children of every parent, contiguous: order, start, count
@@ -159,6 +160,8 @@ class NestedSampler(Sampler):
         # atom table of the highest resampled level, for the delete-one-unit jackknife
         lvl = plan.resample.index(True)
         self._jk_units = plan.n_units_per_level[lvl]
+        from scipy import sparse
+
         self._top_table = sparse.csr_matrix(
             (np.ones(n), (plan.unit_of_level[lvl], keys)), shape=(self._jk_units, m)
         )
@@ -180,7 +183,7 @@ class NestedSampler(Sampler):
                 u = u[:, plan.parent_of_unit[lvl - 1]]
         u = u.astype(float)
         table = self._table
-        w = np.asarray(table.T @ u.T).T if sparse.issparse(table) else u @ table
+        w = np.asarray(table.T @ u.T).T if issparse(table) else u @ table
         if out is not None:
             out[...] = w
             return out
@@ -217,6 +220,8 @@ class NestedSampler(Sampler):
         n_top = self._jk_units
         removed = self._top_table
         if n_top > max_groups:
+            from scipy import sparse
+
             group = self.random_groups(n_top, max_groups)
             ind = sparse.csr_matrix(
                 (np.ones(n_top), (group, np.arange(n_top))), shape=(max_groups, n_top)

@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import sparse
 
 from ..exceptions import FewConditionsWarning
 from ..feedback import warn
@@ -45,7 +44,7 @@ from ..inputs import (
     gather,
 )
 from ..inputs.encoding import fast_unique, unique_inverse
-from .sampler import Sampler, block_generator
+from .sampler import Sampler, block_generator, issparse
 
 __all__ = [
     "FEW_CONDITIONS",
@@ -503,7 +502,7 @@ class AtomSampler(Sampler):
             np.take(u, self._atom_unit, axis=1, out=out, mode="wrap")
             if not self._atom_single:
                 out *= self.counts
-        elif not sparse.issparse(self._table):
+        elif not issparse(self._table):
             np.matmul(u, self._table, out=out)
         else:
             out[...] = (self._table.T @ u.T).T
@@ -552,6 +551,8 @@ class AtomSampler(Sampler):
         block of jackknife weights; the removed counts are held sparse, so memory is
         O(n + (b - a) * m) whatever the number of rows.
         """
+        from scipy import sparse  # here: 0.11 s to import
+
         plan = self.plan
         counts = self.counts
         removed: Any
@@ -591,7 +592,7 @@ class AtomSampler(Sampler):
 
         def rows(a: int, b: int) -> np.ndarray:
             part = removed[a:b]
-            part = part.toarray() if sparse.issparse(part) else np.asarray(part)
+            part = part.toarray() if issparse(part) else np.asarray(part)
             return counts[None, :] - part
 
         return g, mult, rows
@@ -601,6 +602,8 @@ def _sparse_table(
     data: np.ndarray | None, group: np.ndarray, keys: np.ndarray, n_units: int, m: int
 ) -> Any:
     """CSR (n_units, m) sums of ``data`` (None: ones) by (group, key), duplicates summed."""
+    from scipy import sparse  # here: 0.11 s to import
+
     if data is None:
         data = np.ones(len(keys))
     table = sparse.csr_matrix((data, (group, keys)), shape=(n_units, m))

@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy.special import ndtr, ndtri
 
 from ..exceptions import DegenerateIntervalWarning
 from ..feedback import warn
@@ -97,6 +96,8 @@ def acceleration(jack: np.ndarray, mult: np.ndarray | None = None) -> np.ndarray
 
 def _z0(dist: np.ndarray, theta_hat: np.ndarray) -> np.ndarray:
     """Bias correction z0 = Phi^-1(share of replicates below the estimate, ties counted half)."""
+    from scipy.special import ndtri  # here: scipy.special costs 0.16 s to import
+
     valid = ~np.isnan(dist)
     n_valid = valid.sum(axis=0)
     below = np.sum(dist < theta_hat, axis=0) + 0.5 * np.sum(dist == theta_hat, axis=0)
@@ -193,12 +194,14 @@ def bootstrap_interval(
         high = 2 * theta_hat - quantiles(dist, p_lo_a)
     elif method == "normal":
         se = np.nanstd(dist, axis=0, ddof=1) if dist.shape[0] > 1 else np.zeros(shape)
-        z = ndtri(p_hi)
+        z = _t_quantile(p_hi)
         low, high = theta_hat - z * se, theta_hat + z * se
     elif method in ("bc", "bca"):
         z0 = _z0(dist, theta_hat)
         a = np.zeros(shape) if method == "bc" else np.broadcast_to(np.asarray(accel), shape)
-        za, zb = ndtri(p_lo), ndtri(p_hi)
+        from scipy.special import ndtr
+
+        za, zb = _t_quantile(p_lo), _t_quantile(p_hi)
         with np.errstate(invalid="ignore", divide="ignore"):
             q_lo = ndtr(z0 + (z0 + za) / (1 - a * (z0 + za)))
             q_hi = ndtr(z0 + (z0 + zb) / (1 - a * (z0 + zb)))
@@ -559,7 +562,7 @@ def wilson_interval(
     (0.7112, 0.8666)
     """
     p_hi = _tails(confidence_level, alternative)[1]
-    z = float(ndtri(p_hi))
+    z = float(_t_quantile(p_hi))
     n = float(n_eff)
     info: dict[str, Any] = {"effective_n": n}
     if df is not None:
@@ -621,7 +624,7 @@ def effective_binomial_interval(
         se_u = se_hat / (hi - lo)
         n = u * (1 - u) / se_u**2
         if df is not None:
-            z = float(ndtri(p_hi))
+            z = float(_t_quantile(p_hi))
             n = n * (z / float(_t_quantile(p_hi, df))) ** 2
         k = u * n
         bad = ~((u > 0) & (u < 1) & (se_u > 0) & np.isfinite(n))
