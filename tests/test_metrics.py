@@ -431,6 +431,9 @@ def test_unit_sample_weight_changes_nothing():
     "metric,data_index",
     [("roc_auc", 2), ("accuracy", 1), ("mae", None)],
 )
+# few positives: the AUC's class-size warning (MIN_AUC_CLASS) is tested in
+# tests/engine/test_auc_few_class.py
+@pytest.mark.filterwarnings(r"ignore:Only \d+ samples in the smaller class of a ROC AUC")
 def test_weighted_bootstrap_equals_sklearn_on_every_replicate(metric, data_index):
     """Every replicate: the built-in kernel on atoms equals scikit-learn called with
     sample_weight = replicate counts x weights (the same seed draws the same samples)."""
@@ -464,6 +467,9 @@ def test_weighted_bootstrap_equals_sklearn_on_every_replicate(metric, data_index
     assert a.estimate == pytest.approx(ref(*data, sample_weight=w), abs=1e-12)
 
 
+# few positives: the AUC's class-size warning (MIN_AUC_CLASS) is tested in
+# tests/engine/test_auc_few_class.py
+@pytest.mark.filterwarnings(r"ignore:Only \d+ samples in the smaller class of a ROC AUC")
 def test_weighted_bca_interval_is_reproducible_and_covers_the_estimate():
     import mlci
 
@@ -705,6 +711,9 @@ def test_labels_keep_columns_of_absent_classes(name):
     )
 
 
+# few positives: the AUC's class-size warning (MIN_AUC_CLASS) is tested in
+# tests/engine/test_auc_few_class.py
+@pytest.mark.filterwarnings(r"ignore:Only \d+ samples in the smaller class of a ROC AUC")
 @pytest.mark.filterwarnings("ignore::mlci.FewResamplesWarning")  # 30 replicates: fast
 def test_multiclass_bootstrap_equals_sklearn_on_every_replicate():
     import mlci

@@ -61,6 +61,8 @@ pytestmark = [
     # the tiny Scores (20 targets) give an EER on fewer than 5 errors a class; that
     # warning is tested in tests/engine/test_auto_resolution.py
     pytest.mark.filterwarnings("ignore:An EER of:mlci.NearBoundWarning"),
+    # and an AUC on fewer than 20 samples a class (tests/engine/test_auc_few_class.py)
+    pytest.mark.filterwarnings(r"ignore:Only \d+ samples in the smaller class of a ROC AUC"),
 ]
 
 BAD = (ValueError, TypeError)

@@ -102,6 +102,9 @@ def test_user_function_failing_on_some_replicates_is_counted():
     assert np.isnan(res.bootstrap_distribution).sum() == res.n_invalid
 
 
+# 2 positives: the class-size warnings (MIN_CLASS, MIN_AUC_CLASS) are tested in
+# tests/engine/test_auc_few_class.py and test_auto_resolution.py
+@pytest.mark.filterwarnings("ignore::mlci.FewConditionsWarning")
 def test_builtin_undefined_replicates_counted_and_warned():
     y = np.array([0] * 18 + [1, 1])
     s = np.r_[np.linspace(0, 1, 18), 0.3, 0.7]  # positives inside the negatives' range

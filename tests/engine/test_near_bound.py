@@ -121,6 +121,9 @@ def test_roc_auc_near_one_falls_back_and_warns():
     assert "near the edge" in auto.details["warning"]
 
 
+# few positives: the AUC's class-size warning (MIN_AUC_CLASS) is tested in
+# tests/engine/test_auc_few_class.py
+@pytest.mark.filterwarnings(r"ignore:Only \d+ samples in the smaller class of a ROC AUC")
 def test_roc_auc_few_positives_keeps_the_wide_bound_and_warns():
     # 5 positives (the coverage map's AUC 0.8 cell): the logit t interval covered 0.77 on
     # its edge-dominated test sets, the studentized one 0.94 (by reaching the edge): kept

@@ -120,6 +120,9 @@ def test_row_counts_follow_the_law_of_repeated_rows() -> None:
     assert f[:, 4].var() == pytest.approx(n_tot * p[4] * (1 - p[4]), rel=0.1)
 
 
+# few positives: the AUC's class-size warning (MIN_AUC_CLASS) is tested in
+# tests/engine/test_auc_few_class.py
+@pytest.mark.filterwarnings(r"ignore:Only \d+ samples in the smaller class of a ROC AUC")
 def test_plain_weights_are_scale_invariant() -> None:
     # survey/importance semantics: multiplying every weight by 7 changes nothing
     w = 0.5 + G.random(N)

@@ -66,6 +66,9 @@ def test_integer_weights_equal_repeated_samples():
 @pytest.mark.filterwarnings(
     "ignore::mlci.FewResamplesWarning"
 )  # few replicates: a fast check of equality, not of a level
+# few positives: the AUC's class-size warning (MIN_AUC_CLASS) is tested in
+# tests/engine/test_auc_few_class.py
+@pytest.mark.filterwarnings(r"ignore:Only \d+ samples in the smaller class of a ROC AUC")
 def test_weighted_bootstrap_multiplies_the_counts():
     s = Scores.from_labels(Y, S, sample_weight=W)
     res = s.bootstrap_ci("auc", rng=0, n_resamples=300)

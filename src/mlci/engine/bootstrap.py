@@ -569,9 +569,10 @@ def finish_bootstrap(
     if linear is None:
         if plan.n_conditions is not None:
             warn_few_conditions(plan.n_conditions)
-        if "diagnostics" in info and str(info.get("method_reason", "")).startswith(
-            FEW_CLASS_REASON
-        ):  # auto's BCa for a class too small: the warning of a design outside the map
+        if "diagnostics" in info and (
+            str(info.get("method_reason", "")).startswith(FEW_CLASS_REASON) or name == "roc_auc"
+        ):  # auto's BCa for a class too small, or any AUC (stratified: its class sizes):
+            # the warning of a design outside the map
             diag = {k: v for k, v in info["diagnostics"].items() if k != "n_conditions"}
             info["warning"] = warn_outside_map(diag, name, method)
     elif "diagnostics" in info:

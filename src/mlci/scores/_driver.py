@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.auto import scores_auto_method, warn_few_eer_errors
+from ..engine.auto import scores_auto_method, warn_few_auc_class, warn_few_eer_errors
 from ..engine.bootstrap import (
     finish_bootstrap,
     jackknife_groups,
@@ -708,6 +708,10 @@ def _run(
             few = warn_few_eer_errors(pick(estimate), *(c.sum() for c in lay.nobs[::-1]))
             if few is not None:
                 extra["few_errors_warning"] = few
+        if rules and part.name == "auc":
+            few = warn_few_auc_class(*(c.sum() for c in lay.nobs[::-1]))
+            if few is not None:
+                extra["few_samples_warning"] = few
         results.append(
             finish_bootstrap(
                 pick(estimate),
