@@ -104,3 +104,24 @@ def test_units_view_answers_the_weights_view(monkeypatch):
             assert np.array_equal(
                 _cuts(lay, vu, cls, t, strict, lay.G), _cuts(lay, vw, cls, t, strict, lay.G)
             )
+
+
+@pytest.mark.parametrize("table", [200, 2_000])
+def test_counts_at_every_boundary_from_the_nearer_stored_position(monkeypatch, table):
+    # cum_pos reads each count from the nearer stored position (forward or back, half a
+    # block gathered): every atom boundary, with a partial last block, against the atoms
+    monkeypatch.setattr(units, "_MAX_TABLE", table)
+    y, cond, s = _data(7, 1700, 30, False)
+    sc = mlci.Scores.from_labels(y, s)
+    keys, _ = driver.atom_keys(sc)
+    perm = driver.internal_perm(sc)
+    lay = sc._lay
+    ul = _UnitsLayout.make(lay, keys, cond[perm], 30)
+    assert ul is not None and any(n % ul.block for n in ul.n)
+    u = np.random.default_rng(2).multinomial(30, np.full(30, 1 / 30), size=5).astype(float)
+    w = u[:, cond[perm]]
+    atoms = np.stack([np.bincount(keys, weights=r, minlength=sum(lay.m)) for r in w])
+    vw, vu = _WeightsView(lay, atoms), _UnitsView(lay, ul, u)
+    for cls in (0, 1):
+        q = np.arange(lay.m[cls] + 1)
+        assert np.array_equal(vu.cum_fixed(cls, q), vw.cum_fixed(cls, q))
