@@ -325,9 +325,20 @@ def roc_curve(
         thr = np.concatenate(parts) if parts else np.empty(0)
         if thr.size == 0:
             raise ValueError("No point asked for: `thresholds`, `fpr` and `fnr` are all empty.")
-    x = np.asarray(sc.metric(x_name, thr), dtype=float).reshape(-1)
-    y = np.asarray(sc.metric(y_name, thr), dtype=float).reshape(-1)
+    every = thresholds is None and n_points is None and not at_rates
+    if every and np.all(np.isfinite(sc._lay.grid[[0, -1]])):
+        # every operating point: its atom boundaries are the layout's (the search of
+        # its threshold finds them where the scores are finite), the same matrices
+        lay = sc._lay
+        cm = _counts_at(lay, sc._full_view(), thr, (lay.bq[0][::-1], lay.bq[1][::-1]))[0]
+        x = np.asarray(binary_cm_metric(cm, x_name), dtype=float).reshape(-1)
+        y = np.asarray(binary_cm_metric(cm, y_name), dtype=float).reshape(-1)
+    else:
+        x = np.asarray(sc.metric(x_name, thr), dtype=float).reshape(-1)
+        y = np.asarray(sc.metric(y_name, thr), dtype=float).reshape(-1)
     thr = np.asarray(thr, dtype=float).reshape(-1)
+    if np.all(x[1:] >= x[:-1]) and np.all(y[1:] >= y[:-1]):
+        return Curve(x, y, thr, x_name, y_name)  # already in order (lexsort is stable)
     order = np.lexsort((y, x))
     return Curve(x[order], y[order], thr[order], x_name, y_name)
 
