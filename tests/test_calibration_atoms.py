@@ -111,19 +111,27 @@ def test_seeded_intervals_unchanged(
     elif design == "weights":
         extra["sample_weight"] = rng.integers(1, 4, len(p)).astype(float)
 
+    now, before = _now_and_dense(
+        monkeypatch, y, p, metric=metric, n_resamples=200, rng=7, **kw, **extra
+    )
+    assert now == before
+
+
+def _now_and_dense(monkeypatch: pytest.MonkeyPatch, y: np.ndarray, p: np.ndarray, **kw) -> tuple:
+    """The seeded interval and replicates of ``bootstrap_ci(y, p, **kw)`` now and with the
+    kernel built from the dense matrix (as before issue 25)."""
+
     def run() -> tuple:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            r = mlci.bootstrap_ci(
-                y[:, 0].astype(int), p[:, 0], metric=metric, n_resamples=200, rng=7, **kw, **extra
-            )
+            r = mlci.bootstrap_ci(y[:, 0].astype(int), p[:, 0], **kw)
         return (r.estimate, tuple(r.confidence_interval), r.bootstrap_distribution.tobytes())
 
     now = run()
     with monkeypatch.context() as mp:
         _patch_dense(mp)
         before = run()
-    assert now == before
+    return now, before
 
 
 def test_strategy_unique_matches_dense(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -198,17 +206,8 @@ def test_linearized_intervals_unchanged(
     if design == "conditions":
         extra["conditions"] = np.random.default_rng(2).integers(0, 40, len(p))
 
-    def run() -> tuple:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            r = mlci.bootstrap_ci(
-                y[:, 0].astype(int), p[:, 0], metric=metric, n_resamples=200, rng=3,
-                method="studentized", metric_kwargs={"debias": False}, **extra,
-            )  # fmt: skip
-        return (r.estimate, tuple(r.confidence_interval), r.bootstrap_distribution.tobytes())
-
-    now = run()
-    with monkeypatch.context() as mp:
-        _patch_dense(mp)
-        before = run()
+    now, before = _now_and_dense(
+        monkeypatch, y, p, metric=metric, n_resamples=200, rng=3, method="studentized",
+        metric_kwargs={"debias": False}, **extra,
+    )  # fmt: skip
     assert now == before
