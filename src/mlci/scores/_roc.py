@@ -345,6 +345,16 @@ def _counts_at(
     return cm
 
 
+def _every_point_counts(lay: _Layout, v: _View) -> np.ndarray | None:
+    """Confusion matrices (k, 2, 2) of the full view ``v`` at every operating point, by
+    decreasing threshold (a curve's order), from the layout's atom boundaries ``lay.bq``
+    instead of a search of every threshold: the same matrices where the scores are
+    finite (past an infinite score the search finds another boundary): None there."""
+    if not np.all(np.isfinite(lay.grid[[0, -1]])):
+        return None
+    return _counts_at(lay, v, lay.theta[::-1], (lay.bq[0][::-1], lay.bq[1][::-1]))[0]
+
+
 def _value_at(lay: _Layout, v: _View, cls: int, j: np.ndarray) -> np.ndarray:
     """Oriented score of element ``j`` (b, k) of each row's sorted sample of class ``cls``."""
     if isinstance(v, _WeightsView):  # every column in one search (issue 25: roc_band)
