@@ -22,10 +22,12 @@ Usage::
     nice python benchmarks/bench_report.py --pieces -B 100      # one system's pieces
 
 ``--sections`` runs :func:`mlci.report.build_report` in this process instead (the file
-read with pyarrow, ``--method``, default ``auto`` as the command's) and prints the CPU
-time (``RUSAGE_SELF``: the engine's threads included; cProfile sees the main thread only)
-and wall time of every API call it makes, by function and metric, largest first, and
-the call after which the peak resident memory grew.  ``--pieces`` times one system's
+read with pyarrow, the conditions as integer codes as the command reads them,
+``--method``, default ``auto`` as the command's) and prints the CPU time
+(``RUSAGE_SELF``: the engine's threads included; cProfile sees the main thread only)
+and wall time of every API call it makes, by function and metric, largest first (the
+plots, the curves' points, the sorting of the scores and the rest of ``build_report``
+too), and the call after which the peak resident memory grew.  ``--pieces`` times one system's
 pieces of the report (``--rows`` samples, ``--conditions`` conditions, synthetic, in this
 process, CPU seconds): the average precision and the ROC AUC (``auto``), the ROC and PR
 bands as two calls and from one set of replicates (where ``--src`` has it).
