@@ -22,10 +22,12 @@ Usage::
     nice python benchmarks/bench_report.py --pieces -B 100      # one system's pieces
 
 ``--sections`` runs :func:`mlci.report.build_report` in this process instead (the file
-read with pyarrow, ``--method``, default ``auto`` as the command's) and prints the CPU
-time (``RUSAGE_SELF``: the engine's threads included; cProfile sees the main thread only)
-and wall time of every API call it makes, by function and metric, largest first, and
-the call after which the peak resident memory grew.  ``--pieces`` times one system's
+read with pyarrow, the conditions as integer codes as the command reads them,
+``--method``, default ``auto`` as the command's) and prints the CPU time
+(``RUSAGE_SELF``: the engine's threads included; cProfile sees the main thread only)
+and wall time of every API call it makes, by function and metric, largest first (the
+plots, the curves' points, the sorting of the scores and the rest of ``build_report``
+too), and the call after which the peak resident memory grew.  ``--pieces`` times one system's
 pieces of the report (``--rows`` samples, ``--conditions`` conditions, synthetic, in this
 process, CPU seconds): the average precision and the ROC AUC (``auto``), the ROC and PR
 bands as two calls and from one set of replicates (where ``--src`` has it).
@@ -119,15 +121,15 @@ def sections(path: Path, b: int, method: str, src: Path = SRC) -> list[tuple[str
     log: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
     peak = [0.0]
 
-    def wrap(name: str) -> None:
-        real = getattr(rep, name)
+    def wrap(name: str, module: object, group: str | None = None) -> None:
+        real = getattr(module, name)
 
         def timed(*args: object, **kwargs: object) -> object:
             c0, t0 = cpu(), time.perf_counter()
             try:
                 return real(*args, **kwargs)
             finally:
-                key = name + (f":{kwargs['metric']}" if "metric" in kwargs else "")
+                key = group or name + (f":{kwargs['metric']}" if "metric" in kwargs else "")
                 log[key][0] += cpu() - c0
                 log[key][1] += time.perf_counter() - t0
                 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -135,16 +137,38 @@ def sections(path: Path, b: int, method: str, src: Path = SRC) -> list[tuple[str
                     print(f"  peak RSS {rss:.0f} MiB after {key}", flush=True)
                     peak[0] = rss
 
-        setattr(rep, name, timed)
+        setattr(module, name, timed)
 
     for name in ("compare", "bootstrap_ci", "roc_band", "pr_band", "roc_pr_bands", "_figure"):
         if hasattr(rep, name):
-            wrap(name)
+            wrap(name, rep)
+    # the plots (matplotlib's drawing; _figure is the SVG and PNG rendering) and the
+    # curves' sorting and points
+    from mlci import plotting
+
+    for name in ("plot_forest", "plot_differences", "plot_roc", "plot_pr", "plot_reliability"):
+        wrap(name, plotting, "plots")
+    for name in ("roc_curve", "pr_curve"):
+        if hasattr(rep, name):
+            wrap(name, rep, "curves (points)")
+    if hasattr(rep, "Scores"):
+        real_from = rep.Scores.from_labels
+
+        def from_labels(*args: object, **kwargs: object) -> object:
+            c0, t0 = cpu(), time.perf_counter()
+            try:
+                return real_from(*args, **kwargs)
+            finally:
+                log["Scores.from_labels"][0] += cpu() - c0
+                log["Scores.from_labels"][1] += time.perf_counter() - t0
+
+        rep.Scores = type("Scores", (rep.Scores,), {"from_labels": staticmethod(from_labels)})
     table = pq.read_table(path)
     y = table.column("label").to_numpy()
     systems = {c: table.column(c).to_numpy() for c in table.column_names if c[:1] == "s"}
     systems.pop("speaker", None)
-    cond = table.column("speaker").combine_chunks().dictionary_decode().to_numpy(False)
+    # the conditions as integer codes, as the command reads them (cli/report.py)
+    cond = table.column("speaker").combine_chunks().indices.to_numpy()
     c0, t0 = cpu(), time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -152,9 +176,12 @@ def sections(path: Path, b: int, method: str, src: Path = SRC) -> list[tuple[str
             y, systems, kind="score", source=path.name, conditions=cond, n_resamples=b,
             seed=0, method=method,
         )  # fmt: skip
+    total = (cpu() - c0, time.perf_counter() - t0)
     rows = [(k, v[0], v[1]) for k, v in log.items()]
     rows.sort(key=lambda r: -r[1])
-    rows.append(("build_report (all)", cpu() - c0, time.perf_counter() - t0))
+    rest = (total[0] - sum(r[1] for r in rows), total[1] - sum(r[2] for r in rows))
+    rows.append(("(the rest of build_report)", *rest))
+    rows.append(("build_report (all)", *total))
     return rows
 
 

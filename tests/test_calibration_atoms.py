@@ -111,19 +111,27 @@ def test_seeded_intervals_unchanged(
     elif design == "weights":
         extra["sample_weight"] = rng.integers(1, 4, len(p)).astype(float)
 
+    now, before = _now_and_dense(
+        monkeypatch, y, p, metric=metric, n_resamples=200, rng=7, **kw, **extra
+    )
+    assert now == before
+
+
+def _now_and_dense(monkeypatch: pytest.MonkeyPatch, y: np.ndarray, p: np.ndarray, **kw) -> tuple:
+    """The seeded interval and replicates of ``bootstrap_ci(y, p, **kw)`` now and with the
+    kernel built from the dense matrix (as before issue 25)."""
+
     def run() -> tuple:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            r = mlci.bootstrap_ci(
-                y[:, 0].astype(int), p[:, 0], metric=metric, n_resamples=200, rng=7, **kw, **extra
-            )
+            r = mlci.bootstrap_ci(y[:, 0].astype(int), p[:, 0], **kw)
         return (r.estimate, tuple(r.confidence_interval), r.bootstrap_distribution.tobytes())
 
     now = run()
     with monkeypatch.context() as mp:
         _patch_dense(mp)
         before = run()
-    assert now == before
+    return now, before
 
 
 def test_strategy_unique_matches_dense(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -157,3 +165,49 @@ def test_exact_sums_of_a_sparse_matrix_match_dense() -> None:
     assert np.array_equal(sums(w), ref(w))
     table = sparse.csr_matrix(rng.integers(0, 3, (5, 40)).astype(float))
     assert np.array_equal(sums.grouped(table).pieces, ref.grouped(table).pieces)
+
+
+@pytest.mark.parametrize("c", [1, 3])
+def test_steps_from_sparse_atoms_match_dense(c: int) -> None:
+    # the forward differences' steps from the sparse atoms (issue 25: no (m, d) array of
+    # |atoms| at every call) against AdditiveKernel's on the dense atoms, bit for bit;
+    # continuous probabilities: about one atom per sample, sums in many orders
+    rng = np.random.default_rng(21)
+    p = rng.random((20_000, c))
+    y = (rng.random((20_000, c)) < p).astype(float)
+    n_bins = 15
+    which = cal._column_bins(p, n_bins, "uniform")
+    kernel, _ = cal._binned_kernel(
+        cal._BinnedKernel, which, p, y, n_bins, cal._ece_normal_debiased(c, n_bins), "ece"
+    )
+    assert kernel.m > 19_000
+    dense_mean = np.abs(kernel.atoms).mean(0)
+    assert np.array_equal(kernel._mean_abs_atoms(), dense_mean)
+    w = rng.multinomial(len(p), np.full(kernel.m, 1 / kernel.m), size=3).astype(float)
+    w = np.vstack([np.bincount(kernel.keys, minlength=kernel.m)[None, :], w])
+    s = kernel._sums(w)
+    values = kernel.g(s)
+    total = np.abs(w).sum(axis=1, keepdims=True)
+    ours = kernel._sum_gradient(s, total, values)
+    assert np.array_equal(ours, AdditiveKernel._sum_gradient(kernel, s, total, values))
+    assert np.array_equal(kernel.gradient(w, values), AdditiveKernel.gradient(kernel, w, values))
+
+
+@pytest.mark.parametrize("metric", ["ece", "brier_reliability"])
+@pytest.mark.parametrize("design", ["iid", "conditions"])
+def test_linearized_intervals_unchanged(
+    monkeypatch: pytest.MonkeyPatch, metric: str, design: str
+) -> None:
+    # the studentized interval reads the gradient (its steps): the same bits as the
+    # kernel built from the dense matrix (the plug-in terms: the debiased ones change
+    # with the sample size and have no linearization)
+    p, y = _data(6, 500, 1)
+    extra: dict = {}
+    if design == "conditions":
+        extra["conditions"] = np.random.default_rng(2).integers(0, 40, len(p))
+
+    now, before = _now_and_dense(
+        monkeypatch, y, p, metric=metric, n_resamples=200, rng=3, method="studentized",
+        metric_kwargs={"debias": False}, **extra,
+    )  # fmt: skip
+    assert now == before

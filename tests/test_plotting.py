@@ -170,3 +170,47 @@ def test_plot_bad_input(call, match):
     with pytest.raises((ValueError, TypeError), match=match):
         call()
     plt.close("all")
+
+
+def test_long_curves_are_drawn_through_the_points_a_figure_shows():
+    # issue 25: a ROC curve of 10^6 samples has 10^6 points; the plot keeps, of every run
+    # of points in one cell of a 10,000 x 10,000 grid, the first and last: the line
+    # moves by less than a cell's diagonal
+    from mlci.plotting import _DISPLAY_CELLS, _display_points
+    from mlci.scores.curves import pr_curve, roc_curve
+
+    rng = np.random.default_rng(0)
+    s = mlci.Scores(rng.normal(1, 1, 60_000), rng.normal(0, 1, 60_000))
+    for curve in (roc_curve(s), pr_curve(s)):
+        x, y = np.asarray(curve.x, float), np.asarray(curve.y, float)
+        tx, ty = _display_points(x, y)
+        assert len(tx) < len(x) / 2
+        assert (tx[0], ty[0], tx[-1], ty[-1]) == (x[0], y[0], x[-1], y[-1])
+        # every point's distance to the segment between the kept points around it
+        kept = _kept_indices(x, y, tx, ty)
+        hi = np.searchsorted(kept, np.arange(len(x)), side="left").clip(1, len(kept) - 1)
+        a, b = kept[hi - 1], kept[hi]
+        sx, sy = (x.max() - x.min()) / _DISPLAY_CELLS, (y.max() - y.min()) / _DISPLAY_CELLS
+        px, py = (x - x[a]) / sx, (y - y[a]) / sy
+        dx, dy = (x[b] - x[a]) / sx, (y[b] - y[a]) / sy
+        t = np.clip((px * dx + py * dy) / np.maximum(dx * dx + dy * dy, 1e-300), 0, 1)
+        dist = np.hypot(px - t * dx, py - t * dy)
+        assert dist.max() <= np.sqrt(2) + 1e-9
+    # short lines, and lines with a non-finite value, as they are
+    x = np.linspace(0, 1, 100)
+    assert len(_display_points(x, x)[0]) == 100
+    long = np.linspace(0, 1, 50_000)
+    bad = long.copy()
+    bad[3] = np.nan
+    assert len(_display_points(long, bad)[0]) == 50_000
+
+
+def _kept_indices(x, y, tx, ty):
+    """Indices of the kept points in the original line (in order, first match)."""
+    out, j = [], 0
+    for i in range(len(x)):
+        if j < len(tx) and x[i] == tx[j] and y[i] == ty[j]:
+            out.append(i)
+            j += 1
+    assert j == len(tx)
+    return np.array(out)

@@ -176,3 +176,47 @@ def test_roc_curve_n_points_hits_even_fnr_and_fpr_levels():
 def test_roc_curve_points_bad_input(kwargs, match):
     with pytest.raises((ValueError, TypeError), match=match):
         roc_curve(Scores([1.0, 2.0], [0.0, 1.5]), **kwargs)
+
+
+def _roc_by_search(sc, **kw):
+    """roc_curve's points as before issue 25: each rate searched at every threshold."""
+    from mlci.scores.curves import _check_axes, _points
+
+    x_name, y_name = _check_axes(kw.get("x_axis", "fpr"), kw.get("y_axis", "tpr"))
+    thr = _points(sc)[2]
+    x = np.asarray(sc.metric(x_name, thr), dtype=float).reshape(-1)
+    y = np.asarray(sc.metric(y_name, thr), dtype=float).reshape(-1)
+    order = np.lexsort((y, x))
+    return x[order], y[order], np.asarray(thr, dtype=float)[order]
+
+
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize(
+    "opts", [{}, {"score_class": "neg"}, {"equal_class": "neg"}, {"weights": True}]
+)
+@pytest.mark.parametrize("axes", [("fpr", "tpr"), ("fnr", "fpr"), ("tnr", "fnr")])
+def test_every_operating_point_without_a_search_equals_the_search(ties, opts, axes):
+    # issue 25: the full curve reads the layout's atom boundaries instead of searching
+    # every threshold (0.16 s a curve at 10^6 samples): the same points, bit for bit
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 3000)
+    s = y + rng.normal(size=3000)
+    if ties:
+        s = np.round(s, 1)
+    kw = {k: v for k, v in opts.items() if k != "weights"}
+    if opts.get("weights"):
+        kw["sample_weight"] = rng.integers(1, 4, 3000).astype(float)
+    sc = Scores.from_labels(y, s, **kw)
+    c = roc_curve(sc, x_axis=axes[0], y_axis=axes[1])
+    x, yy, thr = _roc_by_search(sc, x_axis=axes[0], y_axis=axes[1])
+    assert np.array_equal(c.x, x) and np.array_equal(c.y, yy)
+    assert np.array_equal(c.thresholds, thr)
+
+
+def test_every_operating_point_with_infinite_scores():
+    # an infinite score: the search (the threshold past +inf is +inf again)
+    sc = Scores(pos=[1.0, 2.0, np.inf], neg=[0.5, np.inf, -np.inf])
+    c = roc_curve(sc)
+    x, y, thr = _roc_by_search(sc)
+    assert np.array_equal(c.x, x) and np.array_equal(c.y, y)
+    assert np.array_equal(c.thresholds, thr)

@@ -140,3 +140,5 @@ def test_metric_ci_plot():
         "fpr", threshold=3.0, rng=0, n_resamples=50, resampling=mlci.Resampling(stratify=True)
     ).plot()
     assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b"]
+    # (closed: the plotting doctests draw on the current axes, in the same session)
+    matplotlib.pyplot.close(ax.figure)

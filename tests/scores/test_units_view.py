@@ -77,20 +77,9 @@ def test_bands_by_units_equal_the_weights_path(monkeypatch, seed, n, c, ties, ta
 def test_units_view_answers_the_weights_view(monkeypatch):
     # every search of the view against the atoms' cumulative counts, random targets
     monkeypatch.setattr(units, "_MAX_TABLE", 200)
-    y, cond, s = _data(5, 1500, 25, True)
-    sc = mlci.Scores.from_labels(y, s)
-    keys, _ = driver.atom_keys(sc)
-    perm = driver.internal_perm(sc)
-    lay = sc._lay
-    ul = _UnitsLayout.make(lay, keys, cond[perm], 25)
-    assert ul is not None and ul.block > 64
+    lay, vw, vu = _two_views(5, 1500, 25, True, 7)
+    assert vu.ul.block > 64
     rng = np.random.default_rng(1)
-    u = rng.multinomial(25, np.full(25, 1 / 25), size=7).astype(float)
-    w = u[:, cond[perm]]
-    atoms = np.zeros((7, lay.m[0] + lay.m[1]))
-    for r in range(7):
-        atoms[r] = np.bincount(keys, weights=w[r], minlength=atoms.shape[1])
-    vw, vu = _WeightsView(lay, atoms), _UnitsView(lay, ul, u)
     for cls in (0, 1):
         assert np.array_equal(vu.total(cls), vw.total(cls))
         q = rng.integers(0, lay.m[cls] + 1, 9)
@@ -104,3 +93,31 @@ def test_units_view_answers_the_weights_view(monkeypatch):
             assert np.array_equal(
                 _cuts(lay, vu, cls, t, strict, lay.G), _cuts(lay, vw, cls, t, strict, lay.G)
             )
+
+
+@pytest.mark.parametrize("table", [200, 2_000])
+def test_counts_at_every_boundary_from_the_nearer_stored_position(monkeypatch, table):
+    # cum_pos reads each count from the nearer stored position (forward or back, half a
+    # block gathered): every atom boundary, with a partial last block, against the atoms
+    monkeypatch.setattr(units, "_MAX_TABLE", table)
+    lay, vw, vu = _two_views(7, 1700, 30, False, 5)
+    assert any(n % vu.ul.block for n in vu.ul.n)
+    for cls in (0, 1):
+        q = np.arange(lay.m[cls] + 1)
+        assert np.array_equal(vu.cum_fixed(cls, q), vw.cum_fixed(cls, q))
+
+
+def _two_views(seed, n, c, ties, b):
+    """The layout, and the atoms' weights view and the conditions' view of ``b``
+    replicates of the same condition draws."""
+    y, cond, s = _data(seed, n, c, ties)
+    sc = mlci.Scores.from_labels(y, s)
+    keys, _ = driver.atom_keys(sc)
+    perm = driver.internal_perm(sc)
+    lay = sc._lay
+    ul = _UnitsLayout.make(lay, keys, cond[perm], c)
+    assert ul is not None
+    u = np.random.default_rng(seed - 4).multinomial(c, np.full(c, 1 / c), size=b).astype(float)
+    w = u[:, cond[perm]]
+    atoms = np.stack([np.bincount(keys, weights=r, minlength=sum(lay.m)) for r in w])
+    return lay, _WeightsView(lay, atoms), _UnitsView(lay, ul, u)

@@ -40,7 +40,8 @@ import numpy as np
 from ..exceptions import FewConditionsWarning, IrregularEstimandWarning
 from ..feedback import warn
 from ..inputs import binary_target, check_flag, check_positive_int
-from ._base import AdditiveKernel, ExactSums, Kernel, safe_div, unique_rows
+from ._base import AdditiveKernel, Kernel, safe_div, unique_rows
+from .binned import _binned_kernel, _BinnedKernel, _NoGradient
 from .multiclass import class_columns
 from .recalibration import UnitMoments
 
@@ -156,52 +157,6 @@ def _column_bins(p: np.ndarray, n_bins: int, strategy: str) -> np.ndarray:
     return np.stack(out, axis=1).reshape(p.shape)
 
 
-def _binned_kernel(
-    cls: type[AdditiveKernel],
-    which: np.ndarray,
-    p: np.ndarray,
-    y: np.ndarray,
-    n_bins: int,
-    g: Any,
-    name: str,
-) -> tuple[AdditiveKernel, np.ndarray]:
-    """The additive kernel of the per-sample vectors ``(n, C * B * 3)`` (one-hot of the bin
-    ``which`` times (1, y, p), per column) and their total, from their 3 non-zeros per
-    sample and column: the atoms, their order, the keys and the exact sums of
-    ``AdditiveKernel(phi)`` on the dense matrix (tests/test_calibration_atoms.py), whose rows
-    sort as the rows ``(-bin, y, p)`` (a later bin's row is 0 where an earlier one has its 1).
-    """
-    from scipy import sparse  # lazily: the MT metrics import mlci.metrics without scipy
-
-    n, c = p.shape
-    width = n_bins * 3
-    key = np.empty((n, 3 * c))
-    key[:, 0::3] = -which
-    key[:, 1::3] = y
-    key[:, 2::3] = p
-    rows, inverse = unique_rows(key)
-    del key
-    m = len(rows)
-    # every atom's non-zeros (column j, bin b, part k) at j * 3B + 3b + k, sorted per row
-    cols = (np.arange(c) * width)[None, :, None] + (-rows[:, 0::3, None]).astype(np.intp) * 3
-    cols = (cols + np.arange(3)[None, None, :]).reshape(m, -1)
-    parts = np.ones((m, c, 3))
-    parts[:, :, 1:] = rows.reshape(m, c, 3)[:, :, 1:]
-    atoms = sparse.csr_matrix(
-        (parts.ravel(), cols.ravel(), np.arange(0, m * 3 * c + 1, 3 * c)), shape=(m, c * width)
-    )
-    del rows, parts, cols
-    # the column sums, adding the samples in order as phi.sum(axis=0) does (bit for bit)
-    total = np.zeros((c, n_bins, 3))
-    for j in range(c):
-        total[j, :, 0] = np.bincount(which[:, j], minlength=n_bins)
-        total[j, :, 1] = np.bincount(which[:, j], weights=y[:, j], minlength=n_bins)
-        total[j, :, 2] = np.bincount(which[:, j], weights=p[:, j], minlength=n_bins)
-    # the dense atoms (m, C * B * 3) only for who reads them (gradients, the jackknife)
-    kernel = cls.from_atoms(atoms.toarray, inverse, ExactSums(atoms), g, (), name)
-    return kernel, total.reshape(1, -1)
-
-
 def _bin_sums(s: np.ndarray, c: int, n_bins: int) -> tuple[np.ndarray, ...]:
     s = s.reshape(s.shape[0], c, n_bins, 3)
     return s[..., 0], s[..., 1], s[..., 2]
@@ -302,14 +257,6 @@ def _warn_near_zero(name: str, value: float, noise: float) -> None:
             "intercept, whose intervals hold for a calibrated model too; or use fewer bins.",
             IrregularEstimandWarning,
         )
-
-
-class _NoGradient(AdditiveKernel):
-    """An additive kernel whose metric is not differentiable (a maximum, a clipped root):
-    no linearized interval, so ``method="auto"`` gives BCa."""
-
-    def gradient(self, w: np.ndarray, values: np.ndarray) -> np.ndarray | None:
-        return None
 
 
 #: ``method="auto"`` of the debiased ECE (:func:`mlci.engine.auto.choose_method` reads a
@@ -420,7 +367,7 @@ def calibration_error_kernel(
     kernel: AdditiveKernel
     if name == "ece":
         g = _ece_normal_debiased(c, n_bins) if debias else _ece(c, n_bins)
-        kernel, total = _binned_kernel(AdditiveKernel, which, p, y, n_bins, g, "ece")
+        kernel, total = _binned_kernel(_BinnedKernel, which, p, y, n_bins, g, "ece")
     else:
         g = _mce(c, n_bins) if name == "mce" else _ece_debiased(c, n_bins)
         kernel, total = _binned_kernel(_NoGradient, which, p, y, n_bins, g, name)
@@ -571,7 +518,7 @@ def brier_decomposition_kernel(
     else:
         which = _column_bins(p[:, None], n_bins, strategy)
     g = _brier_part(part, n_bins, debias)
-    cls = _NoGradient if part == "uncertainty" else AdditiveKernel
+    cls = _NoGradient if part == "uncertainty" else _BinnedKernel
     kernel, total = _binned_kernel(cls, which, p[:, None], y[:, None], n_bins, g, f"brier_{part}")
     plug_in = float(_brier_part(part, n_bins)(total)[0])
     # uncertainty, ybar (1 - ybar), has a zero derivative at ybar = 1/2: no linearization

@@ -324,17 +324,35 @@ class _LazyView(_View):
 
 
 # ============================================================================ statistics on views
-def _counts_at(lay: _Layout, v: _View, tau: np.ndarray) -> np.ndarray:
-    """Confusion matrices (b, k, 2, 2) at oriented thresholds ``tau`` (k,)."""
-    tn = v.cum_fixed(0, lay.boundary(0, tau))
-    fn = v.cum_fixed(1, lay.boundary(1, tau))
+def _counts_at(
+    lay: _Layout,
+    v: _View,
+    tau: np.ndarray,
+    bounds: tuple[np.ndarray, np.ndarray] | None = None,
+) -> np.ndarray:
+    """Confusion matrices (b, k, 2, 2) at oriented thresholds ``tau`` (k,); ``bounds``:
+    the two classes' atom boundaries at ``tau`` (:meth:`_Layout.boundary`), when the
+    caller knows them (the operating points: ``lay.bq``)."""
+    q0, q1 = bounds if bounds is not None else (lay.boundary(0, tau), lay.boundary(1, tau))
+    tn = v.cum_fixed(0, q0)
+    fn = v.cum_fixed(1, q1)
     n_neg, n_pos = v.total(0)[:, None], v.total(1)[:, None]
-    cm = np.empty((v.b, len(tau), 2, 2))
+    cm = np.empty((v.b, len(q0), 2, 2))
     cm[..., 0, 0] = n_pos - fn
     cm[..., 0, 1] = fn
     cm[..., 1, 0] = n_neg - tn
     cm[..., 1, 1] = tn
     return cm
+
+
+def _every_point_counts(lay: _Layout, v: _View) -> np.ndarray | None:
+    """Confusion matrices (k, 2, 2) of the full view ``v`` at every operating point, by
+    decreasing threshold (a curve's order), from the layout's atom boundaries ``lay.bq``
+    instead of a search of every threshold: the same matrices where the scores are
+    finite (past an infinite score the search finds another boundary): None there."""
+    if not np.all(np.isfinite(lay.grid[[0, -1]])):
+        return None
+    return _counts_at(lay, v, lay.theta[::-1], (lay.bq[0][::-1], lay.bq[1][::-1]))[0]
 
 
 def _value_at(lay: _Layout, v: _View, cls: int, j: np.ndarray) -> np.ndarray:
@@ -497,17 +515,21 @@ def _roc_rate_at(lay: _Layout, v: _View, rate: str, x: str, r: np.ndarray) -> np
     k = below[None, :] * n_c
     near = np.round(k)  # float noise (0.9 * 40 = 36.00000001) must hit k/n exactly
     k = np.where(np.abs(k - near) < eps, near, k)
+    # (each count read once: the one that decides ``exact`` is also an end's)
     if c == 0:  # fpr/tnr: the lowest cut reaching the target (highest TPR)
         g = _cuts(lay, v, c, k - eps, False, lay.G)
-        exact = _cum_at(lay, v, c, g) <= k + eps
+        c_hi = _cum_at(lay, v, c, g)
+        exact = c_hi <= k + eps
         g_lo = np.where(exact, g, np.maximum(g - 1, 0))
         g_hi = g
+        c_lo = _cum_at(lay, v, c, g_lo)
     else:  # tpr/fnr: the highest cut not passing the target (highest TNR)
         g = _cuts(lay, v, c, k + eps, True, lay.G + 1)
         g_lo = np.maximum(g - 1, 0)
-        exact = _cum_at(lay, v, c, g_lo) >= k - eps
+        c_lo = _cum_at(lay, v, c, g_lo)
+        exact = c_lo >= k - eps
         g_hi = np.where(exact, g_lo, np.minimum(g, lay.G))
-    c_lo, c_hi = _cum_at(lay, v, c, g_lo), _cum_at(lay, v, c, g_hi)
+        c_hi = _cum_at(lay, v, c, g_hi)
     o_lo, o_hi = _cum_at(lay, v, o, g_lo), _cum_at(lay, v, o, g_hi)
     with np.errstate(invalid="ignore", divide="ignore"):
         lam = np.where(c_hi > c_lo, (k - c_lo) / np.where(c_hi > c_lo, c_hi - c_lo, 1.0), 0.0)

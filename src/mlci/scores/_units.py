@@ -87,9 +87,14 @@ class _UnitsView(_View):
     def _between(self, cls: int, j: np.ndarray, k: np.ndarray) -> np.ndarray:
         """Draw counts of the samples at positions ``j*L + 0..L-1`` (b, k, L), zero past
         ``k`` samples (k, j: (b, k))."""
-        unit, block = self.ul.unit[cls], self.ul.block
-        offs = np.arange(block, dtype=np.intp)
-        idx = np.take(unit, j[..., None] * block + offs, mode="clip")
+        return self._window(cls, j * self.ul.block, k, self.ul.block)
+
+    def _window(self, cls: int, start: np.ndarray, k: np.ndarray, width: int) -> np.ndarray:
+        """Draw counts of the samples at positions ``start + 0..width-1`` (b, k, width),
+        zero past ``k`` samples (start, k: (b, k))."""
+        unit = self.ul.unit[cls]
+        offs = np.arange(width, dtype=np.intp)
+        idx = np.take(unit, start[..., None] + offs, mode="clip")
         # (the row's offset into the flattened counts: one gather of every row at once)
         idx += (np.arange(self.b, dtype=np.intp) * self.u.shape[1]).reshape(
             (-1,) + (1,) * (idx.ndim - 1)
@@ -99,12 +104,27 @@ class _UnitsView(_View):
         return out
 
     def cum_pos(self, cls: int, p: np.ndarray) -> np.ndarray:
-        """Cumulative count of the first ``p`` samples of the class (b, k)."""
+        """Cumulative count of the first ``p`` samples of the class (b, k).
+
+        From the nearer stored position: the one at or before ``p`` plus the samples in
+        between, or the next one minus the samples from ``p`` to it; half a block's
+        samples gathered at most.  Every count is an exact integer, so both ways give
+        the same number.
+        """
         block = self.ul.block
+        coarse = self.coarse[cls]
+        last = coarse.shape[1] - 1
         j = p // block
+        after = p - j * block  # samples from the stored position j*L to p
+        end = np.minimum((j + 1) * block, len(self.ul.unit[cls]))
+        before = end - p  # samples from p to the next stored position
+        back = (before < after) & (j < last)
         rows = np.arange(self.b)[:, None]
-        base = self.coarse[cls][rows, j]
-        return base + self._between(cls, j, p - j * block).sum(axis=-1)
+        base = coarse[rows, np.where(back, j + 1, j)]
+        width = -(-block // 2)
+        start = np.where(back, p, j * block)
+        inner = self._window(cls, start, np.where(back, before, after), width).sum(axis=-1)
+        return np.where(back, base - inner, base + inner)
 
     def sample_pos(self, cls: int) -> np.ndarray:
         """Sample position of every operating point's atom boundary (G + 1,)."""

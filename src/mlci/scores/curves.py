@@ -38,7 +38,7 @@ from ..inputs import (
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..results import BootstrapResult, Result, format_value, per_confidence_level
 from ._driver import _operating_point_spec, _Part, _resolve, _Spec
-from ._roc import _RATE, _check_rate, _counts_at, _Layout, _View
+from ._roc import _RATE, _check_rate, _counts_at, _every_point_counts, _Layout, _View
 from .confusion import binary_cm_metric
 from .scores import Scores
 
@@ -325,9 +325,15 @@ def roc_curve(
         thr = np.concatenate(parts) if parts else np.empty(0)
         if thr.size == 0:
             raise ValueError("No point asked for: `thresholds`, `fpr` and `fnr` are all empty.")
-    x = np.asarray(sc.metric(x_name, thr), dtype=float).reshape(-1)
-    y = np.asarray(sc.metric(y_name, thr), dtype=float).reshape(-1)
-    thr = np.asarray(thr, dtype=float).reshape(-1)
+    every = thresholds is None and n_points is None and not at_rates
+    cm = _every_point_counts(sc._lay, sc._full_view()) if every else None  # (no search)
+    x, y = (
+        np.asarray(sc.metric(a, thr) if cm is None else binary_cm_metric(cm, a), dtype=float)
+        for a in (x_name, y_name)
+    )
+    x, y, thr = x.reshape(-1), y.reshape(-1), np.asarray(thr, dtype=float).reshape(-1)
+    if np.all(x[1:] >= x[:-1]) and np.all(y[1:] >= y[:-1]):  # in order (a stable lexsort)
+        return Curve(x, y, thr, x_name, y_name)
     order = np.lexsort((y, x))
     return Curve(x[order], y[order], thr[order], x_name, y_name)
 
