@@ -31,6 +31,7 @@ import numpy as np
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
 from ..classical.pvalues import t_pvalues
 from ..engine.auto import (
+    RANKING_METRICS,
     SKEWED_PAIR_METHOD,
     edge_fallback_options,
     few_discordant,
@@ -85,6 +86,13 @@ from .common import (
     run_joint,
 )
 from .margins import MarginTest, check_margin, margin_tests, shifted_pvalues
+from .paired_conditions import (
+    edge_auc_pairs,
+    edge_auc_reason,
+    sample_shape,
+    skewed_condition_pairs,
+    skewed_conditions_reason,
+)
 from .paired_results import ComparisonResult, PairDifference, _ranking
 from .tango import TANGO_REASON, paired_tables, tango_interval, tango_pvalue
 
@@ -581,6 +589,35 @@ def compare(
                     d_skew[skew_pairs],
                 )
             )
+    # "auto" over conditions (comparison/paired_conditions.py): a difference skewed over
+    # the conditions' totals and over the samples gets BCa (seed-5 #14), and so does a
+    # roc_auc pair with a system near the edge (seed-5 #2)
+    if opts.method == "auto" and diff_method == "t" and linear is not None and not linear["iid"]:
+        if mname in RANKING_METRICS:
+            edge_auc, fewest = edge_auc_pairs(kernels, estimates, ia, ib)
+            if edge_auc.any():
+                edge_pairs = edge_pairs | edge_auc
+                details["method_reason"] = str(
+                    details.get("method_reason", auto_reason)
+                ) + edge_auc_reason(
+                    [f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(edge_auc)],
+                    fewest[edge_auc],
+                )
+        else:
+            g_i, deff = sample_shape(
+                contrast, data.n_samples, n_sys, linear["standard_error"][n_sys:]
+            )
+            cond_skew = skewed_condition_pairs(d_skew, g_i, deff, float(linear["df"]))
+            if cond_skew.any():
+                skew_pairs = skew_pairs | cond_skew
+                details["method_reason"] = str(
+                    details.get("method_reason", auto_reason)
+                ) + skewed_conditions_reason(
+                    [f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(cond_skew)],
+                    d_skew[cond_skew],
+                    g_i[cond_skew],
+                    SKEWED_PAIR_METHOD,
+                )
     bca_pairs = edge_pairs | skew_pairs  # the pairs with a bootstrap interval under auto
     pair_method = np.where(skew_pairs, SKEWED_PAIR_METHOD, "bca")
 
