@@ -275,8 +275,8 @@ def rule_switches(row: dict[str, Any]) -> bool:
     """Whether ``auto``'s rules over conditions give this test set BCa (read off the
     package's own functions, so that the table follows the code)."""
     if "misordered_a" in row:
-        fewest = min(row["misordered_a"], row["misordered_b"])
-        return bool(fewest < pc.EDGE_AUC_MISORDERED)
+        pair = sorted((row["misordered_a"], row["misordered_b"]))
+        return bool(pair[0] < pc.EDGE_AUC_MISORDERED <= pair[1])
     return bool(
         pc.skewed_condition_pairs(
             np.array([row["skew_c"]]),
