@@ -276,7 +276,7 @@ def rule_switches(row: dict[str, Any]) -> bool:
     package's own functions, so that the table follows the code)."""
     if "misordered_a" in row:
         pair = sorted((row["misordered_a"], row["misordered_b"]))
-        return bool(pair[0] < pc.EDGE_AUC_MISORDERED <= pair[1])
+        return bool(pair[0] < pc.EDGE_AUC_MISORDERED and pair[1] >= pc.EDGE_AUC_OTHER)
     return bool(
         pc.skewed_condition_pairs(
             np.array([row["skew_c"]]),
