@@ -190,17 +190,21 @@ def run_family(family: str, reps: int, path: str, B: int = 1000, seed: int = 11)
             y, a, b, cond = x["y"], x["a"], x["b"], x["conditions"]
             row: dict[str, Any] = {}
             try:
-                with warnings.catch_warnings(record=True) as caught:
-                    warnings.simplefilter("always")
-                    auto = mlci.compare(
-                        y,
-                        {"a": a, "b": b},
+
+                def diff(method: str, x: dict = x, s: int = s, d: Any = d) -> Any:
+                    return mlci.compare(
+                        x["y"],
+                        {"a": x["a"], "b": x["b"]},
                         metric=d.metric,
-                        conditions=cond,
+                        conditions=x["conditions"],
+                        method=method,
                         n_resamples=B,
                         rng=s,
-                        n_jobs=1,
                     ).difference("a", "b")
+
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    auto = diff("auto")
                 row["warned"] = any(issubclass(w.category, mlci.MlciWarning) for w in caught)
                 row["auto"] = list(map(float, auto.confidence_interval))
                 row["auto_method"] = auto.method
@@ -208,16 +212,7 @@ def run_family(family: str, reps: int, path: str, B: int = 1000, seed: int = 11)
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     for m in METHODS:
-                        r = mlci.compare(
-                            y,
-                            {"a": a, "b": b},
-                            metric=d.metric,
-                            conditions=cond,
-                            method=m,
-                            n_resamples=B,
-                            rng=s,
-                            n_jobs=1,
-                        ).difference("a", "b")
+                        r = diff(m)
                         row[m] = list(map(float, r.confidence_interval))
                         if m == "bca":
                             row["boot_se"] = float(r.standard_error)

@@ -593,31 +593,27 @@ def compare(
     # the conditions' totals and over the samples gets BCa (seed-5 #14), and so does a
     # roc_auc pair with a system near the edge (seed-5 #2)
     if opts.method == "auto" and diff_method == "t" and linear is not None and not linear["iid"]:
+        labels = [f"{names[i]} - {names[j]}" for i, j in pairs]
         if mname in RANKING_METRICS:
-            edge_auc, fewest = edge_auc_pairs(kernels, estimates, ia, ib)
-            if edge_auc.any():
-                edge_pairs = edge_pairs | edge_auc
-                details["method_reason"] = str(
-                    details.get("method_reason", auto_reason)
-                ) + edge_auc_reason(
-                    [f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(edge_auc)],
-                    fewest[edge_auc],
-                )
+            switched, fewest = edge_auc_pairs(kernels, estimates, ia, ib)
+            edge_pairs = edge_pairs | switched
+            clause = edge_auc_reason(
+                [labels[k] for k in np.flatnonzero(switched)], fewest[switched]
+            )
         else:
             g_i, deff = sample_shape(
                 contrast, data.n_samples, n_sys, linear["standard_error"][n_sys:]
             )
-            cond_skew = skewed_condition_pairs(d_skew, g_i, deff, float(linear["df"]))
-            if cond_skew.any():
-                skew_pairs = skew_pairs | cond_skew
-                details["method_reason"] = str(
-                    details.get("method_reason", auto_reason)
-                ) + skewed_conditions_reason(
-                    [f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(cond_skew)],
-                    d_skew[cond_skew],
-                    g_i[cond_skew],
-                    SKEWED_PAIR_METHOD,
-                )
+            switched = skewed_condition_pairs(d_skew, g_i, deff, float(linear["df"]))
+            skew_pairs = skew_pairs | switched
+            clause = skewed_conditions_reason(
+                [labels[k] for k in np.flatnonzero(switched)],
+                d_skew[switched],
+                g_i[switched],
+                SKEWED_PAIR_METHOD,
+            )
+        if switched.any():
+            details["method_reason"] = str(details.get("method_reason", auto_reason)) + clause
     bca_pairs = edge_pairs | skew_pairs  # the pairs with a bootstrap interval under auto
     pair_method = np.where(skew_pairs, SKEWED_PAIR_METHOD, "bca")
 
