@@ -539,7 +539,8 @@ def compare(
     # conditions with about 10 positives, 400 test sets: t 0.935, BCa 0.852, percentile
     # 0.917; on the 43% of test sets the rule switched, t 0.942 and BCa 0.831).  An AUC
     # switches only with fewer than EDGE_PAIR_MISORDERED mis-ordered pairs
-    # (_switches_near_edge)
+    # (_switches_near_edge).  Over conditions, comparison/paired_conditions.py has its
+    # own rules (below)
     edge_pairs = np.zeros(len(pairs), dtype=bool)
     if (
         opts.method == "auto"
