@@ -751,7 +751,10 @@ def test_auto_near_edge_difference_over_conditions_keeps_t() -> None:
     Design #14 of the seed-3 design search (a roc_auc difference over 139 conditions,
     about 10 positives, 400 test sets): the t interval covered 0.935 (0.942 on the test
     sets the switch picked), BCa 0.852 (0.831), percentile 0.917 (docs/validation.md,
-    section 5).  The same near-perfect pair as above, over 22 conditions, keeps t.
+    section 5).  The same near-perfect pair as above, over 22 conditions, keeps t: A has
+    8 mis-ordered pairs, not none, so the conditions' own rule for an AUC at the edge
+    (comparison/paired_conditions.py; tests/comparison/test_paired_conditions.py) does
+    not switch it either.
     """
     gen = np.random.default_rng(1)
     y = np.r_[np.zeros(134), np.ones(86)].astype(int)

@@ -31,6 +31,7 @@ import numpy as np
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
 from ..classical.pvalues import t_pvalues
 from ..engine.auto import (
+    RANKING_METRICS,
     SKEWED_PAIR_METHOD,
     edge_fallback_options,
     few_discordant,
@@ -85,6 +86,13 @@ from .common import (
     run_joint,
 )
 from .margins import MarginTest, check_margin, margin_tests, shifted_pvalues
+from .paired_conditions import (
+    edge_auc_pairs,
+    edge_auc_reason,
+    sample_shape,
+    skewed_condition_pairs,
+    skewed_conditions_reason,
+)
 from .paired_results import ComparisonResult, PairDifference, _ranking
 from .tango import TANGO_REASON, paired_tables, tango_interval, tango_pvalue
 
@@ -531,7 +539,8 @@ def compare(
     # conditions with about 10 positives, 400 test sets: t 0.935, BCa 0.852, percentile
     # 0.917; on the 43% of test sets the rule switched, t 0.942 and BCa 0.831).  An AUC
     # switches only with fewer than EDGE_PAIR_MISORDERED mis-ordered pairs
-    # (_switches_near_edge)
+    # (_switches_near_edge).  Over conditions, comparison/paired_conditions.py has its
+    # own rules (below)
     edge_pairs = np.zeros(len(pairs), dtype=bool)
     if (
         opts.method == "auto"
@@ -581,6 +590,31 @@ def compare(
                     d_skew[skew_pairs],
                 )
             )
+    # "auto" over conditions (comparison/paired_conditions.py): a difference skewed over
+    # the conditions' totals and over the samples gets BCa (seed-5 #14), and so does a
+    # roc_auc pair with a system near the edge (seed-5 #2)
+    if opts.method == "auto" and diff_method == "t" and linear is not None and not linear["iid"]:
+        labels = [f"{names[i]} - {names[j]}" for i, j in pairs]
+        if mname in RANKING_METRICS:
+            switched, fewest = edge_auc_pairs(kernels, estimates, ia, ib)
+            edge_pairs = edge_pairs | switched
+            clause = edge_auc_reason(
+                [labels[k] for k in np.flatnonzero(switched)], fewest[switched]
+            )
+        else:
+            g_i, deff = sample_shape(
+                contrast, data.n_samples, n_sys, linear["standard_error"][n_sys:]
+            )
+            switched = skewed_condition_pairs(d_skew, g_i, deff, float(linear["df"]))
+            skew_pairs = skew_pairs | switched
+            clause = skewed_conditions_reason(
+                [labels[k] for k in np.flatnonzero(switched)],
+                d_skew[switched],
+                g_i[switched],
+                SKEWED_PAIR_METHOD,
+            )
+        if switched.any():
+            details["method_reason"] = str(details.get("method_reason", auto_reason)) + clause
     bca_pairs = edge_pairs | skew_pairs  # the pairs with a bootstrap interval under auto
     pair_method = np.where(skew_pairs, SKEWED_PAIR_METHOD, "bca")
 
