@@ -52,12 +52,9 @@ ds = _script()
 # over 50 conditions and roc_auc 3 mis-ordered pairs: they pass and are no longer xfail
 # average_precision 0.97 n=64 (fewer than 10 positives in a fifth of its test sets) passes
 # since AP falls back to logit_t near the edge whatever the class sizes (engine/auto.py)
-XFAIL: dict[str, str] = {
-    # the search of seed 7 (scores focus, #7): through auc_ci (a stratified bootstrap, BCa)
-    # the AUC of fewer than 5 positives is not warned about, where no method holds (BCa 0.69
-    # of 100 test sets, warned in 1) and bootstrap_ci's unstratified roc_auc warns
-    "auc_ci 4.5 positives, AUC 0.85": "auc_ci: few positives, no method holds, not warned",
-}
+# the seed-7 search's auc_ci cell (4.5 positives, no method holds, warned in 1 of 100)
+# passes since the AUC's class-size warning (MIN_AUC_CLASS, engine/auto.py)
+XFAIL: dict[str, str] = {}
 
 
 def _significantly(cov: float, k: int, bound: float, side: str) -> bool:

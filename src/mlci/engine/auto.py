@@ -696,7 +696,10 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
             f"Only {few} samples of one class: below {MIN_CLASS}, mlci's coverage map does "
             "not establish that any interval method holds its level for this metric"
         )
-    elif metric == "roc_auc" and few < MIN_AUC_CLASS:
+    elif (
+        metric == "roc_auc" and {"n_positive", "n_negative"} <= diag.keys() and few < MIN_AUC_CLASS
+    ):
+        # (class counts known: a weighted AUC's diagnostics carry none)
         msgs.append(few_auc_class_message(few))
     elif (
         n_cond is not None
