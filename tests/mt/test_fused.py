@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -195,3 +197,115 @@ def test_compare_replicates_are_those_of_the_plain_replicate_loop(corpus):
         np.testing.assert_array_equal(
             res.systems[name].bootstrap_distribution, fused.systems[name].bootstrap_distribution
         )
+
+
+@pytest.mark.parametrize("metric", ["bleu", "chrf", "mse"])
+def test_unit_values_equal_the_joint_replicate_loop(corpus, metric):
+    # over documents, the values-only path from the documents' sums (auto's logit_t
+    # systems and t differences read no replicate's standard error): the replicates of
+    # the plain loop over the joint atoms, bit for bit
+    from mlci.comparison.common import run_joint, run_unit_values
+    from mlci.inputs import EngineOptions
+
+    kernel = _contrast(_data(corpus, metric), metric)
+    plan = plan_for_conditions(
+        300,
+        conditions=corpus.documents,
+        strata=None,
+        two_stage=False,
+        weights="multinomial",
+        n_resamples=300,
+        rng=np.random.SeedSequence(5),
+    )
+    lin = Linearization(kernel, plan)
+    engine = EngineOptions()
+    values = run_unit_values(kernel, lin.units, plan, engine)
+    assert values is not None and values.shape == (300, 6)
+    smp = plan.weights_for(kernel.joint.keys, kernel.joint.m, atom_rank=kernel.joint.atom_rank)
+    plain = run_joint(kernel.joint, smp, engine)
+    np.testing.assert_array_equal(values[:, :3], plain)
+    np.testing.assert_array_equal(values[:, 3:], plain[:, kernel.ia] - plain[:, kernel.ib])
+    # and those of the studentized path's whole units
+    v_stud, _, _ = lin.run(
+        lambda e, s, sh, pr: mlci.engine.bootstrap.run_replicates(e, s, sh, bytes_per_row=pr)
+    )
+    np.testing.assert_array_equal(values, v_stud)
+    # independent samples: no such path (the caller keeps the joint loop)
+    iid = plan_for_conditions(
+        300,
+        conditions=None,
+        strata=None,
+        two_stage=False,
+        weights="multinomial",
+        n_resamples=30,
+        rng=np.random.SeedSequence(5),
+    )
+    assert run_unit_values(kernel, Linearization(kernel, iid).units, iid, engine) is None
+
+
+@pytest.mark.filterwarnings("ignore::mlci.exceptions.FewConditionsWarning")
+def test_compare_over_documents_replicates_equal_across_methods(corpus):
+    # auto over documents (logit_t systems, t differences: the values-only path), the
+    # studentized interval (the whole units' gradients) and the percentile interval (the
+    # plain loop over the joint atoms): the same replicates
+    st = system_statistics(corpus.systems, corpus.references)
+    kw = dict(metric="bleu", rng=0, n_resamples=300, conditions=corpus.documents)
+    auto = mlci.compare(None, st, **kw)
+    assert auto.systems["sys0"].method == "logit_t"
+    assert auto.systems["sys0"].replicate_standard_errors is None
+    for method in ("studentized", "percentile"):
+        other = mlci.compare(None, st, method=method, **kw)
+        for name in st:
+            np.testing.assert_array_equal(
+                auto.systems[name].bootstrap_distribution,
+                other.systems[name].bootstrap_distribution,
+            )
+        for d1, d2 in zip(auto.differences, other.differences, strict=True):
+            assert d1.standard_error == d2.standard_error  # the replicates' spread
+
+
+@pytest.mark.filterwarnings("ignore::mlci.exceptions.FewConditionsWarning")
+@pytest.mark.parametrize("metric", ["bleu", "mse"])
+@pytest.mark.parametrize("documents", [False, True])
+def test_t_differences_skip_their_replicate_standard_errors(corpus, metric, documents, monkeypatch):
+    # studentized systems with t differences (auto; bleu over documents: logit_t systems
+    # with method="studentized" systems would make the differences studentized too):
+    # the systems' columns alone give the same replicates and standard errors bit for bit
+    from mlci.comparison.common import ContrastKernel
+
+    data = _data(corpus, metric)
+    kw: dict = dict(metric=metric, rng=1, n_resamples=200)
+    if documents:
+        kw["conditions"] = corpus.documents
+    if metric == "bleu":
+        outputs = {k: v[0] for k, v in data.items()}
+        y = None
+    else:
+        y = data["a"][0]
+        outputs = {k: v[1] for k, v in data.items()}
+    calls = []
+    real = ContrastKernel.systems_only
+
+    def spy(self):
+        out = real(self)
+        calls.append(out is not None)
+        return out
+
+    monkeypatch.setattr(ContrastKernel, "systems_only", spy)
+    fast = mlci.compare(y, outputs, **kw)
+    monkeypatch.setattr(ContrastKernel, "systems_only", lambda self: None)
+    full = mlci.compare(y, outputs, **kw)
+    sys_methods = {r.method for r in fast.systems.values()}
+    if "studentized" in sys_methods:
+        assert calls == [True]
+        assert {d.method for d in fast.differences} == {"t"}
+    for name in outputs:
+        a, b = fast.systems[name], full.systems[name]
+        np.testing.assert_array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
+        if a.replicate_standard_errors is None:
+            assert b.replicate_standard_errors is None
+        else:
+            np.testing.assert_array_equal(a.replicate_standard_errors, b.replicate_standard_errors)
+        assert a.confidence_interval == b.confidence_interval
+    for d1, d2 in zip(fast.differences, full.differences, strict=True):
+        np.testing.assert_equal(dataclasses.asdict(d1), dataclasses.asdict(d2))  # every bit

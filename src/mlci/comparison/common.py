@@ -8,6 +8,7 @@ engine; nothing below checks the data again.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +18,7 @@ from scipy import sparse
 
 from ..engine.bootstrap import run_replicates, single_threaded_blas
 from ..engine.nested import is_nested
-from ..engine.sampler import Sampler
+from ..engine.sampler import Sampler, UnitDraws
 from ..inputs import ArgSpec, EngineOptions, check_flag, check_label_pair, gather
 from ..metrics import METRICS, FunctionKernel, Kernel, RocAucKernel, get_kernel
 from ..metrics.classification import CONFUSION_METRICS
@@ -362,11 +363,28 @@ class ContrastKernel(Kernel):
         if fused is not None:
             self.influence_moments = fused.influence_moments
             self.whole_units = fused.whole_units
+            self.whole_unit_values = fused.whole_unit_values
         elif all(isinstance(k, RocAucKernel) for k in joint.kernels):
             # every system's own whole-units form (the AUC's unit pair matrix), composed:
             # over conditions a replicate costs products with n_units x n_units matrices,
             # not the (b, m, n_systems + n_pairs) gradient over the joint atoms (issue 25)
             self.whole_units = self._whole_units  # type: ignore[assignment]
+
+    def systems_only(self) -> ContrastKernel | None:
+        """This kernel without the differences' columns, for a linearization whose
+        replicates' standard errors are read for the systems only (a comparison whose
+        differences take the t interval); None unless the kernels are fused additive
+        ones, whose columns are computed apart (the systems' numbers bit for bit)."""
+        if self._fused is None:
+            return None
+        out = copy.copy(self)
+        out.ia, out.ib = self.ia[:0], self.ib[:0]
+        out.shape = (len(self.joint.kernels),)
+        out._fused = fused = self._fused.without_pairs()
+        out.influence_moments = fused.influence_moments
+        out.whole_units = fused.whole_units
+        out.whole_unit_values = fused.whole_unit_values
+        return out
 
     def _whole_units(
         self,
@@ -410,6 +428,37 @@ class ContrastKernel(Kernel):
         if g is None:
             return None
         return np.concatenate([g, g[:, :, self.ia] - g[:, :, self.ib]], axis=2)
+
+
+def run_unit_values(
+    contrast: ContrastKernel, units: Any, plan: Any, engine: EngineOptions
+) -> np.ndarray | None:
+    """Every system's and difference's value on every replicate of whole units
+    (conditions), ``(n_resamples, n_systems + n_pairs)``, from the units' sums of the
+    statistics (:meth:`~mlci.metrics.joint.JointAdditive.whole_unit_values`): a
+    replicate costs ``n_units * d``, not the joint atoms' ``m``.  None when the kernels
+    have no such form.  ``units``: the linearization's units (one-stage whole units).
+
+    The replicates are those of :func:`run_joint` bit for bit (the same seed's unit
+    counts, as the linearization's whole-units path draws them; exact sums), without
+    the gradients that path computes for the studentized interval."""
+    form = getattr(contrast, "whole_unit_values", None)
+    if form is None or units.iid:
+        return None
+    c = int(units.n_units)
+    evaluate = form(units.cell_unit, units.cell_atom, units.cell_count, c)
+    smp = UnitDraws(plan.weights_for(plan.unit_of_sample, plan.n_units), plan.n_units)
+    with single_threaded_blas(True):
+        return run_replicates(
+            evaluate,
+            smp,
+            contrast.shape,
+            bytes_per_row=8.0 * 4 * c + smp.draw_bytes,
+            batch=engine.batch,
+            n_jobs=engine.n_jobs,
+            max_memory=engine.max_memory,
+            threads=True,
+        )
 
 
 def run_joint(kernel: JointKernel, sampler: Sampler, engine: EngineOptions) -> np.ndarray:

@@ -84,6 +84,7 @@ from .common import (
     kernel_data,
     metric_name,
     run_joint,
+    run_unit_values,
 )
 from .margins import MarginTest, check_margin, margin_tests, shifted_pvalues
 from .paired_conditions import (
@@ -498,12 +499,28 @@ def compare(
                 threads=not jk.is_function,
             )
 
+        # the differences' replicate standard errors are read by a studentized difference
+        # only (its interval, p-value and margin tests; a PairDifference keeps none):
+        # otherwise the systems' columns alone, where they are computed apart
+        run_lin = lin
+        if diff_method != "studentized" and (alone := contrast.systems_only()) is not None:
+            run_lin = Linearization(alone, plan, counts=lin.counts)
         with single_threaded_blas(not jk.is_function):
-            values, se_values, _ = lin.run(run)
-        dist, d_dist = values[:, :n_sys], values[:, n_sys:]
+            values, se_values, _ = run_lin.run(run)
+        dist = values[:, :n_sys]
+        d_dist = values[:, n_sys:] if run_lin is lin else dist[:, ia] - dist[:, ib]
     else:
-        dist = run_joint(jk, sampler, opts.engine)
-        d_dist = dist[:, ia] - dist[:, ib]
+        # over whole conditions with intervals that read no replicate's standard error
+        # (auto's logit_t systems and t differences): the replicates' values from the
+        # conditions' sums, as the studentized path gets them, without its gradients
+        values = None
+        if linear is not None and not linear["iid"]:
+            values = run_unit_values(contrast, lin.units, plan, opts.engine)
+        if values is not None:
+            dist, d_dist = values[:, :n_sys], values[:, n_sys:]
+        else:
+            dist = run_joint(jk, sampler, opts.engine)
+            d_dist = dist[:, ia] - dist[:, ib]
     n_invalid = int(np.isnan(dist).any(axis=1).sum())
     # one jackknife of the joint kernel serves every system and every difference
     details: dict[str, Any] = {"joint_atoms": jk.m, "n_dropped": data.n_dropped}
@@ -630,7 +647,7 @@ def compare(
         if e < n_sys:  # near the edge, a system falls back as a single metric would
             lin.update(edge_fallback_options(kernels[e]))
         out: dict[str, Any] = {"linear": lin, "method": this}
-        if se_values is not None:
+        if se_values is not None and e < se_values.shape[1]:
             out["se_dist"] = se_values[:, e]
         return out
 

@@ -20,6 +20,7 @@ another order).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -98,6 +99,15 @@ class JointAdditive:
         )
         widths = [p.shape[1] for p in self.phi]
         self.bounds = np.cumsum([0, *widths])
+
+    def without_pairs(self) -> JointAdditive:
+        """The same systems without the differences (values and moments of the systems'
+        columns alone: each column is computed apart, so they are those of ``self`` bit
+        for bit)."""
+        out = copy.copy(self)
+        out.ia = self.ia[:0]
+        out.ib = self.ib[:0]
+        return out
 
     def _contrast(self, per_system: np.ndarray) -> np.ndarray:
         """``per_system`` (b, ..., n_systems) followed by the differences' columns."""
@@ -184,16 +194,10 @@ class JointAdditive:
                 s2[rows, n_sys + p] = np.einsum("bm,bm->b", wr * diff, diff)
         return values, s1, s2
 
-    def whole_units(
-        self,
-        cell_unit: np.ndarray,
-        cell_atom: np.ndarray,
-        cell_count: np.ndarray,
-        n_units: int,
-    ) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]:
-        """``f(U)``: for the units' draw counts ``U`` (b, n_units), the values (b, n_out)
-        and every unit's summed influence (b, n_units, n_out), from the units' exact
-        sums of the statistics (a replicate costs ``n_units * d``, not ``m``)."""
+    def _unit_table(
+        self, cell_unit: np.ndarray, cell_atom: np.ndarray, cell_count: np.ndarray, n_units: int
+    ) -> Any:
+        """The (n_units, m) table of every unit's atom counts (dense, or sparse when large)."""
         c = int(n_units)
         unit = np.asarray(cell_unit, dtype=np.intp)
         atom = np.asarray(cell_atom, dtype=np.intp)
@@ -207,6 +211,19 @@ class JointAdditive:
 
             table = sparse.csr_matrix((count, (unit, atom)), shape=(c, self.m))
             table.sum_duplicates()
+        return table
+
+    def whole_units(
+        self,
+        cell_unit: np.ndarray,
+        cell_atom: np.ndarray,
+        cell_count: np.ndarray,
+        n_units: int,
+    ) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]:
+        """``f(U)``: for the units' draw counts ``U`` (b, n_units), the values (b, n_out)
+        and every unit's summed influence (b, n_units, n_out), from the units' exact
+        sums of the statistics (a replicate costs ``n_units * d``, not ``m``)."""
+        table = self._unit_table(cell_unit, cell_atom, cell_count, n_units)
         sums = self.sums.grouped(table)
         unit_phi_t = [np.ascontiguousarray(np.asarray(table @ p).T) for p in self.phi]
         unit_n = np.asarray(table.sum(axis=1), dtype=float).reshape(-1)
@@ -220,5 +237,25 @@ class JointAdditive:
                 axis=2,
             )
             return values, self._contrast(inner)
+
+        return f
+
+    def whole_unit_values(
+        self,
+        cell_unit: np.ndarray,
+        cell_atom: np.ndarray,
+        cell_count: np.ndarray,
+        n_units: int,
+    ) -> Callable[[np.ndarray], np.ndarray]:
+        """``f(U)``: :meth:`whole_units`'s values alone (b, n_out), without the
+        gradients, for the intervals that read no replicate's standard error (the
+        ``t`` and ``logit_t`` intervals, the percentile family): bit for bit
+        :meth:`values` of the atoms' counts that ``U`` expands into (exact sums)."""
+        sums = self.sums.grouped(self._unit_table(cell_unit, cell_atom, cell_count, n_units))
+        empty = np.empty((0, 1))
+
+        def f(u: np.ndarray) -> np.ndarray:
+            parts = self._systems(sums(np.asarray(u, dtype=float)), empty, gradients=False)
+            return self._contrast(np.stack([v for _, v, _ in parts], axis=1))
 
         return f
