@@ -109,6 +109,19 @@ def _contrast(stats: dict[str, np.ndarray], metric: str) -> ContrastKernel:
     return ContrastKernel(jk, np.array([0, 0, 1]), np.array([1, 2, 2]))
 
 
+def _plan(conditions, n_resamples):
+    """A one-stage plan over the fixture's 300 segments (or its documents)."""
+    return plan_for_conditions(
+        300,
+        conditions=conditions,
+        strata=None,
+        two_stage=False,
+        weights="multinomial",
+        n_resamples=n_resamples,
+        rng=np.random.SeedSequence(5),
+    )
+
+
 def _data(corpus, metric):
     if metric in ("bleu", "chrf"):
         st = system_statistics(corpus.systems, corpus.references, metric=metric)
@@ -123,15 +136,7 @@ def _data(corpus, metric):
 def test_joint_fused_forms_equal_generic_gradient(corpus, metric, documents):
     kernel = _contrast(_data(corpus, metric), metric)
     assert kernel._fused is not None
-    plan = plan_for_conditions(
-        300,
-        conditions=corpus.documents if documents else None,
-        strata=None,
-        two_stage=False,
-        weights="multinomial",
-        n_resamples=300,
-        rng=np.random.SeedSequence(5),
-    )
+    plan = _plan(corpus.documents if documents else None, 300)
     lin = Linearization(kernel, plan)
 
     def run(evaluate, smp, shape, per_row):
@@ -208,15 +213,7 @@ def test_unit_values_equal_the_joint_replicate_loop(corpus, metric):
     from mlci.inputs import EngineOptions
 
     kernel = _contrast(_data(corpus, metric), metric)
-    plan = plan_for_conditions(
-        300,
-        conditions=corpus.documents,
-        strata=None,
-        two_stage=False,
-        weights="multinomial",
-        n_resamples=300,
-        rng=np.random.SeedSequence(5),
-    )
+    plan = _plan(corpus.documents, 300)
     lin = Linearization(kernel, plan)
     engine = EngineOptions()
     values = run_unit_values(kernel, lin.units, plan, engine)
@@ -231,15 +228,7 @@ def test_unit_values_equal_the_joint_replicate_loop(corpus, metric):
     )
     np.testing.assert_array_equal(values, v_stud)
     # independent samples: no such path (the caller keeps the joint loop)
-    iid = plan_for_conditions(
-        300,
-        conditions=None,
-        strata=None,
-        two_stage=False,
-        weights="multinomial",
-        n_resamples=30,
-        rng=np.random.SeedSequence(5),
-    )
+    iid = _plan(None, 30)
     assert run_unit_values(kernel, Linearization(kernel, iid).units, iid, engine) is None
 
 
