@@ -555,10 +555,11 @@ def design_diagnostics(
             diag["effective_n"] = linear["effective_n"]
     keys = np.asarray(kernel.keys)
     base, atom_base = getattr(kernel, "base", None), getattr(kernel, "atom_base", None)
+    atom_weight = getattr(kernel, "atom_weight", None)
     if base is not None and atom_base is not None and table_counts is None:
         # sample weights (metrics.SampleWeightedKernel): the classes are the base kernel's,
         # counted over the samples of non-zero weight
-        kept = np.asarray(kernel.atom_weight)[keys] > 0
+        kept = np.asarray(atom_weight)[keys] > 0
         kernel, keys = base, np.asarray(atom_base)[keys][kept]
         if n_cond is not None and unit is not None and len(unit) == len(kept):
             unit = unit[kept]
