@@ -320,11 +320,14 @@ class RocAucKernel(_SortedScores):
         # below a positive atom are those before first[below]
         first = np.searchsorted(na, np.arange(self.m_neg + 1))
         below = self.below[pa]
-        pairs2 = _dominance(first[below], pu, pw, nu, nw, c)
         if self.has_ties:
-            # (strictly below + at or below) / 2 counts a tie one half
-            pairs2 += _dominance(first[below + self.tie[pa]], pu, pw, nu, nw, c)
+            # (strictly below + at or below) / 2 counts a tie one half: both thresholds of
+            # every positive cell in one pass (integer sums, exact in any order)
+            t2 = np.concatenate((first[below], first[below + self.tie[pa]]))
+            pu2, pw2 = np.concatenate((pu, pu)), np.concatenate((pw, pw))
+            pairs2 = _dominance(t2, pu2, pw2, nu, nw, c)
         else:
+            pairs2 = _dominance(first[below], pu, pw, nu, nw, c)
             pairs2 *= 2.0
         pos_of = np.bincount(pu, weights=pw, minlength=c)
         neg_of = np.bincount(nu, weights=nw, minlength=c)
@@ -685,9 +688,12 @@ def _dominance(
     length = t - start
     flat = out.reshape(-1)
     ends = np.cumsum(length)
+    # each chunk adds a c x c histogram: chunks of at least c * c / 4 pairs keep that
+    # addition below the chunk's own work
+    chunk = max(_PAIR_CHUNK, c * c // 4)
     i0 = 0
     while i0 < len(t):
-        i1 = int(np.searchsorted(ends, ends[i0] - length[i0] + _PAIR_CHUNK, side="right"))
+        i1 = int(np.searchsorted(ends, ends[i0] - length[i0] + chunk, side="right"))
         i1 = max(i1, i0 + 1)
         ln = length[i0:i1]
         tot = int(ln.sum())
