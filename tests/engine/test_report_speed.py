@@ -73,3 +73,56 @@ def test_own_normal_rule_skips_the_gradient(
         old = mlci.bootstrap_ci(y, p, **opts)
     assert calls  # the old path did take it
     _same(new, old)
+
+
+@pytest.mark.parametrize("metric", ["ece", "brier_reliability", "brier_resolution"])
+def test_gradient_by_blocks_of_atoms(metric: str) -> None:
+    """AdditiveKernel.gradient from the binned kernels' sparse atoms by blocks (the
+    first call: the gradient at the data) is the one einsum on the dense atoms (later
+    calls: the replicates' chunks), bit for bit, at the data and on replicates."""
+    from mlci.metrics import get_kernel
+
+    y, p, _, _ = _data(n=5000)
+    kernel = get_kernel(metric, [y, p], {})
+    counts = np.bincount(kernel.keys, minlength=kernel.m).astype(float)
+    w = np.vstack([counts, np.random.default_rng(2).multinomial(5000, counts / 5000, 3)])
+    values = kernel.evaluate(w)
+    step = max(1, (1 << 16) // kernel._sparse_atoms.shape[1])
+    assert kernel.m > 2 * step  # several blocks
+    old = np.einsum("md,bd...->bm...", kernel.atoms, kernel._sum_gradient(
+        kernel._sums(w), np.abs(w).sum(axis=1, keepdims=True), values
+    ))  # fmt: skip
+    assert np.array_equal(kernel.gradient(w, values), old)  # (dense: the one einsum)
+    for i in range(len(w)):  # by blocks: a fresh kernel's first call, on one row
+        fresh = get_kernel(metric, [y, p], {})
+        assert fresh._atoms is None and fresh._atom_blocks() is not None
+        fresh._blocked = False
+        new = fresh.gradient(w[i : i + 1], values[i : i + 1])
+        assert fresh._atoms is None  # not built
+        assert np.array_equal(new, old[i : i + 1])
+        # the second call builds the dense atoms
+        assert np.array_equal(fresh.gradient(w[i : i + 1], values[i : i + 1]), new)
+        assert fresh._atoms is not None
+
+
+@pytest.mark.parametrize("design", DESIGNS)
+@pytest.mark.parametrize("metric", ["ece", "brier_reliability"])
+def test_studentized_same_with_dense_atoms(
+    metric: str, design: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The studentized interval (a gradient per replicate) is the same, bit for bit,
+    from the blocks as from the dense atoms."""
+    from mlci.metrics.binned import _BinnedKernel
+
+    y, p, cond, sw = _data(n=3000)
+    # (the plug-in estimators: the debiased ones are not functions of proportions)
+    opts = dict(metric=metric, n_resamples=100, rng=1, method="studentized")
+    opts["metric_kwargs"] = {"debias": False}
+    opts.update(_options(design, cond, sw))
+    if "sample_weight" in design:
+        opts["method"] = "bca"  # (the weighted binned kernels have no gradient)
+    new = mlci.bootstrap_ci(y, p, **opts)
+    with monkeypatch.context() as m:
+        m.setattr(_BinnedKernel, "_atom_blocks", lambda self: None)
+        old = mlci.bootstrap_ci(y, p, **opts)
+    _same(new, old)
