@@ -68,3 +68,21 @@ def test_the_interval_is_unchanged_by_the_warning():
         quiet = mlci.auc_ci(y, s, rng=0, n_resamples=200)
     assert tuple(loud.confidence_interval) == tuple(quiet.confidence_interval)
     assert loud.method == "bca"
+
+
+def test_a_weighted_auc_counts_its_samples_of_nonzero_weight():
+    # sample_weight: the classes are counted over the samples (not the weights), those
+    # of zero weight left out: 8 positives, 2 of weight 0 -> "Only 6 samples"
+    y, s = _data(8)
+    w = np.r_[0.0, 0.0, np.full(6, 3.0), np.ones(150)]
+    with pytest.warns(mlci.FewConditionsWarning, match="Only 6 samples"):
+        res = mlci.bootstrap_ci(y, s, metric="roc_auc", sample_weight=w, rng=0, n_resamples=200)
+    assert res.details["diagnostics"]["n_positive"] == 6
+    # many positives with class weights: no warning (docs/metrics.md's example)
+    y, s = _data(60)
+    w = np.where(y == 1, 3.0, 1.0)
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        res = mlci.bootstrap_ci(y, s, metric="roc_auc", sample_weight=w, rng=0, n_resamples=200)
+    assert not [x for x in rec if "smaller class of a ROC AUC" in str(x.message)]
+    assert res.details["diagnostics"]["n_positive"] == 60

@@ -536,9 +536,9 @@ def design_diagnostics(
     if np.ndim(estimate) == 0:
         diag["estimate"] = float(estimate)
     n_cond = getattr(plan, "n_conditions", None)
+    unit = getattr(plan, "unit_of_sample", None) if n_cond is not None else None
     if n_cond is not None:
         diag["n_conditions"] = int(n_cond)
-        unit = getattr(plan, "unit_of_sample", None)
         if unit is not None:
             sizes = np.bincount(unit)
             sizes = sizes[sizes > 0]
@@ -553,17 +553,31 @@ def design_diagnostics(
         if linear.get("design_effect") is not None:
             diag["design_effect"] = linear["design_effect"]
             diag["effective_n"] = linear["effective_n"]
-    counts = np.bincount(kernel.keys, minlength=kernel.m)
+    keys = np.asarray(kernel.keys)
+    base, atom_base = getattr(kernel, "base", None), getattr(kernel, "atom_base", None)
+    atom_weight = getattr(kernel, "atom_weight", None)
+    if base is not None and atom_base is not None and table_counts is None:
+        # sample weights (metrics.SampleWeightedKernel): the classes are the base kernel's,
+        # counted over the samples of non-zero weight
+        kept = np.asarray(atom_weight)[keys] > 0
+        kernel, keys = base, np.asarray(atom_base)[keys][kept]
+        if n_cond is not None and unit is not None and len(unit) == len(kept):
+            unit = unit[kept]
+    counts = np.bincount(keys, minlength=kernel.m)
     if table_counts is not None:
         atoms, counts = counts > 0, np.asarray(table_counts, dtype=float)
     k = getattr(kernel, "k", None)
     if k == 2:
         diag["n_positive"] = int(counts[2] + counts[3])
         diag["n_negative"] = int(counts[0] + counts[1])
-        unit = getattr(plan, "unit_of_sample", None) if n_cond is not None else None
-        if table_counts is None and unit is not None and len(unit) == len(kernel.keys):
-            diag["smaller_class_effective_conditions"] = smaller_class_conditions(kernel.keys, unit)
-            diag["class_error_icc"] = class_error_icc(kernel.keys, unit)
+        if (
+            table_counts is None
+            and n_cond is not None
+            and unit is not None
+            and len(unit) == len(keys)
+        ):
+            diag["smaller_class_effective_conditions"] = smaller_class_conditions(keys, unit)
+            diag["class_error_icc"] = class_error_icc(keys, unit)
     m_neg = getattr(kernel, "m_neg", None)
     if m_neg is not None:
         diag["n_negative"] = int(counts[:m_neg].sum())
