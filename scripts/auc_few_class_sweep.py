@@ -8,7 +8,7 @@ design's truth), and measures the coverage of ``auc_ci`` (BCa under ``auto``), o
 ``bootstrap_ci``'s unstratified ``auto`` (studentized), of DeLong's normal interval and of
 the normal interval on the logit scale with DeLong's standard error, and how often each
 bootstrap door warns.  docs/validation.md, "The AUC with few samples in a class", and
-:data:`mlci.engine.auto.MIN_AUC_CLASS` rest on it.
+:data:`mlci.engine.auc_class.MIN_AUC_CLASS` rest on it.
 
     python scripts/auc_few_class_sweep.py 200 out.json     # test sets per cell, output
 """

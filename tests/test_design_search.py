@@ -53,7 +53,7 @@ ds = _script()
 # average_precision 0.97 n=64 (fewer than 10 positives in a fifth of its test sets) passes
 # since AP falls back to logit_t near the edge whatever the class sizes (engine/auto.py)
 # the seed-7 search's auc_ci cell (4.5 positives, no method holds, warned in 1 of 100)
-# passes since the AUC's class-size warning (MIN_AUC_CLASS, engine/auto.py)
+# passes since the AUC's class-size warning (MIN_AUC_CLASS, engine/auc_class.py)
 XFAIL: dict[str, str] = {}
 
 

@@ -308,3 +308,14 @@ def test_report_curves_over_conditions_from_one_set_of_replicates(monkeypatch):
     calls.clear()
     mlci.report.build_report(d["is_angry"], systems, **opts)
     assert sorted(calls) == ["pr_band", "pr_band", "roc_band", "roc_band"]
+
+
+def test_build_report_defaults_to_the_commands_method():
+    # one resolution (issue 20): build_report's default method is the command's (auto),
+    # not BCa: the API call follows the path `mlci report` takes
+    import inspect
+
+    from mlci.cli.common import default_method
+
+    default = inspect.signature(mlci.report.build_report).parameters["method"].default
+    assert default == default_method() == "auto"

@@ -1,4 +1,4 @@
-"""The ROC AUC's class-size warning (issue 20; :data:`mlci.engine.auto.MIN_AUC_CLASS`).
+"""The ROC AUC's class-size warning (issue 20; :data:`mlci.engine.auc_class.MIN_AUC_CLASS`).
 
 The seed-7 design search found the stratified AUC door (``auc_ci``) under-covering with
 3-10 positives and unwarned; the sweep of ``scripts/auc_few_class_sweep.py`` (150
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import mlci
-from mlci.engine.auto import MIN_AUC_CLASS
+from mlci.engine.auc_class import MIN_AUC_CLASS
 
 
 def _data(n_pos: int, n_neg: int = 150, seed: int = 1):

@@ -48,6 +48,7 @@ from .auto import (
     design_diagnostics,
     edge_fallback_options,
     edge_reason,
+    kernel_auto_method,
     single_unit_method,
     warn_near_bound,
     warn_no_spread,
@@ -425,7 +426,12 @@ def resolve_method(
     reason = None
     if lin.units.n_units < 2 and (method == "auto" or method in LINEARIZED_METHODS):
         method, reason = single_unit_method(kernel, plan, method)
-    if method == "auto" or method in LINEARIZED_METHODS:
+    own = kernel_auto_method(kernel, plan) if method == "auto" else None
+    if own is not None and own[0] not in LINEARIZED_METHODS:
+        # the metric's own rule needs no linearization (the debiased ECE, the Brier terms:
+        # normal): as choose_method would give, without the gradient at the data
+        method, reason = own
+    elif method == "auto" or method in LINEARIZED_METHODS:
         unsupported = (
             "a reduced table (the linearization needs every sample's atom and condition)"
             if reduced

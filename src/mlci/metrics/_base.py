@@ -10,7 +10,8 @@ possible: confusion-matrix metrics have ``m = K * K`` atoms whatever ``n``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -300,6 +301,8 @@ class ConfusionKernel(Kernel):
 _PIECE_BITS = 21
 #: elements (rows x columns) of one block of :class:`ExactSums`'s pieces
 _PIECE_ROWS = 1 << 16
+#: held while :attr:`AdditiveKernel.atoms` makes the dense atoms
+_ATOMS_LOCK = threading.Lock()
 
 
 class ExactSums:
@@ -497,8 +500,11 @@ class AdditiveKernel(Kernel):
         """The distinct per-sample vectors (m, d), made on first read when
         :meth:`from_atoms` was given a function (a condition bootstrap never reads them)."""
         if self._atoms is None and self._make_atoms is not None:
-            self._atoms = np.asarray(self._make_atoms(), dtype=float)
-            self._make_atoms = None
+            # once, under a lock: the replicates' threads may read them first at once
+            with _ATOMS_LOCK:
+                if self._atoms is None and self._make_atoms is not None:
+                    self._atoms = np.asarray(self._make_atoms(), dtype=float)
+                    self._make_atoms = None
         return cast(np.ndarray, self._atoms)
 
     @atoms.setter
@@ -571,7 +577,21 @@ class AdditiveKernel(Kernel):
         # chain rule through the d sums: d metric / d w_k = atoms[k] . grad g(s)
         s = self._sums(w)
         grad_s = self._sum_gradient(s, np.abs(w).sum(axis=1, keepdims=True), values)
-        return np.einsum("md,bd...->bm...", self.atoms, grad_s)
+        blocks = self._atom_blocks() if len(grad_s) == 1 else None
+        if blocks is None:
+            return np.einsum("md,bd...->bm...", self.atoms, grad_s)
+        # by blocks of atoms: each row's sum is the same einsum over the same d products
+        # (the block has the atoms' strides), so bit for bit the one-call result
+        out = np.empty((grad_s.shape[0], self.m, *grad_s.shape[2:]))
+        for start, block in blocks:
+            out[:, start : start + len(block)] = np.einsum("md,bd...->bm...", block, grad_s)
+        return out
+
+    def _atom_blocks(self) -> Iterator[tuple[int, np.ndarray]] | None:
+        """``(first row, dense rows)`` blocks of the atoms for :meth:`gradient` at one
+        weight vector (the data's: the replicates' chunks read :attr:`atoms`, built
+        once), for a subclass that holds them in another form (None: :attr:`atoms`)."""
+        return None
 
     def _sum_gradient(self, s: np.ndarray, total: np.ndarray, values: np.ndarray) -> np.ndarray:
         """Forward differences of ``g`` at the sums ``s`` (b, d) of replicates of total

@@ -231,7 +231,7 @@ def build_report(
     pos_label: Any = None,
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
-    method: str = "bca",
+    method: str = "auto",
     seed: int = 0,
     n_dropped: int = 0,
     command: str = "",
@@ -253,7 +253,8 @@ def build_report(
     conditions, groups : ndarray, optional
         Resampling conditions (speaker...) and the groups of the per-group section.
     pos_label, n_resamples, confidence_level, method, seed
-        As in :func:`mlci.bootstrap_ci`; ``method="delong"`` (scores of a binary task,
+        As in :func:`mlci.bootstrap_ci` (``method`` default ``"auto"``, as the command's
+        ``--method``); ``method="delong"`` (scores of a binary task,
         independent samples): the AUC's intervals and paired differences by DeLong's
         method (:func:`mlci.delong_ci`, :func:`mlci.delong_test`, the p-values adjusted
         by Holm), the other metrics by the automatic bootstrap method.

@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.auto import scores_auto_method, warn_few_auc_class, warn_few_eer_errors
+from ..engine.auc_class import warn_few_auc_class
+from ..engine.auto import scores_auto_method, warn_few_eer_errors
 from ..engine.bootstrap import (
     finish_bootstrap,
     jackknife_groups,
