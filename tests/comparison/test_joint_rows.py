@@ -1,10 +1,11 @@
-"""The joint atoms of several kernels: the same rows, order and inverse as numpy's
+"""The joint atoms of several kernels (:func:`mlci.metrics.unique_rows` of their key
+columns): the same rows, order and inverse as numpy's
 ``np.unique(axis=0)`` (the reference), on small and huge key ranges."""
 
 import numpy as np
 import pytest
 
-from mlci.comparison.common import _joint_rows
+from mlci.metrics import unique_rows
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -22,7 +23,7 @@ def test_joint_rows_match_numpy_unique_rows(seed):
             for m in ms
         ]
         rows_ref, inv_ref = np.unique(np.column_stack(cols), axis=0, return_inverse=True)
-        rows, inv = _joint_rows(cols, ms)
+        rows, inv = unique_rows(np.column_stack(cols))
         np.testing.assert_array_equal(rows, rows_ref)
         np.testing.assert_array_equal(inv, inv_ref.reshape(-1))
         assert inv.dtype == np.intp

@@ -26,6 +26,7 @@ from ._base import (
     SampleWeightedKernel,
     check_sample_weight,
     safe_div,
+    unique_rows,
     with_sample_weight,
 )
 from .additive import (
@@ -71,6 +72,7 @@ __all__ = [
     "metric_info",
     "metric_params",
     "safe_div",
+    "unique_rows",
     "weight_argument",
     "with_sample_weight",
 ]

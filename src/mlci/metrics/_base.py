@@ -150,9 +150,11 @@ def unique_rows(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     column is skipped (it changes neither the order nor the identity of rows, e.g. the
     mean's column of ones), every other column is ranked by one unstable sort, and the
     ranks, whose order is the columns' lexicographic order, are combined into one integer
-    key, ranked again in O(n) when the keys are dense (the mean: 0.09 s).  NaN, more than
-    ``2**62`` combinations or a non-numeric array take the lexsort path (NaN rows stay
-    distinct there, as ``!=`` says).
+    key, ranked again in O(n) when the keys are dense (the mean: 0.09 s); where the next
+    column would take the key past ``2**62`` combinations, the key so far is replaced by
+    its dense rank first (the same order; the joint atoms of 5 roc_auc kernels over 1e6
+    samples).  NaN or a non-numeric array take the lexsort path (NaN rows stay distinct
+    there, as ``!=`` says).
 
     Examples
     --------
@@ -182,12 +184,16 @@ def unique_rows(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         sizes.append(size)
     if not ranks:  # every row the same
         return a[:1].copy(), np.zeros(n, dtype=np.intp)
-    if float(np.prod(np.array(sizes, dtype=float))) >= 2.0**62:
-        return _lexsort_unique_rows(a)
-    key = ranks[0].astype(np.int64)
+    key, combined = ranks[0].astype(np.int64), sizes[0]
     for rank, size in zip(ranks[1:], sizes[1:], strict=True):
+        if float(combined) * float(size) >= 2.0**62:
+            # the prefix's dense rank orders as the prefix does (at most n values, and
+            # size <= n: the next fold stays below 2**62)
+            dense, combined = _rank(key, dense_below=4 * n)
+            key = dense.astype(np.int64)
         key *= size
         key += rank
+        combined *= size
     if len(ranks) == 1:
         inverse = ranks[0]  # already 0..size-1, every rank present
     else:
