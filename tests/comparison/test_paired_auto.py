@@ -210,12 +210,15 @@ def test_systems_get_their_kernels_own_auto_rule_as_bootstrap_ci():
     p1 = gen.uniform(0.05, 0.95, n)
     y = (gen.random(n) < p1**1.2).astype(int)
     p2 = np.clip(p1 + gen.normal(0, 0.05, n), 0.01, 0.99)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", mlci.IrregularEstimandWarning)
-        res = mlci.compare(
-            y, {"a": p1, "b": p2}, metric="calibration_slope", rng=0, n_resamples=300
-        )
-        one = mlci.bootstrap_ci(y, p1, metric="calibration_slope", rng=0, n_resamples=300)
+
+    def system_and_alone(metric):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", mlci.IrregularEstimandWarning)
+            res = mlci.compare(y, {"a": p1, "b": p2}, metric=metric, rng=0, n_resamples=300)
+            one = mlci.bootstrap_ci(y, p1, metric=metric, rng=0, n_resamples=300)
+        return res, one
+
+    res, one = system_and_alone("calibration_slope")
     assert one.method == res.systems["a"].method == "t"
     np.testing.assert_allclose(
         res.systems["a"].confidence_interval, one.confidence_interval, rtol=1e-12
@@ -223,12 +226,7 @@ def test_systems_get_their_kernels_own_auto_rule_as_bootstrap_ci():
     # a rule that needs no linearization (the debiased Brier reliability's normal
     # interval; the metric has no linearized standard error, so compare's own default
     # there is BCa): the system gets it too, and method_reason says so
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", mlci.IrregularEstimandWarning)
-        res = mlci.compare(
-            y, {"a": p1, "b": p2}, metric="brier_reliability", rng=0, n_resamples=300
-        )
-        one = mlci.bootstrap_ci(y, p1, metric="brier_reliability", rng=0, n_resamples=300)
+    res, one = system_and_alone("brier_reliability")
     assert one.method == res.systems["a"].method == "normal"
     np.testing.assert_allclose(
         res.systems["a"].confidence_interval, one.confidence_interval, rtol=1e-12
