@@ -2,21 +2,30 @@
 
 The seed-7 design search found the stratified AUC door (:func:`mlci.auc_ci`, and
 ``bootstrap_ci(..., strata=y_true)``) under-covering with 3-10 positives, unwarned.  This
-sweep fixes 150 negatives and varies the positives (3-50) and the binormal AUC (0.8-0.99,
-equal variances: ``AUC = Phi(d / sqrt 2)``), with the class counts fixed (the stratified
-design's truth), and measures the coverage of ``auc_ci`` (BCa under ``auto``), of
-``bootstrap_ci``'s unstratified ``auto`` (studentized), of DeLong's normal interval and of
-the normal interval on the logit scale with DeLong's standard error, and how often each
-bootstrap door warns.  docs/validation.md, "The AUC with few samples in a class", and
-:data:`mlci.engine.auc_class.MIN_AUC_CLASS` rest on it.
+sweep varies the positives (3-50), the negatives (20-1,000) and the binormal AUC
+(0.7-0.99: positives ``N(d, sd^2)``, negatives ``N(0, 1)``, ``AUC = Phi(d / sqrt(1 +
+sd^2))``), with the class counts fixed (the stratified design's truth), and the shape of
+the scores: ``eq`` (equal spreads), ``sd2`` (positives twice as spread), ``sd05`` (half as
+spread), ``tie`` (``eq`` cut into 5 ordered categories: ties; the true AUC counts them one
+half).  For each cell it measures the coverage and median width of:
 
-    python scripts/auc_few_class_sweep.py 200 out.json     # test sets per cell, output
+- the analytic intervals: DeLong's, DeLong's on the logit scale, and the score-type
+  intervals of :func:`mlci.auc_score_ci` (``floored``, ``newcombe``, ``modified-wald``);
+- with ``--boot``, the bootstrap doors: :func:`mlci.auc_ci` (stratified BCa under
+  ``auto``) and ``bootstrap_ci``'s unstratified ``auto`` (studentized), B = 500.
+
+docs/validation.md, "The AUC with few samples in a class" and "The AUC with a small class:
+an interval that holds", and :data:`mlci.engine.auc_class.MIN_AUC_CLASS` rest on it.
+
+    python scripts/auc_few_class_sweep.py 200 out.json           # the analytic grid
+    python scripts/auc_few_class_sweep.py 100 boot.json --boot   # bootstrap cells
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import time
 import warnings
 
 import numpy as np
@@ -24,67 +33,120 @@ from scipy.special import expit, logit
 from scipy.stats import norm
 
 import mlci
+from mlci.classical.auc_score import AUC_SCORE_VARIANTS, auc_score_bounds
 
-POSITIVES = (3, 5, 8, 10, 15, 20, 30, 50)
-AUCS = (0.8, 0.9, 0.95, 0.99)
-N_NEGATIVE = 150
+POSITIVES = (3, 5, 8, 12, 15, 20, 30, 50)
+AUCS = (0.7, 0.8, 0.9, 0.95, 0.99)
+NEGATIVES = (20, 150, 1000)
+SHAPES = ("eq", "sd2", "sd05")
+#: balanced small test sets (positives = negatives)
+BALANCED = (10, 15, 20)
+#: the positives' spread (negatives: 1) of each shape
+SPREAD = {"eq": 1.0, "sd2": 2.0, "sd05": 0.5, "tie": 1.0}
+#: the cut points of the ``tie`` shape (5 ordered categories)
+CUTS = np.array([-0.5, 0.5, 1.5, 2.5])
+#: the cells of the bootstrap doors (B = 500 each: about 60 ms a test set)
+BOOT_CELLS = [
+    (p, 150, a, s) for s in ("eq", "sd2") for p in (5, 8, 12, 15, 20, 30) for a in (0.8, 0.95)
+]
 
 
-def _bootstrap(y: np.ndarray, s: np.ndarray, door: str, seed: int, B: int) -> tuple:
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        if door == "auc_ci":
-            r = mlci.auc_ci(y, s, rng=seed, n_resamples=B)
-        else:
-            r = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=seed, n_resamples=B)
-    warned = any(issubclass(x.category, UserWarning) for x in w)
-    return tuple(r.confidence_interval), warned
+def shift(auc: float, shape: str) -> float:
+    """The positives' mean that gives ``auc`` before any cut."""
+    sd = SPREAD[shape]
+    return float(np.sqrt(1 + sd * sd) * norm.ppf(auc))
 
 
-def _delong(y: np.ndarray, s: np.ndarray, logit_scale: bool) -> tuple[float, float]:
+def true_auc(auc: float, shape: str) -> float:
+    """The AUC of the population (ties one half for the ``tie`` shape)."""
+    if shape != "tie":
+        return auc
+    edges = np.r_[-np.inf, CUTS, np.inf]
+    pp = np.diff(norm.cdf(edges - shift(auc, shape)))
+    pn = np.diff(norm.cdf(edges))
+    below = np.r_[0.0, np.cumsum(pn)[:-1]]
+    return float(np.sum(pp * below) + 0.5 * np.sum(pp * pn))
+
+
+def draw(g: np.random.Generator, n_pos: int, n_neg: int, auc: float, shape: str) -> tuple:
+    pos = g.normal(shift(auc, shape), SPREAD[shape], n_pos)
+    neg = g.normal(0.0, 1.0, n_neg)
+    if shape == "tie":
+        pos, neg = np.searchsorted(CUTS, pos) * 1.0, np.searchsorted(CUTS, neg) * 1.0
+    y = np.r_[np.ones(n_pos, int), np.zeros(n_neg, int)]
+    return y, np.r_[pos, neg]
+
+
+def analytic(y: np.ndarray, s: np.ndarray) -> dict[str, tuple[float, float]]:
     r = mlci.delong_ci(y, s)
-    if not logit_scale:
-        return tuple(r.confidence_interval)
-    m = int(y.sum()) * int((1 - y).sum())
-    a = min(max(r.estimate, 0.5 / m), 1 - 0.5 / m)  # half a pair from the edge
-    se = max(r.standard_error, 1 / m) / (a * (1 - a))
+    m, n = r.details["n_positive"], r.details["n_negative"]
+    a, se = r.estimate, r.standard_error
+    out = {"delong": tuple(r.confidence_interval)}
+    # the logit scale, half a pair from the edge (as the seed-6 sweep)
+    mn = m * n
+    ac = min(max(a, 0.5 / mn), 1 - 0.5 / mn)
+    lse = max(se, 1 / mn) / (ac * (1 - ac))
     z = norm.ppf(0.975)
-    return float(expit(logit(a) - z * se)), float(expit(logit(a) + z * se))
+    out["logit_delong"] = (float(expit(logit(ac) - z * lse)), float(expit(logit(ac) + z * lse)))
+    for v in AUC_SCORE_VARIANTS:
+        out[v] = auc_score_bounds(a, se * se, m, n, v)[:2]
+    return out
 
 
-def cell(n_pos: int, auc: float, reps: int, seed: int, B: int = 500) -> dict:
-    d = np.sqrt(2) * norm.ppf(auc)
+def bootstrap(y: np.ndarray, s: np.ndarray, seed: int, B: int = 500) -> dict:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        bca = mlci.auc_ci(y, s, rng=seed, n_resamples=B)
+        stud = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=seed, n_resamples=B)
+    return {"bca": tuple(bca.confidence_interval), "studentized": tuple(stud.confidence_interval)}
+
+
+def cell(n_pos: int, n_neg: int, auc: float, shape: str, reps: int, seed: int, boot: bool) -> dict:
     g = np.random.default_rng(seed)
-    y = np.r_[np.ones(n_pos, int), np.zeros(N_NEGATIVE, int)]
-    cov: dict[str, list] = {k: [] for k in ("auc_ci", "studentized", "delong", "logit_delong")}
-    width: dict[str, list] = {k: [] for k in cov}
-    warned: dict[str, int] = {"auc_ci": 0, "studentized": 0}
+    truth = true_auc(auc, shape)
+    cov: dict[str, list] = {}
+    width: dict[str, list] = {}
     for r in range(reps):
-        s = np.r_[g.normal(d, 1, n_pos), g.normal(0, 1, N_NEGATIVE)]
-        for k in cov:
-            if k in warned:
-                (lo, hi), w = _bootstrap(y, s, k, r, B)
-                warned[k] += w
-            else:
-                lo, hi = _delong(y, s, k == "logit_delong")
-            cov[k].append(lo <= auc <= hi)
-            width[k].append(hi - lo)
+        y, s = draw(g, n_pos, n_neg, auc, shape)
+        res = bootstrap(y, s, r) if boot else analytic(y, s)
+        for k, (lo, hi) in res.items():
+            cov.setdefault(k, []).append(lo <= truth <= hi)
+            width.setdefault(k, []).append(hi - lo)
     return {
         "n_positive": n_pos,
+        "n_negative": n_neg,
         "auc": auc,
+        "shape": shape,
+        "true_auc": truth,
         "test_sets": reps,
         **{f"coverage_{k}": float(np.mean(v)) for k, v in cov.items()},
         **{f"width_{k}": float(np.median(v)) for k, v in width.items()},
-        **{f"warned_{k}": v / reps for k, v in warned.items()},
     }
 
 
+def grid(boot: bool) -> list[tuple[int, int, float, str]]:
+    if boot:
+        return BOOT_CELLS
+    cells = [(p, n, a, s) for s in SHAPES for n in NEGATIVES for p in POSITIVES for a in AUCS]
+    cells += [(p, 150, a, "tie") for p in POSITIVES for a in AUCS]
+    cells += [(k, k, a, s) for s in SHAPES for k in BALANCED for a in AUCS]
+    return cells
+
+
+def cell_seed(n_pos: int, n_neg: int, auc: float, shape: str) -> int:
+    """The seed of a cell (distinct over the grid)."""
+    kind = (*SHAPES, "tie").index(shape)
+    return 1000 + 7 * n_pos + 13 * n_neg + round(100 * auc) + 100_000 * kind
+
+
 def main(argv: list[str]) -> None:
-    reps, out = int(argv[0]), argv[1]
+    reps, out, boot = int(argv[0]), argv[1], "--boot" in argv
     rows = []
-    for k, (n_pos, auc) in enumerate((p, a) for p in POSITIVES for a in AUCS):
-        rows.append(cell(n_pos, auc, reps, seed=1000 + k))
-        print(rows[-1], flush=True)
+    t0 = time.time()
+    for k, (p, n, a, s) in enumerate(grid(boot)):
+        seed = cell_seed(p, n, a, s)
+        rows.append(cell(p, n, a, s, reps, seed, boot))
+        print(k, round(time.time() - t0), rows[-1], flush=True)
     with open(out, "w") as f:
         json.dump(rows, f, indent=1)
 

@@ -75,8 +75,8 @@ def newcombe_variance(auc: Any, n_positive: Any, n_negative: Any) -> Any:
 
     Examples
     --------
-    >>> round(newcombe_variance(0.8, 10, 10), 6)
-    0.009549
+    >>> round(newcombe_variance(0.8, 10, 10), 6)  # N* = 9: Hanley & McNeil at m = n = 10
+    0.0104
     """
     from .auc import hanley_mcneil_se
 
@@ -192,7 +192,7 @@ def auc_score_ci(
     >>> s = [2.0, 2.5, 3.1, 1.7, 4.0] + [i / 20 for i in range(40)]
     >>> r = auc_score_ci(y, s)
     >>> r.estimate, [round(v, 4) for v in r.confidence_interval]
-    (1.0, [0.6975, 1.0])
+    (0.9725, [0.7406, 0.9973])
     """
     variant = check_choice("variant", variant, AUC_SCORE_VARIANTS)
     confidence_level = check_confidence_level(confidence_level)
@@ -238,7 +238,7 @@ def auc_score_bounds(
     Examples
     --------
     >>> [round(v, 4) for v in auc_score_bounds(1.0, 0.0, 5, 40)]
-    [0.6975, 1.0, 0.0]
+    [0.785, 1.0, 0.0]
     """
     m, n = int(n_positive), int(n_negative)
     a = float(auc)
