@@ -12,7 +12,12 @@ import numpy as np
 from ..exceptions import FewConditionsWarning
 from ..feedback import warn
 
-__all__ = ["MIN_AUC_CLASS", "few_auc_class_message", "warn_few_auc_class"]
+__all__ = [
+    "MIN_AUC_CLASS",
+    "few_auc_class_message",
+    "few_auc_class_text",
+    "warn_few_auc_class",
+]
 
 
 #: a ROC AUC whose smaller class has fewer samples than this warns, through every door
@@ -28,7 +33,8 @@ MIN_AUC_CLASS = 20
 
 
 def few_auc_class_message(few: int) -> str:
-    """The sentence of the few-samples warning of a ROC AUC (:data:`MIN_AUC_CLASS`).
+    """What the few-samples warning of a ROC AUC found (:data:`MIN_AUC_CLASS`): the first
+    part of :func:`few_auc_class_text`.
 
     Examples
     --------
@@ -37,15 +43,40 @@ def few_auc_class_message(few: int) -> str:
     """
     return (
         f"Only {few} samples in the smaller class of a ROC AUC: below {MIN_AUC_CLASS}, "
-        "mlci's sweep (docs/validation.md, 'The AUC with few samples in a class': 3-15 "
-        "positives, AUC 0.8-0.99) found no interval method holding its level (stratified "
-        "BCa 0.62-0.91, studentized 0.62-0.96, DeLong 0.49-0.91)"
+        "mlci's sweep (docs/validation.md, 'The AUC with few samples in a class' and 'The "
+        "AUC with a small class': 3-15 positives, AUC 0.7-0.99) found no bootstrap or "
+        "DeLong interval holding its level (stratified BCa 0.62-0.91, studentized "
+        "0.62-0.96, DeLong 0.48-0.91)"
     )
 
 
-def warn_few_auc_class(n_pos: Any, n_neg: Any) -> str | None:
+def few_auc_class_text(few: int, method: str | None = None, before: Any = ()) -> str:
+    """The whole few-samples warning of a ROC AUC, the same through every door.
+
+    ``method``: the interval method given (None: not named); ``before``: other findings of
+    the same design (:func:`mlci.engine.auto.warn_outside_map`), put first.
+
+    Examples
+    --------
+    >>> few_auc_class_text(8, "bca").split(". ")[-3]
+    'The bca interval may not keep its confidence level: treat it as optimistic'
+    """
+    which = "The interval" if method is None else f"The {method} interval"
+    return (
+        "; ".join([*before, few_auc_class_message(few)])
+        + f". {which} may not keep its confidence level: treat it as optimistic. "
+        "mlci.auc_score_ci gives a score-type interval that stays honest with a small class "
+        "(it covered 0.92-1.00 in the same sweep, conservative when the positives' scores "
+        "spread less than the negatives'). Or collect more samples of that class."
+    )
+
+
+def warn_few_auc_class(
+    n_pos: Any, n_neg: Any, method: str | None = None, before: Any = ()
+) -> str | None:
     """Warn (and return the message) for a ROC AUC whose smaller class has fewer than
-    :data:`MIN_AUC_CLASS` samples (the smallest over the elements of an array).
+    :data:`MIN_AUC_CLASS` samples (the smallest over the elements of an array): the
+    message of :func:`few_auc_class_text`.
 
     Examples
     --------
@@ -62,9 +93,6 @@ def warn_few_auc_class(n_pos: Any, n_neg: Any) -> str | None:
     few = int(smaller.min())
     if few >= MIN_AUC_CLASS:
         return None
-    text = (
-        few_auc_class_message(few)
-        + ". Treat the interval as optimistic, or collect more samples of that class."
-    )
+    text = few_auc_class_text(few, method, before)
     warn(text, FewConditionsWarning)
     return text

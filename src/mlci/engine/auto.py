@@ -113,7 +113,7 @@ from ..feedback import warn
 from ..inputs import AUTO_BCA_REASON
 from ..intervals.bootstrap import LINEARIZED_METHODS
 from ..metrics import Kernel
-from .auc_class import MIN_AUC_CLASS, few_auc_class_message
+from .auc_class import MIN_AUC_CLASS, warn_few_auc_class
 from .linearize import icc_anova
 
 __all__ = [
@@ -706,16 +706,16 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
             "0.88-0.94)"
         )
     few = min(diag.get("n_positive", MIN_CLASS), diag.get("n_negative", MIN_CLASS))
+    if (
+        metric == "roc_auc" and {"n_positive", "n_negative"} <= diag.keys() and few < MIN_AUC_CLASS
+    ):
+        # (class counts known: a weighted AUC's diagnostics carry none): one message
+        return warn_few_auc_class(diag["n_positive"], diag["n_negative"], method, msgs)
     if few < MIN_CLASS and metric not in ("accuracy", "error_rate"):
         msgs.append(
             f"Only {few} samples of one class: below {MIN_CLASS}, mlci's coverage map does "
             "not establish that any interval method holds its level for this metric"
         )
-    elif (
-        metric == "roc_auc" and {"n_positive", "n_negative"} <= diag.keys() and few < MIN_AUC_CLASS
-    ):
-        # (class counts known: a weighted AUC's diagnostics carry none)
-        msgs.append(few_auc_class_message(few))
     elif (
         n_cond is not None
         and metric in CLUSTERED_CLASS_METRICS

@@ -710,7 +710,7 @@ def _run(
             if few is not None:
                 extra["few_errors_warning"] = few
         if rules and part.name == "auc":
-            few = warn_few_auc_class(*(c.sum() for c in lay.nobs[::-1]))
+            few = warn_few_auc_class(*(c.sum() for c in lay.nobs[::-1]), method)
             if few is not None:
                 extra["few_samples_warning"] = few
         results.append(
