@@ -524,6 +524,11 @@ REGISTRY: dict[str, Api] = {
         {"y_true": Y, "y_score": S_A},
         aligned=({"y_true": LABELS, "y_score": NUMBERS},),
     ),
+    "auc_score_ci": Api(
+        mlci.auc_score_ci,
+        {"y_true": Y, "y_score": S_A},
+        aligned=({"y_true": LABELS, "y_score": NUMBERS},),
+    ),
     "delong_test": Api(
         mlci.delong_test,
         {"y_true": Y, "y_score_a": S_A, "y_score_b": S_B},
@@ -624,6 +629,11 @@ REGISTRY: dict[str, Api] = {
     ),
     "hanley_mcneil_se": Api(
         mlci.hanley_mcneil_se,
+        {"auc": 0.8, "n_positive": 10, "n_negative": 12},
+        tables=("auc", "n_positive", "n_negative"),
+    ),
+    "newcombe_variance": Api(
+        mlci.newcombe_variance,
         {"auc": 0.8, "n_positive": 10, "n_negative": 12},
         tables=("auc", "n_positive", "n_negative"),
     ),

@@ -28,6 +28,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "hanley_mcneil_ci",
         "hanley_mcneil_se",
     ),
+    "classical.auc_score": ("auc_score_ci", "newcombe_variance"),
     "classical.corrections": ("adjust_pvalues", "reject_hypotheses"),
     "classical.multiple_datasets": (
         "CriticalDifference",
