@@ -710,7 +710,8 @@ def _run(
             if few is not None:
                 extra["few_errors_warning"] = few
         if rules and part.name == "auc":
-            few = warn_few_auc_class(*(c.sum() for c in lay.nobs[::-1]), method)
+            n_neg, n_pos = (c.sum() for c in lay.nobs)
+            few = warn_few_auc_class(n_pos, n_neg, method)
             if few is not None:
                 extra["few_samples_warning"] = few
         results.append(
