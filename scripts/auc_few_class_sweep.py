@@ -19,6 +19,7 @@ an interval that holds", and :data:`mlci.engine.auc_class.MIN_AUC_CLASS` rest on
 
     python scripts/auc_few_class_sweep.py 200 out.json           # the analytic grid
     python scripts/auc_few_class_sweep.py 100 boot.json --boot   # bootstrap cells
+    python scripts/auc_few_class_sweep.py --tables out.json boot.json  # the tables
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import warnings
 
 import numpy as np
 from scipy.special import expit, logit
-from scipy.stats import norm
+from scipy.stats import norm, rankdata
 
 import mlci
 from mlci.classical.auc_score import AUC_SCORE_VARIANTS, auc_score_bounds
@@ -77,6 +78,16 @@ def draw(g: np.random.Generator, n_pos: int, n_neg: int, auc: float, shape: str)
     return y, np.r_[pos, neg]
 
 
+def delong_parts(y: np.ndarray, s: np.ndarray) -> tuple[float, float, float]:
+    """The AUC and DeLong's two variance terms (placements by midranks, ties one half)."""
+    pos, neg = s[y == 1], s[y == 0]
+    m, n = pos.size, neg.size
+    ranks = rankdata(np.r_[pos, neg])
+    v10 = (ranks[:m] - rankdata(pos)) / n
+    v01 = 1.0 - (ranks[m:] - rankdata(neg)) / m
+    return float(v10.mean()), float(v10.var(ddof=1) / m), float(v01.var(ddof=1) / n)
+
+
 def analytic(y: np.ndarray, s: np.ndarray) -> dict[str, tuple[float, float]]:
     r = mlci.delong_ci(y, s)
     m, n = r.details["n_positive"], r.details["n_negative"]
@@ -88,8 +99,9 @@ def analytic(y: np.ndarray, s: np.ndarray) -> dict[str, tuple[float, float]]:
     lse = max(se, 1 / mn) / (ac * (1 - ac))
     z = norm.ppf(0.975)
     out["logit_delong"] = (float(expit(logit(ac) - z * lse)), float(expit(logit(ac) + z * lse)))
+    _, v_pos, v_neg = delong_parts(y, s)
     for v in AUC_SCORE_VARIANTS:
-        out[v] = auc_score_bounds(a, se * se, m, n, v)[:2]
+        out[v] = auc_score_bounds(a, v_pos, v_neg, m, n, v)[:2]
     return out
 
 
@@ -139,7 +151,83 @@ def cell_seed(n_pos: int, n_neg: int, auc: float, shape: str) -> int:
     return 1000 + 7 * n_pos + 13 * n_neg + round(100 * auc) + 100_000 * kind
 
 
+ANALYTIC = ("floored", "newcombe", "modified-wald", "logit_delong", "delong")
+
+
+def _span(values: list[float]) -> str:
+    return f"{min(values):.3f}-{max(values):.3f}" if values else "-"
+
+
+def tables(grid_json: str, boot_json: str) -> str:
+    """The markdown tables of docs/validation.md from the two runs' outputs."""
+    rows = json.load(open(grid_json))
+    boot = {
+        (r["n_positive"], r["n_negative"], r["auc"], r["shape"]): r
+        for r in json.load(open(boot_json))
+    }
+    out = [
+        "Coverage (min-max over the cells) by shape and positives; 20, 150 and 1,000 "
+        "negatives, AUC 0.7-0.99:",
+        "",
+        "| shape | positives | " + " | ".join(ANALYTIC) + " |",
+        "|---|---|" + "---|" * len(ANALYTIC),
+    ]
+    for shape in (*SHAPES, "tie"):
+        for p in POSITIVES:
+            sel = [
+                r
+                for r in rows
+                if r["shape"] == shape
+                and r["n_positive"] == p
+                and r["n_positive"] != r["n_negative"]
+            ]
+            if sel:
+                out.append(
+                    f"| {shape} | {p} | "
+                    + " | ".join(_span([r[f"coverage_{k}"] for r in sel]) for k in ANALYTIC)
+                    + " |"
+                )
+    out += [
+        "",
+        "Balanced small test sets (positives = negatives), AUC 0.7-0.99:",
+        "",
+        "| shape | per class | " + " | ".join(ANALYTIC) + " |",
+        "|---|---|" + "---|" * len(ANALYTIC),
+    ]
+    for shape in SHAPES:
+        for k in BALANCED:
+            sel = [
+                r for r in rows if r["shape"] == shape and r["n_positive"] == r["n_negative"] == k
+            ]
+            out.append(
+                f"| {shape} | {k} | "
+                + " | ".join(_span([r[f"coverage_{m}"] for r in sel]) for m in ANALYTIC)
+                + " |"
+            )
+    out += [
+        "",
+        "The bootstrap doors on the same test sets (150 negatives; coverage, median width):",
+        "",
+        "| shape | positives | AUC | BCa (auc_ci) | studentized | floored | newcombe "
+        "| floored / BCa width |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for key, b in boot.items():
+        g = next(r for r in rows if (r["n_positive"], r["n_negative"], r["auc"], r["shape"]) == key)
+        out.append(
+            f"| {key[3]} | {key[0]} | {key[2]} | {b['coverage_bca']:.3f}, {b['width_bca']:.3f} "
+            f"| {b['coverage_studentized']:.3f}, {b['width_studentized']:.3f} "
+            f"| {g['coverage_floored']:.3f}, {g['width_floored']:.3f} "
+            f"| {g['coverage_newcombe']:.3f}, {g['width_newcombe']:.3f} "
+            f"| {g['width_floored'] / b['width_bca']:.2f} |"
+        )
+    return "\n".join(out)
+
+
 def main(argv: list[str]) -> None:
+    if argv[0] == "--tables":
+        print(tables(argv[1], argv[2]))
+        return
     reps, out, boot = int(argv[0]), argv[1], "--boot" in argv
     rows = []
     t0 = time.time()

@@ -48,7 +48,7 @@ import numpy as np
 from ..inputs import check_alternative, check_choice, check_confidence_level, check_flag, fill_doc
 from ..intervals.formulas import one_sided, quantile, tails
 from ..results import ConfidenceInterval, IntervalResult
-from .auc import _delong, _prepare
+from .auc import _delong_parts, _prepare
 
 __all__ = ["AUC_SCORE_VARIANTS", "auc_score_ci", "newcombe_variance"]
 
@@ -201,10 +201,11 @@ def auc_score_ci(
     pos, neg, n_dropped = _prepare(
         y_true, {"y_score": y_score}, pos_label, dropna=dropna, data=data, metric="auc_score_ci"
     )
-    auc, cov = _delong(pos, neg)
-    a, v_delong = float(auc[0]), float(max(cov[0, 0], 0.0))
+    a, v_pos, v_neg = _delong_parts(pos, neg)
     m, n = pos.shape[1], neg.shape[1]
-    low, high, v_at = auc_score_bounds(a, v_delong, m, n, variant, confidence_level, alternative)
+    low, high, v_at = auc_score_bounds(
+        a, v_pos, v_neg, m, n, variant, confidence_level, alternative
+    )
     return IntervalResult(
         estimate=a,
         confidence_interval=ConfidenceInterval(low, high),
@@ -217,7 +218,7 @@ def auc_score_ci(
             "n_positive": m,
             "n_negative": n,
             "variant": variant,
-            "standard_error_delong": float(np.sqrt(v_delong)),
+            "standard_error_delong": float(np.sqrt(v_pos + v_neg)),
             "n_dropped": n_dropped,
         },
     )
@@ -225,31 +226,43 @@ def auc_score_ci(
 
 def auc_score_bounds(
     auc: float,
-    variance_delong: float,
+    variance_positive: float,
+    variance_negative: float,
     n_positive: int,
     n_negative: int,
     variant: str = "floored",
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
 ) -> tuple[float, float, float]:
-    """``(low, high, V(auc))`` of :func:`auc_score_ci` from the AUC, DeLong's variance and
-    the class sizes (arguments already checked).
+    """``(low, high, V(auc))`` of :func:`auc_score_ci` from the AUC, the two terms of
+    DeLong's variance (the positives' placements' variance over ``m``, the negatives' over
+    ``n``) and the class sizes (arguments already checked).
+
+    The ``"floored"`` variant carries DeLong's variance to ``θ`` as
+    ``k·θ(1-θ)·V̂/(Â(1-Â))`` with ``k = (t_df / z)²``, ``df`` Welch and Satterthwaite's
+    over the two terms: Korn & Graubard's (1998) degrees-of-freedom adjustment of the
+    effective size (few samples of a class: few degrees of freedom).
 
     Examples
     --------
-    >>> [round(v, 4) for v in auc_score_bounds(1.0, 0.0, 5, 40)]
+    >>> [round(v, 4) for v in auc_score_bounds(1.0, 0.0, 0.0, 5, 40)]
     [0.785, 1.0, 0.0]
     """
     m, n = int(n_positive), int(n_negative)
     a = float(auc)
-    ratio = variance_delong / (a * (1 - a)) if 0 < a < 1 else 0.0
+    z = float(quantile(tails(confidence_level, alternative)[1]))
+    v_delong = variance_positive + variance_negative
+    ratio = v_delong / (a * (1 - a)) if 0 < a < 1 and v_delong > 0 else 0.0
+    if ratio > 0:
+        df = v_delong**2 / (variance_positive**2 / (m - 1) + variance_negative**2 / (n - 1))
+        t = float(quantile(tails(confidence_level, alternative)[1], df))
+        ratio *= (t / z) ** 2
 
     def var(t: np.ndarray) -> np.ndarray:
         t = np.asarray(t, dtype=float)
         v = _nstar_variance(t, m, n)
         return np.maximum(v, ratio * t * (1 - t)) if variant == "floored" else v
 
-    z = float(quantile(tails(confidence_level, alternative)[1]))
     v_at = float(var(np.array([a]))[0])
     if variant == "modified-wald":
         low, high = a - z * np.sqrt(v_at), a + z * np.sqrt(v_at)
