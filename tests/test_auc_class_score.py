@@ -184,3 +184,41 @@ def test_floored_coverage_two_sided():
     print(f"\nfloored AUC score interval: {total} test sets, 95%: {cov95:.3f}, 90%: {cov90:.3f}")
     assert 0.935 <= cov95 <= 0.975
     assert not 0.935 <= cov90 <= 0.975
+
+
+# ------------------------------------------------------------ one warning, every door
+def _few_class_messages(n_pos: int) -> dict[str, str]:
+    import warnings
+
+    g = np.random.default_rng(5)
+    y = np.r_[np.ones(n_pos, int), np.zeros(150, int)]
+    s = np.r_[g.normal(1.5, 1, n_pos), g.normal(0, 1, 150)]
+    doors = {
+        "auc_ci": lambda: mlci.auc_ci(y, s, rng=0, n_resamples=200),
+        "Scores.bootstrap_ci": lambda: mlci.Scores.from_labels(y, s).bootstrap_ci(
+            "auc", rng=0, n_resamples=200
+        ),
+        "bootstrap_ci strata": lambda: mlci.bootstrap_ci(
+            y, s, metric="roc_auc", strata=y, rng=0, n_resamples=200
+        ),
+        "bootstrap_ci": lambda: mlci.bootstrap_ci(
+            y, s, metric="roc_auc", method="percentile", rng=0, n_resamples=200
+        ),
+    }
+    out = {}
+    for name, call in doors.items():
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            res = call()
+        (text,) = [str(w.message) for w in seen if "smaller class of a ROC AUC" in str(w.message)]
+        out[name] = text.replace(f"The {res.method} interval", "The <method> interval")
+    return out
+
+
+@pytest.mark.parametrize("n_pos", [3, 12])  # below MIN_CLASS (5) too: the same message
+def test_one_message_through_every_door(n_pos):
+    texts = _few_class_messages(n_pos)
+    assert len(set(texts.values())) == 1, texts
+    text = texts["auc_ci"]
+    assert text.startswith(f"Only {n_pos} samples in the smaller class of a ROC AUC: below 20")
+    assert "mlci.auc_score_ci" in text
