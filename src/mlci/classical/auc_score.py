@@ -10,11 +10,12 @@ by a variance of the AUC *as a function of its true value* ``θ``, as Wilson's i
 does for a proportion: the interval is ``{θ : |Â - θ| <= z·sqrt(V(θ))}``, inside
 [0, 1], informative even at ``Â = 1``.
 
-- ``variant="floored"`` (the default): ``V(θ) = max(V*(θ), θ(1-θ)·V̂/(Â(1-Â)))``, the
-  larger of Newcombe's variance ``V*`` and DeLong's variance ``V̂`` carried to ``θ`` as
-  a design effect on ``θ(1-θ)`` (Korn & Graubard's effective size); ``V*`` guards
-  against a sample that happens to show little spread, ``V̂`` against score
-  distributions that spread more than Newcombe's model allows.
+- ``variant="floored"`` (the default): ``V(θ) = max(V*(θ), k·θ(1-θ)·V̂/(Â(1-Â)))``,
+  the larger of Newcombe's variance ``V*`` and DeLong's variance ``V̂`` carried to ``θ``
+  as a design effect on ``θ(1-θ)``, with Korn & Graubard's (1998) degrees-of-freedom
+  factor ``k = (t_df/z)²`` (``df``: Welch-Satterthwaite over DeLong's two terms);
+  ``V*`` guards against a sample that happens to show little spread, ``V̂`` against
+  score distributions that spread more than Newcombe's model allows.
 - ``variant="newcombe"``: ``V = V*``, the Hanley & McNeil (1982) variance with both
   ``m - 1`` and ``n - 1`` replaced by ``N* = (m + n)/2 - 1`` (Newcombe 2006, part 2,
   in its score-type form).
@@ -154,9 +155,11 @@ def auc_score_ci(
     classes separate (``Â = 1``), where DeLong's interval and the bootstrap collapse to
     the point.  In mlci's sweep (docs/validation.md, "The AUC with a small class: an
     interval that holds": 3-50 positives, 20-1,000 negatives, binormal scores with equal
-    and unequal spreads, ties) the default ``"floored"`` variant covered 0.92-1.00 at 95%
-    where the stratified BCa covered 0.62-0.91 and DeLong's 0.48-0.91; it is
-    conservative (0.97-1.00) when the positives' scores spread less than the negatives'.
+    and unequal spreads, ties; 300 test sets a cell) the default ``"floored"`` variant
+    covered 0.90-1.00 at 95% (with 5-19 samples in the smaller class: below 0.935 in 6 of
+    230 cells, above 0.965 in 185: conservative), where the stratified BCa covered
+    0.62-0.95 and DeLong's 0.22-0.96.  No method held 0.95 ± 0.015 across the score
+    shapes; this one is the one that seldom falls short.
 
     Parameters
     ----------
