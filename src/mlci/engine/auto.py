@@ -706,9 +706,7 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
             "0.88-0.94)"
         )
     few = min(diag.get("n_positive", MIN_CLASS), diag.get("n_negative", MIN_CLASS))
-    if (
-        metric == "roc_auc" and {"n_positive", "n_negative"} <= diag.keys() and few < MIN_AUC_CLASS
-    ):
+    if metric == "roc_auc" and {"n_positive", "n_negative"} <= diag.keys() and few < MIN_AUC_CLASS:
         # (class counts known: a weighted AUC's diagnostics carry none): one message
         return warn_few_auc_class(diag["n_positive"], diag["n_negative"], method, msgs)
     if few < MIN_CLASS and metric not in ("accuracy", "error_rate"):
