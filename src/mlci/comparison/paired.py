@@ -433,12 +433,15 @@ def compare(
             "not a proportion. Use 'auto', 'studentized', 't' or 'bca'."
         )
     contrast = ContrastKernel(jk, ia, ib)
-    lin = Linearization(contrast, plan)
+    # the gradient on the data serves the method's choice, the standard errors and the
+    # differences' shape (computed once; let go before the replicates)
+    lin = Linearization(contrast, plan, keep_data=True)
     method, linear, auto_reason = resolve_method(contrast, plan, opts.method, linearization=lin)
     n_sys = len(names)
     d_skew = d_kurt = np.full(len(pairs), np.nan)
     if linear is not None:
         d_skew, d_kurt = (x[n_sys:] for x in linearized_shape(lin))
+    lin.release()
     # "auto": each system by the rule of a single metric (Wilson for a proportion), the
     # differences by the t interval on their linearized (CR2) standard error, which the
     # coverage map shows to hold for paired differences where the bootstrap-t is erratic
