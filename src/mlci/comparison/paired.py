@@ -410,8 +410,17 @@ def compare(
     )
     mname = metric_name(metric)
     jk = JointKernel(kernels, mname)
-    sampler = plan.weights_for(jk.keys, jk.m, atom_rank=jk.atom_rank)
-    estimates = jk.evaluate(sampler.counts[None, :])[0]
+    # (the sampler's counts: the joint atoms' numbers of samples)
+    estimates = jk.evaluate(np.bincount(jk.keys, minlength=jk.m).astype(float)[None, :])[0]
+    samplers: list[Any] = []
+
+    def sampler() -> Any:
+        """The plan's sampler over the joint atoms, made when first needed (the
+        replicates of whole conditions draw the conditions' counts without it)."""
+        if not samplers:
+            samplers.append(plan.weights_for(jk.keys, jk.m, atom_rank=jk.atom_rank))
+        return samplers[0]
+
     undefined = [nm for nm, e in zip(names, estimates, strict=True) if np.isnan(e)]
     if undefined:
         raise ValueError(
@@ -522,7 +531,7 @@ def compare(
         if values is not None:
             dist, d_dist = values[:, :n_sys], values[:, n_sys:]
         else:
-            dist = run_joint(jk, sampler, opts.engine)
+            dist = run_joint(jk, sampler(), opts.engine)
             d_dist = dist[:, ia] - dist[:, ib]
     n_invalid = int(np.isnan(dist).any(axis=1).sum())
     # one jackknife of the joint kernel serves every system and every difference
@@ -661,7 +670,7 @@ def compare(
             jack_memo.append(
                 kernel_jackknife(
                     jk,
-                    sampler,
+                    sampler(),
                     jackknife_groups,
                     max_memory=opts.engine.max_memory,
                     n_jobs=opts.engine.n_jobs,
