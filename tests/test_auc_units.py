@@ -135,3 +135,25 @@ def test_auc_unit_form_refuses_too_many_units():
     kernel = RocAucKernel(y, score)
     # 100^2 units squared > 32 per cell x 200 cells: the pair matrix does not pay off
     assert auc_units.auc_unit_form(kernel, *_cells(kernel, unit), 100) is None
+
+
+@pytest.mark.parametrize("scale", [1.0, 3000.0])
+def test_blocks_in_float32_equal_float64(scale, monkeypatch):
+    # the blocks' products in float32 (integer sums below 2^24) or float64 (counts of
+    # 3,000 samples a cell: sums past 2^24): the brute-force count either way
+    monkeypatch.setattr(auc_units, "_DENSE_PER_SPARSE", 0)
+    monkeypatch.setattr(auc_units, "SINGLE_CHUNK", 64)
+    y, score, unit = _data(11, 600, 12, None)
+    kernel = RocAucKernel(y, score)
+    cu, ca, cc = _cells(kernel, unit)
+    seen = []
+    real = auc_units._dominance
+
+    def spy(*args, single=False):
+        seen.append(single)
+        return real(*args, single=single)
+
+    monkeypatch.setattr(auc_units, "_dominance", spy)
+    got = auc_units.pair_matrix(kernel, cu, ca, cc * scale, 12)
+    assert seen == [scale == 1.0]
+    np.testing.assert_array_equal(got, scale**2 * _brute(y, score, unit, 12))
