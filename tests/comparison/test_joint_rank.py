@@ -61,3 +61,65 @@ def test_compare_bca_draws_do_not_depend_on_the_rows_order():
     d, d2 = res.difference("a", "b"), again.difference("a", "b")
     assert d.confidence_interval == d2.confidence_interval
     assert d.pvalue == d2.pvalue
+
+
+@pytest.mark.parametrize("case", ["distinct", "determined", "mixed"])
+def test_joint_atoms_equal_unique_rows(case):
+    # the joint atoms without a sort when the first kernel's atom tells the others':
+    # np.unique(axis=0)'s rows, order and inverse all the same
+    from mlci.comparison.common import JointAtoms
+
+    rng = np.random.default_rng(6)
+    n = 2_000
+    y = rng.integers(0, 2, n)
+    first = y + rng.normal(size=n)
+    if case == "distinct":
+        others = [y + rng.normal(size=n), y * 0.3 + rng.normal(size=n)]
+    elif case == "determined":  # tied first scores, each tie one value in the others
+        first = np.round(first, 1)
+        others = [np.round(first * 2.0 + 1.0, 3), -first]
+    else:  # tied first scores, the others not determined by them
+        first = np.round(first, 1)
+        others = [y + rng.normal(size=n)]
+    kernels = [get_kernel("roc_auc", [y, s], {}) for s in (first, *others)]
+    joint = JointAtoms(kernels)
+    rows, inverse = np.unique(
+        np.column_stack([k.keys for k in kernels]), axis=0, return_inverse=True
+    )
+    assert joint.m == len(rows)
+    assert np.array_equal(joint.keys, inverse.reshape(-1))
+    for s, part in enumerate(joint.parts):
+        assert np.array_equal(part.atom_of_joint, rows[:, s])
+    assert (joint.m == kernels[0].m) == (case != "mixed")
+
+
+def test_auc_contrast_is_not_checked_at_doubled_counts():
+    # the AUC contrast is declared scale-free: the linearization's check (the kernel at
+    # doubled counts) is skipped, and its answer would have been the same
+    from mlci.engine.linearize import Linearization
+    from mlci.engine.nested import plan_for_conditions
+
+    rng = np.random.default_rng(7)
+    n = 600
+    y = rng.integers(0, 2, n)
+    cond = rng.integers(0, 20, n)
+    kernels = [get_kernel("roc_auc", [y, y + rng.normal(size=n)], {}) for _ in range(2)]
+    contrast = ContrastKernel(JointKernel(kernels, "roc_auc"), np.array([0]), np.array([1]))
+    assert contrast.scale_free
+    counts = np.bincount(contrast.keys, minlength=contrast.m)[None, :] * 1.0
+    assert np.array_equal(contrast.evaluate(2.0 * counts), contrast.evaluate(counts))
+    seen = []
+    real = contrast.evaluate
+
+    def evaluate(w):
+        seen.append(float(np.max(w)))
+        return real(w)
+
+    contrast.evaluate = evaluate
+    plan = plan_for_conditions(n, conditions=cond, n_resamples=50, rng=0)
+    assert Linearization(contrast, plan).unsupported is None
+    assert seen == [float(counts.max())]  # the data only
+    # an accuracy contrast is still checked
+    acc = [get_kernel("accuracy", [y, rng.integers(0, 2, n)], {}) for _ in range(2)]
+    other = ContrastKernel(JointKernel(acc, "accuracy"), np.array([0]), np.array([1]))
+    assert not getattr(other, "scale_free", False)

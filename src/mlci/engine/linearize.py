@@ -313,7 +313,9 @@ def _unit_totals(units: _Units, grad: np.ndarray, w_cells: Any) -> tuple[np.ndar
     """``(y, drawn)``: every unit's summed influence ``y_c = u_c (g . t_c)`` (b, C, *S) and
     how often it was drawn (b, C, 1...), from the cells' weights (conditions only)."""
     extra = grad.ndim - 2
-    contrib = np.take(grad, units.cell_atom, axis=1) * w_cells.reshape(w_cells.shape + (1,) * extra)
+    contrib = np.take(grad, units.cell_atom, axis=1)
+    if not (w_cells == 1.0).all():  # (x * 1 is x: no pass for cells of one sample each)
+        contrib *= w_cells.reshape(w_cells.shape + (1,) * extra)
     y = np.add.reduceat(contrib, units.starts, axis=1)
     del contrib
     drawn = np.add.reduceat(w_cells, units.starts, axis=1) / units.unit_size
@@ -454,6 +456,8 @@ class Linearization:
         counts, value, grad = self.at_data()
         if grad is None:
             return f"the metric has {kernel.m} atoms and no closed-form derivative"
+        if getattr(kernel, "scale_free", False):
+            return None  # (declared a function of proportions: no check to evaluate)
         with np.errstate(all="ignore"):
             doubled = kernel.evaluate(2.0 * counts)
         if not np.allclose(doubled, value, rtol=1e-9, atol=1e-12, equal_nan=True):
