@@ -58,9 +58,9 @@ def test_pair_matrix_chooses_thresholds_for_few_scores():
     calls = []
     real = auc_units._by_thresholds
 
-    def spy(*args):
+    def spy(*args, **kwargs):
         calls.append(1)
-        return real(*args)
+        return real(*args, **kwargs)
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(auc_units, "_by_thresholds", spy)
@@ -138,22 +138,24 @@ def test_auc_unit_form_refuses_too_many_units():
 
 
 @pytest.mark.parametrize("scale", [1.0, 3000.0])
-def test_blocks_in_float32_equal_float64(scale, monkeypatch):
-    # the blocks' products in float32 (integer sums below 2^24) or float64 (counts of
-    # 3,000 samples a cell: sums past 2^24): the brute-force count either way
-    monkeypatch.setattr(auc_units, "_DENSE_PER_SPARSE", 0)
+@pytest.mark.parametrize("way", ["thresholds", "blocks"])
+def test_products_in_float32_equal_float64(scale, way, monkeypatch):
+    # the products in float32 (integer sums below 2^24) or float64 (counts of 3,000
+    # samples a cell: sums past 2^24): the brute-force count either way
+    name = "_by_thresholds" if way == "thresholds" else "_dominance"
+    monkeypatch.setattr(auc_units, "_DENSE_PER_SPARSE", 10**9 if way == "thresholds" else 0)
     monkeypatch.setattr(auc_units, "SINGLE_CHUNK", 64)
     y, score, unit = _data(11, 600, 12, None)
     kernel = RocAucKernel(y, score)
     cu, ca, cc = _cells(kernel, unit)
     seen = []
-    real = auc_units._dominance
+    real = getattr(auc_units, name)
 
     def spy(*args, single=False):
         seen.append(single)
         return real(*args, single=single)
 
-    monkeypatch.setattr(auc_units, "_dominance", spy)
+    monkeypatch.setattr(auc_units, name, spy)
     got = auc_units.pair_matrix(kernel, cu, ca, cc * scale, 12)
     assert seen == [scale == 1.0]
     np.testing.assert_array_equal(got, scale**2 * _brute(y, score, unit, 12))
