@@ -268,6 +268,9 @@ def _dominance(
     # each chunk adds a c x c histogram: chunks of at least c * c / 4 pairs keep that
     # addition below the chunk's own work
     chunk = max(PAIR_CHUNK, c * c // 4)
+    # cells of one sample each (e.g. distinct scores): every pair weighs 1, counted
+    ones = bool((pw == 1.0).all() and (nw == 1.0).all())
+    row = pu * c
     i0 = 0
     while i0 < len(t):
         i1 = int(np.searchsorted(ends, ends[i0] - length[i0] + chunk, side="right"))
@@ -275,11 +278,11 @@ def _dominance(
         ln = length[i0:i1]
         tot = int(ln.sum())
         if tot:
-            rep = np.repeat(np.arange(i1 - i0), ln)
-            q = np.arange(tot) - np.repeat(np.cumsum(ln) - ln, ln) + start[i0:i1][rep]
-            flat += np.bincount(
-                pu[i0:i1][rep] * c + nu[q], weights=pw[i0:i1][rep] * nw[q], minlength=c * c
-            )
+            # pair k of positive cell i: negative cell start_i + (k - first pair of i)
+            q = np.arange(tot) + np.repeat(start[i0:i1] - (np.cumsum(ln) - ln), ln)
+            index = np.repeat(row[i0:i1], ln) + nu[q]
+            weights = None if ones else np.repeat(pw[i0:i1], ln) * nw[q]
+            flat += np.bincount(index, weights=weights, minlength=c * c)
         i0 = i1
     return out
 
