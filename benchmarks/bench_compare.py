@@ -1,7 +1,8 @@
 """Benchmarks of mlci.compare and the joint bootstrap for verification trials.
 
 Run: ``python benchmarks/bench_compare.py [--quick]``.  Figures are recorded in
-docs/compare.md.
+docs/compare.md.  ``--case auc-conditions`` runs only case 4 (figures in
+docs/performance.md).
 
 1. Joint bootstrap (mlci.scores.trials.trial_bootstrap_ci, EER, B = 1000, timed
    end to end including setup) against three per-replicate loops, each timed on a few
@@ -16,6 +17,14 @@ docs/compare.md.
      baseline: only the metric runs per replicate).
 2. The full target: 10^6 trials, 1,000 speakers, B = 1000.
 3. mlci.compare with 10 systems (accuracy, and roc_auc) on 10^4 / 10^5 samples.
+4. ``--case auc-conditions``: ``mlci.compare`` of roc_auc over 5 systems and 2,000
+   conditions (all 10 pairs, B = 1000, ``method`` auto: studentized systems, t
+   differences), the report's comparison (issue 25), at ``--rows`` samples (default
+   10^6) with scores rounded to ``--decimals`` (3; -1: not rounded), as
+   benchmarks/bench_report.py makes them.  CPU seconds of the process (all threads,
+   ``resource.getrusage``) and wall time, with the machine's load; ``--profile FILE``
+   writes a cProfile of it (CPU time of the main thread: ``--n-jobs 1`` puts every
+   replicate there).
 
 The machine the figures in docs/compare.md come from has 2 cores shared with other
 jobs; wall times vary by a factor of ~2 from run to run, so each vectorised figure is
@@ -161,6 +170,57 @@ def joint_vs_loops(n_trials, n_spk, b_loop):
         print(f"    {name}: {p * 1e3:.1f} ms/rep -> vectorised is {p / per_fast:.0f}x faster")
 
 
+def auc_conditions(
+    n: int,
+    n_systems: int = 5,
+    n_conditions: int = 2000,
+    decimals: int = 3,
+    b: int = 1000,
+    profile: str | None = None,
+    n_jobs: int | None = None,
+) -> None:
+    """Case 4: compare's roc_auc over conditions, all pairs (the report's comparison)."""
+    import resource
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, n)
+    cond = rng.integers(0, n_conditions, n)
+    effect = rng.normal(0, 0.5, n_conditions)[cond]
+    systems = {}
+    for k in range(n_systems):
+        z = (0.8 + 0.2 * k) * y + effect + rng.normal(0, 1, n)
+        p = 1.0 / (1.0 + np.exp(-(z - 0.5)))
+        systems[f"s{k + 1}"] = np.round(p, decimals) if decimals >= 0 else p
+    mlci.compare(y[:200], {k: v[:200] for k, v in systems.items()}, metric="roc_auc", rng=0)
+
+    def cpu() -> float:
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
+
+    load0 = os.getloadavg()[0]
+    prof = None
+    if profile:
+        import cProfile
+
+        prof = cProfile.Profile(timer=time.process_time)
+        prof.enable()
+    t0, c0 = time.perf_counter(), cpu()
+    with mlci.config_context(n_jobs=n_jobs):
+        res = mlci.compare(y, systems, metric="roc_auc", conditions=cond, n_resamples=b, rng=0)
+    wall, used = time.perf_counter() - t0, cpu() - c0
+    if prof is not None:
+        prof.disable()
+        prof.dump_stats(profile)
+    d = res.differences[0]
+    print(
+        f"[auc-conditions] n={n}, {n_systems} systems, {n_conditions} conditions, "
+        f"{len(res.differences)} pairs, decimals={decimals}, B={b}: CPU {used:.2f} s, "
+        f"wall {wall:.2f} s (load {load0:.1f} -> {os.getloadavg()[0]:.1f}); "
+        f"{d.a} - {d.b}: {d.estimate:.6f} [{d.confidence_interval.low:.6f}, "
+        f"{d.confidence_interval.high:.6f}] ({d.method})"
+    )
+
+
 def main(quick: bool) -> None:
     print(f"numpy {np.__version__}, python {sys.version.split()[0]}, {os.cpu_count()} cores")
     # 1. joint bootstrap vs loops (the issue's 10^4 trials, and 10^5)
@@ -201,4 +261,20 @@ def main(quick: bool) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
-    main(parser.parse_args().quick)
+    parser.add_argument("--case", choices=["all", "auc-conditions"], default="all")
+    parser.add_argument("--rows", type=float, default=1e6)
+    parser.add_argument("--decimals", type=int, default=3)
+    parser.add_argument("-B", type=int, default=1000)
+    parser.add_argument("--profile", default=None)
+    parser.add_argument("--n-jobs", type=int, default=None)
+    args = parser.parse_args()
+    if args.case == "auc-conditions":
+        auc_conditions(
+            int(args.rows),
+            decimals=args.decimals,
+            b=args.B,
+            profile=args.profile,
+            n_jobs=args.n_jobs,
+        )
+    else:
+        main(args.quick)

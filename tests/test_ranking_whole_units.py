@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from mlci.metrics import RocAucKernel, ranking
+from mlci.metrics import RocAucKernel, auc_units
 
 
 def _cells(kernel, unit):
@@ -18,7 +18,7 @@ def _cells(kernel, unit):
 @pytest.mark.parametrize("chunk", [7, 1 << 19])
 @pytest.mark.parametrize("n_units", [1, 3, 40])
 def test_whole_units_equal_the_atoms_path_bit_for_bit(ties, chunk, n_units, monkeypatch):
-    monkeypatch.setattr(ranking, "_PAIR_CHUNK", chunk)
+    monkeypatch.setattr(auc_units, "PAIR_CHUNK", chunk)
     rng = np.random.default_rng(n_units + 100 * ties)
     n = 400
     y = rng.integers(0, 2, n)

@@ -605,7 +605,7 @@ def test_auc_placements_over_many_conditions_equal_the_gradient_path(ties):
     # bit for bit those of kernel.gradient + unit sums (fused=False), and the AUC the one
     # of scikit-learn on the data
     from mlci.engine.linearize import Linearization
-    from mlci.metrics.ranking import _MAX_PAIR_UNITS
+    from mlci.metrics.auc_units import MAX_PAIR_UNITS as _MAX_PAIR_UNITS
 
     rng = np.random.default_rng(11)
     n, c = 12_000, _MAX_PAIR_UNITS + 500

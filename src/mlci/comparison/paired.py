@@ -410,8 +410,17 @@ def compare(
     )
     mname = metric_name(metric)
     jk = JointKernel(kernels, mname)
-    sampler = plan.weights_for(jk.keys, jk.m, atom_rank=jk.atom_rank)
-    estimates = jk.evaluate(sampler.counts[None, :])[0]
+    # (the sampler's counts: the joint atoms' numbers of samples)
+    estimates = jk.evaluate(np.bincount(jk.keys, minlength=jk.m).astype(float)[None, :])[0]
+    samplers: list[Any] = []
+
+    def sampler() -> Any:
+        """The plan's sampler over the joint atoms, made when first needed (the
+        replicates of whole conditions draw the conditions' counts without it)."""
+        if not samplers:
+            samplers.append(plan.weights_for(jk.keys, jk.m, atom_rank=jk.atom_rank))
+        return samplers[0]
+
     undefined = [nm for nm, e in zip(names, estimates, strict=True) if np.isnan(e)]
     if undefined:
         raise ValueError(
@@ -433,12 +442,15 @@ def compare(
             "not a proportion. Use 'auto', 'studentized', 't' or 'bca'."
         )
     contrast = ContrastKernel(jk, ia, ib)
-    lin = Linearization(contrast, plan)
+    # the gradient on the data serves the method's choice, the standard errors and the
+    # differences' shape (computed once; let go before the replicates)
+    lin = Linearization(contrast, plan, keep_data=True)
     method, linear, auto_reason = resolve_method(contrast, plan, opts.method, linearization=lin)
     n_sys = len(names)
     d_skew = d_kurt = np.full(len(pairs), np.nan)
     if linear is not None:
         d_skew, d_kurt = (x[n_sys:] for x in linearized_shape(lin))
+    lin.release()
     # "auto": each system by the rule of a single metric (Wilson for a proportion), the
     # differences by the t interval on their linearized (CR2) standard error, which the
     # coverage map shows to hold for paired differences where the bootstrap-t is erratic
@@ -519,7 +531,7 @@ def compare(
         if values is not None:
             dist, d_dist = values[:, :n_sys], values[:, n_sys:]
         else:
-            dist = run_joint(jk, sampler, opts.engine)
+            dist = run_joint(jk, sampler(), opts.engine)
             d_dist = dist[:, ia] - dist[:, ib]
     n_invalid = int(np.isnan(dist).any(axis=1).sum())
     # one jackknife of the joint kernel serves every system and every difference
@@ -658,7 +670,7 @@ def compare(
             jack_memo.append(
                 kernel_jackknife(
                     jk,
-                    sampler,
+                    sampler(),
                     jackknife_groups,
                     max_memory=opts.engine.max_memory,
                     n_jobs=opts.engine.n_jobs,

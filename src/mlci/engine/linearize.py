@@ -309,11 +309,30 @@ class _Units:
         return w_cells @ agg
 
 
+def _unit_totals(units: _Units, grad: np.ndarray, w_cells: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``(y, drawn)``: every unit's summed influence ``y_c = u_c (g . t_c)`` (b, C, *S) and
+    how often it was drawn (b, C, 1...), from the cells' weights (conditions only)."""
+    extra = grad.ndim - 2
+    contrib = np.take(grad, units.cell_atom, axis=1)
+    if not (w_cells == 1.0).all():  # (x * 1 is x: no pass for cells of one sample each)
+        contrib *= w_cells.reshape(w_cells.shape + (1,) * extra)
+    y = np.add.reduceat(contrib, units.starts, axis=1)
+    del contrib
+    drawn = np.add.reduceat(w_cells, units.starts, axis=1) / units.unit_size
+    return y, drawn.reshape(drawn.shape + (1,) * extra)
+
+
 def _variance(
-    units: _Units, w: np.ndarray, grad: np.ndarray, w_cells: Any, cr2: bool = False
+    units: _Units,
+    w: np.ndarray,
+    grad: np.ndarray,
+    w_cells: Any,
+    cr2: bool = False,
+    totals: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
     """CR1 variance of each replicate from its weights and the metric's gradient; with
-    ``cr2`` (the original data only) the bias-reduced CR2 one (module docstring)."""
+    ``cr2`` (the original data only) the bias-reduced CR2 one (module docstring).
+    ``totals``: :func:`_unit_totals` of the same arguments, when the caller has them."""
     extra = grad.ndim - 2
     c = units.n_units
     if c < 2:  # one sample (or condition): no spread between units to estimate
@@ -325,10 +344,7 @@ def _variance(
         ss = (wk * grad**2).sum(axis=1) - total * mean**2
         return c / (c - 1) * ss
     # y_c = sum over the unit's cells of w_cell * g_atom = u_c * (g . t_c)
-    contrib = np.take(grad, units.cell_atom, axis=1) * w_cells.reshape(w_cells.shape + (1,) * extra)
-    y = np.add.reduceat(contrib, units.starts, axis=1)
-    drawn = np.add.reduceat(w_cells, units.starts, axis=1) / units.unit_size
-    drawn = drawn.reshape(drawn.shape + (1,) * extra)
+    y, drawn = _unit_totals(units, grad, w_cells) if totals is None else totals
     total = drawn.sum(axis=1)
     mean = y.sum(axis=1) / total
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -369,11 +385,24 @@ class Linearization:
     ----------
     kernel : Kernel
     plan : ResamplingPlan
+    counts : ndarray, shape (m,), optional
+        The atoms' numbers of samples, when the caller has them.
+    keep_data : bool, default False
+        Keep the metric and its gradient on the data after :meth:`estimate` (until
+        :meth:`release`), for a caller that reads them again.
     """
 
-    def __init__(self, kernel: Kernel, plan: Any, counts: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        kernel: Kernel,
+        plan: Any,
+        counts: np.ndarray | None = None,
+        *,
+        keep_data: bool = False,
+    ) -> None:
         self.kernel = kernel
         self.plan = plan
+        self.keep_data = keep_data
         self._units: _Units | None = None
         self._counts = counts
         self._data: tuple[np.ndarray, np.ndarray, Any] | None = None
@@ -427,6 +456,8 @@ class Linearization:
         counts, value, grad = self.at_data()
         if grad is None:
             return f"the metric has {kernel.m} atoms and no closed-form derivative"
+        if getattr(kernel, "scale_free", False):
+            return None  # (declared a function of proportions: no check to evaluate)
         with np.errstate(all="ignore"):
             doubled = kernel.evaluate(2.0 * counts)
         if not np.allclose(doubled, value, rtol=1e-9, atol=1e-12, equal_nan=True):
@@ -441,9 +472,17 @@ class Linearization:
         """
         if self._estimate is None:
             self._estimate = self._linearized()
-            self._data = None
-            self._counts = None
+            if not self.keep_data:
+                self.release()
         return self._estimate
+
+    def release(self) -> None:
+        """Let go of the metric and its gradient on the data (an array of the atoms'
+        size), which :meth:`estimate` keeps when the linearization was made with
+        ``keep_data=True`` (for a caller that reads :meth:`at_data` again, e.g.
+        :func:`mlci.engine.skewness.linearized_shape`); recomputed if asked again."""
+        self._data = None
+        self._counts = None
 
     def _linearized(self) -> Linearized:
         kernel = self.kernel
@@ -454,9 +493,12 @@ class Linearization:
             cells = None
         else:
             cells = units.cell_count[None, :]
-        se = _se(_variance(units, counts, grad, cells, cr2=not units.iid))[0]
+        # the units' totals once, for CR2 and CR1
+        totals = None if units.iid or units.n_units < 2 else _unit_totals(units, grad, cells)
+        se = _se(_variance(units, counts, grad, cells, cr2=not units.iid, totals=totals))[0]
         # CR1, G/(G-1) sum z^2: R survey's linearization (variant="survey")
-        se_cr1 = se if units.iid else _se(_variance(units, counts, grad, cells))[0]
+        se_cr1 = se if units.iid else _se(_variance(units, counts, grad, cells, totals=totals))[0]
+        del totals
         if not units.iid and kernel.proportion is not None and np.ndim(se) == 0:
             # a proportion over conditions: the closed form from the conditions' counts
             # (mlci.engine.cr2, exact), not the numerical gradient's (~1e-7 off)

@@ -388,10 +388,6 @@ class AtomSampler(Sampler):
         # one-stage conditions: a row range redraws only the block's condition counts
         return self._mode == "units" and not self.plan.two_stage
 
-    def draw(self, rng: np.random.Generator, b: int, out: np.ndarray | None = None) -> np.ndarray:
-        """Counts (b, m), float, of ``b`` replicates drawn from ``rng``."""
-        return self.draw_rows(rng, b, (0, b), out)
-
     def draw_rows(
         self,
         rng: np.random.Generator,
@@ -399,6 +395,8 @@ class AtomSampler(Sampler):
         rows: tuple[int, int],
         out: np.ndarray | None = None,
     ) -> np.ndarray:
+        """Counts (r1 - r0, m), float, of rows ``r0:r1`` of the block of ``b`` replicates
+        drawn from ``rng`` (the whole block: the inherited :meth:`draw`)."""
         r0, r1 = rows
         if out is None:
             out = np.empty((r1 - r0, self.m))

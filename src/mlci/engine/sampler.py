@@ -86,7 +86,8 @@ def block_generator(seed: np.random.SeedSequence, stream: int, block: int) -> np
 
 
 class Sampler:
-    """Draws blocks of replicates; :meth:`draw` is the one method a scheme implements.
+    """Draws blocks of replicates; a scheme implements :meth:`draw`, or :meth:`draw_rows`
+    (a row range of a block), whose whole range is then the default :meth:`draw`.
 
     Attributes
     ----------
@@ -130,8 +131,12 @@ class Sampler:
 
     # ------------------------------------------------------------ the extension point
     def draw(self, rng: np.random.Generator, b: int, out: np.ndarray | None = None) -> Any:
-        """``b`` replicates drawn from ``rng`` (into ``out``, shape (b, m), when given)."""
-        raise NotImplementedError
+        """``b`` replicates drawn from ``rng`` (into ``out``, shape (b, m), when given): by
+        default the whole block from :meth:`draw_rows`, for a scheme that implements that."""
+        if type(self).draw_rows is Sampler.draw_rows:
+            name = type(self).__name__
+            raise NotImplementedError(f"{name} implements neither draw nor draw_rows")
+        return self.draw_rows(rng, b, (0, b), out)
 
     def draw_rows(
         self,
@@ -300,9 +305,6 @@ class UnitDraws(Sampler):
         self.m = int(n_units)
         self.block_size = base.block_size
         self.counts = base.counts
-
-    def draw(self, rng: np.random.Generator, b: int, out: np.ndarray | None = None) -> np.ndarray:
-        return self.draw_rows(rng, b, (0, b), out)
 
     def draw_rows(
         self,

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..inputs import binary_target
 from ._base import Kernel, safe_div
+from .auc_units import auc_unit_form
 
 
 class _SortedScores(Kernel):
@@ -286,8 +287,9 @@ class RocAucKernel(_SortedScores):
         Mann-Whitney numerator is the quadratic form ``u' M u`` of the units' pair matrix
         ``M[c, c'] = #{positive of c above negative of c'} (+ 1/2 per tie)``, and the
         sum of the placement values of unit ``c``'s samples is ``(M u)_c + (M' u)_c``.
-        ``M`` is built once (exactly, in integers); a replicate then costs two products
-        with an ``n_units x n_units`` matrix instead of passes over the atoms.
+        ``M`` is built once (exactly, in integers: :mod:`mlci.metrics.auc_units`); a
+        replicate then costs one product with the symmetric ``n_units x n_units`` matrix
+        ``2 (M + M')`` instead of passes over the atoms.
 
         Parameters
         ----------
@@ -303,56 +305,7 @@ class RocAucKernel(_SortedScores):
             ``inner`` (b, n_units), the sum of :meth:`gradient` over one copy of each unit's
             samples.  None when there are too many units for the matrix to pay off.
         """
-        c = int(n_units)
-        n_cells = len(cell_atom)
-        if c > _MAX_PAIR_UNITS or c * c > 32 * n_cells:
-            return None
-        cell_unit = np.asarray(cell_unit, dtype=np.intp)
-        cell_atom = np.asarray(cell_atom, dtype=np.intp)
-        cell_count = np.asarray(cell_count, dtype=float)
-        neg = cell_atom < self.m_neg
-        order = np.argsort(cell_atom[neg], kind="stable")
-        na = cell_atom[neg][order]
-        nu, nw = cell_unit[neg][order], cell_count[neg][order]
-        pa = cell_atom[~neg] - self.m_neg
-        pu, pw = cell_unit[~neg], cell_count[~neg]
-        # first negative cell of every negative atom (and the end): the negative cells
-        # below a positive atom are those before first[below]
-        first = np.searchsorted(na, np.arange(self.m_neg + 1))
-        below = self.below[pa]
-        if self.has_ties:
-            # (strictly below + at or below) / 2 counts a tie one half: both thresholds of
-            # every positive cell in one pass (integer sums, exact in any order)
-            t2 = np.concatenate((first[below], first[below + self.tie[pa]]))
-            pu2, pw2 = np.concatenate((pu, pu)), np.concatenate((pw, pw))
-            pairs2 = _dominance(t2, pu2, pw2, nu, nw, c)
-        else:
-            pairs2 = _dominance(first[below], pu, pw, nu, nw, c)
-            pairs2 *= 2.0
-        pos_of = np.bincount(pu, weights=pw, minlength=c)
-        neg_of = np.bincount(nu, weights=nw, minlength=c)
-        # (the transposed view: BLAS reads it as is; a contiguous copy is n_units^2
-        # floats more per system, 32 MiB at 2,048 units, and the sums are exact integers
-        # either way)
-        pairs2_t = pairs2.T
-
-        def evaluate(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            u = np.asarray(u, dtype=float)
-            above = u @ pairs2_t  # 2 (M u): twice the positives' placement sums per unit
-            under = u @ pairs2  # 2 (M' u): the negatives'
-            # integers (counts) below 2^53: exact whatever the summation order, so the
-            # values equal the kernel's on the atoms' counts
-            num = 0.5 * np.einsum("ij,ij->i", u, above)
-            n_pos, n_neg = u @ pos_of, u @ neg_of
-            den = n_neg * n_pos
-            values = safe_div(num, den)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                inner = (above + under) / (2.0 * den)[:, None] - values[:, None] * (
-                    pos_of / n_pos[:, None] + neg_of / n_neg[:, None]
-                )
-            return values, inner
-
-        return evaluate
+        return auc_unit_form(self, cell_unit, cell_atom, cell_count, n_units)
 
     def delete_one(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # placement values (DeLong et al. 1988): removing one positive at atom a removes
@@ -633,75 +586,3 @@ def _buffers(tls: threading.local, b: int, width: int) -> Callable[..., np.ndarr
         return buf[: b * c].reshape(b, c)
 
     return get
-
-
-#: most units for :meth:`RocAucKernel.whole_units` (its n_units x n_units matrices: 32 MiB
-#: each at 2048)
-_MAX_PAIR_UNITS = 2048
-#: pairs of cells enumerated at once when building the pair matrix
-_PAIR_CHUNK = 1 << 19
-
-
-def _dominance(
-    t: np.ndarray, pu: np.ndarray, pw: np.ndarray, nu: np.ndarray, nw: np.ndarray, c: int
-) -> np.ndarray:
-    """``D[c, c'] = sum_i pw_i * (weight of the negative cells of unit c' before t_i)``.
-
-    ``i`` runs over positive cells (unit ``pu``, weight ``pw``, threshold ``t``: a
-    position in the negative cells, which have units ``nu`` and weights ``nw``).  The
-    negative cells are cut into blocks of ``s``: the whole blocks below ``t_i`` are one
-    matrix product of block histograms (O(n_cells / s * c^2)), the rest of ``t_i``'s
-    block is enumerated cell pair by cell pair (fewer than ``s`` per positive cell).
-    With integer weights every entry is an exact integer.
-    """
-    n_neg = len(nu)
-    s = int(np.clip(np.sqrt(c), 8, 256))
-    n_blocks = n_neg // s + 1
-    blk = t // s
-    from scipy import sparse  # here: `import mlci.metrics` stays without scipy
-
-    out = np.zeros((c, c))
-    # whole blocks, a few block rows at a time: out[pu_i] += pw_i * (negatives of the
-    # blocks before blk_i), a sparse (units x blocks) by dense (blocks x units) product
-    order = np.argsort(blk, kind="stable")
-    bs, us, ws = blk[order], pu[order], pw[order]
-    rows = max(1, _PAIR_CHUNK // max(c, 1))
-    below = np.zeros(c)
-    for k0 in range(0, n_blocks, rows):
-        k1 = min(k0 + rows, n_blocks)
-        lo, hi = k0 * s, min(k1 * s, n_neg)
-        hist = np.bincount(
-            (np.arange(lo, hi) // s - k0) * c + nu[lo:hi],
-            weights=nw[lo:hi],
-            minlength=(k1 - k0) * c,
-        ).reshape(k1 - k0, c)
-        cum = np.cumsum(hist, axis=0, dtype=float)  # (float already: weighted counts)
-        cum -= hist  # exclusive: the blocks before each one
-        cum += below
-        below = below + hist.sum(axis=0)
-        a, b = np.searchsorted(bs, [k0, k1])
-        if b > a:
-            h = sparse.csr_matrix((ws[a:b], (us[a:b], bs[a:b] - k0)), shape=(c, k1 - k0))
-            out += h @ cum
-    # the rest of each threshold's block, pair by pair
-    start = blk * s
-    length = t - start
-    flat = out.reshape(-1)
-    ends = np.cumsum(length)
-    # each chunk adds a c x c histogram: chunks of at least c * c / 4 pairs keep that
-    # addition below the chunk's own work
-    chunk = max(_PAIR_CHUNK, c * c // 4)
-    i0 = 0
-    while i0 < len(t):
-        i1 = int(np.searchsorted(ends, ends[i0] - length[i0] + chunk, side="right"))
-        i1 = max(i1, i0 + 1)
-        ln = length[i0:i1]
-        tot = int(ln.sum())
-        if tot:
-            rep = np.repeat(np.arange(i1 - i0), ln)
-            q = np.arange(tot) - np.repeat(np.cumsum(ln) - ln, ln) + start[i0:i1][rep]
-            flat += np.bincount(
-                pu[i0:i1][rep] * c + nu[q], weights=pw[i0:i1][rep] * nw[q], minlength=c * c
-            )
-        i0 = i1
-    return out
