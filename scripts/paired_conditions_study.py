@@ -160,7 +160,41 @@ def fam_auc2() -> list[tuple[str, Any, Any]]:
     return [x for x in fam_auc() if x[0] not in ("s5#2", "s3#14", "s5#5")]
 
 
+def fam_few() -> list[tuple[str, Any, Any]]:
+    """Skewed differences over fewer than 20 effective conditions (study #45, t 0.920, BCa
+    0.960), its variants, and the designs where BCa fell short with few conditions."""
+    d45 = ps.random_design(45, 0)
+    out = fam_study()
+    out += [
+        ("study#45 f1", "ps", dataclasses.replace(d45, metric="f1")),
+        ("study#45 C12", "ps", dataclasses.replace(d45, n_conditions=12)),
+        ("study#45 equal", "ps", dataclasses.replace(d45, unequal=False)),
+        ("study#45 icc0.4", "ps", dataclasses.replace(d45, icc=0.4)),
+    ]
+    d14 = s5(14)
+    out += [
+        ("s5#14 C15", "ds", dataclasses.replace(d14, n_conditions=15)),
+        ("s5#14 C10", "ds", dataclasses.replace(d14, n_conditions=10)),
+        ("s5#14 C26 unequal", "ds", dataclasses.replace(d14, n_conditions=26, unequal=True)),
+        ("s5#14 C15 icc0.45", "ds", dataclasses.replace(d14, n_conditions=15, icc=0.45)),
+    ]
+    return out
+
+
+def fam_auc3() -> list[tuple[str, Any, Any]]:
+    """The paired roc_auc designs over conditions not yet re-run against the edge rule."""
+    return [x for x in fam_auc() if x[0] in ("s4#19", "s3#20", "s3#49")]
+
+
+def fam_auc_s5_5() -> list[tuple[str, Any, Any]]:
+    """Seed-5 #5 (n = 4,715 over 262 conditions), alone: slow."""
+    return [x for x in fam_auc() if x[0] == "s5#5"]
+
+
 FAMILIES = {
+    "few": fam_few,
+    "auc3": fam_auc3,
+    "auc-s5-5": fam_auc_s5_5,
     "s5-14": fam_s5_14,
     "study": fam_study,
     "holds": fam_holds,
