@@ -18,6 +18,7 @@ Usage::
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import sys
@@ -82,6 +83,12 @@ def _below(feature: str, limit: float) -> Any:
 RULES: dict[str, Any] = {
     **{f"Kish < {e}": _below("kish", e) for e in (3, 4, 5, 6, 8, 10)},
     **{f"few < {k}": _below("few", k) for k in (8, 10, 15, 20, 30)},
+    "fewer than 8 per effective condition (the clustered-class rule from 8 conditions)": (
+        lambda f, c, m: f["few"] < auto.SWEEP_MAX_PER_CONDITION * f["kish"]
+    ),
+    "... and fewer than 20 of the class": lambda f, c, m: (
+        f["few"] < auto.SWEEP_MAX_PER_CONDITION * f["kish"] and f["few"] < 20
+    ),
     "mlci now (clustered_class_rule)": lambda f, c, m: auto.clustered_class_rule(
         c, f["few"], f["kish"], f["class_error_icc"] if m in auto.CLUSTERED_ICC_METRICS else None
     ),
@@ -119,16 +126,19 @@ def report(paths: list[str]) -> None:
             )
     print()
     print(
-        "| rule (or warned now) | failing cells warned | missed (of them below 0.91) "
+        "| rule (or warned now) | metrics | failing cells warned | missed (of them below 0.91) "
         "| false alarms | unwarned: coverage | warned: coverage |"
     )
-    print("|---|---:|---:|---:|---:|---:|")
-    for name, rule in {**RULES, "any warning now": None}.items():
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for (name, rule), (fam, metrics) in itertools.product(
+        {**RULES, "any warning now": None}.items(),
+        (("f1/mcc/kappa", METRICS[:3]), ("balanced accuracy", METRICS[3:])),
+    ):
         fail = warned = missed = strong = missed_strong = fa = hold = 0
         cov: dict[bool, list] = {True: [], False: []}
         for c in cs:
             n_cond = c["design"]["n_conditions"]
-            for m in METRICS:
+            for m in metrics:
                 ok = [i for i, r in enumerate(c["rows"][m]) if r is not None]
                 hits = np.array([c["rows"][m][i]["auto"] for i in ok])
                 if rule is None:
@@ -152,7 +162,7 @@ def report(paths: list[str]) -> None:
                 cov[False] += hits[~fired].tolist()
         u, v = cov[False], cov[True]
         print(
-            f"| {name} | {warned} of {fail} | {missed} ({missed_strong} of {strong}) "
+            f"| {name} | {fam} | {warned} of {fail} | {missed} ({missed_strong} of {strong}) "
             f"| {fa} of {hold} | {np.mean(u) if u else math.nan:.3f} ({len(u)}) "
             f"| {np.mean(v) if v else math.nan:.3f} ({len(v)}) |"
         )

@@ -87,14 +87,28 @@ def test_discordance_both_ways_or_few_conditions_keep_t():
     res = _compare(y, a, b, cond)
     assert res.difference("A", "B").method == "t"
     assert "skewed over the conditions" not in res.details["method_reason"]
-    # the same one-way pair over 12 conditions: skewed, but fewer than 20 effective
-    # conditions (the bootstrap fell short there: study #19, 15 conditions, t 0.955, BCa
-    # 0.845)
-    y, a, b, cond = _pair(n_cond=12)
+    # the same one-way pair over 10 conditions: skewed, but fewer than 12 effective
+    # conditions (the bootstrap fell short there: study #19, 15 unequal conditions, 6.9
+    # effective, t 0.953, BCa 0.847)
+    y, a, b, cond = _pair(n_cond=10)
     res = _compare(y, a, b, cond)
     d = res.difference("A", "B")
     assert 1 / d.details["skewness"] ** 2 < pc.SKEW_CONDITIONS_DISCORDANT
     assert d.method == "t"
+
+
+def test_skewed_over_12_to_20_effective_conditions_gets_bca(monkeypatch):
+    # the one-way pair over 16 conditions: from MIN_PAIRED_CONDITIONS = 12 effective
+    # conditions on BCa (study #45, 17 effective: t 0.910, BCa 0.950, the rule 0.963);
+    # with the threshold of before (20), the t interval
+    assert pc.MIN_SKEW_CONDITIONS == mlci.engine.auto.MIN_PAIRED_CONDITIONS == 12
+    y, a, b, cond = _pair(n_cond=16)
+    res = _compare(y, a, b, cond)
+    d = res.difference("A", "B")
+    assert d.method == "bca"
+    assert "skewed over the conditions and over the samples" in res.details["method_reason"]
+    monkeypatch.setattr(pc, "MIN_SKEW_CONDITIONS", 20.0)
+    assert _compare(y, a, b, cond).difference("A", "B").method == "t"
 
 
 def test_skewed_over_conditions_only_keeps_t():
