@@ -1,6 +1,8 @@
 """Few samples of a class over fewer than 20 conditions (``mlci.engine.few_conditions_class``):
-F1, MCC and kappa with fewer than 8 samples of the smaller class per effective condition,
-balanced accuracy with also fewer than 20 of them, over 8-19 conditions, warn.
+over 8-19 conditions, with fewer than 8 samples of the smaller class per effective
+condition, F1, MCC and kappa warn when the class fills fewer than 6 effective conditions
+or its errors vary between conditions (estimated ICC 0.05 or more), balanced accuracy when
+the class has fewer than 20 samples.
 
 The evidence: docs/validation.md, "Over conditions: the remaining cells (seed 8)"
 (``scripts/few_conditions_class_sweep.py``: seed-6 #23 and 47 cells over 8-19 conditions).
@@ -20,12 +22,17 @@ from _scripts import load_script
 from mlci.engine.auto import CLUSTERED_CLASS_METRICS, MIN_CONDITIONS, SWEEP_MIN_CONDITIONS
 from mlci.engine.few_conditions_class import (
     FEW_CONDITIONS_BA_CLASS,
+    FEW_CONDITIONS_ICC,
+    FEW_CONDITIONS_KISH,
     FEW_CONDITIONS_RANGE,
     few_conditions_class_rule,
 )
 from mlci.exceptions import FewConditionsWarning
 
 TEXT = "samples of the class per effective condition"
+#: seed-6 #23: the rule fires in 266 of its 300 confirmation test sets (0.887), in 37 of
+#: the first 40 (those with fewer than 5 positives warn by another rule)
+SHARE_23 = 0.85
 
 
 def _design(filled: int, per: int, n_conditions: int, size: int = 40):
@@ -66,10 +73,20 @@ def test_the_rule() -> None:
     # fewer than 8 of the class per effective condition
     assert few_conditions_class_rule(12, 31, 4.0, "mcc")
     assert not few_conditions_class_rule(12, 32, 4.0, "mcc")
-    # balanced accuracy: also fewer than FEW_CONDITIONS_BA_CLASS samples of the class
+    # F1, MCC, kappa: fewer than FEW_CONDITIONS_KISH effective conditions, or errors
+    # whose estimated ICC is FEW_CONDITIONS_ICC or more
+    kish, icc = FEW_CONDITIONS_KISH, FEW_CONDITIONS_ICC
+    assert (kish, icc) == (6.0, 0.05)
+    assert few_conditions_class_rule(12, 20, kish - 0.1, "f1", icc=0.0)
+    assert not few_conditions_class_rule(12, 20, kish, "f1", icc=0.0)
+    assert not few_conditions_class_rule(12, 20, kish, "f1")
+    assert few_conditions_class_rule(12, 20, kish, "f1", icc=icc)
+    assert not few_conditions_class_rule(12, 20, kish, "f1", icc=icc * 0.99)
+    # balanced accuracy: fewer than FEW_CONDITIONS_BA_CLASS samples of the class, whatever
+    # its Kish number and ICC
     few = FEW_CONDITIONS_BA_CLASS
-    assert few_conditions_class_rule(12, few - 1, 4.0, "balanced_accuracy")
-    assert not few_conditions_class_rule(12, few, 4.0, "balanced_accuracy")
+    assert few_conditions_class_rule(12, few - 1, 10.0, "balanced_accuracy")
+    assert not few_conditions_class_rule(12, few, 4.0, "balanced_accuracy", icc=0.5)
     assert few_conditions_class_rule(12, few, 4.0, "cohen_kappa")
 
 
@@ -93,13 +110,30 @@ def test_not_warned_with_8_or_more_per_effective_condition(metric: str) -> None:
 
 
 def test_balanced_accuracy_with_20_of_the_class_not_warned() -> None:
-    # 10 of 12 conditions with 2 positives (20 in 10 effective conditions): F1 warns,
-    # balanced accuracy does not; with 9 conditions filled (18 positives) both do
-    y, pred, cond = _design(10, per=2, n_conditions=12)
+    # 5 of 12 conditions with 4 positives (20 in 5 effective conditions): F1 warns,
+    # balanced accuracy does not; with 3 each (15 positives) both do
+    y, pred, cond = _design(5, per=4, n_conditions=12)
     assert _warnings(y, pred, cond, "balanced_accuracy")[1] == []
     assert len(_warnings(y, pred, cond, "f1")[1]) == 1
-    y, pred, cond = _design(9, per=2, n_conditions=12)
+    y, pred, cond = _design(5, per=3, n_conditions=12)
     assert len(_warnings(y, pred, cond, "balanced_accuracy")[1]) == 1
+
+
+def test_errors_that_vary_between_conditions_warn_from_6_effective_conditions() -> None:
+    # 8 of 12 conditions with 3 positives (24 in 8 effective conditions): errors spread
+    # alike (ICC 0), no warning; the same positives with the false positives of the
+    # prediction all in two conditions (ICC well above 0.05), warned
+    y, pred, cond = _design(8, per=3, n_conditions=12)
+    res, msgs = _warnings(y, pred, cond, "f1")[:2]
+    assert res.diagnostics["class_error_icc"] == 0.0 and msgs == []
+    pred = y.copy()
+    pos = np.flatnonzero(y == 1)
+    pred[pos[::4]] = 0  # 6 false negatives, spread
+    neg_0_1 = np.flatnonzero((y == 0) & (cond <= 1))
+    pred[neg_0_1[:8]] = 1  # 8 false positives in conditions 0 and 1
+    res, msgs = _warnings(y, pred, cond, "f1")[:2]
+    assert res.diagnostics["class_error_icc"] >= FEW_CONDITIONS_ICC
+    assert len(msgs) == 1
 
 
 def test_outside_the_range_other_warnings_or_none() -> None:
@@ -120,8 +154,9 @@ def test_outside_the_range_other_warnings_or_none() -> None:
 def test_seed6_design23_is_warned() -> None:
     """Seed-6 #23 of the design search (Cohen's kappa, n = 273, about 7 positives over 10
     conditions at ICC 0.40; auto 0.653, BCa 0.630, percentile 0.577 on 300 test sets):
-    before, warned in 130 of 300 test sets (by other rules); now the rule fires in every
-    test set with a positive (40 test sets of the search's confirmation draw, seed 7)."""
+    before, warned in 130 of 300 test sets (by other rules); now the rule fires in almost
+    every test set with a positive (40 test sets of the search's confirmation draw, seed
+    7)."""
     ds = load_script("design_search.py")
     d = ds.random_design(23, 6)
     pop = ds.Population(d)
@@ -133,6 +168,7 @@ def test_seed6_design23_is_warned() -> None:
             continue
         keys, unit = 2 * y + np.asarray(x["a"]), x["conditions"]
         eff = mlci.engine.auto.smaller_class_conditions(keys, unit)
+        icc = mlci.engine.auto.class_error_icc(keys, unit)
         few = int(min(y.sum(), len(y) - y.sum()))
-        fired.append(few_conditions_class_rule(d.n_conditions, few, eff, d.metric))
-    assert len(fired) >= 35 and all(fired)
+        fired.append(few_conditions_class_rule(d.n_conditions, few, eff, d.metric, icc))
+    assert len(fired) >= 35 and np.mean(fired) >= SHARE_23, np.mean(fired)

@@ -743,7 +743,11 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
         n_cond is not None
         and metric in CLUSTERED_CLASS_METRICS
         and few_conditions_class_rule(
-            n_cond, few, diag.get("smaller_class_effective_conditions"), metric
+            n_cond,
+            few,
+            diag.get("smaller_class_effective_conditions"),
+            metric,
+            diag.get("class_error_icc"),
         )
     ):
         msgs.append(
