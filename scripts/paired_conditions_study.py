@@ -24,6 +24,7 @@ Usage::
 
     nice python scripts/paired_conditions_study.py run FAMILY REPS OUT.jsonl [B [SEED]]
     nice python scripts/paired_conditions_study.py report OUT.jsonl [...]
+    nice python scripts/paired_conditions_study.py switches FAMILY REPS [--run]
 
 ``FAMILY`` is one of :data:`FAMILIES` (``s5-14``: seed 5 #14 and its variants; ``study``:
 the clustered accuracy and f1 designs of paired_diff_study.py, seed 0; ``holds``: the
@@ -160,7 +161,41 @@ def fam_auc2() -> list[tuple[str, Any, Any]]:
     return [x for x in fam_auc() if x[0] not in ("s5#2", "s3#14", "s5#5")]
 
 
+def fam_few() -> list[tuple[str, Any, Any]]:
+    """Skewed differences over fewer than 20 effective conditions (study #45, t 0.920, BCa
+    0.960), its variants, and the designs where BCa fell short with few conditions."""
+    d45 = ps.random_design(45, 0)
+    out = fam_study()
+    out += [
+        ("study#45 f1", "ps", dataclasses.replace(d45, metric="f1")),
+        ("study#45 C12", "ps", dataclasses.replace(d45, n_conditions=12)),
+        ("study#45 equal", "ps", dataclasses.replace(d45, unequal=False)),
+        ("study#45 icc0.4", "ps", dataclasses.replace(d45, icc=0.4)),
+    ]
+    d14 = s5(14)
+    out += [
+        ("s5#14 C15", "ds", dataclasses.replace(d14, n_conditions=15)),
+        ("s5#14 C10", "ds", dataclasses.replace(d14, n_conditions=10)),
+        ("s5#14 C26 unequal", "ds", dataclasses.replace(d14, n_conditions=26, unequal=True)),
+        ("s5#14 C15 icc0.45", "ds", dataclasses.replace(d14, n_conditions=15, icc=0.45)),
+    ]
+    return out
+
+
+def fam_auc3() -> list[tuple[str, Any, Any]]:
+    """The paired roc_auc designs over conditions not yet re-run against the edge rule."""
+    return [x for x in fam_auc() if x[0] in ("s4#19", "s3#20", "s3#49")]
+
+
+def fam_auc_s5_5() -> list[tuple[str, Any, Any]]:
+    """Seed-5 #5 (n = 4,715 over 262 conditions), alone: slow."""
+    return [x for x in fam_auc() if x[0] == "s5#5"]
+
+
 FAMILIES = {
+    "few": fam_few,
+    "auc3": fam_auc3,
+    "auc-s5-5": fam_auc_s5_5,
     "s5-14": fam_s5_14,
     "study": fam_study,
     "holds": fam_holds,
@@ -306,9 +341,55 @@ def report(paths: list[str]) -> None:
         )
 
 
+def switches(family: str, reps: int, seed: int = 11, run: bool = False) -> None:
+    """For each roc_auc design of ``family``: how many of ``reps`` test sets (the draw of
+    :func:`run_family`) the edge rule switches (one system without a mis-ordered pair,
+    the other with :data:`pc.EDGE_AUC_OTHER` or more; the pooled AUC, ties half), the
+    fewest mis-ordered pairs (median, min), and with ``run`` the coverage of auto, t and
+    BCa on the switched test sets only (the rule changes no other interval)."""
+    from sklearn.metrics import roc_auc_score
+
+    for name, kind, d in FAMILIES[family]():
+        pop = (ds.Population if kind == "ds" else ps.Population)(d)
+        fewest, hits, n_sw = [], {"auto": 0, "t": 0, "bca": 0}, 0
+        for i in range(reps):
+            x, s = draw(kind, d, pop, i, seed)
+            y = x["y"]
+            if y.min() == y.max():
+                continue
+            pairs = float(y.sum() * (len(y) - y.sum()))
+            mis = sorted(
+                min(u, 1 - u) * pairs for u in (roc_auc_score(y, x["a"]), roc_auc_score(y, x["b"]))
+            )
+            fewest.append(mis[0])
+            if not (mis[0] < pc.EDGE_AUC_MISORDERED and mis[1] >= pc.EDGE_AUC_OTHER):
+                continue
+            n_sw += 1
+            for m in hits if run else ():
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    res = mlci.compare(
+                        y,
+                        {"a": x["a"], "b": x["b"]},
+                        metric="roc_auc",
+                        conditions=x["conditions"],
+                        method=m,
+                        n_resamples=1000,
+                        rng=s,
+                    ).difference("a", "b")
+                hits[m] += covers(list(res.confidence_interval), pop.truth)
+        print(
+            f"{name:<10} switched {n_sw} of {len(fewest)}; fewest mis-ordered pairs: median "
+            f"{np.median(fewest):.0f}, min {np.min(fewest):.0f}"
+            + (f"; on the switched: {hits}" if run and n_sw else "")
+        )
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "run":
         run_family(sys.argv[2], int(sys.argv[3]), sys.argv[4], *(int(v) for v in sys.argv[5:7]))
     elif cmd == "report":
         report(sys.argv[2:])
+    elif cmd == "switches":
+        switches(sys.argv[2], int(sys.argv[3]), run="--run" in sys.argv)

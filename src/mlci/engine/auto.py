@@ -114,6 +114,7 @@ from ..inputs import AUTO_BCA_REASON
 from ..intervals.bootstrap import LINEARIZED_METHODS
 from ..metrics import Kernel
 from .auc_class import MIN_AUC_CLASS, warn_few_auc_class
+from .few_conditions_class import few_conditions_class_message, few_conditions_class_rule
 from .linearize import icc_anova
 
 __all__ = [
@@ -735,6 +736,21 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
             "conditions (docs/validation.md, section 5 and the last section) found the "
             "intervals short of their level, and more samples of the smaller class spread "
             "over more conditions is the remedy"
+        )
+    elif (
+        n_cond is not None
+        and metric in CLUSTERED_CLASS_METRICS
+        and few_conditions_class_rule(
+            n_cond,
+            few,
+            diag.get("smaller_class_effective_conditions"),
+            metric,
+            diag.get("class_error_icc"),
+        )
+    ):
+        msgs.append(
+            few_conditions_class_message(few, diag["smaller_class_effective_conditions"], n_cond)
+            + "; more samples of the smaller class spread over more conditions is the remedy"
         )
     if not msgs:
         return None
