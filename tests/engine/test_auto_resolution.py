@@ -16,7 +16,7 @@ import pytest
 
 import mlci
 from mlci import Scores
-from mlci.engine.auto import EER_REASON
+from mlci.engine.scores_rules import EER_REASON
 from mlci.scores.confusion import ConfusionMatrix
 from mlci.scores.curves import auc_ci, operating_point_ci, roc_band
 from mlci.scores.verification import cllr_ci, dcf_ci, eer_ci

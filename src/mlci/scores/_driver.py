@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from ..engine.auc_class import warn_few_auc_class
-from ..engine.auto import scores_auto_method, warn_few_eer_errors
 from ..engine.bootstrap import (
     finish_bootstrap,
     jackknife_groups,
@@ -29,6 +28,7 @@ from ..engine.custom import UserSampler, check_sampler
 from ..engine.nested import plan_for_conditions
 from ..engine.resampling import ResamplingPlan
 from ..engine.sampler import RootStreamSampler, Sampler, UnitDraws
+from ..engine.scores_rules import scores_auto_method, warn_few_eer_errors
 from ..engine.smoothing import (
     SUBSAMPLE_METHODS,
     SmoothedSampler,
@@ -618,8 +618,9 @@ def _run(
 ) -> list[BootstrapResult]:
     """Replicates (lazy or through the engine's weights) and one result per part.
 
-    ``rules``: ``method="auto"`` resolved per part by :func:`mlci.engine.auto.scores_auto_method`
-    (e.g. the EER and its threshold from the same replicates, each with its own method).
+    ``rules``: ``method="auto"`` resolved per part by
+    :func:`mlci.engine.scores_rules.scores_auto_method` (e.g. the EER and its threshold
+    from the same replicates, each with its own method).
     """
     lay = sc._lay
     eng = opts.engine
