@@ -32,20 +32,37 @@ are in :mod:`mlci.engine.auto`):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..exceptions import NearBoundWarning
 from ..feedback import warn
-from ..inputs import AUTO_BCA_REASON
+from ..inputs import (
+    AUTO_BCA_REASON,
+    check_alternative,
+    check_confidence_level,
+    check_nonnegative,
+)
 
 __all__ = [
     "EER_REASON",
+    "EER_SCORE_REASON",
     "MIN_EER_ERRORS",
+    "MIN_EER_SCORE_ERRORS",
+    "MIN_OP_EVENTS",
+    "OP_SCORE_REASON",
     "SCORES_AUTO",
+    "ScoreInterval",
+    "eer_score_interval",
+    "error_counts",
+    "op_events",
+    "rate_score_interval",
     "scores_auto_method",
+    "warn_few_dcf_events",
     "warn_few_eer_errors",
+    "warn_few_op_events",
 ]
 
 
@@ -127,6 +144,349 @@ def warn_few_eer_errors(eer: Any, n_pos: Any, n_neg: Any, what: str = "") -> str
         "20-100 targets, percentile 0.86-0.92, BCa 0.90-0.93; fewer than one, 0.17-0.78), "
         "unless both classes are that small (2 errors in each: percentile 0.95-0.97). Treat "
         "the interval as optimistic, or collect more trials of that class."
+    )
+    warn(text, NearBoundWarning)
+    return text
+
+
+# ------------------------------------------------------- score intervals of an ROC point
+def _counts_pair(a_name: str, a: Any, b_name: str, b: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Two count arrays of the same length, finite and >= 0."""
+    out = []
+    for name, v in ((a_name, a), (b_name, b)):
+        try:
+            arr = np.asarray(v, dtype=float).ravel()
+        except (TypeError, ValueError):
+            raise TypeError(f"`{name}` must be counts (numbers >= 0); got {v!r}.") from None
+        if arr.size == 0 or not np.all(np.isfinite(arr)) or np.any(arr < 0):
+            raise ValueError(f"`{name}` must be counts (finite numbers >= 0); got {v!r}.")
+        out.append(arr)
+    if out[0].size != out[1].size:
+        raise ValueError(
+            f"`{a_name}` and `{b_name}` are counts at the same thresholds and must have the "
+            f"same length; got {out[0].size} and {out[1].size}."
+        )
+    return out[0], out[1]
+
+
+def _chi2_cut(confidence_level: float, alternative: str) -> float:
+    """Squared normal quantile of a two-sided (or one-sided) score test at the level."""
+    from scipy.special import ndtri
+
+    tail = (1.0 - confidence_level) / (2.0 if alternative == "two-sided" else 1.0)
+    return float(ndtri(1.0 - tail)) ** 2
+
+
+def _hull(lo: np.ndarray, hi: np.ndarray, ok: np.ndarray, alternative: str) -> tuple[float, float]:
+    """The hull of the accepted values over the thresholds, one-sided as asked."""
+    if not ok.any():  # pragma: no cover - the estimate's own threshold is always accepted
+        return (0.0, 1.0)
+    low = float(np.clip(lo[ok].min(), 0.0, 1.0)) if alternative != "less" else 0.0
+    high = float(np.clip(hi[ok].max(), 0.0, 1.0)) if alternative != "greater" else 1.0
+    return low, high
+
+
+def _wilson_roots(events: Any, n: Any, cut: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where ``(Y - n p)^2 / (n p (1 - p)) <= cut``: the roots of
+    ``(n + cut) p^2 - (2 Y + cut) p + Y^2 / n`` (Wilson's interval when ``cut = z^2``)."""
+    a = n + cut
+    b = -(2.0 * events + cut)
+    c = events * events / n
+    disc = b * b - 4.0 * a * c
+    ok = disc >= 0
+    root = np.sqrt(np.where(ok, disc, 0.0))
+    return (-b - root) / (2.0 * a), (-b + root) / (2.0 * a), ok
+
+
+def eer_score_interval(
+    misses: Any,
+    false_alarms: Any,
+    n_pos: float,
+    n_neg: float,
+    confidence_level: float = 0.95,
+    alternative: str = "two-sided",
+) -> tuple[float, float]:
+    """The EER's score interval, profiled over the threshold, from the error counts.
+
+    At the threshold where both error rates equal the EER ``e``, the misses are
+    Binomial(``n_pos``, e) and the false alarms Binomial(``n_neg``, e), independently.
+    ``e`` is accepted when, at some threshold, Pearson's statistic of both counts,
+    ``(FN - n_pos e)^2 / (n_pos e (1 - e)) + (FP - n_neg e)^2 / (n_neg e (1 - e))``, is at
+    most the squared normal quantile (a chi-square with one degree of freedom: the
+    threshold is fitted).  Per threshold that is a quadratic inequality in ``e``, solved
+    in closed form; the interval is the hull of its solutions over the thresholds.  With
+    classes of equal size and ``FN = FP`` at a threshold it is Wilson's (1927) interval of
+    ``FN + FP`` errors in ``n_pos + n_neg`` trials.
+
+    Parameters
+    ----------
+    misses, false_alarms : array-like
+        The numbers of positives decided negative and of negatives decided positive at
+        every threshold (same length).
+    n_pos, n_neg : float
+        The numbers of positives and negatives (> 0).
+    confidence_level : float, default 0.95
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+
+    Returns
+    -------
+    (float, float)
+
+    Examples
+    --------
+    >>> lo, hi = eer_score_interval([0, 5, 10], [10, 5, 0], 50, 50)
+    >>> round(lo, 4), round(hi, 4)  # Wilson's interval of 10 errors in 100 trials
+    (0.0552, 0.1744)
+    """
+    fn, fp = _counts_pair("misses", misses, "false_alarms", false_alarms)
+    n_pos = check_nonnegative("n_pos", n_pos, strict=True)
+    n_neg = check_nonnegative("n_neg", n_neg, strict=True)
+    cut = _chi2_cut(check_confidence_level(confidence_level), check_alternative(alternative))
+    # (FN - n_p e)^2 / n_p + (FP - n_n e)^2 / n_n <= cut e (1 - e), a quadratic in e
+    a = n_pos + n_neg + cut
+    b = -(2.0 * (fn + fp) + cut)
+    c = fn * fn / n_pos + fp * fp / n_neg
+    disc = b * b - 4.0 * a * c
+    ok = disc >= 0
+    root = np.sqrt(np.where(ok, disc, 0.0))
+    return _hull((-b - root) / (2.0 * a), (-b + root) / (2.0 * a), ok, alternative)
+
+
+def rate_score_interval(
+    events: Any,
+    n_events: float,
+    x_events: Any,
+    n_x: float,
+    at: float,
+    confidence_level: float = 0.95,
+    alternative: str = "two-sided",
+) -> tuple[float, float]:
+    """The score interval of a rate at the threshold where another rate is ``at``,
+    profiled over the threshold.
+
+    ``events`` (e.g. the misses, of ``n_events`` positives) and ``x_events`` (e.g. the
+    false alarms, of ``n_x`` negatives) at every threshold.  At the true threshold both
+    counts are binomial, ``x_events`` with rate ``at``.  The rate ``p`` is accepted when,
+    at some threshold, ``d = (X - n_x at)^2 / (n_x at (1 - at))`` plus
+    ``(Y - n p)^2 / (n p (1 - p))`` is at most the squared normal quantile ``c``: Wilson's
+    interval of ``Y`` in ``n`` with ``z^2 = c - d``, hulled over the thresholds with
+    ``d <= c``.  Where the threshold is known (one threshold with ``d = 0``) it is
+    Wilson's interval.
+
+    Parameters
+    ----------
+    events : array-like
+        The count of the rate's events at every threshold (misses for the FNR).
+    n_events : float
+        The size of the rate's class.
+    x_events : array-like
+        The count of the other class's events at every threshold (false alarms for
+        the FPR), same length.
+    n_x : float
+        The size of the other class.
+    at : float in [0, 1]
+        The other rate at the operating point.
+    confidence_level : float, default 0.95
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+
+    Returns
+    -------
+    (float, float)
+
+    Examples
+    --------
+    >>> lo, hi = rate_score_interval([2], 20, [100], 1000, 0.1)
+    >>> round(lo, 4), round(hi, 4)  # Wilson's interval of 2 in 20 (d = 0)
+    (0.0279, 0.301)
+    """
+    y, x = _counts_pair("events", events, "x_events", x_events)
+    n_events = check_nonnegative("n_events", n_events, strict=True)
+    n_x = check_nonnegative("n_x", n_x, strict=True)
+    at = check_nonnegative("at", at)
+    if at > 1:
+        raise ValueError(f"`at` is a rate and must be in [0, 1]; got {at!r}.")
+    cut = _chi2_cut(check_confidence_level(confidence_level), check_alternative(alternative))
+    if 0.0 < at < 1.0:
+        d = (x - n_x * at) ** 2 / (n_x * at * (1.0 - at))
+    else:  # a rate of 0 or 1: only the thresholds that reach it exactly
+        d = np.where(np.abs(x - n_x * at) < 0.5, 0.0, np.inf)
+    lo, hi, ok = _wilson_roots(y, n_events, np.maximum(cut - d, 0.0))
+    return _hull(lo, hi, ok & (d <= cut), alternative)
+
+
+# ------------------------------------------------------- auto's score interval, its rules
+#: an EER of independent trials with fewer errors than this in its smaller class (the
+#: estimate's count, as :data:`MIN_EER_ERRORS`) gets :func:`eer_score_interval` under
+#: ``auto``: PLACEHOLDER_MIN
+MIN_EER_SCORE_ERRORS = 2.0
+#: ``method="auto"`` of an EER of independent trials with fewer than
+#: :data:`MIN_EER_SCORE_ERRORS` errors in the smaller class: :func:`eer_score_interval`.  ``scripts/scores_few_errors_sweep.py`` (docs/validation.md,
+#: "EER and operating points with few errors"): PLACEHOLDER_EER
+EER_SCORE_REASON = "wilson: PLACEHOLDER"
+#: a rate at a fixed other rate (``operating_point_ci``, ``Scores.bootstrap_ci("fnr_at_fpr",
+#: at=...)``) whose own class expects fewer events than this at the estimate
+#: (``min(rate, 1 - rate) x its class's size``), or whose threshold rests on fewer (``min(at,
+#: 1 - at) x the other class's size``): PLACEHOLDER_OP
+MIN_OP_EVENTS = 5.0
+#: ``method="auto"`` of such a rate of independent trials whose threshold rests on at
+#: least :data:`MIN_OP_EVENTS` events: :func:`rate_score_interval`
+OP_SCORE_REASON = "wilson: PLACEHOLDER"
+#: the rates of each class, and their complements (mlci.scores: ``fnr = 1 - tpr``)
+_ERROR_OF = {"fnr": ("fn", False), "tpr": ("fn", True), "fpr": ("fp", False), "tnr": ("fp", True)}
+
+
+@dataclass(frozen=True)
+class ScoreInterval:
+    """What re-reads ``auto``'s score interval of an ROC point at any level: the error
+    counts at every threshold (:func:`error_counts`) and the point.
+
+    ``kind`` ``"eer"`` (:func:`eer_score_interval`) or ``"rate"``
+    (:func:`rate_score_interval` of ``events`` at ``x_events = at``); ``flip``: the
+    interval of one minus that rate (a TPR from the misses).
+    """
+
+    kind: str
+    events: np.ndarray
+    n_events: float
+    x_events: np.ndarray
+    n_x: float
+    at: float = 0.0
+    flip: bool = False
+
+    def __call__(self, confidence_level: float, alternative: str) -> tuple[float, float]:
+        alt = alternative
+        if self.flip and alternative != "two-sided":
+            alt = "greater" if alternative == "less" else "less"
+        if self.kind == "eer":
+            lo, hi = eer_score_interval(
+                self.events, self.x_events, self.n_events, self.n_x, confidence_level, alt
+            )
+        else:
+            lo, hi = rate_score_interval(
+                self.events, self.n_events, self.x_events, self.n_x, self.at,
+                confidence_level, alt,
+            )  # fmt: skip
+        return (1.0 - hi, 1.0 - lo) if self.flip else (lo, hi)
+
+
+def error_counts(
+    u_neg: np.ndarray, n_neg: np.ndarray, u_pos: np.ndarray, n_pos: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Misses and false alarms at every threshold between the distinct oriented scores
+    ``u_neg``, ``u_pos`` (sorted) with their sample counts ``n_neg``, ``n_pos``: a sample
+    is decided positive at or above the threshold, or, for the ties, above it (both).
+
+    Examples
+    --------
+    >>> fn, fp = error_counts(np.array([0.0, 1.0]), np.array([1.0, 1.0]),
+    ...                       np.array([1.0, 2.0]), np.array([1.0, 1.0]))
+    >>> fn.tolist(), fp.tolist()
+    [[0.0, 0.0, 1.0, 2.0, 0.0, 1.0, 2.0, 2.0], [2.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]]
+    """
+    thr = np.concatenate([np.union1d(u_neg, u_pos), [np.inf]])
+    cum_pos = np.concatenate([[0.0], np.cumsum(n_pos)])
+    cum_neg = np.concatenate([[0.0], np.cumsum(n_neg)])
+    fn, fp = [], []
+    for side in ("left", "right"):
+        fn.append(cum_pos[np.searchsorted(u_pos, thr, side=side)])
+        fp.append(cum_neg[-1] - cum_neg[np.searchsorted(u_neg, thr, side=side)])
+    return np.concatenate(fn), np.concatenate(fp)
+
+
+def op_events(rate: str, x: str, estimate: Any, at: Any, n_pos: float, n_neg: float) -> Any:
+    """``(k_rate, k_x)``: the events behind a rate at a fixed other rate, the smaller of
+    the rate's and its complement's count in its class at the estimate, and the same of
+    ``at`` in the other class (None where both rates are of one class).
+
+    Examples
+    --------
+    >>> op_events("fnr", "fpr", 0.15, 0.033, 12, 591)
+    (1.7999999999999998, 19.503)
+    """
+    (ey, _), (ex, _) = _ERROR_OF[rate], _ERROR_OF[x]
+    if ey == ex:
+        return None
+    n_y, n_x = (n_pos, n_neg) if ey == "fn" else (n_neg, n_pos)
+    p, a = np.asarray(estimate, dtype=float), np.asarray(at, dtype=float)
+    k_y = np.minimum(p, 1.0 - p) * n_y
+    k_x = np.minimum(a, 1.0 - a) * n_x
+    if k_y.ndim == 0:
+        return float(k_y), float(k_x)
+    return k_y, k_x
+
+
+def op_score_interval(
+    rate: str, x: str, at: float, fn: np.ndarray, fp: np.ndarray, n_pos: float, n_neg: float
+) -> ScoreInterval:
+    """The :class:`ScoreInterval` of ``rate`` at ``x = at`` from the error counts."""
+    (ey, flip), (ex, xflip) = _ERROR_OF[rate], _ERROR_OF[x]
+    counts = {"fn": (fn, n_pos), "fp": (fp, n_neg)}
+    (y, n_y), (xe, n_x) = counts[ey], counts[ex]
+    return ScoreInterval("rate", y, n_y, xe, n_x, 1.0 - at if xflip else at, flip)
+
+
+def warn_few_op_events(
+    name: str, k_rate: Any, k_x: Any, at: Any, score: bool = False
+) -> str | None:
+    """Warn (and return the message) for a rate at a fixed other rate resting on fewer
+    than :data:`MIN_OP_EVENTS` events (:func:`op_events`; the smallest over an array);
+    ``score``: auto gave the score interval (:data:`OP_SCORE_REASON`), which holds with
+    few events of the rate itself, so only a threshold on few events warns.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     text = warn_few_op_events("fnr_at_fpr", 1.8, 19.5, 0.033)
+    >>> text.split(" of its own")[0]
+    'fnr_at_fpr rests on 1.8 expected events'
+    >>> warn_few_op_events("fnr_at_fpr", 1.8, 19.5, 0.033, score=True) is None
+    True
+    """
+    k_y, k_x, a = np.broadcast_arrays(
+        *(np.atleast_1d(np.asarray(v, dtype=float)) for v in (k_rate, k_x, at))
+    )
+    # a rate of exactly 0 or 1 is the extreme score's point, not an estimated rate
+    inner = (a > 0) & (a < 1)
+    few = np.where(inner, np.minimum(np.inf if score else k_y, k_x), np.inf)
+    if not np.isfinite(few).any():
+        return None
+    if few.min() >= MIN_OP_EVENTS:
+        return None
+    i = int(np.argmin(few))
+    text = (
+        f"{name} rests on {k_y[i]:.2g} expected events of its own class and {k_x[i]:.2g} of "
+        f"the other at the operating point: PLACEHOLDER"
+    )
+    warn(text, NearBoundWarning)
+    return text
+
+
+def warn_few_dcf_events(misses: float, false_alarms: float, kind: str) -> str | None:
+    """Warn (and return the message) for a detection cost whose threshold (the minimum's,
+    or the actual one) has fewer than :data:`MIN_OP_EVENTS` misses or false alarms.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     text = warn_few_dcf_events(6, 0, "min")
+    >>> text.split(":")[0]
+    'The minimum DCF is reached with 6 misses and 0 false alarms'
+    >>> warn_few_dcf_events(30, 14, "actual") is None
+    True
+    """
+    if min(misses, false_alarms) >= MIN_OP_EVENTS:
+        return None
+    what = "minimum DCF is reached" if kind == "min" else "actual DCF is"
+    text = (
+        f"The {what} with {misses:.0f} misses and {false_alarms:.0f} false alarms: "
+        f"below {MIN_OP_EVENTS:g} of either, no interval held its level in mlci's coverage "
+        "study (docs/validation.md, 'The Scores statistics', the minimum DCF: 0-4 false "
+        "alarms at p_target 0.01, BCa 0.60-0.89, percentile 0.39-0.77). Treat the interval "
+        "as optimistic, or collect more trials."
     )
     warn(text, NearBoundWarning)
     return text
