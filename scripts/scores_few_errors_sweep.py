@@ -37,6 +37,8 @@ import mlci
 from mlci.engine.scores_rules import eer_score_interval, rate_score_interval
 
 BOOT = ("percentile", "basic", "normal", "bc", "bca")
+#: thresholds of the EER rule (errors in the smaller class) read post hoc: score below
+CUTS = (1.0, 1.5, 2.0, 3.0, 5.0)
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,11 @@ def study(d: Design, reps: int, seed: int, B: int) -> dict[str, Any]:
     methods = ("auto", *BOOT, "score")
     cov = {m: float(np.mean([x[m][0] <= t <= x[m][1] for x in rows])) for m in methods}
     wid = {m: float(np.median([x[m][1] - x[m][0] for x in rows])) for m in methods}
+    if d.part == "eer" and not d.n_cond:  # the rule's threshold, read post hoc
+        small = min(d.n_pos, d.n - d.n_pos)
+        for cut in CUTS:
+            pick = [x["score" if x["estimate"] * small < cut else "percentile"] for x in rows]
+            cov[f"rule<{cut:g}"] = float(np.mean([lo <= t <= hi for lo, hi in pick]))
     chosen: dict[str, int] = {}
     for x in rows:
         chosen[x["auto_method"]] = chosen.get(x["auto_method"], 0) + 1
@@ -210,6 +217,7 @@ def main() -> None:
             continue
         r = study(d, a.reps, a.seed, a.resamples)
         cells = [f"{r['cov'][m]:.3f} / {r['width'][m]:.3g}" for m in methods]
+        cells += [f"{c}: {v:.3f}" for c, v in r["cov"].items() if c.startswith("rule")]
         chose = ", ".join(f"{m} {c}" for m, c in sorted(r["chosen"].items()))
         print(f"| {i} | {d.label()} | {chose} | {r['warned']} | " + " | ".join(cells) + " |",
               flush=True)  # fmt: skip

@@ -144,8 +144,8 @@ def test_rate_score_interval_bad_input(kwargs, match):
 
 
 # ------------------------------------------------------------------------ the drivers
-def _few_errors_scores(seed: int = 1) -> mlci.Scores:
-    g = np.random.default_rng(seed)  # 30 targets, EER about 0.03: about one error
+def _few_errors_scores(seed: int = 5) -> mlci.Scores:
+    g = np.random.default_rng(seed)  # 30 targets, EER about 0.03; here 0.44 errors
     return mlci.Scores(g.normal(3.8, 1, 30), g.normal(0, 1, 270))
 
 
@@ -291,10 +291,12 @@ def test_coverage_of_the_score_intervals_sees_a_wrong_level():
 @pytest.mark.slow
 def test_coverage_of_eer_auto_with_few_errors():
     # the seed-7 search's s7 #11 (3 targets, 32 non-targets, EER 0.12: 0.36 expected
-    # errors in the smaller class): auto's score interval covered 0.990 on 300 test sets
-    # (scripts/scores_few_errors_sweep.py --part search), percentile 0.570, BCa 0.700;
-    # at MLCI_SLOW_SCALE=0.1, 100 test sets: at least 0.93 (a 90% interval labelled 95%
-    # of the bootstrap covers at most 0.70 here)
+    # errors in the smaller class): auto gives the score interval where the estimate has
+    # fewer than one error in the smaller class (warned percentile elsewhere).  1,000 test
+    # sets at MLCI_SLOW_SCALE=1, 100 at 0.1; auto covered 0.988 of 500 (MLCI_SLOW_SCALE=0.5).
+    # The bootstrap intervals covered 0.49-0.70 on the search's 300 (percentile 0.570, BCa
+    # 0.700): the lower bound (the exact binomial 0.001 quantile at 0.95) rejects them, and
+    # a 90% percentile interval labelled 95% with them
     import os
 
     n_sets = max(int(1000 * float(os.environ.get("MLCI_SLOW_SCALE", "1"))), 100)
@@ -303,9 +305,11 @@ def test_coverage_of_eer_auto_with_few_errors():
     for i in range(n_sets):
         g = np.random.default_rng([2032, i])
         s = mlci.Scores(g.normal(mu, 1, 3), g.normal(0, 1, 32))
-        res = mlci.eer_ci(s, rng=i, n_resamples=100)
-        assert res.eer.method == "wilson" or res.eer.estimate * 3 >= MIN_EER_SCORE_ERRORS
-        lo, hi = res.eer.confidence_interval
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", mlci.NearBoundWarning)
+            res = mlci.eer_ci(s, rng=i, n_resamples=200).eer
+        assert res.method == ("wilson" if res.estimate * 3 < MIN_EER_SCORE_ERRORS else "percentile")
+        lo, hi = res.confidence_interval
         hits += bool(lo <= 0.12 <= hi)
-    lo_band = stats.binom.ppf(0.001, n_sets, 0.96) / n_sets
-    assert lo_band <= hits / n_sets <= 1.0, hits / n_sets
+    assert stats.binom.ppf(0.001, n_sets, 0.95) <= hits, hits / n_sets
+    print(f"auto covered {hits / n_sets:.3f} of {n_sets}")

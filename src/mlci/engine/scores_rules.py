@@ -1,4 +1,5 @@
-"""``method="auto"`` of the score drivers, and their few-errors warnings.
+"""``method="auto"`` of the score drivers, their few-errors warnings, and the score
+intervals of an ROC point (the EER, a rate at a fixed other rate).
 
 The score drivers (``Scores.bootstrap_ci``, ``auc_ci``, ``operating_point_ci``,
 ``eer_ci``, ``dcf_ci``, ``cllr_ci``), ``metric_by_group`` and ``trial_bootstrap_ci`` have
@@ -20,6 +21,22 @@ are in :mod:`mlci.engine.auto`):
   20-100 targets: 0.86-0.93 under every method) and the result warns
   (:func:`warn_few_eer_errors`); over 5 speakers, or 20 speakers at ICC 0.3, none held
   either (0.77-0.88).
+* **an EER with fewer than one error in its smaller class** (:data:`MIN_EER_SCORE_ERRORS`,
+  the estimate's count) **of independent unweighted trials: its score interval**
+  (:func:`eer_score_interval`, :data:`EER_SCORE_REASON`), Wilson's statistic of the
+  misses and false alarms profiled over the threshold; no warning.  There the bootstrap
+  intervals covered 0.27-0.91 and this one 0.91-0.99 (docs/validation.md, "EER and
+  operating points with few errors").  Over conditions, with weights or another
+  resampling design, the percentile interval and its warning stay.
+* **a rate at a fixed other rate** (``operating_point_ci``, ``Scores.bootstrap_ci(
+  "fnr_at_fpr", at=...)``) **with fewer than** :data:`MIN_OP_EVENTS` **expected events in
+  its class, of independent trials whose threshold rests on at least as many events of
+  the other: its score interval** (:func:`rate_score_interval`,
+  :data:`OP_SCORE_REASON`; 0.94-1.00 where BCa covered 0.43-0.97).  A single ``at``
+  only.  Otherwise BCa, with a :class:`~mlci.NearBoundWarning` when either count is
+  below :data:`MIN_OP_EVENTS` (:func:`warn_few_op_events`).  The minimum and actual DCF
+  warn the same way when their threshold has fewer misses or false alarms
+  (:func:`warn_few_dcf_events`).
 * **every other statistic: BCa**, with :data:`mlci.inputs.AUTO_BCA_REASON` (the rule
   above for a design without a linearization).  The EER's threshold, the rates at a
   threshold and at a rate (docs/validation.md, section 5, "metric_by_group and
@@ -316,21 +333,54 @@ def rate_score_interval(
 
 # ------------------------------------------------------- auto's score interval, its rules
 #: an EER of independent trials with fewer errors than this in its smaller class (the
-#: estimate's count, as :data:`MIN_EER_ERRORS`) gets :func:`eer_score_interval` under
-#: ``auto``: PLACEHOLDER_MIN
-MIN_EER_SCORE_ERRORS = 2.0
-#: ``method="auto"`` of an EER of independent trials with fewer than
-#: :data:`MIN_EER_SCORE_ERRORS` errors in the smaller class: :func:`eer_score_interval`.  ``scripts/scores_few_errors_sweep.py`` (docs/validation.md,
-#: "EER and operating points with few errors"): PLACEHOLDER_EER
-EER_SCORE_REASON = "wilson: PLACEHOLDER"
+#: estimate's count, ``EER x min(n_pos, n_neg)``, as :data:`MIN_EER_ERRORS`) gets
+#: :func:`eer_score_interval` under ``auto``.  ``scripts/scores_few_errors_sweep.py``
+#: (docs/validation.md, "EER and operating points with few errors"; 150-300 test sets a
+#: design, B = 1000): below one expected error the bootstrap intervals covered 0.27-0.91
+#: (percentile 0.27-0.83, BCa 0.38-0.91; most misses in the test sets whose estimate has
+#: no error) and the score interval 0.91-0.99; the threshold was read post hoc over 1,
+#: 1.5, 2, 3 and 5 errors (the estimate's): with 1.5-4 expected errors every threshold
+#: from 1 to 2 gave the same or nearer coverage (0.955-0.995; percentile alone 0.85-0.97),
+#: 3 and 5 over-covered more (up to 0.995) where percentile held (0.955-0.97 at 3-4
+#: errors), so the smallest, 1: it changes the fewest intervals
+MIN_EER_SCORE_ERRORS = 1.0
+#: why ``auto`` gives the EER's score interval (``method_reason``)
+EER_SCORE_REASON = (
+    "wilson: the EER's score interval, Wilson's statistic of the misses and false alarms "
+    "profiled over the threshold (mlci.engine.scores_rules.eer_score_interval), for an "
+    "EER of independent trials with fewer than one error in its smaller class, where the "
+    "bootstrap cannot see the errors the test set does not hold: in mlci's sweep "
+    "(scripts/scores_few_errors_sweep.py; docs/validation.md, 'EER and operating points "
+    "with few errors': 0.2-1 expected errors, 3-500 targets, 35-1,000 trials) it covered "
+    "0.91-0.99 where percentile covered 0.27-0.83 and BCa 0.38-0.91; it is conservative "
+    "(0.97-0.98 with many errors) and up to 10 times BCa's width with 3-10 targets"
+)
 #: a rate at a fixed other rate (``operating_point_ci``, ``Scores.bootstrap_ci("fnr_at_fpr",
 #: at=...)``) whose own class expects fewer events than this at the estimate
-#: (``min(rate, 1 - rate) x its class's size``), or whose threshold rests on fewer (``min(at,
-#: 1 - at) x the other class's size``): PLACEHOLDER_OP
+#: (``min(rate, 1 - rate) x its class's size``), or whose threshold rests on fewer
+#: (``min(at, 1 - at) x the other class's size``) warns (:func:`warn_few_op_events`),
+#: unless ``auto`` gives it the score interval.  The sweep (72 designs, FNR at FPR 0.01,
+#: 0.05, 0.2, 100-1,000 trials, 10-500 targets, 0.5-5 expected misses, 120 test sets
+#: each): with 0.5-2 expected misses BCa covered 0.35-0.97 (percentile 0.38-0.97), with
+#: 5 and a threshold on at least 5 false alarms 0.93-0.99; the seed-7 search's s7 #6 (12
+#: targets, FNR 0.15 at FPR 0.033: 1.8 misses) BCa 0.860, percentile 0.907 (300 test
+#: sets), warned in 17 of 300 before this rule.  The same count of the threshold's class:
+#: below 5 false alarms the rate's interval, bootstrap or score, cannot locate the
+#: threshold (BCa 0.35-0.98; the score interval 0.96-1.00 by spanning 0.4-1.0 of [0, 1])
 MIN_OP_EVENTS = 5.0
-#: ``method="auto"`` of such a rate of independent trials whose threshold rests on at
-#: least :data:`MIN_OP_EVENTS` events: :func:`rate_score_interval`
-OP_SCORE_REASON = "wilson: PLACEHOLDER"
+#: why ``auto`` gives such a rate the score interval (``method_reason``)
+OP_SCORE_REASON = (
+    "wilson: the score interval of a rate at a fixed other rate, Wilson's statistic of "
+    "both classes' counts profiled over the threshold "
+    "(mlci.engine.scores_rules.rate_score_interval), for a rate of independent trials "
+    "with fewer than 5 expected events in its class at the operating point and a "
+    "threshold resting on at least 5 of the other: in mlci's sweep "
+    "(scripts/scores_few_errors_sweep.py; docs/validation.md, 'EER and operating points "
+    "with few errors': 36 designs, 0.5-2 expected misses, 100-1,000 trials) it covered "
+    "0.94-1.00 where BCa covered 0.43-0.97 and percentile 0.45-0.97, at 0.9-4.2 times "
+    "BCa's median width (1.0-2.0 with 2 expected misses); with the threshold known it is "
+    "Wilson's interval"
+)
 #: the rates of each class, and their complements (mlci.scores: ``fnr = 1 - tpr``)
 _ERROR_OF = {"fnr": ("fn", False), "tpr": ("fn", True), "fpr": ("fp", False), "tnr": ("fp", True)}
 
@@ -381,7 +431,7 @@ def error_counts(
     >>> fn, fp = error_counts(np.array([0.0, 1.0]), np.array([1.0, 1.0]),
     ...                       np.array([1.0, 2.0]), np.array([1.0, 1.0]))
     >>> fn.tolist(), fp.tolist()
-    [[0.0, 0.0, 1.0, 2.0, 0.0, 1.0, 2.0, 2.0], [2.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]]
+    ([0.0, 0.0, 1.0, 2.0, 0.0, 1.0, 2.0, 2.0], [2.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
     """
     thr = np.concatenate([np.union1d(u_neg, u_pos), [np.inf]])
     cum_pos = np.concatenate([[0.0], np.cumsum(n_pos)])
@@ -457,7 +507,12 @@ def warn_few_op_events(
     i = int(np.argmin(few))
     text = (
         f"{name} rests on {k_y[i]:.2g} expected events of its own class and {k_x[i]:.2g} of "
-        f"the other at the operating point: PLACEHOLDER"
+        f"the other at the operating point: below {MIN_OP_EVENTS:g}, no bootstrap interval "
+        "held its level in mlci's sweep (docs/validation.md, 'EER and operating points with "
+        "few errors': 0.5-2 expected events, BCa 0.35-0.97, percentile 0.38-0.97), and a "
+        "threshold on fewer than that many events of the other class cannot be located "
+        "(the score interval covers there by spanning most of [0, 1]). Treat the interval "
+        "as optimistic, or collect more trials of that class."
     )
     warn(text, NearBoundWarning)
     return text

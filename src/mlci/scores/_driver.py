@@ -29,19 +29,7 @@ from ..engine.custom import UserSampler, check_sampler
 from ..engine.nested import plan_for_conditions
 from ..engine.resampling import ResamplingPlan
 from ..engine.sampler import RootStreamSampler, Sampler, UnitDraws
-from ..engine.scores_rules import (
-    EER_SCORE_REASON,
-    MIN_EER_SCORE_ERRORS,
-    MIN_OP_EVENTS,
-    OP_SCORE_REASON,
-    ScoreInterval,
-    error_counts,
-    op_events,
-    op_score_interval,
-    scores_auto_method,
-    warn_few_eer_errors,
-    warn_few_op_events,
-)
+from ..engine.scores_rules import scores_auto_method
 from ..engine.smoothing import (
     SUBSAMPLE_METHODS,
     SmoothedSampler,
@@ -59,13 +47,14 @@ from ..inputs import (
     check_strata_stratify,
 )
 from ..metrics import Kernel, RocAucKernel, with_sample_weight
-from ..results import BootstrapResult, ConfidenceInterval
+from ..results import BootstrapResult
 from ._data import _D, ScoreData
 from ._design import (
     check_stratify_nested,
     design_arrays,
     strata_codes,
 )
+from ._point_rules import score_rule, with_score_interval
 from ._roc import (
     _INTERPOLATIONS,
     _LAZY_BLOCK,
@@ -645,7 +634,7 @@ def _run(
     :func:`mlci.engine.scores_rules.scores_auto_method` (e.g. the EER and its threshold
     from the same replicates, each with its own method); with ``iid`` (independent
     unweighted trials) the few-errors rules may give an ROC point's score interval
-    (:func:`_score_rule`).
+    (:func:`mlci.scores._point_rules.score_rule`).
     """
     lay = sc._lay
     eng = opts.engine
@@ -733,7 +722,7 @@ def _run(
         extra = dict(details)
         score = None
         if rules and (part.name == "eer" or (spec.point is not None and part is parts[0])):
-            score = _score_rule(lay, spec, part.name, pick(estimate), iid, extra)
+            score = score_rule(lay, spec.point, part.name, pick(estimate), iid, extra)
         if rules and part.name == "auc":
             few = warn_few_auc_class(*(c.sum() for c in lay.nobs[::-1]))
             if few is not None:
@@ -754,61 +743,8 @@ def _run(
                 scheme=scheme,
                 bounds=part.bounds,
             )
-        results.append(res if score is None else _with_score_interval(res, score, opts))
+        results.append(res if score is None else with_score_interval(res, score, opts))
     return results
-
-
-def _score_rule(
-    lay: _Layout, spec: _Spec, name: str, estimate: Any, iid: bool, extra: dict[str, Any]
-) -> ScoreInterval | None:
-    """``auto``'s few-errors rules of an ROC point (:mod:`mlci.engine.scores_rules`): the
-    score interval where it applies (independent unweighted trials, a single value), else
-    the warning; ``extra`` gets the warning's text."""
-    n_pos, n_neg = float(lay.nobs[1].sum()), float(lay.nobs[0].sum())
-    scalar = np.ndim(estimate) == 0
-    if name == "eer":
-        if iid and scalar and float(estimate) * min(n_pos, n_neg) < MIN_EER_SCORE_ERRORS:
-            fn, fp = _counts(lay)
-            return ScoreInterval("eer", fn, n_pos, fp, n_neg)
-        few = warn_few_eer_errors(estimate, n_pos, n_neg)
-        if few is not None:
-            extra["few_errors_warning"] = few
-        return None
-    assert spec.point is not None
-    rate, x, at = spec.point
-    events = op_events(rate, x, estimate, at if not scalar else float(np.ravel(at)[0]),
-                       n_pos, n_neg)  # fmt: skip
-    if events is None:
-        return None
-    k_y, k_x = events
-    use = iid and scalar and k_y < MIN_OP_EVENTS and k_x >= MIN_OP_EVENTS
-    few = warn_few_op_events(name, k_y, k_x, at, score=use)
-    if few is not None:
-        extra["few_errors_warning"] = few
-    if not use:
-        return None
-    fn, fp = _counts(lay)
-    return op_score_interval(rate, x, float(np.ravel(at)[0]), fn, fp, n_pos, n_neg)
-
-
-def _counts(lay: _Layout) -> tuple[np.ndarray, np.ndarray]:
-    """Misses and false alarms at every threshold (sample counts)."""
-    return error_counts(lay.u[0], lay.nobs[0], lay.u[1], lay.nobs[1])
-
-
-def _with_score_interval(res: BootstrapResult, score: ScoreInterval, opts: Any) -> BootstrapResult:
-    """``res`` (its replicates kept) with ``auto``'s score interval, re-read at any level."""
-    low, high = score(opts.confidence_level, opts.alternative)
-    reason = EER_SCORE_REASON if score.kind == "eer" else OP_SCORE_REASON
-    details = {k: v for k, v in res.details.items() if k not in ("acceleration", "z0")}
-    new = replace(
-        res,
-        confidence_interval=ConfidenceInterval(low, high),
-        method="wilson",
-        details={**details, "method_reason": reason},
-    )
-    object.__getattribute__(new, "__dict__")["_score_interval"] = score
-    return new
 
 
 # ============================================================================ metric resolution
