@@ -206,9 +206,11 @@ def _hull(lo: np.ndarray, hi: np.ndarray, ok: np.ndarray, alternative: str) -> t
 def _wilson_roots(events: Any, n: Any, cut: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Where ``(Y - n p)^2 / (n p (1 - p)) <= cut``: the roots of
     ``(n + cut) p^2 - (2 Y + cut) p + Y^2 / n`` (Wilson's interval when ``cut = z^2``)."""
-    a = n + cut
-    b = -(2.0 * events + cut)
-    c = events * events / n
+    return _roots(n + cut, -(2.0 * events + cut), events * events / n)
+
+
+def _roots(a: Any, b: Any, c: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The real roots of ``a x^2 + b x + c`` (``a > 0``), elementwise, and where they exist."""
     disc = b * b - 4.0 * a * c
     ok = disc >= 0
     root = np.sqrt(np.where(ok, disc, 0.0))
@@ -260,13 +262,10 @@ def eer_score_interval(
     n_neg = check_nonnegative("n_neg", n_neg, strict=True)
     cut = _chi2_cut(check_confidence_level(confidence_level), check_alternative(alternative))
     # (FN - n_p e)^2 / n_p + (FP - n_n e)^2 / n_n <= cut e (1 - e), a quadratic in e
-    a = n_pos + n_neg + cut
-    b = -(2.0 * (fn + fp) + cut)
-    c = fn * fn / n_pos + fp * fp / n_neg
-    disc = b * b - 4.0 * a * c
-    ok = disc >= 0
-    root = np.sqrt(np.where(ok, disc, 0.0))
-    return _hull((-b - root) / (2.0 * a), (-b + root) / (2.0 * a), ok, alternative)
+    lo, hi, ok = _roots(
+        n_pos + n_neg + cut, -(2.0 * (fn + fp) + cut), fn * fn / n_pos + fp * fp / n_neg
+    )
+    return _hull(lo, hi, ok, alternative)
 
 
 def rate_score_interval(
