@@ -63,6 +63,9 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:An EER of:mlci.NearBoundWarning"),
     # and an AUC on fewer than 20 samples a class (tests/engine/test_auc_few_class.py)
     pytest.mark.filterwarnings(r"ignore:Only \d+ samples in the smaller class of a ROC AUC"),
+    # an operating point or a DCF on fewer than 5 errors (tests/scores/test_few_errors.py)
+    pytest.mark.filterwarnings(r"ignore:\w+_at_\w+ rests on:mlci.NearBoundWarning"),
+    pytest.mark.filterwarnings("ignore:The (minimum|actual) DCF:mlci.NearBoundWarning"),
 ]
 
 BAD = (ValueError, TypeError)

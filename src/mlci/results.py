@@ -497,18 +497,25 @@ class BootstrapResult(IntervalResult):
             if reads or self._pending() is None
             else np.empty((0, *np.shape(self.estimate)))
         )
-        low, high, extra = interval_from_replicates(
-            self.estimate,
-            dist,
-            method=method,
-            confidence_level=level,
-            alternative=alt,
-            accel=accel,
-            bounds=self.bounds,
-            linear=self.details.get("linearized"),
-            se_dist=self.replicate_standard_errors,
-            variant=variant,
-        )
+        # an ROC point's score interval (mlci.engine.scores_rules.ScoreInterval): re-read
+        # from its error counts, not from the replicates
+        score = object.__getattribute__(self, "__dict__").get("_score_interval")
+        if score is not None and method == "wilson" and variant == "mlci":
+            low, high = score(level, alt)
+            extra: dict[str, Any] = {}
+        else:
+            low, high, extra = interval_from_replicates(
+                self.estimate,
+                dist,
+                method=method,
+                confidence_level=level,
+                alternative=alt,
+                accel=accel,
+                bounds=self.bounds,
+                linear=self.details.get("linearized"),
+                se_dist=self.replicate_standard_errors,
+                variant=variant,
+            )
         conv = float if np.ndim(self.estimate) == 0 else np.asarray
         drop = ("z0", "fallback", "variant", "bias", "edge_fallback", "edge_fallback_method")
         details = {k: v for k, v in self.details.items() if k not in drop}
@@ -538,12 +545,15 @@ class BootstrapResult(IntervalResult):
         state = object.__getattribute__(self, "__dict__")
         source = state.get("_on_demand")
         if source is None:
-            return dataclasses.replace(self, **changes)
-        kw = {f.name: state[f.name] for f in dataclasses.fields(self) if f.init}
-        new = type(self)(**{**kw, **changes})
-        new_state = object.__getattribute__(new, "__dict__")
-        new_state["_on_demand"] = source
-        new_state["_drawn"] = state.get("_drawn", False)
+            new = dataclasses.replace(self, **changes)
+        else:
+            kw = {f.name: state[f.name] for f in dataclasses.fields(self) if f.init}
+            new = type(self)(**{**kw, **changes})
+            new_state = object.__getattribute__(new, "__dict__")
+            new_state["_on_demand"] = source
+            new_state["_drawn"] = state.get("_drawn", False)
+        if "_score_interval" in state:  # what re-reads an ROC point's score interval
+            object.__getattribute__(new, "__dict__")["_score_interval"] = state["_score_interval"]
         return new
 
     def rows(self) -> list[dict[str, Any]]:

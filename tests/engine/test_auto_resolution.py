@@ -16,7 +16,7 @@ import pytest
 
 import mlci
 from mlci import Scores
-from mlci.engine.auto import EER_REASON
+from mlci.engine.scores_rules import EER_REASON
 from mlci.scores.confusion import ConfusionMatrix
 from mlci.scores.curves import auc_ci, operating_point_ci, roc_band
 from mlci.scores.verification import cllr_ci, dcf_ci, eer_ci
@@ -56,7 +56,9 @@ S = Scores.from_labels(Y, SCORE)
 SCORE_DRIVERS = {
     "auc_ci": lambda **k: auc_ci(S, **k),
     "operating_point_ci": lambda **k: operating_point_ci(S, at=0.1, **k)[0],
-    "dcf_ci": lambda **k: dcf_ci(S, p_target=0.1, **k),
+    # p_target 0.5: at 0.1 the minimum sits at 0 false alarms, which warns
+    # (mlci.engine.scores_rules.warn_few_dcf_events; tests/scores/test_few_errors.py)
+    "dcf_ci": lambda **k: dcf_ci(S, p_target=0.5, **k),
     "cllr_ci": lambda **k: cllr_ci(S, **k),
     "Scores.bootstrap_ci": lambda **k: S.bootstrap_ci("auc", **k),
 }
@@ -138,11 +140,14 @@ def test_eer_auto_is_percentile_in_the_cli(tmp_path, capsys):
 
 
 def test_eer_auto_warns_with_few_errors_in_a_class():
-    # 20 targets at an EER of about 0.05: about one error in the smaller class
+    # 20 targets at an EER of about 0.05: about one error in the smaller class.  Of
+    # independent trials auto gives the EER's score interval (mlci.engine.scores_rules,
+    # tests/scores/test_few_errors.py); over conditions it keeps percentile and warns
     rng = np.random.default_rng(3)
     s = Scores(rng.normal(3.3, 1, 20), rng.normal(0, 1, 400))
     with pytest.warns(mlci.NearBoundWarning, match="errors in its smaller class"):
-        res = eer_ci(s, rng=0, n_resamples=300)
+        res = eer_ci(s, rng=0, n_resamples=300, conditions=np.arange(420) % 40)
+    assert res.eer.method == "percentile"
     assert "smaller class" in res.eer.details["few_errors_warning"]
     # an explicit method is the user's choice: no warning
     with warnings.catch_warnings():

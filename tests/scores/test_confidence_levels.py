@@ -19,7 +19,7 @@ LEVELS = [0.8, 0.95, 0.99]
 KW = {"rng": 7, "n_resamples": 199}
 # verification trials: 40 recordings of 20 speakers, every pair a trial
 # 3 recordings per speaker: 60 target trials, enough errors for the EER's interval
-# (fewer than 5 in a class warn, mlci.engine.auto.MIN_EER_ERRORS)
+# (fewer than 5 in a class warn, mlci.engine.scores_rules.MIN_EER_ERRORS)
 T_SPK = np.repeat(np.arange(20), 3)
 T_IDS = np.array([f"r{i}" for i in range(60)])
 T_E, T_T = np.triu_indices(60, k=1)

@@ -89,6 +89,9 @@ def test_thresholds_map_through_the_transform(name):
     assert low <= b.eer().threshold <= high
 
 
+# the TPR at FPR 0.05 of 61 negatives rests on about 3 false alarms: auto warns
+# (mlci.engine.scores_rules.warn_few_op_events); the invariance is the point here
+@pytest.mark.filterwarnings("ignore::mlci.NearBoundWarning")
 def test_bootstrap_intervals_are_bit_identical_under_increasing_transforms():
     pos, neg = _data("ties", 2)
     a, b = Scores(pos, neg), Scores(np.exp(pos), np.exp(neg))

@@ -388,9 +388,9 @@ def test_one_sided_ends_at_the_range():
 
 def test_default_method_is_the_statistics_auto_rule():
     # issue 20, item 4: one method resolution; "auto" is the statistic's rule of the
-    # score drivers (mlci.engine.auto.scores_auto_method): the EER percentile, as eer_ci
+    # score drivers (mlci.engine.scores_rules.scores_auto_method): the EER percentile, as eer_ci
     # (docs/validation.md, "The Scores statistics"), any other statistic BCa
-    from mlci.engine.auto import EER_REASON
+    from mlci.engine.scores_rules import EER_REASON
     from mlci.inputs import AUTO_BCA_REASON
 
     e, t, sc, lab, spk_of, _ = _trials(seed=17)

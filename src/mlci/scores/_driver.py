@@ -11,6 +11,7 @@ statistics themselves are functions of a view of the counts (:mod:`mlci.scores._
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -18,7 +19,6 @@ from typing import Any
 import numpy as np
 
 from ..engine.auc_class import warn_few_auc_class
-from ..engine.auto import scores_auto_method, warn_few_eer_errors
 from ..engine.bootstrap import (
     finish_bootstrap,
     jackknife_groups,
@@ -29,6 +29,7 @@ from ..engine.custom import UserSampler, check_sampler
 from ..engine.nested import plan_for_conditions
 from ..engine.resampling import ResamplingPlan
 from ..engine.sampler import RootStreamSampler, Sampler, UnitDraws
+from ..engine.scores_rules import scores_auto_method
 from ..engine.smoothing import (
     SUBSAMPLE_METHODS,
     SmoothedSampler,
@@ -37,6 +38,7 @@ from ..engine.smoothing import (
     smooth_scores,
     subsample_counts,
 )
+from ..exceptions import DegenerateIntervalWarning
 from ..inputs import (
     bootstrap_options,
     check_choice,
@@ -52,6 +54,7 @@ from ._design import (
     design_arrays,
     strata_codes,
 )
+from ._point_rules import score_rule, with_score_interval
 from ._roc import (
     _INTERPOLATIONS,
     _LAZY_BLOCK,
@@ -108,6 +111,9 @@ class _Spec:
     # total): over whole conditions its replicates may be the conditions' draw counts
     # (:mod:`mlci.scores._units`) instead of every atom's weight
     units: bool = False
+    # a rate at a fixed other rate: (rate, x, at), for auto's score interval and its
+    # few-events warning (mlci.engine.scores_rules)
+    point: tuple[str, str, np.ndarray] | None = None
 
 
 class _ScoresKernel(Kernel):
@@ -480,6 +486,11 @@ def bootstrap_scores(
         threads=user is None and h is False,
         custom=custom,
         rules=rules,
+        iid=cond is None
+        and user_strata is None
+        and sc._w is None
+        and not two_stage
+        and weights == "multinomial",
     )
     if h is not False:
         base = "custom" if sampler is not None and sub is None else plan.scheme
@@ -615,11 +626,15 @@ def _run(
     threads: bool,
     custom: Sampler | None = None,
     rules: bool = False,
+    iid: bool = False,
 ) -> list[BootstrapResult]:
     """Replicates (lazy or through the engine's weights) and one result per part.
 
-    ``rules``: ``method="auto"`` resolved per part by :func:`mlci.engine.auto.scores_auto_method`
-    (e.g. the EER and its threshold from the same replicates, each with its own method).
+    ``rules``: ``method="auto"`` resolved per part by
+    :func:`mlci.engine.scores_rules.scores_auto_method` (e.g. the EER and its threshold
+    from the same replicates, each with its own method); with ``iid`` (independent
+    unweighted trials) the few-errors rules may give an ROC point's score interval
+    (:func:`mlci.scores._point_rules.score_rule`).
     """
     lay = sc._lay
     eng = opts.engine
@@ -705,17 +720,18 @@ def _run(
         method, reason = scores_auto_method(part.name) if rules else (None, None)
         method, reason = method or opts.method, reason or opts.method_reason
         extra = dict(details)
-        if rules and part.name == "eer":
-            few = warn_few_eer_errors(pick(estimate), *(c.sum() for c in lay.nobs[::-1]))
-            if few is not None:
-                extra["few_errors_warning"] = few
+        score = None
+        if rules and (part.name == "eer" or (spec.point is not None and part is parts[0])):
+            score = score_rule(lay, spec.point, part.name, pick(estimate), iid, extra)
         if rules and part.name == "auc":
             n_neg, n_pos = (c.sum() for c in lay.nobs)
             few = warn_few_auc_class(n_pos, n_neg, method)
             if few is not None:
                 extra["few_samples_warning"] = few
-        results.append(
-            finish_bootstrap(
+        with warnings.catch_warnings():
+            if score is not None:  # the score interval replaces it: no collapse to warn of
+                warnings.simplefilter("ignore", DegenerateIntervalWarning)
+            res = finish_bootstrap(
                 pick(estimate),
                 pick(dist),
                 plan=plan,
@@ -728,7 +744,7 @@ def _run(
                 scheme=scheme,
                 bounds=part.bounds,
             )
-        )
+        results.append(res if score is None else with_score_interval(res, score, opts))
     return results
 
 
@@ -767,10 +783,11 @@ def _operating_point_spec(
                 return val
         return np.stack([val, (sign * tau).reshape((v.b, *shape))], -1)
 
+    point = (rate, x, r)
     if not with_threshold:
-        return _Spec(name, fn, shape, search=True, bounds=_RATE)
+        return _Spec(name, fn, shape, search=True, bounds=_RATE, point=point)
     parts = (_Part(name, _RATE), _Part(f"threshold_at_{x}", _UNBOUNDED))
-    return _Spec(name, fn, (*shape, 2), search=True, parts=parts)
+    return _Spec(name, fn, (*shape, 2), search=True, parts=parts, point=point)
 
 
 def _resolve(sc: ScoreData, metric: Any, kw: dict[str, Any]) -> _Spec:

@@ -15,9 +15,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..engine.auto import scores_auto_method, warn_few_eer_errors
 from ..engine.bootstrap import run_bootstrap
 from ..engine.nested import plan_for_conditions
+from ..engine.scores_rules import scores_auto_method, warn_few_eer_errors
 from ..feedback import reports_progress
 from ..inputs import (
     ArgSpec,
@@ -333,7 +333,7 @@ def metric_by_group(
     n_resamples, confidence_level, method, alternative, rng
         Bootstrap options, as in :func:`mlci.bootstrap_ci`.  ``method="auto"`` (the
         default) is the statistic's rule of the score drivers
-        (:func:`mlci.engine.auto.scores_auto_method`): percentile for ``"eer"``, as in
+        (:func:`mlci.engine.scores_rules.scores_auto_method`): percentile for ``"eer"``, as in
         :func:`mlci.eer_ci` (with a warning when a group's EER rests on fewer than 5
         errors in its smaller class), BCa otherwise and with ``normalize``
         (docs/validation.md, section 5, "The Scores statistics" and "metric_by_group and

@@ -853,7 +853,7 @@ class Scores(ScoreData):
             As in :func:`mlci.bootstrap_ci`; every interval method is available.  Several
             confidence levels return a tuple of results, one per level.  ``"auto"``:
             percentile for ``"eer"`` (:func:`mlci.eer_ci`'s rule,
-            :func:`mlci.engine.auto.scores_auto_method`), BCa for every other statistic
+            :func:`mlci.engine.scores_rules.scores_auto_method`), BCa for every other statistic
             and for a callable, smoothed, subsampled or custom-sampled bootstrap.
             Intervals are kept inside the statistic's range (rates, EER and AUC in
             [0, 1]; thresholds unbounded).

@@ -52,7 +52,6 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from ..engine.auto import scores_auto_method, warn_few_eer_errors
 from ..engine.bootstrap import (
     finish_bootstrap,
     jackknife_values,
@@ -61,6 +60,7 @@ from ..engine.bootstrap import (
 )
 from ..engine.plan import PlanSummary
 from ..engine.sampler import Sampler
+from ..engine.scores_rules import scores_auto_method, warn_few_eer_errors
 from ..feedback import reports_progress
 from ..inputs import (
     ArgSpec,
@@ -685,7 +685,7 @@ def trial_bootstrap_ci(
     n_resamples, confidence_level, method, alternative, rng
         As in :func:`mlci.bootstrap_ci` (BCa uses a delete-one-speaker jackknife).
         ``method="auto"`` (the default) is the statistic's rule of the score drivers
-        (:func:`mlci.engine.auto.scores_auto_method`): percentile for ``"eer"``, as in
+        (:func:`mlci.engine.scores_rules.scores_auto_method`): percentile for ``"eer"``, as in
         :func:`mlci.eer_ci` (with a warning below 5 errors among the target or non-target
         trials), BCa otherwise (docs/validation.md, section 5, "The Scores statistics" and
         "metric_by_group and trial_bootstrap_ci").  The intervals of

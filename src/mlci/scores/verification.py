@@ -18,12 +18,13 @@ is a bootstrap of a :class:`mlci.Scores` object, stratified by class by default.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 from scipy.special import xlogy
 
+from ..engine.scores_rules import error_counts, warn_few_dcf_events
 from ..feedback import reports_progress
 from ..inputs import check_choice, check_flag, knobs_in_config, renamed
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
@@ -400,7 +401,7 @@ def dcf_ci(
             return _Spec("actual_dcf", fn, (), search=True, fixed=True, bounds=bounds)
 
         algorithm = "auto"
-    return sc._bootstrap(
+    res = sc._bootstrap(
         make,
         algorithm=algorithm,
         n_resamples=n_resamples,
@@ -415,6 +416,28 @@ def dcf_ci(
         weights=weights,
         dropna=dropna,
     )[0]
+    if method == "auto":  # auto's few-events warning (mlci.engine.scores_rules)
+        m, f = _dcf_point(sc, kind, p, cm, cf, None if kind == "min" else t)
+        few = warn_few_dcf_events(m, f, kind)
+        if few is not None:
+            res = replace(res, details={**res.details, "few_errors_warning": few})
+    return res
+
+
+def _dcf_point(
+    sc: Scores, kind: str, p: float, cm: float, cf: float, t: float | None
+) -> tuple[float, float]:
+    """Misses and false alarms (sample counts) at the minimum DCF's threshold, or at the
+    actual threshold ``t``."""
+    lay = sc._lay
+    n_pos, n_neg = lay.nobs[1].sum(), lay.nobs[0].sum()
+    if t is not None:
+        tau = sc._sign * t
+        m = lay.nobs[1][lay.u[1] < tau].sum()
+        return float(m), float(lay.nobs[0][lay.u[0] >= tau].sum())
+    fn, fp = error_counts(lay.u[0], lay.nobs[0], lay.u[1], lay.nobs[1])
+    k = int(np.argmin(cm * p * fn / n_pos + cf * (1 - p) * fp / n_neg))
+    return float(fn[k]), float(fp[k])
 
 
 def _check_scalar(threshold: Any) -> float:

@@ -1,0 +1,80 @@
+"""``method="auto"``'s few-errors rules of an ROC point in the Scores driver: the EER's and
+a rate at a fixed rate's score intervals where they apply, else the warnings (the rules
+and their numbers: :mod:`mlci.engine.scores_rules`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from ..engine.scores_rules import (
+    EER_SCORE_REASON,
+    MIN_EER_SCORE_ERRORS,
+    MIN_OP_EVENTS,
+    OP_SCORE_REASON,
+    ScoreInterval,
+    error_counts,
+    op_events,
+    op_score_interval,
+    warn_few_eer_errors,
+    warn_few_op_events,
+)
+from ..results import BootstrapResult, ConfidenceInterval
+from ._roc import _Layout
+
+__all__ = ["score_rule", "with_score_interval"]
+
+
+def score_rule(
+    lay: _Layout, point: Any, name: str, estimate: Any, iid: bool, extra: dict[str, Any]
+) -> ScoreInterval | None:
+    """``auto``'s few-errors rules of an ROC point (:mod:`mlci.engine.scores_rules`): the
+    score interval where it applies (independent unweighted trials, a single value), else
+    the warning; ``extra`` gets the warning's text."""
+    n_pos, n_neg = float(lay.nobs[1].sum()), float(lay.nobs[0].sum())
+    scalar = np.ndim(estimate) == 0
+    if name == "eer":
+        if iid and scalar and float(estimate) * min(n_pos, n_neg) < MIN_EER_SCORE_ERRORS:
+            fn, fp = _counts(lay)
+            return ScoreInterval("eer", fn, n_pos, fp, n_neg)
+        few = warn_few_eer_errors(estimate, n_pos, n_neg)
+        if few is not None:
+            extra["few_errors_warning"] = few
+        return None
+    assert point is not None
+    rate, x, at = point
+    events = op_events(rate, x, estimate, at if not scalar else float(np.ravel(at)[0]),
+                       n_pos, n_neg)  # fmt: skip
+    if events is None:
+        return None
+    k_y, k_x = events
+    use = iid and scalar and k_y < MIN_OP_EVENTS and k_x >= MIN_OP_EVENTS
+    few = warn_few_op_events(name, k_y, k_x, at, score=use)
+    if few is not None:
+        extra["few_errors_warning"] = few
+    if not use:
+        return None
+    fn, fp = _counts(lay)
+    return op_score_interval(rate, x, float(np.ravel(at)[0]), fn, fp, n_pos, n_neg)
+
+
+def _counts(lay: _Layout) -> tuple[np.ndarray, np.ndarray]:
+    """Misses and false alarms at every threshold (sample counts)."""
+    return error_counts(lay.u[0], lay.nobs[0], lay.u[1], lay.nobs[1])
+
+
+def with_score_interval(res: BootstrapResult, score: ScoreInterval, opts: Any) -> BootstrapResult:
+    """``res`` (its replicates kept) with ``auto``'s score interval, re-read at any level."""
+    low, high = score(opts.confidence_level, opts.alternative)
+    reason = EER_SCORE_REASON if score.kind == "eer" else OP_SCORE_REASON
+    details = {k: v for k, v in res.details.items() if k not in ("acceleration", "z0")}
+    new = replace(
+        res,
+        confidence_interval=ConfidenceInterval(low, high),
+        method="wilson",
+        details={**details, "method_reason": reason},
+    )
+    object.__getattribute__(new, "__dict__")["_score_interval"] = score
+    return new
