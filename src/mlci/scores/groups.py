@@ -333,11 +333,12 @@ def metric_by_group(
     n_resamples, confidence_level, method, alternative, rng
         Bootstrap options, as in :func:`mlci.bootstrap_ci`.  ``method="auto"`` (the
         default) is the statistic's rule of the score drivers
-        (:func:`mlci.engine.scores_rules.scores_auto_method`): percentile for ``"eer"``, as in
-        :func:`mlci.eer_ci` (with a warning when a group's EER rests on fewer than 5
-        errors in its smaller class), BCa otherwise and with ``normalize``
-        (docs/validation.md, section 5, "The Scores statistics" and "metric_by_group and
-        trial_bootstrap_ci").
+        (:func:`mlci.engine.scores_rules.scores_auto_method`): percentile for ``"eer"``
+        (with a warning when a group's EER rests on fewer than 5 errors in its smaller
+        class), BCa otherwise and with ``normalize`` (docs/validation.md, section 5, "The
+        Scores statistics" and "metric_by_group and trial_bootstrap_ci").  Unlike
+        :func:`mlci.eer_ci`, a group's EER below one error keeps the percentile interval
+        and its warning: ``eer_ci``'s score interval is not read per group here.
     conditions : array-like, or list of array-like, optional
         Condition (speaker, session) of every sample, resampled as a unit; a list of
         levels, top first, is a nested design.

@@ -685,12 +685,14 @@ def trial_bootstrap_ci(
     n_resamples, confidence_level, method, alternative, rng
         As in :func:`mlci.bootstrap_ci` (BCa uses a delete-one-speaker jackknife).
         ``method="auto"`` (the default) is the statistic's rule of the score drivers
-        (:func:`mlci.engine.scores_rules.scores_auto_method`): percentile for ``"eer"``, as in
-        :func:`mlci.eer_ci` (with a warning below 5 errors among the target or non-target
-        trials), BCa otherwise (docs/validation.md, section 5, "The Scores statistics" and
-        "metric_by_group and trial_bootstrap_ci").  The intervals of
-        ``"eer"``, ``"roc_auc"`` and ``"average_precision"`` stay in [0, 1].  A list of
-        levels returns a tuple of results, one per level (same replicates).
+        (:func:`mlci.engine.scores_rules.scores_auto_method`): percentile for ``"eer"``
+        (with a warning below 5 errors among the target or non-target trials), BCa
+        otherwise; trials that share speakers are not independent, so the score interval
+        :func:`mlci.eer_ci` gives independent trials below one error does not apply
+        (docs/validation.md, section 5, "The Scores statistics" and "metric_by_group and
+        trial_bootstrap_ci").  The intervals of ``"eer"``, ``"roc_auc"`` and
+        ``"average_precision"`` stay in [0, 1].  A list of levels returns a tuple of
+        results, one per level (same replicates).
     dropna : bool, default False
         Drop the trials with a missing label, score or id instead of refusing them
         (``details["n_dropped"]`` says how many).
