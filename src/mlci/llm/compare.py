@@ -65,6 +65,7 @@ from .estimands import (
 )
 from .linear import ClusterSums, cr2_gram, pair_replicates
 from .log import EvalLog
+from .proportion import AnswerDesign, answer_design, proportion_models, tango_pairs
 
 __all__ = ["LLMComparison", "LeaderboardEntry", "leaderboard", "llm_compare"]
 
@@ -407,15 +408,26 @@ def llm_compare(
     if method == "cr1":
         model_res, diffs = _cr1_compare(table, name, reference, correction, level, alt)
     elif engine_method in LINEAR_METHODS:
+        answers = answer_design(log, table, models) if engine_method == "auto" else None
         cs = linear_sums(table, opts)
         details["df"] = cs.df
         details["effective_clusters"] = cs.effective_clusters
-        model_res = linear_models(cs, table, engine_method, name, opts)
-        diffs, warning = _linear_differences(
-            cs, table, engine_method, name, reference, correction, level, alt
-        )
-        if warning is not None:
-            details["warning"] = warning
+        if answers is not None:  # 0/1 answers: the engine's proportion rule
+            model_res, details["method_reason"] = proportion_models(answers, table, name, opts)
+        else:
+            model_res = linear_models(cs, table, engine_method, name, opts)
+        if answers is not None and answers.unit is None:
+            diffs = _tango_differences(answers, table, cs, name, reference, correction, level,
+                                       alt)  # fmt: skip
+            details["method_reason"] += "; differences: " + TANGO_PAIRS_REASON
+        else:
+            diffs, warning = _linear_differences(
+                cs, table, engine_method, name, reference, correction, level, alt
+            )
+            if warning is not None:
+                details["warning"] = warning
+            if answers is not None:
+                details["method_reason"] += "; differences: " + T_PAIRS_REASON
     else:
         design = sample_design(table, repeats)
         values = design["values"] or [log.score[r] for r in table.rows or []]
@@ -548,6 +560,55 @@ def _pairs(names: list[str], reference: str | None) -> tuple[np.ndarray, np.ndar
         pairs = [(i, r) for i in range(len(names)) if i != r]
     return np.array([p[0] for p in pairs], dtype=np.intp), np.array(
         [p[1] for p in pairs], dtype=np.intp
+    )
+
+
+#: ``method_reason`` of the differences of 0/1 answers of independent items answered once
+TANGO_PAIRS_REASON = (
+    "tango (Tango's score interval of every pair's paired 2x2 table, Tango's score test at "
+    "0 (McNemar's z) as p-value, as mlci.compare gives a difference of two proportions on "
+    "the same independent samples)"
+)
+#: ... and over items answered several times or over conditions
+T_PAIRS_REASON = (
+    "t on the CR2 standard error (tasks as strata) with Kish's effective clusters - tasks "
+    "degrees of freedom (mlci.compare's rule over conditions)"
+)
+
+
+def _tango_differences(
+    answers: AnswerDesign, table, cs: ClusterSums, name, reference, correction, level, alt
+) -> tuple[PairDifference, ...]:
+    """Every pair of 0/1 answers of independent items by Tango's interval and score test
+    (:func:`mlci.llm.proportion.tango_pairs`); adjusted p-values; simultaneous intervals
+    at the Bonferroni level; the CR2 standard error as ``standard_error``."""
+    names = table.models
+    ia, ib = _pairs(names, reference)
+    d_hat = cs.estimate[ia] - cs.estimate[ib]
+    gram = cr2_gram(cs)
+    d_se = np.sqrt(np.maximum(gram[ia, ia] + gram[ib, ib] - 2.0 * gram[ia, ib], 0.0))
+    sim_level = 1.0 - (1.0 - level) / ia.size
+    got = tango_pairs(answers, ia, ib, level, sim_level, alt)
+    p = np.array([g["pvalue"] for g in got])
+    p_adj = adjust_pvalues(p, correction=correction)
+    return tuple(
+        PairDifference(
+            a=names[i],
+            b=names[j],
+            estimate=float(d_hat[n]),
+            confidence_interval=got[n]["interval"],
+            confidence_level=level,
+            method="tango",
+            alternative=alt,
+            standard_error=float(d_se[n]),
+            metric=name,
+            details={"paired_table": got[n]["table"].tolist(), "n_clusters": cs.n_clusters},
+            pvalue=float(p[n]),
+            pvalue_adjusted=float(p_adj[n]),
+            simultaneous_interval=got[n]["simultaneous"],
+            significant=bool(p_adj[n] < 1.0 - level),
+        )
+        for n, (i, j) in enumerate(zip(ia.tolist(), ib.tolist(), strict=True))
     )
 
 

@@ -80,6 +80,7 @@ from ..metrics import get_kernel
 from ..results import ConfidenceInterval, IntervalResult, Result, format_value, json_safe, plain
 from .linear import ClusterSums, cluster_sums, replicates
 from .log import EvalLog, _item_codes
+from .proportion import answer_design, proportion_models
 
 __all__ = [
     "ESTIMANDS",
@@ -727,6 +728,8 @@ def llm_ci(
                 metric=name,
                 details={"n_clusters": G, "df": G - 1, "n_items": table.details["n_items"]},
             )
+    elif engine_method == "auto" and (answers := answer_design(log, table, models)) is not None:
+        out, details["method_reason"] = proportion_models(answers, table, name, opts)
     elif engine_method in LINEAR_METHODS:
         cs = linear_sums(table, opts)
         details["df"] = cs.df
