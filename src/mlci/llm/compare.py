@@ -65,7 +65,13 @@ from .estimands import (
 )
 from .linear import ClusterSums, cr2_gram, pair_replicates
 from .log import EvalLog
-from .proportion import AnswerDesign, answer_design, proportion_models, tango_pairs
+from .proportion import (
+    AnswerDesign,
+    answer_design,
+    mover_pairs,
+    proportion_models,
+    tango_pairs,
+)
 
 __all__ = ["LLMComparison", "LeaderboardEntry", "leaderboard", "llm_compare"]
 
@@ -416,18 +422,20 @@ def llm_compare(
             model_res, details["method_reason"] = proportion_models(answers, table, name, opts)
         else:
             model_res = linear_models(cs, table, engine_method, name, opts)
-        if answers is not None and answers.unit is None:
-            diffs = _tango_differences(answers, table, cs, name, reference, correction, level,
-                                       alt)  # fmt: skip
-            details["method_reason"] += "; differences: " + TANGO_PAIRS_REASON
+        if answers is not None:
+            diffs, why = _answer_differences(answers, table, model_res, name, reference,
+                                             correction, level, alt)  # fmt: skip
+            details["method_reason"] += "; differences: " + why
+            if answers.unit is not None and table.cluster is not None:
+                warning = warn_paired(cs.effective_clusters)
+                if warning is not None:
+                    details["warning"] = warning
         else:
             diffs, warning = _linear_differences(
                 cs, table, engine_method, name, reference, correction, level, alt
             )
             if warning is not None:
                 details["warning"] = warning
-            if answers is not None:
-                details["method_reason"] += "; differences: " + T_PAIRS_REASON
     else:
         design = sample_design(table, repeats)
         values = design["values"] or [log.score[r] for r in table.rows or []]
@@ -570,39 +578,46 @@ TANGO_PAIRS_REASON = (
     "the same independent samples)"
 )
 #: ... and over items answered several times or over conditions
-T_PAIRS_REASON = (
-    "t on the CR2 standard error (tasks as strata) with Kish's effective clusters - tasks "
-    "degrees of freedom (mlci.compare's rule over conditions)"
+MOVER_PAIRS_REASON = (
+    "mover (Newcombe's square-and-add of the two models' intervals, with the correlation "
+    "of their estimates from the CR2 covariance over {unit}: Zou & Donner 2008; its "
+    "p-value the level at which it reaches 0). mlci.compare's t interval covered 0.12-0.89 "
+    "with both models near 1 (0.99 and 0.98, 0.999 and 0.995) where this one covered "
+    "0.96-1.0 (docs/validation.md, 'LLM evals near the bounds')"
 )
 
 
-def _tango_differences(
-    answers: AnswerDesign, table, cs: ClusterSums, name, reference, correction, level, alt
-) -> tuple[PairDifference, ...]:
-    """Every pair of 0/1 answers of independent items by Tango's interval and score test
-    (:func:`mlci.llm.proportion.tango_pairs`); adjusted p-values; simultaneous intervals
-    at the Bonferroni level; the CR2 standard error as ``standard_error``."""
+def _answer_differences(
+    answers: AnswerDesign, table, model_res, name, reference, correction, level, alt
+) -> tuple[tuple[PairDifference, ...], str]:
+    """Every pair of 0/1 answers: Tango's interval and score test for independent items
+    answered once, the MOVER interval otherwise (:mod:`mlci.llm.proportion`); adjusted
+    p-values; simultaneous intervals at the Bonferroni level; the CR2 standard error."""
     names = table.models
     ia, ib = _pairs(names, reference)
-    d_hat = cs.estimate[ia] - cs.estimate[ib]
-    gram = cr2_gram(cs)
-    d_se = np.sqrt(np.maximum(gram[ia, ia] + gram[ib, ib] - 2.0 * gram[ia, ib], 0.0))
+    est = answers.scores.mean(axis=1)
     sim_level = 1.0 - (1.0 - level) / ia.size
-    got = tango_pairs(answers, ia, ib, level, sim_level, alt)
+    if answers.unit is None:
+        got = tango_pairs(answers, ia, ib, level, sim_level, alt)
+        used, why = "tango", TANGO_PAIRS_REASON
+    else:
+        got = mover_pairs(answers, [model_res[m] for m in names], ia, ib, level, sim_level, alt)
+        unit = "the conditions" if answers.unit_name == "conditions" else "the items"
+        used, why = "mover", MOVER_PAIRS_REASON.format(unit=unit)
     p = np.array([g["pvalue"] for g in got])
     p_adj = adjust_pvalues(p, correction=correction)
-    return tuple(
+    diffs = tuple(
         PairDifference(
             a=names[i],
             b=names[j],
-            estimate=float(d_hat[n]),
+            estimate=float(est[i] - est[j]),
             confidence_interval=got[n]["interval"],
             confidence_level=level,
-            method="tango",
+            method=used,
             alternative=alt,
-            standard_error=float(d_se[n]),
+            standard_error=got[n]["standard_error"],
             metric=name,
-            details={"paired_table": got[n]["table"].tolist(), "n_clusters": cs.n_clusters},
+            details=_pair_details(got[n]),
             pvalue=float(p[n]),
             pvalue_adjusted=float(p_adj[n]),
             simultaneous_interval=got[n]["simultaneous"],
@@ -610,6 +625,14 @@ def _tango_differences(
         )
         for n, (i, j) in enumerate(zip(ia.tolist(), ib.tolist(), strict=True))
     )
+    return diffs, why
+
+
+def _pair_details(got: dict[str, Any]) -> dict[str, Any]:
+    """A pair's paired table (Tango) or the correlation of the two estimates (MOVER)."""
+    if "table" in got:
+        return {"paired_table": got["table"].tolist()}
+    return {"correlation": got["correlation"]}
 
 
 def _linear_differences(

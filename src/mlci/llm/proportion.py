@@ -42,11 +42,11 @@ import numpy as np
 from ..classical.proportions import paired_proportion_diff_ci, paired_table
 from ..comparison.tango import tango_pvalue
 from ..engine.bootstrap import bootstrap_ci
-from ..results import IntervalResult
+from ..results import ConfidenceInterval, IntervalResult
 from .log import EvalLog, _item_codes
 
-__all__ = ["PROPORTION_AUTO_REASON", "AnswerDesign", "answer_design", "proportion_models",
-           "tango_pairs"]  # fmt: skip
+__all__ = ["PROPORTION_AUTO_REASON", "AnswerDesign", "answer_design", "mover_pairs",
+           "proportion_models", "tango_pairs"]  # fmt: skip
 
 #: the start of ``details["method_reason"]`` when the answers are 0/1
 PROPORTION_AUTO_REASON = (
@@ -154,6 +154,7 @@ def tango_pairs(
     its p-value (Tango's score test at 0, McNemar's z) and its paired table, for
     independent items answered once."""
     out = []
+    se2 = answer_gram(design)
     for i, j in zip(ia.tolist(), ib.tolist(), strict=True):
         table = paired_table(design.scores[i], design.scores[j])
         ci = paired_proportion_diff_ci(table, method="tango", confidence_level=level,
@@ -165,5 +166,107 @@ def tango_pairs(
             "simultaneous": sim.confidence_interval,
             "pvalue": tango_pvalue(table, alternative),
             "table": table,
+            "standard_error": float(np.sqrt(max(se2[i, i] + se2[j, j] - 2 * se2[i, j], 0.0))),
         })  # fmt: skip
     return out
+
+
+def answer_gram(design: AnswerDesign) -> np.ndarray:
+    """The CR2 covariance matrix of the models' mean answers over ``design.unit``
+    (``sum_g z_ag z_bg / (1 - h_g) / N^2``, ``z_mg`` model ``m``'s summed deviation in
+    unit ``g``, ``h_g = n_g / N``): the engine's CR2 standard error of a mean over
+    conditions on the diagonal (Bell & McCaffrey 2002)."""
+    x = design.scores
+    N = x.shape[1]
+    unit = np.arange(N) if design.unit is None else design.unit
+    G = int(unit.max()) + 1
+    dev = x - x.mean(axis=1, keepdims=True)
+    z = np.stack([np.bincount(unit, weights=d, minlength=G) for d in dev])
+    h = np.bincount(unit, minlength=G) / N
+    zs = z / np.sqrt(np.where(h < 1, 1.0 - h, 1.0))
+    return np.asarray(zs @ zs.T / N**2)
+
+
+def _mover(est, lim_a, lim_b, r):
+    """Zou & Donner's (2008) MOVER bounds of ``a - b`` from the two estimates' limits."""
+    (ea, eb), (la, ua), (lb, ub) = est, lim_a, lim_b
+    d = ea - eb
+    low = d - np.sqrt(max((ea - la) ** 2 + (ub - eb) ** 2 - 2 * r * (ea - la) * (ub - eb), 0.0))
+    high = d + np.sqrt(max((ua - ea) ** 2 + (eb - lb) ** 2 - 2 * r * (ua - ea) * (eb - lb), 0.0))
+    return max(low, -1.0), min(high, 1.0)
+
+
+def mover_pairs(
+    design: AnswerDesign,
+    models: list[IntervalResult],
+    ia: np.ndarray,
+    ib: np.ndarray,
+    level: float,
+    sim_level: float,
+    alternative: str,
+) -> list[dict[str, Any]]:
+    """Every pair's MOVER interval (Newcombe's square-and-add of the two models' own
+    intervals, with the correlation of their estimates from the CR2 covariance over the
+    resampled units: Zou & Donner 2008), at ``level`` and ``sim_level``; its p-value, the
+    level at which the interval's bound reaches 0 (the interval's inversion); its CR2
+    standard error.  A one-sided interval at level ``c`` takes the two-sided bound at
+    ``2c - 1``."""
+    gram = answer_gram(design)
+    est = design.scores.mean(axis=1)
+
+    def bounds(i: int, j: int, r: float, c: float) -> tuple[float, float]:
+        two = c if alternative == "two-sided" else 2.0 * c - 1.0
+        la, lb = (_limits(models[k], two) for k in (i, j))
+        low, high = _mover((est[i], est[j]), la, lb, r)
+        if alternative == "greater":
+            return low, 1.0
+        if alternative == "less":
+            return -1.0, high
+        return low, high
+
+    out = []
+    for i, j in zip(ia.tolist(), ib.tolist(), strict=True):
+        vi, vj = gram[i, i], gram[j, j]
+        r = float(gram[i, j] / np.sqrt(vi * vj)) if vi > 0 and vj > 0 else 0.0
+        r = min(max(r, -1.0), 1.0)
+        ci, sim = bounds(i, j, r, level), bounds(i, j, r, sim_level)
+        d = est[i] - est[j]
+        out.append({
+            "interval": ConfidenceInterval(*ci),
+            "simultaneous": ConfidenceInterval(*sim),
+            "pvalue": _mover_pvalue(d, lambda c, i=i, j=j, r=r: _mover(
+                (est[i], est[j]), _limits(models[i], c), _limits(models[j], c), r), alternative),
+            "standard_error": float(np.sqrt(max(vi + vj - 2 * gram[i, j], 0.0))),
+            "correlation": r,
+        })  # fmt: skip
+    return out
+
+
+def _limits(res: Any, level: float) -> tuple[float, float]:
+    """A model's two-sided interval at another level (from its result, no resampling)."""
+    ci = res.interval(confidence_level=level).confidence_interval
+    return float(ci.low), float(ci.high)
+
+
+def _mover_pvalue(d: float, two_sided: Any, alternative: str) -> float:
+    """``1 - c`` for the two-sided level ``c`` at which the MOVER bound nearer 0 reaches it
+    (bisection on the level); halved (or its complement) for a one-sided alternative."""
+    if d == 0:
+        p_two = 1.0
+    else:
+        side = 0 if d > 0 else 1  # the lower bound for a positive difference
+        lo, hi = 1e-9, 1.0 - 1e-12
+        if (two_sided(hi)[side] > 0) == (d > 0):  # excludes 0 even at the widest level
+            p_two = 1.0 - hi
+        else:
+            for _ in range(50):
+                mid = 0.5 * (lo + hi)
+                if (two_sided(mid)[side] > 0) == (d > 0):
+                    lo = mid
+                else:
+                    hi = mid
+            p_two = 1.0 - 0.5 * (lo + hi)
+    if alternative == "two-sided":
+        return p_two
+    toward = d > 0 if alternative == "greater" else d < 0
+    return p_two / 2 if toward else 1.0 - p_two / 2
