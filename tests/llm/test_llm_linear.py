@@ -130,11 +130,12 @@ def test_auto_is_the_default(log, aggregate):
     want = "logit_t" if aggregate == "micro" else "studentized"
     assert want in res.details["method_reason"]
     assert {r.method for r in res.models.values()} == {want}
-    assert {d.method for d in res.differences} == {"t"}
-    # the differences of "auto" are those of "t"
+    # micro: the MOVER of the models' intervals (test_llm_proportion.py); macro: those of t
+    assert {d.method for d in res.differences} == {"mover" if aggregate == "micro" else "t"}
     t = mlci.llm_compare(log, conditions="passage", method="t", aggregate=aggregate)
     for a, b in zip(res.differences, t.differences, strict=True):
-        assert a.confidence_interval == b.confidence_interval and a.pvalue == b.pvalue
+        same = a.confidence_interval == b.confidence_interval and a.pvalue == b.pvalue
+        assert same == (aggregate == "macro")
     ci = mlci.llm_ci(log, conditions="passage", rng=0, n_resamples=300, aggregate=aggregate)
     for m in log.models:
         assert ci.models[m].confidence_interval == res.models[m].confidence_interval
