@@ -129,7 +129,7 @@ def _skill(p: float, sd: float) -> float:
 
 def bounds_cell(n: int, G: int | None, icc: float, epochs: int, p: float,
                 p2: float | None = None, reps: int = 200, n_resamples: int = 400,
-                methods=None) -> dict:  # fmt: skip
+                methods=None, confidence_level: float = 0.95) -> dict:  # fmt: skip
     """Coverage, median width and share warned (by the default) of the methods in one
     cell near the bounds (module doc): one model (``p2`` None) or a pair."""
     rest = SD_ITEM**2 + SD_MODEL**2 + np.pi**2 / 3
@@ -162,7 +162,8 @@ def bounds_cell(n: int, G: int | None, icc: float, epochs: int, p: float,
             repeat=np.tile(np.tile(np.arange(epochs), n), M), score=ans.ravel(),
             conditions=None if cl is None else {"g": np.tile(cl[item], M)},
         )  # fmt: skip
-        opts = {"conditions": None if cl is None else "g", "n_resamples": n_resamples, "rng": r}
+        opts = {"conditions": None if cl is None else "g", "n_resamples": n_resamples, "rng": r,
+                "confidence_level": confidence_level}  # fmt: skip
         for m in methods:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
@@ -171,7 +172,8 @@ def bounds_cell(n: int, G: int | None, icc: float, epochs: int, p: float,
                         None if cl is None and epochs == 1 else (item if cl is None else cl[item])
                     )
                     ci = mlci.bootstrap_ci(ans[0].ravel(), metric="mean", conditions=unit,
-                                           method=m).confidence_interval  # fmt: skip
+                                           method=m, confidence_level=confidence_level
+                                           ).confidence_interval  # fmt: skip
                 elif p2 is None:
                     ci = mlci.llm_ci(log, method=m, **opts).models["m0"].confidence_interval
                 else:

@@ -244,7 +244,7 @@ def mover_pairs(
 
 def _limits(res: Any, level: float) -> tuple[float, float]:
     """A model's two-sided interval at another level (from its result, no resampling)."""
-    ci = res.interval(confidence_level=level).confidence_interval
+    ci = res.interval(confidence_level=level, alternative="two-sided").confidence_interval
     return float(ci.low), float(ci.high)
 
 
