@@ -219,22 +219,25 @@ def test_pairs_at_the_bound():
 SCALE = float(os.environ.get("MLCI_SLOW_SCALE", "1"))
 N_REPS = max(1200, round(4000 * SCALE))
 
-#: cells of scripts/llm_coverage.py --bounds near the bounds where the default is near its
-#: level (the full study's coverage in docs/validation.md), pooled for the test
-MODEL_CELLS = [(100, None, 0.0, 3, 0.95, None), (120, 30, 0.1, 1, 0.95, None),
-               (120, 30, 0.3, 3, 0.9, None), (200, None, 0.0, 3, 0.99, None)]  # fmt: skip
-PAIR_CELLS = [(200, 50, 0.2, 5, 0.95, 0.93), (100, None, 0.0, 3, 0.95, 0.93)]
+#: cells of scripts/llm_coverage.py --bounds near the bounds (repeats, clusters; pairs of
+#: models near 1) where the default is near its level, pooled for the test.  300 test sets
+#: per cell (the CI scale): pooled coverage 0.948 (models) and 0.953 (pairs) at 95%, and
+#: 0.893 and 0.899 for the same intervals at 90% (bounds_cell(..., confidence_level=0.9)),
+#: which the lower test rejects (p < 1e-6)
+MODEL_CELLS = [(120, 30, 0.3, 3, 0.9, None), (120, 30, 0.3, 3, 0.95, None),
+               (200, None, 0.0, 3, 0.9, None), (100, None, 0.0, 3, 0.9, None)]  # fmt: skip
+PAIR_CELLS = [(100, None, 0.0, 3, 0.95, 0.93), (200, 50, 0.2, 1, 0.95, 0.93),
+              (200, None, 0.0, 3, 0.99, 0.98), (200, 50, 0.2, 5, 0.95, 0.93)]  # fmt: skip
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["models", "pairs"])
 def test_coverage_near_the_bounds(kind):
     # pooled over the cells: k hits in N test sets; two one-sided exact binomial tests at
-    # 0.001 against [0.93, 0.975].  With N >= 1,200, a 90% interval (coverage about 0.90)
-    # is rejected (the lower test fails below about 0.91)
+    # 0.001 against [0.93, 0.975]
     script = load_script("llm_coverage.py")
     cells = MODEL_CELLS if kind == "models" else PAIR_CELLS
-    per = N_REPS // len(cells) * (2 if kind == "pairs" else 1)
+    per = N_REPS // len(cells)
     k = N = 0
     for c in cells:
         r = script.bounds_cell(*c, reps=per, n_resamples=50, methods=("auto",))
