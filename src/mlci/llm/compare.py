@@ -3,7 +3,9 @@
 Every pair of models is compared on the items both were scored on -- a *paired*
 difference: the items' difficulty cancels, and the interval is much narrower than the
 two models' intervals suggest (Miller 2024, sec. "paired differences").  By default
-(``method="auto"``) and with ``method="t"`` each difference has the t interval and test
+(``method="auto"``), of 0/1 answers, each difference has Tango's score interval (items
+answered once) or the MOVER interval of the two models' intervals
+(:mod:`mlci.llm.proportion`); otherwise, and with ``method="t"``, the t interval and test
 on its CR2 standard error (:mod:`mlci.llm.linear`).  With the
 bootstrap methods, the comparison is :func:`mlci.compare` on the item values (one
 replicate draw of items, or clusters, serves every model); with ``method="cr1"``, each
@@ -371,7 +373,9 @@ def llm_compare(
         unless ``P/(B+1) < alpha`` (4,950 pairs need B > 99,000); max-t has no such floor,
         which is why it is the bootstrap's default.
     method : {"auto", "t", "studentized", "cr1", "bca", "percentile", "basic", "normal", "bc"}
-        As in :func:`mlci.llm_ci`; for the differences, ``"auto"`` and ``"t"`` give the t
+        As in :func:`mlci.llm_ci`; for the differences, ``"auto"`` of 0/1 answers gives
+        Tango's interval (items answered once) or the MOVER interval of the two models'
+        intervals (:mod:`mlci.llm.proportion`), otherwise ``"auto"`` and ``"t"`` give the t
         interval and test on each pair's CR2 standard error (one Gram matrix of the
         models' cluster influences serves every pair), ``"studentized"`` the bootstrap-t
         of every pair, the distribution methods :func:`mlci.compare` on the item values.

@@ -22,8 +22,10 @@ evals", arXiv 2411.00640):
   level within every drawn item (``repeats="nested"``, a two-stage bootstrap: it counts
   the within-item noise a second time and is conservative).
 
-The default ``method="auto"`` is the bootstrap-t over clusters with the bias-reduced
-(CR2) standard error, and ``method="t"`` the CR2 standard error with a t interval on
+The default ``method="auto"``: for 0/1 answers whose mean is the score, the interval
+:func:`mlci.bootstrap_ci` gives the mean of 0/1 values (Wilson, or the logit t over
+items or conditions: :mod:`mlci.llm.proportion`); otherwise the bootstrap-t over
+clusters with the bias-reduced (CR2) standard error, and ``method="t"`` the CR2 standard error with a t interval on
 Kish's effective number of clusters (:mod:`mlci.llm.linear`); the coverage study of
 docs/llm.md compares them with CR1 and the cluster bootstrap.
 
@@ -678,8 +680,11 @@ def llm_ci(
     models : list of str, optional
         Only these models.
     method : {"auto", "t", "studentized", "cr1", "bca", "percentile", "basic", "normal", "bc"}
-        ``"auto"`` (default): the bootstrap-t over clusters (studentized, logit scale, CR2
-        standard error; BCa with ``repeats="nested"``). ``"t"``: the CR2 standard error
+        ``"auto"`` (default): for 0/1 answers whose mean is the score, the interval
+        ``mlci.bootstrap_ci(answers, metric="mean", conditions=...)`` gives (Wilson's for
+        items answered once, else the logit t over the items or conditions;
+        :mod:`mlci.llm.proportion`); otherwise the bootstrap-t over clusters (studentized,
+        logit scale, CR2 standard error; BCa with ``repeats="nested"``). ``"t"``: the CR2 standard error
         with a t interval on Kish's effective clusters minus tasks (:mod:`mlci.llm.linear`).
         ``"cr1"``: the analytic CR1 standard error with a t(G-1) interval (statsmodels'
         ``cov_type="cluster"``). Otherwise the engine's cluster bootstrap interval.
