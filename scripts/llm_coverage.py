@@ -18,6 +18,21 @@ Experiment ``i`` uses seed ``i``, so the table is reproducible.  The binomial in
 (Clopper-Pearson, 95%) of each coverage treats the experiments as the independent units
 (the three models or pairs of one experiment are correlated); the Monte-Carlo standard
 error is ``sqrt(c (1 - c) / experiments)``.
+
+Near the bounds (``--bounds``, docs/validation.md, "LLM evals near the bounds"): 0/1
+answers of one or two models, with a controlled population score ``p`` (and ``p2`` for
+the second model of a pair): ``n`` questions, ``epochs`` answers per question (a
+question effect of standard deviation 1 on the logit scale makes them correlated),
+optionally in ``G`` clusters of unequal sizes (Dirichlet(2) shares) with intra-class
+correlation ``icc`` on the latent (logit) scale, and a model-specific question effect
+(standard deviation 0.5) so that two models' answers are paired but not identical.  For
+models it records the default (``auto``), the former default (``studentized``, the
+bootstrap-t), ``t`` (CR2), ``cr1`` and the engine's ``korn_graubard`` (Clopper-Pearson on
+the effective sample size) of the same answers; for pairs the default and ``t`` (the
+former default).  Test set ``r`` of a cell uses seed ``[7, n, G, icc, epochs, p, r]``.
+
+    nice python scripts/llm_coverage.py --bounds models --experiments 400 --json m.json
+    nice python scripts/llm_coverage.py --bounds pairs --experiments 300 --json p.json
 """
 
 from __future__ import annotations
@@ -29,9 +44,10 @@ import time
 import warnings
 
 import numpy as np
-from scipy import stats
+from scipy import optimize, stats
 
-from mlci.llm.simulation import coverage_experiment
+import mlci
+from mlci.llm.simulation import coverage_experiment, true_values
 
 DEFAULT_METHODS = {
     "mean": ("cr1", "t", "auto", "bca"),
@@ -100,6 +116,108 @@ def markdown(paths: list[str]) -> str:
     return "\n".join(lines)
 
 
+# --------------------------------------------------------------------------- near the bounds
+SD_ITEM, SD_MODEL = 1.0, 0.5
+BOUNDS_MODEL_METHODS = ("auto", "studentized", "t", "cr1", "korn_graubard")
+BOUNDS_PAIR_METHODS = ("auto", "t")
+
+
+def _skill(p: float, sd: float) -> float:
+    """The skill whose population mean score is ``p`` (latent standard deviation ``sd``)."""
+    return optimize.brentq(lambda s: true_values([s], sd, 0.0, 0.0)[0] - p, -30, 30)
+
+
+def bounds_cell(n: int, G: int | None, icc: float, epochs: int, p: float,
+                p2: float | None = None, reps: int = 200, n_resamples: int = 400,
+                methods=None, confidence_level: float = 0.95) -> dict:  # fmt: skip
+    """Coverage, median width and share warned (by the default) of the methods in one
+    cell near the bounds (module doc): one model (``p2`` None) or a pair."""
+    rest = SD_ITEM**2 + SD_MODEL**2 + np.pi**2 / 3
+    sd_c = 0.0 if G is None else float(np.sqrt(icc * rest / (1 - icc)))
+    sd = float(np.sqrt(sd_c**2 + SD_ITEM**2 + SD_MODEL**2))
+    skills = [_skill(p, sd)] + ([] if p2 is None else [_skill(p2, sd)])
+    truth = true_values(skills, sd_c, SD_ITEM, SD_MODEL)
+    target = truth[0] if p2 is None else truth[0] - truth[1]
+    if methods is None:
+        methods = BOUNDS_MODEL_METHODS if p2 is None else BOUNDS_PAIR_METHODS
+    hits: dict = {m: [] for m in methods}
+    widths: dict = {m: [] for m in methods}
+    warned = []
+    for r in range(reps):
+        rng = np.random.default_rng([7, n, G or 0, round(icc * 100), epochs, round(p * 1000), r])
+        if G is None:
+            cl, u = None, np.zeros(n)
+        else:
+            share = rng.dirichlet(np.full(G, 2.0))
+            cl = np.concatenate([np.arange(G), rng.choice(G, n - G, p=share)])
+            u = rng.normal(0, sd_c, G)[cl]
+        d = u + rng.normal(0, SD_ITEM, n)
+        s = np.asarray(skills)[:, None]
+        prob = 1 / (1 + np.exp(-(s - d[None] - rng.normal(0, SD_MODEL, (len(skills), n)))))
+        ans = (rng.random((len(skills), n, epochs)) < prob[..., None]).astype(float)
+        M = len(skills)
+        item = np.repeat(np.arange(n), epochs)
+        log = mlci.eval_log(
+            model=np.repeat([f"m{j}" for j in range(M)], n * epochs), item=np.tile(item, M),
+            repeat=np.tile(np.tile(np.arange(epochs), n), M), score=ans.ravel(),
+            conditions=None if cl is None else {"g": np.tile(cl[item], M)},
+        )  # fmt: skip
+        opts = {"conditions": None if cl is None else "g", "n_resamples": n_resamples, "rng": r,
+                "confidence_level": confidence_level}  # fmt: skip
+        for m in methods:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                if m == "korn_graubard":
+                    unit = (
+                        None if cl is None and epochs == 1 else (item if cl is None else cl[item])
+                    )
+                    ci = mlci.bootstrap_ci(ans[0].ravel(), metric="mean", conditions=unit,
+                                           method=m, confidence_level=confidence_level
+                                           ).confidence_interval  # fmt: skip
+                elif p2 is None:
+                    ci = mlci.llm_ci(log, method=m, **opts).models["m0"].confidence_interval
+                else:
+                    ci = mlci.llm_compare(log, method=m, **opts).differences[0].confidence_interval
+            if m == "auto":
+                warned.append(any(issubclass(w.category, mlci.MlciWarning) for w in caught))
+            hits[m].append(bool(ci.low <= target <= ci.high))
+            widths[m].append(float(ci.high - ci.low))
+    return {
+        "n": n, "G": G, "icc": icc, "epochs": epochs, "p": p, "p2": p2, "reps": reps,
+        "coverage": {m: float(np.mean(v)) for m, v in hits.items()},
+        "median_width": {m: float(np.median(v)) for m, v in widths.items()},
+        "warned": float(np.mean(warned)) if warned else None,
+    }  # fmt: skip
+
+
+def bounds_cells(kind: str) -> list[tuple]:
+    """The cells of the study near the bounds: ``(n, G, icc, epochs, p, p2)``."""
+    if kind == "models":
+        iid = [(n, None, 0.0, ep, p, None) for n in (20, 30, 100, 200, 2000)
+               for p in (0.5, 0.9, 0.95, 0.99, 0.999) for ep in (1, 3)]  # fmt: skip
+        clus = [(max(4 * G, 60), G, icc, 3 if icc == 0.3 else 1, p, None)
+                for G in (5, 10, 30, 100, 200) for icc in (0.1, 0.3, 0.5)
+                for p in (0.5, 0.9, 0.95, 0.99)]  # fmt: skip
+        return iid + clus
+    return [(n, G, 0.2 if G else 0.0, ep, p, p2) for n in (30, 100, 200, 1000)
+            for p, p2 in ((0.5, 0.45), (0.95, 0.93), (0.99, 0.98), (0.999, 0.995))
+            for ep, G in ((1, None), (3, None), (1, 20), (5, 50))
+            if G is None or G < n]  # fmt: skip
+
+
+def bounds_main(kind: str, reps: int, n_resamples: int, path: str | None) -> None:
+    out = []
+    for c in bounds_cells(kind):
+        r = bounds_cell(*c, reps=reps, n_resamples=n_resamples)
+        out.append(r)
+        cov = " ".join(f"{k} {v:.3f}" for k, v in r["coverage"].items())
+        print(f"n={c[0]} G={c[1]} icc={c[2]} epochs={c[3]} p={c[4]} p2={c[5]}: {cov}; "
+              f"auto warned {r['warned']:.2f}", flush=True)  # fmt: skip
+        if path:
+            with open(path, "w") as f:
+                json.dump(out, f, indent=1)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--experiments", type=int, default=1000)
@@ -111,7 +229,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", default=None, help="write the rows here")
     parser.add_argument("--markdown", nargs="+", default=None, metavar="JSON",
                         help="print one table from these --json files and stop")  # fmt: skip
+    parser.add_argument("--bounds", choices=("models", "pairs"), default=None,
+                        help="the study near the bounds (module doc) instead")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.bounds:
+        bounds_main(args.bounds, args.experiments, args.resamples, args.json)
+        return
     if args.markdown:
         print(markdown(args.markdown))
         return

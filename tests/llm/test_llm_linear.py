@@ -120,17 +120,23 @@ def test_one_task_matches_the_engine(log):
     assert float(high) == pytest.approx(st_ref.confidence_interval.high, abs=1e-6)
 
 
-def test_auto_is_the_default(log):
-    res = mlci.llm_compare(log, conditions="passage", rng=0, n_resamples=300)
+@pytest.mark.parametrize("aggregate", ["micro", "macro"])
+def test_auto_is_the_default(log, aggregate):
+    # micro: the answers are 0/1, a proportion (mlci.llm.proportion): logit t over the
+    # conditions; macro (tasks of unequal sizes): the bootstrap-t of a weighted mean
+    res = mlci.llm_compare(log, conditions="passage", rng=0, n_resamples=300,
+                           aggregate=aggregate)  # fmt: skip
     assert res.method == "auto" and res.correction == "holm"
-    assert "studentized" in res.details["method_reason"]
-    assert {r.method for r in res.models.values()} == {"studentized"}
-    assert {d.method for d in res.differences} == {"t"}
-    # the differences of "auto" are those of "t"
-    t = mlci.llm_compare(log, conditions="passage", method="t")
+    want = "logit_t" if aggregate == "micro" else "studentized"
+    assert want in res.details["method_reason"]
+    assert {r.method for r in res.models.values()} == {want}
+    # micro: the MOVER of the models' intervals (test_llm_proportion.py); macro: those of t
+    assert {d.method for d in res.differences} == {"mover" if aggregate == "micro" else "t"}
+    t = mlci.llm_compare(log, conditions="passage", method="t", aggregate=aggregate)
     for a, b in zip(res.differences, t.differences, strict=True):
-        assert a.confidence_interval == b.confidence_interval and a.pvalue == b.pvalue
-    ci = mlci.llm_ci(log, conditions="passage", rng=0, n_resamples=300)
+        same = a.confidence_interval == b.confidence_interval and a.pvalue == b.pvalue
+        assert same == (aggregate == "macro")
+    ci = mlci.llm_ci(log, conditions="passage", rng=0, n_resamples=300, aggregate=aggregate)
     for m in log.models:
         assert ci.models[m].confidence_interval == res.models[m].confidence_interval
     nested = mlci.llm_ci(log, conditions="passage", repeats="nested", rng=0, n_resamples=200)

@@ -3,7 +3,9 @@
 Every pair of models is compared on the items both were scored on -- a *paired*
 difference: the items' difficulty cancels, and the interval is much narrower than the
 two models' intervals suggest (Miller 2024, sec. "paired differences").  By default
-(``method="auto"``) and with ``method="t"`` each difference has the t interval and test
+(``method="auto"``), of 0/1 answers, each difference has Tango's score interval (items
+answered once) or the MOVER interval of the two models' intervals
+(:mod:`mlci.llm.proportion`); otherwise, and with ``method="t"``, the t interval and test
 on its CR2 standard error (:mod:`mlci.llm.linear`).  With the
 bootstrap methods, the comparison is :func:`mlci.compare` on the item values (one
 replicate draw of items, or clusters, serves every model); with ``method="cr1"``, each
@@ -65,6 +67,13 @@ from .estimands import (
 )
 from .linear import ClusterSums, cr2_gram, pair_replicates
 from .log import EvalLog
+from .proportion import (
+    AnswerDesign,
+    answer_design,
+    mover_pairs,
+    proportion_models,
+    tango_pairs,
+)
 
 __all__ = ["LLMComparison", "LeaderboardEntry", "leaderboard", "llm_compare"]
 
@@ -364,7 +373,9 @@ def llm_compare(
         unless ``P/(B+1) < alpha`` (4,950 pairs need B > 99,000); max-t has no such floor,
         which is why it is the bootstrap's default.
     method : {"auto", "t", "studentized", "cr1", "bca", "percentile", "basic", "normal", "bc"}
-        As in :func:`mlci.llm_ci`; for the differences, ``"auto"`` and ``"t"`` give the t
+        As in :func:`mlci.llm_ci`; for the differences, ``"auto"`` of 0/1 answers gives
+        Tango's interval (items answered once) or the MOVER interval of the two models'
+        intervals (:mod:`mlci.llm.proportion`), otherwise ``"auto"`` and ``"t"`` give the t
         interval and test on each pair's CR2 standard error (one Gram matrix of the
         models' cluster influences serves every pair), ``"studentized"`` the bootstrap-t
         of every pair, the distribution methods :func:`mlci.compare` on the item values.
@@ -407,15 +418,28 @@ def llm_compare(
     if method == "cr1":
         model_res, diffs = _cr1_compare(table, name, reference, correction, level, alt)
     elif engine_method in LINEAR_METHODS:
+        answers = answer_design(log, table, models) if engine_method == "auto" else None
         cs = linear_sums(table, opts)
         details["df"] = cs.df
         details["effective_clusters"] = cs.effective_clusters
-        model_res = linear_models(cs, table, engine_method, name, opts)
-        diffs, warning = _linear_differences(
-            cs, table, engine_method, name, reference, correction, level, alt
-        )
-        if warning is not None:
-            details["warning"] = warning
+        if answers is not None:  # 0/1 answers: the engine's proportion rule
+            model_res, details["method_reason"] = proportion_models(answers, table, name, opts)
+        else:
+            model_res = linear_models(cs, table, engine_method, name, opts)
+        if answers is not None:
+            diffs, why = _answer_differences(answers, table, model_res, name, reference,
+                                             correction, level, alt)  # fmt: skip
+            details["method_reason"] += "; differences: " + why
+            if answers.unit is not None and table.cluster is not None:
+                warning = warn_paired(cs.effective_clusters)
+                if warning is not None:
+                    details["warning"] = warning
+        else:
+            diffs, warning = _linear_differences(
+                cs, table, engine_method, name, reference, correction, level, alt
+            )
+            if warning is not None:
+                details["warning"] = warning
     else:
         design = sample_design(table, repeats)
         values = design["values"] or [log.score[r] for r in table.rows or []]
@@ -549,6 +573,71 @@ def _pairs(names: list[str], reference: str | None) -> tuple[np.ndarray, np.ndar
     return np.array([p[0] for p in pairs], dtype=np.intp), np.array(
         [p[1] for p in pairs], dtype=np.intp
     )
+
+
+#: ``method_reason`` of the differences of 0/1 answers of independent items answered once
+TANGO_PAIRS_REASON = (
+    "tango (Tango's score interval of every pair's paired 2x2 table, Tango's score test at "
+    "0 (McNemar's z) as p-value, as mlci.compare gives a difference of two proportions on "
+    "the same independent samples)"
+)
+#: ... and over items answered several times or over conditions
+MOVER_PAIRS_REASON = (
+    "mover (Newcombe's square-and-add of the two models' intervals, with the correlation "
+    "of their estimates from the CR2 covariance over {unit}: Zou & Donner 2008; its "
+    "p-value the level at which it reaches 0). With both models near 1 (0.99 and 0.98, "
+    "0.999 and 0.995) mlci.compare's t interval covered 0.115-0.965, below 0.935 in 15 of "
+    "22 designs, this one 0.900-1.0, below in 1 (docs/validation.md, 'LLM evals near "
+    "the bounds')"
+)
+
+
+def _answer_differences(
+    answers: AnswerDesign, table, model_res, name, reference, correction, level, alt
+) -> tuple[tuple[PairDifference, ...], str]:
+    """Every pair of 0/1 answers: Tango's interval and score test for independent items
+    answered once, the MOVER interval otherwise (:mod:`mlci.llm.proportion`); adjusted
+    p-values; simultaneous intervals at the Bonferroni level; the CR2 standard error."""
+    names = table.models
+    ia, ib = _pairs(names, reference)
+    est = answers.scores.mean(axis=1)
+    sim_level = 1.0 - (1.0 - level) / ia.size
+    if answers.unit is None:
+        got = tango_pairs(answers, ia, ib, level, sim_level, alt)
+        used, why = "tango", TANGO_PAIRS_REASON
+    else:
+        got = mover_pairs(answers, [model_res[m] for m in names], ia, ib, level, sim_level, alt)
+        unit = "the conditions" if answers.unit_name == "conditions" else "the items"
+        used, why = "mover", MOVER_PAIRS_REASON.format(unit=unit)
+    p = np.array([g["pvalue"] for g in got])
+    p_adj = adjust_pvalues(p, correction=correction)
+    diffs = tuple(
+        PairDifference(
+            a=names[i],
+            b=names[j],
+            estimate=float(est[i] - est[j]),
+            confidence_interval=got[n]["interval"],
+            confidence_level=level,
+            method=used,
+            alternative=alt,
+            standard_error=got[n]["standard_error"],
+            metric=name,
+            details=_pair_details(got[n]),
+            pvalue=float(p[n]),
+            pvalue_adjusted=float(p_adj[n]),
+            simultaneous_interval=got[n]["simultaneous"],
+            significant=bool(p_adj[n] < 1.0 - level),
+        )
+        for n, (i, j) in enumerate(zip(ia.tolist(), ib.tolist(), strict=True))
+    )
+    return diffs, why
+
+
+def _pair_details(got: dict[str, Any]) -> dict[str, Any]:
+    """A pair's paired table (Tango) or the correlation of the two estimates (MOVER)."""
+    if "table" in got:
+        return {"paired_table": got["table"].tolist()}
+    return {"correlation": got["correlation"]}
 
 
 def _linear_differences(

@@ -22,10 +22,13 @@ evals", arXiv 2411.00640):
   level within every drawn item (``repeats="nested"``, a two-stage bootstrap: it counts
   the within-item noise a second time and is conservative).
 
-The default ``method="auto"`` is the bootstrap-t over clusters with the bias-reduced
-(CR2) standard error, and ``method="t"`` the CR2 standard error with a t interval on
-Kish's effective number of clusters (:mod:`mlci.llm.linear`); the coverage study of
-docs/llm.md compares them with CR1 and the cluster bootstrap.
+The default ``method="auto"``: for 0/1 answers whose mean is the score, the interval
+:func:`mlci.bootstrap_ci` gives the mean of 0/1 values (Wilson, or the logit t over
+items or conditions: :mod:`mlci.llm.proportion`); otherwise the bootstrap-t over
+clusters with the bias-reduced (CR2) standard error, and ``method="t"`` the CR2
+standard error with a t interval on Kish's effective number of clusters
+(:mod:`mlci.llm.linear`); the coverage study of docs/llm.md compares them with CR1 and
+the cluster bootstrap.
 
 ``method="cr1"`` is the classical analytic alternative: the cluster-robust (CR1) standard error of
 the weighted mean, ``V = G/(G-1) * sum_g (sum_{i in g} w_i e_i)^2 / (sum_i w_i)^2`` with
@@ -80,6 +83,7 @@ from ..metrics import get_kernel
 from ..results import ConfidenceInterval, IntervalResult, Result, format_value, json_safe, plain
 from .linear import ClusterSums, cluster_sums, replicates
 from .log import EvalLog, _item_codes
+from .proportion import answer_design, proportion_models
 
 __all__ = [
     "ESTIMANDS",
@@ -677,9 +681,13 @@ def llm_ci(
     models : list of str, optional
         Only these models.
     method : {"auto", "t", "studentized", "cr1", "bca", "percentile", "basic", "normal", "bc"}
-        ``"auto"`` (default): the bootstrap-t over clusters (studentized, logit scale, CR2
-        standard error; BCa with ``repeats="nested"``). ``"t"``: the CR2 standard error
-        with a t interval on Kish's effective clusters minus tasks (:mod:`mlci.llm.linear`).
+        ``"auto"`` (default): for 0/1 answers whose mean is the score, the interval
+        ``mlci.bootstrap_ci(answers, metric="mean", conditions=...)`` gives (Wilson's for
+        items answered once, else the logit t over the items or conditions;
+        :mod:`mlci.llm.proportion`); otherwise the bootstrap-t over clusters (studentized,
+        logit scale, CR2 standard error; BCa with ``repeats="nested"``). ``"t"``: the CR2
+        standard error with a t interval on Kish's effective clusters minus tasks
+        (:mod:`mlci.llm.linear`).
         ``"cr1"``: the analytic CR1 standard error with a t(G-1) interval (statsmodels'
         ``cov_type="cluster"``). Otherwise the engine's cluster bootstrap interval.
     confidence_level : float, default 0.95
@@ -727,6 +735,8 @@ def llm_ci(
                 metric=name,
                 details={"n_clusters": G, "df": G - 1, "n_items": table.details["n_items"]},
             )
+    elif engine_method == "auto" and (answers := answer_design(log, table, models)) is not None:
+        out, details["method_reason"] = proportion_models(answers, table, name, opts)
     elif engine_method in LINEAR_METHODS:
         cs = linear_sums(table, opts)
         details["df"] = cs.df
