@@ -35,6 +35,7 @@ from ..classical.auc import delong_ci, delong_test
 from ..classical.corrections import adjust_pvalues
 from ..comparison.paired import compare
 from ..engine.bootstrap import auto_method, bootstrap_ci
+from ..inputs.config import get_config
 from ..scores.curves import pr_curve, roc_band, roc_curve
 from ..scores.decisions import pr_band, roc_pr_bands
 from ..scores.scores import Scores
@@ -241,6 +242,25 @@ def _calibration_section(
     return calib
 
 
+#: peak memory of the report's tasks, bytes per sample (tracemalloc at 10^6 samples,
+#: 2,000 conditions, one system; the pairs: per system), for :class:`Tasks`'s budget
+_TASK_BYTES = {
+    "pairs": 160,
+    "roc_auc": 115,
+    "average_precision": 115,
+    "curves": 290,
+    "ece": 390,
+    "brier_reliability": 390,
+    "calibration_slope": 145,
+    "calibration_intercept": 145,
+}
+
+
+def _task_bytes(task: str) -> float:
+    """Estimated peak bytes per sample of a task (:data:`_TASK_BYTES`; 150 if unknown)."""
+    return float(_TASK_BYTES.get(task, 150))
+
+
 def _why(res: Any) -> str:
     """Why an interval has its method: the result's own reason when it chose (``auto``)."""
     details = getattr(res, "details", {}) or {}
@@ -398,15 +418,19 @@ def build_report(
 
     # every call on a few threads (issue 25), the longest first; the figures are drawn
     # here as their numbers come (_tasks.py: no number depends on the threads)
-    with Tasks(report_workers(n_tasks), always=(IrregularEstimandWarning,)) as tasks:
+    workers, task_jobs = report_workers(n_tasks)
+    n = len(y_true)
+    budget = 2.0 * get_config()["max_memory"]  # the tasks' estimated peaks at once
+    with Tasks(workers, task_jobs, always=(IrregularEstimandWarning,), budget=budget) as tasks:
         pairs_f: Future[Any] | None = None
         if len(systems) > 1:
             if delong:
                 pairs_f = tasks.submit(_delong_task, y_true, systems, confidence_level, pos_label)
             else:
                 pairs_f = tasks.submit(
-                    _pairs_task, y_true, systems, first_metric, first_opts, boot, reuse
-                )
+                    _pairs_task, y_true, systems, first_metric, first_opts, boot, reuse,
+                    memory=_task_bytes("pairs") * n * len(systems),
+                )  # fmt: skip
         metric_f: dict[tuple[str, str], Future[Any]] = {}
         for name, out in systems.items():
             for metric, opts in metric_opts:
@@ -422,8 +446,9 @@ def build_report(
                     )
                 else:
                     metric_f[name, metric] = tasks.submit(
-                        bootstrap_ci, y_true, out, metric=metric, **opts, **boot
-                    )
+                        bootstrap_ci, y_true, out, metric=metric, **opts, **boot,
+                        memory=_task_bytes(metric) * n,
+                    )  # fmt: skip
         curve_f = {
             name: tasks.submit(
                 _curve_task,
@@ -434,13 +459,19 @@ def build_report(
                 n_resamples,
                 confidence_level,
                 seed,
+                memory=_task_bytes("curves") * n,
             )
             for name, out in (systems.items() if curves_too else ())
         }
         positives = y_true == (pos_label if pos_label is not None else classes[-1])
         calib_f = {
             (name, metric): tasks.submit(
-                _calibration_task, positives.astype(int), out, metric, boot
+                _calibration_task,
+                positives.astype(int),
+                out,
+                metric,
+                boot,
+                memory=_task_bytes(metric) * n,
             )
             for name, out in probs.items()
             for metric in CALIBRATION_METRICS
@@ -456,6 +487,7 @@ def build_report(
                 first_opts,
                 boot,
                 names,
+                memory=_task_bytes(first_metric) * n,
             )
             for g in group_values
             for name in systems

@@ -11,8 +11,8 @@ No number depends on the threads: every call seeds its own generator from the re
 ``seed`` as it did one after the other, and the engine's results never depend on its
 ``n_jobs`` or ``max_memory``.  Each task runs in a copy of the caller's context (the
 configuration of :func:`mlci.config_context` and the progress bar), with the engine's
-``max_memory`` split between the workers, so that the report's working memory stays
-within the configured bound.
+``n_jobs`` and ``max_memory`` split between the workers (:func:`report_workers`), so
+that the report uses the configured threads and working memory in all.
 
 Warnings: a task may record the warnings of its own calls (:func:`recording`, as
 ``warnings.catch_warnings(record=True)`` does for one thread); while the tasks run the
@@ -28,7 +28,7 @@ import contextvars
 import threading
 import warnings
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from types import TracebackType
 from typing import Any
 
@@ -39,15 +39,17 @@ __all__ = ["Tasks", "recording", "report_workers"]
 _LOCAL = threading.local()
 
 
-def report_workers(n_tasks: int) -> int:
-    """Threads for the report's tasks: the engine's ``n_jobs`` (:func:`mlci.get_config`;
-    None: the machine's cores, up to 8), at most one per task."""
+def report_workers(n_tasks: int) -> tuple[int, int]:
+    """Threads for the report's tasks and for each task's engine: the engine's ``n_jobs``
+    (:func:`mlci.get_config`; None: the machine's cores, up to 8) shared between them,
+    at most one worker per task (``(workers, n_jobs of each task)``)."""
     import os
 
     n_jobs = get_config()["n_jobs"]
     if n_jobs is None or n_jobs == -1:
         n_jobs = max(1, min(os.cpu_count() or 1, 8))
-    return max(1, min(int(n_jobs), n_tasks))
+    workers = max(1, min(int(n_jobs), n_tasks))
+    return workers, max(1, int(n_jobs) // workers)
 
 
 @contextlib.contextmanager
@@ -64,28 +66,52 @@ def recording() -> Iterator[list[warnings.WarningMessage]]:
 
 
 class Tasks:
-    """Run functions on ``workers`` threads; each returns a :class:`Future`.
+    """Run functions on ``workers`` threads, within a memory budget; each returns a
+    :class:`~concurrent.futures.Future`.
+
+    A worker takes the first waiting task (in the order given) whose memory estimate
+    fits in what the running tasks leave of ``budget`` bytes (a task runs alone when it
+    needs more than the whole budget), so that large tasks do not run side by side.
+    ``n_jobs`` and the engine's ``max_memory`` (split between the workers) hold inside
+    every task.
 
     Examples
     --------
-    >>> with Tasks(2) as tasks:
+    >>> with Tasks(2, n_jobs=1) as tasks:
     ...     a = tasks.submit(sum, [1, 2, 3])
-    ...     a.result()
-    6
+    ...     b = tasks.submit(max, [1, 2, 3], memory=10)
+    ...     a.result(), b.result()
+    (6, 3)
     """
 
-    def __init__(self, workers: int, always: tuple[type[Warning], ...] = ()) -> None:
+    def __init__(
+        self,
+        workers: int,
+        n_jobs: int = 1,
+        always: tuple[type[Warning], ...] = (),
+        budget: float = float("inf"),
+    ) -> None:
         self.workers = max(1, int(workers))
+        self.n_jobs = max(1, int(n_jobs))
+        self.budget = float(budget)
         self._always = always
         config = get_config()
         # each worker's engine within its share of the configured working memory
         self._memory = max(int(config["max_memory"]) // self.workers, 1 << 16)
-        self._pool: ThreadPoolExecutor | None = None
         self._stack = contextlib.ExitStack()
+        self._cond = threading.Condition()
+        self._waiting: list[tuple[Future[Any], Callable[[], Any], float]] = []
+        self._held = 0.0
+        self._running = 0
+        self._closing = False
+        self._threads: list[threading.Thread] = []
 
     def __enter__(self) -> Tasks:
         self._stack.enter_context(_routed_warnings(self._always))
-        self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="mlci-report")
+        for i in range(self.workers):
+            thread = threading.Thread(target=self._work, name=f"mlci-report-{i}", daemon=True)
+            thread.start()
+            self._threads.append(thread)
         return self
 
     def __exit__(
@@ -94,23 +120,65 @@ class Tasks:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        # on an error, the tasks not yet started are dropped (the running ones finish)
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=exc_type is not None)
-            self._pool = None
+        with self._cond:
+            if exc_type is not None:  # on an error the waiting tasks are dropped
+                for fut, _, _ in self._waiting:
+                    fut.cancel()
+                self._waiting.clear()
+            self._closing = True
+            self._cond.notify_all()
+        for thread in self._threads:
+            thread.join()
+        self._threads.clear()
         self._stack.__exit__(exc_type, exc, tb)
 
-    def submit(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
-        """``fn(*args, **kwargs)`` on a worker, in a copy of this thread's context."""
-        assert self._pool is not None, "Tasks.submit outside its `with` block"
+    def submit(
+        self, fn: Callable[..., Any], *args: Any, memory: float = 0.0, **kwargs: Any
+    ) -> Future[Any]:
+        """``fn(*args, **kwargs)`` on a worker, in a copy of this thread's context;
+        ``memory``: an estimate of the bytes it holds at its peak."""
+        assert self._threads, "Tasks.submit outside its `with` block"
         context = contextvars.copy_context()
-        memory = self._memory
+        max_memory, n_jobs = self._memory, self.n_jobs
 
         def call() -> Any:
-            with config_context(max_memory=memory):
+            with config_context(max_memory=max_memory, n_jobs=n_jobs):
                 return fn(*args, **kwargs)
 
-        return self._pool.submit(context.run, call)
+        fut: Future[Any] = Future()
+        with self._cond:
+            self._waiting.append((fut, lambda: context.run(call), float(memory)))
+            self._cond.notify_all()
+        return fut
+
+    def _take(self) -> tuple[Future[Any], Callable[[], Any], float] | None:
+        """The first waiting task that fits in the budget (under the lock)."""
+        for i, (_, _, memory) in enumerate(self._waiting):
+            if self._running == 0 or self._held + memory <= self.budget:
+                return self._waiting.pop(i)
+        return None
+
+    def _work(self) -> None:
+        while True:
+            with self._cond:
+                while (item := self._take()) is None:
+                    if self._closing and not self._waiting:
+                        return
+                    self._cond.wait()
+                fut, call, memory = item
+                self._held += memory
+                self._running += 1
+            try:
+                if fut.set_running_or_notify_cancel():
+                    try:
+                        fut.set_result(call())
+                    except BaseException as exc:  # (handed to the caller)
+                        fut.set_exception(exc)
+            finally:
+                with self._cond:
+                    self._held -= memory
+                    self._running -= 1
+                    self._cond.notify_all()
 
 
 @contextlib.contextmanager
