@@ -39,7 +39,7 @@ from ..inputs.config import get_config
 from ..scores.curves import pr_curve, roc_band, roc_curve
 from ..scores.decisions import pr_band, roc_pr_bands
 from ..scores.scores import Scores
-from ._tasks import Tasks, recording, report_workers
+from ._tasks import Tasks, report_workers
 
 __all__ = ["Figure", "Section", "build_report", "file_sha256", "render_html", "render_markdown"]
 
@@ -178,10 +178,13 @@ def _calibration_task(
 ) -> tuple[list[Any], bool]:
     """One row of the calibration table (ECE, recalibration slope or intercept, Brier
     reliability with its interval) and whether the metric was flagged near zero."""
+    import warnings
+
     from ..exceptions import IrregularEstimandWarning
 
     try:
-        with recording() as caught:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", IrregularEstimandWarning)
             res = bootstrap_ci(positives, out, metric=metric, **boot)
     except ValueError as exc:  # e.g. probabilities of exactly 0 or 1 (logit)
         return [metric, "-", "-", "-", str(exc).split(";")[0][:80]], False
@@ -193,28 +196,38 @@ def _calibration_task(
     return [label, _num(res.estimate), _num(low), _num(high), res.method], flagged
 
 
-def _calibration_section(
+def _reliability_figure(
     positives: np.ndarray,
     probs: dict[str, np.ndarray],
-    calib_f: dict[tuple[str, str], Future[Any]],
     confidence_level: float,
     level: str,
     plt: Any,
     plotting: Any,
-) -> Section:
-    """The reliability diagram and the calibration table (:func:`_calibration_task`)."""
-    calib = Section("calibration", "Calibration")
+) -> Figure | None:
+    """The reliability diagram of the systems whose scores are probabilities (from the
+    data alone: drawn while the calibration metrics run)."""
     if not probs:
-        calib.paragraphs.append(
-            "No system's scores are probabilities (in [0, 1]): no reliability diagram."
-        )
-        return calib
+        return None
     fig, ax = plt.subplots(figsize=(5, 5))
     for name, out in probs.items():
         plotting.plot_reliability(
             positives.astype(int), out, ax=ax, label=name, confidence_level=confidence_level
         )
     ax.legend(loc="upper left")
+    caption = f"Observed frequency per bin with {level} Wilson intervals."
+    return _figure(fig, "calibration", caption, plt)
+
+
+def _calibration_section(
+    calib_f: dict[tuple[str, str], Future[Any]], figure: Figure | None
+) -> Section:
+    """The calibration table (:func:`_calibration_task`) and the reliability diagram."""
+    calib = Section("calibration", "Calibration")
+    if figure is None:
+        calib.paragraphs.append(
+            "No system's scores are probabilities (in [0, 1]): no reliability diagram."
+        )
+        return calib
     rows, notes = [], []
     for (name, _), fut in calib_f.items():
         row, flagged = fut.result()
@@ -231,14 +244,7 @@ def _calibration_section(
             "value sits on the edge of its range); trust the slope and intercept "
             "(docs/calibration.md)."
         )
-    calib.figures.append(
-        _figure(
-            fig,
-            "calibration",
-            f"Observed frequency per bin with {level} Wilson intervals.",
-            plt,
-        )
-    )
+    calib.figures.append(figure)
     return calib
 
 
@@ -414,14 +420,12 @@ def build_report(
         + len(systems) * (len(metric_opts) + (1 if curves_too else 0) + len(group_values))
         + len(probs) * len(CALIBRATION_METRICS)
     )
-    from ..exceptions import IrregularEstimandWarning
-
     # every call on a few threads (issue 25), the longest first; the figures are drawn
     # here as their numbers come (_tasks.py: no number depends on the threads)
     workers, task_jobs = report_workers(n_tasks)
     n = len(y_true)
     budget = 2.0 * get_config()["max_memory"]  # the tasks' estimated peaks at once
-    with Tasks(workers, task_jobs, always=(IrregularEstimandWarning,), budget=budget) as tasks:
+    with Tasks(workers, task_jobs, budget=budget) as tasks:
         pairs_f: Future[Any] | None = None
         if len(systems) > 1:
             if delong:
@@ -555,13 +559,19 @@ def build_report(
             )  # fmt: skip
             builders.append(
                 ("calibration", list(calib_f.values()), lambda: _calibration_section(
-                    positives, probs, calib_f, confidence_level, level, plt, plotting))
+                    calib_f, reliability))
             )  # fmt: skip
         if groups is not None:
             builders.append(
                 ("groups", list(group_f.values()), lambda: _groups_section(
                     group_f, group_values, systems, first_metric, names))
             )  # fmt: skip
+        # (the reliability diagram needs no task: drawn while they run)
+        reliability = (
+            _reliability_figure(positives, probs, confidence_level, level, plt, plotting)
+            if curves_too
+            else None
+        )
         built = _as_ready(builders)
     sections.extend(built[key] for key, _, _ in builders)
 
