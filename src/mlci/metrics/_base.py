@@ -382,9 +382,9 @@ class ExactSums:
         if len(length) and bool((length == length[0]).all()):
             # every row with L values (the binned kernels' atoms): the same places as a
             # (rows, 3, L) array, written by strided copies instead of scattered writes
-            shape = (len(length), 3, int(length[0]))
-            data_k, indices_k = data.reshape(shape), indices.reshape(shape)
-            rest2, cols2 = rest.reshape(shape[0], shape[2]), cols.reshape(shape[0], shape[2])
+            rows = (len(length), 3, int(length[0]))
+            data_k, indices_k = data.reshape(rows), indices.reshape(rows)
+            rest2, cols2 = rest.reshape(rows[0], rows[2]), cols.reshape(rows[0], rows[2])
             for k, last in enumerate((False, False, True)):
                 rest2 *= 2.0**_PIECE_BITS
                 piece = np.rint(rest2) if last else np.trunc(rest2)
