@@ -23,9 +23,11 @@ Usage::
 
 ``--sections`` runs :func:`mlci.report.build_report` in this process instead (the file
 read with pyarrow, the conditions as integer codes as the command reads them,
-``--method``, default ``auto`` as the command's) and prints the CPU time
-(``RUSAGE_SELF``: the engine's threads included; cProfile sees the main thread only)
-and wall time of every API call it makes, by function and metric, largest first (the
+``--method``, default ``auto`` as the command's) and prints the CPU time (of the thread
+that makes the call, ``RUSAGE_THREAD``: the report runs its calls on a few threads, each
+call's engine on its own thread; with ``--jobs 1`` one after the other, the engine's
+threads not counted) and wall time of every API call it makes (walls overlap), by
+function and metric, largest first (the
 plots, the curves' points, the sorting of the scores and the rest of ``build_report``
 too), and the call after which the peak resident memory grew.  ``--pieces`` times one system's
 pieces of the report (``--rows`` samples, ``--conditions`` conditions, synthetic, in this
@@ -75,13 +77,22 @@ def make_file(path: Path, n: int, n_systems: int, n_conditions: int, seed: int =
 
 
 def run(
-    path: Path, n_systems: int, out: Path, b: int, profile: str | None, src: Path = SRC
+    path: Path,
+    n_systems: int,
+    out: Path,
+    b: int,
+    profile: str | None,
+    src: Path = SRC,
+    jobs: int | None = None,
 ) -> dict:
-    """Run ``mlci report`` in a child process; wall, CPU and peak RSS from ``os.wait4``."""
+    """Run ``mlci report`` in a child process; wall, CPU and peak RSS from ``os.wait4``
+    (``jobs``: mlci's ``n_jobs`` in the child, default all cores)."""
     scores = ",".join(f"s{k + 1}" for k in range(n_systems))
     argv = ["report", str(path), "--label", "label", "--score", scores]
     argv += ["--condition", "speaker", "-o", str(out), "--seed", "0", "-B", str(b)]
     code = "import sys; from mlci.cli import main; sys.exit(main(sys.argv[1:]))"
+    if jobs is not None:
+        code = f"import mlci; mlci.set_config(n_jobs={int(jobs)}); " + code
     cmd = [sys.executable, "-c", code, *argv]
     if profile:
         cmd = [sys.executable, "-m", "cProfile", "-o", profile, "-m", "mlci.cli", *argv]
@@ -103,7 +114,9 @@ def run(
     }
 
 
-def sections(path: Path, b: int, method: str, src: Path = SRC) -> list[tuple[str, float, float]]:
+def sections(
+    path: Path, b: int, method: str, src: Path = SRC, jobs: int | None = None
+) -> list[tuple[str, float, float]]:
     """CPU and wall seconds of every API call of build_report, by function (and metric)."""
     import resource
     import warnings
@@ -114,7 +127,11 @@ def sections(path: Path, b: int, method: str, src: Path = SRC) -> list[tuple[str
 
     import mlci.report as rep
 
-    def cpu() -> float:
+    def cpu() -> float:  # this thread's (each report task runs in one thread)
+        r = resource.getrusage(resource.RUSAGE_THREAD)
+        return r.ru_utime + r.ru_stime
+
+    def cpu_all() -> float:
         r = resource.getrusage(resource.RUSAGE_SELF)
         return r.ru_utime + r.ru_stime
 
@@ -169,18 +186,20 @@ def sections(path: Path, b: int, method: str, src: Path = SRC) -> list[tuple[str
     systems.pop("speaker", None)
     # the conditions as integer codes, as the command reads them (cli/report.py)
     cond = table.column("speaker").combine_chunks().indices.to_numpy()
-    c0, t0 = cpu(), time.perf_counter()
-    with warnings.catch_warnings():
+    c0, t0 = cpu_all(), time.perf_counter()
+    import mlci
+
+    with warnings.catch_warnings(), mlci.config_context(n_jobs=jobs):
         warnings.simplefilter("ignore")
         rep.build_report(
             y, systems, kind="score", source=path.name, conditions=cond, n_resamples=b,
             seed=0, method=method,
         )  # fmt: skip
-    total = (cpu() - c0, time.perf_counter() - t0)
+    total = (cpu_all() - c0, time.perf_counter() - t0)
     rows = [(k, v[0], v[1]) for k, v in log.items()]
     rows.sort(key=lambda r: -r[1])
-    rest = (total[0] - sum(r[1] for r in rows), total[1] - sum(r[2] for r in rows))
-    rows.append(("(the rest of build_report)", *rest))
+    rest = (total[0] - sum(r[1] for r in rows), float("nan"))
+    rows.append(("(the rest of build_report: CPU only)", *rest))
     rows.append(("build_report (all)", *total))
     return rows
 
@@ -240,6 +259,9 @@ def main() -> None:
     ap.add_argument("--sections", action="store_true", help="CPU by section, in this process")
     ap.add_argument("--method", default="auto", help="interval method of --sections")
     ap.add_argument("--pieces", action="store_true", help="one system's pieces, CPU s")
+    ap.add_argument(
+        "--jobs", type=int, default=None, help="mlci's n_jobs (default: the cores, up to 8)"
+    )
     args = ap.parse_args()
     if args.small:
         args.rows, args.systems, args.conditions = 2e4, 3, 200
@@ -256,13 +278,15 @@ def main() -> None:
     made = time.perf_counter() - t0
     if args.sections:
         load = os.getloadavg()
-        for name, c, w in sections(path, args.B, args.method, Path(args.src)):
+        for name, c, w in sections(path, args.B, args.method, Path(args.src), args.jobs):
             print(f"{name:40s} CPU {c:8.2f} s   wall {w:8.2f} s")
         print(f"(load {[round(x, 2) for x in load]} -> {[round(x, 2) for x in os.getloadavg()]})")
         return
     out = FOLDER / "report.html"
-    res = run(path, args.systems, out, args.B, args.profile, Path(args.src))
+    res = run(path, args.systems, out, args.B, args.profile, Path(args.src), args.jobs)
     res.update(rows=n, systems=args.systems, conditions=args.conditions, B=args.B)
+    if args.jobs is not None:
+        res["n_jobs"] = args.jobs
     print(
         f"mlci report: {n:.0e} samples x {args.systems} systems x {args.conditions} "
         f"conditions, B={args.B} (data written in {made:.1f} s): wall {res['wall_s']} s, "

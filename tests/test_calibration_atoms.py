@@ -211,3 +211,22 @@ def test_linearized_intervals_unchanged(
         metric_kwargs={"debias": False}, **extra,
     )  # fmt: skip
     assert now == before
+
+
+@pytest.mark.parametrize("uniform", [True, False])
+def test_sparse_pieces_are_the_dense_ones(uniform):
+    # ExactSums of sparse atoms: rows of one length (the binned kernels: strided copies)
+    # and of several lengths (scattered writes) give the dense path's pieces bit for bit
+    from scipy import sparse
+
+    rng = np.random.default_rng(3)
+    m, d = 400, 12
+    dense = np.zeros((m, d))
+    for r in range(m):
+        k = 3 if uniform else int(rng.integers(1, 6))
+        cols = rng.choice(d, k, replace=False)
+        dense[r, cols] = rng.normal(0, 10.0 ** rng.integers(-3, 4), k)
+    a, b = ExactSums(sparse.csr_matrix(dense)), ExactSums(dense)
+    assert np.array_equal(a.pieces.toarray(), b.pieces) and np.array_equal(a.scale, b.scale)
+    w = rng.integers(0, 4, (5, m)).astype(float)
+    assert np.array_equal(a(w), b(w))
