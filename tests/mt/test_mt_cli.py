@@ -186,6 +186,40 @@ def test_bootstrap_commands_import_no_scipy_stats(command):
     assert not {"mlci.mt.significance", "mlci.mt.synthetic", "sacrebleu.significance"} & loaded
 
 
+@pytest.mark.parametrize("documents", [False, True])
+def test_mt_compare_imports_neither_scipy_special_nor_scipy_sparse(tmp_path, documents):
+    # each costs ~0.1 s of CPU to import (scipy's array-API layer walks numpy's whole
+    # namespace), a tenth of `mlci mt compare -B 10000` on 3,000 segments against issue 24's
+    # 1.5x sacreBLEU target: the t quantile and p-values are scipy.special's compiled
+    # ufuncs loaded alone (mlci.intervals.special), and the joint atoms (more than 2,000
+    # here: the aggregation that was a scipy.sparse product) a bincount
+    from mlci.mt import synthetic_corpus
+
+    c = synthetic_corpus(2100, rng=0)
+    ref, a, b, docs = (tmp_path / f for f in ("ref.txt", "a.txt", "b.txt", "docs.txt"))
+    ref.write_text("\n".join(c.references[0]) + "\n", encoding="utf-8")
+    for path, name in ((a, "sys0"), (b, "sys1")):
+        path.write_text("\n".join(c.systems[name]) + "\n", encoding="utf-8")
+    docs.write_text("\n".join(f"d{d}" for d in c.documents) + "\n")
+    extra = f", '--documents', {str(docs)!r}" if documents else ""
+    probe = (
+        "import contextlib, io, json, sys\nfrom mlci.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main(['mt', 'compare', '-r', {str(ref)!r}, '-i', {str(a)!r}, {str(b)!r},"
+        f" '-B', '50', '--seed', '0'{extra}]) == 0\n"
+        "print(json.dumps(sorted(sys.modules)), file=sys.stderr)"
+    )
+    src = os.path.dirname(os.path.dirname(os.path.dirname(mlci.__file__)))
+    env = {**os.environ, "PYTHONPATH": f"{src}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    proc = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", probe], env=env, capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+    loaded = set(json.loads(proc.stderr.strip().splitlines()[-1]))
+    assert "scipy.special._ufuncs" in loaded  # (the t quantile and p-values)
+    assert not {"scipy.special", "scipy.sparse", "scipy._lib._array_api"} & loaded
+
+
 def test_mt_ci_over_segments_imports_no_scipy():
     # `mlci mt ci` over segments (the studentized interval on the logit scale): scipy.special
     # and scipy.sparse cost 0.13-0.18 s of CPU to import, ~20% of the command against issue
