@@ -325,6 +325,35 @@ def test_mt_commands_start_numpy_with_one_blas_thread():
     assert _blas_setting(["ci"], {}).startswith("None")
 
 
+@pytest.mark.parametrize("command", ["ci", "compare"])
+def test_mt_bootstrap_commands_leave_threadpoolctl_alone(command):
+    # numpy's BLAS started with one thread (above): the command and the engine's replicate
+    # loops need no threadpoolctl limit (its import and calls: ~3 ms of CPU a command)
+    refs = [str(r) for r in P["refs"]]
+    systems = [str(s) for s in P["systems"].values()]
+    code = (
+        "import sys, io, contextlib; sys.argv = ['mlci', *sys.argv[1:]]\n"
+        "from mlci.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    assert main(sys.argv[1:]) == 0\n"
+        "import mlci.engine.bootstrap as b\n"
+        "print('threadpoolctl' in sys.modules, b.BLAS_STARTED_SINGLE)"
+    )
+    argv = ["mt", command, "-r", *refs, "-i", *systems, "-B", "200", "--seed", "0"]
+    blas = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+    clean = {k: v for k, v in os.environ.items() if k not in blas}
+    src = os.path.dirname(os.path.dirname(os.path.dirname(mlci.__file__)))
+    clean["PYTHONPATH"] = f"{src}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"
+    out = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", code, *argv],
+        env=clean,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.split() == ["False", "True"]
+
+
 @pytest.mark.parametrize(("argv", "enabled"), [(["mt", "ci"], False), (["ci"], True)])
 def test_mt_command_processes_pause_the_collector_from_their_first_import(argv, enabled):
     # a process started as `mlci mt ...` pauses the garbage collector before numpy and

@@ -86,6 +86,13 @@ _CHUNK_WEIGHTS = 1 << 17
 INVALID_WARN_FRACTION = 0.01
 
 
+#: True when this process's BLAS started with one thread: set by the ``mlci mt`` commands,
+#: whose process ``mlci.cli`` starts numpy with ``OPENBLAS_NUM_THREADS=1``;
+#: :func:`single_threaded_blas` then has nothing to limit (threadpoolctl's import and
+#: calls: ~3 ms of CPU a command)
+BLAS_STARTED_SINGLE = False
+
+
 def single_threaded_blas(active: bool = True) -> Any:
     """One BLAS thread while the engine runs its own threads.
 
@@ -93,9 +100,10 @@ def single_threaded_blas(active: bool = True) -> Any:
     multi-threaded BLAS inside each of them oversubscribes the cores and, on a busy
     machine, runs many times slower.  Uses ``threadpoolctl`` when it is installed (it comes
     with scikit-learn; ``pip install threadpoolctl``), otherwise changes nothing.  The
-    limit is process-wide while it lasts.
+    limit is process-wide while it lasts.  Nothing to do where the BLAS started with one
+    thread (:data:`BLAS_STARTED_SINGLE`).
     """
-    if active:
+    if active and not BLAS_STARTED_SINGLE:
         try:
             from threadpoolctl import threadpool_limits
         except ImportError:  # pragma: no cover - optional
