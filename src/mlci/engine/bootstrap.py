@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -187,8 +188,27 @@ def run_replicates(
             bar.update(values.shape[0])
 
     if jobs > 1 and len(chunks) > 1:
+        # each thread takes the next chunk from one shared iterator: a lock a chunk instead
+        # of a future (the chunks and their numbers are the same whichever thread runs them)
+        pending = iter(chunks)
+        lock = threading.Lock()
+        failed: list[bool] = []  # a chunk raised: the other threads stop taking chunks
+
+        def worker() -> None:
+            while True:
+                with lock:
+                    item = None if failed else next(pending, None)
+                if item is None:
+                    return
+                try:
+                    work(item)
+                except BaseException:
+                    failed.append(True)
+                    raise
+
         with single_threaded_blas(), ThreadPoolExecutor(max_workers=jobs) as ex:
-            list(ex.map(work, chunks))
+            for done in [ex.submit(worker) for _ in range(min(jobs, len(chunks)))]:
+                done.result()
     else:
         for item in chunks:
             work(item)
