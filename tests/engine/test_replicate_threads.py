@@ -28,7 +28,6 @@ def test_threads_give_the_single_thread_values(n_jobs):
 
 
 def test_an_error_in_a_thread_reaches_the_caller():
-    # (and the other threads stop taking chunks)
     calls = []
 
     def evaluate(w):

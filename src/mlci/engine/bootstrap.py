@@ -85,12 +85,8 @@ __all__ = [
 _CHUNK_WEIGHTS = 1 << 17
 #: warn when more than this share of replicates had an undefined metric
 INVALID_WARN_FRACTION = 0.01
-
-
-#: True when this process's BLAS started with one thread: set by the ``mlci mt`` commands,
-#: whose process ``mlci.cli`` starts numpy with ``OPENBLAS_NUM_THREADS=1``;
-#: :func:`single_threaded_blas` then has nothing to limit (threadpoolctl's import and
-#: calls: ~3 ms of CPU a command)
+#: the process's BLAS started with one thread (``mlci mt``: ``mlci.cli`` set
+#: ``OPENBLAS_NUM_THREADS=1``): no threadpoolctl limit needed (~3 ms of CPU a command)
 BLAS_STARTED_SINGLE = False
 
 
@@ -101,8 +97,7 @@ def single_threaded_blas(active: bool = True) -> Any:
     multi-threaded BLAS inside each of them oversubscribes the cores and, on a busy
     machine, runs many times slower.  Uses ``threadpoolctl`` when it is installed (it comes
     with scikit-learn; ``pip install threadpoolctl``), otherwise changes nothing.  The
-    limit is process-wide while it lasts.  Nothing to do where the BLAS started with one
-    thread (:data:`BLAS_STARTED_SINGLE`).
+    limit is process-wide while it lasts; none if :data:`BLAS_STARTED_SINGLE`.
     """
     if active and not BLAS_STARTED_SINGLE:
         try:
@@ -188,27 +183,20 @@ def run_replicates(
             bar.update(values.shape[0])
 
     if jobs > 1 and len(chunks) > 1:
-        # each thread takes the next chunk from one shared iterator: a lock a chunk instead
-        # of a future (the chunks and their numbers are the same whichever thread runs them)
-        pending = iter(chunks)
-        lock = threading.Lock()
-        failed: list[bool] = []  # a chunk raised: the other threads stop taking chunks
+        # the threads take the next chunk from one shared iterator: a lock a chunk, not a
+        # future (the same chunks and numbers, whichever thread runs them)
+        pending, lock = iter(chunks), threading.Lock()
 
-        def worker() -> None:
+        def worker(_: int) -> None:
             while True:
                 with lock:
-                    item = None if failed else next(pending, None)
+                    item = next(pending, None)
                 if item is None:
                     return
-                try:
-                    work(item)
-                except BaseException:
-                    failed.append(True)
-                    raise
+                work(item)
 
         with single_threaded_blas(), ThreadPoolExecutor(max_workers=jobs) as ex:
-            for done in [ex.submit(worker) for _ in range(min(jobs, len(chunks)))]:
-                done.result()
+            list(ex.map(worker, range(min(jobs, len(chunks)))))
     else:
         for item in chunks:
             work(item)
