@@ -186,6 +186,40 @@ def test_bootstrap_commands_import_no_scipy_stats(command):
     assert not {"mlci.mt.significance", "mlci.mt.synthetic", "sacrebleu.significance"} & loaded
 
 
+@pytest.mark.parametrize("documents", [False, True])
+def test_mt_compare_imports_neither_scipy_special_nor_scipy_sparse(tmp_path, documents):
+    # each costs ~0.1 s of CPU to import (scipy's array-API layer walks numpy's whole
+    # namespace), a tenth of `mlci mt compare -B 10000` on 3,000 segments against issue 24's
+    # 1.5x sacreBLEU target: the t quantile and p-values are scipy.special's compiled
+    # ufuncs loaded alone (mlci.intervals.special), and the joint atoms (more than 2,000
+    # here: the aggregation that was a scipy.sparse product) a bincount
+    from mlci.mt import synthetic_corpus
+
+    c = synthetic_corpus(2100, rng=0)
+    ref, a, b, docs = (tmp_path / f for f in ("ref.txt", "a.txt", "b.txt", "docs.txt"))
+    ref.write_text("\n".join(c.references[0]) + "\n", encoding="utf-8")
+    for path, name in ((a, "sys0"), (b, "sys1")):
+        path.write_text("\n".join(c.systems[name]) + "\n", encoding="utf-8")
+    docs.write_text("\n".join(f"d{d}" for d in c.documents) + "\n")
+    extra = f", '--documents', {str(docs)!r}" if documents else ""
+    probe = (
+        "import contextlib, io, json, sys\nfrom mlci.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main(['mt', 'compare', '-r', {str(ref)!r}, '-i', {str(a)!r}, {str(b)!r},"
+        f" '-B', '50', '--seed', '0'{extra}]) == 0\n"
+        "print(json.dumps(sorted(sys.modules)), file=sys.stderr)"
+    )
+    src = os.path.dirname(os.path.dirname(os.path.dirname(mlci.__file__)))
+    env = {**os.environ, "PYTHONPATH": f"{src}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    proc = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", probe], env=env, capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+    loaded = set(json.loads(proc.stderr.strip().splitlines()[-1]))
+    assert "scipy.special._ufuncs" in loaded  # (the t quantile and p-values)
+    assert not {"scipy.special", "scipy.sparse", "scipy._lib._array_api"} & loaded
+
+
 def test_mt_ci_over_segments_imports_no_scipy():
     # `mlci mt ci` over segments (the studentized interval on the logit scale): scipy.special
     # and scipy.sparse cost 0.13-0.18 s of CPU to import, ~20% of the command against issue
@@ -289,6 +323,35 @@ def test_mt_commands_start_numpy_with_one_blas_thread():
     assert _blas_setting(["mt", "ci"], {"OPENBLAS_NUM_THREADS": "2"}).startswith("2")
     assert _blas_setting(["mt", "ci"], {"OMP_NUM_THREADS": "2"}).startswith("None")
     assert _blas_setting(["ci"], {}).startswith("None")
+
+
+@pytest.mark.parametrize("command", ["ci", "compare"])
+def test_mt_bootstrap_commands_leave_threadpoolctl_alone(command):
+    # numpy's BLAS started with one thread (above): the command and the engine's replicate
+    # loops need no threadpoolctl limit (its import and calls: ~3 ms of CPU a command)
+    refs = [str(r) for r in P["refs"]]
+    systems = [str(s) for s in P["systems"].values()]
+    code = (
+        "import sys, io, contextlib; sys.argv = ['mlci', *sys.argv[1:]]\n"
+        "from mlci.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    assert main(sys.argv[1:]) == 0\n"
+        "import mlci.engine.bootstrap as b\n"
+        "print('threadpoolctl' in sys.modules, b.BLAS_STARTED_SINGLE)"
+    )
+    argv = ["mt", command, "-r", *refs, "-i", *systems, "-B", "200", "--seed", "0"]
+    blas = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+    clean = {k: v for k, v in os.environ.items() if k not in blas}
+    src = os.path.dirname(os.path.dirname(os.path.dirname(mlci.__file__)))
+    clean["PYTHONPATH"] = f"{src}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"
+    out = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", code, *argv],
+        env=clean,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.split() == ["False", "True"]
 
 
 @pytest.mark.parametrize(("argv", "enabled"), [(["mt", "ci"], False), (["ci"], True)])

@@ -132,13 +132,17 @@ def _blas_threads(args: argparse.Namespace) -> Any:
     """
     from . import _BLAS_ONE_THREAD
 
-    if getattr(args, "test", "bootstrap") != "bootstrap" or _BLAS_ONE_THREAD:
-        # (the process's BLAS already started with one thread: mlci.cli sets
-        # OPENBLAS_NUM_THREADS=1 for `mlci mt` before numpy loads)
+    if getattr(args, "test", "bootstrap") != "bootstrap":
         return contextlib.nullcontext()
-    from ..engine.bootstrap import single_threaded_blas
+    from ..engine import bootstrap
 
-    return single_threaded_blas()
+    if _BLAS_ONE_THREAD:
+        # the process's BLAS started with one thread (mlci.cli sets OPENBLAS_NUM_THREADS=1
+        # for `mlci mt` before numpy loads): neither this command nor the engine's
+        # replicate loops need threadpoolctl's limit
+        bootstrap.BLAS_STARTED_SINGLE = True
+        return contextlib.nullcontext()
+    return bootstrap.single_threaded_blas()
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import sparse
 
 from ..engine.bootstrap import run_replicates, single_threaded_blas
 from ..engine.nested import is_nested
@@ -241,23 +240,25 @@ class Aggregator:
         self.m_s = m_s
         self.atom_of_joint = np.asarray(atom_of_joint, dtype=np.intp)
         self.identity = m == m_s and np.array_equal(atom_of_joint, np.arange(m))
-        if self.identity:
-            self.mat: Any = None
-        elif m * m_s <= 4_000_000:
+        self.mat: Any = None
+        if not self.identity and m * m_s <= 4_000_000:
             mat = np.zeros((m, m_s))
             mat[np.arange(m), atom_of_joint] = 1.0
             self.mat = mat
-        else:
-            self.mat = sparse.csr_matrix(
-                (np.ones(m), (np.arange(m), atom_of_joint)), shape=(m, m_s)
-            )
 
     def __call__(self, w: np.ndarray) -> np.ndarray:
         if self.identity:
             return w
-        if sparse.issparse(self.mat):
-            return np.asarray(self.mat.T @ w.T).T
-        return w @ self.mat
+        if self.mat is not None:
+            return w @ self.mat
+        # large: one bincount, every kernel atom's sum over its joint atoms in their order,
+        # the additions of scipy.sparse's product with the 0/1 matrix (csc_matvecs) bit
+        # for bit, without importing scipy.sparse (0.1 s, a tenth of `mlci mt compare`)
+        b = w.shape[0]
+        keys = self.atom_of_joint + (np.arange(b, dtype=np.intp) * self.m_s)[:, None]
+        return np.bincount(keys.ravel(), weights=w.ravel(), minlength=b * self.m_s).reshape(
+            b, self.m_s
+        )
 
 
 class JointAtoms:

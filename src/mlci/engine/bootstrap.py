@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -84,6 +85,9 @@ __all__ = [
 _CHUNK_WEIGHTS = 1 << 17
 #: warn when more than this share of replicates had an undefined metric
 INVALID_WARN_FRACTION = 0.01
+#: the process's BLAS started with one thread (``mlci mt``: ``mlci.cli`` set
+#: ``OPENBLAS_NUM_THREADS=1``): no threadpoolctl limit needed (~3 ms of CPU a command)
+BLAS_STARTED_SINGLE = False
 
 
 def single_threaded_blas(active: bool = True) -> Any:
@@ -93,9 +97,9 @@ def single_threaded_blas(active: bool = True) -> Any:
     multi-threaded BLAS inside each of them oversubscribes the cores and, on a busy
     machine, runs many times slower.  Uses ``threadpoolctl`` when it is installed (it comes
     with scikit-learn; ``pip install threadpoolctl``), otherwise changes nothing.  The
-    limit is process-wide while it lasts.
+    limit is process-wide while it lasts; none if :data:`BLAS_STARTED_SINGLE`.
     """
-    if active:
+    if active and not BLAS_STARTED_SINGLE:
         try:
             from threadpoolctl import threadpool_limits
         except ImportError:  # pragma: no cover - optional
@@ -179,8 +183,20 @@ def run_replicates(
             bar.update(values.shape[0])
 
     if jobs > 1 and len(chunks) > 1:
+        # the threads take the next chunk from one shared iterator: a lock a chunk, not a
+        # future (the same chunks and numbers, whichever thread runs them)
+        pending, lock = iter(chunks), threading.Lock()
+
+        def worker(_: int) -> None:
+            while True:
+                with lock:
+                    item = next(pending, None)
+                if item is None:
+                    return
+                work(item)
+
         with single_threaded_blas(), ThreadPoolExecutor(max_workers=jobs) as ex:
-            list(ex.map(work, chunks))
+            list(ex.map(worker, range(min(jobs, len(chunks)))))
     else:
         for item in chunks:
             work(item)

@@ -416,35 +416,42 @@ class AtomSampler(Sampler):
             # a sum of c independent Poisson(1) counts is Poisson(c)
             out[...] = rng.poisson(self.counts, size=(b, m))
             return
-        total: np.ndarray | None = None
-        for keys, cnt, n_s in zip(
-            self._stratum_keys, self._stratum_counts, self._stratum_sizes, strict=True
-        ):
-            if self._use_multinomial:
+        if self._use_multinomial:
+            total: np.ndarray | None = None
+            for cnt, n_s in zip(self._stratum_counts, self._stratum_sizes, strict=True):
                 part = rng.multinomial(n_s, cnt / n_s, size=b)
-            elif keys is None and n_s > _GLOBAL_CELLS:
+                if total is None:
+                    total = part
+                else:
+                    total += part
+            out[...] = total
+            return
+        # the counts of the index draws, added in place (floats: exact integers)
+        in_place = out.flags.c_contiguous
+        counts = out.reshape(-1) if in_place else np.empty(b * m)
+        counts.fill(0.0)
+        for keys, n_s in zip(self._stratum_keys, self._stratum_sizes, strict=True):
+            if keys is None and n_s > _GLOBAL_CELLS:
                 # one atom per sample, more than a cache can count at once: block by block
                 local_uniform_counts(rng, b, n_s, out)
                 return
-            else:
-                # n_s sample indices per replicate, mapped to atoms and counted in one
-                # bincount (intp draws: no cast before the gather and the bincount)
-                flat = rng.integers(0, n_s, size=(b, n_s), dtype=np.intp)
-                if keys is not None:
-                    # np.take is faster than keys[flat]; into a per-thread scratch buffer, as
-                    # fresh multi-megabyte arrays cost page faults on every replicate
-                    # (mode="wrap": the indices are in range, and "raise" copies into `out`)
-                    flat = np.take(
-                        keys, flat, out=self._scratch(b * n_s).reshape(b, n_s), mode="wrap"
-                    )
-                if b > 1:
-                    flat += (np.arange(b, dtype=np.intp) * m)[:, None]
-                part = np.bincount(flat.ravel(), minlength=b * m).reshape(b, m)
-            if total is None:
-                total = part
-            else:
-                total += part
-        out[...] = total
+            # n_s sample indices per replicate, mapped to atoms and counted in one scatter
+            # (intp draws: no cast before the gather and the count)
+            flat = rng.integers(0, n_s, size=(b, n_s), dtype=np.intp)
+            if keys is not None:
+                # np.take is faster than keys[flat]; into a per-thread scratch buffer, as
+                # fresh multi-megabyte arrays cost page faults on every replicate
+                # (mode="wrap": the indices are in range, and "raise" copies into `out`)
+                flat = np.take(keys, flat, out=self._scratch(b * n_s).reshape(b, n_s), mode="wrap")
+            if b > 1:
+                flat += (np.arange(b, dtype=np.intp) * m)[:, None]
+            # np.add.at straight into the float counts: the numbers of a bincount, without
+            # its integer array, its pass for the largest index and the copy into `out`
+            # (0.10 -> 0.085 s of CPU for 10,000 replicates of 3,000 samples in 2,865
+            # atoms, mlci mt ci)
+            np.add.at(counts, flat.reshape(-1), 1.0)
+        if not in_place:
+            out[...] = counts.reshape(b, m)
 
     def unit_counts(self, rng: np.random.Generator, b: int) -> np.ndarray:
         """Counts of the units (conditions) in ``b`` replicates, shape (b, n_units)."""
