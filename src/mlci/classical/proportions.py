@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from scipy import special
 
 from ..inputs import (
     ArgSpec,
@@ -44,7 +45,6 @@ from ..inputs import (
     show_values,
 )
 from ..intervals.formulas import quantile, tails
-from ..intervals.special import special_function
 from ..results import ConfidenceInterval, IntervalResult
 from .checks import count_array, number_array, require
 
@@ -252,14 +252,12 @@ def _proportion_bounds(k, n, method, confidence_level, alternative, clip=True):
         se = np.sqrt(pt * (1 - pt) / nt)
         low, high = pt - z * se, pt + z * se
     elif method == "jeffreys":
-        betaincinv = special_function("betaincinv")
-        low = np.where(k == 0, 0.0, betaincinv(k + 0.5, n - k + 0.5, a))
-        high = np.where(k == n, 1.0, betaincinv(k + 0.5, n - k + 0.5, 1 - a))
+        low = np.where(k == 0, 0.0, special.betaincinv(k + 0.5, n - k + 0.5, a))
+        high = np.where(k == n, 1.0, special.betaincinv(k + 0.5, n - k + 0.5, 1 - a))
     elif method == "clopper_pearson":
-        betaincinv = special_function("betaincinv")
         with np.errstate(invalid="ignore"):
-            low = np.where(k == 0, 0.0, betaincinv(k, n - k + 1, a))
-            high = np.where(k == n, 1.0, betaincinv(k + 1, n - k, 1 - a))
+            low = np.where(k == 0, 0.0, special.betaincinv(k, n - k + 1, a))
+            high = np.where(k == n, 1.0, special.betaincinv(k + 1, n - k, 1 - a))
     elif method == "likelihood_ratio":
         low, high = _likelihood_ratio(k, n, z)
     else:  # mid_p

@@ -5,8 +5,7 @@ the tail beyond ``|statistic|``.
 
 Computed with scipy.special (``ndtr``, ``stdtr``), which is what scipy.stats.norm and
 scipy.stats.t evaluate: the same numbers to the last bit (tests/test_imports.py),
-without scipy.stats' import time, nor scipy.special's package
-(:func:`mlci.intervals.special.special_function`).
+without scipy.stats' import time.
 """
 
 from __future__ import annotations
@@ -14,13 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-from ..intervals.special import special_function
+from scipy.special import ndtr, stdtr
 
 
 def normal_pvalue(z: float, alternative: str) -> float:
     """P-value of a standard normal statistic ``z``."""
-    ndtr = special_function("ndtr")
     if alternative == "two-sided":
         return float(2 * ndtr(-abs(z)))
     if alternative == "greater":
@@ -31,7 +28,6 @@ def normal_pvalue(z: float, alternative: str) -> float:
 def t_pvalues(t: Any, df: float, alternative: str) -> np.ndarray:
     """P-values of Student t statistics ``t`` (any shape) with ``df`` degrees of freedom."""
     t = np.asarray(t, dtype=float)
-    stdtr = special_function("stdtr")
     if alternative == "two-sided":
         return 2 * stdtr(df, -np.abs(t))
     if alternative == "greater":
