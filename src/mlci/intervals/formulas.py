@@ -21,6 +21,7 @@ __all__ = [
     "libm_expit",
     "libm_logit",
     "logit_t_interval",
+    "modified_wilson_edges",
     "one_sided",
     "quantile",
     "t_interval",
@@ -305,3 +306,44 @@ def logit_t_interval(
         low, high = np.where(bad, np.nan, low), np.where(bad, np.nan, high)
     low, high = one_sided(low, high, alternative, bounds)
     return low, high, info
+
+
+def modified_wilson_edges(
+    low: Any, high: Any, k: float, n: float, *, confidence_level: float
+) -> tuple[float, float, bool]:
+    """Brown, Cai & DasGupta's (2001, sec. 4.1.1) modification of Wilson's interval near
+    the bounds: ``(low, high, modified)``.
+
+    Wilson's interval misses ``p`` just above 0 (and below 1) when ``k`` is small: with
+    ``k = 1`` its lower bound is about ``0.18 / n`` at 95%, so for ``p`` below it only
+    ``k = 0`` covers and the coverage falls to ``exp(-0.18) = 0.84``, at every ``n``.
+    For ``1 <= k <= k*`` the lower bound is replaced by the one-sided Poisson bound
+    ``chi2_{2k, alpha} / (2n)`` (``alpha = 1 - confidence_level``: the same tail
+    probability for a two-sided as for a one-sided interval, as in the paper and in R's
+    DescTools::BinomCI ``"modified wilson"``), and symmetrically the upper bound for
+    ``1 <= n - k <= k*``; ``k* = 2`` for ``n <= 50`` and 3 above (the paper gives
+    ``k* = 3`` for ``51 <= n <= 100``; the Poisson limit of the dip does not depend on
+    ``n``, so 3 is kept above 100, as DescTools does since 2017).  ``chi2_{2k, alpha} / 2``
+    is the Gamma(k) quantile, ``scipy.special.gammaincinv(k, alpha)``.  Elsewhere the
+    interval is Wilson's (``low``, ``high`` returned unchanged).
+
+    Examples
+    --------
+    >>> low, high, modified = modified_wilson_edges(0.0018, 0.0545, 1, 100, confidence_level=0.95)
+    >>> round(low, 6), high, modified
+    (0.000513, 0.0545, True)
+    """
+    from scipy.special import gammaincinv
+
+    low, high = float(low), float(high)
+    k, n = float(k), float(n)
+    k_star = 2.0 if n <= 50 else 3.0
+    alpha = 1.0 - float(confidence_level)
+    tol = 1e-9 * max(n, 1.0)
+    modified = False
+    if tol < k <= k_star + tol:
+        low, modified = float(gammaincinv(k, alpha)) / n, True
+    m = n - k
+    if tol < m <= k_star + tol:
+        high, modified = 1.0 - float(gammaincinv(m, alpha)) / n, True
+    return low, high, modified
