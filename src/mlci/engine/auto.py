@@ -478,7 +478,11 @@ def single_unit_method(kernel: Kernel, plan: Any, method: str) -> tuple[str, str
 def proportion_method(plan: Any) -> tuple[str, str]:
     """``(method, reason)`` of ``method="auto"`` for a single proportion."""
     if plan.unit_of_sample is None:
-        return "wilson", "wilson: a proportion of independent samples (Wilson score interval)"
+        return "wilson_modified", (
+            "wilson_modified: a proportion of independent samples (Wilson's score interval, "
+            "its bounds for 1-3 successes or failures replaced by the one-sided Poisson "
+            "bound: Brown, Cai & DasGupta 2001, sec. 4.1.1)"
+        )
     return "logit_t", (
         "logit_t: a proportion over conditions (t interval on the logit scale with the "
         "CR2 standard error and Imbens & Kolesar's degrees of freedom)"

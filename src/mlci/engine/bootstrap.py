@@ -444,9 +444,11 @@ def resolve_method(
                 f"method={method!r} is unavailable for this metric and design: {unsupported}. "
                 "Use method='bca' (or 'auto', which picks a method that applies)."
             )
-        if method == "wilson" and (kernel.proportion is None or kernel.shape != ()):
+        if method in ("wilson", "wilson_modified") and (
+            kernel.proportion is None or kernel.shape != ()
+        ):
             raise ValueError(
-                f"method='wilson' applies to a single proportion (accuracy, error_rate, "
+                f"method={method!r} applies to a single proportion (accuracy, error_rate, "
                 f"recall, precision, specificity...), not to {kernel.name!r}; use "
                 "'studentized', 't', 'bca' or 'auto'."
             )

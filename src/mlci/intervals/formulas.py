@@ -309,10 +309,10 @@ def logit_t_interval(
 
 
 def modified_wilson_edges(
-    low: Any, high: Any, k: float, n: float, *, confidence_level: float
-) -> tuple[float, float, bool]:
+    low: Any, high: Any, k: Any, n: Any, *, confidence_level: float
+) -> tuple[Any, Any, Any]:
     """Brown, Cai & DasGupta's (2001, sec. 4.1.1) modification of Wilson's interval near
-    the bounds: ``(low, high, modified)``.
+    the bounds: ``(low, high, modified)``, elementwise over ``k`` and ``n``.
 
     Wilson's interval misses ``p`` just above 0 (and below 1) when ``k`` is small: with
     ``k = 1`` its lower bound is about ``0.18 / n`` at 95%, so for ``p`` below it only
@@ -325,25 +325,28 @@ def modified_wilson_edges(
     ``k* = 3`` for ``51 <= n <= 100``; the Poisson limit of the dip does not depend on
     ``n``, so 3 is kept above 100, as DescTools does since 2017).  ``chi2_{2k, alpha} / 2``
     is the Gamma(k) quantile, ``scipy.special.gammaincinv(k, alpha)``.  Elsewhere the
-    interval is Wilson's (``low``, ``high`` returned unchanged).
+    interval is Wilson's (``low``, ``high`` returned unchanged); ``modified`` says where
+    a bound was replaced.
 
     Examples
     --------
     >>> low, high, modified = modified_wilson_edges(0.0018, 0.0545, 1, 100, confidence_level=0.95)
-    >>> round(low, 6), high, modified
+    >>> round(float(low), 6), float(high), bool(modified)
     (0.000513, 0.0545, True)
     """
     from scipy.special import gammaincinv
 
-    low, high = float(low), float(high)
-    k, n = float(k), float(n)
-    k_star = 2.0 if n <= 50 else 3.0
+    k, n = np.broadcast_arrays(np.asarray(k, dtype=float), np.asarray(n, dtype=float))
+    low = np.array(np.broadcast_to(low, k.shape), dtype=float)
+    high = np.array(np.broadcast_to(high, k.shape), dtype=float)
+    k_star = np.where(n <= 50, 2.0, 3.0)
     alpha = 1.0 - float(confidence_level)
-    tol = 1e-9 * max(n, 1.0)
-    modified = False
-    if tol < k <= k_star + tol:
-        low, modified = float(gammaincinv(k, alpha)) / n, True
-    m = n - k
-    if tol < m <= k_star + tol:
-        high, modified = 1.0 - float(gammaincinv(m, alpha)) / n, True
-    return low, high, modified
+    tol = 1e-9 * np.maximum(n, 1.0)
+    safe_n = np.where(n > 0, n, 1.0)
+    at_low = (k > tol) & (k <= k_star + tol)
+    at_high = (n - k > tol) & (n - k <= k_star + tol)
+    low = np.where(at_low, gammaincinv(np.where(at_low, k, 1.0), alpha) / safe_n, low)
+    high = np.where(
+        at_high, 1.0 - gammaincinv(np.where(at_high, n - k, 1.0), alpha) / safe_n, high
+    )
+    return low, high, at_low | at_high
