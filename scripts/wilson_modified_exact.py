@@ -45,7 +45,9 @@ def p_grid(n: int) -> dict[str, np.ndarray]:
     return {"edge": edge[(edge > 0) & (edge < 1)], "middle": np.linspace(0.01, 0.99, 393)}
 
 
-def coverage(n: int, low: np.ndarray, high: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def coverage(
+    n: int, low: np.ndarray, high: np.ndarray, p: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     k = np.arange(n + 1)
     pmf = binom.pmf(k[:, None], n, p[None, :])  # (n+1, P)
     holds = (low[:, None] <= p[None, :]) & (p[None, :] <= high[:, None])
@@ -68,14 +70,30 @@ def main() -> None:
                     worst = (float(cov[i]), n, float(p[i]))
             c, w = np.concatenate(covs), np.concatenate(widths)
             rows.append(
-                (region, method, worst[0], worst[1], worst[2], c.mean(), np.mean(c < 0.935), w.mean())
+                (
+                    region,
+                    method,
+                    worst[0],
+                    worst[1],
+                    worst[2],
+                    c.mean(),
+                    np.mean(c < 0.935),
+                    w.mean(),
+                )
             )
-    print("| p region | method | min coverage (n, p) | mean coverage | share < 0.935 | mean width |")
+    print(
+        "| p region | method | min coverage (n, p) | mean coverage | share < 0.935 | mean width |"
+    )
     print("|---|---|---|---|---|---|")
     for region, method, mn, n, p, mean, share, width in rows:
-        print(f"| {region} | {method} | {mn:.4f} ({n}, {p:.5g}) | {mean:.4f} | {share:.3f} | {width:.5f} |")
+        print(
+            f"| {region} | {method} | {mn:.4f} ({n}, {p:.5g}) | {mean:.4f} "
+            f"| {share:.3f} | {width:.5f} |"
+        )
     print()
-    print("| n | wilson min | wilson_modified min | clopper_pearson min | jeffreys min |  (edge grid)")
+    print(
+        "| n | wilson min | wilson_modified min | clopper_pearson min | jeffreys min |  (edge grid)"
+    )
     print("|---|---|---|---|---|")
     for n in NS:
         cells = []

@@ -438,8 +438,8 @@ def compare(
     d_hat = estimates[ia] - estimates[ib]
     if opts.method in ("wilson", "wilson_modified"):
         raise ValueError(
-            f"`method`={opts.method!r} is not available in `compare`: a difference of proportions is "
-            "not a proportion. Use 'auto', 'studentized', 't' or 'bca'."
+            f"`method`={opts.method!r} is not available in `compare`: a difference of "
+            "proportions is not a proportion. Use 'auto', 'studentized', 't' or 'bca'."
         )
     contrast = ContrastKernel(jk, ia, ib)
     # the gradient on the data serves the method's choice, the standard errors and the

@@ -346,7 +346,5 @@ def modified_wilson_edges(
     at_low = (k > tol) & (k <= k_star + tol)
     at_high = (n - k > tol) & (n - k <= k_star + tol)
     low = np.where(at_low, gammaincinv(np.where(at_low, k, 1.0), alpha) / safe_n, low)
-    high = np.where(
-        at_high, 1.0 - gammaincinv(np.where(at_high, n - k, 1.0), alpha) / safe_n, high
-    )
+    high = np.where(at_high, 1.0 - gammaincinv(np.where(at_high, n - k, 1.0), alpha) / safe_n, high)
     return low, high, at_low | at_high
