@@ -44,14 +44,7 @@ __all__ = [
 ]
 
 #: interval methods that need the linearized standard error (engine/linearize.py)
-LINEARIZED_METHODS = (
-    "studentized",
-    "t",
-    "logit_t",
-    "korn_graubard",
-    "wilson",
-    "wilson_modified",
-)
+LINEARIZED_METHODS = ("studentized", "t", "logit_t", "korn_graubard", "wilson", "wilson_modified")
 
 
 def quantiles(dist: np.ndarray, probs: np.ndarray) -> np.ndarray:
