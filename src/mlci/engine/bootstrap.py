@@ -942,7 +942,7 @@ def auto_method(
     >>> import numpy as np
     >>> y = np.arange(40) % 2
     >>> auto_method(y, (np.arange(40) % 3 > 0).astype(int), metric="accuracy")[0]
-    'wilson'
+    'wilson_modified'
     """
     if not isinstance(metric, str):
         raise TypeError(f"`metric` must be a metric name (str); got {type(metric).__name__}.")
