@@ -79,9 +79,23 @@ def test_exact_coverage_of_clopper_pearson_is_at_least_the_level(n: int, level: 
     assert cov.mean() < level + 0.5 * (1 - level) + 0.01, cov.mean()
 
 
+def bcd_modified_wilson(n: int, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """Brown, Cai & DasGupta's (2001, sec. 4.1.1) modified Wilson interval for k = 0..n,
+    written from the paper (as R's DescTools::BinomCI(method="modified wilson")): Wilson's
+    interval, whose lower bound for k = 1..k* is qchisq(1 - level, 2k) / (2n) and upper bound
+    for n - k = 1..k* is 1 - qchisq(1 - level, 2(n - k)) / (2n); k* = 2 for n <= 50, else 3."""
+    ref = mlci.proportion_ci(np.arange(n + 1), n, method="wilson", confidence_level=level)
+    low = np.array(ref.confidence_interval.low, dtype=float)
+    high = np.array(ref.confidence_interval.high, dtype=float)
+    for k in range(1, (2 if n <= 50 else 3) + 1):
+        low[k] = stats.chi2.ppf(1 - level, 2 * k) / (2 * n)
+        high[n - k] = 1 - stats.chi2.ppf(1 - level, 2 * k) / (2 * n)
+    return low, high
+
+
 def _bootstrap_wilson(n: int, level: float) -> tuple[np.ndarray, np.ndarray]:
-    """The interval ``bootstrap_ci(..., metric="accuracy")`` (auto: Wilson) gives for
-    k = 0..n correct decisions of n independent samples."""
+    """The interval ``bootstrap_ci(..., metric="accuracy")`` (auto: Wilson modified near
+    the bounds) gives for k = 0..n correct decisions of n independent samples."""
     low, high = np.empty(n + 1), np.empty(n + 1)
     y = np.ones(n, dtype=int)
     for k in range(n + 1):
@@ -91,7 +105,7 @@ def _bootstrap_wilson(n: int, level: float) -> tuple[np.ndarray, np.ndarray]:
             r = mlci.bootstrap_ci(
                 y, pred, metric="accuracy", n_resamples=50, rng=0, confidence_level=level
             )
-        assert r.method == "wilson"
+        assert r.method == "wilson_modified"
         low[k], high[k] = r.confidence_interval
     return low, high
 
@@ -102,10 +116,41 @@ def test_exact_coverage_of_auto_for_accuracy(level: float) -> None:
     low, high = _bootstrap_wilson(n, level)
     cov = exact_coverage(low, high, n, P_GRID)
     assert abs(cov.mean() - level) < 0.01, cov.mean()
-    # the same interval as the analytic one
-    ref = mlci.proportion_ci(np.arange(n + 1), n, method="wilson", confidence_level=level)
-    np.testing.assert_allclose(low, ref.confidence_interval.low, atol=1e-12)
-    np.testing.assert_allclose(high, ref.confidence_interval.high, atol=1e-12)
+    # the same interval as the analytic one, written from the paper
+    ref_low, ref_high = bcd_modified_wilson(n, level)
+    np.testing.assert_allclose(low, ref_low, atol=1e-12)
+    np.testing.assert_allclose(high, ref_high, atol=1e-12)
+    # Wilson's own bounds everywhere else (k* = 3 at n = 60)
+    wilson = mlci.proportion_ci(np.arange(n + 1), n, method="wilson", confidence_level=level)
+    np.testing.assert_array_equal(low[4:], np.asarray(wilson.confidence_interval.low)[4:])
+    np.testing.assert_array_equal(high[:-4], np.asarray(wilson.confidence_interval.high)[:-4])
+
+
+@pytest.mark.parametrize("n", [30, 100, 1000])
+def test_exact_coverage_of_modified_wilson_near_the_bounds(n: int) -> None:
+    # Wilson's dip near the bounds (the Poisson limit: k = 1 misses p below its lower bound
+    # ~0.18/n, where only k = 0 covers: exp(-0.18) = 0.84) is gone in the modified interval:
+    # exact coverage (binomial sums), 95%, p = lambda/n and 1 - lambda/n, lambda in
+    # [0.005, 10] (scripts/wilson_modified_exact.py: least coverage 0.917-0.929 at n =
+    # 20-5,000 against Wilson's 0.845)
+    lam = np.linspace(0.005, 10, 400)
+    p = np.r_[lam / n, 1 - lam / n]
+    from mlci.intervals.bootstrap import wilson_interval
+
+    bounds = [wilson_interval(k / n, n, None, confidence_level=0.95, modified=True)[:2]
+              for k in range(n + 1)]  # fmt: skip
+    low, high = (np.array(b, dtype=float) for b in zip(*bounds, strict=True))
+    ref_low, ref_high = bcd_modified_wilson(n, 0.95)
+    np.testing.assert_allclose(low, ref_low, rtol=1e-10, atol=1e-15)
+    np.testing.assert_allclose(high, ref_high, rtol=1e-10, atol=1e-15)
+    wilson = mlci.proportion_ci(np.arange(n + 1), n, method="wilson")
+    cov_w = exact_coverage(*map(np.asarray, wilson.confidence_interval), n, p)
+    cov_m = exact_coverage(low, high, n, p)
+    assert cov_w.min() < 0.86
+    assert cov_m.min() > 0.915, cov_m.min()
+    assert np.all(cov_m >= cov_w - 1e-12)  # bounds only move outward
+    if n == 100:  # p = 0.999 (issue 20's study): Wilson 0.905, modified 0.995
+        assert exact_coverage(low, high, n, np.array([0.999]))[0] > 0.99
 
 
 # ------------------------------------------------- 2. the level read off the replicates

@@ -689,7 +689,7 @@ class TestResult(Result):
 
 #: the interval methods that read no replicate (the linearized standard error's): a
 #: result of one draws its replicates only when asked (:func:`replicates_on_demand`)
-METHODS_WITHOUT_REPLICATES = ("t", "logit_t", "korn_graubard", "wilson")
+METHODS_WITHOUT_REPLICATES = ("t", "logit_t", "korn_graubard", "wilson", "wilson_modified")
 #: the fields of a :class:`BootstrapResult` read off its replicates
 REPLICATE_FIELDS = frozenset({"bootstrap_distribution", "standard_error", "bias", "n_invalid"})
 

@@ -35,15 +35,15 @@ PRED = (SCORE > 0.5).astype(int)
 def test_confusion_matrix_proportion_is_bootstrap_cis_wilson(cm_name, name):
     a = ConfusionMatrix(Y, PRED, binary=True).bootstrap_ci(cm_name, rng=0)
     b = mlci.bootstrap_ci(Y, PRED, metric=name, rng=0)
-    assert a.method == b.method == "wilson"
+    assert a.method == b.method == "wilson_modified"  # auto: Wilson, modified near the bounds
     assert tuple(a.confidence_interval) == pytest.approx(tuple(b.confidence_interval), abs=1e-14)
 
 
 def test_confusion_matrix_of_counts_is_wilson():
     cm = ConfusionMatrix(matrix=[[90, 10], [90, 810]], binary=True)
     res = cm.bootstrap_ci("tpr", rng=0)
-    ref = mlci.proportion_ci(90, 100, method="wilson")
-    assert res.method == "wilson"
+    ref = mlci.proportion_ci(90, 100, method="wilson")  # 90 of 100: Wilson's own bounds
+    assert res.method == "wilson_modified"
     assert tuple(res.confidence_interval) == pytest.approx(tuple(ref.confidence_interval))
 
 

@@ -28,7 +28,7 @@ VALUES = RNG.normal(size=N)
 
 CASES = [
     ("accuracy", (Y, PRED), {"conditions": SPK}, "logit_t"),  # auto over conditions
-    ("accuracy", (Y, PRED), {}, "wilson"),  # auto, iid
+    ("accuracy", (Y, PRED), {}, "wilson_modified"),  # auto, iid
     ("accuracy", (Y, PRED), {"conditions": SPK, "method": "korn_graubard"}, "korn_graubard"),
     ("log_loss", (Y, SCORE), {"method": "t"}, "t"),
     ("mean", (VALUES,), {"conditions": SPK, "method": "t"}, "t"),

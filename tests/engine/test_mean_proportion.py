@@ -37,9 +37,13 @@ def _as_accuracy(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def test_iid_mean_of_zero_one_values_is_wilson():
     x = np.r_[np.zeros(2), np.ones(28)]
     res = mlci.bootstrap_ci(x, metric="mean", rng=0)
-    assert res.method == "wilson"
-    # statsmodels.stats.proportion.proportion_confint(28, 30, method="wilson")
-    assert_allclose(tuple(res.confidence_interval), (0.7867654163738307, 0.9815229762087296))
+    assert res.method == "wilson_modified"
+    # statsmodels.stats.proportion.proportion_confint(28, 30, method="wilson")[0]; 2 failures
+    # of 30 (n <= 50: k* = 2): the upper bound is Brown, Cai & DasGupta's (2001, sec. 4.1.1)
+    # one-sided Poisson bound 1 - qchisq(0.05, 4) / 60 (R: 1 - qchisq(0.05, 4)/60)
+    assert_allclose(
+        tuple(res.confidence_interval), (0.7867654163738307, 1 - 0.7107230213973239 / 60)
+    )
     assert res.bounds == (0.0, 1.0)
     assert "values are all 0 or 1" in res.details["method_reason"]
     assert res.details["method_reason"].endswith(PROPORTION_REASON)
@@ -49,7 +53,7 @@ def test_iid_mean_of_zero_one_values_is_wilson():
     assert_allclose(tuple(res.confidence_interval), (0.8388748419471804, 1.0))
     # booleans are 0/1 values too
     res_b = mlci.bootstrap_ci(x.astype(bool), metric="mean", rng=0)
-    assert res_b.method == "wilson"
+    assert res_b.method == "wilson_modified"
 
 
 def test_every_auto_interval_of_the_mean_is_accuracys():
@@ -60,7 +64,7 @@ def test_every_auto_interval_of_the_mean_is_accuracys():
         for side in ("two-sided", "less"):
             mean = mlci.bootstrap_ci(x, metric="mean", rng=1, alternative=side, **design)
             acc = mlci.bootstrap_ci(y, p, metric="accuracy", rng=1, alternative=side, **design)
-            assert mean.method == acc.method == ("logit_t" if design else "wilson")
+            assert mean.method == acc.method == ("logit_t" if design else "wilson_modified")
             assert tuple(mean.confidence_interval) == tuple(acc.confidence_interval)
             assert mean.details["method_reason"].startswith(acc.details["method_reason"])
 
@@ -121,7 +125,7 @@ def test_compare_of_a_zero_one_mean_and_another_mean_keeps_the_wider_range():
         # studentized interval is within a bootstrap's error of it
         t_ref = stats.t.interval(0.95, 199, b.mean(), stats.sem(b))
         assert_allclose(tuple(sys_b.confidence_interval), t_ref, atol=0.02)
-        assert res.systems["A"].method == "wilson"  # its own rule: a proportion
+        assert res.systems["A"].method == "wilson_modified"  # its own rule: a proportion
         d = res.differences[0]
         assert d.method == "t" and d.confidence_interval[1] - d.confidence_interval[0] > 0.2
 

@@ -44,8 +44,10 @@ def _ones(k, n):
 @pytest.mark.parametrize(
     ("k", "n", "ref"),
     [
-        # R: prop.test(29, 30, correct = FALSE)$conf.int; statsmodels agrees to 1e-15
-        (29, 30, (0.833296090085908, 0.994091409618387)),
+        # R: prop.test(29, 30, correct = FALSE)$conf.int[1]; statsmodels agrees to 1e-15;
+        # 1 failure of 30: the upper bound is Brown, Cai & DasGupta's (2001, sec. 4.1.1)
+        # one-sided Poisson bound, R: 1 - qchisq(0.05, 2) / 60
+        (29, 30, (0.833296090085908, 0.99829022352041497)),
         # R: prop.test(196, 200, correct = FALSE)$conf.int
         (196, 200, (0.949712913094173, 0.992195573583650)),
     ],
@@ -55,11 +57,14 @@ def test_independent_items_get_wilson(k, n, ref):
 
     res = mlci.llm_ci(_log(_ones(k, n)))
     r = res.models["A"]
-    assert r.method == "wilson" and "proportion of answers" in res.details["method_reason"]
+    assert r.method == "wilson_modified"
+    assert "proportion of answers" in res.details["method_reason"]
     assert tuple(r.confidence_interval) == pytest.approx(ref, abs=1e-12)
-    assert tuple(r.confidence_interval) == pytest.approx(
-        proportion_confint(k, n, method="wilson"), abs=1e-12
-    )
+    # Wilson's own lower bound (and upper bound with more than 3 failures)
+    wilson = proportion_confint(k, n, method="wilson")
+    assert r.confidence_interval[0] == pytest.approx(wilson[0], abs=1e-12)
+    if n - k > 3:
+        assert r.confidence_interval[1] == pytest.approx(wilson[1], abs=1e-12)
 
 
 def test_same_interval_as_bootstrap_ci():
@@ -71,7 +76,7 @@ def test_same_interval_as_bootstrap_ci():
     x = (rng.random(n * K) < 0.85).astype(float)
     item = np.repeat(np.arange(n), K)
     cases = [
-        (_log(x[:n]), x[:n], None, "wilson"),
+        (_log(x[:n]), x[:n], None, "wilson_modified"),
         (_log(x, repeats=K), x, item, "logit_t"),
         (_log(x, repeats=K, conditions=cond), x, cond[item], "logit_t"),
         (_log(x[:n], conditions=cond), x[:n], cond, "logit_t"),
@@ -98,7 +103,7 @@ def test_where_the_rule_does_not_apply_auto_stays_studentized():
     log = mlci.eval_log(model=["A"] * 120, item=np.arange(120), score=x,
                         task=np.where(np.arange(120) < 40, "t1", "t2"))  # fmt: skip
     assert mlci.llm_ci(log, aggregate="macro", rng=0).models["A"].method == "studentized"
-    assert mlci.llm_ci(log, rng=0).models["A"].method == "wilson"
+    assert mlci.llm_ci(log, rng=0).models["A"].method == "wilson_modified"
     # the pinned methods are not touched: cr1 is the harness's standard error
     assert mlci.llm_ci(_log(x), method="cr1").models["A"].method == "cr1"
     assert answer_design(log, _table(log), None) is not None
@@ -126,11 +131,16 @@ def test_exact_coverage_of_independent_items():
             lo, hi = (np.array(x) for x in zip(*ci, strict=True))
             hit = (lo[None, :] <= ps[:, None]) & (ps[:, None] <= hi[None, :])
             cover[level] = (pmf * hit).sum(axis=1)
-        # Wilson's exact coverage (mlci.simulate's binomial sum) at every p
-        wilson = [mlci.simulate.exact_proportion_coverage(n, p) for p in ps]
+        # the modified Wilson interval's exact coverage (mlci.simulate's binomial sum) at
+        # every p; its bounds are checked against the paper's formula in tests/test_levels.py
+        wilson = [
+            mlci.simulate.exact_proportion_coverage(n, p, method="wilson_modified") for p in ps
+        ]
         assert cover[0.95] == pytest.approx(wilson, abs=1e-9)
         assert 0.94 <= cover[0.95].mean() <= 0.97
-        assert cover[0.90].mean() < 0.925
+        # (the modified interval's 90%: 0.928 at n = 30, 0.907 at n = 200; its 95%: 0.963,
+        # 0.953)
+        assert cover[0.90].mean() < 0.935
 
 
 def test_tango_pairs_of_independent_items():

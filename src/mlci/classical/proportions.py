@@ -44,7 +44,7 @@ from ..inputs import (
     gather,
     show_values,
 )
-from ..intervals.formulas import quantile, tails
+from ..intervals.formulas import modified_wilson_edges, quantile, tails
 from ..results import ConfidenceInterval, IntervalResult
 from .checks import count_array, number_array, require
 
@@ -60,6 +60,7 @@ __all__ = [
 PROPORTION_METHODS = (
     "wilson",
     "wilson_cc",
+    "wilson_modified",
     "wald",
     "wald_cc",
     "agresti_coull",
@@ -246,6 +247,9 @@ def _proportion_bounds(k, n, method, confidence_level, alternative, clip=True):
         low, high = _wilson(k, n, z)
     elif method == "wilson_cc":
         low, high = _wilson_cc(k, n, z)
+    elif method == "wilson_modified":
+        low, high = _wilson(k, n, z)
+        low, high, _ = modified_wilson_edges(low, high, k, n, confidence_level=confidence_level)
     elif method == "agresti_coull":
         nt = n + z * z
         pt = (k + z * z / 2) / nt
@@ -290,6 +294,11 @@ def proportion_ci(
     method : str, default "wilson"
         ``"wilson"`` (score interval; the recommended default),
         ``"wilson_cc"`` (Wilson with continuity correction, Newcombe 1998a method 4),
+        ``"wilson_modified"`` (Brown, Cai & DasGupta's 2001, sec. 4.1.1, modified Wilson:
+        for 1 to 2 successes (``n <= 50``; 3 above) the lower bound is the one-sided
+        Poisson bound ``chi2_{2k, alpha} / (2n)``, and symmetrically the upper one for
+        as few failures: it removes Wilson's coverage dip to 0.85 next to 0 and 1;
+        what ``method="auto"`` gives a proportion of independent samples),
         ``"wald"`` (normal approximation ``p ± z·sqrt(p(1-p)/n)``, Newcombe 1998a method 1;
         poor for small ``n`` or ``p`` near 0 or 1),
         ``"wald_cc"`` (Wald with continuity correction ``p ± (z·sqrt(p(1-p)/n) + 1/(2n))``,

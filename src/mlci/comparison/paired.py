@@ -436,10 +436,10 @@ def compare(
     ia = np.array([p[0] for p in pairs])
     ib = np.array([p[1] for p in pairs])
     d_hat = estimates[ia] - estimates[ib]
-    if opts.method == "wilson":
+    if opts.method in ("wilson", "wilson_modified"):
         raise ValueError(
-            "`method`='wilson' is not available in `compare`: a difference of proportions is "
-            "not a proportion. Use 'auto', 'studentized', 't' or 'bca'."
+            f"`method`={opts.method!r} is not available in `compare`: a difference of "
+            "proportions is not a proportion. Use 'auto', 'studentized', 't' or 'bca'."
         )
     contrast = ContrastKernel(jk, ia, ib)
     # the gradient on the data serves the method's choice, the standard errors and the

@@ -460,9 +460,11 @@ def resolve_method(
                 f"method={method!r} is unavailable for this metric and design: {unsupported}. "
                 "Use method='bca' (or 'auto', which picks a method that applies)."
             )
-        if method == "wilson" and (kernel.proportion is None or kernel.shape != ()):
+        if method in ("wilson", "wilson_modified") and (
+            kernel.proportion is None or kernel.shape != ()
+        ):
             raise ValueError(
-                f"method='wilson' applies to a single proportion (accuracy, error_rate, "
+                f"method={method!r} applies to a single proportion (accuracy, error_rate, "
                 f"recall, precision, specificity...), not to {kernel.name!r}; use "
                 "'studentized', 't', 'bca' or 'auto'."
             )
@@ -956,7 +958,7 @@ def auto_method(
     >>> import numpy as np
     >>> y = np.arange(40) % 2
     >>> auto_method(y, (np.arange(40) % 3 > 0).astype(int), metric="accuracy")[0]
-    'wilson'
+    'wilson_modified'
     """
     if not isinstance(metric, str):
         raise TypeError(f"`metric` must be a metric name (str); got {type(metric).__name__}.")

@@ -45,6 +45,7 @@ INTERVAL_METHODS = (
     "logit_t",
     "korn_graubard",
     "wilson",
+    "wilson_modified",
 )
 #: the methods that need only the bootstrap distribution (and, for BCa, a jackknife);
 #: drivers without a linearized standard error offer these and "auto" (which is then BCa)
