@@ -18,7 +18,11 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.auc_class import warn_few_auc_class
+from ..engine.auc_class import (
+    class_effective_conditions,
+    warn_clustered_auc,
+    warn_few_auc_class,
+)
 from ..engine.bootstrap import (
     finish_bootstrap,
     jackknife_groups,
@@ -609,6 +613,47 @@ class CellResampler(RootStreamSampler):
                 )
 
 
+def _clustered_auc(
+    plan: Any,
+    kernel: Kernel,
+    lay: Any,
+    estimate: Any,
+    n_pos: Any,
+    n_neg: Any,
+    method: str,
+    extra: dict[str, Any],
+) -> str | None:
+    """The ROC AUC's clustered-class rule over conditions
+    (:func:`mlci.engine.auc_class.warn_clustered_auc`, the rule of ``bootstrap_ci``'s
+    roc_auc): its numbers go to ``extra["diagnostics"]``; the warning's text, or None."""
+    unit = getattr(plan, "unit_of_sample", None)
+    keys = np.asarray(kernel.keys)
+    if (
+        unit is None
+        or getattr(plan, "n_conditions", None) is None
+        or len(unit) != len(keys)
+        or not isinstance(kernel, (_ScoresKernel, _IndexKernel))  # class atoms' keys
+    ):
+        return None
+    sizes = np.bincount(unit)
+    sizes = sizes[sizes > 0]
+    diag = {
+        "n_conditions": int(plan.n_conditions),
+        "effective_conditions": float(sizes.sum() ** 2 / np.sum(sizes**2)),
+        "n_negative": int(n_neg),
+        "n_positive": int(n_pos),
+        "smaller_class_effective_conditions": class_effective_conditions(keys >= lay.m[0], unit),
+    }
+    extra["diagnostics"] = {**extra.get("diagnostics", {}), **diag}
+    return warn_clustered_auc(
+        int(min(n_pos, n_neg)),
+        diag["smaller_class_effective_conditions"],
+        float(estimate),
+        diag["effective_conditions"],
+        method,
+    )
+
+
 def _no_view(v: _View) -> np.ndarray:  # pragma: no cover - a callable's spec has no view path
     raise NotImplementedError
 
@@ -726,6 +771,8 @@ def _run(
         if rules and part.name == "auc":
             n_neg, n_pos = (c.sum() for c in lay.nobs)
             few = warn_few_auc_class(n_pos, n_neg, method)
+            if few is None:
+                few = _clustered_auc(plan, kernel, lay, pick(estimate), n_pos, n_neg, method, extra)
             if few is not None:
                 extra["few_samples_warning"] = few
         with warnings.catch_warnings():
