@@ -622,17 +622,19 @@ def _clustered_auc(
     n_neg: Any,
     method: str,
     extra: dict[str, Any],
+    rules: bool,
 ) -> str | None:
     """The ROC AUC's clustered-class rule over conditions
     (:func:`mlci.engine.auc_class.warn_clustered_auc`, the rule of ``bootstrap_ci``'s
-    roc_auc): its numbers go to ``extra["diagnostics"]``; the warning's text, or None."""
+    roc_auc): its numbers go to ``extra["diagnostics"]``; with ``rules`` (``method="auto"``,
+    as the few-samples warning) the warning's text, or None."""
     unit = getattr(plan, "unit_of_sample", None)
     keys = np.asarray(kernel.keys)
     if (
         unit is None
         or getattr(plan, "n_conditions", None) is None
         or len(unit) != len(keys)
-        or not isinstance(kernel, (_ScoresKernel, _IndexKernel))  # class atoms' keys
+        or not isinstance(kernel, (_ScoresKernel, _SmoothedKernel))  # the built-in AUC
     ):
         return None
     sizes = np.bincount(unit)
@@ -645,6 +647,8 @@ def _clustered_auc(
         "smaller_class_effective_conditions": class_effective_conditions(keys >= lay.m[0], unit),
     }
     extra["diagnostics"] = {**extra.get("diagnostics", {}), **diag}
+    if not rules:
+        return None
     return warn_clustered_auc(
         int(min(n_pos, n_neg)),
         diag["smaller_class_effective_conditions"],
@@ -768,11 +772,13 @@ def _run(
         score = None
         if rules and (part.name == "eer" or (spec.point is not None and part is parts[0])):
             score = score_rule(lay, spec.point, part.name, pick(estimate), iid, extra)
-        if rules and part.name == "auc":
+        if part.name == "auc":
             n_neg, n_pos = (c.sum() for c in lay.nobs)
-            few = warn_few_auc_class(n_pos, n_neg, method)
-            if few is None:
-                few = _clustered_auc(plan, kernel, lay, pick(estimate), n_pos, n_neg, method, extra)
+            few = warn_few_auc_class(n_pos, n_neg, method) if rules else None
+            if few is None:  # the diagnostics always; the warning under the rules
+                few = _clustered_auc(
+                    plan, kernel, lay, pick(estimate), n_pos, n_neg, method, extra, rules
+                )
             if few is not None:
                 extra["few_samples_warning"] = few
         with warnings.catch_warnings():
