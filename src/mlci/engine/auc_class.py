@@ -18,6 +18,7 @@ __all__ = [
     "MIN_AUC_CLASS_CONDITIONS",
     "MIN_AUC_SWEEP_CONDITIONS",
     "class_effective_conditions",
+    "clustered_auc_check",
     "clustered_auc_rule",
     "clustered_auc_text",
     "few_auc_class_message",
@@ -185,8 +186,8 @@ def clustered_auc_text(
 
     Examples
     --------
-    >>> clustered_auc_text(22, 13.4, 0.98).split(":")[0]
-    'The 22 samples of the smaller class of a ROC AUC of 0.98 fill only 13.4 effective conditions (Kish'
+    >>> clustered_auc_text(22, 13.4, 0.98).split(" (")[0]
+    'The 22 samples of the smaller class of a ROC AUC of 0.98 fill only 13.4 effective conditions'
     """
     which = "The interval" if method is None else f"The {method} interval"
     found = (
@@ -232,3 +233,54 @@ def warn_clustered_auc(
     text = clustered_auc_text(few, effective, estimate, method, before)
     warn(text, FewConditionsWarning)
     return text
+
+
+def clustered_auc_check(
+    positive: Any,
+    plan: Any,
+    estimate: Any,
+    n_pos: Any,
+    n_neg: Any,
+    method: str,
+    extra: dict[str, Any],
+    rules: bool = True,
+) -> str | None:
+    """The clustered-class rule of a ROC AUC for a driver of its own (the Scores drivers):
+    with conditions (``plan.unit_of_sample``, aligned with ``positive``, each sample's
+    class), the numbers of :func:`mlci.engine.auto.design_diagnostics` that the rule reads
+    go to ``extra["diagnostics"]``; with ``rules``, :func:`warn_clustered_auc`'s message
+    (or None).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> plan = SimpleNamespace(unit_of_sample=np.repeat(np.arange(4), 2), n_conditions=4)
+    >>> extra = {}
+    >>> clustered_auc_check(np.arange(8) < 2, plan, 0.9, 2, 6, "bca", extra) is None
+    True
+    >>> extra["diagnostics"]["smaller_class_effective_conditions"]
+    1.0
+    """
+    unit = getattr(plan, "unit_of_sample", None)
+    positive = np.asarray(positive, dtype=bool)
+    if unit is None or getattr(plan, "n_conditions", None) is None or len(unit) != len(positive):
+        return None
+    sizes = np.bincount(unit)
+    sizes = sizes[sizes > 0]
+    diag = {
+        "n_conditions": int(plan.n_conditions),
+        "effective_conditions": float(sizes.sum() ** 2 / np.sum(sizes**2)),
+        "n_negative": int(n_neg),
+        "n_positive": int(n_pos),
+        "smaller_class_effective_conditions": class_effective_conditions(positive, unit),
+    }
+    extra["diagnostics"] = {**extra.get("diagnostics", {}), **diag}
+    if not rules:
+        return None
+    return warn_clustered_auc(
+        int(min(n_pos, n_neg)),
+        diag["smaller_class_effective_conditions"],
+        float(estimate),
+        diag["effective_conditions"],
+        method,
+    )

@@ -18,11 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.auc_class import (
-    class_effective_conditions,
-    warn_clustered_auc,
-    warn_few_auc_class,
-)
+from ..engine.auc_class import clustered_auc_check, warn_few_auc_class
 from ..engine.bootstrap import (
     finish_bootstrap,
     jackknife_groups,
@@ -624,37 +620,14 @@ def _clustered_auc(
     extra: dict[str, Any],
     rules: bool,
 ) -> str | None:
-    """The ROC AUC's clustered-class rule over conditions
-    (:func:`mlci.engine.auc_class.warn_clustered_auc`, the rule of ``bootstrap_ci``'s
-    roc_auc): its numbers go to ``extra["diagnostics"]``; with ``rules`` (``method="auto"``,
-    as the few-samples warning) the warning's text, or None."""
-    unit = getattr(plan, "unit_of_sample", None)
-    keys = np.asarray(kernel.keys)
-    if (
-        unit is None
-        or getattr(plan, "n_conditions", None) is None
-        or len(unit) != len(keys)
-        or not isinstance(kernel, (_ScoresKernel, _SmoothedKernel))  # the built-in AUC
-    ):
+    """The ROC AUC's clustered-class rule of ``bootstrap_ci``'s roc_auc over conditions
+    (:func:`mlci.engine.auc_class.clustered_auc_check`): the numbers to
+    ``extra["diagnostics"]``; under ``rules`` (``method="auto"``, as the few-samples
+    warning) the warning's text, or None.  The built-in AUC only (class atoms as keys)."""
+    if not isinstance(kernel, (_ScoresKernel, _SmoothedKernel)):
         return None
-    sizes = np.bincount(unit)
-    sizes = sizes[sizes > 0]
-    diag = {
-        "n_conditions": int(plan.n_conditions),
-        "effective_conditions": float(sizes.sum() ** 2 / np.sum(sizes**2)),
-        "n_negative": int(n_neg),
-        "n_positive": int(n_pos),
-        "smaller_class_effective_conditions": class_effective_conditions(keys >= lay.m[0], unit),
-    }
-    extra["diagnostics"] = {**extra.get("diagnostics", {}), **diag}
-    if not rules:
-        return None
-    return warn_clustered_auc(
-        int(min(n_pos, n_neg)),
-        diag["smaller_class_effective_conditions"],
-        float(estimate),
-        diag["effective_conditions"],
-        method,
+    return clustered_auc_check(
+        np.asarray(kernel.keys) >= lay.m[0], plan, estimate, n_pos, n_neg, method, extra, rules
     )
 
 
