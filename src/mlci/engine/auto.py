@@ -96,7 +96,12 @@ from ..exceptions import DegenerateIntervalWarning, FewConditionsWarning, NearBo
 from ..feedback import warn
 from ..intervals.bootstrap import LINEARIZED_METHODS
 from ..metrics import Kernel
-from .auc_class import MIN_AUC_CLASS, warn_few_auc_class
+from .auc_class import (
+    MIN_AUC_CLASS,
+    class_effective_conditions,
+    warn_clustered_auc,
+    warn_few_auc_class,
+)
 from .few_conditions_class import few_conditions_class_message, few_conditions_class_rule
 from .linearize import icc_anova
 
@@ -571,6 +576,15 @@ def design_diagnostics(
     if m_neg is not None:
         diag["n_negative"] = int(counts[:m_neg].sum())
         diag["n_positive"] = int(counts[m_neg:].sum())
+        if (
+            table_counts is None
+            and n_cond is not None
+            and unit is not None
+            and len(unit) == len(keys)
+        ):  # the ROC AUC's clustered-class rule (engine/auc_class.py)
+            diag["smaller_class_effective_conditions"] = class_effective_conditions(
+                keys >= m_neg, unit
+            )
         if table_counts is not None:
             diag["negative_atoms"] = int(atoms[:m_neg].sum())
             diag["positive_atoms"] = int(atoms[m_neg:].sum())
@@ -697,6 +711,17 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
     if metric == "roc_auc" and {"n_positive", "n_negative"} <= diag.keys() and few < MIN_AUC_CLASS:
         # (class counts known: a weighted AUC's diagnostics carry none): one message
         return warn_few_auc_class(diag["n_positive"], diag["n_negative"], method, msgs)
+    if metric == "roc_auc" and {"n_positive", "n_negative"} <= diag.keys():
+        clustered = warn_clustered_auc(
+            few,
+            diag.get("smaller_class_effective_conditions"),
+            diag.get("estimate"),
+            diag.get("effective_conditions"),
+            method,
+            msgs,
+        )
+        if clustered is not None:
+            return clustered
     if few < MIN_CLASS and metric not in ("accuracy", "error_rate"):
         msgs.append(
             f"Only {few} samples of one class: below {MIN_CLASS}, mlci's coverage map does "

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.auc_class import warn_few_auc_class
+from ..engine.auc_class import clustered_auc_check, warn_few_auc_class
 from ..engine.bootstrap import (
     finish_bootstrap,
     jackknife_groups,
@@ -609,6 +609,28 @@ class CellResampler(RootStreamSampler):
                 )
 
 
+def _clustered_auc(
+    plan: Any,
+    kernel: Kernel,
+    lay: Any,
+    estimate: Any,
+    n_pos: Any,
+    n_neg: Any,
+    method: str,
+    extra: dict[str, Any],
+    rules: bool,
+) -> str | None:
+    """The ROC AUC's clustered-class rule of ``bootstrap_ci``'s roc_auc over conditions
+    (:func:`mlci.engine.auc_class.clustered_auc_check`): the numbers to
+    ``extra["diagnostics"]``; under ``rules`` (``method="auto"``, as the few-samples
+    warning) the warning's text, or None.  The built-in AUC only (class atoms as keys)."""
+    if not isinstance(kernel, (_ScoresKernel, _SmoothedKernel)):
+        return None
+    return clustered_auc_check(
+        np.asarray(kernel.keys) >= lay.m[0], plan, estimate, n_pos, n_neg, method, extra, rules
+    )
+
+
 def _no_view(v: _View) -> np.ndarray:  # pragma: no cover - a callable's spec has no view path
     raise NotImplementedError
 
@@ -723,9 +745,13 @@ def _run(
         score = None
         if rules and (part.name == "eer" or (spec.point is not None and part is parts[0])):
             score = score_rule(lay, spec.point, part.name, pick(estimate), iid, extra)
-        if rules and part.name == "auc":
+        if part.name == "auc":
             n_neg, n_pos = (c.sum() for c in lay.nobs)
-            few = warn_few_auc_class(n_pos, n_neg, method)
+            few = warn_few_auc_class(n_pos, n_neg, method) if rules else None
+            if few is None:  # the diagnostics always; the warning under the rules
+                few = _clustered_auc(
+                    plan, kernel, lay, pick(estimate), n_pos, n_neg, method, extra, rules
+                )
             if few is not None:
                 extra["few_samples_warning"] = few
         with warnings.catch_warnings():
