@@ -257,11 +257,7 @@ def smaller_class_conditions(keys: np.ndarray, unit: np.ndarray) -> float:
     >>> smaller_class_conditions(keys, unit)  # 3^2 / (2^2 + 1^2)
     1.8
     """
-    positive = np.asarray(keys) >= 2
-    small = positive if 2 * positive.sum() <= len(positive) else ~positive
-    per = np.bincount(np.asarray(unit)[small]).astype(float)
-    total = per.sum()
-    return float(total**2 / np.sum(per**2)) if total else 0.0
+    return class_effective_conditions(np.asarray(keys) >= 2, unit)
 
 
 def class_error_icc(keys: np.ndarray, unit: np.ndarray) -> float:
