@@ -247,6 +247,8 @@ def test_another_interval_from_the_stored_replicates():
         pct.interval(method="bca")
 
 
+# (and the near-bound AUC rule of 20-149 samples of a class: tests/engine/test_auc_near_edge.py)
+@pytest.mark.filterwarnings(r"ignore:Only \d+ samples in the smaller class of a ROC AUC")
 def test_a_flat_auc_is_not_sent_to_proportion_ci():
     # before: the degenerate-interval warning suggested proportion_ci for a flat AUC
     y = np.tile([0, 1], 40)

@@ -108,6 +108,8 @@ def test_few_errors_get_bca_width_not_the_range(metric, n, k):
     assert width < 1.5 * (bca.confidence_interval.high - bca.confidence_interval.low)
 
 
+# (and the near-bound AUC rule of 20-149 samples of a class: tests/engine/test_auc_near_edge.py)
+@pytest.mark.filterwarnings(r"ignore:Only \d+ samples in the smaller class of a ROC AUC")
 def test_roc_auc_near_one_falls_back_and_warns():
     # a ranking metric falls back too, but warns: on such test sets no interval held its
     # level in the near-bound study (logit t 0.85-0.88, BCa 0.81-0.86)

@@ -146,6 +146,8 @@ def test_bootstrap632_errors():
 # AUC 0.985 (45 positives, 45 negatives) is near the edge: the NearBoundWarning is due
 # there (the near-bound rule, tested in tests/engine/test_near_bound.py)
 @pytest.mark.filterwarnings("ignore::mlci.NearBoundWarning")
+# (and the near-bound AUC rule of 20-149 samples of a class: tests/engine/test_auc_near_edge.py)
+@pytest.mark.filterwarnings(r"ignore:Only \d+ samples in the smaller class of a ROC AUC")
 def test_oob_ci_scores_the_oob_predictions():
     rf = RandomForestClassifier(30, oob_score=True, random_state=0).fit(X, Y)
     r = mlci.oob_ci(rf, None, Y, rng=0, n_resamples=200)

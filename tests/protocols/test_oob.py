@@ -207,6 +207,8 @@ def test_oob_ci_with_X_for_the_mse():
 # AUC 0.985 (45 positives, 45 negatives) is near the edge: the NearBoundWarning is due
 # there (the near-bound rule, tested in tests/engine/test_near_bound.py)
 @pytest.mark.filterwarnings("ignore::mlci.NearBoundWarning")
+# (and the near-bound AUC rule of 20-149 samples of a class: tests/engine/test_auc_near_edge.py)
+@pytest.mark.filterwarnings(r"ignore:Only \d+ samples in the smaller class of a ROC AUC")
 def test_oob_ci_with_X_warns_for_unmeasured_metrics():
     rf = RandomForestClassifier(30, oob_score=True, random_state=0).fit(X, Y)
     with pytest.warns(UserWarning, match="corrected interval for 'roc_auc' is approximate"):

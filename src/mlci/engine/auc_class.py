@@ -13,9 +13,13 @@ from ..exceptions import FewConditionsWarning
 from ..feedback import warn
 
 __all__ = [
+    "AUC_CLOSE_BAND",
+    "AUC_EDGE_BAND",
     "AUC_NEAR_EDGE",
     "MIN_AUC_CLASS",
+    "MIN_AUC_CLASS_CLOSE",
     "MIN_AUC_CLASS_CONDITIONS",
+    "MIN_AUC_CLASS_NEAR_EDGE",
     "MIN_AUC_SWEEP_CONDITIONS",
     "class_effective_conditions",
     "clustered_auc_check",
@@ -41,6 +45,76 @@ __all__ = [
 #: negatives, unequal spreads, ties) found no method holding across score shapes either;
 #: :func:`mlci.auc_score_ci` (score-type, floored) seldom falls short (0.90-1.00).
 MIN_AUC_CLASS = 20
+
+#: a ROC AUC within :data:`AUC_EDGE_BAND` of 1 (or 0) whose smaller class has from
+#: :data:`MIN_AUC_CLASS` to fewer than this many samples warns (:func:`near_edge_auc_rule`);
+#: so does one within :data:`AUC_CLOSE_BAND` with fewer than
+#: :data:`MIN_AUC_CLASS_CLOSE`.  The sweep behind them (docs/validation.md, "The AUC near
+#: its bound with 20-149 of a class"; ``scripts/auc_few_class_sweep.py``'s ``cell`` with
+#: the bootstrap doors, 600 test sets a cell, B = 500, 20-150 positives, 150-300
+#: negatives, binormal AUC 0.85-0.99, equal spreads or positives twice as spread): in the
+#: 28 cells the two rules warn, ``auc_ci``'s BCa covered 0.655-0.958 (25 below 0.935) and
+#: the studentized interval 0.652-0.963 (22 below); in the 32 others 0.882-0.960 (9) and
+#: 0.905-0.963 (4), those short mostly by 0.01
+MIN_AUC_CLASS_NEAR_EDGE = 50
+#: the distance of the AUC from 1 (or 0) within which :data:`MIN_AUC_CLASS_NEAR_EDGE` holds
+AUC_EDGE_BAND = 0.1
+#: the smaller class's size below which an AUC within :data:`AUC_CLOSE_BAND` of its bound
+#: warns: with positives twice as spread as negatives, AUC 0.98-0.99, 50-100 positives
+#: covered 0.825-0.910 (equal spreads: 0.92-0.958)
+MIN_AUC_CLASS_CLOSE = 150
+#: the distance of the AUC from 1 (or 0) within which :data:`MIN_AUC_CLASS_CLOSE` holds
+AUC_CLOSE_BAND = 0.02
+
+
+def near_edge_auc_rule(few: int, estimate: Any) -> bool:
+    """Whether a ROC AUC with ``few`` samples in its smaller class (at least
+    :data:`MIN_AUC_CLASS`) lies where the bootstrap intervals fell short: fewer than
+    :data:`MIN_AUC_CLASS_NEAR_EDGE` samples and the ``estimate`` within
+    :data:`AUC_EDGE_BAND` of 1 or 0, or fewer than :data:`MIN_AUC_CLASS_CLOSE` and within
+    :data:`AUC_CLOSE_BAND`.
+
+    Examples
+    --------
+    >>> near_edge_auc_rule(30, 0.95), near_edge_auc_rule(30, 0.85), near_edge_auc_rule(60, 0.95)
+    (True, False, False)
+    >>> near_edge_auc_rule(100, 0.985), near_edge_auc_rule(150, 0.985)
+    (True, False)
+    """
+    if estimate is None or np.ndim(estimate) != 0 or not np.isfinite(estimate):
+        return False
+    gap = min(float(estimate), 1.0 - float(estimate)) - 1e-12  # (1 - 0.98 > 0.02 in floats)
+    edge = gap <= AUC_EDGE_BAND and few < MIN_AUC_CLASS_NEAR_EDGE
+    close = gap <= AUC_CLOSE_BAND and few < MIN_AUC_CLASS_CLOSE
+    return bool(few >= MIN_AUC_CLASS and (edge or close))
+
+
+def near_edge_auc_text(
+    few: int, estimate: float, method: str | None = None, before: Any = ()
+) -> str:
+    """The whole near-bound warning of a ROC AUC with 20-149 samples in a class
+    (:func:`near_edge_auc_rule`), the same through every door; ``method`` and ``before`` as
+    in :func:`few_auc_class_text`.
+
+    Examples
+    --------
+    >>> near_edge_auc_text(30, 0.95).split(":")[0]
+    'Only 30 samples in the smaller class of a ROC AUC of 0.95'
+    """
+    which = "The interval" if method is None else f"The {method} interval"
+    found = (
+        f"Only {few} samples in the smaller class of a ROC AUC of {estimate:.3g}: with "
+        f"fewer than {MIN_AUC_CLASS_NEAR_EDGE} within {AUC_EDGE_BAND:g} of its bound, or "
+        f"fewer than {MIN_AUC_CLASS_CLOSE} within {AUC_CLOSE_BAND:g}, mlci's sweep "
+        "(docs/validation.md, 'The AUC near its bound with 20-149 of a class') found the "
+        "bootstrap intervals short of their level (BCa 0.66-0.96, studentized 0.65-0.96, "
+        "lowest where the positives' scores spread more than the negatives')"
+    )
+    return (
+        "; ".join([*before, found])
+        + f". {which} may not keep its confidence level: treat it as optimistic, or collect "
+        "more samples of that class."
+    )
 
 
 def few_auc_class_message(few: int) -> str:
@@ -83,11 +157,12 @@ def few_auc_class_text(few: int, method: str | None = None, before: Any = ()) ->
 
 
 def warn_few_auc_class(
-    n_pos: Any, n_neg: Any, method: str | None = None, before: Any = ()
+    n_pos: Any, n_neg: Any, method: str | None = None, before: Any = (), estimate: Any = None
 ) -> str | None:
     """Warn (and return the message) for a ROC AUC whose smaller class has fewer than
     :data:`MIN_AUC_CLASS` samples (the smallest over the elements of an array): the
-    message of :func:`few_auc_class_text`.
+    message of :func:`few_auc_class_text`; or, given a single ``estimate``, where
+    :func:`near_edge_auc_rule` holds: the message of :func:`near_edge_auc_text`.
 
     Examples
     --------
@@ -99,12 +174,20 @@ def warn_few_auc_class(
     'FewConditionsWarning'
     >>> warn_few_auc_class(20, 150) is None
     True
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     text = warn_few_auc_class(30, 150, estimate=0.96)
+    >>> text.split(":")[0]
+    'Only 30 samples in the smaller class of a ROC AUC of 0.96'
     """
     smaller = np.minimum(np.atleast_1d(n_pos), np.atleast_1d(n_neg))
     few = int(smaller.min())
-    if few >= MIN_AUC_CLASS:
+    if few < MIN_AUC_CLASS:
+        text = few_auc_class_text(few, method, before)
+    elif near_edge_auc_rule(few, estimate):
+        text = near_edge_auc_text(few, float(estimate), method, before)
+    else:
         return None
-    text = few_auc_class_text(few, method, before)
     warn(text, FewConditionsWarning)
     return text
 

@@ -97,7 +97,6 @@ from ..feedback import warn
 from ..intervals.bootstrap import LINEARIZED_METHODS
 from ..metrics import Kernel
 from .auc_class import (
-    MIN_AUC_CLASS,
     class_effective_conditions,
     warn_clustered_auc,
     warn_few_auc_class,
@@ -704,10 +703,11 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
             "0.88-0.94)"
         )
     few = min(diag.get("n_positive", MIN_CLASS), diag.get("n_negative", MIN_CLASS))
-    if metric == "roc_auc" and {"n_positive", "n_negative"} <= diag.keys() and few < MIN_AUC_CLASS:
-        # (class counts known: a weighted AUC's diagnostics carry none): one message
-        return warn_few_auc_class(diag["n_positive"], diag["n_negative"], method, msgs)
     if metric == "roc_auc" and {"n_positive", "n_negative"} <= diag.keys():
+        # (class counts known: a weighted AUC's diagnostics carry none): one message
+        small = warn_few_auc_class(diag["n_positive"], diag["n_negative"], method, msgs)
+        if small is not None:
+            return small
         clustered = warn_clustered_auc(
             few,
             diag.get("smaller_class_effective_conditions"),
@@ -718,6 +718,13 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
         )
         if clustered is not None:
             return clustered
+        # near the bound with 20-149 of a class (after the clustered rule, whose
+        # message says more over conditions)
+        edge = warn_few_auc_class(
+            diag["n_positive"], diag["n_negative"], method, msgs, diag.get("estimate")
+        )
+        if edge is not None:
+            return edge
     if few < MIN_CLASS and metric not in ("accuracy", "error_rate"):
         msgs.append(
             f"Only {few} samples of one class: below {MIN_CLASS}, mlci's coverage map does "

@@ -752,6 +752,8 @@ def _run(
                 few = _clustered_auc(
                     plan, kernel, lay, pick(estimate), n_pos, n_neg, method, extra, rules
                 )
+            if few is None and rules:  # near the bound with 20-149 of a class
+                few = warn_few_auc_class(n_pos, n_neg, method, (), pick(estimate))
             if few is not None:
                 extra["few_samples_warning"] = few
         with warnings.catch_warnings():

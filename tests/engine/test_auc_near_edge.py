@@ -1,0 +1,102 @@
+"""The ROC AUC near its bound with 20-149 samples in the smaller class (issue 20;
+:func:`mlci.engine.auc_class.near_edge_auc_rule`): the warning through every door
+(``bootstrap_ci`` with and without ``strata``, ``auc_ci``, ``Scores.bootstrap_ci``), the
+same text, none away from the bound or with enough samples.  The thresholds rest on the
+sweep of docs/validation.md, "The AUC near its bound with 20-149 of a class"."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import mlci
+from mlci.engine.auc_class import (
+    AUC_CLOSE_BAND,
+    AUC_EDGE_BAND,
+    MIN_AUC_CLASS,
+    MIN_AUC_CLASS_CLOSE,
+    MIN_AUC_CLASS_NEAR_EDGE,
+    near_edge_auc_rule,
+)
+from mlci.exceptions import FewConditionsWarning
+
+TEXT = "The AUC near its bound with 20-149 of a class"
+DOORS = ("bootstrap_ci", "strata", "auc_ci", "Scores.bootstrap_ci")
+
+
+def test_thresholds():
+    assert (MIN_AUC_CLASS, MIN_AUC_CLASS_NEAR_EDGE, MIN_AUC_CLASS_CLOSE) == (20, 50, 150)
+    assert (AUC_EDGE_BAND, AUC_CLOSE_BAND) == (0.1, 0.02)
+    # each side of each threshold, near 1 and near 0 (the rule is symmetric)
+    for est in (0.9, 0.1, 0.95, 0.05):
+        assert near_edge_auc_rule(20, est) and near_edge_auc_rule(49, est)
+        assert not near_edge_auc_rule(50, est) or min(est, 1 - est) <= AUC_CLOSE_BAND
+        assert not near_edge_auc_rule(19, est)  # the few-samples rule's (MIN_AUC_CLASS)
+    for est in (0.98, 0.02, 0.995):
+        assert near_edge_auc_rule(50, est) and near_edge_auc_rule(149, est)
+        assert not near_edge_auc_rule(150, est)
+    assert not near_edge_auc_rule(30, 0.89) and not near_edge_auc_rule(30, 0.11)
+    assert not near_edge_auc_rule(100, 0.97)
+    assert not near_edge_auc_rule(30, np.nan) and not near_edge_auc_rule(30, None)
+    assert not near_edge_auc_rule(30, np.array([0.95, 0.96]))  # a single estimate only
+
+
+def _design(n_pos: int, shift: float, n_neg: int = 150):
+    g = np.random.default_rng(20261128)
+    y = np.r_[np.ones(n_pos, int), np.zeros(n_neg, int)]
+    return y, np.r_[g.normal(shift, 1.0, n_pos), g.normal(0.0, 1.0, n_neg)]
+
+
+def _run(door: str, y, score, method: str = "auto"):
+    common = {"n_resamples": 200, "rng": 0, "method": method}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if door == "bootstrap_ci":
+            res = mlci.bootstrap_ci(y, score, metric="roc_auc", **common)
+        elif door == "strata":
+            res = mlci.bootstrap_ci(y, score, metric="roc_auc", strata=y, **common)
+        elif door == "auc_ci":
+            res = mlci.auc_ci(y, score, **common)
+        else:
+            res = mlci.Scores.from_labels(y, score).bootstrap_ci("auc", **common)
+    ours = [w for w in caught if TEXT in str(w.message)]
+    assert all(issubclass(w.category, FewConditionsWarning) for w in ours)
+    return res, [str(w.message) for w in ours]
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_warns_through_every_door(door):
+    y, score = _design(30, 2.4)  # AUC about 0.96
+    res, msgs = _run(door, y, score)
+    assert 0.9 <= float(res.estimate) < 1.0
+    assert len(msgs) == 1 and msgs[0].startswith("Only 30 samples in the smaller class")
+
+
+def test_same_message_through_every_door():
+    y, score = _design(30, 2.4)
+    # the same method named (auto of the Scores doors is BCa; they warn under auto only)
+    found = {
+        _run(door, y, score, method="auto" if door in ("auc_ci", "Scores.bootstrap_ci") else "bca")[
+            1
+        ][0]
+        for door in DOORS
+    }
+    assert len(found) == 1, found
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_close_to_one_with_100_positives_warns(door):
+    y, score = _design(100, 3.6, n_neg=300)  # AUC about 0.99
+    res, msgs = _run(door, y, score)
+    assert float(res.estimate) >= 0.98
+    assert len(msgs) == 1
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_away_from_the_bound_or_enough_samples_not_warned(door):
+    y, score = _design(30, 1.2)  # AUC about 0.8
+    assert _run(door, y, score)[1] == []
+    y, score = _design(200, 2.4, n_neg=400)  # AUC about 0.96, 200 positives
+    assert _run(door, y, score)[1] == []
