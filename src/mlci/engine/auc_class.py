@@ -29,6 +29,7 @@ __all__ = [
     "few_auc_class_text",
     "warn_clustered_auc",
     "warn_few_auc_class",
+    "warn_near_edge_auc",
 ]
 
 
@@ -156,13 +157,17 @@ def few_auc_class_text(few: int, method: str | None = None, before: Any = ()) ->
     )
 
 
+def _smaller(n_pos: Any, n_neg: Any) -> int:
+    """The smaller class's size (the smallest over the elements of arrays)."""
+    return int(np.minimum(np.atleast_1d(n_pos), np.atleast_1d(n_neg)).min())
+
+
 def warn_few_auc_class(
-    n_pos: Any, n_neg: Any, method: str | None = None, before: Any = (), estimate: Any = None
+    n_pos: Any, n_neg: Any, method: str | None = None, before: Any = ()
 ) -> str | None:
     """Warn (and return the message) for a ROC AUC whose smaller class has fewer than
     :data:`MIN_AUC_CLASS` samples (the smallest over the elements of an array): the
-    message of :func:`few_auc_class_text`; or, given a single ``estimate``, where
-    :func:`near_edge_auc_rule` holds: the message of :func:`near_edge_auc_text`.
+    message of :func:`few_auc_class_text`.
 
     Examples
     --------
@@ -174,20 +179,37 @@ def warn_few_auc_class(
     'FewConditionsWarning'
     >>> warn_few_auc_class(20, 150) is None
     True
+    """
+    few = _smaller(n_pos, n_neg)
+    if few >= MIN_AUC_CLASS:
+        return None
+    text = few_auc_class_text(few, method, before)
+    warn(text, FewConditionsWarning)
+    return text
+
+
+def warn_near_edge_auc(
+    n_pos: Any, n_neg: Any, estimate: Any, method: str | None = None, before: Any = ()
+) -> str | None:
+    """Warn (and return the message of :func:`near_edge_auc_text`) where
+    :func:`near_edge_auc_rule` holds for a single ``estimate``; ``method`` and ``before`` as
+    in :func:`few_auc_class_text`.
+
+    Examples
+    --------
+    >>> import warnings
     >>> with warnings.catch_warnings(record=True) as w:
     ...     warnings.simplefilter("always")
-    ...     text = warn_few_auc_class(30, 150, estimate=0.96)
+    ...     text = warn_near_edge_auc(30, 150, 0.96)
     >>> text.split(":")[0]
     'Only 30 samples in the smaller class of a ROC AUC of 0.96'
+    >>> warn_near_edge_auc(30, 150, 0.85) is None
+    True
     """
-    smaller = np.minimum(np.atleast_1d(n_pos), np.atleast_1d(n_neg))
-    few = int(smaller.min())
-    if few < MIN_AUC_CLASS:
-        text = few_auc_class_text(few, method, before)
-    elif near_edge_auc_rule(few, estimate):
-        text = near_edge_auc_text(few, float(estimate), method, before)
-    else:
+    few = _smaller(n_pos, n_neg)
+    if not near_edge_auc_rule(few, estimate):
         return None
+    text = near_edge_auc_text(few, float(estimate), method, before)
     warn(text, FewConditionsWarning)
     return text
 

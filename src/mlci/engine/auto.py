@@ -100,6 +100,7 @@ from .auc_class import (
     class_effective_conditions,
     warn_clustered_auc,
     warn_few_auc_class,
+    warn_near_edge_auc,
 )
 from .few_conditions_class import few_conditions_class_message, few_conditions_class_rule
 from .linearize import icc_anova
@@ -720,8 +721,8 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
             return clustered
         # near the bound with 20-149 of a class (after the clustered rule, whose
         # message says more over conditions)
-        edge = warn_few_auc_class(
-            diag["n_positive"], diag["n_negative"], method, msgs, diag.get("estimate")
+        edge = warn_near_edge_auc(
+            diag["n_positive"], diag["n_negative"], diag.get("estimate"), method, msgs
         )
         if edge is not None:
             return edge

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.auc_class import clustered_auc_check, warn_few_auc_class
+from ..engine.auc_class import clustered_auc_check, warn_few_auc_class, warn_near_edge_auc
 from ..engine.bootstrap import (
     finish_bootstrap,
     jackknife_groups,
@@ -753,7 +753,7 @@ def _run(
                     plan, kernel, lay, pick(estimate), n_pos, n_neg, method, extra, rules
                 )
             if few is None and rules:  # near the bound with 20-149 of a class
-                few = warn_few_auc_class(n_pos, n_neg, method, (), pick(estimate))
+                few = warn_near_edge_auc(n_pos, n_neg, pick(estimate), method)
             if few is not None:
                 extra["few_samples_warning"] = few
         with warnings.catch_warnings():
