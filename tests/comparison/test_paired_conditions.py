@@ -207,6 +207,24 @@ SCALE = float(os.environ["MLCI_SLOW_SCALE"])
 REPS = max(200, round(800 * SCALE))
 
 
+def _covers(x, metric, method, conditions, rng, truth) -> bool:
+    """Whether ``compare``'s a - b interval (``method``, B = 1000) of a drawn test set ``x``
+    covers ``truth``."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mlci.MlciWarning)
+        res = mlci.compare(
+            x["y"],
+            {"a": x["a"], "b": x["b"]},
+            metric=metric,
+            method=method,
+            conditions=conditions,
+            n_resamples=1000,
+            rng=rng,
+        )
+    lo, hi = res.difference("a", "b").confidence_interval
+    return bool(lo <= truth + 1e-12 and truth - 1e-12 <= hi)
+
+
 @pytest.mark.slow
 @pytest.mark.search
 def test_coverage_of_seed5_design14_fixed_test_sets():
@@ -224,19 +242,7 @@ def test_coverage_of_seed5_design14_fixed_test_sets():
         x = pop.draw(g)
         seed = int(g.integers(2**31))
         for m in hits:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", mlci.MlciWarning)
-                res = mlci.compare(
-                    x["y"],
-                    {"a": x["a"], "b": x["b"]},
-                    metric="f1",
-                    method=m,
-                    conditions=x["conditions"],
-                    n_resamples=1000,
-                    rng=seed,
-                )
-            lo, hi = res.difference("a", "b").confidence_interval
-            hits[m] += lo <= pop.truth + 1e-12 and pop.truth - 1e-12 <= hi
+            hits[m] += _covers(x, "f1", m, x["conditions"], seed, pop.truth)
     cov = {m: h / REPS for m, h in hits.items()}
     assert cov["auto"] >= 0.95, cov
     assert cov["auto"] >= cov["t"] + 0.02, cov
@@ -259,19 +265,7 @@ def test_coverage_of_study45_fixed_test_sets():
     for i in range(REPS):
         x = pop.draw(np.random.default_rng([11, d.index, i, 5]))
         for m in hits:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", mlci.MlciWarning)
-                res = mlci.compare(
-                    x["y"],
-                    {"a": x["a"], "b": x["b"]},
-                    metric="accuracy",
-                    method=m,
-                    conditions=pop.cond,
-                    n_resamples=1000,
-                    rng=i,
-                )
-            lo, hi = res.difference("a", "b").confidence_interval
-            hits[m] += lo <= pop.truth + 1e-12 and pop.truth - 1e-12 <= hi
+            hits[m] += _covers(x, "accuracy", m, pop.cond, i, pop.truth)
     cov = {m: h / REPS for m, h in hits.items()}
     assert 0.92 <= cov["auto"] <= 0.98, cov
     assert cov["auto"] >= cov["t"] + 0.03, cov
