@@ -89,6 +89,54 @@ def test_same_interval_as_bootstrap_ci():
         assert got.standard_error == ref.standard_error
 
 
+def test_near_the_bound_over_conditions_korn_graubard():
+    # within 0.1 of 1 (not on it) over items answered several times or over conditions,
+    # llm_ci gives Korn & Graubard's interval (mlci.intervals.clustered_proportion):
+    # bootstrap_ci(method="korn_graubard") of the same answers, where bootstrap_ci's auto
+    # still gives the logit t (the engine's rule, owned elsewhere; docs/validation.md, "LLM
+    # evals: the cells left short", says what the engine should do) -- so here the two
+    # doors differ until the engine takes the same rule
+    from mlci.intervals.clustered_proportion import clustered_proportion_interval
+
+    rng = np.random.default_rng(6)
+    n, K = 60, 3
+    cond = np.repeat(np.arange(12), 5)
+    x = (rng.random(n * K) < 0.96).astype(float)
+    item = np.repeat(np.arange(n), K)
+    cases = [(_log(x, repeats=K), x, item), (_log(x, repeats=K, conditions=cond), x, cond[item])]
+    for log, values, unit in cases:
+        res = mlci.llm_ci(log, conditions="g" if log.conditions else None, rng=5)
+        got = res.models["A"]
+        assert 0.9 < got.estimate < 1
+        assert got.method == "korn_graubard"
+        assert got.details["method_reason"].startswith("korn_graubard: a proportion over")
+        assert "korn_graubard" in res.details["method_reason"]
+        ref = mlci.bootstrap_ci(values, metric="mean", conditions=unit, rng=5,
+                                method="korn_graubard")  # fmt: skip
+        assert got.confidence_interval == ref.confidence_interval
+        assert got.standard_error == ref.standard_error
+        lin = ref.details["linearized"]
+        low, high, method = clustered_proportion_interval(
+            got.estimate, lin["standard_error"], lin["df"], effective_n=lin["effective_n"]
+        )
+        assert method == "korn_graubard"
+        assert (low, high) == pytest.approx(tuple(got.confidence_interval), abs=1e-12)
+        auto = mlci.bootstrap_ci(values, metric="mean", conditions=unit, rng=5)
+        assert auto.method == "logit_t" and auto.confidence_interval != got.confidence_interval
+    # a proportion away from the bound keeps the logit t, one on it the logit t's Wilson
+    import contextlib
+
+    for q in (0.8, 1.0):
+        y = (rng.random(n * K) < q).astype(float)
+        near = pytest.warns(mlci.FewConditionsWarning) if q == 1 else contextlib.nullcontext()
+        with near:  # no error at all: the engine's near-bound warning, through both doors
+            got = mlci.llm_ci(_log(y, repeats=K), rng=5).models["A"]
+        with near:
+            ref = mlci.bootstrap_ci(y, metric="mean", conditions=item, rng=5)
+        assert got.method == ref.method == "logit_t"
+        assert got.confidence_interval == ref.confidence_interval
+
+
 def test_where_the_rule_does_not_apply_auto_stays_studentized():
     rng = np.random.default_rng(1)
     x = (rng.random(120) < 0.8).astype(float)
@@ -190,9 +238,15 @@ def test_mover_pairs_over_conditions():
     res = mlci.llm_compare(log, conditions="g")
     d = res.differences[0]
     assert d.method == "mover" and "mover" in res.details["method_reason"]
-    # the definition: the models' intervals (bootstrap_ci's over the conditions) and the
+    # the definition: the models' intervals (bootstrap_ci's over the conditions: Korn &
+    # Graubard's within 0.1 of the bound, mlci.intervals.clustered_proportion) and the
     # correlation of the two means from their CR2 covariance
-    ra, rb = (mlci.bootstrap_ci(v, metric="mean", conditions=cond) for v in (a, b))
+    from mlci.intervals.clustered_proportion import clustered_proportion_method
+
+    ra, rb = (mlci.bootstrap_ci(v, metric="mean", conditions=cond,
+                                method=clustered_proportion_method(v.mean()))
+              for v in (a, b))  # fmt: skip
+    assert ra.method == rb.method == "korn_graubard"  # both within 0.1 of 1
     (la, ua), (lb, ub) = ra.confidence_interval, rb.confidence_interval
     za, zb = (np.bincount(cond, v - v.mean()) for v in (a, b))
     h = np.bincount(cond) / n

@@ -42,11 +42,12 @@ import numpy as np
 from ..classical.proportions import paired_proportion_diff_ci, paired_table
 from ..comparison.tango import tango_pvalue
 from ..engine.bootstrap import bootstrap_ci
+from ..intervals.clustered_proportion import clustered_proportion_method
 from ..results import ConfidenceInterval, IntervalResult
 from .log import EvalLog, _item_codes
 
-__all__ = ["PROPORTION_AUTO_REASON", "AnswerDesign", "answer_design", "mover_pairs",
-           "proportion_models", "tango_pairs"]  # fmt: skip
+__all__ = ["KORN_GRAUBARD_REASON", "PROPORTION_AUTO_REASON", "AnswerDesign", "answer_design",
+           "mover_pairs", "proportion_models", "tango_pairs"]  # fmt: skip
 
 #: the start of ``details["method_reason"]`` when the answers are 0/1
 PROPORTION_AUTO_REASON = (
@@ -54,6 +55,15 @@ PROPORTION_AUTO_REASON = (
     "its interval is bootstrap_ci(answers, metric='mean', conditions=...)'s under auto "
     "(Wilson of items answered once, else the logit t over {unit}; docs/validation.md, "
     "'LLM evals near the bounds')"
+)
+
+#: ``method_reason`` of a model whose proportion over conditions is near 0 or 1
+KORN_GRAUBARD_REASON = (
+    "korn_graubard: a proportion over conditions within 0.1 of 0 or 1 (not on it): "
+    "Clopper-Pearson's interval on the effective sample size p(1 - p)/se^2 with Korn & "
+    "Graubard's (1998) degrees-of-freedom adjustment, where the logit t covered 0.91-0.93 "
+    "(mlci.intervals.clustered_proportion; docs/validation.md, 'LLM evals: the cells "
+    "left short')"
 )
 
 
@@ -123,8 +133,15 @@ def proportion_models(
     module's)."""
     bo = opts["bootstrap"]
     out: dict[str, IntervalResult] = {}
-    reason = ""
-    for model, x in zip(table.models, design.scores, strict=True):
+    reasons: dict[str, str] = {}
+    variance = np.diag(answer_gram(design)) if design.unit is not None else None
+    several = design.unit is not None and np.unique(design.unit).size > 1
+    for m, (model, x) in enumerate(zip(table.models, design.scores, strict=True)):
+        method = "auto"
+        if several and variance is not None and variance[m] > 0:
+            # over conditions near 0 or 1: Korn & Graubard's interval (module doc)
+            if clustered_proportion_method(float(x.mean())) == "korn_graubard":
+                method = "korn_graubard"
         res = bootstrap_ci(
             x,
             metric="mean",
@@ -132,18 +149,20 @@ def proportion_models(
             n_resamples=bo.n_resamples,
             confidence_level=opts["confidence_level"],
             alternative=opts["alternative"],
-            method="auto",
+            method=method,
             rng=bo.seed,
         )
         assert isinstance(res, IntervalResult)  # one confidence level
         details = {**res.details, "n_items": table.details["n_items"]}
         if table.cluster is not None:
             details["n_clusters"] = table.details["n_clusters"]
+        if method == "korn_graubard":
+            details["method_reason"] = KORN_GRAUBARD_REASON
         out[model] = dataclasses.replace(res, metric=name, details=details)
-        reason = str(res.details.get("method_reason", res.method))
+        reasons.setdefault(res.method, str(details.get("method_reason", res.method)))
     unit = {"conditions": "the conditions", "items": "the items (their repeated answers)"}
     text = PROPORTION_AUTO_REASON.format(unit=unit.get(design.unit_name, "the conditions"))
-    return out, f"{text}: {reason}"
+    return out, f"{text}: " + "; ".join(reasons.values())
 
 
 def tango_pairs(
