@@ -33,6 +33,14 @@ former default).  Test set ``r`` of a cell uses seed ``[7, n, G, icc, epochs, p,
 
     nice python scripts/llm_coverage.py --bounds models --experiments 400 --json m.json
     nice python scripts/llm_coverage.py --bounds pairs --experiments 300 --json p.json
+
+``--bounds candidates`` (docs/validation.md, "LLM evals: the cells left short") compares
+intervals of a proportion over conditions on the model cells over repeats or clusters,
+the same test sets: :data:`CANDIDATES`.  The default there is now ``near``: Korn &
+Graubard's interval within 0.1 of 0 or 1 (:mod:`mlci.intervals.clustered_proportion`).
+
+    nice python scripts/llm_coverage.py --bounds candidates --experiments 400 --json c.json
+    nice python scripts/llm_coverage.py --bounds models --methods auto --experiments 400
 """
 
 from __future__ import annotations
@@ -127,16 +135,37 @@ def _skill(p: float, sd: float) -> float:
     return optimize.brentq(lambda s: true_values([s], sd, 0.0, 0.0)[0] - p, -30, 30)
 
 
+def _bounds_skills(G: int | None, icc: float, p: float, p2: float | None):
+    """``(sd_c, skills, truth)`` of a cell (module doc)."""
+    rest = SD_ITEM**2 + SD_MODEL**2 + np.pi**2 / 3
+    sd_c = 0.0 if G is None else float(np.sqrt(icc * rest / (1 - icc)))
+    sd = float(np.sqrt(sd_c**2 + SD_ITEM**2 + SD_MODEL**2))
+    skills = [_skill(p, sd)] + ([] if p2 is None else [_skill(p2, sd)])
+    return sd_c, skills, true_values(skills, sd_c, SD_ITEM, SD_MODEL)
+
+
+def _bounds_draw(n, G, epochs, p, icc, sd_c, skills, r):
+    """Test set ``r`` of a cell: ``(cluster of every question or None, answers (M, n,
+    epochs))``."""
+    rng = np.random.default_rng([7, n, G or 0, round(icc * 100), epochs, round(p * 1000), r])
+    if G is None:
+        cl, u = None, np.zeros(n)
+    else:
+        share = rng.dirichlet(np.full(G, 2.0))
+        cl = np.concatenate([np.arange(G), rng.choice(G, n - G, p=share)])
+        u = rng.normal(0, sd_c, G)[cl]
+    d = u + rng.normal(0, SD_ITEM, n)
+    s = np.asarray(skills)[:, None]
+    prob = 1 / (1 + np.exp(-(s - d[None] - rng.normal(0, SD_MODEL, (len(skills), n)))))
+    return cl, (rng.random((len(skills), n, epochs)) < prob[..., None]).astype(float)
+
+
 def bounds_cell(n: int, G: int | None, icc: float, epochs: int, p: float,
                 p2: float | None = None, reps: int = 200, n_resamples: int = 400,
                 methods=None, confidence_level: float = 0.95) -> dict:  # fmt: skip
     """Coverage, median width and share warned (by the default) of the methods in one
     cell near the bounds (module doc): one model (``p2`` None) or a pair."""
-    rest = SD_ITEM**2 + SD_MODEL**2 + np.pi**2 / 3
-    sd_c = 0.0 if G is None else float(np.sqrt(icc * rest / (1 - icc)))
-    sd = float(np.sqrt(sd_c**2 + SD_ITEM**2 + SD_MODEL**2))
-    skills = [_skill(p, sd)] + ([] if p2 is None else [_skill(p2, sd)])
-    truth = true_values(skills, sd_c, SD_ITEM, SD_MODEL)
+    sd_c, skills, truth = _bounds_skills(G, icc, p, p2)
     target = truth[0] if p2 is None else truth[0] - truth[1]
     if methods is None:
         methods = BOUNDS_MODEL_METHODS if p2 is None else BOUNDS_PAIR_METHODS
@@ -144,17 +173,7 @@ def bounds_cell(n: int, G: int | None, icc: float, epochs: int, p: float,
     widths: dict = {m: [] for m in methods}
     warned = []
     for r in range(reps):
-        rng = np.random.default_rng([7, n, G or 0, round(icc * 100), epochs, round(p * 1000), r])
-        if G is None:
-            cl, u = None, np.zeros(n)
-        else:
-            share = rng.dirichlet(np.full(G, 2.0))
-            cl = np.concatenate([np.arange(G), rng.choice(G, n - G, p=share)])
-            u = rng.normal(0, sd_c, G)[cl]
-        d = u + rng.normal(0, SD_ITEM, n)
-        s = np.asarray(skills)[:, None]
-        prob = 1 / (1 + np.exp(-(s - d[None] - rng.normal(0, SD_MODEL, (len(skills), n)))))
-        ans = (rng.random((len(skills), n, epochs)) < prob[..., None]).astype(float)
+        cl, ans = _bounds_draw(n, G, epochs, p, icc, sd_c, skills, r)
         M = len(skills)
         item = np.repeat(np.arange(n), epochs)
         log = mlci.eval_log(
@@ -205,10 +224,93 @@ def bounds_cells(kind: str) -> list[tuple]:
             if G is None or G < n]  # fmt: skip
 
 
-def bounds_main(kind: str, reps: int, n_resamples: int, path: str | None) -> None:
+# ----------------------------------------------------- candidates for the cells left short
+#: the candidate intervals of a proportion over conditions (docs/validation.md, "LLM
+#: evals: the cells left short"): ``logit_t`` (the engine's rule), ``korn_graubard``
+#: (Clopper-Pearson on n*), ``wilson``, ``wilson_modified`` and ``jeffreys`` on n*
+#: (n* = p (1 - p) / se^2 times (z / t_df)^2: Korn & Graubard 1998), and switches from
+#: the logit t to Korn & Graubard's: ``near`` within 0.1 of the bound (the default now),
+#: ``minority<M`` where also the effective minority count ``min(p, 1 - p) n*`` is below M;
+#: ``logit_t_modified``, the logit t with the one-sided Poisson bound on n* for 1-3
+#: effective minority outcomes (the modification of ``wilson_modified``)
+CANDIDATES = ("logit_t", "korn_graubard", "wilson", "wilson_modified", "jeffreys", "near",
+              "minority<4", "minority<8", "minority<20", "logit_t_modified")  # fmt: skip
+
+
+def candidate_intervals(x: np.ndarray, unit: np.ndarray, level: float = 0.95) -> dict:
+    """``{candidate: (low, high)}`` of the 0/1 answers ``x`` over ``unit``; on the bound
+    (or without spread) every candidate is the logit t's Wilson fallback."""
+    from mlci.intervals.bootstrap import effective_binomial_interval, wilson_interval
+    from mlci.intervals.formulas import modified_wilson_edges
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = mlci.bootstrap_ci(x, metric="mean", conditions=unit, method="logit_t",
+                              n_resamples=10, confidence_level=level)  # fmt: skip
+    lt = tuple(float(v) for v in r.confidence_interval)
+    lin = r.details["linearized"]
+    p, se, df = float(x.mean()), float(lin["standard_error"]), float(lin["df"])
+    if not (0 < p < 1 and se > 0):
+        return dict.fromkeys(CANDIDATES, lt)
+    a = 1 - level
+    n_star = p * (1 - p) / se**2 * (stats.norm.ppf(1 - a / 2) / stats.t.ppf(1 - a / 2, df)) ** 2
+    kg = tuple(float(v) for v in effective_binomial_interval(p, se, df, confidence_level=level)[:2])
+    w = wilson_interval(p, p * (1 - p) / se**2, df, confidence_level=level)
+    wm = modified_wilson_edges(w[0], w[1], p * n_star, n_star, confidence_level=level)
+    k = p * n_star
+    jef = stats.beta.ppf([a / 2, 1 - a / 2], k + 0.5, n_star - k + 0.5)
+    near = min(p, 1 - p) < 0.1
+    minority = min(p, 1 - p) * p * (1 - p) / se**2
+    out = {"logit_t": lt, "korn_graubard": kg, "wilson": (float(w[0]), float(w[1])),
+           "wilson_modified": (float(wm[0]), float(wm[1])),
+           "jeffreys": (float(jef[0]), float(jef[1])), "near": kg if near else lt}  # fmt: skip
+    for m in (4, 8, 20):
+        out[f"minority<{m}"] = kg if near and minority < m else lt
+    # the logit t with Brown, Cai & DasGupta's one-sided Poisson bound on n* on the side
+    # of the near bound where 1-3 effective minority outcomes (wilson_modified's rule)
+    edge = modified_wilson_edges(lt[0], lt[1], k, n_star, confidence_level=level)
+    out["logit_t_modified"] = (min(lt[0], float(edge[0])), max(lt[1], float(edge[1])))
+    return out
+
+
+def candidates_cell(n: int, G: int | None, icc: float, epochs: int, p: float,
+                    reps: int = 400, confidence_level: float = 0.95) -> dict:  # fmt: skip
+    """Coverage and median width of :data:`CANDIDATES` on one model cell's test sets
+    (the same as :func:`bounds_cell`'s)."""
+    sd_c, skills, truth = _bounds_skills(G, icc, p, None)
+    hits: dict = {m: [] for m in CANDIDATES}
+    widths: dict = {m: [] for m in CANDIDATES}
+    for r in range(reps):
+        cl, ans = _bounds_draw(n, G, epochs, p, icc, sd_c, skills, r)
+        item = np.repeat(np.arange(n), epochs)
+        unit = item if cl is None else cl[item]
+        for m, (lo, hi) in candidate_intervals(ans[0].ravel(), unit, confidence_level).items():
+            hits[m].append(lo <= truth[0] <= hi)
+            widths[m].append(hi - lo)
+    return {
+        "n": n, "G": G, "icc": icc, "epochs": epochs, "p": p, "reps": reps,
+        "coverage": {m: float(np.mean(v)) for m, v in hits.items()},
+        "median_width": {m: float(np.median(v)) for m, v in widths.items()},
+    }  # fmt: skip
+
+
+def bounds_main(kind: str, reps: int, n_resamples: int, path: str | None,
+                methods=None) -> None:  # fmt: skip
     out = []
+    if kind == "candidates":  # the model cells over repeats or clusters
+        for c in bounds_cells("models"):
+            if c[1] is None and c[3] == 1:
+                continue
+            r = candidates_cell(*c[:5], reps=reps)
+            out.append(r)
+            cov = " ".join(f"{k} {v:.3f}" for k, v in r["coverage"].items())
+            print(f"n={c[0]} G={c[1]} icc={c[2]} epochs={c[3]} p={c[4]}: {cov}", flush=True)
+            if path:
+                with open(path, "w") as f:
+                    json.dump(out, f, indent=1)
+        return
     for c in bounds_cells(kind):
-        r = bounds_cell(*c, reps=reps, n_resamples=n_resamples)
+        r = bounds_cell(*c, reps=reps, n_resamples=n_resamples, methods=methods)
         out.append(r)
         cov = " ".join(f"{k} {v:.3f}" for k, v in r["coverage"].items())
         print(f"n={c[0]} G={c[1]} icc={c[2]} epochs={c[3]} p={c[4]} p2={c[5]}: {cov}; "
@@ -229,11 +331,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", default=None, help="write the rows here")
     parser.add_argument("--markdown", nargs="+", default=None, metavar="JSON",
                         help="print one table from these --json files and stop")  # fmt: skip
-    parser.add_argument("--bounds", choices=("models", "pairs"), default=None,
+    parser.add_argument("--bounds", choices=("models", "pairs", "candidates"), default=None,
                         help="the study near the bounds (module doc) instead")  # fmt: skip
     args = parser.parse_args(argv)
     if args.bounds:
-        bounds_main(args.bounds, args.experiments, args.resamples, args.json)
+        bounds_main(args.bounds, args.experiments, args.resamples, args.json, args.methods)
         return
     if args.markdown:
         print(markdown(args.markdown))
