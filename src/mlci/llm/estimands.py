@@ -24,7 +24,8 @@ evals", arXiv 2411.00640):
 
 The default ``method="auto"``: for 0/1 answers whose mean is the score, the interval
 :func:`mlci.bootstrap_ci` gives the mean of 0/1 values (Wilson, or the logit t over
-items or conditions: :mod:`mlci.llm.proportion`); otherwise the bootstrap-t over
+items or conditions, Korn & Graubard's interval there within 0.1 of 0 or 1:
+:mod:`mlci.llm.proportion`); otherwise the bootstrap-t over
 clusters with the bias-reduced (CR2) standard error, and ``method="t"`` the CR2
 standard error with a t interval on Kish's effective number of clusters
 (:mod:`mlci.llm.linear`); the coverage study of docs/llm.md compares them with CR1 and
@@ -683,11 +684,12 @@ def llm_ci(
     method : {"auto", "t", "studentized", "cr1", "bca", "percentile", "basic", "normal", "bc"}
         ``"auto"`` (default): for 0/1 answers whose mean is the score, the interval
         ``mlci.bootstrap_ci(answers, metric="mean", conditions=...)`` gives (Wilson's for
-        items answered once, else the logit t over the items or conditions;
-        :mod:`mlci.llm.proportion`); otherwise the bootstrap-t over clusters (studentized,
-        logit scale, CR2 standard error; BCa with ``repeats="nested"``). ``"t"``: the CR2
-        standard error with a t interval on Kish's effective clusters minus tasks
-        (:mod:`mlci.llm.linear`).
+        items answered once, else the logit t over the items or conditions, and
+        there within 0.1 of 0 or 1 Korn & Graubard's interval,
+        :mod:`mlci.intervals.clustered_proportion`; :mod:`mlci.llm.proportion`); otherwise
+        the bootstrap-t over clusters (studentized, logit scale, CR2 standard error;
+        BCa with ``repeats="nested"``). ``"t"``: the CR2 standard error with a t
+        interval on Kish's effective clusters minus tasks (:mod:`mlci.llm.linear`).
         ``"cr1"``: the analytic CR1 standard error with a t(G-1) interval (statsmodels'
         ``cov_type="cluster"``). Otherwise the engine's cluster bootstrap interval.
     confidence_level : float, default 0.95

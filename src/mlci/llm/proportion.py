@@ -13,11 +13,17 @@ the same question gets the same interval through :func:`mlci.llm_ci` and
   (CR2 standard error, Imbens & Kolesar's degrees of freedom; Wilson with design effect
   1 where the proportion is 0 or 1), with the engine's warnings
   (:class:`~mlci.FewConditionsWarning` below 8 conditions and near the bounds with fewer
-  than 4 effective minority answers);
+  than 4 effective minority answers); except that over items or conditions a proportion
+  within 0.1 of 0 or 1 (not on it) gets ``method="korn_graubard"`` of the same call,
+  Clopper-Pearson's interval on the effective sample size
+  (:mod:`mlci.intervals.clustered_proportion`: the logit t covered 0.91-0.93 in cells
+  there, docs/validation.md, "LLM evals: the cells left short"), where the engine's
+  ``"auto"`` still gives the logit t until it takes the same rule;
 * a paired difference of two models on independent items answered once is **Tango's
   score interval** of their paired 2x2 table, with Tango's score test at 0 (McNemar's z)
   as its p-value, as :func:`mlci.compare` gives it; over items answered several times or
-  over conditions it stays the t interval on its CR2 standard error (the engine's rule).
+  over conditions it is the MOVER interval of the two models' intervals
+  (:func:`mover_pairs`).
 
 The studentized interval these replace covered 0.62-0.77 at p = 0.95 with 20-30 items
 and 0.77 at p = 0.99 with 200 (docs/validation.md, "LLM evals near the bounds").  It
@@ -53,8 +59,8 @@ __all__ = ["KORN_GRAUBARD_REASON", "PROPORTION_AUTO_REASON", "AnswerDesign", "an
 PROPORTION_AUTO_REASON = (
     "auto: every answer is scored 0 or 1, so a model's score is a proportion of answers; "
     "its interval is bootstrap_ci(answers, metric='mean', conditions=...)'s under auto "
-    "(Wilson of items answered once, else the logit t over {unit}; docs/validation.md, "
-    "'LLM evals near the bounds')"
+    "(Wilson of items answered once, else the logit t over {unit}, Korn & Graubard's "
+    "within 0.1 of 0 or 1; docs/validation.md, 'LLM evals near the bounds')"
 )
 
 #: ``method_reason`` of a model whose proportion over conditions is near 0 or 1
