@@ -150,11 +150,17 @@ def clustered_proportion_interval(
             f"`alternative` must be one of 'two-sided', 'greater', 'less'; got {alternative!r}."
         )
     method = clustered_proportion_method(p)
-    opts = {"confidence_level": float(confidence_level), "alternative": alternative}
+    level, df = float(confidence_level), float(df)
     if method == "korn_graubard" and standard_error > 0:
-        low, high, _ = effective_binomial_interval(p, standard_error, float(df), **opts)
+        low, high, _ = effective_binomial_interval(
+            p, standard_error, df, confidence_level=level, alternative=alternative
+        )
         return float(low), float(high), method
-    low, high, info = logit_t_interval(p, standard_error, float(df), bounds=(0.0, 1.0), **opts)
+    low, high, info = logit_t_interval(
+        p, standard_error, df, confidence_level=level, alternative=alternative, bounds=(0.0, 1.0)
+    )
     if "undefined" in info:
-        low, high, _ = wilson_interval(p, float(effective_n), float(df), **opts)
+        low, high, _ = wilson_interval(
+            p, float(effective_n), df, confidence_level=level, alternative=alternative
+        )
     return float(low), float(high), "logit_t"
