@@ -41,6 +41,9 @@ Graubard's interval within 0.1 of 0 or 1 (:mod:`mlci.intervals.clustered_proport
 
     nice python scripts/llm_coverage.py --bounds candidates --experiments 400 --json c.json
     nice python scripts/llm_coverage.py --bounds models --methods auto --experiments 400
+
+``--bounds tasks``: two tasks of different difficulty, the default against a version
+stratified by task (:func:`tasks_cell`; not in mlci yet).
 """
 
 from __future__ import annotations
@@ -294,9 +297,70 @@ def candidates_cell(n: int, G: int | None, icc: float, epochs: int, p: float,
     }  # fmt: skip
 
 
+def _cr2_variance(x: np.ndarray, unit: np.ndarray) -> float:
+    """The CR2 variance of the mean of ``x`` over ``unit`` (codes 0..G-1)."""
+    N = len(x)
+    z = np.bincount(unit, x - x.mean())
+    h = np.bincount(unit) / N
+    return float(np.sum(z**2 / (1 - h))) / N**2
+
+
+def tasks_cell(ps: tuple, n_items: int = 100, epochs: int = 3, reps: int = 400) -> dict:
+    """Tasks of different difficulty (not wired into mlci: docs/validation.md, "LLM evals:
+    the cells left short"): ``len(ps)`` tasks of ``n_items`` questions x ``epochs``
+    answers, task ``t``'s population score ``ps[t]``; the target is their mean (fixed
+    task sizes).  Coverage and median width of the default (one proportion over the
+    items, :func:`mlci.intervals.clustered_proportion.clustered_proportion_interval` of
+    the engine's CR2 standard error) and of its stratified version (the CR2 variance
+    within each task, ``sum_t (N_t / N)^2 V_t``, and ``items - tasks`` degrees of
+    freedom, the same rule).  Test set ``r``, task ``t``: :func:`_bounds_draw`'s
+    seed ``r * 7 + t`` of the cell ``(n_items, None, 0, epochs, ps[t])``."""
+    from mlci.intervals.clustered_proportion import clustered_proportion_interval
+
+    sd = float(np.sqrt(SD_ITEM**2 + SD_MODEL**2))
+    skills = [_skill(p, sd) for p in ps]
+    truth = float(np.mean(ps))
+    hits: dict = {"default": [], "stratified": []}
+    widths: dict = {"default": [], "stratified": []}
+    for r in range(reps):
+        xs = [_bounds_draw(n_items, None, epochs, ps[t], 0.0, 0.0, [s], r * 7 + t)[1][0].ravel()
+              for t, s in enumerate(skills)]  # fmt: skip
+        item = np.repeat(np.arange(n_items), epochs)
+        x = np.concatenate(xs)
+        unit = np.concatenate([item + t * n_items for t in range(len(ps))])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            res = mlci.bootstrap_ci(x, metric="mean", conditions=unit, method="logit_t",
+                                    n_resamples=10)  # fmt: skip
+        lin = res.details["linearized"]
+        p, n_eff = float(x.mean()), lin["effective_n"]
+        se_strat = np.sqrt(sum((len(v) / len(x)) ** 2 * _cr2_variance(v, item) for v in xs))
+        for name, se, df in (("default", lin["standard_error"], lin["df"]),
+                             ("stratified", se_strat, n_items * len(ps) - len(ps))):  # fmt: skip
+            lo, hi, _ = clustered_proportion_interval(p, se, df, effective_n=n_eff)
+            hits[name].append(lo <= truth <= hi)
+            widths[name].append(hi - lo)
+    return {
+        "ps": list(ps), "n_items": n_items, "epochs": epochs, "reps": reps,
+        "coverage": {k: float(np.mean(v)) for k, v in hits.items()},
+        "median_width": {k: float(np.median(v)) for k, v in widths.items()},
+    }  # fmt: skip
+
+
 def bounds_main(kind: str, reps: int, n_resamples: int, path: str | None,
                 methods=None) -> None:  # fmt: skip
     out = []
+    if kind == "tasks":  # two tasks of different difficulty, 100 questions x 3 answers each
+        for ps in ((0.99, 0.8), (0.999, 0.9), (0.95, 0.6), (0.99, 0.97), (0.8, 0.5)):
+            r = tasks_cell(ps, reps=reps)
+            out.append(r)
+            cov = " ".join(f"{k} {v:.3f}" for k, v in r["coverage"].items())
+            wid = " ".join(f"{k} {v:.4f}" for k, v in r["median_width"].items())
+            print(f"tasks {ps}: coverage {cov}; median width {wid}", flush=True)
+        if path:
+            with open(path, "w") as f:
+                json.dump(out, f, indent=1)
+        return
     if kind == "candidates":  # the model cells over repeats or clusters
         for c in bounds_cells("models"):
             if c[1] is None and c[3] == 1:
@@ -331,7 +395,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", default=None, help="write the rows here")
     parser.add_argument("--markdown", nargs="+", default=None, metavar="JSON",
                         help="print one table from these --json files and stop")  # fmt: skip
-    parser.add_argument("--bounds", choices=("models", "pairs", "candidates"), default=None,
+    parser.add_argument("--bounds", choices=("models", "pairs", "candidates", "tasks"),
+                        default=None,
                         help="the study near the bounds (module doc) instead")  # fmt: skip
     args = parser.parse_args(argv)
     if args.bounds:
