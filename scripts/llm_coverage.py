@@ -43,7 +43,8 @@ Graubard's interval within 0.1 of 0 or 1 (:mod:`mlci.intervals.clustered_proport
     nice python scripts/llm_coverage.py --bounds models --methods auto --experiments 400
 
 ``--bounds tasks``: two tasks of different difficulty, the default against a version
-stratified by task (:func:`tasks_cell`; not in mlci yet).
+stratified by task (:func:`tasks_cell`; not in mlci yet).  ``--bounds tango``: Tango's
+exact coverage in pair cells of questions answered once (:func:`tango_exact_coverage`).
 """
 
 from __future__ import annotations
@@ -347,9 +348,45 @@ def tasks_cell(ps: tuple, n_items: int = 100, epochs: int = 3, reps: int = 400) 
     }  # fmt: skip
 
 
+def tango_exact_coverage(n: int, p: float, p2: float, level: float = 0.95) -> dict:
+    """The exact coverage of Tango's interval (``llm_compare``'s default for questions
+    answered once) in the pair cell ``(n, None, 0, 1, p, p2)``: the discordant counts
+    ``(n10, n01)`` are multinomial with the cell probabilities of the latent model
+    (80-point Gauss-Hermite quadrature over the question and model effects), summed over
+    every outcome up to the Poisson 1 - 1e-7 quantiles of each count."""
+    sd = float(np.sqrt(SD_ITEM**2 + SD_MODEL**2))
+    s1, s2 = _skill(p, sd), _skill(p2, sd)
+    x, w = np.polynomial.hermite_e.hermegauss(80)
+    w = w / w.sum()
+    d, e1, e2 = x[:, None, None] * SD_ITEM, x[None, :, None] * SD_MODEL, x[None, None, :] * SD_MODEL
+    weight = w[:, None, None] * w[None, :, None] * w[None, None, :]
+    pa, pb = 1 / (1 + np.exp(-(s1 - d - e1))), 1 / (1 + np.exp(-(s2 - d - e2)))
+    p10, p01 = float((weight * pa * (1 - pb)).sum()), float((weight * (1 - pa) * pb).sum())
+    target = float((weight * pa).sum() - (weight * pb).sum())
+    top = [int(stats.poisson.ppf(1 - 1e-7, n * q)) + 2 for q in (p10, p01)]
+    cover = mass = 0.0
+    for b in range(top[0]):
+        for c in range(top[1]):
+            pr = float(np.exp(stats.multinomial.logpmf([b, c, n - b - c], n,
+                                                       [p10, p01, 1 - p10 - p01])))  # fmt: skip
+            res = mlci.paired_proportion_diff_ci([[n - b - c, b], [c, 0]], method="tango",
+                                                 confidence_level=level)  # fmt: skip
+            ci = res.confidence_interval
+            mass += pr
+            cover += pr * (ci.low <= target <= ci.high)
+    return {"n": n, "p": p, "p2": p2, "p10": p10, "p01": p01, "coverage": cover / mass,
+            "mass": mass}  # fmt: skip
+
+
 def bounds_main(kind: str, reps: int, n_resamples: int, path: str | None,
                 methods=None) -> None:  # fmt: skip
     out = []
+    if kind == "tango":  # exact, no test sets
+        for n, p, p2 in ((1000, 0.99, 0.98), (200, 0.99, 0.98), (100, 0.99, 0.98),
+                         (1000, 0.95, 0.93), (1000, 0.999, 0.995)):  # fmt: skip
+            r = tango_exact_coverage(n, p, p2)
+            print(f"Tango n={n} {p} vs {p2}: exact coverage {r['coverage']:.4f}", flush=True)
+        return
     if kind == "tasks":  # two tasks of different difficulty, 100 questions x 3 answers each
         for ps in ((0.99, 0.8), (0.999, 0.9), (0.95, 0.6), (0.99, 0.97), (0.8, 0.5)):
             r = tasks_cell(ps, reps=reps)
@@ -395,7 +432,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", default=None, help="write the rows here")
     parser.add_argument("--markdown", nargs="+", default=None, metavar="JSON",
                         help="print one table from these --json files and stop")  # fmt: skip
-    parser.add_argument("--bounds", choices=("models", "pairs", "candidates", "tasks"),
+    parser.add_argument("--bounds", choices=("models", "pairs", "candidates", "tasks", "tango"),
                         default=None,
                         help="the study near the bounds (module doc) instead")  # fmt: skip
     args = parser.parse_args(argv)
