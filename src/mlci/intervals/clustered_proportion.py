@@ -24,8 +24,8 @@ is the only one that never fell below 0.935 (lowest 0.940, 0.932 as the switch n
 bound); the others' lowest 0.910-0.930 (Jeffreys', recommended with Wilson's by Franco,
 Little, Louis & Slud 2019 for complex surveys, 0.910-0.933 in five cells, four of them
 with ICC 0.3-0.5), docs/validation.md, "LLM evals: the cells left short".  Its price:
-11 of 85 cells over-cover (0.970-1.0) that the logit t held, at the same median width
-within 4%.  Away from the bound (``min(p, 1 - p) >= NEAR_BOUND``) and on the bound
+11 of 85 cells over-cover (0.970-1.0) that the logit t held, with median widths at
+most 4% wider.  Away from the bound (``min(p, 1 - p) >= NEAR_BOUND``) and on the bound
 (``p`` 0 or 1: no effective size to read) the logit t interval is kept, Wilson where it
 is undefined, as the engine gives them.
 """
