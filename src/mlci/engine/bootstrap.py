@@ -43,6 +43,7 @@ from ..results import (
     ConfidenceInterval,
     per_confidence_level,
 )
+from .auc_analytic import auc_auto
 from .auto import (
     FEW_CLASS_REASON,
     choose_method,
@@ -401,7 +402,7 @@ def run_bootstrap(
         )
     else:
         replicates = dist
-    return finish_bootstrap(
+    return auc_auto(finish_bootstrap, kernel, plan, None if reduced else auto_reason)(
         estimate,
         replicates,
         plan=plan,
