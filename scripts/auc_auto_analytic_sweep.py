@@ -1,20 +1,22 @@
-"""Whether ``auto`` should give the ROC AUC an analytic interval near its bound or with a
-small class (issue 20; docs/validation.md, "The AUC near its bound or with a small class
-under auto").
+"""Whether ``auto`` should give the ROC AUC an analytic interval near its bound or with a small
+class (issue 20; docs/validation.md, "The AUC near its bound or with a small class under
+auto").
 
 The test sets of ``auc_near_edge_sweep.py`` (the same seeds: binormal ``eq``/``sd2``,
-20-150 positives, max(150, 2 x positives) negatives, AUC 0.85-0.99) and 200 and 300
-positives at AUC 0.98 and 0.99 (500 at 0.99) (the gap above the near-bound rule), one row a test set:
-the estimate, the class sizes, and the score-type intervals of
+20-150 positives, max(150, 2 x positives) negatives, AUC 0.85-0.99), and 200, 300 (AUC
+0.98, 0.99) and 500 positives (AUC 0.99) above the near-bound rule; one row a test set:
+the estimate, the class sizes, the score-type intervals of
 :func:`mlci.classical.auc_score.auc_score_bounds` (``floored``, ``newcombe``) and the
 logit-scale ``floored`` (:func:`logit_floored`); with ``--boot``, the two bootstrap
 ``auto`` doors too (``auc_ci``'s stratified BCa, ``bootstrap_ci``'s studentized, B = 500)
-for the test sets the rule leaves to the bootstrap (``--boot all``: every test set).  The
-cells of the near-bound sweep whose every test set the rule leaves alone keep that sweep's
-numbers (``scripts/data/auc_near_edge_sweep.json``: the same test sets and replicates).
+for the test sets the near-bound rule leaves to the bootstrap (``--boot all``: every
+test set).  ``--summary`` prints, per cell, the coverage of the bootstrap alone and of
+``auto`` with :func:`mlci.engine.auc_analytic.auc_score_rule` (the floored interval where
+it holds), and the median width against BCa's.
 
-    python scripts/auc_auto_analytic_sweep.py out.npz [test sets] [--boot [rule|all]] [--cells 0,6,7]
-    python scripts/auc_auto_analytic_sweep.py --summary out.npz [...]
+    python scripts/auc_auto_analytic_sweep.py out.npz 600                 # analytic only
+    python scripts/auc_auto_analytic_sweep.py boot.npz 200 --boot --cells 6,7,20
+    python scripts/auc_auto_analytic_sweep.py --summary boot.npz
 """
 
 from __future__ import annotations
@@ -31,10 +33,10 @@ from scipy.stats import norm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from auc_few_class_sweep import cell_seed, delong_parts, draw, true_auc  # noqa: E402
+from auc_few_class_sweep import cell_seed, delong_parts, draw, true_auc
 
-import mlci  # noqa: E402
-from mlci.classical.auc_score import auc_score_bounds  # noqa: E402
+import mlci
+from mlci.classical.auc_score import auc_score_bounds
 
 POSITIVES = (20, 30, 50, 70, 100, 150)
 AUCS = (0.85, 0.9, 0.95, 0.98, 0.99)
@@ -45,8 +47,16 @@ EXTRA += [(500, 0.99, s) for s in SHAPES]
 CANDIDATES = ("floored", "newcombe", "logit_floored")
 BOOTSTRAP = ("bca", "studentized")
 #: the columns of a test set's row
-KEYS = ("cell", "shape", "auc", "truth", "rep", "estimate", "m", "n") + tuple(
-    f"{c}_{e}" for c in CANDIDATES + BOOTSTRAP for e in ("lo", "hi")
+KEYS = (
+    "cell",
+    "shape",
+    "auc",
+    "truth",
+    "rep",
+    "estimate",
+    "m",
+    "n",
+    *tuple(f"{c}_{e}" for c in CANDIDATES + BOOTSTRAP for e in ("lo", "hi")),
 )
 
 
@@ -106,7 +116,50 @@ def run(reps: int, boot: str | None, which: list[int]) -> dict[str, np.ndarray]:
     return {k: np.asarray(v, dtype=float) for k, v in out.items()}
 
 
+def _covers(d: dict[str, np.ndarray], sel: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> float:
+    t = d["truth"][sel]
+    return float(np.mean((lo <= t) & (t <= hi)))
+
+
+def summary(path: str) -> str:
+    """Per cell: the bootstrap doors alone, ``auto`` with the analytic rule, the share of
+    test sets it gives the floored interval, and auto's median width over BCa's."""
+    from mlci.engine.auc_analytic import auc_score_rule
+
+    d = dict(np.load(path))
+    grid = json.loads(str(d["cells"]))
+    rows = [
+        "| shape | AUC | positives | BCa / stud. alone | auto (BCa / stud. door) | "
+        "floored | rule fires | width auto / BCa |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for k in sorted(set(d["cell"].astype(int))):
+        p, auc, shape = grid[k]
+        sel = d["cell"] == k
+        fire = np.array([auc_score_rule(p, e) for e in d["estimate"][sel]])
+        fl = (d["floored_lo"][sel], d["floored_hi"][sel])
+        alone, auto, width = [], [], []
+        for door in BOOTSTRAP:
+            blo, bhi = d[f"{door}_lo"][sel], d[f"{door}_hi"][sel]
+            lo, hi = np.where(fire, fl[0], blo), np.where(fire, fl[1], bhi)
+            known = ~np.isnan(lo)
+            alone.append(_covers(d, sel, blo, bhi) if not np.isnan(blo).any() else np.nan)
+            auto.append(_covers(d, sel & np.isin(np.arange(len(sel)), np.flatnonzero(sel)[known]),
+                                lo[known], hi[known]))  # fmt: skip
+            width.append(np.median(hi[known] - lo[known]))
+        bca_w = np.nanmedian(d["bca_hi"][sel] - d["bca_lo"][sel])
+        rows.append(
+            f"| {shape} | {auc} | {p} | {alone[0]:.3f} / {alone[1]:.3f} | {auto[0]:.3f} / "
+            f"{auto[1]:.3f} | {_covers(d, sel, *fl):.3f} | {fire.mean():.2f} | "
+            f"{width[0] / bca_w:.2f} |"
+        )
+    return "\n".join(rows)
+
+
 def main(argv: list[str]) -> None:
+    if argv[0] == "--summary":
+        print(summary(argv[1]))
+        return
     out = argv[0]
     reps = int(argv[1]) if len(argv) > 1 and argv[1].isdigit() else 600
     boot = None
