@@ -193,3 +193,23 @@ def test_coverage_through_auto():
     c95, c90 = cover95 / (2 * n), cover90 / (2 * n)
     assert 0.93 <= c95 <= 0.985, c95
     assert c90 < 0.93, c90
+
+
+# average precision: its auto is BCa (no closed-form derivative), a path that gave the
+# coverage map's class-size warning to the ROC AUC only (engine/auto.py,
+# map_without_linearization; scripts/ap_few_class_sweep.py: 3 positives in 150, BCa
+# 0.875-0.885 unwarned)
+@pytest.mark.parametrize("strata", [False, True])
+def test_average_precision_with_few_positives_warns(strata):
+    for n_pos, warned in ((3, True), (4, True), (5, False), (8, False)):
+        y, s = _design(n_pos, 1.5)
+        kw = {"strata": y} if strata else {}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            res = mlci.bootstrap_ci(y, s, metric="average_precision", rng=0, n_resamples=200, **kw)
+        texts = [str(w.message) for w in caught if issubclass(w.category, FewConditionsWarning)]
+        assert res.method == "bca"
+        assert bool(texts) == warned, (n_pos, texts)
+        if warned:
+            assert texts[0].startswith(f"Only {n_pos} samples of one class: below 5")
+            assert res.details["warning"] == texts[0]
