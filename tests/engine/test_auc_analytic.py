@@ -213,3 +213,29 @@ def test_average_precision_with_few_positives_warns(strata):
         if warned:
             assert texts[0].startswith(f"Only {n_pos} samples of one class: below 5")
             assert res.details["warning"] == texts[0]
+
+
+def test_placement_terms_are_delongs():
+    # the analytic interval's DeLong terms from the atoms (intervals/auc_score.py) against
+    # mlci.delong_ci (checked against R's pROC: tests/classical), with ties
+    from mlci.intervals.auc_score import atom_placement_terms
+
+    y, s = _design(12, 1.0, n_neg=40)
+    s = np.round(s, 1)  # ties within and across the classes
+    u_neg, c_neg = np.unique(s[y == 0], return_counts=True)
+    u_pos, c_pos = np.unique(s[y == 1], return_counts=True)
+    auc, v_pos, v_neg, m, n = atom_placement_terms(u_neg, c_neg, u_pos, c_pos)
+    ref = mlci.delong_ci(y, s)
+    assert (m, n) == (12, 40)
+    np.testing.assert_allclose(auc, ref.estimate, rtol=1e-12)
+    np.testing.assert_allclose(np.sqrt(v_pos + v_neg), ref.standard_error, rtol=1e-12)
+
+
+def test_same_answer_with_ties():
+    y, s = _design(10, 1.0, n_neg=60)
+    s = np.round(s)  # a handful of distinct scores
+    ref = mlci.auc_score_ci(y, s)
+    for door in DOORS:
+        res, _ = _run(door, y, s)
+        assert res.method == AUC_SCORE_METHOD
+        np.testing.assert_allclose(tuple(res.confidence_interval), tuple(ref.confidence_interval))
