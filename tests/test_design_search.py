@@ -54,7 +54,16 @@ ds = _script()
 # since AP falls back to logit_t near the edge whatever the class sizes (engine/auto.py)
 # the seed-7 search's auc_ci cell (4.5 positives, no method holds, warned in 1 of 100)
 # passes since the AUC's class-size warning (MIN_AUC_CLASS, engine/auc_class.py)
-XFAIL: dict[str, str] = {}
+XFAIL: dict[str, str] = {
+    # wt-aucauto: auto's analytic AUC interval (engine/auc_analytic.py) covers where the
+    # bootstrap does not, at more than 1.5x BCa's width: the width target, measured against
+    # a BCa that falls short, is the only target missed (docs/validation.md, "The AUC near
+    # its bound or with a small class under auto"); the lead's call
+    "roc_auc 3 mis-ordered pairs in 200": "auto (auc-score-floored) covers 1.000 where BCa "
+    "covers 0.55, at 16x BCa's median width",
+    "auc_ci 4.5 positives, AUC 0.85": "auto (auc-score-floored) covers 0.970 where BCa "
+    "covers 0.69, at 1.8x BCa's median width",
+}
 
 
 def _significantly(cov: float, k: int, bound: float, side: str) -> bool:

@@ -459,7 +459,13 @@ class BootstrapResult(IntervalResult):
                 )
                 for lv in levels
             )
-        method = check_choice("method", method or self.method, INTERVAL_METHODS)
+        # an analytic interval auto returned (mlci.engine.scores_rules.ScoreInterval,
+        # mlci.engine.auc_analytic.AucScoreInterval): re-read from what it keeps, by its name
+        score = object.__getattribute__(self, "__dict__").get("_score_interval")
+        own = None if score is None else getattr(score, "method", "wilson")
+        method = method or self.method
+        if method != own or (own not in INTERVAL_METHODS and variant != "mlci"):
+            method = check_choice("method", method, INTERVAL_METHODS)
         level = check_confidence_level(
             self.confidence_level if confidence_level is None else confidence_level
         )
@@ -491,16 +497,13 @@ class BootstrapResult(IntervalResult):
         from .intervals.bootstrap import interval_from_replicates
 
         # a method that reads no replicate leaves them undrawn (replicates_on_demand)
-        reads = method not in METHODS_WITHOUT_REPLICATES or variant == "boot"
+        reads = (method not in METHODS_WITHOUT_REPLICATES and method != own) or variant == "boot"
         dist = (
             self.bootstrap_distribution
             if reads or self._pending() is None
             else np.empty((0, *np.shape(self.estimate)))
         )
-        # an ROC point's score interval (mlci.engine.scores_rules.ScoreInterval): re-read
-        # from its error counts, not from the replicates
-        score = object.__getattribute__(self, "__dict__").get("_score_interval")
-        if score is not None and method == "wilson" and variant == "mlci":
+        if score is not None and method == own and variant == "mlci":
             low, high = score(level, alt)
             extra: dict[str, Any] = {}
         else:

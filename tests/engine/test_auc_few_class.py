@@ -65,15 +65,17 @@ def test_the_negatives_count_too():
 
 
 def test_the_interval_is_unchanged_by_the_warning():
-    # a warning, not another interval: the same numbers as with the warning silenced
+    # a method named: a warning, not another interval (the same numbers as with the
+    # warning silenced); auto: the analytic interval (engine/auc_analytic.py)
     y, s = _data(8)
     with pytest.warns(mlci.FewConditionsWarning):
-        loud = mlci.auc_ci(y, s, rng=0, n_resamples=200)
+        loud = mlci.bootstrap_ci(y, s, metric="roc_auc", method="bca", rng=0, n_resamples=200)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        quiet = mlci.auc_ci(y, s, rng=0, n_resamples=200)
+        quiet = mlci.bootstrap_ci(y, s, metric="roc_auc", method="bca", rng=0, n_resamples=200)
+        auto = mlci.auc_ci(y, s, rng=0, n_resamples=200)
     assert tuple(loud.confidence_interval) == tuple(quiet.confidence_interval)
-    assert loud.method == "bca"
+    assert loud.method == "bca" and auto.method == "auc-score-floored"
 
 
 def test_a_weighted_auc_counts_its_samples_of_nonzero_weight():

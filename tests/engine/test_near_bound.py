@@ -113,9 +113,11 @@ def test_few_errors_get_bca_width_not_the_range(metric, n, k):
 def test_roc_auc_near_one_falls_back_and_warns():
     # a ranking metric falls back too, but warns: on such test sets no interval held its
     # level in the near-bound study (logit t 0.85-0.88, BCa 0.81-0.86)
+    # (studentized named: under auto such an AUC gets the analytic interval of
+    # tests/engine/test_auc_analytic.py)
     y, _, s = _few_errors(100, 1)
     with pytest.warns(mlci.NearBoundWarning, match="no interval held its level"):
-        auto = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=0)
+        auto = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=0, method="studentized")
     ref = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=0, method="logit_t")
     assert auto.method == "logit_t"
     assert auto.confidence_interval.low > 0.85  # was 0.0
@@ -134,8 +136,9 @@ def test_roc_auc_few_positives_keeps_the_wide_bound_and_warns():
     s = np.r_[rng.normal(3.0, 1, 5), rng.normal(0, 1, 95)]
     seeds = [r for r in range(40) if _dominated(y, s, r)]
     assert seeds, "no edge-dominated replicate set found"
+    # (studentized named: under auto 5 positives get the analytic interval)
     with pytest.warns(mlci.NearBoundWarning, match="wide studentized bound is kept"):
-        res = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=seeds[0])
+        res = mlci.bootstrap_ci(y, s, metric="roc_auc", rng=seeds[0], method="studentized")
     assert res.method == "studentized" and "edge_fallback" not in res.details
 
 

@@ -41,17 +41,22 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from ..inputs import check_alternative, check_choice, check_confidence_level, check_flag, fill_doc
-from ..intervals.formulas import one_sided, quantile, tails
+from ..intervals.auc_score import auc_score_bounds, nstar_variance, score_bounds
 from ..results import ConfidenceInterval, IntervalResult
 from .auc import _delong_parts, _prepare
 
-__all__ = ["AUC_SCORE_VARIANTS", "auc_score_ci", "newcombe_variance"]
+__all__ = [
+    "AUC_SCORE_VARIANTS",
+    "auc_score_bounds",
+    "auc_score_ci",
+    "newcombe_variance",
+    "score_bounds",
+]
 
 #: the variants of :func:`auc_score_ci`
 AUC_SCORE_VARIANTS = ("floored", "newcombe", "modified-wald")
@@ -83,56 +88,12 @@ def newcombe_variance(auc: Any, n_positive: Any, n_negative: Any) -> Any:
 
     # hanley_mcneil_se validates the three arguments (ranges, counts, shapes)
     hanley_mcneil_se(auc, n_positive, n_negative)
-    v = _nstar_variance(
+    v = nstar_variance(
         np.asarray(auc, dtype=float),
         np.asarray(n_positive, dtype=float),
         np.asarray(n_negative, dtype=float),
     )
     return float(v) if v.ndim == 0 else v
-
-
-def _nstar_variance(a: np.ndarray, m: Any, n: Any) -> np.ndarray:
-    """:func:`newcombe_variance` without the checks."""
-    star = (m + n) / 2 - 1
-    return np.asarray(a * (1 - a) / (m * n) * (1 + star * ((1 - a) / (2 - a) + a / (1 + a))))
-
-
-def _first_root(g: Callable[[np.ndarray], np.ndarray], lo: float, hi: float) -> float:
-    """The smallest ``x`` in [lo, hi] with ``g(x) <= 0`` (``g(lo) > 0``), to 1e-12."""
-    from scipy.optimize import brentq
-
-    grid = np.linspace(lo, hi, 401)
-    vals = g(grid)
-    k = int(np.argmax(vals <= 0))  # first grid point inside the set
-    if k == 0:
-        return lo
-    return float(brentq(lambda x: float(g(np.array([x]))[0]), grid[k - 1], grid[k], xtol=1e-13))
-
-
-def score_bounds(
-    estimate: float, variance: Callable[[np.ndarray], np.ndarray], z_low: float, z_high: float
-) -> tuple[float, float]:
-    """``inf`` and ``sup`` of ``{θ in [0, 1] : |estimate - θ| <= z·sqrt(variance(θ))}``
-    (``z_low`` below the estimate, ``z_high`` above; ``variance(0) = variance(1) = 0``).
-
-    Examples
-    --------
-    >>> lo, hi = score_bounds(0.8, lambda t: t * (1 - t) / 10, 1.959964, 1.959964)
-    >>> round(lo, 4), round(hi, 4)   # Wilson's interval for 8 of 10
-    (0.4902, 0.9433)
-    """
-    a = float(estimate)
-
-    def below(t: np.ndarray) -> np.ndarray:
-        return (a - t) - z_low * np.sqrt(np.maximum(variance(t), 0.0))
-
-    def above(t: np.ndarray) -> np.ndarray:  # reflected: the first t from 1 downwards
-        u = 1.0 - t
-        return (u - a) - z_high * np.sqrt(np.maximum(variance(u), 0.0))
-
-    low = 0.0 if a <= 0 else _first_root(below, 0.0, a)
-    high = 1.0 if a >= 1 else 1.0 - _first_root(above, 0.0, 1.0 - a)
-    return low, high
 
 
 @fill_doc
@@ -225,51 +186,3 @@ def auc_score_ci(
             "n_dropped": n_dropped,
         },
     )
-
-
-def auc_score_bounds(
-    auc: float,
-    variance_positive: float,
-    variance_negative: float,
-    n_positive: int,
-    n_negative: int,
-    variant: str = "floored",
-    confidence_level: float = 0.95,
-    alternative: str = "two-sided",
-) -> tuple[float, float, float]:
-    """``(low, high, V(auc))`` of :func:`auc_score_ci` from the AUC, the two terms of
-    DeLong's variance (the positives' placements' variance over ``m``, the negatives' over
-    ``n``) and the class sizes (arguments already checked).
-
-    The ``"floored"`` variant carries DeLong's variance to ``θ`` as
-    ``k·θ(1-θ)·V̂/(Â(1-Â))`` with ``k = (t_df / z)²``, ``df`` Welch and Satterthwaite's
-    over the two terms: Korn & Graubard's (1998) degrees-of-freedom adjustment of the
-    effective size (few samples of a class: few degrees of freedom).
-
-    Examples
-    --------
-    >>> [round(v, 4) for v in auc_score_bounds(1.0, 0.0, 0.0, 5, 40)]
-    [0.785, 1.0, 0.0]
-    """
-    m, n = int(n_positive), int(n_negative)
-    a = float(auc)
-    z = float(quantile(tails(confidence_level, alternative)[1]))
-    v_delong = variance_positive + variance_negative
-    ratio = v_delong / (a * (1 - a)) if 0 < a < 1 and v_delong > 0 else 0.0
-    if ratio > 0:
-        df = v_delong**2 / (variance_positive**2 / (m - 1) + variance_negative**2 / (n - 1))
-        t = float(quantile(tails(confidence_level, alternative)[1], df))
-        ratio *= (t / z) ** 2
-
-    def var(t: np.ndarray) -> np.ndarray:
-        t = np.asarray(t, dtype=float)
-        v = _nstar_variance(t, m, n)
-        return np.maximum(v, ratio * t * (1 - t)) if variant == "floored" else v
-
-    v_at = float(var(np.array([a]))[0])
-    if variant == "modified-wald":
-        low, high = a - z * np.sqrt(v_at), a + z * np.sqrt(v_at)
-    else:
-        low, high = score_bounds(a, var, z, z)
-    lo, hi = one_sided(low, high, alternative, (0.0, 1.0))
-    return float(lo), float(hi), v_at

@@ -1,7 +1,9 @@
 """The ROC AUC's class-size warning (issue 20): fewer than :data:`MIN_AUC_CLASS` samples
 in the smaller class, through every door (:func:`mlci.bootstrap_ci` with or without
 ``strata``, :func:`mlci.auc_ci`, the Scores drivers); ``warn_outside_map`` of
-:mod:`mlci.engine.auto` and the Scores driver give it."""
+:mod:`mlci.engine.auto` and the Scores driver give it.  Under ``method="auto"``, a single
+unweighted AUC of independent samples where these rules hold gets the analytic interval of
+:mod:`mlci.engine.auc_analytic` and its own warning instead (the same start)."""
 
 from __future__ import annotations
 

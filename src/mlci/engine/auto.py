@@ -106,6 +106,7 @@ from .few_conditions_class import few_conditions_class_message, few_conditions_c
 from .linearize import icc_anova
 
 __all__ = [
+    "RANKED_CLASS_METRICS",
     "SKEWED_PAIR_METHOD",
     "choose_method",
     "class_error_icc",
@@ -116,6 +117,7 @@ __all__ = [
     "edge_reason",
     "few_discordant",
     "kernel_auto_method",
+    "map_without_linearization",
     "proportion_method",
     "replicate_diagnostics",
     "single_unit_method",
@@ -672,6 +674,28 @@ def _clustered_class_text(few: int, effective: float, n_conditions: int, icc: fl
         f"{CLUSTERED_ERROR_ICC:g}): below {MIN_CLASS_CONDITIONS_CLUSTERED:g} with such "
         f"variation ({CLUSTERED_ICC_EVIDENCE})"
     )
+
+
+#: the ranking metrics whose class sizes warn on a path without a linearization
+#: (:func:`map_without_linearization`): the ROC AUC (its rules, engine/auc_class.py) and
+#: average precision, whose ``auto`` is BCa (no closed-form derivative): with 3 positives
+#: in 150 it covered 0.875-0.885 unwarned (docs/validation.md, "The AUC near its bound or
+#: with a small class under auto")
+RANKED_CLASS_METRICS = ("roc_auc", "average_precision")
+
+
+def map_without_linearization(metric: str, reason: Any) -> bool:
+    """Whether a result without a linearization gets :func:`warn_outside_map` (without its
+    conditions' rules, which :func:`mlci.engine.bootstrap.finish_bootstrap` gives there):
+    ``auto``'s percentile for a class too small (:data:`FEW_CLASS_REASON`), or a ranking
+    metric of :data:`RANKED_CLASS_METRICS` under any method.
+
+    Examples
+    --------
+    >>> map_without_linearization("average_precision", None), map_without_linearization("f1", None)
+    (True, False)
+    """
+    return str(reason or "").startswith(FEW_CLASS_REASON) or metric in RANKED_CLASS_METRICS
 
 
 def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | None:

@@ -43,13 +43,14 @@ from ..results import (
     ConfidenceInterval,
     per_confidence_level,
 )
+from .auc_analytic import auc_auto
 from .auto import (
-    FEW_CLASS_REASON,
     choose_method,
     design_diagnostics,
     edge_fallback_options,
     edge_reason,
     kernel_auto_method,
+    map_without_linearization,
     single_unit_method,
     warn_near_bound,
     warn_no_spread,
@@ -401,7 +402,7 @@ def run_bootstrap(
         )
     else:
         replicates = dist
-    return finish_bootstrap(
+    return auc_auto(finish_bootstrap, kernel, plan, None if reduced else auto_reason)(
         estimate,
         replicates,
         plan=plan,
@@ -593,10 +594,7 @@ def finish_bootstrap(
     if linear is None:
         if plan.n_conditions is not None:
             warn_few_conditions(plan.n_conditions)
-        if "diagnostics" in info and (
-            str(info.get("method_reason", "")).startswith(FEW_CLASS_REASON) or name == "roc_auc"
-        ):  # auto's BCa for a class too small, or any AUC (stratified: its class sizes):
-            # the warning of a design outside the map
+        if "diagnostics" in info and map_without_linearization(name, info.get("method_reason")):
             diag = {k: v for k, v in info["diagnostics"].items() if k != "n_conditions"}
             info["warning"] = warn_outside_map(diag, name, method)
     elif "diagnostics" in info:

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.auc_analytic import scores_auc_score, with_auc_score
 from ..engine.auc_class import clustered_auc_check, warn_few_auc_class, warn_near_edge_auc
 from ..engine.bootstrap import (
     finish_bootstrap,
@@ -742,22 +743,25 @@ def _run(
         method, reason = scores_auto_method(part.name) if rules else (None, None)
         method, reason = method or opts.method, reason or opts.method_reason
         extra = dict(details)
-        score = None
+        score, auc_score = None, None
         if rules and (part.name == "eer" or (spec.point is not None and part is parts[0])):
             score = score_rule(lay, spec.point, part.name, pick(estimate), iid, extra)
         if part.name == "auc":
             n_neg, n_pos = (c.sum() for c in lay.nobs)
-            few = warn_few_auc_class(n_pos, n_neg, method) if rules else None
+            # auto's analytic interval (engine/auc_analytic.py) gives its own warning
+            auc_score = scores_auc_score(lay, pick(estimate), iid) if rules else None
+            warns = rules and auc_score is None
+            few = warn_few_auc_class(n_pos, n_neg, method) if warns else None
             if few is None:  # the diagnostics always; the warning under the rules
                 few = _clustered_auc(
-                    plan, kernel, lay, pick(estimate), n_pos, n_neg, method, extra, rules
+                    plan, kernel, lay, pick(estimate), n_pos, n_neg, method, extra, warns
                 )
-            if few is None and rules:  # near the bound with 20-149 of a class
+            if few is None and warns:  # near the bound with 20-149 of a class
                 few = warn_near_edge_auc(n_pos, n_neg, pick(estimate), method)
             if few is not None:
                 extra["few_samples_warning"] = few
         with warnings.catch_warnings():
-            if score is not None:  # the score interval replaces it: no collapse to warn of
+            if score is not None or auc_score is not None:  # no collapse to warn of
                 warnings.simplefilter("ignore", DegenerateIntervalWarning)
             res = finish_bootstrap(
                 pick(estimate),
@@ -772,6 +776,8 @@ def _run(
                 scheme=scheme,
                 bounds=part.bounds,
             )
+        if auc_score is not None:  # auto's analytic AUC interval
+            res = with_auc_score(res, auc_score)
         results.append(res if score is None else with_score_interval(res, score, opts))
     return results
 

@@ -16,7 +16,7 @@ import numpy as np
 from scipy import stats
 
 from ..engine.bootstrap import bootstrap_ci
-from ..exceptions import FewConditionsWarning, InvalidReplicatesWarning
+from ..exceptions import FewConditionsWarning, FewResamplesWarning, InvalidReplicatesWarning
 from ..inputs import (
     INTERVAL_METHODS,
     check_confidence_level,
@@ -239,8 +239,14 @@ def _experiment(
         results["studentized"] = _call(bootstrap_ci, *sim.data, method="studentized", **common)
     chosen = None
     if "auto" in methods:  # which method "auto" picks (the same replicates as the others)
-        probe, _ = _call(bootstrap_ci, *sim.data, method="auto", **{**common, "n_resamples": 2})
+        probe, seen = _call(bootstrap_ci, *sim.data, method="auto", **{**common, "n_resamples": 2})
         chosen = None if probe is None else probe.method
+        if probe is not None and chosen not in INTERVAL_METHODS:
+            # an analytic interval auto returned (the ROC AUC's, mlci.engine.auc_analytic):
+            # read off the data, not the replicates (the probe's too-few-replicates aside)
+            seen = [c for c in seen if not issubclass(c.category, FewResamplesWarning)]
+            out["auto"] = (*probe.confidence_interval, bool(seen))
+            chosen = None
     for m in methods:
         target = chosen if m == "auto" else m
         if target is None:
