@@ -1,0 +1,293 @@
+"""Score intervals of an ROC point over conditions: Wilson's statistic with the design
+effect of the errors, profiled over the threshold.
+
+Over conditions (speakers, sessions) the errors of a class cluster: a goat speaker holds
+most of the misses.  The counts at a threshold are then over-dispersed against the
+binomial, by the design effect ``deff`` (Kish 1965), the ratio of their variance over
+conditions to the binomial one.  Korn & Graubard (1998, "Confidence intervals for
+proportions with small expected number of positive counts estimated from survey data",
+*Survey Methodology* 24, 193-201) use the binomial interval at the effective sample size
+``n / deff`` (with ``Y / deff`` events) and the normal quantile replaced by Student's
+with the design's degrees of freedom (the number of clusters minus one); the NCHS
+standards (Parker et al. 2017, *Vital Health Stat* 2(175)) set ``deff`` to 1 where it
+comes out below 1 or the proportion is 0 or 1.  Dean & Pagano (2015, "Evaluating
+confidence interval methods for binomial proportions in clustered surveys", *J. Survey
+Stat. Methodol.* 3, 484-503) found Wilson's interval at that effective size among the
+best of those intervals with few events.
+
+Here that is done per threshold, for both classes: at a threshold with ``FN`` misses of
+``n_pos`` positives and ``FP`` false alarms of ``n_neg`` negatives, ``deff_pos`` and
+``deff_neg`` are the cluster-robust (with-replacement, ``C / (C - 1)``: R's
+``survey::svymean`` over ``ids = ~condition``) variances of the two error rates over their
+binomial variances, and the EER ``e`` is accepted when, at some threshold,
+``(FN - n_pos e)^2 / (n_pos e (1 - e) deff_pos) + (FP - n_neg e)^2 / (n_neg e (1 - e)
+deff_neg)`` is at most ``t^2`` (``t`` the quantile of Student's t with ``min(C_pos, C_neg)
+- 1`` degrees of freedom); a quadratic in ``e`` per threshold, hulled over the thresholds
+as :func:`mlci.engine.scores_rules.eer_score_interval` (which it is with every ``deff`` 1
+and ``t`` the normal quantile).  The two classes' errors are taken as uncorrelated over
+conditions (a condition's misses and false alarms come from different trials).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..inputs import check_alternative, check_confidence_level
+from .scores_rules import _hull, _roots
+
+__all__ = [
+    "ClusteredCounts",
+    "clustered_eer_interval",
+    "clustered_error_counts",
+    "clustered_rate_interval",
+]
+
+
+@dataclass(frozen=True)
+class ClusteredCounts:
+    """The errors at every threshold and their design effects over conditions.
+
+    ``fn``, ``fp``: misses and false alarms at every threshold (the thresholds and order
+    of :func:`mlci.engine.scores_rules.error_counts`); ``deff_fn``, ``deff_fp``: their
+    design effects (at least 1, 1 where the class has no error or no correct decision);
+    ``n_pos``, ``n_neg``: the class sizes; ``df``: the design's degrees of freedom
+    (the number of conditions holding the rarer class, minus one).
+    """
+
+    fn: np.ndarray
+    fp: np.ndarray
+    deff_fn: np.ndarray
+    deff_fp: np.ndarray
+    n_pos: float
+    n_neg: float
+    df: int
+
+
+def _codes(name: str, cond: Any, n: int) -> np.ndarray:
+    arr = np.asarray(cond)
+    if arr.ndim != 1 or len(arr) != n:
+        raise ValueError(
+            f"`{name}` must hold one condition per score ({n}); got shape {arr.shape}."
+        )
+    if arr.dtype.kind == "f" and np.isnan(arr).any():
+        raise ValueError(f"`{name}` contains NaN; give every score a condition.")
+    return np.unique(arr, return_inverse=True)[1].ravel()
+
+
+def _scores(name: str, z: Any) -> np.ndarray:
+    try:
+        arr = np.asarray(z, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise TypeError(f"`{name}` must be numbers; got {z!r}.") from None
+    if arr.size == 0 or not np.all(np.isfinite(arr)):
+        raise ValueError(f"`{name}` must be finite numbers, at least one; got {z!r}.")
+    return arr
+
+
+def _below_moments(
+    z: np.ndarray, codes: np.ndarray, thr: np.ndarray, side: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """For the samples below each threshold (``z < t``, or ``z <= t`` with side right):
+    their count ``Y`` and the with-replacement cluster variance of that total around
+    ``Y / n`` times each condition's size, ``C / (C - 1) sum_c (y_c - Y n_c / n)^2``.
+
+    ``sum_c y_c^2`` grows by ``2 k - 1`` with the ``k``-th sample of a condition (in
+    score order) and ``sum_c y_c n_c`` by ``n_c``: both are cumulative sums."""
+    order = np.argsort(z, kind="stable")
+    zs, cs = z[order], codes[order]
+    size = np.bincount(cs)
+    c = int(np.count_nonzero(size))
+    rank = np.empty(len(cs), dtype=float)
+    by = np.argsort(cs, kind="stable")
+    start = np.searchsorted(cs[by], cs[by])  # first position of each one's condition
+    rank[by] = np.arange(len(cs)) - start + 1.0
+    q = np.concatenate([[0.0], np.cumsum(2.0 * rank - 1.0)])
+    r = np.concatenate([[0.0], np.cumsum(size[cs].astype(float))])
+    s = float(np.sum(size.astype(float) ** 2))
+    k = np.searchsorted(zs, thr, side="left" if side == "left" else "right")
+    y = k.astype(float)
+    p = y / len(z)
+    ss = np.maximum(q[k] - 2.0 * p * r[k] + p * p * s, 0.0)
+    return y, ss * c / (c - 1.0)
+
+
+def _deff(y: np.ndarray, v: np.ndarray, n: float) -> np.ndarray:
+    """``v / (n p (1 - p))`` with ``p = y / n``, at least 1 and 1 at ``p`` 0 or 1."""
+    binom = y * (n - y) / n
+    inner = binom > 0
+    out = np.ones_like(y)
+    out[inner] = v[inner] / binom[inner]
+    return np.maximum(out, 1.0)
+
+
+def clustered_error_counts(
+    z_neg: Any, cond_neg: Any, z_pos: Any, cond_pos: Any
+) -> ClusteredCounts:
+    """Misses, false alarms and their design effects over conditions at every threshold.
+
+    A sample is decided positive at or above the threshold; the thresholds are those of
+    :func:`mlci.engine.scores_rules.error_counts` (every distinct score and infinity,
+    each with the tied samples decided positive, then negative), whose counts these
+    equal.  The design effect of the misses at a threshold is the cluster-robust variance
+    of their rate (with replacement over conditions, as R's ``survey::svymean`` with
+    ``ids = ~condition``) over the binomial ``p (1 - p) / n_pos``, at least 1 (1 where
+    ``p`` is 0 or 1: Korn & Graubard 1998; NCHS 2017); the same for the false alarms.
+
+    Parameters
+    ----------
+    z_neg, cond_neg : array-like
+        The negatives' (oriented) scores and their conditions.
+    z_pos, cond_pos : array-like
+        The positives' scores and conditions.
+
+    Returns
+    -------
+    ClusteredCounts
+
+    Examples
+    --------
+    >>> cc = clustered_error_counts([0.0, 1.0, 2.0, 3.0], [0, 0, 1, 1],
+    ...                             [1.5, 2.5, 4.0, 5.0], [0, 1, 0, 1])
+    >>> cc.fn[:5].tolist(), cc.fp[:5].tolist()
+    ([0.0, 0.0, 0.0, 1.0, 1.0], [4.0, 3.0, 2.0, 2.0, 1.0])
+    >>> cc.df
+    1
+    """
+    zn, zp = _scores("z_neg", z_neg), _scores("z_pos", z_pos)
+    cn, cp = _codes("cond_neg", cond_neg, len(zn)), _codes("cond_pos", cond_pos, len(zp))
+    n_neg, n_pos = float(len(zn)), float(len(zp))
+    c = min(len(np.unique(cn)), len(np.unique(cp)))
+    if c < 2:
+        raise ValueError(
+            "A design effect over conditions needs at least 2 conditions holding each "
+            f"class; got {len(np.unique(cp))} with positives and {len(np.unique(cn))} "
+            "with negatives."
+        )
+    thr = np.concatenate([np.union1d(zn, zp), [np.inf]])
+    fn, fp, dfn, dfp = [], [], [], []
+    for sd in ("left", "right"):
+        y, v = _below_moments(zp, cp, thr, sd)
+        fn.append(y)
+        dfn.append(_deff(y, v, n_pos))
+        b, vb = _below_moments(zn, cn, thr, sd)
+        fp.append(n_neg - b)  # the false alarms' variance is the correct ones'
+        dfp.append(_deff(b, vb, n_neg))
+    cat = np.concatenate
+    return ClusteredCounts(cat(fn), cat(fp), cat(dfn), cat(dfp), n_pos, n_neg, c - 1)
+
+
+def _t_cut(confidence_level: float, alternative: str, df: int) -> float:
+    """Squared Student quantile of a two-sided (or one-sided) test at the level."""
+    from scipy.stats import t as student
+
+    tail = (1.0 - confidence_level) / (2.0 if alternative == "two-sided" else 1.0)
+    return float(student.ppf(1.0 - tail, df)) ** 2
+
+
+def _check_counts(counts: Any) -> ClusteredCounts:
+    if not isinstance(counts, ClusteredCounts):
+        raise TypeError(
+            "`counts` must be the ClusteredCounts of clustered_error_counts; got "
+            f"{type(counts).__name__}."
+        )
+    return counts
+
+
+def clustered_eer_interval(
+    counts: ClusteredCounts, confidence_level: float = 0.95, alternative: str = "two-sided"
+) -> tuple[float, float]:
+    """The EER's score interval over conditions (module docstring): Wilson's statistic
+    of both classes' errors at their effective sizes ``n / deff``, with Student's
+    quantile, profiled over the threshold.
+
+    Parameters
+    ----------
+    counts : ClusteredCounts
+        From :func:`clustered_error_counts`.
+    confidence_level : float, default 0.95
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+
+    Returns
+    -------
+    (float, float)
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> cond = np.repeat(np.arange(10), 20)
+    >>> z = rng.normal(size=200)
+    >>> cc = clustered_error_counts(z, cond, z[:100] + 3, cond[:100])
+    >>> lo, hi = clustered_eer_interval(cc)
+    >>> 0.0 < lo < hi < 0.3
+    True
+    """
+    cc = _check_counts(counts)
+    cut = _t_cut(check_confidence_level(confidence_level), check_alternative(alternative), cc.df)
+    # sum_k (Y_k - n_k e)^2 / (n_k D_k) <= cut e (1 - e), a quadratic in e per threshold
+    dp, dn = cc.deff_fn, cc.deff_fp
+    lo, hi, ok = _roots(
+        cc.n_pos / dp + cc.n_neg / dn + cut,
+        -(2.0 * (cc.fn / dp + cc.fp / dn) + cut),
+        cc.fn**2 / (cc.n_pos * dp) + cc.fp**2 / (cc.n_neg * dn),
+    )
+    return _hull(lo, hi, ok, alternative)
+
+
+def clustered_rate_interval(
+    counts: ClusteredCounts,
+    rate: str,
+    at: float,
+    confidence_level: float = 0.95,
+    alternative: str = "two-sided",
+) -> tuple[float, float]:
+    """The score interval over conditions of the FNR at a fixed FPR (``rate="fnr"``) or
+    of the FPR at a fixed FNR (``rate="fpr"``): as
+    :func:`mlci.engine.scores_rules.rate_score_interval`, each class's Pearson term
+    divided by its design effect at the threshold, with Student's quantile.
+
+    Parameters
+    ----------
+    counts : ClusteredCounts
+        From :func:`clustered_error_counts`.
+    rate : {"fnr", "fpr"}
+    at : float in (0, 1)
+        The other rate at the operating point.
+    confidence_level : float, default 0.95
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+
+    Returns
+    -------
+    (float, float)
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> cond = np.repeat(np.arange(10), 50)
+    >>> cc = clustered_error_counts(rng.normal(size=500), cond,
+    ...                             rng.normal(size=100) + 3, cond[:100])
+    >>> lo, hi = clustered_rate_interval(cc, "fnr", 0.05)
+    >>> 0.0 <= lo < hi < 0.5
+    True
+    """
+    cc = _check_counts(counts)
+    if rate not in ("fnr", "fpr"):
+        raise ValueError(f"`rate` must be 'fnr' or 'fpr'; got {rate!r}.")
+    try:
+        at = float(at)
+    except (TypeError, ValueError):
+        raise TypeError(f"`at` must be a rate in (0, 1); got {at!r}.") from None
+    if not 0.0 < at < 1.0:
+        raise ValueError(f"`at` must be a rate in (0, 1) (strictly); got {at!r}.")
+    cut = _t_cut(check_confidence_level(confidence_level), check_alternative(alternative), cc.df)
+    if rate == "fnr":
+        y, n, dy, x, n_x, dx = cc.fn, cc.n_pos, cc.deff_fn, cc.fp, cc.n_neg, cc.deff_fp
+    else:
+        y, n, dy, x, n_x, dx = cc.fp, cc.n_neg, cc.deff_fp, cc.fn, cc.n_pos, cc.deff_fn
+    d = (x - n_x * at) ** 2 / (n_x * at * (1.0 - at) * dx)
+    rest = np.maximum(cut - d, 0.0)
+    # (Y - n p)^2 / (n p (1 - p) D) <= rest: Wilson's at n / D events Y / D
+    lo, hi, ok = _roots(n / dy + rest, -(2.0 * y / dy + rest), y * y / (n * dy))
+    return _hull(lo, hi, ok & (d <= cut), alternative)
