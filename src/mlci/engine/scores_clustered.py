@@ -39,11 +39,23 @@ from ..inputs import check_alternative, check_confidence_level
 from .scores_rules import _hull, _roots
 
 __all__ = [
+    "EER_CLUSTER_REASON",
+    "MIN_EER_CLUSTER_ERRORS",
+    "OP_CLUSTER_REASON",
     "ClusteredCounts",
+    "ClusteredScoreInterval",
     "clustered_eer_interval",
     "clustered_error_counts",
     "clustered_rate_interval",
 ]
+
+
+#: PROVISIONAL
+MIN_EER_CLUSTER_ERRORS = 5.0
+#: why ``auto`` gives an EER over conditions the score interval (``method_reason``)
+EER_CLUSTER_REASON = "wilson: PROVISIONAL"
+#: why ``auto`` gives a rate at a fixed rate over conditions the score interval
+OP_CLUSTER_REASON = "wilson: PROVISIONAL"
 
 
 @dataclass(frozen=True)
@@ -291,3 +303,27 @@ def clustered_rate_interval(
     # (Y - n p)^2 / (n p (1 - p) D) <= rest: Wilson's at n / D events Y / D
     lo, hi, ok = _roots(n / dy + rest, -(2.0 * y / dy + rest), y * y / (n * dy))
     return _hull(lo, hi, ok & (d <= cut), alternative)
+
+
+@dataclass(frozen=True)
+class ClusteredScoreInterval:
+    """What re-reads ``auto``'s score interval over conditions at any level: the
+    :class:`ClusteredCounts` and the point (``kind`` ``"eer"``, or ``"rate"`` of ``rate``
+    at ``at``; ``flip``: the interval of one minus that rate, a TPR from the misses)."""
+
+    kind: str
+    counts: ClusteredCounts
+    rate: str = "fnr"
+    at: float = 0.0
+    flip: bool = False
+
+    def __call__(self, confidence_level: float, alternative: str) -> tuple[float, float]:
+        alt = alternative
+        if self.flip and alternative != "two-sided":
+            alt = "greater" if alternative == "less" else "less"
+        if self.kind == "eer":
+            lo, hi = clustered_eer_interval(self.counts, confidence_level, alt)
+        else:
+            lo, hi = clustered_rate_interval(self.counts, self.rate, self.at,
+                                             confidence_level, alt)  # fmt: skip
+        return (1.0 - hi, 1.0 - lo) if self.flip else (lo, hi)

@@ -54,6 +54,7 @@ from ._design import (
     design_arrays,
     strata_codes,
 )
+from ._cluster_rules import outer_conditions
 from ._point_rules import score_rule, with_score_interval
 from ._roc import (
     _INTERPOLATIONS,
@@ -491,6 +492,9 @@ def bootstrap_scores(
         and sc._w is None
         and not two_stage
         and weights == "multinomial",
+        clusters=outer_conditions(cond)
+        if user_strata is None and sc._w is None and not two_stage and weights == "multinomial"
+        else None,
     )
     if h is not False:
         base = "custom" if sampler is not None and sub is None else plan.scheme
@@ -649,6 +653,7 @@ def _run(
     custom: Sampler | None = None,
     rules: bool = False,
     iid: bool = False,
+    clusters: Any = None,
 ) -> list[BootstrapResult]:
     """Replicates (lazy or through the engine's weights) and one result per part.
 
@@ -744,7 +749,7 @@ def _run(
         extra = dict(details)
         score = None
         if rules and (part.name == "eer" or (spec.point is not None and part is parts[0])):
-            score = score_rule(lay, spec.point, part.name, pick(estimate), iid, extra)
+            score = score_rule(lay, spec.point, part.name, pick(estimate), iid, extra, clusters)
         if part.name == "auc":
             n_neg, n_pos = (c.sum() for c in lay.nobs)
             few = warn_few_auc_class(n_pos, n_neg, method) if rules else None

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..engine.bootstrap import run_bootstrap
 from ..engine.nested import plan_for_conditions
-from ..engine.scores_rules import scores_auto_method, warn_few_eer_errors
+from ..engine.scores_rules import scores_auto_method
 from ..feedback import reports_progress
 from ..inputs import (
     ArgSpec,
@@ -36,6 +36,7 @@ from ..metrics import Kernel, check_sample_weight, higher_is_better, safe_div, w
 from ..results import Result, require_pandas
 from ._design import strata_codes
 from ._driver import _check_beta, _resolve, _ScoresKernel, atom_keys, internal_perm
+from ._group_rules import group_eer_rule
 from ._roc import _check_threshold
 from .confusion import CM_METRICS, binary_cm_metric, cm_metric_bounds
 from .scores import Scores
@@ -553,22 +554,28 @@ def metric_by_group(
         kernel.bounds = _score_bounds(metric, normalize)
         if sw is not None:
             kernel = with_sample_weight(kernel, sw)
-        res = _run(kernel, plan, opts, metric)
-        if metric == "eer" and method == "auto" and normalize is None:
-            # per group, then overall: the smaller class's trials of each
-            n_pos = np.append(np.bincount(gidx, weights=is_pos, minlength=n_groups), is_pos.sum())
-            n_all = np.append(np.bincount(gidx, minlength=n_groups), len(is_pos))
-            few = warn_few_eer_errors(res.estimate, n_pos, n_all - n_pos, " (a group's)")
-            if few is not None:
-                attrs["few_errors_warning"] = few
+        eer_rule = metric == "eer" and method == "auto" and normalize is None
+        with warnings.catch_warnings(record=eer_rule) as caught:
+            if eer_rule:  # re-emitted below unless a score interval replaces the collapse
+                warnings.simplefilter("always")
+            res = _run(kernel, plan, opts, metric)
+        est_low_high = [np.array(a, dtype=float) for a in
+                        (res.estimate, res.confidence_interval.low, res.confidence_interval.high)]  # fmt: skip
+        if eer_rule:  # eer_ci's few-errors rule per group and overall (_group_rules)
+            plain = sw is None and g.arrays.get("strata") is None and weights == "multinomial"
+            attrs.update(
+                group_eer_rule(
+                    res, est_low_high, z, is_pos, gidx, n_groups,
+                    (cond[0] if nested else cond) if cond is not None and not two_stage else None,
+                    plain and (cond is None or not two_stage), caught or [], opts,
+                )
+            )  # fmt: skip
         col, vals = (
             ("rate", mkw["rate"]) if "rate" in mkw
             else ("at", mkw["at"]) if "at" in mkw
             else (None, None)
         )  # fmt: skip
-        est = np.asarray(res.estimate).reshape(n_groups + 1, -1)
-        low = np.asarray(res.confidence_interval.low).reshape(n_groups + 1, -1)
-        high = np.asarray(res.confidence_interval.high).reshape(n_groups + 1, -1)
+        est, low, high = (a.reshape(n_groups + 1, -1) for a in est_low_high)
         xs = [None] if col is None else list(np.asarray(vals, dtype=float).reshape(-1))
         return _frame(pd, first, names, n_groups, col, xs, est, low, high, attrs)
     tau = sign * t
@@ -642,7 +649,8 @@ def _frame(pd, first, cols, n_groups, col, xs, est, low, high, attrs):  # fmt: s
         n_resamples=attrs["n_resamples"],
         details={
             k: attrs[k]
-            for k in ("n_dropped", "method_reason", "few_errors_warning")
+            for k in ("n_dropped", "method_reason", "few_errors_warning",
+                      "score_interval_rows", "score_interval_reason")
             if attrs.get(k) is not None
         },
     )
