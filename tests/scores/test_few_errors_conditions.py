@@ -29,9 +29,12 @@ from mlci.engine.scores_clustered import (
     clustered_eer_interval,
     clustered_error_counts,
     clustered_rate_interval,
+    score_icc,
+    warn_clustered_few_errors,
 )
 from mlci.engine.scores_rules import (
     EER_SCORE_REASON,
+    MIN_EER_SCORE_ERRORS,
     eer_score_interval,
     error_counts,
     rate_score_interval,
@@ -202,3 +205,223 @@ def test_clustered_intervals_bad_input(fn, kwargs, match):
         args.update(rate="fnr", at=0.1)
     with pytest.raises((ValueError, TypeError), match=match):
         fn(**{**args, **kwargs})
+
+
+# ------------------------------------------------------------------------ the doors
+def _clustered_scores(seed=0, n_cond=20, mu=4.6, n=1000, n_pos=100, icc=0.3):
+    """Few errors over conditions (speaker shifts of variance ``icc`` out of 1)."""
+    g = np.random.default_rng(seed)
+    y = np.r_[np.ones(n_pos, int), np.zeros(n - n_pos, int)]
+    cond = g.integers(0, n_cond, n)
+    u = g.normal(size=(2, n_cond))
+    shift = np.where(y == 1, u[0][cond], u[1][cond])
+    s = g.normal(size=n) * np.sqrt(1 - icc) + np.sqrt(icc) * shift
+    return y, s + mu * y, cond
+
+
+def _counts(y, s, cond):
+    return clustered_error_counts(s[y == 0], cond[y == 0], s[y == 1], cond[y == 1])
+
+
+def test_eer_auto_over_conditions_gives_the_clustered_score_interval():
+    y, s, cond = _clustered_scores()
+    sc = mlci.Scores.from_labels(y, s)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the interval holds: no few-errors warning
+        res = mlci.eer_ci(sc, conditions=cond, rng=0, n_resamples=200)
+    e = res.eer
+    assert e.estimate * 100 < MIN_EER_CLUSTER_ERRORS
+    assert e.method == "wilson" and e.details["method_reason"] == EER_CLUSTER_REASON
+    cc = _counts(y, s, cond)
+    assert tuple(e.confidence_interval) == clustered_eer_interval(cc)
+    assert res.threshold.method == "bca"
+    # the other door of the driver, the same interval
+    other = sc.bootstrap_ci("eer", conditions=cond, rng=0, n_resamples=200)
+    assert tuple(other.confidence_interval) == tuple(e.confidence_interval)
+    # re-read at another level, one-sided, pickled, a list of levels
+    assert tuple(e.interval(confidence_level=0.9).confidence_interval) == clustered_eer_interval(
+        cc, 0.9
+    )
+    less = mlci.eer_ci(sc, conditions=cond, rng=0, n_resamples=200, alternative="less").eer
+    assert tuple(less.confidence_interval) == clustered_eer_interval(cc, 0.95, "less")
+    again = pickle.loads(pickle.dumps(e)).interval(confidence_level=0.8)
+    assert tuple(again.confidence_interval) == clustered_eer_interval(cc, 0.8)
+    both = mlci.eer_ci(sc, conditions=cond, rng=0, n_resamples=200, confidence_level=[0.9, 0.95])
+    assert tuple(both[1].eer.confidence_interval) == tuple(e.confidence_interval)
+    assert e.interval(method="percentile").method == "percentile"  # replicates kept
+    # nested conditions: the top level's design effect
+    nested = mlci.eer_ci(sc, conditions=[cond, np.arange(1000)], rng=0, n_resamples=200).eer
+    assert tuple(nested.confidence_interval) == tuple(e.confidence_interval)
+    # without conditions the iid rule (score interval below one error): 1.8 errors,
+    # percentile and warned
+    with pytest.warns(mlci.NearBoundWarning, match="errors in its smaller class"):
+        iid = mlci.eer_ci(sc, rng=0, n_resamples=200).eer
+    assert iid.method == "percentile"
+    # an explicit method is the user's, and weights or strata keep the bootstrap (warned)
+    assert mlci.eer_ci(sc, conditions=cond, rng=0, n_resamples=200,
+                       method="percentile").eer.method == "percentile"  # fmt: skip
+    with pytest.warns(mlci.NearBoundWarning, match="errors in its smaller class"):
+        st = mlci.eer_ci(sc, conditions=cond, strata=cond % 2, rng=0, n_resamples=200).eer
+    assert st.method == "percentile"
+    # strongly clustered scores over few conditions: the same interval, warned
+    y, s, cond = _clustered_scores(icc=0.8)
+    with pytest.warns(mlci.NearBoundWarning, match="correlate 0.8 within a condition"):
+        warned = mlci.eer_ci(mlci.Scores.from_labels(y, s), conditions=cond, rng=0,
+                             n_resamples=200).eer  # fmt: skip
+    assert warned.method == "wilson" and "collect" in warned.details["few_errors_warning"]
+    assert tuple(warned.confidence_interval) == clustered_eer_interval(_counts(y, s, cond))
+    assert score_icc(s[y == 1], cond[y == 1]) == pytest.approx(0.8, abs=0.15)
+
+
+def test_eer_auto_over_conditions_many_errors_unchanged():
+    y, s, cond = _clustered_scores(seed=1, mu=2.5)  # about 10 errors in 100 targets
+    sc = mlci.Scores.from_labels(y, s)
+    auto = mlci.eer_ci(sc, conditions=cond, rng=0, n_resamples=200).eer
+    pct = mlci.eer_ci(sc, conditions=cond, rng=0, n_resamples=200, method="percentile").eer
+    assert auto.estimate * 100 >= MIN_EER_CLUSTER_ERRORS
+    assert auto.method == "percentile"
+    assert tuple(auto.confidence_interval) == tuple(pct.confidence_interval)
+
+
+def test_operating_point_over_conditions():
+    y, s, cond = _clustered_scores(seed=2, mu=3.8)
+    sc = mlci.Scores.from_labels(y, s)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fnr, thr = mlci.operating_point_ci(sc, "fnr", at=0.05, conditions=cond, rng=0,
+                                           n_resamples=200)  # fmt: skip
+        tpr = mlci.operating_point_ci(sc, "tpr", at=0.05, conditions=cond, rng=0,
+                                      n_resamples=200)[0]  # fmt: skip
+    assert fnr.method == "wilson" and fnr.details["method_reason"] == OP_CLUSTER_REASON
+    assert thr.method == "bca"
+    cc = _counts(y, s, cond)
+    assert tuple(fnr.confidence_interval) == clustered_rate_interval(cc, "fnr", 0.05)
+    lo, hi = fnr.confidence_interval
+    assert tuple(tpr.confidence_interval) == pytest.approx((1 - hi, 1 - lo), abs=1e-15)
+    # the FPR at a fixed FNR, and the TNR at a TPR (FNR = 1 - TPR)
+    fpr = mlci.operating_point_ci(sc, "fpr", at=0.5, x="fnr", conditions=cond, rng=0,
+                                  n_resamples=200)[0]  # fmt: skip
+    if fpr.method == "wilson":
+        assert tuple(fpr.confidence_interval) == clustered_rate_interval(cc, "fpr", 0.5)
+    # a score interval that flips one-sided alternatives with the complement
+    one = ClusteredScoreInterval("rate", cc, "fnr", 0.05, flip=True)
+    assert one(0.95, "greater")[0] == pytest.approx(1 - clustered_rate_interval(cc, "fnr", 0.05,
+                                                                               0.95, "less")[1])  # fmt: skip
+
+
+# ------------------------------------------------------------------------ metric_by_group
+def _two_groups(seed=3, n=600):
+    g = np.random.default_rng(seed)
+    y = (g.random(n) < 0.3).astype(int)
+    grp = g.choice(["a", "b"], n)
+    s = g.normal(size=n) + np.where(grp == "a", 5.0, 2.0) * y  # a: few errors, b: many
+    return y, s, grp, g.integers(0, 20, n)
+
+
+@pytest.mark.parametrize("over_conditions", [False, True])
+def test_metric_by_group_gives_each_group_eer_ci_answer(over_conditions):
+    y, s, grp, cond = _two_groups()
+    kw = {"rng": 0, "n_resamples": 300}
+    if over_conditions:
+        kw["conditions"] = cond
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a's collapse is replaced: neither warning
+        res = mlci.metric_by_group(y, s, groups=grp, metric="eer", **kw)
+    rows = {r["group"]: r for r in res.rows()}
+    given = []
+    for name, m in (("a", grp == "a"), ("b", grp == "b"), ("(overall)", np.ones(len(y), bool))):
+        sub = dict(kw)
+        if over_conditions:
+            sub["conditions"] = cond[m]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", mlci.NearBoundWarning)
+            e = mlci.eer_ci(mlci.Scores.from_labels(y[m], s[m]), **sub).eer
+        assert rows[name]["estimate"] == pytest.approx(e.estimate, abs=1e-12)
+        if e.method == "wilson":  # the score interval: the same numbers
+            given.append(name)
+            assert (rows[name]["low"], rows[name]["high"]) == pytest.approx(
+                tuple(e.confidence_interval), abs=1e-12
+            )
+    assert given == ["a"]  # few errors in a; b and all data have dozens
+    assert res.details["score_interval_rows"] == [0]
+    want = EER_CLUSTER_REASON if over_conditions else EER_SCORE_REASON
+    assert res.details["score_interval_reason"] == want
+    assert rows["a"]["high"] > 0.01 and rows["a"]["estimate"] * 60 < MIN_EER_SCORE_ERRORS
+
+
+def test_metric_by_group_keeps_the_bootstrap_where_the_rule_does_not_apply():
+    y, s, grp, cond = _two_groups()
+    kw = {"rng": 0, "n_resamples": 300}
+    w = np.ones(len(y))
+    w[0] = 2.0
+    # weights, or strata: the percentile interval, its collapse and the warning stay
+    for extra in ({"sample_weight": w}, {"strata": cond % 2, "resampling": mlci.Resampling(
+            stratify=False)}):  # fmt: skip
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            res = mlci.metric_by_group(y, s, groups=grp, metric="eer", **kw, **extra)
+        kinds = {type(c.message) for c in caught}
+        assert kinds == {mlci.NearBoundWarning, mlci.DegenerateIntervalWarning}, kinds
+        assert "score_interval_rows" not in res.details
+    # an explicit method: the user's, no rule
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = mlci.metric_by_group(y, s, groups=grp, metric="eer", method="percentile", **kw)
+    assert "score_interval_rows" not in res.details and res.rows()[0]["high"] == 0.0
+
+
+def test_score_icc_is_the_anova_estimator_of_the_normal_scores():
+    # balanced: ICC = (F - 1) / (F + k - 1) with scipy's one-way ANOVA F of the van der
+    # Waerden scores (k samples per condition)
+    rng = np.random.default_rng(6)
+    cond = np.repeat(np.arange(15), 8)
+    z = rng.normal(size=15)[cond] * 0.8 + rng.normal(size=120)
+    x = ndtri((stats.rankdata(z) - 0.5) / 120)
+    f = stats.f_oneway(*[x[cond == c] for c in range(15)]).statistic
+    assert score_icc(z, cond) == pytest.approx((f - 1) / (f + 8 - 1), abs=1e-12)
+    # ranks only: a strictly increasing transform changes nothing
+    assert score_icc(np.exp(z), cond) == pytest.approx(score_icc(z, cond), abs=1e-15)
+    assert score_icc(rng.normal(size=120), cond) < 0.2
+    assert np.isnan(score_icc([1.0, 2.0], [0, 1]))  # one sample per condition
+    assert warn_clustered_few_errors(0.9, 40) is None  # many conditions: no warning
+    with pytest.raises(ValueError, match="cond"):
+        score_icc([1.0, 2.0, 3.0], [0, 1])
+
+
+# ------------------------------------------------------------------------ coverage
+@pytest.mark.slow
+def test_coverage_of_eer_auto_over_conditions_with_few_errors():
+    # scripts/scores_clustered_eer_sweep.py's design 41: EER 0.01 (1 expected error in
+    # 100 targets), 1,000 trials over 20 conditions of unequal sizes, speaker shifts of
+    # variance 0.69 (an ICC of the errors of 0.25).  The sweep: auto's score interval
+    # over conditions 0.967, percentile 0.567, BCa 0.607 (150 test sets).  1,000 test sets
+    # at MLCI_SLOW_SCALE=1, 100 at 0.1: auto's coverage from below (the exact binomial
+    # 0.001 quantile at 0.95), and the percentile interval of the same results rejected
+    # by that bound (the test can fail)
+    n_sets = max(int(1000 * float(os.environ.get("MLCI_SLOW_SCALE", "1"))), 100)
+    mu, rho, n_cond = -2 * ndtri(0.01), 0.69, 20
+    hits = pct_hits = 0
+    for i in range(n_sets):
+        g = np.random.default_rng([2033, i])
+        y = np.r_[np.ones(100, bool), np.zeros(900, bool)]
+        share = g.lognormal(0, 0.6, n_cond)
+        cond = g.choice(n_cond, 1000, p=share / share.sum())
+        u = g.normal(size=(2, n_cond))
+        shift = np.where(y, u[0][cond], u[1][cond])
+        s = g.normal(size=1000) * np.sqrt(1 - rho) + np.sqrt(rho) * shift + mu * y
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", mlci.NearBoundWarning)
+            warnings.simplefilter("ignore", mlci.DegenerateIntervalWarning)
+            res = mlci.eer_ci(mlci.Scores.from_labels(y.astype(int), s), conditions=cond,
+                              rng=i, n_resamples=200).eer  # fmt: skip
+            pct = res.interval(method="percentile").confidence_interval
+        clustered = res.estimate * 100 < MIN_EER_CLUSTER_ERRORS
+        assert res.method == ("wilson" if clustered else "percentile")
+        lo, hi = res.confidence_interval
+        hits += bool(lo <= 0.01 <= hi)
+        lo, hi = pct
+        pct_hits += bool(lo <= 0.01 <= hi)
+    bound = stats.binom.ppf(0.001, n_sets, 0.95)
+    assert bound <= hits, hits / n_sets
+    assert pct_hits < bound, pct_hits / n_sets
+    print(f"auto covered {hits / n_sets:.3f}, percentile {pct_hits / n_sets:.3f} of {n_sets}")

@@ -15,11 +15,13 @@ from ..engine.scores_clustered import (
     OP_CLUSTER_REASON,
     ClusteredScoreInterval,
     clustered_error_counts,
+    score_icc,
+    warn_clustered_few_errors,
 )
 from ..engine.scores_rules import MIN_OP_EVENTS, op_events
 from ._roc import _Layout
 
-__all__ = ["cluster_reason", "cluster_rule", "outer_conditions"]
+__all__ = ["cluster_reason", "cluster_rule", "clustered_warning", "outer_conditions"]
 
 #: the rates of each class and the error count they are read from
 _FAMILY = {"fnr": ("fn", False), "tpr": ("fn", True), "fpr": ("fp", False), "tnr": ("fp", True)}
@@ -33,14 +35,16 @@ def outer_conditions(cond: Any) -> Any:
 
 
 def cluster_rule(
-    lay: _Layout, point: Any, name: str, estimate: float, clusters: Any
+    lay: _Layout, point: Any, name: str, estimate: float, clusters: Any, extra: dict[str, Any]
 ) -> ClusteredScoreInterval | None:
     """The score interval over conditions of an EER with fewer than
     :data:`~mlci.engine.scores_clustered.MIN_EER_CLUSTER_ERRORS` errors in its smaller
     class, or of a rate at a fixed other rate with fewer than
     :data:`~mlci.engine.scores_rules.MIN_OP_EVENTS` expected events in its class and a
     threshold on at least as many of the other, when at least 2 conditions hold each
-    class; else None (the bootstrap interval and its warning)."""
+    class; else None (the bootstrap interval and its warning).  Warns (text in
+    ``extra``) where the scores cluster strongly over few conditions
+    (:func:`~mlci.engine.scores_clustered.warn_clustered_few_errors`)."""
     n_neg = int(lay.nobs[0].sum())
     n_pos = int(lay.nobs[1].sum())
     cond = np.asarray(clusters)
@@ -49,7 +53,7 @@ def cluster_rule(
     if name == "eer":
         if estimate * min(n_pos, n_neg) >= MIN_EER_CLUSTER_ERRORS:
             return None
-        return ClusteredScoreInterval("eer", _counts(lay, cond))
+        return _warned(ClusteredScoreInterval("eer", _counts(lay, cond)), lay, cond, "EER", extra)
     if point is None:
         return None
     rate, x, at = point
@@ -64,7 +68,22 @@ def cluster_rule(
     if not (k_y < MIN_OP_EVENTS <= k_x):
         return None
     base = "fnr" if ey == "fn" else "fpr"
-    return ClusteredScoreInterval("rate", _counts(lay, cond), base, 1.0 - at if xflip else at, flip)
+    score = ClusteredScoreInterval("rate", _counts(lay, cond), base, 1.0 - at if xflip else at,
+                                   flip)  # fmt: skip
+    return _warned(score, lay, cond, name, extra)
+
+
+def _warned(
+    score: ClusteredScoreInterval, lay: _Layout, cond: np.ndarray, what: str, extra: dict[str, Any]
+) -> ClusteredScoreInterval:
+    """``score``, after the warning of strongly clustered scores over few conditions."""
+    n_neg = int(lay.nobs[0].sum())
+    z_neg = np.repeat(lay.u[0], lay.nobs[0].astype(np.intp))
+    z_pos = np.repeat(lay.u[1], lay.nobs[1].astype(np.intp))
+    few = clustered_warning(z_neg, cond[:n_neg], z_pos, cond[n_neg:], what)
+    if few is not None:
+        extra["few_errors_warning"] = few
+    return score
 
 
 def _counts(lay: _Layout, cond: np.ndarray) -> Any:
@@ -79,3 +98,11 @@ def cluster_reason(score: Any) -> str | None:
     if not isinstance(score, ClusteredScoreInterval):
         return None
     return EER_CLUSTER_REASON if score.kind == "eer" else OP_CLUSTER_REASON
+
+
+def clustered_warning(z_neg: Any, c_neg: Any, z_pos: Any, c_pos: Any, what: str) -> str | None:
+    """:func:`~mlci.engine.scores_clustered.warn_clustered_few_errors` of these scores:
+    the larger of the two classes' score ICCs, the fewer of their conditions."""
+    iccs = [v for v in (score_icc(z_neg, c_neg), score_icc(z_pos, c_pos)) if np.isfinite(v)]
+    n_cond = min(len(np.unique(c_neg)), len(np.unique(c_pos)))
+    return warn_clustered_few_errors(max(iccs, default=0.0), n_cond, what)

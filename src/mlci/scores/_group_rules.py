@@ -27,6 +27,7 @@ from ..engine.scores_rules import (
     warn_few_eer_errors,
 )
 from ..exceptions import DegenerateIntervalWarning
+from ._cluster_rules import clustered_warning
 
 __all__ = ["group_eer_rule", "group_eer_score_intervals"]
 
@@ -51,11 +52,13 @@ def group_eer_rule(
     the result's extra details."""
     given: dict[int, tuple[float, float]] = {}
     attrs: dict[str, Any] = {}
+    clustered_few = None
     if plain:
         given, why = group_eer_score_intervals(
             z, is_pos, gidx, n_groups, res.estimate, cond, opts.confidence_level,
             opts.alternative,
         )  # fmt: skip
+        clustered_few = why.pop("few_errors_warning", None)
         if given:
             attrs["score_interval_rows"] = sorted(given)
             attrs["score_interval_reason"] = "; ".join(why.values())
@@ -75,8 +78,8 @@ def group_eer_rule(
     left = est_low_high[0].copy()
     left[list(given)] = np.nan
     few = warn_few_eer_errors(left, n_pos, n_all - n_pos, " (a group's)")
-    if few is not None:
-        attrs["few_errors_warning"] = few
+    if few is not None or clustered_few is not None:
+        attrs["few_errors_warning"] = few if few is not None else clustered_few
     return attrs
 
 
@@ -125,4 +128,8 @@ def group_eer_score_intervals(
         cc = clustered_error_counts(z[n], c[n], z[p], c[p])
         out[row] = clustered_eer_interval(cc, confidence_level, alternative)
         reasons["wilson over conditions"] = EER_CLUSTER_REASON
+        what = "overall EER" if row == n_groups else "EER of a group"
+        few = clustered_warning(z[n], c[n], z[p], c[p], what)
+        if few is not None:
+            reasons["few_errors_warning"] = few
     return out, reasons

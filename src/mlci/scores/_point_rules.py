@@ -45,7 +45,7 @@ def score_rule(
     n_pos, n_neg = float(lay.nobs[1].sum()), float(lay.nobs[0].sum())
     scalar = np.ndim(estimate) == 0
     if clusters is not None and scalar:
-        over = cluster_rule(lay, point, name, float(estimate), clusters)
+        over = cluster_rule(lay, point, name, float(estimate), clusters, extra)
         if over is not None:
             return over
     if name == "eer":
