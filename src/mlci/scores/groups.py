@@ -337,9 +337,14 @@ def metric_by_group(
         (:func:`mlci.engine.scores_rules.scores_auto_method`): percentile for ``"eer"``
         (with a warning when a group's EER rests on fewer than 5 errors in its smaller
         class), BCa otherwise and with ``normalize`` (docs/validation.md, section 5, "The
-        Scores statistics" and "metric_by_group and trial_bootstrap_ci").  Unlike
-        :func:`mlci.eer_ci`, a group's EER below one error keeps the percentile interval
-        and its warning: ``eer_ci``'s score interval is not read per group here.
+        Scores statistics" and "metric_by_group and trial_bootstrap_ci").  Each group's
+        EER (and the overall one) with few errors gets the interval :func:`mlci.eer_ci`
+        gives that group's rows, where the design is plain (no ``sample_weight``, no
+        ``strata``, multinomial, one stage): the score interval below one error of
+        independent trials, its version with the design effect below 5 errors over
+        ``conditions`` (:mod:`mlci.engine.scores_clustered`; docs/validation.md, "EER
+        and operating points with few errors over conditions"); ``details`` then names
+        those rows (``score_interval_rows``) and why (``score_interval_reason``).
     conditions : array-like, or list of array-like, optional
         Condition (speaker, session) of every sample, resampled as a unit; a list of
         levels, top first, is a nested design.
@@ -679,7 +684,9 @@ class GroupResult(Result):
         As in every bootstrap result.
     details : dict
         ``n_dropped``: samples dropped for a missing value (``dropna=True``);
-        ``method_reason``: why ``method="auto"`` chose ``method``.
+        ``method_reason``: why ``method="auto"`` chose ``method``;
+        ``score_interval_rows``, ``score_interval_reason``: the rows (indices into
+        :meth:`rows`) whose EER got a score interval instead, and why.
 
     Examples
     --------
