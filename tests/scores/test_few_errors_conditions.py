@@ -263,6 +263,15 @@ def test_eer_auto_over_conditions_gives_the_clustered_score_interval():
     with pytest.warns(mlci.NearBoundWarning, match="errors in its smaller class"):
         st = mlci.eer_ci(sc, conditions=cond, strata=cond % 2, rng=0, n_resamples=200).eer
     assert st.method == "percentile"
+    # over fewer than 20 conditions the engine's FewConditionsWarning (a bootstrap too
+    # narrow) is the threshold's only: the EER's interval counts the conditions itself
+    few = np.asarray(cond) % 10
+    for method, n_warned in (("auto", 1), ("percentile", 2)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            mlci.eer_ci(sc, conditions=few, rng=0, n_resamples=200, method=method)
+        kinds = [type(c.message) for c in caught]
+        assert kinds.count(mlci.FewConditionsWarning) == n_warned, (method, kinds)
     # strongly clustered scores over few conditions: the same interval, warned
     y, s, cond = _clustered_scores(icc=0.9)
     with pytest.warns(mlci.NearBoundWarning, match="correlate 0.87 within a condition"):
@@ -436,3 +445,26 @@ def test_group_scores_metric_ci_is_metric_by_group():
     b = mlci.metric_by_group(y, s, groups=grp, metric="eer", rng=0, n_resamples=300,
                              conditions=cond)  # fmt: skip
     assert a.rows() == b.rows() and a.details["score_interval_rows"] == [0]
+
+
+def test_cli_scores_over_conditions_gives_the_same_interval(tmp_path, capsys):
+    import json
+
+    from mlci.cli import main
+
+    y, s, cond = _clustered_scores()
+    path = tmp_path / "trials.csv"
+    lines = ["label,score,speaker"] + [
+        f"{a},{float(b)!r},spk{c}" for a, b, c in zip(y, s, cond, strict=True)
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    argv = [str(path), "--label", "label", "--score", "score", "--condition", "speaker"]
+    code = main(["scores", *argv, "-B", "200", "--seed", "0", "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code in (0, None)
+    rows = {(q["quantity"], q["at"]): q for q in out["scores"]["score"]}
+    eer = rows[("eer", "")]
+    assert eer["method"] == "wilson"
+    want = clustered_eer_interval(_counts(y, s, cond))
+    got = (eer["confidence_interval"]["low"], eer["confidence_interval"]["high"])
+    assert got == pytest.approx(want, abs=1e-12)

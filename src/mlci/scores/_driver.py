@@ -38,7 +38,6 @@ from ..engine.smoothing import (
     smooth_scores,
     subsample_counts,
 )
-from ..exceptions import DegenerateIntervalWarning
 from ..inputs import (
     bootstrap_options,
     check_choice,
@@ -55,7 +54,7 @@ from ._design import (
     strata_codes,
 )
 from ._cluster_rules import outer_conditions
-from ._point_rules import score_rule, with_score_interval
+from ._point_rules import quiet_under, score_rule, with_score_interval
 from ._roc import (
     _INTERPOLATIONS,
     _LAZY_BLOCK,
@@ -762,8 +761,8 @@ def _run(
             if few is not None:
                 extra["few_samples_warning"] = few
         with warnings.catch_warnings():
-            if score is not None:  # the score interval replaces it: no collapse to warn of
-                warnings.simplefilter("ignore", DegenerateIntervalWarning)
+            for quiet in quiet_under(score):  # a score interval replaces it
+                warnings.simplefilter("ignore", quiet)
             res = finish_bootstrap(
                 pick(estimate),
                 pick(dist),

@@ -21,11 +21,24 @@ from ..engine.scores_rules import (
     warn_few_eer_errors,
     warn_few_op_events,
 )
+from ..exceptions import DegenerateIntervalWarning, FewConditionsWarning
 from ..results import BootstrapResult, ConfidenceInterval
 from ._cluster_rules import cluster_rule, cluster_reason
 from ._roc import _Layout
 
-__all__ = ["score_rule", "with_score_interval"]
+__all__ = ["quiet_under", "score_rule", "with_score_interval"]
+
+
+def quiet_under(score: Any) -> tuple[type[Warning], ...]:
+    """The bootstrap's warnings a score interval makes moot: the collapse of the
+    replicates; over conditions also too few of them (Student's quantile on their
+    degrees of freedom: docs/validation.md, "EER and operating points with few errors
+    over conditions", 0.97-1.00 over 5 conditions)."""
+    if score is None:
+        return ()
+    if cluster_reason(score) is None:
+        return (DegenerateIntervalWarning,)
+    return (DegenerateIntervalWarning, FewConditionsWarning)
 
 
 def score_rule(
