@@ -177,7 +177,7 @@ def designs(part: str, quick: bool) -> list[Design]:
     out = []
     conds = (5, 20, 200) if quick else (5, 10, 20, 50, 200)
     iccs = (0.0, 0.25, 0.5) if quick else (0.0, 0.1, 0.25, 0.5)
-    ks = (0.5, 1, 2, 5) if part == "eer" else (0.5, 1, 2, 5)
+    ks = (0.5, 1, 2, 5)
     for c in conds:
         for icc in iccs:
             for k in ks:

@@ -175,9 +175,7 @@ def _deff(y: np.ndarray, v: np.ndarray, n: float) -> np.ndarray:
     return np.maximum(out, 1.0)
 
 
-def clustered_error_counts(
-    z_neg: Any, cond_neg: Any, z_pos: Any, cond_pos: Any
-) -> ClusteredCounts:
+def clustered_error_counts(z_neg: Any, cond_neg: Any, z_pos: Any, cond_pos: Any) -> ClusteredCounts:
     """Misses, false alarms and their design effects over conditions at every threshold.
 
     A sample is decided positive at or above the threshold; the thresholds are those of

@@ -47,13 +47,13 @@ from ..inputs import (
 )
 from ..metrics import Kernel, RocAucKernel, with_sample_weight
 from ..results import BootstrapResult
+from ._cluster_rules import outer_conditions
 from ._data import _D, ScoreData
 from ._design import (
     check_stratify_nested,
     design_arrays,
     strata_codes,
 )
-from ._cluster_rules import outer_conditions
 from ._point_rules import quiet_under, score_rule, with_score_interval
 from ._roc import (
     _INTERPOLATIONS,

@@ -121,9 +121,7 @@ def group_eer_score_intervals(
             reasons["wilson"] = EER_SCORE_REASON
             continue
         c = np.asarray(cond)
-        if errors >= MIN_EER_CLUSTER_ERRORS or min(
-            len(np.unique(c[p])), len(np.unique(c[n]))
-        ) < 2:
+        if errors >= MIN_EER_CLUSTER_ERRORS or min(len(np.unique(c[p])), len(np.unique(c[n]))) < 2:
             continue
         cc = clustered_error_counts(z[n], c[n], z[p], c[p])
         out[row] = clustered_eer_interval(cc, confidence_level, alternative)

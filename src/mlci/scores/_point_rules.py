@@ -23,7 +23,7 @@ from ..engine.scores_rules import (
 )
 from ..exceptions import DegenerateIntervalWarning, FewConditionsWarning
 from ..results import BootstrapResult, ConfidenceInterval
-from ._cluster_rules import cluster_rule, cluster_reason
+from ._cluster_rules import cluster_reason, cluster_rule
 from ._roc import _Layout
 
 __all__ = ["quiet_under", "score_rule", "with_score_interval"]

@@ -564,15 +564,15 @@ def metric_by_group(
             if eer_rule:  # re-emitted below unless a score interval replaces the collapse
                 warnings.simplefilter("always")
             res = _run(kernel, plan, opts, metric)
-        est_low_high = [np.array(a, dtype=float) for a in
-                        (res.estimate, res.confidence_interval.low, res.confidence_interval.high)]  # fmt: skip
+        ci = res.confidence_interval
+        est_low_high = [np.array(a, dtype=float) for a in (res.estimate, ci.low, ci.high)]
         if eer_rule:  # eer_ci's few-errors rule per group and overall (_group_rules)
-            plain = sw is None and g.arrays.get("strata") is None and weights == "multinomial"
+            simple = sw is None and g.arrays.get("strata") is None and weights == "multinomial"
             attrs.update(
                 group_eer_rule(
                     res, est_low_high, z, is_pos, gidx, n_groups,
                     (cond[0] if nested else cond) if cond is not None and not two_stage else None,
-                    plain and (cond is None or not two_stage), caught or [], opts,
+                    simple and (cond is None or not two_stage), caught or [], opts,
                 )
             )  # fmt: skip
         col, vals = (
@@ -654,8 +654,13 @@ def _frame(pd, first, cols, n_groups, col, xs, est, low, high, attrs):  # fmt: s
         n_resamples=attrs["n_resamples"],
         details={
             k: attrs[k]
-            for k in ("n_dropped", "method_reason", "few_errors_warning",
-                      "score_interval_rows", "score_interval_reason")
+            for k in (
+                "n_dropped",
+                "method_reason",
+                "few_errors_warning",
+                "score_interval_rows",
+                "score_interval_reason",
+            )
             if attrs.get(k) is not None
         },
     )

@@ -696,9 +696,9 @@ def trial_bootstrap_ci(
         enrollment's and its test's), a crossed (dyadic) design whose variance also sums
         the pairs of trials sharing either speaker (Fafchamps & Gubert 2007; Aronow,
         Samii & Assenova 2015), not built or measured (docs/validation.md, "EER and
-        operating points with few errors over conditions").  The intervals of ``"eer"``, ``"roc_auc"`` and
-        ``"average_precision"`` stay in [0, 1].  A list of levels returns a tuple of
-        results, one per level (same replicates).
+        operating points with few errors over conditions").  The intervals of ``"eer"``,
+        ``"roc_auc"`` and ``"average_precision"`` stay in [0, 1].  A list of levels
+        returns a tuple of results, one per level (same replicates).
     dropna : bool, default False
         Drop the trials with a missing label, score or id instead of refusing them
         (``details["n_dropped"]`` says how many).
