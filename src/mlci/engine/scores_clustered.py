@@ -38,7 +38,7 @@ import numpy as np
 from ..exceptions import NearBoundWarning
 from ..feedback import warn
 from ..inputs import check_alternative, check_confidence_level
-from .scores_rules import _hull, _roots
+from .scores_rules import _hull, _roots, flipped
 
 __all__ = [
     "EER_CLUSTER_REASON",
@@ -356,15 +356,12 @@ class ClusteredScoreInterval:
     flip: bool = False
 
     def __call__(self, confidence_level: float, alternative: str) -> tuple[float, float]:
-        alt = alternative
-        if self.flip and alternative != "two-sided":
-            alt = "greater" if alternative == "less" else "less"
+        return flipped(self._read, self.flip, confidence_level, alternative)
+
+    def _read(self, confidence_level: float, alt: str) -> tuple[float, float]:
         if self.kind == "eer":
-            lo, hi = clustered_eer_interval(self.counts, confidence_level, alt)
-        else:
-            lo, hi = clustered_rate_interval(self.counts, self.rate, self.at,
-                                             confidence_level, alt)  # fmt: skip
-        return (1.0 - hi, 1.0 - lo) if self.flip else (lo, hi)
+            return clustered_eer_interval(self.counts, confidence_level, alt)
+        return clustered_rate_interval(self.counts, self.rate, self.at, confidence_level, alt)
 
 
 def score_icc(z: Any, cond: Any) -> float:

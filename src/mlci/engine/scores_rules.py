@@ -49,6 +49,7 @@ are in :mod:`mlci.engine.auto`):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,6 +75,7 @@ __all__ = [
     "ScoreInterval",
     "eer_score_interval",
     "error_counts",
+    "flipped",
     "op_events",
     "rate_score_interval",
     "scores_auto_method",
@@ -403,19 +405,32 @@ class ScoreInterval:
     flip: bool = False
 
     def __call__(self, confidence_level: float, alternative: str) -> tuple[float, float]:
-        alt = alternative
-        if self.flip and alternative != "two-sided":
-            alt = "greater" if alternative == "less" else "less"
+        return flipped(self._read, self.flip, confidence_level, alternative)
+
+    def _read(self, confidence_level: float, alt: str) -> tuple[float, float]:
         if self.kind == "eer":
-            lo, hi = eer_score_interval(
+            return eer_score_interval(
                 self.events, self.x_events, self.n_events, self.n_x, confidence_level, alt
             )
-        else:
-            lo, hi = rate_score_interval(
-                self.events, self.n_events, self.x_events, self.n_x, self.at,
-                confidence_level, alt,
-            )  # fmt: skip
-        return (1.0 - hi, 1.0 - lo) if self.flip else (lo, hi)
+        return rate_score_interval(
+            self.events, self.n_events, self.x_events, self.n_x, self.at,
+            confidence_level, alt,
+        )  # fmt: skip
+
+
+def flipped(
+    read: Callable[[float, str], tuple[float, float]],
+    flip: bool,
+    confidence_level: float,
+    alternative: str,
+) -> tuple[float, float]:
+    """``read(confidence_level, alternative)``, or with ``flip`` the interval of one minus
+    that rate (the alternative turned around)."""
+    alt = alternative
+    if flip and alternative != "two-sided":
+        alt = "greater" if alternative == "less" else "less"
+    lo, hi = read(confidence_level, alt)
+    return (1.0 - hi, 1.0 - lo) if flip else (lo, hi)
 
 
 def error_counts(
