@@ -315,12 +315,19 @@ def clustered_rate_interval(
     Examples
     --------
     >>> rng = np.random.default_rng(0)
-    >>> cond = np.repeat(np.arange(10), 50)
+    >>> cond = np.arange(500) % 10
     >>> cc = clustered_error_counts(rng.normal(size=500), cond,
     ...                             rng.normal(size=100) + 3, cond[:100])
     >>> lo, hi = clustered_rate_interval(cc, "fnr", 0.05)
     >>> 0.0 <= lo < hi < 0.5
     True
+
+    Over 2 conditions (1 degree of freedom) nothing is excluded:
+
+    >>> cc = clustered_error_counts(rng.normal(size=500), cond % 2,
+    ...                             rng.normal(size=100) + 3, cond[:100] % 2)
+    >>> clustered_rate_interval(cc, "fnr", 0.05)
+    (0.0, 1.0)
     """
     cc = _check_counts(counts)
     if rate not in ("fnr", "fpr"):
