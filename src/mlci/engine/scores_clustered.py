@@ -322,12 +322,12 @@ def clustered_rate_interval(
     >>> 0.0 <= lo < hi < 0.5
     True
 
-    Over 2 conditions (1 degree of freedom) nothing is excluded:
+    Over 2 conditions (1 degree of freedom, t = 12.7) almost nothing is excluded:
 
     >>> cc = clustered_error_counts(rng.normal(size=500), cond % 2,
     ...                             rng.normal(size=100) + 3, cond[:100] % 2)
-    >>> clustered_rate_interval(cc, "fnr", 0.05)
-    (0.0, 1.0)
+    >>> [round(v, 3) for v in clustered_rate_interval(cc, "fnr", 0.05)]
+    [0.0, 1.0]
     """
     cc = _check_counts(counts)
     if rate not in ("fnr", "fpr"):
