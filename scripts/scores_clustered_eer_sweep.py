@@ -17,8 +17,9 @@ other intervals from the same replicates) and ``auto`` run on its own.  The cove
 is read post hoc for ``T`` in ``CUTS``.
 
 ``nice python scripts/scores_clustered_eer_sweep.py --reps 150`` (about 5 minutes of CPU);
-``--quick`` a reduced grid; ``--part op`` the FNR at FPR 0.05.  docs/validation.md, "EER
-and operating points with few errors over conditions".
+``--quick`` a reduced grid; ``--part op`` the FNR at FPR 0.05; ``--diagnose`` the score
+interval alone over 10-50 conditions, by the estimate's errors, and the warning's rate.
+docs/validation.md, "EER and operating points with few errors over conditions".
 """
 
 from __future__ import annotations
@@ -37,9 +38,11 @@ from scipy.stats import multivariate_normal
 
 import mlci
 from mlci.engine.scores_clustered import (
+    CLUSTER_WARN_ICC,
     clustered_eer_interval,
     clustered_error_counts,
     clustered_rate_interval,
+    score_icc,
 )
 from mlci.engine.scores_rules import eer_score_interval, rate_score_interval
 
@@ -193,6 +196,41 @@ def designs(part: str, quick: bool) -> list[Design]:
     return out
 
 
+def diagnose(reps: int, seed: int) -> None:
+    """The score interval over conditions alone (no bootstrap), 10-50 conditions: its
+    coverage by the estimate's errors, and how often the warning's score ICC is reached."""
+    by_icc: dict[float, list[bool]] = {}
+    print("| design | coverage | by the estimate's errors: [0, 1), [1, 3), [3, 5), 5+ |")
+    print("|---|---|---|")
+    for c in (10, 20, 50):
+        for icc in (0.1, 0.25, 0.5):
+            for k in (1, 2, 3.5, 5):
+                d = Design(1000, 0.1, k, c, icc)
+                rho, rows = d.rho, []
+                for r in range(reps):
+                    g = np.random.default_rng([seed + 8, zlib.crc32(d.label().encode()), r])
+                    y, s, cond = draw(d, g, rho)
+                    if len(np.unique(cond[y])) < 2:
+                        continue
+                    cc = clustered_error_counts(s[~y], cond[~y], s[y], cond[y])
+                    lo, hi = clustered_eer_interval(cc)
+                    j = np.argmin(np.abs(cc.fn / cc.n_pos - cc.fp / cc.n_neg))
+                    errors = 50.0 * (cc.fn[j] / cc.n_pos + cc.fp[j] / cc.n_neg)
+                    ic = max(score_icc(s[y], cond[y]), score_icc(s[~y], cond[~y]))
+                    rows.append((errors, lo <= d.value <= hi))
+                    if errors < 5:
+                        by_icc.setdefault(icc, []).append(ic >= CLUSTER_WARN_ICC)
+                a = np.array(rows, dtype=float)
+                cells = []
+                for lo_e, hi_e in ((0, 1), (1, 3), (3, 5), (5, np.inf)):
+                    m = (a[:, 0] >= lo_e) & (a[:, 0] < hi_e)
+                    cells.append(f"{a[m, 1].mean():.2f} ({m.sum()})" if m.any() else "-")
+                print(f"| {d.label()} | {a[:, 1].mean():.3f} | {', '.join(cells)} |")
+    for icc, w in sorted(by_icc.items()):
+        print(f"error ICC {icc:g}: score ICC >= {CLUSTER_WARN_ICC:g} in {np.mean(w):.2f} "
+              f"of {len(w)} test sets given the interval")  # fmt: skip
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--part", default="eer", choices=("eer", "op"))
@@ -201,7 +239,11 @@ def main() -> None:
     p.add_argument("-B", "--resamples", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--design", type=int, action="append")
+    p.add_argument("--diagnose", action="store_true", help="the interval alone, by errors")
     a = p.parse_args()
+    if a.diagnose:
+        diagnose(a.reps, a.seed)
+        return
     ds = designs(a.part, a.quick)
     methods = ("auto", *BOOT, "iid score", "cluster score")
     rules = [f"rule<{c:g}" for c in CUTS]

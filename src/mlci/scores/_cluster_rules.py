@@ -102,7 +102,7 @@ def cluster_reason(score: Any) -> str | None:
 
 def clustered_warning(z_neg: Any, c_neg: Any, z_pos: Any, c_pos: Any, what: str) -> str | None:
     """:func:`~mlci.engine.scores_clustered.warn_clustered_few_errors` of these scores:
-    the larger of the two classes' score ICCs, the fewer of their conditions."""
+    the larger of the two classes' score ICCs, the conditions of both."""
     iccs = [v for v in (score_icc(z_neg, c_neg), score_icc(z_pos, c_pos)) if np.isfinite(v)]
-    n_cond = min(len(np.unique(c_neg)), len(np.unique(c_pos)))
+    n_cond = len(np.unique(np.concatenate([np.asarray(c_neg), np.asarray(c_pos)])))
     return warn_clustered_few_errors(max(iccs, default=0.0), n_cond, what)
