@@ -31,7 +31,7 @@ conditions (a condition's misses and false alarms come from different trials).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -119,14 +119,26 @@ class ClusteredCounts:
 
 
 def _codes(name: str, cond: Any, n: int) -> np.ndarray:
+    """Integer codes of one condition per score, shape (n,), or of two per score, shape
+    (n, 2), coded jointly (a trial of two speakers: :func:`clustered_error_counts`)."""
     arr = np.asarray(cond)
-    if arr.ndim != 1 or len(arr) != n:
+    if not (arr.ndim == 1 or (arr.ndim == 2 and arr.shape[1] == 2)) or len(arr) != n:
         raise ValueError(
-            f"`{name}` must hold one condition per score ({n}); got shape {arr.shape}."
+            f"`{name}` must hold one condition per score, or two (shape ({n}, 2)); got "
+            f"shape {arr.shape}."
         )
     if arr.dtype.kind == "f" and np.isnan(arr).any():
         raise ValueError(f"`{name}` contains NaN; give every score a condition.")
-    return np.unique(arr, return_inverse=True)[1].ravel()
+    return np.unique(arr, return_inverse=True)[1].reshape(arr.shape)
+
+
+def _members(z: np.ndarray, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every (score, condition) membership: a score of two distinct conditions counts in
+    both, of one (or twice the same) once."""
+    if codes.ndim == 1:
+        return z, codes
+    two = codes[:, 0] != codes[:, 1]
+    return np.concatenate([z, z[two]]), np.concatenate([codes[:, 0], codes[two, 1]])
 
 
 def _scores(name: str, z: Any) -> np.ndarray:
@@ -142,14 +154,18 @@ def _scores(name: str, z: Any) -> np.ndarray:
 def _below_moments(
     z: np.ndarray, codes: np.ndarray, thr: np.ndarray, side: str
 ) -> tuple[np.ndarray, np.ndarray]:
-    """For the samples below each threshold (``z < t``, or ``z <= t`` with side right):
+    """For the scores below each threshold (``z < t``, or ``z <= t`` with side right):
     their count ``Y`` and the with-replacement cluster variance of that total around
-    ``Y / n`` times each condition's size, ``C / (C - 1) sum_c (y_c - Y n_c / n)^2``.
+    ``Y / n`` times each condition's size, ``C / (C - 1) sum_c (y_c - Y n_c / n)^2``, where
+    a score of two conditions (``codes`` of shape (n, 2)) counts in both: the linearized
+    variance of a bootstrap that draws conditions and weighs a score by the product of
+    its conditions' multiplicities (crossed or dyadic data: Fafchamps & Gubert 2007).
 
-    ``sum_c y_c^2`` grows by ``2 k - 1`` with the ``k``-th sample of a condition (in
+    ``sum_c y_c^2`` grows by ``2 k - 1`` with the ``k``-th membership of a condition (in
     score order) and ``sum_c y_c n_c`` by ``n_c``: both are cumulative sums."""
-    order = np.argsort(z, kind="stable")
-    zs, cs = z[order], codes[order]
+    zm, cm = _members(z, codes)
+    order = np.argsort(zm, kind="stable")
+    zs, cs = zm[order], cm[order]
     size = np.bincount(cs)
     c = int(np.count_nonzero(size))
     rank = np.empty(len(cs), dtype=float)
@@ -159,8 +175,9 @@ def _below_moments(
     q = np.concatenate([[0.0], np.cumsum(2.0 * rank - 1.0)])
     r = np.concatenate([[0.0], np.cumsum(size[cs].astype(float))])
     s = float(np.sum(size.astype(float) ** 2))
-    k = np.searchsorted(zs, thr, side="left" if side == "left" else "right")
-    y = k.astype(float)
+    sd: Literal["left", "right"] = "left" if side == "left" else "right"
+    k = np.searchsorted(zs, thr, side=sd)
+    y = np.searchsorted(np.sort(z), thr, side=sd).astype(float)
     p = y / len(z)
     ss = np.maximum(q[k] - 2.0 * p * r[k] + p * p * s, 0.0)
     return y, ss * c / (c - 1.0)
@@ -189,7 +206,10 @@ def clustered_error_counts(z_neg: Any, cond_neg: Any, z_pos: Any, cond_pos: Any)
     Parameters
     ----------
     z_neg, cond_neg : array-like
-        The negatives' (oriented) scores and their conditions.
+        The negatives' (oriented) scores and their conditions: one per score, shape
+        (n,), or two, shape (n, 2), for a trial of two speakers (enrollment and test),
+        which then counts in both (once where they are the same): the variance of the
+        speaker bootstrap of :func:`mlci.trial_bootstrap_ci`, linearized.
     z_pos, cond_pos : array-like
         The positives' scores and conditions.
 
@@ -209,7 +229,7 @@ def clustered_error_counts(z_neg: Any, cond_neg: Any, z_pos: Any, cond_pos: Any)
     zn, zp = _scores("z_neg", z_neg), _scores("z_pos", z_pos)
     cn, cp = _codes("cond_neg", cond_neg, len(zn)), _codes("cond_pos", cond_pos, len(zp))
     n_neg, n_pos = float(len(zn)), float(len(zp))
-    c = min(len(np.unique(cn)), len(np.unique(cp)))
+    c = min(len(np.unique(cn)), len(np.unique(cp)))  # (in a trial's two sides too)
     if c < 2:
         raise ValueError(
             "A design effect over conditions needs at least 2 conditions holding each "
