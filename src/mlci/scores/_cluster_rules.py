@@ -21,7 +21,13 @@ from ..engine.scores_clustered import (
 from ..engine.scores_rules import MIN_OP_EVENTS, op_events
 from ._roc import _Layout
 
-__all__ = ["cluster_reason", "cluster_rule", "clustered_warning", "outer_conditions"]
+__all__ = [
+    "cluster_reason",
+    "cluster_rule",
+    "clustered_warning",
+    "outer_conditions",
+    "trial_cluster_rule",
+]
 
 #: the rates of each class and the error count they are read from
 _FAMILY = {"fnr": ("fn", False), "tpr": ("fn", True), "fpr": ("fp", False), "tnr": ("fp", True)}
@@ -106,3 +112,26 @@ def clustered_warning(z_neg: Any, c_neg: Any, z_pos: Any, c_pos: Any, what: str)
     iccs = [v for v in (score_icc(z_neg, c_neg), score_icc(z_pos, c_pos)) if np.isfinite(v)]
     n_cond = len(np.unique(np.concatenate([np.asarray(c_neg), np.asarray(c_pos)])))
     return warn_clustered_few_errors(max(iccs, default=0.0), n_cond, what)
+
+
+def trial_cluster_rule(
+    target: np.ndarray, score: np.ndarray, spk_enroll: np.ndarray, spk_test: np.ndarray,
+    estimate: float,
+) -> ClusteredScoreInterval | None:  # fmt: skip
+    """:func:`mlci.trial_bootstrap_ci`'s EER over speakers: the score interval over
+    conditions with each trial in both its speakers (the dyadic design effect of the
+    joint speaker bootstrap, :func:`~mlci.engine.scores_clustered.clustered_error_counts`
+    with two conditions per trial) below
+    :data:`~mlci.engine.scores_clustered.MIN_EER_CLUSTER_ERRORS` errors in the smaller
+    class, when at least 2 speakers hold each class; else None."""
+    pos = np.asarray(target, dtype=bool)
+    n_pos, n_neg = int(pos.sum()), int((~pos).sum())
+    if n_pos == 0 or n_neg == 0 or estimate * min(n_pos, n_neg) >= MIN_EER_CLUSTER_ERRORS:
+        return None
+    both = np.stack([np.asarray(spk_enroll), np.asarray(spk_test)], axis=1)
+    if min(len(np.unique(both[pos])), len(np.unique(both[~pos]))) < 2:
+        return None
+    z = np.asarray(score, dtype=float)
+    return ClusteredScoreInterval(
+        "eer", clustered_error_counts(z[~pos], both[~pos], z[pos], both[pos])
+    )
