@@ -17,7 +17,8 @@ other intervals from the same replicates) and ``auto`` run on its own.  The cove
 is read post hoc for ``T`` in ``CUTS``.
 
 ``nice python scripts/scores_clustered_eer_sweep.py --reps 150`` (about 5 minutes of CPU);
-``--quick`` a reduced grid; ``--part op`` the FNR at FPR 0.05; ``--diagnose`` the score
+``--quick`` a reduced grid; ``--part op`` the FNR at FPR 0.05; ``--part trials``
+``trial_bootstrap_ci``'s EER over speakers (``-B 300``); ``--diagnose`` the score
 interval alone over 10-50 conditions, by the estimate's errors, and the warning's rate.
 docs/validation.md, "EER and operating points with few errors over conditions".
 """
@@ -231,9 +232,65 @@ def diagnose(reps: int, seed: int) -> None:
               f"of {len(w)} test sets given the interval")  # fmt: skip
 
 
+def trials_part(reps: int, seed: int, B: int) -> None:
+    """``trial_bootstrap_ci``'s EER over speakers: every pair of recordings a trial (r = 3
+    recordings a speaker), targets ``mu + a_s + e``, non-targets ``b_s + b_s' + e`` (``a``
+    of variance ``rho``, ``b`` of ``rho / 2``, ``e`` of ``1 - rho``: both classes' scores
+    of variance 1, EER ``Phi(-mu / 2)``), ``k`` expected errors among the targets."""
+    from mlci.scores.trials import trial_bootstrap_ci
+
+    methods = ("auto", "percentile", "basic", "iid score", "one-way score", "dyadic score")
+    print(f"| design | auto chose | warned | {' | '.join(methods)} |")
+    print("|---|---|---|" + "---|" * len(methods))
+    t0 = time.process_time()
+    for n_spk in (20, 40):
+        for rho in (0.2, 0.6):
+            for k in (0.5, 1.0, 2.0, 5.0):
+                spk = np.repeat(np.arange(n_spk), 3)
+                ids = np.array([f"r{i}" for i in range(len(spk))])
+                e, t = np.triu_indices(len(spk), k=1)
+                lab = spk[e] == spk[t]
+                truth = k / lab.sum()
+                mu = float(-2 * ndtri(truth))
+                label = f"{n_spk} speakers, {lab.sum()} targets, rho {rho:g}, k={k:g}"
+                rows, chosen, warned = [], {}, 0
+                for r in range(reps):
+                    g = np.random.default_rng([seed + 9, zlib.crc32(label.encode()), r])
+                    a = g.normal(size=n_spk) * np.sqrt(rho)
+                    b = g.normal(size=n_spk) * np.sqrt(rho / 2)
+                    sc = np.where(lab, mu + a[spk[e]], b[spk[e]] + b[spk[t]])
+                    sc = sc + g.normal(size=len(e)) * np.sqrt(1 - rho)
+                    with warnings.catch_warnings(record=True) as w:
+                        warnings.simplefilter("always")
+                        res = trial_bootstrap_ci(lab, sc, enroll_ids=ids[e], test_ids=ids[t],
+                                                 speaker_of=dict(zip(ids, spk, strict=True)),
+                                                 n_resamples=B, rng=r)  # fmt: skip
+                        out = {"auto": tuple(res.confidence_interval)}
+                        for m in ("percentile", "basic"):
+                            out[m] = tuple(res.interval(method=m).confidence_interval)
+                    warned += any(type(x.message).__name__ == "NearBoundWarning" for x in w)
+                    chosen[res.method] = chosen.get(res.method, 0) + 1
+                    pos = lab
+                    both = np.stack([spk[e], spk[t]], axis=1)
+                    cc = clustered_error_counts(sc[~pos], both[~pos], sc[pos], both[pos])
+                    one = clustered_error_counts(sc[~pos], spk[e][~pos], sc[pos], spk[e][pos])
+                    out["iid score"] = eer_score_interval(cc.fn, cc.fp, cc.n_pos, cc.n_neg)
+                    out["one-way score"] = clustered_eer_interval(one)
+                    out["dyadic score"] = clustered_eer_interval(cc)
+                    rows.append(out)
+                cells = []
+                for m in methods:
+                    cov = np.mean([x[m][0] <= truth <= x[m][1] for x in rows])
+                    wid = np.median([x[m][1] - x[m][0] for x in rows])
+                    cells.append(f"{cov:.3f} / {wid:.3g}")
+                ch = ", ".join(f"{m} {c}" for m, c in sorted(chosen.items()))
+                print(f"| {label} | {ch} | {warned} | " + " | ".join(cells) + " |", flush=True)
+    print(f"\n{reps} test sets per design, B = {B}; {time.process_time() - t0:.0f} s CPU")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--part", default="eer", choices=("eer", "op"))
+    p.add_argument("--part", default="eer", choices=("eer", "op", "trials"))
     p.add_argument("--quick", action="store_true")
     p.add_argument("--reps", type=int, default=150)
     p.add_argument("-B", "--resamples", type=int, default=1000)
@@ -243,6 +300,9 @@ def main() -> None:
     a = p.parse_args()
     if a.diagnose:
         diagnose(a.reps, a.seed)
+        return
+    if a.part == "trials":
+        trials_part(a.reps, a.seed, a.resamples)
         return
     ds = designs(a.part, a.quick)
     methods = ("auto", *BOOT, "iid score", "cluster score")

@@ -468,3 +468,83 @@ def test_cli_scores_over_conditions_gives_the_same_interval(tmp_path, capsys):
     want = clustered_eer_interval(_counts(y, s, cond))
     got = (eer["confidence_interval"]["low"], eer["confidence_interval"]["high"])
     assert got == pytest.approx(want, abs=1e-12)
+
+
+# ------------------------------------------------------------------------ trials of two speakers
+def _trials(seed=0, n_spk=20, r=3, k=1.0, rho=0.3):
+    g = np.random.default_rng(seed)
+    spk = np.repeat(np.arange(n_spk), r)
+    ids = np.array([f"r{i}" for i in range(len(spk))])
+    e, t = np.triu_indices(len(spk), k=1)
+    lab = spk[e] == spk[t]
+    mu = -2 * ndtri(k / lab.sum())
+    a, b = g.normal(size=n_spk) * np.sqrt(rho), g.normal(size=n_spk) * np.sqrt(rho / 2)
+    s = np.where(lab, mu + a[spk[e]], b[spk[e]] + b[spk[t]])
+    s = s + g.normal(size=len(e)) * np.sqrt(1 - rho)
+    return lab, s, ids[e], ids[t], dict(zip(ids, spk, strict=True)), spk[e], spk[t]
+
+
+def test_two_speakers_a_trial_is_the_dyadic_variance():
+    lab, s, _, _, _, se, st = _trials(seed=1, rho=0.6)
+    neg = ~lab
+    both = np.stack([se, st], axis=1)
+    cc = clustered_error_counts(s[neg], both[neg], s[lab], both[lab])
+    thr = np.r_[np.union1d(s[neg], s[lab]), np.inf]
+    for j in (len(thr) // 2, len(thr) - 40):
+        y = (s[neg] >= thr[j]).astype(float)  # false alarms
+        p = y.mean()
+        # h_c: every trial's residual in each of its two speakers (both differ here)
+        h = np.bincount(se[neg], weights=y - p, minlength=20)
+        h += np.bincount(st[neg], weights=y - p, minlength=20)
+        c = len(np.unique(both[neg]))
+        v = c / (c - 1) * np.sum(h**2)
+        want = max(v / (neg.sum() * p * (1 - p)), 1.0) if 0 < p < 1 else 1.0
+        assert cc.fp[j] == y.sum() and cc.deff_fp[j] == pytest.approx(want, rel=1e-10)
+        # the joint speaker bootstrap (a trial weighs the product of its speakers'
+        # multiplicities): its variance of the false-alarm rate, by Monte Carlo
+        rng = np.random.default_rng(2)
+        m = rng.multinomial(20, np.full(20, 1 / 20), size=4000).astype(float)
+        w = m[:, se[neg]] * m[:, st[neg]]
+        boot = np.var((w @ y) / w.sum(axis=1))
+        assert boot == pytest.approx(v / neg.sum() ** 2, rel=0.25)
+    # targets have one speaker on both sides: counted once (the one-way effect)
+    one = clustered_error_counts(s[neg], both[neg], s[lab], se[lab])
+    assert np.array_equal(one.deff_fn, cc.deff_fn)
+
+
+def test_trial_bootstrap_ci_eer_over_speakers():
+    from mlci.scores.trials import trial_bootstrap_ci
+
+    lab, s, e, t, so, se, st = _trials()
+    kw = {"enroll_ids": e, "test_ids": t, "speaker_of": so, "n_resamples": 200, "rng": 0}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = trial_bootstrap_ci(lab, s, **kw)
+    assert res.estimate * lab.sum() < MIN_EER_CLUSTER_ERRORS
+    assert res.method == "wilson" and res.details["method_reason"] == EER_CLUSTER_REASON
+    both = np.stack([se, st], axis=1)
+    cc = clustered_error_counts(s[~lab], both[~lab], s[lab], both[lab])
+    assert tuple(res.confidence_interval) == clustered_eer_interval(cc)
+    assert cc.df == 19
+    assert tuple(res.interval(confidence_level=0.9).confidence_interval) == (
+        clustered_eer_interval(cc, 0.9)
+    )
+    two = trial_bootstrap_ci(lab, s, **kw, confidence_level=[0.9, 0.95])
+    assert tuple(two[1].confidence_interval) == tuple(res.confidence_interval)
+    assert res.interval(method="percentile").method == "percentile"
+    # the squared weight of same-speaker trials, or sessions resampled: the bootstrap
+    with pytest.warns(mlci.NearBoundWarning, match="errors in its smaller class"):
+        prod = trial_bootstrap_ci(lab, s, **kw, same_speaker="product")
+    assert prod.method == "percentile"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pct = trial_bootstrap_ci(lab, s, **kw, method="percentile")
+    assert pct.method == "percentile"
+    # many errors: unchanged
+    lab, s, e, t, so, _, _ = _trials(k=12.0)
+    kw.update(enroll_ids=e, test_ids=t, speaker_of=so)
+    auto = trial_bootstrap_ci(lab, s, **kw)
+    assert auto.method == "percentile"
+    assert tuple(auto.confidence_interval) == tuple(
+        trial_bootstrap_ci(lab, s, **kw, method="percentile").confidence_interval
+    )

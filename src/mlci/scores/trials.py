@@ -690,16 +690,17 @@ def trial_bootstrap_ci(
         ``method="auto"`` (the default) is the statistic's rule of the score drivers
         (:func:`mlci.engine.scores_rules.scores_auto_method`): percentile for ``"eer"``
         (with a warning below 5 errors among the target or non-target trials), BCa
-        otherwise; trials that share speakers are not independent, so the score interval
-        :func:`mlci.eer_ci` gives independent trials below one error does not apply
-        (docs/validation.md, section 5, "The Scores statistics" and "metric_by_group and
-        trial_bootstrap_ci"), and neither does its version over conditions
-        (:mod:`mlci.engine.scores_clustered`): its design effect is that of trials nested
-        in one condition each, while a non-target trial here belongs to two speakers (its
-        enrollment's and its test's), a crossed (dyadic) design whose variance also sums
-        the pairs of trials sharing either speaker (Fafchamps & Gubert 2007; Aronow,
-        Samii & Assenova 2015), not built or measured (docs/validation.md, "EER and
-        operating points with few errors over conditions").  The intervals of ``"eer"``,
+        otherwise (docs/validation.md, section 5, "The Scores statistics" and
+        "metric_by_group and trial_bootstrap_ci").  Trials that share speakers are not
+        independent, so the score interval :func:`mlci.eer_ci` gives independent trials
+        below one error does not apply; an EER below 5 errors in its smaller class (with
+        ``resample=("speaker",)`` and ``same_speaker="once"``) gets the score interval
+        over conditions (:mod:`mlci.engine.scores_clustered`) with each trial counted in
+        both its speakers: a non-target trial belongs to its enrollment's and its test's
+        speaker, a crossed (dyadic) design whose variance also sums the pairs of trials
+        sharing either speaker (Fafchamps & Gubert 2007), the linearized variance of this
+        joint bootstrap (docs/validation.md, "EER and operating points with few errors
+        over conditions").  The intervals of ``"eer"``,
         ``"roc_auc"`` and ``"average_precision"`` stay in [0, 1].  A list of levels
         returns a tuple of results, one per level (same replicates).
     dropna : bool, default False
