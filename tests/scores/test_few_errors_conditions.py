@@ -305,6 +305,10 @@ def test_operating_point_over_conditions():
     assert thr.method == "bca"
     cc = _counts(y, s, cond)
     assert tuple(fnr.confidence_interval) == clustered_rate_interval(cc, "fnr", 0.05)
+    door = sc.bootstrap_ci("fnr_at_fpr", at=0.05, conditions=cond, rng=0, n_resamples=200)
+    assert door.method == "wilson" and tuple(door.confidence_interval) == tuple(
+        fnr.confidence_interval
+    )
     lo, hi = fnr.confidence_interval
     assert tuple(tpr.confidence_interval) == pytest.approx((1 - hi, 1 - lo), abs=1e-15)
     # the FPR at a fixed FNR, and the TNR at a TPR (FNR = 1 - TPR)
