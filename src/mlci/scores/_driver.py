@@ -659,8 +659,8 @@ def _run(
     ``rules``: ``method="auto"`` resolved per part by
     :func:`mlci.engine.scores_rules.scores_auto_method` (e.g. the EER and its threshold
     from the same replicates, each with its own method); with ``iid`` (independent
-    unweighted trials) the few-errors rules may give an ROC point's score interval
-    (:func:`mlci.scores._point_rules.score_rule`).
+    unweighted trials), or ``clusters`` (their conditions), the few-errors rules may give
+    an ROC point's score interval (:func:`mlci.scores._point_rules.score_rule`).
     """
     lay = sc._lay
     eng = opts.engine
