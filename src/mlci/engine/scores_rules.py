@@ -26,7 +26,8 @@ are in :mod:`mlci.engine.auto`):
   (:func:`eer_score_interval`, :data:`EER_SCORE_REASON`), Wilson's statistic of the
   misses and false alarms profiled over the threshold; no warning.  There the bootstrap
   intervals covered 0.27-0.91 and this one 0.91-0.99 (docs/validation.md, "EER and
-  operating points with few errors").  Over conditions, with weights or another
+  operating points with few errors").  Over conditions, below 5 errors, its version
+  with the design effect (:mod:`mlci.engine.scores_clustered`); with weights or another
   resampling design, the percentile interval and its warning stay.
 * **a rate at a fixed other rate** (``operating_point_ci``, ``Scores.bootstrap_ci(
   "fnr_at_fpr", at=...)``) **with fewer than** :data:`MIN_OP_EVENTS` **expected events in
