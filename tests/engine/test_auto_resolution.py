@@ -142,11 +142,14 @@ def test_eer_auto_is_percentile_in_the_cli(tmp_path, capsys):
 def test_eer_auto_warns_with_few_errors_in_a_class():
     # 20 targets at an EER of about 0.05: about one error in the smaller class.  Of
     # independent trials auto gives the EER's score interval (mlci.engine.scores_rules,
-    # tests/scores/test_few_errors.py); over conditions it keeps percentile and warns
+    # tests/scores/test_few_errors.py), over conditions its version with the design
+    # effect (mlci.engine.scores_clustered); with strata too it keeps percentile and warns
     rng = np.random.default_rng(3)
     s = Scores(rng.normal(3.3, 1, 20), rng.normal(0, 1, 400))
+    cond = np.arange(420) % 40
+    assert eer_ci(s, rng=0, n_resamples=300, conditions=cond).eer.method == "wilson"
     with pytest.warns(mlci.NearBoundWarning, match="errors in its smaller class"):
-        res = eer_ci(s, rng=0, n_resamples=300, conditions=np.arange(420) % 40)
+        res = eer_ci(s, rng=0, n_resamples=300, conditions=cond, strata=cond % 2)
     assert res.eer.method == "percentile"
     assert "smaller class" in res.eer.details["few_errors_warning"]
     # an explicit method is the user's choice: no warning

@@ -215,12 +215,17 @@ def test_operating_point_auto_score_interval_and_warning():
     with pytest.warns(mlci.NearBoundWarning, match="1.8 of the other"):
         few = mlci.operating_point_ci(s, "fnr", at=0.003, rng=0, n_resamples=200)[0]
     assert few.method == "bca" and "operating point" in few.details["few_errors_warning"]
-    # over conditions: BCa, warned
+    # over conditions: the score interval with the design effect (tests/scores/
+    # test_few_errors_conditions.py); with strata, BCa and warned
+    cond = mlci.operating_point_ci(
+        s, "fnr", at=0.033, rng=0, n_resamples=200, conditions=np.arange(603) % 30
+    )[0]
+    assert cond.method == "wilson" and "over conditions" in cond.details["method_reason"]
     with pytest.warns(mlci.NearBoundWarning, match="expected events"):
-        cond = mlci.operating_point_ci(
-            s, "fnr", at=0.033, rng=0, n_resamples=200, conditions=np.arange(603) % 30
-        )[0]
-    assert cond.method == "bca"
+        st = mlci.operating_point_ci(s, "fnr", at=0.033, rng=0, n_resamples=200,
+                                     conditions=np.arange(603) % 30,
+                                     strata=np.arange(603) % 2)[0]  # fmt: skip
+    assert st.method == "bca"
 
 
 def test_warning_texts_and_rules():

@@ -26,7 +26,8 @@ are in :mod:`mlci.engine.auto`):
   (:func:`eer_score_interval`, :data:`EER_SCORE_REASON`), Wilson's statistic of the
   misses and false alarms profiled over the threshold; no warning.  There the bootstrap
   intervals covered 0.27-0.91 and this one 0.91-0.99 (docs/validation.md, "EER and
-  operating points with few errors").  Over conditions, with weights or another
+  operating points with few errors").  Over conditions, below 5 errors, its version
+  with the design effect (:mod:`mlci.engine.scores_clustered`); with weights or another
   resampling design, the percentile interval and its warning stay.
 * **a rate at a fixed other rate** (``operating_point_ci``, ``Scores.bootstrap_ci(
   "fnr_at_fpr", at=...)``) **with fewer than** :data:`MIN_OP_EVENTS` **expected events in
@@ -49,6 +50,7 @@ are in :mod:`mlci.engine.auto`):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,6 +76,7 @@ __all__ = [
     "ScoreInterval",
     "eer_score_interval",
     "error_counts",
+    "flipped",
     "op_events",
     "rate_score_interval",
     "scores_auto_method",
@@ -403,19 +406,32 @@ class ScoreInterval:
     flip: bool = False
 
     def __call__(self, confidence_level: float, alternative: str) -> tuple[float, float]:
-        alt = alternative
-        if self.flip and alternative != "two-sided":
-            alt = "greater" if alternative == "less" else "less"
+        return flipped(self._read, self.flip, confidence_level, alternative)
+
+    def _read(self, confidence_level: float, alt: str) -> tuple[float, float]:
         if self.kind == "eer":
-            lo, hi = eer_score_interval(
+            return eer_score_interval(
                 self.events, self.x_events, self.n_events, self.n_x, confidence_level, alt
             )
-        else:
-            lo, hi = rate_score_interval(
-                self.events, self.n_events, self.x_events, self.n_x, self.at,
-                confidence_level, alt,
-            )  # fmt: skip
-        return (1.0 - hi, 1.0 - lo) if self.flip else (lo, hi)
+        return rate_score_interval(
+            self.events, self.n_events, self.x_events, self.n_x, self.at,
+            confidence_level, alt,
+        )  # fmt: skip
+
+
+def flipped(
+    read: Callable[[float, str], tuple[float, float]],
+    flip: bool,
+    confidence_level: float,
+    alternative: str,
+) -> tuple[float, float]:
+    """``read(confidence_level, alternative)``, or with ``flip`` the interval of one minus
+    that rate (the alternative turned around)."""
+    alt = alternative
+    if flip and alternative != "two-sided":
+        alt = "greater" if alternative == "less" else "less"
+    lo, hi = read(confidence_level, alt)
+    return (1.0 - hi, 1.0 - lo) if flip else (lo, hi)
 
 
 def error_counts(

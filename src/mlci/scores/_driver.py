@@ -39,7 +39,6 @@ from ..engine.smoothing import (
     smooth_scores,
     subsample_counts,
 )
-from ..exceptions import DegenerateIntervalWarning
 from ..inputs import (
     bootstrap_options,
     check_choice,
@@ -49,13 +48,14 @@ from ..inputs import (
 )
 from ..metrics import Kernel, RocAucKernel, with_sample_weight
 from ..results import BootstrapResult
+from ._cluster_rules import outer_conditions
 from ._data import _D, ScoreData
 from ._design import (
     check_stratify_nested,
     design_arrays,
     strata_codes,
 )
-from ._point_rules import score_rule, with_score_interval
+from ._point_rules import quiet_under, score_rule, with_score_interval
 from ._roc import (
     _INTERPOLATIONS,
     _LAZY_BLOCK,
@@ -492,6 +492,9 @@ def bootstrap_scores(
         and sc._w is None
         and not two_stage
         and weights == "multinomial",
+        clusters=outer_conditions(cond)
+        if user_strata is None and sc._w is None and not two_stage and weights == "multinomial"
+        else None,
     )
     if h is not False:
         base = "custom" if sampler is not None and sub is None else plan.scheme
@@ -650,14 +653,15 @@ def _run(
     custom: Sampler | None = None,
     rules: bool = False,
     iid: bool = False,
+    clusters: Any = None,
 ) -> list[BootstrapResult]:
     """Replicates (lazy or through the engine's weights) and one result per part.
 
     ``rules``: ``method="auto"`` resolved per part by
     :func:`mlci.engine.scores_rules.scores_auto_method` (e.g. the EER and its threshold
     from the same replicates, each with its own method); with ``iid`` (independent
-    unweighted trials) the few-errors rules may give an ROC point's score interval
-    (:func:`mlci.scores._point_rules.score_rule`).
+    unweighted trials), or ``clusters`` (their conditions), the few-errors rules may give
+    an ROC point's score interval (:func:`mlci.scores._point_rules.score_rule`).
     """
     lay = sc._lay
     eng = opts.engine
@@ -745,7 +749,7 @@ def _run(
         extra = dict(details)
         score, auc_score = None, None
         if rules and (part.name == "eer" or (spec.point is not None and part is parts[0])):
-            score = score_rule(lay, spec.point, part.name, pick(estimate), iid, extra)
+            score = score_rule(lay, spec.point, part.name, pick(estimate), iid, extra, clusters)
         if part.name == "auc":
             n_neg, n_pos = (c.sum() for c in lay.nobs)
             # auto's analytic interval (engine/auc_analytic.py) gives its own warning
@@ -761,8 +765,8 @@ def _run(
             if few is not None:
                 extra["few_samples_warning"] = few
         with warnings.catch_warnings():
-            if score is not None or auc_score is not None:  # no collapse to warn of
-                warnings.simplefilter("ignore", DegenerateIntervalWarning)
+            for quiet in quiet_under(score, auc_score):  # an interval that replaces it
+                warnings.simplefilter("ignore", quiet)
             res = finish_bootstrap(
                 pick(estimate),
                 pick(dist),

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..engine.bootstrap import run_bootstrap
 from ..engine.nested import plan_for_conditions
-from ..engine.scores_rules import scores_auto_method, warn_few_eer_errors
+from ..engine.scores_rules import scores_auto_method
 from ..feedback import reports_progress
 from ..inputs import (
     ArgSpec,
@@ -36,6 +36,7 @@ from ..metrics import Kernel, check_sample_weight, higher_is_better, safe_div, w
 from ..results import Result, require_pandas
 from ._design import strata_codes
 from ._driver import _check_beta, _resolve, _ScoresKernel, atom_keys, internal_perm
+from ._group_rules import group_eer_rule
 from ._roc import _check_threshold
 from .confusion import CM_METRICS, binary_cm_metric, cm_metric_bounds
 from .scores import Scores
@@ -336,9 +337,14 @@ def metric_by_group(
         (:func:`mlci.engine.scores_rules.scores_auto_method`): percentile for ``"eer"``
         (with a warning when a group's EER rests on fewer than 5 errors in its smaller
         class), BCa otherwise and with ``normalize`` (docs/validation.md, section 5, "The
-        Scores statistics" and "metric_by_group and trial_bootstrap_ci").  Unlike
-        :func:`mlci.eer_ci`, a group's EER below one error keeps the percentile interval
-        and its warning: ``eer_ci``'s score interval is not read per group here.
+        Scores statistics" and "metric_by_group and trial_bootstrap_ci").  Each group's
+        EER (and the overall one) with few errors gets the interval :func:`mlci.eer_ci`
+        gives that group's rows, where the design is plain (no ``sample_weight``, no
+        ``strata``, multinomial, one stage): the score interval below one error of
+        independent trials, its version with the design effect below 5 errors over
+        ``conditions`` (:mod:`mlci.engine.scores_clustered`; docs/validation.md, "EER
+        and operating points with few errors over conditions"); ``details`` then names
+        those rows (``score_interval_rows``) and why (``score_interval_reason``).
     conditions : array-like, or list of array-like, optional
         Condition (speaker, session) of every sample, resampled as a unit; a list of
         levels, top first, is a nested design.
@@ -553,22 +559,28 @@ def metric_by_group(
         kernel.bounds = _score_bounds(metric, normalize)
         if sw is not None:
             kernel = with_sample_weight(kernel, sw)
-        res = _run(kernel, plan, opts, metric)
-        if metric == "eer" and method == "auto" and normalize is None:
-            # per group, then overall: the smaller class's trials of each
-            n_pos = np.append(np.bincount(gidx, weights=is_pos, minlength=n_groups), is_pos.sum())
-            n_all = np.append(np.bincount(gidx, minlength=n_groups), len(is_pos))
-            few = warn_few_eer_errors(res.estimate, n_pos, n_all - n_pos, " (a group's)")
-            if few is not None:
-                attrs["few_errors_warning"] = few
+        eer_rule = metric == "eer" and method == "auto" and normalize is None
+        with warnings.catch_warnings(record=eer_rule) as caught:
+            if eer_rule:  # re-emitted below unless a score interval replaces the collapse
+                warnings.simplefilter("always")
+            res = _run(kernel, plan, opts, metric)
+        ci = res.confidence_interval
+        est_low_high = [np.array(a, dtype=float) for a in (res.estimate, ci.low, ci.high)]
+        if eer_rule:  # eer_ci's few-errors rule per group and overall (_group_rules)
+            simple = sw is None and g.arrays.get("strata") is None and weights == "multinomial"
+            attrs.update(
+                group_eer_rule(
+                    res, est_low_high, z, is_pos, gidx, n_groups,
+                    (cond[0] if nested else cond) if cond is not None and not two_stage else None,
+                    simple and (cond is None or not two_stage), caught or [], opts,
+                )
+            )  # fmt: skip
         col, vals = (
             ("rate", mkw["rate"]) if "rate" in mkw
             else ("at", mkw["at"]) if "at" in mkw
             else (None, None)
         )  # fmt: skip
-        est = np.asarray(res.estimate).reshape(n_groups + 1, -1)
-        low = np.asarray(res.confidence_interval.low).reshape(n_groups + 1, -1)
-        high = np.asarray(res.confidence_interval.high).reshape(n_groups + 1, -1)
+        est, low, high = (a.reshape(n_groups + 1, -1) for a in est_low_high)
         xs = [None] if col is None else list(np.asarray(vals, dtype=float).reshape(-1))
         return _frame(pd, first, names, n_groups, col, xs, est, low, high, attrs)
     tau = sign * t
@@ -642,7 +654,13 @@ def _frame(pd, first, cols, n_groups, col, xs, est, low, high, attrs):  # fmt: s
         n_resamples=attrs["n_resamples"],
         details={
             k: attrs[k]
-            for k in ("n_dropped", "method_reason", "few_errors_warning")
+            for k in (
+                "n_dropped",
+                "method_reason",
+                "few_errors_warning",
+                "score_interval_rows",
+                "score_interval_reason",
+            )
             if attrs.get(k) is not None
         },
     )
@@ -671,7 +689,9 @@ class GroupResult(Result):
         As in every bootstrap result.
     details : dict
         ``n_dropped``: samples dropped for a missing value (``dropna=True``);
-        ``method_reason``: why ``method="auto"`` chose ``method``.
+        ``method_reason``: why ``method="auto"`` chose ``method``;
+        ``score_interval_rows``, ``score_interval_reason``: the rows (indices into
+        :meth:`rows`) whose EER got a score interval instead, and why.
 
     Examples
     --------

@@ -45,6 +45,7 @@ bootstrap, with no sampling model that produces them.  Different-speaker trials 
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -77,6 +78,8 @@ from ..inputs import (
 )
 from ..metrics import FunctionKernel, Kernel, get_kernel
 from ..results import BootstrapResult, per_confidence_level
+from ._cluster_rules import trial_cluster_rule
+from ._point_rules import quiet_under, with_score_interval
 
 __all__ = ["EerKernel", "trial_bootstrap_ci", "trial_weights"]
 
@@ -687,12 +690,19 @@ def trial_bootstrap_ci(
         ``method="auto"`` (the default) is the statistic's rule of the score drivers
         (:func:`mlci.engine.scores_rules.scores_auto_method`): percentile for ``"eer"``
         (with a warning below 5 errors among the target or non-target trials), BCa
-        otherwise; trials that share speakers are not independent, so the score interval
-        :func:`mlci.eer_ci` gives independent trials below one error does not apply
-        (docs/validation.md, section 5, "The Scores statistics" and "metric_by_group and
-        trial_bootstrap_ci").  The intervals of ``"eer"``, ``"roc_auc"`` and
-        ``"average_precision"`` stay in [0, 1].  A list of levels returns a tuple of
-        results, one per level (same replicates).
+        otherwise (docs/validation.md, section 5, "The Scores statistics" and
+        "metric_by_group and trial_bootstrap_ci").  Trials that share speakers are not
+        independent, so the score interval :func:`mlci.eer_ci` gives independent trials
+        below one error does not apply; an EER below 5 errors in its smaller class (with
+        ``resample=("speaker",)`` and ``same_speaker="once"``) gets the score interval
+        over conditions (:mod:`mlci.engine.scores_clustered`) with each trial counted in
+        both its speakers: a non-target trial belongs to its enrollment's and its test's
+        speaker, a crossed (dyadic) design whose variance also sums the pairs of trials
+        sharing either speaker (Fafchamps & Gubert 2007), the linearized variance of this
+        joint bootstrap (docs/validation.md, "EER and operating points with few errors
+        over conditions").  The intervals of ``"eer"``,
+        ``"roc_auc"`` and ``"average_precision"`` stay in [0, 1].  A list of levels
+        returns a tuple of results, one per level (same replicates).
     dropna : bool, default False
         Drop the trials with a missing label, score or id instead of refusing them
         (``details["n_dropped"]`` says how many).
@@ -755,6 +765,7 @@ def trial_bootstrap_ci(
     trials, resample = _prepare(
         g["enroll_ids"], g["test_ids"], speaker_of, session_of, resample, same_speaker
     )
+    sides = (trials.spk[trials.e], trials.spk[trials.t])  # before any reordering
     is_eer = isinstance(metric, str) and metric.lower() == "eer"
     fast = is_eer and resample == ("speaker",)
     batch = opts.engine.batch
@@ -795,7 +806,10 @@ def trial_bootstrap_ci(
     }
     if opts.method_reason is not None:
         details["method_reason"] = opts.method_reason
-    if is_eer and method == "auto":
+    score = None  # the score interval over speakers (mlci.scores._cluster_rules)
+    if is_eer and method == "auto" and resample == ("speaker",) and same_speaker == "once":
+        score = trial_cluster_rule(lab, s, *sides, estimate)
+    if is_eer and method == "auto" and score is None:
         n_target = float(np.sum(lab))
         few = warn_few_eer_errors(estimate, n_target, len(lab) - n_target)
         if few is not None:
@@ -818,19 +832,23 @@ def trial_bootstrap_ci(
         n_conditions=trials.n_spk,
         n_strata=None,
     )
-    return finish_bootstrap(
-        estimate,
-        dist,
-        plan=plan,
-        name=name,
-        method=opts.method,
-        confidence_level=opts.confidence_level,
-        alternative=opts.alternative,
-        jackknife=jackknife if opts.method == "bca" else None,
-        details=details,
-        hint="(No target or no non-target trial drawn.)",
-        bounds=bounds,
-    )
+    with warnings.catch_warnings():
+        for quiet in quiet_under(score):  # a score interval replaces it
+            warnings.simplefilter("ignore", quiet)
+        res = finish_bootstrap(
+            estimate,
+            dist,
+            plan=plan,
+            name=name,
+            method=opts.method,
+            confidence_level=opts.confidence_level,
+            alternative=opts.alternative,
+            jackknife=jackknife if opts.method == "bca" else None,
+            details=details,
+            hint="(No target or no non-target trial drawn.)",
+            bounds=bounds,
+        )
+    return res if score is None else with_score_interval(res, score, opts)
 
 
 def _trial_evaluator(
