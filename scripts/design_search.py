@@ -129,6 +129,9 @@ class Design:
     gap: float = 0.0
     #: the FPR at which the FNR is read (fnr_at_fpr)
     at: float = 0.0
+    #: condition sizes by largest remainders (seed 10 on); False: the rounding remainder
+    #: (up to C - 1 samples) goes to the largest condition, as seeds 0-9 drew them
+    apportion: bool = False
 
     def label(self) -> str:
         cond = (
@@ -200,7 +203,19 @@ def random_design(index: int, seed: int = 0, focus: str | None = None) -> Design
         )
     at = _loguniform(g, 0.01, 0.2) if metric == "fnr_at_fpr" else 0.0
     return Design(
-        index, family, metric, int(n), prevalence, error, asym, n_conditions, icc, unequal, gap, at
+        index,
+        family,
+        metric,
+        int(n),
+        prevalence,
+        error,
+        asym,
+        n_conditions,
+        icc,
+        unequal,
+        gap,
+        at,
+        apportion=seed >= 10,
     )
 
 
@@ -265,13 +280,26 @@ CELLS: dict[str, Design] = {
 
 # ------------------------------------------------------------------------ populations
 def condition_sizes(d: Design) -> np.ndarray | None:
-    """Fixed per design: ``n`` samples in ``n_conditions`` (log-normal sizes if unequal)."""
+    """Fixed per design: ``n`` samples in ``n_conditions`` (log-normal sizes if unequal).
+
+    Each condition gets 1 + its share of the other ``n - C``, rounded down.  Seeds 0-9
+    (``apportion=False``) gave the whole rounding remainder to the largest condition: up
+    to ``C - 1`` samples, so that "equal" sizes of 2,634 samples in 462 conditions were
+    461 conditions of 5 and one of 329 (seed 9 #149).  With ``apportion=True`` (seed 10
+    on) the remainder goes one sample each to the largest fractional parts (Hamilton's
+    method): equal sizes differ by at most one.
+    """
     if not d.n_conditions:
         return None
     c = d.n_conditions
     g = np.random.default_rng([d.index, 7])
     share = g.lognormal(0.0, 1.0, c) if d.unequal else np.ones(c)
-    sizes = np.maximum(1, np.floor(share / share.sum() * (d.n - c)).astype(int) + 1)
+    quota = share / share.sum() * (d.n - c)
+    sizes = np.maximum(1, np.floor(quota).astype(int) + 1)
+    if d.apportion:
+        rest = d.n - int(sizes.sum())
+        order = np.argsort(-(quota - np.floor(quota)), kind="stable")
+        sizes[order[:rest]] += 1
     sizes[np.argmax(sizes)] += d.n - sizes.sum()
     return sizes
 
