@@ -18,7 +18,8 @@ and reports the worst ones (issue 20, item 2):
 
 For each design, ``reps`` test sets are drawn from the population; each gets the 95%
 interval of ``auto``, BCa, the percentile interval (from BCa's replicates) and, where one
-exists, an analytic interval (Wilson for a proportion of iid samples, DeLong for an AUC
+exists, an analytic interval (Wilson for a proportion of iid samples, MOVER of the two
+classes' modified Wilson intervals for balanced accuracy, DeLong for an AUC
 and a paired AUC difference, Newcombe for a paired accuracy difference, the t interval of
 the mean per-sample loss for log_loss).  The true value is analytic (the value the
 estimator converges to in the population): decision metrics from the cell probabilities,
@@ -493,6 +494,19 @@ def _analytic(d: Design, x: dict[str, Any]) -> tuple[float, float] | None:
     if x["conditions"] is not None:
         return None
     y, a = x["y"], x["a"]
+    if d.family == "decision" and d.metric == "balanced_accuracy":
+        # MOVER (Zou & Donner 2008) of the two classes' modified Wilson intervals
+        k = np.array([np.sum((a == 0) & (y == 0)), np.sum((a == 1) & (y == 1))])
+        m = np.array([np.sum(y == 0), np.sum(y == 1)])
+        if m.min() == 0:
+            return None
+        ci = mlci.proportion_ci(k, m, method="wilson_modified").confidence_interval
+        r = k / m
+        est, lo, hi = r.mean(), np.asarray(ci[0]), np.asarray(ci[1])
+        return (
+            float(est - 0.5 * np.sqrt(np.sum((r - lo) ** 2))),
+            float(est + 0.5 * np.sqrt(np.sum((hi - r) ** 2))),
+        )
     if d.family == "decision":
         k_n = {
             "accuracy": (np.sum(a == y), len(y)),

@@ -54,22 +54,11 @@ ds = _script()
 # since AP falls back to logit_t near the edge whatever the class sizes (engine/auto.py)
 # the seed-7 search's auc_ci cell (4.5 positives, no method holds, warned in 1 of 100)
 # passes since the AUC's class-size warning (MIN_AUC_CLASS, engine/auc_class.py)
-XFAIL: dict[str, str] = {
-    # the seed-9 search (docs/validation.md, "The search again (seed 9)"): balanced
-    # accuracy with 1-3 misses in one class and more errors in the other; no near-bound
-    # rule sees a class's own count (the edge rule needs an infinite t*)
-    "balanced_accuracy 3 misses in 98 positives of 2222": (
-        "seed 9 #80: studentized lower end far below BCa's in test sets with 1-3 misses "
-        "(median width 3.3x BCa's), unwarned"
-    ),
-    "balanced_accuracy 2 misses in 100 positives": (
-        "seed 9 #80's neighbour: no method holds (0.80) and auto never warns"
-    ),
-    "precision over 462 conditions, one of 329": (
-        "seed 9 #149: Imbens-Kolesar df 1.3 from one dominant condition, logit t 2.2x "
-        "BCa's width, over-covers where percentile holds"
-    ),
-}
+# seed 9's balanced accuracy with 2-3 misses in 100 positives (#80 and its neighbour)
+# passes since the class-edge rule (engine/class_edge.py: MOVER-Wilson, now also the
+# script's analytic interval for balanced accuracy), and its precision over one dominant
+# condition (#149) since the IK df floor (engine/dominant_condition.py)
+XFAIL: dict[str, str] = {}
 
 
 def _significantly(cov: float, k: int, bound: float, side: str) -> bool:
