@@ -140,7 +140,8 @@ def class_edge_diagnostics(kernel: Any, n_conditions: int | None) -> dict[str, A
 
 def class_edge_message(diag: dict[str, Any], metric: str) -> str | None:
     """The design warning's message for balanced accuracy over conditions with a class
-    that has no error in the test set (``diag``: :func:`mlci.engine.auto.
+    that has no error in the test set and more than :data:`MAX_CLASS_ERRORS` errors in the
+    other (the sweep's designs; ``diag``: :func:`mlci.engine.auto.
     design_diagnostics`, with ``class_errors``), else None.
 
     Examples
@@ -155,7 +156,8 @@ def class_edge_message(diag: dict[str, Any], metric: str) -> str | None:
     errors = diag.get("class_errors")
     if metric not in CLASS_EDGE_METRICS or diag.get("n_conditions") is None or errors is None:
         return None
-    if min(errors) > 0 or max(errors) == 0:  # none at all: the near-bound rule's
+    if min(errors) > 0 or max(errors) <= MAX_CLASS_ERRORS:
+        # a few errors in all: the near-bound rule's (Korn & Graubard over conditions)
         return None
     which = "positives" if errors[1] == 0 else "negatives"
     return (

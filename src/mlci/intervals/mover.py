@@ -37,7 +37,7 @@ def mover_wilson_interval(
     --------
     >>> low, high, info = mover_wilson_interval((890, 900, 98, 100), confidence_level=0.95)
     >>> round(float(low), 4), round(float(high), 4), info["edge_fallback_method"]
-    (0.959, 0.9931, 'mover_wilson')
+    (0.959, 0.993, 'mover_wilson')
     """
     tn, n_neg, tp, n_pos = (float(c) for c in counts)
     k, n = np.array([tn, tp]), np.array([n_neg, n_pos])
