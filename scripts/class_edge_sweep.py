@@ -15,10 +15,16 @@ the percentile interval, Korn & Graubard's interval on the effective sample size
 coverage, the median width relative to BCa's, and the coverage by the rare class's own
 miss count in the test set.
 
+``--dominant`` runs the second study of that section: the seed-9 search's #149
+(precision over 462 conditions, one of 329 samples) and variants, with the logit t
+interval at Imbens & Kolesar's df (computed here from the test set, without the engine's
+floor), at Kish's, and with the floor at 2, 3 and 4 (Kish's below it).
+
 Usage::
 
     nice python scripts/class_edge_sweep.py --reps 120 --resamples 400
-    nice python scripts/class_edge_sweep.py --only balanced_accuracy --reps 200
+    nice python scripts/class_edge_sweep.py --only balanced_accuracy --reps 300
+    nice python scripts/class_edge_sweep.py --dominant --reps 300
 """
 
 from __future__ import annotations
@@ -35,9 +41,9 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-import design_search as ds  # noqa: E402
+import design_search as ds
 
-import mlci  # noqa: E402
+import mlci
 
 METHODS = ("auto", "bca", "percentile", "korn_graubard", "mover_wilson", "rule")
 #: the rule tried: MOVER-Wilson where the rare class has at most this many misses and the
@@ -121,7 +127,7 @@ def run_cell(d: ds.Design, reps: int, B: int) -> dict[str, Any]:
         width = np.median([r[m][1] - r[m][0] for r in have])
         by = {}
         for k in (0, 1, 2, 3, 4):  # 4: four or more
-            sel = [c for c, r in zip(cov, have) if min(r["misses"], 4) == k]
+            sel = [c for c, r in zip(cov, have, strict=True) if min(r["misses"], 4) == k]
             if sel:
                 by[k] = (round(float(np.mean(sel)), 3), len(sel))
         res[m] = {
@@ -182,6 +188,70 @@ VARIANTS = (
 )
 
 
+def dominant_condition(reps: int, B: int) -> list[dict[str, Any]]:
+    """Seed-9 #149 and variants: coverage and median width (times BCa's) of the logit t
+    interval at each df rule, and of BCa and the percentile interval."""
+    import dataclasses
+
+    from scipy import stats
+    from scipy.special import expit, logit
+
+    from mlci.engine.linearize import icc_anova, random_effects_df
+
+    d0 = ds.CELLS["precision over 462 conditions, one of 329"]
+    cells = {
+        "#149 (461 x 5 + 329)": d0,
+        "#149 sizes apportioned": dataclasses.replace(d0, apportion=True),
+        "#149 unequal sizes": dataclasses.replace(d0, unequal=True),
+        "#149 at ICC 0.1": dataclasses.replace(d0, icc=0.1),
+    }
+    out = []
+    for name, d in cells.items():
+        pop = ds.Population(d)
+        rows = []
+        for i in range(reps):
+            g = np.random.default_rng([0, d.index, i])
+            x = pop.draw(g)
+            y, a, cond = x["y"], x["a"], x["conditions"]
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    r = mlci.bootstrap_ci(y, a, metric=d.metric, conditions=cond,
+                                          n_resamples=B, rng=int(g.integers(2**31)))  # fmt: skip
+                    b = mlci.bootstrap_ci(y, a, metric=d.metric, conditions=cond,
+                                          n_resamples=B, rng=1, method="bca")  # fmt: skip
+                except ds.REFUSALS:
+                    continue
+            est, se = float(r.estimate), r.details["linearized"]["standard_error"]
+            k = np.bincount(cond, weights=(a == 1) & (y == 1))
+            n = np.bincount(cond, weights=a == 1)
+            ik = random_effects_df(n[n > 0], icc_anova(k[n > 0], n[n > 0]))
+            sizes = np.bincount(cond).astype(float)
+            kish = sizes.sum() ** 2 / np.sum(sizes**2) - 1
+            row = {"ik": ik, "bca": b.confidence_interval,
+                   "percentile": b.interval(method="percentile").confidence_interval}  # fmt: skip
+            rules = {"ik": min(ik, kish), "kish": kish}
+            rules |= {f"floor{f}": kish if ik < f else min(ik, kish) for f in (2, 3, 4)}
+            for rule, df in rules.items():
+                q, s_phi = stats.t.ppf(0.975, max(df, 1.0)), se / (est * (1 - est))
+                row[f"logit_t {rule}"] = (expit(logit(est) - q * s_phi),
+                                          expit(logit(est) + q * s_phi))  # fmt: skip
+            rows.append(row)
+        bw = np.median([r["bca"][1] - r["bca"][0] for r in rows])
+        low = np.array([r["ik"] < 2 for r in rows])
+        res: dict[str, Any] = {"cell": name, "reps": len(rows), "ik_below_2": int(low.sum())}
+        for m in [k for k in rows[0] if k != "ik"]:
+            cov = np.array([r[m][0] <= pop.truth <= r[m][1] for r in rows])
+            res[m] = {
+                "coverage": round(float(cov.mean()), 3),
+                "coverage_ik_below_2": round(float(cov[low].mean()), 3) if low.any() else None,
+                "width_ratio": round(float(np.median([r[m][1] - r[m][0] for r in rows]) / bw), 2),
+            }
+        print(json.dumps(res), flush=True)
+        out.append(res)
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--reps", type=int, default=120)
@@ -189,8 +259,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--only", default=None)
     p.add_argument("--iid-only", action="store_true")
     p.add_argument("--json", default=None)
+    p.add_argument("--dominant", action="store_true", help="the seed-9 #149 df study")
     args = p.parse_args(argv)
     mlci.set_config(n_jobs=1)
+    if args.dominant:
+        dom = dominant_condition(args.reps, args.resamples)
+        if args.json:
+            Path(args.json).write_text(json.dumps(dom, indent=1))
+        return
     results = []
     for d in designs(args.only):
         if args.iid_only and d.n_conditions:

@@ -163,6 +163,6 @@ def class_edge_message(diag: dict[str, Any], metric: str) -> str | None:
     return (
         f"The {which} have no error in the test set, so their rate has no standard error "
         "over the conditions; in mlci's sweep (docs/validation.md, \"A class's own few "
-        "errors\") balanced accuracy over 20-50 conditions covered 0.09-0.67 on such test "
+        'errors") balanced accuracy over 20-50 conditions covered 0.09-0.67 on such test '
         "sets (BCa, percentile, Korn & Graubard, studentized alike)"
     )

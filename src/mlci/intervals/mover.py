@@ -7,7 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from .bootstrap import _one_sided, wilson_interval
+from .bootstrap import wilson_interval
+from .formulas import one_sided
 
 __all__ = ["mover_wilson_interval"]
 
@@ -56,6 +57,6 @@ def mover_wilson_interval(
     est = float(rate.mean())
     low = np.asarray(est - 0.5 * np.sqrt(np.sum((rate - lo) ** 2)))
     high = np.asarray(est + 0.5 * np.sqrt(np.sum((hi - rate) ** 2)))
-    low, high = _one_sided(low, high, alternative, bounds)
+    low, high = one_sided(low, high, alternative, bounds)
     info = {"edge_fallback": 1, "edge_fallback_method": "mover_wilson"}
     return low, high, info | {"class_counts": tuple(int(c) for c in counts)}
