@@ -731,6 +731,7 @@ def interval_from_replicates(
 
             return mover_wilson_interval(
                 linear["class_counts"],
+                wilson_interval,
                 confidence_level=confidence_level,
                 alternative=alternative,
                 bounds=bounds,

@@ -3,11 +3,11 @@ interval (the rule that uses it: :mod:`mlci.engine.class_edge`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from .bootstrap import wilson_interval
 from .formulas import one_sided
 
 __all__ = ["mover_wilson_interval"]
@@ -15,6 +15,7 @@ __all__ = ["mover_wilson_interval"]
 
 def mover_wilson_interval(
     counts: Any,
+    wilson: Callable[..., tuple[Any, Any, Any]],
     *,
     confidence_level: float,
     alternative: str = "two-sided",
@@ -25,8 +26,9 @@ def mover_wilson_interval(
     ``counts = (tn, n_neg, tp, n_pos)``: balanced accuracy is ``(s + r) / 2`` with the
     specificity ``s = tn / n_neg`` and the recall ``r = tp / n_pos``, two proportions of
     independent classes.  Each gets Brown, Cai & DasGupta's (2001, sec. 4.1.1) modified
-    Wilson interval ``(l_i, u_i)`` (:func:`mlci.intervals.bootstrap.wilson_interval`,
-    ``modified=True``; one-sided for a one-sided ``alternative``), and the MOVER
+    Wilson interval ``(l_i, u_i)`` (``wilson``: :func:`mlci.intervals.bootstrap.
+    wilson_interval`, passed in by its caller there, called with ``modified=True``;
+    one-sided for a one-sided ``alternative``), and the MOVER
     ("method of variance estimates recovery", Zou & Donner 2008, eq. 3; Newcombe 1998's
     square-and-add for a difference) interval of their mean is
     ``est - sqrt((s - l_s)^2 + (r - l_r)^2) / 2`` to
@@ -36,7 +38,10 @@ def mover_wilson_interval(
 
     Examples
     --------
-    >>> low, high, info = mover_wilson_interval((890, 900, 98, 100), confidence_level=0.95)
+    >>> from mlci.intervals.bootstrap import wilson_interval
+    >>> low, high, info = mover_wilson_interval(
+    ...     (890, 900, 98, 100), wilson_interval, confidence_level=0.95
+    ... )
     >>> round(float(low), 4), round(float(high), 4), info["edge_fallback_method"]
     (0.959, 0.993, 'mover_wilson')
     """
@@ -46,7 +51,7 @@ def mover_wilson_interval(
     lo = np.empty(2)
     hi = np.empty(2)
     for i in range(2):
-        lo[i], hi[i], _ = wilson_interval(
+        lo[i], hi[i], _ = wilson(
             float(rate[i]),
             float(n[i]),
             None,
