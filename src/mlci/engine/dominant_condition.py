@@ -12,14 +12,14 @@ independent of the estimate): the logit t interval covered 0.98-1.00 at 2.0-2.3 
 BCa's median width where the percentile interval held (0.94).  Imbens & Kolesar
 recommend the K_IK degrees of freedom without a floor; Pustejovsky & Tipton (2018), after
 Tipton (2015), read a Satterthwaite df below about 4 as the region where the approximation
-itself is unreliable.  Below :data:`MIN_IK_DF` the engine uses Kish's effective number of
+itself is unreliable (as recalled; neither paper re-read in full this round).  Below :data:`MIN_IK_DF` the engine uses Kish's effective number of
 conditions minus one instead (the engine's reference for every other metric): on the
 test sets where the IK df fell below 2 the logit t interval then covered 0.88-0.97 (BCa
 0.85-0.92, percentile 0.88-0.95), over the design 0.963-0.970 at 1.30-1.34 times BCa's
-width (before 0.98-0.99 at 1.42-2.03; ``/tmp`` study in docs/validation.md, "A class's own
-few errors, and one dominant condition (seed-9 #80, #149)").  A floor at 3 or 4 would
-bring the design nearer 0.95 (0.94-0.967, 1.15-1.22 times) but reaches designs of the
-coverage map (8-12 unequal conditions) whose IK df is 2-4 and where it held.
+width (before 0.98-0.99 at 1.42-2.03; ``scripts/class_edge_sweep.py --dominant``,
+docs/validation.md, "A class's own few errors, and one dominant condition (seed-9 #80,
+#149)").  A floor at 3 or 4 would bring the design nearer 0.95 (0.937-0.963, 1.15-1.22
+times) but would reach designs (IK df 2-4) this round did not check.
 """
 
 from __future__ import annotations
