@@ -148,3 +148,18 @@ def test_dominant_condition_df_floor():
     assert r.details["linearized"]["df"] == pytest.approx(kish, rel=1e-12)
     assert bounded_df(ik, kish) == pytest.approx(kish)
     assert bounded_df(2.5, 56.9) == 2.5 and bounded_df(0.5, 0.2) == 1.0
+
+
+def test_compare_system_rows_get_the_same_interval():
+    # one method resolution: a system's row in compare is its bootstrap_ci interval
+    y, p = _data(900, 10, 100, 2)
+    q = y.copy()
+    q[:20], q[900:905] = 1, 0
+    single = mlci.bootstrap_ci(y, p, metric="balanced_accuracy", rng=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mlci.MlciWarning)  # the difference's own rules
+        rows = mlci.compare(y, {"A": p, "B": q}, metric="balanced_accuracy", rng=0)
+    assert tuple(rows.systems["A"].confidence_interval) == pytest.approx(
+        tuple(single.confidence_interval), abs=1e-12
+    )
+    assert rows.systems["A"].details["edge_fallback_method"] == "mover_wilson"
