@@ -71,6 +71,9 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   keeps the t interval (the seed-3 search's #14, a roc_auc difference over 139
   conditions with about 10 positives, 400 test sets: t 0.935, BCa 0.852, percentile
   0.917; on the 43% of test sets the BCa switch had picked, t 0.942, BCa 0.831).
+* Balanced accuracy of independent samples with 0-3 errors in a class: MOVER of the two
+  classes' modified Wilson intervals (:mod:`mlci.engine.class_edge`); over conditions, a
+  class without an error warns.
 * A single sample (or condition): Wilson for a proportion of independent samples, else
   BCa, which collapses with a warning (:func:`single_unit_method`).
 
