@@ -71,6 +71,9 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   keeps the t interval (the seed-3 search's #14, a roc_auc difference over 139
   conditions with about 10 positives, 400 test sets: t 0.935, BCa 0.852, percentile
   0.917; on the 43% of test sets the BCa switch had picked, t 0.942, BCa 0.831).
+* Balanced accuracy of independent samples with 0-3 errors in a class: MOVER of the two
+  classes' modified Wilson intervals (:mod:`mlci.engine.class_edge`); over conditions, a
+  class without an error warns.
 * A single sample (or condition): Wilson for a proportion of independent samples, else
   BCa, which collapses with a warning (:func:`single_unit_method`).
 
@@ -101,6 +104,12 @@ from .auc_class import (
     warn_clustered_auc,
     warn_few_auc_class,
     warn_near_edge_auc,
+)
+from .class_edge import (
+    class_edge_diagnostics,
+    class_edge_message,
+    class_edge_options,
+    class_edge_reason,
 )
 from .few_conditions_class import few_conditions_class_message, few_conditions_class_rule
 from .linearize import icc_anova
@@ -361,7 +370,10 @@ def edge_fallback_options(kernel: Kernel) -> dict[str, Any]:
     # an unbounded metric (a mean, MSE...) has no binomial analogue: its edge-dominated
     # elements (resamples without spread) get the t interval of the same standard error
     method = "logit_t" if kernel.name in RANKING_METRICS or not bounded else "korn_graubard"
-    return {"edge_fallback": fallback, "edge_warn": warns, "edge_method": method}
+    # balanced accuracy with 0-3 errors in a class: MOVER-Wilson (engine/class_edge.py)
+    return {"edge_fallback": fallback, "edge_warn": warns, "edge_method": method} | (
+        class_edge_options(kernel)
+    )
 
 
 def warn_near_bound(n_elements: int, metric: str, kept: bool) -> str:
@@ -421,6 +433,8 @@ def edge_reason(n_elements: int, fallback: str, size: int) -> str:
     "Near the bounds").
     """
     where = "" if size == 1 else f" for {n_elements} of {size} elements"
+    if fallback == "mover_wilson":
+        return class_edge_reason()
     if fallback == "korn_graubard":
         return (
             f"korn_graubard{where}: at least half of a tail's replicates have an "
@@ -570,6 +584,7 @@ def design_diagnostics(
         ):
             diag["smaller_class_effective_conditions"] = smaller_class_conditions(keys, unit)
             diag["class_error_icc"] = class_error_icc(keys, unit)
+        diag.update(class_edge_diagnostics(kernel, n_cond if table_counts is None else None))
     m_neg = getattr(kernel, "m_neg", None)
     if m_neg is not None:
         diag["n_negative"] = int(counts[:m_neg].sum())
@@ -792,6 +807,7 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
             few_conditions_class_message(few, diag["smaller_class_effective_conditions"], n_cond)
             + "; more samples of the smaller class spread over more conditions is the remedy"
         )
+    msgs += [m for m in [class_edge_message(diag, metric)] if m is not None]
     if not msgs:
         return None
     text = (

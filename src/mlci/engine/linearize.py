@@ -55,6 +55,7 @@ import numpy as np
 
 from ..metrics import FunctionKernel, Kernel
 from .cr2 import cr2_variance, ratio_influence
+from .dominant_condition import bounded_df
 from .sampler import Sampler, UnitDraws, issparse
 
 __all__ = [
@@ -757,10 +758,12 @@ def proportion_df(units: Any, cell_counts: np.ndarray, proportion: Any, kish: fl
 
     :func:`random_effects_df` over the conditions with a non-empty denominator, with
     their denominators as sizes and the ICC estimated by :func:`icc_anova`; at most
-    ``kish`` (the effective conditions minus one), at least 1.
+    ``kish`` (the effective conditions minus one), ``kish`` where it is below 2 (one
+    dominant condition: :func:`mlci.engine.dominant_condition.bounded_df`), at least 1.
     """
     k, n = proportion_totals(units, cell_counts, proportion)
     k, n = k[n > 0], n[n > 0]
     if len(n) < 2:
         return kish
-    return float(max(min(random_effects_df(n, icc_anova(k, n)), kish), 1.0))
+    # below 2 (one dominant condition) Kish's: engine/dominant_condition.py
+    return bounded_df(random_effects_df(n, icc_anova(k, n)), kish)

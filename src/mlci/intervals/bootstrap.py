@@ -726,6 +726,16 @@ def interval_from_replicates(
                 f"method={method!r} needs the linearized standard error, which this result "
                 "does not hold; recompute it with that method."
             )
+        if method == "studentized" and linear.get("iid") and "class_counts" in linear:
+            from .mover import mover_wilson_interval  # a class's own few errors
+
+            return mover_wilson_interval(
+                linear["class_counts"],
+                wilson_interval,
+                confidence_level=confidence_level,
+                alternative=alternative,
+                bounds=bounds,
+            )
         if method == "studentized":
             return studentized_interval(
                 estimate,

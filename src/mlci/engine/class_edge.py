@@ -1,0 +1,168 @@
+"""A class's own few errors: balanced accuracy with 0-3 errors in one class.
+
+The near-bound rule of ``method="auto"`` (:func:`mlci.engine.auto.edge_fallback_options`)
+sees the errors of the whole test set: it switches where resamples without a single error
+fill a tail (an infinite t*).  Balanced accuracy, the mean of the two classes' rates,
+fails earlier: with 0-3 errors in one class (a rare class of about 100 samples, say)
+and a dozen in the other, no resample is free of errors, but a resample without an
+error of that class has a standard error from the other class alone, and its bootstrap-t
+statistic lies far out.  The studentized lower end then falls far below BCa's (the
+design search's seed-9 #80, 3 expected misses in 98 positives of 2,222: median width
+2.9-4.2 times BCa's), and a class without an error in the test set gets a standard
+error of 0 for its rate, in every method: BCa, the percentile and Korn & Graubard's
+interval covered 0.00-0.47 on such test sets, 0.72-0.87 over the design
+(``scripts/class_edge_sweep.py``; docs/validation.md, "A class's own few errors, and
+one dominant condition (seed-9 #80, #149)").
+
+For balanced accuracy of independent samples, the interval then used is **MOVER**
+(Zou & Donner 2008; Newcombe 1998's square-and-add) of the two classes' modified Wilson
+intervals (:func:`mlci.intervals.mover.mover_wilson_interval`): each rate is a
+proportion of its own class, whose interval needs only ``k`` and ``n`` and holds with
+0-3 errors (Brown, Cai & DasGupta 2001).  In the sweep it covered 0.950-0.983 in every
+design of independent samples (40-200 samples in the rare class, 1-6 expected errors in
+it, the other class with 3-20; either class the rare one), at 0.99-1.24 times BCa's
+median width; the studentized interval 0.71-0.96 at 0.99-13.7 times.  F1, MCC and a
+proportion (recall, specificity: Wilson already) do not share the failure (0.95-0.99).
+
+Over conditions no interval held where a class has no error in the test set (BCa,
+percentile, Korn & Graubard, logit t: 0.09-0.67 on those test sets, 0.80-0.90 over
+the design): :func:`class_edge_message` says so in the design warning.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "CLASS_EDGE_METRICS",
+    "MAX_CLASS_ERRORS",
+    "class_counts",
+    "class_edge_diagnostics",
+    "class_edge_message",
+    "class_edge_options",
+    "class_edge_reason",
+    "class_errors",
+]
+
+#: the metrics whose interval reads a class's own error count
+CLASS_EDGE_METRICS = ("balanced_accuracy",)
+#: a class with at most this many errors (of its own samples) gets the MOVER interval
+#: (independent samples): the modified Wilson interval's Poisson bounds cover 1-3, and the
+#: studentized interval's width was 1.5-13.7 times BCa's with 1-3 errors in the class
+MAX_CLASS_ERRORS = 3
+
+
+def class_counts(kernel: Any) -> tuple[int, int, int, int] | None:
+    """``(negatives right, negatives, positives right, positives)`` of a two-class
+    confusion kernel of independent rows (keys ``2 * truth + prediction``), else None
+    (a weighted kernel, a multi-class or vector metric).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from types import SimpleNamespace
+    >>> k = SimpleNamespace(k=2, m=4, shape=(), keys=np.array([0, 0, 1, 2, 3, 3]))
+    >>> class_counts(k)  # 2 of 3 negatives right, 2 of 3 positives
+    (2, 3, 2, 3)
+    """
+    if getattr(kernel, "k", None) != 2 or getattr(kernel, "m", None) != 4:
+        return None
+    if getattr(kernel, "shape", None) != () or hasattr(kernel, "base"):
+        return None
+    tn, fp, fn, tp = (int(c) for c in np.bincount(np.asarray(kernel.keys), minlength=4)[:4])
+    return tn, tn + fp, tp, fn + tp
+
+
+def class_errors(counts: tuple[int, int, int, int]) -> tuple[int, int]:
+    """The errors of each class, ``(false positives, false negatives)``, from
+    :func:`class_counts`.
+
+    Examples
+    --------
+    >>> class_errors((890, 900, 98, 100))
+    (10, 2)
+    """
+    tn, n_neg, tp, n_pos = counts
+    return n_neg - tn, n_pos - tp
+
+
+def class_edge_options(kernel: Any) -> dict[str, Any]:
+    """``{"class_counts": ...}`` for the linearization of ``kernel`` when the class-edge
+    rule applies: balanced accuracy with both classes present and at most
+    :data:`MAX_CLASS_ERRORS` errors in one of them; else ``{}``.  The interval layer
+    (:func:`mlci.intervals.mover.mover_wilson_interval`) gives the MOVER interval in
+    place of the studentized one for independent samples (``linear["iid"]``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from types import SimpleNamespace
+    >>> keys = np.repeat([0, 1, 2, 3], [890, 10, 2, 98])
+    >>> k = SimpleNamespace(name="balanced_accuracy", k=2, m=4, shape=(), keys=keys)
+    >>> class_edge_options(k)
+    {'class_counts': (890, 900, 98, 100)}
+    >>> class_edge_options(SimpleNamespace(name="f1", k=2, m=4, shape=(), keys=keys))
+    {}
+    """
+    if getattr(kernel, "name", None) not in CLASS_EDGE_METRICS:
+        return {}
+    counts = class_counts(kernel)
+    if counts is None or min(counts[1], counts[3]) == 0:
+        return {}
+    if min(class_errors(counts)) > MAX_CLASS_ERRORS:
+        return {}
+    return {"class_counts": counts}
+
+
+def class_edge_reason() -> str:
+    """The part of ``method_reason`` that says the MOVER interval was used (the counts
+    are in the result's ``details["class_counts"]``)."""
+    return (
+        f"mover_wilson: a class with at most {MAX_CLASS_ERRORS} errors of its own, where "
+        "the studentized interval is far too wide (a resample without that class's errors "
+        "has a standard error from the other class alone) and a class without an error "
+        "gets no standard error at all; MOVER (Zou & Donner 2008) of the two classes' "
+        "modified Wilson intervals (Brown, Cai & DasGupta 2001) is used instead"
+    )
+
+
+def class_edge_diagnostics(kernel: Any, n_conditions: int | None) -> dict[str, Any]:
+    """``{"class_errors": (false positives, false negatives)}`` for the design
+    diagnostics of balanced accuracy over conditions (read by :func:`class_edge_message`),
+    else ``{}``."""
+    counts = class_counts(kernel)
+    if n_conditions is None or counts is None or kernel.name not in CLASS_EDGE_METRICS:
+        return {}
+    return {"class_errors": class_errors(counts)}
+
+
+def class_edge_message(diag: dict[str, Any], metric: str) -> str | None:
+    """The design warning's message for balanced accuracy over conditions with a class
+    that has no error in the test set and more than :data:`MAX_CLASS_ERRORS` errors in the
+    other (the sweep's designs; ``diag``: :func:`mlci.engine.auto.
+    design_diagnostics`, with ``class_errors``), else None.
+
+    Examples
+    --------
+    >>> class_edge_message({"n_conditions": 50, "class_errors": (10, 0)},
+    ...                    "balanced_accuracy")[:43]
+    'The positives have no error in the test set'
+    >>> class_edge_message({"n_conditions": 50, "class_errors": (10, 1)},
+    ...                    "balanced_accuracy") is None
+    True
+    """
+    errors = diag.get("class_errors")
+    if metric not in CLASS_EDGE_METRICS or diag.get("n_conditions") is None or errors is None:
+        return None
+    if min(errors) > 0 or max(errors) <= MAX_CLASS_ERRORS:
+        # a few errors in all: the near-bound rule's (Korn & Graubard over conditions)
+        return None
+    which = "positives" if errors[1] == 0 else "negatives"
+    return (
+        f"The {which} have no error in the test set, so their rate has no standard error "
+        "over the conditions; in mlci's sweep (docs/validation.md, \"A class's own few "
+        'errors") balanced accuracy over 20-50 conditions covered 0.09-0.67 on such test '
+        "sets (BCa, percentile, Korn & Graubard, studentized alike)"
+    )
