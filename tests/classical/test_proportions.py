@@ -596,3 +596,22 @@ def test_paired_newcombe_exact_coverage():
     assert abs(cov["newcombe_unadjusted"].mean() - 0.95) < 0.015
     assert cov["newcombe"].min() > 0.92
     assert cov["newcombe"].min() > cov["newcombe_unadjusted"].min() + 0.03
+
+
+@pytest.mark.parametrize("table", [[[5, 0], [4, 40]], [[5, 1], [16, 0]], [[20, 13], [2, 10]]])
+def test_tango_one_sided_50_percent_is_the_estimate(table):
+    # a one-sided 50% bound is where Tango's statistic is 0: the estimate (n12 - n21) / n.
+    # Before, rounding of the statistic at the estimate left brentq's bracket without a
+    # sign change ("f(a) and f(b) must have different signs"; found by the hypothesis test
+    # of tests/comparison/test_paired_reread.py with a random seed)
+    t = np.array(table)
+    d = (t[0, 1] - t[1, 0]) / t.sum()
+    less = paired_proportion_diff_ci(t, method="tango", confidence_level=0.5, alternative="less")
+    greater = paired_proportion_diff_ci(
+        t, method="tango", confidence_level=0.5, alternative="greater"
+    )
+    assert less.confidence_interval.low == -1.0 and less.confidence_interval.high == d
+    assert greater.confidence_interval.low == d and greater.confidence_interval.high == 1.0
+    # and it is the limit of the bounds just above 50%
+    near = paired_proportion_diff_ci(t, method="tango", confidence_level=0.5001, alternative="less")
+    assert near.confidence_interval.high == pytest.approx(d, abs=1e-3)

@@ -567,12 +567,18 @@ def _tango_bounds(n11, n12, n21, n22, z_lo, z_hi):
         return tango_statistic(n11, n12, n21, n22, delta)
 
     eps = 1e-12
+    # a one-sided 50% bound (z = 0) is the estimate itself, where the decreasing statistic
+    # is 0: rounding of stat(d_hat) would leave brentq's bracket without a sign change
     if d_hat <= -1 or z_lo is None:
         low = -1.0
+    elif z_lo == 0:
+        low = d_hat
     else:
         low = optimize.brentq(lambda d: stat(d) - z_lo, -1 + eps, d_hat, xtol=1e-12)
     if d_hat >= 1 or z_hi is None:
         high = 1.0
+    elif z_hi == 0:
+        high = d_hat
     else:
         high = optimize.brentq(lambda d: stat(d) + z_hi, d_hat, 1 - eps, xtol=1e-12)
     return low, high
