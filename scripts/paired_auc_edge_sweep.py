@@ -1,0 +1,243 @@
+"""Paired roc_auc differences with a system near AUC 1 and few positives (issue 20).
+
+The design search keeps finding one class of design where ``compare``'s ``auto`` falls
+short: a paired roc_auc difference of independent samples where system A ranks nearly
+every positive above every negative with few positives (seed-6 #7, seed-8 #14, s8nb #14,
+s8p #4; docs/validation.md, "Paired AUC differences near 1 (seed-8 #14, s8p #4)").
+This sweep draws such differences from the design search's population (binormal scores,
+B's noise correlated ``rho`` with A's) over the expected number of positives, A's AUC,
+the gap to B and ``rho``, and on each test set records ``auto``'s interval (and the
+method it chose), t, BCa and percentile (the same replicates, B = 1000), DeLong's
+interval of the difference (:func:`mlci.delong_test`) and the MOVER candidate
+(:mod:`mlci.comparison.paired_auc_edge`, with DeLong's correlation and with ``r = 0``),
+plus each system's number of mis-ordered pairs.  ``report`` prints coverage and median
+width per cell and scores candidate rules on the saved test sets.
+
+    nice -n 19 python scripts/paired_auc_edge_sweep.py run --reps 200 --json out.json
+    python scripts/paired_auc_edge_sweep.py report out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import design_search as ds
+
+import mlci
+from mlci.comparison.paired_auc_edge import (
+    auc_pair_moments,
+    mover_auc_difference,
+)
+from mlci.metrics.ranking import RocAucKernel
+
+METHODS = ("auto", "t", "bca", "percentile", "delong", "mover", "mover_r0", "mover_nc")
+
+
+def cells() -> dict[str, tuple[ds.Design, float]]:
+    """The sweep's cells: ``{label: (design, rho)}``; n = 400 but for the search's own."""
+    out: dict[str, tuple[ds.Design, float]] = {
+        "s8 #14": (
+            ds.Design(14, "paired", "roc_auc", 369, 0.027546, 0.0010554, 1, 0, 0, False, 0.140856),
+            0.5,
+        ),
+        "s8nb #14": (
+            ds.Design(14, "paired", "roc_auc", 369, 0.027546, 0.00040625, 1, 0, 0, False, 0.39014),
+            0.5,
+        ),
+        "s8p #4": (
+            ds.Design(4, "paired", "roc_auc", 132, 0.099177, 0.0054585, 1, 0, 0, False, 0.0020909),
+            0.5,
+        ),
+    }
+    k = 100
+    grid = [
+        (8, 0.99, (0.003,)),
+        (10, 0.999, (0.003, 0.01, 0.03, 0.1)),
+        (25, 0.9995, (0.002, 0.01, 0.03, 0.1)),
+        (10, 0.995, (0.003, 0.03)),
+        (50, 0.9995, (0.003, 0.05)),
+    ]
+    for n_pos, auc, gaps in grid:
+        for gap in gaps:
+            k += 1
+            d = ds.Design(k, "paired", "roc_auc", 400, n_pos / 400, 1 - auc, 1, 0, 0, False, gap)
+            out[f"pos {n_pos} AUC {auc} gap {gap}"] = (d, 0.5)
+    k += 1
+    d = ds.Design(k, "paired", "roc_auc", 400, 10 / 400, 0.001, 1, 0, 0, False, 0.01)
+    out["pos 10 AUC 0.999 gap 0.01 rho 0.9"] = (d, 0.9)
+    return out
+
+
+def draw(pop: ds.Population, rho: float, g: np.random.Generator) -> dict[str, Any]:
+    """The search's paired roc_auc test set with B's noise correlated ``rho`` with A's."""
+    d = pop.d
+    y = (g.random(d.n) < d.prevalence).astype(np.int64)
+    e = g.standard_normal(d.n)
+    e2 = rho * e + math.sqrt(1 - rho**2) * g.standard_normal(d.n)
+    return {"y": y, "a": e + pop.d_sep * y, "b": e2 + pop.d_sep_b * y, "conditions": None}
+
+
+def one(x: dict[str, Any], seed: int, B: int) -> dict[str, Any] | None:
+    y, a, b = x["y"], x["a"], x["b"]
+    m = int(y.sum())
+    if m < 2 or m > len(y) - 2:
+        return None  # DeLong needs 2 of each class; compare refuses a single class
+    common = {"metric": "roc_auc", "n_resamples": B, "rng": seed, "n_jobs": 1}
+    out: dict[str, Any] = {"n_pos": m}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = mlci.compare(y, {"a": a, "b": b}, **common)
+    out["warned"] = any(issubclass(w.category, mlci.MlciWarning) for w in caught)
+    dd = res.difference("a", "b")
+    out["estimate"] = float(dd.estimate)
+    out["auto_method"] = dd.method
+    out["auto"] = list(map(float, dd.confidence_interval))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for meth in ("t", "bca"):
+            r = mlci.compare(y, {"a": a, "b": b}, method=meth, **common)
+            out[meth] = list(map(float, r.difference("a", "b").confidence_interval))
+        diff = np.asarray(r.systems["a"].bootstrap_distribution) - np.asarray(
+            r.systems["b"].bootstrap_distribution
+        )
+        diff = diff[~np.isnan(diff)]
+        out["percentile"] = [float(np.quantile(diff, 0.025)), float(np.quantile(diff, 0.975))]
+        out["delong"] = list(map(float, mlci.delong_test(y, a, b).confidence_interval))
+    ka, kb = RocAucKernel(y, a), RocAucKernel(y, b)
+    mom = auc_pair_moments(ka, kb)
+    out["moments"] = mom
+    out.update(movers(mom))
+    n = len(y) - m
+    out["mis"] = [min(u, 1 - u) * m * n for u in mom["auc"]]
+    return out
+
+
+def movers(mom: dict[str, Any]) -> dict[str, list[float]]:
+    """The MOVER variants of one test set: per-system floored score intervals with
+    DeLong's correlation (``mover``) and with ``r = 0``, and with Newcombe's variant."""
+    return {
+        "mover": list(mover_auc_difference(mom, 0.95)),
+        "mover_r0": list(mover_auc_difference(mom, 0.95, correlation=0.0)),
+        "mover_nc": list(mover_auc_difference(mom, 0.95, variant="newcombe")),
+    }
+
+
+def run(args: argparse.Namespace) -> None:
+    doc: dict[str, Any] = {}
+    if args.json and Path(args.json).exists():
+        doc = json.loads(Path(args.json).read_text())
+    todo = cells()
+    if args.cells:
+        todo = {k: v for k, v in todo.items() if any(s in k for s in args.cells.split(","))}
+    for label, (d, rho) in todo.items():
+        if label in doc:
+            continue
+        pop = ds.Population(d)
+        truth = pop.truth
+        g = np.random.default_rng([args.seed, d.index])
+        t0 = time.process_time()
+        rows = []
+        for rep in range(args.reps):
+            row = one(draw(pop, rho, g), seed=rep, B=args.B)
+            if row is not None:
+                rows.append(row)
+        doc[label] = {"truth": truth, "rho": rho, "design": d.__dict__, "rows": rows}
+        print(f"{label}: {len(rows)} test sets, {time.process_time() - t0:.0f} s", flush=True)
+        if args.json:
+            Path(args.json).write_text(json.dumps(doc))
+    summary(doc)
+
+
+def covers(iv: list[float], truth: float) -> bool:
+    return iv[0] - 1e-12 <= truth <= iv[1] + 1e-12
+
+
+def new_auto(row: dict[str, Any], rule: tuple[float, float, str]) -> list[float]:
+    """``auto`` under a candidate rule ``(near, other, fallback)``: MOVER where a system
+    has fewer than ``near`` mis-ordered pairs and the other ``other`` or more; where a
+    system has fewer than ``near`` but the other fewer than ``other``, ``fallback``
+    (``"auto"``: ``auto``'s interval as it was, ``"t"``, ``"bca"``); else ``auto``."""
+    near, other, fallback = rule
+    fewest, most = min(row["mis"]), max(row["mis"])
+    if fewest < near and most >= other:
+        return row["mover"]
+    if fewest < near:
+        return row[fallback]
+    return row["auto"]
+
+
+def summary(doc: dict[str, Any], rules: tuple[tuple[float, float, str], ...] = ()) -> None:
+    head = [
+        "cell",
+        "n",
+        "pos",
+        "mis A / B",
+        *METHODS,
+        *(f"new {r[0]:g}/{r[1]:g}/{r[2]}" for r in rules),
+    ]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for label, c in doc.items():
+        truth, rows = c["truth"], c["rows"]
+        if not rows:
+            continue
+        cells_ = [label, str(len(rows)), f"{np.median([r['n_pos'] for r in rows]):.0f}"]
+        mis_a = np.median([r["mis"][0] for r in rows])
+        cells_.append(f"{mis_a:.1f} / {np.median([r['mis'][1] for r in rows]):.0f}")
+        for m in METHODS:
+            cov = np.mean([covers(r[m], truth) for r in rows])
+            wid = np.median([r[m][1] - r[m][0] for r in rows])
+            extra = ""
+            if m == "auto":
+                extra = f" ({np.mean([r['auto_method'] == 'bca' for r in rows]):.0%} bca)"
+            cells_.append(f"{cov:.3f} / {wid:.3f}{extra}")
+        for rule in rules:
+            ivs = [new_auto(r, rule) for r in rows]
+            cov = np.mean([covers(iv, truth) for iv in ivs])
+            wid = np.median([iv[1] - iv[0] for iv in ivs])
+            fired = np.mean([iv is r["mover"] for iv, r in zip(ivs, rows, strict=True)])
+            cells_.append(f"{cov:.3f} / {wid:.3f} ({fired:.0%})")
+        print("| " + " | ".join(cells_) + " |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--reps", type=int, default=200)
+    r.add_argument("--B", type=int, default=1000)
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--json", default=None)
+    r.add_argument("--cells", default=None, help="comma-separated substrings of cell labels")
+    q = sub.add_parser("report")
+    q.add_argument("json", nargs="+")
+    q.add_argument(
+        "--rule", action="append", default=[], help="NEAR,OTHER,FALLBACK e.g. 20,100,auto"
+    )
+    args = p.parse_args(argv)
+    if args.cmd == "run":
+        run(args)
+        return 0
+    doc: dict[str, Any] = {}
+    for path in args.json:
+        doc.update(json.loads(Path(path).read_text()))
+    rules = tuple(
+        (float(r.split(",")[0]), float(r.split(",")[1]), r.split(",")[2]) for r in args.rule
+    )
+    summary(doc, rules)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
