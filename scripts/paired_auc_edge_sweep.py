@@ -20,11 +20,13 @@ width per cell and scores candidate rules on the saved test sets.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import sys
 import time
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import design_search as ds
 
 import mlci
+from mlci.classical.auc_score import auc_score_bounds
+from mlci.comparison import paired_auc_edge as pae
 from mlci.comparison.paired_auc_edge import (
     auc_pair_moments,
     mover_auc_difference,
@@ -63,10 +67,10 @@ def cells() -> dict[str, tuple[ds.Design, float]]:
     k = 100
     grid = [
         (8, 0.99, (0.003,)),
-        (10, 0.999, (0.003, 0.01, 0.03, 0.1)),
-        (25, 0.9995, (0.002, 0.01, 0.03, 0.1)),
-        (10, 0.995, (0.003, 0.03)),
-        (50, 0.9995, (0.003, 0.05)),
+        (10, 0.999, (0.1, 0.06, 0.03, 0.01, 0.003)),
+        (25, 0.9995, (0.1, 0.03, 0.01, 0.002)),
+        (50, 0.9995, (0.05, 0.003)),
+        (10, 0.995, (0.03, 0.003)),
     ]
     for n_pos, auc, gaps in grid:
         for gap in gaps:
@@ -88,6 +92,17 @@ def draw(pop: ds.Population, rho: float, g: np.random.Generator) -> dict[str, An
     return {"y": y, "a": e + pop.d_sep * y, "b": e2 + pop.d_sep_b * y, "conditions": None}
 
 
+@contextlib.contextmanager
+def without_mover() -> Iterator[None]:
+    """``compare``'s ``auto`` without the MOVER rule (the thresholds out of reach)."""
+    saved = pae.EDGE_MOVER_MISORDERED
+    pae.EDGE_MOVER_MISORDERED = -math.inf
+    try:
+        yield
+    finally:
+        pae.EDGE_MOVER_MISORDERED = saved
+
+
 def one(x: dict[str, Any], seed: int, B: int) -> dict[str, Any] | None:
     y, a, b = x["y"], x["a"], x["b"]
     m = int(y.sum())
@@ -95,7 +110,10 @@ def one(x: dict[str, Any], seed: int, B: int) -> dict[str, Any] | None:
         return None  # DeLong needs 2 of each class; compare refuses a single class
     common = {"metric": "roc_auc", "n_resamples": B, "rng": seed, "n_jobs": 1}
     out: dict[str, Any] = {"n_pos": m}
-    with warnings.catch_warnings(record=True) as caught:
+    # ``auto`` as it was before the MOVER rule (the rule switched off): the rule is
+    # applied to the saved test sets by ``report`` (``new_auto``), so that one run scores
+    # every candidate threshold
+    with warnings.catch_warnings(record=True) as caught, without_mover():
         warnings.simplefilter("always")
         res = mlci.compare(y, {"a": a, "b": b}, **common)
     out["warned"] = any(issubclass(w.category, mlci.MlciWarning) for w in caught)
@@ -200,7 +218,10 @@ def summary(doc: dict[str, Any], rules: tuple[tuple[float, float, str], ...] = (
             wid = np.median([r[m][1] - r[m][0] for r in rows])
             extra = ""
             if m == "auto":
-                extra = f" ({np.mean([r['auto_method'] == 'bca' for r in rows]):.0%} bca)"
+                extra = (
+                    f" ({np.mean([r['auto_method'] == 'bca' for r in rows]):.0%} bca, "
+                    f"warned {np.mean([r['warned'] for r in rows]):.0%})"
+                )
             cells_.append(f"{cov:.3f} / {wid:.3f}{extra}")
         for rule in rules:
             ivs = [new_auto(r, rule) for r in rows]
@@ -209,6 +230,52 @@ def summary(doc: dict[str, Any], rules: tuple[tuple[float, float, str], ...] = (
             fired = np.mean([iv is r["mover"] for iv, r in zip(ivs, rows, strict=True)])
             cells_.append(f"{cov:.3f} / {wid:.3f} ({fired:.0%})")
         print("| " + " | ".join(cells_) + " |")
+
+
+def widths(mom: dict[str, Any]) -> tuple[float, float]:
+    """The near-edge system's and the other's 95% score interval widths
+    (:func:`mlci.auc_score_ci`, floored), near-edge first."""
+    w = []
+    for s in (0, 1):
+        lo, hi, _ = auc_score_bounds(
+            mom["auc"][s], *mom["terms"][s], mom["n_positive"], mom["n_negative"]
+        )
+        w.append(hi - lo)
+    mis = [min(a, 1 - a) for a in mom["auc"]]
+    return (w[0], w[1]) if mis[0] <= mis[1] else (w[1], w[0])
+
+
+def bins(doc: dict[str, Any], near: float, feature: str, edges: list[float]) -> None:
+    """The test sets with a system under ``near`` mis-ordered pairs, grouped by
+    ``feature`` (``other``: the other system's mis-ordered pairs; ``misratio``: the
+    other's over the near-edge system's, each plus one; ``ratio``: the other's
+    score-interval width over the near-edge system's): coverage of each method and the
+    median width of MOVER over BCa's."""
+    groups: dict[int, list[tuple[dict[str, Any], float]]] = {}
+    for c in doc.values():
+        for r in c["rows"]:
+            if min(r["mis"]) >= near:
+                continue
+            if feature == "other":
+                v = max(r["mis"])
+            elif feature == "misratio":
+                v = (max(r["mis"]) + 1) / (min(r["mis"]) + 1)
+            else:
+                wa, wb = widths(r["moments"])
+                v = wb / wa if wa > 0 else math.inf
+            k = int(np.searchsorted(edges, v, side="right"))
+            groups.setdefault(k, []).append((r, c["truth"]))
+    print(f"| {feature} | test sets | " + " | ".join(METHODS) + " | MOVER / BCa width |")
+    print("|" + "---|" * (len(METHODS) + 3))
+    for k in sorted(groups):
+        g = groups[k]
+        lo = "-inf" if k == 0 else f"{edges[k - 1]:g}"
+        hi = "inf" if k == len(edges) else f"{edges[k]:g}"
+        covs = [f"{np.mean([covers(r[m], t) for r, t in g]):.3f}" for m in METHODS]
+        ratio = np.median(
+            [(r["mover"][1] - r["mover"][0]) / max(r["bca"][1] - r["bca"][0], 1e-12) for r, _ in g]
+        )
+        print(f"| {lo}-{hi} | {len(g)} | " + " | ".join(covs) + f" | {ratio:.2f} |")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -222,6 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--cells", default=None, help="comma-separated substrings of cell labels")
     q = sub.add_parser("report")
     q.add_argument("json", nargs="+")
+    q.add_argument("--bins", default=None, help="FEATURE:NEAR:e1,e2,... (other or ratio)")
     q.add_argument(
         "--rule", action="append", default=[], help="NEAR,OTHER,FALLBACK e.g. 20,100,auto"
     )
@@ -236,6 +304,9 @@ def main(argv: list[str] | None = None) -> int:
         (float(r.split(",")[0]), float(r.split(",")[1]), r.split(",")[2]) for r in args.rule
     )
     summary(doc, rules)
+    if args.bins:
+        feature, near, edges = args.bins.split(":")
+        bins(doc, float(near), feature, [float(e) for e in edges.split(",")])
     return 0
 
 
