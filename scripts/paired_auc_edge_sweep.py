@@ -181,28 +181,38 @@ def covers(iv: list[float], truth: float) -> bool:
     return iv[0] - 1e-12 <= truth <= iv[1] + 1e-12
 
 
-def new_auto(row: dict[str, Any], rule: tuple[float, float, str]) -> list[float]:
+def new_auto(row: dict[str, Any], rule: tuple[float, float | str, str]) -> list[float]:
     """``auto`` under a candidate rule ``(near, other, fallback)``: MOVER where a system
-    has fewer than ``near`` mis-ordered pairs and the other ``other`` or more; where a
-    system has fewer than ``near`` but the other fewer than ``other``, ``fallback``
-    (``"auto"``: ``auto``'s interval as it was, ``"t"``, ``"bca"``); else ``auto``."""
+    has fewer than ``near`` mis-ordered pairs and the other ``other`` or more (``"xK"``:
+    ``K`` times as many, each count plus one); where a system has fewer than ``near``
+    and the other does not pass, ``fallback`` (``"auto"``: ``auto``'s interval as it
+    was, ``"t"``, ``"bca"``); else ``auto``."""
     near, other, fallback = rule
     fewest, most = min(row["mis"]), max(row["mis"])
-    if fewest < near and most >= other:
+    if isinstance(other, str):
+        far = (most + 1) / (fewest + 1) >= float(other[1:])
+    else:
+        far = most >= other
+    if fewest < near and far:
         return row["mover"]
     if fewest < near:
         return row[fallback]
     return row["auto"]
 
 
-def summary(doc: dict[str, Any], rules: tuple[tuple[float, float, str], ...] = ()) -> None:
+def parse_rule(text: str) -> tuple[float, float | str, str]:
+    near, other, fallback = text.split(",")
+    return float(near), (other if other.startswith("x") else float(other)), fallback
+
+
+def summary(doc: dict[str, Any], rules: tuple[tuple[float, float | str, str], ...] = ()) -> None:
     head = [
         "cell",
         "n",
         "pos",
         "mis A / B",
         *METHODS,
-        *(f"new {r[0]:g}/{r[1]:g}/{r[2]}" for r in rules),
+        *(f"new {r[0]:g}/{r[1]}/{r[2]}" for r in rules),
     ]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
@@ -278,6 +288,34 @@ def bins(doc: dict[str, Any], near: float, feature: str, edges: list[float]) -> 
         print(f"| {lo}-{hi} | {len(g)} | " + " | ".join(covs) + f" | {ratio:.2f} |")
 
 
+def check(path: str, labels: list[str], count: int, rule: tuple[float, float | str, str]) -> None:
+    """Re-draw the first ``count`` test sets of each cell and compare ``compare``'s
+    ``auto`` (the rule on, as the code has it) with :func:`new_auto` on the saved runs."""
+    doc = json.loads(Path(path).read_text())
+    todo = cells()
+    for label in labels:
+        d, rho = todo[label]
+        pop = ds.Population(d)
+        g = np.random.default_rng([0, d.index])
+        rows = iter(doc[label]["rows"])
+        same = total = 0
+        for rep in range(count):
+            x = draw(pop, rho, g)
+            m = int(x["y"].sum())
+            if m < 2 or m > len(x["y"]) - 2:
+                continue
+            row = next(rows)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                res = mlci.compare(
+                    x["y"], {"a": x["a"], "b": x["b"]}, metric="roc_auc", rng=rep, n_jobs=1
+                )
+            got = list(map(float, res.difference("a", "b").confidence_interval))
+            same += bool(np.allclose(got, new_auto(row, rule), atol=1e-9))
+            total += 1
+        print(f"{label}: {same} of {total} test sets give the same interval")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -287,6 +325,11 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--json", default=None)
     r.add_argument("--cells", default=None, help="comma-separated substrings of cell labels")
+    k = sub.add_parser("check")
+    k.add_argument("json")
+    k.add_argument("--cells", required=True, help="comma-separated cell labels")
+    k.add_argument("--count", type=int, default=30)
+    k.add_argument("--rule", required=True, help="NEAR,OTHER,FALLBACK as the code has it")
     q = sub.add_parser("report")
     q.add_argument("json", nargs="+")
     q.add_argument("--bins", default=None, help="FEATURE:NEAR:e1,e2,... (other or ratio)")
@@ -297,12 +340,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "run":
         run(args)
         return 0
+    if args.cmd == "check":
+        check(args.json, args.cells.split(","), args.count, parse_rule(args.rule))
+        return 0
     doc: dict[str, Any] = {}
     for path in args.json:
         doc.update(json.loads(Path(path).read_text()))
-    rules = tuple(
-        (float(r.split(",")[0]), float(r.split(",")[1]), r.split(",")[2]) for r in args.rule
-    )
+    rules = tuple(parse_rule(r) for r in args.rule)
     summary(doc, rules)
     if args.bins:
         feature, near, edges = args.bins.split(":")

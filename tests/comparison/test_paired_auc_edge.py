@@ -126,7 +126,7 @@ def test_near_edge_against_a_weaker_system_gets_mover():
     # 4 raised negatives: 10 mis-ordered pairs (AUC 0.99722, scikit-learn), B about 500
     y, a, b = _edge_pair(4)
     assert _mis(y, a) == pytest.approx(10.0) and 10 < pae.EDGE_MOVER_MISORDERED
-    assert _mis(y, b) >= pae.EDGE_MOVER_OTHER
+    assert _mis(y, b) + 1 >= pae.EDGE_MOVER_RATIO * (10 + 1)
     res = _compare(y, a, b)
     d = res.difference("A", "B")
     assert d.method == "mover"
@@ -167,14 +167,16 @@ def test_threshold_of_the_near_system(monkeypatch):
 
 
 def test_threshold_of_the_other_system(monkeypatch):
-    # B close to A (few mis-ordered pairs of its own): both near the edge, no switch
-    y, a, b = _edge_pair(4, shift=4.0)
-    assert _mis(y, b) < pae.EDGE_MOVER_OTHER
+    # B close to A (a few times A's mis-ordered pairs): both near the edge, no switch
+    y, a, b = _edge_pair(4, shift=3.5)
+    assert _mis(y, b) + 1 < pae.EDGE_MOVER_RATIO * (10 + 1)
     assert _compare(y, a, b).difference("A", "B").method != "mover"
+    # the ratio on each side of B's count: (B + 1) / (10 + 1)
     y, a, b = _edge_pair(4)
-    monkeypatch.setattr(pae, "EDGE_MOVER_OTHER", _mis(y, b) + 1)
+    ratio = (_mis(y, b) + 1) / 11
+    monkeypatch.setattr(pae, "EDGE_MOVER_RATIO", ratio * (1 + 1e-9))
     assert _compare(y, a, b).difference("A", "B").method != "mover"
-    monkeypatch.setattr(pae, "EDGE_MOVER_OTHER", _mis(y, b) - 1e-6)
+    monkeypatch.setattr(pae, "EDGE_MOVER_RATIO", ratio * (1 - 1e-9))
     assert _compare(y, a, b).difference("A", "B").method == "mover"
 
 

@@ -46,7 +46,7 @@ def test_few_misordered_pairs_switch_to_bca(monkeypatch):
     # EDGE_PAIR_MISORDERED, BCa.  (B, about 500 mis-ordered pairs, is a clearly weaker
     # system: the pair gets the MOVER interval, tests/comparison/test_paired_auc_edge.py;
     # here the MOVER rule is switched off to see the BCa switch beneath it)
-    monkeypatch.setattr(paired_auc_edge, "EDGE_MOVER_OTHER", np.inf)
+    monkeypatch.setattr(paired_auc_edge, "EDGE_MOVER_RATIO", np.inf)
     y, a, b = _near_perfect(4)
     assert roc_auc_score(y, a) == pytest.approx(1 - 10 / 3600, abs=1e-12)
     res = _compare(y, a, b)

@@ -51,7 +51,7 @@ from ..results import ConfidenceInterval
 
 __all__ = [
     "EDGE_MOVER_MISORDERED",
-    "EDGE_MOVER_OTHER",
+    "EDGE_MOVER_RATIO",
     "MOVER_REASON",
     "auc_pair_moments",
     "edge_mover",
@@ -66,10 +66,13 @@ __all__ = [
 #: system has fewer than this many mis-ordered (positive, negative) pairs (counted to the
 #: nearer edge, ``min(AUC, 1 - AUC) n_pos n_neg``) ...
 EDGE_MOVER_MISORDERED = 20.0
-#: ... and the other system :data:`EDGE_MOVER_OTHER` or more (a clearly weaker system:
-#: where both are near the edge, the MOVER's width is several times BCa's and the t
-#: interval held, scripts/paired_auc_edge_sweep.py)
-EDGE_MOVER_OTHER = 100.0
+#: ... and the other system at least :data:`EDGE_MOVER_RATIO` times as many (each count
+#: plus one: a clearly weaker system, whose own uncertainty dominates the difference's).
+#: In the sweep (scripts/paired_auc_edge_sweep.py; docs/validation.md, "Paired AUC
+#: differences near 1") MOVER covered 0.92-0.99 there at 1.2-1.9 times BCa's median
+#: width, where BCa covered 0.80-0.92 and t 0.78-0.92; with a smaller ratio (both systems
+#: near the edge) it covered 1.00 at 3-30 times BCa's width and is not used
+EDGE_MOVER_RATIO = 10.0
 
 MOVER_REASON = "mover"
 
@@ -198,8 +201,8 @@ def edge_mover(
     ``auto_t``: ``"auto"`` gives the differences the t interval on independent samples;
     ``data`` (the gathered inputs) must have neither strata nor sample weights.  A pair
     is switched when a system has fewer than :data:`EDGE_MOVER_MISORDERED` mis-ordered
-    (positive, negative) pairs (counted to the nearer edge) and the other system
-    :data:`EDGE_MOVER_OTHER` or more.  Returns ``{pair index: moments}``
+    (positive, negative) pairs (counted to the nearer edge) and the other system at least
+    :data:`EDGE_MOVER_RATIO` times as many (each count plus one).  Returns ``{pair index: moments}``
     (:func:`auc_pair_moments`) and the clause ("" when none)."""
     if (
         not auto_t
@@ -214,7 +217,8 @@ def edge_mover(
         mom = auc_pair_moments(kernels[i], kernels[j])
         mis = misordered(mom)
         enough = min(mom["n_positive"], mom["n_negative"]) >= 2  # (DeLong's variance)
-        if enough and min(mis) < EDGE_MOVER_MISORDERED and max(mis) >= EDGE_MOVER_OTHER:
+        near = min(mis) < EDGE_MOVER_MISORDERED
+        if enough and near and (max(mis) + 1) >= EDGE_MOVER_RATIO * (min(mis) + 1):
             out[k] = mom
             counts.append(mis)
     if not out:
@@ -223,8 +227,8 @@ def edge_mover(
         f"; {MOVER_REASON} for the difference(s) {', '.join(labels[k] for k in out)}: a "
         "system near the edge of the AUC's range and a clearly weaker one ("
         + ", ".join(f"{a:.3g} and {b:.3g}" for a, b in counts)
-        + f" mis-ordered pairs: fewer than {EDGE_MOVER_MISORDERED:g}, and "
-        f"{EDGE_MOVER_OTHER:g} or more): each AUC's score interval "
+        + f" mis-ordered pairs: fewer than {EDGE_MOVER_MISORDERED:g}, and at least "
+        f"{EDGE_MOVER_RATIO:g} times as many, each plus one): each AUC's score interval "
         "(auc_score_ci, floored) combined with DeLong's correlation (MOVER, Zou & Donner "
         "2008), where the t and BCa intervals fell short (docs/validation.md, 'Paired AUC "
         "differences near 1')"
