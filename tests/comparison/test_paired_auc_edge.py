@@ -216,7 +216,8 @@ def test_average_precision_is_not_switched():
 def test_cli_compare_goes_through_the_rule(tmp_path, capsys):
     y, a, b = _edge_pair(4)
     path = tmp_path / "preds.csv"
-    rows = ["y,A,B", *(f"{yy},{float(aa)!r},{float(bb)!r}" for yy, aa, bb in zip(y, a, b, strict=True))]
+    rows = ["y,A,B"]
+    rows += [f"{yy},{float(aa)!r},{float(bb)!r}" for yy, aa, bb in zip(y, a, b, strict=True)]
     path.write_text("\n".join(rows) + "\n")
     argv = ["compare", str(path), "--label", "y", "--systems", "A,B", "--metric", "roc_auc"]
     code = main([*argv, "--seed", "0", "--format", "json"])
