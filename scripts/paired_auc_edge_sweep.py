@@ -346,7 +346,9 @@ def main(argv: list[str] | None = None) -> int:
     doc: dict[str, Any] = {}
     for path in args.json:
         doc.update(json.loads(Path(path).read_text()))
-    rules = tuple(parse_rule(r) for r in args.rule)
+    # the code's rule first ("auto now"), then any candidates
+    now = (pae.EDGE_MOVER_MISORDERED, f"x{pae.EDGE_MOVER_RATIO:g}", "auto")
+    rules = (now, *(parse_rule(r) for r in args.rule))
     summary(doc, rules)
     if args.bins:
         feature, near, edges = args.bins.split(":")
