@@ -64,6 +64,7 @@ def cells() -> dict[str, tuple[ds.Design, float]]:
             0.5,
         ),
     }
+    out["CELLS 0.004 near 1"] = (ds.CELLS["paired roc_auc difference 0.004 near 1"], 0.5)
     k = 100
     grid = [
         (8, 0.99, (0.003,)),
@@ -186,9 +187,13 @@ def new_auto(row: dict[str, Any], rule: tuple[float, float | str, str]) -> list[
     has fewer than ``near`` mis-ordered pairs and the other ``other`` or more (``"xK"``:
     ``K`` times as many, each count plus one); where a system has fewer than ``near``
     and the other does not pass, ``fallback`` (``"auto"``: ``auto``'s interval as it
-    was, ``"t"``, ``"bca"``); else ``auto``."""
+    was, ``"t"``, ``"bca"``); else ``auto``.  Not with :data:`EDGE_MOVER_CLASS` or more
+    samples in the smaller class (the code's limit)."""
     near, other, fallback = rule
     fewest, most = min(row["mis"]), max(row["mis"])
+    mom = row["moments"]
+    if min(mom["n_positive"], mom["n_negative"]) >= pae.EDGE_MOVER_CLASS:
+        return row["auto"]
     if isinstance(other, str):
         far = (most + 1) / (fewest + 1) >= float(other[1:])
     else:

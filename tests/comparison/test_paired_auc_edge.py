@@ -180,6 +180,18 @@ def test_threshold_of_the_other_system(monkeypatch):
     assert _compare(y, a, b).difference("A", "B").method == "mover"
 
 
+def test_threshold_of_the_smaller_class(monkeypatch):
+    # 20 positives: fewer than EDGE_MOVER_CLASS switch; with the limit at 20, not
+    y, a, b = _edge_pair(4)
+    assert 20 < pae.EDGE_MOVER_CLASS
+    monkeypatch.setattr(pae, "EDGE_MOVER_CLASS", 21)
+    assert _compare(y, a, b).difference("A", "B").method == "mover"
+    monkeypatch.setattr(pae, "EDGE_MOVER_CLASS", 20)
+    res = _compare(y, a, b)
+    assert res.difference("A", "B").method == "bca"  # the near-edge BCa switch, as before
+    assert "mover" not in res.details["method_reason"]
+
+
 def test_outside_the_class_nothing_changes():
     y, a, b = _edge_pair(4)
     # another method, conditions, strata, weights: no MOVER

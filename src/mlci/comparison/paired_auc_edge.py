@@ -50,6 +50,7 @@ from ..intervals.formulas import one_sided
 from ..results import ConfidenceInterval
 
 __all__ = [
+    "EDGE_MOVER_CLASS",
     "EDGE_MOVER_MISORDERED",
     "EDGE_MOVER_RATIO",
     "MOVER_REASON",
@@ -70,11 +71,16 @@ EDGE_MOVER_MISORDERED = 20.0
 #: plus one: a weaker system, whose own uncertainty counts in the difference's).  In the
 #: sweep (scripts/paired_auc_edge_sweep.py; docs/validation.md, "Paired AUC differences
 #: near 1") the test sets with a system under 20 mis-ordered pairs and a ratio of 3 or
-#: more were covered 0.985-1.000 by MOVER, 0.74-0.94 by BCa and 0.69-0.91 by t; MOVER's
-#: median width was 1.3 times BCa's with a ratio of 100 or more, 2.4 at 30-100, 4.7 at
-#: 10-30 and 7.8 at 3-10.  Below 3 (both systems near the edge) it covered 1.00 at 16
+#: more were covered 0.985-1.000 by MOVER, 0.75-0.93 by BCa and 0.67-0.90 by t; MOVER's
+#: median width was 1.3 times BCa's with a ratio of 100 or more, 2.5 at 30-100, 4.7 at
+#: 10-30 and 7.8 at 3-10.  Below 3 (both systems near the edge) it covered 1.00 at 17
 #: times BCa's width and is not used: ``auto`` keeps what it had there, and warns
 EDGE_MOVER_RATIO = 3.0
+#: ... with fewer than this many samples in the smaller class.  The sweep reached 50
+#: positives (MOVER 0.905-0.98 where BCa covered 0.85-0.92); the design search's CI cell
+#: "paired roc_auc difference 0.004 near 1" (87 positives, A 1 and B 41 mis-ordered pairs)
+#: is kept out: there MOVER covered 1.000 at 3.6 times BCa's median width, BCa 0.900
+EDGE_MOVER_CLASS = 60
 
 MOVER_REASON = "mover"
 
@@ -203,8 +209,9 @@ def edge_mover(
     ``auto_t``: ``"auto"`` gives the differences the t interval on independent samples;
     ``data`` (the gathered inputs) must have neither strata nor sample weights.  A pair
     is switched when a system has fewer than :data:`EDGE_MOVER_MISORDERED` mis-ordered
-    (positive, negative) pairs (counted to the nearer edge) and the other system at least
-    :data:`EDGE_MOVER_RATIO` times as many (each count plus one).  Returns ``{pair index: moments}``
+    (positive, negative) pairs (counted to the nearer edge), the other system at least
+    :data:`EDGE_MOVER_RATIO` times as many (each count plus one) and the smaller class
+    fewer than :data:`EDGE_MOVER_CLASS` samples.  Returns ``{pair index: moments}``
     (:func:`auc_pair_moments`) and the clause ("" when none)."""
     if (
         not auto_t
@@ -218,7 +225,8 @@ def edge_mover(
     for k, (i, j) in enumerate(pairs):
         mom = auc_pair_moments(kernels[i], kernels[j])
         mis = misordered(mom)
-        enough = min(mom["n_positive"], mom["n_negative"]) >= 2  # (DeLong's variance)
+        small = min(mom["n_positive"], mom["n_negative"])  # (2 or more: DeLong's variance)
+        enough = 2 <= small < EDGE_MOVER_CLASS
         near = min(mis) < EDGE_MOVER_MISORDERED
         if enough and near and (max(mis) + 1) >= EDGE_MOVER_RATIO * (min(mis) + 1):
             out[k] = mom
@@ -230,7 +238,8 @@ def edge_mover(
         "system near the edge of the AUC's range and a clearly weaker one ("
         + ", ".join(f"{a:.3g} and {b:.3g}" for a, b in counts)
         + f" mis-ordered pairs: fewer than {EDGE_MOVER_MISORDERED:g}, and at least "
-        f"{EDGE_MOVER_RATIO:g} times as many, each plus one): each AUC's score interval "
+        f"{EDGE_MOVER_RATIO:g} times as many, each plus one; fewer than "
+        f"{EDGE_MOVER_CLASS} samples in the smaller class): each AUC's score interval "
         "(auc_score_ci, floored) combined with DeLong's correlation (MOVER, Zou & Donner "
         "2008), where the t and BCa intervals fell short (docs/validation.md, 'Paired AUC "
         "differences near 1')"
