@@ -12,7 +12,7 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 import mlci
-from mlci.comparison import paired
+from mlci.comparison import paired, paired_auc_edge
 
 
 def _near_perfect(k: int, n_pos: int = 20, n_neg: int = 180):
@@ -40,10 +40,13 @@ def _share(res) -> float:
     return float(np.mean(dist == 1.0))
 
 
-def test_few_misordered_pairs_switch_to_bca():
+def test_few_misordered_pairs_switch_to_bca(monkeypatch):
     # 20 positives, 4 raised negatives: 4 + 3 + 2 + 1 = 10 mis-ordered pairs of 20 x 180,
     # AUC 1 - 10/3600 = 0.99722 (scikit-learn's roc_auc_score): fewer than
-    # EDGE_PAIR_MISORDERED, BCa
+    # EDGE_PAIR_MISORDERED, BCa.  (B, about 500 mis-ordered pairs, is a clearly weaker
+    # system: the pair gets the MOVER interval, tests/comparison/test_paired_auc_edge.py;
+    # here the MOVER rule is switched off to see the BCa switch beneath it)
+    monkeypatch.setattr(paired_auc_edge, "EDGE_MOVER_RATIO", np.inf)
     y, a, b = _near_perfect(4)
     assert roc_auc_score(y, a) == pytest.approx(1 - 10 / 3600, abs=1e-12)
     res = _compare(y, a, b)

@@ -87,6 +87,7 @@ from .common import (
     run_unit_values,
 )
 from .margins import MarginTest, check_margin, margin_tests, shifted_pvalues
+from .paired_auc_edge import edge_mover, mover_intervals, mover_pvalues
 from .paired_conditions import (
     edge_auc_pairs,
     edge_auc_reason,
@@ -559,6 +560,18 @@ def compare(
             + ", ".join(f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(tango_pairs))
             + ": two proportions on the same independent samples"
         )
+    # "auto" for a roc_auc pair of independent samples with a system near the edge and few
+    # of a class: the MOVER interval (comparison/paired_auc_edge.py; seed-8 #14, s8p #4)
+    mover, clause = edge_mover(
+        kernels,
+        pairs,
+        [f"{names[i]} - {names[j]}" for i, j in pairs],
+        opts.method == "auto" and diff_method == "t" and linear is not None and linear["iid"],
+        data,
+    )
+    if mover:
+        details["method_reason"] = str(details.get("method_reason", auto_reason)) + clause
+    own_pairs = tango_pairs | np.isin(np.arange(len(pairs)), list(mover))
     # "auto" near the edge: a pair with a system whose replicates are edge-dominated
     # (AUC 0.9997: resamples without a mis-ordered pair) gets BCa for its difference.  The
     # t interval of such a difference is too narrow: an AUC difference of 0.004 between
@@ -597,7 +610,7 @@ def compare(
                     for s_ in range(n_sys)
                 ]
             )
-        edge_pairs = (sys_edge[ia] | sys_edge[ib]) & ~tango_pairs
+        edge_pairs = (sys_edge[ia] | sys_edge[ib]) & ~own_pairs
         if edge_pairs.any():
             details["method_reason"] = (
                 f"{details.get('method_reason', auto_reason)}; bca for the difference(s) of "
@@ -611,7 +624,7 @@ def compare(
     # of them one way): a bootstrap interval instead of the t (Wald) one (engine/auto.py)
     skew_pairs = np.zeros(len(pairs), dtype=bool)
     if opts.method == "auto" and diff_method == "t" and linear is not None:
-        skew_pairs = skewed_pairs(d_skew, bool(linear["iid"]), mname) & ~edge_pairs & ~tango_pairs
+        skew_pairs = skewed_pairs(d_skew, bool(linear["iid"]), mname) & ~edge_pairs & ~own_pairs
         if skew_pairs.any():
             details["method_reason"] = str(details.get("method_reason", auto_reason)) + (
                 skewed_reason(
@@ -758,9 +771,9 @@ def compare(
         details["no_spread_pairs"] = [
             f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(flat)
         ]
-        if (flat & ~tango_pairs).any():
+        if (flat & ~own_pairs).any():
             details["no_spread_warning"] = warn_no_spread_pairs(
-                [f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(flat & ~tango_pairs)],
+                [f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(flat & ~own_pairs)],
                 mname,
             )
     if opts.method == "auto" and linear is not None and linear["iid"]:
@@ -829,6 +842,7 @@ def compare(
             pvalue_method += (
                 "; for the pairs with Tango's interval, Tango's score test at 0 (McNemar's z)"
             )
+    pvals, pvalue_method = mover_pvalues(mover, pvals, pvalue_method, opts.alternative)
     # a pair without any spread: no evidence of a difference
     pvals = np.where(np.isnan(pvals), shifted_pvalues(d_hat, d_dist, opts.alternative), pvals)
     crit, sim_low, sim_high, p_maxt = _max_t(
@@ -862,7 +876,7 @@ def compare(
         k: tango_interval(t, opts.confidence_level, opts.alternative).confidence_interval
         for k, t in enumerate(tables)
         if t is not None
-    }
+    } | mover_intervals(mover, opts.confidence_level, opts.alternative)
     diffs = tuple(
         PairDifference(
             a=names[i],
@@ -870,7 +884,9 @@ def compare(
             estimate=float(d_hat[k]),
             confidence_interval=tango_ci.get(k, r.confidence_interval),
             confidence_level=opts.confidence_level,
-            method="tango"
+            method="mover"
+            if k in mover
+            else "tango"
             if k in tango_ci
             else str(pair_method[k])
             if bca_pairs[k]
