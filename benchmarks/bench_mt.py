@@ -223,6 +223,15 @@ def phases(d: Path, args: argparse.Namespace, metrics: list[str]) -> None:
         "with contextlib.redirect_stdout(io.StringIO()):\n    main(json.loads(sys.argv[1]))\n"
         "print(json.dumps(sorted(sys.modules)), file=sys.stderr)"
     )
+    record: dict[str, Any] = {
+        "what": "bench_mt.py --phases: CPU seconds of every phase, per round, each command in "
+        "its own process (mlci: its own clocks; sacrebleu: the plain scoring of the same files)",
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "segments": args.segments,
+        "n_resamples": args.B,
+        "load_average_before": list(os.getloadavg()),
+        "commands": {},
+    }
     for name, (argv, sb) in commands.items():
         _, err = _child_cpu([py, "-c", listing, json.dumps(argv)], d, env)
         loaded = json.loads(err.strip().splitlines()[-1])
@@ -249,6 +258,7 @@ def phases(d: Path, args: argparse.Namespace, metrics: list[str]) -> None:
                 ph["interpreter start and exit (the rest)"] = total - timed
                 ph["TOTAL"] = total
                 runs[tool].append(ph)
+        record["commands"][name] = {"argv": argv, "sacrebleu_argv": sb, **runs}
         print(f"# {name} ({args.repeats} rounds; CPU seconds, median [min])")
         for tool, rows in runs.items():
             print(f"  {tool}")
@@ -257,6 +267,10 @@ def phases(d: Path, args: argparse.Namespace, metrics: list[str]) -> None:
                 for k in [key, *(parts if key.startswith("the replicate loop") else [])]:
                     xs = [r.get(k, 0.0) for r in rows]
                     print(f"    {k:72s} {_median(xs):6.3f} [{min(xs):.3f}]")
+    record["load_average_after"] = list(os.getloadavg())
+    if args.json:
+        Path(args.json).write_text(json.dumps(record, indent=1) + "\n")
+        print(f"# written to {args.json}")
 
 
 def main() -> None:
