@@ -218,6 +218,16 @@ def phases(d: Path, args: argparse.Namespace, metrics: list[str]) -> None:
             ["ref.txt", "-m", *metrics, "-i", "sys0.txt"],
         ),
     }
+    if args.phases_all:  # the same resamples over documents, and sacreBLEU's test
+        docs = ["--documents", "docs.txt"]
+        commands[f"mlci mt compare -B {b} --documents"] = (
+            [*commands[f"mlci mt compare -B {b}"][0], *docs],
+            commands[f"mlci mt compare -B {b}"][1],
+        )
+        commands[f"mlci mt compare --test paired-bs -B {b}"] = (
+            ["mt", "compare", "-r", "ref.txt", "-i", *two, *mm, "--test", "paired-bs", "-B", b],
+            commands[f"mlci mt compare -B {b}"][1],
+        )
     listing = (
         "import contextlib, io, json, sys\nfrom mlci.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n    main(json.loads(sys.argv[1]))\n"
@@ -295,6 +305,11 @@ def main() -> None:
         action="store_true",
         help="instead: where the CPU time of `mlci mt compare/ci -B N` and of the plain "
         "`sacrebleu` scoring goes, phase by phase (each timed in its own process)",
+    )
+    ap.add_argument(
+        "--phases-all",
+        action="store_true",
+        help="with --phases: also `compare --documents` and `compare --test paired-bs`",
     )
     args = ap.parse_args()
     d = make_data(args.segments)
