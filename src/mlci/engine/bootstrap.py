@@ -171,7 +171,7 @@ def run_replicates(
         rows = check_positive_int("batch", batch)
     n_resamples = sampler.n_resamples
     out = np.empty((n_resamples, *shape))
-    chunks = list(sampler.iter_chunks(rows))
+    chunks = list(sampler.iter_chunks(rows, reuse=True))  # (a chunk is done before the next)
     bar = current_progress()  # inside mlci.feedback.progress_bar (the CLI): advance it
     if bar is not None:
         bar.add_total(n_resamples)

@@ -225,6 +225,9 @@ class AtomSampler(Sampler):
         Replicates per RNG block.
     """
 
+    #: (every scheme's draw writes into a given ``out``)
+    fills_out = True
+
     def __init__(
         self,
         plan: ResamplingPlan,

@@ -20,6 +20,7 @@ swaps of the paired permutation test (:mod:`mlci.comparison.permutation`) and th
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from enum import IntEnum
 from typing import Any
@@ -85,6 +86,22 @@ def block_generator(seed: np.random.SeedSequence, stream: int, block: int) -> np
     return np.random.Generator(np.random.PCG64(stream_seed(seed, int(stream), int(block))))
 
 
+class _ChunkBuffer:
+    """One float buffer per thread for the chunks of one :meth:`Sampler.iter_chunks`
+    (grown to the largest chunk; a thread's next chunk overwrites it)."""
+
+    def __init__(self, m: int) -> None:
+        self.m = m
+        self._local = threading.local()
+
+    def get(self, rows: int) -> np.ndarray:
+        size = rows * self.m
+        buf = getattr(self._local, "buf", None)
+        if buf is None or buf.size < size:
+            buf = self._local.buf = np.empty(size)
+        return buf[:size].reshape(rows, self.m)
+
+
 class Sampler:
     """Draws blocks of replicates; a scheme implements :meth:`draw`, or :meth:`draw_rows`
     (a row range of a block), whose whole range is then the default :meth:`draw`.
@@ -113,6 +130,10 @@ class Sampler:
         delete-one-sample jackknife then applies.
     stream : int
         The stream (see :class:`Stream`) the replicates are drawn from by default.
+    fills_out : bool
+        True when :meth:`draw` given a float ``out`` of shape (b, m) writes into it the
+        numbers it would return (and returns it): :meth:`iter_chunks` may then reuse one
+        buffer per thread.
     counts : ndarray, shape (m,)
         The weight of every atom in the data as observed (set by the schemes that
         evaluate a kernel on it; declared here for the type checker).
@@ -127,6 +148,7 @@ class Sampler:
     splits_blocks: bool = False
     draw_bytes: float = 0.0
     unit_is_sample: bool = False
+    fills_out: bool = False
     counts: np.ndarray
 
     # ------------------------------------------------------------ the extension point
@@ -185,7 +207,7 @@ class Sampler:
         return self.draw_rows(rng, b, (int(rows[0]), int(rows[1])), out)
 
     def iter_chunks(
-        self, rows_per_chunk: int, stream: int | None = None
+        self, rows_per_chunk: int, stream: int | None = None, *, reuse: bool = False
     ) -> Iterator[tuple[int, Callable[[], Any]]]:
         """Yield ``(start_replicate, make)`` for chunks of replicates: the one chunking rule.
 
@@ -193,8 +215,21 @@ class Sampler:
         holds ``rows_per_chunk`` replicates rounded up to whole blocks; a sampler that
         :attr:`splits_blocks` has a block larger than that cut into row ranges.  Either way
         the values do not depend on ``rows_per_chunk``.
+
+        ``reuse=True`` (for a caller that is done with a chunk before the same thread
+        draws the next, as the engine's replicate loop): a sampler that
+        :attr:`fills_out` draws every chunk of a thread into one buffer of that thread,
+        which its next chunk overwrites; the same numbers.  A fresh chunk of a megabyte
+        or more is fresh memory, a page fault every 4 KiB when it is first written (the
+        allocator gives such blocks back to the system when they are freed): on 3,000
+        segments (~1 MiB chunks), 0.05-0.09 s of CPU of ``mlci mt compare -B 10000``.
         """
         rows_per_chunk = max(1, int(rows_per_chunk))
+        buffer = _ChunkBuffer(self.m) if reuse and self.dense and self.fills_out else None
+
+        def into(rows: int) -> np.ndarray | None:
+            return None if buffer is None else buffer.get(rows)
+
         if rows_per_chunk < self.block_size and self.splits_blocks:
             for j in range(self.n_blocks):
                 b = self.block_rows(j)
@@ -202,7 +237,7 @@ class Sampler:
                     r1 = min(r0 + rows_per_chunk, b)
 
                     def make_rows(j: int = j, r0: int = r0, r1: int = r1) -> Any:
-                        return self.block(j, stream, rows=(r0, r1))
+                        return self.block(j, stream, out=into(r1 - r0), rows=(r0, r1))
 
                     yield j * self.block_size + r0, make_rows
             return
@@ -212,10 +247,12 @@ class Sampler:
 
             def make(blocks: range = blocks) -> Any:
                 if len(blocks) == 1:
-                    return self.block(blocks[0], stream)
+                    return self.block(blocks[0], stream, out=into(self.block_rows(blocks[0])))
                 start = blocks[0] * self.block_size
                 last = min(blocks[-1] * self.block_size + self.block_size, self.n_resamples)
-                out = np.empty((last - start, self.m))
+                out = into(last - start)
+                if out is None:
+                    out = np.empty((last - start, self.m))
                 for j in blocks:
                     a = j * self.block_size - start
                     self.block(j, stream, out=out[a : a + self.block_rows(j)])
@@ -297,6 +334,7 @@ class UnitDraws(Sampler):
     """
 
     splits_blocks = True
+    fills_out = True
 
     def __init__(self, base: Any, n_units: int) -> None:
         self._base = base
