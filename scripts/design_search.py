@@ -87,15 +87,11 @@ FAMILIES = (
     ("paired", PAIRED, 0.2),
     ("scores", SCORES, 0.15),
 )
-#: families only ``--focus`` draws (seed 9): metrics and drivers ``auto`` serves that the
-#: default families never draw.  Kept out of :data:`FAMILIES` so that the default and the
-#: older focuses draw the same designs as before (seeds 0-8 reproduce)
+#: families only ``--focus`` draws (seed 9), out of FAMILIES so that seeds 0-8 reproduce:
+#: the decision metrics' complements (bound 0), the Brier score, llm_ci and llm_compare
 RATES = ("fnr", "fpr", "error_rate", "npv", "fdr")
 EXTRA_FAMILIES = {
-    # the complements of the decision metrics (their bound is 0 where the others' is 1)
-    # and the Brier score (a mean per-sample loss in [0, 1])
     "metrics": (("decision", RATES, 0.8), ("logloss", ("brier",), 0.2)),
-    # mlci.llm_ci (one model's mean 0/1 score) and mlci.llm_compare (two models' difference)
     "llm": (("llm", ("llm_ci",), 0.5), ("llm-paired", ("llm_compare",), 0.5)),
 }
 FOCUSES = ("near-bound", "paired", "scores", "conditions", *EXTRA_FAMILIES)
@@ -203,21 +199,8 @@ def random_design(index: int, seed: int = 0, focus: str | None = None) -> Design
             else _loguniform(g, 1e-3, max(0.5 - error, 2e-3))
         )
     at = _loguniform(g, 0.01, 0.2) if metric == "fnr_at_fpr" else 0.0
-    return Design(
-        index,
-        family,
-        metric,
-        int(n),
-        prevalence,
-        error,
-        asym,
-        n_conditions,
-        icc,
-        unequal,
-        gap,
-        at,
-        apportion=seed >= 10,
-    )
+    d = Design(index, family, metric, n, prevalence, error, asym, n_conditions, icc, unequal)
+    return dataclasses.replace(d, gap=gap, at=at, apportion=seed >= 10)
 
 
 #: the fixed designs of the reduced search CI runs (tests/test_design_search.py): the
@@ -276,22 +259,17 @@ CELLS: dict[str, Design] = {
     "auc_ci 4.5 positives, AUC 0.85": Design(
         1016, "scores", "auc", 150, 0.03, 0.15, 1.0, 0, 0.0, False
     ),
-    # search #80 of seed 9: balanced accuracy with about 3 misses among 98 positives and
-    # 11 false alarms among 2,124 negatives; in test sets with 1-3 misses the studentized
-    # lower end falls to 0.65-0.85 (estimate 0.98, BCa 0.95): 3.3 times BCa's median
-    # width on 200 test sets, unwarned (docs/validation.md, "The search again (seed 9)")
+    # seed 9 #80, #118 and neighbours (docs/validation.md, "The search again (seed 9)"):
+    # 1-3 misses in 98 positives, 11 false alarms: studentized 3.3x BCa's width, unwarned
     "balanced_accuracy 3 misses in 98 positives of 2222": Design(
         1017, "decision", "balanced_accuracy", 2222, 0.04407, 0.006529, 2.532, 0, 0.0, False
     ),
-    # its neighbour: 2 expected misses in 100 positives, 10 false alarms in 900 negatives:
-    # no method holds (0.80-0.83) and auto never warns
+    # 2 misses in 100 positives, 10 false alarms: no method holds (0.80), never warned
     "balanced_accuracy 2 misses in 100 positives": Design(
         1018, "decision", "balanced_accuracy", 1000, 0.1, 0.0119, 1.348, 0, 0.0, False
     ),
-    # search #149 of seed 9: precision over 462 conditions at ICC 0.39, one condition of
-    # 329 samples, the others 5 (the script's rounding remainder, apportion=False): the
-    # Imbens-Kolesar df is 1.3, logit t covers 0.995 at 2.2 times BCa's width where the
-    # percentile interval holds (0.945; BCa 0.90)
+    # seed 9 #149: one condition of 329, 461 of 5 (apportion=False), ICC 0.39: IK df 1.3,
+    # logit t 0.995 at 2.2x BCa's width where percentile holds (0.945)
     "precision over 462 conditions, one of 329": Design(
         1019, "decision", "precision", 2634, 0.05902, 0.4010, 0.4214, 462, 0.3921, False
     ),
@@ -300,15 +278,10 @@ CELLS: dict[str, Design] = {
 
 # ------------------------------------------------------------------------ populations
 def condition_sizes(d: Design) -> np.ndarray | None:
-    """Fixed per design: ``n`` samples in ``n_conditions`` (log-normal sizes if unequal).
-
-    Each condition gets 1 + its share of the other ``n - C``, rounded down.  Seeds 0-9
-    (``apportion=False``) gave the whole rounding remainder to the largest condition: up
-    to ``C - 1`` samples, so that "equal" sizes of 2,634 samples in 462 conditions were
-    461 conditions of 5 and one of 329 (seed 9 #149).  With ``apportion=True`` (seed 10
-    on) the remainder goes one sample each to the largest fractional parts (Hamilton's
-    method): equal sizes differ by at most one.
-    """
+    """Fixed per design: ``n`` samples in ``n_conditions`` (log-normal sizes if unequal),
+    1 + a share of ``n - C`` each.  Seeds 0-9 (``apportion=False``) gave the rounding
+    remainder, up to ``C - 1``, to the largest condition (seed 9 #149: 461 of 5 and one
+    of 329); from seed 10 it goes to the largest fractional parts (Hamilton's method)."""
     if not d.n_conditions:
         return None
     c = d.n_conditions
@@ -350,7 +323,6 @@ def cells(pi: float, fnr: float, fpr: float) -> tuple[float, float, float, float
     return pi * (1 - fnr), (1 - pi) * fpr, pi * fnr, (1 - pi) * (1 - fpr)
 
 
-#: the rates of RATES as (complement of, or ratio of cells): tp, fp, fn, tn
 _COMPLEMENT = {"fnr": "recall", "fpr": "specificity", "error_rate": "accuracy", "fdr": "precision"}
 
 
@@ -538,24 +510,23 @@ def _analytic(d: Design, x: dict[str, Any]) -> tuple[float, float] | None:
 
 
 def _llm(d: Design, x: dict[str, Any], method: str, common: dict[str, Any]) -> Any:
-    """The LLM drivers on one test set: items ``0..n-1`` answered by model ``a`` (and ``b``),
-    the conditions as the column ``passage``."""
-    n, two = len(x["a"]), d.family == "llm-paired"
-    models = np.repeat(np.array(["a", "b"] if two else ["a"]), n)
-    items = np.tile(np.arange(n), 2 if two else 1)
+    """The LLM drivers on one test set: items answered by ``a`` (and ``b``), the
+    conditions as the column ``passage``."""
+    n, two, cond = len(x["a"]), d.family == "llm-paired", x["conditions"]
+    k = 2 if two else 1
     score = np.concatenate([x["a"], x["b"]]) if two else x["a"]
-    cond = x["conditions"]
+    where = None if cond is None else {"passage": np.tile(cond, k)}
     log = mlci.eval_log(
-        model=models,
-        item=items,
+        model=np.repeat(np.array(["a", "b"][:k]), n),
+        item=np.tile(np.arange(n), k),
         score=score,
-        conditions=None if cond is None else {"passage": np.tile(cond, 2 if two else 1)},
+        conditions=where,
     )
-    opts = {k: v for k, v in common.items() if k != "n_jobs"}
-    where = None if cond is None else "passage"
+    opts = {key: v for key, v in common.items() if key != "n_jobs"}
+    opts.update(conditions=None if cond is None else "passage", method=method)
     if two:
-        return mlci.llm_compare(log, conditions=where, method=method, **opts).difference("a", "b")
-    return mlci.llm_ci(log, conditions=where, method=method, **opts).models["a"]
+        return mlci.llm_compare(log, **opts).difference("a", "b")
+    return mlci.llm_ci(log, **opts).models["a"]
 
 
 def intervals(d: Design, x: dict[str, Any], seed: int, B: int) -> dict[str, Any]:
@@ -909,9 +880,8 @@ def main(argv: list[str] | None = None) -> int:
         "--focus",
         choices=FOCUSES,
         default=None,
-        help="near-bound: 0.5-5 expected errors; paired, scores: only that family; "
-        "conditions: every design over 5-500 conditions; metrics: fnr, fpr, error_rate, "
-        "npv, fdr and brier; llm: llm_ci and llm_compare (the last three seed 9's)",
+        help="near-bound: 0.5-5 expected errors; paired, scores, llm: that family; "
+        "conditions: all over conditions; metrics: fnr, fpr, error_rate, npv, fdr, brier",
     )
     p.add_argument("--design", type=int, action="append", help="run only these design numbers")
     p.add_argument("--cells", action="store_true", help="run the fixed designs CI runs (CELLS)")

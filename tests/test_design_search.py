@@ -207,3 +207,75 @@ def test_auc_doors_compares_the_same_test_sets() -> None:
     assert auc["methods"] == {"bca": 3} and "bca" not in out["bootstrap_ci"]["methods"]
     with pytest.raises(ValueError, match="needs an AUC design"):
         ds.auc_doors(ds.CELLS["eer 0.18 n=400"], reps=1)
+
+
+def test_saved_searches_draw_the_same_designs() -> None:
+    # seed 9 added focuses, Design.apportion and new families outside FAMILIES: the saved
+    # runs of seeds 6 and 8 (every focus they used) are still the designs drawn
+    here = os.path.dirname(os.path.abspath(__file__))
+    for seed in (6, 8):
+        path = os.path.join(here, "..", "scripts", "data", f"design_search_seed{seed}.json")
+        runs = ds.load(path)["runs"]
+        for key, results in runs.items():
+            s, _, focus = key.partition("-")
+            for r in results[:5]:
+                d = ds.random_design(r["design"]["index"], int(s[4:]), focus or None)
+                assert ds.dataclasses.asdict(d) == {**r["design"], "apportion": False}
+
+
+def test_condition_sizes_apportioned_from_seed_10() -> None:
+    # seed 9 #149: 2,634 "equal" samples in 462 conditions were 461 of 5 and one of 329
+    old = ds.random_design(149, 9)
+    assert not old.apportion and ds.condition_sizes(old).max() == 329
+    new = ds.dataclasses.replace(old, apportion=True)
+    sizes = ds.condition_sizes(new)
+    assert sizes.sum() == 2634 and set(sizes) == {5, 6}
+    d = ds.random_design(3, 10, "conditions")
+    assert d.apportion and d.n_conditions and ds.condition_sizes(d).sum() == d.n
+    unequal = ds.dataclasses.replace(
+        ds.CELLS["accuracy 0.8, 20 unequal conditions"], apportion=True
+    )
+    quota = ds.condition_sizes(unequal)
+    assert quota.sum() == 400 and quota.min() >= 1
+
+
+def test_focuses_draw_their_families() -> None:
+    cond = [ds.random_design(i, 9, "conditions") for i in range(40)]
+    assert all(d.n_conditions >= 5 and d.n >= 40 for d in cond)
+    metrics = {ds.random_design(i, 9, "metrics").metric for i in range(60)}
+    assert metrics == {*ds.RATES, "brier"}
+    llm = {ds.random_design(i, 9, "llm").family for i in range(20)}
+    assert llm == {"llm", "llm-paired"}
+    assert ds.random_design(0, 9) == ds.random_design(0, 9, None)  # default unchanged
+
+
+def test_rate_and_brier_truths() -> None:
+    # the complements from the cells (tp, fp, fn, tn) = (0.04, 0.019, 0.01, 0.931)
+    cells = (0.04, 0.019, 0.01, 0.931)
+    assert ds.decision_truth("fnr", *cells) == pytest.approx(0.01 / 0.05)
+    assert ds.decision_truth("fpr", *cells) == pytest.approx(0.019 / 0.95)
+    assert ds.decision_truth("error_rate", *cells) == pytest.approx(0.029)
+    assert ds.decision_truth("npv", *cells) == pytest.approx(0.931 / 0.941)
+    assert ds.decision_truth("fdr", *cells) == pytest.approx(0.019 / 0.059)
+    # the Brier score by quadrature against a Monte Carlo mean of 2 million draws
+    g = np.random.default_rng(5)
+    a, slope, su = -1.2, 1.5, 0.6
+    z, u = g.standard_normal(2_000_000), su * g.standard_normal(2_000_000)
+    p = 1 / (1 + np.exp(-(a + slope * z)))
+    q = 1 / (1 + np.exp(-(a + slope * z + u)))
+    mc = float(np.mean(q * (1 - p) ** 2 + (1 - q) * p**2))
+    assert ds.logloss_truth(a, slope, su, "brier") == pytest.approx(mc, abs=5e-4)
+
+
+def test_llm_designs_run() -> None:
+    # llm_ci and llm_compare through the search: iid their analytic interval is Wilson's
+    # (Newcombe's for the difference), over conditions the CR2 t
+    for i in (0, 1, 4):
+        d = ds.random_design(i, 9, "llm")
+        res = ds.run_design(d, reps=3, B=50)
+        assert res["failed"] == 0 and res["methods"]["auto"]["n"] == 3
+    d = ds.random_design(4, 9, "llm")  # llm_compare, iid
+    x = ds.Population(d).draw(np.random.default_rng(0))
+    table = ds.mlci.paired_table(x["a"] == 1, x["b"] == 1)
+    expected = ds.mlci.paired_proportion_diff_ci(table).confidence_interval
+    assert ds._analytic(d, x) == pytest.approx(tuple(expected))
