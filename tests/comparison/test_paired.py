@@ -723,8 +723,9 @@ def test_auto_difference_of_two_near_perfect_systems_is_bca() -> None:
 
     The design search's cell "paired roc_auc difference 0.004 near 1" (AUC 0.9997 vs
     0.9961, n = 220): the t interval of the difference covered 0.785-0.875, BCa
-    0.91-0.95 (docs/validation.md, "Near the bounds").  The systems fall back as
-    ``bootstrap_ci`` does (logit_t near the edge, not [0, 1]).
+    0.91-0.95 (docs/validation.md, "Near the bounds").  The systems get what
+    ``bootstrap_ci`` gives them (86 positives within 0.02 of 1: the analytic interval of
+    engine/auc_analytic.py, not [0, 1]).
     """
     gen = np.random.default_rng(1)
     y = np.r_[np.zeros(134), np.ones(86)].astype(int)
@@ -733,13 +734,12 @@ def test_auto_difference_of_two_near_perfect_systems_is_bca() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = mlci.compare(y, {"A": a, "B": b}, metric="roc_auc", rng=0)
-        # (studentized named: under auto bootstrap_ci gives this AUC, 86 positives within
-        # 0.02 of 1, the analytic interval of engine/auc_analytic.py; compare's systems not)
-        single = mlci.bootstrap_ci(y, a, metric="roc_auc", rng=0, method="studentized")
+        single = mlci.bootstrap_ci(y, a, metric="roc_auc", rng=0)
     assert res.difference("A", "B").method == "bca"
     assert "bca for the difference(s) of A - B" in res.details["method_reason"]
-    assert res.systems["A"].method == single.method == "logit_t"
-    assert res.systems["A"].confidence_interval[0] > 0.99
+    assert res.systems["A"].method == single.method == "auc-score-floored"
+    assert tuple(res.systems["A"].confidence_interval) == tuple(single.confidence_interval)
+    assert res.systems["A"].confidence_interval[0] > 0.98
     # away from the edge the difference keeps the t interval
     c = np.r_[gen.normal(0, 1, 134), gen.normal(1.0, 1, 86)]
     d = np.r_[gen.normal(0, 1, 134), gen.normal(1.2, 1, 86)]

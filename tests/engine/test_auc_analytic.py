@@ -239,3 +239,36 @@ def test_same_answer_with_ties():
         res, _ = _run(door, y, s)
         assert res.method == AUC_SCORE_METHOD
         np.testing.assert_allclose(tuple(res.confidence_interval), tuple(ref.confidence_interval))
+
+
+@pytest.mark.parametrize("n_pos, shift", [(8, 1.0), (12, 2.5), (40, 3.5)])
+def test_compare_systems_get_the_same_interval(n_pos, shift):
+    # the fifth door: each system of mlci.compare under auto gets bootstrap_ci's analytic
+    # interval (a system outside the rule keeps compare's own), re-read alike at 90%,
+    # without the bootstrap's near-bound warning it replaces
+    y, a = _design(n_pos, shift)
+    b = _design(n_pos, 0.8, seed=7)[1]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = mlci.compare(y, {"A": a, "B": b}, metric="roc_auc", n_resamples=200, rng=0)
+    assert not any(issubclass(w.category, mlci.NearBoundWarning) for w in caught)
+    for name, s in (("A", a), ("B", b)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", mlci.MlciWarning)
+            one = mlci.bootstrap_ci(y, s, metric="roc_auc", n_resamples=200, rng=0)
+        sys_ = res.systems[name]
+        if one.method == AUC_SCORE_METHOD:
+            assert sys_.method == AUC_SCORE_METHOD
+            assert tuple(sys_.confidence_interval) == tuple(one.confidence_interval)
+            again = sys_.interval(confidence_level=0.9).confidence_interval
+            assert tuple(again) == tuple(one.interval(confidence_level=0.9).confidence_interval)
+            assert "auc-score-floored" in sys_.details["method_reason"]
+        else:
+            assert sys_.method != AUC_SCORE_METHOD
+    # a method named keeps compare's bootstrap for every system
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mlci.MlciWarning)
+        named = mlci.compare(
+            y, {"A": a, "B": b}, metric="roc_auc", n_resamples=200, rng=0, method="bca"
+        )
+    assert {s.method for s in named.systems.values()} == {"bca"}

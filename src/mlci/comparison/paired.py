@@ -30,6 +30,7 @@ import numpy as np
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
 from ..classical.pvalues import t_pvalues
+from ..engine.auc_analytic import kernel_auc_score, with_auc_score
 from ..engine.auto import (
     RANKING_METRICS,
     SKEWED_PAIR_METHOD,
@@ -58,6 +59,7 @@ from ..exceptions import (
     DegenerateIntervalWarning,
     InvalidReplicatesWarning,
     IrregularEstimandWarning,
+    NearBoundWarning,
 )
 from ..feedback import reports_progress, warn
 from ..inputs import (
@@ -165,6 +167,7 @@ def _finish_each(
     common: dict[str, Any],
     hint: str = "",
     quiet: set[str] | frozenset[str] = frozenset(),
+    replaced: set[str] | frozenset[str] = frozenset(),
 ) -> tuple[list[BootstrapResult], set[str]]:
     """``finish_bootstrap`` for every ``(label, estimate, dist, arguments)`` job, its
     warnings said once.
@@ -172,7 +175,9 @@ def _finish_each(
     The finish step's warnings (undefined replicates) are grouped by message and each is
     said once, naming the systems (or pairs) it concerns; no-spread warnings are dropped
     (the caller lists those in details), as are the undefined-replicates warnings of the
-    ``quiet`` labels.  Returns the results and the labels that were warned about.
+    ``quiet`` labels, and the near-bound warnings of the ``replaced`` labels (whose
+    interval an analytic one replaces).  Returns the results and the labels that were
+    warned about.
     """
     results = []
     said: dict[tuple[type, str], list[str]] = {}
@@ -187,6 +192,8 @@ def _finish_each(
             if issubclass(w.category, DegenerateIntervalWarning):
                 continue
             if issubclass(w.category, InvalidReplicatesWarning) and label in quiet:
+                continue
+            if issubclass(w.category, NearBoundWarning) and label in replaced:
                 continue
             text = str(w.message).replace(tag, "\x00")
             said.setdefault((w.category, text), []).append(label)
@@ -702,6 +709,13 @@ def compare(
     # every system, then every difference, through the engine's finish step; a result
     # with no spread (a system always right, two systems that agree on every atom that
     # matters) is listed in details instead of warned about
+    # "auto": a single AUC's analytic interval (engine/auc_analytic.py) where its rule
+    # holds; the bootstrap's near-bound warning of that system is then moot
+    auc_scores = {
+        nm: sc
+        for s_, nm in enumerate(names if opts.method == "auto" else ())
+        if (sc := kernel_auc_score(kernels[s_], plan)) is not None
+    }
     sys_list, warned = _finish_each(
         [
             (
@@ -720,8 +734,11 @@ def compare(
         kind="System",
         common=finish,
         hint=errors,
+        replaced={repr(nm) for nm in auc_scores},
     )
     sys_results = dict(zip(names, sys_list, strict=True))
+    for nm, auc_score in auc_scores.items():  # as bootstrap_ci gives it
+        sys_results[nm] = with_auc_score(sys_results[nm], auc_score)
     lo_edge, hi_edge = jk.bounds
     d_bounds = (lo_edge - hi_edge, hi_edge - lo_edge)
     if margin is not None:

@@ -40,6 +40,7 @@ __all__ = [
     "auc_score_reason",
     "auc_score_rule",
     "auc_score_text",
+    "kernel_auc_score",
     "scores_auc_score",
     "with_auc_score",
 ]
@@ -206,16 +207,7 @@ def auc_auto(
     ``auto`` (a ``reason``) on a single unweighted ROC AUC of independent samples where
     :func:`auc_score_rule` holds, a ``finish`` whose result holds the analytic interval
     (:func:`with_auc_score`) and whose bootstrap warnings it replaces are not given."""
-    from ..metrics import RocAucKernel
-
-    if reason is None or type(kernel) is not RocAucKernel:
-        return finish
-    if getattr(plan, "unit_of_sample", None) is not None:
-        return finish
-    counts = np.bincount(kernel.keys, minlength=kernel.m).astype(float)
-    c_neg, c_pos = counts[: kernel.m_neg], counts[kernel.m_neg :]
-    estimate = kernel.evaluate(counts[None, :])[0]
-    score = _from_atoms(kernel.u_neg, c_neg, kernel.u_pos, c_pos, estimate)
+    score = None if reason is None else kernel_auc_score(kernel, plan)
     if score is None:
         return finish
 
@@ -228,6 +220,20 @@ def auc_auto(
         return with_auc_score(res, score)
 
     return finish_with_score
+
+
+def kernel_auc_score(kernel: Any, plan: Any) -> AucScoreInterval | None:
+    """``auto``'s analytic interval of a single unweighted ROC AUC kernel of independent
+    samples (``plan`` without conditions) where :func:`auc_score_rule` holds, else None:
+    what :func:`auc_auto` gives ``bootstrap_ci`` and ``mlci.compare`` gives each system."""
+    from ..metrics import RocAucKernel
+
+    if type(kernel) is not RocAucKernel or getattr(plan, "unit_of_sample", None) is not None:
+        return None
+    counts = np.bincount(kernel.keys, minlength=kernel.m).astype(float)
+    c_neg, c_pos = counts[: kernel.m_neg], counts[kernel.m_neg :]
+    estimate = kernel.evaluate(counts[None, :])[0]
+    return _from_atoms(kernel.u_neg, c_neg, kernel.u_pos, c_pos, estimate)
 
 
 def scores_auc_score(lay: Any, estimate: Any, iid: bool) -> AucScoreInterval | None:
