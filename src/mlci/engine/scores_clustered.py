@@ -38,7 +38,7 @@ import numpy as np
 from ..exceptions import NearBoundWarning
 from ..feedback import warn
 from ..inputs import check_alternative, check_confidence_level
-from .scores_rules import _hull, _roots, flipped
+from .scores_rules import _hull, _roots, _wilson_roots, flipped
 
 __all__ = [
     "EER_CLUSTER_REASON",
@@ -366,7 +366,7 @@ def clustered_rate_interval(
     d = (x - n_x * at) ** 2 / (n_x * at * (1.0 - at) * dx)
     rest = np.maximum(cut - d, 0.0)
     # (Y - n p)^2 / (n p (1 - p) D) <= rest: Wilson's at n / D events Y / D
-    lo, hi, ok = _roots(n / dy + rest, -(2.0 * y / dy + rest), y * y / (n * dy))
+    lo, hi, ok = _wilson_roots(y / dy, n / dy, rest)
     return _hull(lo, hi, ok & (d <= cut), alternative)
 
 
