@@ -17,6 +17,7 @@ import pytest
 from scipy.stats import norm
 
 import mlci
+from _auc_doors import DOORS, auc_design, run_door
 from mlci.engine.auc_analytic import (
     AUC_SCORE_EDGE_BAND,
     AUC_SCORE_METHOD,
@@ -25,34 +26,9 @@ from mlci.engine.auc_analytic import (
 )
 from mlci.exceptions import FewConditionsWarning
 
-DOORS = ("bootstrap_ci", "strata", "auc_ci", "Scores.bootstrap_ci")
-
-
-def _design(n_pos: int, shift: float, n_neg: int = 150, seed: int = 20261128):
-    g = np.random.default_rng(seed)
-    y = np.r_[np.ones(n_pos, int), np.zeros(n_neg, int)]
-    return y, np.r_[g.normal(shift, 1.0, n_pos), g.normal(0.0, 1.0, n_neg)]
-
 
 def _run(door: str, y, score, method: str = "auto", **kw):
-    common = {"n_resamples": 200, "rng": 0, "method": method, **kw}
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        if door == "bootstrap_ci":
-            res = mlci.bootstrap_ci(y, score, metric="roc_auc", **common)
-        elif door == "strata":
-            res = mlci.bootstrap_ci(y, score, metric="roc_auc", strata=y, **common)
-        elif door == "auc_ci":
-            res = mlci.auc_ci(y, score, **common)
-        else:
-            res = mlci.Scores.from_labels(y, score).bootstrap_ci("auc", **common)
-    ours = [str(w.message) for w in caught if "smaller class of a ROC AUC" in str(w.message)]
-    assert all(
-        issubclass(w.category, FewConditionsWarning)
-        for w in caught
-        if "smaller class of a ROC AUC" in str(w.message)
-    )
-    return res, ours
+    return run_door(door, y, score, "smaller class of a ROC AUC", method=method, **kw)
 
 
 def test_thresholds():
@@ -77,7 +53,7 @@ def test_thresholds():
     [(8, 1.2, 150), (30, 2.4, 150), (200, 3.7, 400)],  # small class, AUC 0.96, AUC 0.99
 )
 def test_same_answer_through_every_door(n_pos, shift, n_neg):
-    y, s = _design(n_pos, shift, n_neg)
+    y, s = auc_design(n_pos, shift, n_neg)
     out = [_run(door, y, s) for door in DOORS]
     ref = mlci.auc_score_ci(y, s)  # the floored variant: the same numbers
     assert auc_score_rule(min(n_pos, n_neg), ref.estimate)
@@ -94,7 +70,7 @@ def test_same_answer_through_every_door(n_pos, shift, n_neg):
 def test_outside_the_rule_unchanged(door):
     # AUC about 0.8 with 30 positives; AUC 0.96 with 60 positives; 0.985 with 200
     for n_pos, shift, n_neg in ((30, 1.2, 150), (60, 2.4, 150), (200, 3.2, 400)):
-        y, s = _design(n_pos, shift, n_neg)
+        y, s = auc_design(n_pos, shift, n_neg)
         assert not auc_score_rule(n_pos, mlci.auc_score_ci(y, s).estimate)
         res, msgs = _run(door, y, s)
         assert res.method in ("bca", "studentized") and msgs == []
@@ -102,7 +78,7 @@ def test_outside_the_rule_unchanged(door):
 
 @pytest.mark.parametrize("door", ("bootstrap_ci", "strata"))
 def test_a_method_named_keeps_the_bootstrap(door):
-    y, s = _design(30, 2.4)
+    y, s = auc_design(30, 2.4)
     # (the studentized interval does not model strata)
     for method in ("bca", "percentile") + (("studentized",) if door == "bootstrap_ci" else ()):
         res, msgs = _run(door, y, s, method=method)
@@ -110,7 +86,7 @@ def test_a_method_named_keeps_the_bootstrap(door):
 
 
 def test_conditions_and_weights_keep_the_bootstrap():
-    y, s = _design(30, 2.4)
+    y, s = auc_design(30, 2.4)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = mlci.bootstrap_ci(
@@ -123,7 +99,7 @@ def test_conditions_and_weights_keep_the_bootstrap():
 
 
 def test_interval_and_to_dict_consistent():
-    y, s = _design(30, 2.4)
+    y, s = auc_design(30, 2.4)
     res, _ = _run("bootstrap_ci", y, s)
     assert tuple(res.interval().confidence_interval) == tuple(res.confidence_interval)
     r99 = res.interval(confidence_level=0.99)
@@ -148,7 +124,7 @@ def test_interval_and_to_dict_consistent():
 
 @pytest.mark.parametrize("n_pos", [3, 30])
 def test_invariants(n_pos):
-    y, s = _design(n_pos, 2.4)
+    y, s = auc_design(n_pos, 2.4)
     res, _ = _run("auc_ci", y, s)
     assert res.method == AUC_SCORE_METHOD
     lo, hi = res.confidence_interval
@@ -202,7 +178,7 @@ def test_coverage_through_auto():
 @pytest.mark.parametrize("strata", [False, True])
 def test_average_precision_with_few_positives_warns(strata):
     for n_pos, warned in ((3, True), (4, True), (5, False), (8, False)):
-        y, s = _design(n_pos, 1.5)
+        y, s = auc_design(n_pos, 1.5)
         kw = {"strata": y} if strata else {}
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -220,7 +196,7 @@ def test_placement_terms_are_delongs():
     # mlci.delong_ci (checked against R's pROC: tests/classical), with ties
     from mlci.intervals.auc_score import atom_placement_terms
 
-    y, s = _design(12, 1.0, n_neg=40)
+    y, s = auc_design(12, 1.0, n_neg=40)
     s = np.round(s, 1)  # ties within and across the classes
     u_neg, c_neg = np.unique(s[y == 0], return_counts=True)
     u_pos, c_pos = np.unique(s[y == 1], return_counts=True)
@@ -232,7 +208,7 @@ def test_placement_terms_are_delongs():
 
 
 def test_same_answer_with_ties():
-    y, s = _design(10, 1.0, n_neg=60)
+    y, s = auc_design(10, 1.0, n_neg=60)
     s = np.round(s)  # a handful of distinct scores
     ref = mlci.auc_score_ci(y, s)
     for door in DOORS:
@@ -246,8 +222,8 @@ def test_compare_systems_get_the_same_interval(n_pos, shift):
     # the fifth door: each system of mlci.compare under auto gets bootstrap_ci's analytic
     # interval (a system outside the rule keeps compare's own), re-read alike at 90%,
     # without the bootstrap's near-bound warning it replaces
-    y, a = _design(n_pos, shift)
-    b = _design(n_pos, 0.8, seed=7)[1]
+    y, a = auc_design(n_pos, shift)
+    b = auc_design(n_pos, 0.8, seed=7)[1]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         res = mlci.compare(y, {"A": a, "B": b}, metric="roc_auc", n_resamples=200, rng=0)

@@ -6,12 +6,10 @@ sweep of docs/validation.md, "The AUC near its bound with 20-149 of a class"."""
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
 
-import mlci
+from _auc_doors import DOORS, auc_design, run_door
 from mlci.engine.auc_class import (
     AUC_CLOSE_BAND,
     AUC_EDGE_BAND,
@@ -20,10 +18,8 @@ from mlci.engine.auc_class import (
     MIN_AUC_CLASS_NEAR_EDGE,
     near_edge_auc_rule,
 )
-from mlci.exceptions import FewConditionsWarning
 
 TEXT = "The AUC near its bound with 20-149 of a class"
-DOORS = ("bootstrap_ci", "strata", "auc_ci", "Scores.bootstrap_ci")
 
 
 def test_thresholds():
@@ -43,39 +39,20 @@ def test_thresholds():
     assert not near_edge_auc_rule(30, np.array([0.95, 0.96]))  # a single estimate only
 
 
-def _design(n_pos: int, shift: float, n_neg: int = 150):
-    g = np.random.default_rng(20261128)
-    y = np.r_[np.ones(n_pos, int), np.zeros(n_neg, int)]
-    return y, np.r_[g.normal(shift, 1.0, n_pos), g.normal(0.0, 1.0, n_neg)]
-
-
 def _run(door: str, y, score, method: str = "auto"):
-    common = {"n_resamples": 200, "rng": 0, "method": method}
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        if door == "bootstrap_ci":
-            res = mlci.bootstrap_ci(y, score, metric="roc_auc", **common)
-        elif door == "strata":
-            res = mlci.bootstrap_ci(y, score, metric="roc_auc", strata=y, **common)
-        elif door == "auc_ci":
-            res = mlci.auc_ci(y, score, **common)
-        else:
-            res = mlci.Scores.from_labels(y, score).bootstrap_ci("auc", **common)
-    ours = [w for w in caught if TEXT in str(w.message)]
-    assert all(issubclass(w.category, FewConditionsWarning) for w in ours)
-    return res, [str(w.message) for w in ours]
+    return run_door(door, y, score, TEXT, method=method)
 
 
 @pytest.mark.parametrize("door", DOORS)
 def test_warns_through_every_door(door):
-    y, score = _design(30, 2.4)  # AUC about 0.96
+    y, score = auc_design(30, 2.4)  # AUC about 0.96
     res, msgs = _run(door, y, score)
     assert 0.9 <= float(res.estimate) < 1.0
     assert len(msgs) == 1 and msgs[0].startswith("Only 30 samples in the smaller class")
 
 
 def test_same_message_through_every_door():
-    y, score = _design(30, 2.4)
+    y, score = auc_design(30, 2.4)
     # auto: the analytic interval's warning (engine/auc_analytic.py), one text
     found = {_run(door, y, score)[1][0] for door in DOORS}
     assert len(found) == 1, found
@@ -87,7 +64,7 @@ def test_same_message_through_every_door():
 
 @pytest.mark.parametrize("door", DOORS)
 def test_close_to_one_with_100_positives_warns(door):
-    y, score = _design(100, 3.6, n_neg=300)  # AUC about 0.99
+    y, score = auc_design(100, 3.6, n_neg=300)  # AUC about 0.99
     res, msgs = _run(door, y, score)
     assert float(res.estimate) >= 0.98
     assert len(msgs) == 1
@@ -95,7 +72,7 @@ def test_close_to_one_with_100_positives_warns(door):
 
 @pytest.mark.parametrize("door", DOORS)
 def test_away_from_the_bound_or_enough_samples_not_warned(door):
-    y, score = _design(30, 1.2)  # AUC about 0.8
+    y, score = auc_design(30, 1.2)  # AUC about 0.8
     assert _run(door, y, score)[1] == []
-    y, score = _design(200, 2.4, n_neg=400)  # AUC about 0.96, 200 positives
+    y, score = auc_design(200, 2.4, n_neg=400)  # AUC about 0.96, 200 positives
     assert _run(door, y, score)[1] == []
