@@ -1024,8 +1024,7 @@ def test_ci_one_error_in_100_is_not_the_range(tmp_path, capsys):
         ref = mlci.bootstrap_ci(y, p, metric=metric, rng=0)
         assert low == pytest.approx(ref.confidence_interval.low, rel=1e-12)
         # balanced accuracy with 0-3 errors in a class: MOVER of the classes' modified
-        # Wilson intervals (engine/class_edge.py), labelled with the studentized method
-        # whose edge rule gives it
+        # Wilson intervals (engine/class_edge.py), labelled with the interval it holds
         edge = "mover_wilson" if metric == "balanced_accuracy" else "korn_graubard"
         assert ref.details["edge_fallback_method"] == edge
-        assert r["method"] == ("studentized" if metric == "balanced_accuracy" else edge)
+        assert r["method"] == ref.method == edge

@@ -25,16 +25,19 @@ from .inputs import (
     check_alternative,
     check_choice,
     check_confidence_level,
+    check_method,
     check_rng_seed,
     confidence_levels,
 )
 
 __all__ = [
+    "AnalyticInterval",
     "BootstrapResult",
     "ConfidenceInterval",
     "IntervalResult",
     "Result",
     "TestResult",
+    "attach_analytic",
     "format_value",
     "per_confidence_level",
     "plain",
@@ -91,7 +94,7 @@ def plain(x: Any) -> Any:
     """
     if isinstance(x, ConfidenceInterval):
         return {"low": plain(x.low), "high": plain(x.high)}
-    if isinstance(x, Result):
+    if isinstance(x, Result | AnalyticInterval):
         return x.to_dict()
     if isinstance(x, np.ndarray):
         return x.tolist()
@@ -318,6 +321,83 @@ class IntervalResult(Result):
         return out
 
 
+@dataclass(frozen=True)
+class AnalyticInterval:
+    """The analytic interval that ``method="auto"`` gave in place of a bootstrap interval.
+
+    Near the bounds of a metric (a handful of errors, a small class) some bootstrap
+    intervals fail, and ``auto`` gives an analytic interval instead, keeping the
+    replicates: a :class:`BootstrapResult` then holds this record in its ``analytic``
+    field, its ``method`` is the record's, and ``details["method_reason"]`` its reason.
+    :meth:`BootstrapResult.interval` re-reads it at any confidence level and alternative
+    (``method`` left out, or this ``method``); every other method reads the replicates.
+    The rules and their sources: docs/guide.md, "Which interval, through which door".
+
+    Attributes
+    ----------
+    method : str
+        Its name, e.g. ``"korn_graubard"``, ``"logit_t"``, ``"t"`` (the studentized
+        interval's near-bound fallbacks), ``"mover_wilson"`` (balanced accuracy with 0-3
+        errors in a class), ``"wilson"`` (an EER's or an operating point's score
+        interval), ``"auc-score-floored"`` (a ROC AUC with a small class or near its bound).
+    reason : str
+        Why ``auto`` gave it (the result's ``details["method_reason"]``).
+    read : callable
+        ``read(confidence_level, alternative)`` gives ``(low, high)`` or
+        ``(low, high, details)`` at that level and alternative.
+
+    Examples
+    --------
+    >>> from mlci.intervals.bootstrap import wilson_interval
+    >>> rec = AnalyticInterval(
+    ...     "wilson", "a proportion", lambda lv, alt: wilson_interval(0.9, 50, None,
+    ...     confidence_level=lv, alternative=alt)[:2])
+    >>> low, high = rec(0.95)
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.7864, 0.9565)
+    >>> rec.to_dict()
+    {'method': 'wilson', 'reason': 'a proportion'}
+    """
+
+    method: str
+    reason: str
+    read: Callable[[float, str], tuple[Any, ...]] = field(compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.method, str) or not self.method:
+            raise TypeError(f"`method` must be a non-empty str; got {self.method!r}.")
+        if not isinstance(self.reason, str):
+            raise TypeError(f"`reason` must be a str; got {type(self.reason).__name__}.")
+        if not callable(self.read):
+            raise TypeError(
+                "`read` must be callable as read(confidence_level, alternative) -> "
+                f"(low, high); got {type(self.read).__name__}."
+            )
+
+    def __call__(
+        self, confidence_level: Any = 0.95, alternative: str = "two-sided"
+    ) -> ConfidenceInterval:
+        """The interval at ``confidence_level`` and ``alternative``."""
+        ci, _ = self.compute(confidence_level, alternative)
+        return ci
+
+    def compute(
+        self, confidence_level: Any, alternative: str
+    ) -> tuple[ConfidenceInterval, dict[str, Any]]:
+        """``(interval, details)`` at ``confidence_level`` and ``alternative`` (validated);
+        ``details``: what ``read`` adds (empty when it gives only the bounds)."""
+        level = check_confidence_level(confidence_level)
+        alt = check_alternative(alternative)
+        out = tuple(self.read(level, alt))
+        low, high = out[0], out[1]
+        extra = dict(out[2]) if len(out) > 2 and out[2] is not None else {}
+        return ConfidenceInterval(low, high), extra
+
+    def to_dict(self) -> dict[str, str]:
+        """``method`` and ``reason`` (``read`` is code, not data)."""
+        return {"method": self.method, "reason": self.reason}
+
+
 @dataclass(frozen=True, kw_only=True, repr=False)
 class BootstrapResult(IntervalResult):
     """A bootstrap confidence interval, with the distribution it came from.
@@ -346,6 +426,11 @@ class BootstrapResult(IntervalResult):
         The metric's range: intervals stay inside it, one-sided ones end at its edges.
     replicate_standard_errors : ndarray or None
         Every replicate's linearized standard error (``method="studentized"``).
+    analytic : AnalyticInterval or None
+        The analytic interval ``method="auto"`` gave in place of the bootstrap's (near the
+        bounds: :class:`AnalyticInterval`), whose name ``method`` then holds, re-read by
+        :meth:`interval` at any level; None when the interval is read from the replicates
+        (also after :meth:`interval` with another method).
 
     A result of a method that reads no replicate (``"t"``, ``"logit_t"``,
     ``"korn_graubard"``, ``"wilson"``) whose draw would be costly (many atoms: see
@@ -378,6 +463,7 @@ class BootstrapResult(IntervalResult):
     n_conditions: int | None = None
     n_strata: int | None = None
     bounds: tuple[float, float] = (-np.inf, np.inf)
+    analytic: AnalyticInterval | None = field(default=None, compare=False)
 
     def __getattribute__(self, name: str) -> Any:
         # a result whose interval read no replicate draws them on first use (see
@@ -459,13 +545,12 @@ class BootstrapResult(IntervalResult):
                 )
                 for lv in levels
             )
-        # an analytic interval auto returned (mlci.engine.scores_rules.ScoreInterval,
-        # mlci.engine.auc_analytic.AucScoreInterval): re-read from what it keeps, by its name
-        score = object.__getattribute__(self, "__dict__").get("_score_interval")
-        own = None if score is None else getattr(score, "method", "wilson")
+        # an analytic interval auto gave (the `analytic` field): re-read by its name
+        record = self._analytic()
+        own = None if record is None else record.method
         method = method or self.method
         if method != own or (own not in INTERVAL_METHODS and variant != "mlci"):
-            method = check_choice("method", method, INTERVAL_METHODS)
+            method = check_method(method, INTERVAL_METHODS)
         level = check_confidence_level(
             self.confidence_level if confidence_level is None else confidence_level
         )
@@ -503,9 +588,10 @@ class BootstrapResult(IntervalResult):
             if reads or self._pending() is None
             else np.empty((0, *np.shape(self.estimate)))
         )
-        if score is not None and method == own and variant == "mlci":
-            low, high = score(level, alt)
-            extra: dict[str, Any] = {}
+        analytic = None
+        if record is not None and method == own and variant == "mlci":
+            (low, high), extra = record.compute(level, alt)
+            analytic = record
         else:
             low, high, extra = interval_from_replicates(
                 self.estimate,
@@ -527,20 +613,33 @@ class BootstrapResult(IntervalResult):
         if "binned_interval" in details:  # a binned ranking metric: widen by its bound
             details["binned_interval"] = {"low": plain(low), "high": plain(high)}
             low, high = widen_by_bound(low, high, details["error_bound"], self.bounds, alt)
-        if (
-            method == "studentized"
-            and extra.get("edge_fallback") == np.size(self.estimate)
-            and extra["edge_fallback_method"] in INTERVAL_METHODS
-        ):
-            # near the edge every element got the logit t interval: say so, as the engine's
-            # finish step does (mlci.engine.bootstrap.finish_bootstrap)
-            method = extra["edge_fallback_method"]
+        if method == "studentized" and extra.get("edge_fallback") == np.size(self.estimate):
+            # near the edge every element got the fallback's interval: say so, as the
+            # engine's finish step does (mlci.engine.method_labels.label_edge_fallback)
+            analytic = edge_analytic(
+                extra, self.estimate, self.bounds, self.details.get("linearized"),
+                str(self.details.get("method_reason", "")),
+            )  # fmt: skip
+            if analytic is not None or extra["edge_fallback_method"] in INTERVAL_METHODS:
+                method = extra["edge_fallback_method"]
         return self._replaced(
             confidence_interval=ConfidenceInterval(conv(low), conv(high)),
             confidence_level=level,
             method=method,
             alternative=alt,
             details=details,
+            analytic=analytic,
+        )
+
+    def _analytic(self) -> AnalyticInterval | None:
+        """The ``analytic`` record, or one made of a ``_score_interval`` a code path of the
+        previous release attached (read for one release, for merges; then removed)."""
+        state = object.__getattribute__(self, "__dict__")
+        if state.get("analytic") is not None or "_score_interval" not in state:
+            return state.get("analytic")
+        score = state["_score_interval"]
+        return AnalyticInterval(
+            getattr(score, "method", "wilson"), str(self.details.get("method_reason", "")), score
         )
 
     def _replaced(self, **changes: Any) -> BootstrapResult:
@@ -555,8 +654,6 @@ class BootstrapResult(IntervalResult):
             new_state = object.__getattribute__(new, "__dict__")
             new_state["_on_demand"] = source
             new_state["_drawn"] = state.get("_drawn", False)
-        if "_score_interval" in state:  # what re-reads an ROC point's score interval
-            object.__getattribute__(new, "__dict__")["_score_interval"] = state["_score_interval"]
         return new
 
     def rows(self) -> list[dict[str, Any]]:
@@ -712,6 +809,77 @@ def replicates_on_demand(result: BootstrapResult, source: Any) -> BootstrapResul
     state["_on_demand"] = source
     state["_drawn"] = False
     return result
+
+
+def attach_analytic(
+    result: BootstrapResult, analytic: AnalyticInterval, details: Mapping[str, Any] | None = None
+) -> BootstrapResult:
+    """``result`` (its replicates kept, drawn or not) with ``auto``'s analytic interval.
+
+    The one way an analytic interval replaces a bootstrap one: the interval is
+    ``analytic`` at the result's level and alternative, ``method`` is
+    ``analytic.method``, ``details["method_reason"]`` is ``analytic.reason`` (``details``
+    given here replace the result's), and the ``analytic`` field holds the record, so that
+    :meth:`BootstrapResult.interval` re-reads it at any level and alternative.
+
+    Parameters
+    ----------
+    result : BootstrapResult
+    analytic : AnalyticInterval
+    details : mapping, optional
+        The new result's ``details`` (default: the result's); ``method_reason`` is set.
+
+    Returns
+    -------
+    BootstrapResult
+
+    Examples
+    --------
+    >>> import mlci
+    >>> from mlci.intervals.bootstrap import wilson_interval
+    >>> res = mlci.bootstrap_ci([1] * 45 + [0] * 5, [1] * 50, metric="accuracy",
+    ...                         rng=0, method="percentile")
+    >>> rec = AnalyticInterval("wilson", "Wilson's score interval", lambda lv, alt:
+    ...     wilson_interval(0.9, 50, None, confidence_level=lv, alternative=alt)[:2])
+    >>> new = attach_analytic(res, rec)
+    >>> new.method, new.interval(confidence_level=0.9).method
+    ('wilson', 'wilson')
+    """
+    if not isinstance(result, BootstrapResult):
+        raise TypeError(f"`result` must be a BootstrapResult; got {type(result).__name__}.")
+    if not isinstance(analytic, AnalyticInterval):
+        raise TypeError(f"`analytic` must be an AnalyticInterval; got {type(analytic).__name__}.")
+    (low, high), _ = analytic.compute(result.confidence_level, result.alternative)
+    conv = float if np.ndim(result.estimate) == 0 else np.asarray
+    info = dict(result.details if details is None else details)
+    info["method_reason"] = analytic.reason
+    return result._replaced(
+        confidence_interval=ConfidenceInterval(conv(low), conv(high)),
+        method=analytic.method,
+        details=info,
+        analytic=analytic,
+    )
+
+
+def edge_analytic(
+    extra: Mapping[str, Any],
+    estimate: Any,
+    bounds: Any,
+    linear: Mapping[str, Any] | None,
+    reason: str,
+) -> AnalyticInterval | None:
+    """The :class:`AnalyticInterval` of a studentized interval whose every element gave
+    way to an analytic fallback (the dispatcher's ``extra``: ``edge_fallback`` counts
+    them, ``edge_fallback_method`` names it; :data:`mlci.intervals.analytic.EDGE_READS`),
+    with ``reason``; None otherwise (some elements only, or a fallback read from the
+    replicates)."""
+    if not extra.get("edge_fallback") or extra["edge_fallback"] != np.size(estimate):
+        return None
+    from .intervals.analytic import edge_read  # (results import without scipy)
+
+    method = str(extra["edge_fallback_method"])
+    read = edge_read(method, estimate, bounds, None if linear is None else dict(linear))
+    return None if read is None else AnalyticInterval(method, reason, read)
 
 
 def per_confidence_level(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -28,7 +28,7 @@ import numpy as np
 from ..exceptions import DegenerateIntervalWarning, FewConditionsWarning, NearBoundWarning
 from ..feedback import warn
 from ..intervals.auc_score import atom_placement_terms, auc_score_bounds
-from ..results import BootstrapResult, ConfidenceInterval
+from ..results import AnalyticInterval, BootstrapResult, attach_analytic
 from .auc_class import MIN_AUC_CLASS, near_edge_auc_rule
 
 __all__ = [
@@ -178,7 +178,6 @@ def _from_atoms(u_neg: Any, c_neg: Any, u_pos: Any, c_pos: Any, estimate: Any) -
 def with_auc_score(res: BootstrapResult, score: AucScoreInterval) -> BootstrapResult:
     """``res`` (its replicates kept) with ``auto``'s analytic interval at its level, and
     the warning of :func:`auc_score_text` (given here)."""
-    low, high = score(res.confidence_level, res.alternative)
     text = auc_score_text(score.few, float(res.estimate))
     warn(text, FewConditionsWarning)
     # (the jackknife's acceleration stays: res.interval(method="bca") reads it)
@@ -187,12 +186,8 @@ def with_auc_score(res: BootstrapResult, score: AucScoreInterval) -> BootstrapRe
     details.update(
         method_reason=auc_score_reason(score.few), warning=text, few_samples_warning=text
     )
-    new = replace(
-        res, confidence_interval=ConfidenceInterval(low, high), method=score.method,
-        details=details,
-    )  # fmt: skip
-    object.__getattribute__(new, "__dict__")["_score_interval"] = score
-    return new
+    record = AnalyticInterval(score.method, details.pop("method_reason"), score)
+    return attach_analytic(res, record, details)
 
 
 #: the bootstrap's own warnings that the analytic interval replaces (the AUC's class-size

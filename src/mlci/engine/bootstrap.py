@@ -29,7 +29,6 @@ from ..inputs import (
 from ..inputs.config import engine_config
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..intervals.bootstrap import (
-    INTERVAL_METHODS,
     LINEARIZED_METHODS,
     MIN_TAIL_REPLICATES,
     acceleration,
@@ -48,7 +47,6 @@ from .auto import (
     choose_method,
     design_diagnostics,
     edge_fallback_options,
-    edge_reason,
     kernel_auto_method,
     map_without_linearization,
     single_unit_method,
@@ -65,6 +63,7 @@ from .deferred import (
     result_design,
 )
 from .linearize import Linearization
+from .method_labels import label_edge_fallback
 from .nested import plan_for_conditions
 from .plan import Plan
 from .resampling import ResamplingPlan, warn_few_conditions
@@ -640,14 +639,8 @@ def finish_bootstrap(
         info["warning"] = warn_near_bound(extra["edge_fallback"], name, kept=False)
     elif extra.get("edge_fallback") and extra.get("edge_fallback_method") == "t":
         info["warning"] = warn_no_spread(extra["edge_fallback"], name)
-    if "edge_fallback" in extra:
-        info["method_reason"] = (
-            info["method_reason"] + "; " if "method_reason" in info else ""
-        ) + edge_reason(extra["edge_fallback"], extra["edge_fallback_method"], estimate.size)
-        if extra["edge_fallback"] == estimate.size and extra["edge_fallback_method"] in (
-            INTERVAL_METHODS
-        ):  # the result says the method it holds (a method= that gives it again)
-            method = extra["edge_fallback_method"]
+    # every element near the edge: the result says the interval it holds
+    method, analytic = label_edge_fallback(info, extra, method, estimate, linear, bounds)
     summary = replicate_summary(estimate, dist)
     conv = float if estimate.ndim == 0 else np.asarray
     return BootstrapResult(
@@ -663,6 +656,7 @@ def finish_bootstrap(
         bootstrap_distribution=dist,
         replicate_standard_errors=se_dist,
         n_invalid=n_invalid,
+        analytic=analytic,
         **result_design(plan, scheme, bounds, elements),
     )
 

@@ -57,6 +57,7 @@ from .labels import (
     encode_labels,
     positive_label,
 )
+from .methods import AUTO_LABELS, check_method
 from .options import (
     AUTO_BCA_REASON,
     DISTRIBUTION_METHODS,
@@ -92,6 +93,7 @@ from .weights import FrequencyWeights, frequency_weights
 __all__ = [
     "ALTERNATIVES",
     "AUTO_BCA_REASON",
+    "AUTO_LABELS",
     "DEFAULT_MAX_MEMORY",
     "DISTRIBUTION_METHODS",
     "ENTRIES",
@@ -112,6 +114,7 @@ __all__ = [
     "check_confidence_level",
     "check_flag",
     "check_label_pair",
+    "check_method",
     "check_n_jobs",
     "check_nonnegative",
     "check_positive_int",

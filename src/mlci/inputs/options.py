@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 
 from .config import DEFAULT_MAX_MEMORY, engine_config
+from .methods import check_method
 from .validation import (
     check_alternative,
-    check_choice,
     check_confidence_level,
     check_positive_int,
     check_rng_seed,
@@ -168,7 +168,7 @@ def bootstrap_options(
     reason = None
     if not linearized:
         methods = tuple(m for m in methods if m == "auto" or m in DISTRIBUTION_METHODS)
-    check_choice("method", method, methods)
+    check_method(method, methods)
     if method == "auto" and not linearized:
         method, reason = "bca", AUTO_BCA_REASON
     # every interval method needs a spread: at least two replicates

@@ -32,6 +32,7 @@ __all__ = [
     "acceleration",
     "bootstrap_interval",
     "edge_dominated",
+    "edge_interval",
     "effective_binomial_interval",
     "interval_from_replicates",
     "logit_t_interval",
@@ -362,27 +363,14 @@ def studentized_interval(
         info["edge_dominated"] = int(np.sum(edge))
     elif np.any(edge):
         finite = bounds is not None and bool(np.all(np.isfinite(bounds)))
-        if df is not None and edge_method == "korn_graubard" and finite and bounds is not None:
-            fb = "korn_graubard"
-            el, eh, _ = effective_binomial_interval(
-                theta_hat,
-                se_hat,
-                None if iid else df,
-                confidence_level=confidence_level,
-                alternative=alternative,
-                bounds=bounds,
-            )
-        elif df is not None:
+        if df is not None:
+            fb = "korn_graubard" if edge_method == "korn_graubard" and finite else "logit_t"
             # on an unbounded metric's identity scale the logit t interval is the t one
-            fb = "logit_t" if finite else "t"
-            el, eh, _ = logit_t_interval(
-                theta_hat,
-                se_hat,
-                df,
-                confidence_level=confidence_level,
-                alternative=alternative,
-                bounds=bounds,
-            )
+            fb = fb if finite else "t"
+            el, eh = edge_interval(
+                fb, theta_hat, se_hat, df, iid, confidence_level=confidence_level,
+                alternative=alternative, bounds=bounds,
+            )  # fmt: skip
         else:
             fb = "percentile"
             el, eh, _ = bootstrap_interval(
@@ -419,6 +407,54 @@ def studentized_interval(
 EDGE_TAIL_SHARE = 0.5
 #: the tail the share is taken of, at most: a two-sided 99% interval's (0.005)
 EDGE_REFERENCE_TAIL = 0.005
+
+
+def edge_interval(
+    method: str,
+    theta_hat: Any,
+    se_hat: Any,
+    df: Any,
+    iid: bool,
+    *,
+    confidence_level: float,
+    alternative: str = "two-sided",
+    bounds: tuple[float, float] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The analytic interval the studentized one gives way to near the edge
+    (:func:`studentized_interval`), from the estimate's linearized standard error:
+    ``"korn_graubard"`` (Clopper-Pearson on the effective sample size, ``df`` over
+    conditions only), ``"logit_t"`` or ``"t"`` (the logit t interval, on the identity
+    scale of an unbounded metric).  What re-reads it at another level
+    (:mod:`mlci.intervals.analytic`) calls this too.
+
+    Examples
+    --------
+    >>> low, high = edge_interval("logit_t", 0.99, 0.01, 99, True, confidence_level=0.95,
+    ...                           bounds=(0.0, 1.0))
+    >>> bool(low < 0.99 < high < 1)
+    True
+    """
+    if method == "korn_graubard":
+        if bounds is None:
+            raise ValueError("korn_graubard needs the metric's bounds (a bounded range).")
+        low, high, _ = effective_binomial_interval(
+            theta_hat,
+            se_hat,
+            None if iid else df,
+            confidence_level=confidence_level,
+            alternative=alternative,
+            bounds=bounds,
+        )
+        return low, high
+    low, high, _ = logit_t_interval(
+        theta_hat,
+        se_hat,
+        df,
+        confidence_level=confidence_level,
+        alternative=alternative,
+        bounds=bounds,
+    )
+    return low, high
 
 
 def _edge_dominated_t(t: np.ndarray, p_lo: float, p_hi: float, alternative: str) -> np.ndarray:

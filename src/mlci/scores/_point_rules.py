@@ -4,7 +4,6 @@ and their numbers: :mod:`mlci.engine.scores_rules`)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -22,7 +21,7 @@ from ..engine.scores_rules import (
     warn_few_op_events,
 )
 from ..exceptions import DegenerateIntervalWarning, FewConditionsWarning
-from ..results import BootstrapResult, ConfidenceInterval
+from ..results import AnalyticInterval, BootstrapResult, attach_analytic
 from ._cluster_rules import cluster_reason, cluster_rule
 from ._roc import _Layout
 
@@ -94,16 +93,9 @@ def _counts(lay: _Layout) -> tuple[np.ndarray, np.ndarray]:
 
 def with_score_interval(res: BootstrapResult, score: Any, opts: Any) -> BootstrapResult:
     """``res`` (its replicates kept) with ``auto``'s score interval, re-read at any level."""
-    low, high = score(opts.confidence_level, opts.alternative)
     reason = cluster_reason(score)
     if reason is None:
         reason = EER_SCORE_REASON if score.kind == "eer" else OP_SCORE_REASON
     details = {k: v for k, v in res.details.items() if k not in ("acceleration", "z0")}
-    new = replace(
-        res,
-        confidence_interval=ConfidenceInterval(low, high),
-        method="wilson",
-        details={**details, "method_reason": reason},
-    )
-    object.__getattribute__(new, "__dict__")["_score_interval"] = score
-    return new
+    # (the result's level and alternative are opts')
+    return attach_analytic(res, AnalyticInterval("wilson", reason, score), details)

@@ -1,0 +1,65 @@
+"""The names a result's ``method`` can hold that are not a ``method=`` of every driver.
+
+Under ``method="auto"`` some bootstrap intervals give way to an analytic one near the
+bounds (:class:`mlci.results.AnalyticInterval`); the result's ``method`` then names the
+interval it holds.  ``"korn_graubard"``, ``"logit_t"`` and ``"t"`` are also methods of
+:func:`mlci.bootstrap_ci` and :func:`mlci.compare` (the same interval for every element);
+the names below are labels only: their interval is given by ``auto`` where its rule holds
+and re-read by ``result.interval()``, and :func:`check_method` refuses them as ``method=``
+with an error that says which metric they belong to and what is accepted.  (The table of
+every driver's default and fallback: docs/guide.md, "Which interval, through which door".)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+__all__ = ["AUTO_LABELS", "check_method"]
+
+#: label -> (the statistic whose ``auto`` interval it names, where it is also a method=)
+AUTO_LABELS: dict[str, tuple[str, str]] = {
+    "mover_wilson": (
+        "balanced_accuracy of independent samples with 0-3 errors in a class (MOVER of "
+        "the two classes' modified Wilson intervals)",
+        "",
+    ),
+    "auc-score-floored": (
+        "a single roc_auc of independent samples with a small class or near its bound "
+        "(the score-type interval)",
+        " It is also mlci.auc_score_ci(..., variant='floored').",
+    ),
+    "wilson": (
+        "the EER with less than one expected error, or a rate at a fixed rate with fewer "
+        "than 5 expected events, of independent trials (its score interval)",
+        " For a proportion, mlci.bootstrap_ci and mlci.proportion_ci take method='wilson'.",
+    ),
+}
+
+
+def check_method(method: Any, methods: Iterable[str]) -> str:
+    """``method`` if it is one of ``methods``, else a ValueError listing them; for a
+    label of :data:`AUTO_LABELS` the error also says which statistic's ``auto`` interval
+    it names.
+
+    Examples
+    --------
+    >>> check_method("bca", ("auto", "bca"))
+    'bca'
+    >>> check_method("mover_wilson", ("auto", "bca"))
+    Traceback (most recent call last):
+    ...
+    ValueError: `method`='mover_wilson' names the interval that method='auto' gives ...
+    """
+    valid = list(methods)
+    if isinstance(method, str) and method in valid:
+        return method
+    listed = ", ".join(repr(v) for v in valid)
+    if isinstance(method, str) and method in AUTO_LABELS:
+        what, also = AUTO_LABELS[method]
+        raise ValueError(
+            f"`method`={method!r} names the interval that method='auto' gives {what}, "
+            "where its rule holds; it is not a method= of this driver (result.interval() "
+            f"re-reads it at another level).{also} Pass method='auto' or one of {listed}."
+        )
+    raise ValueError(f"`method` must be one of {listed}; got {method!r}.")
