@@ -637,7 +637,10 @@ def finish_bootstrap(
         info["warning"] = warn_near_bound(extra["edge_dominated"], name, kept=True)
     elif extra.get("edge_fallback") and linear is not None and linear.get("edge_warn"):
         info["warning"] = warn_near_bound(extra["edge_fallback"], name, kept=False)
-    elif extra.get("edge_fallback") and extra.get("edge_fallback_method") == "t":
+    elif extra.get("edge_fallback_method") in ("t", "logit_t") and not np.all(
+        np.isfinite(bounds if bounds is not None else np.inf)
+    ):
+        # a metric with an unbounded end (t, or logit t on the log scale): no spread
         info["warning"] = warn_no_spread(extra["edge_fallback"], name)
     # every element near the edge: the result says the interval it holds
     method, analytic = label_edge_fallback(info, extra, method, estimate, linear, bounds)

@@ -365,8 +365,11 @@ def studentized_interval(
         finite = bounds is not None and bool(np.all(np.isfinite(bounds)))
         if df is not None:
             fb = "korn_graubard" if edge_method == "korn_graubard" and finite else "logit_t"
-            # on an unbounded metric's identity scale the logit t interval is the t one
-            fb = fb if finite else "t"
+            # on an unbounded metric's identity scale the logit t interval is the t one;
+            # with one bound (mse, log loss) it is on the log scale: "logit_t", the
+            # method= that gives it again
+            one = bounds is not None and bool(np.any(np.isfinite(bounds)))
+            fb = fb if finite else "logit_t" if one else "t"
             el, eh = edge_interval(
                 fb, theta_hat, se_hat, df, iid, confidence_level=confidence_level,
                 alternative=alternative, bounds=bounds,
