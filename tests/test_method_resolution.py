@@ -452,3 +452,47 @@ def test_a_label_reread_where_it_was_not_given_is_refused() -> None:
                             n_resamples=200)  # fmt: skip
     with pytest.raises(ValueError, match="balanced_accuracy"):
         res.interval(method="mover_wilson")
+
+
+def test_metric_by_group_names_the_rows_given_the_score_interval() -> None:
+    # group "a" has the EER of _eer_scores (0.44 expected errors): its row is the EER's
+    # score interval, labelled so in the table; the others keep the bootstrap's
+    g5 = np.random.default_rng(5)  # the scores of _eer_scores
+    score = np.r_[g5.normal(3.8, 1, 30), g5.normal(0, 1, 270)]
+    y = np.r_[np.ones(30, int), np.zeros(270, int)]
+    g = np.random.default_rng(2)
+    b_y = np.r_[np.ones(200, int), np.zeros(200, int)]
+    b_s = np.r_[g.normal(2.5, 1, 200), g.normal(0, 1, 200)]
+    yy, ss = np.r_[y, b_y], np.r_[score, b_s]
+    grp = np.r_[np.full(300, "a"), np.full(400, "b")]
+    res = _quiet(mlci.metric_by_group, yy, ss, groups=grp, metric="eer", rng=0, n_resamples=200)
+    rows = res.rows()
+    assert res.details["score_interval_rows"] == [0]
+    assert rows[0]["method"] == "wilson" and rows[1]["method"] == res.method
+    e = _quiet(mlci.eer_ci, mlci.Scores.from_labels(y, score), rng=0, n_resamples=200).eer
+    assert e.method == "wilson"
+    assert (rows[0]["low"], rows[0]["high"]) == pytest.approx(
+        tuple(e.confidence_interval), abs=1e-12
+    )
+    assert list(res.to_frame()["method"]) == [r["method"] for r in rows]
+
+
+def test_the_report_keeps_the_label_and_the_record_in_step() -> None:
+    # the report reuses compare's systems and writes bootstrap_ci's method_reason into
+    # them: the record's reason follows, the interval and label are bootstrap_ci's
+    y, p = _ba_data(900, 10, 100, 2)
+    q = y.copy()
+    q[:20], q[900:905] = 1, 0
+    single = _quiet(mlci.bootstrap_ci, y, p, metric="balanced_accuracy", rng=0)
+    pairs = _quiet(mlci.compare, y, {"A": p, "B": q}, metric="balanced_accuracy", rng=0)
+    boot = {"n_resamples": 1000, "rng": 0, "method": "auto", "conditions": None}
+    shared = _quiet(
+        mlci.report._shared_results, pairs, y, {"A": p, "B": q}, "balanced_accuracy", {}, boot
+    )
+    got = shared["A"]
+    assert got.method == single.method == "mover_wilson"
+    assert got.details["method_reason"] == single.details["method_reason"]
+    assert got.analytic.reason == got.details["method_reason"]
+    assert tuple(got.confidence_interval) == pytest.approx(
+        tuple(single.confidence_interval), abs=1e-12
+    )

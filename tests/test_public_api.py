@@ -866,6 +866,7 @@ EXEMPT = {
     "BootstrapErrorResult",
     "AtomTable",  # a reduced table: built by reduce_table, its bootstrap_ci is in REGISTRY
     "BootstrapResult",
+    "AnalyticInterval",  # a result's record (bad input: tests/test_method_resolution.py)
     "CVResult",
     "BayesianComparison",
     "ComparisonResult",

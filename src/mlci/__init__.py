@@ -104,7 +104,13 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "protocols.learners": ("PooledResult", "compare_methods", "evaluate_method", "pooled_ci"),
     "protocols.oob": ("OOBResult", "oob_ci"),
-    "results": ("BootstrapResult", "ConfidenceInterval", "IntervalResult", "TestResult"),
+    "results": (
+        "BootstrapResult",
+        "ConfidenceInterval",
+        "IntervalResult",
+        "TestResult",
+        "AnalyticInterval",
+    ),
     "scores.confusion": ("ConfusionMatrix", "pointwise_cm"),
     "scores.curves": (
         "auc_ci",

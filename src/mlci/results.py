@@ -377,15 +377,25 @@ class AnalyticInterval:
     def __call__(
         self, confidence_level: Any = 0.95, alternative: str = "two-sided"
     ) -> ConfidenceInterval:
-        """The interval at ``confidence_level`` and ``alternative``."""
+        """The interval at ``confidence_level`` and ``alternative`` (:meth:`compute`'s)."""
         ci, _ = self.compute(confidence_level, alternative)
         return ci
 
     def compute(
         self, confidence_level: Any, alternative: str
     ) -> tuple[ConfidenceInterval, dict[str, Any]]:
-        """``(interval, details)`` at ``confidence_level`` and ``alternative`` (validated);
-        ``details``: what ``read`` adds (empty when it gives only the bounds)."""
+        """The interval and what ``read`` adds to a result's ``details``.
+
+        Parameters
+        ----------
+        confidence_level : float
+        alternative : {"two-sided", "less", "greater"}
+
+        Returns
+        -------
+        (ConfidenceInterval, dict)
+            The dict is empty when ``read`` gives only the bounds.
+        """
         level = check_confidence_level(confidence_level)
         alt = check_alternative(alternative)
         out = tuple(self.read(level, alt))

@@ -36,6 +36,7 @@ from ..classical.corrections import adjust_pvalues
 from ..comparison.paired import compare
 from ..engine.bootstrap import auto_method, bootstrap_ci
 from ..inputs.config import get_config
+from ..results import attach_analytic
 from ..scores.curves import pr_curve, roc_band, roc_curve
 from ..scores.decisions import pr_band, roc_pr_bands
 from ..scores.scores import Scores
@@ -850,7 +851,11 @@ def _shared_results(
             continue
         edge = details.get("method_reason")
         details["method_reason"] = reason + (f"; {edge}" if edge else "")
-        out[name] = replace(res, details=details)
+        if res.analytic is None:
+            out[name] = replace(res, details=details)
+        else:  # an analytic interval auto gave: its record says the same reason
+            record = replace(res.analytic, reason=details["method_reason"])
+            out[name] = attach_analytic(res, record, details)
     return out
 
 

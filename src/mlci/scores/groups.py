@@ -728,8 +728,16 @@ class GroupResult(Result):
         )
 
     def rows(self) -> list[dict[str, Any]]:
-        """One row per (group, x value): group variables, x, estimate, low, high."""
-        return [dict(r) for r in self.table]
+        """One row per (group, x value): group variables, x, estimate, low, high; and
+        ``method`` per row where ``auto`` gave some rows the EER's score interval
+        (``"wilson"``, ``details["score_interval_rows"]``), the others ``method``."""
+        given = set(self.details.get("score_interval_rows", ()))
+        if not given:
+            return [dict(r) for r in self.table]
+        return [
+            {**r, "method": "wilson" if i in given else self.method}
+            for i, r in enumerate(self.table)
+        ]
 
     def to_frame(self) -> Any:
         """The table as a DataFrame; ``attrs`` hold the options and ``n_dropped``."""
