@@ -517,10 +517,12 @@ class BootstrapResult(IntervalResult):
         Parameters
         ----------
         method : {"percentile", "basic", "normal", "bc", "bca"}, optional
-            Default: this result's method.  ``"bca"`` needs the acceleration, which a
-            result holds when it was computed with ``method="bca"``, or computes (with
-            its replicates) when its method read none and left them undrawn (see the
-            class docstring).
+            Default: this result's method; for a result whose ``analytic`` field holds the
+            analytic interval ``auto`` gave (``"mover_wilson"``, ``"auc-score-floored"``,
+            ...), that interval again, at the new level and alternative.  ``"bca"`` needs
+            the acceleration, which a result holds when it was computed with
+            ``method="bca"``, or computes (with its replicates) when its method read none
+            and left them undrawn (see the class docstring).
         confidence_level : float or sequence of float, optional
             Several levels (e.g. ``[0.9, 0.95, 0.99]``) give a tuple of results, one per
             level, in the order given.
