@@ -243,6 +243,58 @@ def test_cli_compare_goes_through_the_rule(tmp_path, capsys):
     assert diff["confidence_interval"]["high"] == pytest.approx(want.high)
 
 
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+def test_maxt_of_a_single_mover_pair_is_its_own(alternative):
+    # Defect fixed: the maxT p-value of a MOVER pair was read from the bootstrap's t
+    # (the distribution MOVER replaced): 0.0050 adjusted against 0.0055 unadjusted for
+    # this pair; its simultaneous interval was the bootstrap's, narrower than its own
+    # interval.  With one pair, adjusting changes nothing (comparison/own_maxt.py)
+    y, a, b = _edge_pair(4)
+    d = _compare(y, a, b, correction="maxt", alternative=alternative).difference("A", "B")
+    assert d.method == "mover"
+    assert d.pvalue_adjusted == pytest.approx(d.pvalue, rel=1e-12)
+    assert tuple(d.simultaneous_interval) == pytest.approx(tuple(d.confidence_interval))
+    # Holm's adjustment of one p-value is itself too
+    h = _compare(y, a, b, correction="holm", alternative=alternative).difference("A", "B")
+    assert h.pvalue_adjusted == pytest.approx(h.pvalue, rel=1e-12)
+
+
+def test_maxt_with_mover_pairs_never_below_unadjusted():
+    y, a, b = _edge_pair(4)
+    c = 1.6 * y + np.random.default_rng(1).standard_normal(200)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mlci.MlciWarning)
+        res = mlci.compare(y, {"A": a, "B": b, "C": c}, metric="roc_auc", rng=0, correction="maxt")
+    for d in res.differences:
+        assert d.pvalue_adjusted >= d.pvalue, (d.a, d.b)
+        lo, hi = d.confidence_interval
+        assert d.simultaneous_interval.low <= lo and hi <= d.simultaneous_interval.high
+    mover = [d for d in res.differences if d.method == "mover"]
+    assert len(mover) == 2
+    # two correlated MOVER pairs: more than the own p-value, no more than Bonferroni's
+    for d in mover:
+        assert d.pvalue < d.pvalue_adjusted <= 3 * d.pvalue + 1e-12
+        assert d.simultaneous_interval.low < d.confidence_interval.low
+
+
+def test_few_discordant_warning_not_given_for_a_mover_pair():
+    # the warning says no bootstrap or t interval holds with a handful of discordant
+    # samples; a MOVER pair has neither (0.985-1.000 in the sweep), so it is not given
+    # there.  The same pair under a bootstrap method still gets it
+    y, a, b = _edge_pair(4)
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        res = mlci.compare(y, {"A": a, "B": b}, metric="roc_auc", rng=0)
+    assert res.difference("A", "B").method == "mover"
+    assert "few_discordant_pairs" not in res.details
+    assert not any("discordant" in str(w.message) for w in got)
+    # t on the same pair (7 raised negatives: not switched) keeps the warning
+    y, a, b = _edge_pair(7)
+    res = _compare(y, a, b)
+    assert res.difference("A", "B").method != "mover"
+    assert res.details.get("few_discordant_pairs") == ["A - B"]
+
+
 # ------------------------------------------------------------------ coverage (fixed seeds)
 SCALE = float(os.environ["MLCI_SLOW_SCALE"])
 REPS = max(200, round(600 * SCALE))

@@ -48,6 +48,7 @@ import numpy as np
 from ..classical.auc_score import auc_score_bounds
 from ..intervals.formulas import one_sided
 from ..results import ConfidenceInterval
+from .own_maxt import own_pair_maxt
 
 __all__ = [
     "EDGE_MOVER_CLASS",
@@ -59,6 +60,7 @@ __all__ = [
     "misordered",
     "mover_auc_difference",
     "mover_intervals",
+    "mover_maxt",
     "mover_pvalue",
     "mover_pvalues",
 ]
@@ -268,3 +270,28 @@ def mover_pvalues(
     if len(mover) == len(pvals):
         return pvals, "the inversion of the MOVER interval (the level at which it reaches 0)"
     return pvals, method + "; for the pairs with the MOVER interval, its inversion"
+
+
+def mover_maxt(
+    mover: dict[int, dict[str, Any]],
+    pvals: np.ndarray,
+    maxt: tuple[float, np.ndarray, np.ndarray, np.ndarray],
+    boot: tuple[np.ndarray, np.ndarray, np.ndarray],
+    opts: Any,
+) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+    """``compare``'s maxT ``(critical value, simultaneous lows, highs, p-values)`` with
+    each MOVER pair's p-value and simultaneous interval from its own interval
+    (:func:`mlci.comparison.own_maxt.own_pair_maxt`: never below the unadjusted p-value,
+    and with a single pair equal to it and to the pair's interval).  ``boot`` is
+    ``(d_hat, d_dist, d_se)``; ``opts`` holds ``confidence_level`` and ``alternative``."""
+    crit, low, high, p_maxt = maxt
+    if not mover:
+        return maxt
+    alt = opts.alternative
+    own = {
+        k: (lambda lev, mom=mom: mover_auc_difference(mom, lev, alt)) for k, mom in mover.items()
+    }
+    p_maxt, low, high = own_pair_maxt(
+        own, pvals, p_maxt, (low, high), boot, crit, opts.confidence_level, alt
+    )
+    return crit, low, high, p_maxt
