@@ -277,6 +277,42 @@ def test_maxt_with_mover_pairs_never_below_unadjusted():
         assert d.simultaneous_interval.low < d.confidence_interval.low
 
 
+def test_own_pair_maxt_by_hand():
+    # two pairs, d = 0 and se = 1, so T* is the replicate itself; |T*| of pair 0: 0.5, 1,
+    # 2, 3; of pair 1: 3.5, 0.2, 0.1, 0.3; max: 3.5, 1, 2, 3.  Pair 0's own p = 0.25: t' =
+    # numpy's 0.75 quantile of (0.5, 1, 2, 3) = 2.25; pair 0 has 1 of 4 at or above it,
+    # the max 2 of 4: p = 0.25 * 2 / 1 = 0.5
+    from mlci.comparison.own_maxt import own_pair_maxt
+
+    dist = np.array([[0.5, 3.5], [1.0, 0.2], [2.0, 0.1], [3.0, 0.3]])
+    assert np.quantile(dist[:, 0], 0.75) == pytest.approx(2.25)
+    levels = []
+
+    def own_interval(level):
+        levels.append(level)
+        return (-0.7, 0.9)
+
+    boot = (np.zeros(2), dist, np.ones(2))
+    sim = (np.array([-9.0, -9.0]), np.array([9.0, 9.0]))
+    p, lo, hi = own_pair_maxt(
+        {0: own_interval}, np.array([0.25, 0.4]), np.array([0.1, 0.6]), sim, boot, 2.5, 0.95,
+        "two-sided",
+    )  # fmt: skip
+    assert p.tolist() == pytest.approx([0.5, 0.6])  # pair 1 keeps the bootstrap's maxT
+    assert (lo.tolist(), hi.tolist()) == ([-0.7, -9.0], [0.9, 9.0])
+    # the level: max(0.95, share of pair 0's |T*| at or below 2.5 = 0.75); with a critical
+    # value above every |T*| the share is 1, read just below it
+    assert levels == [0.95]
+    own_pair_maxt({0: own_interval}, np.array([0.25, 0.4]), np.array([0.1, 0.6]), sim, boot,
+                  3.2, 0.95, "two-sided")  # fmt: skip
+    assert levels[-1] == pytest.approx(1.0 - 1e-9)
+    # "greater": the signed T* (pair 0's are all positive here: the same numbers)
+    p_g, _, _ = own_pair_maxt(
+        {0: None}, np.array([0.25, 0.4]), np.array([0.1, 0.6]), sim, boot, 2.5, 0.95, "greater"
+    )
+    assert p_g[0] == pytest.approx(0.5)
+
+
 def test_few_discordant_warning_not_given_for_a_mover_pair():
     # the warning says no bootstrap or t interval holds with a handful of discordant
     # samples; a MOVER pair has neither (0.985-1.000 in the sweep), so it is not given
