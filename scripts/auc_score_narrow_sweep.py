@@ -14,7 +14,7 @@ widths come from the stored bootstrap runs on the same test sets
 (``/work/notes/aucsweep/small_class_boot100.json``: the first 100 test sets of 24
 few-class cells; ``scripts/data/auc_auto_analytic_boot*.npz``: per test set).
 
-    nice python scripts/auc_score_narrow_sweep.py out.json 400          # the sweep
+    nice python scripts/auc_score_narrow_sweep.py out.json 400          # the sweep (10 min)
     python scripts/auc_score_narrow_sweep.py --table out.json           # per-cell table
     python scripts/auc_score_narrow_sweep.py --check                    # grid vs brentq
 """
@@ -154,9 +154,46 @@ def check() -> None:
     print("largest difference from auc_score_bounds:", worst)
 
 
+def table(path: str) -> str:
+    """Per candidate over the cells where the rule holds on at least 90% of the test sets:
+    cells by coverage band, the lowest, and the median width over ``floored``'s; then
+    coverage by shape and class size (docs/validation.md's tables)."""
+    res = [r for r in json.loads(Path(path).read_text()) if np.mean(r["fire"]) >= 0.9]
+    stats: dict[str, list[tuple[float, float, tuple]]] = {}
+    for r in res:
+        f = np.array(r["fire"])
+        w0 = np.median(np.diff(np.array(r["floored"]), axis=0)[0][f])
+        key = (r["shape"], "2-19" if min(r["p"], r["n"]) < 20 else "20-500")
+        for c in CANDIDATES:
+            lo, hi = (np.array(x)[f] for x in r[c])
+            cov = float(np.mean((lo <= r["truth"]) & (r["truth"] <= hi)))
+            stats.setdefault(c, []).append((cov, float(np.median(hi - lo) / w0), key))
+    out = [
+        f"{len(res)} cells; | candidate | <0.925 | <0.935 | 0.935-0.965 | >0.965 | lowest | width |"
+    ]
+    for c, v in stats.items():
+        cov, wid = np.array([x[0] for x in v]), np.array([x[1] for x in v])
+        out.append(
+            f"| {c} | {(cov < 0.925).sum()} | {(cov < 0.935).sum()} | "
+            f"{((cov >= 0.935) & (cov <= 0.965)).sum()} | {(cov > 0.965).sum()} | "
+            f"{cov.min():.3f} | {np.median(wid):.2f} |"
+        )
+    for key in sorted({x[2] for x in stats["floored"]}):
+        row = []
+        for c in CANDIDATES:
+            sel = np.array([(x[0], x[1]) for x in stats[c] if x[2] == key])
+            row.append(f"{c} {sel[:, 0].min():.3f}-{sel[:, 0].max():.3f} "
+                       f"({np.median(sel[:, 0]):.3f}), {np.median(sel[:, 1]):.2f}")  # fmt: skip
+        out.append(f"| {key[0]} | {key[1]} | {len(sel)} | " + " | ".join(row) + " |")
+    return "\n".join(out)
+
+
 def main(argv: list[str]) -> None:
     if argv[0] == "--check":
         check()
+        return
+    if argv[0] == "--table":
+        print(table(argv[1]))
         return
     out, reps = argv[0], int(argv[1])
     res = []
