@@ -21,7 +21,9 @@ system's AUC gets its score-type interval ``(l_s, u_s)`` (:func:`mlci.auc_score_
 with ``r`` the correlation of the two AUCs by DeLong, DeLong & Clarke-Pearson's (1988)
 covariance of the placement values (0 where a system's DeLong variance is 0, as for an
 AUC of exactly 1).  It keeps each system's interval informative at the edge (``l_A < 1``
-at ``Â = 1``) and the pairing through ``r``.
+at ``Â = 1``) and the pairing through ``r``.  The pair's p-value is the interval's
+inversion (:func:`mover_pvalue`); its maxT adjusted p-value and simultaneous interval come
+from its own interval too (:func:`mover_maxt`), never from the bootstrap it replaced.
 
 References
 ----------
