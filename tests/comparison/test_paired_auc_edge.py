@@ -243,6 +243,94 @@ def test_cli_compare_goes_through_the_rule(tmp_path, capsys):
     assert diff["confidence_interval"]["high"] == pytest.approx(want.high)
 
 
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+def test_maxt_of_a_single_mover_pair_is_its_own(alternative):
+    # Defect fixed: the maxT p-value of a MOVER pair was read from the bootstrap's t
+    # (the distribution MOVER replaced): 0.0050 adjusted against 0.0055 unadjusted for
+    # this pair; its simultaneous interval was the bootstrap's, narrower than its own
+    # interval.  With one pair, adjusting changes nothing (comparison/own_maxt.py)
+    y, a, b = _edge_pair(4)
+    d = _compare(y, a, b, correction="maxt", alternative=alternative).difference("A", "B")
+    assert d.method == "mover"
+    assert d.pvalue_adjusted == pytest.approx(d.pvalue, rel=1e-12)
+    assert tuple(d.simultaneous_interval) == pytest.approx(tuple(d.confidence_interval))
+    # Holm's adjustment of one p-value is itself too
+    h = _compare(y, a, b, correction="holm", alternative=alternative).difference("A", "B")
+    assert h.pvalue_adjusted == pytest.approx(h.pvalue, rel=1e-12)
+
+
+def test_maxt_with_mover_pairs_never_below_unadjusted():
+    y, a, b = _edge_pair(4)
+    c = 1.6 * y + np.random.default_rng(1).standard_normal(200)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mlci.MlciWarning)
+        res = mlci.compare(y, {"A": a, "B": b, "C": c}, metric="roc_auc", rng=0, correction="maxt")
+    for d in res.differences:
+        assert d.pvalue_adjusted >= d.pvalue, (d.a, d.b)
+        lo, hi = d.confidence_interval
+        assert d.simultaneous_interval.low <= lo and hi <= d.simultaneous_interval.high
+    mover = [d for d in res.differences if d.method == "mover"]
+    assert len(mover) == 2
+    # two correlated MOVER pairs: more than the own p-value, no more than Bonferroni's
+    for d in mover:
+        assert d.pvalue < d.pvalue_adjusted <= 3 * d.pvalue + 1e-12
+        assert d.simultaneous_interval.low < d.confidence_interval.low
+
+
+def test_own_pair_maxt_by_hand():
+    # two pairs, d = 0 and se = 1, so T* is the replicate itself; |T*| of pair 0: 0.5, 1,
+    # 2, 3; of pair 1: 3.5, 0.2, 0.1, 0.3; max: 3.5, 1, 2, 3.  Pair 0's own p = 0.25: t' =
+    # numpy's 0.75 quantile of (0.5, 1, 2, 3) = 2.25; pair 0 has 1 of 4 at or above it,
+    # the max 2 of 4: p = 0.25 * 2 / 1 = 0.5
+    from mlci.comparison.own_maxt import own_pair_maxt
+
+    dist = np.array([[0.5, 3.5], [1.0, 0.2], [2.0, 0.1], [3.0, 0.3]])
+    assert np.quantile(dist[:, 0], 0.75) == pytest.approx(2.25)
+    levels = []
+
+    def own_interval(level):
+        levels.append(level)
+        return (-0.7, 0.9)
+
+    boot = (np.zeros(2), dist, np.ones(2))
+    sim = (np.array([-9.0, -9.0]), np.array([9.0, 9.0]))
+    p, lo, hi = own_pair_maxt(
+        {0: own_interval}, np.array([0.25, 0.4]), np.array([0.1, 0.6]), sim, boot, 2.5, 0.95,
+        "two-sided",
+    )  # fmt: skip
+    assert p.tolist() == pytest.approx([0.5, 0.6])  # pair 1 keeps the bootstrap's maxT
+    assert (lo.tolist(), hi.tolist()) == ([-0.7, -9.0], [0.9, 9.0])
+    # the level: max(0.95, share of pair 0's |T*| at or below 2.5 = 0.75); with a critical
+    # value above every |T*| the share is 1, read just below it
+    assert levels == [0.95]
+    own_pair_maxt({0: own_interval}, np.array([0.25, 0.4]), np.array([0.1, 0.6]), sim, boot,
+                  3.2, 0.95, "two-sided")  # fmt: skip
+    assert levels[-1] == pytest.approx(1.0 - 1e-9)
+    # "greater": the signed T* (pair 0's are all positive here: the same numbers)
+    p_g, _, _ = own_pair_maxt(
+        {0: None}, np.array([0.25, 0.4]), np.array([0.1, 0.6]), sim, boot, 2.5, 0.95, "greater"
+    )
+    assert p_g[0] == pytest.approx(0.5)
+
+
+def test_few_discordant_warning_not_given_for_a_mover_pair():
+    # the warning says no bootstrap or t interval holds with a handful of discordant
+    # samples; a MOVER pair has neither (0.985-1.000 in the sweep), so it is not given
+    # there.  The same pair under a bootstrap method still gets it
+    y, a, b = _edge_pair(4)
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        res = mlci.compare(y, {"A": a, "B": b}, metric="roc_auc", rng=0)
+    assert res.difference("A", "B").method == "mover"
+    assert "few_discordant_pairs" not in res.details
+    assert not any("discordant" in str(w.message) for w in got)
+    # t on the same pair (7 raised negatives: not switched) keeps the warning
+    y, a, b = _edge_pair(7)
+    res = _compare(y, a, b)
+    assert res.difference("A", "B").method != "mover"
+    assert res.details.get("few_discordant_pairs") == ["A - B"]
+
+
 # ------------------------------------------------------------------ coverage (fixed seeds)
 SCALE = float(os.environ["MLCI_SLOW_SCALE"])
 REPS = max(200, round(600 * SCALE))

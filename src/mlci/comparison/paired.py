@@ -89,7 +89,7 @@ from .common import (
     run_unit_values,
 )
 from .margins import MarginTest, check_margin, margin_tests, shifted_pvalues
-from .paired_auc_edge import edge_mover, mover_intervals, mover_pvalues
+from .paired_auc_edge import edge_mover, mover_intervals, mover_maxt, mover_pvalues
 from .paired_conditions import (
     edge_auc_pairs,
     edge_auc_reason,
@@ -794,7 +794,7 @@ def compare(
                 mname,
             )
     if opts.method == "auto" and linear is not None and linear["iid"]:
-        few = few_discordant(d_kurt) & ~flat & ~tango_pairs
+        few = few_discordant(d_kurt) & ~flat & ~own_pairs
         if few.any():
             details["few_discordant_pairs"] = [
                 f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(few)
@@ -862,9 +862,8 @@ def compare(
     pvals, pvalue_method = mover_pvalues(mover, pvals, pvalue_method, opts.alternative)
     # a pair without any spread: no evidence of a difference
     pvals = np.where(np.isnan(pvals), shifted_pvalues(d_hat, d_dist, opts.alternative), pvals)
-    crit, sim_low, sim_high, p_maxt = _max_t(
-        d_hat, d_dist, d_se, pvals, opts.alternative, opts.confidence_level, d_bounds
-    )
+    maxt = _max_t(d_hat, d_dist, d_se, pvals, opts.alternative, opts.confidence_level, d_bounds)
+    crit, sim_low, sim_high, p_maxt = mover_maxt(mover, pvals, maxt, (d_hat, d_dist, d_se), opts)
     p_adj = p_maxt if correction == "maxt" else adjust_pvalues(pvals, correction=correction)
     alpha = 1.0 - opts.confidence_level
     margins: list[MarginTest | None] = [None] * len(pairs)

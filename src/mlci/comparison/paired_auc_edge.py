@@ -21,7 +21,9 @@ system's AUC gets its score-type interval ``(l_s, u_s)`` (:func:`mlci.auc_score_
 with ``r`` the correlation of the two AUCs by DeLong, DeLong & Clarke-Pearson's (1988)
 covariance of the placement values (0 where a system's DeLong variance is 0, as for an
 AUC of exactly 1).  It keeps each system's interval informative at the edge (``l_A < 1``
-at ``Â = 1``) and the pairing through ``r``.
+at ``Â = 1``) and the pairing through ``r``.  The pair's p-value is the interval's
+inversion (:func:`mover_pvalue`); its maxT adjusted p-value and simultaneous interval come
+from its own interval too (:func:`mover_maxt`), never from the bootstrap it replaced.
 
 References
 ----------
@@ -48,6 +50,7 @@ import numpy as np
 from ..classical.auc_score import auc_score_bounds
 from ..intervals.formulas import one_sided
 from ..results import ConfidenceInterval
+from .own_maxt import own_pair_maxt
 
 __all__ = [
     "EDGE_MOVER_CLASS",
@@ -59,6 +62,7 @@ __all__ = [
     "misordered",
     "mover_auc_difference",
     "mover_intervals",
+    "mover_maxt",
     "mover_pvalue",
     "mover_pvalues",
 ]
@@ -268,3 +272,28 @@ def mover_pvalues(
     if len(mover) == len(pvals):
         return pvals, "the inversion of the MOVER interval (the level at which it reaches 0)"
     return pvals, method + "; for the pairs with the MOVER interval, its inversion"
+
+
+def mover_maxt(
+    mover: dict[int, dict[str, Any]],
+    pvals: np.ndarray,
+    maxt: tuple[float, np.ndarray, np.ndarray, np.ndarray],
+    boot: tuple[np.ndarray, np.ndarray, np.ndarray],
+    opts: Any,
+) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+    """``compare``'s maxT ``(critical value, simultaneous lows, highs, p-values)`` with
+    each MOVER pair's p-value and simultaneous interval from its own interval
+    (:func:`mlci.comparison.own_maxt.own_pair_maxt`: never below the unadjusted p-value,
+    and with a single pair equal to it and to the pair's interval).  ``boot`` is
+    ``(d_hat, d_dist, d_se)``; ``opts`` holds ``confidence_level`` and ``alternative``."""
+    crit, low, high, p_maxt = maxt
+    if not mover:
+        return maxt
+    alt = opts.alternative
+    own = {
+        k: (lambda lev, mom=mom: mover_auc_difference(mom, lev, alt)) for k, mom in mover.items()
+    }
+    p_maxt, low, high = own_pair_maxt(
+        own, pvals, p_maxt, (low, high), boot, crit, opts.confidence_level, alt
+    )
+    return crit, low, high, p_maxt
