@@ -11,7 +11,7 @@ test sets of a cell at once (linear interpolation between 4,001 points: bounds w
 Coverage is counted over the test sets where :func:`mlci.engine.auc_analytic.auc_score_rule`
 holds (where ``auto`` gives the analytic interval); widths are medians there.  The BCa
 widths come from the stored bootstrap runs on the same test sets
-(``/work/notes/aucsweep/small_class_boot100.json``: the first 100 test sets of 24
+(``scripts/data/auc_small_class_boot100.json``: the first 100 test sets of 24
 few-class cells; ``scripts/data/auc_auto_analytic_boot*.npz``: per test set).
 
     nice python scripts/auc_score_narrow_sweep.py out.json 400          # the sweep (10 min)
