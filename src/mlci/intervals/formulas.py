@@ -429,17 +429,21 @@ def libm_logit(x: Any) -> np.ndarray:
     [0.0, 2.1972245773362196, inf]
     """
     x = np.asarray(x, dtype=float)
-    out = []
-    for v in x.ravel().tolist():
-        if 0.3 <= v <= 0.65:
-            s = 2.0 * (v - 0.5)
-            out.append(math.log1p(s) - math.log1p(-s))
-        elif v == 1.0:  # C: log(1 / 0) = inf
-            out.append(math.inf)
-        else:  # C: log(0) = -inf, log(negative or nan) = nan
-            r = v / (1.0 - v)
-            out.append(math.log(r) if r > 0.0 else -math.inf if r == 0.0 else math.nan)
-    return np.array(out).reshape(x.shape)
+    flat = x.ravel()
+    out = np.full(flat.shape, np.nan)  # C: log(negative or nan) = nan
+    # the arithmetic in numpy (the same IEEE operations, rounded alike), the logarithms
+    # with the math module, element by element (a map: about 3x faster than a loop)
+    mid = (flat >= 0.3) & (flat <= 0.65)
+    s = 2.0 * (flat[mid] - 0.5)
+    out[mid] = np.fromiter(map(math.log1p, s.tolist()), float, s.size) - np.fromiter(
+        map(math.log1p, (-s).tolist()), float, s.size
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = flat / (1.0 - flat)  # 1 / 0 = inf at x = 1, as C's
+    pos = ~mid & (r > 0.0)
+    out[pos] = np.fromiter(map(math.log, r[pos].tolist()), float, int(pos.sum()))
+    out[~mid & (r == 0.0)] = -math.inf  # C: log(0) = -inf
+    return out.reshape(x.shape)
 
 
 def libm_expit(y: Any) -> np.ndarray:
