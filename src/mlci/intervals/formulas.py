@@ -26,6 +26,7 @@ The quantiles and Student's t tail are computed here without scipy.special (its 
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from typing import Any
@@ -305,6 +306,7 @@ def student_t_tail(t: Any, df: Any) -> Any:
     return out.reshape(shape)[()]
 
 
+@functools.lru_cache(maxsize=1024)  # (simulations ask for the same few, ~1 ms each)
 def _t_quantile1(p: float, df: float) -> float:
     """The quantile of ``p`` (``0 < p < 1``, ``0 < df <= 1e5``): Newton's method on
     ``u = log t`` for the upper tail ``q = min(p, 1 - p)``, from the Cornish-Fisher start
