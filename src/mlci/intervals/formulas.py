@@ -327,7 +327,10 @@ def _t_quantile1(p: float, df: float) -> float:
     a = 0.5 * df
     log_f0 = _half_gamma(a) - 0.5 * math.log(2 * math.pi)
     for _ in range(100):
-        tail = _t_tail1(t, df)  # (long double: no underflow)
+        tail = _t_tail1(t, df)  # (long double: no underflow, but for a step far too long)
+        if tail == 0:
+            t *= 0.5
+            continue
         log_f = log_f0 - (a + 0.5) * float(np.log1p(_LD(t) * _LD(t) / _LD(df)))
         ratio = math.exp(float(np.log(tail)) - math.log(t) - log_f)  # -d(log t)/d(log tail)
         r = float(tail / _LD(q) - 1)  # the tail's relative error, rounded once
