@@ -19,7 +19,7 @@ The quantiles and Student's t tail are computed here without scipy.special (its 
   (Newton's method on ``log t``).  Within 1e-15 (relative) of mpmath's 40-digit values
   for ``df`` in ``(0, 3e4]``, 1e-14 up to ``1e5``, from ``t = -60`` to ``60`` and ``p``
   down to 1e-250; within 5e-13 of ``scipy.special.stdtr``/``stdtrit`` (``scipy.stats.t``),
-  whose own error that is at large ``df`` (3e-13 at 2,999 df) (tests/test_imports.py).
+  which is scipy's own error at large ``df`` (3e-13 at 2,999 df; tests/test_imports.py).
   Other ``df`` (above 1e5, infinite), and every ``df`` on a platform whose ``long
   double`` is a double, are computed by scipy.special, imported then.
 """
