@@ -32,7 +32,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy import special
 
 from ..inputs import (
     ArgSpec,
@@ -256,9 +255,13 @@ def _proportion_bounds(k, n, method, confidence_level, alternative, clip=True):
         se = np.sqrt(pt * (1 - pt) / nt)
         low, high = pt - z * se, pt + z * se
     elif method == "jeffreys":
+        from scipy import special  # here: `mlci mt compare` imports this module without it
+
         low = np.where(k == 0, 0.0, special.betaincinv(k + 0.5, n - k + 0.5, a))
         high = np.where(k == n, 1.0, special.betaincinv(k + 0.5, n - k + 0.5, 1 - a))
     elif method == "clopper_pearson":
+        from scipy import special  # (as above)
+
         with np.errstate(invalid="ignore"):
             low = np.where(k == 0, 0.0, special.betaincinv(k, n - k + 1, a))
             high = np.where(k == n, 1.0, special.betaincinv(k + 1, n - k, 1 - a))

@@ -692,6 +692,24 @@ class AdditiveKernel(Kernel):
         return UnitSumsKernel(self, unit_of_sample, n_units)
 
 
+def _count_table(rows: Any, cols: Any, counts: Any, shape: tuple[int, int]) -> Any:
+    """The (units, atoms) table of summed ``counts`` for :meth:`ExactSums.grouped`: dense up
+    to 4e6 cells (no scipy.sparse import, 0.1 s of ``mlci mt ci --documents``), else
+    scipy.sparse CSR.  Its products with the integer pieces are exact either way: the same
+    numbers."""
+    rows, cols = np.asarray(rows, dtype=np.intp), np.asarray(cols, dtype=np.intp)
+    counts = np.asarray(counts, dtype=float)
+    if shape[0] * shape[1] <= 4_000_000:
+        table = np.zeros(shape)
+        np.add.at(table, (rows, cols), counts)
+        return table
+    from scipy import sparse  # lazily: the MT metrics import this module without scipy
+
+    out = sparse.csr_matrix((counts, (rows, cols)), shape=shape)
+    out.sum_duplicates()
+    return out
+
+
 class UnitSumsKernel(Kernel):
     """An :class:`AdditiveKernel` with its atoms summed per unit (see
     :meth:`AdditiveKernel.by_unit`).
@@ -704,13 +722,8 @@ class UnitSumsKernel(Kernel):
     """
 
     def __init__(self, base: AdditiveKernel, unit_of_sample: np.ndarray, n_units: int) -> None:
-        from scipy import sparse  # lazily: the MT metrics import this module without scipy
-
         unit = np.asarray(unit_of_sample, dtype=np.intp)
-        table = sparse.csr_matrix(
-            (np.ones(len(unit)), (unit, base.keys)), shape=(int(n_units), base.m)
-        )
-        table.sum_duplicates()
+        table = _count_table(unit, base.keys, np.ones(len(unit)), (int(n_units), base.m))
         self.base = base
         self.keys = unit
         self.m = int(n_units)
