@@ -62,7 +62,7 @@ def proportion_designs(n_designs: int = 48, seed: int = 0) -> list[ds.Design]:
     out = []
     for i in range(n_designs):
         C = int(g.choice([5, 8, 12, 20, 50, 150, 500]))
-        n = int(round(math.exp(g.uniform(math.log(max(30, 2 * C)), math.log(5000)))))
+        n = round(math.exp(g.uniform(math.log(max(30, 2 * C)), math.log(5000))))
         p = float(g.choice([0.9, 0.95, 0.98, 0.99, 0.995, 0.999]))
         icc = float(g.choice([0.0, 0.1, 0.3, 0.5]))
         out.append(ds.Design(7000 + i, "decision", "accuracy", n, 0.3, 1 - p, 1.0, C, icc,
@@ -76,7 +76,7 @@ def balanced_designs(n_designs: int = 32, seed: int = 0) -> list[ds.Design]:
     out = []
     for i in range(n_designs):
         C = int(g.choice([10, 20, 50, 100, 200]))
-        n = int(round(math.exp(g.uniform(math.log(max(100, 3 * C)), math.log(5000)))))
+        n = round(math.exp(g.uniform(math.log(max(100, 3 * C)), math.log(5000))))
         pi = float(math.exp(g.uniform(math.log(0.05), math.log(0.5))))
         e_pos = float(g.choice([0.5, 1.0, 2.0, 3.0, 4.0]))
         fnr = min(e_pos / (n * pi), 0.5)
@@ -202,6 +202,30 @@ def run_cell(d: ds.Design, reps: int, B: int, part: str) -> dict[str, Any]:
         res["near"] = round(float(np.mean([r["near"] for r in rows])), 3)
     res["cpu_s"] = round(time.process_time() - t0, 1)
     return res
+
+
+def auto_hits(d: ds.Design, reps: int, level: float = 0.95, B: int = 400) -> tuple[int, int]:
+    """``(covered, test sets)`` of ``auto`` alone at ``level`` on ``reps`` test sets of
+    ``d`` (the sweep's draws; tests/engine/test_class_edge_clustered.py)."""
+    pop = ds.Population(d)
+    metric = d.metric
+    hits = n = 0
+    for i in range(reps):
+        g = np.random.default_rng([1, d.index, i])
+        x = pop.draw(g)
+        if metric == "balanced_accuracy" and x["y"].min() == x["y"].max():
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                r = mlci.bootstrap_ci(x["y"], x["a"], metric=metric, conditions=x["conditions"],
+                                      n_resamples=B, rng=int(g.integers(2**31)),
+                                      confidence_level=level)  # fmt: skip
+            except ds.REFUSALS:
+                continue
+        hits += bool(r.confidence_interval.low <= pop.truth <= r.confidence_interval.high)
+        n += 1
+    return hits, n
 
 
 def main(argv: list[str] | None = None) -> None:

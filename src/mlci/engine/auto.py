@@ -111,6 +111,7 @@ from .class_edge import (
     class_edge_options,
     class_edge_reason,
 )
+from .clustered_edge import clustered_proportion_rule
 from .few_conditions_class import few_conditions_class_message, few_conditions_class_rule
 from .linearize import icc_anova
 
@@ -216,7 +217,7 @@ def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[s
     if unsupported is not None:
         return "bca", f"bca: the linearized methods are unavailable ({unsupported})"
     if kernel.proportion is not None and kernel.shape == ():
-        method, reason = proportion_method(plan)
+        method, reason = proportion_method(plan, kernel)
         return method, reason + kernel.proportion_reason  # e.g. a mean of 0/1 values
     few = smaller_class(kernel)
     if few is not None and few < MIN_CLASS:
@@ -349,7 +350,7 @@ def edge_fallback_applies(kernel: Kernel) -> tuple[bool, bool]:
     return bool(smaller >= MIN_CLASS_EDGE), True
 
 
-def edge_fallback_options(kernel: Kernel) -> dict[str, Any]:
+def edge_fallback_options(kernel: Kernel, plan: Any = None) -> dict[str, Any]:
     """The near-bound options of ``kernel``'s linearization: ``edge_fallback`` and
     ``edge_warn`` (:func:`edge_fallback_applies`), and ``edge_method``, the interval given
     where the studentized one is edge-dominated.
@@ -370,9 +371,9 @@ def edge_fallback_options(kernel: Kernel) -> dict[str, Any]:
     # an unbounded metric (a mean, MSE...) has no binomial analogue: its edge-dominated
     # elements (resamples without spread) get the t interval of the same standard error
     method = "logit_t" if kernel.name in RANKING_METRICS or not bounded else "korn_graubard"
-    # balanced accuracy with 0-3 errors in a class: MOVER-Wilson (engine/class_edge.py)
+    # balanced accuracy with 0-3 errors in a class: MOVER (engine/class_edge.py)
     return {"edge_fallback": fallback, "edge_warn": warns, "edge_method": method} | (
-        class_edge_options(kernel)
+        class_edge_options(kernel, plan)
     )
 
 
@@ -433,8 +434,8 @@ def edge_reason(n_elements: int, fallback: str, size: int) -> str:
     "Near the bounds").
     """
     where = "" if size == 1 else f" for {n_elements} of {size} elements"
-    if fallback == "mover_wilson":
-        return class_edge_reason()
+    if fallback in ("mover_wilson", "mover_korn_graubard"):
+        return class_edge_reason(fallback)
     if fallback == "korn_graubard":
         return (
             f"korn_graubard{where}: at least half of a tail's replicates have an "
@@ -498,8 +499,12 @@ def single_unit_method(kernel: Kernel, plan: Any, method: str) -> tuple[str, str
     )
 
 
-def proportion_method(plan: Any) -> tuple[str, str]:
-    """``(method, reason)`` of ``method="auto"`` for a single proportion."""
+def proportion_method(plan: Any, kernel: Any = None) -> tuple[str, str]:
+    """``(method, reason)`` of ``method="auto"`` for a single proportion (``kernel``: over
+    conditions near 0 or 1, :func:`mlci.engine.clustered_edge.clustered_proportion_rule`)."""
+    edge = None if kernel is None else clustered_proportion_rule(kernel, plan)
+    if edge is not None:
+        return edge
     if plan.unit_of_sample is None:
         return "wilson_modified", (
             "wilson_modified: a proportion of independent samples (Wilson's score interval, "

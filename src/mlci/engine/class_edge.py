@@ -35,6 +35,8 @@ from typing import Any
 
 import numpy as np
 
+from .clustered_edge import clustered_class_rates
+
 __all__ = [
     "CLASS_EDGE_METRICS",
     "MAX_CLASS_ERRORS",
@@ -88,12 +90,17 @@ def class_errors(counts: tuple[int, int, int, int]) -> tuple[int, int]:
     return n_neg - tn, n_pos - tp
 
 
-def class_edge_options(kernel: Any) -> dict[str, Any]:
+def class_edge_options(kernel: Any, plan: Any = None) -> dict[str, Any]:
     """``{"class_counts": ...}`` for the linearization of ``kernel`` when the class-edge
     rule applies: balanced accuracy with both classes present and at most
     :data:`MAX_CLASS_ERRORS` errors in one of them; else ``{}``.  The interval layer
     (:func:`mlci.intervals.mover.mover_wilson_interval`) gives the MOVER interval in
-    place of the studentized one for independent samples (``linear["iid"]``).
+    place of the studentized one for independent samples (``linear["iid"]``).  Over
+    conditions (``plan.unit_of_sample``) also ``"class_rates"``, the two classes' rates
+    with their CR2 standard errors and degrees of freedom
+    (:func:`mlci.engine.clustered_edge.clustered_class_rates`), from which the interval
+    layer gives MOVER of their Korn & Graubard intervals
+    (:func:`mlci.intervals.mover.mover_korn_graubard_interval`).
 
     Examples
     --------
@@ -113,18 +120,27 @@ def class_edge_options(kernel: Any) -> dict[str, Any]:
         return {}
     if min(class_errors(counts)) > MAX_CLASS_ERRORS:
         return {}
+    if getattr(plan, "unit_of_sample", None) is not None:
+        return {"class_counts": counts, "class_rates": clustered_class_rates(kernel, plan)}
     return {"class_counts": counts}
 
 
-def class_edge_reason() -> str:
+def class_edge_reason(fallback: str = "mover_wilson") -> str:
     """The part of ``method_reason`` that says the MOVER interval was used (the counts
-    are in the result's ``details["class_counts"]``)."""
+    are in the result's ``details["class_counts"]``): ``"mover_wilson"`` of independent
+    samples, ``"mover_korn_graubard"`` over conditions."""
+    parts = (
+        "modified Wilson intervals (Brown, Cai & DasGupta 2001)"
+        if fallback == "mover_wilson"
+        else "Korn & Graubard intervals over the conditions (Clopper-Pearson on each rate's "
+        "effective sample size of its CR2 standard error, Korn & Graubard 1998)"
+    )
     return (
-        f"mover_wilson: a class with at most {MAX_CLASS_ERRORS} errors of its own, where "
+        f"{fallback}: a class with at most {MAX_CLASS_ERRORS} errors of its own, where "
         "the studentized interval is far too wide (a resample without that class's errors "
         "has a standard error from the other class alone) and a class without an error "
         "gets no standard error at all; MOVER (Zou & Donner 2008) of the two classes' "
-        "modified Wilson intervals (Brown, Cai & DasGupta 2001) is used instead"
+        f"{parts} is used instead"
     )
 
 

@@ -736,6 +736,17 @@ def interval_from_replicates(
                 alternative=alternative,
                 bounds=bounds,
             )
+        if method == "studentized" and "class_rates" in linear:
+            from .mover import mover_korn_graubard_interval  # ... over conditions
+
+            return mover_korn_graubard_interval(
+                linear["class_rates"],
+                effective_binomial_interval,
+                wilson_interval,
+                confidence_level=confidence_level,
+                alternative=alternative,
+                bounds=bounds,
+            )
         if method == "studentized":
             return studentized_interval(
                 estimate,
