@@ -228,6 +228,32 @@ def auto_hits(d: ds.Design, reps: int, level: float = 0.95, B: int = 400) -> tup
     return hits, n
 
 
+def markdown(before: str, after: str | None = None) -> str:
+    """The per-cell table of docs/validation.md from a run's JSON (``before``) and, if
+    given, the run after the rule was wired (``after``: its ``auto`` column)."""
+    rows = json.loads(Path(before).read_text())
+    new = {r["label"]: r for r in json.loads(Path(after).read_text())} if after else {}
+    balanced = "mover_kg" in rows[0]
+    cols = ("auto", "bca", "mover_kg", "mover_wilson") if balanced else (
+        "logit_t", "korn_graubard", "survey_logit", "bca")  # fmt: skip
+    head = ["design", *cols, "auto after" if new else "rule", "width/BCa before, after",
+            "warned before → after"]  # fmt: skip
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        a = new.get(r["label"], {}).get("auto") if new else r.get("rule", r["auto"])
+        warned = f"{r['warned']:.2f}"
+        if r["label"] in new:
+            warned += f" → {new[r['label']]['warned']:.2f}"
+        first = r["auto"] if balanced else r["logit_t"]
+        cells = [f"{r[m]['coverage']:.3f}" for m in cols]
+        after_cov = f"**{a['coverage']:.3f}**" if a else "·"
+        w = f"{first['width_ratio']}, {a['width_ratio']}" if a else ""
+        label = r["label"].split(" ", 1)[1].replace(" asym=1.00", "").replace(" prev=0.3", "")
+        out.append(f"| {label} | " + " | ".join(cells) + f" | {after_cov} | {w} | "
+                   f"{warned} |")  # fmt: skip
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--part", choices=("proportion", "balanced"), default="proportion")
@@ -235,7 +261,11 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--resamples", type=int, default=500)
     p.add_argument("--designs", type=int, default=None, help="how many designs (default all)")
     p.add_argument("--json", default=None)
+    p.add_argument("--markdown", nargs="+", metavar="JSON", help="print the table of runs")
     args = p.parse_args(argv)
+    if args.markdown:
+        print(markdown(*args.markdown))
+        return
     mlci.set_config(n_jobs=1)
     designs = proportion_designs() if args.part == "proportion" else balanced_designs()
     results = []

@@ -20,7 +20,9 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   (:func:`mlci.engine.linearize.random_effects_df`, the ICC estimated).  It holds from 8
   conditions on, also near 1 and with unequal sizes, where Wilson on the effective
   sample size covered 0.921-0.923; Wilson (design effect 1) where the proportion is 0
-  or 1.
+  or 1; within 0.1 of 0 or 1 over at least 8 conditions, **Korn & Graubard's** interval
+  (:mod:`mlci.engine.clustered_edge`: accuracy 0.9-0.999 over 8-500 conditions, cells
+  short of 0.935 8 -> 6 of 43, none newly short).
 * A decision metric of two classes (F1, MCC, balanced accuracy, kappa) with fewer than
   :data:`MIN_CLASS` samples in a class: **percentile**, with a warning (no method held;
   balanced accuracy with 3 positives in 217: studentized 0.51-0.57, percentile
@@ -71,9 +73,10 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   keeps the t interval (the seed-3 search's #14, a roc_auc difference over 139
   conditions with about 10 positives, 400 test sets: t 0.935, BCa 0.852, percentile
   0.917; on the 43% of test sets the BCa switch had picked, t 0.942, BCa 0.831).
-* Balanced accuracy of independent samples with 0-3 errors in a class: MOVER of the two
-  classes' modified Wilson intervals (:mod:`mlci.engine.class_edge`); over conditions, a
-  class without an error warns.
+* Balanced accuracy with 0-3 errors in a class: MOVER of the two classes' modified
+  Wilson intervals of independent samples, of their Korn & Graubard intervals over
+  conditions (:mod:`mlci.engine.class_edge`); over conditions, a class without an error
+  and more than 3 in the other still warns.
 * A single sample (or condition): Wilson for a proportion of independent samples, else
   BCa, which collapses with a warning (:func:`single_unit_method`).
 
@@ -745,7 +748,9 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
             f"{MIN_EFFECTIVE_MINORITY:g}): "
             "near 0 or 1 with few conditions, mlci's coverage map (docs/validation.md, "
             "section 2) found no method holding its level (logit_t 0.89-0.97, Wilson "
-            "0.88-0.94)"
+            "0.88-0.94; Korn & Graubard's, auto's there, 0.49-1.00 in the sweep's cells "
+            "warned in half their test sets, docs/validation.md, 'One door for a "
+            "proportion over conditions near its bound')"
         )
     few = min(diag.get("n_positive", MIN_CLASS), diag.get("n_negative", MIN_CLASS))
     if metric == "roc_auc" and {"n_positive", "n_negative"} <= diag.keys():
