@@ -170,10 +170,13 @@ def test_compare_and_bootstrap_ci_agree_for_accuracy_near_one():
 SCALE = float(os.environ.get("MLCI_SLOW_SCALE", "1"))
 N_REPS = max(1600, round(4000 * SCALE))
 #: designs of scripts/clustered_edge_sweep.py (index in the balanced list) where auto fell
-#: short before (0.917-0.932, 400 test sets) and MOVER-Korn & Graubard is in the band
-BALANCED_CELLS = (7, 8, 24, 30)
-#: and of the proportion list: the logit t 0.922, 0.930, 0.943 before
-PROPORTION_CELLS = (3, 11, 20)
+#: short before (0.920-0.938, 400 test sets) and MOVER-Korn & Graubard is in the band
+#: (0.940-0.958; docs/validation.md, "One door for a proportion over conditions near its
+#: bound")
+BALANCED_CELLS = (4, 7, 8, 30)
+#: and of the proportion list: the logit t 0.922, 0.943, 0.948 before, Korn & Graubard
+#: 0.940, 0.953, 0.953
+PROPORTION_CELLS = (3, 20, 40)
 
 
 @pytest.mark.slow
@@ -183,7 +186,9 @@ def test_coverage_of_the_cells(part, level):
     script = load_script("clustered_edge_sweep.py")
     cells = BALANCED_CELLS if part == "balanced" else PROPORTION_CELLS
     designs = script.balanced_designs() if part == "balanced" else script.proportion_designs()
-    per = N_REPS // len(cells)
+    # the proportion's 90% intervals over-cover near the bound (0.913 on 1,600 test sets):
+    # twice the test sets (cheap: no replicates read) to reject them at 0.001
+    per = N_REPS * (2 if part == "proportion" else 1) // len(cells)
     k = N = 0
     for i in cells:
         hits, n = script.auto_hits(designs[i], per, level)

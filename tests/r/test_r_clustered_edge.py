@@ -11,7 +11,10 @@ mlci.engine.clustered_edge, built in R from R's own CR2 standard errors.
 * Balanced accuracy over the same conditions with 2 errors among 60 positives:
   MOVER (Zou & Donner 2008) of the two classes' Korn & Graubard intervals, each class's
   CR2 standard error from ``lm`` on the class's samples; a class without an error gets
-  the exact interval of its size (``qbeta(0.025, n, 1)``): 1e-12.
+  the exact interval of its size (``qbeta(0.025, n, 1)``): 1e-12.  Each rate's own
+  ``method="korn_graubard"`` interval, with fewer than 4 effective minority outcomes
+  widened to hold the logit t interval (``plogis(qlogis(p) -/+ qt(0.975, df) se / (p (1 -
+  p)))``): 1e-12.
 """
 
 from __future__ import annotations
@@ -89,6 +92,13 @@ for (cls in 0:1) {
   s <- if (r < 1) cr2(right, g[i]) else 0
   ci <- kg(r, s, df_rates[cls + 1], sum(i))
   est <- c(est, r); lo <- c(lo, ci[1]); hi <- c(hi, ci[2]); ses <- c(ses, s)
+  # bootstrap_ci(method = "korn_graubard") of the rate alone: with fewer than 4 effective
+  # minority outcomes widened to hold the logit t interval (mlci's widen_few_minority)
+  if (r < 1 && min(r, 1 - r) * r * (1 - r) / s^2 < 4) {
+    q <- qt(0.975, df_rates[cls + 1]) * s / (r * (1 - r))
+    ci <- c(min(ci[1], plogis(qlogis(r) - q)), max(ci[2], plogis(qlogis(r) + q)))
+  }
+  put(paste0("rate_ci_", cls), ci)
 }
 put("rate_se", ses)
 put("rate_lo", lo); put("rate_hi", hi)
@@ -115,7 +125,7 @@ def test_balanced_accuracy_over_conditions_is_mover_of_the_classes(r_results):
                 r_results["rate_se"][i], rel=1e-12
             )
         assert tuple(r.confidence_interval) == pytest.approx(
-            (r_results["rate_lo"][i], r_results["rate_hi"][i]), abs=1e-12
+            tuple(r_results[f"rate_ci_{i}"]), abs=1e-12
         )
     assert bal.details["edge_fallback_method"] == "mover_korn_graubard"
     assert bal.details["method_reason"].count("mover_korn_graubard") == 1

@@ -788,6 +788,13 @@ def interval_from_replicates(
                 bounds=bounds,
                 nominal_n=linear.get("effective_n"),
             )
+            if not linear.get("iid") and linear.get("effective_n") is not None:
+                from .clustered_proportion import widen_few_minority  # over conditions
+
+                low, high, info = widen_few_minority(
+                    estimate, linear, low, high, info, confidence_level=confidence_level,
+                    alternative=alternative,
+                )  # fmt: skip
             if "edge_exact" in info:
                 info["fallback"] = (
                     "korn_graubard undefined (the estimate on the edge of its range); the "
