@@ -21,8 +21,9 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   conditions on, also near 1 and with unequal sizes, where Wilson on the effective
   sample size covered 0.921-0.923; Wilson (design effect 1) where the proportion is 0
   or 1; within 0.1 of 0 or 1 over at least 8 conditions, **Korn & Graubard's** interval
-  (:mod:`mlci.engine.clustered_edge`: accuracy 0.9-0.999 over 8-500 conditions, cells
-  short of 0.935 8 -> 6 of 43, none newly short).
+  (:mod:`mlci.engine.clustered_edge`; with fewer than 4 effective minority outcomes
+  widened to hold the logit t: accuracy 0.9-0.999 over 8-500 conditions, cells short of
+  0.935 8 -> 5 of 43, none newly short).
 * A decision metric of two classes (F1, MCC, balanced accuracy, kappa) with fewer than
   :data:`MIN_CLASS` samples in a class: **percentile**, with a warning (no method held;
   balanced accuracy with 3 positives in 217: studentized 0.51-0.57, percentile

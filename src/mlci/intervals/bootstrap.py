@@ -789,7 +789,7 @@ def interval_from_replicates(
                 nominal_n=linear.get("effective_n"),
             )
             if not linear.get("iid") and linear.get("effective_n") is not None:
-                from .clustered_proportion import widen_few_minority  # over conditions
+                from .near_bound import widen_few_minority  # over conditions
 
                 low, high, info = widen_few_minority(
                     estimate, linear, low, high, info, confidence_level=confidence_level,
