@@ -449,7 +449,8 @@ def test_warns_in_the_cells_where_the_map_shows_no_method_holding():
     sim = simulate.clustered_classification(20, 20, 0.98, 0.1, rng=1)
     with pytest.warns(mlci.FewConditionsWarning, match="2.8 effective minority outcomes"):
         res = mlci.bootstrap_ci(*sim.data, metric="accuracy", conditions=sim.conditions, rng=0)
-    assert res.method == "logit_t" and "near 0 or 1" in res.details["warning"]
+    # (near 1 over conditions: Korn & Graubard's interval, engine/clustered_edge.py)
+    assert res.method == "korn_graubard" and "near 0 or 1" in res.details["warning"]
     # ... but not at 0.95 over 20 conditions (9 effective errors), where logit_t holds
     for acc in (0.95, 0.8):
         sim = simulate.clustered_classification(20, 20, acc, 0.1, rng=1)

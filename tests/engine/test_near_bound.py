@@ -198,6 +198,29 @@ def test_low_end(metric):
     assert_allclose(tuple(auto.confidence_interval), _cp_reference(auto), rtol=1e-10)
 
 
+def _mover_kg_reference(y, p, cond, level=0.95):
+    """MOVER (Zou & Donner 2008) of the two classes' Korn & Graubard intervals over the
+    conditions: each rate's Clopper-Pearson at its effective counts (``_cp_reference`` of
+    ``bootstrap_ci(metric="specificity"/"recall", method="korn_graubard")``; scipy's
+    beta), the exact interval of the class's size for a class without an error."""
+    rates, lows, highs = [], [], []
+    for metric, cls in (("specificity", 0), ("recall", 1)):
+        with warnings.catch_warnings():  # a rate of 1 over conditions: the design warning
+            warnings.simplefilter("ignore", mlci.FewConditionsWarning)
+            r = mlci.bootstrap_ci(y, p, metric=metric, conditions=cond, method="korn_graubard")
+        n = int(np.sum(y == cls))
+        if r.estimate == 1:  # scipy's binomtest(n, n): [(a/2)^(1/n), 1]
+            lo, hi = stats.binomtest(n, n).proportion_ci(level).low, 1.0
+        else:
+            lo, hi = _cp_reference(r, level)
+        rates.append(float(r.estimate))
+        lows.append(lo)
+        highs.append(hi)
+    r, lo, hi = np.array(rates), np.array(lows), np.array(highs)
+    est = r.mean()
+    return est - 0.5 * np.sqrt(np.sum((r - lo) ** 2)), est + 0.5 * np.sqrt(np.sum((hi - r) ** 2))
+
+
 @pytest.mark.parametrize("metric", DECISION)
 def test_with_conditions(metric):
     y, p, _ = _few_errors(200, 2)
@@ -205,7 +228,12 @@ def test_with_conditions(metric):
     auto = mlci.bootstrap_ci(y, p, metric=metric, conditions=cond, rng=1)
     assert auto.confidence_interval.low > 0.5
     assert auto.details["linearized"]["df"] < 25  # the t reference over 25 conditions
-    assert_allclose(tuple(auto.confidence_interval), _cp_reference(auto), rtol=1e-10)
+    if metric == "balanced_accuracy":  # a class's own few errors: MOVER over conditions
+        assert auto.details["edge_fallback_method"] == "mover_korn_graubard"
+        ref = _mover_kg_reference(y, p, cond)
+    else:
+        ref = _cp_reference(auto)
+    assert_allclose(tuple(auto.confidence_interval), ref, rtol=1e-10)
 
 
 def test_compare_system_rows():

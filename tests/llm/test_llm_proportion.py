@@ -14,7 +14,9 @@ binomial outcomes.
 
 from __future__ import annotations
 
+import json
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -89,13 +91,14 @@ def test_same_interval_as_bootstrap_ci():
         assert got.standard_error == ref.standard_error
 
 
-def test_near_the_bound_over_conditions_korn_graubard():
+def test_near_the_bound_over_conditions_korn_graubard(tmp_path, capsys):
     # within 0.1 of 1 (not on it) over items answered several times or over conditions,
-    # llm_ci gives Korn & Graubard's interval (mlci.intervals.clustered_proportion):
-    # bootstrap_ci(method="korn_graubard") of the same answers, where bootstrap_ci's auto
-    # still gives the logit t (the engine's rule, owned elsewhere; docs/validation.md, "LLM
-    # evals: the cells left short", says what the engine should do) -- so here the two
-    # doors differ until the engine takes the same rule
+    # every door gives Korn & Graubard's interval (mlci.engine.clustered_edge, the engine's
+    # auto rule): llm_ci, bootstrap_ci of the mean of the 0/1 answers and of accuracy,
+    # compare's system interval and the CLI agree to 1e-12, and equal
+    # clustered_proportion_interval (checked against R's survey package in
+    # test_llm_clustered_proportion.py) of a CR2 standard error computed here by hand
+    from mlci.cli import main
     from mlci.intervals.clustered_proportion import clustered_proportion_interval
 
     rng = np.random.default_rng(6)
@@ -111,18 +114,47 @@ def test_near_the_bound_over_conditions_korn_graubard():
         assert got.method == "korn_graubard"
         assert got.details["method_reason"].startswith("korn_graubard: a proportion over")
         assert "korn_graubard" in res.details["method_reason"]
-        ref = mlci.bootstrap_ci(values, metric="mean", conditions=unit, rng=5,
-                                method="korn_graubard")  # fmt: skip
-        assert got.confidence_interval == ref.confidence_interval
-        assert got.standard_error == ref.standard_error
-        lin = ref.details["linearized"]
+        ones = np.ones(len(values), dtype=int)
+        with warnings.catch_warnings():  # the difference with a perfect system: its own
+            warnings.simplefilter("ignore", mlci.FewConditionsWarning)
+            cmp = mlci.compare(ones, {"A": values.astype(int), "B": ones}, metric="accuracy",
+                               conditions=unit, rng=5)  # fmt: skip
+        doors = {
+            "mean": mlci.bootstrap_ci(values, metric="mean", conditions=unit, rng=5),
+            "accuracy": mlci.bootstrap_ci(
+                ones, values.astype(int), metric="accuracy", conditions=unit, rng=5
+            ),
+            "compare": cmp.systems["A"],
+        }
+        for door, ref in doors.items():
+            assert ref.method == "korn_graubard", door
+            assert tuple(ref.confidence_interval) == pytest.approx(
+                tuple(got.confidence_interval), abs=1e-12
+            ), door
+        # the standard error: CR2 by hand (Bell & McCaffrey 2002), h_g = n_g / N
+        N = len(values)
+        z = np.bincount(unit, values - values.mean())
+        h = np.bincount(unit) / N
+        se = np.sqrt(np.sum(z**2 / (1 - h))) / N
+        lin = doors["mean"].details["linearized"]
+        assert lin["standard_error"] == pytest.approx(se, abs=1e-14)
         low, high, method = clustered_proportion_interval(
-            got.estimate, lin["standard_error"], lin["df"], effective_n=lin["effective_n"]
+            got.estimate, se, lin["df"], effective_n=lin["effective_n"]
         )
         assert method == "korn_graubard"
         assert (low, high) == pytest.approx(tuple(got.confidence_interval), abs=1e-12)
-        auto = mlci.bootstrap_ci(values, metric="mean", conditions=unit, rng=5)
-        assert auto.method == "logit_t" and auto.confidence_interval != got.confidence_interval
+    # the CLI: one row of the same numbers
+    path = tmp_path / "answers.csv"
+    path.write_text("y,a,g\n" + "".join(f"1,{int(v)},{u}\n" for v, u in zip(x, item, strict=True)))
+    capsys.readouterr()
+    assert main(["ci", str(path), "--label", "y", "--pred", "a", "--condition", "g",
+                 "--metric", "accuracy", "--seed", "5", "--json"]) == 0  # fmt: skip
+    row = json.loads(capsys.readouterr().out)[0]
+    ref = mlci.bootstrap_ci(np.ones(len(x), int), x.astype(int), metric="accuracy",
+                            conditions=item, rng=5)  # fmt: skip
+    assert row["method"] == "korn_graubard"
+    ci = row["confidence_interval"]
+    assert (ci["low"], ci["high"]) == pytest.approx(tuple(ref.confidence_interval), abs=1e-12)
     # a proportion away from the bound keeps the logit t, one on it the logit t's Wilson
     import contextlib
 

@@ -470,7 +470,7 @@ def compare(
         for s_, k_ in enumerate(kernels):
             own = kernel_auto_method(k_, plan)
             if linear is not None and k_.proportion is not None:
-                sys_methods[s_] = proportion_method(plan)[0]
+                sys_methods[s_] = proportion_method(plan, k_)[0]
                 sys_linear[s_] = resolve_method(k_, plan, sys_methods[s_])[1]
             elif own is not None and (linear is not None or own[0] not in LINEARIZED_METHODS):
                 # a kernel family's own rule for one system, as bootstrap_ci gives it
@@ -487,7 +487,7 @@ def compare(
         diff_method = "t"
         auto_reason = (
             "systems: for a proportion wilson (independent samples) or logit_t (over "
-            "conditions), a kernel family's own rule where it has one (as bootstrap_ci), "
+            "conditions; korn_graubard near 0 or 1), a kernel family's own rule (as bootstrap_ci), "
             "otherwise studentized; differences: t on the "
             "linearized (CR2) standard error with the effective conditions - 1 degrees of "
             "freedom (the coverage map: the bootstrap-t of a paired difference is erratic "
@@ -677,7 +677,7 @@ def compare(
             return {"method": this}
         lin: dict[str, Any] = {**linear, "standard_error": float(linear["standard_error"][e])}
         if e < n_sys:  # near the edge, a system falls back as a single metric would
-            lin.update(edge_fallback_options(kernels[e]))
+            lin.update(edge_fallback_options(kernels[e], plan))
         out: dict[str, Any] = {"linear": lin, "method": this}
         if se_values is not None and e < se_values.shape[1]:
             out["se_dist"] = se_values[:, e]

@@ -20,7 +20,10 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   (:func:`mlci.engine.linearize.random_effects_df`, the ICC estimated).  It holds from 8
   conditions on, also near 1 and with unequal sizes, where Wilson on the effective
   sample size covered 0.921-0.923; Wilson (design effect 1) where the proportion is 0
-  or 1.
+  or 1; within 0.1 of 0 or 1 over at least 8 conditions, **Korn & Graubard's** interval
+  (:mod:`mlci.engine.clustered_edge`; with fewer than 4 effective minority outcomes
+  widened to hold the logit t: accuracy 0.9-0.999 over 8-500 conditions, cells short of
+  0.935 8 -> 5 of 43, none newly short).
 * A decision metric of two classes (F1, MCC, balanced accuracy, kappa) with fewer than
   :data:`MIN_CLASS` samples in a class: **percentile**, with a warning (no method held;
   balanced accuracy with 3 positives in 217: studentized 0.51-0.57, percentile
@@ -71,9 +74,10 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   keeps the t interval (the seed-3 search's #14, a roc_auc difference over 139
   conditions with about 10 positives, 400 test sets: t 0.935, BCa 0.852, percentile
   0.917; on the 43% of test sets the BCa switch had picked, t 0.942, BCa 0.831).
-* Balanced accuracy of independent samples with 0-3 errors in a class: MOVER of the two
-  classes' modified Wilson intervals (:mod:`mlci.engine.class_edge`); over conditions, a
-  class without an error warns.
+* Balanced accuracy with 0-3 errors in a class: MOVER of the two classes' modified
+  Wilson intervals of independent samples, of their Korn & Graubard intervals over
+  conditions (:mod:`mlci.engine.class_edge`); over conditions, a class without an error
+  and more than 3 in the other still warns.
 * A single sample (or condition): Wilson for a proportion of independent samples, else
   BCa, which collapses with a warning (:func:`single_unit_method`).
 
@@ -111,6 +115,7 @@ from .class_edge import (
     class_edge_options,
     class_edge_reason,
 )
+from .clustered_edge import clustered_proportion_rule
 from .few_conditions_class import few_conditions_class_message, few_conditions_class_rule
 from .linearize import icc_anova
 
@@ -216,7 +221,7 @@ def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[s
     if unsupported is not None:
         return "bca", f"bca: the linearized methods are unavailable ({unsupported})"
     if kernel.proportion is not None and kernel.shape == ():
-        method, reason = proportion_method(plan)
+        method, reason = proportion_method(plan, kernel)
         return method, reason + kernel.proportion_reason  # e.g. a mean of 0/1 values
     few = smaller_class(kernel)
     if few is not None and few < MIN_CLASS:
@@ -349,7 +354,7 @@ def edge_fallback_applies(kernel: Kernel) -> tuple[bool, bool]:
     return bool(smaller >= MIN_CLASS_EDGE), True
 
 
-def edge_fallback_options(kernel: Kernel) -> dict[str, Any]:
+def edge_fallback_options(kernel: Kernel, plan: Any = None) -> dict[str, Any]:
     """The near-bound options of ``kernel``'s linearization: ``edge_fallback`` and
     ``edge_warn`` (:func:`edge_fallback_applies`), and ``edge_method``, the interval given
     where the studentized one is edge-dominated.
@@ -370,9 +375,9 @@ def edge_fallback_options(kernel: Kernel) -> dict[str, Any]:
     # an unbounded metric (a mean, MSE...) has no binomial analogue: its edge-dominated
     # elements (resamples without spread) get the t interval of the same standard error
     method = "logit_t" if kernel.name in RANKING_METRICS or not bounded else "korn_graubard"
-    # balanced accuracy with 0-3 errors in a class: MOVER-Wilson (engine/class_edge.py)
+    # balanced accuracy with 0-3 errors in a class: MOVER (engine/class_edge.py)
     return {"edge_fallback": fallback, "edge_warn": warns, "edge_method": method} | (
-        class_edge_options(kernel)
+        class_edge_options(kernel, plan)
     )
 
 
@@ -433,8 +438,8 @@ def edge_reason(n_elements: int, fallback: str, size: int) -> str:
     "Near the bounds").
     """
     where = "" if size == 1 else f" for {n_elements} of {size} elements"
-    if fallback == "mover_wilson":
-        return class_edge_reason()
+    if fallback in ("mover_wilson", "mover_korn_graubard"):
+        return class_edge_reason(fallback)
     if fallback == "korn_graubard":
         return (
             f"korn_graubard{where}: at least half of a tail's replicates have an "
@@ -498,8 +503,12 @@ def single_unit_method(kernel: Kernel, plan: Any, method: str) -> tuple[str, str
     )
 
 
-def proportion_method(plan: Any) -> tuple[str, str]:
-    """``(method, reason)`` of ``method="auto"`` for a single proportion."""
+def proportion_method(plan: Any, kernel: Any = None) -> tuple[str, str]:
+    """``(method, reason)`` of ``method="auto"`` for a single proportion (``kernel``: over
+    conditions near 0 or 1, :func:`mlci.engine.clustered_edge.clustered_proportion_rule`)."""
+    edge = None if kernel is None else clustered_proportion_rule(kernel, plan)
+    if edge is not None:
+        return edge
     if plan.unit_of_sample is None:
         return "wilson_modified", (
             "wilson_modified: a proportion of independent samples (Wilson's score interval, "
@@ -740,7 +749,9 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
             f"{MIN_EFFECTIVE_MINORITY:g}): "
             "near 0 or 1 with few conditions, mlci's coverage map (docs/validation.md, "
             "section 2) found no method holding its level (logit_t 0.89-0.97, Wilson "
-            "0.88-0.94)"
+            "0.88-0.94; Korn & Graubard's, auto's there, 0.49-1.00 in the sweep's cells "
+            "warned in half their test sets, docs/validation.md, 'One door for a "
+            "proportion over conditions near its bound')"
         )
     few = min(diag.get("n_positive", MIN_CLASS), diag.get("n_negative", MIN_CLASS))
     if metric == "roc_auc" and {"n_positive", "n_negative"} <= diag.keys():

@@ -486,7 +486,7 @@ def resolve_method(
         if np.ndim(est.standard_error_cr1)
         else float(est.standard_error_cr1),
     }
-    linear.update(edge_fallback_options(kernel))
+    linear.update(edge_fallback_options(kernel, plan))
     return method, linear, reason
 
 

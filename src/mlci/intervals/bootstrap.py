@@ -775,6 +775,17 @@ def interval_from_replicates(
                 alternative=alternative,
                 bounds=bounds,
             )
+        if method == "studentized" and "class_rates" in linear:
+            from .mover import mover_korn_graubard_interval  # ... over conditions
+
+            return mover_korn_graubard_interval(
+                linear["class_rates"],
+                effective_binomial_interval,
+                wilson_interval,
+                confidence_level=confidence_level,
+                alternative=alternative,
+                bounds=bounds,
+            )
         if method == "studentized":
             return studentized_interval(
                 estimate,
@@ -816,6 +827,13 @@ def interval_from_replicates(
                 bounds=bounds,
                 nominal_n=linear.get("effective_n"),
             )
+            if not linear.get("iid") and linear.get("effective_n") is not None:
+                from .near_bound import widen_few_minority  # over conditions
+
+                low, high, info = widen_few_minority(
+                    estimate, linear, low, high, info, confidence_level=confidence_level,
+                    alternative=alternative,
+                )  # fmt: skip
             if "edge_exact" in info:
                 info["fallback"] = (
                     "korn_graubard undefined (the estimate on the edge of its range); the "

@@ -39,8 +39,15 @@ import numpy as np
 
 from .bootstrap import effective_binomial_interval, wilson_interval
 from .formulas import logit_t_interval
+from .near_bound import MIN_EFFECTIVE_MINORITY, widen_few_minority
 
-__all__ = ["NEAR_BOUND", "clustered_proportion_interval", "clustered_proportion_method"]
+__all__ = [
+    "MIN_EFFECTIVE_MINORITY",
+    "NEAR_BOUND",
+    "clustered_proportion_interval",
+    "clustered_proportion_method",
+    "widen_few_minority",
+]
 
 #: a proportion over conditions within this of 0 or 1 (not on it) gets Korn & Graubard's
 #: interval; the engine's near-bound distance (``mlci.engine.auto.NEAR_BOUND``) too
@@ -153,8 +160,12 @@ def clustered_proportion_interval(
     method = clustered_proportion_method(p)
     level, df = float(confidence_level), float(df)
     if method == "korn_graubard" and standard_error > 0:
-        low, high, _ = effective_binomial_interval(
+        low, high, info = effective_binomial_interval(
             p, standard_error, df, confidence_level=level, alternative=alternative
+        )
+        lin = {"standard_error": standard_error, "df": df, "effective_n": effective_n}
+        low, high, _ = widen_few_minority(
+            p, lin, low, high, info, confidence_level=level, alternative=alternative
         )
         return float(low), float(high), method
     low, high, info = logit_t_interval(

@@ -1,5 +1,6 @@
-"""MOVER of the two classes' modified Wilson intervals: balanced accuracy's analytic
-interval (the rule that uses it: :mod:`mlci.engine.class_edge`)."""
+"""MOVER of the two classes' own intervals: balanced accuracy's analytic interval, of
+independent samples (modified Wilson) and over conditions (Korn & Graubard) (the rule
+that uses it: :mod:`mlci.engine.class_edge`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import numpy as np
 
 from .formulas import one_sided
 
-__all__ = ["mover_wilson_interval"]
+__all__ = ["mover_korn_graubard_interval", "mover_wilson_interval"]
 
 
 def mover_wilson_interval(
@@ -65,3 +66,56 @@ def mover_wilson_interval(
     low, high = one_sided(low, high, alternative, bounds)
     info = {"edge_fallback": 1, "edge_fallback_method": "mover_wilson"}
     return low, high, info | {"class_counts": tuple(int(c) for c in counts)}
+
+
+def mover_korn_graubard_interval(
+    rates: Any,
+    korn_graubard: Callable[..., tuple[Any, Any, Any]],
+    wilson: Callable[..., tuple[Any, Any, Any]],
+    *,
+    confidence_level: float,
+    alternative: str = "two-sided",
+    bounds: tuple[float, float] | None = (0.0, 1.0),
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """Balanced accuracy's MOVER interval over conditions from the two classes' own rates.
+
+    ``rates``: the specificity's and the recall's ``{"estimate", "standard_error",
+    "df", "effective_n"}`` over the conditions (:func:`mlci.engine.clustered_edge.
+    clustered_class_rates`).  Each rate gets Korn & Graubard's (1998) interval
+    (``korn_graubard``: :func:`mlci.intervals.bootstrap.effective_binomial_interval`,
+    Clopper-Pearson on the effective sample size ``p (1 - p) / se^2`` times ``(z /
+    t_df)^2``, the exact interval of ``effective_n`` for a rate of 1 or 0: a class without
+    an error; without the widening of a proportion's own interval with few minority
+    outcomes, :func:`mlci.intervals.clustered_proportion.widen_few_minority`: the sweep
+    measured the rule so); Wilson's of ``effective_n`` (same df adjustment) where the
+    conditions do not vary (a standard error of 0).  The MOVER interval of their mean
+    (Zou & Donner 2008, eq. 3) is then :func:`mover_wilson_interval`'s, the two rates
+    taken as independent (the classes' samples are distinct; their correlation over the
+    conditions changed no cell of the sweep by more than 0.005, docs/validation.md,
+    "One door for a proportion over conditions near its bound").
+
+    Examples
+    --------
+    >>> from mlci.intervals.bootstrap import effective_binomial_interval, wilson_interval
+    >>> rates = ({"estimate": 0.9, "standard_error": 0.012, "df": 20.0, "effective_n": 600.0},
+    ...          {"estimate": 0.98, "standard_error": 0.012, "df": 15.0, "effective_n": 100.0})
+    >>> low, high, info = mover_korn_graubard_interval(
+    ...     rates, effective_binomial_interval, wilson_interval, confidence_level=0.95)
+    >>> round(float(low), 4), round(float(high), 4), info["edge_fallback_method"]
+    (0.9133, 0.9546, 'mover_korn_graubard')
+    """
+    est, lo, hi = np.empty(2), np.empty(2), np.empty(2)
+    for i, r in enumerate(rates):
+        p, se, df, n = (float(r[k]) for k in ("estimate", "standard_error", "df", "effective_n"))
+        low, high, _ = korn_graubard(
+            p, se, df, confidence_level=confidence_level, alternative=alternative, nominal_n=n
+        )
+        if not (np.isfinite(low) and np.isfinite(high)):  # no spread between the conditions
+            low, high, _ = wilson(p, n, df, confidence_level=confidence_level,
+                                  alternative=alternative)  # fmt: skip
+        est[i], lo[i], hi[i] = p, float(low), float(high)
+    mid = float(est.mean())
+    low = np.asarray(mid - 0.5 * np.sqrt(np.sum((est - lo) ** 2)))
+    high = np.asarray(mid + 0.5 * np.sqrt(np.sum((hi - est) ** 2)))
+    low, high = one_sided(low, high, alternative, bounds)
+    return low, high, {"edge_fallback": 1, "edge_fallback_method": "mover_korn_graubard"}

@@ -13,12 +13,11 @@ the same question gets the same interval through :func:`mlci.llm_ci` and
   (CR2 standard error, Imbens & Kolesar's degrees of freedom; Wilson with design effect
   1 where the proportion is 0 or 1), with the engine's warnings
   (:class:`~mlci.FewConditionsWarning` below 8 conditions and near the bounds with fewer
-  than 4 effective minority answers); except that over items or conditions a proportion
-  within 0.1 of 0 or 1 (not on it) gets ``method="korn_graubard"`` of the same call,
-  Clopper-Pearson's interval on the effective sample size
-  (:mod:`mlci.intervals.clustered_proportion`: the logit t covered 0.91-0.93 in cells
-  there, docs/validation.md, "LLM evals: the cells left short"), where the engine's
-  ``"auto"`` still gives the logit t until it takes the same rule;
+  than 4 effective minority answers); over items or conditions a proportion within 0.1
+  of 0 or 1 (not on it) gets ``"korn_graubard"``, Clopper-Pearson's interval on the
+  effective sample size (:mod:`mlci.engine.clustered_edge`, the engine's rule, so both
+  doors agree: the logit t covered 0.91-0.93 in cells there, docs/validation.md, "LLM
+  evals: the cells left short");
 * a paired difference of two models on independent items answered once is **Tango's
   score interval** of their paired 2x2 table, with Tango's score test at 0 (McNemar's z)
   as its p-value, as :func:`mlci.compare` gives it; over items answered several times or
@@ -48,7 +47,7 @@ import numpy as np
 from ..classical.proportions import paired_proportion_diff_ci, paired_table
 from ..comparison.tango import tango_pvalue
 from ..engine.bootstrap import bootstrap_ci
-from ..intervals.clustered_proportion import clustered_proportion_method
+from ..engine.clustered_edge import KORN_GRAUBARD_REASON  # re-exported: the engine's
 from ..results import ConfidenceInterval, IntervalResult
 from .log import EvalLog, _item_codes
 
@@ -61,15 +60,6 @@ PROPORTION_AUTO_REASON = (
     "its interval is bootstrap_ci(answers, metric='mean', conditions=...)'s under auto "
     "(Wilson of items answered once, else the logit t over {unit}, Korn & Graubard's "
     "within 0.1 of 0 or 1; docs/validation.md, 'LLM evals near the bounds')"
-)
-
-#: ``method_reason`` of a model whose proportion over conditions is near 0 or 1
-KORN_GRAUBARD_REASON = (
-    "korn_graubard: a proportion over conditions within 0.1 of 0 or 1 (not on it): "
-    "Clopper-Pearson's interval on the effective sample size p(1 - p)/se^2 with Korn & "
-    "Graubard's (1998) degrees-of-freedom adjustment, where the logit t covered 0.91-0.93 "
-    "(mlci.intervals.clustered_proportion; docs/validation.md, 'LLM evals: the cells "
-    "left short')"
 )
 
 
@@ -140,14 +130,7 @@ def proportion_models(
     bo = opts["bootstrap"]
     out: dict[str, IntervalResult] = {}
     reasons: dict[str, str] = {}
-    variance = np.diag(answer_gram(design)) if design.unit is not None else None
-    several = design.unit is not None and np.unique(design.unit).size > 1
-    for m, (model, x) in enumerate(zip(table.models, design.scores, strict=True)):
-        method = "auto"
-        if several and variance is not None and variance[m] > 0:
-            # over conditions near 0 or 1: Korn & Graubard's interval (module doc)
-            if clustered_proportion_method(float(x.mean())) == "korn_graubard":
-                method = "korn_graubard"
+    for model, x in zip(table.models, design.scores, strict=True):
         res = bootstrap_ci(
             x,
             metric="mean",
@@ -155,15 +138,13 @@ def proportion_models(
             n_resamples=bo.n_resamples,
             confidence_level=opts["confidence_level"],
             alternative=opts["alternative"],
-            method=method,
+            method="auto",
             rng=bo.seed,
         )
         assert isinstance(res, IntervalResult)  # one confidence level
         details = {**res.details, "n_items": table.details["n_items"]}
         if table.cluster is not None:
             details["n_clusters"] = table.details["n_clusters"]
-        if method == "korn_graubard":
-            details["method_reason"] = KORN_GRAUBARD_REASON
         out[model] = dataclasses.replace(res, metric=name, details=details)
         reasons.setdefault(res.method, str(details.get("method_reason", res.method)))
     unit = {"conditions": "the conditions", "items": "the items (their repeated answers)"}
