@@ -31,6 +31,7 @@ conditions (a condition's misses and false alarms come from different trials).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any, Literal
 
 import numpy as np
@@ -49,6 +50,7 @@ __all__ = [
     "clustered_eer_interval",
     "clustered_error_counts",
     "clustered_rate_interval",
+    "rank_deffs",
     "score_icc",
     "warn_clustered_few_errors",
 ]
@@ -106,7 +108,11 @@ class ClusteredCounts:
     of :func:`mlci.engine.scores_rules.error_counts`); ``deff_fn``, ``deff_fp``: their
     design effects (at least 1, 1 where the class has no error or no correct decision);
     ``n_pos``, ``n_neg``: the class sizes; ``df``: the design's degrees of freedom
-    (the number of conditions holding the rarer class, minus one).
+    (the number of conditions holding the rarer class, minus one); ``rank_deff_pos``,
+    ``rank_deff_neg``: at ``k = 0 .. n`` the design effect of the class's ``k`` most
+    extreme scores (the lowest positives, the highest negatives: the errors at the
+    class's own ``k / n`` quantile, wherever the threshold is; :func:`rank_deffs`), read
+    by :func:`clustered_eer_interval` with ``deff="rate"``.
     """
 
     fn: np.ndarray
@@ -116,6 +122,8 @@ class ClusteredCounts:
     n_pos: float
     n_neg: float
     df: int
+    rank_deff_pos: np.ndarray | None = None
+    rank_deff_neg: np.ndarray | None = None
 
 
 def _codes(name: str, cond: Any, n: int) -> np.ndarray:
@@ -246,7 +254,23 @@ def clustered_error_counts(z_neg: Any, cond_neg: Any, z_pos: Any, cond_pos: Any)
         fp.append(n_neg - b)  # the false alarms' variance is the correct ones'
         dfp.append(_deff(b, vb, n_neg))
     cat = np.concatenate
-    return ClusteredCounts(cat(fn), cat(fp), cat(dfn), cat(dfp), n_pos, n_neg, c - 1)
+    return ClusteredCounts(
+        cat(fn), cat(fp), cat(dfn), cat(dfp), n_pos, n_neg, c - 1,
+        rank_deffs(zp, cp), rank_deffs(-zn, cn),
+    )  # fmt: skip
+
+
+def rank_deffs(z: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """At ``k = 0 .. n``: the design effect (:func:`_deff`) of the indicator of the ``k``
+    lowest of the scores ``z`` over their conditions ``codes``; tied scores go together
+    (``k`` inside a group of ties reads the whole group's), so the values do not depend
+    on the order of the rows.  ``k = 0`` reads 1."""
+    n = len(z)
+    u = np.unique(z)
+    y, v = _below_moments(z, codes, u, "right")  # the scores at or below each value
+    d = _deff(y, v, float(n))
+    k = np.arange(n + 1, dtype=float)
+    return np.concatenate([[1.0], d[np.searchsorted(y, k[1:], side="left")]])
 
 
 def _t_cut(confidence_level: float, alternative: str, df: int) -> float:
@@ -267,7 +291,10 @@ def _check_counts(counts: Any) -> ClusteredCounts:
 
 
 def clustered_eer_interval(
-    counts: ClusteredCounts, confidence_level: float = 0.95, alternative: str = "two-sided"
+    counts: ClusteredCounts,
+    confidence_level: float = 0.95,
+    alternative: str = "two-sided",
+    deff: str = "threshold",
 ) -> tuple[float, float]:
     """The EER's score interval over conditions (module docstring): Wilson's statistic
     of both classes' errors at their effective sizes ``n / deff``, with Student's
@@ -279,6 +306,17 @@ def clustered_eer_interval(
         From :func:`clustered_error_counts`.
     confidence_level : float, default 0.95
     alternative : {"two-sided", "less", "greater"}, default "two-sided"
+    deff : {"threshold", "rate"}, default "threshold"
+        Which design effect divides a class's term when the EER ``e`` is tested at a
+        threshold: ``"threshold"``, that of the class's errors at the threshold;
+        ``"rate"``, the larger of that and the design effect of the class's
+        ``ceil(n e)`` most extreme scores (:func:`rank_deffs`), the clustering the errors
+        would have if the EER were ``e``.  A test set whose errors are far fewer than
+        ``n e`` (none, where the errors concentrate in a few conditions) shows no
+        clustering at its thresholds, and ``"threshold"`` then tests ``e`` as if its
+        errors were independent; ``"rate"`` reads the clustering off the class's scores
+        near its ``e`` quantile (a score test's variance taken at the value tested).
+        It contains the ``"threshold"`` interval.
 
     Returns
     -------
@@ -293,8 +331,13 @@ def clustered_eer_interval(
     >>> lo, hi = clustered_eer_interval(cc)
     >>> 0.0 < lo < hi < 0.3
     True
+    >>> lo_r, hi_r = clustered_eer_interval(cc, deff="rate")
+    >>> lo_r <= lo and hi <= hi_r
+    True
     """
     cc = _check_counts(counts)
+    if deff not in ("threshold", "rate"):
+        raise ValueError(f"`deff` must be 'threshold' or 'rate'; got {deff!r}.")
     cut = _t_cut(check_confidence_level(confidence_level), check_alternative(alternative), cc.df)
     # sum_k (Y_k - n_k e)^2 / (n_k D_k) <= cut e (1 - e), a quadratic in e per threshold
     dp, dn = cc.deff_fn, cc.deff_fp
@@ -303,7 +346,67 @@ def clustered_eer_interval(
         -(2.0 * (cc.fn / dp + cc.fp / dn) + cut),
         cc.fn**2 / (cc.n_pos * dp) + cc.fp**2 / (cc.n_neg * dn),
     )
-    return _hull(lo, hi, ok, alternative)
+    low, high = _hull(lo, hi, ok, alternative)
+    if deff == "threshold":
+        return low, high
+    if cc.rank_deff_pos is None or cc.rank_deff_neg is None:
+        raise ValueError(
+            '`deff="rate"` needs the counts\' rank design effects: build `counts` with '
+            "clustered_error_counts."
+        )
+    accepts = _rate_deff_test(cc, cut)
+    if alternative != "less" and low > 0.0:
+        low = _outermost(accepts, low, 0.0)
+    if alternative != "greater" and high < 1.0:
+        high = _outermost(accepts, high, 1.0)
+    return low, high
+
+
+def _rate_deff_test(cc: ClusteredCounts, cut: float) -> Callable[[np.ndarray], np.ndarray]:
+    """Whether each EER ``e`` is accepted at some threshold with ``deff="rate"``
+    (:func:`clustered_eer_interval`)."""
+    rp, rn = cc.rank_deff_pos, cc.rank_deff_neg
+    assert rp is not None and rn is not None
+    fn, fp, dfn, dfp = cc.fn, cc.fp, cc.deff_fn, cc.deff_fp
+    step = max(1, 4_000_000 // len(fn))
+
+    def accepts(e: np.ndarray) -> np.ndarray:
+        out = np.zeros(len(e), dtype=bool)
+        for i in range(0, len(e), step):
+            x = e[i : i + step, None]
+            kp = np.clip(np.ceil(cc.n_pos * x - 1e-9), 0, len(rp) - 1).astype(np.intp)
+            kn = np.clip(np.ceil(cc.n_neg * x - 1e-9), 0, len(rn) - 1).astype(np.intp)
+            stat = (fn - cc.n_pos * x) ** 2 / (cc.n_pos * np.maximum(rp[kp], dfn)) + (
+                fp - cc.n_neg * x
+            ) ** 2 / (cc.n_neg * np.maximum(rn[kn], dfp))
+            out[i : i + step] = (stat <= cut * x * (1.0 - x)).any(axis=1)
+        return out
+
+    return accepts
+
+
+def _outermost(accepts: Callable[[np.ndarray], np.ndarray], inner: float, edge: float) -> float:
+    """The accepted value farthest from ``inner`` towards ``edge`` (0 or 1): a grid from
+    ``inner`` to ``edge`` (linear and geometric towards the edge, 400 points), the
+    farthest accepted point refined by bisection against its outer neighbour."""
+    gap = abs(edge - inner)
+    steps = np.concatenate([np.linspace(0.0, 1.0, 201)[1:], 1.0 - np.geomspace(1e-9, 1.0, 200)])
+    x = np.unique(np.clip(inner + np.sign(edge - inner) * gap * steps, 1e-12, 1.0 - 1e-12))
+    x = x[np.argsort(np.abs(x - inner))]  # from inner outwards
+    ok = accepts(x)
+    if not ok.any():
+        return inner
+    j = int(np.flatnonzero(ok)[-1])
+    if j == len(x) - 1:
+        return edge
+    a, b = float(x[j]), float(x[j + 1])  # accepted, rejected
+    for _ in range(50):
+        m = 0.5 * (a + b)
+        if accepts(np.array([m]))[0]:
+            a = m
+        else:
+            b = m
+    return max(a, inner) if edge > inner else min(a, inner)
 
 
 def clustered_rate_interval(
@@ -374,20 +477,22 @@ def clustered_rate_interval(
 class ClusteredScoreInterval:
     """What re-reads ``auto``'s score interval over conditions at any level: the
     :class:`ClusteredCounts` and the point (``kind`` ``"eer"``, or ``"rate"`` of ``rate``
-    at ``at``; ``flip``: the interval of one minus that rate, a TPR from the misses)."""
+    at ``at``; ``flip``: the interval of one minus that rate, a TPR from the misses;
+    ``deff``: the EER's design effect, :func:`clustered_eer_interval`'s)."""
 
     kind: str
     counts: ClusteredCounts
     rate: str = "fnr"
     at: float = 0.0
     flip: bool = False
+    deff: str = "threshold"
 
     def __call__(self, confidence_level: float, alternative: str) -> tuple[float, float]:
         return flipped(self._read, self.flip, confidence_level, alternative)
 
     def _read(self, confidence_level: float, alt: str) -> tuple[float, float]:
         if self.kind == "eer":
-            return clustered_eer_interval(self.counts, confidence_level, alt)
+            return clustered_eer_interval(self.counts, confidence_level, alt, self.deff)
         return clustered_rate_interval(self.counts, self.rate, self.at, confidence_level, alt)
 
 
