@@ -34,7 +34,7 @@ import numpy as np
 import mlci
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import design_search as ds  # noqa: E402
+import design_search as ds
 
 METHODS = ("auto", "studentized", "t", "logit_t", "bca", "percentile")
 

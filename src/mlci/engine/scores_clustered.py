@@ -30,8 +30,8 @@ conditions (a condition's misses and false alarms come from different trials).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
