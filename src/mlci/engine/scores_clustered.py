@@ -42,11 +42,14 @@ from ..inputs import check_alternative, check_confidence_level
 from .scores_rules import _hull, _roots, _wilson_roots, flipped
 
 __all__ = [
+    "CLUSTER_RATE_WARN_CONDITIONS",
+    "EER_CLUSTER_RATE_REASON",
     "EER_CLUSTER_REASON",
     "MIN_EER_CLUSTER_ERRORS",
     "OP_CLUSTER_REASON",
     "ClusteredCounts",
     "ClusteredScoreInterval",
+    "clustered_eer_deff",
     "clustered_eer_interval",
     "clustered_error_counts",
     "clustered_rate_interval",
@@ -83,6 +86,15 @@ EER_CLUSTER_REASON = (
     "covered 0.05-0.97 (below 0.935 in 81 designs) and BCa 0.06-0.97 (84); it is "
     "conservative (0.97-1.00 in most designs; over 5 conditions Student's t(4) doubles "
     "the width)"
+)
+#: why, where the scores cluster strongly (:func:`clustered_eer_deff`), the EER's interval
+#: reads the design effect at the tested rate
+EER_CLUSTER_RATE_REASON = (
+    EER_CLUSTER_REASON
+    + "; here the scores cluster strongly (a score ICC of at least 0.75 over fewer than 100 "
+    "conditions), so each class's design effect is also read at the tested EER e, that of "
+    "its ceil(n e) most extreme scores (clustered_eer_interval(deff='rate')): in mlci's "
+    "sweep (scripts/scores_clustered_rate_sweep.py) RATE_PLACEHOLDER"
 )
 #: why ``auto`` gives a rate at a fixed rate over conditions the score interval
 OP_CLUSTER_REASON = (
@@ -530,22 +542,54 @@ def score_icc(z: Any, cond: Any) -> float:
     return float(np.clip((msb - msw) / denom, 0.0, 1.0)) if denom > 0 else 0.0
 
 
-#: the score interval over conditions warns (:func:`warn_clustered_few_errors`) when the
-#: scores of a class correlate at least this much within conditions (:func:`score_icc`,
-#: the larger of the two classes').  In the sweep's test sets that used the interval it
-#: was reached in 92% of those with an ICC of the errors of 0.5 (scores 0.82-0.91), 6% at
-#: 0.25 (0.57-0.73), none at 0.1; 0.7 would have warned 22% at 0.25, where it held
+#: the scores of a class cluster strongly within conditions when they correlate at least
+#: this much (:func:`score_icc`, the larger of the two classes'): ``auto``'s EER below 5
+#: errors then reads the design effect at the tested rate (``deff="rate"`` of
+#: :func:`clustered_eer_interval`; :func:`clustered_eer_deff`), and a rate at a fixed
+#: other rate warns (:func:`warn_clustered_few_errors`).  In the sweep's test sets that
+#: used the interval it was reached in 92% of those with an ICC of the errors of 0.5
+#: (scores 0.82-0.91), 6% at 0.25 (0.57-0.73), none at 0.1
 CLUSTER_WARN_ICC = 0.75
-#: ... over fewer conditions than this (in all).  The sweep's designs where no interval
-#: held (0.82-0.93): an ICC of the errors of 0.5 with ~5 expected errors over 10-50
-#: conditions; over 200 it held (0.98)
+#: ... over fewer conditions than this (in all).  The sweep's designs where the threshold's
+#: design effect did not hold (0.81-0.93): an ICC of the errors of 0.5 with ~5 expected
+#: errors over 10-50 conditions; over 200 it held (0.98)
 CLUSTER_WARN_CONDITIONS = 100
+#: an EER given ``deff="rate"`` still warns below this many conditions (in all): over 10
+#: conditions at an error ICC of 0.5 it covered 0.89-0.91 with 5-8 expected errors
+#: (``scripts/scores_clustered_rate_sweep.py``), over 20 0.96-0.97
+CLUSTER_RATE_WARN_CONDITIONS = 15
 
 
-def warn_clustered_few_errors(icc: float, n_conditions: int, what: str = "EER") -> str | None:
+def clustered_eer_deff(icc: float, n_conditions: int) -> str:
+    """The design effect ``auto`` gives an EER's score interval over conditions
+    (:func:`clustered_eer_interval`): ``"rate"`` where the scores cluster strongly
+    (:func:`score_icc` at least :data:`CLUSTER_WARN_ICC`) over fewer than
+    :data:`CLUSTER_WARN_CONDITIONS` conditions, else ``"threshold"``.
+
+    Over 10-50 conditions at an ICC of the errors of 0.5 the threshold's design effect
+    covered 0.81-0.93 with 5-8 expected errors: the test sets that miss hold 0-2 errors
+    where the EER implies 5, and their errors cannot show their clustering.  The design
+    effect at the tested rate reads it off the scores (docs/validation.md, "Few errors
+    over conditions: the EER at a high ICC, and the Brier score").
+
+    Examples
+    --------
+    >>> clustered_eer_deff(0.85, 20), clustered_eer_deff(0.3, 20), clustered_eer_deff(0.85, 200)
+    ('rate', 'threshold', 'threshold')
+    """
+    strong = icc >= CLUSTER_WARN_ICC and n_conditions < CLUSTER_WARN_CONDITIONS
+    return "rate" if strong else "threshold"
+
+
+def warn_clustered_few_errors(
+    icc: float, n_conditions: int, what: str = "EER", deff: str = "threshold"
+) -> str | None:
     """Warn (and return the message) where the score interval over conditions did not
     hold in mlci's sweep: scores that cluster strongly (:func:`score_icc` at least
-    :data:`CLUSTER_WARN_ICC`) over fewer than :data:`CLUSTER_WARN_CONDITIONS` conditions.
+    :data:`CLUSTER_WARN_ICC`) over fewer than :data:`CLUSTER_WARN_CONDITIONS` conditions
+    with the threshold's design effect (a rate at a fixed other rate), over fewer than
+    :data:`CLUSTER_RATE_WARN_CONDITIONS` with the design effect at the tested rate
+    (``deff="rate"``: the EER, :func:`clustered_eer_deff`).
 
     Examples
     --------
@@ -557,18 +601,33 @@ def warn_clustered_few_errors(icc: float, n_conditions: int, what: str = "EER") 
     'The EER rests on few errors over 12 conditions whose scores correlate 0.8 within a condition'
     >>> warn_clustered_few_errors(0.2, 12) is None
     True
+    >>> warn_clustered_few_errors(0.8, 40, deff="rate") is None
+    True
     """
-    if not (icc >= CLUSTER_WARN_ICC and n_conditions < CLUSTER_WARN_CONDITIONS):
+    if deff not in ("threshold", "rate"):
+        raise ValueError(f"`deff` must be 'threshold' or 'rate'; got {deff!r}.")
+    most = CLUSTER_RATE_WARN_CONDITIONS if deff == "rate" else CLUSTER_WARN_CONDITIONS
+    if not (icc >= CLUSTER_WARN_ICC and n_conditions < most):
         return None
+    if deff == "rate":
+        seen = (
+            "even the interval with the design effect at the tested rate covered 0.89-0.91 "
+            "in mlci's sweep there (docs/validation.md, 'Few errors over conditions: the EER "
+            "at a high ICC, and the Brier score': 5-8 expected errors over 10 conditions at "
+            "an ICC of the errors of 0.5; over 20, 0.96-0.97)"
+        )
+    else:
+        seen = (
+            "no interval held its level in mlci's sweep there (docs/validation.md, 'EER and "
+            "operating points with few errors over conditions': ~5 expected errors over "
+            "10-50 conditions at an ICC of the errors of 0.5, the score interval over "
+            "conditions 0.81-0.93, percentile 0.61-0.82)"
+        )
     text = (
         f"The {what} rests on few errors over {n_conditions} conditions whose scores "
         f"correlate {icc:.2g} within a condition: where errors concentrate in a few "
-        "conditions a test set can hold far fewer errors than the rate implies, and no "
-        "interval held its level in mlci's sweep there (docs/validation.md, 'EER and "
-        "operating points with few errors over conditions': ~5 expected errors over 10-50 "
-        "conditions at an ICC of the errors of 0.5, the score interval over conditions "
-        "0.81-0.93, percentile 0.61-0.82). Treat the interval as optimistic, or collect "
-        "more conditions."
+        f"conditions a test set can hold far fewer errors than the rate implies, and {seen}. "
+        "Treat the interval as optimistic, or collect more conditions."
     )
     warn(text, NearBoundWarning)
     return text
