@@ -82,7 +82,8 @@ EER_CLUSTER_REASON = (
     "(scripts/scores_clustered_eer_sweep.py; docs/validation.md, 'EER and operating points "
     "with few errors over conditions': 88 designs, 5-200 conditions, an ICC of the errors "
     "0-0.5, 0.5-5 expected errors) it covered 0.953-1.000 except with ~5 expected errors "
-    "at an error ICC of 0.5 over 10-50 conditions (0.82-0.93, warned), where percentile "
+    "at an error ICC of 0.5 over 10-50 conditions (0.81-0.93; where the scores cluster "
+    "strongly the design effect at the tested rate is read instead), where percentile "
     "covered 0.05-0.97 (below 0.935 in 81 designs) and BCa 0.06-0.97 (84); it is "
     "conservative (0.97-1.00 in most designs; over 5 conditions Student's t(4) doubles "
     "the width)"
@@ -94,7 +95,13 @@ EER_CLUSTER_RATE_REASON = (
     + "; here the scores cluster strongly (a score ICC of at least 0.75 over fewer than 100 "
     "conditions), so each class's design effect is also read at the tested EER e, that of "
     "its ceil(n e) most extreme scores (clustered_eer_interval(deff='rate')): in mlci's "
-    "sweep (scripts/scores_clustered_rate_sweep.py) RATE_PLACEHOLDER"
+    "sweep (scripts/scores_clustered_rate_sweep.py; 150 test sets a design) with 5-8 "
+    "expected errors at an error ICC of 0.5 over 20-50 conditions it covered 0.960-0.967 "
+    "where the threshold's design effect covered 0.920-0.940 and BCa 0.833-0.900, over 10 "
+    "conditions 0.893-0.913 (0.813-0.853 before; warned); with 0.5-2 expected errors "
+    "0.987-1.000 as before, at 2-7 times the width (0.33-0.35 against 0.05 over 10 "
+    "conditions, 0.09 against 0.04-0.05 over 50): a test set without an error cannot tell "
+    "those designs apart"
 )
 #: why ``auto`` gives a rate at a fixed rate over conditions the score interval
 OP_CLUSTER_REASON = (
