@@ -22,6 +22,7 @@ from scipy.special import ndtr, ndtri
 
 import mlci
 from mlci.engine.scores_clustered import (
+    EER_CLUSTER_RATE_REASON,
     EER_CLUSTER_REASON,
     MIN_EER_CLUSTER_ERRORS,
     OP_CLUSTER_REASON,
@@ -272,14 +273,31 @@ def test_eer_auto_over_conditions_gives_the_clustered_score_interval():
             mlci.eer_ci(sc, conditions=few, rng=0, n_resamples=200, method=method)
         kinds = [type(c.message) for c in caught]
         assert kinds.count(mlci.FewConditionsWarning) == n_warned, (method, kinds)
-    # strongly clustered scores over few conditions: the same interval, warned
+    # strongly clustered scores over 20 conditions: the design effect at the tested rate
+    # (tests/scores/test_clustered_rate_deff.py), which held there; not warned
     y, s, cond = _clustered_scores(icc=0.9)
-    with pytest.warns(mlci.NearBoundWarning, match="correlate 0.87 within a condition"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        strong = mlci.eer_ci(mlci.Scores.from_labels(y, s), conditions=cond, rng=0,
+                             n_resamples=200).eer  # fmt: skip
+    assert strong.method == "wilson" and "few_errors_warning" not in strong.details
+    assert strong.details["method_reason"] == EER_CLUSTER_RATE_REASON
+    rate = clustered_eer_interval(_counts(y, s, cond), deff="rate")
+    assert tuple(strong.confidence_interval) == rate
+    assert rate[1] > clustered_eer_interval(_counts(y, s, cond))[1]
+    assert score_icc(s[y == 1], cond[y == 1]) == pytest.approx(0.9, abs=0.1)
+    # ... over 10 conditions, where even that fell short: warned
+    y, s, cond = _clustered_scores(icc=0.9, n_cond=10)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # (the threshold's BCa over 10 conditions warns too)
         warned = mlci.eer_ci(mlci.Scores.from_labels(y, s), conditions=cond, rng=0,
                              n_resamples=200).eer  # fmt: skip
+    near = [str(c.message) for c in caught if c.category is mlci.NearBoundWarning]
+    assert len(near) == 1 and "within a condition" in near[0]
     assert warned.method == "wilson" and "collect" in warned.details["few_errors_warning"]
-    assert tuple(warned.confidence_interval) == clustered_eer_interval(_counts(y, s, cond))
-    assert score_icc(s[y == 1], cond[y == 1]) == pytest.approx(0.9, abs=0.1)
+    assert "design effect at the tested rate" in warned.details["few_errors_warning"]
+    rate = clustered_eer_interval(_counts(y, s, cond), deff="rate")
+    assert tuple(warned.confidence_interval) == rate
 
 
 def test_eer_auto_over_conditions_many_errors_unchanged():

@@ -30,6 +30,7 @@ conditions (a condition's misses and false alarms come from different trials).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -41,14 +42,18 @@ from ..inputs import check_alternative, check_confidence_level
 from .scores_rules import _hull, _roots, _wilson_roots, flipped
 
 __all__ = [
+    "CLUSTER_RATE_WARN_CONDITIONS",
+    "EER_CLUSTER_RATE_REASON",
     "EER_CLUSTER_REASON",
     "MIN_EER_CLUSTER_ERRORS",
     "OP_CLUSTER_REASON",
     "ClusteredCounts",
     "ClusteredScoreInterval",
+    "clustered_eer_deff",
     "clustered_eer_interval",
     "clustered_error_counts",
     "clustered_rate_interval",
+    "rank_deffs",
     "score_icc",
     "warn_clustered_few_errors",
 ]
@@ -77,10 +82,26 @@ EER_CLUSTER_REASON = (
     "(scripts/scores_clustered_eer_sweep.py; docs/validation.md, 'EER and operating points "
     "with few errors over conditions': 88 designs, 5-200 conditions, an ICC of the errors "
     "0-0.5, 0.5-5 expected errors) it covered 0.953-1.000 except with ~5 expected errors "
-    "at an error ICC of 0.5 over 10-50 conditions (0.82-0.93, warned), where percentile "
+    "at an error ICC of 0.5 over 10-50 conditions (0.81-0.93; where the scores cluster "
+    "strongly the design effect at the tested rate is read instead), where percentile "
     "covered 0.05-0.97 (below 0.935 in 81 designs) and BCa 0.06-0.97 (84); it is "
     "conservative (0.97-1.00 in most designs; over 5 conditions Student's t(4) doubles "
     "the width)"
+)
+#: why, where the scores cluster strongly (:func:`clustered_eer_deff`), the EER's interval
+#: reads the design effect at the tested rate
+EER_CLUSTER_RATE_REASON = (
+    EER_CLUSTER_REASON
+    + "; here the scores cluster strongly (a score ICC of at least 0.75 over fewer than 100 "
+    "conditions), so each class's design effect is also read at the tested EER e, that of "
+    "its ceil(n e) most extreme scores (clustered_eer_interval(deff='rate')): in mlci's "
+    "sweep (scripts/scores_clustered_rate_sweep.py; 150 test sets a design) with 5-8 "
+    "expected errors at an error ICC of 0.5 over 20-50 conditions it covered 0.960-0.967 "
+    "where the threshold's design effect covered 0.920-0.940 and BCa 0.833-0.900, over 10 "
+    "conditions 0.893-0.913 (0.813-0.853 before; warned); with 0.5-2 expected errors "
+    "0.987-1.000 as before, at 2-7 times the width (0.33-0.35 against 0.05 over 10 "
+    "conditions, 0.09 against 0.04-0.05 over 50): a test set without an error cannot tell "
+    "those designs apart"
 )
 #: why ``auto`` gives a rate at a fixed rate over conditions the score interval
 OP_CLUSTER_REASON = (
@@ -106,7 +127,11 @@ class ClusteredCounts:
     of :func:`mlci.engine.scores_rules.error_counts`); ``deff_fn``, ``deff_fp``: their
     design effects (at least 1, 1 where the class has no error or no correct decision);
     ``n_pos``, ``n_neg``: the class sizes; ``df``: the design's degrees of freedom
-    (the number of conditions holding the rarer class, minus one).
+    (the number of conditions holding the rarer class, minus one); ``rank_deff_pos``,
+    ``rank_deff_neg``: at ``k = 0 .. n`` the design effect of the class's ``k`` most
+    extreme scores (the lowest positives, the highest negatives: the errors at the
+    class's own ``k / n`` quantile, wherever the threshold is; :func:`rank_deffs`), read
+    by :func:`clustered_eer_interval` with ``deff="rate"``.
     """
 
     fn: np.ndarray
@@ -116,6 +141,8 @@ class ClusteredCounts:
     n_pos: float
     n_neg: float
     df: int
+    rank_deff_pos: np.ndarray | None = None
+    rank_deff_neg: np.ndarray | None = None
 
 
 def _codes(name: str, cond: Any, n: int) -> np.ndarray:
@@ -246,7 +273,23 @@ def clustered_error_counts(z_neg: Any, cond_neg: Any, z_pos: Any, cond_pos: Any)
         fp.append(n_neg - b)  # the false alarms' variance is the correct ones'
         dfp.append(_deff(b, vb, n_neg))
     cat = np.concatenate
-    return ClusteredCounts(cat(fn), cat(fp), cat(dfn), cat(dfp), n_pos, n_neg, c - 1)
+    return ClusteredCounts(
+        cat(fn), cat(fp), cat(dfn), cat(dfp), n_pos, n_neg, c - 1,
+        rank_deffs(zp, cp), rank_deffs(-zn, cn),
+    )  # fmt: skip
+
+
+def rank_deffs(z: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """At ``k = 0 .. n``: the design effect (:func:`_deff`) of the indicator of the ``k``
+    lowest of the scores ``z`` over their conditions ``codes``; tied scores go together
+    (``k`` inside a group of ties reads the whole group's), so the values do not depend
+    on the order of the rows.  ``k = 0`` reads 1."""
+    n = len(z)
+    u = np.unique(z)
+    y, v = _below_moments(z, codes, u, "right")  # the scores at or below each value
+    d = _deff(y, v, float(n))
+    k = np.arange(n + 1, dtype=float)
+    return np.concatenate([[1.0], d[np.searchsorted(y, k[1:], side="left")]])
 
 
 def _t_cut(confidence_level: float, alternative: str, df: int) -> float:
@@ -267,7 +310,10 @@ def _check_counts(counts: Any) -> ClusteredCounts:
 
 
 def clustered_eer_interval(
-    counts: ClusteredCounts, confidence_level: float = 0.95, alternative: str = "two-sided"
+    counts: ClusteredCounts,
+    confidence_level: float = 0.95,
+    alternative: str = "two-sided",
+    deff: str = "threshold",
 ) -> tuple[float, float]:
     """The EER's score interval over conditions (module docstring): Wilson's statistic
     of both classes' errors at their effective sizes ``n / deff``, with Student's
@@ -279,6 +325,17 @@ def clustered_eer_interval(
         From :func:`clustered_error_counts`.
     confidence_level : float, default 0.95
     alternative : {"two-sided", "less", "greater"}, default "two-sided"
+    deff : {"threshold", "rate"}, default "threshold"
+        Which design effect divides a class's term when the EER ``e`` is tested at a
+        threshold: ``"threshold"``, that of the class's errors at the threshold;
+        ``"rate"``, the larger of that and the design effect of the class's
+        ``ceil(n e)`` most extreme scores (:func:`rank_deffs`), the clustering the errors
+        would have if the EER were ``e``.  A test set whose errors are far fewer than
+        ``n e`` (none, where the errors concentrate in a few conditions) shows no
+        clustering at its thresholds, and ``"threshold"`` then tests ``e`` as if its
+        errors were independent; ``"rate"`` reads the clustering off the class's scores
+        near its ``e`` quantile (a score test's variance taken at the value tested).
+        It contains the ``"threshold"`` interval.
 
     Returns
     -------
@@ -293,8 +350,13 @@ def clustered_eer_interval(
     >>> lo, hi = clustered_eer_interval(cc)
     >>> 0.0 < lo < hi < 0.3
     True
+    >>> lo_r, hi_r = clustered_eer_interval(cc, deff="rate")
+    >>> lo_r <= lo and hi <= hi_r
+    True
     """
     cc = _check_counts(counts)
+    if deff not in ("threshold", "rate"):
+        raise ValueError(f"`deff` must be 'threshold' or 'rate'; got {deff!r}.")
     cut = _t_cut(check_confidence_level(confidence_level), check_alternative(alternative), cc.df)
     # sum_k (Y_k - n_k e)^2 / (n_k D_k) <= cut e (1 - e), a quadratic in e per threshold
     dp, dn = cc.deff_fn, cc.deff_fp
@@ -303,7 +365,67 @@ def clustered_eer_interval(
         -(2.0 * (cc.fn / dp + cc.fp / dn) + cut),
         cc.fn**2 / (cc.n_pos * dp) + cc.fp**2 / (cc.n_neg * dn),
     )
-    return _hull(lo, hi, ok, alternative)
+    low, high = _hull(lo, hi, ok, alternative)
+    if deff == "threshold":
+        return low, high
+    if cc.rank_deff_pos is None or cc.rank_deff_neg is None:
+        raise ValueError(
+            '`deff="rate"` needs the counts\' rank design effects: build `counts` with '
+            "clustered_error_counts."
+        )
+    accepts = _rate_deff_test(cc, cut)
+    if alternative != "less" and low > 0.0:
+        low = _outermost(accepts, low, 0.0)
+    if alternative != "greater" and high < 1.0:
+        high = _outermost(accepts, high, 1.0)
+    return low, high
+
+
+def _rate_deff_test(cc: ClusteredCounts, cut: float) -> Callable[[np.ndarray], np.ndarray]:
+    """Whether each EER ``e`` is accepted at some threshold with ``deff="rate"``
+    (:func:`clustered_eer_interval`)."""
+    rp, rn = cc.rank_deff_pos, cc.rank_deff_neg
+    assert rp is not None and rn is not None
+    fn, fp, dfn, dfp = cc.fn, cc.fp, cc.deff_fn, cc.deff_fp
+    step = max(1, 4_000_000 // len(fn))
+
+    def accepts(e: np.ndarray) -> np.ndarray:
+        out = np.zeros(len(e), dtype=bool)
+        for i in range(0, len(e), step):
+            x = e[i : i + step, None]
+            kp = np.clip(np.ceil(cc.n_pos * x - 1e-9), 0, len(rp) - 1).astype(np.intp)
+            kn = np.clip(np.ceil(cc.n_neg * x - 1e-9), 0, len(rn) - 1).astype(np.intp)
+            stat = (fn - cc.n_pos * x) ** 2 / (cc.n_pos * np.maximum(rp[kp], dfn)) + (
+                fp - cc.n_neg * x
+            ) ** 2 / (cc.n_neg * np.maximum(rn[kn], dfp))
+            out[i : i + step] = (stat <= cut * x * (1.0 - x)).any(axis=1)
+        return out
+
+    return accepts
+
+
+def _outermost(accepts: Callable[[np.ndarray], np.ndarray], inner: float, edge: float) -> float:
+    """The accepted value farthest from ``inner`` towards ``edge`` (0 or 1): a grid from
+    ``inner`` to ``edge`` (linear and geometric towards the edge, 400 points), the
+    farthest accepted point refined by bisection against its outer neighbour."""
+    gap = abs(edge - inner)
+    steps = np.concatenate([np.linspace(0.0, 1.0, 201)[1:], 1.0 - np.geomspace(1e-9, 1.0, 200)])
+    x = np.unique(np.clip(inner + np.sign(edge - inner) * gap * steps, 1e-12, 1.0 - 1e-12))
+    x = x[np.argsort(np.abs(x - inner))]  # from inner outwards
+    ok = accepts(x)
+    if not ok.any():
+        return inner
+    j = int(np.flatnonzero(ok)[-1])
+    if j == len(x) - 1:
+        return edge
+    a, b = float(x[j]), float(x[j + 1])  # accepted, rejected
+    for _ in range(50):
+        m = 0.5 * (a + b)
+        if accepts(np.array([m]))[0]:
+            a = m
+        else:
+            b = m
+    return max(a, inner) if edge > inner else min(a, inner)
 
 
 def clustered_rate_interval(
@@ -374,20 +496,22 @@ def clustered_rate_interval(
 class ClusteredScoreInterval:
     """What re-reads ``auto``'s score interval over conditions at any level: the
     :class:`ClusteredCounts` and the point (``kind`` ``"eer"``, or ``"rate"`` of ``rate``
-    at ``at``; ``flip``: the interval of one minus that rate, a TPR from the misses)."""
+    at ``at``; ``flip``: the interval of one minus that rate, a TPR from the misses;
+    ``deff``: the EER's design effect, :func:`clustered_eer_interval`'s)."""
 
     kind: str
     counts: ClusteredCounts
     rate: str = "fnr"
     at: float = 0.0
     flip: bool = False
+    deff: str = "threshold"
 
     def __call__(self, confidence_level: float, alternative: str) -> tuple[float, float]:
         return flipped(self._read, self.flip, confidence_level, alternative)
 
     def _read(self, confidence_level: float, alt: str) -> tuple[float, float]:
         if self.kind == "eer":
-            return clustered_eer_interval(self.counts, confidence_level, alt)
+            return clustered_eer_interval(self.counts, confidence_level, alt, self.deff)
         return clustered_rate_interval(self.counts, self.rate, self.at, confidence_level, alt)
 
 
@@ -425,22 +549,54 @@ def score_icc(z: Any, cond: Any) -> float:
     return float(np.clip((msb - msw) / denom, 0.0, 1.0)) if denom > 0 else 0.0
 
 
-#: the score interval over conditions warns (:func:`warn_clustered_few_errors`) when the
-#: scores of a class correlate at least this much within conditions (:func:`score_icc`,
-#: the larger of the two classes').  In the sweep's test sets that used the interval it
-#: was reached in 92% of those with an ICC of the errors of 0.5 (scores 0.82-0.91), 6% at
-#: 0.25 (0.57-0.73), none at 0.1; 0.7 would have warned 22% at 0.25, where it held
+#: the scores of a class cluster strongly within conditions when they correlate at least
+#: this much (:func:`score_icc`, the larger of the two classes'): ``auto``'s EER below 5
+#: errors then reads the design effect at the tested rate (``deff="rate"`` of
+#: :func:`clustered_eer_interval`; :func:`clustered_eer_deff`), and a rate at a fixed
+#: other rate warns (:func:`warn_clustered_few_errors`).  In the sweep's test sets that
+#: used the interval it was reached in 92% of those with an ICC of the errors of 0.5
+#: (scores 0.82-0.91), 6% at 0.25 (0.57-0.73), none at 0.1
 CLUSTER_WARN_ICC = 0.75
-#: ... over fewer conditions than this (in all).  The sweep's designs where no interval
-#: held (0.82-0.93): an ICC of the errors of 0.5 with ~5 expected errors over 10-50
-#: conditions; over 200 it held (0.98)
+#: ... over fewer conditions than this (in all).  The sweep's designs where the threshold's
+#: design effect did not hold (0.81-0.93): an ICC of the errors of 0.5 with ~5 expected
+#: errors over 10-50 conditions; over 200 it held (0.98)
 CLUSTER_WARN_CONDITIONS = 100
+#: an EER given ``deff="rate"`` still warns below this many conditions (in all): over 10
+#: conditions at an error ICC of 0.5 it covered 0.89-0.91 with 5-8 expected errors
+#: (``scripts/scores_clustered_rate_sweep.py``), over 20 0.96-0.97
+CLUSTER_RATE_WARN_CONDITIONS = 15
 
 
-def warn_clustered_few_errors(icc: float, n_conditions: int, what: str = "EER") -> str | None:
+def clustered_eer_deff(icc: float, n_conditions: int) -> str:
+    """The design effect ``auto`` gives an EER's score interval over conditions
+    (:func:`clustered_eer_interval`): ``"rate"`` where the scores cluster strongly
+    (:func:`score_icc` at least :data:`CLUSTER_WARN_ICC`) over fewer than
+    :data:`CLUSTER_WARN_CONDITIONS` conditions, else ``"threshold"``.
+
+    Over 10-50 conditions at an ICC of the errors of 0.5 the threshold's design effect
+    covered 0.81-0.93 with 5-8 expected errors: the test sets that miss hold 0-2 errors
+    where the EER implies 5, and their errors cannot show their clustering.  The design
+    effect at the tested rate reads it off the scores (docs/validation.md, "Few errors
+    over conditions: the EER at a high ICC, and the Brier score").
+
+    Examples
+    --------
+    >>> clustered_eer_deff(0.85, 20), clustered_eer_deff(0.3, 20), clustered_eer_deff(0.85, 200)
+    ('rate', 'threshold', 'threshold')
+    """
+    strong = icc >= CLUSTER_WARN_ICC and n_conditions < CLUSTER_WARN_CONDITIONS
+    return "rate" if strong else "threshold"
+
+
+def warn_clustered_few_errors(
+    icc: float, n_conditions: int, what: str = "EER", deff: str = "threshold"
+) -> str | None:
     """Warn (and return the message) where the score interval over conditions did not
     hold in mlci's sweep: scores that cluster strongly (:func:`score_icc` at least
-    :data:`CLUSTER_WARN_ICC`) over fewer than :data:`CLUSTER_WARN_CONDITIONS` conditions.
+    :data:`CLUSTER_WARN_ICC`) over fewer than :data:`CLUSTER_WARN_CONDITIONS` conditions
+    with the threshold's design effect (a rate at a fixed other rate), over fewer than
+    :data:`CLUSTER_RATE_WARN_CONDITIONS` with the design effect at the tested rate
+    (``deff="rate"``: the EER, :func:`clustered_eer_deff`).
 
     Examples
     --------
@@ -452,18 +608,33 @@ def warn_clustered_few_errors(icc: float, n_conditions: int, what: str = "EER") 
     'The EER rests on few errors over 12 conditions whose scores correlate 0.8 within a condition'
     >>> warn_clustered_few_errors(0.2, 12) is None
     True
+    >>> warn_clustered_few_errors(0.8, 40, deff="rate") is None
+    True
     """
-    if not (icc >= CLUSTER_WARN_ICC and n_conditions < CLUSTER_WARN_CONDITIONS):
+    if deff not in ("threshold", "rate"):
+        raise ValueError(f"`deff` must be 'threshold' or 'rate'; got {deff!r}.")
+    most = CLUSTER_RATE_WARN_CONDITIONS if deff == "rate" else CLUSTER_WARN_CONDITIONS
+    if not (icc >= CLUSTER_WARN_ICC and n_conditions < most):
         return None
+    if deff == "rate":
+        seen = (
+            "even the interval with the design effect at the tested rate covered 0.89-0.91 "
+            "in mlci's sweep there (docs/validation.md, 'Few errors over conditions: the EER "
+            "at a high ICC, and the Brier score': 5-8 expected errors over 10 conditions at "
+            "an ICC of the errors of 0.5; over 20, 0.96-0.97)"
+        )
+    else:
+        seen = (
+            "no interval held its level in mlci's sweep there (docs/validation.md, 'EER and "
+            "operating points with few errors over conditions': ~5 expected errors over "
+            "10-50 conditions at an ICC of the errors of 0.5, the score interval over "
+            "conditions 0.81-0.93, percentile 0.61-0.82)"
+        )
     text = (
         f"The {what} rests on few errors over {n_conditions} conditions whose scores "
         f"correlate {icc:.2g} within a condition: where errors concentrate in a few "
-        "conditions a test set can hold far fewer errors than the rate implies, and no "
-        "interval held its level in mlci's sweep there (docs/validation.md, 'EER and "
-        "operating points with few errors over conditions': ~5 expected errors over 10-50 "
-        "conditions at an ICC of the errors of 0.5, the score interval over conditions "
-        "0.81-0.93, percentile 0.61-0.82). Treat the interval as optimistic, or collect "
-        "more conditions."
+        f"conditions a test set can hold far fewer errors than the rate implies, and {seen}. "
+        "Treat the interval as optimistic, or collect more conditions."
     )
     warn(text, NearBoundWarning)
     return text

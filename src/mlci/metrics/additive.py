@@ -12,6 +12,7 @@ import numpy as np
 
 from ..inputs import binary_target, encode_labels, show_values
 from ._base import AdditiveKernel, safe_div, zero_one
+from .brier_auto import brier_auto_method
 from .multiclass import class_columns
 
 _EPS = np.finfo(float).eps
@@ -186,4 +187,6 @@ def brier_kernel(
     kernel = AdditiveKernel(np.column_stack([e, np.ones_like(e)]), _ratio, (), "brier")
     if p.ndim == 2 and p.shape[1] > 2:
         kernel.bounds = (0.0, 2.0)
+    else:  # over few conditions: the logit t interval (mlci.metrics.brier_auto)
+        kernel.auto_method = brier_auto_method  # type: ignore[attr-defined]
     return kernel

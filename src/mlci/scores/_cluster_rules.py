@@ -5,15 +5,18 @@ driver: the score interval with the design effect over conditions
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from ..engine.scores_clustered import (
+    EER_CLUSTER_RATE_REASON,
     EER_CLUSTER_REASON,
     MIN_EER_CLUSTER_ERRORS,
     OP_CLUSTER_REASON,
     ClusteredScoreInterval,
+    clustered_eer_deff,
     clustered_error_counts,
     score_icc,
     warn_clustered_few_errors,
@@ -22,6 +25,7 @@ from ..engine.scores_rules import MIN_OP_EVENTS, op_events
 from ._roc import _Layout
 
 __all__ = [
+    "cluster_deff",
     "cluster_reason",
     "cluster_rule",
     "clustered_warning",
@@ -82,11 +86,15 @@ def cluster_rule(
 def _warned(
     score: ClusteredScoreInterval, lay: _Layout, cond: np.ndarray, what: str, extra: dict[str, Any]
 ) -> ClusteredScoreInterval:
-    """``score``, after the warning of strongly clustered scores over few conditions."""
+    """``score``, after the warning of strongly clustered scores over few conditions; an
+    EER's with the design effect of :func:`cluster_deff`."""
     n_neg = int(lay.nobs[0].sum())
     z_neg = np.repeat(lay.u[0], lay.nobs[0].astype(np.intp))
     z_pos = np.repeat(lay.u[1], lay.nobs[1].astype(np.intp))
-    few = clustered_warning(z_neg, cond[:n_neg], z_pos, cond[n_neg:], what)
+    sides = (z_neg, cond[:n_neg], z_pos, cond[n_neg:])
+    if score.kind == "eer":
+        score = replace(score, deff=cluster_deff(*sides))
+    few = clustered_warning(*sides, what, score.deff)
     if few is not None:
         extra["few_errors_warning"] = few
     return score
@@ -103,15 +111,30 @@ def cluster_reason(score: Any) -> str | None:
     """``method_reason`` of a score interval over conditions (None for the iid one)."""
     if not isinstance(score, ClusteredScoreInterval):
         return None
-    return EER_CLUSTER_REASON if score.kind == "eer" else OP_CLUSTER_REASON
+    if score.kind != "eer":
+        return OP_CLUSTER_REASON
+    return EER_CLUSTER_RATE_REASON if score.deff == "rate" else EER_CLUSTER_REASON
 
 
-def clustered_warning(z_neg: Any, c_neg: Any, z_pos: Any, c_pos: Any, what: str) -> str | None:
-    """:func:`~mlci.engine.scores_clustered.warn_clustered_few_errors` of these scores:
-    the larger of the two classes' score ICCs, the conditions of both."""
+def _icc_conditions(z_neg: Any, c_neg: Any, z_pos: Any, c_pos: Any) -> tuple[float, int]:
+    """The larger of the two classes' score ICCs, and the conditions of both."""
     iccs = [v for v in (score_icc(z_neg, c_neg), score_icc(z_pos, c_pos)) if np.isfinite(v)]
     n_cond = len(np.unique(np.concatenate([np.asarray(c_neg), np.asarray(c_pos)])))
-    return warn_clustered_few_errors(max(iccs, default=0.0), n_cond, what)
+    return max(iccs, default=0.0), n_cond
+
+
+def cluster_deff(z_neg: Any, c_neg: Any, z_pos: Any, c_pos: Any) -> str:
+    """:func:`~mlci.engine.scores_clustered.clustered_eer_deff` of these scores."""
+    return clustered_eer_deff(*_icc_conditions(z_neg, c_neg, z_pos, c_pos))
+
+
+def clustered_warning(
+    z_neg: Any, c_neg: Any, z_pos: Any, c_pos: Any, what: str, deff: str = "threshold"
+) -> str | None:
+    """:func:`~mlci.engine.scores_clustered.warn_clustered_few_errors` of these scores:
+    the larger of the two classes' score ICCs, the conditions of both."""
+    icc, n_cond = _icc_conditions(z_neg, c_neg, z_pos, c_pos)
+    return warn_clustered_few_errors(icc, n_cond, what, deff)
 
 
 def trial_cluster_rule(

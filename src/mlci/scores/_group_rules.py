@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..engine.scores_clustered import (
+    EER_CLUSTER_RATE_REASON,
     EER_CLUSTER_REASON,
     MIN_EER_CLUSTER_ERRORS,
     clustered_eer_interval,
@@ -27,7 +28,7 @@ from ..engine.scores_rules import (
     warn_few_eer_errors,
 )
 from ..exceptions import DegenerateIntervalWarning
-from ._cluster_rules import clustered_warning
+from ._cluster_rules import cluster_deff, clustered_warning
 
 __all__ = ["group_eer_rule", "group_eer_score_intervals"]
 
@@ -124,10 +125,14 @@ def group_eer_score_intervals(
         if errors >= MIN_EER_CLUSTER_ERRORS or min(len(np.unique(c[p])), len(np.unique(c[n]))) < 2:
             continue
         cc = clustered_error_counts(z[n], c[n], z[p], c[p])
-        out[row] = clustered_eer_interval(cc, confidence_level, alternative)
-        reasons["wilson over conditions"] = EER_CLUSTER_REASON
+        deff = cluster_deff(z[n], c[n], z[p], c[p])
+        out[row] = clustered_eer_interval(cc, confidence_level, alternative, deff)
+        if deff == "rate":
+            reasons["wilson over conditions, rate"] = EER_CLUSTER_RATE_REASON
+        else:
+            reasons["wilson over conditions"] = EER_CLUSTER_REASON
         what = "overall EER" if row == n_groups else "EER of a group"
-        few = clustered_warning(z[n], c[n], z[p], c[p], what)
+        few = clustered_warning(z[n], c[n], z[p], c[p], what, deff)
         if few is not None:
             reasons["few_errors_warning"] = few
     return out, reasons
