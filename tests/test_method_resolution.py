@@ -26,7 +26,7 @@ import mlci
 from mlci.engine.scores_rules import eer_score_interval, error_counts, rate_score_interval
 from mlci.intervals.bootstrap import effective_binomial_interval, wilson_interval
 from mlci.intervals.formulas import logit_t_interval, t_interval
-from mlci.intervals.mover import mover_wilson_interval
+from mlci.intervals.mover import mover_korn_graubard_interval, mover_wilson_interval
 from mlci.results import AnalyticInterval, attach_analytic
 
 sm_proportion = pytest.importorskip("statsmodels.stats.proportion")
@@ -165,6 +165,27 @@ def _mover() -> tuple[Any, Any]:
     return res, ref
 
 
+def _mover_kg() -> tuple[Any, Any]:
+    # balanced accuracy over 30 conditions, one false negative in 182 positives
+    g = np.random.default_rng(1)
+    cond = np.repeat(np.arange(30), 20)
+    y = g.random(600) < 0.3
+    p = y.copy()
+    p[np.flatnonzero(y)[:1]] = False
+    p[np.flatnonzero(~y)[:30]] = True
+    res = _quiet(mlci.bootstrap_ci, y, p, metric="balanced_accuracy", conditions=cond, rng=0,
+                 n_resamples=400)  # fmt: skip
+    rates = res.details["linearized"]["class_rates"]
+
+    def ref(level: float, alt: str) -> tuple[Any, Any]:
+        return mover_korn_graubard_interval(
+            rates, effective_binomial_interval, wilson_interval, confidence_level=level,
+            alternative=alt,
+        )[:2]  # fmt: skip
+
+    return res, ref
+
+
 def _eer() -> tuple[Any, Any]:
     s = _eer_scores()
     res = _quiet(mlci.eer_ci, s, rng=0, n_resamples=200).eer
@@ -210,6 +231,7 @@ MECHANISMS = {
     "t": ("t", _t),
     "logit_t-log-scale": ("logit_t", _log_t),
     "mover_wilson": ("mover_wilson", _mover),
+    "mover_korn_graubard": ("mover_korn_graubard", _mover_kg),
     "wilson-eer": ("wilson", _eer),
     "wilson-operating-point": ("wilson", _operating_point),
     "auc-score-floored": ("auc-score-floored", _auc_floored),

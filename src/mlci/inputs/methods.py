@@ -24,6 +24,11 @@ AUTO_LABELS: dict[str, tuple[str, str]] = {
         "the two classes' modified Wilson intervals)",
         "",
     ),
+    "mover_korn_graubard": (
+        "balanced_accuracy over conditions with 0-3 errors in a class (MOVER of the two "
+        "classes' Korn & Graubard intervals over the conditions)",
+        "",
+    ),
     "auc-score-floored": (
         "a single roc_auc of independent samples with a small class or near its bound "
         "(the score-type interval)",

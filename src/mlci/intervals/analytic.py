@@ -6,7 +6,8 @@ Near the edge of a metric's range the studentized interval gives way to an analy
 (:func:`mlci.intervals.bootstrap.studentized_interval`): Korn & Graubard's, the logit t
 or the t interval of the same linearized standard error (:class:`EdgeFallbackRead`),
 or, for balanced accuracy with 0-3 errors in a class, MOVER of the two classes' modified
-Wilson intervals (:class:`MoverWilsonRead`).  Each read calls the very function the
+Wilson intervals (:class:`MoverWilsonRead`; over conditions, of their Korn & Graubard
+intervals, :class:`MoverKornGraubardRead`).  Each read calls the very function the
 interval came from, so a result re-read at its own level gives its own bounds.
 """
 
@@ -17,14 +18,20 @@ from typing import Any
 
 import numpy as np
 
-from .bootstrap import edge_interval, wilson_interval
-from .mover import mover_wilson_interval
+from .bootstrap import edge_interval, effective_binomial_interval, wilson_interval
+from .mover import mover_korn_graubard_interval, mover_wilson_interval
 
-__all__ = ["EDGE_READS", "EdgeFallbackRead", "MoverWilsonRead", "edge_read"]
+__all__ = [
+    "EDGE_READS",
+    "EdgeFallbackRead",
+    "MoverKornGraubardRead",
+    "MoverWilsonRead",
+    "edge_read",
+]
 
 #: the near-bound fallbacks of the studentized interval that are analytic (read no
 #: replicate): a result whose every element got one holds it as its ``analytic`` record
-EDGE_READS = ("korn_graubard", "logit_t", "t", "mover_wilson")
+EDGE_READS = ("korn_graubard", "logit_t", "t", "mover_wilson", "mover_korn_graubard")
 
 
 @dataclass(frozen=True)
@@ -71,9 +78,27 @@ class MoverWilsonRead:
         )  # fmt: skip
 
 
+@dataclass(frozen=True)
+class MoverKornGraubardRead:
+    """``(low, high, details)`` of balanced accuracy's MOVER interval over conditions from
+    the two classes' rates with their CR2 standard errors, degrees of freedom and
+    effective sizes (:func:`mlci.intervals.mover.mover_korn_graubard_interval`)."""
+
+    rates: tuple[dict[str, float], ...]
+    bounds: tuple[float, float] | None = (0.0, 1.0)
+
+    def __call__(
+        self, confidence_level: float, alternative: str
+    ) -> tuple[Any, Any, dict[str, Any]]:
+        return mover_korn_graubard_interval(
+            self.rates, effective_binomial_interval, wilson_interval,
+            confidence_level=confidence_level, alternative=alternative, bounds=self.bounds,
+        )  # fmt: skip
+
+
 def edge_read(
     method: str, estimate: Any, bounds: Any, linear: dict[str, Any] | None
-) -> EdgeFallbackRead | MoverWilsonRead | None:
+) -> EdgeFallbackRead | MoverWilsonRead | MoverKornGraubardRead | None:
     """What re-reads the studentized interval's fallback ``method`` (the dispatcher's
     ``edge_fallback_method``) given to every element of ``estimate``, from the
     linearization ``linear``; None for a fallback that reads the replicates (the
@@ -92,6 +117,9 @@ def edge_read(
     if method == "mover_wilson":
         counts = linear.get("class_counts")
         return None if counts is None else MoverWilsonRead(tuple(counts), bounds)
+    if method == "mover_korn_graubard":
+        rates = linear.get("class_rates")
+        return None if rates is None else MoverKornGraubardRead(tuple(rates), bounds)
     return EdgeFallbackRead(
         method, estimate, linear["standard_error"], linear.get("df"), bool(linear.get("iid")),
         None if bounds is None else tuple(bounds),
