@@ -219,3 +219,58 @@ def test_simultaneous_band_holds_its_level_and_a_90_percent_band_is_rejected(
     monkeypatch.setattr(curves, "_sup_t", lambda est, dist, level: sup_t(est, dist, level - 0.05))
     bad = _band_hits()
     assert bad < hits and not _level_ok(bad), f"a 90% band covers {bad / N_BAND:.3f}"
+
+
+# ------------------------------------------------ fixed: a ROC band stuck at TPR = 1
+def test_band_point_stuck_at_one_gets_the_wilson_interval() -> None:
+    # seed 10's #11: 19 positives, true TPR 0.99998 at FPR 0.4; every positive above the
+    # threshold in every replicate, so the percentile band was [1, 1] (covered 0.000 of
+    # 150 test sets, unwarned).  Now the Wilson interval of 19 of 19 (statsmodels'
+    # proportion_confint(method="wilson"), an independent reference)
+    from statsmodels.stats.proportion import proportion_confint
+
+    g = np.random.default_rng(4)
+    pos, neg = g.normal(6.0, 1, 19), g.normal(0, 1, 228)
+    sc = mlci.Scores(pos, neg)
+    grid = np.array([0.2, 0.4, 1.0])
+    band = mlci.roc_band(sc, grid, rng=0, n_resamples=300)
+    dist = band.result.bootstrap_distribution
+    assert np.all(dist == 1.0)  # stuck at 1 at FPR 0.2, 0.4 and 1
+    wl, _ = proportion_confint(19, 19, alpha=0.05, method="wilson")
+    assert band.low[:2] == pytest.approx([wl, wl], abs=1e-9) and np.all(band.high == 1)
+    assert band.low[2] == 1.0  # TPR = 1 at FPR = 1 is fixed: no interval
+    assert list(band.extra["edge_points"]) == [0, 1]
+    # points with spread keep their percentile interval
+    other = mlci.Scores(g.normal(1, 1, 50), g.normal(0, 1, 50))
+    b2 = mlci.roc_band(other, grid[:2], rng=0, n_resamples=300)
+    q = np.quantile(b2.result.bootstrap_distribution, 0.025, axis=0)
+    assert b2.low == pytest.approx(q, abs=0.03) and "edge_points" not in b2.extra
+    # simultaneous: the Wilson interval at the sup-t critical value, inside the band
+    # (and never below the pointwise value: here no point varies, the sup-t value is 0)
+    mixed = mlci.Scores(np.r_[g.normal(6, 1, 18), 1.0], neg)  # one positive at 1.0
+    sim = mlci.roc_band(mixed, [0.05, 0.4], rng=0, n_resamples=300, simultaneous=True)
+    z = max(sim.critical_value, 1.959964)
+    assert list(sim.extra["edge_points"]) == [1] and sim.critical_value > 0
+    assert sim.low[1] == pytest.approx(19 / (19 + z * z), rel=1e-6) and sim.high[1] == 1
+    sim = mlci.roc_band(sc, grid, rng=0, n_resamples=300, simultaneous=True)
+    assert sim.critical_value == 0 and sim.low[:2] == pytest.approx([wl, wl])
+    # a one-sided band is left as it was
+    one = mlci.roc_band(sc, grid, rng=0, n_resamples=300, alternative="greater")
+    assert "edge_points" not in one.extra
+
+
+def test_band_stuck_at_one_covers() -> None:
+    # true TPR 0.98 at FPR 0.3 with 30 positives: all 30 above the threshold in about
+    # half the test sets, where the percentile band was [1, 1] (a miss each time) unless
+    # 2.5% of the replicates moved off 1.  On these 200 seeded test sets: 196 covered
+    # (0.980); before the Wilson edge points, 124 (0.620)
+    e = float(ndtri(0.98) + ndtri(0.7))
+    grid = np.array([0.3])
+    hits = 0
+    for i in range(200):
+        g = np.random.default_rng([2029, i])
+        sc = mlci.Scores(g.normal(e, 1, 30), g.normal(0, 1, 120))
+        with mlci.config_context(n_jobs=1):
+            b = mlci.roc_band(sc, grid, rng=g, n_resamples=200)
+        hits += bool(b.low[0] <= 0.98 <= b.high[0])
+    assert stats.binomtest(hits, 200, 0.95).pvalue > 1e-3, hits
