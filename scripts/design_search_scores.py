@@ -720,6 +720,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--confirm-design", type=int, action="append")
     p.add_argument("--confirm-reps", type=int, default=400)
     p.add_argument("--json")
+    p.add_argument(
+        "--save-as", help="with --design: save those results under this key (e.g. after a fix)"
+    )
     p.add_argument("--report", action="store_true")
     p.add_argument("--top", type=int, default=15)
     p.add_argument("--max-seconds", type=float, default=math.inf)
@@ -742,7 +745,9 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     if not args.report:
         if args.design:
-            todo, results = [random_design(i, args.seed) for i in args.design], []
+            todo = [random_design(i, args.seed) for i in args.design]
+            results = doc["runs"].setdefault(args.save_as, []) if args.save_as else []
+            results[:] = [r for r in results if r["design"]["index"] not in args.design]
         else:
             done = {r["design"]["index"] for r in results}
             todo = [random_design(i, args.seed) for i in range(args.designs) if i not in done]
@@ -760,7 +765,7 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
             results.append(r)
-            if args.json and not args.design:
+            if args.json and (args.save_as or not args.design):
                 ds.save(args.json, doc)
         todo_c: list[Design] = []
         if args.confirm:
