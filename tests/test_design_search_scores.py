@@ -329,24 +329,33 @@ def test_min_cllr_warns_where_it_under_covers() -> None:
         mlci.cllr_ci(sc, kind="min", n_resamples=200, rng=0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="metric_by_group's auto (BCa) collapses a group's rate at a threshold onto 0 when "
-    "the group has no error (DegenerateIntervalWarning), where operating_point_ci's auto "
-    "gives the Wilson interval: seed 10 #37 (fnr of the smallest of 4 groups) 0.016 of 62, "
-    "Wilson 0.984",
-)
-def test_metric_by_group_rate_without_errors_keeps_a_width() -> None:
+def test_metric_by_group_rate_without_errors_gets_wilson() -> None:
+    # fixed: metric_by_group's auto (BCa) collapsed a group's rate at a threshold onto 0
+    # when the group had no error (a DegenerateIntervalWarning), where
+    # operating_point_ci's auto gives a score interval: seed 10 #37 (fnr of the smallest
+    # of 4 groups) covered 0.016 of 62 test sets, Wilson's 0.984.  Now the Wilson interval
+    # of the group's class size (statsmodels' proportion_confint, method="wilson"), no
+    # warning (filterwarnings=error)
+    from statsmodels.stats.proportion import proportion_confint
+
     g = np.random.default_rng(0)
     y = np.r_[np.ones(15), np.zeros(100), np.ones(40), np.zeros(100)].astype(int)
     grp = np.r_[np.zeros(115), np.ones(140)].astype(int)
     s = np.r_[g.normal(5, 0.5, 15), g.normal(0, 1, 100), g.normal(1.5, 1, 40), g.normal(0, 1, 100)]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # DegenerateIntervalWarning today
-        res = mlci.metric_by_group(
-            y, s, groups=grp, metric="fnr", threshold=1.0, n_resamples=200, rng=0
-        )
-    row = res.rows()[0]
-    assert row["estimate"] == 0.0
-    # the Wilson interval of 0 misses in 15 positives reaches 3.84 / 18.84 = 0.204
-    assert row["high"] > 0.1
+    kw = {"groups": grp, "metric": "fnr", "threshold": [1.0, 6.0], "n_resamples": 200, "rng": 0}
+    res = mlci.metric_by_group(y, s, **kw)
+    rows = res.rows()
+    assert res.details["edge_interval_rows"] == (0, 1, 3, 5)
+    for i, (k, n) in {0: (0, 15), 1: (15, 15), 3: (40, 40), 5: (55, 55)}.items():
+        lo, hi = proportion_confint(k, n, alpha=0.05, method="wilson")
+        assert (rows[i]["low"], rows[i]["high"]) == pytest.approx((lo, hi), abs=1e-9)
+    # a rate with errors keeps its bootstrap interval (the same as method="bca")
+    with pytest.warns(mlci.DegenerateIntervalWarning):
+        bca = mlci.metric_by_group(y, s, method="bca", **kw).rows()
+    assert rows[2] == bca[2] and rows[4] == bca[4]
+    assert (bca[0]["low"], bca[0]["high"]) == (0.0, 0.0)  # BCa alone: the collapse
+    # fpr: the negatives' count; with sample_weight the rule stands aside (and warns)
+    fpr = mlci.metric_by_group(y, s, **{**kw, "metric": "fpr", "threshold": [10.0]}).rows()
+    assert fpr[0]["high"] == pytest.approx(proportion_confint(0, 100, method="wilson")[1])
+    with pytest.warns(mlci.DegenerateIntervalWarning):
+        mlci.metric_by_group(y, s, sample_weight=np.ones(len(y)), **kw)

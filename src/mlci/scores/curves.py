@@ -37,8 +37,8 @@ from ..inputs import (
 )
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..results import BootstrapResult, Result, format_value, per_confidence_level
-from ._band_edge import edge_band
 from ._driver import _operating_point_spec, _Part, _resolve, _Spec
+from ._edge_interval import edge_band
 from ._roc import _RATE, _check_rate, _counts_at, _every_point_counts, _Layout, _View
 from .confusion import binary_cm_metric
 from .scores import Scores
