@@ -303,30 +303,28 @@ def test_reduce_ci_auto_is_bootstrap_cis_auto() -> None:
     assert red.method == mem.method
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cllr_ci has no warning rule: the actual Cllr of 45 targets (seed 10 #34, n 1686, "
+CLLR_SHORT = {
+    "cllr": "cllr_ci has no warning rule: the actual Cllr of 45 targets (seed 10 #34, n 1686, "
     "AUC 0.93, calibrated LLRs) covers 0.880 of 150 (BCa; the normal interval 0.847), unwarned",
-)
-def test_cllr_ci_warns_where_it_under_covers() -> None:
-    d, pop, x = _test_set(34)
-    assert d.family == "cllr" and d.metric == "cllr"
-    sc = dss._scores(d, pop, x)
-    with pytest.warns(mlci.MlciWarning), mlci.config_context(n_jobs=1):
-        mlci.cllr_ci(sc, n_resamples=200, rng=0)
+    "min_cllr": "cllr_ci(kind='min') warns rarely where PAV's optimism leaves it far short: "
+    "seed 10 #26 (4 expected targets of 121, AUC 0.93) covers 0.277 of 148, warned in 15",
+}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cllr_ci(kind='min') warns rarely where PAV's optimism leaves it far short: seed 10 "
-    "#26 (4 expected targets of 121, AUC 0.93) covers 0.277 of 148, warned in 15",
+@pytest.mark.parametrize(
+    ("index", "metric"),
+    [
+        pytest.param(i, m, marks=pytest.mark.xfail(strict=True, reason=CLLR_SHORT[m]), id=m)
+        for i, m in ((34, "cllr"), (26, "min_cllr"))
+    ],
 )
-def test_min_cllr_warns_where_it_under_covers() -> None:
-    d, pop, x = _test_set(26)
-    assert d.family == "cllr" and d.metric == "min_cllr"
+def test_cllr_ci_warns_where_it_under_covers(index: int, metric: str) -> None:
+    d, pop, x = _test_set(index)
+    assert d.family == "cllr" and d.metric == metric
     sc = dss._scores(d, pop, x)
+    kind = "min" if metric == "min_cllr" else "actual"
     with pytest.warns(mlci.MlciWarning), mlci.config_context(n_jobs=1):
-        mlci.cllr_ci(sc, kind="min", n_resamples=200, rng=0)
+        mlci.cllr_ci(sc, kind=kind, n_resamples=200, rng=0)
 
 
 def test_metric_by_group_rate_without_errors_gets_wilson() -> None:
