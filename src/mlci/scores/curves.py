@@ -117,8 +117,7 @@ class CurveBand(Result):
     x_name, y_name : str
         ``"fpr"`` (vertical band) or ``"threshold"`` (threshold band), and ``"tpr"``;
         ``"fnr"`` and ``"fpr"`` for a horizontal band (:func:`roc_with_ci` with ``fnr=``).
-    kind : str
-        ``"vertical"``, ``"threshold"`` or ``"horizontal"``.
+    kind : {"vertical", "threshold", "horizontal"}
     simultaneous : bool
         Whether ``low``/``high`` hold for the whole grid at once (sup-t band).
     confidence_level : float
@@ -127,8 +126,8 @@ class CurveBand(Result):
     result : BootstrapResult
         The bootstrap behind the band (distribution of ``y`` on the grid).
     extra : dict
-        For a threshold band, the FPR at each threshold and its interval (``fpr``,
-        ``fpr_low``, ``fpr_high``) and the bootstrap behind them (``fpr_result``).
+        A threshold band's FPR interval (``fpr``, ``fpr_low``, ``fpr_high``, ``fpr_result``);
+        ``edge_points``: the grid points whose collapsed interval became Wilson's (roc_band).
 
     Examples
     --------
@@ -571,7 +570,8 @@ def roc_band(
         Sup-t band covering the whole curve on the grid with ``confidence_level``
         (two-sided only).
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, dropna
-        As in :meth:`Scores.bootstrap_ci`.
+        As in :meth:`Scores.bootstrap_ci`; a TPR whose interval collapses onto 0 or 1
+        gets the Wilson interval of ``n_pos`` instead (``extra["edge_points"]``).
     resampling : mlci.Resampling, optional
         How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
         ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
