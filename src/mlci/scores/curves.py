@@ -38,6 +38,7 @@ from ..inputs import (
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..results import BootstrapResult, Result, format_value, per_confidence_level
 from ._driver import _operating_point_spec, _Part, _resolve, _Spec
+from ._edge_interval import edge_band
 from ._roc import _RATE, _check_rate, _counts_at, _every_point_counts, _Layout, _View
 from .confusion import binary_cm_metric
 from .scores import Scores
@@ -116,8 +117,7 @@ class CurveBand(Result):
     x_name, y_name : str
         ``"fpr"`` (vertical band) or ``"threshold"`` (threshold band), and ``"tpr"``;
         ``"fnr"`` and ``"fpr"`` for a horizontal band (:func:`roc_with_ci` with ``fnr=``).
-    kind : str
-        ``"vertical"``, ``"threshold"`` or ``"horizontal"``.
+    kind : {"vertical", "threshold", "horizontal"}
     simultaneous : bool
         Whether ``low``/``high`` hold for the whole grid at once (sup-t band).
     confidence_level : float
@@ -126,8 +126,8 @@ class CurveBand(Result):
     result : BootstrapResult
         The bootstrap behind the band (distribution of ``y`` on the grid).
     extra : dict
-        For a threshold band, the FPR at each threshold and its interval (``fpr``,
-        ``fpr_low``, ``fpr_high``) and the bootstrap behind them (``fpr_result``).
+        A threshold band's FPR interval (``fpr``, ``fpr_low``, ``fpr_high``, ``fpr_result``);
+        ``edge_points``: the grid points whose collapsed interval became Wilson's (roc_band).
 
     Examples
     --------
@@ -449,18 +449,19 @@ def _band(
     y_name: str,
     kind: str,
     extra: dict[str, Any] | None = None,
+    n: float = 0.0,
 ) -> CurveBand:
     """A CurveBand from the bootstrap of the curve on its grid (sup-t when simultaneous)."""
     est = np.asarray(res.estimate)
-    plo, phi = res.confidence_interval
-    crit = None
+    crit, se = _sup_t(est, res.bootstrap_distribution, level) if simultaneous else (None, 0.0)
+    plo, phi, edge = edge_band(res, x, kind, n, level, crit)  # points stuck at 0 or 1
     lo, hi = plo, phi
-    if simultaneous:
-        crit, se = _sup_t(est, res.bootstrap_distribution, level)
+    if crit is not None:
         lo = np.clip(np.minimum(est - crit * se, plo), 0, 1)
         hi = np.clip(np.maximum(est + crit * se, phi), 0, 1)
+    extra = {**(extra or {}), **edge}
     return CurveBand(
-        x, est, lo, hi, plo, phi, x_name, y_name, kind, simultaneous, level, crit, res, extra or {}
+        x, est, lo, hi, plo, phi, x_name, y_name, kind, simultaneous, level, crit, res, extra
     )
 
 
@@ -569,7 +570,8 @@ def roc_band(
         Sup-t band covering the whole curve on the grid with ``confidence_level``
         (two-sided only).
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, dropna
-        As in :meth:`Scores.bootstrap_ci`.
+        As in :meth:`Scores.bootstrap_ci`; a TPR whose interval collapses onto 0 or 1
+        gets the Wilson interval of ``n_pos`` instead (``extra["edge_points"]``).
     resampling : mlci.Resampling, optional
         How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
         ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
@@ -621,8 +623,7 @@ def roc_band(
             return _threshold_rates_spec(s, thresholds)
 
         algorithm = "auto"
-    # the ends of a ROC curve are fixed (TPR = 1 at FPR = 1): their intervals are
-    # degenerate by construction, which is no reason to warn
+    # a fixed end (TPR = 1 at FPR = 1) is degenerate by construction: no reason to warn
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateIntervalWarning)
         results = sc._bootstrap(
@@ -651,7 +652,7 @@ def roc_band(
             "fpr_result": fres,
         }
     x_name = "fpr" if kind == "vertical" else "threshold"
-    return _band(x, res, level, bool(simultaneous), x_name, "tpr", kind, extra)
+    return _band(x, res, level, bool(simultaneous), x_name, "tpr", kind, extra, sc.n_pos)
 
 
 def precision_at_recall_spec(sc: Scores, grid: np.ndarray) -> _Spec:

@@ -18,6 +18,7 @@ import numpy as np
 from ..engine.bootstrap import run_bootstrap
 from ..engine.nested import plan_for_conditions
 from ..engine.scores_rules import scores_auto_method
+from ..exceptions import DegenerateIntervalWarning
 from ..feedback import reports_progress
 from ..inputs import (
     ArgSpec,
@@ -36,6 +37,7 @@ from ..metrics import Kernel, check_sample_weight, higher_is_better, safe_div, w
 from ..results import Result, require_pandas
 from ._design import strata_codes
 from ._driver import _check_beta, _resolve, _ScoresKernel, atom_keys, internal_perm
+from ._edge_interval import RATE_CLASS, group_rate_edge
 from ._group_rules import group_eer_rule
 from ._roc import _check_threshold
 from .confusion import CM_METRICS, binary_cm_metric, cm_metric_bounds
@@ -344,7 +346,12 @@ def metric_by_group(
         independent trials, its version with the design effect below 5 errors over
         ``conditions`` (:mod:`mlci.engine.scores_clustered`; docs/validation.md, "EER
         and operating points with few errors over conditions"); ``details`` then names
-        those rows (``score_interval_rows``) and why (``score_interval_reason``).
+        those rows (``score_interval_rows``) and why (``score_interval_reason``).  A
+        class rate at a threshold (fnr, fpr, tpr, tnr and synonyms) whose bootstrap
+        interval collapsed onto 0 or 1 (no error, or no success, in that class of the
+        group) gets the Wilson interval of the group's class size instead, as
+        :func:`mlci.operating_point_ci` gives a score interval (``edge_interval_rows``;
+        without ``sample_weight``, two-sided).
     conditions : array-like, or list of array-like, optional
         Condition (speaker, session) of every sample, resampled as a unit; a list of
         levels, top first, is a nested design.
@@ -538,7 +545,7 @@ def metric_by_group(
         n_resamples=opts.n_resamples,
         rng=opts.seed,
     )
-    attrs = {
+    attrs: dict[str, Any] = {
         "metric": metric,
         "normalize": normalize,
         "confidence_level": opts.confidence_level,
@@ -594,11 +601,29 @@ def metric_by_group(
     kernel.bounds = _cm_bounds(metric, normalize)
     if sw is not None:
         kernel = with_sample_weight(kernel, sw)
-    res = _run(kernel, plan, opts, metric)
+    # auto: a class rate collapsed onto 0 or 1 gets the Wilson interval (_edge_interval)
+    edge = method == "auto" and normalize is None and sw is None and metric in RATE_CLASS
+    edge = edge and opts.alternative == "two-sided"
+    with warnings.catch_warnings(record=edge) as caught:
+        if edge:  # re-emitted below unless the Wilson interval replaces every collapse
+            warnings.simplefilter("always")
+        res = _run(kernel, plan, opts, metric)
     inv = np.argsort(order)
     est = np.asarray(res.estimate)[:, inv]
     low = np.asarray(res.confidence_interval.low)[:, inv]
     high = np.asarray(res.confidence_interval.high)[:, inv]
+    if edge:
+        cls = is_pos == RATE_CLASS[metric]
+        counts = np.bincount(gidx[cls], minlength=n_groups)
+        low, high, idx = group_rate_edge(
+            est, low, high, np.r_[counts, counts.sum()], opts.confidence_level
+        )
+        left = np.sum(low == high)  # collapsed intervals not replaced
+        for w in caught or []:
+            if left or not issubclass(w.category, DegenerateIntervalWarning):
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        if idx.size:
+            attrs["edge_interval_rows"] = tuple(int(i) for i in idx)
     return _frame(pd, first, names, n_groups, "threshold", list(t), est, low, high, attrs)
 
 
@@ -660,6 +685,7 @@ def _frame(pd, first, cols, n_groups, col, xs, est, low, high, attrs):  # fmt: s
                 "few_errors_warning",
                 "score_interval_rows",
                 "score_interval_reason",
+                "edge_interval_rows",
             )
             if attrs.get(k) is not None
         },
@@ -691,7 +717,10 @@ class GroupResult(Result):
         ``n_dropped``: samples dropped for a missing value (``dropna=True``);
         ``method_reason``: why ``method="auto"`` chose ``method``;
         ``score_interval_rows``, ``score_interval_reason``: the rows (indices into
-        :meth:`rows`) whose EER got a score interval instead, and why.
+        :meth:`rows`) whose EER got a score interval instead, and why;
+        ``edge_interval_rows``: the rows whose class rate at a threshold, without an
+        error (or without a success), got the Wilson interval of the group's class size
+        under ``auto`` instead of a bootstrap interval collapsed onto 0 or 1.
 
     Examples
     --------
