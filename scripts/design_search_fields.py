@@ -38,8 +38,9 @@ The truths, and the estimand each interval claims:
   raters' accuracies) are computed exactly from the category probabilities.
 * correlation: a population matrix of ``CORR_POP`` x ``CORR_POP`` systems x items from
   crossed effects (Deutsch et al.'s setting); the truth is the coefficient on the whole
-  population matrix (resampling systems or both), or on the drawn systems x every
-  population item (resampling items: the systems are fixed).  At the item level this is
+  population matrix (resampling both), on the drawn systems x every population item
+  (resampling items: the systems are fixed), or on every population system x the drawn
+  items (resampling systems: the items are fixed).  At the item level this is
   the population's mean within-item correlation over *all* systems, which a study of
   ``n_systems`` estimates with the small-sample bias of its coefficient.
 * regression: errors ``sqrt(icc) u_c + sqrt(1 - icc) e`` of variance 1, so MSE = RMSE^2
@@ -497,7 +498,7 @@ class Population:
                 (q + m)[:, None] + dd[None, :] + math.sqrt(p["ve"]) * g.standard_normal((N, N))
             )
             self.z = q[:, None] + dd[None, :] + math.sqrt(p["vf"]) * g.standard_normal((N, N))
-            if p["resample"] != "items":
+            if p["resample"] == "both":
                 self.truth = corr_value(self.x, self.z, d.metric, p["level"])
         elif fam == "regression":
             self.sampler, _ = _std_errors(p["dist"], p["shape"])
@@ -569,8 +570,10 @@ class Population:
             si = np.sort(g.choice(CORR_POP, n, replace=False))
             ii = np.sort(g.choice(CORR_POP, p["items"], replace=False))
             out["x"], out["z"] = self.x[np.ix_(si, ii)], self.z[np.ix_(si, ii)]
-            if p["resample"] == "items":
+            if p["resample"] == "items":  # these systems, every item
                 out["truth"] = corr_value(self.x[si], self.z[si], d.metric, p["level"])
+            elif p["resample"] == "systems":  # every system, these items
+                out["truth"] = corr_value(self.x[:, ii], self.z[:, ii], d.metric, p["level"])
         elif fam == "regression":
             c = p["conditions"]
             xs = math.sqrt(p["var_x"]) * g.standard_normal(n)
@@ -639,7 +642,6 @@ def _run(d: Design, x: dict[str, Any], method: str, common: dict[str, Any], leve
     if fam == "agreement":
         metric = "fleiss_kappa" if d.metric == "fleiss_kappa" else "krippendorff_alpha"
         level_m = "nominal" if metric == "fleiss_kappa" else d.metric.removeprefix("alpha_")
-        opts.pop("n_jobs")
         return mlci.agreement_ci(
             x["ratings"],
             metric=metric,
@@ -648,7 +650,6 @@ def _run(d: Design, x: dict[str, Any], method: str, common: dict[str, Any], leve
             **opts,
         )
     if fam == "correlation":
-        opts.pop("n_jobs")
         return mlci.correlation_ci(
             x["x"],
             x["z"],
@@ -679,7 +680,7 @@ def intervals(
 ) -> dict[str, Any]:
     """Each method's 95% interval on one test set (``auto_level``: the level ``auto`` is
     really computed at while judged as 95%, for the test that the verdict sees it)."""
-    common = {"n_resamples": B, "rng": seed, "n_jobs": 1}
+    common = {"n_resamples": B, "rng": seed}
     out: dict[str, Any] = {"refused": {}}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -863,6 +864,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=10)
     ap.add_argument("--focus", choices=[f[0] for f in FAMILIES], default=None)
     ap.add_argument("--design", type=int, action="append", help="run only these design numbers")
+    ap.add_argument(
+        "--redo", type=int, action="append", help="re-run these designs of the saved run in place"
+    )
     ap.add_argument("--confirm", type=int, default=0, help="re-run the N worst with --confirm-reps")
     ap.add_argument("--confirm-design", type=int, action="append")
     ap.add_argument("--confirm-reps", type=int, default=600)
@@ -886,7 +890,10 @@ def main(argv: list[str] | None = None) -> int:
     }
     start = time.time()
     if not args.report:
-        if args.design:
+        if args.redo:
+            results[:] = [r for r in results if r["design"]["index"] not in args.redo]
+            todo = [random_design(i, args.seed, args.focus) for i in args.redo]
+        elif args.design:
             todo, results = [random_design(i, args.seed, args.focus) for i in args.design], []
         else:
             done = {r["design"]["index"] for r in results}
