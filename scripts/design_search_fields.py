@@ -855,6 +855,29 @@ def assess(res: dict[str, Any]) -> dict[str, Any]:
     return res
 
 
+def family_summary(results: list[dict[str, Any]]) -> str:
+    """Per family: designs, auto holding 0.95 +- 0.015 (not significantly outside), short
+    (significantly below 0.935) and of those unwarned, and the worst auto coverage."""
+    lo, hi = ds.TARGET - ds.TOLERANCE, ds.TARGET + ds.TOLERANCE
+    rows = ["| family | designs | auto holds | short | short, unwarned | worst auto |"]
+    rows.append("|---|---|---|---|---|---|")
+    for fam in [f[0] for f in FAMILIES]:
+        rs = [r for r in results if r["design"]["family"] == fam and "auto" in r["methods"]]
+        if not rs:
+            continue
+        a = [r["methods"]["auto"] for r in rs]
+        short = [ds._significantly(v["coverage"], v["n"], lo, "below") for v in a]
+        over = [ds._significantly(v["coverage"], v["n"], hi, "above") for v in a]
+        worst = min(rs, key=lambda r: r["methods"]["auto"]["coverage"])
+        holds = sum(not s and not o for s, o in zip(short, over, strict=True))
+        unwarned = sum(s and r["unwarned"] for s, r in zip(short, rs, strict=True))
+        rows.append(
+            f"| {fam} | {len(rs)} | {holds} | {sum(short)} | {unwarned} | "
+            f"{worst['methods']['auto']['coverage']:.3f} ({worst['label'].split()[0]}) |"
+        )
+    return "\n".join(rows)
+
+
 # ------------------------------------------------------------------------------ main
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -933,6 +956,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"confirmed {r['label']}: {'; '.join(r['verdict']['flags'])}", file=sys.stderr)
             if args.json:
                 ds.save(args.json, doc)
+    print(f"## {len(results)} designs ({key}) by family\n\n{family_summary(results)}\n")
     print(f"## {len(results)} designs ({key}); the {args.top} worst\n")
     print(ds.table(results, args.top))
     if confirmed and not args.design:
