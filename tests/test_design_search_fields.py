@@ -205,8 +205,8 @@ def _warned(call) -> list[str]:
     reason="defect (seed-10 #69, #86): a system-level correlation over few items is "
     "attenuated toward 0 by the noise of the systems' mean scores (Spearman 1904); resampling "
     "items or both keeps the attenuation, so the interval misses the population value "
-    "(Kendall, 26 systems x 25 items: 0.31 of 150 test sets; Pearson, 13 x 48, resampling "
-    "items: 0.09) and correlation_ci does not warn",
+    "(Kendall, 26 systems x 25 items: 0.228 of 400 test sets; Pearson, 13 x 48, resampling "
+    "items: 0.098 of 400) and correlation_ci does not warn",
 )
 def test_correlation_over_few_items_warns_of_attenuation() -> None:
     d = dsf.random_design(69, 10)
