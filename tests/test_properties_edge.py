@@ -190,11 +190,13 @@ BOOTSTRAP = [Driver(f"bootstrap_ci[{m}]", _boot(m), UNIT, weights=True) for m in
         "bootstrap_ci[average_precision]", _boot("average_precision", "score"), UNIT, True, True
     ),
 ]
+# compare's systems keep two-sided intervals whatever ``alternative`` (its documentation):
+# only the pairs are one-sided
 COMPARE = [
-    Driver("compare[accuracy].a", _compare("accuracy"), UNIT),
-    Driver("compare[balanced_accuracy].a", _compare("balanced_accuracy"), UNIT),
-    Driver("compare[f1].a", _compare("f1"), UNIT),
-    Driver("compare[roc_auc].a", _compare("roc_auc", "score"), UNIT, True),
+    Driver("compare[accuracy].a", _compare("accuracy"), UNIT, one_sided=False),
+    Driver("compare[balanced_accuracy].a", _compare("balanced_accuracy"), UNIT, one_sided=False),
+    Driver("compare[f1].a", _compare("f1"), UNIT, one_sided=False),
+    Driver("compare[roc_auc].a", _compare("roc_auc", "score"), UNIT, True, one_sided=False),
     Driver("compare[accuracy].a-b", _compare("accuracy", pair=True), SIGNED),
     Driver("compare[balanced_accuracy].a-b", _compare("balanced_accuracy", pair=True), SIGNED),
     Driver("compare[f1].a-b", _compare("f1", pair=True), SIGNED),
@@ -220,23 +222,12 @@ def bounds(res: Any) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-def defined(res: Any) -> bool:
-    """Whether the estimate exists (precision without a predicted positive does not)."""
-    return bool(np.isfinite(float(res.estimate)))
-
-
 # ------------------------------------------------------------------------ invariants
-@pytest.mark.parametrize("driver", DRIVERS, ids=IDS)
-@examples(25)
-@given(d=edge_designs(low_end=None))
-def test_interval_inside_range_finite_estimate_inside(driver: Driver, d: EdgeData) -> None:
-    assume(driver.defined(d))
-    res = driver(d)
-    if not defined(res):
-        return
+def check_range(driver: Driver, res: Any, d: EdgeData) -> None:
+    """Bounds finite, inside the metric's range, no wider than it; the estimate inside."""
     lo, hi = bounds(res)
     rlo, rhi = driver.range
-    why = (d.describe(), res.method, (lo, hi), float(res.estimate))
+    why = (d.describe(), res.method, res.confidence_level, (lo, hi), float(res.estimate))
     assert math.isfinite(lo) and math.isfinite(hi), why
     assert rlo <= lo <= hi <= rhi, why
     assert hi - lo <= rhi - rlo, why
@@ -244,16 +235,16 @@ def test_interval_inside_range_finite_estimate_inside(driver: Driver, d: EdgeDat
 
 
 @pytest.mark.parametrize("driver", DRIVERS, ids=IDS)
-@examples(20)
+@examples(12)
 @given(d=edge_designs(low_end=None))
-def test_levels_nest(driver: Driver, d: EdgeData) -> None:
-    assume(driver.defined(d))
+def test_levels_inside_range_and_nested(driver: Driver, d: EdgeData) -> None:
     # each level asked directly with the same rng: auto may choose another method at
     # another level (a rule on "half a tail's replicates" depends on alpha), and the
-    # intervals must still nest
+    # intervals must still nest: 90% inside 95% inside 99%
+    assume(driver.defined(d))
     r90, r95, r99 = (driver(d, confidence_level=c) for c in (0.90, 0.95, 0.99))
-    if not defined(r95):
-        return
+    for r in (r90, r95, r99):
+        check_range(driver, r, d)
     (lo90, hi90), (lo95, hi95), (lo99, hi99) = map(bounds, (r90, r95, r99))
     why = (d.describe(), [r.method for r in (r90, r95, r99)], (lo90, hi90), (lo95, hi95))
     assert lo95 <= lo90 + 1e-12 and hi90 <= hi95 + 1e-12, why
@@ -264,14 +255,24 @@ def test_levels_nest(driver: Driver, d: EdgeData) -> None:
 ONE_SIDED = [d for d in DRIVERS if d.one_sided]
 
 
+def _same_tail_symmetric(res: Any) -> bool:
+    """Whether a one-sided interval at level c is the two-sided one at 2c - 1 on its side.
+
+    Not for Brown, Cai & DasGupta's modified Wilson interval and the MOVER interval built
+    from it: near the edge a bound is the one-sided Poisson bound at ``alpha = 1 - c``
+    for a two-sided interval as for a one-sided one (as in the paper and DescTools;
+    :func:`mlci.intervals.formulas.modified_wilson_edges`), so the one-sided 95% bound
+    equals the two-sided 95% one there, not the 90% one.
+    """
+    return _given(res) not in ("wilson_modified", "mover_wilson")
+
+
 @pytest.mark.parametrize("driver", ONE_SIDED, ids=[d.name for d in ONE_SIDED])
-@examples(20)
+@examples(10)
 @given(d=edge_designs(low_end=None))
 def test_one_sided_matches_two_sided(driver: Driver, d: EdgeData) -> None:
     assume(driver.defined(d))
     two95, two90 = driver(d), driver(d, confidence_level=0.90)
-    if not defined(two95):
-        return
     est = float(two95.estimate)
     rlo, rhi = driver.range
     for alt in ("greater", "less"):
@@ -284,12 +285,12 @@ def test_one_sided_matches_two_sided(driver: Driver, d: EdgeData) -> None:
         if alt == "greater":
             assert hi == rhi or math.isinf(hi), why
             assert bounds(two95)[0] - 1e-12 <= lo <= est + 1e-12, why
-            if one.method == two90.method:
+            if one.method == two90.method and _same_tail_symmetric(one):
                 assert lo == pytest.approx(bounds(two90)[0], abs=1e-9), why
         else:
             assert lo == rlo or math.isinf(lo), why
             assert est - 1e-12 <= hi <= bounds(two95)[1] + 1e-12, why
-            if one.method == two90.method:
+            if one.method == two90.method and _same_tail_symmetric(one):
                 assert hi == pytest.approx(bounds(two90)[1], abs=1e-9), why
 
 
@@ -309,7 +310,7 @@ def _same_result(r: Any, s: Any, why: Any) -> None:
 
 
 @pytest.mark.parametrize("driver", RANK, ids=RANK_IDS)
-@examples(10)
+@examples(6)
 @given(d=edge_designs(), perm_seed=st.integers(0, 2**32 - 1))
 def test_row_order_rank_metrics(driver: Driver, d: EdgeData, perm_seed: int) -> None:
     o = np.random.default_rng(perm_seed).permutation(len(d.y))
@@ -317,7 +318,7 @@ def test_row_order_rank_metrics(driver: Driver, d: EdgeData, perm_seed: int) -> 
 
 
 @pytest.mark.parametrize("driver", DECISION_IID, ids=[d.name for d in DECISION_IID])
-@examples(10)
+@examples(6)
 @given(d=edge_designs(min_n=64, clustered=False), perm_seed=st.integers(0, 2**32 - 1))
 def test_row_order_decision_metrics(driver: Driver, d: EdgeData, perm_seed: int) -> None:
     assume(driver.defined(d))
@@ -330,7 +331,7 @@ WEIGHTED = [d for d in DRIVERS if d.weights]
 
 
 @pytest.mark.parametrize("driver", WEIGHTED, ids=[d.name for d in WEIGHTED])
-@examples(10)
+@examples(6)
 @given(d=edge_designs(max_n=150), wseed=st.integers(0, 2**32 - 1))
 def test_integer_weights_equal_repeated_rows(driver: Driver, d: EdgeData, wseed: int) -> None:
     # frequency weights: the interval of the repeated rows, bit for bit; a plain
@@ -358,7 +359,7 @@ TRANSFORMED = [d for d in RANK if "fnr]" not in d.name]
 
 @pytest.mark.parametrize("transform", sorted(TRANSFORMS))
 @pytest.mark.parametrize("driver", TRANSFORMED, ids=[d.name for d in TRANSFORMED])
-@examples(8)
+@examples(5)
 @given(d=edge_designs())
 def test_rank_metrics_invariant_under_increasing_transform(
     driver: Driver, transform: str, d: EdgeData
@@ -625,3 +626,87 @@ def test_cli_ci_json_equals_bootstrap_ci(
     assert row["method"] == r.method
     np.testing.assert_allclose((low, high), bounds(r), rtol=1e-12)
     assert 0.0 <= low <= row["estimate"] <= high <= 1.0
+
+
+# ------------------------------------------------------ defects found (minimal examples)
+# Each is a strict xfail: it turns into an error (XPASS) when the defect is fixed, and the
+# marker is then removed.  The property tests above found them; hypothesis and a greedy
+# deletion of samples shrank them.
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine/scores_rules.py rate_score_interval: with tied negatives no threshold "
+    "has its false-alarm count within the score test's reach of n_x * at, _hull's 'never "
+    "empty' branch returns [0, 1] (95%), while at 99% a threshold enters: the 99% interval "
+    "[0, 0.249] does not contain the 95% one (operating_point_ci, Scores.bootstrap_ci)",
+)
+def test_operating_point_score_interval_with_tied_negatives_nests() -> None:
+    # 97 negatives at 0 and 3 at 0.5 (FP counts 100, 3, 0 against n_neg * at = 10),
+    # positives: 1 at 0.2, 9 at 1.0; FNR at FPR 0.1 is 0, auto's interval 'wilson'
+    y = np.r_[np.zeros(100, int), np.ones(10, int)]
+    s = np.r_[np.zeros(97), np.full(3, 0.5), 0.2, np.ones(9)]
+    sc = mlci.Scores.from_labels(y, s)
+    r95, r99 = (
+        quiet(mlci.operating_point_ci, sc, "fnr", at=0.1, n_resamples=B, rng=0,
+              confidence_level=c)[0]
+        for c in (0.95, 0.99)
+    )  # fmt: skip
+    assert r95.method == r99.method == "wilson"
+    (lo95, hi95), (lo99, hi99) = bounds(r95), bounds(r99)
+    assert lo99 <= lo95 and hi95 <= hi99, ((lo95, hi95), (lo99, hi99))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="korn_graubard on a zero standard error (intervals/bootstrap.py "
+    "effective_binomial_interval: NaN where se = 0, 'undefined'): over 2 conditions, "
+    "one holding a single correct positive, balanced accuracy's linearized se is 0 and "
+    "auto's near-bound fallback returns [0.9, nan] (95%), [nan, nan] (90%)",
+)
+def test_korn_graubard_fallback_on_zero_standard_error_is_finite() -> None:
+    y = np.r_[np.ones(5, int), np.zeros(5, int)]
+    pred = y.copy()
+    pred[5] = 1  # one false positive
+    cond = np.zeros(10, int)
+    cond[4] = 1  # the second condition holds one (correct) positive
+    for level in (0.90, 0.95):
+        r = quiet(mlci.bootstrap_ci, y, pred, metric="balanced_accuracy", conditions=cond,
+                  n_resamples=B, rng=0, confidence_level=level)  # fmt: skip
+        assert r.method == "korn_graubard"
+        assert np.all(np.isfinite(bounds(r))), (level, bounds(r))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="llm/proportion.py + intervals/clustered_proportion.py: llm_ci picks "
+    "method='korn_graubard' near 0/1 over conditions whose proportions are equal (CR2 "
+    "standard error 0): NaN bounds [nan, nan] (bootstrap_ci's auto gives logit_t there)",
+)
+def test_llm_ci_korn_graubard_on_equal_conditions_is_finite() -> None:
+    # 20 items in 2 passages (alternating), one wrong answer in each: 0.9
+    n = 20
+    score = np.ones(n)
+    score[:2] = 0
+    log = mlci.eval_log(model=["A"] * n, item=np.arange(n), score=score,
+                        conditions={"passage": np.arange(n) % 2})  # fmt: skip
+    r = quiet(mlci.llm_ci, log, conditions="passage", n_resamples=B, rng=0).models["A"]
+    assert r.method == "korn_graubard"
+    assert np.all(np.isfinite(bounds(r))), bounds(r)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="intervals/bootstrap.py _edge_dominated_t: a two-sided interval falls back "
+    "(korn_graubard) when either tail is edge-dominated, a one-sided one only on its own "
+    "tail, so 'greater' keeps the studentized bound: its 95% lower bound 0.00285 lies "
+    "below the two-sided 95% lower bound 0.00302 (90%: 0.00724)",
+)
+def test_one_sided_bound_inside_two_sided_over_conditions() -> None:
+    # balanced accuracy 0.05 over 5 conditions, 25 samples (greedy-shrunk from hypothesis)
+    y = np.array([int(c) for c in "1000000000000000101001100"])
+    pred = np.array([int(c) for c in "0111011111101111010110011"])
+    cond = np.array([int(c) for c in "0031322242424213441111134"])
+    kw = {"metric": "balanced_accuracy", "conditions": cond, "n_resamples": B, "rng": 0}
+    two = quiet(mlci.bootstrap_ci, y, pred, **kw)
+    greater = quiet(mlci.bootstrap_ci, y, pred, alternative="greater", **kw)
+    assert two.method == "korn_graubard"
+    assert bounds(two)[0] <= bounds(greater)[0] <= float(two.estimate)
