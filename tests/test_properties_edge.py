@@ -217,6 +217,29 @@ DRIVERS = BOOTSTRAP + COMPARE + SCORES
 IDS = [d.name for d in DRIVERS]
 
 
+#: (test, door) pairs that fail on main, with the defect (the minimal examples are the
+#: strict xfails at the end of the file); the derandomized search hits them every run
+TIE = "the EER score interval misses the estimate read through a tie (see "
+KNOWN: dict[tuple[str, str], str] = {
+    ("levels", "Scores.bootstrap_ci[eer]"): TIE
+    + "test_eer_score_interval_contains_estimate_through_a_tie)",
+}
+
+
+def doors(test: str, drivers: list[Driver]) -> list[Any]:
+    """``drivers`` as parameters, those of :data:`KNOWN` for ``test`` as strict xfails."""
+    return [
+        pytest.param(
+            d,
+            id=d.name,
+            marks=[pytest.mark.xfail(strict=True, reason=KNOWN[test, d.name])]
+            if (test, d.name) in KNOWN
+            else [],
+        )
+        for d in drivers
+    ]
+
+
 def bounds(res: Any) -> tuple[float, float]:
     lo, hi = res.confidence_interval
     return float(lo), float(hi)
@@ -234,7 +257,7 @@ def check_range(driver: Driver, res: Any, d: EdgeData) -> None:
     assert lo - 1e-12 <= float(res.estimate) <= hi + 1e-12, why
 
 
-@pytest.mark.parametrize("driver", DRIVERS, ids=IDS)
+@pytest.mark.parametrize("driver", doors("levels", DRIVERS))
 @examples(12)
 @given(d=edge_designs(low_end=None))
 def test_levels_inside_range_and_nested(driver: Driver, d: EdgeData) -> None:
@@ -527,8 +550,7 @@ def test_mover_wilson_label_is_mover_of_the_classes(
     )
     why = (d.describe(), r.method, bounds(r), (float(low), float(high)))
     np.testing.assert_allclose(bounds(r), (low, high), rtol=1e-12, atol=1e-12, err_msg=str(why))
-    # the result names what it holds (issue 20, item 4's labels)
-    assert r.method == "mover_wilson", why
+    assert "mover_wilson" in r.details["method_reason"], why
 
 
 AUC_DOORS = {
@@ -710,3 +732,39 @@ def test_one_sided_bound_inside_two_sided_over_conditions() -> None:
     greater = quiet(mlci.bootstrap_ci, y, pred, alternative="greater", **kw)
     assert two.method == "korn_graubard"
     assert bounds(two)[0] <= bounds(greater)[0] <= float(two.estimate)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine/scores_rules.py eer_score_interval: the profile runs over the discrete "
+    "thresholds only, while the EER is read on the ROC polyline through a tie: with one "
+    "negative tied with 11 positives the estimate 0.05 lies outside auto's 95% 'wilson' "
+    "interval [0.0596, 0.277] (90%: [0.0665, 0.2125]); eer_ci and Scores.bootstrap_ci",
+)
+def test_eer_score_interval_contains_estimate_through_a_tie() -> None:
+    # 10 negatives (one at 1.0), 110 positives (11 at 1.0): FN/FP (0, 1) or (11, 0) at
+    # the thresholds, EER 0.05 halfway along the tie's segment
+    y = np.r_[np.zeros(10, int), np.ones(110, int)]
+    s = np.r_[np.linspace(0, 0.9, 9), 1.0, np.ones(11), np.linspace(1.1, 2, 99)]
+    r = quiet(mlci.eer_ci, mlci.Scores.from_labels(y, s), n_resamples=B, rng=0).eer
+    assert r.method == "wilson"
+    assert r.estimate == pytest.approx(0.05)
+    lo, hi = bounds(r)
+    assert lo <= r.estimate <= hi, (lo, hi)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine/bootstrap.py finish (labels): balanced accuracy's MOVER-Wilson interval "
+    "(a class with 0-3 errors) is labelled method='studentized' (details and "
+    "method_reason name mover_wilson; the korn_graubard and logit_t fallbacks are "
+    "relabelled, mover_wilson is not, as it is not in INTERVAL_METHODS)",
+)
+def test_mover_wilson_interval_is_labelled_as_such() -> None:
+    # 20 positives with 1 miss, 80 negatives with 10 false alarms
+    y = np.r_[np.ones(20, int), np.zeros(80, int)]
+    pred = y.copy()
+    pred[0], pred[20:30] = 0, 1
+    r = quiet(mlci.bootstrap_ci, y, pred, metric="balanced_accuracy", n_resamples=B, rng=0)
+    assert r.details["edge_fallback_method"] == "mover_wilson"
+    assert r.method == "mover_wilson"
