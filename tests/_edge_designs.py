@@ -116,11 +116,7 @@ def edge_designs(
         cond = g.choice(c, n, p=sizes)
         cond[:c] = np.arange(c)  # every condition holds a sample
         cond = np.unique(cond, return_inverse=True)[1].astype(np.int64)
-    group = np.zeros(n, dtype=np.int64)
-    for c in (0, 1):
-        at = np.flatnonzero(y == c)
-        group[at] = np.arange(len(at)) % 2
-    return EdgeData(y, pred, score, pred_b, score_b, cond, group)
+    return EdgeData(y, pred, score, pred_b, score_b, cond, _groups(y))
 
 
 def quiet(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -129,3 +125,63 @@ def quiet(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", mlci.MlciWarning)
         return fn(*args, **kwargs)
+
+
+def _groups(y: np.ndarray) -> np.ndarray:
+    group = np.zeros(len(y), dtype=np.int64)
+    for c in (0, 1):
+        at = np.flatnonzero(y == c)
+        group[at] = np.arange(len(at)) % 2
+    return group
+
+
+def fixed_design(
+    y: Any, pred: Any = None, score: Any = None, conditions: Any = None, group: Any = None
+) -> EdgeData:
+    """An :class:`EdgeData` from the arrays of a minimal example (the other system a copy;
+    decisions default to the labels, scores to the decisions)."""
+    y = np.asarray(y, dtype=np.int64)
+    pred = y.copy() if pred is None else np.asarray(pred, dtype=np.int64)
+    score = pred.astype(float) if score is None else np.asarray(score, dtype=float)
+    cond = None if conditions is None else np.asarray(conditions, dtype=np.int64)
+    group = _groups(y) if group is None else np.asarray(group, dtype=np.int64)
+    return EdgeData(y, pred, score, pred.copy(), score.copy(), cond, group)
+
+
+def _bits(text: str) -> np.ndarray:
+    return np.array([int(c) for c in text], dtype=np.int64)
+
+
+#: minimal examples of the defects the properties found (tests/test_properties_edge.py),
+#: run first by every property they concern (hypothesis ``@example``) so that a strict
+#: xfail does not depend on the random search finding them again
+EER_TIE = fixed_design(  # one negative tied with 11 positives: EER 0.05 on the tie
+    np.r_[np.zeros(10), np.ones(110)],
+    score=np.r_[np.linspace(0, 0.9, 9), 1.0, np.ones(11), np.linspace(1.1, 2, 99)],
+)
+TAILS_CONDITIONS = fixed_design(  # balanced accuracy 0.05 over 5 conditions
+    _bits("1000000000000000101001100"),
+    _bits("0111011111101111010110011"),
+    conditions=_bits("0031322242424213441111134"),
+)
+TAILS_IID = fixed_design(  # average precision, 2 positives among 20
+    _bits("00000000010000000001"), score=np.arange(20.0)
+)
+TAILS_RANKING = fixed_design(  # ROC AUC 0.92 over 5 conditions, 20 samples (scores: ranks)
+    _bits("10100001101001111010"),
+    score=[19, 0, 2, 3, 10, 4, 1, 13, 14, 7, 15, 6, 9, 12, 16, 11, 17, 8, 18, 5],
+    conditions=_bits("30042212222012002101"),
+)
+GROUP_TIES = fixed_design(  # metric_by_group's overall EER moves with the order of ties
+    _bits("10101000110111"),
+    score=[1.0, 1.0, 1.0, 0.7, 1.0, 0.6, 0.6, 1.0, 1.2, 1.1, 0.7, 1.6, 1.6, 1.8],
+    group=_bits("01100010011010"),
+)
+TIED_NEGATIVES = fixed_design(  # FP counts 100, 3, 0 against n_neg * 0.1 = 10
+    np.r_[np.zeros(100), np.ones(10)],
+    score=np.r_[np.zeros(97), np.full(3, 0.5), 0.2, np.ones(9)],
+)
+HULL_ONE_SIDED = fixed_design(  # FP counts 100, 16, 5, 0: only 5 within the 95% cut
+    np.r_[np.zeros(100), np.ones(10)],
+    score=np.r_[np.zeros(84), np.full(11, 0.5), np.full(5, 0.8), np.ones(10)],
+)

@@ -39,11 +39,22 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 import mlci
-from _edge_designs import EdgeData, edge_designs, quiet
+from _edge_designs import (
+    EER_TIE,
+    GROUP_TIES,
+    HULL_ONE_SIDED,
+    TAILS_CONDITIONS,
+    TAILS_IID,
+    TAILS_RANKING,
+    TIED_NEGATIVES,
+    EdgeData,
+    edge_designs,
+    quiet,
+)
 
 SCALE = float(os.environ.get("MLCI_EDGE_EXAMPLES", "1"))
 
@@ -222,9 +233,15 @@ DRIVERS = BOOTSTRAP + COMPARE + SCORES
 IDS = [d.name for d in DRIVERS]
 
 
-#: (test, door) pairs that fail on main, with the defect (the minimal examples are the
-#: strict xfails at the end of the file); the derandomized search hits them every run
-TIE = "the EER score interval misses the estimate read through a tie (see "
+#: (test, door) pairs that fail on main, with the defect: each property runs the minimal
+#: examples of tests/_edge_designs.py first (``@example``), so these fail on every run,
+#: whatever the derandomized search draws; the minimal examples are also the strict xfails
+#: at the end of this file
+EER_DOORS = ("eer_ci", "Scores.bootstrap_ci[eer]", "metric_by_group[eer]")
+TIE = (
+    "the EER score interval misses the estimate read through a tie (see "
+    "test_eer_score_interval_contains_estimate_through_a_tie)"
+)
 TAILS = (
     "a two-sided interval falls back near the bound when either tail is edge-dominated, "
     "a one-sided one only on its own tail: its bound lies outside the two-sided 95% "
@@ -235,14 +252,15 @@ HULL = (
     "test_operating_point_score_interval_with_tied_negatives_nests)"
 )
 KNOWN: dict[tuple[str, str], str] = {
-    ("levels", "Scores.bootstrap_ci[eer]"): TIE
-    + "test_eer_score_interval_contains_estimate_through_a_tie)",
-    ("one_sided", "bootstrap_ci[cohen_kappa]"): TAILS,
+    **{("levels", door): TIE for door in EER_DOORS},
+    **{("one_sided", door): TIE for door in EER_DOORS},
+    ("levels", "Scores.bootstrap_ci[fnr_at_fpr]"): HULL,
+    ("levels", "operating_point_ci[fnr@fpr]"): HULL,
+    ("one_sided", "Scores.bootstrap_ci[fnr_at_fpr]"): HULL,
+    ("one_sided", "operating_point_ci[fnr@fpr]"): HULL,
+    ("one_sided", "bootstrap_ci[balanced_accuracy]"): TAILS,
     ("one_sided", "bootstrap_ci[roc_auc]"): TAILS,
     ("one_sided", "bootstrap_ci[average_precision]"): TAILS,
-    ("one_sided", "eer_ci"): TIE
-    + "test_eer_score_interval_contains_estimate_through_a_tie; over 5 conditions too)",
-    ("one_sided", "Scores.bootstrap_ci[fnr_at_fpr]"): HULL,
     ("row_order", "metric_by_group[eer]"): "metric_by_group's bootstrap depends on the order "
     "of tied rows (see test_metric_by_group_row_order_with_ties)",
 }
@@ -282,6 +300,8 @@ def check_range(driver: Driver, res: Any, d: EdgeData) -> None:
 @pytest.mark.parametrize("driver", doors("levels", DRIVERS))
 @examples(12)
 @given(d=edge_designs(low_end=None))
+@example(d=EER_TIE)
+@example(d=TIED_NEGATIVES)
 def test_levels_inside_range_and_nested(driver: Driver, d: EdgeData) -> None:
     # each level asked directly with the same rng: auto may choose another method at
     # another level (a rule on "half a tail's replicates" depends on alpha), and the
@@ -315,6 +335,11 @@ def _same_tail_symmetric(*results: Any) -> bool:
 @pytest.mark.parametrize("driver", doors("one_sided", ONE_SIDED))
 @examples(10)
 @given(d=edge_designs(low_end=None))
+@example(d=EER_TIE)
+@example(d=TAILS_CONDITIONS)
+@example(d=TAILS_IID)
+@example(d=TAILS_RANKING)
+@example(d=HULL_ONE_SIDED)
 def test_one_sided_matches_two_sided(driver: Driver, d: EdgeData) -> None:
     assume(driver.defined(d))
     two95, two90 = driver(d), driver(d, confidence_level=0.90)
@@ -357,6 +382,7 @@ def _same_result(r: Any, s: Any, why: Any) -> None:
 @pytest.mark.parametrize("driver", doors("row_order", RANK))
 @examples(6)
 @given(d=edge_designs(), perm_seed=st.integers(0, 2**32 - 1))
+@example(d=GROUP_TIES, perm_seed=0)
 def test_row_order_rank_metrics(driver: Driver, d: EdgeData, perm_seed: int) -> None:
     o = np.random.default_rng(perm_seed).permutation(len(d.y))
     _same_result(driver(d), driver(d.take(o)), d.describe())
@@ -762,9 +788,7 @@ def test_cli_ci_json_equals_bootstrap_ci(
 def test_operating_point_score_interval_with_tied_negatives_nests() -> None:
     # 97 negatives at 0 and 3 at 0.5 (FP counts 100, 3, 0 against n_neg * at = 10),
     # positives: 1 at 0.2, 9 at 1.0; FNR at FPR 0.1 is 0, auto's interval 'wilson'
-    y = np.r_[np.zeros(100, int), np.ones(10, int)]
-    s = np.r_[np.zeros(97), np.full(3, 0.5), 0.2, np.ones(9)]
-    sc = mlci.Scores.from_labels(y, s)
+    sc = mlci.Scores.from_labels(TIED_NEGATIVES.y, TIED_NEGATIVES.score)
     r95, r99 = (
         quiet(mlci.operating_point_ci, sc, "fnr", at=0.1, n_resamples=B, rng=0,
               confidence_level=c)[0]
@@ -822,10 +846,9 @@ def test_llm_ci_korn_graubard_on_equal_conditions_is_finite() -> None:
 )
 def test_one_sided_bound_inside_two_sided_conditions() -> None:
     # balanced accuracy 0.05 over 5 conditions, 25 samples (greedy-shrunk from hypothesis)
-    y = np.array([int(c) for c in "1000000000000000101001100"])
-    pred = np.array([int(c) for c in "0111011111101111010110011"])
-    cond = np.array([int(c) for c in "0031322242424213441111134"])
-    kw = {"metric": "balanced_accuracy", "conditions": cond, "n_resamples": B, "rng": 0}
+    y, pred = TAILS_CONDITIONS.y, TAILS_CONDITIONS.pred
+    kw = {"metric": "balanced_accuracy", "conditions": TAILS_CONDITIONS.conditions,
+          "n_resamples": B, "rng": 0}  # fmt: skip
     two = quiet(mlci.bootstrap_ci, y, pred, **kw)
     greater = quiet(mlci.bootstrap_ci, y, pred, alternative="greater", **kw)
     assert two.method == "korn_graubard"
@@ -842,9 +865,8 @@ def test_one_sided_bound_inside_two_sided_conditions() -> None:
 def test_eer_score_interval_contains_estimate_through_a_tie() -> None:
     # 10 negatives (one at 1.0), 110 positives (11 at 1.0): FN/FP (0, 1) or (11, 0) at
     # the thresholds, EER 0.05 halfway along the tie's segment
-    y = np.r_[np.zeros(10, int), np.ones(110, int)]
-    s = np.r_[np.linspace(0, 0.9, 9), 1.0, np.ones(11), np.linspace(1.1, 2, 99)]
-    r = quiet(mlci.eer_ci, mlci.Scores.from_labels(y, s), n_resamples=B, rng=0).eer
+    sc = mlci.Scores.from_labels(EER_TIE.y, EER_TIE.score)
+    r = quiet(mlci.eer_ci, sc, n_resamples=B, rng=0).eer
     assert r.method == "wilson"
     assert r.estimate == pytest.approx(0.05)
     lo, hi = bounds(r)
@@ -872,8 +894,7 @@ def test_mover_wilson_interval_is_labelled_as_such() -> None:
 def test_one_sided_bound_inside_two_sided_iid() -> None:
     # average precision, 2 positives among 20 (ranks 9 and 19 of 0-19): two-sided 95%
     # logit_t [0.0951, 0.9521] (both tails decide), 'less' studentized [0, 0.9738]
-    y = np.array([int(c) for c in "00000000010000000001"])
-    s = np.arange(20.0)
+    y, s = TAILS_IID.y, TAILS_IID.score
     kw = {"metric": "average_precision", "n_resamples": B, "rng": 0}
     two = quiet(mlci.bootstrap_ci, y, s, **kw)
     less = quiet(mlci.bootstrap_ci, y, s, alternative="less", **kw)
@@ -888,9 +909,7 @@ def test_one_sided_bound_inside_two_sided_iid() -> None:
     "does not",
 )
 def test_metric_by_group_row_order_with_ties() -> None:
-    y = np.array([1, 0, 1, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1])
-    s = np.array([1.0, 1.0, 1.0, 0.7, 1.0, 0.6, 0.6, 1.0, 1.2, 1.1, 0.7, 1.6, 1.6, 1.8])
-    g = np.array([0, 1, 1, 0, 0, 0, 1, 0, 0, 1, 1, 0, 1, 0])
+    y, s, g = GROUP_TIES.y, GROUP_TIES.score, GROUP_TIES.group
     kw = {"metric": "eer", "n_resamples": B, "rng": 0}
     a = quiet(mlci.metric_by_group, y, s, groups=g, **kw).rows()[-1]
     b = quiet(mlci.metric_by_group, y[::-1], s[::-1], groups=g[::-1], **kw).rows()[-1]
