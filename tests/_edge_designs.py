@@ -185,3 +185,11 @@ HULL_ONE_SIDED = fixed_design(  # FP counts 100, 16, 5, 0: only 5 within the 95%
     np.r_[np.zeros(100), np.ones(10)],
     score=np.r_[np.zeros(84), np.full(11, 0.5), np.full(5, 0.8), np.ones(10)],
 )
+ZERO_SE = fixed_design(  # 2 conditions, the second holding one correct positive
+    _bits("1111100000"), _bits("1111110000"), conditions=_bits("0000100000")
+)
+EQUAL_CONDITIONS = fixed_design(  # 2 conditions (alternating), one error in each of 10
+    np.r_[np.ones(10), np.zeros(10)],
+    np.r_[0, 0, np.ones(8), np.zeros(10)],
+    conditions=np.arange(20) % 2,
+)

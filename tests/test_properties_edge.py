@@ -14,7 +14,8 @@ CLI's ``mlci ci --json``:
 * nesting: the 99% interval contains the 95% one, which contains the 90% one (same rng),
   also where ``auto`` picks other methods at other levels;
 * one-sided intervals: the 95% ``greater`` lower bound lies inside the 95% two-sided
-  interval, and equals the 90% two-sided lower bound when both use one method;
+  interval, and equals the 90% two-sided lower bound when both use one method (``less``
+  alike; compare's systems stay two-sided, as documented);
 * row order, integer ``sample_weight`` = repeated rows, a strictly increasing transform of
   the scores (rank metrics), swapping the positive class;
 * label truth: where ``auto`` names an analytic method, calling that method directly
@@ -45,12 +46,14 @@ from hypothesis import strategies as st
 import mlci
 from _edge_designs import (
     EER_TIE,
+    EQUAL_CONDITIONS,
     GROUP_TIES,
     HULL_ONE_SIDED,
     TAILS_CONDITIONS,
     TAILS_IID,
     TAILS_RANKING,
     TIED_NEGATIVES,
+    ZERO_SE,
     EdgeData,
     edge_designs,
     quiet,
@@ -70,8 +73,6 @@ def examples(n: int) -> settings:
 
 B = 200
 UNIT, SIGNED = (0.0, 1.0), (-1.0, 1.0)
-#: methods whose interval does not come from the replicates' order statistics
-ANALYTIC = ("wilson", "mover_wilson", "korn_graubard", "auc-score-floored", "logit_t", "t")
 
 
 # -------------------------------------------------------------------------- drivers
@@ -251,11 +252,22 @@ HULL = (
     "the operating point's score interval is [0, 1] where no threshold is accepted (see "
     "test_operating_point_score_interval_with_tied_negatives_nests)"
 )
+NAN = (
+    "korn_graubard on a zero standard error gives NaN bounds (see "
+    "test_korn_graubard_fallback_on_zero_standard_error_is_finite)"
+)
+NAN_LLM = (
+    "llm_ci's korn_graubard over conditions with equal shares gives NaN bounds (see "
+    "test_llm_ci_korn_graubard_on_equal_conditions_is_finite)"
+)
 KNOWN: dict[tuple[str, str], str] = {
     **{("levels", door): TIE for door in EER_DOORS},
     **{("one_sided", door): TIE for door in EER_DOORS},
     ("levels", "Scores.bootstrap_ci[fnr_at_fpr]"): HULL,
     ("levels", "operating_point_ci[fnr@fpr]"): HULL,
+    ("levels", "bootstrap_ci[balanced_accuracy]"): NAN,
+    ("levels", "compare[balanced_accuracy].a"): NAN,
+    ("levels", "llm_ci"): NAN_LLM,
     ("one_sided", "Scores.bootstrap_ci[fnr_at_fpr]"): HULL,
     ("one_sided", "operating_point_ci[fnr@fpr]"): HULL,
     ("one_sided", "bootstrap_ci[balanced_accuracy]"): TAILS,
@@ -300,6 +312,8 @@ def check_range(driver: Driver, res: Any, d: EdgeData) -> None:
 @given(d=edge_designs(low_end=None))
 @example(d=EER_TIE)
 @example(d=TIED_NEGATIVES)
+@example(d=ZERO_SE)
+@example(d=EQUAL_CONDITIONS)
 def test_levels_inside_range_and_nested(driver: Driver, d: EdgeData) -> None:
     # each level asked directly with the same rng: auto may choose another method at
     # another level (a rule on "half a tail's replicates" depends on alpha), and the
@@ -805,14 +819,13 @@ def test_operating_point_score_interval_with_tied_negatives_nests() -> None:
     "auto's near-bound fallback returns [0.9, nan] (95%), [nan, nan] (90%)",
 )
 def test_korn_graubard_fallback_on_zero_standard_error_is_finite() -> None:
-    y = np.r_[np.ones(5, int), np.zeros(5, int)]
-    pred = y.copy()
-    pred[5] = 1  # one false positive
-    cond = np.zeros(10, int)
-    cond[4] = 1  # the second condition holds one (correct) positive
+    # 5 positives, 5 negatives, one false positive; the second condition holds one
+    # (correct) positive
+    d = ZERO_SE
     for level in (0.90, 0.95):
-        r = quiet(mlci.bootstrap_ci, y, pred, metric="balanced_accuracy", conditions=cond,
-                  n_resamples=B, rng=0, confidence_level=level)  # fmt: skip
+        r = quiet(mlci.bootstrap_ci, d.y, d.pred, metric="balanced_accuracy",
+                  conditions=d.conditions, n_resamples=B, rng=0,
+                  confidence_level=level)  # fmt: skip
         assert r.method == "korn_graubard"
         assert np.all(np.isfinite(bounds(r))), (level, bounds(r))
 
