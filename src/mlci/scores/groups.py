@@ -134,6 +134,9 @@ class _ScoreGroupKernel(Kernel):
         self.higher = higher_is_better
         self.shape = (len(group_kernels) + 1, *overall_kernel.shape)
         self.name = name
+        # the atoms are numbered by (group, class, score): a canonical order, so that the
+        # samplers draw alike for any order of the rows (Kernel.atom_rank, issue 20)
+        self.atom_rank = np.arange(self.m)
 
     def evaluate(self, w: np.ndarray) -> np.ndarray:
         w = np.asarray(w, dtype=float)
