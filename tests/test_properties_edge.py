@@ -265,9 +265,6 @@ KNOWN: dict[tuple[str, str], str] = {
     **{("one_sided", door): TIE for door in EER_DOORS},
     ("levels", "Scores.bootstrap_ci[fnr_at_fpr]"): HULL,
     ("levels", "operating_point_ci[fnr@fpr]"): HULL,
-    ("levels", "bootstrap_ci[balanced_accuracy]"): NAN,
-    ("levels", "compare[balanced_accuracy].a"): NAN,
-    ("levels", "llm_ci"): NAN_LLM,
     ("one_sided", "Scores.bootstrap_ci[fnr_at_fpr]"): HULL,
     ("one_sided", "operating_point_ci[fnr@fpr]"): HULL,
     ("one_sided", "bootstrap_ci[balanced_accuracy]"): TAILS,
@@ -563,7 +560,9 @@ def test_method_named_by_auto_gives_the_same_interval(
     reason = str(r.details.get("method_reason", ""))
     why = (d.describe(), r.method, _given(r), bounds(r), reason[:200])
     assert _given(r) in reason, why
-    if r.method == "auc-score-floored" or (driver.scores and r.method == "wilson"):
+    if r.method in ("auc-score-floored", "mover_wilson", "mover_korn_graubard") or (
+        driver.scores and r.method == "wilson"
+    ):
         # analytic intervals the door does not take by name (the Scores drivers' method
         # is a bootstrap method or auto): re-read from the result by name; the direct
         # analytic calls are checked below
@@ -816,26 +815,31 @@ def test_operating_point_score_interval_with_tied_negatives_nests() -> None:
     reason="korn_graubard on a zero standard error (intervals/bootstrap.py "
     "effective_binomial_interval: NaN where se = 0, 'undefined'): over 2 conditions, "
     "one holding a single correct positive, balanced accuracy's linearized se is 0 and "
-    "auto's near-bound fallback returns [0.9, nan] (95%), [nan, nan] (90%)",
+    "method='korn_graubard' returns [0.9, nan] (95%), [nan, nan] (90%); auto gives "
+    "mover_korn_graubard there (test_auto_on_zero_standard_error_is_finite)",
 )
-def test_korn_graubard_fallback_on_zero_standard_error_is_finite() -> None:
+def test_korn_graubard_on_zero_standard_error_is_finite() -> None:
     # 5 positives, 5 negatives, one false positive; the second condition holds one
     # (correct) positive
     d = ZERO_SE
     for level in (0.90, 0.95):
         r = quiet(mlci.bootstrap_ci, d.y, d.pred, metric="balanced_accuracy",
-                  conditions=d.conditions, n_resamples=B, rng=0,
+                  conditions=d.conditions, n_resamples=B, rng=0, method="korn_graubard",
                   confidence_level=level)  # fmt: skip
-        assert r.method == "korn_graubard"
         assert np.all(np.isfinite(bounds(r))), (level, bounds(r))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="llm/proportion.py + intervals/clustered_proportion.py: llm_ci picks "
-    "method='korn_graubard' near 0/1 over conditions whose proportions are equal (CR2 "
-    "standard error 0): NaN bounds [nan, nan] (bootstrap_ci's auto gives logit_t there)",
-)
+def test_auto_on_zero_standard_error_is_finite() -> None:
+    # the same data under auto: balanced accuracy's MOVER of the classes' intervals
+    d = ZERO_SE
+    for level in (0.90, 0.95):
+        r = quiet(mlci.bootstrap_ci, d.y, d.pred, metric="balanced_accuracy",
+                  conditions=d.conditions, n_resamples=B, rng=0,
+                  confidence_level=level)  # fmt: skip
+        assert r.method == "mover_korn_graubard"
+        assert np.all(np.isfinite(bounds(r))), (level, bounds(r))
+
+
 def test_llm_ci_korn_graubard_on_equal_conditions_is_finite() -> None:
     # 20 items in 2 passages (alternating), one wrong answer in each: 0.9
     n = 20
@@ -844,7 +848,8 @@ def test_llm_ci_korn_graubard_on_equal_conditions_is_finite() -> None:
     log = mlci.eval_log(model=["A"] * n, item=np.arange(n), score=score,
                         conditions={"passage": np.arange(n) % 2})  # fmt: skip
     r = quiet(mlci.llm_ci, log, conditions="passage", n_resamples=B, rng=0).models["A"]
-    assert r.method == "korn_graubard"
+    # fewer than 8 conditions: the logit t interval, as bootstrap_ci's auto (engine rule)
+    assert r.method == "logit_t"
     assert np.all(np.isfinite(bounds(r))), bounds(r)
 
 
@@ -884,13 +889,6 @@ def test_eer_score_interval_contains_estimate_through_a_tie() -> None:
     assert lo <= r.estimate <= hi, (lo, hi)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine/bootstrap.py finish (labels): balanced accuracy's MOVER-Wilson interval "
-    "(a class with 0-3 errors) is labelled method='studentized' (details and "
-    "method_reason name mover_wilson; the korn_graubard and logit_t fallbacks are "
-    "relabelled, mover_wilson is not, as it is not in INTERVAL_METHODS)",
-)
 def test_mover_wilson_interval_is_labelled_as_such() -> None:
     # 20 positives with 1 miss, 80 negatives with 10 false alarms
     y = np.r_[np.ones(20, int), np.zeros(80, int)]

@@ -80,12 +80,20 @@ RATE_CLASS = {"tpr": 1, "fnr": 1, "recall": 1, "sensitivity": 1, "tar": 1, "frr"
 
 
 def group_rate_edge(
-    est: np.ndarray, low: np.ndarray, high: np.ndarray, counts: np.ndarray, level: float
+    est: np.ndarray,
+    low: np.ndarray,
+    high: np.ndarray,
+    counts: np.ndarray,
+    level: float,
+    alternative: str = "two-sided",
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rates per (group, threshold) ``est`` (G + 1, T) whose interval collapsed onto 0
     or 1, given the Wilson interval of ``counts`` (G + 1,) (the class size of each group
-    and overall); also the flat indices (into the rows of ``metric_by_group``) replaced."""
-    z = float(ndtri(0.5 + level / 2))
+    and overall); also the flat indices (into the rows of ``metric_by_group``) replaced.
+    One-sided (``"less"`` at 0, ``"greater"`` at 1: the sides that collapse), the
+    one-sided Wilson bound, with the level's one-sided quantile: the two-sided interval
+    at ``2 level - 1``'s bound on that side."""
+    z = float(ndtri(0.5 + level / 2 if alternative == "two-sided" else level))
     shape = np.shape(est)
     # flat copies in row order (the rows of metric_by_group: group-major)
     e, lo, hi = (np.array(a, dtype=float).reshape(-1) for a in (est, low, high))

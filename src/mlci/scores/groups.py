@@ -354,7 +354,7 @@ def metric_by_group(
         interval collapsed onto 0 or 1 (no error, or no success, in that class of the
         group) gets the Wilson interval of the group's class size instead, as
         :func:`mlci.operating_point_ci` gives a score interval (``edge_interval_rows``;
-        without ``sample_weight``, two-sided).
+        without ``sample_weight``; one-sided, the one-sided Wilson bound).
     conditions : array-like, or list of array-like, optional
         Condition (speaker, session) of every sample, resampled as a unit; a list of
         levels, top first, is a nested design.
@@ -606,7 +606,6 @@ def metric_by_group(
         kernel = with_sample_weight(kernel, sw)
     # auto: a class rate collapsed onto 0 or 1 gets the Wilson interval (_edge_interval)
     edge = method == "auto" and normalize is None and sw is None and metric in RATE_CLASS
-    edge = edge and opts.alternative == "two-sided"
     with warnings.catch_warnings(record=edge) as caught:
         if edge:  # re-emitted below unless the Wilson interval replaces every collapse
             warnings.simplefilter("always")
@@ -619,8 +618,9 @@ def metric_by_group(
         cls = is_pos == RATE_CLASS[metric]
         counts = np.bincount(gidx[cls], minlength=n_groups)
         low, high, idx = group_rate_edge(
-            est, low, high, np.r_[counts, counts.sum()], opts.confidence_level
-        )
+            est, low, high, np.r_[counts, counts.sum()], opts.confidence_level,
+            opts.alternative,
+        )  # fmt: skip
         left = np.sum(low == high)  # collapsed intervals not replaced
         for w in caught or []:
             if left or not issubclass(w.category, DegenerateIntervalWarning):
