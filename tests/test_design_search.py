@@ -265,6 +265,18 @@ def test_rate_and_brier_truths() -> None:
     q = 1 / (1 + np.exp(-(a + slope * z + u)))
     mc = float(np.mean(q * (1 - p) ** 2 + (1 - q) * p**2))
     assert ds.logloss_truth(a, slope, su, "brier") == pytest.approx(mc, abs=5e-4)
+    # a confident system (slope 11.9, as seed 9's #90), where Gauss-Hermite nodes in z were
+    # 14% off: the Brier score and the log loss within 3 Monte Carlo standard errors
+    a, slope, su = -6.0, 11.9, 0.3
+    z, u = g.standard_normal(2_000_000), su * g.standard_normal(2_000_000)
+    eta = a + slope * z
+    p, q = 1 / (1 + np.exp(-eta)), 1 / (1 + np.exp(-(eta + u)))
+    for metric, loss in (
+        ("brier", q * (1 - p) ** 2 + (1 - q) * p**2),
+        ("log_loss", q * np.logaddexp(0, -eta) + (1 - q) * np.logaddexp(0, eta)),
+    ):
+        se = float(loss.std() / np.sqrt(loss.size))
+        assert ds.logloss_truth(a, slope, su, metric) == pytest.approx(loss.mean(), abs=3 * se)
 
 
 def test_llm_designs_run() -> None:
