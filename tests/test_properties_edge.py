@@ -243,11 +243,6 @@ TIE = (
     "the EER score interval misses the estimate read through a tie (see "
     "test_eer_score_interval_contains_estimate_through_a_tie)"
 )
-TAILS = (
-    "a two-sided interval falls back near the bound when either tail is edge-dominated, "
-    "a one-sided one only on its own tail: its bound lies outside the two-sided 95% "
-    "interval (see test_one_sided_bound_inside_two_sided_*)"
-)
 HULL = (
     "the operating point's score interval is [0, 1] where no threshold is accepted (see "
     "test_operating_point_score_interval_with_tied_negatives_nests)"
@@ -267,9 +262,6 @@ KNOWN: dict[tuple[str, str], str] = {
     ("levels", "operating_point_ci[fnr@fpr]"): HULL,
     ("one_sided", "Scores.bootstrap_ci[fnr_at_fpr]"): HULL,
     ("one_sided", "operating_point_ci[fnr@fpr]"): HULL,
-    ("one_sided", "bootstrap_ci[balanced_accuracy]"): TAILS,
-    ("one_sided", "bootstrap_ci[roc_auc]"): TAILS,
-    ("one_sided", "bootstrap_ci[average_precision]"): TAILS,
 }
 
 
@@ -853,13 +845,6 @@ def test_llm_ci_korn_graubard_on_equal_conditions_is_finite() -> None:
     assert np.all(np.isfinite(bounds(r))), bounds(r)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="intervals/bootstrap.py _edge_dominated_t: a two-sided interval falls back "
-    "(korn_graubard) when either tail is edge-dominated, a one-sided one only on its own "
-    "tail, so 'greater' keeps the studentized bound: its 95% lower bound 0.00285 lies "
-    "below the two-sided 95% lower bound 0.00302 (90%: 0.00724)",
-)
 def test_one_sided_bound_inside_two_sided_conditions() -> None:
     # balanced accuracy 0.05 over 5 conditions, 25 samples (greedy-shrunk from hypothesis)
     y, pred = TAILS_CONDITIONS.y, TAILS_CONDITIONS.pred
@@ -899,7 +884,6 @@ def test_mover_wilson_interval_is_labelled_as_such() -> None:
     assert r.method == "mover_wilson"
 
 
-@pytest.mark.xfail(strict=True, reason="as test_one_sided_bound_inside_two_sided_conditions")
 def test_one_sided_bound_inside_two_sided_iid() -> None:
     # average precision, 2 positives among 20 (ranks 9 and 19 of 0-19): two-sided 95%
     # logit_t [0.0951, 0.9521] (both tails decide), 'less' studentized [0, 0.9738]

@@ -296,8 +296,9 @@ def test_edge_dominated_threshold():
         for level in (0.8, 0.95, 0.99):
             got = edge_dominated(0.97, 0.01, dist2, se2, confidence_level=level, bounds=(0, 1))
             assert bool(got) is expected, (k, level)
-    # one-sided "less" reads only the upper bound, which these replicates do not reach
-    assert not edge_dominated(0.97, 0.01, dist, se, alternative="less", **kw)
+    # one-sided, either tail decides too (as the two-sided interval at 1 - 2 alpha, whose
+    # bound it is): "less" falls back though these replicates reach only the lower bound
+    assert edge_dominated(0.97, 0.01, dist, se, alternative="less", **kw)
     # without degrees of freedom the fallback is the percentile interval
     low, high, info = studentized_interval(0.97, 0.01, dist, se, **kw)
     assert info["edge_fallback_method"] == "percentile"
