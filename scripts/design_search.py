@@ -723,19 +723,38 @@ def run_design(d: Design, reps: int, B: int = 1000, seed: int = 0) -> dict[str, 
         "cpu_seconds": round(time.process_time() - t0, 2),
         "methods": {},
     }
-    for m, a in acc.items():
-        k = len(a["cover"])
-        if not k:
-            continue
-        res["methods"][m] = {
-            "n": k,
+    res["methods"] = method_summaries(acc)
+    return assess(res)
+
+
+def method_summaries(acc: dict[str, dict[str, list[Any]]]) -> dict[str, dict[str, Any]]:
+    """Per interval method, from its per-test-set records (``cover``, ``width``, ``low``,
+    ``high``, ``edge``): coverage, median width, misses on each side (``misses_low``: the
+    truth below the interval) and far-edge intervals; methods without a test set left out.
+    Shared by the sibling searches (design_search_scores.py, design_search_fields.py)."""
+    return {
+        m: {
+            "n": len(a["cover"]),
             "coverage": float(np.mean(a["cover"])),
             "median_width": float(np.median(a["width"])),
-            "misses_low": int(np.sum(a["low"])),  # truth below the interval
+            "misses_low": int(np.sum(a["low"])),
             "misses_high": int(np.sum(a["high"])),
             "far_edge": int(np.sum(a["edge"])),
         }
-    return assess(res)
+        for m, a in acc.items()
+        if len(a["cover"])
+    }
+
+
+def environment(script: str, argv: list[str] | None) -> dict[str, str]:
+    """The run's environment and command line, stored with its results."""
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "mlci": mlci.__version__,
+        "command": f"python scripts/{script} " + " ".join(sys.argv[1:] if argv is None else argv),
+    }
 
 
 def _significantly(cov: float, k: int, bound: float, side: str) -> bool:
@@ -948,14 +967,7 @@ def main(argv: list[str] | None = None) -> int:
     runs = doc.setdefault("runs", {})
     results: list[dict[str, Any]] = runs.setdefault(key, [])
     confirmed: list[dict[str, Any]] = doc.setdefault("confirmed", [])
-    doc["environment"] = {
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "mlci": mlci.__version__,
-        "command": "python scripts/design_search.py "
-        + " ".join(sys.argv[1:] if argv is None else argv),
-    }
+    doc["environment"] = environment("design_search.py", argv)
     start = time.time()
     if not args.report:
         if args.cells:

@@ -71,10 +71,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import datetime
 import math
 import os
-import platform
 import sys
 import time
 import warnings
@@ -811,17 +809,7 @@ def run_design(
         "cpu_seconds": round(time.process_time() - t0, 2),
         "methods": {},
     }
-    for m, a in acc.items():
-        k = len(a["cover"])
-        if k:
-            res["methods"][m] = {
-                "n": k,
-                "coverage": float(np.mean(a["cover"])),
-                "median_width": float(np.median(a["width"])),
-                "misses_low": int(np.sum(a["low"])),
-                "misses_high": int(np.sum(a["high"])),
-                "far_edge": int(np.sum(a["edge"])),
-            }
+    res["methods"] = ds.method_summaries(acc)
     return assess(res)
 
 
@@ -903,14 +891,7 @@ def main(argv: list[str] | None = None) -> int:
     key = f"seed{args.seed}" + (f"-{args.focus}" if args.focus else "")
     results: list[dict[str, Any]] = doc.setdefault("runs", {}).setdefault(key, [])
     confirmed: list[dict[str, Any]] = doc.setdefault("confirmed", [])
-    doc["environment"] = {
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "mlci": mlci.__version__,
-        "command": "python scripts/design_search_fields.py "
-        + " ".join(sys.argv[1:] if argv is None else argv),
-    }
+    doc["environment"] = ds.environment("design_search_fields.py", argv)
     start = time.time()
     if not args.report:
         if args.redo:
