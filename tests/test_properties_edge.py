@@ -33,6 +33,7 @@ import math
 import os
 import subprocess
 import sys
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -819,6 +820,21 @@ def test_korn_graubard_on_zero_standard_error_is_finite() -> None:
                   conditions=d.conditions, n_resamples=B, rng=0, method="korn_graubard",
                   confidence_level=level)  # fmt: skip
         assert np.all(np.isfinite(bounds(r))), (level, bounds(r))
+
+
+def test_korn_graubard_on_zero_standard_error_says_it_is_undefined() -> None:
+    # until it is defined there: both bounds NaN, with a warning naming the cause and
+    # what to use instead (before: [0.9, nan] without a word about it)
+    d = ZERO_SE
+    with (
+        pytest.warns(mlci.DegenerateIntervalWarning, match="korn_graubard' is undefined"),
+        warnings.catch_warnings(),
+    ):
+        warnings.simplefilter("ignore", mlci.FewConditionsWarning)  # 2 conditions
+        r = mlci.bootstrap_ci(d.y, d.pred, metric="balanced_accuracy",
+                              conditions=d.conditions, n_resamples=B, rng=0,
+                              method="korn_graubard")  # fmt: skip
+    assert np.all(np.isnan(bounds(r)))
 
 
 def test_auto_on_zero_standard_error_is_finite() -> None:

@@ -840,9 +840,20 @@ def interval_from_replicates(
                     "korn_graubard undefined (the estimate on the edge of its range); the "
                     "exact interval of the nominal size used"
                 )
-            # the zero-standard-error warning only where no exact interval was given
-            se = np.asarray(linear["standard_error"], dtype=float)
-            _warn_zero_standard_error(np.where(np.isnan(low), se, np.nan), degenerate_hint)
+            # undefined (a zero standard error, no exact interval given): both bounds NaN,
+            # and said so (a bound widened by the logit t interval alone is no interval)
+            undefined = np.isnan(low) | np.isnan(high)
+            if np.any(undefined):
+                low, high = np.where(undefined, np.nan, low), np.where(undefined, np.nan, high)
+                warn(
+                    f"method='korn_graubard' is undefined for {int(np.sum(undefined))} "
+                    "element(s): the standard error is 0 (the conditions, or the samples, "
+                    "do not vary), so there is no effective sample size to read; the bounds "
+                    "are NaN. method='auto' gives an interval there (for balanced accuracy "
+                    "over conditions, MOVER of the classes' intervals), or use "
+                    "method='percentile'.",
+                    DegenerateIntervalWarning,
+                )
             return low, high, info
         if method == "logit_t":
             low, high, info = logit_t_interval(
