@@ -388,18 +388,6 @@ def test_mover_against_statsmodels_wilson_at_other_levels() -> None:
         assert tuple(got) == pytest.approx((low, high), abs=1e-10)
 
 
-def test_a_record_of_the_previous_release_is_still_read() -> None:
-    # `_score_interval` (the attachment before `analytic`): read for one release
-    res, ref = _eer()
-    keep = ("estimate", "confidence_interval", "confidence_level", "method", "details",
-            "bootstrap_distribution", "bounds")  # fmt: skip
-    plain = mlci.results.BootstrapResult(**{f: getattr(res, f) for f in keep})
-    object.__getattribute__(plain, "__dict__")["_score_interval"] = res.analytic.read
-    again = plain.interval(confidence_level=0.9)
-    assert again.method == "wilson"
-    assert tuple(again.confidence_interval) == pytest.approx(ref(0.9, "two-sided"), abs=1e-12)
-
-
 # ----------------------------------------------------------------------- bad input
 def _read(level: float, alt: str) -> tuple[float, float]:
     return wilson_interval(0.9, 50, None, confidence_level=level, alternative=alt)[:2]

@@ -558,7 +558,7 @@ class BootstrapResult(IntervalResult):
                 for lv in levels
             )
         # an analytic interval auto gave (the `analytic` field): re-read by its name
-        record = self._analytic()
+        record = self.analytic
         own = None if record is None else record.method
         method = method or self.method
         if method != own or (own not in INTERVAL_METHODS and variant != "mlci"):
@@ -641,17 +641,6 @@ class BootstrapResult(IntervalResult):
             alternative=alt,
             details=details,
             analytic=analytic,
-        )
-
-    def _analytic(self) -> AnalyticInterval | None:
-        """The ``analytic`` record, or one made of a ``_score_interval`` a code path of the
-        previous release attached (read for one release, for merges; then removed)."""
-        state = object.__getattribute__(self, "__dict__")
-        if state.get("analytic") is not None or "_score_interval" not in state:
-            return state.get("analytic")
-        score = state["_score_interval"]
-        return AnalyticInterval(
-            getattr(score, "method", "wilson"), str(self.details.get("method_reason", "")), score
         )
 
     def _replaced(self, **changes: Any) -> BootstrapResult:
