@@ -239,15 +239,6 @@ IDS = [d.name for d in DRIVERS]
 #: examples of tests/_edge_designs.py first (``@example``), so these fail on every run,
 #: whatever the derandomized search draws; the minimal examples are also the strict xfails
 #: at the end of this file
-EER_DOORS = ("eer_ci", "Scores.bootstrap_ci[eer]", "metric_by_group[eer]")
-TIE = (
-    "the EER score interval misses the estimate read through a tie (see "
-    "test_eer_score_interval_contains_estimate_through_a_tie)"
-)
-HULL = (
-    "the operating point's score interval is [0, 1] where no threshold is accepted (see "
-    "test_operating_point_score_interval_with_tied_negatives_nests)"
-)
 NAN = (
     "korn_graubard on a zero standard error gives NaN bounds (see "
     "test_korn_graubard_fallback_on_zero_standard_error_is_finite)"
@@ -256,14 +247,7 @@ NAN_LLM = (
     "llm_ci's korn_graubard over conditions with equal shares gives NaN bounds (see "
     "test_llm_ci_korn_graubard_on_equal_conditions_is_finite)"
 )
-KNOWN: dict[tuple[str, str], str] = {
-    **{("levels", door): TIE for door in EER_DOORS},
-    **{("one_sided", door): TIE for door in EER_DOORS},
-    ("levels", "Scores.bootstrap_ci[fnr_at_fpr]"): HULL,
-    ("levels", "operating_point_ci[fnr@fpr]"): HULL,
-    ("one_sided", "Scores.bootstrap_ci[fnr_at_fpr]"): HULL,
-    ("one_sided", "operating_point_ci[fnr@fpr]"): HULL,
-}
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 def doors(test: str, drivers: list[Driver]) -> list[Any]:
@@ -782,13 +766,6 @@ def test_cli_ci_json_equals_bootstrap_ci(
 # Each is a strict xfail: it turns into an error (XPASS) when the defect is fixed, and the
 # marker is then removed.  The property tests above found them; hypothesis and a greedy
 # deletion of samples shrank them.
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine/scores_rules.py rate_score_interval: with tied negatives no threshold "
-    "has its false-alarm count within the score test's reach of n_x * at, _hull's 'never "
-    "empty' branch returns [0, 1] (95%), while at 99% a threshold enters: the 99% interval "
-    "[0, 0.249] does not contain the 95% one (operating_point_ci, Scores.bootstrap_ci)",
-)
 def test_operating_point_score_interval_with_tied_negatives_nests() -> None:
     # 97 negatives at 0 and 3 at 0.5 (FP counts 100, 3, 0 against n_neg * at = 10),
     # positives: 1 at 0.2, 9 at 1.0; FNR at FPR 0.1 is 0, auto's interval 'wilson'
@@ -801,6 +778,11 @@ def test_operating_point_score_interval_with_tied_negatives_nests() -> None:
     assert r95.method == r99.method == "wilson"
     (lo95, hi95), (lo99, hi99) = bounds(r95), bounds(r99)
     assert lo99 <= lo95 and hi95 <= hi99, ((lo95, hi95), (lo99, hi99))
+    # fixed (engine/scores_rules.py: the profile runs over the ROC polyline, on which
+    # the estimate is read): the tie's segment reaches 10 false alarms with no miss, so
+    # the 95% interval is Wilson's of 0 in 10 (statsmodels proportion_confint(0, 10,
+    # method="wilson") = (0, 0.27753279986288923)); before: [0, 1]
+    assert (lo95, hi95) == pytest.approx((0.0, 0.27753279986288923), abs=1e-12)
 
 
 @pytest.mark.xfail(
@@ -872,13 +854,6 @@ def test_one_sided_bound_inside_two_sided_conditions() -> None:
     assert bounds(two)[0] <= bounds(greater)[0] <= float(two.estimate)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine/scores_rules.py eer_score_interval: the profile runs over the discrete "
-    "thresholds only, while the EER is read on the ROC polyline through a tie: with one "
-    "negative tied with 11 positives the estimate 0.05 lies outside auto's 95% 'wilson' "
-    "interval [0.0596, 0.277] (90%: [0.0665, 0.2125]); eer_ci and Scores.bootstrap_ci",
-)
 def test_eer_score_interval_contains_estimate_through_a_tie() -> None:
     # 10 negatives (one at 1.0), 110 positives (11 at 1.0): FN/FP (0, 1) or (11, 0) at
     # the thresholds, EER 0.05 halfway along the tie's segment
@@ -888,6 +863,8 @@ def test_eer_score_interval_contains_estimate_through_a_tie() -> None:
     assert r.estimate == pytest.approx(0.05)
     lo, hi = bounds(r)
     assert lo <= r.estimate <= hi, (lo, hi)
+    # fixed (the profile follows the tie's segment): [0.0131, 0.2775]; before [0.0596, 0.277]
+    assert (lo, hi) == pytest.approx((0.013140623, 0.277532800), abs=1e-8)
 
 
 def test_mover_wilson_interval_is_labelled_as_such() -> None:

@@ -24,7 +24,8 @@ are in :mod:`mlci.engine.auto`):
 * **an EER with fewer than one error in its smaller class** (:data:`MIN_EER_SCORE_ERRORS`,
   the estimate's count) **of independent unweighted trials: its score interval**
   (:func:`eer_score_interval`, :data:`EER_SCORE_REASON`), Wilson's statistic of the
-  misses and false alarms profiled over the threshold; no warning.  There the bootstrap
+  misses and false alarms profiled over the threshold (along the ROC polyline the EER
+  is read on, through ties too); no warning.  There the bootstrap
   intervals covered 0.27-0.91 and this one 0.91-0.99 (docs/validation.md, "EER and
   operating points with few errors").  Over conditions, below 5 errors, its version
   with the design effect (:mod:`mlci.engine.scores_clustered`); with weights or another
@@ -75,10 +76,13 @@ __all__ = [
     "SCORES_AUTO",
     "ScoreInterval",
     "eer_score_interval",
+    "eer_segment_roots",
     "error_counts",
     "flipped",
     "op_events",
+    "polyline_steps",
     "rate_score_interval",
+    "rate_segment_bounds",
     "scores_auto_method",
     "warn_few_dcf_events",
     "warn_few_eer_errors",
@@ -199,7 +203,7 @@ def _chi2_cut(confidence_level: float, alternative: str) -> float:
 
 def _hull(lo: np.ndarray, hi: np.ndarray, ok: np.ndarray, alternative: str) -> tuple[float, float]:
     """The hull of the accepted values over the thresholds, one-sided as asked."""
-    if not ok.any():  # pragma: no cover - the estimate's own threshold is always accepted
+    if not ok.any():  # pragma: no cover - the polyline's point at the estimate is accepted
         return (0.0, 1.0)
     low = float(np.clip(lo[ok].min(), 0.0, 1.0)) if alternative != "less" else 0.0
     high = float(np.clip(hi[ok].max(), 0.0, 1.0)) if alternative != "greater" else 1.0
@@ -220,6 +224,91 @@ def _roots(a: Any, b: Any, c: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return (-b - root) / (2.0 * a), (-b + root) / (2.0 * a), ok
 
 
+def polyline_steps(y: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The segments of the ROC polyline through the points ``(y[i], x[i])`` (two counts
+    of different classes at every threshold, one non-decreasing and the other
+    non-increasing with it: :func:`error_counts`), as the indices ``(i0, i1)`` of each
+    segment's ends, without empty segments.
+
+    Examples
+    --------
+    >>> i0, i1 = polyline_steps(np.array([0.0, 3.0, 0.0]), np.array([2.0, 0.0, 0.0]))
+    >>> i0.tolist(), i1.tolist()
+    [[2, 0], [0, 1]]
+    """
+    o = np.lexsort((-x, y))
+    step = (np.diff(y[o]) != 0) | (np.diff(x[o]) != 0)
+    return o[:-1][step], o[1:][step]
+
+
+def eer_segment_roots(
+    a: Any, b: Any, d1: Any, d2: Any, n_pos: Any, n_neg: Any, cut: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The EERs accepted inside segments of the polyline that no vertex accepts:
+    ``(values, ok)``.  A segment runs from ``(FN, FP) = (a, b)`` by ``(d1, d2)``; ``e`` is
+    accepted at ``t`` in [0, 1] when ``(a + t d1 - n_pos e)^2 / n_pos + (b + t d2 - n_neg
+    e)^2 / n_neg <= cut e (1 - e)``.  The left side minus the right is jointly convex in
+    ``(t, e)``, so a segment's accepted set is an interval, whose ends are its vertices'
+    (:func:`eer_score_interval`'s roots) or, where the nearest point of the segment's line
+    lies on the segment, the roots of that minimum over the line, a quadratic in ``e``
+    (these, lower and upper roots of every segment in turn)."""
+    a, b, d1, d2 = (np.asarray(v, dtype=float) for v in (a, b, d1, d2))
+    k = d1 * d1 * n_neg + d2 * d2 * n_pos
+    cross = a * d2 - b * d1
+    slope = n_pos * d2 - n_neg * d1
+    # distance^2 of (n_pos e, n_neg e) to the line, scaled: (cross - e slope)^2 / k
+    lo, hi, ok = _roots(slope * slope / k + cut, -(2.0 * cross * slope / k + cut), cross**2 / k)
+    norm = d1 * d1 / n_pos + d2 * d2 / n_neg
+
+    def on_segment(e: np.ndarray) -> np.ndarray:
+        t = -((a - n_pos * e) * d1 / n_pos + (b - n_neg * e) * d2 / n_neg) / norm
+        return (t >= 0.0) & (t <= 1.0)
+
+    return np.r_[lo, hi], np.r_[ok & on_segment(lo), ok & on_segment(hi)]
+
+
+def rate_segment_bounds(
+    y0: Any, dy: Any, n: Any, x0: Any, dx: Any, inner: float, var: Any, cut: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The rates accepted inside segments of the polyline along which the other count
+    moves (``dx != 0``), per segment ``(lo, hi)``, NaN where none: along ``(y0 + t dy,
+    x0 + t dx)``, ``t`` in [0, 1], ``p`` is accepted when ``(X - inner)^2 / var +
+    (Y - n p)^2 / (n p (1 - p)) <= cut`` at some ``t``.  Where ``Y`` is constant that is
+    Wilson's interval at the segment's smallest first term; where both move (a tie of
+    both classes), the union over ``t`` of intervals that move continuously: from the
+    rate at the point nearest ``inner`` outwards, by bisection on the statistic minimised
+    over ``t`` (a quadratic in ``t``).  (Along a segment where ``Y`` moves alone the
+    vertices' intervals hold every point's.)"""
+    y0, dy, n, x0, dx, var = np.broadcast_arrays(
+        *(np.asarray(v, dtype=float) for v in (y0, dy, n, x0, dx, var))
+    )
+    t0 = np.clip((inner - x0) / dx, 0.0, 1.0)  # the point nearest the operating point
+    d0 = (x0 + t0 * dx - inner) ** 2 / var
+    lo, hi, ok = _wilson_roots(y0, n, np.maximum(cut - d0, 0.0))
+    ok &= d0 <= cut
+    lo, hi = np.where(ok, lo, np.nan), np.where(ok, hi, np.nan)
+    both = np.flatnonzero(ok & (dy != 0))
+    if both.size:
+        y0, dy, n, x0, dx, var = (v[both] for v in (y0, dy, n, x0, dx, var))
+        p0 = (y0 + t0[both] * dy) / n
+
+        def accepts(p: np.ndarray) -> np.ndarray:
+            m = n * p * (1.0 - p)  # 0 only where the rate there is that end already
+            ex, ey = x0 - inner, y0 - n * p
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = np.clip(-(ex * dx / var + ey * dy / m) / (dx * dx / var + dy * dy / m), 0, 1)
+                return (ex + t * dx) ** 2 / var + (ey + t * dy) ** 2 / m <= cut
+
+        for out, edge in ((lo, 0.0), (hi, 1.0)):
+            good, bad = p0.copy(), np.full_like(p0, edge)
+            for _ in range(64):
+                mid = 0.5 * (good + bad)
+                inside = accepts(mid)
+                good, bad = np.where(inside, mid, good), np.where(inside, bad, mid)
+            out[both] = good
+    return lo, hi
+
+
 def eer_score_interval(
     misses: Any,
     false_alarms: Any,
@@ -232,19 +321,26 @@ def eer_score_interval(
 
     At the threshold where both error rates equal the EER ``e``, the misses are
     Binomial(``n_pos``, e) and the false alarms Binomial(``n_neg``, e), independently.
-    ``e`` is accepted when, at some threshold, Pearson's statistic of both counts,
-    ``(FN - n_pos e)^2 / (n_pos e (1 - e)) + (FP - n_neg e)^2 / (n_neg e (1 - e))``, is at
-    most the squared normal quantile (a chi-square with one degree of freedom: the
-    threshold is fitted).  Per threshold that is a quadratic inequality in ``e``, solved
-    in closed form; the interval is the hull of its solutions over the thresholds.  With
-    classes of equal size and ``FN = FP`` at a threshold it is Wilson's (1927) interval of
-    ``FN + FP`` errors in ``n_pos + n_neg`` trials.
+    ``e`` is accepted when, at some point of the ROC polyline, Pearson's statistic of both
+    counts, ``(FN - n_pos e)^2 / (n_pos e (1 - e)) + (FP - n_neg e)^2 / (n_neg e (1 -
+    e))``, is at most the squared normal quantile (a chi-square with one degree of
+    freedom: the threshold is fitted).  The polyline is the curve the EER is read on: the
+    counts at every threshold and, between two adjacent thresholds, the expected counts
+    of the randomized threshold that mixes them (through a tie of ``k`` positives and
+    ``m`` negatives, the only way to reach the rates inside it).  Per threshold the test
+    is a quadratic inequality in ``e``, and per segment one in ``e`` at the segment's
+    nearest point (:func:`eer_segment_roots`), solved in closed form; the interval is the
+    hull of the solutions.  It is never empty and holds the estimate (whose point has
+    the statistic 0), and it grows with ``confidence_level``.  With classes of equal
+    size and ``FN = FP`` at a threshold it is Wilson's (1927) interval of ``FN + FP``
+    errors in ``n_pos + n_neg`` trials.
 
     Parameters
     ----------
     misses, false_alarms : array-like
         The numbers of positives decided negative and of negatives decided positive at
-        every threshold (same length).
+        every threshold (same length; any order: the polyline joins them sorted by
+        misses, then false alarms downwards).
     n_pos, n_neg : float
         The numbers of positives and negatives (> 0).
     confidence_level : float, default 0.95
@@ -264,11 +360,15 @@ def eer_score_interval(
     n_pos = check_nonnegative("n_pos", n_pos, strict=True)
     n_neg = check_nonnegative("n_neg", n_neg, strict=True)
     cut = _chi2_cut(check_confidence_level(confidence_level), check_alternative(alternative))
-    # (FN - n_p e)^2 / n_p + (FP - n_n e)^2 / n_n <= cut e (1 - e), a quadratic in e
+    # at a point: (FN - n_p e)^2 / n_p + (FP - n_n e)^2 / n_n <= cut e (1 - e), a
+    # quadratic in e; along a segment the same, its nearest point's (_eer_segments)
     lo, hi, ok = _roots(
         n_pos + n_neg + cut, -(2.0 * (fn + fp) + cut), fn * fn / n_pos + fp * fp / n_neg
     )
-    return _hull(lo, hi, ok, alternative)
+    i0, i1 = polyline_steps(fn, fp)
+    e, e_ok = eer_segment_roots(fn[i0], fp[i0], fn[i1] - fn[i0], fp[i1] - fp[i0],
+                                n_pos, n_neg, cut)  # fmt: skip
+    return _hull(np.r_[lo, e], np.r_[hi, e], np.r_[ok, e_ok], alternative)
 
 
 def rate_score_interval(
@@ -286,11 +386,16 @@ def rate_score_interval(
     ``events`` (e.g. the misses, of ``n_events`` positives) and ``x_events`` (e.g. the
     false alarms, of ``n_x`` negatives) at every threshold.  At the true threshold both
     counts are binomial, ``x_events`` with rate ``at``.  The rate ``p`` is accepted when,
-    at some threshold, ``d = (X - n_x at)^2 / (n_x at (1 - at))`` plus
-    ``(Y - n p)^2 / (n p (1 - p))`` is at most the squared normal quantile ``c``: Wilson's
-    interval of ``Y`` in ``n`` with ``z^2 = c - d``, hulled over the thresholds with
-    ``d <= c``.  Where the threshold is known (one threshold with ``d = 0``) it is
-    Wilson's interval.
+    at some point of the ROC polyline, ``d = (X - n_x at)^2 / (n_x at (1 - at))`` plus
+    ``(Y - n p)^2 / (n p (1 - p))`` is at most the squared normal quantile ``c``: at a
+    threshold, Wilson's interval of ``Y`` in ``n`` with ``z^2 = c - d``, hulled over the
+    thresholds with ``d <= c``, and inside the segments between adjacent thresholds
+    (the randomized thresholds that mix them, on which the estimate is read: pROC's
+    ``coords``) the same at their points (:func:`rate_segment_bounds`).  The polyline
+    reaches ``X = n_x at`` (``d = 0``) for any ``0 < at < 1``, so the interval is never
+    empty, holds the estimate and grows with ``confidence_level``, also where tied
+    scores leave no threshold near ``at``.  Where the threshold is known (one
+    threshold with ``d = 0``) it is Wilson's interval.
 
     Parameters
     ----------
@@ -330,7 +435,16 @@ def rate_score_interval(
     else:  # a rate of 0 or 1: only the thresholds that reach it exactly
         d = np.where(np.abs(x - n_x * at) < 0.5, 0.0, np.inf)
     lo, hi, ok = _wilson_roots(y, n_events, np.maximum(cut - d, 0.0))
-    return _hull(lo, hi, ok & (d <= cut), alternative)
+    ok &= d <= cut
+    if 0.0 < at < 1.0:  # (a rate of 0 or 1 is reached at a vertex or nowhere)
+        i0, i1 = polyline_steps(y, x)
+        i0, i1 = i0[x[i1] != x[i0]], i1[x[i1] != x[i0]]
+        var = n_x * at * (1.0 - at)
+        s_lo, s_hi = rate_segment_bounds(
+            y[i0], y[i1] - y[i0], n_events, x[i0], x[i1] - x[i0], n_x * at, var, cut
+        )
+        lo, hi, ok = np.r_[lo, s_lo], np.r_[hi, s_hi], np.r_[ok, ~np.isnan(s_lo)]
+    return _hull(lo, hi, ok, alternative)
 
 
 # ------------------------------------------------------- auto's score interval, its rules
