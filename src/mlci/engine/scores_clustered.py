@@ -40,13 +40,13 @@ from ..exceptions import NearBoundWarning
 from ..feedback import warn
 from ..inputs import check_alternative, check_confidence_level
 from .scores_rules import (
+    _eer_segment_roots,
     _hull,
+    _polyline_steps,
+    _rate_segment_bounds,
     _roots,
     _wilson_roots,
-    eer_segment_roots,
     flipped,
-    polyline_steps,
-    rate_segment_bounds,
 )
 
 __all__ = [
@@ -375,9 +375,9 @@ def clustered_eer_interval(
     )
     # and along the polyline's segments (as eer_score_interval), each class's design
     # effect there the larger of its ends'
-    i0, i1 = polyline_steps(cc.fn, cc.fp)
+    i0, i1 = _polyline_steps(cc.fn, cc.fp)
     sp, sn = np.maximum(dp[i0], dp[i1]), np.maximum(dn[i0], dn[i1])
-    e, e_ok = eer_segment_roots(cc.fn[i0] / sp, cc.fp[i0] / sn, (cc.fn[i1] - cc.fn[i0]) / sp,
+    e, e_ok = _eer_segment_roots(cc.fn[i0] / sp, cc.fp[i0] / sn, (cc.fn[i1] - cc.fn[i0]) / sp,
                                 (cc.fp[i1] - cc.fp[i0]) / sn, cc.n_pos / sp, cc.n_neg / sn,
                                 cut)  # fmt: skip
     low, high = _hull(np.r_[lo, e], np.r_[hi, e], np.r_[ok, e_ok], alternative)
@@ -506,10 +506,10 @@ def clustered_rate_interval(
     lo, hi, ok = _wilson_roots(y / dy, n / dy, rest)
     # and along the polyline's segments (as rate_score_interval), the design effects
     # there the larger of their ends'
-    i0, i1 = polyline_steps(y, x)
+    i0, i1 = _polyline_steps(y, x)
     i0, i1 = i0[x[i1] != x[i0]], i1[x[i1] != x[i0]]
     sy, sx = np.maximum(dy[i0], dy[i1]), np.maximum(dx[i0], dx[i1])
-    s_lo, s_hi = rate_segment_bounds(y[i0] / sy, (y[i1] - y[i0]) / sy, n / sy, x[i0],
+    s_lo, s_hi = _rate_segment_bounds(y[i0] / sy, (y[i1] - y[i0]) / sy, n / sy, x[i0],
                                      x[i1] - x[i0], n_x * at, n_x * at * (1.0 - at) * sx,
                                      cut)  # fmt: skip
     return _hull(np.r_[lo, s_lo], np.r_[hi, s_hi], np.r_[ok & (d <= cut), ~np.isnan(s_lo)],

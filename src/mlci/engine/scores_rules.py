@@ -76,13 +76,10 @@ __all__ = [
     "SCORES_AUTO",
     "ScoreInterval",
     "eer_score_interval",
-    "eer_segment_roots",
     "error_counts",
     "flipped",
     "op_events",
-    "polyline_steps",
     "rate_score_interval",
-    "rate_segment_bounds",
     "scores_auto_method",
     "warn_few_dcf_events",
     "warn_few_eer_errors",
@@ -224,7 +221,7 @@ def _roots(a: Any, b: Any, c: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return (-b - root) / (2.0 * a), (-b + root) / (2.0 * a), ok
 
 
-def polyline_steps(y: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _polyline_steps(y: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The segments of the ROC polyline through the points ``(y[i], x[i])`` (two counts
     of different classes at every threshold, one non-decreasing and the other
     non-increasing with it: :func:`error_counts`), as the indices ``(i0, i1)`` of each
@@ -232,16 +229,16 @@ def polyline_steps(y: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray
 
     Examples
     --------
-    >>> i0, i1 = polyline_steps(np.array([0.0, 3.0, 0.0]), np.array([2.0, 0.0, 0.0]))
-    >>> i0.tolist(), i1.tolist()
-    [[2, 0], [0, 1]]
+    >>> i0, i1 = _polyline_steps(np.array([0.0, 3.0, 0.0]), np.array([2.0, 0.0, 0.0]))
+    >>> i0.tolist(), i1.tolist()  # (0, 2) -> (0, 0) -> (3, 0)
+    ([0, 2], [2, 1])
     """
     o = np.lexsort((-x, y))
     step = (np.diff(y[o]) != 0) | (np.diff(x[o]) != 0)
     return o[:-1][step], o[1:][step]
 
 
-def eer_segment_roots(
+def _eer_segment_roots(
     a: Any, b: Any, d1: Any, d2: Any, n_pos: Any, n_neg: Any, cut: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """The EERs accepted inside segments of the polyline that no vertex accepts:
@@ -267,7 +264,7 @@ def eer_segment_roots(
     return np.r_[lo, hi], np.r_[ok & on_segment(lo), ok & on_segment(hi)]
 
 
-def rate_segment_bounds(
+def _rate_segment_bounds(
     y0: Any, dy: Any, n: Any, x0: Any, dx: Any, inner: float, var: Any, cut: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """The rates accepted inside segments of the polyline along which the other count
@@ -329,7 +326,7 @@ def eer_score_interval(
     of the randomized threshold that mixes them (through a tie of ``k`` positives and
     ``m`` negatives, the only way to reach the rates inside it).  Per threshold the test
     is a quadratic inequality in ``e``, and per segment one in ``e`` at the segment's
-    nearest point (:func:`eer_segment_roots`), solved in closed form; the interval is the
+    nearest point (:func:`_eer_segment_roots`), solved in closed form; the interval is the
     hull of the solutions.  It is never empty and holds the estimate (whose point has
     the statistic 0), and it grows with ``confidence_level``.  With classes of equal
     size and ``FN = FP`` at a threshold it is Wilson's (1927) interval of ``FN + FP``
@@ -365,8 +362,8 @@ def eer_score_interval(
     lo, hi, ok = _roots(
         n_pos + n_neg + cut, -(2.0 * (fn + fp) + cut), fn * fn / n_pos + fp * fp / n_neg
     )
-    i0, i1 = polyline_steps(fn, fp)
-    e, e_ok = eer_segment_roots(fn[i0], fp[i0], fn[i1] - fn[i0], fp[i1] - fp[i0],
+    i0, i1 = _polyline_steps(fn, fp)
+    e, e_ok = _eer_segment_roots(fn[i0], fp[i0], fn[i1] - fn[i0], fp[i1] - fp[i0],
                                 n_pos, n_neg, cut)  # fmt: skip
     return _hull(np.r_[lo, e], np.r_[hi, e], np.r_[ok, e_ok], alternative)
 
@@ -391,7 +388,7 @@ def rate_score_interval(
     threshold, Wilson's interval of ``Y`` in ``n`` with ``z^2 = c - d``, hulled over the
     thresholds with ``d <= c``, and inside the segments between adjacent thresholds
     (the randomized thresholds that mix them, on which the estimate is read: pROC's
-    ``coords``) the same at their points (:func:`rate_segment_bounds`).  The polyline
+    ``coords``) the same at their points (:func:`_rate_segment_bounds`).  The polyline
     reaches ``X = n_x at`` (``d = 0``) for any ``0 < at < 1``, so the interval is never
     empty, holds the estimate and grows with ``confidence_level``, also where tied
     scores leave no threshold near ``at``.  Where the threshold is known (one
@@ -437,10 +434,10 @@ def rate_score_interval(
     lo, hi, ok = _wilson_roots(y, n_events, np.maximum(cut - d, 0.0))
     ok &= d <= cut
     if 0.0 < at < 1.0:  # (a rate of 0 or 1 is reached at a vertex or nowhere)
-        i0, i1 = polyline_steps(y, x)
+        i0, i1 = _polyline_steps(y, x)
         i0, i1 = i0[x[i1] != x[i0]], i1[x[i1] != x[i0]]
         var = n_x * at * (1.0 - at)
-        s_lo, s_hi = rate_segment_bounds(
+        s_lo, s_hi = _rate_segment_bounds(
             y[i0], y[i1] - y[i0], n_events, x[i0], x[i1] - x[i0], n_x * at, var, cut
         )
         lo, hi, ok = np.r_[lo, s_lo], np.r_[hi, s_hi], np.r_[ok, ~np.isnan(s_lo)]

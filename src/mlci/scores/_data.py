@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..engine.smoothing import silverman_bandwidth
+from ..metrics import Kernel
 from ._roc import _Layout, _WeightsView
 
 _D = TypeVar("_D", bound="ScoreData")
@@ -20,6 +21,11 @@ class ScoreData:
 
     n_easy_pos: int
     n_easy_neg: int
+    #: the bootstrap draws the positives before the negatives (the class whose label
+    #: sorts first is drawn first, whichever is positive: ``from_labels``; ``swap``
+    #: turns it around), so that swapping ``pos_label`` mirrors the replicates
+    #: (:class:`PositivesFirst`)
+    _positives_first: bool = False
 
     def _init(
         self,
@@ -121,3 +127,39 @@ class ScoreData:
         """A plain :class:`~mlci.scores.scores.Scores` of the given (user-scale) scores, with
         these conventions (a replicate handed to a user's function); Scores defines it."""
         raise NotImplementedError
+
+
+class PositivesFirst(Kernel):
+    """``kernel`` (atoms: the negatives' distinct scores, then the positives') seen by the
+    sampler with the positives' atoms first: the keys and weights of the engine's draws
+    in that order, handed back to ``kernel`` in its own.  A Scores object whose
+    positives' label sorts first (``pos_label=0``) is drawn as the mirrored object, so
+    that the replicates, and every interval, are the mirror of the other labelling
+    (both classes' draws in the same order, with the same atoms in each).
+
+    Examples
+    --------
+    >>> class Two(Kernel):
+    ...     keys, m = np.array([0, 1, 2]), 3
+    ...     def evaluate(self, w):
+    ...         return w[:, :1]  # the weight of the one negative atom
+    >>> k = PositivesFirst(Two(), 1)
+    >>> k.keys.tolist(), k.evaluate(np.array([[5.0, 6.0, 7.0]])).tolist()
+    ([2, 0, 1], [[7.0]])
+    """
+
+    def __init__(self, kernel: Kernel, m_neg: int) -> None:
+        self.kernel = kernel
+        m = int(kernel.m)
+        # the sampler's column of each of kernel's atoms
+        self.col = np.r_[np.arange(m_neg) + (m - m_neg), np.arange(m - m_neg)].astype(np.intp)
+        self.keys = self.col[np.asarray(kernel.keys)]
+        self.m, self.atom_rank = m, np.arange(m, dtype=np.intp)
+        self.shape, self.name, self.bounds = kernel.shape, kernel.name, kernel.bounds
+        self.work_factor, self.elements = kernel.work_factor, kernel.elements
+
+    def evaluate(self, w: np.ndarray) -> np.ndarray:
+        return self.kernel.evaluate(np.asarray(w)[:, self.col])
+
+    def delete_one(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        return self.kernel.delete_one(np.asarray(counts)[self.col])

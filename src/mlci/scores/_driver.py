@@ -49,7 +49,7 @@ from ..inputs import (
 from ..metrics import Kernel, RocAucKernel, with_sample_weight
 from ..results import BootstrapResult
 from ._cluster_rules import outer_conditions
-from ._data import _D, ScoreData
+from ._data import _D, PositivesFirst, ScoreData
 from ._design import (
     check_stratify_nested,
     design_arrays,
@@ -398,7 +398,7 @@ def bootstrap_scores(
     sub = None
     if frac is not None:
         # the cells (class, stratum) in the samples' order; the scheme draws in them
-        codes = sc._is_pos.astype(np.intp) if stratify else np.zeros(len(keys), np.intp)
+        codes = (sc._is_pos ^ sc._positives_first).astype(np.intp) if stratify else 0 * keys
         if design.strata is not None:
             codes = codes + 2 * np.unique(design.strata, return_inverse=True)[1].ravel()
         cells = [np.flatnonzero(codes == c) for c in np.unique(codes)]
@@ -408,7 +408,7 @@ def bootstrap_scores(
     plan = plan_for_conditions(
         len(keys),
         conditions=cond,
-        strata=strata_codes(labels if stratify else None, user_strata),
+        strata=strata_codes(labels ^ sc._positives_first if stratify else None, user_strata),
         two_stage=two_stage,
         weights=weights,
         n_resamples=opts.n_resamples,
@@ -677,6 +677,8 @@ def _run(
         estimate = spec.fn(sc._full_view()).reshape(spec.shape)
         scheme = plan.scheme + ("+lazy" if "lazy" not in plan.scheme else "")
     else:
+        if custom is None and sc._positives_first and getattr(plan, "n_units", 1) is None:
+            kernel = PositivesFirst(kernel, lay.m[0])  # the classes drawn by label
         sampler = (
             plan.weights_for(kernel.keys, kernel.m, atom_rank=kernel.atom_rank)
             if custom is None

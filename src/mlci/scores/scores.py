@@ -271,6 +271,8 @@ class Scores(ScoreData):
         obj._init(
             g["y_score"], is_pos, score_class, equal_class, g.kept, g.n_given, sw, g.n_dropped
         )
+        # the bootstrap draws the class whose label sorts first first (ScoreData)
+        obj._positives_first = bool(is_pos[np.unique(g["y_true"], return_index=True)[1][0]])
         return obj
 
     def __repr__(self) -> str:
@@ -340,13 +342,15 @@ class Scores(ScoreData):
                 "neg" if self.equal_class == "pos" else "pos",
                 sample_weight=self._w,
             )
-            return obj
-        return Scores(
-            self.neg,
-            self.pos,
-            score_class="neg" if self.score_class == "pos" else "pos",
-            equal_class="neg" if self.equal_class == "pos" else "pos",
-        )
+        else:
+            obj = Scores(
+                self.neg,
+                self.pos,
+                score_class="neg" if self.score_class == "pos" else "pos",
+                equal_class="neg" if self.equal_class == "pos" else "pos",
+            )
+        obj._positives_first = not self._positives_first  # the same draws, mirrored
+        return obj
 
     # ---------------------------------------------------------------- thresholds -> rates
     def cm(self, threshold: Any) -> ConfusionMatrix:
