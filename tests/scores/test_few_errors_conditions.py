@@ -140,10 +140,18 @@ def test_clustered_interval_matches_a_brute_force_inversion():
                                 rng.normal(size=30) + 2 + u[cp], cp)  # fmt: skip
     c = stats.t.ppf(0.975, cc.df) ** 2
     grid = np.linspace(1e-5, 1 - 1e-5, 10_001)
+    # the profile runs along the ROC polyline (session 9): the thresholds with their
+    # design effects, and each segment's points (its ends too) with the larger of its ends'
+    o = np.lexsort((-cc.fp, cc.fn))
+    t = np.linspace(0.0, 1.0, 21)[:, None]
+    inner = [(a[o][:-1] + t * np.diff(a[o])).ravel() for a in (cc.fn, cc.fp)]
+    dmax = [(np.maximum(a[o][:-1], a[o][1:]) + 0 * t).ravel() for a in (cc.deff_fn, cc.deff_fp)]
+    fn, fp = np.r_[cc.fn, inner[0]], np.r_[cc.fp, inner[1]]
+    dfn, dfp = np.r_[cc.deff_fn, dmax[0]], np.r_[cc.deff_fp, dmax[1]]
 
     def eer_ok(e):
-        x2 = (cc.fn - 30 * e) ** 2 / (30 * e * (1 - e) * cc.deff_fn) + (cc.fp - 230 * e) ** 2 / (
-            230 * e * (1 - e) * cc.deff_fp
+        x2 = (fn - 30 * e) ** 2 / (30 * e * (1 - e) * dfn) + (fp - 230 * e) ** 2 / (
+            230 * e * (1 - e) * dfp
         )
         return x2.min() <= c
 
@@ -151,8 +159,8 @@ def test_clustered_interval_matches_a_brute_force_inversion():
     assert clustered_eer_interval(cc) == pytest.approx((grid[ok].min(), grid[ok].max()), abs=2e-4)
 
     def op_ok(p):
-        d = (cc.fp - 230 * 0.05) ** 2 / (230 * 0.05 * 0.95 * cc.deff_fp)
-        x2 = d + (cc.fn - 30 * p) ** 2 / (30 * p * (1 - p) * cc.deff_fn)
+        d = (fp - 230 * 0.05) ** 2 / (230 * 0.05 * 0.95 * dfp)
+        x2 = d + (fn - 30 * p) ** 2 / (30 * p * (1 - p) * dfn)
         return x2.min() <= c
 
     ok = np.array([op_ok(p) for p in grid])

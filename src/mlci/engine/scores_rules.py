@@ -248,7 +248,7 @@ def _eer_segment_roots(
     ``(t, e)``, so a segment's accepted set is an interval, whose ends are its vertices'
     (:func:`eer_score_interval`'s roots) or, where the nearest point of the segment's line
     lies on the segment, the roots of that minimum over the line, a quadratic in ``e``
-    (these, lower and upper roots of every segment in turn)."""
+    (these, the lower and upper roots of every segment, then its ends' roots)."""
     a, b, d1, d2 = (np.asarray(v, dtype=float) for v in (a, b, d1, d2))
     k = d1 * d1 * n_neg + d2 * d2 * n_pos
     cross = a * d2 - b * d1
@@ -261,7 +261,17 @@ def _eer_segment_roots(
         t = -((a - n_pos * e) * d1 / n_pos + (b - n_neg * e) * d2 / n_neg) / norm
         return (t >= 0.0) & (t <= 1.0)
 
-    return np.r_[lo, hi], np.r_[ok & on_segment(lo), ok & on_segment(hi)]
+    # and its ends (its vertices' roots where n_pos, n_neg are theirs; not where a
+    # caller scales a segment by its own design effects)
+    ends = [
+        _roots(n_pos + n_neg + cut, -(2.0 * (f + g) + cut), f * f / n_pos + g * g / n_neg)
+        for f, g in ((a, b), (a + d1, b + d2))
+    ]
+    vals = np.r_[lo, hi, ends[0][0], ends[0][1], ends[1][0], ends[1][1]]
+    oks = np.r_[
+        ok & on_segment(lo), ok & on_segment(hi), ends[0][2], ends[0][2], ends[1][2], ends[1][2]
+    ]
+    return vals, oks
 
 
 def _rate_segment_bounds(
