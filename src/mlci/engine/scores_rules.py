@@ -241,14 +241,15 @@ def _polyline_steps(y: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarra
 def _eer_segment_roots(
     a: Any, b: Any, d1: Any, d2: Any, n_pos: Any, n_neg: Any, cut: float
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The EERs accepted inside segments of the polyline that no vertex accepts:
-    ``(values, ok)``.  A segment runs from ``(FN, FP) = (a, b)`` by ``(d1, d2)``; ``e`` is
-    accepted at ``t`` in [0, 1] when ``(a + t d1 - n_pos e)^2 / n_pos + (b + t d2 - n_neg
-    e)^2 / n_neg <= cut e (1 - e)``.  The left side minus the right is jointly convex in
-    ``(t, e)``, so a segment's accepted set is an interval, whose ends are its vertices'
-    (:func:`eer_score_interval`'s roots) or, where the nearest point of the segment's line
-    lies on the segment, the roots of that minimum over the line, a quadratic in ``e``
-    (these, the lower and upper roots of every segment, then its ends' roots)."""
+    """The outermost EERs accepted along each segment of the polyline: ``(values, ok)``.
+
+    A segment runs from ``(FN, FP) = (a, b)`` by ``(d1, d2)``; ``e`` is accepted at ``t``
+    in [0, 1] when ``(a + t d1 - n_pos e)^2 / n_pos + (b + t d2 - n_neg e)^2 / n_neg <=
+    cut e (1 - e)``.  The left side minus the right is jointly convex in ``(t, e)``, so a
+    segment's accepted set is an interval, whose ends are its ends' roots or, where the
+    nearest point of the segment's line lies on the segment, the roots of the minimum
+    over the line, a quadratic in ``e`` (the values: the lower and upper such roots of
+    every segment, then its ends' roots)."""
     a, b, d1, d2 = (np.asarray(v, dtype=float) for v in (a, b, d1, d2))
     k = d1 * d1 * n_neg + d2 * d2 * n_pos
     cross = a * d2 - b * d1
@@ -368,7 +369,7 @@ def eer_score_interval(
     n_neg = check_nonnegative("n_neg", n_neg, strict=True)
     cut = _chi2_cut(check_confidence_level(confidence_level), check_alternative(alternative))
     # at a point: (FN - n_p e)^2 / n_p + (FP - n_n e)^2 / n_n <= cut e (1 - e), a
-    # quadratic in e; along a segment the same, its nearest point's (_eer_segments)
+    # quadratic in e; along a segment the same at its nearest point (_eer_segment_roots)
     lo, hi, ok = _roots(
         n_pos + n_neg + cut, -(2.0 * (fn + fp) + cut), fn * fn / n_pos + fp * fp / n_neg
     )
