@@ -50,7 +50,7 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import design_search_scores as dss  # noqa: E402
+import design_search_scores as dss
 
 mlci = dss.mlci
 LN2 = math.log(2.0)
@@ -108,7 +108,9 @@ def actual_intervals(
     out: dict[str, tuple[float, float]] = {}
     out["percentile"] = tuple(np.quantile(th, [ALPHA / 2, 1 - ALPHA / 2]))
     z0 = ndtri(np.mean(th < est) + 0.5 * np.mean(th == est))
-    jack = np.r_[0.5 * ((a.sum() - a) / (na - 1) + b.mean()), 0.5 * (a.mean() + (b.sum() - b) / (nb - 1))]
+    jack = np.r_[
+        0.5 * ((a.sum() - a) / (na - 1) + b.mean()), 0.5 * (a.mean() + (b.sum() - b) / (nb - 1))
+    ]
     d = jack.mean() - jack
     ss = (d**2).sum()
     acc = (d**3).sum() / (6 * ss**1.5) if ss > 0 else 0.0
@@ -117,7 +119,9 @@ def actual_intervals(
     ok = se > 0
     tq = np.quantile((th[ok] - est) / se[ok], [ALPHA / 2, 1 - ALPHA / 2])
     out["boot_t"] = (max(est - tq[1] * se0, 0.0), est - tq[0] * se0)
-    tq = np.quantile((np.log(th[ok]) - math.log(est)) / (se[ok] / th[ok]), [ALPHA / 2, 1 - ALPHA / 2])
+    tq = np.quantile(
+        (np.log(th[ok]) - math.log(est)) / (se[ok] / th[ok]), [ALPHA / 2, 1 - ALPHA / 2]
+    )
     out["boot_t_log"] = (est * math.exp(-tq[1] * se0 / est), est * math.exp(-tq[0] * se0 / est))
     return float(est), out
 
@@ -133,7 +137,7 @@ def run_actual(targets: int, ratio: int, auc: float, c: float, reps: int, B: int
     for r in range(reps):
         zp, zn = draw(g, e, targets, ratio * targets)
         a, b = class_costs(llr(zp, e, c), llr(zn, e, c))
-        est, ivs = actual_intervals(a, b, g, B)
+        _, ivs = actual_intervals(a, b, g, B)
         if r % 10 == 0:
             sc = mlci.Scores(llr(zp, e, c), llr(zn, e, c))
             with warnings.catch_warnings(), mlci.config_context(n_jobs=1):
@@ -144,7 +148,13 @@ def run_actual(targets: int, ratio: int, auc: float, c: float, reps: int, B: int
             hits[m].append(bool(lo <= truth <= hi))
             above[m] += bool(truth > hi)
             width[m].append(hi - lo)
-        diag.append({**diagnostics(a, b), "covered_bca": hits["bca"][-1]})
+        diag.append(
+            {
+                **diagnostics(a, b),
+                **{f"covered_{m}": float(hits[m][-1]) for m in ("bca", "boot_t_log")},
+                **{f"width_{m}": width[m][-1] for m in ("bca", "boot_t_log")},
+            }
+        )
     return {
         "kind": "actual",
         "targets": targets,
@@ -229,7 +239,12 @@ def report(doc: dict) -> str:
         ms = list(rows[0]["methods"])
         lines.append(f"\n## {kind} Cllr ({len(rows)} cells)\n")
         extra = "| frac gamma>=0.2 |" if kind == "actual" else "| bias/sd (true, boot) |"
-        lines.append("| targets | non-targets | AUC | c | truth | " + " | ".join(ms) + " | width bca " + extra)
+        lines.append(
+            "| targets | non-targets | AUC | c | truth | "
+            + " | ".join(ms)
+            + " | width bca "
+            + extra
+        )
         lines.append("|" + "---|" * (6 + len(ms) + 1))
         for r in rows:
             cov = " | ".join(f"{r['methods'][m]['coverage']:.3f}" for m in ms)
@@ -244,8 +259,8 @@ def report(doc: dict) -> str:
                     else "-"
                 )
             lines.append(
-                f"| {r['targets']} | {r['nontargets']} | {r['auc']} | {r['c']} | {r['truth']:.4f} | "
-                f"{cov} | {r['methods']['bca']['median_width']:.4f} | {tail} |"
+                f"| {r['targets']} | {r['nontargets']} | {r['auc']} | {r['c']} | "
+                f"{r['truth']:.4f} | {cov} | {r['methods']['bca']['median_width']:.4f} | {tail} |"
             )
     return "\n".join(lines)
 
@@ -262,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     path = Path(args.json)
     doc = json.loads(path.read_text()) if path.exists() else {"cells": []}
+
     def save(cells: list[dict], t0: float) -> None:
         doc.update(
             cells=cells,
@@ -286,7 +302,11 @@ def main(argv: list[str] | None = None) -> int:
                             cells.append(r)
                             save(cells, t0)
                             cov = {m: round(v["coverage"], 3) for m, v in r["methods"].items()}
-                            print(f"actual {t}/{ratio * t} auc {auc} c {c}: {cov}", file=sys.stderr, flush=True)
+                            print(
+                                f"actual {t}/{ratio * t} auc {auc} c {c}: {cov}",
+                                file=sys.stderr,
+                                flush=True,
+                            )
         if args.kind in ("min", "both"):
             for t in MIN_TARGETS:
                 for ratio in RATIOS:

@@ -14,13 +14,14 @@ docs/validation.md, "Cllr intervals (session 9)").
   which read only the spread of the replicates, miss high, while t* carries that
   relation.  Over conditions, with weights, strata or another resampling design BCa
   stays (the two-sample standard error assumes independent trials).
-* **A warning where the costs are too skewed for any interval**
-  (:func:`warn_skewed_cllr`): the skewness of the estimate read off the class-wise third
-  moments, ``gamma = (m3_pos / n_pos^2 + m3_neg / n_neg^2) / 8 / se^3``
-  (:func:`cllr_skewness`), at least :data:`MAX_CLLR_SKEWNESS`.  For one mean ``gamma``
-  is ``G1 / sqrt(n)``, and Cochran's rule for a normal-theory interval of a skewed mean,
-  ``n > 25 G1^2`` (Cochran 1977, *Sampling Techniques*, 3rd ed., sec. 2.15), is
-  ``gamma < 0.2``.
+* **A warning where a class's cost rests on a few trials** (:func:`warn_few_costly_trials`):
+  Kish's effective number of trials carrying a class's cost,
+  ``(sum phi)^2 / sum phi^2`` (Kish 1965, *Survey Sampling*, sec. 11.7, the effective
+  sample size of weights, here of the costs; :func:`cllr_effective_trials`), below
+  :data:`MIN_CLLR_EFFECTIVE_TRIALS` in either class.  One misjudged target among
+  well-scored ones makes it about 1; a class whose trials all cost about the same, its
+  number of trials.  There the test set holds too few of the rare costly trials that
+  set Cllr, and no interval held.
 * **The minimum Cllr: BCa, with a warning of PAV's optimism** (:func:`warn_min_cllr_bias`)
   where the replicates' mean lies below the estimate by more than
   :data:`MAX_MIN_CLLR_BIAS` of their standard deviation (Efron & Tibshirani 1993, sec.
@@ -41,20 +42,19 @@ from ._roc import _Layout
 
 __all__ = [
     "CLLR_T_REASON",
-    "MAX_CLLR_SKEWNESS",
     "MAX_MIN_CLLR_BIAS",
+    "MIN_CLLR_EFFECTIVE_TRIALS",
     "cllr_costs",
+    "cllr_effective_trials",
     "cllr_se_rows",
-    "cllr_skewness",
+    "warn_few_costly_trials",
     "warn_min_cllr_bias",
-    "warn_skewed_cllr",
 ]
 
 _LN2 = float(np.log(2.0))
 
-#: Cochran's rule (Cochran 1977, sec. 2.15: ``n > 25 G1^2`` for a mean of skewed values),
-#: applied to the estimate's skewness ``gamma`` (``G1 / sqrt(n)`` for one mean)
-MAX_CLLR_SKEWNESS = 0.2
+#: a class whose cost rests on fewer effective trials than this warns (scripts/cllr_sweep.py)
+MIN_CLLR_EFFECTIVE_TRIALS = 4.0
 #: Efron & Tibshirani (1993, sec. 10.6): a bootstrap bias under 0.25 standard errors can
 #: be ignored
 MAX_MIN_CLLR_BIAS = 0.25
@@ -90,36 +90,33 @@ def cllr_se_rows(lay: _Layout, v: Any) -> np.ndarray:
         return 0.5 * np.sqrt(v_p / n_p + v_n / n_n)
 
 
-def cllr_skewness(lay: _Layout) -> float:
-    """Skewness of the Cllr estimate from the class-wise central moments of the costs:
-    ``(m3_pos / n_pos^2 + m3_neg / n_neg^2) / 8 / se^3`` with
-    ``se^2 = (m2_pos / n_pos + m2_neg / n_neg) / 4`` (the third and second cumulants of a
-    sum of two independent means; plug-in moments).  0 when the costs do not vary.
-    """
+def cllr_effective_trials(lay: _Layout) -> tuple[float, float, float, float]:
+    """Kish's effective number of trials carrying each class's cost,
+    ``(sum phi)^2 / sum phi^2`` over the trials (``phi`` the per-trial costs), and the
+    numbers of trials: ``(targets_eff, non_targets_eff, n_targets, n_non_targets)``."""
     out = []
-    for phi, c in zip(cllr_costs(lay)[::-1], lay.nobs, strict=True):
-        n = c.sum()
-        d = phi - (c @ phi) / n
-        out.append((n, (c @ d**2) / n, (c @ d**3) / n))
-    (n0, m2_0, m3_0), (n1, m2_1, m3_1) = out
-    var = (m2_0 / n0 + m2_1 / n1) / 4
-    if not var > 0:
-        return 0.0
-    return float((m3_0 / n0**2 + m3_1 / n1**2) / 8 / var**1.5)
+    for phi, c in zip(cllr_costs(lay), (lay.nobs[1], lay.nobs[0]), strict=True):
+        total, square = float(c @ phi), float(c @ (phi * phi))
+        out.append(total * total / square if square > 0 else float(c.sum()))
+    return out[0], out[1], float(lay.nobs[1].sum()), float(lay.nobs[0].sum())
 
 
-def warn_skewed_cllr(gamma: float, n_pos: float, n_neg: float) -> str | None:
-    """Warn (and return the message) when the actual Cllr's estimate is too skewed for
-    its interval to hold (``gamma >= MAX_CLLR_SKEWNESS``)."""
-    if not gamma >= MAX_CLLR_SKEWNESS:
+def warn_few_costly_trials(
+    pos_eff: float, neg_eff: float, n_pos: float, n_neg: float
+) -> str | None:
+    """Warn (and return the message) when either class's cost rests on fewer than
+    :data:`MIN_CLLR_EFFECTIVE_TRIALS` effective trials (:func:`cllr_effective_trials`)."""
+    if min(pos_eff, neg_eff) >= MIN_CLLR_EFFECTIVE_TRIALS:
         return None
+    which, eff, n = ("targets", pos_eff, n_pos) if pos_eff <= neg_eff else (
+        "non-targets", neg_eff, n_neg)  # fmt: skip
     text = (
-        f"Cllr's per-trial costs are very skewed (skewness of the estimate {gamma:.2f}, "
-        f"at least {MAX_CLLR_SKEWNESS:g}; {n_pos:.0f} targets, {n_neg:.0f} non-targets): a "
-        "few misjudged trials carry most of the cost, and a test set this small often holds "
-        "too few of them. No interval held its level there in mlci's coverage study "
-        "(docs/validation.md, 'Cllr intervals (session 9)'); treat the interval as "
-        "optimistic (its upper bound too low), or collect more trials of the smaller class."
+        f"The cost of the {which} rests on {eff:.1f} effective trials of {n:.0f} (Kish's "
+        f"(sum c)^2 / sum c^2 of their costs; below {MIN_CLLR_EFFECTIVE_TRIALS:g}): Cllr is "
+        "set by a few misjudged trials, and a test set this small holds too few of them. "
+        "There no interval held its level in mlci's coverage study (docs/validation.md, "
+        "'Cllr intervals (session 9)': placeholder); treat the interval as "
+        "optimistic, its upper bound most of all, or collect more trials of that class."
     )
     warn(text, NearBoundWarning)
     return text

@@ -32,10 +32,10 @@ from ..inputs.resampling import Resampling, check_resampling, resampling_keyword
 from ..results import BootstrapResult, Result, per_confidence_level
 from ._cllr_rules import (
     CLLR_T_REASON,
+    cllr_effective_trials,
     cllr_se_rows,
-    cllr_skewness,
+    warn_few_costly_trials,
     warn_min_cllr_bias,
-    warn_skewed_cllr,
 )
 from ._driver import _Part, _resolve, _Spec
 from ._roc import _counts_at, _Layout, _View
@@ -703,16 +703,14 @@ def cllr_ci(
             few = warn_min_cllr_bias(res.estimate, res.bootstrap_distribution)
             key = "optimism_warning"
         else:
-            few = warn_skewed_cllr(cllr_skewness(sc._lay), len(sc.pos), len(sc.neg))
+            few = warn_few_costly_trials(*cllr_effective_trials(sc._lay))
             key = "few_errors_warning"
         if few is not None:
             res = replace(res, details={**res.details, key: few})
     return res
 
 
-def _studentized_cllr(
-    sc: Scores, make: Any, common: dict[str, Any], auto: bool
-) -> BootstrapResult:
+def _studentized_cllr(sc: Scores, make: Any, common: dict[str, Any], auto: bool) -> BootstrapResult:
     """Cllr and every replicate's standard error from the same replicates (BCa's run, so
     that its acceleration stays in the result), read as the bootstrap-t interval on the
     log scale.  The standard error's own result is dropped, and with it its warnings."""
