@@ -11,7 +11,8 @@ score z is ``e z - e^2 / 2`` and the system's LLR is ``c`` times it (``c = 1``
 calibrated, ``c = 0.5`` under-confident, ``c = 2`` over-confident).  The true actual Cllr
 is design_search_scores.cllr_truth(e, c) (Gauss-Hermite), the true minimum Cllr that of
 ``c = 1`` (PAV's calibration is monotone, so the minimum Cllr does not depend on ``c``).
-Class counts are fixed per test set (``targets`` and ``ratio * targets`` non-targets).
+Class counts are fixed per test set (``targets`` and ``ratio * targets`` non-targets, ratio
+1 or 5, at most 600 trials).
 
 * ``kind="actual"``: Cllr is ``(mean_pos phi_pos + mean_neg phi_neg) / 2`` of per-trial
   costs; the replicates are drawn here in numpy (stratified by class, as
@@ -19,7 +20,7 @@ Class counts are fixed per test set (``targets`` and ``ratio * targets`` non-tar
   that percentile, BCa (jackknife over all trials, Efron & Tibshirani 1993, eq. 14.15),
   the normal interval and the bootstrap-t on the identity and log scales (Efron &
   Tibshirani 1993, ch. 12.5; Hall 1992, sec. 3.5) come from the same replicates.
-  ``mlci_bca`` is mlci's own BCa on a fifth of the test sets (a check that the numpy BCa
+  ``mlci_bca`` is mlci's own BCa on a tenth of the test sets (a check that the numpy BCa
   is mlci's).  Per test set it records the diagnostics a warning rule can read: the
   skewness of the estimate from the class-wise third moments,
   ``gamma = (m3_pos / n_pos^2 + m3_neg / n_neg^2) / 8 / se^3`` (for one mean
@@ -31,7 +32,10 @@ Class counts are fixed per test set (``targets`` and ``ratio * targets`` non-tar
 
 Usage::
 
-    nice python scripts/cllr_sweep.py --json scripts/data/cllr_sweep.json
+    nice python scripts/cllr_sweep.py --json scripts/data/cllr_sweep.json --kind actual \\
+        --reps 150 -B 500
+    nice python scripts/cllr_sweep.py --json scripts/data/cllr_sweep.json --kind min \\
+        --min-reps 60 --min-resamples 400
     python scripts/cllr_sweep.py --json scripts/data/cllr_sweep.json --report
 """
 
@@ -60,6 +64,7 @@ AUCS = (0.8, 0.9, 0.97, 0.99, 0.999)
 SCALES = (1.0, 0.5, 2.0)
 RATIOS = (1, 5)
 MIN_TARGETS = (5, 10, 20, 50, 100, 300)
+MAX_TRIALS = 600  # per test set (compute: about 15 minutes of one core in all)
 ACTUAL_METHODS = ("percentile", "bca", "normal", "boot_t", "boot_t_log")
 
 
@@ -126,6 +131,19 @@ def actual_intervals(
     return float(est), out
 
 
+def summaries(hits: dict, above: dict, width: dict) -> dict:
+    """Coverage, share missed with the truth above, and median width of every method."""
+    return {
+        m: {
+            "n": len(h),
+            "coverage": float(np.mean(h)),
+            "truth_above": above[m] / len(h),
+            "median_width": float(np.median(width[m])),
+        }
+        for m, h in hits.items()
+    }
+
+
 def run_actual(targets: int, ratio: int, auc: float, c: float, reps: int, B: int) -> dict:
     e = separation(auc)
     truth = dss.cllr_truth(e, c)
@@ -164,15 +182,7 @@ def run_actual(targets: int, ratio: int, auc: float, c: float, reps: int, B: int
         "truth": truth,
         "reps": reps,
         "B": B,
-        "methods": {
-            m: {
-                "n": len(h),
-                "coverage": float(np.mean(h)),
-                "truth_above": above[m] / len(h),
-                "median_width": float(np.median(width[m])),
-            }
-            for m, h in hits.items()
-        },
+        "methods": summaries(hits, above, width),
         "diagnostics": {k: [round(d[k], 4) for d in diag] for k in diag[0]},
     }
 
@@ -218,49 +228,81 @@ def run_min(targets: int, ratio: int, auc: float, reps: int, B: int) -> dict:
         "sd_estimate": float(np.std(est_)),
         "mean_bootstrap_bias": float(np.mean(bias_)),
         "mean_bootstrap_sd": float(np.mean(sd_)),
-        "methods": {
-            m: {
-                "n": len(h),
-                "coverage": float(np.mean(h)),
-                "truth_above": above[m] / len(h),
-                "median_width": float(np.median(width[m])),
-            }
-            for m, h in hits.items()
-        },
+        "methods": summaries(hits, above, width),
     }
 
 
-def report(doc: dict) -> str:
+def _significantly_short(cov: float, n: int) -> bool:
+    """Below 0.935 by more than 1.645 binomial standard errors (one-sided 5%)."""
+    return cov < 0.935 - 1.645 * math.sqrt(0.95 * 0.05 / n)
+
+
+def report(doc: dict, min_effective: float = 4.0) -> str:
+    """Per-cell table and summary: ``auto`` is the bootstrap-t on the log scale (the actual
+    Cllr), warned where a class's cost rests on fewer than ``min_effective`` of Kish's
+    effective trials; BCa for the minimum Cllr."""
     lines = []
-    for kind in ("actual", "min"):
-        rows = [r for r in doc["cells"] if r["kind"] == kind]
-        if not rows:
-            continue
-        ms = list(rows[0]["methods"])
-        lines.append(f"\n## {kind} Cllr ({len(rows)} cells)\n")
-        extra = "| frac gamma>=0.2 |" if kind == "actual" else "| bias/sd (true, boot) |"
+    rows = [r for r in doc["cells"] if r["kind"] == "actual"]
+    if rows:
+        lines.append(f"\n## actual Cllr ({len(rows)} cells; auto = boot_t_log)\n")
         lines.append(
-            "| targets | non-targets | AUC | c | truth | "
-            + " | ".join(ms)
-            + " | width bca "
-            + extra
+            "| targets | non-targets | AUC | c | truth | BCa | percentile | normal | "
+            "bootstrap-t | bootstrap-t log | warned | width t-log / BCa |"
         )
-        lines.append("|" + "---|" * (6 + len(ms) + 1))
+        lines.append("|" + "---|" * 12)
+        tally = {"cells": 0, "bca_short": 0, "auto_short": 0, "unwarned_short": 0,
+                 "warned_holds": 0, "auto_ge_bca": 0}  # fmt: skip
+        ratios_hold: list[float] = []
         for r in rows:
-            cov = " | ".join(f"{r['methods'][m]['coverage']:.3f}" for m in ms)
-            if kind == "actual":
-                gam = np.asarray(r["diagnostics"]["gamma"], dtype=float)
-                tail = f"{np.mean(gam >= 0.2):.2f}"
-            else:
-                tail = (
-                    f"{(r['mean_estimate'] - r['truth']) / r['sd_estimate']:.2f}, "
-                    f"{r['mean_bootstrap_bias'] / r['mean_bootstrap_sd']:.2f}"
-                    if r["sd_estimate"] > 0
-                    else "-"
-                )
+            m, d = r["methods"], r["diagnostics"]
+            eff = np.minimum(np.asarray(d["neff_pos"]), np.asarray(d["neff_neg"]))
+            warned = float(np.mean(eff < min_effective))
+            ratio = m["boot_t_log"]["median_width"] / m["bca"]["median_width"]
+            n = m["bca"]["n"]
+            bca_short = _significantly_short(m["bca"]["coverage"], n)
+            short = _significantly_short(m["boot_t_log"]["coverage"], n)
+            tally["cells"] += 1
+            tally["bca_short"] += bca_short
+            tally["auto_short"] += short
+            tally["unwarned_short"] += short and warned < 0.5
+            tally["warned_holds"] += (not short) and warned > 0.5
+            tally["auto_ge_bca"] += m["boot_t_log"]["coverage"] >= m["bca"]["coverage"]
+            if not bca_short:
+                ratios_hold.append(ratio)
+            cov = " | ".join(
+                f"{m[k]['coverage']:.3f}"
+                for k in ("bca", "percentile", "normal", "boot_t", "boot_t_log")
+            )
             lines.append(
                 f"| {r['targets']} | {r['nontargets']} | {r['auc']} | {r['c']} | "
-                f"{r['truth']:.4f} | {cov} | {r['methods']['bca']['median_width']:.4f} | {tail} |"
+                f"{r['truth']:.4f} | {cov} | {warned:.2f} | {ratio:.3g} |"
+            )
+        rh = np.asarray(ratios_hold)
+        lines.append(
+            f"\n{tally}; width ratio where BCa holds: median {np.median(rh):.2f}, "
+            f"max {rh.max():.2f}, above 1.5 in {int(np.sum(rh > 1.5))} of {len(rh)}"
+        )
+    rows = [r for r in doc["cells"] if r["kind"] == "min"]
+    if rows:
+        lines.append(f"\n## minimum Cllr ({len(rows)} cells; auto = BCa)\n")
+        lines.append(
+            "| targets | non-targets | AUC | truth | mean estimate | BCa | percentile | basic | "
+            "bias / SD (true) | bias / SD (bootstrap) |"
+        )
+        lines.append("|" + "---|" * 10)
+        for r in rows:
+            m = r["methods"]
+            sd = r["sd_estimate"]
+            true = (r["mean_estimate"] - r["truth"]) / sd if sd > 0 else math.nan
+            boot = (
+                r["mean_bootstrap_bias"] / r["mean_bootstrap_sd"]
+                if r["mean_bootstrap_sd"] > 0
+                else math.nan
+            )
+            cov = " | ".join(f"{m[k]['coverage']:.3f}" for k in ("bca", "percentile", "basic"))
+            lines.append(
+                f"| {r['targets']} | {r['nontargets']} | {r['auc']} | {r['truth']:.4f} | "
+                f"{r['mean_estimate']:.4f} | {cov} | {true:.2f} | {boot:.2f} |"
             )
     return "\n".join(lines)
 
@@ -288,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
                 "numpy": np.__version__,
             },
         )
-        path.write_text(json.dumps(doc, indent=1) + "\n")
+        path.write_text(json.dumps(doc, separators=(",", ":")) + "\n")
 
     if not args.report:
         t0 = time.process_time()
@@ -296,6 +338,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.kind in ("actual", "both"):
             for t in TARGETS:
                 for ratio in RATIOS:
+                    if t * (1 + ratio) > MAX_TRIALS:
+                        continue
                     for auc in AUCS:
                         for c in SCALES:
                             r = run_actual(t, ratio, auc, c, args.reps, args.resamples)
@@ -310,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.kind in ("min", "both"):
             for t in MIN_TARGETS:
                 for ratio in RATIOS:
-                    if t * (1 + ratio) > 600:
+                    if t * (1 + ratio) > MAX_TRIALS:
                         continue
                     for auc in AUCS:
                         r = run_min(t, ratio, auc, args.min_reps, args.min_resamples)
