@@ -618,7 +618,16 @@ def cllr_ci(
         ``"actual"``: Cllr of the scores as they are; ``"min"``: the minimum Cllr (PAV
         re-run in every replicate), as :func:`dcf_ci`'s ``kind``.  (``minimum=True`` is
         the deprecated spelling of ``kind="min"``.)
-    n_resamples, confidence_level, method, alternative, rng, conditions, strata, dropna
+    method : str, default "auto"
+        As in :meth:`mlci.Scores.bootstrap_ci`.  ``"auto"``: for the actual Cllr of
+        independent unweighted trials (no ``conditions``, ``strata``, ``sample_weight``,
+        two-stage or Poisson resampling) the bootstrap-t interval on the log scale
+        (``"studentized"``, with every replicate's two-sample standard error; also
+        available by name there), else BCa; a :class:`~mlci.NearBoundWarning` where a
+        class's cost rests on fewer than 4 effective trials, and for the minimum Cllr an
+        :class:`~mlci.IrregularEstimandWarning` of PAV's optimism (the rules and their
+        numbers: docs/validation.md, "Cllr intervals (session 9)").
+    n_resamples, confidence_level, alternative, rng, conditions, strata, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, inf)).
         A list of levels returns a tuple of results, one per level (same replicates).
     resampling : mlci.Resampling, optional
@@ -635,8 +644,8 @@ def cllr_ci(
     >>> rng = np.random.default_rng(0)
     >>> s = Scores(rng.normal(2, 2, 300), rng.normal(-2, 2, 300))
     >>> res = cllr_ci(s, rng=0, n_resamples=200)
-    >>> bool(res.confidence_interval.low < res.estimate < res.confidence_interval.high)
-    True
+    >>> res.method, bool(res.confidence_interval.low < res.estimate < res.confidence_interval.high)
+    ('studentized', True)
     """
     rs = check_resampling(
         resampling, ("stratify", "two_stage", "weights"), "mlci.cllr_ci", stratify=None
