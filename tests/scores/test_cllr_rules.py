@@ -138,3 +138,16 @@ def test_studentized_refuses_what_it_cannot_read():
                            sample_weight=np.full(70, 2.0))  # fmt: skip
     with pytest.raises(ValueError, match="`sample_weight`"):
         cllr_ci(w, **kw)
+
+
+def test_collapse_warns_once_through_the_bootstrap_t():
+    # every target and every non-target alike: no spread, no standard error; the
+    # studentized read falls back to the (collapsed) percentile interval, warned once
+    s = Scores([1.0, 1.0, 1.0], [-1.0, -1.0])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = cllr_ci(s, rng=0, n_resamples=200)
+    kinds = [w.category for w in caught]
+    assert kinds.count(mlci.DegenerateIntervalWarning) == 1
+    assert kinds.count(mlci.NearBoundWarning) == 1  # 2 non-targets: below 4 effective
+    assert res.confidence_interval.low == res.confidence_interval.high == res.estimate

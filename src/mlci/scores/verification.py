@@ -726,16 +726,17 @@ def _studentized_cllr(sc: Scores, make: Any, common: dict[str, Any], auto: bool)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         res, se = sc._bootstrap(make, method="bca", **common)
+        details = {k: v for k, v in res.details.items() if k != "method_reason"}
+        details["linearized"] = {"standard_error": float(se.estimate), "iid": True}
+        if auto:
+            details["method_reason"] = CLLR_T_REASON
+        out = replace(res, details=details, replicate_standard_errors=se.bootstrap_distribution)
+        out = out.interval(method="studentized")
     seen = set()
-    for w in caught:
+    for w in caught:  # once each (a collapse is reported by both reads)
         text = str(w.message)
         if "'cllr_se'" in text or (w.category, text) in seen:
             continue
         seen.add((w.category, text))
         warn(text, w.category)
-    details = {k: v for k, v in res.details.items() if k != "method_reason"}
-    details["linearized"] = {"standard_error": float(se.estimate), "iid": True}
-    if auto:
-        details["method_reason"] = CLLR_T_REASON
-    out = replace(res, details=details, replicate_standard_errors=se.bootstrap_distribution)
-    return out.interval(method="studentized")
+    return out
