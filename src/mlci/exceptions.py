@@ -54,7 +54,9 @@ class IrregularEstimandWarning(MlciWarning):
     bin: near zero, i.e. for a (nearly) calibrated model, its plug-in estimate is biased
     upward by the bins' noise and intervals tend to exclude the true value (see
     docs/calibration.md and docs/validation.md).  Report ``ece_debiased`` there, or the
-    calibration slope and intercept, whose intervals hold.
+    calibration slope and intercept, whose intervals hold.  The minimum Cllr
+    (:func:`mlci.cllr_ci` with ``kind="min"``) is biased the other way: PAV calibrates on the
+    test set itself (docs/validation.md, "Cllr intervals (session 9)").
     """
 
 

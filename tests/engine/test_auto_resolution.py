@@ -59,7 +59,6 @@ SCORE_DRIVERS = {
     # p_target 0.5: at 0.1 the minimum sits at 0 false alarms, which warns
     # (mlci.engine.scores_rules.warn_few_dcf_events; tests/scores/test_few_errors.py)
     "dcf_ci": lambda **k: dcf_ci(S, p_target=0.5, **k),
-    "cllr_ci": lambda **k: cllr_ci(S, **k),
     "Scores.bootstrap_ci": lambda **k: S.bootstrap_ci("auc", **k),
 }
 
@@ -73,6 +72,28 @@ def test_score_drivers_auto_is_bca_with_a_reason(name):
     # the former default (method="bca"): the same numbers
     assert tuple(auto.confidence_interval) == tuple(bca.confidence_interval)
     assert "stratified design" in auto.details["method_reason"]
+
+
+def test_cllr_auto_is_studentized_with_a_reason():
+    # the actual Cllr of iid trials: the bootstrap-t on the log scale, from the same
+    # replicates as BCa (scores/_cllr_rules.py; docs/validation.md, "Cllr intervals
+    # (session 9)"); over conditions, and for the minimum Cllr, BCa as before
+    auto = cllr_ci(S, rng=0, n_resamples=300)
+    t = cllr_ci(S, rng=0, n_resamples=300, method="studentized")
+    bca = cllr_ci(S, rng=0, n_resamples=300, method="bca")
+    assert auto.method == t.method == "studentized"
+    assert tuple(auto.confidence_interval) == tuple(t.confidence_interval)
+    assert auto.details["method_reason"].startswith("studentized: ")
+    np.testing.assert_array_equal(auto.bootstrap_distribution, bca.bootstrap_distribution)
+    assert tuple(auto.interval(method="bca").confidence_interval) == tuple(bca.confidence_interval)
+    for kw in ({"kind": "min"}, {"conditions": Y_SPK}):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", mlci.MlciWarning)  # the min Cllr's optimism
+            auto = cllr_ci(S, rng=0, n_resamples=300, **kw)
+            bca = cllr_ci(S, rng=0, n_resamples=300, method="bca", **kw)
+        assert auto.method == "bca"
+        assert tuple(auto.confidence_interval) == tuple(bca.confidence_interval)
+        assert "stratified design" in auto.details["method_reason"]
 
 
 def test_eer_threshold_auto_is_bca():

@@ -18,6 +18,7 @@ is a bootstrap of a :class:`mlci.Scores` object, stratified by class by default.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -25,11 +26,18 @@ import numpy as np
 from scipy.special import xlogy
 
 from ..engine.scores_rules import error_counts, warn_few_dcf_events
-from ..feedback import reports_progress
+from ..feedback import reports_progress, warn
 from ..inputs import check_choice, check_flag, knobs_in_config, renamed
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..results import BootstrapResult, Result, per_confidence_level
-from ._driver import _resolve, _Spec
+from ._cllr_rules import (
+    CLLR_T_REASON,
+    cllr_effective_trials,
+    cllr_se_rows,
+    warn_few_costly_trials,
+    warn_min_cllr_bias,
+)
+from ._driver import _Part, _resolve, _Spec
 from ._roc import _counts_at, _Layout, _View
 from .curves import _check_scores_obj, _point_rates_rows
 from .scores import Scores
@@ -610,7 +618,16 @@ def cllr_ci(
         ``"actual"``: Cllr of the scores as they are; ``"min"``: the minimum Cllr (PAV
         re-run in every replicate), as :func:`dcf_ci`'s ``kind``.  (``minimum=True`` is
         the deprecated spelling of ``kind="min"``.)
-    n_resamples, confidence_level, method, alternative, rng, conditions, strata, dropna
+    method : str, default "auto"
+        As in :meth:`mlci.Scores.bootstrap_ci`.  ``"auto"``: for the actual Cllr of
+        independent unweighted trials (no ``conditions``, ``strata``, ``sample_weight``,
+        two-stage or Poisson resampling) the bootstrap-t interval on the log scale
+        (``"studentized"``, with every replicate's two-sample standard error; also
+        available by name there), else BCa; a :class:`~mlci.NearBoundWarning` where a
+        class's cost rests on fewer than 4 effective trials, and for the minimum Cllr an
+        :class:`~mlci.IrregularEstimandWarning` of PAV's optimism (the rules and their
+        numbers: docs/validation.md, "Cllr intervals (session 9)").
+    n_resamples, confidence_level, alternative, rng, conditions, strata, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, inf)).
         A list of levels returns a tuple of results, one per level (same replicates).
     resampling : mlci.Resampling, optional
@@ -627,8 +644,8 @@ def cllr_ci(
     >>> rng = np.random.default_rng(0)
     >>> s = Scores(rng.normal(2, 2, 300), rng.normal(-2, 2, 300))
     >>> res = cllr_ci(s, rng=0, n_resamples=200)
-    >>> bool(res.confidence_interval.low < res.estimate < res.confidence_interval.high)
-    True
+    >>> res.method, bool(res.confidence_interval.low < res.estimate < res.confidence_interval.high)
+    ('studentized', True)
     """
     rs = check_resampling(
         resampling, ("stratify", "two_stage", "weights"), "mlci.cllr_ci", stratify=None
@@ -639,24 +656,87 @@ def cllr_ci(
     minimum = kind == "min"
     _check_llr(sc)
     fn = _min_cllr_rows if minimum else _cllr_rows
+    # the actual Cllr of independent unweighted trials: auto's bootstrap-t on the log
+    # scale, with every replicate's two-sample standard error (scores/_cllr_rules.py)
+    iid = (
+        conditions is None
+        and strata is None
+        and sc._w is None
+        and two_stage is not True
+        and weights == "multinomial"
+        and stratify is not False
+    )
+    student = not minimum and method in ("auto", "studentized")
+    if method == "studentized" and not (iid and not minimum):
+        raise ValueError(
+            "`method`='studentized' of Cllr needs the actual Cllr (`kind`='actual') of "
+            "independent unweighted trials, stratified by class (no `conditions`, `strata`, "
+            "`sample_weight`, `two_stage` or Poisson `weights`): its standard error is the "
+            "two-sample one; use 'bca' there."
+        )
+    student = student and iid and min(len(sc.pos), len(sc.neg)) >= 2
 
     def make(s: Scores) -> _Spec:
         lay = s._lay
+        if student:
+            return _Spec(
+                "cllr",
+                lambda v: np.stack([fn(lay, v), cllr_se_rows(lay, v)], axis=-1),
+                (2,),
+                search=False,
+                full=True,
+                parts=(_Part("cllr", (0.0, np.inf)), _Part("cllr_se", (0.0, np.inf))),
+            )
         name = "min_cllr" if minimum else "cllr"
         return _Spec(name, lambda v: fn(lay, v), (), search=False, full=True, bounds=(0.0, np.inf))
 
-    return sc._bootstrap(
-        make,
-        algorithm="weights",
-        n_resamples=n_resamples,
-        confidence_level=confidence_level,
-        method=method,
-        alternative=alternative,
-        rng=rng,
-        conditions=conditions,
-        strata=strata,
-        stratify=stratify,
-        two_stage=two_stage,
-        weights=weights,
-        dropna=dropna,
-    )[0]
+    common = {
+        "algorithm": "weights",
+        "n_resamples": n_resamples,
+        "confidence_level": confidence_level,
+        "alternative": alternative,
+        "rng": rng,
+        "conditions": conditions,
+        "strata": strata,
+        "stratify": stratify,
+        "two_stage": two_stage,
+        "weights": weights,
+        "dropna": dropna,
+    }
+    if student:
+        res = _studentized_cllr(sc, make, common, method == "auto")
+    else:
+        res = sc._bootstrap(make, method=method, **common)[0]
+    if method == "auto" and sc._w is None:  # auto's warnings (scores/_cllr_rules.py)
+        if minimum:
+            few = warn_min_cllr_bias(res.estimate, res.bootstrap_distribution)
+            key = "optimism_warning"
+        else:
+            few = warn_few_costly_trials(*cllr_effective_trials(sc._lay))
+            key = "few_errors_warning"
+        if few is not None:
+            res = replace(res, details={**res.details, key: few})
+    return res
+
+
+def _studentized_cllr(sc: Scores, make: Any, common: dict[str, Any], auto: bool) -> BootstrapResult:
+    """Cllr and every replicate's standard error from the same replicates (BCa's run, so
+    that its acceleration stays in the result), read as the bootstrap-t interval on the
+    log scale.  The standard error's own result is dropped, and with it its warnings."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res, se = sc._bootstrap(make, method="bca", **common)
+        details = {k: v for k, v in res.details.items() if k != "method_reason"}
+        details["linearized"] = {"standard_error": float(se.estimate), "iid": True}
+        if auto:
+            details["method_reason"] = CLLR_T_REASON
+        out = replace(res, details=details, replicate_standard_errors=se.bootstrap_distribution)
+        out = out.interval(method="studentized")
+    seen = set()
+    for w in caught:  # once each (a collapse is reported by both reads)
+        text = str(w.message)
+        if "'cllr_se'" in text or (w.category, text) in seen:
+            continue
+        seen.add((w.category, text))
+        warn(text, w.category)
+    return out

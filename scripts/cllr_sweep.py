@@ -1,0 +1,371 @@
+"""Coverage of Cllr intervals over targets, AUC and calibration (issue 20; session 9).
+
+``scripts/design_search_scores.py`` (seed 10) found :func:`mlci.cllr_ci` short and
+unwarned: the actual Cllr of 17 targets of 39 (AUC 0.993, LLRs scaled by 0.71) covered
+0.867-0.877 under BCa; the minimum Cllr of 4 expected targets of 121 (AUC 0.93)
+0.277-0.333.  This sweep maps where each interval holds.
+
+Population (exact truth, as design_search_scores): non-target scores N(0, 1), target
+scores N(e, 1) with ``e = sqrt(2) Phi^-1(AUC)``; the calibrated natural-log LLR of a
+score z is ``e z - e^2 / 2`` and the system's LLR is ``c`` times it (``c = 1``
+calibrated, ``c = 0.5`` under-confident, ``c = 2`` over-confident).  The true actual Cllr
+is design_search_scores.cllr_truth(e, c) (Gauss-Hermite), the true minimum Cllr that of
+``c = 1`` (PAV's calibration is monotone, so the minimum Cllr does not depend on ``c``).
+Class counts are fixed per test set (``targets`` and ``ratio * targets`` non-targets, ratio
+1 or 5, at most 600 trials).
+
+* ``kind="actual"``: Cllr is ``(mean_pos phi_pos + mean_neg phi_neg) / 2`` of per-trial
+  costs; the replicates are drawn here in numpy (stratified by class, as
+  :func:`mlci.cllr_ci` does by default), with every replicate's two class variances, so
+  that percentile, BCa (jackknife over all trials, Efron & Tibshirani 1993, eq. 14.15),
+  the normal interval and the bootstrap-t on the identity and log scales (Efron &
+  Tibshirani 1993, ch. 12.5; Hall 1992, sec. 3.5) come from the same replicates.
+  ``mlci_bca`` is mlci's own BCa on a tenth of the test sets (a check that the numpy BCa
+  is mlci's).  Per test set it records the diagnostics a warning rule can read: the
+  skewness of the estimate from the class-wise third moments,
+  ``gamma = (m3_pos / n_pos^2 + m3_neg / n_neg^2) / 8 / se^3`` (for one mean
+  ``G1 / sqrt(n)``: Cochran's rule ``n > 25 G1^2``, Cochran 1977, sec. 2.15, is
+  ``gamma < 0.2``), and the effective number of trials carrying each class's cost,
+  ``(sum c)^2 / sum c^2``.
+* ``kind="min"``: :func:`mlci.cllr_ci` itself (BCa; percentile and basic read off its
+  replicates) and the bootstrap estimate of the bias (mean replicate - estimate).
+
+Usage::
+
+    nice python scripts/cllr_sweep.py --json scripts/data/cllr_sweep.json --kind actual \\
+        --reps 150 -B 500
+    nice python scripts/cllr_sweep.py --json scripts/data/cllr_sweep.json --kind min \\
+        --min-reps 60 --min-resamples 400
+    python scripts/cllr_sweep.py --json scripts/data/cllr_sweep.json --report
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy.special import ndtr, ndtri
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import design_search_scores as dss
+
+mlci = dss.mlci
+LN2 = math.log(2.0)
+ALPHA = 0.05
+TARGETS = (5, 10, 20, 50, 100, 200)
+AUCS = (0.8, 0.9, 0.97, 0.99, 0.999)
+SCALES = (1.0, 0.5, 2.0)
+RATIOS = (1, 5)
+MIN_TARGETS = (5, 10, 20, 50, 100, 300)
+MAX_TRIALS = 600  # per test set (compute: about 15 minutes of one core in all)
+ACTUAL_METHODS = ("percentile", "bca", "normal", "boot_t", "boot_t_log")
+
+
+def separation(auc: float) -> float:
+    return float(math.sqrt(2) * ndtri(auc))
+
+
+def draw(g: np.random.Generator, e: float, n_pos: int, n_neg: int) -> tuple[Any, Any]:
+    return g.standard_normal(n_pos) + e, g.standard_normal(n_neg)
+
+
+def llr(z: np.ndarray, e: float, c: float) -> np.ndarray:
+    return c * (e * z - e * e / 2)
+
+
+def class_costs(lp: np.ndarray, ln: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return np.logaddexp(0, -lp) / LN2, np.logaddexp(0, ln) / LN2
+
+
+def diagnostics(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
+    """Skewness of the estimate (class-wise moments) and effective trials per class."""
+    na, nb = len(a), len(b)
+    var = 0.25 * (a.var(ddof=1) / na + b.var(ddof=1) / nb)
+    m3 = (np.mean((a - a.mean()) ** 3) / na**2 + np.mean((b - b.mean()) ** 3) / nb**2) / 8
+    return {
+        "gamma": float(m3 / var**1.5) if var > 0 else math.nan,
+        "neff_pos": float(a.sum() ** 2 / (a * a).sum()),
+        "neff_neg": float(b.sum() ** 2 / (b * b).sum()),
+    }
+
+
+def actual_intervals(
+    a: np.ndarray, b: np.ndarray, g: np.random.Generator, B: int
+) -> tuple[float, dict[str, tuple[float, float]]]:
+    na, nb = len(a), len(b)
+    ca = g.multinomial(na, np.full(na, 1 / na), size=B)
+    cb = g.multinomial(nb, np.full(nb, 1 / nb), size=B)
+    ma, mb = ca @ a / na, cb @ b / nb
+    va = np.maximum(ca @ (a * a) / na - ma**2, 0) * na / (na - 1)
+    vb = np.maximum(cb @ (b * b) / nb - mb**2, 0) * nb / (nb - 1)
+    th = 0.5 * (ma + mb)
+    se = 0.5 * np.sqrt(va / na + vb / nb)
+    est = 0.5 * (a.mean() + b.mean())
+    se0 = 0.5 * math.sqrt(a.var(ddof=1) / na + b.var(ddof=1) / nb)
+    z = ndtri(np.array([ALPHA / 2, 1 - ALPHA / 2]))
+    out: dict[str, tuple[float, float]] = {}
+    out["percentile"] = tuple(np.quantile(th, [ALPHA / 2, 1 - ALPHA / 2]))
+    z0 = ndtri(np.mean(th < est) + 0.5 * np.mean(th == est))
+    jack = np.r_[
+        0.5 * ((a.sum() - a) / (na - 1) + b.mean()), 0.5 * (a.mean() + (b.sum() - b) / (nb - 1))
+    ]
+    d = jack.mean() - jack
+    ss = (d**2).sum()
+    acc = (d**3).sum() / (6 * ss**1.5) if ss > 0 else 0.0
+    out["bca"] = tuple(np.quantile(th, ndtr(z0 + (z0 + z) / (1 - acc * (z0 + z)))))
+    out["normal"] = (est + z[0] * se0, est + z[1] * se0)
+    ok = se > 0
+    tq = np.quantile((th[ok] - est) / se[ok], [ALPHA / 2, 1 - ALPHA / 2])
+    out["boot_t"] = (max(est - tq[1] * se0, 0.0), est - tq[0] * se0)
+    tq = np.quantile(
+        (np.log(th[ok]) - math.log(est)) / (se[ok] / th[ok]), [ALPHA / 2, 1 - ALPHA / 2]
+    )
+    out["boot_t_log"] = (est * math.exp(-tq[1] * se0 / est), est * math.exp(-tq[0] * se0 / est))
+    return float(est), out
+
+
+def summaries(hits: dict, above: dict, width: dict) -> dict:
+    """Coverage, share missed with the truth above, and median width of every method."""
+    return {
+        m: {
+            "n": len(h),
+            "coverage": float(np.mean(h)),
+            "truth_above": above[m] / len(h),
+            "median_width": float(np.median(width[m])),
+        }
+        for m, h in hits.items()
+    }
+
+
+def run_actual(targets: int, ratio: int, auc: float, c: float, reps: int, B: int) -> dict:
+    e = separation(auc)
+    truth = dss.cllr_truth(e, c)
+    g = np.random.default_rng([20, targets, ratio, round(auc * 1e4), round(c * 100)])
+    hits = {m: [] for m in (*ACTUAL_METHODS, "mlci_bca")}
+    width: dict[str, list[float]] = {m: [] for m in hits}
+    above = {m: 0 for m in hits}
+    diag: list[dict[str, float]] = []
+    for r in range(reps):
+        zp, zn = draw(g, e, targets, ratio * targets)
+        a, b = class_costs(llr(zp, e, c), llr(zn, e, c))
+        _, ivs = actual_intervals(a, b, g, B)
+        if r % 10 == 0:
+            sc = mlci.Scores(llr(zp, e, c), llr(zn, e, c))
+            with warnings.catch_warnings(), mlci.config_context(n_jobs=1):
+                warnings.simplefilter("ignore")
+                res = mlci.cllr_ci(sc, n_resamples=B, rng=r, method="bca")
+            ivs["mlci_bca"] = tuple(map(float, res.confidence_interval))
+        for m, (lo, hi) in ivs.items():
+            hits[m].append(bool(lo <= truth <= hi))
+            above[m] += bool(truth > hi)
+            width[m].append(hi - lo)
+        diag.append(
+            {
+                **diagnostics(a, b),
+                **{f"covered_{m}": float(hits[m][-1]) for m in ("bca", "boot_t_log")},
+                **{f"width_{m}": width[m][-1] for m in ("bca", "boot_t_log")},
+            }
+        )
+    return {
+        "kind": "actual",
+        "targets": targets,
+        "nontargets": ratio * targets,
+        "auc": auc,
+        "c": c,
+        "truth": truth,
+        "reps": reps,
+        "B": B,
+        "methods": summaries(hits, above, width),
+        "diagnostics": {k: [round(d[k], 4) for d in diag] for k in diag[0]},
+    }
+
+
+def run_min(targets: int, ratio: int, auc: float, reps: int, B: int) -> dict:
+    e = separation(auc)
+    truth = dss.cllr_truth(e, 1.0)
+    g = np.random.default_rng([21, targets, ratio, round(auc * 1e4)])
+    hits: dict[str, list[bool]] = {"bca": [], "percentile": [], "basic": []}
+    width: dict[str, list[float]] = {m: [] for m in hits}
+    above = {m: 0 for m in hits}
+    est_, bias_, sd_ = [], [], []
+    for r in range(reps):
+        zp, zn = draw(g, e, targets, ratio * targets)
+        sc = mlci.Scores(llr(zp, e, 1.0), llr(zn, e, 1.0))
+        with warnings.catch_warnings(), mlci.config_context(n_jobs=1):
+            warnings.simplefilter("ignore")
+            res = mlci.cllr_ci(sc, kind="min", n_resamples=B, rng=r, method="bca")
+        dist, est = res.bootstrap_distribution, res.estimate
+        q = np.quantile(dist, [ALPHA / 2, 1 - ALPHA / 2])
+        ivs = {
+            "bca": tuple(map(float, res.confidence_interval)),
+            "percentile": (q[0], q[1]),
+            "basic": (max(2 * est - q[1], 0.0), 2 * est - q[0]),
+        }
+        for m, (lo, hi) in ivs.items():
+            hits[m].append(bool(lo <= truth <= hi))
+            above[m] += bool(truth > hi)
+            width[m].append(hi - lo)
+        est_.append(est)
+        bias_.append(float(dist.mean() - est))
+        sd_.append(float(dist.std()))
+    return {
+        "kind": "min",
+        "targets": targets,
+        "nontargets": ratio * targets,
+        "auc": auc,
+        "c": 1.0,
+        "truth": truth,
+        "reps": reps,
+        "B": B,
+        "mean_estimate": float(np.mean(est_)),
+        "sd_estimate": float(np.std(est_)),
+        "mean_bootstrap_bias": float(np.mean(bias_)),
+        "mean_bootstrap_sd": float(np.mean(sd_)),
+        "methods": summaries(hits, above, width),
+    }
+
+
+def _significantly_short(cov: float, n: int) -> bool:
+    """Below 0.935 by more than 1.645 binomial standard errors (one-sided 5%)."""
+    return cov < 0.935 - 1.645 * math.sqrt(0.95 * 0.05 / n)
+
+
+def report(doc: dict, min_effective: float = 4.0) -> str:
+    """Per-cell table and summary: ``auto`` is the bootstrap-t on the log scale (the actual
+    Cllr), warned where a class's cost rests on fewer than ``min_effective`` of Kish's
+    effective trials; BCa for the minimum Cllr."""
+    lines = []
+    rows = [r for r in doc["cells"] if r["kind"] == "actual"]
+    if rows:
+        lines.append(f"\n## actual Cllr ({len(rows)} cells; auto = boot_t_log)\n")
+        lines.append(
+            "| targets | non-targets | AUC | c | truth | BCa | percentile | normal | "
+            "bootstrap-t | bootstrap-t log | warned | width t-log / BCa |"
+        )
+        lines.append("|" + "---|" * 12)
+        tally = {"cells": 0, "bca_short": 0, "auto_short": 0, "unwarned_short": 0,
+                 "warned_holds": 0, "auto_ge_bca": 0}  # fmt: skip
+        ratios_hold: list[float] = []
+        for r in rows:
+            m, d = r["methods"], r["diagnostics"]
+            eff = np.minimum(np.asarray(d["neff_pos"]), np.asarray(d["neff_neg"]))
+            warned = float(np.mean(eff < min_effective))
+            ratio = m["boot_t_log"]["median_width"] / m["bca"]["median_width"]
+            n = m["bca"]["n"]
+            bca_short = _significantly_short(m["bca"]["coverage"], n)
+            short = _significantly_short(m["boot_t_log"]["coverage"], n)
+            tally["cells"] += 1
+            tally["bca_short"] += bca_short
+            tally["auto_short"] += short
+            tally["unwarned_short"] += short and warned < 0.5
+            tally["warned_holds"] += (not short) and warned > 0.5
+            tally["auto_ge_bca"] += m["boot_t_log"]["coverage"] >= m["bca"]["coverage"]
+            if not bca_short:
+                ratios_hold.append(ratio)
+            cov = " | ".join(
+                f"{m[k]['coverage']:.3f}"
+                for k in ("bca", "percentile", "normal", "boot_t", "boot_t_log")
+            )
+            lines.append(
+                f"| {r['targets']} | {r['nontargets']} | {r['auc']} | {r['c']} | "
+                f"{r['truth']:.4f} | {cov} | {warned:.2f} | {ratio:.3g} |"
+            )
+        rh = np.asarray(ratios_hold)
+        lines.append(
+            f"\n{tally}; width ratio where BCa holds: median {np.median(rh):.2f}, "
+            f"max {rh.max():.2f}, above 1.5 in {int(np.sum(rh > 1.5))} of {len(rh)}"
+        )
+    rows = [r for r in doc["cells"] if r["kind"] == "min"]
+    if rows:
+        lines.append(f"\n## minimum Cllr ({len(rows)} cells; auto = BCa)\n")
+        lines.append(
+            "| targets | non-targets | AUC | truth | mean estimate | BCa | percentile | basic | "
+            "bias / SD (true) | bias / SD (bootstrap) |"
+        )
+        lines.append("|" + "---|" * 10)
+        for r in rows:
+            m = r["methods"]
+            sd = r["sd_estimate"]
+            true = (r["mean_estimate"] - r["truth"]) / sd if sd > 0 else math.nan
+            boot = (
+                r["mean_bootstrap_bias"] / r["mean_bootstrap_sd"]
+                if r["mean_bootstrap_sd"] > 0
+                else math.nan
+            )
+            cov = " | ".join(f"{m[k]['coverage']:.3f}" for k in ("bca", "percentile", "basic"))
+            lines.append(
+                f"| {r['targets']} | {r['nontargets']} | {r['auc']} | {r['truth']:.4f} | "
+                f"{r['mean_estimate']:.4f} | {cov} | {true:.2f} | {boot:.2f} |"
+            )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--json", required=True)
+    p.add_argument("--reps", type=int, default=200, help="test sets per actual-Cllr cell")
+    p.add_argument("--min-reps", type=int, default=80, help="test sets per minimum-Cllr cell")
+    p.add_argument("-B", "--resamples", type=int, default=1000)
+    p.add_argument("--min-resamples", type=int, default=400)
+    p.add_argument("--kind", choices=("actual", "min", "both"), default="both")
+    p.add_argument("--report", action="store_true")
+    args = p.parse_args(argv)
+    path = Path(args.json)
+    doc = json.loads(path.read_text()) if path.exists() else {"cells": []}
+
+    def save(cells: list[dict], t0: float) -> None:
+        doc.update(
+            cells=cells,
+            environment={
+                "script": "scripts/cllr_sweep.py",
+                "argv": sys.argv[1:] if argv is None else argv,
+                "cpu_seconds": round(time.process_time() - t0, 1),
+                "numpy": np.__version__,
+            },
+        )
+        path.write_text(json.dumps(doc, separators=(",", ":")) + "\n")
+
+    if not args.report:
+        t0 = time.process_time()
+        cells: list[dict] = [c for c in doc["cells"] if args.kind not in ("both", c["kind"])]
+        if args.kind in ("actual", "both"):
+            for t in TARGETS:
+                for ratio in RATIOS:
+                    if t * (1 + ratio) > MAX_TRIALS:
+                        continue
+                    for auc in AUCS:
+                        for c in SCALES:
+                            r = run_actual(t, ratio, auc, c, args.reps, args.resamples)
+                            cells.append(r)
+                            save(cells, t0)
+                            cov = {m: round(v["coverage"], 3) for m, v in r["methods"].items()}
+                            print(
+                                f"actual {t}/{ratio * t} auc {auc} c {c}: {cov}",
+                                file=sys.stderr,
+                                flush=True,
+                            )
+        if args.kind in ("min", "both"):
+            for t in MIN_TARGETS:
+                for ratio in RATIOS:
+                    if t * (1 + ratio) > MAX_TRIALS:
+                        continue
+                    for auc in AUCS:
+                        r = run_min(t, ratio, auc, args.min_reps, args.min_resamples)
+                        cells.append(r)
+                        save(cells, t0)
+                        cov = {m: round(v["coverage"], 3) for m, v in r["methods"].items()}
+                        print(f"min {t}/{ratio * t} auc {auc}: {cov}", file=sys.stderr, flush=True)
+        save(cells, t0)
+    print(report(doc))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
