@@ -209,6 +209,15 @@ class AtomTable(Result):
         table has at least 16 samples per atom, the replicates are those the in-memory
         :func:`mlci.bootstrap_ci` draws with the same seed.
 
+        ``method="auto"`` resolves as :func:`mlci.bootstrap_ci` does (the same method,
+        ``method_reason`` and interval for the same seed): the table's counts are laid out
+        as samples again, in a canonical order, and run through the in-memory engine
+        (:mod:`mlci.backends.samples`); so are the linearized methods (``"studentized"``,
+        ``"t"``, ``"logit_t"``, ``"wilson"``...).  Two tables keep their own bootstrap,
+        BCa under ``auto`` with its reason: an additive metric of other values than 0/1
+        summed per condition (the table holds no sample's value), and a table of more
+        than :data:`mlci.backends.samples.MAX_SAMPLES` samples.
+
         ``progress=True`` shows a progress bar on stderr while the replicates run (after
         about 2 seconds, on a terminal only, never in CI; see :mod:`mlci.feedback`).
 
@@ -236,10 +245,10 @@ class AtomTable(Result):
         >>> df["p"] = np.where(rng.random(2000) < 0.8, df["y"], 1 - df["y"])
         >>> t = mlci.reduce_table(df, "y", "p", metric="accuracy", conditions="spk")
         >>> res = t.bootstrap_ci(n_resamples=200, rng=1)
-        >>> mem = mlci.bootstrap_ci(df["y"], df["p"], metric="accuracy", method="bca",
+        >>> mem = mlci.bootstrap_ci(df["y"], df["p"], metric="accuracy",
         ...                         conditions=df["spk"], n_resamples=200, rng=1)
-        >>> res.confidence_interval == mem.confidence_interval
-        True
+        >>> res.method, res.confidence_interval == mem.confidence_interval
+        ('logit_t', True)
         """
         opts = bootstrap_options(
             n_resamples=n_resamples,
@@ -638,7 +647,9 @@ def reduce_ci(
 
     ``reduce_table(source, *columns, metric=..., ...).bootstrap_ci(...)``: every option is
     checked before the data is read.  See :func:`reduce_table` for the source and the
-    reduction, :func:`mlci.bootstrap_ci` for the interval.
+    reduction, :func:`mlci.bootstrap_ci` for the interval: ``method="auto"`` resolves as
+    there, to the same method and interval for the same seed (exceptions in
+    :meth:`AtomTable.bootstrap_ci`).
 
     ``progress=True`` shows a progress bar on stderr while the replicates run (after
     about 2 seconds, on a terminal only, never in CI; see :mod:`mlci.feedback`).
