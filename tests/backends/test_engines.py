@@ -62,6 +62,8 @@ def expected(big):
         conditions=design["conditions"],
         **FAST,
     )
+    # auto without strata: the rules of bootstrap_ci (issue 20, item 4), through every engine
+    out["f1_auto"] = mlci.bootstrap_ci(y, p, metric="f1", conditions=design["conditions"], **FAST)
     pytest.importorskip("duckdb", reason="duckdb not installed: pip install 'mlci[duckdb]'")
     out["roc_auc"] = mlci.reduce_ci(
         big, "label", "score", metric="roc_auc", method="percentile", **FAST
@@ -86,6 +88,9 @@ def check(source, engine, expected):
     for metric in ("accuracy", "f1", "mcc"):
         res = table.bootstrap_ci(metric, **FAST)
         assert res.confidence_interval == expected[metric].confidence_interval, metric
+    res = mlci.reduce_ci(source, "label", "prediction", metric="f1", conditions="speaker", **FAST)
+    assert res.method == expected["f1_auto"].method == "studentized"
+    assert res.confidence_interval == expected["f1_auto"].confidence_interval
     res = mlci.reduce_ci(source, "loss", metric="mean", conditions="speaker", **FAST)
     np.testing.assert_allclose(
         res.confidence_interval, expected["mean"].confidence_interval, rtol=1e-10
