@@ -18,8 +18,8 @@ stratified Scores) and judges them with design_search's assessment.  Checked her
 * the two collapses the search found and this round fixed (``roc_band``'s points stuck at
   a TPR of 1, ``metric_by_group``'s class rates without an error: the Wilson interval,
   checked against statsmodels), and strict xfails naming what it found and left
-  (``reduce_ci``'s ``auto``, Cllr's unwarned under-coverage); docs/validation.md, "The
-  score drivers' search (seed 10)".
+  (Cllr's unwarned under-coverage; ``reduce_ci``'s ``auto``, fixed in session 9 and now a
+  passing test); docs/validation.md, "The score drivers' search (seed 10)".
 """
 
 from __future__ import annotations
@@ -301,8 +301,8 @@ def test_reduce_ci_auto_is_bootstrap_cis_auto() -> None:
         mem = mlci.bootstrap_ci(x["y"], x["a"], metric="accuracy", conditions=x["conditions"], **kw)
     # fixed (issue 20, item 4): reduce_ci's auto is bootstrap_ci's, the same method,
     # reason and interval (the table's samples through the in-memory engine); seed 10
-    # #19 then covered 0.99 through reduce_ci where BCa had covered 0.687 (docs/validation.md,
-    # "reduce_ci's auto (session 9)")
+    # #19 then covered 0.997 of 300 test sets through reduce_ci (logit_t), BCa 0.717
+    # (docs/validation.md, "reduce_ci's auto (session 9)")
     assert red.method == mem.method == "logit_t"
     assert red.details["method_reason"] == mem.details["method_reason"]
     assert red.confidence_interval == mem.confidence_interval
