@@ -312,15 +312,18 @@ class AtomTable(Result):
         else:
             keys, counts = kernel.keys, self.table["count"]
         sampler = plan.weights_for_table(group, keys, counts, kernel.m)
-        if resolves and why_not is not None:
-            if opts.method != "auto":
-                raise ValueError(
-                    f"method={opts.method!r} is unavailable here: {why_not}. Use "
-                    "method='bca' (or 'auto', which picks a method that applies)."
-                )
-            details["method_reason"] = f"bca: {why_not} (docs/scale.md)"
-            run["method"] = "bca"
+        if resolves and why_not is not None and opts.method != "auto":
+            raise ValueError(
+                f"method={opts.method!r} is unavailable here: {why_not}. Use "
+                "method='bca' (or 'auto', which picks a method that applies)."
+            )
         res = run_bootstrap(kernel, plan, sampler=sampler, details=details, **run)
+        reason = str(res.details.get("method_reason", ""))
+        if resolves and res.method == "bca" and "reduced table" in reason:
+            # auto without the linearization (a metric's own rule that needs none, e.g.
+            # the debiased ECE's normal interval, still applies): BCa, saying why here
+            reason = f"bca: {why_not} (docs/scale.md)"
+            res = dataclasses.replace(res, details={**res.details, "method_reason": reason})
         return _widened(res) if "error_bound" in details else res
 
     def _kernel_of(self, name: str, arrays: list[np.ndarray], params: dict[str, Any]) -> Kernel:
