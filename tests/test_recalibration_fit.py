@@ -189,11 +189,16 @@ def test_auto_is_t_where_the_linearization_applies():
             y, p, metric="calibration_slope", n_resamples=50, rng=0, strata=unit % 2
         )
     assert res.method == "bca"
-    # a reduced table (its atoms are table rows): BCa, not a t interval on the wrong units
+    # a reduced table: its counts laid out as samples again (issue 20, item 4), the t
+    # interval on the right units, bootstrap_ci's on the same (rounded) data
     frame = pd.DataFrame({"y": y, "p": np.round(p, 2).clip(0.01, 0.99), "c": unit})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", mlci.FewResamplesWarning)
         table = mlci.reduce_table(frame, "y", "p", metric="calibration_slope", conditions="c")
         res = table.bootstrap_ci(n_resamples=50, rng=0)
-    assert res.method == "bca"
-    assert "reduced table" in res.details["method_reason"]
+        mem = mlci.bootstrap_ci(
+            frame["y"], frame["p"], metric="calibration_slope", conditions=unit,
+            n_resamples=50, rng=0,
+        )  # fmt: skip
+    assert res.method == mem.method == "t"
+    assert res.confidence_interval == mem.confidence_interval

@@ -71,6 +71,25 @@ def test_glob_goes_through_duckdb_with_the_in_memory_numbers(capsys, files):
     ]
 
 
+def test_glob_under_auto_gives_the_in_memory_methods(capsys, files):
+    # issue 20, item 4: the default method through DuckDB is the in-memory one (a
+    # proportion over conditions: logit t; f1 and mcc: studentized), same numbers
+    args = [a for a in ARGS if a not in ("--method", "bca")]
+    metrics = ["--metric", "accuracy,f1,mcc", "-B", "200", "--json"]
+    code, out, err = run(capsys, ["ci", str(files / "part-*.parquet"), *args, *metrics])
+    assert code == 0, err
+    reduced = json.loads(out)
+    code, out, err = run(capsys, ["ci", str(files / "all.parquet"), *args, *metrics])
+    assert code == 0, err
+    memory = json.loads(out)
+    assert [r["method"] for r in reduced] == [r["method"] for r in memory]
+    assert reduced[0]["method"] == "logit_t" and reduced[1]["method"] == "studentized"
+    for a, b in zip(reduced, memory, strict=True):
+        assert a["confidence_interval"] == b["confidence_interval"]
+        assert a["details"]["method_reason"] == b["details"]["method_reason"]
+        assert a["details"]["engine"] == "duckdb"
+
+
 def test_table_output_and_pos_label(capsys, files):
     code, out, err = run(
         capsys,

@@ -1,7 +1,11 @@
 """The DuckDB reduction (the embedded default): same seed, same interval as in memory.
 
 Exact paths: decision metrics (a table of distinct rows) with every design, and additive
-metrics summed per condition (equal up to the order of floating-point additions).
+metrics summed per condition (equal up to the order of floating-point additions).  Under
+``method="auto"`` the table resolves the method as :func:`mlci.bootstrap_ci` does (the
+table's samples through the in-memory engine: the same method, reason and interval),
+except for an additive metric of other values than 0/1 summed per condition (BCa, with
+its reason; tests/backends/test_auto.py).
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ def frame():
 def in_memory(df, columns, metric, design, **kw):
     arrays = [df[c].to_numpy() for c in columns]
     extra = {role: df[col].to_numpy() for role, col in design.items()}
-    return mlci.bootstrap_ci(*arrays, metric=metric, **extra, **FAST, **{"method": "bca", **kw})
+    return mlci.bootstrap_ci(*arrays, metric=metric, **extra, **FAST, **{"method": "auto", **kw})
 
 
 @pytest.mark.parametrize("design", list(DESIGNS))
@@ -109,7 +113,9 @@ def test_additive_metrics_over_conditions(frame, metric, columns, design):
     table = mlci.reduce_table(frame, *columns, metric=metric, **d)
     assert table.kind == "sums" and table.n_rows == len(frame.groupby(list(d.values())))
     res = table.bootstrap_ci(**FAST)
-    mem = in_memory(frame, columns, metric, d)
+    # auto: BCa, the sums hold no sample's value for the linearization (its reason says so)
+    assert res.method == "bca" and "per-condition sums" in res.details["method_reason"]
+    mem = in_memory(frame, columns, metric, d, method="bca")
     # the same replicates, summed in another order: equal to rounding
     np.testing.assert_allclose(res.estimate, mem.estimate, rtol=1e-12)
     np.testing.assert_allclose(res.confidence_interval, mem.confidence_interval, rtol=1e-10)
@@ -129,8 +135,8 @@ def test_mean_of_zero_one_values_over_conditions_is_a_proportion(
     d = DESIGNS["conditions"]
     table = mlci.reduce_table(frame, *columns, metric=metric, **d)
     assert table.kind == "sums" and not table.table["nonbinary"].any()
-    res = table.bootstrap_ci(alternative=alternative, **FAST)
-    mem = in_memory(frame, columns, metric, d, alternative=alternative)
+    res = table.bootstrap_ci(alternative=alternative, method="bca", **FAST)
+    mem = in_memory(frame, columns, metric, d, alternative=alternative, method="bca")
     assert res.bounds == mem.bounds == (0.0, 1.0)
     np.testing.assert_allclose(res.confidence_interval, mem.confidence_interval, rtol=1e-10)
     # one value that is neither 0 nor 1: a mean, unbounded, in memory and in the engine
@@ -138,8 +144,8 @@ def test_mean_of_zero_one_values_over_conditions_is_a_proportion(
     other.loc[7, "label"] = 0.5
     table = mlci.reduce_table(other, *columns, metric=metric, **d)
     assert table.table["nonbinary"].sum() == 1
-    res = table.bootstrap_ci(alternative=alternative, **FAST)
-    mem = in_memory(other, columns, metric, d, alternative=alternative)
+    res = table.bootstrap_ci(alternative=alternative, method="bca", **FAST)
+    mem = in_memory(other, columns, metric, d, alternative=alternative, method="bca")
     assert res.bounds == mem.bounds == (-np.inf, np.inf)
     np.testing.assert_allclose(res.confidence_interval, mem.confidence_interval, rtol=1e-10)
     # a missing value dropped is not counted (it is not among the values)

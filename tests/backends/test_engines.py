@@ -53,15 +53,17 @@ def expected(big):
         conditions=design["conditions"],
         **FAST,
     )
-    # a mean of 0/1 values is a proportion (issue 20): in (0, 1), one-sided ends at 1
+    # a mean of 0/1 values is a proportion (issue 20): in (0, 1), one-sided ends at 1;
+    # auto resolves as in memory (each condition's ones and zeros laid out as samples)
     out["mean01"] = mlci.bootstrap_ci(
         big["label"].to_numpy(),
         metric="mean",
-        method="bca",
         alternative="greater",
         conditions=design["conditions"],
         **FAST,
     )
+    # auto without strata: the rules of bootstrap_ci (issue 20, item 4), through every engine
+    out["f1_auto"] = mlci.bootstrap_ci(y, p, metric="f1", conditions=design["conditions"], **FAST)
     pytest.importorskip("duckdb", reason="duckdb not installed: pip install 'mlci[duckdb]'")
     out["roc_auc"] = mlci.reduce_ci(
         big, "label", "score", metric="roc_auc", method="percentile", **FAST
@@ -86,6 +88,9 @@ def check(source, engine, expected):
     for metric in ("accuracy", "f1", "mcc"):
         res = table.bootstrap_ci(metric, **FAST)
         assert res.confidence_interval == expected[metric].confidence_interval, metric
+    res = mlci.reduce_ci(source, "label", "prediction", metric="f1", conditions="speaker", **FAST)
+    assert res.method == expected["f1_auto"].method == "studentized"
+    assert res.confidence_interval == expected["f1_auto"].confidence_interval
     res = mlci.reduce_ci(source, "loss", metric="mean", conditions="speaker", **FAST)
     np.testing.assert_allclose(
         res.confidence_interval, expected["mean"].confidence_interval, rtol=1e-10
@@ -95,8 +100,10 @@ def check(source, engine, expected):
         source, "label", metric="mean", conditions="speaker", alternative="greater", **FAST
     )
     assert res.bounds == expected["mean01"].bounds == (0.0, 1.0)
+    assert res.method == expected["mean01"].method
+    assert res.details["method_reason"] == expected["mean01"].details["method_reason"]
     np.testing.assert_allclose(
-        res.confidence_interval, expected["mean01"].confidence_interval, rtol=1e-10
+        res.confidence_interval, expected["mean01"].confidence_interval, rtol=1e-12
     )
     res = mlci.reduce_ci(source, "label", "score", metric="roc_auc", method="percentile", **FAST)
     assert res.confidence_interval == expected["roc_auc"].confidence_interval

@@ -186,13 +186,17 @@ def test_stratified_bootstrap_ci_gets_the_same_method_as_scores():
     assert res.method == auc_ci(S, rng=0).method == "bca"
 
 
-def test_reduced_table_auto_is_bca_with_a_reason():
+def test_reduced_table_auto_is_bootstrap_cis_auto():
+    # issue 20, item 4: a reduced table resolves auto as bootstrap_ci does (its samples
+    # through the same engine): Wilson here, the same reason and interval; an additive
+    # metric summed per condition keeps BCa, with a reason (tests/backends/test_auto.py)
     pd = pytest.importorskip("pandas")
     t = mlci.reduce_table(pd.DataFrame({"y": Y, "p": PRED}), "y", "p", metric="accuracy")
     auto = t.bootstrap_ci(rng=0, n_resamples=300)
-    assert auto.method == "bca" and "reduced table" in auto.details["method_reason"]
-    bca = t.bootstrap_ci(rng=0, n_resamples=300, method="bca")
-    assert auto.confidence_interval == bca.confidence_interval
+    mem = mlci.bootstrap_ci(Y, PRED, metric="accuracy", rng=0, n_resamples=300)
+    assert auto.method == mem.method == "wilson_modified"
+    assert auto.details["method_reason"] == mem.details["method_reason"]
+    assert auto.confidence_interval == mem.confidence_interval
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,8 @@ the existing engine:
 * :mod:`.reduction`: the reductions (row counts, per-condition sums, score histograms);
 * :mod:`.quantise`: score bins for ranking metrics and the error bound they certify;
 * :mod:`.table`: :class:`AtomTable`, :func:`reduce_table`, :func:`reduce_ci`;
+* :mod:`.samples`: a table's counts laid out as samples again, so that ``method="auto"``
+  resolves as in memory (:func:`mlci.bootstrap_ci`'s method and interval);
 * :mod:`.command`: what ``mlci ci --engine`` calls.
 """
 

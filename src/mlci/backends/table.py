@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..engine.bootstrap import run_bootstrap
+from ..engine.nested import plan_for_conditions
 from ..engine.resampling import table_plan
 from ..feedback import reports_progress
 from ..inputs import (
@@ -30,10 +31,12 @@ from ..inputs import (
 )
 from ..inputs.encoding import fast_unique
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
+from ..intervals.bootstrap import LINEARIZED_METHODS
 from ..metrics import ExactSums, Kernel, get_kernel, metric_info, metric_params
 from ..results import BootstrapResult, ConfidenceInterval, Result, plain, widen_by_bound
 from .quantise import ap_error_bound, auc_error_bound, coarse_edges, coarse_index
 from .reduction import SUMMANDS, Reduced, check_columns, count_rows, score_histogram, unit_sums
+from .samples import table_samples, unavailable_reason
 from .sources import open_source
 
 __all__ = ["RANKING", "AtomTable", "reduce_ci", "reduce_table"]
@@ -206,6 +209,15 @@ class AtomTable(Result):
         table has at least 16 samples per atom, the replicates are those the in-memory
         :func:`mlci.bootstrap_ci` draws with the same seed.
 
+        ``method="auto"`` resolves as :func:`mlci.bootstrap_ci` does (the same method,
+        ``method_reason`` and interval for the same seed): the table's counts are laid out
+        as samples again, in a canonical order, and run through the in-memory engine
+        (:mod:`mlci.backends.samples`); so are the linearized methods (``"studentized"``,
+        ``"t"``, ``"logit_t"``, ``"wilson"``...).  Two tables keep their own bootstrap,
+        BCa under ``auto`` with its reason: an additive metric of other values than 0/1
+        summed per condition (the table holds no sample's value), and a table of more
+        than :data:`mlci.backends.samples.MAX_SAMPLES` samples.
+
         ``progress=True`` shows a progress bar on stderr while the replicates run (after
         about 2 seconds, on a terminal only, never in CI; see :mod:`mlci.feedback`).
 
@@ -233,10 +245,10 @@ class AtomTable(Result):
         >>> df["p"] = np.where(rng.random(2000) < 0.8, df["y"], 1 - df["y"])
         >>> t = mlci.reduce_table(df, "y", "p", metric="accuracy", conditions="spk")
         >>> res = t.bootstrap_ci(n_resamples=200, rng=1)
-        >>> mem = mlci.bootstrap_ci(df["y"], df["p"], metric="accuracy", method="bca",
+        >>> mem = mlci.bootstrap_ci(df["y"], df["p"], metric="accuracy",
         ...                         conditions=df["spk"], n_resamples=200, rng=1)
-        >>> res.confidence_interval == mem.confidence_interval
-        True
+        >>> res.method, res.confidence_interval == mem.confidence_interval
+        ('logit_t', True)
         """
         opts = bootstrap_options(
             n_resamples=n_resamples,
@@ -249,6 +261,41 @@ class AtomTable(Result):
         name = self._metric(metric)
         params = metric_params(name, pos_label, average, metric_kwargs)
         kernel, details = self._kernel(name, params)
+        details.update(
+            n_dropped=self.n_dropped, engine=self.engine, source=self.source, n_rows=self.n_rows
+        )
+        run: dict[str, Any] = {
+            "method": opts.method,
+            "confidence_level": opts.confidence_level,
+            "alternative": opts.alternative,
+            "batch": opts.engine.batch,
+            "n_jobs": opts.engine.n_jobs,
+            "max_memory": opts.engine.max_memory,
+            "metric_name": name,
+        }
+        resolves = opts.method == "auto" or opts.method in LINEARIZED_METHODS
+        binary = self.kind == "sums" and "nonbinary" in self.table
+        binary = binary and not self.table["nonbinary"].any()
+        why_not = unavailable_reason(self.kind, name, self.n_samples, binary)
+        if resolves and why_not is None:
+            # the rules of auto read every sample's atom and condition: the table's
+            # samples again, through the in-memory engine (mlci.backends.samples)
+            design = tuple(r for r in ("strata", "conditions") if getattr(self, r) is not None)
+            samples = table_samples(self.kind, name, self.table, design)
+            res = run_bootstrap(
+                self._kernel_of(name, samples.arrays, params),
+                plan_for_conditions(
+                    self.n_samples,
+                    conditions=samples.conditions,
+                    strata=samples.strata,
+                    weights=weights,
+                    n_resamples=opts.n_resamples,
+                    rng=opts.seed,
+                ),
+                details=details,
+                **run,
+            )
+            return _widened(res) if "error_bound" in details else res
         group, n_units, stratum_of_unit, n_strata, n_conditions = self._design()
         plan = table_plan(
             self.n_samples,
@@ -265,23 +312,26 @@ class AtomTable(Result):
         else:
             keys, counts = kernel.keys, self.table["count"]
         sampler = plan.weights_for_table(group, keys, counts, kernel.m)
-        details.update(
-            n_dropped=self.n_dropped, engine=self.engine, source=self.source, n_rows=self.n_rows
-        )
-        res = run_bootstrap(
-            kernel,
-            plan,
-            sampler=sampler,
-            method=opts.method,
-            confidence_level=opts.confidence_level,
-            alternative=opts.alternative,
-            batch=opts.engine.batch,
-            n_jobs=opts.engine.n_jobs,
-            max_memory=opts.engine.max_memory,
-            metric_name=name,
-            details=details,
-        )
+        if resolves and why_not is not None and opts.method != "auto":
+            raise ValueError(
+                f"method={opts.method!r} is unavailable here: {why_not}. Use "
+                "method='bca' (or 'auto', which picks a method that applies)."
+            )
+        res = run_bootstrap(kernel, plan, sampler=sampler, details=details, **run)
+        reason = str(res.details.get("method_reason", ""))
+        if resolves and res.method == "bca" and "reduced table" in reason:
+            # auto without the linearization (a metric's own rule that needs none, e.g.
+            # the debiased ECE's normal interval, still applies): BCa, saying why here
+            reason = f"bca: {why_not} (docs/scale.md)"
+            res = dataclasses.replace(res, details={**res.details, "method_reason": reason})
         return _widened(res) if "error_bound" in details else res
+
+    def _kernel_of(self, name: str, arrays: list[np.ndarray], params: dict[str, Any]) -> Kernel:
+        """The metric's kernel of the table's samples (:func:`mlci.bootstrap_ci`'s)."""
+        try:
+            return get_kernel(name, arrays, params)
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"{exc} (data: {self.source})") from None
 
     def _metric(self, metric: str | None) -> str:
         if metric is None:
@@ -600,7 +650,9 @@ def reduce_ci(
 
     ``reduce_table(source, *columns, metric=..., ...).bootstrap_ci(...)``: every option is
     checked before the data is read.  See :func:`reduce_table` for the source and the
-    reduction, :func:`mlci.bootstrap_ci` for the interval.
+    reduction, :func:`mlci.bootstrap_ci` for the interval: ``method="auto"`` resolves as
+    there, to the same method and interval for the same seed (exceptions in
+    :meth:`AtomTable.bootstrap_ci`).
 
     ``progress=True`` shows a progress bar on stderr while the replicates run (after
     about 2 seconds, on a terminal only, never in CI; see :mod:`mlci.feedback`).

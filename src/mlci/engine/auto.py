@@ -62,7 +62,8 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   0.931-0.990 over n = 60-5,000 and 2-50 expected discordant samples, t 0.774-0.986),
   with Tango's score test at 0 (McNemar's z) as p-value: :mod:`mlci.comparison.tango`.
 * Otherwise (a user's function, strata, two-stage or Poisson resampling, nested
-  conditions, a reduced table): **BCa**.
+  conditions, a reduced table of per-condition sums or of more than 10^7 samples; other
+  reduced tables resolve as in memory, :mod:`mlci.backends.samples`): **BCa**.
 * Near the edge of the range, where at least half of a tail's replicates have an
   infinite bootstrap-t statistic (resamples without an error), the studentized interval
   gives way to an analytic one of the same standard error: for a decision metric
