@@ -298,6 +298,7 @@ def studentized_interval(
     edge_fallback: bool = True,
     edge_method: str = "logit_t",
     iid: bool = False,
+    linear: dict[str, Any] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """Bootstrap-t interval (Efron & Tibshirani 1993, ch. 12.5; Hall 1992, sec. 3.5).
 
@@ -327,7 +328,9 @@ def studentized_interval(
     With ``edge_method="korn_graubard"`` (the decision metrics: :func:`mlci.engine.auto.
     edge_fallback_options`) the analytic interval is instead
     :func:`effective_binomial_interval`, Clopper-Pearson on the effective sample size of
-    the same standard error (``df`` adjusts it unless ``iid``): it covered as much or
+    the same standard error (``df`` adjusts it unless ``iid``; the one function that gives
+    ``method="korn_graubard"``, :func:`mlci.intervals.near_bound.korn_graubard_interval`,
+    reading the rest of the linearization ``linear``): it covered as much or
     more in every design of that simulation, and is narrower than the logit t interval,
     whose far bound with one or two errors is 1.3-1.7 times BCa's width for MCC and
     kappa (Clopper-Pearson: 1.1-1.4).
@@ -372,7 +375,7 @@ def studentized_interval(
             fb = fb if finite else "logit_t" if one else "t"
             el, eh = edge_interval(
                 fb, theta_hat, se_hat, df, iid, confidence_level=confidence_level,
-                alternative=alternative, bounds=bounds,
+                alternative=alternative, bounds=bounds, linear=linear,
             )  # fmt: skip
         else:
             fb = "percentile"
@@ -422,13 +425,15 @@ def edge_interval(
     confidence_level: float,
     alternative: str = "two-sided",
     bounds: tuple[float, float] | None = None,
+    linear: dict[str, Any] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The analytic interval the studentized one gives way to near the edge
     (:func:`studentized_interval`), from the estimate's linearized standard error:
-    ``"korn_graubard"`` (Clopper-Pearson on the effective sample size, ``df`` over
-    conditions only), ``"logit_t"`` or ``"t"`` (the logit t interval, on the identity
-    scale of an unbounded metric).  What re-reads it at another level
-    (:mod:`mlci.intervals.analytic`) calls this too.
+    ``"korn_graubard"`` (:func:`mlci.intervals.near_bound.korn_graubard_interval`, what
+    ``method="korn_graubard"`` gives: ``df`` over conditions only, and the rest of the
+    linearization ``linear``, e.g. a proportion's ``effective_n``), ``"logit_t"`` or
+    ``"t"`` (the logit t interval, on the identity scale of an unbounded metric).  What
+    re-reads it at another level (:mod:`mlci.intervals.analytic`) calls this too.
 
     Examples
     --------
@@ -438,16 +443,13 @@ def edge_interval(
     True
     """
     if method == "korn_graubard":
-        if bounds is None:
-            raise ValueError("korn_graubard needs the metric's bounds (a bounded range).")
-        low, high, _ = effective_binomial_interval(
-            theta_hat,
-            se_hat,
-            None if iid else df,
-            confidence_level=confidence_level,
-            alternative=alternative,
-            bounds=bounds,
-        )
+        from .near_bound import korn_graubard_interval  # (it imports this module)
+
+        lin = {**(linear or {}), "standard_error": se_hat, "df": df, "iid": iid}
+        low, high, _ = korn_graubard_interval(
+            theta_hat, lin, confidence_level=confidence_level, alternative=alternative,
+            bounds=bounds,  # type: ignore[arg-type]
+        )  # fmt: skip
         return low, high
     low, high, _ = logit_t_interval(
         theta_hat,
@@ -800,6 +802,7 @@ def interval_from_replicates(
                 edge_fallback=linear.get("edge_fallback", True),
                 edge_method=linear.get("edge_method", "logit_t"),
                 iid=bool(linear.get("iid")),
+                linear=linear,
             )
         if method == "t":
             low, high, info = t_interval(
@@ -813,48 +816,12 @@ def interval_from_replicates(
             _warn_zero_standard_error(linear["standard_error"], degenerate_hint)
             return low, high, info
         if method == "korn_graubard":
-            if bounds is None or not np.all(np.isfinite(bounds)):
-                raise ValueError(
-                    "method='korn_graubard' (Clopper-Pearson on the effective sample size) "
-                    "needs a metric with a bounded range; this one is unbounded: use "
-                    "method='t' or 'studentized'."
-                )
-            low, high, info = effective_binomial_interval(
-                estimate,
-                linear["standard_error"],
-                None if linear.get("iid") else linear["df"],
-                confidence_level=confidence_level,
-                alternative=alternative,
-                bounds=bounds,
-                nominal_n=linear.get("effective_n"),
-            )
-            if not linear.get("iid") and linear.get("effective_n") is not None:
-                from .near_bound import widen_few_minority  # over conditions
+            from .near_bound import korn_graubard_interval  # one function, every door
 
-                low, high, info = widen_few_minority(
-                    estimate, linear, low, high, info, confidence_level=confidence_level,
-                    alternative=alternative,
-                )  # fmt: skip
-            if "edge_exact" in info:
-                info["fallback"] = (
-                    "korn_graubard undefined (the estimate on the edge of its range); the "
-                    "exact interval of the nominal size used"
-                )
-            # undefined (a zero standard error, no exact interval given): both bounds NaN,
-            # and said so (a bound widened by the logit t interval alone is no interval)
-            undefined = np.isnan(low) | np.isnan(high)
-            if np.any(undefined):
-                low, high = np.where(undefined, np.nan, low), np.where(undefined, np.nan, high)
-                warn(
-                    f"method='korn_graubard' is undefined for {int(np.sum(undefined))} "
-                    "element(s): the standard error is 0 (the conditions, or the samples, "
-                    "do not vary), so there is no effective sample size to read; the bounds "
-                    "are NaN. method='auto' gives an interval there (for balanced accuracy "
-                    "over conditions, MOVER of the classes' intervals), or use "
-                    "method='percentile'.",
-                    DegenerateIntervalWarning,
-                )
-            return low, high, info
+            return korn_graubard_interval(
+                estimate, linear, confidence_level=confidence_level, alternative=alternative,
+                bounds=bounds,  # type: ignore[arg-type]
+            )  # fmt: skip
         if method == "logit_t":
             low, high, info = logit_t_interval(
                 estimate,

@@ -86,7 +86,7 @@ def mover_korn_graubard_interval(
     Clopper-Pearson on the effective sample size ``p (1 - p) / se^2`` times ``(z /
     t_df)^2``, the exact interval of ``effective_n`` for a rate of 1 or 0: a class without
     an error; without the widening of a proportion's own interval with few minority
-    outcomes, :func:`mlci.intervals.clustered_proportion.widen_few_minority`: the sweep
+    outcomes, :func:`mlci.intervals.near_bound.widen_few_minority`: the sweep
     measured the rule so); Wilson's of ``effective_n`` (same df adjustment) where the
     conditions do not vary (a standard error of 0).  The MOVER interval of their mean
     (Zou & Donner 2008, eq. 3) is then :func:`mover_wilson_interval`'s, the two rates
