@@ -6,7 +6,7 @@
 studentized interval's near-bound fallback,
 :func:`mlci.intervals.bootstrap.edge_interval`): Clopper-Pearson on the effective sample
 size of the linearized standard error
-(:func:`mlci.intervals.bootstrap.effective_binomial_interval`), widened to hold the
+(:func:`effective_binomial_interval`), widened to hold the
 logit t interval where a proportion over conditions rests on few minority outcomes
 (:func:`widen_few_minority`), the exact interval of the nominal size on the edge of the
 range, and the design effect taken as 1 where the standard error over the conditions
@@ -22,8 +22,17 @@ import numpy as np
 from ..exceptions import DegenerateIntervalWarning
 from ..feedback import warn
 from .formulas import logit_t_interval
+from .formulas import one_sided as _one_sided
+from .formulas import quantile as _t_quantile
+from .formulas import tails as _tails
 
-__all__ = ["MIN_EFFECTIVE_MINORITY", "ZERO_SE", "korn_graubard_interval", "widen_few_minority"]
+__all__ = [
+    "MIN_EFFECTIVE_MINORITY",
+    "ZERO_SE",
+    "effective_binomial_interval",
+    "korn_graubard_interval",
+    "widen_few_minority",
+]
 
 #: a standard error below this fraction of the metric's range counts as 0 (no design
 #: effect to read): an effective size above ``1e16 u (1 - u)``, more than any test set
@@ -90,6 +99,78 @@ def widen_few_minority(
     return np.minimum(low, ll), np.maximum(high, lh), info
 
 
+def effective_binomial_interval(
+    theta_hat: Any,
+    se_hat: Any,
+    df: float | None,
+    *,
+    confidence_level: float,
+    alternative: str = "two-sided",
+    bounds: tuple[float, float] = (0.0, 1.0),
+    nominal_n: Any = None,
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """Clopper-Pearson's interval on the effective sample size (Korn & Graubard 1998).
+
+    The metric is rescaled to ``u`` in [0, 1] on its range (``bounds``); the effective
+    sample size ``n* = u (1 - u) / se_u^2`` is the binomial size with the same standard
+    error, times ``(z / t_df)^2`` with ``df`` degrees of freedom (conditions), and
+    ``k* = u n*`` the effective count.  The bounds are Clopper & Pearson's (1934) beta
+    quantiles at those (non-integer) counts: ``Beta(a/2; k*, n* - k* + 1)`` and
+    ``Beta(1 - a/2; k* + 1, n* - k*)``.  Korn & Graubard (1998, "Confidence intervals for
+    proportions with small expected number of positive counts estimated from survey
+    data", *Survey Methodology* 24, 193-201) propose it for a proportion from a complex
+    survey with few events, where Wald-type intervals fail; for a proportion of ``n``
+    independent samples (``n* = n``) it is the exact interval.  mlci uses it where the
+    bootstrap-t interval of a decision metric is edge-dominated (:func:`edge_dominated`):
+    a handful of errors.  NaN (``info["undefined"]``) where the estimate is on the edge
+    of the range or the standard error is 0; with ``nominal_n`` (the sample size) an
+    estimate on the edge gets instead the exact interval of ``k = n`` or ``k = 0`` of that
+    size (``info["edge_exact"]`` counts them): no error at all, no effective size to read.
+
+    Examples
+    --------
+    >>> low, high, _ = effective_binomial_interval(0.99, np.sqrt(0.99 * 0.01 / 100), None,
+    ...                                            confidence_level=0.95)
+    >>> round(float(low), 4), round(float(high), 4)  # scipy binomtest(99, 100): exact
+    (0.9455, 0.9997)
+    """
+    from scipy.stats import beta
+
+    theta_hat = np.asarray(theta_hat, dtype=float)
+    se_hat = np.asarray(se_hat, dtype=float)
+    lo, hi = float(bounds[0]), float(bounds[1])
+    p_lo, p_hi = _tails(confidence_level, alternative)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        u = (theta_hat - lo) / (hi - lo)
+        se_u = se_hat / (hi - lo)
+        n = u * (1 - u) / se_u**2
+        if df is not None:
+            z = float(_t_quantile(p_hi))
+            n = n * (z / float(_t_quantile(p_hi, df))) ** 2
+        k = u * n
+        bad = ~((u > 0) & (u < 1) & (se_u > 0) & np.isfinite(n))
+        kk, nn = np.where(bad, 0.5, k), np.where(bad, 1.0, n)
+        low = lo + (hi - lo) * beta.ppf(p_lo, kk, nn - kk + 1)
+        high = lo + (hi - lo) * beta.ppf(p_hi, kk + 1, nn - kk)
+    info: dict[str, Any] = {"effective_n": n if np.ndim(n) else float(n)}
+    if nominal_n is not None:
+        size = np.asarray(nominal_n, dtype=float)
+        top, bottom = u >= 1, u <= 0
+        edge = (top | bottom) & bad
+        if np.any(edge):
+            low = np.where(top, lo + (hi - lo) * beta.ppf(p_lo, size, 1), np.where(bottom, lo, low))
+            high = np.where(
+                bottom, lo + (hi - lo) * beta.ppf(p_hi, 1, size), np.where(top, hi, high)
+            )
+            bad = bad & ~edge
+            info["edge_exact"] = int(np.sum(edge))
+    if np.any(bad):
+        info["undefined"] = int(np.sum(bad))
+        low, high = np.where(bad, np.nan, low), np.where(bad, np.nan, high)
+    low, high = _one_sided(np.asarray(low), np.asarray(high), alternative, bounds)
+    return low, high, info
+
+
 def _design_effect_one(
     estimate: np.ndarray, linear: dict[str, Any], bounds: tuple[float, float]
 ) -> np.ndarray | None:
@@ -121,7 +202,7 @@ def korn_graubard_interval(
 
     * Clopper-Pearson on the effective sample size ``n* = u (1 - u) / se^2`` of the metric
       rescaled to ``u`` on its range, times ``(z / t_df)^2`` over conditions (Korn &
-      Graubard 1998; :func:`mlci.intervals.bootstrap.effective_binomial_interval`);
+      Graubard 1998; :func:`effective_binomial_interval`);
     * a proportion over conditions with fewer than :data:`MIN_EFFECTIVE_MINORITY`
       effective minority outcomes: widened to hold the logit t interval
       (:func:`widen_few_minority`);
@@ -152,8 +233,6 @@ def korn_graubard_interval(
     >>> round(float(low), 4), round(float(high), 4), info["design_effect_one"]  # binomtest
     (0.8238, 0.951, 1)
     """
-    from .bootstrap import effective_binomial_interval  # (bootstrap imports this module)
-
     if bounds is None or not np.all(np.isfinite(bounds)):
         raise ValueError(
             "method='korn_graubard' (Clopper-Pearson on the effective sample size) needs a "
