@@ -12,7 +12,7 @@ sample size, Korn & Graubard 1998; R survey's ``svyciprop(method = "beta")`` wit
 engine's df), ``survey_logit`` (R survey's ``svyciprop(method = "logit")``: the logit
 interval with the CR1 standard error and conditions - 1 df, ``variant="survey"``), BCa,
 and ``rule``: Korn & Graubard's where the estimate lies within 0.1 of 0 or 1 (not on it),
-else the logit t (:func:`mlci.intervals.clustered_proportion.clustered_proportion_method`).
+else the logit t (:func:`mlci.engine.clustered_edge.clustered_proportion_method`).
 
 ``--part balanced``: balanced accuracy over 10-200 conditions (ICC 0-0.5), prevalence
 0.05-0.5, n 100-5,000, with 0.5-4 expected errors in the positive class and 3-15% in the
@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import design_search as ds
 
 import mlci
-from mlci.intervals.clustered_proportion import clustered_proportion_method
+from mlci.engine.clustered_edge import clustered_proportion_method
 
 PROPORTION_METHODS = ("auto", "logit_t", "korn_graubard", "survey_logit", "bca", "rule")
 BALANCED_METHODS = ("auto", "bca", "percentile", "mover_kg", "mover_kg_r", "mover_wilson")

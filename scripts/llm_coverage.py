@@ -37,7 +37,7 @@ former default).  Test set ``r`` of a cell uses seed ``[7, n, G, icc, epochs, p,
 ``--bounds candidates`` (docs/validation.md, "LLM evals: the cells left short") compares
 intervals of a proportion over conditions on the model cells over repeats or clusters,
 the same test sets: :data:`CANDIDATES`.  The default there is now ``near``: Korn &
-Graubard's interval within 0.1 of 0 or 1 (:mod:`mlci.intervals.clustered_proportion`).
+Graubard's interval within 0.1 of 0 or 1 (:mod:`mlci.engine.clustered_edge`).
 
     nice python scripts/llm_coverage.py --bounds candidates --experiments 400 --json c.json
     nice python scripts/llm_coverage.py --bounds models --methods auto --experiments 400
@@ -311,12 +311,14 @@ def tasks_cell(ps: tuple, n_items: int = 100, epochs: int = 3, reps: int = 400) 
     the cells left short"): ``len(ps)`` tasks of ``n_items`` questions x ``epochs``
     answers, task ``t``'s population score ``ps[t]``; the target is their mean (fixed
     task sizes).  Coverage and median width of the default (one proportion over the
-    items, :func:`mlci.intervals.clustered_proportion.clustered_proportion_interval` of
-    the engine's CR2 standard error) and of its stratified version (the CR2 variance
+    items, the engine's rule of a proportion over conditions,
+    :func:`mlci.engine.clustered_edge.clustered_proportion_method`, read by the engine's
+    dispatcher from the CR2 standard error) and of its stratified version (the CR2 variance
     within each task, ``sum_t (N_t / N)^2 V_t``, and ``items - tasks`` degrees of
     freedom, the same rule).  Test set ``r``, task ``t``: :func:`_bounds_draw`'s
     seed ``r * 7 + t`` of the cell ``(n_items, None, 0, epochs, ps[t])``."""
-    from mlci.intervals.clustered_proportion import clustered_proportion_interval
+    from mlci.engine.clustered_edge import clustered_proportion_method
+    from mlci.intervals.bootstrap import interval_from_replicates
 
     sd = float(np.sqrt(SD_ITEM**2 + SD_MODEL**2))
     skills = [_skill(p, sd) for p in ps]
@@ -338,7 +340,11 @@ def tasks_cell(ps: tuple, n_items: int = 100, epochs: int = 3, reps: int = 400) 
         se_strat = np.sqrt(sum((len(v) / len(x)) ** 2 * _cr2_variance(v, item) for v in xs))
         for name, se, df in (("default", lin["standard_error"], lin["df"]),
                              ("stratified", se_strat, n_items * len(ps) - len(ps))):  # fmt: skip
-            lo, hi, _ = clustered_proportion_interval(p, se, df, effective_n=n_eff)
+            one = {"standard_error": se, "df": df, "effective_n": n_eff, "iid": False}
+            lo, hi, _ = interval_from_replicates(
+                p, np.empty(0), method=clustered_proportion_method(p), confidence_level=0.95,
+                alternative="two-sided", bounds=(0.0, 1.0), linear=one,
+            )  # fmt: skip
             hits[name].append(lo <= truth <= hi)
             widths[name].append(hi - lo)
     return {

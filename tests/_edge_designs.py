@@ -7,7 +7,7 @@ engine/auto.py), one ROC AUC with a small class or near 1 (``auc-score-floored``
 engine/auc_analytic.py), a pair of AUCs (comparison/paired_auc_edge.py), the EER and
 operating points with few errors (Wilson score intervals, engine/scores_rules.py; over
 conditions Korn-Graubard, engine/scores_clustered.py) and llm_ci near 0/1
-(intervals/clustered_proportion.py).  :func:`edge_designs` draws the data that cross
+(engine/clustered_edge.py).  :func:`edge_designs` draws the data that cross
 those rules: 0-5 errors per class, a small class of 2-20 samples, rankings with 0-5
 positives misplaced among the negatives (ties optional), and a few conditions (2-8) of
 unequal sizes.  It is used by tests/test_properties_edge.py.

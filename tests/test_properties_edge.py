@@ -239,10 +239,6 @@ IDS = [d.name for d in DRIVERS]
 #: examples of tests/_edge_designs.py first (``@example``), so these fail on every run,
 #: whatever the derandomized search draws; the minimal examples are also the strict xfails
 #: at the end of this file
-NAN = (
-    "korn_graubard on a zero standard error gives NaN bounds (see "
-    "test_korn_graubard_fallback_on_zero_standard_error_is_finite)"
-)
 NAN_LLM = (
     "llm_ci's korn_graubard over conditions with equal shares gives NaN bounds (see "
     "test_llm_ci_korn_graubard_on_equal_conditions_is_finite)"
@@ -776,17 +772,11 @@ def test_operating_point_score_interval_with_tied_negatives_nests() -> None:
     assert (lo95, hi95) == pytest.approx((0.0, 0.27753279986288923), abs=1e-12)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="korn_graubard on a zero standard error (intervals/bootstrap.py "
-    "effective_binomial_interval: NaN where se = 0, 'undefined'): over 2 conditions, "
-    "one holding a single correct positive, balanced accuracy's linearized se is 0 and "
-    "method='korn_graubard' returns [0.9, nan] (95%), [nan, nan] (90%); auto gives "
-    "mover_korn_graubard there (test_auto_on_zero_standard_error_is_finite)",
-)
 def test_korn_graubard_on_zero_standard_error_is_finite() -> None:
     # 5 positives, 5 negatives, one false positive; the second condition holds one
-    # (correct) positive
+    # (correct) positive: balanced accuracy's standard error over the conditions is 0
+    # (1.9e-10 from the numerical gradient); the design effect is taken as 1
+    # (mlci.intervals.near_bound.korn_graubard_interval; before: [0.9, nan] at 95%)
     d = ZERO_SE
     for level in (0.90, 0.95):
         r = quiet(mlci.bootstrap_ci, d.y, d.pred, metric="balanced_accuracy",
@@ -795,19 +785,40 @@ def test_korn_graubard_on_zero_standard_error_is_finite() -> None:
         assert np.all(np.isfinite(bounds(r))), (level, bounds(r))
 
 
-def test_korn_graubard_on_zero_standard_error_says_it_is_undefined() -> None:
-    # until it is defined there: both bounds NaN, with a warning naming the cause and
-    # what to use instead (before: [0.9, nan] without a word about it)
+def test_korn_graubard_on_zero_standard_error_takes_the_design_effect_as_one() -> None:
+    # what it is there: Clopper-Pearson on the effective size of the samples' standard
+    # error as independent (the same metric without conditions, method="t"), no df
+    # factor; scipy.stats.beta as the reference, said in the result's details, and no
+    # DegenerateIntervalWarning (the few conditions are warned about)
+    from scipy.stats import beta
+
     d = ZERO_SE
-    with (
-        pytest.warns(mlci.DegenerateIntervalWarning, match="korn_graubard' is undefined"),
-        warnings.catch_warnings(),
-    ):
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore", mlci.FewConditionsWarning)  # 2 conditions
         r = mlci.bootstrap_ci(d.y, d.pred, metric="balanced_accuracy",
                               conditions=d.conditions, n_resamples=B, rng=0,
                               method="korn_graubard")  # fmt: skip
-    assert np.all(np.isnan(bounds(r)))
+    iid = quiet(mlci.bootstrap_ci, d.y, d.pred, metric="balanced_accuracy", n_resamples=B,
+                rng=0, method="t")  # fmt: skip
+    se = iid.details["linearized"]["standard_error"]
+    u = float(r.estimate)
+    n = u * (1 - u) / se**2
+    ref = (beta.ppf(0.025, u * n, n - u * n + 1), beta.ppf(0.975, u * n + 1, n - u * n))
+    assert r.details["linearized"]["standard_error"] < 1e-8
+    assert r.details["linearized"]["standard_error_iid"] == pytest.approx(se, rel=1e-12)
+    np.testing.assert_allclose(bounds(r), ref, rtol=1e-12)
+    assert "design effect taken as 1" in r.details["fallback"]
+
+
+def test_korn_graubard_without_any_standard_error_says_it_is_undefined() -> None:
+    # no standard error over the conditions and none of the samples as independent
+    # either: both bounds NaN, with a warning naming the cause and what to use instead
+    from mlci.intervals.near_bound import korn_graubard_interval
+
+    lin = {"standard_error": 0.0, "df": 1.0, "iid": False}
+    with pytest.warns(mlci.DegenerateIntervalWarning, match="korn_graubard' is undefined"):
+        low, high, _ = korn_graubard_interval(0.9, lin, confidence_level=0.95)
+    assert np.isnan(low) and np.isnan(high)
 
 
 def test_auto_on_zero_standard_error_is_finite() -> None:

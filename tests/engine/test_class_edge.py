@@ -164,3 +164,34 @@ def test_compare_system_rows_get_the_same_interval():
         tuple(single.confidence_interval), abs=1e-12
     )
     assert rows.systems["A"].details["edge_fallback_method"] == "mover_wilson"
+
+
+def test_the_engine_chooses_mover_the_dispatcher_reads_its_name():
+    # session 9: the choice of balanced accuracy's MOVER is the engine's
+    # (class_edge_options names it in the linearization); the interval layer's
+    # studentized branch has no metric-specific test: without the name, the same
+    # linearization (class counts and all) gives the studentized interval itself
+    from mlci.intervals.bootstrap import interval_from_replicates
+
+    y, p = _data(900, 10, 100, 2)
+    r = mlci.bootstrap_ci(y, p, metric="balanced_accuracy", rng=0, n_resamples=400,
+                          method="studentized")  # fmt: skip
+    lin = dict(r.details["linearized"])
+    assert lin["analytic_method"] == "mover_wilson" and r.method == "mover_wilson"
+    kw = {"method": "studentized", "confidence_level": 0.95, "alternative": "two-sided",
+          "bounds": r.bounds, "se_dist": r.replicate_standard_errors}  # fmt: skip
+    low, high, info = interval_from_replicates(
+        r.estimate, r.bootstrap_distribution, linear=lin, **kw
+    )
+    assert (float(low), float(high)) == tuple(r.confidence_interval)
+    assert info["edge_fallback_method"] == "mover_wilson"
+    del lin["analytic_method"]
+    low, high, info = interval_from_replicates(
+        r.estimate, r.bootstrap_distribution, linear=lin, **kw
+    )
+    assert "edge_fallback_method" not in info and info["scale"] == "logit"
+    assert (float(low), float(high)) != tuple(r.confidence_interval)
+    with pytest.raises(ValueError, match="`analytic_method` must be 'mover_wilson' or"):
+        interval_from_replicates(
+            r.estimate, r.bootstrap_distribution, linear=lin | {"analytic_method": "x"}, **kw
+        )

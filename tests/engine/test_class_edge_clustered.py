@@ -200,3 +200,53 @@ def test_coverage_of_the_cells(part, level):
         assert high > 1e-3, f"coverage {k / N:.3f} above 0.975 ({N} test sets)"
     else:
         assert low < 1e-3, f"the 90% intervals cover {k / N:.3f}: as if at 95%"
+
+
+# ------------------------------------------- one Korn & Graubard, auto or named (session 9)
+def _quiet(y_true, y_pred, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mlci.MlciWarning)
+        return mlci.bootstrap_ci(y_true, y_pred, **kw)
+
+
+def test_korn_graubard_is_one_function_auto_or_named():
+    # accuracy 0.99 over 20 conditions of 10, both errors in one: the studentized interval
+    # is edge-dominated (a resample without that condition, 0.95^20 = 0.36 of them, has an
+    # infinite t*) and gives way to Korn & Graubard's, which must be the interval
+    # method="korn_graubard" (and auto's rule) gives, widened to hold the logit t with
+    # 1.98 effective errors (before: 0.9400 unwidened, 0.9228 named)
+    y = np.ones(200, int)
+    a = y.copy()
+    a[[3, 4]] = 0
+    g = np.repeat(np.arange(20), 10)
+    kw = {"y_true": y, "y_pred": a, "metric": "accuracy", "conditions": g, "rng": 0,
+          "n_resamples": 2000}  # fmt: skip
+    by = {m: _quiet(method=m, **kw) for m in ("studentized", "korn_graubard", "auto")}
+    assert by["studentized"].details["edge_fallback_method"] == "korn_graubard"
+    assert {r.method for r in by.values()} == {"korn_graubard"}
+    assert "widened" in by["korn_graubard"].details
+    ref = tuple(by["korn_graubard"].confidence_interval)
+    for m, r in by.items():
+        assert tuple(r.confidence_interval) == ref, m
+        for level in (0.9, 0.99):  # re-read at another level: the same function
+            again = r.interval(confidence_level=level).confidence_interval
+            direct = _quiet(method=m, confidence_level=level, **kw).confidence_interval
+            assert tuple(again) == tuple(direct), (m, level)
+    # the widened interval holds the logit t interval of the same standard error
+    lt = by["auto"].interval(method="logit_t").confidence_interval
+    assert ref[0] <= lt.low and lt.high <= ref[1]
+
+
+@pytest.mark.parametrize("metric", ["f1", "mcc"])
+@pytest.mark.parametrize("conditions", [False, True])
+def test_decision_metric_near_the_edge_auto_equals_named_korn_graubard(metric, conditions):
+    # one error in 100 (F1 0.99, MCC near 1): auto's studentized interval falls back to
+    # Korn & Graubard's for the whole result, identical to method="korn_graubard"
+    y = np.r_[np.zeros(50, int), np.ones(50, int)]
+    a = y.copy()
+    a[60] = 0
+    kw = {"y_true": y, "y_pred": a, "metric": metric, "rng": 1, "n_resamples": 2000,
+          "conditions": np.arange(100) % 25 if conditions else None}  # fmt: skip
+    auto, named = _quiet(**kw), _quiet(method="korn_graubard", **kw)
+    assert auto.method == named.method == "korn_graubard"
+    assert tuple(auto.confidence_interval) == tuple(named.confidence_interval)

@@ -9,6 +9,7 @@ from scipy import stats
 from mlci.intervals.formulas import (
     libm_expit,
     libm_logit,
+    normal_quantile,
     quantile,
     t_interval,
     tails,
@@ -87,3 +88,19 @@ def test_libm_logit_and_expit_are_scipys_bit_for_bit():
         y = np.concatenate([rng.standard_normal(100_000) * 8, np.linspace(-800, 800, 20_001)])
         y = np.concatenate([y, [np.inf, -np.inf, np.nan, -0.0, 709.8, -709.8, 745.2, -745.2]])
         assert _same_bits(libm_expit(y), special.expit(y))
+
+
+@pytest.mark.parametrize("size", [1, 100, 101, 5_000])
+def test_normal_quantile_loop_and_vector_paths_are_scipys_bits(size):
+    # up to 100 elements the per-element loop, above it the NumPy path (session 9): both
+    # scipy.special.ndtri (Cephes, scipy.stats.norm.ppf) to the bit, in both tails and
+    # the middle, with 0, 1 and values outside [0, 1]
+    from scipy import special
+
+    rng = np.random.default_rng(size)
+    p = np.concatenate([rng.random(size), 10.0 ** -rng.uniform(1, 300, size),
+                        1 - 10.0 ** -rng.uniform(1, 16, size)])[: max(size, 1)]  # fmt: skip
+    p[:3] = (0.0, 1.0, -0.5)[: min(3, size)]
+    got = normal_quantile(p.reshape(-1, 1))
+    assert got.shape == (p.size, 1)
+    np.testing.assert_array_equal(got[:, 0], special.ndtri(p))

@@ -1,18 +1,15 @@
-"""A proportion over conditions near 0 or 1 (mlci.intervals.clustered_proportion; issue 20,
-docs/validation.md "LLM evals: the cells left short").
+"""A proportion over conditions near 0 or 1 (mlci.engine.clustered_edge's rule, the
+engine's ``method="korn_graubard"``; issue 20, docs/validation.md "LLM evals: the cells left
+short").
 
-References: R's survey package (4.x), ``svydesign(ids = ~g, data = d)`` of 80 answers in
-20 clusters of sizes 3,5,2,4,6,3,5,4,2,3,6,5,4,3,2,5,4,3,6,5 (``g <- rep(0:19, times =
-sizes)``), printed with ``options(digits = 15)``: ``svymean``'s standard error and
-``degf``, ``svyciprop(method = "logit")`` and ``svyciprop(method = "beta")`` (Korn &
-Graubard 1998), and the same beta interval with ``qnorm(0.975)`` in place of survey's
-``qt(0.975, nrow - 1)`` in the degrees-of-freedom factor (the engine's
-``effective_binomial_interval``).
+The intervals against R's survey package (``svyciprop(method = "beta")`` and ``"logit"``)
+are in tests/r/test_r_clustered_edge.py; here the rule's thresholds, its levels and
+one-sided bounds through the engine's dispatcher (what every door calls), and the
+coverage of the cells that were left short.
 """
 
 from __future__ import annotations
 
-import math
 import os
 
 import numpy as np
@@ -21,32 +18,22 @@ from scipy import stats
 
 import mlci
 from _scripts import load_script
-from mlci.intervals.clustered_proportion import (
-    NEAR_BOUND,
-    clustered_proportion_interval,
-    clustered_proportion_method,
-)
+from mlci.engine.clustered_edge import NEAR_BOUND, clustered_proportion_method
+from mlci.intervals.bootstrap import interval_from_replicates
+
+#: R survey's svymean standard error and degf of the 80 answers in 20 clusters at p =
+#: 0.9375 (tests/r/test_r_clustered_edge.py, "svy_near")
+P, SE, DF = 0.9375, 0.0286993618693957, 19
 
 
-def test_korn_graubard_against_r_survey():
-    # y = 1 except answers 4, 17, 18, 40, 66 (R's 1-based indices): p = 0.9375
-    p, se, df = 0.9375, 0.0286993618693957, 19
-    low, high, method = clustered_proportion_interval(p, se, df, effective_n=80)
-    assert method == "korn_graubard"
-    # R: ne <- p * (1 - p) / v * (qnorm(0.975) / qt(0.975, 19))^2;
-    # qbeta(0.025, ne * p, ne * (1 - p) + 1); qbeta(0.975, ne * p + 1, ne * (1 - p))
-    assert (low, high) == pytest.approx((0.846060792313165, 0.983089930944464), abs=1e-12)
-    # R: svyciprop(~y, des, method = "beta"): t_79 instead of z in the factor
-    assert (low, high) == pytest.approx((0.847955824449022, 0.982632016584777), abs=3e-3)
-
-
-def test_logit_t_away_from_the_bound_against_r_survey():
-    # y = 1 except answers 4, 17, 18, 40, 66, 5, 6, 30, 31, 32, 50, 70: p = 0.85
-    p, se, df = 0.85, 0.051721992166623, 19
-    low, high, method = clustered_proportion_interval(p, se, df, effective_n=80)
-    assert method == "logit_t"
-    # R: svyciprop(~y, des, method = "logit")
-    assert (low, high) == pytest.approx((0.707968783762269, 0.929802716050778), abs=1e-12)
+def _rule(p, se, df, n, level=0.95, alternative="two-sided"):
+    """auto's rule of a proportion over conditions, read by the engine's dispatcher."""
+    lin = {"standard_error": se, "df": df, "effective_n": n, "iid": False}
+    low, high, info = interval_from_replicates(
+        p, np.empty(0), method=clustered_proportion_method(p), confidence_level=level,
+        alternative=alternative, bounds=(0.0, 1.0), linear=lin,
+    )  # fmt: skip
+    return float(low), float(high), info
 
 
 def test_thresholds():
@@ -58,55 +45,41 @@ def test_thresholds():
     # on the bound: no effective size to read; the logit t's Wilson of effective_n
     for p in (0.0, 1.0, 0, 1):
         assert clustered_proportion_method(p) == "logit_t"
-    low, high, method = clustered_proportion_interval(1.0, 0.0, 29.0, effective_n=90)
-    assert method == "logit_t" and high == 1.0
+    low, high, info = _rule(1.0, 0.0, 29.0, 90)
+    assert high == 1.0 and "wilson used" in info["fallback"]
     from mlci.intervals.bootstrap import wilson_interval
 
     ref = wilson_interval(1.0, 90, 29.0, confidence_level=0.95)
     assert low == pytest.approx(float(ref[0]), abs=1e-15)
-    # inside (0, 0.1) but no spread between the conditions: no effective size either
-    assert clustered_proportion_interval(0.95, 0.0, 9.0, effective_n=60)[2] == "logit_t"
+    # inside (0, 0.1) but no spread between the conditions: the design effect taken as 1,
+    # the exact interval of the nominal size (scipy's binomtest(57, 60))
+    low, high, info = _rule(0.95, 0.0, 9.0, 60)
+    ref = stats.binomtest(57, 60).proportion_ci()
+    assert (low, high) == pytest.approx((ref.low, ref.high), abs=1e-12)
+    assert "design effect taken as 1" in info["fallback"]
 
 
 def test_one_sided_and_levels():
-    p, se, df = 0.9375, 0.0286993618693957, 19
-    two90 = clustered_proportion_interval(p, se, df, effective_n=80, confidence_level=0.9)
-    greater = clustered_proportion_interval(p, se, df, effective_n=80, alternative="greater")
-    less = clustered_proportion_interval(p, se, df, effective_n=80, alternative="less")
+    two90 = _rule(P, SE, DF, 80, level=0.9)
+    greater = _rule(P, SE, DF, 80, alternative="greater")
+    less = _rule(P, SE, DF, 80, alternative="less")
     assert greater[1] == 1.0 and greater[0] == pytest.approx(two90[0], abs=1e-14)
     assert less[0] == 0.0 and less[1] == pytest.approx(two90[1], abs=1e-14)
     # a 99% interval holds the 95% one
-    l95, h95, _ = clustered_proportion_interval(p, se, df, effective_n=80)
-    l99, h99, _ = clustered_proportion_interval(p, se, df, effective_n=80, confidence_level=0.99)
-    assert l99 < l95 < p < h95 < h99
-
-
-@pytest.mark.parametrize(
-    ("kwargs", "match"),
-    [
-        ({"estimate": 1.5}, "`estimate` must be a proportion in"),
-        ({"estimate": math.nan}, "`estimate` must be a proportion in"),
-        ({"standard_error": -0.01}, "`standard_error` must be a finite number at least 0"),
-        ({"standard_error": math.inf}, "`standard_error` must be a finite number"),
-        ({"df": 0}, "`df` must be a finite number positive"),
-        ({"effective_n": 0.0}, "`effective_n` must be a finite number positive"),
-        ({"confidence_level": 95}, r"`confidence_level` must be a finite number in \(0, 1\)"),
-        ({"confidence_level": True}, "`confidence_level` must be a finite number"),
-        ({"alternative": "both"}, "`alternative` must be one of"),
-    ],
-)
-def test_bad_input(kwargs, match):
-    args = {"estimate": 0.95, "standard_error": 0.02, "df": 10.0, "effective_n": 100.0}
-    args.update(kwargs)
-    with pytest.raises(ValueError, match=match):
-        clustered_proportion_interval(
-            args.pop("estimate"), args.pop("standard_error"), args.pop("df"), **args
-        )
+    l95, h95, _ = _rule(P, SE, DF, 80)
+    l99, h99, _ = _rule(P, SE, DF, 80, level=0.99)
+    assert l99 < l95 < P < h95 < h99
 
 
 @pytest.mark.parametrize("bad", ["0.9", None, [0.9], True])
 def test_bad_estimate_type(bad):
     with pytest.raises(TypeError, match="`estimate` must be a number"):
+        clustered_proportion_method(bad)
+
+
+@pytest.mark.parametrize("bad", [1.5, -0.1, float("nan")])
+def test_bad_estimate_value(bad):
+    with pytest.raises(ValueError, match="`estimate` must be a proportion in"):
         clustered_proportion_method(bad)
 
 

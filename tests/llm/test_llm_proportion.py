@@ -95,11 +95,11 @@ def test_near_the_bound_over_conditions_korn_graubard(tmp_path, capsys):
     # within 0.1 of 1 (not on it) over items answered several times or over conditions,
     # every door gives Korn & Graubard's interval (mlci.engine.clustered_edge, the engine's
     # auto rule): llm_ci, bootstrap_ci of the mean of the 0/1 answers and of accuracy,
-    # compare's system interval and the CLI agree to 1e-12, and equal
-    # clustered_proportion_interval (checked against R's survey package in
-    # test_llm_clustered_proportion.py) of a CR2 standard error computed here by hand
+    # compare's system interval and the CLI agree to 1e-12, and equal the engine's
+    # korn_graubard interval (checked against R's survey package in
+    # tests/r/test_r_clustered_edge.py) of a CR2 standard error computed here by hand
     from mlci.cli import main
-    from mlci.intervals.clustered_proportion import clustered_proportion_interval
+    from mlci.intervals.near_bound import korn_graubard_interval
 
     rng = np.random.default_rng(6)
     n, K = 60, 3
@@ -138,11 +138,9 @@ def test_near_the_bound_over_conditions_korn_graubard(tmp_path, capsys):
         se = np.sqrt(np.sum(z**2 / (1 - h))) / N
         lin = doors["mean"].details["linearized"]
         assert lin["standard_error"] == pytest.approx(se, abs=1e-14)
-        low, high, method = clustered_proportion_interval(
-            got.estimate, se, lin["df"], effective_n=lin["effective_n"]
-        )
-        assert method == "korn_graubard"
-        assert (low, high) == pytest.approx(tuple(got.confidence_interval), abs=1e-12)
+        one = {"standard_error": se, "df": lin["df"], "effective_n": lin["effective_n"]}
+        low, high, _ = korn_graubard_interval(got.estimate, one, confidence_level=0.95)
+        assert (float(low), float(high)) == pytest.approx(tuple(got.confidence_interval), abs=1e-12)
     # the CLI: one row of the same numbers
     path = tmp_path / "answers.csv"
     path.write_text("y,a,g\n" + "".join(f"1,{int(v)},{u}\n" for v, u in zip(x, item, strict=True)))
@@ -271,9 +269,9 @@ def test_mover_pairs_over_conditions():
     d = res.differences[0]
     assert d.method == "mover" and "mover" in res.details["method_reason"]
     # the definition: the models' intervals (bootstrap_ci's over the conditions: Korn &
-    # Graubard's within 0.1 of the bound, mlci.intervals.clustered_proportion) and the
+    # Graubard's within 0.1 of the bound, mlci.engine.clustered_edge) and the
     # correlation of the two means from their CR2 covariance
-    from mlci.intervals.clustered_proportion import clustered_proportion_method
+    from mlci.engine.clustered_edge import clustered_proportion_method
 
     ra, rb = (mlci.bootstrap_ci(v, metric="mean", conditions=cond,
                                 method=clustered_proportion_method(v.mean()))

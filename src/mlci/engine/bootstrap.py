@@ -54,6 +54,7 @@ from .auto import (
     warn_no_spread,
     warn_outside_map,
 )
+from .clustered_edge import design_effect_one_options
 from .custom import UserSampler, check_sampler
 from .deferred import (
     DeferredReplicates,
@@ -487,6 +488,8 @@ def resolve_method(
         else float(est.standard_error_cr1),
     }
     linear.update(edge_fallback_options(kernel, plan))
+    if method == "korn_graubard":  # a zero standard error: the design effect taken as 1
+        linear.update(design_effect_one_options(kernel, plan, linear))
     return method, linear, reason
 
 

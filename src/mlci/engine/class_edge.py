@@ -102,16 +102,19 @@ def class_errors(counts: tuple[int, int, int, int]) -> tuple[int, int]:
 
 
 def class_edge_options(kernel: Any, plan: Any = None) -> dict[str, Any]:
-    """``{"class_counts": ...}`` for the linearization of ``kernel`` when the class-edge
-    rule applies: balanced accuracy with both classes present and at most
-    :data:`MAX_CLASS_ERRORS` errors in one of them; else ``{}``.  The interval layer
-    (:func:`mlci.intervals.mover.mover_wilson_interval`) gives the MOVER interval in
-    place of the studentized one for independent samples (``linear["iid"]``).  Over
-    conditions (``plan.unit_of_sample``) also ``"class_rates"``, the two classes' rates
-    with their CR2 standard errors and degrees of freedom
-    (:func:`mlci.engine.clustered_edge.clustered_class_rates`), from which the interval
-    layer gives MOVER of their Korn & Graubard intervals
-    (:func:`mlci.intervals.mover.mover_korn_graubard_interval`).
+    """``{"class_counts": ..., "analytic_method": "mover_wilson"}`` for the linearization
+    of ``kernel`` when the class-edge rule applies: balanced accuracy with both classes
+    present and at most :data:`MAX_CLASS_ERRORS` errors in one of them; else ``{}``.
+
+    The choice is the engine's, here: ``analytic_method`` names the analytic interval
+    given in place of the studentized one, which the interval layer reads by that name
+    (:func:`mlci.intervals.analytic.edge_read`) without knowing the metric.  For
+    independent samples MOVER of the classes' modified Wilson intervals
+    (:func:`mlci.intervals.mover.mover_wilson_interval`).  Over conditions
+    (``plan.unit_of_sample``) ``"mover_korn_graubard"``, with ``"class_rates"``, the two
+    classes' rates with their CR2 standard errors and degrees of freedom
+    (:func:`mlci.engine.clustered_edge.clustered_class_rates`), MOVER of their Korn &
+    Graubard intervals (:func:`mlci.intervals.mover.mover_korn_graubard_interval`).
 
     Examples
     --------
@@ -120,7 +123,7 @@ def class_edge_options(kernel: Any, plan: Any = None) -> dict[str, Any]:
     >>> keys = np.repeat([0, 1, 2, 3], [890, 10, 2, 98])
     >>> k = SimpleNamespace(name="balanced_accuracy", k=2, m=4, shape=(), keys=keys)
     >>> class_edge_options(k)
-    {'class_counts': (890, 900, 98, 100)}
+    {'class_counts': (890, 900, 98, 100), 'analytic_method': 'mover_wilson'}
     >>> class_edge_options(SimpleNamespace(name="f1", k=2, m=4, shape=(), keys=keys))
     {}
     """
@@ -132,8 +135,13 @@ def class_edge_options(kernel: Any, plan: Any = None) -> dict[str, Any]:
     if min(class_errors(counts)) > MAX_CLASS_ERRORS:
         return {}
     if getattr(plan, "unit_of_sample", None) is not None:
-        return {"class_counts": counts, "class_rates": clustered_class_rates(kernel, plan)}
-    return {"class_counts": counts}
+        rates = clustered_class_rates(kernel, plan)
+        return {
+            "class_counts": counts,
+            "class_rates": rates,
+            "analytic_method": "mover_korn_graubard",
+        }
+    return {"class_counts": counts, "analytic_method": "mover_wilson"}
 
 
 def class_edge_reason(fallback: str = "mover_wilson") -> str:

@@ -46,6 +46,8 @@ class EdgeFallbackRead:
     df: Any
     iid: bool
     bounds: tuple[float, float] | None
+    #: a proportion's nominal size (Korn & Graubard's widening and edge rules read it)
+    effective_n: float | None = None
 
     def __call__(
         self, confidence_level: float, alternative: str
@@ -55,7 +57,7 @@ class EdgeFallbackRead:
             np.broadcast_to(np.asarray(self.standard_error, dtype=float),
                             np.shape(self.estimate)),
             self.df, self.iid, confidence_level=confidence_level, alternative=alternative,
-            bounds=self.bounds,
+            bounds=self.bounds, linear={"effective_n": self.effective_n},
         )  # fmt: skip
         info = {"edge_fallback": int(np.size(self.estimate)), "edge_fallback_method": self.method}
         return low, high, info
@@ -122,5 +124,5 @@ def edge_read(
         return None if rates is None else MoverKornGraubardRead(tuple(rates), bounds)
     return EdgeFallbackRead(
         method, estimate, linear["standard_error"], linear.get("df"), bool(linear.get("iid")),
-        None if bounds is None else tuple(bounds),
+        None if bounds is None else tuple(bounds), linear.get("effective_n"),
     )  # fmt: skip

@@ -25,6 +25,7 @@ from .formulas import logit_t_interval, modified_wilson_edges, t_interval
 from .formulas import one_sided as _one_sided
 from .formulas import quantile as _t_quantile
 from .formulas import tails as _tails
+from .near_bound import effective_binomial_interval, korn_graubard_interval
 
 __all__ = [
     "INTERVAL_METHODS",
@@ -298,6 +299,7 @@ def studentized_interval(
     edge_fallback: bool = True,
     edge_method: str = "logit_t",
     iid: bool = False,
+    linear: dict[str, Any] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """Bootstrap-t interval (Efron & Tibshirani 1993, ch. 12.5; Hall 1992, sec. 3.5).
 
@@ -327,7 +329,9 @@ def studentized_interval(
     With ``edge_method="korn_graubard"`` (the decision metrics: :func:`mlci.engine.auto.
     edge_fallback_options`) the analytic interval is instead
     :func:`effective_binomial_interval`, Clopper-Pearson on the effective sample size of
-    the same standard error (``df`` adjusts it unless ``iid``): it covered as much or
+    the same standard error (``df`` adjusts it unless ``iid``; the one function that gives
+    ``method="korn_graubard"``, :func:`mlci.intervals.near_bound.korn_graubard_interval`,
+    reading the rest of the linearization ``linear``): it covered as much or
     more in every design of that simulation, and is narrower than the logit t interval,
     whose far bound with one or two errors is 1.3-1.7 times BCa's width for MCC and
     kappa (Clopper-Pearson: 1.1-1.4).
@@ -372,7 +376,7 @@ def studentized_interval(
             fb = fb if finite else "logit_t" if one else "t"
             el, eh = edge_interval(
                 fb, theta_hat, se_hat, df, iid, confidence_level=confidence_level,
-                alternative=alternative, bounds=bounds,
+                alternative=alternative, bounds=bounds, linear=linear,
             )  # fmt: skip
         else:
             fb = "percentile"
@@ -422,13 +426,15 @@ def edge_interval(
     confidence_level: float,
     alternative: str = "two-sided",
     bounds: tuple[float, float] | None = None,
+    linear: dict[str, Any] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The analytic interval the studentized one gives way to near the edge
     (:func:`studentized_interval`), from the estimate's linearized standard error:
-    ``"korn_graubard"`` (Clopper-Pearson on the effective sample size, ``df`` over
-    conditions only), ``"logit_t"`` or ``"t"`` (the logit t interval, on the identity
-    scale of an unbounded metric).  What re-reads it at another level
-    (:mod:`mlci.intervals.analytic`) calls this too.
+    ``"korn_graubard"`` (:func:`mlci.intervals.near_bound.korn_graubard_interval`, what
+    ``method="korn_graubard"`` gives: ``df`` over conditions only, and the rest of the
+    linearization ``linear``, e.g. a proportion's ``effective_n``), ``"logit_t"`` or
+    ``"t"`` (the logit t interval, on the identity scale of an unbounded metric).  What
+    re-reads it at another level (:mod:`mlci.intervals.analytic`) calls this too.
 
     Examples
     --------
@@ -438,16 +444,11 @@ def edge_interval(
     True
     """
     if method == "korn_graubard":
-        if bounds is None:
-            raise ValueError("korn_graubard needs the metric's bounds (a bounded range).")
-        low, high, _ = effective_binomial_interval(
-            theta_hat,
-            se_hat,
-            None if iid else df,
-            confidence_level=confidence_level,
-            alternative=alternative,
-            bounds=bounds,
-        )
+        lin = {**(linear or {}), "standard_error": se_hat, "df": df, "iid": iid}
+        low, high, _ = korn_graubard_interval(
+            theta_hat, lin, confidence_level=confidence_level, alternative=alternative,
+            bounds=bounds,  # type: ignore[arg-type]
+        )  # fmt: skip
         return low, high
     low, high, _ = logit_t_interval(
         theta_hat,
@@ -629,78 +630,6 @@ def wilson_interval(
     return low, high, info
 
 
-def effective_binomial_interval(
-    theta_hat: Any,
-    se_hat: Any,
-    df: float | None,
-    *,
-    confidence_level: float,
-    alternative: str = "two-sided",
-    bounds: tuple[float, float] = (0.0, 1.0),
-    nominal_n: Any = None,
-) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
-    """Clopper-Pearson's interval on the effective sample size (Korn & Graubard 1998).
-
-    The metric is rescaled to ``u`` in [0, 1] on its range (``bounds``); the effective
-    sample size ``n* = u (1 - u) / se_u^2`` is the binomial size with the same standard
-    error, times ``(z / t_df)^2`` with ``df`` degrees of freedom (conditions), and
-    ``k* = u n*`` the effective count.  The bounds are Clopper & Pearson's (1934) beta
-    quantiles at those (non-integer) counts: ``Beta(a/2; k*, n* - k* + 1)`` and
-    ``Beta(1 - a/2; k* + 1, n* - k*)``.  Korn & Graubard (1998, "Confidence intervals for
-    proportions with small expected number of positive counts estimated from survey
-    data", *Survey Methodology* 24, 193-201) propose it for a proportion from a complex
-    survey with few events, where Wald-type intervals fail; for a proportion of ``n``
-    independent samples (``n* = n``) it is the exact interval.  mlci uses it where the
-    bootstrap-t interval of a decision metric is edge-dominated (:func:`edge_dominated`):
-    a handful of errors.  NaN (``info["undefined"]``) where the estimate is on the edge
-    of the range or the standard error is 0; with ``nominal_n`` (the sample size) an
-    estimate on the edge gets instead the exact interval of ``k = n`` or ``k = 0`` of that
-    size (``info["edge_exact"]`` counts them): no error at all, no effective size to read.
-
-    Examples
-    --------
-    >>> low, high, _ = effective_binomial_interval(0.99, np.sqrt(0.99 * 0.01 / 100), None,
-    ...                                            confidence_level=0.95)
-    >>> round(float(low), 4), round(float(high), 4)  # scipy binomtest(99, 100): exact
-    (0.9455, 0.9997)
-    """
-    from scipy.stats import beta
-
-    theta_hat = np.asarray(theta_hat, dtype=float)
-    se_hat = np.asarray(se_hat, dtype=float)
-    lo, hi = float(bounds[0]), float(bounds[1])
-    p_lo, p_hi = _tails(confidence_level, alternative)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        u = (theta_hat - lo) / (hi - lo)
-        se_u = se_hat / (hi - lo)
-        n = u * (1 - u) / se_u**2
-        if df is not None:
-            z = float(_t_quantile(p_hi))
-            n = n * (z / float(_t_quantile(p_hi, df))) ** 2
-        k = u * n
-        bad = ~((u > 0) & (u < 1) & (se_u > 0) & np.isfinite(n))
-        kk, nn = np.where(bad, 0.5, k), np.where(bad, 1.0, n)
-        low = lo + (hi - lo) * beta.ppf(p_lo, kk, nn - kk + 1)
-        high = lo + (hi - lo) * beta.ppf(p_hi, kk + 1, nn - kk)
-    info: dict[str, Any] = {"effective_n": n if np.ndim(n) else float(n)}
-    if nominal_n is not None:
-        size = np.asarray(nominal_n, dtype=float)
-        top, bottom = u >= 1, u <= 0
-        edge = (top | bottom) & bad
-        if np.any(edge):
-            low = np.where(top, lo + (hi - lo) * beta.ppf(p_lo, size, 1), np.where(bottom, lo, low))
-            high = np.where(
-                bottom, lo + (hi - lo) * beta.ppf(p_hi, 1, size), np.where(top, hi, high)
-            )
-            bad = bad & ~edge
-            info["edge_exact"] = int(np.sum(edge))
-    if np.any(bad):
-        info["undefined"] = int(np.sum(bad))
-        low, high = np.where(bad, np.nan, low), np.where(bad, np.nan, high)
-    low, high = _one_sided(np.asarray(low), np.asarray(high), alternative, bounds)
-    return low, high, info
-
-
 def _warn_zero_standard_error(se: Any, hint: str) -> None:
     """Warn where a t interval collapses to the estimate: a standard error of exactly 0.
 
@@ -766,27 +695,15 @@ def interval_from_replicates(
                 f"method={method!r} needs the linearized standard error, which this result "
                 "does not hold; recompute it with that method."
             )
-        if method == "studentized" and linear.get("iid") and "class_counts" in linear:
-            from .mover import mover_wilson_interval  # a class's own few errors
+        if method == "studentized" and linear.get("analytic_method") is not None:
+            # the engine chose an analytic interval in place of the studentized one
+            # (balanced accuracy's MOVER, mlci.engine.class_edge): read by its name
+            from .mover import mover_interval
 
-            return mover_wilson_interval(
-                linear["class_counts"],
-                wilson_interval,
-                confidence_level=confidence_level,
-                alternative=alternative,
-                bounds=bounds,
-            )
-        if method == "studentized" and "class_rates" in linear:
-            from .mover import mover_korn_graubard_interval  # ... over conditions
-
-            return mover_korn_graubard_interval(
-                linear["class_rates"],
-                effective_binomial_interval,
-                wilson_interval,
-                confidence_level=confidence_level,
-                alternative=alternative,
-                bounds=bounds,
-            )
+            return mover_interval(
+                linear["analytic_method"], linear, wilson_interval, effective_binomial_interval,
+                confidence_level=confidence_level, alternative=alternative, bounds=bounds,
+            )  # fmt: skip
         if method == "studentized":
             return studentized_interval(
                 estimate,
@@ -800,6 +717,7 @@ def interval_from_replicates(
                 edge_fallback=linear.get("edge_fallback", True),
                 edge_method=linear.get("edge_method", "logit_t"),
                 iid=bool(linear.get("iid")),
+                linear=linear,
             )
         if method == "t":
             low, high, info = t_interval(
@@ -813,48 +731,10 @@ def interval_from_replicates(
             _warn_zero_standard_error(linear["standard_error"], degenerate_hint)
             return low, high, info
         if method == "korn_graubard":
-            if bounds is None or not np.all(np.isfinite(bounds)):
-                raise ValueError(
-                    "method='korn_graubard' (Clopper-Pearson on the effective sample size) "
-                    "needs a metric with a bounded range; this one is unbounded: use "
-                    "method='t' or 'studentized'."
-                )
-            low, high, info = effective_binomial_interval(
-                estimate,
-                linear["standard_error"],
-                None if linear.get("iid") else linear["df"],
-                confidence_level=confidence_level,
-                alternative=alternative,
-                bounds=bounds,
-                nominal_n=linear.get("effective_n"),
-            )
-            if not linear.get("iid") and linear.get("effective_n") is not None:
-                from .near_bound import widen_few_minority  # over conditions
-
-                low, high, info = widen_few_minority(
-                    estimate, linear, low, high, info, confidence_level=confidence_level,
-                    alternative=alternative,
-                )  # fmt: skip
-            if "edge_exact" in info:
-                info["fallback"] = (
-                    "korn_graubard undefined (the estimate on the edge of its range); the "
-                    "exact interval of the nominal size used"
-                )
-            # undefined (a zero standard error, no exact interval given): both bounds NaN,
-            # and said so (a bound widened by the logit t interval alone is no interval)
-            undefined = np.isnan(low) | np.isnan(high)
-            if np.any(undefined):
-                low, high = np.where(undefined, np.nan, low), np.where(undefined, np.nan, high)
-                warn(
-                    f"method='korn_graubard' is undefined for {int(np.sum(undefined))} "
-                    "element(s): the standard error is 0 (the conditions, or the samples, "
-                    "do not vary), so there is no effective sample size to read; the bounds "
-                    "are NaN. method='auto' gives an interval there (for balanced accuracy "
-                    "over conditions, MOVER of the classes' intervals), or use "
-                    "method='percentile'.",
-                    DegenerateIntervalWarning,
-                )
-            return low, high, info
+            return korn_graubard_interval(  # one function, every door
+                estimate, linear, confidence_level=confidence_level, alternative=alternative,
+                bounds=bounds,  # type: ignore[arg-type]
+            )  # fmt: skip
         if method == "logit_t":
             low, high, info = logit_t_interval(
                 estimate,

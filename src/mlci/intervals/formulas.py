@@ -143,7 +143,7 @@ _NDTRI_Q2 = (
 )
 
 
-def _horner(x: float, coefs: tuple[float, ...], monic: bool = False) -> float:
+def _horner(x: Any, coefs: tuple[float, ...], monic: bool = False) -> Any:
     """Cephes' ``polevl`` (``monic=False``) and ``p1evl`` (a leading coefficient 1)."""
     r = x + coefs[0] if monic else coefs[0]
     for c in coefs[1:]:
@@ -174,6 +174,43 @@ def _ndtri1(y0: float) -> float:
     return x if upper else -x
 
 
+def _libm_log(v: np.ndarray) -> np.ndarray:
+    """The C library's ``log`` of every element (``math.log``, as Cephes calls it; NumPy's
+    own ``log`` differs from it by an ulp on a few arguments)."""
+    return np.fromiter(map(math.log, v.tolist()), dtype=float, count=v.size)
+
+
+def _ndtri(y0: np.ndarray) -> np.ndarray:
+    """Cephes' ``ndtri`` over a 1-d array: :func:`_ndtri1`'s operations, element for
+    element, in NumPy (the same double operations in the same order, so the same bits)."""
+    out = np.where(y0 == 0.0, -math.inf, np.where(y0 == 1.0, math.inf, math.nan))
+    inside = (y0 > 0.0) & (y0 < 1.0)
+    y = y0[inside]
+    upper = y > 1.0 - _EXP_M2
+    y = np.where(upper, 1.0 - y, y)
+    mid = y > _EXP_M2
+    res = np.empty_like(y)
+    ym = y[mid] - 0.5
+    y2 = ym * ym
+    res[mid] = (ym + ym * (y2 * _horner(y2, _NDTRI_P0) / _horner(y2, _NDTRI_Q0, True))) * _S2PI
+    x = np.sqrt(-2.0 * _libm_log(y[~mid]))
+    x0 = x - _libm_log(x) / x
+    z = 1.0 / x
+    x1 = np.where(
+        x < 8.0,  # y > exp(-32)
+        z * _horner(z, _NDTRI_P1) / _horner(z, _NDTRI_Q1, True),
+        z * _horner(z, _NDTRI_P2) / _horner(z, _NDTRI_Q2, True),
+    )
+    res[~mid] = np.where(upper[~mid], x0 - x1, x1 - x0)
+    out[inside] = res
+    return out
+
+
+#: arrays up to this size take :func:`_ndtri1` element by element (NumPy's per-call cost
+#: is larger there); longer ones :func:`_ndtri`: the same bits either way
+_NDTRI_LOOP_MAX = 100
+
+
 def normal_quantile(p: Any) -> Any:
     """The standard normal quantile: ``scipy.special.ndtri(p)`` (``scipy.stats.norm.ppf``)
     to the last bit, without scipy (Cephes' ``ndtri``, see the module's docstring).
@@ -186,8 +223,11 @@ def normal_quantile(p: Any) -> Any:
     (1.959963984540054, [-inf, 0.0])
     """
     a = np.asarray(p, dtype=float)
-    out = np.array([_ndtri1(v) for v in a.ravel().tolist()], dtype=float).reshape(a.shape)
-    return out[()]
+    if a.size <= _NDTRI_LOOP_MAX:
+        out = np.array([_ndtri1(v) for v in a.ravel().tolist()], dtype=float)
+    else:
+        out = _ndtri(a.ravel())
+    return out.reshape(a.shape)[()]
 
 
 #: Student's t from here: extended precision available (x86's 80-bit ``long double``),

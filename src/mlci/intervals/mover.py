@@ -11,7 +11,7 @@ import numpy as np
 
 from .formulas import one_sided
 
-__all__ = ["mover_korn_graubard_interval", "mover_wilson_interval"]
+__all__ = ["mover_interval", "mover_korn_graubard_interval", "mover_wilson_interval"]
 
 
 def mover_wilson_interval(
@@ -86,7 +86,7 @@ def mover_korn_graubard_interval(
     Clopper-Pearson on the effective sample size ``p (1 - p) / se^2`` times ``(z /
     t_df)^2``, the exact interval of ``effective_n`` for a rate of 1 or 0: a class without
     an error; without the widening of a proportion's own interval with few minority
-    outcomes, :func:`mlci.intervals.clustered_proportion.widen_few_minority`: the sweep
+    outcomes, :func:`mlci.intervals.near_bound.widen_few_minority`: the sweep
     measured the rule so); Wilson's of ``effective_n`` (same df adjustment) where the
     conditions do not vary (a standard error of 0).  The MOVER interval of their mean
     (Zou & Donner 2008, eq. 3) is then :func:`mover_wilson_interval`'s, the two rates
@@ -119,3 +119,43 @@ def mover_korn_graubard_interval(
     high = np.asarray(mid + 0.5 * np.sqrt(np.sum((hi - est) ** 2)))
     low, high = one_sided(low, high, alternative, bounds)
     return low, high, {"edge_fallback": 1, "edge_fallback_method": "mover_korn_graubard"}
+
+
+def mover_interval(
+    name: str,
+    linear: dict[str, Any],
+    wilson: Callable[..., tuple[Any, Any, Any]],
+    korn_graubard: Callable[..., tuple[Any, Any, Any]],
+    *,
+    confidence_level: float,
+    alternative: str = "two-sided",
+    bounds: tuple[float, float] | None = (0.0, 1.0),
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """The MOVER interval the engine named in a linearization (``linear["analytic_method"]``,
+    :func:`mlci.engine.class_edge.class_edge_options`): ``"mover_wilson"`` from
+    ``linear["class_counts"]`` (:func:`mover_wilson_interval`) or
+    ``"mover_korn_graubard"`` from ``linear["class_rates"]``
+    (:func:`mover_korn_graubard_interval`).
+
+    Examples
+    --------
+    >>> from mlci.intervals.bootstrap import effective_binomial_interval, wilson_interval
+    >>> lin = {"class_counts": (890, 900, 98, 100)}
+    >>> low, high, _ = mover_interval("mover_wilson", lin, wilson_interval,
+    ...                               effective_binomial_interval, confidence_level=0.95)
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.959, 0.993)
+    """
+    if name == "mover_wilson":
+        return mover_wilson_interval(
+            linear["class_counts"], wilson, confidence_level=confidence_level,
+            alternative=alternative, bounds=bounds,
+        )  # fmt: skip
+    if name == "mover_korn_graubard":
+        return mover_korn_graubard_interval(
+            linear["class_rates"], korn_graubard, wilson, confidence_level=confidence_level,
+            alternative=alternative, bounds=bounds,
+        )  # fmt: skip
+    raise ValueError(
+        f"`analytic_method` must be 'mover_wilson' or 'mover_korn_graubard'; got {name!r}."
+    )

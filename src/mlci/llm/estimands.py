@@ -686,7 +686,7 @@ def llm_ci(
         ``mlci.bootstrap_ci(answers, metric="mean", conditions=...)`` gives (Wilson's for
         items answered once, else the logit t over the items or conditions, and
         there within 0.1 of 0 or 1 Korn & Graubard's interval,
-        :mod:`mlci.intervals.clustered_proportion`; :mod:`mlci.llm.proportion`); otherwise
+        :mod:`mlci.engine.clustered_edge`; :mod:`mlci.llm.proportion`); otherwise
         the bootstrap-t over clusters (studentized, logit scale, CR2 standard error;
         BCa with ``repeats="nested"``). ``"t"``: the CR2 standard error with a t
         interval on Kish's effective clusters minus tasks (:mod:`mlci.llm.linear`).
