@@ -108,6 +108,87 @@ def test_mlci_mt_compare_imports_no_scipy(tmp_path, documents):
         assert not {m for m in loaded if m == "scipy" or m.startswith("scipy.")}, argv
 
 
+@pytest.mark.parametrize("command", ["compare", "ci"])
+def test_mlci_mt_bca_imports_no_scipy_special(tmp_path, command):
+    # `mlci mt compare/ci --method bca` (review of session 8): BCa's bias correction and
+    # adjusted tail probabilities read intervals.formulas' normal quantile and distribution
+    # function, not scipy.special (0.10-0.18 s of start-up; docs/performance.md).  The
+    # jackknife behind BCa's acceleration still builds its removed counts with scipy.sparse
+    from mlci.mt import synthetic_corpus
+
+    c = synthetic_corpus(400, rng=0)
+    files = {name: tmp_path / f"{name}.txt" for name in ("ref", "sys0", "sys1")}
+    files["ref"].write_text("\n".join(c.references[0]) + "\n", encoding="utf-8")
+    for name in ("sys0", "sys1"):
+        files[name].write_text("\n".join(c.systems[name]) + "\n", encoding="utf-8")
+    hyps = [str(files["sys0"]), str(files["sys1"])][: 2 if command == "compare" else 1]
+    argv = ["mt", command, "-r", str(files["ref"]), "-i", *hyps, "--method", "bca"]
+    loaded = modules_after(
+        "from mlci.cli import main; import contextlib, io\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main({[*argv, '-B', '200', '--seed', '0']!r}) == 0"
+    )
+    assert "mlci.intervals.bootstrap" in loaded
+    assert not {m for m in loaded if m.startswith("scipy.special")}, argv
+    assert not {m for m in loaded if m.startswith("scipy.stats")}, argv
+
+
+def test_normal_cdf_is_scipy_special():
+    # the math module's erf/erfc in Cephes' ndtr against scipy.special.ndtr: 2.3e-16
+    # absolute, 6e-14 relative above ndtr's subnormal range (x >= -37.5), where both are
+    # that far from mpmath (the rounding of x / sqrt 2 amplified x^2 times)
+    from mlci.intervals.formulas import _ndtr1, normal_cdf
+
+    x = np.r_[np.linspace(-37.5, 40.0, 77501), -np.logspace(-300, 1, 301), 0.0, np.inf, -np.inf]
+    mine = np.array([_ndtr1(v) for v in x.tolist()])
+    ref = special.ndtr(x)
+    np.testing.assert_allclose(mine, ref, rtol=6e-14, atol=0)
+    assert np.max(np.abs(mine - ref)) <= 2.3e-16
+    assert _ndtr1(1.959963984540054) == 0.975 and np.isnan(_ndtr1(float("nan")))
+    # loaded (as here) or for large arrays, scipy.special's own
+    np.testing.assert_array_equal(normal_cdf(x), ref)
+    # BCa's tail probabilities at the level of a 95% interval: identical within 1e-12
+    z = np.linspace(-6, 6, 1201)
+    for za in (-1.959963984540054, 1.959963984540054):
+        for a in (-0.1, 0.0, 0.05, 0.2):
+            q = z + (z + za) / (1 - a * (z + za))
+            np.testing.assert_allclose(
+                [_ndtr1(v) for v in q.tolist()], special.ndtr(q), atol=1e-12, rtol=0
+            )
+
+
+def test_bca_interval_unchanged_without_scipy_special(tmp_path):
+    # the same BCa interval with scipy.special loaded (its ndtr/ndtri) and without (the
+    # math module's): within 1e-12, on a seeded MT corpus through the CLI's JSON
+    from mlci.mt import synthetic_corpus
+
+    c = synthetic_corpus(300, rng=1)
+    files = {name: tmp_path / f"{name}.txt" for name in ("ref", "sys0")}
+    files["ref"].write_text("\n".join(c.references[0]) + "\n", encoding="utf-8")
+    files["sys0"].write_text("\n".join(c.systems["sys0"]) + "\n", encoding="utf-8")
+    argv = ["mt", "ci", "-r", str(files["ref"]), "-i", str(files["sys0"]), "--method", "bca"]
+    argv += ["-B", "300", "--seed", "2", "--json"]
+    outs = []
+    for pre in ("", "import scipy.special\n"):
+        code = (
+            f"{pre}from mlci.cli import main; import contextlib, io, sys\n"
+            "buf = io.StringIO()\n"
+            "with contextlib.redirect_stdout(buf):\n"
+            f"    assert main({argv!r}) == 0\n"
+            "print(buf.getvalue(), file=sys.stderr)"
+        )
+        env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+        proc = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        outs.append(json.loads(proc.stderr[proc.stderr.index("[") :]))
+    ours, theirs = (o[0] if isinstance(o, list) else o for o in outs)
+    assert ours["method"] == theirs["method"] == "bca"
+    lo, hi = ours["confidence_interval"]["low"], ours["confidence_interval"]["high"]
+    assert lo == pytest.approx(theirs["confidence_interval"]["low"], abs=1e-12, rel=0)
+    assert hi == pytest.approx(theirs["confidence_interval"]["high"], abs=1e-12, rel=0)
+
+
 def test_lazy_names_behave_like_imports():
     # every public name resolves, to the object its module defines, and dir() lists it
     for name in mlci.__all__:

@@ -389,12 +389,15 @@ def _bootstrap(args, info, y_true, systems, arrays, spelled, seed, pos_label, he
         ]
     )
     ranks = {r.system: r.rank for r in res.ranking} if res.ranking else {}
-    t = OutTable("systems", ["system", "estimate", "low", "high", "rank"])
+    # every row names its interval's method (a system's is bootstrap_ci's; under auto a
+    # difference's may differ from its systems': t, tango, bca...)
+    t = OutTable("systems", ["system", "estimate", "low", "high", "method", "rank"])
     for name, r in res.systems.items():
         low, high = r.confidence_interval
-        t.rows.append([name, r.estimate, low, high, ranks.get(name)])
+        t.rows.append([name, r.estimate, low, high, r.method, ranks.get(name)])
     d = OutTable(
-        "differences", ["difference", "estimate", "low", "high", "p", f"p ({res.correction})", ""]
+        "differences",
+        ["difference", "estimate", "low", "high", "method", "p", f"p ({res.correction})", ""],
     )
     for diff in res.differences:
         low, high = diff.confidence_interval
@@ -404,6 +407,7 @@ def _bootstrap(args, info, y_true, systems, arrays, spelled, seed, pos_label, he
                 diff.estimate,
                 low,
                 high,
+                diff.method,
                 _p(diff.pvalue),
                 _p(diff.pvalue_adjusted),
                 "*" if diff.significant else "",

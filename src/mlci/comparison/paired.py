@@ -464,34 +464,38 @@ def compare(
     # coverage map shows to hold for paired differences where the bootstrap-t is erratic
     sys_methods = [method] * n_sys
     sys_linear: list[dict[str, Any] | None] = [None] * n_sys
+    sys_why: list[dict[str, Any] | None] = [None] * n_sys  # bootstrap_ci's method_reason
     diff_method = method
     if opts.method == "auto":
         own_reasons: list[str] = []  # the systems' own rules without a linearization
         for s_, k_ in enumerate(kernels):
             own = kernel_auto_method(k_, plan)
+            solo = resolve_method(k_, plan, "auto")  # bootstrap_ci's method, linear, reason
             if linear is not None and k_.proportion is not None:
                 sys_methods[s_] = proportion_method(plan, k_)[0]
-                sys_linear[s_] = resolve_method(k_, plan, sys_methods[s_])[1]
+                same = solo[0] == sys_methods[s_]
+                sys_linear[s_] = (solo if same else resolve_method(k_, plan, sys_methods[s_]))[1]
             elif own is not None and (linear is not None or own[0] not in LINEARIZED_METHODS):
-                # a kernel family's own rule for one system, as bootstrap_ci gives it
-                # (corpus BLEU/chrF over documents: logit_t; the calibration slope: t; the
-                # debiased Brier reliability: normal, which needs no linearization)
+                # a kernel family's own rule for one system, as bootstrap_ci gives it (corpus
+                # BLEU/chrF over documents: logit_t; the calibration slope: t; the debiased
+                # Brier reliability: normal, which needs no linearization)
                 sys_methods[s_] = own[0]
                 if own[0] in LINEARIZED_METHODS:
                     sys_linear[s_] = resolve_method(k_, plan, own[0])[1]
                 else:
                     own_reasons.append(own[1])
+            if solo[2] and solo[0] == sys_methods[s_]:  # its reason, as bootstrap_ci says it
+                sys_why[s_] = {"method_reason": solo[2]}
         if linear is None and own_reasons and auto_reason is not None:
             auto_reason = f"systems: {own_reasons[0]}; differences: {auto_reason}"
     if opts.method == "auto" and linear is not None:
         diff_method = "t"
         auto_reason = (
-            "systems: for a proportion wilson (independent samples) or logit_t (over "
-            "conditions; korn_graubard near 0 or 1), a kernel family's own rule (as bootstrap_ci), "
-            "otherwise studentized; differences: t on the "
-            "linearized (CR2) standard error with the effective conditions - 1 degrees of "
-            "freedom (the coverage map: the bootstrap-t of a paired difference is erratic "
-            "with few conditions)"
+            "systems: for a proportion wilson (independent samples) or logit_t (over conditions; "
+            "korn_graubard near 0 or 1), a kernel family's own rule (as bootstrap_ci), otherwise "
+            "studentized; differences: t on the linearized (CR2) standard error with the "
+            "effective conditions - 1 degrees of freedom (the coverage map: the bootstrap-t of a "
+            "paired difference is erratic with few conditions)"
         )
     # a kernel family's own paired rule, read off its coverage study (the debiased ECE:
     # each system by its normal interval, each difference by the percentile interval,
@@ -726,6 +730,7 @@ def compare(
                     "alternative": "two-sided",
                     "jackknife": (lambda s=s: (jack()[0][:, s], jack()[1])) if bca else None,
                     "bounds": jk.bounds,
+                    "details": sys_why[s],
                     **linear_of(s),
                 },
             )

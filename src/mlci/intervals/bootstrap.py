@@ -22,6 +22,8 @@ from ..feedback import warn
 from ..inputs.options import INTERVAL_METHODS
 from .formulas import Scale as _Scale
 from .formulas import logit_t_interval, modified_wilson_edges, t_interval
+from .formulas import normal_cdf as ndtr
+from .formulas import normal_quantile_any as ndtri
 from .formulas import one_sided as _one_sided
 from .formulas import quantile as _t_quantile
 from .formulas import tails as _tails
@@ -98,13 +100,11 @@ def acceleration(jack: np.ndarray, mult: np.ndarray | None = None) -> np.ndarray
 
 def _z0(dist: np.ndarray, theta_hat: np.ndarray) -> np.ndarray:
     """Bias correction z0 = Phi^-1(share of replicates below the estimate, ties counted half)."""
-    from scipy.special import ndtri  # here: scipy.special costs 0.16 s to import
-
     valid = ~np.isnan(dist)
     n_valid = valid.sum(axis=0)
     below = np.sum(dist < theta_hat, axis=0) + 0.5 * np.sum(dist == theta_hat, axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return ndtri(below / n_valid)
+        return ndtri(below / n_valid)  # (scipy-free while scipy.special is not loaded)
 
 
 def bootstrap_interval(
@@ -201,8 +201,6 @@ def bootstrap_interval(
     elif method in ("bc", "bca"):
         z0 = _z0(dist, theta_hat)
         a = np.zeros(shape) if method == "bc" else np.broadcast_to(np.asarray(accel), shape)
-        from scipy.special import ndtr
-
         za, zb = _t_quantile(p_lo), _t_quantile(p_hi)
         with np.errstate(invalid="ignore", divide="ignore"):
             q_lo = ndtr(z0 + (z0 + za) / (1 - a * (z0 + za)))

@@ -850,7 +850,8 @@ def _shared_results(
             del out[name]
             continue
         edge = details.get("method_reason")
-        details["method_reason"] = reason + (f"; {edge}" if edge else "")
+        if not (edge or "").startswith(reason):  # (compare words it as bootstrap_ci now)
+            details["method_reason"] = reason + (f"; {edge}" if edge else "")
         if res.analytic is None:
             out[name] = replace(res, details=details)
         else:  # an analytic interval auto gave: its record says the same reason

@@ -38,6 +38,14 @@ from ..results import Result, require_pandas
 from ._design import strata_codes
 from ._driver import _check_beta, _resolve, _ScoresKernel, atom_keys, internal_perm
 from ._edge_interval import RATE_CLASS, group_rate_edge
+from ._group_classes import (
+    NaNKernel,
+    class_sizes,
+    expand,
+    missing_class_rows,
+    score_metric_defined,
+    warn_undefined_groups,
+)
 from ._group_rules import group_eer_rule
 from ._roc import _check_threshold
 from .confusion import CM_METRICS, binary_cm_metric, cm_metric_bounds
@@ -48,6 +56,10 @@ __all__ = ["GroupResult", "metric_by_group", "plot_group_result"]
 
 class _GroupKernel(Kernel):
     work_factor = 4.0
+    #: the elements computed (flat over (groups + 1, thresholds); None: all), and the
+    #: (group, threshold) elements undefined for a missing class (_group_classes)
+    keep: np.ndarray | None = None
+    undefined: np.ndarray | None = None
 
     def __init__(
         self,
@@ -82,9 +94,13 @@ class _GroupKernel(Kernel):
         if self.normalize == "by_overall":
             per = safe_div(per, overall[:, None, :])
         elif self.normalize == "by_best":
-            best = (np.max if higher_is_better(self.metric) else np.min)(per, axis=1)
+            hib = higher_is_better(self.metric)
+            if self.undefined is not None:  # (a group without the class is no candidate)
+                per = np.where(self.undefined, -np.inf if hib else np.inf, per)
+            best = (np.max if hib else np.min)(per, axis=1)
             per = safe_div(per, best[:, None, :])
-        return np.concatenate([per, overall[:, None, :]], axis=1)
+        out = np.concatenate([per, overall[:, None, :]], axis=1)
+        return out if self.keep is None else out.reshape(b, -1)[:, self.keep]
 
 
 #: threshold-free statistics of the scores (computed per group from each group's Scores)
@@ -111,6 +127,7 @@ class _ScoreGroupKernel(Kernel):
     """
 
     work_factor = 8.0
+    keep: np.ndarray | None = None  # (as _GroupKernel's)
 
     def __init__(
         self,
@@ -155,7 +172,8 @@ class _ScoreGroupKernel(Kernel):
                 warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN replicates
                 best = (np.nanmax if self.higher else np.nanmin)(per, axis=1)
             per = safe_div(per, best[:, None])
-        return np.concatenate([per, overall[:, None]], axis=1)
+        out = np.concatenate([per, overall[:, None]], axis=1)
+        return out if self.keep is None else out.reshape(len(out), -1)[:, self.keep]
 
 
 def _score_metric_by_group(
@@ -169,15 +187,11 @@ def _score_metric_by_group(
     score_class: str,
     equal_class: str,
 ) -> tuple[_ScoreGroupKernel, np.ndarray]:
-    """Kernel and per-sample atom keys for a threshold-free Scores statistic per group."""
+    """Kernel and per-sample atom keys for a threshold-free Scores statistic per group
+    (a group without a class: NaN where the statistic needs it, :class:`NaNKernel`)."""
 
-    def scores_of(mask: np.ndarray, label: str) -> Scores:
+    def scores_of(mask: np.ndarray) -> Scores:  # (all data holds both classes: checked)
         pos, neg = z[mask & (is_pos == 1)], z[mask & (is_pos == 0)]
-        if len(pos) == 0 or len(neg) == 0:
-            raise ValueError(
-                f"Group {label} has no {'positives' if len(pos) == 0 else 'negatives'}: "
-                f"{metric!r} needs both classes in every group."
-            )
         return Scores._trusted(pos, neg, score_class, equal_class)
 
     # MetricInfo's direction: of the statistic, or of the rate read at an operating point
@@ -192,22 +206,28 @@ def _score_metric_by_group(
     keys = np.empty(n, dtype=np.intp)
     kernels: list[Kernel] = []
     to_overall: list[np.ndarray] = []
-    overall_sc = scores_of(np.ones(n, dtype=bool), "(overall)")
+    overall_sc = scores_of(np.ones(n, dtype=bool))
     overall_spec = _resolve(overall_sc, metric, dict(metric_kwargs))
+    k_all, _ = atom_keys(overall_sc)
+    overall_kernel = _ScoresKernel(overall_sc._lay, k_all, overall_spec)
+    overall_shape = tuple(overall_kernel.shape)
     ou = overall_sc._lay.u
     offset = 0
     for g in range(len(names)):
         rows = np.flatnonzero(gidx == g)
         sub = np.zeros(n, dtype=bool)
         sub[rows] = True
-        sc = scores_of(sub, repr(names[g]))
+        sc = scores_of(sub)
         # user order inside the group: Scores(pos, neg) numbers pos first, then neg
         local = np.r_[rows[is_pos[rows] == 1], rows[is_pos[rows] == 0]]
         k_int, _ = atom_keys(sc)
         keys[local[internal_perm(sc)]] = k_int + offset
-        spec = _resolve(sc, metric, dict(metric_kwargs))
-        kernels.append(_ScoresKernel(sc._lay, k_int, spec))
         lay = sc._lay
+        n_pos = int(is_pos[rows].sum())
+        if score_metric_defined(metric, n_pos > 0, n_pos < len(rows)):
+            kernels.append(_ScoresKernel(lay, k_int, _resolve(sc, metric, dict(metric_kwargs))))
+        else:  # a group without the class the statistic needs
+            kernels.append(NaNKernel(lay.m[0] + lay.m[1], overall_shape))
         to_overall.append(
             np.r_[
                 np.searchsorted(ou[0], lay.u[0]),
@@ -215,11 +235,10 @@ def _score_metric_by_group(
             ]
         )
         offset += lay.m[0] + lay.m[1]
-    k_all, _ = atom_keys(overall_sc)
     kernel = _ScoreGroupKernel(
         keys,
         kernels,
-        _ScoresKernel(overall_sc._lay, k_all, overall_spec),
+        overall_kernel,
         np.concatenate(to_overall),
         normalize,
         higher,
@@ -315,7 +334,21 @@ def metric_by_group(
         ``"eer"``, ``"eer_threshold"``, ``"auc"``, ``"threshold_at_fpr"`` (and
         tpr/tnr/fnr) at ``rate``, an operating point ``"fnr_at_fpr"`` (any
         ``"<rate>_at_<rate>"``) at ``at`` -- as in :meth:`mlci.Scores.bootstrap_ci`.
-        These need both classes in every group.
+
+        A group without positives (or without negatives) gets NaN where the metric
+        needs the class it lacks, with a :class:`~mlci.DegenerateIntervalWarning` naming
+        the group, the class and what to do; the other groups and the overall value keep
+        their intervals (``details["undefined_rows"]``; ``None`` in ``to_dict``).  What
+        such a group defines: at a threshold, whatever the metric's formula leaves
+        defined (a zero denominator is NaN): without positives fpr, tnr (specificity),
+        accuracy, error_rate, the counts and the decision rates; ppv, f1 and fbeta are 0
+        and fdr 1 where the group has positive decisions (all of them false), else NaN;
+        npv is 1 and for 0 where it has negative decisions; cohen_kappa 0 where the
+        decisions differ; tpr, fnr, balanced_accuracy and mcc are NaN (symmetrically
+        without negatives).  Of the threshold-free statistics,
+        ``"threshold_at_<rate>"`` needs only the class of its rate (fpr/tnr: negatives,
+        tpr/fnr: positives); the EER, its threshold, the AUC and the operating points
+        need both.  A metric undefined in every group is an error.
     threshold : float or array-like, optional
         Decision threshold(s) of a confusion-matrix metric; ``score_class``/``equal_class``
         as in :class:`mlci.Scores`.
@@ -559,14 +592,20 @@ def metric_by_group(
         "method_reason": opts.method_reason,
     }
     kernel: Kernel
+    plain = [tuple(v.item() if isinstance(v, np.generic) else v for v in r)
+             for r in first.itertuples(index=False)]  # fmt: skip
+    label_names = [r if len(r) > 1 else r[0] for r in plain]
+    sizes = class_sizes(is_pos, gidx, n_groups)  # a group without a class: _group_classes
     if score_metric:
-        plain = [tuple(v.item() if isinstance(v, np.generic) else v for v in r)
-                 for r in first.itertuples(index=False)]  # fmt: skip
-        label_names = [r if len(r) > 1 else r[0] for r in plain]
         kernel, _ = _score_metric_by_group(
             raw, is_pos, gidx, label_names, metric, mkw, normalize, score_class, equal_class
         )
         kernel.bounds = _score_bounds(metric, normalize)
+        lacking = [not score_metric_defined(metric, *(sizes[i] > 0)) for i in range(n_groups)]
+        full = tuple(kernel.shape)
+        rows = np.append(lacking, False)[:, None] & np.ones((1, int(np.prod(full[1:]))), bool)
+        undefined = _only_defined(kernel, rows if any(lacking) else None, sizes, label_names,
+                                  metric, attrs)  # fmt: skip
         if sw is not None:
             kernel = with_sample_weight(kernel, sw)
         eer_rule = metric == "eer" and method == "auto" and normalize is None
@@ -574,6 +613,8 @@ def metric_by_group(
             if eer_rule:  # re-emitted below unless a score interval replaces the collapse
                 warnings.simplefilter("always")
             res = _run(kernel, plan, opts, metric)
+        if undefined is not None:  # the undefined rows NaN again
+            res = expand(res, ~undefined.ravel(), full)
         ci = res.confidence_interval
         est_low_high = [np.array(a, dtype=float) for a in (res.estimate, ci.low, ci.high)]
         if eer_rule:  # eer_ci's few-errors rule per group and overall (_group_rules)
@@ -602,6 +643,13 @@ def metric_by_group(
     keys = (gidx * 2 + is_pos) * (n_thresholds + 1) + bins
     kernel = _GroupKernel(keys.astype(np.intp), n_groups, n_thresholds, metric, normalize, beta)
     kernel.bounds = _cm_bounds(metric, normalize)
+    # a group without a class: the rows its metric leaves undefined (its raw value NaN)
+    raw_kernel = _GroupKernel(kernel.keys, n_groups, n_thresholds, metric, None, beta)
+    at_data = raw_kernel.evaluate(np.bincount(kernel.keys, minlength=kernel.m)[None, :] * 1.0)
+    undefined = _only_defined(kernel, missing_class_rows(at_data[0], sizes), sizes,
+                              label_names, metric, attrs)  # fmt: skip
+    if undefined is not None:
+        kernel.undefined = undefined[:-1]
     if sw is not None:
         kernel = with_sample_weight(kernel, sw)
     # auto: a class rate collapsed onto 0 or 1 gets the Wilson interval (_edge_interval)
@@ -610,6 +658,8 @@ def metric_by_group(
         if edge:  # re-emitted below unless the Wilson interval replaces every collapse
             warnings.simplefilter("always")
         res = _run(kernel, plan, opts, metric)
+    if undefined is not None:  # the undefined rows NaN again
+        res = expand(res, ~undefined.ravel(), (n_groups + 1, n_thresholds))
     inv = np.argsort(order)
     est = np.asarray(res.estimate)[:, inv]
     low = np.asarray(res.confidence_interval.low)[:, inv]
@@ -628,6 +678,26 @@ def metric_by_group(
         if idx.size:
             attrs["edge_interval_rows"] = tuple(int(i) for i in idx)
     return _frame(pd, first, names, n_groups, "threshold", list(t), est, low, high, attrs)
+
+
+def _only_defined(
+    kernel: Any,
+    undefined: np.ndarray | None,
+    sizes: np.ndarray,
+    labels: list[Any],
+    metric: str,
+    attrs: dict[str, Any],
+) -> np.ndarray | None:
+    """With ``undefined`` rows x elements (a group without the class the metric needs):
+    the kernel computes the others only, the warning (or the error, if every group is
+    undefined) is said, and ``attrs`` records the rows; returns ``undefined``."""
+    if undefined is None:
+        return None
+    attrs["undefined_warning"] = warn_undefined_groups(undefined, sizes, labels, metric)
+    kernel.keep = ~undefined.ravel()
+    kernel.shape = (int(kernel.keep.sum()),)
+    attrs["undefined_rows"] = tuple(int(i) for i in np.flatnonzero(undefined.ravel()))
+    return undefined
 
 
 def _run(kernel: Kernel, plan: Any, opts: Any, metric: str) -> Any:
@@ -689,6 +759,8 @@ def _frame(pd, first, cols, n_groups, col, xs, est, low, high, attrs):  # fmt: s
                 "score_interval_rows",
                 "score_interval_reason",
                 "edge_interval_rows",
+                "undefined_rows",
+                "undefined_warning",
             )
             if attrs.get(k) is not None
         },
@@ -723,7 +795,9 @@ class GroupResult(Result):
         :meth:`rows`) whose EER got a score interval instead, and why;
         ``edge_interval_rows``: the rows whose class rate at a threshold, without an
         error (or without a success), got the Wilson interval of the group's class size
-        under ``auto`` instead of a bootstrap interval collapsed onto 0 or 1.
+        under ``auto`` instead of a bootstrap interval collapsed onto 0 or 1;
+        ``undefined_rows``, ``undefined_warning``: the rows NaN because their group lacks
+        the class the metric needs, and the warning said.
 
     Examples
     --------
