@@ -145,3 +145,13 @@ def test_light_tails_stay_quiet(n: int, law: str, metric: str, seed: int) -> Non
     e = g.standard_normal(n) if law == "normal" else g.uniform(-1.0, 1.0, n)
     r = mlci.bootstrap_ci(x + e, x, metric=metric, n_resamples=200, rng=0)
     assert r.details["diagnostics"]["heavy_tail"]["warn"] is False
+
+
+def test_two_valued_errors_are_left_to_the_proportion_rules() -> None:
+    # one error of 1 in 100 0/1 predictions: K = 100, but the MSE is an error rate
+    y = np.r_[np.ones(70), np.zeros(30)]
+    p = y.copy()
+    p[0] = 0
+    r = mlci.bootstrap_ci(y, p, metric="mse", method="bca", n_resamples=200, rng=0)
+    d = r.details["diagnostics"]["heavy_tail"]
+    assert d["error_kurtosis"] == pytest.approx(100.0) and d["warn"] is False

@@ -118,7 +118,8 @@ def heavy_tail_diagnostics(kernel: Any, keys: Any = None) -> dict[str, Any]:
     ``kernel`` is one of :data:`HEAVY_TAIL_METRICS`' (else ``{}``): the
     :func:`loss_tail_diagnostics` of its samples (``keys``: their atoms, default the
     kernel's; with ``sample_weight``, the samples of non-zero weight, unweighted) and
-    ``warn``, the rule's verdict."""
+    ``warn``, the rule's verdict (False for errors of at most two distinct values: a
+    scaled proportion, whose near-bound rules apply)."""
     spec = HEAVY_TAIL_METRICS.get(str(getattr(kernel, "name", "")))
     atoms = getattr(kernel, "atoms", None)
     if spec is None or atoms is None:
@@ -132,7 +133,11 @@ def heavy_tail_diagnostics(kernel: Any, keys: Any = None) -> dict[str, Any]:
     d: dict[str, Any] = {"loss": "absolute error" if power == 1 else "squared error"}
     d["n"] = int(losses.size)
     d.update(loss_tail_diagnostics(losses, power))
-    d["warn"] = heavy_tail_rule(d["n"], d["error_kurtosis"], power)
+    # errors of two values (0/1 predictions of 0/1 targets) make a scaled proportion,
+    # whose intervals near the bounds have rules of their own (engine/auto.py)
+    d["warn"] = bool(np.unique(losses).size > 2) and heavy_tail_rule(
+        d["n"], d["error_kurtosis"], power
+    )
     return {"heavy_tail": d}
 
 
