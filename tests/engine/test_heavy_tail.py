@@ -155,3 +155,32 @@ def test_two_valued_errors_are_left_to_the_proportion_rules() -> None:
     r = mlci.bootstrap_ci(y, p, metric="mse", method="bca", n_resamples=200, rng=0)
     d = r.details["diagnostics"]["heavy_tail"]
     assert d["error_kurtosis"] == pytest.approx(100.0) and d["warn"] is False
+
+
+def test_compare_warns_once_naming_the_systems() -> None:
+    y, p = _lognormal_errors(182, 1.27, seed=0)
+    g = np.random.default_rng(3)
+    light = y - 0.5 * g.standard_normal(182)  # normal errors
+    r, kinds = _kinds(
+        lambda: mlci.compare(y, {"a": p, "b": light}, metric="rmse", n_resamples=200, rng=0)
+    )
+    assert kinds.count(mlci.HeavyTailWarning) == 1
+    d = r.details["heavy_tail"]
+    e2 = (y - p) ** 2  # system a's errors: as bootstrap_ci's diagnostic
+    assert d["a"]["error_kurtosis"] == pytest.approx(182 * np.sum(e2**2) / np.sum(e2) ** 2)
+    assert d["a"]["warn"] is True and d["b"]["warn"] is False
+    assert "(systems a;" in r.details["heavy_tail_warning"]
+
+
+def test_compare_of_normal_errors_is_quiet() -> None:
+    g = np.random.default_rng(4)
+    y = g.standard_normal(300)
+    r = mlci.compare(
+        y,
+        {"a": y + g.standard_normal(300), "b": y + 0.8 * g.standard_normal(300)},
+        metric="mae",
+        n_resamples=200,
+        rng=0,
+    )
+    assert "heavy_tail_warning" not in r.details
+    assert not any(d["warn"] for d in r.details["heavy_tail"].values())

@@ -52,6 +52,7 @@ from ..engine.bootstrap import (
     run_replicates,
     single_threaded_blas,
 )
+from ..engine.heavy_tail import heavy_tail_systems
 from ..engine.linearize import Linearization
 from ..engine.nested import plan_for_conditions
 from ..engine.skewness import linearized_shape
@@ -780,6 +781,7 @@ def compare(
             warnings.simplefilter("ignore", RuntimeWarning)
             return np.nanmax(x, axis=0) == np.nanmin(x, axis=0)
 
+    details.update(heavy_tail_systems(kernels, names, mname, diff_method))  # regression errors
     flat_sys = no_spread(dist)
     if flat_sys.any():
         details["no_spread_systems"] = [names[s] for s in np.flatnonzero(flat_sys)]
