@@ -96,8 +96,8 @@ class HeavyTailWarning(MlciWarning):
     log-normal ones), the test set rarely holds the rare large losses that set the
     population value, so every bootstrap and analytic interval is too short and misses
     low: in mlci's simulation 95% intervals of the RMSE of log-normal errors covered
-    0.51-0.80 (docs/metrics.md, "Heavy-tailed regression errors"; docs/validation.md,
-    "Heavy-tailed regression errors (session 9)").  Collect more data, or report a robust
+    0.51-0.90 at n = 10-200 (docs/metrics.md, "Regression errors with heavy tails";
+    docs/validation.md, "Heavy-tailed regression errors (session 9)").  Collect more data, or report a robust
     error (the median or a trimmed mean of the absolute errors), or the error on the log
     scale.
     """

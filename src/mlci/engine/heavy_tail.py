@@ -50,8 +50,11 @@ HEAVY_TAIL_METRICS: dict[str, tuple[int, int]] = {
     "r2": (2, 2),  # (y - mean y, its square, the squared error, 1)
 }
 
-#: above this kurtosis of the errors about zero the rule warns (scripts/heavy_tail_study.py)
-MAX_ERROR_KURTOSIS = 10.0
+#: above this kurtosis of the errors about zero the rule warns (scripts/heavy_tail_study.py,
+#: ``--rule``): t errors with 5 degrees of freedom, whose intervals held at n = 200
+#: (0.937-0.95), are warned in at most 7% of their test sets (10: 12%); log-normal errors
+#: of sigma 1-1.5 in 61-92% at n = 200, where the RMSE's interval covered 0.76-0.88
+MAX_ERROR_KURTOSIS = 14.0
 
 #: below this many samples the squared errors' metrics warn whatever the kurtosis
 MIN_SAMPLES = 20
