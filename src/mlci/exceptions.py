@@ -97,7 +97,7 @@ class HeavyTailWarning(MlciWarning):
     population value, so every bootstrap and analytic interval is too short and misses
     low: in mlci's simulation 95% intervals of the RMSE of log-normal errors covered
     0.51-0.90 at n = 10-200 (docs/metrics.md, "Regression errors with heavy tails";
-    docs/validation.md, "Heavy-tailed regression errors (session 9)").  Collect more data, or report a robust
-    error (the median or a trimmed mean of the absolute errors), or the error on the log
-    scale.
+    docs/validation.md, "Heavy-tailed regression errors (session 9)").  Collect more
+    data, or report a robust error (the median or a trimmed mean of the absolute errors),
+    or the error on the log scale.
     """

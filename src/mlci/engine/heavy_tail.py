@@ -53,7 +53,7 @@ HEAVY_TAIL_METRICS: dict[str, tuple[int, int]] = {
 #: above this kurtosis of the errors about zero the rule warns (scripts/heavy_tail_study.py,
 #: ``--rule``): t errors with 5 degrees of freedom, whose intervals held at n = 200
 #: (0.937-0.95), are warned in at most 7% of their test sets (10: 12%); log-normal errors
-#: of sigma 1-1.5 in 61-92% at n = 200, where the RMSE's interval covered 0.76-0.88
+#: of sigma 1-1.5 in 61-95% at n = 200, where the RMSE's interval covered 0.76-0.88
 MAX_ERROR_KURTOSIS = 14.0
 
 #: below this many samples the squared errors' metrics warn whatever the kurtosis
@@ -64,8 +64,9 @@ HEAVY_TAIL_EVIDENCE = (
     "In mlci's simulation 95% intervals of the RMSE covered 0.59-0.74 at n = 20 and "
     "0.78-0.84 at n = 50 for log-normal errors (sigma 0.75-1.5; 0.80 at n = 182, the design "
     "search's #12), 0.78-0.85 for t errors with 3 degrees of freedom, and below 20 samples "
-    "0.87-0.91 for Laplace and t errors; no corrected interval (Johnson's, Hall's, empirical "
-    "likelihood) held (docs/validation.md, 'Heavy-tailed regression errors (session 9)')."
+    "0.87-0.91 for Laplace and t errors of 4-8 degrees of freedom; no corrected interval "
+    "(Johnson's, Hall's, empirical likelihood) held (docs/validation.md, 'Heavy-tailed "
+    "regression errors (session 9)')."
 )
 
 
