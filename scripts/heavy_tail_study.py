@@ -227,7 +227,7 @@ def rule_table(path: str) -> list[dict]:
             g.standard_normal(n)  # x, as run_cell draws it
             e = draw(g, n)
             d = loss_tail_diagnostics(np.abs(e) if power == 1 else e**2, power)
-            fired.append(heavy_tail_rule(n, d["error_kurtosis"], power))
+            fired.append(heavy_tail_rule(n, d["error_kurtosis"], power, d["effective_n"]))
         f, cov = np.array(fired), np.array(c["covered"], dtype=bool)
         rows.append(
             {

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import mlci
 from mlci.engine.heavy_tail import (
     MAX_ERROR_KURTOSIS,
+    MIN_EFFECTIVE_ABSOLUTE,
     MIN_SAMPLES,
     heavy_tail_rule,
     loss_tail_diagnostics,
@@ -42,7 +43,7 @@ def _kinds(call) -> tuple:
     return result, [w.category for w in caught]
 
 
-@pytest.mark.parametrize("metric", ["mse", "rmse", "mae", "r2"])
+@pytest.mark.parametrize("metric", ["mse", "rmse", "r2"])
 @pytest.mark.parametrize("method", ["auto", "bca", "percentile"])
 def test_heavy_tails_warn_with_the_diagnostic_in_details(metric: str, method: str) -> None:
     y, p = _lognormal_errors(200, 1.27, seed=5)
@@ -55,10 +56,35 @@ def test_heavy_tails_warn_with_the_diagnostic_in_details(metric: str, method: st
     e2 = (y - p) ** 2
     assert d["error_kurtosis"] == pytest.approx(len(e2) * np.sum(e2**2) / np.sum(e2) ** 2)
     assert d["top_share"] == pytest.approx(e2.max() / e2.sum())
+    assert d["effective_n"] == pytest.approx(np.sum(e2) ** 2 / np.sum(e2**2))
     assert d["error_kurtosis"] > MAX_ERROR_KURTOSIS and d["warn"] is True
-    assert d["n"] == 200
-    assert d["loss"] == ("absolute error" if metric == "mae" else "squared error")
+    assert d["n"] == 200 and d["loss"] == "squared error"
     assert "heavy-tailed errors" in r.details["warning"]
+
+
+@pytest.mark.parametrize("method", ["auto", "bca"])
+def test_mae_warns_on_few_effective_absolute_errors(method: str) -> None:
+    # 20 log-normal errors (sigma 1.5): a few large ones carry the absolute errors
+    y, p = _lognormal_errors(20, 1.5, seed=2)
+    a = np.abs(y - p)
+    assert a.sum() ** 2 / np.sum(a**2) < MIN_EFFECTIVE_ABSOLUTE  # the seed's draw
+    r, kinds = _kinds(
+        lambda: mlci.bootstrap_ci(y, p, metric="mae", method=method, n_resamples=200, rng=0)
+    )
+    d = r.details["diagnostics"]["heavy_tail"]
+    assert d["loss"] == "absolute error" and d["warn"] is True
+    assert d["effective_n"] == pytest.approx(a.sum() ** 2 / np.sum(a**2))
+    assert mlci.HeavyTailWarning in kinds
+    assert "effective samples" in r.details["warning"]
+
+
+def test_mae_of_many_heavy_tailed_errors_is_quiet() -> None:
+    # n = 2,000 log-normal errors: K far above the squared errors' threshold, but the
+    # MAE's interval held from n = 200 on (0.91-0.96 in the sweep): no warning
+    y, p = _lognormal_errors(2000, 1.27, seed=5)
+    r = mlci.bootstrap_ci(y, p, metric="mae", n_resamples=200, rng=0)
+    d = r.details["diagnostics"]["heavy_tail"]
+    assert d["error_kurtosis"] > MAX_ERROR_KURTOSIS and d["warn"] is False
 
 
 def test_loss_tail_diagnostics_by_hand() -> None:
@@ -67,7 +93,11 @@ def test_loss_tail_diagnostics_by_hand() -> None:
     d2 = loss_tail_diagnostics(e**2, 2)
     assert d2["error_kurtosis"] == pytest.approx(5 * 290 / 26**2)  # 2.1450
     assert d2["top_share"] == pytest.approx(16 / 26)
-    assert loss_tail_diagnostics(np.abs(e), 1) == pytest.approx(d2)
+    assert d2["effective_n"] == pytest.approx(26**2 / 290)  # (sum e^2)^2 / sum e^4
+    d1 = loss_tail_diagnostics(np.abs(e), 1)
+    assert d1["error_kurtosis"] == pytest.approx(d2["error_kurtosis"])
+    assert d1["top_share"] == pytest.approx(d2["top_share"])
+    assert d1["effective_n"] == pytest.approx(10**2 / 26)  # (sum |e|)^2 / sum e^2
     # normal errors: K estimates the kurtosis 3 (scipy's Pearson kurtosis about the mean)
     from scipy import stats
 
@@ -88,12 +118,14 @@ def test_all_zero_errors_have_no_diagnostic() -> None:
 
 
 def test_rule_threshold_and_few_samples() -> None:
-    assert heavy_tail_rule(200, MAX_ERROR_KURTOSIS + 0.1, 1)
-    assert not heavy_tail_rule(200, MAX_ERROR_KURTOSIS, 2)
-    # below MIN_SAMPLES the squared errors' metrics warn, the MAE does not
-    assert heavy_tail_rule(MIN_SAMPLES - 1, 1.5, 2)
-    assert not heavy_tail_rule(MIN_SAMPLES - 1, 1.5, 1)
-    assert not heavy_tail_rule(MIN_SAMPLES, 1.5, 2)
+    assert heavy_tail_rule(200, MAX_ERROR_KURTOSIS + 0.1, 2, 50.0)
+    assert not heavy_tail_rule(200, MAX_ERROR_KURTOSIS, 2, 50.0)
+    # below MIN_SAMPLES the squared errors' metrics warn
+    assert heavy_tail_rule(MIN_SAMPLES - 1, 1.5, 2, 12.0)
+    assert not heavy_tail_rule(MIN_SAMPLES, 1.5, 2, 13.0)
+    # the MAE reads the effective number of absolute errors only
+    assert not heavy_tail_rule(200, MAX_ERROR_KURTOSIS + 30, 1, MIN_EFFECTIVE_ABSOLUTE)
+    assert heavy_tail_rule(200, 2.0, 1, MIN_EFFECTIVE_ABSOLUTE - 0.1)
 
 
 def test_sample_weight_reads_the_samples_of_nonzero_weight() -> None:
