@@ -17,11 +17,11 @@ The diagnostic is the errors' kurtosis about zero, ``K = n sum e^4 / (sum e^2)^2
 4 or fewer and 26-960 for log-normal errors of sigma 0.75-1.27).  For the squared
 errors' metrics (MSE, RMSE, R^2) the warning fires when ``K`` exceeds
 :data:`MAX_ERROR_KURTOSIS`, and below :data:`MIN_SAMPLES` samples, where ``K`` (at most
-``n``) cannot tell the laws apart and intervals held only for normal and lighter errors.  The MAE's
-interval held from n = 200 on for every law swept, where ``K`` would warn: it warns when
-fewer than :data:`MIN_EFFECTIVE_ABSOLUTE` effective samples carry the absolute errors
-(``(sum |e|)^2 / sum e^2``).  The
-numbers are in :data:`HEAVY_TAIL_EVIDENCE`.
+``n``) cannot tell the laws apart and intervals held only for normal and lighter
+errors.  The MAE's interval held from n = 200 on for every law swept, where ``K`` would
+warn: the MAE warns when fewer than :data:`MIN_EFFECTIVE_ABSOLUTE` effective samples
+carry the absolute errors, ``(sum |e|)^2 / sum e^2``.  The numbers are in
+:data:`HEAVY_TAIL_EVIDENCE` and the constants' comments.
 """
 
 from __future__ import annotations
