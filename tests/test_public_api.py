@@ -878,6 +878,7 @@ EXEMPT = {
     "GroupResult",
     "FewConditionsWarning",
     "FewResamplesWarning",
+    "HeavyTailWarning",
     "FrequencyWeights",  # the marker frequency_weights returns (in REGISTRY)
     "IntervalResult",
     "InvalidReplicatesWarning",

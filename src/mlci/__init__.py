@@ -81,6 +81,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "DegenerateIntervalWarning",
         "FewConditionsWarning",
         "FewResamplesWarning",
+        "HeavyTailWarning",
         "InvalidReplicatesWarning",
         "IrregularEstimandWarning",
         "MlciWarning",

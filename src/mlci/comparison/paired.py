@@ -1,13 +1,12 @@
 """Comparing systems on one test set: paired bootstrap and multiple comparisons.
 
-Every system is scored on the *same* bootstrap replicates, so the interval of a
-difference reflects how correlated the systems are (two systems that make the same
-mistakes have a much narrower difference interval than their separate intervals
-suggest).  The engine's atoms make this cheap: each system's metric kernel has its own
-atoms (e.g. the (label, prediction) cells of a confusion matrix); the *joint* atoms are
-the distinct combinations of every system's atom, one replicate draw over the joint
-atoms serves every system, and each system's counts are a sum of joint counts.  With
-2-class accuracy, ten systems have at most 2^11 joint atoms whatever the test-set size.
+Every system is scored on the *same* bootstrap replicates, so the interval of a difference
+reflects how correlated the systems are (two systems that make the same mistakes have a much
+narrower difference interval than their separate intervals suggest). The engine's atoms make
+this cheap: each system's metric kernel has its own atoms (e.g. the (label, prediction) cells of
+a confusion matrix); the *joint* atoms are the distinct combinations of every system's atom, one
+replicate draw over the joint atoms serves every system, and each system's counts are a sum of
+joint counts. For 2-class accuracy, ten systems have at most 2^11 joint atoms.
 
 The replicates come from the engine's replicate loop and every interval (each system's,
 each difference's) from its finish step (:func:`mlci.engine.bootstrap.finish_bootstrap`:
@@ -52,6 +51,7 @@ from ..engine.bootstrap import (
     run_replicates,
     single_threaded_blas,
 )
+from ..engine.heavy_tail import heavy_tail_systems
 from ..engine.linearize import Linearization
 from ..engine.nested import plan_for_conditions
 from ..engine.skewness import linearized_shape
@@ -476,9 +476,8 @@ def compare(
                 same = solo[0] == sys_methods[s_]
                 sys_linear[s_] = (solo if same else resolve_method(k_, plan, sys_methods[s_]))[1]
             elif own is not None and (linear is not None or own[0] not in LINEARIZED_METHODS):
-                # a kernel family's own rule for one system, as bootstrap_ci gives it (corpus
-                # BLEU/chrF over documents: logit_t; the calibration slope: t; the debiased
-                # Brier reliability: normal, which needs no linearization)
+                # a kernel family's own rule, as bootstrap_ci gives it (BLEU/chrF over documents:
+                # logit_t; calibration slope: t; debiased Brier reliability: normal, unlinearized)
                 sys_methods[s_] = own[0]
                 if own[0] in LINEARIZED_METHODS:
                     sys_linear[s_] = resolve_method(k_, plan, own[0])[1]
@@ -785,6 +784,7 @@ def compare(
             warnings.simplefilter("ignore", RuntimeWarning)
             return np.nanmax(x, axis=0) == np.nanmin(x, axis=0)
 
+    details.update(heavy_tail_systems(kernels, names, mname, diff_method))  # regression losses
     flat_sys = no_spread(dist)
     if flat_sys.any():
         details["no_spread_systems"] = [names[s] for s in np.flatnonzero(flat_sys)]

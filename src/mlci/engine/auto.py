@@ -118,6 +118,7 @@ from .class_edge import (
 )
 from .clustered_edge import clustered_proportion_rule
 from .few_conditions_class import few_conditions_class_message, few_conditions_class_rule
+from .heavy_tail import HEAVY_TAIL_METRICS, heavy_tail_diagnostics, warn_heavy_tail
 from .linearize import icc_anova
 
 __all__ = [
@@ -579,6 +580,8 @@ def design_diagnostics(
         kernel, keys = base, np.asarray(atom_base)[keys][kept]
         if n_cond is not None and unit is not None and len(unit) == len(kept):
             unit = unit[kept]
+    if table_counts is None:  # a regression metric's errors (engine/heavy_tail.py)
+        diag.update(heavy_tail_diagnostics(kernel, keys))
     counts = np.bincount(keys, minlength=kernel.m)
     if table_counts is not None:
         atoms, counts = counts > 0, np.asarray(table_counts, dtype=float)
@@ -720,12 +723,17 @@ def map_without_linearization(metric: str, reason: Any) -> bool:
     >>> map_without_linearization("average_precision", None), map_without_linearization("f1", None)
     (True, False)
     """
-    return str(reason or "").startswith(FEW_CLASS_REASON) or metric in RANKED_CLASS_METRICS
+    return (
+        str(reason or "").startswith(FEW_CLASS_REASON)
+        or metric in RANKED_CLASS_METRICS
+        or metric in HEAVY_TAIL_METRICS
+    )
 
 
 def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | None:
     """Warn (and return the message) when the design lies where no method of the map holds."""
     msgs = []
+    heavy = warn_heavy_tail(diag, metric, method)  # a regression metric's heavy tails
     n_cond = diag.get("n_conditions")
     if n_cond is not None and n_cond < MIN_CONDITIONS:
         msgs.append(
@@ -821,14 +829,14 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
         )
     msgs += [m for m in [class_edge_message(diag, metric)] if m is not None]
     if not msgs:
-        return None
+        return heavy
     text = (
         "; ".join(msgs)
         + f". The {method} interval of {metric!r} may not keep its confidence level: treat "
         "it as optimistic, or collect more data."
     )
     warn(text, FewConditionsWarning)
-    return text
+    return text if heavy is None else f"{heavy} {text}"
 
 
 def warn_paired_classes(kernels: Any, plan: Any, metric: str) -> str | None:
