@@ -19,6 +19,7 @@ resampling systems generalises to other systems, items to other items, both to b
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,7 @@ import numpy as np
 from ..engine.bootstrap import run_bootstrap
 from ..engine.custom import UserSampler
 from ..engine.nested import plan_for_conditions
-from ..exceptions import FewConditionsWarning
+from ..exceptions import AttenuatedCorrelationWarning, FewConditionsWarning
 from ..feedback import warn
 from ..inputs import (
     ArgSpec,
@@ -39,6 +40,7 @@ from ..inputs import (
 )
 from ..metrics.correlation import COEFFICIENTS, LEVELS, GridCorrelationKernel
 from ..results import BootstrapResult, TestResult
+from .attenuation import WARN_RATIO, attenuation, attenuation_ratio
 
 __all__ = ["compare_correlations", "correlation_ci", "williams_test"]
 
@@ -181,6 +183,14 @@ def correlation_ci(
             "when systems are resampled. Treat the interval as optimistic.",
             FewConditionsWarning,
         )
+    details: dict[str, Any] = {
+        "level": correlation_level,
+        "resample": resample,
+        "n_systems": ns,
+        "n_items": ni,
+    }
+    if correlation_level == "system":
+        details["attenuation"] = attenuation(x, y, coefficient)
     res = run_bootstrap(
         kernel,
         plan,
@@ -191,11 +201,42 @@ def correlation_ci(
         n_jobs=opts.engine.n_jobs,
         max_memory=opts.engine.max_memory,
         metric_name=kernel.name,
-        details={"level": correlation_level, "resample": resample, "n_systems": ns, "n_items": ni},
+        details=details,
         sampler=sampler,
         scheme="crossed (systems x items)" if resample == "both" else None,
     )
+    if correlation_level == "system":
+        _warn_attenuated(res, coefficient, resample)
     return res
+
+
+def _warn_attenuated(res: BootstrapResult, coefficient: str, resample: str) -> None:
+    """Record the expected attenuation next to the interval (``details["attenuation"]``)
+    and warn where it is large next to the interval (module :mod:`.attenuation`)."""
+    att = res.details["attenuation"]
+    low, high = (float(v) for v in res.confidence_interval)
+    est = float(res.estimate)
+    ratio = attenuation_ratio(att["attenuation"], est, low, high)
+    att["ratio"] = ratio
+    att["corrected_estimate"] = (
+        max(-1.0, min(1.0, est - att["attenuation"])) if math.isfinite(ratio) else math.nan
+    )
+    if resample == "systems":  # the estimand is the correlation at these items
+        return
+    rel = (att["reliability_metric"], att["reliability_human"])
+    n_items = res.details["n_items"]
+    if ratio > WARN_RATIO:
+        warn(
+            f"The system-level {coefficient} over {n_items} items is attenuated by the item "
+            f"noise in the systems' mean scores (Spearman 1904): reliability of the means "
+            f"{rel[0]:.3f} (metric) and {rel[1]:.3f} (human), so over infinitely many items "
+            f"the correlation would be about {att['corrected_estimate']:.3f} instead of "
+            f"{est:.3f}, {ratio:.1f} times the distance from the estimate to the "
+            f"interval's end. Resampling {resample} keeps the attenuation: read the "
+            f"interval as the correlation at {n_items} items, or use more items "
+            "(details['attenuation'] holds the estimates).",
+            AttenuatedCorrelationWarning,
+        )
 
 
 def williams_test(

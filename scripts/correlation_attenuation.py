@@ -1,0 +1,184 @@
+"""System-level correlations over few items: coverage and the attenuation warning's rule.
+
+The design search over the fields (``scripts/design_search_fields.py``, seed 10) found
+system-level correlations whose intervals, resampling items or both, miss the population
+value: the systems' mean scores over few items carry the items' noise, which attenuates
+the correlation (#69, #86, #72).  :func:`mlci.correlation_ci` estimates the attenuation
+(:mod:`mlci.fields.attenuation`) and warns when it exceeds ``WARN_RATIO`` times the
+distance from the estimate to the interval's end on the side of the correction.  This
+script runs the design search's correlation populations (its ``Population``: crossed
+system, item and residual effects; the truth over every population item, or every system
+and item) for
+
+* every system-level design resampling items or both among the search's correlation
+  designs (seeds 10 and 12, ``focus="correlation"``) and the seed-10 designs named in
+  docs/validation.md;
+* the failing designs #69 and #86 with more items (25 to 400), where they should hold;
+
+and records per test set the auto interval's hit or miss and the ratio of the warning
+rule, so the threshold can be read off: the share of warned test sets on designs that
+hold, and the share of warned misses on designs that do not.
+
+Usage::
+
+    nice python scripts/correlation_attenuation.py --reps 200 \\
+        --json scripts/data/correlation_attenuation.json
+    nice python scripts/correlation_attenuation.py --json ... --report
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import os
+import sys
+import time
+import warnings
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import design_search_fields as dsf
+
+import mlci
+
+NAMED = (5, 10, 23, 32, 36, 56, 69, 72, 86, 89)
+RATIOS = (0.25, 0.5, 0.75, 1.0, 1.5)
+
+
+def designs(n_focus: int) -> list[dsf.Design]:
+    """The system-level designs resampling items or both: named, focused, item sweeps."""
+    out: dict[str, dsf.Design] = {}
+    cands = [dsf.random_design(i, 10) for i in NAMED]
+    for seed in (10, 12):
+        cands += [dsf.random_design(i, seed, "correlation") for i in range(n_focus)]
+    for d in cands:
+        if d.p["level"] == "system" and d.p["resample"] in ("items", "both"):
+            out.setdefault(d.label(), d)
+    for idx in (69, 86):
+        base = dsf.random_design(idx, 10)
+        for k in (100, 400):
+            d = dataclasses.replace(base, p={**base.p, "items": k})
+            out.setdefault(d.label(), d)
+    return list(out.values())
+
+
+def run(d: dsf.Design, reps: int, B: int) -> dict[str, Any]:
+    pop = dsf.Population(d)
+    rows = []
+    for i in range(reps):
+        g = np.random.default_rng([10, d.index, i, 24])
+        x = pop.draw(g)
+        truth = x.get("truth", pop.truth)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            res = mlci.correlation_ci(
+                x["x"],
+                x["z"],
+                coefficient=d.metric,
+                correlation_level="system",
+                resample=d.p["resample"],
+                n_resamples=B,
+                rng=int(g.integers(2**31)),
+            )
+        lo, hi = map(float, res.confidence_interval)
+        att = res.details["attenuation"]
+        rows.append(
+            {
+                "hit": bool(lo <= truth <= hi),
+                "truth": float(truth),
+                "estimate": float(res.estimate),
+                "low": lo,
+                "high": hi,
+                "ratio": float(att["ratio"]),
+                "corrected": float(att["corrected_estimate"]),
+                "rel_x": float(att["reliability_metric"]),
+                "rel_y": float(att["reliability_human"]),
+                "warned": sorted({type(w.message).__name__ for w in caught}),
+            }
+        )
+    return {"label": d.label(), "design": dataclasses.asdict(d), "rows": rows}
+
+
+def summary(r: dict[str, Any]) -> dict[str, Any]:
+    rows = r["rows"]
+    hit = np.array([x["hit"] for x in rows])
+    ratio = np.array([x["ratio"] for x in rows])
+    ratio = np.where(np.isnan(ratio), -1.0, ratio)
+    corr = np.array([x["corrected"] for x in rows])
+    truth = np.array([x["truth"] for x in rows])
+    out = {
+        "label": r["label"],
+        "reps": len(rows),
+        "coverage": float(hit.mean()),
+        "mean_estimate": float(np.mean([x["estimate"] for x in rows])),
+        "mean_truth": float(truth.mean()),
+        "mean_corrected": float(np.nanmean(corr)),
+        "median_rel": [
+            float(np.nanmedian([x["rel_x"] for x in rows])),
+            float(np.nanmedian([x["rel_y"] for x in rows])),
+        ],
+        "nan_ratio": int(np.sum(ratio < 0)),
+        "median_ratio": float(np.median(ratio)),
+        "warned": {},
+        "warned_misses": {},
+    }
+    for c in RATIOS:
+        w = ratio > c
+        out["warned"][str(c)] = float(w.mean())
+        out["warned_misses"][str(c)] = float(w[~hit].mean()) if (~hit).any() else math.nan
+    return out
+
+
+def report(results: list[dict[str, Any]]) -> str:
+    lines = [
+        "| design | reps | coverage | est / truth / corrected | rel (metric, human) | "
+        + " | ".join(f"warned >{c} (of misses)" for c in RATIOS)
+        + " |",
+        "|---|---|---|---|---|" + "---|" * len(RATIOS),
+    ]
+    for r in sorted(results, key=lambda r: summary(r)["coverage"]):
+        s = summary(r)
+        cells = [
+            f"{s['warned'][str(c)]:.2f} ({s['warned_misses'][str(c)]:.2f})" for c in RATIOS
+        ]
+        lines.append(
+            f"| {s['label']} | {s['reps']} | {s['coverage']:.3f} | {s['mean_estimate']:.3f} / "
+            f"{s['mean_truth']:.3f} / {s['mean_corrected']:.3f} | {s['median_rel'][0]:.3f}, "
+            f"{s['median_rel'][1]:.3f} | " + " | ".join(cells) + " |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reps", type=int, default=200)
+    ap.add_argument("--B", type=int, default=500)
+    ap.add_argument("--focus", type=int, default=40, help="focused designs per seed")
+    ap.add_argument("--json", required=True)
+    ap.add_argument("--report", action="store_true")
+    a = ap.parse_args()
+    if a.report:
+        with open(a.json) as f:
+            print(report(json.load(f)["results"]))
+        return
+    results = []
+    t0 = time.time()
+    for d in designs(a.focus):
+        results.append(run(d, a.reps, a.B))
+        s = summary(results[-1])
+        print(
+            f"{s['label'][:90]}: {s['coverage']:.3f} warned {s['warned']['0.5']:.2f} "
+            f"({time.time() - t0:.0f}s)",
+            flush=True,
+        )
+    with open(a.json, "w") as f:
+        json.dump({"reps": a.reps, "B": a.B, "results": results}, f)
+    print(report(results))
+
+
+if __name__ == "__main__":
+    main()
