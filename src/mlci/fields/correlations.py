@@ -123,18 +123,38 @@ def correlation_ci(
     Returns
     -------
     BootstrapResult
+        At the system level ``details["attenuation"]`` holds the generalizability analysis
+        of the two matrices (:mod:`mlci.fields.attenuation`): ``reliability_metric`` and
+        ``reliability_human`` (of the systems' mean scores over these items),
+        ``pearson_all_items`` (the Pearson correlation of the means over infinitely many
+        items), ``attenuation`` (the coefficient at these items minus over infinitely
+        many, expected), ``corrected_estimate`` (the estimate minus it: a point
+        diagnostic, not calibrated as an interval) and ``ratio`` (the attenuation over the
+        distance from the estimate to the interval's end on its side).
+
+    Warns
+    -----
+    AttenuatedCorrelationWarning
+        At the system level, resampling items or both, with at least 8 systems, when
+        ``ratio`` exceeds 0.25: the item noise in the systems' means attenuates the
+        correlation by a large share of the interval, which then misses the correlation
+        over the items' population (docs/correlations.md, "Few items").
+    FewConditionsWarning
+        A system-level correlation over fewer than 8 systems, systems resampled.
 
     Examples
     --------
     >>> import numpy as np, mlci
     >>> rng = np.random.default_rng(0)
-    >>> quality = rng.normal(size=(12, 1)) + rng.normal(size=(12, 40))
-    >>> human = quality + rng.normal(size=(12, 40))
-    >>> metric = quality + rng.normal(size=(12, 40))
+    >>> system = rng.normal(size=(12, 1))
+    >>> human = system + rng.normal(size=(12, 100))
+    >>> metric = system + 0.5 * rng.normal(size=(12, 1)) + rng.normal(size=(12, 100))
     >>> res = mlci.correlation_ci(metric, human, correlation_level="system", resample="both",
     ...                           n_resamples=300, rng=0)
     >>> round(res.estimate, 3)
-    0.697
+    0.788
+    >>> round(res.details["attenuation"]["reliability_human"], 3)
+    0.984
     """
     coefficient = check_choice("coefficient", coefficient, COEFFICIENTS)
     correlation_level = check_choice("correlation_level", correlation_level, LEVELS)
@@ -221,7 +241,9 @@ def _warn_attenuated(res: BootstrapResult, coefficient: str, resample: str) -> N
     att["corrected_estimate"] = (
         max(-1.0, min(1.0, est - att["attenuation"])) if math.isfinite(ratio) else math.nan
     )
-    if resample == "systems":  # the estimand is the correlation at these items
+    if resample == "systems" or res.details["n_systems"] < MIN_SYSTEMS:
+        # resampling systems: the estimand is the correlation at these items; below
+        # MIN_SYSTEMS the analysis is too noisy to tell (FewConditionsWarning covers both)
         return
     rel = (att["reliability_metric"], att["reliability_human"])
     n_items = res.details["n_items"]
@@ -231,7 +253,7 @@ def _warn_attenuated(res: BootstrapResult, coefficient: str, resample: str) -> N
             f"noise in the systems' mean scores (Spearman 1904): reliability of the means "
             f"{rel[0]:.3f} (metric) and {rel[1]:.3f} (human), so over infinitely many items "
             f"the correlation would be about {att['corrected_estimate']:.3f} instead of "
-            f"{est:.3f}, {ratio:.1f} times the distance from the estimate to the "
+            f"{est:.3f}, {ratio:.2g} times the distance from the estimate to the "
             f"interval's end. Resampling {resample} keeps the attenuation: read the "
             f"interval as the correlation at {n_items} items, or use more items "
             "(details['attenuation'] holds the estimates).",
