@@ -142,9 +142,7 @@ def report(results: list[dict[str, Any]]) -> str:
     ]
     for r in sorted(results, key=lambda r: summary(r)["coverage"]):
         s = summary(r)
-        cells = [
-            f"{s['warned'][str(c)]:.2f} ({s['warned_misses'][str(c)]:.2f})" for c in RATIOS
-        ]
+        cells = [f"{s['warned'][str(c)]:.2f} ({s['warned_misses'][str(c)]:.2f})" for c in RATIOS]
         lines.append(
             f"| {s['label']} | {s['reps']} | {s['coverage']:.3f} | {s['mean_estimate']:.3f} / "
             f"{s['mean_truth']:.3f} / {s['mean_corrected']:.3f} | {s['median_rel'][0]:.3f}, "
