@@ -897,6 +897,7 @@ EXEMPT = {
     "TestResult",
     "MTPairedTest",
     "IRComparison",
+    "AttenuatedCorrelationWarning",
 }
 
 #: methods of public classes that take data (besides the constructors)
