@@ -71,6 +71,8 @@ def test_designs_are_fixed_by_seed_and_index() -> None:
     assert focused == {"correlation"}
 
 
+@pytest.mark.filterwarnings("ignore::mlci.AttenuatedCorrelationWarning")  # 9 x 14, shared q
+@pytest.mark.filterwarnings("ignore::mlci.FewConditionsWarning")  # the global level, 9 systems
 @pytest.mark.parametrize("level", ["system", "global", "item"])
 @pytest.mark.parametrize("coefficient", ["pearson", "spearman", "kendall_tau"])
 def test_correlation_truth_is_the_drivers_coefficient(level: str, coefficient: str) -> None:

@@ -47,6 +47,9 @@ __all__ = ["compare_correlations", "correlation_ci", "williams_test"]
 RESAMPLE = ("systems", "items", "both")
 #: fewer systems than this at the system level: the map has no design that holds
 MIN_SYSTEMS = 8
+#: fewer systems than this at the global level, resampling both: under-covers (the
+#: engine's threshold when systems alone are resampled; docs/correlations.md)
+MIN_SYSTEMS_GLOBAL = 20
 
 
 def _matrices(names: tuple[str, ...], values: tuple[Any, ...]) -> list[np.ndarray]:
@@ -140,7 +143,9 @@ def correlation_ci(
         correlation by a large share of the interval, which then misses the correlation
         over the items' population (docs/correlations.md, "Few items").
     FewConditionsWarning
-        A system-level correlation over fewer than 8 systems, systems resampled.
+        A system-level correlation over fewer than 8 systems, systems resampled; a
+        global-level one over fewer than 20, resampling both (the engine warns below 20
+        resampled systems or items when only those are resampled).
 
     Examples
     --------
@@ -201,6 +206,14 @@ def correlation_ci(
             f"A system-level correlation over {ns} systems: below {MIN_SYSTEMS} systems, "
             "mlci's simulation (docs/correlations.md) found no interval keeping its level "
             "when systems are resampled. Treat the interval as optimistic.",
+            FewConditionsWarning,
+        )
+    if resample == "both" and correlation_level == "global" and ns < MIN_SYSTEMS_GLOBAL:
+        warn(
+            f"A global-level correlation over {ns} systems, resampling systems and items: "
+            f"below {MIN_SYSTEMS_GLOBAL} systems the crossed bootstrap under-covers (mlci's "
+            "design search: 9 systems, 0.74-0.85 of 95% intervals; docs/correlations.md). "
+            "Treat the interval as optimistic, or use more systems.",
             FewConditionsWarning,
         )
     details: dict[str, Any] = {
