@@ -163,3 +163,14 @@ def test_global_level_over_few_systems_warns():
         warnings.simplefilter("error", mlci.FewConditionsWarning)
         mlci.correlation_ci(*big, resample="both", **kw)  # 20 systems
         mlci.correlation_ci(x["x"], x["z"], resample="items", **kw)  # systems fixed
+
+
+def test_an_interval_ending_at_the_estimate_is_beyond_any_attenuation():
+    # the ratio's denominator is the room between the estimate and the interval's end
+    from mlci.fields.attenuation import attenuation_ratio
+
+    assert attenuation_ratio(-0.05, 0.9, 0.8, 0.9) == math.inf
+    assert attenuation_ratio(-0.05, 0.9, 0.8, 1.0) == pytest.approx(0.5)
+    assert attenuation_ratio(0.05, -0.9, -1.0, -0.8) == pytest.approx(0.5)
+    assert attenuation_ratio(0.0, 0.9, 0.8, 0.9) == 0.0
+    assert math.isnan(attenuation_ratio(math.nan, 0.9, 0.8, 1.0))

@@ -251,9 +251,8 @@ def _warn_attenuated(res: BootstrapResult, coefficient: str, resample: str) -> N
     est = float(res.estimate)
     ratio = attenuation_ratio(att["attenuation"], est, low, high)
     att["ratio"] = ratio
-    att["corrected_estimate"] = (
-        max(-1.0, min(1.0, est - att["attenuation"])) if math.isfinite(ratio) else math.nan
-    )
+    bias = att["attenuation"]
+    att["corrected_estimate"] = max(-1.0, min(1.0, est - bias)) if math.isfinite(bias) else bias
     if resample == "systems" or res.details["n_systems"] < MIN_SYSTEMS:
         # resampling systems: the estimand is the correlation at these items; below
         # MIN_SYSTEMS the analysis is too noisy to tell (FewConditionsWarning covers both)
@@ -261,13 +260,14 @@ def _warn_attenuated(res: BootstrapResult, coefficient: str, resample: str) -> N
     rel = (att["reliability_metric"], att["reliability_human"])
     n_items = res.details["n_items"]
     if ratio > WARN_RATIO:
+        share = f"{ratio:.2g} times" if math.isfinite(ratio) else "beyond"
         warn(
             f"The system-level {coefficient} over {n_items} items is attenuated by the item "
             f"noise in the systems' mean scores (Spearman 1904): reliability of the means "
             f"{rel[0]:.3f} (metric) and {rel[1]:.3f} (human), so over infinitely many items "
             f"the correlation would be about {att['corrected_estimate']:.3f} instead of "
-            f"{est:.3f}, {ratio:.2g} times the distance from the estimate to the "
-            f"interval's end. Resampling {resample} keeps the attenuation: read the "
+            f"{est:.3f}, {share} the distance from the estimate to the interval's end. "
+            f"Resampling {resample} keeps the attenuation: read the "
             f"interval as the correlation at {n_items} items, or use more items "
             "(details['attenuation'] holds the estimates).",
             AttenuatedCorrelationWarning,
