@@ -260,13 +260,17 @@ def _warn_attenuated(res: BootstrapResult, coefficient: str, resample: str) -> N
     rel = (att["reliability_metric"], att["reliability_human"])
     n_items = res.details["n_items"]
     if ratio > WARN_RATIO:
-        share = f"{ratio:.2g} times" if math.isfinite(ratio) else "beyond"
+        shift = (
+            f"a shift of {ratio:.2g} times the distance from the estimate to the interval's end"
+            if math.isfinite(ratio)
+            else "a shift past the interval's end, which is the estimate itself"
+        )
         warn(
             f"The system-level {coefficient} over {n_items} items is attenuated by the item "
             f"noise in the systems' mean scores (Spearman 1904): reliability of the means "
             f"{rel[0]:.3f} (metric) and {rel[1]:.3f} (human), so over infinitely many items "
             f"the correlation would be about {att['corrected_estimate']:.3f} instead of "
-            f"{est:.3f}, {share} the distance from the estimate to the interval's end. "
+            f"{est:.3f} ({shift}). "
             f"Resampling {resample} keeps the attenuation: read the "
             f"interval as the correlation at {n_items} items, or use more items "
             "(details['attenuation'] holds the estimates).",
