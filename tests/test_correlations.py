@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import itertools
+import warnings
 
 import numpy as np
 import pytest
@@ -100,9 +101,16 @@ def test_correlation_ci_estimate_and_methods():
     metric = quality + rng.normal(size=(25, 30))
     methods = {}
     for level, resample in itertools.product(["system", "global"], ["systems", "items", "both"]):
-        res = mlci.correlation_ci(
-            metric, human, correlation_level=level, resample=resample, n_resamples=100, rng=0
-        )
+        # the metric and humans share each cell's noise: over infinitely many items their
+        # system means correlate 1, over 30 items about 0.98 (tau 0.85): the system level
+        # resampling items or both may warn of the attenuation, nothing else warns
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", mlci.AttenuatedCorrelationWarning)
+            res = mlci.correlation_ci(
+                metric, human, correlation_level=level, resample=resample, n_resamples=100, rng=0
+            )
+        warned = any(w.category is mlci.AttenuatedCorrelationWarning for w in caught)
+        assert warned == (level == "system" and resample != "systems"), (level, resample)
         assert res.estimate == pytest.approx(
             _deutsch(metric, human, level, "kendall_tau", np.arange(25), np.arange(30)),
             abs=1e-12,

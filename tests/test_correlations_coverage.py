@@ -23,6 +23,7 @@ tests/test_correlations_coverage.py -m slow -s``.
 from __future__ import annotations
 
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -46,6 +47,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def study():
     hits = dict.fromkeys(TRUTH, 0)
+    warned = dict.fromkeys(TRUTH, 0)  # AttenuatedCorrelationWarning (system level)
     methods = {}
     for e in range(N_EXPERIMENTS):
         rng = np.random.default_rng([20261127, 2, e])
@@ -55,16 +57,22 @@ def study():
         x = q + m + d + rng.normal(size=(N_SYSTEMS, N_ITEMS))
         z = q + d + rng.normal(size=(N_SYSTEMS, N_ITEMS))
         for (level, coef), truth in TRUTH.items():
-            res = mlci.correlation_ci(
-                x, z, coefficient=coef, correlation_level=level, resample="both", rng=e
-            )
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", mlci.AttenuatedCorrelationWarning)
+                res = mlci.correlation_ci(
+                    x, z, coefficient=coef, correlation_level=level, resample="both", rng=e
+                )
+            warned[level, coef] += bool(caught)
             low, high = res.confidence_interval
             hits[level, coef] += low <= truth <= high
             methods[level, coef] = res.method
     out = {key: hits[key] / N_EXPERIMENTS for key in TRUTH}
     print(f"\ncorrelation coverage: {N_EXPERIMENTS} experiments, {N_SYSTEMS} x {N_ITEMS}, both")
     for key, cov in out.items():
-        print(f"{key[0]:7s} {key[1]:12s} true {TRUTH[key]:.4f} {methods[key]:6s} {cov:.3f}")
+        print(
+            f"{key[0]:7s} {key[1]:12s} true {TRUTH[key]:.4f} {methods[key]:6s} {cov:.3f}"
+            f" attenuation warned {warned[key]}"
+        )
     return out
 
 

@@ -898,6 +898,7 @@ EXEMPT = {
     "TestResult",
     "MTPairedTest",
     "IRComparison",
+    "AttenuatedCorrelationWarning",
 }
 
 #: methods of public classes that take data (besides the constructors)

@@ -78,6 +78,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "fields.agreement": ("agreement_ci",),
     "fields.correlations": ("compare_correlations", "correlation_ci", "williams_test"),
     "exceptions": (
+        "AttenuatedCorrelationWarning",
         "DegenerateIntervalWarning",
         "FewConditionsWarning",
         "FewResamplesWarning",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 __all__ = [
+    "AttenuatedCorrelationWarning",
     "DegenerateIntervalWarning",
     "FewConditionsWarning",
     "FewResamplesWarning",
@@ -102,4 +103,17 @@ class HeavyTailWarning(MlciWarning):
     docs/validation.md, "Heavy-tailed regression errors (session 9)").  Collect more
     data, or report a robust error (the median or a trimmed mean of the absolute errors),
     or the error on the log scale.
+    """
+
+
+class AttenuatedCorrelationWarning(MlciWarning):
+    """A system-level correlation over few items is attenuated toward 0 by their noise.
+
+    The systems' mean scores over the study's items carry the items' noise, which pulls
+    their correlation toward 0 (Spearman 1904); resampling items (or systems and items)
+    keeps the number of items, so the interval sits around the attenuated value and misses
+    the correlation over the items' population.  :func:`mlci.correlation_ci` warns when the
+    expected attenuation (a generalizability analysis of the two score matrices) is large
+    next to the interval; read the interval as the correlation at this number of items, or
+    use more items (docs/correlations.md, "Few items").
     """

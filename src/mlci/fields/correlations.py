@@ -19,6 +19,7 @@ resampling systems generalises to other systems, items to other items, both to b
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,7 @@ import numpy as np
 from ..engine.bootstrap import run_bootstrap
 from ..engine.custom import UserSampler
 from ..engine.nested import plan_for_conditions
-from ..exceptions import FewConditionsWarning
+from ..exceptions import AttenuatedCorrelationWarning, FewConditionsWarning
 from ..feedback import warn
 from ..inputs import (
     ArgSpec,
@@ -39,12 +40,16 @@ from ..inputs import (
 )
 from ..metrics.correlation import COEFFICIENTS, LEVELS, GridCorrelationKernel
 from ..results import BootstrapResult, TestResult
+from .attenuation import WARN_RATIO, attenuation, attenuation_ratio
 
 __all__ = ["compare_correlations", "correlation_ci", "williams_test"]
 
 RESAMPLE = ("systems", "items", "both")
 #: fewer systems than this at the system level: the map has no design that holds
 MIN_SYSTEMS = 8
+#: fewer systems than this at the global level, resampling both: under-covers (the
+#: engine's threshold when systems alone are resampled; docs/correlations.md)
+MIN_SYSTEMS_GLOBAL = 20
 
 
 def _matrices(names: tuple[str, ...], values: tuple[Any, ...]) -> list[np.ndarray]:
@@ -121,18 +126,40 @@ def correlation_ci(
     Returns
     -------
     BootstrapResult
+        At the system level ``details["attenuation"]`` holds the generalizability analysis
+        of the two matrices (:mod:`mlci.fields.attenuation`): ``reliability_metric`` and
+        ``reliability_human`` (of the systems' mean scores over these items),
+        ``pearson_all_items`` (the Pearson correlation of the means over infinitely many
+        items), ``attenuation`` (the coefficient at these items minus over infinitely
+        many, expected), ``corrected_estimate`` (the estimate minus it: a point
+        diagnostic, not calibrated as an interval) and ``ratio`` (the attenuation over the
+        distance from the estimate to the interval's end on its side).
+
+    Warns
+    -----
+    AttenuatedCorrelationWarning
+        At the system level, resampling items or both, with at least 8 systems, when
+        ``ratio`` exceeds 0.25: the item noise in the systems' means attenuates the
+        correlation by a large share of the interval, which then misses the correlation
+        over the items' population (docs/correlations.md, "Few items").
+    FewConditionsWarning
+        A system-level correlation over fewer than 8 systems, systems resampled; a
+        global-level one over fewer than 20, resampling both (the engine warns below 20
+        resampled systems or items when only those are resampled).
 
     Examples
     --------
     >>> import numpy as np, mlci
     >>> rng = np.random.default_rng(0)
-    >>> quality = rng.normal(size=(12, 1)) + rng.normal(size=(12, 40))
-    >>> human = quality + rng.normal(size=(12, 40))
-    >>> metric = quality + rng.normal(size=(12, 40))
+    >>> system = rng.normal(size=(12, 1))
+    >>> human = system + rng.normal(size=(12, 100))
+    >>> metric = system + 0.5 * rng.normal(size=(12, 1)) + rng.normal(size=(12, 100))
     >>> res = mlci.correlation_ci(metric, human, correlation_level="system", resample="both",
     ...                           n_resamples=300, rng=0)
     >>> round(res.estimate, 3)
-    0.697
+    0.788
+    >>> round(res.details["attenuation"]["reliability_human"], 3)
+    0.984
     """
     coefficient = check_choice("coefficient", coefficient, COEFFICIENTS)
     correlation_level = check_choice("correlation_level", correlation_level, LEVELS)
@@ -181,6 +208,22 @@ def correlation_ci(
             "when systems are resampled. Treat the interval as optimistic.",
             FewConditionsWarning,
         )
+    if resample == "both" and correlation_level == "global" and ns < MIN_SYSTEMS_GLOBAL:
+        warn(
+            f"A global-level correlation over {ns} systems, resampling systems and items: "
+            f"below {MIN_SYSTEMS_GLOBAL} systems the crossed bootstrap under-covers (mlci's "
+            "design search: 9 systems, 0.74-0.85 of 95% intervals; docs/correlations.md). "
+            "Treat the interval as optimistic, or use more systems.",
+            FewConditionsWarning,
+        )
+    details: dict[str, Any] = {
+        "level": correlation_level,
+        "resample": resample,
+        "n_systems": ns,
+        "n_items": ni,
+    }
+    if correlation_level == "system":
+        details["attenuation"] = attenuation(x, y, coefficient)
     res = run_bootstrap(
         kernel,
         plan,
@@ -191,11 +234,48 @@ def correlation_ci(
         n_jobs=opts.engine.n_jobs,
         max_memory=opts.engine.max_memory,
         metric_name=kernel.name,
-        details={"level": correlation_level, "resample": resample, "n_systems": ns, "n_items": ni},
+        details=details,
         sampler=sampler,
         scheme="crossed (systems x items)" if resample == "both" else None,
     )
+    if correlation_level == "system":
+        _warn_attenuated(res, coefficient, resample)
     return res
+
+
+def _warn_attenuated(res: BootstrapResult, coefficient: str, resample: str) -> None:
+    """Record the expected attenuation next to the interval (``details["attenuation"]``)
+    and warn where it is large next to the interval (module :mod:`.attenuation`)."""
+    att = res.details["attenuation"]
+    low, high = (float(v) for v in res.confidence_interval)
+    est = float(res.estimate)
+    ratio = attenuation_ratio(att["attenuation"], est, low, high)
+    att["ratio"] = ratio
+    bias = att["attenuation"]
+    att["corrected_estimate"] = max(-1.0, min(1.0, est - bias)) if math.isfinite(bias) else bias
+    if resample == "systems" or res.details["n_systems"] < MIN_SYSTEMS:
+        # resampling systems: the estimand is the correlation at these items; below
+        # MIN_SYSTEMS the analysis is too noisy to tell (FewConditionsWarning covers both)
+        return
+    rel = (att["reliability_metric"], att["reliability_human"])
+    n_items = res.details["n_items"]
+    if ratio > WARN_RATIO:
+        shift = (
+            f"a shift of {ratio:.2g} times the distance from the estimate to the interval's end"
+            if math.isfinite(ratio)
+            else "a shift past the interval's end, which is the estimate itself"
+        )
+        warn(
+            f"The system-level {coefficient} over {n_items} items is attenuated by the item "
+            f"noise in the systems' mean scores (Spearman 1904): reliability of the means "
+            f"{rel[0]:.3f} (metric) and {rel[1]:.3f} (human), so over infinitely many items "
+            f"the correlation would be about {att['corrected_estimate']:.3f} instead of "
+            f"{est:.3f} ({shift}). "
+            f"Resampling {resample} keeps the attenuation: read the "
+            f"interval as the correlation at {n_items} items, or use more items "
+            "(details['attenuation'] holds the estimates).",
+            AttenuatedCorrelationWarning,
+        )
 
 
 def williams_test(
