@@ -742,7 +742,12 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
             "on the method, in the one design mapped)"
         )
     kish = diag.get("effective_conditions")
-    if n_cond is not None and n_cond >= MIN_CONDITIONS and few_effective_conditions(kish):
+    if (
+        kish is not None
+        and n_cond is not None
+        and n_cond >= MIN_CONDITIONS
+        and few_effective_conditions(kish)
+    ):
         msgs.append(few_effective_conditions_text(float(kish), n_cond))
     eff_n, estimate = diag.get("effective_n"), diag.get("estimate")
     if (
