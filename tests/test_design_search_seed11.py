@@ -83,15 +83,10 @@ def test_balanced_accuracy_with_few_errors_over_conditions_warns() -> None:
 
 
 # ------------------------------------------------------- one dominant condition (Kish 1.9)
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect (seed-11 #31): MCC over 12 conditions of log-normal sizes (one holds 823 "
-    "of 1,132 samples: Kish's effective number 1.86; ICC 0.26): no method holds (auto, "
-    "studentized, 0.847 of 300 test sets at 2.1 times BCa's width; BCa 0.823, percentile "
-    "0.883) and nothing warns: the few-conditions warning counts conditions (12 >= 8), not "
-    "effective conditions, and the few-conditions class rule sees 77 positives per "
-    "effective condition",
-)
+# (seed-11 #31: MCC over 12 conditions of log-normal sizes, one holding 823 of 1,132
+# samples, Kish's effective number 1.86, ICC 0.26: auto 0.847 of 300 test sets, BCa
+# 0.823, percentile 0.883; fixed: the few-conditions warning reads Kish's number too,
+# engine/effective_conditions.py)
 def test_mcc_over_one_dominant_condition_warns() -> None:
     d, _, x = _decision_set(31)
     assert d.metric == "mcc" and d.n_conditions == 12

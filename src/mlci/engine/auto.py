@@ -117,6 +117,11 @@ from .class_edge import (
     class_edge_reason,
 )
 from .clustered_edge import clustered_proportion_rule
+from .effective_conditions import (
+    effective_conditions,
+    few_effective_conditions,
+    few_effective_conditions_text,
+)
 from .few_conditions_class import few_conditions_class_message, few_conditions_class_rule
 from .heavy_tail import HEAVY_TAIL_METRICS, heavy_tail_diagnostics, warn_heavy_tail
 from .linearize import icc_anova
@@ -575,7 +580,10 @@ def design_diagnostics(
     atom_weight = getattr(kernel, "atom_weight", None)
     if base is not None and atom_base is not None and table_counts is None:
         # sample weights (metrics.SampleWeightedKernel): the classes are the base kernel's,
-        # counted over the samples of non-zero weight
+        # counted over the samples of non-zero weight; Kish's number of conditions weighs
+        if n_cond is not None and unit is not None and len(unit) == len(keys):
+            sample_weight = np.asarray(atom_weight)[keys]
+            diag["effective_conditions"] = effective_conditions(unit, sample_weight)
         kept = np.asarray(atom_weight)[keys] > 0
         kernel, keys = base, np.asarray(atom_base)[keys][kept]
         if n_cond is not None and unit is not None and len(unit) == len(kept):
@@ -742,6 +750,14 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
             "holds its level (with 5 conditions, 95% intervals covered 0.83-0.96 depending "
             "on the method, in the one design mapped)"
         )
+    kish = diag.get("effective_conditions")
+    if (
+        kish is not None
+        and n_cond is not None
+        and n_cond >= MIN_CONDITIONS
+        and few_effective_conditions(kish)
+    ):
+        msgs.append(few_effective_conditions_text(float(kish), n_cond))
     eff_n, estimate = diag.get("effective_n"), diag.get("estimate")
     if (
         n_cond is not None

@@ -595,7 +595,8 @@ def finish_bootstrap(
     info: dict[str, Any] = dict(details or {})
     if linear is None:
         if plan.n_conditions is not None:
-            warn_few_conditions(plan.n_conditions)
+            kish = info.get("diagnostics", {}).get("effective_conditions")
+            warn_few_conditions(plan.n_conditions, kish)
         if "diagnostics" in info and map_without_linearization(name, info.get("method_reason")):
             diag = {k: v for k, v in info["diagnostics"].items() if k != "n_conditions"}
             info["warning"] = warn_outside_map(diag, name, method)

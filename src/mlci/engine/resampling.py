@@ -44,6 +44,7 @@ from ..inputs import (
     gather,
 )
 from ..inputs.encoding import fast_unique, unique_inverse
+from .effective_conditions import few_effective_conditions, few_effective_conditions_text
 from .sampler import Sampler, block_generator, issparse
 
 __all__ = [
@@ -63,8 +64,17 @@ __all__ = [
 FEW_CONDITIONS = 20
 
 
-def warn_few_conditions(n_conditions: int) -> None:
-    """Warn when conditions are resampled but fewer than :data:`FEW_CONDITIONS`."""
+def warn_few_conditions(n_conditions: int, effective: float | None = None) -> None:
+    """Warn when conditions are resampled but fewer than :data:`FEW_CONDITIONS`, or when
+    they weigh like fewer than
+    :data:`~mlci.engine.effective_conditions.MIN_EFFECTIVE_CONDITIONS` (Kish's
+    ``effective`` number of conditions, None: unknown)."""
+    if n_conditions >= FEW_CONDITIONS and few_effective_conditions(effective):
+        warn(
+            few_effective_conditions_text(float(effective or 0.0), n_conditions)
+            + ". Treat this bootstrap interval as optimistic.",
+            FewConditionsWarning,
+        )
     if n_conditions < FEW_CONDITIONS:
         warn(
             f"Only {n_conditions} conditions are resampled: with fewer than about "
