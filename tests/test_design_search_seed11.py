@@ -116,14 +116,6 @@ def test_roc_auc_of_the_same_ranking_warns() -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect (seed-11 #23): average precision over 42 conditions of unequal size at "
-    "ICC 0.50 (1,747 samples, about 52 positives filling about 20 effective conditions, AP "
-    "0.960): auto (BCa) 0.800 of 100 and 0.887 of 300 other test sets, percentile 0.790, "
-    "warned in 1 of 300; the clustered-class rules cover the decision metrics and the AUC "
-    "(which warns on the same scores), not average precision",
-)
 def test_average_precision_over_clustered_positives_warns() -> None:
     x = _s11_23()
     assert _warned(

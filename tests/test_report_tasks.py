@@ -35,6 +35,7 @@ def _data(seed=0, n=900, k=40):
     return y, systems, spk, rng.integers(0, 3, n)
 
 
+@pytest.mark.filterwarnings("ignore::mlci.FewConditionsWarning")  # AP: scores shift
 @pytest.mark.parametrize("conditions", [True, False])
 def test_tables_do_not_depend_on_the_threads(conditions):
     # every section (metrics, pairs, curves, calibration, groups, methods) the same on

@@ -15,6 +15,9 @@ from ..exceptions import FewConditionsWarning
 from ..feedback import warn
 
 __all__ = [
+    "AP_MANY_CONDITIONS",
+    "AP_SCORE_ICC",
+    "AP_SCORE_ICC_MANY",
     "AUC_CLOSE_BAND",
     "AUC_EDGE_BAND",
     "AUC_NEAR_EDGE",
@@ -24,11 +27,14 @@ __all__ = [
     "MIN_AUC_CLASS_NEAR_EDGE",
     "MIN_AUC_SWEEP_CONDITIONS",
     "class_effective_conditions",
+    "clustered_ap_message",
+    "clustered_ap_rule",
     "clustered_auc_check",
     "clustered_auc_rule",
     "clustered_auc_text",
     "few_auc_class_message",
     "few_auc_class_text",
+    "negative_score_icc",
     "warn_clustered_auc",
     "warn_few_auc_class",
     "warn_near_edge_auc",
@@ -390,4 +396,116 @@ def clustered_auc_check(
         float(estimate),
         diag["effective_conditions"],
         method,
+    )
+
+
+# ---------------------------------------------- average precision over shifting conditions
+#: average precision over conditions warns where the negatives' scores shift between
+#: conditions: the estimated ICC of their ranks (:func:`negative_score_icc`) at least this
+#: with fewer than :data:`AP_MANY_CONDITIONS` effective conditions, or at least
+#: :data:`AP_SCORE_ICC_MANY` with more (:func:`clustered_ap_rule`).  The design search's
+#: seed-11 #23 (1,747 samples, about 52 positives over 42 conditions of unequal size, Kish
+#: 26.2, ICC 0.50, AP 0.960): auto (BCa) covered 0.887 of 300 test sets, warned in 1.  The
+#: quick sweep behind the thresholds (variants of that design, 300-400 test sets each,
+#: B = 500; the ranks' ICC is close to the design's): auto covered 0.83-0.90 at ICC 0.5
+#: over 42-120 conditions (Kish 26-120) with 52 or 207 positives, 0.883 at ICC 0.3 and
+#: 0.907 at 0.2 over Kish 26, 0.893 at 0.2 over 60 equal conditions, 0.913 at 0.3 over
+#: 150 unequal ones (Kish 69, 207 positives); it held over 150 equal conditions at ICC
+#: 0.15 (0.953) and 0.3 (0.940), over 150 unequal at ICC 0.08 (seed-11 #57, 0.960), and
+#: iid (0.953).  Not warned, short by a little: Kish 26 at ICC 0-0.15 (0.920-0.927).
+AP_SCORE_ICC = 0.15
+#: the effective number of conditions (Kish's, of all samples) from which
+#: :data:`AP_SCORE_ICC_MANY` applies instead of :data:`AP_SCORE_ICC`
+AP_MANY_CONDITIONS = 100.0
+#: the ranks' ICC from which average precision over many effective conditions warns
+#: (:func:`clustered_ap_rule`): ICC 0.5 over 120 equal conditions covered 0.897, 0.3 over
+#: 150 (ranks' ICC 0.25-0.32) held, 0.940
+AP_SCORE_ICC_MANY = 0.35
+
+
+def negative_score_icc(negative: Any, score_key: Any, unit: Any) -> float:
+    """The one-way ANOVA estimate of the intra-condition correlation of the negatives'
+    score ranks (truncated at 0): how much the conditions shift the scores.  ``negative``:
+    each sample's class (bool, True for a negative); ``score_key``: a key increasing with
+    the score (e.g. a ranking kernel's atom index); ``unit``: each sample's condition
+    (codes).  Ties share their mid-rank; ``(MSB - MSW) / (MSB + (n0 - 1) MSW)`` with
+    ``n0 = (N - sum n_c^2 / N) / (C - 1)`` over the ``C`` conditions holding negatives.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> neg = np.ones(8, bool)
+    >>> unit = np.repeat([0, 1], 4)
+    >>> round(negative_score_icc(neg, np.arange(8), unit), 3)  # condition 1 all higher
+    0.82
+    >>> negative_score_icc(neg, np.array([0, 7, 2, 5, 1, 6, 3, 4]), unit)  # alike
+    0.0
+    """
+    negative = np.asarray(negative, dtype=bool)
+    key = np.asarray(score_key)[negative]
+    cond = np.asarray(unit)[negative]
+    if len(key) < 3:
+        return 0.0
+    _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
+    rank = (np.cumsum(counts) - (counts - 1) / 2.0)[inverse.reshape(-1)]
+    _, cond = np.unique(cond, return_inverse=True)
+    n_c = np.bincount(cond).astype(float)
+    c, total = len(n_c), float(n_c.sum())
+    if c < 2 or total <= c:
+        return 0.0
+    between = np.sum((np.bincount(cond, rank) - n_c * rank.mean()) ** 2 / n_c)
+    msb = between / (c - 1)
+    msw = (np.sum((rank - rank.mean()) ** 2) - between) / (total - c)
+    n0 = (total - np.sum(n_c**2) / total) / (c - 1)
+    den = msb + (n0 - 1.0) * msw
+    return float(max((msb - msw) / den, 0.0)) if den > 0 else 0.0
+
+
+def clustered_ap_rule(score_icc: float | None, effective: float | None) -> bool:
+    """Whether average precision over conditions lies where its intervals fell short: the
+    negatives' scores shift between conditions, the ICC of their ranks ``score_icc``
+    (:func:`negative_score_icc`; None for independent samples) at least
+    :data:`AP_SCORE_ICC` over fewer than :data:`AP_MANY_CONDITIONS` ``effective``
+    conditions (Kish's number of the condition sizes), at least :data:`AP_SCORE_ICC_MANY`
+    over more.  (With fewer than 8 conditions the few-conditions warning speaks as well.)
+
+    Examples
+    --------
+    >>> clustered_ap_rule(0.41, 26.2)  # seed-11 #23 as drawn (42 conditions)
+    True
+    >>> clustered_ap_rule(0.075, 68.6)  # ICC 0.08 over 150 conditions: held
+    False
+    >>> clustered_ap_rule(0.29, 150.0), clustered_ap_rule(0.48, 120.0)
+    (False, True)
+    >>> clustered_ap_rule(None, None)  # independent samples
+    False
+    """
+    if score_icc is None or effective is None:
+        return False
+    least = AP_SCORE_ICC if effective < AP_MANY_CONDITIONS else AP_SCORE_ICC_MANY
+    return bool(score_icc >= least)
+
+
+def clustered_ap_message(effective: float, score_icc: float, few: int) -> str:
+    """What :func:`clustered_ap_rule` found, and the remedy (a part of the warning of
+    :func:`mlci.engine.auto.warn_outside_map`).
+
+    Examples
+    --------
+    >>> clustered_ap_message(26.2, 0.41, 58).split(" (")[0]
+    "The negatives' scores shift between the conditions of this average precision"
+    """
+    return (
+        "The negatives' scores shift between the conditions of this average precision "
+        f"(estimated ICC of their ranks {score_icc:.2f} over {effective:.1f} effective "
+        f"conditions, at least {AP_SCORE_ICC:g} below {AP_MANY_CONDITIONS:g} of them, "
+        f"{AP_SCORE_ICC_MANY:g} above; {few} samples in the smaller class): there "
+        "the pooled ranking "
+        "mixes the conditions, and mlci's design search (seed-11 #23, docs/validation.md) "
+        "and a sweep of its variants (mlci.engine.auc_class.AP_SCORE_ICC) found auto (BCa) "
+        "short of its level (0.83-0.90 at ICC 0.5 over 42-120 conditions, with 52 or 207 "
+        "positives; 0.88-0.91 at ICC 0.2-0.3), and more conditions alone did not restore "
+        "it; report average precision "
+        "per condition (or of scores normalised within each condition) if the conditions "
+        "are not to be ranked together"
     )

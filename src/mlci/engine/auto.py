@@ -106,6 +106,9 @@ from ..intervals.bootstrap import LINEARIZED_METHODS
 from ..metrics import Kernel
 from .auc_class import (
     class_effective_conditions,
+    clustered_ap_message,
+    clustered_ap_rule,
+    negative_score_icc,
     warn_clustered_auc,
     warn_few_auc_class,
     warn_near_edge_auc,
@@ -619,6 +622,8 @@ def design_diagnostics(
             diag["smaller_class_effective_conditions"] = class_effective_conditions(
                 keys >= m_neg, unit
             )
+            # average precision's rule (engine/auc_class.py): the conditions' score shift
+            diag["negative_score_icc"] = negative_score_icc(keys < m_neg, keys, unit)
         if table_counts is not None:
             diag["negative_atoms"] = int(atoms[:m_neg].sum())
             diag["positive_atoms"] = int(atoms[m_neg:].sum())
@@ -801,6 +806,12 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
         )
         if edge is not None:
             return edge
+    if metric == "average_precision" and clustered_ap_rule(
+        diag.get("negative_score_icc"), diag.get("effective_conditions")
+    ):
+        msgs.append(
+            clustered_ap_message(diag["effective_conditions"], diag["negative_score_icc"], few)
+        )
     if few < MIN_CLASS and metric not in ("accuracy", "error_rate"):
         msgs.append(
             f"Only {few} samples of one class: below {MIN_CLASS}, mlci's coverage map does "
