@@ -242,14 +242,6 @@ def test_auc_ci_of_the_same_trials_warns() -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect (seed-11 scores #40): trial_bootstrap_ci's roc_auc near its bound (47 "
-    "speakers x 2 recordings, all 4,371 pairs, 47 targets, AUC 0.9963, speaker ICC 0.04) "
-    "is BCa without a warning: 0.840 of 100 test sets and 0.780 of 300 others (58 of the 66 "
-    "misses above the truth), where auc_ci on the same scores takes the AUC's score "
-    "interval near the bound and warns; the AUC's near-bound rule is not on this door",
-)
 def test_trial_auc_near_its_bound_warns() -> None:
     x = _s11sc_40()
     assert _warned(
