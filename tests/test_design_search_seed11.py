@@ -181,13 +181,6 @@ def test_balanced_accuracy_with_one_positive_covers() -> None:
 
 
 # ------------------------------------------------- watch list of seed 10, resolved: defects
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect (seed-10 #129, watch list resolved): the simultaneous roc_band (sup-t) "
-    "with about 90 positives (1,432 scores, AUC 0.885, 8 FPRs in 0.07-0.66) holds the whole "
-    "true curve in 0.888 of 2,000 fresh test sets (Wilson 95% [0.873, 0.901]; exact "
-    "binomial p = 4e-15 below 0.935), BCa's band 0.914, never warned",
-)
 def test_simultaneous_band_with_few_positives_warns() -> None:
     d = dss.random_design(129, 10)
     pop = dss.Population(d)

@@ -37,6 +37,8 @@ from ..inputs import (
 )
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..results import BootstrapResult, Result, format_value, per_confidence_level
+from ._band_rules import sup_t as _sup_t
+from ._band_rules import widen_few_band_events
 from ._driver import _operating_point_spec, _Part, _resolve, _Spec
 from ._edge_interval import edge_band
 from ._roc import _RATE, _check_rate, _counts_at, _every_point_counts, _Layout, _View
@@ -526,15 +528,6 @@ def pr_curve(scores: Scores) -> Curve:
 
 
 # ----------------------------------------------------------------------------- bands
-def _sup_t(est: np.ndarray, dist: np.ndarray, level: float) -> tuple[float, np.ndarray]:
-    """Sup-t critical value and standard errors from a bootstrap distribution (B, k)."""
-    se = np.nanstd(dist, axis=0, ddof=1)
-    ok = se > 0
-    dev = np.abs(dist[:, ok] - est[ok]) / se[ok]
-    t = np.nanmax(dev, axis=1) if dev.shape[1] else np.zeros(dist.shape[0])
-    return float(np.quantile(t[np.isfinite(t)], level)), se
-
-
 @resampling_keywords
 @knobs_in_config
 @reports_progress
@@ -652,7 +645,8 @@ def roc_band(
             "fpr_result": fres,
         }
     x_name = "fpr" if kind == "vertical" else "threshold"
-    return _band(x, res, level, bool(simultaneous), x_name, "tpr", kind, extra, sc.n_pos)
+    band = _band(x, res, level, bool(simultaneous), x_name, "tpr", kind, extra, sc.n_pos)
+    return widen_few_band_events(band, sc.n_pos)  # few positives at a grid point
 
 
 def precision_at_recall_spec(sc: Scores, grid: np.ndarray) -> _Spec:
