@@ -129,7 +129,8 @@ class CurveBand(Result):
         The bootstrap behind the band (distribution of ``y`` on the grid).
     extra : dict
         A threshold band's FPR interval (``fpr``, ``fpr_low``, ``fpr_high``, ``fpr_result``);
-        ``edge_points``: the grid points whose collapsed interval became Wilson's (roc_band).
+        ``edge_points``: the grid points whose collapsed interval became Wilson's (roc_band);
+        ``few_event_points``: those widened to Wilson's by the few-events rule.
 
     Examples
     --------
@@ -564,7 +565,10 @@ def roc_band(
         (two-sided only).
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, dropna
         As in :meth:`Scores.bootstrap_ci`; a TPR whose interval collapses onto 0 or 1
-        gets the Wilson interval of ``n_pos`` instead (``extra["edge_points"]``).
+        gets the Wilson interval of ``n_pos`` instead (``extra["edge_points"]``); in a
+        simultaneous vertical band a point with fewer than 10 positives on the short side
+        of its threshold reaches its Wilson interval at the Bonferroni level, with a
+        ``NearBoundWarning`` (:mod:`mlci.scores._band_rules`).
     resampling : mlci.Resampling, optional
         How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
         ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
