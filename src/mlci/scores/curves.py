@@ -582,7 +582,7 @@ def roc_band(
     --------
     >>> rng = np.random.default_rng(0)
     >>> s = Scores(rng.normal(1, 1, 300), rng.normal(0, 1, 300))
-    >>> band = roc_band(s, np.linspace(0, 1, 11), simultaneous=True, rng=0, n_resamples=200)
+    >>> band = roc_band(s, np.linspace(0.05, 0.6, 8), simultaneous=True, rng=0, n_resamples=200)
     >>> bool(np.all(band.low <= band.pointwise_low + 1e-12))
     True
     """
