@@ -200,7 +200,8 @@ def _band_hits() -> int:
     for i in range(N_BAND):
         g = np.random.default_rng([2028, i])
         s = g.standard_normal(200) + pop.e * y
-        with mlci.config_context(n_jobs=1):
+        with mlci.config_context(n_jobs=1), warnings.catch_warnings():
+            warnings.simplefilter("ignore", mlci.NearBoundWarning)  # few events near FPR 0.6
             b = mlci.roc_band(
                 mlci.Scores.from_labels(y, s), BAND_GRID, simultaneous=True, rng=g, n_resamples=200
             )
@@ -218,7 +219,10 @@ def test_simultaneous_band_holds_its_level_and_a_90_percent_band_is_rejected(
 ) -> None:
     # 1000 experiments, 20 grid points (the sup-t correction matters more than over 8,
     # where a 90% band still covered 0.927 of 400: not rejected).  Measured: 949 of 1000
-    # (p 0.88); with the critical value at 90% labelled 95%, 919 (p 3e-5)
+    # (p 0.88); with the critical value at 90% labelled 95%, 919 (p 3e-5).  The sup-t
+    # band alone: the few-events widening (scores/_band_rules.py, at FPRs near 0.6 here)
+    # would hide the mutation (with it: 965 and 945 of 1000)
+    monkeypatch.setattr(curves, "widen_few_band_events", lambda band, n_pos: band)
     hits = _band_hits()
     assert _level_ok(hits), f"simultaneous band covers {hits / N_BAND:.3f}"
     # the defect item 7 names: the sup-t critical value at 90%, the band labelled 95%
@@ -255,7 +259,8 @@ def test_band_point_stuck_at_one_gets_the_wilson_interval() -> None:
     # simultaneous: the Wilson interval at the sup-t critical value, inside the band
     # (and never below the pointwise value: here no point varies, the sup-t value is 0)
     mixed = mlci.Scores(np.r_[g.normal(6, 1, 18), 1.0], neg)  # one positive at 1.0
-    sim = mlci.roc_band(mixed, [0.05, 0.4], rng=0, n_resamples=300, simultaneous=True)
+    with pytest.warns(mlci.NearBoundWarning):  # 18 of 19 at FPR 0.05 (scores/_band_rules.py)
+        sim = mlci.roc_band(mixed, [0.05, 0.4], rng=0, n_resamples=300, simultaneous=True)
     z = max(sim.critical_value, 1.959964)
     assert list(sim.extra["edge_points"]) == [1] and sim.critical_value > 0
     assert sim.low[1] == pytest.approx(19 / (19 + z * z), rel=1e-6) and sim.high[1] == 1

@@ -168,13 +168,6 @@ def test_balanced_accuracy_with_one_positive_covers() -> None:
 
 
 # ------------------------------------------------- watch list of seed 10, resolved: defects
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect (seed-10 #129, watch list resolved): the simultaneous roc_band (sup-t) "
-    "with about 90 positives (1,432 scores, AUC 0.885, 8 FPRs in 0.07-0.66) holds the whole "
-    "true curve in 0.888 of 2,000 fresh test sets (Wilson 95% [0.873, 0.901]; exact "
-    "binomial p = 4e-15 below 0.935), BCa's band 0.914, never warned",
-)
 def test_simultaneous_band_with_few_positives_warns() -> None:
     d = dss.random_design(129, 10)
     pop = dss.Population(d)
@@ -227,14 +220,6 @@ def test_auc_ci_of_the_same_trials_warns() -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect (seed-11 scores #40): trial_bootstrap_ci's roc_auc near its bound (47 "
-    "speakers x 2 recordings, all 4,371 pairs, 47 targets, AUC 0.9963, speaker ICC 0.04) "
-    "is BCa without a warning: 0.840 of 100 test sets and 0.780 of 300 others (58 of the 66 "
-    "misses above the truth), where auc_ci on the same scores takes the AUC's score "
-    "interval near the bound and warns; the AUC's near-bound rule is not on this door",
-)
 def test_trial_auc_near_its_bound_warns() -> None:
     x = _s11sc_40()
     assert _warned(

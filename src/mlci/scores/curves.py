@@ -37,6 +37,8 @@ from ..inputs import (
 )
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..results import BootstrapResult, Result, format_value, per_confidence_level
+from ._band_rules import sup_t as _sup_t
+from ._band_rules import widen_few_band_events
 from ._driver import _operating_point_spec, _Part, _resolve, _Spec
 from ._edge_interval import edge_band
 from ._roc import _RATE, _check_rate, _counts_at, _every_point_counts, _Layout, _View
@@ -127,7 +129,8 @@ class CurveBand(Result):
         The bootstrap behind the band (distribution of ``y`` on the grid).
     extra : dict
         A threshold band's FPR interval (``fpr``, ``fpr_low``, ``fpr_high``, ``fpr_result``);
-        ``edge_points``: the grid points whose collapsed interval became Wilson's (roc_band).
+        ``edge_points``: the grid points whose collapsed interval became Wilson's (roc_band);
+        ``few_event_points``: those widened to Wilson's by the few-events rule.
 
     Examples
     --------
@@ -526,15 +529,6 @@ def pr_curve(scores: Scores) -> Curve:
 
 
 # ----------------------------------------------------------------------------- bands
-def _sup_t(est: np.ndarray, dist: np.ndarray, level: float) -> tuple[float, np.ndarray]:
-    """Sup-t critical value and standard errors from a bootstrap distribution (B, k)."""
-    se = np.nanstd(dist, axis=0, ddof=1)
-    ok = se > 0
-    dev = np.abs(dist[:, ok] - est[ok]) / se[ok]
-    t = np.nanmax(dev, axis=1) if dev.shape[1] else np.zeros(dist.shape[0])
-    return float(np.quantile(t[np.isfinite(t)], level)), se
-
-
 @resampling_keywords
 @knobs_in_config
 @reports_progress
@@ -571,7 +565,10 @@ def roc_band(
         (two-sided only).
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, dropna
         As in :meth:`Scores.bootstrap_ci`; a TPR whose interval collapses onto 0 or 1
-        gets the Wilson interval of ``n_pos`` instead (``extra["edge_points"]``).
+        gets the Wilson interval of ``n_pos`` instead (``extra["edge_points"]``); in a
+        simultaneous vertical band a point with fewer than 10 positives on the short side
+        of its threshold reaches its Wilson interval at the Bonferroni level, with a
+        ``NearBoundWarning`` (:mod:`mlci.scores._band_rules`).
     resampling : mlci.Resampling, optional
         How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
         ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
@@ -585,7 +582,7 @@ def roc_band(
     --------
     >>> rng = np.random.default_rng(0)
     >>> s = Scores(rng.normal(1, 1, 300), rng.normal(0, 1, 300))
-    >>> band = roc_band(s, np.linspace(0, 1, 11), simultaneous=True, rng=0, n_resamples=200)
+    >>> band = roc_band(s, np.linspace(0.05, 0.6, 8), simultaneous=True, rng=0, n_resamples=200)
     >>> bool(np.all(band.low <= band.pointwise_low + 1e-12))
     True
     """
@@ -652,7 +649,8 @@ def roc_band(
             "fpr_result": fres,
         }
     x_name = "fpr" if kind == "vertical" else "threshold"
-    return _band(x, res, level, bool(simultaneous), x_name, "tpr", kind, extra, sc.n_pos)
+    band = _band(x, res, level, bool(simultaneous), x_name, "tpr", kind, extra, sc.n_pos)
+    return widen_few_band_events(band, sc.n_pos)  # few positives at a grid point
 
 
 def precision_at_recall_spec(sc: Scores, grid: np.ndarray) -> _Spec:

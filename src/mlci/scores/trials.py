@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
+from ..engine.auc_class import warn_few_auc_class, warn_near_edge_auc
 from ..engine.bootstrap import (
     finish_bootstrap,
     jackknife_values,
@@ -814,6 +815,13 @@ def trial_bootstrap_ci(
         few = warn_few_eer_errors(estimate, n_target, len(lab) - n_target)
         if few is not None:
             details["few_errors_warning"] = few
+    if isinstance(metric, str) and metric.lower() == "roc_auc":  # auc_ci's class rules
+        n_target = int(np.sum(lab))
+        few = warn_few_auc_class(n_target, len(lab) - n_target, opts.method) or warn_near_edge_auc(
+            n_target, len(lab) - n_target, estimate, opts.method
+        )
+        if few is not None:
+            details["few_samples_warning"] = few
 
     def jackknife() -> tuple[np.ndarray, np.ndarray]:
         with single_threaded_blas(fast):

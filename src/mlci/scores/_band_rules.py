@@ -1,0 +1,127 @@
+"""The few-events rule of :func:`mlci.roc_band`'s simultaneous (sup-t) band.
+
+The sup-t band (``est +- c se``, ``c`` the level-quantile of the replicates' largest
+standardised deviation over the grid) falls short where a grid point's TPR rests on few
+positives on one side of its threshold: the replicates of that point move in steps of
+``1 / n_pos`` and their standard error understates the curve's, so the studentized
+deviation of the true curve there has heavier tails than the replicates'.  Design search
+seed 10, #129 (1,432 scores, about 90 positives, AUC 0.885, 8 FPRs in 0.07-0.66: at most
+2 positives below the threshold at the top FPRs) held the whole true curve in 0.888 of
+2,000 test sets, unwarned.  The check (binormal, 8 FPRs, B = 500, 13 designs of 60-1,000
+positives and 300-10,656 negatives, AUC 0.76-0.96, 400 test sets each, 5,200 in all,
+``scripts/data`` not kept; docs/validation.md, "The simultaneous ROC band with few
+events at a grid point"): binned by the fewest positives on the short side of any grid
+point (``n_pos min(TPR, 1 - TPR)``, points with a TPR of exactly 0 or 1 left to the Wilson
+edge interval), the band covered 0.761 (below 2, 268 test sets), 0.908 (2-4, 728), 0.893
+(4-6, 411), 0.906 (6-8, 531), 0.928 (8-10, 471), and 0.954-0.973 from 10 on (2,791 test
+sets); below :data:`MIN_BAND_EVENTS` (0.892 of the 2,409 such test sets, 0.965 of the others)
+those points' band reaches at least the Wilson interval of their count of ``n_pos`` at
+the Bonferroni level ``1 - (1 - level) / k`` over the ``k`` grid points, with a warning
+(:func:`widen_few_band_events`): in 6 of those designs (300 other test sets each) the
+band then covered 0.943-0.963 where the sup-t band alone covered 0.893-0.943 (#129's
+design, 90 positives: 0.903 -> 0.963), 1-12% wider; a design without such points
+(300 + 300, AUC 0.76) is unchanged (0.940).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import NearBoundWarning
+from ..feedback import warn
+from ..intervals.bootstrap import wilson_interval
+
+__all__ = [
+    "MIN_BAND_EVENTS",
+    "band_events",
+    "few_band_events_text",
+    "sup_t",
+    "widen_few_band_events",
+]
+
+#: a simultaneous ROC band one of whose grid points has fewer positives than this on the
+#: short side of its threshold (``n_pos min(TPR, 1 - TPR)``, TPR strictly inside (0, 1))
+#: warns (:func:`warn_few_band_events`); the check in this module's docstring
+MIN_BAND_EVENTS = 10.0
+
+
+def band_events(tpr: Any, n_pos: float) -> float | None:
+    """The fewest positives on the short side of any grid point's threshold,
+    ``n_pos min(TPR, 1 - TPR)`` over the points whose estimated TPR lies strictly inside
+    (0, 1) (a point at 0 or 1 gets the Wilson edge interval), or None without such a point.
+
+    Examples
+    --------
+    >>> band_events([0.5, 0.9, 0.98, 1.0], 90)  # 90 x 0.02 below the last inner point
+    1.8
+    >>> band_events([1.0, 1.0], 90) is None
+    True
+    """
+    t = np.asarray(tpr, dtype=float)
+    t = t[np.isfinite(t) & (t > 1e-12) & (t < 1 - 1e-12)]
+    if not t.size or not n_pos > 0:
+        return None
+    return float(round(float(n_pos) * float(np.min(np.minimum(t, 1.0 - t))), 9))
+
+
+def sup_t(est: np.ndarray, dist: np.ndarray, level: float) -> tuple[float, np.ndarray]:
+    """Sup-t critical value and standard errors from a bootstrap distribution (B, k)."""
+    se = np.nanstd(dist, axis=0, ddof=1)
+    ok = se > 0
+    dev = np.abs(dist[:, ok] - est[ok]) / se[ok]
+    t = np.nanmax(dev, axis=1) if dev.shape[1] else np.zeros(dist.shape[0])
+    return float(np.quantile(t[np.isfinite(t)], level)), se
+
+
+def few_band_events_text(events: float, n_pos: float, points: int) -> str:
+    """The warning of :func:`widen_few_band_events`.
+
+    Examples
+    --------
+    >>> few_band_events_text(1.8, 90, 2).split(":")[0]
+    'A simultaneous ROC band over 90 positives with 1.8 of them on the short side of a grid point'
+    """
+    return (
+        f"A simultaneous ROC band over {n_pos:.4g} positives with {events:.2g} of them on the "
+        f"short side of a grid point: below {MIN_BAND_EVENTS:g} (n_pos x min(TPR, 1 - TPR)), "
+        "the sup-t band held the whole curve in only 0.76-0.93 of mlci's test sets (0.888 in "
+        "design search seed 10, #129; docs/validation.md, 'The simultaneous ROC band with "
+        f"few events at a grid point'), so the band at those {points} point(s) reaches at "
+        "least their Wilson interval at the Bonferroni level over the grid "
+        "(extra['few_event_points']; 8-point grids inside (0, 1) then held 0.943-0.963, "
+        "grids reaching FPR 0 or 1 still fell short). Drop grid points near TPR 0 or 1, "
+        "or collect more positives, for a narrower band."
+    )
+
+
+def widen_few_band_events(band: Any, n_pos: float) -> Any:
+    """``band`` (a :class:`~mlci.scores.curves.CurveBand` over ``n_pos`` positives) as it
+    is, or, for a simultaneous vertical band with grid points of fewer than
+    :data:`MIN_BAND_EVENTS` positives on the short side of their threshold
+    (``n_pos min(TPR, 1 - TPR)``, TPR inside (0, 1)), the band with those points reaching
+    at least the Wilson interval of ``round(TPR n_pos)`` of ``n_pos`` at the level
+    ``1 - (1 - level) / k`` (``k`` grid points), after a
+    :class:`~mlci.exceptions.NearBoundWarning` (:func:`few_band_events_text`, also in
+    ``extra["few_events_warning"]``; the points in ``extra["few_event_points"]``)."""
+    if not band.simultaneous or band.kind != "vertical" or not n_pos > 0:
+        return band
+    t = np.asarray(band.y, dtype=float)
+    inner = np.isfinite(t) & (t > 1e-12) & (t < 1 - 1e-12)
+    few = np.flatnonzero(inner & (n_pos * np.minimum(t, 1.0 - t) < MIN_BAND_EVENTS))
+    if not few.size:
+        return band
+    events = band_events(t, n_pos)
+    assert events is not None
+    level = 1.0 - (1.0 - band.confidence_level) / len(t)
+    low, high = np.array(band.low, dtype=float), np.array(band.high, dtype=float)
+    for i in few:
+        p = float(np.round(t[i] * n_pos) / n_pos)
+        w_low, w_high, _ = wilson_interval(p, n_pos, None, confidence_level=level)
+        low[i], high[i] = min(low[i], float(w_low)), max(high[i], float(w_high))
+    text = few_band_events_text(events, n_pos, len(few))
+    warn(text, NearBoundWarning)
+    extra = {**band.extra, "few_event_points": few, "few_events_warning": text}
+    return replace(band, low=low, high=high, extra=extra)
