@@ -258,8 +258,8 @@ def class_rate_proportions(diag: dict[str, Any], metric: str) -> list[tuple[str,
     --------
     >>> diag = {"n_conditions": 40, "class_errors": (0, 0),
     ...         "class_rates": ((1.0, 2700.0), (1.0, 160.0))}
-    >>> [what for what, _, _ in class_rate_proportions(diag, "balanced_accuracy")]
-    ['The negatives\' rate (specificity)', 'The positives\' rate (recall)']
+    >>> [what[:13] for what, _, _ in class_rate_proportions(diag, "balanced_accuracy")]
+    ['The negatives', 'The positives']
     """
     rates = diag.get("class_rates")
     if metric not in CLASS_EDGE_METRICS or rates is None or class_edge_message(diag, metric):
