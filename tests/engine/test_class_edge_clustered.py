@@ -85,7 +85,11 @@ def test_compare_gives_each_system_the_same_interval():
     y, a, cond = _design(2)
     b = a.copy()
     b[np.flatnonzero(y == 0)[:30]] = 1 - b[np.flatnonzero(y == 0)[:30]]
-    one = mlci.bootstrap_ci(y, a, metric="balanced_accuracy", conditions=cond, rng=1)
+    # 2 misses in about 120 positives over 30 conditions: recall's near-bound warning
+    # (since session 9, seed-11 #58), as recall of the same data
+    with pytest.warns(mlci.FewConditionsWarning, match="rate \\(recall\\)"):
+        one = mlci.bootstrap_ci(y, a, metric="balanced_accuracy", conditions=cond, rng=1)
+    # (compare's system rows carry no design warning, for recall as for balanced accuracy)
     res = mlci.compare(y, {"A": a, "B": b}, metric="balanced_accuracy", conditions=cond, rng=1)
     got = res.systems["A"]
     assert got.details["edge_fallback_method"] == "mover_korn_graubard"

@@ -27,7 +27,8 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
 * A decision metric of two classes (F1, MCC, balanced accuracy, kappa) with fewer than
   :data:`MIN_CLASS` samples in a class: **percentile**, with a warning (no method held;
   balanced accuracy with 3 positives in 217: studentized 0.51-0.57, percentile
-  0.81-0.835, BCa 0.78-0.81).
+  0.81-0.835, BCa 0.78-0.81), but balanced accuracy of independent samples: MOVER
+  (below; seed-11 #13, 1-6 positives in 162: 0.983, the percentile 0.565), warned.
 * Any other built-in metric with a derivative (F1, MCC, balanced accuracy, kappa, ROC
   AUC, log loss, means, MSE ...): the **studentized** (bootstrap-t)
   interval on the logit scale, with the linearized standard error of every replicate.
@@ -77,8 +78,9 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   0.917; on the 43% of test sets the BCa switch had picked, t 0.942, BCa 0.831).
 * Balanced accuracy with 0-3 errors in a class: MOVER of the two classes' modified
   Wilson intervals of independent samples, of their Korn & Graubard intervals over
-  conditions (:mod:`mlci.engine.class_edge`); over conditions, a class without an error
-  and more than 3 in the other still warns.
+  conditions (:mod:`mlci.engine.class_edge`), and with 1-4 samples of a class of
+  independent samples; over conditions, a class without an error and more than 3 in the
+  other still warns, and so does a class's rate with few effective minority outcomes.
 * A single sample (or condition): Wilson for a proportion of independent samples, else
   BCa, which collapses with a warning (:func:`single_unit_method`).
 
@@ -118,6 +120,9 @@ from .class_edge import (
     class_edge_message,
     class_edge_options,
     class_edge_reason,
+    class_rate_proportions,
+    few_class_mover,
+    few_class_mover_text,
 )
 from .clustered_edge import clustered_proportion_rule
 from .effective_conditions import (
@@ -234,7 +239,7 @@ def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[s
         method, reason = proportion_method(plan, kernel)
         return method, reason + kernel.proportion_reason  # e.g. a mean of 0/1 values
     few = smaller_class(kernel)
-    if few is not None and few < MIN_CLASS:
+    if few is not None and few < MIN_CLASS and not few_class_mover(kernel, plan):
         return "percentile", (
             f"{FEW_CLASS_REASON} ({few} in the smaller class): the studentized interval is "
             "too narrow there (balanced accuracy with 3 positives in 217: 0.51-0.57, "
@@ -608,7 +613,9 @@ def design_diagnostics(
         ):
             diag["smaller_class_effective_conditions"] = smaller_class_conditions(keys, unit)
             diag["class_error_icc"] = class_error_icc(keys, unit)
-        diag.update(class_edge_diagnostics(kernel, n_cond if table_counts is None else None))
+        diag.update(
+            class_edge_diagnostics(kernel, n_cond if table_counts is None else None, linear)
+        )
     m_neg = getattr(kernel, "m_neg", None)
     if m_neg is not None:
         diag["n_negative"] = int(counts[:m_neg].sum())
@@ -763,18 +770,21 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
         and few_effective_conditions(kish)
     ):
         msgs.append(few_effective_conditions_text(float(kish), n_cond))
-    eff_n, estimate = diag.get("effective_n"), diag.get("estimate")
-    if (
-        n_cond is not None
-        and n_cond >= MIN_CONDITIONS
-        and eff_n is not None
-        and estimate is not None
-        and min(estimate, 1 - estimate) < NEAR_BOUND
-        and min(estimate, 1 - estimate) * eff_n < MIN_EFFECTIVE_MINORITY
-    ):
+    # a proportion, or each class's rate of balanced accuracy (engine/class_edge.py)
+    proportions = [("A proportion", diag.get("estimate"), diag.get("effective_n"))]
+    for what, estimate, eff_n in proportions + class_rate_proportions(diag, metric):
+        if (
+            n_cond is None
+            or n_cond < MIN_CONDITIONS
+            or eff_n is None
+            or estimate is None
+            or min(estimate, 1 - estimate) >= NEAR_BOUND
+            or min(estimate, 1 - estimate) * eff_n >= MIN_EFFECTIVE_MINORITY
+        ):
+            continue
         minority = min(estimate, 1 - estimate) * eff_n
         msgs.append(
-            f"A proportion of {estimate:.3g} over {n_cond} conditions with {minority:.2g} "
+            f"{what} of {estimate:.3g} over {n_cond} conditions with {minority:.2g} "
             "effective minority outcomes (min(p, 1 - p) x effective sample size, below "
             f"{MIN_EFFECTIVE_MINORITY:g}): "
             "near 0 or 1 with few conditions, mlci's coverage map (docs/validation.md, "
@@ -783,6 +793,7 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
             "warned in half their test sets, docs/validation.md, 'One door for a "
             "proportion over conditions near its bound')"
         )
+        break
     few = min(diag.get("n_positive", MIN_CLASS), diag.get("n_negative", MIN_CLASS))
     if metric == "roc_auc" and {"n_positive", "n_negative"} <= diag.keys():
         # (class counts known: a weighted AUC's diagnostics carry none): one message
@@ -816,6 +827,7 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
         msgs.append(
             f"Only {few} samples of one class: below {MIN_CLASS}, mlci's coverage map does "
             "not establish that any interval method holds its level for this metric"
+            + few_class_mover_text(diag)
         )
     elif (
         n_cond is not None
