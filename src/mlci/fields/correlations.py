@@ -305,7 +305,8 @@ def williams_test(
     Returns
     -------
     TestResult
-        ``statistic`` t, ``df`` n - 3, ``estimate`` r12 - r13.
+        ``statistic`` t, ``df`` n - 3, ``estimate`` r12 - r13, ``details["standard_error"]``
+        the denominator of t (``estimate / statistic``).
 
     Examples
     --------
@@ -339,6 +340,7 @@ def williams_test(
         p = stats.t.sf(t, df)
     else:
         p = stats.t.cdf(t, df)
+    se = float(np.sqrt(den / ((n - 1) * (1.0 + r23)))) if den > 0 and r23 > -1 else math.nan
     return TestResult(
         statistic=float(t),
         pvalue=float(min(p, 1.0)),
@@ -346,6 +348,7 @@ def williams_test(
         alternative=alternative,
         df=float(df),
         estimate=r12 - r13,
+        details={"standard_error": se},
     )
 
 
@@ -408,7 +411,23 @@ def compare_correlations(
     TestResult
         ``estimate`` is ``r(A, human) - r(B, human)``; ``details`` holds both correlations.
         The permutation p-value is ``(1 + #{|null| >= |observed|}) / (1 + n_resamples)``
-        (Phipson & Smyth 2010; nlpstats uses ``#/n_resamples``).
+        (Phipson & Smyth 2010; nlpstats uses ``#/n_resamples``).  At the system level
+        ``details["attenuation"]`` holds :func:`correlation_ci`'s generalizability analysis
+        of each metric with the human scores (``"a"``, ``"b"``), ``shift`` (their
+        attenuations' difference: the difference at these items minus over infinitely many,
+        expected), ``corrected_estimate`` (the estimate minus it), ``half_width`` (of the
+        difference's 95% interval: the 95% quantile of the permutation null's absolute
+        value, or Williams' t quantile times its standard error) and ``ratio`` (``|shift|``
+        over ``half_width``).
+
+    Warns
+    -----
+    AttenuatedCorrelationWarning
+        At the system level, permuting items or both, with at least 8 systems, when
+        ``ratio`` exceeds 0.25 (the rule of :func:`correlation_ci`): the metrics' system
+        means differ in reliability, and the difference is biased by a large share of its
+        interval (docs/correlations.md, "Few items").  Williams' test treats the items as
+        fixed and only records the analysis.
 
     Examples
     --------
@@ -450,6 +469,18 @@ def compare_correlations(
         res = williams_test(
             r12, r13, r23, _unit_count(correlation_level, a.shape), alternative=alternative
         )
+        details: dict[str, Any] = {
+            "correlation_a": r12,
+            "correlation_b": r13,
+            "correlation_ab": r23,
+        }
+        if correlation_level == "system":
+            from scipy import stats
+
+            half = float(stats.t.ppf(0.975, res.df)) * res.details["standard_error"]
+            details["attenuation"] = _difference_attenuation(
+                a, b, z, coefficient, res.estimate, half, warn_=False
+            )
         return TestResult(
             statistic=res.statistic,
             pvalue=res.pvalue,
@@ -457,10 +488,11 @@ def compare_correlations(
             alternative=alternative,
             df=res.df,
             estimate=res.estimate,
-            details={"correlation_a": r12, "correlation_b": r13, "correlation_ab": r23},
+            details=details,
         )
     n_resamples = check_positive_int("n_resamples", n_resamples)
     gen = np.random.default_rng(check_rng_seed(rng))
+    raw = (a, b, z)
     a, b, z = _standardize(a), _standardize(b), _standardize(z)
     ns, ni = a.shape
 
@@ -494,17 +526,71 @@ def compare_correlations(
     # the standardisation is affine per matrix: these are the raw data's correlations
     r_a = _value(GridCorrelationKernel(a, z, correlation_level, coefficient))
     r_b = _value(GridCorrelationKernel(b, z, correlation_level, coefficient))
+    details = {
+        "correlation_a": r_a,
+        "correlation_b": r_b,
+        "n_resamples": n_resamples,
+        "level": correlation_level,
+        "coefficient": coefficient,
+    }
+    if correlation_level == "system":
+        # the null is symmetric about 0 (a swap pattern and its complement negate the
+        # difference): its 95% quantile of |null| is the half-width of the test-inversion
+        # interval estimate +- half under a shift model
+        half = float(np.quantile(np.abs(null), 0.95))
+        details["attenuation"] = _difference_attenuation(
+            *raw, coefficient, r_a - r_b, half, warn_=resample != "systems"
+        )
     return TestResult(
         statistic=observed,
         pvalue=float((1 + count) / (1 + n_resamples)),
         method=f"permutation ({resample})",
         alternative=alternative,
         estimate=r_a - r_b,
-        details={
-            "correlation_a": r_a,
-            "correlation_b": r_b,
-            "n_resamples": n_resamples,
-            "level": correlation_level,
-            "coefficient": coefficient,
-        },
+        details=details,
     )
+
+
+def _difference_attenuation(
+    a: np.ndarray,
+    b: np.ndarray,
+    z: np.ndarray,
+    coefficient: str,
+    estimate: float,
+    half_width: float,
+    *,
+    warn_: bool,
+) -> dict[str, Any]:
+    """The attenuation of both metrics' system-level correlations with ``z`` (module
+    :mod:`.attenuation`) and the expected shift of their difference, ``shift`` (the
+    difference at these items minus over infinitely many), next to ``half_width`` (of the
+    difference's 95% interval); warn (``warn_``) where the shift exceeds ``WARN_RATIO``
+    of it with at least ``MIN_SYSTEMS`` systems, the rule of :func:`correlation_ci`."""
+    att_a, att_b = attenuation(a, z, coefficient), attenuation(b, z, coefficient)
+    shift = att_a["attenuation"] - att_b["attenuation"]
+    ratio = attenuation_ratio(shift, estimate, estimate - half_width, estimate + half_width)
+    corrected = estimate - shift if math.isfinite(shift) else shift
+    out = {
+        "a": att_a,
+        "b": att_b,
+        "shift": shift,
+        "half_width": half_width,
+        "ratio": ratio,
+        "corrected_estimate": corrected,
+    }
+    n_systems, n_items = a.shape
+    if warn_ and n_systems >= MIN_SYSTEMS and ratio > WARN_RATIO:
+        rel = (att_a["reliability_metric"], att_b["reliability_metric"])
+        warn(
+            f"The difference of the two metrics' system-level {coefficient} over {n_items} "
+            f"items is shifted by the item noise in the systems' mean scores (Spearman 1904): "
+            f"reliability of the means {rel[0]:.3f} (metric A), {rel[1]:.3f} (metric B) and "
+            f"{att_a['reliability_human']:.3f} (human), so the two correlations are attenuated "
+            f"by {att_a['attenuation']:.3f} and {att_b['attenuation']:.3f}, and over "
+            f"infinitely many items the difference would be about {corrected:.3f} instead of "
+            f"{estimate:.3f} (a shift of {ratio:.2g} times the half-width {half_width:.3g} of "
+            "its 95% interval). Read the comparison as one at "
+            f"{n_items} items, or use more items (details['attenuation'] holds the estimates).",
+            AttenuatedCorrelationWarning,
+        )
+    return out
