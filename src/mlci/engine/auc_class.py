@@ -13,6 +13,7 @@ import numpy as np
 
 from ..exceptions import FewConditionsWarning
 from ..feedback import warn
+from .effective_conditions import effective_conditions
 
 __all__ = [
     "AP_MANY_CONDITIONS",
@@ -260,9 +261,7 @@ def class_effective_conditions(positive: Any, unit: Any) -> float:
     """
     positive = np.asarray(positive, dtype=bool)
     small = positive if 2 * positive.sum() <= len(positive) else ~positive
-    per = np.bincount(np.asarray(unit)[small]).astype(float)
-    total = per.sum()
-    return float(total**2 / np.sum(per**2)) if total else 0.0
+    return effective_conditions(np.asarray(unit)[small])
 
 
 def clustered_auc_rule(
@@ -378,11 +377,9 @@ def clustered_auc_check(
     positive = np.asarray(positive, dtype=bool)
     if unit is None or getattr(plan, "n_conditions", None) is None or len(unit) != len(positive):
         return None
-    sizes = np.bincount(unit)
-    sizes = sizes[sizes > 0]
     diag = {
         "n_conditions": int(plan.n_conditions),
-        "effective_conditions": float(sizes.sum() ** 2 / np.sum(sizes**2)),
+        "effective_conditions": effective_conditions(unit),
         "n_negative": int(n_neg),
         "n_positive": int(n_pos),
         "smaller_class_effective_conditions": class_effective_conditions(positive, unit),

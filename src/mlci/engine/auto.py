@@ -578,7 +578,7 @@ def design_diagnostics(
                 "max": int(sizes.max()),
             }
             # Kish's effective number of conditions for unequal sizes
-            diag["effective_conditions"] = float(sizes.sum() ** 2 / np.sum(sizes**2))
+            diag["effective_conditions"] = effective_conditions(unit)
     if linear is not None:
         if linear.get("design_effect") is not None:
             diag["design_effect"] = linear["design_effect"]

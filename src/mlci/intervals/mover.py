@@ -14,6 +14,21 @@ from .formulas import one_sided
 __all__ = ["mover_interval", "mover_korn_graubard_interval", "mover_wilson_interval"]
 
 
+def _mover_of_mean(
+    est: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    alternative: str,
+    bounds: tuple[float, float] | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """MOVER interval of the mean of two independent rates ``est`` with intervals
+    ``(lo, hi)`` (Zou & Donner 2008, eq. 3), one-sided for a one-sided ``alternative``."""
+    mid = float(est.mean())
+    low = np.asarray(mid - 0.5 * np.sqrt(np.sum((est - lo) ** 2)))
+    high = np.asarray(mid + 0.5 * np.sqrt(np.sum((hi - est) ** 2)))
+    return one_sided(low, high, alternative, bounds)
+
+
 def mover_wilson_interval(
     counts: Any,
     wilson: Callable[..., tuple[Any, Any, Any]],
@@ -60,10 +75,7 @@ def mover_wilson_interval(
             alternative=alternative,
             modified=True,
         )
-    est = float(rate.mean())
-    low = np.asarray(est - 0.5 * np.sqrt(np.sum((rate - lo) ** 2)))
-    high = np.asarray(est + 0.5 * np.sqrt(np.sum((hi - rate) ** 2)))
-    low, high = one_sided(low, high, alternative, bounds)
+    low, high = _mover_of_mean(rate, lo, hi, alternative, bounds)
     info = {"edge_fallback": 1, "edge_fallback_method": "mover_wilson"}
     return low, high, info | {"class_counts": tuple(int(c) for c in counts)}
 
@@ -114,10 +126,7 @@ def mover_korn_graubard_interval(
             low, high, _ = wilson(p, n, df, confidence_level=confidence_level,
                                   alternative=alternative)  # fmt: skip
         est[i], lo[i], hi[i] = p, float(low), float(high)
-    mid = float(est.mean())
-    low = np.asarray(mid - 0.5 * np.sqrt(np.sum((est - lo) ** 2)))
-    high = np.asarray(mid + 0.5 * np.sqrt(np.sum((hi - est) ** 2)))
-    low, high = one_sided(low, high, alternative, bounds)
+    low, high = _mover_of_mean(est, lo, hi, alternative, bounds)
     return low, high, {"edge_fallback": 1, "edge_fallback_method": "mover_korn_graubard"}
 
 
