@@ -24,7 +24,7 @@ from scipy import stats
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import design_search as ds  # noqa: E402
+import design_search as ds
 
 
 def binomial(res: dict[str, Any]) -> dict[str, Any]:
