@@ -60,6 +60,17 @@ def dissect(d: ds.Design, reps: int, B: int, draw_seed: int) -> list[dict[str, A
                         conditions=x["conditions"],
                         **common,
                     ).difference("a", "b")
+                elif d.family == "scores":
+                    sc = mlci.Scores.from_labels(y, a)
+                    cond = x["conditions"]
+                    if d.metric == "auc":
+                        r = mlci.auc_ci(sc, method="auto", conditions=cond, **common)
+                    elif d.metric == "eer":
+                        r = mlci.eer_ci(sc, method="auto", conditions=cond, **common).eer
+                    else:
+                        r = mlci.operating_point_ci(
+                            sc, "fnr", at=d.at, x="fpr", method="auto", conditions=cond, **common
+                        )[0]
                 else:
                     raise SystemExit(f"family {d.family} not dissected here")
             except ds.REFUSALS as exc:
