@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import design_search as ds
 
-mlci = ds.mlci
+import mlci
 
 
 def dissect(d: ds.Design, reps: int, B: int, draw_seed: int) -> list[dict[str, Any]]:
@@ -106,6 +106,26 @@ def dissect(d: ds.Design, reps: int, B: int, draw_seed: int) -> list[dict[str, A
     return rows
 
 
+def summary_counts(rows: list[dict[str, Any]], truth: float) -> dict[str, Any]:
+    """Covered, warned, misses warned and misses above the truth, by the method chosen."""
+    served = [r for r in rows if "covers" in r]
+    out: dict[str, Any] = {
+        "served": len(served),
+        "refused": len(rows) - len(served),
+        "covered": sum(r["covers"] for r in served),
+        "warned": sum(bool(r["warnings"]) for r in served),
+        "misses": sum(not r["covers"] for r in served),
+        "misses_warned": sum(bool(r["warnings"]) for r in served if not r["covers"]),
+        "misses_above": sum(r["side"] == "high" for r in served),
+        "by_method": {},
+    }
+    for r in served:
+        m = out["by_method"].setdefault(r["method"], [0, 0])
+        m[0] += 1
+        m[1] += r["covers"]
+    return out
+
+
 def summary(rows: list[dict[str, Any]], truth: float) -> str:
     served = [r for r in rows if "covers" in r]
     miss = [r for r in served if not r["covers"]]
@@ -116,7 +136,7 @@ def summary(rows: list[dict[str, Any]], truth: float) -> str:
         f"misses above the truth {sum(r['side'] == 'high' for r in miss)}"
     ]
     if served and "misses" in served[0]:
-        by = collections.defaultdict(lambda: [0, 0, 0])
+        by: dict[tuple[int, int], list[int]] = collections.defaultdict(lambda: [0, 0, 0])
         for r in served:
             k = (r["misses"], r["false_alarms"])
             by[k][0] += 1
@@ -147,10 +167,13 @@ def main(argv: list[str] | None = None) -> int:
     print(summary(rows, pop.truth))
     if args.json:
         doc = ds.load(args.json)
+        msgs = collections.Counter(m[:120] for r in rows for m in r.pop("messages", []))
         doc.setdefault("dissect", {})[f"s{args.seed}#{args.design}@{args.draw_seed}"] = {
             "label": d.label(),
             "truth": pop.truth,
             "B": args.resamples,
+            "summary": summary_counts(rows, pop.truth),
+            "messages": dict(msgs.most_common(8)),
             "rows": rows,
         }
         ds.save(args.json, doc)

@@ -36,10 +36,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import design_search as ds
 
+import mlci
 import mlci.engine.auto as engine_auto
 import mlci.engine.class_edge as class_edge
 
-mlci = ds.mlci
 FEW = class_edge.FEW_CLASS
 
 
@@ -77,13 +77,13 @@ def run(index: int, seed: int, draw_seed: int, reps: int, B: int) -> dict[str, A
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 r_auto = mlci.bootstrap_ci(y, a, **kw)
-                class_edge.few_class_mover = few_class_mover_any
-                engine_auto.few_class_mover = few_class_mover_any
+                setattr(class_edge, "few_class_mover", few_class_mover_any)  # noqa: B010
+                setattr(engine_auto, "few_class_mover", few_class_mover_any)  # noqa: B010
                 try:
                     r_patched = mlci.bootstrap_ci(y, a, **kw)
                 finally:
-                    class_edge.few_class_mover = orig
-                    engine_auto.few_class_mover = orig
+                    setattr(class_edge, "few_class_mover", orig)  # noqa: B010
+                    setattr(engine_auto, "few_class_mover", orig)  # noqa: B010
         except ds.REFUSALS:
             refused += 1
             continue
