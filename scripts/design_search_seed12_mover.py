@@ -18,13 +18,15 @@ errors in one), split by whether the test set has 1-4 samples of a class::
 
 Saved under ``mover["s12#<i>@<draw seed>"]``: per group (``few``: 1-4 of a class,
 ``5+``) and interval (``auto``, ``patched``), the test sets, covered, median width and
-the methods chosen.
+the methods chosen.  ``--n``, ``--prevalence``, ``--icc``, ``--conditions``: a neighbour
+of the design (those fields replaced; the key gets them appended).
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import dataclasses
 import os
 import sys
 import warnings
@@ -51,8 +53,9 @@ def few_class_mover_any(kernel: Any, plan: Any = None) -> bool:
     return counts is not None and 0 < min(counts[1], counts[3]) < FEW
 
 
-def run(index: int, seed: int, draw_seed: int, reps: int, B: int) -> dict[str, Any]:
-    d = ds.random_design(index, seed)
+def run(index: int, seed: int, draw_seed: int, reps: int, B: int, **changes: Any) -> dict[str, Any]:
+    """``changes``: fields of the design replaced (a neighbour of the design)."""
+    d = dataclasses.replace(ds.random_design(index, seed), **changes)
     if d.metric != "balanced_accuracy" or d.family != "decision":
         raise SystemExit(f"{d.label()}: not balanced accuracy")
     pop = ds.Population(d)
@@ -119,8 +122,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--reps", type=int, default=100)
     p.add_argument("-B", "--resamples", type=int, default=500)
     p.add_argument("--json")
+    p.add_argument("--n", type=int, help="neighbour: another number of samples")
+    p.add_argument("--prevalence", type=float, help="neighbour: another prevalence")
+    p.add_argument("--icc", type=float, help="neighbour: another ICC")
+    p.add_argument("--conditions", type=int, help="neighbour: another number of conditions")
     args = p.parse_args(argv)
-    res = run(args.design, args.seed, args.draw_seed, args.reps, args.resamples)
+    changes = {
+        k: v
+        for k, v in (
+            ("n", args.n),
+            ("prevalence", args.prevalence),
+            ("icc", args.icc),
+            ("n_conditions", args.conditions),
+        )
+        if v is not None
+    }
+    res = run(args.design, args.seed, args.draw_seed, args.reps, args.resamples, **changes)
+    res["changes"] = changes
     print(res["label"], f"truth {res['truth']:.6g}, refused {res['refused']}")
     for k, v in res["groups"].items():
         print(
@@ -129,7 +147,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.json:
         doc = ds.load(args.json)
-        doc.setdefault("mover", {})[f"s{args.seed}#{args.design}@{args.draw_seed}"] = res
+        tail = "".join(f" {k}={v}" for k, v in changes.items())
+        doc.setdefault("mover", {})[f"s{args.seed}#{args.design}@{args.draw_seed}{tail}"] = res
         doc["environment"] = ds.environment("design_search_seed12_mover.py", argv)
         ds.save(args.json, doc)
     return 0
