@@ -9,12 +9,14 @@ with the Clopper-Pearson 95% interval of the coverage), as the seed-11 watch lis
         --design 31 --design 23 --design 13 --draw-seed 13 --reps 300 -B 500 \\
         --json scripts/data/design_search_watch_seed12.json
 
-The results are saved (and resumed) under ``watch`` with keys ``s<seed>#<index>``.
+The results are saved (and resumed) under ``watch`` with keys ``s<seed>#<index>``
+(``--set field=value``: a neighbour of the design, its key with the changes appended).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -49,16 +51,29 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--reps", type=int, default=300)
     p.add_argument("-B", "--resamples", type=int, default=500)
     p.add_argument("--json", required=True)
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="a neighbour of the design: this Design field replaced (int or float)",
+    )
     args = p.parse_args(argv)
+    changes: dict[str, Any] = {}
+    for item in args.set:
+        field, value = item.split("=", 1)
+        changes[field] = int(value) if value.lstrip("-").isdigit() else float(value)
     doc = ds.load(args.json)
     watch = doc.setdefault("watch", {})
     doc["environment"] = ds.environment("design_search_watch.py", argv)
     for i in args.design:
-        d = ds.random_design(i, args.search_seed)
+        d = dataclasses.replace(ds.random_design(i, args.search_seed), **changes)
         r = ds.run_design(d, args.reps, args.resamples, args.draw_seed)
         r["binomial"] = binomial(r)
         r["search_key"] = f"seed{args.search_seed}"
-        watch[f"s{args.search_seed}#{i}"] = r
+        tail = "".join(f" {k}={v}" for k, v in changes.items())
+        r["changes"] = changes
+        watch[f"s{args.search_seed}#{i}{tail}"] = r
         ds.save(args.json, doc)
         cov = {m: round(v["coverage"], 3) for m, v in r["methods"].items()}
         print(
