@@ -56,13 +56,16 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="FIELD=VALUE",
-        help="a neighbour of the design: this Design field replaced (int or float)",
+        help="a neighbour of the design: this Design field replaced (int, float or name)",
     )
     args = p.parse_args(argv)
     changes: dict[str, Any] = {}
     for item in args.set:
         field, value = item.split("=", 1)
-        changes[field] = int(value) if value.lstrip("-").isdigit() else float(value)
+        try:
+            changes[field] = int(value) if value.lstrip("-").isdigit() else float(value)
+        except ValueError:  # a name (metric, family)
+            changes[field] = value
     doc = ds.load(args.json)
     watch = doc.setdefault("watch", {})
     doc["environment"] = ds.environment("design_search_watch.py", argv)
