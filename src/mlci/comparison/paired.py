@@ -32,17 +32,9 @@ from ..classical.pvalues import t_pvalues
 from ..engine.auc_analytic import kernel_auc_score, with_auc_score
 from ..engine.auto import (
     RANKING_METRICS,
-    SKEWED_PAIR_METHOD,
     edge_fallback_options,
-    few_discordant,
     kernel_auto_method,
     proportion_method,
-    skewed_pairs,
-    skewed_reason,
-    warn_few_discordant,
-    warn_no_spread_pairs,
-    warn_paired,
-    warn_paired_classes,
 )
 from ..engine.bootstrap import (
     finish_bootstrap,
@@ -54,6 +46,16 @@ from ..engine.bootstrap import (
 from ..engine.heavy_tail import heavy_tail_systems
 from ..engine.linearize import Linearization
 from ..engine.nested import plan_for_conditions
+from ..engine.paired_rules import (
+    SKEWED_PAIR_METHOD,
+    few_discordant,
+    skewed_pairs,
+    skewed_reason,
+    warn_few_discordant,
+    warn_no_spread_pairs,
+    warn_paired,
+    warn_paired_classes,
+)
 from ..engine.skewness import linearized_shape
 from ..exceptions import (
     DegenerateIntervalWarning,

@@ -35,9 +35,9 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.auto import MIN_PAIRED_CONDITIONS
 from ..engine.linearize import Linearization
 from ..engine.nested import plan_for_conditions
+from ..engine.paired_rules import MIN_PAIRED_CONDITIONS
 from ..engine.skewness import linearized_shape
 
 __all__ = [
