@@ -39,9 +39,9 @@ from ..inputs.resampling import Resampling, check_resampling, resampling_keyword
 from ..results import BootstrapResult, Result, format_value, per_confidence_level
 from ._band_rules import sup_t as _sup_t
 from ._band_rules import widen_few_band_events
-from ._driver import _operating_point_spec, _Part, _resolve, _Spec
 from ._edge_interval import edge_band
 from ._roc import _RATE, _check_rate, _counts_at, _every_point_counts, _Layout, _View
+from ._specs import _operating_point_spec, _Part, _resolve, _Spec
 from .confusion import binary_cm_metric
 from .scores import Scores
 

@@ -36,7 +36,6 @@ from ..inputs.resampling import Resampling, check_resampling, resampling_keyword
 from ..metrics import Kernel, check_sample_weight, higher_is_better, safe_div, with_sample_weight
 from ..results import Result, require_pandas
 from ._design import strata_codes
-from ._driver import _check_beta, _resolve, _ScoresKernel, atom_keys, internal_perm
 from ._edge_interval import RATE_CLASS, group_rate_edge
 from ._group_classes import (
     NaNKernel,
@@ -47,7 +46,9 @@ from ._group_classes import (
     warn_undefined_groups,
 )
 from ._group_rules import group_eer_rule
+from ._kernels import _ScoresKernel, atom_keys, internal_perm
 from ._roc import _check_threshold
+from ._specs import _check_beta, _resolve
 from .confusion import CM_METRICS, binary_cm_metric, cm_metric_bounds
 from .scores import Scores
 

@@ -42,14 +42,7 @@ from ..inputs.resampling import Resampling, check_resampling, resampling_keyword
 from ..metrics import check_sample_weight
 from ..results import BootstrapResult, per_confidence_level
 from ._data import ScoreData
-from ._driver import (
-    _operating_point_spec,
-    _resolve,
-    _Spec,
-    bootstrap_scores,
-    resample_scores,
-    scores_ci,
-)
+from ._driver import bootstrap_scores, scores_ci
 from ._roc import (
     _INTERPOLATIONS,
     _LABELS,
@@ -66,6 +59,8 @@ from ._roc import (
     metric_crossings,
     roc_area,
 )
+from ._samplers import resample_scores
+from ._specs import _operating_point_spec, _resolve, _Spec
 from .confusion import CM_METRICS, ConfusionMatrix, binary_cm_metric, pointwise_cm
 
 __all__ = ["EqualErrorRate", "Scores", "invert_polyline", "pointwise_cm"]

@@ -37,8 +37,8 @@ from ._cllr_rules import (
     warn_few_costly_trials,
     warn_min_cllr_bias,
 )
-from ._driver import _Part, _resolve, _Spec
 from ._roc import _counts_at, _Layout, _View
+from ._specs import _Part, _resolve, _Spec
 from .curves import _check_scores_obj, _point_rates_rows
 from .scores import Scores
 
