@@ -965,3 +965,13 @@ class Scores(ScoreData):
     def _plain(self, pos: np.ndarray, neg: np.ndarray) -> Scores:
         """A plain :class:`Scores` of the given (user-scale) scores, with these conventions."""
         return Scores._trusted(pos, neg, self.score_class, self.equal_class)
+
+
+def check_scores(scores: Any) -> Scores:
+    """``scores`` if it is a :class:`Scores` object (the functions of one take no arrays)."""
+    if not isinstance(scores, Scores):
+        raise TypeError(
+            f"`scores` must be an mlci.Scores object (Scores(pos, neg) or Scores.from_labels); "
+            f"got {type(scores).__name__}."
+        )
+    return scores

@@ -37,10 +37,9 @@ from ._cllr_rules import (
     warn_few_costly_trials,
     warn_min_cllr_bias,
 )
-from ._roc import _counts_at, _Layout, _View
+from ._roc import _counts_at, _Layout, _point_rates_rows, _View
 from ._specs import _Part, _resolve, _Spec
-from .curves import _check_scores_obj, _point_rates_rows
-from .scores import Scores
+from .scores import Scores, check_scores
 
 __all__ = [
     "EERResult",
@@ -165,7 +164,7 @@ def eer_ci(
     )
     stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
     algorithm = rs.algorithm
-    sc = _check_scores_obj(scores)
+    sc = check_scores(scores)
 
     def make(s: Scores) -> _Spec:
         return _resolve(s, "eer_and_threshold", {})
@@ -259,7 +258,7 @@ def detection_cost(
     >>> detection_cost(s, 0.5)   # P_miss = P_fa = 1/4 at threshold 0
     0.5
     """
-    sc = _check_scores_obj(scores)
+    sc = check_scores(scores)
     p, cm, cf = _check_costs(p_target, c_miss, c_fa)
     check_flag("normalize", normalize)
     t = _bayes_threshold(sc, p, cm, cf) if threshold is None else _check_scalar(threshold)
@@ -298,7 +297,7 @@ def min_detection_cost(
     >>> min_detection_cost(s, 0.5)   # threshold just above 0.5: P_miss = 1/4, P_fa = 0
     0.25
     """
-    sc = _check_scores_obj(scores)
+    sc = check_scores(scores)
     p, cm, cf = _check_costs(p_target, c_miss, c_fa)
     check_flag("normalize", normalize)
     return float(_dcf_rows(sc._lay, sc._full_view(), p, cm, cf, normalize)[0])
@@ -368,7 +367,7 @@ def dcf_ci(
         resampling, ("stratify", "two_stage", "weights"), "mlci.dcf_ci", stratify=None
     )
     stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
-    sc = _check_scores_obj(scores)
+    sc = check_scores(scores)
     check_choice("kind", kind, ("min", "actual"))
     if kind == "min" and threshold is not None:
         raise ValueError(
@@ -552,7 +551,7 @@ def cllr(scores: Scores) -> float:
     >>> round(cllr(Scores(pos=[0.0], neg=[0.0])), 6)
     1.0
     """
-    sc = _check_scores_obj(scores)
+    sc = check_scores(scores)
     _check_llr(sc)
     return float(_cllr_rows(sc._lay, sc._full_view())[0])
 
@@ -575,7 +574,7 @@ def min_cllr(scores: Scores) -> float:
     >>> min_cllr(s)   # perfectly separated: the calibrated LLRs are +-inf
     0.0
     """
-    sc = _check_scores_obj(scores)
+    sc = check_scores(scores)
     _check_llr(sc)
     return float(_min_cllr_rows(sc._lay, sc._full_view())[0])
 
@@ -651,7 +650,7 @@ def cllr_ci(
         resampling, ("stratify", "two_stage", "weights"), "mlci.cllr_ci", stratify=None
     )
     stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
-    sc = _check_scores_obj(scores)
+    sc = check_scores(scores)
     kind = check_choice("kind", kind, ("actual", "min"))
     minimum = kind == "min"
     _check_llr(sc)
