@@ -95,7 +95,7 @@ MAX_SKEW_DESIGN_EFFECT = 1.2
 #: switching whenever one system had fewer than 20 gave 0.167
 EDGE_AUC_MISORDERED = 1.0
 #: ... the other system's number of mis-ordered pairs at least (the near-edge rule of
-#: independent samples' threshold, paired.EDGE_PAIR_MISORDERED): with both systems near
+#: independent samples' threshold, paired_auto.EDGE_PAIR_MISORDERED): with both systems near
 #: the edge the difference has little spread and no interval held (seed-5 #4)
 EDGE_AUC_OTHER = 20.0
 #: the interval of those pairs
