@@ -387,7 +387,11 @@ def _run(
         scheme = plan.scheme + ("+lazy" if "lazy" not in plan.scheme else "")
     else:
         if custom is None and sc._positives_first and getattr(plan, "n_units", 1) is None:
-            kernel = PositivesFirst(kernel, lay.m[0])  # the classes drawn by label
+            # the classes drawn by label; with sample weights the atoms are (score, weight)
+            # pairs, the negatives' first (metrics.SampleWeightedKernel)
+            base = getattr(kernel, "atom_base", None)
+            m_neg = lay.m[0] if base is None else int(np.sum(np.asarray(base) < lay.m[0]))
+            kernel = PositivesFirst(kernel, m_neg)
         sampler = (
             plan.weights_for(kernel.keys, kernel.m, atom_rank=kernel.atom_rank)
             if custom is None
