@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..feedback import reports_progress
-from ..inputs import check_flag, knobs_in_config, renamed
+from ..inputs import check_flag, fill_doc, knobs_in_config, renamed
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..results import BootstrapResult, per_confidence_level
 from ._roc import _Layout, _point_rates_rows, _View
@@ -87,6 +87,7 @@ def _check_max_fpr(max_fpr: Any) -> float:
 @renamed(scores="y_true")
 @reports_progress
 @per_confidence_level
+@fill_doc
 def auc_ci(
     y_true: Any,
     y_score: Any = None,
@@ -127,10 +128,7 @@ def auc_ci(
         As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, 1], or in
         [0, ``max_fpr``] for a partial AUC).
         A list of levels returns a tuple of results, one per level (same replicates).
-    resampling : mlci.Resampling, optional
-        How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
-        ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
-        bootstrap).
+    %(resampling_scores)s
 
     Returns
     -------
@@ -149,7 +147,6 @@ def auc_ci(
     rs = check_resampling(
         resampling, ("stratify", "two_stage", "weights"), "mlci.auc_ci", stratify=None
     )
-    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
     if isinstance(y_true, Scores):
         if y_score is not None or pos_label is not None:
             raise TypeError(
@@ -187,6 +184,7 @@ def auc_ci(
 
     return sc._bootstrap(
         make,
+        resampling=rs,
         algorithm="weights",
         n_resamples=n_resamples,
         confidence_level=confidence_level,
@@ -195,8 +193,5 @@ def auc_ci(
         rng=rng,
         conditions=conditions,
         strata=strata,
-        stratify=stratify,
-        two_stage=two_stage,
-        weights=weights,
         dropna=dropna,
     )[0]

@@ -32,6 +32,7 @@ from ..inputs import (
     check_flag,
     check_positive_int,
     column,
+    fill_doc,
     knobs_in_config,
 )
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
@@ -335,6 +336,7 @@ def roc_curve(
 
 @resampling_keywords
 @knobs_in_config
+@fill_doc
 def roc_with_ci(
     scores: Scores,
     *,
@@ -368,10 +370,7 @@ def roc_with_ci(
         Sup-t band holding on the whole grid at once (see :func:`roc_band`).
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, dropna
         As in :meth:`Scores.bootstrap_ci`.
-    resampling : mlci.Resampling, optional
-        How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
-        ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
-        bootstrap).
+    %(resampling_scores)s
 
     Returns
     -------
@@ -398,7 +397,6 @@ def roc_with_ci(
     rs = check_resampling(
         resampling, ("stratify", "two_stage", "weights"), "mlci.roc_with_ci", stratify=None
     )
-    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
     sc = check_scores(scores)
     if fpr is not None and fnr is not None:
         raise ValueError("Pass either `fpr` or `fnr` (the rate held fixed), not both.")
@@ -429,9 +427,7 @@ def roc_with_ci(
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateIntervalWarning)
-        inner = {k: v for k, v in bootstrap.items() if k != "resampling"}
-        design = {"stratify": stratify, "two_stage": two_stage, "weights": weights}
-        res = sc._bootstrap(make, algorithm="weights", **inner, **design)[0]
+        res = sc._bootstrap(make, algorithm="weights", **bootstrap)[0]
     return _band(grid, res, level, bool(simultaneous), "fnr", "fpr", "horizontal")
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..feedback import reports_progress
-from ..inputs import knobs_in_config
+from ..inputs import fill_doc, knobs_in_config
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..results import BootstrapResult, per_confidence_level
 from ._specs import _operating_point_spec, _Spec
@@ -20,6 +20,7 @@ __all__ = ["operating_point_ci"]
 @knobs_in_config
 @reports_progress
 @per_confidence_level
+@fill_doc
 def operating_point_ci(
     scores: Scores,
     rate: str = "fnr",
@@ -59,10 +60,7 @@ def operating_point_ci(
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the rate's interval stays in [0, 1]).
         A list of levels returns a tuple of ``(rate, threshold)`` pairs, one per level.
-    resampling : mlci.Resampling, optional
-        How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
-        ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
-        bootstrap).
+    %(resampling_scores)s
 
     Returns
     -------
@@ -80,7 +78,6 @@ def operating_point_ci(
     rs = check_resampling(
         resampling, ("stratify", "two_stage", "weights"), "mlci.operating_point_ci", stratify=None
     )
-    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
     sc = check_scores(scores)
     _operating_point_spec(sc, rate, x, at, interpolation)  # validate before any work
 
@@ -89,6 +86,7 @@ def operating_point_ci(
 
     rate_res, thr_res = sc._bootstrap(
         make,
+        resampling=rs,
         n_resamples=n_resamples,
         confidence_level=confidence_level,
         method=method,
@@ -96,9 +94,6 @@ def operating_point_ci(
         rng=rng,
         conditions=conditions,
         strata=strata,
-        stratify=stratify,
-        two_stage=two_stage,
-        weights=weights,
         dropna=dropna,
     )
     return rate_res, thr_res

@@ -957,9 +957,18 @@ class Scores(ScoreData):
         )
 
     def _bootstrap(
-        self, make: Callable[[Scores], _Spec] | None, **kwargs: Any
+        self,
+        make: Callable[[Scores], _Spec] | None,
+        *,
+        resampling: Resampling | None = None,
+        **kwargs: Any,
     ) -> list[BootstrapResult]:
-        """The one bootstrap driver of score statistics (:func:`._driver.bootstrap_scores`)."""
+        """The one bootstrap driver of score statistics (:func:`._driver.bootstrap_scores`);
+        ``resampling`` (checked: :func:`~mlci.inputs.resampling.check_resampling`) gives
+        the design, ``stratify``, ``two_stage`` and ``weights``."""
+        if resampling is not None:
+            design = (resampling.stratify, resampling.two_stage, resampling.weights)
+            kwargs.update(zip(("stratify", "two_stage", "weights"), design, strict=True))
         return bootstrap_scores(self, make, **kwargs)
 
     def _plain(self, pos: np.ndarray, neg: np.ndarray) -> Scores:

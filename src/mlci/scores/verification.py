@@ -27,7 +27,7 @@ from scipy.special import xlogy
 
 from ..engine.scores_rules import error_counts, warn_few_dcf_events
 from ..feedback import reports_progress, warn
-from ..inputs import check_choice, check_flag, knobs_in_config, renamed
+from ..inputs import check_choice, check_flag, fill_doc, knobs_in_config, renamed
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..results import BootstrapResult, Result, per_confidence_level
 from ._cllr_rules import (
@@ -162,7 +162,6 @@ def eer_ci(
     rs = check_resampling(
         resampling, ("stratify", "two_stage", "weights", "algorithm"), "mlci.eer_ci", stratify=None
     )
-    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
     algorithm = rs.algorithm
     sc = check_scores(scores)
 
@@ -171,6 +170,7 @@ def eer_ci(
 
     eer, thr = sc._bootstrap(
         make,
+        resampling=rs,
         algorithm=algorithm,
         n_resamples=n_resamples,
         confidence_level=confidence_level,
@@ -179,9 +179,6 @@ def eer_ci(
         rng=rng,
         conditions=conditions,
         strata=strata,
-        stratify=stratify,
-        two_stage=two_stage,
-        weights=weights,
         dropna=dropna,
     )
     return EERResult(eer, thr)
@@ -307,6 +304,7 @@ def min_detection_cost(
 @knobs_in_config
 @reports_progress
 @per_confidence_level
+@fill_doc
 def dcf_ci(
     scores: Scores,
     p_target: float,
@@ -346,10 +344,7 @@ def dcf_ci(
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, inf)).
         A list of levels returns a tuple of results, one per level (same replicates).
-    resampling : mlci.Resampling, optional
-        How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
-        ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
-        bootstrap).
+    %(resampling_scores)s
 
     Returns
     -------
@@ -366,7 +361,6 @@ def dcf_ci(
     rs = check_resampling(
         resampling, ("stratify", "two_stage", "weights"), "mlci.dcf_ci", stratify=None
     )
-    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
     sc = check_scores(scores)
     check_choice("kind", kind, ("min", "actual"))
     if kind == "min" and threshold is not None:
@@ -410,6 +404,7 @@ def dcf_ci(
         algorithm = "auto"
     res = sc._bootstrap(
         make,
+        resampling=rs,
         algorithm=algorithm,
         n_resamples=n_resamples,
         confidence_level=confidence_level,
@@ -418,9 +413,6 @@ def dcf_ci(
         rng=rng,
         conditions=conditions,
         strata=strata,
-        stratify=stratify,
-        two_stage=two_stage,
-        weights=weights,
         dropna=dropna,
     )[0]
     if method == "auto":  # auto's few-events warning (mlci.engine.scores_rules)
@@ -589,6 +581,7 @@ def _minimum_as_kind(minimum: Any) -> str:
 @renamed(minimum=("kind", _minimum_as_kind))
 @reports_progress
 @per_confidence_level
+@fill_doc
 def cllr_ci(
     scores: Scores,
     *,
@@ -629,10 +622,7 @@ def cllr_ci(
     n_resamples, confidence_level, alternative, rng, conditions, strata, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, inf)).
         A list of levels returns a tuple of results, one per level (same replicates).
-    resampling : mlci.Resampling, optional
-        How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
-        ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
-        bootstrap).
+    %(resampling_scores)s
 
     Returns
     -------
@@ -649,7 +639,6 @@ def cllr_ci(
     rs = check_resampling(
         resampling, ("stratify", "two_stage", "weights"), "mlci.cllr_ci", stratify=None
     )
-    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
     sc = check_scores(scores)
     kind = check_choice("kind", kind, ("actual", "min"))
     minimum = kind == "min"
@@ -661,9 +650,9 @@ def cllr_ci(
         conditions is None
         and strata is None
         and sc._w is None
-        and two_stage is not True
-        and weights == "multinomial"
-        and stratify is not False
+        and rs.two_stage is not True
+        and rs.weights == "multinomial"
+        and rs.stratify is not False
     )
     student = not minimum and method in ("auto", "studentized")
     if method == "studentized" and not (iid and not minimum):
@@ -691,15 +680,13 @@ def cllr_ci(
 
     common = {
         "algorithm": "weights",
+        "resampling": rs,
         "n_resamples": n_resamples,
         "confidence_level": confidence_level,
         "alternative": alternative,
         "rng": rng,
         "conditions": conditions,
         "strata": strata,
-        "stratify": stratify,
-        "two_stage": two_stage,
-        "weights": weights,
         "dropna": dropna,
     }
     if student:
