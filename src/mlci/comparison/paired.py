@@ -389,43 +389,19 @@ def compare(
             method = diff_method  # no BCa: no jackknife
         for text in sorted({getattr(k, "paired_warning", "") for k in kernels} - {""}):
             warn(text, IrregularEstimandWarning)
-    se_values = None
-    if "studentized" in (*sys_methods, diff_method):
-
-        def run(evaluate: Any, smp: Any, shape: tuple[int, ...], per_row: float) -> np.ndarray:
-            return run_replicates(
-                evaluate,
-                smp,
-                shape,
-                bytes_per_row=per_row,
-                batch=opts.engine.batch,
-                n_jobs=opts.engine.n_jobs,
-                max_memory=opts.engine.max_memory,
-                threads=not jk.is_function,
-            )
-
-        # the differences' replicate standard errors are read by a studentized difference
-        # only (its interval, p-value and margin tests; a PairDifference keeps none):
-        # otherwise the systems' columns alone, where they are computed apart
-        run_lin = lin
-        if diff_method != "studentized" and (alone := contrast.systems_only()) is not None:
-            run_lin = Linearization(alone, plan, counts=lin.counts)
-        with single_threaded_blas(not jk.is_function):
-            values, se_values, _ = run_lin.run(run)
-        dist = values[:, :n_sys]
-        d_dist = values[:, n_sys:] if run_lin is lin else dist[:, ia] - dist[:, ib]
-    else:
-        # over whole conditions with intervals that read no replicate's standard error
-        # (auto's logit_t systems and t differences): the replicates' values from the
-        # conditions' sums, as the studentized path gets them, without its gradients
-        values = None
-        if linear is not None and not linear["iid"]:
-            values = run_unit_values(contrast, lin.units, plan, opts.engine)
-        if values is not None:
-            dist, d_dist = values[:, :n_sys], values[:, n_sys:]
-        else:
-            dist = run_joint(jk, sampler(), opts.engine)
-            d_dist = dist[:, ia] - dist[:, ib]
+    dist, d_dist, se_values = _replicates(
+        jk,
+        contrast,
+        lin,
+        plan,
+        opts.engine,
+        methods=(*sys_methods, diff_method),
+        diff_method=diff_method,
+        linear=linear,
+        ia=ia,
+        ib=ib,
+        sampler=sampler,
+    )
     n_invalid = int(np.isnan(dist).any(axis=1).sum())
     # one jackknife of the joint kernel serves every system and every difference
     details: dict[str, Any] = {"joint_atoms": jk.m, "n_dropped": data.n_dropped}
@@ -563,34 +539,20 @@ def compare(
         },
     )
 
-    def no_spread(x: np.ndarray) -> np.ndarray:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            return np.nanmax(x, axis=0) == np.nanmin(x, axis=0)
-
-    details.update(heavy_tail_systems(kernels, names, mname, diff_method))  # regression losses
-    flat_sys = no_spread(dist)
-    if flat_sys.any():
-        details["no_spread_systems"] = [names[s] for s in np.flatnonzero(flat_sys)]
-    flat = no_spread(d_dist)
-    if flat.any():  # (a pair with Tango's interval has one without a discordant sample)
-        details["no_spread_pairs"] = [
-            f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(flat)
-        ]
-        if (flat & ~own_pairs).any():
-            details["no_spread_warning"] = warn_no_spread_pairs(
-                [f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(flat & ~own_pairs)],
-                mname,
-            )
-    if opts.method == "auto" and linear is not None and linear["iid"]:
-        few = few_discordant(d_kurt) & ~flat & ~own_pairs
-        if few.any():
-            details["few_discordant_pairs"] = [
-                f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(few)
-            ]
-            details["few_discordant_warning"] = warn_few_discordant(
-                details["few_discordant_pairs"], d_kurt[few], mname
-            )
+    _spread_details(
+        details,
+        kernels=kernels,
+        names=names,
+        metric=mname,
+        diff_method=diff_method,
+        dist=dist,
+        d_dist=d_dist,
+        ia=ia,
+        ib=ib,
+        own_pairs=own_pairs,
+        few_rule=opts.method == "auto" and linear is not None and bool(linear["iid"]),
+        d_kurt=d_kurt,
+    )
     fallback = [
         f"{names[i]} - {names[j]}"
         for (i, j), r in zip(pairs, pair_results, strict=True)
@@ -710,3 +672,112 @@ def compare(
         n_strata=plan.n_strata,
         details=details,
     )
+
+
+def _replicates(
+    jk: JointKernel,
+    contrast: ContrastKernel,
+    lin: Linearization,
+    plan: Any,
+    engine: Any,
+    *,
+    methods: Sequence[str],
+    diff_method: str,
+    linear: dict[str, Any] | None,
+    ia: np.ndarray,
+    ib: np.ndarray,
+    sampler: Callable[[], Any],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Every system's replicates and every difference's (``a - b`` of the index arrays
+    ``ia``, ``ib``), with the replicates' linearized standard errors where a method reads
+    them (studentized: ``methods`` are the systems' and the differences'); ``sampler()``
+    makes the plan's sampler over the joint atoms."""
+    n_sys = len(jk.kernels)
+    se_values = None
+    if "studentized" in methods:
+
+        def run(evaluate: Any, smp: Any, shape: tuple[int, ...], per_row: float) -> np.ndarray:
+            return run_replicates(
+                evaluate,
+                smp,
+                shape,
+                bytes_per_row=per_row,
+                batch=engine.batch,
+                n_jobs=engine.n_jobs,
+                max_memory=engine.max_memory,
+                threads=not jk.is_function,
+            )
+
+        # the differences' replicate standard errors are read by a studentized difference
+        # only (its interval, p-value and margin tests; a PairDifference keeps none):
+        # otherwise the systems' columns alone, where they are computed apart
+        run_lin = lin
+        if diff_method != "studentized" and (alone := contrast.systems_only()) is not None:
+            run_lin = Linearization(alone, plan, counts=lin.counts)
+        with single_threaded_blas(not jk.is_function):
+            values, se_values, _ = run_lin.run(run)
+        dist = values[:, :n_sys]
+        d_dist = values[:, n_sys:] if run_lin is lin else dist[:, ia] - dist[:, ib]
+    else:
+        # over whole conditions with intervals that read no replicate's standard error
+        # (auto's logit_t systems and t differences): the replicates' values from the
+        # conditions' sums, as the studentized path gets them, without its gradients
+        values = None
+        if linear is not None and not linear["iid"]:
+            values = run_unit_values(contrast, lin.units, plan, engine)
+        if values is not None:
+            dist, d_dist = values[:, :n_sys], values[:, n_sys:]
+        else:
+            dist = run_joint(jk, sampler(), engine)
+            d_dist = dist[:, ia] - dist[:, ib]
+    return dist, d_dist, se_values
+
+
+def _no_spread(x: np.ndarray) -> np.ndarray:
+    """The columns of ``x`` (replicates x elements) without spread."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmax(x, axis=0) == np.nanmin(x, axis=0)
+
+
+def _spread_details(
+    details: dict[str, Any],
+    *,
+    kernels: list[Any],
+    names: list[str],
+    metric: str,
+    diff_method: str,
+    dist: np.ndarray,
+    d_dist: np.ndarray,
+    ia: np.ndarray,
+    ib: np.ndarray,
+    own_pairs: np.ndarray,
+    few_rule: bool,
+    d_kurt: np.ndarray,
+) -> None:
+    """To ``details``: the systems' heavy tails, the systems and pairs without spread, and
+    (``few_rule``: auto over independent samples) the pairs with a handful of discordant
+    samples, each warned about but the pairs with their own interval (``own_pairs``)."""
+    details.update(heavy_tail_systems(kernels, names, metric, diff_method))  # regression losses
+    flat_sys = _no_spread(dist)
+    if flat_sys.any():
+        details["no_spread_systems"] = [names[s] for s in np.flatnonzero(flat_sys)]
+    flat = _no_spread(d_dist)
+    if flat.any():  # (a pair with Tango's interval has one without a discordant sample)
+        details["no_spread_pairs"] = [
+            f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(flat)
+        ]
+        if (flat & ~own_pairs).any():
+            details["no_spread_warning"] = warn_no_spread_pairs(
+                [f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(flat & ~own_pairs)],
+                metric,
+            )
+    if few_rule:
+        few = few_discordant(d_kurt) & ~flat & ~own_pairs
+        if few.any():
+            details["few_discordant_pairs"] = [
+                f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(few)
+            ]
+            details["few_discordant_warning"] = warn_few_discordant(
+                details["few_discordant_pairs"], d_kurt[few], metric
+            )
