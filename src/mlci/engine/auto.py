@@ -126,16 +126,8 @@ from .class_edge import (
     few_class_mover_text,
 )
 from .clustered_class import (
-    CLUSTERED_CLASS_EVIDENCE,
     CLUSTERED_CLASS_METRICS,
-    CLUSTERED_ERROR_ICC,
-    CLUSTERED_ICC_EVIDENCE,
     CLUSTERED_ICC_METRICS,
-    MIN_CLASS_CONDITIONS,
-    MIN_CLASS_CONDITIONS_CLUSTERED,
-    MIN_ICC_ERRORS,
-    SWEEP_MAX_PER_CONDITION,
-    SWEEP_MIN_CONDITIONS,
     class_error_icc,
     clustered_class_rule,
     clustered_class_text,
@@ -151,23 +143,9 @@ from .effective_conditions import (
 from .few_conditions_class import few_conditions_class_message, few_conditions_class_rule
 from .heavy_tail import HEAVY_TAIL_METRICS, heavy_tail_diagnostics, warn_heavy_tail
 
-#: (the clustered-class rule's names are handed on from :mod:`mlci.engine.clustered_class`)
 __all__ = [
-    "CLUSTERED_CLASS_EVIDENCE",
-    "CLUSTERED_CLASS_METRICS",
-    "CLUSTERED_ERROR_ICC",
-    "CLUSTERED_ICC_EVIDENCE",
-    "CLUSTERED_ICC_METRICS",
-    "MIN_CLASS_CONDITIONS",
-    "MIN_CLASS_CONDITIONS_CLUSTERED",
-    "MIN_ICC_ERRORS",
     "RANKED_CLASS_METRICS",
-    "SWEEP_MAX_PER_CONDITION",
-    "SWEEP_MIN_CONDITIONS",
     "choose_method",
-    "class_error_icc",
-    "clustered_class_rule",
-    "clustered_class_text",
     "design_diagnostics",
     "edge_fallback_applies",
     "edge_fallback_options",
@@ -177,8 +155,6 @@ __all__ = [
     "proportion_method",
     "replicate_diagnostics",
     "single_unit_method",
-    "smaller_class",
-    "smaller_class_conditions",
     "warn_near_bound",
     "warn_no_spread",
     "warn_outside_map",
