@@ -230,7 +230,8 @@ def _poisson_edges(
     lo: np.ndarray, hi: np.ndarray, events: Any, n: Any, cut: Any, sides: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """Wilson's roots ``lo``, ``hi`` of ``events`` in ``n`` at the squared quantile
-    ``cut``, widened where 1 to ``k*`` events (or non-events) leave Wilson's dip: the
+    ``cut``, widened where 1 to ``k*`` events (or non-events; over conditions any
+    effective count above 0 up to ``k*``) leave Wilson's dip: the
     bound becomes the one-sided Poisson bound ``Gamma(k)^-1(alpha) / n`` with
     ``alpha`` the tail of ``cut`` (two-sided: both tails, as Brown, Cai & DasGupta
     2001, sec. 4.1.1, and :func:`mlci.intervals.formulas.modified_wilson_edges` at the
@@ -255,8 +256,10 @@ def _poisson_edges(
     tol = 1e-9 * np.maximum(n_, 1.0)
     safe_n = np.where(n_ > 0, n_, 1.0)
     usable = (alpha > 0.0) & (alpha < 1.0)
-    at_low = usable & (y >= 1.0 - tol) & (y <= k_star + tol)
-    at_high = usable & (n_ - y >= 1.0 - tol) & (n_ - y <= k_star + tol)
+    # (over conditions the counts are effective ones, Y / D in n / D: any count in
+    # (0, k*], the Poisson bound continuous in it)
+    at_low = usable & (y > tol) & (y <= k_star + tol)
+    at_high = usable & (n_ - y > tol) & (n_ - y <= k_star + tol)
     if not (np.any(at_low) or np.any(at_high)):
         return lo, hi
     a = np.where(usable, alpha, 0.5)
