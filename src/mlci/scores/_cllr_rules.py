@@ -32,7 +32,7 @@ docs/validation.md, "Cllr intervals (session 9)").
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -42,8 +42,11 @@ from ._roc import _Layout
 
 __all__ = [
     "CLLR_T_REASON",
+    "MAX_CLLR_SKEWNESS",
+    "MAX_CLLR_T",
     "MAX_MIN_CLLR_BIAS",
     "MIN_CLLR_EFFECTIVE_TRIALS",
+    "CllrDiagnostics",
     "cllr_costs",
     "cllr_effective_trials",
     "cllr_se_rows",
@@ -61,6 +64,20 @@ _LN2 = float(np.log(2.0))
 #: designs that hold warn in most test sets.  At 3: 7 short designs unwarned, 31 that hold
 #: warned; at 5: 3 and 54
 MIN_CLLR_EFFECTIVE_TRIALS = 4.0
+#: a replicate's studentized distance from the estimate on the log scale is at most this
+#: (:func:`cllr_se_rows`): in the session-10 sweep (scripts/cllr_sweep.py --seed 30) the
+#: bootstrap-t's median width was 10 to 10^5 times BCa's in 16 designs, all with one costly
+#: trial carrying a class's cost; at 6 their median widths are 4-67 times BCa's and no
+#: other design's coverage changed (at 5: 6 changed, by up to 0.005; at 4 by up to 0.015)
+MAX_CLLR_T = 6.0
+#: ... or where the estimate's skewness (class-wise third moments) exceeds this
+MAX_CLLR_SKEWNESS = 0.35
+#: where the warning's numbers come from
+_STUDY = (
+    "docs/validation.md, 'Cllr intervals (session 9)' and 'Cllr's bootstrap-t tamed "
+    "(session 10)': in designs where most test sets warn the bootstrap-t covered 0.73-0.97, "
+    "BCa 0.19-0.94"
+)
 #: Efron & Tibshirani (1993, sec. 10.6): a bootstrap bias under 0.25 standard errors can
 #: be ignored
 MAX_MIN_CLLR_BIAS = 0.25
@@ -94,46 +111,94 @@ def _class_moments(w: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, ...]:
     return n, mean, var
 
 
-def cllr_se_rows(lay: _Layout, v: Any) -> np.ndarray:
+def cllr_se_rows(lay: _Layout, v: Any, max_t: float | None = MAX_CLLR_T) -> np.ndarray:
     """Every replicate's two-sample standard error of Cllr,
     ``sqrt(var_pos / n_pos + var_neg / n_neg) / 2`` (unbiased class variances; NaN with
-    fewer than 2 trials of a class)."""
+    fewer than 2 trials of a class).
+
+    With ``max_t`` (default :data:`MAX_CLLR_T`; None: no floor), a replicate's standard
+    error is at least ``C* |log C* - log C| / max_t``, ``C*`` its Cllr and ``C`` the test set's: its
+    studentized distance on the log scale, ``t* = (log C* - log C) / (se* / C*)``, is at
+    most ``max_t``.  A replicate further away than that has drawn none of the few costly
+    trials that set ``C``, and its own standard error (that of the cheap trials alone)
+    does not describe its distance (:data:`MAX_CLLR_T`)."""
+    if max_t is not None and not (isinstance(max_t, int | float) and max_t > 0):
+        raise ValueError(f"`max_t` must be a number > 0, or None (no floor); got {max_t!r}.")
     w_neg, w_pos = v.w
     phi_pos, phi_neg = cllr_costs(lay)
-    n_p, _, v_p = _class_moments(w_pos, phi_pos)
-    n_n, _, v_n = _class_moments(w_neg, phi_neg)
+    n_p, m_p, v_p = _class_moments(w_pos, phi_pos)
+    n_n, m_n, v_n = _class_moments(w_neg, phi_neg)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return 0.5 * np.sqrt(v_p / n_p + v_n / n_n)
+        se = 0.5 * np.sqrt(v_p / n_p + v_n / n_n)
+        if max_t is None:
+            return se
+        theta = 0.5 * (m_p + m_n)
+        est = 0.5 * (
+            lay.nobs[1] @ phi_pos / lay.nobs[1].sum() + lay.nobs[0] @ phi_neg / lay.nobs[0].sum()
+        )
+        floor = theta * np.abs(np.log(theta) - np.log(est)) / max_t
+    floor = np.where((theta > 0) & (est > 0), floor, 0.0)
+    return np.where(np.isnan(se), se, np.maximum(se, floor))
 
 
-def cllr_effective_trials(lay: _Layout) -> tuple[float, float, float, float]:
+class CllrDiagnostics(NamedTuple):
+    """What auto's warning reads off the test set (:func:`cllr_effective_trials`)."""
+
+    targets_eff: float
+    non_targets_eff: float
+    n_targets: float
+    n_non_targets: float
+    skewness: float = float("nan")
+
+
+def cllr_effective_trials(lay: _Layout) -> CllrDiagnostics:
     """Kish's effective number of trials carrying each class's cost,
-    ``(sum phi)^2 / sum phi^2`` over the trials (``phi`` the per-trial costs), and the
-    numbers of trials: ``(targets_eff, non_targets_eff, n_targets, n_non_targets)``."""
-    out = []
+    ``(sum phi)^2 / sum phi^2`` over the trials (``phi`` the per-trial costs), the
+    numbers of trials, and the skewness of the estimate from the class-wise moments,
+    ``(m3_pos / n_pos^2 + m3_neg / n_neg^2) / 8 / se^3`` (``m3`` a class's third central
+    moment, ``se`` the two-sample standard error; NaN with fewer than 2 trials of a class
+    or no spread): ``(targets_eff, non_targets_eff, n_targets, n_non_targets, skewness)``."""
+    out, m3, var = [], 0.0, 0.0
     for phi, c in zip(cllr_costs(lay), (lay.nobs[1], lay.nobs[0]), strict=True):
+        n = float(c.sum())
         total, square = float(c @ phi), float(c @ (phi * phi))
-        out.append(total * total / square if square > 0 else float(c.sum()))
-    return out[0], out[1], float(lay.nobs[1].sum()), float(lay.nobs[0].sum())
+        out.append(total * total / square if square > 0 else n)
+        dev = phi - total / n
+        m3 += float(c @ dev**3) / n / n**2
+        var += float(c @ dev**2) / (n - 1) / n if n > 1 else float("nan")
+    skew = m3 / 8 / (var / 4) ** 1.5 if var > 0 else float("nan")
+    return CllrDiagnostics(out[0], out[1], float(lay.nobs[1].sum()), float(lay.nobs[0].sum()), skew)
 
 
 def warn_few_costly_trials(
-    pos_eff: float, neg_eff: float, n_pos: float, n_neg: float
+    pos_eff: float, neg_eff: float, n_pos: float, n_neg: float, skewness: float = float("nan")
 ) -> str | None:
     """Warn (and return the message) when either class's cost rests on fewer than
-    :data:`MIN_CLLR_EFFECTIVE_TRIALS` effective trials (:func:`cllr_effective_trials`)."""
-    if min(pos_eff, neg_eff) >= MIN_CLLR_EFFECTIVE_TRIALS:
+    :data:`MIN_CLLR_EFFECTIVE_TRIALS` effective trials, or the estimate's skewness exceeds
+    :data:`MAX_CLLR_SKEWNESS` (:func:`cllr_effective_trials`; a NaN skewness does not
+    warn)."""
+    for name, value in (("pos_eff", pos_eff), ("neg_eff", neg_eff), ("n_pos", n_pos),
+                        ("n_neg", n_neg)):  # fmt: skip
+        if not (isinstance(value, int | float | np.integer | np.floating) and value >= 0):
+            raise ValueError(f"`{name}` must be a number >= 0; got {value!r}.")
+    if not isinstance(skewness, int | float | np.integer | np.floating):
+        raise TypeError(f"`skewness` must be a number (NaN: not known); got {skewness!r}.")
+    few = min(pos_eff, neg_eff) < MIN_CLLR_EFFECTIVE_TRIALS
+    if not few and not skewness > MAX_CLLR_SKEWNESS:
         return None
     which, eff, n = ("targets", pos_eff, n_pos) if pos_eff <= neg_eff else (
         "non-targets", neg_eff, n_neg)  # fmt: skip
+    why = (
+        f"below {MIN_CLLR_EFFECTIVE_TRIALS:g}" if few
+        else f"and the estimate's skewness is {skewness:.2f}, above {MAX_CLLR_SKEWNESS:g}"
+    )  # fmt: skip
     text = (
         f"The cost of the {which} rests on {eff:.1f} effective trials of {n:.0f} (Kish's "
-        f"(sum c)^2 / sum c^2 of their costs; below {MIN_CLLR_EFFECTIVE_TRIALS:g}): Cllr is "
+        f"(sum c)^2 / sum c^2 of their costs; {why}): Cllr is "
         "set by a few misjudged trials, and a test set this small holds too few of them. "
-        "There no interval held its level in mlci's coverage study (docs/validation.md, "
-        "'Cllr intervals (session 9)': the bootstrap-t covered 0.73-0.97, mean 0.90, in designs "
-        "where most test sets warn, BCa 0.26-0.94); treat the interval as "
-        "optimistic, its upper bound most of all, or collect more trials of that class."
+        f"There no interval held its level in mlci's coverage study ({_STUDY}); treat "
+        "the interval as optimistic, its upper bound most of all, or collect more trials "
+        "of that class."
     )
     warn(text, NearBoundWarning)
     return text
