@@ -172,7 +172,7 @@ def session10_intervals(
 
     na, nb = len(a), len(b)
     out: dict[str, tuple[float, float]] = {}
-    kw = {"confidence_level": 1 - ALPHA, "bounds": (0.0, math.inf), "iid": True}
+    kw: dict[str, Any] = {"confidence_level": 1 - ALPHA, "bounds": (0.0, math.inf), "iid": True}
     lin = {"standard_error": se0, "iid": True}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -180,8 +180,8 @@ def session10_intervals(
             floor = th * np.abs(np.log(th) - math.log(est)) / max_t
         se_f = np.maximum(se, np.where(th > 0, floor, 0.0))
         for name, s_ in (("auto_s9", se), ("auto_s10", se_f)):
-            lo, hi, _ = studentized_interval(est, se0, th, s_, linear=lin, **kw)
-            out[name] = (float(lo), float(hi))
+            low, high, _ = studentized_interval(est, se0, th, s_, linear=lin, **kw)
+            out[name] = (float(low), float(high))
     ok = (se > 0) & (th > 0)
     t = (np.log(th[ok]) - math.log(est)) / (se[ok] / th[ok])
     tq = np.clip(np.quantile(t, [ALPHA / 2, 1 - ALPHA / 2]), -max_t, max_t)
@@ -203,9 +203,9 @@ def session10_intervals(
     ses = 0.5 * np.sqrt(((na - 1) * va + va0) / na / na + ((nb - 1) * vb + vb0) / nb / nb)
     tq = np.quantile((np.log(th) - math.log(est)) / (ses / th), [ALPHA / 2, 1 - ALPHA / 2])
     out["t_shrunk"] = (est * math.exp(-tq[1] * se0 / est), est * math.exp(-tq[0] * se0 / est))
-    t_lo = np.quantile(t, ALPHA / 2)
-    hi = old["bca"][1] if t_lo < -max_t else old["boot_t_log"][1]
-    out["hybrid_bca"] = (old["boot_t_log"][0], hi)
+    t_lo = float(np.quantile(t, ALPHA / 2))
+    upper = old["bca"][1] if t_lo < -max_t else old["boot_t_log"][1]
+    out["hybrid_bca"] = (old["boot_t_log"][0], upper)
     return out
 
 
@@ -460,6 +460,45 @@ def report_s10(doc: dict, methods: tuple[str, ...] = ("boot_t_log", *S10_METHODS
     return "\n".join(lines)
 
 
+def report_pooled(docs: list[dict], method: str = "boot_t_log") -> str:
+    """The warning rules (:data:`WARN_RULES`) against ``method``'s coverage pooled over
+    several runs of the actual-Cllr sweep (independent seeds: session 9's 150 test sets and
+    session 10's 300 a design), and how wide the session-9 and session-10 readings get."""
+    pooled: dict[tuple, list[dict]] = {}
+    for d in docs:
+        for r in d["cells"]:
+            if r["kind"] == "actual":
+                pooled.setdefault((r["targets"], r["nontargets"], r["auc"], r["c"]), []).append(r)
+    lines = [f"\n## pooled over {len(docs)} runs: {len(pooled)} designs, {method}\n",
+             "| warn when effective trials < | or skewness > | short, unwarned | "
+             "of them 50-100 targets | holds, warned |", "|" + "---|" * 5]  # fmt: skip
+    short_list = []
+    for k, g in WARN_RULES:
+        unwarned = holds_warned = mid = 0
+        for key, cells in pooled.items():
+            n = sum(c["reps"] for c in cells)
+            cov = sum(c["methods"][method]["coverage"] * c["reps"] for c in cells) / n
+            share = sum(warned_share(c, k, g) * c["reps"] for c in cells) / n
+            short = _significantly_short(cov, n)
+            unwarned += short and share < 0.5
+            mid += short and share < 0.5 and 50 <= key[0] <= 100
+            holds_warned += (not short) and share > 0.5
+            if short and share < 0.5 and (k, g) == (4.0, math.inf):
+                short_list.append(f"{key[0]}/{key[1]} AUC {key[2]} c {key[3]} ({cov:.3f}, n {n})")
+        lines.append(f"| {k:g} | {g:g} | {unwarned} | {mid} | {holds_warned} |")
+    lines.append("\nshort and unwarned under (4, inf): " + ", ".join(short_list))
+    widths = {}
+    for m in ("boot_t_log", "auto_s9", "auto_s10"):
+        w = np.concatenate([c["diagnostics"][f"width_{m}"] for cs in pooled.values() for c in cs
+                            if f"width_{m}" in c["diagnostics"]])  # fmt: skip
+        widths[m] = (len(w), float(np.mean(w > 10)), float(np.mean(w > 100)), float(w.max()))
+    lines.append("\n| method | test sets | width > 10 bits | > 100 bits | widest (bits) |")
+    lines.append("|---|---|---|---|---|")
+    for m, (n, a, b, mx) in widths.items():
+        lines.append(f"| {m} | {n} | {a:.4f} | {b:.4f} | {mx:.3g} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--json", required=True)
@@ -472,6 +511,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=20, help="actual Cllr: 20 session 9, 30 session 10")
     p.add_argument("--max-t", type=float, default=MAX_T, help="auto_s10's bound on |t*|")
     p.add_argument("--targets", type=int, nargs="*", help="only these numbers of targets")
+    p.add_argument("--design", action="append", help="only targets,ratio,auc,c (repeatable)")
+    p.add_argument("--pool", nargs="*", help="--report: pool the warning rules with these runs")
     p.add_argument("--merge", nargs="*", help="add the cells of these JSON files (parallel runs)")
     args = p.parse_args(argv)
     path = Path(args.json)
@@ -509,6 +550,8 @@ def main(argv: list[str] | None = None) -> int:
                         continue
                     for auc in AUCS:
                         for c in SCALES:
+                            if args.design and f"{t},{ratio},{auc},{c}" not in args.design:
+                                continue
                             r = run_actual(
                                 t, ratio, auc, c, args.reps, args.resamples, args.seed, args.max_t
                             )
@@ -536,6 +579,8 @@ def main(argv: list[str] | None = None) -> int:
     print(report(doc))
     if any("auto_s10" in c.get("methods", {}) for c in doc["cells"]):
         print(report_s10(doc))
+    if args.pool:
+        print(report_pooled([doc, *(json.loads(Path(f).read_text()) for f in args.pool)]))
     return 0
 
 
