@@ -108,7 +108,7 @@ def test_warn_few_costly_trials_threshold():
     k = MIN_CLLR_EFFECTIVE_TRIALS
     assert warn_few_costly_trials(k, 50.0, 10, 60) is None
     with pytest.warns(
-        mlci.NearBoundWarning, match="non-targets rests on 3.9 effective trials of 60"
+        mlci.NearBoundWarning, match=f"non-targets rests on {k - 0.1:.1f} effective trials of 60"
     ):
         warn_few_costly_trials(k, k - 0.1, 10, 60)
 
@@ -225,11 +225,14 @@ def test_previously_absurd_test_set_gets_a_finite_bound(monkeypatch):
 
 
 def test_skewness_warns():
-    k, g = MIN_CLLR_EFFECTIVE_TRIALS, MAX_CLLR_SKEWNESS
-    assert warn_few_costly_trials(k + 5, k + 5, 50, 250, g - 0.01) is None
-    assert warn_few_costly_trials(k + 5, k + 5, 50, 250, float("nan")) is None
+    # the 50-100-target designs session 9 left unwarned: many effective trials, a skewed
+    # estimate (scripts/cllr_sweep.py: 50 / 250 targets, AUC 0.999, c 0.5, median 0.40)
+    g = MAX_CLLR_SKEWNESS
+    assert MIN_CLLR_EFFECTIVE_TRIALS < 9.0
+    assert warn_few_costly_trials(9.0, 10.0, 50, 250, g - 0.01) is None
+    assert warn_few_costly_trials(9.0, 10.0, 50, 250, float("nan")) is None
     with pytest.warns(mlci.NearBoundWarning, match="skewness is 0.50, above 0.35"):
-        text = warn_few_costly_trials(k + 5, k + 6, 50, 250, 0.5)
+        text = warn_few_costly_trials(9.0, 10.0, 50, 250, 0.5)
     assert "targets rests on 9.0 effective trials of 50" in text
 
 

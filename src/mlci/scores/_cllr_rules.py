@@ -13,15 +13,22 @@ docs/validation.md, "Cllr intervals (session 9)").
   bits), so the estimate's spread grows with it: BCa and the percentile interval,
   which read only the spread of the replicates, miss high, while t* carries that
   relation.  Over conditions, with weights, strata or another resampling design BCa
-  stays (the two-sample standard error assumes independent trials).
+  stays (the two-sample standard error assumes independent trials).  Every replicate's
+  standard error is at least ``C* |log C* - log C| / 6`` (:data:`MAX_CLLR_T`): a
+  replicate that drew none of the few costly trials carrying a class's cost has the
+  small spread of the cheap trials, and its t* (-10 to -40) sent the upper bound to
+  1e3-1e44 bits; the floor keeps ``|t*| <= 6``, the upper bound at most
+  ``C exp(6 se / C)``.
 * **A warning where a class's cost rests on a few trials** (:func:`warn_few_costly_trials`):
   Kish's effective number of trials carrying a class's cost,
   ``(sum phi)^2 / sum phi^2`` (Kish 1965, *Survey Sampling*, sec. 11.7, the effective
   sample size of weights, here of the costs; :func:`cllr_effective_trials`), below
   :data:`MIN_CLLR_EFFECTIVE_TRIALS` in either class.  One misjudged target among
   well-scored ones makes it about 1; a class whose trials all cost about the same, its
-  number of trials.  There the test set holds too few of the rare costly trials that
-  set Cllr, and no interval held.
+  number of trials.  Or where the estimate's skewness from the class-wise third moments
+  exceeds :data:`MAX_CLLR_SKEWNESS` (a cost spread over more trials, but still a few
+  heavy ones: the 50-100-target designs session 9 left unwarned).  There the test set
+  holds too few of the rare costly trials that set Cllr, and no interval held.
 * **The minimum Cllr: BCa, with a warning of PAV's optimism** (:func:`warn_min_cllr_bias`)
   where the replicates' mean lies below the estimate by more than
   :data:`MAX_MIN_CLLR_BIAS` of their standard deviation (Efron & Tibshirani 1993, sec.
@@ -56,27 +63,35 @@ __all__ = [
 
 _LN2 = float(np.log(2.0))
 
-#: a class whose cost rests on fewer effective trials than this warns.  In the sweep
-#: (scripts/cllr_sweep.py, 165 designs) the bootstrap-t fell significantly short of 0.935 in
-#: 35 designs, and 30 of them warn in most test sets; the other 5 have 50-100 targets and
-#: cover 0.88-0.90 (no per-test-set rule tried, 3-5 effective trials or the estimate's
-#: skewness, caught them without warning in most designs where the interval holds); 44
-#: designs that hold warn in most test sets.  At 3: 7 short designs unwarned, 31 that hold
-#: warned; at 5: 3 and 54
-MIN_CLLR_EFFECTIVE_TRIALS = 4.0
-#: a replicate's studentized distance from the estimate on the log scale is at most this
-#: (:func:`cllr_se_rows`): in the session-10 sweep (scripts/cllr_sweep.py --seed 30) the
-#: bootstrap-t's median width was 10 to 10^5 times BCa's in 16 designs, all with one costly
-#: trial carrying a class's cost; at 6 their median widths are 4-67 times BCa's and no
-#: other design's coverage changed (at 5: 6 changed, by up to 0.005; at 4 by up to 0.015)
-MAX_CLLR_T = 6.0
-#: ... or where the estimate's skewness (class-wise third moments) exceeds this
+#: a class whose cost rests on fewer effective trials than this warns, and so does an
+#: estimate whose skewness exceeds :data:`MAX_CLLR_SKEWNESS`.  Session 9 (150 test sets a
+#: design, B = 500) warned below 4 effective trials alone: 5 short designs unwarned, all
+#: with 50-100 targets, 44 that hold warned.  Session 10 (scripts/cllr_sweep.py --seed 30,
+#: 300 test sets a design; docs/validation.md, "Cllr's bootstrap-t with a floored standard
+#: error (session 10, cllr2)"), pooled with session 9's: below 4 alone, 5 short designs
+#: unwarned (3 with 50-100 targets), 31 that hold warned; below 3 or a skewness above 0.35,
+#: 1 (10 / 50 targets, 0.916 of 450) and 35; below 4 or above 0.35: 1 and 44
+MIN_CLLR_EFFECTIVE_TRIALS = 3.0
+#: the estimate's skewness, from the class-wise third moments, above which auto warns
+#: (Cochran 1977, sec. 2.15: a mean is near normal when its skewness is below about 0.2;
+#: 0.3 and 0.4 were tried too: :data:`MIN_CLLR_EFFECTIVE_TRIALS`)
 MAX_CLLR_SKEWNESS = 0.35
+#: a replicate's studentized distance from the estimate on the log scale is at most this
+#: (:func:`cllr_se_rows`).  Session 9's bootstrap-t read t* of -10 to -40 off replicates
+#: that drew none of the one or two costly trials carrying a class's cost (their own
+#: standard error is that of the cheap trials): upper bounds up to 1e44 bits, wider than
+#: 100 bits in 3.3% of the session-10 sweep's 49,500 test sets.  At 6: at most 529 bits,
+#: 0.47% wider than 100; in the 16 designs where the numpy bootstrap-t's median width was
+#: over 10 times BCa's mlci's auto covered 0.753 on average (0.759 before), median width 4.8
+#: to 28.5 times BCa's (6.0 to 83.6), and elsewhere one test set of 49,500 changed.  The
+#: numpy sweep at 400 test sets a design (seed 99): clipping |t*| at 5 changed 6 designs
+#: where the interval held (by up to 0.005), at 4 by up to 0.015
+MAX_CLLR_T = 6.0
 #: where the warning's numbers come from
 _STUDY = (
-    "docs/validation.md, 'Cllr intervals (session 9)' and 'Cllr's bootstrap-t tamed "
-    "(session 10)': in designs where most test sets warn the bootstrap-t covered 0.73-0.97, "
-    "BCa 0.19-0.94"
+    "docs/validation.md, 'Cllr intervals (session 9)' and 'Cllr's bootstrap-t with a "
+    "floored standard error (session 10, cllr2)': in the 81 designs where most test sets "
+    "warn the bootstrap-t covered 0.27-0.96, mean 0.88, BCa 0.21-0.94, mean 0.78"
 )
 #: Efron & Tibshirani (1993, sec. 10.6): a bootstrap bias under 0.25 standard errors can
 #: be ignored
@@ -91,7 +106,10 @@ CLLR_T_REASON = (
     "docs/validation.md, 'Cllr intervals (session 9)': 5-200 targets, AUC 0.8-0.999, "
     "calibrated and scaled LLRs, 165 designs) it covered 0.924 on average where BCa covered "
     "0.855, at least as often in 158 designs, and held in 57 where BCa fell short, at a median "
-    "width 1.07 times BCa's where BCa held"
+    "width 1.07 times BCa's where BCa held; every replicate's standard error is at least "
+    "1/6 of its distance from the estimate on the log scale, so that a replicate without "
+    "the few costly trials cannot send the upper bound to 1e44 bits (docs/validation.md, "
+    "'Cllr's bootstrap-t with a floored standard error (session 10, cllr2)')"
 )
 
 
