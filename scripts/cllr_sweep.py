@@ -37,6 +37,21 @@ Usage::
     nice python scripts/cllr_sweep.py --json scripts/data/cllr_sweep.json --kind min \\
         --min-reps 60 --min-resamples 400
     python scripts/cllr_sweep.py --json scripts/data/cllr_sweep.json --report
+
+Session 10 (helper cllr2; docs/validation.md, "Cllr's bootstrap-t with a floored standard
+error (session 10, cllr2)"): the candidates of :data:`S10_METHODS` from the same replicates
+(``--seed 20`` still reproduces session 9's methods), four runs in parallel joined::
+
+    for T in "5 10" "20 50" 100 200; do nice python scripts/cllr_sweep.py --kind actual \
+        --reps 300 -B 500 --seed 30 --targets $T --json /tmp/s10_${T// /_}.json & done; wait
+    python scripts/cllr_sweep.py --json scripts/data/cllr_sweep_s10.json \
+        --merge /tmp/s10_5_10.json /tmp/s10_20_50.json /tmp/s10_100.json /tmp/s10_200.json
+    nice python scripts/cllr_sweep.py --json scripts/data/cllr_sweep_s10_b1000.json \
+        --kind actual --reps 300 -B 1000 --seed 31 --targets 50 100 \
+        --design 50,5,0.999,0.5 --design 50,5,0.99,1.0 --design 100,5,0.97,2.0 \
+        --design 100,5,0.99,2.0 --design 50,5,0.97,2.0 --design 50,1,0.97,0.5
+    python scripts/cllr_sweep.py --json scripts/data/cllr_sweep_s10.json --report \
+        --pool scripts/data/cllr_sweep.json
 """
 
 from __future__ import annotations

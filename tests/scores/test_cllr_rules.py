@@ -16,6 +16,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mlci
 from mlci import Scores
@@ -248,3 +250,31 @@ def test_bad_inputs_of_the_rules():
         warn_few_costly_trials(3.0, 5.0, "ten", 20)
     with pytest.raises(TypeError, match="`skewness` must be a number"):
         warn_few_costly_trials(3.0, 5.0, 10, 20, None)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    pos=st.lists(st.floats(-30, 30), min_size=2, max_size=12),
+    neg=st.lists(st.floats(-30, 30), min_size=2, max_size=12),
+    seed=st.integers(0, 2**16),
+)
+def test_floor_bounds_every_replicate(pos, neg, seed):
+    # property: the floored standard error is never below the replicate's own, and every
+    # replicate's t* on the log scale lies within +-MAX_CLLR_T
+    from types import SimpleNamespace
+
+    s = Scores(pos, neg)
+    lay = s._lay
+    rng = np.random.default_rng(seed)
+    w_pos = rng.multinomial(len(pos), lay.nobs[1] / len(pos), size=50).astype(float)
+    w_neg = rng.multinomial(len(neg), lay.nobs[0] / len(neg), size=50).astype(float)
+    v = SimpleNamespace(w=(w_neg, w_pos))
+    raw, floored = cllr_se_rows(lay, v, None), cllr_se_rows(lay, v)
+    ok = ~np.isnan(raw)
+    assert np.all(floored[ok] >= raw[ok])
+    a, b = np.logaddexp(0, -lay.u[1]) / LN2, np.logaddexp(0, lay.u[0]) / LN2
+    th = 0.5 * (w_pos @ a / len(pos) + w_neg @ b / len(neg))
+    est = 0.5 * (lay.nobs[1] @ a / len(pos) + lay.nobs[0] @ b / len(neg))
+    live = ok & (th > 0) & (floored > 0) & (est > 0)
+    t = (np.log(th[live]) - np.log(est)) / (floored[live] / th[live])
+    assert np.all(np.abs(t) <= MAX_CLLR_T * (1 + 1e-9))
