@@ -3,7 +3,8 @@
 The seed-10 design search found the MSE, RMSE and MAE of log-normal errors without an
 interval that holds; ``scripts/heavy_tail_study.py`` swept error laws and sample sizes
 for the rule's threshold (docs/validation.md, "Heavy-tailed regression errors (session
-9)").
+9)"); ``scripts/heavy_tail_rule_study.py`` added the signed errors' octile skewness
+(session 10, "Skewed and symmetric heavy tails: the rule recalibrated").
 """
 
 from __future__ import annotations
@@ -17,12 +18,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mlci
+from _scripts import load_script
 from mlci.engine.heavy_tail import (
     MAX_ERROR_KURTOSIS,
     MIN_EFFECTIVE_ABSOLUTE,
     MIN_SAMPLES,
+    SKEW_FLOOR,
+    SKEW_FLOOR_ABSOLUTE,
+    SKEW_MAX_N_ABSOLUTE,
+    SKEW_SCALE,
     heavy_tail_rule,
     loss_tail_diagnostics,
+    octile_skewness,
+    skew_threshold,
 )
 
 
@@ -164,14 +172,17 @@ def test_the_cli_warns(tmp_path, capsys) -> None:
 
 @settings(max_examples=25, deadline=None)
 @given(
-    n=st.integers(MIN_SAMPLES, 2000),
+    n=st.integers(200, 2000),
     law=st.sampled_from(["normal", "uniform"]),
     metric=st.sampled_from(["mse", "rmse", "mae", "r2"]),
     seed=st.integers(0, 2**31 - 1),
 )
 def test_light_tails_stay_quiet(n: int, law: str, metric: str, seed: int) -> None:
-    # normal and uniform errors, n >= 20: K is at most about 4 (3 and 1.8 in the
-    # population), far below the threshold; filterwarnings=error fails on any warning
+    # normal and uniform errors, n >= 200: K is at most about 4 (3 and 1.8 in the
+    # population), far below its threshold, and the octile skewness (standard deviation
+    # about 1.1 / sqrt(n): 0.08 at n = 200) 4 standard deviations inside its floor 0.35;
+    # filterwarnings=error fails on any warning.  (At n = 20-199 the skewness warns
+    # symmetric errors in up to 4% of test sets, by design: the session-10 sweep.)
     g = np.random.default_rng(seed)
     x = g.standard_normal(n)
     e = g.standard_normal(n) if law == "normal" else g.uniform(-1.0, 1.0, n)
@@ -179,40 +190,145 @@ def test_light_tails_stay_quiet(n: int, law: str, metric: str, seed: int) -> Non
     assert r.details["diagnostics"]["heavy_tail"]["warn"] is False
 
 
-def test_two_valued_errors_are_left_to_the_proportion_rules() -> None:
-    # one error of 1 in 100 0/1 predictions: K = 100, but the MSE is an error rate
-    y = np.r_[np.ones(70), np.zeros(30)]
-    p = y.copy()
-    p[0] = 0
-    r = mlci.bootstrap_ci(y, p, metric="mse", method="bca", n_resamples=200, rng=0)
+@settings(max_examples=50, deadline=None)
+@given(
+    half=st.lists(
+        st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False), min_size=10, max_size=400
+    ),
+    power=st.sampled_from([1, 2]),
+)
+def test_symmetric_errors_are_judged_by_the_session9_rule(half: list, power: int) -> None:
+    # errors e and -e together: the octile skewness is 0 (the quantiles are symmetric),
+    # so the rule is session 9's (the kurtosis, the few samples, the effective number)
+    e = np.r_[half, -np.asarray(half)]
+    skew = octile_skewness(e)
+    assert math.isnan(skew) or abs(skew) < 1e-9
+    d = loss_tail_diagnostics(np.abs(e) if power == 1 else e * e, power)
+    if math.isnan(d["error_kurtosis"]):
+        return
+    n = e.size
+    old = (
+        d["effective_n"] < MIN_EFFECTIVE_ABSOLUTE
+        if power == 1
+        else (d["error_kurtosis"] > MAX_ERROR_KURTOSIS or n < MIN_SAMPLES)
+    )
+    assert heavy_tail_rule(n, d["error_kurtosis"], power, d["effective_n"], skew) == old
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    e=st.lists(st.floats(-1e3, 1e3, allow_nan=False), min_size=8, max_size=200),
+    shift=st.floats(-1e3, 1e3),
+    scale=st.floats(1e-2, 1e2),
+)
+def test_octile_skewness_ignores_location_and_scale(e: list, shift: float, scale: float) -> None:
+    # a model's bias or the unit of the target does not move it; a sign flip negates it
+    a = np.asarray(e)
+    s0 = octile_skewness(a)
+    if math.isnan(s0) or np.ptp(a) < 1e-6:
+        return
+    assert octile_skewness(shift + scale * a) == pytest.approx(s0, abs=1e-6)
+    assert octile_skewness(-a) == pytest.approx(-s0, abs=1e-9)
+    assert -1.0 <= s0 <= 1.0
+
+
+def test_octile_skewness_by_hand_and_of_known_laws() -> None:
+    # numpy's linear quantiles of 0..8 (9 values) at 1/8, 1/2, 7/8 are 1, 4, 7: symmetric
+    assert octile_skewness(np.arange(9.0)) == 0.0
+    # (0, 0, 0, 1, 1, 2, 3, 10, 20): Q(1/8) = 0, Q(1/2) = 1, Q(7/8) = 3 + 7 * 0 ... by hand:
+    # positions 1, 4, 7 -> 0, 1, 10: (10 + 0 - 2) / (10 - 0) = 0.8
+    assert octile_skewness([0, 0, 0, 1, 1, 2, 3, 10, 20]) == pytest.approx(0.8)
+    assert math.isnan(octile_skewness([1.0])) and math.isnan(octile_skewness([2.0, 2.0, 2.0]))
+    # the log-normal's octile skewness is tanh(sigma z_(7/8) / 2) (its quantiles are
+    # exp(sigma z_p)); the exponential's (ln 8 + ln(8/7) - 2 ln 2) / (ln 8 - ln(8/7)) = 0.425
+    from scipy import stats
+
+    g = np.random.default_rng(0)
+    z = stats.norm.ppf(7 / 8)
+    for sigma in (0.5, 1.0, 1.5):
+        e = np.exp(sigma * g.standard_normal(400_000))
+        assert octile_skewness(e) == pytest.approx(math.tanh(sigma * z / 2), abs=0.01)
+    expo = (math.log(8) + math.log(8 / 7) - 2 * math.log(2)) / (math.log(8) - math.log(8 / 7))
+    assert octile_skewness(g.exponential(1.0, 400_000)) == pytest.approx(expo, abs=0.01)
+    assert expo == pytest.approx(0.425, abs=0.001)
+
+
+def test_skew_threshold() -> None:
+    assert skew_threshold(20, 2) == pytest.approx(SKEW_SCALE / math.sqrt(20))
+    assert skew_threshold(1000, 2) == SKEW_FLOOR
+    assert skew_threshold(20, 1) == pytest.approx(
+        max(SKEW_SCALE / math.sqrt(20), SKEW_FLOOR_ABSOLUTE)
+    )
+    assert skew_threshold(SKEW_MAX_N_ABSOLUTE, 1) == math.inf
+    # the rule: skewness beyond the threshold warns; NaN (not known) does not
+    assert heavy_tail_rule(500, 3.0, 2, 160.0, SKEW_FLOOR + 0.01)
+    assert heavy_tail_rule(500, 3.0, 2, 160.0, -(SKEW_FLOOR + 0.01))  # either sign
+    assert not heavy_tail_rule(500, 3.0, 2, 160.0, SKEW_FLOOR - 0.01)
+    assert not heavy_tail_rule(500, 3.0, 2, 160.0, math.nan)
+    assert heavy_tail_rule(50, 3.0, 1, 40.0, 0.6) and not heavy_tail_rule(50, 3.0, 1, 40.0, 0.4)
+    assert not heavy_tail_rule(SKEW_MAX_N_ABSOLUTE, 3.0, 1, 80.0, 0.9)
+
+
+def test_skewed_errors_that_look_light_warn() -> None:
+    # 50 log-normal errors (sigma 1.25) without their rare large ones: K = 1.6 (lighter
+    # than normal errors' 3), but the octile skewness 0.42 is beyond 0.35; the RMSE's
+    # interval [0.29, 0.36] misses the population RMSE 1 (session 9's rule was quiet)
+    y, p = _lognormal_errors(50, 1.25, seed=1)
+    r, kinds = _kinds(lambda: mlci.bootstrap_ci(y, p, metric="rmse", n_resamples=200, rng=0))
     d = r.details["diagnostics"]["heavy_tail"]
-    assert d["error_kurtosis"] == pytest.approx(100.0) and d["warn"] is False
+    assert d["error_kurtosis"] < 2 and d["octile_skewness"] == pytest.approx(octile_skewness(y - p))
+    assert d["octile_skewness"] > d["skewness_threshold"] == SKEW_FLOOR
+    assert d["warn"] is True and mlci.HeavyTailWarning in kinds
+    assert r.confidence_interval[1] < 1.0
+    assert "skewed" in r.details["warning"]
+    # the same errors mirrored (y_pred - y_true) are skewed the other way: warned alike
+    r2, kinds = _kinds(lambda: mlci.bootstrap_ci(p, y, metric="rmse", n_resamples=200, rng=0))
+    assert r2.details["diagnostics"]["heavy_tail"]["warn"] is True
+    assert mlci.HeavyTailWarning in kinds
 
 
-def test_compare_warns_once_naming_the_systems() -> None:
-    y, p = _lognormal_errors(182, 1.27, seed=0)
-    g = np.random.default_rng(3)
-    light = y - 0.5 * g.standard_normal(182)  # normal errors
-    r, kinds = _kinds(
-        lambda: mlci.compare(y, {"a": p, "b": light}, metric="rmse", n_resamples=200, rng=0)
-    )
-    assert kinds.count(mlci.HeavyTailWarning) == 1
-    d = r.details["heavy_tail"]
-    e2 = (y - p) ** 2  # system a's errors: as bootstrap_ci's diagnostic
-    assert d["a"]["error_kurtosis"] == pytest.approx(182 * np.sum(e2**2) / np.sum(e2) ** 2)
-    assert d["a"]["warn"] is True and d["b"]["warn"] is False
-    assert "(systems a;" in r.details["heavy_tail_warning"]
+def test_mae_skewness_rule_stops_at_its_largest_n() -> None:
+    # the MAE's interval of skewed errors held from n = 100 on (session-10 sweep)
+    y, p = _lognormal_errors(60, 1.5, seed=3)
+    r, kinds = _kinds(lambda: mlci.bootstrap_ci(y, p, metric="mae", n_resamples=200, rng=0))
+    d = r.details["diagnostics"]
+    assert d["heavy_tail"]["octile_skewness"] > SKEW_FLOOR_ABSOLUTE and d["heavy_tail"]["warn"]
+    assert mlci.HeavyTailWarning in kinds
+    y, p = _lognormal_errors(400, 1.5, seed=3)
+    d = mlci.bootstrap_ci(y, p, metric="mae", n_resamples=200, rng=0).details["diagnostics"]
+    assert d["heavy_tail"]["octile_skewness"] > SKEW_FLOOR_ABSOLUTE
+    assert d["heavy_tail"]["warn"] is False and "skewness_threshold" not in d["heavy_tail"]
 
 
-def test_compare_of_normal_errors_is_quiet() -> None:
-    g = np.random.default_rng(4)
-    y = g.standard_normal(300)
-    r = mlci.compare(
-        y,
-        {"a": y + g.standard_normal(300), "b": y + 0.8 * g.standard_normal(300)},
-        metric="mae",
-        n_resamples=200,
-        rng=0,
-    )
-    assert "heavy_tail_warning" not in r.details
-    assert not any(d["warn"] for d in r.details["heavy_tail"].values())
+def _s11f_84() -> tuple:
+    """s11f #84 (scripts/design_search_fields.py, seed 11): RMSE of t errors with 2.53 df,
+    n = 159 (auto covered 0.717 of 300 test sets, unwarned by session 9's rule); its first
+    test set as the search drew it, and auto's result with the warnings it gave."""
+    dsf = load_script("design_search_fields.py")
+    d = dsf.random_design(84, 11)
+    assert d.metric == "rmse" and d.n == 159 and round(d.p["shape"], 2) == 2.53
+    x = dsf.Population(d).draw(np.random.default_rng([11, 84, 0, 24]))
+    return _kinds(lambda: mlci.bootstrap_ci(x["y"], x["a"], metric="rmse", n_resamples=200, rng=0))
+
+
+def test_design_search_seed11_84_misses_looking_light() -> None:
+    # auto [0.67, 0.95] misses the population RMSE 1 low, with K = 5.6, the largest squared
+    # error 10% of their sum and octile skewness 0.21 (below the floor 0.35): what a Laplace
+    # sample of 159 looks like (median K 5.1, top share 0.09; 0.16 is its skewness's 95%
+    # point)
+    r, _ = _s11f_84()
+    assert r.confidence_interval[1] < 1.0
+    h = r.details["diagnostics"]["heavy_tail"]
+    assert h["error_kurtosis"] < 6 and h["top_share"] < 0.11
+    assert 0 < h["octile_skewness"] < SKEW_FLOOR
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="symmetric heavy tails (t, 2.5-3 df) leave no trace in a test set that misses: "
+    "no statistic tried tells it from Laplace errors (docs/validation.md, session 10, heavyt)",
+)
+def test_design_search_seed11_84_warns() -> None:
+    r, kinds = _s11f_84()
+    assert r.details["diagnostics"]["heavy_tail"]["warn"] is True
+    assert mlci.HeavyTailWarning in kinds
