@@ -137,7 +137,8 @@ def run_sweep(args: Any) -> None:
     t0 = time.process_time()
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else SIZES
     for n in sizes:
-        for dist, shape in EXTRA_LAWS if args.laws == "extra" else LAWS:
+        laws = {"main": LAWS, "extra": EXTRA_LAWS, "all": LAWS + EXTRA_LAWS}[args.laws]
+        for dist, shape in laws:
             for metric in args.metrics.split(","):
                 if (law_name(dist, shape), n, metric) in done:
                     continue
@@ -245,6 +246,11 @@ def rule_session9(c: dict[str, float], n: int, power: int) -> bool:
     return heavy_tail_rule(n, c["K"], power, c["neff1"])
 
 
+def rule_mlci(c: dict[str, float], n: int, power: int) -> bool:
+    """The rule as mlci ships it (:func:`mlci.engine.heavy_tail.heavy_tail_rule`)."""
+    return heavy_tail_rule(n, c["K"], power, c["neff1"], c["octile"])
+
+
 def stats_of_cell(cell: dict[str, Any], seed: int) -> list[dict[str, float]]:
     g = cell_rng(seed, cell["dist"], cell["shape"], cell["n"], cell["metric"])
     power = 1 if cell["metric"] == "mae" else 2
@@ -261,7 +267,7 @@ def skewed(c: dict[str, float], n: int, scale: float, floor: float) -> bool:
 
 def candidate_rules() -> dict[str, Any]:
     """Rules ``(stats, n, power) -> warn`` to compare; ``s9`` is session 9's."""
-    rules: dict[str, Any] = {"s9": rule_session9}
+    rules: dict[str, Any] = {"s9": rule_session9, "mlci": rule_mlci}
     for t in (8.0, 10.0, 12.0):
         rules[f"K>{t:g}"] = lambda c, n, p, t=t: (
             rule_session9(c, n, p) if p == 1 else c["K"] > t or n < 20
@@ -287,7 +293,22 @@ def candidate_rules() -> dict[str, Any]:
                 or (p == 2 and skewed(c, n, 2.2, 0.35))
                 or (p == 1 and n < nm and skewed(c, n, 2.2, f1))
             )
+    # a floor that rises from ``low`` at n <= 100 to ``high`` at n >= 1,000 (log-linear in n):
+    # mildly skewed errors (exponential, log-normal sigma <= 0.75) held at n >= 200-1,000
+    for low, high in ((0.35, 0.45), (0.35, 0.47), (0.35, 0.5), (0.3, 0.47)):
+        for f1 in (0.45, 0.5):
+            rules[f"rise{low:g}-{high:g}|mae{f1:g}"] = lambda c, n, p, lo=low, hi=high, f1=f1: (
+                rule_session9(c, n, p)
+                or (p == 2 and skewed(c, n, 2.2, rising_floor(n, lo, hi)))
+                or (p == 1 and n < 100 and skewed(c, n, 2.2, f1))
+            )
     return rules
+
+
+def rising_floor(n: int, low: float, high: float) -> float:
+    """``low`` up to n = 100, ``high`` from n = 1,000, log-linear between."""
+    t = min(max(math.log10(n / 100), 0.0), 1.0)
+    return low + (high - low) * t
 
 
 def load_cells(paths: list[str]) -> tuple[int, list[dict[str, Any]]]:
@@ -505,7 +526,10 @@ def main() -> None:
                     f"unwarned {r['unwarned_coverage']} misses warned {r['misses_warned']}"
                 )
     if args.rules:
-        paths = [f"scripts/data/heavy_tail_rule_sweep_{m}.json" for m in ("rmse", "mae", "extra")]
+        paths = [
+            f"scripts/data/heavy_tail_rule_sweep_{m}.json"
+            for m in ("rmse", "mae", "extra", "large")
+        ]
         res = evaluate(paths, args.out or RULES)
         summary(res)
 

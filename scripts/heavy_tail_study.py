@@ -42,7 +42,7 @@ import numpy as np
 from scipy import integrate, optimize, stats
 
 import mlci
-from mlci.engine.heavy_tail import heavy_tail_rule, loss_tail_diagnostics
+from mlci.engine.heavy_tail import heavy_tail_rule, loss_tail_diagnostics, octile_skewness
 
 DISTS = [
     ("uniform", 0.0),
@@ -233,7 +233,9 @@ def rule_table(path: str) -> list[dict]:
             g.standard_normal(n)  # x, as run_cell draws it
             e = draw(g, n)
             d = loss_tail_diagnostics(np.abs(e) if power == 1 else e**2, power)
-            fired.append(heavy_tail_rule(n, d["error_kurtosis"], power, d["effective_n"]))
+            # the rule as mlci applies it (session 10: with the signed errors' skewness)
+            skew = octile_skewness(e)
+            fired.append(heavy_tail_rule(n, d["error_kurtosis"], power, d["effective_n"], skew))
         f, cov = np.array(fired), np.array(c["covered"], dtype=bool)
         rows.append(
             {

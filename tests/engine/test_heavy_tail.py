@@ -25,6 +25,8 @@ from mlci.engine.heavy_tail import (
     MIN_SAMPLES,
     SKEW_FLOOR,
     SKEW_FLOOR_ABSOLUTE,
+    SKEW_FLOOR_LARGE,
+    SKEW_FLOOR_N,
     SKEW_MAX_N_ABSOLUTE,
     SKEW_SCALE,
     heavy_tail_rule,
@@ -182,7 +184,7 @@ def test_light_tails_stay_quiet(n: int, law: str, metric: str, seed: int) -> Non
     # population), far below its threshold, and the octile skewness (standard deviation
     # about 1.1 / sqrt(n): 0.08 at n = 200) 4 standard deviations inside its floor 0.35;
     # filterwarnings=error fails on any warning.  (At n = 20-199 the skewness warns
-    # symmetric errors in up to 4% of test sets, by design: the session-10 sweep.)
+    # symmetric errors in up to 4% of test sets: the session-10 sweep.)
     g = np.random.default_rng(seed)
     x = g.standard_normal(n)
     e = g.standard_normal(n) if law == "normal" else g.uniform(-1.0, 1.0, n)
@@ -255,17 +257,25 @@ def test_octile_skewness_by_hand_and_of_known_laws() -> None:
 
 def test_skew_threshold() -> None:
     assert skew_threshold(20, 2) == pytest.approx(SKEW_SCALE / math.sqrt(20))
-    assert skew_threshold(1000, 2) == SKEW_FLOOR
+    # the squared errors' floor: SKEW_FLOOR to n = 100, SKEW_FLOOR_LARGE from n = 1,000,
+    # log-linear between (sqrt(100 * 1000) = 316: the middle)
+    lo, hi = SKEW_FLOOR_N
+    assert skew_threshold(lo, 2) == SKEW_FLOOR and skew_threshold(hi, 2) == SKEW_FLOOR_LARGE
+    assert skew_threshold(10**6, 2) == SKEW_FLOOR_LARGE
+    assert skew_threshold(round(math.sqrt(lo * hi)), 2) == pytest.approx(
+        (SKEW_FLOOR + SKEW_FLOOR_LARGE) / 2, abs=1e-3
+    )
     assert skew_threshold(20, 1) == pytest.approx(
         max(SKEW_SCALE / math.sqrt(20), SKEW_FLOOR_ABSOLUTE)
     )
     assert skew_threshold(SKEW_MAX_N_ABSOLUTE, 1) == math.inf
     # the rule: skewness beyond the threshold warns; NaN (not known) does not
-    assert heavy_tail_rule(500, 3.0, 2, 160.0, SKEW_FLOOR + 0.01)
-    assert heavy_tail_rule(500, 3.0, 2, 160.0, -(SKEW_FLOOR + 0.01))  # either sign
-    assert not heavy_tail_rule(500, 3.0, 2, 160.0, SKEW_FLOOR - 0.01)
-    assert not heavy_tail_rule(500, 3.0, 2, 160.0, math.nan)
-    assert heavy_tail_rule(50, 3.0, 1, 40.0, 0.6) and not heavy_tail_rule(50, 3.0, 1, 40.0, 0.4)
+    assert heavy_tail_rule(100, 3.0, 2, 33.0, SKEW_FLOOR + 0.01)
+    assert heavy_tail_rule(100, 3.0, 2, 33.0, -(SKEW_FLOOR + 0.01))  # either sign
+    assert not heavy_tail_rule(100, 3.0, 2, 33.0, SKEW_FLOOR - 0.01)
+    assert not heavy_tail_rule(2000, 3.0, 2, 660.0, SKEW_FLOOR_LARGE - 0.01)
+    assert not heavy_tail_rule(100, 3.0, 2, 33.0, math.nan)
+    assert heavy_tail_rule(50, 3.0, 1, 40.0, 0.6) and not heavy_tail_rule(50, 3.0, 1, 40.0, 0.45)
     assert not heavy_tail_rule(SKEW_MAX_N_ABSOLUTE, 3.0, 1, 80.0, 0.9)
 
 

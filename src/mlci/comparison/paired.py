@@ -784,7 +784,7 @@ def compare(
             warnings.simplefilter("ignore", RuntimeWarning)
             return np.nanmax(x, axis=0) == np.nanmin(x, axis=0)
 
-    details.update(heavy_tail_systems(kernels, names, mname, diff_method))  # regression losses
+    details.update(heavy_tail_systems(kernels, names, mname, diff_method, pairs))  # regression
     flat_sys = no_spread(dist)
     if flat_sys.any():
         details["no_spread_systems"] = [names[s] for s in np.flatnonzero(flat_sys)]

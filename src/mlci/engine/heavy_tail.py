@@ -45,11 +45,14 @@ from ..feedback import warn
 
 __all__ = [
     "HEAVY_TAIL_METRICS",
+    "MAX_DIFFERENCE_KURTOSIS",
     "MAX_ERROR_KURTOSIS",
     "MIN_EFFECTIVE_ABSOLUTE",
     "MIN_SAMPLES",
     "SKEW_FLOOR",
     "SKEW_FLOOR_ABSOLUTE",
+    "SKEW_FLOOR_LARGE",
+    "SKEW_FLOOR_N",
     "SKEW_MAX_N_ABSOLUTE",
     "SKEW_SCALE",
     "heavy_tail_diagnostics",
@@ -57,6 +60,9 @@ __all__ = [
     "heavy_tail_systems",
     "loss_tail_diagnostics",
     "octile_skewness",
+    "paired_loss_kurtosis",
+    "sample_losses",
+    "skew_threshold",
     "warn_heavy_tail",
 ]
 
@@ -92,13 +98,20 @@ MIN_EFFECTIVE_ABSOLUTE = 8.0
 #: tails: the rule recalibrated (session 10, heavyt)")
 SKEW_SCALE = 2.2
 
-#: the squared errors' floor: log-normal errors of sigma 0.5 (octile skewness 0.28), whose
-#: RMSE interval held from n = 200 on, stay mostly quiet; sigma >= 0.75 (0.41 and more) warn
+#: the squared errors' floor up to :data:`SKEW_FLOOR_N` ``[0]`` samples: log-normal errors
+#: of sigma 0.5 (octile skewness 0.28), whose RMSE interval held from n = 100 on, stay
+#: mostly quiet; log-normal errors of sigma 0.75 and exponential ones (0.41, 0.425;
+#: 0.88-0.90 at n = 100) warn
 SKEW_FLOOR = 0.35
+
+#: the squared errors' floor from :data:`SKEW_FLOOR_N` ``[1]`` samples on (log-linear in n
+#: between): exponential errors held there, log-normal ones of sigma >= 1 (0.52) did not
+SKEW_FLOOR_LARGE = 0.47
+SKEW_FLOOR_N = (100, 1000)
 
 #: the MAE's floor and largest n: its interval held at n >= 100 for every law swept, and
 #: at n = 20-50 for skewness below that of log-normal errors with sigma 1 (0.52)
-SKEW_FLOOR_ABSOLUTE = 0.45
+SKEW_FLOOR_ABSOLUTE = 0.5
 SKEW_MAX_N_ABSOLUTE = 100
 
 #: what the sweep found, for the warning's message
@@ -170,8 +183,8 @@ def octile_skewness(errors: Any) -> float:
     --------
     >>> octile_skewness([-2.0, -1.0, 0.0, 1.0, 2.0])
     0.0
-    >>> octile_skewness([0.0, 0.0, 0.0, 1.0, 1.0, 2.0, 3.0, 10.0, 20.0])
-    0.6
+    >>> octile_skewness([0.0, 0.0, 0.0, 1.0, 1.0, 2.0, 3.0, 10.0, 20.0])  # (10 + 0 - 2) / 10
+    0.8
     """
     e = np.asarray(errors, dtype=float)
     if e.size < 2:
@@ -184,20 +197,25 @@ def octile_skewness(errors: Any) -> float:
 
 def skew_threshold(n: int, power: int) -> float:
     """The octile skewness beyond which the rule warns: ``max(SKEW_SCALE / sqrt(n),
-    floor)`` (``inf`` for the MAE from :data:`SKEW_MAX_N_ABSOLUTE` samples on).
+    floor)``, the squared errors' floor :data:`SKEW_FLOOR` rising to
+    :data:`SKEW_FLOOR_LARGE` over :data:`SKEW_FLOOR_N`, the MAE's
+    :data:`SKEW_FLOOR_ABSOLUTE` (``inf`` from :data:`SKEW_MAX_N_ABSOLUTE` samples on).
 
     Examples
     --------
-    >>> round(skew_threshold(20, 2), 4), round(skew_threshold(1000, 2), 4)
-    (0.4919, 0.35)
-    >>> skew_threshold(100, 1)
-    inf
+    >>> round(skew_threshold(20, 2), 4), skew_threshold(100, 2), skew_threshold(5000, 2)
+    (0.4919, 0.35, 0.47)
+    >>> round(skew_threshold(316, 2), 3), skew_threshold(50, 1), skew_threshold(100, 1)
+    (0.41, 0.5, inf)
     """
     if power == 1:
         if n >= SKEW_MAX_N_ABSOLUTE:
             return math.inf
         return max(SKEW_SCALE / math.sqrt(n), SKEW_FLOOR_ABSOLUTE)
-    return max(SKEW_SCALE / math.sqrt(max(n, 1)), SKEW_FLOOR)
+    lo, hi = SKEW_FLOOR_N
+    t = min(max(math.log(max(n, 1) / lo) / math.log(hi / lo), 0.0), 1.0)
+    floor = SKEW_FLOOR + (SKEW_FLOOR_LARGE - SKEW_FLOOR) * t
+    return max(SKEW_SCALE / math.sqrt(max(n, 1)), floor)
 
 
 def heavy_tail_rule(
@@ -270,6 +288,13 @@ def heavy_tail_diagnostics(kernel: Any, keys: Any = None) -> dict[str, Any]:
     return {"heavy_tail": d}
 
 
+#: above this kurtosis of the paired differences of two systems' losses a comparison warns
+#: (scripts/heavy_tail_rule_study.py --compare, --pair-rules)
+MAX_DIFFERENCE_KURTOSIS = 14.0
+
+#: what the paired sweep found, for the pairs' warning
+PAIR_EVIDENCE = "In mlci's simulation (TBD)."
+
 #: the paired differences' check (``scripts/heavy_tail_study.py --compare``), for
 #: :func:`heavy_tail_systems`' message
 PAIRED_EVIDENCE = (
@@ -326,12 +351,58 @@ def warn_heavy_tail(
     return text
 
 
+def paired_loss_kurtosis(kernel_a: Any, kernel_b: Any) -> float:
+    """The kurtosis of the paired differences of two systems' losses (the samples of
+    non-zero weight): ``n sum r^4 / (sum r^2)^2``, ``r = d - mean d``, ``d = loss_a - loss_b``
+    (3 for normal differences); NaN when the kernels are not regression losses of the same
+    samples, or the differences do not vary or take at most two values.
+
+    Examples
+    --------
+    >>> import mlci
+    >>> y = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    >>> ka = mlci.metrics.get_kernel("mae", (y, [1.0, -1.0, 2.0, 1.0, -1.0, 9.0]), {})
+    >>> kb = mlci.metrics.get_kernel("mae", (y, [1.0, 1.0, 1.0, 1.0, 1.0, 1.0]), {})
+    >>> round(paired_loss_kurtosis(ka, kb), 4)  # d = (0, 0, 1, 0, 0, 8): 6 * 1805.375 / 51.5^2
+    4.0842
+    """
+    la, lb = sample_losses(kernel_a), sample_losses(kernel_b)
+    if la is None or lb is None or la[1] != lb[1] or la[0].size != lb[0].size:
+        return math.nan
+    d = la[0] - lb[0]
+    r = d - d.mean()
+    m2 = float(np.sum(r * r))
+    if np.unique(d).size <= 2 or m2 <= 0:
+        return math.nan
+    return float(d.size * np.sum(r**4) / m2**2)
+
+
+def sample_losses(kernel: Any) -> tuple[np.ndarray, int] | None:
+    """``(losses, power)``: a regression kernel's per-sample losses (the samples of non-zero
+    weight, unweighted; :data:`HEAVY_TAIL_METRICS`' column), else None."""
+    spec = HEAVY_TAIL_METRICS.get(str(getattr(kernel, "name", "")))
+    atoms = getattr(kernel, "atoms", None)
+    if spec is None or atoms is None:
+        return None
+    rows = np.asarray(atoms, dtype=float)[np.asarray(kernel.keys)]
+    kept = rows[:, -1] > 0
+    return rows[kept, spec[0]] / rows[kept, -1], spec[1]
+
+
 def heavy_tail_systems(
-    kernels: list[Any], names: list[Any], metric: str, method: str
+    kernels: list[Any],
+    names: list[Any],
+    metric: str,
+    method: str,
+    pairs: list[tuple[int, int]] | None = None,
 ) -> dict[str, Any]:
     """For :func:`mlci.compare`: ``{"heavy_tail": {system: diagnostics}}`` of a regression
-    metric (else ``{}``), and ``"heavy_tail_warning"``, the message of one warning for the
-    systems whose errors fire the rule (:func:`warn_heavy_tail`), when any does."""
+    metric (else ``{}``); ``"heavy_tail_pairs"``, per pair ``"a - b"`` of ``pairs`` (indices
+    into ``names``; default every pair) the kurtosis of the paired differences of the
+    losses (:func:`paired_loss_kurtosis`) and ``warn``, above
+    :data:`MAX_DIFFERENCE_KURTOSIS`; and ``"heavy_tail_warning"``, the message of one
+    warning for the systems whose errors fire the rule (:func:`warn_heavy_tail`), or else
+    for the pairs whose differences do, when any does."""
     diags = {
         str(nm): d["heavy_tail"]
         for nm, k in zip(names, kernels, strict=True)
@@ -340,9 +411,31 @@ def heavy_tail_systems(
     if not diags:
         return {}
     out: dict[str, Any] = {"heavy_tail": diags}
+    if pairs is None:
+        pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
+    pair_diags = {}
+    for i, j in pairs:
+        kd = paired_loss_kurtosis(kernels[i], kernels[j])
+        pair_diags[f"{names[i]} - {names[j]}"] = {
+            "difference_kurtosis": kd,
+            "warn": bool(kd > MAX_DIFFERENCE_KURTOSIS),
+        }
+    out["heavy_tail_pairs"] = pair_diags
     fired = [nm for nm, d in diags.items() if d["warn"]]
     if fired:
         out["heavy_tail_warning"] = warn_heavy_tail(
             {"heavy_tail": diags[fired[0]]}, metric, method, fired
         )
+    elif fired_pairs := [nm for nm, d in pair_diags.items() if d["warn"]]:
+        kd = pair_diags[fired_pairs[0]]["difference_kurtosis"]
+        text = (
+            f"{metric!r}: the paired differences of the losses of {', '.join(fired_pairs)} "
+            f"are heavy-tailed: their kurtosis is {kd:.3g} (above "
+            f"{MAX_DIFFERENCE_KURTOSIS:g}; 3 for normal differences; the numbers are "
+            f"{fired_pairs[0]}'s), so a few samples carry the difference. {PAIR_EVIDENCE} "
+            f"The {method} interval of the difference may be too short: collect more data, "
+            "or compare a robust error (the median or a trimmed mean of the absolute errors)."
+        )
+        warn(text, HeavyTailWarning)
+        out["heavy_tail_warning"] = text
     return out
