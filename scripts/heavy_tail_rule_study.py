@@ -9,7 +9,9 @@ per error law, sample size and metric, with the test sets' coverage bits, so tha
 per-test-set statistic of the errors can be evaluated as a warning rule afterwards (the
 errors are drawn again from the cell's seed):
 
-``--sweep``   coverage bits of RMSE and MAE cells (``scripts/data/heavy_tail_rule_sweep.json``)
+``--sweep``   coverage bits of RMSE and MAE cells (``scripts/data/heavy_tail_rule_sweep_*.json``:
+              ``rmse`` and ``mae`` at n = 20-200, 500 test sets a cell; ``extra``, the gamma
+              controls; ``large``, the RMSE at n = 500 and 1,000, 300 test sets)
 ``--compare`` coverage of :func:`mlci.compare`'s paired differences, with the errors of
               both systems drawn again later (``scripts/data/heavy_tail_rule_compare.json``)
 ``--rules``   per candidate rule and cell: the share of test sets warned, the coverage of
@@ -19,7 +21,11 @@ errors are drawn again from the cell's seed):
 Errors are standardized (mean 0, variance 1) as in ``scripts/heavy_tail_study.py``
 (``sampler``); x ~ N(0, 1), y = x + e; the RMSE is 1, the MAE ``E|e|``.
 
-Usage: ``nice -n 15 python scripts/heavy_tail_rule_study.py --sweep [--reps 500]``.
+Usage (as run): ``--sweep --metrics rmse --sizes 20,50,100,200 --out
+scripts/data/heavy_tail_rule_sweep_rmse.json`` (and ``mae``), ``--sweep --laws extra --sizes
+20,50,100,200 --out ..._extra.json``, ``--sweep --laws all --metrics rmse --sizes 500,1000
+--reps 300 --out ..._large.json``, ``--compare --reps 300``, then ``--rules``,
+``--separation`` and ``--pair-rules``; ``nice -n 15``, seed 30, B = 500.
 """
 
 from __future__ import annotations
@@ -41,7 +47,12 @@ from heavy_tail_study import mae_truth as study_mae_truth
 from heavy_tail_study import sampler as study_sampler
 
 import mlci
-from mlci.engine.heavy_tail import heavy_tail_rule, loss_tail_diagnostics
+from mlci.engine.heavy_tail import (
+    MAX_DIFFERENCE_KURTOSIS,
+    heavy_tail_rule,
+    loss_tail_diagnostics,
+    skew_threshold,
+)
 
 LAWS = [
     ("uniform", 0.0),
@@ -65,7 +76,7 @@ LIGHT = {"uniform", "normal", "laplace", "t8"}
 SIZES = [20, 50, 100, 200, 500, 1000]
 METRICS = ["rmse", "mae"]
 B = 500
-SWEEP = "scripts/data/heavy_tail_rule_sweep.json"
+SWEEP = "scripts/data/heavy_tail_rule_sweep_{}.json"
 COMPARE = "scripts/data/heavy_tail_rule_compare.json"
 RULES = "scripts/data/heavy_tail_rules.json"
 
@@ -130,7 +141,7 @@ def sweep_cell(
 
 
 def run_sweep(args: Any) -> None:
-    out = Path(args.out or SWEEP)
+    out = Path(args.out or SWEEP.format(args.metrics.replace(",", "_")))
     data = json.loads(out.read_text()) if out.exists() and args.resume else None
     cells = data["cells"] if data else []
     done = {(c["law"], c["n"], c["metric"]) for c in cells}
@@ -449,6 +460,21 @@ def pair_rules() -> dict[str, Any]:
     }
     for t in (8.0, 10.0, 14.0, 20.0):
         rules[f"systems|d_K>{t:g}"] = lambda c, n, p, t=t: rules["systems"](c, n, p) or c["d_K"] > t
+    # as mlci ships it (engine/heavy_tail.heavy_tail_systems): the systems' rule, a system's
+    # skewness beyond the squared errors' threshold, the squared errors' difference kurtosis
+    rules["mlci"] = lambda c, n, p: (
+        rules["systems"](c, n, p)
+        or max(abs(c["a_oct"]), abs(c["b_oct"])) > skew_threshold(n, 2)
+        or (p == 2 and c["d_K"] > MAX_DIFFERENCE_KURTOSIS)
+    )
+    # a system's skewness judged by the squared errors' threshold whatever the loss
+    rules["systems|skew2"] = lambda c, n, p: (
+        rules["systems"](c, n, p) or max(abs(c["a_oct"]), abs(c["b_oct"])) > skew_threshold(n, 2)
+    )
+    for t in (14.0, 20.0, 30.0):
+        rules[f"systems|skew2|d_K>{t:g}"] = lambda c, n, p, t=t: (
+            rules["systems|skew2"](c, n, p) or c["d_K"] > t
+        )
     return rules
 
 
@@ -485,6 +511,30 @@ def evaluate_pairs(path: str = COMPARE, out: str | None = None) -> dict[str, Any
     return res
 
 
+def markdown_table(res: dict[str, Any], metric: str) -> str:
+    """docs/validation.md's table: per law (rows) and n (columns) the coverage of auto,
+    the share warned by session 9's rule and by mlci's, and the coverage of the test sets
+    mlci leaves unwarned."""
+    rows: dict[str, dict[int, str]] = {}
+    old = {(r["law"], r["n"]): r for r in res["rules"]["s9"] if r["metric"] == metric}
+    sizes = sorted({r["n"] for r in res["rules"]["mlci"] if r["metric"] == metric})
+    for r in res["rules"]["mlci"]:
+        if r["metric"] != metric:
+            continue
+        u = r["unwarned_coverage"]
+        rows.setdefault(r["law"], {})[r["n"]] = (
+            f"{r['coverage']:.3f} / {old[(r['law'], r['n'])]['warned']:.2f} / "
+            f"{r['warned']:.2f} / {'–' if u is None else f'{u:.3f}'}"
+        )
+    order = [law_name(d, s) for d, s in LAWS + EXTRA_LAWS]
+    head = "| errors | " + " | ".join(f"n = {n:,}" for n in sizes) + " |"
+    lines = [head, "|---" * (len(sizes) + 1) + "|"]
+    for law in [x for x in order if x in rows]:
+        cells = [rows[law].get(n, "") for n in sizes]
+        lines.append(f"| {law} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sweep", action="store_true")
@@ -505,7 +555,7 @@ def main() -> None:
     if args.compare:
         run_compare(args)
     if args.separation:
-        paths = [f"scripts/data/heavy_tail_rule_sweep_{m}.json" for m in ("rmse",)]
+        paths = [SWEEP.format(m) for m in ("rmse", "large")]
         rows = separation(paths)
         for r in rows:
             print(
@@ -526,12 +576,12 @@ def main() -> None:
                     f"unwarned {r['unwarned_coverage']} misses warned {r['misses_warned']}"
                 )
     if args.rules:
-        paths = [
-            f"scripts/data/heavy_tail_rule_sweep_{m}.json"
-            for m in ("rmse", "mae", "extra", "large")
-        ]
+        paths = [SWEEP.format(m) for m in ("rmse", "mae", "extra", "large")]
         res = evaluate(paths, args.out or RULES)
         summary(res)
+        for metric in ("rmse", "mae"):
+            print(f"\n{metric}: coverage / warned (session 9) / warned (mlci) / unwarned coverage")
+            print(markdown_table(res, metric))
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 import mlci
 from _scripts import load_script
 from mlci.engine.heavy_tail import (
+    MAX_DIFFERENCE_KURTOSIS,
     MAX_ERROR_KURTOSIS,
     MIN_EFFECTIVE_ABSOLUTE,
     MIN_SAMPLES,
@@ -342,3 +343,97 @@ def test_design_search_seed11_84_warns() -> None:
     r, kinds = _s11f_84()
     assert r.details["diagnostics"]["heavy_tail"]["warn"] is True
     assert mlci.HeavyTailWarning in kinds
+
+
+def test_compare_mae_of_skewed_errors_warns_for_the_pair() -> None:
+    # two systems with log-normal errors (sigma 1.27), n = 182: each MAE's interval held
+    # there (its rule is quiet from n = 100 on), but their paired MAE difference covered
+    # 0.860 of 300 test sets (session-10 --compare; session 9: 0.880, unwarned): the pair
+    # warns when a system's errors are skewed beyond the squared errors' threshold
+    y, p = _lognormal_errors(182, 1.27, seed=0)
+    g = np.random.default_rng(7)
+    s = 1.27
+    m, sd = math.exp(s**2 / 2), math.sqrt((math.exp(s**2) - 1) * math.exp(s**2))
+    b = y - 0.8 * (np.exp(s * g.standard_normal(182)) - m) / sd
+    r, kinds = _kinds(
+        lambda: mlci.compare(y, {"a": p, "b": b}, metric="mae", n_resamples=200, rng=0)
+    )
+    assert not any(d["warn"] for d in r.details["heavy_tail"].values())
+    pair = r.details["heavy_tail_pairs"]["a - b"]
+    assert pair["skewed"] is True and pair["warn"] is True
+    assert octile_skewness(y - p) > skew_threshold(182, 2)
+    assert kinds.count(mlci.HeavyTailWarning) == 1
+    assert "paired difference of a - b" in r.details["heavy_tail_warning"]
+
+
+def test_compare_rmse_of_symmetric_heavy_tails_warns_on_the_differences() -> None:
+    # t errors with 2.5 df, n = 182 (paired RMSE difference: 0.770 of 300 test sets): here
+    # neither system's errors fire the rule (K = 11.5 and 6.0), but a few samples carry the
+    # difference of the squared errors (its kurtosis 35 > 30; normal errors: about 10)
+    g = np.random.default_rng(2)
+    c = math.sqrt(0.5 / 2.5)
+    x = g.standard_normal(182)
+    a, b = x + c * g.standard_t(2.5, 182), x + 0.8 * c * g.standard_t(2.5, 182)
+    r, kinds = _kinds(
+        lambda: mlci.compare(x, {"a": a, "b": b}, metric="rmse", n_resamples=200, rng=0)
+    )
+    assert not any(d["warn"] for d in r.details["heavy_tail"].values())
+    pair = r.details["heavy_tail_pairs"]["a - b"]
+    d = (x - a) ** 2 - (x - b) ** 2
+    rr = d - d.mean()
+    assert pair["difference_kurtosis"] == pytest.approx(182 * np.sum(rr**4) / np.sum(rr**2) ** 2)
+    assert pair["difference_kurtosis"] > MAX_DIFFERENCE_KURTOSIS and pair["skewed"] is False
+    assert pair["warn"] is True and mlci.HeavyTailWarning in kinds
+    assert "kurtosis" in r.details["heavy_tail_warning"]
+
+
+def test_compare_pairs_follow_the_reference() -> None:
+    # with a reference system, the pairs are the reference's (as compare's differences)
+    g = np.random.default_rng(4)
+    y = g.standard_normal(300)
+    systems = {k: y + s * g.standard_normal(300) for k, s in (("a", 1.0), ("b", 0.8), ("c", 0.9))}
+    r = mlci.compare(y, systems, metric="rmse", reference="a", n_resamples=200, rng=0)
+    pairs = set(r.details["heavy_tail_pairs"])
+    assert len(pairs) == len(r.differences) == 2
+    assert all("a" in p.split(" - ") for p in pairs)  # each pair has the reference
+    assert not any(d["warn"] for d in r.details["heavy_tail_pairs"].values())
+
+
+def test_two_valued_errors_are_left_to_the_proportion_rules() -> None:
+    # one error of 1 in 100 0/1 predictions: K = 100, but the MSE is an error rate
+    y = np.r_[np.ones(70), np.zeros(30)]
+    p = y.copy()
+    p[0] = 0
+    r = mlci.bootstrap_ci(y, p, metric="mse", method="bca", n_resamples=200, rng=0)
+    d = r.details["diagnostics"]["heavy_tail"]
+    assert d["error_kurtosis"] == pytest.approx(100.0) and d["warn"] is False
+
+
+def test_compare_warns_once_naming_the_systems() -> None:
+    y, p = _lognormal_errors(182, 1.27, seed=0)
+    g = np.random.default_rng(3)
+    light = y - 0.5 * g.standard_normal(182)  # normal errors
+    r, kinds = _kinds(
+        lambda: mlci.compare(y, {"a": p, "b": light}, metric="rmse", n_resamples=200, rng=0)
+    )
+    assert kinds.count(mlci.HeavyTailWarning) == 1
+    d = r.details["heavy_tail"]
+    e2 = (y - p) ** 2  # system a's errors: as bootstrap_ci's diagnostic
+    assert d["a"]["error_kurtosis"] == pytest.approx(182 * np.sum(e2**2) / np.sum(e2) ** 2)
+    assert d["a"]["warn"] is True and d["b"]["warn"] is False
+    assert "(systems a;" in r.details["heavy_tail_warning"]
+
+
+def test_compare_of_normal_errors_is_quiet() -> None:
+    g = np.random.default_rng(4)
+    y = g.standard_normal(300)
+    r = mlci.compare(
+        y,
+        {"a": y + g.standard_normal(300), "b": y + 0.8 * g.standard_normal(300)},
+        metric="mae",
+        n_resamples=200,
+        rng=0,
+    )
+    assert "heavy_tail_warning" not in r.details
+    assert not any(d["warn"] for d in r.details["heavy_tail"].values())
+    assert not r.details["heavy_tail_pairs"]["a - b"]["warn"]
