@@ -258,8 +258,8 @@ def test_octile_skewness_by_hand_and_of_known_laws() -> None:
 
 def test_skew_threshold() -> None:
     assert skew_threshold(20, 2) == pytest.approx(SKEW_SCALE / math.sqrt(20))
-    # the squared errors' floor: SKEW_FLOOR to n = 100, SKEW_FLOOR_LARGE from n = 1,000,
-    # log-linear between (sqrt(100 * 1000) = 316: the middle)
+    # the squared errors' floor: SKEW_FLOOR to n = 100, SKEW_FLOOR_LARGE from n = 300,
+    # log-linear between (sqrt(100 * 300) = 173: the middle)
     lo, hi = SKEW_FLOOR_N
     assert skew_threshold(lo, 2) == SKEW_FLOOR and skew_threshold(hi, 2) == SKEW_FLOOR_LARGE
     assert skew_threshold(10**6, 2) == SKEW_FLOOR_LARGE
