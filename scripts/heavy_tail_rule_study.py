@@ -313,6 +313,16 @@ def candidate_rules() -> dict[str, Any]:
                 or (p == 2 and skewed(c, n, 2.2, rising_floor(n, lo, hi, nh)))
                 or (p == 1 and n < 100 and skewed(c, n, 2.2, 0.5))
             )
+    # a kurtosis threshold falling from 14 (n <= n_lo) to k_hi (n >= n_hi), log-linear: the
+    # misses of symmetric heavy tails look light at n <= 200 only
+    for n_lo, n_hi, k_hi in ((200, 500, 8.0), (200, 1000, 8.0), (100, 500, 8.0), (200, 500, 9.0)):
+        rules[f"Kfall{n_lo}-{n_hi}:{k_hi:g}"] = lambda c, n, p, a=n_lo, b=n_hi, k=k_hi: (
+            rule_mlci(c, n, p)
+            or (
+                p == 2
+                and c["K"] > 14.0 - (14.0 - k) * min(max(math.log(n / a) / math.log(b / a), 0), 1)
+            )
+        )
     return rules
 
 

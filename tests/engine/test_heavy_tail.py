@@ -20,8 +20,10 @@ from hypothesis import strategies as st
 import mlci
 from _scripts import load_script
 from mlci.engine.heavy_tail import (
+    KURTOSIS_N,
     MAX_DIFFERENCE_KURTOSIS,
     MAX_ERROR_KURTOSIS,
+    MAX_ERROR_KURTOSIS_LARGE,
     MIN_EFFECTIVE_ABSOLUTE,
     MIN_SAMPLES,
     SKEW_FLOOR,
@@ -31,6 +33,7 @@ from mlci.engine.heavy_tail import (
     SKEW_MAX_N_ABSOLUTE,
     SKEW_SCALE,
     heavy_tail_rule,
+    kurtosis_threshold,
     loss_tail_diagnostics,
     octile_skewness,
     skew_threshold,
@@ -437,3 +440,26 @@ def test_compare_of_normal_errors_is_quiet() -> None:
     assert "heavy_tail_warning" not in r.details
     assert not any(d["warn"] for d in r.details["heavy_tail"].values())
     assert not r.details["heavy_tail_pairs"]["a - b"]["warn"]
+
+
+def test_kurtosis_threshold_falls_from_200_samples() -> None:
+    # 14 up to n = 200, 8 from n = 1,000 on, log-linear between (sqrt(200 * 1000) = 447)
+    lo, hi = KURTOSIS_N
+    assert kurtosis_threshold(lo) == MAX_ERROR_KURTOSIS == kurtosis_threshold(20)
+    assert kurtosis_threshold(hi) == MAX_ERROR_KURTOSIS_LARGE == kurtosis_threshold(10**5)
+    assert kurtosis_threshold(round(math.sqrt(lo * hi))) == pytest.approx(11.0, abs=0.01)
+    assert heavy_tail_rule(1000, 8.5, 2, 117.0) and not heavy_tail_rule(200, 8.5, 2, 23.0)
+
+
+def test_symmetric_heavy_tails_warn_at_large_n() -> None:
+    # 1,000 t errors with 2.5 df (RMSE 0.753 of 300 test sets at n = 1,000): K = 10.1, below
+    # session 9's 14 but above 8; the octile skewness is near 0
+    g = np.random.default_rng(7)
+    x = g.standard_normal(1000)
+    e = math.sqrt(0.5 / 2.5) * g.standard_t(2.5, 1000)
+    r, kinds = _kinds(lambda: mlci.bootstrap_ci(x + e, x, metric="rmse", n_resamples=200, rng=0))
+    d = r.details["diagnostics"]["heavy_tail"]
+    assert MAX_ERROR_KURTOSIS_LARGE < d["error_kurtosis"] < MAX_ERROR_KURTOSIS
+    assert abs(d["octile_skewness"]) < d["skewness_threshold"]
+    assert d["warn"] is True and mlci.HeavyTailWarning in kinds
+    assert "above 8 for 1000 samples" in r.details["warning"]
