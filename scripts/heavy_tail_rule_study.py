@@ -254,7 +254,11 @@ def candidates(e: np.ndarray, power: int) -> dict[str, float]:
 
 
 def rule_session9(c: dict[str, float], n: int, power: int) -> bool:
-    return heavy_tail_rule(n, c["K"], power, c["neff1"])
+    """Session 9's rule: the MAE below 8 effective absolute errors; the squared errors'
+    metrics above K = 14 or below 20 samples."""
+    if power == 1:
+        return bool(c["neff1"] < 8.0)
+    return bool(c["K"] > 14.0 or n < 20)
 
 
 def rule_mlci(c: dict[str, float], n: int, power: int) -> bool:
@@ -368,8 +372,9 @@ def evaluate(paths: list[str], out: str | None = None, min_n: int = 20) -> dict[
                 }
             )
     res = {"seed": seed, "sweeps": paths, "rules": table}
-    if out:
-        Path(out).write_text(json.dumps(res, separators=(",", ":")) + "\n")
+    if out:  # session 9's rule and mlci's (the candidates: rerun --rules)
+        keep = {k: v for k, v in table.items() if k in ("s9", "mlci")}
+        Path(out).write_text(json.dumps({**res, "rules": keep}, indent=0) + "\n")
     return res
 
 
