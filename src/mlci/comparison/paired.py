@@ -552,6 +552,7 @@ def compare(
         own_pairs=own_pairs,
         few_rule=opts.method == "auto" and linear is not None and bool(linear["iid"]),
         d_kurt=d_kurt,
+        pairs=pairs,
     )
     fallback = [
         f"{names[i]} - {names[j]}"
@@ -754,11 +755,12 @@ def _spread_details(
     own_pairs: np.ndarray,
     few_rule: bool,
     d_kurt: np.ndarray,
+    pairs: list[tuple[int, int]],
 ) -> None:
     """To ``details``: the systems' heavy tails, the systems and pairs without spread, and
     (``few_rule``: auto over independent samples) the pairs with a handful of discordant
     samples, each warned about but the pairs with their own interval (``own_pairs``)."""
-    details.update(heavy_tail_systems(kernels, names, metric, diff_method))  # regression losses
+    details.update(heavy_tail_systems(kernels, names, metric, diff_method, pairs))  # regression
     flat_sys = _no_spread(dist)
     if flat_sys.any():
         details["no_spread_systems"] = [names[s] for s in np.flatnonzero(flat_sys)]
