@@ -13,12 +13,14 @@ interval misses.  The interval of the jackknife standard error on the logit scal
 with ``se_J`` the engine's jackknife (the one BCa's acceleration reads: delete one sample,
 one random group of samples, or one condition) and ``q`` the normal quantile for
 independent samples, Student's with ``J - 1`` degrees of freedom over conditions (``J``
-jackknife rows), covered 0.935-0.955 in 11 of the 16 cells of 42 conditions where BCa
-covered 0.895-0.96 (9 below 0.935), and 0.941-0.970 on independent samples (1,000 test
-sets a cell).  ``auto`` gives it (:func:`ap_auto`) to a single unweighted average
-precision with the class counts and estimate of :func:`ap_logit_rule`, independent or
-over at least :data:`MIN_AP_LOGIT_CONDITIONS` conditions resampled in one stage, inside
-the bootstrap result (its replicates kept; ``interval(method="bca")`` re-reads BCa).
+jackknife rows), covered 0.935-0.965 in 12 of the 16 cells of 42 conditions at an ICC of
+0-0.15 (0.92-0.99 in all) where BCa covered 0.895-0.96 (10 below 0.935), and 0.941-0.970
+on independent samples with binormal scores (1,000 test sets a cell).  With heavy-tailed
+scores neither holds (docs/validation.md).  ``auto`` gives it (:func:`ap_auto`) to a
+single unweighted average precision with the class counts and estimate of
+:func:`ap_logit_rule`, independent or over at least :data:`MIN_AP_LOGIT_CONDITIONS`
+conditions resampled in one stage, inside the bootstrap result (its replicates kept;
+``interval(method="bca")`` re-reads BCa).
 """
 
 from __future__ import annotations
@@ -140,8 +142,8 @@ def ap_logit_reason(n_pos: int, df: int | None) -> str:
         "se_J / (AP (1 - AP))) (q normal, or Student's over conditions), where BCa fell "
         "short: in mlci's sweep (scripts/ap_interval_sweep.py; docs/validation.md, 'Average "
         "precision: BCa's shortfall and the logit jackknife interval') BCa covered "
-        "0.895-0.96 over 42 conditions at an ICC of 0-0.15 with 50-207 positives (9 of 16 "
-        "cells below 0.935) where this interval covered 0.92-0.99 (11 within 0.935-0.965), "
+        "0.895-0.96 over 42 conditions at an ICC of 0-0.15 with 50-207 positives (10 of 16 "
+        "cells below 0.935) where this interval covered 0.92-0.99 (12 within 0.935-0.965), "
         "and 0.941-0.970 on independent samples with 20-300 positives; BCa is kept above "
         f"AP {AP_LOGIT_NEAR:g} with fewer than {MIN_AP_LOGIT_POSITIVES_NEAR} positives and "
         f"above {AP_LOGIT_EDGE:g} (neither held near 1 with few positives)"
