@@ -115,10 +115,21 @@ def test_clustered_interval_at_one_threshold_is_wilson_at_the_effective_size():
     alpha = 2 * (1 - ndtr(stats.t.ppf(0.975, 9)))
     ref = sm_prop.proportion_confint(5, 50, alpha=alpha, method="wilson")
     assert clustered_eer_interval(cc) == pytest.approx(ref, abs=1e-12)
-    # the rate at a known threshold (the other class exactly at its rate): Wilson's
+    # the rate at a known threshold (the other class exactly at its rate): Wilson's,
+    # with Brown, Cai & DasGupta's Poisson lower bound for the 2 effective events in 20
+    # (k* = 2 for n <= 50): Gamma(2) quantile at alpha (the t(9) level's) over 20
     cc = replace(cc, fn=4 * one, fp=10 * one, deff_fn=2 * one, n_pos=40.0, n_neg=100.0)
     ref = sm_prop.proportion_confint(2, 20, alpha=alpha, method="wilson")
-    assert clustered_rate_interval(cc, "fnr", 0.1) == pytest.approx(ref, abs=1e-12)
+    assert clustered_rate_interval(cc, "fnr", 0.1, poisson_edge=False) == pytest.approx(
+        ref, abs=1e-12
+    )
+    lo, hi = clustered_rate_interval(cc, "fnr", 0.1)
+    assert hi == pytest.approx(ref[1], abs=1e-12)
+    assert lo == pytest.approx(stats.chi2.ppf(alpha, 4) / 40, abs=1e-12) and lo < ref[0]
+    # 5 effective events in 20 (beyond k*): Wilson's alone
+    cc5 = replace(cc, fn=10 * one)
+    ref5 = sm_prop.proportion_confint(5, 20, alpha=alpha, method="wilson")
+    assert clustered_rate_interval(cc5, "fnr", 0.1) == pytest.approx(ref5, abs=1e-12)
     # every design effect 1 and infinitely many conditions: the iid score interval
     rng = np.random.default_rng(3)
     zn, zp = rng.normal(size=200), rng.normal(size=40) + 2.5
@@ -177,7 +188,11 @@ def test_clustered_interval_matches_a_brute_force_inversion(tied):
     # scripts/scores_clustered_segment_study.py)
     eer, op = _brute_force(cc)
     assert clustered_eer_interval(cc) == pytest.approx(eer, abs=2e-4)
-    assert clustered_rate_interval(cc, "fnr", 0.05) == pytest.approx(op, abs=2e-4)
+    assert clustered_rate_interval(cc, "fnr", 0.05, poisson_edge=False) == pytest.approx(
+        op, abs=2e-4
+    )  # (the brute force inverts Wilson's statistic; the Poisson edge only widens)
+    lo_e, hi_e = clustered_rate_interval(cc, "fnr", 0.05)
+    assert lo_e <= op[0] + 2e-4 and hi_e >= op[1] - 2e-4
     # one-sided: the two-sided interval at twice the tail
     lo90, hi90 = clustered_eer_interval(cc, 0.90)
     assert clustered_eer_interval(cc, 0.95, "less") == pytest.approx((0.0, hi90), abs=1e-12)
