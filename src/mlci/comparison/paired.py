@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
+from ..engine.ap_interval import with_ap_logit
 from ..engine.auc_analytic import kernel_auc_score, with_auc_score
 from ..engine.auto import (
     edge_fallback_options,
@@ -503,6 +504,11 @@ def compare(
     sys_results = dict(zip(names, sys_list, strict=True))
     for nm, auc_score in auc_scores.items():  # as bootstrap_ci gives it
         sys_results[nm] = with_auc_score(sys_results[nm], auc_score)
+    if opts.method == "auto" and bca:  # a single AP's logit jackknife, as bootstrap_ci's
+        for s, nm in enumerate(names):
+            sys_results[nm] = with_ap_logit(
+                sys_results[nm], kernels[s], plan, lambda s=s: (jack()[0][:, s], jack()[1])
+            )
     lo_edge, hi_edge = jk.bounds
     d_bounds = (lo_edge - hi_edge, hi_edge - lo_edge)
     if margin is not None:

@@ -45,6 +45,7 @@ __all__ = [
     "ap_logit_reason",
     "ap_logit_rule",
     "jackknife_standard_error",
+    "with_ap_logit",
 ]
 
 #: the ``method`` of ``auto``'s average precision interval
@@ -170,15 +171,8 @@ def ap_auto(
     :func:`ap_logit_rule` and the plan's conditions (:data:`MIN_AP_LOGIT_CONDITIONS`, no
     strata, one stage) allow, a ``finish`` whose result holds the logit jackknife interval
     (the jackknife BCa's acceleration reads, computed once)."""
-    from ..metrics import AveragePrecisionKernel
-
-    if reason is None or type(kernel) is not AveragePrecisionKernel or kernel.shape != ():
+    if reason is None or not _ap_kernel(kernel) or not _plan_applies(plan)[0]:
         return finish
-    applies, clustered = _plan_applies(plan)
-    if not applies:
-        return finish
-    counts = np.bincount(kernel.keys, minlength=kernel.m)
-    n_pos = int(counts[kernel.m_neg :].sum())
 
     def finish_with_logit(*args: Any, **kwargs: Any) -> BootstrapResult:
         jackknife = kwargs.get("jackknife")
@@ -192,20 +186,42 @@ def ap_auto(
             return memo[0]
 
         kwargs["jackknife"] = once
-        res = finish(*args, **kwargs)
-        estimate = float(np.asarray(res.estimate))
-        if not ap_logit_rule(n_pos, estimate) or estimate >= 1.0:
-            return res
-        values, mult = once()
-        se = jackknife_standard_error(values, mult)
-        if not np.isfinite(se) or se <= 0.0:
-            return res
-        df = int(np.count_nonzero(np.isfinite(values))) - 1 if clustered else None
-        score = ApLogitInterval(estimate, se, df)
-        drop = ("z0", "edge_fallback", "edge_fallback_method", "edge_dominated")
-        details = {k: v for k, v in res.details.items() if k not in drop}
-        details["jackknife_standard_error"] = se
-        record = AnalyticInterval(score.method, ap_logit_reason(n_pos, df), score)
-        return attach_analytic(res, record, details)
+        return with_ap_logit(finish(*args, **kwargs), kernel, plan, once)
 
     return finish_with_logit
+
+
+def _ap_kernel(kernel: Any) -> bool:
+    from ..metrics import AveragePrecisionKernel
+
+    return type(kernel) is AveragePrecisionKernel and kernel.shape == ()
+
+
+def with_ap_logit(
+    res: BootstrapResult, kernel: Any, plan: Any, jackknife: Callable[[], Any]
+) -> BootstrapResult:
+    """``res`` (BCa of a single average precision under ``auto``) with the logit jackknife
+    interval where :func:`ap_logit_rule` and the plan allow (:func:`ap_auto`'s rule, also
+    for :func:`mlci.compare`'s systems), else ``res``; ``jackknife()`` gives the
+    delete-one values and their multiplicities (BCa's acceleration reads them)."""
+    if not _ap_kernel(kernel):
+        return res
+    applies, clustered = _plan_applies(plan)
+    if not applies:
+        return res
+    counts = np.bincount(kernel.keys, minlength=kernel.m)
+    n_pos = int(counts[kernel.m_neg :].sum())
+    estimate = float(np.asarray(res.estimate))
+    if not ap_logit_rule(n_pos, estimate) or estimate >= 1.0:
+        return res
+    values, mult = jackknife()
+    se = jackknife_standard_error(values, mult)
+    if not np.isfinite(se) or se <= 0.0:
+        return res
+    df = int(np.count_nonzero(np.isfinite(values))) - 1 if clustered else None
+    score = ApLogitInterval(estimate, se, df)
+    drop = ("z0", "edge_fallback", "edge_fallback_method", "edge_dominated")
+    details = {k: v for k, v in res.details.items() if k not in drop}
+    details["jackknife_standard_error"] = se
+    record = AnalyticInterval(score.method, ap_logit_reason(n_pos, df), score)
+    return attach_analytic(res, record, details)
