@@ -12,18 +12,10 @@ import pytest
 
 import mlci
 import mlci.cli
+from _helpers import run_cli as run
 from mlci.cli import COMMANDS, EXAMPLE_COMMANDS, build_parser, main
 from mlci.data import load_example
 from mlci.metrics import METRICS
-
-
-def run(capsys, argv):
-    try:
-        code = main(argv)
-    except SystemExit as exc:  # argparse's errors
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _no_constant(token):
