@@ -49,6 +49,9 @@ def _rate_ci(y, a, cond, metric, level=0.95):
     if p == 1:
         return p, stats.binomtest(n_cls, n_cls).proportion_ci(level).low, 1.0
     ne = p * (1 - p) / se**2 * (stats.norm.ppf(1 - a_ / 2) / stats.t.ppf(1 - a_ / 2, df)) ** 2
+    # at most the class's size: the design effect truncated at 1 (NCHS's rule, Parker et
+    # al. 2017; since session 10)
+    ne = min(ne, n_cls)
     lo = stats.beta.ppf(a_ / 2, ne * p, ne * (1 - p) + 1)
     hi = stats.beta.ppf(1 - a_ / 2, ne * p + 1, ne * (1 - p))
     return p, lo, hi
