@@ -250,7 +250,11 @@ def korn_graubard_interval(
       samples (``standard_error_iid``) is known; else none is read and nothing changes.
       The truncation only widens, where the design effect is below 1.  R's
       ``survey::svyciprop(method = "beta")`` does not truncate (``truncate=False``).
-      TRUNCATION_EVIDENCE;
+      In the coverage study (``scripts/kg_truncation_study.py``; docs/validation.md,
+      "Korn & Graubard's design effect truncated at 1 (session 10)": accuracy over 5-100
+      conditions, ICC 0-0.05, 240 cells) the test sets with a design effect below 1
+      covered 0.959, 0.947, 0.929 untruncated (ICC 0, 0.01, 0.05) and 0.975, 0.956, 0.934
+      truncated; no cell fell, the changed intervals 1.065 times as wide (median);
     * a proportion over conditions with fewer than :data:`MIN_EFFECTIVE_MINORITY`
       effective minority outcomes: widened to hold the logit t interval
       (:func:`widen_few_minority`);
