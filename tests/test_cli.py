@@ -18,6 +18,14 @@ from mlci.data import load_example
 from mlci.metrics import METRICS
 
 
+def _assert_option_error(capsys, argv, message):
+    """One line on stderr, exit code 2, holding ``message`` and no API parameter name."""
+    code, out, err = run(capsys, argv)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert message in err
+    assert not any(f"`{name}`" in err for name in mlci.cli.OPTIONS)
+
+
 def _no_constant(token):
     raise AssertionError(f"non-standard JSON token {token}")
 
@@ -728,10 +736,7 @@ def test_bad_option_values_name_the_option(capsys, extra, message):
     ],
 )
 def test_metric_option_errors_name_the_option(capsys, argv, message):
-    code, out, err = run(capsys, ["ci", "--example", *argv])
-    assert code == 2 and out == "" and err.count("\n") == 1
-    assert message in err
-    assert not any(f"`{name}`" in err for name in mlci.cli.OPTIONS)
+    _assert_option_error(capsys, ["ci", "--example", *argv], message)
 
 
 def test_options_table_names_real_options():
@@ -913,10 +918,7 @@ def test_file_errors_for_every_command(tmp_path, capsys, command, make, message)
     ],
 )
 def test_compare_bad_options(capsys, argv, message):
-    code, out, err = run(capsys, ["compare", "--example", *argv])
-    assert code == 2 and out == "" and err.count("\n") == 1
-    assert message in err
-    assert not any(f"`{name}`" in err for name in mlci.cli.OPTIONS)
+    _assert_option_error(capsys, ["compare", "--example", *argv], message)
 
 
 @pytest.mark.parametrize(
