@@ -194,14 +194,16 @@ def test_coverage_of_the_cells(part, level):
     script = load_script("clustered_edge_sweep.py")
     cells = BALANCED_CELLS if part == "balanced" else PROPORTION_CELLS
     designs = script.balanced_designs() if part == "balanced" else script.proportion_designs()
-    # the proportion's 90% intervals over-cover near the bound (0.913 on 1,600 test sets):
-    # twice the test sets (cheap: no replicates read) to reject them at 0.001
+    # the proportion's 90% intervals over-cover near the bound (0.913 on 1,600 test sets;
+    # 0.920 on 1,200 since session 10, the design effect truncated at 1: cell 40, ICC 0,
+    # 0.910 -> 0.930): twice the test sets (cheap: no replicates read), and told from 95%
+    # intervals by a coverage below 0.95 (0.93 for the balanced cells) at 0.001
     per = N_REPS * (2 if part == "proportion" else 1) // len(cells)
     k = N = 0
     for i in cells:
         hits, n = script.auto_hits(designs[i], per, level)
         k, N = k + hits, N + n
-    assert_coverage_band(k, N, level)
+    assert_coverage_band(k, N, level, disguised=0.95 if part == "proportion" else 0.93)
 
 
 # ------------------------------------------- one Korn & Graubard, auto or named (session 9)
