@@ -28,6 +28,7 @@ __all__ = [
     "assert_coverage_band",
     "central_difference",
     "class_errors",
+    "example_compare",
     "filled_conditions",
     "run_cli",
 ]
@@ -52,6 +53,25 @@ def run_cli(capsys: Any, argv: list[str]) -> tuple[int, str, str]:
         code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def example_compare(**kw: Any) -> Any:
+    """``mlci.compare`` of the bundled example's two systems (``pred``,
+    ``pred_baseline``) on accuracy over its speakers, 200 replicates, seed 3: what
+    ``mlci compare --example --systems pred,pred_baseline --metric accuracy --condition
+    speaker -B 200 --seed 3`` computes (``kw``: more options, e.g. ``margin``)."""
+    from mlci.data import load_example
+
+    d = load_example(as_frame=False)
+    return mlci.compare(
+        d["label"],
+        {"pred": d["pred"], "pred_baseline": d["pred_baseline"]},
+        metric="accuracy",
+        conditions=d["speaker"],
+        n_resamples=200,
+        rng=3,
+        **kw,
+    )
 
 
 def class_errors(n_neg: int, fp: int, n_pos: int, fn: int) -> tuple[np.ndarray, np.ndarray]:

@@ -12,6 +12,7 @@ import pytest
 
 import mlci
 import mlci.cli
+from _helpers import example_compare
 from _helpers import run_cli as run
 from mlci.cli import COMMANDS, EXAMPLE_COMMANDS, build_parser, main
 from mlci.data import load_example
@@ -475,15 +476,7 @@ def test_compare_matches_api(capsys):
         ],
     )
     assert code == 0, err
-    d = load_example(as_frame=False)
-    ref = mlci.compare(
-        d["label"],
-        {"pred": d["pred"], "pred_baseline": d["pred_baseline"]},
-        metric="accuracy",
-        conditions=d["speaker"],
-        n_resamples=200,
-        rng=3,
-    )
+    ref = example_compare()
     diff = ref.difference("pred", "pred_baseline")
     line = next(ln for ln in out.splitlines() if ln.startswith("pred - pred_baseline"))
     parts = line.split()
