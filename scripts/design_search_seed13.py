@@ -67,7 +67,8 @@ def seed13_changes(d: Any, seed: int) -> dict[str, Any]:
     to_op = g.random() < TO_OPERATING_POINT
     at = float(math.exp(g.uniform(math.log(0.01), math.log(0.2))))
     low = g.random() < LOW_EVENTS
-    lam = float(math.exp(g.uniform(*map(math.log, LOW_EVENTS_RANGE))))
+    lo, hi = LOW_EVENTS_RANGE
+    lam = float(math.exp(g.uniform(math.log(lo), math.log(hi))))
     out: dict[str, Any] = {}
     if d.metric != "fnr_at_fpr":
         if not to_op:

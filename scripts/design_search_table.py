@@ -36,10 +36,10 @@ def table(results: list[dict[str, Any]], top: int | None = None, flags: bool = T
     for r in rows:
         ms = r["methods"]
 
-        def cov(m: str, ms: dict = ms) -> str:
+        def cov(m: str, ms: dict[str, Any] = ms) -> str:
             return f"{ms[m]['coverage']:.3f}" if m in ms else "—"
 
-        def wid(m: str, ms: dict = ms) -> str:
+        def wid(m: str, ms: dict[str, Any] = ms) -> str:
             return f"{ms[m]['median_width']:.4g}" if m in ms else "—"
 
         chosen = ",".join(sorted(r["auto_methods"]))
