@@ -31,7 +31,7 @@ sys.path.insert(0, "scripts")
 import design_search as ds
 import search2_study as s2
 
-from mlci.engine import auto
+from mlci.engine import auto, clustered_class
 
 METRICS = s2.CLASS_SWEEP_METRICS
 
@@ -84,10 +84,10 @@ RULES: dict[str, Any] = {
     **{f"Kish < {e}": _below("kish", e) for e in (3, 4, 5, 6, 8, 10)},
     **{f"few < {k}": _below("few", k) for k in (8, 10, 15, 20, 30)},
     "fewer than 8 per effective condition (the clustered-class rule from 8 conditions)": (
-        lambda f, c, m: f["few"] < auto.SWEEP_MAX_PER_CONDITION * f["kish"]
+        lambda f, c, m: f["few"] < clustered_class.SWEEP_MAX_PER_CONDITION * f["kish"]
     ),
     "... and fewer than 20 of the class": lambda f, c, m: (
-        f["few"] < auto.SWEEP_MAX_PER_CONDITION * f["kish"] and f["few"] < 20
+        f["few"] < clustered_class.SWEEP_MAX_PER_CONDITION * f["kish"] and f["few"] < 20
     ),
     "mlci now (clustered_class_rule)": lambda f, c, m: auto.clustered_class_rule(
         c, f["few"], f["kish"], f["class_error_icc"] if m in auto.CLUSTERED_ICC_METRICS else None

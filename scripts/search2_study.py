@@ -236,7 +236,7 @@ def misordered(r: dict, n: int, B: int = 1000) -> float:
 def with_rule(r: dict, metric: str, n: int, max_pairs: float) -> str:
     """The method ``auto`` gives a test set recorded with the switch as it was (for every
     edge-dominated system) when, for roc_auc, the switch also needs fewer than
-    ``max_pairs`` mis-ordered pairs (:data:`mlci.comparison.paired.EDGE_PAIR_MISORDERED`);
+    ``max_pairs`` mis-ordered pairs (:data:`mlci.comparison.paired_auto.EDGE_PAIR_MISORDERED`);
     a test set that loses the switch gets t (a ranking metric has no skewness rule)."""
     if not r["switched"]:
         return "auto"

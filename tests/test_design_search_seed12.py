@@ -85,12 +85,8 @@ def test_mover_korn_graubard_covers_four_positives_over_conditions(monkeypatch) 
 # classes' Korn & Graubard intervals covers 0.988 of the 167 (0.983 of all 300; median
 # width 0.45 against the percentile's 0.10).  Seed-11 New 4's fix (MOVER-Wilson with 1-4 of
 # a class) is restricted to independent samples (engine/class_edge.py, few_class_mover).
-# Here 4 positives, no miss, 1 false alarm: the percentile [0.984, 1] misses 0.89598.
-@pytest.mark.xfail(
-    strict=True,
-    reason="seed-12 #55: balanced accuracy with 1-4 positives over conditions gets the "
-    "percentile interval (0.509 of 167 test sets) where MOVER-KG covers 0.988",
-)
+# Here 4 positives, no miss, 1 false alarm: the percentile [0.984, 1] missed 0.89598.
+# Fixed (session 10, lead): few_class_mover applies over conditions too (MOVER-KG).
 def test_balanced_accuracy_with_four_positives_over_conditions_covers() -> None:
     truth, y, a, c = _s12_55()
     r = _ba(y, a, c)
@@ -130,12 +126,8 @@ def test_modified_wilson_covers_one_miss_in_128() -> None:
 # dip next to the bound the modified Wilson interval removes for proportions (section
 # "Wilson near the bounds"), not applied in the score intervals (engine/scores_rules.py
 # rate_score_interval, engine/scores_clustered.py clustered_rate_interval).  Here 1 miss in
-# 128: [0.0013372, 0.044253] misses 0.0011153.
-@pytest.mark.xfail(
-    strict=True,
-    reason="seed-12 #44: the operating point's score interval with one event has Wilson's "
-    "lower end (0.897 of 600 test sets, unwarned)",
-)
+# 128: [0.0013372, 0.044253] missed 0.0011153.  Fixed (session 10, lead): the score
+# intervals take Brown, Cai & DasGupta's Poisson bound for (effective) counts in (0, 3].
 def test_fnr_at_fpr_with_one_miss_covers() -> None:
     d, truth, sc, c = _s12_44()
     with warnings.catch_warnings(record=True) as caught:

@@ -113,12 +113,10 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "TestResult",
         "AnalyticInterval",
     ),
+    "scores.auc": ("auc_ci", "partial_auc"),
     "scores.confusion": ("ConfusionMatrix", "pointwise_cm"),
     "scores.curves": (
-        "auc_ci",
         "det_curve",
-        "operating_point_ci",
-        "partial_auc",
         "pr_curve",
         "roc_band",
         "roc_curve",
@@ -128,6 +126,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "scores.group_scores": ("GroupScores",),
     "scores.groups": ("GroupResult", "metric_by_group"),
     "scores.identification": ("identification_scores",),
+    "scores.operating_point": ("operating_point_ci",),
     "scores.scores": ("EqualErrorRate", "Scores"),
     "scores.trials": ("trial_bootstrap_ci",),
     "scores.verification": (

@@ -4,10 +4,10 @@ The ``t`` interval of a paired accuracy difference is a Wald interval; with few
 discordant samples, most of them one way, it under-covers (exactly: 0.80 with 3, 0.87-0.93
 with 5-20; docs/validation.md section 5, "Paired differences").  ``compare`` gives such a
 difference of independent samples the bootstrap interval of
-:data:`mlci.engine.auto.SKEWED_PAIR_METHOD` when its effective number of discordant samples
+:data:`mlci.engine.paired_rules.SKEWED_PAIR_METHOD` when its effective number of discordant samples
 ``1 / skewness^2`` (:mod:`mlci.engine.skewness`) is below
-:data:`mlci.engine.auto.MIN_EFFECTIVE_DISCORDANT`, and warns below
-:data:`mlci.engine.auto.MIN_DISCORDANT` (``1 / kurtosis``).
+:data:`mlci.engine.paired_rules.MIN_EFFECTIVE_DISCORDANT`, and warns below
+:data:`mlci.engine.paired_rules.MIN_DISCORDANT` (``1 / kurtosis``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from scipy import stats
 
 import mlci
 from _scripts import load_script
-from mlci.engine import auto
+from mlci.engine import paired_rules
 from mlci.engine.linearize import Linearization
 from mlci.engine.nested import plan_for_conditions
 from mlci.engine.skewness import linearized_shape
@@ -98,11 +98,11 @@ def test_a_skewed_difference_gets_the_bootstrap_interval():
     y, a, b = _pair(943, 0.075, extra=16)
     res = mlci.compare(None, _mean_of(y, a, b), metric="mean", rng=0)
     d = res.difference("A", "B")
-    assert 1 / d.details["skewness"] ** 2 < auto.MIN_EFFECTIVE_DISCORDANT
-    assert d.method == auto.SKEWED_PAIR_METHOD
+    assert 1 / d.details["skewness"] ** 2 < paired_rules.MIN_EFFECTIVE_DISCORDANT
+    assert d.method == paired_rules.SKEWED_PAIR_METHOD
     assert "effective discordant samples" in res.details["method_reason"]
     explicit = mlci.compare(
-        None, _mean_of(y, a, b), metric="mean", rng=0, method=auto.SKEWED_PAIR_METHOD
+        None, _mean_of(y, a, b), metric="mean", rng=0, method=paired_rules.SKEWED_PAIR_METHOD
     ).difference("A", "B")
     assert_allclose(tuple(d.confidence_interval), tuple(explicit.confidence_interval))
     # its p-value from the bootstrap distribution shifted to the null, as that method's
@@ -134,11 +134,11 @@ def test_over_conditions_the_t_interval_is_kept():
 
 def test_skewed_pairs_rule():
     g = np.array([0.0, np.nan, 0.1, 0.19, 0.2, -0.5])
-    expect = g**2 * auto.MIN_EFFECTIVE_DISCORDANT > 1
-    assert_allclose(auto.skewed_pairs(g, True), np.nan_to_num(expect, nan=False))
-    assert not auto.skewed_pairs(g, False).any()
-    assert not auto.skewed_pairs(g, True, "roc_auc").any()
-    assert auto.skewed_pairs(np.array([-0.5]), True).all()
+    expect = g**2 * paired_rules.MIN_EFFECTIVE_DISCORDANT > 1
+    assert_allclose(paired_rules.skewed_pairs(g, True), np.nan_to_num(expect, nan=False))
+    assert not paired_rules.skewed_pairs(g, False).any()
+    assert not paired_rules.skewed_pairs(g, True, "roc_auc").any()
+    assert paired_rules.skewed_pairs(np.array([-0.5]), True).all()
 
 
 def test_few_discordant_samples_warn():

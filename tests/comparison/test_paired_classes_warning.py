@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import mlci
-from mlci.engine.auto import (
+from mlci.engine.clustered_class import (
     CLUSTERED_ERROR_ICC,
     MIN_CLASS_CONDITIONS,
     MIN_CLASS_CONDITIONS_CLUSTERED,

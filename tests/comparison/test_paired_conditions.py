@@ -101,7 +101,7 @@ def test_skewed_over_12_to_20_effective_conditions_gets_bca(monkeypatch):
     # the one-way pair over 16 conditions: from MIN_PAIRED_CONDITIONS = 12 effective
     # conditions on BCa (study #45, 17 effective: t 0.910, BCa 0.950, the rule 0.963);
     # with the threshold of before (20), the t interval
-    assert pc.MIN_SKEW_CONDITIONS == mlci.engine.auto.MIN_PAIRED_CONDITIONS == 12
+    assert pc.MIN_SKEW_CONDITIONS == mlci.engine.paired_rules.MIN_PAIRED_CONDITIONS == 12
     y, a, b, cond = _pair(n_cond=16)
     res = _compare(y, a, b, cond)
     d = res.difference("A", "B")

@@ -12,7 +12,7 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 import mlci
-from mlci.comparison import paired, paired_auc_edge
+from mlci.comparison import paired_auc_edge, paired_auto
 
 
 def _near_perfect(k: int, n_pos: int = 20, n_neg: int = 180):
@@ -51,11 +51,11 @@ def test_few_misordered_pairs_switch_to_bca(monkeypatch):
     assert roc_auc_score(y, a) == pytest.approx(1 - 10 / 3600, abs=1e-12)
     res = _compare(y, a, b)
     assert res.systems["A"].estimate == pytest.approx(roc_auc_score(y, a), abs=1e-12)
-    assert 10 < paired.EDGE_PAIR_MISORDERED
+    assert 10 < paired_auto.EDGE_PAIR_MISORDERED
     assert res.difference("A", "B").method == "bca"
     reason = res.details["method_reason"]
     assert "near the edge" in reason
-    assert f"fewer than {paired.EDGE_PAIR_MISORDERED:.0f} mis-ordered pairs" in reason
+    assert f"fewer than {paired_auto.EDGE_PAIR_MISORDERED:.0f} mis-ordered pairs" in reason
     # the same system with its scores negated: AUC 10/3600, near the low edge, alike
     assert _compare(y, -a, b).difference("A", "B").method == "bca"
 
@@ -69,13 +69,13 @@ def test_many_misordered_pairs_keep_t(monkeypatch):
     assert roc_auc_score(y, a) == pytest.approx(1 - 28 / 3600, abs=1e-12)
     res = _compare(y, a, b)
     assert res.systems["A"].estimate == pytest.approx(roc_auc_score(y, a), abs=1e-12)
-    assert 28 >= paired.EDGE_PAIR_MISORDERED
+    assert 28 >= paired_auto.EDGE_PAIR_MISORDERED
     assert _share(res) >= 0.0025
     assert res.difference("A", "B").method == "t"
     assert "near the edge" not in res.details["method_reason"]
     assert _compare(y, -a, b).difference("A", "B").method == "t"  # AUC 28/3600
     # the threshold is the only reason: without it the same replicates switch
-    monkeypatch.setattr(paired, "EDGE_PAIR_MISORDERED", np.inf)
+    monkeypatch.setattr(paired_auto, "EDGE_PAIR_MISORDERED", np.inf)
     res0 = _compare(y, a, b)
     assert res0.difference("A", "B").method == "bca"
     assert tuple(res0.systems["A"].bootstrap_distribution) == tuple(
@@ -93,5 +93,5 @@ def test_other_metrics_keep_the_switch():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", mlci.MlciWarning)
         res = mlci.compare(y, {"A": a, "B": b}, metric="f1", rng=0)
-    assert paired._switches_near_edge(object(), 0.5)
+    assert paired_auto.switches_near_edge(object(), 0.5)
     assert "near the edge" in res.details["method_reason"]

@@ -126,14 +126,23 @@ def test_other_decision_metrics_keep_the_percentile(metric):
     assert not any("MOVER" in t for t in texts)
 
 
-def test_few_of_a_class_over_conditions_keeps_the_percentile():
-    # MOVER of Korn & Graubard's intervals was not swept with 1-4 of a class
+def test_few_of_a_class_over_conditions_gets_mover_korn_graubard():
+    # session 10 (design search seed-12 #55: 101 samples over 16 conditions, 1-4
+    # positives): the percentile interval covered 0.509 of the test sets with 1-4
+    # positives, MOVER of the classes' Korn & Graubard intervals 0.988
     y, p = _data(400, 6, 3, 1)
     cond = np.arange(len(y)) % 20
     plan = make_plan(len(y), conditions=cond)
-    assert not few_class_mover(_kernel("balanced_accuracy", y, p), plan)
-    r, _ = _run(y, p, conditions=cond)
-    assert r.method == "percentile"
+    assert few_class_mover(_kernel("balanced_accuracy", y, p), plan)
+    r, caught = _run(y, p, conditions=cond)
+    assert r.method == "mover_korn_graubard"
+    texts = [str(w.message) for w in caught]
+    assert any(
+        t.startswith("Only 3 samples of one class") and "Korn & Graubard" in t for t in texts
+    )
+    # the interval holds the estimate and is wide (3 positives)
+    low, high = r.confidence_interval
+    assert low < r.estimate < high and high - low > 0.2
 
 
 # ------------------------------------------------------ over conditions: seed-11 #58's warning

@@ -25,7 +25,7 @@ from mlci.engine.auc_class import (
     class_effective_conditions,
     clustered_auc_rule,
 )
-from mlci.engine.auto import smaller_class_conditions
+from mlci.engine.clustered_class import smaller_class_conditions
 
 TEXT = "effective conditions (Kish"
 DOORS = ("bootstrap_ci", "auc_ci", "Scores.bootstrap_ci")

@@ -1,5 +1,5 @@
 """The clustered-class warning: a two-class decision metric over conditions whose smaller
-class fills too few effective conditions (``mlci.engine.auto.MIN_CLASS_CONDITIONS``), or
+class fills too few effective conditions (``mlci.engine.clustered_class.MIN_CLASS_CONDITIONS``), or
 too few for errors that vary between conditions (``MIN_CLASS_CONDITIONS_CLUSTERED`` with
 an estimated ICC of the errors of at least ``CLUSTERED_ERROR_ICC``).
 
@@ -24,7 +24,7 @@ from scipy import stats
 
 import mlci
 from _scripts import load_script
-from mlci.engine.auto import (
+from mlci.engine.clustered_class import (
     CLUSTERED_CLASS_METRICS,
     CLUSTERED_ERROR_ICC,
     CLUSTERED_ICC_METRICS,

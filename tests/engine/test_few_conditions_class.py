@@ -19,7 +19,8 @@ import pytest
 
 import mlci
 from _scripts import load_script
-from mlci.engine.auto import CLUSTERED_CLASS_METRICS, MIN_CONDITIONS, SWEEP_MIN_CONDITIONS
+from mlci.engine.auto import MIN_CONDITIONS
+from mlci.engine.clustered_class import CLUSTERED_CLASS_METRICS, SWEEP_MIN_CONDITIONS
 from mlci.engine.few_conditions_class import (
     FEW_CONDITIONS_BA_CLASS,
     FEW_CONDITIONS_ICC,
@@ -167,8 +168,8 @@ def test_seed6_design23_is_warned() -> None:
         if y.sum() == 0:
             continue
         keys, unit = 2 * y + np.asarray(x["a"]), x["conditions"]
-        eff = mlci.engine.auto.smaller_class_conditions(keys, unit)
-        icc = mlci.engine.auto.class_error_icc(keys, unit)
+        eff = mlci.engine.clustered_class.smaller_class_conditions(keys, unit)
+        icc = mlci.engine.clustered_class.class_error_icc(keys, unit)
         few = int(min(y.sum(), len(y) - y.sum()))
         fired.append(few_conditions_class_rule(d.n_conditions, few, eff, d.metric, icc))
     assert len(fired) >= 35 and np.mean(fired) >= SHARE_23, np.mean(fired)

@@ -48,12 +48,22 @@ def test_eer_score_interval_is_wilson_with_equal_classes():
 
 
 def test_rate_score_interval_is_wilson_where_the_threshold_is_known():
-    # the other class exactly at its rate (d = 0): Wilson's interval of 2 in 20
-    # (statsmodels: (0.027866481213768196, 0.3010336452284873))
-    lo, hi = rate_score_interval([2], 20, [100], 1000, 0.1)
+    # the other class exactly at its rate (d = 0): Wilson's interval of 5 in 20
+    # (statsmodels), beyond Brown, Cai & DasGupta's k* = 2 of n <= 50
+    lo, hi = rate_score_interval([5], 20, [100], 1000, 0.1)
     assert (lo, hi) == pytest.approx(
-        sm_prop.proportion_confint(2, 20, alpha=0.05, method="wilson"), abs=1e-12
+        sm_prop.proportion_confint(5, 20, alpha=0.05, method="wilson"), abs=1e-12
     )
+    # 2 in 20: the modified Wilson interval (Brown, Cai & DasGupta 2001, sec. 4.1.1):
+    # Wilson's upper end (statsmodels: 0.3010336452284873), the lower end Poisson's
+    # chi2_{4, 0.05} / 40 (scipy.stats.chi2.ppf(0.05, 4) / 40 = 0.0177680755...), not
+    # Wilson's 0.027866481213768196
+    lo, hi = rate_score_interval([2], 20, [100], 1000, 0.1)
+    assert hi == pytest.approx(
+        sm_prop.proportion_confint(2, 20, alpha=0.05, method="wilson")[1], abs=1e-12
+    )
+    assert lo == pytest.approx(stats.chi2.ppf(0.05, 4) / 40, abs=1e-12)
+    assert lo == pytest.approx(0.017768075534933, abs=1e-12)
     # one-sided at 95%: the upper end of the two-sided 90% interval
     _, hi90 = sm_prop.proportion_confint(2, 20, alpha=0.10, method="wilson")
     assert rate_score_interval([2], 20, [100], 1000, 0.1, 0.95, "less") == pytest.approx(
@@ -335,3 +345,40 @@ def test_coverage_of_eer_auto_with_few_errors():
         hits += bool(lo <= 0.12 <= hi)
     assert stats.binom.ppf(0.001, n_sets, 0.95) <= hits, hits / n_sets
     print(f"auto covered {hits / n_sets:.3f} of {n_sets}")
+
+
+def test_rate_score_interval_has_no_wilson_dip_next_to_zero():
+    # design search seed-12 #44: the FNR at a fixed FPR with about 0.15 expected misses in
+    # 130 positives (truth 0.0011153) covered 0.897 of 600 test sets: with 1 miss Wilson's
+    # lower end (0.00134) lies above the truth.  With the Poisson bound for 1-3 events
+    # (Brown, Cai & DasGupta 2001) the interval of a known threshold is the modified
+    # Wilson interval of mlci.proportion_ci, which holds the truth
+    lo, hi = rate_score_interval([1], 128, [100], 1000, 0.1)
+    ref = mlci.proportion_ci(1, 128, method="wilson_modified").confidence_interval
+    assert (lo, hi) == pytest.approx(tuple(ref), abs=1e-15)
+    assert lo == pytest.approx(stats.chi2.ppf(0.05, 2) / 256, abs=1e-15)  # 0.000401
+    assert lo < 0.0011153 < hi
+    # symmetric at the upper end: 127 of 128
+    lo2, hi2 = rate_score_interval([127], 128, [100], 1000, 0.1)
+    assert (lo2, hi2) == pytest.approx((1 - hi, 1 - lo), abs=1e-12)
+    # 4 events: Wilson's, unchanged
+    w = sm_prop.proportion_confint(4, 128, alpha=0.05, method="wilson")
+    assert rate_score_interval([4], 128, [100], 1000, 0.1) == pytest.approx(w, abs=1e-12)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_poisson_edge_never_narrows_the_profiled_interval(k):
+    # a polyline with neighbouring thresholds (d > 0): the modification only widens
+    from mlci.engine import scores_rules
+
+    y = np.array([k, k + 1, k + 2], dtype=float)
+    x = np.array([95.0, 100.0, 104.0])
+    got = rate_score_interval(y, 200, x, 1000, 0.1)
+    orig = scores_rules._poisson_edges
+    try:
+        scores_rules._poisson_edges = lambda lo, hi, *a: (lo, hi)
+        plain = rate_score_interval(y, 200, x, 1000, 0.1)
+    finally:
+        scores_rules._poisson_edges = orig
+    assert got[0] <= plain[0] and got[1] >= plain[1]
+    assert got[0] < plain[0]  # 1-3 events at the known threshold: the Poisson bound

@@ -16,9 +16,11 @@ import polars as pl
 import pytest
 
 import mlci
+import mlci.scores.auc as auc_mod
 import mlci.scores.confusion as confusion_mod
 import mlci.scores.curves as curves_mod
 import mlci.scores.groups as groups_mod
+import mlci.scores.operating_point as op_mod
 import mlci.scores.scores as scores_mod
 import mlci.scores.trials as trials_mod
 import mlci.scores.verification as verification_mod
@@ -442,7 +444,16 @@ def test_every_public_function_listed():
         "plot_group_result",  # GroupResult.plot (test_groups.py)
     }
     public = set()
-    for mod in (confusion_mod, curves_mod, groups_mod, scores_mod, trials_mod, verification_mod):
+    for mod in (
+        auc_mod,
+        confusion_mod,
+        curves_mod,
+        groups_mod,
+        op_mod,
+        scores_mod,
+        trials_mod,
+        verification_mod,
+    ):
         public |= set(mod.__all__)
     assert public <= listed, public - listed
 

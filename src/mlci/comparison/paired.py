@@ -28,21 +28,9 @@ from typing import Any
 import numpy as np
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
-from ..classical.pvalues import t_pvalues
 from ..engine.auc_analytic import kernel_auc_score, with_auc_score
 from ..engine.auto import (
-    RANKING_METRICS,
-    SKEWED_PAIR_METHOD,
     edge_fallback_options,
-    few_discordant,
-    kernel_auto_method,
-    proportion_method,
-    skewed_pairs,
-    skewed_reason,
-    warn_few_discordant,
-    warn_no_spread_pairs,
-    warn_paired,
-    warn_paired_classes,
 )
 from ..engine.bootstrap import (
     finish_bootstrap,
@@ -54,6 +42,12 @@ from ..engine.bootstrap import (
 from ..engine.heavy_tail import heavy_tail_systems
 from ..engine.linearize import Linearization
 from ..engine.nested import plan_for_conditions
+from ..engine.paired_rules import (
+    SKEWED_PAIR_METHOD,
+    few_discordant,
+    warn_few_discordant,
+    warn_no_spread_pairs,
+)
 from ..engine.skewness import linearized_shape
 from ..exceptions import (
     DegenerateIntervalWarning,
@@ -70,12 +64,6 @@ from ..inputs import (
     knobs_in_config,
 )
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
-from ..intervals.bootstrap import (
-    LINEARIZED_METHODS,
-    edge_dominated,
-    quantiles,
-    studentized_pvalue,
-)
 from ..metrics import METRICS, SCORE_STATISTICS, get_kernel, metric_params
 from ..metrics import higher_is_better as metric_direction
 from ..results import BootstrapResult, ConfidenceInterval, per_confidence_level
@@ -88,17 +76,12 @@ from .common import (
     run_joint,
     run_unit_values,
 )
-from .margins import MarginTest, check_margin, margin_tests, shifted_pvalues
-from .paired_auc_edge import edge_mover, mover_intervals, mover_maxt, mover_pvalues
-from .paired_conditions import (
-    edge_auc_pairs,
-    edge_auc_reason,
-    sample_shape,
-    skewed_condition_pairs,
-    skewed_conditions_reason,
-)
+from .margins import MarginTest, check_margin, margin_tests
+from .paired_auc_edge import mover_intervals, mover_maxt
+from .paired_auto import pair_switches, paired_auto_rule, system_methods
+from .paired_pvalues import max_t, pair_pvalues
 from .paired_results import ComparisonResult, PairDifference, _ranking
-from .tango import TANGO_REASON, paired_tables, tango_interval, tango_pvalue
+from .tango import tango_interval
 
 __all__ = ["compare"]
 
@@ -107,29 +90,6 @@ __all__ = ["compare"]
 LOWER_IS_BETTER = frozenset(
     name for name in (*METRICS, *SCORE_STATISTICS) if metric_direction(name) is False
 )
-
-
-#: ``"auto"``'s near-edge switch (BCa for the difference of a pair with an edge-dominated
-#: system) for an AUC needs fewer mis-ordered (positive, negative) pairs than this,
-#: ``(1 - AUC) n_pos n_neg``, in that system.  In the sweep (docs/validation.md, after
-#: "(1) #14"; paired roc_auc differences of independent samples, AUC 0.9-0.9999, 10-86
-#: positives, 200 test sets per cell) on the switched test sets with fewer than 10
-#: mis-ordered pairs BCa covered 0.78-0.90 and t 0.59-0.82, with 10-20 both 0.88-0.92,
-#: with 20 or more t 0.95-0.98 and BCa 0.88-0.93: an AUC of 0.99 or 0.9 edge-dominated
-#: through a few positives (design #14 of seed 3 without conditions) is no longer switched.
-EDGE_PAIR_MISORDERED = 20.0
-
-
-def _switches_near_edge(kernel: Any, estimate: float) -> bool:
-    """Whether an edge-dominated system's pairs get BCa under ``"auto"``: always, but for
-    an AUC with :data:`EDGE_PAIR_MISORDERED` mis-ordered pairs or more (``1 - AUC``, or
-    ``AUC`` near 0, times the numbers of positive and negative samples)."""
-    m_neg = getattr(kernel, "m_neg", None)
-    if getattr(kernel, "name", None) != "roc_auc" or m_neg is None:
-        return True
-    counts = np.bincount(kernel.keys, minlength=kernel.m)
-    pairs = float(counts[:m_neg].sum()) * float(counts[m_neg:].sum())
-    return bool(min(estimate, 1.0 - estimate) * pairs < EDGE_PAIR_MISORDERED)
 
 
 # --------------------------------------------------------------------------- validation
@@ -206,50 +166,6 @@ def _finish_each(
         )
         warned.update(labels)
     return results, warned
-
-
-def _paired_auto_rule(kernels: Sequence[Any], plan: Any) -> tuple[list[str], str, str] | None:
-    """``(system methods, difference method, reason)`` of ``method="auto"`` when every
-    system's kernel carries the same ``paired_auto_method`` (``(method, reason)`` for the
-    differences), its systems then getting their own ``method="auto"``; else None."""
-    rules: list[tuple[str, str]] = []
-    systems: list[tuple[str, str]] = []
-    for k in kernels:
-        rule, own = getattr(k, "paired_auto_method", None), kernel_auto_method(k, plan)
-        if rule is None or own is None:
-            return None
-        rules.append(rule)
-        systems.append(own)
-    if len({r[0] for r in rules}) != 1:
-        return None
-    reason = f"systems: {systems[0][1]}; differences: {rules[0][1]}"
-    return [r[0] for r in systems], rules[0][0], reason
-
-
-def _inverted_pvalues(
-    method: str, d_hat: np.ndarray, d_se: np.ndarray, d_dist: np.ndarray, alternative: str
-) -> tuple[np.ndarray, str]:
-    """P-values that invert a kernel family's paired interval (:func:`_paired_auto_rule`):
-    the z test on the bootstrap standard error for ``"normal"``; for ``"percentile"``
-    the share of replicates on the far side of 0, ``(1 + #{d* <= 0}) / (1 + B)`` for
-    ``"greater"`` (twice the smaller of the two for two-sided), so that p < alpha exactly
-    when the percentile interval excludes 0 (up to the replicates' +1)."""
-    if method == "normal":
-        with np.errstate(invalid="ignore", divide="ignore"):
-            p = t_pvalues(d_hat / d_se, np.inf, alternative)
-        return p, "z test on the bootstrap standard error (the normal interval's)"
-    valid = ~np.isnan(d_dist)
-    b = valid.sum(axis=0)
-    with np.errstate(invalid="ignore"):
-        low = (1.0 + np.sum(valid & (d_dist <= 0.0), axis=0)) / (1.0 + b)
-        high = (1.0 + np.sum(valid & (d_dist >= 0.0), axis=0)) / (1.0 + b)
-    if alternative == "greater":
-        p = low
-    elif alternative == "less":
-        p = high
-    else:
-        p = np.minimum(1.0, 2.0 * np.minimum(low, high))
-    return p, "the replicates beyond 0 (the percentile interval's inversion)"
 
 
 # --------------------------------------------------------------------------- compare
@@ -459,47 +375,13 @@ def compare(
     if linear is not None:
         d_skew, d_kurt = (x[n_sys:] for x in linearized_shape(lin))
     lin.release()
-    # "auto": each system by the rule of a single metric (Wilson for a proportion), the
-    # differences by the t interval on their linearized (CR2) standard error, which the
-    # coverage map shows to hold for paired differences where the bootstrap-t is erratic
-    sys_methods = [method] * n_sys
-    sys_linear: list[dict[str, Any] | None] = [None] * n_sys
-    sys_why: list[dict[str, Any] | None] = [None] * n_sys  # bootstrap_ci's method_reason
-    diff_method = method
-    if opts.method == "auto":
-        own_reasons: list[str] = []  # the systems' own rules without a linearization
-        for s_, k_ in enumerate(kernels):
-            own = kernel_auto_method(k_, plan)
-            solo = resolve_method(k_, plan, "auto")  # bootstrap_ci's method, linear, reason
-            if linear is not None and k_.proportion is not None:
-                sys_methods[s_] = proportion_method(plan, k_)[0]
-                same = solo[0] == sys_methods[s_]
-                sys_linear[s_] = (solo if same else resolve_method(k_, plan, sys_methods[s_]))[1]
-            elif own is not None and (linear is not None or own[0] not in LINEARIZED_METHODS):
-                # a kernel family's own rule, as bootstrap_ci gives it (BLEU/chrF over documents:
-                # logit_t; calibration slope: t; debiased Brier reliability: normal, unlinearized)
-                sys_methods[s_] = own[0]
-                if own[0] in LINEARIZED_METHODS:
-                    sys_linear[s_] = resolve_method(k_, plan, own[0])[1]
-                else:
-                    own_reasons.append(own[1])
-            if solo[2] and solo[0] == sys_methods[s_]:  # its reason, as bootstrap_ci says it
-                sys_why[s_] = {"method_reason": solo[2]}
-        if linear is None and own_reasons and auto_reason is not None:
-            auto_reason = f"systems: {own_reasons[0]}; differences: {auto_reason}"
-    if opts.method == "auto" and linear is not None:
-        diff_method = "t"
-        auto_reason = (
-            "systems: for a proportion wilson (independent samples) or logit_t (over conditions; "
-            "korn_graubard near 0 or 1), a kernel family's own rule (as bootstrap_ci), otherwise "
-            "studentized; differences: t on the linearized (CR2) standard error with the "
-            "effective conditions - 1 degrees of freedom (the coverage map: the bootstrap-t of a "
-            "paired difference is erratic with few conditions)"
-        )
+    sys_methods, sys_linear, sys_why, diff_method, auto_reason = system_methods(
+        kernels, plan, opts.method, method, linear, auto_reason
+    )
     # a kernel family's own paired rule, read off its coverage study (the debiased ECE:
     # each system by its normal interval, each difference by the percentile interval,
     # with a warning; docs/calibration.md, "Paired ECE differences")
-    paired_rule = _paired_auto_rule(kernels, plan) if opts.method == "auto" else None
+    paired_rule = paired_auto_rule(kernels, plan) if opts.method == "auto" else None
     if paired_rule is not None:
         sys_methods, diff_method, auto_reason = paired_rule
         linear = None
@@ -507,166 +389,44 @@ def compare(
             method = diff_method  # no BCa: no jackknife
         for text in sorted({getattr(k, "paired_warning", "") for k in kernels} - {""}):
             warn(text, IrregularEstimandWarning)
-    se_values = None
-    if "studentized" in (*sys_methods, diff_method):
-
-        def run(evaluate: Any, smp: Any, shape: tuple[int, ...], per_row: float) -> np.ndarray:
-            return run_replicates(
-                evaluate,
-                smp,
-                shape,
-                bytes_per_row=per_row,
-                batch=opts.engine.batch,
-                n_jobs=opts.engine.n_jobs,
-                max_memory=opts.engine.max_memory,
-                threads=not jk.is_function,
-            )
-
-        # the differences' replicate standard errors are read by a studentized difference
-        # only (its interval, p-value and margin tests; a PairDifference keeps none):
-        # otherwise the systems' columns alone, where they are computed apart
-        run_lin = lin
-        if diff_method != "studentized" and (alone := contrast.systems_only()) is not None:
-            run_lin = Linearization(alone, plan, counts=lin.counts)
-        with single_threaded_blas(not jk.is_function):
-            values, se_values, _ = run_lin.run(run)
-        dist = values[:, :n_sys]
-        d_dist = values[:, n_sys:] if run_lin is lin else dist[:, ia] - dist[:, ib]
-    else:
-        # over whole conditions with intervals that read no replicate's standard error
-        # (auto's logit_t systems and t differences): the replicates' values from the
-        # conditions' sums, as the studentized path gets them, without its gradients
-        values = None
-        if linear is not None and not linear["iid"]:
-            values = run_unit_values(contrast, lin.units, plan, opts.engine)
-        if values is not None:
-            dist, d_dist = values[:, :n_sys], values[:, n_sys:]
-        else:
-            dist = run_joint(jk, sampler(), opts.engine)
-            d_dist = dist[:, ia] - dist[:, ib]
+    dist, d_dist, se_values = _replicates(
+        jk,
+        contrast,
+        lin,
+        plan,
+        opts.engine,
+        methods=(*sys_methods, diff_method),
+        diff_method=diff_method,
+        linear=linear,
+        ia=ia,
+        ib=ib,
+        sampler=sampler,
+    )
     n_invalid = int(np.isnan(dist).any(axis=1).sum())
     # one jackknife of the joint kernel serves every system and every difference
     details: dict[str, Any] = {"joint_atoms": jk.m, "n_dropped": data.n_dropped}
     if auto_reason is not None:
         details["method_reason"] = auto_reason
-    # "auto" for two proportions on the same independent samples without weights
-    # (accuracy, an error rate, a recall): Tango's score interval of their paired 2x2
-    # table, which holds its level where t and BCa do not (comparison/tango.py)
-    tables: list[np.ndarray | None] = [None] * len(pairs)
-    if (
-        opts.method == "auto"
-        and diff_method == "t"
-        and linear is not None
-        and linear["iid"]
-        and data.conditions is None
-        and data.strata is None
-        and data.sample_weight is None
-    ):
-        tables = paired_tables(kernels, pairs, estimates)
-    tango_pairs = np.array([t is not None for t in tables], dtype=bool)
-    if tango_pairs.any():
-        details["method_reason"] = (
-            f"{auto_reason}; {TANGO_REASON} for the difference(s) "
-            + ", ".join(f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(tango_pairs))
-            + ": two proportions on the same independent samples"
-        )
-    # "auto" for a roc_auc pair of independent samples with a system near the edge and few
-    # of a class: the MOVER interval (comparison/paired_auc_edge.py; seed-8 #14, s8p #4)
-    mover, clause = edge_mover(
-        kernels,
-        pairs,
-        [f"{names[i]} - {names[j]}" for i, j in pairs],
-        opts.method == "auto" and diff_method == "t" and linear is not None and linear["iid"],
-        data,
+    tables, mover, own_pairs, edge_pairs, skew_pairs = pair_switches(
+        requested=opts.method,
+        diff_method=diff_method,
+        linear=linear,
+        data=data,
+        kernels=kernels,
+        names=names,
+        pairs=pairs,
+        estimates=estimates,
+        contrast=contrast,
+        dist=dist,
+        se_values=se_values,
+        sys_linear=sys_linear,
+        d_skew=d_skew,
+        bounds=jk.bounds,
+        confidence_level=opts.confidence_level,
+        metric=mname,
+        auto_reason=auto_reason,
+        details=details,
     )
-    if mover:
-        details["method_reason"] = str(details.get("method_reason", auto_reason)) + clause
-    own_pairs = tango_pairs | np.isin(np.arange(len(pairs)), list(mover))
-    # "auto" near the edge: a pair with a system whose replicates are edge-dominated
-    # (AUC 0.9997: resamples without a mis-ordered pair) gets BCa for its difference.  The
-    # t interval of such a difference is too narrow: an AUC difference of 0.004 between
-    # two near-perfect systems (n = 220), t 0.785-0.875, BCa 0.91-0.95 (docs/validation.md,
-    # "Near the bounds").  Independent samples only: over conditions the t interval held
-    # where BCa fell short (design #14 of the seed-3 search, a roc_auc difference over 139
-    # conditions with about 10 positives, 400 test sets: t 0.935, BCa 0.852, percentile
-    # 0.917; on the 43% of test sets the rule switched, t 0.942 and BCa 0.831).  An AUC
-    # switches only with fewer than EDGE_PAIR_MISORDERED mis-ordered pairs
-    # (_switches_near_edge).  Over conditions, comparison/paired_conditions.py has its
-    # own rules (below)
-    edge_pairs = np.zeros(len(pairs), dtype=bool)
-    if (
-        opts.method == "auto"
-        and diff_method == "t"
-        and se_values is not None
-        and linear is not None
-        and bool(linear["iid"])
-    ):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            sys_edge = np.array(
-                [
-                    sys_linear[s_] is None
-                    and _switches_near_edge(kernels[s_], estimates[s_])
-                    and bool(
-                        edge_dominated(
-                            estimates[s_],
-                            linear["standard_error"][s_],
-                            dist[:, s_],
-                            se_values[:, s_],
-                            confidence_level=opts.confidence_level,
-                            bounds=jk.bounds,
-                        )
-                    )
-                    for s_ in range(n_sys)
-                ]
-            )
-        edge_pairs = (sys_edge[ia] | sys_edge[ib]) & ~own_pairs
-        if edge_pairs.any():
-            details["method_reason"] = (
-                f"{details.get('method_reason', auto_reason)}; bca for the difference(s) of "
-                + ", ".join(f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(edge_pairs))
-                + ": a system near the edge of the range (at least half of a tail's "
-                "replicates have an infinite bootstrap-t statistic; for roc_auc, with fewer "
-                f"than {EDGE_PAIR_MISORDERED:.0f} mis-ordered pairs), where the t interval of a "
-                "paired difference was too narrow (docs/validation.md, 'Near the bounds')"
-            )
-    # "auto" for a skewed difference of independent samples (few discordant samples, most
-    # of them one way): a bootstrap interval instead of the t (Wald) one (engine/auto.py)
-    skew_pairs = np.zeros(len(pairs), dtype=bool)
-    if opts.method == "auto" and diff_method == "t" and linear is not None:
-        skew_pairs = skewed_pairs(d_skew, bool(linear["iid"]), mname) & ~edge_pairs & ~own_pairs
-        if skew_pairs.any():
-            details["method_reason"] = str(details.get("method_reason", auto_reason)) + (
-                skewed_reason(
-                    [f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(skew_pairs)],
-                    d_skew[skew_pairs],
-                )
-            )
-    # "auto" over conditions (comparison/paired_conditions.py): a difference skewed over
-    # the conditions' totals and over the samples gets BCa (seed-5 #14), and so does a
-    # roc_auc pair with a system near the edge (seed-5 #2)
-    if opts.method == "auto" and diff_method == "t" and linear is not None and not linear["iid"]:
-        labels = [f"{names[i]} - {names[j]}" for i, j in pairs]
-        if mname in RANKING_METRICS:
-            switched, fewest = edge_auc_pairs(kernels, estimates, ia, ib)
-            edge_pairs = edge_pairs | switched
-            clause = edge_auc_reason(
-                [labels[k] for k in np.flatnonzero(switched)], fewest[switched]
-            )
-        else:
-            g_i, deff = sample_shape(
-                contrast, data.n_samples, n_sys, linear["standard_error"][n_sys:]
-            )
-            switched = skewed_condition_pairs(d_skew, g_i, deff, float(linear["df"]))
-            skew_pairs = skew_pairs | switched
-            clause = skewed_conditions_reason(
-                [labels[k] for k in np.flatnonzero(switched)],
-                d_skew[switched],
-                g_i[switched],
-                SKEWED_PAIR_METHOD,
-            )
-        if switched.any():
-            details["method_reason"] = str(details.get("method_reason", auto_reason)) + clause
     bca_pairs = edge_pairs | skew_pairs  # the pairs with a bootstrap interval under auto
     pair_method = np.where(skew_pairs, SKEWED_PAIR_METHOD, "bca")
 
@@ -779,34 +539,20 @@ def compare(
         },
     )
 
-    def no_spread(x: np.ndarray) -> np.ndarray:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            return np.nanmax(x, axis=0) == np.nanmin(x, axis=0)
-
-    details.update(heavy_tail_systems(kernels, names, mname, diff_method))  # regression losses
-    flat_sys = no_spread(dist)
-    if flat_sys.any():
-        details["no_spread_systems"] = [names[s] for s in np.flatnonzero(flat_sys)]
-    flat = no_spread(d_dist)
-    if flat.any():  # (a pair with Tango's interval has one without a discordant sample)
-        details["no_spread_pairs"] = [
-            f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(flat)
-        ]
-        if (flat & ~own_pairs).any():
-            details["no_spread_warning"] = warn_no_spread_pairs(
-                [f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(flat & ~own_pairs)],
-                mname,
-            )
-    if opts.method == "auto" and linear is not None and linear["iid"]:
-        few = few_discordant(d_kurt) & ~flat & ~own_pairs
-        if few.any():
-            details["few_discordant_pairs"] = [
-                f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(few)
-            ]
-            details["few_discordant_warning"] = warn_few_discordant(
-                details["few_discordant_pairs"], d_kurt[few], mname
-            )
+    _spread_details(
+        details,
+        kernels=kernels,
+        names=names,
+        metric=mname,
+        diff_method=diff_method,
+        dist=dist,
+        d_dist=d_dist,
+        ia=ia,
+        ib=ib,
+        own_pairs=own_pairs,
+        few_rule=opts.method == "auto" and linear is not None and bool(linear["iid"]),
+        d_kurt=d_kurt,
+    )
     fallback = [
         f"{names[i]} - {names[j]}"
         for (i, j), r in zip(pairs, pair_results, strict=True)
@@ -818,56 +564,25 @@ def compare(
             "lies outside the bootstrap distribution); percentile used there"
         )
     d_se = np.array([r.standard_error for r in pair_results], dtype=float)
-    if diff_method == "studentized":
-        assert linear is not None and se_values is not None  # a linearized method
-        pvals = studentized_pvalue(
-            d_hat,
-            linear["standard_error"][n_sys:],
-            d_dist,
-            se_values[:, n_sys:],
-            alternative=opts.alternative,
-            bounds=d_bounds,
-        )
-        pvalue_method = "bootstrap-t test (the inversion of the studentized interval)"
-    elif paired_rule is not None and diff_method in ("normal", "percentile"):
-        pvals, pvalue_method = _inverted_pvalues(diff_method, d_hat, d_se, d_dist, opts.alternative)
-    elif diff_method == "t":
-        assert linear is not None  # a linearized method
-        if not linear["iid"]:
-            warning = warn_paired(linear["df"] + 1.0) or warn_paired_classes(kernels, plan, mname)
-            if warning is not None:
-                details["warning"] = warning
-        with np.errstate(invalid="ignore", divide="ignore"):
-            t_obs = d_hat / linear["standard_error"][n_sys:]
-        pvals = t_pvalues(t_obs, linear["df"], opts.alternative)
-        if bca_pairs.any():  # the BCa pairs: the shifted bootstrap distribution
-            pvals = np.where(bca_pairs, shifted_pvalues(d_hat, d_dist, opts.alternative), pvals)
-        pvalue_method = f"t test on the linearized standard error ({linear['df']:.3g} df)"
-        if bca_pairs.any():
-            pvalue_method += (
-                "; for the pairs with a bootstrap interval, the bootstrap distribution of the "
-                "difference shifted to the null"
-            )
-    else:
-        pvals = shifted_pvalues(d_hat, d_dist, opts.alternative)
-        pvalue_method = "bootstrap distribution of the difference shifted to the null"
-    if tango_pairs.any():  # Tango's score test at 0 (McNemar's z), its interval's inversion
-        pvals = np.array(
-            [
-                tango_pvalue(t, opts.alternative) if t is not None else p
-                for t, p in zip(tables, pvals, strict=True)
-            ]
-        )
-        if tango_pairs.all():
-            pvalue_method = "Tango's score test at 0 (McNemar's z; the inversion of its interval)"
-        else:
-            pvalue_method += (
-                "; for the pairs with Tango's interval, Tango's score test at 0 (McNemar's z)"
-            )
-    pvals, pvalue_method = mover_pvalues(mover, pvals, pvalue_method, opts.alternative)
-    # a pair without any spread: no evidence of a difference
-    pvals = np.where(np.isnan(pvals), shifted_pvalues(d_hat, d_dist, opts.alternative), pvals)
-    maxt = _max_t(d_hat, d_dist, d_se, pvals, opts.alternative, opts.confidence_level, d_bounds)
+    pvals, pvalue_method = pair_pvalues(
+        diff_method=diff_method,
+        linear=linear,
+        se_values=se_values,
+        d_hat=d_hat,
+        d_dist=d_dist,
+        d_se=d_se,
+        bounds=d_bounds,
+        alternative=opts.alternative,
+        inverted=paired_rule is not None,
+        kernels=kernels,
+        plan=plan,
+        metric=mname,
+        bca_pairs=bca_pairs,
+        tables=tables,
+        mover=mover,
+        details=details,
+    )
+    maxt = max_t(d_hat, d_dist, d_se, pvals, opts.alternative, opts.confidence_level, d_bounds)
     crit, sim_low, sim_high, p_maxt = mover_maxt(mover, pvals, maxt, (d_hat, d_dist, d_se), opts)
     p_adj = p_maxt if correction == "maxt" else adjust_pvalues(pvals, correction=correction)
     alpha = 1.0 - opts.confidence_level
@@ -959,42 +674,110 @@ def compare(
     )
 
 
-def _max_t(
-    d_hat: np.ndarray,
-    d_dist: np.ndarray,
-    d_se: np.ndarray,
-    pvals: np.ndarray,
-    alternative: str,
-    confidence_level: float,
-    bounds: tuple[float, float],
-) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
-    """Simultaneous max-|t| intervals and single-step maxT p-values (Westfall & Young 1993).
+def _replicates(
+    jk: JointKernel,
+    contrast: ContrastKernel,
+    lin: Linearization,
+    plan: Any,
+    engine: Any,
+    *,
+    methods: Sequence[str],
+    diff_method: str,
+    linear: dict[str, Any] | None,
+    ia: np.ndarray,
+    ib: np.ndarray,
+    sampler: Callable[[], Any],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Every system's replicates and every difference's (``a - b`` of the index arrays
+    ``ia``, ``ib``), with the replicates' linearized standard errors where a method reads
+    them (studentized: ``methods`` are the systems' and the differences'); ``sampler()``
+    makes the plan's sampler over the joint atoms."""
+    n_sys = len(jk.kernels)
+    se_values = None
+    if "studentized" in methods:
 
-    One-sided alternatives use the signed max-t in the direction of H1 (a one-sided
-    bound each, the open end at the edge of the difference's range).  Returns the
-    critical value, the intervals' bounds and the maxT p-values.
-    """
-    ok = d_se > 0
-    valid_rows = ~np.isnan(d_dist).any(axis=1)
-    sign = {"two-sided": 0.0, "greater": 1.0, "less": -1.0}[alternative]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        centred = (d_dist[valid_rows][:, ok] - d_hat[ok]) / d_se[ok]
-        t_star = np.abs(centred) if sign == 0.0 else sign * centred
-        t_obs = np.abs(d_hat[ok]) / d_se[ok] if sign == 0.0 else sign * d_hat[ok] / d_se[ok]
-    p_maxt = pvals.copy()  # pairs with no spread keep their own p-value
-    if t_star.size and ok.any():
-        t_max = t_star.max(axis=1)
-        crit = float(quantiles(t_max[:, None], np.array([confidence_level]))[0])
-        p_maxt[ok] = (1.0 + (t_max[:, None] >= t_obs[None, :] - 1e-12).sum(axis=0)) / (
-            1.0 + len(t_max)
-        )
+        def run(evaluate: Any, smp: Any, shape: tuple[int, ...], per_row: float) -> np.ndarray:
+            return run_replicates(
+                evaluate,
+                smp,
+                shape,
+                bytes_per_row=per_row,
+                batch=engine.batch,
+                n_jobs=engine.n_jobs,
+                max_memory=engine.max_memory,
+                threads=not jk.is_function,
+            )
+
+        # the differences' replicate standard errors are read by a studentized difference
+        # only (its interval, p-value and margin tests; a PairDifference keeps none):
+        # otherwise the systems' columns alone, where they are computed apart
+        run_lin = lin
+        if diff_method != "studentized" and (alone := contrast.systems_only()) is not None:
+            run_lin = Linearization(alone, plan, counts=lin.counts)
+        with single_threaded_blas(not jk.is_function):
+            values, se_values, _ = run_lin.run(run)
+        dist = values[:, :n_sys]
+        d_dist = values[:, n_sys:] if run_lin is lin else dist[:, ia] - dist[:, ib]
     else:
-        crit = 0.0
-    lo_edge, hi_edge = bounds
-    sim_low = np.clip(d_hat - crit * d_se, lo_edge, hi_edge)
-    sim_high = np.clip(d_hat + crit * d_se, lo_edge, hi_edge)
-    if alternative == "less":
-        sim_low = np.full_like(d_hat, lo_edge)
-    elif alternative == "greater":
-        sim_high = np.full_like(d_hat, hi_edge)
-    return crit, sim_low, sim_high, p_maxt
+        # over whole conditions with intervals that read no replicate's standard error
+        # (auto's logit_t systems and t differences): the replicates' values from the
+        # conditions' sums, as the studentized path gets them, without its gradients
+        values = None
+        if linear is not None and not linear["iid"]:
+            values = run_unit_values(contrast, lin.units, plan, engine)
+        if values is not None:
+            dist, d_dist = values[:, :n_sys], values[:, n_sys:]
+        else:
+            dist = run_joint(jk, sampler(), engine)
+            d_dist = dist[:, ia] - dist[:, ib]
+    return dist, d_dist, se_values
+
+
+def _no_spread(x: np.ndarray) -> np.ndarray:
+    """The columns of ``x`` (replicates x elements) without spread."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmax(x, axis=0) == np.nanmin(x, axis=0)
+
+
+def _spread_details(
+    details: dict[str, Any],
+    *,
+    kernels: list[Any],
+    names: list[str],
+    metric: str,
+    diff_method: str,
+    dist: np.ndarray,
+    d_dist: np.ndarray,
+    ia: np.ndarray,
+    ib: np.ndarray,
+    own_pairs: np.ndarray,
+    few_rule: bool,
+    d_kurt: np.ndarray,
+) -> None:
+    """To ``details``: the systems' heavy tails, the systems and pairs without spread, and
+    (``few_rule``: auto over independent samples) the pairs with a handful of discordant
+    samples, each warned about but the pairs with their own interval (``own_pairs``)."""
+    details.update(heavy_tail_systems(kernels, names, metric, diff_method))  # regression losses
+    flat_sys = _no_spread(dist)
+    if flat_sys.any():
+        details["no_spread_systems"] = [names[s] for s in np.flatnonzero(flat_sys)]
+    flat = _no_spread(d_dist)
+    if flat.any():  # (a pair with Tango's interval has one without a discordant sample)
+        details["no_spread_pairs"] = [
+            f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(flat)
+        ]
+        if (flat & ~own_pairs).any():
+            details["no_spread_warning"] = warn_no_spread_pairs(
+                [f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(flat & ~own_pairs)],
+                metric,
+            )
+    if few_rule:
+        few = few_discordant(d_kurt) & ~flat & ~own_pairs
+        if few.any():
+            details["few_discordant_pairs"] = [
+                f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(few)
+            ]
+            details["few_discordant_warning"] = warn_few_discordant(
+                details["few_discordant_pairs"], d_kurt[few], metric
+            )

@@ -9,7 +9,7 @@ differences over conditions (seed-5 #14 and #2)"; ``scripts/paired_conditions_st
 * **a skewed difference** (:func:`skewed_condition_pairs`): a near-perfect system A and a
   system B with a handful of extra errors, all one way (seed-5 #14, f1 over 67
   conditions: t 0.935, BCa 0.965 on 800 test sets).  The skewness rule of independent
-  samples (:func:`mlci.engine.auto.skewed_pairs`) read over the conditions' totals alone
+  samples (:func:`mlci.engine.paired_rules.skewed_pairs`) read over the conditions' totals alone
   also fires in clustered designs whose discordant samples go both ways, where BCa
   falls short (accuracy over 15 conditions at ICC 0.37: t 0.955, BCa 0.845).  The rule
   asks the skewness to show both over the conditions' totals and over the samples (the
@@ -35,9 +35,9 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.auto import MIN_PAIRED_CONDITIONS
 from ..engine.linearize import Linearization
 from ..engine.nested import plan_for_conditions
+from ..engine.paired_rules import MIN_PAIRED_CONDITIONS
 from ..engine.skewness import linearized_shape
 
 __all__ = [
@@ -57,11 +57,11 @@ __all__ = [
 
 #: ``1 / skewness^2`` below this, over the conditions' totals *and* over the samples,
 #: makes a paired difference over conditions "skewed" (the independent samples' threshold,
-#: :data:`mlci.engine.auto.MIN_EFFECTIVE_DISCORDANT`, read twice)
+#: :data:`mlci.engine.paired_rules.MIN_EFFECTIVE_DISCORDANT`, read twice)
 SKEW_CONDITIONS_DISCORDANT = 30.0
 #: ... and it needs at least this many effective conditions (Kish's, the t interval's
 #: ``df + 1``), those from which a paired difference is not warned
-#: (:data:`mlci.engine.auto.MIN_PAIRED_CONDITIONS`): with fewer, BCa (no small-sample
+#: (:data:`mlci.engine.paired_rules.MIN_PAIRED_CONDITIONS`): with fewer, BCa (no small-sample
 #: inflation) fell short where t held (paired_diff_study.py seed 0, 300 test sets: #19,
 #: accuracy over 15 unequal conditions, 6.9 effective, t 0.953, BCa 0.847; #28, 6
 #: conditions, t 0.970, BCa 0.867; #34, 3.1 effective, t 0.953, BCa 0.877).  Between 12
@@ -95,7 +95,7 @@ MAX_SKEW_DESIGN_EFFECT = 1.2
 #: switching whenever one system had fewer than 20 gave 0.167
 EDGE_AUC_MISORDERED = 1.0
 #: ... the other system's number of mis-ordered pairs at least (the near-edge rule of
-#: independent samples' threshold, paired.EDGE_PAIR_MISORDERED): with both systems near
+#: independent samples' threshold, paired_auto.EDGE_PAIR_MISORDERED): with both systems near
 #: the edge the difference has little spread and no interval held (seed-5 #4)
 EDGE_AUC_OTHER = 20.0
 #: the interval of those pairs

@@ -36,7 +36,8 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   standard error, except for a *skewed* difference of independent samples, whose
   effective number of discordant samples ``1 / skewness^2`` of the linearized difference
   (:mod:`mlci.engine.skewness`; about the discordant count when they all go one way) is
-  below :data:`MIN_EFFECTIVE_DISCORDANT` = 30: **BCa** there (:func:`skewed_pairs`;
+  below :data:`~mlci.engine.paired_rules.MIN_EFFECTIVE_DISCORDANT` = 30: **BCa** there
+  (:func:`~mlci.engine.paired_rules.skewed_pairs`;
   not for ROC AUC and average precision, where BCa covered less than t at n = 51-129).
   The t interval is a Wald interval; its exact coverage for a paired accuracy
   difference whose discordant samples go one way oscillates with their expected number:
@@ -52,9 +53,9 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   (33-67% of them: coverage 0.95-0.985 -> 0.91-0.955, mostly warned below).  Test set by
   test set over 50 designs: mean 0.947 (t 0.938), lowest 0.880 (t 0.765).  Over
   conditions the t interval is kept (BCa 0.83-0.84 where t covered 0.90-0.95 over 7-48
-  conditions).  With fewer than :data:`MIN_DISCORDANT` = 5 effective discordant
-  samples (``1 / kurtosis``) no
-  interval of ``compare`` holds and it warns (:func:`warn_few_discordant`); for
+  conditions).  With fewer than :data:`~mlci.engine.paired_rules.MIN_DISCORDANT` = 5
+  effective discordant samples (``1 / kurtosis``) no interval of ``compare`` holds and it
+  warns (:func:`~mlci.engine.paired_rules.warn_few_discordant`); for
   accuracy, Tango's score interval (:func:`mlci.paired_proportion_diff_ci`) holds there
   (exact coverage 0.93-0.99 with 2-12 discordant samples).  So a difference of two
   **proportions over the same samples** (accuracy, error rate, recall: a 0/1 success per
@@ -102,7 +103,7 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import DegenerateIntervalWarning, FewConditionsWarning, NearBoundWarning
+from ..exceptions import FewConditionsWarning, NearBoundWarning
 from ..feedback import warn
 from ..intervals.bootstrap import LINEARIZED_METHODS
 from ..metrics import Kernel
@@ -124,6 +125,15 @@ from .class_edge import (
     few_class_mover,
     few_class_mover_text,
 )
+from .clustered_class import (
+    CLUSTERED_CLASS_METRICS,
+    CLUSTERED_ICC_METRICS,
+    class_error_icc,
+    clustered_class_rule,
+    clustered_class_text,
+    smaller_class,
+    smaller_class_conditions,
+)
 from .clustered_edge import clustered_proportion_rule
 from .effective_conditions import (
     effective_conditions,
@@ -132,35 +142,22 @@ from .effective_conditions import (
 )
 from .few_conditions_class import few_conditions_class_message, few_conditions_class_rule
 from .heavy_tail import HEAVY_TAIL_METRICS, heavy_tail_diagnostics, warn_heavy_tail
-from .linearize import icc_anova
 
 __all__ = [
     "RANKED_CLASS_METRICS",
-    "SKEWED_PAIR_METHOD",
     "choose_method",
-    "class_error_icc",
-    "clustered_class_rule",
     "design_diagnostics",
     "edge_fallback_applies",
     "edge_fallback_options",
     "edge_reason",
-    "few_discordant",
     "kernel_auto_method",
     "map_without_linearization",
     "proportion_method",
     "replicate_diagnostics",
     "single_unit_method",
-    "skewed_pairs",
-    "skewed_reason",
-    "smaller_class",
-    "smaller_class_conditions",
-    "warn_few_discordant",
     "warn_near_bound",
     "warn_no_spread",
-    "warn_no_spread_pairs",
     "warn_outside_map",
-    "warn_paired",
-    "warn_paired_classes",
 ]
 
 #: fewer conditions than this: the map has one such design (5 conditions, where logit_t
@@ -168,19 +165,6 @@ __all__ = [
 MIN_CONDITIONS = 8
 #: fewer positives (or negatives) than this for a ranking metric: no method holds
 MIN_CLASS = 5
-#: a paired difference over fewer effective conditions than this: the t interval covered
-#: 0.924 with 8 conditions (0.950 with 15)
-MIN_PAIRED_CONDITIONS = 12
-#: a paired difference of independent samples whose effective number of discordant
-#: samples, ``1 / skewness^2`` of the linearized difference (:mod:`mlci.engine.skewness`),
-#: is below this gets BCa instead of the t interval (:func:`skewed_pairs`)
-MIN_EFFECTIVE_DISCORDANT = 30.0
-#: the interval of those differences
-SKEWED_PAIR_METHOD = "bca"
-#: a paired difference of independent samples with fewer effective discordant samples
-#: than this (``1 / kurtosis`` of the linearized difference, about ``b + c`` for accuracy):
-#: no bootstrap or t interval holds, and ``compare`` warns (:func:`warn_few_discordant`)
-MIN_DISCORDANT = 5.0
 #: a proportion over conditions within ``NEAR_BOUND`` of 0 or 1 with fewer effective
 #: minority outcomes than this (``min(p, 1 - p) * effective_n``): the logit_t interval
 #: covered 0.87-0.97 in the map (accuracy 0.95 over 12 conditions at ICC 0.3, 0.98 over
@@ -188,43 +172,6 @@ MIN_DISCORDANT = 5.0
 #: conditions at ICC 0.1).  Away from the bounds it held with 4.6-4.8 (accuracy 0.8 at
 #: ICC 0.3-0.5 over 8-12 conditions), where the rule would raise false alarms.
 MIN_EFFECTIVE_MINORITY, NEAR_BOUND = 4.0, 0.1
-#: a two-class decision metric (:data:`CLUSTERED_CLASS_METRICS`) over conditions whose
-#: smaller class fills fewer effective conditions than this (Kish's number of its counts
-#: per condition, :func:`smaller_class_conditions`) warns (:func:`clustered_class_rule`).
-#: The sweep (``scripts/search2_study.py class-sweep``, 66 designs, 300 test sets each):
-#: below 20 with ICC 0.2-0.5, auto covered a median of 0.875 (F1, MCC; 50 of 54 cells
-#: below 0.935) and 0.903 (kappa, balanced accuracy; 42 of 54), no method better; from 20
-#: on 0.932-0.937; with ICC 0 below 20 it held (0.943-0.950), the rule's false alarms.
-#: Before, a count of 30 for kappa and balanced accuracy only (seed-3 #38: f1 and mcc
-#: failed with 25 and 40 positives alike); docs/validation.md, section 5, "(2) #38"
-MIN_CLASS_CONDITIONS = 20.0
-#: the range of the sweep behind :data:`MIN_CLASS_CONDITIONS`: 20-300 conditions, fewer
-#: than 8 samples of the smaller class per effective condition
-SWEEP_MIN_CONDITIONS, SWEEP_MAX_PER_CONDITION = 20, 8.0
-#: with errors that vary between conditions (:func:`class_error_icc` at least
-#: :data:`CLUSTERED_ERROR_ICC`) the rule warns up to this many effective conditions
-#: (:func:`clustered_class_rule`; docs/validation.md, "The clustered-class warning, with
-#: the data's ICC")
-MIN_CLASS_CONDITIONS_CLUSTERED = 30.0
-#: the estimated ICC of the errors from which :data:`MIN_CLASS_CONDITIONS_CLUSTERED` applies
-CLUSTERED_ERROR_ICC = 0.1
-#: the errors a class needs for its ICC to count in :func:`class_error_icc`
-MIN_ICC_ERRORS = 5
-#: the metrics whose warning reads the errors' ICC (:data:`MIN_CLASS_CONDITIONS_CLUSTERED`):
-#: balanced accuracy held with 20-30 effective conditions whatever the ICC (0.943-0.952
-#: per test set in the sweep), where the ICC's branch would add 11 false-alarm cells for
-#: 2 misses
-CLUSTERED_ICC_METRICS = ("f1", "mcc", "cohen_kappa")
-#: what the sweep found where each branch of the rule fires, for the warnings' messages:
-#: below :data:`MIN_CLASS_CONDITIONS`, the cells with ICC 0.2-0.5 (76 per pair of metrics
-#: of the 96); the cells the ICC branch adds (13 per metric, ICC 0.1-0.5)
-CLUSTERED_CLASS_EVIDENCE = (
-    "where the conditions differ, ICC 0.2-0.5: a median coverage of 0.873 for F1 and MCC, "
-    "0.902 for kappa and balanced accuracy"
-)
-CLUSTERED_ICC_EVIDENCE = (
-    "the designs this adds: a median coverage of 0.920-0.923, 7-8 of 13 below 0.935"
-)
 
 
 def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[str, str]:
@@ -273,62 +220,6 @@ def kernel_auto_method(kernel: Kernel, plan: Any) -> tuple[str, str] | None:
 FEW_CLASS_REASON = (
     f"percentile: a binary decision metric with fewer than {MIN_CLASS} samples of a class"
 )
-
-
-def smaller_class_conditions(keys: np.ndarray, unit: np.ndarray) -> float:
-    """Kish's effective number of conditions of the smaller true class of a two-class
-    decision kernel: ``(sum_c m_c)^2 / sum_c m_c^2`` with ``m_c`` the class's count in
-    condition ``c`` (``keys // 2`` is the true class; 0 when the class is empty).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> keys = np.array([2, 3, 2, 0, 1, 0, 0, 0])  # 3 positives, 5 negatives
-    >>> unit = np.array([0, 0, 1, 1, 2, 2, 3, 3])  # positives in conditions 0, 0, 1
-    >>> smaller_class_conditions(keys, unit)  # 3^2 / (2^2 + 1^2)
-    1.8
-    """
-    return class_effective_conditions(np.asarray(keys) >= 2, unit)
-
-
-def class_error_icc(keys: np.ndarray, unit: np.ndarray) -> float:
-    """The between-condition variation of the errors of a two-class decision kernel: the
-    larger of the two true classes' ANOVA ICC of the error over the conditions that
-    contain the class (:func:`mlci.engine.linearize.icc_anova`; ``keys // 2`` is the true
-    class, ``keys % 2`` the prediction).  A class with fewer than :data:`MIN_ICC_ERRORS`
-    errors, or in fewer than two conditions, counts 0: a handful of errors in one
-    condition is no evidence of a condition effect (the near-bound designs, two errors in
-    200 samples, read 0.57).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> # negatives (keys 0 right, 1 wrong): 1 error of 5 in condition 0, 4 of 5 in
-    >>> # condition 1; the positives (key 3) all right
-    >>> keys = np.array([1, 0, 0, 0, 0, 1, 1, 1, 1, 0, 3, 3, 3, 3])
-    >>> unit = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1])
-    >>> round(class_error_icc(keys, unit), 4)  # MSB 0.9, MSW 0.2, n0 5: 0.7 / 1.7
-    0.4118
-    """
-    keys, unit = np.asarray(keys), np.asarray(unit)
-    n_units = int(unit.max()) + 1 if len(unit) else 0
-    icc = 0.0
-    for cls in (0, 1):
-        in_class = keys // 2 == cls
-        n_c = np.bincount(unit[in_class], minlength=n_units)
-        e_c = np.bincount(unit[in_class & (keys % 2 != cls)], minlength=n_units)
-        keep = n_c > 0
-        if keep.sum() > 1 and e_c.sum() >= MIN_ICC_ERRORS:
-            icc = max(icc, icc_anova(e_c[keep], n_c[keep]))
-    return float(icc)
-
-
-def smaller_class(kernel: Kernel) -> int | None:
-    """The size of the smaller true class of a two-class decision kernel (else None)."""
-    if getattr(kernel, "k", None) != 2 or kernel.shape != ():
-        return None
-    counts = np.bincount(kernel.keys, minlength=kernel.m)
-    return int(min(counts[0] + counts[1], counts[2] + counts[3]))
 
 
 #: ranking metrics: near the edge the logit t interval covered 0.85-0.88 on the
@@ -655,75 +546,6 @@ def replicate_diagnostics(estimate: np.ndarray, dist: np.ndarray) -> dict[str, A
     return diag
 
 
-#: the metrics :data:`MIN_CLASS_CONDITIONS` applies to, all four swept on the same test
-#: sets.  Scored per cell over the sweep's 96 designs (warned: in half its test sets or
-#: more; failing: auto < 0.935), before (Kish < 20) -> now (and < 30 with an ICC of the
-#: errors of 0.1 or more): F1 and MCC, 114 of 192 failing, missed 30 -> 14 (below 0.91:
-#: 14 -> 4 of 83), false alarms 36 -> 46 of 78; kappa 14 -> 7 missed, 20 -> 26 false
-#: alarms of 42; balanced accuracy unchanged (6 of 37 missed, 29 of 59 false alarms).
-#: Gates that warn *only* where the ICC shows cut the false alarms to 24 but leave
-#: unwarned the intervals that miss (0.859 covered): docs/validation.md, "The
-#: clustered-class warning, with the data's ICC".  The documented cells keep their side:
-#: seed-3 #38 warned in 92 of 100 test sets, the kappa cell over 98 conditions in 95, 155
-#: positives over 50 conditions in none
-CLUSTERED_CLASS_METRICS = ("f1", "mcc", "cohen_kappa", "balanced_accuracy")
-
-
-def clustered_class_rule(
-    n_conditions: int, few: int, effective: float | None, icc: float | None = None
-) -> bool:
-    """Whether a two-class decision metric over ``n_conditions`` conditions, with ``few``
-    samples in its smaller class filling ``effective`` conditions (Kish's effective number,
-    :func:`smaller_class_conditions`) and errors whose estimated ICC is ``icc``
-    (:func:`class_error_icc`), lies where no method held: ``effective`` below
-    :data:`MIN_CLASS_CONDITIONS`, or below :data:`MIN_CLASS_CONDITIONS_CLUSTERED` with
-    ``icc`` at least :data:`CLUSTERED_ERROR_ICC`; inside the sweep's range (at least
-    :data:`SWEEP_MIN_CONDITIONS` conditions, fewer than :data:`SWEEP_MAX_PER_CONDITION`
-    samples of the class per effective condition; outside it the coverage map holds, e.g.
-    F1 with 60 positives over 8 equal conditions).  The ICC only adds warnings: a test
-    set whose errors look alike across conditions is the one whose interval is too narrow
-    (docs/validation.md, "The clustered-class warning, with the data's ICC").
-
-    Examples
-    --------
-    >>> clustered_class_rule(132, 25, 12.6)  # seed-3 #38 as drawn: warned
-    True
-    >>> clustered_class_rule(132, 40, 20.5)  # 20 or more effective conditions
-    False
-    >>> clustered_class_rule(132, 40, 20.5, icc=0.25)  # ... but errors that vary
-    True
-    >>> clustered_class_rule(12, 60, 12.0)  # fewer conditions than the sweep's
-    False
-    """
-    if effective is None or n_conditions < SWEEP_MIN_CONDITIONS:
-        return False
-    if not few < SWEEP_MAX_PER_CONDITION * effective:
-        return False
-    if effective < MIN_CLASS_CONDITIONS:
-        return True
-    return bool(
-        icc is not None
-        and icc >= CLUSTERED_ERROR_ICC
-        and effective < MIN_CLASS_CONDITIONS_CLUSTERED
-    )
-
-
-def _clustered_class_text(few: int, effective: float, n_conditions: int, icc: float | None) -> str:
-    """The first part of the clustered-class warnings: what was found, and the threshold."""
-    text = (
-        f"The {few} samples of the smaller class fill only {effective:.1f} effective "
-        f"conditions of {n_conditions} (Kish's (sum m)^2 / sum m^2 of its counts m per "
-        "condition)"
-    )
-    if effective < MIN_CLASS_CONDITIONS:
-        return text + f": below {MIN_CLASS_CONDITIONS:g} ({CLUSTERED_CLASS_EVIDENCE})"
-    return text + (
-        f" and its errors vary between conditions (estimated ICC {icc:.2f}, at least "
-        f"{CLUSTERED_ERROR_ICC:g}): below {MIN_CLASS_CONDITIONS_CLUSTERED:g} with such "
-        f"variation ({CLUSTERED_ICC_EVIDENCE})"
-    )
-
-
 #: the ranking metrics whose class sizes warn on a path without a linearization
 #: (:func:`map_without_linearization`): the ROC AUC (its rules, engine/auc_class.py) and
 #: average precision, whose ``auto`` is BCa (no closed-form derivative): with 3 positives
@@ -840,7 +662,7 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
         )
     ):
         msgs.append(
-            _clustered_class_text(
+            clustered_class_text(
                 few,
                 diag["smaller_class_effective_conditions"],
                 n_cond,
@@ -876,124 +698,3 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
     )
     warn(text, FewConditionsWarning)
     return text if heavy is None else f"{heavy} {text}"
-
-
-def warn_paired_classes(kernels: Any, plan: Any, metric: str) -> str | None:
-    """Warn (and return the message) for paired differences of a two-class decision metric
-    over conditions whose smaller class fills too few effective conditions
-    (:func:`clustered_class_rule`, the rule of a single system's interval, applied to each
-    system's kernel with its errors' ICC).  Design s5 #11 of the design search (a paired f1
-    difference over 55 conditions with about 24 positives, 300 test sets): t 0.610, BCa
-    0.690, never warned before (docs/validation.md, "The search again, after Tango (seed
-    4)").
-    """
-    unit = getattr(plan, "unit_of_sample", None)
-    n_cond = getattr(plan, "n_conditions", None)
-    if metric not in CLUSTERED_CLASS_METRICS or unit is None or n_cond is None:
-        return None
-    for kernel in kernels:
-        few = smaller_class(kernel)
-        if few is None:
-            continue
-        eff = smaller_class_conditions(kernel.keys, unit)
-        icc = class_error_icc(kernel.keys, unit) if metric in CLUSTERED_ICC_METRICS else None
-        if clustered_class_rule(int(n_cond), few, eff, icc):
-            text = (
-                _clustered_class_text(few, eff, int(n_cond), icc)
-                + f"; there no interval of {metric!r} held its level in mlci's sweep "
-                "(docs/validation.md, section 5), and the paired differences of the design "
-                "search's such design did not either (t 0.61, BCa 0.69). Treat the "
-                "differences' intervals and p-values as optimistic, or collect more samples "
-                "of the smaller class, spread over more conditions."
-            )
-            warn(text, FewConditionsWarning)
-            return text
-    return None
-
-
-def warn_paired(effective_conditions: float | None) -> str | None:
-    """Warn (and return the message) for a paired difference over too few conditions."""
-    if effective_conditions is None or effective_conditions >= MIN_PAIRED_CONDITIONS:
-        return None
-    text = (
-        f"Paired differences over {effective_conditions:.3g} effective conditions: below "
-        f"{MIN_PAIRED_CONDITIONS}, mlci's coverage map (docs/validation.md, section 2) found "
-        "the t interval of a paired accuracy difference covering 0.924 with 8 conditions "
-        "(the studentized one 0.960 but up to 2.5 times wider). Treat the differences' "
-        "intervals and p-values as optimistic, or collect more conditions."
-    )
-    warn(text, FewConditionsWarning)
-    return text
-
-
-def skewed_pairs(skewness: np.ndarray, iid: bool, metric: str = "") -> np.ndarray:
-    """Which paired differences get BCa under ``"auto"``: independent samples, a metric
-    other than a ranking one (for a small-sample AUC difference BCa covered less than t:
-    0.86-0.93 against 0.93-0.95 at n = 51-129, docs/validation.md section 5), and fewer
-    than :data:`MIN_EFFECTIVE_DISCORDANT` effective discordant samples (``1 / skewness^2``
-    of the linearized difference; NaN, no spread, never)."""
-    skew = np.asarray(skewness, dtype=float)
-    if not iid or metric in RANKING_METRICS:
-        return np.zeros(skew.shape, dtype=bool)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.nan_to_num(skew**2, nan=0.0) * MIN_EFFECTIVE_DISCORDANT > 1.0
-
-
-def skewed_reason(pairs: list[str], skewness: np.ndarray) -> str:
-    """The ``method_reason`` clause of :func:`skewed_pairs`' BCa pairs."""
-    eff = ", ".join(f"{1.0 / float(g) ** 2:.3g}" for g in skewness)
-    return (
-        f"; {SKEWED_PAIR_METHOD} for the difference(s) {', '.join(pairs)}: skewed, {eff} effective "
-        f"discordant samples (1 / skewness^2 of the linearized difference) below "
-        f"{MIN_EFFECTIVE_DISCORDANT:.3g}, where the t interval of a paired difference "
-        "was too narrow (docs/validation.md, section 5, 'Paired differences')"
-    )
-
-
-def few_discordant(kurtosis: np.ndarray) -> np.ndarray:
-    """Which paired differences have fewer than :data:`MIN_DISCORDANT` effective
-    discordant samples (``1 / kurtosis`` of the linearized difference; NaN: never)."""
-    kurt = np.nan_to_num(np.asarray(kurtosis, dtype=float), nan=0.0)
-    return kurt * MIN_DISCORDANT > 1.0
-
-
-def warn_few_discordant(pairs: list[str], kurtosis: np.ndarray, metric: str) -> str:
-    """Warn (and return the message) for paired differences with a handful of discordant
-    samples, where no interval of ``compare`` holds its level."""
-    eff = ", ".join(f"{1.0 / float(k):.2g}" for k in kurtosis)
-    text = (
-        f"The difference(s) {', '.join(pairs)} of {metric!r} rest on about {eff} "
-        f"discordant samples (1 / kurtosis of the linearized difference; fewer than "
-        f"{MIN_DISCORDANT:.3g}): with so few, neither the t interval nor a bootstrap "
-        "interval holds its level (a paired accuracy difference with 2-4 discordant "
-        "samples: t 0.77-0.99 exactly, docs/validation.md section 5, 'Paired "
-        "differences'). For accuracy, Tango's score interval, mlci.paired_proportion_diff_"
-        "ci(mlci.paired_table(...), method='tango'), holds there (0.93-0.99); otherwise "
-        "collect more samples."
-    )
-    warn(text, DegenerateIntervalWarning)
-    return text
-
-
-def warn_no_spread_pairs(pairs: list[str], metric: str) -> str:
-    """Warn (and return the message) for paired differences without bootstrap spread.
-
-    Two systems that agree on every sample that matters (no discordant sample) give a
-    difference of exactly 0 in every replicate: the interval is [0, 0], p = 1.  That says
-    the test set holds no discordant sample, not that the difference is 0.  In the design
-    search (docs/validation.md, section 5, design #51: an accuracy difference of 0.0037
-    over 350 samples and 51 conditions, about 1.3 discordant samples expected) 21% of the
-    test sets had none; their [0, 0] never covered, while every test set with at least one
-    discordant sample covered (coverage 0.79 overall, 1.00 given a discordant sample).
-    """
-    text = (
-        f"The difference(s) {', '.join(pairs)} of {metric!r} have no bootstrap spread: the "
-        "systems agree on every sample (no discordant sample), so the interval is [0, 0] "
-        "and p = 1. That shows no disagreement in this test set, not a difference of "
-        "exactly 0 (in mlci's design search, docs/validation.md section 5, the [0, 0] "
-        "interval of a true accuracy difference of 0.0037 over 350 samples never covered "
-        "it). For accuracy, mlci.paired_proportion_diff_ci(mlci.paired_table(...)) gives "
-        "an interval from the discordant counts; otherwise collect more samples."
-    )
-    warn(text, DegenerateIntervalWarning)
-    return text

@@ -294,7 +294,7 @@ class RootStreamSampler(Sampler):
     The draws made before the block streams existed keep their numbers this way (a seed
     gives the resamples it always gave): one resample of :meth:`mlci.Scores.bootstrap_sample`
     and :meth:`mlci.GroupScores.bootstrap_sample`
-    (:class:`~mlci.scores._driver.CellResampler`) and the member bootstrap of
+    (:class:`~mlci.scores._samplers.CellResampler`) and the member bootstrap of
     :func:`mlci.oob_ci` (:class:`~mlci.protocols.oob.MemberSampler`).  A scheme
     implements :meth:`draw` as any other; this class only overrides :meth:`generator`.
     New schemes use the block streams.

@@ -503,7 +503,8 @@ def clustered_rate_interval(
     d = (x - n_x * at) ** 2 / (n_x * at * (1.0 - at) * dx)
     rest = np.maximum(cut - d, 0.0)
     # (Y - n p)^2 / (n p (1 - p) D) <= rest: Wilson's at n / D events Y / D
-    lo, hi, ok = _wilson_roots(y / dy, n / dy, rest)
+    sides = 2 if alternative == "two-sided" else 1
+    lo, hi, ok = _wilson_roots(y / dy, n / dy, rest, sides)
     # and along the polyline's segments (as rate_score_interval), the design effects
     # there the larger of their ends'
     i0, i1 = _polyline_steps(y, x)
@@ -511,7 +512,7 @@ def clustered_rate_interval(
     sy, sx = np.maximum(dy[i0], dy[i1]), np.maximum(dx[i0], dx[i1])
     s_lo, s_hi = _rate_segment_bounds(y[i0] / sy, (y[i1] - y[i0]) / sy, n / sy, x[i0],
                                      x[i1] - x[i0], n_x * at, n_x * at * (1.0 - at) * sx,
-                                     cut)  # fmt: skip
+                                     cut, sides)  # fmt: skip
     return _hull(np.r_[lo, s_lo], np.r_[hi, s_hi], np.r_[ok & (d <= cut), ~np.isnan(s_lo)],
                  alternative)  # fmt: skip
 

@@ -40,6 +40,12 @@ confidence_level : float or list of float, default 0.95
 rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
     The seed: the same seed gives the same result on every machine, chunk size and
     number of threads.""",
+    # the design of a score statistic's bootstrap (mlci.scores: auc_ci, dcf_ci...)
+    "resampling_scores": """\
+resampling : mlci.Resampling, optional
+    How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
+    ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
+    bootstrap).""",
     "dropna": """\
 dropna : bool, default False
     Drop the samples with a missing value in any argument (their number is reported in

@@ -38,7 +38,7 @@ from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
 from ..classical.pvalues import t_pvalues
 from ..comparison.paired import compare
 from ..comparison.paired_results import ComparisonResult, PairDifference
-from ..engine.auto import warn_paired
+from ..engine.paired_rules import warn_paired
 from ..feedback import reports_progress
 from ..inputs import (
     DISTRIBUTION_METHODS,

@@ -5,6 +5,7 @@ object is built through.  The public methods live on :class:`~mlci.scores.scores
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -146,13 +147,26 @@ class PositivesFirst(Kernel):
     >>> k = PositivesFirst(Two(), 1)
     >>> k.keys.tolist(), k.evaluate(np.array([[5.0, 6.0, 7.0]])).tolist()
     ([2, 0, 1], [[7.0]])
+
+    ``m_neg`` may be blocks of ``(negatives, positives)`` atoms, one per group
+    (:func:`mlci.metric_by_group`): each block's positives first.
+
+    >>> PositivesFirst(Two(), [(1, 1), (0, 1)]).col.tolist()  # atom 0 -> column 1, ...
+    [1, 0, 2]
     """
 
-    def __init__(self, kernel: Kernel, m_neg: int) -> None:
+    def __init__(self, kernel: Kernel, m_neg: int | Sequence[tuple[int, int]]) -> None:
         self.kernel = kernel
         m = int(kernel.m)
+        # blocks of (negatives, positives) atoms, one per group (metric_by_group's): each
+        # block's positives first, the blocks in their order
+        blocks = [(int(m_neg), m - int(m_neg))] if np.ndim(m_neg) == 0 else list(m_neg)  # type: ignore[arg-type]
+        cols, start = [], 0
+        for neg, pos in blocks:
+            cols += [np.arange(neg) + start + pos, np.arange(pos) + start]
+            start += neg + pos
         # the sampler's column of each of kernel's atoms
-        self.col = np.r_[np.arange(m_neg) + (m - m_neg), np.arange(m - m_neg)].astype(np.intp)
+        self.col = np.concatenate(cols).astype(np.intp)
         self.keys = self.col[np.asarray(kernel.keys)]
         self.m, self.atom_rank = m, np.arange(m, dtype=np.intp)
         self.shape, self.name, self.bounds = kernel.shape, kernel.name, kernel.bounds

@@ -1,19 +1,20 @@
-"""The bootstrap driver of :mod:`mlci.scores`: a metric bound to a Scores object, its kernels,
-and the one driver behind every interval of score statistics (curves and verification
-metrics included): validate, plan, run the replicates (lazy or through the engine's
-weights), finish.
+"""The bootstrap driver of :mod:`mlci.scores`: the one driver behind every interval of score
+statistics (curves and verification metrics included): validate, plan, run the replicates
+(lazy or through the engine's weights), finish.
 
-Both samplers (:class:`_LazySampler` and the engine's) run through the one replicate loop
-(:func:`mlci.engine.bootstrap.run_replicates`) and the one finish step
-(:func:`mlci.engine.bootstrap.finish_bootstrap`), in :func:`bootstrap_scores`.  The
-statistics themselves are functions of a view of the counts (:mod:`mlci.scores._roc`).
+The data flow one way into it: a statistic bound to its options (:mod:`mlci.scores._specs`),
+its engine kernel over the atoms (:mod:`mlci.scores._kernels`), the samplers beside the
+engine's (:mod:`mlci.scores._samplers`).  Both samplers (the lazy one and the engine's) run
+through the one replicate loop (:func:`mlci.engine.bootstrap.run_replicates`) and the one
+finish step (:func:`mlci.engine.bootstrap.finish_bootstrap`), in :func:`bootstrap_scores`.
+The statistics themselves are functions of a view of the counts (:mod:`mlci.scores._roc`).
 """
 
 from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -28,227 +29,44 @@ from ..engine.bootstrap import (
 )
 from ..engine.custom import UserSampler, check_sampler
 from ..engine.nested import plan_for_conditions
-from ..engine.resampling import ResamplingPlan
-from ..engine.sampler import RootStreamSampler, Sampler, UnitDraws
+from ..engine.sampler import Sampler
 from ..engine.scores_rules import scores_auto_method
 from ..engine.smoothing import (
     SUBSAMPLE_METHODS,
     SmoothedSampler,
     check_smoothing,
     check_subsample,
-    smooth_scores,
     subsample_counts,
 )
 from ..inputs import (
     bootstrap_options,
     check_choice,
     check_flag,
-    check_rng_seed,
     check_strata_stratify,
 )
-from ..metrics import Kernel, RocAucKernel, with_sample_weight
+from ..metrics import Kernel, with_sample_weight
 from ..results import BootstrapResult
 from ._cluster_rules import outer_conditions
-from ._data import _D, PositivesFirst, ScoreData
+from ._data import PositivesFirst, ScoreData
 from ._design import (
     check_stratify_nested,
     design_arrays,
     strata_codes,
 )
+from ._kernels import (
+    _delete_one,
+    _IndexKernel,
+    _ScoresKernel,
+    _SmoothedKernel,
+    atom_keys,
+    internal_perm,
+)
 from ._point_rules import quiet_under, score_rule, with_score_interval
 from ._roc import (
-    _INTERPOLATIONS,
-    _LAZY_BLOCK,
-    _RATE,
-    _RATE_ALIASES,
-    _THRESHOLD_RATES,
-    _UNBOUNDED,
-    _check_rate,
-    _check_threshold,
-    _counts_at,
-    _DeleteOneView,
-    _eer,
-    _Layout,
-    _LazyView,
-    _rate_at_tau_rows,
-    _roc_rate_at,
-    _tau_at_rate,
     _View,
-    _WeightsView,
 )
-from ._units import _UnitsLayout, _UnitsView
-from .confusion import CM_METRICS, binary_cm_metric, cm_metric_bounds
-
-
-@dataclass(frozen=True)
-class _Part:
-    """One component of a joint statistic (the last axis of its value): name and range."""
-
-    name: str
-    bounds: tuple[float, float]
-
-
-@dataclass(frozen=True)
-class _Spec:
-    """A metric bound to its options: ``fn(view) -> (b, *shape)``; ``search`` marks lazy-able.
-
-    ``bounds`` is the statistic's range (intervals are kept inside it); a joint statistic
-    (e.g. the EER and its threshold from the same replicates) has ``parts``, one per
-    entry of its last axis, each with its own name and range.
-    """
-
-    name: str
-    fn: Callable[[_View], np.ndarray]
-    shape: tuple[int, ...]
-    search: bool
-    full: bool = False  # needs every atom's weight (no lazy path)
-    fixed: bool = False  # only counts at fixed thresholds (cheap in the lazy sampler)
-    bounds: tuple[float, float] = _UNBOUNDED
-    parts: tuple[_Part, ...] | None = None
-    # several statistics side by side on one flat axis, each its own result: (name,
-    # bounds, length) of each (curve bands from one set of replicates, issue 25)
-    segments: tuple[tuple[str, tuple[float, float], int], ...] | None = None
-    # the statistic reads the counts through the view's searches only (cuts, cum_at,
-    # total): over whole conditions its replicates may be the conditions' draw counts
-    # (:mod:`mlci.scores._units`) instead of every atom's weight
-    units: bool = False
-    # a rate at a fixed other rate: (rate, x, at), for auto's score interval and its
-    # few-events warning (mlci.engine.scores_rules)
-    point: tuple[str, str, np.ndarray] | None = None
-
-
-class _ScoresKernel(Kernel):
-    """Engine kernel of a Scores statistic: atoms = distinct scores, negatives then positives."""
-
-    work_factor = 8.0
-
-    def __init__(self, lay: _Layout, keys: np.ndarray, spec: _Spec) -> None:
-        self.lay = lay
-        self.keys = keys
-        self.m = lay.m[0] + lay.m[1]
-        # atoms: distinct scores of each class, sorted, as the samples (canonical order)
-        self.atom_rank = np.arange(self.m, dtype=np.intp)
-        self.spec = spec
-        self.shape = spec.shape
-        self.name = spec.name
-        self.bounds = spec.bounds
-
-    def evaluate(self, w: np.ndarray) -> np.ndarray:
-        return self.spec.fn(_WeightsView(self.lay, w)).reshape((-1, *self.shape))
-
-    def delete_one(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-        if self.spec.full:
-            return None
-        return _delete_one(self.lay, self.spec)
-
-
-def _delete_one(lay: _Layout, spec: _Spec) -> tuple[np.ndarray, np.ndarray]:
-    """Exact delete-one jackknife: one value per atom, weighted by its count."""
-    cls = np.concatenate([np.zeros(lay.m[0], np.intp), np.ones(lay.m[1], np.intp)])
-    atom = np.concatenate([np.arange(lay.m[0]), np.arange(lay.m[1])])
-    mult = np.concatenate(lay.cnt)
-    size = int(np.prod(spec.shape)) if spec.shape else 1
-    step = max(1, 2_000_000 // max(size, 1) // 8)
-    vals = [
-        spec.fn(_DeleteOneView(lay, cls[i : i + step], atom[i : i + step])).reshape(
-            (-1, *spec.shape)
-        )
-        for i in range(0, len(cls), step)
-    ]
-    return np.concatenate(vals, axis=0), mult
-
-
-class _IndexKernel(Kernel):
-    """A user function of a Scores object, called on every replicate (the index path)."""
-
-    work_factor = 2.0
-
-    def __init__(
-        self, sc: ScoreData, keys: np.ndarray, fn: Callable[..., Any], kw: dict[str, Any]
-    ) -> None:
-        self.sc = sc
-        self.lay = sc._lay
-        self.keys = keys
-        self.m = self.lay.m[0] + self.lay.m[1]
-        self.fn = fn
-        self.kw = kw
-        est = np.asarray(fn(sc, **kw), dtype=float)
-        self.shape = est.shape
-        self.name = getattr(fn, "__name__", "metric")
-
-    def evaluate(self, w: np.ndarray) -> np.ndarray:
-        lay, sign = self.lay, self.sc._sign
-        out = np.empty((w.shape[0], *self.shape))
-        m0 = lay.m[0]
-        for r in range(w.shape[0]):
-            cnt = np.round(w[r]).astype(np.intp)
-            neg = sign * np.repeat(lay.u[0], cnt[:m0])
-            pos = sign * np.repeat(lay.u[1], cnt[m0:])
-            if len(neg) == 0 or len(pos) == 0:
-                out[r] = np.nan
-                continue
-            s = self.sc._plain(pos, neg)
-            out[r] = np.asarray(self.fn(s, **self.kw), dtype=float)
-        return out
-
-
-class _SmoothedKernel(_IndexKernel):
-    """A statistic of a Scores object on smoothed replicates (the smoothed bootstrap).
-
-    A row of ``m + 1`` values is a replicate's atom counts and the seed of its noise (see
-    :class:`~mlci.engine.smoothing.SmoothedSampler`); a row of ``m`` counts (the data, a
-    jackknife row) is evaluated without noise.
-    """
-
-    def __init__(
-        self,
-        sc: ScoreData,
-        keys: np.ndarray,
-        fn: Callable[[Any], Any],
-        h: tuple[float, float],
-        name: str,
-    ) -> None:
-        super().__init__(sc, keys, fn, {})
-        self.h = h
-        self.name = name
-
-    def evaluate(self, w: np.ndarray) -> np.ndarray:
-        lay, sign = self.lay, self.sc._sign
-        out = np.empty((w.shape[0], *self.shape))
-        m0 = lay.m[0]
-        for r in range(w.shape[0]):
-            cnt = np.round(w[r, : self.m]).astype(np.intp)
-            neg = sign * np.repeat(lay.u[0], cnt[:m0])
-            pos = sign * np.repeat(lay.u[1], cnt[m0 : self.m])
-            if len(neg) == 0 or len(pos) == 0:
-                out[r] = np.nan
-                continue
-            if w.shape[1] > self.m:
-                gen = np.random.default_rng(int(w[r, self.m]))
-                y = smooth_scores(
-                    np.r_[pos, neg], np.arange(len(pos) + len(neg)) < len(pos), self.h, gen
-                )
-                pos, neg = y[: len(pos)], y[len(pos) :]
-            s = self.sc._plain(pos, neg)
-            out[r] = np.asarray(self.fn(s), dtype=float).reshape(self.shape)
-        return out
-
-
-def atom_keys(sc: ScoreData) -> tuple[np.ndarray, np.ndarray]:
-    """Atom of every internal sample (negatives sorted, then positives sorted), and its class."""
-    lay = sc._lay
-    kn = np.repeat(np.arange(lay.m[0]), lay.nobs[0].astype(np.intp))
-    kp = lay.m[0] + np.repeat(np.arange(lay.m[1]), lay.nobs[1].astype(np.intp))
-    labels = np.concatenate([np.zeros(len(kn), np.intp), np.ones(len(kp), np.intp)])
-    return np.concatenate([kn, kp]), labels
-
-
-def internal_perm(sc: ScoreData) -> np.ndarray:
-    """User index of every internal sample (oriented sorted negatives, then positives)."""
-    idx_n, idx_p = np.flatnonzero(~sc._is_pos), np.flatnonzero(sc._is_pos)
-    on = np.argsort(sc._sign * sc._y_score[idx_n], kind="stable")
-    op = np.argsort(sc._sign * sc._y_score[idx_p], kind="stable")
-    return np.concatenate([idx_n[on], idx_p[op]])
+from ._samplers import _LazySampler, _rescale_subsample, _units_path
+from ._specs import _Part, _resolve, _Spec
 
 
 def scores_ci(
@@ -504,115 +322,6 @@ def bootstrap_scores(
     return out
 
 
-def resample_scores(
-    sc: _D,
-    *,
-    rng: Any,
-    stratify: bool,
-    weights: str,
-    sampler: Callable[[np.random.Generator, int], Any] | None,
-    smoothing: bool | float,
-    subsample: float | None,
-) -> _D:
-    """One bootstrap resample of ``sc`` (:meth:`Scores.bootstrap_sample`, validated here)."""
-    stratify = check_flag("stratify", stratify)
-    check_choice("weights", weights, ("multinomial", "poisson"))
-    check_sampler(sampler)
-    h = check_smoothing(smoothing)
-    frac = check_subsample(subsample)
-    if h is not False and sc._w is not None:
-        raise ValueError(
-            "`smoothing` of weighted Scores is not supported (the bandwidth rule is for "
-            "unweighted samples); drop `smoothing` or `sample_weight`."
-        )
-    seed = check_rng_seed(rng)
-    if frac is not None and (sampler is not None or weights != "multinomial"):
-        raise ValueError(
-            "`subsample` is a scheme of its own (without replacement): drop `sampler` "
-            "and `weights`."
-        )
-    if sampler is not None and (stratify or weights != "multinomial"):
-        raise ValueError("`sampler` replaces the resampling design: drop `stratify` and `weights`.")
-    y, is_pos = sc._y_score, sc._is_pos
-    n = len(y)
-    cells = [np.flatnonzero(is_pos), np.flatnonzero(~is_pos)] if stratify else [np.arange(n)]
-    scheme = CellResampler(cells, n, root=seed, weights=weights, subsample=frac, user=sampler)
-    gen = scheme.generator(scheme.stream, 0)
-    idx = scheme.resample(gen, is_pos)
-    if h is False:
-        return sc._resampled(idx)
-    return sc._resampled(idx, smooth_scores(y[idx], is_pos[idx], sc._bandwidths(h), gen))
-
-
-class CellResampler(RootStreamSampler):
-    """One resample of the samples as their user-order indices (with repeats, in the order
-    drawn): the scheme of :meth:`Scores.bootstrap_sample` and
-    :meth:`GroupScores.bootstrap_sample`.
-
-    Every cell (all the samples, the classes, the groups, or group x class) is resampled
-    on its own: ``n_c`` draws with replacement (``weights="multinomial"``), a Poisson(1)
-    count per sample (``"poisson"``), ``floor(subsample * n_c)`` without replacement, or
-    the whole-number counts of a user's ``sampler(rng, 1)`` (then one cell, all samples).
-    :meth:`resample` draws from one generator until the resample has both classes (a
-    user's draw without one is refused).  The generator is the seed's own,
-    ``numpy.random.default_rng(root)`` (:class:`~mlci.engine.sampler.RootStreamSampler`),
-    not a block stream keyed by ``(seed, stream, block)``: a seed gives the same resample
-    as before the schemes moved here.
-    """
-
-    dense = False
-    block_size = 1
-    n_resamples = 1
-
-    def __init__(
-        self,
-        cells: list[np.ndarray],
-        n: int,
-        *,
-        root: Any = None,
-        weights: str = "multinomial",
-        subsample: float | None = None,
-        user: Callable[[np.random.Generator, int], Any] | None = None,
-    ) -> None:
-        self.cells, self.m, self.weights, self.user = cells, n, weights, user
-        self.root = root
-        self._sub = None if subsample is None else subsample_counts(cells, subsample, n)[0]
-
-    def draw(self, rng: np.random.Generator, b: int, out: Any = None) -> list[np.ndarray]:
-        return [self._one(rng) for _ in range(b)]
-
-    def _one(self, rng: np.random.Generator) -> np.ndarray:
-        if self._sub is not None:
-            return np.flatnonzero(self._sub(rng, 1)[0])
-        if self.user is not None:
-            c = np.asarray(self.user(rng, 1), dtype=float)
-            if c.shape != (1, self.m):
-                raise ValueError(
-                    f"`sampler(rng, 1)` returned shape {c.shape}; expected (1, n_samples) = "
-                    f"(1, {self.m})."
-                )
-            if not np.all(np.isfinite(c)) or np.any(c < 0) or np.any(c != np.round(c)):
-                raise ValueError(
-                    "`sampler(rng, 1)` must return whole, non-negative counts to build a "
-                    "resample (fractional weights work in `bootstrap_ci` only)."
-                )
-            return np.repeat(np.arange(self.m), c[0].astype(np.intp))
-        if self.weights == "poisson":
-            return np.concatenate([np.repeat(c, rng.poisson(1.0, len(c))) for c in self.cells])
-        return np.concatenate([rng.choice(c, len(c)) for c in self.cells])
-
-    def resample(self, rng: np.random.Generator, is_pos: np.ndarray) -> np.ndarray:
-        """One resample with both classes (drawn again while a class is missing)."""
-        while True:
-            idx = self.draw(rng, 1)[0]
-            if is_pos[idx].any() and not is_pos[idx].all():
-                return idx
-            if self.user is not None:
-                raise ValueError(
-                    "The resample drawn by `sampler` lacks a class; a Scores object needs both."
-                )
-
-
 def _clustered_auc(
     plan: Any,
     kernel: Kernel,
@@ -678,7 +387,11 @@ def _run(
         scheme = plan.scheme + ("+lazy" if "lazy" not in plan.scheme else "")
     else:
         if custom is None and sc._positives_first and getattr(plan, "n_units", 1) is None:
-            kernel = PositivesFirst(kernel, lay.m[0])  # the classes drawn by label
+            # the classes drawn by label; with sample weights the atoms are (score, weight)
+            # pairs, the negatives' first (metrics.SampleWeightedKernel)
+            base = getattr(kernel, "atom_base", None)
+            m_neg = lay.m[0] if base is None else int(np.sum(np.asarray(base) < lay.m[0]))
+            kernel = PositivesFirst(kernel, m_neg)
         sampler = (
             plan.weights_for(kernel.keys, kernel.m, atom_rank=kernel.atom_rank)
             if custom is None
@@ -786,214 +499,3 @@ def _run(
             res = with_auc_score(res, auc_score)
         results.append(res if score is None else with_score_interval(res, score, opts))
     return results
-
-
-# ============================================================================ metric resolution
-def _no_extra(name: str, kw: dict[str, Any], allowed: tuple[str, ...]) -> None:
-    extra = sorted(set(kw) - set(allowed))
-    if extra:
-        hint = f" It takes {', '.join(repr(a) for a in allowed)}." if allowed else ""
-        listed = ", ".join(f"`{e}`" for e in extra)
-        raise TypeError(f"Unknown option(s) {listed} for metric {name!r}.{hint}")
-
-
-def _operating_point_spec(
-    sc: ScoreData, rate: str, x: str, at: Any, interpolation: str, *, with_threshold: bool = False
-) -> _Spec:
-    """``rate`` at the threshold where ``x`` equals ``at`` (and that threshold, jointly)."""
-    rate = _RATE_ALIASES.get(rate, rate)
-    x = _RATE_ALIASES.get(x, x)
-    check_choice("rate", rate, _THRESHOLD_RATES)
-    check_choice("x", x, _THRESHOLD_RATES)
-    check_choice("interpolation", interpolation, _INTERPOLATIONS)
-    r = _check_rate("at", at)
-    lay, shape, sign = sc._lay, r.shape, sc._sign
-    name = f"{rate}_at_{x}"
-
-    def fn(v: _View) -> np.ndarray:
-        if interpolation == "linear":  # along the ROC polyline: ranks only (issue 21)
-            val = _roc_rate_at(lay, v, rate, x, r.reshape(-1)).reshape((v.b, *shape))
-            if not with_threshold:
-                return val
-            tau = _tau_at_rate(lay, v, x, r.reshape(-1), interpolation)
-        else:  # the rate at a real threshold, the score on one side
-            tau = _tau_at_rate(lay, v, x, r.reshape(-1), interpolation)
-            val = _rate_at_tau_rows(lay, v, rate, tau).reshape((v.b, *shape))
-            if not with_threshold:
-                return val
-        return np.stack([val, (sign * tau).reshape((v.b, *shape))], -1)
-
-    point = (rate, x, r)
-    if not with_threshold:
-        return _Spec(name, fn, shape, search=True, bounds=_RATE, point=point)
-    parts = (_Part(name, _RATE), _Part(f"threshold_at_{x}", _UNBOUNDED))
-    return _Spec(name, fn, (*shape, 2), search=True, parts=parts, point=point)
-
-
-def _resolve(sc: ScoreData, metric: Any, kw: dict[str, Any]) -> _Spec:
-    """Bind a metric name and its options to a Scores object."""
-    if not isinstance(metric, str):
-        raise TypeError(f"`metric` must be a metric name or a callable; got {metric!r}.")
-    lay, sign = sc._lay, sc._sign
-    name = _RATE_ALIASES.get(metric, metric)
-    if name in ("eer", "eer_threshold", "eer_and_threshold"):
-        _no_extra(name, kw, ())
-        col = {"eer": 0, "eer_threshold": 1}.get(name)
-
-        def fn_eer(v: _View) -> np.ndarray:
-            out = _eer(lay, v) * np.array([1.0, sign])
-            return out if col is None else out[:, col]
-
-        if col is None:  # joint: the EER and its threshold from the same replicates
-            parts = (_Part("eer", _RATE), _Part("eer_threshold", _UNBOUNDED))
-            return _Spec(name, fn_eer, (2,), search=True, parts=parts)
-        return _Spec(name, fn_eer, (), search=True, bounds=_RATE if col == 0 else _UNBOUNDED)
-    if name in ("auc", "roc_auc"):
-        _no_extra(name, kw, ())
-        labels = np.concatenate([np.zeros(len(sc.neg)), np.ones(len(sc.pos))])
-        z = sign * np.concatenate([sc.neg, sc.pos])
-        # the AUC depends on the order only: dense ranks keep infinite scores (LLRs) valid
-        kern = RocAucKernel(labels, np.unique(z, return_inverse=True)[1].astype(float))
-
-        def fn_auc(v: _View) -> np.ndarray:
-            return kern.evaluate(np.concatenate(v.w, axis=1))  # type: ignore[attr-defined]
-
-        return _Spec("auc", fn_auc, (), search=False, full=True, bounds=_RATE)
-    if name.startswith("threshold_at_"):
-        rate = _RATE_ALIASES.get(name[len("threshold_at_") :], name[len("threshold_at_") :])
-        if rate not in _THRESHOLD_RATES:
-            raise ValueError(f"Unknown metric {metric!r}; thresholds exist at tpr, fnr, tnr, fpr.")
-        _no_extra(name, kw, ("rate", "interpolation"))
-        if "rate" not in kw:
-            raise TypeError(f"{name!r} needs `rate=` (the target {rate}).")
-        r = _check_rate("rate", kw["rate"])
-        interp = check_choice("interpolation", kw.get("interpolation", "linear"), _INTERPOLATIONS)
-
-        def fn_thr(v: _View) -> np.ndarray:
-            tau = _tau_at_rate(lay, v, rate, r.reshape(-1), interp)
-            return (sign * tau).reshape((v.b, *r.shape))
-
-        return _Spec(f"threshold_at_{rate}", fn_thr, r.shape, search=True)
-    if "_at_" in name:
-        y, _, x = name.partition("_at_")
-        if _RATE_ALIASES.get(y, y) in _THRESHOLD_RATES and _RATE_ALIASES.get(x, x) in (
-            _THRESHOLD_RATES
-        ):
-            _no_extra(name, kw, ("at", "interpolation"))
-            if "at" not in kw:
-                raise TypeError(f"{name!r} needs `at=` (the value of {x} at the operating point).")
-            return _operating_point_spec(sc, y, x, kw["at"], kw.get("interpolation", "linear"))
-    if name in CM_METRICS:
-        _no_extra(name, kw, ("threshold", "beta"))
-        if "threshold" not in kw:
-            raise TypeError(f"{name!r} is a rate at a threshold: pass `threshold=`.")
-        t = _check_threshold(kw["threshold"])
-        beta = _check_beta(kw.get("beta", 1.0))
-
-        def fn_cm(v: _View) -> np.ndarray:
-            cm = _counts_at(lay, v, sign * t.reshape(-1))
-            return binary_cm_metric(cm, name, beta).reshape((v.b, *t.shape))
-
-        return _Spec(name, fn_cm, t.shape, search=True, fixed=True, bounds=cm_metric_bounds(name))
-    known = [
-        "eer",
-        "eer_threshold",
-        "auc",
-        "threshold_at_<tpr|fnr|tnr|fpr>",
-        "<rate>_at_<rate>",
-        *CM_METRICS,
-    ]
-    raise ValueError(f"Unknown metric {metric!r}; known metrics: {', '.join(known)}.")
-
-
-def _check_beta(beta: Any) -> float:
-    if isinstance(beta, bool) or not isinstance(beta, int | float | np.integer | np.floating):
-        raise TypeError(f"`beta` must be a number >= 0; got {beta!r}.")
-    if not (np.isfinite(beta) and beta >= 0):
-        raise ValueError(f"`beta` must be a number >= 0; got {beta!r}.")
-    return float(beta)
-
-
-def _units_path(
-    sc: ScoreData, spec: _Spec, kernel: Kernel, plan: Any, opts: Any, custom: Any
-) -> tuple[Sampler, Callable[[Any], np.ndarray], float] | None:
-    """The replicates as the conditions' draw counts (:mod:`mlci.scores._units`): for a
-    statistic that only searches the counts (``spec.units``), whole conditions drawn in
-    one stage, unweighted scores and a method without a jackknife.  The same draws and
-    the same values as the atoms' weights; None where it does not apply."""
-    if not (
-        spec.units
-        and custom is None
-        and sc._w is None
-        and opts.method in ("percentile", "basic")
-        and isinstance(plan, ResamplingPlan)
-        and plan.n_units is not None
-        and plan.unit_of_sample is not None
-        and not plan.two_stage
-        and isinstance(kernel, _ScoresKernel)
-    ):
-        return None
-    lay = sc._lay
-    ul = _UnitsLayout.make(lay, kernel.keys, plan.unit_of_sample, plan.n_units)
-    atoms = plan.weights_for(kernel.keys, kernel.m, atom_rank=kernel.atom_rank)
-    if ul is None or not callable(getattr(atoms, "unit_counts", None)):
-        return None
-    shape = spec.shape
-
-    def evaluate(u: np.ndarray) -> np.ndarray:
-        return spec.fn(_UnitsView(lay, ul, u)).reshape((-1, *shape))
-
-    size = int(np.prod(shape)) if shape else 1
-    per_row = 8.0 * (plan.n_units + sum(t.shape[1] for t in ul.table) + 8.0 * size * ul.block)
-    return UnitDraws(atoms, plan.n_units), evaluate, per_row
-
-
-# ============================================================================ lazy driver
-class _LazySampler(Sampler):
-    """The lazy multinomial sampler: a block is a :class:`_LazyView` of ``b`` replicates
-    whose cumulative counts are drawn on demand, from the block's own generator, while the
-    statistic searches them (see the module docstring)."""
-
-    dense = False
-
-    def __init__(self, lay: _Layout, plan: Any, stratified: bool) -> None:
-        self.lay = lay
-        self.seed = plan.seed
-        self.n_resamples = plan.n_resamples
-        self.poisson = plan.poisson
-        self.stratified = stratified
-        self.m = lay.m[0] + lay.m[1]
-        self.block_size = _LAZY_BLOCK
-
-    def draw(self, rng: np.random.Generator, b: int, out: Any = None) -> _LazyView:
-        n_neg, n_pos = int(self.lay.n[0]), int(self.lay.n[1])
-        n = n_neg + n_pos
-        if self.poisson:
-            totals = (rng.poisson(n_neg, b), rng.poisson(n_pos, b))
-        elif self.stratified:
-            totals = (np.full(b, n_neg), np.full(b, n_pos))
-        else:
-            tp = rng.binomial(n, n_pos / n, b)
-            totals = (n - tp, tp)
-        return _LazyView(self.lay, totals, rng)
-
-
-def _rescale_subsample(
-    res: BootstrapResult, sub: dict[str, Any], smoothed: bool
-) -> BootstrapResult:
-    """The replicates of m-out-of-n subsamples rescaled to n, and the interval from them."""
-    est = np.asarray(res.estimate, dtype=float)
-    dist = est + sub["scale"] * (np.asarray(res.bootstrap_distribution, dtype=float) - est)
-    scheme = f"subsample(m={sub['m']} of n={sub['n']})" + ("+smoothed" if smoothed else "")
-    with np.errstate(all="ignore"):
-        bias = np.nanmean(dist, axis=0) - est
-        se = np.nanstd(dist, axis=0, ddof=1)
-    scalar = np.ndim(res.estimate) == 0
-    out = replace(
-        res,
-        bootstrap_distribution=dist,
-        scheme=scheme,
-        bias=float(bias) if scalar else bias,
-        standard_error=float(se) if scalar else se,
-    )
-    return out.interval(method=res.method, confidence_level=res.confidence_level)

@@ -669,3 +669,12 @@ def metric_crossings(
     y = np.asarray(values(x), dtype=float)
     out = [invert_polyline(x, y, v) for v in t]
     return out[0] if np.ndim(target) == 0 else out
+
+
+def _point_rates_rows(lay: _Layout, v: _View) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """TNR and FNR (b, G) at every operating point of every row, and the rows (b,) that
+    hold both classes (elsewhere the rates are 0 and the caller returns NaN)."""
+    n_neg, n_pos = v.total(0)[:, None], v.total(1)[:, None]
+    tnr = v.cum_fixed(0, lay.bq[0]) / np.where(n_neg > 0, n_neg, 1)
+    fnr = v.cum_fixed(1, lay.bq[1]) / np.where(n_pos > 0, n_pos, 1)
+    return tnr, fnr, (n_neg[:, 0] > 0) & (n_pos[:, 0] > 0)

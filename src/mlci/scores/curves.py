@@ -1,4 +1,4 @@
-"""ROC, DET and precision-recall curves with confidence bands; AUC and partial AUC.
+"""ROC, DET and precision-recall curves with confidence bands.
 
 Curves come from the sorted scores of a :class:`mlci.Scores` object: one point per
 distinct score (every operating point), as scikit-learn's ``roc_curve`` with
@@ -11,8 +11,8 @@ distinct score (every operating point), as scikit-learn's ``roc_curve`` with
   distribution, ``estimate +- c * se`` with ``c`` the ``confidence_level`` quantile of
   ``max_k |theta*_k - theta_k| / se_k`` (Montiel Olea & Plagborg-Moller 2019).
 
-The AUC equals the probability that a random positive outscores a random negative
-(ties count one half): the Mann-Whitney statistic divided by ``n_pos * n_neg``.
+The AUC and partial AUC (:mod:`mlci.scores.auc`) and an operating point's interval
+(:mod:`mlci.scores.operating_point`) are handed on from here too.
 """
 
 from __future__ import annotations
@@ -32,18 +32,20 @@ from ..inputs import (
     check_flag,
     check_positive_int,
     column,
+    fill_doc,
     knobs_in_config,
-    renamed,
 )
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
-from ..results import BootstrapResult, Result, format_value, per_confidence_level
+from ..results import BootstrapResult, Result, format_value
 from ._band_rules import sup_t as _sup_t
 from ._band_rules import widen_few_band_events
-from ._driver import _operating_point_spec, _Part, _resolve, _Spec
 from ._edge_interval import edge_band
-from ._roc import _RATE, _check_rate, _counts_at, _every_point_counts, _Layout, _View
+from ._roc import _RATE, _check_rate, _counts_at, _every_point_counts, _View
+from ._specs import _operating_point_spec, _Part, _Spec
+from .auc import auc_ci, partial_auc
 from .confusion import binary_cm_metric
-from .scores import Scores
+from .operating_point import operating_point_ci
+from .scores import Scores, check_scores
 
 __all__ = [
     "Curve",
@@ -205,15 +207,6 @@ class CurveBand(Result):
         return d
 
 
-def _check_scores_obj(scores: Any) -> Scores:
-    if not isinstance(scores, Scores):
-        raise TypeError(
-            f"`scores` must be an mlci.Scores object (Scores(pos, neg) or Scores.from_labels); "
-            f"got {type(scores).__name__}."
-        )
-    return scores
-
-
 def _points(sc: Scores) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """FPR, TPR and thresholds of every operating point, by increasing FPR."""
     lay = sc._lay
@@ -291,7 +284,7 @@ def roc_curve(
     >>> roc_curve(s, x_axis="fnr").x_name, roc_curve(s, x_axis="fnr").y_name
     ('fnr', 'fpr')
     """
-    sc = _check_scores_obj(scores)
+    sc = check_scores(scores)
     if y_axis is None:
         xa = _AXES.get(x_axis, x_axis) if isinstance(x_axis, str) else x_axis
         y_axis = "fpr" if xa in ("tpr", "fnr") else "tpr"
@@ -343,6 +336,7 @@ def roc_curve(
 
 @resampling_keywords
 @knobs_in_config
+@fill_doc
 def roc_with_ci(
     scores: Scores,
     *,
@@ -376,10 +370,7 @@ def roc_with_ci(
         Sup-t band holding on the whole grid at once (see :func:`roc_band`).
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, dropna
         As in :meth:`Scores.bootstrap_ci`.
-    resampling : mlci.Resampling, optional
-        How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
-        ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
-        bootstrap).
+    %(resampling_scores)s
 
     Returns
     -------
@@ -406,8 +397,7 @@ def roc_with_ci(
     rs = check_resampling(
         resampling, ("stratify", "two_stage", "weights"), "mlci.roc_with_ci", stratify=None
     )
-    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
-    sc = _check_scores_obj(scores)
+    sc = check_scores(scores)
     if fpr is not None and fnr is not None:
         raise ValueError("Pass either `fpr` or `fnr` (the rate held fixed), not both.")
     bootstrap = dict(
@@ -437,9 +427,7 @@ def roc_with_ci(
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateIntervalWarning)
-        inner = {k: v for k, v in bootstrap.items() if k != "resampling"}
-        design = {"stratify": stratify, "two_stage": two_stage, "weights": weights}
-        res = sc._bootstrap(make, algorithm="weights", **inner, **design)[0]
+        res = sc._bootstrap(make, algorithm="weights", **bootstrap)[0]
     return _band(grid, res, level, bool(simultaneous), "fnr", "fpr", "horizontal")
 
 
@@ -490,7 +478,7 @@ def det_curve(scores: Scores, *, probit: bool = True) -> Curve:
     >>> c.y[:3]
     array([1.  , 0.75, 0.75])
     """
-    fpr, tpr, thr = _points(_check_scores_obj(scores))
+    fpr, tpr, thr = _points(check_scores(scores))
     check_flag("probit", probit)
     fnr = 1 - tpr
     if probit:
@@ -520,7 +508,7 @@ def pr_curve(scores: Scores) -> Curve:
     >>> c.x[:3], c.y[:3]
     (array([0.  , 0.25, 0.25]), array([1. , 1. , 0.5]))
     """
-    sc = _check_scores_obj(scores)
+    sc = check_scores(scores)
     fpr, tpr, thr = _points(sc)
     tp, fp = tpr * sc.n_pos, fpr * sc.n_neg
     with np.errstate(invalid="ignore"):
@@ -590,7 +578,7 @@ def roc_band(
         resampling, ("stratify", "two_stage", "weights"), "mlci.roc_band", stratify=None
     )
     stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
-    sc = _check_scores_obj(scores)
+    sc = check_scores(scores)
     check_choice("kind", kind, ("vertical", "threshold"))
     level = check_confidence_level(confidence_level)
     check_flag("simultaneous", simultaneous)
@@ -722,277 +710,3 @@ def _threshold_rates_spec(sc: Scores, thresholds: np.ndarray) -> _Spec:
 
     parts = (_Part("tpr", _RATE), _Part("fpr", _RATE))
     return _Spec("tpr", fn, (len(thresholds), 2), search=True, fixed=True, parts=parts)
-
-
-@resampling_keywords
-@knobs_in_config
-@reports_progress
-@per_confidence_level
-def operating_point_ci(
-    scores: Scores,
-    rate: str = "fnr",
-    *,
-    at: Any = 0.01,
-    x: str = "fpr",
-    interpolation: str = "linear",
-    n_resamples: int = 1000,
-    confidence_level: float | list[float] = 0.95,
-    method: str = "auto",
-    alternative: str = "two-sided",
-    rng: Any = None,
-    conditions: Any = None,
-    strata: Any = None,
-    resampling: Resampling | None = None,
-    dropna: bool = False,
-) -> tuple[BootstrapResult, BootstrapResult]:
-    """Interval of an operating point: ``rate`` at ``x = at`` and of its threshold.
-
-    Both come from the same replicates (the threshold is re-set on each replicate).
-
-    Parameters
-    ----------
-    scores : Scores
-    rate : {"fnr", "tpr", "fpr", "tnr"} (or "frr", "tar", "far", "trr"), default "fnr"
-        The rate read off at the operating point.
-    at : float or array-like in [0, 1], default 0.01
-        Value(s) of ``x`` defining the operating point(s); the output keeps its shape.
-    x : {"fpr", "fnr", "tpr", "tnr"}, default "fpr"
-        The rate that fixes the operating point.
-    interpolation : {"linear", "lower", "higher"}
-        ``"linear"``: the rate is read along the ROC polyline, as pROC's ``coords`` and
-        :meth:`mlci.Scores.rate_at` (ranks only); the threshold is
-        ``threshold_at_<x>``'s, interpolated linearly between the two scores around
-        ``at``.  ``"lower"``/``"higher"``: the rate at the threshold on that score
-        (see :meth:`mlci.Scores.rate_at`).
-    n_resamples, confidence_level, method, alternative, rng, conditions, strata, dropna
-        As in :meth:`mlci.Scores.bootstrap_ci` (the rate's interval stays in [0, 1]).
-        A list of levels returns a tuple of ``(rate, threshold)`` pairs, one per level.
-    resampling : mlci.Resampling, optional
-        How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
-        ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
-        bootstrap).
-
-    Returns
-    -------
-    (rate_result, threshold_result) : tuple of BootstrapResult
-
-    Examples
-    --------
-    >>> rng = np.random.default_rng(0)
-    >>> s = Scores(rng.normal(2, 1, 2000), rng.normal(0, 1, 5000))
-    >>> fnr, thr = operating_point_ci(s, "fnr", at=0.01, rng=0, n_resamples=300)
-    >>> bool(fnr.confidence_interval.low < fnr.estimate < fnr.confidence_interval.high)
-    True
-    """
-    rs = check_resampling(
-        resampling, ("stratify", "two_stage", "weights"), "mlci.operating_point_ci", stratify=None
-    )
-    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
-    sc = _check_scores_obj(scores)
-    _operating_point_spec(sc, rate, x, at, interpolation)  # validate before any work
-
-    def make(s: Scores) -> _Spec:
-        return _operating_point_spec(s, rate, x, at, interpolation, with_threshold=True)
-
-    rate_res, thr_res = sc._bootstrap(
-        make,
-        n_resamples=n_resamples,
-        confidence_level=confidence_level,
-        method=method,
-        alternative=alternative,
-        rng=rng,
-        conditions=conditions,
-        strata=strata,
-        stratify=stratify,
-        two_stage=two_stage,
-        weights=weights,
-        dropna=dropna,
-    )
-    return rate_res, thr_res
-
-
-# ----------------------------------------------------------------------------- AUC
-def _point_rates_rows(lay: _Layout, v: _View) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """TNR and FNR (b, G) at every operating point of every row, and the rows (b,) that
-    hold both classes (elsewhere the rates are 0 and the caller returns NaN)."""
-    n_neg, n_pos = v.total(0)[:, None], v.total(1)[:, None]
-    tnr = v.cum_fixed(0, lay.bq[0]) / np.where(n_neg > 0, n_neg, 1)
-    fnr = v.cum_fixed(1, lay.bq[1]) / np.where(n_pos > 0, n_pos, 1)
-    return tnr, fnr, (n_neg[:, 0] > 0) & (n_pos[:, 0] > 0)
-
-
-def _partial_auc_rows(lay: _Layout, v: _View, max_fpr: float, mcclish: bool) -> np.ndarray:
-    """Area under the ROC polyline for FPR in [0, max_fpr], per row, vectorised."""
-    tnr, fnr, ok = _point_rates_rows(lay, v)
-    x = (1 - tnr)[:, ::-1]
-    y = (1 - fnr)[:, ::-1]
-    x0, x1, y0, y1 = x[:, :-1], x[:, 1:], y[:, :-1], y[:, 1:]
-    a = max_fpr
-    dx = x1 - x0
-    frac = np.clip((a - x0) / np.where(dx > 0, dx, 1), 0, 1)
-    xe = x0 + frac * dx
-    ye = y0 + frac * (y1 - y0)
-    area = np.where(x0 < a, (xe - x0) * (y0 + ye) / 2, 0.0).sum(axis=1)
-    if mcclish:
-        lo, hi = a * a / 2, a
-        area = 0.5 * (1 + (area - lo) / (hi - lo))
-    return np.where(ok, area, np.nan)
-
-
-def partial_auc(scores: Scores, max_fpr: float = 1.0, *, mcclish: bool = False) -> float:
-    """Area under the ROC curve for FPR in [0, ``max_fpr``].
-
-    ``mcclish=True`` standardises it as McClish (1989) so that 0.5 is chance and 1 is
-    perfect, as ``sklearn.metrics.roc_auc_score(max_fpr=...)``.
-
-    Parameters
-    ----------
-    scores : Scores
-    max_fpr : float in (0, 1], default 1.0
-        Upper end of the FPR range (the ROC polyline is cut there by interpolation).
-    mcclish : bool, default False
-        McClish's standardisation.
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> s = Scores(pos=[1, 2, 3, 4], neg=[0.5, 1.5, 2.5, 3.5])
-    >>> partial_auc(s), partial_auc(s, 0.5)
-    (0.625, 0.1875)
-    """
-    sc = _check_scores_obj(scores)
-    a = _check_max_fpr(max_fpr)
-    check_flag("mcclish", mcclish)
-    return float(_partial_auc_rows(sc._lay, sc._full_view(), a, mcclish)[0])
-
-
-def _check_max_fpr(max_fpr: Any) -> float:
-    if isinstance(max_fpr, bool) or not isinstance(max_fpr, int | float | np.integer | np.floating):
-        raise TypeError(f"`max_fpr` must be a number in (0, 1]; got {max_fpr!r}.")
-    a = float(max_fpr)
-    if not 0 < a <= 1:
-        raise ValueError(f"`max_fpr` must be in (0, 1]; got {a}.")
-    return a
-
-
-@resampling_keywords
-@knobs_in_config
-@renamed(scores="y_true")
-@reports_progress
-@per_confidence_level
-def auc_ci(
-    y_true: Any,
-    y_score: Any = None,
-    *,
-    pos_label: Any = None,
-    max_fpr: float | None = None,
-    mcclish: bool = False,
-    n_resamples: int = 1000,
-    confidence_level: float | list[float] = 0.95,
-    method: str = "auto",
-    alternative: str = "two-sided",
-    rng: Any = None,
-    conditions: Any = None,
-    strata: Any = None,
-    resampling: Resampling | None = None,
-    dropna: bool = False,
-) -> BootstrapResult:
-    """Bootstrap interval of the ROC AUC, or of the partial AUC up to ``max_fpr``.
-
-    The AUC is the probability that a random positive outscores a random negative
-    (ties count one half).
-
-    Parameters
-    ----------
-    y_true : array-like, shape (n_samples,), or Scores
-        Binary labels, as in :func:`mlci.bootstrap_ci`; or a :class:`mlci.Scores`
-        object (then without ``y_score`` and ``pos_label``), as the other score
-        intervals take (``scores=`` is the deprecated name of this argument).
-    y_score : array-like of float, shape (n_samples,)
-        The scores, higher for the positive class (required with labels).
-    pos_label : optional
-        The positive class (as in :meth:`mlci.Scores.from_labels`).
-    max_fpr : float in (0, 1], optional
-        Partial AUC over FPR in [0, ``max_fpr``] (see :func:`partial_auc`).
-    mcclish : bool, default False
-        Standardise the partial AUC (McClish 1989; 0.5 chance, 1 perfect).
-    n_resamples, confidence_level, method, alternative, rng, conditions, strata, dropna
-        As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, 1], or in
-        [0, ``max_fpr``] for a partial AUC).
-        A list of levels returns a tuple of results, one per level (same replicates).
-    resampling : mlci.Resampling, optional
-        How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
-        ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
-        bootstrap).
-
-    Returns
-    -------
-    BootstrapResult
-
-    Examples
-    --------
-    >>> rng = np.random.default_rng(0)
-    >>> y = np.r_[np.ones(200), np.zeros(300)]
-    >>> score = np.r_[rng.normal(1, 1, 200), rng.normal(0, 1, 300)]
-    >>> res = auc_ci(y, score, rng=0, n_resamples=300)
-    >>> s = Scores.from_labels(y, score)
-    >>> auc_ci(s, rng=0, n_resamples=300).estimate == res.estimate == s.auc()
-    True
-    """
-    rs = check_resampling(
-        resampling, ("stratify", "two_stage", "weights"), "mlci.auc_ci", stratify=None
-    )
-    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
-    if isinstance(y_true, Scores):
-        if y_score is not None or pos_label is not None:
-            raise TypeError(
-                "`y_true` is a Scores object: leave out `y_score` and `pos_label` (they are "
-                "for labels and scores given as arrays)."
-            )
-        sc = y_true
-    else:
-        if y_score is None:
-            raise TypeError(
-                "`y_score` is required with labels: auc_ci(y_true, y_score), or pass a "
-                "Scores object as the only data argument."
-            )
-        sc = Scores.from_labels(y_true, y_score, pos_label=pos_label, dropna=dropna)
-    check_flag("mcclish", mcclish)
-    if max_fpr is None and not mcclish:
-
-        def make(s: Scores) -> _Spec:
-            return _resolve(s, "auc", {})
-
-    else:
-        a = _check_max_fpr(1.0 if max_fpr is None else max_fpr)
-        bounds = (0.0, 1.0) if mcclish else (0.0, a)
-
-        def make(s: Scores) -> _Spec:
-            lay = s._lay
-            return _Spec(
-                "partial_auc",
-                lambda v: _partial_auc_rows(lay, v, a, mcclish),
-                (),
-                search=False,
-                full=True,
-                bounds=bounds,
-            )
-
-    return sc._bootstrap(
-        make,
-        algorithm="weights",
-        n_resamples=n_resamples,
-        confidence_level=confidence_level,
-        method=method,
-        alternative=alternative,
-        rng=rng,
-        conditions=conditions,
-        strata=strata,
-        stratify=stratify,
-        two_stage=two_stage,
-        weights=weights,
-        dropna=dropna,
-    )[0]

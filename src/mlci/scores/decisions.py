@@ -44,7 +44,7 @@ from ..inputs import (
     check_rng_seed,
 )
 from ..results import ConfidenceInterval, Result, format_value, plain
-from ._driver import _operating_point_spec, _Spec
+from ._specs import _operating_point_spec, _Spec
 from .curves import CurveBand, _band, pr_curve, precision_at_recall_spec, roc_curve
 from .scores import Scores
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..engine.smoothing import check_smoothing, check_subsample, smooth_scores
 from ..inputs import ArgSpec, check_choice, check_flag, check_rng_seed, gather
-from ._driver import CellResampler
+from ._samplers import CellResampler
 from .confusion import ConfusionMatrix
 from .groups import GroupResult, metric_by_group
 from .scores import Scores

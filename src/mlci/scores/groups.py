@@ -35,8 +35,8 @@ from ..inputs import (
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..metrics import Kernel, check_sample_weight, higher_is_better, safe_div, with_sample_weight
 from ..results import Result, require_pandas
+from ._data import PositivesFirst
 from ._design import strata_codes
-from ._driver import _check_beta, _resolve, _ScoresKernel, atom_keys, internal_perm
 from ._edge_interval import RATE_CLASS, group_rate_edge
 from ._group_classes import (
     NaNKernel,
@@ -47,7 +47,9 @@ from ._group_classes import (
     warn_undefined_groups,
 )
 from ._group_rules import group_eer_rule
+from ._kernels import _ScoresKernel, atom_keys, internal_perm
 from ._roc import _check_threshold
+from ._specs import _check_beta, _resolve
 from .confusion import CM_METRICS, binary_cm_metric, cm_metric_bounds
 from .scores import Scores
 
@@ -138,9 +140,11 @@ class _ScoreGroupKernel(Kernel):
         normalize: str | None,
         higher_is_better: bool | None,
         name: str,
+        class_blocks: list[tuple[int, int]],
     ) -> None:
         self.keys = keys
         self.kernels = group_kernels
+        self.class_blocks = class_blocks  # (negatives, positives) atoms of every group
         self.overall = overall_kernel
         self.offsets = np.concatenate(([0], np.cumsum([k.m for k in group_kernels])))
         self.m = int(self.offsets[-1])
@@ -206,6 +210,7 @@ def _score_metric_by_group(
     keys = np.empty(n, dtype=np.intp)
     kernels: list[Kernel] = []
     to_overall: list[np.ndarray] = []
+    blocks: list[tuple[int, int]] = []
     overall_sc = scores_of(np.ones(n, dtype=bool))
     overall_spec = _resolve(overall_sc, metric, dict(metric_kwargs))
     k_all, _ = atom_keys(overall_sc)
@@ -235,6 +240,7 @@ def _score_metric_by_group(
             ]
         )
         offset += lay.m[0] + lay.m[1]
+        blocks.append((int(lay.m[0]), int(lay.m[1])))
     kernel = _ScoreGroupKernel(
         keys,
         kernels,
@@ -243,6 +249,7 @@ def _score_metric_by_group(
         normalize,
         higher,
         metric,
+        blocks,
     )
     return kernel, keys
 
@@ -552,6 +559,9 @@ def metric_by_group(
     is_pos = binary_target(g["y_true"], pos_label, metric=metric).astype(np.intp)
     if is_pos.all() or not is_pos.any():
         raise ValueError("Both classes are needed: every sample of `y_true` has the same class.")
+    # the class whose label sorts first is drawn first in every group, as a Scores object's
+    # (PositivesFirst): pos_label=0 draws the mirror of pos_label=1's replicates
+    positives_first = bool(is_pos[np.unique(g["y_true"], return_index=True)[1][0]])
     raw = g["y_score"]
     sign = 1.0 if score_class == "pos" else -1.0
     z = sign * raw  # oriented: decided positive when z >= tau (or z > tau)
@@ -575,7 +585,9 @@ def metric_by_group(
     plan = plan_for_conditions(
         len(z),
         conditions=cond,
-        strata=strata_codes(gidx * 2 + is_pos if stratify else None, g.arrays.get("strata")),
+        strata=strata_codes(
+            gidx * 2 + (is_pos ^ positives_first) if stratify else None, g.arrays.get("strata")
+        ),
         two_stage=two_stage,
         weights=weights,
         n_resamples=opts.n_resamples,
@@ -606,6 +618,8 @@ def metric_by_group(
         rows = np.append(lacking, False)[:, None] & np.ones((1, int(np.prod(full[1:]))), bool)
         undefined = _only_defined(kernel, rows if any(lacking) else None, sizes, label_names,
                                   metric, attrs)  # fmt: skip
+        if positives_first and getattr(plan, "n_units", 1) is None:
+            kernel = PositivesFirst(kernel, kernel.class_blocks)
         if sw is not None:
             kernel = with_sample_weight(kernel, sw)
         eer_rule = metric == "eer" and method == "auto" and normalize is None
@@ -650,6 +664,8 @@ def metric_by_group(
                               label_names, metric, attrs)  # fmt: skip
     if undefined is not None:
         kernel.undefined = undefined[:-1]
+    if positives_first and getattr(plan, "n_units", 1) is None:
+        kernel = PositivesFirst(kernel, [(n_thresholds + 1, n_thresholds + 1)] * n_groups)
     if sw is not None:
         kernel = with_sample_weight(kernel, sw)
     # auto: a class rate collapsed onto 0 or 1 gets the Wilson interval (_edge_interval)

@@ -42,14 +42,7 @@ from ..inputs.resampling import Resampling, check_resampling, resampling_keyword
 from ..metrics import check_sample_weight
 from ..results import BootstrapResult, per_confidence_level
 from ._data import ScoreData
-from ._driver import (
-    _operating_point_spec,
-    _resolve,
-    _Spec,
-    bootstrap_scores,
-    resample_scores,
-    scores_ci,
-)
+from ._driver import bootstrap_scores, scores_ci
 from ._roc import (
     _INTERPOLATIONS,
     _LABELS,
@@ -66,6 +59,8 @@ from ._roc import (
     metric_crossings,
     roc_area,
 )
+from ._samplers import resample_scores
+from ._specs import _operating_point_spec, _resolve, _Spec
 from .confusion import CM_METRICS, ConfusionMatrix, binary_cm_metric, pointwise_cm
 
 __all__ = ["EqualErrorRate", "Scores", "invert_polyline", "pointwise_cm"]
@@ -962,11 +957,30 @@ class Scores(ScoreData):
         )
 
     def _bootstrap(
-        self, make: Callable[[Scores], _Spec] | None, **kwargs: Any
+        self,
+        make: Callable[[Scores], _Spec] | None,
+        *,
+        resampling: Resampling | None = None,
+        **kwargs: Any,
     ) -> list[BootstrapResult]:
-        """The one bootstrap driver of score statistics (:func:`._driver.bootstrap_scores`)."""
+        """The one bootstrap driver of score statistics (:func:`._driver.bootstrap_scores`);
+        ``resampling`` (checked: :func:`~mlci.inputs.resampling.check_resampling`) gives
+        the design, ``stratify``, ``two_stage`` and ``weights``."""
+        if resampling is not None:
+            design = (resampling.stratify, resampling.two_stage, resampling.weights)
+            kwargs.update(zip(("stratify", "two_stage", "weights"), design, strict=True))
         return bootstrap_scores(self, make, **kwargs)
 
     def _plain(self, pos: np.ndarray, neg: np.ndarray) -> Scores:
         """A plain :class:`Scores` of the given (user-scale) scores, with these conventions."""
         return Scores._trusted(pos, neg, self.score_class, self.equal_class)
+
+
+def check_scores(scores: Any) -> Scores:
+    """``scores`` if it is a :class:`Scores` object (the functions of one take no arrays)."""
+    if not isinstance(scores, Scores):
+        raise TypeError(
+            f"`scores` must be an mlci.Scores object (Scores(pos, neg) or Scores.from_labels); "
+            f"got {type(scores).__name__}."
+        )
+    return scores

@@ -27,7 +27,7 @@ from scipy.special import xlogy
 
 from ..engine.scores_rules import error_counts, warn_few_dcf_events
 from ..feedback import reports_progress, warn
-from ..inputs import check_choice, check_flag, knobs_in_config, renamed
+from ..inputs import check_choice, check_flag, fill_doc, knobs_in_config, renamed
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..results import BootstrapResult, Result, per_confidence_level
 from ._cllr_rules import (
@@ -37,10 +37,9 @@ from ._cllr_rules import (
     warn_few_costly_trials,
     warn_min_cllr_bias,
 )
-from ._driver import _Part, _resolve, _Spec
-from ._roc import _counts_at, _Layout, _View
-from .curves import _check_scores_obj, _point_rates_rows
-from .scores import Scores
+from ._roc import _counts_at, _Layout, _point_rates_rows, _View
+from ._specs import _Part, _resolve, _Spec
+from .scores import Scores, check_scores
 
 __all__ = [
     "EERResult",
@@ -163,15 +162,15 @@ def eer_ci(
     rs = check_resampling(
         resampling, ("stratify", "two_stage", "weights", "algorithm"), "mlci.eer_ci", stratify=None
     )
-    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
     algorithm = rs.algorithm
-    sc = _check_scores_obj(scores)
+    sc = check_scores(scores)
 
     def make(s: Scores) -> _Spec:
         return _resolve(s, "eer_and_threshold", {})
 
     eer, thr = sc._bootstrap(
         make,
+        resampling=rs,
         algorithm=algorithm,
         n_resamples=n_resamples,
         confidence_level=confidence_level,
@@ -180,9 +179,6 @@ def eer_ci(
         rng=rng,
         conditions=conditions,
         strata=strata,
-        stratify=stratify,
-        two_stage=two_stage,
-        weights=weights,
         dropna=dropna,
     )
     return EERResult(eer, thr)
@@ -259,7 +255,7 @@ def detection_cost(
     >>> detection_cost(s, 0.5)   # P_miss = P_fa = 1/4 at threshold 0
     0.5
     """
-    sc = _check_scores_obj(scores)
+    sc = check_scores(scores)
     p, cm, cf = _check_costs(p_target, c_miss, c_fa)
     check_flag("normalize", normalize)
     t = _bayes_threshold(sc, p, cm, cf) if threshold is None else _check_scalar(threshold)
@@ -298,7 +294,7 @@ def min_detection_cost(
     >>> min_detection_cost(s, 0.5)   # threshold just above 0.5: P_miss = 1/4, P_fa = 0
     0.25
     """
-    sc = _check_scores_obj(scores)
+    sc = check_scores(scores)
     p, cm, cf = _check_costs(p_target, c_miss, c_fa)
     check_flag("normalize", normalize)
     return float(_dcf_rows(sc._lay, sc._full_view(), p, cm, cf, normalize)[0])
@@ -308,6 +304,7 @@ def min_detection_cost(
 @knobs_in_config
 @reports_progress
 @per_confidence_level
+@fill_doc
 def dcf_ci(
     scores: Scores,
     p_target: float,
@@ -347,10 +344,7 @@ def dcf_ci(
     n_resamples, confidence_level, method, alternative, rng, conditions, strata, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, inf)).
         A list of levels returns a tuple of results, one per level (same replicates).
-    resampling : mlci.Resampling, optional
-        How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
-        ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
-        bootstrap).
+    %(resampling_scores)s
 
     Returns
     -------
@@ -367,8 +361,7 @@ def dcf_ci(
     rs = check_resampling(
         resampling, ("stratify", "two_stage", "weights"), "mlci.dcf_ci", stratify=None
     )
-    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
-    sc = _check_scores_obj(scores)
+    sc = check_scores(scores)
     check_choice("kind", kind, ("min", "actual"))
     if kind == "min" and threshold is not None:
         raise ValueError(
@@ -411,6 +404,7 @@ def dcf_ci(
         algorithm = "auto"
     res = sc._bootstrap(
         make,
+        resampling=rs,
         algorithm=algorithm,
         n_resamples=n_resamples,
         confidence_level=confidence_level,
@@ -419,9 +413,6 @@ def dcf_ci(
         rng=rng,
         conditions=conditions,
         strata=strata,
-        stratify=stratify,
-        two_stage=two_stage,
-        weights=weights,
         dropna=dropna,
     )[0]
     if method == "auto":  # auto's few-events warning (mlci.engine.scores_rules)
@@ -552,7 +543,7 @@ def cllr(scores: Scores) -> float:
     >>> round(cllr(Scores(pos=[0.0], neg=[0.0])), 6)
     1.0
     """
-    sc = _check_scores_obj(scores)
+    sc = check_scores(scores)
     _check_llr(sc)
     return float(_cllr_rows(sc._lay, sc._full_view())[0])
 
@@ -575,7 +566,7 @@ def min_cllr(scores: Scores) -> float:
     >>> min_cllr(s)   # perfectly separated: the calibrated LLRs are +-inf
     0.0
     """
-    sc = _check_scores_obj(scores)
+    sc = check_scores(scores)
     _check_llr(sc)
     return float(_min_cllr_rows(sc._lay, sc._full_view())[0])
 
@@ -590,6 +581,7 @@ def _minimum_as_kind(minimum: Any) -> str:
 @renamed(minimum=("kind", _minimum_as_kind))
 @reports_progress
 @per_confidence_level
+@fill_doc
 def cllr_ci(
     scores: Scores,
     *,
@@ -630,10 +622,7 @@ def cllr_ci(
     n_resamples, confidence_level, alternative, rng, conditions, strata, dropna
         As in :meth:`mlci.Scores.bootstrap_ci` (the interval stays in [0, inf)).
         A list of levels returns a tuple of results, one per level (same replicates).
-    resampling : mlci.Resampling, optional
-        How the replicates are drawn beyond ``conditions`` and ``strata``: ``stratify``,
-        ``two_stage``, ``weights`` (see :class:`mlci.Resampling`; default: the classical
-        bootstrap).
+    %(resampling_scores)s
 
     Returns
     -------
@@ -650,8 +639,7 @@ def cllr_ci(
     rs = check_resampling(
         resampling, ("stratify", "two_stage", "weights"), "mlci.cllr_ci", stratify=None
     )
-    stratify, two_stage, weights = rs.stratify, rs.two_stage, rs.weights
-    sc = _check_scores_obj(scores)
+    sc = check_scores(scores)
     kind = check_choice("kind", kind, ("actual", "min"))
     minimum = kind == "min"
     _check_llr(sc)
@@ -662,9 +650,9 @@ def cllr_ci(
         conditions is None
         and strata is None
         and sc._w is None
-        and two_stage is not True
-        and weights == "multinomial"
-        and stratify is not False
+        and rs.two_stage is not True
+        and rs.weights == "multinomial"
+        and rs.stratify is not False
     )
     student = not minimum and method in ("auto", "studentized")
     if method == "studentized" and not (iid and not minimum):
@@ -692,15 +680,13 @@ def cllr_ci(
 
     common = {
         "algorithm": "weights",
+        "resampling": rs,
         "n_resamples": n_resamples,
         "confidence_level": confidence_level,
         "alternative": alternative,
         "rng": rng,
         "conditions": conditions,
         "strata": strata,
-        "stratify": stratify,
-        "two_stage": two_stage,
-        "weights": weights,
         "dropna": dropna,
     }
     if student:
