@@ -189,11 +189,7 @@ def random_design(index: int, seed: int = 10) -> Design:
     p_conditions = 0.7 if family == "oppoint" else 0.45
     if seed >= 12 and family == "band":
         p_conditions = 0.2  # mostly iid bands
-    if (
-        (g.random() < p_conditions)
-        and n >= 40
-        and family not in ("trial", "strata")
-    ):
+    if (g.random() < p_conditions) and n >= 40 and family not in ("trial", "strata"):
         n_conditions = round(ds._loguniform(g, 5, min(500, n / 2)))
         icc = float(g.uniform(0, 0.5))
         unequal = bool(g.random() < 0.5)
