@@ -709,6 +709,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("-B", "--resamples", type=int, default=500)
     p.add_argument("--seed", type=int, default=10)
     p.add_argument("--design", type=int, action="append", help="run only these designs")
+    p.add_argument(
+        "--skip", type=int, action="append", help="leave these designs out (e.g. too slow)"
+    )
     p.add_argument("--confirm", type=int, default=0, help="re-run the N worst with --confirm-reps")
     p.add_argument("--confirm-design", type=int, action="append")
     p.add_argument("--confirm-reps", type=int, default=400)
@@ -736,6 +739,7 @@ def main(argv: list[str] | None = None) -> int:
             results[:] = [r for r in results if r["design"]["index"] not in args.design]
         else:
             done = {r["design"]["index"] for r in results}
+            done |= set(args.skip or ())
             todo = [random_design(i, args.seed) for i in range(args.designs) if i not in done]
         for d in todo:
             if time.time() - start > args.max_seconds:
