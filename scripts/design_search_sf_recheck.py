@@ -69,6 +69,23 @@ def recheck(key: str, reps: int, B: int, draw_seed: int) -> dict[str, Any]:
     return r
 
 
+def items_sweep(items: list[int], reps: int, B: int, draw_seed: int) -> dict[str, Any]:
+    """Seed-12 fields #1 (global Pearson, 36 systems, both resampled) with other numbers of
+    items (the population, and so the truth, unchanged): ``auto``'s coverage by items."""
+    out = {}
+    base = dsf.random_design(1, 12)
+    for k in items:
+        d = dsf.Design(
+            base.index, base.family, base.metric, base.n, base.near, {**base.p, "items": k}
+        )
+        r = dsf.run_design(d, reps, B, draw_seed)
+        r["binomial"] = binomial(r["methods"]["auto"]["coverage"], r["methods"]["auto"]["n"])
+        out[str(k)] = r
+        m = {k2: round(v["coverage"], 3) for k2, v in r["methods"].items()}
+        print(f"items {k}: {m} warned {r['warned']} of {r['reps']}", flush=True)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=300)
@@ -76,8 +93,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--draw-seed", type=int, default=13)
     ap.add_argument("--only", action="append", choices=list(DESIGNS))
     ap.add_argument("--json")
+    ap.add_argument(
+        "--items-sweep", type=int, action="append", help="s12f #1 with these numbers of items"
+    )
     args = ap.parse_args(argv)
     doc: dict[str, Any] = ds.load(args.json)
+    if args.items_sweep:
+        doc["items_sweep"] = items_sweep(
+            args.items_sweep, args.reps, args.resamples, args.draw_seed
+        )
+        if args.json:
+            ds.save(args.json, doc)
+        return 0
     doc["environment"] = ds.environment("design_search_sf_recheck.py", argv)
     out = doc.setdefault("recheck", {})
     for key in args.only or list(DESIGNS):
