@@ -57,12 +57,15 @@ def binomial(coverage: float, n: int, target: float = 0.935) -> dict[str, float]
     return {"k": k, "n": n, "p_below": float(p), "lo": ci.low, "hi": ci.high}
 
 
-def recheck(key: str, reps: int, B: int, draw_seed: int) -> dict[str, Any]:
+def recheck(
+    key: str, reps: int, B: int, draw_seed: int, max_seconds: float = math.inf
+) -> dict[str, Any]:
     script, seed, index = DESIGNS[key]
     if script == "scores":
         r = dss.run_design(dss.random_design(index, seed), reps, B, draw_seed, max_seconds=1e9)
     else:
-        r = dsf.run_design(dsf.random_design(index, seed), reps, B, draw_seed)
+        d = dsf.random_design(index, seed)
+        r = dsf.run_design(d, reps, B, draw_seed, max_seconds=max_seconds)
     a = r["methods"]["auto"]
     r["key"], r["search_seed"] = key, seed
     r["binomial"] = binomial(a["coverage"], a["n"])
@@ -92,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-B", "--resamples", type=int, default=500)
     ap.add_argument("--draw-seed", type=int, default=13)
     ap.add_argument("--only", action="append", choices=list(DESIGNS))
+    ap.add_argument("--max-seconds", type=float, default=math.inf, help="fields: wall cap")
     ap.add_argument("--json")
     ap.add_argument(
         "--items-sweep", type=int, action="append", help="s12f #1 with these numbers of items"
@@ -109,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     out = doc.setdefault("recheck", {})
     for key in args.only or list(DESIGNS):
         t0 = time.time()
-        r = recheck(key, args.reps, args.resamples, args.draw_seed)
+        r = recheck(key, args.reps, args.resamples, args.draw_seed, args.max_seconds)
         out[key] = r
         m = {k: v["coverage"] for k, v in r["methods"].items()}
         b = r["binomial"]
