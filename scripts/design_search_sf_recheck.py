@@ -46,6 +46,8 @@ DESIGNS: dict[str, tuple[str, int, int]] = {
     "s10f28": ("fields", 10, 28),
     "s11f84": ("fields", 11, 84),
     "s11sc23": ("scores", 11, 23),
+    # seed 12's own: Spearman, global level, 25 systems x 154 items, both (2 of 4 covered)
+    "s12f52": ("fields", 12, 52),
 }
 
 
