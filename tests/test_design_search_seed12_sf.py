@@ -78,7 +78,7 @@ def test_global_correlation_over_three_items_misses_here() -> None:
 # never warned, 48 of 51 misses below the truth 0.7525.  The global-level rule counts
 # systems (below 20), not the items the crossed bootstrap also resamples; here 0.4147,
 # [0.1414, 0.6064] (B = 200).
-@pytest.mark.xfail(strict=True, reason="global-level correlation over 3 items: no warning")
+# Fixed (session 10, lead): correlation_ci warns at the global level below 20 items.
 def test_global_correlation_over_few_items_warns() -> None:
     _, x = _s12f_1()
     assert _warned(

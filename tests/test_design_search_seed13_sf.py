@@ -105,7 +105,7 @@ def test_system_correlation_over_four_systems_misses_here() -> None:
 # few-systems rule fires only when systems are resampled, and the attenuation warning only
 # from 8 systems ("below MIN_SYSTEMS ... FewConditionsWarning covers both", which it does
 # not with resample="items"); here [0.99970, 0.99999] around 0.99986, truth 0.99950.
-@pytest.mark.xfail(strict=True, reason="system level, < 8 systems, items resampled: no warning")
+# Fixed (session 10, lead): correlation_ci warns below 8 systems resampling items too.
 def test_system_correlation_over_few_systems_resampling_items_warns() -> None:
     _, x = _s13f_49()
     assert _warned(lambda: _corr(x, "items"))
