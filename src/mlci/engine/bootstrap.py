@@ -85,6 +85,7 @@ __all__ = [
     "resolve_method",
     "run_bootstrap",
     "run_replicates",
+    "run_with_options",
 ]
 
 #: warn when more than this share of replicates had an undefined metric
@@ -201,6 +202,23 @@ def run_bootstrap(
         linear=linear,
         se_dist=se_dist,
         scheme=scheme,
+    )
+
+
+def run_with_options(kernel: Kernel, plan: Any, opts: Any, **kwargs: Any) -> BootstrapResult:
+    """:func:`run_bootstrap` with a call's checked options (``opts``, from
+    :func:`~mlci.inputs.bootstrap_options`: the interval method, confidence level,
+    alternative and the engine's knobs); ``kwargs`` are :func:`run_bootstrap`'s others."""
+    return run_bootstrap(
+        kernel,
+        plan,
+        method=opts.method,
+        confidence_level=opts.confidence_level,
+        alternative=opts.alternative,
+        batch=opts.engine.batch,
+        n_jobs=opts.engine.n_jobs,
+        max_memory=opts.engine.max_memory,
+        **kwargs,
     )
 
 
@@ -650,15 +668,10 @@ def bootstrap_ci(
     custom = None
     if sampler is not None:
         custom = UserSampler(plan.weights_for(kernel.keys, kernel.m), sampler, kernel.keys)
-    return run_bootstrap(
+    return run_with_options(
         kernel,
         plan,
-        method=opts.method,
-        confidence_level=opts.confidence_level,
-        alternative=opts.alternative,
-        batch=opts.engine.batch,
-        n_jobs=opts.engine.n_jobs,
-        max_memory=opts.engine.max_memory,
+        opts,
         jackknife_groups=jackknife_groups,
         metric_name=metric if isinstance(metric, str) else None,
         details={"n_dropped": g.n_dropped},

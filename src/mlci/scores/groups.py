@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..engine.bootstrap import run_bootstrap
+from ..engine.bootstrap import run_with_options
 from ..engine.nested import plan_for_conditions
 from ..engine.scores_rules import scores_auto_method
 from ..exceptions import DegenerateIntervalWarning
@@ -627,7 +627,7 @@ def metric_by_group(
         with warnings.catch_warnings(record=eer_rule) as caught:
             if eer_rule:  # re-emitted below unless a score interval replaces the collapse
                 warnings.simplefilter("always")
-            res = _run(kernel, plan, opts, metric)
+            res = run_with_options(kernel, plan, opts, metric_name=metric)
         if undefined is not None:  # the undefined rows NaN again
             res = expand(res, ~undefined.ravel(), full)
         ci = res.confidence_interval
@@ -674,7 +674,7 @@ def metric_by_group(
     with warnings.catch_warnings(record=edge) as caught:
         if edge:  # re-emitted below unless the Wilson interval replaces every collapse
             warnings.simplefilter("always")
-        res = _run(kernel, plan, opts, metric)
+        res = run_with_options(kernel, plan, opts, metric_name=metric)
     if undefined is not None:  # the undefined rows NaN again
         res = expand(res, ~undefined.ravel(), (n_groups + 1, n_thresholds))
     inv = np.argsort(order)
@@ -715,20 +715,6 @@ def _only_defined(
     kernel.shape = (int(kernel.keep.sum()),)
     attrs["undefined_rows"] = tuple(int(i) for i in np.flatnonzero(undefined.ravel()))
     return undefined
-
-
-def _run(kernel: Kernel, plan: Any, opts: Any, metric: str) -> Any:
-    return run_bootstrap(
-        kernel,
-        plan,
-        method=opts.method,
-        confidence_level=opts.confidence_level,
-        alternative=opts.alternative,
-        batch=opts.engine.batch,
-        n_jobs=opts.engine.n_jobs,
-        max_memory=opts.engine.max_memory,
-        metric_name=metric,
-    )
 
 
 def _cm_bounds(metric: str, normalize: str | None) -> tuple[float, float]:
