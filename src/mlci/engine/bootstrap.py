@@ -70,6 +70,7 @@ from .replicate_loop import (
     jackknife_values,
     kernel_jackknife,
     run_replicates,
+    single_threaded_blas,
     unit_kernel,
 )
 from .resampling import ResamplingPlan, warn_few_conditions
@@ -86,6 +87,7 @@ __all__ = [
     "run_bootstrap",
     "run_replicates",
     "run_with_options",
+    "single_threaded_blas",
 ]
 
 #: warn when more than this share of replicates had an undefined metric
