@@ -37,6 +37,21 @@ Usage::
     nice python scripts/cllr_sweep.py --json scripts/data/cllr_sweep.json --kind min \\
         --min-reps 60 --min-resamples 400
     python scripts/cllr_sweep.py --json scripts/data/cllr_sweep.json --report
+
+Session 10 (helper cllr2; docs/validation.md, "Cllr's bootstrap-t with a floored standard
+error (session 10, cllr2)"): the candidates of :data:`S10_METHODS` from the same replicates
+(``--seed 20`` still reproduces session 9's methods), four runs in parallel joined::
+
+    for T in "5 10" "20 50" 100 200; do nice python scripts/cllr_sweep.py --kind actual \
+        --reps 300 -B 500 --seed 30 --targets $T --json /tmp/s10_${T// /_}.json & done; wait
+    python scripts/cllr_sweep.py --json scripts/data/cllr_sweep_s10.json \
+        --merge /tmp/s10_5_10.json /tmp/s10_20_50.json /tmp/s10_100.json /tmp/s10_200.json
+    nice python scripts/cllr_sweep.py --json scripts/data/cllr_sweep_s10_b1000.json \
+        --kind actual --reps 300 -B 1000 --seed 31 --targets 50 100 \
+        --design 50,5,0.999,0.5 --design 50,5,0.99,1.0 --design 100,5,0.97,2.0 \
+        --design 100,5,0.99,2.0 --design 50,5,0.97,2.0 --design 50,1,0.97,0.5
+    python scripts/cllr_sweep.py --json scripts/data/cllr_sweep_s10.json --report \
+        --pool scripts/data/cllr_sweep.json
 """
 
 from __future__ import annotations
@@ -66,6 +81,29 @@ RATIOS = (1, 5)
 MIN_TARGETS = (5, 10, 20, 50, 100, 300)
 MAX_TRIALS = 600  # per test set (compute: about 15 minutes of one core in all)
 ACTUAL_METHODS = ("percentile", "bca", "normal", "boot_t", "boot_t_log")
+#: session 10 (helper cllr2): read from the same replicates, no random draw, so that the
+#: session-9 methods reproduce: mlci's own studentized reader
+#: (mlci.intervals.bootstrap.studentized_interval, its zero-SE and edge fallback too) with
+#: every replicate's own standard error (``auto_s9``, auto as session 9 left it) and with
+#: the floored one (``auto_s10``: ``se* >= C* |log C* - log C| / max_t``); the numpy
+#: bootstrap-t on the log scale with t* clipped to +-max_t (``boot_t_log_clip``, no
+#: fallback); the log-scale basic interval (``log_basic``: one standard error for every
+#: replicate, the "pooled" bootstrap-t); the variance-stabilised bootstrap-t (``vst``:
+#: Efron & Tibshirani 1993, sec. 12.6, ``log se*`` regressed on ``log C*`` over the
+#: replicates, the power p clipped to [0, 1], the basic interval on ``C^(1-p)``); and the
+#: bootstrap-t whose replicate variances are shrunk toward the test set's by one trial
+#: (``t_shrunk``); and BCa's upper bound where the bootstrap-t's lower t* quantile is
+#: beyond -max_t (``hybrid_bca``)
+S10_METHODS = (
+    "auto_s9",
+    "auto_s10",
+    "boot_t_log_clip",
+    "log_basic",
+    "vst",
+    "t_shrunk",
+    "hybrid_bca",
+)
+MAX_T = 6.0
 
 
 def separation(auc: float) -> float:
@@ -97,7 +135,7 @@ def diagnostics(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
 
 
 def actual_intervals(
-    a: np.ndarray, b: np.ndarray, g: np.random.Generator, B: int
+    a: np.ndarray, b: np.ndarray, g: np.random.Generator, B: int, max_t: float = MAX_T
 ) -> tuple[float, dict[str, tuple[float, float]]]:
     na, nb = len(a), len(b)
     ca = g.multinomial(na, np.full(na, 1 / na), size=B)
@@ -128,7 +166,65 @@ def actual_intervals(
         (np.log(th[ok]) - math.log(est)) / (se[ok] / th[ok]), [ALPHA / 2, 1 - ALPHA / 2]
     )
     out["boot_t_log"] = (est * math.exp(-tq[1] * se0 / est), est * math.exp(-tq[0] * se0 / est))
+    out.update(session10_intervals(a, b, th, se, va, vb, est, se0, out, max_t))
     return float(est), out
+
+
+def session10_intervals(
+    a: np.ndarray,
+    b: np.ndarray,
+    th: np.ndarray,
+    se: np.ndarray,
+    va: np.ndarray,
+    vb: np.ndarray,
+    est: float,
+    se0: float,
+    old: dict[str, tuple[float, float]],
+    max_t: float,
+) -> dict[str, tuple[float, float]]:
+    """The session-10 candidates (:data:`S10_METHODS`) from the same replicates."""
+    from mlci.intervals.bootstrap import studentized_interval
+
+    na, nb = len(a), len(b)
+    out: dict[str, tuple[float, float]] = {}
+    kw: dict[str, Any] = {"confidence_level": 1 - ALPHA, "bounds": (0.0, math.inf), "iid": True}
+    lin = {"standard_error": se0, "iid": True}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(divide="ignore", invalid="ignore"):
+            floor = th * np.abs(np.log(th) - math.log(est)) / max_t
+        se_f = np.maximum(se, np.where(th > 0, floor, 0.0))
+        for name, s_ in (("auto_s9", se), ("auto_s10", se_f)):
+            low, high, _ = studentized_interval(est, se0, th, s_, linear=lin, **kw)
+            out[name] = (float(low), float(high))
+    ok = (se > 0) & (th > 0)
+    t = (np.log(th[ok]) - math.log(est)) / (se[ok] / th[ok])
+    tq = np.clip(np.quantile(t, [ALPHA / 2, 1 - ALPHA / 2]), -max_t, max_t)
+    out["boot_t_log_clip"] = (
+        est * math.exp(-tq[1] * se0 / est),
+        est * math.exp(-tq[0] * se0 / est),
+    )
+    lq = np.quantile(np.log(th[th > 0]), [ALPHA / 2, 1 - ALPHA / 2])
+    out["log_basic"] = (est * est / math.exp(lq[1]), est * est / math.exp(lq[0]))
+    p = float(np.clip(np.polyfit(np.log(th[ok]), np.log(se[ok]), 1)[0], 0.0, 1.0))
+    if p > 1 - 1e-9:
+        gq = np.exp(2 * math.log(est) - lq[::-1])
+        out["vst"] = (float(gq[0]), float(gq[1]))
+    else:
+        q = np.quantile(th ** (1 - p), [ALPHA / 2, 1 - ALPHA / 2])
+        y = 2 * est ** (1 - p) - q[::-1]
+        out["vst"] = tuple(float(max(v, 0.0) ** (1 / (1 - p))) for v in y)  # type: ignore[assignment]
+    va0, vb0 = a.var(ddof=1), b.var(ddof=1)
+    ses = 0.5 * np.sqrt(((na - 1) * va + va0) / na / na + ((nb - 1) * vb + vb0) / nb / nb)
+    tq = np.quantile((np.log(th) - math.log(est)) / (ses / th), [ALPHA / 2, 1 - ALPHA / 2])
+    out["t_shrunk"] = (est * math.exp(-tq[1] * se0 / est), est * math.exp(-tq[0] * se0 / est))
+    t_lo = float(np.quantile(t, ALPHA / 2))
+    upper = old["bca"][1] if t_lo < -max_t else old["boot_t_log"][1]
+    out["hybrid_bca"] = (old["boot_t_log"][0], upper)
+    return out
+
+
+DIAG_METHODS = ("bca", "boot_t_log", "auto_s9", "auto_s10")
 
 
 def summaries(hits: dict, above: dict, width: dict) -> dict:
@@ -144,33 +240,45 @@ def summaries(hits: dict, above: dict, width: dict) -> dict:
     }
 
 
-def run_actual(targets: int, ratio: int, auc: float, c: float, reps: int, B: int) -> dict:
+def run_actual(
+    targets: int,
+    ratio: int,
+    auc: float,
+    c: float,
+    reps: int,
+    B: int,
+    seed: int = 20,
+    max_t: float = MAX_T,
+) -> dict:
     e = separation(auc)
     truth = dss.cllr_truth(e, c)
-    g = np.random.default_rng([20, targets, ratio, round(auc * 1e4), round(c * 100)])
-    hits = {m: [] for m in (*ACTUAL_METHODS, "mlci_bca")}
+    g = np.random.default_rng([seed, targets, ratio, round(auc * 1e4), round(c * 100)])
+    hits = {m: [] for m in (*ACTUAL_METHODS, *S10_METHODS, "mlci_bca", "mlci_auto")}
     width: dict[str, list[float]] = {m: [] for m in hits}
     above = {m: 0 for m in hits}
     diag: list[dict[str, float]] = []
     for r in range(reps):
         zp, zn = draw(g, e, targets, ratio * targets)
         a, b = class_costs(llr(zp, e, c), llr(zn, e, c))
-        _, ivs = actual_intervals(a, b, g, B)
+        est, ivs = actual_intervals(a, b, g, B, max_t)
         if r % 10 == 0:
             sc = mlci.Scores(llr(zp, e, c), llr(zn, e, c))
             with warnings.catch_warnings(), mlci.config_context(n_jobs=1):
                 warnings.simplefilter("ignore")
                 res = mlci.cllr_ci(sc, n_resamples=B, rng=r, method="bca")
+                auto = mlci.cllr_ci(sc, n_resamples=B, rng=r)
             ivs["mlci_bca"] = tuple(map(float, res.confidence_interval))
+            ivs["mlci_auto"] = tuple(map(float, auto.confidence_interval))
         for m, (lo, hi) in ivs.items():
             hits[m].append(bool(lo <= truth <= hi))
             above[m] += bool(truth > hi)
             width[m].append(hi - lo)
         diag.append(
             {
+                "estimate": est,
                 **diagnostics(a, b),
-                **{f"covered_{m}": float(hits[m][-1]) for m in ("bca", "boot_t_log")},
-                **{f"width_{m}": width[m][-1] for m in ("bca", "boot_t_log")},
+                **{f"covered_{m}": float(hits[m][-1]) for m in DIAG_METHODS},
+                **{f"width_{m}": width[m][-1] for m in DIAG_METHODS},
             }
         )
     return {
@@ -307,6 +415,105 @@ def report(doc: dict, min_effective: float = 4.0) -> str:
     return "\n".join(lines)
 
 
+#: the warning rules compared by :func:`report_s10`: (Kish's effective trials below, or the
+#: estimate's skewness above); (4, inf) is session 9's rule
+WARN_RULES = ((4.0, math.inf), (3.0, math.inf), (5.0, math.inf), (4.0, 0.3), (4.0, 0.35),
+              (4.0, 0.4), (3.0, 0.3), (3.0, 0.35), (0.0, 0.35))  # fmt: skip
+
+
+def warned_share(cell: dict, min_effective: float, max_skew: float) -> float:
+    """Share of a design's test sets that warn under a rule (:data:`WARN_RULES`)."""
+    d = cell["diagnostics"]
+    eff = np.minimum(np.asarray(d["neff_pos"]), np.asarray(d["neff_neg"]))
+    gamma = np.nan_to_num(np.asarray(d["gamma"], dtype=float), nan=math.inf)
+    return float(np.mean((eff < min_effective) | (gamma > max_skew)))
+
+
+def report_s10(doc: dict, methods: tuple[str, ...] = ("boot_t_log", *S10_METHODS)) -> str:
+    """Session 10: every candidate's coverage and width against BCa over the designs, over
+    those where the session-9 bootstrap-t was wider than 10 times BCa ("wide"), and the
+    warning rules (:data:`WARN_RULES`) against ``auto_s10``'s coverage."""
+    rows = [r for r in doc["cells"] if r["kind"] == "actual"]
+    wide = [r["methods"]["boot_t_log"]["median_width"] > 10 * r["methods"]["bca"]["median_width"]
+            for r in rows]  # fmt: skip
+    bca_holds = [not _significantly_short(r["methods"]["bca"]["coverage"], r["reps"]) for r in rows]
+    lines = [f"\n## session 10: {len(rows)} designs, {sum(wide)} wide\n",
+             "| method | mean coverage | short | width / BCa, median where BCa holds | max | "
+             "designs > 10 | wide: mean coverage | wide: width / BCa, median | max |",
+             "|" + "---|" * 9]  # fmt: skip
+    for m in ("bca", *methods):
+        cov = np.array([r["methods"][m]["coverage"] for r in rows])
+        ratio = np.array(
+            [r["methods"][m]["median_width"] / r["methods"]["bca"]["median_width"] for r in rows]
+        )
+        short = sum(_significantly_short(c, r["reps"]) for c, r in zip(cov, rows, strict=True))
+        w, h = np.asarray(wide), np.asarray(bca_holds)
+        lines.append(
+            f"| {m} | {cov.mean():.3f} | {short} | {np.median(ratio[h]):.2f} | {ratio.max():.3g} | "
+            f"{int(np.sum(ratio > 10))} | {cov[w].mean():.3f} | {np.median(ratio[w]):.3g} | "
+            f"{ratio[w].max():.3g} |"
+        )
+    lines.append("\n| warn when effective trials < | or skewness > | short, unwarned | "
+                 "of them 50-100 targets | holds, warned |")  # fmt: skip
+    lines.append("|" + "---|" * 5)
+    for k, g in WARN_RULES:
+        unwarned = holds_warned = mid = 0
+        for r in rows:
+            share = warned_share(r, k, g)
+            short = _significantly_short(r["methods"]["auto_s10"]["coverage"], r["reps"])
+            unwarned += short and share < 0.5
+            mid += short and share < 0.5 and 50 <= r["targets"] <= 100
+            holds_warned += (not short) and share > 0.5
+        lines.append(f"| {k:g} | {g:g} | {unwarned} | {mid} | {holds_warned} |")
+    lines.append("\nshort and unwarned under (4, 0.35): " + ", ".join(
+        f"{r['targets']}/{r['nontargets']} AUC {r['auc']} c {r['c']} "
+        f"({r['methods']['auto_s10']['coverage']:.3f})"
+        for r in rows
+        if _significantly_short(r["methods"]["auto_s10"]["coverage"], r["reps"])
+        and warned_share(r, 4.0, 0.35) < 0.5
+    ))  # fmt: skip
+    return "\n".join(lines)
+
+
+def report_pooled(docs: list[dict], method: str = "boot_t_log") -> str:
+    """The warning rules (:data:`WARN_RULES`) against ``method``'s coverage pooled over
+    several runs of the actual-Cllr sweep (independent seeds: session 9's 150 test sets and
+    session 10's 300 a design), and how wide the session-9 and session-10 readings get."""
+    pooled: dict[tuple, list[dict]] = {}
+    for d in docs:
+        for r in d["cells"]:
+            if r["kind"] == "actual":
+                pooled.setdefault((r["targets"], r["nontargets"], r["auc"], r["c"]), []).append(r)
+    lines = [f"\n## pooled over {len(docs)} runs: {len(pooled)} designs, {method}\n",
+             "| warn when effective trials < | or skewness > | short, unwarned | "
+             "of them 50-100 targets | holds, warned |", "|" + "---|" * 5]  # fmt: skip
+    short_list = []
+    for k, g in WARN_RULES:
+        unwarned = holds_warned = mid = 0
+        for key, cells in pooled.items():
+            n = sum(c["reps"] for c in cells)
+            cov = sum(c["methods"][method]["coverage"] * c["reps"] for c in cells) / n
+            share = sum(warned_share(c, k, g) * c["reps"] for c in cells) / n
+            short = _significantly_short(cov, n)
+            unwarned += short and share < 0.5
+            mid += short and share < 0.5 and 50 <= key[0] <= 100
+            holds_warned += (not short) and share > 0.5
+            if short and share < 0.5 and (k, g) == (4.0, math.inf):
+                short_list.append(f"{key[0]}/{key[1]} AUC {key[2]} c {key[3]} ({cov:.3f}, n {n})")
+        lines.append(f"| {k:g} | {g:g} | {unwarned} | {mid} | {holds_warned} |")
+    lines.append("\nshort and unwarned under (4, inf): " + ", ".join(short_list))
+    widths = {}
+    for m in ("boot_t_log", "auto_s9", "auto_s10"):
+        w = np.concatenate([c["diagnostics"][f"width_{m}"] for cs in pooled.values() for c in cs
+                            if f"width_{m}" in c["diagnostics"]])  # fmt: skip
+        widths[m] = (len(w), float(np.mean(w > 10)), float(np.mean(w > 100)), float(w.max()))
+    lines.append("\n| method | test sets | width > 10 bits | > 100 bits | widest (bits) |")
+    lines.append("|---|---|---|---|---|")
+    for m, (n, a, b, mx) in widths.items():
+        lines.append(f"| {m} | {n} | {a:.4f} | {b:.4f} | {mx:.3g} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--json", required=True)
@@ -316,6 +523,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--min-resamples", type=int, default=400)
     p.add_argument("--kind", choices=("actual", "min", "both"), default="both")
     p.add_argument("--report", action="store_true")
+    p.add_argument("--seed", type=int, default=20, help="actual Cllr: 20 session 9, 30 session 10")
+    p.add_argument("--max-t", type=float, default=MAX_T, help="auto_s10's bound on |t*|")
+    p.add_argument("--targets", type=int, nargs="*", help="only these numbers of targets")
+    p.add_argument("--design", action="append", help="only targets,ratio,auc,c (repeatable)")
+    p.add_argument("--pool", nargs="*", help="--report: pool the warning rules with these runs")
+    p.add_argument("--merge", nargs="*", help="add the cells of these JSON files (parallel runs)")
     args = p.parse_args(argv)
     path = Path(args.json)
     doc = json.loads(path.read_text()) if path.exists() else {"cells": []}
@@ -332,17 +545,32 @@ def main(argv: list[str] | None = None) -> int:
         )
         path.write_text(json.dumps(doc, separators=(",", ":")) + "\n")
 
-    if not args.report:
+    if args.merge:
+        parts = [json.loads(Path(f).read_text()) for f in args.merge]
+        doc["cells"] = [c for d in parts for c in d["cells"]]
+        doc["environment"] = {"merged": args.merge, "runs": [d["environment"] for d in parts]}
+        path.write_text(json.dumps(doc, separators=(",", ":")) + "\n")
+    elif not args.report:
         t0 = time.process_time()
-        cells: list[dict] = [c for c in doc["cells"] if args.kind not in ("both", c["kind"])]
+        redo = set(args.targets or TARGETS)
+        cells: list[dict] = [
+            c
+            for c in doc["cells"]
+            if args.kind not in ("both", c["kind"]) or c["targets"] not in redo
+        ]
         if args.kind in ("actual", "both"):
-            for t in TARGETS:
+            for t in args.targets or TARGETS:
                 for ratio in RATIOS:
                     if t * (1 + ratio) > MAX_TRIALS:
                         continue
                     for auc in AUCS:
                         for c in SCALES:
-                            r = run_actual(t, ratio, auc, c, args.reps, args.resamples)
+                            if args.design and f"{t},{ratio},{auc},{c}" not in args.design:
+                                continue
+                            r = run_actual(
+                                t, ratio, auc, c, args.reps, args.resamples, args.seed, args.max_t
+                            )
+                            r["seed"] = args.seed
                             cells.append(r)
                             save(cells, t0)
                             cov = {m: round(v["coverage"], 3) for m, v in r["methods"].items()}
@@ -364,6 +592,10 @@ def main(argv: list[str] | None = None) -> int:
                         print(f"min {t}/{ratio * t} auc {auc}: {cov}", file=sys.stderr, flush=True)
         save(cells, t0)
     print(report(doc))
+    if any("auto_s10" in c.get("methods", {}) for c in doc["cells"]):
+        print(report_s10(doc))
+    if args.pool:
+        print(report_pooled([doc, *(json.loads(Path(f).read_text()) for f in args.pool)]))
     return 0
 
 

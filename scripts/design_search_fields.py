@@ -113,6 +113,10 @@ FAMILIES = (
     ),
     ("weighted", ("accuracy", "mean"), 0.08),
 )
+#: seed >= 12 (session 10, seed 11's verdict): more correlations, more of them at the
+#: global level; seeds 0-11 draw as before
+WEIGHTS_FROM_SEED12 = {"correlation": 0.26}
+LEVELS_FROM_SEED12 = (0.35, 0.45, 0.2)  # system, global, item
 METHODS = ("auto", "bca", "percentile")
 #: population sizes (module constants: the CI test makes them small)
 MT_SEGMENTS, IR_QUERIES, CORR_POP = 10_000, 3_000, 800
@@ -151,6 +155,8 @@ def random_design(index: int, seed: int = 10, focus: str | None = None) -> Desig
     g = np.random.default_rng([seed, index, 24])
     fams = [f for f in FAMILIES if focus in (None, f[0])]
     w = np.array([f[2] for f in fams])
+    if seed >= 12:
+        w = np.array([WEIGHTS_FROM_SEED12.get(f[0], f[2]) for f in fams])
     family, metrics, _ = fams[int(g.choice(len(fams), p=w / w.sum()))]
     metric = str(g.choice(metrics))
     near = bool(g.random() < 0.4)
@@ -183,7 +189,8 @@ def random_design(index: int, seed: int = 10, focus: str | None = None) -> Desig
         p["rare"] = bool(g.random() < 0.3)  # one category with prevalence 0.03
         p["spread"] = float(g.uniform(0, 0.1))  # raters' accuracies differ
     elif family == "correlation":
-        p["level"] = str(g.choice(["system", "global", "item"], p=[0.5, 0.25, 0.25]))
+        levels = LEVELS_FROM_SEED12 if seed >= 12 else (0.5, 0.25, 0.25)
+        p["level"] = str(g.choice(["system", "global", "item"], p=list(levels)))
         p["resample"] = str(g.choice(["both", "systems", "items"], p=[0.6, 0.2, 0.2]))
         lo = 3 if p["level"] == "item" or p["resample"] == "items" else 4
         n = round(_lu(g, lo, 10) if near else _lu(g, lo, 60))

@@ -42,7 +42,7 @@ import numpy as np
 from scipy import integrate, optimize, stats
 
 import mlci
-from mlci.engine.heavy_tail import heavy_tail_rule, loss_tail_diagnostics
+from mlci.engine.heavy_tail import heavy_tail_rule, loss_tail_diagnostics, octile_skewness
 
 DISTS = [
     ("uniform", 0.0),
@@ -233,7 +233,9 @@ def rule_table(path: str) -> list[dict]:
             g.standard_normal(n)  # x, as run_cell draws it
             e = draw(g, n)
             d = loss_tail_diagnostics(np.abs(e) if power == 1 else e**2, power)
-            fired.append(heavy_tail_rule(n, d["error_kurtosis"], power, d["effective_n"]))
+            # the rule as mlci applies it (session 10: with the signed errors' skewness)
+            skew = octile_skewness(e)
+            fired.append(heavy_tail_rule(n, d["error_kurtosis"], power, d["effective_n"], skew))
         f, cov = np.array(fired), np.array(c["covered"], dtype=bool)
         rows.append(
             {
@@ -292,13 +294,17 @@ def main() -> None:
     ap.add_argument("--out", default="scripts/data/heavy_tail_study.json")
     ap.add_argument("--sizes", default=",".join(map(str, SIZES)))
     ap.add_argument("--compare", type=int, default=0, help="the paired check, this many sets")
+    ap.add_argument("--rule-out", default="", help="with --rule: save the table as JSON here")
     args = ap.parse_args()
     if args.compare:
         rows = compare_check(args.compare)
         Path("scripts/data/heavy_tail_compare.json").write_text(json.dumps(rows, indent=1) + "\n")
         return
     if args.rule:
-        for r in rule_table(args.out):
+        rows = rule_table(args.out)
+        if args.rule_out:  # session 10: the rule's table saved (heavy_tail_study_rule.json)
+            Path(args.rule_out).write_text(json.dumps(rows, indent=0) + "\n")
+        for r in rows:
             print(
                 f"{r['law']:<13} n={r['n']:<5} {r['metric']:<4} auto {r['coverage']:.3f} "
                 f"warned {r['warned']:.2f} unwarned {r['coverage_unwarned']:.3f}"

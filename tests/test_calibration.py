@@ -18,6 +18,7 @@ from sklearn.calibration import calibration_curve
 from sklearn.metrics import brier_score_loss
 
 import mlci
+from _helpers import central_difference
 from mlci.exceptions import IrregularEstimandWarning
 from mlci.metrics import get_kernel
 from mlci.metrics._base import numeric_gradient
@@ -179,14 +180,7 @@ def test_closed_form_gradients_match_numeric(name):
     v = k.evaluate(w)
     g = k.gradient(w, v)
     assert g is not None
-    # central differences as the reference
-    h = 1e-6
-    ref = np.empty_like(g)
-    for j in range(k.m):
-        up, down = w.copy(), w.copy()
-        up[:, j] += h
-        down[:, j] -= h
-        ref[:, j] = (k.evaluate(up) - k.evaluate(down)) / (2 * h)
+    ref = central_difference(k, w)  # the reference
     np.testing.assert_allclose(g, ref, atol=2e-6 * max(1.0, np.abs(ref).max()))
     assert numeric_gradient is not None
 

@@ -12,18 +12,19 @@ import pytest
 
 import mlci
 import mlci.cli
+from _helpers import example_compare
+from _helpers import run_cli as run
 from mlci.cli import COMMANDS, EXAMPLE_COMMANDS, build_parser, main
 from mlci.data import load_example
 from mlci.metrics import METRICS
 
 
-def run(capsys, argv):
-    try:
-        code = main(argv)
-    except SystemExit as exc:  # argparse's errors
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+def _assert_option_error(capsys, argv, message):
+    """One line on stderr, exit code 2, holding ``message`` and no API parameter name."""
+    code, out, err = run(capsys, argv)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert message in err
+    assert not any(f"`{name}`" in err for name in mlci.cli.OPTIONS)
 
 
 def _no_constant(token):
@@ -475,15 +476,7 @@ def test_compare_matches_api(capsys):
         ],
     )
     assert code == 0, err
-    d = load_example(as_frame=False)
-    ref = mlci.compare(
-        d["label"],
-        {"pred": d["pred"], "pred_baseline": d["pred_baseline"]},
-        metric="accuracy",
-        conditions=d["speaker"],
-        n_resamples=200,
-        rng=3,
-    )
+    ref = example_compare()
     diff = ref.difference("pred", "pred_baseline")
     line = next(ln for ln in out.splitlines() if ln.startswith("pred - pred_baseline"))
     parts = line.split()
@@ -736,10 +729,7 @@ def test_bad_option_values_name_the_option(capsys, extra, message):
     ],
 )
 def test_metric_option_errors_name_the_option(capsys, argv, message):
-    code, out, err = run(capsys, ["ci", "--example", *argv])
-    assert code == 2 and out == "" and err.count("\n") == 1
-    assert message in err
-    assert not any(f"`{name}`" in err for name in mlci.cli.OPTIONS)
+    _assert_option_error(capsys, ["ci", "--example", *argv], message)
 
 
 def test_options_table_names_real_options():
@@ -921,10 +911,7 @@ def test_file_errors_for_every_command(tmp_path, capsys, command, make, message)
     ],
 )
 def test_compare_bad_options(capsys, argv, message):
-    code, out, err = run(capsys, ["compare", "--example", *argv])
-    assert code == 2 and out == "" and err.count("\n") == 1
-    assert message in err
-    assert not any(f"`{name}`" in err for name in mlci.cli.OPTIONS)
+    _assert_option_error(capsys, ["compare", "--example", *argv], message)
 
 
 @pytest.mark.parametrize(

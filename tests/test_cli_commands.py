@@ -16,20 +16,11 @@ import numpy as np
 import pytest
 
 import mlci
-from mlci.cli import main
+from _helpers import run_cli as run
 from mlci.data import load_example
 
 # pROC's aSAH data (GPL, so kept out of the wheel: tests/data/README.md)
 ASAH = str(Path(__file__).parent / "data" / "aSAH.csv")
-
-
-def run(capsys, argv):
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _strict(token):

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import mlci
+from _helpers import example_compare
 from mlci.cli import main
 from mlci.data import load_example
 
@@ -20,19 +21,10 @@ def run_json(capsys, argv):
 
 
 def test_compare_margin_bootstrap_matches_api(capsys):
-    d = load_example(as_frame=False)
     argv = ["compare", "--example", "--systems", "pred,pred_baseline", "--metric", "accuracy"]
     argv += ["--condition", "speaker", "-B", "200", "--seed", "3", "--margin", "0.05"]
     res = run_json(capsys, argv)
-    ref = mlci.compare(
-        d["label"],
-        {"pred": d["pred"], "pred_baseline": d["pred_baseline"]},
-        metric="accuracy",
-        conditions=d["speaker"],
-        n_resamples=200,
-        rng=3,
-        margin=0.05,
-    )
+    ref = example_compare(margin=0.05)
     got = res["differences"][0]["margin_test"]
     want = ref.differences[0].margin_test
     assert got["pvalue_noninferiority"] == pytest.approx(want.pvalue_noninferiority)

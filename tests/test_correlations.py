@@ -11,6 +11,7 @@ import pytest
 from scipy import stats
 
 import mlci
+from _helpers import central_difference
 from mlci.metrics import get_kernel
 from mlci.metrics.correlation import GridCorrelationKernel
 
@@ -48,13 +49,7 @@ def test_rank_gradients_are_exact(name):
     rng = np.random.default_rng(3)
     w = rng.integers(0, 3, (2, k.m)).astype(float)
     g = k.gradient(w, k.evaluate(w))
-    h = 1e-6
-    ref = np.empty_like(g)
-    for j in range(k.m):
-        up, down = w.copy(), w.copy()
-        up[:, j] += h
-        down[:, j] -= h
-        ref[:, j] = (k.evaluate(up) - k.evaluate(down)) / (2 * h)
+    ref = central_difference(k, w)
     np.testing.assert_allclose(g, ref, atol=1e-7)
 
 

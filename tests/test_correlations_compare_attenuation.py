@@ -99,7 +99,7 @@ def test_permuting_systems_or_few_systems_records_without_warning():
 def test_williams_records_the_shift_against_its_interval():
     a, b, human = _design(10, 3.0)
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # Williams' test treats the items as fixed: no warning
+        warnings.simplefilter("ignore", AttenuatedCorrelationWarning)  # fires: next test
         res = mlci.compare_correlations(
             a, b, human, coefficient="pearson", variant="williams", correlation_level="system"
         )
@@ -111,6 +111,37 @@ def test_williams_records_the_shift_against_its_interval():
     se = res.estimate / res.statistic
     assert att["half_width"] == pytest.approx(stats.t.ppf(0.975, 17) * se, rel=1e-12)
     assert att["shift"] == att["a"]["attenuation"] - att["b"]["attenuation"]
+
+
+def test_williams_warns_by_the_same_rule_with_its_own_half_width():
+    # session 10: Williams' test warned never; now as the permutation test, its half-width
+    # t_{0.975, n - 3} times its standard error. Metric b's means reliability ~0.3 against
+    # ~0.96: the shift of the difference is several half-widths
+    a, b, human = _design(10, 3.0)
+    with pytest.warns(AttenuatedCorrelationWarning, match="use more items") as rec:
+        res = mlci.compare_correlations(
+            a, b, human, coefficient="pearson", variant="williams", correlation_level="system"
+        )
+    att = res.details["attenuation"]
+    half = stats.t.ppf(0.975, 17) * res.estimate / res.statistic  # 20 systems: df 17
+    assert att["half_width"] == pytest.approx(half, rel=1e-12)
+    assert att["ratio"] == pytest.approx(abs(att["shift"]) / half, rel=1e-12)
+    assert att["ratio"] > 0.25
+    assert f"half-width {half:.3g}" in str(rec[0].message)
+
+
+def test_williams_quiet_below_the_rule():
+    # equal reliabilities over 200 items: the shift a small share of the half-width (0.04;
+    # the two system-level r near 0.999, Williams' half-width 0.0012); and below 8
+    # systems the analysis is recorded without a warning
+    a, b, human = _design(200, 0.5, seed=2)
+    a7, b7, h7 = _design(10, 3.0, seed=2, n_systems=7)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = mlci.compare_correlations(a, b, human, coefficient="pearson", variant="williams")
+        res7 = mlci.compare_correlations(a7, b7, h7, coefficient="pearson", variant="williams")
+    assert res.details["attenuation"]["ratio"] < 0.25
+    assert res7.details["attenuation"]["ratio"] > 0.25  # would warn with 8 systems
 
 
 def test_williams_standard_error_is_the_t_denominator():

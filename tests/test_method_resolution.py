@@ -23,6 +23,7 @@ import pytest
 from scipy.special import ndtri
 
 import mlci
+from _helpers import class_errors as _ba_data
 from mlci.engine.scores_rules import eer_score_interval, error_counts, rate_score_interval
 from mlci.intervals.bootstrap import effective_binomial_interval, wilson_interval
 from mlci.intervals.formulas import logit_t_interval, t_interval
@@ -41,14 +42,6 @@ def _quiet(fn: Any, *args: Any, **kwargs: Any) -> Any:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", mlci.MlciWarning)
         return fn(*args, **kwargs)
-
-
-def _ba_data(n_neg: int, fp: int, n_pos: int, fn: int) -> tuple[np.ndarray, np.ndarray]:
-    y = np.r_[np.zeros(n_neg, int), np.ones(n_pos, int)]
-    p = y.copy()
-    p[:fp] = 1
-    p[n_neg : n_neg + fn] = 0
-    return y, p
 
 
 def _one_error(n: int = 100) -> tuple[np.ndarray, np.ndarray]:

@@ -954,6 +954,7 @@ def test_average_precision_over_conditions_equals_the_atom_path(monkeypatch, dec
     if decimals is not None:
         score = np.round(score, decimals)
     opts = {"metric": "average_precision", "conditions": cond, "n_resamples": 300, "rng": 3}
+    opts["method"] = "bca"  # (auto: the logit jackknife interval since session 10)
     fast = mlci.bootstrap_ci(y, score, **opts)
     monkeypatch.setattr(AveragePrecisionKernel, "by_unit", lambda self, u, c: None)
     slow = mlci.bootstrap_ci(y, score, **opts)

@@ -47,6 +47,8 @@ import pytest
 
 import mlci
 import mlci.cli
+from _helpers import CV5X2_A, CV5X2_B, DATASETS, FOLDS_A, FOLDS_B, PVALUES, TABLE
+from _helpers import run_cli as _cli
 from mlci import ConfusionMatrix, Scores
 from mlci.data import llm_example_path
 
@@ -85,13 +87,6 @@ STRATA = COND % 2  # each condition in one stratum
 SC = Scores.from_labels(Y, S_A)
 CMX = ConfusionMatrix(Y, P_A)
 
-FOLDS_A = [0.81, 0.83, 0.80, 0.85, 0.82, 0.84]
-FOLDS_B = [0.78, 0.80, 0.79, 0.81, 0.80, 0.79]
-CV5X2_A = [[0.90, 0.88], [0.89, 0.91], [0.87, 0.90], [0.92, 0.88], [0.90, 0.89]]
-CV5X2_B = [[0.86, 0.87], [0.88, 0.86], [0.86, 0.85], [0.88, 0.87], [0.85, 0.88]]
-DATASETS = np.random.default_rng(0).random((8, 4)).round(3)
-TABLE = [[5, 3], [2, 10]]
-PVALUES = [0.01, 0.04, 0.03, 0.005]
 
 # trials: 40 recordings of 20 speakers, every pair of recordings a trial
 _T_SPK = np.repeat(np.arange(20), 2)
@@ -1478,6 +1473,23 @@ _OUTPUT_CASES = {
     "--quiet": [(["--quiet=yes"], "--quiet")],
     "--plot": [(["--plot", "out.txt"], "--plot out.txt: give a file name ending in")],
 }
+#: the bootstrap's own options, every resampling subcommand: option -> cases
+_RESAMPLING_CASES = {
+    "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
+    "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
+}
+_ALTERNATIVE_CASES = {
+    "--alternative": [(["--alternative", "one-sided"], "--alternative: invalid choice")]
+}
+
+
+def _levels(*values: str) -> dict[str, list[tuple[list[str], str]]]:
+    """``--confidence-level`` given each of ``values``: an error naming the option."""
+    return {
+        "--confidence-level": [(["--confidence-level", v], "--confidence-level") for v in values]
+    }
+
+
 #: stands for a file holding a missing label (read without --dropna), or no file
 NA_FILE, NO_FILE = "{na_file}", "{no_file}"
 _ROC = ["--metric", "roc_auc", "--label", "is_angry"]
@@ -1515,15 +1527,9 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
             (["--metric", ","], "--metric: give at least one metric"),
         ],
         "--method": [(["--method", "nope"], "--method: invalid choice")],
-        "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
-        "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
-        "--confidence-level": [
-            (["--confidence-level", "95"], "--confidence-level"),
-            (["--confidence-level", "1.5"], "--confidence-level"),
-            (["--confidence-level", "0"], "--confidence-level"),
-            (["--confidence-level", "x"], "--confidence-level"),
-        ],
-        "--alternative": [(["--alternative", "one-sided"], "--alternative: invalid choice")],
+        **_RESAMPLING_CASES,
+        **_levels("95", "1.5", "0", "x"),
+        **_ALTERNATIVE_CASES,
         "--two-stage": [
             (["--two-stage"], "--two-stage needs --condition"),
             (["--two-stage=yes"], "--two-stage"),
@@ -1581,13 +1587,8 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         ],
         "--correction": [(["--correction", "nope"], "--correction: invalid choice")],
         "--method": [(["--method", "nope"], "--method: invalid choice")],
-        "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
-        "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
-        "--confidence-level": [
-            (["--confidence-level", "95"], "--confidence-level"),
-            (["--confidence-level", "1.5"], "--confidence-level"),
-            (["--confidence-level", "0"], "--confidence-level"),
-        ],
+        **_RESAMPLING_CASES,
+        **_levels("95", "1.5", "0"),
         "--pos-label": [
             ([*_ROC, "--systems", "score_angry,score_sad", "--pos-label", "7"], "--pos-label 7")
         ],
@@ -1614,7 +1615,7 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
             (["--variant", "nope"], "--variant: invalid choice"),
             (["--variant", "exact"], "--variant is an option of --test mcnemar"),
         ],
-        "--alternative": [(["--alternative", "one-sided"], "--alternative: invalid choice")],
+        **_ALTERNATIVE_CASES,
         **_OUTPUT_CASES,
     },
     "scores": {
@@ -1665,13 +1666,9 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         "--curve": [(["--curve", "lift"], "--curve: invalid choice")],
         "--pos-label": [(["--pos-label", "7"], "--pos-label 7")],
         "--method": [(["--method", "nope"], "--method: invalid choice")],
-        "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
-        "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
-        "--confidence-level": [
-            (["--confidence-level", "95"], "--confidence-level"),
-            (["--confidence-level", "1.5"], "--confidence-level"),
-        ],
-        "--alternative": [(["--alternative", "one-sided"], "--alternative: invalid choice")],
+        **_RESAMPLING_CASES,
+        **_levels("95", "1.5"),
+        **_ALTERNATIVE_CASES,
         **_OUTPUT_CASES,
     },
     "datasets": {
@@ -1713,13 +1710,9 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         "--level": [(["--level", "nope"], "--level: invalid choice")],
         "--resample": [(["--resample", "nope"], "--resample: invalid choice")],
         "--method": [(["--method", "nope"], "--method: invalid choice")],
-        "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
-        "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
-        "--confidence-level": [
-            (["--confidence-level", "95"], "--confidence-level"),
-            (["--confidence-level", "x"], "--confidence-level"),
-        ],
-        "--alternative": [(["--alternative", "one-sided"], "--alternative: invalid choice")],
+        **_RESAMPLING_CASES,
+        **_levels("95", "x"),
+        **_ALTERNATIVE_CASES,
         **{k: v for k, v in _OUTPUT_CASES.items() if k != "--plot"},
     },
     "correlate": {
@@ -1748,13 +1741,9 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         "--level": [(["--level", "summary"], "--level: invalid choice")],
         "--resample": [(["--resample", "inputs"], "--resample: invalid choice")],
         "--method": [(["--method", "nope"], "--method: invalid choice")],
-        "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
-        "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
-        "--confidence-level": [
-            (["--confidence-level", "95"], "--confidence-level"),
-            (["--confidence-level", "x"], "--confidence-level"),
-        ],
-        "--alternative": [(["--alternative", "one-sided"], "--alternative: invalid choice")],
+        **_RESAMPLING_CASES,
+        **_levels("95", "x"),
+        **_ALTERNATIVE_CASES,
         **{k: v for k, v in _OUTPUT_CASES.items() if k != "--plot"},
     },
     "report": {
@@ -1775,12 +1764,8 @@ CLI_CASES: dict[str, dict[str, list[tuple[list[str], str]]]] = {
         "--group": [(["--group", "nope"], "--group 'nope': no such column")],
         "--pos-label": [(["--pos-label", "7"], "--pos-label 7")],
         "--method": [(["--method", "nope"], "--method: invalid choice")],
-        "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
-        "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
-        "--confidence-level": [
-            (["--confidence-level", "95"], "--confidence-level"),
-            (["--confidence-level", "0"], "--confidence-level"),
-        ],
+        **_RESAMPLING_CASES,
+        **_levels("95", "0"),
         "--output": [(["-o", "/nonexistent/r.html"], "--output /nonexistent/r.html: folder")],
         "--format": [(["--format", "pdf"], "--format: invalid choice")],
         "--quiet": [(["--quiet=yes"], "--quiet")],
@@ -1819,14 +1804,9 @@ _LLM_ESTIMAND: dict[str, list[tuple[list[str], str]]] = {
     "--aggregate": [(["--aggregate", "nope"], "--aggregate: invalid choice")],
     "--items": [(["--items", "nope"], "--items: invalid choice")],
     "--method": [(["--method", "nope"], "--method: invalid choice")],
-    "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
-    "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
-    "--confidence-level": [
-        (["--confidence-level", "95"], "--confidence-level"),
-        (["--confidence-level", "1.5"], "--confidence-level"),
-        (["--confidence-level", "x"], "--confidence-level"),
-    ],
-    "--alternative": [(["--alternative", "one-sided"], "--alternative: invalid choice")],
+    **_RESAMPLING_CASES,
+    **_levels("95", "1.5", "x"),
+    **_ALTERNATIVE_CASES,
     "--json": [(["--json=yes"], "--json")],
 }
 CLI_CASES["llm ci"] = {**_LLM_READING, **_LLM_ESTIMAND}
@@ -1858,9 +1838,8 @@ CLI_BASE["ir ci"] = ["ir", "ci", "--example", "-B", "20", "--seed", "0"]
 CLI_BASE["ir compare"] = ["ir", "compare", "--example", "-B", "20", "--seed", "0"]
 _FAMILY_COMMON: dict[str, list[tuple[list[str], str]]] = {
     "--example": [(["--example=yes"], "--example")],
-    "--n-resamples": [(["-B", "x"], "--n-resamples"), (["-B", "0"], "--n-resamples")],
-    "--seed": [(["--seed", "x"], "--seed"), (["--seed", "-1"], "--seed")],
-    "--confidence-level": [(["--confidence-level", "95"], "--confidence-level")],
+    **_RESAMPLING_CASES,
+    **_levels("95"),
     "--method": [(["--method", "nope"], "--method: invalid choice")],
     **_OUTPUT_CASES,
 }
@@ -1939,15 +1918,6 @@ def test_cli_matrix_covers_every_option():
         stale = sorted(set(CLI_CASES[name]) - options)
         assert not stale, f"CLI_CASES lists options `mlci {name}` does not have: {stale}"
         assert all(CLI_CASES[name].values()), f"an option of `mlci {name}` has no case"
-
-
-def _cli(capsys: Any, argv: list[str]) -> tuple[int, str, str]:
-    try:
-        code = mlci.cli.main(argv)
-    except SystemExit as exc:  # argparse's own errors
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize("command", list(CLI_BASE))

@@ -850,9 +850,10 @@ def attach_analytic(
         raise TypeError(f"`result` must be a BootstrapResult; got {type(result).__name__}.")
     if not isinstance(analytic, AnalyticInterval):
         raise TypeError(f"`analytic` must be an AnalyticInterval; got {type(analytic).__name__}.")
-    (low, high), _ = analytic.compute(result.confidence_level, result.alternative)
+    (low, high), extra = analytic.compute(result.confidence_level, result.alternative)
     conv = float if np.ndim(result.estimate) == 0 else np.asarray
     info = dict(result.details if details is None else details)
+    info.update(extra)  # what the read says of itself (e.g. "modified": a Poisson bound)
     info["method_reason"] = analytic.reason
     return result._replaced(
         confidence_interval=ConfidenceInterval(conv(low), conv(high)),

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import mlci
+from _helpers import CV5X2_A, CV5X2_B, DATASETS, FOLDS_A, FOLDS_B, PVALUES, TABLE
 from mlci.classical import (
     auc,
     corrections,
@@ -43,13 +44,6 @@ PA[[0, 3, 8]] = 1 - PA[[0, 3, 8]]
 PB = Y.copy()
 PB[[1, 4, 5, 9, 12]] = 1 - PB[[1, 4, 5, 9, 12]]
 CA, CB = PA == Y, PB == Y
-FOLDS_A = [0.81, 0.83, 0.80, 0.85, 0.82, 0.84]
-FOLDS_B = [0.78, 0.80, 0.79, 0.81, 0.80, 0.79]
-CV5X2_A = [[0.90, 0.88], [0.89, 0.91], [0.87, 0.90], [0.92, 0.88], [0.90, 0.89]]
-CV5X2_B = [[0.86, 0.87], [0.88, 0.86], [0.86, 0.85], [0.88, 0.87], [0.85, 0.88]]
-DATASETS = np.random.default_rng(0).random((8, 4)).round(3)
-TABLE = [[5, 3], [2, 10]]
-PVALUES = [0.01, 0.04, 0.03, 0.005]
 
 LABEL_ARGS = {"y_true", "y_true_a", "y_true_b", "y_pred_a", "y_pred_b", "correct_a", "correct_b"}
 

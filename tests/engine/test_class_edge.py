@@ -15,19 +15,12 @@ import pytest
 from scipy import stats
 
 import mlci
+from _helpers import class_errors as _data
 from mlci.engine.class_edge import MAX_CLASS_ERRORS, class_edge_options
 from mlci.engine.dominant_condition import MIN_IK_DF, bounded_df
 from mlci.engine.linearize import icc_anova, random_effects_df
 
 sm_proportion = pytest.importorskip("statsmodels.stats.proportion")
-
-
-def _data(n_neg: int, fp: int, n_pos: int, fn: int) -> tuple[np.ndarray, np.ndarray]:
-    y = np.r_[np.zeros(n_neg, int), np.ones(n_pos, int)]
-    p = y.copy()
-    p[:fp] = 1
-    p[n_neg : n_neg + fn] = 0
-    return y, p
 
 
 def test_mover_wilson_against_statsmodels_and_the_poisson_bound():

@@ -17,6 +17,7 @@ import pytest
 from scipy import stats
 
 import mlci
+from _helpers import class_errors as _data
 from mlci.engine.auto import MIN_CLASS
 from mlci.engine.class_edge import (
     FEW_CLASS,
@@ -29,14 +30,6 @@ from mlci.engine.resampling import make_plan
 sm_proportion = pytest.importorskip("statsmodels.stats.proportion")
 
 KW = {"n_resamples": 400, "rng": 0}
-
-
-def _data(n_neg: int, fp: int, n_pos: int, fn: int) -> tuple[np.ndarray, np.ndarray]:
-    y = np.r_[np.zeros(n_neg, int), np.ones(n_pos, int)]
-    p = y.copy()
-    p[:fp] = 1
-    p[n_neg : n_neg + fn] = 0
-    return y, p
 
 
 def _run(y, p, **kw) -> tuple[mlci.BootstrapResult, list[warnings.WarningMessage]]:

@@ -23,6 +23,7 @@ import pytest
 from scipy import stats
 
 import mlci
+from _helpers import filled_conditions
 from _scripts import load_script
 from mlci.engine.clustered_class import (
     CLUSTERED_CLASS_METRICS,
@@ -43,20 +44,8 @@ TEXT = "effective conditions of"
 def _design(filled: int, per: int = 2, n_conditions: int = 120, size: int = 10):
     """``filled`` conditions with ``per`` positives each (Kish: exactly ``filled``), the
     other samples negative; a prediction with 1 false negative in 4 positives and as many
-    false positives (F1 about 0.75, away from the bounds)."""
-    n = n_conditions * size
-    conditions = np.repeat(np.arange(n_conditions), size)
-    y = np.zeros(n, dtype=int)
-    # spread the filled conditions over the range
-    filled_at = np.linspace(0, n_conditions - 1, filled).round().astype(int)
-    for c in filled_at:
-        y[c * size : c * size + per] = 1
-    pred = y.copy()
-    pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
-    k = max(len(pos) // 4, 1)
-    pred[pos[::4][:k]] = 0
-    pred[neg[:: len(neg) // k][:k]] = 1
-    return y, pred, conditions
+    false positives (F1 about 0.75, away from the bounds): tests/_helpers.py."""
+    return filled_conditions(filled, per, n_conditions, size)
 
 
 def _clustered_warnings(y, pred, conditions, metric):

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import mlci
+from _helpers import filled_conditions
 from _scripts import load_script
 from mlci.engine.auto import MIN_CONDITIONS
 from mlci.engine.clustered_class import CLUSTERED_CLASS_METRICS, SWEEP_MIN_CONDITIONS
@@ -39,18 +40,8 @@ SHARE_23 = 0.85
 def _design(filled: int, per: int, n_conditions: int, size: int = 40):
     """``filled`` of ``n_conditions`` conditions (``size`` samples each) with ``per``
     positives each (Kish: exactly ``filled``); a prediction with a quarter of the positives
-    missed and as many false positives (F1 about 0.75)."""
-    n = n_conditions * size
-    conditions = np.repeat(np.arange(n_conditions), size)
-    y = np.zeros(n, dtype=int)
-    for c in np.linspace(0, n_conditions - 1, filled).round().astype(int):
-        y[c * size : c * size + per] = 1
-    pred = y.copy()
-    pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
-    k = max(len(pos) // 4, 1)
-    pred[pos[::4][:k]] = 0
-    pred[neg[:: len(neg) // k][:k]] = 1
-    return y, pred, conditions
+    missed and as many false positives (F1 about 0.75): tests/_helpers.py."""
+    return filled_conditions(filled, per, n_conditions, size)
 
 
 def _warnings(y, pred, conditions, metric):

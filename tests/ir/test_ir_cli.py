@@ -8,19 +8,11 @@ import pytest
 
 pytest.importorskip("ir_measures")
 
-import mlci.cli
+from _helpers import run_cli as _run
 from mlci.data import ir_example_paths
 from mlci.ir import ir_compare
 
 P = ir_example_paths()
-
-
-def _run(capsys, argv):
-    try:
-        code = mlci.cli.main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    return code, *capsys.readouterr()
 
 
 def test_compare_t_equals_api(capsys):

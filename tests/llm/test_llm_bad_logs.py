@@ -36,7 +36,7 @@ import numpy as np
 import pytest
 
 import mlci
-from mlci.cli import main
+from _helpers import run_cli
 from mlci.llm import readers
 
 DATA = Path(__file__).parent / "data"
@@ -54,15 +54,6 @@ def inspect_log(name: str):
     """inspect-ai's own reading of a log (the reference)."""
     log_mod = pytest.importorskip("inspect_ai.log")
     return log_mod.read_eval_log(str(INSPECT / name))
-
-
-def run_cli(capsys, argv):
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # --------------------------------------------------------------------------- run status

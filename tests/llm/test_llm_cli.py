@@ -8,17 +8,9 @@ import pytest
 
 import mlci
 import mlci.cli
+from _helpers import run_cli as run
 from mlci.cli.llm import option_message
 from mlci.data import llm_example_path
-
-
-def run(capsys, argv):
-    try:
-        code = mlci.cli.main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_ci_table(capsys):

@@ -15,17 +15,10 @@ pytest.importorskip("sacrebleu")
 
 import mlci
 import mlci.cli
+from _helpers import run_cli as _run
 from mlci.data import mt_example_paths
 
 P = mt_example_paths()
-
-
-def _run(capsys, argv):
-    try:
-        code = mlci.cli.main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    return code, *capsys.readouterr()
 
 
 # (sacrebleu --paired-bs -m chrf -f json fails on its own float32 replicate scores with

@@ -7,22 +7,28 @@ mlci.engine.clustered_edge, built in R from R's own CR2 standard errors.
   (``vcovCR(lm(correct ~ 1), cluster = g, type = "CR2")``) and mlci's degrees of
   freedom (Imbens & Kolesar's, checked against their definition in test_r_cluster.py),
   R's ``qbeta`` (as ``svyciprop(method = "beta")`` computes it, with the normal quantile
-  in the factor): 1e-12.
+  in the factor), ``n*`` at most ``n`` (the design effect truncated at 1, as CDC's
+  surveytable ``svyciprop_adjusted`` computes it for NCHS: ``min(nrow(design), n.eff *
+  rat.squ)``; since session 10): 1e-12.
 * Balanced accuracy over the same conditions with 2 errors among 60 positives:
   MOVER (Zou & Donner 2008) of the two classes' Korn & Graubard intervals, each class's
   CR2 standard error from ``lm`` on the class's samples; a class without an error gets
-  the exact interval of its size (``qbeta(0.025, n, 1)``): 1e-12.  Each rate's own
+  the exact interval of its size (``qbeta(0.025, n, 1)``), and the recall (2 misses in
+  60, an estimated design effect of 0.73) ``n*`` at most its 60 positives: the one case
+  here that R survey's ``svyciprop(method = "beta")``, which does not truncate, would
+  give narrower: 1e-12.  Each rate's own
   ``method="korn_graubard"`` interval, with fewer than 4 effective minority outcomes
   widened to hold the logit t interval (``plogis(qlogis(p) -/+ qt(0.975, df) se / (p (1 -
-  p)))``): 1e-12.
+  p)))``, the minority outcomes counted on ``min(n, p (1 - p) / se^2)``): 1e-12.
 * R survey's ``svyciprop`` on 80 answers in 20 clusters (``svydesign(ids = ~g)``), with
   its own ``svymean`` standard error and ``degf``: ``method = "beta"`` (Korn & Graubard
   1998) is mlci's ``method="korn_graubard"`` with the normal quantile in place of
   ``qt(0.975, nrow - 1)`` in the degrees-of-freedom factor (1e-12 with that factor; near
   the bound 3e-3 against svyciprop's own, 5e-3 at 99%), ``method = "logit"`` its
-  ``"logit_t"`` (1e-9: svyglm's iterations), both through
-  the engine's dispatcher (the interval every door gives).  On a design whose clusters
-  all have the same share (a zero variance) ``svyciprop(method = "beta")`` returns
+  ``"logit_t"`` (1e-9: svyglm's iterations), both through the engine's dispatcher (the
+  interval every door gives), on the untruncated path (no design effect given:
+  svyciprop's own formula; the design effect is 1.15 there anyway).  On a design whose
+  clusters all have the same share (a zero variance) ``svyciprop(method = "beta")`` returns
   ``[0.5, 0.5]`` whatever the share (``n* = p (1 - p) / 0``); mlci takes the design
   effect as 1 there, ``binom.test``'s exact interval.
 """
@@ -101,11 +107,14 @@ kg <- function(p, se, df, n, level = 0.95) {
   a <- 1 - level
   if (p == 1) return(c(qbeta(a / 2, n, 1), 1))
   ne <- p * (1 - p) / se^2 * (qnorm(1 - a / 2) / qt(1 - a / 2, df))^2
+  # the design effect truncated at 1, n* at most n: surveytable's svyciprop_adjusted,
+  # min(nrow(design), n.eff * rat.squ) (NCHS; mlci since session 10)
+  ne <- min(ne, n)
   c(qbeta(a / 2, ne * p, ne * (1 - p) + 1), qbeta(1 - a / 2, ne * p + 1, ne * (1 - p)))
 }
 p <- mean(correct); se <- cr2(correct, g)
 put("acc_se", se)
-put("acc_kg", kg(p, se, df))
+put("acc_kg", kg(p, se, df, length(correct)))
 est <- c(); lo <- c(); hi <- c(); ses <- c()
 for (cls in 0:1) {
   i <- y == cls
@@ -116,7 +125,8 @@ for (cls in 0:1) {
   est <- c(est, r); lo <- c(lo, ci[1]); hi <- c(hi, ci[2]); ses <- c(ses, s)
   # bootstrap_ci(method = "korn_graubard") of the rate alone: with fewer than 4 effective
   # minority outcomes widened to hold the logit t interval (mlci's widen_few_minority)
-  if (r < 1 && min(r, 1 - r) * r * (1 - r) / s^2 < 4) {
+  # minority outcomes on the truncated effective size (without the df factor)
+  if (r < 1 && min(r, 1 - r) * min(r * (1 - r) / s^2, sum(i)) < 4) {
     q <- qt(0.975, df_rates[cls + 1]) * s / (r * (1 - r))
     ci <- c(min(ci[1], plogis(qlogis(r) - q)), max(ci[2], plogis(qlogis(r) + q)))
   }

@@ -16,13 +16,18 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mlci
 from mlci import Scores
 from mlci.scores._cllr_rules import (
+    MAX_CLLR_SKEWNESS,
+    MAX_CLLR_T,
     MAX_MIN_CLLR_BIAS,
     MIN_CLLR_EFFECTIVE_TRIALS,
     cllr_effective_trials,
+    cllr_se_rows,
     warn_few_costly_trials,
     warn_min_cllr_bias,
 )
@@ -40,10 +45,17 @@ def test_effective_trials_by_hand():
     s = Scores(rng.normal(2, 2, 30).round(1), rng.normal(-2, 2, 70).round(1))  # ties too
     a, b = _costs(s)
     ref = (a.sum() ** 2 / (a * a).sum(), b.sum() ** 2 / (b * b).sum(), 30.0, 70.0)
-    assert cllr_effective_trials(s._lay) == pytest.approx(ref, rel=1e-12)
+    got = cllr_effective_trials(s._lay)
+    assert got[:4] == pytest.approx(ref, rel=1e-12)
+    # the estimate's skewness from the class-wise moments (Cochran 1977, sec. 2.15: the
+    # skewness of a mean is G1 / sqrt(n); here of a sum of two class means)
+    se = 0.5 * np.sqrt(a.var(ddof=1) / 30 + b.var(ddof=1) / 70)
+    m3 = (np.mean((a - a.mean()) ** 3) / 30**2 + np.mean((b - b.mean()) ** 3) / 70**2) / 8
+    assert got.skewness == pytest.approx(m3 / se**3, rel=1e-10)
     # equal costs: every trial counts; one costly target among nearly free ones: about 1
     eq = cllr_effective_trials(Scores([1.0, 1.0, 1.0], [-2.0, -2.0])._lay)
-    assert eq == pytest.approx((3.0, 2.0, 3.0, 2.0))
+    assert eq[:4] == pytest.approx((3.0, 2.0, 3.0, 2.0))
+    assert np.isnan(eq.skewness)  # no spread: no skewness (and no warning from it)
     one = cllr_effective_trials(Scores([-6.0, 30.0, 30.0, 30.0], [-30.0, -30.0])._lay)
     assert one[0] == pytest.approx(1.0, abs=1e-9)
 
@@ -98,7 +110,7 @@ def test_warn_few_costly_trials_threshold():
     k = MIN_CLLR_EFFECTIVE_TRIALS
     assert warn_few_costly_trials(k, 50.0, 10, 60) is None
     with pytest.warns(
-        mlci.NearBoundWarning, match="non-targets rests on 3.9 effective trials of 60"
+        mlci.NearBoundWarning, match=f"non-targets rests on {k - 0.1:.1f} effective trials of 60"
     ):
         warn_few_costly_trials(k, k - 0.1, 10, 60)
 
@@ -151,3 +163,118 @@ def test_collapse_warns_once_through_the_bootstrap_t():
     assert kinds.count(mlci.DegenerateIntervalWarning) == 1
     assert kinds.count(mlci.NearBoundWarning) == 1  # 2 non-targets: below 4 effective
     assert res.confidence_interval.low == res.confidence_interval.high == res.estimate
+
+
+def _absurd_design() -> Scores:
+    """A test set of scripts/cllr_sweep.py's design 10 / 10 targets / non-targets, AUC
+    0.999, calibrated LLRs (truth 0.0563 bits): one misjudged target carries the targets'
+    cost.  Session 9's bootstrap-t gave it [0.0014, 3.0e8] bits."""
+    from scipy.special import ndtri
+
+    e = np.sqrt(2) * ndtri(0.999)
+    rng = np.random.default_rng(2)
+    zp, zn = rng.standard_normal(10) + e, rng.standard_normal(10)
+    return Scores(np.round(e * zp - e * e / 2, 2), np.round(e * zn - e * e / 2, 2))
+
+
+def test_se_floor_by_hand():
+    # cllr_se_rows on hand-made replicate weights: the two-sample standard error, raised
+    # to C* |log C* - log C| / max_t where a replicate lies further than max_t of its own
+    # standard errors from the estimate (log scale)
+    from types import SimpleNamespace
+
+    s = _absurd_design()
+    lay = s._lay
+    a, b = np.logaddexp(0, -lay.u[1]) / LN2, np.logaddexp(0, lay.u[0]) / LN2
+    rng = np.random.default_rng(7)
+    w_pos = rng.multinomial(10, np.full(10, 0.1), size=300).astype(float)
+    w_neg = rng.multinomial(10, np.full(10, 0.1), size=300).astype(float)
+    v = SimpleNamespace(w=(w_neg, w_pos))
+    raw = cllr_se_rows(lay, v, max_t=None)
+    th = 0.5 * (w_pos @ a / 10 + w_neg @ b / 10)
+    var = lambda w, x: (w @ x**2 / 10 - (w @ x / 10) ** 2) * 10 / 9  # noqa: E731
+    assert raw == pytest.approx(0.5 * np.sqrt(var(w_pos, a) / 10 + var(w_neg, b) / 10))
+    est = 0.5 * (a.mean() + b.mean())
+    floored = cllr_se_rows(lay, v)
+    want = np.maximum(raw, th * np.abs(np.log(th) - np.log(est)) / MAX_CLLR_T)
+    assert floored == pytest.approx(want, rel=1e-12)
+    t = (np.log(th) - np.log(est)) / (floored / th)
+    assert np.max(np.abs(t)) <= MAX_CLLR_T * (1 + 1e-12)
+    assert np.any(floored > raw)  # replicates without the costly target: floored
+    assert np.sum(floored > raw) < 300  # the others keep their own
+
+
+def test_previously_absurd_test_set_gets_a_finite_bound(monkeypatch):
+    s = _absurd_design()
+    with pytest.warns(mlci.NearBoundWarning, match="cost of the targets rests on 1.0"):
+        res = cllr_ci(s, rng=0, n_resamples=1000)
+    assert res.method == "studentized"
+    est, se0 = res.estimate, res.details["linearized"]["standard_error"]
+    lo, hi = res.confidence_interval
+    # the bound the floor allows at most, est exp(max_t se / est): 400 times the estimate
+    # here (the costly target's cost is about the targets' whole sum: se / est about 1)
+    assert hi <= est * np.exp(MAX_CLLR_T * se0 / est) * (1 + 1e-9)
+    assert 10 < hi < 100  # bits; session 9: 3.0e8
+    assert lo < 0.0563 < hi  # the design's true Cllr (design_search_scores.cllr_truth)
+    # the same replicates without the floor: session 9's bound, 3.0e8 bits
+    import mlci.scores.verification as verification
+
+    monkeypatch.setattr(verification, "cllr_se_rows", lambda lay, v: cllr_se_rows(lay, v, None))
+    with pytest.warns(mlci.NearBoundWarning):
+        old = cllr_ci(s, rng=0, n_resamples=1000)
+    assert old.confidence_interval.high > 1e6
+    assert old.estimate == est and old.confidence_interval.low == pytest.approx(lo)
+
+
+def test_skewness_warns():
+    # the 50-100-target designs session 9 left unwarned: many effective trials, a skewed
+    # estimate (scripts/cllr_sweep.py: 50 / 250 targets, AUC 0.999, c 0.5, median 0.40)
+    g = MAX_CLLR_SKEWNESS
+    assert MIN_CLLR_EFFECTIVE_TRIALS < 9.0
+    assert warn_few_costly_trials(9.0, 10.0, 50, 250, g - 0.01) is None
+    assert warn_few_costly_trials(9.0, 10.0, 50, 250, float("nan")) is None
+    with pytest.warns(mlci.NearBoundWarning, match="skewness is 0.50, above 0.35"):
+        text = warn_few_costly_trials(9.0, 10.0, 50, 250, 0.5)
+    assert "targets rests on 9.0 effective trials of 50" in text
+
+
+def test_bad_inputs_of_the_rules():
+    s = _absurd_design()
+    from types import SimpleNamespace
+
+    v = SimpleNamespace(w=(np.ones((1, 10)), np.ones((1, 10))))
+    for bad in (0, -1.0, "6", float("nan")):
+        with pytest.raises(ValueError, match="`max_t` must be a number > 0, or None"):
+            cllr_se_rows(s._lay, v, max_t=bad)
+    with pytest.raises(ValueError, match="`n_pos` must be a number >= 0; got 'ten'"):
+        warn_few_costly_trials(3.0, 5.0, "ten", 20)
+    with pytest.raises(TypeError, match="`skewness` must be a number"):
+        warn_few_costly_trials(3.0, 5.0, 10, 20, None)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    pos=st.lists(st.floats(-30, 30), min_size=2, max_size=12),
+    neg=st.lists(st.floats(-30, 30), min_size=2, max_size=12),
+    seed=st.integers(0, 2**16),
+)
+def test_floor_bounds_every_replicate(pos, neg, seed):
+    # property: the floored standard error is never below the replicate's own, and every
+    # replicate's t* on the log scale lies within +-MAX_CLLR_T
+    from types import SimpleNamespace
+
+    s = Scores(pos, neg)
+    lay = s._lay
+    rng = np.random.default_rng(seed)
+    w_pos = rng.multinomial(len(pos), lay.nobs[1] / len(pos), size=50).astype(float)
+    w_neg = rng.multinomial(len(neg), lay.nobs[0] / len(neg), size=50).astype(float)
+    v = SimpleNamespace(w=(w_neg, w_pos))
+    raw, floored = cllr_se_rows(lay, v, None), cllr_se_rows(lay, v)
+    ok = ~np.isnan(raw)
+    assert np.all(floored[ok] >= raw[ok])
+    a, b = np.logaddexp(0, -lay.u[1]) / LN2, np.logaddexp(0, lay.u[0]) / LN2
+    th = 0.5 * (w_pos @ a / len(pos) + w_neg @ b / len(neg))
+    est = 0.5 * (lay.nobs[1] @ a / len(pos) + lay.nobs[0] @ b / len(neg))
+    live = ok & (th > 0) & (floored > 0) & (est > 0)
+    t = (np.log(th[live]) - np.log(est)) / (floored[live] / th[live])
+    assert np.all(np.abs(t) <= MAX_CLLR_T * (1 + 1e-9))

@@ -115,10 +115,21 @@ def test_clustered_interval_at_one_threshold_is_wilson_at_the_effective_size():
     alpha = 2 * (1 - ndtr(stats.t.ppf(0.975, 9)))
     ref = sm_prop.proportion_confint(5, 50, alpha=alpha, method="wilson")
     assert clustered_eer_interval(cc) == pytest.approx(ref, abs=1e-12)
-    # the rate at a known threshold (the other class exactly at its rate): Wilson's
+    # the rate at a known threshold (the other class exactly at its rate): Wilson's,
+    # with Brown, Cai & DasGupta's Poisson lower bound for the 2 effective events in 20
+    # (k* = 2 for n <= 50): Gamma(2) quantile at alpha (the t(9) level's) over 20
     cc = replace(cc, fn=4 * one, fp=10 * one, deff_fn=2 * one, n_pos=40.0, n_neg=100.0)
     ref = sm_prop.proportion_confint(2, 20, alpha=alpha, method="wilson")
-    assert clustered_rate_interval(cc, "fnr", 0.1) == pytest.approx(ref, abs=1e-12)
+    assert clustered_rate_interval(cc, "fnr", 0.1, poisson_edge=False) == pytest.approx(
+        ref, abs=1e-12
+    )
+    lo, hi = clustered_rate_interval(cc, "fnr", 0.1)
+    assert hi == pytest.approx(ref[1], abs=1e-12)
+    assert lo == pytest.approx(stats.chi2.ppf(alpha, 4) / 40, abs=1e-12) and lo < ref[0]
+    # 5 effective events in 20 (beyond k*): Wilson's alone
+    cc5 = replace(cc, fn=10 * one)
+    ref5 = sm_prop.proportion_confint(5, 20, alpha=alpha, method="wilson")
+    assert clustered_rate_interval(cc5, "fnr", 0.1) == pytest.approx(ref5, abs=1e-12)
     # every design effect 1 and infinitely many conditions: the iid score interval
     rng = np.random.default_rng(3)
     zn, zp = rng.normal(size=200), rng.normal(size=40) + 2.5
@@ -132,16 +143,12 @@ def test_clustered_interval_at_one_threshold_is_wilson_at_the_effective_size():
     )
 
 
-def test_clustered_interval_matches_a_brute_force_inversion():
-    rng = np.random.default_rng(4)
-    cn, cp = rng.integers(0, 8, 230), rng.integers(0, 8, 30)
-    u = rng.normal(size=8)
-    cc = clustered_error_counts(rng.normal(size=230) + u[cn], cn,
-                                rng.normal(size=30) + 2 + u[cp], cp)  # fmt: skip
+def _brute_force(cc, n_pos=30, n_neg=230):
+    """The EER's and the FNR's (at FPR 0.05) intervals by inverting the statistic on a
+    grid: the thresholds with their design effects, and each segment's points (its ends
+    too) with the larger of its ends'."""
     c = stats.t.ppf(0.975, cc.df) ** 2
     grid = np.linspace(1e-5, 1 - 1e-5, 10_001)
-    # the profile runs along the ROC polyline (session 9): the thresholds with their
-    # design effects, and each segment's points (its ends too) with the larger of its ends'
     o = np.lexsort((-cc.fp, cc.fn))
     t = np.linspace(0.0, 1.0, 21)[:, None]
     inner = [(a[o][:-1] + t * np.diff(a[o])).ravel() for a in (cc.fn, cc.fp)]
@@ -150,23 +157,42 @@ def test_clustered_interval_matches_a_brute_force_inversion():
     dfn, dfp = np.r_[cc.deff_fn, dmax[0]], np.r_[cc.deff_fp, dmax[1]]
 
     def eer_ok(e):
-        x2 = (fn - 30 * e) ** 2 / (30 * e * (1 - e) * dfn) + (fp - 230 * e) ** 2 / (
-            230 * e * (1 - e) * dfp
+        x2 = (fn - n_pos * e) ** 2 / (n_pos * e * (1 - e) * dfn) + (fp - n_neg * e) ** 2 / (
+            n_neg * e * (1 - e) * dfp
         )
         return x2.min() <= c
 
-    ok = np.array([eer_ok(e) for e in grid])
-    assert clustered_eer_interval(cc) == pytest.approx((grid[ok].min(), grid[ok].max()), abs=2e-4)
-
     def op_ok(p):
-        d = (fp - 230 * 0.05) ** 2 / (230 * 0.05 * 0.95 * dfp)
-        x2 = d + (fn - 30 * p) ** 2 / (30 * p * (1 - p) * dfn)
+        d = (fp - n_neg * 0.05) ** 2 / (n_neg * 0.05 * 0.95 * dfp)
+        x2 = d + (fn - n_pos * p) ** 2 / (n_pos * p * (1 - p) * dfn)
         return x2.min() <= c
 
-    ok = np.array([op_ok(p) for p in grid])
-    assert clustered_rate_interval(cc, "fnr", 0.05) == pytest.approx(
-        (grid[ok].min(), grid[ok].max()), abs=2e-4
-    )
+    out = []
+    for accept in (eer_ok, op_ok):
+        ok = np.array([accept(e) for e in grid])
+        out.append((grid[ok].min(), grid[ok].max()))
+    return out
+
+
+@pytest.mark.parametrize("tied", [False, True])
+def test_clustered_interval_matches_a_brute_force_inversion(tied):
+    rng = np.random.default_rng(4)
+    cn, cp = rng.integers(0, 8, 230), rng.integers(0, 8, 30)
+    u = rng.normal(size=8)
+    zn, zp = rng.normal(size=230) + u[cn], rng.normal(size=30) + 2 + u[cp]
+    if tied:  # a grid of 0.5: segments that cross several errors of both classes
+        zn, zp = np.round(2 * zn) / 2, np.round(2 * zp) / 2
+    cc = clustered_error_counts(zn, cn, zp, cp)
+    # the profile runs along the ROC polyline (session 9): inside a segment, the larger
+    # of its ends' design effects (kept in session 10: interpolating them under-covered,
+    # scripts/scores_clustered_segment_study.py)
+    eer, op = _brute_force(cc)
+    assert clustered_eer_interval(cc) == pytest.approx(eer, abs=2e-4)
+    assert clustered_rate_interval(cc, "fnr", 0.05, poisson_edge=False) == pytest.approx(
+        op, abs=2e-4
+    )  # (the brute force inverts Wilson's statistic; the Poisson edge only widens)
+    lo_e, hi_e = clustered_rate_interval(cc, "fnr", 0.05)
+    assert lo_e <= op[0] + 2e-4 and hi_e >= op[1] - 2e-4
     # one-sided: the two-sided interval at twice the tail
     lo90, hi90 = clustered_eer_interval(cc, 0.90)
     assert clustered_eer_interval(cc, 0.95, "less") == pytest.approx((0.0, hi90), abs=1e-12)

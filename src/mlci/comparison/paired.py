@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
+from ..engine.ap_interval import with_ap_logit
 from ..engine.auc_analytic import kernel_auc_score, with_auc_score
 from ..engine.auto import (
     edge_fallback_options,
@@ -498,6 +499,11 @@ def compare(
     sys_results = dict(zip(names, sys_list, strict=True))
     for nm, auc_score in auc_scores.items():  # as bootstrap_ci gives it
         sys_results[nm] = with_auc_score(sys_results[nm], auc_score)
+    if opts.method == "auto" and bca:  # a single AP's logit jackknife, as bootstrap_ci's
+        for s, nm in enumerate(names):
+            sys_results[nm] = with_ap_logit(
+                sys_results[nm], kernels[s], plan, lambda s=s: (jack()[0][:, s], jack()[1])
+            )
     lo_edge, hi_edge = jk.bounds
     d_bounds = (lo_edge - hi_edge, hi_edge - lo_edge)
     if margin is not None:
@@ -547,6 +553,7 @@ def compare(
         own_pairs=own_pairs,
         few_rule=opts.method == "auto" and linear is not None and bool(linear["iid"]),
         d_kurt=d_kurt,
+        pairs=pairs,
     )
     fallback = [
         f"{names[i]} - {names[j]}"
@@ -749,11 +756,12 @@ def _spread_details(
     own_pairs: np.ndarray,
     few_rule: bool,
     d_kurt: np.ndarray,
+    pairs: list[tuple[int, int]],
 ) -> None:
     """To ``details``: the systems' heavy tails, the systems and pairs without spread, and
     (``few_rule``: auto over independent samples) the pairs with a handful of discordant
     samples, each warned about but the pairs with their own interval (``own_pairs``)."""
-    details.update(heavy_tail_systems(kernels, names, metric, diff_method))  # regression losses
+    details.update(heavy_tail_systems(kernels, names, metric, diff_method, pairs))  # regression
     flat_sys = _no_spread(dist)
     if flat_sys.any():
         details["no_spread_systems"] = [names[s] for s in np.flatnonzero(flat_sys)]

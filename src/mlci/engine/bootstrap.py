@@ -39,6 +39,7 @@ from ..results import (
     ConfidenceInterval,
     per_confidence_level,
 )
+from .ap_interval import ap_auto
 from .auc_analytic import auc_auto
 from .auto import (
     choose_method,
@@ -188,7 +189,8 @@ def run_bootstrap(
         )
     else:
         replicates = dist
-    return auc_auto(finish_bootstrap, kernel, plan, None if reduced else auto_reason)(
+    why = None if reduced else auto_reason  # auto's analytic AUC and AP intervals
+    return ap_auto(auc_auto(finish_bootstrap, kernel, plan, why), kernel, plan, why)(
         estimate,
         replicates,
         plan=plan,

@@ -200,8 +200,9 @@ def clustered_proportion_rule(kernel: Any, plan: Any) -> tuple[str, str] | None:
 def clustered_class_rates(kernel: Any, plan: Any) -> tuple[dict[str, float], ...]:
     """The two classes' own rates of a two-class confusion kernel over conditions, each
     as :func:`mlci.bootstrap_ci` of ``metric="specificity"`` and ``"recall"`` under the
-    same plan reads it: ``{"estimate", "standard_error", "df", "effective_n"}`` (CR2
-    standard error, Imbens & Kolesar's degrees of freedom, the effective sample size),
+    same plan reads it: ``{"estimate", "standard_error", "df", "effective_n",
+    "nominal_n"}`` (CR2 standard error, Imbens & Kolesar's degrees of freedom, the
+    effective sample size, the class's size),
     negatives first.  Balanced accuracy's clustered MOVER interval
     (:func:`mlci.intervals.mover.mover_korn_graubard_interval`) is built from them
     (:mod:`mlci.engine.class_edge`).
@@ -230,6 +231,10 @@ def clustered_class_rates(kernel: Any, plan: Any) -> tuple[dict[str, float], ...
             "df": float(est.df),
             "effective_n": float(est.effective_n)
             if est.effective_n is not None
+            else float(counts.sum()),
+            # the class's size: Korn & Graubard's effective size is at most it
+            "nominal_n": float(est.effective_n) * float(est.design_effect)
+            if est.effective_n is not None and est.design_effect is not None
             else float(counts.sum()),
         })  # fmt: skip
     return tuple(out)

@@ -84,6 +84,7 @@ __all__ = [
     "warn_few_dcf_events",
     "warn_few_eer_errors",
     "warn_few_op_events",
+    "with_edge_flag",
 ]
 
 
@@ -452,6 +453,8 @@ def rate_score_interval(
     at: float,
     confidence_level: float = 0.95,
     alternative: str = "two-sided",
+    *,
+    poisson_edge: bool = True,
 ) -> tuple[float, float]:
     """The score interval of a rate at the threshold where another rate is ``at``,
     profiled over the threshold.
@@ -487,6 +490,9 @@ def rate_score_interval(
         The other rate at the operating point.
     confidence_level : float, default 0.95
     alternative : {"two-sided", "less", "greater"}, default "two-sided"
+    poisson_edge : bool, default True
+        Brown, Cai & DasGupta's Poisson bound for 1 to 3 events (:func:`_poisson_edges`);
+        False: Wilson's roots alone (the interval before session 10, for comparison).
 
     Returns
     -------
@@ -509,7 +515,7 @@ def rate_score_interval(
         d = (x - n_x * at) ** 2 / (n_x * at * (1.0 - at))
     else:  # a rate of 0 or 1: only the thresholds that reach it exactly
         d = np.where(np.abs(x - n_x * at) < 0.5, 0.0, np.inf)
-    sides = 2 if alternative == "two-sided" else 1
+    sides = 0 if not poisson_edge else 2 if alternative == "two-sided" else 1
     lo, hi, ok = _wilson_roots(y, n_events, np.maximum(cut - d, 0.0), sides)
     ok &= d <= cut
     if 0.0 < at < 1.0:  # (a rate of 0 or 1 is reached at a vertex or nowhere)
@@ -595,18 +601,30 @@ class ScoreInterval:
     at: float = 0.0
     flip: bool = False
 
-    def __call__(self, confidence_level: float, alternative: str) -> tuple[float, float]:
-        return flipped(self._read, self.flip, confidence_level, alternative)
+    def __call__(self, confidence_level: float, alternative: str) -> tuple[Any, ...]:
+        return with_edge_flag(self._read, self.flip, confidence_level, alternative)
 
-    def _read(self, confidence_level: float, alt: str) -> tuple[float, float]:
+    def _read(self, confidence_level: float, alt: str, edge: bool = True) -> tuple[float, float]:
         if self.kind == "eer":
             return eer_score_interval(
                 self.events, self.x_events, self.n_events, self.n_x, confidence_level, alt
             )
         return rate_score_interval(
             self.events, self.n_events, self.x_events, self.n_x, self.at,
-            confidence_level, alt,
+            confidence_level, alt, poisson_edge=edge,
         )  # fmt: skip
+
+
+def with_edge_flag(
+    read: Callable[..., tuple[float, float]], flip: bool, confidence_level: float, alternative: str
+) -> tuple[Any, ...]:
+    """:func:`flipped` of ``read``, with ``{"modified": True}`` where the Poisson bound of
+    :func:`_poisson_edges` moved a bound (``read(level, alt, False)``: without it): as the
+    modified Wilson interval of a proportion, whose one-sided 95% bound there is the
+    two-sided 95% one (``alpha = 1 - confidence_level``), not the 90% one."""
+    out = flipped(read, flip, confidence_level, alternative)
+    plain = flipped(lambda lv, alt: read(lv, alt, False), flip, confidence_level, alternative)
+    return (*out, {"modified": True}) if out != plain else out
 
 
 def flipped(

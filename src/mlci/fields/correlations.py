@@ -440,8 +440,10 @@ def compare_correlations(
         At the system level, permuting items or both, with at least 8 systems, when
         ``ratio`` exceeds 0.25 (the rule of :func:`correlation_ci`): the metrics' system
         means differ in reliability, and the difference is biased by a large share of its
-        interval (docs/correlations.md, "Few items").  Williams' test treats the items as
-        fixed and only records the analysis.
+        interval (docs/correlations.md, "Few items").  With ``variant="williams"`` by the
+        same rule, the half-width Williams' own, its t quantile on ``n - 3`` degrees of
+        freedom times its standard error: it takes the systems' means as its sample, and
+        the item noise in them shifts the difference all the same.
 
     Examples
     --------
@@ -493,7 +495,7 @@ def compare_correlations(
 
             half = float(stats.t.ppf(0.975, res.df)) * res.details["standard_error"]
             details["attenuation"] = _difference_attenuation(
-                a, b, z, coefficient, res.estimate, half, warn_=False
+                a, b, z, coefficient, res.estimate, half, warn_=True
             )
         return TestResult(
             statistic=res.statistic,

@@ -34,6 +34,11 @@ AUTO_LABELS: dict[str, tuple[str, str]] = {
         "(the score-type interval)",
         " It is also mlci.auc_score_ci(..., variant='floored').",
     ),
+    "logit_jackknife": (
+        "a single average_precision with at least 20 positives (the jackknife standard "
+        "error on the logit scale: mlci.engine.ap_interval)",
+        "",
+    ),
     "wilson": (
         "the EER with less than one expected error, or a rate at a fixed rate with fewer "
         "than 5 expected events, of independent trials (its score interval)",

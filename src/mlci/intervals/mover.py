@@ -92,12 +92,15 @@ def mover_korn_graubard_interval(
     """Balanced accuracy's MOVER interval over conditions from the two classes' own rates.
 
     ``rates``: the specificity's and the recall's ``{"estimate", "standard_error",
-    "df", "effective_n"}`` over the conditions (:func:`mlci.engine.clustered_edge.
-    clustered_class_rates`).  Each rate gets Korn & Graubard's (1998) interval
+    "df", "effective_n", "nominal_n"}`` over the conditions
+    (:func:`mlci.engine.clustered_edge.clustered_class_rates`).  Each rate gets Korn &
+    Graubard's (1998) interval
     (``korn_graubard``: :func:`mlci.intervals.bootstrap.effective_binomial_interval`,
     Clopper-Pearson on the effective sample size ``p (1 - p) / se^2`` times ``(z /
-    t_df)^2``, the exact interval of ``effective_n`` for a rate of 1 or 0: a class without
-    an error; without the widening of a proportion's own interval with few minority
+    t_df)^2``, at most the class's size ``nominal_n`` where given (the design effect
+    truncated at 1, as :func:`mlci.intervals.near_bound.korn_graubard_interval`), the
+    exact interval of ``effective_n`` for a rate of 1 or 0: a class without an error;
+    without the widening of a proportion's own interval with few minority
     outcomes, :func:`mlci.intervals.near_bound.widen_few_minority`: the sweep
     measured the rule so); Wilson's of ``effective_n`` (same df adjustment) where the
     conditions do not vary (a standard error of 0).  The MOVER interval of their mean
@@ -120,8 +123,9 @@ def mover_korn_graubard_interval(
     for i, r in enumerate(rates):
         p, se, df, n = (float(r[k]) for k in ("estimate", "standard_error", "df", "effective_n"))
         low, high, _ = korn_graubard(
-            p, se, df, confidence_level=confidence_level, alternative=alternative, nominal_n=n
-        )
+            p, se, df, confidence_level=confidence_level, alternative=alternative, nominal_n=n,
+            max_n=r.get("nominal_n"),
+        )  # fmt: skip
         if not (np.isfinite(low) and np.isfinite(high)):  # no spread between the conditions
             low, high, _ = wilson(p, n, df, confidence_level=confidence_level,
                                   alternative=alternative)  # fmt: skip

@@ -511,6 +511,10 @@ class AdditiveKernel(Kernel):
             atoms, keys = unique_rows(phi)
         self._setup(atoms, len(atoms), keys, ExactSums(atoms), g, shape, name)
 
+    #: a regression kernel's signed errors ``y_true - y_pred`` per sample (metrics/additive.py),
+    #: for the heavy-tail rule's skewness (engine/heavy_tail.py); None for other kernels
+    signed_errors: np.ndarray | None = None
+
     #: the atoms, or (from :meth:`from_atoms`) None until first read, built by ``_make_atoms``
     _atoms: np.ndarray | None = None
     _make_atoms: Callable[[], np.ndarray] | None = None
@@ -844,7 +848,7 @@ def with_sample_weight(kernel: Kernel, sample_weight: np.ndarray) -> Kernel:
     if isinstance(kernel, AdditiveKernel):
         phi = kernel.atoms[kernel.keys] * np.asarray(sample_weight, dtype=float)[:, None]
         out = AdditiveKernel(phi, kernel.g, kernel.shape, kernel.name)
-        for attr in ("bounds", "elements"):
+        for attr in ("bounds", "elements", "signed_errors"):
             if attr in vars(kernel):
                 setattr(out, attr, getattr(kernel, attr))
         return out

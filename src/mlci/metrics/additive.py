@@ -63,14 +63,18 @@ def _regression_inputs(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray
 def mae_kernel(y_true: Any, y_pred: Any) -> AdditiveKernel:
     t, p = _regression_inputs(y_true, y_pred)
     e = np.abs(t - p)
-    return AdditiveKernel(np.column_stack([e, np.ones_like(e)]), _ratio, (), "mae")
+    kernel = AdditiveKernel(np.column_stack([e, np.ones_like(e)]), _ratio, (), "mae")
+    kernel.signed_errors = t - p  # per sample, for the heavy-tail rule (engine/heavy_tail.py)
+    return kernel
 
 
 def mse_kernel(y_true: Any, y_pred: Any, *, root: bool = False) -> AdditiveKernel:
     t, p = _regression_inputs(y_true, y_pred)
     e = (t - p) ** 2
     g = _sqrt_ratio if root else _ratio
-    return AdditiveKernel(np.column_stack([e, np.ones_like(e)]), g, (), "rmse" if root else "mse")
+    kernel = AdditiveKernel(np.column_stack([e, np.ones_like(e)]), g, (), "rmse" if root else "mse")
+    kernel.signed_errors = t - p  # per sample, for the heavy-tail rule (engine/heavy_tail.py)
+    return kernel
 
 
 def _r2(s: np.ndarray) -> np.ndarray:
@@ -87,7 +91,9 @@ def r2_kernel(y_true: Any, y_pred: Any) -> AdditiveKernel:
     if not np.any(c != 0):
         raise ValueError("'r2' is undefined when `y_true` is constant (zero total variance).")
     phi = np.column_stack([c, c * c, (t - p) ** 2, np.ones_like(t)])
-    return AdditiveKernel(phi, _r2, (), "r2")
+    kernel = AdditiveKernel(phi, _r2, (), "r2")
+    kernel.signed_errors = t - p  # per sample, for the heavy-tail rule (engine/heavy_tail.py)
+    return kernel
 
 
 def _probabilities(

@@ -13,15 +13,22 @@ docs/validation.md, "Cllr intervals (session 9)").
   bits), so the estimate's spread grows with it: BCa and the percentile interval,
   which read only the spread of the replicates, miss high, while t* carries that
   relation.  Over conditions, with weights, strata or another resampling design BCa
-  stays (the two-sample standard error assumes independent trials).
+  stays (the two-sample standard error assumes independent trials).  Every replicate's
+  standard error is at least ``C* |log C* - log C| / 6`` (:data:`MAX_CLLR_T`): a
+  replicate that drew none of the few costly trials carrying a class's cost has the
+  small spread of the cheap trials, and its t* (-10 to -40) sent the upper bound to
+  1e3-1e44 bits; the floor keeps ``|t*| <= 6``, the upper bound at most
+  ``C exp(6 se / C)``.
 * **A warning where a class's cost rests on a few trials** (:func:`warn_few_costly_trials`):
   Kish's effective number of trials carrying a class's cost,
   ``(sum phi)^2 / sum phi^2`` (Kish 1965, *Survey Sampling*, sec. 11.7, the effective
   sample size of weights, here of the costs; :func:`cllr_effective_trials`), below
   :data:`MIN_CLLR_EFFECTIVE_TRIALS` in either class.  One misjudged target among
   well-scored ones makes it about 1; a class whose trials all cost about the same, its
-  number of trials.  There the test set holds too few of the rare costly trials that
-  set Cllr, and no interval held.
+  number of trials.  Or where the estimate's skewness from the class-wise third moments
+  exceeds :data:`MAX_CLLR_SKEWNESS` (a cost spread over more trials, but still a few
+  heavy ones: the 50-100-target designs session 9 left unwarned).  There the test set
+  holds too few of the rare costly trials that set Cllr, and no interval held.
 * **The minimum Cllr: BCa, with a warning of PAV's optimism** (:func:`warn_min_cllr_bias`)
   where the replicates' mean lies below the estimate by more than
   :data:`MAX_MIN_CLLR_BIAS` of their standard deviation (Efron & Tibshirani 1993, sec.
@@ -32,7 +39,7 @@ docs/validation.md, "Cllr intervals (session 9)").
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -42,8 +49,11 @@ from ._roc import _Layout
 
 __all__ = [
     "CLLR_T_REASON",
+    "MAX_CLLR_SKEWNESS",
+    "MAX_CLLR_T",
     "MAX_MIN_CLLR_BIAS",
     "MIN_CLLR_EFFECTIVE_TRIALS",
+    "CllrDiagnostics",
     "cllr_costs",
     "cllr_effective_trials",
     "cllr_se_rows",
@@ -53,14 +63,36 @@ __all__ = [
 
 _LN2 = float(np.log(2.0))
 
-#: a class whose cost rests on fewer effective trials than this warns.  In the sweep
-#: (scripts/cllr_sweep.py, 165 designs) the bootstrap-t fell significantly short of 0.935 in
-#: 35 designs, and 30 of them warn in most test sets; the other 5 have 50-100 targets and
-#: cover 0.88-0.90 (no per-test-set rule tried, 3-5 effective trials or the estimate's
-#: skewness, caught them without warning in most designs where the interval holds); 44
-#: designs that hold warn in most test sets.  At 3: 7 short designs unwarned, 31 that hold
-#: warned; at 5: 3 and 54
-MIN_CLLR_EFFECTIVE_TRIALS = 4.0
+#: a class whose cost rests on fewer effective trials than this warns, and so does an
+#: estimate whose skewness exceeds :data:`MAX_CLLR_SKEWNESS`.  Session 9 (150 test sets a
+#: design, B = 500) warned below 4 effective trials alone: 5 short designs unwarned, all
+#: with 50-100 targets, 44 that hold warned.  Session 10 (scripts/cllr_sweep.py --seed 30,
+#: 300 test sets a design; docs/validation.md, "Cllr's bootstrap-t with a floored standard
+#: error (session 10, cllr2)"), pooled with session 9's: below 4 alone, 5 short designs
+#: unwarned (3 with 50-100 targets), 31 that hold warned; below 3 or a skewness above 0.35,
+#: 1 (10 / 50 targets, 0.916 of 450) and 35; below 4 or above 0.35: 1 and 44
+MIN_CLLR_EFFECTIVE_TRIALS = 3.0
+#: the estimate's skewness, from the class-wise third moments, above which auto warns
+#: (Cochran 1977, sec. 2.15: a mean is near normal when its skewness is below about 0.2;
+#: 0.3 and 0.4 were tried too: :data:`MIN_CLLR_EFFECTIVE_TRIALS`)
+MAX_CLLR_SKEWNESS = 0.35
+#: a replicate's studentized distance from the estimate on the log scale is at most this
+#: (:func:`cllr_se_rows`).  Session 9's bootstrap-t read t* of -10 to -40 off replicates
+#: that drew none of the one or two costly trials carrying a class's cost (their own
+#: standard error is that of the cheap trials): upper bounds up to 1e44 bits, wider than
+#: 100 bits in 3.3% of the session-10 sweep's 49,500 test sets.  At 6: at most 529 bits,
+#: 0.47% wider than 100; in the 16 designs where the numpy bootstrap-t's median width was
+#: over 10 times BCa's mlci's auto covered 0.753 on average (0.759 before), median width 4.8
+#: to 28.5 times BCa's (6.0 to 83.6), and elsewhere one test set of 49,500 changed.  The
+#: numpy sweep at 400 test sets a design (seed 99): clipping |t*| at 5 changed 6 designs
+#: where the interval held (by up to 0.005), at 4 by up to 0.015
+MAX_CLLR_T = 6.0
+#: where the warning's numbers come from
+_STUDY = (
+    "docs/validation.md, 'Cllr intervals (session 9)' and 'Cllr's bootstrap-t with a "
+    "floored standard error (session 10, cllr2)': in the 81 designs where most test sets "
+    "warn the bootstrap-t covered 0.27-0.96, mean 0.88, BCa 0.21-0.94, mean 0.78"
+)
 #: Efron & Tibshirani (1993, sec. 10.6): a bootstrap bias under 0.25 standard errors can
 #: be ignored
 MAX_MIN_CLLR_BIAS = 0.25
@@ -74,7 +106,10 @@ CLLR_T_REASON = (
     "docs/validation.md, 'Cllr intervals (session 9)': 5-200 targets, AUC 0.8-0.999, "
     "calibrated and scaled LLRs, 165 designs) it covered 0.924 on average where BCa covered "
     "0.855, at least as often in 158 designs, and held in 57 where BCa fell short, at a median "
-    "width 1.07 times BCa's where BCa held"
+    "width 1.07 times BCa's where BCa held; every replicate's standard error is at least "
+    "1/6 of its distance from the estimate on the log scale, so that a replicate without "
+    "the few costly trials cannot send the upper bound to 1e44 bits (docs/validation.md, "
+    "'Cllr's bootstrap-t with a floored standard error (session 10, cllr2)')"
 )
 
 
@@ -94,46 +129,94 @@ def _class_moments(w: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, ...]:
     return n, mean, var
 
 
-def cllr_se_rows(lay: _Layout, v: Any) -> np.ndarray:
+def cllr_se_rows(lay: _Layout, v: Any, max_t: float | None = MAX_CLLR_T) -> np.ndarray:
     """Every replicate's two-sample standard error of Cllr,
     ``sqrt(var_pos / n_pos + var_neg / n_neg) / 2`` (unbiased class variances; NaN with
-    fewer than 2 trials of a class)."""
+    fewer than 2 trials of a class).
+
+    With ``max_t`` (default :data:`MAX_CLLR_T`; None: no floor), a replicate's standard
+    error is at least ``C* |log C* - log C| / max_t``, ``C*`` its Cllr and ``C`` the test set's: its
+    studentized distance on the log scale, ``t* = (log C* - log C) / (se* / C*)``, is at
+    most ``max_t``.  A replicate further away than that has drawn none of the few costly
+    trials that set ``C``, and its own standard error (that of the cheap trials alone)
+    does not describe its distance (:data:`MAX_CLLR_T`)."""
+    if max_t is not None and not (isinstance(max_t, int | float) and max_t > 0):
+        raise ValueError(f"`max_t` must be a number > 0, or None (no floor); got {max_t!r}.")
     w_neg, w_pos = v.w
     phi_pos, phi_neg = cllr_costs(lay)
-    n_p, _, v_p = _class_moments(w_pos, phi_pos)
-    n_n, _, v_n = _class_moments(w_neg, phi_neg)
+    n_p, m_p, v_p = _class_moments(w_pos, phi_pos)
+    n_n, m_n, v_n = _class_moments(w_neg, phi_neg)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return 0.5 * np.sqrt(v_p / n_p + v_n / n_n)
+        se = 0.5 * np.sqrt(v_p / n_p + v_n / n_n)
+        if max_t is None:
+            return se
+        theta = 0.5 * (m_p + m_n)
+        est = 0.5 * (
+            lay.nobs[1] @ phi_pos / lay.nobs[1].sum() + lay.nobs[0] @ phi_neg / lay.nobs[0].sum()
+        )
+        floor = theta * np.abs(np.log(theta) - np.log(est)) / max_t
+    floor = np.where((theta > 0) & (est > 0), floor, 0.0)
+    return np.where(np.isnan(se), se, np.maximum(se, floor))
 
 
-def cllr_effective_trials(lay: _Layout) -> tuple[float, float, float, float]:
+class CllrDiagnostics(NamedTuple):
+    """What auto's warning reads off the test set (:func:`cllr_effective_trials`)."""
+
+    targets_eff: float
+    non_targets_eff: float
+    n_targets: float
+    n_non_targets: float
+    skewness: float = float("nan")
+
+
+def cllr_effective_trials(lay: _Layout) -> CllrDiagnostics:
     """Kish's effective number of trials carrying each class's cost,
-    ``(sum phi)^2 / sum phi^2`` over the trials (``phi`` the per-trial costs), and the
-    numbers of trials: ``(targets_eff, non_targets_eff, n_targets, n_non_targets)``."""
-    out = []
+    ``(sum phi)^2 / sum phi^2`` over the trials (``phi`` the per-trial costs), the
+    numbers of trials, and the skewness of the estimate from the class-wise moments,
+    ``(m3_pos / n_pos^2 + m3_neg / n_neg^2) / 8 / se^3`` (``m3`` a class's third central
+    moment, ``se`` the two-sample standard error; NaN with fewer than 2 trials of a class
+    or no spread): ``(targets_eff, non_targets_eff, n_targets, n_non_targets, skewness)``."""
+    out, m3, var = [], 0.0, 0.0
     for phi, c in zip(cllr_costs(lay), (lay.nobs[1], lay.nobs[0]), strict=True):
+        n = float(c.sum())
         total, square = float(c @ phi), float(c @ (phi * phi))
-        out.append(total * total / square if square > 0 else float(c.sum()))
-    return out[0], out[1], float(lay.nobs[1].sum()), float(lay.nobs[0].sum())
+        out.append(total * total / square if square > 0 else n)
+        dev = phi - total / n
+        m3 += float(c @ dev**3) / n / n**2
+        var += float(c @ dev**2) / (n - 1) / n if n > 1 else float("nan")
+    skew = m3 / 8 / (var / 4) ** 1.5 if var > 0 else float("nan")
+    return CllrDiagnostics(out[0], out[1], float(lay.nobs[1].sum()), float(lay.nobs[0].sum()), skew)
 
 
 def warn_few_costly_trials(
-    pos_eff: float, neg_eff: float, n_pos: float, n_neg: float
+    pos_eff: float, neg_eff: float, n_pos: float, n_neg: float, skewness: float = float("nan")
 ) -> str | None:
     """Warn (and return the message) when either class's cost rests on fewer than
-    :data:`MIN_CLLR_EFFECTIVE_TRIALS` effective trials (:func:`cllr_effective_trials`)."""
-    if min(pos_eff, neg_eff) >= MIN_CLLR_EFFECTIVE_TRIALS:
+    :data:`MIN_CLLR_EFFECTIVE_TRIALS` effective trials, or the estimate's skewness exceeds
+    :data:`MAX_CLLR_SKEWNESS` (:func:`cllr_effective_trials`; a NaN skewness does not
+    warn)."""
+    for name, value in (("pos_eff", pos_eff), ("neg_eff", neg_eff), ("n_pos", n_pos),
+                        ("n_neg", n_neg)):  # fmt: skip
+        if not (isinstance(value, int | float | np.integer | np.floating) and value >= 0):
+            raise ValueError(f"`{name}` must be a number >= 0; got {value!r}.")
+    if not isinstance(skewness, int | float | np.integer | np.floating):
+        raise TypeError(f"`skewness` must be a number (NaN: not known); got {skewness!r}.")
+    few = min(pos_eff, neg_eff) < MIN_CLLR_EFFECTIVE_TRIALS
+    if not few and not skewness > MAX_CLLR_SKEWNESS:
         return None
     which, eff, n = ("targets", pos_eff, n_pos) if pos_eff <= neg_eff else (
         "non-targets", neg_eff, n_neg)  # fmt: skip
+    why = (
+        f"below {MIN_CLLR_EFFECTIVE_TRIALS:g}" if few
+        else f"and the estimate's skewness is {skewness:.2f}, above {MAX_CLLR_SKEWNESS:g}"
+    )  # fmt: skip
     text = (
         f"The cost of the {which} rests on {eff:.1f} effective trials of {n:.0f} (Kish's "
-        f"(sum c)^2 / sum c^2 of their costs; below {MIN_CLLR_EFFECTIVE_TRIALS:g}): Cllr is "
+        f"(sum c)^2 / sum c^2 of their costs; {why}): Cllr is "
         "set by a few misjudged trials, and a test set this small holds too few of them. "
-        "There no interval held its level in mlci's coverage study (docs/validation.md, "
-        "'Cllr intervals (session 9)': the bootstrap-t covered 0.73-0.97, mean 0.90, in designs "
-        "where most test sets warn, BCa 0.26-0.94); treat the interval as "
-        "optimistic, its upper bound most of all, or collect more trials of that class."
+        f"There no interval held its level in mlci's coverage study ({_STUDY}); treat "
+        "the interval as optimistic, its upper bound most of all, or collect more trials "
+        "of that class."
     )
     warn(text, NearBoundWarning)
     return text

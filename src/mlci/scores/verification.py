@@ -616,7 +616,8 @@ def cllr_ci(
         two-stage or Poisson resampling) the bootstrap-t interval on the log scale
         (``"studentized"``, with every replicate's two-sample standard error; also
         available by name there), else BCa; a :class:`~mlci.NearBoundWarning` where a
-        class's cost rests on fewer than 4 effective trials, and for the minimum Cllr an
+        class's cost rests on fewer than 3 effective trials or the estimate's skewness
+        exceeds 0.35, and for the minimum Cllr an
         :class:`~mlci.IrregularEstimandWarning` of PAV's optimism (the rules and their
         numbers: docs/validation.md, "Cllr intervals (session 9)").
     n_resamples, confidence_level, alternative, rng, conditions, strata, dropna
