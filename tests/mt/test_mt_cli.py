@@ -328,7 +328,7 @@ def test_mt_bootstrap_commands_leave_threadpoolctl_alone(command):
         "from mlci.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    assert main(sys.argv[1:]) == 0\n"
-        "import mlci.engine.bootstrap as b\n"
+        "import mlci.engine.replicate_loop as b\n"
         "print('threadpoolctl' in sys.modules, b.BLAS_STARTED_SINGLE)"
     )
     argv = ["mt", command, "-r", *refs, "-i", *systems, "-B", "200", "--seed", "0"]

@@ -134,15 +134,15 @@ def _blas_threads(args: argparse.Namespace) -> Any:
 
     if getattr(args, "test", "bootstrap") != "bootstrap":
         return contextlib.nullcontext()
-    from ..engine import bootstrap
+    from ..engine import replicate_loop
 
     if _BLAS_ONE_THREAD:
         # the process's BLAS started with one thread (mlci.cli sets OPENBLAS_NUM_THREADS=1
         # for `mlci mt` before numpy loads): neither this command nor the engine's
         # replicate loops need threadpoolctl's limit
-        bootstrap.BLAS_STARTED_SINGLE = True
+        replicate_loop.BLAS_STARTED_SINGLE = True
         return contextlib.nullcontext()
-    return bootstrap.single_threaded_blas()
+    return replicate_loop.single_threaded_blas()
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.bootstrap import run_replicates, single_threaded_blas
 from ..engine.nested import is_nested
+from ..engine.replicate_loop import run_replicates, single_threaded_blas
 from ..engine.sampler import Sampler, UnitDraws
 from ..inputs import ArgSpec, EngineOptions, check_flag, check_label_pair, gather
 from ..metrics import METRICS, FunctionKernel, Kernel, RocAucKernel, get_kernel, unique_rows

@@ -33,13 +33,7 @@ from ..engine.auc_analytic import kernel_auc_score, with_auc_score
 from ..engine.auto import (
     edge_fallback_options,
 )
-from ..engine.bootstrap import (
-    finish_bootstrap,
-    kernel_jackknife,
-    resolve_method,
-    run_replicates,
-    single_threaded_blas,
-)
+from ..engine.bootstrap import finish_bootstrap, resolve_method
 from ..engine.heavy_tail import heavy_tail_systems
 from ..engine.linearize import Linearization
 from ..engine.nested import plan_for_conditions
@@ -49,6 +43,7 @@ from ..engine.paired_rules import (
     warn_few_discordant,
     warn_no_spread_pairs,
 )
+from ..engine.replicate_loop import kernel_jackknife, run_replicates, single_threaded_blas
 from ..engine.skewness import linearized_shape
 from ..exceptions import (
     DegenerateIntervalWarning,

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from ..engine.bootstrap import run_replicates
+from ..engine.replicate_loop import run_replicates
 from ..engine.sampler import Sampler, Stream
 from ..feedback import reports_progress
 from ..inputs import bootstrap_options, fill_doc, knobs_in_config, unique_inverse

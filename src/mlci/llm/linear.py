@@ -43,9 +43,9 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.bootstrap import run_replicates
 from ..engine.cr2 import cr2_factor, ratio_influence
 from ..engine.nested import plan_for_conditions
+from ..engine.replicate_loop import run_replicates
 from ..engine.resampling import ResamplingPlan
 from ..inputs import EngineOptions
 

@@ -70,7 +70,8 @@ from typing import Any
 import numpy as np
 
 from ..classical.checks import require
-from ..engine.bootstrap import bootstrap_ci, run_replicates
+from ..engine.bootstrap import bootstrap_ci
+from ..engine.replicate_loop import run_replicates
 from ..engine.sampler import RootStreamSampler, stream_seed
 from ..feedback import warn
 from ..inputs import (

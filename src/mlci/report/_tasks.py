@@ -34,7 +34,7 @@ from concurrent.futures import Future
 from types import TracebackType
 from typing import Any
 
-from ..engine.bootstrap import single_threaded_blas
+from ..engine.replicate_loop import single_threaded_blas
 from ..inputs.config import config_context, get_config
 
 __all__ = ["Tasks", "report_workers"]

@@ -21,14 +21,10 @@ import numpy as np
 
 from ..engine.auc_analytic import scores_auc_score, with_auc_score
 from ..engine.auc_class import clustered_auc_check, warn_few_auc_class, warn_near_edge_auc
-from ..engine.bootstrap import (
-    finish_bootstrap,
-    jackknife_groups,
-    jackknife_values,
-    run_replicates,
-)
+from ..engine.bootstrap import finish_bootstrap
 from ..engine.custom import UserSampler, check_sampler
 from ..engine.nested import plan_for_conditions
+from ..engine.replicate_loop import jackknife_groups, jackknife_values, run_replicates
 from ..engine.sampler import Sampler
 from ..engine.scores_rules import scores_auto_method
 from ..engine.smoothing import (

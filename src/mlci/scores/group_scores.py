@@ -6,7 +6,7 @@ the samples) whose samples also carry a group label (score-analysis's ``GroupSco
 rate of every group at once (first axis: :attr:`GroupScores.groups`);
 :meth:`GroupScores.metric_ci` runs :func:`~mlci.scores.groups.metric_by_group` on the
 samples (metrics per group, normalised by the overall or the best group, with joint
-intervals and a plot: a :class:`~mlci.scores.groups.GroupResult`).
+intervals and a plot: a :class:`~mlci.scores.group_result.GroupResult`).
 """
 
 from __future__ import annotations

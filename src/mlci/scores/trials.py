@@ -54,13 +54,9 @@ import numpy as np
 from scipy import sparse
 
 from ..engine.auc_class import warn_few_auc_class, warn_near_edge_auc
-from ..engine.bootstrap import (
-    finish_bootstrap,
-    jackknife_values,
-    run_replicates,
-    single_threaded_blas,
-)
+from ..engine.bootstrap import finish_bootstrap
 from ..engine.plan import PlanSummary
+from ..engine.replicate_loop import jackknife_values, run_replicates, single_threaded_blas
 from ..engine.sampler import Sampler
 from ..engine.scores_rules import scores_auto_method, warn_few_eer_errors
 from ..feedback import reports_progress
