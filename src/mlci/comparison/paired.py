@@ -501,9 +501,11 @@ def compare(
         sys_results[nm] = with_auc_score(sys_results[nm], auc_score)
     if opts.method == "auto" and bca:  # a single AP's logit jackknife, as bootstrap_ci's
         for s, nm in enumerate(names):
-            sys_results[nm] = with_ap_logit(
-                sys_results[nm], kernels[s], plan, lambda s=s: (jack()[0][:, s], jack()[1])
-            )
+
+            def column(s: int = s) -> tuple[Any, Any]:
+                return jack()[0][:, s], jack()[1]
+
+            sys_results[nm] = with_ap_logit(sys_results[nm], kernels[s], plan, column)
     lo_edge, hi_edge = jk.bounds
     d_bounds = (lo_edge - hi_edge, hi_edge - lo_edge)
     if margin is not None:
