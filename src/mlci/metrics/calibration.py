@@ -42,6 +42,7 @@ from ..feedback import warn
 from ..inputs import binary_target, check_flag, check_positive_int
 from ._base import AdditiveKernel, Kernel, safe_div, unique_rows
 from .binned import _binned_kernel, _BinnedKernel, _NoGradient
+from .ece_l2 import l2_auto_method, l2_signal
 from .multiclass import class_columns
 from .recalibration import UnitMoments
 
@@ -319,15 +320,6 @@ MCE_WARNING = (
 )
 
 
-#: ``method="auto"`` of the debiased l2 calibration error: no interval held its level in
-#: the coverage study, the normal interval came closest (0.89-0.99 for miscalibrated
-#: models, BCa 0.59-0.89, percentile 0.81-0.93, basic 0.53-0.89; docs/calibration.md)
-L2_AUTO = (
-    "normal",
-    "normal: the debiased l2 calibration error with its bootstrap standard error (no "
-    "interval held its level in mlci's coverage study; the normal one came closest, "
-    "0.89-0.99, where BCa covered 0.59-0.89; docs/calibration.md)",
-)
 L2_WARNING = (
     "No interval of 'ece_debiased' (the debiased l2 calibration error) held its level in "
     "mlci's coverage study: the normal interval given covered 0.89-0.99 for miscalibrated "
@@ -387,7 +379,10 @@ def calibration_error_kernel(
         kernel.auto_method = MCE_AUTO  # type: ignore[attr-defined]
         warn(MCE_WARNING, IrregularEstimandWarning)
     else:
-        kernel.auto_method = L2_AUTO  # type: ignore[attr-defined]
+        sq, sq_se = l2_signal(total, c, n_bins)
+        snr = sq / sq_se if sq_se > 0 else float("nan")
+        kernel.details = {"squared": sq, "squared_se": sq_se, "signal_to_noise": snr}  # type: ignore[attr-defined]
+        kernel.auto_method = l2_auto_method(snr)  # type: ignore[attr-defined]
         warn(L2_WARNING, IrregularEstimandWarning)
     kernel.bounds = (0.0, 1.0)
     if name in ("ece", "mce"):

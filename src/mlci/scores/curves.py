@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 from scipy.special import ndtri
 
-from ..exceptions import DegenerateIntervalWarning
-from ..feedback import reports_progress
+from ..exceptions import DegenerateIntervalWarning, NearBoundWarning
+from ..feedback import reports_progress, warn
 from ..inputs import (
     check_choice,
     check_confidence_level,
@@ -37,8 +37,8 @@ from ..inputs import (
 )
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..results import BootstrapResult, Result, format_value, per_confidence_level
+from ._band_rules import default_band_grid, widen_few_band_events
 from ._band_rules import sup_t as _sup_t
-from ._band_rules import widen_few_band_events
 from ._driver import _operating_point_spec, _Part, _resolve, _Spec
 from ._edge_interval import edge_band
 from ._roc import _RATE, _check_rate, _counts_at, _every_point_counts, _Layout, _View
@@ -600,7 +600,14 @@ def roc_band(
             f"`simultaneous=True`; got {alternative!r}."
         )
     if kind == "vertical":
-        fpr_grid = np.linspace(0, 1, 101) if grid is None else _check_rate("grid", grid)
+        grid_info: dict[str, Any] = {}
+        if grid is None:  # where the band can hold its level (mlci.scores._band_rules)
+            emp = roc_curve(sc)
+            fpr_grid, grid_info = default_band_grid(emp.x, emp.y, sc.n_pos, sc.n_neg)
+            if "grid_warning" in grid_info:
+                warn(grid_info["grid_warning"], NearBoundWarning)
+        else:
+            fpr_grid = _check_rate("grid", grid)
         if fpr_grid.ndim != 1:
             raise ValueError(f"`grid` must be 1-d; got an array of shape {fpr_grid.shape}.")
         x = fpr_grid
@@ -639,7 +646,7 @@ def roc_band(
             dropna=dropna,
         )
     res = results[0]
-    extra: dict[str, Any] = {}
+    extra: dict[str, Any] = dict(grid_info) if kind == "vertical" else {}
     if kind == "threshold":
         fres = results[1]
         extra = {
