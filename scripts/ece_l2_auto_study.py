@@ -3,8 +3,9 @@ estimate's distance to 0 (issue 20; design search seed 11, watch list #18).
 
 Forecasts p ~ Beta(2, 2), outcomes y ~ Bernoulli(f(p)), 15 equal-width bins; the truth
 is the population l2 calibration error with these bins, by quadrature
-(``calibration_coverage_grid.truth``).  Every test set records the normal, BCa, percentile
-and basic intervals (one set of B = 1000 replicates) and the kernel's
+(``calibration_coverage_grid.truth``).  Every test set records ``auto``'s interval (since
+session 10 the interval of the square near 0), the normal, BCa, percentile and basic
+intervals (one set of B = 1000 replicates) and the kernel's
 ``details["signal_to_noise"]`` (:func:`mlci.metrics.calibration.l2_signal`: the debiased
 squared error over its delta-method standard error), so that a rule "below k, method A;
 else method B" is scored on the same test sets for every k.
@@ -18,6 +19,7 @@ Usage::
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 import warnings
@@ -31,6 +33,7 @@ import calibration_coverage_grid as grid
 
 import mlci
 from mlci.metrics.calibration import bin_edges
+from mlci.metrics.ece_l2 import l2_near_zero_interval
 
 
 def _over(s: float):
@@ -52,7 +55,7 @@ POPULATIONS = {
 }
 NS = (100, 300, 1000, 3290, 5000)
 N_BINS = 15
-METHODS = ("normal", "bca", "percentile", "basic")
+METHODS = ("auto", "normal", "bca", "percentile", "basic")
 
 
 def run_cell(population: str, n: int, n_sets: int) -> dict:
@@ -69,11 +72,18 @@ def run_cell(population: str, n: int, n_sets: int) -> dict:
                 y, p, metric="ece_debiased", metric_kwargs={"n_bins": N_BINS},
                 method="bca", rng=e,
             )  # fmt: skip
+        # auto's interval (tests/test_calibration_ece_l2.py checks auto gives it): the
+        # interval of the square near 0, else the bootstrap's normal interval
+        near = l2_near_zero_interval(res.details["squared"], res.details["squared_se"])
         row = {"truth": t2, "estimate": float(res.estimate),
+               "auto_method": "normal" if near is None else near.method,
                "z": float(res.details["signal_to_noise"])}  # fmt: skip
         for m in METHODS:
-            ci = res.interval(method=m).confidence_interval
-            row[m] = [float(ci.low), float(ci.high)]
+            if m == "auto" and near is not None:
+                ci = near(0.95)
+            else:
+                ci = res.interval(method="normal" if m == "auto" else m).confidence_interval
+            row[m] = [float(ci[0]), float(ci[1])]
         rows.append(row)
     return {"population": population, "n": n, "n_bins": N_BINS, "sets": n_sets, "rows": rows}
 
@@ -87,7 +97,7 @@ def rule_method(z: float, k: float, near: str, far: str = "normal") -> str:
     return near if z < k else far
 
 
-def summary(cells: list[dict], ks=(-np.inf, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0), near="percentile"):
+def summary(cells: list[dict], ks=(-np.inf, 0.0, 1.0, 2.0, 3.0), near="bca"):
     print(f"near-0 method: {near}; columns: coverage of the rule 'z < k: {near}, else normal'")
     head = "population  n     truth    " + " ".join(f"{m[:6]:>7s}" for m in METHODS)
     print(head + "  " + " ".join(f"k={k:>4}" for k in ks))
@@ -109,17 +119,17 @@ def exact_ci(hits: int, n: int) -> tuple[float, float]:
 if __name__ == "__main__":
     if sys.argv[1] == "--summary":
         cells = [c for f in sys.argv[2:] for c in json.loads(Path(f).read_text())]
-        for near in ("percentile", "bca", "basic"):
+        for near in ("bca", "basic"):
             summary(cells, near=near)
         sys.exit()
     n_sets, pops = int(sys.argv[1]), sys.argv[2:]
+    ns = [int(v) for v in (os.environ.get("ECE_L2_NS") or "").split(",") if v] or NS
     out = []
+    path = Path(__file__).parent / "data" / f"ece_l2_auto_{'_'.join(pops)}.json"
     for pop in pops:
-        for n in NS:
+        for n in ns:
             t0 = time.time()
-            sets = n_sets * (2 if pop == "calibrated" else 1)
-            out.append(run_cell(pop, n, sets))
+            out.append(run_cell(pop, n, n_sets))
             summary([out[-1]])
             print(f"  ({time.time() - t0:.0f} s)", flush=True)
-    path = Path(__file__).parent / "data" / f"ece_l2_auto_{'_'.join(pops)}.json"
-    path.write_text(json.dumps(out))
+            path.write_text(json.dumps(out))

@@ -63,6 +63,7 @@ from .deferred import (
     replicate_summary,
     result_design,
 )
+from .kernel_analytic import kernel_analytic_auto
 from .linearize import Linearization
 from .method_labels import label_edge_fallback
 from .nested import plan_for_conditions
@@ -402,7 +403,9 @@ def run_bootstrap(
         )
     else:
         replicates = dist
-    return auc_auto(finish_bootstrap, kernel, plan, None if reduced else auto_reason)(
+    own_reason = None if reduced else auto_reason  # an analytic interval under auto
+    finish = kernel_analytic_auto(finish_bootstrap, kernel, plan, own_reason)
+    return auc_auto(finish, kernel, plan, own_reason)(
         estimate,
         replicates,
         plan=plan,

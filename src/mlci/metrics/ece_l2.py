@@ -12,10 +12,20 @@ adopted); docs/validation.md, "The default ROC band and the l2 ECE near 0".
 from __future__ import annotations
 
 import numpy as np
+from scipy.special import ndtri
 
+from ..results import AnalyticInterval
 from ._base import safe_div
 
-__all__ = ["L2_AUTO", "L2_NEAR_ZERO", "L2_NEAR_ZERO_REASON", "l2_auto_method", "l2_signal"]
+__all__ = [
+    "L2_AUTO",
+    "L2_NEAR_ZERO",
+    "L2_NEAR_ZERO_REASON",
+    "l2_auto_method",
+    "l2_near_zero_interval",
+    "l2_signal",
+    "l2_squared_interval",
+]
 
 
 def l2_signal(total: np.ndarray, c: int, n_bins: int) -> tuple[float, float]:
@@ -61,37 +71,87 @@ L2_AUTO = (
 )
 #: ``ece_debiased`` is "near 0" when its debiased square is below this many of its
 #: standard errors (``details["signal_to_noise"]``, :func:`l2_signal`): there the test sets
-#: of a calibrated model (truth 0) and of slightly miscalibrated ones (truth 0.016-0.02 with
-#: 15 bins) are alike (median signal-to-noise -0.1 to 1.0 at n = 100-5,000;
-#: scripts/ece_l2_squared_interval.py), and no bootstrap interval held both: the normal
-#: one covered 0.85-0.89 of calibrated models' test sets and 0.88-0.99 of the slightly
-#: miscalibrated ones, BCa 0.96-0.98 and 0.55-0.61, the basic 0.95-0.98 and 0.40-0.62,
-#: the percentile 0.69-0.74 and 0.71-0.79 (scripts/ece_l2_auto_study.py, 300-600 test
-#: sets a cell; docs/validation.md, "The default ROC band and the l2 ECE near 0")
+#: of a calibrated model (truth 0) and of slightly miscalibrated ones (truth 0.008-0.02
+#: with 15 bins) are alike (median signal-to-noise -0.1 to 1.0 at n = 100-5,000), and no
+#: bootstrap interval held both: the normal one covered 0.85-0.89 of a calibrated model's
+#: test sets and 0.88-0.99 of the slightly miscalibrated ones, BCa 0.96-0.98 and
+#: 0.55-0.61, the basic 0.95-0.98 and 0.40-0.62, the percentile 0.69-0.74 and 0.71-0.79
+#: (scripts/ece_l2_auto_study.py, 300-600 test sets a cell), where the interval of the
+#: square (:func:`l2_squared_interval`) covered 0.97-1.00 of both and 0.95-0.96 from a
+#: signal-to-noise of about 1 on (scripts/ece_l2_squared_interval.py, 1,000 test sets a
+#: cell; docs/validation.md, "The default ROC band and the l2 ECE near 0")
 L2_NEAR_ZERO = 2.0
 L2_NEAR_ZERO_REASON = (
-    "normal: the debiased l2 calibration error with its bootstrap standard error; its "
-    "square is within {k:g} standard errors of 0 (signal-to-noise {z:.3g}), where a "
-    "calibrated model and a slightly miscalibrated one give alike test sets and no interval "
-    "held both in mlci's study: the normal one covered 0.85-0.89 of a calibrated model's "
-    "test sets and 0.88-0.99 of the others', BCa 0.96-0.98 and 0.55-0.61 (docs/validation.md, "
-    "'The default ROC band and the l2 ECE near 0')"
+    "normal-squared: the normal interval of the debiased square of the l2 calibration "
+    "error (delta-method standard error), truncated at 0 and square-rooted; the square is "
+    "within {k:g} standard errors of 0 (signal-to-noise {z:.3g}), where a calibrated and a "
+    "slightly miscalibrated model give alike test sets: there it covered 0.97-1.00 of both "
+    "in mlci's study, where the bootstrap's normal interval covered 0.85-0.89 of a "
+    "calibrated model's and BCa 0.55-0.61 of the others' (docs/validation.md, 'The "
+    "default ROC band and the l2 ECE near 0')"
 )
 
 
-def l2_auto_method(signal_to_noise: float) -> tuple[str, str]:
-    """``method="auto"`` of ``ece_debiased`` and its reason by the estimate's distance to
-    0 (:data:`L2_NEAR_ZERO`): the normal interval either way (no rule over the bootstrap
-    intervals did better), with the reason naming the regime.
+def l2_squared_interval(
+    sq: float, se: float, confidence_level: float, alternative: str = "two-sided"
+) -> tuple[float, float]:
+    """The interval of ``ece_debiased`` from the normal interval of its debiased square
+    ``sq`` (standard error ``se``, :func:`l2_signal`), truncated at 0 and square-rooted
+    (at most 1): two-sided ``[sqrt(max(sq - z se, 0)), sqrt(max(sq + z se, 0))]`` with ``z``
+    the normal ``(1 + level) / 2`` quantile; ``"less"`` ``[0, sqrt(max(sq + z se, 0))]``
+    and ``"greater"`` ``[sqrt(max(sq - z se, 0)), 1]`` with the ``level`` quantile.  A
+    monotone map of an interval of the square, so it keeps that interval's coverage; at a
+    square of 0 (a calibrated model) it misses only above.
 
     Examples
     --------
-    >>> l2_auto_method(0.4)[1].split(";")[1].strip()[:40]
-    'its square is within 2 standard errors o'
+    >>> lo, hi = l2_squared_interval(0.0004, 0.0005, 0.95)
+    >>> round(lo, 4), round(hi, 4)
+    (0.0, 0.0373)
+    >>> l2_squared_interval(0.01, 0.001, 0.95, "greater")[1]
+    1.0
+    """
+    lv = float(confidence_level)
+    z = float(ndtri(0.5 + lv / 2 if alternative == "two-sided" else lv))
+    lo = float(np.sqrt(max(sq - z * se, 0.0)))
+    hi = min(float(np.sqrt(max(sq + z * se, 0.0))), 1.0)
+    if alternative == "less":
+        return 0.0, hi
+    if alternative == "greater":
+        return min(lo, 1.0), 1.0
+    return min(lo, hi), hi
+
+
+def l2_near_zero_interval(sq: float, se: float) -> AnalyticInterval | None:
+    """``auto``'s interval of ``ece_debiased`` near 0 (signal-to-noise ``sq / se`` below
+    :data:`L2_NEAR_ZERO`; :func:`l2_squared_interval`), or None away from it.
+
+    Examples
+    --------
+    >>> rec = l2_near_zero_interval(0.0004, 0.0005)
+    >>> rec.method, [round(b, 4) for b in rec(0.95)[:2]]
+    ('normal-squared', [0.0, 0.0373])
+    >>> l2_near_zero_interval(0.01, 0.001) is None
+    True
+    """
+    if not (se > 0 and np.isfinite(sq)) or sq / se >= L2_NEAR_ZERO:
+        return None
+    reason = L2_NEAR_ZERO_REASON.format(k=L2_NEAR_ZERO, z=sq / se)
+
+    def read(level: float, alternative: str) -> tuple[float, float]:
+        return l2_squared_interval(sq, se, level, alternative)
+
+    return AnalyticInterval("normal-squared", reason, read)
+
+
+def l2_auto_method(signal_to_noise: float) -> tuple[str, str]:
+    """``method="auto"`` of ``ece_debiased`` from the replicates: the normal interval with
+    its reason (``auto`` gives :func:`l2_near_zero_interval` in its place near 0, for one
+    column of independent samples and equal-width bins, the design studied).
+
+    Examples
+    --------
     >>> l2_auto_method(9.0) == L2_AUTO
     True
     """
-    z = float(signal_to_noise)
-    if np.isfinite(z) and z >= L2_NEAR_ZERO:
-        return L2_AUTO
-    return "normal", L2_NEAR_ZERO_REASON.format(k=L2_NEAR_ZERO, z=z)
+    return L2_AUTO
