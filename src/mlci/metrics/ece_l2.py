@@ -11,6 +11,8 @@ adopted); docs/validation.md, "The default ROC band and the l2 ECE near 0".
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from scipy.special import ndtri
 
@@ -137,11 +139,8 @@ def l2_near_zero_interval(sq: float, se: float) -> AnalyticInterval | None:
     if not (se > 0 and np.isfinite(sq)) or sq / se >= L2_NEAR_ZERO:
         return None
     reason = L2_NEAR_ZERO_REASON.format(k=L2_NEAR_ZERO, z=sq / se)
-
-    def read(level: float, alternative: str) -> tuple[float, float]:
-        return l2_squared_interval(sq, se, level, alternative)
-
-    return AnalyticInterval("normal-squared", reason, read)
+    # a partial of a module function: the result pickles
+    return AnalyticInterval("normal-squared", reason, partial(l2_squared_interval, sq, se))
 
 
 def l2_auto_method(signal_to_noise: float) -> tuple[str, str]:
