@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 from scipy.special import ndtri
 
-from ..exceptions import DegenerateIntervalWarning, NearBoundWarning
-from ..feedback import reports_progress, warn
+from ..exceptions import DegenerateIntervalWarning
+from ..feedback import reports_progress
 from ..inputs import (
     check_choice,
     check_confidence_level,
@@ -37,8 +37,8 @@ from ..inputs import (
 )
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..results import BootstrapResult, Result, format_value, per_confidence_level
-from ._band_rules import default_band_grid, widen_few_band_events
 from ._band_rules import sup_t as _sup_t
+from ._band_rules import vertical_band_grid, widen_few_band_events
 from ._driver import _operating_point_spec, _Part, _resolve, _Spec
 from ._edge_interval import edge_band
 from ._roc import _RATE, _check_rate, _counts_at, _every_point_counts, _Layout, _View
@@ -361,7 +361,7 @@ def roc_with_ci(
 ) -> CurveBand:
     """The ROC curve with a confidence band, in one call.
 
-    A band *at fixed values of one rate*: with ``fpr`` (default 101 values in [0, 1]),
+    A band *at fixed values of one rate*: with ``fpr`` (default: :func:`roc_band`'s grid),
     the TPR at each FPR with its interval (a vertical band, :func:`roc_band`); with
     ``fnr``, the FPR at each FNR with its interval (a horizontal band, on the DET
     curve's axes).  In every replicate the threshold is set again at the given rate, so
@@ -554,7 +554,8 @@ def roc_band(
     ----------
     scores : Scores
     grid : array-like, optional
-        FPR values in [0, 1] (``kind="vertical"``, default 101 points) or thresholds
+        FPR values in [0, 1] (``kind="vertical"``; default: 101 FPRs where the curve has 10
+        samples of each class on either side, ``extra["grid_rule"]``) or thresholds
         (``kind="threshold"``, default 101 quantiles of the scores).
     kind : {"vertical", "threshold"}
         Vertical: TPR at fixed FPR (the threshold is re-set in each replicate).
@@ -600,16 +601,7 @@ def roc_band(
             f"`simultaneous=True`; got {alternative!r}."
         )
     if kind == "vertical":
-        grid_info: dict[str, Any] = {}
-        if grid is None:  # where the band can hold its level (mlci.scores._band_rules)
-            emp = roc_curve(sc)
-            fpr_grid, grid_info = default_band_grid(emp.x, emp.y, sc.n_pos, sc.n_neg)
-            if "grid_warning" in grid_info:
-                warn(grid_info["grid_warning"], NearBoundWarning)
-        else:
-            fpr_grid = _check_rate("grid", grid)
-        if fpr_grid.ndim != 1:
-            raise ValueError(f"`grid` must be 1-d; got an array of shape {fpr_grid.shape}.")
+        fpr_grid, grid_info = vertical_band_grid(grid, lambda: roc_curve(sc), sc)
         x = fpr_grid
 
         def make(s: Scores) -> _Spec:
