@@ -79,7 +79,7 @@ L2_AUTO = (
 #: test sets and 0.88-0.99 of the slightly miscalibrated ones, BCa 0.96-0.98 and
 #: 0.55-0.61, the basic 0.95-0.98 and 0.40-0.62, the percentile 0.69-0.74 and 0.71-0.79
 #: (scripts/ece_l2_auto_study.py, 300-600 test sets a cell), where the interval of the
-#: square (:func:`l2_squared_interval`) covered 0.97-1.00 of both and 0.95-0.96 from a
+#: square (:func:`l2_squared_interval`) covered 0.97-1.00 of both, and 0.94-0.96 from a
 #: signal-to-noise of about 1 on (scripts/ece_l2_squared_interval.py, 1,000 test sets a
 #: cell; docs/validation.md, "The default ROC band and the l2 ECE near 0")
 L2_NEAR_ZERO = 2.0
