@@ -14,6 +14,7 @@ Usage::
 
     python scripts/ece_l2_auto_study.py SETS [POPULATION ...]  # data/ece_l2_auto_<pops>.json
     python scripts/ece_l2_auto_study.py --summary scripts/data/ece_l2_auto_*.json
+    python scripts/ece_l2_auto_study.py --table scripts/data/ece_l2_auto_*.json
 """
 
 from __future__ import annotations
@@ -116,7 +117,24 @@ def exact_ci(hits: int, n: int) -> tuple[float, float]:
     return float(r.low), float(r.high)
 
 
+def table(cells: list[dict]) -> None:
+    """docs/validation.md's table: auto's coverage (its share of the interval of the square)
+    next to the bootstrap's normal and BCa, per population and n."""
+    print("| population (truth) | n | test sets | auto | of which normal-squared | normal | BCa |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for c in cells:
+        rows = c["rows"]
+        cov = {m: np.mean([covers(r, m) for r in rows]) for m in ("auto", "normal", "bca")}
+        sq = np.mean([r["auto_method"] == "normal-squared" for r in rows])
+        t = np.mean([r["truth"] for r in rows])
+        print(f"| {c['population']} ({t:.4f}) | {c['n']} | {len(rows)} | {cov['auto']:.3f} | "
+              f"{sq:.2f} | {cov['normal']:.3f} | {cov['bca']:.3f} |")  # fmt: skip
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--table":
+        table([c for f in sys.argv[2:] for c in json.loads(Path(f).read_text())])
+        sys.exit()
     if sys.argv[1] == "--summary":
         cells = [c for f in sys.argv[2:] for c in json.loads(Path(f).read_text())]
         for near in ("bca", "basic"):
