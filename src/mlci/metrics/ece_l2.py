@@ -109,7 +109,7 @@ def l2_squared_interval(
     --------
     >>> lo, hi = l2_squared_interval(0.0004, 0.0005, 0.95)
     >>> round(lo, 4), round(hi, 4)
-    (0.0, 0.0373)
+    (0.0, 0.0371)
     >>> l2_squared_interval(0.01, 0.001, 0.95, "greater")[1]
     1.0
     """
@@ -132,7 +132,7 @@ def l2_near_zero_interval(sq: float, se: float) -> AnalyticInterval | None:
     --------
     >>> rec = l2_near_zero_interval(0.0004, 0.0005)
     >>> rec.method, [round(b, 4) for b in rec(0.95)[:2]]
-    ('normal-squared', [0.0, 0.0373])
+    ('normal-squared', [0.0, 0.0371])
     >>> l2_near_zero_interval(0.01, 0.001) is None
     True
     """
