@@ -403,9 +403,8 @@ def run_bootstrap(
         )
     else:
         replicates = dist
-    own_reason = None if reduced else auto_reason  # an analytic interval under auto
-    finish = kernel_analytic_auto(finish_bootstrap, kernel, plan, own_reason)
-    return auc_auto(finish, kernel, plan, own_reason)(
+    why = None if reduced else auto_reason  # auto's analytic intervals (the AUC's, a kernel's)
+    return auc_auto(kernel_analytic_auto(finish_bootstrap, kernel, plan, why), kernel, plan, why)(
         estimate,
         replicates,
         plan=plan,
