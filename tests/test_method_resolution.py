@@ -216,6 +216,21 @@ def _auc_floored() -> tuple[Any, Any]:
     return res, ref
 
 
+def _l2_near_zero() -> tuple[Any, Any]:
+    from mlci.metrics.ece_l2 import l2_squared_interval
+
+    g = np.random.default_rng(0)
+    p = g.beta(2, 2, 1000)
+    y = (g.random(1000) < p).astype(int)  # calibrated: the l2 ECE near 0
+    res = _quiet(mlci.bootstrap_ci, y, p, metric="ece_debiased", rng=0, n_resamples=200)
+    sq, se = res.details["squared"], res.details["squared_se"]
+
+    def ref(level: float, alt: str) -> tuple[Any, Any]:
+        return l2_squared_interval(sq, se, level, alt)
+
+    return res, ref
+
+
 #: case id -> (the label, what gives the result and the analytic function it must equal)
 MECHANISMS = {
     "korn_graubard": ("korn_graubard", _kg_iid),
@@ -228,6 +243,7 @@ MECHANISMS = {
     "wilson-eer": ("wilson", _eer),
     "wilson-operating-point": ("wilson", _operating_point),
     "auc-score-floored": ("auc-score-floored", _auc_floored),
+    "normal-squared": ("normal-squared", _l2_near_zero),
 }
 
 

@@ -61,6 +61,7 @@ from .deferred import (
     replicate_summary,
     result_design,
 )
+from .kernel_analytic import kernel_analytic_auto
 from .linearize import Linearization
 from .method_labels import label_edge_fallback
 from .nested import plan_for_conditions
@@ -189,8 +190,9 @@ def run_bootstrap(
         )
     else:
         replicates = dist
-    why = None if reduced else auto_reason  # auto's analytic AUC and AP intervals
-    return ap_auto(auc_auto(finish_bootstrap, kernel, plan, why), kernel, plan, why)(
+    why = None if reduced else auto_reason  # auto's analytic intervals (AUC, AP, a kernel's)
+    finish = kernel_analytic_auto(finish_bootstrap, kernel, plan, why)
+    return ap_auto(auc_auto(finish, kernel, plan, why), kernel, plan, why)(
         estimate,
         replicates,
         plan=plan,

@@ -39,6 +39,11 @@ AUTO_LABELS: dict[str, tuple[str, str]] = {
         "error on the logit scale: mlci.engine.ap_interval)",
         "",
     ),
+    "normal-squared": (
+        "ece_debiased (the debiased l2 calibration error) near 0, of one column of "
+        "independent samples in equal-width bins (the normal interval of its square)",
+        "",
+    ),
     "wilson": (
         "the EER with less than one expected error, or a rate at a fixed rate with fewer "
         "than 5 expected events, of independent trials (its score interval)",

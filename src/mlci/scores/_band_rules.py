@@ -33,12 +33,16 @@ import numpy as np
 from ..exceptions import NearBoundWarning
 from ..feedback import warn
 from ..intervals.bootstrap import wilson_interval
+from ._roc import _check_rate
 
 __all__ = [
+    "DEFAULT_GRID_POINTS",
     "MIN_BAND_EVENTS",
     "band_events",
+    "default_band_grid",
     "few_band_events_text",
     "sup_t",
+    "vertical_band_grid",
     "widen_few_band_events",
 ]
 
@@ -46,6 +50,86 @@ __all__ = [
 #: short side of its threshold (``n_pos min(TPR, 1 - TPR)``, TPR strictly inside (0, 1))
 #: warns (:func:`warn_few_band_events`); the check in this module's docstring
 MIN_BAND_EVENTS = 10.0
+
+
+#: points of :func:`mlci.roc_band`'s default vertical grid
+DEFAULT_GRID_POINTS = 101
+
+
+def default_band_grid(
+    curve: Any, n_pos: float, n_neg: float, events: float = MIN_BAND_EVENTS
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """The default FPR grid of a vertical ROC band: :data:`DEFAULT_GRID_POINTS` equally
+    spaced FPRs between the first and the last FPR of the empirical curve (``curve``:
+    its ``x`` FPRs by increasing value, ``y`` TPRs) at which both rates have at least ``events``
+    samples on either side of the threshold: ``n_neg min(FPR, 1 - FPR) >= events`` and
+    ``n_pos min(TPR, 1 - TPR) >= events``.  Also a dict for the band's ``extra``
+    (``"grid_rule"``, and ``"grid_warning"`` when no FPR has that many; the grid is then
+    the one with at least one sample of each class on either side, or ``[0.5]``, after a
+    :class:`~mlci.exceptions.NearBoundWarning`).
+
+    Outside that range the vertical band cannot hold its level: at FPR 0 the estimate is
+    the share of positives above the largest negative (the truth of a continuous model
+    is 0), below ``1/n_neg`` the threshold is an extreme order statistic, and a TPR within
+    a few positives of 0 or 1 moves in steps of ``1/n_pos`` in the replicates, whose
+    standard error understates its own (docs/validation.md, "The default grid of the
+    simultaneous ROC band").
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> f = np.linspace(0, 1, 201)
+    >>> x, info = default_band_grid(SimpleNamespace(x=f, y=np.sqrt(f)), 300, 300)
+    >>> len(x), round(float(x[0]), 4), round(float(x[-1]), 4)
+    (101, 0.035, 0.93)
+    >>> info["grid_rule"].split(":")[0]
+    'at least 10 samples of each class on either side of every threshold'
+    """
+    f, t = np.asarray(curve.x, dtype=float), np.asarray(curve.y, dtype=float)
+    # the band reads the top of a vertical step (the highest TPR at an FPR)
+    top = np.r_[f[1:] != f[:-1], True] if f.size else np.zeros(0, dtype=bool)
+    f, t = f[top], t[top]
+
+    def span(m: float) -> tuple[float, float] | None:
+        ok = (n_neg * np.minimum(f, 1 - f) >= m - 1e-9) & (n_pos * np.minimum(t, 1 - t) >= m - 1e-9)
+        if not ok.any():
+            return None
+        lo, hi = float(f[ok].min()), float(f[ok].max())
+        return lo, hi
+
+    rule = (
+        f"at least {events:g} samples of each class on either side of every threshold: "
+        f"n_neg min(FPR, 1 - FPR) >= {events:g} and n_pos min(TPR, 1 - TPR) >= {events:g} "
+        "on the empirical curve"
+    )
+    found = span(events)
+    if found is not None:
+        lo, hi = found
+        return np.linspace(lo, hi, DEFAULT_GRID_POINTS if hi > lo else 1), {"grid_rule": rule}
+    text = (
+        f"No FPR of this ROC curve ({n_pos:.4g} positives, {n_neg:.4g} negatives) has "
+        f"{events:g} samples of each class on either side of its threshold, where mlci's "
+        "simultaneous band held its level (docs/validation.md, 'The default grid of the "
+        "simultaneous ROC band'); the default grid spans the FPRs with at least one, and "
+        "the band may fall short of its level there. Collect more samples of the rarer "
+        "class, or pass a `grid`."
+    )
+    found = span(1.0)
+    lo, hi = found if found is not None else (0.5, 0.5)
+    x = np.linspace(lo, hi, DEFAULT_GRID_POINTS if hi > lo else 1)
+    warn(text, NearBoundWarning)
+    return x, {"grid_rule": rule, "grid_warning": text}
+
+
+def vertical_band_grid(grid: Any, curve: Any, scores: Any) -> tuple[np.ndarray, dict[str, Any]]:
+    """:func:`mlci.roc_band`'s FPR grid: ``grid`` checked (1-d, in [0, 1]), or without one
+    :func:`default_band_grid` of ``curve()`` (the empirical ROC curve of ``scores``)."""
+    if grid is None:
+        return default_band_grid(curve(), scores.n_pos, scores.n_neg)
+    x = _check_rate("grid", grid)
+    if x.ndim != 1:
+        raise ValueError(f"`grid` must be 1-d; got an array of shape {x.shape}.")
+    return x, {}
 
 
 def band_events(tpr: Any, n_pos: float) -> float | None:
@@ -110,7 +194,7 @@ def widen_few_band_events(band: Any, n_pos: float) -> Any:
         return band
     t = np.asarray(band.y, dtype=float)
     inner = np.isfinite(t) & (t > 1e-12) & (t < 1 - 1e-12)
-    few = np.flatnonzero(inner & (n_pos * np.minimum(t, 1.0 - t) < MIN_BAND_EVENTS))
+    few = np.flatnonzero(inner & (n_pos * np.minimum(t, 1.0 - t) < MIN_BAND_EVENTS - 1e-9))
     if not few.size:
         return band
     events = band_events(t, n_pos)

@@ -38,7 +38,7 @@ from ..inputs import (
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
 from ..results import BootstrapResult, Result, format_value
 from ._band_rules import sup_t as _sup_t
-from ._band_rules import widen_few_band_events
+from ._band_rules import vertical_band_grid, widen_few_band_events
 from ._edge_interval import edge_band
 from ._roc import _RATE, _check_rate, _counts_at, _every_point_counts, _View
 from ._specs import _operating_point_spec, _Part, _Spec
@@ -355,7 +355,7 @@ def roc_with_ci(
 ) -> CurveBand:
     """The ROC curve with a confidence band, in one call.
 
-    A band *at fixed values of one rate*: with ``fpr`` (default 101 values in [0, 1]),
+    A band *at fixed values of one rate*: with ``fpr`` (default: :func:`roc_band`'s grid),
     the TPR at each FPR with its interval (a vertical band, :func:`roc_band`); with
     ``fnr``, the FPR at each FNR with its interval (a horizontal band, on the DET
     curve's axes).  In every replicate the threshold is set again at the given rate, so
@@ -542,7 +542,8 @@ def roc_band(
     ----------
     scores : Scores
     grid : array-like, optional
-        FPR values in [0, 1] (``kind="vertical"``, default 101 points) or thresholds
+        FPR values in [0, 1] (``kind="vertical"``; default: 101 FPRs where the curve has 10
+        samples of each class on either side, ``extra["grid_rule"]``) or thresholds
         (``kind="threshold"``, default 101 quantiles of the scores).
     kind : {"vertical", "threshold"}
         Vertical: TPR at fixed FPR (the threshold is re-set in each replicate).
@@ -588,9 +589,7 @@ def roc_band(
             f"`simultaneous=True`; got {alternative!r}."
         )
     if kind == "vertical":
-        fpr_grid = np.linspace(0, 1, 101) if grid is None else _check_rate("grid", grid)
-        if fpr_grid.ndim != 1:
-            raise ValueError(f"`grid` must be 1-d; got an array of shape {fpr_grid.shape}.")
+        fpr_grid, grid_info = vertical_band_grid(grid, lambda: roc_curve(sc), sc)
         x = fpr_grid
 
         def make(s: Scores) -> _Spec:
@@ -627,7 +626,7 @@ def roc_band(
             dropna=dropna,
         )
     res = results[0]
-    extra: dict[str, Any] = {}
+    extra: dict[str, Any] = dict(grid_info) if kind == "vertical" else {}
     if kind == "threshold":
         fres = results[1]
         extra = {

@@ -44,6 +44,7 @@ from ..inputs import (
     check_rng_seed,
 )
 from ..results import ConfidenceInterval, Result, format_value, plain
+from ._band_rules import vertical_band_grid
 from ._specs import _operating_point_spec, _Spec
 from .curves import CurveBand, _band, pr_curve, precision_at_recall_spec, roc_curve
 from .scores import Scores
@@ -299,8 +300,7 @@ def _pr_conditions_band(x: np.ndarray, res: Any, n_resamples: int, level: float)
     )  # fmt: skip
 
 
-#: the default grids of roc_band (FPR) and pr_band (recall)
-_FPR_GRID = np.linspace(0, 1, 101)
+#: the default grid of pr_band (recall); roc_band's FPRs: _band_rules.vertical_band_grid
 _RECALL_GRID = np.linspace(0.02, 1.0, 50)
 
 
@@ -316,7 +316,7 @@ def roc_pr_bands(
     of replicates (the report's curves, issue 25).
 
     Each replicate's counts are drawn and summed once for both curves, which are then
-    :func:`mlci.roc_band`'s (TPR at 101 fixed FPRs, ``resampling=
+    :func:`mlci.roc_band`'s (TPR at its default 101 FPRs, ``resampling=
     mlci.Resampling(stratify=False)``: the conditions drawn whole, as for every other
     interval over them) and :func:`pr_band`'s (precision at 50 fixed recalls), bit for
     bit, at a little over half the cost of the two calls.
@@ -352,10 +352,11 @@ def roc_pr_bands(
         )
     n_resamples = check_positive_int("n_resamples", n_resamples)
     level = check_confidence_level(confidence_level)
-    n_roc, n_pr = len(_FPR_GRID), len(_RECALL_GRID)
+    fpr_grid, grid_info = vertical_band_grid(None, lambda: roc_curve(s), s)  # roc_band's
+    n_roc, n_pr = len(fpr_grid), len(_RECALL_GRID)
 
     def make(sc: Scores) -> Any:
-        roc = _operating_point_spec(sc, "tpr", "fpr", _FPR_GRID, "linear")
+        roc = _operating_point_spec(sc, "tpr", "fpr", fpr_grid, "linear")
         pr = precision_at_recall_spec(sc, _RECALL_GRID)
 
         def fn(v: Any) -> np.ndarray:
@@ -369,7 +370,7 @@ def roc_pr_bands(
     with warnings.catch_warnings():  # the curves' fixed ends: no reason to warn
         warnings.simplefilter("ignore", DegenerateIntervalWarning)
         roc_res, pr_res = _whole_conditions(s, make, n_resamples, level, rng, conditions)
-    roc_band_ = _band(_FPR_GRID.copy(), roc_res, level, False, "fpr", "tpr", "vertical")
+    roc_band_ = _band(fpr_grid.copy(), roc_res, level, False, "fpr", "tpr", "vertical", grid_info)
     return roc_band_, _pr_conditions_band(_RECALL_GRID.copy(), pr_res, n_resamples, level)
 
 
