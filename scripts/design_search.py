@@ -21,7 +21,9 @@ interval of ``auto``, BCa, the percentile interval (from BCa's replicates) and, 
 exists, an analytic interval (Wilson for a proportion of iid samples, MOVER of the two
 classes' modified Wilson intervals for balanced accuracy, DeLong for an AUC
 and a paired AUC difference, Newcombe for a paired accuracy difference, the t interval of
-the mean per-sample loss for log_loss).  The true value is analytic (the value the
+the mean per-sample loss for log_loss; from seed 13 on also MOVER of the classes' Korn &
+Graubard intervals for balanced accuracy over conditions, and more operating points at
+0.02-0.3 expected misses: ``design_search_seed13.py``).  The true value is analytic (the value the
 estimator converges to in the population): decision metrics from the cell probabilities,
 AUC ``Phi(d / sqrt(2 (1 + s^2)))`` for binormal scores with a condition shift of variance
 ``s^2``, EER ``Phi(-d / (2 sqrt(1 + s^2)))``, the FNR at a fixed FPR, average precision
@@ -50,7 +52,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime
-import json
 import math
 import os
 import platform
@@ -65,6 +66,11 @@ from scipy.special import expit, ndtr, ndtri
 
 import mlci
 from mlci.simulation.data import cell_metric
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from design_search_seed13 import FIRST_SEED, mover_kg_over_conditions, seed13_changes
+from design_search_table import load, save, table
 
 DECISION = (
     "accuracy",
@@ -129,6 +135,8 @@ class Design:
     #: condition sizes by largest remainders (seed 10 on); False: the rounding remainder
     #: (up to C - 1 samples) goes to the largest condition, as seeds 0-9 drew them
     apportion: bool = False
+    #: seed 13 on: the analytic column over conditions (balanced accuracy: MOVER-KG)
+    analytic_clustered: bool = False
 
     def label(self) -> str:
         cond = (
@@ -200,7 +208,10 @@ def random_design(index: int, seed: int = 0, focus: str | None = None) -> Design
         )
     at = _loguniform(g, 0.01, 0.2) if metric == "fnr_at_fpr" else 0.0
     d = Design(index, family, metric, n, prevalence, error, asym, n_conditions, icc, unequal)
-    return dataclasses.replace(d, gap=gap, at=at, apportion=seed >= 10)
+    d = dataclasses.replace(d, gap=gap, at=at, apportion=seed >= 10)
+    if seed >= FIRST_SEED:  # design_search_seed13.py: seeds 0-12 as they were drawn
+        d = dataclasses.replace(d, analytic_clustered=True, **seed13_changes(d, seed))
+    return d
 
 
 #: the fixed designs of the reduced search CI runs (tests/test_design_search.py): the
@@ -464,7 +475,8 @@ class Population:
 # -------------------------------------------------------------------------- intervals
 def _analytic(d: Design, x: dict[str, Any]) -> tuple[float, float] | None:
     """The best analytic interval where one exists (iid designs only; over conditions the
-    LLM drivers' CR2 t interval)."""
+    LLM drivers' CR2 t interval and, from seed 13 on, balanced accuracy's MOVER of the
+    classes' Korn & Graubard intervals)."""
     if d.family in ("llm", "llm-paired"):
         if x["conditions"] is not None:
             return _llm(d, x, "t", {}).confidence_interval
@@ -473,6 +485,8 @@ def _analytic(d: Design, x: dict[str, Any]) -> tuple[float, float] | None:
         table = mlci.paired_table(x["a"] == 1, x["b"] == 1)
         return tuple(mlci.paired_proportion_diff_ci(table).confidence_interval)
     if x["conditions"] is not None:
+        if d.analytic_clustered and d.family == "decision" and d.metric == "balanced_accuracy":
+            return mover_kg_over_conditions(x["y"], x["a"], x["conditions"])
         return None
     y, a = x["y"], x["a"]
     if d.family == "decision" and d.metric == "balanced_accuracy":
@@ -833,65 +847,6 @@ def assess(res: dict[str, Any]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------ report
-def table(results: list[dict[str, Any]], top: int | None = None, flags: bool = True) -> str:
-    """Markdown table of designs, worst first (``flags=False``: without the verdicts)."""
-    rows = sorted(results, key=lambda r: -r["verdict"]["score"])
-    if top is not None:
-        rows = rows[:top]
-    head = [
-        "design",
-        "truth",
-        "reps",
-        "auto (chosen)",
-        "auto cov",
-        "BCa cov",
-        "pct cov",
-        "analytic cov",
-        "auto width",
-        "BCa width",
-        "auto/BCa",
-        "far edge",
-        "warned",
-        "flags",
-    ]
-    if not flags:
-        head = head[:-1]
-    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for r in rows:
-        ms = r["methods"]
-
-        def cov(m: str, ms: dict = ms) -> str:
-            return f"{ms[m]['coverage']:.3f}" if m in ms else "—"
-
-        def wid(m: str, ms: dict = ms) -> str:
-            return f"{ms[m]['median_width']:.4g}" if m in ms else "—"
-
-        chosen = ",".join(sorted(r["auto_methods"]))
-        ratio = f"{r['width_ratio']:.2f}" if "width_ratio" in r else "—"
-        edge = ms.get("auto", {}).get("far_edge", 0)
-        out.append(
-            f"| {r['label']} | {r['truth']:.4g} | {ms.get('auto', {}).get('n', 0)} | {chosen} | "
-            f"{cov('auto')} | {cov('bca')} | {cov('percentile')} | {cov('analytic')} | "
-            f"{wid('auto')} | {wid('bca')} | {ratio} | {edge} | {r['warned']} |"
-            + (f" {'; '.join(r['verdict']['flags'])} |" if flags else "")
-        )
-    return "\n".join(out)
-
-
-def load(path: str | None) -> dict[str, Any]:
-    if path and os.path.exists(path):
-        with open(path) as fh:
-            return json.load(fh)
-    return {}
-
-
-def save(path: str, doc: dict[str, Any]) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "w") as fh:
-        json.dump(doc, fh, separators=(",", ":"))
-    os.replace(tmp, path)
-
-
 def design_from_dict(dd: dict[str, Any]) -> Design:
     return Design(**dd)
 
