@@ -31,29 +31,27 @@ MIN_ESTIMATE = 0.96
 def misranked_positive_diagnostics(kernel: Any, counts: np.ndarray) -> dict[str, Any]:
     """The number of positives scored at or below the highest negative score.
 
-        Parameters
-        ----------
-        kernel : object
-            A ranking kernel with sorted unique scores ``u_neg`` and ``u_pos`` and ``m_neg``
-            negative atoms first (``metrics.ranking``); other kernels give ``{}``.
-        counts : numpy.ndarray
-            The samples of each atom (``np.bincount`` of the kernel's keys).
+    Parameters
+    ----------
+    kernel : object
+        A ranking kernel with sorted unique scores ``u_neg`` and ``u_pos`` and ``m_neg``
+        negative atoms first (``metrics.ranking``); other kernels give ``{}``.
+    counts : numpy.ndarray
+        The samples of each atom (``np.bincount`` of the kernel's keys).
 
-        Returns
-        -------
-        dict
-            ``{"misranked_positives": int}``, or ``{}`` when the kernel has no scores.
+    Returns
+    -------
+    dict
+        ``{"misranked_positives": int}``, or ``{}`` when the kernel has no scores.
 
-        Examples
-        --------
-        >>> import numpy as np
-
-    from ..exceptions import NearBoundWarning
-    from ..feedback import warn
-        >>> from mlci.metrics.ranking import AveragePrecisionKernel
-        >>> k = AveragePrecisionKernel(np.array([0, 0, 1, 1, 1]), np.array([0.1, 0.6, 0.5, 0.7, 0.9]))
-        >>> misranked_positive_diagnostics(k, np.bincount(k.keys, minlength=k.m))
-        {'misranked_positives': 1}
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlci.metrics.ranking import AveragePrecisionKernel
+    >>> y, s = np.array([0, 0, 1, 1, 1]), np.array([0.1, 0.6, 0.5, 0.7, 0.9])
+    >>> k = AveragePrecisionKernel(y, s)
+    >>> misranked_positive_diagnostics(k, np.bincount(k.keys, minlength=k.m))
+    {'misranked_positives': 1}
     """
     u_neg, u_pos, m_neg = (getattr(kernel, a, None) for a in ("u_neg", "u_pos", "m_neg"))
     if u_neg is None or u_pos is None or m_neg is None:
