@@ -16,6 +16,7 @@ import sys
 import warnings
 from multiprocessing import Pool
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -23,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import design_search as ds
 
 import mlci
-from mlci.engine.ap_misranked import misranked_positive_diagnostics
+from mlci.engine.ap_misranked import few_misranked_ap_rule, misranked_positive_diagnostics
 from mlci.metrics.ranking import AveragePrecisionKernel
 
 B = 300
@@ -45,7 +46,7 @@ def variants() -> list[tuple[str, ds.Design, int]]:
     return out
 
 
-def one(args: tuple[str, ds.Design, int]) -> dict:
+def one(args: tuple[str, ds.Design, int]) -> dict[str, Any]:
     label, d, i = args
     pop = ds.Population(d)
     x = pop.draw(np.random.default_rng([13, 20, 1000 + i]))
@@ -83,15 +84,20 @@ def main() -> None:
     summary(rows)
 
 
-def summary(rows: list[dict]) -> None:
+def summary(rows: list[dict[str, Any]]) -> None:
     for lab in dict.fromkeys(r["label"] for r in rows):
         rs = [r for r in rows if r["label"] == lab]
         mis = np.array([r["misranked"] for r in rs])
         cov = np.array([r["covered"] for r in rs])
+        # warned: by mlci's other rules (as run) or by engine/ap_misranked.py's rule
+        new = np.array([few_misranked_ap_rule(r["estimate"], r["misranked"]) for r in rs])
+        warned = np.array([r["warned"] for r in rs]) | new
         print(
-            f"{lab:26s} AP {rs[0]['truth']:.7f} cover {cov.mean():.3f} warned "
-            f"{np.mean([r['warned'] for r in rs]):.2f} misranked median {np.median(mis):.0f} "
-            f"[{mis.min()}, {mis.max()}]"
+            f"{lab:26s} AP {rs[0]['truth']:.7f} cover {cov.mean():.3f} misranked median "
+            f"{np.median(mis):.0f} [{mis.min()}, {mis.max()}]; warned {warned.mean():.2f} "
+            f"(other rules {np.mean([r['warned'] for r in rs]):.2f}), cover warned "
+            f"{cov[warned].mean() if warned.any() else np.nan:.3f}, unwarned "
+            f"{cov[~warned].mean() if (~warned).any() else np.nan:.3f} ({(~warned).sum()})"
         )
 
 
