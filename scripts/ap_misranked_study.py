@@ -21,6 +21,8 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
+import itertools
+
 import design_search as ds
 
 import mlci
@@ -82,6 +84,7 @@ def main() -> None:
         rows = pool.map(one, jobs, chunksize=5)
     OUT.write_text(json.dumps({"B": B, "rows": rows}, indent=0))
     summary(rows)
+    thresholds(rows)
 
 
 def summary(rows: list[dict[str, Any]]) -> None:
@@ -101,8 +104,35 @@ def summary(rows: list[dict[str, Any]]) -> None:
         )
 
 
+def thresholds(rows: list[dict[str, Any]]) -> None:
+    """Unwarned coverage by threshold, and coverage by bins of the count (AP > 0.96)."""
+    mis = np.array([r["misranked"] for r in rows])
+    est = np.array([r["estimate"] for r in rows])
+    cov = np.array([r["covered"] for r in rows])
+    old = np.array([r["warned"] for r in rows])
+    holds = np.array(
+        [
+            r["label"] in ("1-auc=0.001 npos=2000", "ap~0.95 npos=2000", "ap~0.98 npos=2000")
+            for r in rows
+        ]
+    )
+    for t in (30, 80, 120, 200):
+        new = (est > 0.96) & (mis < t)
+        warned = old | new
+        print(
+            f"threshold {t}: unwarned cover {cov[~warned].mean():.3f} ({(~warned).sum()}), "
+            f"warned where BCa holds {new[holds].mean():.3f}"
+        )
+    edges = [1, 5, 10, 20, 30, 50, 80, 120, 200, 400, 10**6]
+    for a, b in itertools.pairwise(edges):
+        sel = (est > 0.96) & (mis >= a) & (mis < b)
+        if sel.any():
+            print(f"misranked [{a}, {b}): {sel.sum()} test sets, cover {cov[sel].mean():.3f}")
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "summary":
         summary(json.loads(OUT.read_text())["rows"])
+        thresholds(json.loads(OUT.read_text())["rows"])
     else:
         main()
