@@ -81,7 +81,7 @@ def test_analytic_column_is_autos_mover_korn_graubard_over_conditions() -> None:
 
 
 # --------------------------- average precision near 1 with many positives (seed-13 #20)
-def _s13_20() -> tuple:
+def _s13_20() -> tuple[float, np.ndarray, np.ndarray]:
     d = ds.random_design(20, 13)
     pop = ds.Population(d)
     x = pop.draw(np.random.default_rng([13, 20, 6]))  # the search's own test set 6
