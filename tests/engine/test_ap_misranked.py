@@ -75,6 +75,14 @@ def test_rule_needs_ap_above_096() -> None:
     assert not few_misranked_ap_rule(None, 1)
 
 
+def test_quiet_below_min_positives() -> None:
+    # 6 positives (the few-class and edge rules of engine/auto.py speak there)
+    from mlci.engine.ap_misranked import MIN_POSITIVES, warn_few_misranked_ap
+
+    diag = {"estimate": 0.99, "misranked_positives": 1, "n_positive": MIN_POSITIVES - 1}
+    assert warn_few_misranked_ap(diag) is None
+
+
 @pytest.mark.parametrize("n", [0])
 def test_no_misranked_positive_is_counted_zero(n: int) -> None:
     y = np.array([0, 0, 1, 1])

@@ -27,6 +27,9 @@ from ..feedback import warn
 MIN_MISRANKED_POSITIVES = 120
 #: the rule's range: AP's logit jackknife rule (engine/ap_interval.py) covers up to 0.96
 MIN_ESTIMATE = 0.96
+#: and at least this many positives: with fewer, the few-class and edge rules of
+#: ``engine/auto.py`` speak (the study drew 170-2,100 positives a test set)
+MIN_POSITIVES = 20
 
 
 def misranked_positive_diagnostics(kernel: Any, counts: np.ndarray) -> dict[str, Any]:
@@ -88,21 +91,23 @@ def warn_few_misranked_ap(
 ) -> str | None:
     """Warn (:class:`~mlci.exceptions.NearBoundWarning`) and return the message where
     :func:`few_misranked_ap_rule` holds for ``diag``'s ``estimate`` and
-    ``misranked_positives``; ``before``: earlier messages put first.
+    ``misranked_positives``, with at least :data:`MIN_POSITIVES` positives; ``before``:
+    earlier messages put first.
 
     Examples
     --------
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as w:
     ...     warnings.simplefilter("always")
-    ...     text = warn_few_misranked_ap({"estimate": 0.9999, "misranked_positives": 40}, "bca")
+    ...     diag = {"estimate": 0.9999, "misranked_positives": 40, "n_positive": 900}
+    ...     text = warn_few_misranked_ap(diag, "bca")
     >>> text.split(" whose")[0], w[0].category.__name__
     ('Average precision of 0.9999', 'NearBoundWarning')
-    >>> warn_few_misranked_ap({"estimate": 0.95, "misranked_positives": 40}) is None
+    >>> warn_few_misranked_ap({**diag, "estimate": 0.95}) is None
     True
     """
     est, mis = diag.get("estimate"), diag.get("misranked_positives")
-    if not few_misranked_ap_rule(est, mis):
+    if diag.get("n_positive", 0) < MIN_POSITIVES or not few_misranked_ap_rule(est, mis):
         return None
     found = (
         f"Average precision of {est:.6g} whose error rests on {mis} positives outranked "
