@@ -107,6 +107,7 @@ from ..exceptions import FewConditionsWarning, NearBoundWarning
 from ..feedback import warn
 from ..intervals.bootstrap import LINEARIZED_METHODS
 from ..metrics import Kernel
+from .ap_misranked import misranked_positive_diagnostics, warn_few_misranked_ap
 from .auc_class import (
     class_effective_conditions,
     clustered_ap_message,
@@ -525,6 +526,8 @@ def design_diagnostics(
         if table_counts is not None:
             diag["negative_atoms"] = int(atoms[:m_neg].sum())
             diag["positive_atoms"] = int(atoms[m_neg:].sum())
+        if getattr(kernel, "name", None) == "average_precision":  # engine/ap_misranked.py
+            diag.update(misranked_positive_diagnostics(kernel, counts))
         tie = getattr(kernel, "tie", None)
         if tie is not None:
             diag["tied_positive_atoms"] = int(np.sum(tie))
@@ -645,6 +648,8 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
         msgs.append(
             clustered_ap_message(diag["effective_conditions"], diag["negative_score_icc"], few)
         )
+    if metric == "average_precision" and (ap := warn_few_misranked_ap(diag, method, msgs)):
+        return ap
     if few < MIN_CLASS and metric not in ("accuracy", "error_rate"):
         msgs.append(
             f"Only {few} samples of one class: below {MIN_CLASS}, mlci's coverage map does "

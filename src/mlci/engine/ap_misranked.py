@@ -1,0 +1,127 @@
+"""Average precision whose error rests on few misranked positives (session 10, apnear).
+
+Near AP = 1 with many positives, the estimate's error ``1 - AP`` comes from the few
+positives that some negative outranks (scores at or below the highest negative's).  The
+bootstrap's spread follows how many of them the test set happens to hold: a test set with
+fewer gets a narrower interval, so the intervals fall short (design search seed 13, #20:
+about 1,810 positives, 1 - AP = 8e-5, BCa covered 0.880 of 300 test sets), although no
+replicate ranks every positive above every negative (the edge rule of ``engine/auto.py``
+stays quiet).  :func:`misranked_positive_diagnostics` counts those positives from an
+average-precision kernel's atoms; :func:`warn_few_misranked_ap` appends the warning's
+message.  The threshold is calibrated in ``scripts/ap_misranked_study.py``
+(``scripts/data/ap_misranked_study.json``; docs/validation.md, last section).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import NearBoundWarning
+from ..feedback import warn
+
+#: fewer positives outranked by some negative than this (with AP above
+#: ``MIN_ESTIMATE``): BCa covered 0.25-0.92 of such test sets in the study, and 0.94-0.97
+#: (none warned) where more positives were misranked
+MIN_MISRANKED_POSITIVES = 120
+#: the rule's range: AP's logit jackknife rule (engine/ap_interval.py) covers up to 0.96
+MIN_ESTIMATE = 0.96
+#: and at least this many positives: with fewer, the few-class and edge rules of
+#: ``engine/auto.py`` speak (the study drew 170-2,100 positives a test set)
+MIN_POSITIVES = 20
+
+
+def misranked_positive_diagnostics(kernel: Any, counts: np.ndarray) -> dict[str, Any]:
+    """The number of positives scored at or below the highest negative score.
+
+    Parameters
+    ----------
+    kernel : object
+        A ranking kernel with sorted unique scores ``u_neg`` and ``u_pos`` and ``m_neg``
+        negative atoms first (``metrics.ranking``); other kernels give ``{}``.
+    counts : numpy.ndarray
+        The samples of each atom (``np.bincount`` of the kernel's keys).
+
+    Returns
+    -------
+    dict
+        ``{"misranked_positives": int}``, or ``{}`` when the kernel has no scores.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlci.metrics.ranking import AveragePrecisionKernel
+    >>> y, s = np.array([0, 0, 1, 1, 1]), np.array([0.1, 0.6, 0.5, 0.7, 0.9])
+    >>> k = AveragePrecisionKernel(y, s)
+    >>> misranked_positive_diagnostics(k, np.bincount(k.keys, minlength=k.m))
+    {'misranked_positives': 1}
+    """
+    u_neg, u_pos, m_neg = (getattr(kernel, a, None) for a in ("u_neg", "u_pos", "m_neg"))
+    if u_neg is None or u_pos is None or m_neg is None:
+        return {}
+    counts = np.asarray(counts)
+    present = np.flatnonzero(counts[:m_neg] > 0)
+    if present.size == 0:
+        return {}
+    top_negative = u_neg[present[-1]]
+    below = np.asarray(u_pos) <= top_negative
+    return {"misranked_positives": int(counts[m_neg:][below].sum())}
+
+
+def few_misranked_ap_rule(estimate: float | None, misranked: int | None) -> bool:
+    """Whether average precision ``estimate`` rests on fewer than
+    :data:`MIN_MISRANKED_POSITIVES` misranked positives (AP above :data:`MIN_ESTIMATE`).
+
+    Examples
+    --------
+    >>> few_misranked_ap_rule(0.99992, 40), few_misranked_ap_rule(0.95, 3)
+    (True, False)
+    """
+    return (
+        estimate is not None
+        and misranked is not None
+        and estimate > MIN_ESTIMATE
+        and misranked < MIN_MISRANKED_POSITIVES
+    )
+
+
+def warn_few_misranked_ap(
+    diag: dict[str, Any], method: str | None = None, before: Any = ()
+) -> str | None:
+    """Warn (:class:`~mlci.exceptions.NearBoundWarning`) and return the message where
+    :func:`few_misranked_ap_rule` holds for ``diag``'s ``estimate`` and
+    ``misranked_positives``, with at least :data:`MIN_POSITIVES` positives; ``before``:
+    earlier messages put first.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     diag = {"estimate": 0.9999, "misranked_positives": 40, "n_positive": 900}
+    ...     text = warn_few_misranked_ap(diag, "bca")
+    >>> text.split(" whose")[0], w[0].category.__name__
+    ('Average precision of 0.9999', 'NearBoundWarning')
+    >>> warn_few_misranked_ap({**diag, "estimate": 0.95}) is None
+    True
+    """
+    est, mis = diag.get("estimate"), diag.get("misranked_positives")
+    if diag.get("n_positive", 0) < MIN_POSITIVES or not few_misranked_ap_rule(est, mis):
+        return None
+    found = (
+        f"Average precision of {est:.6g} whose error rests on {mis} positives outranked "
+        f"by some negative (fewer than {MIN_MISRANKED_POSITIVES}, above AP {MIN_ESTIMATE:g}): "
+        "the bootstrap's spread follows how many such positives the test set holds, and "
+        "in mlci's search (docs/validation.md, 'Average precision near 1 with few "
+        "misranked positives') no interval held its level there (BCa covered 0.25-0.92 "
+        "of such test sets, 0.85 at 1 - AP = 8e-5 with 1,800 positives)"
+    )
+    which = f"The {method} interval" if method else "The interval"
+    text = (
+        "; ".join([*before, found])
+        + f". {which} of average precision may not keep its confidence level: treat it as "
+        "optimistic, or collect more data."
+    )
+    warn(text, NearBoundWarning)
+    return text
