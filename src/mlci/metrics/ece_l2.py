@@ -14,7 +14,6 @@ from __future__ import annotations
 from functools import partial
 
 import numpy as np
-from scipy.special import ndtri
 
 from ..results import AnalyticInterval
 from ._base import safe_div
@@ -114,6 +113,8 @@ def l2_squared_interval(
     1.0
     """
     lv = float(confidence_level)
+    from scipy.special import ndtri  # (here: the metrics import without scipy, mt's CLI)
+
     z = float(ndtri(0.5 + lv / 2 if alternative == "two-sided" else lv))
     lo = float(np.sqrt(max(sq - z * se, 0.0)))
     hi = min(float(np.sqrt(max(sq + z * se, 0.0))), 1.0)
