@@ -46,6 +46,7 @@ from .scores_rules import (
     _rate_segment_bounds,
     _roots,
     _wilson_roots,
+    flipped,
     with_edge_flag,
 )
 
@@ -540,6 +541,8 @@ class ClusteredScoreInterval:
     deff: str = "threshold"
 
     def __call__(self, confidence_level: float, alternative: str) -> tuple[Any, ...]:
+        if self.kind == "eer":  # (no Poisson edge: one read)
+            return flipped(self._read, self.flip, confidence_level, alternative)
         return with_edge_flag(self._read, self.flip, confidence_level, alternative)
 
     def _read(self, confidence_level: float, alt: str, edge: bool = True) -> tuple[float, float]:

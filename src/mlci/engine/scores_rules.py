@@ -602,6 +602,8 @@ class ScoreInterval:
     flip: bool = False
 
     def __call__(self, confidence_level: float, alternative: str) -> tuple[Any, ...]:
+        if self.kind == "eer":  # (no Poisson edge: one read)
+            return flipped(self._read, self.flip, confidence_level, alternative)
         return with_edge_flag(self._read, self.flip, confidence_level, alternative)
 
     def _read(self, confidence_level: float, alt: str, edge: bool = True) -> tuple[float, float]:
