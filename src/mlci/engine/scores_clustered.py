@@ -494,6 +494,19 @@ def clustered_rate_interval(
     >>> [round(v, 3) for v in clustered_rate_interval(cc, "fnr", 0.05)]
     [0.0, 1.0]
     """
+    reads = _clustered_rate_reads(counts, rate, at, confidence_level, alternative)
+    return reads[0] if poisson_edge else reads[1]
+
+
+def _clustered_rate_reads(
+    counts: ClusteredCounts,
+    rate: str,
+    at: float,
+    confidence_level: float = 0.95,
+    alternative: str = "two-sided",
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """:func:`clustered_rate_interval` with and without the Poisson edge, from one read
+    (as :func:`mlci.engine.scores_rules.with_edge_flag` reads them)."""
     cc = _check_counts(counts)
     if rate not in ("fnr", "fpr"):
         raise ValueError(f"`rate` must be 'fnr' or 'fpr'; got {rate!r}.")
@@ -511,19 +524,21 @@ def clustered_rate_interval(
     d = (x - n_x * at) ** 2 / (n_x * at * (1.0 - at) * dx)
     rest = np.maximum(cut - d, 0.0)
     # (Y - n p)^2 / (n p (1 - p) D) <= rest: Wilson's at n / D events Y / D
-    sides = 0 if not poisson_edge else 2 if alternative == "two-sided" else 1
-    lo, hi, ok = _wilson_roots(y / dy, n / dy, rest, sides)
+    sides = 2 if alternative == "two-sided" else 1
+    lo, hi, ok, plain_lo, plain_hi = _wilson_roots(y / dy, n / dy, rest, sides)
     # and along the polyline's segments (as rate_score_interval), the design effects
     # there the larger of their ends' (kept for the EER's reason above: interpolated,
     # 0.945 against 0.950 in that design, 0.80 against 0.84 at an error ICC of 0.5)
     i0, i1 = _polyline_steps(y, x)
     i0, i1 = i0[x[i1] != x[i0]], i1[x[i1] != x[i0]]
     sy, sx = np.maximum(dy[i0], dy[i1]), np.maximum(dx[i0], dx[i1])
-    s_lo, s_hi = _rate_segment_bounds(y[i0] / sy, (y[i1] - y[i0]) / sy, n / sy, x[i0],
-                                     x[i1] - x[i0], n_x * at, n_x * at * (1.0 - at) * sx,
-                                     cut, sides)  # fmt: skip
-    return _hull(np.r_[lo, s_lo], np.r_[hi, s_hi], np.r_[ok & (d <= cut), ~np.isnan(s_lo)],
-                 alternative)  # fmt: skip
+    s_lo, s_hi, sp_lo, sp_hi = _rate_segment_bounds(y[i0] / sy, (y[i1] - y[i0]) / sy, n / sy,
+                                                   x[i0], x[i1] - x[i0], n_x * at,
+                                                   n_x * at * (1.0 - at) * sx, cut,
+                                                   sides)  # fmt: skip
+    ok = np.r_[ok & (d <= cut), ~np.isnan(s_lo)]
+    return (_hull(np.r_[lo, s_lo], np.r_[hi, s_hi], ok, alternative),
+            _hull(np.r_[plain_lo, sp_lo], np.r_[plain_hi, sp_hi], ok, alternative))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -543,14 +558,13 @@ class ClusteredScoreInterval:
     def __call__(self, confidence_level: float, alternative: str) -> tuple[Any, ...]:
         if self.kind == "eer":  # (no Poisson edge: one read)
             return flipped(self._read, self.flip, confidence_level, alternative)
-        return with_edge_flag(self._read, self.flip, confidence_level, alternative)
+        return with_edge_flag(self._reads, self.flip, confidence_level, alternative)
 
-    def _read(self, confidence_level: float, alt: str, edge: bool = True) -> tuple[float, float]:
-        if self.kind == "eer":
-            return clustered_eer_interval(self.counts, confidence_level, alt, self.deff)
-        return clustered_rate_interval(
-            self.counts, self.rate, self.at, confidence_level, alt, poisson_edge=edge
-        )
+    def _read(self, confidence_level: float, alt: str) -> tuple[float, float]:
+        return clustered_eer_interval(self.counts, confidence_level, alt, self.deff)
+
+    def _reads(self, confidence_level: float, alt: str) -> Any:
+        return _clustered_rate_reads(self.counts, self.rate, self.at, confidence_level, alt)
 
 
 def score_icc(z: Any, cond: Any) -> float:

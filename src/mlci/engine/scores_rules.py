@@ -210,14 +210,17 @@ def _hull(lo: np.ndarray, hi: np.ndarray, ok: np.ndarray, alternative: str) -> t
 
 def _wilson_roots(
     events: Any, n: Any, cut: Any, sides: int = 2
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Where ``(Y - n p)^2 / (n p (1 - p)) <= cut``: the roots of
     ``(n + cut) p^2 - (2 Y + cut) p + Y^2 / n`` (Wilson's interval when ``cut = z^2``),
     with Brown, Cai & DasGupta's (2001) modification near the bounds
-    (:func:`_poisson_edges`; ``sides``: 2 for a two-sided interval, 1 for a one-sided)."""
-    lo, hi, ok = _roots(n + cut, -(2.0 * events + cut), events * events / n)
-    lo, hi = _poisson_edges(lo, hi, events, n, cut, sides)
-    return lo, hi, ok
+    (:func:`_poisson_edges`; ``sides``: 2 for a two-sided interval, 1 for a one-sided,
+    0 for none), and where it exists; then Wilson's own roots, as without the
+    modification (where it moved no bound, the same): ``(lo, hi, ok, plain_lo,
+    plain_hi)``."""
+    plain_lo, plain_hi, ok = _roots(n + cut, -(2.0 * events + cut), events * events / n)
+    lo, hi = _poisson_edges(plain_lo, plain_hi, events, n, cut, sides)
+    return lo, hi, ok, plain_lo, plain_hi
 
 
 #: Brown, Cai & DasGupta's ``k*``: Wilson's bound is replaced by Poisson's for 1 to this
@@ -243,7 +246,7 @@ def _poisson_edges(
 
     Examples
     --------
-    >>> lo, hi, _ = _wilson_roots(np.array([1.0]), np.array([128.0]), 1.959964**2)
+    >>> lo, hi, *_ = _wilson_roots(np.array([1.0]), np.array([128.0]), 1.959964**2)
     >>> float(lo[0]) < 0.000401 + 1e-6 < 0.00111  # Poisson's 0.0513 / 128, not Wilson's 0.0014
     True
     """
@@ -343,7 +346,7 @@ def _rate_segment_bounds(
     var: Any,
     cut: float,
     sides: int = 2,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The rates accepted inside segments of the polyline along which the other count
     moves (``dx != 0``), per segment ``(lo, hi)``, NaN where none: along ``(y0 + t dy,
     x0 + t dx)``, ``t`` in [0, 1], ``p`` is accepted when ``(X - inner)^2 / var +
@@ -352,15 +355,17 @@ def _rate_segment_bounds(
     both classes), the union over ``t`` of intervals that move continuously: from the
     rate at the point nearest ``inner`` outwards, by bisection on the statistic minimised
     over ``t`` (a quadratic in ``t``).  (Along a segment where ``Y`` moves alone the
-    vertices' intervals hold every point's.)"""
+    vertices' intervals hold every point's.)  Then the same without the Poisson edge
+    (:func:`_wilson_roots`' plain roots): ``(lo, hi, plain_lo, plain_hi)``."""
     y0, dy, n, x0, dx, var = np.broadcast_arrays(
         *(np.asarray(v, dtype=float) for v in (y0, dy, n, x0, dx, var))
     )
     t0 = np.clip((inner - x0) / dx, 0.0, 1.0)  # the point nearest the operating point
     d0 = (x0 + t0 * dx - inner) ** 2 / var
-    lo, hi, ok = _wilson_roots(y0, n, np.maximum(cut - d0, 0.0), sides)
+    lo, hi, ok, plain_lo, plain_hi = _wilson_roots(y0, n, np.maximum(cut - d0, 0.0), sides)
     ok &= d0 <= cut
     lo, hi = np.where(ok, lo, np.nan), np.where(ok, hi, np.nan)
+    plain_lo, plain_hi = np.where(ok, plain_lo, np.nan), np.where(ok, plain_hi, np.nan)
     both = np.flatnonzero(ok & (dy != 0))
     if both.size:
         y0, dy, n, x0, dx, var = (v[both] for v in (y0, dy, n, x0, dx, var))
@@ -373,14 +378,15 @@ def _rate_segment_bounds(
                 t = np.clip(-(ex * dx / var + ey * dy / m) / (dx * dx / var + dy * dy / m), 0, 1)
                 return (ex + t * dx) ** 2 / var + (ey + t * dy) ** 2 / m <= cut
 
-        for out, edge in ((lo, 0.0), (hi, 1.0)):
+        for out, plain, edge in ((lo, plain_lo, 0.0), (hi, plain_hi, 1.0)):
             good, bad = p0.copy(), np.full_like(p0, edge)
             for _ in range(64):
                 mid = 0.5 * (good + bad)
                 inside = accepts(mid)
                 good, bad = np.where(inside, mid, good), np.where(inside, bad, mid)
             out[both] = good
-    return lo, hi
+            plain[both] = good
+    return lo, hi, plain_lo, plain_hi
 
 
 def eer_score_interval(
@@ -504,6 +510,29 @@ def rate_score_interval(
     >>> round(lo, 4), round(hi, 4)  # the modified Wilson interval of 2 in 20 (d = 0)
     (0.0178, 0.301)
     """
+    reads = _rate_score_reads(events, n_events, x_events, n_x, at, confidence_level, alternative)
+    return reads[0] if poisson_edge else reads[1]
+
+
+def _rate_score_reads(
+    events: Any,
+    n_events: float,
+    x_events: Any,
+    n_x: float,
+    at: float,
+    confidence_level: float = 0.95,
+    alternative: str = "two-sided",
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """:func:`rate_score_interval` with and without the Poisson edge, from one read (the
+    Wilson roots are the same; :func:`_poisson_edges` only widens some of them): where
+    the two differ, the edge moved a bound (:func:`with_edge_flag`).
+
+    Examples
+    --------
+    >>> edge, plain = _rate_score_reads([2], 20, [100], 1000, 0.1)
+    >>> [round(v, 4) for v in edge], [round(v, 4) for v in plain]  # plain: Wilson's roots
+    ([0.0178, 0.301], [0.0279, 0.301])
+    """
     y, x = _counts_pair("events", events, "x_events", x_events)
     n_events = check_nonnegative("n_events", n_events, strict=True)
     n_x = check_nonnegative("n_x", n_x, strict=True)
@@ -515,18 +544,19 @@ def rate_score_interval(
         d = (x - n_x * at) ** 2 / (n_x * at * (1.0 - at))
     else:  # a rate of 0 or 1: only the thresholds that reach it exactly
         d = np.where(np.abs(x - n_x * at) < 0.5, 0.0, np.inf)
-    sides = 0 if not poisson_edge else 2 if alternative == "two-sided" else 1
-    lo, hi, ok = _wilson_roots(y, n_events, np.maximum(cut - d, 0.0), sides)
+    sides = 2 if alternative == "two-sided" else 1
+    lo, hi, ok, plain_lo, plain_hi = _wilson_roots(y, n_events, np.maximum(cut - d, 0.0), sides)
     ok &= d <= cut
     if 0.0 < at < 1.0:  # (a rate of 0 or 1 is reached at a vertex or nowhere)
         i0, i1 = _polyline_steps(y, x)
         i0, i1 = i0[x[i1] != x[i0]], i1[x[i1] != x[i0]]
         var = n_x * at * (1.0 - at)
-        s_lo, s_hi = _rate_segment_bounds(
+        s_lo, s_hi, sp_lo, sp_hi = _rate_segment_bounds(
             y[i0], y[i1] - y[i0], n_events, x[i0], x[i1] - x[i0], n_x * at, var, cut, sides
         )
         lo, hi, ok = np.r_[lo, s_lo], np.r_[hi, s_hi], np.r_[ok, ~np.isnan(s_lo)]
-    return _hull(lo, hi, ok, alternative)
+        plain_lo, plain_hi = np.r_[plain_lo, sp_lo], np.r_[plain_hi, sp_hi]
+    return _hull(lo, hi, ok, alternative), _hull(plain_lo, plain_hi, ok, alternative)
 
 
 # ------------------------------------------------------- auto's score interval, its rules
@@ -604,29 +634,41 @@ class ScoreInterval:
     def __call__(self, confidence_level: float, alternative: str) -> tuple[Any, ...]:
         if self.kind == "eer":  # (no Poisson edge: one read)
             return flipped(self._read, self.flip, confidence_level, alternative)
-        return with_edge_flag(self._read, self.flip, confidence_level, alternative)
+        return with_edge_flag(self._reads, self.flip, confidence_level, alternative)
 
-    def _read(self, confidence_level: float, alt: str, edge: bool = True) -> tuple[float, float]:
-        if self.kind == "eer":
-            return eer_score_interval(
-                self.events, self.x_events, self.n_events, self.n_x, confidence_level, alt
-            )
-        return rate_score_interval(
-            self.events, self.n_events, self.x_events, self.n_x, self.at,
-            confidence_level, alt, poisson_edge=edge,
-        )  # fmt: skip
+    def _read(self, confidence_level: float, alt: str) -> tuple[float, float]:
+        return eer_score_interval(
+            self.events, self.x_events, self.n_events, self.n_x, confidence_level, alt
+        )
+
+    def _reads(self, confidence_level: float, alt: str) -> Any:
+        return _rate_score_reads(
+            self.events, self.n_events, self.x_events, self.n_x, self.at, confidence_level, alt
+        )
 
 
 def with_edge_flag(
-    read: Callable[..., tuple[float, float]], flip: bool, confidence_level: float, alternative: str
+    reads: Callable[[float, str], tuple[tuple[float, float], tuple[float, float]]],
+    flip: bool,
+    confidence_level: float,
+    alternative: str,
 ) -> tuple[Any, ...]:
-    """:func:`flipped` of ``read``, with ``{"modified": True}`` where the Poisson bound of
-    :func:`_poisson_edges` moved a bound (``read(level, alt, False)``: without it): as the
+    """:func:`flipped` of the first interval of ``reads`` (with and without the Poisson
+    edge, from one read: :func:`_rate_score_reads`), with ``{"modified": True}`` where the
+    Poisson bound of :func:`_poisson_edges` moved a bound (where the two differ): as the
     modified Wilson interval of a proportion, whose one-sided 95% bound there is the
     two-sided 95% one (``alpha = 1 - confidence_level``), not the 90% one."""
-    out = flipped(read, flip, confidence_level, alternative)
-    plain = flipped(lambda lv, alt: read(lv, alt, False), flip, confidence_level, alternative)
-    return (*out, {"modified": True}) if out != plain else out
+    (lo, hi), plain = reads(confidence_level, _flipped_alternative(flip, alternative))
+    out = (1.0 - hi, 1.0 - lo) if flip else (lo, hi)
+    without = (1.0 - plain[1], 1.0 - plain[0]) if flip else plain
+    return (*out, {"modified": True}) if out != without else out
+
+
+def _flipped_alternative(flip: bool, alternative: str) -> str:
+    """The alternative of one minus a rate (``flip``), or ``alternative`` itself."""
+    if flip and alternative != "two-sided":
+        return "greater" if alternative == "less" else "less"
+    return alternative
 
 
 def flipped(
@@ -637,10 +679,7 @@ def flipped(
 ) -> tuple[float, float]:
     """``read(confidence_level, alternative)``, or with ``flip`` the interval of one minus
     that rate (the alternative turned around)."""
-    alt = alternative
-    if flip and alternative != "two-sided":
-        alt = "greater" if alternative == "less" else "less"
-    lo, hi = read(confidence_level, alt)
+    lo, hi = read(confidence_level, _flipped_alternative(flip, alternative))
     return (1.0 - hi, 1.0 - lo) if flip else (lo, hi)
 
 
