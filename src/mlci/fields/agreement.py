@@ -10,11 +10,12 @@ with the items as samples and no missing rating.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from ..engine.bootstrap import run_bootstrap
+from ..engine.bootstrap import run_with_options
 from ..engine.custom import UserSampler
 from ..engine.nested import plan_for_conditions
 from ..exceptions import FewConditionsWarning
@@ -151,15 +152,10 @@ def agreement_ci(
                 "docs/agreement.md shows it keeping its level. Treat it as optimistic.",
                 FewConditionsWarning,
             )
-    return run_bootstrap(
+    return run_with_options(
         kernel,
         plan,
-        method=method_,
-        confidence_level=opts.confidence_level,
-        alternative=opts.alternative,
-        batch=opts.engine.batch,
-        n_jobs=opts.engine.n_jobs,
-        max_memory=opts.engine.max_memory,
+        replace(opts, method=method_),
         metric_name=metric,
         details={
             "level_of_measurement": level,

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.bootstrap import run_bootstrap
+from ..engine.bootstrap import run_with_options
 from ..engine.nested import plan_for_conditions
 from ..feedback import reports_progress
 from ..inputs import (
@@ -860,17 +860,7 @@ class ConfusionMatrix:
             n_resamples=opts.n_resamples,
             rng=opts.seed,
         )
-        res = run_bootstrap(
-            kernel,
-            plan,
-            method=opts.method,
-            confidence_level=opts.confidence_level,
-            alternative=opts.alternative,
-            batch=opts.engine.batch,
-            n_jobs=opts.engine.n_jobs,
-            max_memory=opts.engine.max_memory,
-            metric_name=metric,
-        )
+        res = run_with_options(kernel, plan, opts, metric_name=metric)
         n_dropped = self.n_dropped + design.n_dropped
         return dataclasses.replace(res, details={**res.details, "n_dropped": n_dropped})
 
