@@ -1,10 +1,14 @@
 """The study scripts of ``scripts/`` as modules, for the tests that check the numbers the
-docs report from them (their populations, truths and designs) instead of copying them."""
+docs report from them (their populations, truths and designs) instead of copying them;
+and the design-search tests' shared preamble (:data:`SEARCH_KW`, :func:`search_set`,
+:func:`warned`)."""
 
 from __future__ import annotations
 
 import importlib.util
 import sys
+import warnings
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -21,3 +25,32 @@ def load_script(filename: str, name: str | None = None) -> ModuleType:
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
+
+
+# ------------------------------------------------- the design-search tests' shared preamble
+#: the search tests' bootstrap: one interval each at B = 200, seed 0 (cheap at CI scale)
+SEARCH_KW = {"n_resamples": 200, "rng": 0}
+
+
+def search_set(script: ModuleType, seed: int, index: int, draw: int = 0, *tail: int) -> tuple:
+    """Design ``index`` of a search script's (``design_search*.py``) seed ``seed`` and its
+    test set ``draw`` as the search drew it: ``(design, population, test set)``, the test
+    set from ``np.random.default_rng([seed, index, draw, *tail])`` (``tail``: the fields
+    search's ``24``)."""
+    import numpy as np
+
+    d = script.random_design(index, seed)
+    pop = script.Population(d)
+    return d, pop, pop.draw(np.random.default_rng([seed, index, draw, *tail]))
+
+
+def warned(call: Callable[[], object]) -> list[str]:
+    """The mlci warnings ``call()`` emits (names of their classes), on one engine thread
+    (``mlci.config_context(n_jobs=1)``)."""
+    import mlci
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with mlci.config_context(n_jobs=1):
+            call()
+    return [w.category.__name__ for w in caught if issubclass(w.category, mlci.MlciWarning)]

@@ -357,7 +357,7 @@ def test_bad_input(readme_data):
 
 
 def test_bad_flags_labels_and_conditions(readme_data):
-    # found by the public-API matrix (tests/test_public_api.py)
+    # found by the public-API matrix (tests/test_public_api_*.py)
     d, y, c = readme_data
     # before: a truthy string switched the legacy streams on
     with pytest.raises(TypeError, match="`legacy_streams` must be True or False"):

@@ -19,7 +19,7 @@ import warnings
 import numpy as np
 import pytest
 
-from _scripts import load_script
+from _scripts import load_script, warned
 
 SCALE = float(os.environ["MLCI_SLOW_SCALE"])
 
@@ -195,13 +195,6 @@ def test_verdict_reads_the_width_only_where_bca_holds() -> None:
     assert "auto/BCa median width 2.00" in res["verdict"]["flags"]
 
 
-def _warned(call) -> list[str]:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        call()
-    return [w.category.__name__ for w in caught if issubclass(w.category, dsf.mlci.MlciWarning)]
-
-
 def test_correlation_over_few_items_warns_of_attenuation() -> None:
     # seed-10 #69 (Kendall, 26 systems x 25 items, both: 0.228 of 400 test sets, every
     # miss below the truth): the interval misses the population value and
@@ -213,7 +206,7 @@ def test_correlation_over_few_items_warns_of_attenuation() -> None:
     with pytest.warns(dsf.mlci.AttenuatedCorrelationWarning):
         res = call()
     assert res.confidence_interval[1] < pop.truth
-    assert _warned(call) == ["AttenuatedCorrelationWarning"]
+    assert warned(call) == ["AttenuatedCorrelationWarning"]
 
 
 def test_heavy_tailed_regression_errors_warn() -> None:
@@ -221,4 +214,4 @@ def test_heavy_tailed_regression_errors_warn() -> None:
     # (auto 0.798, BCa 0.682 of 600 test sets); HeavyTailWarning (engine/heavy_tail.py)
     d = dsf.random_design(12, 10)
     x = dsf.Population(d).draw(np.random.default_rng(0))
-    assert _warned(lambda: dsf.mlci.bootstrap_ci(x["y"], x["a"], metric="rmse", rng=0))
+    assert warned(lambda: dsf.mlci.bootstrap_ci(x["y"], x["a"], metric="rmse", rng=0))

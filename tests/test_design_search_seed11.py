@@ -20,7 +20,8 @@ import warnings
 import numpy as np
 import pytest
 
-from _scripts import load_script
+from _scripts import SEARCH_KW as KW
+from _scripts import load_script, search_set, warned
 
 pytestmark = [pytest.mark.slow, pytest.mark.search]
 
@@ -29,29 +30,10 @@ dss = load_script("design_search_scores.py")
 dsf = load_script("design_search_fields.py")
 mlci = ds.mlci
 
-KW = {"n_resamples": 200, "rng": 0}
-
-
-def _warned(call) -> list[str]:
-    """The mlci warnings ``call()`` emits (names of their classes)."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        with mlci.config_context(n_jobs=1):
-            call()
-    return [w.category.__name__ for w in caught if issubclass(w.category, mlci.MlciWarning)]
-
-
-def _decision_set(index: int, draw: int = 0) -> tuple:
-    """Design ``index`` of ``design_search.py``'s seed 11 and its test set ``draw`` as the
-    search drew it (``np.random.default_rng([11, index, draw])``)."""
-    d = ds.random_design(index, 11)
-    pop = ds.Population(d)
-    return d, pop, pop.draw(np.random.default_rng([11, index, draw]))
-
 
 # ------------------------------------------------- balanced accuracy: errors in few conditions
 def _s11_58() -> tuple:
-    d, _, x = _decision_set(58, 5)
+    d, _, x = search_set(ds, 11, 58, 5)
     assert d.metric == "balanced_accuracy" and d.n_conditions == 40 and round(d.icc, 2) == 0.42
     y, a = x["y"], x["a"]
     assert np.all(y == a)  # no error in either class (the design: about 9 expected, ICC 0.42)
@@ -63,7 +45,7 @@ def test_accuracy_without_errors_over_conditions_warns() -> None:
     # 2,861 samples (40 conditions, no error) warn "0 effective minority outcomes"
     y, a, c = _s11_58()
     for metric in ("accuracy", "recall", "specificity"):
-        assert "FewConditionsWarning" in _warned(
+        assert "FewConditionsWarning" in warned(
             lambda m=metric: mlci.bootstrap_ci(y, a, metric=m, conditions=c, **KW)
         )
 
@@ -76,7 +58,7 @@ def test_accuracy_without_errors_over_conditions_warns() -> None:
 # outcomes near the bound; engine/class_edge.py, class_rate_proportions).
 def test_balanced_accuracy_with_few_errors_over_conditions_warns() -> None:
     y, a, c = _s11_58()
-    assert _warned(lambda: mlci.bootstrap_ci(y, a, metric="balanced_accuracy", conditions=c, **KW))
+    assert warned(lambda: mlci.bootstrap_ci(y, a, metric="balanced_accuracy", conditions=c, **KW))
 
 
 # ------------------------------------------------------- one dominant condition (Kish 1.9)
@@ -85,18 +67,18 @@ def test_balanced_accuracy_with_few_errors_over_conditions_warns() -> None:
 # 0.823, percentile 0.883; fixed: the few-conditions warning reads Kish's number too,
 # engine/effective_conditions.py)
 def test_mcc_over_one_dominant_condition_warns() -> None:
-    d, _, x = _decision_set(31)
+    d, _, x = search_set(ds, 11, 31)
     assert d.metric == "mcc" and d.n_conditions == 12
     sizes = np.bincount(x["conditions"])
     assert sizes.sum() ** 2 / (sizes**2).sum() < 2  # Kish's effective number of conditions
-    assert _warned(
+    assert warned(
         lambda: mlci.bootstrap_ci(x["y"], x["a"], metric="mcc", conditions=x["conditions"], **KW)
     )
 
 
 # ------------------------------------------- average precision over conditions at a high ICC
 def _s11_23() -> dict:
-    d, _, x = _decision_set(23)
+    d, _, x = search_set(ds, 11, 23)
     assert d.metric == "average_precision" and d.n_conditions == 42 and d.icc > 0.49
     return x
 
@@ -106,7 +88,7 @@ def test_roc_auc_of_the_same_ranking_warns() -> None:
     # over 42 conditions of unequal size, ICC 0.50) warns of its positives' few effective
     # conditions
     x = _s11_23()
-    assert "FewConditionsWarning" in _warned(
+    assert "FewConditionsWarning" in warned(
         lambda: mlci.bootstrap_ci(
             x["y"], x["a"], metric="roc_auc", conditions=x["conditions"], **KW
         )
@@ -115,7 +97,7 @@ def test_roc_auc_of_the_same_ranking_warns() -> None:
 
 def test_average_precision_over_clustered_positives_warns() -> None:
     x = _s11_23()
-    assert _warned(
+    assert warned(
         lambda: mlci.bootstrap_ci(
             x["y"], x["a"], metric="average_precision", conditions=x["conditions"], **KW
         )
@@ -124,7 +106,7 @@ def test_average_precision_over_clustered_positives_warns() -> None:
 
 # --------------------------------------------- balanced accuracy with 1-4 positives, iid
 def _s11_13() -> tuple:
-    d, pop, x = _decision_set(13)
+    d, pop, x = search_set(ds, 11, 13)
     y, a = x["y"], x["a"]
     assert d.metric == "balanced_accuracy" and not d.n_conditions
     # 1 positive (predicted right), 1 false alarm among 161 negatives
@@ -163,12 +145,10 @@ def test_balanced_accuracy_with_one_positive_covers() -> None:
 
 # ------------------------------------------------- watch list of seed 10, resolved: defects
 def test_simultaneous_band_with_few_positives_warns() -> None:
-    d = dss.random_design(129, 10)
-    pop = dss.Population(d)
-    x = pop.draw(np.random.default_rng([10, 129, 0]))
+    d, pop, x = search_set(dss, 10, 129, 0)
     assert d.family == "band" and d.metric == "simultaneous" and int(x["y"].sum()) == 91
     sc = dss._scores(d, pop, x)
-    assert _warned(lambda: mlci.roc_band(sc, pop.grid, simultaneous=True, **KW))
+    assert warned(lambda: mlci.roc_band(sc, pop.grid, simultaneous=True, **KW))
 
 
 # found (seed-10 #28, #78, seed-11 #12; the watch list resolved): a global-level correlation
@@ -183,7 +163,7 @@ def test_global_correlation_over_few_systems_warns() -> None:
     d = dsf.random_design(28, 10)
     x = dsf.Population(d).draw(np.random.default_rng(0))
     assert d.p["level"] == "global" and d.n == 9
-    assert _warned(
+    assert warned(
         lambda: mlci.correlation_ci(
             x["x"],
             x["z"],
@@ -197,9 +177,7 @@ def test_global_correlation_over_few_systems_warns() -> None:
 
 # ------------------------------------------------- trial_bootstrap_ci's AUC near its bound
 def _s11sc_40() -> tuple:
-    d = dss.random_design(40, 11)
-    pop = dss.Population(d)
-    x = pop.draw(np.random.default_rng([11, 40, 0]))
+    d, pop, x = search_set(dss, 11, 40, 0)
     assert d.family == "trial" and d.metric == "roc_auc" and pop.speakers == 47 and pop.m == 2
     assert int(x["y"].sum()) == 47  # one target trial per speaker, 4,324 non-targets
     return x
@@ -209,14 +187,14 @@ def test_auc_ci_of_the_same_trials_warns() -> None:
     # the comparison the xfail below rests on: auc_ci of the same 4,371 trial scores
     # (47 targets, AUC 0.9985) switches to the AUC's score interval and says so
     x = _s11sc_40()
-    assert "FewConditionsWarning" in _warned(
+    assert "FewConditionsWarning" in warned(
         lambda: mlci.auc_ci(mlci.Scores.from_labels(x["y"], x["s"]), **KW)
     )
 
 
 def test_trial_auc_near_its_bound_warns() -> None:
     x = _s11sc_40()
-    assert _warned(
+    assert warned(
         lambda: mlci.trial_bootstrap_ci(
             x["y"],
             x["s"],

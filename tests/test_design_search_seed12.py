@@ -19,27 +19,18 @@ import warnings
 import numpy as np
 import pytest
 
-from _scripts import load_script
+from _scripts import SEARCH_KW as KW
+from _scripts import load_script, search_set
 
 pytestmark = [pytest.mark.slow, pytest.mark.search]
 
 ds = load_script("design_search.py")
 mlci = ds.mlci
 
-KW = {"n_resamples": 200, "rng": 0}
-
-
-def _decision_set(index: int, draw: int = 0) -> tuple:
-    """Design ``index`` of ``design_search.py``'s seed 12 and its test set ``draw`` as the
-    search drew it (``np.random.default_rng([12, index, draw])``)."""
-    d = ds.random_design(index, 12)
-    pop = ds.Population(d)
-    return d, pop, pop.draw(np.random.default_rng([12, index, draw]))
-
 
 # ------------------------------------ balanced accuracy with 1-4 positives over conditions
 def _s12_55() -> tuple:
-    d, pop, x = _decision_set(55, 10)
+    d, pop, x = search_set(ds, 12, 55, 10)
     y, a, c = x["y"], x["a"], x["conditions"]
     assert d.metric == "balanced_accuracy" and d.n_conditions == 16 and round(d.icc, 2) == 0.35
     # 4 positives (all predicted right) and 1 false alarm among 97 negatives, 16 conditions
@@ -96,7 +87,7 @@ def test_balanced_accuracy_with_four_positives_over_conditions_covers() -> None:
 
 # ------------------------- the FNR at an FPR well below one expected miss: Wilson's dip
 def _s12_44() -> tuple:
-    d, pop, x = _decision_set(44, 20)
+    d, pop, x = search_set(ds, 12, 44, 20)
     y, s, c = x["y"], x["a"], x["conditions"]
     assert d.family == "scores" and d.metric == "fnr_at_fpr" and d.n_conditions == 161
     assert int(y.sum()) == 128  # about 0.14 expected misses at the threshold; here 1

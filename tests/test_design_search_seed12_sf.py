@@ -19,36 +19,18 @@ import warnings
 import numpy as np
 import pytest
 
-from _scripts import load_script
+from _scripts import SEARCH_KW as KW
+from _scripts import load_script, search_set, warned
 
 pytestmark = [pytest.mark.slow, pytest.mark.search]
 
 dsf = load_script("design_search_fields.py")
 mlci = dsf.mlci
 
-KW = {"n_resamples": 200, "rng": 0}
-
-
-def _warned(call) -> list[str]:
-    """The mlci warnings ``call()`` emits (names of their classes)."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        with mlci.config_context(n_jobs=1):
-            call()
-    return [w.category.__name__ for w in caught if issubclass(w.category, mlci.MlciWarning)]
-
-
-def _fields_set(index: int, draw: int) -> tuple:
-    """Design ``index`` of ``design_search_fields.py``'s seed 12 and its test set ``draw``
-    as the search drew it (``np.random.default_rng([12, index, draw, 24])``)."""
-    d = dsf.random_design(index, 12)
-    pop = dsf.Population(d)
-    return d, pop, pop.draw(np.random.default_rng([12, index, draw, 24]))
-
 
 # ------------------------------------------ global-level correlation over 3 items (s12f #1)
 def _s12f_1() -> tuple:
-    d, pop, x = _fields_set(1, 11)
+    d, pop, x = search_set(dsf, 12, 1, 11, 24)
     assert d.metric == "pearson" and d.p["level"] == "global" and d.p["resample"] == "both"
     assert x["x"].shape == (36, 3)  # 36 systems, 3 items
     return pop.truth, x
@@ -67,7 +49,7 @@ def test_global_correlation_over_three_items_misses_here() -> None:
     assert r.confidence_interval[1] < truth - 0.1
     cells = (x["x"] * x["z"]).ravel()
     items = np.tile(np.arange(3), 36)
-    assert "FewConditionsWarning" in _warned(
+    assert "FewConditionsWarning" in warned(
         lambda: mlci.bootstrap_ci(cells, metric="mean", conditions=items, **KW)
     )
 
@@ -81,7 +63,7 @@ def test_global_correlation_over_three_items_misses_here() -> None:
 # Fixed (session 10, lead): correlation_ci warns at the global level below 20 items.
 def test_global_correlation_over_few_items_warns() -> None:
     _, x = _s12f_1()
-    assert _warned(
+    assert warned(
         lambda: mlci.correlation_ci(
             x["x"], x["z"], coefficient="pearson", correlation_level="global", resample="both", **KW
         )

@@ -19,15 +19,14 @@ import warnings
 import numpy as np
 import pytest
 
-from _scripts import SCRIPTS, load_script
+from _scripts import SCRIPTS, load_script, search_set
+from _scripts import SEARCH_KW as KW
 
 pytestmark = [pytest.mark.slow, pytest.mark.search]
 
 ds = load_script("design_search.py")
 s13 = load_script("design_search_seed13.py")
 mlci = ds.mlci
-
-KW = {"n_resamples": 200, "rng": 0}
 
 
 def test_seed_12_designs_are_drawn_as_saved() -> None:
@@ -63,9 +62,7 @@ def test_analytic_column_is_autos_mover_korn_graubard_over_conditions() -> None:
     # alarm): auto gives MOVER of the classes' Korn & Graubard intervals there (since the
     # lead's session-10 fix of seed-12 New 1), and the search's new analytic column is
     # that interval
-    d = ds.random_design(55, 12)
-    pop = ds.Population(d)
-    x = pop.draw(np.random.default_rng([12, 55, 10]))
+    d, pop, x = search_set(ds, 12, 55, 10)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         r = mlci.bootstrap_ci(
@@ -82,9 +79,7 @@ def test_analytic_column_is_autos_mover_korn_graubard_over_conditions() -> None:
 
 # --------------------------- average precision near 1 with many positives (seed-13 #20)
 def _s13_20() -> tuple[float, np.ndarray, np.ndarray]:
-    d = ds.random_design(20, 13)
-    pop = ds.Population(d)
-    x = pop.draw(np.random.default_rng([13, 20, 6]))  # the search's own test set 6
+    d, pop, x = search_set(ds, 13, 20, 6)  # the search's own test set 6
     assert d.metric == "average_precision" and d.n == 3929 and not d.n_conditions
     assert int(x["y"].sum()) == 1826  # about 1,810 expected positives, 2,120 negatives
     return pop.truth, x["y"], x["a"]

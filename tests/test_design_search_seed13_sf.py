@@ -20,32 +20,14 @@ import warnings
 import numpy as np
 import pytest
 
-from _scripts import load_script
+from _scripts import SEARCH_KW as KW
+from _scripts import load_script, search_set, warned
 
 pytestmark = [pytest.mark.slow, pytest.mark.search]
 
 dss = load_script("design_search_scores.py")
 dsf = load_script("design_search_fields.py")
 mlci = dss.mlci
-
-KW = {"n_resamples": 200, "rng": 0}
-
-
-def _warned(call) -> list[str]:
-    """The mlci warnings ``call()`` emits (names of their classes)."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        with mlci.config_context(n_jobs=1):
-            call()
-    return [w.category.__name__ for w in caught if issubclass(w.category, mlci.MlciWarning)]
-
-
-def _scores_set(index: int, draw: int) -> tuple:
-    """Design ``index`` of ``design_search_scores.py``'s seed 13 and its test set ``draw``
-    as the search drew it (``np.random.default_rng([13, index, draw])``)."""
-    d = dss.random_design(index, 13)
-    pop = dss.Population(d)
-    return d, pop, pop.draw(np.random.default_rng([13, index, draw]))
 
 
 def test_group_fnr_without_positives_is_nan_and_warned() -> None:
@@ -55,7 +37,7 @@ def test_group_fnr_without_positives_is_nan_and_warned() -> None:
     # sets like this one (no positive in the judged group), whose row is NaN with a
     # DegenerateIntervalWarning naming the group; the other 2 are Wilson's [0.342, 1] of 2
     # errors in 2 positives.  Over the 82 test sets with a defined row: 80 covered (0.976).
-    d, pop, x = _scores_set(22, 2)
+    d, pop, x = search_set(dss, 13, 22, 2)
     assert d.family == "group" and d.metric == "fnr" and pop.judged == 0
     assert not np.any((x["groups"] == 0) & (x["y"] == 1))
     with warnings.catch_warnings(record=True) as caught:
@@ -71,9 +53,7 @@ def test_group_fnr_without_positives_is_nan_and_warned() -> None:
 
 # ------------------------------ system-level correlation over 4 systems, items resampled (s13f #49)
 def _s13f_49() -> tuple:
-    d = dsf.random_design(49, 13)
-    pop = dsf.Population(d)
-    x = pop.draw(np.random.default_rng([13, 49, 11, 24]))  # the search's test set 11
+    d, _, x = search_set(dsf, 13, 49, 11, 24)  # the search's test set 11
     assert d.metric == "pearson" and d.p["level"] == "system" and d.p["resample"] == "items"
     assert x["x"].shape == (4, 220)  # 4 systems, 220 items
     return x["truth"], x  # the truth of these 4 systems over every item
@@ -91,7 +71,7 @@ def test_system_correlation_over_four_systems_misses_here() -> None:
     # this test set's interval misses its truth (0.99950: these systems, every item) with
     # an attenuation ratio above the warning's 0.25, a warning gated on 8+ systems
     truth, x = _s13f_49()
-    assert "FewConditionsWarning" in _warned(lambda: _corr(x, "systems"))
+    assert "FewConditionsWarning" in warned(lambda: _corr(x, "systems"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         r = _corr(x, "items")
@@ -108,4 +88,4 @@ def test_system_correlation_over_four_systems_misses_here() -> None:
 # Fixed (session 10, lead): correlation_ci warns below 8 systems resampling items too.
 def test_system_correlation_over_few_systems_resampling_items_warns() -> None:
     _, x = _s13f_49()
-    assert _warned(lambda: _corr(x, "items"))
+    assert warned(lambda: _corr(x, "items"))

@@ -260,7 +260,7 @@ def test_a_flat_auc_is_not_sent_to_proportion_ci():
         mlci.bootstrap_ci(y, y, metric="accuracy", n_resamples=100, rng=0, method="percentile")
 
 
-# ------------------------------------- found by the public-API matrix (tests/test_public_api.py)
+# ------------------------------------- found by the public-API matrix (tests/test_public_api_*.py)
 _Y = np.tile([0, 1], 20)
 _S = np.linspace(0, 1, 40) + 0.3 * _Y
 _IDS = np.array([f"r{i}" for i in range(8)])

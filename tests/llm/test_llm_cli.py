@@ -1,4 +1,4 @@
-"""The ``mlci llm`` subcommands (the option matrix is in tests/test_public_api.py)."""
+"""The ``mlci llm`` subcommands (the option matrix is in tests/test_public_api_cli.py)."""
 
 from __future__ import annotations
 
