@@ -6,10 +6,11 @@ draws test sets from the design search's correlation populations
 (``design_search_fields.Population``: 800 x 800 crossed systems, items, residuals) at 20, 30
 and 40 of the resampled units and reads, on the same test sets and bootstrap replicates:
 
-* ``auto``: ``correlation_ci``'s default (BCa resampling both; the studentized interval at
-  the global level resampling systems or items; BCa at the system and item levels);
+* ``before``: session 10's ``auto`` (BCa resampling both; the studentized interval at the
+  global level resampling systems or items; BCa at the system and item levels);
+* ``auto``: ``correlation_ci``'s default now (``jackknife_z`` where its rule applies);
 * ``percentile`` and ``bca`` from the same replicates;
-* ``expanded``: ``auto``'s interval with its tail level moved so that its normal quantile
+* ``expanded``: BCa's interval with its tail level moved so that its normal quantile
   is ``k * t_df(1 - alpha/2)`` (Hesterberg 2015's expanded percentile interval: the
   bootstrap's variance of a mean over ``n`` units is ``(n - 1)/n`` of the unbiased one and
   ``z`` stands in for ``t_{n-1}``), with ``n`` per resampled factor: the delete-one-system
@@ -116,7 +117,7 @@ def run(pop_name: str, level: str, resample: str, vary: str, units: int, reps: i
         p["items"] = units
     pop = dsf.Population(dataclasses.replace(d0, p=p, n=ns))
     coef = d0.metric
-    names = ("auto", "percentile", "bca", "expanded", "jackknife_z")
+    names = ("before", "auto", "percentile", "bca", "expanded", "jackknife_z")
     cov = dict.fromkeys(names, 0)
     below = dict.fromkeys(names, 0)
     width: dict[str, list[float]] = {m: [] for m in names}
@@ -132,15 +133,27 @@ def run(pop_name: str, level: str, resample: str, vary: str, units: int, reps: i
             r = mlci.correlation_ci(x["x"], x["z"], coefficient=coef, correlation_level=level,
                                     resample=resample, n_resamples=n_resamples, rng=i)  # fmt: skip
             chosen = r.method
+            # the studentized interval (the global level resampling systems or items)
+            # draws no acceleration: BCa from a second run with the same replicates
+            rb = r if r.method == "bca" else mlci.correlation_ci(
+                x["x"], x["z"], coefficient=coef, correlation_level=level,
+                resample=resample, n_resamples=n_resamples, method="bca", rng=i)  # fmt: skip
+            # session 10's auto: the studentized interval at the global level resampling
+            # systems or items, else BCa (before the jackknife Fisher-z rule)
+            old = "studentized" if level == "global" and resample != "both" else "bca"
+            rs = rb if old == "bca" else r if r.method == old else mlci.correlation_ci(
+                x["x"], x["z"], coefficient=coef, correlation_level=level,
+                resample=resample, n_resamples=n_resamples, method=old, rng=i)  # fmt: skip
             ivs = {
+                "before": rs.confidence_interval,
                 "auto": r.confidence_interval,
-                "percentile": r.interval(method="percentile").confidence_interval,
-                "bca": r.interval(method="bca").confidence_interval,
+                "percentile": rb.interval(method="percentile").confidence_interval,
+                "bca": rb.confidence_interval,
             }
             parts = jackknife_parts(x["x"], x["z"], level, coef, resample)
             k, df = expansion(parts)
             lev = 2 * stats.norm.cdf(k * stats.t.ppf(0.975, df)) - 1
-            ivs["expanded"] = r.interval(confidence_level=min(lev, 0.9999)).confidence_interval
+            ivs["expanded"] = rb.interval(confidence_level=min(lev, 0.9999)).confidence_interval
             se_z = math.sqrt(sum(q["var_z"] for q in parts.values()))
             _, df_z = expansion(parts, "var_z")
             zc = math.atanh(max(-0.999999, min(0.999999, float(r.estimate))))

@@ -41,6 +41,7 @@ from ..inputs import (
 from ..metrics.correlation import COEFFICIENTS, LEVELS, GridCorrelationKernel
 from ..results import BootstrapResult, TestResult
 from .attenuation import WARN_RATIO, attenuation, attenuation_ratio
+from .correlation_jackknife import with_jackknife_z
 
 __all__ = ["compare_correlations", "correlation_ci", "williams_test"]
 
@@ -289,6 +290,8 @@ def correlation_ci(
         sampler=sampler,
         scheme="crossed (systems x items)" if resample == "both" else None,
     )
+    if opts.method == "auto":
+        res = with_jackknife_z(res, kernel, correlation_level, resample, ns, ni)
     if correlation_level == "system":
         _warn_attenuated(res, coefficient, resample)
     return res

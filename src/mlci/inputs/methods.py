@@ -39,6 +39,12 @@ AUTO_LABELS: dict[str, tuple[str, str]] = {
         "error on the logit scale: mlci.engine.ap_interval)",
         "",
     ),
+    "jackknife_z": (
+        "a correlation_ci at the global level, or the system level resampling systems or "
+        "both, from 20-39 resampled systems or items (Fisher's z with the jackknife "
+        "standard error over them: mlci.fields.correlation_jackknife)",
+        "",
+    ),
     "normal-squared": (
         "ece_debiased (the debiased l2 calibration error) near 0, of one column of "
         "independent samples in equal-width bins (the normal interval of its square)",
