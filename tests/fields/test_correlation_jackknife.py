@@ -119,6 +119,9 @@ def test_rule_boundaries():
         assert _ci(x, z, "global", "pearson", "both").method == "jackknife_z"
     x, z = _scores(40, 50)
     assert _ci(x, z, "global", "pearson", "both").method == "bca"
+    assert _ci(x, z, "global", "pearson", "systems").method == "studentized"
+    assert _ci(x, z, "global", "pearson", "items").method == "studentized"
+    assert _ci(x, z, "system", "pearson", "systems").method == "bca"
     # resampling both, the fewer of the two counts: 50 systems x 25 items
     assert jackknife_z_applies("global", "both", 50, 25)
     assert not jackknife_z_applies("global", "both", 50, 45)
