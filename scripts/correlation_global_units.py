@@ -104,10 +104,14 @@ def expansion(parts: dict, key: str = "var") -> tuple[float, float]:
 
 
 def run(pop_name: str, level: str, resample: str, vary: str, units: int, reps: int,
-        draw_seed: int, n_resamples: int) -> dict:  # fmt: skip
+        draw_seed: int, n_resamples: int, coef: str | None = None,
+        overrides: dict | None = None) -> dict:  # fmt: skip
     seed, index = POPS[pop_name]
     d0 = dsf.random_design(index, seed)
+    if coef:
+        d0 = dataclasses.replace(d0, metric=coef)
     p = dict(d0.p)
+    p.update(overrides or {})
     p["level"], p["resample"] = level, resample
     if vary == "systems":
         p["items"] = OTHER["systems"]
@@ -169,7 +173,8 @@ def run(pop_name: str, level: str, resample: str, vary: str, units: int, reps: i
         ks.append(k)
         dfs.append(df)
     row = {
-        "pop": pop_name, "coefficient": coef, "level": level, "resample": resample,
+        "pop": pop_name, "overrides": overrides or {}, "coefficient": coef, "level": level,
+        "resample": resample,
         "vary": vary, "units": units, "systems": ns, "items": p["items"], "n": reps,
         "draw_seed": draw_seed, "B": n_resamples, "auto_method": chosen,
         "truth_mean": float(np.mean(truths)), "bias": float(np.mean(np.subtract(est, truths))),
@@ -193,10 +198,15 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=300)
     ap.add_argument("-B", type=int, default=500)
     ap.add_argument("--draw-seed", type=int, default=111)
+    ap.add_argument("--coefficient", default=None, help="another coefficient than the design's")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="override a variance of the population (vm, ve, vf, vd)")  # fmt: skip
     ap.add_argument("--json", default=None)
     a = ap.parse_args()
+    over = {k: float(v) for k, v in (kv.split("=") for kv in a.set)}
     for u in a.units:
-        row = run(a.pop, a.level, a.resample, a.vary, u, a.reps, a.draw_seed, a.B)
+        row = run(a.pop, a.level, a.resample, a.vary, u, a.reps, a.draw_seed, a.B,
+                  a.coefficient, over)  # fmt: skip
         print(json.dumps(row), flush=True)
         if a.json:
             old = json.load(open(a.json)) if os.path.exists(a.json) else {"runs": []}

@@ -40,9 +40,8 @@ AUTO_LABELS: dict[str, tuple[str, str]] = {
         "",
     ),
     "jackknife_z": (
-        "a correlation_ci at the global level, or the system level resampling systems or "
-        "both, from 20-39 resampled systems or items (Fisher's z with the jackknife "
-        "standard error over them: mlci.fields.correlation_jackknife)",
+        "a global-level correlation_ci from 20-39 resampled systems or items (Fisher's z "
+        "with the jackknife standard error over them: mlci.fields.correlation_jackknife)",
         "",
     ),
     "normal-squared": (
