@@ -49,6 +49,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import design_search_fields as dsf
 
 import mlci
+from mlci.fields.correlation_jackknife import jackknife_z_applies
 from mlci.metrics.correlation import GridCorrelationKernel
 
 #: the populations: (seed, design index) of the design searches
@@ -188,6 +189,27 @@ def run(pop_name: str, level: str, resample: str, vary: str, units: int, reps: i
     return row
 
 
+def table(path: str) -> None:
+    """The markdown table of docs/validation.md from the JSON: every cell's coverage
+    before (session 10's auto) and now, BCa, the jackknife Fisher-z interval, its median
+    width over BCa's, and the misses below the truth."""
+    rows = json.load(open(path))["runs"]
+    print("| population | coefficient | level | resample | systems x items | test sets | "
+          "auto before | auto now | BCa | jackknife z | width z / BCa | before: misses "
+          "below truth | bias |")  # fmt: skip
+    print("|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        over = ", ".join(f"{k} {v:g}" for k, v in r.get("overrides", {}).items())
+        pop = r["pop"] + (f" ({over})" if over else "")
+        ratio = r["jackknife_z_width"] / r["bca_width"] if r["bca_width"] > 0 else math.nan
+        rule = jackknife_z_applies(r["level"], r["resample"], r["systems"], r["items"])
+        now = r["jackknife_z"] if rule else r["before"]
+        print(f"| {pop} | {r['coefficient']} | {r['level']} | {r['resample']} | "
+              f"{r['systems']} x {r['items']} | {r['n']} | {r['before']:.3f} | {now:.3f} | "
+              f"{r['bca']:.3f} | {r['jackknife_z']:.3f} | {ratio:.2f} | "
+              f"{r['before_below']:.3f} | {r['bias']:+.4f} |")  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pop", default="s12f1", choices=sorted(POPS))
@@ -202,7 +224,11 @@ def main() -> None:
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="override a variance of the population (vm, ve, vf, vd)")  # fmt: skip
     ap.add_argument("--json", default=None)
+    ap.add_argument("--table", default=None, metavar="JSON", help="print the docs' table")
     a = ap.parse_args()
+    if a.table:
+        table(a.table)
+        return
     over = {k: float(v) for k, v in (kv.split("=") for kv in a.set)}
     for u in a.units:
         row = run(a.pop, a.level, a.resample, a.vary, u, a.reps, a.draw_seed, a.B,

@@ -23,7 +23,6 @@ from scipy import stats
 import mlci
 from mlci.fields.correlation_jackknife import (
     JACKKNIFE_Z_DESIGNS,
-    JACKKNIFE_Z_UNITS,
     fisher_z_jackknife,
     jackknife_z_applies,
 )
@@ -108,29 +107,35 @@ def test_interval_against_the_formula_written_out(level, resample, coefficient, 
     assert res.interval(method="percentile").method == "percentile"
 
 
-def test_rule_boundaries():
-    low, high = JACKKNIFE_Z_UNITS
-    assert (low, high) == (20, 40)
-    x, z = _scores(19, 50)
-    assert _ci(x, z, "global", "pearson", "both").method == "bca"  # warned instead
-    for ns in (20, 39):
-        x, z = _scores(ns, 50)
-        assert _ci(x, z, "global", "pearson", "both").method == "jackknife_z"
-    x, z = _scores(40, 50)
-    assert _ci(x, z, "global", "pearson", "both").method == "bca"
-    assert _ci(x, z, "global", "pearson", "systems").method == "studentized"
-    assert _ci(x, z, "global", "pearson", "items").method == "studentized"
+@pytest.mark.parametrize("row", sorted(JACKKNIFE_Z_DESIGNS.items()), ids=lambda r: "-".join(r[0]))
+def test_rule_boundaries(row):
+    (level, resample), (factors, low, high) = row
+    assert low == 20  # the few-units warnings' threshold
+
+    def shape(n: int) -> tuple[int, int]:
+        # the counted factor(s) at n, any other at 50
+        return (n if "systems" in factors else 50, n if "items" in factors else 50)
+
+    for n, applies in ((low - 1, False), (low, True), (high - 1, True), (high, False)):
+        assert jackknife_z_applies(level, resample, *shape(n)) is applies, n
+    # through correlation_ci at both ends of the range
+    coefficient = "pearson"
+    x, z = _scores(*shape(low))
+    assert _ci(x, z, level, coefficient, resample).method == "jackknife_z"
+    x, z = _scores(*shape(high))
+    before = "bca" if resample == "both" else "studentized"
+    assert _ci(x, z, level, coefficient, resample).method == before
+
+
+def test_rule_counts_the_fewer_units_and_only_the_global_level():
     # resampling both, the fewer of the two counts: 50 systems x 25 items
     assert jackknife_z_applies("global", "both", 50, 25)
     assert not jackknife_z_applies("global", "both", 50, 45)
-    # the system and item levels keep the bootstrap (it held there)
-    for level in ("system", "item"):
-        for resample in ("systems", "items", "both"):
-            assert not jackknife_z_applies(level, resample, 25, 25)
+    # the system level keeps the bootstrap (it held there)
+    for resample in ("systems", "items", "both"):
+        assert not jackknife_z_applies("system", resample, 25, 25)
     x, z = _scores(25, 30)
     assert _ci(x, z, "system", "pearson", "both").method == "bca"
-    assert set(JACKKNIFE_Z_DESIGNS) == {("global", "both"), ("global", "systems"),
-                                        ("global", "items")}  # fmt: skip
 
 
 def test_other_methods_untouched():

@@ -31,7 +31,6 @@ import numpy as np
 __all__ = [
     "JACKKNIFE_Z_DESIGNS",
     "JACKKNIFE_Z_METHOD",
-    "JACKKNIFE_Z_UNITS",
     "FisherZJackknife",
     "delete_one_values",
     "fisher_z_jackknife",
@@ -41,19 +40,19 @@ __all__ = [
 ]
 
 JACKKNIFE_Z_METHOD = "jackknife_z"
-#: ``auto``'s jackknife Fisher-z interval: (level, resample) -> the resampled factors
-#: counted; it applies where the fewest of their units lie in :data:`JACKKNIFE_Z_UNITS`.
-#: Not the system level: BCa held there from 20 systems (Pearson 0.93-0.96, Kendall
-#: 0.96), and the jackknife of a rank coefficient over 20 system means near 1 failed
-#: (Spearman, truth 0.9997: 0.64 against BCa's 0.99); nor the item level (BCa 0.93-0.97)
-JACKKNIFE_Z_DESIGNS: dict[tuple[str, str], tuple[str, ...]] = {
-    ("global", "both"): ("systems", "items"),
-    ("global", "systems"): ("systems",),
-    ("global", "items"): ("items",),
+#: ``auto``'s jackknife Fisher-z interval, one row per design: (level, resample) ->
+#: (the resampled factors counted, from, below): it applies where the fewest units of
+#: those factors number at least ``from`` and fewer than ``below``, the range where the
+#: bootstrap fell short and this interval held (docs/validation.md, "Global-level
+#: correlations from 20-40 units (session 11, corrfix)"; ``from`` is the few-units
+#: warnings' threshold).  Not the system level: BCa held there from 20 systems (Pearson
+#: 0.93-0.96, Kendall 0.96), and the jackknife of a rank coefficient over 20 system means
+#: near 1 failed (Spearman, truth 0.9997: 0.64 against BCa's 0.99).
+JACKKNIFE_Z_DESIGNS: dict[tuple[str, str], tuple[tuple[str, ...], int, int]] = {
+    ("global", "both"): (("systems", "items"), 20, 30),
+    ("global", "systems"): (("systems",), 20, 40),
+    ("global", "items"): (("items",), 20, 40),
 }
-#: from this many units (the few-units warnings' threshold at the global level) to below
-#: the second: the range where the bootstrap fell short and this interval held
-JACKKNIFE_Z_UNITS = (20, 40)
 #: rows x atoms evaluated at once
 _CHUNK = 2_000_000
 
@@ -159,28 +158,26 @@ def jackknife_z_reason(level: str, resample: str, units: str) -> str:
         f"{units} gets Fisher's z of the estimate plus or minus Student's quantile times the "
         "jackknife standard error of z over the resampled systems and/or items (two-way: "
         "their sum, on Satterthwaite's degrees of freedom), where the bootstrap fell "
-        "short from 20-40 units (docs/validation.md, 'Global-level correlations from 20-40 units')"
+        "short (docs/validation.md, 'Global-level correlations from 20-40 units')"
     )
 
 
 def jackknife_z_applies(level: str, resample: str, n_systems: int, n_items: int) -> bool:
-    """Whether ``auto`` gives the jackknife Fisher-z interval (:data:`JACKKNIFE_Z_DESIGNS`,
-    :data:`JACKKNIFE_Z_UNITS`).
+    """Whether ``auto`` gives the jackknife Fisher-z interval (:data:`JACKKNIFE_Z_DESIGNS`).
 
     Examples
     --------
     >>> jackknife_z_applies("global", "both", 25, 300)
     True
-    >>> jackknife_z_applies("global", "both", 40, 40), jackknife_z_applies("item", "both", 25, 25)
+    >>> jackknife_z_applies("global", "both", 30, 40), jackknife_z_applies("system", "both", 25, 25)
     (False, False)
     """
-    factors = JACKKNIFE_Z_DESIGNS.get((level, resample))
-    if factors is None:
+    row = JACKKNIFE_Z_DESIGNS.get((level, resample))
+    if row is None:
         return False
+    factors, low, high = row
     counts = {"systems": n_systems, "items": n_items}
-    fewest = min(counts[f] for f in factors)
-    low, high = JACKKNIFE_Z_UNITS
-    return low <= fewest < high
+    return low <= min(counts[f] for f in factors) < high
 
 
 def with_jackknife_z(
@@ -196,7 +193,7 @@ def with_jackknife_z(
     rec = fisher_z_jackknife(kernel, float(res.estimate), n_systems, n_items, resample)
     if rec is None:
         return res
-    factors = JACKKNIFE_Z_DESIGNS[(level, resample)]
+    factors = JACKKNIFE_Z_DESIGNS[(level, resample)][0]
     units = " and ".join(f"{n_systems if f == 'systems' else n_items} {f}" for f in factors)
     return attach_analytic(
         res, AnalyticInterval(rec.method, jackknife_z_reason(level, resample, units), rec)

@@ -186,7 +186,12 @@ def correlation_ci(
         As in :func:`mlci.bootstrap_ci`.  ``method="auto"`` is the studentized interval
         where the kernel has a derivative under the design (the global level resampling
         systems or items), else BCa; resampling both is a custom crossed scheme, always
-        BCa with the delete-one-cell jackknife.
+        BCa with the delete-one-cell jackknife.  At the global level from 20 to 39
+        resampled systems or items (the fewer of the two resampling both) ``auto`` gives
+        ``method="jackknife_z"`` instead, where those fell short: Fisher's z plus or minus
+        Student's quantile times the jackknife standard error of z over the resampled
+        systems and/or items (:mod:`mlci.fields.correlation_jackknife`;
+        ``details["jackknife_z"]`` holds it and its degrees of freedom).
 
     Returns
     -------
