@@ -1,7 +1,8 @@
-"""correlation_ci's jackknife Fisher-z interval from 20-39 resampled systems or items.
+"""correlation_ci's jackknife Fisher-z interval at the global level from few resampled units.
 
-``auto`` gives ``tanh(atanh(r) +- t_df se)`` with ``se`` the delete-one-system and/or
-delete-one-item jackknife standard error of Fisher's z (Quenouille 1956, Tukey 1958; the
+``auto`` gives (resampling 20-59 systems, or both with 20-29 of the fewer)
+``tanh(atanh(r) +- t_df se)`` with ``se`` the delete-one-system and/or delete-one-item
+jackknife standard error of Fisher's z (Quenouille 1956, Tukey 1958; the
 two factors' variances summed, on Satterthwaite's 1946 degrees of freedom) where the
 bootstrap fell short (docs/validation.md, "Global-level correlations from 20-40 units
 (session 11, corrfix)"; scripts/correlation_global_units.py,
@@ -84,7 +85,7 @@ def _ci(x, z, level, coefficient, resample, **kw):
         ("global", "both", "pearson", (24, 30)),
         ("global", "both", "kendall_tau", (20, 45)),
         ("global", "systems", "spearman", (33, 8)),
-        ("global", "items", "pearson", (6, 25)),
+        ("global", "systems", "pearson", (59, 4)),
         ("global", "both", "spearman", (39, 21)),
     ],
 )
@@ -131,11 +132,13 @@ def test_rule_counts_the_fewer_units_and_only_the_global_level():
     # resampling both, the fewer of the two counts: 50 systems x 25 items
     assert jackknife_z_applies("global", "both", 50, 25)
     assert not jackknife_z_applies("global", "both", 50, 45)
-    # the system level keeps the bootstrap (it held there)
+    # the system level and the global level resampling items keep the bootstrap (it held)
     for resample in ("systems", "items", "both"):
         assert not jackknife_z_applies("system", resample, 25, 25)
+    assert not jackknife_z_applies("global", "items", 25, 25)
     x, z = _scores(25, 30)
     assert _ci(x, z, "system", "pearson", "both").method == "bca"
+    assert _ci(x, z, "global", "pearson", "items").method == "studentized"
 
 
 def test_other_methods_untouched():

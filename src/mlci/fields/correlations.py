@@ -186,8 +186,8 @@ def correlation_ci(
         As in :func:`mlci.bootstrap_ci`.  ``method="auto"`` is the studentized interval
         where the kernel has a derivative under the design (the global level resampling
         systems or items), else BCa; resampling both is a custom crossed scheme, always
-        BCa with the delete-one-cell jackknife.  At the global level from 20 to 39
-        resampled systems or items (the fewer of the two resampling both) ``auto`` gives
+        BCa with the delete-one-cell jackknife.  At the global level resampling systems
+        (20-59 systems) or both (20-29 of the fewer of systems and items) ``auto`` gives
         ``method="jackknife_z"`` instead, where those fell short: Fisher's z plus or minus
         Student's quantile times the jackknife standard error of z over the resampled
         systems and/or items (:mod:`mlci.fields.correlation_jackknife`;
