@@ -1,6 +1,6 @@
 """correlation_ci's jackknife Fisher-z interval at the global level from few resampled units.
 
-``auto`` gives (resampling 20-59 systems, or both with 20-29 of the fewer)
+``auto`` gives (resampling 20-59 systems, or 20-29 systems and the items)
 ``tanh(atanh(r) +- t_df se)`` with ``se`` the delete-one-system and/or delete-one-item
 jackknife standard error of Fisher's z (Quenouille 1956, Tukey 1958; the
 two factors' variances summed, on Satterthwaite's 1946 degrees of freedom) where the
@@ -86,7 +86,7 @@ def _ci(x, z, level, coefficient, resample, **kw):
         ("global", "both", "kendall_tau", (20, 45)),
         ("global", "systems", "spearman", (33, 8)),
         ("global", "systems", "pearson", (59, 4)),
-        ("global", "both", "spearman", (39, 21)),
+        ("global", "both", "spearman", (21, 39)),
     ],
 )
 def test_interval_against_the_formula_written_out(level, resample, coefficient, shape):
@@ -128,10 +128,10 @@ def test_rule_boundaries(row):
     assert _ci(x, z, level, coefficient, resample).method == before
 
 
-def test_rule_counts_the_fewer_units_and_only_the_global_level():
-    # resampling both, the fewer of the two counts: 50 systems x 25 items
-    assert jackknife_z_applies("global", "both", 50, 25)
-    assert not jackknife_z_applies("global", "both", 50, 45)
+def test_rule_counts_the_systems_and_only_at_the_global_level():
+    # resampling both, the systems count (BCa held from 20 items over 36 systems)
+    assert jackknife_z_applies("global", "both", 25, 300)
+    assert not jackknife_z_applies("global", "both", 36, 20)
     # the system level and the global level resampling items keep the bootstrap (it held)
     for resample in ("systems", "items", "both"):
         assert not jackknife_z_applies("system", resample, 25, 25)

@@ -40,8 +40,8 @@ AUTO_LABELS: dict[str, tuple[str, str]] = {
         "",
     ),
     "jackknife_z": (
-        "a global-level correlation_ci resampling 20-59 systems, or both with 20-29 of "
-        "the fewer (Fisher's z with the jackknife standard error over the resampled units: "
+        "a global-level correlation_ci resampling 20-59 systems, or 20-29 systems and "
+        "the items (Fisher's z with the jackknife standard error over the resampled units: "
         "mlci.fields.correlation_jackknife)",
         "",
     ),
