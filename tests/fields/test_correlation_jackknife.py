@@ -47,6 +47,8 @@ def _coef(coefficient: str, a: np.ndarray, b: np.ndarray) -> float:
 def _value(x: np.ndarray, z: np.ndarray, level: str, coefficient: str) -> float:
     if level == "global":
         return _coef(coefficient, x.ravel(), z.ravel())
+    if level == "item":  # across systems within every item, averaged
+        return float(np.mean([_coef(coefficient, x[:, i], z[:, i]) for i in range(x.shape[1])]))
     return _coef(coefficient, x.mean(axis=1), z.mean(axis=1))  # system level
 
 
@@ -86,6 +88,8 @@ def _ci(x, z, level, coefficient, resample, **kw):
         ("global", "both", "kendall_tau", (20, 45)),
         ("global", "systems", "spearman", (33, 8)),
         ("global", "systems", "pearson", (59, 4)),
+        ("item", "systems", "kendall_tau", (21, 6)),
+        ("item", "both", "spearman", (29, 7)),
         ("global", "both", "spearman", (21, 39)),
     ],
 )
@@ -124,7 +128,7 @@ def test_rule_boundaries(row):
     x, z = _scores(*shape(low))
     assert _ci(x, z, level, coefficient, resample).method == "jackknife_z"
     x, z = _scores(*shape(high))
-    before = "bca" if resample == "both" else "studentized"
+    before = "studentized" if (level, resample) == ("global", "systems") else "bca"
     assert _ci(x, z, level, coefficient, resample).method == before
 
 
@@ -132,10 +136,14 @@ def test_rule_counts_the_systems_and_only_at_the_global_level():
     # resampling both, the systems count (BCa held from 20 items over 36 systems)
     assert jackknife_z_applies("global", "both", 25, 300)
     assert not jackknife_z_applies("global", "both", 36, 20)
-    # the system level and the global level resampling items keep the bootstrap (it held)
+    # the system level, the item level resampling items and the global level resampling
+    # items keep the bootstrap (it held)
     for resample in ("systems", "items", "both"):
         assert not jackknife_z_applies("system", resample, 25, 25)
     assert not jackknife_z_applies("global", "items", 25, 25)
+    assert not jackknife_z_applies("item", "items", 25, 25)
+    assert set(JACKKNIFE_Z_DESIGNS) == {("global", "both"), ("global", "systems"),
+                                        ("item", "systems"), ("item", "both")}  # fmt: skip
     x, z = _scores(25, 30)
     assert _ci(x, z, "system", "pearson", "both").method == "bca"
     assert _ci(x, z, "global", "pearson", "items").method == "studentized"

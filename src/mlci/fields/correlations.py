@@ -190,7 +190,8 @@ def correlation_ci(
         (20-59 systems) or both (20-29 systems, any number of items) ``auto`` gives
         ``method="jackknife_z"`` instead, where those fell short: Fisher's z plus or minus
         Student's quantile times the jackknife standard error of z over the resampled
-        systems and/or items (:mod:`mlci.fields.correlation_jackknife`;
+        systems and/or items (:mod:`mlci.fields.correlation_jackknife`; also at the item
+        level over 20-29 systems, resampling systems or both;
         ``details["jackknife_z"]`` holds it and its degrees of freedom).
 
     Returns

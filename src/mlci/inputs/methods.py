@@ -41,7 +41,8 @@ AUTO_LABELS: dict[str, tuple[str, str]] = {
     ),
     "jackknife_z": (
         "a global-level correlation_ci resampling 20-59 systems, or 20-29 systems and "
-        "the items (Fisher's z with the jackknife standard error over the resampled units: "
+        "the items, or an item-level one over 20-29 resampled systems (Fisher's z with "
+        "the jackknife standard error over the resampled units: "
         "mlci.fields.correlation_jackknife)",
         "",
     ),
