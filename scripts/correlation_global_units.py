@@ -17,7 +17,9 @@ and 40 of the resampled units and reads, on the same test sets and bootstrap rep
   and delete-one-item jackknife variances ``V_f`` of the coefficient, ``k^2 = sum V_f /
   sum V_f (n_f - 1)/n_f`` and Satterthwaite's ``df = (sum V_f)^2 / sum V_f^2/(n_f - 1)``;
 * ``jackknife_z``: Fisher's z of the estimate plus or minus ``t_df`` times the two-way
-  (or one-way) jackknife standard error of z.
+  (or one-way) jackknife standard error of z;
+* ``jackknife_z_bc``: the same around Quenouille's bias-corrected z, ``z - sum_f (n_f - 1)
+  (mean_u z_(-u) - z)`` (rows from session 11's later runs only).
 
 It also records the estimator's bias (mean estimate minus truth over the test sets) next
 to the mean half-width, the delete-one jackknife's share of each factor, and warnings::
@@ -89,6 +91,7 @@ def jackknife_parts(x: np.ndarray, z: np.ndarray, level: str, coef: str, resampl
             "n": n,
             "var": float((n - 1) / n * np.sum((v - v.mean()) ** 2)),
             "var_z": float((n - 1) / n * np.sum((zz - zz.mean()) ** 2)),
+            "mean_z": float(zz.mean()),
         }
     return out
 
@@ -122,7 +125,7 @@ def run(pop_name: str, level: str, resample: str, vary: str, units: int, reps: i
         p["items"] = units
     pop = dsf.Population(dataclasses.replace(d0, p=p, n=ns))
     coef = d0.metric
-    names = ("before", "auto", "percentile", "bca", "expanded", "jackknife_z")
+    names = ("before", "auto", "percentile", "bca", "expanded", "jackknife_z", "jackknife_z_bc")
     cov = dict.fromkeys(names, 0)
     below = dict.fromkeys(names, 0)
     width: dict[str, list[float]] = {m: [] for m in names}
@@ -164,6 +167,9 @@ def run(pop_name: str, level: str, resample: str, vary: str, units: int, reps: i
             zc = math.atanh(max(-0.999999, min(0.999999, float(r.estimate))))
             h = stats.t.ppf(0.975, df_z) * se_z
             ivs["jackknife_z"] = (math.tanh(zc - h), math.tanh(zc + h))
+            # Quenouille's bias correction of z, summed over the resampled factors
+            zb = zc - sum((q["n"] - 1) * (q["mean_z"] - zc) for q in parts.values())
+            ivs["jackknife_z_bc"] = (math.tanh(zb - h), math.tanh(zb + h))
         warned += any(issubclass(c.category, mlci.FewConditionsWarning) for c in caught)
         for m, (lo, hi) in ivs.items():
             cov[m] += lo <= truth <= hi
