@@ -200,9 +200,9 @@ def table(path: str) -> None:
     before (session 10's auto) and now, BCa, the jackknife Fisher-z interval, its median
     width over BCa's, and the misses below the truth."""
     rows = json.load(open(path))["runs"]
-    print("| population | coefficient | level | resample | systems x items | test sets | "
-          "auto before | auto now | BCa | jackknife z | width z / BCa | before: misses "
-          "below truth | bias |")  # fmt: skip
+    print("| population | coefficient | level | resample | systems x items | "
+          "test sets (draw seed) | auto before | auto now | BCa | jackknife z | "
+          "width z / BCa | before: misses below truth | bias |")  # fmt: skip
     print("|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         over = ", ".join(f"{k} {v:g}" for k, v in r.get("overrides", {}).items())
@@ -211,7 +211,8 @@ def table(path: str) -> None:
         rule = jackknife_z_applies(r["level"], r["resample"], r["systems"], r["items"])
         now = r["jackknife_z"] if rule else r["before"]
         print(f"| {pop} | {r['coefficient']} | {r['level']} | {r['resample']} | "
-              f"{r['systems']} x {r['items']} | {r['n']} | {r['before']:.3f} | {now:.3f} | "
+              f"{r['systems']} x {r['items']} | {r['n']} ({r['draw_seed']}) | {r['before']:.3f} | "
+              f"{now:.3f} | "
               f"{r['bca']:.3f} | {r['jackknife_z']:.3f} | {ratio:.2f} | "
               f"{r['before_below']:.3f} | {r['bias']:+.4f} |")  # fmt: skip
 
