@@ -4,7 +4,7 @@
 ``tanh(atanh(r) +- t_df se)`` with ``se`` the delete-one-system and/or delete-one-item
 jackknife standard error of Fisher's z (Quenouille 1956, Tukey 1958; the
 two factors' variances summed, on Satterthwaite's 1946 degrees of freedom) where the
-bootstrap fell short (docs/validation.md, "Global-level correlations from 20-40 units
+bootstrap fell short (docs/validation.md, "Global-level correlations from 20–40 units
 (session 11, corrfix)"; scripts/correlation_global_units.py,
 scripts/data/correlation_global_units.json).  The reference values below are computed
 here from the formula with explicit submatrices and scipy.stats' coefficients, not

@@ -3,7 +3,7 @@
 From 20 resampled systems the bootstrap intervals of a global-level correlation (all cells
 correlated: 20-29 systems resampling systems and items, 20-59 resampling systems) and of
 an item-level one (20-29 systems) fall short of their level (docs/validation.md,
-"Global-level correlations from 20-40 units (session 11, corrfix)"): a bootstrap over
+"Global-level correlations from 20–40 units (session 11, corrfix)"): a bootstrap over
 ``n`` units sees ``(n - 1)/n`` of a mean's variance and reads normal quantiles where
 Student's on ``n - 1`` degrees of freedom hold, and the crossed
 bootstrap's BCa takes its acceleration from delete-one-*cell* values, which miss the
@@ -44,7 +44,7 @@ JACKKNIFE_Z_METHOD = "jackknife_z"
 #: (the resampled factors counted, from, below): it applies where the fewest units of
 #: those factors number at least ``from`` and fewer than ``below``, the range where the
 #: bootstrap fell short and this interval held (docs/validation.md, "Global-level
-#: correlations from 20-40 units (session 11, corrfix)"; ``from`` is the few-units
+#: correlations from 20–40 units (session 11, corrfix)"; ``from`` is the few-units
 #: warnings' threshold).  Not the system level: BCa held there from 20 systems (Pearson
 #: 0.93-0.96, Kendall 0.96), and the jackknife of a rank coefficient over 20 system means
 #: near 1 failed (Spearman, truth 0.9997: 0.64 against BCa's 0.99).  Not the global level
@@ -163,7 +163,7 @@ def jackknife_z_reason(level: str, resample: str, units: str) -> str:
         f"{units} gets Fisher's z of the estimate plus or minus Student's quantile times the "
         "jackknife standard error of z over the resampled systems and/or items (two-way: "
         "their sum, on Satterthwaite's degrees of freedom), where the bootstrap fell "
-        "short (docs/validation.md, 'Global-level correlations from 20-40 units')"
+        "short (docs/validation.md, 'Global-level correlations from 20–40 units')"
     )
 
 
