@@ -112,8 +112,12 @@ def test_correlation_ci_estimate_and_methods():
         )
         methods[level, resample] = res.method
         assert res.details["resample"] == resample
+    # 25 systems x 30 items: auto's jackknife Fisher-z interval at the global level over
+    # 20-59 resampled systems, or 20-29 systems resampling both (session 11;
+    # tests/fields/test_correlation_jackknife.py)
     assert methods["global", "items"] == "studentized"
-    assert methods["global", "both"] == "bca"
+    assert methods["global", "both"] == "jackknife_z"
+    assert methods["global", "systems"] == "jackknife_z"
     assert methods["system", "systems"] == "bca"
 
 

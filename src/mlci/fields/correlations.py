@@ -41,6 +41,7 @@ from ..inputs import (
 from ..metrics.correlation import COEFFICIENTS, LEVELS, GridCorrelationKernel
 from ..results import BootstrapResult, TestResult
 from .attenuation import WARN_RATIO, attenuation, attenuation_ratio
+from .correlation_jackknife import with_jackknife_z
 
 __all__ = ["compare_correlations", "correlation_ci", "williams_test"]
 
@@ -54,6 +55,66 @@ MIN_SYSTEMS_GLOBAL = 20
 #: items' means carry much of the covariance (the engine's threshold when items alone are
 #: resampled; design search seed-12 fields #1, 36 systems x 3 items: 0.830 of 300)
 MIN_ITEMS_GLOBAL = 20
+
+
+_FEW_SYSTEMS_SYSTEM_LEVEL = (
+    "A system-level correlation over {n} systems: below {threshold} systems, "
+    "mlci's simulation (docs/correlations.md) found no interval keeping its level "
+    "when systems are resampled. Treat the interval as optimistic."
+)
+
+#: The few-units warnings (``FewConditionsWarning``), one row per design in which the
+#: interval falls short below ``threshold`` of ``unit``: (level, resample, unit,
+#: threshold, message; ``{n}`` the count of the unit, ``{threshold}`` the row's).  Rows
+#: are checked in this order and every matching row warns.
+FEW_UNITS: tuple[tuple[str, str, str, int, str], ...] = (
+    ("system", "systems", "systems", MIN_SYSTEMS, _FEW_SYSTEMS_SYSTEM_LEVEL),
+    ("system", "both", "systems", MIN_SYSTEMS, _FEW_SYSTEMS_SYSTEM_LEVEL),
+    # resampling items only, the attenuation analysis (which would speak) is too noisy
+    # below MIN_SYSTEMS to read: design search seed-13 fields #49, Pearson over 4
+    # systems x 220 items, 0.873 of 300, unwarned
+    (
+        "system",
+        "items",
+        "systems",
+        MIN_SYSTEMS,
+        "A system-level correlation over {n} systems, resampling items: below "
+        "{threshold} systems the correlation of so few system means moves with every "
+        "item's noise and mlci cannot tell its attenuation (the design search: 4 systems "
+        "x 220 items, 0.87 of 95% intervals; docs/correlations.md). Treat the interval "
+        "as optimistic, or use more systems.",
+    ),
+    (
+        "global",
+        "both",
+        "systems",
+        MIN_SYSTEMS_GLOBAL,
+        "A global-level correlation over {n} systems, resampling systems and items: "
+        "below {threshold} systems the crossed bootstrap under-covers (mlci's "
+        "design search: 9 systems, 0.74-0.85 of 95% intervals; docs/correlations.md). "
+        "Treat the interval as optimistic, or use more systems.",
+    ),
+    (
+        "global",
+        "both",
+        "items",
+        MIN_ITEMS_GLOBAL,
+        "A global-level correlation over {n} items, resampling systems and items: "
+        "below {threshold} items the crossed bootstrap under-covers where the "
+        "items' means carry much of the covariance (mlci's design search: 36 systems x "
+        "3 items, 0.83 of 95% intervals, 8-12 items 0.90; docs/correlations.md). Treat "
+        "the interval as optimistic, or use more items.",
+    ),
+)
+
+
+def _warn_few_units(level: str, resample: str, n_systems: int, n_items: int) -> None:
+    """``FewConditionsWarning`` for every row of :data:`FEW_UNITS` that the design
+    matches with fewer units than its threshold."""
+    counts = {"systems": n_systems, "items": n_items}
+    for row_level, row_resample, unit, threshold, message in FEW_UNITS:
+        if row_level == level and row_resample == resample and counts[unit] < threshold:
+            warn(message.format(n=counts[unit], threshold=threshold), FewConditionsWarning)
 
 
 def _matrices(names: tuple[str, ...], values: tuple[Any, ...]) -> list[np.ndarray]:
@@ -125,7 +186,13 @@ def correlation_ci(
         As in :func:`mlci.bootstrap_ci`.  ``method="auto"`` is the studentized interval
         where the kernel has a derivative under the design (the global level resampling
         systems or items), else BCa; resampling both is a custom crossed scheme, always
-        BCa with the delete-one-cell jackknife.
+        BCa with the delete-one-cell jackknife.  At the global level resampling systems
+        (20-59 systems) or both (20-29 systems, any number of items) ``auto`` gives
+        ``method="jackknife_z"`` instead, where those fell short: Fisher's z plus or minus
+        Student's quantile times the jackknife standard error of z over the resampled
+        systems and/or items (:mod:`mlci.fields.correlation_jackknife`; also at the item
+        level over 20-29 systems, resampling systems or both;
+        ``details["jackknife_z"]`` holds it and its degrees of freedom).
 
     Returns
     -------
@@ -206,42 +273,7 @@ def correlation_ci(
         sampler = UserSampler(
             plan.weights_for(kernel.keys, kernel.m), _crossed(ns, ni), kernel.keys
         )
-    if resample in ("systems", "both") and correlation_level == "system" and ns < MIN_SYSTEMS:
-        warn(
-            f"A system-level correlation over {ns} systems: below {MIN_SYSTEMS} systems, "
-            "mlci's simulation (docs/correlations.md) found no interval keeping its level "
-            "when systems are resampled. Treat the interval as optimistic.",
-            FewConditionsWarning,
-        )
-    if resample == "items" and correlation_level == "system" and ns < MIN_SYSTEMS:
-        # resampling items only, the attenuation analysis (which would speak) is too noisy
-        # below MIN_SYSTEMS to read: design search seed-13 fields #49, Pearson over 4
-        # systems x 220 items, 0.873 of 300, unwarned
-        warn(
-            f"A system-level correlation over {ns} systems, resampling items: below "
-            f"{MIN_SYSTEMS} systems the correlation of so few system means moves with every "
-            "item's noise and mlci cannot tell its attenuation (the design search: 4 systems "
-            "x 220 items, 0.87 of 95% intervals; docs/correlations.md). Treat the interval "
-            "as optimistic, or use more systems.",
-            FewConditionsWarning,
-        )
-    if resample == "both" and correlation_level == "global" and ns < MIN_SYSTEMS_GLOBAL:
-        warn(
-            f"A global-level correlation over {ns} systems, resampling systems and items: "
-            f"below {MIN_SYSTEMS_GLOBAL} systems the crossed bootstrap under-covers (mlci's "
-            "design search: 9 systems, 0.74-0.85 of 95% intervals; docs/correlations.md). "
-            "Treat the interval as optimistic, or use more systems.",
-            FewConditionsWarning,
-        )
-    if resample == "both" and correlation_level == "global" and ni < MIN_ITEMS_GLOBAL:
-        warn(
-            f"A global-level correlation over {ni} items, resampling systems and items: "
-            f"below {MIN_ITEMS_GLOBAL} items the crossed bootstrap under-covers where the "
-            "items' means carry much of the covariance (mlci's design search: 36 systems x "
-            "3 items, 0.83 of 95% intervals, 8-12 items 0.90; docs/correlations.md). Treat "
-            "the interval as optimistic, or use more items.",
-            FewConditionsWarning,
-        )
+    _warn_few_units(correlation_level, resample, ns, ni)
     details: dict[str, Any] = {
         "level": correlation_level,
         "resample": resample,
@@ -264,6 +296,8 @@ def correlation_ci(
         sampler=sampler,
         scheme="crossed (systems x items)" if resample == "both" else None,
     )
+    if opts.method == "auto":
+        res = with_jackknife_z(res, kernel, correlation_level, resample, ns, ni)
     if correlation_level == "system":
         _warn_attenuated(res, coefficient, resample)
     return res

@@ -39,6 +39,13 @@ AUTO_LABELS: dict[str, tuple[str, str]] = {
         "error on the logit scale: mlci.engine.ap_interval)",
         "",
     ),
+    "jackknife_z": (
+        "a global-level correlation_ci resampling 20-59 systems, or 20-29 systems and "
+        "the items, or an item-level one over 20-29 resampled systems (Fisher's z with "
+        "the jackknife standard error over the resampled units: "
+        "mlci.fields.correlation_jackknife)",
+        "",
+    ),
     "normal-squared": (
         "ece_debiased (the debiased l2 calibration error) near 0, of one column of "
         "independent samples in equal-width bins (the normal interval of its square)",
