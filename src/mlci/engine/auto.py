@@ -143,6 +143,13 @@ from .effective_conditions import (
 )
 from .few_conditions_class import few_conditions_class_message, few_conditions_class_rule
 from .heavy_tail import HEAVY_TAIL_METRICS, heavy_tail_diagnostics, warn_heavy_tail
+from .no_error import (
+    NO_ERROR_METHOD,
+    no_error_few_text,
+    no_error_message,
+    no_error_options,
+    no_error_reason,
+)
 
 __all__ = [
     "RANKED_CLASS_METRICS",
@@ -187,7 +194,12 @@ def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[s
         method, reason = proportion_method(plan, kernel)
         return method, reason + kernel.proportion_reason  # e.g. a mean of 0/1 values
     few = smaller_class(kernel)
-    if few is not None and few < MIN_CLASS and not few_class_mover(kernel, plan):
+    if (
+        few is not None
+        and few < MIN_CLASS
+        and not few_class_mover(kernel, plan)
+        and not no_error_options(kernel, plan)  # no error: the exact interval (no_error.py)
+    ):
         return "percentile", (
             f"{FEW_CLASS_REASON} ({few} in the smaller class): the studentized interval is "
             "too narrow there (balanced accuracy with 3 positives in 217: 0.51-0.57, "
@@ -283,8 +295,9 @@ def edge_fallback_options(kernel: Kernel, plan: Any = None) -> dict[str, Any]:
     # elements (resamples without spread) get the t interval of the same standard error
     method = "logit_t" if kernel.name in RANKING_METRICS or not bounded else "korn_graubard"
     # balanced accuracy with 0-3 errors in a class: MOVER (engine/class_edge.py)
+    # F1, MCC, kappa without an error: the exact interval of "no error" (engine/no_error.py)
     return {"edge_fallback": fallback, "edge_warn": warns, "edge_method": method} | (
-        class_edge_options(kernel, plan)
+        class_edge_options(kernel, plan) | no_error_options(kernel, plan)
     )
 
 
@@ -347,6 +360,8 @@ def edge_reason(n_elements: int, fallback: str, size: int) -> str:
     where = "" if size == 1 else f" for {n_elements} of {size} elements"
     if fallback in ("mover_wilson", "mover_korn_graubard"):
         return class_edge_reason(fallback)
+    if fallback == NO_ERROR_METHOD:
+        return no_error_reason()
     if fallback == "korn_graubard":
         return (
             f"korn_graubard{where}: at least half of a tail's replicates have an "
@@ -508,6 +523,8 @@ def design_diagnostics(
         diag.update(
             class_edge_diagnostics(kernel, n_cond if table_counts is None else None, linear)
         )
+        if (linear or {}).get("analytic_method") == NO_ERROR_METHOD:
+            diag["class_edge_method"] = NO_ERROR_METHOD
     m_neg = getattr(kernel, "m_neg", None)
     if m_neg is not None:
         diag["n_negative"] = int(counts[:m_neg].sum())
@@ -655,6 +672,7 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
             f"Only {few} samples of one class: below {MIN_CLASS}, mlci's coverage map does "
             "not establish that any interval method holds its level for this metric"
             + few_class_mover_text(diag)
+            + no_error_few_text(diag)
         )
     elif (
         n_cond is not None
@@ -694,11 +712,14 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
             + "; more samples of the smaller class spread over more conditions is the remedy"
         )
     msgs += [m for m in [class_edge_message(diag, metric)] if m is not None]
+    msgs += [m for m in [no_error_message(diag, metric)] if m is not None]
     if not msgs:
         return heavy
+    # the interval given: an analytic one in place of the studentized where it is
+    shown = diag.get("class_edge_method") or method
     text = (
         "; ".join(msgs)
-        + f". The {method} interval of {metric!r} may not keep its confidence level: treat "
+        + f". The {shown} interval of {metric!r} may not keep its confidence level: treat "
         "it as optimistic, or collect more data."
     )
     warn(text, FewConditionsWarning)
