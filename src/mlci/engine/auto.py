@@ -117,6 +117,7 @@ from .auc_class import (
     warn_few_auc_class,
     warn_near_edge_auc,
 )
+from .auc_misranked import misranked_counts, warn_few_misranked_auc
 from .class_edge import (
     class_edge_diagnostics,
     class_edge_message,
@@ -545,6 +546,10 @@ def design_diagnostics(
             diag["positive_atoms"] = int(atoms[m_neg:].sum())
         if getattr(kernel, "name", None) == "average_precision":  # engine/ap_misranked.py
             diag.update(misranked_positive_diagnostics(kernel, counts))
+        if getattr(kernel, "name", None) == "roc_auc" and hasattr(kernel, "u_pos"):
+            # the ROC AUC's misranked samples (engine/auc_misranked.py)
+            u_neg, u_pos = getattr(kernel, "u_neg", None), kernel.u_pos
+            diag["misranked"] = misranked_counts(u_neg, counts[:m_neg], u_pos, counts[m_neg:])
         tie = getattr(kernel, "tie", None)
         if tie is not None:
             diag["tied_positive_atoms"] = int(np.sum(tie))
@@ -659,6 +664,9 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
         )
         if edge is not None:
             return edge
+        mis = warn_few_misranked_auc(diag.get("estimate"), diag.get("misranked"), method, msgs, few)
+        if mis is not None:
+            return mis
     if metric == "average_precision" and clustered_ap_rule(
         diag.get("negative_score_icc"), diag.get("effective_conditions")
     ):
