@@ -142,6 +142,7 @@ from .effective_conditions import (
     few_effective_conditions,
     few_effective_conditions_text,
 )
+from .error_conditions import error_conditions, error_conditions_message, error_conditions_rule
 from .few_conditions_class import few_conditions_class_message, few_conditions_class_rule
 from .heavy_tail import HEAVY_TAIL_METRICS, heavy_tail_diagnostics, warn_heavy_tail
 from .no_error import (
@@ -521,6 +522,7 @@ def design_diagnostics(
         ):
             diag["smaller_class_effective_conditions"] = smaller_class_conditions(keys, unit)
             diag["class_error_icc"] = class_error_icc(keys, unit)
+            diag["error_conditions"] = error_conditions(keys, unit)  # engine/error_conditions
         diag.update(
             class_edge_diagnostics(kernel, n_cond if table_counts is None else None, linear)
         )
@@ -721,6 +723,10 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
         )
     msgs += [m for m in [class_edge_message(diag, metric)] if m is not None]
     msgs += [m for m in [no_error_message(diag, metric)] if m is not None]
+    if metric in CLUSTERED_CLASS_METRICS and error_conditions_rule(
+        n_cond, diag.get("error_conditions")
+    ):  # errors in a handful of conditions (engine/error_conditions.py)
+        msgs.append(error_conditions_message(diag["error_conditions"], int(n_cond or 0)))
     if not msgs:
         return heavy
     # the interval given: an analytic one in place of the studentized where it is
