@@ -94,8 +94,8 @@ def plain(x: Any) -> Any:
     """
     if isinstance(x, ConfidenceInterval):
         return {"low": plain(x.low), "high": plain(x.high)}
-    if isinstance(x, Result | AnalyticInterval):
-        return x.to_dict()
+    if isinstance(x, Result | AnalyticInterval) or callable(getattr(x, "to_dict", None)):
+        return plain(x.to_dict())
     if isinstance(x, np.ndarray):
         return x.tolist()
     if isinstance(x, np.generic):

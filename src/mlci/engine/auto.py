@@ -117,6 +117,7 @@ from .auc_class import (
     warn_few_auc_class,
     warn_near_edge_auc,
 )
+from .auc_misranked import misranked_counts, warn_few_misranked_auc
 from .class_edge import (
     class_edge_diagnostics,
     class_edge_message,
@@ -141,8 +142,16 @@ from .effective_conditions import (
     few_effective_conditions,
     few_effective_conditions_text,
 )
+from .error_conditions import error_conditions, error_conditions_message, error_conditions_rule
 from .few_conditions_class import few_conditions_class_message, few_conditions_class_rule
 from .heavy_tail import HEAVY_TAIL_METRICS, heavy_tail_diagnostics, warn_heavy_tail
+from .no_error import (
+    NO_ERROR_METHOD,
+    no_error_few_text,
+    no_error_message,
+    no_error_options,
+    no_error_reason,
+)
 
 __all__ = [
     "RANKED_CLASS_METRICS",
@@ -187,7 +196,12 @@ def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[s
         method, reason = proportion_method(plan, kernel)
         return method, reason + kernel.proportion_reason  # e.g. a mean of 0/1 values
     few = smaller_class(kernel)
-    if few is not None and few < MIN_CLASS and not few_class_mover(kernel, plan):
+    if (
+        few is not None
+        and few < MIN_CLASS
+        and not few_class_mover(kernel, plan)
+        and not no_error_options(kernel, plan)  # no error: the exact interval (no_error.py)
+    ):
         return "percentile", (
             f"{FEW_CLASS_REASON} ({few} in the smaller class): the studentized interval is "
             "too narrow there (balanced accuracy with 3 positives in 217: 0.51-0.57, "
@@ -283,8 +297,9 @@ def edge_fallback_options(kernel: Kernel, plan: Any = None) -> dict[str, Any]:
     # elements (resamples without spread) get the t interval of the same standard error
     method = "logit_t" if kernel.name in RANKING_METRICS or not bounded else "korn_graubard"
     # balanced accuracy with 0-3 errors in a class: MOVER (engine/class_edge.py)
+    # F1, MCC, kappa without an error: the exact interval of "no error" (engine/no_error.py)
     return {"edge_fallback": fallback, "edge_warn": warns, "edge_method": method} | (
-        class_edge_options(kernel, plan)
+        class_edge_options(kernel, plan) | no_error_options(kernel, plan)
     )
 
 
@@ -347,6 +362,8 @@ def edge_reason(n_elements: int, fallback: str, size: int) -> str:
     where = "" if size == 1 else f" for {n_elements} of {size} elements"
     if fallback in ("mover_wilson", "mover_korn_graubard"):
         return class_edge_reason(fallback)
+    if fallback == NO_ERROR_METHOD:
+        return no_error_reason()
     if fallback == "korn_graubard":
         return (
             f"korn_graubard{where}: at least half of a tail's replicates have an "
@@ -505,9 +522,12 @@ def design_diagnostics(
         ):
             diag["smaller_class_effective_conditions"] = smaller_class_conditions(keys, unit)
             diag["class_error_icc"] = class_error_icc(keys, unit)
+            diag["error_conditions"] = error_conditions(keys, unit)  # engine/error_conditions
         diag.update(
             class_edge_diagnostics(kernel, n_cond if table_counts is None else None, linear)
         )
+        if (linear or {}).get("analytic_method") == NO_ERROR_METHOD:
+            diag["class_edge_method"] = NO_ERROR_METHOD
     m_neg = getattr(kernel, "m_neg", None)
     if m_neg is not None:
         diag["n_negative"] = int(counts[:m_neg].sum())
@@ -528,6 +548,10 @@ def design_diagnostics(
             diag["positive_atoms"] = int(atoms[m_neg:].sum())
         if getattr(kernel, "name", None) == "average_precision":  # engine/ap_misranked.py
             diag.update(misranked_positive_diagnostics(kernel, counts))
+        if getattr(kernel, "name", None) == "roc_auc" and hasattr(kernel, "u_pos"):
+            # the ROC AUC's misranked samples (engine/auc_misranked.py)
+            u_neg, u_pos = getattr(kernel, "u_neg", None), kernel.u_pos
+            diag["misranked"] = misranked_counts(u_neg, counts[:m_neg], u_pos, counts[m_neg:])
         tie = getattr(kernel, "tie", None)
         if tie is not None:
             diag["tied_positive_atoms"] = int(np.sum(tie))
@@ -642,6 +666,9 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
         )
         if edge is not None:
             return edge
+        mis = warn_few_misranked_auc(diag.get("estimate"), diag.get("misranked"), method, msgs, few)
+        if mis is not None:
+            return mis
     if metric == "average_precision" and clustered_ap_rule(
         diag.get("negative_score_icc"), diag.get("effective_conditions")
     ):
@@ -655,6 +682,7 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
             f"Only {few} samples of one class: below {MIN_CLASS}, mlci's coverage map does "
             "not establish that any interval method holds its level for this metric"
             + few_class_mover_text(diag)
+            + no_error_few_text(diag)
         )
     elif (
         n_cond is not None
@@ -694,11 +722,18 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
             + "; more samples of the smaller class spread over more conditions is the remedy"
         )
     msgs += [m for m in [class_edge_message(diag, metric)] if m is not None]
+    msgs += [m for m in [no_error_message(diag, metric)] if m is not None]
+    if metric in CLUSTERED_CLASS_METRICS and error_conditions_rule(
+        n_cond, diag.get("error_conditions")
+    ):  # errors in a handful of conditions (engine/error_conditions.py)
+        msgs.append(error_conditions_message(diag["error_conditions"], int(n_cond or 0)))
     if not msgs:
         return heavy
+    # the interval given: an analytic one in place of the studentized where it is
+    shown = diag.get("class_edge_method") or method
     text = (
         "; ".join(msgs)
-        + f". The {method} interval of {metric!r} may not keep its confidence level: treat "
+        + f". The {shown} interval of {metric!r} may not keep its confidence level: treat "
         "it as optimistic, or collect more data."
     )
     warn(text, FewConditionsWarning)

@@ -391,7 +391,9 @@ def finish_bootstrap(
             f"The metric {name!r} was undefined on every one of the {n_invalid} replicates "
             f"(e.g. resamples with a single class); no interval can be computed. {hint}".rstrip()
         )
-    if n_invalid > INVALID_WARN_FRACTION * n_resamples:
+    # an analytic interval the engine named (MOVER, "no error") reads no replicate
+    named = method == "studentized" and (linear or {}).get("analytic_method") is not None
+    if n_invalid > INVALID_WARN_FRACTION * n_resamples and not named:
         warn(
             f"The metric {name!r} was undefined on {n_invalid} of {n_resamples} replicates "
             "(e.g. a resample with a single class); they are excluded, which biases the "

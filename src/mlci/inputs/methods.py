@@ -29,6 +29,11 @@ AUTO_LABELS: dict[str, tuple[str, str]] = {
         "classes' Korn & Graubard intervals over the conditions)",
         "",
     ),
+    "exact_no_error": (
+        "f1, fbeta, mcc or cohen_kappa of two classes on a test set without an error (the "
+        "lowest value over the error rates an exact test of 'no error' does not reject)",
+        "",
+    ),
     "auc-score-floored": (
         "a single roc_auc of independent samples with a small class or near its bound "
         "(the score-type interval)",

@@ -20,18 +20,22 @@ import numpy as np
 
 from .bootstrap import edge_interval, effective_binomial_interval, wilson_interval
 from .mover import mover_korn_graubard_interval, mover_wilson_interval
+from .no_error import NoErrorTable, no_error_interval
 
 __all__ = [
     "EDGE_READS",
     "EdgeFallbackRead",
     "MoverKornGraubardRead",
     "MoverWilsonRead",
+    "NoErrorRead",
     "edge_read",
 ]
 
 #: the near-bound fallbacks of the studentized interval that are analytic (read no
 #: replicate): a result whose every element got one holds it as its ``analytic`` record
-EDGE_READS = ("korn_graubard", "logit_t", "t", "mover_wilson", "mover_korn_graubard")
+EDGE_READS = (
+    "korn_graubard", "logit_t", "t", "mover_wilson", "mover_korn_graubard", "exact_no_error",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -98,9 +102,27 @@ class MoverKornGraubardRead:
         )  # fmt: skip
 
 
+@dataclass(frozen=True)
+class NoErrorRead:
+    """``(low, high, details)`` of the exact interval of a two-class metric on a test set
+    without an error (:func:`mlci.intervals.no_error.no_error_interval`)."""
+
+    table: NoErrorTable
+    bounds: tuple[float, float] | None = (0.0, 1.0)
+
+    def __call__(
+        self, confidence_level: float, alternative: str
+    ) -> tuple[Any, Any, dict[str, Any]]:
+        low, high, info = no_error_interval(
+            self.table, confidence_level=confidence_level, alternative=alternative,
+            bounds=self.bounds,
+        )  # fmt: skip
+        return low, high, info | {"edge_fallback": 1, "edge_fallback_method": "exact_no_error"}
+
+
 def edge_read(
     method: str, estimate: Any, bounds: Any, linear: dict[str, Any] | None
-) -> EdgeFallbackRead | MoverWilsonRead | MoverKornGraubardRead | None:
+) -> EdgeFallbackRead | MoverWilsonRead | MoverKornGraubardRead | NoErrorRead | None:
     """What re-reads the studentized interval's fallback ``method`` (the dispatcher's
     ``edge_fallback_method``) given to every element of ``estimate``, from the
     linearization ``linear``; None for a fallback that reads the replicates (the
@@ -119,6 +141,9 @@ def edge_read(
     if method == "mover_wilson":
         counts = linear.get("class_counts")
         return None if counts is None else MoverWilsonRead(tuple(counts), bounds)
+    if method == "exact_no_error":
+        table = linear.get("no_error")
+        return None if table is None else NoErrorRead(table, bounds)
     if method == "mover_korn_graubard":
         rates = linear.get("class_rates")
         return None if rates is None else MoverKornGraubardRead(tuple(rates), bounds)

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..engine.auc_analytic import scores_auc_score, with_auc_score
 from ..engine.auc_class import clustered_auc_check, warn_few_auc_class, warn_near_edge_auc
+from ..engine.auc_misranked import misranked_counts, warn_few_misranked_auc
 from ..engine.bootstrap import finish_bootstrap
 from ..engine.custom import UserSampler, check_sampler
 from ..engine.nested import plan_for_conditions
@@ -473,6 +474,10 @@ def _run(
                 )
             if few is None and warns:  # near the bound with 20-149 of a class
                 few = warn_near_edge_auc(n_pos, n_neg, pick(estimate), method)
+            if few is None and warns and lay.nobs[0] is not None:
+                # near 1 with few misranked samples (engine/auc_misranked.py)
+                mis = misranked_counts(lay.u[0], lay.nobs[0], lay.u[1], lay.nobs[1])
+                few = warn_few_misranked_auc(pick(estimate), mis, method, few=min(n_pos, n_neg))
             if few is not None:
                 extra["few_samples_warning"] = few
         with warnings.catch_warnings():
