@@ -75,6 +75,15 @@ METHODS = [
 ]
 
 
+def law_sampler(law: str) -> Any:
+    """``heavy_tail_study.sampler`` of a law named ``normal``, ``laplace``, ``t3``, ``t2.5``,
+    ``lognormal1.27`` (the shape after the name)."""
+    for name in ("lognormal", "t"):
+        if law.startswith(name) and law != name and law[len(name) :][0].isdigit():
+            return sampler(name, float(law[len(name) :]))
+    return sampler(law, 0.0)
+
+
 def cell_rng(seed: int, law: str, n: int, rho: float, scale: float) -> np.random.Generator:
     return np.random.default_rng([seed, n, len(law), round(10 * rho), round(10 * scale)])
 
@@ -83,7 +92,7 @@ def paired_errors(
     g: np.random.Generator, law: str, n: int, rho: float, scale: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(x, e_a, e_b)`` of one test set."""
-    draw = sampler(law, 0.0)
+    draw = law_sampler(law)
     x = g.standard_normal(n)
     u, v = draw(g, n), draw(g, n)
     return x, u, scale * (rho * u + math.sqrt(1.0 - rho * rho) * v)
@@ -226,6 +235,36 @@ def paired_cell(
     }
 
 
+def few_discordant_split(
+    law: str, n: int, rho: float, scale: float, reps: int, seed: int
+) -> dict[str, Any]:
+    """The cell's test sets drawn again: coverage of the t and symmetric bootstrap-t
+    intervals (this script's replicates) on those ``compare``'s few-discordant rule flags
+    (``1 / kurtosis`` of the linearized difference below 5,
+    :func:`mlci.engine.paired_rules.few_discordant`) and on the others."""
+    from mlci.engine.paired_rules import few_discordant
+
+    truth = 1.0 - scale
+    g = cell_rng(seed, law, n, rho, scale)
+    hits: dict[str, list[int]] = {"t_flagged": [], "sym_flagged": [], "t_rest": [], "sym_rest": []}
+    for i in range(reps):
+        _, ea, eb = paired_errors(g, law, n, rho, scale)
+        ra, rb = math.sqrt(np.mean(ea**2)), math.sqrt(np.mean(eb**2))
+        r = ea**2 / (2 * n * ra) - eb**2 / (2 * n * rb)
+        r = r - r.mean()
+        kurt = float((r**4).sum() / (r**2).sum() ** 2 - 3.0 / n)
+        res = own_intervals(ea, eb, np.random.default_rng([seed, i, n, 7]))
+        tag = "flagged" if bool(few_discordant(np.array([kurt]))[0]) else "rest"
+        for m, key in (("t", "t"), ("sym_t", "sym")):
+            lo, hi = res[m]
+            hits[f"{key}_{tag}"].append(int(lo <= truth <= hi))
+    out: dict[str, Any] = {"law": law, "n": n, "rho": rho, "scale": scale, "reps": reps}
+    out["flagged"] = len(hits["t_flagged"]) / reps
+    for k, v in hits.items():
+        out[k] = float(np.mean(v)) if v else None
+    return out
+
+
 # ------------------------------------------------------------------ single systems
 SINGLE_METHODS = ["auto", "t", "bca", "studentized_log", "sym_t_log"]
 
@@ -271,7 +310,7 @@ def single_cell(law: str, n: int, reps: int, seed: int) -> dict[str, Any]:
     warned = 0
     for i in range(reps):
         x = g.standard_normal(n)
-        e = sampler(law, 0.0)(g, n)
+        e = law_sampler(law)(g, n)
         res: dict[str, Any] = single_intervals(e, np.random.default_rng([seed, i, n, 8]))
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -303,6 +342,38 @@ def summary(path: str) -> None:
         print(head, cov, f"warned={c['warned']:.2f}", c.get("auto_methods", ""))
 
 
+def markdown(before: list[str], after: list[str]) -> str:
+    """The docs' table: per cell the coverage of auto before the change, of the t, BCa,
+    percentile, studentized and symmetric bootstrap-t intervals (this script's replicates),
+    of auto after (``compare`` itself, ``--auto-only``), and the symmetric interval's median
+    width over BCa's and over auto's before."""
+    cells = [c for p in before for c in json.loads(Path(p).read_text())["cells"]]
+    done = {
+        (c["law"], c["n"], c["rho"], c["scale"]): c
+        for p in after
+        if Path(p).exists()
+        for c in json.loads(Path(p).read_text())["cells"]
+    }
+    cols = ["auto", "t", "bca", "percentile", "studentized", "sym_t"]
+    lines = [
+        "| errors | n | rho | RMSEs | auto before | t | BCa | percentile | studentized "
+        "| symmetric t | auto after | width / BCa | width / auto before |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for c in cells:
+        key = (c["law"], c["n"], c["rho"], c["scale"])
+        cov = " | ".join(f"{c['coverage'][m]:.3f}" for m in cols)
+        aft = done.get(key)
+        after_cov = f"{aft['coverage']['auto']:.3f}" if aft else "-"
+        w = c["median_width"]
+        pair = "1, 1" if c["scale"] == 1.0 else f"1, {c['scale']:g}"
+        lines.append(
+            f"| {c['law']} | {c['n']} | {c['rho']:g} | {pair} | {cov} | {after_cov} "
+            f"| {w['sym_t'] / w['bca']:.2f} | {w['sym_t'] / w['auto']:.2f} |"
+        )
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--laws", default="normal,laplace")
@@ -312,11 +383,22 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=111)
     ap.add_argument("--single", action="store_true")
     ap.add_argument("--auto-only", action="store_true", help="compare's auto alone")
+    ap.add_argument("--split", action="store_true", help="few-discordant rule's split")
     ap.add_argument("--out")
     ap.add_argument("--summary")
+    ap.add_argument("--table", action="store_true", help="the docs' markdown table")
     args = ap.parse_args()
     if args.summary:
         summary(args.summary)
+        return
+    if args.table:
+        data = Path(__file__).resolve().parent / "data"
+        print(
+            markdown(
+                [str(data / f"paired_rmse_{law}.json") for law in ("normal", "laplace")],
+                sorted(str(p) for p in data.glob("paired_rmse_after*.json")),
+            )
+        )
         return
     sizes = [int(s) for s in args.sizes.split(",")]
     cells: list[dict[str, Any]] = []
@@ -324,7 +406,13 @@ def main() -> None:
     meta = {"seed": args.seed, "reps": args.reps, "n_resamples": B}
     for law in args.laws.split(","):
         for n in sizes:
-            if args.single:
+            if args.split:
+                for rho in (float(r) for r in args.rhos.split(",")):
+                    for scale in SCALES:
+                        c = few_discordant_split(law, n, rho, scale, args.reps, args.seed)
+                        cells.append(c)
+                        print(c, flush=True)
+            elif args.single:
                 c = single_cell(law, n, args.reps, args.seed)
                 cells.append(c)
                 print(law, n, {m: round(v, 3) for m, v in c["coverage"].items()}, flush=True)
