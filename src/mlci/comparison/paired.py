@@ -796,7 +796,7 @@ def _spread_details(
     (``few_rule``: auto over independent samples) the pairs with a handful of discordant
     samples, each warned about but the pairs with their own interval (``own_pairs``) and
     the ``quiet_few`` pairs (an RMSE pair with the symmetric bootstrap-t whose systems differ
-    on many samples: its test sets that the rule flags covered more, 0.98-1.00, not less;
+    on many samples: its test sets that the rule flags covered more, 0.979-1.000, not less;
     comparison/paired_regression.py)."""
     details.update(heavy_tail_systems(kernels, names, metric, diff_method, pairs))  # regression
     flat_sys = _no_spread(dist)
