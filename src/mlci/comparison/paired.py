@@ -577,7 +577,7 @@ def compare(
         few_rule=opts.method == "auto" and linear is not None and bool(linear["iid"]),
         d_kurt=d_kurt,
         pairs=pairs,
-        quiet_few=unflagged_few_discordant(sym_pairs, kernels, ia, ib),
+        symmetric=sym_pairs,
     )
     fallback = [
         f"{names[i]} - {names[j]}"
@@ -790,15 +790,17 @@ def _spread_details(
     few_rule: bool,
     d_kurt: np.ndarray,
     pairs: list[tuple[int, int]],
-    quiet_few: np.ndarray | None = None,
+    symmetric: np.ndarray | None = None,
 ) -> None:
     """To ``details``: the systems' heavy tails, the systems and pairs without spread, and
     (``few_rule``: auto over independent samples) the pairs with a handful of discordant
     samples, each warned about but the pairs with their own interval (``own_pairs``) and
-    the ``quiet_few`` pairs (an RMSE pair with the symmetric bootstrap-t whose systems differ
+    of the ``symmetric`` pairs (an RMSE pair with the symmetric bootstrap-t whose systems differ
     on many samples: its test sets that the rule flags covered more, 0.979-1.000, not less;
     comparison/paired_regression.py)."""
-    details.update(heavy_tail_systems(kernels, names, metric, diff_method, pairs))  # regression
+    # (regression metrics; the RMSE pairs with the symmetric bootstrap-t: no pair warning)
+    details.update(heavy_tail_systems(kernels, names, metric, diff_method, pairs, symmetric))
+    quiet_few = None if symmetric is None else unflagged_few_discordant(symmetric, kernels, ia, ib)
     flat_sys = _no_spread(dist)
     if flat_sys.any():
         details["no_spread_systems"] = [names[s] for s in np.flatnonzero(flat_sys)]
