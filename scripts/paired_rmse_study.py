@@ -31,9 +31,24 @@ population RMSEs 1 and ``s`` (``s = 1``: no difference; ``s = 0.8``: a differenc
 x ~ N(0, 1) is the target, the predictions ``x + e``.  Monte Carlo error of a coverage near
 0.95 over 400 test sets: 0.011 (one standard error).
 
-Usage (as run): ``nice -n 15 python scripts/paired_rmse_study.py --laws normal --out
-scripts/data/paired_rmse_normal.json`` (and ``laplace``), ``--single --out
-scripts/data/paired_rmse_single.json``; ``--summary FILE`` prints the tables.
+Laws: ``normal``, ``laplace``, ``t3``, ``t2.5``, ``lognormal1.27`` (the shape after the name).
+
+Usage (as run, seed 111, ``nice -n 15``):
+
+- ``--laws normal --out scripts/data/paired_rmse_normal.json`` (and ``laplace``): the sweep,
+  400 test sets a cell (with main's code: "auto before");
+- ``--auto-only --sizes 30,50 --rhos 0,0.9 --out scripts/data/paired_rmse_after.json``:
+  ``compare``'s auto after the change on the same test sets;
+- ``--auto-only --laws t3,t2.5,lognormal1.27 --sizes 50 --rhos 0 --reps 300 --out
+  scripts/data/paired_rmse_heavy_before.json`` (``PYTHONPATH`` main's ``src``) and ``..._after``
+  (this tree), and ``--sizes 182 ... --out scripts/data/paired_rmse_heavy_after_182.json``;
+- ``--split --laws laplace,normal --sizes 30,50 --out
+  scripts/data/paired_rmse_few_discordant.json``: the few-discordant rule's test sets;
+- ``--single --sizes 30,50 --out scripts/data/paired_rmse_single.json``, ``--single --laws
+  t3,t2.5 --sizes 50,159 --reps 200 --out scripts/data/paired_rmse_single_t.json``;
+- ``--analytic --laws normal,laplace,t3,t2.5 --sizes 30,50,100,159,200 --reps 4000 --out
+  scripts/data/paired_rmse_single_analytic.json``;
+- ``--table``: the docs' table; ``--summary FILE`` prints a file's cells.
 """
 
 from __future__ import annotations
