@@ -389,7 +389,7 @@ def report(doc: dict, min_effective: float = 4.0) -> str:
                 f"| {r['targets']} | {r['nontargets']} | {r['auc']} | {r['c']} | "
                 f"{r['truth']:.4f} | {cov} | {warned:.2f} | {ratio:.3g} |"
             )
-        rh = np.asarray(ratios_hold)
+        rh = np.asarray(ratios_hold) if ratios_hold else np.full(1, math.nan)
         lines.append(
             f"\n{tally}; width ratio where BCa holds: median {np.median(rh):.2f}, "
             f"max {rh.max():.2f}, above 1.5 in {int(np.sum(rh > 1.5))} of {len(rh)}"
@@ -585,6 +585,38 @@ def report_pooled(docs: list[dict], method: str = "boot_t_log") -> str:
     return "\n".join(lines)
 
 
+def misses_report(doc: dict, method: str = "auto_s10") -> str:
+    """Session 11: per design with per-test-set diagnostics, the medians (10th-90th
+    percentiles) of what a warning rule can read, in the test sets ``method`` missed
+    against those it covered (scripts/data/cllr_sweep_s11_10_50.json: the 10 / 50 designs
+    of the seed-30 run, with Welch and Satterthwaite's degrees of freedom)."""
+    names = ("estimate", "gamma", "neff_pos", "df")
+    lines = ["\n## misses against covers (median [10th, 90th percentile])\n",
+             "| design | truth | coverage | truth above | "
+             + " | ".join(f"{n}: missed / covered" for n in names) + " |",
+             "|" + "---|" * (4 + len(names))]  # fmt: skip
+    for r in doc["cells"]:
+        d = r.get("diagnostics", {})
+        if f"covered_{method}" not in d or "df" not in d:
+            continue
+        cov = np.asarray(d[f"covered_{method}"]) > 0.5
+
+        def q(v: np.ndarray) -> str:
+            a = np.nanpercentile(v, [50, 10, 90]) if len(v) else [math.nan] * 3
+            return f"{a[0]:.3g} [{a[1]:.3g}, {a[2]:.3g}]"
+
+        cols = " | ".join(
+            f"{q(np.asarray(d[n], dtype=float)[~cov])} / {q(np.asarray(d[n], dtype=float)[cov])}"
+            for n in names
+        )
+        m = r["methods"][method]
+        lines.append(
+            f"| {r['targets']}/{r['nontargets']} AUC {r['auc']} c {r['c']} | {r['truth']:.4f} | "
+            f"{m['coverage']:.3f} | {m['truth_above']:.3f} | {cols} |"
+        )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--json", required=True)
@@ -600,6 +632,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--design", action="append", help="only targets,ratio,auc,c (repeatable)")
     p.add_argument("--pool", nargs="*", help="--report: pool the warning rules with these runs")
     p.add_argument("--merge", nargs="*", help="add the cells of these JSON files (parallel runs)")
+    p.add_argument("--misses", action="store_true", help="--report: misses against covers")
     p.add_argument(
         "--compact",
         action="store_true",
@@ -675,6 +708,8 @@ def main(argv: list[str] | None = None) -> int:
     print(report(doc))
     if any("auto_s10" in c.get("methods", {}) for c in doc["cells"]):
         print(report_s10(doc))
+    if args.misses:
+        print(misses_report(doc))
     if args.pool:
         print(report_pooled([doc, *(json.loads(Path(f).read_text()) for f in args.pool)]))
     return 0

@@ -269,11 +269,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cell", type=int, action="append", help="only these cell ids")
     p.add_argument("--keep-test-sets", action="store_true")
     p.add_argument("--report", action="store_true")
+    p.add_argument("--merge", nargs="*", help="add the cells of these JSON files (parallel runs)")
     args = p.parse_args(argv)
     path = Path(args.json)
     doc = json.loads(path.read_text()) if path.exists() else {"runs": {}}
+    for f in args.merge or ():
+        part = json.loads(Path(f).read_text())
+        for label, rows in part["runs"].items():
+            have = doc["runs"].setdefault(label, [])
+            ids = {c["id"] for c in rows}
+            have[:] = sorted([c for c in have if c["id"] not in ids] + rows, key=lambda c: c["id"])
+        doc.setdefault("merged", []).append({"file": Path(f).name, **part.get("environment", {})})
+    if args.merge:
+        path.write_text(json.dumps(doc, indent=1) + "\n")
     label = f"rule_{args.rule}"
-    if not args.report:
+    if not args.report and not args.merge:
         out = doc.setdefault("runs", {}).setdefault(label, [])
         for cell in cells():
             if args.cell and cell["id"] not in args.cell:
