@@ -20,8 +20,10 @@ from scipy.special import ndtr, ndtri
 
 import mlci
 from mlci.engine.weighted_auc_edge import (
+    MAX_MISORDERED_PAIRS,
     WEIGHTED_AUC_EDGE_BAND,
     WeightedAucTerms,
+    misordered_pairs,
     weighted_auc_interval,
     weighted_auc_rule,
     weighted_auc_terms,
@@ -109,8 +111,17 @@ def test_conditions_design_effect():
     assert at1.deff == 1.0
 
 
-def test_rule_band_and_refusals():
-    assert weighted_auc_rule(WeightedAucTerms(1 - WEIGHTED_AUC_EDGE_BAND, 0, 0, 30.0, 90.0))
+def test_rule_band_pairs_and_refusals():
+    # within the band with fewer than MAX_MISORDERED_PAIRS effective mis-ordered pairs
+    assert MAX_MISORDERED_PAIRS == 10.0
+    edge = 1 - WEIGHTED_AUC_EDGE_BAND
+    assert weighted_auc_rule(WeightedAucTerms(edge, 0, 0, 30.0, 30.0))  # 9 pairs
+    assert not weighted_auc_rule(WeightedAucTerms(edge, 0, 0, 30.0, 40.0))  # 12 pairs
+    assert not weighted_auc_rule(WeightedAucTerms(edge - 1e-4, 0, 0, 3.0, 3.0))  # band
+    assert misordered_pairs(WeightedAucTerms(0.999, 0, 0, 100.0, 50.0)) == pytest.approx(5.0)
+    # over conditions the pairs are counted at the sizes the interval reads (deff, t)
+    clustered = WeightedAucTerms(0.999, 1e-6, 1e-6, 100.0, 50.0, 4e-6, 10)
+    assert misordered_pairs(clustered) < 5.0 / 2  # deff 2, and t(9) > z
     assert not weighted_auc_rule(WeightedAucTerms(0.9, 1e-4, 1e-4, 30.0, 90.0))
     assert weighted_auc_rule(WeightedAucTerms(0.0, 0, 0, 30.0, 90.0))  # the lower bound
     assert not weighted_auc_rule(WeightedAucTerms(1.0, 0, 0, 1.5, 90.0))  # < 2 effective

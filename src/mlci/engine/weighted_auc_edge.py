@@ -59,11 +59,13 @@ from ..intervals.formulas import one_sided, quantile, tails
 from ..results import AnalyticInterval, BootstrapResult, attach_analytic
 
 __all__ = [
+    "MAX_MISORDERED_PAIRS",
     "WEIGHTED_AUC_EDGE_BAND",
     "WEIGHTED_AUC_METHOD",
     "WEIGHTED_MIN_FEW",
     "WeightedAucInterval",
     "WeightedAucTerms",
+    "misordered_pairs",
     "scores_weighted_auc",
     "weighted_auc_interval",
     "weighted_auc_reason",
@@ -80,6 +82,10 @@ WEIGHTED_AUC_METHOD = "auc-score-floored"
 #: :data:`mlci.engine.auc_analytic.AUC_SCORE_EDGE_BAND`): the session-11 sweep
 #: (``scripts/weighted_auc_sweep.py``) measured 1 - AUC from 1e-2 down to 1e-5
 WEIGHTED_AUC_EDGE_BAND = 0.01
+#: within the band, ``auto`` gives the interval where the test set holds fewer effective
+#: mis-ordered pairs than this (:func:`misordered_pairs`): the session-11 sweep
+#: (``scripts/weighted_auc_sweep.py``) compared the whole band and 5, 10 and 20 pairs
+MAX_MISORDERED_PAIRS = 10.0
 #: at least this many effective samples in each class (the score interval's variance
 #: needs two)
 WEIGHTED_MIN_FEW = 2.0
@@ -170,16 +176,49 @@ def weighted_auc_terms(
     return WeightedAucTerms(auc, v_pos, v_neg, m_eff, n_eff, v_cond, fewer)
 
 
+def _read_sizes(
+    terms: WeightedAucTerms, confidence_level: float = 0.95, alternative: str = "two-sided"
+) -> tuple[float, float, float | None]:
+    """``(m, n, k)``: the class sizes the interval reads (Kish's; over conditions divided by
+    the design effect and ``k = (t / z)^2``, Korn & Graubard's degrees-of-freedom factor,
+    ``t`` on the fewer conditions holding a class minus one; ``k`` None for independent
+    rows)."""
+    if terms.v_cond is None or terms.n_conditions is None:
+        return terms.m_eff, terms.n_eff, None
+    tail = tails(confidence_level, alternative)[1]
+    z = float(quantile(tail))
+    t = float(quantile(tail, float(max(terms.n_conditions - 1, 1))))
+    k = (t / z) ** 2
+    return terms.m_eff / (terms.deff * k), terms.n_eff / (terms.deff * k), k
+
+
+def misordered_pairs(terms: WeightedAucTerms) -> float:
+    """The effective number of mis-ordered pairs, ``min(A, 1 - A) m n`` with ``m, n`` the
+    sizes the 95% interval reads (:func:`weighted_auc_interval`): fewer than
+    :data:`MAX_MISORDERED_PAIRS` and the bootstrap's replicates collapse onto the bound.
+
+    Examples
+    --------
+    >>> round(misordered_pairs(WeightedAucTerms(0.9999, 1e-8, 1e-8, 100.0, 300.0)), 6)
+    3.0
+    """
+    m, n, _ = _read_sizes(terms)
+    return float(min(terms.auc, 1.0 - terms.auc) * m * n)
+
+
 def weighted_auc_rule(terms: WeightedAucTerms) -> bool:
     """Whether ``auto`` gives the weighted AUC :func:`weighted_auc_interval`: within
-    :data:`WEIGHTED_AUC_EDGE_BAND` of its bound, at least :data:`WEIGHTED_MIN_FEW`
+    :data:`WEIGHTED_AUC_EDGE_BAND` of its bound with fewer than
+    :data:`MAX_MISORDERED_PAIRS` effective mis-ordered pairs, at least :data:`WEIGHTED_MIN_FEW`
     effective samples in each class (and over conditions, at least 2 conditions holding
     each class).
 
     Examples
     --------
-    >>> weighted_auc_rule(WeightedAucTerms(0.9995, 1e-8, 1e-8, 80.0, 300.0))
+    >>> weighted_auc_rule(WeightedAucTerms(0.99995, 1e-8, 1e-8, 80.0, 300.0))  # 1.2 pairs
     True
+    >>> weighted_auc_rule(WeightedAucTerms(0.9995, 1e-8, 1e-8, 80.0, 300.0))  # 12 pairs
+    False
     >>> weighted_auc_rule(WeightedAucTerms(0.95, 1e-4, 1e-4, 80.0, 300.0))
     False
     """
@@ -188,7 +227,8 @@ def weighted_auc_rule(terms: WeightedAucTerms) -> bool:
         return False
     if terms.n_conditions is not None and terms.n_conditions < 2:
         return False
-    return bool(min(a, 1.0 - a) - 1e-12 <= WEIGHTED_AUC_EDGE_BAND)
+    near = min(a, 1.0 - a) - 1e-12 <= WEIGHTED_AUC_EDGE_BAND
+    return bool(near and misordered_pairs(terms) < MAX_MISORDERED_PAIRS)
 
 
 def weighted_auc_interval(
@@ -207,13 +247,9 @@ def weighted_auc_interval(
     a = float(terms.auc)
     z = float(quantile(tails(confidence_level, alternative)[1]))
     v = terms.v_pos + terms.v_neg
-    m, n = terms.m_eff, terms.n_eff
-    if terms.v_cond is not None and terms.n_conditions is not None:
-        df = float(max(terms.n_conditions - 1, 1))
-        t = float(quantile(tails(confidence_level, alternative)[1], df))
-        k = (t / z) ** 2
-        m, n = m / (terms.deff * k), n / (terms.deff * k)
-        v_floor = max(terms.v_cond, v) * k
+    m, n, k = _read_sizes(terms, confidence_level, alternative)
+    if k is not None:
+        v_floor = max(float(terms.v_cond or 0.0), v) * k
     elif v > 0:
         df = v**2 / (terms.v_pos**2 / max(m - 1, 1e-9) + terms.v_neg**2 / max(n - 1, 1e-9))
         t = float(quantile(tails(confidence_level, alternative)[1], df))
