@@ -39,7 +39,13 @@ carried to ``theta``) at the effective class sizes:
   quantile with ``C - 1`` degrees of freedom (``C`` the fewer conditions holding a
   class).
 
-With unit weights of independent rows it is the unweighted rule's interval.  It errs on
+``auto`` gives it where the test set holds fewer than :data:`MAX_MISORDERED_PAIRS`
+effective mis-ordered pairs (``min(A, 1 - A) m n`` at those sizes, :func:`misordered_pairs`)
+within :data:`WEIGHTED_AUC_EDGE_BAND` of the bound: there the replicates collapse; with
+more, BCa held in the sweep (0.94-0.97), and the band alone would have widened it where it
+held.  With unit weights of independent rows it is the unweighted rule's interval (whose
+gate is the band and the class size:
+:func:`mlci.engine.auc_analytic.auc_score_rule`).  It errs on
 the wide side (the Kish sizes count every weighted row as costly, though at the bound
 only the few hard rows set the AUC); where no interval holds its level the result warns
 (:class:`~mlci.exceptions.FewConditionsWarning`, as the unweighted one).
@@ -301,7 +307,8 @@ def weighted_auc_reason(terms: WeightedAucTerms) -> str:
         "variant 'floored') at Kish's effective class sizes of the weighted samples "
         f"((sum w)^2 / sum w^2; {_sizes(terms)}), the weights read as sampling weights, with "
         "the weighted DeLong variance as its floor; the bootstrap of a weighted AUC within "
-        f"{WEIGHTED_AUC_EDGE_BAND:g} of its bound collapses onto it (docs/validation.md, 'The "
+        f"{WEIGHTED_AUC_EDGE_BAND:g} of its bound, with fewer than {MAX_MISORDERED_PAIRS:g} "
+        "effective mis-ordered pairs, collapses onto it (docs/validation.md, 'The "
         "weighted AUC at 1 and Cllr at few targets (session 11, cllrwauc)'). It errs on the "
         "wide side"
     )
@@ -313,11 +320,12 @@ def weighted_auc_text(terms: WeightedAucTerms) -> str:
     Examples
     --------
     >>> weighted_auc_text(WeightedAucTerms(0.9999, 0.0, 0.0, 40.0, 120.0)).split(":")[0]
-    'A weighted ROC AUC of 0.9999 within 0.01 of its bound'
+    'A weighted ROC AUC of 0.9999 within 0.01 of its bound, with 0.48 effective mis-ordered pairs'
     """
     return (
         f"A weighted ROC AUC of {terms.auc:.5g} within {WEIGHTED_AUC_EDGE_BAND:g} of its "
-        f"bound: its bootstrap replicates collapse onto the bound, so auto gives the score-type "
+        f"bound, with {misordered_pairs(terms):.2g} effective mis-ordered pairs: its bootstrap "
+        "replicates collapse onto the bound, so auto gives the score-type "
         f"interval ({WEIGHTED_AUC_METHOD}) at Kish's effective class sizes ({_sizes(terms)}). "
         "The test set holds few of the mis-ordered pairs that set the AUC there, and no "
         "bootstrap interval held its level (docs/validation.md, 'The weighted AUC at 1 and Cllr "
