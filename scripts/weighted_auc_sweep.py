@@ -172,6 +172,10 @@ GATES = {
     "pairs < 5": lambda e, p: min(e, 1 - e) <= 0.01 and p < 5,
     "pairs < 10": lambda e, p: min(e, 1 - e) <= 0.01 and p < 10,
     "pairs < 20": lambda e, p: min(e, 1 - e) <= 0.01 and p < 20,
+    # adopted (mlci.engine.weighted_auc_edge.weighted_auc_rule)
+    "band 0.001 or pairs < 10": lambda e, p: (
+        min(e, 1 - e) <= 0.001 or (min(e, 1 - e) <= 0.01 and p < 10)
+    ),
 }
 
 

@@ -21,6 +21,7 @@ from scipy.special import ndtr, ndtri
 import mlci
 from mlci.engine.weighted_auc_edge import (
     MAX_MISORDERED_PAIRS,
+    WEIGHTED_AUC_CLOSE_BAND,
     WEIGHTED_AUC_EDGE_BAND,
     WeightedAucTerms,
     misordered_pairs,
@@ -118,6 +119,10 @@ def test_rule_band_pairs_and_refusals():
     assert weighted_auc_rule(WeightedAucTerms(edge, 0, 0, 30.0, 30.0))  # 9 pairs
     assert not weighted_auc_rule(WeightedAucTerms(edge, 0, 0, 30.0, 40.0))  # 12 pairs
     assert not weighted_auc_rule(WeightedAucTerms(edge - 1e-4, 0, 0, 3.0, 3.0))  # band
+    # within WEIGHTED_AUC_CLOSE_BAND whatever the pairs (135 here)
+    assert WEIGHTED_AUC_CLOSE_BAND == 0.001
+    assert weighted_auc_rule(WeightedAucTerms(0.9995, 1e-7, 1e-7, 300.0, 900.0))
+    assert not weighted_auc_rule(WeightedAucTerms(0.9985, 1e-7, 1e-7, 300.0, 900.0))
     assert misordered_pairs(WeightedAucTerms(0.999, 0, 0, 100.0, 50.0)) == pytest.approx(5.0)
     # over conditions the pairs are counted at the sizes the interval reads (deff, t)
     clustered = WeightedAucTerms(0.999, 1e-6, 1e-6, 100.0, 50.0, 4e-6, 10)
