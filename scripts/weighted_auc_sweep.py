@@ -204,6 +204,27 @@ def summarise(cell: dict[str, Any], keep: bool = False) -> dict[str, Any]:
     return out
 
 
+ADOPTED = "band 0.001 or pairs < 10"
+
+
+def adopted(cell: dict[str, Any], on: dict[str, Any] | None) -> dict[str, float] | None:
+    """The adopted gate's summary of a cell: its own (runs after it was added), or read off
+    the gates it combines where one decides every test set (band 0.001 firing in none:
+    the pairs gate; in all: the band), or the cell's ``--rule on`` run (the code), else
+    None."""
+    gs = cell["gates"]
+    if ADOPTED in gs:
+        return gs[ADOPTED]
+    if gs["band 0.001"]["fires"] == 0.0:
+        return gs["pairs < 10"]
+    if gs["band 0.001"]["fires"] == 1.0:
+        return gs["band 0.001"]
+    if on is not None:
+        return {"coverage": on["methods"]["auto"]["coverage"], "warned": on["warned"],
+                "fires": on["auto_methods"].get("auc-score-floored", 0) / on["reps"]}  # fmt: skip
+    return None
+
+
 def _short(cov: float, n: int) -> bool:
     """Below 0.935 by more than 1.645 binomial standard errors (one-sided 5%)."""
     return cov < 0.935 - 1.645 * math.sqrt(0.95 * 0.05 / n)
@@ -213,18 +234,21 @@ def report(doc: dict[str, Any]) -> str:
     runs = doc.get("runs", {})
     off = sorted(runs.get("rule_off", []), key=lambda c: c["id"])
     on = {c["id"]: c for c in runs.get("rule_on", [])}
+    names = [g for g in GATES if g not in ("none (before)", ADOPTED)]
+
+    def fmt(g: dict[str, float] | None) -> str:
+        return "—" if g is None else f"{g['coverage']:.3f} ({g['warned']:.2f}; {g['fires']:.2f})"
+
     lines = [
         "| layout | 1 - AUC | est. at 1 | pairs (median) | BCa | before: auto (warned) | "
-        + " | ".join(f"{g}: cov (warned; fires)" for g in list(GATES)[1:])
-        + " | rule on (code): auto (warned) |",
-        "|" + "---|" * (7 + len(GATES) - 1),
+        + " | ".join(f"{g}: cov (warned; fires)" for g in names)
+        + f" | **adopted ({ADOPTED})** | rule on (code): auto (warned) |",
+        "|" + "---|" * (8 + len(names)),
     ]
     for c in off:
         gs = c["gates"]
-        cells = " | ".join(
-            f"{gs[g]['coverage']:.3f} ({gs[g]['warned']:.2f}; {gs[g]['fires']:.2f})"
-            for g in list(GATES)[1:]
-        )
+        cells = " | ".join(fmt(gs.get(g)) for g in names)
+        cells += f" | {fmt(adopted(c, on.get(c['id'])))}"
         r = on.get(c["id"])
         code = "—" if r is None else f"{r['methods']['auto']['coverage']:.3f} ({r['warned']:.2f})"
         b = gs["none (before)"]
@@ -239,8 +263,12 @@ def report(doc: dict[str, Any]) -> str:
     for g in GATES:
         short = unwarned = changed = away = 0
         held: list[tuple[float, float]] = []
+        unknown = 0
         for c in off:
-            s_ = c["gates"][g]
+            s_ = adopted(c, on.get(c["id"])) if g == ADOPTED else c["gates"].get(g)
+            if s_ is None:
+                unknown += 1
+                continue
             n = c["reps"]
             if c["error"] in AWAY:
                 away += s_["fires"] > 0
@@ -253,7 +281,8 @@ def report(doc: dict[str, Any]) -> str:
                 held.append((c["gates"]["none (before)"]["coverage"], s_["coverage"]))
         h = np.asarray(held) if held else np.full((1, 2), math.nan)
         lines.append(f"| {g} | {short} ({unwarned}) | {changed} ({h[:, 0].mean():.3f} / "
-                     f"{h[:, 1].mean():.3f}) | {away} |")  # fmt: skip
+                     f"{h[:, 1].mean():.3f}) | {away} |"
+                     + (f" ({unknown} cells not determined)" if unknown else ""))  # fmt: skip
     return "\n".join(lines)
 
 
