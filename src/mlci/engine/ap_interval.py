@@ -32,11 +32,13 @@ from typing import Any
 import numpy as np
 
 from ..results import AnalyticInterval, BootstrapResult, attach_analytic
+from .ap_misranked import misranked_positive_diagnostics
 
 __all__ = [
     "AP_LOGIT_EDGE",
     "AP_LOGIT_METHOD",
     "AP_LOGIT_NEAR",
+    "MAX_AP_LOGIT_MISRANKED",
     "MIN_AP_LOGIT_CONDITIONS",
     "MIN_AP_LOGIT_POSITIVES",
     "MIN_AP_LOGIT_POSITIVES_NEAR",
@@ -64,13 +66,25 @@ MIN_AP_LOGIT_POSITIVES_NEAR = 50
 AP_LOGIT_EDGE = 0.96
 #: over conditions, the interval applies from this many conditions (the sweep's 42)
 MIN_AP_LOGIT_CONDITIONS = 40
+#: above :data:`AP_LOGIT_EDGE` (or :data:`AP_LOGIT_NEAR` with fewer than
+#: :data:`MIN_AP_LOGIT_POSITIVES_NEAR` positives ... only above the edge), independent
+#: samples whose error rests on fewer misranked positives than this (the warned region
+#: of ``engine/ap_misranked.py``, the same threshold) get it too (session 11): there BCa
+#: covered 0.75-0.93 of the cells at AP 0.96 and the logit jackknife more
+#: (``scripts/ap_fix_study.py``; docs/validation.md, "Average precision: heavy-tailed
+#: scores, few positives near 1, and its doors")
+MAX_AP_LOGIT_MISRANKED = 120
 
 
-def ap_logit_rule(n_pos: int, estimate: float) -> bool:
+def ap_logit_rule(n_pos: int, estimate: float, misranked: int | None = None) -> bool:
     """Whether ``auto`` gives an average precision of ``n_pos`` positives the logit
     jackknife interval: at least :data:`MIN_AP_LOGIT_POSITIVES` positives and the
     ``estimate`` at most :data:`AP_LOGIT_NEAR`, or at least
-    :data:`MIN_AP_LOGIT_POSITIVES_NEAR` and at most :data:`AP_LOGIT_EDGE` (and above 0).
+    :data:`MIN_AP_LOGIT_POSITIVES_NEAR` and at most :data:`AP_LOGIT_EDGE` (and above 0);
+    or, given ``misranked`` (the positives some negative outranks, independent samples
+    only), an estimate above :data:`AP_LOGIT_EDGE` and below 1 with at least
+    :data:`MIN_AP_LOGIT_POSITIVES` positives and fewer than
+    :data:`MAX_AP_LOGIT_MISRANKED` misranked (where ``engine/ap_misranked.py`` warns).
 
     Examples
     --------
@@ -78,11 +92,17 @@ def ap_logit_rule(n_pos: int, estimate: float) -> bool:
     (True, False, True)
     >>> ap_logit_rule(19, 0.5), ap_logit_rule(300, 0.97)
     (False, False)
+    >>> ap_logit_rule(300, 0.97, misranked=12), ap_logit_rule(300, 0.97, misranked=120)
+    (True, False)
+    >>> ap_logit_rule(20, 0.95, misranked=3), ap_logit_rule(20, 1.0, misranked=0)
+    (False, False)
     """
     if not np.isfinite(estimate) or estimate <= 0.0:
         return False
     if n_pos >= MIN_AP_LOGIT_POSITIVES_NEAR and estimate <= AP_LOGIT_EDGE:
         return True
+    if misranked is not None and AP_LOGIT_EDGE < estimate < 1.0:
+        return bool(n_pos >= MIN_AP_LOGIT_POSITIVES and misranked < MAX_AP_LOGIT_MISRANKED)
     return bool(n_pos >= MIN_AP_LOGIT_POSITIVES and estimate <= AP_LOGIT_NEAR)
 
 
@@ -134,9 +154,20 @@ class ApLogitInterval:
         return low, high
 
 
-def ap_logit_reason(n_pos: int, df: int | None) -> str:
-    """``method_reason`` of ``auto``'s logit jackknife interval of average precision."""
+def ap_logit_reason(n_pos: int, df: int | None, misranked: int | None = None) -> str:
+    """``method_reason`` of ``auto``'s logit jackknife interval of average precision
+    (``misranked``: the positives some negative outranks, above :data:`AP_LOGIT_EDGE`)."""
     design = "independent samples" if df is None else f"{df + 1} jackknife rows of conditions"
+    if misranked is not None:
+        return (
+            f"{AP_LOGIT_METHOD}: average precision of {n_pos} positives ({design}) above "
+            f"{AP_LOGIT_EDGE:g} whose error rests on {misranked} positives outranked by some "
+            f"negative (fewer than {MAX_AP_LOGIT_MISRANKED}) gets the interval of its "
+            "jackknife standard error on the logit scale, expit(logit(AP) +- z se_J / (AP (1 - "
+            "AP))): no interval held its level there, and this one fell less short than BCa "
+            "(scripts/ap_fix_study.py; docs/validation.md, 'Average precision: heavy-tailed "
+            "scores, few positives near 1, and its doors')"
+        )
     return (
         f"{AP_LOGIT_METHOD}: average precision of {n_pos} positives ({design}) gets the "
         "interval of its jackknife standard error on the logit scale, expit(logit(AP) +- q "
@@ -212,7 +243,10 @@ def with_ap_logit(
     counts = np.bincount(kernel.keys, minlength=kernel.m)
     n_pos = int(counts[kernel.m_neg :].sum())
     estimate = float(np.asarray(res.estimate))
-    if not ap_logit_rule(n_pos, estimate) or estimate >= 1.0:
+    misranked = None
+    if not clustered and estimate > AP_LOGIT_EDGE:  # (not measured over conditions)
+        misranked = misranked_positive_diagnostics(kernel, counts).get("misranked_positives")
+    if not ap_logit_rule(n_pos, estimate, misranked) or estimate >= 1.0:
         return res
     values, mult = jackknife()
     se = jackknife_standard_error(values, mult)
@@ -223,5 +257,5 @@ def with_ap_logit(
     drop = ("z0", "edge_fallback", "edge_fallback_method", "edge_dominated")
     details = {k: v for k, v in res.details.items() if k not in drop}
     details["jackknife_standard_error"] = se
-    record = AnalyticInterval(score.method, ap_logit_reason(n_pos, df), score)
+    record = AnalyticInterval(score.method, ap_logit_reason(n_pos, df, misranked), score)
     return attach_analytic(res, record, details)
