@@ -26,8 +26,20 @@ share the sample's latent score), BCa under ``auto``, and the normal interval of
 standard error, against the truth (the population APs' difference, by one Monte Carlo
 draw of 2,000,000 samples)::
 
-    PYTHONPATH=src nice -n 15 python scripts/ap_fix_study.py paired 300 \
+    PYTHONPATH=src nice -n 15 python scripts/ap_fix_study.py paired 200 \
         scripts/data/ap_fix_paired.json
+
+``candidates``: closed-form intervals on the same test sets, no replicates (binormal,
+logistic, t(3); 20-300 positives; AP 0.8-0.99; :func:`candidates`)::
+
+    PYTHONPATH=src nice -n 15 python scripts/ap_fix_study.py candidates 300 \
+        scripts/data/ap_fix_candidates.json
+
+``conditions``: whether the misranked warning should hold over conditions (60
+conditions, ICC 0.1, AP 0.97-0.999, B = 300)::
+
+    PYTHONPATH=src nice -n 15 python scripts/ap_fix_study.py conditions 100 \
+        scripts/data/ap_fix_conditions.json
 """
 
 from __future__ import annotations
@@ -234,6 +246,57 @@ def paired(reps: int, path: str) -> None:
             json.dump(results, f, indent=1)
 
 
+def conditions_cells() -> list[dict[str, Any]]:
+    """Over 60 conditions (ICC 0.1 of the latent score), AP near 1: does the misranked
+    rule (engine/ap_misranked.py, calibrated on independent samples) warn where BCa fails
+    and stay quiet where it holds?"""
+    return [
+        {"ap": 0.995, "positives": 300, "prevalence": 0.3, "n": 1000, "icc": 0.1, "k": 60},
+        {"ap": 0.999, "positives": 1000, "prevalence": 0.3, "n": 3333, "icc": 0.1, "k": 60},
+        {"ap": 0.97, "positives": 1000, "prevalence": 0.3, "n": 3333, "icc": 0.1, "k": 60},
+    ]
+
+
+def conditions(reps: int, path: str) -> None:
+    results = []
+    for i, cell in enumerate(conditions_cells()):
+        delta = shift_for(cell["ap"], cell["prevalence"], norm)
+        sd = np.sqrt(cell["icc"] / (1 - cell["icc"]))
+        g = np.random.default_rng([11, 60, i])
+        rows = []
+        for r in range(reps):
+            n = cell["n"]
+            cond = g.integers(0, cell["k"], n)
+            y = g.random(n) < cell["prevalence"]
+            # marginal separation ``delta`` (the truth's), the latent scaled as
+            # scripts/ap_interval_sweep.py does
+            s = g.standard_normal(n) + delta * np.sqrt(1 + sd**2) * y
+            s = s + sd * g.standard_normal(cell["k"])[cond]
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                res = mlci.bootstrap_ci(
+                    y.astype(int), s, metric="average_precision", conditions=cond,
+                    n_resamples=300, rng=r,
+                )  # fmt: skip
+            ci = [float(v) for v in res.confidence_interval]
+            rows.append({"est": float(res.estimate), "auto": ci, "method": res.method,
+                         "warned": tag(caught),
+                         "misranked": res.diagnostics.get("misranked_positives")})  # fmt: skip
+        cov = np.array([r["auto"][0] <= cell["ap"] <= r["auto"][1] for r in rows])
+        mis = np.array([("misranked" in r["warned"]) for r in rows])
+        out = dict(cell, test_sets=len(rows), cov_auto=float(cov.mean()),
+                   warned_misranked=float(mis.mean()),
+                   warned_any=float(np.mean([bool(r["warned"]) for r in rows])),
+                   misses_warned=float(mis[~cov].mean()) if (~cov).any() else None,
+                   cov_unwarned=float(cov[~mis].mean()) if (~mis).any() else None,
+                   median_misranked=float(np.median([r["misranked"] for r in rows])),
+                   methods=sorted({r["method"] for r in rows}), rows=rows)  # fmt: skip
+        print(json.dumps({k: v for k, v in out.items() if k != "rows"}), flush=True)
+        results.append(out)
+        with open(path, "w") as f:
+            json.dump(results, f)
+
+
 def main(reps: int, path: str, only: str | None) -> None:
     results = []
     for i, cell in enumerate(cells()):
@@ -251,7 +314,138 @@ def main(reps: int, path: str, only: str | None) -> None:
             json.dump(results, f, indent=0)
 
 
+def wilson(p: float, n_eff: float, z: float) -> tuple[float, float]:
+    """Wilson's interval of ``p`` with ``n_eff`` effective trials."""
+    den = 1 + z * z / n_eff
+    c = (p + z * z / (2 * n_eff)) / den
+    h = z * np.sqrt(p * (1 - p) / n_eff + z * z / (4 * n_eff * n_eff)) / den
+    return c - h, c + h
+
+
+def candidates(reps: int, path: str) -> None:
+    """Closed-form candidates on the same test sets (iid, prevalence 0.1; an AP of 1 has
+    no closed-form interval and counts as a miss): the logit jackknife (``lj``), Wilson's
+    interval with the jackknife's effective size ``AP (1 - AP) / se_J^2`` (``wj``; with
+    Student's ``n_pos - 1`` quantile, ``wj_t``), the logit jackknife with the jackknife's
+    bias correction on the logit scale (``lj_bc``) and Boyd's logit interval."""
+    from ap_interval_sweep import jack_se, jackknife_iid
+
+    results = []
+    for shape in ("binormal", "logistic", "t3"):
+        dist = DISTS[shape]
+        for npos in (20, 50, 100, 300):
+            for ap in (0.8, 0.9, 0.96, 0.99):
+                prev = 0.1
+                n = round(npos / prev)
+                d = shift_for(ap, prev, dist)
+                g = np.random.default_rng([2, npos, int(ap * 100), len(shape)])
+                keys = ("lj", "lj_bc", "wj", "wj_t", "boyd")
+                cov: dict[str, list[bool]] = {k: [] for k in keys}
+                wid: dict[str, list[float]] = {k: [] for k in keys}
+                est = []
+                for _ in range(reps):
+                    y = g.random(n) < prev
+                    if y.sum() < 2:
+                        continue
+                    pos = y[np.argsort(-(dist.rvs(size=n, random_state=g) + d * y))]
+                    a = float(ap_weighted(pos, np.ones((1, n)))[0])
+                    est.append(a)
+                    if a >= 1.0:
+                        for k in keys:
+                            cov[k].append(False)
+                        continue
+                    jv = jackknife_iid(pos)
+                    se, lg, m = jack_se(jv), float(logit(a)), int(pos.sum())
+                    h = Z * se / (a * (1 - a))
+                    bias = (len(jv) - 1) * (np.mean(logit(np.clip(jv, 1e-12, 1 - 1e-12))) - lg)
+                    tau = 1 / np.sqrt(m * a * (1 - a))
+                    ivs = {
+                        "lj": (expit(lg - h), expit(lg + h)),
+                        "lj_bc": (expit(lg - bias - h), expit(lg - bias + h)),
+                        "wj": wilson(a, a * (1 - a) / se**2, Z),
+                        "wj_t": wilson(a, a * (1 - a) / se**2, float(t.ppf(0.975, m - 1))),
+                        "boyd": (expit(lg - Z * tau), expit(lg + Z * tau)),
+                    }
+                    for k, (lo, hi) in ivs.items():
+                        cov[k].append(bool(lo <= ap <= hi))
+                        wid[k].append(float(hi - lo))
+                one_share = float(np.mean(np.array(est) >= 1))
+                row: dict[str, Any] = {"shape": shape, "positives": npos, "ap": ap,
+                                       "prevalence": prev, "test_sets": len(est),
+                                       "share_ap_one": one_share}  # fmt: skip
+                lj_w = float(np.median(wid["lj"]))
+                for k in keys:
+                    row[f"cov_{k}"] = float(np.mean(cov[k]))
+                    row[f"width_{k}"] = float(np.median(wid[k]) / lj_w)
+                print(json.dumps(row), flush=True)
+                results.append(row)
+                with open(path, "w") as f:
+                    json.dump(results, f, indent=0)
+
+
+def load(pattern: str) -> dict[int, dict[str, Any]]:
+    from glob import glob
+
+    out: dict[int, dict[str, Any]] = {}
+    for f in sorted(glob(str(Path(__file__).parent / "data" / pattern))):
+        for c in json.load(open(f)):
+            out[c["cell"]] = c
+    return out
+
+
+def gap() -> None:
+    """Whether a test set shows heavy tails: its AP minus the binormal AP its ROC AUC
+    implies (separation ``sqrt(2) ndtri(AUC)``, prevalence 0.1), in the misses and in the
+    covering test sets of each cell (``ap_fix_study_[ab].json``)."""
+    from ap_interval_sweep import population_ap
+    from scipy.interpolate import interp1d
+
+    grid = np.linspace(0, 8, 161)
+    binormal_ap = interp1d(grid, [population_ap(d, 0.1) for d in grid])
+    for c in load("ap_fix_study_[ab].json").values():
+        rows = c["rows"]
+        cov = np.array([r["auto"][0] <= c["ap"] <= r["auto"][1] for r in rows])
+        sep = [min(np.sqrt(2) * norm.ppf(min(r["auc"], 1 - 1e-12)), 8.0) for r in rows]
+        g = np.array([r["est"] - float(binormal_ap(d)) for r, d in zip(rows, sep, strict=True)])
+        miss = f"{np.median(g[~cov]):.4f}" if (~cov).any() else "-"
+        print(f"| {c['shape']} | {c['ap']:g} | {c['positives']} | {cov.mean():.3f} | "
+              f"{miss} | {np.median(g[cov]):.4f} |")  # fmt: skip
+
+
+def tables() -> None:
+    """The docs' tables (docs/validation.md, session 11, apfix) from the JSON."""
+    before, after = load("ap_fix_study_[abc].json"), load("ap_fix_study_after_*.json")
+    print(
+        "| cell | AP | positives | prevalence | auto before | after | BCa | Boyd logit "
+        "(width / BCa) | warned | misses warned before / after | unwarned coverage |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|")
+    for i in sorted(before):
+        b, a = before[i], after.get(i)
+        mw = f"{b['misses_warned']:.2f}" if b["misses_warned"] is not None else "-"
+        if a is not None and a["misses_warned"] is not None:
+            mw += f" / {a['misses_warned']:.2f}"
+        uw = b["cov_auto_unwarned"] if a is None else a["cov_auto_unwarned"]
+        uws = "-" if uw is None else format(uw, ".3f")
+        print(f"| {b['shape']} | {b['ap']:g} | {b['positives']} | {b['prevalence']:g} | "
+              f"{b['cov_auto']:.3f} | {'-' if a is None else format(a['cov_auto'], '.3f')} | "
+              f"{b['cov_bca']:.3f} | {b['cov_logit_boyd']:.3f} ({b['width_logit_boyd']:.2f}) | "
+              f"{b['warned']:.2f} | {mw} | {uws} |")  # fmt: skip
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "tables":
+        tables()
+        sys.exit()
+    if sys.argv[1] == "gap":
+        gap()
+        sys.exit()
+    if sys.argv[1] == "candidates":
+        candidates(int(sys.argv[2]), sys.argv[3])
+        sys.exit()
+    if sys.argv[1] == "conditions":
+        conditions(int(sys.argv[2]), sys.argv[3])
+        sys.exit()
     if sys.argv[1] == "paired":
         paired(int(sys.argv[2]), sys.argv[3])
         sys.exit()

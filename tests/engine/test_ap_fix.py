@@ -159,3 +159,24 @@ def test_doors_agree_above_the_edge():
     assert tuple(red.confidence_interval) == tuple(solo.confidence_interval)
     assert tuple(cmp.systems["a"].confidence_interval) == tuple(solo.confidence_interval)
     assert cmp.systems["a"].details["method_reason"] == solo.details["method_reason"]
+
+
+def test_compare_warns_for_a_system_as_bootstrap_ci_does():
+    # the misranked rule (engine/ap_misranked.py) now speaks through compare's systems
+    y, s = _design(9)
+    other = s + 0.3 * np.random.default_rng(2).standard_normal(len(s))
+    _, solo = _run(y, s)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        mlci.compare(y, {"a": s, "b": other}, metric="average_precision", n_resamples=200, rng=9)
+    texts = [str(w.message) for w in caught if w.category is mlci.NearBoundWarning]
+    assert mlci.NearBoundWarning in solo
+    assert any(t.startswith("System 'a': Average precision of 0.972273") for t in texts)
+
+
+def test_compare_quiet_where_bootstrap_ci_is():
+    y, s = _design(1, 100, 2.9)  # AP 0.912: below the rule's range
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        mlci.compare(y, {"a": s, "b": s[::-1]}, metric="average_precision", n_resamples=200, rng=9)
+    assert not [w for w in caught if "outranked by some negative" in str(w.message)]
