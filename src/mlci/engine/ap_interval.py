@@ -21,13 +21,6 @@ single unweighted average precision with the class counts and estimate of
 :func:`ap_logit_rule`, independent or over at least :data:`MIN_AP_LOGIT_CONDITIONS`
 conditions resampled in one stage, inside the bootstrap result (its replicates kept;
 ``interval(method="bca")`` re-reads BCa).
-
-Session 11 (apfix): above :data:`AP_LOGIT_EDGE`, independent samples whose error rests on
-fewer than :data:`MAX_AP_LOGIT_MISRANKED` misranked positives (where
-``engine/ap_misranked.py`` warns that no interval holds) get it too, with at least
-:data:`MIN_AP_LOGIT_POSITIVES` positives: in ``scripts/ap_fix_study.py``'s cells at AP
-0.96 it covered as much as BCa or more on the same test sets, and an estimate crossing
-0.96 no longer switches method; the warning stays.
 """
 
 from __future__ import annotations
@@ -39,13 +32,11 @@ from typing import Any
 import numpy as np
 
 from ..results import AnalyticInterval, BootstrapResult, attach_analytic
-from .ap_misranked import misranked_positive_diagnostics
 
 __all__ = [
     "AP_LOGIT_EDGE",
     "AP_LOGIT_METHOD",
     "AP_LOGIT_NEAR",
-    "MAX_AP_LOGIT_MISRANKED",
     "MIN_AP_LOGIT_CONDITIONS",
     "MIN_AP_LOGIT_POSITIVES",
     "MIN_AP_LOGIT_POSITIVES_NEAR",
@@ -73,25 +64,13 @@ MIN_AP_LOGIT_POSITIVES_NEAR = 50
 AP_LOGIT_EDGE = 0.96
 #: over conditions, the interval applies from this many conditions (the sweep's 42)
 MIN_AP_LOGIT_CONDITIONS = 40
-#: above :data:`AP_LOGIT_EDGE` (or :data:`AP_LOGIT_NEAR` with fewer than
-#: :data:`MIN_AP_LOGIT_POSITIVES_NEAR` positives ... only above the edge), independent
-#: samples whose error rests on fewer misranked positives than this (the warned region
-#: of ``engine/ap_misranked.py``, the same threshold) get it too (session 11): there BCa
-#: covered 0.75-0.93 of the cells at AP 0.96 and the logit jackknife more
-#: (``scripts/ap_fix_study.py``; docs/validation.md, "Average precision: heavy-tailed
-#: scores, few positives near 1, and its doors")
-MAX_AP_LOGIT_MISRANKED = 120
 
 
-def ap_logit_rule(n_pos: int, estimate: float, misranked: int | None = None) -> bool:
+def ap_logit_rule(n_pos: int, estimate: float) -> bool:
     """Whether ``auto`` gives an average precision of ``n_pos`` positives the logit
     jackknife interval: at least :data:`MIN_AP_LOGIT_POSITIVES` positives and the
     ``estimate`` at most :data:`AP_LOGIT_NEAR`, or at least
-    :data:`MIN_AP_LOGIT_POSITIVES_NEAR` and at most :data:`AP_LOGIT_EDGE` (and above 0);
-    or, given ``misranked`` (the positives some negative outranks, independent samples
-    only), an estimate above :data:`AP_LOGIT_EDGE` and below 1 with at least
-    :data:`MIN_AP_LOGIT_POSITIVES` positives and fewer than
-    :data:`MAX_AP_LOGIT_MISRANKED` misranked (where ``engine/ap_misranked.py`` warns).
+    :data:`MIN_AP_LOGIT_POSITIVES_NEAR` and at most :data:`AP_LOGIT_EDGE` (and above 0).
 
     Examples
     --------
@@ -99,17 +78,11 @@ def ap_logit_rule(n_pos: int, estimate: float, misranked: int | None = None) -> 
     (True, False, True)
     >>> ap_logit_rule(19, 0.5), ap_logit_rule(300, 0.97)
     (False, False)
-    >>> ap_logit_rule(300, 0.97, misranked=12), ap_logit_rule(300, 0.97, misranked=120)
-    (True, False)
-    >>> ap_logit_rule(20, 0.95, misranked=3), ap_logit_rule(20, 1.0, misranked=0)
-    (False, False)
     """
     if not np.isfinite(estimate) or estimate <= 0.0:
         return False
     if n_pos >= MIN_AP_LOGIT_POSITIVES_NEAR and estimate <= AP_LOGIT_EDGE:
         return True
-    if misranked is not None and AP_LOGIT_EDGE < estimate < 1.0:
-        return bool(n_pos >= MIN_AP_LOGIT_POSITIVES and misranked < MAX_AP_LOGIT_MISRANKED)
     return bool(n_pos >= MIN_AP_LOGIT_POSITIVES and estimate <= AP_LOGIT_NEAR)
 
 
@@ -161,20 +134,9 @@ class ApLogitInterval:
         return low, high
 
 
-def ap_logit_reason(n_pos: int, df: int | None, misranked: int | None = None) -> str:
-    """``method_reason`` of ``auto``'s logit jackknife interval of average precision
-    (``misranked``: the positives some negative outranks, above :data:`AP_LOGIT_EDGE`)."""
+def ap_logit_reason(n_pos: int, df: int | None) -> str:
+    """``method_reason`` of ``auto``'s logit jackknife interval of average precision."""
     design = "independent samples" if df is None else f"{df + 1} jackknife rows of conditions"
-    if misranked is not None:
-        return (
-            f"{AP_LOGIT_METHOD}: average precision of {n_pos} positives ({design}) above "
-            f"{AP_LOGIT_EDGE:g} whose error rests on {misranked} positives outranked by some "
-            f"negative (fewer than {MAX_AP_LOGIT_MISRANKED}) gets the interval of its "
-            "jackknife standard error on the logit scale, expit(logit(AP) +- z se_J / (AP (1 - "
-            "AP))): no interval held its level there, and this one fell less short than BCa "
-            "(scripts/ap_fix_study.py; docs/validation.md, 'Average precision: heavy-tailed "
-            "scores, few positives near 1, and its doors')"
-        )
     return (
         f"{AP_LOGIT_METHOD}: average precision of {n_pos} positives ({design}) gets the "
         "interval of its jackknife standard error on the logit scale, expit(logit(AP) +- q "
@@ -250,10 +212,7 @@ def with_ap_logit(
     counts = np.bincount(kernel.keys, minlength=kernel.m)
     n_pos = int(counts[kernel.m_neg :].sum())
     estimate = float(np.asarray(res.estimate))
-    misranked = None
-    if not clustered and estimate > AP_LOGIT_EDGE:  # (not measured over conditions)
-        misranked = misranked_positive_diagnostics(kernel, counts).get("misranked_positives")
-    if not ap_logit_rule(n_pos, estimate, misranked) or estimate >= 1.0:
+    if not ap_logit_rule(n_pos, estimate) or estimate >= 1.0:
         return res
     values, mult = jackknife()
     se = jackknife_standard_error(values, mult)
@@ -264,5 +223,5 @@ def with_ap_logit(
     drop = ("z0", "edge_fallback", "edge_fallback_method", "edge_dominated")
     details = {k: v for k, v in res.details.items() if k not in drop}
     details["jackknife_standard_error"] = se
-    record = AnalyticInterval(score.method, ap_logit_reason(n_pos, df, misranked), score)
+    record = AnalyticInterval(score.method, ap_logit_reason(n_pos, df), score)
     return attach_analytic(res, record, details)
