@@ -66,6 +66,17 @@ B = 500
 DISTS: dict[str, Any] = {"binormal": norm, "logistic": logistic, "t3": t(3)}
 
 
+def compact(x: Any) -> Any:
+    """``x`` with its floats to 6 significant digits (the JSON kept in scripts/data)."""
+    if isinstance(x, float):
+        return float(f"{x:.6g}")
+    if isinstance(x, dict):
+        return {k: compact(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [compact(v) for v in x]
+    return x
+
+
 def cells() -> list[dict[str, Any]]:
     """The failing cells of the brief and, at the same positives, where ``auto`` held."""
     out = []
@@ -294,7 +305,7 @@ def conditions(reps: int, path: str) -> None:
         print(json.dumps({k: v for k, v in out.items() if k != "rows"}), flush=True)
         results.append(out)
         with open(path, "w") as f:
-            json.dump(results, f)
+            json.dump(compact(results), f, separators=(",", ":"))
 
 
 def main(reps: int, path: str, only: str | None) -> None:
@@ -311,7 +322,7 @@ def main(reps: int, path: str, only: str | None) -> None:
         print(json.dumps({k: v for k, v in brief.items() if k != "rows"}), flush=True)
         results.append(s)
         with open(path, "w") as f:
-            json.dump(results, f, indent=0)
+            json.dump(compact(results), f, separators=(",", ":"))
 
 
 def wilson(p: float, n_eff: float, z: float) -> tuple[float, float]:
@@ -380,7 +391,7 @@ def candidates(reps: int, path: str) -> None:
                 print(json.dumps(row), flush=True)
                 results.append(row)
                 with open(path, "w") as f:
-                    json.dump(results, f, indent=0)
+                    json.dump(compact(results), f, separators=(",", ":"))
 
 
 def load(pattern: str) -> dict[int, dict[str, Any]]:
