@@ -216,9 +216,11 @@ def ap_of(y: np.ndarray, s: np.ndarray) -> float:
     return float(ap_weighted(pos, np.ones((1, len(pos))))[0])
 
 
-def paired(reps: int, path: str) -> None:
+def paired(reps: int, path: str, only: str | None = None) -> None:
     results = []
     for i, cell in enumerate(paired_cells()):
+        if only is not None and str(i) not in only.split(","):
+            continue
         cell["delta"] = shift_for(cell["ap"], cell["prevalence"], DISTS[cell["shape"]])
         # the truth: the difference of the population APs, by one large Monte Carlo draw
         gt = np.random.default_rng([11, 7, i])
@@ -250,6 +252,11 @@ def paired(reps: int, path: str) -> None:
             s[f"cov_{m}"] = float(np.mean((iv[:, 0] <= truth) & (truth <= iv[:, 1])))
             s[f"median_width_{m}"] = float(np.median(iv[:, 1] - iv[:, 0]))
         s["warned"] = float(np.mean([bool(r["warned"]) for r in rows]))
+        iv = np.array([r["auto"] for r in rows])
+        miss = ~((iv[:, 0] <= truth) & (truth <= iv[:, 1]))
+        warned = np.array([bool(r["warned"]) for r in rows])
+        s["misses_warned"] = float(warned[miss].mean()) if miss.any() else None
+        s["cov_unwarned"] = float((~miss)[~warned].mean()) if (~warned).any() else None
         s["methods"] = sorted({r["method"] for r in rows})
         print(json.dumps({k: v for k, v in s.items() if k != "rows"}), flush=True)
         results.append(s)
@@ -458,6 +465,6 @@ if __name__ == "__main__":
         conditions(int(sys.argv[2]), sys.argv[3])
         sys.exit()
     if sys.argv[1] == "paired":
-        paired(int(sys.argv[2]), sys.argv[3])
+        paired(int(sys.argv[2]), sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
         sys.exit()
     main(int(sys.argv[2]), sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)

@@ -123,3 +123,22 @@ def test_system_rule_ignores_other_kernels():
     y, s = _design(9)
     res = _run(y, s)[0]
     assert warn_few_misranked_system(RocAucKernel(y, s), res, "a") is None
+
+
+def test_compare_warns_with_sample_weights_as_bootstrap_ci_does():
+    # sample weights: the base kernel's classes over the samples of non-zero weight, as
+    # bootstrap_ci's diagnostics count them (the same estimate, the same count)
+    y, s = _design(9)
+    g = np.random.default_rng(3)
+    other, w = s + 0.3 * g.standard_normal(len(s)), g.integers(1, 3, len(s)).astype(float)
+    opts = {"metric": "average_precision", "sample_weight": w, "n_resamples": 200, "rng": 9}
+    with warnings.catch_warnings(record=True) as solo:
+        warnings.simplefilter("always")
+        mlci.bootstrap_ci(y, s, **opts)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        mlci.compare(y, {"a": s, "b": other}, **opts)
+    solo_t = [str(x.message) for x in solo if x.category is mlci.NearBoundWarning]
+    cmp_t = [str(x.message) for x in caught if str(x.message).startswith("System 'a'")]
+    assert len(solo_t) == len(cmp_t) == 1
+    assert cmp_t[0] == "System 'a': " + solo_t[0]

@@ -148,14 +148,23 @@ def warn_few_misranked_system(kernel: Any, result: Any, system: Any) -> str | No
     ...     warn_few_misranked_system(k, res, "a").split(":")[0]
     "System 'a'"
     """
-    from ..metrics.ranking import AveragePrecisionKernel
-
-    if type(kernel) is not AveragePrecisionKernel or kernel.shape != ():
+    # the counts bootstrap_ci's diagnostics read (engine/auto.py, design_diagnostics):
+    # with sample weights (metrics.SampleWeightedKernel) the base kernel's classes,
+    # counted over the samples of non-zero weight
+    if getattr(kernel, "name", None) != "average_precision" or np.ndim(result.estimate):
         return None
-    counts = np.bincount(kernel.keys, minlength=kernel.m)
+    keys = np.asarray(kernel.keys)
+    base, atom_base = getattr(kernel, "base", None), getattr(kernel, "atom_base", None)
+    if base is not None and atom_base is not None:
+        kept = np.asarray(kernel.atom_weight)[keys] > 0
+        kernel, keys = base, np.asarray(atom_base)[keys][kept]
+    m_neg = getattr(kernel, "m_neg", None)
+    if m_neg is None:
+        return None
+    counts = np.bincount(keys, minlength=kernel.m)
     diag = {
         "estimate": float(np.asarray(result.estimate)),
-        "n_positive": int(counts[kernel.m_neg :].sum()),
+        "n_positive": int(counts[m_neg:].sum()),
         **misranked_positive_diagnostics(kernel, counts),
     }
     return warn_few_misranked_ap(diag, getattr(result, "method", None), system=system)
