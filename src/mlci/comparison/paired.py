@@ -29,6 +29,7 @@ import numpy as np
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
 from ..engine.ap_interval import with_ap_logit
+from ..engine.ap_misranked import warn_few_misranked_system
 from ..engine.auc_analytic import kernel_auc_score, with_auc_score
 from ..engine.auto import (
     edge_fallback_options,
@@ -527,6 +528,8 @@ def compare(
                 return jack()[0][:, s], jack()[1]
 
             sys_results[nm] = with_ap_logit(sys_results[nm], kernels[s], plan, column)
+    for s, nm in enumerate(names):  # average precision's misranked rule, as bootstrap_ci's
+        warn_few_misranked_system(kernels[s], sys_results[nm], nm)
     lo_edge, hi_edge = jk.bounds
     d_bounds = (lo_edge - hi_edge, hi_edge - lo_edge)
     if margin is not None:
