@@ -79,3 +79,31 @@ def test_mcc_with_false_alarms_in_few_conditions_warns() -> None:
     warned = any(issubclass(w.category, mlci.MlciWarning) for w in caught)
     lo, hi = r.confidence_interval
     assert warned or lo <= truth <= hi
+
+
+# ---------------- the ROC AUC near 1 with many positives (seed-13 #20's scores, seed 13's ask)
+def _s13_20_as_auc() -> tuple[float, np.ndarray, np.ndarray]:
+    d = ds.random_design(20, 13)
+    x = ds.Population(d).draw(np.random.default_rng([15, 20, 28]))  # auc20's test set 28
+    y, s = np.asarray(x["y"]), np.asarray(x["a"])
+    assert int(y.sum()) == 1801
+    assert int((s[y == 1] <= s[y == 0].max()).sum()) == 27  # positives outranked
+    return 1.0 - d.error, y, s
+
+
+# found (seed 14's follow-up of seed-13 #20): the ROC AUC 1 - 6.9e-5 of 3,929 independent
+# samples (about 1,810 positives): bootstrap_ci's auto covered 268 of 300 other test sets
+# (0.893, warned 19), auc_ci's 259 of 300 (0.863, warned 0); the misses are mostly test
+# sets with 10-29 positives outranked by some negative, estimates above the truth.  The
+# average precision's twin (seed-13 #20) warns since session 10 (engine/ap_misranked.py);
+# the AUC has no such rule.  Here the studentized interval [0.999938, 0.999990] misses
+# 0.9999306, unwarned.
+@pytest.mark.xfail(strict=True, reason="s13 #20 as roc_auc: near 1, many positives, unwarned")
+def test_roc_auc_near_one_with_many_positives_warns() -> None:
+    truth, y, s = _s13_20_as_auc()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = mlci.bootstrap_ci(y, s, metric="roc_auc", **KW)
+    warned = any(issubclass(w.category, mlci.MlciWarning) for w in caught)
+    lo, hi = r.confidence_interval
+    assert warned or lo <= truth <= hi
