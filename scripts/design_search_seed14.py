@@ -35,6 +35,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import design_search as ds
+from design_search_table import load, save
 
 import mlci
 
@@ -182,9 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = out.pop("rows")
     print(json.dumps(out, indent=1))
     if args.json:  # one entry per door
-        doc = ds.load(args.json) if os.path.exists(args.json) else {}
+        doc = load(args.json)
         doc[args.door] = out | {"rows": rows}
-        ds.save(args.json, doc)
+        save(args.json, doc)
     return 0
 
 
