@@ -104,6 +104,55 @@ def errors_by_conditions(
     }
 
 
+def _ci(r: Any) -> tuple[float, float]:
+    lo, hi = r.confidence_interval
+    return float(lo), float(hi)
+
+
+def _band(k: int) -> str:
+    return "1-4" if k < 5 else "5-9" if k < 10 else "10+"
+
+
+def by_positives(path: str, seed: int, design: int, draw_seed: int, B: int) -> dict[str, Any]:
+    """A dissected ``bootstrap_ci`` design's test sets by their positives (1-4, 5-9, 10+):
+    ``auto`` (the dissection's rows) beside BCa and the percentile interval recomputed on
+    the same test sets with the same interval seeds (``design_search.intervals``'s), each
+    as ``[test sets, covered]``, and ``auto``'s test sets warned per band."""
+    with open(path) as fh:
+        entry = json.load(fh)["dissect"][f"s{seed}#{design}@{draw_seed}"]
+    d = ds.random_design(design, seed)
+    pop = ds.Population(d)
+    out: dict[str, dict[str, list[int]]] = {}
+    for row in entry["rows"]:
+        if "covers" not in row:
+            continue
+        g = np.random.default_rng([draw_seed, design, row["i"]])
+        x = pop.draw(g)
+        rng = int(g.integers(2**31))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            bca = mlci.bootstrap_ci(
+                x["y"],
+                x["a"],
+                metric=d.metric,
+                method="bca",
+                conditions=x["conditions"],
+                n_resamples=B,
+                rng=rng,
+            )
+        cell = out.setdefault(_band(row["positives"]), {})
+        for name, (lo, hi), warned in (
+            ("auto", (row["low"], row["high"]), bool(row["warnings"])),
+            ("bca", _ci(bca), False),
+            ("percentile", _ci(bca.interval(method="percentile")), False),
+        ):
+            c = cell.setdefault(name, [0, 0, 0])
+            c[0] += 1
+            c[1] += bool(lo <= pop.truth <= hi)
+            c[2] += warned
+    return {"label": entry["label"], "truth": pop.truth, "bands": out}
+
+
 def auc20(reps: int, draw_seed: int, B: int, door: str = "bootstrap_ci") -> dict[str, Any]:
     """Seed-13 #20's test sets as the ROC AUC (``bootstrap_ci``, or ``door="auc_ci"``, under
     ``auto``): per test set the interval, whether it covers ``1 - error`` (the binormal
@@ -168,6 +217,13 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--seed", type=int, required=True)
     e.add_argument("--design", type=int, required=True)
     e.add_argument("--draw-seed", type=int, required=True)
+    b = sub.add_parser("by-positives")
+    b.add_argument("json")
+    b.add_argument("--seed", type=int, required=True)
+    b.add_argument("--design", type=int, required=True)
+    b.add_argument("--draw-seed", type=int, required=True)
+    b.add_argument("-B", "--resamples", type=int, default=500)
+    b.add_argument("--out", help="save under by_positives[s<seed>#<design>@<draw>] here")
     a = sub.add_parser("auc20")
     a.add_argument("--reps", type=int, default=300)
     a.add_argument("--draw-seed", type=int, default=15)
@@ -178,6 +234,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "errors-by-conditions":
         out = errors_by_conditions(args.json, args.seed, args.design, args.draw_seed)
         print(json.dumps(out, indent=1))
+        return 0
+    if args.cmd == "by-positives":
+        out = by_positives(args.json, args.seed, args.design, args.draw_seed, args.resamples)
+        print(json.dumps(out, indent=1))
+        if args.out:
+            doc = load(args.out)
+            key = f"s{args.seed}#{args.design}@{args.draw_seed}"
+            doc.setdefault("by_positives", {})[key] = out
+            save(args.out, doc)
         return 0
     out = auc20(args.reps, args.draw_seed, args.resamples, args.door)
     rows = out.pop("rows")
