@@ -17,7 +17,7 @@ ran with seed 13's generator, so every seed 0-14 design is drawn as saved).
     python scripts/design_search_seed14.py errors-by-conditions \\
         scripts/data/design_search_seed14_dissect.json --seed 14 --design 53 --draw-seed 15
     nice -n 15 python scripts/design_search_seed14.py auc20 --reps 300 --draw-seed 15 -B 500 \\
-        --json scripts/data/design_search_seed14_auc20.json  # and --door auc_ci
+        --json scripts/data/design_search_seed14_auc20.json  # and --door auc_ci, --draw-seed 16
 """
 
 from __future__ import annotations
@@ -247,9 +247,9 @@ def main(argv: list[str] | None = None) -> int:
     out = auc20(args.reps, args.draw_seed, args.resamples, args.door)
     rows = out.pop("rows")
     print(json.dumps(out, indent=1))
-    if args.json:  # one entry per door
+    if args.json:  # one entry per door and draw seed
         doc = load(args.json)
-        doc[args.door] = out | {"rows": rows}
+        doc[f"{args.door}@{args.draw_seed}"] = out | {"rows": rows}
         save(args.json, doc)
     return 0
 
