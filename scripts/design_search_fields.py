@@ -908,7 +908,11 @@ def main(argv: list[str] | None = None) -> int:
     key = f"seed{args.seed}" + (f"-{args.focus}" if args.focus else "")
     results: list[dict[str, Any]] = doc.setdefault("runs", {}).setdefault(key, [])
     confirmed: list[dict[str, Any]] = doc.setdefault("confirmed", [])
-    doc["environment"] = ds.environment("design_search_fields.py", argv)
+    env = ds.environment("design_search_fields.py", argv)
+    if args.reassess:  # the search's own record stays; the re-judging is recorded beside it
+        doc["reassessed"] = env
+    else:
+        doc["environment"] = env
     start = time.time()
     if args.reassess:
         for r in results + [c for c in confirmed if c.get("search_key") == key]:

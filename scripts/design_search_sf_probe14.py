@@ -1,4 +1,4 @@
-"""Seed-14 scores #13 (``eer_ci`` with ``strata=`` 4 sites), test set by test set (session 11).
+"""Seed-14 scores #13 (``eer_ci``, ``strata=`` 4 sites) and #37 (``auc_ci``), set by set.
 
 The search's design #13 (``design_search_scores.py --seed 14``): the EER of 3,863 trials in
 4 sites of fixed size, each with its own prevalence (0.019-0.072), shift and separation; the
@@ -13,8 +13,12 @@ errors of each class at the EER.  Beside them, the estimate's
 sampling standard deviation over ``--sd-sets`` test sets (no bootstrap) and a Monte Carlo
 check of the truth on one test set 200 times the size::
 
-    nice python scripts/design_search_sf_probe14.py --reps 200 -B 500 \\
+    nice python scripts/design_search_sf_probe14.py --reps 300 -B 500 \\
         --json scripts/data/design_search_scores_seed14_probe13.json
+    nice python scripts/design_search_sf_probe14.py --design 37 --reps 300 -B 500 \\
+        --json scripts/data/design_search_scores_seed14_probe37.json
+
+(#37: the AUC of 599 trials in 2 sites, about 35 targets; session 11.)
 """
 
 from __future__ import annotations
@@ -34,7 +38,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import design_search_scores as dss
 
 mlci = dss.mlci
-SEED, INDEX = 14, 13
+SEED = 14
+INDEX = 13  # --design 37: auc_ci with strata= over 2 sites (s14sc #37)
 #: (name, strata=sites?, resampling): the search's call (the classes fixed within each
 #: site, the default), iid (the classes fixed overall), and the sites without the classes
 VARIANTS = (
@@ -50,18 +55,29 @@ def errors_at_eer(y: np.ndarray, s: np.ndarray) -> tuple[int, int]:
     return int(np.sum((y == 1) & (s < t))), int(np.sum((y == 0) & (s >= t)))
 
 
+def _call(sc: Any, strata: Any, B: int, rng: int, rs: Any) -> Any:
+    """The design's driver (``eer_ci`` for #13, ``auc_ci`` for #37)."""
+    kw = {"strata": strata, "n_resamples": B, "rng": rng, "resampling": rs}
+    return mlci.eer_ci(sc, **kw).eer if INDEX == 13 else mlci.auc_ci(sc, **kw)
+
+
+def _estimate(sc: Any) -> float:
+    return float(sc.eer().eer) if INDEX == 13 else float(sc.auc())
+
+
 def one(pop: Any, i: int, B: int) -> dict[str, Any]:
     g = np.random.default_rng([SEED + 1, INDEX, i])
     x = pop.draw(g)
     rng = int(g.integers(2**31))
     sc = mlci.Scores.from_labels(x["y"], x["s"])
     out: dict[str, Any] = {"i": i, "positives": int(x["y"].sum())}
-    out["misses"], out["false_alarms"] = errors_at_eer(x["y"], x["s"])
+    if INDEX == 13:
+        out["misses"], out["false_alarms"] = errors_at_eer(x["y"], x["s"])
     for name, strata, rs in VARIANTS:
         with warnings.catch_warnings(record=True) as caught, mlci.config_context(n_jobs=1):
             warnings.simplefilter("always")
             st = x["strata"] if strata else None
-            r = mlci.eer_ci(sc, strata=st, n_resamples=B, rng=rng, resampling=rs).eer
+            r = _call(sc, st, B, rng, rs)
         lo, hi = map(float, r.confidence_interval)
         out[name] = {
             "method": str(r.method),
@@ -73,7 +89,7 @@ def one(pop: Any, i: int, B: int) -> dict[str, Any]:
                 {w.category.__name__ for w in caught if issubclass(w.category, mlci.MlciWarning)}
             ),
         }
-    out["estimate"] = float(sc.eer().eer)
+    out["estimate"] = _estimate(sc)
     return out
 
 
@@ -84,19 +100,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sd-sets", type=int, default=2000)
     ap.add_argument("--max-seconds", type=float, default=math.inf)
     ap.add_argument("--json")
+    ap.add_argument("--design", type=int, choices=(13, 37), default=13)
     args = ap.parse_args(argv)
+    global INDEX
+    INDEX = args.design
     d = dss.random_design(INDEX, SEED)
     pop = dss.Population(d)
     t0 = time.time()
     est = []
     for i in range(args.sd_sets):
         x = pop.draw(np.random.default_rng([SEED + 2, INDEX, i]))
-        est.append(float(mlci.Scores.from_labels(x["y"], x["s"]).eer().eer))
+        est.append(_estimate(mlci.Scores.from_labels(x["y"], x["s"])))
     g = np.random.default_rng(99)
     site = np.repeat(np.arange(d.groups), pop.site_n * 200)
     y = (g.random(len(site)) < pop.site_prev[site]).astype(np.int64)
     z = g.standard_normal(len(site)) + pop.shift[site] + pop.sep[site] * y
-    big = float(mlci.Scores.from_labels(y, z).eer().eer)
+    big = _estimate(mlci.Scores.from_labels(y, z))
     rows = []
     for i in range(args.reps):
         if time.time() - t0 > args.max_seconds:
@@ -105,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     summary: dict[str, Any] = {
         "design": d.label(),
         "truth": pop.truth,
-        "monte_carlo_truth": {"eer": big, "samples": len(y), "targets": int(y.sum())},
+        "monte_carlo_truth": {"value": big, "samples": len(y), "targets": int(y.sum())},
         "estimate_mean": float(np.mean(est)),
         "estimate_sd": float(np.std(est, ddof=1)),
         "sd_sets": args.sd_sets,
@@ -121,8 +140,9 @@ def main(argv: list[str] | None = None) -> int:
             "methods": sorted({r[name]["method"] for r in rows}),
             "warned": sum(bool(r[name]["warned"]) for r in rows),
         }
-    summary["median_misses"] = float(np.median([r["misses"] for r in rows]))
-    summary["median_false_alarms"] = float(np.median([r["false_alarms"] for r in rows]))
+    if INDEX == 13:
+        summary["median_misses"] = float(np.median([r["misses"] for r in rows]))
+        summary["median_false_alarms"] = float(np.median([r["false_alarms"] for r in rows]))
     print(json.dumps(summary, indent=1))
     if args.json:
         with open(args.json, "w") as fh:

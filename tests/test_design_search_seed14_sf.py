@@ -43,9 +43,16 @@ DATA = Path(__file__).resolve().parents[1] / "scripts" / "data"
 
 
 def _saved(script: str) -> list[dict]:
-    with open(DATA / f"design_search_{script}_seed14.json") as fh:
-        doc = json.load(fh)
-    return doc["runs"]["seed14"] + [c for c in doc.get("confirmed", [])]
+    """The seed-14 search's results and its confirmations (300 other test sets)."""
+    out: list[dict] = []
+    for name in (
+        f"design_search_{script}_seed14.json",
+        f"design_search_{script}_seed14_confirm.json",
+    ):
+        with open(DATA / name) as fh:
+            doc = json.load(fh)
+        out += doc["runs"].get("seed14", []) + doc.get("confirmed", [])
+    return out
 
 
 # ------------------------------------------------------------------ the designs as saved
