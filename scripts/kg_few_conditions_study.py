@@ -80,6 +80,9 @@ CONTROLS = [
     (icc, c, p, 2000, False) for icc in (0.0, 0.01) for c in (5, 10, 30) for p in (0.98, 0.995)
 ]
 CELLS = SHORT_GRID + CONTROLS
+#: the 13 cells of the session-10 grid where the named Korn & Graubard interval covered
+#: below 0.935 (scripts/data/kg_truncation_grid.json), as indices of CELLS
+SHORT_CELLS = (8, 9, 10, 16, 17, 27, 28, 34, 35, 38, 42, 46, 47)
 #: the warning's clauses (mlci.engine.auto.warn_outside_map), by their opening words
 CLAUSES = {
     "few_conditions": "conditions are resampled: below",
@@ -249,7 +252,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--json", type=Path)
     ap.add_argument("--npz", type=Path)
     ap.add_argument("--merge", nargs="+", type=Path, help="JSON parts to merge into --json")
+    ap.add_argument("--table", type=Path, help="a merged JSON: markdown rows")
+    ap.add_argument("--short", action="store_true", help="--table: the 13 short cells only")
     args = ap.parse_args(argv)
+    if args.table:
+        print(table(args.table, args.short))
+        return
     if args.merge:
         parts = [json.loads(p.read_text()) for p in args.merge]
         cells = sorted((c for q in parts for c in q["cells"]), key=lambda c: c["index"])
@@ -283,3 +291,28 @@ def main(argv: list[str] | None = None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def table(path: Path, short_only: bool = False) -> str:
+    """Markdown rows of a merged JSON: per cell and metric, each method's coverage and
+    auto's warnings (share warned, on its misses, on its covers)."""
+    data = json.loads(path.read_text())
+    lines = [
+        "| ICC | C | n | p | sizes | metric | auto | BCa | pct | KG | logit t | Wilson | "
+        "Wilson trunc | warned | on misses | on covers |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for c in data["cells"]:
+        if short_only and c["index"] not in SHORT_CELLS:
+            continue
+        for metric, s in c["metrics"].items():
+            cov = [f"{s[m]['coverage']:.3f}" for m in METHODS]
+            miss = "—" if s["warned_on_miss"] is None else f"{s['warned_on_miss']:.2f}"
+            hit = "—" if s["warned_on_cover"] is None else f"{s['warned_on_cover']:.2f}"
+            lines.append(
+                f"| {c['icc']:g} | {c['conditions']} | {c['n']} | {c['p']:g} | "
+                f"{'unequal' if c['unequal'] else 'equal'} | {metric} | "
+                + " | ".join(cov)
+                + f" | {s['warned']:.2f} | {miss} | {hit} |"
+            )
+    return "\n".join(lines)
