@@ -289,10 +289,6 @@ def main(argv: list[str] | None = None) -> None:
             np.savez_compressed(args.npz, **to_arrays(results))
 
 
-if __name__ == "__main__":
-    main()
-
-
 def table(path: Path, short_only: bool = False) -> str:
     """Markdown rows of a merged JSON: per cell and metric, each method's coverage and
     auto's warnings (share warned, on its misses, on its covers)."""
@@ -316,3 +312,7 @@ def table(path: Path, short_only: bool = False) -> str:
                 + f" | {s['warned']:.2f} | {miss} | {hit} |"
             )
     return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()
