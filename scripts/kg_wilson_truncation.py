@@ -92,6 +92,8 @@ def summary(data: dict[str, Any]) -> str:
     ]
     for icc in GRID["icc"]:
         cs = [c for c in data["cells"] if c["icc"] == icc]
+        if not cs:
+            continue
         now = np.array([c["coverage"]["now"] for c in cs])
         tr = np.array([c["coverage"]["trunc"] for c in cs])
         reps = sum(c["reps"] for c in cs)
@@ -122,11 +124,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", type=Path)
     ap.add_argument("--summary", type=Path)
+    ap.add_argument("--icc", type=float, nargs="+", help="only these ICCs of the grid")
     args = ap.parse_args(argv)
     if args.summary:
         print(summary(json.loads(args.summary.read_text())))
         return
     cells = [c for c in itertools.product(*GRID.values()) if c[3] >= 2 * c[1]]
+    if args.icc is not None:
+        cells = [c for c in cells if c[0] in args.icc]
     out = []
     t0 = time.time()
     for i, (icc, C, p, n, u) in enumerate(cells):
@@ -134,9 +139,10 @@ def main(argv: list[str] | None = None) -> None:
         out.append(res)
         if i % 20 == 0:
             print(f"[{i + 1}/{len(cells)} {time.time() - t0:.0f}s]", file=sys.stderr, flush=True)
-    if args.json:
-        meta = {"reps": args.reps, "seed": args.seed, "level": LEVEL}
-        args.json.write_text(json.dumps({"meta": meta, "cells": out}, indent=1) + "\n")
+        if args.json:  # after every cell: a partial run keeps what it measured
+            meta = {"reps": args.reps, "seed": args.seed, "level": LEVEL,
+                    "cells_done": len(out), "cells_planned": len(cells)}  # fmt: skip
+            args.json.write_text(json.dumps({"meta": meta, "cells": out}, indent=1) + "\n")
 
 
 if __name__ == "__main__":
