@@ -18,7 +18,7 @@ those with an estimated design effect below 1.
 
 Usage::
 
-    nice -n 15 python scripts/kg_wilson_truncation.py --reps 500 \
+    nice -n 15 python scripts/kg_wilson_truncation.py --reps 200 \
         --json scripts/data/kg_wilson_truncation.json
 """
 
