@@ -23,7 +23,8 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   or 1; within 0.1 of 0 or 1 over at least 8 conditions, **Korn & Graubard's** interval
   (:mod:`mlci.engine.clustered_edge`; with fewer than 4 effective minority outcomes
   widened to hold the logit t: accuracy 0.9-0.999 over 8-500 conditions, cells short of
-  0.935 8 -> 5 of 43, none newly short).
+  0.935 8 -> 5 of 43, none newly short); over fewer than 8, the same widened to hold the
+  logit t whatever the minority count (session 11, warned).
 * A decision metric of two classes (F1, MCC, balanced accuracy, kappa) with fewer than
   :data:`MIN_CLASS` samples in a class: **percentile**, with a warning (no method held;
   balanced accuracy with 3 positives in 217: studentized 0.51-0.57, percentile
