@@ -54,6 +54,7 @@ from ._design import (
     check_stratify_nested,
     design_arrays,
     strata_codes,
+    warn_strata_class_mix,
 )
 from ._kernels import (
     _delete_one,
@@ -207,6 +208,7 @@ def bootstrap_scores(
     )
     check_stratify_nested(stratify, design)
     sc = sc if design.kept is None else sc._subset(design.kept)
+    stratify_default = stratify is None
     if stratify is None:
         stratify = not design.nested
     perm = internal_perm(sc)
@@ -225,6 +227,9 @@ def bootstrap_scores(
         sampler, m_sub, scale = subsample_counts(cells, frac, len(keys))
         sub = {"fraction": frac, "m": m_sub, "n": len(keys), "scale": scale}
         stratify, user_strata, algorithm = False, None, "weights"
+    if stratify and stratify_default and user_strata is not None:
+        # the class mix of the user's strata, fixed in every replicate (scores/_design.py)
+        warn_strata_class_mix(labels ^ sc._positives_first, user_strata)
     plan = plan_for_conditions(
         len(keys),
         conditions=cond,
