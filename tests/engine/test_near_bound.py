@@ -402,7 +402,7 @@ def test_average_precision_few_positives_gets_bca_and_warns_near_the_top() -> No
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always")
             res = mlci.bootstrap_ci(y, s, metric="average_precision", rng=0)
-        assert res.confidence_interval[0] > 0.2, seed
+        assert res.confidence_interval[0] > 0.1, seed  # not the range's edge
         assert res.method == "bca", seed
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the same warning, for method="bca" too
