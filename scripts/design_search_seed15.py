@@ -10,6 +10,10 @@ of session 11's fixes.  Nothing here changes how ``design_search.py`` draws a de
   ``design_search.py --designs 0 --confirm-design N --json SIDE`` while the search was
   still writing its own file) into the search's file, so ``design_search_flags.py FILE
   confirmed`` reads them.
+* ``pairs``: ``auto`` against BCa and the percentile interval on the same test sets of one
+  design (the search's draws ``np.random.default_rng([draw_seed, index, i])`` and interval
+  seeds), test set by test set: where one covers and the other misses, with McNemar's
+  exact p-value, and by the method ``auto`` chose.  Saved under ``pairs["s<seed>#<i>@<draw>"]``.
 
 ::
 
@@ -18,11 +22,15 @@ of session 11's fixes.  Nothing here changes how ``design_search.py`` draws a de
         --premerge scripts/data/design_search_seed15_premerge.json
     python scripts/design_search_seed15.py merge-confirmed scripts/data/design_search_seed15.json \\
         scripts/data/design_search_seed15_confirm.json
+    nice -n 15 python scripts/design_search_seed15.py pairs --seed 15 --design 55 \\
+        --draw-seed 16 --reps 300 -B 500 --json scripts/data/design_search_seed15_pairs.json
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
+import json
 import os
 import shutil
 import sys
@@ -31,7 +39,9 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import design_search as ds
+import numpy as np
 from design_search_table import load, save
+from scipy import stats
 
 
 def replace_rows(rows: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[int]:
@@ -88,6 +98,64 @@ def merge_confirmed(path: str, side: str) -> None:
     save(path, doc)
 
 
+def mcnemar_p(only_a: int, only_b: int) -> float:
+    """McNemar's exact two-sided p-value: the discordant test sets as binomial(1/2).
+
+    Examples
+    --------
+    >>> mcnemar_p(0, 0)
+    1.0
+    >>> round(mcnemar_p(1, 9), 4)  # 2 * P(X <= 1), X ~ binomial(10, 1/2)
+    0.0215
+    """
+    k = only_a + only_b
+    if k == 0:
+        return 1.0
+    return float(min(1.0, 2 * stats.binom.cdf(min(only_a, only_b), k, 0.5)))
+
+
+def pairs(index: int, seed: int, draw_seed: int, reps: int, B: int) -> dict[str, Any]:
+    """Per test set, whether ``auto``, BCa and the percentile interval cover (the search's
+    draws); the discordant counts of ``auto`` against each, overall and by ``auto``'s
+    method."""
+    d = ds.random_design(index, seed)
+    pop = ds.Population(d)
+    rows = []
+    for i in range(reps):
+        g = np.random.default_rng([draw_seed, d.index, i])
+        x = pop.draw(g)
+        try:
+            r = ds.intervals(d, x, seed=int(g.integers(2**31)), B=B)
+        except ds.REFUSALS:
+            continue
+        row: dict[str, Any] = {"i": i, "method": r["auto_method"], "warned": r["warned"]}
+        for m in ("auto", "bca", "percentile"):
+            if m in r:
+                lo, hi = r[m]
+                row[m] = bool(lo <= pop.truth <= hi)
+        rows.append(row)
+    summary: dict[str, Any] = {"served": len(rows)}
+    for m in ("bca", "percentile"):
+        both = [r for r in rows if m in r]
+        only_auto = sum(r["auto"] and not r[m] for r in both)
+        only_m = sum(r[m] and not r["auto"] for r in both)
+        by: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
+        for r in both:
+            by[r["method"]][0] += 1
+            by[r["method"]][1] += r["auto"]
+            by[r["method"]][2] += r[m]
+        summary[m] = {
+            "test_sets": len(both),
+            "auto_covers": sum(r["auto"] for r in both),
+            "covers": sum(r[m] for r in both),
+            "only_auto": only_auto,
+            "only_" + m: only_m,
+            "mcnemar_p": mcnemar_p(only_auto, only_m),
+            "by_auto_method": dict(by),  # method: [test sets, auto covers, m covers]
+        }
+    return {"label": d.label(), "truth": pop.truth, "B": B, "summary": summary, "rows": rows}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -102,8 +170,22 @@ def main(argv: list[str] | None = None) -> int:
     m = sub.add_parser("merge-confirmed", help="copy a side file's confirmed rows")
     m.add_argument("json")
     m.add_argument("side")
+    q = sub.add_parser("pairs", help="auto against BCa and percentile, test set by test set")
+    q.add_argument("--seed", type=int, required=True)
+    q.add_argument("--design", type=int, required=True)
+    q.add_argument("--draw-seed", type=int, required=True)
+    q.add_argument("--reps", type=int, default=300)
+    q.add_argument("-B", "--resamples", type=int, default=500)
+    q.add_argument("--json")
     args = p.parse_args(argv)
-    if args.cmd == "rerun-merged":
+    if args.cmd == "pairs":
+        out = pairs(args.design, args.seed, args.draw_seed, args.reps, args.resamples)
+        print(out["label"], json.dumps(out["summary"], indent=1))
+        if args.json:
+            doc = load(args.json)
+            doc.setdefault("pairs", {})[f"s{args.seed}#{args.design}@{args.draw_seed}"] = out
+            save(args.json, doc)
+    elif args.cmd == "rerun-merged":
         rerun_merged(
             args.json, args.seed, args.design, args.tree, args.premerge, args.reps, args.resamples
         )
