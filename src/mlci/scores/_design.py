@@ -191,6 +191,8 @@ def warn_strata_class_mix(positive: np.ndarray, strata: np.ndarray) -> str | Non
     ('The positives make up 1.0%-6.0% of the strata', 'FewConditionsWarning')
     >>> warn_strata_class_mix(pos, np.tile([0, 1], 1000)) is None
     True
+    >>> warn_strata_class_mix(pos, np.where(pos, 0, 1)) is None  # strata = the classes
+    True
     """
     from scipy.stats import chi2_contingency
 
@@ -201,8 +203,9 @@ def warn_strata_class_mix(positive: np.ndarray, strata: np.ndarray) -> str | Non
         [np.bincount(codes[positive], minlength=n_strata),
          np.bincount(codes[~positive], minlength=n_strata)]
     )  # fmt: skip
-    table = table[:, table.sum(axis=0) > 0]
-    if table.shape[1] < 2 or np.any(table.sum(axis=1) == 0):
+    # the strata holding both classes (a stratum of one class keeps its count either way)
+    table = table[:, np.all(table > 0, axis=0)]
+    if table.shape[1] < 2:
         return None
     p = float(chi2_contingency(table, correction=False)[1])
     if not p < STRATA_MIX_P:
