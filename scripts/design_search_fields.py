@@ -84,6 +84,7 @@ from scipy.special import expit, ndtr
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import design_search as ds  # the sibling script: verdict, table, storage
+import design_search_sf_units as sf_units  # the units a design resamples (n >= 30 gate)
 
 import mlci
 
@@ -823,7 +824,9 @@ def run_design(
 def assess(res: dict[str, Any]) -> dict[str, Any]:
     """design_search's verdict (:func:`design_search.assess`) for every design, whatever
     its number of units, the width ratio flagged only where BCa is not significantly
-    short of the band; an unwarned shortfall is flagged (``unwarned``)."""
+    short of the band; an unwarned shortfall is flagged (``unwarned``).  "Below issue 20's
+    n >= 30" counts the units resampled (``res["units"]``, :mod:`design_search_sf_units`:
+    a correlation's items when it resamples items), not the design's first unit."""
     n = res["design"]["n"]
     res["design"]["n"] = max(n, 30)
     try:
@@ -845,8 +848,10 @@ def assess(res: dict[str, Any]) -> dict[str, Any]:
             v["flags"].append(
                 f"unwarned: auto warned in {res['warned_misses']} of its {misses} misses"
             )
-    if n < 30:
-        v["flags"].append(f"({n} units: below issue 20's n >= 30)")
+    k, what = sf_units.units(res["design"])
+    res["units"] = {"n": k, "what": what}
+    if k < 30:
+        v["flags"].append(f"({what}: below issue 20's n >= 30)")
     return res
 
 
@@ -890,6 +895,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--confirm-reps", type=int, default=600)
     ap.add_argument("--json", help="save (and resume) the results here")
     ap.add_argument("--report", action="store_true", help="only print the saved results")
+    ap.add_argument(
+        "--reassess",
+        action="store_true",
+        help="re-judge the saved results with this script's verdict (no new draws)",
+    )
     ap.add_argument("--top", type=int, default=20)
     ap.add_argument("--max-seconds", type=float, default=math.inf)
     ap.add_argument("--design-seconds", type=float, default=math.inf, help="wall cap a design")
@@ -898,9 +908,18 @@ def main(argv: list[str] | None = None) -> int:
     key = f"seed{args.seed}" + (f"-{args.focus}" if args.focus else "")
     results: list[dict[str, Any]] = doc.setdefault("runs", {}).setdefault(key, [])
     confirmed: list[dict[str, Any]] = doc.setdefault("confirmed", [])
-    doc["environment"] = ds.environment("design_search_fields.py", argv)
+    env = ds.environment("design_search_fields.py", argv)
+    if args.reassess:  # the search's own record stays; the re-judging is recorded beside it
+        doc["reassessed"] = env
+    else:
+        doc["environment"] = env
     start = time.time()
-    if not args.report:
+    if args.reassess:
+        for r in results + [c for c in confirmed if c.get("search_key") == key]:
+            assess(r)
+        if args.json:
+            ds.save(args.json, doc)
+    elif not args.report:
         if args.redo:
             results[:] = [r for r in results if r["design"]["index"] not in args.redo]
             todo = [random_design(i, args.seed, args.focus) for i in args.redo]
@@ -923,6 +942,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{d.label()}: auto {cov.get('auto', math.nan):.3f} "
                 f"bca {cov.get('bca', math.nan):.3f} "
                 f"pct {cov.get('percentile', math.nan):.3f} {r['cpu_seconds']} s "
+                f"[{r['units']['what']}] "
                 f"{'; '.join(r['verdict']['flags'])}",
                 file=sys.stderr,
                 flush=True,

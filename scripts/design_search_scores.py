@@ -599,12 +599,25 @@ def _width(d: Design, lo: Any, hi: Any) -> float:
     return float(np.mean(np.asarray(hi) - np.asarray(lo)))
 
 
+def undefined_row(d: Design, r: dict[str, Any]) -> bool:
+    """The test set's estimate is undefined (NaN): ``metric_by_group``'s row of a group
+    without a positive (FNR, EER) or negative (FPR) in this test set, which the library
+    returns as NaN with a ``DegenerateIntervalWarning``.  Such a row claims no interval;
+    session 11 counts it apart (``res["undefined"]``) instead of as a miss (seeds 12 and
+    13's #29 and #22 were read by hand)."""
+    est = r["estimate"]
+    return d.family != "band" and isinstance(est, float) and math.isnan(est)
+
+
 def run_design(
     d: Design, reps: int, B: int = 500, seed: int = 10, max_seconds: float = math.inf
 ) -> dict[str, Any]:
     """Coverage, median width, misses and collapses of every method over ``reps`` test
     sets, judged by :func:`design_search.assess`.  ``max_seconds`` (CPU): stop drawing
-    test sets after this long, with at least 40 (``reps`` in the result says how many)."""
+    test sets after this long, with at least 40 (``reps`` in the result says how many).
+    Coverage is over the test sets whose estimate is defined; ``res["undefined"]`` counts
+    the others and in how many of them ``auto`` warned, ``res["warned"]`` the defined test
+    sets in which it warned."""
     pop = Population(d)
     t0 = time.process_time()
     acc = {m: {"cover": [], "width": [], "low": [], "high": [], "edge": []} for m in METHODS}
@@ -613,7 +626,7 @@ def run_design(
     errors: list[str] = []
     refusals: list[str] = []
     doors: dict[str, int] = {}
-    done = 0
+    done, undefined, undefined_warned = 0, 0, 0
     for i in range(reps):
         if i >= 40 and time.process_time() - t0 > max_seconds:
             break
@@ -631,6 +644,12 @@ def run_design(
             refused[m] = refused.get(m, 0) + 1
             if len(refusals) < 3:
                 refusals.append(f"{m}: {why}")
+        if undefined_row(d, r):
+            # the metric is undefined on this test set (metric_by_group's NaN row of a
+            # group without a class): counted apart, not as a miss of any method
+            undefined += 1
+            undefined_warned += r["warned"]
+            continue
         warned += r["warned"]
         chosen[r["auto_method"]] = chosen.get(r["auto_method"], 0) + 1
         if "door_method" in r:
@@ -664,6 +683,7 @@ def run_design(
         "errors": errors,
         "refusals": refusals,
         "warned": warned,
+        "undefined": {"n": undefined, "warned": undefined_warned},
         "auto_methods": chosen,
         "cpu_seconds": round(time.process_time() - t0, 2),
         "methods": {},
@@ -697,6 +717,16 @@ def assess(res: dict[str, Any]) -> dict[str, Any]:
             flags.append(
                 f"unwarned: auto covers {auto['coverage']:.3f}, warned {res['warned']}/{k}"
             )
+            res["verdict"]["score"] = round(res["verdict"]["score"] + 0.05, 4)
+    und = res.get("undefined") or {"n": 0, "warned": 0}
+    if und["n"]:
+        share = und["n"] / max(res["reps"] - res["failed"], 1)
+        flags.append(
+            f"undefined in {und['n']}/{res['reps'] - res['failed']} test sets ({share:.2f}), "
+            f"warned in {und['warned']}; coverage over the defined ones"
+        )
+        if und["warned"] < und["n"]:
+            flags.append(f"unwarned undefined rows: {und['n'] - und['warned']}")
             res["verdict"]["score"] = round(res["verdict"]["score"] + 0.05, 4)
     return res
 

@@ -2,7 +2,8 @@
 
 For docs/validation.md's tables: per script the designs visited, test sets, families
 drawn, the designs whose ``auto`` is short (exact one-sided binomial test at 0.01 against
-0.935), of those the unwarned ones (scores: ``auto`` warned in fewer than half its test
+0.935; "n >= 30" counts the units resampled, :mod:`design_search_sf_units`), of those the
+unwarned ones (scores: ``auto`` warned in fewer than half its test
 sets; fields: in fewer than half of its misses), the width flags (``auto``'s median width
 above 1.5 times BCa's where BCa is not short), and one line per short or flagged design::
 
@@ -20,6 +21,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import design_search as ds
+import design_search_sf_units as sf_units
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 LO = ds.TARGET - ds.TOLERANCE
@@ -36,6 +38,12 @@ def unwarned(r: dict[str, Any], script: str) -> bool:
     return short(a) and r["warned"] < 0.5 * a["n"]
 
 
+def n_units(r: dict[str, Any], script: str) -> int:
+    """The units the design resamples (fields: :func:`design_search_sf_units.units`, a
+    correlation resampling items counts its items; session 11, every seed)."""
+    return sf_units.units(r["design"])[0] if script == "fields" else r["design"]["n"]
+
+
 def line(r: dict[str, Any], script: str) -> str:
     ms = r["methods"]
     cov = " ".join(f"{m} {v['coverage']:.3f}" for m, v in ms.items())
@@ -46,8 +54,13 @@ def line(r: dict[str, Any], script: str) -> str:
         else ""
     )
     ratio = r.get("width_ratio")
+    und = r.get("undefined")
+    if und and und["n"]:
+        wm = f" (of defined test sets; undefined {und['n']}, warned {und['warned']})"
+    units = f" [{sf_units.units(r['design'])[1]}]" if script == "fields" else ""
     return (
-        f"{r['label']} | truth {r['truth']:.4g} | reps {r['reps']} | chosen {r['auto_methods']} | "
+        f"{r['label']}{units} | truth {r['truth']:.4g} | reps {r['reps']} | "
+        f"chosen {r['auto_methods']} | "
         f"{cov} | width auto/BCa {ratio if ratio is None else round(ratio, 2)} | "
         f"warned {r['warned']}{wm} | kinds {r.get('warning_kinds', '')} | "
         f"{'; '.join(r['verdict']['flags'])}"
@@ -65,9 +78,9 @@ def summary(seed: int) -> str:
         rs = [r for r in doc["runs"].get(f"seed{seed}", []) if "auto" in r["methods"]]
         fams = collections.Counter(r["design"]["family"] for r in rs)
         sh = [r for r in rs if short(r["methods"]["auto"])]
-        sh30 = [r for r in sh if r["design"]["n"] >= 30]
+        sh30 = [r for r in sh if n_units(r, script) >= 30]
         unw = [r for r in sh if unwarned(r, script)]
-        unw30 = [r for r in unw if r["design"]["n"] >= 30]
+        unw30 = [r for r in unw if n_units(r, script) >= 30]
         wide = [
             r
             for r in rs
