@@ -101,7 +101,9 @@ def one(d: Any, pop: Any, draw_seed: int, i: int, B: int) -> dict[str, Any]:
     return out
 
 
-def summarise(d: Any, pop: Any, rows: list[dict[str, Any]], B: int, draw_seed: int) -> dict:
+def summarise(
+    d: Any, pop: Any, rows: list[dict[str, Any]], B: int, draw_seed: int
+) -> dict[str, Any]:
     s: dict[str, Any] = {
         "design": d.label(),
         "index": d.index,
