@@ -127,10 +127,15 @@ def diagnostics(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
     na, nb = len(a), len(b)
     var = 0.25 * (a.var(ddof=1) / na + b.var(ddof=1) / nb)
     m3 = (np.mean((a - a.mean()) ** 3) / na**2 + np.mean((b - b.mean()) ** 3) / nb**2) / 8
+    va, vb = a.var(ddof=1) / na, b.var(ddof=1) / nb
+    # session 11 (cllrwauc): Welch and Satterthwaite's degrees of freedom of the two-sample
+    # standard error (no random draw: the seed-30 run reproduces)
+    den = va * va / (na - 1) + vb * vb / (nb - 1)
     return {
         "gamma": float(m3 / var**1.5) if var > 0 else math.nan,
         "neff_pos": float(a.sum() ** 2 / (a * a).sum()),
         "neff_neg": float(b.sum() ** 2 / (b * b).sum()),
+        "df": float((va + vb) ** 2 / den) if den > 0 else math.nan,
     }
 
 
@@ -362,9 +367,8 @@ def report(doc: dict, min_effective: float = 4.0) -> str:
                  "warned_holds": 0, "auto_ge_bca": 0}  # fmt: skip
         ratios_hold: list[float] = []
         for r in rows:
-            m, d = r["methods"], r["diagnostics"]
-            eff = np.minimum(np.asarray(d["neff_pos"]), np.asarray(d["neff_neg"]))
-            warned = float(np.mean(eff < min_effective))
+            m = r["methods"]
+            warned = warned_share(r, min_effective, math.inf)
             ratio = m["boot_t_log"]["median_width"] / m["bca"]["median_width"]
             n = m["bca"]["n"]
             bca_short = _significantly_short(m["bca"]["coverage"], n)
@@ -385,7 +389,7 @@ def report(doc: dict, min_effective: float = 4.0) -> str:
                 f"| {r['targets']} | {r['nontargets']} | {r['auc']} | {r['c']} | "
                 f"{r['truth']:.4f} | {cov} | {warned:.2f} | {ratio:.3g} |"
             )
-        rh = np.asarray(ratios_hold)
+        rh = np.asarray(ratios_hold) if ratios_hold else np.full(1, math.nan)
         lines.append(
             f"\n{tally}; width ratio where BCa holds: median {np.median(rh):.2f}, "
             f"max {rh.max():.2f}, above 1.5 in {int(np.sum(rh > 1.5))} of {len(rh)}"
@@ -421,12 +425,66 @@ WARN_RULES = ((4.0, math.inf), (3.0, math.inf), (5.0, math.inf), (4.0, 0.3), (4.
               (4.0, 0.4), (3.0, 0.3), (3.0, 0.35), (0.0, 0.35))  # fmt: skip
 
 
-def warned_share(cell: dict, min_effective: float, max_skew: float) -> float:
-    """Share of a design's test sets that warn under a rule (:data:`WARN_RULES`)."""
+#: session 11 (cllrwauc): mlci's rule now, (3, 0.35) and a class of fewer than 20 trials
+#: outnumbered 3 times or more (``_cllr_rules.MIN_CLLR_CLASS_TRIALS`` and ``_RATIO``)
+SMALL_CLASS, SMALL_RATIO = 20, 3.0
+
+
+def small_class(cell: dict) -> bool:
+    """The session-11 trigger: the design's smaller class below :data:`SMALL_CLASS` and the
+    other at least :data:`SMALL_RATIO` times as large (the class counts are fixed)."""
+    a, b = sorted((cell["targets"], cell["nontargets"]))
+    return a < SMALL_CLASS and b >= SMALL_RATIO * a
+
+
+def _rule_key(min_effective: float, max_skew: float) -> str:
+    return f"{min_effective:g}/{max_skew:g}"
+
+
+#: the rules the reports compare: :data:`WARN_RULES`, and session 11's (3, 0.35) with the
+#: class-count trigger (:func:`small_class`)
+RULES_S11 = (*((k, g, False) for k, g in WARN_RULES), (3.0, 0.35, True))
+SMALL_LABEL = f" + a class < {SMALL_CLASS} outnumbered {SMALL_RATIO:g}x"
+
+
+def warned_share(cell: dict, min_effective: float, max_skew: float, small: bool = False) -> float:
+    """Share of a design's test sets that warn under a rule (:data:`WARN_RULES`; ``small``:
+    with the session-11 class-count trigger).  A compact cell (:func:`compact`) holds the
+    shares of :data:`WARN_RULES` themselves."""
+    if small and small_class(cell):
+        return 1.0
+    if "diagnostics" not in cell:
+        return float(cell["warned"][_rule_key(min_effective, max_skew)])
     d = cell["diagnostics"]
     eff = np.minimum(np.asarray(d["neff_pos"]), np.asarray(d["neff_neg"]))
     gamma = np.nan_to_num(np.asarray(d["gamma"], dtype=float), nan=math.inf)
     return float(np.mean((eff < min_effective) | (gamma > max_skew)))
+
+
+WIDTH_METHODS = ("boot_t_log", "auto_s9", "auto_s10")
+
+
+def width_counts(cell: dict, m: str) -> list[float] | None:
+    """(test sets, share wider than 10 bits, than 100 bits, widest) of ``m``'s intervals."""
+    if "diagnostics" not in cell:
+        return cell.get("widths", {}).get(m)
+    if f"width_{m}" not in cell["diagnostics"]:
+        return None
+    w = np.asarray(cell["diagnostics"][f"width_{m}"], dtype=float)
+    return [len(w), float(np.mean(w > 10)), float(np.mean(w > 100)), float(w.max())]
+
+
+def compact(cell: dict) -> dict:
+    """``cell`` with its per-test-set diagnostics replaced by what the reports read: the
+    share of test sets each rule of :data:`WARN_RULES` warns, and :func:`width_counts`
+    (session 11: scripts/data/cllr_sweep_s10.json from 3.9 MB to a few hundred kB)."""
+    if cell["kind"] != "actual" or "diagnostics" not in cell:
+        return cell
+    out = {k: v for k, v in cell.items() if k != "diagnostics"}
+    out["warned"] = {_rule_key(k, g): round(warned_share(cell, k, g), 6) for k, g in WARN_RULES}
+    widths = {m: width_counts(cell, m) for m in WIDTH_METHODS}
+    out["widths"] = {m: [round(x, 6) for x in w] for m, w in widths.items() if w is not None}
+    return out
 
 
 def report_s10(doc: dict, methods: tuple[str, ...] = ("boot_t_log", *S10_METHODS)) -> str:
@@ -456,15 +514,16 @@ def report_s10(doc: dict, methods: tuple[str, ...] = ("boot_t_log", *S10_METHODS
     lines.append("\n| warn when effective trials < | or skewness > | short, unwarned | "
                  "of them 50-100 targets | holds, warned |")  # fmt: skip
     lines.append("|" + "---|" * 5)
-    for k, g in WARN_RULES:
+    for k, g, small in RULES_S11:
         unwarned = holds_warned = mid = 0
         for r in rows:
-            share = warned_share(r, k, g)
+            share = warned_share(r, k, g, small)
             short = _significantly_short(r["methods"]["auto_s10"]["coverage"], r["reps"])
             unwarned += short and share < 0.5
             mid += short and share < 0.5 and 50 <= r["targets"] <= 100
             holds_warned += (not short) and share > 0.5
-        lines.append(f"| {k:g} | {g:g} | {unwarned} | {mid} | {holds_warned} |")
+        lines.append(f"| {k:g} | {g:g}{SMALL_LABEL if small else ''} | {unwarned} | {mid} | "
+                     f"{holds_warned} |")  # fmt: skip
     lines.append("\nshort and unwarned under (4, 0.35): " + ", ".join(
         f"{r['targets']}/{r['nontargets']} AUC {r['auc']} c {r['c']} "
         f"({r['methods']['auto_s10']['coverage']:.3f})"
@@ -487,30 +546,74 @@ def report_pooled(docs: list[dict], method: str = "boot_t_log") -> str:
     lines = [f"\n## pooled over {len(docs)} runs: {len(pooled)} designs, {method}\n",
              "| warn when effective trials < | or skewness > | short, unwarned | "
              "of them 50-100 targets | holds, warned |", "|" + "---|" * 5]  # fmt: skip
-    short_list = []
-    for k, g in WARN_RULES:
+    short_list: list[str] = []
+    left: dict[bool, list[str]] = {False: [], True: []}
+    added: list[str] = []
+    for k, g, small in RULES_S11:
         unwarned = holds_warned = mid = 0
         for key, cells in pooled.items():
             n = sum(c["reps"] for c in cells)
             cov = sum(c["methods"][method]["coverage"] * c["reps"] for c in cells) / n
-            share = sum(warned_share(c, k, g) * c["reps"] for c in cells) / n
+            share = sum(warned_share(c, k, g, small) * c["reps"] for c in cells) / n
             short = _significantly_short(cov, n)
             unwarned += short and share < 0.5
             mid += short and share < 0.5 and 50 <= key[0] <= 100
             holds_warned += (not short) and share > 0.5
             if short and share < 0.5 and (k, g) == (4.0, math.inf):
                 short_list.append(f"{key[0]}/{key[1]} AUC {key[2]} c {key[3]} ({cov:.3f}, n {n})")
-        lines.append(f"| {k:g} | {g:g} | {unwarned} | {mid} | {holds_warned} |")
+            if short and share < 0.5 and (k, g) == (3.0, 0.35):
+                left[small].append(f"{key[0]}/{key[1]} AUC {key[2]} c {key[3]} ({cov:.3f}, n {n})")
+            if not short and share > 0.5 and small and small_class(cells[0]):
+                added.append(f"{key[0]}/{key[1]} AUC {key[2]} c {key[3]} ({cov:.3f})")
+        lines.append(f"| {k:g} | {g:g}{SMALL_LABEL if small else ''} | {unwarned} | {mid} | "
+                     f"{holds_warned} |")  # fmt: skip
     lines.append("\nshort and unwarned under (4, inf): " + ", ".join(short_list))
+    lines.append("short and unwarned under (3, 0.35): " + ", ".join(left[False]))
+    lines.append(f"under (3, 0.35){SMALL_LABEL}: " + (", ".join(left[True]) or "none"))
+    lines.append("holding designs the class-count trigger adds a warning to (its test sets may "
+                 "warn by the other triggers too): " + ", ".join(added))  # fmt: skip
     widths = {}
-    for m in ("boot_t_log", "auto_s9", "auto_s10"):
-        w = np.concatenate([c["diagnostics"][f"width_{m}"] for cs in pooled.values() for c in cs
-                            if f"width_{m}" in c["diagnostics"]])  # fmt: skip
-        widths[m] = (len(w), float(np.mean(w > 10)), float(np.mean(w > 100)), float(w.max()))
+    for m in WIDTH_METHODS:
+        rows = [w for cs in pooled.values() for c in cs if (w := width_counts(c, m)) is not None]
+        n = sum(r[0] for r in rows)
+        widths[m] = (n, sum(r[0] * r[1] for r in rows) / n, sum(r[0] * r[2] for r in rows) / n,
+                     max(r[3] for r in rows))  # fmt: skip
     lines.append("\n| method | test sets | width > 10 bits | > 100 bits | widest (bits) |")
     lines.append("|---|---|---|---|---|")
     for m, (n, a, b, mx) in widths.items():
         lines.append(f"| {m} | {n} | {a:.4f} | {b:.4f} | {mx:.3g} |")
+    return "\n".join(lines)
+
+
+def misses_report(doc: dict, method: str = "auto_s10") -> str:
+    """Session 11: per design with per-test-set diagnostics, the medians (10th-90th
+    percentiles) of what a warning rule can read, in the test sets ``method`` missed
+    against those it covered (scripts/data/cllr_sweep_s11_10_50.json: the 10 / 50 designs
+    of the seed-30 run, with Welch and Satterthwaite's degrees of freedom)."""
+    names = ("estimate", "gamma", "neff_pos", "df")
+    lines = ["\n## misses against covers (median [10th, 90th percentile])\n",
+             "| design | truth | coverage | truth above | "
+             + " | ".join(f"{n}: missed / covered" for n in names) + " |",
+             "|" + "---|" * (4 + len(names))]  # fmt: skip
+    for r in doc["cells"]:
+        d = r.get("diagnostics", {})
+        if f"covered_{method}" not in d or "df" not in d:
+            continue
+        cov = np.asarray(d[f"covered_{method}"]) > 0.5
+
+        def q(v: np.ndarray) -> str:
+            a = np.nanpercentile(v, [50, 10, 90]) if len(v) else [math.nan] * 3
+            return f"{a[0]:.3g} [{a[1]:.3g}, {a[2]:.3g}]"
+
+        cols = " | ".join(
+            f"{q(np.asarray(d[n], dtype=float)[~cov])} / {q(np.asarray(d[n], dtype=float)[cov])}"
+            for n in names
+        )
+        m = r["methods"][method]
+        lines.append(
+            f"| {r['targets']}/{r['nontargets']} AUC {r['auc']} c {r['c']} | {r['truth']:.4f} | "
+            f"{m['coverage']:.3f} | {m['truth_above']:.3f} | {cols} |"
+        )
     return "\n".join(lines)
 
 
@@ -529,6 +632,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--design", action="append", help="only targets,ratio,auc,c (repeatable)")
     p.add_argument("--pool", nargs="*", help="--report: pool the warning rules with these runs")
     p.add_argument("--merge", nargs="*", help="add the cells of these JSON files (parallel runs)")
+    p.add_argument("--misses", action="store_true", help="--report: misses against covers")
+    p.add_argument(
+        "--compact",
+        action="store_true",
+        help="write the cells without per-test-set diagnostics (what the reports read)",
+    )
     args = p.parse_args(argv)
     path = Path(args.json)
     doc = json.loads(path.read_text()) if path.exists() else {"cells": []}
@@ -545,6 +654,11 @@ def main(argv: list[str] | None = None) -> int:
         )
         path.write_text(json.dumps(doc, separators=(",", ":")) + "\n")
 
+    if args.compact and args.report:
+        # rewrite the file compact (the reports print the same numbers from it)
+        doc["cells"] = [compact(c) for c in doc["cells"]]
+        doc["compacted"] = "per-test-set diagnostics dropped by --compact (session 11)"
+        path.write_text(json.dumps(doc, separators=(",", ":")) + "\n")
     if args.merge:
         parts = [json.loads(Path(f).read_text()) for f in args.merge]
         doc["cells"] = [c for d in parts for c in d["cells"]]
@@ -594,6 +708,8 @@ def main(argv: list[str] | None = None) -> int:
     print(report(doc))
     if any("auto_s10" in c.get("methods", {}) for c in doc["cells"]):
         print(report_s10(doc))
+    if args.misses:
+        print(misses_report(doc))
     if args.pool:
         print(report_pooled([doc, *(json.loads(Path(f).read_text()) for f in args.pool)]))
     return 0

@@ -80,3 +80,20 @@ def test_quiet_outside_the_rule(n: int, misranked: int) -> None:
         warnings.simplefilter("always")
         mlci.bootstrap_ci(y, s, metric="roc_auc", n_resamples=200, rng=0)
     assert not any("outranked by some negative" in str(w.message) for w in rec)
+
+
+def test_average_precision_with_few_positives_gets_bca() -> None:
+    # fewer than 10 positives: BCa (engine/auto.few_positive_ap; seed-14 #34), not the
+    # studentized interval with its logit t fallback
+    g = np.random.default_rng(3)
+    y = np.zeros(34, int)
+    y[:6] = 1
+    s = g.normal(0, 1, 34) + y
+    res = mlci.bootstrap_ci(y, s, metric="average_precision", n_resamples=300, rng=0)
+    assert res.method == "bca"
+    assert res.details["method_reason"].startswith("bca: an average precision of 6 positives")
+    bca = mlci.bootstrap_ci(y, s, metric="average_precision", method="bca", n_resamples=300, rng=0)
+    assert res.confidence_interval == bca.confidence_interval
+    y[:10] = 1  # 10 positives: the rule no longer applies
+    res10 = mlci.bootstrap_ci(y, s, metric="average_precision", n_resamples=300, rng=0)
+    assert not res10.details["method_reason"].startswith("bca: an average precision")

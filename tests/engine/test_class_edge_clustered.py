@@ -22,7 +22,12 @@ from scipy import stats
 import mlci
 from _helpers import assert_coverage_band
 from _scripts import load_script
-from mlci.engine.clustered_edge import MIN_CONDITIONS, clustered_proportion_rule
+from mlci.engine.clustered_edge import (
+    FEW_CONDITIONS_REASON,
+    KORN_GRAUBARD_REASON,
+    MIN_CONDITIONS,
+    clustered_proportion_rule,
+)
 from mlci.intervals.bootstrap import effective_binomial_interval, wilson_interval
 from mlci.intervals.mover import mover_korn_graubard_interval
 
@@ -148,8 +153,12 @@ def test_proportion_rule_thresholds():
                                          SimpleNamespace(unit_of_sample=unit))  # fmt: skip
 
     assert rule([1, 0, 2, 0, 0, 1, 0, 0])[0] == "korn_graubard"  # 4 of 160: 0.975
-    assert rule([1, 0, 2, 0, 0, 1, 0]) is None  # fewer than MIN_CONDITIONS = 8
+    assert rule([1, 0, 2, 0, 0, 1, 0, 0])[1] == KORN_GRAUBARD_REASON
+    # fewer than MIN_CONDITIONS = 8: Korn & Graubard's widened to hold the logit t
+    # (session 11; before, the logit t): its own reason
+    assert rule([1, 0, 2, 0, 0, 1, 0]) == ("korn_graubard", FEW_CONDITIONS_REASON)
     assert MIN_CONDITIONS == 8
+    assert rule([0, 0, 0, 0, 0]) is None  # on the bound, over 5: the logit t's Wilson
     assert rule([3, 1, 5, 2, 4, 3, 2, 4]) is None  # 0.85: away from the bound
     assert rule([0] * 8) is None  # on the bound: the logit t's Wilson
     assert rule([1] * 8) is None  # no spread between the conditions: no n*

@@ -230,6 +230,11 @@ def test_with_conditions(metric):
         # same data (since session 9, seed-11 #58)
         with pytest.warns(mlci.FewConditionsWarning, match="rate \\(specificity\\) of 1"):
             auto = mlci.bootstrap_ci(y, p, metric=metric, conditions=cond, rng=1)
+    elif metric in ("f1", "mcc", "cohen_kappa"):
+        # two errors in one or two of 25 conditions: the design effect rests on them
+        # (engine/error_conditions.py, seed-14 #53, session 11)
+        with pytest.warns(mlci.FewConditionsWarning, match="errors fall in"):
+            auto = mlci.bootstrap_ci(y, p, metric=metric, conditions=cond, rng=1)
     else:
         auto = mlci.bootstrap_ci(y, p, metric=metric, conditions=cond, rng=1)
     assert auto.confidence_interval.low > 0.5

@@ -25,6 +25,8 @@ from mlci.scores._cllr_rules import (
     MAX_CLLR_SKEWNESS,
     MAX_CLLR_T,
     MAX_MIN_CLLR_BIAS,
+    MIN_CLLR_CLASS_RATIO,
+    MIN_CLLR_CLASS_TRIALS,
     MIN_CLLR_EFFECTIVE_TRIALS,
     cllr_effective_trials,
     cllr_se_rows,
@@ -108,11 +110,11 @@ def test_no_warning_where_the_cost_is_spread():
 
 def test_warn_few_costly_trials_threshold():
     k = MIN_CLLR_EFFECTIVE_TRIALS
-    assert warn_few_costly_trials(k, 50.0, 10, 60) is None
+    assert warn_few_costly_trials(k, 50.0, 30, 60) is None
     with pytest.warns(
         mlci.NearBoundWarning, match=f"non-targets rests on {k - 0.1:.1f} effective trials of 60"
     ):
-        warn_few_costly_trials(k, k - 0.1, 10, 60)
+        warn_few_costly_trials(k, k - 0.1, 30, 60)
 
 
 def test_warn_min_cllr_bias_threshold():
@@ -278,3 +280,36 @@ def test_floor_bounds_every_replicate(pos, neg, seed):
     live = ok & (th > 0) & (floored > 0) & (est > 0)
     t = (np.log(th[live]) - np.log(est)) / (floored[live] / th[live])
     assert np.all(np.abs(t) <= MAX_CLLR_T * (1 + 1e-9))
+
+
+def test_small_outnumbered_class_warns():
+    """Session 11 (docs/validation.md, "The weighted AUC at 1 and Cllr at few targets"):
+    a class below MIN_CLLR_CLASS_TRIALS trials outnumbered MIN_CLLR_CLASS_RATIO times
+    warns even where its costs look benign (10 / 50 targets, AUC 0.9, c 0.5: 0.916 of 450
+    test sets, unwarned before); its edges, and the mirrored class."""
+    assert (MIN_CLLR_CLASS_TRIALS, MIN_CLLR_CLASS_RATIO) == (20, 3.0)
+    with pytest.warns(mlci.NearBoundWarning, match="Only 10 targets against 50 non-targets"):
+        warn_few_costly_trials(8.0, 34.0, 10, 50, 0.1)
+    with pytest.warns(mlci.NearBoundWarning, match="Only 19 non-targets against 57 targets"):
+        warn_few_costly_trials(34.0, 8.0, 57, 19, 0.1)
+    assert warn_few_costly_trials(8.0, 34.0, 20, 60, 0.1) is None  # 20 is enough
+    assert warn_few_costly_trials(8.0, 34.0, 10, 29, 0.1) is None  # outnumbered 2.9 times
+    assert warn_few_costly_trials(8.0, 9.0, 10, 10, 0.1) is None  # balanced 10 / 10 held
+
+
+def test_cllr_ci_warns_on_ten_targets_of_sixty():
+    """The regression: a test set of the 10 / 50 design (AUC 0.9, LLRs scaled by 0.5, as
+    scripts/cllr_sweep.py draws it) whose costs are spread and not skewed got no warning."""
+    from scipy.special import ndtri
+
+    e = float(np.sqrt(2) * ndtri(0.9))
+    g = np.random.default_rng(15)  # skewness 0.10, 6.9 effective targets
+    pos = 0.5 * (e * (g.standard_normal(10) + e) - e * e / 2)
+    neg = 0.5 * (e * g.standard_normal(50) - e * e / 2)
+    s = Scores(pos, neg)
+    eff = cllr_effective_trials(s._lay)
+    assert min(eff[:2]) >= MIN_CLLR_EFFECTIVE_TRIALS and not eff.skewness > MAX_CLLR_SKEWNESS
+    with pytest.warns(mlci.NearBoundWarning, match="Only 10 targets against 50"):
+        res = cllr_ci(s, rng=0, n_resamples=300)
+    assert res.details["few_errors_warning"].startswith("Only 10 targets against 50")
+    assert res.method == "studentized"

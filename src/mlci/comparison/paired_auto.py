@@ -33,6 +33,7 @@ from .paired_conditions import (
     skewed_condition_pairs,
     skewed_conditions_reason,
 )
+from .paired_regression import SYMMETRIC_T_REASON
 from .tango import TANGO_REASON, paired_tables
 
 __all__ = [
@@ -159,6 +160,7 @@ def pair_switches(
     metric: str,
     auto_reason: str | None,
     details: dict[str, Any],
+    symmetric: np.ndarray | None = None,
 ) -> tuple[list[np.ndarray | None], Any, np.ndarray, np.ndarray, np.ndarray]:
     """The differences that leave the t interval under ``"auto"``, each rule's clause added
     to ``details["method_reason"]``.
@@ -167,7 +169,9 @@ def pair_switches(
     MOVER pairs (:func:`mlci.comparison.paired_auc_edge.edge_mover`), the pairs with
     either of these own intervals, and the pairs that get a bootstrap interval: near the
     edge (BCa) and skewed (:data:`~mlci.engine.paired_rules.SKEWED_PAIR_METHOD`, or BCa
-    over conditions).
+    over conditions).  ``symmetric``: the RMSE pairs that get the symmetric bootstrap-t
+    interval (:mod:`mlci.comparison.paired_regression`) unless near the edge, never the
+    skewed pairs' BCa.
     """
     n_sys = len(names)
     ia = np.array([p[0] for p in pairs])
@@ -258,6 +262,21 @@ def pair_switches(
     skew_pairs = np.zeros(len(pairs), dtype=bool)
     if requested == "auto" and diff_method == "t" and linear is not None:
         skew_pairs = skewed_pairs(d_skew, bool(linear["iid"]), metric) & ~edge_pairs & ~own_pairs
+        if symmetric is not None:
+            # an RMSE difference: the symmetric bootstrap-t, not BCa (BCa covered 0.82-0.95
+            # where the t interval's skewness switched it; comparison/paired_regression.py)
+            skew_pairs &= ~symmetric
+            sym = symmetric & ~edge_pairs & ~own_pairs
+            if sym.any():
+                details["method_reason"] = (
+                    str(details.get("method_reason", auto_reason))
+                    + "; "
+                    + SYMMETRIC_T_REASON.format(
+                        pairs=", ".join(
+                            f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(sym)
+                        )
+                    )
+                )
         if skew_pairs.any():
             details["method_reason"] = str(details.get("method_reason", auto_reason)) + (
                 skewed_reason(

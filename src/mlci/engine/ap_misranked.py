@@ -87,12 +87,12 @@ def few_misranked_ap_rule(estimate: float | None, misranked: int | None) -> bool
 
 
 def warn_few_misranked_ap(
-    diag: dict[str, Any], method: str | None = None, before: Any = ()
+    diag: dict[str, Any], method: str | None = None, before: Any = (), system: Any = None
 ) -> str | None:
     """Warn (:class:`~mlci.exceptions.NearBoundWarning`) and return the message where
     :func:`few_misranked_ap_rule` holds for ``diag``'s ``estimate`` and
     ``misranked_positives``, with at least :data:`MIN_POSITIVES` positives; ``before``:
-    earlier messages put first.
+    earlier messages put first; ``system``: the name of :func:`mlci.compare`'s system.
 
     Examples
     --------
@@ -118,6 +118,8 @@ def warn_few_misranked_ap(
         "of such test sets, 0.85 at 1 - AP = 8e-5 with 1,800 positives)"
     )
     which = f"The {method} interval" if method else "The interval"
+    if system is not None:
+        found = f"System {system!r}: {found}"
     text = (
         "; ".join([*before, found])
         + f". {which} of average precision may not keep its confidence level: treat it as "
@@ -125,3 +127,44 @@ def warn_few_misranked_ap(
     )
     warn(text, NearBoundWarning)
     return text
+
+
+def warn_few_misranked_system(kernel: Any, result: Any, system: Any) -> str | None:
+    """:func:`warn_few_misranked_ap` for one of :func:`mlci.compare`'s systems (its
+    average-precision ``kernel`` and interval ``result``), as :func:`mlci.bootstrap_ci`
+    warns for the same scores (session 11; other kernels: None).
+
+    Examples
+    --------
+    >>> import numpy as np, warnings
+    >>> from types import SimpleNamespace
+    >>> from mlci.metrics.ranking import AveragePrecisionKernel
+    >>> g = np.random.default_rng(0)
+    >>> y = (g.random(400) < 0.3).astype(int)
+    >>> k = AveragePrecisionKernel(y, g.standard_normal(400) + 5 * y)
+    >>> res = SimpleNamespace(estimate=0.999, method="bca")
+    >>> with warnings.catch_warnings(record=True):
+    ...     warnings.simplefilter("always")
+    ...     warn_few_misranked_system(k, res, "a").split(":")[0]
+    "System 'a'"
+    """
+    # the counts bootstrap_ci's diagnostics read (engine/auto.py, design_diagnostics):
+    # with sample weights (metrics.SampleWeightedKernel) the base kernel's classes,
+    # counted over the samples of non-zero weight
+    if getattr(kernel, "name", None) != "average_precision" or np.ndim(result.estimate):
+        return None
+    keys = np.asarray(kernel.keys)
+    base, atom_base = getattr(kernel, "base", None), getattr(kernel, "atom_base", None)
+    if base is not None and atom_base is not None:
+        kept = np.asarray(kernel.atom_weight)[keys] > 0
+        kernel, keys = base, np.asarray(atom_base)[keys][kept]
+    m_neg = getattr(kernel, "m_neg", None)
+    if m_neg is None:
+        return None
+    counts = np.bincount(keys, minlength=kernel.m)
+    diag = {
+        "estimate": float(np.asarray(result.estimate)),
+        "n_positive": int(counts[m_neg:].sum()),
+        **misranked_positive_diagnostics(kernel, counts),
+    }
+    return warn_few_misranked_ap(diag, getattr(result, "method", None), system=system)

@@ -23,7 +23,8 @@ produced by ``scripts/coverage_map.py``); change one only with the map that supp
   or 1; within 0.1 of 0 or 1 over at least 8 conditions, **Korn & Graubard's** interval
   (:mod:`mlci.engine.clustered_edge`; with fewer than 4 effective minority outcomes
   widened to hold the logit t: accuracy 0.9-0.999 over 8-500 conditions, cells short of
-  0.935 8 -> 5 of 43, none newly short).
+  0.935 8 -> 5 of 43, none newly short); over fewer than 8, the same widened to hold the
+  logit t whatever the minority count (session 11, warned).
 * A decision metric of two classes (F1, MCC, balanced accuracy, kappa) with fewer than
   :data:`MIN_CLASS` samples in a class: **percentile**, with a warning (no method held;
   balanced accuracy with 3 positives in 217: studentized 0.51-0.57, percentile
@@ -195,6 +196,9 @@ def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[s
     if kernel.proportion is not None and kernel.shape == ():
         method, reason = proportion_method(plan, kernel)
         return method, reason + kernel.proportion_reason  # e.g. a mean of 0/1 values
+    few_ap = few_positive_ap(kernel)
+    if few_ap is not None:
+        return "bca", few_ap
     few = smaller_class(kernel)
     if (
         few is not None
@@ -252,6 +256,68 @@ RANKING_METRICS = ("roc_auc", "average_precision")
 #: 0.46, BCa 0.57; 6 expected positives: 0.52 with 53% at 0, logit t 0.50, BCa 0.53;
 #: docs/validation.md, "Near the bounds")
 MIN_CLASS_EDGE = 10
+
+
+def few_positive_ap(kernel: Kernel) -> str | None:
+    """``method_reason`` of BCa for an average precision of fewer than
+    :data:`MIN_CLASS_EDGE` positives (with some), else None.
+
+    With so few positives the studentized interval (which the average precision has up to
+    64 distinct scores; above, ``auto`` gives BCa) met its edge whenever the few positives
+    rank on top, and its logit t fallback covered less than BCa everywhere it was measured:
+    at AP 0.19 from about 5 positives in 34 samples (the design search's seed-14 #34) 0.846
+    of 298 test sets against BCa's 0.950; at AP 0.97 with 6-9 positives (n = 64) 0.46-0.50
+    against 0.53-0.57, where no method held (``scripts/ap_few_positives_bca.py`` for the
+    range between; docs/validation.md, "A test set without an error, and the ROC AUC's
+    misranked samples").
+    """
+    m_neg = getattr(kernel, "m_neg", None)
+    if kernel.name != "average_precision" or m_neg is None or kernel.shape != ():
+        return None
+    n_pos = int(np.bincount(kernel.keys, minlength=kernel.m)[m_neg:].sum())
+    if not 0 < n_pos < MIN_CLASS_EDGE:
+        return None
+    return (
+        f"bca: an average precision of {n_pos} positives (fewer than {MIN_CLASS_EDGE}), "
+        "where the studentized interval meets the edge of the range whenever the few "
+        "positives rank on top and its logit t fallback covered less than BCa (0.846 "
+        "against 0.950 at AP 0.19 from about 5 positives, 0.46-0.50 against 0.53-0.57 at "
+        "AP 0.97 with 6-9)"
+    )
+
+
+#: an average precision of fewer than :data:`MIN_CLASS_EDGE` positives above this warns:
+#: BCa covered 0.942-0.975 at AP 0.15-0.70 (5-9 positives, ``scripts/ap_few_positives_bca.py``)
+#: and 0.84 at AP 0.92, 0.53-0.57 at 0.97 (branch wt-order's cells), where no method held
+AP_FEW_POSITIVES_NEAR = 0.8
+
+
+def few_positive_ap_rule(diag: dict[str, Any]) -> bool:
+    """Whether an average precision of 1 to ``MIN_CLASS_EDGE - 1`` positives is above
+    :data:`AP_FEW_POSITIVES_NEAR` (``diag``: ``n_positive`` and ``estimate``).
+
+    Examples
+    --------
+    >>> few_positive_ap_rule({"n_positive": 6, "estimate": 0.92})
+    True
+    >>> few_positive_ap_rule({"n_positive": 6, "estimate": 0.4})
+    False
+    """
+    n_pos, est = diag.get("n_positive"), diag.get("estimate")
+    if n_pos is None or est is None or np.ndim(est) != 0:
+        return False
+    return bool(0 < n_pos < MIN_CLASS_EDGE and est > AP_FEW_POSITIVES_NEAR)
+
+
+def few_positive_ap_message(n_pos: int, estimate: float) -> str:
+    """The warning's message for :func:`few_positive_ap_rule`."""
+    return (
+        f"An average precision of {float(estimate):.3g} from {n_pos} positives (fewer than "
+        f"{MIN_CLASS_EDGE}, above {AP_FEW_POSITIVES_NEAR:g}): with so few positives near the "
+        "top of the range no interval held its level in mlci's studies (BCa covered 0.84 "
+        "at AP 0.92 and 0.53-0.57 at 0.97 with 5-9 positives; docs/validation.md, 'A test "
+        "set without an error, and the ROC AUC's misranked samples')"
+    )
 
 
 def edge_fallback_applies(kernel: Kernel) -> tuple[bool, bool]:
@@ -677,6 +743,8 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
         )
     if metric == "average_precision" and (ap := warn_few_misranked_ap(diag, method, msgs)):
         return ap
+    if metric == "average_precision" and few_positive_ap_rule(diag):
+        msgs.append(few_positive_ap_message(diag["n_positive"], diag["estimate"]))
     if few < MIN_CLASS and metric not in ("accuracy", "error_rate"):
         msgs.append(
             f"Only {few} samples of one class: below {MIN_CLASS}, mlci's coverage map does "

@@ -50,6 +50,7 @@ from ..metrics import get_kernel
 from .linearize import Linearization
 
 __all__ = [
+    "FEW_CONDITIONS_REASON",
     "KORN_GRAUBARD_REASON",
     "MIN_CONDITIONS",
     "NEAR_BOUND",
@@ -63,10 +64,15 @@ __all__ = [
 #: interval; the engine's near-bound distance (``mlci.engine.auto.NEAR_BOUND``) too
 NEAR_BOUND = 0.1
 
-#: fewer conditions than this (with a sample in the proportion's denominator) keep the
-#: logit t: over 5 conditions Korn & Graubard's interval covered 0.59-0.95 where the logit
-#: t covered 0.64-0.97 (4 designs of the sweep, every one warned: below 8 conditions no
-#: method holds, ``mlci.engine.auto.MIN_CONDITIONS``)
+#: over fewer conditions than this (with a sample in the proportion's denominator) Korn &
+#: Graubard's interval is widened to hold the logit t interval whatever the minority
+#: outcomes (:data:`mlci.intervals.near_bound.UNION_BELOW_CONDITIONS`), under
+#: :data:`FEW_CONDITIONS_REASON`: over 5 conditions Korn & Graubard's interval covered
+#: 0.59-0.95 where the logit t covered 0.64-0.97 (the session-8 sweep's 4 designs), and at
+#: ICC 0.05 (session 11, ``scripts/kg_few_conditions_study.py``) each missed where the
+#: other covered (Korn & Graubard 0.69-1.00, the logit t 0.79-1.00, the union 0.80-1.00;
+#: before session 11 auto gave the logit t alone); every such result is warned (below 8
+#: conditions no method holds, ``mlci.engine.auto.MIN_CONDITIONS``)
 MIN_CONDITIONS = 8
 #: ``method_reason`` of a proportion over conditions near 0 or 1 under ``"auto"``
 KORN_GRAUBARD_REASON = (
@@ -75,6 +81,16 @@ KORN_GRAUBARD_REASON = (
     "standard error, with Korn & Graubard's (1998) degrees-of-freedom adjustment, where "
     "the logit t covered 0.91-0.93 in cells near the bound (docs/validation.md, 'One door "
     "for a proportion over conditions near its bound')"
+)
+
+#: ``method_reason`` of a proportion over fewer than :data:`MIN_CONDITIONS` conditions
+#: near 0 or 1 under ``"auto"`` (session 11)
+FEW_CONDITIONS_REASON = (
+    f"korn_graubard: a proportion over fewer than {MIN_CONDITIONS} conditions within "
+    f"{NEAR_BOUND:g} of 0 or 1 (not on it): Korn & Graubard's interval widened to hold the "
+    "logit t interval, where each of the two missed where the other covered "
+    "(docs/validation.md, 'Proportions over few conditions at ICC 0.05 under auto'); no "
+    "method holds its level there (a warning says so)"
 )
 
 
@@ -155,9 +171,11 @@ def design_effect_one_options(kernel: Any, plan: Any, linear: dict[str, Any]) ->
 
 def clustered_proportion_rule(kernel: Any, plan: Any) -> tuple[str, str] | None:
     """``("korn_graubard", reason)`` for a proportion kernel over conditions whose estimate
-    lies within :data:`NEAR_BOUND` of 0 or 1 (not on
-    it), over at least :data:`MIN_CONDITIONS` conditions that differ in their share of
-    successes (a CR2 standard error above 0); else None (the logit t).
+    lies within :data:`NEAR_BOUND` of 0 or 1 (not on it), over conditions that differ in
+    their share of successes (a CR2 standard error above 0); else None (the logit t).
+    Over fewer than :data:`MIN_CONDITIONS` conditions the reason is
+    :data:`FEW_CONDITIONS_REASON` (the interval widened to hold the logit t's, by
+    :func:`mlci.intervals.near_bound.widen_few_minority`; before session 11 the logit t).
 
     ``kernel.proportion`` holds the numerator and denominator masks over the atoms,
     ``plan.unit_of_sample`` the condition of every sample (None: independent samples).
@@ -173,6 +191,9 @@ def clustered_proportion_rule(kernel: Any, plan: Any) -> tuple[str, str] | None:
     'korn_graubard'
     >>> clustered_proportion_rule(k, SimpleNamespace(unit_of_sample=None)) is None
     True
+    >>> five = SimpleNamespace(unit_of_sample=np.repeat(np.arange(5), 10))
+    >>> clustered_proportion_rule(k, five)[1].startswith("korn_graubard: a proportion over fewer")
+    True
     """
     unit = getattr(plan, "unit_of_sample", None)
     prop = getattr(kernel, "proportion", None)
@@ -186,15 +207,16 @@ def clustered_proportion_rule(kernel: Any, plan: Any) -> tuple[str, str] | None:
     G = int(unit.max()) + 1
     num = np.bincount(unit, weights=num_mask[keys].astype(float), minlength=G)
     den = np.bincount(unit, weights=den_mask[keys].astype(float), minlength=G)
-    if den.sum() <= 0 or np.count_nonzero(den) < MIN_CONDITIONS:
+    if den.sum() <= 0:
         return None
+    few = np.count_nonzero(den) < MIN_CONDITIONS
     p = float(num.sum() / den.sum())
     if clustered_proportion_method(p) != "korn_graubard":
         return None
     # the CR2 standard error is 0 when every condition's deviation k_g - p n_g is 0
     if np.allclose(num, p * den, rtol=0.0, atol=1e-9):
         return None
-    return "korn_graubard", KORN_GRAUBARD_REASON
+    return "korn_graubard", FEW_CONDITIONS_REASON if few else KORN_GRAUBARD_REASON
 
 
 def clustered_class_rates(kernel: Any, plan: Any) -> tuple[dict[str, float], ...]:

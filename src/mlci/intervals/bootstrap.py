@@ -27,7 +27,12 @@ from .formulas import normal_quantile_any as ndtri
 from .formulas import one_sided as _one_sided
 from .formulas import quantile as _t_quantile
 from .formulas import tails as _tails
-from .near_bound import effective_binomial_interval, korn_graubard_interval
+from .near_bound import (
+    TRUNCATION_TEXT,
+    effective_binomial_interval,
+    korn_graubard_interval,
+    wilson_size,
+)
 
 __all__ = [
     "INTERVAL_METHODS",
@@ -804,14 +809,18 @@ def interval_from_replicates(
                 "over conditions use 'wilson' (on the effective sample size), 'logit_t' or "
                 "'auto'."
             )
-        return wilson_interval(
+        n_w, df_w, truncated = wilson_size(  # over conditions: design effect truncated at 1
+            linear, confidence_level=confidence_level, alternative=alternative
+        )
+        low, high, info = wilson_interval(
             float(estimate),
-            linear["effective_n"],
-            None if linear.get("iid") else linear["df"],
+            n_w,
+            df_w,
             confidence_level=confidence_level,
             alternative=alternative,
             modified=method == "wilson_modified",
         )
+        return low, high, info | ({"truncation": TRUNCATION_TEXT} if truncated else {})
     return bootstrap_interval(
         estimate,
         dist,

@@ -35,6 +35,11 @@ from ..engine.smoothing import (
     check_subsample,
     subsample_counts,
 )
+from ..engine.weighted_auc_edge import (
+    WeightedAucInterval,
+    scores_weighted_auc,
+    with_weighted_auc,
+)
 from ..inputs import (
     bootstrap_options,
     check_choice,
@@ -49,6 +54,7 @@ from ._design import (
     check_stratify_nested,
     design_arrays,
     strata_codes,
+    warn_strata_class_mix,
 )
 from ._kernels import (
     _delete_one,
@@ -202,6 +208,7 @@ def bootstrap_scores(
     )
     check_stratify_nested(stratify, design)
     sc = sc if design.kept is None else sc._subset(design.kept)
+    stratify_default = stratify is None
     if stratify is None:
         stratify = not design.nested
     perm = internal_perm(sc)
@@ -220,6 +227,9 @@ def bootstrap_scores(
         sampler, m_sub, scale = subsample_counts(cells, frac, len(keys))
         sub = {"fraction": frac, "m": m_sub, "n": len(keys), "scale": scale}
         stratify, user_strata, algorithm = False, None, "weights"
+    if stratify and stratify_default and user_strata is not None:
+        # the class mix of the user's strata, fixed in every replicate (scores/_design.py)
+        warn_strata_class_mix(labels ^ sc._positives_first, user_strata)
     plan = plan_for_conditions(
         len(keys),
         conditions=cond,
@@ -251,6 +261,11 @@ def bootstrap_scores(
         kernel = with_sample_weight(kernel, sc._w[perm])
         keys = kernel.keys
         algorithm = "weights"
+    # auto's interval of a weighted AUC near its bound (engine/weighted_auc_edge.py)
+    wauc = None
+    if rules and sc._w is not None and user_strata is None and not two_stage:
+        if weights == "multinomial" and not design.nested:
+            wauc = (sc._sign * sc._y_score[perm], sc._is_pos[perm], sc._w[perm], cond)
     lazy = cond is None and user_strata is None and not spec.full
     size = int(np.prod(spec.shape)) if spec.shape else 1
     # searches cost O(b * known points) per query in the lazy sampler: keep them few
@@ -310,6 +325,7 @@ def bootstrap_scores(
         clusters=outer_conditions(cond)
         if user_strata is None and sc._w is None and not two_stage and weights == "multinomial"
         else None,
+        weighted_auc=wauc,
     )
     if h is not False:
         base = "custom" if sampler is not None and sub is None else plan.scheme
@@ -360,6 +376,7 @@ def _run(
     rules: bool = False,
     iid: bool = False,
     clusters: Any = None,
+    weighted_auc: Any = None,
 ) -> list[BootstrapResult]:
     """Replicates (lazy or through the engine's weights) and one result per part.
 
@@ -460,13 +477,16 @@ def _run(
         method, reason = method or opts.method, reason or opts.method_reason
         extra = dict(details)
         score, auc_score = None, None
+        weighted: WeightedAucInterval | None = None
         if rules and (part.name == "eer" or (spec.point is not None and part is parts[0])):
             score = score_rule(lay, spec.point, part.name, pick(estimate), iid, extra, clusters)
         if part.name == "auc":
             n_neg, n_pos = (c.sum() for c in lay.nobs)
             # auto's analytic interval (engine/auc_analytic.py) gives its own warning
             auc_score = scores_auc_score(lay, pick(estimate), iid) if rules else None
-            warns = rules and auc_score is None
+            if rules and weighted_auc is not None:  # (engine/weighted_auc_edge.py)
+                weighted = scores_weighted_auc(*weighted_auc)
+            warns = rules and auc_score is None and weighted is None
             few = warn_few_auc_class(n_pos, n_neg, method) if warns else None
             if few is None:  # the diagnostics always; the warning under the rules
                 few = _clustered_auc(
@@ -481,7 +501,7 @@ def _run(
             if few is not None:
                 extra["few_samples_warning"] = few
         with warnings.catch_warnings():
-            for quiet in quiet_under(score, auc_score):  # an interval that replaces it
+            for quiet in quiet_under(score, auc_score or weighted):  # an interval replaces it
                 warnings.simplefilter("ignore", quiet)
             res = finish_bootstrap(
                 pick(estimate),
@@ -496,7 +516,9 @@ def _run(
                 scheme=scheme,
                 bounds=part.bounds,
             )
-        if auc_score is not None:  # auto's analytic AUC interval
+        if weighted is not None:  # auto's interval of a weighted AUC near its bound
+            res = with_weighted_auc(res, weighted)
+        elif auc_score is not None:  # auto's analytic AUC interval
             res = with_auc_score(res, auc_score)
         results.append(res if score is None else with_score_interval(res, score, opts))
     return results
