@@ -63,13 +63,15 @@ def _interval(d: Any, x: dict[str, Any], method: str, rng: int, B: int) -> tuple
     return r, names
 
 
-def one(d: Any, pop: Any, draw_seed: int, i: int, B: int) -> dict[str, Any]:
+def one(
+    d: Any, pop: Any, draw_seed: int, i: int, B: int, variants: tuple[str, ...] = VARIANTS
+) -> dict[str, Any]:
     g = np.random.default_rng([draw_seed, d.index, i, 24])
     x = pop.draw(g)
     truth = float(x.get("truth", pop.truth))
     rng = int(g.integers(2**31))
     out: dict[str, Any] = {"i": i, "truth": truth}
-    for m in VARIANTS:
+    for m in variants:
         r, names = _interval(d, x, m, rng, B)
         lo, hi = map(float, r.confidence_interval)
         out[m] = {"method": str(r.method), "low": lo, "high": hi, "warned": names}
@@ -77,7 +79,9 @@ def one(d: Any, pop: Any, draw_seed: int, i: int, B: int) -> dict[str, Any]:
     return out
 
 
-def summarise(d: Any, rows: list[dict[str, Any]], draw_seed: int, B: int) -> dict[str, Any]:
+def summarise(
+    d: Any, rows: list[dict[str, Any]], draw_seed: int, B: int, variants: tuple[str, ...] = VARIANTS
+) -> dict[str, Any]:
     est = np.array([r["estimate"] for r in rows])
     tr = np.array([r["truth"] for r in rows])
     s: dict[str, Any] = {
@@ -90,7 +94,7 @@ def summarise(d: Any, rows: list[dict[str, Any]], draw_seed: int, B: int) -> dic
         "bias": float(np.mean(est - tr)),
         "estimate_sd": float(np.std(est, ddof=1)),
     }
-    for m in VARIANTS:
+    for m in variants:
         lo = np.array([r[m]["low"] for r in rows])
         hi = np.array([r[m]["high"] for r in rows])
         s[m] = {
@@ -113,7 +117,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-B", type=int, default=500)
     ap.add_argument("--max-seconds", type=float, default=math.inf, help="per design")
     ap.add_argument("--json")
+    ap.add_argument(
+        "--no-bca", action="store_true", help="skip BCa (where auto is BCa: the same interval)"
+    )
     args = ap.parse_args(argv)
+    variants = tuple(v for v in VARIANTS if not (args.no_bca and v == "bca"))
     doc: dict[str, Any] = {"designs": {}}
     if args.json and os.path.exists(args.json):
         with open(args.json) as fh:
@@ -128,8 +136,8 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(args.reps):
             if time.time() - t0 > args.max_seconds:
                 break
-            rows.append(one(d, pop, args.draw_seed, i, args.B))
-        s = summarise(d, rows, args.draw_seed, args.B)
+            rows.append(one(d, pop, args.draw_seed, i, args.B, variants))
+        s = summarise(d, rows, args.draw_seed, args.B, variants)
         print(json.dumps(s, indent=1), flush=True)
         doc["designs"][f"{index}@{args.draw_seed}"] = {"summary": s, "rows": rows}
         if args.json:
