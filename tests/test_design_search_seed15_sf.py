@@ -139,3 +139,34 @@ def test_strata_min_dcf_with_few_errors_warns_in_its_misses() -> None:
     sc = mlci.Scores.from_labels(x["y"], x["s"])
     names = warned(lambda: mlci.dcf_ci(sc, d.param, kind="min", strata=x["strata"], **SEARCH_KW))
     assert "NearBoundWarning" in names
+
+
+def test_strata_auc_with_a_few_positives_warns() -> None:
+    # s15sc #38 (auc_ci, strata= 3 sites, 34 trials, about 3 positives): auto 0.344 of
+    # 96, warned in all 96.  With strata= auto stays BCa (the AUC's score interval is
+    # gated to samples without strata: section "The weighted AUC at 1 and Cllr at few
+    # targets"), [1, 1] on the search's test set 0 (5 positives), warned; without strata
+    # the same test set gets the score interval (iid 0.938 of the same 96 test sets)
+    _, pop, x = search_set(dss, 15, 38, 0)
+    sc = mlci.Scores.from_labels(x["y"], x["s"])
+    r = mlci.auc_ci(sc, strata=x["strata"], **SEARCH_KW)
+    assert r.method == "bca" and tuple(r.confidence_interval) == (1.0, 1.0) and pop.truth < 1
+    names = warned(lambda: mlci.auc_ci(sc, strata=x["strata"], **SEARCH_KW))
+    assert {"FewConditionsWarning", "DegenerateIntervalWarning"} <= set(names)
+    iid = mlci.auc_ci(sc, **SEARCH_KW)
+    assert iid.method == "auc-score-floored"
+    assert iid.confidence_interval[0] <= pop.truth <= iid.confidence_interval[1]
+
+
+# ------------------------------------------------------- Cllr designs, before and after
+def test_cllr_of_a_dozen_targets_over_conditions_warns_since_the_merge() -> None:
+    # s15sc #12 (actual Cllr, calibrated, 440 trials over 28 conditions, about 15
+    # targets): auto (BCa) 0.880 of 100 and 0.847 of 300, warned in 63 of 100 before the
+    # merged fixes, 93 (and 285 of 300) after: cllrwauc's class-count rule (a class of
+    # fewer than 20 trials outnumbered 3 times).  The search's test set 23 (12 targets)
+    # missed unwarned before; it misses, warned, now
+    d, pop, x = search_set(dss, 15, 12, 23)
+    assert d.family == "cllr" and int(x["y"].sum()) == 12
+    res = dss.run_driver(d, pop, x, None, dict(SEARCH_KW))
+    assert not res.confidence_interval[0] <= pop.truth <= res.confidence_interval[1]
+    assert "NearBoundWarning" in warned(lambda: dss.run_driver(d, pop, x, None, dict(SEARCH_KW)))
