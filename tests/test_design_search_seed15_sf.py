@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -32,6 +34,13 @@ probe = load_script("design_search_sf_probe15.py")
 mlci = dss.mlci
 
 DATA = Path(__file__).resolve().parents[1] / "scripts" / "data"
+
+
+def _caught(call: Callable[[], Any]) -> tuple[Any, list[str]]:
+    """``call()``'s result and the mlci warnings it emitted (:func:`_scripts.warned`)."""
+    out: list[Any] = []
+    names = warned(lambda: out.append(call()))
+    return out[0], names
 
 
 def _saved(script: str, seed: int = 15) -> list[dict]:
@@ -149,11 +158,10 @@ def test_strata_auc_with_a_few_positives_warns() -> None:
     # the same test set gets the score interval (iid 0.938 of the same 96 test sets)
     _, pop, x = search_set(dss, 15, 38, 0)
     sc = mlci.Scores.from_labels(x["y"], x["s"])
-    r = mlci.auc_ci(sc, strata=x["strata"], **SEARCH_KW)
+    r, names = _caught(lambda: mlci.auc_ci(sc, strata=x["strata"], **SEARCH_KW))
     assert r.method == "bca" and tuple(r.confidence_interval) == (1.0, 1.0) and pop.truth < 1
-    names = warned(lambda: mlci.auc_ci(sc, strata=x["strata"], **SEARCH_KW))
     assert {"FewConditionsWarning", "DegenerateIntervalWarning"} <= set(names)
-    iid = mlci.auc_ci(sc, **SEARCH_KW)
+    iid, _ = _caught(lambda: mlci.auc_ci(sc, **SEARCH_KW))
     assert iid.method == "auc-score-floored"
     assert iid.confidence_interval[0] <= pop.truth <= iid.confidence_interval[1]
 
@@ -167,6 +175,6 @@ def test_cllr_of_a_dozen_targets_over_conditions_warns_since_the_merge() -> None
     # missed unwarned before; it misses, warned, now
     d, pop, x = search_set(dss, 15, 12, 23)
     assert d.family == "cllr" and int(x["y"].sum()) == 12
-    res = dss.run_driver(d, pop, x, None, dict(SEARCH_KW))
+    res, names = _caught(lambda: dss.run_driver(d, pop, x, None, dict(SEARCH_KW)))
     assert not res.confidence_interval[0] <= pop.truth <= res.confidence_interval[1]
-    assert "NearBoundWarning" in warned(lambda: dss.run_driver(d, pop, x, None, dict(SEARCH_KW)))
+    assert "NearBoundWarning" in names
