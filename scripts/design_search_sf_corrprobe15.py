@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import design_search_fields as dsf
 
 import mlci
-from mlci.fields import correlation_jackknife as cj
+import mlci.fields.correlation_jackknife as cj
 
 VARIANTS = ("auto", "bca", "jackknife_z")
 
