@@ -84,6 +84,7 @@ from scipy.special import expit, ndtr
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import design_search as ds  # the sibling script: verdict, table, storage
+import design_search_sf_corr15 as sf_corr15  # seed >= 15: correlations over 20-60 systems
 import design_search_sf_units as sf_units  # the units a design resamples (n >= 30 gate)
 
 import mlci
@@ -153,6 +154,9 @@ _lu = ds._loguniform
 def random_design(index: int, seed: int = 10, focus: str | None = None) -> Design:
     """Design ``index`` of the search with ``seed`` (the same on every run); ``focus``: one
     family only."""
+    c15 = sf_corr15.maybe(index, seed) if focus in (None, "correlation") else None
+    if c15 is not None:
+        return Design(index, "correlation", c15["metric"], c15["n"], c15["near"], c15["p"])
     g = np.random.default_rng([seed, index, 24])
     fams = [f for f in FAMILIES if focus in (None, f[0])]
     w = np.array([f[2] for f in fams])
