@@ -187,7 +187,7 @@ def correlation_ci(
         where the kernel has a derivative under the design (the global level resampling
         systems or items), else BCa; resampling both is a custom crossed scheme, always
         BCa with the delete-one-cell jackknife.  At the global level resampling systems
-        (20-59 systems) or both (20-29 systems, any number of items) ``auto`` gives
+        or both (20-59 systems, any number of items) ``auto`` gives
         ``method="jackknife_z"`` instead, where those fell short: Fisher's z plus or minus
         Student's quantile times the jackknife standard error of z over the resampled
         systems and/or items (:mod:`mlci.fields.correlation_jackknife`; also at the item
