@@ -176,7 +176,7 @@ def jackknife_z_applies(level: str, resample: str, n_systems: int, n_items: int)
     --------
     >>> jackknife_z_applies("global", "both", 25, 300)
     True
-    >>> jackknife_z_applies("global", "both", 30, 40), jackknife_z_applies("system", "both", 25, 25)
+    >>> jackknife_z_applies("global", "both", 60, 40), jackknife_z_applies("system", "both", 25, 25)
     (False, False)
     """
     row = JACKKNIFE_Z_DESIGNS.get((level, resample))
