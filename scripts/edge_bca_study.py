@@ -103,6 +103,43 @@ def run_cell(d: ds.Design, reps: int, B: int, draw_seed: int) -> dict[str, Any]:
     }
 
 
+#: fingerprint cases outside the changed class: (name, seed-15 design, replacements, test sets)
+FINGERPRINT: list[tuple[str, int, dict[str, Any], int]] = [
+    ("iid auc 0.999 n=400", 21, {"n_conditions": 0, "n": 400, "error": 1e-3}, 4),
+    ("iid auc 1-1e-6 n=3148", 21, {"n_conditions": 0}, 3),
+    ("auc 0.9 over 102 conditions", 21, {"error": 0.1}, 3),
+    ("auc 0.99 over 40 conditions", 21, {"error": 0.01, "n_conditions": 40}, 3),
+    ("auc 1-1.2e-6 over 102 conditions", 21, {}, 3),
+    ("paired f1 ~30 positives over 69 conditions", 55, {"prevalence": 0.12}, 4),
+    ("paired f1 ~10 positives over 69 conditions", 55, {"prevalence": 0.04}, 3),
+    ("paired f1 ~50 positives over 30 conditions", 55, {"prevalence": 0.2, "n_conditions": 30}, 4),
+    ("paired f1 ~100 positives over 69 conditions", 55, {"prevalence": 0.4, "gap": 0.05}, 4),
+    ("paired f1 ~3 positives iid", 55, {"n_conditions": 0}, 3),
+    ("paired mcc ~3 positives over 69 conditions", 55, {"metric": "mcc"}, 3),
+    ("paired accuracy ~3 positives over 69 conditions", 55, {"metric": "accuracy"}, 3),
+]
+
+
+def fingerprint(B: int = 200) -> dict[str, list[list[Any]]]:
+    """``auto``'s (method, low, high) on a few test sets of each :data:`FINGERPRINT` case
+    (draw seed 23): the results the change must leave alone."""
+    out: dict[str, list[list[Any]]] = {}
+    for name, index, repl, reps in FINGERPRINT:
+        d = dataclasses.replace(ds.random_design(index, 15), **repl)
+        pop = ds.Population(d)
+        rows: list[list[Any]] = []
+        for i in range(reps):
+            g = np.random.default_rng([23, d.index, i])
+            x = pop.draw(g)
+            try:
+                r = ds.intervals(d, x, seed=int(g.integers(2**31)), B=B)
+            except ds.REFUSALS:
+                continue
+            rows.append([r["auto_method"], *r["auto"]])
+        out[name] = rows
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--reps", type=int, default=200)
@@ -111,7 +148,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cls", action="append", help="only these classes")
     p.add_argument("--json")
     p.add_argument("--tag", default="run", help="key of this run in the JSON (before/after)")
+    p.add_argument("--fingerprint", help="write fingerprint() to this JSON and stop")
     args = p.parse_args(argv)
+    if args.fingerprint:
+        with open(args.fingerprint, "w") as f:
+            json.dump({"B": 200, "draw_seed": 23, "cases": fingerprint()}, f, indent=1)
+        return 0
     out: dict[str, Any] = {}
     for cls, name, index, repl in CELLS:
         if args.cls and cls not in args.cls:
