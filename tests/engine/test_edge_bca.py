@@ -15,9 +15,9 @@ import warnings
 
 import numpy as np
 import pytest
-from _scripts import SCRIPTS, load_script
 
 import mlci
+from _scripts import SCRIPTS, load_script
 from mlci.engine.edge_bca import MIN_PAIRED_F1_POSITIVES, few_positive_pairs
 
 CLAUSE = f"fewer than {MIN_PAIRED_F1_POSITIVES} samples of the smaller class"
