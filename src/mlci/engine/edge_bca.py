@@ -9,7 +9,7 @@ low.  In ``scripts/edge_bca_study.py`` (seed-15 design #55, a paired F1 differen
 about 3 positives over 69 unequal conditions, and 6 neighbours: 30-150 conditions, ICC
 0.05-0.40, 2-6 expected positives; 200 test sets per cell, B = 300) on the test sets with
 fewer than 5 positives where ``auto`` gave the t interval, BCa covered at least as many
-as t in 6 of 7 cells (+3 to +12 test sets) and one fewer in the seventh (150
+as t in 6 of 7 cells (0 to +12 test sets) and one fewer in the seventh (150
 conditions: 61 against 62 of 81).  No interval holds there; the result still warns.
 """
 
