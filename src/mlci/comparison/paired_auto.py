@@ -23,6 +23,7 @@ import numpy as np
 
 from ..engine.auto import RANKING_METRICS, kernel_auto_method, proportion_method
 from ..engine.bootstrap import resolve_method
+from ..engine.edge_bca import few_positive_pairs, few_positive_reason
 from ..engine.paired_rules import SKEWED_PAIR_METHOD, skewed_pairs, skewed_reason
 from ..intervals.bootstrap import LINEARIZED_METHODS, edge_dominated
 from .paired_auc_edge import edge_mover
@@ -301,12 +302,22 @@ def pair_switches(
             )
             switched = skewed_condition_pairs(d_skew, g_i, deff, float(linear["df"]))
             skew_pairs = skew_pairs | switched
-            clause = skewed_conditions_reason(
-                [labels[k] for k in np.flatnonzero(switched)],
-                d_skew[switched],
-                g_i[switched],
-                SKEWED_PAIR_METHOD,
+            clause = (
+                skewed_conditions_reason(
+                    [labels[k] for k in np.flatnonzero(switched)],
+                    d_skew[switched],
+                    g_i[switched],
+                    SKEWED_PAIR_METHOD,
+                )
+                if switched.any()
+                else ""
             )
+            # F1 with 1-4 positives: BCa (engine/edge_bca.py; the skewness rule never fires)
+            few = few_positive_pairs(kernels, ia, ib, metric) & ~switched & ~own_pairs
+            if few.any():
+                skew_pairs = skew_pairs | few
+                clause += few_positive_reason([labels[k] for k in np.flatnonzero(few)])
+            switched = switched | few
         if switched.any():
             details["method_reason"] = str(details.get("method_reason", auto_reason)) + clause
     return tables, mover, own_pairs, edge_pairs, skew_pairs
