@@ -20,6 +20,7 @@ import numpy as np
 
 from ..exceptions import NearBoundWarning
 from ..feedback import warn
+from .auc_misranked import misranked_counts
 
 #: fewer positives outranked by some negative than this (with AP above
 #: ``MIN_ESTIMATE``): BCa covered 0.25-0.92 of such test sets in the study, and 0.94-0.97
@@ -64,9 +65,9 @@ def misranked_positive_diagnostics(kernel: Any, counts: np.ndarray) -> dict[str,
     present = np.flatnonzero(counts[:m_neg] > 0)
     if present.size == 0:
         return {}
-    top_negative = u_neg[present[-1]]
-    below = np.asarray(u_pos) <= top_negative
-    return {"misranked_positives": int(counts[m_neg:][below].sum())}
+    # the ROC AUC's count of the same (engine/auc_misranked.py), its positives' half
+    mis_pos, _ = misranked_counts(u_neg, counts[:m_neg], u_pos, counts[m_neg:])
+    return {"misranked_positives": mis_pos}
 
 
 def few_misranked_ap_rule(estimate: float | None, misranked: int | None) -> bool:

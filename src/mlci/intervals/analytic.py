@@ -113,11 +113,10 @@ class NoErrorRead:
     def __call__(
         self, confidence_level: float, alternative: str
     ) -> tuple[Any, Any, dict[str, Any]]:
-        low, high, info = no_error_interval(
+        return no_error_interval(
             self.table, confidence_level=confidence_level, alternative=alternative,
             bounds=self.bounds,
         )  # fmt: skip
-        return low, high, info | {"edge_fallback": 1, "edge_fallback_method": "exact_no_error"}
 
 
 def edge_read(

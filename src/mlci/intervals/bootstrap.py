@@ -698,26 +698,10 @@ def interval_from_replicates(
                 f"method={method!r} needs the linearized standard error, which this result "
                 "does not hold; recompute it with that method."
             )
-        if method == "studentized" and linear.get("analytic_method") == "exact_no_error":
-            # F1, MCC, kappa of a test set without an error (mlci.engine.no_error)
-            from .no_error import no_error_interval
-
-            low, high, info = no_error_interval(
-                linear["no_error"], confidence_level=confidence_level,
-                alternative=alternative, bounds=bounds,
-            )  # fmt: skip
-            return (
-                low,
-                high,
-                info
-                | {
-                    "edge_fallback": int(np.size(estimate)),
-                    "edge_fallback_method": "exact_no_error",
-                },
-            )
         if method == "studentized" and linear.get("analytic_method") is not None:
             # the engine chose an analytic interval in place of the studentized one
-            # (balanced accuracy's MOVER, mlci.engine.class_edge): read by its name
+            # (balanced accuracy's MOVER, mlci.engine.class_edge; F1, MCC, kappa without
+            # an error, mlci.engine.no_error): read by its name
             from .mover import mover_interval
 
             return mover_interval(

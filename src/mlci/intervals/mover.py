@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from .formulas import one_sided
+from .no_error import no_error_interval
 
 __all__ = ["mover_interval", "mover_korn_graubard_interval", "mover_wilson_interval"]
 
@@ -144,11 +145,13 @@ def mover_interval(
     alternative: str = "two-sided",
     bounds: tuple[float, float] | None = (0.0, 1.0),
 ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
-    """The MOVER interval the engine named in a linearization (``linear["analytic_method"]``,
+    """The analytic interval the engine named in a linearization (``linear["analytic_method"]``,
     :func:`mlci.engine.class_edge.class_edge_options`): ``"mover_wilson"`` from
     ``linear["class_counts"]`` (:func:`mover_wilson_interval`) or
     ``"mover_korn_graubard"`` from ``linear["class_rates"]``
-    (:func:`mover_korn_graubard_interval`).
+    (:func:`mover_korn_graubard_interval`), or ``"exact_no_error"`` from
+    ``linear["no_error"]`` (F1, MCC, kappa without an error:
+    :func:`mlci.intervals.no_error.no_error_interval`).
 
     Examples
     --------
@@ -169,6 +172,12 @@ def mover_interval(
             linear["class_rates"], korn_graubard, wilson, confidence_level=confidence_level,
             alternative=alternative, bounds=bounds,
         )  # fmt: skip
+    if name == "exact_no_error":
+        return no_error_interval(
+            linear["no_error"], confidence_level=confidence_level, alternative=alternative,
+            bounds=bounds,
+        )  # fmt: skip
     raise ValueError(
-        f"`analytic_method` must be 'mover_wilson' or 'mover_korn_graubard'; got {name!r}."
+        "`analytic_method` must be 'mover_wilson' or 'mover_korn_graubard' (balanced "
+        f"accuracy's MOVER) or 'exact_no_error' (no error in the test set); got {name!r}."
     )

@@ -113,4 +113,5 @@ def no_error_interval(
     tail = alpha / 2 if alternative == "two-sided" else alpha
     low = no_error_lower(table, tail) if alternative != "less" else top
     lo, hi = one_sided(low, top, alternative, bounds)
-    return lo, hi, {"no_error": {"class_sizes": [n0, n1]}}
+    info = {"no_error": {"class_sizes": [n0, n1]}, "edge_fallback": 1}
+    return lo, hi, info | {"edge_fallback_method": "exact_no_error"}
