@@ -14,9 +14,11 @@ import dataclasses
 import json
 from types import ModuleType
 
+import numpy as np
 import pytest
 
-from _scripts import SCRIPTS, load_script
+from _scripts import SCRIPTS, load_script, warned
+from _scripts import SEARCH_KW as KW
 
 pytestmark = [pytest.mark.slow, pytest.mark.search]
 
@@ -55,3 +57,44 @@ def test_saved_seed17_designs_are_drawn_as_saved(stem: str, script: ModuleType, 
         d = script.random_design(r["design"]["index"], SEED)
         assert dataclasses.asdict(d) == r["design"], r["label"]
         assert d.label() == r["label"]
+
+
+# ---- new: R² of log-normal errors over 12 conditions, misses unwarned (s17 fields #11)
+def _s17f_11(i: int) -> tuple:
+    # seed-17 fields #11: R² (truth 1 - 1/(var x + 1) = 0.4445) of 152 samples over 12
+    # conditions, errors sqrt(icc) u_c + sqrt(1 - icc) e with e standardized log-normal
+    # (sigma 1.44), ICC 0.092; confirmation test set i (draw seed 18)
+    d = dsf.random_design(11, SEED)
+    pop = dsf.Population(d)
+    x = pop.draw(np.random.default_rng([SEED + 1, 11, i, 24]))
+    assert d.metric == "r2" and d.p["conditions"] == 12 and d.n == 152
+    out: dict[str, object] = {}
+
+    def call() -> None:
+        out["r"] = mlci.bootstrap_ci(x["y"], x["a"], metric="r2", conditions=x["conditions"], **KW)
+
+    names = warned(call)
+    return pop.truth, out["r"], names
+
+
+@pytest.mark.xfail(strict=True, reason="seed-17 fields #11: heavy tails over conditions")
+def test_r2_of_lognormal_errors_over_conditions_covers_or_warns() -> None:
+    # found (seed-17 fields #11): auto (studentized) 0.720 of 100, 0.743 of 300 other test
+    # sets (BCa 0.643, percentile 0.600: no method holds, auto the best), HeavyTailWarning
+    # in 219 of 300 but in 21 of its 77 misses (68 above the truth: test sets without the
+    # rare large errors); the unwarned test sets cover 25 of 81.  The conditions' normal
+    # intercepts (sd 0.30) swamp the log-normal's narrow middle: the errors' octile
+    # skewness is 0.18 in the population (0.68 without the intercepts), so the skewness
+    # clause (threshold 0.41 at n = 152) cannot see what it sees iid.  Test set 3 of the
+    # confirmation: estimate 0.618, [0.489, 0.738] against the truth 0.4445, octile
+    # skewness -0.23, kurtosis 8.1, no warning; the interval should cover it or warn
+    truth, r, names = _s17f_11(3)
+    lo, hi = r.confidence_interval
+    assert lo <= truth <= hi or names
+
+
+def test_r2_of_lognormal_errors_over_conditions_misses_unwarned_here() -> None:
+    # the companion: what auto gives on that test set now (above the truth, no warning)
+    truth, r, names = _s17f_11(3)
+    assert r.method == "studentized" and names == []
+    assert r.confidence_interval[0] > truth
