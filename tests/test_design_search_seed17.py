@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
@@ -30,9 +31,9 @@ mlci = ds.mlci
 SEED = 17
 
 
-def _saved(stem: str) -> list[dict]:
+def _saved(stem: str) -> list[dict[str, Any]]:
     """The seed-17 rows of a search's JSON files (runs and confirmations)."""
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     for path in sorted((SCRIPTS / "data").glob(f"{stem}_seed{SEED}*.json")):
         with open(path) as fh:
             doc = json.load(fh)
@@ -60,7 +61,7 @@ def test_saved_seed17_designs_are_drawn_as_saved(stem: str, script: ModuleType, 
 
 
 # ---- new: R² of log-normal errors over 12 conditions, misses unwarned (s17 fields #11)
-def _s17f_11(i: int) -> tuple:
+def _s17f_11(i: int) -> tuple[Any, ...]:
     # seed-17 fields #11: R² (truth 1 - 1/(var x + 1) = 0.4445) of 152 samples over 12
     # conditions, errors sqrt(icc) u_c + sqrt(1 - icc) e with e standardized log-normal
     # (sigma 1.44), ICC 0.092; confirmation test set i (draw seed 18)
@@ -101,7 +102,7 @@ def test_r2_of_lognormal_errors_over_conditions_misses_unwarned_here() -> None:
 
 
 # ---- new: paired F1 over 8 conditions with 1-4 positives, BCa below percentile (s17 #57)
-def _s17_57(i: int, method: str = "auto") -> tuple:
+def _s17_57(i: int, method: str = "auto") -> tuple[Any, ...]:
     # seed-17 decision #57: the F1 difference of two systems on 113 samples (about 3
     # positives) over 8 conditions, ICC 0.33; confirmation test set i (draw seed 18)
     d = ds.random_design(57, SEED)
