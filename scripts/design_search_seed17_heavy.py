@@ -16,6 +16,7 @@ draw, seed 0)::
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -38,6 +39,13 @@ DISSECT = os.path.join(
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--json")
+    ap.add_argument(
+        "--neighbours",
+        type=int,
+        default=0,
+        help="also run the design iid and over 12 conditions at ICC 0 (N test sets each, "
+        "draw seed 18, B = 500): coverage, warned, warned misses",
+    )
     args = ap.parse_args(argv)
     with open(DISSECT) as fh:
         rec = json.load(fh)["dissect"]["s17f#11@18"]
@@ -85,6 +93,21 @@ def main(argv: list[str] | None = None) -> int:
             octile_skewness(e + math.sqrt(icc) * np.repeat(g.standard_normal(k), size))
         ),
     }
+    if args.neighbours:
+        out["neighbours"] = {}
+        for name, change in (
+            ("iid", {"conditions": 0, "icc": 0.0}),
+            ("12 conditions, ICC 0", {"icc": 0.0}),
+        ):
+            dn = dataclasses.replace(d, p={**d.p, **change})
+            res = dsf.run_design(dn, args.neighbours, B=500, seed=18)
+            out["neighbours"][name] = {
+                "label": dn.label(),
+                "reps": res["reps"],
+                "coverage": {m: v["coverage"] for m, v in res["methods"].items()},
+                "warned": res["warned"],
+                "warned_misses": res["warned_misses"],
+            }
     print(json.dumps(out, indent=1))
     if args.json:
         with open(args.json, "w") as fh:
