@@ -28,8 +28,13 @@ from .auc_analytic import MIN_AUC_CLASS_SCORE_EDGE
 
 __all__ = [
     "AUC_MISRANKED_BAND",
+    "MAX_BCA_MISRANKED_CONDITIONS",
+    "MIN_BCA_MISORDERED",
     "MIN_MISRANKED_AUC",
     "few_misranked_auc_rule",
+    "misordered_few_conditions_bca",
+    "misordered_pair_count",
+    "misranked_conditions",
     "misranked_counts",
     "warn_few_misranked_auc",
 ]
@@ -137,3 +142,120 @@ def warn_few_misranked_auc(
     )
     warn(text, NearBoundWarning)
     return text
+
+
+#: a ROC AUC over conditions within :data:`AUC_MISRANKED_BAND` of 1 with at least this
+#: many misordered (positive, negative) pairs ...
+MIN_BCA_MISORDERED = 10.0
+#: ... whose misranked samples of one class lie in at most this many conditions gets BCa
+#: under ``"auto"`` (:func:`misordered_few_conditions_bca`; session 12, aucedge:
+#: ``scripts/auc_edge_study.py``, docs/validation.md, "The ROC AUC near 1 over conditions:
+#: BCa or t")
+MAX_BCA_MISRANKED_CONDITIONS = 3
+
+
+def misordered_pair_count(kernel: Any) -> float | None:
+    """The number of misordered (positive, negative) pairs of a ROC AUC kernel on its
+    data, ``(1 - AUC) n_pos n_neg`` (a tie counts half); None for another kernel.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlci.metrics.ranking import RocAucKernel
+    >>> k = RocAucKernel(np.array([0, 0, 1, 1]), np.array([0.1, 0.6, 0.5, 0.9]), 1)
+    >>> misordered_pair_count(k)
+    1.0
+    """
+    m_neg = getattr(kernel, "m_neg", None)
+    u_neg, u_pos = getattr(kernel, "u_neg", None), getattr(kernel, "u_pos", None)
+    if getattr(kernel, "name", None) != "roc_auc" or m_neg is None or u_pos is None:
+        return None
+    counts = np.bincount(np.asarray(kernel.keys), minlength=kernel.m).astype(float)
+    c_neg, c_pos = counts[:m_neg], counts[m_neg:]
+    # negatives strictly above each positive atom, and tied with it
+    upto = np.searchsorted(u_neg, u_pos, side="right")
+    below_or_at = np.concatenate([[0.0], np.cumsum(c_neg)])[upto]
+    at = np.searchsorted(u_neg, u_pos, side="left")
+    tied = below_or_at - np.concatenate([[0.0], np.cumsum(c_neg)])[at]
+    above = c_neg.sum() - below_or_at
+    return float(np.sum(c_pos * (above + 0.5 * tied)))
+
+
+def misranked_conditions(kernel: Any, unit: Any) -> tuple[int, int]:
+    """``(conditions, conditions)`` holding the misranked positives and the misranked
+    negatives (:func:`misranked_counts`) of a ROC AUC kernel, ``unit`` each sample's
+    condition.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlci.metrics.ranking import RocAucKernel
+    >>> k = RocAucKernel(np.array([0, 0, 0, 1, 1]), np.array([0.1, 0.6, 0.7, 0.5, 0.9]), 1)
+    >>> misranked_conditions(k, np.array([0, 1, 2, 0, 1]))
+    (1, 2)
+    """
+    keys, m_neg = np.asarray(kernel.keys), kernel.m_neg
+    unit = np.asarray(unit)
+    neg = keys < m_neg
+    top_negative, low_positive = (
+        kernel.u_neg[keys[neg].max()],
+        kernel.u_pos[keys[~neg].min() - m_neg],
+    )
+    score = np.where(neg, kernel.u_neg[np.minimum(keys, m_neg - 1)], 0.0)
+    score[~neg] = kernel.u_pos[keys[~neg] - m_neg]
+    mis_pos = ~neg & (score <= top_negative)
+    mis_neg = neg & (score >= low_positive)
+    return int(np.unique(unit[mis_pos]).size), int(np.unique(unit[mis_neg]).size)
+
+
+def misordered_few_conditions_bca(kernel: Any, plan: Any, few: Any) -> str | None:
+    """``method_reason`` of BCa for a single ROC AUC over conditions within
+    :data:`AUC_MISRANKED_BAND` of 1 with :data:`MIN_BCA_MISORDERED` misordered pairs or
+    more whose misranked positives, or misranked negatives, lie in at most
+    :data:`MAX_BCA_MISRANKED_CONDITIONS` conditions, with at least ``few`` samples in the
+    smaller class (the caller passes the class size from which the studentized interval
+    falls back to the logit t near the edge); else None.
+
+    Many misordered pairs resting on a few conditions is a test set whose error comes
+    from an outlying sample or condition: resamples without it give an AUC of 1, the
+    studentized interval gives way to the logit t one, whose upper end stops short of a
+    truth nearer 1, where BCa's reaches it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from types import SimpleNamespace
+    >>> from mlci.metrics.ranking import RocAucKernel
+    >>> y = np.r_[np.zeros(2000), np.ones(2000)]
+    >>> s = np.r_[np.linspace(0, 1, 2000), np.linspace(2, 3, 2000)]
+    >>> s[0] = 2.01  # one negative outranks 10 positives
+    >>> k = RocAucKernel(y, s)
+    >>> plan = SimpleNamespace(unit_of_sample=np.arange(4000) % 40)
+    >>> misordered_few_conditions_bca(k, plan, 10).split(":")[0]
+    'bca'
+    >>> misordered_few_conditions_bca(k, SimpleNamespace(unit_of_sample=None), 10) is None
+    True
+    """
+    unit = getattr(plan, "unit_of_sample", None)
+    if unit is None or getattr(kernel, "shape", None) != ():
+        return None
+    mis = misordered_pair_count(kernel)
+    if mis is None or len(np.asarray(unit)) != len(np.asarray(kernel.keys)):
+        return None
+    counts = np.bincount(np.asarray(kernel.keys), minlength=kernel.m)
+    n_neg, n_pos = float(counts[: kernel.m_neg].sum()), float(counts[kernel.m_neg :].sum())
+    if min(n_neg, n_pos) < few or mis < MIN_BCA_MISORDERED:
+        return None
+    if mis >= AUC_MISRANKED_BAND * n_neg * n_pos:  # 1 - AUC beyond the band
+        return None
+    fewest = min(misranked_conditions(kernel, unit))
+    if fewest > MAX_BCA_MISRANKED_CONDITIONS:
+        return None
+    return (
+        f"bca: a ROC AUC over conditions within {AUC_MISRANKED_BAND:g} of 1 whose "
+        f"{mis:.3g} misordered (positive, negative) pairs ({MIN_BCA_MISORDERED:.3g} or more) "
+        f"rest on misranked samples of one class in {fewest} condition(s) (at most "
+        f"{MAX_BCA_MISRANKED_CONDITIONS}), where the logit t interval's upper end stopped "
+        "short of the truth and BCa's did not (docs/validation.md, 'The ROC AUC near 1 over "
+        "conditions: BCa or t'); no interval holds its level there"
+    )
