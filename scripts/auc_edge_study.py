@@ -184,6 +184,52 @@ def run_cell(d: ds.Design, reps: int, B: int, draw_seed: int) -> dict[str, Any]:
     return {"label": d.label(), "truth": pop.truth, "rows": rows}
 
 
+#: fingerprint cases outside the changed class: (name, (seed, design), replacements, test sets)
+FINGERPRINT: list[tuple[str, tuple[int, int], dict[str, Any], int]] = [
+    ("iid auc 1-1e-5 n=3148", (15, 21), {"n_conditions": 0, "error": 1e-5}, 3),
+    ("iid auc 0.999 n=400", (15, 21), {"n_conditions": 0, "n": 400, "error": 1e-3}, 3),
+    ("auc 0.9 over 102 conditions", (15, 21), {"error": 0.1}, 3),
+    ("auc 0.99 over 40 conditions", (15, 21), {"error": 0.01, "n_conditions": 40}, 3),
+    ("auc 1-1e-4 over 100 conditions", (15, 21), {"error": 1e-4, "n_conditions": 100}, 3),
+    (
+        "auc 1-1e-3 over 10 conditions icc 0.4",
+        (15, 21),
+        {"error": 1e-3, "n_conditions": 10, "icc": 0.4},
+        3,
+    ),
+    (
+        "auc 1-1e-5 over 30 conditions, 40 positives",
+        (15, 21),
+        {"error": 1e-5, "n_conditions": 30, "prevalence": 0.0127},
+        3,
+    ),
+    ("paired auc 0.9 over 139 conditions (s3#14)", (3, 14), {}, 3),
+    ("paired auc 0.987 over 21 conditions (s4#15)", (4, 15), {}, 3),
+    ("paired auc 0.99 over 29 conditions", (16, 57), {"error": 1e-2}, 3),
+    ("paired auc iid (s16#57 without conditions)", (16, 57), {"n_conditions": 0}, 3),
+]
+
+
+def fingerprint(B: int = 200) -> dict[str, list[list[Any]]]:
+    """``auto``'s (method, low, high) on a few test sets of each :data:`FINGERPRINT` case
+    (draw seed 23), the results the change must leave alone."""
+    out: dict[str, list[list[Any]]] = {}
+    for name, (seed, index), repl, reps in FINGERPRINT:
+        d = dataclasses.replace(ds.random_design(index, seed), **repl)
+        pop = ds.Population(d)
+        rows: list[list[Any]] = []
+        for i in range(reps):
+            g = np.random.default_rng([23, d.index, i])
+            x = pop.draw(g)
+            try:
+                r = ds.intervals(d, x, seed=int(g.integers(2**31)), B=B)
+            except ds.REFUSALS:
+                continue
+            rows.append([r["auto_method"], *r["auto"]])
+        out[name] = rows
+    return out
+
+
 # ---------------------------------------------------------------- offline rule
 
 
@@ -272,12 +318,18 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--draw-seed", type=int, default=29)
     r.add_argument("--json", required=True)
     r.add_argument("--features-only", action="store_true", help="FEATURE_CELLS, no interval")
+    fp = sub.add_parser("fingerprint")
+    fp.add_argument("json")
     s = sub.add_parser("summarize")
     s.add_argument("json")
     s.add_argument("--max-pairs", type=float, default=10.0)
     s.add_argument("--other", type=float, default=0.0)
     s.add_argument("--out", help="write the summary here")
     args = p.parse_args(argv)
+    if args.cmd == "fingerprint":
+        with open(args.json, "w") as f:
+            json.dump({"B": 200, "draw_seed": 23, "cases": fingerprint()}, f, indent=1)
+        return 0
     if args.cmd == "summarize":
         out = summarize(args.json, args.max_pairs, args.other)
         if args.out:

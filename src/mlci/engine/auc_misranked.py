@@ -29,8 +29,12 @@ from .auc_analytic import MIN_AUC_CLASS_SCORE_EDGE
 __all__ = [
     "AUC_MISRANKED_BAND",
     "MAX_BCA_MISRANKED_CONDITIONS",
+    "MAX_PAIRED_MISORDERED",
+    "PAIRED_AUC_BAND",
     "MIN_BCA_MISORDERED",
     "MIN_MISRANKED_AUC",
+    "few_misordered_pairs",
+    "few_misordered_pairs_reason",
     "few_misranked_auc_rule",
     "misordered_few_conditions_bca",
     "misordered_pair_count",
@@ -258,4 +262,67 @@ def misordered_few_conditions_bca(kernel: Any, plan: Any, few: Any) -> str | Non
         f"{MAX_BCA_MISRANKED_CONDITIONS}), where the logit t interval's upper end stopped "
         "short of the truth and BCa's did not (docs/validation.md, 'The ROC AUC near 1 over "
         "conditions: BCa or t'); no interval holds its level there"
+    )
+
+
+#: a paired ROC AUC difference over conditions whose two systems are within
+#: :data:`PAIRED_AUC_BAND` of 1 and whose worse system has fewer misordered pairs than
+#: this gets BCa under ``"auto"`` (:func:`few_misordered_pairs`; session 12, aucedge)
+MAX_PAIRED_MISORDERED = 50.0
+#: ... within this distance of 1: seed-4 #15 (AUC 0.987 from ~18 positives over 21
+#: conditions, t 0.907, BCa 0.793) lost 7 test sets and gained 2 with the 0.01 band
+PAIRED_AUC_BAND = 0.002
+
+
+def few_misordered_pairs(
+    kernels: Any, ia: np.ndarray, ib: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Which paired ROC AUC differences (systems ``ia[k]``, ``ib[k]``) get BCa under
+    ``"auto"``: both systems within :data:`PAIRED_AUC_BAND` of 1 and fewer than
+    :data:`MAX_PAIRED_MISORDERED` misordered pairs in the worse one (the caller checks
+    "over conditions" and that ``auto`` gave the t interval); and the worse system's count.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlci.metrics.ranking import RocAucKernel
+    >>> y = np.r_[np.zeros(1000), np.ones(40)]
+    >>> a = np.r_[np.linspace(0, 1, 1000), np.linspace(2, 3, 40)]
+    >>> b = a.copy()
+    >>> b[-40:-20] -= 1.5  # 20 positives among the negatives: 5,133 misordered pairs
+    >>> ks = [RocAucKernel(y, a), RocAucKernel(y, np.r_[a[:-1], 0.995]), RocAucKernel(y, b)]
+    >>> mask, worse = few_misordered_pairs(ks, np.array([0, 0]), np.array([1, 2]))
+    >>> mask.tolist(), worse.tolist()
+    ([True, False], [5.0, 5133.0])
+    """
+    ia, ib = np.asarray(ia, dtype=int), np.asarray(ib, dtype=int)
+    out, worse = np.zeros(len(ia), dtype=bool), np.full(len(ia), np.nan)
+    counts: list[tuple[float, float] | None] = []
+    for k in kernels:
+        mis = misordered_pair_count(k)
+        if mis is None:
+            counts.append(None)
+            continue
+        c = np.bincount(np.asarray(k.keys), minlength=k.m)
+        counts.append((mis, float(c[: k.m_neg].sum()) * float(c[k.m_neg :].sum())))
+    for j, (i, jj) in enumerate(zip(ia, ib, strict=True)):
+        a, b = counts[int(i)], counts[int(jj)]
+        if a is None or b is None:
+            continue
+        worse[j] = max(a[0], b[0])
+        near = all(m < PAIRED_AUC_BAND * n for m, n in (a, b))
+        out[j] = bool(near and worse[j] < MAX_PAIRED_MISORDERED)
+    return out, worse
+
+
+def few_misordered_pairs_reason(pairs: list[str], worse: np.ndarray) -> str:
+    """The ``method_reason`` clause of :func:`few_misordered_pairs`' differences."""
+    counts = ", ".join(f"{float(c):.3g}" for c in worse)
+    return (
+        f"; bca for the difference(s) {', '.join(pairs)}: two ROC AUCs within "
+        f"{PAIRED_AUC_BAND:g} of 1 over conditions, the worse with {counts} misordered "
+        f"(positive, negative) pairs (fewer than {MAX_PAIRED_MISORDERED:.3g}), where the t "
+        "interval's upper end stopped short of the truth more often than BCa's "
+        "(docs/validation.md, 'The ROC AUC near 1 over conditions: BCa or t'); no interval "
+        "holds its level there"
     )
