@@ -233,19 +233,31 @@ def fingerprint(B: int = 200) -> dict[str, list[list[Any]]]:
 # ---------------------------------------------------------------- offline rule
 
 
-def rule_single(row: dict[str, Any], max_pairs: float) -> bool:
-    """BCa for one AUC over conditions: ``auto`` gave the logit t interval and the test set
-    has fewer than ``max_pairs`` misordered pairs."""
-    return row["method"] == "logit_t" and row["a"]["pairs"] < max_pairs
+def rule_fires(d: ds.Design, pop: Any, draw_seed: int, row: dict[str, Any]) -> bool:
+    """Whether the implemented rule switches test set ``row["i"]`` (redrawn): for one AUC,
+    :func:`mlci.engine.auc_misranked.misordered_few_conditions_bca` where ``auto`` gave
+    the logit t or studentized interval; for a paired difference,
+    :func:`mlci.engine.auc_misranked.few_misordered_pairs` where it gave t."""
+    from types import SimpleNamespace
 
+    from mlci.engine.auc_misranked import few_misordered_pairs, misordered_few_conditions_bca
+    from mlci.engine.auto import MIN_CLASS_EDGE
+    from mlci.metrics.ranking import RocAucKernel
 
-def rule_paired(row: dict[str, Any], max_pairs: float, other: float) -> bool:
-    """BCa for a paired AUC difference over conditions: ``auto`` gave t, one system has
-    fewer than ``max_pairs`` misordered pairs and the other at least ``other``."""
+    g = np.random.default_rng([draw_seed, d.index, row["i"]])
+    x = pop.draw(g)
+    if d.family != "paired":
+        if row["method"] not in ("logit_t", "studentized"):
+            return False
+        plan = SimpleNamespace(unit_of_sample=x["conditions"])
+        return (
+            misordered_few_conditions_bca(RocAucKernel(x["y"], x["a"]), plan, MIN_CLASS_EDGE)
+            is not None
+        )
     if row["method"] != "t":
         return False
-    p = sorted([row["a"]["pairs"], row["b"]["pairs"]])
-    return p[0] < max_pairs and p[1] >= other
+    ks = [RocAucKernel(x["y"], x["a"]), RocAucKernel(x["y"], x["b"])]
+    return bool(few_misordered_pairs(ks, np.array([0]), np.array([1]))[0][0])
 
 
 def summarize_cell(rows: list[dict[str, Any]], switch: Any) -> dict[str, Any]:
@@ -284,25 +296,27 @@ def summarize_cell(rows: list[dict[str, Any]], switch: Any) -> dict[str, Any]:
     return out
 
 
-def summarize(path: str, max_pairs: float, other: float) -> dict[str, Any]:
-    """:func:`summarize_cell` of every cell of ``path`` with the rule's thresholds."""
+def summarize(path: str) -> dict[str, Any]:
+    """:func:`summarize_cell` of every cell of ``path`` with the implemented rule."""
     with open(path) as f:
         doc = json.load(f)
+    spec = {f"{c}:{n}": (sd, rp) for c, n, sd, rp in CELLS}
     out = {}
     for key, cell in doc["cells"].items():
-        cls = key.split(":")[0]
-        if cls == "single":
-            s = summarize_cell(cell["rows"], lambda r: rule_single(r, max_pairs))
-        else:
-            s = summarize_cell(cell["rows"], lambda r: rule_paired(r, max_pairs, other))
+        (seed, index), repl = spec[key]
+        d = dataclasses.replace(ds.random_design(index, seed), **repl)
+        pop = ds.Population(d)
+        fired = {r["i"]: rule_fires(d, pop, doc["draw_seed"], r) for r in cell["rows"]}
+        s = summarize_cell(cell["rows"], lambda r, fired=fired: fired[r["i"]])
+        s["label"] = cell["label"]
         out[key] = s
         print(
             f"{key:34s} n={s['test_sets']:3d} sw={s['switched']:3d} before {s['before']:.3f} "
             f"after {s['after']:.3f} bca {s['bca']:.3f} pct {s['percentile']:.3f} "
             f"b/bca {s['before_vs_bca'][:2]} a/bca {s['after_vs_bca'][:2]} "
             f"a/b {s['after_vs_before'][:2]} w b/a/bca {s['width_before']:.2g}/"
-            f"{s['width_after']:.2g}/{s['width_bca']:.2g} mis~{s['a_pairs_median']:.3g} "
-            f"{s['methods']}"
+            f"{s['width_after']:.2g}/{s['width_bca']:.2g} {s['methods']}",
+            flush=True,
         )
     return out
 
@@ -321,22 +335,20 @@ def main(argv: list[str] | None = None) -> int:
     fp = sub.add_parser("fingerprint")
     fp.add_argument("json")
     s = sub.add_parser("summarize")
-    s.add_argument("json")
-    s.add_argument("--max-pairs", type=float, default=10.0)
-    s.add_argument("--other", type=float, default=0.0)
-    s.add_argument("--out", help="write the summary here")
+    s.add_argument("json", nargs="+")
+    s.add_argument("--out", help="write the summaries here")
     args = p.parse_args(argv)
     if args.cmd == "fingerprint":
         with open(args.json, "w") as f:
             json.dump({"B": 200, "draw_seed": 23, "cases": fingerprint()}, f, indent=1)
         return 0
     if args.cmd == "summarize":
-        out = summarize(args.json, args.max_pairs, args.other)
+        out = {}
+        for path in args.json:
+            out.update(summarize(path))
         if args.out:
             with open(args.out, "w") as f:
-                json.dump(
-                    {"max_pairs": args.max_pairs, "other": args.other, "cells": out}, f, indent=1
-                )
+                json.dump({"cells": out}, f, indent=1)
         return 0
     doc: dict[str, Any] = {"reps": args.reps, "B": args.resamples, "draw_seed": args.draw_seed}
     if os.path.exists(args.json):
