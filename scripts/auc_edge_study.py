@@ -257,7 +257,8 @@ def rule_fires(d: ds.Design, pop: Any, draw_seed: int, row: dict[str, Any]) -> b
     if row["method"] != "t":
         return False
     ks = [RocAucKernel(x["y"], x["a"]), RocAucKernel(x["y"], x["b"])]
-    return bool(few_misordered_pairs(ks, np.array([0]), np.array([1]))[0][0])
+    n_cond = int(np.unique(x["conditions"]).size) if x["conditions"] is not None else None
+    return bool(few_misordered_pairs(ks, np.array([0]), np.array([1]), n_cond)[0][0])
 
 
 def summarize_cell(rows: list[dict[str, Any]], switch: Any) -> dict[str, Any]:

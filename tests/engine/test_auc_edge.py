@@ -27,6 +27,8 @@ from mlci.engine.auc_misranked import (
     MAX_PAIRED_MISORDERED,
     MIN_BCA_CONDITIONS,
     MIN_BCA_MISORDERED,
+    MIN_PAIRED_AUC_CONDITIONS,
+    MIN_PAIRED_SMALLER_CLASS,
     PAIRED_AUC_BAND,
     few_misordered_pairs,
     misordered_few_conditions_bca,
@@ -119,15 +121,23 @@ def test_paired_rule_edges() -> None:
     one, zero = np.array([0]), np.array([1])
     n = int(MAX_PAIRED_MISORDERED)
     # 80 x 1000 pairs: band 0.002 is 160 pairs; the worse system's count decides
-    assert few_misordered_pairs(paired_kernels(n - 1), one, zero)[0].tolist() == [True]
-    assert few_misordered_pairs(paired_kernels(n), one, zero)[0].tolist() == [False]
+    assert few_misordered_pairs(paired_kernels(n - 1), one, zero, 20)[0].tolist() == [True]
+    assert few_misordered_pairs(paired_kernels(n), one, zero, 20)[0].tolist() == [False]
     # 80 x 300 pairs: 49 misordered pairs is 1 - AUC = 0.0020 >= PAIRED_AUC_BAND
     ks = paired_kernels(n - 1, per_neg=300)
     assert (n - 1) >= PAIRED_AUC_BAND * 300 * 80
-    assert few_misordered_pairs(ks, one, zero)[0].tolist() == [False]
+    assert few_misordered_pairs(ks, one, zero, 20)[0].tolist() == [False]
     # a kernel that is not a ROC AUC: never
     other = SimpleNamespace(name="average_precision", m_neg=1, keys=np.zeros(3, dtype=int), m=2)
-    assert few_misordered_pairs([other, ks[0]], one, zero)[0].tolist() == [False]
+    assert few_misordered_pairs([other, ks[0]], one, zero, 20)[0].tolist() == [False]
+    # fewer conditions than MIN_PAIRED_AUC_CONDITIONS, or none known: never
+    ok = paired_kernels(n - 1)
+    assert few_misordered_pairs(ok, one, zero, MIN_PAIRED_AUC_CONDITIONS)[0].tolist() == [True]
+    assert not few_misordered_pairs(ok, one, zero, MIN_PAIRED_AUC_CONDITIONS - 1)[0].any()
+    assert not few_misordered_pairs(ok, one, zero, None)[0].any()
+    # a smaller class below MIN_PAIRED_SMALLER_CLASS: never
+    small = paired_kernels(3, n_pos=MIN_PAIRED_SMALLER_CLASS - 1, per_neg=5000)
+    assert not few_misordered_pairs(small, one, zero, 20)[0].any()
 
 
 def test_public_single_gets_bca_and_warns() -> None:
@@ -160,7 +170,7 @@ def test_public_paired_gets_bca() -> None:
             y, {"a": a, "b": b}, metric="roc_auc", conditions=cond, n_resamples=200, rng=1
         )
     ks = [RocAucKernel(y, a), RocAucKernel(y, b)]
-    mask, worse = few_misordered_pairs(ks, np.array([0]), np.array([1]))
+    mask, worse = few_misordered_pairs(ks, np.array([0]), np.array([1]), 40)
     assert mask.tolist() == [True] and 1 <= worse[0] < MAX_PAIRED_MISORDERED
     assert res.difference("a", "b").method == "bca"
     assert "misordered (positive, negative) pairs" in res.details["method_reason"]

@@ -298,7 +298,11 @@ def pair_switches(
                 [labels[k] for k in np.flatnonzero(switched)], fewest[switched]
             )
             # both AUCs near 1, few misordered pairs: BCa (engine/auc_misranked.py)
-            few, worse = few_misordered_pairs(kernels, ia, ib)
+            cond = data.conditions
+            n_cond = (
+                np.unique(cond).size if isinstance(cond, np.ndarray) and cond.ndim == 1 else None
+            )
+            few, worse = few_misordered_pairs(kernels, ia, ib, n_cond)
             few &= ~switched & ~own_pairs & ~edge_pairs
             if few.any():
                 edge_pairs = edge_pairs | few

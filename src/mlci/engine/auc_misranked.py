@@ -33,6 +33,8 @@ __all__ = [
     "MIN_BCA_CONDITIONS",
     "MIN_BCA_MISORDERED",
     "MIN_MISRANKED_AUC",
+    "MIN_PAIRED_AUC_CONDITIONS",
+    "MIN_PAIRED_SMALLER_CLASS",
     "PAIRED_AUC_BAND",
     "few_misordered_pairs",
     "few_misordered_pairs_reason",
@@ -279,15 +281,22 @@ MAX_PAIRED_MISORDERED = 50.0
 #: ... within this distance of 1: seed-4 #15 (AUC 0.987 from ~18 positives over 21
 #: conditions, t 0.907, BCa 0.793) lost 7 test sets and gained 2 with the 0.01 band
 PAIRED_AUC_BAND = 0.002
+#: ... over at least this many conditions, with at least
+#: :data:`MIN_PAIRED_SMALLER_CLASS` samples in the smaller class: seed-5 #4 (6 conditions,
+#: ~7 positives, both systems at 0-2 misordered pairs) had t 0.267 and BCa 0.167
+MIN_PAIRED_AUC_CONDITIONS = 12
+MIN_PAIRED_SMALLER_CLASS = 10
 
 
 def few_misordered_pairs(
-    kernels: Any, ia: np.ndarray, ib: np.ndarray
+    kernels: Any, ia: np.ndarray, ib: np.ndarray, n_conditions: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Which paired ROC AUC differences (systems ``ia[k]``, ``ib[k]``) get BCa under
     ``"auto"``: both systems within :data:`PAIRED_AUC_BAND` of 1 and fewer than
-    :data:`MAX_PAIRED_MISORDERED` misordered pairs in the worse one (the caller checks
-    "over conditions" and that ``auto`` gave the t interval); and the worse system's count.
+    :data:`MAX_PAIRED_MISORDERED` misordered pairs in the worse one, over
+    ``n_conditions`` >= :data:`MIN_PAIRED_AUC_CONDITIONS` conditions (None: none
+    switched) with at least :data:`MIN_PAIRED_SMALLER_CLASS` samples in each class (the
+    caller checks that ``auto`` gave the t interval); and the worse system's count.
 
     Examples
     --------
@@ -298,12 +307,14 @@ def few_misordered_pairs(
     >>> b = a.copy()
     >>> b[-40:-20] -= 1.5  # 20 positives among the negatives: 5,133 misordered pairs
     >>> ks = [RocAucKernel(y, a), RocAucKernel(y, np.r_[a[:-1], 0.995]), RocAucKernel(y, b)]
-    >>> mask, worse = few_misordered_pairs(ks, np.array([0, 0]), np.array([1, 2]))
+    >>> mask, worse = few_misordered_pairs(ks, np.array([0, 0]), np.array([1, 2]), 20)
     >>> mask.tolist(), worse.tolist()
     ([True, False], [5.0, 5133.0])
     """
     ia, ib = np.asarray(ia, dtype=int), np.asarray(ib, dtype=int)
     out, worse = np.zeros(len(ia), dtype=bool), np.full(len(ia), np.nan)
+    if n_conditions is None or n_conditions < MIN_PAIRED_AUC_CONDITIONS:
+        return out, worse
     counts: list[tuple[float, float] | None] = []
     for k in kernels:
         mis = misordered_pair_count(k)
@@ -311,7 +322,11 @@ def few_misordered_pairs(
             counts.append(None)
             continue
         c = np.bincount(np.asarray(k.keys), minlength=k.m)
-        counts.append((mis, float(c[: k.m_neg].sum()) * float(c[k.m_neg :].sum())))
+        n_neg, n_pos = float(c[: k.m_neg].sum()), float(c[k.m_neg :].sum())
+        if min(n_neg, n_pos) < MIN_PAIRED_SMALLER_CLASS:
+            counts.append(None)
+            continue
+        counts.append((mis, n_neg * n_pos))
     for j, (i, jj) in enumerate(zip(ia, ib, strict=True)):
         a, b = counts[int(i)], counts[int(jj)]
         if a is None or b is None:
