@@ -180,6 +180,7 @@ def misordered_pair_count(kernel: Any) -> float | None:
     u_neg, u_pos = getattr(kernel, "u_neg", None), getattr(kernel, "u_pos", None)
     if getattr(kernel, "name", None) != "roc_auc" or m_neg is None or u_pos is None:
         return None
+    u_neg, u_pos = np.asarray(u_neg, dtype=float), np.asarray(u_pos, dtype=float)
     counts = np.bincount(np.asarray(kernel.keys), minlength=kernel.m).astype(float)
     c_neg, c_pos = counts[:m_neg], counts[m_neg:]
     # negatives strictly above each positive atom, and tied with it
