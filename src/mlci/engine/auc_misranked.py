@@ -14,6 +14,15 @@ smaller class covers there, but at 1.9-7.9 times the width; no interval held its
 so the rule warns.  Calibration: ``scripts/auc_misranked_study.py``
 (``scripts/data/auc_misranked_study.json``; docs/validation.md, "A test set without an
 error, and the ROC AUC's misranked samples (session 11, lead)").
+
+Over conditions (session 12, aucedge; ``scripts/auc_edge_study.py``, docs/validation.md,
+"The ROC AUC near 1 over conditions: BCa or t") ``auto`` gives BCa to one ROC AUC whose
+misordered pairs are many but rest on misranked samples of one class in a few conditions
+(:func:`misordered_few_conditions_bca`: the logit t interval's upper end stopped short
+there), and to a paired difference of two AUCs near 1 whose worse system has few
+misordered pairs (:func:`few_misordered_pairs`: the t interval's upper end stopped short;
+seed-16 #57, 0.580 -> 0.683 of 300 test sets, BCa 0.673).  No interval holds its level
+there; the warnings stay.
 """
 
 from __future__ import annotations
