@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.auc_misranked import few_misordered_pairs, few_misordered_pairs_reason
 from ..engine.auto import RANKING_METRICS, kernel_auto_method, proportion_method
 from ..engine.bootstrap import resolve_method
 from ..engine.edge_bca import few_positive_pairs, few_positive_reason
@@ -296,6 +297,19 @@ def pair_switches(
             clause = edge_auc_reason(
                 [labels[k] for k in np.flatnonzero(switched)], fewest[switched]
             )
+            # both AUCs near 1, few misordered pairs: BCa (engine/auc_misranked.py)
+            cond = data.conditions
+            n_cond = (
+                np.unique(cond).size if isinstance(cond, np.ndarray) and cond.ndim == 1 else None
+            )
+            few, worse = few_misordered_pairs(kernels, ia, ib, n_cond)
+            few &= ~switched & ~own_pairs & ~edge_pairs
+            if few.any():
+                edge_pairs = edge_pairs | few
+                clause = (clause if switched.any() else "") + few_misordered_pairs_reason(
+                    [labels[k] for k in np.flatnonzero(few)], worse[few]
+                )
+                switched = switched | few
         else:
             g_i, deff = sample_shape(
                 contrast, data.n_samples, n_sys, linear["standard_error"][n_sys:]

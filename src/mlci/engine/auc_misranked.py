@@ -14,6 +14,15 @@ smaller class covers there, but at 1.9-7.9 times the width; no interval held its
 so the rule warns.  Calibration: ``scripts/auc_misranked_study.py``
 (``scripts/data/auc_misranked_study.json``; docs/validation.md, "A test set without an
 error, and the ROC AUC's misranked samples (session 11, lead)").
+
+Over conditions (session 12, aucedge; ``scripts/auc_edge_study.py``, docs/validation.md,
+"The ROC AUC near 1 over conditions: BCa or t") ``auto`` gives BCa to one ROC AUC whose
+misordered pairs are many but rest on misranked samples of one class in a few conditions
+(:func:`misordered_few_conditions_bca`: the logit t interval's upper end stopped short
+there), and to a paired difference of two AUCs near 1 whose worse system has few
+misordered pairs (:func:`few_misordered_pairs`: the t interval's upper end stopped short;
+seed-16 #57, 0.580 -> 0.683 of 300 test sets, BCa 0.673).  No interval holds its level
+there; the warnings stay.
 """
 
 from __future__ import annotations
@@ -28,8 +37,20 @@ from .auc_analytic import MIN_AUC_CLASS_SCORE_EDGE
 
 __all__ = [
     "AUC_MISRANKED_BAND",
+    "MAX_BCA_MISRANKED_CONDITIONS",
+    "MAX_PAIRED_MISORDERED",
+    "MIN_BCA_CONDITIONS",
+    "MIN_BCA_MISORDERED",
     "MIN_MISRANKED_AUC",
+    "MIN_PAIRED_AUC_CONDITIONS",
+    "MIN_PAIRED_SMALLER_CLASS",
+    "PAIRED_AUC_BAND",
+    "few_misordered_pairs",
+    "few_misordered_pairs_reason",
     "few_misranked_auc_rule",
+    "misordered_few_conditions_bca",
+    "misordered_pair_count",
+    "misranked_conditions",
     "misranked_counts",
     "warn_few_misranked_auc",
 ]
@@ -137,3 +158,203 @@ def warn_few_misranked_auc(
     )
     warn(text, NearBoundWarning)
     return text
+
+
+#: a ROC AUC over conditions within :data:`AUC_MISRANKED_BAND` of 1 with at least this
+#: many misordered (positive, negative) pairs ...
+MIN_BCA_MISORDERED = 10.0
+#: ... whose misranked samples of one class lie in at most this many conditions gets BCa
+#: under ``"auto"`` (:func:`misordered_few_conditions_bca`; session 12, aucedge:
+#: ``scripts/auc_edge_study.py``, docs/validation.md, "The ROC AUC near 1 over conditions:
+#: BCa or t")
+MAX_BCA_MISRANKED_CONDITIONS = 3
+#: ... over at least this many conditions (over 10, where a class's misranked samples lie
+#: in 3 conditions or fewer by chance, BCa lost 25 test sets of 200 at 1 - AUC = 3e-5)
+MIN_BCA_CONDITIONS = 30
+
+
+def misordered_pair_count(kernel: Any) -> float | None:
+    """The number of misordered (positive, negative) pairs of a ROC AUC kernel on its
+    data, ``(1 - AUC) n_pos n_neg`` (a tie counts half); None for another kernel.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlci.metrics.ranking import RocAucKernel
+    >>> k = RocAucKernel(np.array([0, 0, 1, 1]), np.array([0.1, 0.6, 0.5, 0.9]), 1)
+    >>> misordered_pair_count(k)
+    1.0
+    """
+    m_neg = getattr(kernel, "m_neg", None)
+    u_neg, u_pos = getattr(kernel, "u_neg", None), getattr(kernel, "u_pos", None)
+    if getattr(kernel, "name", None) != "roc_auc" or m_neg is None or u_pos is None:
+        return None
+    u_neg, u_pos = np.asarray(u_neg, dtype=float), np.asarray(u_pos, dtype=float)
+    counts = np.bincount(np.asarray(kernel.keys), minlength=kernel.m).astype(float)
+    c_neg, c_pos = counts[:m_neg], counts[m_neg:]
+    # negatives strictly above each positive atom, and tied with it
+    upto = np.searchsorted(u_neg, u_pos, side="right")
+    below_or_at = np.concatenate([[0.0], np.cumsum(c_neg)])[upto]
+    at = np.searchsorted(u_neg, u_pos, side="left")
+    tied = below_or_at - np.concatenate([[0.0], np.cumsum(c_neg)])[at]
+    above = c_neg.sum() - below_or_at
+    return float(np.sum(c_pos * (above + 0.5 * tied)))
+
+
+def misranked_conditions(kernel: Any, unit: Any) -> tuple[int, int]:
+    """``(conditions, conditions)`` holding the misranked positives and the misranked
+    negatives (:func:`misranked_counts`) of a ROC AUC kernel, ``unit`` each sample's
+    condition.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlci.metrics.ranking import RocAucKernel
+    >>> k = RocAucKernel(np.array([0, 0, 0, 1, 1]), np.array([0.1, 0.6, 0.7, 0.5, 0.9]), 1)
+    >>> misranked_conditions(k, np.array([0, 1, 2, 0, 1]))
+    (1, 2)
+    """
+    keys, m_neg = np.asarray(kernel.keys), kernel.m_neg
+    unit = np.asarray(unit)
+    neg = keys < m_neg
+    top_negative, low_positive = (
+        kernel.u_neg[keys[neg].max()],
+        kernel.u_pos[keys[~neg].min() - m_neg],
+    )
+    score = np.where(neg, kernel.u_neg[np.minimum(keys, m_neg - 1)], 0.0)
+    score[~neg] = kernel.u_pos[keys[~neg] - m_neg]
+    mis_pos = ~neg & (score <= top_negative)
+    mis_neg = neg & (score >= low_positive)
+    return int(np.unique(unit[mis_pos]).size), int(np.unique(unit[mis_neg]).size)
+
+
+def misordered_few_conditions_bca(kernel: Any, plan: Any, few: Any) -> str | None:
+    """``method_reason`` of BCa for a single ROC AUC over conditions within
+    :data:`AUC_MISRANKED_BAND` of 1 with :data:`MIN_BCA_MISORDERED` misordered pairs or
+    more whose misranked positives, or misranked negatives, lie in at most
+    :data:`MAX_BCA_MISRANKED_CONDITIONS` conditions (of :data:`MIN_BCA_CONDITIONS` or
+    more), with at least ``few`` samples in the
+    smaller class (the caller passes the class size from which the studentized interval
+    falls back to the logit t near the edge); else None.
+
+    Many misordered pairs resting on a few conditions is a test set whose error comes
+    from an outlying sample or condition: resamples without it give an AUC of 1, the
+    studentized interval gives way to the logit t one, whose upper end stops short of a
+    truth nearer 1, where BCa's reaches it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from types import SimpleNamespace
+    >>> from mlci.metrics.ranking import RocAucKernel
+    >>> y = np.r_[np.zeros(2000), np.ones(2000)]
+    >>> s = np.r_[np.linspace(0, 1, 2000), np.linspace(2, 3, 2000)]
+    >>> s[0] = 2.01  # one negative outranks 10 positives
+    >>> k = RocAucKernel(y, s)
+    >>> plan = SimpleNamespace(unit_of_sample=np.arange(4000) % 40)
+    >>> misordered_few_conditions_bca(k, plan, 10).split(":")[0]
+    'bca'
+    >>> misordered_few_conditions_bca(k, SimpleNamespace(unit_of_sample=None), 10) is None
+    True
+    """
+    unit = getattr(plan, "unit_of_sample", None)
+    if unit is None or getattr(kernel, "shape", None) != ():
+        return None
+    mis = misordered_pair_count(kernel)
+    if mis is None or len(np.asarray(unit)) != len(np.asarray(kernel.keys)):
+        return None
+    if np.unique(np.asarray(unit)).size < MIN_BCA_CONDITIONS:
+        return None
+    counts = np.bincount(np.asarray(kernel.keys), minlength=kernel.m)
+    n_neg, n_pos = float(counts[: kernel.m_neg].sum()), float(counts[kernel.m_neg :].sum())
+    if min(n_neg, n_pos) < few or mis < MIN_BCA_MISORDERED:
+        return None
+    if mis >= AUC_MISRANKED_BAND * n_neg * n_pos:  # 1 - AUC beyond the band
+        return None
+    fewest = min(misranked_conditions(kernel, unit))
+    if fewest > MAX_BCA_MISRANKED_CONDITIONS:
+        return None
+    return (
+        f"bca: a ROC AUC over conditions within {AUC_MISRANKED_BAND:g} of 1 whose "
+        f"{mis:.3g} misordered (positive, negative) pairs ({MIN_BCA_MISORDERED:.3g} or more) "
+        f"rest on misranked samples of one class in {fewest} condition(s) (at most "
+        f"{MAX_BCA_MISRANKED_CONDITIONS}), where the logit t interval's upper end stopped "
+        "short of the truth and BCa's did not (docs/validation.md, 'The ROC AUC near 1 over "
+        "conditions: BCa or t'); no interval holds its level there"
+    )
+
+
+#: a paired ROC AUC difference over conditions whose two systems are within
+#: :data:`PAIRED_AUC_BAND` of 1 and whose worse system has fewer misordered pairs than
+#: this gets BCa under ``"auto"`` (:func:`few_misordered_pairs`; session 12, aucedge)
+MAX_PAIRED_MISORDERED = 50.0
+#: ... within this distance of 1: seed-4 #15 (AUC 0.987 from ~18 positives over 21
+#: conditions, t 0.907, BCa 0.793) lost 7 test sets and gained 2 with the 0.01 band
+PAIRED_AUC_BAND = 0.002
+#: ... over at least this many conditions, with at least
+#: :data:`MIN_PAIRED_SMALLER_CLASS` samples in the smaller class: seed-5 #4 (6 conditions,
+#: ~7 positives, both systems at 0-2 misordered pairs) had t 0.267 and BCa 0.167
+MIN_PAIRED_AUC_CONDITIONS = 12
+MIN_PAIRED_SMALLER_CLASS = 10
+
+
+def few_misordered_pairs(
+    kernels: Any, ia: np.ndarray, ib: np.ndarray, n_conditions: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Which paired ROC AUC differences (systems ``ia[k]``, ``ib[k]``) get BCa under
+    ``"auto"``: both systems within :data:`PAIRED_AUC_BAND` of 1 and fewer than
+    :data:`MAX_PAIRED_MISORDERED` misordered pairs in the worse one, over
+    ``n_conditions`` >= :data:`MIN_PAIRED_AUC_CONDITIONS` conditions (None: none
+    switched) with at least :data:`MIN_PAIRED_SMALLER_CLASS` samples in each class (the
+    caller checks that ``auto`` gave the t interval); and the worse system's count.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlci.metrics.ranking import RocAucKernel
+    >>> y = np.r_[np.zeros(1000), np.ones(40)]
+    >>> a = np.r_[np.linspace(0, 1, 1000), np.linspace(2, 3, 40)]
+    >>> b = a.copy()
+    >>> b[-40:-20] -= 1.5  # 20 positives among the negatives: 5,133 misordered pairs
+    >>> ks = [RocAucKernel(y, a), RocAucKernel(y, np.r_[a[:-1], 0.995]), RocAucKernel(y, b)]
+    >>> mask, worse = few_misordered_pairs(ks, np.array([0, 0]), np.array([1, 2]), 20)
+    >>> mask.tolist(), worse.tolist()
+    ([True, False], [5.0, 5133.0])
+    """
+    ia, ib = np.asarray(ia, dtype=int), np.asarray(ib, dtype=int)
+    out, worse = np.zeros(len(ia), dtype=bool), np.full(len(ia), np.nan)
+    if n_conditions is None or n_conditions < MIN_PAIRED_AUC_CONDITIONS:
+        return out, worse
+    counts: list[tuple[float, float] | None] = []
+    for k in kernels:
+        mis = misordered_pair_count(k)
+        if mis is None:
+            counts.append(None)
+            continue
+        c = np.bincount(np.asarray(k.keys), minlength=k.m)
+        n_neg, n_pos = float(c[: k.m_neg].sum()), float(c[k.m_neg :].sum())
+        if min(n_neg, n_pos) < MIN_PAIRED_SMALLER_CLASS:
+            counts.append(None)
+            continue
+        counts.append((mis, n_neg * n_pos))
+    for j, (i, jj) in enumerate(zip(ia, ib, strict=True)):
+        a, b = counts[int(i)], counts[int(jj)]
+        if a is None or b is None:
+            continue
+        worse[j] = max(a[0], b[0])
+        near = all(m < PAIRED_AUC_BAND * n for m, n in (a, b))
+        out[j] = bool(near and worse[j] < MAX_PAIRED_MISORDERED)
+    return out, worse
+
+
+def few_misordered_pairs_reason(pairs: list[str], worse: np.ndarray) -> str:
+    """The ``method_reason`` clause of :func:`few_misordered_pairs`' differences."""
+    counts = ", ".join(f"{float(c):.3g}" for c in worse)
+    return (
+        f"; bca for the difference(s) {', '.join(pairs)}: two ROC AUCs within "
+        f"{PAIRED_AUC_BAND:g} of 1 over conditions, the worse with {counts} misordered "
+        f"(positive, negative) pairs (fewer than {MAX_PAIRED_MISORDERED:.3g}), where the t "
+        "interval's upper end stopped short of the truth more often than BCa's "
+        "(docs/validation.md, 'The ROC AUC near 1 over conditions: BCa or t'); no interval "
+        "holds its level there"
+    )

@@ -118,7 +118,11 @@ from .auc_class import (
     warn_few_auc_class,
     warn_near_edge_auc,
 )
-from .auc_misranked import misranked_counts, warn_few_misranked_auc
+from .auc_misranked import (
+    misordered_few_conditions_bca,
+    misranked_counts,
+    warn_few_misranked_auc,
+)
 from .class_edge import (
     class_edge_diagnostics,
     class_edge_message,
@@ -212,6 +216,12 @@ def choose_method(kernel: Kernel, plan: Any, unsupported: str | None) -> tuple[s
             "percentile 0.81-0.835, BCa 0.78-0.81; docs/validation.md, section 5), and no "
             "method holds (a warning says so)"
         )
+    # a ROC AUC near 1 over conditions, many misordered pairs on a few conditions: BCa
+    # (engine/auc_misranked.py; session 12, aucedge)
+    if kernel.name == "roc_auc" and (
+        edge := misordered_few_conditions_bca(kernel, plan, MIN_CLASS_EDGE)
+    ):
+        return "bca", edge
     return "studentized", (
         "studentized: bootstrap-t with the linearized standard error of every replicate, "
         "on the logit scale when the metric is bounded"
