@@ -160,7 +160,7 @@ def warn_few_misranked_ap(
     est, mis = diag.get("estimate"), diag.get("misranked_positives")
     n_pos = diag.get("n_positive", 0)
     if n_pos < MIN_POSITIVES or not few_misranked_ap_rule(est, mis):
-        if np.ndim(est) != 0 or not few_positives_near_top_rule(est, n_pos):
+        if est is None or np.ndim(est) != 0 or not few_positives_near_top_rule(est, n_pos):
             return None
         found = _near_top_found(float(est), int(n_pos))
         return _warn_ap(found, method, before, system)
