@@ -25,12 +25,21 @@ monotone transform of the scores: a diagnostic, see ``rules``).
 Score families: ``normal``, ``logistic``, ``t3`` (t with 3 degrees of freedom) and
 ``beta`` (Beta(2, 2) shifted: bounded, light tails).
 
-Usage (cells by index, comma separated, to split the run)::
+Usage (cells by index, comma separated, to split the run; the stored runs used main's
+code at 3e9ea9c, before the near-top rule, so that ``warned`` records main's warnings and
+``warnings`` adds the rule: ``PYTHONPATH=<checkout of 3e9ea9c>/src``)::
 
     PYTHONPATH=src nice -n 15 python scripts/ap_short_study.py run 300 \
         scripts/data/ap_short_study_a.json [cells]
-    python scripts/ap_short_study.py tables scripts/data/ap_short_study_*.json
-    python scripts/ap_short_study.py rules scripts/data/ap_short_study_*.json
+    python scripts/ap_short_study.py tables 'scripts/data/ap_short_study_*.json'
+    python scripts/ap_short_study.py rules 'scripts/data/ap_short_study_*.json'
+    python scripts/ap_short_study.py warnings 'scripts/data/ap_short_study_*.json'
+    PYTHONPATH=src python scripts/ap_short_study.py fingerprint \
+        scripts/data/ap_short_fingerprint.json  # on main (3e9ea9c), before the rule
+
+``rules``: ``auto``'s interval widened to hold Boyd's (:func:`floored`) and a raw-score
+kurtosis warning (:func:`kurtosis_rule`); ``warnings``: main's warnings and with the
+near-top rule (:func:`near_top_rule`).
 """
 
 from __future__ import annotations
@@ -288,7 +297,7 @@ def tables(paths: list[str]) -> None:
             f"{c['cov_auto']:.3f}",
             f"{c['cov_bca']:.3f}",
             *(
-                f"{c[f'cov_{m}']:.3f} ({c[f'width_{m}']:.2f})"
+                f"{c[f'cov_{m}']:.3f} ({c[f'width_{m}'] or float('nan'):.2f})"
                 for m in ("lj_t", "boot_t", "union", "boyd")
             ),
             f"{c['warned']:.2f}",
@@ -317,9 +326,11 @@ TOPS = (0.9, 0.93, 0.95)
 
 
 def near_top_rule(r: dict[str, Any], top: float = 0.9, fewer: int = 50) -> bool:
-    """A candidate warning: fewer than ``fewer`` positives and an estimate above ``top``
-    (where ``auto`` keeps BCa below the misranked rule's 0.96 and 20 positives)."""
-    return r["npos"] < fewer and r["est"] > top
+    """The near-top warning (adopted: ``mlci.engine.ap_misranked.few_positives_near_top_rule``,
+    applied here to rows that main's code ran): 10 to ``fewer - 1`` positives and an
+    estimate above ``top`` (where ``auto`` keeps BCa below the misranked rule's 0.96 and
+    20 positives)."""
+    return 10 <= r["npos"] < fewer and r["est"] > top
 
 
 def warning_table(paths: list[str]) -> None:

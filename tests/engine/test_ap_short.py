@@ -138,3 +138,12 @@ def test_reproducer_t3_short_cell():
     )
     assert cov.mean() < 0.87
     assert warned[~cov].mean() > 0.8 and cov[~warned].mean() > 0.935
+
+
+def test_study_rule_is_the_library_rule():
+    """The study applies the rule to rows main's code ran: the same rule."""
+    study = load_script("ap_short_study.py")
+    for est in (0.85, 0.9, 0.9001, 0.95, 0.99, 1.0):
+        for n_pos in (5, 9, 10, 20, 49, 50, 120):
+            row = {"est": est, "npos": n_pos}
+            assert study.near_top_rule(row) == few_positives_near_top_rule(est, n_pos)
