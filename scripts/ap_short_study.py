@@ -278,11 +278,15 @@ def run(reps: int, path: str, only: str | None) -> None:
 
 
 def load(paths: list[str]) -> list[dict[str, Any]]:
-    out = []
+    """The stored cells, each once (a cell run by two processes has the same seeds), in
+    :func:`cells`' order."""
+    found: dict[tuple[Any, ...], dict[str, Any]] = {}
     for p in paths:
         for q in sorted(glob.glob(p)):
-            out.extend(json.loads(Path(q).read_text()))
-    return out
+            for c in json.loads(Path(q).read_text()):
+                found.setdefault((c["shape"], c["ap"], c["positives"]), c)
+    order = [(c["shape"], c["ap"], c["positives"]) for c in cells()]
+    return [found[k] for k in order if k in found]
 
 
 def tables(paths: list[str]) -> None:
