@@ -16,7 +16,11 @@ import pytest
 
 import mlci
 from mlci.engine.ap_interval import AP_LOGIT_EDGE, AP_LOGIT_METHOD
-from mlci.engine.ap_misranked import MIN_MISRANKED_POSITIVES, warn_few_misranked_system
+from mlci.engine.ap_misranked import (
+    MIN_MISRANKED_POSITIVES,
+    few_positives_near_top_rule,
+    warn_few_misranked_system,
+)
 
 
 def _design(seed: int, npos: int = 50, delta: float = 3.8) -> tuple[np.ndarray, np.ndarray]:
@@ -52,7 +56,9 @@ def test_pinned_intervals(seed, npos, delta, method, expected):
     res, caught = _run(y, s)
     assert res.method == method
     np.testing.assert_allclose(res.confidence_interval, expected, rtol=1e-12)
-    assert (mlci.NearBoundWarning in caught) == (res.estimate > AP_LOGIT_EDGE)
+    # session 12 (apshort): also the near-top rule (above 0.9 from fewer than 50 positives)
+    near_top = few_positives_near_top_rule(float(res.estimate), int(y.sum()))
+    assert (mlci.NearBoundWarning in caught) == (res.estimate > AP_LOGIT_EDGE or near_top)
 
 
 def test_many_misranked_positives_keep_bca_unwarned():
