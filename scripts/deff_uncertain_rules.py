@@ -1,0 +1,176 @@
+"""Candidate clauses for proportions whose design effect is uncertain (session 12, deffrule).
+
+Reads the per-test-set rows of ``scripts/deff_uncertain_study.py`` (``.npz``) and scores
+candidate warning clauses on them: the share of ``auto``'s misses warned in the cells
+where ``auto`` is short (below 0.935) and the share of test sets warned in the cells
+where it holds, before (``auto``'s warnings as drawn) and with the clause added; and a
+candidate *method* (Korn & Graubard's interval on a design effect from an upper
+confidence bound of the between-condition variance) against BCa's median width.
+
+The clause family: a proportion within 0.1 of its bound over at least 8 conditions warns
+when its effective minority outcomes, ``min(p, 1 - p) n / deff_U``, fall below ``M``,
+where ``deff_U = 1 + (deff - 1)_+ (K - 1) / chi2_{alpha, K - 1}`` reads the design
+effect's between-condition part at its one-sided ``1 - alpha`` upper confidence bound
+(``K`` conditions).  ``alpha = 1`` (factor 1) and ``M = 4`` is the clause ``auto`` has.
+
+Usage::
+
+    python scripts/deff_uncertain_rules.py /tmp/d0.npz /tmp/d1.npz \
+        --after /tmp/a0.npz /tmp/a1.npz --json scripts/data/deff_uncertain_rules.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy.stats import beta, chi2
+from scipy.stats import t as student_t
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from deff_uncertain_study import GRID, covers, load
+
+HOLD = 0.935
+
+
+def deff_upper(deff: np.ndarray, K: np.ndarray, alpha: float) -> np.ndarray:
+    """The design effect with its between-condition part at its upper bound."""
+    factor = (K - 1) / chi2.ppf(alpha, K - 1) if alpha < 1 else np.ones_like(deff)
+    return 1.0 + np.maximum(np.nan_to_num(deff, nan=1.0) - 1.0, 0.0) * factor
+
+
+def clause(d: dict[str, np.ndarray], alpha: float, M: float) -> np.ndarray:
+    q = np.minimum(d["est"], 1 - d["est"])
+    n = d["eff_n"] * d["deff"]
+    minority = q * n / deff_upper(d["deff"], d["K"], alpha)
+    return (d["K"] >= 8) & (q > 0) & (q < 0.1) & np.isfinite(d["deff"]) & (minority < M)
+
+
+def engine_rule(d: dict[str, np.ndarray]) -> np.ndarray:
+    """:func:`mlci.engine.deff_uncertain.uncertain_design_effect_rule` on every row (on
+    ``auto``'s Korn & Graubard intervals, where the engine applies it)."""
+    from mlci.engine.deff_uncertain import uncertain_design_effect_rule
+
+    out = np.zeros(len(d["est"]), bool)
+    for i in range(len(out)):
+        diag = {"estimate": float(d["est"][i]), "design_effect": float(d["deff"][i]),
+                "effective_n": float(d["eff_n"][i]), "n_conditions": int(d["K"][i])}  # fmt: skip
+        out[i] = bool(d["auto_kg"][i]) and uncertain_design_effect_rule(diag)
+    return out
+
+
+def after_check(d: dict[str, np.ndarray], a: dict[str, np.ndarray]) -> dict[str, Any]:
+    """The after-pass (``--auto-only`` on the same test sets with the clause in the
+    engine) against the before rows: intervals identical, warnings = before or clause."""
+    same = np.array_equal(d["cell"], a["cell"]) and np.array_equal(d["rep"], a["rep"])
+    rule = engine_rule(d)
+    interval_same = (d["auto_lo"] == a["auto_lo"]) & (d["auto_hi"] == a["auto_hi"])
+    return {
+        "rows": len(rule),
+        "same_test_sets": bool(same and np.array_equal(d["est"], a["est"])),
+        "intervals_identical": int(interval_same.sum()),
+        "warned_after_equals_before_or_clause": int(np.sum(a["warned"] == (d["warned"] | rule))),
+        "clause_fires": int(rule.sum()),
+        "clause_fires_unwarned_before": int((rule & ~d["warned"]).sum()),
+        "w_deff_equals_clause": int(np.sum(a["w_deff"] == rule)),
+        "score_after": score(d, a["warned"] & ~d["warned"]),
+    }
+
+
+def cells(d: dict[str, np.ndarray]) -> dict[int, dict[str, Any]]:
+    out = {}
+    cov = covers(d, "auto")
+    for c in np.unique(d["cell"]):
+        s = d["cell"] == c
+        out[int(c)] = {
+            "auto": float(cov[s].mean()),
+            "bca": float(covers(d, "bca")[s].mean()),
+            "pct": float(covers(d, "pct")[s].mean()),
+            "reps": int(s.sum()),
+        }
+    return out
+
+
+def score(d: dict[str, np.ndarray], fires: np.ndarray) -> dict[str, Any]:
+    cov = covers(d, "auto")
+    per = cells(d)
+    short = np.array([per[int(c)]["auto"] < HOLD for c in d["cell"]])
+    big = d["K"] >= 8
+    miss = short & ~cov & big
+    hold = ~short & big
+    before, after = d["warned"], d["warned"] | fires
+    s60 = d["cell"] == -1
+    return {
+        "misses_in_short_cells": int(miss.sum()),
+        "misses_warned_before": float(before[miss].mean()),
+        "misses_warned_after": float(after[miss].mean()),
+        "test_sets_where_auto_holds": int(hold.sum()),
+        "warned_where_holds_before": float(before[hold].mean()),
+        "warned_where_holds_after": float(after[hold].mean()),
+        "s16_60_misses": int((s60 & ~cov).sum()),
+        "s16_60_misses_warned_before": float(before[s60 & ~cov].mean()),
+        "s16_60_misses_warned_after": float(after[s60 & ~cov].mean()),
+        "s16_60_warned_after": float(after[s60].mean()),
+        "s16_60_set30_fires": bool(fires[s60 & (d["rep"] == 30)].any()),
+    }
+
+
+def kg_upper(d: dict[str, np.ndarray], alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Korn & Graubard's interval (Clopper-Pearson on n / deff_U, K - 1 df factor)."""
+    p = d["est"]
+    n = d["eff_n"] * d["deff"]
+    n_star = n / np.maximum(deff_upper(d["deff"], d["K"], alpha), 1.0)
+    z = 1.959963984540054
+    n_star = n_star * (z / student_t.ppf(0.975, d["K"] - 1)) ** 2
+    n_star = np.minimum(n_star, n)
+    k = p * n_star
+    with np.errstate(invalid="ignore"):
+        lo = beta.ppf(0.025, k, n_star - k + 1)
+        hi = beta.ppf(0.975, k + 1, n_star - k)
+    return np.where(d["auto_kg"], lo, d["auto_lo"]), np.where(d["auto_kg"], hi, d["auto_hi"])
+
+
+def method_table(d: dict[str, np.ndarray], alpha: float) -> dict[str, Any]:
+    lo, hi = kg_upper(d, alpha)
+    cov_new = (lo <= d["truth"]) & (d["truth"] <= hi)
+    per = cells(d)
+    rows = []
+    for c, v in per.items():
+        s = d["cell"] == c
+        w_new = float(np.median(hi[s] - lo[s]))
+        w_bca = float(np.median(d["bca_hi"][s] - d["bca_lo"][s]))
+        rows.append({**v, "cell": c, "new": float(cov_new[s].mean()),
+                     "width_new_over_bca": w_new / w_bca if w_bca > 0 else None})  # fmt: skip
+    return {"alpha": alpha, "cells": rows}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("npz", nargs="+", type=Path)
+    ap.add_argument("--json", type=Path)
+    ap.add_argument("--after", nargs="*", type=Path, default=[])
+    args = ap.parse_args(argv)
+    d = load(*args.npz)
+    res: dict[str, Any] = {"rules": []}
+    for alpha in (1.0, 0.1, 0.05, 0.01):
+        for M in (4, 5, 6, 8, 10):
+            r = {"alpha": alpha, "M": M, **score(d, clause(d, alpha, M))}
+            res["rules"].append(r)
+            print(json.dumps(r))
+    res["engine_rule"] = score(d, engine_rule(d))
+    print("engine rule", json.dumps(res["engine_rule"]))
+    if args.after:
+        res["after"] = after_check(d, load(*args.after))
+        print("after", json.dumps(res["after"]))
+    res["methods"] = [method_table(d, a) for a in (0.05, 0.01)]
+    res["grid"] = [list(g) for g in GRID]
+    if args.json:
+        args.json.write_text(json.dumps(res, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
