@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -66,7 +67,10 @@ def engine_rule(d: dict[str, np.ndarray]) -> np.ndarray:
 def after_check(d: dict[str, np.ndarray], a: dict[str, np.ndarray]) -> dict[str, Any]:
     """The after-pass (``--auto-only`` on the same test sets with the clause in the
     engine) against the before rows: intervals identical, warnings = before or clause."""
-    same = np.array_equal(d["cell"], a["cell"]) and np.array_equal(d["rep"], a["rep"])
+    index = {(int(c), int(r)): i for i, (c, r) in enumerate(zip(d["cell"], d["rep"]))}
+    take = np.array([index[(int(c), int(r))] for c, r in zip(a["cell"], a["rep"])])
+    d = {k: v[take] for k, v in d.items()}  # the before rows of the after-pass's test sets
+    same = True
     rule = engine_rule(d)
     interval_same = (d["auto_lo"] == a["auto_lo"]) & (d["auto_hi"] == a["auto_hi"])
     return {
@@ -77,7 +81,12 @@ def after_check(d: dict[str, np.ndarray], a: dict[str, np.ndarray]) -> dict[str,
         "clause_fires": int(rule.sum()),
         "clause_fires_unwarned_before": int((rule & ~d["warned"]).sum()),
         "w_deff_equals_clause": int(np.sum(a["w_deff"] == rule)),
-        "score_after": score(d, a["warned"] & ~d["warned"]),
+        "s16_60_after": {
+            "warned": float(a["warned"][a["cell"] == -1].mean()),
+            "misses_warned": float(
+                a["warned"][(a["cell"] == -1) & ~covers(a, "auto")].mean()
+            ),
+        },
     }
 
 
@@ -117,6 +126,48 @@ def score(d: dict[str, np.ndarray], fires: np.ndarray) -> dict[str, Any]:
         "s16_60_warned_after": float(after[s60].mean()),
         "s16_60_set30_fires": bool(fires[s60 & (d["rep"] == 30)].any()),
     }
+
+
+def breakdown(d: dict[str, np.ndarray], fires: np.ndarray) -> dict[str, Any]:
+    """By conditions and by ICC (grid cells over 8 or more conditions): misses warned in
+    the short cells and test sets warned where ``auto`` holds, before and after; and on
+    seed-16 #60 the coverage of the test sets left unwarned."""
+    cov = covers(d, "auto")
+    per = cells(d)
+    short = np.array([per[int(c)]["auto"] < HOLD for c in d["cell"]])
+    icc = np.array([GRID[c][1] if c >= 0 else math.nan for c in d["cell"]])
+    after = d["warned"] | fires
+    out: dict[str, Any] = {"by_conditions": {}, "by_icc": {}}
+    grid = (d["cell"] >= 0) & (d["K"] >= 8)
+    for key, sel in [("by_conditions", {k: d["K"] == k for k in (8, 10, 14, 20, 30)}),
+                     ("by_icc", {i: icc == i for i in (0.0, 0.05, 0.15, 0.3)})]:  # fmt: skip
+        for k, s in sel.items():
+            m, h = grid & s & short & ~cov, grid & s & ~short
+            out[key][str(k)] = {
+                "short_cells": int(len({int(c) for c in d["cell"][grid & s & short]})),
+                "cells": int(len({int(c) for c in d["cell"][grid & s]})),
+                "misses": int(m.sum()),
+                "misses_warned": [float(d["warned"][m].mean()), float(after[m].mean())],
+                "held_test_sets": int(h.sum()),
+                "held_warned": [float(d["warned"][h].mean()), float(after[h].mean())],
+            }
+    s60 = d["cell"] == -1
+    out["s16_60"] = {
+        "auto": float(cov[s60].mean()),
+        "bca": float(covers(d, "bca")[s60].mean()),
+        "pct": float(covers(d, "pct")[s60].mean()),
+        "warned": [float(d["warned"][s60].mean()), float(after[s60].mean())],
+        "unwarned_cover": [
+            [int(cov[s60 & ~d["warned"]].sum()), int((s60 & ~d["warned"]).sum())],
+            [int(cov[s60 & ~after].sum()), int((s60 & ~after).sum())],
+        ],
+        "misses_above_truth": int((s60 & ~cov & (d["auto_lo"] > d["truth"])).sum()),
+        "median_deff": {
+            "misses": float(np.median(d["deff"][s60 & ~cov])),
+            "covers": float(np.median(d["deff"][s60 & cov])),
+        },
+    }
+    return out
 
 
 def kg_upper(d: dict[str, np.ndarray], alpha: float) -> tuple[np.ndarray, np.ndarray]:
@@ -163,6 +214,8 @@ def main(argv: list[str] | None = None) -> None:
             print(json.dumps(r))
     res["engine_rule"] = score(d, engine_rule(d))
     print("engine rule", json.dumps(res["engine_rule"]))
+    res["breakdown"] = breakdown(d, engine_rule(d))
+    print("breakdown", json.dumps(res["breakdown"], indent=1))
     if args.after:
         res["after"] = after_check(d, load(*args.after))
         print("after", json.dumps(res["after"]))

@@ -126,7 +126,12 @@ def s16_60(reps: int, auto_only: bool = False) -> list[dict[str, Any]]:
 
 
 def run(
-    reps: int, part: tuple[int, int], seed: int, max_seconds: float, auto_only: bool = False
+    reps: int,
+    part: tuple[int, int],
+    seed: int,
+    max_seconds: float,
+    auto_only: bool = False,
+    min_conditions: int = 0,
 ) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     t0 = time.time()
@@ -134,7 +139,7 @@ def run(
     if k == 0:
         rows += s16_60(300, auto_only)
     for ci, (C, icc, q, n, unequal) in enumerate(GRID):
-        if ci % of != k or time.time() - t0 > max_seconds:
+        if ci % of != k or time.time() - t0 > max_seconds or C < min_conditions:
             continue
         g = np.random.default_rng([seed, 12, ci])
         for rep in range(reps):
@@ -161,9 +166,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--max-seconds", type=float, default=3000.0)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--auto-only", action="store_true", help="auto only (the after-pass)")
+    ap.add_argument("--min-conditions", type=int, default=0, help="skip cells below")
     args = ap.parse_args(argv)
     k, of = map(int, args.part.split("/"))
-    rows = run(args.reps, (k, of), args.seed, args.max_seconds, args.auto_only)
+    rows = run(
+        args.reps, (k, of), args.seed, args.max_seconds, args.auto_only, args.min_conditions
+    )
     arrays = {key: np.asarray([r[key] for r in rows]) for key in KEYS}
     np.savez_compressed(args.out, **arrays)
 
