@@ -67,8 +67,8 @@ def engine_rule(d: dict[str, np.ndarray]) -> np.ndarray:
 def after_check(d: dict[str, np.ndarray], a: dict[str, np.ndarray]) -> dict[str, Any]:
     """The after-pass (``--auto-only`` on the same test sets with the clause in the
     engine) against the before rows: intervals identical, warnings = before or clause."""
-    index = {(int(c), int(r)): i for i, (c, r) in enumerate(zip(d["cell"], d["rep"]))}
-    take = np.array([index[(int(c), int(r))] for c, r in zip(a["cell"], a["rep"])])
+    index = {(int(c), int(r)): i for i, (c, r) in enumerate(zip(d["cell"], d["rep"], strict=True))}
+    take = np.array([index[(int(c), int(r))] for c, r in zip(a["cell"], a["rep"], strict=True)])
     d = {k: v[take] for k, v in d.items()}  # the before rows of the after-pass's test sets
     same = True
     rule = engine_rule(d)
@@ -83,9 +83,7 @@ def after_check(d: dict[str, np.ndarray], a: dict[str, np.ndarray]) -> dict[str,
         "w_deff_equals_clause": int(np.sum(a["w_deff"] == rule)),
         "s16_60_after": {
             "warned": float(a["warned"][a["cell"] == -1].mean()),
-            "misses_warned": float(
-                a["warned"][(a["cell"] == -1) & ~covers(a, "auto")].mean()
-            ),
+            "misses_warned": float(a["warned"][(a["cell"] == -1) & ~covers(a, "auto")].mean()),
         },
     }
 
@@ -144,8 +142,8 @@ def breakdown(d: dict[str, np.ndarray], fires: np.ndarray) -> dict[str, Any]:
         for k, s in sel.items():
             m, h = grid & s & short & ~cov, grid & s & ~short
             out[key][str(k)] = {
-                "short_cells": int(len({int(c) for c in d["cell"][grid & s & short]})),
-                "cells": int(len({int(c) for c in d["cell"][grid & s]})),
+                "short_cells": len({int(c) for c in d["cell"][grid & s & short]}),
+                "cells": len({int(c) for c in d["cell"][grid & s]}),
                 "misses": int(m.sum()),
                 "misses_warned": [float(d["warned"][m].mean()), float(after[m].mean())],
                 "held_test_sets": int(h.sum()),

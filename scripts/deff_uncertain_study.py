@@ -169,9 +169,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--min-conditions", type=int, default=0, help="skip cells below")
     args = ap.parse_args(argv)
     k, of = map(int, args.part.split("/"))
-    rows = run(
-        args.reps, (k, of), args.seed, args.max_seconds, args.auto_only, args.min_conditions
-    )
+    rows = run(args.reps, (k, of), args.seed, args.max_seconds, args.auto_only, args.min_conditions)
     arrays = {key: np.asarray([r[key] for r in rows]) for key in KEYS}
     np.savez_compressed(args.out, **arrays)
 

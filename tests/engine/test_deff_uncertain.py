@@ -126,8 +126,9 @@ def test_clause_rule_edges() -> None:
     # below 8 conditions every result warns already; the clause stays out
     assert not uncertain_design_effect_rule({**base, "n_conditions": 7})
     # from 20 conditions on, neither (the range of engine/few_conditions_class.py)
-    assert uncertain_design_effect_rule({**base, "n_conditions": 19})
-    assert not uncertain_design_effect_rule({**base, "n_conditions": 20})
+    wide = {**base, "design_effect": 9.0, "effective_n": 331.4}
+    assert uncertain_design_effect_rule({**wide, "n_conditions": 19})
+    assert not uncertain_design_effect_rule({**wide, "n_conditions": 20})
     # errors that do not cluster (design effect below 1.5)
     assert not uncertain_design_effect_rule({**base, "design_effect": 1.2, "effective_n": 2487.0})
     # away from the bound
