@@ -98,6 +98,11 @@ def cells(d: dict[str, np.ndarray]) -> dict[int, dict[str, Any]]:
             "bca": float(covers(d, "bca")[s].mean()),
             "pct": float(covers(d, "pct")[s].mean()),
             "reps": int(s.sum()),
+            "warned": float(d["warned"][s].mean()),
+            "width_auto_over_bca": float(
+                np.median(d["auto_hi"][s] - d["auto_lo"][s])
+                / max(float(np.median(d["bca_hi"][s] - d["bca_lo"][s])), 1e-300)
+            ),
         }
     return out
 
