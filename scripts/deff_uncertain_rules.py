@@ -157,6 +157,8 @@ def breakdown(d: dict[str, np.ndarray], fires: np.ndarray) -> dict[str, Any]:
                 "held_warned": [float(d["warned"][h].mean()), float(after[h].mean())],
             }
     s60 = d["cell"] == -1
+    q = np.minimum(d["est"], 1 - d["est"]) * d["eff_n"]
+    u = s60 & ~cov & ~d["warned"] & d["auto_kg"].astype(bool)
     out["s16_60"] = {
         "auto": float(cov[s60].mean()),
         "bca": float(covers(d, "bca")[s60].mean()),
@@ -167,6 +169,10 @@ def breakdown(d: dict[str, np.ndarray], fires: np.ndarray) -> dict[str, Any]:
             [int(cov[s60 & ~after].sum()), int((s60 & ~after).sum())],
         ],
         "misses_above_truth": int((s60 & ~cov & (d["auto_lo"] > d["truth"])).sum()),
+        # the near-bound clause's count on the unwarned misses of Korn & Graubard's
+        "unwarned_kg_misses_minority_min_median_max": [
+            float(f(q[u])) for f in (np.min, np.median, np.max)
+        ],
         "median_deff": {
             "misses": float(np.median(d["deff"][s60 & ~cov])),
             "covers": float(np.median(d["deff"][s60 & cov])),
