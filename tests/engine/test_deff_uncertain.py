@@ -141,11 +141,11 @@ def test_clause_rule_edges() -> None:
     assert not uncertain_design_effect_rule({"estimate": 0.98, "n_conditions": 14})
 
 
-def test_named_methods_other_than_korn_graubard_do_not_get_the_clause() -> None:
+def test_only_korn_graubards_interval_gets_the_clause() -> None:
     y, a, cond = _design(S60_ERRORS, S60_SIZES)
-    for method in ("bca", "logit_t"):
+    for method, expected in (("korn_graubard", True), ("bca", False), ("logit_t", False)):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             mlci.bootstrap_ci(y, a, metric="accuracy", conditions=cond, method=method,
                               n_resamples=200, rng=0)  # fmt: skip
-        assert not any(CLAUSE in str(w.message) for w in caught), method
+        assert any(CLAUSE in str(w.message) for w in caught) == expected, method
