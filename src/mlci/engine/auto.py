@@ -142,6 +142,7 @@ from .clustered_class import (
     smaller_class_conditions,
 )
 from .clustered_edge import clustered_proportion_rule
+from .deff_uncertain import uncertain_design_effect_message, uncertain_design_effect_rule
 from .effective_conditions import (
     effective_conditions,
     few_effective_conditions,
@@ -719,6 +720,8 @@ def warn_outside_map(diag: dict[str, Any], metric: str, method: str) -> str | No
             "proportion over conditions near its bound')"
         )
         break
+    if method == "korn_graubard" and uncertain_design_effect_rule(diag):  # deff_uncertain.py
+        msgs.append(uncertain_design_effect_message(diag))
     few = min(diag.get("n_positive", MIN_CLASS), diag.get("n_negative", MIN_CLASS))
     if metric == "roc_auc" and {"n_positive", "n_negative"} <= diag.keys():
         # (class counts known: a weighted AUC's diagnostics carry none): one message
