@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from scipy.stats import t as stats_t
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import design_search_scores as dss
@@ -105,6 +106,63 @@ def run_cell(cell: dict[str, Any], reps: int, B: int, seed: int) -> dict[str, An
             rows[f"{name}_width"].append(round(float(b - a), 7))
     return {**cell, "truth": truth, "reps": reps, "B": B, "seed": seed,
             "cpu_seconds": round(time.process_time() - t0, 1), "test_sets": rows}  # fmt: skip
+
+
+def analytic_cell(cell: dict[str, Any], reps: int, seed: int, offset: int = 2000) -> dict[str, Any]:
+    """The analytic intervals of a cell's test sets (the same draws as :func:`run_cell`, no
+    bootstrap): ``score`` (mlci.engine.weighted_auc_edge's floored score interval at Kish's
+    sizes), ``wilson_delong`` (the score interval with the weighted DeLong variance alone,
+    carried as ``V(theta) = V theta (1 - theta) / (A (1 - A))``, Student's t on Welch's
+    degrees of freedom: the floor without Newcombe's variance) and ``logit_delong`` (the
+    Wald interval on the logit scale, ``logit A +- t sqrt(V) / (A (1 - A))``).  Over
+    conditions the variance is the conditions' (at least the rows') on C - 1 degrees of
+    freedom.  ``offset``: the design index's (1000: scripts/weighted_auc_sweep.py's cells,
+    with their seed 111)."""
+    from scipy.special import expit, logit
+
+    from mlci.engine import weighted_auc_edge as wae
+    from mlci.intervals.auc_score import score_bounds
+
+    d = dss.Design(
+        offset + cell["id"], "weighted", "auc", cell["n"], cell["prevalence"], cell["error"],
+        cell["conditions"], cell["icc"], cell["unequal"], 0.0, cell["q"],
+    )  # fmt: skip
+    pop = dss.Population(d)
+    truth = pop.truth
+    z = 1.959963984540054
+    out: dict[str, list[float]] = {}
+    for i in range(reps):
+        g = np.random.default_rng([seed, cell["id"], i])
+        x = pop.draw(g)
+        t = wae.weighted_auc_terms(
+            x["s"], np.asarray(x["y"]) == 1, x["weight"], x.get("conditions")
+        )
+        a, v = t.auc, t.v_pos + t.v_neg
+        m, n = t.m_eff, t.n_eff
+        if t.n_conditions is not None:
+            v, df = max(float(t.v_cond or 0.0), v), float(max(t.n_conditions - 1, 1))
+        elif v > 0:
+            df = v**2 / (t.v_pos**2 / max(m - 1, 1e-9) + t.v_neg**2 / max(n - 1, 1e-9))
+        tq = float(stats_t.ppf(0.975, df)) if v > 0 else z
+        ivs = {"score": wae.weighted_auc_interval(t)}
+        if 0 < a < 1 and v > 0:
+            r = v * (tq / z) ** 2 / (a * (1 - a))
+            ivs["wilson_delong"] = score_bounds(a, lambda th, r=r: r * th * (1 - th), z, z)
+            h = tq * math.sqrt(v) / (a * (1 - a))
+            ivs["logit_delong"] = (float(expit(logit(a) - h)), float(expit(logit(a) + h)))
+        else:
+            ivs["wilson_delong"] = ivs["logit_delong"] = (a, a)
+        for k, (lo, hi) in ivs.items():
+            out.setdefault(f"{k}_cover", []).append(float(lo <= truth <= hi))
+            out.setdefault(f"{k}_width", []).append(float(hi - lo))
+    return {
+        k.rsplit("_", 1)[0]: {
+            "coverage": float(np.mean(out[f"{k.rsplit('_', 1)[0]}_cover"])),
+            "median_width": float(np.median(out[f"{k.rsplit('_', 1)[0]}_width"])),
+        }
+        for k in out
+        if k.endswith("_cover")
+    }
 
 
 def short(cov: float, n: int) -> bool:
@@ -204,6 +262,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--part", help="k/K: every K-th cell from the k-th (parallel runs)")
     p.add_argument("--report", action="store_true")
     p.add_argument("--merge", nargs="*", help="join the cells of these JSON files")
+    p.add_argument(
+        "--analytic", action="store_true", help="add the analytic intervals to the JSON's cells"
+    )
     a = p.parse_args(argv)
     path = Path(a.json)
     if a.merge:
@@ -214,7 +275,18 @@ def main(argv: list[str] | None = None) -> int:
     if a.report:
         print(report(json.loads(path.read_text())))
         return 0
-    todo = [c for c in cells() if not a.cell or c["id"] in a.cell]
+    if a.analytic:  # every cell of the grid, and scripts/weighted_auc_sweep.py's
+        doc = json.loads(path.read_text())
+        doc["analytic"] = {str(c["id"]): analytic_cell(c, a.reps, a.seed) for c in cells()}
+        doc["analytic_s11"] = {
+            str(c["id"]): analytic_cell(c, 300 if c["error"] < 0.02 else 150, 111, offset=1000)
+            for c in ws.cells()
+            if c["error"] >= 0.01
+        }
+        path.write_text(json.dumps(doc, indent=0))
+        return 0
+    by_id = {c["id"]: c for c in cells()}
+    todo = [by_id[i] for i in a.cell] if a.cell else list(by_id.values())  # in that order
     if a.part:
         k, K = map(int, a.part.split("/"))
         todo = todo[k::K]

@@ -21,6 +21,8 @@ import mlci
 from mlci import Scores
 from mlci.scores._cllr_rules import (
     MIN_CLLR_CLASS_COST,
+    MIN_CLLR_FAR_RATIO,
+    MIN_CLLR_FAR_TRIALS,
     cllr_effective_trials,
     warn_few_costly_trials,
 )
@@ -45,20 +47,33 @@ def test_cheap_class_rule_boundaries():
     assert MIN_CLLR_CLASS_COST == 2.0
     below = MIN_CLLR_CLASS_COST - 0.01
     with pytest.warns(mlci.NearBoundWarning, match="The 32 targets cost 1.99 bits in all"):
-        warn_few_costly_trials(20.0, 600.0, 32, 1469, 0.1, below, 40.0)
+        warn_few_costly_trials(20.0, 60.0, 32, 96, 0.1, below, 40.0)
     with pytest.warns(mlci.NearBoundWarning, match="The 900 non-targets cost 0.50 bits"):
         warn_few_costly_trials(20.0, 600.0, 80, 900, 0.1, 9.0, 0.5)
     # at the threshold, not below it: no warning; NaN (not known) does not warn
-    assert warn_few_costly_trials(20.0, 600.0, 32, 1469, 0.1, MIN_CLLR_CLASS_COST, 40.0) is None
-    assert warn_few_costly_trials(20.0, 600.0, 32, 1469, 0.1) is None
-    assert warn_few_costly_trials(20.0, 600.0, 32, 1469, 0.1, float("nan"), 40.0) is None
+    assert warn_few_costly_trials(20.0, 60.0, 32, 96, 0.1, MIN_CLLR_CLASS_COST, 40.0) is None
+    assert warn_few_costly_trials(20.0, 60.0, 32, 96, 0.1) is None
+    assert warn_few_costly_trials(20.0, 60.0, 32, 96, 0.1, float("nan"), 40.0) is None
     with pytest.warns(mlci.NearBoundWarning, match="non-targets cost 1.00"):
-        warn_few_costly_trials(20.0, 600.0, 32, 1469, 0.1, float("nan"), 1.0)
+        warn_few_costly_trials(20.0, 60.0, 32, 96, 0.1, float("nan"), 1.0)
     # the older triggers keep their own messages first
     with pytest.warns(mlci.NearBoundWarning, match="rests on 2.0 effective trials"):
-        warn_few_costly_trials(2.0, 600.0, 32, 1469, 0.1, 0.5, 40.0)
+        warn_few_costly_trials(2.0, 60.0, 32, 96, 0.1, 0.5, 40.0)
     with pytest.raises(TypeError, match="`pos_cost` must be a number"):
-        warn_few_costly_trials(20.0, 600.0, 32, 1469, 0.1, "cheap", 40.0)
+        warn_few_costly_trials(20.0, 60.0, 32, 96, 0.1, "cheap", 40.0)
+
+
+def test_far_outnumbered_class_boundaries():
+    # a class below 40 trials outnumbered 10 times warns whatever its costs (32 / 320 and
+    # 32 / 1,472 fell short in every design of scripts/cllr_few_targets.py)
+    assert (MIN_CLLR_FAR_TRIALS, MIN_CLLR_FAR_RATIO) == (40, 10.0)
+    with pytest.warns(mlci.NearBoundWarning, match="Only 39 targets against 390 non-targets"):
+        warn_few_costly_trials(20.0, 300.0, 39, 390, 0.1, 9.0, 40.0)
+    with pytest.warns(mlci.NearBoundWarning, match="Only 32 non-targets against 1469 targets"):
+        warn_few_costly_trials(300.0, 20.0, 1469, 32, 0.1, 40.0, 9.0)
+    assert warn_few_costly_trials(20.0, 300.0, 40, 400, 0.1, 9.0, 40.0) is None  # 40 is enough
+    assert warn_few_costly_trials(20.0, 300.0, 39, 389, 0.1, 9.0, 40.0) is None  # 9.97 times
+    assert warn_few_costly_trials(20.0, 300.0, 32, 96, 0.1, 9.0, 40.0) is None  # 32 / 96 held
 
 
 def _draw(g: np.random.Generator, targets: int, ratio: int, auc: float, c: float) -> Scores:
@@ -70,10 +85,11 @@ def _draw(g: np.random.Generator, targets: int, ratio: int, auc: float, c: float
 
 
 def test_benign_looking_test_set_near_auc_one_warns():
-    # 32 targets / 1,472 non-targets at AUC 0.9998, LLRs x 0.67 (s15sc #17's design, as
-    # scripts/cllr_few_targets.py draws it): a test set without a costly target, its costs
-    # spread and unskewed, which no older trigger catches
-    s = _draw(np.random.default_rng(5), 32, 46, 0.9998, 0.67)  # targets cost 0.31 bits
+    # 32 targets / 96 non-targets at AUC 0.9998, LLRs x 0.67 (auto 0.873 of 300 in
+    # scripts/cllr_few_targets.py): a test set without a costly target (the targets cost
+    # 0.26 bits), its costs spread (6.5 effective targets) and unskewed (0.29), which no
+    # older trigger catches
+    s = _draw(np.random.default_rng(33), 32, 3, 0.9998, 0.67)
     d = cllr_effective_trials(s._lay)
     assert min(d.targets_eff, d.non_targets_eff) >= 3 and not d.skewness > 0.35
     assert d.targets_cost < MIN_CLLR_CLASS_COST
@@ -114,4 +130,6 @@ def test_s15sc17_benign_miss_warns():
     res = out[0]
     assert not res.confidence_interval[1] >= pop.truth  # the truth above the interval
     assert "NearBoundWarning" in names
-    assert res.details["few_errors_warning"].startswith("The 28 targets cost")
+    # the class-count trigger (28 < 40 outnumbered 10 times) fires first; the targets'
+    # cost (under 2 bits) would too
+    assert res.details["few_errors_warning"].startswith("Only 28 targets against 1473")
