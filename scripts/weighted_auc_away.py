@@ -252,6 +252,50 @@ def report(doc: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def analytic_report(doc: dict[str, Any]) -> str:
+    """The analytic intervals of every grid cell (:func:`analytic_cell`), with BCa's where
+    the bootstrap ran, and of scripts/weighted_auc_sweep.py's cells (BCa from its JSON)."""
+    boot = {str(c["id"]): c for c in doc["cells"]}
+    lines = [
+        "| AUC | positives | q | BCa (width) | score at Kish (width / BCa) | "
+        "Wilson, DeLong variance | logit, DeLong variance |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for c in cells():
+        a = doc.get("analytic", {}).get(str(c["id"]))
+        if a is None:
+            continue
+        b = boot.get(str(c["id"]))
+        bca = b["methods"]["bca"] if b else None
+        ref = bca["median_width"] if bca else a["score"]["median_width"]
+        cols = [
+            f"{a[m]['coverage']:.3f} ({a[m]['median_width'] / ref:.2f})"
+            for m in ("score", "wilson_delong", "logit_delong")
+        ]
+        bc = f"{bca['coverage']:.3f} ({bca['median_width']:.3f})" if bca else "—"
+        lines.append(
+            f"| {1 - c['error']:.2f} | {c['n'] * c['prevalence']:.0f} | {c['q']:g} | {bc} | "
+            + " | ".join(cols)
+            + " |"
+        )
+    s11 = Path(__file__).resolve().parent / "data" / "weighted_auc_sweep.json"
+    if "analytic_s11" in doc and s11.exists():
+        ref11 = {str(c["id"]): c for c in json.loads(s11.read_text())["runs"]["rule_off"]}
+        lines += ["", "| session-11 cell | 1 - AUC | BCa | score (width / BCa) | "
+                  "Wilson, DeLong | logit, DeLong |", "|---|---|---|---|---|---|"]  # fmt: skip
+        for k, a in doc["analytic_s11"].items():
+            c = ref11[k]
+            bca = c["methods"]["bca"]
+            cols = [
+                f"{a[m]['coverage']:.3f} ({a[m]['median_width'] / bca['median_width']:.2f})"
+                for m in ("score", "wilson_delong", "logit_delong")
+            ]
+            lines.append(
+                f"| {ws._label(c)} | {c['error']:g} | {bca['coverage']:.3f} | " + " | ".join(cols) + " |"
+            )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--json", required=True)
@@ -270,10 +314,14 @@ def main(argv: list[str] | None = None) -> int:
     if a.merge:
         docs = [json.loads(Path(f).read_text()) for f in a.merge]
         cs = sorted((c for d in docs for c in d["cells"]), key=lambda c: c["id"])
-        path.write_text(json.dumps({"cells": cs}, indent=0))
+        joined: dict[str, Any] = {"cells": cs}
+        for d in docs:  # the analytic intervals (--analytic) of any input
+            joined.update({k: v for k, v in d.items() if k.startswith("analytic")})
+        path.write_text(json.dumps(joined, indent=0))
         return 0
     if a.report:
-        print(report(json.loads(path.read_text())))
+        doc = json.loads(path.read_text())
+        print(report(doc) + "\n\n" + analytic_report(doc))
         return 0
     if a.analytic:  # every cell of the grid, and scripts/weighted_auc_sweep.py's
         doc = json.loads(path.read_text())
