@@ -291,7 +291,9 @@ def analytic_report(doc: dict[str, Any]) -> str:
                 for m in ("score", "wilson_delong", "logit_delong")
             ]
             lines.append(
-                f"| {ws._label(c)} | {c['error']:g} | {bca['coverage']:.3f} | " + " | ".join(cols) + " |"
+                f"| {ws._label(c)} | {c['error']:g} | {bca['coverage']:.3f} | "
+                + " | ".join(cols)
+                + " |"
             )
     return "\n".join(lines)
 
