@@ -31,6 +31,7 @@ import json
 import math
 import sys
 import time
+from functools import partial
 import warnings
 from pathlib import Path
 from typing import Any
@@ -108,6 +109,10 @@ def run_cell(cell: dict[str, Any], reps: int, B: int, seed: int) -> dict[str, An
             "cpu_seconds": round(time.process_time() - t0, 1), "test_sets": rows}  # fmt: skip
 
 
+def _binomial_variance(theta: np.ndarray, r: float) -> np.ndarray:
+    return np.asarray(r * theta * (1 - theta))
+
+
 def analytic_cell(cell: dict[str, Any], reps: int, seed: int, offset: int = 2000) -> dict[str, Any]:
     """The analytic intervals of a cell's test sets (the same draws as :func:`run_cell`, no
     bootstrap): ``score`` (mlci.engine.weighted_auc_edge's floored score interval at Kish's
@@ -147,7 +152,7 @@ def analytic_cell(cell: dict[str, Any], reps: int, seed: int, offset: int = 2000
         ivs = {"score": wae.weighted_auc_interval(t)}
         if 0 < a < 1 and v > 0:
             r = v * (tq / z) ** 2 / (a * (1 - a))
-            ivs["wilson_delong"] = score_bounds(a, lambda th, r=r: r * th * (1 - th), z, z)
+            ivs["wilson_delong"] = score_bounds(a, partial(_binomial_variance, r=r), z, z)
             h = tq * math.sqrt(v) / (a * (1 - a))
             ivs["logit_delong"] = (float(expit(logit(a) - h)), float(expit(logit(a) + h)))
         else:
