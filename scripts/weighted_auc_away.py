@@ -31,8 +31,8 @@ import json
 import math
 import sys
 import time
-from functools import partial
 import warnings
+from functools import partial
 from pathlib import Path
 from typing import Any
 
