@@ -1,0 +1,116 @@
+"""Fingerprint of near-bound results and their warnings, for review12's refactorings.
+
+One md5 per result (its repr and its warnings' classes and messages): ``bootstrap_ci`` and
+``compare`` of the ranking metrics with few of a class (average precision with 2-30
+positives, the ROC AUC with 3-30 of the smaller class; the rules that count a kernel's
+classes: ``few_positive_ap``, ``edge_fallback_applies``, ``smaller_class``), two-class
+decision metrics with 2-40 positives and 0-3 errors (iid, over conditions, strata), paired
+RMSE differences, and the session-11 warnings (strata class mix, errors in few
+conditions, AUC/AP misranked).  Complements ``scripts/refactor_fingerprint.py``.
+
+    PYTHONPATH=<before>/src python scripts/review12_fingerprint.py > before.txt
+    PYTHONPATH=src python scripts/review12_fingerprint.py | diff before.txt -
+"""
+
+# ruff: noqa: B023
+# (each lambda is called at once, inside rec, with the loop's values)
+import hashlib
+import warnings
+
+import numpy as np
+
+import mlci
+
+out = {}
+
+
+def rec(key, obj):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        try:
+            r = obj()
+        except Exception as e:
+            r = ("ERR", type(e).__name__, str(e))
+    msgs = sorted({f"{x.category.__name__}:{x.message}" for x in w})
+    out[key] = (repr(r), msgs)
+
+
+R = 200
+for seed in range(3):
+    g = np.random.default_rng(100 + seed)
+    for n, n_pos in ((60, 2), (80, 5), (120, 9), (120, 12), (200, 30)):
+        y = np.r_[np.ones(n_pos, int), np.zeros(n - n_pos, int)]
+        cond = g.integers(0, 12, n)
+        strata = g.integers(0, 3, n)
+        for shift in (1.0, 3.0, 6.0):
+            s1 = y * shift + g.normal(size=n)
+            s2 = y * shift * 0.7 + g.normal(size=n)
+            for m in ("average_precision", "roc_auc"):
+                rec(
+                    ("bci", seed, n, n_pos, shift, m),
+                    lambda: mlci.bootstrap_ci(y, s1, metric=m, rng=0, n_resamples=R),
+                )
+                rec(
+                    ("bcic", seed, n, n_pos, shift, m),
+                    lambda: mlci.bootstrap_ci(
+                        y, s1, metric=m, rng=0, n_resamples=R, conditions=cond
+                    ),
+                )
+                rec(
+                    ("bcis", seed, n, n_pos, shift, m),
+                    lambda: mlci.bootstrap_ci(y, s1, metric=m, rng=0, n_resamples=R, strata=strata),
+                )
+                rec(
+                    ("cmp", seed, n, n_pos, shift, m),
+                    lambda: mlci.compare(y, {"A": s1, "B": s2}, metric=m, rng=0, n_resamples=R),
+                )
+                rec(
+                    ("cmpc", seed, n, n_pos, shift, m),
+                    lambda: mlci.compare(
+                        y, {"A": s1, "B": s2}, metric=m, rng=0, n_resamples=R, conditions=cond
+                    ),
+                )
+        for errors in (0, 1, 3):
+            p = y.copy()
+            flip = g.choice(n, errors, replace=False)
+            p[flip] = 1 - p[flip]
+            q = np.where(g.random(n) < 0.9, y, 1 - y)
+            for m in ("f1", "mcc", "balanced_accuracy", "cohen_kappa", "accuracy", "recall"):
+                rec(
+                    ("dbci", seed, n, n_pos, errors, m),
+                    lambda: mlci.bootstrap_ci(y, p, metric=m, rng=0, n_resamples=R),
+                )
+                rec(
+                    ("dbcic", seed, n, n_pos, errors, m),
+                    lambda: mlci.bootstrap_ci(
+                        y, p, metric=m, rng=0, n_resamples=R, conditions=cond
+                    ),
+                )
+                rec(
+                    ("dbcis", seed, n, n_pos, errors, m),
+                    lambda: mlci.bootstrap_ci(y, p, metric=m, rng=0, n_resamples=R, strata=strata),
+                )
+                rec(
+                    ("dcmp", seed, n, n_pos, errors, m),
+                    lambda: mlci.compare(y, {"A": p, "B": q}, metric=m, rng=0, n_resamples=R),
+                )
+                rec(
+                    ("dcmpc", seed, n, n_pos, errors, m),
+                    lambda: mlci.compare(
+                        y, {"A": p, "B": q}, metric=m, rng=0, n_resamples=R, conditions=cond
+                    ),
+                )
+    for n in (20, 50):
+        t = g.normal(size=n)
+        a, b = t + g.laplace(size=n), t + 1.3 * g.laplace(size=n)
+        for m in ("rmse", "mae", "mse"):
+            rec(
+                ("reg", seed, n, m),
+                lambda: mlci.compare(t, {"A": a, "B": b}, metric=m, rng=0, n_resamples=R),
+            )
+            rec(
+                ("regb", seed, n, m),
+                lambda: mlci.bootstrap_ci(t, a, metric=m, rng=0, n_resamples=R),
+            )
+for k, v in sorted(out.items(), key=repr):
+    print(k, hashlib.md5(repr(v).encode()).hexdigest())
