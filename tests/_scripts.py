@@ -1,11 +1,13 @@
 """The study scripts of ``scripts/`` as modules, for the tests that check the numbers the
 docs report from them (their populations, truths and designs) instead of copying them;
 and the design-search tests' shared preamble (:data:`SEARCH_KW`, :func:`search_set`,
-:func:`warned`)."""
+:func:`warned`, :func:`saved_runs`, :func:`assert_drawn_as_saved`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
+import json
 import sys
 import warnings
 from collections.abc import Callable
@@ -13,6 +15,8 @@ from pathlib import Path
 from types import ModuleType
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+#: the searches' saved results (``scripts/data/design_search_*.json``)
+DATA = SCRIPTS / "data"
 
 
 def load_script(filename: str, name: str | None = None) -> ModuleType:
@@ -54,3 +58,29 @@ def warned(call: Callable[[], object]) -> list[str]:
         with mlci.config_context(n_jobs=1):
             call()
     return [w.category.__name__ for w in caught if issubclass(w.category, mlci.MlciWarning)]
+
+
+def saved_runs(script: str, seed: int) -> list[dict]:
+    """A search's saved results of seed ``seed`` (``design_search_{script}_seed{seed}.json``,
+    ``script`` "scores" or "fields"), then those of its first, pre-merge run and its
+    confirmations (300 other test sets) where they were saved: every run's ``runs`` of
+    the seed and ``confirmed``."""
+    out: list[dict] = []
+    for part in ("", "_premerge", "_confirm"):
+        path = DATA / f"design_search_{script}_seed{seed}{part}.json"
+        if part and not path.exists():
+            continue
+        with open(path) as fh:
+            doc = json.load(fh)
+        out += doc["runs"].get(f"seed{seed}", []) + doc.get("confirmed", [])
+    return out
+
+
+def assert_drawn_as_saved(script: ModuleType, saved: list[dict], seed: int) -> set[int]:
+    """Assert that every saved result's design is the one ``script.random_design`` draws
+    for its index at ``seed`` (fields and label); returns the indices seen."""
+    for r in saved:
+        d = script.random_design(r["design"]["index"], seed)
+        assert dataclasses.asdict(d) == r["design"], r["label"]
+        assert d.label() == r["label"]
+    return {r["design"]["index"] for r in saved}
