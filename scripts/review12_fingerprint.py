@@ -10,11 +10,14 @@ conditions, AUC/AP misranked).  Complements ``scripts/refactor_fingerprint.py``.
 
     PYTHONPATH=<before>/src python scripts/review12_fingerprint.py > before.txt
     PYTHONPATH=src python scripts/review12_fingerprint.py | diff before.txt -
+
+With ``--split`` each line has the result's md5 and its warnings' md5 apart.
 """
 
 # ruff: noqa: B023
 # (each lambda is called at once, inside rec, with the loop's values)
 import hashlib
+import sys
 import warnings
 
 import numpy as np
@@ -112,5 +115,11 @@ for seed in range(3):
                 ("regb", seed, n, m),
                 lambda: mlci.bootstrap_ci(t, a, metric=m, rng=0, n_resamples=R),
             )
+# --split: the result's hash and its warnings' hash apart (a change of warnings only)
+split = "--split" in sys.argv
 for k, v in sorted(out.items(), key=repr):
-    print(k, hashlib.md5(repr(v).encode()).hexdigest())
+    if split:
+        parts = (v[0], repr(v[1]))
+        print(k, *(hashlib.md5(x.encode()).hexdigest() for x in parts))
+    else:
+        print(k, hashlib.md5(repr(v).encode()).hexdigest())
