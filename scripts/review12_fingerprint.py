@@ -18,27 +18,33 @@ With ``--split`` each line has the result's md5 and its warnings' md5 apart.
 # (each lambda is called at once, inside rec, with the loop's values)
 import hashlib
 import sys
-import warnings
 
 import numpy as np
+from fingerprint_record import recorder
 
 import mlci
 
-out = {}
-
-
-def rec(key, obj):
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        try:
-            r = obj()
-        except Exception as e:
-            r = ("ERR", type(e).__name__, str(e))
-    msgs = sorted({f"{x.category.__name__}:{x.message}" for x in w})
-    out[key] = (repr(r), msgs)
-
-
+out: dict = {}
+rec = recorder(out)
 R = 200
+
+
+def five(tag, key, y, a, b, m, cond, strata):
+    """bootstrap_ci of ``a`` (iid, over ``cond``, with ``strata``) and compare of a and b
+    (iid, over ``cond``), under keys ``{tag}bci``, ``{tag}bcic``, ... + ``key``."""
+    calls = {
+        "bci": lambda: mlci.bootstrap_ci(y, a, metric=m, rng=0, n_resamples=R),
+        "bcic": lambda: mlci.bootstrap_ci(y, a, metric=m, rng=0, n_resamples=R, conditions=cond),
+        "bcis": lambda: mlci.bootstrap_ci(y, a, metric=m, rng=0, n_resamples=R, strata=strata),
+        "cmp": lambda: mlci.compare(y, {"A": a, "B": b}, metric=m, rng=0, n_resamples=R),
+        "cmpc": lambda: mlci.compare(
+            y, {"A": a, "B": b}, metric=m, rng=0, n_resamples=R, conditions=cond
+        ),
+    }
+    for name, call in calls.items():
+        rec((tag + name, *key), call)
+
+
 for seed in range(3):
     g = np.random.default_rng(100 + seed)
     for n, n_pos in ((60, 2), (80, 5), (120, 9), (120, 12), (200, 30)):
@@ -49,60 +55,14 @@ for seed in range(3):
             s1 = y * shift + g.normal(size=n)
             s2 = y * shift * 0.7 + g.normal(size=n)
             for m in ("average_precision", "roc_auc"):
-                rec(
-                    ("bci", seed, n, n_pos, shift, m),
-                    lambda: mlci.bootstrap_ci(y, s1, metric=m, rng=0, n_resamples=R),
-                )
-                rec(
-                    ("bcic", seed, n, n_pos, shift, m),
-                    lambda: mlci.bootstrap_ci(
-                        y, s1, metric=m, rng=0, n_resamples=R, conditions=cond
-                    ),
-                )
-                rec(
-                    ("bcis", seed, n, n_pos, shift, m),
-                    lambda: mlci.bootstrap_ci(y, s1, metric=m, rng=0, n_resamples=R, strata=strata),
-                )
-                rec(
-                    ("cmp", seed, n, n_pos, shift, m),
-                    lambda: mlci.compare(y, {"A": s1, "B": s2}, metric=m, rng=0, n_resamples=R),
-                )
-                rec(
-                    ("cmpc", seed, n, n_pos, shift, m),
-                    lambda: mlci.compare(
-                        y, {"A": s1, "B": s2}, metric=m, rng=0, n_resamples=R, conditions=cond
-                    ),
-                )
+                five("", (seed, n, n_pos, shift, m), y, s1, s2, m, cond, strata)
         for errors in (0, 1, 3):
             p = y.copy()
             flip = g.choice(n, errors, replace=False)
             p[flip] = 1 - p[flip]
             q = np.where(g.random(n) < 0.9, y, 1 - y)
             for m in ("f1", "mcc", "balanced_accuracy", "cohen_kappa", "accuracy", "recall"):
-                rec(
-                    ("dbci", seed, n, n_pos, errors, m),
-                    lambda: mlci.bootstrap_ci(y, p, metric=m, rng=0, n_resamples=R),
-                )
-                rec(
-                    ("dbcic", seed, n, n_pos, errors, m),
-                    lambda: mlci.bootstrap_ci(
-                        y, p, metric=m, rng=0, n_resamples=R, conditions=cond
-                    ),
-                )
-                rec(
-                    ("dbcis", seed, n, n_pos, errors, m),
-                    lambda: mlci.bootstrap_ci(y, p, metric=m, rng=0, n_resamples=R, strata=strata),
-                )
-                rec(
-                    ("dcmp", seed, n, n_pos, errors, m),
-                    lambda: mlci.compare(y, {"A": p, "B": q}, metric=m, rng=0, n_resamples=R),
-                )
-                rec(
-                    ("dcmpc", seed, n, n_pos, errors, m),
-                    lambda: mlci.compare(
-                        y, {"A": p, "B": q}, metric=m, rng=0, n_resamples=R, conditions=cond
-                    ),
-                )
+                five("d", (seed, n, n_pos, errors, m), y, p, q, m, cond, strata)
     for n in (20, 50):
         t = g.normal(size=n)
         a, b = t + g.laplace(size=n), t + 1.3 * g.laplace(size=n)
