@@ -13,29 +13,16 @@ Poisson, nested.  From helper split's check (session 10), extended by split2.
 # ruff: noqa: B023
 # (each lambda is called at once, inside rec, with the loop's values)
 import hashlib
-import warnings
 
 import numpy as np
+from fingerprint_record import recorder
 
 import mlci
 from mlci.scores.curves import auc_ci, operating_point_ci, partial_auc, roc_band, roc_with_ci
 from mlci.scores.verification import cllr_ci, dcf_ci, eer_ci
 
 out = {}
-
-
-def rec(key, obj):
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        try:
-            r = obj()
-        except Exception as e:
-            r = ("ERR", type(e).__name__, str(e))
-    msgs = sorted({f"{x.category.__name__}:{x.message}" for x in w})
-    if hasattr(r, "rows") and callable(r.rows) and type(r).__name__ == "GroupResult":
-        r = r.rows()
-    out[key] = (repr(r), msgs)
-
+rec = recorder(out)
 
 g = np.random.default_rng(1)
 n = 300

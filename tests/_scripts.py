@@ -1,18 +1,23 @@
 """The study scripts of ``scripts/`` as modules, for the tests that check the numbers the
 docs report from them (their populations, truths and designs) instead of copying them;
 and the design-search tests' shared preamble (:data:`SEARCH_KW`, :func:`search_set`,
-:func:`warned`)."""
+:func:`warned`, :func:`saved_runs`, :func:`assert_drawn_as_saved`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
+import json
 import sys
 import warnings
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+#: the searches' saved results (``scripts/data/design_search_*.json``)
+DATA = SCRIPTS / "data"
 
 
 def load_script(filename: str, name: str | None = None) -> ModuleType:
@@ -32,7 +37,9 @@ def load_script(filename: str, name: str | None = None) -> ModuleType:
 SEARCH_KW = {"n_resamples": 200, "rng": 0}
 
 
-def search_set(script: ModuleType, seed: int, index: int, draw: int = 0, *tail: int) -> tuple:
+def search_set(
+    script: ModuleType, seed: int, index: int, draw: int = 0, *tail: int
+) -> tuple[Any, Any, Any]:
     """Design ``index`` of a search script's (``design_search*.py``) seed ``seed`` and its
     test set ``draw`` as the search drew it: ``(design, population, test set)``, the test
     set from ``np.random.default_rng([seed, index, draw, *tail])`` (``tail``: the fields
@@ -54,3 +61,29 @@ def warned(call: Callable[[], object]) -> list[str]:
         with mlci.config_context(n_jobs=1):
             call()
     return [w.category.__name__ for w in caught if issubclass(w.category, mlci.MlciWarning)]
+
+
+def saved_runs(script: str, seed: int) -> list[dict[str, Any]]:
+    """A search's saved results of seed ``seed`` (``design_search_{script}_seed{seed}.json``,
+    ``script`` "scores" or "fields"), then those of its first, pre-merge run and its
+    confirmations (300 other test sets) where they were saved: every run's ``runs`` of
+    the seed and ``confirmed``."""
+    out: list[dict[str, Any]] = []
+    for part in ("", "_premerge", "_confirm"):
+        path = DATA / f"design_search_{script}_seed{seed}{part}.json"
+        if part and not path.exists():
+            continue
+        with open(path) as fh:
+            doc = json.load(fh)
+        out += doc["runs"].get(f"seed{seed}", []) + doc.get("confirmed", [])
+    return out
+
+
+def assert_drawn_as_saved(script: ModuleType, saved: list[dict[str, Any]], seed: int) -> set[int]:
+    """Assert that every saved result's design is the one ``script.random_design`` draws
+    for its index at ``seed`` (fields and label); returns the indices seen."""
+    for r in saved:
+        d = script.random_design(r["design"]["index"], seed)
+        assert dataclasses.asdict(d) == r["design"], r["label"]
+        assert d.label() == r["label"]
+    return {r["design"]["index"] for r in saved}

@@ -21,15 +21,13 @@ and fields (session 11)"; results in ``scripts/data/design_search_{scores,fields
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from _scripts import load_script
+from _scripts import assert_drawn_as_saved, load_script, saved_runs
 
 pytestmark = [pytest.mark.slow, pytest.mark.search]
 
@@ -39,39 +37,19 @@ units = load_script("design_search_sf_units.py")
 summary = load_script("design_search_sf_summary.py")
 mlci = dss.mlci
 
-DATA = Path(__file__).resolve().parents[1] / "scripts" / "data"
-
 
 def _saved(script: str) -> list[dict]:
     """The seed-14 search's results and its confirmations (300 other test sets)."""
-    out: list[dict] = []
-    for name in (
-        f"design_search_{script}_seed14.json",
-        f"design_search_{script}_seed14_confirm.json",
-    ):
-        with open(DATA / name) as fh:
-            doc = json.load(fh)
-        out += doc["runs"].get("seed14", []) + doc.get("confirmed", [])
-    return out
+    return saved_runs(script, 14)
 
 
 # ------------------------------------------------------------------ the designs as saved
 def test_saved_scores_designs_are_drawn_as_saved() -> None:
-    saved = _saved("scores")
-    assert len({r["design"]["index"] for r in saved}) >= 30
-    for r in saved:
-        d = dss.random_design(r["design"]["index"], 14)
-        assert dataclasses.asdict(d) == r["design"], r["label"]
-        assert d.label() == r["label"]
+    assert len(assert_drawn_as_saved(dss, _saved("scores"), 14)) >= 30
 
 
 def test_saved_fields_designs_are_drawn_as_saved() -> None:
-    saved = _saved("fields")
-    assert len({r["design"]["index"] for r in saved}) >= 50
-    for r in saved:
-        d = dsf.random_design(r["design"]["index"], 14)
-        assert dataclasses.asdict(d) == r["design"], r["label"]
-        assert d.label() == r["label"]
+    assert len(assert_drawn_as_saved(dsf, _saved("fields"), 14)) >= 50
 
 
 # -------------------------------------------- fix 1: undefined group rows are not misses

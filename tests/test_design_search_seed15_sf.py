@@ -14,16 +14,13 @@ and fields (session 11)"; results in ``scripts/data/design_search_{scores,fields
 
 from __future__ import annotations
 
-import dataclasses
-import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from _scripts import SEARCH_KW, load_script, search_set, warned
+from _scripts import SEARCH_KW, assert_drawn_as_saved, load_script, saved_runs, search_set, warned
 
 pytestmark = [pytest.mark.slow, pytest.mark.search]
 
@@ -32,8 +29,6 @@ dsf = load_script("design_search_fields.py")
 corr15 = load_script("design_search_sf_corr15.py")
 probe = load_script("design_search_sf_probe15.py")
 mlci = dss.mlci
-
-DATA = Path(__file__).resolve().parents[1] / "scripts" / "data"
 
 
 def _caught(call: Callable[[], Any]) -> tuple[Any, list[str]]:
@@ -45,38 +40,16 @@ def _caught(call: Callable[[], Any]) -> tuple[Any, list[str]]:
 
 def _saved(script: str, seed: int = 15) -> list[dict]:
     """A search's results, its first (pre-merge) run and its confirmations."""
-    out: list[dict] = []
-    for name in (
-        f"design_search_{script}_seed{seed}.json",
-        f"design_search_{script}_seed{seed}_premerge.json",
-        f"design_search_{script}_seed{seed}_confirm.json",
-    ):
-        path = DATA / name
-        if not path.exists():
-            continue
-        with open(path) as fh:
-            doc = json.load(fh)
-        out += doc["runs"].get(f"seed{seed}", []) + doc.get("confirmed", [])
-    return out
+    return saved_runs(script, seed)
 
 
 # ------------------------------------------------------------------ the designs as saved
 def test_saved_scores_designs_are_drawn_as_saved() -> None:
-    saved = _saved("scores")
-    assert len({r["design"]["index"] for r in saved}) == 40
-    for r in saved:
-        d = dss.random_design(r["design"]["index"], 15)
-        assert dataclasses.asdict(d) == r["design"], r["label"]
-        assert d.label() == r["label"]
+    assert len(assert_drawn_as_saved(dss, _saved("scores"), 15)) == 40
 
 
 def test_saved_fields_designs_are_drawn_as_saved() -> None:
-    saved = _saved("fields")
-    assert len({r["design"]["index"] for r in saved}) == 60
-    for r in saved:
-        d = dsf.random_design(r["design"]["index"], 15)
-        assert dataclasses.asdict(d) == r["design"], r["label"]
-        assert d.label() == r["label"]
+    assert len(assert_drawn_as_saved(dsf, _saved("fields"), 15)) == 60
 
 
 def test_seed14_fields_designs_still_draw_as_saved() -> None:

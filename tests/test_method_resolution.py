@@ -466,6 +466,27 @@ def test_a_label_only_name_is_refused_as_method(call: Any, label: str, named: st
     assert named in text and "method='auto'" in text and "'bca'" in text
 
 
+@pytest.mark.parametrize(
+    ("label", "metric", "named", "reread"),
+    [
+        ("symmetric_studentized", "rmse", "rmse", "confidence_level=[...]"),
+        ("mover", "roc_auc", "roc_auc", "confidence_level=[...]"),
+        ("tango", "accuracy", "two proportions", "result.interval()"),
+    ],
+)
+def test_a_difference_label_is_refused_by_name_in_compare(
+    label: str, metric: str, named: str, reread: str
+) -> None:
+    # labels of compare's differences only: refused as method= with the error naming the
+    # statistic (not the generic list alone), and saying how to get another level
+    y = np.array([0, 1] * 20)
+    systems = {"A": y.astype(float), "B": (1 - y).astype(float)}
+    with pytest.raises(ValueError, match=rf"`method`='{label}' names the interval") as err:
+        mlci.compare(y, systems, metric=metric, method=label)
+    text = str(err.value)
+    assert named in text and reread in text and "'bca'" in text
+
+
 def test_a_label_reread_where_it_was_not_given_is_refused() -> None:
     res = mlci.bootstrap_ci([0, 1] * 50, [0, 1] * 40 + [1, 0] * 10, metric="f1", rng=0,
                             n_resamples=200)  # fmt: skip

@@ -39,6 +39,7 @@ __all__ = [
     "TestResult",
     "attach_analytic",
     "format_value",
+    "html_table",
     "per_confidence_level",
     "plain",
     "require_pandas",
@@ -161,8 +162,17 @@ def require_pandas() -> Any:
     return pd
 
 
-def _html_table(rows: list[dict[str, Any]], caption: str) -> str:
-    """A small HTML table (no pandas needed) for notebooks."""
+def html_table(rows: list[dict[str, Any]], caption: str) -> str:
+    """A small HTML table (no pandas needed) for notebooks: a result's rows under its
+    caption (every result's ``_repr_html_``; :class:`mlci.ComparisonResult`'s two tables).
+
+    Examples
+    --------
+    >>> html_table([{"metric": "f1", "estimate": 0.5}], "a caption")[:60]
+    "<table><caption style='text-align:left'>a caption</caption><"
+    >>> html_table([], "no rows")
+    '<pre>no rows</pre>'
+    """
     if not rows:
         return f"<pre>{html.escape(caption)}</pre>"
     cols = list(rows[0])
@@ -212,7 +222,7 @@ class Result:
         return require_pandas().DataFrame(self.rows())
 
     def _repr_html_(self) -> str:
-        return _html_table(self.rows(), repr(self))
+        return html_table(self.rows(), repr(self))
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)

@@ -98,8 +98,10 @@ def test_compare_gives_each_system_the_same_interval():
     # (since session 9, seed-11 #58), as recall of the same data
     with pytest.warns(mlci.FewConditionsWarning, match="rate \\(recall\\)"):
         one = mlci.bootstrap_ci(y, a, metric="balanced_accuracy", conditions=cond, rng=1)
-    # (compare's system rows carry no design warning, for recall as for balanced accuracy)
-    res = mlci.compare(y, {"A": a, "B": b}, metric="balanced_accuracy", conditions=cond, rng=1)
+    # compare's system rows carry bootstrap_ci's design warnings (session 12, review12)
+    with pytest.warns(mlci.FewConditionsWarning, match="^Systems? 'A'.*rate \\(recall\\)"):
+        res = mlci.compare(y, {"A": a, "B": b}, metric="balanced_accuracy", conditions=cond,
+                           rng=1)  # fmt: skip
     got = res.systems["A"]
     assert got.details["edge_fallback_method"] == "mover_korn_graubard"
     assert tuple(got.confidence_interval) == pytest.approx(tuple(one.confidence_interval),

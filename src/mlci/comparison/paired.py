@@ -29,7 +29,6 @@ import numpy as np
 
 from ..classical.corrections import CORRECTION_METHODS, adjust_pvalues
 from ..engine.ap_interval import with_ap_logit
-from ..engine.ap_misranked import warn_few_misranked_system
 from ..engine.auc_analytic import kernel_auc_score, with_auc_score
 from ..engine.auto import (
     edge_fallback_options,
@@ -85,6 +84,7 @@ from .paired_regression import (
     unflagged_few_discordant,
 )
 from .paired_results import ComparisonResult, PairDifference, _ranking
+from .system_warnings import warn_systems_outside_map
 from .tango import tango_interval
 
 __all__ = ["compare"]
@@ -528,8 +528,17 @@ def compare(
                 return jack()[0][:, s], jack()[1]
 
             sys_results[nm] = with_ap_logit(sys_results[nm], kernels[s], plan, column)
-    for s, nm in enumerate(names):  # average precision's misranked rule, as bootstrap_ci's
-        warn_few_misranked_system(kernels[s], sys_results[nm], nm)
+    # each system's design warnings, as bootstrap_ci's (the AUCs' score interval: its own)
+    warn_systems_outside_map(
+        kernels,
+        plan,
+        names,
+        mname,
+        estimates,
+        dist,
+        [{"details": sys_why[s], **linear_of(s)} for s in range(n_sys)],
+        skip={repr(nm) for nm in auc_scores},
+    )
     lo_edge, hi_edge = jk.bounds
     d_bounds = (lo_edge - hi_edge, hi_edge - lo_edge)
     if margin is not None:

@@ -26,8 +26,8 @@ from ..results import (
     ConfidenceInterval,
     IntervalResult,
     Result,
-    _html_table,
     format_value,
+    html_table,
     plain,
     require_pandas,
 )
@@ -406,7 +406,7 @@ class ComparisonResult(Result):
         return frame.set_index("system") if what == "systems" else frame
 
     def _repr_html_(self) -> str:
-        return _html_table(self.rows("systems"), repr(self)) + _html_table(
+        return html_table(self.rows("systems"), repr(self)) + html_table(
             self.rows("differences"), "Differences a - b"
         )
 

@@ -136,6 +136,7 @@ from .clustered_class import (
     CLUSTERED_CLASS_METRICS,
     CLUSTERED_ICC_METRICS,
     class_error_icc,
+    class_sizes,
     clustered_class_rule,
     clustered_class_text,
     smaller_class,
@@ -285,7 +286,7 @@ def few_positive_ap(kernel: Kernel) -> str | None:
     m_neg = getattr(kernel, "m_neg", None)
     if kernel.name != "average_precision" or m_neg is None or kernel.shape != ():
         return None
-    n_pos = int(np.bincount(kernel.keys, minlength=kernel.m)[m_neg:].sum())
+    n_pos = (class_sizes(kernel) or (0, 0))[1]
     if not 0 < n_pos < MIN_CLASS_EDGE:
         return None
     return (
@@ -347,8 +348,7 @@ def edge_fallback_applies(kernel: Kernel) -> tuple[bool, bool]:
         return False, True
     if kernel.name == "average_precision":
         return True, True
-    counts = np.bincount(kernel.keys, minlength=kernel.m)
-    smaller = min(counts[:m_neg].sum(), counts[m_neg:].sum())
+    smaller = min(class_sizes(kernel) or (0, 0))
     return bool(smaller >= MIN_CLASS_EDGE), True
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "SWEEP_MAX_PER_CONDITION",
     "SWEEP_MIN_CONDITIONS",
     "class_error_icc",
+    "class_sizes",
     "clustered_class_rule",
     "clustered_class_text",
     "smaller_class",
@@ -136,12 +137,37 @@ def class_error_icc(keys: np.ndarray, unit: np.ndarray) -> float:
     return float(icc)
 
 
+def class_sizes(kernel: Kernel) -> tuple[int, int] | None:
+    """``(negatives, positives)``: the samples of each true class of a two-class kernel,
+    counted once over its keys for every rule that reads them (:func:`smaller_class`,
+    :func:`mlci.engine.auto.few_positive_ap`, :func:`mlci.engine.auto.edge_fallback_applies`);
+    None for another kernel.
+
+    A ranking kernel (``m_neg``: its first ``m_neg`` atoms are the negatives') or a
+    two-class decision kernel (``k == 2``, keys ``2 * truth + prediction``).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> class_sizes(SimpleNamespace(k=2, m=4, keys=np.array([0, 1, 1, 2, 3, 3])))
+    (3, 3)
+    >>> class_sizes(SimpleNamespace(m=5, m_neg=3, keys=np.array([0, 1, 2, 2, 4])))
+    (4, 1)
+    """
+    m_neg, end = getattr(kernel, "m_neg", None), None
+    if m_neg is None and getattr(kernel, "k", None) == 2:
+        m_neg, end = 2, 4
+    if m_neg is None:
+        return None
+    counts = np.bincount(kernel.keys, minlength=kernel.m)
+    return int(counts[:m_neg].sum()), int(counts[m_neg:end].sum())
+
+
 def smaller_class(kernel: Kernel) -> int | None:
     """The size of the smaller true class of a two-class decision kernel (else None)."""
     if getattr(kernel, "k", None) != 2 or kernel.shape != ():
         return None
-    counts = np.bincount(kernel.keys, minlength=kernel.m)
-    return int(min(counts[0] + counts[1], counts[2] + counts[3]))
+    return min(class_sizes(kernel) or (0, 0))
 
 
 def clustered_class_rule(

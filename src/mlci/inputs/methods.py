@@ -51,6 +51,22 @@ AUTO_LABELS: dict[str, tuple[str, str]] = {
         "mlci.fields.correlation_jackknife)",
         "",
     ),
+    "tango": (
+        "a paired difference of two proportions of independent samples in mlci.compare "
+        "(Tango's score interval of the paired 2x2 table: mlci.comparison.tango)",
+        " For a paired 2x2 table, mlci.paired_proportion_diff_ci takes method='tango'.",
+    ),
+    "mover": (
+        "a paired roc_auc difference of independent samples near the edge with few of a "
+        "class in mlci.compare (MOVER of the two AUCs' score intervals: "
+        "mlci.comparison.paired_auc_edge)",
+        "",
+    ),
+    "symmetric_studentized": (
+        "a paired rmse difference of independent samples with a two-sided alternative in "
+        "mlci.compare (the symmetric bootstrap-t: mlci.comparison.paired_regression)",
+        "",
+    ),
     "normal-squared": (
         "ece_debiased (the debiased l2 calibration error) near 0, of one column of "
         "independent samples in equal-width bins (the normal interval of its square)",
@@ -62,6 +78,10 @@ AUTO_LABELS: dict[str, tuple[str, str]] = {
         " For a proportion, mlci.bootstrap_ci and mlci.proportion_ci take method='wilson'.",
     ),
 }
+
+#: labels whose result keeps no re-readable interval (a paired difference: only Tango's
+#: is re-solved by ``PairDifference.interval``); their error says how to get other levels
+_NOT_REREAD = frozenset({"mover", "symmetric_studentized"})
 
 
 def check_method(method: Any, methods: Iterable[str]) -> str:
@@ -84,9 +104,14 @@ def check_method(method: Any, methods: Iterable[str]) -> str:
     listed = ", ".join(repr(v) for v in valid)
     if isinstance(method, str) and method in AUTO_LABELS:
         what, also = AUTO_LABELS[method]
+        reread = (
+            "mlci.compare(..., confidence_level=[...]) gives it at other levels"
+            if method in _NOT_REREAD
+            else "result.interval() re-reads it at another level"
+        )
         raise ValueError(
             f"`method`={method!r} names the interval that method='auto' gives {what}, "
-            "where its rule holds; it is not a method= of this driver (result.interval() "
-            f"re-reads it at another level).{also} Pass method='auto' or one of {listed}."
+            f"where its rule holds; it is not a method= of this driver ({reread})."
+            f"{also} Pass method='auto' or one of {listed}."
         )
     raise ValueError(f"`method` must be one of {listed}; got {method!r}.")
