@@ -1,0 +1,226 @@
+"""``method="auto"`` for a single RMSE or MSE at n = 20-500: the studentized interval on a
+robust standard error (session 12, heavyt12).
+
+The RMSE's ``auto`` interval, the bootstrap-t of log RMSE with the linearized standard
+error ``SE = sqrt((K - 1) / (n - 1)) / 2`` (``K = n sum e^4 / (sum e^2)^2``, the errors'
+kurtosis about zero), covered 0.90-0.93 with Laplace errors at n = 20-500 and 0.88-0.90
+with t errors of 5 degrees of freedom (``scripts/rmse_single_study.py``, 300 test sets a
+cell; docs/validation.md, "A single system's RMSE with heavy-tailed errors (session 12,
+heavyt12)").  A test set that misses lacks the large errors: its ``K`` is low, its SE with
+it, and the interval misses low.  The middle 75% of the errors keeps the law's shape: their
+octile kurtosis (Moors 1988, ``((Q7 - Q5) + (Q3 - Q1)) / (Q6 - Q2)`` at the octiles Q1-Q7;
+1.233 for normal errors, 1.585 for Laplace ones) names a generalized normal law whose
+kurtosis ``K_gn`` (3 and 6 there) the errors would have with their tails.  The interval
+here is the bootstrap-t interval with the estimate's SE computed from ``max(K, K_gn)``
+(moved about zero with the errors' mean and variance) instead of ``K``: on the log scale
+the studentized bounds are stretched about the estimate by ``sqrt((K_rob - 1) / (K - 1))``
+(1 when the tails were drawn).  The bootstrap-t quantiles are the replicates' own.
+
+It covered 0.937-0.970 with Laplace errors (auto 0.903-0.947), 0.95-0.96 with normal errors,
+and improved the t errors with 5 df; it does not rescue t errors with 2.5-3 df (infinite
+fourth moment: the generalized normal law underestimates their tail) nor skewed errors,
+which the heavy-tail rule warns (:mod:`mlci.engine.heavy_tail`).  Independent samples
+without weights, strata or conditions, n = :data:`ROBUST_SE_N` (the sizes the study swept);
+elsewhere the interval is unchanged.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from ..results import AnalyticInterval, BootstrapResult, attach_analytic
+
+__all__ = [
+    "ROBUST_SE_METHOD",
+    "ROBUST_SE_METRICS",
+    "ROBUST_SE_N",
+    "ROBUST_SE_REASON",
+    "octile_kurtosis",
+    "robust_error_kurtosis",
+    "robust_se_auto",
+    "robust_se_ratio",
+    "with_robust_se",
+]
+
+#: the metrics served (single intervals; the MSE's log-scale interval is the RMSE's squared)
+ROBUST_SE_METRICS = frozenset({"rmse", "mse"})
+#: the sample sizes the study swept (``scripts/rmse_single_study.py``)
+ROBUST_SE_N = (20, 500)
+#: the result's ``method``
+ROBUST_SE_METHOD = "studentized_robust_se"
+#: the ``method_reason``
+ROBUST_SE_REASON = (
+    "studentized_robust_se: bootstrap-t on the log scale with the estimate's linearized "
+    "standard error from the larger of the errors' kurtosis about zero ({k:.3g}) and that of "
+    "the generalized normal law of their octile kurtosis ({k_rob:.3g}; the bounds stretched "
+    "about the estimate by {ratio:.3g} on the log scale): the plain bootstrap-t of a single "
+    "RMSE covered 0.903-0.947 with Laplace errors at n = 20-500 (test sets without the large "
+    "errors look light), this interval 0.937-0.970 (normal errors 0.95-0.96; "
+    "docs/validation.md, 'A single system's RMSE with heavy-tailed errors (session 12, "
+    "heavyt12)')"
+)
+
+
+@lru_cache(maxsize=1)
+def _gn_table() -> tuple[np.ndarray, np.ndarray]:
+    """Moors' octile kurtosis and the kurtosis of generalized normal laws (shape 0.4-30)."""
+    from scipy import special, stats
+
+    beta = np.exp(np.linspace(math.log(0.4), math.log(30.0), 400))
+    q5, q6, q7 = (stats.gennorm.ppf(p, beta) for p in (5 / 8, 6 / 8, 7 / 8))
+    moors = (q7 - q5) / q6  # symmetric: ((Q7 - Q5) + (Q3 - Q1)) / (Q6 - Q2)
+    kurt = np.exp(
+        special.gammaln(5 / beta) + special.gammaln(1 / beta) - 2 * special.gammaln(3 / beta)
+    )
+    return moors[::-1].copy(), kurt[::-1].copy()  # increasing octile kurtosis
+
+
+def octile_kurtosis(errors: Any) -> float:
+    """Moors' (1988) octile kurtosis ``((Q7 - Q5) + (Q3 - Q1)) / (Q6 - Q2)`` of the
+    ``errors`` (``Qk`` their k/8 quantile, numpy's linear): 1.233 for normal errors, 1.585
+    for Laplace ones; NaN for fewer than 2 errors or no spread.
+
+    Examples
+    --------
+    >>> from scipy import stats
+    >>> q = stats.laplace.ppf([1 / 8, 2 / 8, 3 / 8, 5 / 8, 6 / 8, 7 / 8])
+    >>> round((q[5] - q[3] + q[2] - q[0]) / (q[4] - q[1]), 4)  # 2 ln 3 / ln 4
+    1.585
+    >>> octile_kurtosis([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])  # uniform: (2 + 2) / 4
+    1.0
+    """
+    e = np.asarray(errors, dtype=float)
+    if e.size < 2:
+        return math.nan
+    q1, q2, q3, q5, q6, q7 = np.quantile(e, [1 / 8, 2 / 8, 3 / 8, 5 / 8, 6 / 8, 7 / 8])
+    if not q6 > q2:
+        return math.nan
+    return float(((q7 - q5) + (q3 - q1)) / (q6 - q2))
+
+
+def robust_error_kurtosis(errors: Any) -> tuple[float, float]:
+    """``(K, K_rob)``: the signed ``errors``' kurtosis about zero ``n sum e^4 / (sum e^2)^2``
+    and ``max(K, K0)``, ``K0`` the kurtosis about zero the errors would have with the
+    generalized normal law of their octile kurtosis (its kurtosis ``K_gn``, at most ``n``,
+    moved about zero with the errors' mean ``m`` and variance ``s^2``: ``(K_gn s^4 + 6 m^2
+    s^2 + m^4) / (s^2 + m^2)^2``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> e = np.random.default_rng(0).laplace(size=100_000)
+    >>> [round(v, 1) for v in robust_error_kurtosis(e)]  # Laplace: 6
+    [6.0, 6.0]
+    >>> k, k_rob = robust_error_kurtosis(np.random.default_rng(0).laplace(size=30))
+    >>> round(k, 2), round(k_rob, 2)  # the sample lacks the tail; its middle keeps it
+    (2.42, 4.38)
+    """
+    e = np.asarray(errors, dtype=float)
+    e2 = e * e
+    total = float(e2.sum())
+    if e.size < 2 or not total > 0:
+        return math.nan, math.nan
+    k = float(e.size * np.sum(e2 * e2) / total**2)
+    m = octile_kurtosis(e)
+    if not math.isfinite(m):
+        return k, k
+    moors, kurt = _gn_table()
+    k_gn = min(float(np.interp(m, moors, kurt)), float(e.size))
+    mu, s2 = float(e.mean()), float(e.var())
+    k0 = (k_gn * s2 * s2 + 6 * mu * mu * s2 + mu**4) / (s2 + mu * mu) ** 2
+    return k, max(k, k0) if math.isfinite(k0) else k
+
+
+def robust_se_ratio(errors: Any) -> float:
+    """``sqrt((K_rob - 1) / (K - 1))`` (:func:`robust_error_kurtosis`): the robust standard
+    error of log MSE over the linearized one; 1 where it is not defined."""
+    k, k_rob = robust_error_kurtosis(errors)
+    if not (math.isfinite(k) and math.isfinite(k_rob) and k > 1):
+        return 1.0
+    return math.sqrt((k_rob - 1) / (k - 1))
+
+
+def _stretch(low: float, high: float, estimate: float, ratio: float) -> tuple[float, float]:
+    """The bounds' log distances from the estimate times ``ratio`` (0 and inf kept)."""
+    with np.errstate(divide="ignore"):
+        lo = estimate * (low / estimate) ** ratio if low > 0 else low
+        hi = estimate * (high / estimate) ** ratio if math.isfinite(high) else high
+    return float(lo), float(hi)
+
+
+def _applies(kernel: Any, plan: Any, reason: str | None) -> np.ndarray | None:
+    """The signed errors when the robust SE applies to this ``auto`` call, else None."""
+    if reason is None or str(getattr(kernel, "name", "")) not in ROBUST_SE_METRICS:
+        return None
+    if getattr(kernel, "shape", None) != ():
+        return None
+    iid = (
+        getattr(plan, "unit_of_sample", None) is None
+        and not getattr(plan, "two_stage", False)
+        and getattr(plan, "n_conditions", None) is None
+        and getattr(plan, "n_strata", None) is None
+    )
+    errors = getattr(kernel, "signed_errors", None)
+    atoms = getattr(kernel, "atoms", None)
+    if not iid or errors is None or atoms is None:
+        return None
+    weights = np.asarray(atoms, dtype=float)[np.asarray(kernel.keys), -1]
+    e = np.asarray(errors, dtype=float)
+    if e.size != weights.size or not np.all(weights == 1.0):  # sample_weight: unchanged
+        return None
+    if not ROBUST_SE_N[0] <= e.size <= ROBUST_SE_N[1]:
+        return None
+    return e
+
+
+def with_robust_se(
+    res: BootstrapResult, kernel: Any, plan: Any, reason: str | None
+) -> BootstrapResult:
+    """``res`` with the studentized interval on the robust standard error
+    (:func:`robust_se_ratio`) where it applies: ``auto`` (a ``reason``), a single RMSE or
+    MSE of n = :data:`ROBUST_SE_N` independent unweighted samples, ``res`` the studentized
+    interval (no near-bound fallback) and a ratio above 1; re-read at any level and
+    alternative by :meth:`~mlci.results.BootstrapResult.interval`.  Else ``res``."""
+    errors = _applies(kernel, plan, reason)
+    if (
+        errors is None
+        or res.method != "studentized"
+        or res.analytic is not None
+        or res.details.get("edge_fallback_method") is not None
+        or res.replicate_standard_errors is None
+    ):
+        return res
+    k, k_rob = robust_error_kurtosis(errors)
+    ratio = robust_se_ratio(errors)
+    if not ratio > 1.0:
+        return res
+    est = float(res.estimate)
+
+    def read(level: float, alternative: str) -> tuple[float, float]:
+        ci = res.interval(
+            method="studentized", confidence_level=level, alternative=alternative
+        ).confidence_interval
+        return _stretch(float(ci.low), float(ci.high), est, ratio)
+
+    text = ROBUST_SE_REASON.format(k=k, k_rob=k_rob, ratio=ratio)
+    details = dict(res.details)
+    details["robust_se"] = {"error_kurtosis": k, "robust_kurtosis": k_rob, "ratio": ratio}
+    return attach_analytic(res, AnalyticInterval(ROBUST_SE_METHOD, text, read), details)
+
+
+def robust_se_auto(
+    finish: Callable[..., BootstrapResult], kernel: Any, plan: Any, reason: str | None
+) -> Callable[..., BootstrapResult]:
+    """``finish``, its result passed through :func:`with_robust_se` where that can apply."""
+    if _applies(kernel, plan, reason) is None:
+        return finish
+
+    def finish_robust(*args: Any, **kwargs: Any) -> BootstrapResult:
+        return with_robust_se(finish(*args, **kwargs), kernel, plan, reason)
+
+    return finish_robust
