@@ -263,6 +263,49 @@ def analytic(laws: list[str], sizes: list[int], reps: int, seed: int) -> list[di
     return cells
 
 
+FINGERPRINT = Path(__file__).resolve().parent / "data" / "rmse_single_fingerprint.json"
+
+
+def fingerprint() -> dict[str, list[list[Any]]]:
+    """Results outside the robust SE's class, ``[[method, low, high], ...]`` per case: the
+    RMSE at n = 19, 501 and 1,000, with ``sample_weight``, ``conditions`` or ``strata``,
+    under ``method="studentized"`` and ``"bca"``; the MAE and R^2 (Laplace errors, seed
+    5); ``compare``'s MAE systems.  Computed before the rule (``--fingerprint``, main's
+    ``src``) and checked by the tests."""
+    out: dict[str, list[list[Any]]] = {}
+
+    def data(n: int, k: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        g = np.random.default_rng([5, n, k])
+        x = g.standard_normal(n)
+        return x, x + g.laplace(0.0, 1 / math.sqrt(2), n)
+
+    def row(r: Any) -> list[Any]:
+        return [r.method, float(r.confidence_interval[0]), float(r.confidence_interval[1])]
+
+    kw: dict[str, Any] = {"n_resamples": 200, "rng": 0}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for n in (19, 501, 1000):
+            x, p = data(n)
+            out[f"rmse_n{n}"] = [row(mlci.bootstrap_ci(x, p, metric="rmse", **kw))]
+        rows = []
+        for k in range(3):
+            x, p = data(50, k)
+            w = np.random.default_rng(k).uniform(0.5, 2.0, 50)
+            rows.append(row(mlci.bootstrap_ci(x, p, metric="rmse", sample_weight=w, **kw)))
+            cond = np.repeat(np.arange(10), 5)
+            rows.append(row(mlci.bootstrap_ci(x, p, metric="rmse", conditions=cond, **kw)))
+            rows.append(row(mlci.bootstrap_ci(x, p, metric="rmse", strata=x > 0, **kw)))
+            for m in ("studentized", "bca", "percentile"):
+                rows.append(row(mlci.bootstrap_ci(x, p, metric="rmse", method=m, **kw)))
+            for metric in ("mae", "r2"):
+                rows.append(row(mlci.bootstrap_ci(x, p, metric=metric, **kw)))
+            c = mlci.compare(x, {"a": p, "b": 0.5 * (x + p)}, metric="mae", **kw)
+            rows.extend(row(r) for r in c.systems.values())
+        out["rmse_n50_outside"] = rows
+    return out
+
+
 def table(path: Path) -> str:
     cells = json.loads(path.read_text())["cells"]
     cols = ["auto", "percentile", "bca", "sym_log", "sym_raw", "stud_mse", "rob_stud", "rob_t"]
@@ -290,7 +333,11 @@ def main() -> None:
     ap.add_argument("--analytic", action="store_true", help="no-bootstrap log-t intervals")
     ap.add_argument("--no-auto", action="store_true", help="this script's intervals only")
     ap.add_argument("--auto-only", action="store_true", help="bootstrap_ci's auto alone")
+    ap.add_argument("--fingerprint", action="store_true", help="write the fingerprint")
     args = ap.parse_args()
+    if args.fingerprint:
+        FINGERPRINT.write_text(json.dumps({"cases": fingerprint()}, indent=0) + "\n")
+        return
     if args.analytic:
         sizes = [int(s) for s in args.sizes.split(",")]
         cells = analytic(args.laws.split(","), sizes, args.reps, args.seed)
