@@ -151,14 +151,16 @@ def own_intervals(e: np.ndarray, g: np.random.Generator) -> dict[str, tuple[floa
     kb = n * (e2b * e2b).sum(1) / e2b.sum(1) ** 2
     slb = log_se(kb)
     out: dict[str, tuple[float, float]] = {}
-    out["percentile"] = tuple(float(v) for v in np.quantile(rb, [alpha / 2, 1 - alpha / 2]))
+    plo, phi = np.quantile(rb, [alpha / 2, 1 - alpha / 2])
+    out["percentile"] = (float(plo), float(phi))
     z0 = stats.norm.ppf((np.sum(rb < r) + 0.5 * np.sum(rb == r)) / B)
     loo = np.sqrt((e2.sum() - e2) / (n - 1))
     dev = loo.mean() - loo
     acc = (dev**3).sum() / (6 * ((dev**2).sum()) ** 1.5)
     z = stats.norm.ppf([alpha / 2, 1 - alpha / 2])
     adj = stats.norm.cdf(z0 + (z0 + z) / (1 - acc * (z0 + z)))
-    out["bca"] = tuple(float(v) for v in np.quantile(rb, adj))
+    blo, bhi = np.quantile(rb, adj)
+    out["bca"] = (float(blo), float(bhi))
     with np.errstate(invalid="ignore", divide="ignore"):
         tl = (np.log(rb) - math.log(r)) / slb
     tl = tl[np.isfinite(tl)]
@@ -340,10 +342,10 @@ def main() -> None:
         return
     if args.analytic:
         sizes = [int(s) for s in args.sizes.split(",")]
-        cells = analytic(args.laws.split(","), sizes, args.reps, args.seed)
+        found = analytic(args.laws.split(","), sizes, args.reps, args.seed)
         if args.out:
-            meta = {"seed": args.seed, "reps": args.reps}
-            Path(args.out).write_text(json.dumps({**meta, "cells": cells}) + "\n")
+            head = {"seed": args.seed, "reps": args.reps}
+            Path(args.out).write_text(json.dumps({**head, "cells": found}) + "\n")
         return
     if args.table:
         print(table(Path(args.out) if args.out else DATA))

@@ -9,6 +9,9 @@ import json
 import math
 import os
 import warnings
+from collections.abc import Callable
+from functools import partial
+from typing import Any
 
 import numpy as np
 import pytest
@@ -36,7 +39,7 @@ def laplace_set(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return x, x + g.laplace(0.0, 1 / math.sqrt(2), n)
 
 
-def quiet(f):  # type: ignore[no-untyped-def]
+def quiet(f: Callable[[], Any]) -> Any:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return f()
@@ -132,7 +135,7 @@ def test_rule_boundary_in_n() -> None:
             x, p = laplace_set(n, seed)
             if robust_se_ratio(p - x) > 1.05:
                 break
-        r = quiet(lambda x=x, p=p: mlci.bootstrap_ci(x, p, metric="rmse", **KW))
+        r = quiet(partial(mlci.bootstrap_ci, x, p, metric="rmse", **KW))
         assert (r.method == ROBUST_SE_METHOD) is inside, n
 
 
@@ -143,10 +146,10 @@ def test_outside_the_class_unchanged() -> None:
         {"conditions": np.repeat(np.arange(10), 3)},
         {"sample_weight": np.linspace(0.5, 2, 30)},
     ):
-        r = quiet(lambda kw=kw: mlci.bootstrap_ci(x, p, metric="rmse", **KW, **kw))
+        r = quiet(partial(mlci.bootstrap_ci, x, p, metric="rmse", **KW, **kw))
         assert r.method != ROBUST_SE_METHOD and "robust_se" not in r.details
     for metric in ("mae", "r2"):
-        r = quiet(lambda metric=metric: mlci.bootstrap_ci(x, p, metric=metric, **KW))
+        r = quiet(partial(mlci.bootstrap_ci, x, p, metric=metric, **KW))
         assert r.method != ROBUST_SE_METHOD
 
 
@@ -186,7 +189,7 @@ def test_laplace_n30_coverage() -> None:
     hit, hit_plain = 0, 0
     for i in range(reps):
         x, p = laplace_set(30, 1000 + i)
-        r = quiet(lambda x=x, p=p: mlci.bootstrap_ci(x, p, metric="rmse", **KW))
+        r = quiet(partial(mlci.bootstrap_ci, x, p, metric="rmse", **KW))
         lo, hi = r.confidence_interval
         plo, phi = r.interval(method="studentized").confidence_interval
         hit += int(lo <= 1.0 <= hi)
