@@ -309,18 +309,41 @@ def fingerprint() -> dict[str, list[list[Any]]]:
 
 
 def table(path: Path) -> str:
+    """The docs' table: per cell the coverage of auto before (main's ``src``), BCa, the
+    percentile and the candidates (their median width over BCa's in brackets), ``rob_scale``
+    (``rmse_single_robust.json``) and auto after (``rmse_single_after*.json``), with its
+    width over BCa's and the share of test sets the heavy-tail rule warned."""
+    data = path.parent
     cells = json.loads(path.read_text())["cells"]
-    cols = ["auto", "percentile", "bca", "sym_log", "sym_raw", "stud_mse", "rob_stud", "rob_t"]
-    head = "| errors | n | " + " | ".join(cols) + " | warned |"
-    lines = [head, "|" + "---|" * (len(cols) + 3)]
+    robust = {
+        (c["law"], c["n"]): c
+        for p in sorted(data.glob("rmse_single_robust*.json"))
+        for c in json.loads(p.read_text())["cells"]
+    }
+    after = {
+        (c["law"], c["n"]): c
+        for p in sorted(data.glob("rmse_single_after*.json"))
+        for c in json.loads(p.read_text())["cells"]
+    }
+    cols = ["auto", "bca", "percentile", "sym_log", "sym_raw", "stud_mse", "rob_stud", "rob_t"]
+    head = "| errors | n | auto before | " + " | ".join(cols[1:])
+    head += " | rob_scale | auto after | warned |"
+    lines = [head, "|" + "---|" * (len(cols) + 5)]
     for c in cells:
         wb = c["median_width"]["bca"]
-        cov = " | ".join(
-            f"{c['coverage'][m]:.3f}"
-            + ("" if m in ("bca", "auto") else f" ({c['median_width'][m] / wb:.2f})")
-            for m in cols
+
+        def cov(cc: dict[str, Any] | None, m: str, wb: float = wb, c: Any = c) -> str:
+            if cc is None:
+                return "-"
+            w = "" if m in ("bca", "auto") and cc is c else f" ({cc['median_width'][m] / wb:.2f})"
+            return f"{cc['coverage'][m]:.3f}{w}"
+
+        row = " | ".join(cov(c, m) for m in cols)
+        key = (c["law"], c["n"])
+        lines.append(
+            f"| {c['law']} | {c['n']} | {row} | {cov(robust.get(key), 'rob_scale')} "
+            f"| {cov(after.get(key), 'auto')} | {c['warned']:.2f} |"
         )
-        lines.append(f"| {c['law']} | {c['n']} | {cov} | {c['warned']:.2f} |")
     return "\n".join(lines)
 
 
