@@ -37,7 +37,9 @@ Usage (as run, seed 120, ``nice -n 15``): ``--out scripts/data/rmse_single_study
 laplace,normal,t5 --sizes 30,50,20,100,200 --out scripts/data/rmse_single_robust.json``
 (``rob_scale`` added); ``--auto-only --out scripts/data/rmse_single_after.json`` (this tree:
 auto after, the robust SE); ``--analytic --laws normal,laplace,t5,t3 --reps 4000 --out
-scripts/data/rmse_single_analytic.json``; ``--table`` prints the docs' table.
+scripts/data/rmse_single_analytic.json``; ``--ratios --laws normal,laplace,t5
+--reps 2000 --out scripts/data/rmse_single_ratios.json`` (the stretch's spread); ``--table``
+prints the docs' table.
 """
 
 from __future__ import annotations
@@ -265,6 +267,23 @@ def analytic(laws: list[str], sizes: list[int], reps: int, seed: int) -> list[di
     return cells
 
 
+def ratios(laws: list[str], sizes: list[int], reps: int, seed: int) -> list[dict[str, Any]]:
+    """Per cell, the 50/75/90/95/99% points and the largest of the robust SE's stretch
+    :func:`mlci.engine.rmse_robust.robust_se_ratio` over ``reps`` test sets (no bootstrap)."""
+    from mlci.engine.rmse_robust import robust_se_ratio
+
+    cells = []
+    for law in laws:
+        for n in sizes:
+            g = np.random.default_rng([seed, n, len(law), 9])
+            e = law_sampler(law)(g, (reps, n))
+            r = np.array([robust_se_ratio(row) for row in e])
+            pts = np.percentile(r, [50, 75, 90, 95, 99, 100])
+            cells.append({"law": law, "n": n, "reps": reps, "ratio_points": pts.tolist()})
+            print(law, n, np.round(pts, 2), flush=True)
+    return cells
+
+
 FINGERPRINT = Path(__file__).resolve().parent / "data" / "rmse_single_fingerprint.json"
 
 
@@ -359,7 +378,14 @@ def main() -> None:
     ap.add_argument("--no-auto", action="store_true", help="this script's intervals only")
     ap.add_argument("--auto-only", action="store_true", help="bootstrap_ci's auto alone")
     ap.add_argument("--fingerprint", action="store_true", help="write the fingerprint")
+    ap.add_argument("--ratios", action="store_true", help="the robust SE's stretch")
     args = ap.parse_args()
+    if args.ratios:
+        sizes = [int(s) for s in args.sizes.split(",")]
+        got = ratios(args.laws.split(","), sizes, args.reps, args.seed)
+        if args.out:
+            Path(args.out).write_text(json.dumps({"seed": args.seed, "cells": got}) + "\n")
+        return
     if args.fingerprint:
         FINGERPRINT.write_text(json.dumps({"cases": fingerprint()}, indent=0) + "\n")
         return
