@@ -95,7 +95,7 @@ def evaluate(cells: list[dict[str, Any]], gate: Any) -> list[dict[str, Any]]:
         res: dict[str, Any] = {"law": c["law"], "n": c["n"]}
         w0 = np.median(hi - lo)
         for name in ("before", "heavyt12", "gated"):
-            cov, wid, stretched = [], [], 0
+            cov, wid, stretched, ratios = [], [], 0, []
             for j in range(len(rows)):
                 ratio = math.sqrt((k_rob[j] - 1) / (k[j] - 1)) if k[j] > 1 else 1.0
                 if name == "before":
@@ -103,11 +103,13 @@ def evaluate(cells: list[dict[str, Any]], gate: Any) -> list[dict[str, Any]]:
                 elif name == "gated":
                     ratio = gate(c["n"], k[j], k_rob[j], m[j])
                 stretched += ratio > 1
+                ratios.append(ratio)
                 a, b = stretch(est[j], lo[j], hi[j], ratio) if ratio > 1 else (lo[j], hi[j])
                 cov.append(a <= 1.0 <= b)
                 wid.append(b - a)
             res[name] = [round(float(np.mean(cov)), 3), round(float(np.median(wid) / w0), 2)]
             res[name + "_stretched"] = stretched / len(rows)
+            res[name + "_ratio_p90_p95"] = np.percentile(ratios, [90, 95]).round(2).tolist()
         res["warned"] = float(rows[:, 6].mean())
         out.append(res)
     return out
@@ -128,13 +130,19 @@ def null_gate(p: float) -> Any:
 
 def sweep(paths: list[Path]) -> list[dict[str, Any]]:
     """Coverage and median width over before's, per law and n, of before, heavyt12 and the
-    gates at the normal law's 75-95% points (the module's: ``gated``), the cells of
-    ``paths`` pooled (600 test sets a cell from two seeds)."""
-    from mlci.engine.rmse_robust import GATE_PROBABILITY, octile_kurtosis_gate
+    gates at the normal law's 75-95% points (uncapped), the module's gate (``gated``: the
+    85% point, the stretch at most ``MAX_RATIO``) and that gate with other caps (inf: none),
+    the cells of ``paths`` pooled (600 test sets a cell from two seeds)."""
+    from mlci.engine.rmse_robust import GATE_PROBABILITY, MAX_RATIO, octile_kurtosis_gate
 
-    def module_gate(n: int, k: float, k_rob: float, m: float) -> float:
-        ok = k > 1 and m > octile_kurtosis_gate(n)
-        return math.sqrt((k_rob - 1) / (k - 1)) if ok else 1.0
+    def capped_gate(cap: float) -> Any:
+        def gate(n: int, k: float, k_rob: float, m: float) -> float:
+            ok = k > 1 and m > octile_kurtosis_gate(n)
+            return min(math.sqrt((k_rob - 1) / (k - 1)), cap) if ok else 1.0
+
+        return gate
+
+    module_gate = capped_gate(MAX_RATIO)
 
     pooled: dict[tuple[str, int], dict[str, Any]] = {}
     for path in paths:
@@ -150,8 +158,12 @@ def sweep(paths: list[Path]) -> list[dict[str, Any]]:
     for p in (0.75, 0.8, 0.9, 0.95):
         for row, other in zip(out, evaluate(cells, null_gate(p)), strict=True):
             row[f"gate_{p}"] = other["gated"]
+    for cap in (math.inf, 3.0, 1.5):
+        for row, other in zip(out, evaluate(cells, capped_gate(cap)), strict=True):
+            row[f"gate_cap_{cap}"] = other["gated"]
     for row, c in zip(out, cells, strict=True):
         row["reps"] = c["reps"]
+        row["max_ratio"] = MAX_RATIO
         row["gate_probability"] = GATE_PROBABILITY
         print(
             f"{row['law']:8s} {row['n']:4d} ({row['reps']}) before {row['before'][0]:.3f} "
