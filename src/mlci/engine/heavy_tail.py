@@ -41,6 +41,13 @@ holds for Laplace and normal errors (0.93-0.98) and narrows the t errors' shortf
 the rule is unchanged (it reads the errors, not the interval), and the t errors with 2.5-3 df
 and the skewed laws it is calibrated on still fall short under it (docs/validation.md, "A
 single system's RMSE with heavy-tailed errors (session 12, heavyt12)").
+
+Over ``conditions`` the conditions' intercepts can hide a skewed law's middle (log-normal
+errors of sigma 1.44 with intercepts of sd 0.30: octile skewness 0.18, 0.68 without; the
+design search's seed 17, fields #11, misses warned 21 of 77): the rule also reads the errors
+centred on their conditions' medians (:func:`within_condition_skewness`, threshold
+:func:`within_skew_threshold`), which warned 76 of those 77 (docs/validation.md, "Heavy-tailed
+errors over conditions: the skewness read within conditions (session 12, heavyt12b)").
 """
 
 from __future__ import annotations
