@@ -44,6 +44,7 @@ from ..engine.paired_rules import (
     warn_no_spread_pairs,
 )
 from ..engine.replicate_loop import kernel_jackknife, run_replicates, single_threaded_blas
+from ..engine.rmse_robust import with_robust_se
 from ..engine.skewness import linearized_shape
 from ..exceptions import (
     DegenerateIntervalWarning,
@@ -528,6 +529,11 @@ def compare(
                 return jack()[0][:, s], jack()[1]
 
             sys_results[nm] = with_ap_logit(sys_results[nm], kernels[s], plan, column)
+    if (
+        opts.method == "auto"
+    ):  # a single RMSE's robust SE (engine/rmse_robust.py), as bootstrap_ci's
+        for s, nm in enumerate(names):
+            sys_results[nm] = with_robust_se(sys_results[nm], kernels[s], plan, "auto")
     # each system's design warnings, as bootstrap_ci's (the AUCs' score interval: its own)
     warn_systems_outside_map(
         kernels,

@@ -583,7 +583,7 @@ def design_diagnostics(
         if n_cond is not None and unit is not None and len(unit) == len(kept):
             unit = unit[kept]
     if table_counts is None:  # a regression metric's errors (engine/heavy_tail.py)
-        diag.update(heavy_tail_diagnostics(kernel, keys))
+        diag.update(heavy_tail_diagnostics(kernel, keys, unit))
     counts = np.bincount(keys, minlength=kernel.m)
     if table_counts is not None:
         atoms, counts = counts > 0, np.asarray(table_counts, dtype=float)

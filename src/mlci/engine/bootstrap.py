@@ -76,6 +76,7 @@ from .replicate_loop import (
     unit_kernel,
 )
 from .resampling import ResamplingPlan, warn_few_conditions
+from .rmse_robust import robust_se_auto
 from .sampler import Sampler
 
 __all__ = [
@@ -191,7 +192,9 @@ def run_bootstrap(
     else:
         replicates = dist
     why = None if reduced else auto_reason  # auto's analytic intervals (AUC, AP, a kernel's)
-    finish = kernel_analytic_auto(finish_bootstrap, kernel, plan, why)
+    finish = robust_se_auto(
+        kernel_analytic_auto(finish_bootstrap, kernel, plan, why), kernel, plan, why
+    )
     return ap_auto(auc_auto(finish, kernel, plan, why), kernel, plan, why)(
         estimate,
         replicates,

@@ -72,6 +72,12 @@ AUTO_LABELS: dict[str, tuple[str, str]] = {
         "independent samples in equal-width bins (the normal interval of its square)",
         "",
     ),
+    "studentized_robust_se": (
+        "a single rmse or mse of 20-500 independent unweighted samples (the bootstrap-t on "
+        "the log scale with the estimate's standard error from a robust kurtosis of the "
+        "errors: mlci.engine.rmse_robust)",
+        "",
+    ),
     "wilson": (
         "the EER with less than one expected error, or a rate at a fixed rate with fewer "
         "than 5 expected events, of independent trials (its score interval)",
