@@ -42,6 +42,7 @@ from ..metrics.correlation import COEFFICIENTS, LEVELS, GridCorrelationKernel
 from ..results import BootstrapResult, TestResult
 from .attenuation import WARN_RATIO, attenuation, attenuation_ratio
 from .correlation_jackknife import with_jackknife_z
+from .correlation_kendall import with_jackknife_tau
 
 __all__ = ["compare_correlations", "correlation_ci", "williams_test"]
 
@@ -297,7 +298,12 @@ def correlation_ci(
         scheme="crossed (systems x items)" if resample == "both" else None,
     )
     if opts.method == "auto":
-        res = with_jackknife_z(res, kernel, correlation_level, resample, ns, ni)
+        new = with_jackknife_tau(res, kernel, coefficient, correlation_level, resample, ns, ni)
+        res = (
+            new
+            if new is not res
+            else with_jackknife_z(res, kernel, correlation_level, resample, ns, ni)
+        )
     if correlation_level == "system":
         _warn_attenuated(res, coefficient, resample)
     return res
