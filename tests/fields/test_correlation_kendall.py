@@ -115,6 +115,12 @@ def test_an_explicit_method_is_not_replaced():
     assert _ci(x, z, method="percentile").method == "percentile"
 
 
+def test_the_label_is_refused_as_a_method():
+    x, z = _scores(20, 4)
+    with pytest.raises(ValueError, match="jackknife_tau.*Kendall"):
+        _ci(x, z, method="jackknife_tau")
+
+
 def test_undefined_without_spread():
     # every system identical: no delete-one spread, the bootstrap's interval stays
     x = np.tile(np.arange(4.0), (20, 1))

@@ -146,7 +146,7 @@ def with_jackknife_tau(
         f"{JACKKNIFE_TAU_METHOD}: a {level}-level Kendall's tau resampling {n_systems} "
         "systems gets the estimate plus or minus Student's quantile "
         "(n - 1 degrees of freedom) times the delete-one-system jackknife standard error, "
-        "on tau's own scale, where the bootstrap and the Fisher-z jackknife fell short (docs/validation.md, "
-        "'Kendall's tau over few systems')"
+        "on tau's own scale, where the bootstrap and the Fisher-z jackknife fell short "
+        "(docs/validation.md, 'Kendall's tau over few systems')"
     )
     return attach_analytic(res, AnalyticInterval(rec.method, reason, rec))
