@@ -117,7 +117,7 @@ def test_an_explicit_method_is_not_replaced():
 
 def test_the_label_is_refused_as_a_method():
     x, z = _scores(20, 4)
-    with pytest.raises(ValueError, match="jackknife_tau.*Kendall"):
+    with pytest.raises(ValueError, match=r"jackknife_tau.*Kendall"):
         _ci(x, z, method="jackknife_tau")
 
 
