@@ -212,6 +212,42 @@ def run(pop_name: str, level: str, resample: str, systems: int, items: int, reps
     return row
 
 
+#: the fingerprint's shapes (systems, items): both sides of the rule's 20 and 60 systems
+FINGERPRINT_SHAPES = ((12, 5), (19, 4), (20, 4), (59, 3), (60, 3))
+
+
+def fingerprint() -> list[list]:
+    """``correlation_ci``'s default result (method, interval, B = 100, rng 1) for every
+    coefficient, level and resampling scheme at :data:`FINGERPRINT_SHAPES`, but for the
+    rule's own class (Kendall's tau, global level, resampling 20-59 systems):
+    ``scripts/data/correlation_kendall_fingerprint.json`` holds it from the tree before
+    the rule (main 3e9ea9c), ``tests/fields/test_correlation_kendall.py`` checks it."""
+    out = []
+    for ns, ni in FINGERPRINT_SHAPES:
+        g = np.random.default_rng([ns, ni, 12])
+        q, d = g.normal(size=(ns, 1)), g.normal(size=(1, ni))
+        x = q + d + 0.6 * g.normal(size=(ns, ni))
+        z = 0.8 * q + d + 0.6 * g.normal(size=(ns, ni))
+        for coef in ("kendall_tau", "pearson", "spearman"):
+            for level in ("system", "item", "global"):
+                for resample in ("systems", "items", "both"):
+                    if (coef, level, resample) == ("kendall_tau", "global", "systems") and (
+                        20 <= ns < 60
+                    ):
+                        continue
+                    with warnings.catch_warnings(record=True) as caught:
+                        warnings.simplefilter("always")
+                        r = mlci.correlation_ci(
+                            x, z, coefficient=coef, correlation_level=level,
+                            resample=resample, n_resamples=100, rng=1,
+                        )  # fmt: skip
+                    names = sorted({c.category.__name__ for c in caught})
+                    lo, hi = (float(v) for v in r.confidence_interval)
+                    out.append([f"{ns}x{ni} {coef} {level} {resample}", r.method, names,
+                                float(r.estimate), lo, hi])  # fmt: skip
+    return out
+
+
 def table(path: str) -> None:
     """The markdown table of docs/validation.md from the JSON (widths over BCa's)."""
     rows = json.load(open(path))["runs"]
@@ -247,7 +283,13 @@ def main() -> None:
     )
     ap.add_argument("--json", default=None)
     ap.add_argument("--table", default=None, metavar="JSON", help="print the docs' table")
+    ap.add_argument("--fingerprint", default=None, metavar="JSON",
+                    help="write the fingerprint outside the rule's class")  # fmt: skip
     a = ap.parse_args()
+    if a.fingerprint:
+        with open(a.fingerprint, "w") as f:
+            json.dump({"cases": fingerprint()}, f, indent=0)
+        return
     if a.table:
         table(a.table)
         return

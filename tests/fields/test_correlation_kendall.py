@@ -12,6 +12,7 @@ kernel.
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import os
 import warnings
@@ -21,7 +22,7 @@ import pytest
 from scipy import stats
 
 import mlci
-from _scripts import load_script
+from _scripts import SCRIPTS, load_script
 from mlci.fields.correlation_kendall import (
     JACKKNIFE_TAU_DESIGNS,
     jackknife_tau_applies,
@@ -127,6 +128,16 @@ def test_undefined_without_spread():
     z = x + 0.0
     k = GridCorrelationKernel(x, z, "global", "kendall_tau")
     assert tau_jackknife(k, 1.0, 20, 4) is None
+
+
+def test_fingerprint_outside_the_class():
+    # every coefficient, level and scheme over 12-60 systems but the rule's own class, as
+    # on the tree before the rule (main 3e9ea9c; scripts/data/correlation_kendall_fingerprint.json)
+    with open(SCRIPTS / "data" / "correlation_kendall_fingerprint.json") as f:
+        before = json.load(f)["cases"]
+    now = load_script("correlation_kendall_few.py").fingerprint()
+    assert [r[:3] for r in now] == [r[:3] for r in before]
+    np.testing.assert_allclose([r[3:] for r in now], [r[3:] for r in before], rtol=1e-12)
 
 
 @pytest.mark.slow
