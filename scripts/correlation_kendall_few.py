@@ -213,13 +213,13 @@ def run(pop_name: str, level: str, resample: str, systems: int, items: int, reps
 
 
 #: the fingerprint's shapes (systems, items): both sides of the rule's 20 and 60 systems
-FINGERPRINT_SHAPES = ((12, 5), (19, 4), (20, 4), (59, 3), (60, 3))
+FINGERPRINT_SHAPES = ((12, 5), (19, 4), (20, 4), (29, 3), (30, 3), (59, 3), (60, 3))
 
 
 def fingerprint() -> list[list]:
     """``correlation_ci``'s default result (method, interval, B = 100, rng 1) for every
     coefficient, level and resampling scheme at :data:`FINGERPRINT_SHAPES`, but for the
-    rule's own class (Kendall's tau, global level, resampling 20-59 systems):
+    rule's own class (Kendall's tau, global level, resampling 20-29 systems):
     ``scripts/data/correlation_kendall_fingerprint.json`` holds it from the tree before
     the rule (main 3e9ea9c), ``tests/fields/test_correlation_kendall.py`` checks it."""
     out = []
@@ -232,7 +232,7 @@ def fingerprint() -> list[list]:
             for level in ("system", "item", "global"):
                 for resample in ("systems", "items", "both"):
                     if (coef, level, resample) == ("kendall_tau", "global", "systems") and (
-                        20 <= ns < 60
+                        20 <= ns < 30
                     ):
                         continue
                     with warnings.catch_warnings(record=True) as caught:
@@ -249,20 +249,39 @@ def fingerprint() -> list[list]:
 
 
 def table(path: str) -> None:
-    """The markdown table of docs/validation.md from the JSON (widths over BCa's)."""
+    """The markdown table of docs/validation.md from the JSON.  ``auto before`` is the
+    rows' ``auto`` (every row was run on the tree before the jackknife_tau rule; in the
+    jackknife-only rows session 11's ``jackknife_z``, which ``auto`` gave at 20-59
+    systems); ``auto now`` is ``jk_tau`` where :func:`jackknife_tau_applies`, else before."""
+    from mlci.fields.correlation_kendall import jackknife_tau_applies
+
     rows = json.load(open(path))["runs"]
-    cols = ("auto", "bca", "percentile", "jk_z", "jk_z_bc", "jk_tau", "jk_tau_bc", "jk_greiner")
+    cols = ("bca", "percentile", "jk_z", "jk_z_bc", "jk_tau", "jk_tau_bc", "jk_greiner", "fhp")
     print("| population | coefficient | level | resample | systems x items | test sets | "
-          "auto's method | truth | bias | " + " | ".join(cols) + " | width jk_tau_bc / BCa | "
-          "auto warned |")  # fmt: skip
-    print("|---|---|---|---|---|---:|---|---:|---:|" + "---:|" * (len(cols) + 2))
+          "truth | bias | auto before | auto now | " + " | ".join(cols) +
+          " | width jk_tau / BCa | auto before: misses below | auto warned |")  # fmt: skip
+    print("|---|---|---|---|---|---:|---:|---:|---:|---:|" + "---:|" * (len(cols) + 3))
+
+    def f(v: float | None) -> str:
+        return "" if v is None else f"{v:.3f}"
+
     for r in rows:
-        meth = ", ".join(sorted(r["auto_methods"]))
-        ratio = r["jk_tau_bc_width"] / r["bca_width"] if r["bca_width"] else math.nan
-        vals = " | ".join("" if r[c] is None else f"{r[c]:.3f}" for c in cols)
+        before = r["auto"]
+        jk_only = r["B"] == 0
+        if jk_only and 20 <= r["systems"] < 60:
+            before = r["jk_z"]
+        rule = jackknife_tau_applies(
+            r["coefficient"], r["level"], r["resample"], r["systems"], r["items"]
+        )
+        now = r["jk_tau"] if rule else before
+        ratio = r["jk_tau_width"] / r["bca_width"] if r["bca_width"] else None
+        below = r["jk_z_below"] if jk_only and before is not None else r["auto_below"]
+        warned = "" if jk_only else f"{r['warned']:.2f}"
         print(f"| {r['pop']} | {r['coefficient']} | {r['level']} | {r['resample']} | "
-              f"{r['systems']} x {r['items']} | {r['n']} | {meth} | {r['truth_mean']:.3f} | "
-              f"{r['bias']:+.4f} | {vals} | {ratio:.2f} | {r['warned']:.2f} |")  # fmt: skip
+              f"{r['systems']} x {r['items']} | {r['n']}{' (jackknife only)' if jk_only else ''} | "
+              f"{r['truth_mean']:.3f} | {r['bias']:+.4f} | {f(before)} | {f(now)} | "
+              + " | ".join(f(r[c]) for c in cols)
+              + f" | {f(ratio)} | {f(below)} | {warned} |")  # fmt: skip
 
 
 def main() -> None:
