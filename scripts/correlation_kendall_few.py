@@ -250,9 +250,9 @@ def fingerprint() -> list[list]:
 
 def table(path: str) -> None:
     """The markdown table of docs/validation.md from the JSON.  ``auto before`` is the
-    rows' ``auto`` (every row was run on the tree before the jackknife_tau rule; in the
-    jackknife-only rows session 11's ``jackknife_z``, which ``auto`` gave at 20-59
-    systems); ``auto now`` is ``jk_tau`` where :func:`jackknife_tau_applies`, else before."""
+    rows' ``auto`` where it was run on the tree before the jackknife_tau rule, else (and
+    in the jackknife-only rows) session 11's ``jackknife_z``, which ``auto`` gave at 20-59
+    systems; ``auto now`` is ``jk_tau`` where :func:`jackknife_tau_applies`, else before."""
     from mlci.fields.correlation_kendall import jackknife_tau_applies
 
     rows = json.load(open(path))["runs"]
@@ -268,14 +268,15 @@ def table(path: str) -> None:
     for r in rows:
         before = r["auto"]
         jk_only = r["B"] == 0
-        if jk_only and 20 <= r["systems"] < 60:
-            before = r["jk_z"]
+        from_z = (jk_only and 20 <= r["systems"] < 60) or "jackknife_tau" in r["auto_methods"]
+        if from_z:
+            before = r["jk_z"]  # session 11's jackknife_z, auto's interval before the rule
         rule = jackknife_tau_applies(
             r["coefficient"], r["level"], r["resample"], r["systems"], r["items"]
         )
         now = r["jk_tau"] if rule else before
         ratio = r["jk_tau_width"] / r["bca_width"] if r["bca_width"] else None
-        below = r["jk_z_below"] if jk_only and before is not None else r["auto_below"]
+        below = r["jk_z_below"] if from_z else r["auto_below"]
         warned = "" if jk_only else f"{r['warned']:.2f}"
         print(f"| {r['pop']} | {r['coefficient']} | {r['level']} | {r['resample']} | "
               f"{r['systems']} x {r['items']} | {r['n']}{' (jackknife only)' if jk_only else ''} | "
