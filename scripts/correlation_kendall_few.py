@@ -212,7 +212,7 @@ def run(pop_name: str, level: str, resample: str, systems: int, items: int, reps
     return row
 
 
-#: the fingerprint's shapes (systems, items): both sides of the rule's 20 and 60 systems
+#: the fingerprint's shapes (systems, items): both sides of the rule's 20 and 30 systems
 FINGERPRINT_SHAPES = ((12, 5), (19, 4), (20, 4), (29, 3), (30, 3), (59, 3), (60, 3))
 
 
