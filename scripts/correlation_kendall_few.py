@@ -212,14 +212,14 @@ def run(pop_name: str, level: str, resample: str, systems: int, items: int, reps
     return row
 
 
-#: the fingerprint's shapes (systems, items): both sides of the rule's 20 and 30 systems
-FINGERPRINT_SHAPES = ((12, 5), (19, 4), (20, 4), (29, 3), (30, 3), (59, 3), (60, 3))
+#: the fingerprint's shapes (systems, items): both sides of the rule's 10 and 30 systems
+FINGERPRINT_SHAPES = ((9, 5), (10, 5), (19, 4), (20, 4), (29, 3), (30, 3), (59, 3), (60, 3))
 
 
 def fingerprint() -> list[list]:
     """``correlation_ci``'s default result (method, interval, B = 100, rng 1) for every
     coefficient, level and resampling scheme at :data:`FINGERPRINT_SHAPES`, but for the
-    rule's own class (Kendall's tau, global level, resampling 20-29 systems):
+    rule's own class (Kendall's tau, global level, resampling 10-29 systems):
     ``scripts/data/correlation_kendall_fingerprint.json`` holds it from the tree before
     the rule (main 3e9ea9c), ``tests/fields/test_correlation_kendall.py`` checks it."""
     out = []
@@ -232,7 +232,7 @@ def fingerprint() -> list[list]:
             for level in ("system", "item", "global"):
                 for resample in ("systems", "items", "both"):
                     if (coef, level, resample) == ("kendall_tau", "global", "systems") and (
-                        20 <= ns < 30
+                        10 <= ns < 30
                     ):
                         continue
                     with warnings.catch_warnings(record=True) as caught:

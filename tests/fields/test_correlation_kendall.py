@@ -1,6 +1,6 @@
 """correlation_ci's jackknife interval of Kendall's tau over few systems.
 
-``auto`` gives, at the global level resampling 20-29 systems, ``tau +- t_{n-1} se_J``
+``auto`` gives, at the global level resampling 10-29 systems, ``tau +- t_{n-1} se_J``
 with ``se_J`` the delete-one-system jackknife standard error of tau (Quenouille 1956,
 Tukey 1958) on tau's own scale (docs/validation.md, "Kendall's tau over few systems
 (session 12, kendall)"; scripts/correlation_kendall_few.py,
@@ -78,12 +78,13 @@ def test_matches_the_formula_written_out():
 
 
 def test_the_table_holds_one_row():
-    assert JACKKNIFE_TAU_DESIGNS == {("kendall_tau", "global", "systems"): (20, 30)}
+    assert JACKKNIFE_TAU_DESIGNS == {("kendall_tau", "global", "systems"): (10, 30)}
 
 
 @pytest.mark.parametrize(
-    ("ns", "expected"), [(19, "studentized"), (20, "jackknife_tau"), (29, "jackknife_tau"),
-                         (30, "jackknife_z"), (60, "studentized")],
+    ("ns", "expected"),
+    [(9, "studentized"), (10, "jackknife_tau"), (19, "jackknife_tau"), (29, "jackknife_tau"),
+     (30, "jackknife_z"), (60, "studentized")],
 )  # fmt: skip
 def test_rule_boundaries(ns, expected):
     x, z = _scores(ns, 3)

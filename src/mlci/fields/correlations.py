@@ -194,7 +194,7 @@ def correlation_ci(
         systems and/or items (:mod:`mlci.fields.correlation_jackknife`; also at the item
         level over 20-29 systems, resampling systems or both;
         ``details["jackknife_z"]`` holds it and its degrees of freedom).  A Kendall's tau
-        at the global level resampling 20-29 systems alone gets ``method="jackknife_tau"``
+        at the global level resampling 10-29 systems alone gets ``method="jackknife_tau"``
         instead: tau plus or minus Student's quantile on ``n - 1`` degrees of freedom times
         its delete-one-system jackknife standard error, on tau's own scale
         (:mod:`mlci.fields.correlation_kendall`; ``details["jackknife_tau"]``).

@@ -53,7 +53,7 @@ AUTO_LABELS: dict[str, tuple[str, str]] = {
         "",
     ),
     "jackknife_tau": (
-        "a global-level Kendall's tau of correlation_ci resampling 20-29 systems (tau "
+        "a global-level Kendall's tau of correlation_ci resampling 10-29 systems (tau "
         "with the jackknife standard error over the systems on its own scale: "
         "mlci.fields.correlation_kendall)",
         "",
