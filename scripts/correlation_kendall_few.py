@@ -259,7 +259,7 @@ def table(path: str) -> None:
     cols = ("bca", "percentile", "jk_z", "jk_z_bc", "jk_tau", "jk_tau_bc", "jk_greiner", "fhp")
     print("| population | coefficient | level | resample | systems x items | test sets | "
           "truth | bias | auto before | auto now | " + " | ".join(cols) +
-          " | width jk_tau / BCa | auto before: misses below | auto warned |")  # fmt: skip
+          " | width jk_tau / BCa | auto before: truth above it | auto warned |")  # fmt: skip
     print("|---|---|---|---|---|---:|---:|---:|---:|---:|" + "---:|" * (len(cols) + 3))
 
     def f(v: float | None) -> str:
