@@ -48,8 +48,8 @@ AUTO_LABELS: dict[str, tuple[str, str]] = {
         "a global-level correlation_ci resampling 20-59 systems, or 20-29 systems and "
         "the items, or an item-level one over 20-29 resampled systems (Fisher's z with "
         "the jackknife standard error over the resampled units: "
-        "mlci.fields.correlation_jackknife; a Kendall's tau resampling systems alone gets "
-        "jackknife_tau)",
+        "mlci.fields.correlation_jackknife; a global-level Kendall's tau resampling 10-29 "
+        "systems alone gets jackknife_tau)",
         "",
     ),
     "jackknife_tau": (
