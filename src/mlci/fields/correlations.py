@@ -42,6 +42,7 @@ from ..metrics.correlation import COEFFICIENTS, LEVELS, GridCorrelationKernel
 from ..results import BootstrapResult, TestResult
 from .attenuation import WARN_RATIO, attenuation, attenuation_ratio
 from .correlation_jackknife import with_jackknife_z
+from .correlation_kendall import with_jackknife_tau
 
 __all__ = ["compare_correlations", "correlation_ci", "williams_test"]
 
@@ -192,7 +193,11 @@ def correlation_ci(
         Student's quantile times the jackknife standard error of z over the resampled
         systems and/or items (:mod:`mlci.fields.correlation_jackknife`; also at the item
         level over 20-29 systems, resampling systems or both;
-        ``details["jackknife_z"]`` holds it and its degrees of freedom).
+        ``details["jackknife_z"]`` holds it and its degrees of freedom).  A Kendall's tau
+        at the global level resampling 10-29 systems alone gets ``method="jackknife_tau"``
+        instead: tau plus or minus Student's quantile on ``n - 1`` degrees of freedom times
+        its delete-one-system jackknife standard error, on tau's own scale
+        (:mod:`mlci.fields.correlation_kendall`; ``details["jackknife_tau"]``).
 
     Returns
     -------
@@ -297,7 +302,12 @@ def correlation_ci(
         scheme="crossed (systems x items)" if resample == "both" else None,
     )
     if opts.method == "auto":
-        res = with_jackknife_z(res, kernel, correlation_level, resample, ns, ni)
+        new = with_jackknife_tau(res, kernel, coefficient, correlation_level, resample, ns, ni)
+        res = (
+            new
+            if new is not res
+            else with_jackknife_z(res, kernel, correlation_level, resample, ns, ni)
+        )
     if correlation_level == "system":
         _warn_attenuated(res, coefficient, resample)
     return res

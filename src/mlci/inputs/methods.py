@@ -48,7 +48,14 @@ AUTO_LABELS: dict[str, tuple[str, str]] = {
         "a global-level correlation_ci resampling 20-59 systems, or 20-29 systems and "
         "the items, or an item-level one over 20-29 resampled systems (Fisher's z with "
         "the jackknife standard error over the resampled units: "
-        "mlci.fields.correlation_jackknife)",
+        "mlci.fields.correlation_jackknife; a global-level Kendall's tau resampling 10-29 "
+        "systems alone gets jackknife_tau)",
+        "",
+    ),
+    "jackknife_tau": (
+        "a global-level Kendall's tau of correlation_ci resampling 10-29 systems (tau "
+        "with the jackknife standard error over the systems on its own scale: "
+        "mlci.fields.correlation_kendall)",
         "",
     ),
     "tango": (
