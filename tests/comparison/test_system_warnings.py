@@ -81,7 +81,7 @@ def test_compare_gives_each_system_the_warnings_of_bootstrap_ci(case: str) -> No
 
 
 def test_the_average_precision_misranked_warning_is_unchanged() -> None:
-    # the one compare gave before (engine/ap_misranked.warn_few_misranked_system's text)
+    # the one compare gave before session 12 (its per-system AP rule's text, now the shared one)
     y, a, b, metric, _ = CASES["average precision 1, 30 positives"]
     _, both = _caught(lambda: mlci.compare(y, {"A": a, "B": b}, metric=metric, rng=0,
                                            n_resamples=200))  # fmt: skip
