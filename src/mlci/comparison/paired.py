@@ -60,6 +60,7 @@ from ..inputs import (
     knobs_in_config,
 )
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
+from ..intervals.bootstrap import LINEARIZED_METHODS
 from ..metrics import METRICS, SCORE_STATISTICS, get_kernel, metric_params
 from ..metrics import higher_is_better as metric_direction
 from ..results import BootstrapResult, ConfidenceInterval, per_confidence_level
@@ -451,6 +452,8 @@ def compare(
     def linear_of(e: int) -> dict[str, Any]:
         if e < n_sys and sys_linear[e] is not None:
             return {"linear": sys_linear[e], "method": sys_methods[e]}
+        if e < n_sys and sys_methods[e] not in LINEARIZED_METHODS:  # as bootstrap_ci's
+            return {"method": sys_methods[e]}
         if e >= n_sys and bca_pairs[e - n_sys]:
             return {"method": str(pair_method[e - n_sys])}
         this = sys_methods[e] if e < n_sys else diff_method
@@ -505,7 +508,9 @@ def compare(
                 dist[:, s],
                 {
                     "alternative": "two-sided",
-                    "jackknife": (lambda s=s: (jack()[0][:, s], jack()[1])) if bca else None,
+                    "jackknife": (lambda s=s: (jack()[0][:, s], jack()[1]))
+                    if bca or sys_methods[s] == "bca"
+                    else None,
                     "bounds": jk.bounds,
                     "details": sys_why[s],
                     **linear_of(s),
@@ -521,8 +526,10 @@ def compare(
     sys_results = dict(zip(names, sys_list, strict=True))
     for nm, auc_score in auc_scores.items():  # as bootstrap_ci gives it
         sys_results[nm] = with_auc_score(sys_results[nm], auc_score)
-    if opts.method == "auto" and bca:  # a single AP's logit jackknife, as bootstrap_ci's
+    if opts.method == "auto":  # a single AP's logit jackknife, as bootstrap_ci's
         for s, nm in enumerate(names):
+            if sys_methods[s] != "bca":
+                continue
 
             def column(s: int = s) -> tuple[Any, Any]:
                 return jack()[0][:, s], jack()[1]
