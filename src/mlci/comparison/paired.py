@@ -85,6 +85,7 @@ from .paired_regression import (
     unflagged_few_discordant,
 )
 from .paired_results import ComparisonResult, PairDifference, _ranking
+from .system_method import system_standard_errors
 from .system_warnings import warn_systems_outside_map
 from .tango import tango_interval
 
@@ -406,13 +407,15 @@ def compare(
         n_pairs=len(pairs),
     )
     sym_se = "studentized" if sym_pairs.any() else diff_method
+    # (the systems' replicate standard errors, which the pairs' near-edge rule reads)
+    sys_se = opts.method == "auto" and system_standard_errors(kernels, plan, sys_methods, linear)
     dist, d_dist, se_values = _replicates(
         jk,
         contrast,
         lin,
         plan,
         opts.engine,
-        methods=(*sys_methods, diff_method, sym_se),
+        methods=(*sys_methods, diff_method, sym_se, "studentized" if sys_se else ""),
         diff_method=sym_se,
         linear=linear,
         ia=ia,

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..engine.bootstrap import resolve_method
 
-__all__ = ["system_auto_method"]
+__all__ = ["system_auto_method", "system_standard_errors"]
 
 
 def system_auto_method(
@@ -54,3 +54,20 @@ def system_auto_method(
     if method == "studentized":
         return None if linear is None else (method, None, reason)
     return method, own_linear, reason
+
+
+def system_standard_errors(
+    kernels: Any, plan: Any, sys_methods: Any, linear: dict[str, Any] | None
+) -> bool:
+    """Whether the replicates' linearized standard errors are drawn for a system with a
+    bootstrap interval of ``choose_method``'s rules (percentile with few of a class, BCa
+    for an average precision of few positives): the differences' near-edge rule
+    (:func:`mlci.comparison.paired_auto.pair_switches`) reads every system's, as it did
+    when those systems were studentized (the differences' intervals are unchanged)."""
+    if linear is None:
+        return False
+    for kernel, method in zip(kernels, sys_methods, strict=True):
+        own = getattr(kernel, "auto_method", None)
+        if method in ("percentile", "bca") and own is None:
+            return True
+    return False
