@@ -11,7 +11,9 @@ few-class percentile rule and its few-positive average-precision BCa rule: F1 wi
 positives in 100 and one false alarm got ``korn_graubard`` (0.38-1.00) where
 ``bootstrap_ci`` gives ``percentile`` (0.00-1.00), an average precision of 1 from 6
 positives in 64 got ``logit_t`` (0.655-0.993) where ``bootstrap_ci`` gives BCa
-(0.226-1.00) (review12, docs/validation.md).
+(0.226-1.00), and a ROC AUC of 0.999 over 40 conditions whose misordered pairs rest on
+one negative got ``logit_t`` where ``bootstrap_ci`` gives BCa (engine/auc_misranked.py)
+(review12, docs/validation.md).
 """
 
 from __future__ import annotations
@@ -65,6 +67,12 @@ def _cases() -> dict[str, tuple[Any, ...]]:
     s30, t30 = y30 * 4.5 + g.normal(size=200), y30 + g.normal(size=200)
     c12 = g.integers(0, 12, 200)
     so, to = y * 1.2 + g.normal(size=n), y * 0.8 + g.normal(size=n)
+    # a ROC AUC of 0.999 over 40 conditions whose misordered pairs rest on one negative
+    # (engine/auc_misranked.py's BCa rule; session 12, aucedge)
+    ym = np.r_[np.zeros(200, int), np.ones(200, int)]
+    sm = np.r_[np.linspace(0, 1, 200), np.linspace(2, 3, 200)]
+    sm[0] = 2.2  # one negative outranks 40 positives
+    tm, c40 = sm + g.normal(scale=0.8, size=400), np.arange(400) % 40
     # regression
     yr = g.normal(size=50)
     ra, rb = yr + g.normal(scale=0.5, size=50), yr + g.normal(scale=0.7, size=50)
@@ -79,6 +87,13 @@ def _cases() -> dict[str, tuple[Any, ...]]:
         "ap 1, 30 positives": (y30, s30, t30, "average_precision", {}),
         "roc auc 1, 30 positives": (y30, s30, t30, "roc_auc", {}),
         "roc auc 1 over 12 conditions": (y30, s30, t30, "roc_auc", {"conditions": c12}),
+        "roc auc 0.999 misranked on 1 of 40 conditions": (
+            ym,
+            sm,
+            tm,
+            "roc_auc",
+            {"conditions": c40},
+        ),
         "roc auc, 8 positives": (y8, s8, t8, "roc_auc", {}),
         "roc auc ordinary": (y, so, to, "roc_auc", {}),
         "ap ordinary": (y, so, to, "average_precision", {}),
