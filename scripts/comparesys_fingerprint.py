@@ -41,7 +41,11 @@ def line(key, y, a, b, m, **kw):
         )
     )
     d1, d2 = one.bootstrap_distribution, row.bootstrap_distribution
-    same_rep = d1 is not None and d2 is not None and np.array_equal(np.asarray(d1), np.asarray(d2))
+    same_rep = (
+        d1 is not None
+        and d2 is not None
+        and np.array_equal(np.asarray(d1), np.asarray(d2), equal_nan=True)
+    )
     print(key, pairs, row.method, one.method, int(same_ci), int(same_rep))
 
 

@@ -134,7 +134,7 @@ def test_compare_system_row_is_bootstrap_ci(case: str) -> None:
     # or a decision metric's few atoms on independent samples the two draw the same
     # distribution apart: the interval then agrees to Monte Carlo error only
     d1, d2 = single.bootstrap_distribution, row.bootstrap_distribution
-    shared = d1 is not None and d2 is not None and np.array_equal(d1, d2)
+    shared = d1 is not None and d2 is not None and np.array_equal(d1, d2, equal_nan=True)
     tol = 1e-12 if shared or case not in APART else 0.02
     assert tuple(row.confidence_interval) == pytest.approx(
         tuple(single.confidence_interval), abs=tol
