@@ -61,6 +61,7 @@ from ..inputs import (
     knobs_in_config,
 )
 from ..inputs.resampling import Resampling, check_resampling, resampling_keywords
+from ..intervals.bootstrap import LINEARIZED_METHODS
 from ..metrics import METRICS, SCORE_STATISTICS, get_kernel, metric_params
 from ..metrics import higher_is_better as metric_direction
 from ..results import BootstrapResult, ConfidenceInterval, per_confidence_level
@@ -85,6 +86,7 @@ from .paired_regression import (
     unflagged_few_discordant,
 )
 from .paired_results import ComparisonResult, PairDifference, _ranking
+from .system_method import system_standard_errors
 from .system_warnings import warn_systems_outside_map
 from .tango import tango_interval
 
@@ -406,13 +408,15 @@ def compare(
         n_pairs=len(pairs),
     )
     sym_se = "studentized" if sym_pairs.any() else diff_method
+    # (the systems' replicate standard errors, which the pairs' near-edge rule reads)
+    sys_se = opts.method == "auto" and system_standard_errors(kernels, plan, sys_methods, linear)
     dist, d_dist, se_values = _replicates(
         jk,
         contrast,
         lin,
         plan,
         opts.engine,
-        methods=(*sys_methods, diff_method, sym_se),
+        methods=(*sys_methods, diff_method, sym_se, "studentized" if sys_se else ""),
         diff_method=sym_se,
         linear=linear,
         ia=ia,
@@ -452,6 +456,8 @@ def compare(
     def linear_of(e: int) -> dict[str, Any]:
         if e < n_sys and sys_linear[e] is not None:
             return {"linear": sys_linear[e], "method": sys_methods[e]}
+        if e < n_sys and sys_methods[e] not in LINEARIZED_METHODS:  # as bootstrap_ci's
+            return {"method": sys_methods[e]}
         if e >= n_sys and bca_pairs[e - n_sys]:
             return {"method": str(pair_method[e - n_sys])}
         this = sys_methods[e] if e < n_sys else diff_method
@@ -506,7 +512,9 @@ def compare(
                 dist[:, s],
                 {
                     "alternative": "two-sided",
-                    "jackknife": (lambda s=s: (jack()[0][:, s], jack()[1])) if bca else None,
+                    "jackknife": (lambda s=s: (jack()[0][:, s], jack()[1]))
+                    if bca or sys_methods[s] == "bca"
+                    else None,
                     "bounds": jk.bounds,
                     "details": sys_why[s],
                     **linear_of(s),
@@ -522,8 +530,10 @@ def compare(
     sys_results = dict(zip(names, sys_list, strict=True))
     for nm, auc_score in auc_scores.items():  # as bootstrap_ci gives it
         sys_results[nm] = with_auc_score(sys_results[nm], auc_score)
-    if opts.method == "auto" and bca:  # a single AP's logit jackknife, as bootstrap_ci's
+    if opts.method == "auto":  # a single AP's logit jackknife, as bootstrap_ci's
         for s, nm in enumerate(names):
+            if sys_methods[s] != "bca":
+                continue
 
             def column(s: int = s) -> tuple[Any, Any]:
                 return jack()[0][:, s], jack()[1]

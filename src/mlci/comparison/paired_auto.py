@@ -22,8 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..engine.auc_misranked import few_misordered_pairs, few_misordered_pairs_reason
-from ..engine.auto import RANKING_METRICS, kernel_auto_method, proportion_method
-from ..engine.bootstrap import resolve_method
+from ..engine.auto import RANKING_METRICS, kernel_auto_method
 from ..engine.edge_bca import few_positive_pairs, few_positive_reason
 from ..engine.paired_rules import SKEWED_PAIR_METHOD, skewed_pairs, skewed_reason
 from ..intervals.bootstrap import LINEARIZED_METHODS, edge_dominated
@@ -36,6 +35,7 @@ from .paired_conditions import (
     skewed_conditions_reason,
 )
 from .paired_regression import SYMMETRIC_T_REASON
+from .system_method import system_auto_method
 from .tango import TANGO_REASON, paired_tables
 
 __all__ = [
@@ -94,22 +94,16 @@ def system_methods(
     if requested == "auto":
         own_reasons: list[str] = []  # the systems' own rules without a linearization
         for s_, k_ in enumerate(kernels):
-            own = kernel_auto_method(k_, plan)
-            solo = resolve_method(k_, plan, "auto")  # bootstrap_ci's method, linear, reason
-            if linear is not None and k_.proportion is not None:
-                sys_methods[s_] = proportion_method(plan, k_)[0]
-                same = solo[0] == sys_methods[s_]
-                sys_linear[s_] = (solo if same else resolve_method(k_, plan, sys_methods[s_]))[1]
-            elif own is not None and (linear is not None or own[0] not in LINEARIZED_METHODS):
-                # a kernel family's own rule, as bootstrap_ci gives it (BLEU/chrF over documents:
-                # logit_t; calibration slope: t; debiased Brier reliability: normal, unlinearized)
-                sys_methods[s_] = own[0]
-                if own[0] in LINEARIZED_METHODS:
-                    sys_linear[s_] = resolve_method(k_, plan, own[0])[1]
-                else:
-                    own_reasons.append(own[1])
-            if solo[2] and solo[0] == sys_methods[s_]:  # its reason, as bootstrap_ci says it
+            # bootstrap_ci's resolution for the system alone (comparison/system_method.py)
+            solo = system_auto_method(k_, plan, linear)
+            if solo is None:
+                continue
+            sys_methods[s_], sys_linear[s_] = solo[0], solo[1]
+            if solo[2]:  # its reason, as bootstrap_ci says it
                 sys_why[s_] = {"method_reason": solo[2]}
+            own = kernel_auto_method(k_, plan)
+            if linear is None and own is not None and own[0] == solo[0] not in LINEARIZED_METHODS:
+                own_reasons.append(own[1])
         if linear is None and own_reasons and auto_reason is not None:
             auto_reason = f"systems: {own_reasons[0]}; differences: {auto_reason}"
     if requested == "auto" and linear is not None:
