@@ -56,9 +56,7 @@ def _cells() -> list[tuple[str, int, int, dict[str, Any]]]:
                 )
             )
     for c in (8, 12, 30):
-        out.append(
-            (f"s17#57 unequal C={c} icc=0.33", 57, 17, {"n_conditions": c, "unequal": True})
-        )
+        out.append((f"s17#57 unequal C={c} icc=0.33", 57, 17, {"n_conditions": c, "unequal": True}))
     for c in (8, 12, 30, 69, 150):
         for icc in (0.19, 0.40):
             out.append((f"s15#55 C={c} icc={icc}", 55, 15, {"n_conditions": c, "icc": icc}))

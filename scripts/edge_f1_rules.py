@@ -1,0 +1,137 @@
+"""Candidate rules for ``auto``'s interval of a paired F1 difference with fewer than 5
+of a class over conditions, read off the rows of ``scripts/edge_f1_study.py``
+(session 12, helper edgef1).
+
+On the test sets where ``auto`` took session 11's rule (its ``method_reason`` names the
+smaller class), a candidate rule picks t, BCa or the percentile interval from the test
+set's features (conditions, positives, conditions that hold a positive); elsewhere
+``auto`` keeps its interval.  Per cell: each fixed method's coverage, ``auto`` before,
+each rule's ``auto`` and its gap to the best method::
+
+    python scripts/edge_f1_rules.py scripts/data/edge_f1_study.json --tag before
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from typing import Any
+
+Rule = Callable[[dict[str, Any]], str]
+
+RULES: dict[str, Rule] = {
+    "bca (s11)": lambda r: "bca",
+    "always t": lambda r: "t",
+    "always percentile": lambda r: "percentile",
+    **{
+        f"t below {k}": (lambda r, k=k: "t" if r["conditions"] < k else "bca")
+        for k in (8, 10, 12, 16, 20, 30)
+    },
+    **{
+        f"t below {k}, else pct below {m}": (
+            lambda r, k=k, m=m: (
+                "t" if r["conditions"] < k else ("percentile" if r["conditions"] < m else "bca")
+            )
+        )
+        for k in (10, 12, 16, 20)
+        for m in (30, 40, 60)
+    },
+    **{
+        f"t below {k}, else pct with {p} positive(s)": (
+            lambda r, k=k, p=p: (
+                "t" if r["conditions"] < k else ("percentile" if r["positives"] <= p else "bca")
+            )
+        )
+        for k in (10, 12, 16, 20)
+        for p in (1, 2)
+    },
+    **{
+        f"t below {k}, else pct below {m} or with 1 positive": (
+            lambda r, k=k, m=m: (
+                "t"
+                if r["conditions"] < k
+                else ("percentile" if r["conditions"] < m or r["positives"] <= 1 else "bca")
+            )
+        )
+        for k in (10, 12, 16, 20)
+        for m in (30, 40)
+    },
+    **{
+        f"pct below {m} or with 1 positive": (
+            lambda r, m=m: "percentile" if r["conditions"] < m or r["positives"] <= 1 else "bca"
+        )
+        for m in (10, 30, 40)
+    },
+}
+
+
+def in_class(r: dict[str, Any]) -> bool:
+    """``auto`` took session 11's few-positive BCa on this test set."""
+    # (the difference's own details carry no method_reason: read from the features)
+    return r.get("auto_method") == "bca" and r["positives"] < 5
+
+
+def covers(iv: list[float] | None, truth: float) -> bool:
+    return iv is not None and iv[0] <= truth <= iv[1]
+
+
+def evaluate(cells: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, c in cells.items():
+        rows = [
+            r
+            for r in c["rows"]
+            if all(r.get(m) is not None for m in ("auto", "t", "bca", "percentile"))
+        ]
+        truth, k = c["truth"], max(len(rows), 1)
+        fixed = {m: sum(covers(r[m], truth) for r in rows) / k for m in ("t", "bca", "percentile")}
+        best = max(fixed.values())
+        res = {
+            "n": len(rows),
+            "class": sum(in_class(r) for r in rows),
+            **fixed,
+            "auto": sum(covers(r["auto"], truth) for r in rows) / k,
+        }
+        for rn, rule in RULES.items():
+            cov = sum(covers(r[rule(r)] if in_class(r) else r["auto"], truth) for r in rows) / k
+            res[f"rule:{rn}"] = cov
+        res["best"] = best
+        for m in ("t", "bca", "percentile"):  # median width on the class's test sets
+            w = sorted(r[m][1] - r[m][0] for r in rows if in_class(r))
+            res[f"{m}_width"] = w[len(w) // 2] if w else float("nan")
+        out[name] = res
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("json", nargs="+")
+    p.add_argument("--tag", default="before")
+    args = p.parse_args(argv)
+    cells: dict[str, Any] = {}
+    for fn in args.json:
+        with open(fn) as f:
+            cells.update(json.load(f)["runs"][args.tag]["cells"])
+    ev = evaluate(cells)
+    print(
+        f"{'cell':32s} {'n':>4s} {'cls':>4s} {'t':>6s} {'bca':>6s} {'pct':>6s} {'auto':>6s}"
+        "  widths on the class: t bca pct"
+    )
+    for name, r in ev.items():
+        print(
+            f"{name:32s} {r['n']:4d} {r['class']:4d} {r['t']:.3f} {r['bca']:.3f} "
+            f"{r['percentile']:.3f} {r['auto']:.3f}  "
+            f"{r['t_width']:.3f} {r['bca_width']:.3f} {r['percentile_width']:.3f}"
+        )
+    print("\nrule: cells more than 0.01 below the best / worst gap / mean coverage")
+    for rn in RULES:
+        gaps = [ev[c]["best"] - ev[c]["rule:" + rn] for c in ev]
+        bad = [c for c in ev if ev[c]["best"] - ev[c]["rule:" + rn] > 0.01]
+        mean = sum(ev[c]["rule:" + rn] for c in ev) / len(ev)
+        print(f"{rn:36s} {len(bad):3d} {max(gaps):.3f} {mean:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
