@@ -66,6 +66,34 @@ RULES: dict[str, Rule] = {
 }
 
 
+#: the compact row of the committed JSON (``--write``): these fields, intervals as
+#: [low, high] rounded to 6 decimals
+FIELDS = ("i", "positives", "conditions", "held", "icc_hat", "auto_method", "warned")
+INTERVALS = ("auto", "t", "bca", "percentile")
+
+
+def compact(cells: dict[str, Any]) -> dict[str, Any]:
+    """Cells with their rows as lists (:data:`FIELDS`, then :data:`INTERVALS`)."""
+    out = {}
+    for name, c in cells.items():
+        rows = [
+            [r.get(f) for f in FIELDS]
+            + [None if r.get(m) is None else [round(v, 6) for v in r[m]] for m in INTERVALS]
+            for r in c["rows"]
+        ]
+        out[name] = {**{k: v for k, v in c.items() if k != "rows"}, "rows": rows}
+    return out
+
+
+def expand(cells: dict[str, Any]) -> dict[str, Any]:
+    """The inverse of :func:`compact` (rows as dicts again)."""
+    out = {}
+    for name, c in cells.items():
+        rows = [dict(zip(FIELDS + INTERVALS, r, strict=True)) for r in c["rows"]]
+        out[name] = {**c, "rows": rows}
+    return out
+
+
 def in_class(r: dict[str, Any]) -> bool:
     """``auto`` took session 11's few-positive BCa on this test set."""
     # (the difference's own details carry no method_reason: read from the features)
@@ -108,11 +136,24 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("json", nargs="+")
     p.add_argument("--tag", default="before")
+    p.add_argument("--write", help="merge the inputs' runs into this compact JSON and stop")
     args = p.parse_args(argv)
+    if args.write:
+        doc: dict[str, Any] = {"runs": {}}
+        for fn in args.json:
+            with open(fn) as f:
+                for tag, run in json.load(f)["runs"].items():
+                    cells = expand(run["cells"]) if run.get("compact") else run["cells"]
+                    merged = doc["runs"].setdefault(tag, {**run, "cells": {}, "compact": True})
+                    merged["cells"].update(compact(cells))
+        with open(args.write, "w") as f:
+            json.dump(doc, f, separators=(",", ":"))
+        return 0
     cells: dict[str, Any] = {}
     for fn in args.json:
         with open(fn) as f:
-            cells.update(json.load(f)["runs"][args.tag]["cells"])
+            run = json.load(f)["runs"][args.tag]
+        cells.update(expand(run["cells"]) if run.get("compact") else run["cells"])
     ev = evaluate(cells)
     print(
         f"{'cell':32s} {'n':>4s} {'cls':>4s} {'t':>6s} {'bca':>6s} {'pct':>6s} {'auto':>6s}"
