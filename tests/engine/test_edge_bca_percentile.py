@@ -177,3 +177,32 @@ def test_fingerprint_inside_follows_the_rule() -> None:
                 assert row[0] in (few_positive_method(row[3], c), "bca"), (name, row)
                 seen.add(row[0])
     assert seen == {"t", "bca", "percentile"}
+
+
+def test_study_numbers_in_the_docs() -> None:
+    """The docs' numbers come from ``scripts/data/edge_f1_study.json`` (the before run)
+    and ``scripts/edge_f1_rules.py``'s scoring of it."""
+    rules = load_script("edge_f1_rules.py")
+    with open(SCRIPTS / "data" / "edge_f1_study.json") as f:
+        run = json.load(f)["runs"]["before"]
+    ev = rules.evaluate(rules.expand(run["cells"]))
+    assert len(ev) == 43
+    cell = ev["s17#57 C=8 icc=0.33"]
+    assert (round(cell["t"], 3), round(cell["bca"], 3), round(cell["percentile"], 3)) == (
+        0.909,
+        0.789,
+        0.876,
+    )
+
+    def score(name: str) -> tuple[int, float]:
+        gaps = [e["best"] - e["rule:" + name] for e in ev.values()]
+        return sum(g > 0.01 for g in gaps), round(max(gaps), 3)
+
+    assert score("bca (s11)") == (36, 0.165)
+    assert score("t below 16, else pct below 30 or with 1 positive") == (5, 0.037)
+    # the rule as implemented is the rule scored
+    for e in run["cells"].values():
+        for r in rules.expand({"c": e})["c"]["rows"][:20]:
+            if r["positives"] < 5 and 0 < r["positives"]:
+                want = rules.RULES["t below 16, else pct below 30 or with 1 positive"](r)
+                assert few_positive_method(r["positives"], r["conditions"]) == want
