@@ -20,49 +20,42 @@ from typing import Any
 
 Rule = Callable[[dict[str, Any]], str]
 
+
+def rule(t_below: int = 0, pct_below: int = 0, pct_class: int = -1, other: str = "bca") -> Rule:
+    """t below ``t_below`` conditions, else the percentile interval below ``pct_below``
+    conditions or with at most ``pct_class`` of the class, else ``other``."""
+
+    def pick(r: dict[str, Any]) -> str:
+        if r["conditions"] < t_below:
+            return "t"
+        if r["conditions"] < pct_below or r["positives"] <= pct_class:
+            return "percentile"
+        return other
+
+    return pick
+
+
 RULES: dict[str, Rule] = {
-    "bca (s11)": lambda r: "bca",
-    "always t": lambda r: "t",
-    "always percentile": lambda r: "percentile",
+    "bca (s11)": rule(),
+    "always t": rule(other="t"),
+    "always percentile": rule(other="percentile"),
+    **{f"t below {k}": rule(k) for k in (8, 10, 12, 16, 20, 30)},
     **{
-        f"t below {k}": (lambda r, k=k: "t" if r["conditions"] < k else "bca")
-        for k in (8, 10, 12, 16, 20, 30)
-    },
-    **{
-        f"t below {k}, else pct below {m}": (
-            lambda r, k=k, m=m: (
-                "t" if r["conditions"] < k else ("percentile" if r["conditions"] < m else "bca")
-            )
-        )
+        f"t below {k}, else pct below {m}": rule(k, m)
         for k in (10, 12, 16, 20)
         for m in (30, 40, 60)
     },
     **{
-        f"t below {k}, else pct with {p} positive(s)": (
-            lambda r, k=k, p=p: (
-                "t" if r["conditions"] < k else ("percentile" if r["positives"] <= p else "bca")
-            )
-        )
+        f"t below {k}, else pct with {p} positive(s)": rule(k, 0, p)
         for k in (10, 12, 16, 20)
         for p in (1, 2)
     },
     **{
-        f"t below {k}, else pct below {m} or with 1 positive": (
-            lambda r, k=k, m=m: (
-                "t"
-                if r["conditions"] < k
-                else ("percentile" if r["conditions"] < m or r["positives"] <= 1 else "bca")
-            )
-        )
+        f"t below {k}, else pct below {m} or with 1 positive": rule(k, m, 1)
         for k in (10, 12, 16, 20)
         for m in (30, 40)
     },
-    **{
-        f"pct below {m} or with 1 positive": (
-            lambda r, m=m: "percentile" if r["conditions"] < m or r["positives"] <= 1 else "bca"
-        )
-        for m in (10, 30, 40)
-    },
+    **{f"pct below {m} or with 1 positive": rule(0, m, 1) for m in (10, 30, 40)},
 }
 
 
@@ -149,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.write, "w") as f:
             json.dump(doc, f, separators=(",", ":"))
         return 0
-    cells: dict[str, Any] = {}
+    cells = {}
     for fn in args.json:
         with open(fn) as f:
             run = json.load(f)["runs"][args.tag]
