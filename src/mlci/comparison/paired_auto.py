@@ -306,7 +306,7 @@ def pair_switches(
             # F1 with 1-4 positives (engine/edge_bca.py): t below 16 conditions, the
             # percentile interval below 30 or with 1 positive, else BCa; before the
             # skewness rule, which some of these pairs (one positive) also met
-            n_cond = len(np.unique(data.conditions))
+            n_cond = None if data.conditions is None else len(np.unique(data.conditions))
             few_m = few_positive_methods(kernels, ia, ib, metric, n_cond)
             few_m[own_pairs] = ""
             switched = skewed_condition_pairs(d_skew, g_i, deff, float(linear["df"]))
@@ -326,7 +326,7 @@ def pair_switches(
             if kept.any():
                 details["method_reason"] = str(
                     details.get("method_reason", auto_reason)
-                ) + few_positive_t_reason([labels[k] for k in np.flatnonzero(kept)], n_cond)
+                ) + few_positive_t_reason([labels[k] for k in np.flatnonzero(kept)], n_cond or 0)
             for m in ("bca", "percentile"):
                 few = few_m == m
                 if few.any():

@@ -11,6 +11,15 @@ about 3 positives over 69 unequal conditions, and 6 neighbours: 30-150 condition
 fewer than 5 positives where ``auto`` gave the t interval, BCa covered at least as many
 as t in 6 of 7 cells (0 to +12 test sets) and one fewer in the seventh (150
 conditions: 61 against 62 of 81).  No interval holds there; the result still warns.
+
+Session 12 (edgef1, ``scripts/edge_f1_study.py``: 43 cells of 6-150 conditions, ICC
+0-0.45, 1.5-8 expected positives, 250 test sets each) refined the class's interval
+(:func:`few_positive_method`): the t interval below :data:`FEW_POSITIVE_T_CONDITIONS`
+conditions, the percentile interval below :data:`FEW_POSITIVE_PERCENTILE_CONDITIONS` or
+with :data:`FEW_POSITIVE_PERCENTILE_CLASS` sample of the class, BCa otherwise: ``auto``
+more than 0.01 below the best of t, BCa and percentile in 5 cells instead of 36 (largest
+gap 0.037 instead of 0.165; docs/validation.md, "Paired F1 with few positives over few
+conditions: percentile or BCa").
 """
 
 from __future__ import annotations
@@ -137,9 +146,14 @@ def few_positive_method(few: int, n_conditions: int) -> str:
 
 
 def few_positive_methods(
-    kernels: Sequence[Any], ia: np.ndarray, ib: np.ndarray, metric: str, n_conditions: int
+    kernels: Sequence[Any],
+    ia: np.ndarray,
+    ib: np.ndarray,
+    metric: str,
+    n_conditions: int | None,
 ) -> np.ndarray:
-    """:func:`few_positive_method` of each pair (``""`` outside the class).
+    """:func:`few_positive_method` of each pair (``""`` outside the class; ``"bca"``,
+    session 11's rule, where the number of conditions is unknown).
 
     Examples
     --------
@@ -153,7 +167,7 @@ def few_positive_methods(
     for k, (i, j) in enumerate(zip(ia, ib, strict=True)):
         few = _fewest(kernels, int(i), int(j))
         if few is not None:
-            out[k] = few_positive_method(few, n_conditions)
+            out[k] = "bca" if n_conditions is None else few_positive_method(few, n_conditions)
     return out
 
 
