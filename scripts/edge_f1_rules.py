@@ -125,11 +125,51 @@ def evaluate(cells: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def check_after(files: list[str], name: str) -> int:
+    """Per cell: ``auto`` after the change against ``name`` scored on the before run, and
+    the test sets where ``auto``'s interval after is not the rule's pick of before's."""
+    runs: dict[str, dict[str, Any]] = {"before": {}, "after": {}}
+    for fn in files:
+        with open(fn) as f:
+            for tag, run in json.load(f)["runs"].items():
+                if tag in runs:
+                    cells = expand(run["cells"]) if run.get("compact") else run["cells"]
+                    runs[tag].update(cells)
+    pick = RULES[name]
+    mismatched = 0
+    for cell, after in runs["after"].items():
+        before = {r["i"]: r for r in runs["before"][cell]["rows"]}
+        truth = after["truth"]
+        n = cov_before = cov_after = cov_rule = bad = 0
+        for r in after["rows"]:
+            b = before[r["i"]]
+            if any(b.get(m) is None for m in INTERVALS) or r.get("auto") is None:
+                continue
+            want = b[pick(b)] if in_class(b) else b["auto"]
+            n += 1
+            cov_before += covers(b["auto"], truth)
+            cov_after += covers(r["auto"], truth)
+            cov_rule += covers(want, truth)
+            bad += any(abs(x - y) > 2e-6 for x, y in zip(r["auto"], want, strict=True))  # rounded
+        mismatched += bad
+        print(
+            f"{cell:32s} auto before {cov_before / n:.3f} after {cov_after / n:.3f} "
+            f"rule {cov_rule / n:.3f} of {n}; intervals not the rule's: {bad}"
+        )
+    print(f"test sets whose interval is not the rule's: {mismatched}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("json", nargs="+")
     p.add_argument("--tag", default="before")
     p.add_argument("--write", help="merge the inputs' runs into this compact JSON and stop")
+    p.add_argument(
+        "--check-after",
+        metavar="RULE",
+        help="compare the run tagged 'after' with RULE applied to the run tagged 'before'",
+    )
     args = p.parse_args(argv)
     if args.write:
         doc: dict[str, Any] = {"runs": {}}
@@ -142,6 +182,8 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.write, "w") as f:
             json.dump(doc, f, separators=(",", ":"))
         return 0
+    if args.check_after:
+        return check_after(args.json, args.check_after)
     cells = {}
     for fn in args.json:
         with open(fn) as f:
