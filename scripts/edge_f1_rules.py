@@ -65,13 +65,19 @@ FIELDS = ("i", "positives", "conditions", "held", "icc_hat", "auto_method", "war
 INTERVALS = ("auto", "t", "bca", "percentile")
 
 
-def compact(cells: dict[str, Any]) -> dict[str, Any]:
-    """Cells with their rows as lists (:data:`FIELDS`, then :data:`INTERVALS`)."""
+def compact(cells: dict[str, Any], only_auto: bool = False) -> dict[str, Any]:
+    """Cells with their rows as lists (:data:`FIELDS`, then :data:`INTERVALS`); with
+    ``only_auto`` (the after run: t, BCa and percentile are the before run's, same seeds)
+    the other intervals are left out (None)."""
     out = {}
+    keep = INTERVALS[:1] if only_auto else INTERVALS
     for name, c in cells.items():
         rows = [
-            [r.get(f) for f in FIELDS]
-            + [None if r.get(m) is None else [round(v, 6) for v in r[m]] for m in INTERVALS]
+            [round(r[f], 4) if f == "icc_hat" else r.get(f) for f in FIELDS]
+            + [
+                None if r.get(m) is None or m not in keep else [round(v, 6) for v in r[m]]
+                for m in INTERVALS
+            ]
             for r in c["rows"]
         ]
         out[name] = {**{k: v for k, v in c.items() if k != "rows"}, "rows": rows}
@@ -178,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
                 for tag, run in json.load(f)["runs"].items():
                     cells = expand(run["cells"]) if run.get("compact") else run["cells"]
                     merged = doc["runs"].setdefault(tag, {**run, "cells": {}, "compact": True})
-                    merged["cells"].update(compact(cells))
+                    merged["cells"].update(compact(cells, only_auto=tag == "after"))
         with open(args.write, "w") as f:
             json.dump(doc, f, separators=(",", ":"))
         return 0
