@@ -11,10 +11,15 @@ positives, equal and unequal condition sizes, on seed-17 #57 (n = 113) and seed-
 interval, whether it covers, and the test set's features (positives, conditions, the
 conditions that hold a positive), so a rule can be read off the rows.
 
-::
+The committed run (two processes by cell, merged and compacted by
+``scripts/edge_f1_rules.py --write``; ``--tag after`` on the tree with the rule)::
 
     PYTHONPATH=src nice -n 15 python scripts/edge_f1_study.py --reps 250 -B 300 \\
-        --tag before --json scripts/data/edge_f1_study.json
+        --only "s15#" --tag before --json /tmp/before_1.json
+    PYTHONPATH=src nice -n 15 python scripts/edge_f1_study.py --reps 250 -B 300 \\
+        --only "s17#" --tag before --json /tmp/before_2.json
+    python scripts/edge_f1_rules.py /tmp/before_*.json /tmp/after_*.json \\
+        --write scripts/data/edge_f1_study.json
 """
 
 from __future__ import annotations
