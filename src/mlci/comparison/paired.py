@@ -428,7 +428,7 @@ def compare(
     details: dict[str, Any] = {"joint_atoms": jk.m, "n_dropped": data.n_dropped}
     if auto_reason is not None:
         details["method_reason"] = auto_reason
-    tables, mover, own_pairs, edge_pairs, skew_pairs = pair_switches(
+    tables, mover, own_pairs, edge_pairs, skew_pairs, pct_pairs = pair_switches(
         requested=opts.method,
         diff_method=diff_method,
         linear=linear,
@@ -451,7 +451,7 @@ def compare(
     )
     sym_pairs = sym_pairs & ~edge_pairs & ~own_pairs  # (near the edge: BCa, as before)
     bca_pairs = edge_pairs | skew_pairs  # the pairs with a bootstrap interval under auto
-    pair_method = np.where(skew_pairs, SKEWED_PAIR_METHOD, "bca")
+    pair_method = np.where(pct_pairs, "percentile", np.where(skew_pairs, SKEWED_PAIR_METHOD, "bca"))
 
     def linear_of(e: int) -> dict[str, Any]:
         if e < n_sys and sys_linear[e] is not None:

@@ -23,7 +23,11 @@ import numpy as np
 
 from ..engine.auc_misranked import few_misordered_pairs, few_misordered_pairs_reason
 from ..engine.auto import RANKING_METRICS, kernel_auto_method
-from ..engine.edge_bca import few_positive_pairs, few_positive_reason
+from ..engine.edge_bca import (
+    few_positive_methods,
+    few_positive_reason,
+    few_positive_t_reason,
+)
 from ..engine.paired_rules import SKEWED_PAIR_METHOD, skewed_pairs, skewed_reason
 from ..intervals.bootstrap import LINEARIZED_METHODS, edge_dominated
 from .paired_auc_edge import edge_mover
@@ -157,7 +161,7 @@ def pair_switches(
     auto_reason: str | None,
     details: dict[str, Any],
     symmetric: np.ndarray | None = None,
-) -> tuple[list[np.ndarray | None], Any, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[list[np.ndarray | None], Any, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The differences that leave the t interval under ``"auto"``, each rule's clause added
     to ``details["method_reason"]``.
 
@@ -165,7 +169,9 @@ def pair_switches(
     MOVER pairs (:func:`mlci.comparison.paired_auc_edge.edge_mover`), the pairs with
     either of these own intervals, and the pairs that get a bootstrap interval: near the
     edge (BCa) and skewed (:data:`~mlci.engine.paired_rules.SKEWED_PAIR_METHOD`, or BCa
-    over conditions).  ``symmetric``: the RMSE pairs that get the symmetric bootstrap-t
+    over conditions), and among the latter those that get the percentile interval (an F1
+    difference with few positives, :func:`mlci.engine.edge_bca.few_positive_method`).
+    ``symmetric``: the RMSE pairs that get the symmetric bootstrap-t
     interval (:mod:`mlci.comparison.paired_regression`) unless near the edge, never the
     skewed pairs' BCa.
     """
@@ -256,6 +262,7 @@ def pair_switches(
     # "auto" for a skewed difference of independent samples (few discordant samples, most
     # of them one way): a bootstrap interval instead of the t (Wald) one (engine/auto.py)
     skew_pairs = np.zeros(len(pairs), dtype=bool)
+    pct_pairs = np.zeros(len(pairs), dtype=bool)  # (the few-positive F1 rule below)
     if requested == "auto" and diff_method == "t" and linear is not None:
         skew_pairs = skewed_pairs(d_skew, bool(linear["iid"]), metric) & ~edge_pairs & ~own_pairs
         if symmetric is not None:
@@ -308,7 +315,14 @@ def pair_switches(
             g_i, deff = sample_shape(
                 contrast, data.n_samples, n_sys, linear["standard_error"][n_sys:]
             )
+            # F1 with 1-4 positives (engine/edge_bca.py): t below 16 conditions, the
+            # percentile interval below 30 or with 1 positive, else BCa; before the
+            # skewness rule, which some of these pairs (one positive) also met
+            n_cond = None if data.conditions is None else len(np.unique(data.conditions))
+            few_m = few_positive_methods(kernels, ia, ib, metric, n_cond)
+            few_m[own_pairs] = ""
             switched = skewed_condition_pairs(d_skew, g_i, deff, float(linear["df"]))
+            switched = switched & (few_m == "")
             skew_pairs = skew_pairs | switched
             clause = (
                 skewed_conditions_reason(
@@ -320,12 +334,18 @@ def pair_switches(
                 if switched.any()
                 else ""
             )
-            # F1 with 1-4 positives: BCa (engine/edge_bca.py; the skewness rule never fires)
-            few = few_positive_pairs(kernels, ia, ib, metric) & ~switched & ~own_pairs
-            if few.any():
-                skew_pairs = skew_pairs | few
-                clause += few_positive_reason([labels[k] for k in np.flatnonzero(few)])
-            switched = switched | few
+            kept = few_m == "t"
+            if kept.any():
+                details["method_reason"] = str(
+                    details.get("method_reason", auto_reason)
+                ) + few_positive_t_reason([labels[k] for k in np.flatnonzero(kept)], n_cond or 0)
+            for m in ("bca", "percentile"):
+                few = few_m == m
+                if few.any():
+                    skew_pairs = skew_pairs | few
+                    clause += few_positive_reason([labels[k] for k in np.flatnonzero(few)], m)
+            pct_pairs = few_m == "percentile"
+            switched = switched | (few_m == "bca") | pct_pairs
         if switched.any():
             details["method_reason"] = str(details.get("method_reason", auto_reason)) + clause
-    return tables, mover, own_pairs, edge_pairs, skew_pairs
+    return tables, mover, own_pairs, edge_pairs, skew_pairs, pct_pairs
