@@ -70,10 +70,13 @@ KEYS = (
 )  # fmt: skip
 
 
-def run_cell(cell: dict[str, Any], reps: int, B: int, seed: int) -> dict[str, Any]:
-    """``reps`` test sets of a cell with the code's ``auto`` (rule as it is)."""
+def run_cell(
+    cell: dict[str, Any], reps: int, B: int, seed: int, offset: int = 2000
+) -> dict[str, Any]:
+    """``reps`` test sets of a cell with the code's ``auto`` (rule as it is); ``offset``
+    1000: scripts/weighted_auc_sweep.py's independent cells (session 11, seed 111)."""
     d = dss.Design(
-        2000 + cell["id"], "weighted", "auc", cell["n"], cell["prevalence"], cell["error"],
+        offset + cell["id"], "weighted", "auc", cell["n"], cell["prevalence"], cell["error"],
         0, 0.0, False, 0.0, cell["q"],
     )  # fmt: skip
     pop = dss.Population(d)
@@ -311,6 +314,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=112)
     p.add_argument("--cell", type=int, action="append", help="only these cell ids")
     p.add_argument("--part", help="k/K: every K-th cell from the k-th (parallel runs)")
+    p.add_argument(
+        "--s11",
+        action="store_true",
+        help="--cell ids are scripts/weighted_auc_sweep.py's independent cells (seed 111)",
+    )
     p.add_argument("--report", action="store_true")
     p.add_argument("--merge", nargs="*", help="join the cells of these JSON files")
     p.add_argument(
@@ -339,6 +347,15 @@ def main(argv: list[str] | None = None) -> int:
             if c["error"] >= 0.01
         }
         path.write_text(json.dumps(doc, indent=0))
+        return 0
+    if a.s11:  # session 11's independent cells (wauc150: the gate's cost at ~150 positives)
+        s11 = {c["id"]: c for c in ws.cells() if not c["conditions"]}
+        out_s11 = []
+        for i in a.cell or []:
+            run = run_cell(s11[i], a.reps, a.resamples, 111, offset=1000)
+            out_s11.append({**summarise(run), "sweep": "weighted_auc_sweep"})
+            path.write_text(json.dumps({"cells": out_s11}, indent=0))
+            print(i, out_s11[-1]["methods"]["auto"]["coverage"], flush=True)
         return 0
     by_id = {c["id"]: c for c in cells()}
     todo = [by_id[i] for i in a.cell] if a.cell else list(by_id.values())  # in that order
