@@ -19,7 +19,7 @@ from scipy.special import ndtr, ndtri
 
 import mlci
 from mlci.engine.weighted_auc_edge import (
-    WEIGHTED_AUC_FEW_EFFECTIVE,
+    WEIGHTED_AUC_FEW_ROWS,
     WEIGHTED_AUC_METHOD,
     WeightedAucTerms,
     weighted_auc_few_rule,
@@ -44,8 +44,8 @@ def _weighted_sample(seed: int, n: int, prev: float, error: float, q: float):
 
 
 def _boundary_sample(n_pos: int):
-    """``n_pos`` positives of weight 1 (Kish's size: ``n_pos``) and 600 negatives weighted
-    1 or 2.5: AUC about 0.86, far from the edge rule's band."""
+    """``n_pos`` positives of weight 1 (Kish's size: ``n_pos`` rows) and 600 negatives
+    weighted 1 or 2.5: AUC about 0.86, far from the edge rule's band."""
     g = np.random.default_rng(5)
     s = np.r_[g.normal(1.5, 1, n_pos), g.normal(0, 1, 600)]
     y = np.r_[np.ones(n_pos, int), np.zeros(600, int)]
@@ -60,19 +60,21 @@ def _quiet_auc(sc, **kw):
     return res, [w.category for w in caught if issubclass(w.category, mlci.MlciWarning)]
 
 
-@pytest.mark.parametrize(("n_pos", "fires"), [(149, True), (150, False)])
-def test_the_gate_is_at_150_effective_samples_of_the_smaller_class(n_pos, fires):
+@pytest.mark.parametrize(("n_pos", "fires"), [(119, True), (120, False)])
+def test_the_gate_is_at_120_rows_of_the_smaller_class(n_pos, fires):
+    assert WEIGHTED_AUC_FEW_ROWS == 120
     y, s, w = _boundary_sample(n_pos)
     t = weighted_auc_terms(s, y == 1, w)
     assert t.m_eff == pytest.approx(n_pos, abs=1e-9)  # unit weights: Kish's size is the count
-    assert t.m_eff < t.n_eff and 0.8 < t.auc < 0.92
+    assert (t.pos_rows, t.neg_rows) == (n_pos, 600)
+    assert 0.8 < t.auc < 0.92
     assert not weighted_auc_rule(t) and weighted_auc_few_rule(t) is fires
     res, warned = _quiet_auc(mlci.Scores.from_labels(y, s, sample_weight=w))
     if fires:
         assert res.method == WEIGHTED_AUC_METHOD
         assert res.confidence_interval == pytest.approx(weighted_auc_interval(t), abs=1e-12)
         reason = res.details["method_reason"]
-        assert f"{n_pos:.1f} effective samples, fewer than 150" in reason
+        assert f"holds {n_pos} rows, fewer than 120" in reason
         assert "wauc150" in reason
         assert warned == []  # the interval holds there: no warning
         # re-read at another level and alternative: the same rule
@@ -83,12 +85,27 @@ def test_the_gate_is_at_150_effective_samples_of_the_smaller_class(n_pos, fires)
         assert res.method == "bca"
 
 
-def test_the_gate_reads_the_smaller_class_whichever_it_is():
-    t = WeightedAucTerms(0.9, 1e-4, 1e-4, 900.0, WEIGHTED_AUC_FEW_EFFECTIVE - 1e-6)
+def test_the_gate_counts_rows_not_kish_sizes():
+    # session 11's 500 rows at 30% (q 0.2): 150 positives against 210 negative rows of
+    # Kish's size ~117, where BCa held (0.940-0.957): a class of many rows whose weights
+    # vary is outside the gate
+    g = np.random.default_rng(11)
+    y = np.r_[np.ones(150, int), np.zeros(210, int)]
+    s = np.r_[g.normal(1.5, 1, 150), g.normal(0, 1, 210)]
+    w = np.r_[np.ones(150), np.where(np.arange(210) < 35, 5.0, 1.0)]
+    t = weighted_auc_terms(s, y == 1, w)
+    assert t.n_eff < WEIGHTED_AUC_FEW_ROWS < t.neg_rows  # Kish: 350^2 / 1050 = 116.7
+    assert t.n_eff == pytest.approx(350**2 / 1050)
+    assert not weighted_auc_few_rule(t)
+    res, _ = _quiet_auc(mlci.Scores.from_labels(y, s, sample_weight=w))
+    assert res.method == "bca"
+    # either class: the negatives the fewer
+    t = WeightedAucTerms(0.9, 1e-4, 1e-4, 900.0, 100.0, pos_rows=1000, neg_rows=119)
     assert weighted_auc_few_rule(t)
-    assert not weighted_auc_few_rule(WeightedAucTerms(0.9, 1e-4, 1e-4, 900.0, 150.0))
-    assert not weighted_auc_few_rule(WeightedAucTerms(0.9, 1e-4, 1e-4, 1.5, 900.0))
-    assert not weighted_auc_few_rule(WeightedAucTerms(float("nan"), 1e-4, 1e-4, 50.0, 900.0))
+    t = WeightedAucTerms(0.9, 1e-4, 1e-4, 1.5, 900.0, pos_rows=10, neg_rows=1000)
+    assert not weighted_auc_few_rule(t)  # fewer than 2 effective positives
+    t = WeightedAucTerms(float("nan"), 1e-4, 1e-4, 50.0, 900.0, pos_rows=50, neg_rows=1000)
+    assert not weighted_auc_few_rule(t)
 
 
 def test_conditions_and_equal_weights_are_outside_the_gate():
@@ -135,7 +152,8 @@ def _fingerprint_data(seed, n_pos, n_neg, shift, kind):
 
 
 #: (seed, positives, negatives, shift, weights, over 23 conditions, main's (low, high,
-#: method)); the last two enter the gate, the others keep main's interval to 1e-12
+#: method)); weighted_few_50 enters the gate, the others keep main's interval to 1e-12
+#: (weighted_few_100: 120 positive rows of Kish's size ~103, just outside)
 FINGERPRINT = {
     "unweighted_40": (
         1,
@@ -211,7 +229,7 @@ FINGERPRINT = {
         (0.815867478345592, 0.8882135932720847, "bca"),
     ),
 }
-GATED = {"weighted_few_50", "weighted_few_100"}
+GATED = {"weighted_few_50"}
 
 
 @pytest.mark.parametrize("name", sorted(FINGERPRINT))
@@ -225,7 +243,7 @@ def test_fingerprint_outside_the_gate_is_unchanged(name):
         res = mlci.auc_ci(sc, n_resamples=300, rng=seed, conditions=cond)
     if name in GATED:
         t = weighted_auc_terms(s, y == 1, w)
-        assert min(t.m_eff, t.n_eff) < WEIGHTED_AUC_FEW_EFFECTIVE
+        assert t.pos_rows is not None and t.pos_rows < WEIGHTED_AUC_FEW_ROWS
         assert res.method == WEIGHTED_AUC_METHOD != method
         assert res.confidence_interval == pytest.approx(weighted_auc_interval(t), abs=1e-12)
         assert res.confidence_interval[1] - res.confidence_interval[0] > hi - lo

@@ -69,7 +69,7 @@ __all__ = [
     "MAX_MISORDERED_PAIRS",
     "WEIGHTED_AUC_CLOSE_BAND",
     "WEIGHTED_AUC_EDGE_BAND",
-    "WEIGHTED_AUC_FEW_EFFECTIVE",
+    "WEIGHTED_AUC_FEW_ROWS",
     "WEIGHTED_AUC_METHOD",
     "WEIGHTED_MIN_FEW",
     "WeightedAucInterval",
@@ -105,13 +105,14 @@ MAX_MISORDERED_PAIRS = 10.0
 #: needs two)
 WEIGHTED_MIN_FEW = 2.0
 #: away from the bound, ``auto`` gives independent rows of unequal weights the interval
-#: where the smaller class holds fewer effective (Kish) samples than this
+#: where a class holds fewer rows (samples of positive weight) than this
 #: (:func:`weighted_auc_few_rule`): BCa fell short with 50 positives at AUC 0.95-0.98
-#: (0.880-0.907) and with 100 at 0.95-0.98 in session 11 (0.900-0.907), while the score
-#: interval held in every cell (0.96-1.00); ``scripts/weighted_auc_away.py``, gates
-#: compared at 150 and 400 (docs/validation.md, "The weighted AUC with few effective
-#: positives: the score interval (session 12, wauc150)")
-WEIGHTED_AUC_FEW_EFFECTIVE = 150.0
+#: (0.880-0.907) and with 100 at 0.99 (0.897), while the score interval held in every cell
+#: (0.96-1.00); a gate on Kish's size instead (150, session 12's cllrw12) also fired where
+#: 150 positives met 117 effective negatives (210 rows) and BCa held (0.940-0.957) at 1.4-2.1
+#: times its width (``scripts/weighted_auc_away.py --thresholds``; docs/validation.md, "The
+#: weighted AUC with few effective positives: the score interval (session 12, wauc150)")
+WEIGHTED_AUC_FEW_ROWS = 120
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,9 @@ class WeightedAucTerms:
     #: whether every row of positive weight has the same weight (unweighted rows, read
     #: as such by :func:`weighted_auc_few_rule`)
     equal_weights: bool = False
+    #: the rows of positive weight per class (None: not counted)
+    pos_rows: int | None = None
+    neg_rows: int | None = None
 
     @property
     def deff(self) -> float:
@@ -191,7 +195,7 @@ def weighted_auc_terms(
     n_eff = wn_sum**2 / float(wn @ wn)
     equal = bool(len(w) == 0 or np.ptp(w) <= 1e-12 * float(np.max(w)))
     if conditions is None:
-        return WeightedAucTerms(auc, v_pos, v_neg, m_eff, n_eff, equal_weights=equal)
+        return WeightedAucTerms(auc, v_pos, v_neg, m_eff, n_eff, None, None, equal, n_p, n_n)
     cond = np.asarray(conditions).ravel()[keep]
     codes = np.unique(cond, return_inverse=True)[1].ravel()
     c = int(codes.max()) + 1
@@ -200,7 +204,7 @@ def weighted_auc_terms(
     total = np.bincount(codes, weights=u, minlength=c)
     v_cond = float(c / (c - 1) * (total @ total)) if c > 1 else float("nan")
     fewer = int(min(len(np.unique(codes[pos])), len(np.unique(codes[~pos]))))
-    return WeightedAucTerms(auc, v_pos, v_neg, m_eff, n_eff, v_cond, fewer, equal)
+    return WeightedAucTerms(auc, v_pos, v_neg, m_eff, n_eff, v_cond, fewer, equal, n_p, n_n)
 
 
 def _read_sizes(
@@ -265,31 +269,36 @@ def weighted_auc_rule(terms: WeightedAucTerms) -> bool:
 
 def weighted_auc_few_rule(terms: WeightedAucTerms) -> bool:
     """Whether ``auto`` gives a weighted AUC away from its bound :func:`weighted_auc_interval`:
-    independent rows (no conditions) whose weights are not all equal, and whose smaller class
-    holds fewer than :data:`WEIGHTED_AUC_FEW_EFFECTIVE` effective (Kish) samples (at least
-    :data:`WEIGHTED_MIN_FEW`).  :func:`weighted_auc_rule` is read first.
+    independent rows (no conditions) whose weights are not all equal, a class with fewer than
+    :data:`WEIGHTED_AUC_FEW_ROWS` rows (samples of positive weight), and at least
+    :data:`WEIGHTED_MIN_FEW` effective samples in each.  :func:`weighted_auc_rule` is read
+    first.
 
     BCa fell short there (docs/validation.md, "The weighted AUC with few effective positives:
     the score interval (session 12, wauc150)"); over conditions it was not measured, and
-    equal weights are unweighted rows (the unweighted rules apply).
+    equal weights are unweighted rows (the unweighted rules apply).  The gate counts rows,
+    not Kish's sizes: the bootstrap draws the rows with their weights, and fell short with
+    few rows in a class, not with a class of many rows whose weights vary.
 
     Examples
     --------
-    >>> weighted_auc_few_rule(WeightedAucTerms(0.95, 1e-4, 1e-4, 149.9, 900.0))
+    >>> t = WeightedAucTerms(0.95, 1e-4, 1e-4, 119.0, 900.0, pos_rows=119, neg_rows=1200)
+    >>> weighted_auc_few_rule(t)
     True
-    >>> weighted_auc_few_rule(WeightedAucTerms(0.95, 1e-4, 1e-4, 150.0, 900.0))
+    >>> weighted_auc_few_rule(WeightedAucTerms(0.95, 1e-4, 1e-4, 90.0, 900.0, None, None,
+    ...                                        False, 120, 1200))  # 120 rows, Kish 90
     False
-    >>> weighted_auc_few_rule(WeightedAucTerms(0.95, 1e-4, 1e-4, 60.0, 900.0, 2e-4, 30))
-    False
-    >>> weighted_auc_few_rule(WeightedAucTerms(0.95, 1e-4, 1e-4, 60.0, 900.0, equal_weights=True))
+    >>> weighted_auc_few_rule(WeightedAucTerms(0.95, 1e-4, 1e-4, 60.0, 900.0, 2e-4, 30,
+    ...                                        False, 60, 1200))  # over conditions
     False
     """
     if terms.n_conditions is not None or terms.v_cond is not None or terms.equal_weights:
         return False
-    if not np.isfinite(terms.auc):
+    if not np.isfinite(terms.auc) or terms.pos_rows is None or terms.neg_rows is None:
         return False
-    small = min(terms.m_eff, terms.n_eff)
-    return bool(WEIGHTED_MIN_FEW <= small < WEIGHTED_AUC_FEW_EFFECTIVE)
+    if min(terms.m_eff, terms.n_eff) < WEIGHTED_MIN_FEW:
+        return False
+    return bool(min(terms.pos_rows, terms.neg_rows) < WEIGHTED_AUC_FEW_ROWS)
 
 
 def weighted_auc_interval(
@@ -379,20 +388,21 @@ def weighted_auc_few_reason(terms: WeightedAucTerms) -> str:
 
     Examples
     --------
-    >>> weighted_auc_few_reason(WeightedAucTerms(0.95, 1e-4, 1e-4, 50.0, 900.0)).split(":")[0]
+    >>> t = WeightedAucTerms(0.95, 1e-4, 1e-4, 50.0, 900.0, pos_rows=50, neg_rows=1200)
+    >>> weighted_auc_few_reason(t).split(":")[0]
     'auc-score-floored'
     """
-    small = min(terms.m_eff, terms.n_eff)
+    rows = min(terms.pos_rows or 0, terms.neg_rows or 0)
     return (
         f"{WEIGHTED_AUC_METHOD}: the ROC AUC's score-type interval (mlci.auc_score_ci, "
         "variant 'floored') at Kish's effective class sizes of the weighted samples "
         f"((sum w)^2 / sum w^2; {_sizes(terms)}), the weights read as sampling weights, with "
         "the weighted DeLong variance as its floor; independent rows of unequal weights whose "
-        f"smaller class holds {small:.1f} effective samples, fewer than "
-        f"{WEIGHTED_AUC_FEW_EFFECTIVE:g}: there BCa fell short (0.880-0.907 with 50 positives "
-        "at AUC 0.95-0.98) while this interval held (0.96-1.00), at 1.17 times BCa's median "
-        "width where BCa held (docs/validation.md, 'The weighted AUC with few effective "
-        "positives: the score interval (session 12, wauc150)'). It errs on the wide side"
+        f"smaller class holds {rows} rows, fewer than {WEIGHTED_AUC_FEW_ROWS}: there BCa fell "
+        "short (0.880-0.907 with 50 positives at AUC 0.95-0.98, 0.897 with 100 at 0.99) while "
+        "this interval held (0.96-1.00) (docs/validation.md, 'The weighted AUC with few "
+        "effective positives: the score interval (session 12, wauc150)'). It errs on the "
+        "wide side"
     )
 
 
