@@ -50,6 +50,13 @@ interval (whose gate is the band and the class size:
 the wide side (the Kish sizes count every weighted row as costly, though at the bound
 only the few hard rows set the AUC); where no interval holds its level the result warns
 (:class:`~mlci.exceptions.FewConditionsWarning`, as the unweighted one).
+
+**Away from the bound** (session 12, wauc150) ``auto`` gives the same interval to independent
+rows of unequal weights with a class of fewer than :data:`WEIGHTED_AUC_FEW_ROWS` rows
+(:func:`weighted_auc_few_rule`), with its own reason and no warning: there BCa fell short
+(0.880-0.907 with 50 positives at AUC 0.95-0.98, 0.897 with 100 at 0.99) and this interval
+held (0.96-1.00), at 1.18 times BCa's median width where BCa held (docs/validation.md, "The
+weighted AUC with few effective positives: the score interval (session 12, wauc150)").
 """
 
 from __future__ import annotations
