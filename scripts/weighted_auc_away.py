@@ -70,10 +70,13 @@ KEYS = (
 )  # fmt: skip
 
 
-def run_cell(cell: dict[str, Any], reps: int, B: int, seed: int) -> dict[str, Any]:
-    """``reps`` test sets of a cell with the code's ``auto`` (rule as it is)."""
+def run_cell(
+    cell: dict[str, Any], reps: int, B: int, seed: int, offset: int = 2000
+) -> dict[str, Any]:
+    """``reps`` test sets of a cell with the code's ``auto`` (rule as it is); ``offset``
+    1000: scripts/weighted_auc_sweep.py's independent cells (session 11, seed 111)."""
     d = dss.Design(
-        2000 + cell["id"], "weighted", "auc", cell["n"], cell["prevalence"], cell["error"],
+        offset + cell["id"], "weighted", "auc", cell["n"], cell["prevalence"], cell["error"],
         0, 0.0, False, 0.0, cell["q"],
     )  # fmt: skip
     pop = dss.Population(d)
@@ -257,6 +260,50 @@ def report(doc: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+#: wauc150: gates compared per test set over this sweep's cells and session 11's independent
+#: ones (``--s11``): on the smaller class's effective (Kish) size, and on the smaller class's
+#: rows (the positives here: they weigh 1, so their rows are ``m_eff``; the negatives hold
+#: 200 rows or more in every cell)
+THRESHOLDS: dict[str, Any] = {
+    "Kish < 150": lambda t: np.minimum(t["m_eff"], t["n_eff"]) < 150,
+    "Kish < 120": lambda t: np.minimum(t["m_eff"], t["n_eff"]) < 120,
+    "rows < 100": lambda t: t["m_eff"] < 100,
+    "rows < 120": lambda t: t["m_eff"] < 120,
+    "rows < 150": lambda t: t["m_eff"] < 150,
+}
+
+
+def threshold_report(doc: dict[str, Any]) -> str:
+    """Per cell (test sets kept, ``--keep-test-sets``): BCa (``bca``, auto without the gate,
+    as no other rule fires there) and, per threshold of :data:`THRESHOLDS`, the coverage
+    and median width over BCa's with the score interval where the smaller class's Kish size
+    is below it; and the code's ``auto`` (the gate as built)."""
+    head = " | ".join(f"{k}: cov (fires, width / BCa)" for k in THRESHOLDS)
+    lines = [
+        f"| cell | AUC | small class (Kish, median) | BCa | {head} | auto (code) |",
+        "|---|---|---|---|" + "---|" * len(THRESHOLDS) + "---|",
+    ]
+    for c in doc["cells"]:
+        t = {k: np.asarray(v) for k, v in c["test_sets"].items()}
+        small = np.minimum(t["m_eff"], t["n_eff"])
+        bca_w = float(np.median(t["bca_width"]))
+        flag = lambda v, n=c["reps"]: f"**{v:.3f}**" if short(v, n) else f"{v:.3f}"  # noqa: E731
+        cols = []
+        for gate in THRESHOLDS.values():
+            fire = gate(t)
+            cov = float(np.where(fire, t["score_cover"], t["bca_cover"]).mean())
+            w = float(np.median(np.where(fire, t["score_width"], t["bca_width"]))) / bca_w
+            cols.append(f"{flag(cov)} ({fire.mean():.2f}, {w:.2f})")
+        name = ("s11 " if c.get("sweep") else "") + str(c["id"])
+        lines.append(
+            f"| {name} | {1 - c['error']:.2f} | {np.median(small):.0f} | "
+            f"{flag(float(t['bca_cover'].mean()))} | " + " | ".join(cols) + " | "
+            f"{flag(float(t['auto_cover'].mean()))} "
+            f"({float(np.median(t['auto_width'])) / bca_w:.2f}) |"
+        )
+    return "\n".join(lines)
+
+
 def analytic_report(doc: dict[str, Any]) -> str:
     """The analytic intervals of every grid cell (:func:`analytic_cell`), with BCa's where
     the bootstrap ran, and of scripts/weighted_auc_sweep.py's cells (BCa from its JSON)."""
@@ -311,7 +358,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=112)
     p.add_argument("--cell", type=int, action="append", help="only these cell ids")
     p.add_argument("--part", help="k/K: every K-th cell from the k-th (parallel runs)")
+    p.add_argument("--keep-test-sets", action="store_true", help="keep each test set's row")
+    p.add_argument(
+        "--s11",
+        action="store_true",
+        help="--cell ids are scripts/weighted_auc_sweep.py's independent cells (seed 111)",
+    )
     p.add_argument("--report", action="store_true")
+    p.add_argument(
+        "--thresholds", action="store_true", help="the gate's thresholds per test set (wauc150)"
+    )
     p.add_argument("--merge", nargs="*", help="join the cells of these JSON files")
     p.add_argument(
         "--analytic", action="store_true", help="add the analytic intervals to the JSON's cells"
@@ -325,6 +381,9 @@ def main(argv: list[str] | None = None) -> int:
         for d in docs:  # the analytic intervals (--analytic) of any input
             joined.update({k: v for k, v in d.items() if k.startswith("analytic")})
         path.write_text(json.dumps(joined, indent=0))
+        return 0
+    if a.thresholds:
+        print(threshold_report(json.loads(path.read_text())))
         return 0
     if a.report:
         doc = json.loads(path.read_text())
@@ -340,6 +399,16 @@ def main(argv: list[str] | None = None) -> int:
         }
         path.write_text(json.dumps(doc, indent=0))
         return 0
+    if a.s11:  # session 11's independent cells (wauc150: the gate's cost at ~150 positives)
+        s11 = {c["id"]: c for c in ws.cells() if not c["conditions"]}
+        out_s11 = []
+        for i in a.cell or []:
+            run = run_cell(s11[i], a.reps, a.resamples, 111, offset=1000)
+            keep = {"test_sets": run["test_sets"]} if a.keep_test_sets else {}
+            out_s11.append({**summarise(run), "sweep": "weighted_auc_sweep", **keep})
+            path.write_text(json.dumps({"cells": out_s11}, indent=0))
+            print(i, out_s11[-1]["methods"]["auto"]["coverage"], flush=True)
+        return 0
     by_id = {c["id"]: c for c in cells()}
     todo = [by_id[i] for i in a.cell] if a.cell else list(by_id.values())  # in that order
     if a.part:
@@ -347,7 +416,10 @@ def main(argv: list[str] | None = None) -> int:
         todo = todo[k::K]
     out = []
     for c in todo:
-        out.append(summarise(run_cell(c, a.reps, a.resamples, a.seed)))
+        run = run_cell(c, a.reps, a.resamples, a.seed)
+        out.append(
+            {**summarise(run), **({"test_sets": run["test_sets"]} if a.keep_test_sets else {})}
+        )
         path.write_text(json.dumps({"cells": out}, indent=0))
         print(
             out[-1]["id"],

@@ -50,6 +50,13 @@ interval (whose gate is the band and the class size:
 the wide side (the Kish sizes count every weighted row as costly, though at the bound
 only the few hard rows set the AUC); where no interval holds its level the result warns
 (:class:`~mlci.exceptions.FewConditionsWarning`, as the unweighted one).
+
+**Away from the bound** (session 12, wauc150) ``auto`` gives the same interval to independent
+rows of unequal weights with a class of fewer than :data:`WEIGHTED_AUC_FEW_ROWS` rows
+(:func:`weighted_auc_few_rule`), with its own reason and no warning: there BCa fell short
+(0.880-0.907 with 50 positives at AUC 0.95-0.98, 0.897 with 100 at 0.99) and this interval
+held (0.96-1.00), at 1.18 times BCa's median width where BCa held (docs/validation.md, "The
+weighted AUC with few effective positives: the score interval (session 12, wauc150)").
 """
 
 from __future__ import annotations
@@ -69,12 +76,15 @@ __all__ = [
     "MAX_MISORDERED_PAIRS",
     "WEIGHTED_AUC_CLOSE_BAND",
     "WEIGHTED_AUC_EDGE_BAND",
+    "WEIGHTED_AUC_FEW_ROWS",
     "WEIGHTED_AUC_METHOD",
     "WEIGHTED_MIN_FEW",
     "WeightedAucInterval",
     "WeightedAucTerms",
     "misordered_pairs",
     "scores_weighted_auc",
+    "weighted_auc_few_reason",
+    "weighted_auc_few_rule",
     "weighted_auc_interval",
     "weighted_auc_reason",
     "weighted_auc_rule",
@@ -101,6 +111,15 @@ MAX_MISORDERED_PAIRS = 10.0
 #: at least this many effective samples in each class (the score interval's variance
 #: needs two)
 WEIGHTED_MIN_FEW = 2.0
+#: away from the bound, ``auto`` gives independent rows of unequal weights the interval
+#: where a class holds fewer rows (samples of positive weight) than this
+#: (:func:`weighted_auc_few_rule`): BCa fell short with 50 positives at AUC 0.95-0.98
+#: (0.880-0.907) and with 100 at 0.99 (0.897), while the score interval held in every cell
+#: (0.96-1.00); a gate on Kish's size instead (150, session 12's cllrw12) also fired where
+#: 150 positives met 117 effective negatives (210 rows) and BCa held (0.940-0.957) at 1.4-2.1
+#: times its width (``scripts/weighted_auc_away.py --thresholds``; docs/validation.md, "The
+#: weighted AUC with few effective positives: the score interval (session 12, wauc150)")
+WEIGHTED_AUC_FEW_ROWS = 120
 
 
 @dataclass(frozen=True)
@@ -118,6 +137,12 @@ class WeightedAucTerms:
     #: holding a class (None: independent rows)
     v_cond: float | None = None
     n_conditions: int | None = None
+    #: whether every row of positive weight has the same weight (unweighted rows, read
+    #: as such by :func:`weighted_auc_few_rule`)
+    equal_weights: bool = False
+    #: the rows of positive weight per class (None: not counted)
+    pos_rows: int | None = None
+    neg_rows: int | None = None
 
     @property
     def deff(self) -> float:
@@ -175,8 +200,9 @@ def weighted_auc_terms(
     v_neg = float(n_n / (n_n - 1) * (u_neg @ u_neg)) if n_n > 1 else float("nan")
     m_eff = wp_sum**2 / float(wp @ wp)
     n_eff = wn_sum**2 / float(wn @ wn)
+    equal = bool(len(w) == 0 or np.ptp(w) <= 1e-12 * float(np.max(w)))
     if conditions is None:
-        return WeightedAucTerms(auc, v_pos, v_neg, m_eff, n_eff)
+        return WeightedAucTerms(auc, v_pos, v_neg, m_eff, n_eff, None, None, equal, n_p, n_n)
     cond = np.asarray(conditions).ravel()[keep]
     codes = np.unique(cond, return_inverse=True)[1].ravel()
     c = int(codes.max()) + 1
@@ -185,7 +211,7 @@ def weighted_auc_terms(
     total = np.bincount(codes, weights=u, minlength=c)
     v_cond = float(c / (c - 1) * (total @ total)) if c > 1 else float("nan")
     fewer = int(min(len(np.unique(codes[pos])), len(np.unique(codes[~pos]))))
-    return WeightedAucTerms(auc, v_pos, v_neg, m_eff, n_eff, v_cond, fewer)
+    return WeightedAucTerms(auc, v_pos, v_neg, m_eff, n_eff, v_cond, fewer, equal, n_p, n_n)
 
 
 def _read_sizes(
@@ -248,6 +274,40 @@ def weighted_auc_rule(terms: WeightedAucTerms) -> bool:
     return bool(gap <= WEIGHTED_AUC_EDGE_BAND and misordered_pairs(terms) < MAX_MISORDERED_PAIRS)
 
 
+def weighted_auc_few_rule(terms: WeightedAucTerms) -> bool:
+    """Whether ``auto`` gives a weighted AUC away from its bound :func:`weighted_auc_interval`:
+    independent rows (no conditions) whose weights are not all equal, a class with fewer than
+    :data:`WEIGHTED_AUC_FEW_ROWS` rows (samples of positive weight), and at least
+    :data:`WEIGHTED_MIN_FEW` effective samples in each.  :func:`weighted_auc_rule` is read
+    first.
+
+    BCa fell short there (docs/validation.md, "The weighted AUC with few effective positives:
+    the score interval (session 12, wauc150)"); over conditions it was not measured, and
+    equal weights are unweighted rows (the unweighted rules apply).  The gate counts rows,
+    not Kish's sizes: the bootstrap draws the rows with their weights, and fell short with
+    few rows in a class, not with a class of many rows whose weights vary.
+
+    Examples
+    --------
+    >>> t = WeightedAucTerms(0.95, 1e-4, 1e-4, 119.0, 900.0, pos_rows=119, neg_rows=1200)
+    >>> weighted_auc_few_rule(t)
+    True
+    >>> weighted_auc_few_rule(WeightedAucTerms(0.95, 1e-4, 1e-4, 90.0, 900.0, None, None,
+    ...                                        False, 120, 1200))  # 120 rows, Kish 90
+    False
+    >>> weighted_auc_few_rule(WeightedAucTerms(0.95, 1e-4, 1e-4, 60.0, 900.0, 2e-4, 30,
+    ...                                        False, 60, 1200))  # over conditions
+    False
+    """
+    if terms.n_conditions is not None or terms.v_cond is not None or terms.equal_weights:
+        return False
+    if not np.isfinite(terms.auc) or terms.pos_rows is None or terms.neg_rows is None:
+        return False
+    if min(terms.m_eff, terms.n_eff) < WEIGHTED_MIN_FEW:
+        return False
+    return bool(min(terms.pos_rows, terms.neg_rows) < WEIGHTED_AUC_FEW_ROWS)
+
+
 def weighted_auc_interval(
     terms: WeightedAucTerms, confidence_level: float = 0.95, alternative: str = "two-sided"
 ) -> tuple[float, float]:
@@ -290,6 +350,9 @@ class WeightedAucInterval:
 
     terms: WeightedAucTerms
     method: str = WEIGHTED_AUC_METHOD
+    #: which rule gave it: "edge" (:func:`weighted_auc_rule`) or "few"
+    #: (:func:`weighted_auc_few_rule`)
+    rule: str = "edge"
 
     def __call__(self, confidence_level: float, alternative: str) -> tuple[float, float]:
         return weighted_auc_interval(self.terms, confidence_level, alternative)
@@ -326,6 +389,30 @@ def weighted_auc_reason(terms: WeightedAucTerms) -> str:
     )
 
 
+def weighted_auc_few_reason(terms: WeightedAucTerms) -> str:
+    """``method_reason`` of ``auto``'s interval of a weighted AUC whose smaller class holds
+    few effective samples (:func:`weighted_auc_few_rule`).
+
+    Examples
+    --------
+    >>> t = WeightedAucTerms(0.95, 1e-4, 1e-4, 50.0, 900.0, pos_rows=50, neg_rows=1200)
+    >>> weighted_auc_few_reason(t).split(":")[0]
+    'auc-score-floored'
+    """
+    rows = min(terms.pos_rows or 0, terms.neg_rows or 0)
+    return (
+        f"{WEIGHTED_AUC_METHOD}: the ROC AUC's score-type interval (mlci.auc_score_ci, "
+        "variant 'floored') at Kish's effective class sizes of the weighted samples "
+        f"((sum w)^2 / sum w^2; {_sizes(terms)}), the weights read as sampling weights, with "
+        "the weighted DeLong variance as its floor; independent rows of unequal weights whose "
+        f"smaller class holds {rows} rows, fewer than {WEIGHTED_AUC_FEW_ROWS}: there BCa fell "
+        "short (0.880-0.907 with 50 positives at AUC 0.95-0.98, 0.897 with 100 at 0.99) while "
+        "this interval held (0.96-1.00) (docs/validation.md, 'The weighted AUC with few "
+        "effective positives: the score interval (session 12, wauc150)'). It errs on the "
+        "wide side"
+    )
+
+
 def weighted_auc_text(terms: WeightedAucTerms) -> str:
     """The warning of a weighted AUC that ``auto`` gave :func:`weighted_auc_interval`.
 
@@ -348,19 +435,29 @@ def weighted_auc_text(terms: WeightedAucTerms) -> str:
 
 def with_weighted_auc(res: BootstrapResult, score: WeightedAucInterval) -> BootstrapResult:
     """``res`` (its replicates kept) with ``auto``'s interval of a weighted AUC near its
-    bound, and the warning of :func:`weighted_auc_text` (given here)."""
-    text = weighted_auc_text(score.terms)
-    warn(text, FewConditionsWarning)
+    bound, and the warning of :func:`weighted_auc_text` (given here); of the few-samples rule
+    (``score.rule == "few"``) with its own reason and no warning (the interval holds)."""
     drop = ("z0", "edge_fallback", "edge_fallback_method", "edge_dominated")
     details = {k: v for k, v in res.details.items() if k not in drop}
-    details.update(warning=text, few_samples_warning=text)
-    record = AnalyticInterval(score.method, weighted_auc_reason(score.terms), score)
+    if score.rule == "few":
+        reason = weighted_auc_few_reason(score.terms)
+    else:
+        text = weighted_auc_text(score.terms)
+        warn(text, FewConditionsWarning)
+        details.update(warning=text, few_samples_warning=text)
+        reason = weighted_auc_reason(score.terms)
+    record = AnalyticInterval(score.method, reason, score)
     return attach_analytic(res, record, details)
 
 
 def scores_weighted_auc(
     score: Any, positive: Any, weight: Any, conditions: Any = None
 ) -> WeightedAucInterval | None:
-    """``auto``'s interval of a weighted AUC where :func:`weighted_auc_rule` holds, else None."""
+    """``auto``'s interval of a weighted AUC where :func:`weighted_auc_rule` holds, else where
+    :func:`weighted_auc_few_rule` holds, else None."""
     terms = weighted_auc_terms(score, positive, weight, conditions)
-    return WeightedAucInterval(terms) if weighted_auc_rule(terms) else None
+    if weighted_auc_rule(terms):
+        return WeightedAucInterval(terms)
+    if weighted_auc_few_rule(terms):
+        return WeightedAucInterval(terms, rule="few")
+    return None
