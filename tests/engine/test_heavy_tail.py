@@ -543,6 +543,27 @@ def test_r2_over_conditions_warning_says_centred() -> None:
     assert len(text) == 1 and "centred on their conditions' medians" in text[0]
 
 
+def test_compare_systems_over_conditions_read_the_centred_skewness() -> None:
+    # compare's systems get bootstrap_ci's heavy-tail diagnostics over conditions too (the
+    # lead, session 12: before, compare read only the raw skewness and system a's rule was
+    # quiet on this test set, its pair's kurtosis warning aside)
+    dsf = load_script("design_search_fields.py")
+    pop = dsf.Population(dsf.random_design(11, 17))
+    x = pop.draw(np.random.default_rng([18, 11, 3, 24]))
+    b = x["a"] + np.random.default_rng(1).normal(0, 0.01, x["a"].size)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = mlci.compare(
+            x["y"], {"a": x["a"], "b": b}, metric="r2", conditions=x["conditions"],
+            n_resamples=200, rng=0,
+        )  # fmt: skip
+    _, r, _ = _s17f_11(3)
+    assert res.details["heavy_tail"]["a"] == r.details["diagnostics"]["heavy_tail"]
+    assert res.details["heavy_tail"]["a"]["warn"] is True
+    text = [str(w.message) for w in caught if issubclass(w.category, mlci.HeavyTailWarning)]
+    assert len(text) == 1 and "systems a, b" in text[0] and "centred" in text[0]
+
+
 def test_within_condition_skewness_removes_intercepts() -> None:
     # a skewed shape (exponential octiles) behind large intercepts: the raw reading sees the
     # intercepts' symmetric spread, the centred one the shape; reference tanh-free: the

@@ -606,6 +606,10 @@ def compare(
         d_kurt=d_kurt,
         pairs=pairs,
         symmetric=sym_pairs,
+        # each sample's condition: the systems' heavy-tail rule reads within them too
+        units=data.conditions
+        if isinstance(data.conditions, np.ndarray) and data.conditions.ndim == 1
+        else None,
     )
     fallback = [
         f"{names[i]} - {names[j]}"
@@ -819,6 +823,7 @@ def _spread_details(
     d_kurt: np.ndarray,
     pairs: list[tuple[int, int]],
     symmetric: np.ndarray | None = None,
+    units: np.ndarray | None = None,
 ) -> None:
     """To ``details``: the systems' heavy tails, the systems and pairs without spread, and
     (``few_rule``: auto over independent samples) the pairs with a handful of discordant
@@ -827,7 +832,7 @@ def _spread_details(
     on many samples: its test sets that the rule flags covered more, 0.979-1.000, not less;
     comparison/paired_regression.py)."""
     # (regression metrics; the RMSE pairs with the symmetric bootstrap-t: no pair warning)
-    details.update(heavy_tail_systems(kernels, names, metric, diff_method, pairs, symmetric))
+    details.update(heavy_tail_systems(kernels, names, metric, diff_method, pairs, symmetric, units))
     quiet_few = None if symmetric is None else unflagged_few_discordant(symmetric, kernels, ia, ib)
     flat_sys = _no_spread(dist)
     if flat_sys.any():

@@ -537,6 +537,7 @@ def heavy_tail_systems(
     method: str,
     pairs: list[tuple[int, int]] | None = None,
     symmetric: Any = None,
+    units: Any = None,
 ) -> dict[str, Any]:
     """For :func:`mlci.compare`: ``{"heavy_tail": {system: diagnostics}}`` of a regression
     metric (else ``{}``); ``"heavy_tail_pairs"``, per pair ``"a - b"`` of ``pairs`` (indices
@@ -551,11 +552,14 @@ def heavy_tail_systems(
     ``compare``'s symmetric bootstrap-t interval (:mod:`mlci.comparison.paired_regression`),
     whose pairs are not warned (``"symmetric_interval"`` True): it covered 0.95-0.98 for
     the pairs of t errors with 2.5-3 df and of log-normal errors (sigma 1.27) at n = 50 and
-    182, where the t and BCa intervals covered 0.73-0.87 (:data:`SYMMETRIC_PAIR_EVIDENCE`)."""
+    182, where the t and BCa intervals covered 0.73-0.87 (:data:`SYMMETRIC_PAIR_EVIDENCE`).
+    ``units`` (each sample's condition; over ``conditions``): each system's rule also reads
+    its errors' skewness centred within the conditions, as :func:`mlci.bootstrap_ci`'s
+    (:func:`heavy_tail_diagnostics`)."""
     diags = {
         str(nm): d["heavy_tail"]
         for nm, k in zip(names, kernels, strict=True)
-        if (d := heavy_tail_diagnostics(k))
+        if (d := heavy_tail_diagnostics(k, None, units))
     }
     if not diags:
         return {}
