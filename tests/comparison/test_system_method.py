@@ -13,7 +13,8 @@ positives in 100 and one false alarm got ``korn_graubard`` (0.38-1.00) where
 positives in 64 got ``logit_t`` (0.655-0.993) where ``bootstrap_ci`` gives BCa
 (0.226-1.00), and a ROC AUC of 0.999 over 40 conditions whose misordered pairs rest on
 one negative got ``logit_t`` where ``bootstrap_ci`` gives BCa (engine/auc_misranked.py)
-(review12, docs/validation.md).
+(review12, docs/validation.md); and a calibrated model's debiased l2 ECE near 0 got the
+bootstrap's ``normal`` where ``bootstrap_ci`` gives ``normal-squared`` (the lead).
 """
 
 from __future__ import annotations
@@ -73,6 +74,11 @@ def _cases() -> dict[str, tuple[Any, ...]]:
     sm = np.r_[np.linspace(0, 1, 200), np.linspace(2, 3, 200)]
     sm[0] = 2.2  # one negative outranks 40 positives
     tm, c40 = sm + g.normal(scale=0.8, size=400), np.arange(400) % 40
+    # a calibrated model's debiased l2 ECE near 0 (engine/kernel_analytic.py's interval;
+    # the lead, session 12: compare's systems had the bootstrap's "normal" there)
+    pe = g.random(2000)
+    ye = (g.random(2000) < pe).astype(int)
+    qe = np.clip(pe + g.normal(scale=0.02, size=2000), 0.001, 0.999)
     # regression
     yr = g.normal(size=50)
     ra, rb = yr + g.normal(scale=0.5, size=50), yr + g.normal(scale=0.7, size=50)
@@ -107,6 +113,7 @@ def _cases() -> dict[str, tuple[Any, ...]]:
         "f1 with weights": (y, a, b, "f1", {"sample_weight": w}),
         "mcc, errors in 2 of 30 conditions": (y, two, b, "mcc", {"conditions": cond30}),
         "balanced accuracy with strata": (y, a, b, "balanced_accuracy", {"strata": strata}),
+        "ece_debiased near 0": (ye, qe, pe, "ece_debiased", {}),
         "rmse": (yr, ra, rb, "rmse", {}),
         "mae": (yr, ra, rb, "mae", {}),
     }

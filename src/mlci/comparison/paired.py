@@ -35,6 +35,7 @@ from ..engine.auto import (
 )
 from ..engine.bootstrap import finish_bootstrap, resolve_method
 from ..engine.heavy_tail import heavy_tail_systems
+from ..engine.kernel_analytic import with_kernel_analytic
 from ..engine.linearize import Linearization
 from ..engine.nested import plan_for_conditions
 from ..engine.paired_rules import (
@@ -544,6 +545,8 @@ def compare(
     ):  # a single RMSE's robust SE (engine/rmse_robust.py), as bootstrap_ci's
         for s, nm in enumerate(names):
             sys_results[nm] = with_robust_se(sys_results[nm], kernels[s], plan, "auto")
+            # a kernel's own analytic interval (the debiased l2 ECE near 0), as bootstrap_ci's
+            sys_results[nm] = with_kernel_analytic(sys_results[nm], kernels[s], plan, "auto")
     # each system's design warnings, as bootstrap_ci's (the AUCs' score interval: its own)
     warn_systems_outside_map(
         kernels,
