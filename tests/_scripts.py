@@ -87,3 +87,23 @@ def assert_drawn_as_saved(script: ModuleType, saved: list[dict[str, Any]], seed:
         assert dataclasses.asdict(d) == r["design"], r["label"]
         assert d.label() == r["label"]
     return {r["design"]["index"] for r in saved}
+
+
+def seed_rows(stem: str, seed: int) -> list[dict[str, Any]]:
+    """Every saved row of seed ``seed`` in a search's JSON files
+    (``scripts/data/{stem}_seed{seed}*.json``: its runs and confirmations)."""
+    out: list[dict[str, Any]] = []
+    for path in sorted(DATA.glob(f"{stem}_seed{seed}*.json")):
+        with open(path) as fh:
+            doc = json.load(fh)
+        out += doc.get("runs", {}).get(f"seed{seed}", []) + doc.get("confirmed", [])
+    return out
+
+
+def assert_seed_drawn_as_saved(stem: str, script: ModuleType, seed: int, least: int = 1) -> None:
+    """Assert that seed ``seed``'s saved rows of search ``stem`` (:func:`seed_rows`) are
+    what ``script`` draws now (:func:`assert_drawn_as_saved`), over a prefix of at least
+    ``least`` designs (the search visits designs in order from 0; a run stopped by its
+    time cap is a prefix)."""
+    indices = sorted(assert_drawn_as_saved(script, seed_rows(stem, seed), seed))
+    assert len(indices) >= least and indices == list(range(len(indices)))

@@ -10,15 +10,13 @@ docs/validation.md, "Design search, seed 16 (session 11)"; results in
 
 from __future__ import annotations
 
-import dataclasses
-import json
 from types import ModuleType
 
 import numpy as np
 import pytest
 
-from _scripts import SCRIPTS, load_script, search_set, warned
 from _scripts import SEARCH_KW as KW
+from _scripts import assert_seed_drawn_as_saved, load_script, search_set, warned
 
 pytestmark = [pytest.mark.slow, pytest.mark.search]
 
@@ -30,16 +28,6 @@ mlci = ds.mlci
 SEED = 16
 
 
-def _saved(stem: str) -> list[dict]:
-    """The seed-16 rows of a search's JSON files (runs and confirmations)."""
-    out: list[dict] = []
-    for path in sorted((SCRIPTS / "data").glob(f"{stem}_seed{SEED}*.json")):
-        with open(path) as fh:
-            doc = json.load(fh)
-        out += doc.get("runs", {}).get(f"seed{SEED}", []) + doc.get("confirmed", [])
-    return out
-
-
 @pytest.mark.parametrize(
     ("stem", "script", "least"),
     [
@@ -49,14 +37,7 @@ def _saved(stem: str) -> list[dict]:
     ],
 )
 def test_saved_seed16_designs_are_drawn_as_saved(stem: str, script: ModuleType, least: int) -> None:
-    saved = _saved(stem)
-    indices = sorted({r["design"]["index"] for r in saved})
-    # the search visits designs in order from 0; a run stopped by its time cap is a prefix
-    assert len(indices) >= least and indices == list(range(len(indices)))
-    for r in saved:
-        d = script.random_design(r["design"]["index"], SEED)
-        assert dataclasses.asdict(d) == r["design"], r["label"]
-        assert d.label() == r["label"]
+    assert_seed_drawn_as_saved(stem, script, SEED, least)
 
 
 @pytest.mark.parametrize("index", [3, 29])
