@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import glob
 import json
 import os
 import sys
@@ -140,6 +141,11 @@ def main(argv: list[str] | None = None) -> int:
                 f" n_cond {f[0]['n_cond']}",
                 flush=True,
             )
+    for cell in sorted(glob.glob(os.path.join(DATA, "auc_pair18_iid_*.json"))):
+        with open(cell) as fh:
+            v = json.load(fh)  # scripts/auc_pair18_iid.py: features saved with the rows
+        rows = [r for r in v["rows"] if r["method"] == "t" and r["bca"] is not None]
+        feats["iid check " + os.path.basename(cell)[15:-5]] = {"label": v["label"], "rows": rows}
     table: dict[str, dict[str, list[int]]] = {}
     for rname, rule in RULES.items():
         table[rname] = {}
