@@ -52,8 +52,11 @@ def main(argv: list[str] | None = None) -> int:
         pa = misordered(y, np.asarray(x["a"]), None)["pairs"]
         pb = misordered(y, np.asarray(x["b"]), None)["pairs"]
         row.update(
-            n_pos=int(y.sum()), n_neg=int(y.size - y.sum()), n_cond=None,
-            worse=max(pa, pb), better=min(pa, pb),
+            n_pos=int(y.sum()),
+            n_neg=int(y.size - y.sum()),
+            n_cond=None,
+            worse=max(pa, pb),
+            better=min(pa, pb),
         )
         rows.append(row)
     out = {"label": d.label(), "truth": pop.truth, "rows": rows}

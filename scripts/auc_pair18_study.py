@@ -111,17 +111,18 @@ for _iid in (False, True):
         )
     for _c in (2.0, 3.0):
         RULES[f"{_c:g} per smaller-class sample or 50{' +iid' if _iid else ''}"] = (
-            lambda f, c=_c, i=_iid: make_rule(0.002, 50, None, i)(f)
-            or make_rule(0.002, np.inf, c, i)(f)
+            lambda f, c=_c, i=_iid: (
+                make_rule(0.002, 50, None, i)(f) or make_rule(0.002, np.inf, c, i)(f)
+            )
         )
 _CURRENT = RULES["current (50 pairs, conditions)"]
 for _c in (1.0, 2.0, 3.0, 4.0):
-    RULES[f"current, or iid with {_c:g} per smaller-class sample"] = (
-        lambda f, c=_c: _CURRENT(f) or (f["n_cond"] is None and make_rule(0.002, np.inf, c, True)(f))
+    RULES[f"current, or iid with {_c:g} per smaller-class sample"] = lambda f, c=_c: (
+        _CURRENT(f) or (f["n_cond"] is None and make_rule(0.002, np.inf, c, True)(f))
     )
 for _m in (200, 400):
-    RULES[f"current, or iid with {_m} pairs"] = (
-        lambda f, m=_m: _CURRENT(f) or (f["n_cond"] is None and make_rule(0.002, m, None, True)(f))
+    RULES[f"current, or iid with {_m} pairs"] = lambda f, m=_m: (
+        _CURRENT(f) or (f["n_cond"] is None and make_rule(0.002, m, None, True)(f))
     )
 
 
