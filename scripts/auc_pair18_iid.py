@@ -13,6 +13,7 @@ import dataclasses
 import json
 import os
 import sys
+from typing import Any
 
 import numpy as np
 
@@ -21,7 +22,7 @@ import design_search as ds
 from auc_edge_study import misordered
 
 #: variants of seed-18 #24: name -> field replacements
-VARIANTS = {
+VARIANTS: dict[str, dict[str, Any]] = {
     "err=3e-4": {"error": 3e-4},
     "n=1300": {"n": 1300},
     "prev=0.03": {"prevalence": 0.03},

@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--json")
     args = p.parse_args(argv)
-    feats = {}
+    feats: dict[str, dict[str, Any]] = {}
     for name, d, seed, rows in sources():
         feats[name] = {"label": d.label(), "rows": features(d, seed, rows)}
         f = feats[name]["rows"]

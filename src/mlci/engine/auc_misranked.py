@@ -24,8 +24,8 @@ misordered pairs (:func:`few_misordered_pairs`: the t interval's upper end stopp
 seed-16 #57, 0.580 -> 0.683 of 300 test sets, BCa 0.673).  On independent samples
 (session 12, aucpair18; ``scripts/auc_pair18_study.py``) the same holds with up to
 :data:`MAX_IID_MISORDERED_PER_SAMPLE` misordered pairs per sample of the smaller class
-(:func:`few_misordered_pairs_iid`; seed-18 #24: 21 test sets gained, none lost).  No interval holds its level
-there; the warnings stay.
+(:func:`few_misordered_pairs_iid`; seed-18 #24: 21 test sets gained, none lost).  No
+interval holds its level there; the warnings stay.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from .auc_analytic import MIN_AUC_CLASS_SCORE_EDGE
 __all__ = [
     "AUC_MISRANKED_BAND",
     "MAX_BCA_MISRANKED_CONDITIONS",
+    "MAX_IID_MISORDERED_PER_SAMPLE",
     "MAX_PAIRED_MISORDERED",
     "MIN_BCA_CONDITIONS",
     "MIN_BCA_MISORDERED",
@@ -48,7 +49,6 @@ __all__ = [
     "MIN_PAIRED_AUC_CONDITIONS",
     "MIN_PAIRED_SMALLER_CLASS",
     "PAIRED_AUC_BAND",
-    "MAX_IID_MISORDERED_PER_SAMPLE",
     "few_misordered_pairs",
     "few_misordered_pairs_iid",
     "few_misordered_pairs_iid_reason",
