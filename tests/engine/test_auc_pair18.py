@@ -71,6 +71,10 @@ def test_band_class_size_and_other_kernels() -> None:
     assert not few_misordered_pairs_iid(small, ONE, ZERO)[0].any()
     ok = kernels(1, n_neg=5000, n_pos=MIN_PAIRED_SMALLER_CLASS)
     assert few_misordered_pairs_iid(ok, ONE, ZERO)[0].tolist() == [True]
+    # two perfect rankings (no misordered pair): not switched
+    y = np.r_[np.zeros(500, dtype=int), np.ones(50, dtype=int)]
+    s = np.r_[np.linspace(0, 1, 500), np.linspace(2, 3, 50)]
+    assert not few_misordered_pairs_iid([RocAucKernel(y, s)] * 2, ONE, ZERO)[0].any()
     other = SimpleNamespace(name="average_precision", m_neg=1, keys=np.zeros(3, dtype=int), m=2)
     assert not few_misordered_pairs_iid([other, ok[0]], ONE, ZERO)[0].any()
 

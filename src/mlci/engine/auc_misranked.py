@@ -370,7 +370,8 @@ def few_misordered_pairs_iid(
     """Which paired ROC AUC differences of independent samples (systems ``ia[k]``,
     ``ib[k]``) get BCa under ``"auto"``: both systems within :data:`PAIRED_AUC_BAND` of 1
     and fewer than :data:`MAX_IID_MISORDERED_PER_SAMPLE` misordered pairs per sample of
-    the smaller class in the worse one, with at least :data:`MIN_PAIRED_SMALLER_CLASS`
+    the smaller class in the worse one, but some (two perfect rankings leave the t
+    interval, [0, 0], as it was), with at least :data:`MIN_PAIRED_SMALLER_CLASS`
     samples in it (the caller checks that ``auto`` gave the t interval, without conditions,
     strata or weights); and the worse system's count.
 
@@ -407,7 +408,8 @@ def few_misordered_pairs_iid(
             continue
         worse[j] = max(a[0], b[0])
         near = all(m < PAIRED_AUC_BAND * n for m, n, _ in (a, b))
-        out[j] = bool(near and worse[j] < MAX_IID_MISORDERED_PER_SAMPLE * min(a[2], b[2]))
+        few = 0 < worse[j] < MAX_IID_MISORDERED_PER_SAMPLE * min(a[2], b[2])
+        out[j] = bool(near and few)
     return out, worse
 
 
