@@ -120,6 +120,12 @@ for _c in (1.0, 2.0, 3.0, 4.0):
     RULES[f"current, or iid with {_c:g} per smaller-class sample"] = lambda f, c=_c: (
         _CURRENT(f) or (f["n_cond"] is None and make_rule(0.002, np.inf, c, True)(f))
     )
+#: the implemented rule (mlci.engine.auc_misranked.few_misordered_pairs_iid): two perfect
+#: rankings (no misordered pair) excluded
+RULES["implemented: current, or iid with 0 < pairs < 2 per smaller-class sample"] = lambda f: (
+    _CURRENT(f)
+    or (f["n_cond"] is None and f["worse"] > 0 and make_rule(0.002, np.inf, 2.0, True)(f))
+)
 for _m in (200, 400):
     RULES[f"current, or iid with {_m} pairs"] = lambda f, m=_m: (
         _CURRENT(f) or (f["n_cond"] is None and make_rule(0.002, m, None, True)(f))
