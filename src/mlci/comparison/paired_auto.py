@@ -21,7 +21,12 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.auc_misranked import few_misordered_pairs, few_misordered_pairs_reason
+from ..engine.auc_misranked import (
+    few_misordered_pairs,
+    few_misordered_pairs_iid,
+    few_misordered_pairs_iid_reason,
+    few_misordered_pairs_reason,
+)
 from ..engine.auto import RANKING_METRICS, kernel_auto_method
 from ..engine.edge_bca import (
     few_positive_methods,
@@ -258,6 +263,28 @@ def pair_switches(
                 "replicates have an infinite bootstrap-t statistic; for roc_auc, with fewer "
                 f"than {EDGE_PAIR_MISORDERED:.0f} mis-ordered pairs), where the t interval of a "
                 "paired difference was too narrow (docs/validation.md, 'Near the bounds')"
+            )
+    # "auto" for two ROC AUCs near 1 on independent samples whose worse system has few
+    # misordered pairs per sample of the smaller class: BCa (engine/auc_misranked.py;
+    # seed-18 #24, session 12, aucpair18)
+    if (
+        requested == "auto"
+        and diff_method == "t"
+        and linear is not None
+        and bool(linear["iid"])
+        and data.conditions is None
+        and data.strata is None
+        and data.sample_weight is None
+    ):
+        few_iid, worse_iid = few_misordered_pairs_iid(kernels, ia, ib)
+        few_iid &= ~own_pairs & ~edge_pairs
+        if few_iid.any():
+            edge_pairs = edge_pairs | few_iid
+            details["method_reason"] = str(
+                details.get("method_reason", auto_reason)
+            ) + few_misordered_pairs_iid_reason(
+                [f"{names[ia[k]]} - {names[ib[k]]}" for k in np.flatnonzero(few_iid)],
+                worse_iid[few_iid],
             )
     # "auto" for a skewed difference of independent samples (few discordant samples, most
     # of them one way): a bootstrap interval instead of the t (Wald) one (engine/auto.py)
