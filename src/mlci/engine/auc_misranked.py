@@ -37,6 +37,7 @@ import numpy as np
 from ..exceptions import NearBoundWarning
 from ..feedback import warn
 from .auc_analytic import MIN_AUC_CLASS_SCORE_EDGE
+from .clustered_class import class_sizes
 
 __all__ = [
     "AUC_MISRANKED_BAND",
@@ -304,6 +305,21 @@ MIN_PAIRED_AUC_CONDITIONS = 12
 MIN_PAIRED_SMALLER_CLASS = 10
 
 
+def _pair_counts(kernels: Any) -> list[tuple[float, float, float] | None]:
+    """Per kernel: (misordered pairs, positive x negative pairs, smaller class) of a ROC AUC
+    kernel with at least :data:`MIN_PAIRED_SMALLER_CLASS` samples in each class, else None
+    (the paired rules' one count)."""
+    out: list[tuple[float, float, float] | None] = []
+    for k in kernels:
+        mis = misordered_pair_count(k)
+        sizes = class_sizes(k) if mis is not None else None
+        if mis is None or sizes is None or min(sizes) < MIN_PAIRED_SMALLER_CLASS:
+            out.append(None)
+            continue
+        out.append((mis, float(sizes[0]) * float(sizes[1]), float(min(sizes))))
+    return out
+
+
 def few_misordered_pairs(
     kernels: Any, ia: np.ndarray, ib: np.ndarray, n_conditions: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -331,24 +347,13 @@ def few_misordered_pairs(
     out, worse = np.zeros(len(ia), dtype=bool), np.full(len(ia), np.nan)
     if n_conditions is None or n_conditions < MIN_PAIRED_AUC_CONDITIONS:
         return out, worse
-    counts: list[tuple[float, float] | None] = []
-    for k in kernels:
-        mis = misordered_pair_count(k)
-        if mis is None:
-            counts.append(None)
-            continue
-        c = np.bincount(np.asarray(k.keys), minlength=k.m)
-        n_neg, n_pos = float(c[: k.m_neg].sum()), float(c[k.m_neg :].sum())
-        if min(n_neg, n_pos) < MIN_PAIRED_SMALLER_CLASS:
-            counts.append(None)
-            continue
-        counts.append((mis, n_neg * n_pos))
+    counts = _pair_counts(kernels)
     for j, (i, jj) in enumerate(zip(ia, ib, strict=True)):
         a, b = counts[int(i)], counts[int(jj)]
         if a is None or b is None:
             continue
         worse[j] = max(a[0], b[0])
-        near = all(m < PAIRED_AUC_BAND * n for m, n in (a, b))
+        near = all(m < PAIRED_AUC_BAND * n for m, n, _ in (a, b))
         out[j] = bool(near and worse[j] < MAX_PAIRED_MISORDERED)
     return out, worse
 
@@ -392,16 +397,7 @@ def few_misordered_pairs_iid(
     """
     ia, ib = np.asarray(ia, dtype=int), np.asarray(ib, dtype=int)
     out, worse = np.zeros(len(ia), dtype=bool), np.full(len(ia), np.nan)
-    counts: list[tuple[float, float, float] | None] = []
-    for k in kernels:
-        mis = misordered_pair_count(k)
-        if mis is None:
-            counts.append(None)
-            continue
-        c = np.bincount(np.asarray(k.keys), minlength=k.m)
-        n_neg, n_pos = float(c[: k.m_neg].sum()), float(c[k.m_neg :].sum())
-        small = min(n_neg, n_pos)
-        counts.append(None if small < MIN_PAIRED_SMALLER_CLASS else (mis, n_neg * n_pos, small))
+    counts = _pair_counts(kernels)
     for j, (i, jj) in enumerate(zip(ia, ib, strict=True)):
         a, b = counts[int(i)], counts[int(jj)]
         if a is None or b is None:
