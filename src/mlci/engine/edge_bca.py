@@ -69,15 +69,8 @@ def few_positive_pairs(
     >>> few_positive_pairs([], np.array([], dtype=int), np.array([], dtype=int), "f1")
     array([], dtype=bool)
     """
-    out = np.zeros(len(ia), dtype=bool)
-    if metric not in FEW_POSITIVE_METRICS:
-        return out
-    for k, (i, j) in enumerate(zip(ia, ib, strict=True)):
-        few = _fewest(kernels, int(i), int(j))
-        out[k] = few is not None and (
-            n_conditions is None or few_positive_method(few, n_conditions) != "t"
-        )
-    return out
+    methods = few_positive_methods(kernels, ia, ib, metric, n_conditions)
+    return (methods != "") & (methods != "t")
 
 
 def _fewest(kernels: Sequence[Any], i: int, j: int) -> int | None:
