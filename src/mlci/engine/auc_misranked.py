@@ -320,6 +320,26 @@ def _pair_counts(kernels: Any) -> list[tuple[float, float, float] | None]:
     return out
 
 
+def _paired_near_one(
+    kernels: Any, ia: np.ndarray, ib: np.ndarray, few: Any
+) -> tuple[np.ndarray, np.ndarray]:
+    """The paired rules' loop: per pair, both systems within :data:`PAIRED_AUC_BAND` of 1
+    (:func:`_pair_counts`) and ``few(worse, smaller)`` of the worse system's misordered
+    pairs and the pair's smaller class; and the worse system's count (NaN where a system
+    is outside :func:`_pair_counts`)."""
+    ia, ib = np.asarray(ia, dtype=int), np.asarray(ib, dtype=int)
+    out, worse = np.zeros(len(ia), dtype=bool), np.full(len(ia), np.nan)
+    counts = _pair_counts(kernels)
+    for j, (i, jj) in enumerate(zip(ia, ib, strict=True)):
+        a, b = counts[int(i)], counts[int(jj)]
+        if a is None or b is None:
+            continue
+        worse[j] = max(a[0], b[0])
+        near = all(m < PAIRED_AUC_BAND * n for m, n, _ in (a, b))
+        out[j] = bool(near and few(worse[j], min(a[2], b[2])))
+    return out, worse
+
+
 def few_misordered_pairs(
     kernels: Any, ia: np.ndarray, ib: np.ndarray, n_conditions: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -343,19 +363,9 @@ def few_misordered_pairs(
     >>> mask.tolist(), worse.tolist()
     ([True, False], [5.0, 5133.0])
     """
-    ia, ib = np.asarray(ia, dtype=int), np.asarray(ib, dtype=int)
-    out, worse = np.zeros(len(ia), dtype=bool), np.full(len(ia), np.nan)
     if n_conditions is None or n_conditions < MIN_PAIRED_AUC_CONDITIONS:
-        return out, worse
-    counts = _pair_counts(kernels)
-    for j, (i, jj) in enumerate(zip(ia, ib, strict=True)):
-        a, b = counts[int(i)], counts[int(jj)]
-        if a is None or b is None:
-            continue
-        worse[j] = max(a[0], b[0])
-        near = all(m < PAIRED_AUC_BAND * n for m, n, _ in (a, b))
-        out[j] = bool(near and worse[j] < MAX_PAIRED_MISORDERED)
-    return out, worse
+        return np.zeros(len(ia), dtype=bool), np.full(len(ia), np.nan)
+    return _paired_near_one(kernels, ia, ib, lambda w, _: w < MAX_PAIRED_MISORDERED)
 
 
 #: a paired ROC AUC difference of independent samples whose two systems are within
@@ -395,18 +405,9 @@ def few_misordered_pairs_iid(
     >>> mask.tolist(), worse.tolist()
     ([True, False], [180.0, 400.0])
     """
-    ia, ib = np.asarray(ia, dtype=int), np.asarray(ib, dtype=int)
-    out, worse = np.zeros(len(ia), dtype=bool), np.full(len(ia), np.nan)
-    counts = _pair_counts(kernels)
-    for j, (i, jj) in enumerate(zip(ia, ib, strict=True)):
-        a, b = counts[int(i)], counts[int(jj)]
-        if a is None or b is None:
-            continue
-        worse[j] = max(a[0], b[0])
-        near = all(m < PAIRED_AUC_BAND * n for m, n, _ in (a, b))
-        few = 0 < worse[j] < MAX_IID_MISORDERED_PER_SAMPLE * min(a[2], b[2])
-        out[j] = bool(near and few)
-    return out, worse
+    return _paired_near_one(
+        kernels, ia, ib, lambda w, small: 0 < w < MAX_IID_MISORDERED_PER_SAMPLE * small
+    )
 
 
 def few_misordered_pairs_iid_reason(pairs: list[str], worse: np.ndarray) -> str:
