@@ -531,22 +531,19 @@ def compare(
     sys_results = dict(zip(names, sys_list, strict=True))
     for nm, auc_score in auc_scores.items():  # as bootstrap_ci gives it
         sys_results[nm] = with_auc_score(sys_results[nm], auc_score)
-    if opts.method == "auto":  # a single AP's logit jackknife, as bootstrap_ci's
+    if opts.method == "auto":  # each system's own analytic intervals, as bootstrap_ci's
         for s, nm in enumerate(names):
-            if sys_methods[s] != "bca":
-                continue
+            res = sys_results[nm]
+            if sys_methods[s] == "bca":  # a single AP's logit jackknife
 
-            def column(s: int = s) -> tuple[Any, Any]:
-                return jack()[0][:, s], jack()[1]
+                def column(s: int = s) -> tuple[Any, Any]:
+                    return jack()[0][:, s], jack()[1]
 
-            sys_results[nm] = with_ap_logit(sys_results[nm], kernels[s], plan, column)
-    if (
-        opts.method == "auto"
-    ):  # a single RMSE's robust SE (engine/rmse_robust.py), as bootstrap_ci's
-        for s, nm in enumerate(names):
-            sys_results[nm] = with_robust_se(sys_results[nm], kernels[s], plan, "auto")
-            # a kernel's own analytic interval (the debiased l2 ECE near 0), as bootstrap_ci's
-            sys_results[nm] = with_kernel_analytic(sys_results[nm], kernels[s], plan, "auto")
+                res = with_ap_logit(res, kernels[s], plan, column)
+            # a single RMSE's robust SE (engine/rmse_robust.py); a kernel's own analytic
+            # interval (the debiased l2 ECE near 0: engine/kernel_analytic.py)
+            res = with_robust_se(res, kernels[s], plan, "auto")
+            sys_results[nm] = with_kernel_analytic(res, kernels[s], plan, "auto")
     # each system's design warnings, as bootstrap_ci's (the AUCs' score interval: its own)
     warn_systems_outside_map(
         kernels,
